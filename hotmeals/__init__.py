@@ -1,0 +1,1 @@
+"""hotmeals: hot school meals for Ontario parents (Reflex app, service layer, /api/v1)."""

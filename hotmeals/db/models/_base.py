@@ -1,0 +1,31 @@
+"""Shared column helpers.
+
+Times are stored as naive UTC (``utcnow()``); dates of meal days are plain ``date`` values in
+the school's calendar (America/Toronto). Enumerated values are stored as short strings (the
+values of the domain's ``StrEnum`` types) so that no database enum type needs migrating.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlmodel import Field
+
+
+def utcnow() -> datetime:
+    """Naive UTC now: what every timestamp column holds."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def created_at_field() -> datetime:
+    return Field(default_factory=utcnow, nullable=False)
+
+
+def fk(target: str, *, index: bool = True, nullable: bool = False, ondelete: str | None = None):
+    return Field(
+        default=None if nullable else ...,
+        foreign_key=target,
+        index=index,
+        nullable=nullable,
+        ondelete=ondelete,
+    )

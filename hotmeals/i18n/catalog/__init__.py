@@ -1,0 +1,1 @@
+"""One module per area; each defines EN and FR dicts with identical keys."""

@@ -1,0 +1,68 @@
+"""Settings, read from the environment once per process (see README "Settings")."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _normalize_db_url(url: str) -> str:
+    """Accept plain ``postgresql://`` / ``postgres://`` URLs and use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    port: int
+    database_url: str
+    data_dir: Path
+    api_key: str
+    cors_origins: tuple[str, ...]
+    redis_url: str | None
+    public_base_url: str
+    smtp_host: str | None
+    smtp_port: int
+    smtp_user: str | None
+    smtp_password: str | None = field(repr=False, default=None)
+    mail_from: str = "Hot Meals <no-reply@hotmeals.example>"
+    provider_email: str = "support@hotmeals.example"
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+def load_settings() -> Settings:
+    env = os.environ
+    port = int(env.get("PORT", "1805"))
+    data_dir = Path(env.get("DATA_DIR", str(ROOT / "data"))).resolve()
+    default_db = f"sqlite:///{data_dir / 'hotmeals.db'}"
+    public = env.get("PUBLIC_BASE_URL", f"http://localhost:{port}").rstrip("/")
+    origins = env.get("CORS_ORIGINS", f"http://localhost:{port},http://127.0.0.1:{port}")
+    return Settings(
+        port=port,
+        database_url=_normalize_db_url(env.get("DATABASE_URL", default_db)),
+        data_dir=data_dir,
+        api_key=env.get("HOTMEALS_API_KEY", "hotmeals-dev-key"),
+        cors_origins=tuple(o.strip().rstrip("/") for o in origins.split(",") if o.strip()),
+        redis_url=env.get("REDIS_URL") or None,
+        public_base_url=public,
+        smtp_host=env.get("SMTP_HOST") or None,
+        smtp_port=int(env.get("SMTP_PORT", "25")),
+        smtp_user=env.get("SMTP_USER") or None,
+        smtp_password=env.get("SMTP_PASSWORD") or None,
+        mail_from=env.get("MAIL_FROM", "Hot Meals <no-reply@hotmeals.example>"),
+        provider_email=env.get("PROVIDER_EMAIL", "support@hotmeals.example"),
+    )
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return load_settings()
