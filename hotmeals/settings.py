@@ -33,6 +33,14 @@ class Settings:
     smtp_password: str | None = field(repr=False, default=None)
     mail_from: str = "Hot Meals <no-reply@hotmeals.example>"
     provider_email: str = "support@hotmeals.example"
+    support_phone: str = "1-888-555-0142"
+    school_site_url: str = "https://school.hotmeals.example/"
+    vendor_site_url: str = "https://vendor.hotmeals.example/"
+    social_links: tuple[tuple[str, str, str], ...] = (
+        ("facebook", "Facebook", "https://www.facebook.com/"),
+        ("instagram", "Instagram", "https://www.instagram.com/"),
+        ("twitter", "X", "https://x.com/"),
+    )
 
     @property
     def is_sqlite(self) -> bool:
@@ -60,6 +68,9 @@ def load_settings() -> Settings:
         smtp_password=env.get("SMTP_PASSWORD") or None,
         mail_from=env.get("MAIL_FROM", "Hot Meals <no-reply@hotmeals.example>"),
         provider_email=env.get("PROVIDER_EMAIL", "support@hotmeals.example"),
+        support_phone=env.get("SUPPORT_PHONE", "1-888-555-0142"),
+        school_site_url=env.get("SCHOOL_SITE_URL", "https://school.hotmeals.example/"),
+        vendor_site_url=env.get("VENDOR_SITE_URL", "https://vendor.hotmeals.example/"),
     )
 
 

@@ -1,0 +1,65 @@
+# The README's two commands: `make run` and `make test`. Everything installs into .venv.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PORT ?= 1805
+export PORT
+export REFLEX_USE_NPM := 1
+export REFLEX_CHECK_LATEST_VERSION := false
+export REFLEX_TELEMETRY_ENABLED := false
+export NEXT_TELEMETRY_DISABLED := 1
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+
+.PHONY: run dev test unit e2e install browser migrate seed lint bench clean
+
+run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
+	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
+	@echo "Demo login: parent@example.com / Lunch@2026"
+	$(BIN)/reflex run --env prod --single-port --backend-port $(PORT)
+
+dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent/, API on :8000
+	$(BIN)/reflex run --env dev --frontend-port 3000 --backend-port 8000
+
+test: install browser ## the whole suite: unit, integration, payments, api, e2e
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+unit: install ## everything but the browser tests
+	$(BIN)/pytest --ignore=tests/e2e $(PYTEST_ARGS)
+
+e2e: install browser ## only the browser tests
+	$(BIN)/pytest tests/e2e $(PYTEST_ARGS)
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	@touch $@
+
+browser: ## Debian's Chromium for the e2e tests (never a downloaded browser)
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = "0" ]; then \
+	    echo "Installing Debian's chromium for the e2e tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "The e2e tests need Debian's Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+migrate: install
+	$(BIN)/python -m hotmeals.db.cli migrate
+
+seed: install
+	$(BIN)/python -m hotmeals.db.cli seed
+
+lint: install
+	$(BIN)/ruff check hotmeals tests bench
+
+bench: install migrate seed ## prints requests/s and p50/p99 of /api/v1/health beside /ping
+	$(BIN)/python bench/health_bench.py
+
+clean:
+	rm -rf .web .states test-results

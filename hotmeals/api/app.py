@@ -1,0 +1,93 @@
+"""The /api/v1 compatibility API, a FastAPI app mounted into Reflex's backend.
+
+Built by a factory: Reflex adds its CORS middleware at start-up, and a FastAPI instance that a
+TestClient already started refuses new middleware.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from sqlalchemy import text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from hotmeals.api.envelope import fail, ok
+from hotmeals.db.engine import get_engine
+from hotmeals.i18n import normalize_lang, t
+
+log = logging.getLogger("hotmeals.api")
+
+API_PREFIX = "/api/v1"
+
+
+def _lang(request: Request) -> str:
+    return normalize_lang(request.headers.get("accept-language"))
+
+
+def database_state() -> dict:
+    """Whether the database answers, and which one it is (no secrets)."""
+    engine = get_engine()
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+            revision = None
+            try:
+                revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+            except Exception:  # noqa: BLE001 - an unmigrated database is a state, not an error
+                revision = None
+        return {"status": "ok", "dialect": engine.dialect.name, "revision": revision}
+    except Exception as exc:  # noqa: BLE001
+        log.warning("database health check failed: %s", type(exc).__name__)
+        return {"status": "unavailable", "dialect": engine.dialect.name, "revision": None}
+
+
+def create_api() -> FastAPI:
+    api = FastAPI(
+        title="hotmeals parent API",
+        version="1.0.0",
+        openapi_url=f"{API_PREFIX}/openapi.json",
+        docs_url=None,
+        redoc_url=None,
+    )
+
+    @api.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError):
+        return fail(t("api.invalid_request", _lang(request)))
+
+    @api.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 404:
+            return fail(t("api.not_found", _lang(request)), status_code=404)
+        if exc.status_code == 405:
+            return fail(t("api.method_not_allowed", _lang(request)), status_code=405)
+        return fail(str(exc.detail), status_code=exc.status_code)
+
+    @api.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        return fail(t("api.server_error", _lang(request)), status_code=500)
+
+    @api.get(f"{API_PREFIX}/health", tags=["ops"], summary="Service and database state")
+    def health():
+        db = database_state()
+        body = {"service": "ok", "database": db}
+        if db["status"] != "ok":
+            return fail("database unavailable", status_code=503, data=body)
+        return ok(body, "ok")
+
+    from hotmeals.api.routes import include_routers
+
+    include_routers(api)
+
+    # Last: unknown API paths answer the JSON envelope, not the frontend's HTML 404 page.
+    @api.api_route(
+        "/api/{rest:path}",
+        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        include_in_schema=False,
+    )
+    def _unknown_api(request: Request, rest: str):
+        return fail(t("api.not_found", _lang(request)), status_code=404)
+
+    return api

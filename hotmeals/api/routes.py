@@ -1,0 +1,35 @@
+"""Every router of /api/v1 and optional mounts (the Converge simulator), registered in one
+place so that feature modules never edit app.py."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+
+from fastapi import FastAPI
+
+log = logging.getLogger("hotmeals.api")
+
+# Modules that define ``router`` (an APIRouter). Added here as features land.
+ROUTER_MODULES: list[str] = []
+
+
+def include_routers(api: FastAPI) -> None:
+    for name in ROUTER_MODULES:
+        module = importlib.import_module(name)
+        api.include_router(module.router)
+    mount_payment_simulator(api)
+
+
+def mount_payment_simulator(api: FastAPI) -> None:
+    """Serve the local Converge simulator at /converge-sim when no credentials are set."""
+    try:
+        from hotmeals.payments.settings import ConvergeSettings
+        from hotmeals.payments.simulator import create_simulator_app
+    except ImportError:  # payments package not present yet
+        return
+    from hotmeals.settings import get_settings
+
+    settings = ConvergeSettings.from_env(get_settings().public_base_url)
+    if settings.simulated:
+        api.mount("/converge-sim", create_simulator_app())

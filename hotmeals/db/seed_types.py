@@ -1,0 +1,84 @@
+"""Shapes of the demo data: plain frozen records that ``seed.py`` turns into rows.
+
+Kept apart from the data modules so each vendor's menu can live in a file of its own without
+import cycles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Order of ``MealSpec.nutrition``; the names are the columns of ``Meal``.
+NUTRITION_FIELDS: tuple[str, ...] = (
+    "calories",
+    "fat_g",
+    "saturated_fat_g",
+    "trans_fat_g",
+    "cholesterol_mg",
+    "sodium_mg",
+    "carbohydrate_g",
+    "potassium_mg",
+    "fibre_g",
+    "sugars_g",
+    "protein_g",
+    "vitamin_a_pct",
+    "vitamin_c_pct",
+    "calcium_pct",
+    "iron_pct",
+)
+
+
+@dataclass(frozen=True)
+class Option:
+    name_en: str
+    name_fr: str
+    price_cents: int = 0
+
+
+@dataclass(frozen=True)
+class MealSpec:
+    """One meal on a vendor's menu.
+
+    ``slug`` names the picture (``/meals/<slug>.svg``). ``allergens`` are keys of
+    ``seed_places.ALLERGENS``; wheat implies gluten and is added by the loader. ``nutrition``
+    follows ``NUTRITION_FIELDS`` for the small portion. ``bulk_discount_cents`` adds a price tier
+    from ``BULK_MIN_QUANTITY`` meals upward on both portions.
+    """
+
+    slug: str
+    name_en: str
+    name_fr: str
+    description_en: str
+    description_fr: str
+    ingredients_en: str
+    ingredients_fr: str
+    cooking_en: str
+    cooking_fr: str
+    nutrition: tuple[float, ...]
+    allergens: tuple[str, ...]
+    small_cents: int
+    large_cents: int
+    bulk_discount_cents: int = 0
+    drinks: bool = True
+    meal_options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class AddOnSpec:
+    slug: str  # picture: /addons/<slug>.svg
+    name_en: str
+    name_fr: str
+    price_cents: int
+
+
+@dataclass(frozen=True)
+class VendorSpec:
+    name: str
+    cutoff_days_before: int
+    cutoff_time: str
+    cutoff_skip_weekends: bool
+    meals: tuple[MealSpec, ...]
+    addons: tuple[AddOnSpec, ...]
+
+
+BULK_MIN_QUANTITY = 5

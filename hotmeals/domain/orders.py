@@ -1,0 +1,110 @@
+"""Order and order-line statuses, and the only moves allowed between them.
+
+Every status change goes through ``transition`` (or ``transition_line``), which checks the
+``ALLOWED`` table; services record an audit event for each move they make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from enum import StrEnum
+
+from hotmeals.domain.errors import DomainError
+
+
+class OrderStatus(StrEnum):
+    # Created from the cart; the card has not been charged (or the charge is not confirmed yet).
+    PENDING_PAYMENT = "pending_payment"
+    # Paid and confirmed; every line is active.
+    PLACED = "placed"
+    # Paid; some lines or quantities were cancelled (and refunded), at least one line is active.
+    PARTIALLY_CANCELLED = "partially_cancelled"
+    # Nothing left to deliver: every line cancelled (refunded), or abandoned before payment.
+    CANCELLED = "cancelled"
+    # The meals were served on their meal days; only history from here on.
+    DELIVERED = "delivered"
+    # The card was declined or the payment errored; the parent may try again.
+    PAYMENT_FAILED = "payment_failed"
+
+
+class LineStatus(StrEnum):
+    # To be prepared and delivered on its meal day.
+    ACTIVE = "active"
+    # Cancelled in full; its refund is part of the order's refunds.
+    CANCELLED = "cancelled"
+
+
+ALLOWED: Mapping[OrderStatus, frozenset[OrderStatus]] = {
+    OrderStatus.PENDING_PAYMENT: frozenset(
+        {OrderStatus.PLACED, OrderStatus.PAYMENT_FAILED, OrderStatus.CANCELLED}
+    ),
+    # A retry starts a new payment attempt on the same order.
+    OrderStatus.PAYMENT_FAILED: frozenset({OrderStatus.PENDING_PAYMENT, OrderStatus.CANCELLED}),
+    OrderStatus.PLACED: frozenset(
+        {OrderStatus.PARTIALLY_CANCELLED, OrderStatus.CANCELLED, OrderStatus.DELIVERED}
+    ),
+    # A further partial cancel keeps the status, so the self-move is listed.
+    OrderStatus.PARTIALLY_CANCELLED: frozenset(
+        {OrderStatus.PARTIALLY_CANCELLED, OrderStatus.CANCELLED, OrderStatus.DELIVERED}
+    ),
+    OrderStatus.CANCELLED: frozenset(),
+    OrderStatus.DELIVERED: frozenset(),
+}
+
+LINE_ALLOWED: Mapping[LineStatus, frozenset[LineStatus]] = {
+    LineStatus.ACTIVE: frozenset({LineStatus.CANCELLED}),
+    LineStatus.CANCELLED: frozenset(),
+}
+
+PAID_STATUSES = frozenset({OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED})
+"""Orders the parent can still cancel from or modify (subject to each meal day's cut-off)."""
+
+
+def can_transition(current: OrderStatus | str, new: OrderStatus | str) -> bool:
+    """Is ``current -> new`` in ``ALLOWED``? Unknown status strings are never allowed."""
+    try:
+        return OrderStatus(new) in ALLOWED[OrderStatus(current)]
+    except ValueError:
+        return False
+
+
+def transition(current: OrderStatus | str, new: OrderStatus | str) -> OrderStatus:
+    """``new`` if the move is allowed, else ``DomainError("invalid_order_transition")``."""
+    if not can_transition(current, new):
+        raise DomainError("invalid_order_transition", current=str(current), new=str(new))
+    return OrderStatus(new)
+
+
+def can_transition_line(current: LineStatus | str, new: LineStatus | str) -> bool:
+    try:
+        return LineStatus(new) in LINE_ALLOWED[LineStatus(current)]
+    except ValueError:
+        return False
+
+
+def transition_line(current: LineStatus | str, new: LineStatus | str) -> LineStatus:
+    """``new`` if the move is allowed, else ``DomainError("invalid_line_transition")``."""
+    if not can_transition_line(current, new):
+        raise DomainError("invalid_line_transition", current=str(current), new=str(new))
+    return LineStatus(new)
+
+
+def can_cancel(status: OrderStatus) -> bool:
+    """Can anything of an order in ``status`` still be cancelled (cut-offs aside)?"""
+    return OrderStatus(status) in PAID_STATUSES
+
+
+def can_modify(status: OrderStatus) -> bool:
+    """Can lines still be added, removed or rescheduled (cut-offs aside)?"""
+    return OrderStatus(status) in PAID_STATUSES
+
+
+def status_after_cancel(line_statuses: Iterable[LineStatus]) -> OrderStatus:
+    """A paid order's status after a cancel: CANCELLED when no line is active, else
+    PARTIALLY_CANCELLED (also when only some quantity of an active line went)."""
+    statuses = [LineStatus(status) for status in line_statuses]
+    if not statuses:
+        raise ValueError("an order has at least one line")
+    if all(status == LineStatus.CANCELLED for status in statuses):
+        return OrderStatus.CANCELLED
+    return OrderStatus.PARTIALLY_CANCELLED

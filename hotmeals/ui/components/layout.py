@@ -1,0 +1,199 @@
+"""The page shell: skip link, header, main, footer. Components take values, not states,
+except the language switch (I18nState is the shell's own small state)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.settings import get_settings
+from hotmeals.ui.state.i18n import I18nState, t
+
+MAX_WIDTH = "1120px"
+PREFIX = "/parent"
+
+
+def static(path: str) -> str:
+    """URL of a file in assets/: the app is served under /parent (links get the prefix from
+    the router; plain src attributes do not)."""
+    return f"{PREFIX}{path}"
+
+
+def brand() -> rx.Component:
+    return rx.link(
+        rx.hstack(
+            rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
+            rx.text(t("brand.name"), weight="bold", size="5", color=rx.color("gray", 12)),
+            align="center",
+            spacing="2",
+        ),
+        href="/",
+        underline="none",
+        aria_label="Hot Meals home",
+    )
+
+
+def language_switch() -> rx.Component:
+    return rx.button(
+        rx.icon("languages", size=16, aria_hidden="true"),
+        t("nav.switch_to_other"),
+        on_click=I18nState.toggle_lang,
+        variant="ghost",
+        size="2",
+        aria_label=t("nav.switch_to_other_label"),
+        id="lang-switch",
+    )
+
+
+def _external(label_key: str, href: str) -> rx.Component:
+    return rx.link(
+        t(label_key),
+        rx.el.span(t("nav.opens_new_tab"), class_name="sr-only"),
+        href=href,
+        is_external=True,
+        color=rx.color("gray", 12),
+        weight="medium",
+    )
+
+
+def visitor_nav_links(direction: str = "row") -> rx.Component:
+    s = get_settings()
+    return rx.flex(
+        rx.link(t("nav.parents"), href="/", color=rx.color("gray", 12), weight="medium"),
+        _external("nav.school", s.school_site_url),
+        _external("nav.vendor", s.vendor_site_url),
+        direction=direction,
+        spacing="5",
+        align="start" if direction == "column" else "center",
+    )
+
+
+def visitor_header() -> rx.Component:
+    return rx.el.header(
+        rx.flex(
+            brand(),
+            rx.spacer(),
+            rx.box(visitor_nav_links(), display=["none", "none", "block"]),
+            rx.hstack(
+                language_switch(),
+                rx.box(
+                    rx.link(rx.button(t("nav.sign_up"), variant="outline"), href="/sign-up"),
+                    display=["none", "block"],
+                ),
+                rx.link(rx.button(t("nav.login")), href="/sign-in"),
+                spacing="3",
+                align="center",
+            ),
+            max_width=MAX_WIDTH,
+            margin_x="auto",
+            padding_x="16px",
+            padding_y="12px",
+            align="center",
+            spacing="4",
+        ),
+        border_bottom=f"1px solid {rx.color('gray', 5)}",
+        background_color=rx.color("gray", 1),
+        position="sticky",
+        top="0",
+        z_index="10",
+    )
+
+
+def footer() -> rx.Component:
+    s = get_settings()
+    heading = {"size": "2", "weight": "bold", "color": rx.color("gray", 12)}
+    link = {"color": rx.color("gray", 11), "size": "2"}
+    return rx.el.footer(
+        rx.grid(
+            rx.vstack(
+                brand(),
+                rx.text(t("brand.tagline"), size="2", color=rx.color("gray", 11)),
+                spacing="2",
+            ),
+            rx.vstack(
+                rx.heading(t("footer.contact"), as_="h2", **heading),
+                rx.link(
+                    rx.el.span(t("footer.phone_label"), ": ", class_name="sr-only"),
+                    s.support_phone,
+                    href=f"tel:{s.support_phone.replace(' ', '')}",
+                    **link,
+                ),
+                rx.link(
+                    rx.el.span(t("footer.email_label"), ": ", class_name="sr-only"),
+                    s.provider_email,
+                    href=f"mailto:{s.provider_email}",
+                    **link,
+                ),
+                spacing="2",
+            ),
+            rx.vstack(
+                rx.heading(t("footer.company"), as_="h2", **heading),
+                rx.link(t("footer.about"), href="/about", **link),
+                rx.link(t("footer.terms"), href="/terms", **link),
+                rx.link(t("footer.privacy"), href="/privacy", **link),
+                spacing="2",
+            ),
+            rx.vstack(
+                rx.heading(t("footer.follow"), as_="h2", **heading),
+                rx.hstack(
+                    *[
+                        rx.link(
+                            name,
+                            rx.el.span(t("nav.opens_new_tab"), class_name="sr-only"),
+                            href=url,
+                            is_external=True,
+                            **link,
+                        )
+                        for _icon, name, url in s.social_links
+                    ],
+                    spacing="4",
+                    wrap="wrap",
+                ),
+                spacing="2",
+            ),
+            columns=rx.breakpoints(initial="1", sm="2", md="4"),
+            spacing="6",
+            max_width=MAX_WIDTH,
+            margin_x="auto",
+            padding_x="16px",
+            padding_y="32px",
+        ),
+        rx.text(
+            t("footer.rights"),
+            size="1",
+            color=rx.color("gray", 11),
+            text_align="center",
+            padding_bottom="24px",
+        ),
+        border_top=f"1px solid {rx.color('gray', 5)}",
+        background_color=rx.color("gray", 2),
+        margin_top="48px",
+    )
+
+
+def skip_link() -> rx.Component:
+    return rx.el.a(t("nav.skip_to_content"), href="#main", class_name="skip-link")
+
+
+def page(*children: rx.Component, header: rx.Component | None = None, chrome: bool = True):
+    """A page with the visitor header and footer (``chrome=False`` hides both, as spec §2
+    asks for sign-in, sign-up, errors and the like)."""
+    # data-hydrated tells tests (and only tests) that event handlers are live.
+    body = rx.el.main(
+        *children,
+        id="main",
+        tab_index=-1,
+        class_name="hm-main",
+        custom_attrs={"data-hydrated": rx.State.is_hydrated.to_string()},
+    )
+    if not chrome:
+        return rx.box(body, lang=I18nState.html_lang, min_height="100vh")
+    return rx.box(
+        skip_link(),
+        header if header is not None else visitor_header(),
+        body,
+        footer(),
+        lang=I18nState.html_lang,
+        min_height="100vh",
+        display="flex",
+        flex_direction="column",
+    )

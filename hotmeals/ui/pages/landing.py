@@ -1,0 +1,117 @@
+"""Landing page (spec §1): what the service is, the prices and what every meal gives back."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.layout import MAX_WIDTH, page, static
+from hotmeals.ui.state.i18n import t
+
+
+def _fact(icon: str, title_key: str, text_key: str) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.box(
+                rx.icon(icon, size=22, aria_hidden="true"),
+                color=rx.color("accent", 11),
+                background_color=rx.color("accent", 3),
+                border_radius="9999px",
+                padding="8px",
+                display="inline-flex",
+            ),
+            rx.heading(t(title_key), as_="h2", size="4"),
+            rx.text(t(text_key), color=rx.color("gray", 11), size="3"),
+            spacing="3",
+        ),
+        size="3",
+    )
+
+
+def _step(number: str, title_key: str, text_key: str) -> rx.Component:
+    return rx.hstack(
+        rx.box(
+            rx.text(number, weight="bold", aria_hidden="true"),
+            width="36px",
+            height="36px",
+            border_radius="9999px",
+            background_color=rx.color("accent", 11),
+            color="white",
+            display="flex",
+            align_items="center",
+            justify_content="center",
+            flex_shrink="0",
+        ),
+        rx.vstack(
+            rx.heading(t(title_key), as_="h3", size="3"),
+            rx.text(t(text_key), color=rx.color("gray", 11), size="2"),
+            spacing="1",
+        ),
+        spacing="3",
+        align="start",
+    )
+
+
+def hero() -> rx.Component:
+    return rx.grid(
+        rx.vstack(
+            rx.heading(t("landing.hero_title"), as_="h1", size=rx.breakpoints(initial="8", md="9")),
+            rx.text(t("landing.hero_text"), size="4", color=rx.color("gray", 11)),
+            rx.flex(
+                rx.link(rx.button(t("landing.cta_start"), size="4"), href="/sign-up"),
+                rx.link(
+                    rx.button(t("landing.cta_login"), size="4", variant="soft"), href="/sign-in"
+                ),
+                spacing="3",
+                wrap="wrap",
+            ),
+            spacing="5",
+            justify="center",
+        ),
+        rx.image(
+            src=static("/hero-tray.svg"),
+            alt=t("landing.hero_image_alt"),
+            width="100%",
+            height="auto",
+            max_width="520px",
+            margin_x="auto",
+        ),
+        columns=rx.breakpoints(initial="1", md="2"),
+        spacing="6",
+        align_items="center",
+    )
+
+
+def landing() -> rx.Component:
+    return page(
+        rx.box(
+            rx.vstack(
+                hero(),
+                rx.grid(
+                    _fact("badge-dollar-sign", "landing.price_title", "landing.price_text"),
+                    _fact("heart-handshake", "landing.giveback_title", "landing.giveback_text"),
+                    _fact("shield-alert", "landing.allergy_title", "landing.allergy_text"),
+                    columns=rx.breakpoints(initial="1", md="3"),
+                    spacing="4",
+                    width="100%",
+                ),
+                rx.vstack(
+                    rx.heading(t("landing.how_title"), as_="h2", size="6"),
+                    rx.grid(
+                        _step("1", "landing.step1_title", "landing.step1_text"),
+                        _step("2", "landing.step2_title", "landing.step2_text"),
+                        _step("3", "landing.step3_title", "landing.step3_text"),
+                        columns=rx.breakpoints(initial="1", md="3"),
+                        spacing="5",
+                        width="100%",
+                    ),
+                    spacing="4",
+                    width="100%",
+                ),
+                spacing="8",
+            ),
+            max_width=MAX_WIDTH,
+            margin_x="auto",
+            padding_x="16px",
+            padding_y=rx.breakpoints(initial="24px", md="64px"),
+        )
+    )

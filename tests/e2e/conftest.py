@@ -1,0 +1,97 @@
+"""e2e fixtures: the app served once per run, Debian's Chromium, one page per test at a phone
+(390 px) or desktop (1280 px) width, and a screenshot plus a Playwright trace for every failing
+test in ``test-results/``.
+
+Extend by writing ``def test_x(page, app): ...``; the ``page`` fixture is parametrized over both
+widths. Helpers for common steps are in ``tests/e2e/helpers.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from tests.e2e.server import AppServer, start_app
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "test-results"
+CHROMIUM = "/usr/bin/chromium"
+VIEWPORTS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844},
+}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory) -> AppServer:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's Chromium is missing: run `make browser` (apt-get install chromium)")
+    server = start_app(tmp_path_factory.mktemp("e2e-app"))
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Browser:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS), ids=list(VIEWPORTS))
+def viewport(request) -> str:
+    return request.param
+
+
+@pytest.fixture
+def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
+    context = browser.new_context(
+        viewport=VIEWPORTS[viewport],
+        base_url=app.base_url,
+        locale="en-CA",
+        timezone_id="America/Toronto",
+        is_mobile=viewport == "phone",
+        has_touch=viewport == "phone",
+    )
+    context.set_default_timeout(15_000)
+    context.tracing.start(screenshots=True, snapshots=True, sources=False)
+    pg = context.new_page()
+    yield pg
+    failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
+    if failed:
+        RESULTS.mkdir(exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-120:]
+        try:
+            pg.screenshot(path=str(RESULTS / f"{name}.png"), full_page=True)
+        except Exception:  # noqa: BLE001 - a dead page must not hide the real failure
+            pass
+        context.tracing.stop(path=str(RESULTS / f"{name}.trace.zip"))
+    else:
+        context.tracing.stop()
+    context.close()
