@@ -70,6 +70,22 @@ def remaining_lines(
     return kept
 
 
+def _charges_of(
+    lines: Sequence[LineInput],
+    rates: ChargeRates,
+    promo: Promo | None,
+    school_donation_cents: int,
+    additional_charge_cents: int,
+) -> OrderCharges:
+    return compute_charges(
+        [price_line(line) for line in lines],
+        rates,
+        promo,
+        school_donation_cents=school_donation_cents,
+        additional_charge_cents=additional_charge_cents,
+    )
+
+
 def remaining_charges(
     lines: Sequence[LineInput],
     cancel_quantities: Sequence[int],
@@ -80,13 +96,7 @@ def remaining_charges(
 ) -> OrderCharges:
     """The charges of the order as it will be after the cancel."""
     kept = remaining_lines(lines, cancel_quantities)
-    return compute_charges(
-        [price_line(line) for line in kept],
-        rates,
-        promo,
-        school_donation_cents=school_donation_cents,
-        additional_charge_cents=additional_charge_cents,
-    )
+    return _charges_of(kept, rates, promo, school_donation_cents, additional_charge_cents)
 
 
 @dataclass(frozen=True)
@@ -111,13 +121,7 @@ def plan_cancel_refund(
 ) -> CancelRefund:
     """Re-price what remains and work out the refund for this cancel."""
     kept = remaining_lines(lines, cancel_quantities)
-    charges = compute_charges(
-        [price_line(line) for line in kept],
-        rates,
-        promo,
-        school_donation_cents=school_donation_cents,
-        additional_charge_cents=additional_charge_cents,
-    )
+    charges = _charges_of(kept, rates, promo, school_donation_cents, additional_charge_cents)
     refund = refund_for_cancel(paid_cents, refunded_cents, charges.total_pay_cents)
     return CancelRefund(
         refund_cents=refund,

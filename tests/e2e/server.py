@@ -56,6 +56,8 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
             "REFLEX_TELEMETRY_ENABLED": "false",
             "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}",
             "PYTHONUNBUFFERED": "1",
+            # Its own build folder, so a developer's `make run` (.web) never races the suite.
+            "REFLEX_WEB_WORKDIR": str(ROOT / ".web-e2e"),
         }
     )
     env.pop("REDIS_URL", None)

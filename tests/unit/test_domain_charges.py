@@ -77,7 +77,9 @@ def test_card_fee_is_on_the_pre_tax_charge_and_is_taxed():
 
 def test_donation_and_additional_charge_are_not_taxed():
     base = compute_charges([line(1000)], NO_FEE)
-    more = compute_charges([line(1000)], NO_FEE, school_donation_cents=500, additional_charge_cents=300)
+    more = compute_charges(
+        [line(1000)], NO_FEE, school_donation_cents=500, additional_charge_cents=300
+    )
     assert more.tax_cents == base.tax_cents == 130
     assert more.additional_charge_cents == 300
     assert more.total_pay_cents == base.total_pay_cents + 800
@@ -108,9 +110,7 @@ def test_percent_discount_rounds_half_cents_up():
 
 
 def test_total_adds_up_from_the_rounded_charges():
-    charges = compute_charges(
-        [line(1333, 100), line(777)], CARD_FEE, Promo.percent(1500), 250, 125
-    )
+    charges = compute_charges([line(1333, 100), line(777)], CARD_FEE, Promo.percent(1500), 250, 125)
     assert charges.total_pay_cents == (
         charges.meal_net_cents
         - charges.discount_cents

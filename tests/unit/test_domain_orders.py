@@ -61,9 +61,7 @@ def test_allowed_moves_return_the_new_status(current, new):
     assert transition(current, new) is new
 
 
-@pytest.mark.parametrize(
-    ("current", "new"), [p for p in ALL_PAIRS if p not in EXPECTED_MOVES]
-)
+@pytest.mark.parametrize(("current", "new"), [p for p in ALL_PAIRS if p not in EXPECTED_MOVES])
 def test_other_moves_are_rejected(current, new):
     assert not can_transition(current, new)
     with pytest.raises(DomainError) as info:
@@ -120,9 +118,7 @@ def test_status_after_cancelling_every_line_is_cancelled():
 
 
 def test_status_after_cancelling_some_is_partially_cancelled():
-    assert status_after_cancel([LineStatus.CANCELLED, LineStatus.ACTIVE]) is (
-        S.PARTIALLY_CANCELLED
-    )
+    assert status_after_cancel([LineStatus.CANCELLED, LineStatus.ACTIVE]) is (S.PARTIALLY_CANCELLED)
     # Some quantity of a line that stays active.
     assert status_after_cancel([LineStatus.ACTIVE]) is S.PARTIALLY_CANCELLED
 

@@ -77,8 +77,16 @@ def test_french_phone_required_is_real_french():
 
 @pytest.mark.parametrize(
     "phone",
-    ["41655512", "4165551234", "+14165551234", "416-555-1234", "416 555 1234", "(416)5551234",
-     "+1 416 555 12", " 4165551234 "],
+    [
+        "41655512",
+        "4165551234",
+        "+14165551234",
+        "416-555-1234",
+        "416 555 1234",
+        "(416)5551234",
+        "+1 416 555 12",
+        " 4165551234 ",
+    ],
 )
 def test_valid_phone_numbers_pass(phone):
     assert validate_phone(phone) is None
@@ -90,8 +98,16 @@ def test_missing_phone_is_required(phone):
 
 
 @pytest.mark.parametrize(
-    "phone", ["416.555.1234", "416555123a", "1+4165551234", "++4165551234", "416/5551234",
-              "４１６５５５１２３４", "phone"]
+    "phone",
+    [
+        "416.555.1234",
+        "416555123a",
+        "1+4165551234",
+        "++4165551234",
+        "416/5551234",
+        "４１６５５５１２３４",
+        "phone",
+    ],
 )
 def test_phone_with_other_characters_is_invalid(phone):
     assert code(validate_phone(phone)) == "phone_invalid"
@@ -125,8 +141,14 @@ def test_phone_error_names_its_field():
 
 @pytest.mark.parametrize(
     "email",
-    ["parent@example.com", "a.b+kids@school.on.ca", "o'neil@example.org", "x@sub-domain.example.io",
-     "  parent@example.com  ", "UPPER@EXAMPLE.COM"],
+    [
+        "parent@example.com",
+        "a.b+kids@school.on.ca",
+        "o'neil@example.org",
+        "x@sub-domain.example.io",
+        "  parent@example.com  ",
+        "UPPER@EXAMPLE.COM",
+    ],
 )
 def test_valid_emails_pass(email):
     assert validate_email(email) is None
@@ -139,10 +161,25 @@ def test_missing_email_is_required(email):
 
 @pytest.mark.parametrize(
     "email",
-    ["parent", "parent@", "@example.com", "parent@example", "parent@@example.com",
-     "par ent@example.com", ".parent@example.com", "parent.@example.com", "pa..rent@example.com",
-     "parent@-example.com", "parent@example-.com", "parent@example.c", "parent@exa_mple.com",
-     "parent@example..com", "pärent@example.com", "a@b.com\nc@d.com", "a" * 250 + "@x.com"],
+    [
+        "parent",
+        "parent@",
+        "@example.com",
+        "parent@example",
+        "parent@@example.com",
+        "par ent@example.com",
+        ".parent@example.com",
+        "parent.@example.com",
+        "pa..rent@example.com",
+        "parent@-example.com",
+        "parent@example-.com",
+        "parent@example.c",
+        "parent@exa_mple.com",
+        "parent@example..com",
+        "pärent@example.com",
+        "a@b.com\nc@d.com",
+        "a" * 250 + "@x.com",
+    ],
 )
 def test_malformed_emails_are_invalid(email):
     assert code(validate_email(email)) == "email_invalid"
@@ -164,8 +201,16 @@ def test_missing_password_is_required(password):
 
 @pytest.mark.parametrize(
     "password",
-    ["Aa1!aaa", "aa1!aaaa", "AA1!AAAA", "Aa!aaaaa", "Aa1aaaaa", "Aa1 aaaa", "        ",
-     "Éa1!aaaa".replace("a", "é")],
+    [
+        "Aa1!aaa",
+        "aa1!aaaa",
+        "AA1!AAAA",
+        "Aa!aaaaa",
+        "Aa1aaaaa",
+        "Aa1 aaaa",
+        "        ",
+        "Éa1!aaaa".replace("a", "é"),
+    ],
 )
 def test_weak_passwords_are_rejected(password):
     assert code(validate_password(password)) == "password_weak"
@@ -227,8 +272,9 @@ def test_valid_names_pass(name):
     assert validate_name(name, "first_name") is None
 
 
-@pytest.mark.parametrize(("field", "key"), [("first_name", "first_name_required"),
-                                           ("last_name", "last_name_required")])
+@pytest.mark.parametrize(
+    ("field", "key"), [("first_name", "first_name_required"), ("last_name", "last_name_required")]
+)
 def test_missing_name_has_its_own_message(field, key):
     assert code(validate_name("  ", field)) == key
     assert validate_name(None, field).field == field

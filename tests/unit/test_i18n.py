@@ -1,0 +1,124 @@
+"""The catalogs are complete: a message key used in code but missing from EN or FR fails here."""
+
+import importlib
+import pkgutil
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import hotmeals
+from hotmeals import i18n
+from hotmeals.domain.allergy import AlertLevel, PriorityAllergen
+from hotmeals.domain.money import NBSP, format_money
+from hotmeals.domain.pricing import PortionSize
+from hotmeals.domain.validation import REQUIRED_KEYS
+from hotmeals.i18n import CATALOGS, EN, FR, catalog, normalize_lang, t
+
+PACKAGE_ROOT = Path(hotmeals.__file__).parent
+# DomainError("code", ...) or DomainError(code="code", ...), across line breaks.
+DOMAIN_ERROR_RE = re.compile(r"DomainError\(\s*(?:code\s*=\s*)?([\"'])([^\"'\n]+)\1")
+# In validation.py errors are built through a small helper: _error("code", field).
+VALIDATION_ERROR_RE = re.compile(r"\b_error\(\s*([\"'])([^\"'\n]+)\1")
+CATALOG_MODULES = [m.name for m in pkgutil.iter_modules(catalog.__path__)]
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def codes_in(pattern: re.Pattern[str], files: list[Path]) -> set[tuple[str, str]]:
+    found = set()
+    for path in files:
+        for match in pattern.finditer(path.read_text(encoding="utf-8")):
+            found.add((str(path.relative_to(PACKAGE_ROOT)), match.group(2)))
+    return found
+
+
+def source_files() -> list[Path]:
+    return sorted(p for p in PACKAGE_ROOT.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_english_and_french_have_the_same_keys():
+    assert set(EN) == set(FR), {"only_en": set(EN) - set(FR), "only_fr": set(FR) - set(EN)}
+
+
+@pytest.mark.parametrize("name", CATALOG_MODULES)
+def test_each_catalog_module_has_the_same_keys_in_both_languages(name):
+    module = importlib.import_module(f"{catalog.__name__}.{name}")
+    assert set(module.EN) == set(module.FR)
+
+
+def test_no_message_is_empty():
+    for lang, messages in CATALOGS.items():
+        empty = [key for key, text in messages.items() if not str(text).strip()]
+        assert not empty, f"{lang}: {empty}"
+
+
+def test_every_placeholder_is_in_both_languages():
+    mismatched = {
+        key: (placeholders(EN[key]), placeholders(FR[key]))
+        for key in EN
+        if placeholders(EN[key]) != placeholders(FR[key])
+    }
+    assert not mismatched
+
+
+def test_every_message_formats_with_its_placeholders():
+    for messages in CATALOGS.values():
+        for text in messages.values():
+            params = {name: "x" for name in placeholders(text)}
+            text.format(**params)  # raises on a malformed brace
+
+
+def test_every_domain_error_code_in_the_source_is_in_the_catalog():
+    found = codes_in(DOMAIN_ERROR_RE, source_files())
+    found |= codes_in(VALIDATION_ERROR_RE, [PACKAGE_ROOT / "domain" / "validation.py"])
+    assert ("domain/cutoff.py", "meal_day_closed") in found  # the scan is not vacuous
+    missing = sorted((path, code) for path, code in found if code not in EN)
+    assert not missing
+
+
+def test_keys_built_from_names_are_in_the_catalog():
+    keys = set(REQUIRED_KEYS.values())
+    keys |= {level.label_key for level in AlertLevel}
+    keys |= {allergen.label_key for allergen in PriorityAllergen}
+    keys |= {size.label_key for size in PortionSize}
+    assert keys <= set(EN)
+
+
+def test_t_fills_placeholders_in_each_language():
+    assert t("meal_day_closed", "en", date="2026-03-09") == (
+        "Orders and changes for 2026-03-09 are closed"
+    )
+    assert "2026-03-09" in t("meal_day_closed", "fr", date="2026-03-09")
+
+
+def test_t_uses_french_for_french_variants_and_english_otherwise():
+    assert t("phone_required", "fr-CA") == FR["phone_required"]
+    assert t("phone_required", None) == EN["phone_required"]
+    assert t("phone_required", "de") == EN["phone_required"]
+    assert normalize_lang("FR") == "fr"
+
+
+def test_unknown_key_is_an_error():
+    with pytest.raises(KeyError):
+        t("no_such_key_anywhere", "en")
+
+
+def test_price_range_message_matches_the_price_constants():
+    assert format_money(500) in EN["price_out_of_range"]
+    assert format_money(725) in EN["price_out_of_range"]
+    assert format_money(500, "fr") in FR["price_out_of_range"]
+    assert format_money(725, "fr") in FR["price_out_of_range"]
+    assert NBSP in FR["price_out_of_range"]
+
+
+def test_portion_labels_follow_the_spec():
+    assert FR["portion_small"] == "1 portion"
+    assert FR["portion_large"] == "1 portion + upgrade"
+
+
+def test_i18n_module_exposes_both_languages():
+    assert i18n.LANGS == ("en", "fr")
