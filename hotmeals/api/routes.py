@@ -30,6 +30,17 @@ def mount_payment_simulator(api: FastAPI) -> None:
         return
     from hotmeals.settings import get_settings
 
+    import os
+
     settings = ConvergeSettings.from_env(get_settings().public_base_url)
     if settings.simulated:
-        api.mount("/converge-sim", create_simulator_app())
+        # Declines by cents are off in the demo (a total with HST ending in .59 would decline at
+        # random); tests switch them on through /_sim/config. The /_sim/ control endpoints are
+        # only mounted when CONVERGE_SIM_CONTROL=1 (the test suite sets it).
+        api.mount(
+            "/converge-sim",
+            create_simulator_app(
+                decline_by_cents=os.environ.get("CONVERGE_SIM_DECLINE_BY_CENTS") == "1",
+                control=os.environ.get("CONVERGE_SIM_CONTROL") == "1",
+            ),
+        )

@@ -152,8 +152,7 @@ MEALS: tuple[MealSpec, ...] = (
         name_en="Sweet and Sour Meatballs with Rice",
         name_fr="Boulettes aigres-douces et riz",
         description_en="Tender meatballs in a pineapple sweet and sour sauce with steamed rice.",
-        description_fr="Boulettes tendres dans une sauce aigre-douce à l'ananas, avec riz "
-        "vapeur.",
+        description_fr="Boulettes tendres dans une sauce aigre-douce à l'ananas, avec riz vapeur.",
         ingredients_en="Ground pork and beef, breadcrumbs (wheat), eggs, pineapple, bell pepper, "
         "sweet and sour sauce (vinegar, brown sugar, ketchup [tomato], soy sauce [soy, wheat]), "
         "rice.",

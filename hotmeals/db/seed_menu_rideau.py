@@ -149,8 +149,7 @@ MEALS: tuple[MealSpec, ...] = (
         ingredients_fr="Pain de blé entier (blé), poitrine de dinde rôtie, cheddar (lait), "
         "laitue, tomate, mayonnaise (œufs, huile de canola, vinaigre).",
         cooking_en="Turkey roasted in-house and sliced thin; sandwiches assembled fresh.",
-        cooking_fr="Dinde rôtie sur place et tranchée finement; sandwichs assemblés le jour "
-        "même.",
+        cooking_fr="Dinde rôtie sur place et tranchée finement; sandwichs assemblés le jour même.",
         nutrition=(390, 14, 6, 0.2, 55, 780, 38, 380, 5, 5, 27, 8, 6, 20, 15),
         allergens=("wheat", "milk", "eggs", "tomato"),
         small_cents=525,

@@ -16,7 +16,13 @@ BANANA_MUFFIN = AddOnSpec("banana-muffin", "Banana muffin", "Muffin aux bananes"
 GRANOLA_BAR = AddOnSpec("granola-bar", "Nut-free granola bar", "Barre granola sans noix", 125)
 
 ADDONS: tuple[AddOnSpec, ...] = (
-    FRUIT_CUP, COOKIE, YOGURT, VEGGIE_STICKS, APPLE_SLICES, CHEESE_STRING, BANANA_MUFFIN,
+    FRUIT_CUP,
+    COOKIE,
+    YOGURT,
+    VEGGIE_STICKS,
+    APPLE_SLICES,
+    CHEESE_STRING,
+    BANANA_MUFFIN,
     GRANOLA_BAR,
 )
 

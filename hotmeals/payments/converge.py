@@ -18,16 +18,26 @@ from everything logged, and exception text that reaches an outcome is redacted t
 from __future__ import annotations
 
 import logging
-import re
 import time
-import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import date
 from types import TracebackType
-from xml.sax.saxutils import escape
 
 import httpx
 
+from hotmeals.payments.converge_wire import (
+    CARD_FIELDS,
+    SECRET_FIELDS,
+    Parsed,
+    build_txn_xml,
+    parse_xml_body,
+    read_gateway_error,
+    read_sale,
+    read_token,
+    read_txnlist,
+    redact_text,
+    scrub_fields,
+)
 from hotmeals.payments.gateway import (
     Approved,
     Declined,
@@ -37,12 +47,9 @@ from hotmeals.payments.gateway import (
     SearchOutcome,
     SessionTokenError,
     TokenOutcome,
-    TokenResult,
     TxnQueryResult,
     UnknownOutcome,
-    amount_to_cents,
     cents_to_amount,
-    mask_card_number,
 )
 from hotmeals.payments.settings import ConvergeSettings
 
@@ -51,78 +58,9 @@ logger = logging.getLogger("hotmeals.payments.converge")
 # Converge can take a while to hear back from the card network; a parent waits at most this.
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 
-SECRET_FIELDS = frozenset({"ssl_pin", "ssl_cvv2cvc2", "ssl_exp_date"})
-CARD_FIELDS = frozenset({"ssl_card_number"})
-# A stored-card token can charge the parent again: logs keep its last four only.
-TOKEN_FIELDS = frozenset({"ssl_token", "ssl_txn_auth_token"})
 MAX_INVOICE_LEN = 25
 MAX_MERCHANT_TXN_ID_LEN = 39
 SESSION_TRANSACTION_TYPES = frozenset({"ccsale", "ccauthonly", "ccverify", "ccgettoken"})
-GATEWAY_TIMEOUT_CODE = "4017"
-
-_PAN_RUN = re.compile(r"\d(?:[ -]?\d){11,18}")
-_XML_INVALID = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
-
-
-def scrub_fields(fields: Mapping[str, str]) -> dict[str, str]:
-    """A copy safe to log or keep: no PIN, CVV or expiry, card numbers masked."""
-    safe: dict[str, str] = {}
-    for key, value in fields.items():
-        if key in SECRET_FIELDS:
-            safe[key] = "[redacted]"
-        elif key in CARD_FIELDS:
-            safe[key] = value if "*" in value else mask_card_number(value)
-        elif key in TOKEN_FIELDS:
-            safe[key] = "*" * max(len(value) - 4, 0) + value[-4:]
-        else:
-            safe[key] = value
-    return safe
-
-
-def redact_text(text: str, secrets: Iterable[str] = ()) -> str:
-    """Remove known secret values and anything that looks like a card number."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "[redacted]")
-    return _PAN_RUN.sub("[redacted-number]", text)
-
-
-def build_txn_xml(fields: Mapping[str, str]) -> str:
-    """``<txn><ssl_x>value</ssl_x>...</txn>`` with values XML-escaped (encoded once later)."""
-    parts = ["<txn>"]
-    for key, value in fields.items():
-        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
-            raise ValueError(f"bad field name {key!r}")
-        clean = _XML_INVALID.sub("", str(value))
-        parts.append(f"<{key}>{escape(clean)}</{key}>")
-    parts.append("</txn>")
-    return "".join(parts)
-
-
-def parse_xml_body(body: str) -> tuple[str, list[dict[str, str]]] | None:
-    """``("txn", [fields])`` or ``("txnlist", [fields of each txn, ...])``; None if unreadable.
-
-    A DOCTYPE is refused outright: Converge never sends one and entities are an attack surface.
-    """
-    if "<!DOCTYPE" in body.upper() or "<!ENTITY" in body.upper():
-        return None
-    try:
-        root = ET.fromstring(body.strip())
-    except ET.ParseError:
-        return None
-
-    def flat(node: ET.Element) -> dict[str, str]:
-        return {child.tag: (child.text or "").strip() for child in node}
-
-    if root.tag == "txn":
-        return "txn", [flat(root)]
-    if root.tag == "txnlist":
-        count = (root.findtext("ssl_txn_count") or "").strip()
-        txns = [flat(node) for node in root.findall("txn")]
-        if count.isdigit() and int(count) != len(txns):
-            return None
-        return "txnlist", txns
-    return None
 
 
 class ConvergeClient:
@@ -189,8 +127,7 @@ class ConvergeClient:
         """
         if transaction_type not in SESSION_TRANSACTION_TYPES:
             raise ValueError(f"unsupported session transaction type {transaction_type!r}")
-        fields = self._credentials("ccsale")
-        fields["ssl_transaction_type"] = transaction_type
+        fields = self._credentials(transaction_type)
         if transaction_type in ("ccsale", "ccauthonly"):
             if amount_cents <= 0:
                 raise ValueError("a sale needs a positive amount")
@@ -227,7 +164,7 @@ class ConvergeClient:
         failure: GatewayError | UnknownOutcome
         parsed = parse_xml_body(body) if body.startswith("<") else None
         if parsed and parsed[0] == "txn" and "errorCode" in parsed[1][0]:
-            failure = self._gateway_error(parsed[1][0])
+            failure = read_gateway_error(parsed[1][0])
         else:
             failure = UnknownOutcome(f"session token: HTTP {response.status_code}, no token")
         self._log("session_token", fields, failure, started)
@@ -372,9 +309,7 @@ class ConvergeClient:
             refs["ssl_merchant_txn_id"] = merchant_txn_id
         return refs
 
-    async def _post_xml(
-        self, fields: dict[str, str]
-    ) -> tuple[str, list[dict[str, str]]] | UnknownOutcome:
+    async def _post_xml(self, fields: dict[str, str]) -> Parsed | UnknownOutcome:
         xml = build_txn_xml(fields)
         try:
             # data= form-encodes exactly once; encoding the XML ourselves as well gives 4005.
@@ -388,9 +323,11 @@ class ConvergeClient:
             return UnknownOutcome("unreadable answer")
         return parsed
 
-    async def _money_call(self, fields: dict[str, str], *, amount_required: bool = True) -> SaleOutcome:
+    async def _money_call(
+        self, fields: dict[str, str], *, amount_required: bool = True
+    ) -> SaleOutcome:
         started = time.monotonic()
-        outcome = self._to_sale_outcome(await self._post_xml(fields), amount_required)
+        outcome = read_sale(await self._post_xml(fields), amount_required=amount_required)
         self._log(fields["ssl_transaction_type"], fields, outcome, started)
         return outcome
 
@@ -398,129 +335,21 @@ class ConvergeClient:
         self, fields: dict[str, str], *, card_failure_is_decline: bool = False
     ) -> TokenOutcome:
         started = time.monotonic()
-        parsed = await self._post_xml(fields)
-        outcome: TokenOutcome
-        if isinstance(parsed, UnknownOutcome):
-            outcome = parsed
-        elif parsed[0] != "txn":
-            outcome = UnknownOutcome("unexpected txnlist")
-        else:
-            raw = parsed[1][0]
-            safe = scrub_fields(raw)
-            if "errorCode" in raw:
-                outcome = self._gateway_error(raw)
-            elif "ssl_result" not in raw and "ssl_token_response" not in raw:
-                outcome = UnknownOutcome("unrecognised answer")
-            else:
-                ok = raw.get("ssl_result", "0") == "0" and raw.get("ssl_token_response") == "SUCCESS"
-                if not ok and card_failure_is_decline and raw.get("ssl_result", "") not in ("", "0"):
-                    outcome = Declined(
-                        raw.get("ssl_result_message", ""),
-                        raw.get("ssl_txn_id") or None,
-                        raw.get("ssl_result", ""),
-                        safe,
-                    )
-                else:
-                    outcome = TokenResult(
-                        ok=ok,
-                        token=raw.get("ssl_token", fields.get("ssl_token", "")),
-                        token_response=raw.get("ssl_token_response", ""),
-                        card_masked=safe.get("ssl_card_number", ""),
-                        card_brand=raw.get("ssl_card_short_description", ""),
-                        exp_date=raw.get("ssl_exp_date", ""),
-                        first_name=raw.get("ssl_first_name", ""),
-                        last_name=raw.get("ssl_last_name", ""),
-                        result_message=raw.get("ssl_result_message", ""),
-                        raw=safe,
-                    )
+        outcome = read_token(
+            await self._post_xml(fields),
+            token=fields.get("ssl_token", ""),
+            card_failure_is_decline=card_failure_is_decline,
+        )
         self._log(fields["ssl_transaction_type"], fields, outcome, started)
         return outcome
 
-    async def _query_call(self, fields: dict[str, str]) -> list[TxnQueryResult] | GatewayError | UnknownOutcome:
+    async def _query_call(
+        self, fields: dict[str, str]
+    ) -> list[TxnQueryResult] | GatewayError | UnknownOutcome:
         started = time.monotonic()
-        parsed = await self._post_xml(fields)
-        outcome: list[TxnQueryResult] | GatewayError | UnknownOutcome
-        if isinstance(parsed, UnknownOutcome):
-            outcome = parsed
-        elif parsed[0] == "txn":
-            raw = parsed[1][0]
-            outcome = (
-                self._gateway_error(raw) if "errorCode" in raw else UnknownOutcome("no txnlist")
-            )
-        else:
-            try:
-                outcome = [self._query_result(raw) for raw in parsed[1]]
-            except ValueError:
-                outcome = UnknownOutcome("unreadable amount in txnlist")
+        outcome = read_txnlist(await self._post_xml(fields))
         self._log("txnquery", fields, outcome, started)
         return outcome
-
-    @staticmethod
-    def _query_result(raw: dict[str, str]) -> TxnQueryResult:
-        safe = scrub_fields(raw)
-        amount = raw.get("ssl_amount", "")
-        return TxnQueryResult(
-            found=True,
-            txn_id=raw.get("ssl_txn_id", ""),
-            status=raw.get("ssl_trans_status", ""),
-            transaction_type=raw.get("ssl_transaction_type", ""),
-            amount_cents=amount_to_cents(amount) if amount else 0,
-            invoice_number=raw.get("ssl_invoice_number", ""),
-            result_message=raw.get("ssl_result_message", ""),
-            approval_code=raw.get("ssl_approval_code", ""),
-            card_masked=safe.get("ssl_card_number", ""),
-            card_brand=raw.get("ssl_card_short_description", ""),
-            txn_time=raw.get("ssl_txn_time", ""),
-            settle_time=raw.get("ssl_settle_time", ""),
-            raw=safe,
-        )
-
-    def _to_sale_outcome(
-        self, parsed: tuple[str, list[dict[str, str]]] | UnknownOutcome, amount_required: bool
-    ) -> SaleOutcome:
-        if isinstance(parsed, UnknownOutcome):
-            return parsed
-        if parsed[0] != "txn":
-            return UnknownOutcome("unexpected txnlist")
-        raw = parsed[1][0]
-        if "errorCode" in raw:
-            error = self._gateway_error(raw)
-            if error.error_code == GATEWAY_TIMEOUT_CODE:
-                return UnknownOutcome(f"gateway time-out ({GATEWAY_TIMEOUT_CODE})")
-            return error
-        result = raw.get("ssl_result")
-        safe = scrub_fields(raw)
-        if result is None:
-            return UnknownOutcome("answer without ssl_result")
-        if result != "0":
-            return Declined(raw.get("ssl_result_message", ""), raw.get("ssl_txn_id") or None, result, safe)
-        txn_id = raw.get("ssl_txn_id", "")
-        amount = raw.get("ssl_amount", "")
-        if not txn_id or (amount_required and not amount):
-            return UnknownOutcome("approval without transaction id or amount")
-        try:
-            amount_cents = amount_to_cents(amount) if amount else 0
-        except ValueError:
-            return UnknownOutcome("approval with unreadable amount")
-        return Approved(
-            txn_id=txn_id,
-            approval_code=raw.get("ssl_approval_code", ""),
-            amount_cents=amount_cents,
-            card_masked=safe.get("ssl_card_number", ""),
-            card_brand=raw.get("ssl_card_short_description", ""),
-            token=raw.get("ssl_token") or None,
-            invoice_number=raw.get("ssl_invoice_number", ""),
-            transaction_type=raw.get("ssl_transaction_type", ""),
-            raw=safe,
-        )
-
-    @staticmethod
-    def _gateway_error(raw: Mapping[str, str]) -> GatewayError:
-        return GatewayError(
-            raw.get("errorCode", ""),
-            redact_text(raw.get("errorName", "")),
-            redact_text(raw.get("errorMessage", "")),
-        )
 
     def _describe(self, exc: httpx.HTTPError, fields: Mapping[str, str] | None = None) -> str:
         kind = "time-out" if isinstance(exc, httpx.TimeoutException) else "connection error"
@@ -533,6 +362,8 @@ class ConvergeClient:
         elapsed_ms = (time.monotonic() - started) * 1000
         summary = type(outcome).__name__ if not isinstance(outcome, str) else outcome
         detail = ""
+        if isinstance(outcome, list):
+            summary = f"{len(outcome)} found"
         if isinstance(outcome, Approved | Declined):
             detail = f" txn={outcome.txn_id}"
         elif isinstance(outcome, GatewayError):

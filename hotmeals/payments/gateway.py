@@ -25,14 +25,15 @@ from typing import Protocol
 # -- money on the wire ------------------------------------------------------------------------
 
 _AMOUNT_RE = re.compile(r"^(\d{0,9})(?:\.(\d{1,2}))?$")
+MAX_CENTS = 10**11 - 1  # $999,999,999.99: far beyond any meal order, and what the parser reads
 
 
 def cents_to_amount(cents: int) -> str:
     """``1250 -> "12.50"``. Negative amounts never go to Converge."""
     if isinstance(cents, bool) or not isinstance(cents, int):
         raise TypeError("amount must be integer cents")
-    if cents < 0:
-        raise ValueError("amount must not be negative")
+    if not 0 <= cents <= MAX_CENTS:
+        raise ValueError("amount out of range")
     return f"{cents // 100}.{cents % 100:02d}"
 
 

@@ -63,6 +63,10 @@ class SimError(Exception):
         return {"errorCode": self.code, "errorName": self.name, "errorMessage": self.message}
 
 
+class InvalidInput(SimError):
+    """A card field the payer can correct in the Lightbox; the session stays usable."""
+
+
 def require(
     fields: Mapping[str, str],
     key: str,
@@ -173,4 +177,3 @@ def parse_search_time(text: str, *, end: bool) -> datetime:
             moment = moment.replace(hour=23, minute=59, second=59, microsecond=999999)
         return moment
     raise SimError("4009", "Required Field Not Supplied", "The search date is not MM/DD/YYYY.")
-

@@ -12,13 +12,14 @@ import secrets
 import threading
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from datetime import UTC, datetime, timedelta
 
-from hotmeals.payments.gateway import cents_to_amount, mask_card_number
+from hotmeals.payments.gateway import mask_card_number
 from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_PIN, SIM_USER_ID
 from hotmeals.payments.simulator_cards import (
     NO_ANSWER_CENTS,
+    InvalidInput,
     SimError,
     card_brand,
     check_card_number,
@@ -28,6 +29,16 @@ from hotmeals.payments.simulator_cards import (
     parse_amount,
     parse_search_time,
     require,
+)
+from hotmeals.payments.simulator_records import (
+    TIME_FORMAT,
+    Session,
+    StoredCard,
+    Txn,
+    invalid_token_answer,
+    query_answer,
+    token_answer,
+    txn_answer,
 )
 
 Clock = Callable[[], datetime]
@@ -47,56 +58,10 @@ XML_TYPES = frozenset(
     }
 )
 CREDENTIAL_FIELDS = ("ssl_merchant_id", "ssl_user_id", "ssl_pin")
-TIME_FORMAT = "%m/%d/%Y %I:%M:%S %p"
 
 
 class NoAnswer(Exception):
     """The processor never answers (test amount $22.22)."""
-
-
-@dataclass
-class Session:
-    token: str
-    fields: dict[str, str]  # request fields without credentials
-    created_at: datetime
-    used: bool = False
-    txn_id: str | None = None
-
-
-@dataclass
-class Txn:
-    txn_id: str
-    kind: str  # SALE, RETURN, VOID
-    amount_cents: int
-    invoice_number: str
-    card_masked: str
-    card_brand: str
-    exp_date: str
-    first_name: str
-    last_name: str
-    token: str | None
-    approval_code: str
-    created_at: datetime
-    status: str = "OPN"  # OPN until the batch settles, then STL
-    settled_at: datetime | None = None
-    voided: bool = False
-    refunded_cents: int = 0  # running total of returns against a SALE
-    parent_id: str | None = None  # the SALE a RETURN/VOID applies to
-    cvv_response: str = ""
-
-
-@dataclass
-class StoredCard:
-    token: str
-    card_number: str = field(repr=False)  # simulator memory only; never rendered
-    exp_date: str
-    first_name: str
-    last_name: str
-    created_at: datetime
-
-    @property
-    def masked(self) -> str:
-        return mask_card_number(self.card_number)
 
 
 class SimulatorEngine:
@@ -182,7 +147,7 @@ class SimulatorEngine:
         return session
 
     def process_hosted(
-        self, token: str, card: Mapping[str, str], *, save_card: bool
+        self, token: str, card: Mapping[str, str], *, save_card: bool | None
     ) -> tuple[str, dict[str, str]]:
         """One Lightbox submission -> ("approval" | "declined", response fields).
 
@@ -191,9 +156,12 @@ class SimulatorEngine:
         with self.lock:
             session = self.open_session(token)
             fields = dict(session.fields)
-            number = check_card_number(card)
-            exp_date = check_exp_date(card)
-            check_cvv(card)
+            try:
+                number = check_card_number(card)
+                exp_date = check_exp_date(card)
+                check_cvv(card)
+            except SimError as error:
+                raise InvalidInput(error.code, error.name, error.message) from None
             fields.update(
                 ssl_card_number=number,
                 ssl_exp_date=exp_date,
@@ -201,6 +169,9 @@ class SimulatorEngine:
             )
             if save_card:
                 fields.update(ssl_get_token="Y", ssl_add_token="Y")
+            elif save_card is not None:
+                fields.pop("ssl_get_token", None)
+                fields.pop("ssl_add_token", None)
             session.used = True
             kind = fields["ssl_transaction_type"]
             if kind == "ccgettoken":
@@ -253,7 +224,7 @@ class SimulatorEngine:
         )
         if reason is None:
             self.txns[txn.txn_id] = txn  # declines are not listed by txnquery
-        answer = self._txn_answer(txn, result_message=reason or "APPROVAL")
+        answer = txn_answer(txn, result_message=reason or "APPROVAL")
         if reason is None and fields.get("ssl_get_token", "").upper() == "Y":
             stored = self._store_card(number, exp_date, *names) if not token else self.cards[token]
             txn.token = stored.token
@@ -268,13 +239,13 @@ class SimulatorEngine:
         sale = self._original(fields, kinds=("SALE",))
         remaining = sale.amount_cents - sale.refunded_cents
         amount = parse_amount(fields) if fields.get("ssl_amount") else remaining
-        if amount > remaining:
+        if amount > remaining or amount == 0:  # 0: nothing left to return
             raise SimError(
                 "5091", "Invalid amount", "The amount exceeded the original transaction amount."
             )
         sale.refunded_cents += amount
         refund = self._child(sale, "RETURN", amount)
-        return self._txn_answer(refund, result_message="APPROVAL")
+        return txn_answer(refund, result_message="APPROVAL")
 
     def _ccvoid(self, fields: Mapping[str, str]) -> dict[str, str]:
         original = self._original(fields, kinds=("SALE", "RETURN"))
@@ -290,7 +261,7 @@ class SimulatorEngine:
         if original.kind == "RETURN" and original.parent_id:
             self.txns[original.parent_id].refunded_cents -= original.amount_cents
         void = self._child(original, "VOID", original.amount_cents)
-        return self._txn_answer(void, result_message="APPROVAL")
+        return txn_answer(void, result_message="APPROVAL")
 
     def _verify(self, fields: Mapping[str, str]) -> dict[str, str]:
         number = fields["ssl_card_number"]
@@ -324,26 +295,26 @@ class SimulatorEngine:
                 }
         stored = self._store_card(number, exp_date, first, last)
         answer = {"ssl_result": "0", "ssl_result_message": "APPROVAL"}
-        answer.update(self._token_answer(stored))
+        answer.update(token_answer(stored))
         answer["ssl_add_token_response"] = "Card Added"
         return answer
 
     def _ccupdatetoken(self, fields: Mapping[str, str]) -> dict[str, str]:
         stored = self.cards.get(require(fields, "ssl_token"))
         if stored is None:
-            return self._invalid_token(fields["ssl_token"])
+            return invalid_token_answer(fields["ssl_token"])
         if fields.get("ssl_card_number"):
             stored.card_number = check_card_number(fields)
         if fields.get("ssl_exp_date"):
             stored.exp_date = check_exp_date(fields)
         stored.first_name = fields.get("ssl_first_name", stored.first_name)
         stored.last_name = fields.get("ssl_last_name", stored.last_name)
-        return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **self._token_answer(stored)}
+        return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **token_answer(stored)}
 
     def _ccdeletetoken(self, fields: Mapping[str, str]) -> dict[str, str]:
         token = require(fields, "ssl_token")
         if self.cards.pop(token, None) is None:
-            return self._invalid_token(token)
+            return invalid_token_answer(token)
         return {
             "ssl_result": "0",
             "ssl_result_message": "SUCCESS",
@@ -354,29 +325,8 @@ class SimulatorEngine:
     def _ccquerytoken(self, fields: Mapping[str, str]) -> dict[str, str]:
         stored = self.cards.get(require(fields, "ssl_token"))
         if stored is None:
-            return self._invalid_token(fields["ssl_token"])
-        return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **self._token_answer(stored)}
-
-    @staticmethod
-    def _invalid_token(token: str) -> dict[str, str]:
-        return {
-            "ssl_result": "1",
-            "ssl_result_message": "Invalid Token",
-            "ssl_token": token,
-            "ssl_token_response": "Invalid Token",
-        }
-
-    @staticmethod
-    def _token_answer(stored: StoredCard) -> dict[str, str]:
-        return {
-            "ssl_token": stored.token,
-            "ssl_token_response": "SUCCESS",
-            "ssl_card_number": stored.masked,
-            "ssl_card_short_description": card_brand(stored.card_number),
-            "ssl_exp_date": stored.exp_date,
-            "ssl_first_name": stored.first_name,
-            "ssl_last_name": stored.last_name,
-        }
+            return invalid_token_answer(fields["ssl_token"])
+        return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **token_answer(stored)}
 
     def _store_card(self, number: str, exp_date: str, first: str, last: str) -> StoredCard:
         while True:
@@ -406,7 +356,7 @@ class SimulatorEngine:
                 and (end is None or txn.created_at.replace(tzinfo=None) <= end)
                 and (not invoice or txn.invoice_number == invoice)
             ]
-        return [self._query_answer(txn) for txn in found]
+        return [query_answer(txn) for txn in found]
 
     def settle(self) -> int:
         """Close the batch: every open, unvoided transaction becomes STL."""
@@ -478,46 +428,6 @@ class SimulatorEngine:
         )
         self.txns[txn.txn_id] = txn
         return txn
-
-    def _txn_answer(self, txn: Txn, *, result_message: str) -> dict[str, str]:
-        # Field order of converge.md §4.
-        return {
-            "ssl_result": "0" if result_message == "APPROVAL" else "1",
-            "ssl_result_message": result_message,
-            "ssl_txn_id": txn.txn_id,
-            "ssl_approval_code": txn.approval_code,
-            "ssl_amount": cents_to_amount(txn.amount_cents),
-            "ssl_card_number": txn.card_masked,
-            "ssl_card_short_description": txn.card_brand,
-            "ssl_transaction_type": txn.kind,
-            "ssl_txn_time": txn.created_at.strftime(TIME_FORMAT),
-            "ssl_avs_response": "M" if txn.kind == "SALE" else "",
-            "ssl_cvv2_response": txn.cvv_response,
-            "ssl_invoice_number": txn.invoice_number,
-        }
-
-    def _query_answer(self, txn: Txn) -> dict[str, str]:
-        answer = {
-            "ssl_txn_id": txn.txn_id,
-            "ssl_user_id": SIM_USER_ID,
-            "ssl_trans_status": txn.status,
-            "ssl_card_type": "CREDITCARD",
-            "ssl_card_short_description": txn.card_brand,
-            "ssl_transaction_type": txn.kind,
-            "ssl_txn_time": txn.created_at.strftime(TIME_FORMAT),
-            "ssl_first_name": txn.first_name,
-            "ssl_last_name": txn.last_name,
-            "ssl_card_number": txn.card_masked,
-            "ssl_exp_date": txn.exp_date,
-            "ssl_entry_mode": "K",
-            "ssl_amount": cents_to_amount(txn.amount_cents),
-            "ssl_invoice_number": txn.invoice_number,
-            "ssl_result_message": "APPROVAL",
-            "ssl_approval_code": txn.approval_code,
-        }
-        if txn.settled_at is not None:
-            answer["ssl_settle_time"] = txn.settled_at.strftime(TIME_FORMAT)
-        return answer
 
 
 def _jsonable(data: dict[str, object]) -> dict[str, object]:

@@ -1,0 +1,539 @@
+"""Sign-up, e-mail verification, sign-in, sessions and passwords (spec §3, §4, §5).
+
+Every function is keyword-only with ``session`` first and returns plain data (see
+``docs/services-accounts.md``). Refusals are ``DomainError``; a missing, expired or revoked
+session is ``Unauthorized``.
+
+No account enumeration: sign-up, resend and forgot-password answer the same for a known and an
+unknown address (the owner of a taken address gets an e-mail instead), and sign-in answers
+'Invalid email or password' for both an unknown account and a wrong password, after checking a
+password hash either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.validation import (
+    raise_first,
+    validate_all,
+    validate_confirm_password,
+    validate_email,
+    validate_name,
+    validate_password,
+    validate_phone,
+    validate_terms,
+)
+from hotmeals.i18n import normalize_lang
+from hotmeals.services import mail, otp, ratelimit
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.otp import Purpose
+from hotmeals.services.security import hash_password, new_token, token_digest, verify_password
+
+SESSION_TTL = timedelta(days=7)
+PASSWORD_MAX_CHARS = 128
+TOKEN_MAX_CHARS = 200
+_PHONE_CANDIDATES = 3  # accounts sharing a phone number that sign-in by phone tries
+
+# signup_step values (spec §4)
+ADD_CHILD, ALLERGY, COMPLETE = "ADD_CHILD", "ALLERGY", "COMPLETE"
+
+
+class Unauthorized(DomainError):
+    """No valid session: the API answers HTTP 401, the UI sends the parent to sign in."""
+
+    def __init__(self) -> None:
+        super().__init__("unauthorized")
+
+
+@dataclass(frozen=True)
+class OtpSent:
+    email: str
+    expires_in: int = int(otp.OTP_TTL.total_seconds())
+    resend_after: int = otp.RESEND_COOLDOWN_SECONDS
+
+
+@dataclass(frozen=True)
+class LoginResult:
+    """``token`` is None only when ``needs_verification``: the password was right but the
+    e-mail was never verified; a new code was sent to ``email``."""
+
+    token: str | None
+    session_data: dict = field(default_factory=dict)
+    needs_verification: bool = False
+    email: str = ""
+
+
+@dataclass(frozen=True)
+class ParentContext:
+    parent_id: int
+    email: str
+    first_name: str
+    last_name: str
+    language: str
+    signup_step: str
+    session_id: int
+
+
+# --- helpers shared with profile.py and children.py -----------------------------------------
+
+
+def normalize_email(value: object) -> str:
+    return ("" if value is None else str(value)).strip().lower()
+
+
+def phone_digits(phone: object) -> str:
+    """Digits only; a leading North American '1' before 10 digits is dropped, so
+    '+1 (613) 555-0142' and '613-555-0142' are the same number."""
+    digits = "".join(ch for ch in str(phone or "") if ch.isascii() and ch.isdigit())
+    if len(digits) == 11 and digits.startswith("1"):
+        digits = digits[1:]
+    return digits
+
+
+def checked_email(value: object, field: str = "email") -> str:
+    raise_first(validate_email(value, field))
+    return normalize_email(value)
+
+
+def _password_text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _check_password_length(value: object, field: str) -> None:
+    if len(_password_text(value)) > PASSWORD_MAX_CHARS:
+        raise DomainError("password_too_long", field=field)
+
+
+def parent_by_email(session: Session, email: str) -> Parent | None:
+    return session.exec(select(Parent).where(Parent.email == email)).first()
+
+
+def get_parent(session: Session, parent_id: int) -> Parent:
+    parent = session.get(Parent, parent_id)
+    if parent is None or not parent.is_active:
+        raise DomainError("parent_not_found")
+    return parent
+
+
+def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
+    rows = session.exec(
+        select(ParentAltEmail)
+        .where(ParentAltEmail.parent_id == parent_id)
+        .order_by(ParentAltEmail.id)
+    ).all()
+    return [{"email": r.email, "verified": r.verified_at is not None} for r in rows]
+
+
+def session_data(session: Session, parent: Parent, token: str | None) -> dict:
+    """Spec §3 session data."""
+    return {
+        "id": parent.id,
+        "token": token,
+        "first_name": parent.first_name,
+        "last_name": parent.last_name,
+        "email": parent.email,
+        "alt_emails": alt_emails_of(session, parent.id),
+        "signup_step": parent.signup_step,
+        "isLoginData": parent.signup_step == COMPLETE,
+    }
+
+
+def advance_signup_step(parent: Parent, *, from_step: str, to_step: str) -> None:
+    """Move the sign-up progress forward only (never back once complete)."""
+    if parent.signup_step == from_step:
+        parent.signup_step = to_step
+        parent.updated_at = utcnow()
+
+
+def _start_session(session: Session, parent: Parent, user_agent: str | None) -> str:
+    token = new_token()
+    now = utcnow()
+    session.add(
+        SessionToken(
+            parent_id=parent.id,
+            token_hash=token_digest(token),
+            created_at=now,
+            expires_at=now + SESSION_TTL,
+            user_agent=(user_agent or "")[:255] or None,
+        )
+    )
+    session.flush()
+    return token
+
+
+def revoke_sessions(session: Session, parent_id: int, *, keep_session_id: int | None = None):
+    stmt = (
+        update(SessionToken)
+        .where(SessionToken.parent_id == parent_id)
+        .where(SessionToken.revoked_at.is_(None))
+    )
+    if keep_session_id is not None:
+        stmt = stmt.where(SessionToken.id != keep_session_id)
+    session.execute(stmt.values(revoked_at=utcnow()))
+
+
+def _send_code(
+    session: Session, *, email: str, purpose: Purpose, parent: Parent, template: str
+) -> None:
+    code = otp.issue(session, email=email, purpose=purpose, parent_id=parent.id)
+    mail.send_templated(
+        session=session,
+        to=email,
+        template=template,
+        language=parent.language,
+        otp=code,
+        first_name=parent.first_name,
+    )
+
+
+# --- sign-up and verification ------------------------------------------------------------------
+
+
+def validate_signup(
+    *,
+    first_name: object,
+    last_name: object,
+    email: object,
+    phone: object,
+    password: object,
+    confirm_password: object,
+    terms: object,
+) -> dict[str, DomainError]:
+    """Every field error of the sign-up form at once, keyed by field, in form order."""
+    values = {
+        "first_name": first_name,
+        "last_name": last_name,
+        "email": email,
+        "phone": phone,
+        "password": password,
+        "confirm_password": confirm_password,
+        "terms": terms,
+    }
+    rules = {
+        "first_name": lambda v: validate_name(v, "first_name"),
+        "last_name": lambda v: validate_name(v, "last_name"),
+        "email": validate_email,
+        "phone": validate_phone,
+        "password": validate_password,
+        "confirm_password": lambda v: validate_confirm_password(password, v),
+        "terms": validate_terms,
+    }
+    errors = validate_all(values, rules)
+    if "password" not in errors and len(_password_text(password)) > PASSWORD_MAX_CHARS:
+        errors["password"] = DomainError("password_too_long", field="password")
+        errors = dict(sorted(errors.items(), key=lambda kv: list(values).index(kv[0])))
+    return errors
+
+
+def signup(
+    *,
+    session: Session,
+    first_name: object,
+    last_name: object,
+    email: object,
+    phone: object,
+    password: object,
+    confirm_password: object,
+    terms: object,
+    language: str = "en",
+    address: str | None = None,
+) -> OtpSent:
+    raise_first(
+        validate_signup(
+            first_name=first_name,
+            last_name=last_name,
+            email=email,
+            phone=phone,
+            password=password,
+            confirm_password=confirm_password,
+            terms=terms,
+        )
+    )
+    address_email = normalize_email(email)
+    otp.ensure_can_send(session, email=address_email, address=address)
+    # Hash whether or not the account exists, so the answer takes the same time.
+    password_hash = hash_password(str(password))
+    parent = parent_by_email(session, address_email)
+    if parent is None:
+        now = utcnow()
+        phone_text = str(phone).strip()
+        parent = Parent(
+            email=address_email,
+            phone=phone_text,
+            phone_digits=phone_digits(phone_text),
+            password_hash=password_hash,
+            first_name=str(first_name).strip(),
+            last_name=str(last_name).strip(),
+            language=normalize_lang(language),
+            terms_accepted_at=now,
+            signup_step=ADD_CHILD,
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(parent)
+        session.flush()
+        _send_code(
+            session, email=address_email, purpose=Purpose.VERIFY_EMAIL, parent=parent,
+            template="otp_verify",
+        )
+    elif parent.email_verified_at is None and parent.is_active:
+        # Not verified yet: send a new code, but keep the details of the first sign-up, so
+        # that nobody can set the password of an address they cannot read.
+        _send_code(
+            session, email=address_email, purpose=Purpose.VERIFY_EMAIL, parent=parent,
+            template="otp_verify",
+        )
+    elif parent.is_active:
+        mail.send_templated(
+            session=session,
+            to=address_email,
+            template="account_exists",
+            language=parent.language,
+            first_name=parent.first_name,
+        )
+    otp.note_sent(session, email=address_email, address=address)
+    return OtpSent(email=address_email)
+
+
+def verify_otp(
+    *,
+    session: Session,
+    email: object,
+    otp: object,
+    address: str | None = None,
+    user_agent: str | None = None,
+) -> LoginResult:
+    """Verify the sign-up address with its code, and sign the parent in."""
+    address_email = checked_email(email)
+    _otp_check(session, address_email, Purpose.VERIFY_EMAIL, otp, address, consume=True)
+    parent = parent_by_email(session, address_email)
+    if parent is None or not parent.is_active:
+        raise DomainError("otp_invalid", field="otp")
+    if parent.email_verified_at is None:
+        parent.email_verified_at = utcnow()
+        parent.updated_at = parent.email_verified_at
+        session.add(parent)
+    token = _start_session(session, parent, user_agent)
+    return LoginResult(token=token, session_data=session_data(session, parent, token))
+
+
+def _otp_check(session, email, purpose, code, address, *, consume):
+    # the module ``otp`` is shadowed by the ``otp`` argument in the public functions
+    return otp.check(
+        session, email=email, purpose=purpose, code=code, address=address, consume=consume
+    )
+
+
+def resend_otp(
+    *,
+    session: Session,
+    email: object,
+    purpose: object = "VERIFY_EMAIL",
+    address: str | None = None,
+) -> OtpSent:
+    """A new code for sign-up verification or a password reset. The same answer whether the
+    account exists, is already verified, or not."""
+    address_email = checked_email(email)
+    kind = otp.parse_purpose(purpose, allowed=(Purpose.VERIFY_EMAIL, Purpose.RESET_PASSWORD))
+    otp.ensure_can_send(session, email=address_email, address=address)
+    parent = parent_by_email(session, address_email)
+    if parent is not None and parent.is_active:
+        if kind is Purpose.VERIFY_EMAIL and parent.email_verified_at is None:
+            _send_code(
+                session, email=address_email, purpose=kind, parent=parent, template="otp_verify"
+            )
+        elif kind is Purpose.RESET_PASSWORD:
+            _send_code(
+                session, email=address_email, purpose=kind, parent=parent, template="otp_reset"
+            )
+    otp.note_sent(session, email=address_email, address=address)
+    return OtpSent(email=address_email)
+
+
+# --- sign-in and sessions -------------------------------------------------------------------
+
+
+def login(
+    *,
+    session: Session,
+    password: object,
+    email: object = None,
+    phone: object = None,
+    address: str | None = None,
+    user_agent: str | None = None,
+) -> LoginResult:
+    by_phone = not normalize_email(email) and bool(str(phone or "").strip())
+    if by_phone:
+        raise_first(validate_phone(phone))
+        key = "phone:" + phone_digits(phone)
+    else:
+        key = checked_email(email)
+    secret = _password_text(password)
+    if not secret:
+        raise DomainError("password_required", field="password")
+    _check_password_length(secret, "password")
+    ratelimit.check(session, ratelimit.LOGIN_ACCOUNT, key)
+    ratelimit.check(session, ratelimit.LOGIN_ADDRESS, address)
+
+    if by_phone:
+        candidates = session.exec(
+            select(Parent)
+            .where(Parent.phone_digits == phone_digits(phone))
+            .where(Parent.is_active)
+            .order_by(Parent.email_verified_at.is_(None), Parent.id)
+            .limit(_PHONE_CANDIDATES)
+        ).all()
+    else:
+        found = parent_by_email(session, key)
+        candidates = [found] if found is not None and found.is_active else []
+    matched = None
+    if not candidates:
+        verify_password(None, secret)  # the same work as for a real account
+    for candidate in candidates:
+        if verify_password(candidate.password_hash, secret):
+            matched = candidate
+            break
+    if matched is None:
+        ratelimit.record_failure(
+            session, (ratelimit.LOGIN_ACCOUNT, key), (ratelimit.LOGIN_ADDRESS, address)
+        )
+        raise DomainError("login_phone_invalid" if by_phone else "login_invalid")
+
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, key)
+    if matched.email_verified_at is None:
+        try:
+            otp.ensure_can_send(session, email=matched.email, address=address)
+        except DomainError:
+            pass  # a code was sent moments ago: the parent can use that one
+        else:
+            _send_code(
+                session, email=matched.email, purpose=Purpose.VERIFY_EMAIL, parent=matched,
+                template="otp_verify",
+            )
+            otp.note_sent(session, email=matched.email, address=address)
+        return LoginResult(token=None, needs_verification=True, email=matched.email)
+    token = _start_session(session, matched, user_agent)
+    return LoginResult(token=token, session_data=session_data(session, matched, token))
+
+
+def authenticate(*, session: Session, token: object) -> ParentContext:
+    text = "" if token is None else str(token).strip()
+    if not text or len(text) > TOKEN_MAX_CHARS:
+        raise Unauthorized()
+    row = session.exec(
+        select(SessionToken, Parent)
+        .join(Parent, Parent.id == SessionToken.parent_id)
+        .where(SessionToken.token_hash == token_digest(text))
+    ).first()
+    if row is None:
+        raise Unauthorized()
+    stored, parent = row
+    if stored.revoked_at is not None or stored.expires_at <= utcnow() or not parent.is_active:
+        raise Unauthorized()
+    return ParentContext(
+        parent_id=parent.id,
+        email=parent.email,
+        first_name=parent.first_name,
+        last_name=parent.last_name,
+        language=parent.language,
+        signup_step=parent.signup_step,
+        session_id=stored.id,
+    )
+
+
+def logout(*, session: Session, token: object) -> None:
+    text = "" if token is None else str(token).strip()
+    if not text or len(text) > TOKEN_MAX_CHARS:
+        return
+    session.execute(
+        update(SessionToken)
+        .where(SessionToken.token_hash == token_digest(text))
+        .where(SessionToken.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
+
+
+# --- passwords ---------------------------------------------------------------------------------
+
+
+def forgot_password(*, session: Session, email: object, address: str | None = None) -> OtpSent:
+    """Always the same answer; only an existing account gets a code."""
+    return resend_otp(session=session, email=email, purpose=Purpose.RESET_PASSWORD, address=address)
+
+
+def check_reset_otp(
+    *, session: Session, email: object, otp: object, address: str | None = None
+) -> None:
+    """Whether the reset code is right, without using it up (a two-screen reset flow)."""
+    address_email = checked_email(email)
+    _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=False)
+
+
+def new_password(
+    *,
+    session: Session,
+    email: object,
+    otp: object,
+    password: object,
+    confirm_password: object,
+    address: str | None = None,
+) -> None:
+    address_email = checked_email(email)
+    if otp is None or not str(otp).strip():
+        raise DomainError("otp_required", field="otp")
+    raise_first(validate_password(password))
+    _check_password_length(password, "password")
+    raise_first(validate_confirm_password(password, confirm_password))
+    _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=True)
+    parent = parent_by_email(session, address_email)
+    if parent is None or not parent.is_active:
+        raise DomainError("otp_invalid", field="otp")
+    now = utcnow()
+    parent.password_hash = hash_password(str(password))
+    parent.updated_at = now
+    if parent.email_verified_at is None:
+        parent.email_verified_at = now  # the code proved the address
+    session.add(parent)
+    revoke_sessions(session, parent.id)
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, address_email)
+    mail.send_templated(
+        session=session, to=parent.email, template="password_changed",
+        language=parent.language, first_name=parent.first_name,
+    )
+
+
+def change_password(
+    *,
+    session: Session,
+    parent_id: int,
+    current_password: object,
+    new_password: object,
+    confirm_password: object,
+    keep_session_id: int | None = None,
+) -> None:
+    from hotmeals.domain.validation import validate_change_password
+
+    raise_first(validate_change_password(current_password, new_password, confirm_password))
+    _check_password_length(new_password, "new_password")
+    _check_password_length(current_password, "current_password")
+    parent = get_parent(session, parent_id)
+    key = f"parent:{parent.id}"
+    ratelimit.check(session, ratelimit.PASSWORD_ACCOUNT, key)
+    if not verify_password(parent.password_hash, _password_text(current_password)):
+        ratelimit.record_failure(session, (ratelimit.PASSWORD_ACCOUNT, key))
+        raise DomainError("current_password_wrong", field="current_password")
+    parent.password_hash = hash_password(str(new_password))
+    parent.updated_at = utcnow()
+    session.add(parent)
+    revoke_sessions(session, parent.id, keep_session_id=keep_session_id)
+    mail.send_templated(
+        session=session, to=parent.email, template="password_changed",
+        language=parent.language, first_name=parent.first_name,
+    )

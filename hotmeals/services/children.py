@@ -1,0 +1,408 @@
+"""Children: where they go to school, their allergies, the default child (spec §3, §5).
+
+Every call that takes a child id answers ``child_not_found`` unless the child is an active
+child of ``parent_id``: another parent's child looks exactly like one that does not exist.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, select
+
+from hotmeals.db.models import (
+    AllergenIngredient,
+    CartLine,
+    Child,
+    ChildAllergy,
+    City,
+    Grade,
+    School,
+    Teacher,
+)
+from hotmeals.domain.allergy import AlertLevel, parse_alert_level
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.validation import raise_first, validate_name, validate_required
+from hotmeals.i18n import normalize_lang
+from hotmeals.services.accounts import ADD_CHILD, ALLERGY, COMPLETE, advance_signup_step, get_parent
+from hotmeals.services.clock import now as utcnow
+
+CHILD_MAX = 10
+ALLERGY_MAX = 30
+SUGGESTION_MAX = 50
+_ID_MAX = 2**31 - 1
+
+
+def _as_id(value: object, field: str, missing: str, unknown: str) -> int:
+    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise DomainError(missing, field=field)
+    if isinstance(value, bool):
+        raise DomainError(unknown, field=field)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        number = int(value.strip())
+    else:
+        raise DomainError(unknown, field=field)
+    if not 1 <= number <= _ID_MAX:
+        raise DomainError(unknown, field=field)
+    return number
+
+
+def _child_id(value: object) -> int:
+    return _as_id(value, "child_id", "child_not_found", "child_not_found")
+
+
+def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
+    """The parent's active child, or ``child_not_found`` (also for another parent's child)."""
+    child = session.get(Child, _child_id(child_id))
+    if child is None or child.parent_id != parent_id or not child.is_active:
+        raise DomainError("child_not_found", field="child_id")
+    return child
+
+
+# --- places and grades -----------------------------------------------------------------------
+
+
+def list_cities(*, session: Session) -> list[dict]:
+    rows = session.exec(select(City).order_by(City.name)).all()
+    return [{"id": c.id, "name": c.name} for c in rows]
+
+
+def list_schools(*, session: Session, city_id: object) -> list[dict]:
+    city = session.get(City, _as_id(city_id, "city_id", "city_required", "city_not_found"))
+    if city is None:
+        raise DomainError("city_not_found", field="city_id")
+    rows = session.exec(
+        select(School)
+        .where(School.city_id == city.id)
+        .where(School.is_active)
+        .order_by(School.name)
+    ).all()
+    return [{"id": s.id, "name": s.name, "address": s.address} for s in rows]
+
+
+def _school(session: Session, school_id: object) -> School:
+    school = session.get(
+        School, _as_id(school_id, "school_id", "school_required", "school_not_found")
+    )
+    if school is None or not school.is_active:
+        raise DomainError("school_not_found", field="school_id")
+    return school
+
+
+def _grade_label(grade: Grade | None, lang: str) -> str:
+    if grade is None:
+        return ""
+    return grade.label_fr if normalize_lang(lang) == "fr" else grade.label_en
+
+
+def list_teachers(*, session: Session, school_id: object, lang: str = "en") -> list[dict]:
+    school = _school(session, school_id)
+    grades = {g.id: g for g in session.exec(select(Grade)).all()}
+    rows = session.exec(
+        select(Teacher).where(Teacher.school_id == school.id).order_by(Teacher.name)
+    ).all()
+    return [
+        {
+            "id": t.id,
+            "name": t.name,
+            "grade_id": t.grade_id,
+            "grade": _grade_label(grades.get(t.grade_id), lang),
+        }
+        for t in rows
+    ]
+
+
+def list_grades(*, session: Session, lang: str = "en") -> list[dict]:
+    rows = session.exec(select(Grade).order_by(Grade.sort, Grade.id)).all()
+    return [{"id": g.id, "code": g.code, "label": _grade_label(g, lang)} for g in rows]
+
+
+def list_alert_levels(*, session: Session | None = None, lang: str = "en") -> list[dict]:
+    return [{"value": level.value, "label": level.label(lang)} for level in AlertLevel]
+
+
+# --- children ----------------------------------------------------------------------------------
+
+
+def _placement(
+    session: Session, *, city_id: object, school_id: object, teacher_id: object, grade_id: object
+) -> tuple[City, School, Teacher, Grade]:
+    """City, school of that city, teacher of that school, grade; required and consistent."""
+    for value, name in ((city_id, "city"), (school_id, "school"), (teacher_id, "teacher"),
+                        (grade_id, "grade")):
+        raise_first(validate_required(value, name))
+    city = session.get(City, _as_id(city_id, "city_id", "city_required", "city_not_found"))
+    if city is None:
+        raise DomainError("city_not_found", field="city_id")
+    school = _school(session, school_id)
+    if school.city_id != city.id:
+        raise DomainError("school_not_found", field="school_id")
+    teacher = session.get(
+        Teacher, _as_id(teacher_id, "teacher_id", "teacher_required", "teacher_not_found")
+    )
+    if teacher is None or teacher.school_id != school.id:
+        raise DomainError("teacher_not_found", field="teacher_id")
+    grade = session.get(Grade, _as_id(grade_id, "grade_id", "grade_required", "grade_not_found"))
+    if grade is None:
+        raise DomainError("grade_not_found", field="grade_id")
+    return city, school, teacher, grade
+
+
+def _check_names(first_name: object, last_name: object) -> tuple[str, str]:
+    raise_first(validate_name(first_name, "first_name"))
+    raise_first(validate_name(last_name, "last_name"))
+    return str(first_name).strip(), str(last_name).strip()
+
+
+def add_child(
+    *,
+    session: Session,
+    parent_id: int,
+    first_name: object,
+    last_name: object,
+    city_id: object,
+    school_id: object,
+    teacher_id: object,
+    grade_id: object,
+    lang: str = "en",
+) -> dict:
+    first, last = _check_names(first_name, last_name)
+    city, school, teacher, grade = _placement(
+        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
+    )
+    parent = get_parent(session, parent_id)
+    active = session.exec(
+        select(func.count()).select_from(Child).where(Child.parent_id == parent.id, Child.is_active)
+    ).one()
+    if active >= CHILD_MAX:
+        raise DomainError("child_limit", max=CHILD_MAX)
+    child = Child(
+        parent_id=parent.id,
+        first_name=first,
+        last_name=last,
+        city_id=city.id,
+        school_id=school.id,
+        teacher_id=teacher.id,
+        grade_id=grade.id,
+        is_default=active == 0,
+        created_at=utcnow(),
+    )
+    session.add(child)
+    advance_signup_step(parent, from_step=ADD_CHILD, to_step=ALLERGY)
+    session.add(parent)
+    session.flush()
+    return child_dict(session, child, lang)
+
+
+def edit_child(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    first_name: object,
+    last_name: object,
+    city_id: object,
+    school_id: object,
+    teacher_id: object,
+    grade_id: object,
+    lang: str = "en",
+) -> dict:
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    first, last = _check_names(first_name, last_name)
+    city, school, teacher, grade = _placement(
+        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
+    )
+    child.first_name, child.last_name = first, last
+    child.city_id, child.school_id = city.id, school.id
+    child.teacher_id, child.grade_id = teacher.id, grade.id
+    session.add(child)
+    session.flush()
+    return child_dict(session, child, lang)
+
+
+def delete_child(*, session: Session, parent_id: int, child_id: object) -> None:
+    """Soft delete: the child's orders stay in the history; its cart lines go; another child
+    becomes the default."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    was_default = child.is_default
+    child.is_active = False
+    child.is_default = False
+    session.add(child)
+    session.execute(delete(CartLine).where(CartLine.child_id == child.id))
+    session.flush()
+    if was_default:
+        heir = session.exec(
+            select(Child)
+            .where(Child.parent_id == parent_id, Child.is_active)
+            .order_by(Child.created_at, Child.id)
+        ).first()
+        if heir is not None:
+            heir.is_default = True
+            session.add(heir)
+            session.flush()
+
+
+def set_default_child(*, session: Session, parent_id: int, child_id: object) -> None:
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    others = session.exec(
+        select(Child).where(Child.parent_id == parent_id, Child.is_default, Child.id != child.id)
+    ).all()
+    for other in others:
+        other.is_default = False
+        session.add(other)
+    child.is_default = True
+    session.add(child)
+    session.flush()
+
+
+def get_child(*, session: Session, parent_id: int, child_id: object, lang: str = "en") -> dict:
+    return child_dict(session, own_child(session, parent_id=parent_id, child_id=child_id), lang)
+
+
+def list_children(*, session: Session, parent_id: int, lang: str = "en") -> list[dict]:
+    rows = session.exec(
+        select(Child)
+        .where(Child.parent_id == parent_id, Child.is_active)
+        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+    ).all()
+    return [child_dict(session, child, lang) for child in rows]
+
+
+def child_dict(session: Session, child: Child, lang: str = "en") -> dict:
+    lang = normalize_lang(lang)
+    city = session.get(City, child.city_id)
+    school = session.get(School, child.school_id)
+    teacher = session.get(Teacher, child.teacher_id)
+    grade = session.get(Grade, child.grade_id)
+    allergies = session.exec(
+        select(ChildAllergy, AllergenIngredient)
+        .join(AllergenIngredient, AllergenIngredient.id == ChildAllergy.ingredient_id)
+        .where(ChildAllergy.child_id == child.id)
+        .order_by(AllergenIngredient.name_en)
+    ).all()
+    return {
+        "id": child.id,
+        "first_name": child.first_name,
+        "last_name": child.last_name,
+        "is_default": child.is_default,
+        "city_id": child.city_id,
+        "city": city.name if city else "",
+        "school_id": child.school_id,
+        "school": school.name if school else "",
+        "teacher_id": child.teacher_id,
+        "teacher": teacher.name if teacher else "",
+        "grade_id": child.grade_id,
+        "grade": _grade_label(grade, lang),
+        "allergies": [
+            {
+                "ingredient_id": ing.id,
+                "name": _ingredient_name(ing, lang),
+                "alert_level": allergy.alert_level,
+                "alert_level_label": _level_label(allergy.alert_level, lang),
+            }
+            for allergy, ing in allergies
+        ],
+    }
+
+
+def _level_label(value: str, lang: str) -> str:
+    try:
+        return AlertLevel(value).label(lang)
+    except ValueError:
+        return value
+
+
+# --- allergies -----------------------------------------------------------------------------------
+
+
+def _items(items: Iterable) -> list[tuple[int, AlertLevel]]:
+    """(ingredient_id, alert_level) pairs from tuples or dicts; the last of a duplicate wins."""
+    chosen: dict[int, AlertLevel] = {}
+    for item in items:
+        if isinstance(item, dict):
+            ingredient, level = item.get("ingredient_id"), item.get("alert_level")
+        elif isinstance(item, (tuple, list)) and len(item) == 2:
+            ingredient, level = item
+        else:
+            raise DomainError("ingredient_not_found", field="allergies")
+        key = _as_id(ingredient, "allergies", "ingredient_not_found", "ingredient_not_found")
+        chosen[key] = parse_alert_level(level)
+    return list(chosen.items())
+
+
+def set_child_allergies(
+    *, session: Session, parent_id: int, child_id: object, items: Iterable, lang: str = "en"
+) -> dict:
+    """Replace the child's allergies (an empty list is allowed) and finish the sign-up step."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    pairs = _items(items or [])
+    if len(pairs) > ALLERGY_MAX:
+        raise DomainError("allergy_limit", field="allergies", max=ALLERGY_MAX)
+    ids = [ingredient for ingredient, _ in pairs]
+    if ids:
+        known = set(
+            session.exec(
+                select(AllergenIngredient.id).where(AllergenIngredient.id.in_(ids))
+            ).all()
+        )
+        if known != set(ids):
+            raise DomainError("ingredient_not_found", field="allergies")
+    session.execute(delete(ChildAllergy).where(ChildAllergy.child_id == child.id))
+    for ingredient, level in pairs:
+        session.add(ChildAllergy(child_id=child.id, ingredient_id=ingredient, alert_level=level))
+    complete_allergy_step(session=session, parent_id=parent_id)
+    session.flush()
+    return child_dict(session, child, lang)
+
+
+def complete_allergy_step(*, session: Session, parent_id: int) -> None:
+    parent = get_parent(session, parent_id)
+    advance_signup_step(parent, from_step=ALLERGY, to_step=COMPLETE)
+    session.add(parent)
+
+
+def _ingredient_name(ingredient: AllergenIngredient, lang: str) -> str:
+    return ingredient.name_fr if normalize_lang(lang) == "fr" else ingredient.name_en
+
+
+def _ingredient_dict(ingredient: AllergenIngredient, lang: str) -> dict:
+    return {
+        "id": ingredient.id,
+        "name": _ingredient_name(ingredient, lang),
+        "is_priority": ingredient.is_priority,
+    }
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: 'Œufs' and 'oeufs', 'Céleri' and 'celeri' match."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold().replace("œ", "oe"))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def list_allergic_ingredients(*, session: Session, lang: str = "en") -> list[dict]:
+    rows = session.exec(select(AllergenIngredient)).all()
+    rows = sorted(rows, key=lambda r: (not r.is_priority, _fold(_ingredient_name(r, lang))))
+    return [_ingredient_dict(r, lang) for r in rows]
+
+
+def allergy_suggestions(
+    *, session: Session, query: object = "", lang: str = "en", limit: int = 10
+) -> list[dict]:
+    """Ingredients whose English or French name contains ``query`` (case and accents
+    ignored), names starting with it first."""
+    needle = _fold(str(query or "").strip())[:80]
+    limit = max(1, min(int(limit), SUGGESTION_MAX))
+    found = []
+    for row in session.exec(select(AllergenIngredient)).all():
+        names = (_fold(row.name_en), _fold(row.name_fr))
+        if needle and not any(needle in name for name in names):
+            continue
+        starts = any(name.startswith(needle) for name in names)
+        found.append((not starts, not row.is_priority, _fold(_ingredient_name(row, lang)), row))
+    found.sort(key=lambda item: item[:3])
+    return [_ingredient_dict(item[3], lang) for item in found[:limit]]

@@ -1,0 +1,264 @@
+"""The parent's profile: details, alternate e-mails, picture and language (spec §3)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, select
+
+from hotmeals.db.models import (
+    CancelCartLine,
+    CartLine,
+    Child,
+    Parent,
+    ParentAltEmail,
+)
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.validation import raise_first, validate_email, validate_name, validate_phone
+from hotmeals.i18n import LANGS
+from hotmeals.services import mail, notifications, otp
+from hotmeals.services.accounts import (
+    COMPLETE,
+    OtpSent,
+    alt_emails_of,
+    get_parent,
+    normalize_email,
+    phone_digits,
+)
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.otp import Purpose
+from hotmeals.settings import get_settings
+
+ALT_EMAIL_MAX = 3
+IMAGE_MAX_BYTES = 2 * 1024 * 1024
+IMAGE_URL_PREFIX = "/api/v1/uploads/profile/"
+
+
+def uploads_dir() -> Path:
+    return get_settings().data_dir / "uploads" / "profile"
+
+
+def image_url(file_name: str | None) -> str | None:
+    return f"{IMAGE_URL_PREFIX}{file_name}" if file_name else None
+
+
+def get_profile(*, session: Session, parent_id: int, token: str | None = None) -> dict:
+    """Spec §3 parent profile, with the counts the header shows."""
+    parent = get_parent(session, parent_id)
+
+    def count(model, *where) -> int:
+        return session.exec(select(func.count()).select_from(model).where(*where)).one()
+
+    return {
+        "id": parent.id,
+        "email": parent.email,
+        "first_name": parent.first_name,
+        "last_name": parent.last_name,
+        "alt_emails": alt_emails_of(session, parent.id),
+        "token": token,
+        "signup_step": parent.signup_step,
+        "isLoginData": parent.signup_step == COMPLETE,
+        "profile_image": image_url(parent.profile_image),
+        "cart_count": count(CartLine, CartLine.parent_id == parent.id),
+        "cancel_cart_count": count(CancelCartLine, CancelCartLine.parent_id == parent.id),
+        "active_child_count": count(Child, Child.parent_id == parent.id, Child.is_active),
+        "phone": parent.phone,
+        "language": parent.language,
+        "notifications": notifications.get_preferences(session=session, parent_id=parent.id),
+    }
+
+
+def edit_profile(
+    *,
+    session: Session,
+    parent_id: int,
+    first_name: object,
+    last_name: object,
+    phone: object,
+    alt_emails: list | None = None,
+) -> dict:
+    """Names and phone; ``alt_emails`` (when given) replaces the set of alternate addresses."""
+    raise_first(validate_name(first_name, "first_name"))
+    raise_first(validate_name(last_name, "last_name"))
+    raise_first(validate_phone(phone))
+    parent = get_parent(session, parent_id)
+    wanted: list[str] | None = None
+    if alt_emails is not None:
+        wanted = []
+        for value in alt_emails:
+            if value is None or not str(value).strip():
+                continue
+            raise_first(validate_email(value, "alt_emails"))
+            address = normalize_email(value)
+            if address == parent.email:
+                raise DomainError("alt_email_is_primary", field="alt_emails")
+            if address not in wanted:
+                wanted.append(address)
+        if len(wanted) > ALT_EMAIL_MAX:
+            raise DomainError("alt_email_limit", field="alt_emails", max=ALT_EMAIL_MAX)
+    parent.first_name = str(first_name).strip()
+    parent.last_name = str(last_name).strip()
+    parent.phone = str(phone).strip()
+    parent.phone_digits = phone_digits(parent.phone)
+    parent.updated_at = utcnow()
+    session.add(parent)
+    if wanted is not None:
+        existing = {row.email: row for row in _alt_rows(session, parent.id)}
+        for address, row in existing.items():
+            if address not in wanted:
+                session.delete(row)
+        for address in wanted:
+            if address not in existing:
+                session.add(ParentAltEmail(parent_id=parent.id, email=address, created_at=utcnow()))
+                session.flush()
+                _send_alt_code(session, parent, address, strict=False)
+    session.flush()
+    return get_profile(session=session, parent_id=parent.id)
+
+
+def _alt_rows(session: Session, parent_id: int) -> list[ParentAltEmail]:
+    return list(
+        session.exec(select(ParentAltEmail).where(ParentAltEmail.parent_id == parent_id)).all()
+    )
+
+
+def _send_alt_code(session: Session, parent: Parent, address: str, *, strict: bool) -> None:
+    try:
+        otp.ensure_can_send(session, email=address, address=None)
+    except DomainError:
+        if strict:
+            raise
+        return  # saved unverified; "verify" sends a code later
+    code = otp.issue(session, email=address, purpose=Purpose.ALT_EMAIL, parent_id=parent.id)
+    mail.send_templated(
+        session=session, to=address, template="otp_alt_email", language=parent.language,
+        otp=code, first_name=parent.first_name,
+    )
+    otp.note_sent(session, email=address, address=None)
+
+
+def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent:
+    """Add an alternate address (unverified) and send it a code; for an address already added
+    and not yet verified, send a new code."""
+    raise_first(validate_email(email))
+    address = normalize_email(email)
+    parent = get_parent(session, parent_id)
+    if address == parent.email:
+        raise DomainError("alt_email_is_primary", field="email")
+    rows = {row.email: row for row in _alt_rows(session, parent.id)}
+    row = rows.get(address)
+    if row is not None and row.verified_at is not None:
+        raise DomainError("alt_email_exists", field="email")
+    if row is None:
+        if len(rows) >= ALT_EMAIL_MAX:
+            raise DomainError("alt_email_limit", field="email", max=ALT_EMAIL_MAX)
+        otp.ensure_can_send(session, email=address, address=None)
+        session.add(ParentAltEmail(parent_id=parent.id, email=address, created_at=utcnow()))
+        session.flush()
+    _send_alt_code(session, parent, address, strict=True)
+    return OtpSent(email=address)
+
+
+def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: object) -> dict:
+    raise_first(validate_email(email))
+    address = normalize_email(email)
+    parent = get_parent(session, parent_id)
+    row = next((r for r in _alt_rows(session, parent.id) if r.email == address), None)
+    if row is None:
+        raise DomainError("alt_email_not_found", field="email")
+    code_row = _check_code(session, address, otp)
+    if code_row.parent_id != parent.id:
+        raise DomainError("otp_invalid", field="otp")
+    row.verified_at = utcnow()
+    session.add(row)
+    session.flush()
+    return get_profile(session=session, parent_id=parent.id)
+
+
+def _check_code(session: Session, address: str, code: object):
+    return otp.check(
+        session, email=address, purpose=Purpose.ALT_EMAIL, code=code, address=None, consume=True
+    )
+
+
+def remove_alt_email(*, session: Session, parent_id: int, email: object) -> dict:
+    address = normalize_email(email)
+    parent = get_parent(session, parent_id)
+    result = session.execute(
+        delete(ParentAltEmail)
+        .where(ParentAltEmail.parent_id == parent.id)
+        .where(ParentAltEmail.email == address)
+    )
+    if not result.rowcount:
+        raise DomainError("alt_email_not_found", field="email")
+    return get_profile(session=session, parent_id=parent.id)
+
+
+# --- picture ---------------------------------------------------------------------------------
+
+
+def image_kind(data: bytes) -> str | None:
+    """'png', 'jpg' or 'webp' from the file's first bytes (never from its name)."""
+    if data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if data.startswith(b"\xff\xd8\xff"):
+        return "jpg"
+    if len(data) >= 12 and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
+def save_profile_image(*, session: Session, parent_id: int, filename: str, data: bytes) -> str:
+    """Store the picture under ``DATA_DIR/uploads/profile`` with a random name; returns its
+    URL path. ``filename`` is only informative: the type comes from the content."""
+    if len(data) > IMAGE_MAX_BYTES:
+        raise DomainError("image_too_large", field="profile_image")
+    kind = image_kind(data)
+    if kind is None:
+        raise DomainError("image_type_invalid", field="profile_image")
+    parent = get_parent(session, parent_id)
+    folder = uploads_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    name = f"p{parent.id}-{secrets.token_hex(8)}.{kind}"
+    (folder / name).write_bytes(data)
+    old = parent.profile_image
+    parent.profile_image = name
+    parent.updated_at = utcnow()
+    session.add(parent)
+    session.flush()
+    if old and old != name:
+        old_path = folder / Path(old).name
+        try:
+            old_path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a stale file is harmless; the row points at the new one
+    return image_url(name)
+
+
+def profile_image_path(file_name: str) -> Path | None:
+    """The stored picture for a URL's file name, or None (no path tricks)."""
+    name = Path(file_name).name
+    if name != file_name or not name.startswith("p") or image_kind_from_name(name) is None:
+        return None
+    path = uploads_dir() / name
+    return path if path.is_file() else None
+
+
+def image_kind_from_name(name: str) -> str | None:
+    suffix = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+    return suffix if suffix in ("png", "jpg", "webp") else None
+
+
+# --- language ----------------------------------------------------------------------------------
+
+
+def set_language(*, session: Session, parent_id: int, language: object) -> None:
+    lang = str(language or "").strip().lower()
+    if lang not in LANGS:
+        raise DomainError("language_invalid", field="language")
+    parent = get_parent(session, parent_id)
+    parent.language = lang
+    parent.updated_at = utcnow()
+    session.add(parent)

@@ -1,0 +1,147 @@
+"""Sliding-window limits on attempts (failed logins, wrong codes, codes sent, contact messages).
+
+Each counted attempt is a ``RateLimitHit`` row in a bucket, keyed by account (e-mail, phone
+digits) or by client address. ``check`` refuses with ``DomainError("rate_limited", minutes=N)``
+once ``limit`` hits fall in the window.
+
+Failures are recorded with ``record_failure``, in a transaction of their own: the request's
+transaction is rolled back when the service raises, and a failure that vanished with it would
+never count. Call it before the request's session has written anything (on SQLite a second
+writer would wait for the first).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from hotmeals.db.models import RateLimitHit
+from hotmeals.domain.errors import DomainError
+from hotmeals.services.clock import now as utcnow
+
+
+@dataclass(frozen=True)
+class Limit:
+    bucket: str  # at most 32 characters (the column's size)
+    limit: int
+    window: timedelta
+
+
+_15_MIN = timedelta(minutes=15)
+_HOUR = timedelta(hours=1)
+
+LOGIN_ACCOUNT = Limit("login:account", 10, _15_MIN)
+LOGIN_ADDRESS = Limit("login:address", 30, _15_MIN)
+OTP_ACCOUNT = Limit("otp:account", 10, _15_MIN)  # wrong codes for one e-mail, over all codes
+OTP_ADDRESS = Limit("otp:address", 30, _15_MIN)
+OTP_SEND_ACCOUNT = Limit("otp_send:account", 10, _HOUR)  # codes mailed to one address
+OTP_SEND_ADDRESS = Limit("otp_send:address", 30, _HOUR)  # codes requested from one client
+PASSWORD_ACCOUNT = Limit("password:account", 10, _15_MIN)  # wrong current password
+CONTACT_ADDRESS = Limit("contact:address", 10, _HOUR)
+
+KEY_MAX = 254
+
+
+def _key(key: str) -> str:
+    return key.strip().lower()[:KEY_MAX]
+
+
+def _hits_since(session: Session, limit: Limit, key: str, since: datetime):
+    return (
+        select(func.count(), func.min(RateLimitHit.created_at))
+        .where(RateLimitHit.bucket == limit.bucket)
+        .where(RateLimitHit.key == _key(key))
+        .where(RateLimitHit.created_at > since)
+    )
+
+
+def retry_after(
+    session: Session, limit: Limit, key: str | None, *, now: datetime | None = None
+) -> int:
+    """Seconds until one more attempt is allowed (0: allowed now). ``key=None`` is never
+    limited (an unknown client address)."""
+    if not key:
+        return 0
+    now = now or utcnow()
+    count, oldest = session.exec(_hits_since(session, limit, key, now - limit.window)).one()
+    if count < limit.limit or oldest is None:
+        return 0
+    return max(1, math.ceil((oldest + limit.window - now).total_seconds()))
+
+
+def check(session: Session, limit: Limit, key: str | None, *, now: datetime | None = None) -> None:
+    seconds = retry_after(session, limit, key, now=now)
+    if seconds:
+        raise DomainError("rate_limited", minutes=max(1, math.ceil(seconds / 60)))
+
+
+def record(session: Session, limit: Limit, key: str | None) -> None:
+    """Count an attempt inside the request's transaction (it counts only if that commits)."""
+    if key:
+        session.add(RateLimitHit(bucket=limit.bucket, key=_key(key), created_at=utcnow()))
+
+
+@contextmanager
+def own_transaction(session: Session) -> Iterator[Session]:
+    """A session whose work commits on its own, whatever becomes of ``session``'s transaction.
+
+    A session bound to one connection (a test wrapping everything in a transaction) is used
+    as it is: there is no other transaction to write in.
+    """
+    bind = session.get_bind()
+    if not isinstance(bind, Engine):
+        yield session
+        session.flush()
+        return
+    with Session(bind) as own:
+        yield own
+        own.commit()
+
+
+def record_failure(session: Session, *hits: tuple[Limit, str | None]) -> None:
+    """Count failed attempts in a transaction of their own, so they survive the rollback."""
+    at = utcnow()
+    rows = [
+        RateLimitHit(bucket=lim.bucket, key=_key(key), created_at=at) for lim, key in hits if key
+    ]
+    if rows:
+        with own_transaction(session) as own:
+            own.add_all(rows)
+
+
+def clear(session: Session, limit: Limit, key: str | None) -> None:
+    """Forget an account's failures after it succeeds (a parent who finally remembers)."""
+    if key:
+        session.execute(
+            delete(RateLimitHit)
+            .where(RateLimitHit.bucket == limit.bucket)
+            .where(RateLimitHit.key == _key(key))
+        )
+
+
+def last_hit_age(session: Session, limit: Limit, key: str, *, now: datetime | None = None):
+    """Seconds since the newest hit in the bucket for ``key``, or ``None`` if there is none
+    within the window (used for the 60-second resend cooldown)."""
+    now = now or utcnow()
+    newest = session.exec(
+        select(func.max(RateLimitHit.created_at))
+        .where(RateLimitHit.bucket == limit.bucket)
+        .where(RateLimitHit.key == _key(key))
+        .where(RateLimitHit.created_at > now - limit.window)
+    ).one()
+    if newest is None:
+        return None
+    return (now - newest).total_seconds()
+
+
+def purge_older_than(session: Session, age: timedelta = timedelta(days=1)) -> int:
+    """Delete hits no window can still see (housekeeping)."""
+    result = session.execute(delete(RateLimitHit).where(RateLimitHit.created_at < utcnow() - age))
+    return result.rowcount or 0

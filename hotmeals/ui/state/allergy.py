@@ -1,0 +1,162 @@
+"""A child's allergy profile (spec §3): ingredients picked from the admin's list with type-ahead
+suggestions, each with an alert level (Major, Medium, Low, High, Non-allergic).
+
+During sign-up this is the ALLERGY step: saving (or skipping) completes the sign-up, and the
+parent lands in /edit-profile (spec §2 "After login")."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.domain.allergy import AlertLevel
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState, after_login_path
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.children import ChildChoiceState
+from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.i18n import I18nState
+
+DEFAULT_LEVEL = AlertLevel.MAJOR.value
+
+
+def _suggestion(row: dict) -> dict[str, str]:
+    return {"id": str(row["id"]), "name": row["name"], "priority": "1" if row["is_priority"] else ""}
+
+
+class AllergyState(rx.State):
+    child_id: int = 0
+    child_name: str = ""
+    query: str = ""
+    suggestions: list[dict[str, str]] = []
+    items: list[dict[str, str]] = []  # ingredient_id, name, alert_level
+    in_signup: bool = False
+    loading: bool = True
+    busy: bool = False
+    missing: bool = False
+
+    async def _lang(self) -> str:
+        return (await self.get_state(I18nState)).lang
+
+    @rx.event
+    async def start(self):
+        """on_load of /allergy-profile (after the guard): the chosen child, or during sign-up
+        the child just added."""
+        from hotmeals.services import children
+
+        self.loading = True
+        self.missing = False
+        self.query = ""
+        yield
+        auth = await self.get_state(AuthState)
+        if auth.status not in ("parent", "signup"):
+            return
+        self.in_signup = auth.status == "signup"
+        lang = await self._lang()
+        choice = await self.get_state(ChildChoiceState)
+        kids = await call_service(children.list_children, parent_id=auth.parent_id, lang=lang)
+        by_id = {int(k["id"]): k for k in kids}
+        child = by_id.get(choice.chosen()) or (kids[-1] if self.in_signup and kids else None)
+        if child is None:
+            self.missing = True
+            self.loading = False
+            return
+        self.child_id = int(child["id"])
+        self.child_name = child["first_name"]
+        self.items = [
+            {
+                "ingredient_id": str(a["ingredient_id"]),
+                "name": a["name"],
+                "alert_level": a["alert_level"],
+            }
+            for a in child.get("allergies") or []
+        ]
+        await self._suggest("")
+        self.loading = False
+
+    async def _suggest(self, query: str) -> None:
+        from hotmeals.services import children
+
+        rows = await call_service(
+            children.allergy_suggestions, query=query.strip(), lang=await self._lang(), limit=12
+        )
+        chosen = {i["ingredient_id"] for i in self.items}
+        self.suggestions = [_suggestion(r) for r in rows if str(r["id"]) not in chosen]
+
+    @rx.event
+    async def search(self, query: str):
+        self.query = query
+        await self._suggest(query)
+
+    @rx.event
+    def add(self, ingredient_id: str, name: str):
+        if any(i["ingredient_id"] == ingredient_id for i in self.items):
+            return
+        self.items = [
+            *self.items,
+            {"ingredient_id": ingredient_id, "name": name, "alert_level": DEFAULT_LEVEL},
+        ]
+        self.suggestions = [s for s in self.suggestions if s["id"] != ingredient_id]
+
+    @rx.event
+    async def remove(self, ingredient_id: str):
+        self.items = [i for i in self.items if i["ingredient_id"] != ingredient_id]
+        await self._suggest(self.query)
+
+    @rx.event
+    def set_level(self, ingredient_id: str, level: str):
+        self.items = [
+            {**i, "alert_level": level} if i["ingredient_id"] == ingredient_id else i
+            for i in self.items
+        ]
+
+    async def _finish(self, lang: str, toast_key: str):
+        auth = await self.get_state(AuthState)
+        was_signup = self.in_signup
+        await auth.refresh()
+        yield rx.toast.success(tr(toast_key, lang))
+        if was_signup:
+            yield rx.redirect(after_login_path(auth.signup_step, auth.is_parent))
+        else:
+            yield rx.redirect("/edit-profile")
+
+    @rx.event
+    async def save(self):
+        from hotmeals.services import children
+
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        lang = await self._lang()
+        try:
+            await call_service(
+                children.set_child_allergies,
+                parent_id=auth.parent_id,
+                child_id=self.child_id,
+                items=[(int(i["ingredient_id"]), i["alert_level"]) for i in self.items],
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield rx.toast.error(message(err, lang))
+            return
+        self.busy = False
+        async for event in self._finish(lang, "allergies_saved"):
+            yield event
+
+    @rx.event
+    async def skip(self):
+        """'No allergies' during sign-up completes the step without saving anything."""
+        from hotmeals.services import children
+
+        auth = await self.get_state(AuthState)
+        lang = await self._lang()
+        if not self.in_signup:
+            yield rx.redirect("/edit-profile")
+            return
+        self.busy = True
+        yield
+        await call_service(children.complete_allergy_step, parent_id=auth.parent_id)
+        self.busy = False
+        async for event in self._finish(lang, "ui.signup.complete"):
+            yield event

@@ -1,0 +1,366 @@
+"""Children: the list on /edit-profile (set default, delete) and the child form used by
+/add-child (sign-up), /add-another-child and /edit-profile/edit-child, with the
+city -> school -> teacher cascade. The rules are ``validation.CHILD_RULES`` and the service's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.i18n import I18nState
+
+PREFIX = "child-"
+FIELDS = ("first_name", "last_name", "city", "school", "teacher", "grade")
+
+
+def _options(rows: list[dict], label: str = "name") -> list[dict[str, str]]:
+    return [{"id": str(r["id"]), "name": str(r[label])} for r in rows]
+
+
+def _child_row(child: dict) -> dict[str, str]:
+    """Display-ready strings for a child card."""
+    allergies = child.get("allergies") or []
+    return {
+        "id": str(child["id"]),
+        "first_name": child["first_name"],
+        "last_name": child["last_name"],
+        "name": f"{child['first_name']} {child['last_name']}",
+        "initials": (child["first_name"][:1] + child["last_name"][:1]).upper(),
+        "school": child.get("school") or "",
+        "teacher": child.get("teacher") or "",
+        "grade": child.get("grade") or "",
+        "is_default": "1" if child.get("is_default") else "",
+        "allergies": ", ".join(
+            f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in allergies
+        ),
+    }
+
+
+class ChildChoiceState(rx.State):
+    """Spec §3 'chosen child id', kept in localStorage."""
+
+    child_id: str = rx.LocalStorage("", name="chosenChildId", sync=True)
+
+    def chosen(self) -> int:
+        try:
+            return int(self.child_id or 0)
+        except ValueError:
+            return 0
+
+    @rx.event
+    def edit(self, child_id: str):
+        self.child_id = str(child_id)
+        return rx.redirect("/edit-profile/edit-child")
+
+    @rx.event
+    def allergies(self, child_id: str):
+        self.child_id = str(child_id)
+        return rx.redirect("/allergy-profile")
+
+
+class ChildrenState(rx.State):
+    kids: list[dict[str, str]] = []
+    loading: bool = False
+    delete_open: bool = False
+    delete_name: str = ""
+    busy: bool = False
+
+    _delete_id: int = 0
+
+    async def reload(self) -> None:
+        from hotmeals.services import children
+
+        auth = await self.get_state(AuthState)
+        if not auth.is_parent:
+            self.kids = []
+            return
+        lang = (await self.get_state(I18nState)).lang
+        rows = await call_service(children.list_children, parent_id=auth.parent_id, lang=lang)
+        self.kids = [_child_row(c) for c in rows]
+
+    @rx.event
+    async def load(self):
+        self.loading = True
+        yield
+        await self.reload()
+        self.loading = False
+
+    @rx.event
+    async def set_default(self, child_id: str):
+        from hotmeals.services import children
+
+        auth = await self.get_state(AuthState)
+        lang = (await self.get_state(I18nState)).lang
+        try:
+            await call_service(
+                children.set_default_child, parent_id=auth.parent_id, child_id=int(child_id)
+            )
+        except DomainError as err:
+            yield rx.toast.error(message(err, lang))
+            return
+        await self.reload()
+        yield rx.toast.success(tr("default_child_set", lang))
+
+    @rx.event
+    def ask_delete(self, child_id: str, name: str):
+        self._delete_id = int(child_id)
+        self.delete_name = name
+        self.delete_open = True
+
+    @rx.event
+    def set_delete_open(self, value: bool):
+        self.delete_open = value
+
+    @rx.event
+    async def confirm_delete(self):
+        from hotmeals.services import children
+
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        lang = (await self.get_state(I18nState)).lang
+        try:
+            await call_service(
+                children.delete_child, parent_id=auth.parent_id, child_id=self._delete_id
+            )
+        except DomainError as err:
+            self.busy = False
+            self.delete_open = False
+            yield rx.toast.error(message(err, lang))
+            return
+        self.busy = False
+        self.delete_open = False
+        await self.reload()
+        await auth.refresh()
+        yield rx.toast.success(tr("child_deleted", lang))
+        form = await self.get_state(ChildFormState)
+        if form.mode == "edit" and form.child_id == self._delete_id:
+            yield rx.redirect("/edit-profile")
+
+
+class ChildFormState(rx.State):
+    mode: str = "add"  # add (sign-up step), another (logged in), edit
+    child_id: int = 0
+    first_name: str = ""
+    last_name: str = ""
+    city_id: str = ""
+    school_id: str = ""
+    teacher_id: str = ""
+    grade_id: str = ""
+    is_default: bool = False
+    cities: list[dict[str, str]] = []
+    schools: list[dict[str, str]] = []
+    teachers: list[dict[str, str]] = []
+    grades: list[dict[str, str]] = []
+    errors: dict[str, str] = {}
+    busy: bool = False
+    loading: bool = True
+    missing: bool = False
+
+    _teacher_grades: dict[str, str] = {}
+
+    async def _lang(self) -> str:
+        return (await self.get_state(I18nState)).lang
+
+    async def _start(self, mode: str) -> None:
+        from hotmeals.services import children
+
+        self.mode = mode
+        self.errors = {}
+        self.busy = False
+        self.missing = False
+        self.child_id = 0
+        self.first_name = self.last_name = ""
+        self.city_id = self.school_id = self.teacher_id = self.grade_id = ""
+        self.schools = []
+        self.teachers = []
+        lang = await self._lang()
+        self.cities = _options(await call_service(children.list_cities))
+        self.grades = _options(await call_service(children.list_grades, lang=lang), "label")
+        if len(self.cities) == 1:
+            await self._pick_city(self.cities[0]["id"])
+
+    @rx.event
+    async def start_add(self):
+        """on_load of /add-child and /add-another-child (after the guard)."""
+        self.loading = True
+        auth = await self.get_state(AuthState)
+        mode = "another" if auth.is_parent else "add"
+        if auth.status in ("parent", "signup"):
+            await self._start(mode)
+        self.loading = False
+
+    @rx.event
+    async def start_edit(self):
+        """on_load of /edit-profile/edit-child: the chosen child (spec §3)."""
+        from hotmeals.services import children
+
+        self.loading = True
+        yield
+        auth = await self.get_state(AuthState)
+        if not auth.is_parent:
+            return
+        await self._start("edit")
+        choice = await self.get_state(ChildChoiceState)
+        lang = await self._lang()
+        try:
+            child = await call_service(
+                children.get_child, parent_id=auth.parent_id, child_id=choice.chosen(), lang=lang
+            )
+        except DomainError:
+            self.missing = True
+            self.loading = False
+            return
+        self.child_id = int(child["id"])
+        self.first_name = child["first_name"]
+        self.last_name = child["last_name"]
+        self.is_default = bool(child.get("is_default"))
+        await self._pick_city(str(child["city_id"]))
+        await self._pick_school(str(child["school_id"]))
+        self.teacher_id = str(child["teacher_id"])
+        self.grade_id = str(child["grade_id"])
+        self.loading = False
+
+    async def _pick_city(self, city_id: str) -> None:
+        from hotmeals.services import children
+
+        self.city_id = city_id
+        self.school_id = self.teacher_id = ""
+        self.teachers = []
+        self.schools = []
+        if city_id:
+            self.schools = _options(
+                await call_service(children.list_schools, city_id=int(city_id))
+            )
+
+    async def _pick_school(self, school_id: str) -> None:
+        from hotmeals.services import children
+
+        self.school_id = school_id
+        self.teacher_id = ""
+        self.teachers = []
+        self._teacher_grades = {}
+        if school_id:
+            rows = await call_service(children.list_teachers, school_id=int(school_id))
+            self.teachers = _options(rows)
+            self._teacher_grades = {
+                str(r["id"]): str(r["grade_id"]) for r in rows if r.get("grade_id")
+            }
+
+    async def _check(self, fields: tuple[str, ...]) -> None:
+        values = self._values()
+        errors = validation.validate_all(
+            values, {f: validation.CHILD_RULES[f] for f in fields}
+        )
+        kept = {k: v for k, v in self.errors.items() if k not in fields}
+        kept.update(field_messages(errors, await self._lang()))
+        self.errors = kept
+
+    def _values(self) -> dict[str, Any]:
+        return {
+            "first_name": self.first_name,
+            "last_name": self.last_name,
+            "city": self.city_id,
+            "school": self.school_id,
+            "teacher": self.teacher_id,
+            "grade": self.grade_id,
+        }
+
+    @rx.event
+    def set_first_name(self, value: str):
+        self.first_name = value
+
+    @rx.event
+    def set_last_name(self, value: str):
+        self.last_name = value
+
+    @rx.event
+    async def blur_name(self, field: str, value: str):
+        if field == "first_name":
+            self.first_name = value
+        elif field == "last_name":
+            self.last_name = value
+        else:
+            return
+        await self._check((field,))
+
+    @rx.event
+    async def set_city(self, value: str):
+        await self._pick_city(value)
+        await self._check(("city",))
+
+    @rx.event
+    async def set_school(self, value: str):
+        await self._pick_school(value)
+        await self._check(("school",))
+
+    @rx.event
+    async def set_teacher(self, value: str):
+        self.teacher_id = value
+        # A class usually is one grade: suggest it, the parent can still change it.
+        if value and not self.grade_id and value in self._teacher_grades:
+            self.grade_id = self._teacher_grades[value]
+        await self._check(("teacher",))
+
+    @rx.event
+    async def set_grade(self, value: str):
+        self.grade_id = value
+        await self._check(("grade",))
+
+    @rx.event
+    async def save(self, form_data: dict):
+        from hotmeals.services import children
+
+        self.first_name = str(form_data.get("first_name", self.first_name))
+        self.last_name = str(form_data.get("last_name", self.last_name))
+        await self._check(FIELDS)
+        if self.errors:
+            first = next(f for f in FIELDS if f in self.errors)
+            yield rx.set_focus(PREFIX + first)
+            return
+        self.busy = True
+        yield
+        lang = await self._lang()
+        auth = await self.get_state(AuthState)
+        kwargs = {
+            "parent_id": auth.parent_id,
+            "first_name": self.first_name.strip(),
+            "last_name": self.last_name.strip(),
+            "city_id": int(self.city_id),
+            "school_id": int(self.school_id),
+            "teacher_id": int(self.teacher_id),
+            "grade_id": int(self.grade_id),
+            "lang": lang,
+        }
+        try:
+            if self.mode == "edit":
+                child = await call_service(children.edit_child, child_id=self.child_id, **kwargs)
+            else:
+                child = await call_service(children.add_child, **kwargs)
+        except DomainError as err:
+            self.busy = False
+            errors = dict(self.errors)
+            service_field = {"city_id": "city", "school_id": "school", "teacher_id": "teacher",
+                             "grade_id": "grade"}.get(err.field or "", err.field)
+            err.field = service_field
+            event = place_error(err, lang, FIELDS, errors, PREFIX)
+            self.errors = errors
+            yield event
+            return
+        self.busy = False
+        choice = await self.get_state(ChildChoiceState)
+        choice.child_id = str(child["id"])
+        await auth.refresh()
+        if self.mode == "edit":
+            yield rx.toast.success(tr("child_updated", lang))
+            yield rx.redirect("/edit-profile")
+        else:
+            yield rx.toast.success(tr("child_added", lang))
+            yield rx.redirect("/allergy-profile")

@@ -1,0 +1,90 @@
+"""About, terms, privacy and FAQ from the CMS tables (spec §2 steps 7, 9, 10; §7 cms_pages).
+
+Both languages are loaded at once, so switching language swaps the text without a round trip;
+a logged-in parent sees them as /edit-profile steps, a visitor in a dialog from the footer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.ui.state.base import call_service
+
+CMS_SLUGS = ("about", "terms", "privacy")
+
+
+def _page_both(*, session: Any, slug: str) -> dict[str, dict]:
+    from hotmeals.services import content
+
+    return {lang: content.cms_page(session=session, slug=slug, lang=lang) for lang in ("en", "fr")}
+
+
+def _faq_both(*, session: Any) -> dict[str, list[dict]]:
+    from hotmeals.services import content
+
+    return {lang: content.list_faq(session=session, lang=lang) for lang in ("en", "fr")}
+
+
+class ContentState(rx.State):
+    slug: str = ""
+    title_en: str = ""
+    title_fr: str = ""
+    body_en: str = ""
+    body_fr: str = ""
+    loading: bool = False
+    failed: bool = False
+    faq_en: list[dict[str, str]] = []
+    faq_fr: list[dict[str, str]] = []
+    dialog_open: bool = False
+
+    _pages: dict[str, dict] = {}
+
+    async def ensure_loaded(self, slug: str) -> None:
+        if slug == "faq":
+            if not self.faq_en:
+                faq = await call_service(_faq_both)
+                self.faq_en = [_qa(row) for row in faq["en"]]
+                self.faq_fr = [_qa(row) for row in faq["fr"]]
+            return
+        if slug not in CMS_SLUGS:
+            return
+        self.failed = False
+        if slug not in self._pages:
+            try:
+                self._pages[slug] = await call_service(_page_both, slug=slug)
+            except DomainError:
+                self.failed = True
+                self.slug = slug
+                self.title_en = self.title_fr = self.body_en = self.body_fr = ""
+                return
+        pages = self._pages[slug]
+        self.slug = slug
+        self.title_en, self.body_en = pages["en"]["title"], pages["en"]["body"]
+        self.title_fr, self.body_fr = pages["fr"]["title"], pages["fr"]["body"]
+
+    @rx.event
+    async def load(self, slug: str):
+        self.loading = True
+        yield
+        await self.ensure_loaded(slug)
+        self.loading = False
+
+    @rx.event
+    async def open_dialog(self, slug: str):
+        """The footer's About / Terms / Privacy for a visitor: the page in a dialog."""
+        self.dialog_open = True
+        self.loading = True
+        yield
+        await self.ensure_loaded(slug)
+        self.loading = False
+
+    @rx.event
+    def set_dialog_open(self, value: bool):
+        self.dialog_open = value
+
+
+def _qa(row: dict) -> dict[str, str]:
+    return {"id": str(row["id"]), "question": row["question"], "answer": row["answer"]}

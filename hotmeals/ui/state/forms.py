@@ -1,0 +1,42 @@
+"""Turning a service's or validator's ``DomainError`` into text at a field or in a toast.
+
+No rule lives here: the codes come from ``hotmeals.domain.validation`` or a service, and the
+text from the catalog in the parent's language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+
+
+def message(err: DomainError, lang: str) -> str:
+    return tr(err.code, lang, **err.params)
+
+
+def field_messages(
+    errors: Mapping[str, DomainError], lang: str, only: Iterable[str] | None = None
+) -> dict[str, str]:
+    """``{field: text}`` for the fields in ``only`` (every field when ``None``)."""
+    keep = None if only is None else set(only)
+    return {f: message(e, lang) for f, e in errors.items() if keep is None or f in keep}
+
+
+def place_error(
+    err: DomainError,
+    lang: str,
+    fields: Iterable[str],
+    errors: dict[str, str],
+    prefix: str = "",
+) -> rx.event.EventSpec:
+    """Show ``err`` at its field when the form has that field, otherwise as an error toast
+    (spec §8: a refusal's message in an error toast). Returns the focus or toast event;
+    field ids on the page are ``prefix + field``."""
+    if err.field and err.field in set(fields):
+        errors[err.field] = message(err, lang)
+        return rx.set_focus(prefix + err.field)
+    return rx.toast.error(message(err, lang))

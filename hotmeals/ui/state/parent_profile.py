@@ -1,0 +1,236 @@
+"""/edit-profile/parent-edit-profile: names, phone, picture, alternate e-mails (each verify /
+verified) and language. Rules: ``validation.PROFILE_RULES`` and ``services.profile``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import message, place_error
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+
+PREFIX = "profile-"
+FIELDS = ("first_name", "last_name", "phone")
+UPLOAD_ID = "profile-picture"
+
+
+class ParentEditState(rx.State):
+    first_name: str = ""
+    last_name: str = ""
+    phone: str = ""
+    email: str = ""
+    alt_emails: list[dict[str, str]] = []  # email, verified ("1" or "")
+    errors: dict[str, str] = {}
+    alt_error: str = ""
+    busy: bool = False
+    adding: bool = False
+    uploading: bool = False
+    loading: bool = True
+
+    async def _lang(self) -> str:
+        return (await self.get_state(I18nState)).lang
+
+    def apply_alt_emails(self, profile: dict) -> None:
+        self.alt_emails = [
+            {"email": a["email"], "verified": "1" if a.get("verified") else ""}
+            for a in profile.get("alt_emails") or []
+        ]
+
+    @rx.event
+    async def load(self):
+        """on_load (after the guard)."""
+        from hotmeals.services import profile
+
+        self.loading = True
+        self.errors = {}
+        self.alt_error = ""
+        yield
+        auth = await self.get_state(AuthState)
+        if not auth.is_parent:
+            return
+        data = await call_service(profile.get_profile, parent_id=auth.parent_id)
+        self.first_name = data["first_name"]
+        self.last_name = data["last_name"]
+        self.phone = data.get("phone") or ""
+        self.email = data["email"]
+        self.apply_alt_emails(data)
+        self.loading = False
+
+    @rx.event
+    def set_first_name(self, value: str):
+        self.first_name = value
+
+    @rx.event
+    def set_last_name(self, value: str):
+        self.last_name = value
+
+    @rx.event
+    def set_phone(self, value: str):
+        self.phone = value
+
+    @rx.event
+    async def blur(self, field: str, value: str):
+        if field not in FIELDS:
+            return
+        setattr(self, field, value)
+        err = validation.PROFILE_RULES[field](value)
+        errors = {k: v for k, v in self.errors.items() if k != field}
+        if err is not None:
+            errors[field] = message(err, await self._lang())
+        self.errors = errors
+
+    @rx.event
+    async def save(self, form_data: dict):
+        from hotmeals.services import profile
+
+        for field in FIELDS:
+            if field in form_data:
+                setattr(self, field, str(form_data[field]))
+        lang = await self._lang()
+        values = {f: getattr(self, f) for f in FIELDS}
+        errors = validation.validate_all(values, {f: validation.PROFILE_RULES[f] for f in FIELDS})
+        self.errors = {f: message(e, lang) for f, e in errors.items()}
+        if errors:
+            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+            return
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        try:
+            data = await call_service(
+                profile.edit_profile,
+                parent_id=auth.parent_id,
+                first_name=self.first_name,
+                last_name=self.last_name,
+                phone=self.phone,
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
+            self.errors = errors_text
+            yield event
+            return
+        self.busy = False
+        auth.apply_profile(data)
+        yield rx.toast.success(tr("profile_updated", lang))
+
+    # ---- alternate e-mails ---------------------------------------------------------------
+    @rx.event
+    async def add_alt(self, form_data: dict):
+        from hotmeals.services import profile
+
+        address = str(form_data.get("alt_email") or "").strip()
+        lang = await self._lang()
+        err = validation.validate_email(address, "alt_email")
+        if err is not None:
+            self.alt_error = message(err, lang)
+            yield rx.set_focus(PREFIX + "alt_email")
+            return
+        self.alt_error = ""
+        self.adding = True
+        yield
+        auth = await self.get_state(AuthState)
+        try:
+            sent = await call_service(profile.add_alt_email, parent_id=auth.parent_id, email=address)
+        except DomainError as err:
+            self.adding = False
+            self.alt_error = message(err, lang)
+            yield rx.set_focus(PREFIX + "alt_email")
+            return
+        self.adding = False
+        data = await call_service(profile.get_profile, parent_id=auth.parent_id)
+        self.apply_alt_emails(data)
+        yield rx.set_value(PREFIX + "alt_email", "")
+        otp = await self.get_state(OtpState)
+        yield otp.begin(
+            ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+        )
+        yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
+
+    @rx.event
+    async def verify_alt(self, address: str):
+        """'Verify' on an unverified address: a new code, then the code dialog."""
+        from hotmeals.services import profile
+
+        lang = await self._lang()
+        auth = await self.get_state(AuthState)
+        otp = await self.get_state(OtpState)
+        try:
+            sent = await call_service(profile.add_alt_email, parent_id=auth.parent_id, email=address)
+        except DomainError as err:
+            if err.code != "otp_cooldown":
+                yield rx.toast.error(message(err, lang))
+                return
+            # A code went out moments ago: open the dialog for that one.
+            yield otp.begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
+            return
+        yield otp.begin(
+            ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+        )
+        yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
+
+    @rx.event
+    async def remove_alt(self, address: str):
+        from hotmeals.services import profile
+
+        lang = await self._lang()
+        auth = await self.get_state(AuthState)
+        try:
+            data = await call_service(
+                profile.remove_alt_email, parent_id=auth.parent_id, email=address
+            )
+        except DomainError as err:
+            yield rx.toast.error(message(err, lang))
+            return
+        self.apply_alt_emails(data)
+        auth.apply_profile(data)
+        yield rx.toast.success(tr("ui.alt_email.removed", lang, email=address))
+
+    @rx.event
+    async def close_otp(self, open_: bool):
+        if not open_:
+            otp = await self.get_state(OtpState)
+            otp.close()
+
+    # ---- picture ---------------------------------------------------------------------------
+    @rx.event
+    async def upload_picture(self, files: list[rx.UploadFile]):
+        from hotmeals.services import profile
+
+        if not files:
+            return
+        self.uploading = True
+        yield
+        lang = await self._lang()
+        auth = await self.get_state(AuthState)
+        upload = files[0]
+        data = await upload.read()
+        try:
+            url = await call_service(
+                profile.save_profile_image,
+                parent_id=auth.parent_id,
+                filename=upload.name or "picture",
+                data=data,
+            )
+        except DomainError as err:
+            self.uploading = False
+            yield rx.toast.error(message(err, lang))
+            return
+        self.uploading = False
+        auth.profile_image = url
+        yield rx.clear_selected_files(UPLOAD_ID)
+        yield rx.toast.success(tr("ui.profile.picture_saved", lang))
+
+    # ---- language ----------------------------------------------------------------------------
+    @rx.event
+    async def choose_language(self, lang: str):
+        from hotmeals.ui.state.settings import save_language
+
+        async for event in save_language(self, lang):
+            yield event

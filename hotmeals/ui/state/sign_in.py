@@ -1,0 +1,249 @@
+"""Sign-in with e-mail or phone (spec §2: /sign-in and /sign-in-with-phone are one screen),
+and forgot password -> code -> new password (spec §4)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import message, place_error
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
+
+PREFIX = "signin-"
+RESET_PREFIX = "reset-"
+
+
+class SignInState(rx.State):
+    mode: str = "email"  # "email" or "phone"
+    view: str = "login"  # "login" or "forgot"
+    errors: dict[str, str] = {}
+    busy: bool = False
+    reset_done: bool = False
+    next_path: str = ""
+
+    async def _open(self, mode: str):
+        self.mode = mode
+        self.view = "login"
+        self.errors = {}
+        self.busy = False
+        self.next_path = safe_next(self.router.url.query_parameters.get("next")) or ""
+        otp = await self.get_state(OtpState)
+        otp.close()
+        auth = await self.get_state(AuthState)
+        await auth.refresh()
+
+    @rx.event
+    async def open_email(self):
+        """on_load of /sign-in."""
+        await self._open("email")
+
+    @rx.event
+    async def open_phone(self):
+        """on_load of /sign-in-with-phone."""
+        await self._open("phone")
+
+    @rx.event
+    def use_mode(self, mode: str):
+        self.mode = "phone" if mode == "phone" else "email"
+        self.errors = {}
+
+    @rx.event
+    async def blur_identifier(self, value: str):
+        if not value:
+            return
+        err = (
+            validation.validate_phone(value, "identifier")
+            if self.mode == "phone"
+            else validation.validate_email(value, "identifier")
+        )
+        lang = (await self.get_state(I18nState)).lang
+        errors = {k: v for k, v in self.errors.items() if k != "identifier"}
+        if err is not None:
+            errors["identifier"] = message(err, lang)
+        self.errors = errors
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        from hotmeals.services import accounts
+
+        identifier = str(form_data.get("identifier") or "").strip()
+        password = str(form_data.get("password") or "")
+        self.busy = True
+        self.errors = {}
+        self.reset_done = False
+        yield
+        lang = (await self.get_state(I18nState)).lang
+        auth = await self.get_state(AuthState)
+        by = {"phone": identifier} if self.mode == "phone" else {"email": identifier}
+        try:
+            result = await call_service(
+                accounts.login,
+                password=password,
+                address=auth.client_address(),
+                user_agent=auth.user_agent(),
+                **by,
+            )
+        except DomainError as err:
+            self.busy = False
+            if err.field in ("email", "phone"):
+                err.field = "identifier"
+            errors: dict[str, str] = {}
+            event = place_error(err, lang, ("identifier", "password"), errors, PREFIX)
+            self.errors = errors
+            yield event
+            return
+        if result.needs_verification or not result.token:
+            # Right password, e-mail never verified: the service sent a code; verify, then on.
+            self.busy = False
+            otp = await self.get_state(OtpState)
+            yield otp.begin(VERIFY_EMAIL, result.email, next_path=self.next_path)
+            yield rx.toast.info(tr("email_not_verified", lang, email=result.email))
+            return
+        auth.start_session(result.token, result.session_data)
+        data = result.session_data
+        self.busy = False
+        yield rx.redirect(
+            after_login_path(data.get("signup_step", ""), bool(data.get("isLoginData")),
+                             self.next_path)
+        )
+
+    @rx.event
+    async def forgot(self):
+        self.view = "forgot"
+        self.errors = {}
+        forgot = await self.get_state(ForgotState)
+        forgot.start()
+        yield rx.set_focus(RESET_PREFIX + "email")
+
+    @rx.event
+    async def back_to_login(self):
+        self.view = "login"
+        otp = await self.get_state(OtpState)
+        otp.close()
+
+    def password_was_reset(self) -> None:
+        self.view = "login"
+        self.reset_done = True
+        self.errors = {}
+
+
+class ForgotState(rx.State):
+    """Forgot password: e-mail -> 6-digit code -> new password."""
+
+    step: str = "email"  # email, otp, new
+    email: str = ""
+    errors: dict[str, str] = {}
+    busy: bool = False
+
+    _code: str = ""
+
+    def start(self) -> None:
+        self.step = "email"
+        self.errors = {}
+        self.busy = False
+        self._code = ""
+
+    def code_checked(self, code: str) -> None:
+        """The code is right (not consumed yet): ask for the new password."""
+        self._code = code
+        self.step = "new"
+        self.errors = {}
+
+    @rx.event
+    async def blur_email(self, value: str):
+        if not value:
+            return
+        err = validation.validate_email(value)
+        lang = (await self.get_state(I18nState)).lang
+        self.errors = {} if err is None else {"email": message(err, lang)}
+
+    @rx.event
+    async def send_code(self, form_data: dict):
+        from hotmeals.services import accounts
+
+        email = str(form_data.get("email") or "").strip()
+        self.busy = True
+        self.errors = {}
+        yield
+        lang = (await self.get_state(I18nState)).lang
+        auth = await self.get_state(AuthState)
+        try:
+            sent = await call_service(
+                accounts.forgot_password, email=email, address=auth.client_address()
+            )
+        except DomainError as err:
+            self.busy = False
+            errors: dict[str, str] = {}
+            event = place_error(err, lang, ("email",), errors, RESET_PREFIX)
+            self.errors = errors
+            yield event
+            return
+        self.busy = False
+        self.email = sent.email
+        self.step = "otp"
+        otp = await self.get_state(OtpState)
+        yield otp.begin(
+            RESET_PASSWORD, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+        )
+        yield rx.toast.success(tr("forgot_password_sent", lang, email=sent.email))
+
+    @rx.event
+    async def save_password(self, form_data: dict):
+        from hotmeals.services import accounts
+
+        password = str(form_data.get("password") or "")
+        confirm = str(form_data.get("confirm_password") or "")
+        lang = (await self.get_state(I18nState)).lang
+        errors = {}
+        for field, err in (
+            ("password", validation.validate_password(password)),
+            ("confirm_password", validation.validate_confirm_password(password, confirm)),
+        ):
+            if err is not None:
+                errors[field] = message(err, lang)
+        self.errors = errors
+        if errors:
+            yield rx.set_focus(RESET_PREFIX + next(iter(errors)))
+            return
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        try:
+            await call_service(
+                accounts.new_password,
+                email=self.email,
+                otp=self._code,
+                password=password,
+                confirm_password=confirm,
+                address=auth.client_address(),
+            )
+        except DomainError as err:
+            self.busy = False
+            if err.code.startswith("otp_"):
+                # The code went stale meanwhile: ask for a new one.
+                self.step = "otp"
+                otp = await self.get_state(OtpState)
+                otp.purpose = RESET_PASSWORD
+                otp.error = message(err, lang)
+                return
+            errors = {}
+            event = place_error(
+                err, lang, ("password", "confirm_password"), errors, RESET_PREFIX
+            )
+            self.errors = errors
+            yield event
+            return
+        self.busy = False
+        self._code = ""
+        self.step = "email"
+        otp = await self.get_state(OtpState)
+        otp.close()
+        sign_in = await self.get_state(SignInState)
+        sign_in.password_was_reset()
+        yield rx.toast.success(tr("password_reset_success", lang))
+        yield rx.set_focus(PREFIX + "identifier")

@@ -1,0 +1,115 @@
+"""Sign-up (spec §5 messages at each field, as the parent types and on submit), then the
+e-mail code. The rules are ``accounts.validate_signup``'s (the service runs them again)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import field_messages, place_error
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
+
+FIELDS = ("first_name", "last_name", "email", "phone", "password", "confirm_password", "terms")
+PREFIX = "signup-"
+
+
+def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
+    values = {f: str(form_data.get(f) or "") for f in FIELDS if f != "terms"}
+    # A checked checkbox posts "on"; the rule wants a real True.
+    values["terms"] = form_data.get("terms") in ("on", True, "true")
+    return values
+
+
+class SignUpState(rx.State):
+    errors: dict[str, str] = {}
+    busy: bool = False
+
+    _values: dict[str, Any] = {}
+    _touched: list[str] = []
+
+    async def _show(self, only_touched: bool = True) -> dict[str, DomainError]:
+        from hotmeals.services import accounts
+
+        values = {f: self._values.get(f, False if f == "terms" else "") for f in FIELDS}
+        errors = accounts.validate_signup(**values)
+        lang = (await self.get_state(I18nState)).lang
+        self.errors = field_messages(errors, lang, self._touched if only_touched else None)
+        return errors
+
+    def _touch(self, field: str) -> None:
+        if field not in self._touched:
+            self._touched = [*self._touched, field]
+
+    @rx.event
+    def reset_form(self):
+        self.errors = {}
+        self.busy = False
+        self._values = {}
+        self._touched = []
+
+    @rx.event
+    async def blur(self, field: str, value: str):
+        """Leaving a field: its message appears now (spec §5, 'as the parent types')."""
+        if field not in FIELDS:
+            return
+        self._values[field] = value
+        if value or field in self._touched:
+            self._touch(field)
+        await self._show()
+
+    @rx.event
+    async def change(self, field: str, value: str):
+        """Typing (debounced): a field already shown with a message re-checks as it changes."""
+        if field not in FIELDS:
+            return
+        self._values[field] = value
+        if field in self._touched or (field == "password" and "confirm_password" in self._touched):
+            await self._show()
+
+    @rx.event
+    async def set_terms(self, checked: bool):
+        self._values["terms"] = bool(checked)
+        self._touch("terms")
+        await self._show()
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        from hotmeals.services import accounts
+
+        self._values = _values_from_form(form_data)
+        self._touched = list(FIELDS)
+        errors = await self._show(only_touched=False)
+        if errors:
+            first = next(f for f in FIELDS if f in errors)
+            return rx.set_focus(PREFIX + first)
+        self.busy = True
+        yield
+        lang = (await self.get_state(I18nState)).lang
+        auth = await self.get_state(AuthState)
+        values = dict(self._values)
+        try:
+            sent = await call_service(
+                accounts.signup, **values, language=lang, address=auth.client_address()
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text = dict(self.errors)
+            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
+            self.errors = errors_text
+            yield event
+            return
+        self.busy = False
+        self._values = {}
+        otp = await self.get_state(OtpState)
+        yield otp.begin(
+            VERIFY_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+        )
+        yield rx.toast.success(tr("signup_success", lang, email=sent.email))
+        yield rx.call_script("window.scrollTo({top: 0, behavior: 'instant'})")
+        yield rx.set_focus("otp")

@@ -1,0 +1,71 @@
+"""The PIN, card numbers and CVVs never reach a log line or an exception's text."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import httpx
+import pytest
+
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.payments.gateway import SessionTokenError, TokenResult, UnknownOutcome
+from hotmeals.payments.settings import ConvergeSettings
+from tests.payments.support import EXP, SHORT, SimServer
+
+pytestmark = pytest.mark.asyncio
+
+PIN = "DEMO-PIN"
+CARD = "5121212121212124"
+CVV = "7391"
+TXN_ID = re.compile(r"\d{6}AD3-[0-9A-F-]{36}")
+
+
+def leaks(text: str) -> list[str]:
+    text = TXN_ID.sub("<txn-id>", text)  # random hex could contain the CVV's digits
+    return [secret for secret in (PIN, CARD, CVV) if secret in text]
+
+
+async def test_nothing_secret_is_logged_even_at_debug(
+    sim: SimServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)  # every logger: ours, httpx, httpcore, uvicorn
+    async with ConvergeClient(sim.settings, timeout=SHORT) as client:
+        stored = await client.get_token(CARD, EXP, cvv=CVV, first_name="Ada", verify=True)
+        assert isinstance(stored, TokenResult)
+        await client.sale_with_token(stored.token, 1250, "HM-1")
+        await client.get_token("5121212121212125", EXP, cvv=CVV)  # 5000, number echoed nowhere
+        await client.create_session_token(1250, "HM-2", save_card=True)
+        sim.control("fault", kind="no_answer")
+        assert isinstance(await client.get_token(CARD, EXP, cvv=CVV), UnknownOutcome)
+        sim.control("fault", kind="http_500")
+        await client.get_token(CARD, EXP, cvv=CVV)
+    assert caplog.records, "the client logs each call"
+    logged = "\n".join(
+        f"{record.getMessage()} {record.args!r} {record.exc_text or ''}"
+        for record in caplog.records
+    )
+    assert leaks(logged) == []
+    assert "converge ccgettoken" in logged and "converge ccsale" in logged
+
+
+async def test_exception_text_from_the_transport_is_redacted() -> None:
+    def explode(request: httpx.Request) -> httpx.Response:
+        # A worst case: a library that puts the request body into its error message.
+        raise httpx.ConnectError(f"failed sending {request.content.decode()}", request=request)
+
+    settings = ConvergeSettings.simulator("http://sim.test")
+    async with ConvergeClient(settings, transport=httpx.MockTransport(explode)) as client:
+        outcome = await client.get_token(CARD, EXP, cvv=CVV)
+        with pytest.raises(SessionTokenError) as info:
+            await client.create_session_token(100, "HM-1")
+    assert isinstance(outcome, UnknownOutcome)
+    assert leaks(outcome.reason) == [] and "connection error" in outcome.reason
+    assert leaks(str(info.value)) == [] and leaks(repr(info.value.outcome)) == []
+
+
+async def test_outcomes_never_carry_the_card_number_or_pin(client: ConvergeClient) -> None:
+    stored = await client.get_token(CARD, EXP, cvv=CVV)
+    assert isinstance(stored, TokenResult)
+    everything = repr(stored) + repr(dict(stored.raw)) + repr(client)
+    assert leaks(everything) == []
