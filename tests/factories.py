@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime
+from datetime import date
 from functools import lru_cache
 
 from sqlmodel import Session, select
@@ -40,6 +40,7 @@ from hotmeals.db.models import (
     School,
     Teacher,
     Vendor,
+    utcnow,
 )
 from hotmeals.services.security import hash_password
 
@@ -55,11 +56,6 @@ GRADE_LABELS = {
 
 def _n() -> int:
     return next(_seq)
-
-
-def _now() -> datetime:
-    # Timestamp columns are sqlmodel UTCDateTime, which only accepts aware values.
-    return datetime.now(UTC)
 
 
 @lru_cache(maxsize=8)
@@ -90,7 +86,7 @@ def make_parent(
     verified: bool = True,
     terms: bool = True,
 ) -> Parent:
-    now = _now()
+    now = utcnow()
     return _add(
         session,
         Parent(
@@ -104,8 +100,6 @@ def make_parent(
             signup_step=signup_step,
             email_verified_at=now if verified else None,
             terms_accepted_at=now if terms else None,
-            created_at=now,
-            updated_at=now,
         ),
     )
 
@@ -139,7 +133,6 @@ def make_child(
             teacher_id=teacher.id,
             grade_id=grade.id,
             is_default=is_default,
-            created_at=_now(),
         ),
     )
     for name, level in (allergies or {}).items():

@@ -11,7 +11,7 @@ from fastapi import FastAPI
 log = logging.getLogger("hotmeals.api")
 
 # Modules that define ``router`` (an APIRouter). Added here as features land.
-ROUTER_MODULES: list[str] = []
+ROUTER_MODULES: list[str] = ["hotmeals.api.accounts", "hotmeals.api.children"]
 
 
 def include_routers(api: FastAPI) -> None:

@@ -49,7 +49,11 @@ def seed(url: str | None = None, today: date | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hotmeals.db.cli", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m hotmeals.db.cli",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--url", help="database URL (default: DATABASE_URL)")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("migrate", help="upgrade the database to the latest schema")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any, Generic, TypeVar
 
 from sqlmodel import Session, SQLModel, select
@@ -44,6 +44,7 @@ from hotmeals.db.models import (
     School,
     Teacher,
     Vendor,
+    utcnow,
 )
 from hotmeals.db.seed_calendar import PA_DAY_EN, PA_DAY_FR, plan_day, school_days, toronto_today
 from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, MealSpec
@@ -58,12 +59,6 @@ KINDS: tuple[str, ...] = (
 )
 
 T = TypeVar("T", bound=SQLModel)
-
-
-def _now() -> datetime:
-    """Aware UTC: the columns are sqlmodel ``UTCDateTime``, which refuses the naive values of
-    ``models.utcnow()``, so every timestamp the seed writes is passed explicitly."""
-    return datetime.now(UTC)
 
 
 @dataclass
@@ -90,9 +85,6 @@ class _Table(Generic[T]):
         self.session, self.report, self.kind = session, report, kind
         self.key: Callable[[T], Hashable] = key
         self.rows: dict[Hashable, T] = {key(r): r for r in session.exec(select(model)).all()}
-
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self.rows
 
     def __getitem__(self, key: Hashable) -> T:
         return self.rows[key]
@@ -325,9 +317,7 @@ def _content(table: _Factory) -> None:
     pages = table("cms_page", CmsPage, lambda r: (r.slug, r.language))
     for lang, module in (("en", seed_pages_en), ("fr", seed_pages_fr)):
         for slug, (title, body) in module.PAGES.items():
-            pages.ensure(
-                CmsPage(slug=slug, language=lang, title=title, body=body, updated_at=_now())
-            )
+            pages.ensure(CmsPage(slug=slug, language=lang, title=title, body=body))
     faqs = table("faq", Faq, lambda r: (r.language, r.question))
     for lang, entries in (("en", seed_content.FAQ_EN), ("fr", seed_content.FAQ_FR)):
         for sort, (question, answer) in enumerate(entries):
@@ -339,7 +329,7 @@ def _demo_parent(session: Session, report: SeedReport) -> Parent:
     parent = session.exec(select(Parent).where(Parent.email == d["email"])).first()
     if parent is not None:
         return parent  # never re-hash: a re-run must leave the row as it is
-    now = _now()
+    now = utcnow()
     parent = Parent(
         email=d["email"],
         password_hash=hash_password(d["password"]),
@@ -351,8 +341,6 @@ def _demo_parent(session: Session, report: SeedReport) -> Parent:
         terms_accepted_at=now,
         email_verified_at=now,
         signup_step="COMPLETE",
-        created_at=now,
-        updated_at=now,
     )
     session.add(parent)
     report.created["parent"] += 1
@@ -381,7 +369,6 @@ def _demo_children(
             teacher_id=by_grade[grade.id].id,
             grade_id=grade.id,
             is_default=default,
-            created_at=_now(),
         )
         out.append((children.ensure(child), allergy_specs))
     return out

@@ -1,6 +1,8 @@
 """Shared column helpers.
 
-Times are stored as naive UTC (``utcnow()``); dates of meal days are plain ``date`` values in
+Times are aware UTC datetimes: sqlmodel maps ``datetime`` to its ``UTCDateTime`` type,
+which refuses naive values and reads values back as aware UTC (``utcnow()`` is the default).
+Dates of meal days are plain ``date`` values in
 the school's calendar (America/Toronto). Enumerated values are stored as short strings (the
 values of the domain's ``StrEnum`` types) so that no database enum type needs migrating.
 """
@@ -13,8 +15,8 @@ from sqlmodel import Field
 
 
 def utcnow() -> datetime:
-    """Naive UTC now: what every timestamp column holds."""
-    return datetime.now(UTC).replace(tzinfo=None)
+    """Aware UTC now: what every timestamp column holds."""
+    return datetime.now(UTC)
 
 
 def created_at_field() -> datetime:

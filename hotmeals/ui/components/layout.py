@@ -1,12 +1,21 @@
 """The page shell: skip link, header, main, footer. Components take values, not states,
-except the language switch (I18nState is the shell's own small state)."""
+except the shell's own: the language switch (I18nState) and which header to show (AuthState:
+a logged-in parent gets the parent header of ``components/header.py``)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.components.header import (
+    cms_dialog,
+    footer_page_button,
+    parent_actions,
+    visitor_menu,
+)
+from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.steps import ABOUT, CONTACT, PRIVACY, TERMS
 
 MAX_WIDTH = "1120px"
 PREFIX = "/parent"
@@ -80,8 +89,12 @@ def visitor_header() -> rx.Component:
                     display=["none", "block"],
                 ),
                 rx.link(rx.button(t("nav.login")), href="/sign-in"),
+                rx.box(visitor_menu(), display=["block", "block", "none"]),
                 spacing="3",
                 align="center",
+                # Until the session is known, keep the place but show no visitor buttons: a
+                # logged-in parent must not see 'Login' flash before the parent header.
+                visibility=rx.cond(AuthState.is_known, "visible", "hidden"),
             ),
             max_width=MAX_WIDTH,
             margin_x="auto",
@@ -96,6 +109,32 @@ def visitor_header() -> rx.Component:
         top="0",
         z_index="10",
     )
+
+
+def parent_header(show_cart: bool = False) -> rx.Component:
+    """Spec §2 logged-in header; ``show_cart`` on /edit-profile (Cart and Cancel Cart)."""
+    return rx.el.header(
+        rx.flex(
+            brand(),
+            rx.spacer(),
+            parent_actions(show_cart),
+            max_width=MAX_WIDTH,
+            margin_x="auto",
+            padding_x="16px",
+            padding_y="12px",
+            align="center",
+            spacing="4",
+        ),
+        border_bottom=f"1px solid {rx.color('gray', 5)}",
+        background_color=rx.color("gray", 1),
+        position="sticky",
+        top="0",
+        z_index="10",
+    )
+
+
+def site_header(show_cart: bool = False) -> rx.Component:
+    return rx.cond(AuthState.is_parent, parent_header(show_cart), visitor_header())
 
 
 def footer() -> rx.Component:
@@ -127,10 +166,13 @@ def footer() -> rx.Component:
             ),
             rx.vstack(
                 rx.heading(t("footer.company"), as_="h2", **heading),
-                rx.link(t("footer.about"), href="/about", **link),
-                rx.link(t("footer.terms"), href="/terms", **link),
-                rx.link(t("footer.privacy"), href="/privacy", **link),
+                footer_page_button("footer.about", "about", ABOUT),
+                footer_page_button("footer.terms", "terms", TERMS),
+                footer_page_button("footer.privacy", "privacy", PRIVACY),
+                footer_page_button("ui.faq.title", "faq", CONTACT),
+                cms_dialog(),
                 spacing="2",
+                align="start",
             ),
             rx.vstack(
                 rx.heading(t("footer.follow"), as_="h2", **heading),
@@ -189,7 +231,7 @@ def page(*children: rx.Component, header: rx.Component | None = None, chrome: bo
         return rx.box(body, lang=I18nState.html_lang, min_height="100vh")
     return rx.box(
         skip_link(),
-        header if header is not None else visitor_header(),
+        header if header is not None else site_header(),
         body,
         footer(),
         lang=I18nState.html_lang,

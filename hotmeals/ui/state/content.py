@@ -44,6 +44,7 @@ class ContentState(rx.State):
 
     async def ensure_loaded(self, slug: str) -> None:
         if slug == "faq":
+            self.slug = "faq"
             if not self.faq_en:
                 faq = await call_service(_faq_both)
                 self.faq_en = [_qa(row) for row in faq["en"]]
@@ -75,6 +76,25 @@ class ContentState(rx.State):
     @rx.event
     async def open_dialog(self, slug: str):
         """The footer's About / Terms / Privacy for a visitor: the page in a dialog."""
+        self.dialog_open = True
+        self.loading = True
+        yield
+        await self.ensure_loaded(slug)
+        self.loading = False
+
+    @rx.event
+    async def open_from_footer(self, slug: str, step: str):
+        """Footer links: a logged-in parent gets the /edit-profile step, a visitor a dialog."""
+        from hotmeals.ui.state.auth import AuthState
+        from hotmeals.ui.state.steps import ProfileStepState
+
+        auth = await self.get_state(AuthState)
+        if auth.is_parent:
+            steps = await self.get_state(ProfileStepState)
+            steps.set_steps(step)
+            await self.ensure_loaded(slug)
+            yield rx.redirect("/edit-profile")
+            return
         self.dialog_open = True
         self.loading = True
         yield

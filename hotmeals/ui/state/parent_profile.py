@@ -224,7 +224,6 @@ class ParentEditState(rx.State):
             return
         self.uploading = False
         auth.profile_image = url
-        yield rx.clear_selected_files(UPLOAD_ID)
         yield rx.toast.success(tr("ui.profile.picture_saved", lang))
 
     # ---- language ----------------------------------------------------------------------------

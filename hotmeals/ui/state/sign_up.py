@@ -87,7 +87,8 @@ class SignUpState(rx.State):
         errors = await self._show(only_touched=False)
         if errors:
             first = next(f for f in FIELDS if f in errors)
-            return rx.set_focus(PREFIX + first)
+            yield rx.set_focus(PREFIX + first)
+            return
         self.busy = True
         yield
         lang = (await self.get_state(I18nState)).lang

@@ -1,0 +1,392 @@
+"""/api/v1/Parent/auth/* and the profile, content and notification calls of /Parent/user/*.
+
+Thin: parse the body, call one service transaction, answer the envelope. See docs/api.md.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from dataclasses import asdict
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse
+from sqlmodel import Session
+
+from hotmeals.api.account_schemas import (
+    FAILURES,
+    AltEmailVerifyIn,
+    ChangePasswordIn,
+    CmsPageIn,
+    ContactIn,
+    EditProfileIn,
+    EmailIn,
+    Envelope,
+    LoginIn,
+    NewPasswordIn,
+    NotificationsIn,
+    NotificationsOut,
+    OtpSentOut,
+    ProfileOut,
+    ResendOtpIn,
+    SessionDataOut,
+    SignupIn,
+    VerifyOtpIn,
+)
+from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
+from hotmeals.api.deps import (
+    Client,
+    EnvelopeRoute,
+    ParentClient,
+    client_context,
+    openapi_body,
+    optional_parent,
+    parent_context,
+    parse_body,
+    run,
+)
+from hotmeals.api.envelope import fail, ok
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t
+from hotmeals.services import accounts, content, notifications, profile
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+AUTH = ["Parent auth"]
+USER = ["Parent user"]
+
+
+# --- sign-up, verification, sign-in ------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/auth/Signup",
+    tags=AUTH,
+    summary="Create an account and e-mail a 6-digit verification code",
+    openapi_extra=openapi_body(SignupIn),
+    response_model=Envelope[OtpSentOut],
+)
+async def signup(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, SignupIn, client.lang)
+    sent = await run(
+        accounts.signup, **body.model_dump(), language=client.lang, address=client.address
+    )
+    return ok(asdict(sent), t("signup_success", client.lang, email=sent.email))
+
+
+@router.post(
+    "/Parent/auth/VerifyOtp",
+    tags=AUTH,
+    summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
+    openapi_extra=openapi_body(VerifyOtpIn),
+    response_model=Envelope[SessionDataOut],
+)
+async def verify_otp(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, VerifyOtpIn, client.lang)
+    if body.purpose == "RESET_PASSWORD":
+        await run(
+            accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address
+        )
+        email = accounts.normalize_email(body.email)
+        return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
+    result = await run(
+        accounts.verify_otp,
+        email=body.email,
+        otp=body.otp,
+        address=client.address,
+        user_agent=client.user_agent,
+    )
+    return ok(result.session_data, t("email_verified", client.lang))
+
+
+@router.post(
+    "/Parent/auth/ResendOtp",
+    tags=AUTH,
+    summary="Send a new code (60 s cooldown); the same answer for any address",
+    openapi_extra=openapi_body(ResendOtpIn),
+    response_model=Envelope[OtpSentOut],
+)
+async def resend_otp(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, ResendOtpIn, client.lang)
+    sent = await run(
+        accounts.resend_otp,
+        email=body.email,
+        purpose=body.purpose or "VERIFY_EMAIL",
+        address=client.address,
+    )
+    return ok(asdict(sent), t("otp_sent", client.lang, email=sent.email))
+
+
+@router.post(
+    "/Parent/auth/Login",
+    tags=AUTH,
+    summary="Sign in with e-mail or phone and password; answers the session data",
+    openapi_extra=openapi_body(LoginIn),
+    response_model=Envelope[SessionDataOut],
+)
+async def login(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, LoginIn, client.lang)
+    result = await run(
+        accounts.login,
+        email=body.email,
+        phone=body.phone,
+        password=body.password,
+        address=client.address,
+        user_agent=client.user_agent,
+    )
+    if result.needs_verification:
+        return fail(
+            t("email_not_verified", client.lang, email=result.email),
+            data={"email": result.email, "verify_email": True},
+        )
+    return ok(result.session_data, t("login_success", client.lang))
+
+
+@router.post(
+    "/Parent/auth/Logout",
+    tags=AUTH,
+    summary="Revoke the session token (always succeeds)",
+    response_model=Envelope[None],
+)
+async def logout(client: Client = Depends(client_context)):
+    await run(accounts.logout, token=client.token)
+    return ok(None, t("logout_success", client.lang))
+
+
+# --- passwords ---------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/auth/Forgot_Password",
+    tags=AUTH,
+    summary="E-mail a password-reset code; the same answer for any address",
+    openapi_extra=openapi_body(EmailIn),
+    response_model=Envelope[OtpSentOut],
+)
+async def forgot_password(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, EmailIn, client.lang)
+    sent = await run(accounts.forgot_password, email=body.email, address=client.address)
+    return ok(asdict(sent), t("forgot_password_sent", client.lang, email=sent.email))
+
+
+@router.post(
+    "/Parent/auth/NewPassword",
+    tags=AUTH,
+    summary="Set a new password with the reset code (signs out every session)",
+    openapi_extra=openapi_body(NewPasswordIn),
+    response_model=Envelope[None],
+)
+async def new_password(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, NewPasswordIn, client.lang)
+    await run(accounts.new_password, **body.model_dump(), address=client.address)
+    return ok(None, t("password_reset_success", client.lang))
+
+
+@router.post(
+    "/Parent/auth/ChangePassword",
+    tags=AUTH,
+    summary="Change the password (other sessions are signed out)",
+    openapi_extra=openapi_body(ChangePasswordIn),
+    response_model=Envelope[None],
+)
+async def change_password(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChangePasswordIn, ctx.lang)
+    await run(
+        accounts.change_password,
+        parent_id=ctx.parent_id,
+        **body.model_dump(),
+        keep_session_id=ctx.parent.session_id,
+    )
+    return ok(None, t("password_changed", ctx.lang))
+
+
+# --- profile -----------------------------------------------------------------------------------
+
+
+def decode_image(value: str) -> bytes:
+    """A base64 picture or ``data:image/...;base64,`` URL as bytes (type checked later)."""
+    text = value.strip()
+    if text.startswith("data:"):
+        header, _, text = text.partition(",")
+        if ";base64" not in header:
+            raise DomainError("image_type_invalid", field="profile_image")
+    if len(text) > profile.IMAGE_MAX_BYTES * 4 // 3 + 8:
+        raise DomainError("image_too_large", field="profile_image")
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise DomainError("image_type_invalid", field="profile_image") from None
+
+
+def _edit_profile(
+    *,
+    session: Session,
+    parent_id: int,
+    token: str | None,
+    fields: dict,
+    image: bytes | None,
+    language: str | None,
+) -> dict:
+    """One transaction for the whole form: details, picture, language."""
+    profile.edit_profile(session=session, parent_id=parent_id, **fields)
+    if image is not None:
+        profile.save_profile_image(
+            session=session, parent_id=parent_id, filename="upload", data=image
+        )
+    if language:
+        profile.set_language(session=session, parent_id=parent_id, language=language)
+    return profile.get_profile(session=session, parent_id=parent_id, token=token)
+
+
+@router.post(
+    "/Parent/auth/EditProfile",
+    tags=AUTH,
+    summary="Edit names, phone, alternate e-mails, picture and language",
+    openapi_extra=openapi_body(EditProfileIn),
+    response_model=Envelope[ProfileOut],
+)
+async def edit_profile(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, EditProfileIn, ctx.lang)
+    image = decode_image(body.profile_image) if body.profile_image else None
+    data = await run(
+        _edit_profile,
+        parent_id=ctx.parent_id,
+        token=ctx.client.token,
+        fields={
+            "first_name": body.first_name,
+            "last_name": body.last_name,
+            "phone": body.phone,
+            "alt_emails": body.alt_emails,
+        },
+        image=image,
+        language=body.language,
+    )
+    return ok(data, t("profile_updated", ctx.lang))
+
+
+@router.post(
+    "/Parent/auth/AddAltEmail",
+    tags=AUTH,
+    summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
+    openapi_extra=openapi_body(EmailIn),
+    response_model=Envelope[OtpSentOut],
+)
+async def add_alt_email(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, EmailIn, ctx.lang)
+    sent = await run(profile.add_alt_email, parent_id=ctx.parent_id, email=body.email)
+    return ok(asdict(sent), t("otp_sent", ctx.lang, email=sent.email))
+
+
+@router.post(
+    "/Parent/auth/VerifyAltEmail",
+    tags=AUTH,
+    summary="Verify an alternate e-mail with its code",
+    openapi_extra=openapi_body(AltEmailVerifyIn),
+    response_model=Envelope[ProfileOut],
+)
+async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, AltEmailVerifyIn, ctx.lang)
+    data = await run(
+        profile.verify_alt_email, parent_id=ctx.parent_id, email=body.email, otp=body.otp
+    )
+    data["token"] = ctx.client.token
+    return ok(data, t("alt_email_verified", ctx.lang))
+
+
+@router.get(
+    "/Parent/user/GetUserDetails",
+    tags=USER,
+    summary="The parent profile (spec §3) with cart counts",
+    response_model=Envelope[ProfileOut],
+)
+async def get_user_details(ctx: ParentClient = Depends(parent_context)):
+    data = await run(profile.get_profile, parent_id=ctx.parent_id, token=ctx.client.token)
+    return ok(data, t("profile_loaded", ctx.lang))
+
+
+@router.post(
+    "/Parent/user/update_parent_email_noti_details",
+    tags=USER,
+    summary="Turn e-mail notification kinds on or off; answers every kind",
+    openapi_extra=openapi_body(NotificationsIn),
+    response_model=Envelope[NotificationsOut],
+)
+async def update_notifications(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, NotificationsIn, ctx.lang)
+    prefs = await run(
+        notifications.update_preferences,
+        parent_id=ctx.parent_id,
+        preferences=body.model_dump(exclude_none=True),
+    )
+    return ok(prefs, t("notifications_updated", ctx.lang))
+
+
+# --- content -------------------------------------------------------------------------------------
+
+
+def _page(*, session: Session, slug: str | None, lang: str) -> dict:
+    if str(slug or "").strip().lower() == "faq":
+        return {
+            "slug": "faq",
+            "language": lang,
+            "title": t("faq_title", lang),
+            "body": "",
+            "updated_at": None,
+            "items": content.list_faq(session=session, lang=lang),
+        }
+    return content.cms_page(session=session, slug=slug, lang=lang)
+
+
+@router.post(
+    "/Parent/user/cms_pages",
+    tags=USER,
+    summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
+    openapi_extra=openapi_body(CmsPageIn),
+    response_model=Envelope[CmsPageOutModel],
+)
+async def cms_pages(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, CmsPageIn, client.lang)
+    return ok(await run(_page, slug=body.slug, lang=client.lang), t("success", client.lang))
+
+
+@router.post(
+    "/Parent/user/contact_us",
+    tags=USER,
+    summary="Send a message to the provider (stored and e-mailed)",
+    openapi_extra=openapi_body(ContactIn),
+    response_model=Envelope[None],
+)
+async def contact_us(
+    request: Request,
+    client: Client = Depends(client_context),
+    parent: accounts.ParentContext | None = Depends(optional_parent),
+):
+    body = await parse_body(request, ContactIn, client.lang)
+    await run(
+        content.contact_us,
+        **body.model_dump(),
+        parent_id=parent.parent_id if parent else None,
+        lang=client.lang,
+        address=client.address,
+    )
+    return ok(None, t("contact_sent", client.lang))
+
+
+# --- uploaded pictures (no api-key: an <img> tag cannot send headers) -----------------------------
+
+files = APIRouter()
+
+
+@files.get("/uploads/profile/{name}", tags=["files"], summary="A profile picture")
+def profile_picture(name: str):
+    path = profile.profile_image_path(name)
+    if path is None:
+        return fail(t("page_not_found"), status_code=404)
+    media = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+    return FileResponse(
+        path,
+        media_type=media[profile.image_kind_from_name(path.name)],
+        headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"},
+    )
+
+
+router.include_router(files)

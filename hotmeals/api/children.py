@@ -1,0 +1,227 @@
+"""/api/v1/Parent/user/* for children, places and allergies, and the allergy suggestions.
+
+Every call taking a ``child_id`` answers 'Child not found' for another parent's child, exactly
+as for one that does not exist (the service checks ownership).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+
+from hotmeals.api.account_schemas import (
+    FAILURES,
+    ChildAllergiesIn,
+    ChildIdIn,
+    ChildIn,
+    ChildOut,
+    CityIdIn,
+    CityOut,
+    EditChildIn,
+    Envelope,
+    GradeOut,
+    IngredientOut,
+    SchoolIdIn,
+    SchoolOut,
+    SuggestionsIn,
+    TeacherOut,
+)
+from hotmeals.api.deps import (
+    Client,
+    EnvelopeRoute,
+    ParentClient,
+    client_context,
+    openapi_body,
+    parent_context,
+    parse_body,
+    run,
+)
+from hotmeals.api.envelope import ok
+from hotmeals.i18n import t
+from hotmeals.services import children
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+USER = ["Parent user"]
+
+
+def _listed(rows: list, lang: str):
+    return ok(rows, t("success" if rows else "no_data_found", lang))
+
+
+# --- places ---------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/user/get_city",
+    tags=USER,
+    summary="Cities with schools",
+    response_model=Envelope[list[CityOut]],
+)
+async def get_city(client: Client = Depends(client_context)):
+    return _listed(await run(children.list_cities), client.lang)
+
+
+@router.post(
+    "/Parent/user/GetSchool",
+    tags=USER,
+    summary="The schools of a city",
+    openapi_extra=openapi_body(CityIdIn),
+    response_model=Envelope[list[SchoolOut]],
+)
+async def get_school(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, CityIdIn, client.lang)
+    return _listed(await run(children.list_schools, city_id=body.city_id), client.lang)
+
+
+@router.post(
+    "/Parent/user/get_teachers",
+    tags=USER,
+    summary="The teachers of a school, each with their grade",
+    openapi_extra=openapi_body(SchoolIdIn),
+    response_model=Envelope[list[TeacherOut]],
+)
+async def get_teachers(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, SchoolIdIn, client.lang)
+    rows = await run(children.list_teachers, school_id=body.school_id, lang=client.lang)
+    return _listed(rows, client.lang)
+
+
+@router.get(
+    "/Parent/user/get_grades",
+    tags=USER,
+    summary="Grades JK to 8, labelled in the request's language",
+    response_model=Envelope[list[GradeOut]],
+)
+async def get_grades(client: Client = Depends(client_context)):
+    return _listed(await run(children.list_grades, lang=client.lang), client.lang)
+
+
+# --- children -------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/user/AddChild",
+    tags=USER,
+    summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
+    openapi_extra=openapi_body(ChildIn),
+    response_model=Envelope[ChildOut],
+)
+async def add_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChildIn, ctx.lang)
+    child = await run(
+        children.add_child, parent_id=ctx.parent_id, **body.model_dump(), lang=ctx.lang
+    )
+    return ok(child, t("child_added", ctx.lang))
+
+
+@router.post(
+    "/Parent/user/EditChild",
+    tags=USER,
+    summary="Edit a child's names, school, teacher and grade",
+    openapi_extra=openapi_body(EditChildIn),
+    response_model=Envelope[ChildOut],
+)
+async def edit_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, EditChildIn, ctx.lang)
+    child = await run(
+        children.edit_child, parent_id=ctx.parent_id, **body.model_dump(), lang=ctx.lang
+    )
+    return ok(child, t("child_updated", ctx.lang))
+
+
+@router.post(
+    "/Parent/user/DeleteChild",
+    tags=USER,
+    summary="Delete a child (order history is kept)",
+    openapi_extra=openapi_body(ChildIdIn),
+    response_model=Envelope[None],
+)
+async def delete_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChildIdIn, ctx.lang)
+    await run(children.delete_child, parent_id=ctx.parent_id, child_id=body.child_id)
+    return ok(None, t("child_deleted", ctx.lang))
+
+
+@router.post(
+    "/Parent/user/SetDefaultChild",
+    tags=USER,
+    summary="Make a child the default one",
+    openapi_extra=openapi_body(ChildIdIn),
+    response_model=Envelope[None],
+)
+async def set_default_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChildIdIn, ctx.lang)
+    await run(children.set_default_child, parent_id=ctx.parent_id, child_id=body.child_id)
+    return ok(None, t("default_child_set", ctx.lang))
+
+
+@router.post(
+    "/Parent/user/GetOneChildInfo",
+    tags=USER,
+    summary="One child with allergies",
+    openapi_extra=openapi_body(ChildIdIn),
+    response_model=Envelope[ChildOut],
+)
+async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChildIdIn, ctx.lang)
+    child = await run(
+        children.get_child, parent_id=ctx.parent_id, child_id=body.child_id, lang=ctx.lang
+    )
+    return ok(child, t("success", ctx.lang))
+
+
+@router.get(
+    "/Parent/user/GetChilds",
+    tags=USER,
+    summary="The parent's children, the default first",
+    response_model=Envelope[list[ChildOut]],
+)
+async def get_children(ctx: ParentClient = Depends(parent_context)):
+    rows = await run(children.list_children, parent_id=ctx.parent_id, lang=ctx.lang)
+    return _listed(rows, ctx.lang)
+
+
+# --- allergies ------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/user/Add_Child_Allergicingredients",
+    tags=USER,
+    summary="Replace a child's allergies (may be empty; completes sign-up)",
+    openapi_extra=openapi_body(ChildAllergiesIn),
+    response_model=Envelope[ChildOut],
+)
+async def set_child_allergies(request: Request, ctx: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ChildAllergiesIn, ctx.lang)
+    child = await run(
+        children.set_child_allergies,
+        parent_id=ctx.parent_id,
+        child_id=body.child_id,
+        items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
+        lang=ctx.lang,
+    )
+    return ok(child, t("allergies_saved", ctx.lang))
+
+
+@router.get(
+    "/Parent/user/Allergicingredients",
+    tags=USER,
+    summary="Every ingredient a child can be allergic to, priority allergens first",
+    response_model=Envelope[list[IngredientOut]],
+)
+async def allergic_ingredients(client: Client = Depends(client_context)):
+    return _listed(await run(children.list_allergic_ingredients, lang=client.lang), client.lang)
+
+
+@router.post(
+    "/Admin/allergy_suggestions/list",
+    tags=["Admin"],
+    summary="Ingredients matching a search (type-ahead), accents and case ignored",
+    openapi_extra=openapi_body(SuggestionsIn),
+    response_model=Envelope[list[IngredientOut]],
+)
+async def allergy_suggestions(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, SuggestionsIn, client.lang)
+    rows = await run(
+        children.allergy_suggestions, query=body.search, lang=client.lang, limit=body.limit
+    )
+    return _listed(rows, client.lang)

@@ -1,0 +1,266 @@
+"""The request context of the /api/v1 parent calls (spec §6, §7, §8).
+
+- ``api-key`` header must equal ``HOTMEALS_API_KEY``: otherwise HTTP 403 with code 0 (403, not
+  401: the client clears the parent's session on a 401, and a wrong key is not a session
+  problem).
+- ``app`` header: 'P' (the parent app). Absent is accepted; any other value is refused (403).
+- ``token`` header: the session token; calls that need a parent answer HTTP 401 with code 0
+  when it is missing, unknown, expired or revoked.
+- ``accept-language``: 'fr...' gives French messages, anything else English.
+- The body is JSON whatever the content type says (the client sends ``text/plain``); it is read
+  here and validated with the route's pydantic model, so a bad body is code 0 with a clear
+  message, never a 500. ``openapi_body(Model)`` declares the same model in the OpenAPI doc.
+"""
+
+from __future__ import annotations
+
+import copy
+import hmac
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from fastapi import Depends, Header, Request, Security
+from fastapi.routing import APIRoute
+from fastapi.security import APIKeyHeader
+from pydantic import BaseModel, ValidationError
+from sqlalchemy.exc import IntegrityError, OperationalError
+from starlette.concurrency import run_in_threadpool
+
+from hotmeals.api.envelope import fail
+from hotmeals.db.engine import session_scope
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import accounts
+from hotmeals.settings import get_settings
+
+log = logging.getLogger("hotmeals.api")
+
+MAX_BODY_BYTES = 4 * 1024 * 1024  # a 2 MB picture in base64, and room to spare
+ID_MAX = 2**31 - 1
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+API_KEY = APIKeyHeader(
+    name="api-key", auto_error=False, description="The static client key (HOTMEALS_API_KEY)."
+)
+TOKEN = APIKeyHeader(
+    name="token", auto_error=False, description="The parent's session token (from Login)."
+)
+
+
+class ApiError(Exception):
+    """A refusal decided by the API layer itself (bad key, bad body)."""
+
+    def __init__(self, message: str, *, status_code: int = 200, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.data = data
+
+
+def request_lang(request: Request) -> str:
+    return normalize_lang(request.headers.get("accept-language"))
+
+
+class EnvelopeRoute(APIRoute):
+    """Turns refusals raised anywhere in a call (dependencies included) into the envelope."""
+
+    def get_route_handler(self) -> Callable:
+        handler = super().get_route_handler()
+
+        async def route(request: Request):
+            lang = request_lang(request)
+            try:
+                return await handler(request)
+            except ApiError as err:
+                return fail(err.message, status_code=err.status_code, data=err.data)
+            except accounts.Unauthorized as err:
+                return fail(err.message(lang), status_code=401)
+            except DomainError as err:
+                data = {"field": err.field} if err.field else None
+                return fail(err.message(lang), data=data)
+            except (IntegrityError, OperationalError):
+                # Two requests raced for the same row (a double click), or the database is
+                # busy: refuse this one; the parent can try again.
+                log.warning("conflict on %s %s", request.method, request.url.path, exc_info=True)
+                return fail(t("api.server_error", lang), status_code=409)
+
+        return route
+
+
+@dataclass(frozen=True)
+class Client:
+    lang: str
+    address: str | None
+    user_agent: str | None
+    token: str | None
+
+
+def client_address(request: Request) -> str | None:
+    """The caller's address for rate limits. ``X-Forwarded-For`` counts only when
+    ``HOTMEALS_TRUST_PROXY=1`` (behind a reverse proxy that sets it)."""
+    if os.environ.get("HOTMEALS_TRUST_PROXY") == "1":
+        forwarded = request.headers.get("x-forwarded-for", "").split(",")[0].strip()
+        if forwarded:
+            return forwarded[:64]
+    return request.client.host if request.client else None
+
+
+def client_context(
+    request: Request,
+    api_key: str | None = Security(API_KEY),
+    app: str | None = Header(default=None, description="The app identifier: 'P'."),
+    accept_language: str | None = Header(default=None, description="'en' (default) or 'fr'."),
+    token: str | None = Security(TOKEN),
+) -> Client:
+    lang = normalize_lang(accept_language)
+    expected = get_settings().api_key
+    if not api_key or not hmac.compare_digest(api_key.encode(), expected.encode()):
+        raise ApiError(t("api.bad_api_key", lang), status_code=403)
+    if app is not None and app.strip() and app.strip().upper() != "P":
+        raise ApiError(t("api_app_invalid", lang), status_code=403)
+    return Client(
+        lang=lang,
+        address=client_address(request),
+        user_agent=request.headers.get("user-agent"),
+        token=token.strip() if token and token.strip() else None,
+    )
+
+
+@dataclass(frozen=True)
+class ParentClient:
+    client: Client
+    parent: accounts.ParentContext
+
+    @property
+    def lang(self) -> str:
+        return self.client.lang
+
+    @property
+    def parent_id(self) -> int:
+        return self.parent.parent_id
+
+
+async def parent_context(client: Client = Depends(client_context)) -> ParentClient:
+    """A signed-in parent, or HTTP 401."""
+    if not client.token:
+        raise accounts.Unauthorized()
+    parent = await run(accounts.authenticate, token=client.token)
+    return ParentClient(client=client, parent=parent)
+
+
+async def optional_parent(
+    client: Client = Depends(client_context),
+) -> accounts.ParentContext | None:
+    """The parent when a valid token is sent; a visitor otherwise (never a 401)."""
+    if not client.token:
+        return None
+    try:
+        return await run(accounts.authenticate, token=client.token)
+    except accounts.Unauthorized:
+        return None
+
+
+def _in_transaction(fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
+    with session_scope() as session:
+        return fn(session=session, **kwargs)
+
+
+async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
+    """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
+    return await run_in_threadpool(_in_transaction, fn, kwargs)
+
+
+# --- bodies ------------------------------------------------------------------------------------
+
+
+async def read_json(request: Request, lang: str) -> dict:
+    """The body as a JSON object, whatever its content type; an empty body is ``{}``."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY_BYTES:
+        raise ApiError(t("body_too_large", lang), status_code=413)
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise ApiError(t("api.invalid_json", lang)) from None
+    if not isinstance(data, dict):
+        raise ApiError(t("api.invalid_json", lang))
+    bad = _bad_text(data)
+    if bad is not None:
+        raise ApiError(t("field_invalid", lang, field=bad), data={"field": bad})
+    return data
+
+
+def _bad_text(value: Any, field: str = "body") -> str | None:
+    """The first field holding text no database can store (NUL, lone surrogates)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return field
+        return field if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            inner = str(key) if field == "body" else field
+            found = _bad_text(key, field) or _bad_text(item, inner)
+            if found:
+                return found
+    if isinstance(value, list):
+        for item in value:
+            found = _bad_text(item, field)
+            if found:
+                return found
+    return None
+
+
+def validate_body(model: type[M], data: dict, lang: str) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        errors = exc.errors()
+        loc = errors[0].get("loc", ()) if errors else ()
+        field = str(loc[0]) if loc else "body"
+        raise ApiError(t("field_invalid", lang, field=field), data={"field": field}) from None
+
+
+async def parse_body(request: Request, model: type[M], lang: str) -> M:
+    return validate_body(model, await read_json(request, lang), lang)
+
+
+def openapi_body(model: type[BaseModel], *, required: bool = False) -> dict:
+    """``openapi_extra`` declaring ``model`` as the JSON request body (sent as text/plain by
+    the original client; both are accepted)."""
+    schema = inline_schema(model)
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": schema}},
+        }
+    }
+
+
+def inline_schema(model: type[BaseModel]) -> dict:
+    """The model's JSON schema with its ``$defs`` inlined (they would dangle in the doc)."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                target = copy.deepcopy(defs[ref.rsplit("/", 1)[-1]])
+                rest = {k: v for k, v in node.items() if k != "$ref"}
+                return resolve({**target, **rest})
+            return {k: resolve(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [resolve(v) for v in node]
+        return node
+
+    return resolve(schema)

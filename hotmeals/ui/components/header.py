@@ -1,0 +1,272 @@
+"""The logged-in header (spec §2): book meal, contact us, the profile menu (edit profile, manage
+notification, change password, change language, logout), the logout dialog, and on
+/edit-profile the Cart and Cancel Cart counts. Also the visitor's phone menu and the CMS dialog
+the footer opens for visitors."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.settings import get_settings
+from hotmeals.ui.components.links import is_ready
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.content import ContentState
+from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.settings import LanguageState
+from hotmeals.ui.state.steps import (
+    CHANGE_PASSWORD,
+    CONTACT,
+    NOTIFICATIONS,
+    PROFILE,
+    SETTINGS,
+    ProfileStepState,
+)
+
+GRAY_12 = rx.color("gray", 12)
+
+
+def avatar(size: str = "2") -> rx.Component:
+    return rx.avatar(
+        src=AuthState.profile_image,
+        fallback=AuthState.avatar_initials,
+        size=size,
+        radius="full",
+        alt="",
+    )
+
+
+def _count_link(label_key: str, count: rx.Var, route: str, icon: str, id_: str) -> rx.Component:
+    content = [
+        rx.icon(icon, size=18, aria_hidden="true"),
+        rx.el.span(t(label_key), class_name="hm-hide-phone"),
+        rx.badge(count, variant="solid", radius="full", size="1"),
+        rx.el.span(" ", t("ui.header.items"), class_name="sr-only"),
+    ]
+    if is_ready(route):
+        return rx.link(rx.button(*content, variant="soft", size="2", as_child=False),
+                       href=route, id=id_)
+    return rx.button(
+        *content,
+        variant="soft",
+        size="2",
+        id=id_,
+        on_click=rx.toast.info(t("ui.under_development")),
+    )
+
+
+def cart_counts() -> rx.Component:
+    """Cart and Cancel Cart with their counts; hidden when no child is active (spec §2)."""
+    return rx.cond(
+        AuthState.active_child_count > 0,
+        rx.hstack(
+            _count_link("ui.header.cart", AuthState.shown_cart_count, "/edit-profile/cart",
+                        "shopping-cart", "header-cart"),
+            _count_link("ui.header.cancel_cart", AuthState.shown_cancel_cart_count,
+                        "/edit-profile/cancel-cart", "shopping-bag", "header-cancel-cart"),
+            spacing="2",
+        ),
+    )
+
+
+def _menu_item(icon: str, label_key: str, on_click, **props) -> rx.Component:
+    return rx.menu.item(
+        rx.hstack(rx.icon(icon, size=16, aria_hidden="true"), rx.text(t(label_key)),
+                  spacing="2", align="center"),
+        on_click=on_click,
+        **props,
+    )
+
+
+def profile_menu() -> rx.Component:
+    return rx.menu.root(
+        rx.menu.trigger(
+            rx.button(
+                avatar("2"),
+                rx.el.span(AuthState.first_name, class_name="hm-hide-phone"),
+                rx.icon("chevron-down", size=16, aria_hidden="true"),
+                variant="ghost",
+                size="2",
+                color=GRAY_12,
+                id="profile-menu",
+                aria_label=t("ui.header.account_menu"),
+                custom_attrs={"title": AuthState.full_name},
+            ),
+        ),
+        rx.menu.content(
+            rx.box(
+                rx.text(AuthState.full_name, weight="bold", size="2"),
+                rx.text(AuthState.email, size="1", color=rx.color("gray", 11)),
+                padding="8px 12px",
+            ),
+            rx.menu.separator(),
+            rx.box(
+                _menu_item("utensils", "ui.header.book_meal", ProfileStepState.open_step(PROFILE)),
+                _menu_item("mail", "ui.header.contact_us", ProfileStepState.open_step(CONTACT)),
+                rx.menu.separator(),
+                class_name="hm-show-phone",
+            ),
+            _menu_item("user-pen", "ui.header.edit_profile",
+                       rx.redirect("/edit-profile/parent-edit-profile")),
+            _menu_item("bell", "ui.header.manage_notification",
+                       ProfileStepState.open_step(SETTINGS, NOTIFICATIONS)),
+            _menu_item("key-round", "ui.header.change_password",
+                       ProfileStepState.open_step(SETTINGS, CHANGE_PASSWORD)),
+            _menu_item("languages", "nav.switch_to_other", LanguageState.toggle,
+                       custom_attrs={"lang": rx.cond(I18nState.is_fr, "en", "fr")}),
+            rx.menu.separator(),
+            _menu_item("log-out", "ui.header.logout", AuthState.open_logout, color="red",
+                       id="menu-logout"),
+            align="end",
+            min_width="220px",
+        ),
+        modal=False,
+    )
+
+
+def logout_dialog() -> rx.Component:
+    """Spec §2: 'Logout?' / 'Are you sure you want to log out of your account?'."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(t("ui.logout.title")),
+            rx.alert_dialog.description(t("ui.logout.text")),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(t("ui.logout.cancel"), variant="soft", color_scheme="gray",
+                              size="3"),
+                ),
+                rx.button(
+                    rx.cond(AuthState.logging_out, rx.spinner(size="2"), rx.fragment()),
+                    t("ui.logout.confirm"),
+                    on_click=AuthState.confirm_logout,
+                    disabled=AuthState.logging_out,
+                    color_scheme="red",
+                    size="3",
+                    id="logout-confirm",
+                ),
+                spacing="3",
+                justify="end",
+                margin_top="20px",
+                wrap="wrap",
+            ),
+            max_width="420px",
+        ),
+        open=AuthState.logout_open,
+        on_open_change=AuthState.set_logout_open,
+    )
+
+
+def parent_nav() -> rx.Component:
+    link = {"variant": "ghost", "size": "2", "color": GRAY_12}
+    return rx.hstack(
+        rx.button(rx.icon("utensils", size=16, aria_hidden="true"), t("ui.header.book_meal"),
+                  on_click=ProfileStepState.open_step(PROFILE), id="nav-book-meal", **link),
+        rx.button(rx.icon("mail", size=16, aria_hidden="true"), t("ui.header.contact_us"),
+                  on_click=ProfileStepState.open_step(CONTACT), id="nav-contact", **link),
+        spacing="4",
+        class_name="hm-hide-phone",
+    )
+
+
+def parent_actions(show_cart: bool = False) -> rx.Component:
+    return rx.hstack(
+        parent_nav(),
+        cart_counts() if show_cart else rx.fragment(),
+        profile_menu(),
+        logout_dialog(),
+        spacing="3",
+        align="center",
+    )
+
+
+def visitor_menu() -> rx.Component:
+    """Phones: Parents, School, Vendor and Sign up behind one button."""
+    s = get_settings()
+    return rx.box(
+        rx.menu.root(
+            rx.menu.trigger(
+                rx.icon_button(
+                    rx.icon("menu", size=20, aria_hidden="true"),
+                    variant="ghost",
+                    size="3",
+                    color=GRAY_12,
+                    aria_label=t("ui.header.menu"),
+                    id="visitor-menu",
+                ),
+            ),
+            rx.menu.content(
+                rx.menu.item(t("nav.parents"), on_click=rx.redirect("/")),
+                rx.menu.item(t("nav.school"), on_click=rx.redirect(s.school_site_url,
+                                                                   is_external=True)),
+                rx.menu.item(t("nav.vendor"), on_click=rx.redirect(s.vendor_site_url,
+                                                                   is_external=True)),
+                rx.menu.separator(),
+                rx.menu.item(t("nav.sign_up"), on_click=rx.redirect("/sign-up")),
+                align="end",
+            ),
+            modal=False,
+        ),
+        class_name="hm-show-phone",
+    )
+
+
+def cms_dialog() -> rx.Component:
+    """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog."""
+    title = rx.cond(I18nState.is_fr, ContentState.title_fr, ContentState.title_en)
+    body = rx.cond(I18nState.is_fr, ContentState.body_fr, ContentState.body_en)
+    faq = rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.flex(
+                rx.dialog.title(
+                    rx.cond(ContentState.slug == "faq", t("ui.faq.title"), title),
+                    margin="0",
+                ),
+                rx.dialog.close(
+                    rx.icon_button(rx.icon("x", aria_hidden="true"), variant="ghost",
+                                   color_scheme="gray", aria_label=t("ui.common.close")),
+                ),
+                justify="between",
+                align="center",
+                gap="3",
+            ),
+            rx.cond(
+                ContentState.loading,
+                rx.center(rx.spinner(size="3"), padding="32px"),
+                rx.cond(
+                    ContentState.slug == "faq",
+                    faq_list(faq),
+                    rx.box(rx.markdown(body), class_name="hm-prose"),
+                ),
+            ),
+            max_width="720px",
+            max_height="85vh",
+            overflow_y="auto",
+        ),
+        open=ContentState.dialog_open,
+        on_open_change=ContentState.set_dialog_open,
+    )
+
+
+def faq_list(items: rx.Var) -> rx.Component:
+    return rx.vstack(
+        rx.foreach(
+            items,
+            lambda qa: rx.el.details(
+                rx.el.summary(qa["question"], class_name="hm-faq-q"),
+                rx.box(rx.markdown(qa["answer"]), class_name="hm-prose hm-faq-a"),
+                class_name="hm-faq",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def footer_page_button(label_key: str, slug: str, step: str) -> rx.Component:
+    """A logged-in parent opens the matching /edit-profile step; a visitor, a dialog."""
+    return rx.el.button(
+        t(label_key),
+        type="button",
+        on_click=ContentState.open_from_footer(slug, step),
+        class_name="hm-linklike hm-footer-link",
+    )

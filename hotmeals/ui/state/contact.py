@@ -1,0 +1,84 @@
+"""Contact us (edit-profile step 8): the §3 contact form, stored and mailed to the provider.
+Rules: ``validation.CONTACT_RULES`` and ``services.content.contact_us``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.i18n import I18nState
+
+PREFIX = "contact-"
+FIELDS = ("first_name", "last_name", "email", "phone", "subject", "description")
+
+
+class ContactState(rx.State):
+    errors: dict[str, str] = {}
+    busy: bool = False
+    sent: bool = False
+    # Pre-filled from the profile; the parent may change them.
+    first_name: str = ""
+    last_name: str = ""
+    email: str = ""
+    phone: str = ""
+    form_key: int = 0
+
+    @rx.event
+    async def prefill(self):
+        auth = await self.get_state(AuthState)
+        self.first_name = auth.first_name
+        self.last_name = auth.last_name
+        self.email = auth.email
+        self.phone = auth.phone
+        self.errors = {}
+        self.sent = False
+
+    @rx.event
+    async def blur(self, field: str, value: str):
+        if field not in FIELDS:
+            return
+        err = validation.CONTACT_RULES[field](value)
+        errors = {k: v for k, v in self.errors.items() if k != field}
+        if err is not None:
+            errors[field] = message(err, (await self.get_state(I18nState)).lang)
+        self.errors = errors
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        from hotmeals.services import content
+
+        values = {f: str(form_data.get(f) or "") for f in FIELDS}
+        lang = (await self.get_state(I18nState)).lang
+        errors = validation.validate_all(values, validation.CONTACT_RULES)
+        self.errors = field_messages(errors, lang)
+        if errors:
+            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+            return
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        try:
+            await call_service(
+                content.contact_us,
+                **values,
+                parent_id=auth.parent_id or None,
+                lang=lang,
+                address=auth.client_address(),
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
+            self.errors = errors_text
+            yield event
+            return
+        self.busy = False
+        self.sent = True
+        # A fresh form (same prefilled names), and the thanks in a toast.
+        self.form_key += 1
+        yield rx.toast.success(tr("contact_sent", lang))

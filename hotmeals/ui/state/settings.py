@@ -1,0 +1,141 @@
+"""Settings (edit-profile step 6): notification preferences (sub-step 2), change password
+(sub-step 3) and the language choice (kept in browser storage and on the account, so e-mails
+follow it)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.steps import SETTINGS, SETTINGS_MENU, ProfileStepState
+
+PASSWORD_PREFIX = "password-"
+PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
+
+
+async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
+    """Switch the page language now and remember it on the account (for e-mails)."""
+    from hotmeals.services import profile
+
+    i18n = await state.get_state(I18nState)
+    i18n.lang = "fr" if lang == "fr" else "en"
+    auth = await state.get_state(AuthState)
+    if auth.is_parent:
+        try:
+            await call_service(profile.set_language, parent_id=auth.parent_id, language=i18n.lang)
+        except DomainError as err:
+            yield rx.toast.error(message(err, i18n.lang))
+            return
+    yield rx.toast.success(tr("language_updated", i18n.lang))
+
+
+class LanguageState(rx.State):
+    @rx.event
+    async def choose(self, lang: str):
+        async for event in save_language(self, lang):
+            yield event
+
+    @rx.event
+    async def toggle(self):
+        i18n = await self.get_state(I18nState)
+        async for event in save_language(self, "en" if i18n.lang == "fr" else "fr"):
+            yield event
+
+
+class NotificationState(rx.State):
+    prefs: dict[str, bool] = {}
+    busy: bool = False
+    loading: bool = False
+
+    @rx.event
+    async def load(self):
+        from hotmeals.services import notifications
+
+        auth = await self.get_state(AuthState)
+        if not auth.is_parent:
+            return
+        self.loading = True
+        yield
+        self.prefs = await call_service(notifications.get_preferences, parent_id=auth.parent_id)
+        self.loading = False
+
+    @rx.event
+    def set_pref(self, kind: str, value: bool):
+        self.prefs = {**self.prefs, kind: bool(value)}
+
+    @rx.event
+    async def save(self):
+        from hotmeals.services import notifications
+
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        lang = (await self.get_state(I18nState)).lang
+        try:
+            self.prefs = await call_service(
+                notifications.update_preferences,
+                parent_id=auth.parent_id,
+                preferences=dict(self.prefs),
+            )
+        except DomainError as err:
+            self.busy = False
+            yield rx.toast.error(message(err, lang))
+            return
+        self.busy = False
+        yield rx.toast.success(tr("notifications_updated", lang))
+
+
+class ChangePasswordState(rx.State):
+    errors: dict[str, str] = {}
+    busy: bool = False
+
+    @rx.event
+    def clear(self):
+        self.errors = {}
+        self.busy = False
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        from hotmeals.services import accounts
+
+        values = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
+        lang = (await self.get_state(I18nState)).lang
+        errors = validation.validate_change_password(
+            values["current_password"], values["new_password"], values["confirm_password"]
+        )
+        self.errors = field_messages(errors, lang)
+        if errors:
+            yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
+            return
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        try:
+            await call_service(
+                accounts.change_password,
+                parent_id=auth.parent_id,
+                keep_session_id=auth.session_id or None,
+                **values,
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, PASSWORD_FIELDS, errors_text, PASSWORD_PREFIX)
+            self.errors = errors_text
+            yield event
+            return
+        self.busy = False
+        for field in PASSWORD_FIELDS:
+            yield rx.set_value(PASSWORD_PREFIX + field, "")
+        yield rx.toast.success(tr("password_changed", lang))
+        steps = await self.get_state(ProfileStepState)
+        steps.set_steps(SETTINGS, SETTINGS_MENU)
