@@ -46,7 +46,7 @@ from hotmeals.db.models import (
     Vendor,
     utcnow,
 )
-from hotmeals.db.seed_calendar import PA_DAY_EN, PA_DAY_FR, plan_day, school_days, toronto_today
+from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
 from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, MealSpec
 from hotmeals.services.security import hash_password
 
@@ -298,8 +298,8 @@ def _menu_days(
             menu_day = MenuDay(school_id=school.id, vendor_id=vendor.id, meal_date=day)
             if plan.is_closed:
                 menu_day.is_closed = True
-                menu_day.closed_reason_en = PA_DAY_EN
-                menu_day.closed_reason_fr = PA_DAY_FR
+                menu_day.closed_reason_en = plan.closed_reason_en
+                menu_day.closed_reason_fr = plan.closed_reason_fr
             else:
                 pool = vendor_meals[plan.vendor_index]
                 new.append((menu_day, [pool[i][1] for i in plan.meal_indexes]))

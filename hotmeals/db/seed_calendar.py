@@ -15,6 +15,8 @@ TORONTO = ZoneInfo("America/Toronto")
 SCHOOL_WEEKS = 6  # full weeks of meal days ahead, after the rest of the current week
 PA_DAY_EN = "PA Day – no school"
 PA_DAY_FR = "Journée pédagogique"
+WINTER_BREAK_EN = "Winter break – no school"
+WINTER_BREAK_FR = "Congé d'hiver"
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,13 @@ class PlannedDay:
     vendor_index: int  # into seed_vendors.VENDORS
     meal_indexes: tuple[int, ...]  # into that vendor's meals; empty when closed
     is_closed: bool
+    closed_reason_en: str = ""
+    closed_reason_fr: str = ""
+
+
+def is_winter_break(day: date) -> bool:
+    """Ontario boards close from about December 21 to January 1."""
+    return (day.month == 12 and day.day >= 21) or (day.month == 1 and day.day <= 1)
 
 
 def toronto_today() -> date:
@@ -54,8 +63,10 @@ def plan_day(
     the vendor's meals are served, a different selection from one visit to the next."""
     n = day.toordinal()
     vendor_index = (n + school_index) % vendor_count
+    if is_winter_break(day):
+        return PlannedDay(day, vendor_index, (), True, WINTER_BREAK_EN, WINTER_BREAK_FR)
     if is_pa_day(city_index, day):
-        return PlannedDay(day, vendor_index, (), True)
+        return PlannedDay(day, vendor_index, (), True, PA_DAY_EN, PA_DAY_FR)
     count = min(4 + n % 3, meal_count)
     start = (n // 3 + school_index) % meal_count
     meals = tuple((start + k) % meal_count for k in range(count))

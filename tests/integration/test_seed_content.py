@@ -205,9 +205,12 @@ def test_menu_days_cover_six_school_weeks_with_a_pa_day(session):
         assert len({d.vendor_id for d in mine}) == 3
         closed = [d for d in mine if d.is_closed]
         assert len(closed) >= 1
+        assert any(d.closed_reason_en == "PA Day – no school" for d in closed)
         for d in closed:
-            assert d.closed_reason_en == "PA Day – no school"
-            assert d.closed_reason_fr == "Journée pédagogique"
+            assert (d.closed_reason_en, d.closed_reason_fr) in {
+                ("PA Day – no school", "Journée pédagogique"),
+                ("Winter break – no school", "Congé d'hiver"),
+            }
             assert meals_of_day[d.id] == []
         for d in mine:
             if not d.is_closed:
@@ -284,3 +287,17 @@ def test_every_picture_exists_and_is_a_small_svg(session):
         assert 'viewBox="0 0 160 120"' in text and "<title>" in text, path
         assert len(text.encode()) < 3 * 1024, path
     assert len({m.image for m in all_(session, Meal)}) == len(all_(session, Meal))
+
+
+def test_winter_break_days_are_closed_with_a_reason():
+    from datetime import date
+
+    from hotmeals.db.seed_calendar import plan_day
+
+    for day in (date(2026, 12, 21), date(2026, 12, 31), date(2027, 1, 1)):
+        plan = plan_day(day, school_index=0, city_index=0, vendor_count=3, meal_count=9)
+        assert plan.is_closed and plan.meal_indexes == ()
+        assert plan.closed_reason_en == "Winter break – no school"
+    assert not plan_day(
+        date(2027, 1, 4), school_index=0, city_index=1, vendor_count=3, meal_count=9
+    ).is_closed

@@ -1,0 +1,132 @@
+"""Screen frames: the focused screens without header and footer (sign-in, sign-up, add-child,
+allergy-profile, parent-edit-profile, edit-child: spec §2), and the guard that renders a
+logged-in page only once the session is checked and the profile loaded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.layout import MAX_WIDTH, brand, language_switch, page, static
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.i18n import I18nState, t
+
+
+def loading_screen() -> rx.Component:
+    """What a guarded page shows while the session is checked: no header, no content."""
+    return rx.center(
+        rx.vstack(
+            rx.spinner(size="3"),
+            rx.el.span(t("ui.common.loading"), class_name="sr-only"),
+            align="center",
+            role="status",
+        ),
+        min_height="100vh",
+        lang=I18nState.html_lang,
+    )
+
+
+def parent_only(content: rx.Component) -> rx.Component:
+    """Spec §2: nothing protected before hydration, and the shell renders nothing until the
+    profile has loaded (``AuthState.is_parent`` is set only by a profile load)."""
+    return rx.cond(rx.State.is_hydrated & AuthState.is_parent, content, loading_screen())
+
+
+def session_only(content: rx.Component) -> rx.Component:
+    """For /add-child and /allergy-profile: a parent or a sign-up in progress."""
+    ready = rx.State.is_hydrated & ((AuthState.status == "parent") | (AuthState.status == "signup"))
+    return rx.cond(ready, content, loading_screen())
+
+
+def top_bar(back_href: str | None = None, back_key: str = "ui.common.back") -> rx.Component:
+    """The slim bar of a focused screen: brand, an optional way back, the language switch."""
+    return rx.flex(
+        brand(),
+        rx.spacer(),
+        rx.link(
+            rx.hstack(rx.icon("arrow-left", size=16, aria_hidden="true"), t(back_key),
+                      spacing="1", align="center"),
+            href=back_href,
+            size="2",
+            weight="medium",
+        )
+        if back_href is not None
+        else rx.fragment(),
+        language_switch(),
+        align="center",
+        spacing="4",
+        max_width=MAX_WIDTH,
+        margin_x="auto",
+        padding_x="16px",
+        padding_y="12px",
+        width="100%",
+    )
+
+
+def focus_screen(
+    *children: Any,
+    illustration: str,
+    aside_title: Any,
+    aside_text: Any,
+    back_href: str | None = None,
+    back_key: str = "ui.common.back",
+) -> rx.Component:
+    """Two columns on desktops (a warm panel with an illustration, then the form); on phones
+    the form alone under a slim bar. Header and footer hidden (spec §2)."""
+    aside = rx.box(
+        rx.vstack(
+            rx.image(src=static(illustration), alt="", width="100%", max_width="360px",
+                     height="auto", loading="lazy"),
+            rx.heading(aside_title, as_="p", size="6", text_align="center"),
+            rx.text(aside_text, size="3", color=rx.color("gray", 11), text_align="center"),
+            align="center",
+            spacing="4",
+            max_width="400px",
+        ),
+        class_name="hm-aside",
+    )
+    return page(
+        rx.box(
+            top_bar(back_href, back_key),
+            rx.grid(
+                aside,
+                rx.flex(
+                    rx.box(*children, width="100%", max_width="480px"),
+                    justify="center",
+                    align="start",
+                    padding_x="16px",
+                    padding_y=rx.breakpoints(initial="8px", md="40px"),
+                ),
+                columns=rx.breakpoints(initial="1", md="2"),
+                max_width=MAX_WIDTH,
+                margin_x="auto",
+                width="100%",
+                gap="6",
+                padding_bottom="48px",
+            ),
+            width="100%",
+        ),
+        chrome=False,
+    )
+
+
+def screen_heading(title: Any, subtitle: Any | None = None, id_: str | None = None):
+    return rx.vstack(
+        rx.heading(title, as_="h1", size=rx.breakpoints(initial="7", md="8"), id=id_),
+        rx.text(subtitle, size="3", color=rx.color("gray", 11)) if subtitle is not None
+        else rx.fragment(),
+        spacing="2",
+        margin_bottom="20px",
+    )
+
+
+def plain_screen(*children: Any, back_href: str = "/edit-profile",
+                 back_key: str = "ui.common.back_to_profile", width: str = "720px"):
+    """A logged-in focused screen (parent-edit-profile, edit-child): slim bar, one column."""
+    return page(
+        top_bar(back_href, back_key),
+        rx.box(*children, max_width=width, margin_x="auto", padding_x="16px",
+               padding_top="8px", padding_bottom="48px", width="100%"),
+        chrome=False,
+    )
