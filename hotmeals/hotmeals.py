@@ -5,12 +5,14 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.api.app import create_api
-from hotmeals.ui.pages.landing import landing
 from hotmeals.ui.pages.not_found import not_found
+from hotmeals.ui.pages.payments_routes import register_payment_pages
+from hotmeals.ui.routes import register_pages, toaster
 
 app = rx.App(
     api_transformer=create_api(),
-    stylesheets=["/hotmeals.css"],
+    stylesheets=["/hotmeals.css", "/ui.css"],
+    toaster=toaster(),
     head_components=[
         rx.el.meta(name="theme-color", content="#D13415"),
         rx.el.link(rel="icon", href="/parent/logo.svg", type="image/svg+xml"),
@@ -22,5 +24,6 @@ app = rx.App(
     ],
 )
 
-app.add_page(landing, route="/", title="Hot Meals — hot school lunches in Ontario")
+register_pages(app)  # every screen and its route (hotmeals/ui/routes.py), landing included
+register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/payments_routes.py)
 app.add_page(not_found, route="404", title="Page not found — Hot Meals")

@@ -83,9 +83,7 @@ async def signup(request: Request, client: Client = Depends(client_context)):
 async def verify_otp(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, VerifyOtpIn, client.lang)
     if body.purpose == "RESET_PASSWORD":
-        await run(
-            accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address
-        )
+        await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
     result = await run(

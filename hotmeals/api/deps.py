@@ -46,10 +46,16 @@ T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 
 API_KEY = APIKeyHeader(
-    name="api-key", auto_error=False, description="The static client key (HOTMEALS_API_KEY)."
+    name="api-key",
+    scheme_name="ApiKey",
+    auto_error=False,
+    description="The static client key (HOTMEALS_API_KEY).",
 )
 TOKEN = APIKeyHeader(
-    name="token", auto_error=False, description="The parent's session token (from Login)."
+    name="token",
+    scheme_name="ParentToken",
+    auto_error=False,
+    description="The parent's session token (from Login or VerifyOtp).",
 )
 
 
@@ -84,11 +90,13 @@ class EnvelopeRoute(APIRoute):
             except DomainError as err:
                 data = {"field": err.field} if err.field else None
                 return fail(err.message(lang), data=data)
-            except (IntegrityError, OperationalError):
-                # Two requests raced for the same row (a double click), or the database is
-                # busy: refuse this one; the parent can try again.
+            except IntegrityError:
+                # Two requests raced for the same row (a double click): refuse this one.
                 log.warning("conflict on %s %s", request.method, request.url.path, exc_info=True)
                 return fail(t("api.server_error", lang), status_code=409)
+            except OperationalError:
+                log.warning("database unavailable on %s", request.url.path, exc_info=True)
+                return fail(t("api.server_error", lang), status_code=503)
 
         return route
 

@@ -12,6 +12,7 @@ log = logging.getLogger("hotmeals.api")
 
 # Modules that define ``router`` (an APIRouter). Added here as features land.
 ROUTER_MODULES: list[str] = ["hotmeals.api.accounts", "hotmeals.api.children"]
+ROUTER_MODULES.append("hotmeals.api.payments")  # card payments, saved cards, donations
 
 
 def include_routers(api: FastAPI) -> None:
@@ -28,9 +29,9 @@ def mount_payment_simulator(api: FastAPI) -> None:
         from hotmeals.payments.simulator import create_simulator_app
     except ImportError:  # payments package not present yet
         return
-    from hotmeals.settings import get_settings
-
     import os
+
+    from hotmeals.settings import get_settings
 
     settings = ConvergeSettings.from_env(get_settings().public_base_url)
     if settings.simulated:

@@ -124,7 +124,7 @@ DEMO_PARENT = {
     "password": "Lunch@2026",
     "first_name": "Maria",
     "last_name": "Tremblay",
-    "phone": "(613) 555-0142",
+    "phone": "613-555-0142",
     "phone_digits": "6135550142",
     "language": "en",
 }

@@ -13,12 +13,11 @@ password hash either way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from sqlalchemy import update
 from sqlmodel import Session, select
 
-from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
+from hotmeals.db.models import Parent, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import (
     raise_first,
@@ -34,15 +33,24 @@ from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail, otp, ratelimit
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.otp import Purpose
-from hotmeals.services.security import hash_password, new_token, token_digest, verify_password
+from hotmeals.services.parents import (
+    ADD_CHILD,
+    PASSWORD_MAX_CHARS,
+    TOKEN_MAX_CHARS,
+    check_password_length,
+    checked_email,
+    get_parent,
+    normalize_email,
+    parent_by_email,
+    password_text,
+    phone_digits,
+    revoke_sessions,
+    session_data,
+    start_session,
+)
+from hotmeals.services.security import hash_password, token_digest, verify_password
 
-SESSION_TTL = timedelta(days=7)
-PASSWORD_MAX_CHARS = 128
-TOKEN_MAX_CHARS = 200
 _PHONE_CANDIDATES = 3  # accounts sharing a phone number that sign-in by phone tries
-
-# signup_step values (spec §4)
-ADD_CHILD, ALLERGY, COMPLETE = "ADD_CHILD", "ALLERGY", "COMPLETE"
 
 
 class Unauthorized(DomainError):
@@ -79,104 +87,6 @@ class ParentContext:
     language: str
     signup_step: str
     session_id: int
-
-
-# --- helpers shared with profile.py and children.py -----------------------------------------
-
-
-def normalize_email(value: object) -> str:
-    return ("" if value is None else str(value)).strip().lower()
-
-
-def phone_digits(phone: object) -> str:
-    """Digits only; a leading North American '1' before 10 digits is dropped, so
-    '+1 (613) 555-0142' and '613-555-0142' are the same number."""
-    digits = "".join(ch for ch in str(phone or "") if ch.isascii() and ch.isdigit())
-    if len(digits) == 11 and digits.startswith("1"):
-        digits = digits[1:]
-    return digits
-
-
-def checked_email(value: object, field: str = "email") -> str:
-    raise_first(validate_email(value, field))
-    return normalize_email(value)
-
-
-def _password_text(value: object) -> str:
-    return "" if value is None else str(value)
-
-
-def _check_password_length(value: object, field: str) -> None:
-    if len(_password_text(value)) > PASSWORD_MAX_CHARS:
-        raise DomainError("password_too_long", field=field)
-
-
-def parent_by_email(session: Session, email: str) -> Parent | None:
-    return session.exec(select(Parent).where(Parent.email == email)).first()
-
-
-def get_parent(session: Session, parent_id: int) -> Parent:
-    parent = session.get(Parent, parent_id)
-    if parent is None or not parent.is_active:
-        raise DomainError("parent_not_found")
-    return parent
-
-
-def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
-    rows = session.exec(
-        select(ParentAltEmail)
-        .where(ParentAltEmail.parent_id == parent_id)
-        .order_by(ParentAltEmail.id)
-    ).all()
-    return [{"email": r.email, "verified": r.verified_at is not None} for r in rows]
-
-
-def session_data(session: Session, parent: Parent, token: str | None) -> dict:
-    """Spec §3 session data."""
-    return {
-        "id": parent.id,
-        "token": token,
-        "first_name": parent.first_name,
-        "last_name": parent.last_name,
-        "email": parent.email,
-        "alt_emails": alt_emails_of(session, parent.id),
-        "signup_step": parent.signup_step,
-        "isLoginData": parent.signup_step == COMPLETE,
-    }
-
-
-def advance_signup_step(parent: Parent, *, from_step: str, to_step: str) -> None:
-    """Move the sign-up progress forward only (never back once complete)."""
-    if parent.signup_step == from_step:
-        parent.signup_step = to_step
-        parent.updated_at = utcnow()
-
-
-def _start_session(session: Session, parent: Parent, user_agent: str | None) -> str:
-    token = new_token()
-    now = utcnow()
-    session.add(
-        SessionToken(
-            parent_id=parent.id,
-            token_hash=token_digest(token),
-            created_at=now,
-            expires_at=now + SESSION_TTL,
-            user_agent=(user_agent or "")[:255] or None,
-        )
-    )
-    session.flush()
-    return token
-
-
-def revoke_sessions(session: Session, parent_id: int, *, keep_session_id: int | None = None):
-    stmt = (
-        update(SessionToken)
-        .where(SessionToken.parent_id == parent_id)
-        .where(SessionToken.revoked_at.is_(None))
-    )
-    if keep_session_id is not None:
-        stmt = stmt.where(SessionToken.id != keep_session_id)
-    session.execute(stmt.values(revoked_at=utcnow()))
 
 
 def _send_code(
@@ -226,7 +136,7 @@ def validate_signup(
         "terms": validate_terms,
     }
     errors = validate_all(values, rules)
-    if "password" not in errors and len(_password_text(password)) > PASSWORD_MAX_CHARS:
+    if "password" not in errors and len(password_text(password)) > PASSWORD_MAX_CHARS:
         errors["password"] = DomainError("password_too_long", field="password")
         errors = dict(sorted(errors.items(), key=lambda kv: list(values).index(kv[0])))
     return errors
@@ -257,7 +167,7 @@ def signup(
         )
     )
     address_email = normalize_email(email)
-    otp.ensure_can_send(session, email=address_email, address=address)
+    otp.ensure_can_send(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
     # Hash whether or not the account exists, so the answer takes the same time.
     password_hash = hash_password(str(password))
     parent = parent_by_email(session, address_email)
@@ -280,14 +190,20 @@ def signup(
         session.add(parent)
         session.flush()
         _send_code(
-            session, email=address_email, purpose=Purpose.VERIFY_EMAIL, parent=parent,
+            session,
+            email=address_email,
+            purpose=Purpose.VERIFY_EMAIL,
+            parent=parent,
             template="otp_verify",
         )
     elif parent.email_verified_at is None and parent.is_active:
         # Not verified yet: send a new code, but keep the details of the first sign-up, so
         # that nobody can set the password of an address they cannot read.
         _send_code(
-            session, email=address_email, purpose=Purpose.VERIFY_EMAIL, parent=parent,
+            session,
+            email=address_email,
+            purpose=Purpose.VERIFY_EMAIL,
+            parent=parent,
             template="otp_verify",
         )
     elif parent.is_active:
@@ -298,7 +214,7 @@ def signup(
             language=parent.language,
             first_name=parent.first_name,
         )
-    otp.note_sent(session, email=address_email, address=address)
+    otp.note_sent(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
     return OtpSent(email=address_email)
 
 
@@ -320,7 +236,7 @@ def verify_otp(
         parent.email_verified_at = utcnow()
         parent.updated_at = parent.email_verified_at
         session.add(parent)
-    token = _start_session(session, parent, user_agent)
+    token = start_session(session, parent, user_agent)
     return LoginResult(token=token, session_data=session_data(session, parent, token))
 
 
@@ -342,7 +258,7 @@ def resend_otp(
     account exists, is already verified, or not."""
     address_email = checked_email(email)
     kind = otp.parse_purpose(purpose, allowed=(Purpose.VERIFY_EMAIL, Purpose.RESET_PASSWORD))
-    otp.ensure_can_send(session, email=address_email, address=address)
+    otp.ensure_can_send(session, email=address_email, address=address, purpose=kind)
     parent = parent_by_email(session, address_email)
     if parent is not None and parent.is_active:
         if kind is Purpose.VERIFY_EMAIL and parent.email_verified_at is None:
@@ -353,7 +269,7 @@ def resend_otp(
             _send_code(
                 session, email=address_email, purpose=kind, parent=parent, template="otp_reset"
             )
-    otp.note_sent(session, email=address_email, address=address)
+    otp.note_sent(session, email=address_email, address=address, purpose=kind)
     return OtpSent(email=address_email)
 
 
@@ -371,14 +287,14 @@ def login(
 ) -> LoginResult:
     by_phone = not normalize_email(email) and bool(str(phone or "").strip())
     if by_phone:
-        raise_first(validate_phone(phone))
+        _check_login_phone(phone)
         key = "phone:" + phone_digits(phone)
     else:
         key = checked_email(email)
-    secret = _password_text(password)
+    secret = password_text(password)
     if not secret:
         raise DomainError("password_required", field="password")
-    _check_password_length(secret, "password")
+    check_password_length(secret, "password")
     ratelimit.check(session, ratelimit.LOGIN_ACCOUNT, key)
     ratelimit.check(session, ratelimit.LOGIN_ADDRESS, address)
 
@@ -409,18 +325,35 @@ def login(
     ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, key)
     if matched.email_verified_at is None:
         try:
-            otp.ensure_can_send(session, email=matched.email, address=address)
+            otp.ensure_can_send(
+                session, email=matched.email, address=address, purpose=Purpose.VERIFY_EMAIL
+            )
         except DomainError:
             pass  # a code was sent moments ago: the parent can use that one
         else:
             _send_code(
-                session, email=matched.email, purpose=Purpose.VERIFY_EMAIL, parent=matched,
+                session,
+                email=matched.email,
+                purpose=Purpose.VERIFY_EMAIL,
+                parent=matched,
                 template="otp_verify",
             )
-            otp.note_sent(session, email=matched.email, address=address)
+            otp.note_sent(
+                session, email=matched.email, address=address, purpose=Purpose.VERIFY_EMAIL
+            )
         return LoginResult(token=None, needs_verification=True, email=matched.email)
-    token = _start_session(session, matched, user_agent)
+    token = start_session(session, matched, user_agent)
     return LoginResult(token=token, session_data=session_data(session, matched, token))
+
+
+def _check_login_phone(phone: object) -> None:
+    """The §5 phone rules, except the 13-character cap: a number is typed in many ways at
+    sign-in ('+1 (613) 555-0142'), and only its digits are compared."""
+    error = validate_phone(phone)
+    if error is not None and error.code != "phone_too_long":
+        raise error
+    if not 8 <= len(phone_digits(phone)) <= 15:
+        raise DomainError("phone_invalid", field="phone")
 
 
 def authenticate(*, session: Session, token: object) -> ParentContext:
@@ -489,7 +422,7 @@ def new_password(
     if otp is None or not str(otp).strip():
         raise DomainError("otp_required", field="otp")
     raise_first(validate_password(password))
-    _check_password_length(password, "password")
+    check_password_length(password, "password")
     raise_first(validate_confirm_password(password, confirm_password))
     _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=True)
     parent = parent_by_email(session, address_email)
@@ -504,8 +437,11 @@ def new_password(
     revoke_sessions(session, parent.id)
     ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, address_email)
     mail.send_templated(
-        session=session, to=parent.email, template="password_changed",
-        language=parent.language, first_name=parent.first_name,
+        session=session,
+        to=parent.email,
+        template="password_changed",
+        language=parent.language,
+        first_name=parent.first_name,
     )
 
 
@@ -521,12 +457,12 @@ def change_password(
     from hotmeals.domain.validation import validate_change_password
 
     raise_first(validate_change_password(current_password, new_password, confirm_password))
-    _check_password_length(new_password, "new_password")
-    _check_password_length(current_password, "current_password")
+    check_password_length(new_password, "new_password")
+    check_password_length(current_password, "current_password")
     parent = get_parent(session, parent_id)
     key = f"parent:{parent.id}"
     ratelimit.check(session, ratelimit.PASSWORD_ACCOUNT, key)
-    if not verify_password(parent.password_hash, _password_text(current_password)):
+    if not verify_password(parent.password_hash, password_text(current_password)):
         ratelimit.record_failure(session, (ratelimit.PASSWORD_ACCOUNT, key))
         raise DomainError("current_password_wrong", field="current_password")
     parent.password_hash = hash_password(str(new_password))
@@ -534,6 +470,9 @@ def change_password(
     session.add(parent)
     revoke_sessions(session, parent.id, keep_session_id=keep_session_id)
     mail.send_templated(
-        session=session, to=parent.email, template="password_changed",
-        language=parent.language, first_name=parent.first_name,
+        session=session,
+        to=parent.email,
+        template="password_changed",
+        language=parent.language,
+        first_name=parent.first_name,
     )

@@ -26,8 +26,8 @@ from hotmeals.domain.allergy import AlertLevel, parse_alert_level
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import raise_first, validate_name, validate_required
 from hotmeals.i18n import normalize_lang
-from hotmeals.services.accounts import ADD_CHILD, ALLERGY, COMPLETE, advance_signup_step, get_parent
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.parents import ADD_CHILD, ALLERGY, COMPLETE, advance_signup_step, get_parent
 
 CHILD_MAX = 10
 ALLERGY_MAX = 30
@@ -133,8 +133,12 @@ def _placement(
     session: Session, *, city_id: object, school_id: object, teacher_id: object, grade_id: object
 ) -> tuple[City, School, Teacher, Grade]:
     """City, school of that city, teacher of that school, grade; required and consistent."""
-    for value, name in ((city_id, "city"), (school_id, "school"), (teacher_id, "teacher"),
-                        (grade_id, "grade")):
+    for value, name in (
+        (city_id, "city"),
+        (school_id, "school"),
+        (teacher_id, "teacher"),
+        (grade_id, "grade"),
+    ):
         raise_first(validate_required(value, name))
     city = session.get(City, _as_id(city_id, "city_id", "city_required", "city_not_found"))
     if city is None:
@@ -346,9 +350,7 @@ def set_child_allergies(
     ids = [ingredient for ingredient, _ in pairs]
     if ids:
         known = set(
-            session.exec(
-                select(AllergenIngredient.id).where(AllergenIngredient.id.in_(ids))
-            ).all()
+            session.exec(select(AllergenIngredient.id).where(AllergenIngredient.id.in_(ids))).all()
         )
         if known != set(ids):
             raise DomainError("ingredient_not_found", field="allergies")

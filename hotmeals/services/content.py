@@ -9,8 +9,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import CONTACT_RULES, raise_first, validate_all
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail, ratelimit
-from hotmeals.services.accounts import normalize_email
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.parents import normalize_email
 from hotmeals.settings import get_settings
 
 SUBJECT_MAX = 200

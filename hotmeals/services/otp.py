@@ -48,10 +48,14 @@ def _digest(purpose: Purpose, email: str, code: str) -> str:
     return token_digest(f"{purpose.value}:{email}:{code}")
 
 
-def ensure_can_send(session: Session, *, email: str, address: str | None) -> None:
-    """The 60-second cooldown and the hourly caps. Keyed by address whether or not an account
-    exists, so the answer reveals nothing."""
-    age = ratelimit.last_hit_age(session, ratelimit.OTP_SEND_ACCOUNT, email)
+def _cooldown_key(purpose: Purpose, email: str) -> str:
+    return f"{purpose.value}:{email}"
+
+
+def ensure_can_send(session: Session, *, email: str, address: str | None, purpose: Purpose) -> None:
+    """The 60-second cooldown (per address and purpose) and the hourly caps. Keyed by address
+    whether or not an account exists, so the answer reveals nothing."""
+    age = ratelimit.last_hit_age(session, ratelimit.OTP_COOLDOWN, _cooldown_key(purpose, email))
     if age is not None and age < RESEND_COOLDOWN_SECONDS:
         raise DomainError(
             "otp_cooldown", field="email", seconds=max(1, math.ceil(RESEND_COOLDOWN_SECONDS - age))
@@ -60,8 +64,9 @@ def ensure_can_send(session: Session, *, email: str, address: str | None) -> Non
     ratelimit.check(session, ratelimit.OTP_SEND_ADDRESS, address)
 
 
-def note_sent(session: Session, *, email: str, address: str | None) -> None:
+def note_sent(session: Session, *, email: str, address: str | None, purpose: Purpose) -> None:
     """Start the cooldown (inside the request's transaction: no commit, no mail, no wait)."""
+    ratelimit.record(session, ratelimit.OTP_COOLDOWN, _cooldown_key(purpose, email))
     ratelimit.record(session, ratelimit.OTP_SEND_ACCOUNT, email)
     ratelimit.record(session, ratelimit.OTP_SEND_ADDRESS, address)
 

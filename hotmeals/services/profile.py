@@ -19,16 +19,16 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import raise_first, validate_email, validate_name, validate_phone
 from hotmeals.i18n import LANGS
 from hotmeals.services import mail, notifications, otp
-from hotmeals.services.accounts import (
+from hotmeals.services.accounts import OtpSent
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.otp import Purpose
+from hotmeals.services.parents import (
     COMPLETE,
-    OtpSent,
     alt_emails_of,
     get_parent,
     normalize_email,
     phone_digits,
 )
-from hotmeals.services.clock import now as utcnow
-from hotmeals.services.otp import Purpose
 from hotmeals.settings import get_settings
 
 ALT_EMAIL_MAX = 3
@@ -82,8 +82,11 @@ def edit_profile(
     """Names and phone; ``alt_emails`` (when given) replaces the set of alternate addresses."""
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    raise_first(validate_phone(phone))
     parent = get_parent(session, parent_id)
+    # A number already on file is kept as it is, even if typed before today's rules (a
+    # '+1 (613) 555-0142' from an older client): saving a name must not fail on it.
+    if str(phone or "").strip() != parent.phone:
+        raise_first(validate_phone(phone))
     wanted: list[str] | None = None
     if alt_emails is not None:
         wanted = []
@@ -126,17 +129,21 @@ def _alt_rows(session: Session, parent_id: int) -> list[ParentAltEmail]:
 
 def _send_alt_code(session: Session, parent: Parent, address: str, *, strict: bool) -> None:
     try:
-        otp.ensure_can_send(session, email=address, address=None)
+        otp.ensure_can_send(session, email=address, address=None, purpose=Purpose.ALT_EMAIL)
     except DomainError:
         if strict:
             raise
         return  # saved unverified; "verify" sends a code later
     code = otp.issue(session, email=address, purpose=Purpose.ALT_EMAIL, parent_id=parent.id)
     mail.send_templated(
-        session=session, to=address, template="otp_alt_email", language=parent.language,
-        otp=code, first_name=parent.first_name,
+        session=session,
+        to=address,
+        template="otp_alt_email",
+        language=parent.language,
+        otp=code,
+        first_name=parent.first_name,
     )
-    otp.note_sent(session, email=address, address=None)
+    otp.note_sent(session, email=address, address=None, purpose=Purpose.ALT_EMAIL)
 
 
 def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent:
@@ -154,7 +161,7 @@ def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent
     if row is None:
         if len(rows) >= ALT_EMAIL_MAX:
             raise DomainError("alt_email_limit", field="email", max=ALT_EMAIL_MAX)
-        otp.ensure_can_send(session, email=address, address=None)
+        otp.ensure_can_send(session, email=address, address=None, purpose=Purpose.ALT_EMAIL)
         session.add(ParentAltEmail(parent_id=parent.id, email=address, created_at=utcnow()))
         session.flush()
     _send_alt_code(session, parent, address, strict=True)

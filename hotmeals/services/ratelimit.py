@@ -41,6 +41,7 @@ LOGIN_ACCOUNT = Limit("login:account", 10, _15_MIN)
 LOGIN_ADDRESS = Limit("login:address", 30, _15_MIN)
 OTP_ACCOUNT = Limit("otp:account", 10, _15_MIN)  # wrong codes for one e-mail, over all codes
 OTP_ADDRESS = Limit("otp:address", 30, _15_MIN)
+OTP_COOLDOWN = Limit("otp_cooldown", 1, timedelta(minutes=1))  # key: purpose:e-mail
 OTP_SEND_ACCOUNT = Limit("otp_send:account", 10, _HOUR)  # codes mailed to one address
 OTP_SEND_ADDRESS = Limit("otp_send:address", 30, _HOUR)  # codes requested from one client
 PASSWORD_ACCOUNT = Limit("password:account", 10, _15_MIN)  # wrong current password

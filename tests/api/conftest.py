@@ -1,40 +1,58 @@
 """API contract tests: ``TestClient(create_api())`` on a fresh SQLite database per test module,
 with the demo data loaded. No SMTP server: mail is LOGGED in the outbox, where the tests read
 the codes.
+
+``API_TESTS_ON_POSTGRES=1`` runs the same tests on a fresh PostgreSQL database per module
+(server at 127.0.0.1:5432, user postgres, as in tests/integration).
 """
 
 from __future__ import annotations
 
-import json
-import re
+import os
+import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel
 
 from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import EmailOutbox, RateLimitHit
+from hotmeals.db.models import RateLimitHit
 from hotmeals.db.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.settings import get_settings
+from tests.api.helpers import API_KEY
 
-API_KEY = "hotmeals-test-key"
-DEMO_EMAIL = "parent@example.com"
-DEMO_PASSWORD = "Lunch@2026"
-STRONG = "Passw0rd!"
-_OTP_RE = re.compile(r"\b(\d{6})\b")
+PG_ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+
+
+@contextmanager
+def _database_url(folder: Path) -> Iterator[str]:
+    if os.environ.get("API_TESTS_ON_POSTGRES") != "1":
+        yield f"sqlite:///{folder / 'api.db'}"
+        return
+    import psycopg
+
+    name = f"hm_api_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+    finally:
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory) -> Iterator[Path]:
     """A fresh database and data directory for the module; settings and engine point at it."""
     folder = tmp_path_factory.mktemp("api")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'api.db'}")
+    with pytest.MonkeyPatch.context() as mp, _database_url(folder) as url:
+        mp.setenv("DATABASE_URL", url)
         mp.setenv("DATA_DIR", str(folder))
         mp.setenv("HOTMEALS_API_KEY", API_KEY)
         mp.delenv("SMTP_HOST", raising=False)
@@ -69,107 +87,3 @@ def db(database) -> Iterator[Session]:
     """A session for arranging and checking rows; committed at the end of the test."""
     with session_scope() as session:
         yield session
-
-
-def headers(token: str | None = None, *, lang: str = "en", **extra: str) -> dict[str, str]:
-    out = {
-        "api-key": API_KEY,
-        "app": "P",
-        "accept-language": lang,
-        "content-type": "text/plain",
-    }
-    if token:
-        out["token"] = token
-    out.update(extra)
-    return out
-
-
-def post(client: TestClient, path: str, body=None, token=None, *, lang="en", **extra):
-    """POST like the original client: a JSON string sent as text/plain."""
-    content = body if isinstance(body, (str, bytes)) else json.dumps(body or {})
-    return client.post(
-        f"/api/v1{path}", content=content, headers=headers(token, lang=lang, **extra)
-    )
-
-
-def get(client: TestClient, path: str, token=None, *, lang="en", **extra):
-    return client.get(f"/api/v1{path}", headers=headers(token, lang=lang, **extra))
-
-
-def ok(response) -> dict:
-    assert response.status_code == 200, response.text
-    body = response.json()
-    assert body["code"] == 1, body
-    return body
-
-
-def refused(response, message: str | None = None, *, status: int = 200) -> dict:
-    assert response.status_code == status, response.text
-    body = response.json()
-    assert body["code"] == 0, body
-    assert set(body) == {"code", "message", "data"}
-    assert body["message"]
-    if message is not None:
-        assert body["message"] == message
-    return body
-
-
-def last_otp(email: str) -> str:
-    with session_scope() as session:
-        row = session.exec(
-            select(EmailOutbox)
-            .where(EmailOutbox.to_address == email.lower())
-            .order_by(EmailOutbox.id.desc())
-        ).first()
-    assert row is not None, f"no mail to {email}"
-    found = _OTP_RE.search(row.subject + "\n" + row.body_text)
-    assert found, row.body_text
-    return found.group(1)
-
-
-def mails_to(email: str) -> list[EmailOutbox]:
-    with session_scope() as session:
-        return list(
-            session.exec(
-                select(EmailOutbox)
-                .where(EmailOutbox.to_address == email.lower())
-                .order_by(EmailOutbox.id)
-            ).all()
-        )
-
-
-def login(client: TestClient, email: str = DEMO_EMAIL, password: str = DEMO_PASSWORD) -> str:
-    return ok(post(client, "/Parent/auth/Login", {"email": email, "password": password}))["data"][
-        "token"
-    ]
-
-
-_seq = iter(range(1, 10_000))
-
-
-def new_email(prefix: str = "new") -> str:
-    return f"{prefix}{next(_seq)}@example.org"
-
-
-def signup_body(email: str, **changes) -> dict:
-    body = {
-        "first_name": "Ann",
-        "last_name": "Lee",
-        "email": email,
-        "phone": "613-555-0199",
-        "password": STRONG,
-        "confirm_password": STRONG,
-        "terms": True,
-    }
-    body.update(changes)
-    return body
-
-
-def signed_up(client: TestClient, email: str | None = None) -> tuple[str, dict]:
-    """A new verified parent (sign-up then code): (token, session data)."""
-    email = email or new_email()
-    ok(post(client, "/Parent/auth/Signup", signup_body(email)))
-    data = ok(
-        post(client, "/Parent/auth/VerifyOtp", {"email": email, "otp": last_otp(email)})
-    )["data"]
-    return data["token"], data

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.e2e.server import AppServer, start_app
+from tests.e2e.smtp import SmtpServer
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
@@ -48,10 +49,18 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture(scope="session")
-def app(tmp_path_factory) -> AppServer:
+def smtp() -> SmtpServer:
+    """A real SMTP server the app sends its e-mail to (codes for sign-up and reset)."""
+    server = SmtpServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory, smtp: SmtpServer) -> AppServer:
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's Chromium is missing: run `make browser` (apt-get install chromium)")
-    server = start_app(tmp_path_factory.mktemp("e2e-app"))
+    server = start_app(tmp_path_factory.mktemp("e2e-app"), smtp.env)
     yield server
     server.stop()
 

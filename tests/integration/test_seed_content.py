@@ -252,7 +252,7 @@ def test_demo_parent_and_children(session):
     assert verify_password(parent.password_hash, "Lunch@2026")
     assert not verify_password(parent.password_hash, "lunch@2026")
     assert (parent.first_name, parent.last_name) == ("Maria", "Tremblay")
-    assert (parent.phone, parent.phone_digits) == ("(613) 555-0142", "6135550142")
+    assert (parent.phone, parent.phone_digits) == ("613-555-0142", "6135550142")
     assert parent.signup_step == "COMPLETE" and parent.language == "en"
     assert parent.terms_accepted_at and parent.email_verified_at
 

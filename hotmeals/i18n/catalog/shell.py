@@ -19,6 +19,7 @@ EN = {
     "cut-off. Pay securely by card; change or cancel any time before the meal day closes.",
     "landing.cta_start": "Get started",
     "landing.cta_login": "I have an account",
+    "landing.cta_book": "Book a meal",
     "landing.price_title": "Meals from $5",
     "landing.price_text": "Meals start at $5 per portion; the upsized portion costs at most $7.25.",
     "landing.giveback_title": "Every meal gives back",
@@ -71,6 +72,7 @@ FR = {
     "jusqu'à la fermeture de la journée de repas.",
     "landing.cta_start": "Commencer",
     "landing.cta_login": "J'ai déjà un compte",
+    "landing.cta_book": "Réserver un repas",
     "landing.price_title": "Repas dès 5 $",
     "landing.price_text": "Les repas commencent à 5 $ la portion; la grande portion coûte au plus "
     "7,25 $.",

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex_components_core.react_router.dom import ReactRouterLink
 
 from hotmeals.ui.state.i18n import t
 
@@ -60,6 +61,7 @@ def text_field(
     input_mode: str | None = None,
     hint: Any | None = None,
     required: bool = True,
+    show_optional: bool | None = None,
     **input_props: Any,
 ) -> rx.Component:
     """Label, input, hint and error. ``input_props`` go to the input (value, default_value,
@@ -70,7 +72,8 @@ def text_field(
     if input_mode:
         props["input_mode"] = input_mode
     return rx.box(
-        label(label_text, field_id, optional=not required),
+        label(label_text, field_id,
+              optional=(not required) if show_optional is None else show_optional),
         rx.input(
             id=field_id,
             name=name,
@@ -140,10 +143,10 @@ def submit_button(text: Any, busy: rx.Var, busy_text: Any | None = None, **props
     """A submit button that shows a spinner and stays put while the server works."""
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
+    props.setdefault("type", "submit")
     return rx.button(
         rx.cond(busy, rx.spinner(size="2"), rx.fragment()),
         rx.cond(busy, busy_text if busy_text is not None else text, text),
-        type="submit",
         disabled=busy,
         custom_attrs={"aria-busy": rx.cond(busy, "true", "false")},
         **props,
@@ -172,3 +175,13 @@ def notice(text: Any, kind: str = "success") -> rx.Component:
         size="1",
         width="100%",
     )
+
+
+def link_button(*children: Any, href: str, id_: str | None = None, **button_props: Any):
+    """A link that looks like a button: one element (a link inside a button would be two
+    nested controls for keyboards and screen readers), routed without a page reload."""
+    link_props = {"to": href}
+    if id_:
+        link_props["id"] = id_
+    return rx.button(ReactRouterLink.create(*children, **link_props), as_child=True,
+                     **button_props)

@@ -5,9 +5,12 @@ the footer opens for visitors."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.links import is_ready
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
@@ -19,13 +22,14 @@ from hotmeals.ui.state.steps import (
     NOTIFICATIONS,
     PROFILE,
     SETTINGS,
+    SETTINGS_MENU,
     ProfileStepState,
 )
 
 GRAY_12 = rx.color("gray", 12)
 
 
-def avatar(size: str = "2") -> rx.Component:
+def avatar(size: Any = "2") -> rx.Component:
     return rx.avatar(
         src=AuthState.profile_image,
         fallback=AuthState.avatar_initials,
@@ -43,8 +47,7 @@ def _count_link(label_key: str, count: rx.Var, route: str, icon: str, id_: str) 
         rx.el.span(" ", t("ui.header.items"), class_name="sr-only"),
     ]
     if is_ready(route):
-        return rx.link(rx.button(*content, variant="soft", size="2", as_child=False),
-                       href=route, id=id_)
+        return link_button(*content, href=route, id_=id_, variant="soft", size="2")
     return rx.button(
         *content,
         variant="soft",
@@ -99,12 +102,14 @@ def profile_menu() -> rx.Component:
                 padding="8px 12px",
             ),
             rx.menu.separator(),
-            rx.box(
-                _menu_item("utensils", "ui.header.book_meal", ProfileStepState.open_step(PROFILE)),
-                _menu_item("mail", "ui.header.contact_us", ProfileStepState.open_step(CONTACT)),
-                rx.menu.separator(),
-                class_name="hm-show-phone",
-            ),
+            # Phones have no room in the bar for these two: they live in the menu.
+            _menu_item("utensils", "ui.header.book_meal",
+                       ProfileStepState.open_step(PROFILE, SETTINGS_MENU),
+                       class_name="hm-show-phone"),
+            _menu_item("mail", "ui.header.contact_us",
+                       ProfileStepState.open_step(CONTACT, SETTINGS_MENU),
+                       class_name="hm-show-phone"),
+            rx.menu.separator(class_name="hm-show-phone"),
             _menu_item("user-pen", "ui.header.edit_profile",
                        rx.redirect("/edit-profile/parent-edit-profile")),
             _menu_item("bell", "ui.header.manage_notification",
@@ -159,9 +164,11 @@ def parent_nav() -> rx.Component:
     link = {"variant": "ghost", "size": "2", "color": GRAY_12}
     return rx.hstack(
         rx.button(rx.icon("utensils", size=16, aria_hidden="true"), t("ui.header.book_meal"),
-                  on_click=ProfileStepState.open_step(PROFILE), id="nav-book-meal", **link),
+                  on_click=ProfileStepState.open_step(PROFILE, SETTINGS_MENU), id="nav-book-meal",
+                  **link),
         rx.button(rx.icon("mail", size=16, aria_hidden="true"), t("ui.header.contact_us"),
-                  on_click=ProfileStepState.open_step(CONTACT), id="nav-contact", **link),
+                  on_click=ProfileStepState.open_step(CONTACT, SETTINGS_MENU), id="nav-contact",
+                  **link),
         spacing="4",
         class_name="hm-hide-phone",
     )
@@ -175,6 +182,13 @@ def parent_actions(show_cart: bool = False) -> rx.Component:
         logout_dialog(),
         spacing="3",
         align="center",
+    )
+
+
+def _new_tab_hint() -> rx.Component:
+    return rx.fragment(
+        rx.icon("external-link", size=12, aria_hidden="true", margin_left="6px"),
+        rx.el.span(" ", t("nav.opens_new_tab"), class_name="sr-only"),
     )
 
 
@@ -195,10 +209,14 @@ def visitor_menu() -> rx.Component:
             ),
             rx.menu.content(
                 rx.menu.item(t("nav.parents"), on_click=rx.redirect("/")),
-                rx.menu.item(t("nav.school"), on_click=rx.redirect(s.school_site_url,
-                                                                   is_external=True)),
-                rx.menu.item(t("nav.vendor"), on_click=rx.redirect(s.vendor_site_url,
-                                                                   is_external=True)),
+                rx.menu.item(
+                    t("nav.school"), _new_tab_hint(),
+                    on_click=rx.redirect(s.school_site_url, is_external=True),
+                ),
+                rx.menu.item(
+                    t("nav.vendor"), _new_tab_hint(),
+                    on_click=rx.redirect(s.vendor_site_url, is_external=True),
+                ),
                 rx.menu.separator(),
                 rx.menu.item(t("nav.sign_up"), on_click=rx.redirect("/sign-up")),
                 align="end",
@@ -210,9 +228,10 @@ def visitor_menu() -> rx.Component:
 
 
 def cms_dialog() -> rx.Component:
-    """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog."""
+    """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog (the
+    text as HTML made on the server: visitor pages load no Markdown renderer)."""
     title = rx.cond(I18nState.is_fr, ContentState.title_fr, ContentState.title_en)
-    body = rx.cond(I18nState.is_fr, ContentState.body_fr, ContentState.body_en)
+    body = rx.cond(I18nState.is_fr, ContentState.html_fr, ContentState.html_en)
     faq = rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)
     return rx.dialog.root(
         rx.dialog.content(
@@ -227,15 +246,15 @@ def cms_dialog() -> rx.Component:
                 ),
                 justify="between",
                 align="center",
-                gap="3",
+                spacing="3",
             ),
             rx.cond(
                 ContentState.loading,
                 rx.center(rx.spinner(size="3"), padding="32px"),
                 rx.cond(
                     ContentState.slug == "faq",
-                    faq_list(faq),
-                    rx.box(rx.markdown(body), class_name="hm-prose"),
+                    faq_list(faq, html=True),
+                    rx.html(body, class_name="hm-prose"),
                 ),
             ),
             max_width="720px",
@@ -247,13 +266,35 @@ def cms_dialog() -> rx.Component:
     )
 
 
-def faq_list(items: rx.Var) -> rx.Component:
+# The screen's own heading is the page's h1: Markdown headings start one level lower. Code
+# renders as plain <pre>/<code> (the default pulls a syntax highlighter into the bundle).
+_MARKDOWN_COMPONENTS = {
+    "h1": lambda value: rx.heading(value, as_="h2", size="6", margin_y="0.6em"),
+    "h2": lambda value: rx.heading(value, as_="h3", size="5", margin_y="0.6em"),
+    "h3": lambda value: rx.heading(value, as_="h4", size="4", margin_y="0.5em"),
+    "pre": lambda value, **props: rx.el.pre(value),
+    "code": lambda value: rx.el.code(value),
+}
+
+
+def markdown(text: rx.Var) -> rx.Component:
+    """CMS Markdown: no math (prices like $5.00 ... $7.25 are not LaTeX) and no raw HTML."""
+    return rx.markdown(text, use_math=False, use_katex=False, use_raw=False,
+                       use_unwrap_images=False, component_map=_MARKDOWN_COMPONENTS)
+
+
+def faq_list(items: rx.Var, html: bool = False) -> rx.Component:
+    def answer(qa: rx.Var) -> rx.Component:
+        if html:
+            return rx.html(qa["answer_html"], class_name="hm-prose hm-faq-a")
+        return rx.box(markdown(qa["answer"]), class_name="hm-prose hm-faq-a")
+
     return rx.vstack(
         rx.foreach(
             items,
             lambda qa: rx.el.details(
                 rx.el.summary(qa["question"], class_name="hm-faq-q"),
-                rx.box(rx.markdown(qa["answer"]), class_name="hm-prose hm-faq-a"),
+                answer(qa),
                 class_name="hm-faq",
             ),
         ),

@@ -31,7 +31,8 @@ def brand() -> rx.Component:
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
-            rx.text(t("brand.name"), weight="bold", size="5", color=rx.color("gray", 12)),
+            rx.text(t("brand.name"), weight="bold", size="5", color=rx.color("gray", 12),
+                    white_space="nowrap"),
             align="center",
             spacing="2",
         ),
@@ -44,7 +45,9 @@ def brand() -> rx.Component:
 def language_switch() -> rx.Component:
     return rx.button(
         rx.icon("languages", size=16, aria_hidden="true"),
-        t("nav.switch_to_other"),
+        # Narrow phones get the language code, so the header never overflows.
+        rx.el.span(t("nav.switch_to_other"), class_name="hm-hide-xs"),
+        rx.el.span(rx.cond(I18nState.is_fr, "EN", "FR"), class_name="hm-show-xs"),
         on_click=I18nState.toggle_lang,
         variant="ghost",
         size="2",
@@ -205,6 +208,7 @@ def footer() -> rx.Component:
             color=rx.color("gray", 11),
             text_align="center",
             padding_bottom="24px",
+            padding_x="16px",
         ),
         border_top=f"1px solid {rx.color('gray', 5)}",
         background_color=rx.color("gray", 2),

@@ -39,20 +39,11 @@ def session_only(content: rx.Component) -> rx.Component:
     return rx.cond(ready, content, loading_screen())
 
 
-def top_bar(back_href: str | None = None, back_key: str = "ui.common.back") -> rx.Component:
-    """The slim bar of a focused screen: brand, an optional way back, the language switch."""
+def top_bar() -> rx.Component:
+    """The slim bar of a focused screen: brand and the language switch."""
     return rx.flex(
         brand(),
         rx.spacer(),
-        rx.link(
-            rx.hstack(rx.icon("arrow-left", size=16, aria_hidden="true"), t(back_key),
-                      spacing="1", align="center"),
-            href=back_href,
-            size="2",
-            weight="medium",
-        )
-        if back_href is not None
-        else rx.fragment(),
         language_switch(),
         align="center",
         spacing="4",
@@ -61,6 +52,18 @@ def top_bar(back_href: str | None = None, back_key: str = "ui.common.back") -> r
         padding_x="16px",
         padding_y="12px",
         width="100%",
+    )
+
+
+def back_link(href: str, label_key: str) -> rx.Component:
+    return rx.link(
+        rx.icon("arrow-left", size=16, aria_hidden="true"),
+        t(label_key),
+        href=href,
+        size="2",
+        weight="medium",
+        class_name="hm-icon-link",
+        margin_bottom="12px",
     )
 
 
@@ -78,7 +81,7 @@ def focus_screen(
         rx.vstack(
             rx.image(src=static(illustration), alt="", width="100%", max_width="360px",
                      height="auto", loading="lazy"),
-            rx.heading(aside_title, as_="p", size="6", text_align="center"),
+            rx.text(aside_title, as_="p", size="6", weight="bold", text_align="center"),
             rx.text(aside_text, size="3", color=rx.color("gray", 11), text_align="center"),
             align="center",
             spacing="4",
@@ -88,11 +91,16 @@ def focus_screen(
     )
     return page(
         rx.box(
-            top_bar(back_href, back_key),
+            top_bar(),
             rx.grid(
                 aside,
                 rx.flex(
-                    rx.box(*children, width="100%", max_width="480px"),
+                    rx.box(
+                        back_link(back_href, back_key) if back_href else rx.fragment(),
+                        *children,
+                        width="100%",
+                        max_width="480px",
+                    ),
                     justify="center",
                     align="start",
                     padding_x="16px",
@@ -102,7 +110,7 @@ def focus_screen(
                 max_width=MAX_WIDTH,
                 margin_x="auto",
                 width="100%",
-                gap="6",
+                spacing="6",
                 padding_bottom="48px",
             ),
             width="100%",
@@ -125,8 +133,8 @@ def plain_screen(*children: Any, back_href: str = "/edit-profile",
                  back_key: str = "ui.common.back_to_profile", width: str = "720px"):
     """A logged-in focused screen (parent-edit-profile, edit-child): slim bar, one column."""
     return page(
-        top_bar(back_href, back_key),
-        rx.box(*children, max_width=width, margin_x="auto", padding_x="16px",
-               padding_top="8px", padding_bottom="48px", width="100%"),
+        top_bar(),
+        rx.box(back_link(back_href, back_key), *children, max_width=width, margin_x="auto",
+               padding_x="16px", padding_top="8px", padding_bottom="48px", width="100%"),
         chrome=False,
     )

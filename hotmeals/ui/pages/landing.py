@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
+from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 
 
@@ -56,13 +57,19 @@ def hero() -> rx.Component:
         rx.vstack(
             rx.heading(t("landing.hero_title"), as_="h1", size=rx.breakpoints(initial="8", md="9")),
             rx.text(t("landing.hero_text"), size="4", color=rx.color("gray", 11)),
-            rx.flex(
-                rx.link(rx.button(t("landing.cta_start"), size="4"), href="/sign-up"),
-                rx.link(
-                    rx.button(t("landing.cta_login"), size="4", variant="soft"), href="/sign-in"
+            rx.cond(
+                AuthState.is_parent,
+                # A signed-in parent goes straight to booking (sign-up would show this page).
+                rx.link(rx.button(t("landing.cta_book"), size="4"), href="/edit-profile"),
+                rx.flex(
+                    rx.link(rx.button(t("landing.cta_start"), size="4"), href="/sign-up"),
+                    rx.link(
+                        rx.button(t("landing.cta_login"), size="4", variant="soft"),
+                        href="/sign-in",
+                    ),
+                    spacing="3",
+                    wrap="wrap",
                 ),
-                spacing="3",
-                wrap="wrap",
             ),
             spacing="5",
             justify="center",

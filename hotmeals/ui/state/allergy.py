@@ -21,7 +21,8 @@ DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
 
 def _suggestion(row: dict) -> dict[str, str]:
-    return {"id": str(row["id"]), "name": row["name"], "priority": "1" if row["is_priority"] else ""}
+    priority = "1" if row["is_priority"] else ""
+    return {"id": str(row["id"]), "name": row["name"], "priority": priority}
 
 
 class AllergyState(rx.State):
@@ -56,7 +57,9 @@ class AllergyState(rx.State):
         choice = await self.get_state(ChildChoiceState)
         kids = await call_service(children.list_children, parent_id=auth.parent_id, lang=lang)
         by_id = {int(k["id"]): k for k in kids}
-        child = by_id.get(choice.chosen()) or (kids[-1] if self.in_signup and kids else None)
+        # The chosen child; else, during sign-up, the child just added; else the default child.
+        fallback = (kids[-1] if self.in_signup else kids[0]) if kids else None
+        child = by_id.get(choice.chosen()) or fallback
         if child is None:
             self.missing = True
             self.loading = False
@@ -128,10 +131,15 @@ class AllergyState(rx.State):
         yield
         auth = await self.get_state(AuthState)
         lang = await self._lang()
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
         try:
             await call_service(
                 children.set_child_allergies,
-                parent_id=auth.parent_id,
+                parent_id=parent_id,
                 child_id=self.child_id,
                 items=[(int(i["ingredient_id"]), i["alert_level"]) for i in self.items],
                 lang=lang,
@@ -156,7 +164,12 @@ class AllergyState(rx.State):
             return
         self.busy = True
         yield
-        await call_service(children.complete_allergy_step, parent_id=auth.parent_id)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
+        await call_service(children.complete_allergy_step, parent_id=parent_id)
         self.busy = False
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

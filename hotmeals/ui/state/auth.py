@@ -183,8 +183,11 @@ class AuthState(rx.State):
         self._parent_id = int(session_data.get("id") or 0)
         self.apply_profile(session_data)
 
-    def forget_session(self) -> list:
-        """Clear what the browser keeps; the caller decides where to go."""
+    def forget_session(self) -> None:
+        """Clear what the browser keeps (the cookie and localStorage entries are emptied by
+        the state sync; ``rx.remove_cookie`` would re-run the current page's on_load, whose
+        guard would then send the parent to sign-in instead of home). The caller decides
+        where to go."""
         self.token = ""
         self.session_data = ""
         self.cart_count_store = "0"
@@ -194,7 +197,6 @@ class AuthState(rx.State):
         self.profile_image = self.signup_step = ""
         self.cart_count = self.cancel_cart_count = self.active_child_count = 0
         self._parent_id = self._session_id = 0
-        return [rx.remove_cookie(TOKEN_COOKIE), rx.remove_local_storage(SESSION_KEY)]
 
     async def refresh(self) -> None:
         """Re-check the token and reload the profile (cart counts included)."""
@@ -212,6 +214,24 @@ class AuthState(rx.State):
         self._session_id = ctx.session_id
         self._parent_id = ctx.parent_id
         self.apply_profile(profile)
+
+    async def checked_parent_id(self) -> int:
+        """The parent's id after checking the token again, for an action that changes data:
+        a session revoked meanwhile (logout elsewhere, password changed) acts no more.
+        0 (and the session forgotten) when the token is no longer valid."""
+        from hotmeals.services import accounts
+
+        try:
+            ctx = await call_service(accounts.authenticate, token=self.token)
+        except DomainError:
+            self.forget_session()
+            return 0
+        self._parent_id, self._session_id = ctx.parent_id, ctx.session_id
+        return ctx.parent_id
+
+    def session_expired(self, lang: str) -> list:
+        """Spec §4: a lost session returns to the parent home, saying why."""
+        return [rx.toast.error(tr("unauthorized", lang)), rx.redirect("/")]
 
     def _guard_redirect(self, wanted: str) -> rx.event.EventSpec | None:
         if self.status == "parent":
@@ -280,15 +300,14 @@ class AuthState(rx.State):
                 pass  # already gone: logging out is idempotent
         self.logout_open = False
         self.logging_out = False
-        # The message first, then the session goes (spec §2).
+        # The message first, then home, then the session goes (spec §2, §4).
         yield rx.toast.success(tr("logout_success", lang))
+        yield rx.redirect("/")
         from hotmeals.ui.state.steps import ProfileStepState
 
         steps = await self.get_state(ProfileStepState)
         steps.reset_steps()
-        for event in self.forget_session():
-            yield event
-        yield rx.redirect("/")
+        self.forget_session()
 
 
 def _int(value: str) -> int:

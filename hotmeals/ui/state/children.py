@@ -98,14 +98,21 @@ class ChildrenState(rx.State):
 
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            yield auth.session_expired(lang)
+            return
         try:
             await call_service(
-                children.set_default_child, parent_id=auth.parent_id, child_id=int(child_id)
+                children.set_default_child, parent_id=parent_id, child_id=int(child_id)
             )
         except DomainError as err:
             yield rx.toast.error(message(err, lang))
             return
         await self.reload()
+        form = await self.get_state(ChildFormState)
+        if form.child_id == int(child_id):
+            form.is_default = True
         yield rx.toast.success(tr("default_child_set", lang))
 
     @rx.event
@@ -126,9 +133,15 @@ class ChildrenState(rx.State):
         yield
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            self.delete_open = False
+            yield auth.session_expired(lang)
+            return
         try:
             await call_service(
-                children.delete_child, parent_id=auth.parent_id, child_id=self._delete_id
+                children.delete_child, parent_id=parent_id, child_id=self._delete_id
             )
         except DomainError as err:
             self.busy = False
@@ -211,14 +224,22 @@ class ChildFormState(rx.State):
         choice = await self.get_state(ChildChoiceState)
         lang = await self._lang()
         try:
+            child_id = choice.chosen()
+            if not child_id:
+                # No child chosen yet (a new browser): the default child, listed first.
+                kids = await call_service(
+                    children.list_children, parent_id=auth.parent_id, lang=lang
+                )
+                child_id = int(kids[0]["id"]) if kids else 0
             child = await call_service(
-                children.get_child, parent_id=auth.parent_id, child_id=choice.chosen(), lang=lang
+                children.get_child, parent_id=auth.parent_id, child_id=child_id, lang=lang
             )
         except DomainError:
             self.missing = True
             self.loading = False
             return
         self.child_id = int(child["id"])
+        choice.child_id = str(child["id"])
         self.first_name = child["first_name"]
         self.last_name = child["last_name"]
         self.is_default = bool(child.get("is_default"))
@@ -318,8 +339,12 @@ class ChildFormState(rx.State):
     async def save(self, form_data: dict):
         from hotmeals.services import children
 
+        # What the parent sees is what is saved: the form's values win over a change event
+        # still on its way.
         self.first_name = str(form_data.get("first_name", self.first_name))
         self.last_name = str(form_data.get("last_name", self.last_name))
+        self.teacher_id = str(form_data.get(PREFIX + "teacher", self.teacher_id) or "")
+        self.grade_id = str(form_data.get(PREFIX + "grade", self.grade_id) or "")
         await self._check(FIELDS)
         if self.errors:
             first = next(f for f in FIELDS if f in self.errors)
@@ -329,8 +354,13 @@ class ChildFormState(rx.State):
         yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
         kwargs = {
-            "parent_id": auth.parent_id,
+            "parent_id": parent_id,
             "first_name": self.first_name.strip(),
             "last_name": self.last_name.strip(),
             "city_id": int(self.city_id),

@@ -28,8 +28,7 @@ class ContactState(rx.State):
     phone: str = ""
     form_key: int = 0
 
-    @rx.event
-    async def prefill(self):
+    async def fill_from_profile(self) -> None:
         auth = await self.get_state(AuthState)
         self.first_name = auth.first_name
         self.last_name = auth.last_name

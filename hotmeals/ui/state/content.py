@@ -6,14 +6,26 @@ a logged-in parent sees them as /edit-profile steps, a visitor in a dialog from 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import reflex as rx
+from markdown_it import MarkdownIt
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.ui.state.base import call_service
 
 CMS_SLUGS = ("about", "terms", "privacy")
+# Visitor pages show CMS text in a dialog as HTML made here (raw HTML in the Markdown is
+# escaped, unsafe links dropped), so they do not load a Markdown renderer; the parent's
+# /edit-profile steps use rx.markdown.
+_MD = MarkdownIt("commonmark", {"html": False}).enable("table")
+_HEADING_RE = re.compile(r"<(/?)h([1-5])>")
+
+
+def to_html(markdown: str) -> str:
+    """Markdown to HTML, headings one level down (the dialog title is the page's heading)."""
+    return _HEADING_RE.sub(lambda m: f"<{m[1]}h{int(m[2]) + 1}>", _MD.render(markdown))
 
 
 def _page_both(*, session: Any, slug: str) -> dict[str, dict]:
@@ -34,6 +46,8 @@ class ContentState(rx.State):
     title_fr: str = ""
     body_en: str = ""
     body_fr: str = ""
+    html_en: str = ""
+    html_fr: str = ""
     loading: bool = False
     failed: bool = False
     faq_en: list[dict[str, str]] = []
@@ -60,11 +74,13 @@ class ContentState(rx.State):
                 self.failed = True
                 self.slug = slug
                 self.title_en = self.title_fr = self.body_en = self.body_fr = ""
+                self.html_en = self.html_fr = ""
                 return
         pages = self._pages[slug]
         self.slug = slug
-        self.title_en, self.body_en = pages["en"]["title"], pages["en"]["body"]
-        self.title_fr, self.body_fr = pages["fr"]["title"], pages["fr"]["body"]
+        self.title_en, self.body_en = pages["en"]["title"], _without_title(pages["en"])
+        self.title_fr, self.body_fr = pages["fr"]["title"], _without_title(pages["fr"])
+        self.html_en, self.html_fr = to_html(self.body_en), to_html(self.body_fr)
 
     @rx.event
     async def load(self, slug: str):
@@ -106,5 +122,19 @@ class ContentState(rx.State):
         self.dialog_open = value
 
 
+def _without_title(page: dict) -> str:
+    """The body without a leading '# Title' line: the screen shows the title as its heading."""
+    body = page["body"].lstrip()
+    first, _, rest = body.partition("\n")
+    if first.startswith("# ") and first[2:].strip() == page["title"].strip():
+        return rest.lstrip()
+    return body
+
+
 def _qa(row: dict) -> dict[str, str]:
-    return {"id": str(row["id"]), "question": row["question"], "answer": row["answer"]}
+    return {
+        "id": str(row["id"]),
+        "question": row["question"],
+        "answer": row["answer"],
+        "answer_html": to_html(row["answer"]),
+    }

@@ -126,8 +126,13 @@ class OtpState(rx.State):
                 yield rx.set_focus("reset-password")
                 return
             if self.purpose == ALT_EMAIL:
+                parent_id = await auth.checked_parent_id()
+                if not parent_id:
+                    self.close()
+                    yield auth.session_expired(lang)
+                    return
                 data = await call_service(
-                    profile.verify_alt_email, parent_id=auth.parent_id, email=self.email, otp=code
+                    profile.verify_alt_email, parent_id=parent_id, email=self.email, otp=code
                 )
                 from hotmeals.ui.state.parent_profile import ParentEditState
 
@@ -158,8 +163,14 @@ class OtpState(rx.State):
         try:
             if self.purpose == ALT_EMAIL:
                 # For an address added but not verified, adding it again sends a new code.
+                parent_id = await auth.checked_parent_id()
+                if not parent_id:
+                    self.resending = False
+                    self.close()
+                    yield auth.session_expired(lang)
+                    return
                 sent = await call_service(
-                    profile.add_alt_email, parent_id=auth.parent_id, email=self.email
+                    profile.add_alt_email, parent_id=parent_id, email=self.email
                 )
             else:
                 sent = await call_service(

@@ -101,10 +101,15 @@ class ParentEditState(rx.State):
         self.busy = True
         yield
         auth = await self.get_state(AuthState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
         try:
             data = await call_service(
                 profile.edit_profile,
-                parent_id=auth.parent_id,
+                parent_id=parent_id,
                 first_name=self.first_name,
                 last_name=self.last_name,
                 phone=self.phone,
@@ -136,15 +141,20 @@ class ParentEditState(rx.State):
         self.adding = True
         yield
         auth = await self.get_state(AuthState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.adding = False
+            yield auth.session_expired(lang)
+            return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=auth.parent_id, email=address)
+            sent = await call_service(profile.add_alt_email, parent_id=parent_id, email=address)
         except DomainError as err:
             self.adding = False
             self.alt_error = message(err, lang)
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.adding = False
-        data = await call_service(profile.get_profile, parent_id=auth.parent_id)
+        data = await call_service(profile.get_profile, parent_id=parent_id)
         self.apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
@@ -161,8 +171,12 @@ class ParentEditState(rx.State):
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         otp = await self.get_state(OtpState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            yield auth.session_expired(lang)
+            return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=auth.parent_id, email=address)
+            sent = await call_service(profile.add_alt_email, parent_id=parent_id, email=address)
         except DomainError as err:
             if err.code != "otp_cooldown":
                 yield rx.toast.error(message(err, lang))
@@ -181,9 +195,13 @@ class ParentEditState(rx.State):
 
         lang = await self._lang()
         auth = await self.get_state(AuthState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            yield auth.session_expired(lang)
+            return
         try:
             data = await call_service(
-                profile.remove_alt_email, parent_id=auth.parent_id, email=address
+                profile.remove_alt_email, parent_id=parent_id, email=address
             )
         except DomainError as err:
             yield rx.toast.error(message(err, lang))
@@ -211,10 +229,15 @@ class ParentEditState(rx.State):
         auth = await self.get_state(AuthState)
         upload = files[0]
         data = await upload.read()
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.uploading = False
+            yield auth.session_expired(lang)
+            return
         try:
             url = await call_service(
                 profile.save_profile_image,
-                parent_id=auth.parent_id,
+                parent_id=parent_id,
                 filename=upload.name or "picture",
                 data=data,
             )

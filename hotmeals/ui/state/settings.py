@@ -30,8 +30,12 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
     i18n.lang = "fr" if lang == "fr" else "en"
     auth = await state.get_state(AuthState)
     if auth.is_parent:
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            yield auth.session_expired(i18n.lang)
+            return
         try:
-            await call_service(profile.set_language, parent_id=auth.parent_id, language=i18n.lang)
+            await call_service(profile.set_language, parent_id=parent_id, language=i18n.lang)
         except DomainError as err:
             yield rx.toast.error(message(err, i18n.lang))
             return
@@ -56,17 +60,14 @@ class NotificationState(rx.State):
     busy: bool = False
     loading: bool = False
 
-    @rx.event
-    async def load(self):
+    async def reload(self) -> None:
         from hotmeals.services import notifications
 
         auth = await self.get_state(AuthState)
-        if not auth.is_parent:
-            return
-        self.loading = True
-        yield
-        self.prefs = await call_service(notifications.get_preferences, parent_id=auth.parent_id)
-        self.loading = False
+        if auth.is_parent:
+            self.prefs = await call_service(
+                notifications.get_preferences, parent_id=auth.parent_id
+            )
 
     @rx.event
     def set_pref(self, kind: str, value: bool):
@@ -80,10 +81,15 @@ class NotificationState(rx.State):
         yield
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
         try:
             self.prefs = await call_service(
                 notifications.update_preferences,
-                parent_id=auth.parent_id,
+                parent_id=parent_id,
                 preferences=dict(self.prefs),
             )
         except DomainError as err:
@@ -119,10 +125,15 @@ class ChangePasswordState(rx.State):
         self.busy = True
         yield
         auth = await self.get_state(AuthState)
+        parent_id = await auth.checked_parent_id()
+        if not parent_id:
+            self.busy = False
+            yield auth.session_expired(lang)
+            return
         try:
             await call_service(
                 accounts.change_password,
-                parent_id=auth.parent_id,
+                parent_id=parent_id,
                 keep_session_id=auth.session_id or None,
                 **values,
             )

@@ -22,6 +22,7 @@ class SignInState(rx.State):
     mode: str = "email"  # "email" or "phone"
     view: str = "login"  # "login" or "forgot"
     errors: dict[str, str] = {}
+    form_error: str = ""  # a refusal with no field ('Invalid email or password'), kept in view
     busy: bool = False
     reset_done: bool = False
     next_path: str = ""
@@ -30,6 +31,7 @@ class SignInState(rx.State):
         self.mode = mode
         self.view = "login"
         self.errors = {}
+        self.form_error = ""
         self.busy = False
         self.next_path = safe_next(self.router.url.query_parameters.get("next")) or ""
         otp = await self.get_state(OtpState)
@@ -75,6 +77,7 @@ class SignInState(rx.State):
         password = str(form_data.get("password") or "")
         self.busy = True
         self.errors = {}
+        self.form_error = ""
         self.reset_done = False
         yield
         lang = (await self.get_state(I18nState)).lang
@@ -95,6 +98,8 @@ class SignInState(rx.State):
             errors: dict[str, str] = {}
             event = place_error(err, lang, ("identifier", "password"), errors, PREFIX)
             self.errors = errors
+            if not errors:
+                self.form_error = message(err, lang)
             yield event
             return
         if result.needs_verification or not result.token:

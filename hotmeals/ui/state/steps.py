@@ -15,6 +15,11 @@ SETTINGS_STEPS = (SETTINGS_MENU, NOTIFICATIONS, CHANGE_PASSWORD)
 CMS_STEPS = {ABOUT: "about", TERMS: "terms", PRIVACY: "privacy"}
 
 SCROLL_TOP = "window.scrollTo({top: 0, behavior: 'instant'})"
+# Phones show the steps as a row of pills: bring the active one into view once rendered.
+SHOW_ACTIVE_STEP = (
+    "setTimeout(() => document.querySelector('.hm-nav-item.is-active')"
+    "?.scrollIntoView({block: 'nearest', inline: 'center'}), 60)"
+)
 
 
 class ProfileStepState(rx.State):
@@ -38,19 +43,51 @@ class ProfileStepState(rx.State):
         self.step = step if step in STEPS else PROFILE
         self.settings_step = settings_step if settings_step in SETTINGS_STEPS else SETTINGS_MENU
 
+    async def load_for_step(self) -> None:
+        """Fetch what the shown step needs (its CMS page, FAQ, preferences, children)."""
+        from hotmeals.ui.state.children import ChildrenState
+        from hotmeals.ui.state.contact import ContactState
+        from hotmeals.ui.state.content import ContentState
+        from hotmeals.ui.state.settings import ChangePasswordState, NotificationState
+
+        step, sub = self.current, self.current_settings
+        if step in CMS_STEPS:
+            await (await self.get_state(ContentState)).ensure_loaded(CMS_STEPS[step])
+        elif step == CONTACT:
+            await (await self.get_state(ContentState)).ensure_loaded("faq")
+            await (await self.get_state(ContactState)).fill_from_profile()
+        elif step == SETTINGS and sub == NOTIFICATIONS:
+            await (await self.get_state(NotificationState)).reload()
+        elif step == SETTINGS and sub == CHANGE_PASSWORD:
+            (await self.get_state(ChangePasswordState)).errors = {}
+        elif step == PROFILE:
+            await (await self.get_state(ChildrenState)).reload()
+
     @rx.event
-    async def go(self, step: str, settings_step: str = SETTINGS_MENU):
-        """Show a step of /edit-profile (from the header, footer or side menu)."""
+    async def enter(self):
+        """on_load of /edit-profile (after the guard)."""
+        from hotmeals.ui.state.auth import AuthState
+
+        if not (await self.get_state(AuthState)).is_parent:
+            return
+        # Write the (possibly defaulted) steps back, so localStorage always holds them.
+        self.set_steps(self.current, self.current_settings)
+        await self.load_for_step()
+        return rx.call_script(SHOW_ACTIVE_STEP)
+
+    @rx.event
+    async def go(self, step: str, settings_step: str):
+        """Show a step of /edit-profile (side menu, settings rows)."""
         self.set_steps(step, settings_step)
         yield rx.call_script(SCROLL_TOP)
-        if step in CMS_STEPS or step == CONTACT:
-            from hotmeals.ui.state.content import ContentState
-
-            content = await self.get_state(ContentState)
-            await content.ensure_loaded(CMS_STEPS.get(step, "faq"))
+        yield rx.call_script(SHOW_ACTIVE_STEP)
+        await self.load_for_step()
 
     @rx.event
-    def open_step(self, step: str, settings_step: str = SETTINGS_MENU):
-        """From another page: set the step, then go to /edit-profile."""
+    async def open_step(self, step: str, settings_step: str):
+        """From the header, menu or footer: set the step, then go to /edit-profile (already
+        there, the page's on_load may not run again: load here too)."""
         self.set_steps(step, settings_step)
-        return rx.redirect("/edit-profile")
+        yield rx.redirect("/edit-profile")
+        yield rx.call_script(SCROLL_TOP)
+        await self.load_for_step()

@@ -1,0 +1,354 @@
+"""/api/v1 card payments, saved cards and donations (spec §7 ``order/getConvergeSessionToken``,
+plus the extensions documented in docs/api.md "Payments").
+
+The routes only translate: every rule is in ``hotmeals.services.payments`` / ``cards`` /
+``donations``, which the Reflex screens call too. Every call needs a parent token (401).
+
+What is paid is chosen by ``purpose``; each purpose has a starter in ``SESSION_STARTERS`` that
+computes the amount on the server. Orders add ``"order"`` there when the order service lands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from hotmeals.api.account_schemas import FAILURES, Envelope
+from hotmeals.api.deps import (
+    EnvelopeRoute,
+    ParentClient,
+    openapi_body,
+    parent_context,
+    parse_body,
+    run,
+)
+from hotmeals.api.envelope import fail, ok
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money, to_decimal_string
+from hotmeals.i18n import t
+from hotmeals.services import cards, donations, payments
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+PAY = ["Parent payments"]
+
+Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
+Text = Annotated[str, Field(max_length=200)]
+
+
+class In(BaseModel):
+    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
+
+
+class SessionTokenIn(In):
+    purpose: Literal["donation"] | None = Field(
+        default=None, description="What is paid. 'donation' now; 'order' in a later release."
+    )
+    amount: Text | None = Field(
+        default=None, description="Donation amount in dollars, '10.00' ($1 to $500)."
+    )
+    school_id: Id | None = Field(
+        default=None,
+        description="A school of one of the parent's children (default: the "
+        "default child's school).",
+    )
+    save_card: bool | None = Field(
+        default=False, description="Pre-tick 'save this card' in the Lightbox."
+    )
+
+
+class SavedCardPayIn(SessionTokenIn):
+    card_id: Id | None = Field(default=None, description="A saved card (GetCards).")
+
+
+class ConfirmIn(In):
+    payment_id: Id | None = None
+    ssl_txn_id: Text | None = Field(default=None, description="From the Lightbox's onApproval.")
+    ssl_token: Text | None = Field(
+        default=None, description="From onApproval when the payer ticked 'save card'."
+    )
+
+
+class DeclinedIn(In):
+    payment_id: Id | None = None
+    ssl_result_message: Text | None = Field(
+        default=None, description="From the Lightbox's onDeclined, e.g. 'DECLINED'."
+    )
+
+
+class SaveCardIn(In):
+    ssl_token: Text | None = Field(default=None, description="From the add-card Lightbox.")
+
+
+class CardIdIn(In):
+    card_id: Id | None = None
+
+
+class SessionOut(BaseModel):
+    payment_id: int
+    ssl_txn_auth_token: str = Field(description="Give it to PayWithConverge.open().")
+    lightbox_url: str = Field(description="The PayWithConverge.js script to load.")
+    amount: str
+    amount_cents: int
+    invoice_number: str
+    purpose: str
+
+
+class PaymentOut(BaseModel):
+    id: int
+    purpose: str
+    state: str = Field(description="CREATED, UNKNOWN, APPROVED, DECLINED, ERROR or EXPIRED.")
+    amount: str
+    amount_cents: int
+    invoice_number: str
+    card_brand: str | None
+    card_masked: str | None
+    approval_code: str | None
+    result_message: str | None
+    verified: bool
+    refunded_cents: int
+    refundable_cents: int
+    created_at: str
+    card: dict | None = None
+
+
+class CardOut(BaseModel):
+    id: int
+    brand: str
+    masked: str
+    last4: str
+    expiry: str
+    created_at: str
+
+
+class AddCardOut(BaseModel):
+    ssl_txn_auth_token: str
+    lightbox_url: str
+    transaction_type: str
+
+
+class DonationOut(BaseModel):
+    id: int
+    amount: str
+    amount_cents: int
+    amount_display: str
+    school_id: int | None
+    school: str
+    status: str
+    date: str
+    card: str
+
+
+# -- what is paid ---------------------------------------------------------------------------------
+
+Starter = Callable[[ParentClient, SessionTokenIn], Awaitable[payments.HostedSession]]
+
+
+async def _donation_session(who: ParentClient, body: SessionTokenIn) -> payments.HostedSession:
+    return await donations.start_donation(
+        parent_id=who.parent_id,
+        amount=body.amount or "",
+        school_id=body.school_id,
+        save_card=bool(body.save_card),
+    )
+
+
+SESSION_STARTERS: dict[str, Starter] = {"donation": _donation_session}
+
+
+def _purpose(body: SessionTokenIn) -> Starter:
+    starter = SESSION_STARTERS.get(body.purpose or "")
+    if starter is None:
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    return starter
+
+
+def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) -> dict:
+    return {
+        "id": view.id,
+        "purpose": view.purpose,
+        "state": view.state,
+        "amount": to_decimal_string(view.amount_cents),
+        "amount_cents": view.amount_cents,
+        "invoice_number": view.invoice_number,
+        "card_brand": view.card_brand,
+        "card_masked": view.card_masked,
+        "approval_code": view.approval_code,
+        "result_message": view.result_message,
+        "verified": view.verified,
+        "refunded_cents": view.refunded_cents,
+        "refundable_cents": view.refundable_cents,
+        "created_at": view.created_at,
+        "card": card.to_dict() if card else None,
+    }
+
+
+def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None = None):
+    data = payment_out(view, card)
+    if view.state == payments.PaymentState.APPROVED:
+        return ok(data, t("pay.approved", lang, amount=format_money(view.amount_cents, lang)))
+    if view.state in (payments.PaymentState.UNKNOWN, payments.PaymentState.CREATED):
+        return fail(t("pay.pending", lang), data=data)
+    reason = view.result_message or view.state
+    if view.state == payments.PaymentState.DECLINED:
+        return fail(t("pay.declined", lang, reason=reason), data=data)
+    return fail(t("pay.error", lang, reason=reason), data=data)
+
+
+# -- routes ---------------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/order/getConvergeSessionToken",
+    tags=PAY,
+    summary="Start a card payment: a Converge Lightbox session token",
+    openapi_extra=openapi_body(SessionTokenIn),
+    response_model=Envelope[SessionOut],
+)
+async def get_converge_session_token(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, SessionTokenIn, who.lang)
+    session = await _purpose(body)(who, body)
+    data = {
+        "payment_id": session.payment_id,
+        "ssl_txn_auth_token": session.token,
+        "lightbox_url": session.lightbox_url,
+        "amount": to_decimal_string(session.amount_cents),
+        "amount_cents": session.amount_cents,
+        "invoice_number": session.invoice_number,
+        "purpose": session.purpose,
+    }
+    return ok(data, t("pay.session_ready", who.lang))
+
+
+@router.post(
+    "/Parent/payment/ConfirmPayment",
+    tags=PAY,
+    summary="After onApproval: the server verifies the sale with Converge and records it",
+    openapi_extra=openapi_body(ConfirmIn),
+    response_model=Envelope[PaymentOut],
+)
+async def confirm_payment(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, ConfirmIn, who.lang)
+    if body.payment_id is None:
+        raise DomainError("payment_not_found", field="payment_id")
+    view = await payments.confirm_payment(
+        payment_id=body.payment_id, txn_id=body.ssl_txn_id or "", parent_id=who.parent_id
+    )
+    card = None
+    if view.approved and body.ssl_token:
+        try:
+            card = await cards.save_card(
+                parent_id=who.parent_id, token=body.ssl_token, expect_masked=view.card_masked
+            )
+        except DomainError:
+            card = None  # the payment stands; the card simply is not saved
+    return _answer(view, who.lang, card)
+
+
+@router.post(
+    "/Parent/payment/PaymentDeclined",
+    tags=PAY,
+    summary="After onDeclined: keep the decline message on the payment",
+    openapi_extra=openapi_body(DeclinedIn),
+    response_model=Envelope[PaymentOut],
+)
+async def payment_declined(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, DeclinedIn, who.lang)
+    if body.payment_id is None:
+        raise DomainError("payment_not_found", field="payment_id")
+    view = await run(
+        payments.record_decline,
+        payment_id=body.payment_id,
+        message=body.ssl_result_message or "",
+        parent_id=who.parent_id,
+    )
+    return _answer(view, who.lang)
+
+
+@router.post(
+    "/Parent/payment/PayWithSavedCard",
+    tags=PAY,
+    summary="Pay with a saved card (no Lightbox)",
+    openapi_extra=openapi_body(SavedCardPayIn),
+    response_model=Envelope[PaymentOut],
+)
+async def pay_with_saved_card(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, SavedCardPayIn, who.lang)
+    _purpose(body)  # the same purposes as the Lightbox; donations only for now
+    if body.card_id is None:
+        raise DomainError("card_not_found", field="card_id")
+    view = await donations.donate_with_saved_card(
+        parent_id=who.parent_id,
+        amount=body.amount or "",
+        card_id=body.card_id,
+        school_id=body.school_id,
+    )
+    return _answer(view, who.lang)
+
+
+@router.get(
+    "/Parent/payment/GetCards",
+    tags=PAY,
+    summary="The parent's saved cards (brand, masked number, expiry)",
+    response_model=Envelope[list[CardOut]],
+)
+async def get_cards(who: ParentClient = Depends(parent_context)):
+    rows = await run(cards.list_cards, parent_id=who.parent_id)
+    return ok([c.to_dict() for c in rows], t("success" if rows else "no_data_found", who.lang))
+
+
+@router.post(
+    "/Parent/payment/AddCardSession",
+    tags=PAY,
+    summary="A Lightbox session that saves a card without charging it (ccgettoken)",
+    response_model=Envelope[AddCardOut],
+)
+async def add_card_session(who: ParentClient = Depends(parent_context)):
+    session = await cards.start_add_card(parent_id=who.parent_id)
+    data: dict[str, Any] = {
+        "ssl_txn_auth_token": session.token,
+        "lightbox_url": session.lightbox_url,
+        "transaction_type": session.transaction_type,
+    }
+    return ok(data, t("pay.session_ready", who.lang))
+
+
+@router.post(
+    "/Parent/payment/SaveCard",
+    tags=PAY,
+    summary="Store the card behind a Lightbox token once Converge confirms it",
+    openapi_extra=openapi_body(SaveCardIn),
+    response_model=Envelope[CardOut],
+)
+async def save_card(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, SaveCardIn, who.lang)
+    card = await cards.save_card(parent_id=who.parent_id, token=body.ssl_token or "")
+    return ok(card.to_dict(), t("pay.card_saved", who.lang))
+
+
+@router.post(
+    "/Parent/payment/DeleteCard",
+    tags=PAY,
+    summary="Delete a saved card (at Converge too)",
+    openapi_extra=openapi_body(CardIdIn),
+    response_model=Envelope[None],
+)
+async def delete_card(request: Request, who: ParentClient = Depends(parent_context)):
+    body = await parse_body(request, CardIdIn, who.lang)
+    if body.card_id is None:
+        raise DomainError("card_not_found", field="card_id")
+    await cards.delete_card(parent_id=who.parent_id, card_id=body.card_id)
+    return ok(None, t("pay.card_deleted", who.lang))
+
+
+@router.get(
+    "/Parent/payment/DonationHistory",
+    tags=PAY,
+    summary="The parent's donations (paid and refunded), newest first",
+    response_model=Envelope[list[DonationOut]],
+)
+async def donation_history(who: ParentClient = Depends(parent_context)):
+    rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
+    return ok(rows, t("success" if rows else "no_data_found", who.lang))

@@ -1,0 +1,205 @@
+"""Donations: a parent gives $1 to $500 to a child's school, paid by card.
+
+``start_donation`` writes a PENDING ``Donation`` and its ``Payment`` (purpose DONATION) in one
+transaction, then opens the hosted session (or charges a saved card). The donation becomes PAID
+in the same transaction that records the confirmed approval (``payment_records``), FAILED when
+the payment is declined, errors or expires, and REFUNDED when refunded in full. History lists
+PAID and REFUNDED donations: attempts that never went through are not donations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from hotmeals.db.models import Child, Donation, Payment, School
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payment_records import PaymentView, Purpose, audit
+from hotmeals.services.payment_runtime import actor_of, db
+from hotmeals.services.payments import (
+    HostedSession,
+    charge_stored_card,
+    open_hosted_session,
+    reserve_payment,
+)
+
+MIN_DONATION_CENTS = 100
+MAX_DONATION_CENTS = 50_000
+PRESET_CENTS = (500, 1000, 2000)
+HISTORY_STATUSES = ("PAID", "REFUNDED")
+
+
+def parse_amount(value: object) -> int:
+    """The amount a parent typed or chose ("10", "10.00", 1000 cents) as cents, within the
+    limits; ``invalid_amount`` or ``donation_amount_range``."""
+    if isinstance(value, bool):
+        raise DomainError("invalid_amount", field="amount")
+    if isinstance(value, int):
+        cents = value
+    else:
+        text = str(value or "").strip().lstrip("$").strip().replace(",", ".")
+        cents = parse_decimal_string(text)
+    if not MIN_DONATION_CENTS <= cents <= MAX_DONATION_CENTS:
+        raise DomainError(
+            "donation_amount_range",
+            field="amount",
+            min=MIN_DONATION_CENTS // 100,
+            max=MAX_DONATION_CENTS // 100,
+        )
+    return cents
+
+
+def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]]:
+    """The schools of the parent's active children, the default child's first."""
+    children = session.exec(
+        select(Child)
+        .where(Child.parent_id == parent_id, Child.is_active.is_(True))
+        .order_by(Child.is_default.desc(), Child.id)
+    ).all()
+    seen: list[int] = []
+    for child in children:
+        if child.school_id not in seen:
+            seen.append(child.school_id)
+    schools = {
+        s.id: s
+        for s in session.exec(
+            select(School).where(School.id.in_(seen), School.is_active.is_(True))
+        ).all()
+    }
+    return [{"id": sid, "name": schools[sid].name} for sid in seen if sid in schools]
+
+
+def _create(
+    session: Session,
+    *,
+    parent_id: int,
+    amount_cents: int,
+    school_id: int | None,
+    actor: str,
+) -> tuple[int, int]:
+    schools = donation_schools(session, parent_id=parent_id)
+    allowed = {s["id"] for s in schools}
+    if school_id is None:
+        if not schools:
+            raise DomainError("school_required", field="school")
+        school_id = schools[0]["id"]
+    elif school_id not in allowed:
+        raise DomainError("school_not_found", field="school")
+    donation = Donation(
+        parent_id=parent_id,
+        school_id=school_id,
+        amount_cents=amount_cents,
+        status="PENDING",
+        created_at=utcnow(),
+    )
+    session.add(donation)
+    session.flush()
+    audit(
+        session,
+        actor=actor,
+        kind="donation.created",
+        entity="donation",
+        entity_id=donation.id,
+        data={"amount_cents": amount_cents, "school_id": school_id},
+    )
+    payment = reserve_payment(
+        session,
+        parent_id=parent_id,
+        purpose=Purpose.DONATION,
+        amount_cents=amount_cents,
+        donation_id=donation.id,
+        actor=actor,
+    )
+    return donation.id, payment.id
+
+
+async def start_donation(
+    *,
+    parent_id: int,
+    amount: object,
+    school_id: int | None = None,
+    save_card: bool = False,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> HostedSession:
+    """A donation and its hosted card session. ``amount``: cents (int) or text ("10.00")."""
+    cents = parse_amount(amount)
+    _donation_id, payment_id = await db(
+        engine,
+        _create,
+        parent_id=parent_id,
+        amount_cents=cents,
+        school_id=school_id,
+        actor=actor_of(parent_id),
+    )
+    return await open_hosted_session(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+async def donate_with_saved_card(
+    *,
+    parent_id: int,
+    amount: object,
+    card_id: int,
+    school_id: int | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView:
+    """A donation charged at once to a saved card (no Lightbox)."""
+    cents = parse_amount(amount)
+    _donation_id, payment_id = await db(
+        engine,
+        _create,
+        parent_id=parent_id,
+        amount_cents=cents,
+        school_id=school_id,
+        actor=actor_of(parent_id),
+    )
+    return await charge_stored_card(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        card_id=card_id,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> list[dict[str, Any]]:
+    """Donation history, newest first: PAID and REFUNDED donations."""
+    rows = session.exec(
+        select(Donation, School, Payment)
+        .join(School, School.id == Donation.school_id, isouter=True)
+        .join(
+            Payment,
+            (Payment.donation_id == Donation.id) & (Payment.state == "APPROVED"),
+            isouter=True,
+        )
+        .where(Donation.parent_id == parent_id, Donation.status.in_(HISTORY_STATUSES))
+        .order_by(Donation.created_at.desc(), Donation.id.desc())
+    ).all()
+    return [
+        {
+            "id": donation.id,
+            "amount_cents": donation.amount_cents,
+            "amount": to_decimal_string(donation.amount_cents),
+            "amount_display": format_money(donation.amount_cents, lang),
+            "school_id": donation.school_id,
+            "school": school.name if school else "",
+            "status": donation.status,
+            "date": donation.created_at.date().isoformat(),
+            "card": f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
+            if payment
+            else "",
+        }
+        for donation, school, payment in rows
+    ]

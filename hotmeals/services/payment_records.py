@@ -1,0 +1,376 @@
+"""The database half of the payment service: row locks, state moves, sums, audit events and
+the plain views handed to callers. Everything here is synchronous and runs inside one
+transaction opened by ``hotmeals.services.payments`` (never across a network call).
+
+States (stored as short strings):
+
+Payment, one row per charge attempt:
+    CREATED   row reserved and a hosted session issued; no money known to have moved
+    UNKNOWN   a charge may have happened (a stored-card sale in flight or timed out, or the
+              browser's approval could not be checked yet): reconcile, never charge again
+    APPROVED  Converge confirmed the sale (txnquery, or the server's own sale answer)
+    DECLINED  the issuer said no (result message kept)
+    ERROR     Converge refused the request (errorCode kept); nothing was charged
+    EXPIRED   reconciliation found no charge once the hosted session could no longer be used
+
+Refund, one row per refund attempt:
+    PENDING   reserved under the payment's lock; counts against what is refundable
+    SUCCEEDED Converge approved the void or return
+    FAILED    refused (declined or errorCode, message kept); frees the reservation
+    UNKNOWN   no answer; still reserved until reconciled
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from sqlalchemy import func, update
+from sqlmodel import Session, SQLModel, select
+
+from hotmeals.db.models import AuditEvent, Donation, Order, Payment, Refund
+from hotmeals.domain.errors import DomainError
+from hotmeals.services.clock import now as utcnow
+
+log = logging.getLogger("hotmeals.payments")
+
+M = TypeVar("M", bound=SQLModel)
+
+MESSAGE_MAX = 120
+
+
+class PaymentState(StrEnum):
+    CREATED = "CREATED"
+    UNKNOWN = "UNKNOWN"
+    APPROVED = "APPROVED"
+    DECLINED = "DECLINED"
+    ERROR = "ERROR"
+    EXPIRED = "EXPIRED"
+
+
+class RefundState(StrEnum):
+    PENDING = "PENDING"
+    SUCCEEDED = "SUCCEEDED"
+    FAILED = "FAILED"
+    UNKNOWN = "UNKNOWN"
+
+
+class Purpose(StrEnum):
+    ORDER = "ORDER"
+    ORDER_CHANGE = "ORDER_CHANGE"
+    DONATION = "DONATION"
+
+
+# Where a payment may go from each state. Converge is the truth: a confirmed sale is recorded
+# whatever the row said before (a forged "declined" from a browser, a session we had expired).
+ALLOWED: dict[str, frozenset[str]] = {
+    PaymentState.CREATED: frozenset({"UNKNOWN", "APPROVED", "DECLINED", "ERROR", "EXPIRED"}),
+    PaymentState.UNKNOWN: frozenset({"APPROVED", "DECLINED", "ERROR", "EXPIRED"}),
+    PaymentState.DECLINED: frozenset({"APPROVED"}),
+    PaymentState.ERROR: frozenset({"APPROVED"}),
+    PaymentState.EXPIRED: frozenset({"APPROVED"}),
+    PaymentState.APPROVED: frozenset(),
+}
+# Refund rows that hold money back from being refunded again.
+RESERVING = (RefundState.PENDING, RefundState.SUCCEEDED, RefundState.UNKNOWN)
+_INVOICE_LETTER = {Purpose.ORDER: "O", Purpose.ORDER_CHANGE: "C", Purpose.DONATION: "D"}
+
+
+def clip(text: str | None, limit: int = MESSAGE_MAX) -> str | None:
+    return None if text is None else str(text)[:limit]
+
+
+def new_invoice_number(purpose: str, when: datetime | None = None) -> str:
+    """``HMD-250902-3F9C0A1B2C`` (21 characters; Converge allows 25). Random, so two servers
+    never hand out the same number and a number says nothing about how many payments exist."""
+    letter = _INVOICE_LETTER.get(Purpose(purpose), "X")
+    return f"HM{letter}-{(when or utcnow()):%y%m%d}-{secrets.token_hex(5).upper()}"
+
+
+# -- locks ------------------------------------------------------------------------------------
+
+
+def lock_row(session: Session, model: type[M], row_id: int) -> M | None:
+    """The row, locked against every other transaction until this one ends.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks; the first statement of the
+    transaction is a write to the row, which takes SQLite's single write lock (waiting up to
+    ``busy_timeout``) before anything is read, so the reads that follow see the newest
+    committed data and no other writer can interleave. Reading first and writing later would
+    read a snapshot that another writer can make stale ("database is locked" at best).
+    Either way, call this first in a fresh transaction.
+    """
+    table: Any = model
+    if session.get_bind().dialect.name == "sqlite":
+        column = table.updated_at if hasattr(model, "updated_at") else table.id
+        session.execute(
+            update(model)
+            .where(table.id == row_id)
+            .values({column.key: column})
+            .execution_options(synchronize_session=False)
+        )
+        return session.get(model, row_id, populate_existing=True)
+    return session.exec(
+        select(model)
+        .where(table.id == row_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).first()
+
+
+def lock_payment(session: Session, payment_id: int, parent_id: int | None = None) -> Payment:
+    """The locked payment; ``payment_not_found`` also for another parent's payment."""
+    payment = lock_row(session, Payment, payment_id)
+    if payment is None or (parent_id is not None and payment.parent_id != parent_id):
+        raise DomainError("payment_not_found")
+    return payment
+
+
+def get_payment(session: Session, payment_id: int, parent_id: int | None = None) -> Payment:
+    payment = session.get(Payment, payment_id)
+    if payment is None or (parent_id is not None and payment.parent_id != parent_id):
+        raise DomainError("payment_not_found")
+    return payment
+
+
+# -- audit ------------------------------------------------------------------------------------
+
+
+def audit(
+    session: Session,
+    *,
+    actor: str,
+    kind: str,
+    entity: str,
+    entity_id: int | str,
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """One event per money movement or attempt. ``data`` holds ids, amounts, invoice numbers,
+    masked cards and messages: never a PIN, card number, CVV, session or card token."""
+    session.add(
+        AuditEvent(
+            actor=actor[:40],
+            kind=kind[:48],
+            entity=entity[:32],
+            entity_id=str(entity_id)[:40],
+            data=json.dumps(dict(data or {}), sort_keys=True, default=str),
+            created_at=utcnow(),
+        )
+    )
+    log.info("%s %s %s:%s", actor, kind, entity, entity_id)
+
+
+# -- sums (never a stored flag) ------------------------------------------------------------------
+
+
+def paid_cents(session: Session, payment_ids: Iterable[int]) -> int:
+    ids = list(payment_ids)
+    if not ids:
+        return 0
+    total = session.exec(
+        select(func.coalesce(func.sum(Payment.amount_cents), 0)).where(
+            Payment.id.in_(ids), Payment.state == PaymentState.APPROVED
+        )
+    ).one()
+    return int(total)
+
+
+def refund_sum(session: Session, payment_id: int, states: Iterable[str]) -> int:
+    total = session.exec(
+        select(func.coalesce(func.sum(Refund.amount_cents), 0)).where(
+            Refund.payment_id == payment_id, Refund.state.in_(list(states))
+        )
+    ).one()
+    return int(total)
+
+
+def refundable_cents(session: Session, payment: Payment) -> int:
+    """What can still be refunded: the approved amount minus every refund that succeeded or
+    may still succeed."""
+    if payment.state != PaymentState.APPROVED:
+        return 0
+    return max(0, payment.amount_cents - refund_sum(session, payment.id, RESERVING))
+
+
+def order_paid_cents(session: Session, order_id: int) -> int:
+    total = session.exec(
+        select(func.coalesce(func.sum(Payment.amount_cents), 0)).where(
+            Payment.order_id == order_id, Payment.state == PaymentState.APPROVED
+        )
+    ).one()
+    return int(total)
+
+
+def order_refunded_cents(session: Session, order_id: int) -> int:
+    total = session.exec(
+        select(func.coalesce(func.sum(Refund.amount_cents), 0))
+        .join(Payment, Payment.id == Refund.payment_id)
+        .where(Payment.order_id == order_id, Refund.state == RefundState.SUCCEEDED)
+    ).one()
+    return int(total)
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> bool:
+    """Move a (locked) payment to ``to`` with a conditional UPDATE: it only happens if the row
+    is still in the state we read, so even without the lock a second writer changes nothing.
+    Returns False (and changes nothing) when the move is not allowed or lost the race."""
+    if to not in ALLOWED[payment.state]:
+        return False
+    values = {"state": to, "updated_at": utcnow(), **values}
+    result = session.execute(
+        update(Payment)
+        .where(Payment.id == payment.id, Payment.state == payment.state)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        return False
+    session.refresh(payment)
+    return True
+
+
+def apply_approval_to_purpose(session: Session, payment: Payment) -> None:
+    """What an approved payment pays for. Donations become PAID here; orders register a hook
+    (``APPROVAL_HOOKS``) when the order service lands."""
+    if payment.donation_id is not None:
+        session.execute(
+            update(Donation)
+            .where(Donation.id == payment.donation_id, Donation.status != "PAID")
+            .values(status="PAID")
+            .execution_options(synchronize_session=False)
+        )
+    hook = APPROVAL_HOOKS.get(payment.purpose)
+    if hook is not None:
+        hook(session, payment)
+
+
+def apply_failure_to_purpose(session: Session, payment: Payment) -> None:
+    if payment.donation_id is not None:
+        session.execute(
+            update(Donation)
+            .where(Donation.id == payment.donation_id, Donation.status == "PENDING")
+            .values(status="FAILED")
+            .execution_options(synchronize_session=False)
+        )
+
+
+def apply_refund_to_purpose(session: Session, payment: Payment) -> None:
+    """Keep ``Order.total_refund_cents`` (the §3 charge shown to parents) equal to the sum of
+    succeeded refunds, in the same transaction as the refund row; a donation refunded in full
+    becomes REFUNDED."""
+    if payment.order_id is not None:
+        order = session.get(Order, payment.order_id)
+        if order is not None:
+            order.total_refund_cents = order_refunded_cents(session, payment.order_id)
+            order.updated_at = utcnow()
+            session.add(order)
+    if payment.donation_id is not None:
+        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
+        if refunded >= payment.amount_cents:
+            donation = session.get(Donation, payment.donation_id)
+            if donation is not None:
+                donation.status = "REFUNDED"
+                session.add(donation)
+
+
+# Purpose -> fn(session, payment), run in the transaction that records an approval. The order
+# service registers ORDER / ORDER_CHANGE here (e.g. PENDING_PAYMENT -> PLACED).
+APPROVAL_HOOKS: dict[str, Any] = {}
+
+
+# -- views ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PaymentView:
+    id: int
+    parent_id: int
+    purpose: str
+    state: str
+    amount_cents: int
+    invoice_number: str
+    order_id: int | None
+    donation_id: int | None
+    txn_id: str | None
+    approval_code: str | None
+    card_brand: str | None
+    card_masked: str | None
+    result_message: str | None
+    verified: bool
+    refunded_cents: int
+    refundable_cents: int
+    created_at: str
+
+    @property
+    def approved(self) -> bool:
+        return self.state == PaymentState.APPROVED
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RefundView:
+    id: int
+    payment_id: int
+    order_id: int | None
+    amount_cents: int
+    kind: str
+    state: str
+    txn_id: str | None
+    result_message: str | None
+    reason: str
+    created_at: str
+
+    @property
+    def succeeded(self) -> bool:
+        return self.state == RefundState.SUCCEEDED
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def payment_view(session: Session, payment: Payment) -> PaymentView:
+    return PaymentView(
+        id=payment.id,
+        parent_id=payment.parent_id,
+        purpose=payment.purpose,
+        state=payment.state,
+        amount_cents=payment.amount_cents,
+        invoice_number=payment.invoice_number,
+        order_id=payment.order_id,
+        donation_id=payment.donation_id,
+        txn_id=payment.converge_txn_id,
+        approval_code=payment.approval_code,
+        card_brand=payment.card_brand,
+        card_masked=payment.card_masked,
+        result_message=payment.result_message,
+        verified=payment.verified_at is not None,
+        refunded_cents=refund_sum(session, payment.id, (RefundState.SUCCEEDED,)),
+        refundable_cents=refundable_cents(session, payment),
+        created_at=payment.created_at.isoformat(),
+    )
+
+
+def refund_view(refund: Refund) -> RefundView:
+    return RefundView(
+        id=refund.id,
+        payment_id=refund.payment_id,
+        order_id=refund.order_id,
+        amount_cents=refund.amount_cents,
+        kind=refund.kind,
+        state=refund.state,
+        txn_id=refund.converge_txn_id,
+        result_message=refund.result_message,
+        reason=refund.reason,
+        created_at=refund.created_at.isoformat(),
+    )

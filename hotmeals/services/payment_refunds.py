@@ -1,0 +1,402 @@
+"""Refunds: part of the payment service (``hotmeals.services.payments`` re-exports these; call
+them from there). Same three steps as a charge (see that module's docstring): reserve PENDING
+refund rows under the payment locks after checking the sums, commit, call Converge, record.
+
+- A whole payment refunded before settlement is a VOID (no fee, nothing on the statement);
+  anything else is a RETURN (``ccreturn``). A void refused with 4018 (the batch settled
+  meanwhile) falls back to a return of the same amount on the same row.
+- Never more than paid: the check ``amount <= approved - (succeeded + pending + unknown)`` runs
+  under the lock, so concurrent refunds cannot both pass it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from hotmeals.db.models import Order, Payment, Refund
+from hotmeals.domain.errors import DomainError
+from hotmeals.payments.gateway import (
+    Approved,
+    Declined,
+    GatewayError,
+    PaymentGateway,
+    SaleOutcome,
+    UnknownOutcome,
+)
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payment_records import (
+    RESERVING,
+    PaymentState,
+    RefundState,
+    RefundView,
+    apply_refund_to_purpose,
+    audit,
+    clip,
+    lock_payment,
+    lock_row,
+    refund_sum,
+    refund_view,
+    refundable_cents,
+)
+from hotmeals.services.payment_runtime import actor_of, db, gateway_or_default
+
+VOID, RETURN = "VOID", "RETURN"
+VOID_REFUSED_SETTLED = "4018"
+REFUND_WINDOW = timedelta(minutes=20)
+REASON_MAX = 200
+
+
+@dataclass(frozen=True)
+class RefundResult:
+    refunds: list[RefundView]
+
+    @property
+    def refunded_cents(self) -> int:
+        return sum(r.amount_cents for r in self.refunds if r.state == RefundState.SUCCEEDED)
+
+    @property
+    def pending_cents(self) -> int:
+        return sum(
+            r.amount_cents
+            for r in self.refunds
+            if r.state in (RefundState.PENDING, RefundState.UNKNOWN)
+        )
+
+    @property
+    def failed(self) -> list[RefundView]:
+        return [r for r in self.refunds if r.state == RefundState.FAILED]
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.refunds) and all(r.state == RefundState.SUCCEEDED for r in self.refunds)
+
+
+@dataclass(frozen=True)
+class _Planned:
+    refund_id: int
+    payment_id: int
+    kind: str
+    amount_cents: int
+    sale_txn_id: str
+
+
+def _reserve(
+    session: Session,
+    *,
+    amount_cents: int,
+    reason: str,
+    payment_id: int | None,
+    order_id: int | None,
+    parent_id: int | None,
+    actor: str,
+) -> list[_Planned]:
+    if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
+        raise TypeError("amount_cents must be an int")
+    if amount_cents <= 0:
+        raise DomainError("invalid_amount", field="amount")
+    if payment_id is not None:
+        payments = [lock_payment(session, payment_id, parent_id)]
+    elif order_id is not None:
+        order = lock_row(session, Order, order_id)  # first statement: takes the lock
+        if order is None or (parent_id is not None and order.parent_id != parent_id):
+            raise DomainError("payment_order_not_found")
+        ids = session.exec(
+            select(Payment.id)
+            .where(Payment.order_id == order_id, Payment.state == PaymentState.APPROVED)
+            .order_by(Payment.id)
+        ).all()
+        payments = [lock_payment(session, pid) for pid in ids]
+    else:
+        raise ValueError("refund needs a payment_id or an order_id")
+
+    left = {p.id: refundable_cents(session, p) for p in payments}
+    total = sum(left.values())
+    if amount_cents > total:
+        raise DomainError("refund_exceeds_paid", field="amount", refundable_cents=total)
+
+    planned: list[_Planned] = []
+    remaining = amount_cents
+    now = utcnow()
+    for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
+        share = min(left[payment.id], remaining)
+        if share <= 0:
+            continue
+        whole = share == payment.amount_cents and refund_sum(session, payment.id, RESERVING) == 0
+        kind = VOID if whole and not payment.settled else RETURN
+        row = Refund(
+            payment_id=payment.id,
+            order_id=payment.order_id,
+            amount_cents=share,
+            kind=kind,
+            state=RefundState.PENDING,
+            reason=(reason or "")[:REASON_MAX],
+            created_at=now,
+            updated_at=now,
+        )
+        session.add(row)
+        session.flush()
+        audit(
+            session,
+            actor=actor,
+            kind="refund.requested",
+            entity="refund",
+            entity_id=row.id,
+            data={
+                "payment_id": payment.id,
+                "invoice": payment.invoice_number,
+                "kind": kind,
+                "amount_cents": share,
+                "reason": row.reason,
+            },
+        )
+        planned.append(_Planned(row.id, payment.id, kind, share, payment.converge_txn_id or ""))
+        remaining -= share
+        if remaining == 0:
+            break
+    return planned
+
+
+def _void_refused(session: Session, *, planned: _Planned, actor: str, message: str) -> None:
+    payment = lock_payment(session, planned.payment_id)
+    payment.settled = True  # a cache of what Converge said; only used to skip a void next time
+    session.add(payment)
+    session.execute(
+        update(Refund)
+        .where(Refund.id == planned.refund_id, Refund.state == RefundState.PENDING)
+        .values(kind=RETURN, updated_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    audit(
+        session,
+        actor=actor,
+        kind="refund.void_refused",
+        entity="refund",
+        entity_id=planned.refund_id,
+        data={"payment_id": planned.payment_id, "message": message, "fallback": RETURN},
+    )
+
+
+def _settle_refund(
+    session: Session,
+    *,
+    refund_id: int,
+    payment_id: int,
+    to: str,
+    actor: str,
+    kind: str,
+    txn_id: str | None = None,
+    message: str | None = None,
+    from_states: tuple[str, ...] = (RefundState.PENDING,),
+) -> RefundView:
+    payment = lock_payment(session, payment_id)
+    values: dict = {"state": to, "updated_at": utcnow(), "result_message": clip(message)}
+    if txn_id:
+        values["converge_txn_id"] = txn_id[:64]
+    moved = session.execute(
+        update(Refund)
+        .where(Refund.id == refund_id, Refund.state.in_(list(from_states)))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    row = session.get(Refund, refund_id, populate_existing=True)
+    if moved == 1:
+        if to == RefundState.SUCCEEDED:
+            apply_refund_to_purpose(session, payment)
+        audit(
+            session,
+            actor=actor,
+            kind=kind,
+            entity="refund",
+            entity_id=refund_id,
+            data={
+                "payment_id": payment_id,
+                "invoice": payment.invoice_number,
+                "kind": row.kind,
+                "amount_cents": row.amount_cents,
+                "txn_id": txn_id,
+                "message": message,
+            },
+        )
+    return refund_view(row)
+
+
+def _outcome_fields(outcome: SaleOutcome) -> tuple[str, str, str | None, str | None]:
+    """(state, audit kind, txn id, message) for a void/return answer."""
+    if isinstance(outcome, Approved):
+        return RefundState.SUCCEEDED, "refund.succeeded", outcome.txn_id, "APPROVAL"
+    if isinstance(outcome, Declined):
+        return RefundState.FAILED, "refund.failed", outcome.txn_id, outcome.result_message
+    if isinstance(outcome, GatewayError):
+        text = f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}"
+        return RefundState.FAILED, "refund.failed", None, text
+    assert isinstance(outcome, UnknownOutcome)
+    return RefundState.UNKNOWN, "refund.unknown", None, outcome.reason
+
+
+async def _execute(
+    engine: Engine | None, gw: PaymentGateway, planned: _Planned, actor: str
+) -> RefundView:
+    if planned.kind == VOID:
+        outcome = await gw.void(planned.sale_txn_id)
+        if isinstance(outcome, GatewayError) and outcome.error_code == VOID_REFUSED_SETTLED:
+            await db(
+                engine, _void_refused, planned=planned, actor=actor, message=outcome.error_message
+            )
+            outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
+    else:
+        outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
+    state, kind, txn_id, message = _outcome_fields(outcome)
+    return await db(
+        engine,
+        _settle_refund,
+        refund_id=planned.refund_id,
+        payment_id=planned.payment_id,
+        to=state,
+        actor=actor,
+        kind=kind,
+        txn_id=txn_id,
+        message=message,
+    )
+
+
+async def refund(
+    *,
+    amount_cents: int,
+    reason: str = "",
+    payment_id: int | None = None,
+    order_id: int | None = None,
+    parent_id: int | None = None,
+    actor: str | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> RefundResult:
+    """Refund ``amount_cents`` of one payment, or of an order (spread over its approved
+    payments, newest first). Raises ``refund_exceeds_paid`` (nothing is sent) when that is
+    more than what remains refundable. Converge's refusals are recorded as FAILED refunds
+    with their message and returned; check ``result.ok``."""
+    gw = gateway_or_default(gateway)
+    who = actor_of(parent_id, actor)
+    plan = await db(
+        engine,
+        _reserve,
+        amount_cents=amount_cents,
+        reason=reason,
+        payment_id=payment_id,
+        order_id=order_id,
+        parent_id=parent_id,
+        actor=who,
+    )
+    return RefundResult([await _execute(engine, gw, item, who) for item in plan])
+
+
+# -- reconciliation -------------------------------------------------------------------------------
+
+
+def _refund_inputs(session: Session, *, refund_id: int) -> tuple[Refund, Payment, set[str]]:
+    row = session.get(Refund, refund_id)
+    if row is None:
+        raise DomainError("refund_not_found")
+    payment = session.get(Payment, row.payment_id)
+    known = session.exec(
+        select(Refund.converge_txn_id).where(
+            Refund.payment_id == row.payment_id, Refund.converge_txn_id.is_not(None)
+        )
+    ).all()
+    return row, payment, {t for t in known if t}
+
+
+async def reconcile_refund(
+    *,
+    refund_id: int,
+    actor: str = "system",
+    now: datetime | None = None,
+    window: timedelta = REFUND_WINDOW,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> RefundView:
+    """A refund whose answer was lost: look for a VOID/RETURN of that amount under the
+    payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
+    window is over -> FAILED (the money is refundable again); otherwise unchanged."""
+    gw = gateway_or_default(gateway)
+    row, payment, known = await db(engine, _refund_inputs, refund_id=refund_id)
+    if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
+        return refund_view(row)
+    current = now or utcnow()
+    found = await gw.find_by_invoice(
+        payment.invoice_number,
+        start=(row.created_at - timedelta(days=1)).date(),
+        end=(current + timedelta(days=1)).date(),
+    )
+    if isinstance(found, GatewayError | UnknownOutcome):
+        return refund_view(row)
+    kinds = {"VOID", "DELETE"} if row.kind == VOID else {"RETURN"}
+    match = next(
+        (
+            q
+            for q in found
+            if q.transaction_type.upper() in kinds
+            and q.amount_cents == row.amount_cents
+            and q.txn_id not in known
+        ),
+        None,
+    )
+    states = (RefundState.PENDING, RefundState.UNKNOWN)
+    if match is not None:
+        return await db(
+            engine,
+            _settle_refund,
+            refund_id=refund_id,
+            payment_id=payment.id,
+            to=RefundState.SUCCEEDED,
+            actor=actor,
+            kind="refund.succeeded",
+            txn_id=match.txn_id,
+            message="reconciled",
+            from_states=states,
+        )
+    if current - row.created_at < window:
+        return refund_view(row)
+    return await db(
+        engine,
+        _settle_refund,
+        refund_id=refund_id,
+        payment_id=payment.id,
+        to=RefundState.FAILED,
+        actor=actor,
+        kind="refund.failed",
+        message="no refund at Converge (reconciled)",
+        from_states=states,
+    )
+
+
+def _open_refunds(session: Session, *, before: datetime) -> list[int]:
+    rows = session.exec(
+        select(Refund.id)
+        .where(
+            Refund.state.in_([RefundState.PENDING, RefundState.UNKNOWN]),
+            Refund.updated_at <= before,
+        )
+        .order_by(Refund.id)
+    ).all()
+    return list(rows)
+
+
+async def reconcile_open_refunds(
+    *,
+    older_than: timedelta = timedelta(minutes=2),
+    now: datetime | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> list[RefundView]:
+    """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
+    current = now or utcnow()
+    ids = await db(engine, _open_refunds, before=current - older_than)
+    return [
+        await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=gateway)
+        for rid in ids
+    ]

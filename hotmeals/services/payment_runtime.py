@@ -1,0 +1,84 @@
+"""How the payment services reach Converge and the database without blocking anyone.
+
+- ``default_gateway()``: one ``ConvergeClient`` per event loop (an httpx pool belongs to the
+  loop that created it; Reflex and the API share the server's loop, tests and threads have
+  their own). Every service function also takes ``gateway=`` (tests, fakes).
+- ``db(engine, fn, **kw)``: ``fn(session, **kw)`` in its own short transaction on a worker
+  thread, so the event loop never waits on SQL and no transaction spans a network call.
+- ``run_sync(fn, **kw)``: run an async service function from synchronous code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.engine import Engine
+
+from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.payments.settings import ConvergeSettings
+
+T = TypeVar("T")
+
+_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ConvergeClient] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def converge_settings() -> ConvergeSettings:
+    from hotmeals.settings import get_settings
+
+    return ConvergeSettings.from_env(get_settings().public_base_url)
+
+
+def default_gateway() -> PaymentGateway:
+    loop = asyncio.get_running_loop()
+    client = _clients.get(loop)
+    if client is None:
+        client = ConvergeClient(converge_settings())
+        _clients[loop] = client
+    return client
+
+
+def gateway_or_default(gateway: PaymentGateway | None) -> PaymentGateway:
+    return gateway if gateway is not None else default_gateway()
+
+
+def lightbox_script_url(gateway: PaymentGateway | None = None) -> str:
+    """The ``<script src>`` of PayWithConverge.js for the browser."""
+    if isinstance(gateway, ConvergeClient):
+        return gateway.settings.lightbox_script_url
+    return converge_settings().lightbox_script_url
+
+
+def _in_transaction(engine: Engine | None, fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
+    with session_scope(engine or get_engine()) as session:
+        return fn(session, **kwargs)
+
+
+async def db(engine: Engine | None, fn: Callable[..., T], /, **kwargs: Any) -> T:
+    """``fn(session, **kwargs)`` in its own transaction (committed on return) on a thread."""
+    return await asyncio.to_thread(_in_transaction, engine, fn, kwargs)
+
+
+def run_sync(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:
+    """Run an async service function to completion from synchronous code (a worker thread, a
+    script). Without a ``gateway`` it opens a client for this call and closes it after."""
+
+    async def main() -> T:
+        if kwargs.get("gateway") is not None:
+            return await fn(**kwargs)
+        async with ConvergeClient(converge_settings()) as client:
+            return await fn(**{**kwargs, "gateway": client})
+
+    return asyncio.run(main())
+
+
+def actor_of(parent_id: int | None, actor: str | None = None) -> str:
+    if actor:
+        return actor
+    return f"parent:{parent_id}" if parent_id is not None else "system"

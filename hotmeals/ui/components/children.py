@@ -1,0 +1,170 @@
+"""Child form (names, city -> school -> teacher, grade), child cards and the delete warning."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import error_of, select_field, submit_button, text_field
+from hotmeals.ui.state.children import (
+    PREFIX,
+    ChildChoiceState,
+    ChildFormState,
+    ChildrenState,
+)
+from hotmeals.ui.state.i18n import t
+
+
+def child_form(submit_key: str) -> rx.Component:
+    errors = ChildFormState.errors
+    return rx.form(
+        rx.vstack(
+            rx.grid(
+                text_field(
+                    PREFIX + "first_name", "first_name", t("ui.field.child_first_name"),
+                    error_of(errors, "first_name"),
+                    value=ChildFormState.first_name,
+                    on_change=ChildFormState.set_first_name,
+                    on_blur=ChildFormState.blur_name("first_name"),
+                    auto_complete="off",
+                ),
+                text_field(
+                    PREFIX + "last_name", "last_name", t("ui.field.child_last_name"),
+                    error_of(errors, "last_name"),
+                    value=ChildFormState.last_name,
+                    on_change=ChildFormState.set_last_name,
+                    on_blur=ChildFormState.blur_name("last_name"),
+                    auto_complete="off",
+                ),
+                columns=rx.breakpoints(initial="1", xs="2"),
+                spacing="4",
+                width="100%",
+            ),
+            select_field(
+                PREFIX + "city", t("ui.field.city"), error_of(errors, "city"),
+                ChildFormState.cities, ChildFormState.city_id, ChildFormState.set_city,
+                t("ui.field.choose_city"),
+            ),
+            select_field(
+                PREFIX + "school", t("ui.field.school"), error_of(errors, "school"),
+                ChildFormState.schools, ChildFormState.school_id, ChildFormState.set_school,
+                rx.cond(ChildFormState.city_id == "", t("ui.field.city_first"),
+                        t("ui.field.choose_school")),
+                disabled=ChildFormState.city_id == "",
+            ),
+            select_field(
+                PREFIX + "teacher", t("ui.field.teacher"), error_of(errors, "teacher"),
+                ChildFormState.teachers, ChildFormState.teacher_id, ChildFormState.set_teacher,
+                rx.cond(ChildFormState.school_id == "", t("ui.field.school_first"),
+                        t("ui.field.choose_teacher")),
+                disabled=ChildFormState.school_id == "",
+            ),
+            select_field(
+                PREFIX + "grade", t("ui.field.grade"), error_of(errors, "grade"),
+                ChildFormState.grades, ChildFormState.grade_id, ChildFormState.set_grade,
+                t("ui.field.choose_grade"),
+            ),
+            submit_button(t(submit_key), ChildFormState.busy, t("ui.common.saving"),
+                          id="child-submit"),
+            spacing="4",
+            width="100%",
+        ),
+        on_submit=ChildFormState.save,
+        reset_on_submit=False,
+        no_validate=True,
+        width="100%",
+    )
+
+
+def delete_child_dialog() -> rx.Component:
+    """Spec §8: the warning dialog for deletions is titled 'Are you sure?'."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(t("ui.child.delete_title")),
+            rx.alert_dialog.description(
+                t("ui.child.delete_text_1"), " ", rx.el.strong(ChildrenState.delete_name), " ",
+                t("ui.child.delete_text_2"),
+            ),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(t("ui.common.cancel"), variant="soft", color_scheme="gray",
+                              size="3"),
+                ),
+                rx.button(
+                    rx.cond(ChildrenState.busy, rx.spinner(size="2"), rx.fragment()),
+                    t("ui.child.delete_confirm"),
+                    on_click=ChildrenState.confirm_delete,
+                    disabled=ChildrenState.busy,
+                    color_scheme="red",
+                    size="3",
+                    id="child-delete-confirm",
+                ),
+                spacing="3",
+                justify="end",
+                margin_top="20px",
+                wrap="wrap",
+            ),
+            max_width="440px",
+        ),
+        open=ChildrenState.delete_open,
+        on_open_change=ChildrenState.set_delete_open,
+    )
+
+
+def _detail(icon: str, text: rx.Var) -> rx.Component:
+    return rx.hstack(
+        rx.icon(icon, size=14, aria_hidden="true", color=rx.color("gray", 10), flex_shrink="0"),
+        rx.text(text, size="2", color=rx.color("gray", 11)),
+        spacing="2",
+        align="center",
+    )
+
+
+def child_card(kid: rx.Var) -> rx.Component:
+    is_default = kid["is_default"] != ""
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.avatar(fallback=kid["initials"], radius="full", size="3", color_scheme="orange"),
+                rx.vstack(
+                    rx.heading(kid["name"], as_="h3", size="4"),
+                    rx.cond(is_default, rx.badge(t("ui.child.default"), color_scheme="grass")),
+                    spacing="1",
+                ),
+                spacing="3",
+                align="center",
+            ),
+            _detail("school", kid["school"]),
+            _detail("user", kid["teacher"] + " · " + kid["grade"]),
+            _detail(
+                "shield-alert",
+                rx.cond(kid["allergies"] != "", kid["allergies"], t("ui.child.no_allergies")),
+            ),
+            rx.flex(
+                rx.button(rx.icon("pencil", size=14, aria_hidden="true"), t("ui.common.edit"),
+                          variant="soft", size="2", on_click=ChildChoiceState.edit(kid["id"]),
+                          aria_label=t("ui.common.edit") + " " + kid["name"]),
+                rx.button(rx.icon("shield-alert", size=14, aria_hidden="true"),
+                          t("ui.child.allergies"), variant="soft", size="2",
+                          on_click=ChildChoiceState.allergies(kid["id"]),
+                          aria_label=t("ui.child.allergies") + " " + kid["name"]),
+                rx.cond(
+                    is_default,
+                    rx.fragment(),
+                    rx.button(rx.icon("star", size=14, aria_hidden="true"),
+                              t("ui.child.make_default"), variant="soft", size="2",
+                              color_scheme="gray",
+                              on_click=ChildrenState.set_default(kid["id"]),
+                              aria_label=t("ui.child.make_default") + " " + kid["name"]),
+                ),
+                rx.button(rx.icon("trash-2", size=14, aria_hidden="true"), t("ui.common.delete"),
+                          variant="soft", size="2", color_scheme="red",
+                          on_click=ChildrenState.ask_delete(kid["id"], kid["name"]),
+                          aria_label=t("ui.common.delete") + " " + kid["name"]),
+                spacing="2",
+                wrap="wrap",
+            ),
+            spacing="3",
+        ),
+        size="2",
+        width="100%",
+    )

@@ -1,0 +1,202 @@
+"""/edit-profile/donate-payment: choose $5, $10, $20 or another amount and the school, pay in
+Converge's Lightbox; the server confirms the payment before thanking the parent. Below, the
+parent's donation history."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import notice, select_field, text_field
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.payments import OTHER, DonateState
+
+STATUS_KIND = {
+    "success": "success",
+    "confirming": "info",
+    "pending": "info",
+    "cancelled": "info",
+    "declined": "error",
+    "error": "error",
+}
+
+
+def _choice(value: str, label_key: str) -> rx.Component:
+    return rx.el.label(
+        rx.radio_group.item(value=value, id=f"donate-amount-{value}"),
+        rx.text(t(label_key), size="3", weight="medium"),
+        html_for=f"donate-amount-{value}",
+        class_name="hm-choice",
+        display="flex",
+        align_items="center",
+        gap="8px",
+        min_height="44px",
+        padding_x="12px",
+        border=f"1px solid {rx.color('gray', 7)}",
+        border_radius="8px",
+        cursor="pointer",
+    )
+
+
+def amount_choice() -> rx.Component:
+    return rx.box(
+        rx.el.p(t("donate.amount"), id="donate-amount-label", class_name="hm-label"),
+        rx.radio_group.root(
+            rx.flex(
+                _choice("5", "donate.preset_5"),
+                _choice("10", "donate.preset_10"),
+                _choice("20", "donate.preset_20"),
+                _choice(OTHER, "donate.other"),
+                spacing="3",
+                wrap="wrap",
+            ),
+            value=DonateState.choice,
+            on_change=DonateState.set_choice,
+            name="amount",
+            aria_labelledby="donate-amount-label",
+        ),
+        rx.cond(
+            DonateState.is_other,
+            rx.box(
+                text_field(
+                    "donate-other",
+                    "other_amount",
+                    t("donate.other_label"),
+                    DonateState.amount_error,
+                    input_mode="decimal",
+                    value=DonateState.other_amount,
+                    on_change=DonateState.set_other_amount,
+                    max_length=10,
+                ),
+                margin_top="12px",
+            ),
+            rx.cond(
+                DonateState.amount_error != "",
+                rx.text(DonateState.amount_error, color=rx.color("red", 11), role="alert"),
+            ),
+        ),
+        width="100%",
+    )
+
+
+def status_notice() -> rx.Component:
+    return rx.cond(
+        DonateState.message != "",
+        rx.box(
+            rx.match(
+                DonateState.status,
+                *[
+                    (status, notice(DonateState.message, kind))
+                    for status, kind in STATUS_KIND.items()
+                ],
+                notice(DonateState.message, "info"),
+            ),
+            id="donate-status",
+            custom_attrs={"data-status": DonateState.status},
+            width="100%",
+        ),
+    )
+
+
+def donate_form() -> rx.Component:
+    return rx.card(
+        rx.form(
+            rx.vstack(
+                amount_choice(),
+                rx.cond(
+                    DonateState.schools.length() > 0,
+                    select_field(
+                        "donate-school",
+                        t("donate.school"),
+                        DonateState.school_error,
+                        DonateState.schools,
+                        DonateState.school_id,
+                        DonateState.set_school,
+                        t("donate.choose_school"),
+                    ),
+                    rx.text(t("donate.no_school"), color=rx.color("gray", 11)),
+                ),
+                status_notice(),
+                rx.button(
+                    rx.cond(DonateState.busy, rx.spinner(size="2"), rx.fragment()),
+                    rx.cond(DonateState.busy, t("donate.opening"), t("donate.submit")),
+                    type="submit",
+                    size="3",
+                    id="donate-submit",
+                    disabled=DonateState.busy | (DonateState.schools.length() == 0),
+                    custom_attrs={"aria-busy": rx.cond(DonateState.busy, "true", "false")},
+                ),
+                spacing="5",
+                align="start",
+                width="100%",
+            ),
+            on_submit=DonateState.donate,
+            reset_on_submit=False,
+            no_validate=True,
+        ),
+        size="3",
+        width="100%",
+    )
+
+
+def history_table() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("donate.history"), as_="h2", size="5"),
+        rx.cond(
+            DonateState.history.length() > 0,
+            rx.table.root(
+                rx.table.header(
+                    rx.table.row(
+                        rx.table.column_header_cell(t("donate.col_date")),
+                        rx.table.column_header_cell(t("donate.col_school")),
+                        rx.table.column_header_cell(t("donate.col_amount")),
+                        rx.table.column_header_cell(t("donate.col_card")),
+                    )
+                ),
+                rx.table.body(
+                    rx.foreach(
+                        DonateState.history,
+                        lambda row: rx.table.row(
+                            rx.table.cell(row["date"]),
+                            rx.table.cell(row["school"]),
+                            rx.table.cell(row["amount"]),
+                            rx.table.cell(row["card"]),
+                        ),
+                    )
+                ),
+                width="100%",
+                variant="surface",
+                id="donation-history",
+            ),
+            rx.text(t("no_data_found"), color=rx.color("gray", 11), id="donation-history-empty"),
+        ),
+        spacing="3",
+        width="100%",
+        overflow_x="auto",
+    )
+
+
+def donate_payment() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.heading(t("donate.title"), as_="h1", size="7"),
+                rx.text(t("donate.intro"), color=rx.color("gray", 11)),
+                donate_form(),
+                rx.link(
+                    t("donate.manage_cards"),
+                    href="/edit-profile/payment-methods",
+                    id="manage-cards",
+                ),
+                history_table(),
+                spacing="5",
+                width="100%",
+                max_width="720px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(),
+        )
+    )

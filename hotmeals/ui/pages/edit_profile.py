@@ -1,0 +1,178 @@
+"""/edit-profile: the parent's area, a step machine kept in localStorage (spec §2):
+1 profile or book meal, 6 settings (sub-steps 1/2/3), 7 about us, 8 contact us, 9 terms,
+10 privacy. The header shows Cart and Cancel Cart here."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.children import child_card, delete_child_dialog
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.header import avatar
+from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.contact_us import contact_step
+from hotmeals.ui.pages.content_pages import cms_step
+from hotmeals.ui.pages.settings import settings_step
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.children import ChildrenState
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.steps import (
+    ABOUT,
+    CONTACT,
+    PRIVACY,
+    PROFILE,
+    SETTINGS,
+    SETTINGS_MENU,
+    TERMS,
+    ProfileStepState,
+)
+
+NAV = (
+    (PROFILE, "user-round", "ui.steps.profile"),
+    (SETTINGS, "settings", "ui.steps.settings"),
+    (CONTACT, "mail", "ui.steps.contact"),
+    (ABOUT, "info", "ui.steps.about"),
+    (TERMS, "file-text", "ui.steps.terms"),
+    (PRIVACY, "lock", "ui.steps.privacy"),
+)
+
+
+def _nav_item(step: str, icon: str, label_key: str) -> rx.Component:
+    active = ProfileStepState.current == step
+    return rx.el.li(
+        rx.el.button(
+            rx.icon(icon, size=18, aria_hidden="true"),
+            rx.el.span(t(label_key)),
+            type="button",
+            on_click=ProfileStepState.go(step, SETTINGS_MENU),
+            class_name=rx.cond(active, "hm-nav-item is-active", "hm-nav-item"),
+            custom_attrs={"aria-current": rx.cond(active, "page", "false")},
+            id=f"step-{step}",
+        ),
+    )
+
+
+def step_nav() -> rx.Component:
+    return rx.el.nav(
+        rx.el.ul(*[_nav_item(*item) for item in NAV], class_name="hm-nav-list"),
+        aria_label=t("ui.steps.label"),
+        class_name="hm-step-nav",
+    )
+
+
+def parent_card() -> rx.Component:
+    return rx.card(
+        rx.flex(
+            avatar(rx.breakpoints(initial="5", sm="6")),
+            rx.vstack(
+                rx.heading(AuthState.full_name, as_="h2", size="5"),
+                rx.text(AuthState.email, size="2", color=rx.color("gray", 11),
+                        class_name="hm-break"),
+                rx.text(AuthState.phone, size="2", color=rx.color("gray", 11)),
+                spacing="1",
+                flex="1",
+                min_width="180px",
+            ),
+            link_button(rx.icon("user-pen", size=16, aria_hidden="true"),
+                        t("ui.header.edit_profile"), href="/edit-profile/parent-edit-profile",
+                        variant="soft"),
+            spacing="4",
+            align="center",
+            wrap="wrap",
+        ),
+        size="3",
+        width="100%",
+    )
+
+
+def book_meal_card() -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.box(rx.icon("utensils", size=22, aria_hidden="true"), class_name="hm-icon-bubble"),
+            rx.vstack(
+                rx.heading(t("ui.profile.book_title"), as_="h2", size="4"),
+                rx.text(t("ui.profile.book_text"), size="2", color=rx.color("gray", 11)),
+                spacing="1",
+                flex="1",
+                min_width="200px",
+            ),
+            rx.button(t("ui.header.book_meal"), size="3",
+                      on_click=rx.toast.info(t("ui.under_development")), id="book-meal"),
+            spacing="4",
+            align="center",
+            wrap="wrap",
+        ),
+        size="3",
+        width="100%",
+        class_name="hm-book-card",
+    )
+
+
+def profile_step() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
+        parent_card(),
+        rx.cond(AuthState.active_child_count > 0, book_meal_card()),
+        rx.flex(
+            rx.heading(t("ui.profile.children"), as_="h2", size="5"),
+            link_button(rx.icon("plus", size=16, aria_hidden="true"), t("ui.profile.add_child"),
+                        href="/add-another-child", id_="add-another-child", variant="outline"),
+            justify="between",
+            align="center",
+            width="100%",
+            wrap="wrap",
+            spacing="3",
+            margin_top="8px",
+        ),
+        rx.cond(
+            ChildrenState.kids.length() > 0,
+            rx.grid(
+                rx.foreach(ChildrenState.kids, child_card),
+                columns=rx.breakpoints(initial="1", sm="2"),
+                spacing="4",
+                width="100%",
+            ),
+            rx.card(
+                rx.vstack(
+                    rx.text(t("ui.profile.no_children")),
+                    rx.link(t("ui.profile.add_child"), href="/add-another-child"),
+                    align="start",
+                ),
+                width="100%",
+            ),
+        ),
+        delete_child_dialog(),
+        spacing="4",
+        width="100%",
+    )
+
+
+def step_content() -> rx.Component:
+    return rx.match(
+        ProfileStepState.current,
+        (SETTINGS, settings_step()),
+        (CONTACT, contact_step()),
+        (ABOUT, cms_step()),
+        (TERMS, cms_step()),
+        (PRIVACY, cms_step()),
+        profile_step(),
+    )
+
+
+def edit_profile() -> rx.Component:
+    return parent_only(
+        page(
+            rx.el.div(
+                step_nav(),
+                rx.box(step_content(), width="100%"),
+                class_name="hm-profile-grid",
+                max_width=MAX_WIDTH,
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                width="100%",
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

@@ -1,0 +1,116 @@
+"""The 6-digit code screen (spec §4: e-mail OTP verification with resend). Shown inside
+/sign-up, /sign-in (forgot password, or an e-mail never verified) and the alternate e-mail
+dialog of the profile; ``OtpState.purpose`` says which."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import field_error, label, submit_button
+from hotmeals.ui.components.layout import static
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.otp import OtpState
+
+FIELD_ID = "otp"
+
+
+def resend_row() -> rx.Component:
+    return rx.flex(
+        rx.cond(
+            OtpState.resend_wait > 0,
+            rx.text(
+                t("ui.otp.resend_in"),
+                " ",
+                rx.el.span(OtpState.resend_wait, class_name="hm-tabular"),
+                " s",
+                size="2",
+                color=rx.color("gray", 11),
+                id="otp-cooldown",
+            ),
+            rx.text(t("ui.otp.no_code"), size="2", color=rx.color("gray", 11)),
+        ),
+        rx.button(
+            rx.cond(OtpState.resending, rx.spinner(size="1"), rx.icon("refresh-cw", size=14,
+                                                                        aria_hidden="true")),
+            t("ui.otp.resend"),
+            type="button",
+            variant="ghost",
+            size="2",
+            on_click=OtpState.resend,
+            disabled=~OtpState.can_resend,
+            id="otp-resend",
+        ),
+        align="center",
+        justify="between",
+        wrap="wrap",
+        spacing="2",
+        width="100%",
+    )
+
+
+def otp_panel(show_image: bool = True, heading: bool = True) -> rx.Component:
+    """The code form. ``heading=False`` inside a dialog, which has its own title."""
+    error = OtpState.error
+    return rx.vstack(
+        rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px",
+                 height="110px") if show_image else rx.fragment(),
+        rx.heading(t("ui.otp.title"), as_="h1", size="7", id="otp-title") if heading
+        else rx.fragment(),
+        rx.text(
+            t("ui.otp.sent_to"), " ", rx.el.strong(OtpState.email, class_name="hm-break"), ". ",
+            t("ui.otp.valid_for"), " ", OtpState.expires_minutes, " ", t("ui.otp.minutes"),
+            size="3",
+            color=rx.color("gray", 11),
+        ),
+        rx.form(
+            rx.vstack(
+                rx.box(
+                    label(t("ui.otp.label"), FIELD_ID),
+                    rx.input(
+                        id=FIELD_ID,
+                        name="otp",
+                        type="text",
+                        input_mode="numeric",
+                        auto_complete="one-time-code",
+                        max_length=6,
+                        pattern="[0-9]*",
+                        auto_focus=True,
+                        size="3",
+                        placeholder="123456",
+                        class_name="hm-otp",
+                        custom_attrs={
+                            "aria-invalid": rx.cond(error != "", "true", "false"),
+                            "aria-describedby": rx.cond(error != "", "otp-error otp-hint",
+                                                        "otp-hint"),
+                            "aria-required": "true",
+                        },
+                    ),
+                    rx.el.p(t("ui.otp.hint"), id="otp-hint", class_name="hm-hint"),
+                    field_error(FIELD_ID, error),
+                    class_name="hm-field",
+                    width="100%",
+                ),
+                submit_button(t("ui.otp.verify"), OtpState.busy, t("ui.otp.verifying"),
+                              id="otp-submit"),
+                resend_row(),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=OtpState.submit,
+            reset_on_submit=False,
+            no_validate=True,
+            width="100%",
+        ),
+        rx.button(
+            rx.icon("arrow-left", size=14, aria_hidden="true"),
+            t("ui.otp.change_email"),
+            type="button",
+            variant="ghost",
+            size="2",
+            on_click=OtpState.cancel,
+        ),
+        spacing="4",
+        align="start",
+        width="100%",
+        id="otp-panel",
+    )

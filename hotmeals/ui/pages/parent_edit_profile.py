@@ -1,0 +1,193 @@
+"""/edit-profile/parent-edit-profile: names, phone, picture (rx.upload), alternate e-mails with
+verify / verified state, and the language. Header and footer hidden (spec §2)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import error_of, field_error, label, submit_button, text_field
+from hotmeals.ui.components.header import avatar
+from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.pages.otp import otp_panel
+from hotmeals.ui.pages.settings import language_choice
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.state.parent_profile import PREFIX, UPLOAD_ID, ParentEditState
+
+IMAGE_TYPES = {"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "image/webp": [".webp"]}
+
+
+def picture_section() -> rx.Component:
+    return rx.flex(
+        avatar("7"),
+        rx.vstack(
+            rx.text(t("ui.profile.picture"), weight="bold"),
+            rx.text(t("ui.profile.picture_hint"), size="2", color=rx.color("gray", 11),
+                    id="picture-hint"),
+            rx.upload.root(
+                rx.button(
+                    rx.cond(ParentEditState.uploading, rx.spinner(size="2"),
+                            rx.icon("camera", size=16, aria_hidden="true")),
+                    rx.cond(ParentEditState.uploading, t("ui.common.saving"),
+                            t("ui.profile.change_picture")),
+                    type="button",
+                    variant="soft",
+                    disabled=ParentEditState.uploading,
+                    custom_attrs={"aria-describedby": "picture-hint"},
+                ),
+                id=UPLOAD_ID,
+                accept=IMAGE_TYPES,
+                max_files=1,
+                multiple=False,
+                no_drag=True,
+                no_keyboard=True,  # the button inside is the one keyboard stop
+                on_drop=ParentEditState.upload_picture(rx.upload_files(upload_id=UPLOAD_ID)),
+                border="none",
+                padding="0",
+            ),
+            spacing="2",
+            align="start",
+        ),
+        spacing="5",
+        align="center",
+        wrap="wrap",
+    )
+
+
+def details_form() -> rx.Component:
+    errors = ParentEditState.errors
+    return rx.form(
+        rx.vstack(
+            rx.grid(
+                text_field(PREFIX + "first_name", "first_name", t("ui.field.first_name"),
+                           error_of(errors, "first_name"), value=ParentEditState.first_name,
+                           on_change=ParentEditState.set_first_name,
+                           on_blur=ParentEditState.blur("first_name"),
+                           auto_complete="given-name"),
+                text_field(PREFIX + "last_name", "last_name", t("ui.field.last_name"),
+                           error_of(errors, "last_name"), value=ParentEditState.last_name,
+                           on_change=ParentEditState.set_last_name,
+                           on_blur=ParentEditState.blur("last_name"),
+                           auto_complete="family-name"),
+                columns=rx.breakpoints(initial="1", xs="2"),
+                spacing="4",
+                width="100%",
+            ),
+            text_field(PREFIX + "phone", "phone", t("ui.field.phone"), error_of(errors, "phone"),
+                       value=ParentEditState.phone, on_change=ParentEditState.set_phone,
+                       on_blur=ParentEditState.blur("phone"), input_type="tel",
+                       auto_complete="tel", hint=t("ui.field.phone_hint")),
+            text_field(PREFIX + "email", "email", t("ui.field.email"), rx.Var.create(""),
+                       value=ParentEditState.email, read_only=True,
+                       hint=t("ui.profile.email_fixed"), required=False, show_optional=False),
+            submit_button(t("ui.common.save"), ParentEditState.busy, t("ui.common.saving"),
+                          width="auto", id="profile-save"),
+            spacing="4",
+            width="100%",
+            align="start",
+        ),
+        on_submit=ParentEditState.save,
+        reset_on_submit=False,
+        no_validate=True,
+        width="100%",
+    )
+
+
+def alt_row(row: rx.Var) -> rx.Component:
+    verified = row["verified"] != ""
+    return rx.flex(
+        rx.icon("mail", size=16, aria_hidden="true", color=rx.color("gray", 10)),
+        rx.text(row["email"], flex="1", min_width="160px", class_name="hm-break"),
+        rx.cond(
+            verified,
+            rx.badge(rx.icon("badge-check", size=12, aria_hidden="true"),
+                     t("ui.alt_email.verified"), color_scheme="grass", size="2"),
+            rx.button(t("ui.alt_email.verify"), size="1", variant="soft",
+                      on_click=ParentEditState.verify_alt(row["email"]),
+                      aria_label=t("ui.alt_email.verify") + " " + row["email"]),
+        ),
+        rx.icon_button(rx.icon("trash-2", size=14, aria_hidden="true"), size="1",
+                       variant="ghost", color_scheme="red",
+                       on_click=ParentEditState.remove_alt(row["email"]),
+                       aria_label=t("ui.common.remove") + " " + row["email"]),
+        align="center",
+        spacing="3",
+        padding_y="10px",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+        wrap="wrap",
+        width="100%",
+    )
+
+
+def alt_emails_section() -> rx.Component:
+    field_id = PREFIX + "alt_email"
+    error = ParentEditState.alt_error
+    return rx.vstack(
+        rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
+        rx.text(t("ui.alt_email.intro"), size="2", color=rx.color("gray", 11)),
+        rx.cond(
+            ParentEditState.alt_emails.length() > 0,
+            rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0",
+                      width="100%"),
+        ),
+        rx.form(
+            rx.box(
+                label(t("ui.alt_email.add_label"), field_id),
+                rx.flex(
+                    rx.input(id=field_id, name="alt_email", type="email", size="3",
+                             auto_complete="email", flex="1", min_width="200px",
+                             custom_attrs={
+                                 "aria-invalid": rx.cond(error != "", "true", "false"),
+                                 "aria-describedby": rx.cond(error != "", f"{field_id}-error",
+                                                             ""),
+                             }),
+                    submit_button(t("ui.alt_email.add"), ParentEditState.adding,
+                                  t("ui.common.please_wait"), width="auto", variant="soft",
+                                  id="alt-add"),
+                    spacing="3",
+                    wrap="wrap",
+                ),
+                field_error(field_id, error),
+                class_name="hm-field",
+            ),
+            on_submit=ParentEditState.add_alt,
+            reset_on_submit=False,
+            no_validate=True,
+            width="100%",
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def alt_otp_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(t("ui.otp.title")),
+            otp_panel(show_image=False, heading=False),
+            max_width="440px",
+        ),
+        open=OtpState.purpose == ALT_EMAIL,
+        on_open_change=ParentEditState.close_otp,
+    )
+
+
+def parent_edit_profile() -> rx.Component:
+    return parent_only(
+        plain_screen(
+            screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
+            rx.cond(
+                ParentEditState.loading,
+                rx.center(rx.spinner(size="3"), padding="48px"),
+                rx.vstack(
+                    rx.card(picture_section(), width="100%", size="3"),
+                    rx.card(details_form(), width="100%", size="3"),
+                    rx.card(alt_emails_section(), width="100%", size="3"),
+                    rx.card(language_choice(), width="100%", size="3"),
+                    alt_otp_dialog(),
+                    spacing="4",
+                    width="100%",
+                ),
+            ),
+        )
+    )

@@ -1,0 +1,189 @@
+"""Settings, /edit-profile step 6: the menu (sub-step 1), manage notification (2) and change
+password (3), plus the language choice (spec §1: en/fr kept in browser storage)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.services.notifications import NOTIFICATION_KINDS
+from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.settings import (
+    PASSWORD_PREFIX,
+    ChangePasswordState,
+    LanguageState,
+    NotificationState,
+)
+from hotmeals.ui.state.steps import (
+    CHANGE_PASSWORD,
+    NOTIFICATIONS,
+    SETTINGS,
+    SETTINGS_MENU,
+    ProfileStepState,
+)
+
+
+def _back_to_settings() -> rx.Component:
+    return rx.button(
+        rx.icon("arrow-left", size=14, aria_hidden="true"),
+        t("ui.settings.back"),
+        variant="ghost",
+        size="2",
+        on_click=ProfileStepState.go(SETTINGS, SETTINGS_MENU),
+        margin_bottom="8px",
+    )
+
+
+def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> rx.Component:
+    return rx.el.button(
+        rx.hstack(
+            rx.box(rx.icon(icon, size=20, aria_hidden="true"), class_name="hm-icon-bubble"),
+            rx.vstack(
+                rx.text(t(title_key), weight="bold", size="3"),
+                rx.text(t(text_key), size="2", color=rx.color("gray", 11)),
+                spacing="1",
+                align="start",
+            ),
+            rx.spacer(),
+            rx.icon("chevron-right", size=18, aria_hidden="true"),
+            align="center",
+            spacing="3",
+            width="100%",
+        ),
+        type="button",
+        on_click=on_click,
+        class_name="hm-row-button",
+        id=id_,
+    )
+
+
+def language_choice() -> rx.Component:
+    return rx.el.fieldset(
+        rx.el.legend(t("ui.settings.language"), class_name="hm-label"),
+        rx.text(t("ui.settings.language_text"), size="2", color=rx.color("gray", 11),
+                margin_bottom="8px"),
+        rx.radio_group.root(
+            rx.flex(
+                rx.el.label(rx.radio_group.item(value="en", id="lang-en"), "English",
+                            html_for="lang-en", class_name="hm-radio", lang="en"),
+                rx.el.label(rx.radio_group.item(value="fr", id="lang-fr"), "Français",
+                            html_for="lang-fr", class_name="hm-radio", lang="fr"),
+                spacing="5",
+            ),
+            value=I18nState.lang,
+            on_change=LanguageState.choose,
+            name="language",
+            size="3",
+        ),
+        class_name="hm-fieldset",
+    )
+
+
+def settings_menu() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("ui.settings.title"), as_="h1", size="7"),
+        rx.vstack(
+            _menu_row("bell", "ui.settings.notifications", "ui.settings.notifications_text",
+                      ProfileStepState.go(SETTINGS, NOTIFICATIONS), "settings-notifications"),
+            _menu_row("key-round", "ui.settings.password", "ui.settings.password_text",
+                      ProfileStepState.go(SETTINGS, CHANGE_PASSWORD), "settings-password"),
+            _menu_row("user-pen", "ui.header.edit_profile", "ui.settings.profile_text",
+                      rx.redirect("/edit-profile/parent-edit-profile"), "settings-profile"),
+            spacing="2",
+            width="100%",
+        ),
+        rx.card(language_choice(), width="100%"),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _switch(kind: str) -> rx.Component:
+    field_id = f"notif-{kind}"
+    return rx.flex(
+        rx.vstack(
+            rx.el.label(t(f"ui.notif.{kind}"), html_for=field_id, class_name="hm-label",
+                        margin="0"),
+            rx.text(t(f"ui.notif.{kind}_text"), size="2", color=rx.color("gray", 11),
+                    id=f"{field_id}-text"),
+            spacing="1",
+            flex="1",
+        ),
+        rx.switch(
+            id=field_id,
+            checked=NotificationState.prefs.get(kind, False).to(bool),
+            on_change=NotificationState.set_pref(kind),
+            size="3",
+            custom_attrs={"aria-describedby": f"{field_id}-text"},
+        ),
+        align="center",
+        spacing="4",
+        padding_y="12px",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+        width="100%",
+    )
+
+
+def notifications_panel() -> rx.Component:
+    return rx.vstack(
+        _back_to_settings(),
+        rx.heading(t("ui.settings.notifications"), as_="h1", size="7"),
+        rx.text(t("ui.settings.notifications_intro"), color=rx.color("gray", 11)),
+        rx.card(
+            rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0",
+                      width="100%"),
+            width="100%",
+        ),
+        rx.box(
+            submit_button(t("ui.common.save"), NotificationState.busy, t("ui.common.saving"),
+                          type="button", on_click=NotificationState.save, width="auto",
+                          id="notifications-save"),
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def change_password_panel() -> rx.Component:
+    def field(name: str, label_key: str, autocomplete: str, hint=None) -> rx.Component:
+        return text_field(
+            PASSWORD_PREFIX + name, name, t(label_key),
+            error_of(ChangePasswordState.errors, name),
+            input_type="password", auto_complete=autocomplete, hint=hint,
+        )
+
+    return rx.vstack(
+        _back_to_settings(),
+        rx.heading(t("ui.settings.password"), as_="h1", size="7"),
+        rx.card(
+            rx.form(
+                rx.vstack(
+                    field("current_password", "ui.field.current_password", "current-password"),
+                    field("new_password", "ui.field.new_password", "new-password",
+                          t("ui.field.password_hint")),
+                    field("confirm_password", "ui.field.confirm_password", "new-password"),
+                    submit_button(t("ui.settings.password_submit"), ChangePasswordState.busy,
+                                  t("ui.common.saving"), id="password-submit"),
+                    spacing="4",
+                    width="100%",
+                ),
+                on_submit=ChangePasswordState.submit,
+                reset_on_submit=False,
+                no_validate=True,
+            ),
+            width="100%",
+            max_width="520px",
+            size="3",
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def settings_step() -> rx.Component:
+    return rx.match(
+        ProfileStepState.current_settings,
+        (NOTIFICATIONS, notifications_panel()),
+        (CHANGE_PASSWORD, change_password_panel()),
+        settings_menu(),
+    )

@@ -1,0 +1,119 @@
+"""/sign-in and /sign-in-with-phone: one screen, log in with e-mail or phone (spec §2). Also
+forgot password, and the code screen for an e-mail never verified. A logged-in parent sees the
+landing screen."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import error_of, notice, submit_button, text_field
+from hotmeals.ui.components.screens import focus_screen, screen_heading
+from hotmeals.ui.pages.forgot_password import forgot_panel
+from hotmeals.ui.pages.landing import landing
+from hotmeals.ui.pages.otp import otp_panel
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
+from hotmeals.ui.state.sign_in import PREFIX, SignInState
+
+
+def identifier_field() -> rx.Component:
+    error = error_of(SignInState.errors, "identifier")
+    return rx.cond(
+        SignInState.mode == "phone",
+        text_field(
+            PREFIX + "identifier", "identifier", t("ui.field.phone"), error,
+            input_type="tel", auto_complete="tel", input_mode="tel",
+            on_blur=SignInState.blur_identifier, hint=t("ui.field.phone_hint"),
+        ),
+        text_field(
+            PREFIX + "identifier", "identifier", t("ui.field.email"), error,
+            input_type="email", auto_complete="username", input_mode="email",
+            on_blur=SignInState.blur_identifier,
+        ),
+    )
+
+
+def _mode_tab(mode: str, icon: str, label_key: str, route: str) -> rx.Component:
+    active = SignInState.mode == mode
+    query = rx.cond(SignInState.next_path != "", "?next=" + SignInState.next_path, "")
+    return rx.link(
+        rx.icon(icon, size=16, aria_hidden="true"),
+        t(label_key),
+        href=route + query,
+        class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
+        custom_attrs={"aria-current": rx.cond(active, "page", "false")},
+        underline="none",
+        id=f"use-{mode}",
+    )
+
+
+def mode_switch() -> rx.Component:
+    """Two ways in, as the two routes of spec §2."""
+    return rx.el.nav(
+        _mode_tab("email", "mail", "ui.signin.by_email", "/sign-in"),
+        _mode_tab("phone", "smartphone", "ui.signin.by_phone", "/sign-in-with-phone"),
+        class_name="hm-tabs",
+        aria_label=t("ui.signin.how"),
+    )
+
+
+def sign_in_form() -> rx.Component:
+    return rx.box(
+        screen_heading(t("ui.signin.title"), t("ui.signin.subtitle")),
+        rx.cond(SignInState.reset_done, rx.box(notice(t("password_reset_success")),
+                                                margin_bottom="16px")),
+        rx.form(
+            rx.vstack(
+                mode_switch(),
+                rx.cond(
+                    SignInState.form_error != "",
+                    rx.el.p(rx.icon("circle-alert", size=16, aria_hidden="true"),
+                            SignInState.form_error, class_name="hm-error hm-form-error",
+                            id="signin-form-error"),
+                ),
+                identifier_field(),
+                rx.box(
+                    text_field(
+                        PREFIX + "password", "password", t("ui.field.password"),
+                        error_of(SignInState.errors, "password"),
+                        input_type="password", auto_complete="current-password",
+                    ),
+                    rx.el.button(t("ui.signin.forgot"), type="button",
+                                 on_click=SignInState.forgot, class_name="hm-linklike",
+                                 id="forgot-password"),
+                    width="100%",
+                ),
+                submit_button(t("ui.signin.submit"), SignInState.busy,
+                              t("ui.signin.submitting"), id="signin-submit"),
+                rx.text(
+                    t("ui.signin.new_here"), " ",
+                    rx.link(t("ui.signin.create_account"), href="/sign-up", weight="medium"),
+                    size="2",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=SignInState.submit,
+            reset_on_submit=False,
+            no_validate=True,
+        ),
+        width="100%",
+    )
+
+
+def sign_in() -> rx.Component:
+    return rx.cond(
+        AuthState.is_parent,
+        landing(),
+        focus_screen(
+            rx.cond(
+                OtpState.purpose == VERIFY_EMAIL,
+                otp_panel(),
+                rx.cond(SignInState.view == "forgot", forgot_panel(), sign_in_form()),
+            ),
+            illustration="/illustrations/welcome.svg",
+            aside_title=t("ui.signin.aside_title"),
+            aside_text=t("ui.signin.aside_text"),
+        ),
+    )

@@ -1,0 +1,122 @@
+"""/sign-up (spec §2, §5): every field's message verbatim at the field as the parent types and
+on submit, terms required; then the e-mail code. A logged-in parent sees the landing screen."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import (
+    error_of,
+    field_error,
+    submit_button,
+    text_field,
+)
+from hotmeals.ui.components.header import cms_dialog
+from hotmeals.ui.components.progress import signup_progress
+from hotmeals.ui.components.screens import focus_screen, screen_heading
+from hotmeals.ui.pages.landing import landing
+from hotmeals.ui.pages.otp import otp_panel
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.content import ContentState
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
+from hotmeals.ui.state.sign_up import PREFIX, SignUpState
+
+
+def _field(name: str, label_key: str, **props) -> rx.Component:
+    return text_field(
+        PREFIX + name,
+        name,
+        t(label_key),
+        error_of(SignUpState.errors, name),
+        on_blur=SignUpState.blur(name),
+        on_change=SignUpState.change(name).debounce(350),
+        **props,
+    )
+
+
+def terms_field() -> rx.Component:
+    error = error_of(SignUpState.errors, "terms")
+    field_id = PREFIX + "terms"
+    return rx.box(
+        rx.flex(
+            rx.checkbox(
+                id=field_id,
+                name="terms",
+                size="3",
+                on_change=SignUpState.set_terms,
+                custom_attrs={
+                    "aria-invalid": rx.cond(error != "", "true", "false"),
+                    "aria-describedby": rx.cond(error != "", f"{field_id}-error", ""),
+                    "aria-required": "true",
+                },
+            ),
+            rx.el.label(t("ui.signup.terms"), html_for=field_id, class_name="hm-check-label"),
+            spacing="3",
+            align="start",
+        ),
+        rx.el.button(
+            t("ui.signup.read_terms"),
+            type="button",
+            on_click=ContentState.open_dialog("terms"),
+            class_name="hm-linklike",
+            margin_left="36px",
+        ),
+        field_error(field_id, error),
+        class_name="hm-field",
+    )
+
+
+def sign_up_form() -> rx.Component:
+    return rx.box(
+        signup_progress(1),
+        screen_heading(t("ui.signup.title"), t("ui.signup.subtitle")),
+        rx.form(
+            rx.vstack(
+                rx.grid(
+                    _field("first_name", "ui.field.first_name", auto_complete="given-name"),
+                    _field("last_name", "ui.field.last_name", auto_complete="family-name"),
+                    columns=rx.breakpoints(initial="1", xs="2"),
+                    spacing="4",
+                    width="100%",
+                ),
+                _field("email", "ui.field.email", input_type="email", auto_complete="email",
+                       input_mode="email"),
+                _field("phone", "ui.field.phone", input_type="tel", auto_complete="tel",
+                       input_mode="tel", hint=t("ui.field.phone_hint")),
+                _field("password", "ui.field.password", input_type="password",
+                       auto_complete="new-password", hint=t("ui.field.password_hint")),
+                _field("confirm_password", "ui.field.confirm_password", input_type="password",
+                       auto_complete="new-password"),
+                terms_field(),
+                submit_button(t("ui.signup.submit"), SignUpState.busy, t("ui.common.please_wait"),
+                              id="signup-submit"),
+                rx.text(
+                    t("ui.signup.have_account"), " ",
+                    rx.link(t("ui.signup.login_link"), href="/sign-in", weight="medium"),
+                    size="2",
+                ),
+                spacing="4",
+                width="100%",
+            ),
+            on_submit=SignUpState.submit,
+            reset_on_submit=False,
+            no_validate=True,
+            width="100%",
+        ),
+        cms_dialog(),
+        width="100%",
+    )
+
+
+def sign_up() -> rx.Component:
+    return rx.cond(
+        AuthState.is_parent,
+        landing(),
+        focus_screen(
+            rx.cond(OtpState.purpose == VERIFY_EMAIL, otp_panel(), sign_up_form()),
+            illustration="/illustrations/welcome.svg",
+            aside_title=t("ui.signup.aside_title"),
+            aside_text=t("ui.signup.aside_text"),
+        ),
+    )

@@ -1,0 +1,202 @@
+"""Fixtures and helpers for the payment *service* tests: a real migrated database per backend
+(SQLite in a temporary file; PostgreSQL at 127.0.0.1:5432 in a database of its own, skipped
+when the server is down unless ``REQUIRE_SERVICES=1``) next to the simulator served over HTTP
+by ``conftest.py``'s ``sim`` fixture.
+
+Test modules import the fixtures they use from here (``# noqa: F401``)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+import pytest_asyncio
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from hotmeals.db.engine import make_engine, session_scope
+from hotmeals.db.models import AuditEvent, Payment, Refund
+from hotmeals.payments.converge import ConvergeClient
+from tests.factories import make_child, make_parent
+from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
+from tests.payments.support import CVV, EXP, FAST, VISA, SimServer
+
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
+
+
+def _pg_available() -> None:
+    try:
+        with psycopg.connect(PG_ADMIN_DSN, connect_timeout=3, autocommit=True) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        message = f"PostgreSQL not available at {PG_ADMIN_DSN!r}: {exc}"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def pay_engine(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Engine]:
+    """A migrated database for this module, once per backend."""
+    name = None
+    if request.param == "sqlite":
+        url = f"sqlite:///{Path(tmp_path_factory.mktemp('paydb')) / 'pay.db'}"
+    else:
+        _pg_available()
+        name = f"hm_pay_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = PG_URL.format(name=name)
+    migrate(url)
+    engine = make_engine(url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        if name:
+            with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def live_sim(sim: SimServer) -> SimServer:
+    """The simulator with its clock at the real time: reconciliation searches Converge by
+    date around the payment's own (real) creation time."""
+    sim.clock.now = datetime.now(UTC)
+    return sim
+
+
+@pytest_asyncio.fixture
+async def gateway(live_sim: SimServer):
+    async with ConvergeClient(live_sim.settings, timeout=FAST) as client:
+        yield client
+
+
+@pytest.fixture
+def family(pay_engine: Engine) -> dict[str, int]:
+    """A parent with one child (so one school to donate to)."""
+    with session_scope(pay_engine) as session:
+        parent = make_parent(session)
+        child = make_child(session, parent, is_default=True)
+        return {"parent_id": parent.id, "school_id": child.school_id, "child_id": child.id}
+
+
+# -- the browser's part, without a browser ---------------------------------------------------------
+
+
+def lightbox_submit(
+    sim: SimServer,
+    token: str,
+    *,
+    number: str = VISA,
+    exp: str = EXP,
+    cvv: str = CVV,
+    save_card: bool | None = None,
+) -> dict[str, Any]:
+    """What the stand-in Lightbox posts when the payer clicks Pay: the card goes to Converge
+    (the simulator), never to our server. Returns the simulator's JSON answer."""
+    form = {
+        "ssl_txn_auth_token": token,
+        "ssl_card_number": number,
+        "ssl_exp_date": exp,
+        "ssl_cvv2cvc2": cvv,
+    }
+    if save_card is not None:
+        form["save_card"] = "1" if save_card else "0"
+    response = sim.http.post(f"{sim.url}/hosted-payments/process", data=form)
+    response.raise_for_status()
+    return response.json()
+
+
+def sim_txns(sim: SimServer, invoice: str | None = None, kind: str | None = None) -> list[dict]:
+    txns = sim.get("transactions")
+    return [
+        t
+        for t in txns
+        if (invoice is None or t["invoice_number"] == invoice)
+        and (kind is None or t["kind"] == kind)
+    ]
+
+
+# -- running service calls the way a second server would ------------------------------------------
+
+
+def in_new_loop(sim: SimServer, fn: Callable[..., Any], /, timeout=FAST, **kwargs: Any) -> Any:
+    """Run an async service function in a fresh event loop with its own Converge client (what
+    a thread, another worker or another server does). Exceptions are returned, not raised."""
+
+    async def main() -> Any:
+        async with ConvergeClient(sim.settings, timeout=timeout) as client:
+            return await fn(gateway=client, **kwargs)
+
+    try:
+        return asyncio.run(main())
+    except Exception as exc:  # noqa: BLE001 - the caller inspects what each thread got
+        return exc
+
+
+def all_at_once(count: int, target: Callable[[], Any]) -> list[Any]:
+    """``target()`` in ``count`` threads released together by a barrier."""
+    barrier = threading.Barrier(count)
+    results: list[Any] = [None] * count
+
+    def run(i: int) -> None:
+        barrier.wait()
+        results[i] = target()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    return results
+
+
+# -- reading the database ----------------------------------------------------------------------
+
+
+def payment_row(engine: Engine, payment_id: int) -> Payment:
+    with session_scope(engine) as session:
+        return session.get(Payment, payment_id)
+
+
+def refund_rows(engine: Engine, payment_id: int) -> list[Refund]:
+    with session_scope(engine) as session:
+        return list(session.exec(select(Refund).where(Refund.payment_id == payment_id)).all())
+
+
+def audit_kinds(engine: Engine, entity: str, entity_id: int) -> list[str]:
+    with session_scope(engine) as session:
+        rows = session.exec(
+            select(AuditEvent)
+            .where(AuditEvent.entity == entity, AuditEvent.entity_id == str(entity_id))
+            .order_by(AuditEvent.id)
+        ).all()
+        return [r.kind for r in rows]
+
+
+__all__ = [
+    "BACKENDS",
+    "all_at_once",
+    "audit_kinds",
+    "family",
+    "gateway",
+    "in_new_loop",
+    "lightbox_submit",
+    "live_sim",
+    "pay_engine",
+    "payment_row",
+    "refund_rows",
+    "sim_txns",
+]

@@ -1,0 +1,249 @@
+"""Saved cards (add through the hosted form, list, delete) and donations (limits, school,
+history) through the services, on SQLite and PostgreSQL, against the simulator over HTTP."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from service_support
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from hotmeals.db.engine import session_scope
+from hotmeals.db.models import Donation, StoredCard
+from hotmeals.domain.errors import DomainError
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.services import cards, donations, payments
+from tests.factories import make_child, make_parent, make_school
+from tests.payments.service_support import (  # noqa: F401 - fixtures
+    family,
+    gateway,
+    lightbox_submit,
+    live_sim,
+    pay_engine,
+)
+from tests.payments.support import MASTERCARD, VISA, SimServer
+
+
+async def add_card(engine, gateway, sim, family, number=VISA) -> cards.CardView:
+    session = await cards.start_add_card(
+        parent_id=family["parent_id"], engine=engine, gateway=gateway
+    )
+    assert session.transaction_type == "ccgettoken"
+    answer = lightbox_submit(sim, session.token, number=number)
+    assert answer["outcome"] == "approval"
+    return await cards.save_card(
+        parent_id=family["parent_id"],
+        token=answer["response"]["ssl_token"],
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+async def test_a_card_added_through_the_hosted_form_is_listed_without_its_number(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    card = await add_card(pay_engine, gateway, live_sim, family)
+    assert (card.brand, card.masked, card.last4, card.expiry) == (
+        "VISA",
+        "40**********0002",
+        "0002",
+        "12/30",
+    )
+    with session_scope(pay_engine) as db:
+        assert cards.list_cards(db, parent_id=family["parent_id"]) == [card]
+        row = db.get(StoredCard, card.id)
+        stored = " ".join(str(v) for v in row.model_dump().values())
+    assert VISA not in stored and row.exp_month == 12 and row.exp_year == 2030
+
+
+async def test_saving_the_same_token_twice_keeps_one_card(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await cards.start_add_card(
+        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
+    first = await cards.save_card(
+        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
+    )
+    again = await cards.save_card(
+        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
+    )
+    assert first == again and first.brand == "MC"
+    # Another parent cannot claim it.
+    with session_scope(pay_engine) as db:
+        other = make_parent(db).id
+    with pytest.raises(DomainError) as info:
+        await cards.save_card(parent_id=other, token=token, engine=pay_engine, gateway=gateway)
+    assert info.value.code == "card_not_verified"
+
+
+async def test_an_unknown_or_malformed_token_is_not_stored(
+    pay_engine: Engine, gateway: ConvergeClient, family: dict
+) -> None:
+    for token in ("1234567890120002", "", "<xml/>", "x" * 64):
+        with pytest.raises(DomainError) as info:
+            await cards.save_card(
+                parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
+            )
+        assert info.value.code == "card_not_verified"
+
+
+async def test_a_card_saved_while_paying_is_checked_against_the_sale(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await donations.start_donation(
+        parent_id=family["parent_id"], amount="12.00", engine=pay_engine, gateway=gateway
+    )
+    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD, save_card=True)
+    response = answer["response"]
+    view = await payments.confirm_payment(
+        payment_id=session.payment_id,
+        txn_id=response["ssl_txn_id"],
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    card = await cards.save_card(
+        parent_id=family["parent_id"],
+        token=response["ssl_token"],
+        expect_masked=view.card_masked,
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert card.masked == view.card_masked == "51**********2124"
+    other = await add_card(pay_engine, gateway, live_sim, family, number=VISA)
+    with pytest.raises(DomainError):  # a token for another card than the one that paid
+        await cards.save_card(
+            parent_id=family["parent_id"],
+            token=response["ssl_token"],
+            expect_masked=other.masked,
+            engine=pay_engine,
+            gateway=gateway,
+        )
+
+
+async def test_deleting_a_card_forgets_it_at_converge_and_here(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    card = await add_card(pay_engine, gateway, live_sim, family)
+    with session_scope(pay_engine) as db:
+        other_parent = make_parent(db).id
+    with pytest.raises(DomainError) as info:
+        await cards.delete_card(
+            parent_id=other_parent, card_id=card.id, engine=pay_engine, gateway=gateway
+        )
+    assert info.value.code == "card_not_found"
+
+    await cards.delete_card(
+        parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
+    )
+    assert live_sim.get("state")["tokens"] == []
+    with session_scope(pay_engine) as db:
+        assert cards.list_cards(db, parent_id=family["parent_id"]) == []
+        assert db.get(StoredCard, card.id).deleted_at is not None
+    with pytest.raises(DomainError) as info:
+        await cards.delete_card(
+            parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
+        )
+    assert info.value.code == "card_not_found"
+
+
+async def test_a_card_is_kept_when_converge_cannot_delete_it(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    card = await add_card(pay_engine, gateway, live_sim, family)
+    live_sim.control("fault", kind="http_500", scope="xml")
+    with pytest.raises(DomainError) as info:
+        await cards.delete_card(
+            parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
+        )
+    assert info.value.code == "card_delete_failed"
+    with session_scope(pay_engine) as db:
+        assert [c.id for c in cards.list_cards(db, parent_id=family["parent_id"])] == [card.id]
+
+
+@pytest.mark.parametrize(
+    ("amount", "code"),
+    [
+        ("0.99", "donation_amount_range"),
+        ("500.01", "donation_amount_range"),
+        (99, "donation_amount_range"),
+        ("abc", "invalid_amount"),
+        ("-5", "invalid_amount"),
+        ("1.001", "invalid_amount"),
+        (True, "invalid_amount"),
+    ],
+)
+def test_donation_amounts_are_one_to_five_hundred_dollars(amount: object, code: str) -> None:
+    with pytest.raises(DomainError) as info:
+        donations.parse_amount(amount)
+    assert info.value.code == code
+
+
+def test_donation_amounts_in_range_are_read_as_cents() -> None:
+    assert donations.parse_amount("1") == 100
+    assert donations.parse_amount("$10.50") == 1050
+    assert donations.parse_amount("500.00") == 50_000
+    assert donations.parse_amount(2000) == 2000
+
+
+async def test_a_donation_goes_to_a_school_of_the_parents_children(
+    pay_engine: Engine, gateway: ConvergeClient, family: dict
+) -> None:
+    with session_scope(pay_engine) as db:
+        foreign = make_school(db).id
+        lonely = make_parent(db).id
+        schools = donations.donation_schools(db, parent_id=family["parent_id"])
+    assert [s["id"] for s in schools] == [family["school_id"]]
+    with pytest.raises(DomainError) as info:
+        await donations.start_donation(
+            parent_id=family["parent_id"],
+            amount="5",
+            school_id=foreign,
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert info.value.code == "school_not_found"
+    with pytest.raises(DomainError) as info:
+        await donations.start_donation(
+            parent_id=lonely, amount="5", engine=pay_engine, gateway=gateway
+        )
+    assert info.value.code == "school_required"
+    session = await donations.start_donation(
+        parent_id=family["parent_id"], amount="5", engine=pay_engine, gateway=gateway
+    )
+    with session_scope(pay_engine) as db:
+        donation = db.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()[
+            -1
+        ]
+    assert donation.school_id == family["school_id"] and donation.status == "PENDING"
+    assert session.amount_cents == 500 and session.purpose == "DONATION"
+
+
+async def test_donation_history_lists_paid_donations_only(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer
+) -> None:
+    with session_scope(pay_engine) as db:
+        parent = make_parent(db)
+        second = make_school(db, name="Maple Grove Public School")
+        make_child(db, parent, is_default=True)
+        make_child(db, parent, school=second)
+        parent_id, second_id = parent.id, second.id
+    paid = await donations.start_donation(
+        parent_id=parent_id, amount="20", school_id=second_id, engine=pay_engine, gateway=gateway
+    )
+    txn = lightbox_submit(live_sim, paid.token)["response"]["ssl_txn_id"]
+    await payments.confirm_payment(
+        payment_id=paid.payment_id, txn_id=txn, engine=pay_engine, gateway=gateway
+    )
+    await donations.start_donation(  # abandoned: never paid
+        parent_id=parent_id, amount="10", engine=pay_engine, gateway=gateway
+    )
+    with session_scope(pay_engine) as db:
+        history = donations.list_donations(db, parent_id=parent_id, lang="fr")
+    assert len(history) == 1
+    entry = history[0]
+    assert entry["school"] == "Maple Grove Public School" and entry["status"] == "PAID"
+    assert entry["amount"] == "20.00" and entry["amount_display"] == "20,00\u00a0$"
+    assert entry["card"] == "VISA 40**********0002"

@@ -1,0 +1,155 @@
+"""Run the payment flows with every logger at DEBUG writing to a file (ours, httpx, httpcore,
+the simulator's uvicorn, SQLAlchemy's SQL echo), then ``grep`` it: no PIN, no card number,
+no CVV. The audit trail in the database carries no tokens either."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from service_support
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from hotmeals.db.engine import session_scope
+from hotmeals.db.models import AuditEvent
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.payments.settings import SIM_PIN
+from hotmeals.services import cards, donations, payments
+from tests.payments.service_support import (  # noqa: F401 - fixtures
+    family,
+    gateway,
+    lightbox_submit,
+    live_sim,
+    pay_engine,
+)
+from tests.payments.support import DECLINED_CARD, MASTERCARD, SHORT, VISA, SimServer
+
+CVV = "7391"  # distinctive, so a hit means a leak and not a coincidence
+TXN_ID = re.compile(r"\d{6}AD3-[0-9A-F-]{36}")
+
+
+@pytest.fixture
+def log_file(tmp_path: Path):
+    path = tmp_path / "payments.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+    root = logging.getLogger()
+    saved = (
+        root.level,
+        {name: logging.getLogger(name).level for name in ("sqlalchemy.engine", "uvicorn")},
+    )
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    logging.getLogger("sqlalchemy.engine").setLevel(logging.INFO)  # SQL and its parameters
+    logging.getLogger("uvicorn").setLevel(logging.DEBUG)
+    try:
+        yield path
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        root.setLevel(saved[0])
+        for name, level in saved[1].items():
+            logging.getLogger(name).setLevel(level)
+
+
+def grep(pattern: str, path: Path) -> list[str]:
+    """Lines of ``path`` holding ``pattern`` (fixed string), found by grep itself."""
+    grep_bin = shutil.which("grep")
+    if grep_bin is None:  # pragma: no cover - every CI image has grep
+        return [line for line in path.read_text().splitlines() if pattern in line]
+    run = subprocess.run([grep_bin, "-F", "-n", pattern, str(path)], capture_output=True, text=True)
+    assert run.returncode in (0, 1), run.stderr
+    return run.stdout.splitlines()
+
+
+async def test_no_pin_card_number_or_cvv_in_any_log(
+    pay_engine: Engine,
+    gateway: ConvergeClient,
+    live_sim: SimServer,
+    family: dict,
+    log_file: Path,
+) -> None:
+    parent_id = family["parent_id"]
+    tokens: list[str] = []
+
+    # Add a card through the hosted form, pay with it, refund part of it, delete it.
+    add = await cards.start_add_card(parent_id=parent_id, engine=pay_engine, gateway=gateway)
+    answer = lightbox_submit(live_sim, add.token, number=MASTERCARD, cvv=CVV)
+    tokens.append(answer["response"]["ssl_token"])
+    card = await cards.save_card(
+        parent_id=parent_id, token=tokens[-1], engine=pay_engine, gateway=gateway
+    )
+    with session_scope(pay_engine) as db:
+        reserved = payments.reserve_payment(
+            db, parent_id=parent_id, purpose="DONATION", amount_cents=2500
+        )
+    sale = await payments.charge_stored_card(
+        payment_id=reserved.id,
+        parent_id=parent_id,
+        card_id=card.id,
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    await payments.refund(payment_id=sale.id, amount_cents=500, engine=pay_engine, gateway=gateway)
+
+    # A hosted donation, saved card included, confirmed after a lost txnquery answer.
+    session = await donations.start_donation(
+        parent_id=parent_id, amount="15", save_card=True, engine=pay_engine, gateway=gateway
+    )
+    answer = lightbox_submit(live_sim, session.token, number=VISA, cvv=CVV, save_card=True)
+    tokens.append(answer["response"]["ssl_token"])
+    live_sim.control("fault", kind="no_answer", scope="xml")
+    async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
+        await payments.confirm_payment(
+            payment_id=session.payment_id,
+            txn_id=answer["response"]["ssl_txn_id"],
+            engine=pay_engine,
+            gateway=impatient,
+        )
+    view = await payments.reconcile_payment(
+        payment_id=session.payment_id, engine=pay_engine, gateway=gateway
+    )
+    assert view.state == "APPROVED"
+    await cards.save_card(
+        parent_id=parent_id,
+        token=tokens[-1],
+        expect_masked=view.card_masked,
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    await payments.refund(payment_id=view.id, amount_cents=1500, engine=pay_engine, gateway=gateway)
+    # A decline, and the card is deleted.
+    declined = await donations.start_donation(
+        parent_id=parent_id, amount="7", engine=pay_engine, gateway=gateway
+    )
+    answer = lightbox_submit(live_sim, declined.token, number=DECLINED_CARD, cvv=CVV)
+    with session_scope(pay_engine) as db:
+        payments.record_decline(
+            db, payment_id=declined.payment_id, message=answer["response"]["ssl_result_message"]
+        )
+    await cards.delete_card(
+        parent_id=parent_id, card_id=card.id, engine=pay_engine, gateway=gateway
+    )
+
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    text = log_file.read_text(encoding="utf-8")
+    assert "converge ccsale" in text and "payment.approved" in text, "flows were logged"
+    assert "SELECT" in text or "INSERT" in text, "SQL was logged too"
+    for secret in (SIM_PIN, VISA, MASTERCARD, DECLINED_CARD):
+        assert grep(secret, log_file) == [], f"{secret!r} leaked into the log"
+    scrubbed = TXN_ID.sub("<txn>", text)
+    for token in tokens:  # random digits could contain the CVV by chance
+        scrubbed = scrubbed.replace(token, "<token>")
+    assert CVV not in scrubbed
+
+    with session_scope(pay_engine) as db:
+        trail = " ".join(row.data for row in db.exec(select(AuditEvent)).all())
+    for secret in (SIM_PIN, VISA, MASTERCARD, DECLINED_CARD, session.token, add.token, *tokens):
+        assert secret not in trail
