@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test unit e2e install browser migrate seed lint bench clean
+.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -21,13 +21,13 @@ run: install migrate seed ## install, migrate, load demo data, serve on http://l
 dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent/, API on :8000
 	$(BIN)/reflex run --env dev --frontend-port 3000 --backend-port 8000
 
-test: install browser ## the whole suite: unit, integration, payments, api, e2e
+test: install browser e2e-tools ## the whole suite: unit, integration, payments, api, e2e
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 unit: install ## everything but the browser tests
 	$(BIN)/pytest --ignore=tests/e2e $(PYTEST_ARGS)
 
-e2e: install browser ## only the browser tests
+e2e: install browser e2e-tools ## only the browser tests
 	$(BIN)/pytest tests/e2e $(PYTEST_ARGS)
 
 install: $(VENV)/.installed
@@ -48,6 +48,11 @@ browser: ## Debian's Chromium for the e2e tests (never a downloaded browser)
 	    exit 1; \
 	  fi; \
 	fi
+
+e2e-tools: tests/e2e/node_modules/axe-core/axe.min.js ## axe-core from the npm registry
+
+tests/e2e/node_modules/axe-core/axe.min.js: tests/e2e/package.json tests/e2e/package-lock.json | install
+	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
 
 migrate: install
 	$(BIN)/python -m hotmeals.db.cli migrate

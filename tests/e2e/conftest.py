@@ -104,3 +104,18 @@ def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
     else:
         context.tracing.stop()
     context.close()
+
+
+@pytest.fixture(scope="session")
+def parent_cookie(browser: Browser, app: AppServer) -> dict:
+    """Log the demo parent in once through the UI; tests put the session cookie back."""
+    from tests.e2e.helpers import open_page, sign_in
+
+    context = browser.new_context(base_url=app.base_url)
+    page = context.new_page()
+    open_page(page, "/sign-in")
+    sign_in(page, "parent@example.com", "Lunch@2026")
+    page.wait_for_url(re.compile(r"/parent/edit-profile/?$"))
+    cookie = next(c for c in context.cookies() if c["name"] == "hm_token")
+    context.close()
+    return cookie

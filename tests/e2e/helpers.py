@@ -22,3 +22,10 @@ def switch_language(page: Page) -> None:
 
 def stored(page: Page, key: str) -> str | None:
     return page.evaluate("(k) => window.localStorage.getItem(k)", key)
+
+
+def sign_in(page: Page, identifier: str, password: str) -> None:
+    """Fill and submit the sign-in form (e-mail or phone)."""
+    page.fill("#signin-identifier", identifier)
+    page.fill("#signin-password", password)
+    page.click("#signin-submit")

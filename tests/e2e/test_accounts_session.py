@@ -10,10 +10,9 @@ import uuid
 import zlib
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import open_page, stored, wait_hydrated
+from tests.e2e.helpers import open_page, sign_in, stored, wait_hydrated
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
 
@@ -22,25 +21,6 @@ DEMO_PASSWORD = "Lunch@2026"
 # The demo parent's phone, as stored by the demo data (sign-in matches on the digits).
 DEMO_PHONE = "613-555-0142"
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
-
-
-def sign_in(page: Page, identifier: str, password: str) -> None:
-    page.fill("#signin-identifier", identifier)
-    page.fill("#signin-password", password)
-    page.click("#signin-submit")
-
-
-@pytest.fixture(scope="session")
-def parent_cookie(browser: Browser, app: AppServer) -> dict:
-    """Log the demo parent in once through the UI; tests put the session cookie back."""
-    context = browser.new_context(base_url=app.base_url)
-    page = context.new_page()
-    open_page(page, "/sign-in")
-    sign_in(page, DEMO_EMAIL, DEMO_PASSWORD)
-    page.wait_for_url(re.compile(r"/parent/edit-profile/?$"))
-    cookie = next(c for c in context.cookies() if c["name"] == "hm_token")
-    context.close()
-    return cookie
 
 
 def as_parent(page: Page, cookie: dict) -> Page:

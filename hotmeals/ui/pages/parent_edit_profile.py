@@ -47,6 +47,13 @@ def picture_section() -> rx.Component:
             ),
             spacing="2",
             align="start",
+            # react-dropzone's file input sits beside the button that opens it; the button is
+            # the one control assistive technology should meet, so the input is hidden from it.
+            on_mount=rx.call_script(
+                f"document.querySelectorAll('#{UPLOAD_ID} input[type=file]').forEach("
+                "i => {i.setAttribute('aria-hidden', 'true'); i.setAttribute('tabindex', '-1');"
+                " i.setAttribute('aria-label', 'profile picture file');})"
+            ),
         ),
         spacing="5",
         align="center",
