@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench clean
+.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -65,6 +65,10 @@ lint: install
 
 bench: install migrate seed ## prints requests/s and p50/p99 of /api/v1/health beside /ping
 	$(BIN)/python bench/health_bench.py
+
+bench-lighthouse: install ## Lighthouse mobile performance of the first screens
+	cd bench && npm ci --no-audit --no-fund --loglevel=error
+	$(BIN)/python bench/lighthouse_bench.py
 
 clean:
 	rm -rf .web .states test-results
