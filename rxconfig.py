@@ -5,6 +5,7 @@ import os
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.theme import theme_plugin
 
 os.environ.setdefault("REFLEX_USE_NPM", "1")
 os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")
@@ -25,16 +26,6 @@ config = rx.Config(
     default_color_mode="light",
     cors_allowed_origins=list(_s.cors_origins),
     frontend_compression_formats=["gzip"],
-    plugins=[
-        rx.plugins.RadixThemesPlugin(
-            theme=rx.theme(
-                appearance="light",
-                accent_color="tomato",
-                gray_color="sand",
-                radius="large",
-                scaling="100%",
-            )
-        ),
-    ],
+    plugins=[theme_plugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

@@ -1,0 +1,34 @@
+"""The lean Radix stylesheet set covers every colour scale the code uses."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hotmeals.ui.theme import COLOR_SCALES, theme_plugin
+
+ROOT = Path(__file__).resolve().parents[2]
+PATTERNS = [
+    re.compile(r'rx\.color\(\s*"([a-z]+)"'),
+    re.compile(r'color_scheme\s*=\s*"([a-z]+)"'),
+    re.compile(r"var\(--([a-z]+)-a?\d+\)"),
+]
+NOT_SCALES = {"accent", "radius", "space", "font", "color", "shadow", "cursor", "line", "letter"}
+
+
+def test_every_colour_scale_used_is_imported():
+    used: set[str] = set()
+    files = [*ROOT.joinpath("hotmeals").rglob("*.py"), *ROOT.joinpath("assets").glob("*.css")]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for pattern in PATTERNS:
+            used.update(pattern.findall(text))
+    missing = used - NOT_SCALES - set(COLOR_SCALES)
+    assert not missing, f"add these scales to hotmeals.ui.theme.COLOR_SCALES: {sorted(missing)}"
+
+
+def test_stylesheets_keep_radix_order():
+    paths = theme_plugin().get_stylesheet_paths()
+    assert paths[0].endswith("tokens/base.css")
+    assert paths[-2:] == ("@radix-ui/themes/components.css", "@radix-ui/themes/utilities.css")
+    assert all(f"colors/{c}.css" in " ".join(paths) for c in COLOR_SCALES)
