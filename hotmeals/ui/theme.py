@@ -1,7 +1,7 @@
 """The visual system: Radix Themes with one accent (tomato) on a warm gray (sand).
 
 Radix's ``styles.css`` carries all 31 colour scales (about 110 KiB of CSS that blocks the first
-paint); the app uses six, so the lean plugin imports the base tokens, those six scales, the
+paint); the app uses seven, so the lean plugin imports the base tokens, those six scales, the
 components and the utilities, in the order ``styles.css`` has them.
 """
 
@@ -16,7 +16,7 @@ ACCENT = "tomato"
 GRAY = "sand"
 # Every scale referenced by rx.color(...), color_scheme=... or var(--x-n) in hotmeals/ and
 # assets/ (tests/unit/test_theme.py keeps this list honest).
-COLOR_SCALES = ("gray", GRAY, ACCENT, "red", "grass", "orange")
+COLOR_SCALES = ("gray", GRAY, ACCENT, "red", "grass", "orange", "blue")
 
 
 @dataclasses.dataclass

@@ -177,6 +177,26 @@ def notice(text: Any, kind: str = "success") -> rx.Component:
     )
 
 
+def status_notice(
+    message: Any, status: Any, kinds: dict[str, str], *, id_: str
+) -> rx.Component:
+    """The notice of a flow's current ``status`` (its kind from ``kinds``, else info), shown
+    while ``message`` is not empty; ``data-status`` lets tests read the state."""
+    return rx.cond(
+        message != "",
+        rx.box(
+            rx.match(
+                status,
+                *[(value, notice(message, kind)) for value, kind in kinds.items()],
+                notice(message, "info"),
+            ),
+            id=id_,
+            custom_attrs={"data-status": status},
+            width="100%",
+        ),
+    )
+
+
 def link_button(*children: Any, href: str, id_: str | None = None, **button_props: Any):
     """A link that looks like a button: one element (a link inside a button would be two
     nested controls for keyboards and screen readers), routed without a page reload."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import notice, select_field, text_field
+from hotmeals.ui.components.forms import select_field, status_notice, text_field
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
@@ -80,25 +80,6 @@ def amount_choice() -> rx.Component:
     )
 
 
-def status_notice() -> rx.Component:
-    return rx.cond(
-        DonateState.message != "",
-        rx.box(
-            rx.match(
-                DonateState.status,
-                *[
-                    (status, notice(DonateState.message, kind))
-                    for status, kind in STATUS_KIND.items()
-                ],
-                notice(DonateState.message, "info"),
-            ),
-            id="donate-status",
-            custom_attrs={"data-status": DonateState.status},
-            width="100%",
-        ),
-    )
-
-
 def donate_form() -> rx.Component:
     return rx.card(
         rx.form(
@@ -117,7 +98,9 @@ def donate_form() -> rx.Component:
                     ),
                     rx.text(t("donate.no_school"), color=rx.color("gray", 11)),
                 ),
-                status_notice(),
+                status_notice(
+                    DonateState.message, DonateState.status, STATUS_KIND, id_="donate-status"
+                ),
                 rx.button(
                     rx.cond(DonateState.busy, rx.spinner(size="2"), rx.fragment()),
                     rx.cond(DonateState.busy, t("donate.opening"), t("donate.submit")),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import notice
+from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
@@ -89,32 +89,15 @@ def delete_dialog() -> rx.Component:
     )
 
 
-def status_notice() -> rx.Component:
-    return rx.cond(
-        CardsState.message != "",
-        rx.box(
-            rx.match(
-                CardsState.status,
-                *[
-                    (status, notice(CardsState.message, kind))
-                    for status, kind in STATUS_KIND.items()
-                ],
-                notice(CardsState.message, "info"),
-            ),
-            id="cards-status",
-            custom_attrs={"data-status": CardsState.status},
-            width="100%",
-        ),
-    )
-
-
 def payment_methods() -> rx.Component:
     return parent_only(
         page(
             rx.vstack(
                 rx.heading(t("cards.title"), as_="h1", size="7"),
                 rx.text(t("cards.intro"), color=rx.color("gray", 11)),
-                status_notice(),
+                status_notice(
+                    CardsState.message, CardsState.status, STATUS_KIND, id_="cards-status"
+                ),
                 rx.cond(
                     CardsState.cards.length() > 0,
                     rx.vstack(
