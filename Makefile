@@ -60,11 +60,13 @@ migrate: install
 seed: install
 	$(BIN)/python -m hotmeals.db.cli seed
 
-lint: install
+lint: install ## ruff (lint and format) and mypy
 	$(BIN)/ruff check hotmeals tests bench
+	$(BIN)/ruff format --check hotmeals tests bench
+	$(BIN)/mypy
 
-bench: install migrate seed ## prints requests/s and p50/p99 of /api/v1/health beside /ping
-	$(BIN)/python bench/health_bench.py
+bench: install ## req/s, p50/p99 and server CPU of GetChilds, GetUserDetails, get_city, health beside /ping
+	$(BIN)/python bench/api_bench.py
 
 bench-lighthouse: install ## Lighthouse mobile performance of the first screens
 	cd bench && npm ci --no-audit --no-fund --loglevel=error

@@ -36,16 +36,29 @@ def run_migrations_offline() -> None:
 
 def run_migrations_online() -> None:
     url = _url()
+    sqlite = url.startswith("sqlite")
     engine = make_engine(url)
     with engine.connect() as connection:
+        if sqlite:
+            # Batch mode copies a table and drops the old one; with foreign keys on, dropping
+            # a parent table cascade-deletes (or refuses for) the rows that point at it. The
+            # pragma only takes effect outside a transaction, hence before it begins.
+            connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            connection.commit()
         context.configure(
             connection=connection,
             target_metadata=target_metadata,
-            render_as_batch=url.startswith("sqlite"),
+            render_as_batch=sqlite,
             compare_type=True,
         )
         with context.begin_transaction():
             context.run_migrations()
+            if sqlite:
+                broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise RuntimeError(f"foreign keys broken by the migration: {broken[:5]}")
+        if sqlite:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
     engine.dispose()
 
 

@@ -5,9 +5,13 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.api.app import create_api
+from hotmeals.logs import configure_from_env
+from hotmeals.services.jobs import register_background_jobs
 from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.payments_routes import register_payment_pages
 from hotmeals.ui.routes import register_pages, toaster
+
+configure_from_env()  # HOTMEALS_LOG_LEVEL (README "Settings")
 
 app = rx.App(
     api_transformer=create_api(),
@@ -27,3 +31,4 @@ app = rx.App(
 register_pages(app)  # every screen and its route (hotmeals/ui/routes.py), landing included
 register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/payments_routes.py)
 app.add_page(not_found, route="404", title="Page not found — Hot Meals")
+register_background_jobs(app)  # reconciliation and housekeeping, one worker at a time

@@ -36,6 +36,11 @@ class Settings:
     support_phone: str = "1-888-555-0142"
     school_site_url: str = "https://school.hotmeals.example/"
     vendor_site_url: str = "https://vendor.hotmeals.example/"
+    # Rates applied to new orders and stored on each at payment (docs/product.md §3): Ontario
+    # HST by default, no card fee unless the operator sets one.
+    tax_bps: int = 1300
+    card_fee_bps: int = 0
+    card_fee_fixed_cents: int = 0
     social_links: tuple[tuple[str, str, str], ...] = (
         ("facebook", "Facebook", "https://www.facebook.com/"),
         ("instagram", "Instagram", "https://www.instagram.com/"),
@@ -45,6 +50,17 @@ class Settings:
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    @property
+    def charge_rates(self):
+        """The rates for an order paid now (``domain.charges.ChargeRates``)."""
+        from hotmeals.domain.charges import ChargeRates
+
+        return ChargeRates(
+            processing_fee_bps=self.card_fee_bps,
+            processing_fee_fixed_cents=self.card_fee_fixed_cents,
+            tax_bps=self.tax_bps,
+        )
 
 
 def load_settings() -> Settings:
@@ -71,7 +87,20 @@ def load_settings() -> Settings:
         support_phone=env.get("SUPPORT_PHONE", "1-888-555-0142"),
         school_site_url=env.get("SCHOOL_SITE_URL", "https://school.hotmeals.example/"),
         vendor_site_url=env.get("VENDOR_SITE_URL", "https://vendor.hotmeals.example/"),
+        tax_bps=_rate(env, "HOTMEALS_TAX_BPS", 1300),
+        card_fee_bps=_rate(env, "HOTMEALS_CARD_FEE_BPS", 0),
+        card_fee_fixed_cents=_rate(env, "HOTMEALS_CARD_FEE_CENTS", 0),
     )
+
+
+def _rate(env, name: str, default: int) -> int:
+    """A non-negative whole number (basis points or cents); anything else stops the start."""
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or (name.endswith("_BPS") and int(raw) > 10_000):
+        raise ValueError(f"{name} must be a whole number of basis points (0-10000) or cents")
+    return int(raw)
 
 
 @lru_cache(maxsize=1)

@@ -195,6 +195,13 @@ class OtpSentOut(BaseModel):
     resend_after: int = Field(description="Seconds before another code can be requested.")
 
 
+class OtpValidOut(BaseModel):
+    """VerifyOtp with purpose RESET_PASSWORD: the code is right (nothing is consumed yet)."""
+
+    email: str
+    otp_valid: bool
+
+
 class AltEmailOut(BaseModel):
     email: str
     verified: bool

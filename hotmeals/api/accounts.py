@@ -27,6 +27,7 @@ from hotmeals.api.account_schemas import (
     NotificationsIn,
     NotificationsOut,
     OtpSentOut,
+    OtpValidOut,
     ProfileOut,
     ResendOtpIn,
     SessionDataOut,
@@ -78,7 +79,7 @@ async def signup(request: Request, client: Client = Depends(client_context)):
     tags=AUTH,
     summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
     openapi_extra=openapi_body(VerifyOtpIn),
-    response_model=Envelope[SessionDataOut],
+    response_model=Envelope[SessionDataOut | OtpValidOut],
 )
 async def verify_otp(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, VerifyOtpIn, client.lang)
@@ -111,7 +112,7 @@ async def resend_otp(request: Request, client: Client = Depends(client_context))
         purpose=body.purpose or "VERIFY_EMAIL",
         address=client.address,
     )
-    return ok(asdict(sent), t("otp_sent", client.lang, email=sent.email))
+    return ok(asdict(sent), t("otp_on_its_way", client.lang, email=sent.email))
 
 
 @router.post(
@@ -132,8 +133,9 @@ async def login(request: Request, client: Client = Depends(client_context)):
         user_agent=client.user_agent,
     )
     if result.needs_verification:
+        key = "login_code_sent" if result.second_factor else "email_not_verified"
         return fail(
-            t("email_not_verified", client.lang, email=result.email),
+            t(key, client.lang, email=result.email),
             data={"email": result.email, "verify_email": True},
         )
     return ok(result.session_data, t("login_success", client.lang))
@@ -321,19 +323,6 @@ async def update_notifications(request: Request, ctx: ParentClient = Depends(par
 # --- content -------------------------------------------------------------------------------------
 
 
-def _page(*, session: Session, slug: str | None, lang: str) -> dict:
-    if str(slug or "").strip().lower() == "faq":
-        return {
-            "slug": "faq",
-            "language": lang,
-            "title": t("faq_title", lang),
-            "body": "",
-            "updated_at": None,
-            "items": content.list_faq(session=session, lang=lang),
-        }
-    return content.cms_page(session=session, slug=slug, lang=lang)
-
-
 @router.post(
     "/Parent/user/cms_pages",
     tags=USER,
@@ -343,7 +332,8 @@ def _page(*, session: Session, slug: str | None, lang: str) -> dict:
 )
 async def cms_pages(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, CmsPageIn, client.lang)
-    return ok(await run(_page, slug=body.slug, lang=client.lang), t("success", client.lang))
+    page = await run(content.page, slug=body.slug, lang=client.lang)
+    return ok(page, t("success", client.lang))
 
 
 @router.post(

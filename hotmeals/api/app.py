@@ -11,6 +11,7 @@ import logging
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy import text
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotmeals.api.envelope import fail, ok
@@ -63,6 +64,11 @@ def create_api() -> FastAPI:
         if exc.status_code == 405:
             return fail(t("api.method_not_allowed", _lang(request)), status_code=405)
         return fail(str(exc.detail), status_code=exc.status_code)
+
+    @api.exception_handler(PoolTimeout)
+    async def _busy(request: Request, exc: PoolTimeout):
+        log.warning("connection pool exhausted on %s %s", request.method, request.url.path)
+        return fail(t("service_busy", _lang(request)), status_code=503)
 
     @api.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception):

@@ -24,17 +24,18 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from fastapi import Depends, Header, Request, Security
+from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
-from starlette.concurrency import run_in_threadpool
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from hotmeals.api.envelope import fail
-from hotmeals.db.engine import session_scope
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.api")
@@ -73,16 +74,35 @@ def request_lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language"))
 
 
+def _as_declared(declared: TypeAdapter | None, response: Any) -> Any:
+    """A success answer rebuilt from the route's ``response_model``: the JSON a client gets is
+    what /api/v1/openapi.json declares, never more (a field the model lacks is dropped) and
+    never different (a field that does not fit fails here, in the tests). Routes answer with
+    ``envelope.ok``'s JSONResponse, which FastAPI itself would pass through unchecked."""
+    if declared is None or not isinstance(response, JSONResponse) or response.status_code != 200:
+        return response
+    body = json.loads(response.body)
+    if not isinstance(body, dict) or body.get("code") != 1:
+        return response  # refusals carry their own small data ({"field": ...})
+    checked = declared.dump_python(declared.validate_python(body), mode="json")
+    answer = JSONResponse(checked, status_code=response.status_code)
+    for name, value in response.headers.items():
+        if name.lower() not in ("content-length", "content-type"):
+            answer.headers.append(name, value)
+    return answer
+
+
 class EnvelopeRoute(APIRoute):
     """Turns refusals raised anywhere in a call (dependencies included) into the envelope."""
 
     def get_route_handler(self) -> Callable:
         handler = super().get_route_handler()
+        declared = TypeAdapter(self.response_model) if self.response_model is not None else None
 
         async def route(request: Request):
             lang = request_lang(request)
             try:
-                return await handler(request)
+                return _as_declared(declared, await handler(request))
             except ApiError as err:
                 return fail(err.message, status_code=err.status_code, data=err.data)
             except accounts.Unauthorized as err:
@@ -97,6 +117,10 @@ class EnvelopeRoute(APIRoute):
             except OperationalError:
                 log.warning("database unavailable on %s", request.url.path, exc_info=True)
                 return fail(t("api.server_error", lang), status_code=503)
+            except PoolTimeout:
+                # Every pooled connection stayed busy for pool_timeout: a burst, not a bug.
+                log.warning("connection pool exhausted on %s", request.url.path)
+                return fail(t("service_busy", lang), status_code=503)
 
         return route
 
@@ -174,14 +198,9 @@ async def optional_parent(
         return None
 
 
-def _in_transaction(fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
-    with session_scope() as session:
-        return fn(session=session, **kwargs)
-
-
 async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
-    return await run_in_threadpool(_in_transaction, fn, kwargs)
+    return await run_in_transaction(fn, **kwargs)
 
 
 # --- bodies ------------------------------------------------------------------------------------

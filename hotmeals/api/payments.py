@@ -4,13 +4,16 @@ plus the extensions documented in docs/api.md "Payments").
 The routes only translate: every rule is in ``hotmeals.services.payments`` / ``cards`` /
 ``donations``, which the Reflex screens call too. Every call needs a parent token (401).
 
-What is paid is chosen by ``purpose``; each purpose has a starter in ``SESSION_STARTERS`` that
-computes the amount on the server. Orders add ``"order"`` there when the order service lands.
+What is paid is chosen by ``purpose``: ``PURPOSES`` maps each one the API accepts to the
+service function that reserves its payment (amount computed on the server). The Lightbox route
+and the saved-card route both go through it, so both pay for the same things the same way;
+the checkout adds ``"order"`` there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
@@ -27,9 +30,10 @@ from hotmeals.api.deps import (
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money, to_decimal_string
+from hotmeals.domain.money import to_decimal_string
 from hotmeals.i18n import t
 from hotmeals.services import cards, donations, payments
+from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 PAY = ["Parent payments"]
@@ -143,26 +147,24 @@ class DonationOut(BaseModel):
 
 # -- what is paid ---------------------------------------------------------------------------------
 
-Starter = Callable[[ParentClient, SessionTokenIn], Awaitable[payments.HostedSession]]
+Reserver = Callable[[ParentClient, SessionTokenIn], Awaitable[int]]
+"""Writes what is paid for and its CREATED payment; returns the payment id."""
 
 
-async def _donation_session(who: ParentClient, body: SessionTokenIn) -> payments.HostedSession:
-    return await donations.start_donation(
-        parent_id=who.parent_id,
-        amount=body.amount or "",
-        school_id=body.school_id,
-        save_card=bool(body.save_card),
+async def _reserve_donation(who: ParentClient, body: SessionTokenIn) -> int:
+    return await donations.reserve_donation(
+        parent_id=who.parent_id, amount=body.amount or "", school_id=body.school_id
     )
 
 
-SESSION_STARTERS: dict[str, Starter] = {"donation": _donation_session}
+PURPOSES: Mapping[str, Reserver] = MappingProxyType({"donation": _reserve_donation})
 
 
-def _purpose(body: SessionTokenIn) -> Starter:
-    starter = SESSION_STARTERS.get(body.purpose or "")
-    if starter is None:
+def _reserver(body: SessionTokenIn) -> Reserver:
+    reserver = PURPOSES.get(body.purpose or "")
+    if reserver is None:
         raise DomainError("payment_purpose_invalid", field="purpose")
-    return starter
+    return reserver
 
 
 def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) -> dict:
@@ -186,15 +188,9 @@ def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) 
 
 
 def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None = None):
+    status, message = outcome_message(view, lang)
     data = payment_out(view, card)
-    if view.state == payments.PaymentState.APPROVED:
-        return ok(data, t("pay.approved", lang, amount=format_money(view.amount_cents, lang)))
-    if view.state in (payments.PaymentState.UNKNOWN, payments.PaymentState.CREATED):
-        return fail(t("pay.pending", lang), data=data)
-    reason = view.result_message or view.state
-    if view.state == payments.PaymentState.DECLINED:
-        return fail(t("pay.declined", lang, reason=reason), data=data)
-    return fail(t("pay.error", lang, reason=reason), data=data)
+    return ok(data, message) if status == "success" else fail(message, data=data)
 
 
 # -- routes ---------------------------------------------------------------------------------------
@@ -209,7 +205,10 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
 )
 async def get_converge_session_token(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SessionTokenIn, who.lang)
-    session = await _purpose(body)(who, body)
+    payment_id = await _reserver(body)(who, body)
+    session = await payments.open_hosted_session(
+        payment_id=payment_id, parent_id=who.parent_id, save_card=bool(body.save_card)
+    )
     data = {
         "payment_id": session.payment_id,
         "ssl_txn_auth_token": session.token,
@@ -233,17 +232,12 @@ async def confirm_payment(request: Request, who: ParentClient = Depends(parent_c
     body = await parse_body(request, ConfirmIn, who.lang)
     if body.payment_id is None:
         raise DomainError("payment_not_found", field="payment_id")
-    view = await payments.confirm_payment(
-        payment_id=body.payment_id, txn_id=body.ssl_txn_id or "", parent_id=who.parent_id
+    view, card = await confirm_and_save_card(
+        parent_id=who.parent_id,
+        payment_id=body.payment_id,
+        txn_id=body.ssl_txn_id or "",
+        card_token=body.ssl_token,
     )
-    card = None
-    if view.approved and body.ssl_token:
-        try:
-            card = await cards.save_card(
-                parent_id=who.parent_id, token=body.ssl_token, expect_masked=view.card_masked
-            )
-        except DomainError:
-            card = None  # the payment stands; the card simply is not saved
     return _answer(view, who.lang, card)
 
 
@@ -276,14 +270,13 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
 )
 async def pay_with_saved_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SavedCardPayIn, who.lang)
-    _purpose(body)  # the same purposes as the Lightbox; donations only for now
-    if body.card_id is None:
-        raise DomainError("card_not_found", field="card_id")
-    view = await donations.donate_with_saved_card(
-        parent_id=who.parent_id,
-        amount=body.amount or "",
-        card_id=body.card_id,
-        school_id=body.school_id,
+    reserver = _reserver(body)  # the same purposes, reserved the same way, as the Lightbox
+    saved = await run(cards.list_cards, parent_id=who.parent_id)
+    if body.card_id is None or body.card_id not in {c.id for c in saved}:
+        raise DomainError("card_not_found", field="card_id")  # before anything is reserved
+    payment_id = await reserver(who, body)
+    view = await payments.charge_stored_card(
+        payment_id=payment_id, parent_id=who.parent_id, card_id=body.card_id
     )
     return _answer(view, who.lang)
 

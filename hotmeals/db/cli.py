@@ -45,6 +45,11 @@ def seed(url: str | None = None, today: date | None = None) -> str:
             report = load_demo_data(session, today=today)
     finally:
         engine.dispose()
+    # A caller in this process (tests, an operator's script) reads the new reference data at
+    # once; a running server sees it when its cached copies expire (services/reference.py).
+    from hotmeals.services import reference
+
+    reference.invalidate()
     return f"{report}\n{DEMO_LOGIN}"
 
 

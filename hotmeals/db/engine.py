@@ -30,7 +30,9 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10)
+    # A request that cannot get a connection within 10 s gets a 503 (api/deps.py), not a
+    # 30 s wait that ends in the same refusal.
+    return create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=10, pool_timeout=10)
 
 
 @lru_cache(maxsize=4)
@@ -50,3 +52,17 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
         raise
     finally:
         session.close()
+
+
+def release_connection(session: Session) -> None:
+    """End ``session``'s read-only transaction so that its pooled connection goes back before
+    slow work (a password hash): a request waiting on the CPU must not hold a connection that
+    others, or its own next step, wait for. Only for a session that has written nothing yet;
+    it is used again afterwards as usual (a new transaction on a fresh connection).
+
+    A session bound to a single connection (tests) keeps it: there is no pool to starve.
+    """
+    if session.new or session.dirty or session.deleted:
+        raise RuntimeError("release_connection() after writes would commit them early")
+    if isinstance(session.get_bind(), Engine) and session.in_transaction():
+        session.commit()

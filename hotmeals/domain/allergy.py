@@ -34,6 +34,8 @@ class AlertLevel(StrEnum):
 def parse_alert_level(value: object) -> AlertLevel:
     """A stored or submitted level; ``DomainError("invalid_alert_level")`` otherwise."""
     try:
+        if not isinstance(value, str):
+            raise ValueError(value)
         return AlertLevel(value)
     except ValueError:
         raise DomainError("invalid_alert_level", field="alert_level") from None

@@ -114,6 +114,52 @@ def check_promo(promo: Promo, meal_net_cents: int, lang: str | None = "en") -> N
 
 
 @dataclass(frozen=True)
+class OrderTerms:
+    """The rates and the promo in force when an order was paid, as the order stores them
+    (``Order.tax_bps`` ... ``Order.promo_min_order_cents``): refunds and modifications re-price
+    with these, never with today's settings or today's promo row."""
+
+    rates: ChargeRates
+    promo: Promo | None = None
+
+    @classmethod
+    def from_stored(
+        cls,
+        *,
+        tax_bps: int,
+        processing_fee_bps: int,
+        processing_fee_fixed_cents: int,
+        promo_code: str | None = None,
+        promo_kind: str | None = None,
+        promo_value: int = 0,
+        promo_min_order_cents: int = 0,
+    ) -> OrderTerms:
+        rates = ChargeRates(
+            processing_fee_bps=processing_fee_bps,
+            processing_fee_fixed_cents=processing_fee_fixed_cents,
+            tax_bps=tax_bps,
+        )
+        promo = None
+        if promo_kind:
+            kind = PromoKind(promo_kind)
+            promo = Promo(kind, promo_value, promo_min_order_cents, promo_code or "")
+        return cls(rates, promo)
+
+    def to_stored(self) -> dict[str, int | str | None]:
+        """The column values of ``Order`` that record these terms."""
+        promo = self.promo
+        return {
+            "tax_bps": self.rates.tax_bps,
+            "processing_fee_bps": self.rates.processing_fee_bps,
+            "processing_fee_fixed_cents": self.rates.processing_fee_fixed_cents,
+            "promo_code": promo.code if promo else None,
+            "promo_kind": promo.kind.value if promo else None,
+            "promo_value": promo.value if promo else 0,
+            "promo_min_order_cents": promo.min_order_cents if promo else 0,
+        }
+
+
+@dataclass(frozen=True)
 class OrderCharges:
     meal_net_cents: int = 0
     special_note_fees_cents: int = 0

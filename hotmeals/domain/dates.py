@@ -24,8 +24,7 @@ def _build(year: str, month: str, day: str, text: str) -> date:
 
 def parse_mdy(text: object) -> date:
     """``"3/7/2026"`` or ``"03/07/2026"`` -> ``date(2026, 3, 7)``."""
-    match = _MDY_RE.fullmatch(text) if isinstance(text, str) else None
-    if match is None:
+    if not isinstance(text, str) or (match := _MDY_RE.fullmatch(text)) is None:
         raise DomainError("invalid_date", field="date", value=str(text))
     month, day, year = match.groups()
     return _build(year, month, day, text)
@@ -33,10 +32,10 @@ def parse_mdy(text: object) -> date:
 
 def parse_iso(text: object) -> date:
     """``"2026-03-07"`` -> ``date(2026, 3, 7)``; only the extended form with dashes."""
-    match = _ISO_RE.fullmatch(text) if isinstance(text, str) else None
-    if match is None:
+    if not isinstance(text, str) or (match := _ISO_RE.fullmatch(text)) is None:
         raise DomainError("invalid_date", field="date", value=str(text))
-    return _build(*match.groups(), text)
+    year, month, day = match.groups()
+    return _build(year, month, day, text)
 
 
 def format_mdy(value: date) -> str:

@@ -34,7 +34,7 @@ def _require_int(value: object, name: str) -> int:
 
 
 def _is_french(lang: str | None) -> bool:
-    return bool(lang) and lang.strip().lower()[:2] == "fr"
+    return lang is not None and lang.strip().lower()[:2] == "fr"
 
 
 def _group(units: int, separator: str) -> str:

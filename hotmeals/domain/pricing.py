@@ -59,13 +59,16 @@ class Portion:
 
 @dataclass(frozen=True)
 class LineInput:
-    """What the parent chose for one line; surcharges are per meal."""
+    """What the parent chose for one line; surcharges are per meal. For a line already sold,
+    every price is the one stored on the order line (``special_note_fee_cents`` included), so
+    re-pricing it never reads today's catalogue."""
 
     portion_tiers: Sequence[PriceTier]
     quantity: int
     option_cents: Sequence[int] = field(default_factory=tuple)
     addon_cents: Sequence[int] = field(default_factory=tuple)
     special_note: str | None = None
+    special_note_fee_cents: int = SPECIAL_NOTE_FEE_CENTS
 
 
 @dataclass(frozen=True)
@@ -137,13 +140,36 @@ def price_line(line: LineInput) -> LinePrice:
         + _surcharges(line.addon_cents, "addon_cents")
     )
     meal_cents = per_meal * quantity
-    fee = SPECIAL_NOTE_FEE_CENTS if has_special_note(line.special_note) else 0
+    fee = (
+        _surcharges((line.special_note_fee_cents,), "special_note_fee_cents")
+        if has_special_note(line.special_note)
+        else 0
+    )
     return LinePrice(
         unit_cents=unit,
         meal_cents=meal_cents,
         special_note_fee_cents=fee,
         total_cents=meal_cents + fee,
     )
+
+
+def tiers_to_text(tiers: Sequence[PriceTier]) -> str:
+    """``"1:650,10:600"``: the tiers as an order line stores them (min quantity:unit cents)."""
+    return ",".join(
+        f"{t.min_quantity}:{t.unit_price_cents}"
+        for t in sorted(tiers, key=lambda t: t.min_quantity)
+    )
+
+
+def tiers_from_text(text: str) -> tuple[PriceTier, ...]:
+    """The tiers stored by ``tiers_to_text``; ``ValueError`` for anything else."""
+    tiers = []
+    for part in (text or "").split(","):
+        quantity, _, cents = part.partition(":")
+        if not quantity.strip().isdigit() or not cents.strip().isdigit():
+            raise ValueError(f"not a stored price tier: {part!r}")
+        tiers.append(PriceTier(int(quantity), int(cents)))
+    return tuple(tiers)
 
 
 def giveback(meal_count: int) -> tuple[int, int]:

@@ -14,6 +14,11 @@ paid, and to exactly what was paid once everything is cancelled (nothing remains
 
 If re-pricing what remains costs more than is left (the promo's minimum is no longer met), the
 refund is 0; the parent is never charged more by a cancel.
+
+Everything is re-priced with what the order stored at payment: each line's tiers, option,
+add-on and note-fee prices (``sold_line``) and the order's rates and promo terms
+(``charges.OrderTerms.from_stored``), so a price, tax or promo change after the sale never
+changes a refund.
 """
 
 from __future__ import annotations
@@ -21,15 +26,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from hotmeals.domain.charges import ChargeRates, OrderCharges, Promo, compute_charges
+from hotmeals.domain.charges import ChargeRates, OrderCharges, OrderTerms, Promo, compute_charges
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.pricing import LineInput, price_line
+from hotmeals.domain.pricing import LineInput, price_line, tiers_from_text
 
 
 def _non_negative_int(value: object, name: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{name} must be a non-negative int of cents")
     return value
+
+
+def sold_line(
+    *,
+    price_tiers: str,
+    quantity: int,
+    menu_option_cents: int = 0,
+    meal_option_cents: int = 0,
+    addon_cents: Sequence[int] = (),
+    special_note: str | None = None,
+    special_note_fee_cents: int = 0,
+) -> LineInput:
+    """An order line's still-active quantity as a ``LineInput``, priced as it was sold (the
+    stored columns of ``OrderLine`` and its ``OrderLineAddOn`` rows)."""
+    return LineInput(
+        portion_tiers=tiers_from_text(price_tiers),
+        quantity=quantity,
+        option_cents=(menu_option_cents, meal_option_cents),
+        addon_cents=tuple(addon_cents),
+        special_note=special_note,
+        special_note_fee_cents=special_note_fee_cents,
+    )
 
 
 def refund_for_cancel(
@@ -114,12 +141,20 @@ def plan_cancel_refund(
     cancel_quantities: Sequence[int],
     paid_cents: int,
     refunded_cents: int,
-    rates: ChargeRates,
+    rates: ChargeRates | None = None,
     promo: Promo | None = None,
+    terms: OrderTerms | None = None,
     school_donation_cents: int = 0,
     additional_charge_cents: int = 0,
 ) -> CancelRefund:
-    """Re-price what remains and work out the refund for this cancel."""
+    """Re-price what remains and work out the refund for this cancel. Pass the order's stored
+    ``terms`` (or ``rates`` and ``promo`` explicitly, not both)."""
+    if terms is not None:
+        if rates is not None or promo is not None:
+            raise ValueError("pass terms, or rates and promo, not both")
+        rates, promo = terms.rates, terms.promo
+    if rates is None:
+        raise ValueError("the order's rates are needed to re-price it")
     kept = remaining_lines(lines, cancel_quantities)
     charges = _charges_of(kept, rates, promo, school_donation_cents, additional_charge_cents)
     refund = refund_for_cancel(paid_cents, refunded_cents, charges.total_pay_cents)

@@ -7,10 +7,16 @@ Choices the spec leaves open:
 
 - Surrounding whitespace is ignored everywhere except in passwords, and a value of only
   whitespace counts as missing.
-- Names accept ASCII letters only (no accents, spaces, hyphens or apostrophes), to match the
-  message "Please enter only letters (A-Z, a-z) ..."; at most 15 letters.
+- Names are written as Canadians write them and as they are printed on meal labels: letters of
+  any alphabet, accents included (Zoë, Dubé, Émilie), joined by single inner hyphens, apostrophes
+  or spaces (Jean-Luc, O'Neil, Mary Ann); no digits or other symbols (the spec's message
+  "Please enter only letters ..." is kept for those). At most 15 characters, counted after
+  Unicode NFC normalisation so that "e" + a combining accent counts as one.
 - Phone checks run in the spec's order: required, pattern (digits, one optional leading ``+``,
-  spaces, parentheses, hyphens), at most 13 characters in all, at least 8 digits.
+  spaces, parentheses, hyphens), at most 13 **digits**, at least 8 digits. Spaces, parentheses,
+  hyphens and the plus sign are formatting and are not counted, so "+1 (613) 555-0142" (11
+  digits) passes on every screen, sign-in and sign-up alike; the spec's "should not exceed 13
+  characters" message is kept for a number of more than 13 digits.
 - Password: at least 8 characters, with an ASCII lowercase letter, an ASCII uppercase letter,
   an ASCII digit and a special character (anything else that is not whitespace).
 - Email: one ``@``; a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~.-`` without
@@ -21,11 +27,12 @@ Choices the spec leaves open:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 
 from hotmeals.domain.errors import DomainError
 
-PHONE_MAX_CHARS = 13
+PHONE_MAX_DIGITS = 13
 PHONE_MIN_DIGITS = 8
 NAME_MAX_CHARS = 15
 PASSWORD_MIN_CHARS = 8
@@ -34,7 +41,9 @@ EMAIL_MAX_CHARS = 254
 Rule = Callable[[object], DomainError | None]
 
 _PHONE_RE = re.compile(r"\+?[0-9 ()\-]+", re.ASCII)
-_NAME_RE = re.compile(r"[A-Za-z]+", re.ASCII)
+# A run of letters of any script ([^\W\d_] is "a word character that is not a digit or _"),
+# then runs joined by one hyphen, apostrophe (straight or typographic) or space.
+_NAME_RE = re.compile(r"[^\W\d_]+(?:[-'\u2019 ][^\W\d_]+)*")
 _EMAIL_RE = re.compile(
     r"(?!\.)(?!.*\.\.)[A-Za-z0-9!#$%&'*+/=?^_`{|}~.\-]+(?<!\.)"
     r"@(?:[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}",
@@ -80,15 +89,25 @@ def validate_required(value: object, field: str) -> DomainError | None:
     return _error(REQUIRED_KEYS[field], field) if is_blank(value) else None
 
 
+def phone_digit_count(phone: str) -> int:
+    return sum(char.isdigit() for char in phone)
+
+
+def normalize_name(value: object) -> str:
+    """A name as stored and printed: stripped, NFC, inner spaces folded to one."""
+    return " ".join(unicodedata.normalize("NFC", _text(value)).split())
+
+
 def validate_phone(value: object, field: str = "phone") -> DomainError | None:
     phone = _text(value)
     if not phone:
         return _error("phone_required", field)
     if not _PHONE_RE.fullmatch(phone):
         return _error("phone_invalid", field)
-    if len(phone) > PHONE_MAX_CHARS:
+    digits = phone_digit_count(phone)
+    if digits > PHONE_MAX_DIGITS:
         return _error("phone_too_long", field)
-    if sum(char.isdigit() for char in phone) < PHONE_MIN_DIGITS:
+    if digits < PHONE_MIN_DIGITS:
         return _error("phone_too_short", field)
     return None
 
@@ -151,6 +170,9 @@ def validate_change_password(
         errors["new_password"] = _error("new_password_required", "new_password")
     elif not is_strong_password(new_text):
         errors["new_password"] = _error("password_weak", "new_password")
+    elif new_text == _password_text(current):
+        # Changing to the same password changes nothing, yet would sign out every other device.
+        errors["new_password"] = _error("new_password_same", "new_password")
     confirm_text = _password_text(confirm)
     if not confirm_text:
         errors["confirm_password"] = _error("confirm_new_password_required", "confirm_password")
@@ -160,10 +182,11 @@ def validate_change_password(
 
 
 def validate_name(value: object, field: str) -> DomainError | None:
-    """First or last name: required, ASCII letters only, at most 15."""
+    """First or last name: required, letters of any alphabet with inner hyphens, apostrophes
+    or spaces, at most 15 characters."""
     if field not in ("first_name", "last_name"):
         raise ValueError("validate_name is for first_name or last_name")
-    name = _text(value)
+    name = normalize_name(value)
     if not name:
         return _error(REQUIRED_KEYS[field], field)
     if not _NAME_RE.fullmatch(name):

@@ -1,6 +1,6 @@
 """Async client for Elavon Converge (North America, ``ssl_*`` fields) on httpx.
 
-Two doors (see /work/shared/converge.md):
+Two doors (see docs/converge.md):
 - ``POST {base}/hosted-payments/transaction_token`` (form) -> a session token, plain text, for
   the browser's Lightbox. The PIN never leaves the server.
 - ``POST {base}/VirtualMerchant[Demo]/processxml.do`` with ``xmldata=<txn>...</txn>``:

@@ -6,8 +6,8 @@ Environment:
                         ``https://api.convergepay.com``. Only read when credentials are set.
 
 No credentials at all: the app runs against its own simulator, mounted at
-``{public_base_url}/converge-sim`` with the demo credentials below, and ``simulated`` is True
-(the app mounts the simulator only then). Some but not all credentials: a configuration error,
+``{public_base_url}/converge-sim`` as merchant ``000000``, user ``hotmeals`` and the PIN of
+``simulator_pin()``, and ``simulated`` is True (the app mounts the simulator only then). Some but not all credentials: a configuration error,
 raised at start-up rather than silently falling back to fake payments.
 
 The XML API path follows the host: ``/VirtualMerchant/processxml.do`` on the production host
@@ -18,6 +18,7 @@ and the simulator, which also answers the production path).
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -26,13 +27,43 @@ DEMO_BASE_URL = "https://api.demo.convergepay.com"
 PRODUCTION_HOST = "api.convergepay.com"
 SIMULATOR_PREFIX = "/converge-sim"
 
-# The simulator accepts exactly these (and nothing else: 4025).
+# The simulator's merchant and user; its PIN is not in the source (see ``simulator_pin``).
 SIM_MERCHANT_ID = "000000"
 SIM_USER_ID = "hotmeals"
-SIM_PIN = "DEMO-PIN"
+SIM_PIN_VAR = "CONVERGE_SIM_PIN"
 
 _CREDENTIAL_VARS = ("CONVERGE_MERCHANT_ID", "CONVERGE_USER_ID", "CONVERGE_PIN")
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def simulator_pin() -> str:
+    """The simulator's PIN: ``CONVERGE_SIM_PIN``, or one generated now and put into this
+    process's environment.
+
+    The simulator checks it on every merchant call, so a PIN written in the source (or the
+    README) would open its ledger, payers' names and stored cards to anyone who can reach
+    ``/converge-sim``. Generated in the main process (``rxconfig.py`` calls this at start),
+    the environment carries it to every backend worker that process spawns, so the app's
+    client in one worker and the simulator in another agree; a restart makes a new one, which
+    costs nothing: stored cards and sales are found by token and id, not by PIN."""
+    pin = os.environ.get(SIM_PIN_VAR, "").strip()
+    if not pin:
+        pin = secrets.token_hex(32)  # 64 characters, the length of a real Converge PIN
+        os.environ[SIM_PIN_VAR] = pin
+    return pin
+
+
+def simulator_credentials() -> tuple[str, str, str]:
+    """(merchant id, user id, PIN) the simulator accepts and the app sends in demo mode."""
+    return SIM_MERCHANT_ID, SIM_USER_ID, simulator_pin()
+
+
+def prepare_simulator_pin(environ: Mapping[str, str] | None = None) -> None:
+    """Fix the simulator's PIN before any worker starts, when the app will use the simulator
+    (no Converge credentials); with real credentials nothing happens."""
+    env = os.environ if environ is None else environ
+    if not any(env.get(name, "").strip() for name in _CREDENTIAL_VARS):
+        simulator_pin()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +108,7 @@ class ConvergeSettings:
             base_url=public_base_url.rstrip("/") + SIMULATOR_PREFIX,
             merchant_id=SIM_MERCHANT_ID,
             user_id=SIM_USER_ID,
-            pin=SIM_PIN,
+            pin=simulator_pin(),
             simulated=True,
         )
 

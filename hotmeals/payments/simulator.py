@@ -3,7 +3,11 @@
     app = create_simulator_app(clock=None, base_path="")
 
 The app mounts it at ``/converge-sim`` when no real credentials are configured; tests run it
-under uvicorn. Only merchant ``000000`` / user ``hotmeals`` / PIN ``DEMO-PIN`` are accepted.
+under uvicorn. Only merchant ``000000`` / user ``hotmeals`` and the PIN of
+``hotmeals.payments.settings.simulator_pin()`` (``CONVERGE_SIM_PIN``, generated at start when
+unset) are accepted, on every merchant call: the token request and processxml.do.
+Its sessions, transactions, stored cards and test controls live in its own database
+(``simulator_store.py``), shared by every worker and kept across restarts.
 
 Converge's own doors (same paths as the real hosts):
     POST /hosted-payments/transaction_token   form -> plain-text session token (15 min, once);
@@ -21,6 +25,7 @@ The stand-in Lightbox's own endpoints (browser side; open to any origin):
 Test-only controls under ``/_sim/`` (``control=False`` leaves them out); parameters go in the
 query string or a form body:
     POST /_sim/reset                 forget everything, clear faults, release hung requests
+                                     (in every worker)
     POST /_sim/settle                close the batch: open transactions become STL
     POST /_sim/fault?kind=K&count=N&scope=S
         K: no_answer (hang, nothing processed), lost_answer (processed, then hang: the charge
@@ -40,14 +45,14 @@ Test cards and amounts: see ``simulator_cards.py``.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
+import uuid
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import timedelta
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from xml.sax.saxutils import escape
 
 import anyio
@@ -57,14 +62,28 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import BaseRoute, Mount, Route
 
 from hotmeals.payments.simulator_cards import InvalidInput, SimError
-from hotmeals.payments.simulator_engine import Clock, NoAnswer, SimulatorEngine
+from hotmeals.payments.simulator_controls import (
+    FAULT_KINDS,
+    FAULT_SCOPES,
+    MAX_DELAY_SECONDS,
+    SimulatorControls,
+)
+from hotmeals.payments.simulator_engine import Clock, Credentials, NoAnswer, SimulatorEngine
+from hotmeals.payments.simulator_store import SimulatorStore
 
 ASSETS = Path(__file__).with_name("simulator_assets")
-FAULT_KINDS = ("no_answer", "lost_answer", "http_500")
-FAULT_SCOPES = ("any", "xml", "token", "process")
-MAX_DELAY_SECONDS = 30.0
 CORS = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
 TIMEOUT_ERROR = SimError("4017", "Request Timeout", "The request has timed out.")
+HANG_POLL_SECONDS = 0.05
+GENERATION_POLL_SECONDS = 0.1  # how often a hung request asks the store whether reset ran
+
+T = TypeVar("T")
+
+
+async def _off_loop(func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run a store call in a thread: the simulator shares the app's event loop when mounted,
+    and a database round trip must not stall the app's websockets."""
+    return await anyio.to_thread.run_sync(functools.partial(func, *args, **kwargs))
 
 
 def render_txn(fields: Mapping[str, str]) -> str:
@@ -101,51 +120,42 @@ def _bad_xml() -> SimError:
     return SimError("4005", "XML Invalid", "The xmldata could not be read as <txn> XML.")
 
 
-@dataclass
-class Fault:
-    kind: str
-    remaining: int
-    scope: str
-
-
 class SimulatorApp:
-    """Routes around one ``SimulatorEngine``; reachable as ``app.state.simulator``."""
+    """Routes around one ``SimulatorEngine``; reachable as ``app.state.simulator``. Holds no
+    state of its own: everything is in the engine's store."""
 
     def __init__(self, engine: SimulatorEngine, *, hang_seconds: float) -> None:
         self.engine = engine
+        self.controls = SimulatorControls(engine)
         self.hang_seconds = hang_seconds
-        self.default_decline_by_cents = engine.decline_by_cents
-        self.fault: Fault | None = None
-        self.generation = 0  # bumped by reset to release hung requests
-        self.hanging = 0  # requests currently held open (shown by /_sim/state)
 
     # -- faults and hangs -----------------------------------------------------------------------
 
-    def take_fault(self, scope: str) -> str | None:
-        with self.engine.lock:
-            fault = self.fault
-            if fault is None or fault.scope not in ("any", scope):
-                return None
-            fault.remaining -= 1
-            if fault.remaining <= 0:
-                self.fault = None
-            return fault.kind
-
     async def hang(self, request: Request) -> None:
-        generation, deadline = self.generation, time.monotonic() + self.hang_seconds
-        self.hanging += 1
+        """Hold the request open until the caller leaves, a reset (through any worker) or
+        ``hang_seconds``."""
+        hang_id = uuid.uuid4().hex
+        generation = await _off_loop(self.controls.generation)
+        await _off_loop(self.controls.start_hang, hang_id)
         try:
-            while time.monotonic() < deadline and generation == self.generation:
+            deadline = time.monotonic() + self.hang_seconds
+            next_check = time.monotonic() + GENERATION_POLL_SECONDS
+            while time.monotonic() < deadline:
                 if await request.is_disconnected():
                     return
-                await anyio.sleep(0.05)
+                if time.monotonic() >= next_check:
+                    if await _off_loop(self.controls.generation) != generation:
+                        return
+                    next_check = time.monotonic() + GENERATION_POLL_SECONDS
+                await anyio.sleep(HANG_POLL_SECONDS)
         finally:
-            self.hanging -= 1
+            with anyio.CancelScope(shield=True):
+                await _off_loop(self.controls.end_hang, hang_id)
 
     async def before(self, request: Request, scope: str) -> Response | str | None:
         """Apply a pending fault. Returns a response to send instead, the fault kind to apply
         after processing ("lost_answer"), or None."""
-        kind = self.take_fault(scope)
+        kind = await _off_loop(self.controls.take_fault, scope)
         if kind is None:
             return None
         if kind == "http_500":
@@ -170,7 +180,7 @@ class SimulatorApp:
         try:
             if not xmldata:
                 raise SimError("4009", "Required Field Not Supplied", "xmldata is required.")
-            answer = self.engine.process_xml(parse_xmldata(xmldata))
+            answer = await _off_loop(self.engine.process_xml, parse_xmldata(xmldata))
             body = render_txnlist(answer) if isinstance(answer, list) else render_txn(answer)
         except SimError as error:
             body = render_txn(error.fields())
@@ -187,7 +197,8 @@ class SimulatorApp:
         if isinstance(fault, Response):
             return fault
         try:
-            token = self.engine.create_session({k: str(v) for k, v in form.items()})
+            fields = {k: str(v) for k, v in form.items()}
+            token = await _off_loop(self.engine.create_session, fields)
         except SimError as error:
             return xml_response(render_txn(error.fields()))
         if fault == "lost_answer":
@@ -198,13 +209,13 @@ class SimulatorApp:
         script = (ASSETS / "PayWithConverge.js").read_text(encoding="utf-8")
         return Response(script, media_type="application/javascript", headers=CORS)
 
-    # -- the stand-in Lightbox's endpoints -----------------------------------------------------
+    # -- the stand-in Lightbox's endpoints (the browser's side: the session token is the key,
+    # never the merchant's credentials) ---------------------------------------------------------
 
     async def session_info(self, request: Request) -> Response:
         token = request.query_params.get("ssl_txn_auth_token", "")
         try:
-            with self.engine.lock:
-                fields = self.engine.open_session(token).fields
+            fields = await _off_loop(self.engine.session_fields, token)
         except SimError as error:
             return JSONResponse({"ok": False, "error": error.fields()}, headers=CORS)
         info = {
@@ -228,8 +239,11 @@ class SimulatorApp:
         if "save_card" in form:
             save = form["save_card"].lower() in ("1", "y", "on", "true")
         try:
-            outcome, answer = self.engine.process_hosted(
-                form.get("ssl_txn_auth_token", ""), form, save_card=save
+            outcome, answer = await _off_loop(
+                self.engine.process_hosted,
+                form.get("ssl_txn_auth_token", ""),
+                form,
+                save_card=save,
             )
             payload: dict[str, Any] = {"outcome": outcome, "response": answer}
         except InvalidInput as error:
@@ -253,15 +267,11 @@ class SimulatorApp:
         return params
 
     async def reset(self, request: Request) -> Response:
-        self.engine.reset()
-        with self.engine.lock:
-            self.fault = None
-            self.generation += 1
-            self.engine.decline_by_cents = self.default_decline_by_cents
+        await _off_loop(self.controls.reset)
         return JSONResponse({"reset": True})
 
     async def settle(self, request: Request) -> Response:
-        return JSONResponse({"settled": self.engine.settle()})
+        return JSONResponse({"settled": await _off_loop(self.engine.settle)})
 
     async def set_fault(self, request: Request) -> Response:
         params = await self._params(request)
@@ -277,34 +287,33 @@ class SimulatorApp:
                 raise ValueError(scope)
         except ValueError:
             return JSONResponse({"error": "bad fault"}, status_code=400)
-        with self.engine.lock:
-            self.fault = None if kind == "none" else Fault(kind, count, scope)
+        await _off_loop(self.controls.set_fault, kind, count, scope)
         return JSONResponse({"fault": kind, "count": count, "scope": scope})
 
     async def set_clock(self, request: Request) -> Response:
         params = await self._params(request)
-        with self.engine.lock:
-            if params.get("reset"):
-                self.engine.clock_offset = timedelta(0)
+        try:
             seconds = float(params.get("advance_seconds", "0"))
-            self.engine.clock_offset += timedelta(seconds=seconds)
-            return JSONResponse({"now": self.engine.now().isoformat()})
+        except ValueError:
+            return JSONResponse({"error": "bad advance_seconds"}, status_code=400)
+        now = await _off_loop(
+            self.controls.move_clock, advance_seconds=seconds, reset=bool(params.get("reset"))
+        )
+        return JSONResponse({"now": now.isoformat()})
 
     async def set_config(self, request: Request) -> Response:
         params = await self._params(request)
         if "decline_by_cents" in params:
-            self.engine.decline_by_cents = params["decline_by_cents"].lower() in ("1", "true")
-        return JSONResponse({"decline_by_cents": self.engine.decline_by_cents})
+            value = params["decline_by_cents"].lower() in ("1", "true")
+            await _off_loop(self.controls.set_decline_by_cents, value)
+        return JSONResponse({"decline_by_cents": await _off_loop(self.controls.decline_by_cents)})
 
     async def transactions(self, request: Request) -> Response:
-        return JSONResponse(self.engine.snapshot()["transactions"])
+        snapshot = await _off_loop(self.engine.snapshot)
+        return JSONResponse(snapshot["transactions"])
 
     async def state(self, request: Request) -> Response:
-        snapshot: dict[str, Any] = dict(self.engine.snapshot())
-        fault = self.fault
-        snapshot["fault"] = None if fault is None else fault.__dict__
-        snapshot["hanging"] = self.hanging
-        return JSONResponse(snapshot)
+        return JSONResponse(await _off_loop(self.controls.state))
 
     async def lightbox_page(self, request: Request) -> Response:
         # JSON inside <script>: escape <, > and & so no value can close the element.
@@ -345,11 +354,28 @@ def create_simulator_app(
     hang_seconds: float = 30.0,
     decline_by_cents: bool = True,
     control: bool = True,
+    database_url: str | None = None,
+    credentials: Credentials | None = None,
 ) -> Starlette:
     """``clock`` returns an aware ``datetime`` (default: UTC now). ``base_path`` serves every
     route under a prefix (e.g. "/converge-sim" when run on its own); leave it empty when the
-    host app mounts the simulator at that prefix itself."""
-    engine = SimulatorEngine(clock, decline_by_cents=decline_by_cents)
+    host app mounts the simulator at that prefix itself. ``database_url``: the simulator's
+    store (default: ``simulator_store.store_url_for`` the app's settings). ``credentials``:
+    (merchant id, user id, PIN), default the demo merchant with ``simulator_pin()``."""
+    from hotmeals.payments.settings import simulator_credentials
+
+    if database_url is None:
+        from hotmeals.payments.simulator_store import store_url_for
+        from hotmeals.settings import get_settings
+
+        app_settings = get_settings()
+        database_url = store_url_for(app_settings.database_url, app_settings.data_dir)
+    engine = SimulatorEngine(
+        SimulatorStore(database_url),
+        credentials or simulator_credentials(),
+        clock,
+        decline_by_cents=decline_by_cents,
+    )
     simulator = SimulatorApp(engine, hang_seconds=min(hang_seconds, MAX_DELAY_SECONDS))
     routes = simulator.routes(control=control)
     if base_path.strip("/"):

@@ -132,13 +132,19 @@ def is_expired(exp_date: str, now: datetime) -> bool:
     return (year, month) < (now.year, now.month)
 
 
+def standing_decline(number: str) -> str | None:
+    """What the issuer always answers for this card (a decline test card), else None. Kept
+    with a stored card instead of its number."""
+    return DECLINE_CARDS.get(number)
+
+
 def decline_reason(
-    number: str, exp_date: str, now: datetime, *, cvv: str | None, cents: int | None
+    standing: str | None, exp_date: str, now: datetime, *, cvv: str | None, cents: int | None
 ) -> str | None:
-    """The decline message for this card and amount, or None to approve.
-    Raises SimError(3000) for the system-error cents."""
-    if number in DECLINE_CARDS:
-        return DECLINE_CARDS[number]
+    """The decline message for a card (its ``standing_decline``) and amount, or None to
+    approve. Raises SimError(3000) for the system-error cents."""
+    if standing:
+        return standing
     if is_expired(exp_date, now):
         return "EXPIRED CARD"
     if cents is not None:

@@ -1,22 +1,29 @@
-"""State and rules of the Converge simulator; no HTTP here (that is ``simulator.py``).
+"""Rules of the Converge simulator; no HTTP here (that is ``simulator.py``), no SQL either
+(that is ``simulator_store.py``, where the ledger lives so that every worker and every restart
+sees the same one).
 
 ``SimulatorEngine.process_xml(fields)`` answers one processxml.do request with the fields of a
 ``<txn>`` (a dict) or of a ``<txnlist>`` (a list of dicts); it raises ``SimError`` for an
 ``errorCode`` answer and ``NoAnswer`` when the processor would never answer ($22.22).
-The card rules live in ``simulator_cards.py``.
+The card rules live in ``simulator_cards.py``; the test controls in ``simulator_controls.py``.
+
+Every request is one database transaction (``SimulatorEngine.call``). The rules that must hold
+when two workers answer at once (one use per hosted session, no return beyond the sale, no
+double void) read the row they depend on with ``for_update=True`` before checking it.
 """
 
 from __future__ import annotations
 
 import secrets
-import threading
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import asdict
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 
+from sqlalchemy.engine import Connection
+
 from hotmeals.payments.gateway import mask_card_number
-from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_PIN, SIM_USER_ID
 from hotmeals.payments.simulator_cards import (
     NO_ANSWER_CENTS,
     InvalidInput,
@@ -29,6 +36,7 @@ from hotmeals.payments.simulator_cards import (
     parse_amount,
     parse_search_time,
     require,
+    standing_decline,
 )
 from hotmeals.payments.simulator_records import (
     TIME_FORMAT,
@@ -40,8 +48,10 @@ from hotmeals.payments.simulator_records import (
     token_answer,
     txn_answer,
 )
+from hotmeals.payments.simulator_store import SimulatorStore
 
 Clock = Callable[[], datetime]
+Credentials = tuple[str, str, str]  # merchant id, user id, PIN
 
 SESSION_TTL = timedelta(minutes=15)
 SESSION_TYPES = frozenset({"ccsale", "ccverify", "ccgettoken"})
@@ -64,39 +74,56 @@ class NoAnswer(Exception):
     """The processor never answers (test amount $22.22)."""
 
 
+@dataclass(frozen=True)
+class Call:
+    """One request's transaction, and the simulator's time and settings as it began."""
+
+    conn: Connection
+    now: datetime
+    decline_by_cents: bool
+
+
 class SimulatorEngine:
-    def __init__(self, clock: Clock | None = None, *, decline_by_cents: bool = True) -> None:
+    def __init__(
+        self,
+        store: SimulatorStore,
+        credentials: Credentials,
+        clock: Clock | None = None,
+        *,
+        decline_by_cents: bool = True,
+    ) -> None:
+        self.store = store
+        self.credentials = credentials
         self._clock: Clock = clock or (lambda: datetime.now(UTC))
-        self.decline_by_cents = decline_by_cents
-        self.lock = threading.RLock()
-        self.clock_offset = timedelta(0)
-        self.sessions: dict[str, Session] = {}
-        self.txns: dict[str, Txn] = {}
-        self.cards: dict[str, StoredCard] = {}
+        # The app's start-up setting; /_sim/config overrides it in the store until a reset.
+        self.default_decline_by_cents = decline_by_cents
+
+    @contextmanager
+    def call(self) -> Iterator[Call]:
+        with self.store.transaction() as conn:
+            control = self.store.control(conn)
+            now = self._clock() + timedelta(seconds=control["clock_offset_seconds"])
+            chosen = control["decline_by_cents"]
+            by_cents = self.default_decline_by_cents if chosen is None else bool(chosen)
+            yield Call(conn, now, by_cents)
 
     def now(self) -> datetime:
-        return self._clock() + self.clock_offset
-
-    def reset(self) -> None:
-        with self.lock:
-            self.sessions.clear()
-            self.txns.clear()
-            self.cards.clear()
-            self.clock_offset = timedelta(0)
+        with self.call() as call:
+            return call.now
 
     # -- credentials and dispatch -------------------------------------------------------------
 
-    @staticmethod
-    def check_credentials(fields: Mapping[str, str]) -> None:
+    def check_credentials(self, fields: Mapping[str, str]) -> None:
+        """Every merchant call (processxml.do, transaction_token) names the merchant, the user
+        and the PIN; missing ones answer 4000/4019/4013, wrong ones 4025 (converge.md §5)."""
         require(fields, "ssl_merchant_id", code="4000", name="VID Not Supplied")
         require(fields, "ssl_user_id", code="4019", name="User ID Not Supplied")
         require(fields, "ssl_pin", code="4013", name="PIN Not Supplied")
         given = tuple(fields[key] for key in CREDENTIAL_FIELDS)
         # Compare all three every time so the answer's timing says nothing about which was wrong.
-        expected = (SIM_MERCHANT_ID, SIM_USER_ID, SIM_PIN)
         matches = [
             secrets.compare_digest(a.encode(), b.encode())
-            for a, b in zip(given, expected, strict=True)
+            for a, b in zip(given, self.credentials, strict=True)
         ]
         if not all(matches):
             raise SimError(
@@ -112,9 +139,9 @@ class SimulatorEngine:
             raise SimError(
                 "4010", "Invalid Transaction Type", "The transaction type sent is not valid."
             )
-        with self.lock:
+        with self.call() as call:
             handler = getattr(self, f"_{kind}")
-            result: dict[str, str] | list[dict[str, str]] = handler(fields)
+            result: dict[str, str] | list[dict[str, str]] = handler(call, fields)
             return result
 
     # -- hosted payments ------------------------------------------------------------------------
@@ -131,20 +158,25 @@ class SimulatorEngine:
         token = secrets.token_urlsafe(32)
         kept = {k: v for k, v in fields.items() if k not in CREDENTIAL_FIELDS}
         kept["ssl_transaction_type"] = kind
-        with self.lock:
-            self.sessions[token] = Session(token, kept, self.now())
+        with self.call() as call:
+            self.store.add_session(call.conn, Session(token, kept, call.now))
         return token
 
-    def open_session(self, token: str) -> Session:
+    def _open_session(self, call: Call, token: str, *, for_update: bool = False) -> Session:
         """The session for a Lightbox request, or SimError if unknown, used or expired."""
-        session = self.sessions.get(token)
+        session = self.store.get_session(call.conn, token, for_update=for_update)
         if session is None or session.used:
             raise SimError(
                 "4004", "Invalid Session Token", "The session token is unknown or already used."
             )
-        if self.now() - session.created_at > SESSION_TTL:
+        if call.now - session.created_at > SESSION_TTL:
             raise SimError("4017", "Session Timeout", "The payment session has expired.")
         return session
+
+    def session_fields(self, token: str) -> dict[str, str]:
+        """What the Lightbox shows (amount, invoice, ...) for a usable session."""
+        with self.call() as call:
+            return dict(self._open_session(call, token).fields)
 
     def process_hosted(
         self, token: str, card: Mapping[str, str], *, save_card: bool | None
@@ -152,9 +184,13 @@ class SimulatorEngine:
         """One Lightbox submission -> ("approval" | "declined", response fields).
 
         Card-format problems raise SimError before the session is used, so the payer can fix a
-        typo; anything that reached the processor uses the session up."""
-        with self.lock:
-            session = self.open_session(token)
+        typo; anything that reached the processor uses the session up, even an error or a
+        processor that never answers."""
+        reached_processor: SimError | NoAnswer | None = None
+        with self.call() as call:
+            # Locked: a second submission of the same session (another tab, another worker)
+            # waits here, then finds it used.
+            session = self._open_session(call, token, for_update=True)
             fields = dict(session.fields)
             try:
                 number = check_card_number(card)
@@ -172,71 +208,86 @@ class SimulatorEngine:
             elif save_card is not None:
                 fields.pop("ssl_get_token", None)
                 fields.pop("ssl_add_token", None)
-            session.used = True
             kind = fields["ssl_transaction_type"]
-            if kind == "ccgettoken":
-                fields["ssl_verify"] = "Y"
-                answer = self._ccgettoken(fields)
-            elif kind == "ccverify":
-                answer = self._verify(fields)
-            else:
-                answer = self._ccsale(fields)
-            session.txn_id = answer.get("ssl_txn_id") or None
-            return ("approval" if answer.get("ssl_result") == "0" else "declined"), answer
+            answer: dict[str, str] = {}
+            try:
+                if kind == "ccgettoken":
+                    fields["ssl_verify"] = "Y"
+                    answer = self._ccgettoken(call, fields)
+                elif kind == "ccverify":
+                    answer = self._verify(call, fields)
+                else:
+                    answer = self._ccsale(call, fields)
+            except (SimError, NoAnswer) as error:
+                reached_processor = error  # raised once the session's use is committed
+            self.store.mark_session_used(call.conn, token, answer.get("ssl_txn_id") or None)
+        if reached_processor is not None:
+            raise reached_processor
+        return ("approval" if answer.get("ssl_result") == "0" else "declined"), answer
 
     # -- money ----------------------------------------------------------------------------------
 
-    def _ccsale(self, fields: Mapping[str, str]) -> dict[str, str]:
+    def _ccsale(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
         amount = parse_amount(fields)
         names = (fields.get("ssl_first_name", ""), fields.get("ssl_last_name", ""))
         token = fields.get("ssl_token", "")
+        stored: StoredCard | None = None
         if token:
-            stored = self.cards.get(token)
+            stored = self.store.get_card(call.conn, token)
             if stored is None:
                 raise SimError(
                     "5085", "Invalid Token", "The token supplied in the request is invalid."
                 )
-            number, exp_date = stored.card_number, stored.exp_date
+            number = ""
+            masked, brand, standing = stored.card_masked, stored.card_brand, stored.decline
+            exp_date = stored.exp_date
             names = (names[0] or stored.first_name, names[1] or stored.last_name)
         else:
             number = check_card_number(fields)
             exp_date = check_exp_date(fields)
+            masked, brand = mask_card_number(number), card_brand(number)
+            standing = standing_decline(number)
         cvv = check_cvv(fields)
         if amount == NO_ANSWER_CENTS:
             raise NoAnswer
         reason = decline_reason(
-            number, exp_date, self.now(), cvv=cvv, cents=amount if self.decline_by_cents else None
+            standing,
+            exp_date,
+            call.now,
+            cvv=cvv,
+            cents=amount if call.decline_by_cents else None,
         )
         txn = Txn(
-            txn_id=self._new_txn_id(),
+            txn_id=self._new_txn_id(call),
             kind="SALE",
             amount_cents=amount,
             invoice_number=fields.get("ssl_invoice_number", ""),
-            card_masked=mask_card_number(number),
-            card_brand=card_brand(number),
+            card_masked=masked,
+            card_brand=brand,
             exp_date=exp_date,
             first_name=names[0],
             last_name=names[1],
             token=token or None,
             approval_code="" if reason else f"{secrets.randbelow(10**6):06d}",
-            created_at=self.now(),
+            created_at=call.now,
             cvv_response="M" if cvv else "",
         )
-        if reason is None:
-            self.txns[txn.txn_id] = txn  # declines are not listed by txnquery
         answer = txn_answer(txn, result_message=reason or "APPROVAL")
         if reason is None and fields.get("ssl_get_token", "").upper() == "Y":
-            stored = self._store_card(number, exp_date, *names) if not token else self.cards[token]
+            if stored is None:
+                stored = self._store_card(call, number, exp_date, *names)
             txn.token = stored.token
             answer.update(
                 ssl_token=stored.token,
                 ssl_token_response="SUCCESS",
                 ssl_add_token_response="Card Added",
             )
+        if reason is None:
+            self.store.add_txn(call.conn, txn)  # declines are not listed by txnquery
         return answer
 
-    def _ccreturn(self, fields: Mapping[str, str]) -> dict[str, str]:
-        sale = self._original(fields, kinds=("SALE",))
+    def _ccreturn(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
+        sale = self._original(call, fields, kinds=("SALE",))
         remaining = sale.amount_cents - sale.refunded_cents
         amount = parse_amount(fields) if fields.get("ssl_amount") else remaining
         if amount > remaining or amount == 0:  # 0: nothing left to return
@@ -244,11 +295,12 @@ class SimulatorEngine:
                 "5091", "Invalid amount", "The amount exceeded the original transaction amount."
             )
         sale.refunded_cents += amount
-        refund = self._child(sale, "RETURN", amount)
+        self.store.save_txn(call.conn, sale, "refunded_cents")
+        refund = self._child(call, sale, "RETURN", amount)
         return txn_answer(refund, result_message="APPROVAL")
 
-    def _ccvoid(self, fields: Mapping[str, str]) -> dict[str, str]:
-        original = self._original(fields, kinds=("SALE", "RETURN"))
+    def _ccvoid(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
+        original = self._original(call, fields, kinds=("SALE", "RETURN"))
         if original.status == "STL" or original.refunded_cents:
             # The simulator's choice (UNCONFIRMED for Converge): a settled sale, or one with
             # returns against it, cannot be voided; the caller falls back to ccreturn.
@@ -258,33 +310,41 @@ class SimulatorEngine:
                 "The transaction is settled or has returns; issue a return instead.",
             )
         original.voided = True
+        self.store.save_txn(call.conn, original, "voided")
         if original.kind == "RETURN" and original.parent_id:
-            self.txns[original.parent_id].refunded_cents -= original.amount_cents
-        void = self._child(original, "VOID", original.amount_cents)
+            sale = self.store.get_txn(call.conn, original.parent_id, for_update=True)
+            if sale is not None:
+                sale.refunded_cents -= original.amount_cents
+                self.store.save_txn(call.conn, sale, "refunded_cents")
+        void = self._child(call, original, "VOID", original.amount_cents)
         return txn_answer(void, result_message="APPROVAL")
 
-    def _verify(self, fields: Mapping[str, str]) -> dict[str, str]:
+    def _verify(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
         number = fields["ssl_card_number"]
-        reason = decline_reason(number, fields["ssl_exp_date"], self.now(), cvv=None, cents=None)
+        reason = decline_reason(
+            standing_decline(number), fields["ssl_exp_date"], call.now, cvv=None, cents=None
+        )
         return {
             "ssl_result": "1" if reason else "0",
             "ssl_result_message": reason or "APPROVAL",
-            "ssl_txn_id": self._new_txn_id(),
+            "ssl_txn_id": self._new_txn_id(call),
             "ssl_card_number": mask_card_number(number),
             "ssl_card_short_description": card_brand(number),
             "ssl_transaction_type": "CARDVERIFICATION",
-            "ssl_txn_time": self.now().strftime(TIME_FORMAT),
+            "ssl_txn_time": call.now.strftime(TIME_FORMAT),
         }
 
     # -- tokens ---------------------------------------------------------------------------------
 
-    def _ccgettoken(self, fields: Mapping[str, str]) -> dict[str, str]:
+    def _ccgettoken(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
         number = check_card_number(fields)
         exp_date = check_exp_date(fields)
         check_cvv(fields)
         first, last = fields.get("ssl_first_name", ""), fields.get("ssl_last_name", "")
         if fields.get("ssl_verify", "").upper() == "Y":
-            reason = decline_reason(number, exp_date, self.now(), cvv=None, cents=None)
+            reason = decline_reason(
+                standing_decline(number), exp_date, call.now, cvv=None, cents=None
+            )
             if reason:
                 return {
                     "ssl_result": "1",
@@ -293,27 +353,30 @@ class SimulatorEngine:
                     "ssl_card_number": mask_card_number(number),
                     "ssl_card_short_description": card_brand(number),
                 }
-        stored = self._store_card(number, exp_date, first, last)
+        stored = self._store_card(call, number, exp_date, first, last)
         answer = {"ssl_result": "0", "ssl_result_message": "APPROVAL"}
         answer.update(token_answer(stored))
         answer["ssl_add_token_response"] = "Card Added"
         return answer
 
-    def _ccupdatetoken(self, fields: Mapping[str, str]) -> dict[str, str]:
-        stored = self.cards.get(require(fields, "ssl_token"))
+    def _ccupdatetoken(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
+        stored = self.store.get_card(call.conn, require(fields, "ssl_token"), for_update=True)
         if stored is None:
             return invalid_token_answer(fields["ssl_token"])
         if fields.get("ssl_card_number"):
-            stored.card_number = check_card_number(fields)
+            number = check_card_number(fields)
+            stored.card_masked, stored.card_brand = mask_card_number(number), card_brand(number)
+            stored.decline = standing_decline(number)
         if fields.get("ssl_exp_date"):
             stored.exp_date = check_exp_date(fields)
         stored.first_name = fields.get("ssl_first_name", stored.first_name)
         stored.last_name = fields.get("ssl_last_name", stored.last_name)
+        self.store.save_card(call.conn, stored)
         return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **token_answer(stored)}
 
-    def _ccdeletetoken(self, fields: Mapping[str, str]) -> dict[str, str]:
+    def _ccdeletetoken(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
         token = require(fields, "ssl_token")
-        if self.cards.pop(token, None) is None:
+        if not self.store.delete_card(call.conn, token):
             return invalid_token_answer(token)
         return {
             "ssl_result": "0",
@@ -322,66 +385,75 @@ class SimulatorEngine:
             "ssl_token_response": "SUCCESS",
         }
 
-    def _ccquerytoken(self, fields: Mapping[str, str]) -> dict[str, str]:
-        stored = self.cards.get(require(fields, "ssl_token"))
+    def _ccquerytoken(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
+        stored = self.store.get_card(call.conn, require(fields, "ssl_token"))
         if stored is None:
             return invalid_token_answer(fields["ssl_token"])
         return {"ssl_result": "0", "ssl_result_message": "SUCCESS", **token_answer(stored)}
 
-    def _store_card(self, number: str, exp_date: str, first: str, last: str) -> StoredCard:
+    def _store_card(
+        self, call: Call, number: str, exp_date: str, first: str, last: str
+    ) -> StoredCard:
         while True:
-            # 16 digits ending in the card's last four, like Converge's tokens.
+            # 16 digits ending in the card's last four, like Converge's tokens. A clash with a
+            # concurrent insert would fail on the primary key rather than overwrite a card.
             token = str(secrets.randbelow(9 * 10**11) + 10**11) + number[-4:]
-            if token not in self.cards:
+            if self.store.get_card(call.conn, token) is None:
                 break
-        stored = StoredCard(token, number, exp_date, first, last, self.now())
-        self.cards[token] = stored
+        stored = StoredCard(
+            token=token,
+            card_masked=mask_card_number(number),
+            card_brand=card_brand(number),
+            decline=standing_decline(number),
+            exp_date=exp_date,
+            first_name=first,
+            last_name=last,
+            created_at=call.now,
+        )
+        self.store.add_card(call.conn, stored)
         return stored
 
     # -- queries and the batch ------------------------------------------------------------------
 
-    def _txnquery(self, fields: Mapping[str, str]) -> list[dict[str, str]]:
+    def _txnquery(self, call: Call, fields: Mapping[str, str]) -> list[dict[str, str]]:
         if fields.get("ssl_txn_id"):
-            txn = self.txns.get(fields["ssl_txn_id"])
+            txn = self.store.get_txn(call.conn, fields["ssl_txn_id"])
             found = [txn] if txn else []
         else:
+            # Search bounds are the gateway's clock, UTC here.
             start = parse_search_time(require(fields, "ssl_search_start_date"), end=False)
             end_text = fields.get("ssl_search_end_date", "")
             end = parse_search_time(end_text, end=True) if end_text else None
-            invoice = fields.get("ssl_invoice_number")
-            found = [
-                txn
-                for txn in self.txns.values()
-                if start <= txn.created_at.replace(tzinfo=None)
-                and (end is None or txn.created_at.replace(tzinfo=None) <= end)
-                and (not invoice or txn.invoice_number == invoice)
-            ]
+            found = self.store.find_txns(
+                call.conn,
+                start=start.replace(tzinfo=UTC),
+                end=end.replace(tzinfo=UTC) if end else None,
+                invoice=fields.get("ssl_invoice_number") or None,
+            )
         return [query_answer(txn) for txn in found]
 
     def settle(self) -> int:
         """Close the batch: every open, unvoided transaction becomes STL."""
-        with self.lock:
-            count = 0
-            for txn in self.txns.values():
-                if txn.status == "OPN" and not txn.voided:
-                    txn.status, txn.settled_at = "STL", self.now()
-                    count += 1
-            return count
+        with self.call() as call:
+            return self.store.settle(call.conn, call.now)
 
     def snapshot(self) -> dict[str, list[dict[str, object]]]:
-        """State for /_sim/ (JSON-able; stored card numbers are masked)."""
-        with self.lock:
+        """State for /_sim/ (JSON-able; the store keeps no card numbers)."""
+        with self.call() as call:
+            conn = call.conn
             return {
-                "transactions": [_jsonable(asdict(txn)) for txn in self.txns.values()],
+                "transactions": [
+                    _jsonable(asdict(txn)) for txn in self.store.find_txns(conn)
+                ],
                 "tokens": [
                     {
                         "token": card.token,
-                        "card_masked": card.masked,
+                        "card_masked": card.card_masked,
                         "exp_date": card.exp_date,
                         "first_name": card.first_name,
                         "last_name": card.last_name,
                     }
-                    for card in self.cards.values()
+                    for card in self.store.cards(conn)
                 ],
                 "sessions": [
                     {
@@ -391,17 +463,19 @@ class SimulatorEngine:
                         "created_at": s.created_at.isoformat(),
                         **{k: v for k, v in s.fields.items() if k.startswith("ssl_")},
                     }
-                    for s in self.sessions.values()
+                    for s in self.store.sessions(conn)
                 ],
             }
 
     # -- helpers --------------------------------------------------------------------------------
 
-    def _new_txn_id(self) -> str:
-        return f"{self.now():%d%m%y}AD3-{str(uuid.uuid4()).upper()}"
+    @staticmethod
+    def _new_txn_id(call: Call) -> str:
+        return f"{call.now:%d%m%y}AD3-{str(uuid.uuid4()).upper()}"
 
-    def _original(self, fields: Mapping[str, str], *, kinds: tuple[str, ...]) -> Txn:
-        txn = self.txns.get(require(fields, "ssl_txn_id"))
+    def _original(self, call: Call, fields: Mapping[str, str], *, kinds: tuple[str, ...]) -> Txn:
+        """The transaction a return or void names, locked until this request ends."""
+        txn = self.store.get_txn(call.conn, require(fields, "ssl_txn_id"), for_update=True)
         if txn is None or txn.kind not in kinds or txn.voided:
             raise SimError(
                 "5040",
@@ -410,9 +484,9 @@ class SimulatorEngine:
             )
         return txn
 
-    def _child(self, parent: Txn, kind: str, amount_cents: int) -> Txn:
+    def _child(self, call: Call, parent: Txn, kind: str, amount_cents: int) -> Txn:
         txn = Txn(
-            txn_id=self._new_txn_id(),
+            txn_id=self._new_txn_id(call),
             kind=kind,
             amount_cents=amount_cents,
             invoice_number=parent.invoice_number,
@@ -423,10 +497,10 @@ class SimulatorEngine:
             last_name=parent.last_name,
             token=parent.token,
             approval_code=f"{secrets.randbelow(10**6):06d}",
-            created_at=self.now(),
+            created_at=call.now,
             parent_id=parent.txn_id,
         )
-        self.txns[txn.txn_id] = txn
+        self.store.add_txn(call.conn, txn)
         return txn
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
-from hotmeals.payments.gateway import cents_to_amount, mask_card_number
+from hotmeals.payments.gateway import cents_to_amount
 from hotmeals.payments.settings import SIM_USER_ID
-from hotmeals.payments.simulator_cards import card_brand
 
 TIME_FORMAT = "%m/%d/%Y %I:%M:%S %p"
 
@@ -45,16 +44,16 @@ class Txn:
 
 @dataclass
 class StoredCard:
+    """A card stored by ``ccgettoken``. No card number: see ``simulator_store.py``."""
+
     token: str
-    card_number: str = field(repr=False)  # simulator memory only; never rendered
+    card_masked: str
+    card_brand: str
+    decline: str | None  # the standing answer of a decline test card, None for the others
     exp_date: str
     first_name: str
     last_name: str
     created_at: datetime
-
-    @property
-    def masked(self) -> str:
-        return mask_card_number(self.card_number)
 
 
 def txn_answer(txn: Txn, *, result_message: str) -> dict[str, str]:
@@ -112,8 +111,8 @@ def token_answer(stored: StoredCard) -> dict[str, str]:
     return {
         "ssl_token": stored.token,
         "ssl_token_response": "SUCCESS",
-        "ssl_card_number": stored.masked,
-        "ssl_card_short_description": card_brand(stored.card_number),
+        "ssl_card_number": stored.card_masked,
+        "ssl_card_short_description": stored.card_brand,
         "ssl_exp_date": stored.exp_date,
         "ssl_first_name": stored.first_name,
         "ssl_last_name": stored.last_name,

@@ -14,12 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, update
 from sqlmodel import Session, select
 
+from hotmeals.db.engine import release_connection
 from hotmeals.db.models import Parent, SessionToken
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.passwords import is_common_password, validate_not_common
 from hotmeals.domain.validation import (
+    normalize_name,
     raise_first,
     validate_all,
     validate_confirm_password,
@@ -76,6 +79,9 @@ class LoginResult:
     session_data: dict = field(default_factory=dict)
     needs_verification: bool = False
     email: str = ""
+    # The password was right but the client address failed too often lately: the code sent
+    # to ``email`` is a second factor (VerifyOtp signs in with it).
+    second_factor: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,7 +144,9 @@ def validate_signup(
     errors = validate_all(values, rules)
     if "password" not in errors and len(password_text(password)) > PASSWORD_MAX_CHARS:
         errors["password"] = DomainError("password_too_long", field="password")
-        errors = dict(sorted(errors.items(), key=lambda kv: list(values).index(kv[0])))
+    if "password" not in errors and is_common_password(password):
+        errors["password"] = DomainError("password_common", field="password")
+    errors = dict(sorted(errors.items(), key=lambda kv: list(values).index(kv[0])))
     return errors
 
 
@@ -167,9 +175,10 @@ def signup(
         )
     )
     address_email = normalize_email(email)
-    otp.ensure_can_send(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
-    # Hash whether or not the account exists, so the answer takes the same time.
+    # Hash whether or not the account exists, so the answer takes the same time; before any
+    # query, so that no pooled connection waits on the CPU.
     password_hash = hash_password(str(password))
+    otp.ensure_can_send(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
     parent = parent_by_email(session, address_email)
     if parent is None:
         now = utcnow()
@@ -179,8 +188,8 @@ def signup(
             phone=phone_text,
             phone_digits=phone_digits(phone_text),
             password_hash=password_hash,
-            first_name=str(first_name).strip(),
-            last_name=str(last_name).strip(),
+            first_name=normalize_name(first_name),
+            last_name=normalize_name(last_name),
             language=normalize_lang(language),
             terms_accepted_at=now,
             signup_step=ADD_CHILD,
@@ -260,15 +269,16 @@ def resend_otp(
     kind = otp.parse_purpose(purpose, allowed=(Purpose.VERIFY_EMAIL, Purpose.RESET_PASSWORD))
     otp.ensure_can_send(session, email=address_email, address=address, purpose=kind)
     parent = parent_by_email(session, address_email)
-    if parent is not None and parent.is_active:
-        if kind is Purpose.VERIFY_EMAIL and parent.email_verified_at is None:
-            _send_code(
-                session, email=address_email, purpose=kind, parent=parent, template="otp_verify"
-            )
-        elif kind is Purpose.RESET_PASSWORD:
-            _send_code(
-                session, email=address_email, purpose=kind, parent=parent, template="otp_reset"
-            )
+    template = "otp_verify" if kind is Purpose.VERIFY_EMAIL else "otp_reset"
+    active = parent is not None and parent.is_active
+    if active and (kind is Purpose.RESET_PASSWORD or parent.email_verified_at is None):
+        _send_code(session, email=address_email, purpose=kind, parent=parent, template=template)
+    elif parent is None:
+        # No account: the same work as for one (a stored code, a rendered mail), so that the
+        # answer takes as long. Nobody receives the code; delivery of a real one happens after
+        # the commit (docs/security.md, "Accounts cannot be told apart").
+        code = otp.issue(session, email=address_email, purpose=kind, parent_id=None)
+        mail.render_templated(template=template, language="en", otp=code, first_name="")
     otp.note_sent(session, email=address_email, address=address, purpose=kind)
     return OtpSent(email=address_email)
 
@@ -285,30 +295,44 @@ def login(
     address: str | None = None,
     user_agent: str | None = None,
 ) -> LoginResult:
+    """Sign in by e-mail or phone.
+
+    The order matters (docs/security.md, "Sign-in"): read the account, give the connection
+    back, count the check against the *account* (e-mail and phone share it) before hashing,
+    hash with no connection held, then write. A client address with too many failures is not
+    refused: a right password from it gets a code by e-mail instead of a session.
+    """
     by_phone = not normalize_email(email) and bool(str(phone or "").strip())
     if by_phone:
         _check_login_phone(phone)
-        key = "phone:" + phone_digits(phone)
+        identifier = "phone:" + phone_digits(phone)
     else:
-        key = checked_email(email)
+        identifier = checked_email(email)
     secret = password_text(password)
     if not secret:
         raise DomainError("password_required", field="password")
     check_password_length(secret, "password")
-    ratelimit.check(session, ratelimit.LOGIN_ACCOUNT, key)
-    ratelimit.check(session, ratelimit.LOGIN_ADDRESS, address)
 
     if by_phone:
-        candidates = session.exec(
-            select(Parent)
-            .where(Parent.phone_digits == phone_digits(phone))
-            .where(Parent.is_active)
-            .order_by(Parent.email_verified_at.is_(None), Parent.id)
-            .limit(_PHONE_CANDIDATES)
-        ).all()
+        candidates = list(
+            session.exec(
+                select(Parent)
+                .where(Parent.phone_digits == phone_digits(phone))
+                .where(Parent.is_active)
+                .order_by(Parent.email_verified_at.is_(None), Parent.id)
+                .limit(_PHONE_CANDIDATES)
+            ).all()
+        )
     else:
-        found = parent_by_email(session, key)
+        found = parent_by_email(session, identifier)
         candidates = [found] if found is not None and found.is_active else []
+    suspect_address = ratelimit.over_limit(session, ratelimit.LOGIN_ADDRESS, address)
+    # An unknown account is throttled by what was typed, a real one by its id: the same
+    # answers and delays either way, and one bucket per account whatever the sign-in used.
+    keys = [_account_key(c.id) for c in candidates] or [identifier]
+    release_connection(session)
+    ratelimit.reserve(session, ratelimit.LOGIN_ACCOUNT, keys)
+
     matched = None
     if not candidates:
         verify_password(None, secret)  # the same work as for a real account
@@ -317,13 +341,12 @@ def login(
             matched = candidate
             break
     if matched is None:
-        ratelimit.record_failure(
-            session, (ratelimit.LOGIN_ACCOUNT, key), (ratelimit.LOGIN_ADDRESS, address)
-        )
+        ratelimit.record_failure(session, (ratelimit.LOGIN_ADDRESS, address))
         raise DomainError("login_phone_invalid" if by_phone else "login_invalid")
 
-    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, key)
-    if matched.email_verified_at is None:
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(matched.id))
+    second_factor = suspect_address and matched.email_verified_at is not None
+    if matched.email_verified_at is None or second_factor:
         try:
             otp.ensure_can_send(
                 session, email=matched.email, address=address, purpose=Purpose.VERIFY_EMAIL
@@ -336,48 +359,68 @@ def login(
                 email=matched.email,
                 purpose=Purpose.VERIFY_EMAIL,
                 parent=matched,
-                template="otp_verify",
+                template="otp_login" if second_factor else "otp_verify",
             )
             otp.note_sent(
                 session, email=matched.email, address=address, purpose=Purpose.VERIFY_EMAIL
             )
-        return LoginResult(token=None, needs_verification=True, email=matched.email)
+        return LoginResult(
+            token=None, needs_verification=True, email=matched.email, second_factor=second_factor
+        )
     token = start_session(session, matched, user_agent)
     return LoginResult(token=token, session_data=session_data(session, matched, token))
 
 
+def _account_key(parent_id: int) -> str:
+    return f"parent:{parent_id}"
+
+
 def _check_login_phone(phone: object) -> None:
-    """The §5 phone rules, except the 13-character cap: a number is typed in many ways at
-    sign-in ('+1 (613) 555-0142'), and only its digits are compared."""
-    error = validate_phone(phone)
-    if error is not None and error.code != "phone_too_long":
-        raise error
-    if not 8 <= len(phone_digits(phone)) <= 15:
-        raise DomainError("phone_invalid", field="phone")
+    """The §5 phone rules, exactly as at sign-up: they count digits, so a number typed with
+    spaces and brackets ('+1 (613) 555-0142') passes here as it does there."""
+    raise_first(validate_phone(phone))
+
+
+# Every signed-in call checks its token: the statement is built once and reads only the
+# columns the context needs (half the cost of loading both rows as ORM objects; issue 11).
+_SESSION_OF_TOKEN = (
+    select(
+        SessionToken.id,
+        SessionToken.revoked_at,
+        SessionToken.expires_at,
+        Parent.id,
+        Parent.email,
+        Parent.first_name,
+        Parent.last_name,
+        Parent.language,
+        Parent.signup_step,
+        Parent.is_active,
+    )
+    .join(Parent, Parent.id == SessionToken.parent_id)
+    .where(SessionToken.token_hash == bindparam("token_hash"))
+)
 
 
 def authenticate(*, session: Session, token: object) -> ParentContext:
     text = "" if token is None else str(token).strip()
     if not text or len(text) > TOKEN_MAX_CHARS:
         raise Unauthorized()
-    row = session.exec(
-        select(SessionToken, Parent)
-        .join(Parent, Parent.id == SessionToken.parent_id)
-        .where(SessionToken.token_hash == token_digest(text))
-    ).first()
+    row = session.execute(_SESSION_OF_TOKEN, {"token_hash": token_digest(text)}).first()
     if row is None:
         raise Unauthorized()
-    stored, parent = row
-    if stored.revoked_at is not None or stored.expires_at <= utcnow() or not parent.is_active:
+    (session_id, revoked_at, expires_at, parent_id, email, first, last, language, step, active) = (
+        row
+    )
+    if revoked_at is not None or expires_at <= utcnow() or not active:
         raise Unauthorized()
     return ParentContext(
-        parent_id=parent.id,
-        email=parent.email,
-        first_name=parent.first_name,
-        last_name=parent.last_name,
-        language=parent.language,
-        signup_step=parent.signup_step,
-        session_id=stored.id,
+        parent_id=parent_id,
+        email=email,
+        first_name=first,
+        last_name=last,
+        language=language,
+        signup_step=step,
+        session_id=session_id,
     )
 
 
@@ -423,19 +466,21 @@ def new_password(
         raise DomainError("otp_required", field="otp")
     raise_first(validate_password(password))
     check_password_length(password, "password")
+    raise_first(validate_not_common(password))
     raise_first(validate_confirm_password(password, confirm_password))
+    password_hash = hash_password(str(password))  # before any query: no connection held
     _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=True)
     parent = parent_by_email(session, address_email)
     if parent is None or not parent.is_active:
         raise DomainError("otp_invalid", field="otp")
     now = utcnow()
-    parent.password_hash = hash_password(str(password))
+    parent.password_hash = password_hash
     parent.updated_at = now
     if parent.email_verified_at is None:
         parent.email_verified_at = now  # the code proved the address
     session.add(parent)
     revoke_sessions(session, parent.id)
-    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, address_email)
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(parent.id))
     mail.send_templated(
         session=session,
         to=parent.email,
@@ -459,13 +504,17 @@ def change_password(
     raise_first(validate_change_password(current_password, new_password, confirm_password))
     check_password_length(new_password, "new_password")
     check_password_length(current_password, "current_password")
+    raise_first(validate_not_common(new_password, "new_password"))
     parent = get_parent(session, parent_id)
-    key = f"parent:{parent.id}"
-    ratelimit.check(session, ratelimit.PASSWORD_ACCOUNT, key)
-    if not verify_password(parent.password_hash, password_text(current_password)):
-        ratelimit.record_failure(session, (ratelimit.PASSWORD_ACCOUNT, key))
+    key = _account_key(parent.id)
+    stored_hash = parent.password_hash
+    release_connection(session)  # no connection held while hashing (twice)
+    ratelimit.reserve(session, ratelimit.PASSWORD_ACCOUNT, [key])
+    if not verify_password(stored_hash, password_text(current_password)):
         raise DomainError("current_password_wrong", field="current_password")
-    parent.password_hash = hash_password(str(new_password))
+    new_hash = hash_password(str(new_password))
+    ratelimit.clear(session, ratelimit.PASSWORD_ACCOUNT, key)
+    parent.password_hash = new_hash
     parent.updated_at = utcnow()
     session.add(parent)
     revoke_sessions(session, parent.id, keep_session_id=keep_session_id)

@@ -24,8 +24,8 @@ from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.gateway import PaymentGateway, SessionTokenError, TokenResult
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payment_records import audit, lock_row
-from hotmeals.services.payment_runtime import (
+from hotmeals.services.payments.records import audit, lock_row
+from hotmeals.services.payments.runtime import (
     actor_of,
     db,
     gateway_or_default,

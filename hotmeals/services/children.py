@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func, join
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
@@ -24,10 +24,23 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.allergy import AlertLevel, parse_alert_level
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.validation import raise_first, validate_name, validate_required
+from hotmeals.domain.validation import (
+    normalize_name,
+    raise_first,
+    validate_name,
+    validate_required,
+)
 from hotmeals.i18n import normalize_lang
+from hotmeals.services import reference
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.parents import ADD_CHILD, ALLERGY, COMPLETE, advance_signup_step, get_parent
+from hotmeals.services.parents import (
+    ADD_CHILD,
+    ALLERGY,
+    COMPLETE,
+    advance_signup_step,
+    get_parent,
+    lock_parent,
+)
 
 CHILD_MAX = 10
 ALLERGY_MAX = 30
@@ -68,21 +81,18 @@ def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
 
 
 def list_cities(*, session: Session) -> list[dict]:
-    rows = session.exec(select(City).order_by(City.name)).all()
-    return [{"id": c.id, "name": c.name} for c in rows]
+    return [{"id": c.id, "name": c.name} for c in reference.places(session).cities]
 
 
 def list_schools(*, session: Session, city_id: object) -> list[dict]:
-    city = session.get(City, _as_id(city_id, "city_id", "city_required", "city_not_found"))
-    if city is None:
+    places = reference.places(session)
+    city_key = _as_id(city_id, "city_id", "city_required", "city_not_found")
+    if city_key not in places.city_ids:
         raise DomainError("city_not_found", field="city_id")
-    rows = session.exec(
-        select(School)
-        .where(School.city_id == city.id)
-        .where(School.is_active)
-        .order_by(School.name)
-    ).all()
-    return [{"id": s.id, "name": s.name, "address": s.address} for s in rows]
+    return [
+        {"id": s.id, "name": s.name, "address": s.address}
+        for s in places.schools_of_city.get(city_key, ())
+    ]
 
 
 def _school(session: Session, school_id: object) -> School:
@@ -94,32 +104,32 @@ def _school(session: Session, school_id: object) -> School:
     return school
 
 
-def _grade_label(grade: Grade | None, lang: str) -> str:
-    if grade is None:
-        return ""
-    return grade.label_fr if normalize_lang(lang) == "fr" else grade.label_en
-
-
 def list_teachers(*, session: Session, school_id: object, lang: str = "en") -> list[dict]:
-    school = _school(session, school_id)
-    grades = {g.id: g for g in session.exec(select(Grade)).all()}
-    rows = session.exec(
-        select(Teacher).where(Teacher.school_id == school.id).order_by(Teacher.name)
-    ).all()
-    return [
-        {
-            "id": t.id,
-            "name": t.name,
-            "grade_id": t.grade_id,
-            "grade": _grade_label(grades.get(t.grade_id), lang),
-        }
-        for t in rows
-    ]
+    places = reference.places(session)
+    school = places.schools.get(
+        _as_id(school_id, "school_id", "school_required", "school_not_found")
+    )
+    if school is None or not school.is_active:
+        raise DomainError("school_not_found", field="school_id")
+    rows = []
+    for teacher in places.teachers_of_school.get(school.id, ()):
+        grade = places.grade_by_id.get(teacher.grade_id) if teacher.grade_id else None
+        rows.append(
+            {
+                "id": teacher.id,
+                "name": teacher.name,
+                "grade_id": teacher.grade_id,
+                "grade": grade.label(lang) if grade else "",
+            }
+        )
+    return rows
 
 
 def list_grades(*, session: Session, lang: str = "en") -> list[dict]:
-    rows = session.exec(select(Grade).order_by(Grade.sort, Grade.id)).all()
-    return [{"id": g.id, "code": g.code, "label": _grade_label(g, lang)} for g in rows]
+    return [
+        {"id": g.id, "code": g.code, "label": g.label(lang)}
+        for g in reference.places(session).grades
+    ]
 
 
 def list_alert_levels(*, session: Session | None = None, lang: str = "en") -> list[dict]:
@@ -160,7 +170,7 @@ def _placement(
 def _check_names(first_name: object, last_name: object) -> tuple[str, str]:
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    return str(first_name).strip(), str(last_name).strip()
+    return normalize_name(first_name), normalize_name(last_name)
 
 
 def add_child(
@@ -179,7 +189,7 @@ def add_child(
     city, school, teacher, grade = _placement(
         session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
     )
-    parent = get_parent(session, parent_id)
+    parent = lock_parent(session, parent_id)  # before counting: parallel adds take turns
     active = session.exec(
         select(func.count()).select_from(Child).where(Child.parent_id == parent.id, Child.is_active)
     ).one()
@@ -259,6 +269,9 @@ def set_default_child(*, session: Session, parent_id: int, child_id: object) -> 
     for other in others:
         other.is_default = False
         session.add(other)
+    # Clear the old default first: one default child per parent is a unique index, and the
+    # unit of work would otherwise write the rows in id order.
+    session.flush()
     child.is_default = True
     session.add(child)
     session.flush()
@@ -269,49 +282,107 @@ def get_child(*, session: Session, parent_id: int, child_id: object, lang: str =
 
 
 def list_children(*, session: Session, parent_id: int, lang: str = "en") -> list[dict]:
-    rows = session.exec(
-        select(Child)
-        .where(Child.parent_id == parent_id, Child.is_active)
-        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
-    ).all()
-    return [child_dict(session, child, lang) for child in rows]
+    """The parent's active children, the default first: two queries whatever their number."""
+    return _child_dicts(session, lang, _CHILDREN_OF_PARENT, parent_id=parent_id)
 
 
 def child_dict(session: Session, child: Child, lang: str = "en") -> dict:
-    lang = normalize_lang(lang)
-    city = session.get(City, child.city_id)
-    school = session.get(School, child.school_id)
-    teacher = session.get(Teacher, child.teacher_id)
-    grade = session.get(Grade, child.grade_id)
-    allergies = session.exec(
-        select(ChildAllergy, AllergenIngredient)
-        .join(AllergenIngredient, AllergenIngredient.id == ChildAllergy.ingredient_id)
-        .where(ChildAllergy.child_id == child.id)
-        .order_by(AllergenIngredient.name_en)
-    ).all()
-    return {
-        "id": child.id,
-        "first_name": child.first_name,
-        "last_name": child.last_name,
-        "is_default": child.is_default,
-        "city_id": child.city_id,
-        "city": city.name if city else "",
-        "school_id": child.school_id,
-        "school": school.name if school else "",
-        "teacher_id": child.teacher_id,
-        "teacher": teacher.name if teacher else "",
-        "grade_id": child.grade_id,
-        "grade": _grade_label(grade, lang),
-        "allergies": [
-            {
-                "ingredient_id": ing.id,
-                "name": _ingredient_name(ing, lang),
-                "alert_level": allergy.alert_level,
-                "alert_level_label": _level_label(allergy.alert_level, lang),
-            }
-            for allergy, ing in allergies
-        ],
-    }
+    return _child_dicts(session, lang, _ONE_CHILD, child_id=child.id)[0]
+
+
+# GetChilds is the parent's most frequent call: its statements are built once (bound
+# parameters), and they read columns, not ORM objects - these rows are only shown.
+_CHILD_COLUMNS = select(
+    Child.id,
+    Child.first_name,
+    Child.last_name,
+    Child.is_default,
+    Child.city_id,
+    City.name,
+    Child.school_id,
+    School.name,
+    Child.teacher_id,
+    Teacher.name,
+    Child.grade_id,
+    Grade.label_en,
+    Grade.label_fr,
+).select_from(
+    join(Child, City, City.id == Child.city_id, isouter=True)
+    .join(School, School.id == Child.school_id, isouter=True)
+    .join(Teacher, Teacher.id == Child.teacher_id, isouter=True)
+    .join(Grade, Grade.id == Child.grade_id, isouter=True)
+)
+_CHILD_ORDER = (Child.is_default.desc(), Child.first_name, Child.id)
+_CHILDREN_OF_PARENT = (
+    _CHILD_COLUMNS.where(Child.parent_id == bindparam("parent_id"), Child.is_active)
+    .order_by(*_CHILD_ORDER)
+)
+_ONE_CHILD = _CHILD_COLUMNS.where(Child.id == bindparam("child_id"))
+_ALLERGIES_OF_CHILDREN = (
+    select(
+        ChildAllergy.child_id,
+        ChildAllergy.ingredient_id,
+        AllergenIngredient.name_en,
+        AllergenIngredient.name_fr,
+        ChildAllergy.alert_level,
+    )
+    .join(AllergenIngredient, AllergenIngredient.id == ChildAllergy.ingredient_id)
+    .where(ChildAllergy.child_id.in_(bindparam("child_ids", expanding=True)))
+    .order_by(ChildAllergy.child_id, AllergenIngredient.name_en)
+)
+
+
+def _child_dicts(session: Session, lang: str, statement, **params) -> list[dict]:
+    """Children with their places (one query with joins) and allergies (one query for all)."""
+    french = normalize_lang(lang) == "fr"
+    lang = "fr" if french else "en"
+    rows = session.execute(statement, params).all()
+    allergies: dict[int, list[dict]] = {}
+    if rows:
+        found = session.execute(
+            _ALLERGIES_OF_CHILDREN, {"child_ids": [row[0] for row in rows]}
+        ).all()
+        for child_id, ingredient_id, name_en, name_fr, level in found:
+            allergies.setdefault(child_id, []).append(
+                {
+                    "ingredient_id": ingredient_id,
+                    "name": name_fr if french else name_en,
+                    "alert_level": level,
+                    "alert_level_label": _level_label(level, lang),
+                }
+            )
+    return [
+        {
+            "id": child_id,
+            "first_name": first_name,
+            "last_name": last_name,
+            "is_default": bool(is_default),
+            "city_id": city_id,
+            "city": city or "",
+            "school_id": school_id,
+            "school": school or "",
+            "teacher_id": teacher_id,
+            "teacher": teacher or "",
+            "grade_id": grade_id,
+            "grade": (grade_fr if french else grade_en) or "",
+            "allergies": allergies.get(child_id, []),
+        }
+        for (
+            child_id,
+            first_name,
+            last_name,
+            is_default,
+            city_id,
+            city,
+            school_id,
+            school,
+            teacher_id,
+            teacher,
+            grade_id,
+            grade_en,
+            grade_fr,
+        ) in rows
+    ]
 
 
 def _level_label(value: str, lang: str) -> str:
@@ -372,14 +443,6 @@ def _ingredient_name(ingredient: AllergenIngredient, lang: str) -> str:
     return ingredient.name_fr if normalize_lang(lang) == "fr" else ingredient.name_en
 
 
-def _ingredient_dict(ingredient: AllergenIngredient, lang: str) -> dict:
-    return {
-        "id": ingredient.id,
-        "name": _ingredient_name(ingredient, lang),
-        "is_priority": ingredient.is_priority,
-    }
-
-
 def _fold(text: str) -> str:
     """Lower case without accents: 'Œufs' and 'oeufs', 'Céleri' and 'celeri' match."""
     decomposed = unicodedata.normalize("NFKD", text.casefold().replace("œ", "oe"))
@@ -387,9 +450,10 @@ def _fold(text: str) -> str:
 
 
 def list_allergic_ingredients(*, session: Session, lang: str = "en") -> list[dict]:
-    rows = session.exec(select(AllergenIngredient)).all()
-    rows = sorted(rows, key=lambda r: (not r.is_priority, _fold(_ingredient_name(r, lang))))
-    return [_ingredient_dict(r, lang) for r in rows]
+    rows = sorted(
+        reference.allergens(session), key=lambda r: (not r.is_priority, _fold(r.name(lang)))
+    )
+    return [{"id": r.id, "name": r.name(lang), "is_priority": r.is_priority} for r in rows]
 
 
 def allergy_suggestions(
@@ -400,11 +464,14 @@ def allergy_suggestions(
     needle = _fold(str(query or "").strip())[:80]
     limit = max(1, min(int(limit), SUGGESTION_MAX))
     found = []
-    for row in session.exec(select(AllergenIngredient)).all():
+    for row in reference.allergens(session):
         names = (_fold(row.name_en), _fold(row.name_fr))
         if needle and not any(needle in name for name in names):
             continue
         starts = any(name.startswith(needle) for name in names)
-        found.append((not starts, not row.is_priority, _fold(_ingredient_name(row, lang)), row))
+        found.append((not starts, not row.is_priority, _fold(row.name(lang)), row))
     found.sort(key=lambda item: item[:3])
-    return [_ingredient_dict(item[3], lang) for item in found[:limit]]
+    return [
+        {"id": r.id, "name": r.name(lang), "is_priority": r.is_priority}
+        for *_, r in found[:limit]
+    ]

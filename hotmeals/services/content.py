@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from hotmeals.db.models import CmsPage, ContactMessage, Faq
+from hotmeals.db.models import ContactMessage
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.headers import validate_one_line
 from hotmeals.domain.validation import CONTACT_RULES, raise_first, validate_all
-from hotmeals.i18n import normalize_lang
-from hotmeals.services import mail, ratelimit
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import mail, ratelimit, reference
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.parents import normalize_email
 from hotmeals.settings import get_settings
@@ -22,13 +23,8 @@ def cms_page(*, session: Session, slug: object, lang: str = "en") -> dict:
     """The page in ``lang``, or in English when it has no translation yet."""
     key = str(slug or "").strip().lower()[:SLUG_MAX]
     lang = normalize_lang(lang)
-    page = None
-    for language in dict.fromkeys((lang, "en")):
-        page = session.exec(
-            select(CmsPage).where(CmsPage.slug == key).where(CmsPage.language == language)
-        ).first()
-        if page is not None:
-            break
+    pages = reference.pages(session)
+    page = pages.get((key, lang)) or pages.get((key, "en"))
     if page is None:
         raise DomainError("page_not_found", field="slug")
     return {
@@ -36,15 +32,37 @@ def cms_page(*, session: Session, slug: object, lang: str = "en") -> dict:
         "language": page.language,
         "title": page.title,
         "body": page.body,
-        "updated_at": page.updated_at.isoformat(timespec="seconds"),
+        "updated_at": page.updated_at,
     }
 
 
 def list_faq(*, session: Session, lang: str = "en") -> list[dict]:
-    rows = session.exec(
-        select(Faq).where(Faq.language == normalize_lang(lang)).order_by(Faq.sort, Faq.id)
-    ).all()
+    rows = reference.faq(session).get(normalize_lang(lang), ())
     return [{"id": r.id, "question": r.question, "answer": r.answer} for r in rows]
+
+
+FAQ_SLUG = "faq"
+
+
+def page(*, session: Session, slug: object, lang: str = "en") -> dict:
+    """A page by slug, as both doors show it: a CMS page, or the FAQ as a page (no body, its
+    questions and answers in ``items``)."""
+    if str(slug or "").strip().lower() == FAQ_SLUG:
+        lang = normalize_lang(lang)
+        return {
+            "slug": FAQ_SLUG,
+            "language": lang,
+            "title": t("faq_title", lang),
+            "body": "",
+            "updated_at": None,
+            "items": list_faq(session=session, lang=lang),
+        }
+    return cms_page(session=session, slug=slug, lang=lang)
+
+
+def page_in_both_languages(*, session: Session, slug: object) -> dict[str, dict]:
+    """``page`` in English and in French (the screens switch language without a round trip)."""
+    return {lang: page(session=session, slug=slug, lang=lang) for lang in ("en", "fr")}
 
 
 def contact_us(
@@ -70,6 +88,8 @@ def contact_us(
         "description": description,
     }
     raise_first(validate_all(values, CONTACT_RULES))
+    for name in ("first_name", "last_name", "email", "phone", "subject"):
+        raise_first(validate_one_line(values[name], name))  # they reach the mail's headers
     subject_text = str(subject).strip()
     description_text = str(description).strip()
     if len(subject_text) > SUBJECT_MAX:

@@ -1,9 +1,10 @@
 """Donations: a parent gives $1 to $500 to a child's school, paid by card.
 
-``start_donation`` writes a PENDING ``Donation`` and its ``Payment`` (purpose DONATION) in one
-transaction, then opens the hosted session (or charges a saved card). The donation becomes PAID
-in the same transaction that records the confirmed approval (``payment_records``), FAILED when
-the payment is declined, errors or expires, and REFUNDED when refunded in full. History lists
+``reserve_donation`` writes a PENDING ``Donation`` and its ``Payment`` (purpose DONATION) in
+one transaction; the caller then opens the hosted session or charges a saved card (the same two
+doors every purpose uses). The donation becomes PAID in the same transaction that records the
+confirmed approval, FAILED when the payment is declined, errors or expires, and REFUNDED when
+refunded in full: the DONATION handler in ``services/payments/purposes.py``. History lists
 PAID and REFUNDED donations: attempts that never went through are not donations.
 """
 
@@ -17,21 +18,22 @@ from sqlmodel import Session, select
 from hotmeals.db.models import Child, Donation, Payment, School
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
+from hotmeals.domain.payments import DONATION_HISTORY, DonationStatus, PaymentState, Purpose
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payment_records import PaymentView, Purpose, audit
-from hotmeals.services.payment_runtime import actor_of, db
 from hotmeals.services.payments import (
     HostedSession,
     charge_stored_card,
     open_hosted_session,
     reserve_payment,
 )
+from hotmeals.services.payments.records import PaymentView, audit
+from hotmeals.services.payments.runtime import actor_of, db
 
 MIN_DONATION_CENTS = 100
 MAX_DONATION_CENTS = 50_000
 PRESET_CENTS = (500, 1000, 2000)
-HISTORY_STATUSES = ("PAID", "REFUNDED")
+"""The amounts offered as buttons on the donate screen."""
 
 
 def parse_amount(value: object) -> int:
@@ -94,7 +96,7 @@ def _create(
         parent_id=parent_id,
         school_id=school_id,
         amount_cents=amount_cents,
-        status="PENDING",
+        status=DonationStatus.PENDING,
         created_at=utcnow(),
     )
     session.add(donation)
@@ -118,6 +120,27 @@ def _create(
     return donation.id, payment.id
 
 
+async def reserve_donation(
+    *,
+    parent_id: int,
+    amount: object,
+    school_id: int | None = None,
+    engine: Engine | None = None,
+) -> int:
+    """A PENDING donation and its CREATED payment; returns the payment id. ``amount``: cents
+    (int) or text ("10.00")."""
+    cents = parse_amount(amount)
+    _donation_id, payment_id = await db(
+        engine,
+        _create,
+        parent_id=parent_id,
+        amount_cents=cents,
+        school_id=school_id,
+        actor=actor_of(parent_id),
+    )
+    return payment_id
+
+
 async def start_donation(
     *,
     parent_id: int,
@@ -127,15 +150,9 @@ async def start_donation(
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> HostedSession:
-    """A donation and its hosted card session. ``amount``: cents (int) or text ("10.00")."""
-    cents = parse_amount(amount)
-    _donation_id, payment_id = await db(
-        engine,
-        _create,
-        parent_id=parent_id,
-        amount_cents=cents,
-        school_id=school_id,
-        actor=actor_of(parent_id),
+    """A donation and its hosted card session."""
+    payment_id = await reserve_donation(
+        parent_id=parent_id, amount=amount, school_id=school_id, engine=engine
     )
     return await open_hosted_session(
         payment_id=payment_id,
@@ -156,14 +173,8 @@ async def donate_with_saved_card(
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox)."""
-    cents = parse_amount(amount)
-    _donation_id, payment_id = await db(
-        engine,
-        _create,
-        parent_id=parent_id,
-        amount_cents=cents,
-        school_id=school_id,
-        actor=actor_of(parent_id),
+    payment_id = await reserve_donation(
+        parent_id=parent_id, amount=amount, school_id=school_id, engine=engine
     )
     return await charge_stored_card(
         payment_id=payment_id,
@@ -181,10 +192,10 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
         .join(School, School.id == Donation.school_id, isouter=True)
         .join(
             Payment,
-            (Payment.donation_id == Donation.id) & (Payment.state == "APPROVED"),
+            (Payment.donation_id == Donation.id) & (Payment.state == PaymentState.APPROVED),
             isouter=True,
         )
-        .where(Donation.parent_id == parent_id, Donation.status.in_(HISTORY_STATUSES))
+        .where(Donation.parent_id == parent_id, Donation.status.in_(DONATION_HISTORY))
         .order_by(Donation.created_at.desc(), Donation.id.desc())
     ).all()
     return [

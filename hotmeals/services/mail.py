@@ -29,6 +29,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from hotmeals.db.models import EmailOutbox
+from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import get_settings
@@ -59,8 +60,8 @@ def queue_mail(
     """Write an outbox row and deliver it once ``session`` commits. Returns the row id."""
     smtp = bool(get_settings().smtp_host)
     row = EmailOutbox(
-        to_address=to[:254],
-        subject=subject[:200],
+        to_address=one_line(to)[:254],
+        subject=one_line(subject)[:200],  # services refuse line breaks; never a header break
         body_text=body,
         language=normalize_lang(language),
         kind=kind[:32],
@@ -79,11 +80,16 @@ def send_templated(
 ) -> int:
     """Render ``mail.<template>.subject`` and ``.body`` from the catalog in ``language``."""
     lang = normalize_lang(language)
-    subject = t(f"mail.{template}.subject", lang, **params)
-    body = t(f"mail.{template}.body", lang, **params)
+    subject, body = render_templated(template=template, language=lang, **params)
     return queue_mail(
         session=session, to=to, subject=subject, body=body, kind=kind or template, language=lang
     )
+
+
+def render_templated(*, template: str, language: str, **params) -> tuple[str, str]:
+    """The subject and body of ``mail.<template>`` in ``language``."""
+    lang = normalize_lang(language)
+    return t(f"mail.{template}.subject", lang, **params), t(f"mail.{template}.body", lang, **params)
 
 
 def drain(timeout: float = 30) -> None:
@@ -212,3 +218,11 @@ def _ensure_visible() -> None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
         log.addHandler(handler)
+
+
+def redeliver(engine: Engine, row: EmailOutbox) -> None:
+    """Send a PENDING outbox row again, now, and record the outcome on it (housekeeping: a
+    crash between the commit and the SMTP handover left it unsent)."""
+    _deliver(
+        engine, _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True)
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from hotmeals.db.models import NotificationPreference
@@ -24,14 +25,17 @@ DEFAULTS: dict[str, bool] = {
 NOTIFICATION_KINDS: tuple[str, ...] = tuple(DEFAULTS)
 
 
+# Read on every profile load: built once, columns only.
+_PREFERENCES = select(NotificationPreference.kind, NotificationPreference.enabled).where(
+    NotificationPreference.parent_id == bindparam("parent_id")
+)
+
+
 def get_preferences(*, session: Session, parent_id: int) -> dict[str, bool]:
     prefs = dict(DEFAULTS)
-    rows = session.exec(
-        select(NotificationPreference).where(NotificationPreference.parent_id == parent_id)
-    ).all()
-    for row in rows:
-        if row.kind in prefs:
-            prefs[row.kind] = bool(row.enabled)
+    for kind, enabled in session.execute(_PREFERENCES, {"parent_id": parent_id}).all():
+        if kind in prefs:
+            prefs[kind] = bool(enabled)
     return prefs
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import bindparam, text, update
 from sqlmodel import Session, select
 
 from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
@@ -56,6 +56,30 @@ def parent_by_email(session: Session, email: str) -> Parent | None:
     return session.exec(select(Parent).where(Parent.email == email)).first()
 
 
+def lock_parent(session: Session, parent_id: int) -> Parent:
+    """The parent row, locked until the transaction ends: take it *first* in a service that
+    checks a per-parent limit and then adds (children, alternate e-mails), so that two parallel
+    calls cannot both count below the limit.
+
+    PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks: a no-op write takes the
+    database's single write lock (before any read of this transaction, so no stale snapshot),
+    and ``busy_timeout`` makes the parallel call wait for the commit.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        parent = session.exec(
+            select(Parent)
+            .where(Parent.id == parent_id)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).first()
+    else:
+        session.execute(text("UPDATE parent SET id = id WHERE id = :id"), {"id": parent_id})
+        parent = session.get(Parent, parent_id, populate_existing=True)
+    if parent is None or not parent.is_active:
+        raise DomainError("parent_not_found")
+    return parent
+
+
 def get_parent(session: Session, parent_id: int) -> Parent:
     parent = session.get(Parent, parent_id)
     if parent is None or not parent.is_active:
@@ -63,13 +87,17 @@ def get_parent(session: Session, parent_id: int) -> Parent:
     return parent
 
 
+# Part of every profile load (GetUserDetails): built once, columns only.
+_ALT_EMAILS = (
+    select(ParentAltEmail.email, ParentAltEmail.verified_at)
+    .where(ParentAltEmail.parent_id == bindparam("parent_id"))
+    .order_by(ParentAltEmail.id)
+)
+
+
 def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
-    rows = session.exec(
-        select(ParentAltEmail)
-        .where(ParentAltEmail.parent_id == parent_id)
-        .order_by(ParentAltEmail.id)
-    ).all()
-    return [{"email": r.email, "verified": r.verified_at is not None} for r in rows]
+    rows = session.execute(_ALT_EMAILS, {"parent_id": parent_id}).all()
+    return [{"email": email, "verified": verified_at is not None} for email, verified_at in rows]
 
 
 def session_data(session: Session, parent: Parent, token: str | None) -> dict:

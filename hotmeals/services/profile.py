@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
@@ -16,9 +16,15 @@ from hotmeals.db.models import (
     ParentAltEmail,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.validation import raise_first, validate_email, validate_name, validate_phone
+from hotmeals.domain.validation import (
+    normalize_name,
+    raise_first,
+    validate_email,
+    validate_name,
+    validate_phone,
+)
 from hotmeals.i18n import LANGS
-from hotmeals.services import mail, notifications, otp
+from hotmeals.services import mail, notifications, otp, pictures
 from hotmeals.services.accounts import OtpSent
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.otp import Purpose
@@ -26,7 +32,9 @@ from hotmeals.services.parents import (
     COMPLETE,
     alt_emails_of,
     get_parent,
+    lock_parent,
     normalize_email,
+    parent_by_email,
     phone_digits,
 )
 from hotmeals.settings import get_settings
@@ -44,29 +52,48 @@ def image_url(file_name: str | None) -> str | None:
     return f"{IMAGE_URL_PREFIX}{file_name}" if file_name else None
 
 
+def _count(model, *where):
+    return select(func.count()).select_from(model).where(*where).scalar_subquery()
+
+
+# GetUserDetails runs on every screen: the parent's row with the header's three counts in one
+# statement, built once and read as columns.
+_PROFILE = select(
+    Parent.email,
+    Parent.first_name,
+    Parent.last_name,
+    Parent.signup_step,
+    Parent.profile_image,
+    Parent.phone,
+    Parent.language,
+    _count(CartLine, CartLine.parent_id == bindparam("parent_id")),
+    _count(CancelCartLine, CancelCartLine.parent_id == bindparam("parent_id")),
+    _count(Child, Child.parent_id == bindparam("parent_id"), Child.is_active),
+).where(Parent.id == bindparam("parent_id"), Parent.is_active)
+
+
 def get_profile(*, session: Session, parent_id: int, token: str | None = None) -> dict:
     """Spec §3 parent profile, with the counts the header shows."""
-    parent = get_parent(session, parent_id)
-
-    def count(model, *where) -> int:
-        return session.exec(select(func.count()).select_from(model).where(*where)).one()
-
+    row = session.execute(_PROFILE, {"parent_id": parent_id}).first()
+    if row is None:
+        raise DomainError("parent_not_found")
+    (email, first, last, step, image, phone, language, carts, cancel_carts, children) = row
     return {
-        "id": parent.id,
-        "email": parent.email,
-        "first_name": parent.first_name,
-        "last_name": parent.last_name,
-        "alt_emails": alt_emails_of(session, parent.id),
+        "id": parent_id,
+        "email": email,
+        "first_name": first,
+        "last_name": last,
+        "alt_emails": alt_emails_of(session, parent_id),
         "token": token,
-        "signup_step": parent.signup_step,
-        "isLoginData": parent.signup_step == COMPLETE,
-        "profile_image": image_url(parent.profile_image),
-        "cart_count": count(CartLine, CartLine.parent_id == parent.id),
-        "cancel_cart_count": count(CancelCartLine, CancelCartLine.parent_id == parent.id),
-        "active_child_count": count(Child, Child.parent_id == parent.id, Child.is_active),
-        "phone": parent.phone,
-        "language": parent.language,
-        "notifications": notifications.get_preferences(session=session, parent_id=parent.id),
+        "signup_step": step,
+        "isLoginData": step == COMPLETE,
+        "profile_image": image_url(image),
+        "cart_count": carts,
+        "cancel_cart_count": cancel_carts,
+        "active_child_count": children,
+        "phone": phone,
+        "language": language,
+        "notifications": notifications.get_preferences(session=session, parent_id=parent_id),
     }
 
 
@@ -82,7 +109,7 @@ def edit_profile(
     """Names and phone; ``alt_emails`` (when given) replaces the set of alternate addresses."""
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    parent = get_parent(session, parent_id)
+    parent = lock_parent(session, parent_id)  # the alternate e-mails are counted below
     # A number already on file is kept as it is, even if typed before today's rules (a
     # '+1 (613) 555-0142' from an older client): saving a name must not fail on it.
     if str(phone or "").strip() != parent.phone:
@@ -97,12 +124,14 @@ def edit_profile(
             address = normalize_email(value)
             if address == parent.email:
                 raise DomainError("alt_email_is_primary", field="alt_emails")
+            if parent_by_email(session, address) is not None:
+                raise DomainError("alt_email_taken", field="alt_emails")
             if address not in wanted:
                 wanted.append(address)
         if len(wanted) > ALT_EMAIL_MAX:
             raise DomainError("alt_email_limit", field="alt_emails", max=ALT_EMAIL_MAX)
-    parent.first_name = str(first_name).strip()
-    parent.last_name = str(last_name).strip()
+    parent.first_name = normalize_name(first_name)
+    parent.last_name = normalize_name(last_name)
     parent.phone = str(phone).strip()
     parent.phone_digits = phone_digits(parent.phone)
     parent.updated_at = utcnow()
@@ -151,9 +180,12 @@ def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent
     and not yet verified, send a new code."""
     raise_first(validate_email(email))
     address = normalize_email(email)
-    parent = get_parent(session, parent_id)
+    parent = lock_parent(session, parent_id)  # before counting: parallel adds take turns
     if address == parent.email:
         raise DomainError("alt_email_is_primary", field="email")
+    if parent_by_email(session, address) is not None:
+        # Another account's sign-in address: never mail it a code on this parent's behalf.
+        raise DomainError("alt_email_taken", field="email")
     rows = {row.email: row for row in _alt_rows(session, parent.id)}
     row = rows.get(address)
     if row is not None and row.verified_at is not None:
@@ -222,9 +254,9 @@ def save_profile_image(*, session: Session, parent_id: int, filename: str, data:
     URL path. ``filename`` is only informative: the type comes from the content."""
     if len(data) > IMAGE_MAX_BYTES:
         raise DomainError("image_too_large", field="profile_image")
-    kind = image_kind(data)
-    if kind is None:
+    if image_kind(data) is None:
         raise DomainError("image_type_invalid", field="profile_image")
+    data, kind = pictures.reencode(data)  # decoded, pixel budget checked, metadata dropped
     parent = get_parent(session, parent_id)
     folder = uploads_dir()
     folder.mkdir(parents=True, exist_ok=True)

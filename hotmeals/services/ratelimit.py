@@ -8,6 +8,12 @@ Failures are recorded with ``record_failure``, in a transaction of their own: th
 transaction is rolled back when the service raises, and a failure that vanished with it would
 never count. Call it before the request's session has written anything (on SQLite a second
 writer would wait for the first).
+
+Password checks use a ``Throttle`` instead (``reserve``): the attempt is recorded *before* the
+password is checked, in a short transaction of its own that first locks the account's bucket
+(a PostgreSQL advisory lock; SQLite's single write lock), so forty parallel guesses cannot all
+read "under the limit" before any of them is counted. Beyond its free checks a throttle asks for
+growing delays rather than locking the parent out (docs/security.md, "Sign-in").
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -37,17 +43,47 @@ class Limit:
 _15_MIN = timedelta(minutes=15)
 _HOUR = timedelta(hours=1)
 
-LOGIN_ACCOUNT = Limit("login:account", 10, _15_MIN)
-LOGIN_ADDRESS = Limit("login:address", 30, _15_MIN)
+LOGIN_ADDRESS = Limit("login:address", 30, _15_MIN)  # over it: sign-in needs an e-mailed code
 OTP_ACCOUNT = Limit("otp:account", 10, _15_MIN)  # wrong codes for one e-mail, over all codes
 OTP_ADDRESS = Limit("otp:address", 30, _15_MIN)
 OTP_COOLDOWN = Limit("otp_cooldown", 1, timedelta(minutes=1))  # key: purpose:e-mail
 OTP_SEND_ACCOUNT = Limit("otp_send:account", 10, _HOUR)  # codes mailed to one address
 OTP_SEND_ADDRESS = Limit("otp_send:address", 30, _HOUR)  # codes requested from one client
-PASSWORD_ACCOUNT = Limit("password:account", 10, _15_MIN)  # wrong current password
 CONTACT_ADDRESS = Limit("contact:address", 10, _HOUR)
 
 KEY_MAX = 254
+
+
+@dataclass(frozen=True)
+class Throttle:
+    """Growing delays instead of a lock-out: ``free`` password checks back to back, then each
+    further check only ``first_delay`` after the previous one, doubling with every check up to
+    ``max_delay``. A check is remembered for ``window``; a successful sign-in forgets them.
+    """
+
+    bucket: str
+    free: int
+    first_delay: timedelta
+    max_delay: timedelta
+    window: timedelta
+
+    def delay_after(self, checks: int) -> timedelta:
+        """How long after the newest check the next one may run, ``checks`` being remembered."""
+        if checks < self.free:
+            return timedelta(0)
+        doublings = min(checks - self.free, 30)
+        return min(self.first_delay * (2**doublings), self.max_delay)
+
+
+# Checks of one account's password (sign-in by e-mail or phone share it: the key is the
+# account). Five in a row, then 2 s, 4 s, 8 s ... at most 5 minutes apart: a parent who mistypes
+# waits seconds, never a quarter of an hour; a guesser gets about a dozen guesses an hour.
+LOGIN_ACCOUNT = Throttle(
+    "login:account", 5, timedelta(seconds=2), timedelta(minutes=5), timedelta(hours=1)
+)
+PASSWORD_ACCOUNT = Throttle(  # the current password on the change-password screen
+    "password:account", 5, timedelta(seconds=2), timedelta(minutes=5), timedelta(hours=1)
+)
 
 
 def _key(key: str) -> str:
@@ -117,7 +153,57 @@ def record_failure(session: Session, *hits: tuple[Limit, str | None]) -> None:
             own.add_all(rows)
 
 
-def clear(session: Session, limit: Limit, key: str | None) -> None:
+def _lock_buckets(session: Session, bucket: str, keys: list[str]) -> None:
+    """Serialize reservations on these keys until ``session`` commits.
+
+    PostgreSQL: one transaction-scoped advisory lock per key, taken in a fixed order (no
+    deadlock between two phone sign-ins sharing accounts). SQLite: a write takes the database's
+    one write lock, held until commit (``busy_timeout`` makes others wait for it).
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        for key in sorted(keys):
+            session.execute(
+                text("SELECT pg_advisory_xact_lock(hashtextextended(:name, 0))"),
+                {"name": f"{bucket}|{key}"},
+            )
+    else:
+        session.execute(text("UPDATE ratelimithit SET id = id WHERE id = -1"))
+
+
+def reserve(
+    session: Session, throttle: Throttle, keys: list[str], *, now: datetime | None = None
+) -> None:
+    """Count one check for every key, or refuse with ``rate_limited_seconds`` when any key must
+    still wait. Runs and commits in a transaction of its own (see the module doc): call it when
+    ``session`` holds no connection, or it would wait for a second one."""
+    wanted = sorted({_key(k) for k in keys if k})
+    if not wanted:
+        return
+    with own_transaction(session) as own:
+        _lock_buckets(own, throttle.bucket, wanted)
+        now = now or utcnow()
+        wait = 0.0
+        for key in wanted:
+            count, newest = own.exec(
+                select(func.count(), func.max(RateLimitHit.created_at))
+                .where(RateLimitHit.bucket == throttle.bucket)
+                .where(RateLimitHit.key == key)
+                .where(RateLimitHit.created_at > now - throttle.window)
+            ).one()
+            if newest is not None:
+                ready = newest + throttle.delay_after(count)
+                wait = max(wait, (ready - now).total_seconds())
+        if wait > 0:
+            raise DomainError("rate_limited_seconds", seconds=max(1, math.ceil(wait)))
+        own.add_all(RateLimitHit(bucket=throttle.bucket, key=key, created_at=now) for key in wanted)
+
+
+def over_limit(session: Session, limit: Limit, key: str | None) -> bool:
+    """Whether ``key`` has reached ``limit`` (without refusing anything)."""
+    return retry_after(session, limit, key) > 0
+
+
+def clear(session: Session, limit: Limit | Throttle, key: str | None) -> None:
     """Forget an account's failures after it succeeds (a parent who finally remembers)."""
     if key:
         session.execute(

@@ -4,26 +4,37 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
+import threading
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 _hasher = PasswordHasher()
+# argon2 takes ~64 MB and most of a core for a fraction of a second: more hashes at once than
+# cores only make every one of them slower (and the memory grows with each). Callers wait here
+# holding no database connection (see accounts.login), so a burst of sign-ins queues on the
+# CPU instead of exhausting the pool.
+HASH_SLOTS = max(1, os.cpu_count() or 1)
+_hash_slots = threading.BoundedSemaphore(HASH_SLOTS)
 # Checked when the account does not exist, so a wrong e-mail costs as much time as a wrong
 # password and timing reveals nothing.
 _DUMMY_HASH = _hasher.hash("not-a-real-password-Aa1!")
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    with _hash_slots:
+        return _hasher.hash(password)
 
 
 def verify_password(password_hash: str | None, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash or _DUMMY_HASH, password) and password_hash is not None
-    except (VerifyMismatchError, VerificationError, InvalidHashError):
-        return False
+    with _hash_slots:
+        try:
+            matched = _hasher.verify(password_hash or _DUMMY_HASH, password)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            return False
+    return matched and password_hash is not None
 
 
 def new_token() -> str:

@@ -17,11 +17,11 @@ from hotmeals.ui.pages.sign_up import sign_up
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildFormState
+from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.otp import OtpState
 from hotmeals.ui.state.parent_profile import ParentEditState
 from hotmeals.ui.state.sign_in import SignInState
 from hotmeals.ui.state.sign_up import SignUpState
-from hotmeals.ui.state.steps import ProfileStepState
 
 TITLE = "Hot Meals"
 
@@ -56,7 +56,7 @@ def register_pages(app: rx.App) -> None:
     add(add_another_child, "/add-another-child", "Add a child",
         [AuthState.require_parent, ChildFormState.start_add])
     add(edit_profile, "/edit-profile", "My profile",
-        [AuthState.require_parent, ProfileStepState.enter])
+        [AuthState.require_parent, EditProfileState.enter])
     add(parent_edit_profile, "/edit-profile/parent-edit-profile", "Edit profile",
         [AuthState.require_parent, ParentEditState.load, OtpState.cancel])
     add(edit_child, "/edit-profile/edit-child", "Edit child",

@@ -1,14 +1,14 @@
-"""API contract tests: ``TestClient(create_api())`` on a fresh SQLite database per test module,
-with the demo data loaded. No SMTP server: mail is LOGGED in the outbox, where the tests read
-the codes.
+"""API contract tests: ``TestClient(create_api())`` on a fresh database per test module and
+backend, with the demo data loaded. No SMTP server: mail is LOGGED in the outbox, where the
+tests read the codes.
 
-``API_TESTS_ON_POSTGRES=1`` runs the same tests on a fresh PostgreSQL database per module
-(server at 127.0.0.1:5432, user postgres, as in tests/integration).
+Every module runs twice: on SQLite, and on a fresh PostgreSQL database (127.0.0.1:5432, user
+postgres, as in tests/integration). When PostgreSQL does not answer its runs are skipped,
+unless ``REQUIRE_SERVICES=1`` (CI), which makes that a failure.
 """
 
 from __future__ import annotations
 
-import os
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,32 +26,38 @@ from hotmeals.db.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.settings import get_settings
 from tests.api.helpers import API_KEY
-
-PG_ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+from tests.integration.conftest import BACKENDS, PG_URL, pg_admin_dsn  # noqa: F401 - fixture
 
 
 @contextmanager
-def _database_url(folder: Path) -> Iterator[str]:
-    if os.environ.get("API_TESTS_ON_POSTGRES") != "1":
+def _database_url(backend: str, folder: Path, admin_dsn: str | None) -> Iterator[str]:
+    if backend == "sqlite":
         yield f"sqlite:///{folder / 'api.db'}"
         return
     import psycopg
 
     name = f"hm_api_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+    with psycopg.connect(admin_dsn, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:5432/{name}"
+        yield PG_URL.format(name=name)
     finally:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def api_backend(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
+def database(api_backend: str, request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Path]:
     """A fresh database and data directory for the module; settings and engine point at it."""
     folder = tmp_path_factory.mktemp("api")
-    with pytest.MonkeyPatch.context() as mp, _database_url(folder) as url:
+    # The admin DSN fixture skips (or, under REQUIRE_SERVICES=1, fails) when PostgreSQL is down.
+    admin = request.getfixturevalue("pg_admin_dsn") if api_backend == "postgres" else None
+    with pytest.MonkeyPatch.context() as mp, _database_url(api_backend, folder, admin) as url:
         mp.setenv("DATABASE_URL", url)
         mp.setenv("DATA_DIR", str(folder))
         mp.setenv("HOTMEALS_API_KEY", API_KEY)

@@ -58,8 +58,8 @@ def smtp() -> SmtpServer:
 
 @pytest.fixture(scope="session")
 def app(tmp_path_factory, smtp: SmtpServer) -> AppServer:
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's Chromium is missing: run `make browser` (apt-get install chromium)")
+    # No browser needed here: the raw websocket tests use the server alone (the browser
+    # fixture below fails when Chromium is missing).
     server = start_app(tmp_path_factory.mktemp("e2e-app"), smtp.env)
     yield server
     server.stop()
@@ -67,6 +67,8 @@ def app(tmp_path_factory, smtp: SmtpServer) -> AppServer:
 
 @pytest.fixture(scope="session")
 def browser() -> Browser:
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's Chromium is missing: run `make browser` (apt-get install chromium)")
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield b

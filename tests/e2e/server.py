@@ -57,7 +57,11 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
             "PATH": f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env.get('PATH', '')}",
             "PYTHONUNBUFFERED": "1",
             # Its own build folder, so a developer's `make run` (.web) never races the suite.
-            "REFLEX_WEB_WORKDIR": str(ROOT / ".web-e2e"),
+            # E2E_WEB_WORKDIR lets two checkouts (or two developers' runs) build side by side.
+            "REFLEX_WEB_WORKDIR": os.environ.get("E2E_WEB_WORKDIR") or str(ROOT / ".web-e2e"),
+            # Payment movements and Converge calls in server.log: a failure has its story, and
+            # the no-secrets test has a log to read.
+            "HOTMEALS_LOG_LEVEL": "DEBUG",
         }
     )
     env.pop("REDIS_URL", None)

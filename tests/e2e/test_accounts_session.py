@@ -161,15 +161,22 @@ def test_parent_area_steps_settings_and_password(page: Page, parent_cookie: dict
         "Passwords do not match"
     )
     # Change it and back, so the demo account stays as the README says.
-    for old, new in ((DEMO_PASSWORD, "Lunch@2026!"), ("Lunch@2026!", DEMO_PASSWORD)):
-        if page.locator("#password-submit").count() == 0:
+    # Each round waits for the previous toast to go, so the second "Password Changed" is the
+    # server's answer to the second change and not the first toast still on screen.
+    for turn, (old, new) in enumerate(
+        ((DEMO_PASSWORD, "Lunch@2026!"), ("Lunch@2026!", DEMO_PASSWORD))
+    ):
+        if turn:
+            expect(page.get_by_text("Password Changed")).to_have_count(0, timeout=20_000)
             page.click("#settings-password")
+        expect(page.locator("#password-submit")).to_be_visible()
         page.fill("#password-current_password", old)
         page.fill("#password-new_password", new)
         page.fill("#password-confirm_password", new)
         page.click("#password-submit")
         expect(page.get_by_text("Password Changed").first).to_be_visible()
         expect(page.locator("#settings-password")).to_be_visible()
+        expect(page.locator("#password-submit")).to_have_count(0)
 
     # Manage notification: sub-step 2.
     page.click("#settings-notifications")

@@ -9,6 +9,7 @@ in the browser."""
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import uuid
@@ -179,8 +180,59 @@ def test_a_card_is_saved_listed_and_deleted(page: Page, app: AppServer, payer: d
     expect(page.locator(".hm-saved-card")).to_have_count(cards_before - 1)
 
 
+def _api(app: AppServer, payer: dict, path: str, body: dict) -> dict:
+    response = httpx.post(
+        f"{app.base_url}/api/v1{path}",
+        content=json.dumps(body),
+        headers={**API_HEADERS, "token": payer["token"]},
+        timeout=60,
+    )
+    return response.json()
+
+
 def test_the_server_log_holds_no_card_number_or_pin(app: AppServer, payer: dict) -> None:
+    """Makes its own payments (one approved, one declined, both with the card typed into the
+    stand-in Lightbox), so the log it reads holds a whole payment flow even when it runs
+    alone; then no card number or PIN may be in it."""
+    payments = {}
+    for card in (VISA, DECLINED_CARD):
+        start = _api(
+            app, payer, "/Parent/order/getConvergeSessionToken",
+            {"purpose": "donation", "amount": "5.00"},
+        )
+        assert start["code"] == 1, start
+        # What the Lightbox's Pay button posts: the card goes to Converge (the simulator).
+        answer = httpx.post(
+            f"{app.base_url}/converge-sim/hosted-payments/process",
+            data={
+                "ssl_txn_auth_token": start["data"]["ssl_txn_auth_token"],
+                "ssl_card_number": card,
+                "ssl_exp_date": "1230",
+                "ssl_cvv2cvc2": "123",
+            },
+            timeout=60,
+        ).json()["response"]
+        payment_id = start["data"]["payment_id"]
+        if card == VISA:
+            done = _api(
+                app, payer, "/Parent/payment/ConfirmPayment",
+                {"payment_id": payment_id, "ssl_txn_id": answer["ssl_txn_id"]},
+            )
+            assert done["code"] == 1 and done["data"]["state"] == "APPROVED", done
+        else:
+            done = _api(
+                app, payer, "/Parent/payment/PaymentDeclined",
+                {"payment_id": payment_id, "ssl_result_message": answer["ssl_result_message"]},
+            )
+            assert done["data"]["state"] == "DECLINED", done
+        payments[card] = payment_id
+
     log = app.log_path.read_text(encoding="utf-8", errors="replace")
-    for secret in (VISA, DECLINED_CARD, "DEMO-PIN"):
+    # The flow is in the log: the Converge calls and both outcomes of these payments.
+    assert "converge txnquery" in log
+    assert f"payment.approved payment:{payments[VISA]}" in log
+    assert f"payment.declined payment:{payments[DECLINED_CARD]}" in log
+    pin = app.env.get("CONVERGE_SIM_PIN") or "DEMO-PIN"
+    for secret in (VISA, DECLINED_CARD, pin):
         assert secret not in log
     assert not re.search(r"ssl_pin=\w", log)

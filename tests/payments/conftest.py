@@ -15,14 +15,18 @@ import uvicorn
 
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.simulator import create_simulator_app
-from tests.payments.support import FAST, START, FakeClock, SimServer
+from tests.payments.support import PATIENT, START, FakeClock, SimServer
 
 
 @pytest.fixture(scope="session")
-def sim_server() -> Iterator[SimServer]:
+def sim_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimServer]:
     clock = FakeClock()
-    # Served under the same prefix the app uses, so the paths match production use.
-    app = create_simulator_app(clock, base_path="/converge-sim", hang_seconds=5.0)
+    # Served under the same prefix the app uses, so the paths match production use; its store
+    # is a SQLite file of this test session's own.
+    store = tmp_path_factory.mktemp("converge-sim") / "sim.db"
+    app = create_simulator_app(
+        clock, base_path="/converge-sim", hang_seconds=5.0, database_url=f"sqlite:///{store}"
+    )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
@@ -40,6 +44,7 @@ def sim_server() -> Iterator[SimServer]:
     server.should_exit = True
     thread.join(timeout=10)
     sock.close()
+    app.state.simulator.engine.store.dispose()
 
 
 @pytest.fixture
@@ -51,5 +56,5 @@ def sim(sim_server: SimServer) -> SimServer:
 
 @pytest_asyncio.fixture
 async def client(sim: SimServer) -> AsyncIterator[ConvergeClient]:
-    async with ConvergeClient(sim.settings, timeout=FAST) as converge:
+    async with ConvergeClient(sim.settings, timeout=PATIENT) as converge:
         yield converge

@@ -23,11 +23,11 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.db.models import AuditEvent, Payment, Refund
+from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
 from hotmeals.payments.converge import ConvergeClient
 from tests.factories import make_child, make_parent
 from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
-from tests.payments.support import CVV, EXP, FAST, VISA, SimServer
+from tests.payments.support import CVV, EXP, PATIENT, VISA, SimServer
 
 BACKENDS = [
     pytest.param("sqlite", id="sqlite"),
@@ -79,7 +79,7 @@ def live_sim(sim: SimServer) -> SimServer:
 
 @pytest_asyncio.fixture
 async def gateway(live_sim: SimServer):
-    async with ConvergeClient(live_sim.settings, timeout=FAST) as client:
+    async with ConvergeClient(live_sim.settings, timeout=PATIENT) as client:
         yield client
 
 
@@ -132,7 +132,7 @@ def sim_txns(sim: SimServer, invoice: str | None = None, kind: str | None = None
 # -- running service calls the way a second server would ------------------------------------------
 
 
-def in_new_loop(sim: SimServer, fn: Callable[..., Any], /, timeout=FAST, **kwargs: Any) -> Any:
+def in_new_loop(sim: SimServer, fn: Callable[..., Any], /, timeout=PATIENT, **kwargs: Any) -> Any:
     """Run an async service function in a fresh event loop with its own Converge client (what
     a thread, another worker or another server does). Exceptions are returned, not raised."""
 
@@ -164,6 +164,23 @@ def all_at_once(count: int, target: Callable[[], Any]) -> list[Any]:
 
 
 # -- reading the database ----------------------------------------------------------------------
+
+
+def reserve_donation_payment(db, *, parent_id: int, amount_cents: int) -> Payment:
+    """A PENDING donation and its CREATED payment, in the caller's transaction: the plainest
+    thing a payment can pay for (every payment pays for something its handler acts on)."""
+    from hotmeals.services import payments
+
+    donation = Donation(parent_id=parent_id, amount_cents=amount_cents)
+    db.add(donation)
+    db.flush()
+    return payments.reserve_payment(
+        db,
+        parent_id=parent_id,
+        purpose="DONATION",
+        amount_cents=amount_cents,
+        donation_id=donation.id,
+    )
 
 
 def payment_row(engine: Engine, payment_id: int) -> Payment:

@@ -18,8 +18,8 @@ from hotmeals.payments.gateway import (
     TxnQueryResult,
     UnknownOutcome,
 )
-from hotmeals.payments.settings import ConvergeSettings
-from tests.payments.support import CVV, EXP, FAST, NOT_LUHN, SHORT, VISA, SimServer
+from hotmeals.payments.settings import ConvergeSettings, simulator_pin
+from tests.payments.support import CVV, EXP, NOT_LUHN, PATIENT, SHORT, VISA, SimServer
 
 pytestmark = pytest.mark.asyncio
 
@@ -31,7 +31,7 @@ async def token_for(client: ConvergeClient) -> str:
 
 
 async def raw_xml(sim: SimServer, xml: str) -> str:
-    async with httpx.AsyncClient(timeout=FAST) as http:
+    async with httpx.AsyncClient(timeout=PATIENT) as http:
         response = await http.post(sim.settings.xml_url, data={"xmldata": xml})
     assert response.status_code == 200
     return response.text
@@ -39,7 +39,7 @@ async def raw_xml(sim: SimServer, xml: str) -> str:
 
 async def test_bad_credentials_are_refused_4025(sim: SimServer) -> None:
     wrong = replace(sim.settings, pin="WRONG-PIN")
-    async with ConvergeClient(wrong, timeout=FAST) as client:
+    async with ConvergeClient(wrong, timeout=PATIENT) as client:
         outcome = await client.sale_with_token("1234567890120002", 100, "A")
         assert isinstance(outcome, GatewayError) and outcome.error_code == "4025"
         with pytest.raises(SessionTokenError) as info:
@@ -51,7 +51,7 @@ async def test_bad_credentials_are_refused_4025(sim: SimServer) -> None:
 async def test_missing_required_field_is_refused_4009(sim: SimServer) -> None:
     creds = (
         "<ssl_merchant_id>000000</ssl_merchant_id><ssl_user_id>hotmeals</ssl_user_id>"
-        "<ssl_pin>DEMO-PIN</ssl_pin>"
+        f"<ssl_pin>{simulator_pin()}</ssl_pin>"
     )
     body = await raw_xml(
         sim, f"<txn>{creds}<ssl_transaction_type>ccreturn</ssl_transaction_type></txn>"
@@ -67,7 +67,7 @@ async def test_missing_token_on_token_query_is_refused_4009(client: ConvergeClie
 async def test_unknown_transaction_type_is_refused_4010(sim: SimServer) -> None:
     creds = (
         "<ssl_merchant_id>000000</ssl_merchant_id><ssl_user_id>hotmeals</ssl_user_id>"
-        "<ssl_pin>DEMO-PIN</ssl_pin>"
+        f"<ssl_pin>{simulator_pin()}</ssl_pin>"
     )
     body = await raw_xml(
         sim, f"<txn>{creds}<ssl_transaction_type>ccrefund</ssl_transaction_type></txn>"

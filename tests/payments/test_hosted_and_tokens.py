@@ -16,7 +16,8 @@ from hotmeals.payments.gateway import (
     TokenResult,
     TxnQueryResult,
 )
-from tests.payments.support import CVV, DECLINED_CARD, EXP, FAST, NOT_LUHN, VISA, SimServer
+from hotmeals.payments.settings import simulator_pin
+from tests.payments.support import CVV, DECLINED_CARD, EXP, NOT_LUHN, PATIENT, VISA, SimServer
 
 pytestmark = pytest.mark.asyncio
 
@@ -30,7 +31,7 @@ async def pay(sim: SimServer, token: str, number: str = VISA, **extra: str) -> d
         "ssl_cvv2cvc2": CVV,
         **extra,
     }
-    async with httpx.AsyncClient(timeout=FAST) as http:
+    async with httpx.AsyncClient(timeout=PATIENT) as http:
         response = await http.post(f"{sim.url}/hosted-payments/process", data=form)
     assert response.status_code == 200
     assert response.headers["access-control-allow-origin"] == "*"
@@ -149,7 +150,7 @@ async def test_hosted_get_token_session_stores_a_card(
 
 
 async def test_session_token_rules(sim: SimServer) -> None:
-    base = {"ssl_merchant_id": "000000", "ssl_user_id": "hotmeals", "ssl_pin": "DEMO-PIN"}
+    base = {"ssl_merchant_id": "000000", "ssl_user_id": "hotmeals", "ssl_pin": simulator_pin()}
     url = sim.settings.session_token_url
     cases = [
         ({**base, "ssl_transaction_type": "ccsale"}, "4009"),  # no amount

@@ -15,7 +15,7 @@ from hotmeals.payments.gateway import (
     cents_to_amount,
     mask_card_number,
 )
-from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.payments.settings import ConvergeSettings, simulator_pin
 
 CREDS = {
     "CONVERGE_MERCHANT_ID": "123456",
@@ -96,8 +96,9 @@ def test_no_credentials_means_the_simulator_under_the_public_url() -> None:
     assert (settings.merchant_id, settings.user_id, settings.pin) == (
         "000000",
         "hotmeals",
-        "DEMO-PIN",
+        simulator_pin(),
     )
+    assert len(settings.pin) == 64  # generated like a real Converge PIN, not written anywhere
     assert (
         settings.xml_url == "http://localhost:1805/converge-sim/VirtualMerchantDemo/processxml.do"
     )
@@ -139,4 +140,4 @@ def test_pin_is_not_in_repr_or_str() -> None:
     settings = ConvergeSettings.from_env("http://localhost:1805", environ=CREDS)
     assert "S3CRET" not in repr(settings)
     assert "S3CRET" not in str(settings)
-    assert "DEMO-PIN" not in repr(ConvergeSettings.simulator("http://localhost:1805"))
+    assert simulator_pin() not in repr(ConvergeSettings.simulator("http://localhost:1805"))

@@ -10,12 +10,12 @@ import pytest
 
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import SessionTokenError, TokenResult, UnknownOutcome
-from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.payments.settings import ConvergeSettings, simulator_pin
 from tests.payments.support import EXP, SHORT, SimServer
 
 pytestmark = pytest.mark.asyncio
 
-PIN = "DEMO-PIN"
+PIN = simulator_pin()  # the generated one the simulator and the client share
 CARD = "5121212121212124"
 CVV = "7391"
 TXN_ID = re.compile(r"\d{6}AD3-[0-9A-F-]{36}")

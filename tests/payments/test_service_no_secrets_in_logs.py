@@ -19,7 +19,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.settings import SIM_PIN
+from hotmeals.payments.settings import simulator_pin
 from hotmeals.services import cards, donations, payments
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
@@ -27,6 +27,7 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
     lightbox_submit,
     live_sim,
     pay_engine,
+    reserve_donation_payment,
 )
 from tests.payments.support import DECLINED_CARD, MASTERCARD, SHORT, VISA, SimServer
 
@@ -86,9 +87,7 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
         parent_id=parent_id, token=tokens[-1], engine=pay_engine, gateway=gateway
     )
     with session_scope(pay_engine) as db:
-        reserved = payments.reserve_payment(
-            db, parent_id=parent_id, purpose="DONATION", amount_cents=2500
-        )
+        reserved = reserve_donation_payment(db, parent_id=parent_id, amount_cents=2500)
     sale = await payments.charge_stored_card(
         payment_id=reserved.id,
         parent_id=parent_id,
@@ -142,7 +141,7 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
     text = log_file.read_text(encoding="utf-8")
     assert "converge ccsale" in text and "payment.approved" in text, "flows were logged"
     assert "SELECT" in text or "INSERT" in text, "SQL was logged too"
-    for secret in (SIM_PIN, VISA, MASTERCARD, DECLINED_CARD):
+    for secret in (simulator_pin(), VISA, MASTERCARD, DECLINED_CARD):
         assert grep(secret, log_file) == [], f"{secret!r} leaked into the log"
     scrubbed = TXN_ID.sub("<txn>", text)
     for token in tokens:  # random digits could contain the CVV by chance
@@ -151,5 +150,5 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
 
     with session_scope(pay_engine) as db:
         trail = " ".join(row.data for row in db.exec(select(AuditEvent)).all())
-    for secret in (SIM_PIN, VISA, MASTERCARD, DECLINED_CARD, session.token, add.token, *tokens):
+    for secret in (simulator_pin(), VISA, MASTERCARD, DECLINED_CARD, session.token, add.token, *tokens):
         assert secret not in trail

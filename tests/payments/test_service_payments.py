@@ -27,6 +27,7 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
     live_sim,
     pay_engine,
     payment_row,
+    reserve_donation_payment,
     sim_txns,
 )
 from tests.payments.support import DECLINED_CARD, SHORT, VISA, SimServer
@@ -189,9 +190,7 @@ async def saved_card(engine: Engine, gateway: ConvergeClient, sim: SimServer, fa
 
 async def reserve(engine: Engine, family: dict, cents: int) -> Payment:
     with session_scope(engine) as db:
-        return payments.reserve_payment(
-            db, parent_id=family["parent_id"], purpose="DONATION", amount_cents=cents
-        )
+        return reserve_donation_payment(db, parent_id=family["parent_id"], amount_cents=cents)
 
 
 async def test_a_timed_out_card_sale_is_reconciled_never_retried(
@@ -294,9 +293,7 @@ async def _saved_card_sync(*, engine, sim, family, gateway):
 
 def _reserve_sync(engine: Engine, family: dict, cents: int) -> Payment:
     with session_scope(engine) as db:
-        return payments.reserve_payment(
-            db, parent_id=family["parent_id"], purpose="DONATION", amount_cents=cents
-        )
+        return reserve_donation_payment(db, parent_id=family["parent_id"], amount_cents=cents)
 
 
 async def test_a_decline_is_recorded_with_its_message(

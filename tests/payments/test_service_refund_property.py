@@ -22,8 +22,9 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
     lightbox_submit,
     live_sim,
     pay_engine,
+    reserve_donation_payment,
 )
-from tests.payments.support import FAST, SimServer
+from tests.payments.support import PATIENT, SimServer
 
 charge = st.tuples(st.just("charge"), st.integers(min_value=100, max_value=5000))
 refund = st.tuples(
@@ -39,7 +40,7 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
     with session_scope(engine) as db:
         parent_id = make_parent(db).id  # a new parent per example: a fresh card limit
     sim.control("config", decline_by_cents="0")  # any amount is approved: this is about sums
-    async with ConvergeClient(sim.settings, timeout=FAST) as gw:
+    async with ConvergeClient(sim.settings, timeout=PATIENT) as gw:
         add = await cards.start_add_card(parent_id=parent_id, engine=engine, gateway=gw)
         token = lightbox_submit(sim, add.token)["response"]["ssl_token"]
         card = await cards.save_card(parent_id=parent_id, token=token, engine=engine, gateway=gw)
@@ -48,8 +49,8 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
         for op in ops:
             if op[0] == "charge":
                 with session_scope(engine) as db:
-                    reserved = payments.reserve_payment(
-                        db, parent_id=parent_id, purpose="DONATION", amount_cents=op[1]
+                    reserved = reserve_donation_payment(
+                        db, parent_id=parent_id, amount_cents=op[1]
                     )
                 view = await payments.charge_stored_card(
                     payment_id=reserved.id,

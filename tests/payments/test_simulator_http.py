@@ -10,12 +10,13 @@ import pytest
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
+from hotmeals.payments.settings import simulator_pin
 from hotmeals.payments.simulator import create_simulator_app
 from tests.payments.support import CVV, EXP, VISA, SimServer
 
 CREDS = (
     "<ssl_merchant_id>000000</ssl_merchant_id><ssl_user_id>hotmeals</ssl_user_id>"
-    "<ssl_pin>DEMO-PIN</ssl_pin>"
+    f"<ssl_pin>{simulator_pin()}</ssl_pin>"
 )
 SALE = (
     f"<txn>{CREDS}<ssl_transaction_type>ccsale</ssl_transaction_type>"
@@ -60,7 +61,7 @@ def test_approved_sale_has_the_documented_shape(sim: SimServer) -> None:
     assert body.endswith("<ssl_invoice_number/></txn>")
     assert re.search(r"<ssl_txn_id>\d{6}AD3-[0-9A-F-]{36}</ssl_txn_id>", body)
     assert re.search(r"<ssl_txn_time>09/02/2025 12:00:00 PM</ssl_txn_time>", body)
-    assert VISA not in body and "DEMO-PIN" not in body
+    assert VISA not in body and simulator_pin() not in body
 
 
 def test_xmldata_in_the_query_string_and_production_path_work(sim: SimServer) -> None:

@@ -7,6 +7,7 @@ from hotmeals.domain.validation import (
     PROFILE_RULES,
     REQUIRED_KEYS,
     is_strong_password,
+    normalize_name,
     raise_first,
     validate_all,
     validate_change_password,
@@ -113,10 +114,17 @@ def test_phone_with_other_characters_is_invalid(phone):
     assert code(validate_phone(phone)) == "phone_invalid"
 
 
-def test_phone_of_13_characters_passes_and_14_is_too_long():
+def test_phone_of_13_digits_passes_and_14_is_too_long():
     assert validate_phone("+1-416-555-12") is None
-    assert code(validate_phone("(416) 555-1234")) == "phone_too_long"
+    assert validate_phone("1234567890123") is None
     assert code(validate_phone("12345678901234")) == "phone_too_long"
+    assert code(validate_phone("+1 (234) 567-890-1234")) == "phone_too_long"
+
+
+@pytest.mark.parametrize("phone", ["+1 (613) 555-0142", "(416) 555-1234", "+1 416 555 1234"])
+def test_formatting_characters_are_not_counted(phone):
+    """Sign-in and sign-up count the same way: digits, not the spaces and brackets around them."""
+    assert validate_phone(phone) is None
 
 
 @pytest.mark.parametrize("phone", ["1234567", "+1234567", "(123) 45-67", "()()--"])
@@ -127,8 +135,8 @@ def test_phone_with_fewer_than_8_digits_is_too_short(phone):
 def test_phone_rules_run_in_spec_order():
     # Both too long and invalid: the pattern is checked first.
     assert code(validate_phone("416.555.1234.567")) == "phone_invalid"
-    # Both too long and too few digits: the length is checked first.
-    assert code(validate_phone("(1) (2) (3) (4)")) == "phone_too_long"
+    # Too many digits is said before anything about the count being low.
+    assert code(validate_phone("1 2 3 4 5 6 7 8 9 0 1 2 3 4")) == "phone_too_long"
 
 
 def test_phone_error_names_its_field():
@@ -267,7 +275,29 @@ def test_change_password_confirm_must_match():
 # Names
 
 
-@pytest.mark.parametrize("name", ["Ann", "a", "McDonald", "ABCDEFGHIJKLMNO", "  Ann  "])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Ann",
+        "a",
+        "McDonald",
+        "ABCDEFGHIJKLMNO",
+        "  Ann  ",
+        # Names as Canadians write them (bilingual, printed on meal labels).
+        "Zoë",
+        "Dubé",
+        "Émilie",
+        "Jean-Luc",
+        "O'Neil",
+        "O\u2019Neil",
+        "Mary Ann",
+        "Héloïse",
+        "Nguyễn",
+        "Łukasz",
+        "Ольга",
+        "Zoe\u0308",  # e + combining diaeresis: NFC makes it one letter
+    ],
+)
 def test_valid_names_pass(name):
     assert validate_name(name, "first_name") is None
 
@@ -281,10 +311,33 @@ def test_missing_name_has_its_own_message(field, key):
 
 
 @pytest.mark.parametrize(
-    "name", ["Ann2", "Mary Ann", "Jean-Luc", "O'Brien", "Zoë", "Héloïse", "Ann!", "Ａnn"]
+    "name",
+    [
+        "Ann2",
+        "Ann!",
+        "Ann_Lee",
+        "-Ann",
+        "Ann-",
+        "Jean--Luc",
+        "O''Neil",
+        "Ann.",
+        "Ann@",
+        "😀Ann",
+        "Ann٣",  # an Arabic-Indic digit is still a digit
+    ],
 )
-def test_names_accept_only_ascii_letters(name):
+def test_names_refuse_digits_symbols_and_outer_separators(name):
     assert code(validate_name(name, "last_name")) == "name_letters_only"
+
+
+def test_name_length_counts_letters_after_normalisation():
+    assert validate_name("Zoe\u0308" + "a" * 12, "first_name") is None  # 15 after NFC
+    assert code(validate_name("Émilie-Charlotte", "first_name")) == "name_too_long"
+
+
+def test_stored_name_is_nfc_with_single_inner_spaces():
+    assert normalize_name("  Mary   Ann ") == "Mary Ann"
+    assert normalize_name("Zoe\u0308") == "Zoë"
 
 
 def test_name_of_16_letters_is_too_long():
@@ -385,3 +438,10 @@ def test_raise_first_raises_the_first_error_or_nothing():
     with pytest.raises(DomainError) as info:
         raise_first(validate_change_password("", "", ""))
     assert info.value.code == "current_password_required"
+
+
+def test_change_password_refuses_the_current_password_as_the_new_one():
+    errors = validate_change_password("Lunch@2026", "Lunch@2026", "Lunch@2026")
+    assert code(errors["new_password"]) == "new_password_same"
+    assert t("new_password_same", "fr").startswith("Le nouveau mot de passe")
+    assert validate_change_password("Lunch@2026", "Lunch@2027", "Lunch@2027") == {}

@@ -122,3 +122,23 @@ def test_portion_labels_follow_the_spec():
 
 def test_i18n_module_exposes_both_languages():
     assert i18n.LANGS == ("en", "fr")
+
+
+def test_french_names_the_terms_one_way():
+    """One page, one name: the footer, the steps, sign-up, the message and the CMS title all say
+    "Conditions d'utilisation" (never also "Conditions générales")."""
+    from hotmeals.db.seed_pages_fr import PAGES
+
+    texts = [text for key, text in FR.items() if "terms" in key] + [PAGES["terms"][0]]
+    assert texts and all("conditions générales" not in text.lower() for text in texts)
+    assert all("conditions d'utilisation" in text.lower() for text in texts)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_codes_said_where_the_address_may_belong_to_nobody_promise_nothing(lang):
+    """Sign-up with a taken address and a resend answer the same as a real one (privacy), so
+    their words must be true either way: 'if an account can use ...', never 'we sent'."""
+    for key in ("signup_success", "otp_on_its_way", "ui.otp.sent_to", "forgot_password_sent"):
+        text = t(key, lang, email="a@b.ca").lower()
+        assert text.startswith(("if ", "si ")) or " if " in text or " si " in text, key
+        assert "we have sent" not in text and "nous avons envoyé" not in text, key

@@ -104,7 +104,7 @@ def test_sign_in_keeps_the_session_and_routes_to_edit_profile(database):
         assert _redirect_path(await _run(auth.require_parent())) is None
         assert auth.active_child_count == 2
         steps = await root.get_state(ProfileStepState)
-        steps.set_steps("9")
+        steps._set_steps("9")
         events = await _run(auth.confirm_logout())
         assert _redirect_path(events) == "/"
         assert auth.token == "" and auth.status == "visitor" and auth.session_data == ""
@@ -153,7 +153,7 @@ def test_unknown_stored_steps_fall_back_to_the_profile():
         steps = await root.get_state(ProfileStepState)
         steps.step, steps.settings_step = "42", "x"
         assert steps.current == "1" and steps.current_settings == "1"
-        steps.set_steps("6", "3")
+        steps._set_steps("6", "3")
         assert (steps.step, steps.settings_step) == ("6", "3")
 
     asyncio.run(scenario())

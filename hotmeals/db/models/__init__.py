@@ -29,6 +29,7 @@ from hotmeals.db.models.catalog import (
     Vendor,
 )
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
+from hotmeals.db.models.jobs import JobLease
 from hotmeals.db.models.orders import (
     CancelCartLine,
     CancelReason,
@@ -37,6 +38,7 @@ from hotmeals.db.models.orders import (
     Donation,
     Order,
     OrderCancellation,
+    OrderCancellationLine,
     OrderLine,
     OrderLineAddOn,
     Payment,
@@ -48,8 +50,9 @@ from hotmeals.db.models.orders import (
 __all__ = [
     "AddOn", "AllergenIngredient", "AuditEvent", "CancelCartLine", "CancelReason", "CartLine",
     "CartLineAddOn", "Child", "ChildAllergy", "City", "CmsPage", "ContactMessage", "Donation",
-    "EmailOutbox", "Faq", "Grade", "Meal", "MealAllergen", "MealOption", "MenuDay", "MenuDayMeal",
-    "MenuOption", "NotificationPreference", "Order", "OrderCancellation", "OrderLine",
+    "EmailOutbox", "Faq", "Grade", "JobLease", "Meal", "MealAllergen", "MealOption", "MenuDay",
+    "MenuDayMeal", "MenuOption", "NotificationPreference", "Order", "OrderCancellation",
+    "OrderCancellationLine", "OrderLine",
     "OrderLineAddOn", "OtpCode", "Parent", "ParentAltEmail", "Payment", "Portion", "PriceTier",
     "PromoCode", "RateLimitHit", "Refund", "School", "SessionToken", "StoredCard", "Teacher",
     "Vendor", "utcnow",

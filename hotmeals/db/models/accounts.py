@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
-from hotmeals.db.models._base import created_at_field, fk
+from hotmeals.db.models._base import created_at_field, fk, utcnow
 
 
 class Parent(SQLModel, table=True):
@@ -53,7 +53,7 @@ class SessionToken(SQLModel, table=True):
     parent_id: int = fk("parent.id", ondelete="CASCADE")
     token_hash: str = Field(max_length=64, unique=True, index=True)
     created_at: datetime = created_at_field()
-    expires_at: datetime
+    expires_at: datetime = Field(index=True)  # housekeeping purges expired sessions
     revoked_at: datetime | None = None
     user_agent: str | None = Field(default=None, max_length=255)
 
@@ -67,7 +67,7 @@ class OtpCode(SQLModel, table=True):
     purpose: str = Field(max_length=16)  # VERIFY_EMAIL, RESET_PASSWORD, ALT_EMAIL
     code_hash: str = Field(max_length=64)
     attempts: int = 0
-    expires_at: datetime
+    expires_at: datetime = Field(index=True)  # housekeeping purges expired codes
     consumed_at: datetime | None = None
     created_at: datetime = created_at_field()
 
@@ -75,13 +75,27 @@ class OtpCode(SQLModel, table=True):
 class RateLimitHit(SQLModel, table=True):
     """One counted attempt (login, OTP, reset) in a bucket keyed by account or address."""
 
+    __table_args__ = (
+        # Every check counts one (bucket, key) over a window of created_at.
+        Index("ix_ratelimithit_bucket_key_created_at", "bucket", "key", "created_at"),
+    )
     id: int | None = Field(default=None, primary_key=True)
-    bucket: str = Field(max_length=32, index=True)
-    key: str = Field(max_length=254, index=True)
-    created_at: datetime = created_at_field()
+    bucket: str = Field(max_length=32)
+    key: str = Field(max_length=254)
+    created_at: datetime = Field(default_factory=utcnow, nullable=False, index=True)  # purge
 
 
 class Child(SQLModel, table=True):
+    __table_args__ = (
+        # One default child per parent (a partial unique index, on SQLite and PostgreSQL).
+        Index(
+            "uq_child_default_per_parent",
+            "parent_id",
+            unique=True,
+            sqlite_where=text("is_default"),
+            postgresql_where=text("is_default"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     parent_id: int = fk("parent.id", ondelete="CASCADE")
     first_name: str = Field(max_length=15)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from hotmeals.db.models._base import created_at_field, fk
@@ -44,6 +44,10 @@ class EmailOutbox(SQLModel, table=True):
     """Every e-mail is written here first, then sent over SMTP (or only logged when no SMTP
     server is configured)."""
 
+    __table_args__ = (
+        # Housekeeping retries what a crash left PENDING, oldest first.
+        Index("ix_emailoutbox_status_created_at", "status", "created_at"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     to_address: str = Field(max_length=254, index=True)
     subject: str = Field(max_length=200)

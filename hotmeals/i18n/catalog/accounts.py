@@ -23,15 +23,20 @@ EN: dict[str, str] = {
     "otp_cooldown": "Please wait {seconds} seconds before asking for a new code",
     "otp_purpose_invalid": "Unknown verification type",
     "otp_sent": "We have sent a 6-digit code to {email}. It is valid for 10 minutes.",
+    # Said where the address may belong to nobody (sign-up, resend): true either way.
+    "otp_on_its_way": (
+        "If an account can use {email}, a new 6-digit code is on its way. "
+        "It is valid for 10 minutes."
+    ),
     "signup_success": (
-        "Thank you for signing up! We have sent a 6-digit code to {email} to verify your "
-        "email address."
+        "Thank you for signing up! If an account can use {email}, a 6-digit code is on its "
+        "way to verify the address."
     ),
     "email_verified": "Your email address is verified",
     "otp_valid": "The code is correct. Please choose a new password.",
     # passwords
     "forgot_password_sent": (
-        "If an account exists for {email}, we have sent it a 6-digit code to reset the password."
+        "If an account exists for {email}, a 6-digit code to reset the password is on its way."
     ),
     "password_reset_success": (
         "Your password has been reset. Please sign in with your new password."
@@ -146,15 +151,19 @@ FR: dict[str, str] = {
     "otp_cooldown": "Veuillez attendre {seconds} secondes avant de demander un nouveau code",
     "otp_purpose_invalid": "Type de vérification inconnu",
     "otp_sent": "Nous avons envoyé un code à 6 chiffres à {email}. Il est valide 10 minutes.",
+    "otp_on_its_way": (
+        "Si un compte peut utiliser {email}, un nouveau code à 6 chiffres est en route. "
+        "Il est valide 10 minutes."
+    ),
     "signup_success": (
-        "Merci de votre inscription! Nous avons envoyé un code à 6 chiffres à {email} pour "
-        "vérifier votre adresse courriel."
+        "Merci de votre inscription! Si un compte peut utiliser {email}, un code à 6 chiffres "
+        "est en route pour vérifier l'adresse."
     ),
     "email_verified": "Votre adresse courriel est vérifiée",
     "otp_valid": "Le code est correct. Veuillez choisir un nouveau mot de passe.",
     "forgot_password_sent": (
-        "Si un compte existe pour {email}, nous lui avons envoyé un code à 6 chiffres pour "
-        "réinitialiser le mot de passe."
+        "Si un compte existe pour {email}, un code à 6 chiffres pour réinitialiser le mot de "
+        "passe est en route."
     ),
     "password_reset_success": (
         "Votre mot de passe a été réinitialisé. Veuillez vous connecter avec votre nouveau "

@@ -17,6 +17,7 @@ EN: dict[str, str] = {
     "invalid_cancel_quantity": "Please choose a quantity to cancel from 0 to {max}",
     "invalid_order_transition": "This order can no longer be changed ({current} to {new})",
     "invalid_line_transition": "This meal can no longer be changed ({current} to {new})",
+    "invalid_payment_transition": "This payment can no longer change ({current} to {new})",
     # dates
     "invalid_date": "Please enter a valid date",
     # allergies
@@ -56,6 +57,7 @@ FR: dict[str, str] = {
         "Cette commande ne peut plus être modifiée ({current} vers {new})"
     ),
     "invalid_line_transition": "Ce repas ne peut plus être modifié ({current} vers {new})",
+    "invalid_payment_transition": "Ce paiement ne peut plus changer ({current} vers {new})",
     "invalid_date": "Veuillez saisir une date valide",
     "invalid_alert_level": "Veuillez sélectionner un niveau d'alerte d'allergie",
     "allergy_level_major": "Majeur",

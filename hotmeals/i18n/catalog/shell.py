@@ -94,7 +94,7 @@ FR = {
     "footer.contact": "Contact",
     "footer.company": "Entreprise",
     "footer.about": "À propos",
-    "footer.terms": "Conditions générales",
+    "footer.terms": "Conditions d'utilisation",
     "footer.privacy": "Politique de confidentialité",
     "footer.follow": "Suivez-nous",
     "footer.rights": "© 2026 Hot Meals. Fièrement au service des écoles de l'Ontario.",

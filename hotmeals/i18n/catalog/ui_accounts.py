@@ -83,7 +83,7 @@ EN: dict[str, str] = {
     "ui.signup.complete": "Welcome! Your account is ready.",
     # codes
     "ui.otp.title": "Check your email",
-    "ui.otp.sent_to": "We sent a 6-digit code to",
+    "ui.otp.sent_to": "If an account can use this address, a 6-digit code is on its way to",
     "ui.otp.valid_for": "It is valid for",
     "ui.otp.minutes": "minutes.",
     "ui.otp.label": "Verification code",
@@ -297,7 +297,9 @@ FR: dict[str, str] = {
     ),
     "ui.signup.complete": "Bienvenue! Votre compte est prêt.",
     "ui.otp.title": "Vérifiez vos courriels",
-    "ui.otp.sent_to": "Nous avons envoyé un code à 6 chiffres à",
+    "ui.otp.sent_to": (
+        "Si un compte peut utiliser cette adresse, un code à 6 chiffres est en route vers"
+    ),
     "ui.otp.valid_for": "Il est valide pendant",
     "ui.otp.minutes": "minutes.",
     "ui.otp.label": "Code de vérification",

@@ -22,6 +22,7 @@ EN: dict[str, str] = {
     "new_password_required": "New password is required",
     "confirm_new_password_required": "Confirm password is required",
     "passwords_do_not_match": "Passwords do not match",
+    "new_password_same": "The new password must be different from the current password",
     "name_letters_only": (
         "Please enter only letters (A-Z, a-z) with no special characters or numbers"
     ),
@@ -55,6 +56,7 @@ FR: dict[str, str] = {
     "new_password_required": "Le nouveau mot de passe est requis",
     "confirm_new_password_required": "La confirmation du mot de passe est requise",
     "passwords_do_not_match": "Les mots de passe ne correspondent pas",
+    "new_password_same": "Le nouveau mot de passe doit être différent du mot de passe actuel",
     "name_letters_only": (
         "Veuillez saisir uniquement des lettres (A-Z, a-z), sans caractères spéciaux ni chiffres"
     ),
@@ -67,5 +69,5 @@ FR: dict[str, str] = {
     "grade_required": "Veuillez saisir l'année d'études",
     "subject_required": "Veuillez saisir l'objet",
     "description_required": "Veuillez saisir la description",
-    "terms_required": "Vous devez accepter les conditions générales",
+    "terms_required": "Vous devez accepter les conditions d'utilisation",
 }

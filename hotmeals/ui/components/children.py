@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import error_of, select_field, submit_button, text_field
 from hotmeals.ui.state.children import (
     PREFIX,
@@ -77,36 +78,19 @@ def child_form(submit_key: str) -> rx.Component:
 
 def delete_child_dialog() -> rx.Component:
     """Spec §8: the warning dialog for deletions is titled 'Are you sure?'."""
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(t("ui.child.delete_title")),
-            rx.alert_dialog.description(
-                t("ui.child.delete_text_1"), " ", rx.el.strong(ChildrenState.delete_name), " ",
-                t("ui.child.delete_text_2"),
-            ),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button(t("ui.common.cancel"), variant="soft", color_scheme="gray",
-                              size="3"),
-                ),
-                rx.button(
-                    rx.cond(ChildrenState.busy, rx.spinner(size="2"), rx.fragment()),
-                    t("ui.child.delete_confirm"),
-                    on_click=ChildrenState.confirm_delete,
-                    disabled=ChildrenState.busy,
-                    color_scheme="red",
-                    size="3",
-                    id="child-delete-confirm",
-                ),
-                spacing="3",
-                justify="end",
-                margin_top="20px",
-                wrap="wrap",
-            ),
-            max_width="440px",
+    return confirm_dialog(
+        title=t("ui.child.delete_title"),
+        description=rx.fragment(
+            t("ui.child.delete_text_1"), " ", rx.el.strong(ChildrenState.delete_name), " ",
+            t("ui.child.delete_text_2"),
         ),
-        open=ChildrenState.delete_open,
+        cancel_label=t("ui.common.cancel"),
+        confirm_label=t("ui.child.delete_confirm"),
+        open_=ChildrenState.delete_open,
         on_open_change=ChildrenState.set_delete_open,
+        on_confirm=ChildrenState.confirm_delete,
+        busy=ChildrenState.busy,
+        confirm_id="child-delete-confirm",
     )
 
 

@@ -10,10 +10,12 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.links import is_ready
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
+from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.settings import LanguageState
 from hotmeals.ui.state.steps import (
@@ -23,7 +25,6 @@ from hotmeals.ui.state.steps import (
     PROFILE,
     SETTINGS,
     SETTINGS_MENU,
-    ProfileStepState,
 )
 
 GRAY_12 = rx.color("gray", 12)
@@ -104,18 +105,18 @@ def profile_menu() -> rx.Component:
             rx.menu.separator(),
             # Phones have no room in the bar for these two: they live in the menu.
             _menu_item("utensils", "ui.header.book_meal",
-                       ProfileStepState.open_step(PROFILE, SETTINGS_MENU),
+                       EditProfileState.open_step(PROFILE, SETTINGS_MENU),
                        class_name="hm-show-phone"),
             _menu_item("mail", "ui.header.contact_us",
-                       ProfileStepState.open_step(CONTACT, SETTINGS_MENU),
+                       EditProfileState.open_step(CONTACT, SETTINGS_MENU),
                        class_name="hm-show-phone"),
             rx.menu.separator(class_name="hm-show-phone"),
             _menu_item("user-pen", "ui.header.edit_profile",
                        rx.redirect("/edit-profile/parent-edit-profile")),
             _menu_item("bell", "ui.header.manage_notification",
-                       ProfileStepState.open_step(SETTINGS, NOTIFICATIONS)),
+                       EditProfileState.open_step(SETTINGS, NOTIFICATIONS)),
             _menu_item("key-round", "ui.header.change_password",
-                       ProfileStepState.open_step(SETTINGS, CHANGE_PASSWORD)),
+                       EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD)),
             _menu_item("languages", "nav.switch_to_other", LanguageState.toggle,
                        custom_attrs={"lang": rx.cond(I18nState.is_fr, "en", "fr")}),
             rx.menu.separator(),
@@ -130,33 +131,17 @@ def profile_menu() -> rx.Component:
 
 def logout_dialog() -> rx.Component:
     """Spec §2: 'Logout?' / 'Are you sure you want to log out of your account?'."""
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(t("ui.logout.title")),
-            rx.alert_dialog.description(t("ui.logout.text")),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button(t("ui.logout.cancel"), variant="soft", color_scheme="gray",
-                              size="3"),
-                ),
-                rx.button(
-                    rx.cond(AuthState.logging_out, rx.spinner(size="2"), rx.fragment()),
-                    t("ui.logout.confirm"),
-                    on_click=AuthState.confirm_logout,
-                    disabled=AuthState.logging_out,
-                    color_scheme="red",
-                    size="3",
-                    id="logout-confirm",
-                ),
-                spacing="3",
-                justify="end",
-                margin_top="20px",
-                wrap="wrap",
-            ),
-            max_width="420px",
-        ),
-        open=AuthState.logout_open,
+    return confirm_dialog(
+        title=t("ui.logout.title"),
+        description=t("ui.logout.text"),
+        cancel_label=t("ui.logout.cancel"),
+        confirm_label=t("ui.logout.confirm"),
+        open_=AuthState.logout_open,
         on_open_change=AuthState.set_logout_open,
+        on_confirm=AuthState.confirm_logout,
+        busy=AuthState.logging_out,
+        confirm_id="logout-confirm",
+        max_width="420px",
     )
 
 
@@ -164,10 +149,10 @@ def parent_nav() -> rx.Component:
     link = {"variant": "ghost", "size": "2", "color": GRAY_12}
     return rx.hstack(
         rx.button(rx.icon("utensils", size=16, aria_hidden="true"), t("ui.header.book_meal"),
-                  on_click=ProfileStepState.open_step(PROFILE, SETTINGS_MENU), id="nav-book-meal",
+                  on_click=EditProfileState.open_step(PROFILE, SETTINGS_MENU), id="nav-book-meal",
                   **link),
         rx.button(rx.icon("mail", size=16, aria_hidden="true"), t("ui.header.contact_us"),
-                  on_click=ProfileStepState.open_step(CONTACT, SETTINGS_MENU), id="nav-contact",
+                  on_click=EditProfileState.open_step(CONTACT, SETTINGS_MENU), id="nav-contact",
                   **link),
         spacing="4",
         class_name="hm-hide-phone",

@@ -10,7 +10,7 @@ from hotmeals.ui.components.forms import select_field, status_notice, text_field
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.payments import OTHER, DonateState
+from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
 
 STATUS_KIND = {
     "success": "success",
@@ -44,9 +44,8 @@ def amount_choice() -> rx.Component:
         rx.el.p(t("donate.amount"), id="donate-amount-label", class_name="hm-label"),
         rx.radio_group.root(
             rx.flex(
-                _choice("5", "donate.preset_5"),
-                _choice("10", "donate.preset_10"),
-                _choice("20", "donate.preset_20"),
+                # The service's presets; each has its label in the catalog (donate.preset_N).
+                *[_choice(amount, f"donate.preset_{amount}") for amount in PRESETS],
                 _choice(OTHER, "donate.other"),
                 spacing="3",
                 wrap="wrap",

@@ -16,6 +16,7 @@ from hotmeals.ui.pages.content_pages import cms_step
 from hotmeals.ui.pages.settings import settings_step
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildrenState
+from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.steps import (
     ABOUT,
@@ -45,7 +46,7 @@ def _nav_item(step: str, icon: str, label_key: str) -> rx.Component:
             rx.icon(icon, size=18, aria_hidden="true"),
             rx.el.span(t(label_key)),
             type="button",
-            on_click=ProfileStepState.go(step, SETTINGS_MENU),
+            on_click=EditProfileState.go(step, SETTINGS_MENU),
             class_name=rx.cond(active, "hm-nav-item is-active", "hm-nav-item"),
             custom_attrs={"aria-current": rx.cond(active, "page", "false")},
             id=f"step-{step}",

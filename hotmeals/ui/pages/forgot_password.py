@@ -85,7 +85,7 @@ def forgot_panel() -> rx.Component:
         new_password_step(),
         rx.cond(
             (ForgotState.step == "otp") & (OtpState.purpose == RESET_PASSWORD),
-            otp_panel(),
+            otp_panel(on_submit=ForgotState.submit_code),
             email_step(),
         ),
     )

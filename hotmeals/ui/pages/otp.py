@@ -4,6 +4,8 @@ dialog of the profile; ``OtpState.purpose`` says which."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import field_error, label, submit_button
@@ -48,8 +50,11 @@ def resend_row() -> rx.Component:
     )
 
 
-def otp_panel(show_image: bool = True, heading: bool = True) -> rx.Component:
-    """The code form. ``heading=False`` inside a dialog, which has its own title."""
+def otp_panel(
+    show_image: bool = True, heading: bool = True, on_submit: Any = OtpState.submit
+) -> rx.Component:
+    """The code form. ``heading=False`` inside a dialog, which has its own title;
+    ``on_submit`` is the handler of the screen's purpose (the sign-up code by default)."""
     error = OtpState.error
     return rx.vstack(
         rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px",
@@ -96,7 +101,7 @@ def otp_panel(show_image: bool = True, heading: bool = True) -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            on_submit=OtpState.submit,
+            on_submit=on_submit,
             reset_on_submit=False,
             no_validate=True,
             width="100%",

@@ -171,7 +171,8 @@ def alt_otp_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(t("ui.otp.title")),
-            otp_panel(show_image=False, heading=False),
+            otp_panel(show_image=False, heading=False,
+                      on_submit=ParentEditState.submit_alt_code),
             max_width="440px",
         ),
         open=OtpState.purpose == ALT_EMAIL,

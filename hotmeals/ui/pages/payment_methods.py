@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.screens import parent_only
@@ -55,37 +56,18 @@ def card_row(card: rx.Var) -> rx.Component:
 
 
 def delete_dialog() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(t("cards.confirm_title")),
-            rx.alert_dialog.description(
-                t("cards.confirm_text"), rx.el.br(), rx.el.strong(CardsState.delete_label)
-            ),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button(
-                        t("cards.confirm_no"),
-                        variant="soft",
-                        color_scheme="gray",
-                        disabled=CardsState.deleting,
-                    )
-                ),
-                rx.button(
-                    rx.cond(CardsState.deleting, rx.spinner(size="2"), rx.fragment()),
-                    t("cards.confirm_yes"),
-                    color_scheme="red",
-                    on_click=CardsState.confirm_delete,
-                    disabled=CardsState.deleting,
-                    id="confirm-delete-card",
-                ),
-                spacing="3",
-                justify="end",
-                margin_top="16px",
-            ),
-            max_width="440px",
+    return confirm_dialog(
+        title=t("cards.confirm_title"),
+        description=rx.fragment(
+            t("cards.confirm_text"), rx.el.br(), rx.el.strong(CardsState.delete_label)
         ),
-        open=CardsState.delete_open,
+        cancel_label=t("cards.confirm_no"),
+        confirm_label=t("cards.confirm_yes"),
+        open_=CardsState.delete_open,
         on_open_change=CardsState.set_delete_open,
+        on_confirm=CardsState.confirm_delete,
+        busy=CardsState.deleting,
+        confirm_id="confirm-delete-card",
     )
 
 

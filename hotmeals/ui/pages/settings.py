@@ -7,6 +7,7 @@ import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
 from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.settings import (
     PASSWORD_PREFIX,
@@ -29,7 +30,7 @@ def _back_to_settings() -> rx.Component:
         t("ui.settings.back"),
         variant="ghost",
         size="2",
-        on_click=ProfileStepState.go(SETTINGS, SETTINGS_MENU),
+        on_click=EditProfileState.go(SETTINGS, SETTINGS_MENU),
         margin_bottom="8px",
     )
 
@@ -84,9 +85,9 @@ def settings_menu() -> rx.Component:
         rx.heading(t("ui.settings.title"), as_="h1", size="7"),
         rx.vstack(
             _menu_row("bell", "ui.settings.notifications", "ui.settings.notifications_text",
-                      ProfileStepState.go(SETTINGS, NOTIFICATIONS), "settings-notifications"),
+                      EditProfileState.go(SETTINGS, NOTIFICATIONS), "settings-notifications"),
             _menu_row("key-round", "ui.settings.password", "ui.settings.password_text",
-                      ProfileStepState.go(SETTINGS, CHANGE_PASSWORD), "settings-password"),
+                      EditProfileState.go(SETTINGS, CHANGE_PASSWORD), "settings-password"),
             _menu_row("user-pen", "ui.header.edit_profile", "ui.settings.profile_text",
                       rx.redirect("/edit-profile/parent-edit-profile"), "settings-profile"),
             spacing="2",

@@ -11,7 +11,7 @@ import reflex as rx
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState, after_login_path
+from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import message
@@ -49,17 +49,18 @@ class AllergyState(rx.State):
         self.missing = False
         self.query = ""
         yield
-        auth = await self.get_state(AuthState)
-        if auth.status not in ("parent", "signup"):
+        who = await acting_parent(self)
+        if who is None:
             return
-        self.in_signup = auth.status == "signup"
-        lang = await self._lang()
+        self.in_signup = not who.complete
+        lang = who.lang
         choice = await self.get_state(ChildChoiceState)
-        kids = await call_service(children.list_children, parent_id=auth.parent_id, lang=lang)
+        kids = await call_service(children.list_children, parent_id=who.parent_id, lang=lang)
         by_id = {int(k["id"]): k for k in kids}
-        # The chosen child; else, during sign-up, the child just added; else the default child.
+        # The chosen child (only among who's own); else, during sign-up, the child just added;
+        # else the default child.
         fallback = (kids[-1] if self.in_signup else kids[0]) if kids else None
-        child = by_id.get(choice.chosen()) or fallback
+        child = by_id.get(choice._chosen()) or fallback
         if child is None:
             self.missing = True
             self.loading = False
@@ -116,7 +117,7 @@ class AllergyState(rx.State):
     async def _finish(self, lang: str, toast_key: str):
         auth = await self.get_state(AuthState)
         was_signup = self.in_signup
-        await auth.refresh()
+        await auth._refresh()
         yield rx.toast.success(tr(toast_key, lang))
         if was_signup:
             yield rx.redirect(after_login_path(auth.signup_step, auth.is_parent))
@@ -129,17 +130,17 @@ class AllergyState(rx.State):
 
         self.busy = True
         yield
-        auth = await self.get_state(AuthState)
         lang = await self._lang()
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
+            # child_id was chosen among who's children by start; the service checks again.
             await call_service(
                 children.set_child_allergies,
-                parent_id=parent_id,
+                parent_id=who.parent_id,
                 child_id=self.child_id,
                 items=[(int(i["ingredient_id"]), i["alert_level"]) for i in self.items],
                 lang=lang,
@@ -157,19 +158,18 @@ class AllergyState(rx.State):
         """'No allergies' during sign-up completes the step without saving anything."""
         from hotmeals.services import children
 
-        auth = await self.get_state(AuthState)
         lang = await self._lang()
         if not self.in_signup:
             yield rx.redirect("/edit-profile")
             return
         self.busy = True
         yield
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
-        await call_service(children.complete_allergy_step, parent_id=parent_id)
+        await call_service(children.complete_allergy_step, parent_id=who.parent_id)
         self.busy = False
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

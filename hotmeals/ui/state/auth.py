@@ -11,12 +11,18 @@ Route sets (spec §2) are decided here by ``status``:
   /add-child and /allergy-profile are open, like the original app's "not logged in" set;
 - ``parent``: logged in (sign-up complete) - the logged-in set.
 
-Imports nothing app-level but the services it calls and the i18n state.
+Who the browser is comes from the token cookie alone, checked by the service on every call
+that reads or changes a parent's data (``acting_parent``): nothing cached in state says who the
+browser is, and every method here that is not an event handler is private (``_name``), because
+Reflex lets the browser call any public method of a State over the websocket.
+
+Imports nothing app-level but the services it calls, the i18n state and the step machine.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -24,10 +30,14 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts
+from hotmeals.services.parents import COMPLETE, SESSION_TTL
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.steps import ProfileStepState
 
-SESSION_MAX_AGE = 7 * 24 * 3600  # spec §9: session cookies last 7 days
+# Spec §9: the cookie lives as long as the server-side session it names.
+SESSION_MAX_AGE = int(SESSION_TTL.total_seconds())
 TOKEN_COOKIE = "hm_token"
 SESSION_KEY = "hm_session"
 PREFIX = "/parent"
@@ -70,7 +80,7 @@ def page_path(url_path: str) -> str:
 
 def _load_session(*, session: Any, token: str) -> tuple[Any, dict]:
     """Check the token and read the profile in one transaction."""
-    from hotmeals.services import accounts, profile
+    from hotmeals.services import profile
 
     ctx = accounts.authenticate(session=session, token=token)
     return ctx, profile.get_profile(session=session, parent_id=ctx.parent_id)
@@ -103,9 +113,6 @@ class AuthState(rx.State):
     logout_open: bool = False
     logging_out: bool = False
 
-    _parent_id: int = 0
-    _session_id: int = 0
-
     # ---- derived -------------------------------------------------------------------------
     @rx.var
     def is_parent(self) -> bool:
@@ -134,25 +141,16 @@ class AuthState(rx.State):
         local = _int(self.cancel_cart_count_store)
         return local if local > 0 else self.cancel_cart_count
 
-    # ---- used by other states ------------------------------------------------------------
-    @property
-    def parent_id(self) -> int:
-        return self._parent_id
-
-    @property
-    def session_id(self) -> int:
-        return self._session_id
-
-    async def lang(self) -> str:
-        return (await self.get_state(I18nState)).lang
-
-    def client_address(self) -> str | None:
+    # ---- used by other states (private: not callable from the browser) ------------------
+    def _client_address(self) -> str | None:
         return self.router.session.client_ip or None
 
-    def user_agent(self) -> str | None:
+    def _user_agent(self) -> str | None:
         return (self.router.headers.user_agent or "")[:255] or None
 
-    def apply_profile(self, profile: dict) -> None:
+    def _apply_profile(self, profile: dict) -> None:
+        """Show a profile the service returned for the checked parent (never one from the
+        browser: this is not an event handler)."""
         self.first_name = profile.get("first_name") or ""
         self.last_name = profile.get("last_name") or ""
         self.email = profile.get("email") or ""
@@ -162,12 +160,10 @@ class AuthState(rx.State):
         self.cart_count = int(profile.get("cart_count") or 0)
         self.cancel_cart_count = int(profile.get("cancel_cart_count") or 0)
         self.active_child_count = int(profile.get("active_child_count") or 0)
-        if profile.get("id"):
-            self._parent_id = int(profile["id"])
-        self.status = "parent" if self.signup_step == "COMPLETE" else "signup"
+        self.status = "parent" if self.signup_step == COMPLETE else "signup"
         self.session_data = json.dumps(
             {
-                "id": self._parent_id,
+                "id": int(profile.get("id") or 0),
                 "first_name": self.first_name,
                 "last_name": self.last_name,
                 "email": self.email,
@@ -177,13 +173,13 @@ class AuthState(rx.State):
             }
         )
 
-    def start_session(self, token: str, session_data: dict) -> None:
-        """After login or e-mail verification: keep the token and the §3 session data."""
+    def _start_session(self, token: str, session_data: dict) -> None:
+        """After login or e-mail verification: keep the token the service just issued and
+        the §3 session data."""
         self.token = token
-        self._parent_id = int(session_data.get("id") or 0)
-        self.apply_profile(session_data)
+        self._apply_profile(session_data)
 
-    def forget_session(self) -> None:
+    def _forget_session(self) -> None:
         """Clear what the browser keeps (the cookie and localStorage entries are emptied by
         the state sync; ``rx.remove_cookie`` would re-run the current page's on_load, whose
         guard would then send the parent to sign-in instead of home). The caller decides
@@ -196,42 +192,21 @@ class AuthState(rx.State):
         self.first_name = self.last_name = self.email = self.phone = ""
         self.profile_image = self.signup_step = ""
         self.cart_count = self.cancel_cart_count = self.active_child_count = 0
-        self._parent_id = self._session_id = 0
 
-    async def refresh(self) -> None:
+    async def _refresh(self) -> None:
         """Re-check the token and reload the profile (cart counts included)."""
         if not self.token:
             if self.status != "visitor":
-                self.forget_session()
+                self._forget_session()
             self.status = "visitor"
             return
         try:
-            ctx, profile = await call_service(_load_session, token=self.token)
+            _ctx, profile = await call_service(_load_session, token=self.token)
         except DomainError:
             # An expired or revoked token (the API's 401): the session ends here.
-            self.forget_session()
+            self._forget_session()
             return
-        self._session_id = ctx.session_id
-        self._parent_id = ctx.parent_id
-        self.apply_profile(profile)
-
-    async def checked_parent_id(self) -> int:
-        """The parent's id after checking the token again, for an action that changes data:
-        a session revoked meanwhile (logout elsewhere, password changed) acts no more.
-        0 (and the session forgotten) when the token is no longer valid."""
-        from hotmeals.services import accounts
-
-        try:
-            ctx = await call_service(accounts.authenticate, token=self.token)
-        except DomainError:
-            self.forget_session()
-            return 0
-        self._parent_id, self._session_id = ctx.parent_id, ctx.session_id
-        return ctx.parent_id
-
-    def session_expired(self, lang: str) -> list:
-        """Spec §4: a lost session returns to the parent home, saying why."""
-        return [rx.toast.error(tr("unauthorized", lang)), rx.redirect("/")]
+        self._apply_profile(profile)
 
     def _guard_redirect(self, wanted: str) -> rx.event.EventSpec | None:
         if self.status == "parent":
@@ -244,19 +219,19 @@ class AuthState(rx.State):
     @rx.event
     async def load_session(self):
         """on_load of public pages: know who is here (header, 'landing when logged in')."""
-        await self.refresh()
+        await self._refresh()
 
     @rx.event
     async def require_parent(self):
         """on_load of logged-in pages: a visitor goes to sign-in and comes back after."""
-        await self.refresh()
+        await self._refresh()
         return self._guard_redirect(page_path(self.router.url.path))
 
     @rx.event
     async def require_signup_step(self, step: str):
         """on_load of /add-child: open to a sign-up at ADD_CHILD (a logged-in parent sees the
         landing screen, spec §2)."""
-        await self.refresh()
+        await self._refresh()
         if self.status in ("parent", "unknown"):
             return None
         if self.status == "signup":
@@ -268,7 +243,7 @@ class AuthState(rx.State):
     @rx.event
     async def require_session(self):
         """on_load of /allergy-profile: a parent (for any child) or a sign-up at ALLERGY."""
-        await self.refresh()
+        await self._refresh()
         if self.status == "parent":
             return None
         if self.status == "signup":
@@ -288,11 +263,9 @@ class AuthState(rx.State):
 
     @rx.event
     async def confirm_logout(self):
-        from hotmeals.services import accounts
-
         self.logging_out = True
         yield
-        lang = await self.lang()
+        lang = (await self.get_state(I18nState)).lang
         if self.token:
             try:
                 await call_service(accounts.logout, token=self.token)
@@ -303,11 +276,58 @@ class AuthState(rx.State):
         # The message first, then home, then the session goes (spec §2, §4).
         yield rx.toast.success(tr("logout_success", lang))
         yield rx.redirect("/")
-        from hotmeals.ui.state.steps import ProfileStepState
-
         steps = await self.get_state(ProfileStepState)
-        steps.reset_steps()
-        self.forget_session()
+        steps._reset_steps()
+        self._forget_session()
+
+
+@dataclass(frozen=True)
+class ActingParent:
+    """The parent a handler acts for, as the session store said on this very call."""
+
+    parent_id: int
+    session_id: int
+    signup_step: str
+    lang: str
+
+    @property
+    def complete(self) -> bool:
+        """Sign-up finished: the logged-in screens are open (spec §2)."""
+        return self.signup_step == COMPLETE
+
+
+async def acting_parent(state: rx.State) -> ActingParent | None:
+    """The parent signed in by the token cookie, checked by the service on this call.
+
+    The one way a handler learns whose data it reads or changes. ``None`` - and the browser's
+    copy of the session forgotten - for no token, a forged one, or a session revoked or
+    expired meanwhile (logout elsewhere, password changed): the next call after a revocation
+    acts no more. Ids the browser sends with an event are the services' to check against the
+    parent returned here. Call it inside ``async with self`` in a background event.
+    """
+    auth = await state.get_state(AuthState)
+    lang = (await state.get_state(I18nState)).lang
+    ctx = None
+    if auth.token:
+        try:
+            ctx = await call_service(accounts.authenticate, token=auth.token)
+        except DomainError:
+            ctx = None
+    if ctx is None:
+        if auth.token or auth.status not in ("visitor", "unknown"):
+            auth._forget_session()
+        return None
+    return ActingParent(
+        parent_id=ctx.parent_id,
+        session_id=ctx.session_id,
+        signup_step=ctx.signup_step,
+        lang=lang,
+    )
+
+
+def session_expired(lang: str) -> list:
+    """Spec §4: a lost session returns to the parent home, saying why."""
+    return [rx.toast.error(tr("unauthorized", lang)), rx.redirect("/")]
 
 
 def _int(value: str) -> int:

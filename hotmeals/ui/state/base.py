@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from hotmeals.db.engine import session_scope
+from hotmeals.services.transaction import run_in_transaction
 
 T = TypeVar("T")
-
-
-def _in_transaction(fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
-    with session_scope() as session:
-        return fn(session=session, **kwargs)
 
 
 async def call_service(fn: Callable[..., T], /, **kwargs: Any) -> T:
@@ -21,4 +15,4 @@ async def call_service(fn: Callable[..., T], /, **kwargs: Any) -> T:
 
     A ``DomainError`` propagates unchanged (after the rollback) for the state to show.
     """
-    return await asyncio.to_thread(_in_transaction, fn, kwargs)
+    return await run_in_transaction(fn, **kwargs)

@@ -11,7 +11,7 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, message, place_error
 from hotmeals.ui.state.i18n import I18nState
@@ -48,7 +48,7 @@ class ChildChoiceState(rx.State):
 
     child_id: str = rx.LocalStorage("", name="chosenChildId", sync=True)
 
-    def chosen(self) -> int:
+    def _chosen(self) -> int:
         try:
             return int(self.child_id or 0)
         except ValueError:
@@ -74,51 +74,52 @@ class ChildrenState(rx.State):
 
     _delete_id: int = 0
 
-    async def reload(self) -> None:
+    async def _reload(self, who: ActingParent) -> None:
+        """The children of ``who`` (the caller checked the session on this call)."""
         from hotmeals.services import children
 
-        auth = await self.get_state(AuthState)
-        if not auth.is_parent:
-            self.kids = []
-            return
-        lang = (await self.get_state(I18nState)).lang
-        rows = await call_service(children.list_children, parent_id=auth.parent_id, lang=lang)
+        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
         self.kids = [_child_row(c) for c in rows]
 
     @rx.event
     async def load(self):
         self.loading = True
         yield
-        await self.reload()
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            self.kids = []
+        else:
+            await self._reload(who)
         self.loading = False
 
     @rx.event
     async def set_default(self, child_id: str):
         from hotmeals.services import children
 
-        auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
-            yield auth.session_expired(lang)
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
             return
         try:
+            # The service refuses a child of another parent ("child_not_found").
             await call_service(
-                children.set_default_child, parent_id=parent_id, child_id=int(child_id)
+                children.set_default_child, parent_id=who.parent_id, child_id=str(child_id)
             )
         except DomainError as err:
             yield rx.toast.error(message(err, lang))
             return
-        await self.reload()
+        await self._reload(who)
         form = await self.get_state(ChildFormState)
-        if form.child_id == int(child_id):
+        if str(form.child_id) == str(child_id):
             form.is_default = True
         yield rx.toast.success(tr("default_child_set", lang))
 
     @rx.event
     def ask_delete(self, child_id: str, name: str):
-        self._delete_id = int(child_id)
-        self.delete_name = name
+        # Only remembered here: confirm_delete's service call checks whose child it is.
+        self._delete_id = int(child_id) if str(child_id).isdigit() else 0
+        self.delete_name = str(name)[:120]
         self.delete_open = True
 
     @rx.event
@@ -133,15 +134,15 @@ class ChildrenState(rx.State):
         yield
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
             self.delete_open = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
             await call_service(
-                children.delete_child, parent_id=parent_id, child_id=self._delete_id
+                children.delete_child, parent_id=who.parent_id, child_id=self._delete_id
             )
         except DomainError as err:
             self.busy = False
@@ -150,8 +151,8 @@ class ChildrenState(rx.State):
             return
         self.busy = False
         self.delete_open = False
-        await self.reload()
-        await auth.refresh()
+        await self._reload(who)
+        await auth._refresh()
         yield rx.toast.success(tr("child_deleted", lang))
         form = await self.get_state(ChildFormState)
         if form.mode == "edit" and form.child_id == self._delete_id:
@@ -204,10 +205,9 @@ class ChildFormState(rx.State):
     async def start_add(self):
         """on_load of /add-child and /add-another-child (after the guard)."""
         self.loading = True
-        auth = await self.get_state(AuthState)
-        mode = "another" if auth.is_parent else "add"
-        if auth.status in ("parent", "signup"):
-            await self._start(mode)
+        who = await acting_parent(self)
+        if who is not None:
+            await self._start("another" if who.complete else "add")
         self.loading = False
 
     @rx.event
@@ -217,22 +217,23 @@ class ChildFormState(rx.State):
 
         self.loading = True
         yield
-        auth = await self.get_state(AuthState)
-        if not auth.is_parent:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)
-        lang = await self._lang()
+        lang = who.lang
         try:
-            child_id = choice.chosen()
+            # The chosen id is browser storage: the service looks it up among who's children.
+            child_id = choice._chosen()
             if not child_id:
                 # No child chosen yet (a new browser): the default child, listed first.
                 kids = await call_service(
-                    children.list_children, parent_id=auth.parent_id, lang=lang
+                    children.list_children, parent_id=who.parent_id, lang=lang
                 )
                 child_id = int(kids[0]["id"]) if kids else 0
             child = await call_service(
-                children.get_child, parent_id=auth.parent_id, child_id=child_id, lang=lang
+                children.get_child, parent_id=who.parent_id, child_id=child_id, lang=lang
             )
         except DomainError:
             self.missing = True
@@ -354,13 +355,13 @@ class ChildFormState(rx.State):
         yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         kwargs = {
-            "parent_id": parent_id,
+            "parent_id": who.parent_id,
             "first_name": self.first_name.strip(),
             "last_name": self.last_name.strip(),
             "city_id": int(self.city_id),
@@ -387,7 +388,7 @@ class ChildFormState(rx.State):
         self.busy = False
         choice = await self.get_state(ChildChoiceState)
         choice.child_id = str(child["id"])
-        await auth.refresh()
+        await auth._refresh()
         if self.mode == "edit":
             yield rx.toast.success(tr("child_updated", lang))
             yield rx.redirect("/edit-profile")

@@ -8,7 +8,7 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, message, place_error
 from hotmeals.ui.state.i18n import I18nState
@@ -28,12 +28,15 @@ class ContactState(rx.State):
     phone: str = ""
     form_key: int = 0
 
-    async def fill_from_profile(self) -> None:
-        auth = await self.get_state(AuthState)
-        self.first_name = auth.first_name
-        self.last_name = auth.last_name
-        self.email = auth.email
-        self.phone = auth.phone
+    async def _fill_from_profile(self, who: ActingParent) -> None:
+        """Pre-fill from the profile of ``who`` (the caller checked the session)."""
+        from hotmeals.services import profile
+
+        data = await call_service(profile.get_profile, parent_id=who.parent_id)
+        self.first_name = data.get("first_name") or ""
+        self.last_name = data.get("last_name") or ""
+        self.email = data.get("email") or ""
+        self.phone = data.get("phone") or ""
         self.errors = {}
         self.sent = False
 
@@ -60,14 +63,21 @@ class ContactState(rx.State):
             return
         self.busy = True
         yield
+        # The form is on a signed-in screen only: a message goes out in a checked parent's
+        # name or not at all.
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
         auth = await self.get_state(AuthState)
         try:
             await call_service(
                 content.contact_us,
                 **values,
-                parent_id=auth.parent_id or None,
+                parent_id=who.parent_id,
                 lang=lang,
-                address=auth.client_address(),
+                address=auth._client_address(),
             )
         except DomainError as err:
             self.busy = False

@@ -13,7 +13,9 @@ import reflex as rx
 from markdown_it import MarkdownIt
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.steps import ProfileStepState
 
 CMS_SLUGS = ("about", "terms", "privacy")
 # Visitor pages show CMS text in a dialog as HTML made here (raw HTML in the Markdown is
@@ -31,13 +33,7 @@ def to_html(markdown: str) -> str:
 def _page_both(*, session: Any, slug: str) -> dict[str, dict]:
     from hotmeals.services import content
 
-    return {lang: content.cms_page(session=session, slug=slug, lang=lang) for lang in ("en", "fr")}
-
-
-def _faq_both(*, session: Any) -> dict[str, list[dict]]:
-    from hotmeals.services import content
-
-    return {lang: content.list_faq(session=session, lang=lang) for lang in ("en", "fr")}
+    return content.page_in_both_languages(session=session, slug=slug)
 
 
 class ContentState(rx.State):
@@ -56,13 +52,13 @@ class ContentState(rx.State):
 
     _pages: dict[str, dict] = {}
 
-    async def ensure_loaded(self, slug: str) -> None:
+    async def _ensure_loaded(self, slug: str) -> None:
         if slug == "faq":
             self.slug = "faq"
             if not self.faq_en:
-                faq = await call_service(_faq_both)
-                self.faq_en = [_qa(row) for row in faq["en"]]
-                self.faq_fr = [_qa(row) for row in faq["fr"]]
+                faq = await call_service(_page_both, slug="faq")
+                self.faq_en = [_qa(row) for row in faq["en"]["items"]]
+                self.faq_fr = [_qa(row) for row in faq["fr"]["items"]]
             return
         if slug not in CMS_SLUGS:
             return
@@ -83,38 +79,29 @@ class ContentState(rx.State):
         self.html_en, self.html_fr = to_html(self.body_en), to_html(self.body_fr)
 
     @rx.event
-    async def load(self, slug: str):
-        self.loading = True
-        yield
-        await self.ensure_loaded(slug)
-        self.loading = False
-
-    @rx.event
     async def open_dialog(self, slug: str):
         """The footer's About / Terms / Privacy for a visitor: the page in a dialog."""
         self.dialog_open = True
         self.loading = True
         yield
-        await self.ensure_loaded(slug)
+        await self._ensure_loaded(slug)
         self.loading = False
 
     @rx.event
     async def open_from_footer(self, slug: str, step: str):
         """Footer links: a logged-in parent gets the /edit-profile step, a visitor a dialog."""
-        from hotmeals.ui.state.auth import AuthState
-        from hotmeals.ui.state.steps import ProfileStepState
-
         auth = await self.get_state(AuthState)
         if auth.is_parent:
+            # Public text either way: the parent's status only picks where it is shown.
             steps = await self.get_state(ProfileStepState)
-            steps.set_steps(step)
-            await self.ensure_loaded(slug)
+            steps._set_steps(str(step))
+            await self._ensure_loaded(slug)
             yield rx.redirect("/edit-profile")
             return
         self.dialog_open = True
         self.loading = True
         yield
-        await self.ensure_loaded(slug)
+        await self._ensure_loaded(slug)
         self.loading = False
 
     @rx.event

@@ -10,13 +10,13 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState, after_login_path
+from hotmeals.services.otp import OTP_TTL, RESEND_COOLDOWN_SECONDS
+from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 
 VERIFY_EMAIL, RESET_PASSWORD, ALT_EMAIL = "VERIFY_EMAIL", "RESET_PASSWORD", "ALT_EMAIL"
-DEFAULT_RESEND_AFTER = 60
 
 
 class OtpState(rx.State):
@@ -35,13 +35,13 @@ class OtpState(rx.State):
     def can_resend(self) -> bool:
         return self.resend_wait <= 0 and not self.resending
 
-    def begin(
+    def _begin(
         self,
         purpose: str,
         email: str,
         *,
-        resend_after: int = DEFAULT_RESEND_AFTER,
-        expires_in: int = 600,
+        resend_after: int = RESEND_COOLDOWN_SECONDS,
+        expires_in: int = int(OTP_TTL.total_seconds()),
         next_path: str | None = None,
     ):
         """Open the code screen; returns the countdown event to yield."""
@@ -54,14 +54,14 @@ class OtpState(rx.State):
         self._next = next_path or ""
         return OtpState.countdown
 
-    def close(self) -> None:
+    def _close(self) -> None:
         self.purpose = ""
         self.error = ""
         self.busy = False
 
     @rx.event
     def cancel(self):
-        self.close()
+        self._close()
 
     @rx.event(background=True)
     async def countdown(self):
@@ -83,71 +83,50 @@ class OtpState(rx.State):
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
 
-    @rx.event
-    async def submit(self, form_data: dict):
-        from hotmeals.services import accounts, profile
-
-        code = str(form_data.get("otp") or "").strip()
+    # ---- used by the states that own a purpose (private) -----------------------------------
+    def _code_from(self, form_data: dict) -> str:
+        """The typed code; the screen shows it is being checked."""
         self.busy = True
         self.error = ""
+        return str(form_data.get("otp") or "").strip()
+
+    def _refused(self, err: DomainError, lang: str) -> rx.event.EventSpec:
+        self.error = message(err, lang)
+        self.busy = False
+        return rx.set_focus("otp")
+
+    @rx.event
+    async def submit(self, form_data: dict):
+        """The sign-up address's code (sign-up, and a sign-in whose e-mail was never verified).
+        The other purposes are checked by their owners: ``ForgotState.submit_code`` and
+        ``ParentEditState.submit_alt_code``, so this module imports neither."""
+        from hotmeals.services import accounts
+
+        if self.purpose != VERIFY_EMAIL:
+            return
+        code = self._code_from(form_data)
         yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         try:
-            if self.purpose == VERIFY_EMAIL:
-                result = await call_service(
-                    accounts.verify_otp,
-                    email=self.email,
-                    otp=code,
-                    address=auth.client_address(),
-                    user_agent=auth.user_agent(),
-                )
-                auth.start_session(result.token, result.session_data)
-                data = result.session_data
-                target = after_login_path(
-                    data.get("signup_step", ""), bool(data.get("isLoginData")), self._next
-                )
-                self.close()
-                yield rx.toast.success(tr("email_verified", lang))
-                yield rx.redirect(target)
-                return
-            if self.purpose == RESET_PASSWORD:
-                await call_service(
-                    accounts.check_reset_otp,
-                    email=self.email,
-                    otp=code,
-                    address=auth.client_address(),
-                )
-                from hotmeals.ui.state.sign_in import ForgotState
-
-                forgot = await self.get_state(ForgotState)
-                forgot.code_checked(code)
-                self.busy = False
-                yield rx.set_focus("reset-password")
-                return
-            if self.purpose == ALT_EMAIL:
-                parent_id = await auth.checked_parent_id()
-                if not parent_id:
-                    self.close()
-                    yield auth.session_expired(lang)
-                    return
-                data = await call_service(
-                    profile.verify_alt_email, parent_id=parent_id, email=self.email, otp=code
-                )
-                from hotmeals.ui.state.parent_profile import ParentEditState
-
-                editor = await self.get_state(ParentEditState)
-                editor.apply_alt_emails(data)
-                auth.apply_profile(data)
-                self.close()
-                yield rx.toast.success(tr("alt_email_verified", lang))
-                return
+            result = await call_service(
+                accounts.verify_otp,
+                email=self.email,
+                otp=code,
+                address=auth._client_address(),
+                user_agent=auth._user_agent(),
+            )
         except DomainError as err:
-            self.error = message(err, lang)
-            self.busy = False
-            yield rx.set_focus("otp")
+            yield self._refused(err, lang)
             return
-        self.busy = False
+        auth._start_session(result.token, result.session_data)
+        data = result.session_data
+        target = after_login_path(
+            data.get("signup_step", ""), bool(data.get("isLoginData")), self._next
+        )
+        self._close()
+        yield rx.toast.success(tr("email_verified", lang))
+        yield rx.redirect(target)
 
     @rx.event
     async def resend(self):
@@ -163,21 +142,21 @@ class OtpState(rx.State):
         try:
             if self.purpose == ALT_EMAIL:
                 # For an address added but not verified, adding it again sends a new code.
-                parent_id = await auth.checked_parent_id()
-                if not parent_id:
+                who = await acting_parent(self)
+                if who is None:
                     self.resending = False
-                    self.close()
-                    yield auth.session_expired(lang)
+                    self._close()
+                    yield session_expired(lang)
                     return
                 sent = await call_service(
-                    profile.add_alt_email, parent_id=parent_id, email=self.email
+                    profile.add_alt_email, parent_id=who.parent_id, email=self.email
                 )
             else:
                 sent = await call_service(
                     accounts.resend_otp,
                     email=self.email,
                     purpose=self.purpose,
-                    address=auth.client_address(),
+                    address=auth._client_address(),
                 )
         except DomainError as err:
             self.resending = False
@@ -189,5 +168,5 @@ class OtpState(rx.State):
             return
         self.resending = False
         self.resend_wait = sent.resend_after
-        yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
+        yield rx.toast.success(tr("otp_on_its_way", lang, email=sent.email))
         yield OtpState.countdown

@@ -8,7 +8,7 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message, place_error
 from hotmeals.ui.state.i18n import I18nState
@@ -35,7 +35,7 @@ class ParentEditState(rx.State):
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
 
-    def apply_alt_emails(self, profile: dict) -> None:
+    def _apply_alt_emails(self, profile: dict) -> None:
         self.alt_emails = [
             {"email": a["email"], "verified": "1" if a.get("verified") else ""}
             for a in profile.get("alt_emails") or []
@@ -50,15 +50,15 @@ class ParentEditState(rx.State):
         self.errors = {}
         self.alt_error = ""
         yield
-        auth = await self.get_state(AuthState)
-        if not auth.is_parent:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return
-        data = await call_service(profile.get_profile, parent_id=auth.parent_id)
+        data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
         self.last_name = data["last_name"]
         self.phone = data.get("phone") or ""
         self.email = data["email"]
-        self.apply_alt_emails(data)
+        self._apply_alt_emails(data)
         self.loading = False
 
     @rx.event
@@ -101,15 +101,15 @@ class ParentEditState(rx.State):
         self.busy = True
         yield
         auth = await self.get_state(AuthState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
             data = await call_service(
                 profile.edit_profile,
-                parent_id=parent_id,
+                parent_id=who.parent_id,
                 first_name=self.first_name,
                 last_name=self.last_name,
                 phone=self.phone,
@@ -122,7 +122,7 @@ class ParentEditState(rx.State):
             yield event
             return
         self.busy = False
-        auth.apply_profile(data)
+        auth._apply_profile(data)
         yield rx.toast.success(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
@@ -140,25 +140,24 @@ class ParentEditState(rx.State):
         self.alt_error = ""
         self.adding = True
         yield
-        auth = await self.get_state(AuthState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.adding = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=parent_id, email=address)
+            sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
         except DomainError as err:
             self.adding = False
             self.alt_error = message(err, lang)
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.adding = False
-        data = await call_service(profile.get_profile, parent_id=parent_id)
-        self.apply_alt_emails(data)
+        data = await call_service(profile.get_profile, parent_id=who.parent_id)
+        self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
-        yield otp.begin(
+        yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
         yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
@@ -169,22 +168,21 @@ class ParentEditState(rx.State):
         from hotmeals.services import profile
 
         lang = await self._lang()
-        auth = await self.get_state(AuthState)
         otp = await self.get_state(OtpState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
-            yield auth.session_expired(lang)
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
             return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=parent_id, email=address)
+            sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
         except DomainError as err:
             if err.code != "otp_cooldown":
                 yield rx.toast.error(message(err, lang))
                 return
             # A code went out moments ago: open the dialog for that one.
-            yield otp.begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
+            yield otp._begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
             return
-        yield otp.begin(
+        yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
         yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
@@ -195,26 +193,54 @@ class ParentEditState(rx.State):
 
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
-            yield auth.session_expired(lang)
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
             return
         try:
             data = await call_service(
-                profile.remove_alt_email, parent_id=parent_id, email=address
+                profile.remove_alt_email, parent_id=who.parent_id, email=address
             )
         except DomainError as err:
             yield rx.toast.error(message(err, lang))
             return
-        self.apply_alt_emails(data)
-        auth.apply_profile(data)
+        self._apply_alt_emails(data)
+        auth._apply_profile(data)
         yield rx.toast.success(tr("ui.alt_email.removed", lang, email=address))
+
+    @rx.event
+    async def submit_alt_code(self, form_data: dict):
+        """The code sent to an alternate address (the code dialog's form)."""
+        from hotmeals.services import profile
+
+        otp = await self.get_state(OtpState)
+        if otp.purpose != ALT_EMAIL:
+            return
+        code = otp._code_from(form_data)
+        yield
+        lang = await self._lang()
+        who = await acting_parent(self)
+        if who is None:
+            otp._close()
+            yield session_expired(lang)
+            return
+        try:
+            data = await call_service(
+                profile.verify_alt_email, parent_id=who.parent_id, email=otp.email, otp=code
+            )
+        except DomainError as err:
+            yield otp._refused(err, lang)
+            return
+        self._apply_alt_emails(data)
+        (await self.get_state(AuthState))._apply_profile(data)
+        otp._close()
+        yield rx.toast.success(tr("alt_email_verified", lang))
 
     @rx.event
     async def close_otp(self, open_: bool):
         if not open_:
             otp = await self.get_state(OtpState)
-            otp.close()
+            otp._close()
 
     # ---- picture ---------------------------------------------------------------------------
     @rx.event
@@ -227,17 +253,18 @@ class ParentEditState(rx.State):
         yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
+        # Whose picture it is first: an anonymous upload is not even read.
+        who = await acting_parent(self)
+        if who is None:
+            self.uploading = False
+            yield session_expired(lang)
+            return
         upload = files[0]
         data = await upload.read()
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
-            self.uploading = False
-            yield auth.session_expired(lang)
-            return
         try:
             url = await call_service(
                 profile.save_profile_image,
-                parent_id=parent_id,
+                parent_id=who.parent_id,
                 filename=upload.name or "picture",
                 data=data,
             )

@@ -22,12 +22,15 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
-from hotmeals.services import cards, donations, payments
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.services import cards, donations
+from hotmeals.services.payments.outcome import settle_card_lightbox, settle_lightbox
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 
-PRESETS = ("5", "10", "20")
+# The service's preset amounts, in whole dollars as the radio values ("5", "10", "20").
+PRESETS = tuple(str(cents // 100) for cents in donations.PRESET_CENTS)
+DEFAULT_PRESET = PRESETS[len(PRESETS) // 2]
 OTHER = "other"
 RESULT_FIELDS = ("outcome", "txn_id", "token", "message")
 
@@ -71,12 +74,6 @@ def _result(value: Any) -> dict[str, str]:
     return {key: str(data.get(key) or "")[:200] for key in RESULT_FIELDS}
 
 
-async def _who(state: rx.State) -> tuple[int, str]:
-    auth = await state.get_state(AuthState)
-    lang = (await state.get_state(I18nState)).lang
-    return auth.parent_id, lang
-
-
 def _history_row(row: dict) -> dict[str, str]:
     return {
         "id": str(row["id"]),
@@ -99,7 +96,7 @@ def _card_row(card: cards.CardView) -> dict[str, str]:
 class DonateState(rx.State):
     """/edit-profile/donate-payment."""
 
-    choice: str = "10"
+    choice: str = DEFAULT_PRESET
     other_amount: str = ""
     school_id: str = ""
     schools: list[dict[str, str]] = []
@@ -121,25 +118,28 @@ class DonateState(rx.State):
 
     @rx.event
     async def load(self):
-        parent_id, lang = await _who(self)
+        who = await acting_parent(self)
         self.status = self.message = self.amount_error = self.school_error = ""
         self.busy = False
-        if not parent_id:
+        if who is None or not who.complete:
+            self.schools, self.history, self.school_id = [], [], ""
             return
-        schools = await call_service(donations.donation_schools, parent_id=parent_id)
+        schools = await call_service(donations.donation_schools, parent_id=who.parent_id)
         self.schools = [{"id": str(s["id"]), "name": s["name"]} for s in schools]
         if self.school_id not in {s["id"] for s in self.schools}:
             self.school_id = self.schools[0]["id"] if self.schools else ""
-        await self._load_history(parent_id, lang)
+        await self._load_history(who)
         self.loaded = True
 
-    async def _load_history(self, parent_id: int, lang: str) -> None:
-        rows = await call_service(donations.list_donations, parent_id=parent_id, lang=lang)
+    async def _load_history(self, who: ActingParent) -> None:
+        rows = await call_service(
+            donations.list_donations, parent_id=who.parent_id, lang=who.lang
+        )
         self.history = [_history_row(r) for r in rows]
 
     @rx.event
     def set_choice(self, value: str):
-        self.choice = value if value in (*PRESETS, OTHER) else "10"
+        self.choice = value if value in (*PRESETS, OTHER) else DEFAULT_PRESET
         self.amount_error = ""
 
     @rx.event
@@ -158,16 +158,25 @@ class DonateState(rx.State):
         async with self:
             if self.busy:
                 return
-            parent_id, lang = await _who(self)
-            amount = self.other_amount if self.choice == OTHER else self.choice
-            school = int(self.school_id) if self.school_id.isdigit() else None
-            names = {s["id"]: s["name"] for s in self.schools}
-            self._school_name = names.get(self.school_id, "")
-            self.busy = True
-            self.status = self.message = self.amount_error = self.school_error = ""
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
+            if who is None or not who.complete:
+                self.schools, self.history = [], []
+            else:
+                amount = self.other_amount if self.choice == OTHER else self.choice
+                # A school id from the browser: the service takes only a school of who's
+                # children.
+                school = int(self.school_id) if self.school_id.isdigit() else None
+                names = {s["id"]: s["name"] for s in self.schools}
+                self._school_name = names.get(self.school_id, "")
+                self.busy = True
+                self.status = self.message = self.amount_error = self.school_error = ""
+        if who is None or not who.complete:
+            yield session_expired(lang)
+            return
         try:
             session = await donations.start_donation(
-                parent_id=parent_id, amount=amount, school_id=school
+                parent_id=who.parent_id, amount=amount, school_id=school
             )
         except DomainError as err:
             async with self:
@@ -191,12 +200,21 @@ class DonateState(rx.State):
     async def lightbox_closed(self, value: Any):
         result = _result(value)
         async with self:
-            parent_id, lang = await _who(self)
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
             payment_id, amount_cents = self._payment_id, self._amount_cents
             school = self._school_name
-            if result["outcome"] == "approval":
+            if who is None:
+                # Signed out meanwhile: nothing is recorded from this browser; a payment the
+                # Lightbox approved is settled by the reconciliation with Converge.
+                self.busy = False
+                self._payment_id = 0
+            elif result["outcome"] == "approval":
                 self.status, self.message = "confirming", tr("donate.confirming", lang)
-        status, message = await _settle(parent_id, payment_id, result, lang)
+        if who is None:
+            yield session_expired(lang)
+            return
+        status, message = await _settle(who.parent_id, payment_id, result, lang)
         if status == "success":
             message = tr(
                 "pay.donation_thanks", lang, amount=format_money(amount_cents, lang), school=school
@@ -205,41 +223,21 @@ class DonateState(rx.State):
             self.status, self.message, self.busy = status, message, False
             self._payment_id = 0
             if status == "success":
-                await self._load_history(parent_id, lang)
+                await self._load_history(who)
 
 
 async def _settle(parent_id: int, payment_id: int, result: dict[str, str], lang: str):
     """What the Lightbox said, checked and recorded by the server -> (status, message)."""
-    outcome = result["outcome"]
-    try:
-        if outcome == "approval":
-            view = await payments.confirm_payment(
-                payment_id=payment_id, txn_id=result["txn_id"], parent_id=parent_id
-            )
-            if not view.approved:
-                return "pending", tr("pay.pending", lang)
-            if result["token"]:
-                try:
-                    await cards.save_card(
-                        parent_id=parent_id, token=result["token"], expect_masked=view.card_masked
-                    )
-                except DomainError:
-                    pass  # paid all the same; the card is just not saved
-            return "success", ""
-        if outcome == "declined":
-            reason = result["message"] or "DECLINED"
-            await call_service(
-                payments.record_decline,
-                payment_id=payment_id,
-                message=reason,
-                parent_id=parent_id,
-            )
-            return "declined", tr("pay.declined", lang, reason=reason)
-        if outcome == "cancelled":
-            return "cancelled", tr("pay.cancelled", lang)
-        return "error", tr("pay.error", lang, reason=result["message"] or "—")
-    except DomainError as err:
-        return "error", err.message(lang)
+    settled = await settle_lightbox(
+        parent_id=parent_id,
+        payment_id=payment_id,
+        outcome=result["outcome"],
+        txn_id=result["txn_id"],
+        card_token=result["token"],
+        message=result["message"],
+        lang=lang,
+    )
+    return settled.status, settled.message
 
 
 class CardsState(rx.State):
@@ -259,25 +257,32 @@ class CardsState(rx.State):
     async def load(self):
         self.status = self.message = ""
         self.busy = self.deleting = self.delete_open = False
-        await self._reload()
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            self.cards = []
+            return
+        await self._reload(who)
         self.loaded = True
 
-    async def _reload(self) -> None:
-        parent_id, _lang = await _who(self)
-        if parent_id:
-            rows = await call_service(cards.list_cards, parent_id=parent_id)
-            self.cards = [_card_row(c) for c in rows]
+    async def _reload(self, who: ActingParent) -> None:
+        rows = await call_service(cards.list_cards, parent_id=who.parent_id)
+        self.cards = [_card_row(c) for c in rows]
 
     @rx.event(background=True)
     async def add_card(self):
         async with self:
             if self.busy:
                 return
-            parent_id, lang = await _who(self)
-            self.busy = True
-            self.status = self.message = ""
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
+            if who is not None and who.complete:
+                self.busy = True
+                self.status = self.message = ""
+        if who is None or not who.complete:
+            yield session_expired(lang)
+            return
         try:
-            session = await cards.start_add_card(parent_id=parent_id)
+            session = await cards.start_add_card(parent_id=who.parent_id)
         except DomainError as err:
             async with self:
                 self.busy = False
@@ -292,23 +297,25 @@ class CardsState(rx.State):
     async def lightbox_closed(self, value: Any):
         result = _result(value)
         async with self:
-            parent_id, lang = await _who(self)
-        status, message = "cancelled", ""
-        if result["outcome"] == "approval" and result["token"]:
-            try:
-                await cards.save_card(parent_id=parent_id, token=result["token"])
-                status, message = "success", tr("pay.card_saved", lang)
-            except DomainError as err:
-                status, message = "error", err.message(lang)
-        elif result["outcome"] == "declined":
-            reason = result["message"] or "DECLINED"
-            status, message = "declined", tr("pay.declined", lang, reason=reason)
-        elif result["outcome"] == "error":
-            status, message = "error", tr("pay.error", lang, reason=result["message"] or "—")
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
+            if who is None:
+                self.busy = False
+        if who is None:
+            yield session_expired(lang)
+            return
+        settled = await settle_card_lightbox(
+            parent_id=who.parent_id,
+            outcome=result["outcome"],
+            card_token=result["token"],
+            message=result["message"],
+            lang=lang,
+        )
+        status, message = settled.status, settled.message
         async with self:
             self.busy = False
             self.status, self.message = status, message
-            await self._reload()
+            await self._reload(who)
 
     @rx.event
     def ask_delete(self, card_id: str, label: str):
@@ -325,11 +332,19 @@ class CardsState(rx.State):
         async with self:
             if self.deleting or not self.delete_id.isdigit():
                 return
-            parent_id, lang = await _who(self)
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
             card_id = int(self.delete_id)
-            self.deleting = True
+            if who is None:
+                self.delete_open = False
+            else:
+                self.deleting = True
+        if who is None:
+            yield session_expired(lang)
+            return
         try:
-            await cards.delete_card(parent_id=parent_id, card_id=card_id)
+            # The service deletes only a card of who's (another parent's id: card_not_found).
+            await cards.delete_card(parent_id=who.parent_id, card_id=card_id)
             status, message = "success", tr("pay.card_deleted", lang)
         except DomainError as err:
             status, message = "error", err.message(lang)
@@ -337,4 +352,4 @@ class CardsState(rx.State):
             self.deleting = False
             self.delete_open = False
             self.status, self.message = status, message
-            await self._reload()
+            await self._reload(who)

@@ -12,7 +12,7 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, message, place_error
 from hotmeals.ui.state.i18n import I18nState
@@ -30,12 +30,12 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
     i18n.lang = "fr" if lang == "fr" else "en"
     auth = await state.get_state(AuthState)
     if auth.is_parent:
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
-            yield auth.session_expired(i18n.lang)
+        who = await acting_parent(state)
+        if who is None:
+            yield session_expired(i18n.lang)
             return
         try:
-            await call_service(profile.set_language, parent_id=parent_id, language=i18n.lang)
+            await call_service(profile.set_language, parent_id=who.parent_id, language=i18n.lang)
         except DomainError as err:
             yield rx.toast.error(message(err, i18n.lang))
             return
@@ -60,14 +60,10 @@ class NotificationState(rx.State):
     busy: bool = False
     loading: bool = False
 
-    async def reload(self) -> None:
+    async def _reload(self, who: ActingParent) -> None:
         from hotmeals.services import notifications
 
-        auth = await self.get_state(AuthState)
-        if auth.is_parent:
-            self.prefs = await call_service(
-                notifications.get_preferences, parent_id=auth.parent_id
-            )
+        self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)
 
     @rx.event
     def set_pref(self, kind: str, value: bool):
@@ -79,17 +75,16 @@ class NotificationState(rx.State):
 
         self.busy = True
         yield
-        auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
             self.prefs = await call_service(
                 notifications.update_preferences,
-                parent_id=parent_id,
+                parent_id=who.parent_id,
                 preferences=dict(self.prefs),
             )
         except DomainError as err:
@@ -124,17 +119,16 @@ class ChangePasswordState(rx.State):
             return
         self.busy = True
         yield
-        auth = await self.get_state(AuthState)
-        parent_id = await auth.checked_parent_id()
-        if not parent_id:
+        who = await acting_parent(self)
+        if who is None:
             self.busy = False
-            yield auth.session_expired(lang)
+            yield session_expired(lang)
             return
         try:
             await call_service(
                 accounts.change_password,
-                parent_id=parent_id,
-                keep_session_id=auth.session_id or None,
+                parent_id=who.parent_id,
+                keep_session_id=who.session_id,
                 **values,
             )
         except DomainError as err:
@@ -149,4 +143,4 @@ class ChangePasswordState(rx.State):
             yield rx.set_value(PASSWORD_PREFIX + field, "")
         yield rx.toast.success(tr("password_changed", lang))
         steps = await self.get_state(ProfileStepState)
-        steps.set_steps(SETTINGS, SETTINGS_MENU)
+        steps._set_steps(SETTINGS, SETTINGS_MENU)

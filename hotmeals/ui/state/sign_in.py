@@ -35,9 +35,9 @@ class SignInState(rx.State):
         self.busy = False
         self.next_path = safe_next(self.router.url.query_parameters.get("next")) or ""
         otp = await self.get_state(OtpState)
-        otp.close()
+        otp._close()
         auth = await self.get_state(AuthState)
-        await auth.refresh()
+        await auth._refresh()
 
     @rx.event
     async def open_email(self):
@@ -87,8 +87,8 @@ class SignInState(rx.State):
             result = await call_service(
                 accounts.login,
                 password=password,
-                address=auth.client_address(),
-                user_agent=auth.user_agent(),
+                address=auth._client_address(),
+                user_agent=auth._user_agent(),
                 **by,
             )
         except DomainError as err:
@@ -106,10 +106,10 @@ class SignInState(rx.State):
             # Right password, e-mail never verified: the service sent a code; verify, then on.
             self.busy = False
             otp = await self.get_state(OtpState)
-            yield otp.begin(VERIFY_EMAIL, result.email, next_path=self.next_path)
+            yield otp._begin(VERIFY_EMAIL, result.email, next_path=self.next_path)
             yield rx.toast.info(tr("email_not_verified", lang, email=result.email))
             return
-        auth.start_session(result.token, result.session_data)
+        auth._start_session(result.token, result.session_data)
         data = result.session_data
         self.busy = False
         yield rx.redirect(
@@ -122,16 +122,16 @@ class SignInState(rx.State):
         self.view = "forgot"
         self.errors = {}
         forgot = await self.get_state(ForgotState)
-        forgot.start()
+        forgot._start()
         yield rx.set_focus(RESET_PREFIX + "email")
 
     @rx.event
     async def back_to_login(self):
         self.view = "login"
         otp = await self.get_state(OtpState)
-        otp.close()
+        otp._close()
 
-    def password_was_reset(self) -> None:
+    def _password_was_reset(self) -> None:
         self.view = "login"
         self.reset_done = True
         self.errors = {}
@@ -147,17 +147,44 @@ class ForgotState(rx.State):
 
     _code: str = ""
 
-    def start(self) -> None:
+    def _start(self) -> None:
         self.step = "email"
         self.errors = {}
         self.busy = False
         self._code = ""
 
-    def code_checked(self, code: str) -> None:
+    def _code_checked(self, code: str) -> None:
         """The code is right (not consumed yet): ask for the new password."""
         self._code = code
         self.step = "new"
         self.errors = {}
+
+    @rx.event
+    async def submit_code(self, form_data: dict):
+        """The reset code (the code screen's form while resetting): checked, not used up, so
+        the new password can follow on the next screen."""
+        from hotmeals.services import accounts
+
+        otp = await self.get_state(OtpState)
+        if otp.purpose != RESET_PASSWORD:
+            return
+        code = otp._code_from(form_data)
+        yield
+        lang = (await self.get_state(I18nState)).lang
+        auth = await self.get_state(AuthState)
+        try:
+            await call_service(
+                accounts.check_reset_otp,
+                email=self.email,
+                otp=code,
+                address=auth._client_address(),
+            )
+        except DomainError as err:
+            yield otp._refused(err, lang)
+            return
+        self._code_checked(code)
+        otp.busy = False
+        yield rx.set_focus("reset-password")
 
     @rx.event
     async def blur_email(self, value: str):
@@ -179,7 +206,7 @@ class ForgotState(rx.State):
         auth = await self.get_state(AuthState)
         try:
             sent = await call_service(
-                accounts.forgot_password, email=email, address=auth.client_address()
+                accounts.forgot_password, email=email, address=auth._client_address()
             )
         except DomainError as err:
             self.busy = False
@@ -192,7 +219,7 @@ class ForgotState(rx.State):
         self.email = sent.email
         self.step = "otp"
         otp = await self.get_state(OtpState)
-        yield otp.begin(
+        yield otp._begin(
             RESET_PASSWORD, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
         yield rx.toast.success(tr("forgot_password_sent", lang, email=sent.email))
@@ -225,7 +252,7 @@ class ForgotState(rx.State):
                 otp=self._code,
                 password=password,
                 confirm_password=confirm,
-                address=auth.client_address(),
+                address=auth._client_address(),
             )
         except DomainError as err:
             self.busy = False
@@ -247,8 +274,8 @@ class ForgotState(rx.State):
         self._code = ""
         self.step = "email"
         otp = await self.get_state(OtpState)
-        otp.close()
+        otp._close()
         sign_in = await self.get_state(SignInState)
-        sign_in.password_was_reset()
+        sign_in._password_was_reset()
         yield rx.toast.success(tr("password_reset_success", lang))
         yield rx.set_focus(PREFIX + "identifier")

@@ -96,7 +96,7 @@ class SignUpState(rx.State):
         values = dict(self._values)
         try:
             sent = await call_service(
-                accounts.signup, **values, language=lang, address=auth.client_address()
+                accounts.signup, **values, language=lang, address=auth._client_address()
             )
         except DomainError as err:
             self.busy = False
@@ -108,7 +108,7 @@ class SignUpState(rx.State):
         self.busy = False
         self._values = {}
         otp = await self.get_state(OtpState)
-        yield otp.begin(
+        yield otp._begin(
             VERIFY_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
         yield rx.toast.success(tr("signup_success", lang, email=sent.email))

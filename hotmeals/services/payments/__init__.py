@@ -6,7 +6,9 @@ No Reflex, no FastAPI here. A Reflex background handler and an ``/api/v1`` route
 Design
 ------
 Rows, not flags. Every charge attempt is a ``Payment`` row and every refund attempt a
-``Refund`` row, each with its own state (``payment_records.py`` lists them). What was paid is
+``Refund`` row, each with its own state (``domain/payments.py`` lists them and their moves).
+What a payment pays for reacts to its outcomes through one handler per purpose
+(``purposes.py``), the same for the Lightbox and the saved-card paths. What was paid is
 the sum of APPROVED payments; what can still be refunded is that minus every refund that
 succeeded or may still succeed (PENDING, UNKNOWN). Nothing stores "paid" or "refunded".
 
@@ -47,7 +49,6 @@ cards, never a PIN, card number, CVV or token.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
@@ -56,7 +57,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from hotmeals.db.models import Order, Payment, Refund
+from hotmeals.db.models import Donation, Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.gateway import (
     Approved,
@@ -67,9 +68,10 @@ from hotmeals.payments.gateway import (
     SessionTokenError,
     UnknownOutcome,
 )
-from hotmeals.services import payment_steps as steps
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payment_records import (
+from hotmeals.services.payments import steps
+from hotmeals.services.payments.purposes import handler_for
+from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     Purpose,
@@ -80,9 +82,10 @@ from hotmeals.services.payment_records import (
     get_payment,
     new_invoice_number,
     payment_view,
+    refund_sums,
     refund_view,
 )
-from hotmeals.services.payment_runtime import (
+from hotmeals.services.payments.runtime import (
     actor_of,
     db,
     gateway_or_default,
@@ -140,10 +143,22 @@ def reserve_payment(
     if not 0 < amount_cents <= MAX_PAYMENT_CENTS:
         raise DomainError("invalid_amount", field="amount")
     purpose = Purpose(purpose).value
+    # What each purpose pays for must exist and be the parent's (its handler acts on it).
+    if purpose in (Purpose.ORDER, Purpose.ORDER_CHANGE) and order_id is None:
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    if purpose == Purpose.DONATION and donation_id is None:
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    if purpose == Purpose.CARD_CHECK:
+        # A card check moves no money: it has no payment row (services/cards.py).
+        raise DomainError("payment_purpose_invalid", field="purpose")
     if order_id is not None:
         order = session.get(Order, order_id)
         if order is None or order.parent_id != parent_id:
             raise DomainError("payment_order_not_found")
+    if donation_id is not None:
+        donation = session.get(Donation, donation_id)
+        if donation is None or donation.parent_id != parent_id:
+            raise DomainError("payment_purpose_invalid", field="purpose")
     now = utcnow()
     payment = Payment(
         parent_id=parent_id,
@@ -158,6 +173,7 @@ def reserve_payment(
     )
     session.add(payment)
     session.flush()
+    handler_for(purpose).reserved(session, payment)
     audit(
         session,
         actor=actor_of(parent_id, actor),
@@ -187,7 +203,8 @@ def list_payments(session: Session, *, parent_id: int) -> list[PaymentView]:
     rows = session.exec(
         select(Payment).where(Payment.parent_id == parent_id).order_by(Payment.id.desc())
     ).all()
-    return [payment_view(session, p) for p in rows]
+    sums = refund_sums(session, [p.id for p in rows])
+    return [payment_view(session, p, sums[p.id]) for p in rows]
 
 
 def list_refunds(session: Session, *, payment_id: int) -> list[RefundView]:
@@ -521,21 +538,19 @@ async def reconcile_open_payments(
     return views
 
 
-async def reconciliation_loop(*, interval_seconds: float = 120.0) -> None:
-    """Runs for the life of the app (a Reflex lifespan task): reconcile open payments and
-    refunds every ``interval_seconds``. Safe with several workers: every step takes the lock."""
-    while True:
-        await asyncio.sleep(interval_seconds)
-        try:
-            await reconcile_open_payments()
-            await reconcile_open_refunds()
-        except Exception:  # noqa: BLE001 - a bad round must not end the loop
-            log.exception("payment reconciliation round failed")
+async def reconcile_round(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> None:
+    """One round of the periodic job (``services/jobs.py`` runs it in one worker at a time):
+    reconcile open payments, then open refunds. Each step also takes its row lock, so a round
+    that overlaps another (a lease that ran out) still records every outcome once."""
+    await reconcile_open_payments(engine=engine, gateway=gateway)
+    await reconcile_open_refunds(engine=engine, gateway=gateway)
 
 
-# -- public: refunds (in payment_refunds.py, re-exported: this module is the one door) -------
+# -- public: refunds (in refunds.py, re-exported: this module is the one door) ---------------
 
-from hotmeals.services.payment_refunds import (  # noqa: E402
+from hotmeals.services.payments.refunds import (  # noqa: E402
     RefundResult,
     reconcile_open_refunds,
     reconcile_refund,
@@ -559,7 +574,7 @@ __all__ = [
     "open_hosted_session",
     "reconcile_open_payments",
     "reconcile_open_refunds",
-    "reconciliation_loop",
+    "reconcile_round",
     "reconcile_payment",
     "reconcile_refund",
     "record_decline",

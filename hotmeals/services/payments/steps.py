@@ -14,11 +14,10 @@ from hotmeals.db.models import Parent, Payment, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.gateway import Approved, TxnQueryResult
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payment_records import (
+from hotmeals.services.payments.purposes import handler_for
+from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
-    apply_approval_to_purpose,
-    apply_failure_to_purpose,
     audit,
     clip,
     get_payment,
@@ -90,7 +89,7 @@ def mark_failed(
 ) -> PaymentView:
     payment = lock_payment(session, payment_id)
     if move_payment(session, payment, to, result_message=clip(message)):
-        apply_failure_to_purpose(session, payment)
+        handler_for(payment.purpose).failed(session, payment)
         audit(
             session,
             actor=actor,
@@ -134,7 +133,7 @@ def record_approval(
     )
     if not moved:  # pragma: no cover - the lock makes this unreachable; the guard stays
         raise DomainError("payment_conflict")
-    apply_approval_to_purpose(session, payment)
+    handler_for(payment.purpose).approved(session, payment)
     audit(
         session,
         actor=actor,

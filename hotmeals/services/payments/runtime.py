@@ -3,8 +3,9 @@
 - ``default_gateway()``: one ``ConvergeClient`` per event loop (an httpx pool belongs to the
   loop that created it; Reflex and the API share the server's loop, tests and threads have
   their own). Every service function also takes ``gateway=`` (tests, fakes).
-- ``db(engine, fn, **kw)``: ``fn(session, **kw)`` in its own short transaction on a worker
-  thread, so the event loop never waits on SQL and no transaction spans a network call.
+- ``db(engine, fn, **kw)``: ``fn(session=..., **kw)`` in its own short transaction on a worker
+  thread (``services/transaction.py``), so the event loop never waits on SQL and no
+  transaction spans a network call.
 - ``run_sync(fn, **kw)``: run an async service function from synchronous code.
 """
 
@@ -17,10 +18,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 
-from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.services.transaction import run_in_transaction
 
 T = TypeVar("T")
 
@@ -55,14 +56,10 @@ def lightbox_script_url(gateway: PaymentGateway | None = None) -> str:
     return converge_settings().lightbox_script_url
 
 
-def _in_transaction(engine: Engine | None, fn: Callable[..., T], kwargs: dict[str, Any]) -> T:
-    with session_scope(engine or get_engine()) as session:
-        return fn(session, **kwargs)
-
-
 async def db(engine: Engine | None, fn: Callable[..., T], /, **kwargs: Any) -> T:
-    """``fn(session, **kwargs)`` in its own transaction (committed on return) on a thread."""
-    return await asyncio.to_thread(_in_transaction, engine, fn, kwargs)
+    """``fn(session=..., **kwargs)`` in its own transaction (committed on return) on a
+    thread."""
+    return await run_in_transaction(fn, engine=engine, **kwargs)
 
 
 def run_sync(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:

@@ -2,22 +2,8 @@
 the plain views handed to callers. Everything here is synchronous and runs inside one
 transaction opened by ``hotmeals.services.payments`` (never across a network call).
 
-States (stored as short strings):
-
-Payment, one row per charge attempt:
-    CREATED   row reserved and a hosted session issued; no money known to have moved
-    UNKNOWN   a charge may have happened (a stored-card sale in flight or timed out, or the
-              browser's approval could not be checked yet): reconcile, never charge again
-    APPROVED  Converge confirmed the sale (txnquery, or the server's own sale answer)
-    DECLINED  the issuer said no (result message kept)
-    ERROR     Converge refused the request (errorCode kept); nothing was charged
-    EXPIRED   reconciliation found no charge once the hosted session could no longer be used
-
-Refund, one row per refund attempt:
-    PENDING   reserved under the payment's lock; counts against what is refundable
-    SUCCEEDED Converge approved the void or return
-    FAILED    refused (declined or errorCode, message kept); frees the reservation
-    UNKNOWN   no answer; still reserved until reconciled
+The states of payments and refunds, with their allowed moves, are in ``domain/payments.py``;
+what an approval, a failure or a refund does to the thing paid for is in ``purposes.py``.
 """
 
 from __future__ import annotations
@@ -28,14 +14,20 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy import func, update
 from sqlmodel import Session, SQLModel, select
 
-from hotmeals.db.models import AuditEvent, Donation, Order, Payment, Refund
+from hotmeals.db.models import AuditEvent, Payment, Refund
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.payments import (
+    REFUND_RESERVING,
+    PaymentState,
+    Purpose,
+    RefundState,
+    can_transition,
+)
 from hotmeals.services.clock import now as utcnow
 
 log = logging.getLogger("hotmeals.payments")
@@ -45,41 +37,14 @@ M = TypeVar("M", bound=SQLModel)
 MESSAGE_MAX = 120
 
 
-class PaymentState(StrEnum):
-    CREATED = "CREATED"
-    UNKNOWN = "UNKNOWN"
-    APPROVED = "APPROVED"
-    DECLINED = "DECLINED"
-    ERROR = "ERROR"
-    EXPIRED = "EXPIRED"
-
-
-class RefundState(StrEnum):
-    PENDING = "PENDING"
-    SUCCEEDED = "SUCCEEDED"
-    FAILED = "FAILED"
-    UNKNOWN = "UNKNOWN"
-
-
-class Purpose(StrEnum):
-    ORDER = "ORDER"
-    ORDER_CHANGE = "ORDER_CHANGE"
-    DONATION = "DONATION"
-
-
-# Where a payment may go from each state. Converge is the truth: a confirmed sale is recorded
-# whatever the row said before (a forged "declined" from a browser, a session we had expired).
-ALLOWED: dict[str, frozenset[str]] = {
-    PaymentState.CREATED: frozenset({"UNKNOWN", "APPROVED", "DECLINED", "ERROR", "EXPIRED"}),
-    PaymentState.UNKNOWN: frozenset({"APPROVED", "DECLINED", "ERROR", "EXPIRED"}),
-    PaymentState.DECLINED: frozenset({"APPROVED"}),
-    PaymentState.ERROR: frozenset({"APPROVED"}),
-    PaymentState.EXPIRED: frozenset({"APPROVED"}),
-    PaymentState.APPROVED: frozenset(),
-}
 # Refund rows that hold money back from being refunded again.
-RESERVING = (RefundState.PENDING, RefundState.SUCCEEDED, RefundState.UNKNOWN)
-_INVOICE_LETTER = {Purpose.ORDER: "O", Purpose.ORDER_CHANGE: "C", Purpose.DONATION: "D"}
+RESERVING = tuple(REFUND_RESERVING)
+_INVOICE_LETTER = {
+    Purpose.ORDER: "O",
+    Purpose.ORDER_CHANGE: "C",
+    Purpose.DONATION: "D",
+    Purpose.CARD_CHECK: "K",
+}
 
 
 def clip(text: str | None, limit: int = MESSAGE_MAX) -> str | None:
@@ -89,7 +54,7 @@ def clip(text: str | None, limit: int = MESSAGE_MAX) -> str | None:
 def new_invoice_number(purpose: str, when: datetime | None = None) -> str:
     """``HMD-250902-3F9C0A1B2C`` (21 characters; Converge allows 25). Random, so two servers
     never hand out the same number and a number says nothing about how many payments exist."""
-    letter = _INVOICE_LETTER.get(Purpose(purpose), "X")
+    letter = _INVOICE_LETTER[Purpose(purpose)]
     return f"HM{letter}-{(when or utcnow()):%y%m%d}-{secrets.token_hex(5).upper()}"
 
 
@@ -223,7 +188,7 @@ def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> 
     """Move a (locked) payment to ``to`` with a conditional UPDATE: it only happens if the row
     is still in the state we read, so even without the lock a second writer changes nothing.
     Returns False (and changes nothing) when the move is not allowed or lost the race."""
-    if to not in ALLOWED[payment.state]:
+    if not can_transition(payment.state, PaymentState(to)):
         return False
     values = {"state": to, "updated_at": utcnow(), **values}
     result = session.execute(
@@ -236,55 +201,6 @@ def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> 
         return False
     session.refresh(payment)
     return True
-
-
-def apply_approval_to_purpose(session: Session, payment: Payment) -> None:
-    """What an approved payment pays for. Donations become PAID here; orders register a hook
-    (``APPROVAL_HOOKS``) when the order service lands."""
-    if payment.donation_id is not None:
-        session.execute(
-            update(Donation)
-            .where(Donation.id == payment.donation_id, Donation.status != "PAID")
-            .values(status="PAID")
-            .execution_options(synchronize_session=False)
-        )
-    hook = APPROVAL_HOOKS.get(payment.purpose)
-    if hook is not None:
-        hook(session, payment)
-
-
-def apply_failure_to_purpose(session: Session, payment: Payment) -> None:
-    if payment.donation_id is not None:
-        session.execute(
-            update(Donation)
-            .where(Donation.id == payment.donation_id, Donation.status == "PENDING")
-            .values(status="FAILED")
-            .execution_options(synchronize_session=False)
-        )
-
-
-def apply_refund_to_purpose(session: Session, payment: Payment) -> None:
-    """Keep ``Order.total_refund_cents`` (the §3 charge shown to parents) equal to the sum of
-    succeeded refunds, in the same transaction as the refund row; a donation refunded in full
-    becomes REFUNDED."""
-    if payment.order_id is not None:
-        order = session.get(Order, payment.order_id)
-        if order is not None:
-            order.total_refund_cents = order_refunded_cents(session, payment.order_id)
-            order.updated_at = utcnow()
-            session.add(order)
-    if payment.donation_id is not None:
-        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
-        if refunded >= payment.amount_cents:
-            donation = session.get(Donation, payment.donation_id)
-            if donation is not None:
-                donation.status = "REFUNDED"
-                session.add(donation)
-
-
-# Purpose -> fn(session, payment), run in the transaction that records an approval. The order
-# service registers ORDER / ORDER_CHANGE here (e.g. PENDING_PAYMENT -> PLACED).
-APPROVAL_HOOKS: dict[str, Any] = {}
 
 
 # -- views ------------------------------------------------------------------------------------
@@ -339,7 +255,35 @@ class RefundView:
         return asdict(self)
 
 
-def payment_view(session: Session, payment: Payment) -> PaymentView:
+def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[str, int]]:
+    """Refunded cents per payment and refund state, for many payments in one query (a
+    listing must not query once per payment)."""
+    ids = list(payment_ids)
+    sums: dict[int, dict[str, int]] = {pid: {} for pid in ids}
+    if ids:
+        rows = session.exec(
+            select(Refund.payment_id, Refund.state, func.sum(Refund.amount_cents))
+            .where(Refund.payment_id.in_(ids))
+            .group_by(Refund.payment_id, Refund.state)
+        ).all()
+        for payment_id, state, cents in rows:
+            sums[payment_id][state] = int(cents or 0)
+    return sums
+
+
+def payment_view(
+    session: Session, payment: Payment, sums: Mapping[str, int] | None = None
+) -> PaymentView:
+    """``sums``: this payment's entry of ``refund_sums`` when the caller lists many."""
+    if sums is not None:
+        refunded = sums.get(RefundState.SUCCEEDED, 0)
+        reserved = sum(sums.get(state, 0) for state in RESERVING)
+        refundable = (
+            max(0, payment.amount_cents - reserved) if payment.state == PaymentState.APPROVED else 0
+        )
+    else:
+        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
+        refundable = refundable_cents(session, payment)
     return PaymentView(
         id=payment.id,
         parent_id=payment.parent_id,
@@ -355,8 +299,8 @@ def payment_view(session: Session, payment: Payment) -> PaymentView:
         card_masked=payment.card_masked,
         result_message=payment.result_message,
         verified=payment.verified_at is not None,
-        refunded_cents=refund_sum(session, payment.id, (RefundState.SUCCEEDED,)),
-        refundable_cents=refundable_cents(session, payment),
+        refunded_cents=refunded,
+        refundable_cents=refundable,
         created_at=payment.created_at.isoformat(),
     )
 

@@ -20,6 +20,7 @@ from sqlmodel import Session, select
 
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.payments import RefundKind, can_transition
 from hotmeals.payments.gateway import (
     Approved,
     Declined,
@@ -29,12 +30,12 @@ from hotmeals.payments.gateway import (
     UnknownOutcome,
 )
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payment_records import (
+from hotmeals.services.payments.purposes import handler_for
+from hotmeals.services.payments.records import (
     RESERVING,
     PaymentState,
     RefundState,
     RefundView,
-    apply_refund_to_purpose,
     audit,
     clip,
     lock_payment,
@@ -43,9 +44,9 @@ from hotmeals.services.payment_records import (
     refund_view,
     refundable_cents,
 )
-from hotmeals.services.payment_runtime import actor_of, db, gateway_or_default
+from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
-VOID, RETURN = "VOID", "RETURN"
+VOID, RETURN = RefundKind.VOID, RefundKind.RETURN
 VOID_REFUSED_SETTLED = "4018"
 REFUND_WINDOW = timedelta(minutes=20)
 REASON_MAX = 200
@@ -194,6 +195,8 @@ def _settle_refund(
     from_states: tuple[str, ...] = (RefundState.PENDING,),
 ) -> RefundView:
     payment = lock_payment(session, payment_id)
+    # Only the moves domain.payments allows; a row in any other state is left alone.
+    from_states = tuple(s for s in from_states if can_transition(s, RefundState(to)))
     values: dict = {"state": to, "updated_at": utcnow(), "result_message": clip(message)}
     if txn_id:
         values["converge_txn_id"] = txn_id[:64]
@@ -206,7 +209,7 @@ def _settle_refund(
     row = session.get(Refund, refund_id, populate_existing=True)
     if moved == 1:
         if to == RefundState.SUCCEEDED:
-            apply_refund_to_purpose(session, payment)
+            handler_for(payment.purpose).refunded(session, payment, row)
         audit(
             session,
             actor=actor,

@@ -1,0 +1,221 @@
+"""Throughput and latency of the parent API's hot reads beside Reflex's no-op /ping, on one
+prod server started here (fresh migrated and seeded SQLite database), in one run.
+
+    .venv/bin/python bench/api_bench.py [--seconds 4] [--concurrency 16]
+
+For each call: requests/s, p50 and p99 latency (ms), errors, and its throughput as a share of
+/ping's (the issue-11 goal: every authenticated read at 25 % or more). /ping is measured first
+and last and the mean is the reference, so a machine that slows down during the run skews the
+shares less. Beside them, the server's CPU time per request (its processes' user + system
+time over the call's run, divided by the requests served) and /ping's CPU per request as a
+share of it: on a machine busy with other work the req/s figures swing, the CPU per request
+much less. Traffic goes to 127.0.0.1 only; each call is bounded in time and request count.
+The build folder is ``REFLEX_WEB_WORKDIR`` (default ``.web-bench-api``), so a developer's
+``make run`` or the e2e suite never races this one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.e2e.server import start_app  # noqa: E402
+
+MAX_REQUESTS = 200_000
+DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
+
+
+@dataclass(frozen=True)
+class Call:
+    label: str
+    method: str
+    path: str
+    authenticated: bool = False
+    api: bool = True  # answers the JSON envelope, checked once before timing
+    body: bytes | None = None
+
+
+CALLS = (
+    Call("GetChilds", "GET", "/api/v1/Parent/user/GetChilds", authenticated=True),
+    Call("GetUserDetails", "GET", "/api/v1/Parent/user/GetUserDetails", authenticated=True),
+    Call("get_city", "POST", "/api/v1/Parent/user/get_city", body=b"{}"),
+    Call("health", "GET", "/api/v1/health"),
+)
+PING = Call("/ping", "GET", "/ping", api=False)
+
+
+@dataclass
+class Result:
+    call: Call
+    seconds: float
+    latencies: list[float]
+    errors: int
+    cpu_seconds: float = 0.0  # the server's processes, over the whole run of this call
+
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.seconds
+
+    @property
+    def cpu_ms(self) -> float:
+        """Server CPU per request: what the call costs, whatever else the machine runs."""
+        return 1000 * self.cpu_seconds / max(1, len(self.latencies))
+
+
+def server_cpu(pid: int) -> float:
+    """User + system CPU seconds of the server and its workers so far."""
+    total = 0.0
+    root = psutil.Process(pid)
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            times = proc.cpu_times()
+        except psutil.Error:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def _headers(api_key: str, token: str | None) -> dict[str, str]:
+    headers = {"api-key": api_key, "app": "P", "content-type": "text/plain"}
+    if token:
+        headers["token"] = token
+    return headers
+
+
+async def hammer(base: str, call: Call, headers: dict, seconds: float, concurrency: int) -> Result:
+    latencies: list[float] = []
+    errors = 0
+    url = base + call.path
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(limits=limits, timeout=10, headers=headers) as client:
+        deadline = time.perf_counter() + seconds
+        started = time.perf_counter()
+
+        async def worker() -> None:
+            nonlocal errors
+            while time.perf_counter() < deadline and len(latencies) < MAX_REQUESTS:
+                t0 = time.perf_counter()
+                try:
+                    r = await client.request(call.method, url, content=call.body)
+                    if r.status_code != 200:
+                        errors += 1
+                except httpx.HTTPError:
+                    errors += 1
+                latencies.append((time.perf_counter() - t0) * 1000)
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        elapsed = time.perf_counter() - started
+    return Result(call, elapsed, latencies, errors)
+
+
+def pct(values: list[float], p: float) -> float:
+    if len(values) < 2:
+        return float("nan")
+    return statistics.quantiles(values, n=100, method="inclusive")[int(p) - 1]
+
+
+def login(base: str, api_key: str) -> str:
+    r = httpx.post(
+        f"{base}/api/v1/Parent/auth/Login",
+        content=json.dumps({"email": DEMO_EMAIL, "password": DEMO_PASSWORD}),
+        headers=_headers(api_key, None),
+        timeout=30,
+    )
+    body = r.json()
+    if r.status_code != 200 or body.get("code") != 1:
+        raise SystemExit(f"demo login failed: {r.status_code} {r.text[:300]}")
+    return body["data"]["token"]
+
+
+def check(base: str, call: Call, headers: dict) -> None:
+    """One request before timing: a call that fails would otherwise be timed as fast."""
+    r = httpx.request(call.method, base + call.path, content=call.body, headers=headers, timeout=30)
+    if r.status_code != 200 or (call.api and r.json().get("code") != 1):
+        raise SystemExit(f"{call.label} does not answer: {r.status_code} {r.text[:300]}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=4.0)
+    ap.add_argument("--concurrency", type=int, default=16)
+    args = ap.parse_args()
+    workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench-api")
+    server = start_app(
+        Path(tempfile.mkdtemp(prefix="hotmeals-api-bench-")),
+        {"REFLEX_WEB_WORKDIR": workdir},
+    )
+    try:
+        base = server.base_url.replace("localhost", "127.0.0.1")
+        api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
+        token = login(base, api_key)
+        plan = [PING, *CALLS, PING]
+        for call in plan:
+            check(base, call, _headers(api_key, token if call.authenticated else None))
+        print(
+            f"server {base}, {args.concurrency} concurrent clients (httpx, asyncio), "
+            f"{args.seconds:g} s per call, demo parent with 2 children"
+        )
+        results = []
+        for call in plan:
+            cpu_before = server_cpu(server.process.pid)
+            result = asyncio.run(
+                hammer(
+                    base,
+                    call,
+                    _headers(api_key, token if call.authenticated else None),
+                    args.seconds,
+                    args.concurrency,
+                )
+            )
+            result.cpu_seconds = server_cpu(server.process.pid) - cpu_before
+            results.append(result)
+    finally:
+        server.stop()
+    pings = [r for r in results if r.call is PING]
+    ping_rate = statistics.fmean(r.rate for r in pings)
+    ping_cpu = sum(r.cpu_seconds for r in pings) / max(1, sum(len(r.latencies) for r in pings))
+    ping_cpu_ms = 1000 * ping_cpu
+    ping = Result(
+        PING,
+        sum(r.seconds for r in pings),
+        [x for r in pings for x in r.latencies],
+        sum(r.errors for r in pings),
+        sum(r.cpu_seconds for r in pings),
+    )
+    print()
+    print(
+        "| call | req/s | p50 ms | p99 ms | errors | share of /ping | server CPU ms/req "
+        "| CPU share of /ping |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in [*(r for r in results if r.call is not PING), ping]:
+        rate = ping_rate if r.call is PING else r.rate
+        print(
+            f"| {r.call.label} | {rate:,.0f} | {pct(r.latencies, 50):.1f} | "
+            f"{pct(r.latencies, 99):.1f} | {r.errors} | {100 * rate / ping_rate:.0f} % "
+            f"| {r.cpu_ms:.2f} | {100 * ping_cpu_ms / max(r.cpu_ms, 1e-9):.0f} % |"
+        )
+    print()
+    print(f"/ping first {pings[0].rate:,.0f} req/s, last {pings[-1].rate:,.0f} req/s")
+    print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    below = [r.call.label for r in results if r.call.authenticated and r.rate < 0.25 * ping_rate]
+    if below:
+        print(f"below 25 % of /ping's req/s: {', '.join(below)}")
+
+
+if __name__ == "__main__":
+    main()

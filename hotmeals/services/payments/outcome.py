@@ -1,0 +1,149 @@
+"""What both doors (the Reflex screens and ``/api/v1``) do once the Lightbox has closed: confirm
+the payment with Converge, then save the card if the payer asked, and say what happened in the
+parent's language. One copy, so the screens and the API never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Engine
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.payments import PaymentState
+from hotmeals.i18n import t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import cards
+from hotmeals.services.payments import confirm_payment, record_decline
+from hotmeals.services.payments.records import PaymentView
+from hotmeals.services.payments.runtime import db
+
+# What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
+APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
+
+
+@dataclass(frozen=True)
+class Settled:
+    """``status``: success, pending, declined, cancelled or error; ``message`` in the
+    parent's language; ``view`` the payment when the server recorded something."""
+
+    status: str
+    message: str
+    view: PaymentView | None = None
+    card: cards.CardView | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "success"
+
+
+def outcome_message(view: PaymentView, lang: str | None) -> tuple[str, str]:
+    """A recorded payment -> (status, message)."""
+    if view.state == PaymentState.APPROVED:
+        return "success", t("pay.approved", lang, amount=format_money(view.amount_cents, lang))
+    if view.state in (PaymentState.UNKNOWN, PaymentState.CREATED):
+        return "pending", t("pay.pending", lang)
+    reason = view.result_message or view.state
+    if view.state == PaymentState.DECLINED:
+        return "declined", t("pay.declined", lang, reason=reason)
+    return "error", t("pay.error", lang, reason=reason)
+
+
+async def confirm_and_save_card(
+    *,
+    parent_id: int,
+    payment_id: int,
+    txn_id: str,
+    card_token: str | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> tuple[PaymentView, cards.CardView | None]:
+    """Confirm the payment with Converge; once it is approved, save the card behind
+    ``card_token`` (only if it is the card that paid). The payment stands even when the card
+    cannot be saved."""
+    view = await confirm_payment(
+        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, engine=engine, gateway=gateway
+    )
+    card = None
+    if view.approved and card_token:
+        try:
+            card = await cards.save_card(
+                parent_id=parent_id,
+                token=card_token,
+                expect_masked=view.card_masked,
+                engine=engine,
+                gateway=gateway,
+            )
+        except DomainError:
+            card = None  # paid all the same; the card is just not saved
+    return view, card
+
+
+async def settle_lightbox(
+    *,
+    parent_id: int,
+    payment_id: int,
+    outcome: str,
+    txn_id: str = "",
+    card_token: str = "",
+    message: str = "",
+    lang: str | None = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> Settled:
+    """What the Lightbox said, checked and recorded by the server -> ``Settled``."""
+    try:
+        if outcome == APPROVAL:
+            view, card = await confirm_and_save_card(
+                parent_id=parent_id,
+                payment_id=payment_id,
+                txn_id=txn_id,
+                card_token=card_token,
+                engine=engine,
+                gateway=gateway,
+            )
+            status, text = outcome_message(view, lang)
+            return Settled(status, text, view, card)
+        if outcome == DECLINED:
+            view = await db(
+                engine,
+                record_decline,
+                payment_id=payment_id,
+                message=message or "DECLINED",
+                parent_id=parent_id,
+            )
+            reason = message or "DECLINED"
+            return Settled("declined", t("pay.declined", lang, reason=reason), view)
+        if outcome == CANCELLED:
+            return Settled("cancelled", t("pay.cancelled", lang))
+        return Settled("error", t("pay.error", lang, reason=message or "—"))
+    except DomainError as err:
+        return Settled("error", err.message(lang))
+
+
+async def settle_card_lightbox(
+    *,
+    parent_id: int,
+    outcome: str,
+    card_token: str = "",
+    message: str = "",
+    lang: str | None = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> Settled:
+    """The add-card Lightbox (``ccgettoken``, no money) has closed: save the card Converge
+    vouches for -> ``Settled`` (``card`` set on success). Closing it is no message at all."""
+    try:
+        if outcome == APPROVAL and card_token:
+            card = await cards.save_card(
+                parent_id=parent_id, token=card_token, engine=engine, gateway=gateway
+            )
+            return Settled("success", t("pay.card_saved", lang), card=card)
+        if outcome == DECLINED:
+            return Settled("declined", t("pay.declined", lang, reason=message or "DECLINED"))
+        if outcome == ERROR:
+            return Settled("error", t("pay.error", lang, reason=message or "—"))
+        return Settled("cancelled", "")
+    except DomainError as err:
+        return Settled("error", err.message(lang))

@@ -1,0 +1,60 @@
+"""The one "are you sure?" dialog (spec §8: deletions and logout ask first).
+
+Takes values and event handlers, not State classes: the caller says what it asks, what
+confirming does and when it is busy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+
+def confirm_dialog(
+    *,
+    title: Any,
+    description: Any,
+    cancel_label: Any,
+    confirm_label: Any,
+    open_: Any,
+    on_open_change: Any,
+    on_confirm: Any,
+    busy: Any,
+    confirm_id: str,
+    max_width: str = "440px",
+) -> rx.Component:
+    """A modal with Cancel and a red confirm button that shows a spinner while ``busy``
+    (both buttons are disabled then, so a second click cannot confirm twice)."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(description),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(
+                        cancel_label,
+                        variant="soft",
+                        color_scheme="gray",
+                        size="3",
+                        disabled=busy,
+                    ),
+                ),
+                rx.button(
+                    rx.cond(busy, rx.spinner(size="2"), rx.fragment()),
+                    confirm_label,
+                    on_click=on_confirm,
+                    disabled=busy,
+                    color_scheme="red",
+                    size="3",
+                    id=confirm_id,
+                ),
+                spacing="3",
+                justify="end",
+                margin_top="20px",
+                wrap="wrap",
+            ),
+            max_width=max_width,
+        ),
+        open=open_,
+        on_open_change=on_open_change,
+    )

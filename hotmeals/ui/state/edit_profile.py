@@ -1,0 +1,80 @@
+"""/edit-profile: moving the step machine (``steps.ProfileStepState``) and loading what the
+shown step needs (its CMS page, FAQ, preferences, children) for the signed-in parent.
+
+Kept apart from the step machine so that the machine imports none of the states that show a
+step (they import it)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
+from hotmeals.ui.state.children import ChildrenState
+from hotmeals.ui.state.contact import ContactState
+from hotmeals.ui.state.content import ContentState
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.settings import ChangePasswordState, NotificationState
+from hotmeals.ui.state.steps import (
+    CHANGE_PASSWORD,
+    CMS_STEPS,
+    CONTACT,
+    NOTIFICATIONS,
+    PROFILE,
+    SCROLL_TOP,
+    SETTINGS,
+    SHOW_ACTIVE_STEP,
+    ProfileStepState,
+)
+
+
+class EditProfileState(rx.State):
+    async def _load_for_step(self, who: ActingParent) -> None:
+        """Fetch what the shown step needs, for the parent ``acting_parent`` returned."""
+        steps = await self.get_state(ProfileStepState)
+        step, sub = steps.current, steps.current_settings
+        if step in CMS_STEPS:
+            await (await self.get_state(ContentState))._ensure_loaded(CMS_STEPS[step])
+        elif step == CONTACT:
+            await (await self.get_state(ContentState))._ensure_loaded("faq")
+            await (await self.get_state(ContactState))._fill_from_profile(who)
+        elif step == SETTINGS and sub == NOTIFICATIONS:
+            await (await self.get_state(NotificationState))._reload(who)
+        elif step == SETTINGS and sub == CHANGE_PASSWORD:
+            (await self.get_state(ChangePasswordState)).errors = {}
+        elif step == PROFILE:
+            await (await self.get_state(ChildrenState))._reload(who)
+
+    @rx.event
+    async def enter(self):
+        """on_load of /edit-profile (after the guard, which already sent a visitor away)."""
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            return None
+        steps = await self.get_state(ProfileStepState)
+        # Write the (possibly defaulted) steps back, so localStorage always holds them.
+        steps._set_steps(steps.current, steps.current_settings)
+        await self._load_for_step(who)
+        return rx.call_script(SHOW_ACTIVE_STEP)
+
+    @rx.event
+    async def go(self, step: str, settings_step: str):
+        """Show a step of /edit-profile (side menu, settings rows)."""
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            yield session_expired((await self.get_state(I18nState)).lang)
+            return
+        (await self.get_state(ProfileStepState))._set_steps(str(step), str(settings_step))
+        yield rx.call_script(SCROLL_TOP)
+        yield rx.call_script(SHOW_ACTIVE_STEP)
+        await self._load_for_step(who)
+
+    @rx.event
+    async def open_step(self, step: str, settings_step: str):
+        """From the header, menu or footer: set the step, then go to /edit-profile (already
+        there, the page's on_load may not run again: load here too)."""
+        (await self.get_state(ProfileStepState))._set_steps(str(step), str(settings_step))
+        yield rx.redirect("/edit-profile")
+        yield rx.call_script(SCROLL_TOP)
+        who = await acting_parent(self)
+        if who is not None and who.complete:
+            await self._load_for_step(who)

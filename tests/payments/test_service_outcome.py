@@ -1,0 +1,115 @@
+"""What both doors do once a Lightbox closes (``services/payments/outcome.py``): the Reflex
+screens and ``/api/v1`` get the same checked outcome and the same words."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from service_support
+
+from __future__ import annotations
+
+from sqlalchemy.engine import Engine
+
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.services import cards, donations
+from hotmeals.services.payments.outcome import settle_card_lightbox, settle_lightbox
+from tests.payments.service_support import (  # noqa: F401 - fixtures
+    family,
+    gateway,
+    lightbox_submit,
+    live_sim,
+    pay_engine,
+    payment_row,
+)
+from tests.payments.support import DECLINED_CARD, MASTERCARD, SimServer
+
+
+async def _donation(engine, gateway, family, amount="12.00", save_card=False):
+    return await donations.start_donation(
+        parent_id=family["parent_id"],
+        amount=amount,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+async def test_an_approval_is_confirmed_the_card_saved_and_worded_in_the_parents_language(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await _donation(pay_engine, gateway, family, save_card=True)
+    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD, save_card=True)
+    settled = await settle_lightbox(
+        parent_id=family["parent_id"],
+        payment_id=session.payment_id,
+        outcome="approval",
+        txn_id=answer["response"]["ssl_txn_id"],
+        card_token=answer["response"]["ssl_token"],
+        lang="fr",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert settled.ok and settled.view is not None and settled.view.approved
+    assert settled.message == "Merci! Votre paiement de 12,00\u00a0$ a été approuvé."
+    assert settled.card is not None and settled.card.masked == "51**********2124"
+    assert payment_row(pay_engine, session.payment_id).state == "APPROVED"
+
+
+async def test_a_forged_approval_is_an_error_and_pays_nothing(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await _donation(pay_engine, gateway, family)
+    settled = await settle_lightbox(
+        parent_id=family["parent_id"],
+        payment_id=session.payment_id,
+        outcome="approval",
+        txn_id="000000AD3-00000000-0000-0000-0000-000000000000",
+        lang="en",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert settled.status == "error" and "could not verify" in settled.message
+    assert payment_row(pay_engine, session.payment_id).state == "CREATED"
+
+
+async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await _donation(pay_engine, gateway, family)
+    answer = lightbox_submit(live_sim, session.token, number=DECLINED_CARD)
+    common = dict(
+        parent_id=family["parent_id"], payment_id=session.payment_id, lang="en",
+        engine=pay_engine, gateway=gateway,
+    )
+    declined = await settle_lightbox(
+        outcome="declined", message=answer["response"]["ssl_result_message"], **common
+    )
+    assert declined.status == "declined"
+    assert declined.message.startswith("Your card was declined (DECLINED).")
+    assert payment_row(pay_engine, session.payment_id).state == "DECLINED"
+    closed = await settle_lightbox(outcome="cancelled", **common)
+    assert closed.status == "cancelled"
+    assert closed.message == "Payment cancelled. No money was taken."
+    broken = await settle_lightbox(outcome="error", message="script", **common)
+    assert broken.status == "error" and "(script)" in broken.message
+
+
+async def test_the_add_card_lightbox_saves_only_a_card_converge_vouches_for(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    session = await cards.start_add_card(
+        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
+    common = dict(parent_id=family["parent_id"], lang="en", engine=pay_engine, gateway=gateway)
+    saved = await settle_card_lightbox(outcome="approval", card_token=token, **common)
+    assert (saved.status, saved.message) == ("success", "Card saved")
+    assert saved.card is not None and saved.card.last4 == "2124"
+    forged = await settle_card_lightbox(outcome="approval", card_token="ABCDEFGH12345678", **common)
+    assert forged.status == "error"
+    assert (await settle_card_lightbox(outcome="cancelled", **common)).message == ""
+    listed = await cards_of(pay_engine, family)
+    assert [c.last4 for c in listed] == ["2124"]
+
+
+async def cards_of(engine, family):
+    from hotmeals.services.transaction import run_in_transaction
+
+    return await run_in_transaction(cards.list_cards, parent_id=family["parent_id"], engine=engine)

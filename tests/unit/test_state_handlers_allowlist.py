@@ -1,0 +1,219 @@
+"""Every event handler the browser can call, decided on purpose.
+
+Reflex registers every public method of a State as an event handler that any browser can call
+over ``/_event`` with any arguments (docs: /work/shared/reflex-notes.md, issue 7). A helper left
+public once let an anonymous socket act as any parent. This test lists the handlers of every
+State class in the process - the app's, including ones added later, and Reflex's own - and
+compares them with the list below: a new public method fails the suite until someone adds it
+here, having checked that it is safe to call from a hostile browser (it derives the parent
+from the token with ``acting_parent`` on that call, and lets the services check any id).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import pytest
+from reflex.state import BaseState
+
+import hotmeals.ui
+
+# Reflex's own states and the handler every state gets. ``setvar(name, value)`` only calls an
+# existing public ``set_<name>`` handler (Reflex 0.10 makes no automatic setters), so it opens
+# nothing that is not listed here.
+REFLEX = {
+    "reflex.state.State": {"hydrate", "hydrate_and_load", "set_is_hydrated", "setvar"},
+    "reflex.state.ComponentState": {"hydrate", "hydrate_and_load", "set_is_hydrated", "setvar"},
+    "reflex.state.OnLoadInternalState": {"on_load_internal", "set_is_hydrated", "setvar"},
+    "reflex.state.UpdateVarsInternalState": {"setvar", "update_vars_internal"},
+    "reflex.state.FrontendEventExceptionState": {"handle_frontend_exception", "setvar"},
+    "reflex.istate.shared.SharedState": {"setvar"},
+    "reflex.istate.shared.SharedStateBaseInternal": {"setvar"},
+}
+
+# The app's states. Handlers that touch a parent's data call acting_parent() first.
+APP = {
+    "hotmeals.ui.state.i18n.I18nState": {"set_lang", "toggle_lang"},
+    "hotmeals.ui.state.auth.AuthState": {
+        "load_session",  # on_load guards: they re-check the token themselves
+        "require_parent",
+        "require_session",
+        "require_signup_step",
+        "open_logout",
+        "set_logout_open",
+        "confirm_logout",  # revokes the token the browser holds, nothing else
+    },
+    "hotmeals.ui.state.steps.ProfileStepState": set(),  # moved only by EditProfileState
+    "hotmeals.ui.state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
+    "hotmeals.ui.state.content.ContentState": {
+        "open_dialog",  # public CMS text
+        "open_from_footer",
+        "set_dialog_open",
+    },
+    "hotmeals.ui.state.contact.ContactState": {"blur", "submit"},
+    "hotmeals.ui.state.children.ChildChoiceState": {"edit", "allergies"},
+    "hotmeals.ui.state.children.ChildrenState": {
+        "load",
+        "set_default",
+        "ask_delete",
+        "set_delete_open",
+        "confirm_delete",
+    },
+    "hotmeals.ui.state.children.ChildFormState": {
+        "start_add",
+        "start_edit",
+        "set_first_name",
+        "set_last_name",
+        "blur_name",
+        "set_city",  # public places lists
+        "set_school",
+        "set_teacher",
+        "set_grade",
+        "save",
+    },
+    "hotmeals.ui.state.allergy.AllergyState": {
+        "start",
+        "search",  # public ingredient names
+        "add",
+        "remove",
+        "set_level",
+        "save",
+        "skip",
+    },
+    "hotmeals.ui.state.otp.OtpState": {"cancel", "countdown", "submit", "resend"},
+    "hotmeals.ui.state.parent_profile.ParentEditState": {
+        "load",
+        "set_first_name",
+        "set_last_name",
+        "set_phone",
+        "blur",
+        "save",
+        "add_alt",
+        "verify_alt",
+        "remove_alt",
+        "submit_alt_code",
+        "close_otp",
+        "upload_picture",
+        "choose_language",
+    },
+    "hotmeals.ui.state.settings.LanguageState": {"choose", "toggle"},
+    "hotmeals.ui.state.settings.NotificationState": {"set_pref", "save"},
+    "hotmeals.ui.state.settings.ChangePasswordState": {"clear", "submit"},
+    "hotmeals.ui.state.sign_in.SignInState": {
+        "open_email",
+        "open_phone",
+        "use_mode",
+        "blur_identifier",
+        "submit",
+        "forgot",
+        "back_to_login",
+    },
+    "hotmeals.ui.state.sign_in.ForgotState": {
+        "blur_email",
+        "send_code",
+        "submit_code",
+        "save_password",
+    },
+    "hotmeals.ui.state.sign_up.SignUpState": {
+        "reset_form",
+        "blur",
+        "change",
+        "set_terms",
+        "submit",
+    },
+    "hotmeals.ui.state.payments.DonateState": {
+        "load",
+        "set_choice",
+        "set_other_amount",
+        "set_school",
+        "donate",
+        "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
+    },
+    "hotmeals.ui.state.payments.CardsState": {
+        "load",
+        "add_card",
+        "lightbox_closed",
+        "ask_delete",
+        "set_delete_open",
+        "confirm_delete",
+    },
+}
+
+
+def _import_the_app_states() -> None:
+    """Import every module of the UI (states, pages, components), so a State defined
+    anywhere in it is known to Python - ones added after this test was written included."""
+    for module in pkgutil.walk_packages(hotmeals.ui.__path__, "hotmeals.ui."):
+        importlib.import_module(module.name)
+
+
+def _every_state() -> dict[str, type[BaseState]]:
+    _import_the_app_states()
+    found: dict[str, type[BaseState]] = {}
+    todo = [BaseState]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            name = f"{sub.__module__}.{sub.__qualname__}"
+            if name not in found:
+                found[name] = sub
+                todo.append(sub)
+    return found
+
+
+def _handlers(cls: type[BaseState]) -> set[str]:
+    return set(cls.event_handlers)
+
+
+def test_every_state_is_known():
+    states = _every_state()
+    unknown = sorted(set(states) - set(REFLEX) - set(APP))
+    assert not unknown, (
+        "New State classes: list their event handlers in APP once each is safe to call from "
+        f"any browser: {unknown}"
+    )
+    # The list names real classes (a renamed state must be renamed here too).
+    assert set(APP) <= set(states), sorted(set(APP) - set(states))
+
+
+@pytest.mark.parametrize("name", sorted(APP))
+def test_app_state_handlers_match_the_allow_list(name):
+    cls = _every_state().get(name)
+    assert cls is not None, f"{name} no longer exists"
+    assert _handlers(cls) == APP[name] | {"setvar"}, (
+        f"{name}: handlers now {sorted(_handlers(cls) - {'setvar'})}; a public method is "
+        "callable by any browser - make helpers private (_name) or allow-list it here"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(REFLEX))
+def test_reflex_state_handlers_match_the_allow_list(name):
+    cls = _every_state().get(name)
+    if cls is None:
+        pytest.skip(f"{name} is not defined by this Reflex version")
+    assert _handlers(cls) == REFLEX[name], f"{name}: {sorted(_handlers(cls))}"
+
+
+def test_the_helpers_issue_7_named_are_not_handlers():
+    """The ones the attack used, by name: never again callable from the browser."""
+    states = _every_state()
+    forbidden = {
+        "hotmeals.ui.state.auth.AuthState": {
+            "apply_profile", "start_session", "forget_session", "refresh",
+            "checked_parent_id", "session_expired", "lang", "client_address", "user_agent",
+        },
+        "hotmeals.ui.state.steps.ProfileStepState": {"set_steps", "reset_steps",
+                                                      "load_for_step"},
+        "hotmeals.ui.state.content.ContentState": {"ensure_loaded"},
+        "hotmeals.ui.state.contact.ContactState": {"fill_from_profile"},
+        "hotmeals.ui.state.settings.NotificationState": {"reload"},
+        "hotmeals.ui.state.children.ChildrenState": {"reload"},
+        "hotmeals.ui.state.children.ChildChoiceState": {"chosen"},
+        "hotmeals.ui.state.otp.OtpState": {"begin", "close"},
+        "hotmeals.ui.state.sign_in.ForgotState": {"start", "code_checked"},
+        "hotmeals.ui.state.sign_in.SignInState": {"password_was_reset"},
+        "hotmeals.ui.state.parent_profile.ParentEditState": {"apply_alt_emails"},
+    }
+    for name, names in forbidden.items():
+        assert not names & _handlers(states[name]), (name, sorted(names & _handlers(states[name])))
