@@ -16,7 +16,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import Purpose
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import payments
+from hotmeals.services import cards, payments
 from hotmeals.services.payments.purposes import HANDLERS
 from tests.factories import make_parent
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -102,3 +102,28 @@ def test_a_payment_pays_for_something_of_the_parents(pay_engine: Engine, family,
             db, parent_id=family["parent_id"], purpose=purpose, amount_cents=500, **what
         )
     assert info.value.code == "payment_purpose_invalid"
+
+
+async def test_a_saved_card_order_payment_places_the_order_like_the_lightbox(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    # The saved-card door records its sale through the same ORDER handler as the Lightbox.
+    adding = await cards.start_add_card(
+        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    token = lightbox_submit(live_sim, adding.token)["response"]["ssl_token"]
+    card = await cards.save_card(
+        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
+    )
+    order_id = _order(pay_engine, family["parent_id"], f"HM-S{family['parent_id']:06d}")
+    with session_scope(pay_engine) as db:
+        payment_id = payments.reserve_payment(
+            db, parent_id=family["parent_id"], purpose=Purpose.ORDER, amount_cents=1850,
+            order_id=order_id,
+        ).id
+    view = await payments.charge_stored_card(
+        payment_id=payment_id, parent_id=family["parent_id"], card_id=card.id,
+        engine=pay_engine, gateway=gateway,
+    )
+    assert view.approved
+    assert _status(pay_engine, order_id) is OrderStatus.PLACED
