@@ -23,7 +23,8 @@ from hotmeals.services.security import digests_equal, new_otp, token_digest
 
 OTP_TTL = timedelta(minutes=10)
 OTP_MAX_ATTEMPTS = 5
-RESEND_COOLDOWN_SECONDS = 60
+# The resend cool-down is the OTP_COOLDOWN limit's window (declared once, in ratelimit.py).
+RESEND_COOLDOWN_SECONDS = int(ratelimit.OTP_COOLDOWN.window.total_seconds())
 
 _CODE_RE = re.compile(r"[0-9]{6}", re.ASCII)
 

@@ -46,6 +46,7 @@ _HOUR = timedelta(hours=1)
 LOGIN_ADDRESS = Limit("login:address", 30, _15_MIN)  # over it: sign-in needs an e-mailed code
 OTP_ACCOUNT = Limit("otp:account", 10, _15_MIN)  # wrong codes for one e-mail, over all codes
 OTP_ADDRESS = Limit("otp:address", 30, _15_MIN)
+# One code per minute per address and purpose: the resend cool-down (services/otp.py).
 OTP_COOLDOWN = Limit("otp_cooldown", 1, timedelta(minutes=1))  # key: purpose:e-mail
 OTP_SEND_ACCOUNT = Limit("otp_send:account", 10, _HOUR)  # codes mailed to one address
 OTP_SEND_ADDRESS = Limit("otp_send:address", 30, _HOUR)  # codes requested from one client
