@@ -1,4 +1,4 @@
-"""The request context of the /api/v1 parent calls (spec §6, §7, §8).
+"""The request context of the /api/v1 parent calls (docs/product.md §6, §7, §8).
 
 - ``api-key`` header must equal ``HOTMEALS_API_KEY``: otherwise HTTP 403 with code 0 (403, not
   401: the client clears the parent's session on a 401, and a wrong key is not a session

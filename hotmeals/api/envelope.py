@@ -1,4 +1,5 @@
-"""The answer shape of every /api/v1 call (spec §7, §8): ``{"code": 1|0, "message", "data"}``."""
+"""The answer shape of every /api/v1 call (docs/product.md §7, §8):
+``{"code": 1|0, "message", "data"}``."""
 
 from __future__ import annotations
 

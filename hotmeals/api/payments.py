@@ -1,5 +1,5 @@
-"""/api/v1 card payments, saved cards and donations (spec §7 ``order/getConvergeSessionToken``,
-plus the extensions documented in docs/api.md "Payments").
+"""/api/v1 card payments, saved cards and donations (docs/product.md §7
+``order/getConvergeSessionToken``, plus the extensions documented in docs/api.md "Payments").
 
 The routes only translate: every rule is in ``hotmeals.services.payments`` / ``cards`` /
 ``donations``, which the Reflex screens call too. Every call needs a parent token (401).

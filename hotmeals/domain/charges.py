@@ -1,4 +1,4 @@
-"""An order's charges (spec §3): from priced lines to what the parent pays.
+"""An order's charges (docs/product.md §3): from priced lines to what the parent pays.
 
 Order of computation, every step on integer cents:
 

@@ -1,22 +1,23 @@
-"""The form rules of spec §5. Each validator returns ``None`` or a ``DomainError`` whose ``field``
-is set and whose ``code`` is a key of ``hotmeals/i18n/catalog/validation.py`` (the English text
-is the spec's, verbatim). Validators return rather than raise so that a form can show every
-error at once (``validate_all``); ``raise_first`` turns a result into an exception for services.
+"""The form rules of docs/product.md §5. Each validator returns ``None`` or a ``DomainError``
+whose ``field`` is set and whose ``code`` is a key of ``hotmeals/i18n/catalog/validation.py``
+(the English text is the one docs/product.md §5 quotes, verbatim). Validators return rather
+than raise so that a form can show every error at once (``validate_all``); ``raise_first``
+turns a result into an exception for services.
 
-Choices the spec leaves open:
+Choices docs/product.md §5 leaves to this module:
 
 - Surrounding whitespace is ignored everywhere except in passwords, and a value of only
   whitespace counts as missing.
 - Names are written as Canadians write them and as they are printed on meal labels: letters of
   any alphabet, accents included (Zoë, Dubé, Émilie), joined by single inner hyphens, apostrophes
-  or spaces (Jean-Luc, O'Neil, Mary Ann); no digits or other symbols (the spec's message
+  or spaces (Jean-Luc, O'Neil, Mary Ann); no digits or other symbols (the message
   "Please enter only letters ..." is kept for those). At most 15 characters, counted after
   Unicode NFC normalisation so that "e" + a combining accent counts as one.
-- Phone checks run in the spec's order: required, pattern (digits, one optional leading ``+``,
-  spaces, parentheses, hyphens), at most 13 **digits**, at least 8 digits. Spaces, parentheses,
-  hyphens and the plus sign are formatting and are not counted, so "+1 (613) 555-0142" (11
-  digits) passes on every screen, sign-in and sign-up alike; the spec's "should not exceed 13
-  characters" message is kept for a number of more than 13 digits.
+- Phone checks run in the order of docs/product.md §5: required, pattern (digits, one
+  optional leading ``+``, spaces, parentheses, hyphens), at most 13 **digits**, at least 8
+  digits. Spaces, parentheses, hyphens and the plus sign are formatting and are not counted,
+  so "+1 (613) 555-0142" (11 digits) passes on every screen, sign-in and sign-up alike; the
+  "should not exceed 13 characters" message is kept for a number of more than 13 digits.
 - Password: at least 8 characters, with an ASCII lowercase letter, an ASCII uppercase letter,
   an ASCII digit and a special character (anything else that is not whitespace).
 - Email: one ``@``; a local part of letters, digits and ``!#$%&'*+/=?^_`{|}~.-`` without

@@ -1,4 +1,4 @@
-"""Sign-up, e-mail verification, sign-in, sessions and passwords (spec §3, §4, §5).
+"""Sign-up, e-mail verification, sign-in, sessions and passwords (docs/product.md §3, §4, §5).
 
 Every function is keyword-only with ``session`` first and returns plain data (see
 ``docs/services-accounts.md``). Refusals are ``DomainError``; a missing, expired or revoked

@@ -1,4 +1,4 @@
-"""Children: where they go to school, their allergies, the default child (spec §3, §5).
+"""Children: where they go to school, their allergies, the default child (docs/product.md §3, §5).
 
 Every call that takes a child id answers ``child_not_found`` unless the child is an active
 child of ``parent_id``: another parent's child looks exactly like one that does not exist.

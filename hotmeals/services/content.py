@@ -1,4 +1,5 @@
-"""About, terms and privacy pages, the FAQ, and the contact form (spec §2 steps 7-10, §3)."""
+"""About, terms and privacy pages, the FAQ, and the contact form (docs/product.md §2 steps
+7-10, §3)."""
 
 from __future__ import annotations
 

@@ -21,7 +21,7 @@ SESSION_TTL = timedelta(days=7)
 PASSWORD_MAX_CHARS = 128
 TOKEN_MAX_CHARS = 200
 
-# signup_step values (spec §4)
+# signup_step values (docs/product.md §4)
 ADD_CHILD, ALLERGY, COMPLETE = "ADD_CHILD", "ALLERGY", "COMPLETE"
 
 
@@ -101,7 +101,7 @@ def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
 
 
 def session_data(session: Session, parent: Parent, token: str | None) -> dict:
-    """Spec §3 session data."""
+    """docs/product.md §3 session data."""
     return {
         "id": parent.id,
         "token": token,

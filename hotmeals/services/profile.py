@@ -1,4 +1,4 @@
-"""The parent's profile: details, alternate e-mails, picture and language (spec §3)."""
+"""The parent's profile: details, alternate e-mails, picture and language (docs/product.md §3)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ _PROFILE = select(
 
 
 def get_profile(*, session: Session, parent_id: int, token: str | None = None) -> dict:
-    """Spec §3 parent profile, with the counts the header shows."""
+    """docs/product.md §3 parent profile, with the counts the header shows."""
     row = session.execute(_PROFILE, {"parent_id": parent_id}).first()
     if row is None:
         raise DomainError("parent_not_found")

@@ -1,5 +1,5 @@
-"""Every screen of the parent app and its route (spec §2), with the on_load that checks the
-session first. ``register_pages(app)`` is called once from ``hotmeals/hotmeals.py``."""
+"""Every screen of the parent app and its route (docs/product.md §2), with the on_load that
+checks the session first. ``register_pages(app)`` is called once from ``hotmeals/hotmeals.py``."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ TITLE = "Hot Meals"
 
 
 def toaster() -> rx.Component:
-    """Spec §9: toasts top-right, closing after 5000 ms."""
+    """docs/product.md §9: toasts top-right, closing after 5000 ms."""
     return rx.toast.provider(
         position="top-right",
         close_button=True,
@@ -40,7 +40,7 @@ def register_pages(app: rx.App) -> None:
         app.add_page(component, route=route, title=f"{title} — {TITLE}", on_load=on_load)
         mark_ready(route)
 
-    # Visitor set (spec §2); each renders the landing screen for a logged-in parent.
+    # Visitor set (docs/product.md §2); each renders the landing screen for a logged-in parent.
     app.add_page(landing, route="/", title="Hot Meals — hot school lunches in Ontario",
                  on_load=AuthState.load_session)
     mark_ready("/")

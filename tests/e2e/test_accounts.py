@@ -49,7 +49,7 @@ def add_first_child(page: Page) -> None:
 
 def test_sign_up_shows_each_rule_at_its_field(page: Page):
     open_page(page, "/sign-up")
-    # As the parent types: leaving a field shows its message (spec §5, verbatim).
+    # As the parent types: leaving a field shows its message (docs/product.md §5, verbatim).
     page.fill("#signup-email", "not-an-email")
     page.locator("#signup-email").blur()
     expect(field_error(page, "signup-email")).to_have_text("Please enter valid email address")
@@ -109,7 +109,7 @@ def test_sign_up_verify_add_child_and_allergies_lands_in_edit_profile(
     page.fill("#otp", code)
     page.click("#otp-submit")
 
-    # signup_step ADD_CHILD -> /add-child (spec §2).
+    # signup_step ADD_CHILD -> /add-child (docs/product.md §2).
     page.wait_for_url(re.compile(r"/parent/add-child/?$"))
     wait_hydrated(page)
     expect(page.get_by_role("heading", level=1)).to_have_text("Add your child")

@@ -74,7 +74,7 @@ def test_sign_in_by_phone_then_logout_dialog(page: Page):
     page.wait_for_url(re.compile(r"/parent/edit-profile/?$"))
     wait_hydrated(page)
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("Hello, Maria"))
-    # Two active children: Cart and Cancel Cart with their counts (spec §2).
+    # Two active children: Cart and Cancel Cart with their counts (docs/product.md §2).
     expect(page.locator("#header-cart")).to_be_visible()
     expect(page.locator("#header-cancel-cart")).to_be_visible()
 
@@ -130,7 +130,7 @@ def test_forgot_password_then_new_password(page: Page, app: AppServer, smtp: Smt
     sign_in(page, email, DEMO_PASSWORD)
     expect(page.locator("#signin-form-error")).to_have_text("Invalid email or password")
     sign_in(page, email, "Dinner@2026")
-    # Sign-up not finished (no child yet): after login, on to add-child (spec §2).
+    # Sign-up not finished (no child yet): after login, on to add-child (docs/product.md §2).
     page.wait_for_url(re.compile(r"/parent/add-child/?$"))
 
 

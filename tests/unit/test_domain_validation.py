@@ -23,7 +23,7 @@ from hotmeals.i18n import EN, FR, t
 
 GOOD_PASSWORD = "Secret#2026"
 
-# The spec's messages, verbatim (§5).
+# The messages of docs/product.md §5, verbatim.
 SPEC_MESSAGES = {
     "phone_required": "Please enter phone number",
     "phone_invalid": "Please enter valid phone number",

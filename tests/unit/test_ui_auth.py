@@ -1,5 +1,5 @@
-"""The session in the UI: after-login routing (spec §2), safe return paths, the guards, and
-logout - through the Reflex states, without a browser, on a fresh seeded database."""
+"""The session in the UI: after-login routing (docs/product.md §2), safe return paths, the
+guards, and logout - through the Reflex states, without a browser, on a fresh seeded database."""
 
 from __future__ import annotations
 

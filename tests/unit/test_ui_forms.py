@@ -1,4 +1,4 @@
-"""Form states show the one rule's message (spec §5, verbatim) at the right field, in the
+"""Form states show the one rule's message (docs/product.md §5, verbatim) at the right field, in the
 parent's language, and every screen text the UI uses is in both catalogs."""
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ class Parent(SQLModel, table=True):
     language: str = Field(default="en", max_length=2)
     terms_accepted_at: datetime | None = None
     email_verified_at: datetime | None = None
-    # ADD_CHILD -> ALLERGY -> COMPLETE (spec §4)
+    # ADD_CHILD -> ALLERGY -> COMPLETE (docs/product.md §4)
     signup_step: str = Field(default="ADD_CHILD", max_length=16)
     profile_image: str | None = Field(default=None, max_length=255)  # file name under DATA_DIR
     is_active: bool = True

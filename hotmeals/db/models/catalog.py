@@ -71,7 +71,7 @@ class Meal(SQLModel, table=True):
     ingredients_fr: str = Field(default="", max_length=1000)
     cooking_method_en: str = Field(default="", max_length=300)
     cooking_method_fr: str = Field(default="", max_length=300)
-    # Nutrition facts per serving (spec §3): grams, milligrams, or % daily value.
+    # Nutrition facts per serving (docs/product.md §3): grams, milligrams, or % daily value.
     calories: int = 0
     fat_g: float = 0
     saturated_fat_g: float = 0

@@ -1,6 +1,6 @@
 """Messages of accounts, children, content, notifications and their e-mails (issue 4).
 
-'You have been logout successfully' and 'Password Changed' are the spec's texts (§8), verbatim.
+'You have been logout successfully' and 'Password Changed' are docs/product.md §8's texts.
 Mail templates are ``mail.<template>.subject`` / ``mail.<template>.body``.
 """
 

@@ -1,6 +1,6 @@
 """Screen texts of accounts and children (issue 4 UI): sign-up, sign-in, codes, passwords,
 profile, children, allergies, settings, contact. Messages of rules and services are in
-``validation.py`` and ``accounts.py``; 'Logout?' and its dialog text are the spec's (§2)."""
+``validation.py`` and ``accounts.py``; 'Logout?' and its dialog text are docs/product.md §2's."""
 
 EN: dict[str, str] = {
     "ui.under_development": "Under development",

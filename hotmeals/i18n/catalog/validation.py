@@ -1,6 +1,6 @@
 """Form validation messages (``hotmeals.domain.validation``).
 
-The English texts are the spec's (§5) verbatim, spelling included ('atleast', 'Password do not
+The English texts are docs/product.md §5's, verbatim, spelling included ('atleast', 'Password do not
 match', 'Please Select School'): parents and support staff know them. ``name_too_long`` is ours.
 """
 

@@ -77,7 +77,7 @@ def child_form(submit_key: str) -> rx.Component:
 
 
 def delete_child_dialog() -> rx.Component:
-    """Spec §8: the warning dialog for deletions is titled 'Are you sure?'."""
+    """docs/product.md §8: the warning dialog for deletions is titled 'Are you sure?'."""
     return confirm_dialog(
         title=t("ui.child.delete_title"),
         description=rx.fragment(

@@ -1,4 +1,4 @@
-"""The one "are you sure?" dialog (spec §8: deletions and logout ask first).
+"""The one "are you sure?" dialog (docs/product.md §2, §8: deletions and logout ask first).
 
 Takes values and event handlers, not State classes: the caller says what it asks, what
 confirming does and when it is busy."""

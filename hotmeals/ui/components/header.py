@@ -1,5 +1,5 @@
-"""The logged-in header (spec §2): book meal, contact us, the profile menu (edit profile, manage
-notification, change password, change language, logout), the logout dialog, and on
+"""The logged-in header (docs/product.md §2): book meal, contact us, the profile menu (edit
+profile, manage notification, change password, change language, logout), the logout dialog, and on
 /edit-profile the Cart and Cancel Cart counts. Also the visitor's phone menu and the CMS dialog
 the footer opens for visitors."""
 
@@ -59,7 +59,8 @@ def _count_link(label_key: str, count: rx.Var, route: str, icon: str, id_: str) 
 
 
 def cart_counts() -> rx.Component:
-    """Cart and Cancel Cart with their counts; hidden when no child is active (spec §2)."""
+    """Cart and Cancel Cart with their counts; hidden when no child is active
+    (docs/product.md §2)."""
     return rx.cond(
         AuthState.active_child_count > 0,
         rx.hstack(
@@ -130,7 +131,7 @@ def profile_menu() -> rx.Component:
 
 
 def logout_dialog() -> rx.Component:
-    """Spec §2: 'Logout?' / 'Are you sure you want to log out of your account?'."""
+    """docs/product.md §2: 'Logout?' / 'Are you sure you want to log out of your account?'."""
     return confirm_dialog(
         title=t("ui.logout.title"),
         description=t("ui.logout.text"),

@@ -115,7 +115,7 @@ def visitor_header() -> rx.Component:
 
 
 def parent_header(show_cart: bool = False) -> rx.Component:
-    """Spec §2 logged-in header; ``show_cart`` on /edit-profile (Cart and Cancel Cart)."""
+    """The logged-in header (docs/product.md §2); ``show_cart`` on /edit-profile."""
     return rx.el.header(
         rx.flex(
             brand(),
@@ -221,7 +221,7 @@ def skip_link() -> rx.Component:
 
 
 def page(*children: rx.Component, header: rx.Component | None = None, chrome: bool = True):
-    """A page with the visitor header and footer (``chrome=False`` hides both, as spec §2
+    """A page with the visitor header and footer (``chrome=False`` hides both, as docs/product.md §2
     asks for sign-in, sign-up, errors and the like)."""
     # data-hydrated tells tests (and only tests) that event handlers are live.
     body = rx.el.main(

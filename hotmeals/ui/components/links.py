@@ -1,6 +1,7 @@
-"""Which app routes exist, so a link to a screen that is not built yet answers with the spec's
-'Under development' info toast (§8) instead of a 404. ``hotmeals/ui/routes.py`` marks every
-route it registers; pages are evaluated after registration, so components can ask."""
+"""Which app routes exist, so a link to a screen that is not built yet answers with the
+'Under development' info toast (docs/product.md §8) instead of a 404.
+``hotmeals/ui/routes.py`` marks every route it registers; pages are evaluated after
+registration, so components can ask."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Where a new parent is in sign-up (spec §4: account -> ADD_CHILD -> ALLERGY -> complete)."""
+"""Where a new parent is in sign-up (docs/product.md §4: account -> ADD_CHILD -> ALLERGY ->
+complete)."""
 
 from __future__ import annotations
 

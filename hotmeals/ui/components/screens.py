@@ -1,5 +1,5 @@
 """Screen frames: the focused screens without header and footer (sign-in, sign-up, add-child,
-allergy-profile, parent-edit-profile, edit-child: spec §2), and the guard that renders a
+allergy-profile, parent-edit-profile, edit-child: docs/product.md §2), and the guard that renders a
 logged-in page only once the session is checked and the profile loaded."""
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def loading_screen() -> rx.Component:
 
 
 def parent_only(content: rx.Component) -> rx.Component:
-    """Spec §2: nothing protected before hydration, and the shell renders nothing until the
-    profile has loaded (``AuthState.is_parent`` is set only by a profile load)."""
+    """docs/product.md §2: nothing protected before hydration, and the shell renders nothing
+    until the profile has loaded (``AuthState.is_parent`` is set only by a profile load)."""
     return rx.cond(rx.State.is_hydrated & AuthState.is_parent, content, loading_screen())
 
 
@@ -76,7 +76,7 @@ def focus_screen(
     back_key: str = "ui.common.back",
 ) -> rx.Component:
     """Two columns on desktops (a warm panel with an illustration, then the form); on phones
-    the form alone under a slim bar. Header and footer hidden (spec §2)."""
+    the form alone under a slim bar. Header and footer hidden (docs/product.md §2)."""
     aside = rx.box(
         rx.vstack(
             rx.image(src=static(illustration), alt="", width="100%", max_width="360px",

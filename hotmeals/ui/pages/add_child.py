@@ -1,5 +1,6 @@
-"""/add-child (sign-up step ADD_CHILD; a logged-in parent sees the landing screen, spec §2) and
-/add-another-child (logged in). Saving goes on to the child's allergy profile."""
+"""/add-child (sign-up step ADD_CHILD; a logged-in parent sees the landing screen,
+docs/product.md §2) and /add-another-child (logged in). Saving goes on to the child's allergy
+profile."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """/allergy-profile: the chosen child's allergic ingredients, picked from the admin's list with
-type-ahead suggestions, each with an alert level (spec §3). During sign-up it is the ALLERGY
-step; saving or 'no allergies' completes the sign-up."""
+type-ahead suggestions, each with an alert level (docs/product.md §3). During sign-up it is the
+ALLERGY step; saving or 'no allergies' completes the sign-up."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""/edit-profile/edit-child: the chosen child's details (spec §3 'chosen child id'), a link to
-the allergy profile, set as default, and delete with the 'Are you sure?' warning."""
+"""/edit-profile/edit-child: the chosen child's details (docs/product.md §3, the chosen child),
+a link to the allergy profile, set as default, and delete with the 'Are you sure?' warning."""
 
 from __future__ import annotations
 

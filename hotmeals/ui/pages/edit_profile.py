@@ -1,4 +1,4 @@
-"""/edit-profile: the parent's area, a step machine kept in localStorage (spec §2):
+"""/edit-profile: the parent's area, a step machine kept in localStorage (docs/product.md §2):
 1 profile or book meal, 6 settings (sub-steps 1/2/3), 7 about us, 8 contact us, 9 terms,
 10 privacy. The header shows Cart and Cancel Cart here."""
 

@@ -1,4 +1,4 @@
-"""Forgot password (spec §4): e-mail -> 6-digit code -> new password, inside /sign-in."""
+"""Forgot password (docs/product.md §4): e-mail -> 6-digit code -> new password, inside /sign-in."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Landing page (spec §1): what the service is, the prices and what every meal gives back."""
+"""Landing page (docs/product.md §1): what the service is, the prices and what every meal gives
+back."""
 
 from __future__ import annotations
 

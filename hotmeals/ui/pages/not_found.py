@@ -1,4 +1,4 @@
-"""Unknown paths: the not-found screen, with header and footer hidden (spec §2)."""
+"""Unknown paths: the not-found screen, with header and footer hidden (docs/product.md §2)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The 6-digit code screen (spec §4: e-mail OTP verification with resend). Shown inside
+"""The 6-digit code screen (docs/product.md §4: e-mail OTP verification with resend). Shown inside
 /sign-up, /sign-in (forgot password, or an e-mail never verified) and the alternate e-mail
 dialog of the profile; ``OtpState.purpose`` says which."""
 

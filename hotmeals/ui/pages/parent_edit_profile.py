@@ -1,5 +1,5 @@
 """/edit-profile/parent-edit-profile: names, phone, picture (rx.upload), alternate e-mails with
-verify / verified state, and the language. Header and footer hidden (spec §2)."""
+verify / verified state, and the language. Header and footer hidden (docs/product.md §2)."""
 
 from __future__ import annotations
 

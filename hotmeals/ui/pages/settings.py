@@ -1,5 +1,5 @@
 """Settings, /edit-profile step 6: the menu (sub-step 1), manage notification (2) and change
-password (3), plus the language choice (spec §1: en/fr kept in browser storage)."""
+password (3), plus the language choice (docs/product.md §1: en/fr kept in browser storage)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""/sign-in and /sign-in-with-phone: one screen, log in with e-mail or phone (spec §2). Also
-forgot password, and the code screen for an e-mail never verified. A logged-in parent sees the
-landing screen."""
+"""/sign-in and /sign-in-with-phone: one screen, log in with e-mail or phone (docs/product.md
+§2). Also forgot password, and the code screen for an e-mail never verified. A logged-in
+parent sees the landing screen."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def _mode_tab(mode: str, icon: str, label_key: str, route: str) -> rx.Component:
 
 
 def mode_switch() -> rx.Component:
-    """Two ways in, as the two routes of spec §2."""
+    """Two ways in, as the two routes of docs/product.md §2."""
     return rx.el.nav(
         _mode_tab("email", "mail", "ui.signin.by_email", "/sign-in"),
         _mode_tab("phone", "smartphone", "ui.signin.by_phone", "/sign-in-with-phone"),

@@ -1,5 +1,6 @@
-"""/sign-up (spec §2, §5): every field's message verbatim at the field as the parent types and
-on submit, terms required; then the e-mail code. A logged-in parent sees the landing screen."""
+"""/sign-up (docs/product.md §2, §5): every field's message verbatim at the field as the parent
+types and on submit, terms required; then the e-mail code. A logged-in parent sees the
+landing screen."""
 
 from __future__ import annotations
 

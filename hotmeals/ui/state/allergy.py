@@ -1,8 +1,8 @@
-"""A child's allergy profile (spec §3): ingredients picked from the admin's list with type-ahead
-suggestions, each with an alert level (Major, Medium, Low, High, Non-allergic).
+"""A child's allergy profile (docs/product.md §3): ingredients picked from the admin's list with
+type-ahead suggestions, each with an alert level (Major, Medium, Low, High, Non-allergic).
 
 During sign-up this is the ALLERGY step: saving (or skipping) completes the sign-up, and the
-parent lands in /edit-profile (spec §2 "After login")."""
+parent lands in /edit-profile (docs/product.md §2 "After sign-in")."""
 
 from __future__ import annotations
 

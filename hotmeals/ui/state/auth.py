@@ -1,9 +1,9 @@
-"""The parent's session in the browser: the token cookie, the §3 session data in localStorage,
+"""The parent's session in the browser: the token cookie, the session data in localStorage,
 and the profile the shell shows. Every page's on_load re-checks the token with the service, so
-a revoked or expired session ends at the next navigation (spec §4: a 401 clears the session
-and returns to the parent home).
+a revoked or expired session ends at the next navigation (docs/product.md §3 session data; §4:
+a 401 clears the session and returns to the parent home).
 
-Route sets (spec §2) are decided here by ``status``:
+Route sets (docs/product.md §2) are decided here by ``status``:
 
 - ``unknown``: not checked yet (before hydration) - public pages render, guarded ones do not;
 - ``visitor``: no valid token;
@@ -36,13 +36,13 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
 
-# Spec §9: the cookie lives as long as the server-side session it names.
+# docs/product.md §9: the cookie lives as long as the server-side session it names.
 SESSION_MAX_AGE = int(SESSION_TTL.total_seconds())
 TOKEN_COOKIE = "hm_token"
 SESSION_KEY = "hm_session"
 PREFIX = "/parent"
 
-# Where an incomplete sign-up continues (spec §2 "After login").
+# Where an incomplete sign-up continues (docs/product.md §2 "After sign-in").
 SIGNUP_PATHS = {"ADD_CHILD": "/add-child", "ALLERGY": "/allergy-profile"}
 
 
@@ -61,7 +61,7 @@ def safe_next(path: str | None) -> str | None:
 def after_login_path(
     signup_step: str, is_login_data: bool, next_path: str | None = None
 ) -> str:
-    """Spec §2: ADD_CHILD -> add-child, ALLERGY -> allergy-profile, isLoginData ->
+    """docs/product.md §2: ADD_CHILD -> add-child, ALLERGY -> allergy-profile, isLoginData ->
     edit-profile (or the guarded page the parent was going to), otherwise home."""
     if signup_step in SIGNUP_PATHS:
         return SIGNUP_PATHS[signup_step]
@@ -94,8 +94,8 @@ class AuthState(rx.State):
     token: str = rx.Cookie(
         "", name=TOKEN_COOKIE, max_age=SESSION_MAX_AGE, same_site="lax", path="/"
     )
-    # Spec §3 session data (id, names, e-mails, signup_step, isLoginData). The token itself
-    # stays in the cookie only: one copy to clear, and nothing secret in localStorage.
+    # docs/product.md §3 session data (id, names, e-mails, signup_step, isLoginData). The
+    # token itself stays in the cookie only: one copy to clear, and nothing secret in localStorage.
     session_data: str = rx.LocalStorage("", name=SESSION_KEY)
     cart_count_store: str = rx.LocalStorage("0", name="cartCount")
     cancel_cart_count_store: str = rx.LocalStorage("0", name="cancelCartCount")
@@ -132,7 +132,7 @@ class AuthState(rx.State):
 
     @rx.var
     def shown_cart_count(self) -> int:
-        """Spec §4: the local count is preferred if above 0, otherwise the profile's."""
+        """docs/product.md §4: the local count is preferred if above 0, otherwise the profile's."""
         local = _int(self.cart_count_store)
         return local if local > 0 else self.cart_count
 
@@ -230,7 +230,7 @@ class AuthState(rx.State):
     @rx.event
     async def require_signup_step(self, step: str):
         """on_load of /add-child: open to a sign-up at ADD_CHILD (a logged-in parent sees the
-        landing screen, spec §2)."""
+        landing screen, docs/product.md §2)."""
         await self._refresh()
         if self.status in ("parent", "unknown"):
             return None
@@ -252,7 +252,7 @@ class AuthState(rx.State):
             return None
         return rx.redirect("/sign-in?next=/allergy-profile", replace=True)
 
-    # ---- logout (spec §2 header) ---------------------------------------------------------
+    # ---- logout (docs/product.md §2 header) ----------------------------------------------
     @rx.event
     def open_logout(self):
         self.logout_open = True
@@ -273,7 +273,7 @@ class AuthState(rx.State):
                 pass  # already gone: logging out is idempotent
         self.logout_open = False
         self.logging_out = False
-        # The message first, then home, then the session goes (spec §2, §4).
+        # The message first, then home, then the session goes (docs/product.md §2, §4).
         yield rx.toast.success(tr("logout_success", lang))
         yield rx.redirect("/")
         steps = await self.get_state(ProfileStepState)
@@ -292,7 +292,7 @@ class ActingParent:
 
     @property
     def complete(self) -> bool:
-        """Sign-up finished: the logged-in screens are open (spec §2)."""
+        """Sign-up finished: the logged-in screens are open (docs/product.md §2)."""
         return self.signup_step == COMPLETE
 
 
@@ -326,7 +326,7 @@ async def acting_parent(state: rx.State) -> ActingParent | None:
 
 
 def session_expired(lang: str) -> list:
-    """Spec §4: a lost session returns to the parent home, saying why."""
+    """docs/product.md §4: a lost session returns to the parent home, saying why."""
     return [rx.toast.error(tr("unauthorized", lang)), rx.redirect("/")]
 
 

@@ -44,7 +44,7 @@ def _child_row(child: dict) -> dict[str, str]:
 
 
 class ChildChoiceState(rx.State):
-    """Spec §3 'chosen child id', kept in localStorage."""
+    """The chosen child id (docs/product.md §3), kept in localStorage."""
 
     child_id: str = rx.LocalStorage("", name="chosenChildId", sync=True)
 
@@ -212,7 +212,7 @@ class ChildFormState(rx.State):
 
     @rx.event
     async def start_edit(self):
-        """on_load of /edit-profile/edit-child: the chosen child (spec §3)."""
+        """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
         from hotmeals.services import children
 
         self.loading = True

@@ -1,4 +1,5 @@
-"""About, terms, privacy and FAQ from the CMS tables (spec §2 steps 7, 9, 10; §7 cms_pages).
+"""About, terms, privacy and FAQ from the CMS tables (docs/product.md §2 steps 7, 9, 10; §7
+cms_pages).
 
 Both languages are loaded at once, so switching language swaps the text without a round trip;
 a logged-in parent sees them as /edit-profile steps, a visitor in a dialog from the footer.

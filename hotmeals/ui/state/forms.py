@@ -34,7 +34,7 @@ def place_error(
     prefix: str = "",
 ) -> rx.event.EventSpec:
     """Show ``err`` at its field when the form has that field, otherwise as an error toast
-    (spec §8: a refusal's message in an error toast). Returns the focus or toast event;
+    (docs/product.md §8: a refusal's message in an error toast). Returns the focus or toast event;
     field ids on the page are ``prefix + field``."""
     if err.field and err.field in set(fields):
         errors[err.field] = message(err, lang)

@@ -1,5 +1,5 @@
-"""Sign-in with e-mail or phone (spec §2: /sign-in and /sign-in-with-phone are one screen),
-and forgot password -> code -> new password (spec §4)."""
+"""Sign-in with e-mail or phone (docs/product.md §2: /sign-in and /sign-in-with-phone are one
+screen), and forgot password -> code -> new password (docs/product.md §4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sign-up (spec §5 messages at each field, as the parent types and on submit), then the
+"""Sign-up (docs/product.md §5 messages at each field, as the parent types and on submit), then the
 e-mail code. The rules are ``accounts.validate_signup``'s (the service runs them again)."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class SignUpState(rx.State):
 
     @rx.event
     async def blur(self, field: str, value: str):
-        """Leaving a field: its message appears now (spec §5, 'as the parent types')."""
+        """Leaving a field: its message appears now (docs/product.md §5: as the parent types)."""
         if field not in FIELDS:
             return
         self._values[field] = value

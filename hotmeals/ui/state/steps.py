@@ -1,6 +1,6 @@
-"""The /edit-profile step machine (spec §2), kept in localStorage under the spec's own keys:
-``editProfileStep`` (1 profile or book meal, 6 settings, 7 about us, 8 contact us, 9 terms,
-10 privacy) and ``editProfileSetingsStep`` (1 settings menu, 2 manage notification,
+"""The /edit-profile step machine (docs/product.md §2), kept in localStorage under the old
+client's keys: ``editProfileStep`` (1 profile or book meal, 6 settings, 7 about us, 8 contact
+us, 9 terms, 10 privacy) and ``editProfileSetingsStep`` (1 settings menu, 2 manage notification,
 3 change password).
 
 The machine depends on nothing in the app: the states that show a step import it, and the
