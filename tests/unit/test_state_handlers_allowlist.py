@@ -1,7 +1,7 @@
 """Every event handler the browser can call, decided on purpose.
 
 Reflex registers every public method of a State as an event handler that any browser can call
-over ``/_event`` with any arguments (docs: /work/shared/reflex-notes.md, issue 7). A helper left
+over ``/_event`` with any arguments (docs/architecture.md, issue 7). A helper left
 public once let an anonymous socket act as any parent. This test lists the handlers of every
 State class in the process - the app's, including ones added later, and Reflex's own - and
 compares them with the list below: a new public method fails the suite until someone adds it
