@@ -4,22 +4,30 @@ violation on the screens parents see, at 1280 and 390 px, in English and French.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import open_page
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
-VISITOR_PATHS = ["/", "/sign-in", "/sign-up", "/sign-in-with-phone"]
-PARENT_PATHS = [
-    "/edit-profile",
-    "/edit-profile/parent-edit-profile",
-    "/edit-profile/edit-child",
-    "/add-another-child",
-    "/edit-profile/donate-payment",
-]
+# Each screen and what only that screen shows once it has rendered: the check runs on the
+# screen itself, never on a redirect (a signed-in screen that sent us to sign-in would pass).
+VISITOR_PATHS = {
+    "/": "main h1",
+    "/sign-in": "#signin-submit",
+    "/sign-up": "#signup-submit",
+    "/sign-in-with-phone": "#signin-submit",
+}
+PARENT_PATHS = {
+    "/edit-profile": "#book-meal",
+    "/edit-profile/parent-edit-profile": "#profile-save",
+    "/edit-profile/edit-child": "#child-delete",
+    "/add-another-child": "#child-submit",
+    "/edit-profile/donate-payment": "#donate-submit",
+}
 
 
 def serious_violations(page: Page) -> list[dict]:
@@ -43,21 +51,24 @@ def serious_violations(page: Page) -> list[dict]:
     ]
 
 
-def _check(page: Page, path: str, lang: str) -> list[dict]:
+def _check(page: Page, path: str, marker: str, lang: str) -> list[dict]:
     page.add_init_script(f"window.localStorage.setItem('lang', '{lang}')")
     open_page(page, path)
-    page.wait_for_timeout(300)  # let late-rendered parts (selects, dialogs) settle
+    expect(page.locator(marker).first).to_be_visible(timeout=20_000)
+    expect(page).to_have_url(re.compile(rf"/parent{re.escape(path.rstrip('/'))}/?$"))
+    # ... and in the language under test (the page's content carries it for screen readers).
+    expect(page.locator(f'[lang="{lang}-CA"]').first).to_be_attached()
     return serious_violations(page)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_visitor_screens_have_no_serious_axe_violation(page: Page, lang: str):
-    found = {p: v for p in VISITOR_PATHS if (v := _check(page, p, lang))}
+    found = {p: v for p, mark in VISITOR_PATHS.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_parent_screens_have_no_serious_axe_violation(page: Page, parent_cookie: dict, lang):
     page.context.add_cookies([parent_cookie])
-    found = {p: v for p in PARENT_PATHS if (v := _check(page, p, lang))}
+    found = {p: v for p, mark in PARENT_PATHS.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
