@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright import sync_api  # a requirement: missing is an error, never a skip
 
 from hotmeals.payments.settings import simulator_pin
 from tests.payments.support import DECLINED_CARD, NOT_LUHN, VISA, SimServer
 
-sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.e2e
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
 
