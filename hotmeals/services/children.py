@@ -278,7 +278,14 @@ def set_default_child(*, session: Session, parent_id: int, child_id: object) -> 
 
 
 def get_child(*, session: Session, parent_id: int, child_id: object, lang: str = "en") -> dict:
-    return child_dict(session, own_child(session, parent_id=parent_id, child_id=child_id), lang)
+    """The parent's active child with its places and allergies, in two queries;
+    ``child_not_found`` also for another parent's child."""
+    found = _child_dicts(
+        session, lang, _OWN_CHILD, child_id=_child_id(child_id), parent_id=parent_id
+    )
+    if not found:
+        raise DomainError("child_not_found", field="child_id")
+    return found[0]
 
 
 def list_children(*, session: Session, parent_id: int, lang: str = "en") -> list[dict]:
@@ -318,6 +325,7 @@ _CHILDREN_OF_PARENT = (
     .order_by(*_CHILD_ORDER)
 )
 _ONE_CHILD = _CHILD_COLUMNS.where(Child.id == bindparam("child_id"))
+_OWN_CHILD = _ONE_CHILD.where(Child.parent_id == bindparam("parent_id"), Child.is_active)
 _ALLERGIES_OF_CHILDREN = (
     select(
         ChildAllergy.child_id,

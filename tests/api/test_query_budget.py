@@ -50,7 +50,9 @@ class Family:
 
 def _make_family(size: int) -> Family:
     with session_scope() as session:
-        parent = make_parent(session, first_name="Budget", last_name=f"Size{size}")
+        parent = make_parent(
+            session, first_name="Budget", last_name=f"Size{size}", phone=f"(613) 555-77{size:02d}"
+        )
         allergens = session.exec(
             select(AllergenIngredient).order_by(AllergenIngredient.id).limit(size)
         ).all()

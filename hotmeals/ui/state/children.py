@@ -13,7 +13,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.forms import (
+    field_messages,
+    forget_submission,
+    message,
+    place_error,
+    submission_key,
+)
 from hotmeals.ui.state.i18n import I18nState
 
 PREFIX = "child-"
@@ -71,8 +77,11 @@ class ChildrenState(rx.State):
     delete_open: bool = False
     delete_name: str = ""
     busy: bool = False
+    turn: int = 0  # bumped when a delete or a default ends (components.forms.once_attrs)
 
     _delete_id: int = 0
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
@@ -94,7 +103,15 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def set_default(self, child_id: str):
+        try:
+            async for event in self._set_default(child_id):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _set_default(self, child_id: str):
         from hotmeals.services import children
+        from hotmeals.services.submissions import submit_once
 
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
@@ -103,11 +120,18 @@ class ChildrenState(rx.State):
             return
         try:
             # The service refuses a child of another parent ("child_not_found").
-            await call_service(
-                children.set_default_child, parent_id=who.parent_id, child_id=str(child_id)
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, ["set_default", str(child_id)]),
+                action="set_default_child",
+                fn=children.set_default_child,
+                child_id=str(child_id),
             )
         except DomainError as err:
             yield rx.toast.error(message(err, lang))
+            return
+        if done.repeated:
             return
         await self._reload(who)
         form = await self.get_state(ChildFormState)
@@ -121,6 +145,7 @@ class ChildrenState(rx.State):
         self._delete_id = int(child_id) if str(child_id).isdigit() else 0
         self.delete_name = str(name)[:120]
         self.delete_open = True
+        forget_submission(self)  # each time the dialog opens, one confirmation counts
 
     @rx.event
     def set_delete_open(self, value: bool):
@@ -128,7 +153,15 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def confirm_delete(self):
+        try:
+            async for event in self._confirm_delete():
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _confirm_delete(self):
         from hotmeals.services import children
+        from hotmeals.services.submissions import submit_once
 
         self.busy = True
         yield
@@ -141,8 +174,13 @@ class ChildrenState(rx.State):
             yield session_expired(lang)
             return
         try:
-            await call_service(
-                children.delete_child, parent_id=who.parent_id, child_id=self._delete_id
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, ["delete", self._delete_id]),
+                action="delete_child",
+                fn=children.delete_child,
+                child_id=self._delete_id,
             )
         except DomainError as err:
             self.busy = False
@@ -151,6 +189,8 @@ class ChildrenState(rx.State):
             return
         self.busy = False
         self.delete_open = False
+        if done.repeated:
+            return  # "Yes, delete" tapped twice: the first tap deleted and said so
         await self._reload(who)
         await auth._refresh()
         yield rx.toast.success(tr("child_deleted", lang))
@@ -175,10 +215,13 @@ class ChildFormState(rx.State):
     grades: list[dict[str, str]] = []
     errors: dict[str, str] = {}
     busy: bool = False
+    turn: int = 0  # bumped when a save ends: releases the button (components.forms.once_attrs)
     loading: bool = True
     missing: bool = False
 
     _teacher_grades: dict[str, str] = {}
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
@@ -190,6 +233,7 @@ class ChildFormState(rx.State):
         self.errors = {}
         self.busy = False
         self.missing = False
+        forget_submission(self)
         self.child_id = 0
         self.first_name = self.last_name = ""
         self.city_id = self.school_id = self.teacher_id = self.grade_id = ""
@@ -226,15 +270,18 @@ class ChildFormState(rx.State):
         try:
             # The chosen id is browser storage: the service looks it up among who's children.
             child_id = choice._chosen()
-            if not child_id:
+            if child_id:
+                child = await call_service(
+                    children.get_child, parent_id=who.parent_id, child_id=child_id, lang=lang
+                )
+            else:
                 # No child chosen yet (a new browser): the default child, listed first.
                 kids = await call_service(
                     children.list_children, parent_id=who.parent_id, lang=lang
                 )
-                child_id = int(kids[0]["id"]) if kids else 0
-            child = await call_service(
-                children.get_child, parent_id=who.parent_id, child_id=child_id, lang=lang
-            )
+                if not kids:
+                    raise DomainError("child_not_found", field="child_id")
+                child = kids[0]
         except DomainError:
             self.missing = True
             self.loading = False
@@ -338,7 +385,15 @@ class ChildFormState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
+        try:
+            async for event in self._save(form_data):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _save(self, form_data: dict):
         from hotmeals.services import children
+        from hotmeals.services.submissions import submit_once
 
         # What the parent sees is what is saved: the form's values win over a change event
         # still on its way.
@@ -370,11 +425,18 @@ class ChildFormState(rx.State):
             "grade_id": int(self.grade_id),
             "lang": lang,
         }
+        if self.mode == "edit":
+            kwargs["child_id"] = self.child_id
+        # Sent twice (a double tap, a repeated event), the same form is saved once.
+        key = submission_key(self, {k: v for k, v in kwargs.items() if k != "parent_id"})
         try:
-            if self.mode == "edit":
-                child = await call_service(children.edit_child, child_id=self.child_id, **kwargs)
-            else:
-                child = await call_service(children.add_child, **kwargs)
+            done = await call_service(
+                submit_once,
+                key=key,
+                action="edit_child" if self.mode == "edit" else "add_child",
+                fn=children.edit_child if self.mode == "edit" else children.add_child,
+                **kwargs,
+            )
         except DomainError as err:
             self.busy = False
             errors = dict(self.errors)
@@ -386,6 +448,9 @@ class ChildFormState(rx.State):
             yield event
             return
         self.busy = False
+        if done.repeated:
+            return  # the first answer already said so and moved on
+        child = done.result
         choice = await self.get_state(ChildChoiceState)
         choice.child_id = str(child["id"])
         await auth._refresh()
