@@ -11,7 +11,7 @@ import pytest
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import SessionTokenError, TokenResult, UnknownOutcome
 from hotmeals.payments.settings import ConvergeSettings, simulator_pin
-from tests.payments.support import EXP, SHORT, SimServer
+from tests.payments.support import EXP, PATIENT, SHORT, SimServer
 
 pytestmark = pytest.mark.asyncio
 
@@ -30,14 +30,18 @@ async def test_nothing_secret_is_logged_even_at_debug(
     sim: SimServer, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)  # every logger: ours, httpx, httpcore, uvicorn
-    async with ConvergeClient(sim.settings, timeout=SHORT) as client:
+    # Patient for the calls that must answer; the short limit only for the one that times out.
+    async with (
+        ConvergeClient(sim.settings, timeout=PATIENT) as client,
+        ConvergeClient(sim.settings, timeout=SHORT) as impatient,
+    ):
         stored = await client.get_token(CARD, EXP, cvv=CVV, first_name="Ada", verify=True)
         assert isinstance(stored, TokenResult)
         await client.sale_with_token(stored.token, 1250, "HM-1")
         await client.get_token("5121212121212125", EXP, cvv=CVV)  # 5000, number echoed nowhere
         await client.create_session_token(1250, "HM-2", save_card=True)
         sim.control("fault", kind="no_answer")
-        assert isinstance(await client.get_token(CARD, EXP, cvv=CVV), UnknownOutcome)
+        assert isinstance(await impatient.get_token(CARD, EXP, cvv=CVV), UnknownOutcome)
         sim.control("fault", kind="http_500")
         await client.get_token(CARD, EXP, cvv=CVV)
     assert caplog.records, "the client logs each call"
