@@ -1,5 +1,5 @@
-"""Write hotmeals/domain/common_passwords.txt: passwords that pass the §5 shape rule (8+
-characters, upper, lower, digit, special) but that guessers try first.
+"""Write hotmeals/domain/common_passwords.txt: passwords that pass the shape rule of
+docs/product.md §5 (8+ characters, upper, lower, digit, special) but that guessers try first.
 
 They come from the patterns that dominate public breach lists (the NCSC and SecLists top
 lists, the "Password1!" family): a well-known word, capitalised, decorated with a year or a

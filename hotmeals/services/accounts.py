@@ -376,8 +376,8 @@ def _account_key(parent_id: int) -> str:
 
 
 def _check_login_phone(phone: object) -> None:
-    """The §5 phone rules, exactly as at sign-up: they count digits, so a number typed with
-    spaces and brackets ('+1 (613) 555-0142') passes here as it does there."""
+    """The phone rules (docs/product.md §5), exactly as at sign-up: they count digits, so a
+    number typed with spaces and brackets ('+1 (613) 555-0142') passes here as it does there."""
     raise_first(validate_phone(phone))
 
 

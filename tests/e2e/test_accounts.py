@@ -1,5 +1,5 @@
-"""Sign-up end to end, at 1280 and 390 px: the §5 messages at the fields, the e-mail code read
-from the test's SMTP server, a child, the allergy profile, and the parent lands in
+"""Sign-up end to end, at 1280 and 390 px: docs/product.md §5 messages at the fields, the e-mail
+code read from the test's SMTP server, a child, the allergy profile, and the parent lands in
 /edit-profile. The same in French."""
 
 from __future__ import annotations

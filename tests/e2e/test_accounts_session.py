@@ -185,7 +185,7 @@ def test_parent_area_steps_settings_and_password(page: Page, parent_cookie: dict
     page.click("#notifications-save")
     expect(page.get_by_text("Notification preferences saved")).to_be_visible()
 
-    # Contact us (step 8) from the side menu: the §3 form, prefilled from the profile.
+    # Contact us (step 8) from the side menu: the contact form, prefilled from the profile.
     page.click("#step-8")
     expect(page.get_by_role("heading", level=1)).to_have_text("Contact us")
     expect(page.get_by_label("Email address")).to_have_value(DEMO_EMAIL)

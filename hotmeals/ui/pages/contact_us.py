@@ -1,5 +1,5 @@
-"""Contact us (/edit-profile step 8): the §3 form (first name, last name, email, phone,
-subject, description), the provider's phone and e-mail, and the FAQ."""
+"""Contact us (/edit-profile step 8): the form of docs/product.md §3 (first name, last name,
+email, phone, subject, description), the provider's phone and e-mail, and the FAQ."""
 
 from __future__ import annotations
 

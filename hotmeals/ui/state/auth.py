@@ -175,7 +175,7 @@ class AuthState(rx.State):
 
     def _start_session(self, token: str, session_data: dict) -> None:
         """After login or e-mail verification: keep the token the service just issued and
-        the §3 session data."""
+        session data (docs/product.md §3)."""
         self.token = token
         self._apply_profile(session_data)
 

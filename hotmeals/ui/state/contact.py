@@ -1,5 +1,5 @@
-"""Contact us (edit-profile step 8): the §3 contact form, stored and mailed to the provider.
-Rules: ``validation.CONTACT_RULES`` and ``services.content.contact_us``."""
+"""Contact us (edit-profile step 8): the contact form (docs/product.md §3), stored and
+mailed to the provider. Rules: ``validation.CONTACT_RULES`` and ``services.content.contact_us``."""
 
 from __future__ import annotations
 
