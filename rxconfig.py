@@ -4,7 +4,6 @@ import os
 
 import reflex as rx
 
-from hotmeals.payments.settings import prepare_simulator_pin
 from hotmeals.settings import get_settings
 from hotmeals.ui.theme import theme_plugin
 
@@ -12,9 +11,6 @@ os.environ.setdefault("REFLEX_USE_NPM", "1")
 os.environ.setdefault("REFLEX_CHECK_LATEST_VERSION", "false")
 
 _s = get_settings()
-# Demo mode (no Converge credentials): fix the simulator's PIN in this, the main process, so
-# every backend worker it spawns inherits the same CONVERGE_SIM_PIN (hotmeals/payments/settings.py).
-prepare_simulator_pin()
 
 config = rx.Config(
     app_name="hotmeals",

@@ -7,8 +7,9 @@ Environment:
 
 No credentials at all: the app runs against its own simulator, mounted at
 ``{public_base_url}/converge-sim`` as merchant ``000000``, user ``hotmeals`` and the PIN of
-``simulator_pin()``, and ``simulated`` is True (the app mounts the simulator only then). Some but not all credentials: a configuration error,
-raised at start-up rather than silently falling back to fake payments.
+``simulator_credentials()``, and ``simulated`` is True (the app mounts the simulator only
+then). Some but not all credentials: a configuration error, raised at start-up rather than
+silently falling back to fake payments.
 
 The XML API path follows the host: ``/VirtualMerchant/processxml.do`` on the production host
 ``api.convergepay.com``, ``/VirtualMerchantDemo/processxml.do`` everywhere else (the demo host
@@ -18,7 +19,6 @@ and the simulator, which also answers the production path).
 from __future__ import annotations
 
 import os
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -30,40 +30,30 @@ SIMULATOR_PREFIX = "/converge-sim"
 # The simulator's merchant and user; its PIN is not in the source (see ``simulator_pin``).
 SIM_MERCHANT_ID = "000000"
 SIM_USER_ID = "hotmeals"
-SIM_PIN_VAR = "CONVERGE_SIM_PIN"
+SIM_PIN_VAR = "CONVERGE_SIM_PIN"  # optional; see simulator_credentials
 
 _CREDENTIAL_VARS = ("CONVERGE_MERCHANT_ID", "CONVERGE_USER_ID", "CONVERGE_PIN")
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
-def simulator_pin() -> str:
-    """The simulator's PIN: ``CONVERGE_SIM_PIN``, or one generated now and put into this
-    process's environment.
-
-    The simulator checks it on every merchant call, so a PIN written in the source (or the
-    README) would open its ledger, payers' names and stored cards to anyone who can reach
-    ``/converge-sim``. Generated in the main process (``rxconfig.py`` calls this at start),
-    the environment carries it to every backend worker that process spawns, so the app's
-    client in one worker and the simulator in another agree; a restart makes a new one, which
-    costs nothing: stored cards and sales are found by token and id, not by PIN."""
-    pin = os.environ.get(SIM_PIN_VAR, "").strip()
-    if not pin:
-        pin = secrets.token_hex(32)  # 64 characters, the length of a real Converge PIN
-        os.environ[SIM_PIN_VAR] = pin
-    return pin
-
-
 def simulator_credentials() -> tuple[str, str, str]:
-    """(merchant id, user id, PIN) the simulator accepts and the app sends in demo mode."""
-    return SIM_MERCHANT_ID, SIM_USER_ID, simulator_pin()
+    """(merchant id, user id, PIN) the simulator accepts and the app sends in demo mode.
+
+    The PIN is ``CONVERGE_SIM_PIN`` when set; otherwise the one generated when the simulator's
+    store was created and kept there (``simulator_store.py``), so every worker, every host
+    sharing the database and every restart agree on it, and it is written nowhere in the source.
+    The simulator checks it on every merchant call: without it, ``/converge-sim`` gives away no
+    transaction, payer's name or stored card."""
+    pin = os.environ.get(SIM_PIN_VAR, "").strip()
+    if pin:
+        return SIM_MERCHANT_ID, SIM_USER_ID, pin
+    from hotmeals.payments.simulator_store import default_store
+
+    return default_store().merchant_credentials()
 
 
-def prepare_simulator_pin(environ: Mapping[str, str] | None = None) -> None:
-    """Fix the simulator's PIN before any worker starts, when the app will use the simulator
-    (no Converge credentials); with real credentials nothing happens."""
-    env = os.environ if environ is None else environ
-    if not any(env.get(name, "").strip() for name in _CREDENTIAL_VARS):
-        simulator_pin()
+def simulator_pin() -> str:
+    return simulator_credentials()[2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,11 +94,12 @@ class ConvergeSettings:
 
     @classmethod
     def simulator(cls, public_base_url: str) -> ConvergeSettings:
+        merchant_id, user_id, pin = simulator_credentials()
         return cls(
             base_url=public_base_url.rstrip("/") + SIMULATOR_PREFIX,
-            merchant_id=SIM_MERCHANT_ID,
-            user_id=SIM_USER_ID,
-            pin=simulator_pin(),
+            merchant_id=merchant_id,
+            user_id=user_id,
+            pin=pin,
             simulated=True,
         )
 

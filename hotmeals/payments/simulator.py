@@ -4,8 +4,9 @@
 
 The app mounts it at ``/converge-sim`` when no real credentials are configured; tests run it
 under uvicorn. Only merchant ``000000`` / user ``hotmeals`` and the PIN of
-``hotmeals.payments.settings.simulator_pin()`` (``CONVERGE_SIM_PIN``, generated at start when
-unset) are accepted, on every merchant call: the token request and processxml.do.
+``hotmeals.payments.settings.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
+unset: the PIN generated with the simulator's store and kept there) are accepted, on every
+merchant call: the token request and processxml.do; nothing else answers without them.
 Its sessions, transactions, stored cards and test controls live in its own database
 (``simulator_store.py``), shared by every worker and kept across restarts.
 
@@ -69,7 +70,7 @@ from hotmeals.payments.simulator_controls import (
     SimulatorControls,
 )
 from hotmeals.payments.simulator_engine import Clock, Credentials, NoAnswer, SimulatorEngine
-from hotmeals.payments.simulator_store import SimulatorStore
+from hotmeals.payments.simulator_store import store_for, store_url_for
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 CORS = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
@@ -361,18 +362,23 @@ def create_simulator_app(
     route under a prefix (e.g. "/converge-sim" when run on its own); leave it empty when the
     host app mounts the simulator at that prefix itself. ``database_url``: the simulator's
     store (default: ``simulator_store.store_url_for`` the app's settings). ``credentials``:
-    (merchant id, user id, PIN), default the demo merchant with ``simulator_pin()``."""
-    from hotmeals.payments.settings import simulator_credentials
+    (merchant id, user id, PIN); default the demo merchant with ``CONVERGE_SIM_PIN`` when set,
+    else the PIN kept in the store (``settings.simulator_credentials``)."""
+    import os
+
+    from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
 
     if database_url is None:
-        from hotmeals.payments.simulator_store import store_url_for
         from hotmeals.settings import get_settings
 
         app_settings = get_settings()
         database_url = store_url_for(app_settings.database_url, app_settings.data_dir)
+    configured_pin = os.environ.get(SIM_PIN_VAR, "").strip()
+    if credentials is None and configured_pin:
+        credentials = (SIM_MERCHANT_ID, SIM_USER_ID, configured_pin)
     engine = SimulatorEngine(
-        SimulatorStore(database_url),
-        credentials or simulator_credentials(),
+        store_for(database_url),
+        credentials,
         clock,
         decline_by_cents=decline_by_cents,
     )

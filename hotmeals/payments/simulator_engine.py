@@ -87,12 +87,13 @@ class SimulatorEngine:
     def __init__(
         self,
         store: SimulatorStore,
-        credentials: Credentials,
+        credentials: Credentials | None,
         clock: Clock | None = None,
         *,
         decline_by_cents: bool = True,
     ) -> None:
         self.store = store
+        # None: the merchant kept in the store (its generated PIN), shared by every worker.
         self.credentials = credentials
         self._clock: Clock = clock or (lambda: datetime.now(UTC))
         # The app's start-up setting; /_sim/config overrides it in the store until a reset.
@@ -120,10 +121,11 @@ class SimulatorEngine:
         require(fields, "ssl_user_id", code="4019", name="User ID Not Supplied")
         require(fields, "ssl_pin", code="4013", name="PIN Not Supplied")
         given = tuple(fields[key] for key in CREDENTIAL_FIELDS)
+        expected = self.credentials or self.store.merchant_credentials()
         # Compare all three every time so the answer's timing says nothing about which was wrong.
         matches = [
             secrets.compare_digest(a.encode(), b.encode())
-            for a, b in zip(given, self.credentials, strict=True)
+            for a, b in zip(given, expected, strict=True)
         ]
         if not all(matches):
             raise SimError(
@@ -300,6 +302,11 @@ class SimulatorEngine:
         return txn_answer(refund, result_message="APPROVAL")
 
     def _ccvoid(self, call: Call, fields: Mapping[str, str]) -> dict[str, str]:
+        named = self.store.get_txn(call.conn, require(fields, "ssl_txn_id"))
+        if named is not None and named.kind == "RETURN" and named.parent_id:
+            # Voiding a return changes its sale too: lock the sale first, the order a return
+            # takes them in, so a void and a return of one sale never wait on each other.
+            self.store.get_txn(call.conn, named.parent_id, for_update=True)
         original = self._original(call, fields, kinds=("SALE", "RETURN"))
         if original.status == "STL" or original.refunded_cents:
             # The simulator's choice (UNCONFIRMED for Converge): a settled sale, or one with
@@ -442,9 +449,7 @@ class SimulatorEngine:
         with self.call() as call:
             conn = call.conn
             return {
-                "transactions": [
-                    _jsonable(asdict(txn)) for txn in self.store.find_txns(conn)
-                ],
+                "transactions": [_jsonable(asdict(txn)) for txn in self.store.find_txns(conn)],
                 "tokens": [
                     {
                         "token": card.token,

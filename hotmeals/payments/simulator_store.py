@@ -21,6 +21,14 @@ Locking: every operation is one transaction. On PostgreSQL the rows a rule depen
 workers serialize on that row; on SQLite every transaction starts with ``BEGIN IMMEDIATE``,
 which takes the database's write lock before the first read.
 
+The merchant's credentials live here too (``sim_merchant``): merchant ``000000``, user
+``hotmeals`` and a PIN generated when the store is created (``secrets``, 64 hex characters, never
+in the source, the README or a log). Every worker of every host that shares the store checks
+calls against the same PIN, and the app's Converge client reads it from here in demo mode
+(``settings.simulator_credentials``), the way an operator copies the PIN from the gateway's
+back office: the only thing of the simulator's the app reads. ``CONVERGE_SIM_PIN`` set in the
+environment overrides it on both sides.
+
 Card numbers are not kept at all: a stored card is its token, masked number, brand, expiry,
 names and the issuer's standing answer for a decline test card. The demo approves any
 Luhn-valid number, so someone may type a real one; a file of plaintext card numbers would be a
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -54,6 +63,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
+from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_USER_ID
 from hotmeals.payments.simulator_records import Session, StoredCard, Txn
 
 PG_SCHEMA = "converge_sim"
@@ -130,6 +140,16 @@ card_table = Table(
 )
 
 
+merchant_table = Table(
+    "sim_merchant",  # one row: the merchant the simulator accepts (see module doc)
+    metadata,
+    Column("merchant_id", String(16), primary_key=True),
+    Column("user_id", String(64), nullable=False),
+    Column("pin", String(128), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
 def _normalize(url: str) -> str:
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
@@ -162,6 +182,10 @@ def _aware(moment: datetime | None) -> datetime | None:
     return moment
 
 
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
 class SimulatorStore:
     """The simulator's database. One instance per app; each process opens its own engine."""
 
@@ -171,6 +195,7 @@ class SimulatorStore:
         self._engine: Engine | None = None
         self._pid = 0
         self._setup_lock = threading.Lock()
+        self._merchant: tuple[str, str, str] | None = None
 
     # -- connection -----------------------------------------------------------------------------
 
@@ -221,6 +246,26 @@ class SimulatorStore:
             metadata.create_all(conn, checkfirst=True)
             if conn.execute(control_table.select()).first() is None:
                 conn.execute(control_table.insert().values(id=1))
+            # Under the same lock: two workers starting at once agree on one PIN.
+            if conn.execute(merchant_table.select()).first() is None:
+                conn.execute(
+                    merchant_table.insert().values(
+                        merchant_id=SIM_MERCHANT_ID,
+                        user_id=SIM_USER_ID,
+                        pin=secrets.token_hex(32),  # 64 characters, like a real Converge PIN
+                        created_at=datetime.now(UTC),
+                    )
+                )
+
+    def merchant_credentials(self) -> tuple[str, str, str]:
+        """(merchant id, user id, PIN) of the merchant this store's simulator accepts. The row
+        is written once, when the store is created, and never changed, so it is read once per
+        process."""
+        if self._merchant is None:
+            with self.transaction() as conn:
+                row = conn.execute(merchant_table.select()).mappings().one()
+            self._merchant = (row["merchant_id"], row["user_id"], row["pin"])
+        return self._merchant
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -271,7 +316,7 @@ class SimulatorStore:
         return Session(
             token=row["token"],
             fields=json.loads(row["fields"]),
-            created_at=_aware(row["created_at"]),  # type: ignore[arg-type]
+            created_at=_utc(row["created_at"]),
             used=row["used"],
             txn_id=row["txn_id"],
         )
@@ -288,8 +333,9 @@ class SimulatorStore:
     def sessions(conn: Connection) -> list[Session]:
         rows = conn.execute(session_table.select().order_by(session_table.c.created_at))
         return [
-            Session(r["token"], json.loads(r["fields"]), _aware(r["created_at"]), r["used"],
-                    r["txn_id"])  # type: ignore[arg-type]
+            Session(
+                r["token"], json.loads(r["fields"]), _utc(r["created_at"]), r["used"], r["txn_id"]
+            )
             for r in rows.mappings()
         ]
 
@@ -391,6 +437,29 @@ class SimulatorStore:
             conn.execute(table.delete())
 
 
+_stores: dict[str, SimulatorStore] = {}
+_stores_lock = threading.Lock()
+
+
+def store_for(url: str) -> SimulatorStore:
+    """One ``SimulatorStore`` (one connection pool) per URL in this process: the mounted
+    simulator and the app's lookup of the demo PIN share it. Only connections are kept in
+    this dict; every record is in the database."""
+    with _stores_lock:
+        store = _stores.get(url)
+        if store is None:
+            store = _stores[url] = SimulatorStore(url)
+        return store
+
+
+def default_store() -> SimulatorStore:
+    """The store of the simulator the app mounts, for the app's current settings."""
+    from hotmeals.settings import get_settings
+
+    settings = get_settings()
+    return store_for(store_url_for(settings.database_url, settings.data_dir))
+
+
 def txn_values(txn: Txn) -> dict[str, Any]:
     return dict(vars(txn))
 
@@ -406,3 +475,10 @@ def card_from_row(row: RowMapping) -> StoredCard:
     values = dict(row)
     values["created_at"] = _aware(values["created_at"])
     return StoredCard(**values)
+
+
+if __name__ == "__main__":
+    # `python -m hotmeals.payments.simulator_store`: the demo merchant's credentials, for a
+    # developer who wants to call the simulator's XML API by hand (like reading them from
+    # Converge's back office). Nothing else prints the PIN.
+    print("merchant {} user {} PIN {}".format(*default_store().merchant_credentials()))

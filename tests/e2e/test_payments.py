@@ -22,6 +22,7 @@ from playwright.sync_api import Page, expect
 from hotmeals.db.engine import make_engine, session_scope
 from tests.e2e.helpers import open_page
 from tests.e2e.server import AppServer
+from tests.e2e.simulator import merchant_credentials
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
 VISA = "4000000000000002"
@@ -232,7 +233,7 @@ def test_the_server_log_holds_no_card_number_or_pin(app: AppServer, payer: dict)
     assert "converge txnquery" in log
     assert f"payment.approved payment:{payments[VISA]}" in log
     assert f"payment.declined payment:{payments[DECLINED_CARD]}" in log
-    pin = app.env.get("CONVERGE_SIM_PIN") or "DEMO-PIN"
+    pin = merchant_credentials(app)["ssl_pin"]  # generated with the simulator's store
     for secret in (VISA, DECLINED_CARD, pin):
         assert secret not in log
     assert not re.search(r"ssl_pin=\w", log)

@@ -14,6 +14,7 @@ import pytest_asyncio
 import uvicorn
 
 from hotmeals.payments.converge import ConvergeClient
+from hotmeals.payments.settings import simulator_credentials
 from hotmeals.payments.simulator import create_simulator_app
 from tests.payments.support import PATIENT, START, FakeClock, SimServer
 
@@ -24,8 +25,14 @@ def sim_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SimServer]:
     # Served under the same prefix the app uses, so the paths match production use; its store
     # is a SQLite file of this test session's own.
     store = tmp_path_factory.mktemp("converge-sim") / "sim.db"
+    # The client (``SimServer.settings``) sends the app's demo credentials; this simulator
+    # accepts the same ones although its ledger is a file of its own.
     app = create_simulator_app(
-        clock, base_path="/converge-sim", hang_seconds=5.0, database_url=f"sqlite:///{store}"
+        clock,
+        base_path="/converge-sim",
+        hang_seconds=5.0,
+        database_url=f"sqlite:///{store}",
+        credentials=simulator_credentials(),
     )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))

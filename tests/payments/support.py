@@ -61,4 +61,13 @@ class SimServer:
 
     @property
     def settings(self) -> ConvergeSettings:
-        return ConvergeSettings.simulator(self.url.removesuffix("/converge-sim"))
+        # The credentials this simulator was started with, whatever DATABASE_URL a test has
+        # switched to since (the default demo PIN is kept per simulator store).
+        merchant_id, user_id, pin = self.app.state.simulator.engine.credentials
+        return ConvergeSettings(
+            base_url=self.url.removesuffix("/converge-sim") + "/converge-sim",
+            merchant_id=merchant_id,
+            user_id=user_id,
+            pin=pin,
+            simulated=True,
+        )

@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Payment
-from hotmeals.payments.settings import simulator_pin
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments import runtime as payment_runtime
 from hotmeals.settings import get_settings
@@ -90,7 +89,7 @@ def test_a_donation_paid_in_the_lightbox_is_confirmed_by_the_server(
     data = start["data"]
     assert data["amount"] == "10.00" and data["purpose"] == "DONATION"
     assert data["lightbox_url"] == f"{sim.url}/hosted-payments/PayWithConverge.js"
-    assert simulator_pin() not in json.dumps(start)
+    assert sim.settings.pin not in json.dumps(start)
 
     answer = lightbox_submit(sim, data["ssl_txn_auth_token"], number=MASTERCARD, save_card=True)
     response = answer["response"]
