@@ -80,13 +80,14 @@ def make_parent(
     password: str = DEFAULT_PASSWORD,
     first_name: str = "Alex",
     last_name: str = "Martin",
-    phone: str = "(613) 555-0100",
+    phone: str | None = None,  # a number of its own (a phone is one account's)
     language: str = "en",
     signup_step: str = "COMPLETE",
     verified: bool = True,
     terms: bool = True,
 ) -> Parent:
     now = utcnow()
+    phone = phone or f"(613) 557-{_n() % 10_000:04d}"
     return _add(
         session,
         Parent(

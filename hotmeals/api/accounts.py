@@ -40,6 +40,7 @@ from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
     client_context,
+    idempotency_key,
     openapi_body,
     optional_parent,
     parent_context,
@@ -50,6 +51,7 @@ from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
+from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 AUTH = ["Parent auth"]
@@ -244,13 +246,20 @@ def _edit_profile(
     openapi_extra=openapi_body(EditProfileIn),
     response_model=Envelope[ProfileOut],
 )
-async def edit_profile(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def edit_profile(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, EditProfileIn, ctx.lang)
     image = decode_image(body.profile_image) if body.profile_image else None
-    data = await run(
-        _edit_profile,
+    done = await run(
+        submit_once,
         parent_id=ctx.parent_id,
-        token=ctx.client.token,
+        key=key,
+        action="edit_profile",
+        fn=_edit_profile,
+        token=None,  # the answer is stored for a repeat: never with the session token
         fields={
             "first_name": body.first_name,
             "last_name": body.last_name,
@@ -260,6 +269,7 @@ async def edit_profile(request: Request, ctx: ParentClient = Depends(parent_cont
         image=image,
         language=body.language,
     )
+    data = {**done.result, "token": ctx.client.token}
     return ok(data, t("profile_updated", ctx.lang))
 
 
@@ -270,10 +280,21 @@ async def edit_profile(request: Request, ctx: ParentClient = Depends(parent_cont
     openapi_extra=openapi_body(EmailIn),
     response_model=Envelope[OtpSentOut],
 )
-async def add_alt_email(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def add_alt_email(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, EmailIn, ctx.lang)
-    sent = await run(profile.add_alt_email, parent_id=ctx.parent_id, email=body.email)
-    return ok(asdict(sent), t("otp_sent", ctx.lang, email=sent.email))
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="add_alt_email",
+        fn=profile.add_alt_email,
+        email=body.email,
+    )
+    return ok(done.result, t("otp_sent", ctx.lang, email=done.result["email"]))
 
 
 @router.post(
@@ -295,7 +316,7 @@ async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_
 @router.get(
     "/Parent/user/GetUserDetails",
     tags=USER,
-    summary="The parent profile (spec §3) with cart counts",
+    summary="The parent profile with cart counts",
     response_model=Envelope[ProfileOut],
 )
 async def get_user_details(ctx: ParentClient = Depends(parent_context)):
@@ -310,14 +331,21 @@ async def get_user_details(ctx: ParentClient = Depends(parent_context)):
     openapi_extra=openapi_body(NotificationsIn),
     response_model=Envelope[NotificationsOut],
 )
-async def update_notifications(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def update_notifications(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, NotificationsIn, ctx.lang)
-    prefs = await run(
-        notifications.update_preferences,
+    done = await run(
+        submit_once,
         parent_id=ctx.parent_id,
+        key=key,
+        action="update_notifications",
+        fn=notifications.update_preferences,
         preferences=body.model_dump(exclude_none=True),
     )
-    return ok(prefs, t("notifications_updated", ctx.lang))
+    return ok(done.result, t("notifications_updated", ctx.lang))
 
 
 # --- content -------------------------------------------------------------------------------------
@@ -347,15 +375,21 @@ async def contact_us(
     request: Request,
     client: Client = Depends(client_context),
     parent: accounts.ParentContext | None = Depends(optional_parent),
+    key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ContactIn, client.lang)
-    await run(
-        content.contact_us,
-        **body.model_dump(),
-        parent_id=parent.parent_id if parent else None,
-        lang=client.lang,
-        address=client.address,
-    )
+    fields = {**body.model_dump(), "lang": client.lang, "address": client.address}
+    if parent is None:  # a visitor's message: no account to keep the key against
+        await run(content.contact_us, **fields, parent_id=None)
+    else:
+        await run(
+            submit_once,
+            parent_id=parent.parent_id,
+            key=key,
+            action="contact_us",
+            fn=content.contact_us,
+            **fields,
+        )
     return ok(None, t("contact_sent", client.lang))
 
 

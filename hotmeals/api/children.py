@@ -30,6 +30,7 @@ from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
     client_context,
+    idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
@@ -38,6 +39,7 @@ from hotmeals.api.deps import (
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import children
+from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 USER = ["Parent user"]
@@ -105,12 +107,22 @@ async def get_grades(client: Client = Depends(client_context)):
     openapi_extra=openapi_body(ChildIn),
     response_model=Envelope[ChildOut],
 )
-async def add_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def add_child(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, ChildIn, ctx.lang)
-    child = await run(
-        children.add_child, parent_id=ctx.parent_id, **body.model_dump(), lang=ctx.lang
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="add_child",
+        fn=children.add_child,
+        **body.model_dump(),
+        lang=ctx.lang,
     )
-    return ok(child, t("child_added", ctx.lang))
+    return ok(done.result, t("child_added", ctx.lang))
 
 
 @router.post(
@@ -120,12 +132,22 @@ async def add_child(request: Request, ctx: ParentClient = Depends(parent_context
     openapi_extra=openapi_body(EditChildIn),
     response_model=Envelope[ChildOut],
 )
-async def edit_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def edit_child(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, EditChildIn, ctx.lang)
-    child = await run(
-        children.edit_child, parent_id=ctx.parent_id, **body.model_dump(), lang=ctx.lang
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="edit_child",
+        fn=children.edit_child,
+        **body.model_dump(),
+        lang=ctx.lang,
     )
-    return ok(child, t("child_updated", ctx.lang))
+    return ok(done.result, t("child_updated", ctx.lang))
 
 
 @router.post(
@@ -135,9 +157,20 @@ async def edit_child(request: Request, ctx: ParentClient = Depends(parent_contex
     openapi_extra=openapi_body(ChildIdIn),
     response_model=Envelope[None],
 )
-async def delete_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def delete_child(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run(children.delete_child, parent_id=ctx.parent_id, child_id=body.child_id)
+    await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="delete_child",
+        fn=children.delete_child,
+        child_id=body.child_id,
+    )
     return ok(None, t("child_deleted", ctx.lang))
 
 
@@ -148,9 +181,20 @@ async def delete_child(request: Request, ctx: ParentClient = Depends(parent_cont
     openapi_extra=openapi_body(ChildIdIn),
     response_model=Envelope[None],
 )
-async def set_default_child(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def set_default_child(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run(children.set_default_child, parent_id=ctx.parent_id, child_id=body.child_id)
+    await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="set_default_child",
+        fn=children.set_default_child,
+        child_id=body.child_id,
+    )
     return ok(None, t("default_child_set", ctx.lang))
 
 
@@ -190,16 +234,23 @@ async def get_children(ctx: ParentClient = Depends(parent_context)):
     openapi_extra=openapi_body(ChildAllergiesIn),
     response_model=Envelope[ChildOut],
 )
-async def set_child_allergies(request: Request, ctx: ParentClient = Depends(parent_context)):
+async def set_child_allergies(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    child = await run(
-        children.set_child_allergies,
+    done = await run(
+        submit_once,
         parent_id=ctx.parent_id,
+        key=key,
+        action="set_child_allergies",
+        fn=children.set_child_allergies,
         child_id=body.child_id,
         items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
         lang=ctx.lang,
     )
-    return ok(child, t("allergies_saved", ctx.lang))
+    return ok(done.result, t("allergies_saved", ctx.lang))
 
 
 @router.get(

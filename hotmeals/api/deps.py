@@ -198,6 +198,19 @@ async def optional_parent(
         return None
 
 
+def idempotency_key(
+    idempotency_key: str | None = Header(
+        default=None,
+        description=(
+            "Optional, on calls that write: 1-64 characters of [A-Za-z0-9-_.:], one per "
+            "submission. A repeat with the same key changes nothing and gets the first answer."
+        ),
+    ),
+) -> str | None:
+    """The request's ``Idempotency-Key`` (checked by ``services.submissions``)."""
+    return idempotency_key
+
+
 async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
     return await run_in_transaction(fn, **kwargs)

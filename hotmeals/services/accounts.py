@@ -41,6 +41,7 @@ from hotmeals.services.parents import (
     PASSWORD_MAX_CHARS,
     TOKEN_MAX_CHARS,
     check_password_length,
+    check_phone_free,
     checked_email,
     get_parent,
     normalize_email,
@@ -183,6 +184,7 @@ def signup(
     if parent is None:
         now = utcnow()
         phone_text = str(phone).strip()
+        check_phone_free(session, phone_text)
         parent = Parent(
             email=address_email,
             phone=phone_text,

@@ -5,6 +5,7 @@ One round (``run``), leased to one worker by ``services/jobs.py``:
 - rate-limit hits older than ``RATE_LIMIT_KEEP`` (longer than every window in ratelimit.py);
 - sessions expired or revoked more than ``GRACE`` ago;
 - one-time codes expired more than ``GRACE`` ago (used or not);
+- form submission keys older than ``submissions.KEEP``;
 - outbox rows still PENDING ``STUCK_AFTER`` after they were written: the commit happened but
   the SMTP handover never did (the process stopped). They are sent again, oldest first, at
   most ``RETRY_BATCH`` a round. Without ``SMTP_HOST`` they stay as they are.
@@ -24,7 +25,7 @@ from sqlmodel import Session, select
 
 from hotmeals.db.engine import get_engine
 from hotmeals.db.models import EmailOutbox, OtpCode, RateLimitHit, SessionToken
-from hotmeals.services import mail
+from hotmeals.services import mail, submissions
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
@@ -59,6 +60,7 @@ def purge(session: Session, *, now: datetime) -> tuple[int, int, int]:
         )
     ).rowcount
     codes = session.execute(delete(OtpCode).where(OtpCode.expires_at < now - GRACE)).rowcount
+    submissions.purge(session, now=now)  # idempotency keys past any retry (not counted)
     return hits or 0, sessions or 0, codes or 0
 
 

@@ -38,6 +38,20 @@ def phone_digits(phone: object) -> str:
     return digits
 
 
+def check_phone_free(session: Session, phone: object, *, parent_id: int | None = None) -> str:
+    """The number's digits, or ``phone_taken`` when another active account has it: a phone
+    number identifies one account (sign-in by phone opens it). The partial unique index
+    ``uq_parent_phone_digits_active`` holds the same rule against a race."""
+    digits = phone_digits(phone)
+    if digits:
+        owner = session.exec(
+            select(Parent.id).where(Parent.phone_digits == digits, Parent.is_active)
+        ).first()
+        if owner is not None and owner != parent_id:
+            raise DomainError("phone_taken", field="phone")
+    return digits
+
+
 def checked_email(value: object, field: str = "email") -> str:
     raise_first(validate_email(value, field))
     return normalize_email(value)

@@ -31,6 +31,7 @@ from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (
     COMPLETE,
     alt_emails_of,
+    check_phone_free,
     get_parent,
     lock_parent,
     normalize_email,
@@ -114,6 +115,7 @@ def edit_profile(
     # '+1 (613) 555-0142' from an older client): saving a name must not fail on it.
     if str(phone or "").strip() != parent.phone:
         raise_first(validate_phone(phone))
+        check_phone_free(session, phone, parent_id=parent.id)
     wanted: list[str] | None = None
     if alt_emails is not None:
         wanted = []

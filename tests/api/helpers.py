@@ -99,12 +99,25 @@ def new_email(prefix: str = "new") -> str:
     return f"{prefix}{next(_seq)}@example.org"
 
 
+_phones = iter(range(1, 10_000))
+
+
+def new_phone() -> str:
+    """A number no other account of the test database has (a phone is one account's)."""
+    return f"613-556-{next(_phones):04d}"
+
+
+def phone_of(client: TestClient, token: str) -> str:
+    """The signed-in parent's phone, to send back unchanged with a profile edit."""
+    return ok(get(client, "/Parent/user/GetUserDetails", token))["data"]["phone"]
+
+
 def signup_body(address: str, **changes) -> dict:
     body = {
         "first_name": "Ann",
         "last_name": "Lee",
         "email": address,
-        "phone": "613-555-0199",
+        "phone": new_phone(),
         "password": STRONG,
         "confirm_password": STRONG,
         "terms": True,

@@ -53,7 +53,8 @@ def _parent(email: str) -> Parent:
 
 def test_signup_creates_an_unverified_parent_and_mails_a_code(client):
     email = new_email()
-    body = ok(post(client, "/Parent/auth/Signup", signup_body(email.upper())))
+    sent_body = signup_body(email.upper(), phone="+1 (613) 555-0199")
+    body = ok(post(client, "/Parent/auth/Signup", sent_body))
     assert body["data"] == {"email": email, "expires_in": 600, "resend_after": 60}
     assert email in body["message"]
     parent = _parent(email)

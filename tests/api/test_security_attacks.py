@@ -34,6 +34,7 @@ from tests.api.helpers import (
     mails_to,
     new_email,
     ok,
+    phone_of,
     post,
     quick_token,
     refused,
@@ -202,7 +203,7 @@ def test_add_alt_email_refuses_another_accounts_address_without_mailing_it(clien
         post(client, "/Parent/auth/AddAltEmail", {"email": DEMO_EMAIL}, token, lang="fr"),
         "Cette adresse courriel appartient à un autre compte",
     )
-    body = {"first_name": "Ann", "last_name": "Lee", "phone": "613-555-0199"}
+    body = {"first_name": "Ann", "last_name": "Lee", "phone": phone_of(client, token)}
     refused(
         post(client, "/Parent/auth/EditProfile", {**body, "alt_emails": [DEMO_EMAIL]}, token),
         "This email address belongs to another account",
@@ -291,7 +292,7 @@ def _edit_with_picture(client, token, raw: bytes):
     body = {
         "first_name": "Ann",
         "last_name": "Lee",
-        "phone": "613-555-0199",
+        "phone": phone_of(client, token),
         "profile_image": base64.b64encode(raw).decode(),
     }
     return post(client, "/Parent/auth/EditProfile", body, token)

@@ -46,11 +46,13 @@ from hotmeals.db.models.orders import (
     Refund,
     StoredCard,
 )
+from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
     "AddOn", "AllergenIngredient", "AuditEvent", "CancelCartLine", "CancelReason", "CartLine",
     "CartLineAddOn", "Child", "ChildAllergy", "City", "CmsPage", "ContactMessage", "Donation",
-    "EmailOutbox", "Faq", "Grade", "JobLease", "Meal", "MealAllergen", "MealOption", "MenuDay",
+    "EmailOutbox", "Faq", "FormSubmission", "Grade", "JobLease", "Meal", "MealAllergen",
+    "MealOption", "MenuDay",
     "MenuDayMeal", "MenuOption", "NotificationPreference", "Order", "OrderCancellation",
     "OrderCancellationLine", "OrderLine",
     "OrderLineAddOn", "OtpCode", "Parent", "ParentAltEmail", "Payment", "Portion", "PriceTier",

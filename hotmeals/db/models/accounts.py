@@ -11,10 +11,22 @@ from hotmeals.db.models._base import created_at_field, fk, utcnow
 
 
 class Parent(SQLModel, table=True):
+    __table_args__ = (
+        # A phone number identifies one account (issue 12): unique among active accounts.
+        Index(
+            "uq_parent_phone_digits_active",
+            "phone_digits",
+            unique=True,
+            sqlite_where=text("is_active AND phone_digits <> ''"),
+            postgresql_where=text("is_active AND phone_digits <> ''"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     email: str = Field(max_length=254, unique=True, index=True)  # stored lower-cased
     phone: str = Field(max_length=20, index=True)  # as typed, validated (8-13 characters)
-    phone_digits: str = Field(max_length=20, index=True)  # digits only, for sign-in by phone
+    # digits only, a leading North American 1 dropped (services.parents.phone_digits): the
+    # number's identity, for sign-in by phone and the uniqueness above
+    phone_digits: str = Field(max_length=20, index=True)
     password_hash: str = Field(max_length=255)
     first_name: str = Field(max_length=15)
     last_name: str = Field(max_length=15)

@@ -5,7 +5,13 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import error_of, select_field, submit_button, text_field
+from hotmeals.ui.components.forms import (
+    error_of,
+    once_attrs,
+    select_field,
+    submit_button,
+    text_field,
+)
 from hotmeals.ui.state.children import (
     PREFIX,
     ChildChoiceState,
@@ -65,7 +71,7 @@ def child_form(submit_key: str) -> rx.Component:
                 t("ui.field.choose_grade"),
             ),
             submit_button(t(submit_key), ChildFormState.busy, t("ui.common.saving"),
-                          id="child-submit"),
+                          id="child-submit", turn=ChildFormState.turn),
             spacing="4",
             width="100%",
         ),
@@ -90,6 +96,7 @@ def delete_child_dialog() -> rx.Component:
         on_open_change=ChildrenState.set_delete_open,
         on_confirm=ChildrenState.confirm_delete,
         busy=ChildrenState.busy,
+        turn=ChildrenState.turn,
         confirm_id="child-delete-confirm",
     )
 
@@ -138,7 +145,8 @@ def child_card(kid: rx.Var) -> rx.Component:
                               t("ui.child.make_default"), variant="soft", size="2",
                               color_scheme="gray",
                               on_click=ChildrenState.set_default(kid["id"]),
-                              aria_label=t("ui.child.make_default") + " " + kid["name"]),
+                              aria_label=t("ui.child.make_default") + " " + kid["name"],
+                              custom_attrs=once_attrs(ChildrenState.turn)),
                 ),
                 rx.button(rx.icon("trash-2", size=14, aria_hidden="true"), t("ui.common.delete"),
                           variant="soft", size="2", color_scheme="red",

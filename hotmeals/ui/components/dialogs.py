@@ -22,9 +22,13 @@ def confirm_dialog(
     busy: Any,
     confirm_id: str,
     max_width: str = "440px",
+    turn: Any | None = None,
 ) -> rx.Component:
     """A modal with Cancel and a red confirm button that shows a spinner while ``busy``
-    (both buttons are disabled then, so a second click cannot confirm twice)."""
+    (both buttons are disabled then, so a second click cannot confirm twice); with ``turn``,
+    the confirm button is disabled from the first tap (``forms.once_attrs``)."""
+    from hotmeals.ui.components.forms import once_attrs
+
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),
@@ -47,6 +51,7 @@ def confirm_dialog(
                     color_scheme="red",
                     size="3",
                     id=confirm_id,
+                    custom_attrs=once_attrs(turn) if turn is not None else {},
                 ),
                 spacing="3",
                 justify="end",

@@ -139,16 +139,34 @@ def select_field(
     )
 
 
-def submit_button(text: Any, busy: rx.Var, busy_text: Any | None = None, **props: Any):
-    """A submit button that shows a spinner and stays put while the server works."""
+def once_attrs(turn: Any) -> dict[str, Any]:
+    """One tap, one submission (assets/once.js): the button is disabled from the first tap
+    until ``turn`` - a counter its state bumps when the handler ends, whatever the outcome -
+    changes. The server refuses a repeat too (``services.submissions``)."""
+    return {"data-hm-once": "", "data-hm-turn": rx.Var.create(turn).to(str)}
+
+
+def submit_button(
+    text: Any,
+    busy: rx.Var,
+    busy_text: Any | None = None,
+    *,
+    turn: Any | None = None,
+    **props: Any,
+):
+    """A submit button that shows a spinner and stays put while the server works; with
+    ``turn``, disabled from the first tap (``once_attrs``)."""
     props.setdefault("size", "3")
     props.setdefault("width", "100%")
     props.setdefault("type", "submit")
+    attrs: dict[str, Any] = {"aria-busy": rx.cond(busy, "true", "false")}
+    if turn is not None:
+        attrs.update(once_attrs(turn))
     return rx.button(
         rx.cond(busy, rx.spinner(size="2"), rx.fragment()),
         rx.cond(busy, busy_text if busy_text is not None else text, text),
         disabled=busy,
-        custom_attrs={"aria-busy": rx.cond(busy, "true", "false")},
+        custom_attrs=attrs,
         **props,
     )
 

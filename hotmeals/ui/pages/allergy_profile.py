@@ -119,7 +119,8 @@ def allergy_form() -> rx.Component:
         rx.flex(
             rx.box(
                 submit_button(t("ui.allergy.save"), AllergyState.busy, t("ui.common.saving"),
-                              type="button", on_click=AllergyState.save, id="allergy-save"),
+                              type="button", on_click=AllergyState.save, id="allergy-save",
+                              turn=AllergyState.turn),
                 flex="1",
                 min_width="200px",
             ),

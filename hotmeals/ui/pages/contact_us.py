@@ -46,7 +46,7 @@ def contact_form() -> rx.Component:
                       error_of(ContactState.errors, "description"),
                       on_blur=ContactState.blur("description")),
             submit_button(t("ui.contact.send"), ContactState.busy, t("ui.contact.sending"),
-                          width="auto", id="contact-submit"),
+                          width="auto", id="contact-submit", turn=ContactState.turn),
             spacing="4",
             width="100%",
             align="start",

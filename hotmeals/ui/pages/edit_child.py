@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.children import child_form, delete_child_dialog
+from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
 from hotmeals.ui.state.children import ChildChoiceState, ChildFormState, ChildrenState
 from hotmeals.ui.state.i18n import t
@@ -26,7 +27,8 @@ def _actions() -> rx.Component:
                     rx.button(rx.icon("star", size=14, aria_hidden="true"),
                               t("ui.child.make_default"), variant="soft", color_scheme="gray",
                               on_click=ChildrenState.set_default(
-                                  ChildFormState.child_id.to_string())),
+                                  ChildFormState.child_id.to_string()),
+                              custom_attrs=once_attrs(ChildrenState.turn)),
                 ),
                 rx.button(rx.icon("trash-2", size=14, aria_hidden="true"),
                           t("ui.child.delete"), variant="soft", color_scheme="red",

@@ -138,7 +138,7 @@ def notifications_panel() -> rx.Component:
         rx.box(
             submit_button(t("ui.common.save"), NotificationState.busy, t("ui.common.saving"),
                           type="button", on_click=NotificationState.save, width="auto",
-                          id="notifications-save"),
+                          id="notifications-save", turn=NotificationState.turn),
         ),
         spacing="4",
         width="100%",

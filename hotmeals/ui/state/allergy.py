@@ -14,7 +14,7 @@ from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
@@ -35,6 +35,10 @@ class AllergyState(rx.State):
     loading: bool = True
     busy: bool = False
     missing: bool = False
+    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
+
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
@@ -48,6 +52,7 @@ class AllergyState(rx.State):
         self.loading = True
         self.missing = False
         self.query = ""
+        forget_submission(self)
         yield
         who = await acting_parent(self)
         if who is None:
@@ -126,7 +131,15 @@ class AllergyState(rx.State):
 
     @rx.event
     async def save(self):
+        try:
+            async for event in self._save():
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _save(self):
         from hotmeals.services import children
+        from hotmeals.services.submissions import submit_once
 
         self.busy = True
         yield
@@ -138,11 +151,15 @@ class AllergyState(rx.State):
             return
         try:
             # child_id was chosen among who's children by start; the service checks again.
-            await call_service(
-                children.set_child_allergies,
+            items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
+            done = await call_service(
+                submit_once,
                 parent_id=who.parent_id,
+                key=submission_key(self, [self.child_id, items]),
+                action="set_child_allergies",
+                fn=children.set_child_allergies,
                 child_id=self.child_id,
-                items=[(int(i["ingredient_id"]), i["alert_level"]) for i in self.items],
+                items=items,
                 lang=lang,
             )
         except DomainError as err:
@@ -150,6 +167,8 @@ class AllergyState(rx.State):
             yield rx.toast.error(message(err, lang))
             return
         self.busy = False
+        if done.repeated:
+            return
         async for event in self._finish(lang, "allergies_saved"):
             yield event
 

@@ -10,7 +10,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.forms import (
+    field_messages,
+    forget_submission,
+    message,
+    place_error,
+    submission_key,
+)
 from hotmeals.ui.state.i18n import I18nState
 
 PREFIX = "contact-"
@@ -27,6 +33,10 @@ class ContactState(rx.State):
     email: str = ""
     phone: str = ""
     form_key: int = 0
+    turn: int = 0  # bumped when a submission ends (components.forms.once_attrs)
+
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""
@@ -39,6 +49,7 @@ class ContactState(rx.State):
         self.phone = data.get("phone") or ""
         self.errors = {}
         self.sent = False
+        forget_submission(self)
 
     @rx.event
     async def blur(self, field: str, value: str):
@@ -52,7 +63,15 @@ class ContactState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
+        try:
+            async for event in self._submit(form_data):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _submit(self, form_data: dict):
         from hotmeals.services import content
+        from hotmeals.services.submissions import submit_once
 
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
@@ -72,10 +91,14 @@ class ContactState(rx.State):
             return
         auth = await self.get_state(AuthState)
         try:
-            await call_service(
-                content.contact_us,
-                **values,
+            # The same message sent twice from this form is stored once.
+            done = await call_service(
+                submit_once,
                 parent_id=who.parent_id,
+                key=submission_key(self, values),
+                action="contact_us",
+                fn=content.contact_us,
+                **values,
                 lang=lang,
                 address=auth._client_address(),
             )
@@ -87,6 +110,8 @@ class ContactState(rx.State):
             yield event
             return
         self.busy = False
+        if done.repeated:
+            return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.
         self.form_key += 1

@@ -7,6 +7,7 @@ text from the catalog in the parent's language.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import reflex as rx
 
@@ -40,3 +41,21 @@ def place_error(
         errors[err.field] = message(err, lang)
         return rx.set_focus(prefix + err.field)
     return rx.toast.error(message(err, lang))
+
+
+def submission_key(state: Any, payload: Any) -> str:
+    """The idempotency key of submitting ``payload`` from ``state`` (which declares the
+    backend vars ``_once_key`` and ``_once_digest``): unchanged for the same payload, so the
+    service answers a double tap as a repeat (``services.submissions``)."""
+    from hotmeals.services.submissions import submission_key as next_key
+
+    state._once_key, state._once_digest = next_key(
+        (state._once_key, state._once_digest), payload
+    )
+    return state._once_key
+
+
+def forget_submission(state: Any) -> None:
+    """A form opened anew: its next submission gets a new key."""
+    state._once_key = ""
+    state._once_digest = ""

@@ -10,7 +10,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, place_error
+from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 
@@ -31,6 +31,10 @@ class ParentEditState(rx.State):
     adding: bool = False
     uploading: bool = False
     loading: bool = True
+    turn: int = 0  # bumped when a save or an add ends (components.forms.once_attrs)
+
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
@@ -49,6 +53,7 @@ class ParentEditState(rx.State):
         self.loading = True
         self.errors = {}
         self.alt_error = ""
+        forget_submission(self)
         yield
         who = await acting_parent(self)
         if who is None or not who.complete:
@@ -86,7 +91,15 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
+        try:
+            async for event in self._save(form_data):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _save(self, form_data: dict):
         from hotmeals.services import profile
+        from hotmeals.services.submissions import submit_once
 
         for field in FIELDS:
             if field in form_data:
@@ -107,9 +120,12 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            data = await call_service(
-                profile.edit_profile,
+            done = await call_service(
+                submit_once,
                 parent_id=who.parent_id,
+                key=submission_key(self, ["profile", values]),
+                action="edit_profile",
+                fn=profile.edit_profile,
                 first_name=self.first_name,
                 last_name=self.last_name,
                 phone=self.phone,
@@ -122,13 +138,23 @@ class ParentEditState(rx.State):
             yield event
             return
         self.busy = False
-        auth._apply_profile(data)
+        if done.repeated:
+            return
+        auth._apply_profile(done.result)
         yield rx.toast.success(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
     async def add_alt(self, form_data: dict):
+        try:
+            async for event in self._add_alt(form_data):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _add_alt(self, form_data: dict):
         from hotmeals.services import profile
+        from hotmeals.services.submissions import submit_once
 
         address = str(form_data.get("alt_email") or "").strip()
         lang = await self._lang()
@@ -146,21 +172,34 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, ["alt_email", address.lower()]),
+                action="add_alt_email",
+                fn=profile.add_alt_email,
+                email=address,
+            )
         except DomainError as err:
             self.adding = False
             self.alt_error = message(err, lang)
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.adding = False
+        if done.repeated:
+            return
+        sent = done.result
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
         yield otp._begin(
-            ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+            ALT_EMAIL,
+            sent["email"],
+            resend_after=sent["resend_after"],
+            expires_in=sent["expires_in"],
         )
-        yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
+        yield rx.toast.success(tr("otp_sent", lang, email=sent["email"]))
 
     @rx.event
     async def verify_alt(self, address: str):

@@ -14,7 +14,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, message, place_error
+from hotmeals.ui.state.forms import (
+    field_messages,
+    forget_submission,
+    message,
+    place_error,
+    submission_key,
+)
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import SETTINGS, SETTINGS_MENU, ProfileStepState
 
@@ -59,11 +65,16 @@ class NotificationState(rx.State):
     prefs: dict[str, bool] = {}
     busy: bool = False
     loading: bool = False
+    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
+
+    _once_key: str = ""
+    _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
         from hotmeals.services import notifications
 
         self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)
+        forget_submission(self)
 
     @rx.event
     def set_pref(self, kind: str, value: bool):
@@ -71,7 +82,15 @@ class NotificationState(rx.State):
 
     @rx.event
     async def save(self):
+        try:
+            async for event in self._save():
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _save(self):
         from hotmeals.services import notifications
+        from hotmeals.services.submissions import submit_once
 
         self.busy = True
         yield
@@ -81,17 +100,24 @@ class NotificationState(rx.State):
             self.busy = False
             yield session_expired(lang)
             return
+        preferences = dict(self.prefs)
         try:
-            self.prefs = await call_service(
-                notifications.update_preferences,
+            done = await call_service(
+                submit_once,
                 parent_id=who.parent_id,
-                preferences=dict(self.prefs),
+                key=submission_key(self, preferences),
+                action="update_notifications",
+                fn=notifications.update_preferences,
+                preferences=preferences,
             )
         except DomainError as err:
             self.busy = False
             yield rx.toast.error(message(err, lang))
             return
         self.busy = False
+        if done.repeated:
+            return
+        self.prefs = done.result
         yield rx.toast.success(tr("notifications_updated", lang))
 
 

@@ -1,0 +1,75 @@
+/* One tap, one submission (issue 12). A button marked data-hm-once is disabled from the first
+   tap until the server has answered that submission: its state's "turn" counter, rendered as
+   data-hm-turn, changes when the handler ends, whatever the outcome. A second tap in between
+   never reaches the app. The server refuses a repeat anyway (services/submissions.py); this
+   is what the parent sees. */
+(function () {
+  "use strict";
+  var LOCK = "data-hm-locked";
+
+  function lock(button, turn) {
+    button.setAttribute(LOCK, turn);
+    button.setAttribute("aria-busy", "true");
+    button.disabled = true;
+  }
+
+  function refuse(event) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+
+  // Forms: lock the submit button once the submission has started (locking it on the click
+  // would cancel the submission itself).
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      var button = event.submitter;
+      if (!button || !button.hasAttribute("data-hm-once")) {
+        button = form.querySelector && form.querySelector("[data-hm-once][type=submit]");
+      }
+      if (!button) return;
+      if (button.hasAttribute(LOCK)) return refuse(event);
+      lock(button, button.getAttribute("data-hm-turn") || "");
+    },
+    true
+  );
+
+  // Buttons that act on a click: lock right after the app has seen this click.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = event.target && event.target.closest && event.target.closest("[data-hm-once]");
+      if (!button || button.type === "submit") return;
+      if (button.hasAttribute(LOCK)) return refuse(event);
+      var turn = button.getAttribute("data-hm-turn") || "";
+      setTimeout(function () {
+        // Unless the answer already came (then there is nothing left to protect).
+        if ((button.getAttribute("data-hm-turn") || "") === turn) lock(button, turn);
+      }, 0);
+    },
+    true
+  );
+
+  // The server answered: release.
+  function watch() {
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        var button = record.target;
+        if (
+          button.hasAttribute(LOCK) &&
+          button.getAttribute("data-hm-turn") !== button.getAttribute(LOCK)
+        ) {
+          button.removeAttribute(LOCK);
+          button.disabled = false;
+          button.setAttribute("aria-busy", "false");
+        }
+      });
+    }).observe(document.documentElement, {
+      subtree: true,
+      attributes: true,
+      attributeFilter: ["data-hm-turn"],
+    });
+  }
+  watch();
+})();

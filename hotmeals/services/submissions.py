@@ -1,0 +1,127 @@
+"""One tap is one record (issue 12): a form submission carries an idempotency key, and the
+second request with the same key changes nothing and gets the first one's answer.
+
+Both doors use ``submit_once``: the Reflex states key each submission with
+``submission_key`` below (a key per form opening, renewed when what is submitted changes), the
+/api/v1 routes take an optional ``Idempotency-Key`` header. The key is stored with the record in
+the same transaction, so a submission that fails leaves no key and can be tried again; the
+unique (parent_id, key) refuses a repeat even when two workers race, and the parent's row is
+locked first so that a repeat waits for the first answer instead of failing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete
+from sqlmodel import Session, select
+
+from hotmeals.db.models import FormSubmission
+from hotmeals.domain.errors import DomainError
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.parents import lock_parent
+
+KEY_MAX = 64
+KEEP = timedelta(days=2)  # a repeat comes within seconds; a retrying client within hours
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:")
+
+
+@dataclass(frozen=True)
+class Submitted:
+    result: Any  # what the service answered the first time (a dataclass as a dict)
+    repeated: bool  # True: this key was seen before and nothing was done
+
+
+def checked_key(value: object) -> str | None:
+    """A blank key is no key; otherwise 1-64 characters of ``[A-Za-z0-9-_.:]``."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not text:
+        return None
+    if len(text) > KEY_MAX or not set(text) <= _KEY_CHARS:
+        raise DomainError("idempotency_key_invalid", field="idempotency_key")
+    return text
+
+
+def submit_once(
+    *,
+    session: Session,
+    parent_id: int,
+    key: object,
+    action: str,
+    fn: Callable[..., Any],
+    **kwargs: Any,
+) -> Submitted:
+    """``fn(session=..., parent_id=..., **kwargs)`` once per ``(parent_id, key)``.
+
+    Without a key, ``fn`` simply runs. With one seen before for the same ``action``, nothing
+    runs and the first answer comes back (``repeated``); the same key for another action is
+    refused (``idempotency_key_reused``)."""
+    checked = checked_key(key)
+    if checked is None:
+        return Submitted(_shaped(fn(session=session, parent_id=parent_id, **kwargs)), False)
+    lock_parent(session, parent_id)  # a repeat in flight waits here for the first to commit
+    seen = session.exec(
+        select(FormSubmission).where(
+            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
+        )
+    ).first()
+    if seen is not None:
+        if seen.action != action:
+            raise DomainError("idempotency_key_reused", field="idempotency_key")
+        return Submitted(json.loads(seen.result), repeated=True)
+    result = _shaped(fn(session=session, parent_id=parent_id, **kwargs))
+    session.add(
+        FormSubmission(
+            parent_id=parent_id,
+            key=checked,
+            action=action,
+            result=json.dumps(result, default=str),
+            created_at=utcnow(),
+        )
+    )
+    session.flush()
+    return Submitted(result, repeated=False)
+
+
+def _shaped(result: Any) -> Any:
+    """A dataclass answer as a dict: the same shape the first time and on a repeat."""
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return dataclasses.asdict(result)
+    return result
+
+
+def purge(session: Session, *, now: datetime) -> int:
+    """Forget keys older than ``KEEP`` (housekeeping)."""
+    done = session.execute(delete(FormSubmission).where(FormSubmission.created_at < now - KEEP))
+    return done.rowcount or 0
+
+
+# --- the key of a form on a screen (used by the Reflex states) ---------------------------------
+
+
+def _digest(payload: Any) -> str:
+    text = json.dumps(payload, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def submission_key(previous: tuple[str, str], payload: Any) -> tuple[str, str]:
+    """``(key, digest)`` for submitting ``payload`` from a form whose last submission was
+    ``previous`` (``("", "")`` when the form was just opened).
+
+    The same payload again - a double tap, a repeated websocket event - keeps the key, so the
+    server answers it as a repeat; anything changed gets a new key, so editing A -> B -> A
+    saves each time."""
+    digest = _digest(payload)
+    key, last = previous
+    if key and digest == last:
+        return key, digest
+    return secrets.token_urlsafe(24), digest
