@@ -52,7 +52,10 @@ def test_cart_quantities_stay_within_one_to_fifty(engine, quantity):
         meal = make_meal(session, vendor)
         day = make_menu_day(session, child_school(session, child), vendor, date(2026, 3, 4), [meal])
         line = dict(
-            parent_id=parent.id, child_id=child.id, menu_day_id=day.id, meal_id=meal.id,
+            parent_id=parent.id,
+            child_id=child.id,
+            menu_day_id=day.id,
+            meal_id=meal.id,
             portion_id=portion_of(session, meal).id,
         )
         session.add(CartLine(**line, quantity=50))

@@ -77,14 +77,24 @@ def _old_and_new_rows(session: Session, parent_id: int):
             RateLimitHit(bucket="login:account", key="new", created_at=now),
             SessionToken(parent_id=parent_id, token_hash="e" * 64, expires_at=long_ago),
             SessionToken(
-                parent_id=parent_id, token_hash="r" * 64, expires_at=now + timedelta(days=5),
+                parent_id=parent_id,
+                token_hash="r" * 64,
+                expires_at=now + timedelta(days=5),
                 revoked_at=long_ago,
             ),
             SessionToken(parent_id=parent_id, token_hash="l" * 64, expires_at=now + timedelta(1)),
-            OtpCode(email="a@example.org", purpose="VERIFY_EMAIL", code_hash="x" * 64,
-                    expires_at=long_ago),
-            OtpCode(email="a@example.org", purpose="VERIFY_EMAIL", code_hash="y" * 64,
-                    expires_at=now + timedelta(minutes=10)),
+            OtpCode(
+                email="a@example.org",
+                purpose="VERIFY_EMAIL",
+                code_hash="x" * 64,
+                expires_at=long_ago,
+            ),
+            OtpCode(
+                email="a@example.org",
+                purpose="VERIFY_EMAIL",
+                code_hash="y" * 64,
+                expires_at=now + timedelta(minutes=10),
+            ),
         ]
     )
 
@@ -120,8 +130,12 @@ def test_housekeeping_sends_mail_a_crash_left_pending_once(engine, smtp):
         for to, age in (("stuck@example.org", 30), ("fresh@example.org", 1)):
             session.add(
                 EmailOutbox(
-                    to_address=to, subject="Your code", body_text="123456", kind="otp_verify",
-                    status="PENDING", created_at=now - timedelta(minutes=age),
+                    to_address=to,
+                    subject="Your code",
+                    body_text="123456",
+                    kind="otp_verify",
+                    status="PENDING",
+                    created_at=now - timedelta(minutes=age),
                 )
             )
         session.commit()

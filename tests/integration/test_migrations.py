@@ -95,53 +95,103 @@ def _paid_donation_and_an_order_at_0001(eng) -> None:
     with eng.begin() as conn:
         q = lambda sql, **kw: conn.execute(text(sql), kw)  # noqa: E731
         parent = q("SELECT id FROM parent WHERE email = 'parent@example.com'").scalar_one()
-        child = q("SELECT id, school_id FROM child WHERE parent_id = :p ORDER BY id",
-                  p=parent).first()
-        day = q("SELECT id, vendor_id, meal_date FROM menuday WHERE school_id = :s "
-                "ORDER BY meal_date", s=child.school_id).first()
+        child = q(
+            "SELECT id, school_id FROM child WHERE parent_id = :p ORDER BY id", p=parent
+        ).first()
+        day = q(
+            "SELECT id, vendor_id, meal_date FROM menuday WHERE school_id = :s ORDER BY meal_date",
+            s=child.school_id,
+        ).first()
         meal = q("SELECT meal_id FROM menudaymeal WHERE menu_day_id = :d", d=day.id).first().meal_id
         portion = q("SELECT id FROM portion WHERE meal_id = :m ORDER BY id", m=meal).first().id
         promo = q("SELECT id FROM promocode ORDER BY id").first().id
         reason = q("SELECT id FROM cancelreason ORDER BY id").first().id
         addon = q("SELECT id FROM addon ORDER BY id").first().id
-        q("INSERT INTO donation (parent_id, school_id, amount_cents, status, created_at) "
-          "VALUES (:p, :s, 1000, 'PAID', :t)", p=parent, s=child.school_id, t=now)
+        q(
+            "INSERT INTO donation (parent_id, school_id, amount_cents, status, created_at) "
+            "VALUES (:p, :s, 1000, 'PAID', :t)",
+            p=parent,
+            s=child.school_id,
+            t=now,
+        )
         donation = q("SELECT max(id) FROM donation").scalar_one()
-        q("INSERT INTO payment (parent_id, donation_id, purpose, invoice_number, amount_cents, "
-          "state, converge_txn_id, approval_code, card_brand, card_masked, result_message, "
-          "settled, verified_at, created_at, updated_at) VALUES (:p, :d, 'DONATION', "
-          "'HMD-260304-AAAAAAAAAA', 1000, 'APPROVED', 'TXN-D', '123456', 'VISA', "
-          "'40**********0002', 'APPROVAL', false, :t, :t, :t)", p=parent, d=donation, t=now)
-        q('INSERT INTO "order" (number, parent_id, status, promo_code_id, meal_net_cents, '
-          "special_note_fees_cents, processing_fee_cents, tax_cents, discount_cents, "
-          "school_donation_cents, additional_charge_cents, total_pay_cents, total_refund_cents, "
-          "created_at, placed_at, updated_at) VALUES ('HM-000001', :p, 'PARTIALLY_CANCELLED', "
-          ":promo, 1300, 100, 0, 182, 0, 0, 0, 1582, 650, :t, :t, :t)",
-          p=parent, promo=promo, t=now)
+        q(
+            "INSERT INTO payment (parent_id, donation_id, purpose, invoice_number, amount_cents, "
+            "state, converge_txn_id, approval_code, card_brand, card_masked, result_message, "
+            "settled, verified_at, created_at, updated_at) VALUES (:p, :d, 'DONATION', "
+            "'HMD-260304-AAAAAAAAAA', 1000, 'APPROVED', 'TXN-D', '123456', 'VISA', "
+            "'40**********0002', 'APPROVAL', false, :t, :t, :t)",
+            p=parent,
+            d=donation,
+            t=now,
+        )
+        q(
+            'INSERT INTO "order" (number, parent_id, status, promo_code_id, meal_net_cents, '
+            "special_note_fees_cents, processing_fee_cents, tax_cents, discount_cents, "
+            "school_donation_cents, additional_charge_cents, total_pay_cents, total_refund_cents, "
+            "created_at, placed_at, updated_at) VALUES ('HM-000001', :p, 'PARTIALLY_CANCELLED', "
+            ":promo, 1300, 100, 0, 182, 0, 0, 0, 1582, 650, :t, :t, :t)",
+            p=parent,
+            promo=promo,
+            t=now,
+        )
         order = q('SELECT max(id) FROM "order"').scalar_one()
-        q("INSERT INTO orderline (order_id, child_id, menu_day_id, vendor_id, meal_id, "
-          "portion_id, meal_date, meal_name, size, menu_option_name, meal_option_name, quantity, "
-          "cancelled_quantity, unit_price_cents, options_cents, addons_cents, special_note, "
-          "special_note_fee_cents, line_total_cents, status) VALUES (:o, :c, :d, :v, :m, :po, "
-          ":date, 'Pasta', 'small', '', '', 2, 1, 600, 25, 25, 'Happy birthday', 100, 1400, "
-          "'ACTIVE')", o=order, c=child.id, d=day.id, v=day.vendor_id, m=meal, po=portion,
-          date=day.meal_date)
+        q(
+            "INSERT INTO orderline (order_id, child_id, menu_day_id, vendor_id, meal_id, "
+            "portion_id, meal_date, meal_name, size, menu_option_name, meal_option_name, quantity, "
+            "cancelled_quantity, unit_price_cents, options_cents, addons_cents, special_note, "
+            "special_note_fee_cents, line_total_cents, status) VALUES (:o, :c, :d, :v, :m, :po, "
+            ":date, 'Pasta', 'small', '', '', 2, 1, 600, 25, 25, 'Happy birthday', 100, 1400, "
+            "'ACTIVE')",
+            o=order,
+            c=child.id,
+            d=day.id,
+            v=day.vendor_id,
+            m=meal,
+            po=portion,
+            date=day.meal_date,
+        )
         line = q("SELECT max(id) FROM orderline").scalar_one()
-        q("INSERT INTO orderlineaddon (order_line_id, addon_id, name, price_cents) "
-          "VALUES (:l, :a, 'Apple', 25)", l=line, a=addon)
-        q("INSERT INTO payment (parent_id, order_id, purpose, invoice_number, amount_cents, "
-          "state, converge_txn_id, settled, created_at, updated_at) VALUES (:p, :o, 'ORDER', "
-          "'HMO-260304-BBBBBBBBBB', 1582, 'APPROVED', 'TXN-O', true, :t, :t)",
-          p=parent, o=order, t=now)
+        q(
+            "INSERT INTO orderlineaddon (order_line_id, addon_id, name, price_cents) "
+            "VALUES (:l, :a, 'Apple', 25)",
+            l=line,
+            a=addon,
+        )
+        q(
+            "INSERT INTO payment (parent_id, order_id, purpose, invoice_number, amount_cents, "
+            "state, converge_txn_id, settled, created_at, updated_at) VALUES (:p, :o, 'ORDER', "
+            "'HMO-260304-BBBBBBBBBB', 1582, 'APPROVED', 'TXN-O', true, :t, :t)",
+            p=parent,
+            o=order,
+            t=now,
+        )
         payment = q("SELECT max(id) FROM payment").scalar_one()
-        q("INSERT INTO ordercancellation (order_id, reason_id, other_text, created_at) "
-          "VALUES (:o, :r, NULL, :t)", o=order, r=reason, t=now)
-        q("INSERT INTO refund (payment_id, order_id, amount_cents, kind, state, converge_txn_id, "
-          "reason, created_at, updated_at) VALUES (:pay, :o, 650, 'RETURN', 'SUCCEEDED', "
-          "'TXN-R', 'cancel', :t, :t)", pay=payment, o=order, t=now)
-        q("INSERT INTO cartline (parent_id, child_id, menu_day_id, meal_id, portion_id, "
-          "quantity, created_at) VALUES (:p, :c, :d, :m, :po, 2, :t)",
-          p=parent, c=child.id, d=day.id, m=meal, po=portion, t=now)
+        q(
+            "INSERT INTO ordercancellation (order_id, reason_id, other_text, created_at) "
+            "VALUES (:o, :r, NULL, :t)",
+            o=order,
+            r=reason,
+            t=now,
+        )
+        q(
+            "INSERT INTO refund (payment_id, order_id, amount_cents, kind, state, converge_txn_id, "
+            "reason, created_at, updated_at) VALUES (:pay, :o, 650, 'RETURN', 'SUCCEEDED', "
+            "'TXN-R', 'cancel', :t, :t)",
+            pay=payment,
+            o=order,
+            t=now,
+        )
+        q(
+            "INSERT INTO cartline (parent_id, child_id, menu_day_id, meal_id, portion_id, "
+            "quantity, created_at) VALUES (:p, :c, :d, :m, :po, 2, :t)",
+            p=parent,
+            c=child.id,
+            d=day.id,
+            m=meal,
+            po=portion,
+            t=now,
+        )
 
 
 # Columns 0002 changes on purpose, and how each old value reads after it.
@@ -179,12 +229,16 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url)
 
         with eng.connect() as conn:
             q = lambda sql: conn.execute(text(sql)).mappings().one()  # noqa: E731
-            donation = q("SELECT d.status, p.state, p.amount_cents FROM donation d "
-                         "JOIN payment p ON p.donation_id = d.id WHERE p.purpose = 'DONATION'")
+            donation = q(
+                "SELECT d.status, p.state, p.amount_cents FROM donation d "
+                "JOIN payment p ON p.donation_id = d.id WHERE p.purpose = 'DONATION'"
+            )
             assert dict(donation) == {"status": "PAID", "state": "APPROVED", "amount_cents": 1000}
-            order = q('SELECT o.*, p.code, p.percent_bps, p.amount_off_cents, '
-                      'p.min_order_cents AS promo_min FROM "order" o '
-                      "JOIN promocode p ON p.id = o.promo_code_id")
+            order = q(
+                "SELECT o.*, p.code, p.percent_bps, p.amount_off_cents, "
+                'p.min_order_cents AS promo_min FROM "order" o '
+                "JOIN promocode p ON p.id = o.promo_code_id"
+            )
             assert OrderStatus(order["status"]) is OrderStatus.PARTIALLY_CANCELLED
             assert order["tax_bps"] == 1300 and order["processing_fee_bps"] == 0
             assert order["promo_code"] == order["code"]

@@ -75,8 +75,11 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
     session = await _donation(pay_engine, gateway, family)
     answer = lightbox_submit(live_sim, session.token, number=DECLINED_CARD)
     common = dict(
-        parent_id=family["parent_id"], payment_id=session.payment_id, lang="en",
-        engine=pay_engine, gateway=gateway,
+        parent_id=family["parent_id"],
+        payment_id=session.payment_id,
+        lang="en",
+        engine=pay_engine,
+        gateway=gateway,
     )
     declined = await settle_lightbox(
         outcome="declined", message=answer["response"]["ssl_result_message"], **common

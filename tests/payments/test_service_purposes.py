@@ -37,7 +37,9 @@ def test_every_purpose_has_exactly_one_handler():
 def _order(engine: Engine, parent_id: int, number: str) -> int:
     with session_scope(engine) as db:
         order = Order(
-            number=number, parent_id=parent_id, total_pay_cents=1850,
+            number=number,
+            parent_id=parent_id,
+            total_pay_cents=1850,
             **OrderTerms(ChargeRates()).to_stored(),
         )
         db.add(order)
@@ -55,20 +57,30 @@ async def test_a_declined_order_payment_fails_the_order_and_a_retry_places_it(
 ) -> None:
     order_id = _order(pay_engine, family["parent_id"], f"HM-P{family['parent_id']:06d}")
     first = await payments.start_payment(
-        parent_id=family["parent_id"], purpose=Purpose.ORDER, amount_cents=1850,
-        order_id=order_id, engine=pay_engine, gateway=gateway,
+        parent_id=family["parent_id"],
+        purpose=Purpose.ORDER,
+        amount_cents=1850,
+        order_id=order_id,
+        engine=pay_engine,
+        gateway=gateway,
     )
     declined = lightbox_submit(live_sim, first.token, number=DECLINED_CARD)["response"]
     with session_scope(pay_engine) as db:
         payments.record_decline(
-            db, payment_id=first.payment_id, message=declined["ssl_result_message"],
+            db,
+            payment_id=first.payment_id,
+            message=declined["ssl_result_message"],
             parent_id=family["parent_id"],
         )
     assert _status(pay_engine, order_id) is OrderStatus.PAYMENT_FAILED
 
     retry = await payments.start_payment(
-        parent_id=family["parent_id"], purpose=Purpose.ORDER, amount_cents=1850,
-        order_id=order_id, engine=pay_engine, gateway=gateway,
+        parent_id=family["parent_id"],
+        purpose=Purpose.ORDER,
+        amount_cents=1850,
+        order_id=order_id,
+        engine=pay_engine,
+        gateway=gateway,
     )
     assert _status(pay_engine, order_id) is OrderStatus.PENDING_PAYMENT  # a new attempt
     txn = lightbox_submit(live_sim, retry.token)["response"]["ssl_txn_id"]
@@ -118,12 +130,18 @@ async def test_a_saved_card_order_payment_places_the_order_like_the_lightbox(
     order_id = _order(pay_engine, family["parent_id"], f"HM-S{family['parent_id']:06d}")
     with session_scope(pay_engine) as db:
         payment_id = payments.reserve_payment(
-            db, parent_id=family["parent_id"], purpose=Purpose.ORDER, amount_cents=1850,
+            db,
+            parent_id=family["parent_id"],
+            purpose=Purpose.ORDER,
+            amount_cents=1850,
             order_id=order_id,
         ).id
     view = await payments.charge_stored_card(
-        payment_id=payment_id, parent_id=family["parent_id"], card_id=card.id,
-        engine=pay_engine, gateway=gateway,
+        payment_id=payment_id,
+        parent_id=family["parent_id"],
+        card_id=card.id,
+        engine=pay_engine,
+        gateway=gateway,
     )
     assert view.approved
     assert _status(pay_engine, order_id) is OrderStatus.PLACED

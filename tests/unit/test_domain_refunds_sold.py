@@ -29,8 +29,13 @@ def test_tiers_survive_storage():
 
 def test_a_cancel_refunds_from_the_stored_prices_and_terms():
     stored = OrderTerms.from_stored(
-        tax_bps=1300, processing_fee_bps=0, processing_fee_fixed_cents=0,
-        promo_code="SPRING", promo_kind="percent", promo_value=1000, promo_min_order_cents=0,
+        tax_bps=1300,
+        processing_fee_bps=0,
+        processing_fee_fixed_cents=0,
+        promo_code="SPRING",
+        promo_kind="percent",
+        promo_value=1000,
+        promo_min_order_cents=0,
     )
     line = _stored_line()
     paid = compute_charges([price_line(line)], stored.rates, stored.promo).total_pay_cents
@@ -46,8 +51,12 @@ def test_a_cancel_refunds_from_the_stored_prices_and_terms():
     # The same cancel with today's (changed) tax and no promo would differ: the order's own
     # terms are what count.
     today = plan_cancel_refund(
-        lines=[line], cancel_quantities=[2], paid_cents=paid, refunded_cents=0,
-        rates=ChargeRates(tax_bps=1500), promo=None,
+        lines=[line],
+        cancel_quantities=[2],
+        paid_cents=paid,
+        refunded_cents=0,
+        rates=ChargeRates(tax_bps=1500),
+        promo=None,
     )
     assert today.refund_cents != plan.refund_cents
 

@@ -45,18 +45,26 @@ def test_a_new_order_line_reads_back_as_active(session):
     line = _round_trip(
         session,
         OrderLine(
-            order_id=1, child_id=1, menu_day_id=1, vendor_id=1, meal_id=1, portion_id=1,
-            meal_date=date(2026, 3, 4), meal_name="Pasta", size="small", quantity=1,
-            price_tiers="1:650", unit_price_cents=650, line_total_cents=650,
+            order_id=1,
+            child_id=1,
+            menu_day_id=1,
+            vendor_id=1,
+            meal_id=1,
+            portion_id=1,
+            meal_date=date(2026, 3, 4),
+            meal_name="Pasta",
+            size="small",
+            quantity=1,
+            price_tiers="1:650",
+            unit_price_cents=650,
+            line_total_cents=650,
         ),
     )
     assert LineStatus(line.status) is LineStatus.ACTIVE
 
 
 def test_payment_refund_and_donation_read_back_through_their_enums(session):
-    payment = _round_trip(
-        session, Payment(parent_id=1, invoice_number="HMD-1", amount_cents=500)
-    )
+    payment = _round_trip(session, Payment(parent_id=1, invoice_number="HMD-1", amount_cents=500))
     assert PaymentState(payment.state) is PaymentState.CREATED
     assert Purpose(payment.purpose) is Purpose.ORDER
     refund = _round_trip(
@@ -71,8 +79,10 @@ def test_payment_refund_and_donation_read_back_through_their_enums(session):
 def test_stored_order_terms_come_back_as_the_same_rates_and_promo(session):
     from hotmeals.domain.charges import Promo
 
-    terms = OrderTerms(ChargeRates(processing_fee_bps=250, processing_fee_fixed_cents=30),
-                       Promo.percent(1000, min_order_cents=2000, code="SPRING"))
+    terms = OrderTerms(
+        ChargeRates(processing_fee_bps=250, processing_fee_fixed_cents=30),
+        Promo.percent(1000, min_order_cents=2000, code="SPRING"),
+    )
     order = _round_trip(session, Order(number="HM-2", parent_id=1, **terms.to_stored()))
     stored = {k: getattr(order, k) for k in terms.to_stored()}
     assert OrderTerms.from_stored(**stored) == terms

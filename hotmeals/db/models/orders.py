@@ -151,9 +151,7 @@ class OrderLineAddOn(SQLModel, table=True):
 class CancelCartLine(SQLModel, table=True):
     """Quantities of an order line the parent has chosen to cancel, before confirming."""
 
-    __table_args__ = (
-        CheckConstraint(_QUANTITY_RANGE, name="ck_cancelcartline_quantity"),
-    )
+    __table_args__ = (CheckConstraint(_QUANTITY_RANGE, name="ck_cancelcartline_quantity"),)
     id: int | None = Field(default=None, primary_key=True)
     parent_id: int = fk("parent.id", ondelete="CASCADE")
     order_line_id: int = fk("orderline.id", ondelete="CASCADE")
