@@ -5,16 +5,23 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.api.app import create_api
+from hotmeals.api.cache import cache_headers
+from hotmeals.api.guard import edge_guard
 from hotmeals.logs import configure_from_env
+from hotmeals.mode import check_mode
 from hotmeals.services.jobs import register_background_jobs
 from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.payments_routes import register_payment_pages
 from hotmeals.ui.routes import register_pages, toaster
 
 configure_from_env()  # HOTMEALS_LOG_LEVEL (README "Settings")
+check_mode()  # production refuses to start without the real thing; demo says it is one
 
 app = rx.App(
-    api_transformer=create_api(),
+    # The API is mounted first; the guard then wraps everything (API, /_upload, /_event, and
+    # the pages in single-port prod): body sizes, the upload's session, security headers.
+    # Last, the cache headers of the built frontend files (hotmeals/api/cache.py).
+    api_transformer=[create_api(), edge_guard, cache_headers],
     stylesheets=["/hotmeals.css", "/ui.css"],
     toaster=toaster(),
     head_components=[

@@ -239,7 +239,9 @@ def test_a_real_session_sees_its_data_through_this_client(app, db, victim):
             f"{app.base_url}/_upload",
             files={"files": ("me.png", tiny_png(), "image/png")},
             headers={"reflex-client-token": sock.client_token,
-                     "reflex-event-handler": ev(ParentEditState, "upload_picture")},
+                     "reflex-event-handler": ev(ParentEditState, "upload_picture"),
+                     # What a browser sends along: the session cookie the guard checks.
+                     "cookie": f"hm_token={token}"},
             timeout=30,
         )
         sock.drain()

@@ -32,6 +32,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
 from hotmeals.services.parents import COMPLETE, SESSION_TTL
+from hotmeals.settings import get_settings
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
@@ -91,8 +92,15 @@ def initials(first: str, last: str) -> str:
 
 
 class AuthState(rx.State):
+    # Secure when parents use https (docs/security.md, "The session cookie"). Not HttpOnly:
+    # Reflex writes and reads its cookies from JavaScript and sends them over the websocket.
     token: str = rx.Cookie(
-        "", name=TOKEN_COOKIE, max_age=SESSION_MAX_AGE, same_site="lax", path="/"
+        "",
+        name=TOKEN_COOKIE,
+        max_age=SESSION_MAX_AGE,
+        same_site="lax",
+        path="/",
+        secure=get_settings().public_base_url.startswith("https://"),
     )
     # docs/product.md §3 session data (id, names, e-mails, signup_step, isLoginData). The
     # token itself stays in the cookie only: one copy to clear, and nothing secret in localStorage.
