@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_API_KEY = "hotmeals-dev-key"  # published in the README: demo mode only
 
 
 def _normalize_db_url(url: str) -> str:
@@ -41,11 +42,18 @@ class Settings:
     tax_bps: int = 1300
     card_fee_bps: int = 0
     card_fee_fixed_cents: int = 0
+    # HOTMEALS_MODE: "demo" (the default: simulated payments, mail in the log, a banner on
+    # every page) or "production" (refuses to start without the real thing: hotmeals/mode.py).
+    mode: str = "demo"
     social_links: tuple[tuple[str, str, str], ...] = (
         ("facebook", "Facebook", "https://www.facebook.com/"),
         ("instagram", "Instagram", "https://www.instagram.com/"),
         ("twitter", "X", "https://x.com/"),
     )
+
+    @property
+    def production(self) -> bool:
+        return self.mode == "production"
 
     @property
     def is_sqlite(self) -> bool:
@@ -74,7 +82,7 @@ def load_settings() -> Settings:
         port=port,
         database_url=_normalize_db_url(env.get("DATABASE_URL", default_db)),
         data_dir=data_dir,
-        api_key=env.get("HOTMEALS_API_KEY", "hotmeals-dev-key"),
+        api_key=env.get("HOTMEALS_API_KEY", DEFAULT_API_KEY),
         cors_origins=tuple(o.strip().rstrip("/") for o in origins.split(",") if o.strip()),
         redis_url=env.get("REDIS_URL") or None,
         public_base_url=public,
@@ -90,7 +98,18 @@ def load_settings() -> Settings:
         tax_bps=_rate(env, "HOTMEALS_TAX_BPS", 1300),
         card_fee_bps=_rate(env, "HOTMEALS_CARD_FEE_BPS", 0),
         card_fee_fixed_cents=_rate(env, "HOTMEALS_CARD_FEE_CENTS", 0),
+        mode=_mode(env),
     )
+
+
+MODES = ("demo", "production")
+
+
+def _mode(env) -> str:
+    raw = env.get("HOTMEALS_MODE", "").strip().lower() or "demo"
+    if raw not in MODES:
+        raise ValueError(f"HOTMEALS_MODE must be demo or production, not {raw!r}")
+    return raw
 
 
 def _rate(env, name: str, default: int) -> int:

@@ -216,6 +216,30 @@ def footer() -> rx.Component:
     )
 
 
+def demo_banner() -> rx.Component | None:
+    """Demo mode (HOTMEALS_MODE, the default) says so on every page: payments are simulated.
+    Decided when the pages are built, so production pages carry no trace of it."""
+    if get_settings().production:
+        return None
+    return rx.el.p(
+        rx.el.strong(t("demo_banner")),
+        role="note",
+        aria_label=t("demo_banner_label"),
+        id="demo-banner",
+        style={
+            "margin": "0",
+            "padding": "4px 16px",
+            "text_align": "center",
+            "font_size": "var(--font-size-1)",
+            "line_height": "var(--line-height-1)",
+            "overflow_wrap": "anywhere",
+            "background_color": rx.color("orange", 3),
+            "color": rx.color("gray", 12),
+            "border_bottom": f"1px solid {rx.color('orange', 6)}",
+        },
+    )
+
+
 def skip_link() -> rx.Component:
     return rx.el.a(t("nav.skip_to_content"), href="#main", class_name="skip-link")
 
@@ -231,10 +255,12 @@ def page(*children: rx.Component, header: rx.Component | None = None, chrome: bo
         class_name="hm-main",
         custom_attrs={"data-hydrated": rx.State.is_hydrated.to_string()},
     )
+    banner = [b for b in (demo_banner(),) if b is not None]
     if not chrome:
-        return rx.box(body, lang=I18nState.html_lang, min_height="100vh")
+        return rx.box(*banner, body, lang=I18nState.html_lang, min_height="100vh")
     return rx.box(
         skip_link(),
+        *banner,
         header if header is not None else site_header(),
         body,
         footer(),

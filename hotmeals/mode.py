@@ -1,0 +1,85 @@
+"""``HOTMEALS_MODE``: ``demo`` (the default, what ``make run`` serves) or ``production``.
+
+Demo: payments go to the local Converge simulator, e-mails (codes included) are written to the
+log when there is no SMTP server, the API key may be the published one. It says so: a warning
+in the log at every start, and a banner on every page (``ui/components/layout.py``).
+
+Production fails closed: the app refuses to start, naming every missing piece, unless real
+Converge credentials are set and reached over https, an SMTP server is set, the API key is not
+the published default, and the public address is https. With SMTP required, the path that
+writes a mail (and its code) to the log does not run, and ``services/mail.py`` refuses to take
+it anyway. docs/security.md, "Running in production".
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping
+
+from hotmeals.settings import DEFAULT_API_KEY, Settings, get_settings
+
+log = logging.getLogger("hotmeals.mode")
+
+API_KEY_MIN_LENGTH = 24
+
+
+class ProductionConfigError(RuntimeError):
+    """Production mode without what production needs: the app does not start."""
+
+
+def production_problems(settings: Settings, environ: Mapping[str, str] | None = None) -> list[str]:
+    """What keeps this configuration from running in production (empty: nothing)."""
+    from hotmeals.payments.settings import ConvergeSettings
+
+    env = os.environ if environ is None else environ
+    problems: list[str] = []
+    try:
+        converge = ConvergeSettings.from_env(settings.public_base_url, env)
+    except ValueError as exc:
+        problems.append(str(exc))
+    else:
+        if converge.simulated:
+            problems.append(
+                "CONVERGE_MERCHANT_ID, CONVERGE_USER_ID and CONVERGE_PIN are not set: production "
+                "never takes payments with the local simulator"
+            )
+        elif not converge.base_url.startswith("https://"):
+            problems.append("CONVERGE_BASE_URL must be an https address")
+    if env.get("CONVERGE_SIM_CONTROL", "").strip():
+        problems.append("CONVERGE_SIM_CONTROL must not be set: it exposes the simulator's controls")
+    if not settings.smtp_host:
+        problems.append(
+            "SMTP_HOST is not set: production sends sign-up and sign-in codes by e-mail and never "
+            "writes them to the log"
+        )
+    if settings.api_key == DEFAULT_API_KEY or len(settings.api_key) < API_KEY_MIN_LENGTH:
+        problems.append(
+            f"HOTMEALS_API_KEY must be set to a secret of at least {API_KEY_MIN_LENGTH} "
+            "characters (the default one is published in the README)"
+        )
+    if not settings.public_base_url.startswith("https://"):
+        problems.append(
+            "PUBLIC_BASE_URL must be the https address parents use (session cookie, HSTS, links)"
+        )
+    return problems
+
+
+def check_mode(settings: Settings | None = None, environ: Mapping[str, str] | None = None) -> str:
+    """Refuse a production start that lacks something; announce demo mode. Returns the mode."""
+    settings = settings or get_settings()
+    if settings.production:
+        problems = production_problems(settings, environ)
+        if problems:
+            raise ProductionConfigError(
+                "HOTMEALS_MODE=production refuses to start:\n  - " + "\n  - ".join(problems)
+            )
+        log.info("production mode")
+        return settings.mode
+    # WARNING, so it reaches the console even when nothing configured logging.
+    log.warning(
+        "DEMO MODE: payments are simulated by the local Converge simulator, e-mails and their "
+        "codes are written to this log when SMTP_HOST is unset, and every page shows a demo "
+        "banner. Never take real orders like this: set HOTMEALS_MODE=production (README)."
+    )
+    return settings.mode
