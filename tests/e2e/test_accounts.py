@@ -24,7 +24,14 @@ def field_error(page: Page, field_id: str):
     return page.locator(f"#{field_id}-error")
 
 
-def fill_sign_up(page: Page, email: str, phone: str = "613-555-0177") -> None:
+def new_phone() -> str:
+    """A number of its own: a phone number identifies one account (issue 12)."""
+    n = uuid.uuid4().int
+    return f"613-{n % 900 + 100}-{n // 1000 % 10_000:04d}"
+
+
+def fill_sign_up(page: Page, email: str, phone: str | None = None) -> None:
+    phone = phone or new_phone()
     page.fill("#signup-first_name", "Alex")
     page.fill("#signup-last_name", "Martin")
     page.fill("#signup-email", email)
@@ -187,7 +194,7 @@ def test_sign_up_in_french(page: Page, smtp: SmtpServer, viewport: str):
     expect(field_error(page, "signup-email")).to_have_text(
         "Veuillez saisir une adresse courriel valide"
     )
-    fill_sign_up(page, email, phone="819-555-0123")
+    fill_sign_up(page, email, phone="819-" + new_phone()[4:])
     page.click("#signup-submit")
     expect(page.locator("#otp-title")).to_have_text("Vérifiez vos courriels")
     mail = smtp.inbox.wait_for_mail(email)

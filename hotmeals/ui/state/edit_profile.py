@@ -22,8 +22,12 @@ from hotmeals.ui.state.steps import (
     PROFILE,
     SCROLL_TOP,
     SETTINGS,
+    SETTINGS_MENU,
     SHOW_ACTIVE_STEP,
+    STEPS,
     ProfileStepState,
+    step_history_script,
+    step_url,
 )
 
 
@@ -46,15 +50,29 @@ class EditProfileState(rx.State):
 
     @rx.event
     async def enter(self):
-        """on_load of /edit-profile (after the guard, which already sent a visitor away)."""
+        """on_load of /edit-profile (after the guard, which already sent a visitor away): on
+        arrival, on a reload, and on Back or Forward between steps. The address's step
+        (``?step=6&sub=2``) wins; without one, the step kept in browser storage is shown and
+        written into the address, so that Back returns to it."""
         who = await acting_parent(self)
         if who is None or not who.complete:
             return None
         steps = await self.get_state(ProfileStepState)
-        # Write the (possibly defaulted) steps back, so localStorage always holds them.
-        steps._set_steps(steps.current, steps.current_settings)
+        query = self.router.url.query_parameters
+        asked = str(query.get("step") or "")
+        events = [rx.call_script(SHOW_ACTIVE_STEP)]
+        if asked in STEPS:
+            steps._set_steps(asked, str(query.get("sub") or SETTINGS_MENU))
+        else:
+            # Write the (possibly defaulted) steps back, so localStorage always holds them.
+            steps._set_steps(steps.current, steps.current_settings)
+            events.append(
+                rx.call_script(
+                    step_history_script(steps.current, steps.current_settings, replace=True)
+                )
+            )
         await self._load_for_step(who)
-        return rx.call_script(SHOW_ACTIVE_STEP)
+        return events
 
     @rx.event
     async def go(self, step: str, settings_step: str):
@@ -63,7 +81,14 @@ class EditProfileState(rx.State):
         if who is None or not who.complete:
             yield session_expired((await self.get_state(I18nState)).lang)
             return
-        (await self.get_state(ProfileStepState))._set_steps(str(step), str(settings_step))
+        steps = await self.get_state(ProfileStepState)
+        before = (steps.current, steps.current_settings)
+        steps._set_steps(str(step), str(settings_step))
+        if (steps.current, steps.current_settings) != before:
+            # A history entry per step: Back and Forward walk them (``enter`` shows them).
+            yield rx.call_script(
+                step_history_script(steps.current, steps.current_settings, replace=False)
+            )
         yield rx.call_script(SCROLL_TOP)
         yield rx.call_script(SHOW_ACTIVE_STEP)
         await self._load_for_step(who)
@@ -72,8 +97,9 @@ class EditProfileState(rx.State):
     async def open_step(self, step: str, settings_step: str):
         """From the header, menu or footer: set the step, then go to /edit-profile (already
         there, the page's on_load may not run again: load here too)."""
-        (await self.get_state(ProfileStepState))._set_steps(str(step), str(settings_step))
-        yield rx.redirect("/edit-profile")
+        steps = await self.get_state(ProfileStepState)
+        steps._set_steps(str(step), str(settings_step))
+        yield rx.redirect(step_url(steps.current, steps.current_settings))
         yield rx.call_script(SCROLL_TOP)
         who = await acting_parent(self)
         if who is not None and who.complete:

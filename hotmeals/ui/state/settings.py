@@ -22,7 +22,12 @@ from hotmeals.ui.state.forms import (
     submission_key,
 )
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.steps import SETTINGS, SETTINGS_MENU, ProfileStepState
+from hotmeals.ui.state.steps import (
+    SETTINGS,
+    SETTINGS_MENU,
+    ProfileStepState,
+    step_history_script,
+)
 
 PASSWORD_PREFIX = "password-"
 PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
@@ -170,3 +175,4 @@ class ChangePasswordState(rx.State):
         yield rx.toast.success(tr("password_changed", lang))
         steps = await self.get_state(ProfileStepState)
         steps._set_steps(SETTINGS, SETTINGS_MENU)
+        yield rx.call_script(step_history_script(SETTINGS, SETTINGS_MENU, replace=False))

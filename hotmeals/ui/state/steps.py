@@ -26,6 +26,32 @@ SHOW_ACTIVE_STEP = (
 )
 
 
+def step_url(step: str, settings_step: str = SETTINGS_MENU) -> str:
+    """The address of a step: each step and settings sub-step is a history entry (issue 12),
+    so Back and Forward walk them and a reload shows the same one."""
+    if step not in STEPS:
+        step = PROFILE
+    if step == SETTINGS and settings_step in SETTINGS_STEPS and settings_step != SETTINGS_MENU:
+        return f"/edit-profile?step={step}&sub={settings_step}"
+    return f"/edit-profile?step={step}"
+
+
+def step_history_script(step: str, settings_step: str = SETTINGS_MENU, *, replace: bool) -> str:
+    """Put the step's address in the browser's history without a route change (no reload of
+    the page's data, no flash): a new entry, or the current one replaced. React Router's own
+    entries carry an ``idx``; the new one continues it, so its Back and Forward stay right.
+    The address is built here from known values only."""
+    url = (rx.config.get_config().frontend_path or "").rstrip("/") + step_url(step, settings_step)
+    if replace:
+        return f"window.history.replaceState(window.history.state, '', '{url}')"
+    return (
+        "(() => { const s = window.history.state || {}; "
+        "window.history.pushState({...s, idx: (s.idx ?? 0) + 1, "
+        "key: Math.random().toString(36).slice(2, 10)}, '', "
+        f"'{url}'); }})()"
+    )
+
+
 class ProfileStepState(rx.State):
     step: str = rx.LocalStorage(PROFILE, name="editProfileStep", sync=True)
     settings_step: str = rx.LocalStorage(SETTINGS_MENU, name="editProfileSetingsStep", sync=True)
