@@ -374,3 +374,22 @@ def test_anonymous_merchant_calls_are_refused_by_the_mounted_simulator(
                 assert parse_xmldata(session.text).get("errorCode") == expected[label]
     finally:
         get_settings.cache_clear()
+
+
+def test_no_app_module_reads_the_simulators_records() -> None:
+    """The app reaches the simulator only over Converge's HTTP/XML interface, as it would reach
+    Elavon: outside the simulator's own modules, only ``settings.py`` opens its store, and only
+    for the merchant's credentials (what an operator copies from the back office)."""
+    package = Path(__file__).resolve().parents[2] / "hotmeals"
+    names = ("simulator_store", "simulator_engine", "simulator_records", "simulator_controls")
+    readers = {
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if not path.name.startswith("simulator")
+        and any(name in path.read_text(encoding="utf-8") for name in names)
+    }
+    assert readers == {"payments/settings.py"}
+    settings_source = (package / "payments" / "settings.py").read_text(encoding="utf-8")
+    assert "default_store().merchant_credentials()" in settings_source
+    for table in ("sim_txn", "sim_card", "sim_session"):
+        assert table not in settings_source
