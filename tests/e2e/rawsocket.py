@@ -21,6 +21,17 @@ import simple_websocket
 NAMESPACE = "/_event"
 
 
+class _Client(simple_websocket.Client):
+    """simple_websocket's client, minus a race: when the server's first frame (Engine.IO's open
+    packet) arrives in the same read as the handshake's 101 answer, the stock client leaves that
+    frame parsed but unread until the next bytes come in (the server's ping, 25 s later)."""
+
+    def handshake(self) -> None:
+        super().handshake()
+        if not self._handle_events():  # frames that came with the handshake's answer
+            self.connected = False
+
+
 class RawReflexSocket:
     def __init__(self, base_url: str, *, client_token: str | None = None) -> None:
         self.client_token = client_token or str(uuid.uuid4())
@@ -30,11 +41,11 @@ class RawReflexSocket:
         )
         self.frames: list[str] = []
         self.updates: list[dict[str, Any]] = []
-        self._ws: simple_websocket.Client | None = None
+        self._ws: _Client | None = None
 
     # --- connection ------------------------------------------------------------------------
     def __enter__(self) -> RawReflexSocket:
-        self._ws = simple_websocket.Client.connect(self.url)
+        self._ws = _Client(self.url)
         # simple_websocket 1.1 reads the handshake answer and stops at its first event: when the
         # server's open packet came in the same TCP read, it sits in wsproto's buffer and the
         # reader thread only looks there after the next read, which never comes (the server
