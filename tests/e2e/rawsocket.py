@@ -46,11 +46,6 @@ class RawReflexSocket:
     # --- connection ------------------------------------------------------------------------
     def __enter__(self) -> RawReflexSocket:
         self._ws = _Client(self.url)
-        # simple_websocket 1.1 reads the handshake answer and stops at its first event: when the
-        # server's open packet came in the same TCP read, it sits in wsproto's buffer and the
-        # reader thread only looks there after the next read, which never comes (the server
-        # waits for us). Hand those buffered events over now.
-        self._ws._handle_events()
         opened = self._recv(10)
         if not opened or not opened.startswith("0"):
             raise RuntimeError(f"no Engine.IO open packet: {opened!r}")
