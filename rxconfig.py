@@ -5,6 +5,7 @@ import os
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.first_paint import FirstPaintPlugin
 from hotmeals.ui.theme import theme_plugin
 
 os.environ.setdefault("REFLEX_USE_NPM", "1")
@@ -25,7 +26,13 @@ config = rx.Config(
     show_built_with_reflex=False,
     default_color_mode="light",
     cors_allowed_origins=list(_s.cors_origins),
-    frontend_compression_formats=["gzip"],
-    plugins=[theme_plugin()],
+    # Brotli first (about 20 % fewer bytes than gzip on the JS, 40 % on the CSS), gzip for the
+    # clients without it (issue 11)
+    frontend_compression_formats=["brotli", "gzip"],
+    # The app renders no dynamic components: without this, the root imports all of Radix
+    # Themes for window.__reflex, and every first screen preloads the dropdown, dialogs,
+    # checkbox, radio group, table and text area chunks it does not show (issue 11).
+    frontend_lazy_bundled_libraries=True,
+    plugins=[theme_plugin(), FirstPaintPlugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

@@ -46,8 +46,9 @@ def audit(url: str) -> dict:
 
 def main() -> None:
     paths = sys.argv[1:] or ["/", "/sign-in", "/sign-up"]
+    workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench")
     server = start_app(Path(tempfile.mkdtemp(prefix="hotmeals-lh-")),
-                       {"REFLEX_WEB_WORKDIR": str(ROOT / ".web-bench")})
+                       {"REFLEX_WEB_WORKDIR": workdir})
     try:
         for path in paths:
             r = audit(server.url(path))
