@@ -5,7 +5,8 @@ every worker and kept across restarts, on SQLite and on PostgreSQL:
   void, no return beyond the sale, a fault's count), because each process only shares the
   database with the others: these tests fork real processes, each with its own connections;
 - everything it knows (sales and their settlement, returns, stored cards, sessions, faults, the
-  clock) is found again by a new process (a restart);
+  clock) is found again through a new store object that carries nothing over in memory (what a
+  restart sees; tests/e2e/test_simulator_ledger.py restarts the app for real);
 - its merchant API refuses a caller without the merchant's credentials, whose PIN is generated
   with the store and written nowhere in the source (issue 7)."""
 
@@ -26,6 +27,7 @@ from fastapi.testclient import TestClient
 from hotmeals.payments.settings import ConvergeSettings, simulator_credentials
 from hotmeals.payments.simulator import parse_xmldata, render_txn
 from hotmeals.payments.simulator_cards import SimError
+from hotmeals.payments.simulator_controls import SimulatorControls
 from hotmeals.payments.simulator_engine import SimulatorEngine
 from hotmeals.payments.simulator_store import SimulatorStore, store_url_for
 from hotmeals.settings import get_settings
@@ -99,8 +101,6 @@ def _racer(url: str, index: int, op: str, args: Any, barrier: Any, results: Any)
         elif op == "pay":
             outcome = engine.process_hosted(args, card(), save_card=None)
         elif op == "fault":
-            from hotmeals.payments.simulator_controls import SimulatorControls
-
             outcome = SimulatorControls(engine).take_fault("xml")
         else:
             raise ValueError(op)
@@ -205,8 +205,6 @@ def test_a_void_racing_returns_leaves_one_consistent_story(store_url: str) -> No
 
 
 def test_a_fault_count_is_shared_by_racing_processes(store_url: str) -> None:
-    from hotmeals.payments.simulator_controls import SimulatorControls
-
     SimulatorControls(engine_for(store_url)).set_fault("http_500", 2, "xml")
     results = race(store_url, [("fault", None)] * RACERS)
     assert sorted(str(value) for _, value in results) == ["None"] * (RACERS - 2) + ["http_500"] * 2
@@ -215,9 +213,7 @@ def test_a_fault_count_is_shared_by_racing_processes(store_url: str) -> None:
 # -- a restart finds everything ------------------------------------------------------------------
 
 
-def test_a_new_process_finds_the_whole_ledger(store_url: str) -> None:
-    from hotmeals.payments.simulator_controls import SimulatorControls
-
+def test_a_new_store_finds_the_whole_ledger(store_url: str) -> None:
     before = engine_for(store_url)
     sold = sale(before, "20.00", ssl_first_name="Ada", ssl_last_name="Payer")
     stored = before.process_xml(xml("ccgettoken", **card(), ssl_first_name="Ada"))
