@@ -43,9 +43,10 @@ REDIS_DB = 7
 
 
 def _web_workdir() -> str:
-    # A build folder of its own: the session-wide app may be serving from the default one.
+    # Not the session-wide app's build folder (it may be serving from it): the one
+    # test_redis_workers.py uses by default, whose server has stopped by the time these run.
     base = os.environ.get("E2E_WEB_WORKDIR") or str(ROOT / ".web-e2e")
-    return base.rstrip("/") + "-ledger"
+    return base.rstrip("/") + "-redis"
 
 
 def _need(service: str, answered: bool) -> None:
