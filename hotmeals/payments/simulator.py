@@ -6,7 +6,8 @@ The app mounts it at ``/converge-sim`` when no real credentials are configured; 
 under uvicorn. Only merchant ``000000`` / user ``hotmeals`` and the PIN of
 ``hotmeals.payments.settings.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
 unset: the PIN generated with the simulator's store and kept there) are accepted, on every
-merchant call: the token request and processxml.do; nothing else answers without them.
+merchant call: the token request and processxml.do (the Lightbox's browser-side endpoints
+take a session token instead, and only see that session).
 Its sessions, transactions, stored cards and test controls live in its own database
 (``simulator_store.py``), shared by every worker and kept across restarts.
 
