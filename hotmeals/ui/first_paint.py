@@ -1,14 +1,21 @@
 """First paint before the JavaScript (issue 11): the pages are prerendered HTML, so a phone can
 paint them as soon as the HTML and the stylesheet are in; the scripts only make them live.
 
-React Router writes a ``<link rel="modulepreload">`` for every script of the route. Chrome
-fetches those at high priority, beside the stylesheet that blocks the paint: on a slow phone
-network the ~250 KiB of scripts share the line with the stylesheet and the paint waits for
-all of them. ``fetchpriority="low"`` keeps the preloads (the scripts still start at once and
-are not fetched twice) but lets the stylesheet and the hero picture go first.
+React Router writes a ``<link rel="modulepreload">`` for every script of the route and an inline
+module that imports them at once. Chrome fetches all of them beside the stylesheet that blocks
+the paint: on a slow phone line the ~250 KiB of scripts share the line with the stylesheet and
+the hero picture, and the paint waits for all of them. After the production build this plugin
+rewrites every prerendered page (before Reflex compresses it):
 
-A Reflex plugin (``rxconfig.py``): after the production build, it marks the preloads in every
-prerendered page (``*.html``) before Reflex compresses them.
+- the inline bootstrap waits for the first paint (a frame, then a task), then adds the same
+  modulepreload links (the scripts still load in parallel) and imports the same modules in the
+  same order, so React Router hydrates exactly as before, only after the page is on screen;
+- the modulepreload links of the head are dropped (the bootstrap adds them after the paint).
+
+A page whose bootstrap does not have the expected shape (another React Router version) keeps it,
+with its preloads only lowered to ``fetchpriority="low"``; tests/unit/test_first_paint.py
+checks the shape of a real build's page. The trade-off: on a slow line the page is readable
+sooner and becomes interactive about one stylesheet's download later.
 """
 
 from __future__ import annotations
@@ -21,6 +28,18 @@ import reflex as rx
 
 _PRELOAD = re.compile(rb'<link rel="modulepreload"(?![^>]*fetchpriority)')
 LOW = b'<link rel="modulepreload" fetchpriority="low"'
+_PRELOAD_LINK = re.compile(rb'<link rel="modulepreload"(?: fetchpriority="low")? href="([^"]+)"/>')
+_BOOTSTRAP = re.compile(
+    rb'<script type="module" async="">(?P<body>import "[^"]+";'
+    rb"[^<]*?window\.__reactRouterRouteModules[^<]*?)</script>"
+)
+_SIDE_EFFECT_IMPORT = re.compile(rb'^import ("[^"]+");', re.M)
+_NAMESPACE_IMPORT = re.compile(rb'^import \* as (\w+) from ("[^"]+");', re.M)
+# A tab opened in the background paints nothing and runs no frames: it starts at once.
+AFTER_PAINT = (
+    b'if (document.visibilityState === "visible") '
+    b"await new Promise((go) => requestAnimationFrame(() => setTimeout(go, 0)));\n"
+)
 
 
 def lower_script_preloads(html: bytes) -> bytes:
@@ -28,12 +47,33 @@ def lower_script_preloads(html: bytes) -> bytes:
     return _PRELOAD.sub(LOW, html)
 
 
+def scripts_after_first_paint(html: bytes) -> bytes:
+    """The page with its scripts started after its first paint (module doc); a page without
+    the expected bootstrap only gets its preloads lowered."""
+    boot = _BOOTSTRAP.search(html)
+    hrefs = _PRELOAD_LINK.findall(html)
+    if boot is None or not hrefs:
+        return lower_script_preloads(html)
+    body = boot.group("body")
+    body = _SIDE_EFFECT_IMPORT.sub(rb"await import(\1);", body)
+    body = _NAMESPACE_IMPORT.sub(rb"const \1 = await import(\2);", body)
+    preload = (
+        b"for (const href of ["
+        + b", ".join(b'"' + h + b'"' for h in hrefs)
+        + b']) { const link = document.createElement("link"); link.rel = "modulepreload";'
+        b" link.href = href; document.head.append(link); }\n"
+    )
+    script = b'<script type="module" async="">' + AFTER_PAINT + preload + body + b"</script>"
+    html = html[: boot.start()] + script + html[boot.end() :]
+    return _PRELOAD_LINK.sub(b"", html)
+
+
 def lower_preloads_in(static_dir: Path) -> int:
     """Rewrite the prerendered pages under ``static_dir``; returns how many changed."""
     changed = 0
     for page in static_dir.rglob("*.html"):
         html = page.read_bytes()
-        lowered = lower_script_preloads(html)
+        lowered = scripts_after_first_paint(html)
         if lowered != html:
             page.write_bytes(lowered)
             changed += 1

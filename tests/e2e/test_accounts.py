@@ -8,7 +8,6 @@ import re
 import uuid
 
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.e2e.helpers import open_page, stored, switch_language, wait_hydrated
 from tests.e2e.smtp import SmtpServer
@@ -168,15 +167,11 @@ def test_sign_up_verify_add_child_and_allergies_lands_in_edit_profile(
     page.get_by_role("button", name="Make default Max Martin").click()
     expect(page.get_by_text("Default child updated")).to_be_visible()
     dialog = page.get_by_role("alertdialog")
-    # The list re-renders once the new default is saved (the default child moves first); a
-    # click that lands on the card being replaced is repeated, as a parent would.
-    for _ in range(3):
-        page.get_by_role("button", name="Delete Max Martin").click()
-        try:
-            dialog.wait_for(state="visible", timeout=3000)
-            break
-        except PlaywrightTimeout:
-            continue
+    # The list re-renders once the new default is saved (the default child moves first): wait
+    # for that condition (Max has no "Make default" button any more), then click once.
+    expect(page.get_by_role("button", name="Make default Max Martin")).to_have_count(0)
+    expect(page.locator("main h3").first).to_contain_text("Max Martin")
+    page.get_by_role("button", name="Delete Max Martin").click()
     expect(dialog.get_by_role("heading")).to_have_text("Are you sure?")
     dialog.get_by_role("button", name="Yes, delete").click()
     expect(page.get_by_text("Child deleted successfully")).to_be_visible()

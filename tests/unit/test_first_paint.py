@@ -1,35 +1,76 @@
-"""Issue 11: the prerendered pages let the stylesheet and pictures go before the scripts."""
+"""Issue 11: the prerendered pages paint before their scripts load (hotmeals/ui/first_paint.py).
+PAGE has the shape React Router 8 gives a prerendered page (checked against a real build)."""
 
 from __future__ import annotations
 
-from hotmeals.ui.first_paint import FirstPaintPlugin, lower_preloads_in, lower_script_preloads
+import re
+
+from hotmeals.ui.first_paint import (
+    AFTER_PAINT,
+    FirstPaintPlugin,
+    lower_preloads_in,
+    scripts_after_first_paint,
+)
 
 PAGE = (
     b'<head><link rel="preload" as="image" href="/parent/hero-tray.svg"/>'
-    b'<link rel="modulepreload" href="/parent/assets/root-A1.js"/>'
-    b'<link rel="modulepreload" href="/parent/assets/_index-B2.js"/>'
+    b'<link rel="modulepreload" href="/parent/assets/manifest-1a.js"/>'
+    b'<link rel="modulepreload" href="/parent/assets/entry.client-2b.js"/>'
+    b'<link rel="modulepreload" href="/parent/assets/root-3c.js"/>'
+    b'<link rel="modulepreload" href="/parent/assets/_sign-in_._index-4d.js"/>'
     b'<link href="/parent/assets/styles-C3.css" rel="stylesheet" type="text/css"/>'
-    b'<script type="module" async="">import "/parent/assets/root-A1.js";</script></head>'
+    b'<script type="module" async="">import "/parent/assets/manifest-1a.js";\n'
+    b'import * as route0 from "/parent/assets/root-3c.js";\n'
+    b'import * as route1 from "/parent/assets/_sign-in_._index-4d.js";\n  \n'
+    b'  window.__reactRouterRouteModules = {"root":route0,"routes/[sign-in]._index":route1};\n\n'
+    b'import("/parent/assets/entry.client-2b.js");</script></head><body><main>Log in</main>'
 )
 
 
-def test_script_preloads_are_low_priority_and_nothing_else_changes():
-    lowered = lower_script_preloads(PAGE)
-    assert lowered.count(b'<link rel="modulepreload" fetchpriority="low" href=') == 2
-    assert b'<link rel="preload" as="image" href="/parent/hero-tray.svg"/>' in lowered
-    assert b'rel="stylesheet"' in lowered and b'import "/parent/assets/root-A1.js"' in lowered
-    assert lower_script_preloads(lowered) == lowered  # a second build step changes nothing
+def _bootstrap(html: bytes) -> bytes:
+    [script] = re.findall(rb'<script type="module" async="">(.*?)</script>', html, re.S)
+    return script
+
+
+def test_the_scripts_start_after_the_first_paint_in_the_same_order():
+    out = scripts_after_first_paint(PAGE)
+    assert b'rel="modulepreload"' not in out  # no preload competes with the stylesheet
+    assert b'<link rel="preload" as="image" href="/parent/hero-tray.svg"/>' in out
+    assert b'rel="stylesheet"' in out and out.endswith(b"<body><main>Log in</main>")
+    script = _bootstrap(out)
+    assert script.startswith(AFTER_PAINT)
+    assert b"import " not in script.replace(b"import(", b"")  # no static import left
+    order = [
+        script.index(b'link.rel = "modulepreload"'),
+        script.index(b'await import("/parent/assets/manifest-1a.js");'),
+        script.index(b'const route0 = await import("/parent/assets/root-3c.js");'),
+        script.index(b'const route1 = await import("/parent/assets/_sign-in_._index-4d.js");'),
+        script.index(b"window.__reactRouterRouteModules = "),
+        script.index(b'import("/parent/assets/entry.client-2b.js");'),
+    ]
+    assert order == sorted(order)
+    for href in (b"manifest-1a", b"entry.client-2b", b"root-3c", b"_sign-in_._index-4d"):
+        assert b'"/parent/assets/' + href + b'.js"' in script.split(b"]) {")[0]
+    assert scripts_after_first_paint(out) == out  # a second pass changes nothing
+
+
+def test_an_unknown_bootstrap_is_kept_with_its_preloads_lowered():
+    other = PAGE.replace(b"window.__reactRouterRouteModules", b"window.__somethingElse")
+    out = scripts_after_first_paint(other)
+    assert out.count(b'<link rel="modulepreload" fetchpriority="low" href=') == 4
+    assert _bootstrap(out) == _bootstrap(other)
 
 
 def test_the_plugin_rewrites_every_prerendered_page(tmp_path):
     (tmp_path / "sign-in").mkdir()
-    for page in (tmp_path / "index.html", tmp_path / "sign-in" / "index.html"):
+    pages = (tmp_path / "index.html", tmp_path / "sign-in" / "index.html")
+    for page in pages:
         page.write_bytes(PAGE)
-    (tmp_path / "root-A1.js").write_bytes(b'"<link rel=\\"modulepreload\\""')  # not a page
+    (tmp_path / "root-3c.js").write_bytes(b'"<link rel=\\"modulepreload\\""')  # not a page
     FirstPaintPlugin().post_build(static_dir=tmp_path)
-    for page in (tmp_path / "index.html", tmp_path / "sign-in" / "index.html"):
-        assert page.read_bytes().count(b'fetchpriority="low"') == 2
-    assert b"fetchpriority" not in (tmp_path / "root-A1.js").read_bytes()
+    for page in pages:
+        assert _bootstrap(page.read_bytes()).startswith(AFTER_PAINT)
+    assert b"modulepreload" in (tmp_path / "root-3c.js").read_bytes()
     assert lower_preloads_in(tmp_path) == 0
 
 
