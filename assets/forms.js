@@ -1,4 +1,6 @@
-/* One tap, one submission (issue 12). A button marked data-hm-once is disabled from the first
+/* What the forms and dialogs need beyond React (issue 12).
+
+   1. One tap, one submission. A button marked data-hm-once is disabled from the first
    tap until the server has answered that submission: its state's "turn" counter, rendered as
    data-hm-turn, changes when the handler ends, whatever the outcome. A second tap in between
    never reaches the app. The server refuses a repeat anyway (services/submissions.py); this
@@ -72,4 +74,47 @@
     });
   }
   watch();
+})();
+
+/* 2. Focus goes back to what opened a dialog. The app's dialogs are opened by the server
+   (logout, delete, terms), not by a Radix trigger, so Radix has nowhere to put the focus when
+   they close and it falls to the page. The control the parent last used outside a dialog is
+   remembered (a menu item stands for its menu's button) and focused again on close. */
+(function () {
+  "use strict";
+  var DIALOG = "[role=dialog],[role=alertdialog]";
+  var opener = null;
+
+  function control(el) {
+    if (!el || !el.closest || el.closest(DIALOG)) return null;
+    var menu = el.closest("[role=menu]");
+    if (menu) {
+      var trigger = document.getElementById(menu.getAttribute("aria-labelledby") || "");
+      return trigger || null;
+    }
+    return el.closest("button,a[href],input,select,textarea,[tabindex]");
+  }
+
+  function remember(event) {
+    var found = control(event.target);
+    if (found) opener = found;
+  }
+  document.addEventListener("focusin", remember, true);
+  // A click does not focus a button everywhere (Safari): the pressed control counts too.
+  document.addEventListener("pointerdown", remember, true);
+
+  var open = false;
+  new MutationObserver(function () {
+    var now = document.querySelector(DIALOG) !== null;
+    if (open && !now) {
+      var target = opener;
+      setTimeout(function () {
+        var active = document.activeElement;
+        if ((!active || active === document.body) && target && target.isConnected) {
+          target.focus();
+        }
+      }, 0);
+    }
+    open = now;
+  }).observe(document.documentElement, { childList: true, subtree: true });
 })();

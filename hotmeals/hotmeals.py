@@ -28,7 +28,7 @@ app = rx.App(
         rx.el.meta(name="theme-color", content="#D13415"),
         rx.el.link(rel="icon", href="/parent/logo.svg", type="image/svg+xml"),
         # One tap, one submission: buttons marked data-hm-once (components/forms.once_attrs).
-        rx.el.script(src="/parent/once.js", defer=True),
+        rx.el.script(src="/parent/forms.js", defer=True),
         rx.el.meta(
             name="description",
             content="Order hot school meals for your children in Ontario. "

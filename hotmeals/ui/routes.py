@@ -45,7 +45,7 @@ def register_pages(app: rx.App) -> None:
                  on_load=AuthState.load_session)
     mark_ready("/")
     add(sign_up, "/sign-up", "Sign up",
-        [AuthState.load_session, SignUpState.reset_form, OtpState.cancel])
+        [AuthState.load_session, SignUpState.enter])
     add(sign_in, "/sign-in", "Log in", SignInState.open_email)
     add(sign_in, "/sign-in-with-phone", "Log in with phone", SignInState.open_phone)
     add(add_child, "/add-child", "Add your child",

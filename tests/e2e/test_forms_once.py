@@ -1,6 +1,6 @@
 """Issue 12 in Chromium at 390 px: one tap is one record. "Save and continue" double-tapped on
 add-child (sign-up's /add-child and /add-another-child) adds one child; a button that writes
-is disabled from the first tap (assets/once.js), before the server has said anything."""
+is disabled from the first tap (assets/forms.js), before the server has said anything."""
 
 from __future__ import annotations
 

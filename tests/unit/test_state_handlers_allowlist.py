@@ -116,6 +116,7 @@ APP = {
         "save_password",
     },
     "hotmeals.ui.state.sign_up.SignUpState": {
+        "enter",  # on_load: which step to show; touches no account
         "reset_form",
         "blur",
         "change",

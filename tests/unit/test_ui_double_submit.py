@@ -2,7 +2,7 @@
 called twice with the same submission (what a double tap or a repeated event sends), changes
 nothing the second time and shows nothing more - no second record, no second toast, no
 "Child not found". Each handler also bumps its state's ``turn``, which releases the button
-the page disabled at the first tap (assets/once.js). The browser side: tests/e2e.
+the page disabled at the first tap (assets/forms.js). The browser side: tests/e2e.
 """
 
 from __future__ import annotations

@@ -140,7 +140,7 @@ def select_field(
 
 
 def once_attrs(turn: Any) -> dict[str, Any]:
-    """One tap, one submission (assets/once.js): the button is disabled from the first tap
+    """One tap, one submission (assets/forms.js): the button is disabled from the first tap
     until ``turn`` - a counter its state bumps when the handler ends, whatever the outcome -
     changes. The server refuses a repeat too (``services.submissions``)."""
     return {"data-hm-once": "", "data-hm-turn": rx.Var.create(turn).to(str)}

@@ -40,20 +40,29 @@ def avatar(size: Any = "2") -> rx.Component:
     )
 
 
-def _count_link(label_key: str, count: rx.Var, route: str, icon: str, id_: str) -> rx.Component:
+def _count_link(
+    label_key: str, name_key: str, count: rx.Var, route: str, icon: str, id_: str
+) -> rx.Component:
+    # The name says what and how many, whatever is hidden at a phone's width: "Cart, 0 items"
+    # and "Cancel cart, 0 items", never two bare "0 items" (issue 12).
+    name = (
+        t(name_key) + ", " + count.to_string() + " "
+        + rx.cond(count == 1, t("ui.header.item"), t("ui.header.items"))
+    )
     content = [
         rx.icon(icon, size=18, aria_hidden="true"),
-        rx.el.span(t(label_key), class_name="hm-hide-phone"),
-        rx.badge(count, variant="solid", radius="full", size="1"),
-        rx.el.span(" ", t("ui.header.items"), class_name="sr-only"),
+        rx.el.span(t(label_key), class_name="hm-hide-phone", aria_hidden="true"),
+        rx.badge(count, variant="solid", radius="full", size="1", aria_hidden="true"),
     ]
     if is_ready(route):
-        return link_button(*content, href=route, id_=id_, variant="soft", size="2")
+        return link_button(*content, href=route, id_=id_, variant="soft", size="2",
+                           aria_label=name)
     return rx.button(
         *content,
         variant="soft",
         size="2",
         id=id_,
+        aria_label=name,
         on_click=rx.toast.info(t("ui.under_development")),
     )
 
@@ -64,10 +73,12 @@ def cart_counts() -> rx.Component:
     return rx.cond(
         AuthState.active_child_count > 0,
         rx.hstack(
-            _count_link("ui.header.cart", AuthState.shown_cart_count, "/edit-profile/cart",
-                        "shopping-cart", "header-cart"),
-            _count_link("ui.header.cancel_cart", AuthState.shown_cancel_cart_count,
-                        "/edit-profile/cancel-cart", "shopping-bag", "header-cancel-cart"),
+            _count_link("ui.header.cart", "ui.header.cart_name", AuthState.shown_cart_count,
+                        "/edit-profile/cart", "shopping-cart", "header-cart"),
+            # A crossed-out day, not a second bag: the meals the parent is cancelling.
+            _count_link("ui.header.cancel_cart", "ui.header.cancel_cart_name",
+                        AuthState.shown_cancel_cart_count, "/edit-profile/cancel-cart",
+                        "calendar-x", "header-cancel-cart"),
             spacing="2",
         ),
     )

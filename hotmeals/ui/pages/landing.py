@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
@@ -61,13 +62,12 @@ def hero() -> rx.Component:
             rx.cond(
                 AuthState.is_parent,
                 # A signed-in parent goes straight to booking (sign-up would show this page).
-                rx.link(rx.button(t("landing.cta_book"), size="4"), href="/edit-profile"),
+                # Links styled as buttons: one element, one Tab stop, one role each.
+                link_button(t("landing.cta_book"), href="/edit-profile", size="4"),
                 rx.flex(
-                    rx.link(rx.button(t("landing.cta_start"), size="4"), href="/sign-up"),
-                    rx.link(
-                        rx.button(t("landing.cta_login"), size="4", variant="soft"),
-                        href="/sign-in",
-                    ),
+                    link_button(t("landing.cta_start"), href="/sign-up", size="4"),
+                    link_button(t("landing.cta_login"), href="/sign-in", size="4",
+                                variant="soft"),
                     spacing="3",
                     wrap="wrap",
                 ),

@@ -21,7 +21,7 @@ from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
-from hotmeals.ui.state.sign_up import PREFIX, SignUpState
+from hotmeals.ui.state.sign_up import KEPT, PREFIX, SignUpState
 
 
 def _field(name: str, label_key: str, **props) -> rx.Component:
@@ -32,6 +32,8 @@ def _field(name: str, label_key: str, **props) -> rx.Component:
         error_of(SignUpState.errors, name),
         on_blur=SignUpState.blur(name),
         on_change=SignUpState.change(name).debounce(350),
+        # What this tab typed, shown again after a reload or Back from the code step.
+        default_value=SignUpState.kept.get(name, "").to(str) if name in KEPT else None,
         **props,
     )
 
@@ -45,6 +47,7 @@ def terms_field() -> rx.Component:
                 id=field_id,
                 name="terms",
                 size="3",
+                default_checked=SignUpState.kept.get("terms", "").to(str) == "1",
                 on_change=SignUpState.set_terms,
                 custom_attrs={
                     "aria-invalid": rx.cond(error != "", "true", "false"),
@@ -104,6 +107,8 @@ def sign_up_form() -> rx.Component:
             reset_on_submit=False,
             no_validate=True,
             width="100%",
+            # Mounted again once the tab's state has arrived, so the kept values show.
+            key=rx.cond(rx.State.is_hydrated, "ready", "loading"),
         ),
         cms_dialog(),
         width="100%",
@@ -115,7 +120,8 @@ def sign_up() -> rx.Component:
         AuthState.is_parent,
         landing(),
         focus_screen(
-            rx.cond(OtpState.purpose == VERIFY_EMAIL, otp_panel(), sign_up_form()),
+            rx.cond((OtpState.purpose == VERIFY_EMAIL) & SignUpState.at_code, otp_panel(),
+                    sign_up_form()),
             illustration="/illustrations/welcome.svg",
             aside_title=t("ui.signup.aside_title"),
             aside_text=t("ui.signup.aside_text"),

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 from hotmeals.domain.errors import DomainError
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.steps import ProfileStepState, step_url
+from hotmeals.ui.state.steps import ProfileStepState, arrival_url
 
 CMS_SLUGS = ("about", "terms", "privacy")
 # Visitor pages show CMS text in a dialog as HTML made here (raw HTML in the Markdown is
@@ -97,7 +97,7 @@ class ContentState(rx.State):
             steps = await self.get_state(ProfileStepState)
             steps._set_steps(str(step))
             await self._ensure_loaded(slug)
-            yield rx.redirect(step_url(steps.current))
+            yield rx.redirect(arrival_url(steps.current))
             return
         self.dialog_open = True
         self.loading = True

@@ -26,8 +26,8 @@ from hotmeals.ui.state.steps import (
     SHOW_ACTIVE_STEP,
     STEPS,
     ProfileStepState,
+    arrival_url,
     step_history_script,
-    step_url,
 )
 
 
@@ -66,6 +66,7 @@ class EditProfileState(rx.State):
         else:
             # Write the (possibly defaulted) steps back, so localStorage always holds them.
             steps._set_steps(steps.current, steps.current_settings)
+        if asked not in STEPS and steps.current != PROFILE:
             events.append(
                 rx.call_script(
                     step_history_script(steps.current, steps.current_settings, replace=True)
@@ -87,7 +88,9 @@ class EditProfileState(rx.State):
         if (steps.current, steps.current_settings) != before:
             # A history entry per step: Back and Forward walk them (``enter`` shows them).
             yield rx.call_script(
-                step_history_script(steps.current, steps.current_settings, replace=False)
+                step_history_script(
+                    steps.current, steps.current_settings, replace=False, leaving=before
+                )
             )
         yield rx.call_script(SCROLL_TOP)
         yield rx.call_script(SHOW_ACTIVE_STEP)
@@ -99,7 +102,7 @@ class EditProfileState(rx.State):
         there, the page's on_load may not run again: load here too)."""
         steps = await self.get_state(ProfileStepState)
         steps._set_steps(str(step), str(settings_step))
-        yield rx.redirect(step_url(steps.current, steps.current_settings))
+        yield rx.redirect(arrival_url(steps.current, steps.current_settings))
         yield rx.call_script(SCROLL_TOP)
         who = await acting_parent(self)
         if who is not None and who.complete:

@@ -59,3 +59,15 @@ def forget_submission(state: Any) -> None:
     """A form opened anew: its next submission gets a new key."""
     state._once_key = ""
     state._once_digest = ""
+
+
+def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec | None:
+    """A signed-in parent who opens /sign-in or /sign-up goes where ``?next=`` asks, else to
+    the parent home (/, the landing docs/product.md §2 shows them there), with that page's
+    title (issue 12); a sign-up in progress goes to its step; a visitor stays. ``auth`` is
+    the ``AuthState`` just refreshed from the token."""
+    from hotmeals.ui.state.auth import after_login_path
+
+    if auth.status not in ("parent", "signup"):
+        return None
+    return rx.redirect(after_login_path(auth.signup_step, False, next_path), replace=True)

@@ -23,6 +23,7 @@ from hotmeals.ui.state.forms import (
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
+    CHANGE_PASSWORD,
     SETTINGS,
     SETTINGS_MENU,
     ProfileStepState,
@@ -175,4 +176,8 @@ class ChangePasswordState(rx.State):
         yield rx.toast.success(tr("password_changed", lang))
         steps = await self.get_state(ProfileStepState)
         steps._set_steps(SETTINGS, SETTINGS_MENU)
-        yield rx.call_script(step_history_script(SETTINGS, SETTINGS_MENU, replace=False))
+        yield rx.call_script(
+            step_history_script(
+                SETTINGS, SETTINGS_MENU, replace=False, leaving=(SETTINGS, CHANGE_PASSWORD)
+            )
+        )

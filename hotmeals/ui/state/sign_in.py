@@ -10,7 +10,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, place_error
+from hotmeals.ui.state.forms import message, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
 
@@ -38,16 +38,17 @@ class SignInState(rx.State):
         otp._close()
         auth = await self.get_state(AuthState)
         await auth._refresh()
+        return signed_in_elsewhere(auth, self.next_path)
 
     @rx.event
     async def open_email(self):
         """on_load of /sign-in."""
-        await self._open("email")
+        return await self._open("email")
 
     @rx.event
     async def open_phone(self):
         """on_load of /sign-in-with-phone."""
-        await self._open("phone")
+        return await self._open("phone")
 
     @rx.event
     def use_mode(self, mode: str):

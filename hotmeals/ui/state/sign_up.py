@@ -11,12 +11,17 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, place_error
+from hotmeals.ui.state.forms import field_messages, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
+from hotmeals.ui.state.steps import frontend_url, history_push_script
 
 FIELDS = ("first_name", "last_name", "email", "phone", "password", "confirm_password", "terms")
 PREFIX = "signup-"
+# What the form shows again after a reload or Back from the code step (passwords are never
+# sent back to the page).
+KEPT = ("first_name", "last_name", "email", "phone")
+CODE_STEP_URL = "/sign-up?step=code"
 
 
 def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
@@ -29,6 +34,10 @@ def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
 class SignUpState(rx.State):
     errors: dict[str, str] = {}
     busy: bool = False
+    # The code step is an address of its own (/sign-up?step=code): a reload keeps it, Back
+    # returns to the form with what was typed (``kept``), Forward to the code (issue 12).
+    at_code: bool = False
+    kept: dict[str, str] = {}
 
     _values: dict[str, Any] = {}
     _touched: list[str] = []
@@ -42,6 +51,12 @@ class SignUpState(rx.State):
         self.errors = field_messages(errors, lang, self._touched if only_touched else None)
         return errors
 
+    def _remember(self) -> None:
+        kept = {f: str(self._values.get(f) or "") for f in KEPT}
+        kept["terms"] = "1" if self._values.get("terms") is True else ""
+        if kept != self.kept:
+            self.kept = kept
+
     def _touch(self, field: str) -> None:
         if field not in self._touched:
             self._touched = [*self._touched, field]
@@ -54,6 +69,29 @@ class SignUpState(rx.State):
         self._touched = []
 
     @rx.event
+    async def enter(self):
+        """on_load of /sign-up: the code step when the address asks for it and a code is
+        waiting; otherwise the form, with what this tab typed before."""
+        auth = await self.get_state(AuthState)  # load_session refreshed it just before
+        leave = signed_in_elsewhere(auth, self.router.url.query_parameters.get("next"))
+        if leave is not None:
+            return leave
+        otp = await self.get_state(OtpState)
+        wants_code = self.router.url.query_parameters.get("step") == "code"
+        self.errors = {}
+        self.busy = False
+        if otp.purpose not in ("", VERIFY_EMAIL):
+            otp._close()  # another screen's code (a reset, an alternate address)
+        self.at_code = wants_code and otp.purpose == VERIFY_EMAIL
+        if wants_code and not self.at_code:
+            # No code waiting (another tab, a finished sign-up): the address says so too.
+            return rx.call_script(
+                f"window.history.replaceState(window.history.state, '', "
+                f"'{frontend_url('/sign-up')}')"
+            )
+        return None
+
+    @rx.event
     async def blur(self, field: str, value: str):
         """Leaving a field: its message appears now (docs/product.md §5: as the parent types)."""
         if field not in FIELDS:
@@ -61,6 +99,7 @@ class SignUpState(rx.State):
         self._values[field] = value
         if value or field in self._touched:
             self._touch(field)
+        self._remember()
         await self._show()
 
     @rx.event
@@ -76,6 +115,7 @@ class SignUpState(rx.State):
     async def set_terms(self, checked: bool):
         self._values["terms"] = bool(checked)
         self._touch("terms")
+        self._remember()
         await self._show()
 
     @rx.event
@@ -83,6 +123,7 @@ class SignUpState(rx.State):
         from hotmeals.services import accounts
 
         self._values = _values_from_form(form_data)
+        self._remember()
         self._touched = list(FIELDS)
         errors = await self._show(only_touched=False)
         if errors:
@@ -106,11 +147,13 @@ class SignUpState(rx.State):
             yield event
             return
         self.busy = False
-        self._values = {}
+        self._values = {f: v for f, v in values.items() if f in KEPT or f == "terms"}
+        self.at_code = True
         otp = await self.get_state(OtpState)
         yield otp._begin(
             VERIFY_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
         yield rx.toast.success(tr("signup_success", lang, email=sent.email))
         yield rx.call_script("window.scrollTo({top: 0, behavior: 'instant'})")
+        yield rx.call_script(history_push_script(CODE_STEP_URL))
         yield rx.set_focus("otp")

@@ -36,20 +36,51 @@ def step_url(step: str, settings_step: str = SETTINGS_MENU) -> str:
     return f"/edit-profile?step={step}"
 
 
-def step_history_script(step: str, settings_step: str = SETTINGS_MENU, *, replace: bool) -> str:
-    """Put the step's address in the browser's history without a route change (no reload of
-    the page's data, no flash): a new entry, or the current one replaced. React Router's own
-    entries carry an ``idx``; the new one continues it, so its Back and Forward stay right.
-    The address is built here from known values only."""
-    url = (rx.config.get_config().frontend_path or "").rstrip("/") + step_url(step, settings_step)
-    if replace:
-        return f"window.history.replaceState(window.history.state, '', '{url}')"
+def arrival_url(step: str, settings_step: str = SETTINGS_MENU) -> str:
+    """Where links send a parent: the first step is plain /edit-profile (the address every
+    sign-in and link already uses); the others carry their step."""
+    return "/edit-profile" if step == PROFILE else step_url(step, settings_step)
+
+
+def frontend_url(path: str) -> str:
+    """``path`` under the app's prefix (/parent), as the browser's address bar shows it."""
+    return (rx.config.get_config().frontend_path or "").rstrip("/") + path
+
+
+def history_push_script(path: str, leaving: str | None = None) -> str:
+    """A new history entry for ``path`` (a known address, never browser input) without a
+    route change: no reload of the page's data, no flash. ``leaving`` first names the entry
+    being left exactly (a plain /edit-profile becomes ?step=1), so that Back to it shows what
+    it showed. React Router's own entries carry an ``idx``; the new one continues it, so its
+    Back and Forward stay right; Back runs the page's on_load, which shows what the address
+    says."""
+    first = (
+        f"window.history.replaceState(window.history.state, '', '{frontend_url(leaving)}'); "
+        if leaving
+        else ""
+    )
     return (
         "(() => { const s = window.history.state || {}; "
+        f"{first}"
         "window.history.pushState({...s, idx: (s.idx ?? 0) + 1, "
         "key: Math.random().toString(36).slice(2, 10)}, '', "
-        f"'{url}'); }})()"
+        f"'{frontend_url(path)}'); }})()"
     )
+
+
+def step_history_script(
+    step: str,
+    settings_step: str = SETTINGS_MENU,
+    *,
+    replace: bool,
+    leaving: tuple[str, str] | None = None,
+) -> str:
+    """The step's address in the browser's history: a new entry (after naming the step being
+    ``leaving``), or the current one replaced (``history_push_script``)."""
+    path = step_url(step, settings_step)
+    if replace:
+        return f"window.history.replaceState(window.history.state, '', '{frontend_url(path)}')"
+    return history_push_script(path, step_url(*leaving) if leaving else None)
 
 
 class ProfileStepState(rx.State):
