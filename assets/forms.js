@@ -118,3 +118,52 @@
     open = now;
   }).observe(document.documentElement, { childList: true, subtree: true });
 })();
+
+/* 3. The page's language and the toasts' place. The <html> element says the language the page
+   is in (lang="fr" in French, for screen readers and translation tools): the stored choice
+   (docs/product.md §1, localStorage "lang"), read at once and again whenever the page changes
+   (the app writes the choice before it redraws). On a phone the toasts start just below the
+   header instead of covering it (--hm-toast-top, read by the toaster). */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+
+  function setLang() {
+    var value = "en";
+    try {
+      value = window.localStorage.getItem("lang") === "fr" ? "fr" : "en";
+    } catch (e) {
+      /* storage refused: English, the default (docs/product.md §1) */
+    }
+    if (root.lang !== value) root.lang = value;
+  }
+  setLang();
+
+  var queued = false;
+  function update() {
+    queued = false;
+    setLang();
+    var header = document.querySelector("header");
+    var top = 16;
+    if (header) {
+      var bottom = header.getBoundingClientRect().bottom;
+      if (bottom > 0) top = Math.round(bottom) + 8;
+    }
+    root.style.setProperty("--hm-toast-top", top + "px");
+  }
+  function later() {
+    if (!queued) {
+      queued = true;
+      window.requestAnimationFrame(update);
+    }
+  }
+  window.addEventListener("resize", later, { passive: true });
+  window.addEventListener("scroll", later, { passive: true });
+  new MutationObserver(later).observe(root, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ["lang"],
+  });
+  later();
+})();

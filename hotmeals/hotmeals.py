@@ -13,6 +13,7 @@ from hotmeals.services.jobs import register_background_jobs
 from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.payments_routes import register_payment_pages
 from hotmeals.ui.routes import register_pages, toaster
+from hotmeals.ui.state.i18n import t
 
 configure_from_env()  # HOTMEALS_LOG_LEVEL (README "Settings")
 check_mode()  # production refuses to start without the real thing; demo says it is one
@@ -39,5 +40,5 @@ app = rx.App(
 
 register_pages(app)  # every screen and its route (hotmeals/ui/routes.py), landing included
 register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/payments_routes.py)
-app.add_page(not_found, route="404", title="Page not found — Hot Meals")
+app.add_page(not_found, route="404", title=t("title.not_found"))
 register_background_jobs(app)  # reconciliation and housekeeping, one worker at a time

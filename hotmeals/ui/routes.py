@@ -4,6 +4,7 @@ checks the session first. ``register_pages(app)`` is called once from ``hotmeals
 from __future__ import annotations
 
 import reflex as rx
+from reflex_components_sonner.toast import ToastProps
 
 from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.pages.add_child import add_another_child, add_child
@@ -18,46 +19,54 @@ from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildFormState
 from hotmeals.ui.state.edit_profile import EditProfileState
+from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import OtpState
 from hotmeals.ui.state.parent_profile import ParentEditState
 from hotmeals.ui.state.sign_in import SignInState
 from hotmeals.ui.state.sign_up import SignUpState
 
-TITLE = "Hot Meals"
-
 
 def toaster() -> rx.Component:
-    """docs/product.md §9: toasts top-right, closing after 5000 ms."""
+    """docs/product.md §9: toasts top-right, closing after 5000 ms. Their close button and
+    region are named in the page's language, and on a phone they start below the header
+    (``--hm-toast-top``, kept by assets/forms.js) instead of covering it (issue 12)."""
+    options = rx.Var.create(
+        {"duration": 5000, "closeButtonAriaLabel": t("ui.toast.close")}
+    ).to(ToastProps)
     return rx.toast.provider(
         position="top-right",
         close_button=True,
-        toast_options=rx.toast.options(duration=5000),
+        toast_options=options,
+        custom_attrs={
+            "containerAriaLabel": t("ui.toast.region"),
+            "mobileOffset": {"top": "var(--hm-toast-top, 16px)"},
+        },
     )
 
 
 def register_pages(app: rx.App) -> None:
-    def add(component, route: str, title: str, on_load=None) -> None:
-        app.add_page(component, route=route, title=f"{title} — {TITLE}", on_load=on_load)
+    def add(component, route: str, title_key: str, on_load=None) -> None:
+        # The tab's title follows the page's language (issue 12).
+        app.add_page(component, route=route, title=t(title_key), on_load=on_load)
         mark_ready(route)
 
     # Visitor set (docs/product.md §2); each renders the landing screen for a logged-in parent.
-    app.add_page(landing, route="/", title="Hot Meals — hot school lunches in Ontario",
-                 on_load=AuthState.load_session)
+    app.add_page(landing, route="/", title=t("title.landing"), on_load=AuthState.load_session)
     mark_ready("/")
-    add(sign_up, "/sign-up", "Sign up",
+    add(sign_up, "/sign-up", "title.sign_up",
         [AuthState.load_session, SignUpState.enter])
-    add(sign_in, "/sign-in", "Log in", SignInState.open_email)
-    add(sign_in, "/sign-in-with-phone", "Log in with phone", SignInState.open_phone)
-    add(add_child, "/add-child", "Add your child",
+    add(sign_in, "/sign-in", "title.sign_in", SignInState.open_email)
+    add(sign_in, "/sign-in-with-phone", "title.sign_in_phone", SignInState.open_phone)
+    add(add_child, "/add-child", "title.add_child",
         [AuthState.require_signup_step("ADD_CHILD"), ChildFormState.start_add])
-    add(allergy_profile, "/allergy-profile", "Allergy profile",
+    add(allergy_profile, "/allergy-profile", "title.allergy",
         [AuthState.require_session, AllergyState.start])
     # Logged-in set.
-    add(add_another_child, "/add-another-child", "Add a child",
+    add(add_another_child, "/add-another-child", "title.add_another_child",
         [AuthState.require_parent, ChildFormState.start_add])
-    add(edit_profile, "/edit-profile", "My profile",
+    add(edit_profile, "/edit-profile", "title.edit_profile",
         [AuthState.require_parent, EditProfileState.enter])
-    add(parent_edit_profile, "/edit-profile/parent-edit-profile", "Edit profile",
+    add(parent_edit_profile, "/edit-profile/parent-edit-profile", "title.parent_edit_profile",
         [AuthState.require_parent, ParentEditState.load, OtpState.cancel])
-    add(edit_child, "/edit-profile/edit-child", "Edit child",
+    add(edit_child, "/edit-profile/edit-child", "title.edit_child",
         [AuthState.require_parent, ChildFormState.start_edit])

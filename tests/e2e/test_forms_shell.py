@@ -1,15 +1,23 @@
 """Issue 12 in Chromium at 390 px, EN and FR: what the header, dialogs and links say to a
 keyboard and a screen reader, and where a signed-in parent who opens /sign-in or /sign-up
-goes."""
+goes; the French page, its title and its toasts."""
 
 from __future__ import annotations
 
+import json
 import re
+import uuid
 
+import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.helpers import open_page, wait_hydrated
+from tests.e2e.server import AppServer
+from tests.e2e.smtp import SmtpServer
+
+PASSWORD = "Lunch@2026"
+API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
 
 
 @pytest.fixture
@@ -73,3 +81,89 @@ def test_links_that_look_like_buttons_are_one_element(page: Page):
         expect(control).to_have_count(1)
         expect(control.locator("button")).to_have_count(0)
     expect(page.locator("a button, button a")).to_have_count(0)
+
+
+def _complete_parent(app: AppServer, smtp: SmtpServer) -> str:
+    """A parent through sign-up (a child, no allergies): its session token."""
+    email = f"e2e-shell-{uuid.uuid4().hex[:10]}@example.com"
+    _api(app, "/Parent/auth/Signup", {
+        "first_name": "Émilie", "last_name": "Dubé", "email": email,
+        "phone": f"613-551-{uuid.uuid4().int % 10_000:04d}", "password": PASSWORD,
+        "confirm_password": PASSWORD, "terms": True,
+    })
+    token = _api(app, "/Parent/auth/VerifyOtp",
+                 {"email": email, "otp": smtp.inbox.wait_for_code(email)})["token"]
+    city = _api(app, "/Parent/user/get_city", {})[0]
+    school = _api(app, "/Parent/user/GetSchool", {"city_id": city["id"]})[0]
+    teacher = _api(app, "/Parent/user/get_teachers", {"school_id": school["id"]})[0]
+    child = _api(app, "/Parent/user/AddChild", {
+        "first_name": "Zoë", "last_name": "Dubé", "city_id": city["id"],
+        "school_id": school["id"], "teacher_id": teacher["id"], "grade_id": teacher["grade_id"],
+    }, token)
+    _api(app, "/Parent/user/Add_Child_Allergicingredients",
+         {"child_id": child["id"], "allergies": []}, token)
+    return token
+
+
+def _api(app: AppServer, path: str, body: dict, token: str | None = None):
+    headers = {**API_HEADERS, **({"token": token} if token else {})}
+    answer = httpx.post(f"{app.base_url}/api/v1{path}", content=json.dumps(body),
+                        headers=headers, timeout=30).json()
+    assert answer["code"] == 1, answer
+    return answer["data"]
+
+
+def _in_french(page: Page) -> None:
+    page.add_init_script("window.localStorage.setItem('lang', 'fr')")
+
+
+def test_a_french_page_says_so_to_the_browser(page: Page):
+    _in_french(page)
+    open_page(page, "/sign-in")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page).to_have_title("Connexion — Hot Meals")
+    page.locator("#lang-switch").first.click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page).to_have_title("Log in — Hot Meals")
+
+
+def test_toasts_speak_french_leave_the_header_alone_and_do_not_contradict(
+    page: Page, app: AppServer, smtp: SmtpServer
+):
+    token = _complete_parent(app, smtp)
+    page.context.add_cookies([{"name": "hm_token", "value": token, "url": app.base_url}])
+    _in_french(page)
+    open_page(page, "/edit-profile")
+    page.click("#book-meal")
+    toast = page.locator("[data-sonner-toast]")
+    expect(toast).to_have_count(1)
+    expect(toast.locator("button[data-close-button]")).to_have_attribute(
+        "aria-label", "Fermer le message"
+    )
+    # Once it has slid in, it sits below the header, which stays visible.
+    page.wait_for_function(
+        """() => {
+            const toast = document.querySelector('[data-sonner-toast][data-mounted=true]');
+            const header = document.querySelector('header');
+            return toast && header
+                && toast.getBoundingClientRect().top >= header.getBoundingClientRect().bottom;
+        }"""
+    )
+    # A success clears what the screen said before it.
+    page.click("#step-6")
+    page.locator("label[for=lang-en]").click()
+    expect(page.get_by_text("Language updated")).to_be_visible()
+    expect(toast).to_have_count(1)
+
+
+def test_a_picture_of_another_type_is_refused_in_french(
+    page: Page, app: AppServer, smtp: SmtpServer
+):
+    token = _complete_parent(app, smtp)
+    page.context.add_cookies([{"name": "hm_token", "value": token, "url": app.base_url}])
+    _in_french(page)
+    open_page(page, "/edit-profile/parent-edit-profile")
+    page.locator("#profile-picture input[type=file]").set_input_files(
+        {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a picture"}
+    )
+    expect(page.get_by_text("Veuillez choisir une photo PNG, JPEG ou WebP")).to_be_visible()

@@ -42,6 +42,9 @@ def picture_section() -> rx.Component:
                 no_drag=True,
                 no_keyboard=True,  # the button inside is the one keyboard stop
                 on_drop=ParentEditState.upload_picture(rx.upload_files(upload_id=UPLOAD_ID)),
+                # A file of another type never leaves the phone: say so in the page's language
+                # (the library's own message is English only).
+                on_drop_rejected=rx.toast.error(t("image_type_invalid")),
                 border="none",
                 padding="0",
             ),

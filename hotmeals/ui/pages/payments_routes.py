@@ -10,6 +10,7 @@ from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.pages.donate_payment import donate_payment
 from hotmeals.ui.pages.payment_methods import payment_methods
 from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import CardsState, DonateState
 
 DONATE_ROUTE = "/edit-profile/donate-payment"
@@ -20,13 +21,13 @@ def register_payment_pages(app: rx.App) -> None:
     app.add_page(
         donate_payment,
         route=DONATE_ROUTE,
-        title="Donate — Hot Meals",
+        title=t("title.donate"),
         on_load=[AuthState.require_parent, DonateState.load],
     )
     app.add_page(
         payment_methods,
         route=PAYMENT_METHODS_ROUTE,
-        title="Payment methods — Hot Meals",
+        title=t("title.payment_methods"),
         on_load=[AuthState.require_parent, CardsState.load],
     )
     for route in (DONATE_ROUTE, PAYMENT_METHODS_ROUTE):

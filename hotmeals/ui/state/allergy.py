@@ -16,6 +16,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
@@ -123,7 +124,7 @@ class AllergyState(rx.State):
         auth = await self.get_state(AuthState)
         was_signup = self.in_signup
         await auth._refresh()
-        yield rx.toast.success(tr(toast_key, lang))
+        yield succeeded(tr(toast_key, lang))
         if was_signup:
             yield rx.redirect(after_login_path(auth.signup_step, auth.is_parent))
         else:

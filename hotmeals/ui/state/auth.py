@@ -36,6 +36,7 @@ from hotmeals.settings import get_settings
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
+from hotmeals.ui.state.toasts import succeeded
 
 # docs/product.md §9: the cookie lives as long as the server-side session it names.
 SESSION_MAX_AGE = int(SESSION_TTL.total_seconds())
@@ -282,7 +283,7 @@ class AuthState(rx.State):
         self.logout_open = False
         self.logging_out = False
         # The message first, then home, then the session goes (docs/product.md §2, §4).
-        yield rx.toast.success(tr("logout_success", lang))
+        yield succeeded(tr("logout_success", lang))
         yield rx.redirect("/")
         steps = await self.get_state(ProfileStepState)
         steps._reset_steps()

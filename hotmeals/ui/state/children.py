@@ -21,6 +21,7 @@ from hotmeals.ui.state.forms import (
     submission_key,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "child-"
 FIELDS = ("first_name", "last_name", "city", "school", "teacher", "grade")
@@ -137,7 +138,7 @@ class ChildrenState(rx.State):
         form = await self.get_state(ChildFormState)
         if str(form.child_id) == str(child_id):
             form.is_default = True
-        yield rx.toast.success(tr("default_child_set", lang))
+        yield succeeded(tr("default_child_set", lang))
 
     @rx.event
     def ask_delete(self, child_id: str, name: str):
@@ -193,7 +194,7 @@ class ChildrenState(rx.State):
             return  # "Yes, delete" tapped twice: the first tap deleted and said so
         await self._reload(who)
         await auth._refresh()
-        yield rx.toast.success(tr("child_deleted", lang))
+        yield succeeded(tr("child_deleted", lang))
         form = await self.get_state(ChildFormState)
         if form.mode == "edit" and form.child_id == self._delete_id:
             yield rx.redirect("/edit-profile")
@@ -455,8 +456,8 @@ class ChildFormState(rx.State):
         choice.child_id = str(child["id"])
         await auth._refresh()
         if self.mode == "edit":
-            yield rx.toast.success(tr("child_updated", lang))
+            yield succeeded(tr("child_updated", lang))
             yield rx.redirect("/edit-profile")
         else:
-            yield rx.toast.success(tr("child_added", lang))
+            yield succeeded(tr("child_added", lang))
             yield rx.redirect("/allergy-profile")

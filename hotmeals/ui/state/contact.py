@@ -18,6 +18,7 @@ from hotmeals.ui.state.forms import (
     submission_key,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "contact-"
 FIELDS = ("first_name", "last_name", "email", "phone", "subject", "description")
@@ -115,4 +116,4 @@ class ContactState(rx.State):
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.
         self.form_key += 1
-        yield rx.toast.success(tr("contact_sent", lang))
+        yield succeeded(tr("contact_sent", lang))

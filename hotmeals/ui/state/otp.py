@@ -15,6 +15,7 @@ from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, s
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import succeeded
 
 VERIFY_EMAIL, RESET_PASSWORD, ALT_EMAIL = "VERIFY_EMAIL", "RESET_PASSWORD", "ALT_EMAIL"
 
@@ -125,7 +126,7 @@ class OtpState(rx.State):
             data.get("signup_step", ""), bool(data.get("isLoginData")), self._next
         )
         self._close()
-        yield rx.toast.success(tr("email_verified", lang))
+        yield succeeded(tr("email_verified", lang))
         yield rx.redirect(target)
 
     @rx.event
@@ -168,5 +169,5 @@ class OtpState(rx.State):
             return
         self.resending = False
         self.resend_wait = sent.resend_after
-        yield rx.toast.success(tr("otp_on_its_way", lang, email=sent.email))
+        yield succeeded(tr("otp_on_its_way", lang, email=sent.email))
         yield OtpState.countdown

@@ -13,6 +13,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "profile-"
 FIELDS = ("first_name", "last_name", "phone")
@@ -141,7 +142,7 @@ class ParentEditState(rx.State):
         if done.repeated:
             return
         auth._apply_profile(done.result)
-        yield rx.toast.success(tr("profile_updated", lang))
+        yield succeeded(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
@@ -199,7 +200,7 @@ class ParentEditState(rx.State):
             resend_after=sent["resend_after"],
             expires_in=sent["expires_in"],
         )
-        yield rx.toast.success(tr("otp_sent", lang, email=sent["email"]))
+        yield succeeded(tr("otp_sent", lang, email=sent["email"]))
 
     @rx.event
     async def verify_alt(self, address: str):
@@ -224,7 +225,7 @@ class ParentEditState(rx.State):
         yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
-        yield rx.toast.success(tr("otp_sent", lang, email=sent.email))
+        yield succeeded(tr("otp_sent", lang, email=sent.email))
 
     @rx.event
     async def remove_alt(self, address: str):
@@ -245,7 +246,7 @@ class ParentEditState(rx.State):
             return
         self._apply_alt_emails(data)
         auth._apply_profile(data)
-        yield rx.toast.success(tr("ui.alt_email.removed", lang, email=address))
+        yield succeeded(tr("ui.alt_email.removed", lang, email=address))
 
     @rx.event
     async def submit_alt_code(self, form_data: dict):
@@ -273,7 +274,7 @@ class ParentEditState(rx.State):
         self._apply_alt_emails(data)
         (await self.get_state(AuthState))._apply_profile(data)
         otp._close()
-        yield rx.toast.success(tr("alt_email_verified", lang))
+        yield succeeded(tr("alt_email_verified", lang))
 
     @rx.event
     async def close_otp(self, open_: bool):
@@ -313,7 +314,7 @@ class ParentEditState(rx.State):
             return
         self.uploading = False
         auth.profile_image = url
-        yield rx.toast.success(tr("ui.profile.picture_saved", lang))
+        yield succeeded(tr("ui.profile.picture_saved", lang))
 
     # ---- language ----------------------------------------------------------------------------
     @rx.event

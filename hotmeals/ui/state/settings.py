@@ -29,6 +29,7 @@ from hotmeals.ui.state.steps import (
     ProfileStepState,
     step_history_script,
 )
+from hotmeals.ui.state.toasts import succeeded
 
 PASSWORD_PREFIX = "password-"
 PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
@@ -51,7 +52,7 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
         except DomainError as err:
             yield rx.toast.error(message(err, i18n.lang))
             return
-    yield rx.toast.success(tr("language_updated", i18n.lang))
+    yield succeeded(tr("language_updated", i18n.lang))
 
 
 class LanguageState(rx.State):
@@ -124,7 +125,7 @@ class NotificationState(rx.State):
         if done.repeated:
             return
         self.prefs = done.result
-        yield rx.toast.success(tr("notifications_updated", lang))
+        yield succeeded(tr("notifications_updated", lang))
 
 
 class ChangePasswordState(rx.State):
@@ -173,7 +174,7 @@ class ChangePasswordState(rx.State):
         self.busy = False
         for field in PASSWORD_FIELDS:
             yield rx.set_value(PASSWORD_PREFIX + field, "")
-        yield rx.toast.success(tr("password_changed", lang))
+        yield succeeded(tr("password_changed", lang))
         steps = await self.get_state(ProfileStepState)
         steps._set_steps(SETTINGS, SETTINGS_MENU)
         yield rx.call_script(

@@ -13,6 +13,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
+from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "signin-"
 RESET_PREFIX = "reset-"
@@ -223,7 +224,7 @@ class ForgotState(rx.State):
         yield otp._begin(
             RESET_PASSWORD, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
-        yield rx.toast.success(tr("forgot_password_sent", lang, email=sent.email))
+        yield succeeded(tr("forgot_password_sent", lang, email=sent.email))
 
     @rx.event
     async def save_password(self, form_data: dict):
@@ -278,5 +279,5 @@ class ForgotState(rx.State):
         otp._close()
         sign_in = await self.get_state(SignInState)
         sign_in._password_was_reset()
-        yield rx.toast.success(tr("password_reset_success", lang))
+        yield succeeded(tr("password_reset_success", lang))
         yield rx.set_focus(PREFIX + "identifier")

@@ -15,6 +15,7 @@ from hotmeals.ui.state.forms import field_messages, place_error, signed_in_elsew
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.steps import frontend_url, history_push_script
+from hotmeals.ui.state.toasts import succeeded
 
 FIELDS = ("first_name", "last_name", "email", "phone", "password", "confirm_password", "terms")
 PREFIX = "signup-"
@@ -153,7 +154,7 @@ class SignUpState(rx.State):
         yield otp._begin(
             VERIFY_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
-        yield rx.toast.success(tr("signup_success", lang, email=sent.email))
+        yield succeeded(tr("signup_success", lang, email=sent.email))
         yield rx.call_script("window.scrollTo({top: 0, behavior: 'instant'})")
         yield rx.call_script(history_push_script(CODE_STEP_URL))
         yield rx.set_focus("otp")
