@@ -191,3 +191,21 @@ def test_two_parents_may_use_the_same_key(client):
         )
         assert len(_children(client, token)) == 1
     assert _count(Child, Child.first_name == "Zoe") >= 2
+
+
+def test_the_same_submission_sent_in_parallel_is_recorded_once(client):
+    """Two workers answering the same double tap at once: the parent's row is locked first,
+    so the second waits for the first and answers what it answered."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    token, _ = signed_up(client)
+
+    def send(_):
+        return post(client, "/Parent/user/AddChild", _child_body(), token,
+                    **{"idempotency-key": "parallel-1"}).json()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(send, range(4)))
+    assert all(a["code"] == 1 for a in answers), answers
+    assert len({a["data"]["id"] for a in answers}) == 1
+    assert len(_children(client, token)) == 1
