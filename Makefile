@@ -66,6 +66,11 @@ lint: install ## ruff (lint and format) and mypy
 	$(BIN)/mypy
 
 bench: install ## req/s, p50/p99 and server CPU of GetChilds, GetUserDetails, get_city, health beside /ping
+	@if ! command -v wrk >/dev/null && [ "$$(id -u)" = "0" ]; then \
+	  echo "Installing Debian's wrk for the bench"; \
+	  apt-get install -y -qq wrk >/dev/null 2>&1 || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null) || true; \
+	fi
 	$(BIN)/python bench/api_bench.py
 
 bench-lighthouse: install ## Lighthouse mobile performance of the first screens

@@ -46,6 +46,7 @@ from hotmeals.api.deps import (
     parent_context,
     parse_body,
     run,
+    run_as_parent,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
@@ -319,9 +320,9 @@ async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_
     summary="The parent profile with cart counts",
     response_model=Envelope[ProfileOut],
 )
-async def get_user_details(ctx: ParentClient = Depends(parent_context)):
-    data = await run(profile.get_profile, parent_id=ctx.parent_id, token=ctx.client.token)
-    return ok(data, t("profile_loaded", ctx.lang))
+async def get_user_details(client: Client = Depends(client_context)):
+    data = await run_as_parent(client, profile.get_profile, token=client.token)
+    return ok(data, t("profile_loaded", client.lang))
 
 
 @router.post(

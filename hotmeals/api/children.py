@@ -35,6 +35,7 @@ from hotmeals.api.deps import (
     parent_context,
     parse_body,
     run,
+    run_as_parent,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
@@ -219,9 +220,9 @@ async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_con
     summary="The parent's children, the default first",
     response_model=Envelope[list[ChildOut]],
 )
-async def get_children(ctx: ParentClient = Depends(parent_context)):
-    rows = await run(children.list_children, parent_id=ctx.parent_id, lang=ctx.lang)
-    return _listed(rows, ctx.lang)
+async def get_children(client: Client = Depends(client_context)):
+    rows = await run_as_parent(client, children.list_children, lang=client.lang)
+    return _listed(rows, client.lang)
 
 
 # --- allergies ------------------------------------------------------------------------------------

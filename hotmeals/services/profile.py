@@ -5,13 +5,14 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import bindparam, delete, func
+from sqlalchemy import Boolean, String, bindparam, delete, func, literal, union_all
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
     CancelCartLine,
     CartLine,
     Child,
+    NotificationPreference,
     Parent,
     ParentAltEmail,
 )
@@ -30,7 +31,6 @@ from hotmeals.services.clock import now as utcnow
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (
     COMPLETE,
-    alt_emails_of,
     check_phone_free,
     get_parent,
     lock_parent,
@@ -73,18 +73,51 @@ _PROFILE = select(
 ).where(Parent.id == bindparam("parent_id"), Parent.is_active)
 
 
+# ... and the alternate e-mails with the notification settings in a second one (UNION ALL).
+_ALT_EMAILS_AND_SETTINGS = union_all(
+    select(
+        literal("alt", String).label("row_kind"),
+        ParentAltEmail.id.label("ordinal"),
+        ParentAltEmail.email.label("name"),
+        ParentAltEmail.verified_at.is_not(None).label("flag"),
+    ).where(ParentAltEmail.parent_id == bindparam("parent_id")),
+    select(
+        literal("setting", String),
+        NotificationPreference.id,
+        NotificationPreference.kind,
+        NotificationPreference.enabled.cast(Boolean),
+    ).where(NotificationPreference.parent_id == bindparam("parent_id")),
+)
+
+
+def _alt_emails_and_settings(session: Session, parent_id: int) -> tuple[list[dict], dict]:
+    """What ``parents.alt_emails_of`` and ``notifications.get_preferences`` answer, read in
+    one statement."""
+    alts: list[tuple[int, dict]] = []
+    settings = dict(notifications.DEFAULTS)
+    for kind, ordinal, name, flag in session.execute(
+        _ALT_EMAILS_AND_SETTINGS, {"parent_id": parent_id}
+    ).all():
+        if kind == "alt":
+            alts.append((ordinal, {"email": name, "verified": bool(flag)}))
+        elif name in settings:
+            settings[name] = bool(flag)
+    return [alt for _, alt in sorted(alts, key=lambda item: item[0])], settings
+
+
 def get_profile(*, session: Session, parent_id: int, token: str | None = None) -> dict:
-    """docs/product.md §3 parent profile, with the counts the header shows."""
+    """docs/product.md §3 parent profile, with the counts the header shows: two statements."""
     row = session.execute(_PROFILE, {"parent_id": parent_id}).first()
     if row is None:
         raise DomainError("parent_not_found")
     (email, first, last, step, image, phone, language, carts, cancel_carts, children) = row
+    alt_emails, settings = _alt_emails_and_settings(session, parent_id)
     return {
         "id": parent_id,
         "email": email,
         "first_name": first,
         "last_name": last,
-        "alt_emails": alt_emails_of(session, parent_id),
+        "alt_emails": alt_emails,
         "token": token,
         "signup_step": step,
         "isLoginData": step == COMPLETE,
@@ -94,7 +127,7 @@ def get_profile(*, session: Session, parent_id: int, token: str | None = None) -
         "active_child_count": children,
         "phone": phone,
         "language": language,
-        "notifications": notifications.get_preferences(session=session, parent_id=parent_id),
+        "notifications": settings,
     }
 
 
