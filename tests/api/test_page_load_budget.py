@@ -130,13 +130,13 @@ PAGES = [
     PageLoad(
         "/edit-profile",
         _chain(GUARD, ("edit_profile", "EditProfileState", "enter", ())),
-        7,
+        6,
         _kids,
     ),
     PageLoad(
         "/edit-profile (notification settings)",
         _chain(GUARD, ("edit_profile", "EditProfileState", "enter", ())),
-        7,
+        5,
         _prefs,
         steps=("6", "2"),
     ),
@@ -146,7 +146,7 @@ PAGES = [
             ("auth", "AuthState", "require_session", ()),
             ("allergy", "AllergyState", "start", ()),
         ),
-        7,
+        6,
         _allergy_items,
     ),
     PageLoad(
@@ -155,27 +155,27 @@ PAGES = [
             ("auth", "AuthState", "require_session", ()),
             ("allergy", "AllergyState", "start", ()),
         ),
-        7,
+        6,
         _allergy_items,
         chosen=True,
     ),
     PageLoad(
         "/edit-profile/edit-child",
         _chain(GUARD, ("children", "ChildFormState", "start_edit", ())),
-        7,
+        6,
         _child_form,
     ),
     PageLoad(
         "/edit-profile/edit-child (a chosen child)",
         _chain(GUARD, ("children", "ChildFormState", "start_edit", ())),
-        7,
+        6,
         _child_form,
         chosen=True,
     ),
     PageLoad(
         "/add-another-child",
         _chain(GUARD, ("children", "ChildFormState", "start_add", ())),
-        6,
+        4,
         _cities,
     ),
     PageLoad(
@@ -185,19 +185,19 @@ PAGES = [
             ("parent_profile", "ParentEditState", "load", ()),
             ("otp", "OtpState", "cancel", ()),
         ),
-        8,  # the guard's profile, then the form's own (the guard keeps no alternate e-mails)
+        6,  # the guard's profile, then the form's own
         _alt_emails,
     ),
     PageLoad(
         "/edit-profile/donate-payment",
         _chain(GUARD, ("payments", "DonateState", "load", ())),
-        8,
+        7,
         _donations,
     ),
     PageLoad(
         "/edit-profile/payment-methods",
         _chain(GUARD, ("payments", "CardsState", "load", ())),
-        6,
+        5,
         _cards,
     ),
 ]

@@ -123,7 +123,7 @@ def _counted(call) -> tuple[int, str, object]:
 # (label, method, path, body, budget, how many rows the answer lists for a family of n)
 PARENT_READS = [
     ("GetChilds", "GET", "/Parent/user/GetChilds", None, 3, lambda n: n),
-    ("GetUserDetails", "GET", "/Parent/user/GetUserDetails", None, 4, None),
+    ("GetUserDetails", "GET", "/Parent/user/GetUserDetails", None, 3, None),
     ("GetCards", "GET", "/Parent/payment/GetCards", None, 2, lambda n: n),
     ("DonationHistory", "GET", "/Parent/payment/DonationHistory", None, 2, lambda n: n),
 ]
@@ -383,9 +383,9 @@ def test_the_edit_profile_page_load_costs_the_same_for_one_or_ten_children(famil
         count, report, kids = asyncio.run(page_load(family))
         assert len(kids) == family.size
         assert kids[0]["name"].startswith("Kid0") and kids[0]["allergies"]
-        # require_parent: token, parent with its counts, e-mails, settings; the list: token
-        # (each handler re-checks it), children with their places, allergies
-        assert count <= 7, report
+        # require_parent: token, parent with its counts, e-mails with settings; the list:
+        # token (each handler re-checks it), children with their places, allergies
+        assert count <= 6, report
         counts[family.size] = count
     assert counts[1] == counts[10], counts
 
