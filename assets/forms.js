@@ -167,3 +167,34 @@
   });
   later();
 })();
+
+/* 4. Fields that take digits only (the e-mailed code): anything else is dropped as typed or
+   pasted, so "123 456" or "Code: 123456" becomes the code; data-hm-digits="6" keeps six. */
+document.addEventListener(
+  "input",
+  function (event) {
+    var field = event.target;
+    if (!field || !field.hasAttribute || !field.hasAttribute("data-hm-digits")) return;
+    var most = parseInt(field.getAttribute("data-hm-digits"), 10);
+    var digits = field.value.replace(/\D+/g, "");
+    if (most > 0) digits = digits.slice(0, most);
+    if (digits !== field.value) field.value = digits;
+  },
+  true
+);
+
+/* 5. Show or hide a password (components/forms.reveal_button): only the field's type changes,
+   in the browser. */
+document.addEventListener("click", function (event) {
+  var button = event.target && event.target.closest && event.target.closest("[data-hm-reveal]");
+  if (!button) return;
+  var field = document.getElementById(button.getAttribute("data-hm-reveal"));
+  if (!field) return;
+  var shown = field.type === "password";
+  field.type = shown ? "text" : "password";
+  button.setAttribute("aria-pressed", shown ? "true" : "false");
+  var show = button.querySelector("[data-hm-reveal-show]");
+  var hide = button.querySelector("[data-hm-reveal-hide]");
+  if (show) show.hidden = shown;
+  if (hide) hide.hidden = !shown;
+});

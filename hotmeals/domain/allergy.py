@@ -31,6 +31,24 @@ class AlertLevel(StrEnum):
         return t(self.label_key, lang)
 
 
+# Most severe first: how the levels are offered and a child's allergies are listed (issue 12).
+BY_SEVERITY: tuple[AlertLevel, ...] = (
+    AlertLevel.MAJOR,
+    AlertLevel.HIGH,
+    AlertLevel.MEDIUM,
+    AlertLevel.LOW,
+    AlertLevel.NON_ALLERGIC,
+)
+
+
+def severity_rank(value: str) -> int:
+    """0 for Major ... 4 for Non-allergic; an unknown stored value last."""
+    try:
+        return BY_SEVERITY.index(AlertLevel(value))
+    except ValueError:
+        return len(BY_SEVERITY)
+
+
 def parse_alert_level(value: object) -> AlertLevel:
     """A stored or submitted level; ``DomainError("invalid_alert_level")`` otherwise."""
     try:

@@ -151,6 +151,22 @@ def validate_signup(
     return errors
 
 
+def validate_login(*, identifier: object, password: object, by_phone: bool) -> dict:
+    """Every field error of the sign-in form at once, as sign-up shows them (issue 12): the
+    e-mail or phone, and the password. ``login`` runs the same rules again."""
+    errors: dict[str, DomainError] = {}
+    found = (
+        validate_phone(identifier, "identifier")
+        if by_phone
+        else validate_email(identifier, "identifier")
+    )
+    if found is not None:
+        errors["identifier"] = found
+    if not password_text(password):
+        errors["password"] = DomainError("password_required", field="password")
+    return errors
+
+
 def signup(
     *,
     session: Session,

@@ -22,7 +22,7 @@ from hotmeals.db.models import (
     School,
     Teacher,
 )
-from hotmeals.domain.allergy import AlertLevel, parse_alert_level
+from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, parse_alert_level, severity_rank
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import (
     normalize_name,
@@ -133,7 +133,7 @@ def list_grades(*, session: Session, lang: str = "en") -> list[dict]:
 
 
 def list_alert_levels(*, session: Session | None = None, lang: str = "en") -> list[dict]:
-    return [{"value": level.value, "label": level.label(lang)} for level in AlertLevel]
+    return [{"value": level.value, "label": level.label(lang)} for level in BY_SEVERITY]
 
 
 # --- children ----------------------------------------------------------------------------------
@@ -359,6 +359,9 @@ def _child_dicts(session: Session, lang: str, statement, **params) -> list[dict]
                     "alert_level_label": _level_label(level, lang),
                 }
             )
+    for found_allergies in allergies.values():
+        # Most severe first (Major ... Non-allergic), then by name as the query gave them.
+        found_allergies.sort(key=lambda a: severity_rank(a["alert_level"]))
     return [
         {
             "id": child_id,

@@ -315,7 +315,7 @@ def test_contact_us_stores_and_mails_the_provider(client):
         ({"email": "bad"}, "Please enter valid email address"),
         ({"phone": ""}, "Please enter phone number"),
         ({"subject": " "}, "Please enter subject"),
-        ({"description": ""}, "Please enter description"),
+        ({"description": ""}, "Please tell us how we can help"),
         ({"subject": "x" * 201}, "Subject should not exceed 200 characters"),
         ({"description": "x" * 5001}, "Description should not exceed 5000 characters"),
     ],

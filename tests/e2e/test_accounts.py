@@ -165,7 +165,7 @@ def test_sign_up_verify_add_child_and_allergies_lands_in_edit_profile(
     page.wait_for_url(re.compile(r"/parent/edit-profile/?$"))
     wait_hydrated(page)
     page.get_by_role("button", name="Make default Max Martin").click()
-    expect(page.get_by_text("Default child updated")).to_be_visible()
+    expect(page.get_by_text("Max is now the default child")).to_be_visible()
     dialog = page.get_by_role("alertdialog")
     # The list re-renders once the new default is saved (the default child moves first): wait
     # for that condition (Max has no "Make default" button any more), then click once.

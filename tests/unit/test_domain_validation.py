@@ -50,7 +50,7 @@ SPEC_MESSAGES = {
     "teacher_required": "Please enter teacher name",
     "grade_required": "Please enter grade",
     "subject_required": "Please enter subject",
-    "description_required": "Please enter description",
+    "description_required": "Please tell us how we can help",  # the field's label
     "terms_required": "Terms & condition is required",
 }
 

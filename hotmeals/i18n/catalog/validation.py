@@ -34,7 +34,7 @@ EN: dict[str, str] = {
     "teacher_required": "Please enter teacher name",
     "grade_required": "Please enter grade",
     "subject_required": "Please enter subject",
-    "description_required": "Please enter description",
+    "description_required": "Please tell us how we can help",
     "terms_required": "Terms & condition is required",
 }
 
@@ -68,6 +68,6 @@ FR: dict[str, str] = {
     "teacher_required": "Veuillez saisir le nom de l'enseignant ou de l'enseignante",
     "grade_required": "Veuillez saisir l'année d'études",
     "subject_required": "Veuillez saisir l'objet",
-    "description_required": "Veuillez saisir la description",
+    "description_required": "Veuillez nous dire comment nous pouvons vous aider",
     "terms_required": "Vous devez accepter les conditions d'utilisation",
 }

@@ -124,6 +124,15 @@ def child_card(kid: rx.Var) -> rx.Component:
                 spacing="3",
                 align="center",
             ),
+            rx.cond(
+                kid["major"] != "",
+                rx.badge(
+                    rx.icon("triangle-alert", size=14, aria_hidden="true"),
+                    t("ui.child.major_allergy"), ": ", kid["major"],
+                    color_scheme="red", variant="solid", size="2",
+                    class_name="hm-major-allergy", white_space="normal",
+                ),
+            ),
             _detail("school", kid["school"]),
             _detail("user", kid["teacher"] + " · " + kid["grade"]),
             _detail(

@@ -86,8 +86,24 @@ def text_field(
         rx.el.p(hint, id=f"{field_id}-hint", class_name="hm-hint")
         if hint is not None
         else rx.fragment(),
+        reveal_button(field_id) if input_type == "password" else rx.fragment(),
         field_error(field_id, error),
         class_name="hm-field",
+    )
+
+
+def reveal_button(field_id: str) -> rx.Component:
+    """Show or hide what was typed in a password field (assets/forms.js flips the field's
+    type in the browser: the password never goes anywhere for it)."""
+    return rx.el.button(
+        rx.el.span(t("ui.form.show_password"), custom_attrs={"data-hm-reveal-show": ""}),
+        rx.el.span(t("ui.form.hide_password"), hidden=True,
+                   custom_attrs={"data-hm-reveal-hide": ""}),
+        type="button",
+        class_name="hm-linklike",
+        custom_attrs={"data-hm-reveal": field_id, "aria-controls": field_id,
+                      "aria-pressed": "false"},
+        id=f"{field_id}-reveal",
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.domain.allergy import AlertLevel
+from hotmeals.domain.allergy import BY_SEVERITY
 from hotmeals.ui.components.forms import label, link_button, submit_button
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import focus_screen, screen_heading, session_only
@@ -22,7 +22,7 @@ def level_select(item: rx.Var) -> rx.Component:
         rx.el.label(t("ui.allergy.level_for"), " ", item["name"], html_for=select_id,
                     class_name="sr-only"),
         rx.el.select(
-            *[rx.el.option(t(level.label_key), value=level.value) for level in AlertLevel],
+            *[rx.el.option(t(level.label_key), value=level.value) for level in BY_SEVERITY],
             id=select_id,
             value=item["alert_level"],
             on_change=lambda value: AllergyState.set_level(item["ingredient_id"], value),

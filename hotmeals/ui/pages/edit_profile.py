@@ -134,14 +134,8 @@ def profile_step() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            rx.card(
-                rx.vstack(
-                    rx.text(t("ui.profile.no_children")),
-                    rx.link(t("ui.profile.add_child"), href="/add-another-child"),
-                    align="start",
-                ),
-                width="100%",
-            ),
+            # No children: the one "Add a child" is the heading's button (issue 12).
+            rx.card(rx.text(t("ui.profile.no_children")), width="100%"),
         ),
         delete_child_dialog(),
         spacing="4",

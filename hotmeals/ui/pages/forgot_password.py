@@ -33,6 +33,7 @@ def email_step() -> rx.Component:
                     error_of(ForgotState.errors, "email"),
                     input_type="email", auto_complete="email", input_mode="email",
                     on_blur=ForgotState.blur_email,
+                    default_value=ForgotState.email,  # what sign-in had typed
                 ),
                 submit_button(t("ui.reset.send_code"), ForgotState.busy,
                               t("ui.common.please_wait"), id="reset-send"),

@@ -41,6 +41,9 @@ def resend_row() -> rx.Component:
             on_click=OtpState.resend,
             disabled=~OtpState.can_resend,
             id="otp-resend",
+            # Disabled looks disabled (a ghost button's grey alone did not say so).
+            opacity=rx.cond(OtpState.can_resend, "1", "0.5"),
+            cursor=rx.cond(OtpState.can_resend, "pointer", "not-allowed"),
         ),
         align="center",
         justify="between",
@@ -77,7 +80,6 @@ def otp_panel(
                         type="text",
                         input_mode="numeric",
                         auto_complete="one-time-code",
-                        max_length=6,
                         pattern="[0-9]*",
                         auto_focus=True,
                         size="3",
@@ -88,6 +90,8 @@ def otp_panel(
                             "aria-describedby": rx.cond(error != "", "otp-error otp-hint",
                                                         "otp-hint"),
                             "aria-required": "true",
+                            # Digits only, six at most (a pasted "Code: 123456" works).
+                            "data-hm-digits": "6",
                         },
                     ),
                     rx.el.p(t("ui.otp.hint"), id="otp-hint", class_name="hm-hint"),

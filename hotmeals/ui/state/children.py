@@ -47,6 +47,8 @@ def _child_row(child: dict) -> dict[str, str]:
         "allergies": ", ".join(
             f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in allergies
         ),
+        # Major allergies stand out on the card (issue 12); the service lists them first.
+        "major": ", ".join(a["name"] for a in allergies if a["alert_level"] == "Major"),
     }
 
 
@@ -138,7 +140,11 @@ class ChildrenState(rx.State):
         form = await self.get_state(ChildFormState)
         if str(form.child_id) == str(child_id):
             form.is_default = True
-        yield succeeded(tr("default_child_set", lang))
+        # Say what it did: whose meals are booked first from now on.
+        name = next((k["first_name"] for k in self.kids if k["id"] == str(child_id)), "")
+        yield succeeded(
+            tr("ui.child.default_now", lang, name=name) if name else tr("default_child_set", lang)
+        )
 
     @rx.event
     def ask_delete(self, child_id: str, name: str):

@@ -10,7 +10,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, place_error, signed_in_elsewhere
+from hotmeals.ui.state.forms import field_messages, message, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.toasts import succeeded
@@ -27,6 +27,8 @@ class SignInState(rx.State):
     busy: bool = False
     reset_done: bool = False
     next_path: str = ""
+
+    _typed_email: str = ""
 
     async def _open(self, mode: str):
         self.mode = mode
@@ -70,6 +72,8 @@ class SignInState(rx.State):
         if err is not None:
             errors["identifier"] = message(err, lang)
         self.errors = errors
+        if self.mode == "email":
+            self._typed_email = value.strip()[:254]  # carried into "Forgot password"
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -77,6 +81,14 @@ class SignInState(rx.State):
 
         identifier = str(form_data.get("identifier") or "").strip()
         password = str(form_data.get("password") or "")
+        invalid = accounts.validate_login(
+            identifier=identifier, password=password, by_phone=self.mode == "phone"
+        )
+        if invalid:  # every message at once, at its field
+            self.errors = field_messages(invalid, (await self.get_state(I18nState)).lang)
+            self.form_error = ""
+            yield rx.set_focus(PREFIX + next(iter(invalid)))
+            return
         self.busy = True
         self.errors = {}
         self.form_error = ""
@@ -125,6 +137,8 @@ class SignInState(rx.State):
         self.errors = {}
         forgot = await self.get_state(ForgotState)
         forgot._start()
+        # The address typed here is the one to reset (issue 12); the parent can change it.
+        forgot.email = self._typed_email if self.mode == "email" else ""
         yield rx.set_focus(RESET_PREFIX + "email")
 
     @rx.event

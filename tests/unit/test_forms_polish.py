@@ -1,0 +1,51 @@
+"""Issue 12's polish, without a browser: allergy levels by severity (Major first) and a Major
+allergy named on the child card, sign-in's every error at once, a success toast that clears
+the ones before it. (In the browser: tests/e2e/test_forms_polish.py.)"""
+
+from __future__ import annotations
+
+from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, severity_rank
+from hotmeals.services.accounts import validate_login
+from hotmeals.services.children import list_alert_levels
+from hotmeals.ui.state.children import _child_row
+from hotmeals.ui.state.toasts import succeeded
+
+
+def test_levels_are_offered_most_severe_first():
+    assert [level.value for level in BY_SEVERITY] == [
+        "Major", "High", "Medium", "Low", "Non-allergic"
+    ]
+    assert set(BY_SEVERITY) == set(AlertLevel)
+    assert [row["value"] for row in list_alert_levels()] == [lv.value for lv in BY_SEVERITY]
+    assert severity_rank("Major") < severity_rank("High") < severity_rank("Low")
+    assert severity_rank("something old") == len(BY_SEVERITY)
+
+
+def test_the_child_card_names_its_major_allergies():
+    child = {
+        "id": 3, "first_name": "Zoë", "last_name": "Dubé", "is_default": True,
+        "allergies": [
+            {"name": "Peanuts", "alert_level": "Major", "alert_level_label": "Major"},
+            {"name": "Sesame", "alert_level": "Major", "alert_level_label": "Major"},
+            {"name": "Milk", "alert_level": "Low", "alert_level_label": "Low"},
+        ],
+    }
+    assert _child_row(child)["major"] == "Peanuts, Sesame"
+    assert _child_row({**child, "allergies": child["allergies"][2:]})["major"] == ""
+
+
+def test_sign_in_gives_every_error_at_once():
+    both = validate_login(identifier="", password="", by_phone=True)
+    assert {f: e.code for f, e in both.items()} == {
+        "identifier": "phone_required", "password": "password_required"
+    }
+    bad = validate_login(identifier="not-an-email", password="", by_phone=False)
+    assert {f: e.code for f, e in bad.items()} == {
+        "identifier": "email_invalid", "password": "password_required"
+    }
+    assert validate_login(identifier="a@b.ca", password="x", by_phone=False) == {}
+
+
+def test_a_success_clears_the_toasts_before_it():
+    dismiss, success = succeeded("Saved")
+    assert "dismiss" in str(dismiss) and "success" in str(success)
