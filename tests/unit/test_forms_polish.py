@@ -49,3 +49,22 @@ def test_sign_in_gives_every_error_at_once():
 def test_a_success_clears_the_toasts_before_it():
     dismiss, success = succeeded("Saved")
     assert "dismiss" in str(dismiss) and "success" in str(success)
+
+
+def test_the_alternate_address_field_goes_once_the_limit_is_reached():
+    import asyncio
+
+    import reflex as rx
+
+    from hotmeals.ui.state.parent_profile import ParentEditState
+
+    async def scenario():
+        root = rx.State(_reflex_internal_init=True)
+        form = await root.get_state(ParentEditState)
+        rows = [{"email": f"a{n}@example.org", "verified": ""} for n in range(3)]
+        form.alt_emails = rows[:2]
+        assert form.can_add_alt
+        form.alt_emails = rows
+        assert not form.can_add_alt
+
+    asyncio.run(scenario())

@@ -12,6 +12,10 @@ EN: dict[str, str] = {
     "ui.header.item": "item",
     "ui.child.major_allergy": "Major allergy",
     "ui.form.show_password": "Show password",
+    "ui.alt_email.limit_reached": (
+        "You have the most alternate addresses an account can have (3). Remove one to add "
+        "another."
+    ),
     "ui.form.hide_password": "Hide password",
     "ui.child.default_now": "{name} is now the default child",
     "ui.toast.close": "Close message",
@@ -43,6 +47,10 @@ FR: dict[str, str] = {
     "ui.header.item": "article",
     "ui.child.major_allergy": "Allergie majeure",
     "ui.form.show_password": "Afficher le mot de passe",
+    "ui.alt_email.limit_reached": (
+        "Vous avez le nombre maximal d'adresses secondaires (3). Retirez-en une pour en "
+        "ajouter une autre."
+    ),
     "ui.form.hide_password": "Masquer le mot de passe",
     "ui.child.default_now": "{name} est maintenant l'enfant par défaut",
     "ui.toast.close": "Fermer le message",

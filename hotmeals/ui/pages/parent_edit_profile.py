@@ -140,32 +140,41 @@ def alt_emails_section() -> rx.Component:
             rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0",
                       width="100%"),
         ),
-        rx.form(
-            rx.box(
-                label(t("ui.alt_email.add_label"), field_id),
-                rx.flex(
-                    rx.input(id=field_id, name="alt_email", type="email", size="3",
-                             auto_complete="email", flex="1", min_width="200px",
-                             custom_attrs={
-                                 "aria-invalid": rx.cond(error != "", "true", "false"),
-                                 "aria-describedby": rx.cond(error != "", f"{field_id}-error",
-                                                             ""),
-                             }),
-                    submit_button(t("ui.alt_email.add"), ParentEditState.adding,
-                                  t("ui.common.please_wait"), width="auto", variant="soft",
-                                  id="alt-add", turn=ParentEditState.turn),
-                    spacing="3",
-                    wrap="wrap",
-                ),
-                field_error(field_id, error),
-                class_name="hm-field",
-            ),
-            on_submit=ParentEditState.add_alt,
-            reset_on_submit=False,
-            no_validate=True,
-            width="100%",
+        rx.cond(
+            ParentEditState.can_add_alt,
+            alt_add_form(field_id, error),
+            rx.text(t("ui.alt_email.limit_reached"), size="2", id="alt-limit",
+                    color=rx.color("gray", 11)),
         ),
         spacing="3",
+        width="100%",
+    )
+
+
+def alt_add_form(field_id: str, error) -> rx.Component:
+    return rx.form(
+        rx.box(
+            label(t("ui.alt_email.add_label"), field_id),
+            rx.flex(
+                rx.input(id=field_id, name="alt_email", type="email", size="3",
+                         auto_complete="email", flex="1", min_width="200px",
+                         custom_attrs={
+                             "aria-invalid": rx.cond(error != "", "true", "false"),
+                             "aria-describedby": rx.cond(error != "", f"{field_id}-error",
+                                                         ""),
+                         }),
+                submit_button(t("ui.alt_email.add"), ParentEditState.adding,
+                              t("ui.common.please_wait"), width="auto", variant="soft",
+                              id="alt-add", turn=ParentEditState.turn),
+                spacing="3",
+                wrap="wrap",
+            ),
+            field_error(field_id, error),
+            class_name="hm-field",
+        ),
+        on_submit=ParentEditState.add_alt,
+        reset_on_submit=False,
+        no_validate=True,
         width="100%",
     )
 

@@ -37,6 +37,13 @@ class ParentEditState(rx.State):
     _once_key: str = ""
     _once_digest: str = ""
 
+    @rx.var
+    def can_add_alt(self) -> bool:
+        """Below the limit of alternate addresses: the add field shows (issue 12)."""
+        from hotmeals.services.profile import ALT_EMAIL_MAX
+
+        return len(self.alt_emails) < ALT_EMAIL_MAX
+
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
 
