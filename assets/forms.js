@@ -120,7 +120,7 @@
 })();
 
 /* 3. The page's language and the toasts' place. The <html> element says the language the page
-   is in (lang="fr" in French, for screen readers and translation tools): the stored choice
+   is in (lang="fr-CA" in French, for screen readers and translation tools): the stored choice
    (docs/product.md §1, localStorage "lang"), read at once and again whenever the page changes
    (the app writes the choice before it redraws). On a phone the toasts start just below the
    header instead of covering it (--hm-toast-top, read by the toaster). */
@@ -129,9 +129,9 @@
   var root = document.documentElement;
 
   function setLang() {
-    var value = "en";
+    var value = "en-CA"; // as the page's content says it (I18nState.html_lang)
     try {
-      value = window.localStorage.getItem("lang") === "fr" ? "fr" : "en";
+      value = window.localStorage.getItem("lang") === "fr" ? "fr-CA" : "en-CA";
     } catch (e) {
       /* storage refused: English, the default (docs/product.md §1) */
     }

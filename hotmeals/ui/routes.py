@@ -13,11 +13,13 @@ from hotmeals.ui.pages.edit_child import edit_child
 from hotmeals.ui.pages.edit_profile import edit_profile
 from hotmeals.ui.pages.landing import landing
 from hotmeals.ui.pages.parent_edit_profile import parent_edit_profile
+from hotmeals.ui.pages.public_content import PUBLIC_PAGES, public_content
 from hotmeals.ui.pages.sign_in import sign_in
 from hotmeals.ui.pages.sign_up import sign_up
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildFormState
+from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import OtpState
@@ -61,6 +63,9 @@ def register_pages(app: rx.App) -> None:
         [AuthState.require_signup_step("ADD_CHILD"), ChildFormState.start_add])
     add(allergy_profile, "/allergy-profile", "title.allergy",
         [AuthState.require_session, AllergyState.start])
+    # About, terms, privacy and FAQ at addresses of their own (issue 12), for everyone.
+    for path, (_slug, title_key) in PUBLIC_PAGES.items():
+        add(public_content, path, title_key, [AuthState.load_session, ContentState.show_page])
     # Logged-in set.
     add(add_another_child, "/add-another-child", "title.add_another_child",
         [AuthState.require_parent, ChildFormState.start_add])

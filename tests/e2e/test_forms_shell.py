@@ -120,10 +120,10 @@ def _in_french(page: Page) -> None:
 def test_a_french_page_says_so_to_the_browser(page: Page):
     _in_french(page)
     open_page(page, "/sign-in")
-    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr-CA")
     expect(page).to_have_title("Connexion — Hot Meals")
     page.locator("#lang-switch").first.click()
-    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("html")).to_have_attribute("lang", "en-CA")
     expect(page).to_have_title("Log in — Hot Meals")
 
 
@@ -167,3 +167,21 @@ def test_a_picture_of_another_type_is_refused_in_french(
         {"name": "notes.txt", "mimeType": "text/plain", "buffer": b"not a picture"}
     )
     expect(page.get_by_text("Veuillez choisir une photo PNG, JPEG ou WebP")).to_be_visible()
+
+
+@pytest.mark.parametrize(
+    ("path", "heading"),
+    [("/about", "À propos de nous"), ("/terms", "Conditions d'utilisation"),
+     ("/privacy", "Politique de confidentialité"), ("/faq", "FAQ")],
+)
+def test_about_terms_privacy_and_faq_have_addresses(page: Page, path: str, heading: str):
+    from tests.e2e.test_accessibility import serious_violations
+
+    _in_french(page)
+    open_page(page, path)
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    if path == "/faq":
+        expect(page.locator("#public-content details").first).to_be_visible()
+    else:
+        expect(page.locator("#public-content .hm-prose")).not_to_be_empty()
+    assert serious_violations(page) == []

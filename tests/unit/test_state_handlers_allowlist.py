@@ -48,6 +48,7 @@ APP = {
     "hotmeals.ui.state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
     "hotmeals.ui.state.content.ContentState": {
         "open_dialog",  # public CMS text
+        "show_page",  # public CMS text, the page the address names
         "open_from_footer",
         "set_dialog_open",
     },

@@ -34,6 +34,10 @@ EN: dict[str, str] = {
     "title.donate": "Donate — Hot Meals",
     "title.payment_methods": "Payment methods — Hot Meals",
     "title.not_found": "Page not found — Hot Meals",
+    "title.about": "About us — Hot Meals",
+    "title.terms": "Terms and conditions — Hot Meals",
+    "title.privacy": "Privacy policy — Hot Meals",
+    "title.faq": "Frequently asked questions — Hot Meals",
 }
 
 FR: dict[str, str] = {
@@ -68,4 +72,8 @@ FR: dict[str, str] = {
     "title.donate": "Faire un don — Hot Meals",
     "title.payment_methods": "Modes de paiement — Hot Meals",
     "title.not_found": "Page introuvable — Hot Meals",
+    "title.about": "À propos — Hot Meals",
+    "title.terms": "Conditions d'utilisation — Hot Meals",
+    "title.privacy": "Politique de confidentialité — Hot Meals",
+    "title.faq": "Questions fréquentes — Hot Meals",
 }

@@ -106,8 +106,26 @@ class ContentState(rx.State):
         self.loading = False
 
     @rx.event
+    async def show_page(self):
+        """on_load of /about, /terms, /privacy and /faq: the page the address names (public
+        text; an unknown address loads nothing)."""
+        slug = page_slug(self.router.url.path)
+        self.dialog_open = False
+        self.loading = True
+        yield
+        if slug:
+            await self._ensure_loaded(slug)
+        self.loading = False
+
+    @rx.event
     def set_dialog_open(self, value: bool):
         self.dialog_open = value
+
+
+def page_slug(path: str) -> str:
+    """'/parent/terms' or '/terms/' -> 'terms'; '' for any other address."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    return last if last in (*CMS_SLUGS, "faq") else ""
 
 
 def _without_title(page: dict) -> str:
