@@ -13,6 +13,7 @@ log = logging.getLogger("hotmeals.api")
 # Modules that define ``router`` (an APIRouter). Added here as features land.
 ROUTER_MODULES: list[str] = ["hotmeals.api.accounts", "hotmeals.api.children"]
 ROUTER_MODULES.append("hotmeals.api.payments")  # card payments, saved cards, donations
+ROUTER_MODULES.append("hotmeals.api.menu")  # meal days, menus, meal details, add-ons
 
 
 def include_routers(api: FastAPI) -> None:

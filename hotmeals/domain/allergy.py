@@ -83,3 +83,61 @@ class PriorityAllergen(StrEnum):
 
 
 PRIORITY_ALLERGENS: tuple[PriorityAllergen, ...] = tuple(PriorityAllergen)
+
+
+# --- a meal for a child (issue 9) ------------------------------------------------------------
+
+
+class MealVerdict(StrEnum):
+    """What a child's allergy profile says about one meal; most severe wins."""
+
+    SAFE = "safe"  # none of the meal's allergens is one of the child's (or only Non-allergic)
+    NOTICE = "notice"  # Low: shown, nothing to confirm
+    ACKNOWLEDGE = "acknowledge"  # High or Medium: the parent confirms, the line keeps it
+    REFUSED = "refused"  # Major: never added to a cart
+
+
+_VERDICT_OF_LEVEL = {
+    AlertLevel.MAJOR: MealVerdict.REFUSED,
+    AlertLevel.HIGH: MealVerdict.ACKNOWLEDGE,
+    AlertLevel.MEDIUM: MealVerdict.ACKNOWLEDGE,
+    AlertLevel.LOW: MealVerdict.NOTICE,
+    AlertLevel.NON_ALLERGIC: MealVerdict.SAFE,
+}
+_VERDICT_RANK = (
+    MealVerdict.SAFE,
+    MealVerdict.NOTICE,
+    MealVerdict.ACKNOWLEDGE,
+    MealVerdict.REFUSED,
+)
+
+
+def meal_verdict(levels) -> MealVerdict:
+    """The verdict for a meal from the child's alert levels of the meal's allergens (the
+    ingredients both the meal and the child's profile list). An unknown stored level counts
+    as Major: a value nobody can read is not a reason to serve the meal."""
+    worst = MealVerdict.SAFE
+    for value in levels:
+        try:
+            verdict = _VERDICT_OF_LEVEL[AlertLevel(value)]
+        except ValueError:
+            verdict = MealVerdict.REFUSED
+        if _VERDICT_RANK.index(verdict) > _VERDICT_RANK.index(worst):
+            worst = verdict
+    return worst
+
+
+def ensure_can_add(matches, *, acknowledged: bool) -> MealVerdict:
+    """The allergy rule when a meal goes into a child's cart. ``matches``: (allergen name,
+    alert level) pairs of the child's allergies found in the meal. Major refuses
+    (``allergy_refused``); High and Medium need ``acknowledged`` (``allergy_ack_required``);
+    Low passes with a notice. The message names the allergens."""
+    pairs = list(matches)
+    verdict = meal_verdict(level for _, level in pairs)
+    if verdict is MealVerdict.REFUSED:
+        names = [n for n, level in pairs if _VERDICT_OF_LEVEL.get(level) in (None, verdict)]
+        raise DomainError("allergy_refused", field="meal_id", allergens=", ".join(names))
+    if verdict is MealVerdict.ACKNOWLEDGE and not acknowledged:
+        names = [n for n, level in pairs if _VERDICT_OF_LEVEL.get(level) is verdict]
+        raise DomainError("allergy_ack_required", field="allergy_ack", allergens=", ".join(names))
+    return verdict

@@ -43,6 +43,10 @@ OPERATIONS = [
     (GET, "/Parent/user/Allergicingredients", False),
     (GET, "/Parent/user/get_grades", False),
     (POST, "/Admin/allergy_suggestions/list", False),
+    (POST, "/Parent/menu/GetDates", True),
+    (POST, "/Parent/menu/GetMenu", True),
+    (POST, "/Parent/menu/MenuDetail", True),
+    (GET, "/Parent/menu/AddsOn", False),
 ]
 IDS = [path for _, path, _ in OPERATIONS]
 

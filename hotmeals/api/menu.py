@@ -1,0 +1,100 @@
+"""/api/v1/Parent/menu/*: a child's meal days, the day's menu, one meal, the add-ons.
+
+These are the lunch rush's reads: each checks the token and runs its service in one
+transaction on one worker thread (``run_as_parent``). A child of another parent is 'Child not
+found', like one that does not exist.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from hotmeals.api.account_schemas import FAILURES, Envelope
+from hotmeals.api.deps import (
+    Client,
+    EnvelopeRoute,
+    client_context,
+    openapi_body,
+    parse_body,
+    run,
+    run_as_parent,
+)
+from hotmeals.api.envelope import ok
+from hotmeals.api.menu_schemas import (
+    AddOnOut,
+    DatesIn,
+    DatesOut,
+    MenuDetailIn,
+    MenuDetailOut,
+    MenuIn,
+    MenuOut,
+)
+from hotmeals.i18n import t
+from hotmeals.services import menu
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+MENU = ["Parent menu"]
+
+
+@router.post(
+    "/Parent/menu/GetDates",
+    tags=MENU,
+    summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
+    openapi_extra=openapi_body(DatesIn),
+    response_model=Envelope[DatesOut],
+)
+async def get_dates(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, DatesIn, client.lang)
+    data = await run_as_parent(
+        client,
+        menu.get_dates,
+        child_id=body.child_id,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        lang=client.lang,
+    )
+    return ok(data, t("success" if data["days"] else "no_data_found", client.lang))
+
+
+@router.post(
+    "/Parent/menu/GetMenu",
+    tags=MENU,
+    summary="The day's meals for a child's school, each marked for the child's allergies",
+    openapi_extra=openapi_body(MenuIn),
+    response_model=Envelope[MenuOut],
+)
+async def get_menu(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, MenuIn, client.lang)
+    data = await run_as_parent(
+        client, menu.get_menu, child_id=body.child_id, date=body.date, lang=client.lang
+    )
+    return ok(data, t("success" if data["meals"] else "no_data_found", client.lang))
+
+
+@router.post(
+    "/Parent/menu/MenuDetail",
+    tags=MENU,
+    summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
+    openapi_extra=openapi_body(MenuDetailIn),
+    response_model=Envelope[MenuDetailOut],
+)
+async def menu_detail(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, MenuDetailIn, client.lang)
+    data = await run_as_parent(
+        client, menu.menu_detail, meal_id=body.meal_id, child_id=body.child_id, lang=client.lang
+    )
+    return ok(data, t("success", client.lang))
+
+
+@router.get(
+    "/Parent/menu/AddsOn",
+    tags=MENU,
+    summary="The active add-ons, of one vendor when vendor_id is given",
+    response_model=Envelope[list[AddOnOut]],
+)
+async def adds_on(
+    client: Client = Depends(client_context),
+    vendor_id: str | None = Query(default=None, max_length=12, description="A vendor's id."),
+):
+    rows = await run(menu.list_addons, vendor_id=vendor_id, lang=client.lang)
+    return ok(rows, t("success" if rows else "no_data_found", client.lang))

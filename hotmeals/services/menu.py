@@ -1,0 +1,509 @@
+"""The menu a parent books from (issue 9): a child's school meal days, the day's meals with
+their allergy marking for that child, one meal's details, the vendors' add-ons.
+
+Ownership: every call that takes a child id goes through ``children.own_child`` (another
+parent's child is 'Child not found'). Each call runs a fixed number of statements whatever the
+number of days, meals, portions or allergens (joins and one ``IN`` query per related table);
+``tests/api/test_menu_api.py`` counts them.
+
+The allergy rule is ``domain.allergy.meal_verdict`` / ``ensure_can_add``; the cut-off is
+``domain.cutoff``. The cart (``services/cart.py``) reuses the readers below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from hotmeals.db.models import (
+    AddOn,
+    AllergenIngredient,
+    CartLine,
+    ChildAllergy,
+    Meal,
+    MealAllergen,
+    MealOption,
+    MenuDay,
+    MenuDayMeal,
+    MenuOption,
+    Order,
+    OrderLine,
+    Portion,
+    PriceTier,
+    Vendor,
+)
+from hotmeals.domain.allergy import MealVerdict, meal_verdict
+from hotmeals.domain.cutoff import TORONTO, CutoffRule, cutoff_at
+from hotmeals.domain.dates import parse_iso, parse_mdy
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
+from hotmeals.domain.pricing import PortionSize
+from hotmeals.domain.pricing import PriceTier as TierRule
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services.children import _as_id, own_child
+from hotmeals.services.clock import now as utcnow
+
+DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
+DATES_MAX_DAYS = 186  # a school term at most per call
+ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
+
+NUTRITION = (
+    # (column, key, unit)
+    ("calories", "calories", ""),
+    ("fat_g", "fat", "g"),
+    ("saturated_fat_g", "saturated_fat", "g"),
+    ("trans_fat_g", "trans_fat", "g"),
+    ("cholesterol_mg", "cholesterol", "mg"),
+    ("sodium_mg", "sodium", "mg"),
+    ("carbohydrate_g", "carbohydrate", "g"),
+    ("potassium_mg", "potassium", "mg"),
+    ("fibre_g", "fibres", "g"),
+    ("sugars_g", "sugars", "g"),
+    ("protein_g", "protein", "g"),
+    ("vitamin_a_pct", "vitamin_a", "%"),
+    ("vitamin_c_pct", "vitamin_c", "%"),
+    ("calcium_pct", "calcium", "%"),
+    ("iron_pct", "iron", "%"),
+)
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def meal_date(value: object, field: str = "date") -> date:
+    """A meal date as ``YYYY-MM-DD`` or the old client's ``M/D/YYYY``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise DomainError("meal_date_required", field=field)
+    text = str(value).strip()
+    try:
+        return parse_mdy(text) if "/" in text else parse_iso(text)
+    except DomainError:
+        raise DomainError("invalid_date", field=field) from None
+
+
+def toronto_today(now: datetime | None = None) -> date:
+    return (now or utcnow()).astimezone(TORONTO).date()
+
+
+def cutoff_rule(vendor: Vendor) -> CutoffRule:
+    """The vendor's stored rule (``cutoff_time`` is local HH:MM)."""
+    hours, _, minutes = (vendor.cutoff_time or "17:00").partition(":")
+    return CutoffRule(
+        days_before=vendor.cutoff_days_before,
+        at=time(int(hours), int(minutes or 0)),
+        skip_weekends=vendor.cutoff_skip_weekends,
+    )
+
+
+# --- readers shared with the cart -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MealAllergy:
+    allergens: tuple[str, ...]  # every allergen of the meal, in the request's language
+    matches: tuple[tuple[str, str], ...]  # (name, child's level) of the child's allergens
+    verdict: MealVerdict
+
+
+def meal_allergies(
+    session: Session, *, meal_ids: Iterable[int], child_id: int | None, lang: str
+) -> dict[int, MealAllergy]:
+    """Each meal's allergens and, for ``child_id``, the ones the child is allergic to with the
+    verdict (``domain.allergy.meal_verdict``): one statement for any number of meals."""
+    ids = sorted(set(meal_ids))
+    if not ids:
+        return {}
+    statement = (
+        select(
+            MealAllergen.meal_id,
+            AllergenIngredient.name_en,
+            AllergenIngredient.name_fr,
+            ChildAllergy.alert_level,
+        )
+        .join(AllergenIngredient, AllergenIngredient.id == MealAllergen.ingredient_id)
+        .outerjoin(
+            ChildAllergy,
+            (ChildAllergy.ingredient_id == MealAllergen.ingredient_id)
+            & (ChildAllergy.child_id == (child_id or 0)),
+        )
+        .where(MealAllergen.meal_id.in_(ids))
+        .order_by(MealAllergen.meal_id, AllergenIngredient.name_en)
+    )
+    names: dict[int, list[str]] = {meal_id: [] for meal_id in ids}
+    matches: dict[int, list[tuple[str, str]]] = {meal_id: [] for meal_id in ids}
+    french = _fr(lang)
+    for meal_id, name_en, name_fr, level in session.exec(statement).all():
+        name = name_fr if french else name_en
+        names[meal_id].append(name)
+        if level is not None:
+            matches[meal_id].append((name, level))
+    return {
+        meal_id: MealAllergy(
+            tuple(names[meal_id]),
+            tuple(matches[meal_id]),
+            meal_verdict(level for _, level in matches[meal_id]),
+        )
+        for meal_id in ids
+    }
+
+
+def allergy_out(allergy: MealAllergy, lang: str) -> dict:
+    """The marking a menu shows for a child: the verdict and the allergens named."""
+    relevant = [
+        name
+        for name, level in allergy.matches
+        if allergy.verdict is not MealVerdict.SAFE and level != "Non-allergic"
+    ]
+    names = ", ".join(relevant)
+    message = ""
+    if allergy.verdict is MealVerdict.REFUSED:
+        message = t("allergy_refused", lang, allergens=names)
+    elif allergy.verdict is MealVerdict.ACKNOWLEDGE:
+        message = t("allergy_ack_text", lang, allergens=names)
+    elif allergy.verdict is MealVerdict.NOTICE:
+        message = t("allergy_notice", lang, allergens=names)
+    return {"verdict": allergy.verdict.value, "allergens": relevant, "message": message}
+
+
+@dataclass(frozen=True)
+class PortionPrices:
+    portion_id: int
+    meal_id: int
+    size: str
+    tiers: tuple[TierRule, ...]
+
+
+def portions_of(session: Session, meal_ids: Iterable[int]) -> dict[int, list[PortionPrices]]:
+    """The meals' portions with their price tiers, small first: one statement."""
+    ids = sorted(set(meal_ids))
+    if not ids:
+        return {}
+    rows = session.exec(
+        select(
+            Portion.meal_id,
+            Portion.id,
+            Portion.size,
+            PriceTier.min_quantity,
+            PriceTier.unit_price_cents,
+        )
+        .join(PriceTier, PriceTier.portion_id == Portion.id)
+        .where(Portion.meal_id.in_(ids))
+        .order_by(Portion.meal_id, Portion.id, PriceTier.min_quantity)
+    ).all()
+    tiers: dict[int, list[TierRule]] = {}
+    heads: dict[int, tuple[int, str]] = {}
+    for meal_id, portion_id, size, min_quantity, cents in rows:
+        heads[portion_id] = (meal_id, size)
+        tiers.setdefault(portion_id, []).append(TierRule(min_quantity, cents))
+    out: dict[int, list[PortionPrices]] = {meal_id: [] for meal_id in ids}
+    for portion_id, (meal_id, size) in heads.items():
+        out[meal_id].append(PortionPrices(portion_id, meal_id, size, tuple(tiers[portion_id])))
+    for found in out.values():
+        found.sort(key=lambda p: (p.size != PortionSize.SMALL, p.portion_id))
+    return out
+
+
+def portion_out(portion: PortionPrices, lang: str) -> dict:
+    label_key = f"portion_{portion.size}" if portion.size in ("small", "large") else ""
+    return {
+        "id": portion.portion_id,
+        "size": portion.size,
+        "label": t(label_key, lang) if label_key else portion.size,
+        "unit_price_cents": portion.tiers[0].unit_price_cents,
+        "price": format_money(portion.tiers[0].unit_price_cents, lang),
+        "tiers": [
+            {
+                "min_quantity": tier.min_quantity,
+                "unit_price_cents": tier.unit_price_cents,
+                "price": format_money(tier.unit_price_cents, lang),
+            }
+            for tier in portion.tiers
+        ],
+    }
+
+
+def _cutoff_out(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
+    closes = cutoff_at(cutoff_rule(vendor), day)
+    return closes.isoformat(), now < closes
+
+
+# --- GetDates -----------------------------------------------------------------------------------
+
+
+def get_dates(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    from_date: object = None,
+    to_date: object = None,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """The child's school meal days from ``from_date`` (default: today in Toronto) to
+    ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
+    and whether it is still open, and the meals already ordered or in the cart for the child.
+    Four statements whatever the number of days."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    now = now or utcnow()
+    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
+    end = meal_date(to_date, "to_date") if to_date else start + timedelta(days=DATES_DEFAULT_DAYS)
+    if end < start or (end - start).days > DATES_MAX_DAYS:
+        raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
+    days = session.exec(
+        select(MenuDay, Vendor)
+        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .where(
+            MenuDay.school_id == child.school_id,
+            MenuDay.meal_date >= start,
+            MenuDay.meal_date <= end,
+        )
+        .order_by(MenuDay.meal_date, Vendor.name)
+    ).all()
+    ordered: dict[date, int] = dict(
+        session.exec(
+            select(OrderLine.meal_date, func.sum(OrderLine.quantity - OrderLine.cancelled_quantity))
+            .join(Order, Order.id == OrderLine.order_id)
+            .where(
+                OrderLine.child_id == child.id,
+                OrderLine.meal_date >= start,
+                OrderLine.meal_date <= end,
+                OrderLine.status == LineStatus.ACTIVE,
+                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+            )
+            .group_by(OrderLine.meal_date)
+        ).all()
+    )
+    in_cart: dict[date, int] = dict(
+        session.exec(
+            select(MenuDay.meal_date, func.sum(CartLine.quantity))
+            .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+            .where(
+                CartLine.parent_id == parent_id,
+                CartLine.child_id == child.id,
+                MenuDay.meal_date >= start,
+                MenuDay.meal_date <= end,
+            )
+            .group_by(MenuDay.meal_date)
+        ).all()
+    )
+    french = _fr(lang)
+    out = []
+    for day, vendor in days:
+        closes, before_cutoff = _cutoff_out(vendor, day.meal_date, now)
+        out.append(
+            {
+                "date": day.meal_date.isoformat(),
+                "menu_day_id": day.id,
+                "vendor_id": vendor.id,
+                "vendor": vendor.name,
+                "is_closed": day.is_closed,
+                "closed_reason": (day.closed_reason_fr if french else day.closed_reason_en)
+                if day.is_closed
+                else "",
+                "cutoff_at": closes,
+                "is_open": before_cutoff and not day.is_closed and vendor.is_active,
+                "ordered_quantity": int(ordered.get(day.meal_date) or 0),
+                "cart_quantity": int(in_cart.get(day.meal_date) or 0),
+            }
+        )
+    return {
+        "child_id": child.id,
+        "from_date": start.isoformat(),
+        "to_date": end.isoformat(),
+        "days": out,
+    }
+
+
+# --- GetMenu ------------------------------------------------------------------------------------
+
+
+def _served_days(session: Session, *, school_id: int, day: date) -> list[tuple[MenuDay, Vendor]]:
+    return list(
+        session.exec(
+            select(MenuDay, Vendor)
+            .join(Vendor, Vendor.id == MenuDay.vendor_id)
+            .where(MenuDay.school_id == school_id, MenuDay.meal_date == day)
+            .order_by(Vendor.name)
+        ).all()
+    )
+
+
+def open_days_or_refuse(
+    session: Session, *, school_id: int, day: date, lang: str
+) -> list[tuple[MenuDay, Vendor]]:
+    """The vendors serving the school on ``day``; a day the school does not serve, or a closed
+    one (with its reason), is refused."""
+    served = _served_days(session, school_id=school_id, day=day)
+    if not served:
+        raise DomainError("menu_date_not_served", field="date", date=day.isoformat())
+    open_days = [(d, v) for d, v in served if not d.is_closed and v.is_active]
+    if not open_days:
+        first = served[0][0]
+        reason = (first.closed_reason_fr if _fr(lang) else first.closed_reason_en) or ""
+        raise DomainError("menu_day_closed", field="date", date=day.isoformat(), reason=reason)
+    return open_days
+
+
+def get_menu(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    date: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """The meals the child's school serves on ``date``, each with its portions and prices and
+    its allergy marking for the child. Five statements whatever the number of meals."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    day = meal_date(date)
+    now = now or utcnow()
+    open_days = open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
+    by_day = {d.id: (d, v) for d, v in open_days}
+    rows = session.exec(
+        select(MenuDayMeal.menu_day_id, Meal)
+        .join(Meal, Meal.id == MenuDayMeal.meal_id)
+        .where(MenuDayMeal.menu_day_id.in_(list(by_day)), Meal.is_active)
+        .order_by(MenuDayMeal.menu_day_id, Meal.name_en)
+    ).all()
+    meal_ids = [meal.id for _, meal in rows]
+    portions = portions_of(session, meal_ids)
+    allergies = meal_allergies(session, meal_ids=meal_ids, child_id=child.id, lang=lang)
+    french = _fr(lang)
+    meals = []
+    for menu_day_id, meal in rows:
+        menu_day, vendor = by_day[menu_day_id]
+        closes, before_cutoff = _cutoff_out(vendor, day, now)
+        sizes = portions.get(meal.id, [])
+        if not sizes:
+            continue  # a meal without a price cannot be sold
+        cheapest = min(p.tiers[0].unit_price_cents for p in sizes)
+        allergy = allergies[meal.id]
+        meals.append(
+            {
+                "menu_day_id": menu_day_id,
+                "vendor_id": vendor.id,
+                "vendor": vendor.name,
+                "meal_id": meal.id,
+                "name": meal.name_fr if french else meal.name_en,
+                "description": meal.description_fr if french else meal.description_en,
+                "image": meal.image,
+                "price_from_cents": cheapest,
+                "price_from": format_money(cheapest, lang),
+                "portions": [portion_out(p, lang) for p in sizes],
+                "allergens": list(allergy.allergens),
+                "allergy": allergy_out(allergy, lang),
+                "cutoff_at": closes,
+                "is_open": before_cutoff,
+            }
+        )
+    return {"child_id": child.id, "date": day.isoformat(), "meals": meals}
+
+
+# --- MenuDetail ---------------------------------------------------------------------------------
+
+
+def _addons(session: Session, vendor_ids: Sequence[int] | None, lang: str) -> list[dict]:
+    statement = select(AddOn).where(AddOn.is_active).order_by(AddOn.vendor_id, AddOn.name_en)
+    if vendor_ids is not None:
+        statement = statement.where(AddOn.vendor_id.in_(list(vendor_ids)))
+    french = _fr(lang)
+    return [
+        {
+            "id": a.id,
+            "vendor_id": a.vendor_id,
+            "name": a.name_fr if french else a.name_en,
+            "price_cents": a.price_cents,
+            "price": format_money(a.price_cents, lang),
+            "image": a.image,
+        }
+        for a in session.exec(statement).all()
+    ]
+
+
+def _options(session: Session, model, meal_id: int, lang: str) -> list[dict]:
+    french = _fr(lang)
+    rows = session.exec(select(model).where(model.meal_id == meal_id).order_by(model.id)).all()
+    return [
+        {
+            "id": o.id,
+            "name": o.name_fr if french else o.name_en,
+            "price_cents": o.price_cents,
+            "price": format_money(o.price_cents, lang),
+        }
+        for o in rows
+    ]
+
+
+def active_meal(session: Session, meal_id: object) -> tuple[Meal, Vendor]:
+    key = _as_id(meal_id, "meal_id", "meal_not_found", "meal_not_found")
+    found = session.exec(
+        select(Meal, Vendor).join(Vendor, Vendor.id == Meal.vendor_id).where(Meal.id == key)
+    ).first()
+    if found is None or not found[0].is_active:
+        raise DomainError("meal_not_found", field="meal_id")
+    return found
+
+
+def menu_detail(
+    *,
+    session: Session,
+    parent_id: int,
+    meal_id: object,
+    child_id: object = None,
+    lang: str = "en",
+) -> dict:
+    """One meal in full: the 15 nutrition facts, ingredients, cooking method, allergens (marked
+    for ``child_id`` when given), sizes with tiers, menu and meal options, the vendor's add-ons.
+    Seven statements at most."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id) if child_id else None
+    meal, vendor = active_meal(session, meal_id)
+    assert meal.id is not None and vendor.id is not None  # rows read from the database
+    french = _fr(lang)
+    allergy = meal_allergies(
+        session, meal_ids=[meal.id], child_id=child.id if child else None, lang=lang
+    )[meal.id]
+    sizes = portions_of(session, [meal.id]).get(meal.id, [])
+    return {
+        "meal_id": meal.id,
+        "vendor_id": vendor.id,
+        "vendor": vendor.name,
+        "name": meal.name_fr if french else meal.name_en,
+        "description": meal.description_fr if french else meal.description_en,
+        "image": meal.image,
+        "ingredients": meal.ingredients_fr if french else meal.ingredients_en,
+        "cooking_method": meal.cooking_method_fr if french else meal.cooking_method_en,
+        "nutrition": [
+            {
+                "key": key,
+                "label": t(f"nutrition_{key}", lang),
+                "value": float(getattr(meal, column)),
+                "unit": unit,
+            }
+            for column, key, unit in NUTRITION
+        ],
+        "allergens": list(allergy.allergens),
+        "allergy": allergy_out(allergy, lang) if child else None,
+        "portions": [portion_out(p, lang) for p in sizes],
+        "menu_options": _options(session, MenuOption, meal.id, lang),
+        "meal_options": _options(session, MealOption, meal.id, lang),
+        "addons": _addons(session, [vendor.id], lang),
+    }
+
+
+# --- AddsOn -------------------------------------------------------------------------------------
+
+
+def list_addons(*, session: Session, vendor_id: object = None, lang: str = "en") -> list[dict]:
+    """The active add-ons, of one vendor when ``vendor_id`` is given: one statement."""
+    if vendor_id is None or (isinstance(vendor_id, str) and not vendor_id.strip()):
+        return _addons(session, None, lang)
+    key = _as_id(vendor_id, "vendor_id", "vendor_not_found", "vendor_not_found")
+    return _addons(session, [key], lang)
