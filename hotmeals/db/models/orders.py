@@ -44,6 +44,10 @@ class CartLine(SQLModel, table=True):
     menu_option_id: int | None = fk("menuoption.id", nullable=True)
     meal_option_id: int | None = fk("mealoption.id", nullable=True)
     special_note: str | None = Field(default=None, max_length=120)
+    # A High or Medium allergen of the child: what the parent acknowledged and when
+    # (domain.allergy.ensure_can_add); copied to the order line at payment.
+    allergy_ack: str | None = Field(default=None, max_length=300)
+    allergy_ack_at: datetime | None = None
     created_at: datetime = created_at_field()
 
 
@@ -137,6 +141,8 @@ class OrderLine(SQLModel, table=True):
     special_note: str | None = Field(default=None, max_length=120)
     special_note_fee_cents: int = 0
     line_total_cents: int
+    allergy_ack: str | None = Field(default=None, max_length=300)  # as on the cart line
+    allergy_ack_at: datetime | None = None
     status: str = Field(default=LineStatus.ACTIVE, max_length=16)  # LineStatus
 
 
