@@ -7,9 +7,10 @@ the paint: on a slow phone line the ~250 KiB of scripts share the line with the 
 the hero picture, and the paint waits for all of them. After the production build this plugin
 rewrites every prerendered page (before Reflex compresses it):
 
-- the inline bootstrap waits for the first paint (a frame, then a task), then adds the same
-  modulepreload links (the scripts still load in parallel) and imports the same modules in the
-  same order, so React Router hydrates exactly as before, only after the page is on screen;
+- the inline bootstrap waits for the first paint (the browser's first-contentful-paint entry,
+  at most 3 s), then adds the same modulepreload links (the scripts still load in parallel)
+  and imports the same modules in the same order, so React Router hydrates exactly as before,
+  only after the page is on screen;
 - the modulepreload links of the head are dropped (the bootstrap adds them after the paint).
 
 A page whose bootstrap does not have the expected shape (another React Router version) keeps it,
@@ -35,10 +36,16 @@ _BOOTSTRAP = re.compile(
 )
 _SIDE_EFFECT_IMPORT = re.compile(rb'^import ("[^"]+");', re.M)
 _NAMESPACE_IMPORT = re.compile(rb'^import \* as (\w+) from ("[^"]+");', re.M)
-# A tab opened in the background paints nothing and runs no frames: it starts at once.
+# Wait for the browser's own "first-contentful-paint" entry (reported once the frame is on
+# screen; a frame callback alone can run before a busy machine shows it), at most 3 s. A tab
+# opened in the background paints nothing: it starts at once.
 AFTER_PAINT = (
-    b'if (document.visibilityState === "visible") '
-    b"await new Promise((go) => requestAnimationFrame(() => setTimeout(go, 0)));\n"
+    b"await new Promise((go) => {"
+    b' if (document.visibilityState !== "visible") return go();'
+    b' const painted = () => performance.getEntriesByName("first-contentful-paint").length > 0;'
+    b" if (painted()) return go();"
+    b" const seen = new PerformanceObserver(() => { if (painted()) { seen.disconnect(); go(); } });"
+    b' seen.observe({ type: "paint", buffered: true }); setTimeout(go, 3000); });\n'
 )
 
 

@@ -17,6 +17,7 @@ GRAY = "sand"
 # Every scale referenced by rx.color(...), color_scheme=... or var(--x-n) in hotmeals/ and
 # assets/ (tests/unit/test_theme.py keeps this list honest).
 COLOR_SCALES = ("gray", GRAY, ACCENT, "red", "grass", "orange", "blue")
+RADIX_THEMES_PACKAGE = "@radix-ui/themes"
 
 
 @dataclasses.dataclass
@@ -30,6 +31,17 @@ class LeanRadixThemesPlugin(rx.plugins.RadixThemesPlugin):
             "@radix-ui/themes/components.css",
             "@radix-ui/themes/utilities.css",
         )
+
+    def pre_compile(self, **context: Any) -> None:
+        """Runs after the pages compile, before the app root: take Radix Themes off the
+        libraries the root imports whole for ``window.__reflex`` (dynamic components, which
+        this app never renders). Each page then loads only the Radix components it shows
+        (issue 11: the first screens loaded all of them)."""
+        super().pre_compile(**context)
+        from reflex_base.registry import RegistrationContext
+
+        bundled = RegistrationContext.ensure_context().bundled_libraries
+        bundled[:] = [lib for lib in bundled if lib != RADIX_THEMES_PACKAGE]
 
 
 def theme_plugin() -> LeanRadixThemesPlugin:

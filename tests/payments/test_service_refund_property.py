@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from hotmeals.db.engine import session_scope
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.converge import ConvergeClient
+from hotmeals.payments.simulator_cards import NO_ANSWER_CENTS
 from hotmeals.services import cards, payments
 from tests.factories import make_parent
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -26,7 +27,12 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
 )
 from tests.payments.support import PATIENT, SimServer
 
-charge = st.tuples(st.just("charge"), st.integers(min_value=100, max_value=5000))
+# Not the simulator's "never answers" amount: that one is about time-outs (and a 5 s wait for
+# its 4017), not about sums - it made this test fail with UNKNOWN whatever the machine's speed.
+charge = st.tuples(
+    st.just("charge"),
+    st.integers(min_value=100, max_value=5000).filter(lambda cents: cents != NO_ANSWER_CENTS),
+)
 refund = st.tuples(
     st.just("refund"),
     st.integers(min_value=0, max_value=10),  # which payment (modulo how many there are)

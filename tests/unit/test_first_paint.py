@@ -78,3 +78,27 @@ def test_the_build_uses_the_plugin():
     from rxconfig import config
 
     assert any(isinstance(p, FirstPaintPlugin) for p in config.plugins)
+
+
+def test_the_app_root_does_not_import_all_of_radix_themes():
+    """Radix Themes leaves the libraries the root imports whole (window.__reflex), so each page
+    loads only the Radix components it shows; React and the rest stay."""
+    from reflex_base.components.dynamic import _bundle_library
+    from reflex_base.registry import RegistrationContext
+
+    from hotmeals.ui.theme import RADIX_THEMES_PACKAGE, theme_plugin
+
+    bundled = RegistrationContext.ensure_context().bundled_libraries
+    before = list(bundled)
+    try:
+        _bundle_library(RADIX_THEMES_PACKAGE)
+        _bundle_library("react")
+        assert RADIX_THEMES_PACKAGE in bundled
+        theme_plugin().pre_compile(
+            add_save_task=lambda *a, **k: None,
+            add_modify_task=lambda *a: None,
+            radix_themes_plugin=None,
+        )
+        assert RADIX_THEMES_PACKAGE not in bundled and "react" in bundled
+    finally:
+        bundled[:] = before

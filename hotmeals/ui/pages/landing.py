@@ -80,6 +80,9 @@ def hero() -> rx.Component:
             alt=t("landing.hero_image_alt"),
             width="100%",
             height="auto",
+            # The picture's own 480x360: its box is kept before it arrives (it may come after
+            # the first paint), so nothing below it moves.
+            aspect_ratio="4 / 3",
             max_width="520px",
             margin_x="auto",
         ),
