@@ -26,6 +26,7 @@ from hotmeals.ui.state.otp import OtpState
 from hotmeals.ui.state.parent_profile import ParentEditState
 from hotmeals.ui.state.sign_in import SignInState
 from hotmeals.ui.state.sign_up import SignUpState
+from hotmeals.ui.state.toasts import leave_screen
 
 
 def toaster() -> rx.Component:
@@ -48,12 +49,16 @@ def toaster() -> rx.Component:
 
 def register_pages(app: rx.App) -> None:
     def add(component, route: str, title_key: str, on_load=None) -> None:
-        # The tab's title follows the page's language (issue 12).
-        app.add_page(component, route=route, title=t(title_key), on_load=on_load)
+        # The tab's title follows the page's language; the screen left takes its refusal
+        # with it (issue 12).
+        loads = on_load if isinstance(on_load, list) else [on_load] if on_load else []
+        app.add_page(component, route=route, title=t(title_key),
+                     on_load=[leave_screen(), *loads])
         mark_ready(route)
 
     # Visitor set (docs/product.md §2); each renders the landing screen for a logged-in parent.
-    app.add_page(landing, route="/", title=t("title.landing"), on_load=AuthState.load_session)
+    app.add_page(landing, route="/", title=t("title.landing"),
+                 on_load=[leave_screen(), AuthState.load_session])
     mark_ready("/")
     add(sign_up, "/sign-up", "title.sign_up",
         [AuthState.load_session, SignUpState.enter])

@@ -13,6 +13,7 @@ from hotmeals.ui.pages.settings import language_choice
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 from hotmeals.ui.state.parent_profile import PREFIX, UPLOAD_ID, ParentEditState
+from hotmeals.ui.state.toasts import SCREEN_ERROR
 
 IMAGE_TYPES = {"image/png": [".png"], "image/jpeg": [".jpg", ".jpeg"], "image/webp": [".webp"]}
 
@@ -44,7 +45,7 @@ def picture_section() -> rx.Component:
                 on_drop=ParentEditState.upload_picture(rx.upload_files(upload_id=UPLOAD_ID)),
                 # A file of another type never leaves the phone: say so in the page's language
                 # (the library's own message is English only).
-                on_drop_rejected=rx.toast.error(t("image_type_invalid")),
+                on_drop_rejected=rx.toast.error(t("image_type_invalid"), id=SCREEN_ERROR),
                 border="none",
                 padding="0",
             ),

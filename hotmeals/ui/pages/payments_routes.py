@@ -12,6 +12,7 @@ from hotmeals.ui.pages.payment_methods import payment_methods
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import CardsState, DonateState
+from hotmeals.ui.state.toasts import leave_screen
 
 DONATE_ROUTE = "/edit-profile/donate-payment"
 PAYMENT_METHODS_ROUTE = "/edit-profile/payment-methods"
@@ -22,13 +23,13 @@ def register_payment_pages(app: rx.App) -> None:
         donate_payment,
         route=DONATE_ROUTE,
         title=t("title.donate"),
-        on_load=[AuthState.require_parent, DonateState.load],
+        on_load=[leave_screen(), AuthState.require_parent, DonateState.load],
     )
     app.add_page(
         payment_methods,
         route=PAYMENT_METHODS_ROUTE,
         title=t("title.payment_methods"),
-        on_load=[AuthState.require_parent, CardsState.load],
+        on_load=[leave_screen(), AuthState.require_parent, CardsState.load],
     )
     for route in (DONATE_ROUTE, PAYMENT_METHODS_ROUTE):
         mark_ready(route)

@@ -16,7 +16,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
@@ -165,7 +165,7 @@ class AllergyState(rx.State):
             )
         except DomainError as err:
             self.busy = False
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self.busy = False
         if done.repeated:

@@ -21,7 +21,7 @@ from hotmeals.ui.state.forms import (
     submission_key,
 )
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 PREFIX = "child-"
 FIELDS = ("first_name", "last_name", "city", "school", "teacher", "grade")
@@ -132,7 +132,7 @@ class ChildrenState(rx.State):
                 child_id=str(child_id),
             )
         except DomainError as err:
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         if done.repeated:
             return
@@ -192,7 +192,7 @@ class ChildrenState(rx.State):
         except DomainError as err:
             self.busy = False
             self.delete_open = False
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self.busy = False
         self.delete_open = False

@@ -13,6 +13,7 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.ui.state.toasts import failed
 
 
 def message(err: DomainError, lang: str) -> str:
@@ -40,7 +41,7 @@ def place_error(
     if err.field and err.field in set(fields):
         errors[err.field] = message(err, lang)
         return rx.set_focus(prefix + err.field)
-    return rx.toast.error(message(err, lang))
+    return failed(message(err, lang))
 
 
 def submission_key(state: Any, payload: Any) -> str:

@@ -15,7 +15,7 @@ from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, s
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 VERIFY_EMAIL, RESET_PASSWORD, ALT_EMAIL = "VERIFY_EMAIL", "RESET_PASSWORD", "ALT_EMAIL"
 
@@ -165,7 +165,7 @@ class OtpState(rx.State):
             if isinstance(seconds, int):
                 self.resend_wait = seconds
                 yield OtpState.countdown
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self.resending = False
         self.resend_wait = sent.resend_after

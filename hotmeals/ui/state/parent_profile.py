@@ -13,7 +13,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 PREFIX = "profile-"
 FIELDS = ("first_name", "last_name", "phone")
@@ -224,7 +224,7 @@ class ParentEditState(rx.State):
             sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
         except DomainError as err:
             if err.code != "otp_cooldown":
-                yield rx.toast.error(message(err, lang))
+                yield failed(message(err, lang))
                 return
             # A code went out moments ago: open the dialog for that one.
             yield otp._begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
@@ -249,7 +249,7 @@ class ParentEditState(rx.State):
                 profile.remove_alt_email, parent_id=who.parent_id, email=address
             )
         except DomainError as err:
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self._apply_alt_emails(data)
         auth._apply_profile(data)
@@ -317,7 +317,7 @@ class ParentEditState(rx.State):
             )
         except DomainError as err:
             self.uploading = False
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self.uploading = False
         auth.profile_image = url

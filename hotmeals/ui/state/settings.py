@@ -29,7 +29,7 @@ from hotmeals.ui.state.steps import (
     ProfileStepState,
     step_history_script,
 )
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 PASSWORD_PREFIX = "password-"
 PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
@@ -50,7 +50,7 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
         try:
             await call_service(profile.set_language, parent_id=who.parent_id, language=i18n.lang)
         except DomainError as err:
-            yield rx.toast.error(message(err, i18n.lang))
+            yield failed(message(err, i18n.lang))
             return
     yield succeeded(tr("language_updated", i18n.lang))
 
@@ -119,7 +119,7 @@ class NotificationState(rx.State):
             )
         except DomainError as err:
             self.busy = False
-            yield rx.toast.error(message(err, lang))
+            yield failed(message(err, lang))
             return
         self.busy = False
         if done.repeated:
