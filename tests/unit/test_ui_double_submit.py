@@ -263,3 +263,20 @@ def test_notification_settings_saved_twice_answer_once(database):
         ) == 1
 
     asyncio.run(scenario())
+
+
+def test_remove_alternate_email_tapped_twice_removes_once_without_an_error(database):
+    async def scenario():
+        family = _family()
+        root = await _signed_in(family)
+        form = await root.get_state(ParentEditState)
+        await _run(form.load())
+        address = f"old.{family['id']}@example.org"
+        await _run(form.add_alt({"alt_email": address}))
+        first = await _run(form.remove_alt(address))
+        second = await _run(form.remove_alt(address))
+        assert len(first) == 1 and second == []  # no "not found" toast
+        assert _count(ParentAltEmail, ParentAltEmail.email == address) == 0
+        assert _submissions(family["id"], "remove_alt_email") == 1
+
+    asyncio.run(scenario())

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, field_error, label, submit_button, text_field
+from hotmeals.ui.components.forms import (
+    error_of,
+    field_error,
+    label,
+    once_attrs,
+    submit_button,
+    text_field,
+)
 from hotmeals.ui.components.header import avatar
 from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
@@ -120,7 +127,8 @@ def alt_row(row: rx.Var) -> rx.Component:
         rx.icon_button(rx.icon("trash-2", size=14, aria_hidden="true"), size="1",
                        variant="ghost", color_scheme="red",
                        on_click=ParentEditState.remove_alt(row["email"]),
-                       aria_label=t("ui.common.remove") + " " + row["email"]),
+                       aria_label=t("ui.common.remove") + " " + row["email"],
+                       custom_attrs=once_attrs(ParentEditState.turn)),
         align="center",
         spacing="3",
         padding_y="10px",

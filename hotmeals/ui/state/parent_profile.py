@@ -236,7 +236,15 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def remove_alt(self, address: str):
+        try:
+            async for event in self._remove_alt(address):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _remove_alt(self, address: str):
         from hotmeals.services import profile
+        from hotmeals.services.submissions import submit_once
 
         lang = await self._lang()
         auth = await self.get_state(AuthState)
@@ -245,12 +253,21 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            data = await call_service(
-                profile.remove_alt_email, parent_id=who.parent_id, email=address
+            # Tapped twice, the second tap answers "removed" once, not "not found".
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, ["remove_alt", str(address).lower()]),
+                action="remove_alt_email",
+                fn=profile.remove_alt_email,
+                email=address,
             )
         except DomainError as err:
             yield failed(message(err, lang))
             return
+        if done.repeated:
+            return
+        data = done.result
         self._apply_alt_emails(data)
         auth._apply_profile(data)
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
