@@ -145,3 +145,139 @@ class MenuDetailOut(BaseModel):
     menu_options: list[OptionOut]
     meal_options: list[OptionOut]
     addons: list[AddOnOut]
+
+
+# --- cart ---------------------------------------------------------------------------------------
+
+
+class AddToCartIn(In):
+    child_id: Id | None = None
+    meal_id: Id | None = None
+    menu_day_id: Id | None = Field(default=None, description="From GetMenu; or give date.")
+    date: Text | None = Field(
+        default=None, validation_alias=AliasChoices("date", "meal_date"), description="Or this."
+    )
+    portion_id: Id | None = Field(default=None, description="Or give size.")
+    size: Literal["small", "large"] | None = None
+    quantity: int | None = Field(default=None, description="1 to 50 (default 1).")
+    menu_option_id: Id | None = None
+    meal_option_id: Id | None = None
+    addons: list[Id] = Field(
+        default_factory=list,
+        max_length=10,
+        validation_alias=AliasChoices("addons", "addon_ids", "adds_on"),
+        description="Add-on ids of the meal's vendor.",
+    )
+    special_note: Text | None = Field(
+        default=None,
+        validation_alias=AliasChoices("special_note", "special_message"),
+        description="At most 120 characters; $1 per line, printed on the label.",
+    )
+    allergy_ack: bool = Field(
+        default=False,
+        description="The parent acknowledges a High or Medium allergen of the child.",
+    )
+
+
+class PortionIdIn(In):
+    portion_id: Id | None = None
+
+
+class CartIdIn(In):
+    cart_id: Id | None = Field(
+        default=None, validation_alias=AliasChoices("cart_id", "cart_line_id", "id")
+    )
+
+
+class AddedOut(BaseModel):
+    cart_id: int
+    child_id: int
+    menu_day_id: int
+    date: str
+    meal_id: int
+    portion_id: int
+    quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+    line_total: str
+    allergy_ack: str | None = Field(description="What the parent acknowledged, if anything.")
+    allergy_notice: str = Field(description="A Low allergen's notice, else empty.")
+    cart_count: int
+
+
+class PriceTiersOut(PortionOut):
+    meal_id: int
+
+
+class CartCountOut(BaseModel):
+    cart_count: int
+
+
+class CartAddOnOut(BaseModel):
+    id: int
+    name: str
+    price_cents: int
+    price: str
+
+
+class CartLineOut(BaseModel):
+    cart_id: int
+    meal_id: int
+    menu_day_id: int
+    vendor: str
+    name: str
+    image: str
+    portion_id: int
+    size: str
+    size_label: str
+    quantity: int
+    menu_option: str
+    meal_option: str
+    addons: list[CartAddOnOut]
+    special_note: str
+    allergy_ack: str
+    unit_price_cents: int
+    special_note_fee_cents: int
+    line_total_cents: int
+    line_total: str
+    cutoff_at: str
+    payable: bool = Field(
+        description="False: flagged (problems say why) and left out of the total."
+    )
+    problems: list[str]
+
+
+class CartGroupOut(BaseModel):
+    child_id: int
+    child_name: str
+    date: str
+    lines: list[CartLineOut]
+
+
+class ChargesOut(BaseModel):
+    meal_net_cents: int
+    special_note_fees_cents: int
+    processing_fee_cents: int
+    tax_cents: int
+    discount_cents: int
+    school_donation_cents: int
+    additional_charge_cents: int
+    total_pay_cents: int
+    total_refund_cents: int
+
+
+class GivebackOut(BaseModel):
+    school_cents: int
+    nutrition_cents: int
+    message: str
+
+
+class CartSummaryOut(BaseModel):
+    groups: list[CartGroupOut] = Field(description="By child (default first), then date.")
+    cart_count: int
+    payable_count: int
+    meal_count: int
+    charges: ChargesOut
+    total_pay: str
+    giveback: GivebackOut
+    promo_code: str | None

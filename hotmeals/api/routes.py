@@ -14,6 +14,7 @@ log = logging.getLogger("hotmeals.api")
 ROUTER_MODULES: list[str] = ["hotmeals.api.accounts", "hotmeals.api.children"]
 ROUTER_MODULES.append("hotmeals.api.payments")  # card payments, saved cards, donations
 ROUTER_MODULES.append("hotmeals.api.menu")  # meal days, menus, meal details, add-ons
+ROUTER_MODULES.append("hotmeals.api.cart")  # cart lines, price tiers, order summary
 
 
 def include_routers(api: FastAPI) -> None:

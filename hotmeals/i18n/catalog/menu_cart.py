@@ -32,6 +32,20 @@ EN: dict[str, str] = {
     ),
     "allergy_ack_text": "I understand this meal contains {allergens}",
     "allergy_notice": "Contains {allergens} (low alert level)",
+    # cart
+    "added_to_cart": "Added to cart Successfully",
+    "meal_not_on_menu": "This meal is not on the menu of that day",
+    "portion_not_found": "Please choose a size",
+    "option_not_found": "Please choose an option from the list",
+    "addon_not_found": "Please choose add-ons from the list",
+    "special_note_too_long": "Special note should not exceed {max} characters",
+    "cart_full": "Your cart is full ({max} items): please pay or remove some first",
+    "cart_line_not_found": "Cart item not found",
+    "cart_line_deleted": "Item removed from cart",
+    "cart_line_past_cutoff": "The ordering deadline for this day has passed",
+    "cart_line_unavailable": "This meal is no longer available on this day",
+    "giveback_line": "This order gives {school} to the school community and {nutrition} to "
+    "local nutrition programs",
 }
 
 FR: dict[str, str] = {
@@ -68,4 +82,17 @@ FR: dict[str, str] = {
     ),
     "allergy_ack_text": "Je comprends que ce repas contient : {allergens}",
     "allergy_notice": "Contient : {allergens} (niveau d'alerte faible)",
+    "added_to_cart": "Ajouté au panier avec succès",
+    "meal_not_on_menu": "Ce repas n'est pas au menu de cette journée",
+    "portion_not_found": "Veuillez choisir une taille",
+    "option_not_found": "Veuillez choisir une option de la liste",
+    "addon_not_found": "Veuillez choisir des extras de la liste",
+    "special_note_too_long": "Le message spécial ne doit pas dépasser {max} caractères",
+    "cart_full": "Votre panier est plein ({max} articles) : veuillez payer ou en retirer d'abord",
+    "cart_line_not_found": "Article du panier introuvable",
+    "cart_line_deleted": "Article retiré du panier",
+    "cart_line_past_cutoff": "La date limite de commande pour cette journée est passée",
+    "cart_line_unavailable": "Ce repas n'est plus offert cette journée",
+    "giveback_line": "Cette commande donne {school} à la communauté scolaire et {nutrition} aux "
+    "programmes de nutrition locaux",
 }

@@ -1,0 +1,128 @@
+"""/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary.
+
+Prices, options and add-ons come from the database (``services/cart.py``), never from the
+body. AddToCart and DeleteCart take an optional ``Idempotency-Key``: a double submission adds
+one line (``services.submissions.submit_once``).
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+
+from hotmeals.api.account_schemas import FAILURES, Envelope
+from hotmeals.api.deps import (
+    Client,
+    EnvelopeRoute,
+    ParentClient,
+    client_context,
+    idempotency_key,
+    openapi_body,
+    parent_context,
+    parse_body,
+    run,
+    run_as_parent,
+)
+from hotmeals.api.envelope import ok
+from hotmeals.api.menu_schemas import (
+    AddedOut,
+    AddToCartIn,
+    CartCountOut,
+    CartIdIn,
+    CartSummaryOut,
+    PortionIdIn,
+    PriceTiersOut,
+)
+from hotmeals.i18n import t
+from hotmeals.services import cart
+from hotmeals.services.submissions import submit_once
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+CART = ["Parent cart"]
+
+
+@router.post(
+    "/Parent/cart/AddToCart",
+    tags=CART,
+    summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
+    openapi_extra=openapi_body(AddToCartIn),
+    response_model=Envelope[AddedOut],
+)
+async def add_to_cart(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, AddToCartIn, ctx.lang)
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="add_to_cart",
+        fn=cart.add_to_cart,
+        child_id=body.child_id,
+        meal_id=body.meal_id,
+        menu_day_id=body.menu_day_id,
+        date=body.date,
+        portion_id=body.portion_id,
+        size=body.size,
+        quantity=body.quantity,
+        menu_option_id=body.menu_option_id,
+        meal_option_id=body.meal_option_id,
+        addons=body.addons,
+        special_note_text=body.special_note,
+        allergy_ack=body.allergy_ack,
+        lang=ctx.lang,
+    )
+    return ok(done.result, t("added_to_cart", ctx.lang))
+
+
+@router.post(
+    "/Parent/cart/GetPriceTiersByPortionId",
+    tags=CART,
+    summary="A portion's size and its unit price by quantity",
+    openapi_extra=openapi_body(PortionIdIn),
+    response_model=Envelope[PriceTiersOut],
+)
+async def get_price_tiers(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, PortionIdIn, client.lang)
+    data = await run_as_parent(client, _tiers, portion_id=body.portion_id, lang=client.lang)
+    return ok(data, t("success", client.lang))
+
+
+def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
+    return cart.price_tiers(session=session, portion_id=portion_id, lang=lang)
+
+
+@router.post(
+    "/Parent/cart/DeleteCart",
+    tags=CART,
+    summary="Remove one line from the cart",
+    openapi_extra=openapi_body(CartIdIn),
+    response_model=Envelope[CartCountOut],
+)
+async def delete_cart(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, CartIdIn, ctx.lang)
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="delete_cart",
+        fn=cart.delete_line,
+        cart_id=body.cart_id,
+    )
+    return ok(done.result, t("cart_line_deleted", ctx.lang))
+
+
+@router.post(
+    "/Parent/cart/OrderSummary",
+    tags=CART,
+    summary="The cart by child and date, lines past cut-off flagged, and its charges",
+    response_model=Envelope[CartSummaryOut],
+)
+async def order_summary(client: Client = Depends(client_context)):
+    data = await run_as_parent(client, cart.cart_summary, lang=client.lang)
+    return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
