@@ -3,7 +3,7 @@
 - ``/parent/assets/...`` are Vite's build output, each name carrying a hash of its content: a
   new build gives new names, so a browser may keep them for a year without asking again
   (``immutable``).
-- Everything else the frontend serves (the prerendered pages, logo, pictures, ``once.js``) keeps
+- Everything else the frontend serves (the prerendered pages, logo, pictures, ``forms.js``) keeps
   its name across builds: the browser revalidates it (``no-cache``; the ETag/Last-Modified
   that Starlette sends make that a cheap 304).
 - Anything outside the frontend (``/api``, ``/_event``, ``/ping``, the simulator) is left as
