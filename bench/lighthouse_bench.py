@@ -28,9 +28,18 @@ def audit(url: str) -> dict:
     out = Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     subprocess.run(
-        [str(LIGHTHOUSE), url, "--only-categories=performance", f"--chrome-flags={FLAGS}",
-         "--output=json", f"--output-path={out}", "--quiet"],
-        check=True, env=env, timeout=300,
+        [
+            str(LIGHTHOUSE),
+            url,
+            "--only-categories=performance",
+            f"--chrome-flags={FLAGS}",
+            "--output=json",
+            f"--output-path={out}",
+            "--quiet",
+        ],
+        check=True,
+        env=env,
+        timeout=300,
     )
     report = json.loads(out.read_text())
     audits = report["audits"]
@@ -47,13 +56,16 @@ def audit(url: str) -> dict:
 def main() -> None:
     paths = sys.argv[1:] or ["/", "/sign-in", "/sign-up"]
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench")
-    server = start_app(Path(tempfile.mkdtemp(prefix="hotmeals-lh-")),
-                       {"REFLEX_WEB_WORKDIR": workdir})
+    server = start_app(
+        Path(tempfile.mkdtemp(prefix="hotmeals-lh-")), {"REFLEX_WEB_WORKDIR": workdir}
+    )
     try:
         for path in paths:
             r = audit(server.url(path))
-            print(f"{path:<12} performance {r['score']:>3}   FCP {r['fcp']:>6}   LCP {r['lcp']:>6}"
-                  f"   TBT {r['tbt']:>7}   CLS {r['cls']:>5}   {r['bytes']:.0f} KiB")
+            print(
+                f"{path:<12} performance {r['score']:>3}   FCP {r['fcp']:>6}   LCP {r['lcp']:>6}"
+                f"   TBT {r['tbt']:>7}   CLS {r['cls']:>5}   {r['bytes']:.0f} KiB"
+            )
     finally:
         server.stop()
 
