@@ -1,4 +1,5 @@
-"""/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary.
+"""/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary,
+CheckOrderSummary; the promo codes (check_promocode, ListPromocodesByParent).
 
 Prices, options and add-ons come from the database (``services/cart.py``), never from the
 body. AddToCart and DeleteCart take an optional ``Idempotency-Key``: a double submission adds
@@ -31,9 +32,12 @@ from hotmeals.api.menu_schemas import (
     CartSummaryOut,
     PortionIdIn,
     PriceTiersOut,
+    PromoIn,
+    PromoOut,
+    SummaryIn,
 )
 from hotmeals.i18n import t
-from hotmeals.services import cart
+from hotmeals.services import cart, promos
 from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
@@ -121,8 +125,68 @@ async def delete_cart(
     "/Parent/cart/OrderSummary",
     tags=CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
+    openapi_extra=openapi_body(SummaryIn),
     response_model=Envelope[CartSummaryOut],
 )
-async def order_summary(client: Client = Depends(client_context)):
-    data = await run_as_parent(client, cart.cart_summary, lang=client.lang)
+async def order_summary(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, SummaryIn, client.lang)
+    data = await run_as_parent(
+        client,
+        cart.priced_summary,
+        promo_code=body.promo_code,
+        donation_cents=body.donation_cents,
+        lang=client.lang,
+    )
     return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
+
+
+@router.post(
+    "/Parent/cart/CheckOrderSummary",
+    tags=CART,
+    summary="Before paying: the charges of the payable lines; refused when none can be paid",
+    openapi_extra=openapi_body(SummaryIn),
+    response_model=Envelope[CartSummaryOut],
+)
+async def check_order_summary(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, SummaryIn, client.lang)
+    data = await run_as_parent(
+        client,
+        cart.priced_summary,
+        promo_code=body.promo_code,
+        donation_cents=body.donation_cents,
+        require_payable=True,
+        lang=client.lang,
+    )
+    return ok(data, t("success", client.lang))
+
+
+@router.post(
+    "/Promocode/promocode_management/check_promocode",
+    tags=CART,
+    summary="Check a promo code against the parent's cart; answers the cart with the discount",
+    openapi_extra=openapi_body(PromoIn),
+    response_model=Envelope[CartSummaryOut],
+)
+async def check_promocode(request: Request, client: Client = Depends(client_context)):
+    body = await parse_body(request, PromoIn, client.lang)
+    code = body.promo_code if body.promo_code is not None else ""
+    data = await run_as_parent(client, _check_promo, promo_code=code, lang=client.lang)
+    return ok(data, t("promo_applied", client.lang))
+
+
+def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
+    promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
+    return cart.priced_summary(
+        session=session, parent_id=parent_id, promo_code=promo_code, lang=lang
+    )
+
+
+@router.post(
+    "/Parent/auth/ListPromocodesByParent",
+    tags=CART,
+    summary="The promo codes this parent can use today (open to all, or their own)",
+    response_model=Envelope[list[PromoOut]],
+)
+async def list_promocodes(client: Client = Depends(client_context)):
+    rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)
+    return ok(rows, t("success" if rows else "no_data_found", client.lang))

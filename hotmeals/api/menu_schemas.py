@@ -281,3 +281,32 @@ class CartSummaryOut(BaseModel):
     total_pay: str
     giveback: GivebackOut
     promo_code: str | None
+
+
+class SummaryIn(In):
+    promo_code: Text | None = Field(
+        default=None, validation_alias=AliasChoices("promo_code", "promocode", "code")
+    )
+    donation_cents: int | None = Field(
+        default=None,
+        validation_alias=AliasChoices("donation_cents", "school_donation_cents"),
+        description="Optional gift with the order, 100 to 50000 cents.",
+    )
+
+
+class PromoIn(In):
+    promo_code: Text | None = Field(
+        default=None, validation_alias=AliasChoices("promo_code", "promocode", "code")
+    )
+
+
+class PromoOut(BaseModel):
+    code: str
+    description: str
+    kind: Literal["percent", "fixed"]
+    percent_bps: int = Field(description="1000 = 10 % off the meal net.")
+    amount_off_cents: int
+    min_order_cents: int
+    min_order: str
+    valid_until: str | None
+    personal: bool = Field(description="Given to this parent only.")

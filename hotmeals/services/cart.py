@@ -555,3 +555,48 @@ def _name(option: MenuOption | MealOption | None, french: bool) -> str:
     if option is None:
         return ""
     return option.name_fr if french else option.name_en
+
+
+# --- OrderSummary / CheckOrderSummary with a promo code and a donation --------------------------
+
+
+def priced_summary(
+    *,
+    session: Session,
+    parent_id: int,
+    promo_code: object = None,
+    donation_cents: object = None,
+    require_payable: bool = False,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """``cart_summary`` with the parent's promo code (``services.promos.usable_promo``, its
+    minimum checked against the payable meal net by ``domain.charges.check_promo``) and an
+    optional donation ($1 to $500, ``services.donations.parse_amount``). With
+    ``require_payable`` (CheckOrderSummary, before paying) a cart with nothing payable is
+    refused."""
+    from hotmeals.domain.charges import check_promo
+    from hotmeals.services import donations, promos
+
+    now = now or utcnow()
+    promo = None
+    if promo_code not in (None, ""):
+        promo = promos.to_promo(
+            promos.usable_promo(session=session, parent_id=parent_id, code=promo_code, now=now)
+        )
+    donation = 0
+    if donation_cents not in (None, "", 0, "0"):
+        donation = donations.parse_amount(donation_cents)
+    summary = cart_summary(
+        session=session,
+        parent_id=parent_id,
+        lang=lang,
+        now=now,
+        promo=promo,
+        school_donation_cents=donation,
+    )
+    if require_payable and summary["payable_count"] == 0:
+        raise DomainError("cart_nothing_payable")
+    if promo is not None:
+        check_promo(promo, summary["charges"]["meal_net_cents"], lang)
+    return summary

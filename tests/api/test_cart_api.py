@@ -457,3 +457,160 @@ def test_cart_calls_run_a_fixed_number_of_statements(client, shop):
     assert summaries[0][0] == summaries[1][0] <= 7, summaries[1][1]
     with session_scope() as s:
         assert s.get(Parent, big.parent_id) is not None
+
+
+# --- promo codes and CheckOrderSummary ----------------------------------------------------------
+
+
+def _promo(code: str, **fields) -> None:
+    from hotmeals.db.models import PromoCode
+
+    with session_scope() as s:
+        s.add(PromoCode(code=code, **fields))
+
+
+def test_list_promocodes_shows_the_codes_a_parent_can_use(client, shop):
+    demo = ok(post(client, "/Parent/auth/ListPromocodesByParent", {}, login(client)))["data"]
+    codes = {p["code"]: p for p in demo}
+    assert {"WELCOME10", "LUNCH2", "TREMBLAY5"} <= set(codes) and "SUMMER25" not in codes
+    assert codes["TREMBLAY5"]["personal"] is True and codes["LUNCH2"]["min_order"] == "$10.00"
+    family = _family(shop)
+    theirs = ok(post(client, "/Parent/auth/ListPromocodesByParent", {}, family.token))["data"]
+    assert "TREMBLAY5" not in {p["code"] for p in theirs}
+    refused(post(client, "/Parent/auth/ListPromocodesByParent", {}), status=401)
+
+
+def test_check_promocode_applies_the_discount_to_the_meal_net(client, shop):
+    family = _family(shop)
+    ok(_add(client, family, shop, quantity=2))
+    body = ok(
+        post(
+            client,
+            "/Promocode/promocode_management/check_promocode",
+            {"promo_code": " welcome10 "},
+            family.token,
+        )
+    )
+    assert body["message"] == "Promo code applied" and body["data"]["promo_code"] == "WELCOME10"
+    charges = body["data"]["charges"]
+    # 2 x 5.50 = 11.00, 10 % off = 1.10, HST 13 % of 9.90 = 1.29 (1.287 rounded half up)
+    assert (charges["discount_cents"], charges["tax_cents"], charges["total_pay_cents"]) == (
+        110,
+        129,
+        1119,
+    )
+    lunch = ok(
+        post(
+            client,
+            "/Promocode/promocode_management/check_promocode",
+            {"promo_code": "LUNCH2"},
+            family.token,
+        )
+    )
+    assert lunch["data"]["charges"]["discount_cents"] == 200
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("", "Please enter a promo code"),
+        ("NOPE", "This promo code does not exist"),
+        ("TREMBLAY5", "This promo code does not exist"),  # another parent's code
+        ("SUMMER25", "This promo code expired on 2025-08-31"),
+        ("LATER", None),
+        ("USEDUP", "This promo code has already been used"),
+        ("LUNCH2", "This promo code needs a minimum order of $10.00"),
+    ],
+)
+def test_check_promocode_says_why_a_code_is_refused(client, shop, code, message):
+    from hotmeals.db.models import Order
+
+    if code == "LATER":
+        _promo("LATER", percent_bps=500, valid_from=toronto_today() + timedelta(days=3))
+        message = f"This promo code can be used from {toronto_today() + timedelta(days=3)}"
+    if code == "USEDUP":
+        _promo("USEDUP", amount_off_cents=100, max_uses=1)
+        demo_token = login(client)
+        with session_scope() as s:
+            from hotmeals.db.models import PromoCode
+
+            promo = s.exec(select(PromoCode).where(PromoCode.code == "USEDUP")).one()
+            parent = s.exec(select(Parent).where(Parent.email == "parent@example.com")).one()
+            for n, status in enumerate(("pending_payment", "payment_failed", "placed")):
+                s.add(
+                    Order(
+                        number=f"HM-T{promo.id}{n}",
+                        parent_id=parent.id,
+                        status=status,
+                        promo_code_id=promo.id,
+                        tax_bps=1300,
+                        processing_fee_bps=0,
+                        processing_fee_fixed_cents=0,
+                    )
+                )
+        assert demo_token
+    family = _family(shop)
+    ok(_add(client, family, shop))
+    refused(
+        post(
+            client,
+            "/Promocode/promocode_management/check_promocode",
+            {"promo_code": code},
+            family.token,
+        ),
+        message,
+    )
+
+
+def test_unpaid_orders_do_not_use_up_a_code(client, shop):
+    from hotmeals.db.models import Order, PromoCode
+
+    _promo("ONCEONLY", amount_off_cents=100, max_uses=1)
+    family = _family(shop)
+    ok(_add(client, family, shop))
+    with session_scope() as s:
+        promo = s.exec(select(PromoCode).where(PromoCode.code == "ONCEONLY")).one()
+        s.add(
+            Order(
+                number=f"HM-U{promo.id}",
+                parent_id=family.parent_id,
+                status="payment_failed",
+                promo_code_id=promo.id,
+                tax_bps=1300,
+                processing_fee_bps=0,
+                processing_fee_fixed_cents=0,
+            )
+        )
+    ok(
+        post(
+            client,
+            "/Promocode/promocode_management/check_promocode",
+            {"promo_code": "ONCEONLY"},
+            family.token,
+        )
+    )
+
+
+def test_check_order_summary_needs_something_payable_and_adds_the_donation(client, shop):
+    family = _family(shop)
+    refused(
+        post(client, "/Parent/cart/CheckOrderSummary", {}, family.token),
+        "Your cart has no meal that can be paid",
+    )
+    ok(_add(client, family, shop))
+    body = ok(
+        post(
+            client,
+            "/Parent/cart/CheckOrderSummary",
+            {"donation_cents": 500, "promo_code": "WELCOME10"},
+            family.token,
+        )
+    )["data"]["charges"]
+    # 5.50 - 0.55 = 4.95, HST 0.64 (0.6435), the $5 gift untaxed
+    assert (body["discount_cents"], body["tax_cents"], body["school_donation_cents"]) == (
+        55,
+        64,
+        500,
+    )
+    assert body["total_pay_cents"] == 495 + 64 + 500
+    refused(post(client, "/Parent/cart/CheckOrderSummary", {"donation_cents": 50}, family.token))

@@ -46,6 +46,14 @@ EN: dict[str, str] = {
     "cart_line_unavailable": "This meal is no longer available on this day",
     "giveback_line": "This order gives {school} to the school community and {nutrition} to "
     "local nutrition programs",
+    "cart_nothing_payable": "Your cart has no meal that can be paid",
+    # promo codes
+    "promo_required": "Please enter a promo code",
+    "promo_not_found": "This promo code does not exist",
+    "promo_not_started": "This promo code can be used from {date}",
+    "promo_expired": "This promo code expired on {date}",
+    "promo_used_up": "This promo code has already been used",
+    "promo_applied": "Promo code applied",
 }
 
 FR: dict[str, str] = {
@@ -95,4 +103,11 @@ FR: dict[str, str] = {
     "cart_line_unavailable": "Ce repas n'est plus offert cette journée",
     "giveback_line": "Cette commande donne {school} à la communauté scolaire et {nutrition} aux "
     "programmes de nutrition locaux",
+    "cart_nothing_payable": "Votre panier ne contient aucun repas qui puisse être payé",
+    "promo_required": "Veuillez saisir un code promo",
+    "promo_not_found": "Ce code promo n'existe pas",
+    "promo_not_started": "Ce code promo peut être utilisé à partir du {date}",
+    "promo_expired": "Ce code promo a expiré le {date}",
+    "promo_used_up": "Ce code promo a déjà été utilisé",
+    "promo_applied": "Code promo appliqué",
 }
