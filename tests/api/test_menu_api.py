@@ -417,3 +417,61 @@ def test_menu_reads_run_a_fixed_number_of_statements(client, world):
         )
     )
     assert small_menu == big_menu <= 7, report
+
+
+def test_get_dates_counts_paid_meals_and_the_cart_for_the_child(client, world):
+    from hotmeals.db.models import Child, Meal, Order, OrderLine
+
+    with session_scope() as s:
+        child = s.get(Child, world.child_id)
+        parent_id = child.parent_id
+        meal = s.get(Meal, world.plain_meal)
+        orders = []
+        for n, status in enumerate(("placed", "pending_payment", "cancelled")):
+            order = Order(
+                number=f"HM-D{world.child_id}{n}",
+                parent_id=parent_id,
+                status=status,
+                tax_bps=1300,
+                processing_fee_bps=0,
+                processing_fee_fixed_cents=0,
+            )
+            s.add(order)
+            orders.append(order)
+        s.flush()
+        for order in orders:
+            s.add(
+                OrderLine(
+                    order_id=order.id,
+                    child_id=child.id,
+                    menu_day_id=world.menu_day_id,
+                    vendor_id=world.vendor_id,
+                    meal_id=meal.id,
+                    portion_id=portion_of(s, meal).id,
+                    meal_date=world.open_day,
+                    meal_name=meal.name_en,
+                    size="small",
+                    quantity=3,
+                    cancelled_quantity=1,
+                    price_tiers="1:550",
+                    unit_price_cents=550,
+                    line_total_cents=1650,
+                )
+            )
+        s.add(
+            CartLine(
+                parent_id=parent_id,
+                child_id=child.id,
+                menu_day_id=world.menu_day_id,
+                meal_id=meal.id,
+                portion_id=portion_of(s, meal).id,
+                quantity=2,
+            )
+        )
+    body = ok(post(client, "/Parent/menu/GetDates", {"child_id": world.child_id}, world.token))
+    day = next(d for d in body["data"]["days"] if d["date"] == world.open_day.isoformat())
+    # only the paid order counts, net of its cancelled meal
+    assert (day["ordered_quantity"], day["cart_quantity"]) == (2, 2)
+    sibling = ok(post(client, "/Parent/menu/GetDates", {"child_id": world.sibling_id}, world.token))
+    other = next(d for d in sibling["data"]["days"] if d["date"] == world.open_day.isoformat())
+    assert (other["ordered_quantity"], other["cart_quantity"]) == (0, 0)
