@@ -34,6 +34,7 @@ from hotmeals.api.menu_schemas import (
     PriceTiersOut,
     PromoIn,
     PromoOut,
+    QuantityIn,
     SummaryIn,
 )
 from hotmeals.i18n import t
@@ -119,6 +120,32 @@ async def delete_cart(
         cart_id=body.cart_id,
     )
     return ok(done.result, t("cart_line_deleted", ctx.lang))
+
+
+@router.post(
+    "/Parent/cart/UpdateCartQuantity",
+    tags=CART,
+    summary="Change a line's quantity (extension); answers the cart summary",
+    openapi_extra=openapi_body(QuantityIn),
+    response_model=Envelope[CartSummaryOut],
+)
+async def update_cart_quantity(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, QuantityIn, ctx.lang)
+    done = await run(
+        submit_once,
+        parent_id=ctx.parent_id,
+        key=key,
+        action="update_cart_quantity",
+        fn=cart.update_quantity,
+        cart_id=body.cart_id,
+        quantity=body.quantity,
+        lang=ctx.lang,
+    )
+    return ok(done.result, t("cart_quantity_updated", ctx.lang))
 
 
 @router.post(

@@ -189,6 +189,10 @@ class CartIdIn(In):
     )
 
 
+class QuantityIn(CartIdIn):
+    quantity: int | None = Field(default=None, description="1 to 50.")
+
+
 class AddedOut(BaseModel):
     cart_id: int
     child_id: int

@@ -600,3 +600,37 @@ def priced_summary(
     if promo is not None:
         check_promo(promo, summary["charges"]["meal_net_cents"], lang)
     return summary
+
+
+# --- UpdateCartQuantity (extension: the cart screen's quantity stepper) -------------------------
+
+
+def update_quantity(
+    *,
+    session: Session,
+    parent_id: int,
+    cart_id: object,
+    quantity: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Change one of the parent's lines to ``quantity`` (1-50) while its day is open; answers
+    the whole cart summary (the totals and the tier price change with the quantity)."""
+    now = now or utcnow()
+    key = _as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
+    found = session.exec(
+        select(CartLine, MenuDay, Vendor)
+        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .where(CartLine.id == key, CartLine.parent_id == parent_id)
+    ).first()
+    if found is None:
+        raise DomainError("cart_line_not_found", field="cart_id")
+    line, menu_day, vendor = found
+    # Unlike AddToCart, no quantity is not 1 here: validate_quantity refuses it.
+    qty = validate_quantity(quantity) if quantity in (None, "") else _quantity(quantity)
+    ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
+    line.quantity = qty
+    session.add(line)
+    session.flush()
+    return cart_summary(session=session, parent_id=parent_id, lang=lang, now=now)

@@ -50,6 +50,7 @@ OPERATIONS = [
     (POST, "/Parent/cart/AddToCart", True),
     (POST, "/Parent/cart/GetPriceTiersByPortionId", True),
     (POST, "/Parent/cart/DeleteCart", True),
+    (POST, "/Parent/cart/UpdateCartQuantity", True),
     (POST, "/Parent/cart/OrderSummary", True),
     (POST, "/Parent/cart/CheckOrderSummary", True),
     (POST, "/Promocode/promocode_management/check_promocode", True),

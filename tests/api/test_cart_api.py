@@ -614,3 +614,61 @@ def test_check_order_summary_needs_something_payable_and_adds_the_donation(clien
     )
     assert body["total_pay_cents"] == 495 + 64 + 500
     refused(post(client, "/Parent/cart/CheckOrderSummary", {"donation_cents": 50}, family.token))
+
+
+def test_update_cart_quantity_reprices_the_line(client, shop):
+    family = _family(shop)
+    line = ok(_add(client, family, shop))["data"]
+    body = ok(
+        post(
+            client,
+            "/Parent/cart/UpdateCartQuantity",
+            {"cart_id": line["cart_id"], "quantity": 10},
+            family.token,
+        )
+    )
+    assert body["message"] == "Quantity updated"
+    updated = body["data"]["groups"][0]["lines"][0]
+    assert (updated["quantity"], updated["unit_price_cents"]) == (10, 525)  # the 10+ tier
+    assert body["data"]["charges"]["meal_net_cents"] == 5250
+    for quantity in (0, 51, None):
+        refused(
+            post(
+                client,
+                "/Parent/cart/UpdateCartQuantity",
+                {"cart_id": line["cart_id"], "quantity": quantity},
+                family.token,
+            ),
+            "Please choose a quantity from 1 to 50",
+        )
+    refused(
+        post(
+            client,
+            "/Parent/cart/UpdateCartQuantity",
+            {"cart_id": line["cart_id"], "quantity": 2},
+            login(client),
+        ),
+        "Cart item not found",
+    )
+    # a line whose cut-off passed cannot be changed
+    with session_scope() as s:
+        past = CartLine(
+            parent_id=family.parent_id,
+            child_id=family.ben,
+            menu_day_id=shop.past_day_id,
+            meal_id=shop.plain,
+            portion_id=shop.small,
+            quantity=1,
+        )
+        s.add(past)
+        s.flush()
+        past_id = past.id
+    refused(
+        post(
+            client,
+            "/Parent/cart/UpdateCartQuantity",
+            {"cart_id": past_id, "quantity": 2},
+            family.token,
+        ),
+        f"Orders and changes for {shop.past_day} are closed",
+    )

@@ -42,6 +42,7 @@ EN: dict[str, str] = {
     "cart_full": "Your cart is full ({max} items): please pay or remove some first",
     "cart_line_not_found": "Cart item not found",
     "cart_line_deleted": "Item removed from cart",
+    "cart_quantity_updated": "Quantity updated",
     "cart_line_past_cutoff": "The ordering deadline for this day has passed",
     "cart_line_unavailable": "This meal is no longer available on this day",
     "giveback_line": "This order gives {school} to the school community and {nutrition} to "
@@ -99,6 +100,7 @@ FR: dict[str, str] = {
     "cart_full": "Votre panier est plein ({max} articles) : veuillez payer ou en retirer d'abord",
     "cart_line_not_found": "Article du panier introuvable",
     "cart_line_deleted": "Article retiré du panier",
+    "cart_quantity_updated": "Quantité modifiée",
     "cart_line_past_cutoff": "La date limite de commande pour cette journée est passée",
     "cart_line_unavailable": "Ce repas n'est plus offert cette journée",
     "giveback_line": "Cette commande donne {school} à la communauté scolaire et {nutrition} aux "
