@@ -672,3 +672,20 @@ def test_update_cart_quantity_reprices_the_line(client, shop):
         ),
         f"Orders and changes for {shop.past_day} are closed",
     )
+
+
+def test_the_same_add_sent_in_parallel_adds_one_line(client, shop):
+    """A double tap answered by two workers at once: the parent's row is locked first
+    (services.submissions.submit_once), so the repeat waits and answers the first line."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    family = _family(shop)
+
+    def send(_):
+        return _add(client, family, shop, key="parallel-add", addons=[shop.apple]).json()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(send, range(4)))
+    assert all(a["code"] == 1 for a in answers), answers
+    assert len({a["data"]["cart_id"] for a in answers}) == 1
+    assert _summary(client, family)["data"]["cart_count"] == 1
