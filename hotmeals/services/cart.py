@@ -436,7 +436,12 @@ def cart_summary(
         closes = cutoff_at(cutoff_rule(vendor), menu_day.meal_date)
         if now >= closes:
             problems.append(t("cart_line_past_cutoff", lang))
-        if menu_day.is_closed or not vendor.is_active or not meal.is_active:
+        if (
+            menu_day.is_closed
+            or not vendor.is_active
+            or not meal.is_active
+            or menu_day.school_id != child.school_id  # the child changed school since
+        ):
             problems.append(t("cart_line_unavailable", lang))
         found = matches.get((child.id, meal.id), [])
         verdict = meal_verdict(level for _, level in found)

@@ -689,3 +689,17 @@ def test_the_same_add_sent_in_parallel_adds_one_line(client, shop):
     assert all(a["code"] == 1 for a in answers), answers
     assert len({a["data"]["cart_id"] for a in answers}) == 1
     assert _summary(client, family)["data"]["cart_count"] == 1
+
+
+def test_a_line_of_a_school_the_child_has_left_is_flagged(client, shop):
+    from hotmeals.db.models import Child
+
+    family = _family(shop)
+    ok(_add(client, family, shop, child_id=family.ben))
+    with session_scope() as s:
+        child = s.get(Child, family.ben)
+        child.school_id = make_school(s).id
+        s.add(child)
+    line = _summary(client, family)["data"]["groups"][0]["lines"][0]
+    assert line["payable"] is False
+    assert line["problems"] == ["This meal is no longer available on this day"]
