@@ -74,6 +74,18 @@ def test_focus_returns_to_what_opened_a_dialog(page: Page, parent_cookie):
     expect(delete).to_be_focused()
 
 
+def test_focus_returns_to_the_button_that_opened_the_terms(page: Page):
+    open_page(page, "/sign-up")
+    opener = page.get_by_role("button", name=re.compile("terms", re.IGNORECASE)).first
+    opener.focus()
+    page.keyboard.press("Enter")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(dialog).to_have_count(0)
+    expect(opener).to_be_focused()
+
+
 def test_links_that_look_like_buttons_are_one_element(page: Page):
     open_page(page, "/")
     for name in ("Get started", "I have an account", "Login"):
