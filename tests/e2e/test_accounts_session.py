@@ -193,7 +193,9 @@ def test_parent_area_steps_settings_and_password(page: Page, parent_cookie: dict
     expect(page.get_by_label("Email address")).to_have_value(DEMO_EMAIL)
     page.click("#contact-submit")
     expect(page.locator("#contact-subject-error")).to_have_text("Please enter subject")
-    expect(page.locator("#contact-description-error")).to_have_text("Please tell us how we can help")
+    expect(page.locator("#contact-description-error")).to_have_text(
+        "Please tell us how we can help"
+    )
     page.fill("#contact-phone", DEMO_PHONE)
     page.fill("#contact-subject", "Lunch on Friday")
     page.fill("#contact-description", "Can Emma's meal come without onions?")
