@@ -320,10 +320,9 @@ _CHILD_COLUMNS = select(
     .join(Grade, Grade.id == Child.grade_id, isouter=True)
 )
 _CHILD_ORDER = (Child.is_default.desc(), Child.first_name, Child.id)
-_CHILDREN_OF_PARENT = (
-    _CHILD_COLUMNS.where(Child.parent_id == bindparam("parent_id"), Child.is_active)
-    .order_by(*_CHILD_ORDER)
-)
+_CHILDREN_OF_PARENT = _CHILD_COLUMNS.where(
+    Child.parent_id == bindparam("parent_id"), Child.is_active
+).order_by(*_CHILD_ORDER)
 _ONE_CHILD = _CHILD_COLUMNS.where(Child.id == bindparam("child_id"))
 _OWN_CHILD = _ONE_CHILD.where(Child.parent_id == bindparam("parent_id"), Child.is_active)
 _ALLERGIES_OF_CHILDREN = (
@@ -483,6 +482,5 @@ def allergy_suggestions(
         found.append((not starts, not row.is_priority, _fold(row.name(lang)), row))
     found.sort(key=lambda item: item[:3])
     return [
-        {"id": r.id, "name": r.name(lang), "is_priority": r.is_priority}
-        for *_, r in found[:limit]
+        {"id": r.id, "name": r.name(lang), "is_priority": r.is_priority} for *_, r in found[:limit]
     ]

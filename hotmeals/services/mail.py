@@ -203,8 +203,9 @@ def _log_mail(mail: _Mail) -> None:
     if get_settings().production:
         # Production starts only with SMTP_HOST (hotmeals/mode.py); should a mail get here all
         # the same, its text (a sign-in code, say) still never reaches a log.
-        log.error("mail %s (%s) not sent: no SMTP_HOST; kept in the outbox", mail.outbox_id,
-                  mail.kind)
+        log.error(
+            "mail %s (%s) not sent: no SMTP_HOST; kept in the outbox", mail.outbox_id, mail.kind
+        )
         return
     _ensure_visible()
     log.info(
@@ -231,6 +232,4 @@ def _ensure_visible() -> None:
 def redeliver(engine: Engine, row: EmailOutbox) -> None:
     """Send a PENDING outbox row again, now, and record the outcome on it (housekeeping: a
     crash between the commit and the SMTP handover left it unsent)."""
-    _deliver(
-        engine, _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True)
-    )
+    _deliver(engine, _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True))

@@ -33,9 +33,9 @@ def toaster() -> rx.Component:
     """docs/product.md §9: toasts top-right, closing after 5000 ms. Their close button and
     region are named in the page's language, and on a phone they start below the header
     (``--hm-toast-top``, kept by assets/forms.js) instead of covering it (issue 12)."""
-    options = rx.Var.create(
-        {"duration": 5000, "closeButtonAriaLabel": t("ui.toast.close")}
-    ).to(ToastProps)
+    options = rx.Var.create({"duration": 5000, "closeButtonAriaLabel": t("ui.toast.close")}).to(
+        ToastProps
+    )
     return rx.toast.provider(
         position="top-right",
         close_button=True,
@@ -52,31 +52,57 @@ def register_pages(app: rx.App) -> None:
         # The tab's title follows the page's language; the screen left takes its refusal
         # with it (issue 12).
         loads = on_load if isinstance(on_load, list) else [on_load] if on_load else []
-        app.add_page(component, route=route, title=t(title_key),
-                     on_load=[leave_screen(), *loads])
+        app.add_page(component, route=route, title=t(title_key), on_load=[leave_screen(), *loads])
         mark_ready(route)
 
     # Visitor set (docs/product.md §2); each renders the landing screen for a logged-in parent.
-    app.add_page(landing, route="/", title=t("title.landing"),
-                 on_load=[leave_screen(), AuthState.load_session])
+    app.add_page(
+        landing,
+        route="/",
+        title=t("title.landing"),
+        on_load=[leave_screen(), AuthState.load_session],
+    )
     mark_ready("/")
-    add(sign_up, "/sign-up", "title.sign_up",
-        [AuthState.load_session, SignUpState.enter])
+    add(sign_up, "/sign-up", "title.sign_up", [AuthState.load_session, SignUpState.enter])
     add(sign_in, "/sign-in", "title.sign_in", SignInState.open_email)
     add(sign_in, "/sign-in-with-phone", "title.sign_in_phone", SignInState.open_phone)
-    add(add_child, "/add-child", "title.add_child",
-        [AuthState.require_signup_step("ADD_CHILD"), ChildFormState.start_add])
-    add(allergy_profile, "/allergy-profile", "title.allergy",
-        [AuthState.require_session, AllergyState.start])
+    add(
+        add_child,
+        "/add-child",
+        "title.add_child",
+        [AuthState.require_signup_step("ADD_CHILD"), ChildFormState.start_add],
+    )
+    add(
+        allergy_profile,
+        "/allergy-profile",
+        "title.allergy",
+        [AuthState.require_session, AllergyState.start],
+    )
     # About, terms, privacy and FAQ at addresses of their own (issue 12), for everyone.
     for path, (_slug, title_key) in PUBLIC_PAGES.items():
         add(public_content, path, title_key, [AuthState.load_session, ContentState.show_page])
     # Logged-in set.
-    add(add_another_child, "/add-another-child", "title.add_another_child",
-        [AuthState.require_parent, ChildFormState.start_add])
-    add(edit_profile, "/edit-profile", "title.edit_profile",
-        [AuthState.require_parent, EditProfileState.enter])
-    add(parent_edit_profile, "/edit-profile/parent-edit-profile", "title.parent_edit_profile",
-        [AuthState.require_parent, ParentEditState.load, OtpState.cancel])
-    add(edit_child, "/edit-profile/edit-child", "title.edit_child",
-        [AuthState.require_parent, ChildFormState.start_edit])
+    add(
+        add_another_child,
+        "/add-another-child",
+        "title.add_another_child",
+        [AuthState.require_parent, ChildFormState.start_add],
+    )
+    add(
+        edit_profile,
+        "/edit-profile",
+        "title.edit_profile",
+        [AuthState.require_parent, EditProfileState.enter],
+    )
+    add(
+        parent_edit_profile,
+        "/edit-profile/parent-edit-profile",
+        "title.parent_edit_profile",
+        [AuthState.require_parent, ParentEditState.load, OtpState.cancel],
+    )
+    add(
+        edit_child,
+        "/edit-profile/edit-child",
+        "title.edit_child",
+        [AuthState.require_parent, ChildFormState.start_edit],
+    )

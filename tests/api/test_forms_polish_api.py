@@ -21,7 +21,10 @@ def test_allergies_come_most_severe_first(client):
     }
     saved = ok(post(client, "/Parent/user/Add_Child_Allergicingredients", body, token))["data"]
     assert [a["alert_level"] for a in saved["allergies"]] == [
-        "Major", "High", "Low", "Non-allergic"
+        "Major",
+        "High",
+        "Low",
+        "Non-allergic",
     ]
     listed = ok(get(client, "/Parent/user/GetChilds", token))["data"][0]
     assert listed["allergies"] == saved["allergies"]

@@ -201,8 +201,13 @@ def test_the_same_submission_sent_in_parallel_is_recorded_once(client):
     token, _ = signed_up(client)
 
     def send(_):
-        return post(client, "/Parent/user/AddChild", _child_body(), token,
-                    **{"idempotency-key": "parallel-1"}).json()
+        return post(
+            client,
+            "/Parent/user/AddChild",
+            _child_body(),
+            token,
+            **{"idempotency-key": "parallel-1"},
+        ).json()
 
     with ThreadPoolExecutor(max_workers=4) as pool:
         answers = list(pool.map(send, range(4)))

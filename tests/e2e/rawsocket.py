@@ -36,9 +36,7 @@ class RawReflexSocket:
     def __init__(self, base_url: str, *, client_token: str | None = None) -> None:
         self.client_token = client_token or str(uuid.uuid4())
         ws_base = base_url.replace("http://", "ws://").replace("https://", "wss://")
-        self.url = (
-            f"{ws_base}{NAMESPACE}/?EIO=4&transport=websocket&token={self.client_token}"
-        )
+        self.url = f"{ws_base}{NAMESPACE}/?EIO=4&transport=websocket&token={self.client_token}"
         self.frames: list[str] = []
         self.updates: list[dict[str, Any]] = []
         self._ws: _Client | None = None

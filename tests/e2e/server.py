@@ -68,8 +68,13 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
     env.update(extra_env or {})
     py = sys.executable
     for step in (["migrate"], ["seed"]):
-        subprocess.run([py, "-m", "hotmeals.db.cli", *step], cwd=ROOT, env=env, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [py, "-m", "hotmeals.db.cli", *step],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     log_path = data_dir / "server.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
     reflex = str(ROOT / ".venv" / "bin" / "reflex")

@@ -35,14 +35,19 @@ def open_account_menu_item(page: Page, name: str) -> None:
 
 def tiny_png() -> bytes:
     """A 2x2 PNG, made here so the test needs no fixture file."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         crc = zlib.crc32(kind + data) & 0xFFFFFFFF
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
 
     raw = b"".join(b"\x00" + b"\xd1\x34\x15" * 2 for _ in range(2))
     header = struct.pack(">IIBBBBB", 2, 2, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw))
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def test_visitor_is_sent_to_sign_in_and_back(page: Page):
@@ -101,16 +106,18 @@ def test_forgot_password_then_new_password(page: Page, app: AppServer, smtp: Smt
     email = f"e2e-reset-{uuid.uuid4().hex[:10]}@example.com"
     api = f"{app.base_url}/api/v1/Parent/auth"
     signup = {
-        "first_name": "Robin", "last_name": "Reset", "email": email,
+        "first_name": "Robin",
+        "last_name": "Reset",
+        "email": email,
         # A number of its own: a phone number identifies one account (issue 12).
         "phone": f"613-554-{uuid.uuid4().int % 10_000:04d}",
-        "password": DEMO_PASSWORD, "confirm_password": DEMO_PASSWORD, "terms": True,
+        "password": DEMO_PASSWORD,
+        "confirm_password": DEMO_PASSWORD,
+        "terms": True,
     }
     assert httpx.post(f"{api}/Signup", content=_json(signup), headers=API_HEADERS).json()["code"]
     verify = {"email": email, "otp": smtp.inbox.wait_for_code(email)}
-    assert httpx.post(f"{api}/VerifyOtp", content=_json(verify), headers=API_HEADERS).json()[
-        "code"
-    ]
+    assert httpx.post(f"{api}/VerifyOtp", content=_json(verify), headers=API_HEADERS).json()["code"]
 
     open_page(page, "/sign-in")
     page.click("#forgot-password")
@@ -159,9 +166,7 @@ def test_parent_area_steps_settings_and_password(page: Page, parent_cookie: dict
     page.fill("#password-new_password", "Lunch@2026!")
     page.fill("#password-confirm_password", "Lunch@2026?")
     page.click("#password-submit")
-    expect(page.locator("#password-confirm_password-error")).to_have_text(
-        "Passwords do not match"
-    )
+    expect(page.locator("#password-confirm_password-error")).to_have_text("Passwords do not match")
     # Change it and back, so the demo account stays as the README says.
     # Each round waits for the previous toast to go, so the second "Password Changed" is the
     # server's answer to the second change and not the first toast still on screen.

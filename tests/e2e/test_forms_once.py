@@ -28,8 +28,9 @@ def viewport() -> str:
 
 def _api(app: AppServer, path: str, body: dict, token: str | None = None) -> dict:
     headers = {**API_HEADERS, **({"token": token} if token else {})}
-    answer = httpx.post(f"{app.base_url}/api/v1{path}", content=json.dumps(body),
-                        headers=headers, timeout=30).json()
+    answer = httpx.post(
+        f"{app.base_url}/api/v1{path}", content=json.dumps(body), headers=headers, timeout=30
+    ).json()
     assert answer["code"] == 1, answer
     return answer["data"]
 
@@ -38,19 +39,31 @@ def _new_parent(app: AppServer, smtp: SmtpServer) -> str:
     """A parent just verified (sign-up step ADD_CHILD): its session token."""
     email = f"e2e-once-{uuid.uuid4().hex[:10]}@example.com"
     n = uuid.uuid4().int
-    _api(app, "/Parent/auth/Signup", {
-        "first_name": "Zoë", "last_name": "O'Neil", "email": email,
-        "phone": f"613-553-{n % 10_000:04d}", "password": PASSWORD,
-        "confirm_password": PASSWORD, "terms": True,
-    })
-    data = _api(app, "/Parent/auth/VerifyOtp",
-                {"email": email, "otp": smtp.inbox.wait_for_code(email)})
+    _api(
+        app,
+        "/Parent/auth/Signup",
+        {
+            "first_name": "Zoë",
+            "last_name": "O'Neil",
+            "email": email,
+            "phone": f"613-553-{n % 10_000:04d}",
+            "password": PASSWORD,
+            "confirm_password": PASSWORD,
+            "terms": True,
+        },
+    )
+    data = _api(
+        app, "/Parent/auth/VerifyOtp", {"email": email, "otp": smtp.inbox.wait_for_code(email)}
+    )
     return data["token"]
 
 
 def _children(app: AppServer, token: str) -> list[dict]:
-    answer = httpx.get(f"{app.base_url}/api/v1/Parent/user/GetChilds",
-                       headers={**API_HEADERS, "token": token}, timeout=30).json()
+    answer = httpx.get(
+        f"{app.base_url}/api/v1/Parent/user/GetChilds",
+        headers={**API_HEADERS, "token": token},
+        timeout=30,
+    ).json()
     return answer["data"] or []
 
 
@@ -90,9 +103,7 @@ def test_double_tap_on_add_child_adds_one_child(page: Page, app: AppServer, smtp
     assert names == ["Jean-Luc", "Émilie"]
 
 
-def test_a_save_button_is_disabled_from_the_first_tap(
-    page: Page, app: AppServer, smtp: SmtpServer
-):
+def test_a_save_button_is_disabled_from_the_first_tap(page: Page, app: AppServer, smtp: SmtpServer):
     token = _new_parent(app, smtp)
     page.context.add_cookies([{"name": "hm_token", "value": token, "url": app.base_url}])
     open_page(page, "/add-child")

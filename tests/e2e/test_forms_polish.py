@@ -52,9 +52,7 @@ def test_the_code_field_keeps_six_digits(page: Page):
     expect(page.locator("#otp-resend")).to_have_css("opacity", "0.5")
 
 
-def test_a_major_allergy_stands_out_and_make_default_says_what_it_did(
-    page: Page, parent_cookie
-):
+def test_a_major_allergy_stands_out_and_make_default_says_what_it_did(page: Page, parent_cookie):
     page.context.add_cookies([parent_cookie])
     open_page(page, "/edit-profile")
     badge = page.locator(".hm-major-allergy")

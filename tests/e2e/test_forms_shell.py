@@ -98,29 +98,52 @@ def test_links_that_look_like_buttons_are_one_element(page: Page):
 def _complete_parent(app: AppServer, smtp: SmtpServer) -> str:
     """A parent through sign-up (a child, no allergies): its session token."""
     email = f"e2e-shell-{uuid.uuid4().hex[:10]}@example.com"
-    _api(app, "/Parent/auth/Signup", {
-        "first_name": "Émilie", "last_name": "Dubé", "email": email,
-        "phone": f"613-551-{uuid.uuid4().int % 10_000:04d}", "password": PASSWORD,
-        "confirm_password": PASSWORD, "terms": True,
-    })
-    token = _api(app, "/Parent/auth/VerifyOtp",
-                 {"email": email, "otp": smtp.inbox.wait_for_code(email)})["token"]
+    _api(
+        app,
+        "/Parent/auth/Signup",
+        {
+            "first_name": "Émilie",
+            "last_name": "Dubé",
+            "email": email,
+            "phone": f"613-551-{uuid.uuid4().int % 10_000:04d}",
+            "password": PASSWORD,
+            "confirm_password": PASSWORD,
+            "terms": True,
+        },
+    )
+    token = _api(
+        app, "/Parent/auth/VerifyOtp", {"email": email, "otp": smtp.inbox.wait_for_code(email)}
+    )["token"]
     city = _api(app, "/Parent/user/get_city", {})[0]
     school = _api(app, "/Parent/user/GetSchool", {"city_id": city["id"]})[0]
     teacher = _api(app, "/Parent/user/get_teachers", {"school_id": school["id"]})[0]
-    child = _api(app, "/Parent/user/AddChild", {
-        "first_name": "Zoë", "last_name": "Dubé", "city_id": city["id"],
-        "school_id": school["id"], "teacher_id": teacher["id"], "grade_id": teacher["grade_id"],
-    }, token)
-    _api(app, "/Parent/user/Add_Child_Allergicingredients",
-         {"child_id": child["id"], "allergies": []}, token)
+    child = _api(
+        app,
+        "/Parent/user/AddChild",
+        {
+            "first_name": "Zoë",
+            "last_name": "Dubé",
+            "city_id": city["id"],
+            "school_id": school["id"],
+            "teacher_id": teacher["id"],
+            "grade_id": teacher["grade_id"],
+        },
+        token,
+    )
+    _api(
+        app,
+        "/Parent/user/Add_Child_Allergicingredients",
+        {"child_id": child["id"], "allergies": []},
+        token,
+    )
     return token
 
 
 def _api(app: AppServer, path: str, body: dict, token: str | None = None):
     headers = {**API_HEADERS, **({"token": token} if token else {})}
-    answer = httpx.post(f"{app.base_url}/api/v1{path}", content=json.dumps(body),
-                        headers=headers, timeout=30).json()
+    answer = httpx.post(
+        f"{app.base_url}/api/v1{path}", content=json.dumps(body), headers=headers, timeout=30
+    ).json()
     assert answer["code"] == 1, answer
     return answer["data"]
 
@@ -193,8 +216,12 @@ def test_a_picture_of_another_type_is_refused_in_french_and_the_refusal_leaves_w
 
 @pytest.mark.parametrize(
     ("path", "heading"),
-    [("/about", "À propos de nous"), ("/terms", "Conditions d'utilisation"),
-     ("/privacy", "Politique de confidentialité"), ("/faq", "FAQ")],
+    [
+        ("/about", "À propos de nous"),
+        ("/terms", "Conditions d'utilisation"),
+        ("/privacy", "Politique de confidentialité"),
+        ("/faq", "FAQ"),
+    ],
 )
 def test_about_terms_privacy_and_faq_have_addresses(page: Page, path: str, heading: str):
     from tests.e2e.test_accessibility import serious_violations

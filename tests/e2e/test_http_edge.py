@@ -154,4 +154,3 @@ def test_a_signed_in_upload_declaring_300_mb_is_refused_unread(app: AppServer):
         headers={**API_HEADERS, "token": token},
         timeout=30,
     )
-

@@ -198,7 +198,9 @@ def test_the_server_log_holds_no_card_number_or_pin(app: AppServer, payer: dict)
     payments = {}
     for card in (VISA, DECLINED_CARD):
         start = _api(
-            app, payer, "/Parent/order/getConvergeSessionToken",
+            app,
+            payer,
+            "/Parent/order/getConvergeSessionToken",
             {"purpose": "donation", "amount": "5.00"},
         )
         assert start["code"] == 1, start
@@ -216,13 +218,17 @@ def test_the_server_log_holds_no_card_number_or_pin(app: AppServer, payer: dict)
         payment_id = start["data"]["payment_id"]
         if card == VISA:
             done = _api(
-                app, payer, "/Parent/payment/ConfirmPayment",
+                app,
+                payer,
+                "/Parent/payment/ConfirmPayment",
                 {"payment_id": payment_id, "ssl_txn_id": answer["ssl_txn_id"]},
             )
             assert done["code"] == 1 and done["data"]["state"] == "APPROVED", done
         else:
             done = _api(
-                app, payer, "/Parent/payment/PaymentDeclined",
+                app,
+                payer,
+                "/Parent/payment/PaymentDeclined",
                 {"payment_id": payment_id, "ssl_result_message": answer["ssl_result_message"]},
             )
             assert done["data"]["state"] == "DECLINED", done

@@ -38,9 +38,7 @@ def test_back_and_forward_walk_the_steps_and_a_reload_keeps_one(page: Page, pare
     page.click("#settings-notifications")
     expect(page.locator("#notifications-save")).to_be_visible()
     expect(page).to_have_url(re.compile(r"\?step=6&sub=2$"))
-    assert (stored(page, "editProfileStep"), stored(page, "editProfileSetingsStep")) == (
-        "6", "2"
-    )
+    assert (stored(page, "editProfileStep"), stored(page, "editProfileSetingsStep")) == ("6", "2")
 
     page.go_back()  # the settings menu, not the page before /edit-profile
     expect(page.locator("#settings-notifications")).to_be_visible()

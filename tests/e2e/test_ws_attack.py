@@ -61,14 +61,16 @@ API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/
 
 def tiny_png() -> bytes:
     """A valid 1x1 PNG, so only the missing session can refuse it."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         body = kind + data
         return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
 
     header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
     pixels = zlib.compress(b"\x00\xff\x00\x00")
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels)
-            + chunk(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
+    )
 
 
 def ev(state: type, handler: str) -> str:
@@ -88,9 +90,14 @@ def victim(db) -> Iterator[dict[str, Any]]:
     so the other browser tests find the demo data as seeded)."""
     with session_scope(db) as session:
         parent = session.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
-        card = StoredCard(parent_id=parent.id, converge_token=uuid.uuid4().hex[:16],
-                          brand="VISA", masked=f"40**********{CARD_LAST4}", exp_month=12,
-                          exp_year=2031)
+        card = StoredCard(
+            parent_id=parent.id,
+            converge_token=uuid.uuid4().hex[:16],
+            brand="VISA",
+            masked=f"40**********{CARD_LAST4}",
+            exp_month=12,
+            exp_year=2031,
+        )
         session.add(card)
         session.add(ParentAltEmail(parent_id=parent.id, email=ALT_EMAIL))
         session.flush()
@@ -103,8 +110,13 @@ def victim(db) -> Iterator[dict[str, Any]]:
             "children": [k.id for k in kids],
             "card": card.id,
             # What only the victim's session may see, as it would appear in a delta.
-            "secrets": [parent.email, f'"{parent.first_name}"', parent.phone,
-                        f'"{CARD_LAST4}"', *(f'"{k.first_name}"' for k in kids)],
+            "secrets": [
+                parent.email,
+                f'"{parent.first_name}"',
+                parent.phone,
+                f'"{CARD_LAST4}"',
+                *(f'"{k.first_name}"' for k in kids),
+            ],
         }
     yield found
     with session_scope(db) as session:
@@ -117,6 +129,7 @@ def snapshot(db, parent_id: int) -> dict[str, Any]:
     """Everything of the victim a forged call could have written, and the app-wide rows a
     forged payment, contact message or e-mail would add."""
     with session_scope(db) as session:
+
         def count(model, *where) -> int:
             return session.exec(select(func.count()).select_from(model).where(*where)).one()
 
@@ -124,8 +137,15 @@ def snapshot(db, parent_id: int) -> dict[str, Any]:
         kids = session.exec(select(Child).where(Child.parent_id == parent_id)).all()
         kid_ids = [k.id for k in kids]
         return {
-            "parent": (parent.first_name, parent.last_name, parent.phone, parent.language,
-                       parent.password_hash, parent.profile_image, parent.signup_step),
+            "parent": (
+                parent.first_name,
+                parent.last_name,
+                parent.phone,
+                parent.language,
+                parent.password_hash,
+                parent.profile_image,
+                parent.signup_step,
+            ),
             "children": sorted(
                 (k.id, k.first_name, k.last_name, k.is_default, k.is_active, k.teacher_id)
                 for k in kids
@@ -178,39 +198,72 @@ def signed_in_calls(victim: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         (ev(ChildrenState, "ask_delete"), {"child_id": str(child), "name": "x"}),
         (ev(ChildrenState, "confirm_delete"), {}),
         (ev(ChildFormState, "start_edit"), {}),
-        (ev(ChildFormState, "save"), {"form_data": {"first_name": "Hacked",
-                                                    "last_name": "Child"}}),
+        (ev(ChildFormState, "save"), {"form_data": {"first_name": "Hacked", "last_name": "Child"}}),
         (ev(AllergyState, "start"), {}),
         (ev(AllergyState, "add"), {"ingredient_id": "1", "name": "x"}),
         (ev(AllergyState, "save"), {}),
         (ev(AllergyState, "skip"), {}),
         (ev(ParentEditState, "load"), {}),
-        (ev(ParentEditState, "save"), {"form_data": {"first_name": "Hacked",
-                                                     "last_name": "Parent",
-                                                     "phone": "(613) 555-0199"}}),
+        (
+            ev(ParentEditState, "save"),
+            {
+                "form_data": {
+                    "first_name": "Hacked",
+                    "last_name": "Parent",
+                    "phone": "(613) 555-0199",
+                }
+            },
+        ),
         (ev(ParentEditState, "add_alt"), {"form_data": {"alt_email": "eve@evil.example"}}),
         (ev(ParentEditState, "verify_alt"), {"address": ALT_EMAIL}),
         (ev(ParentEditState, "remove_alt"), {"address": ALT_EMAIL}),
         (ev(NotificationState, "set_pref"), {"kind": "newsletter", "value": True}),
         (ev(NotificationState, "save"), {}),
         (ev(LanguageState, "choose"), {"lang": "fr"}),
-        (ev(ChangePasswordState, "submit"), {"form_data": {
-            "current_password": "Lunch@2026", "new_password": "Owned@2026",
-            "confirm_password": "Owned@2026"}}),
-        (ev(ContactState, "submit"), {"form_data": {
-            "first_name": "Eve", "last_name": "Intruder", "email": "eve@evil.example",
-            "phone": "(613) 555-0199", "subject": "Refund", "description": "Refund me"}}),
+        (
+            ev(ChangePasswordState, "submit"),
+            {
+                "form_data": {
+                    "current_password": "Lunch@2026",
+                    "new_password": "Owned@2026",
+                    "confirm_password": "Owned@2026",
+                }
+            },
+        ),
+        (
+            ev(ContactState, "submit"),
+            {
+                "form_data": {
+                    "first_name": "Eve",
+                    "last_name": "Intruder",
+                    "email": "eve@evil.example",
+                    "phone": "(613) 555-0199",
+                    "subject": "Refund",
+                    "description": "Refund me",
+                }
+            },
+        ),
         (ev(OtpState, "submit"), {"form_data": {"otp": "123456"}}),
         (ev(DonateState, "load"), {}),
         (ev(DonateState, "set_choice"), {"value": "10"}),
         (ev(DonateState, "donate"), {"form_data": {}}),
-        (ev(DonateState, "lightbox_closed"), {"value": {
-            "outcome": "approval", "txn_id": "123456", "token": "", "message": ""}}),
+        (
+            ev(DonateState, "lightbox_closed"),
+            {"value": {"outcome": "approval", "txn_id": "123456", "token": "", "message": ""}},
+        ),
         (ev(CardsState, "load"), {}),
         (ev(CardsState, "add_card"), {}),
-        (ev(CardsState, "lightbox_closed"), {"value": {
-            "outcome": "approval", "txn_id": "", "token": uuid.uuid4().hex[:16],
-            "message": ""}}),
+        (
+            ev(CardsState, "lightbox_closed"),
+            {
+                "value": {
+                    "outcome": "approval",
+                    "txn_id": "",
+                    "token": uuid.uuid4().hex[:16],
+                    "message": "",
+                }
+            },
+        ),
         (ev(CardsState, "ask_delete"), {"card_id": card, "label": "x"}),
         (ev(CardsState, "confirm_delete"), {}),
     ]
@@ -231,17 +284,28 @@ def test_a_real_session_sees_its_data_through_this_client(app, db, victim):
     with session_scope(db) as session:
         token = start_session(session, session.get(Parent, victim["id"]), "ws-control")
     with RawReflexSocket(app.base_url) as sock:
-        sock.call(ev(UpdateVarsInternalState, "update_vars_internal"),
-                  {"vars": {f"{AuthState.get_full_name()}.token": token}}, barrier=BARRIER)
-        run_calls(sock, [(ev(ChildrenState, "load"), {}), (ev(CardsState, "load"), {}),
-                         (ev(ParentEditState, "load"), {})])
+        sock.call(
+            ev(UpdateVarsInternalState, "update_vars_internal"),
+            {"vars": {f"{AuthState.get_full_name()}.token": token}},
+            barrier=BARRIER,
+        )
+        run_calls(
+            sock,
+            [
+                (ev(ChildrenState, "load"), {}),
+                (ev(CardsState, "load"), {}),
+                (ev(ParentEditState, "load"), {}),
+            ],
+        )
         answer = httpx.post(
             f"{app.base_url}/_upload",
             files={"files": ("me.png", tiny_png(), "image/png")},
-            headers={"reflex-client-token": sock.client_token,
-                     "reflex-event-handler": ev(ParentEditState, "upload_picture"),
-                     # What a browser sends along: the session cookie the guard checks.
-                     "cookie": f"hm_token={token}"},
+            headers={
+                "reflex-client-token": sock.client_token,
+                "reflex-event-handler": ev(ParentEditState, "upload_picture"),
+                # What a browser sends along: the session cookie the guard checks.
+                "cookie": f"hm_token={token}",
+            },
             timeout=30,
         )
         sock.drain()
@@ -256,14 +320,22 @@ def test_a_real_session_sees_its_data_through_this_client(app, db, victim):
         path.unlink()
     with session_scope(db) as session:
         session.get(Parent, victim["id"]).profile_image = victim["profile_image"]
-    httpx.post(f"{app.base_url}/api/v1/Parent/auth/Logout",
-               headers={**API_HEADERS, "token": token}, timeout=30)
+    httpx.post(
+        f"{app.base_url}/api/v1/Parent/auth/Logout",
+        headers={**API_HEADERS, "token": token},
+        timeout=30,
+    )
 
 
 def test_a_forged_identity_on_the_websocket_gets_nothing_and_changes_nothing(app, db, victim):
     before = snapshot(db, victim["id"])
-    profile = {"id": victim["id"], "first_name": "Maria", "email": DEMO_EMAIL,
-               "signup_step": "COMPLETE", "isLoginData": True}
+    profile = {
+        "id": victim["id"],
+        "first_name": "Maria",
+        "email": DEMO_EMAIL,
+        "signup_step": "COMPLETE",
+        "isLoginData": True,
+    }
     claims = [
         # The helpers issue 7's attack called, under their old names and their new ones.
         (ev(AuthState, "apply_profile"), {"profile": profile}),
@@ -283,20 +355,28 @@ def test_a_forged_identity_on_the_websocket_gets_nothing_and_changes_nothing(app
         for name, payload in claims:
             sock.call(name, payload, barrier=BARRIER)
         # What the browser does control: its cookie and storage. Claim the victim there.
-        sock.call(ev(UpdateVarsInternalState, "update_vars_internal"), {"vars": {
-            f"{AuthState.get_full_name()}.token": "forged-" + uuid.uuid4().hex,
-            f"{AuthState.get_full_name()}.session_data": json.dumps(
-                {"id": victim["id"], "signup_step": "COMPLETE"}
-            ),
-            f"{ChildChoiceState.get_full_name()}.child_id": str(victim["children"][0]),
-        }}, barrier=BARRIER)
+        sock.call(
+            ev(UpdateVarsInternalState, "update_vars_internal"),
+            {
+                "vars": {
+                    f"{AuthState.get_full_name()}.token": "forged-" + uuid.uuid4().hex,
+                    f"{AuthState.get_full_name()}.session_data": json.dumps(
+                        {"id": victim["id"], "signup_step": "COMPLETE"}
+                    ),
+                    f"{ChildChoiceState.get_full_name()}.child_id": str(victim["children"][0]),
+                }
+            },
+            barrier=BARRIER,
+        )
         run_calls(sock, signed_in_calls(victim))
         # The picture upload travels over HTTP, in the name of this socket's client token.
         httpx.post(
             f"{app.base_url}/_upload",
             files={"files": ("me.png", tiny_png(), "image/png")},
-            headers={"reflex-client-token": sock.client_token,
-                     "reflex-event-handler": ev(ParentEditState, "upload_picture")},
+            headers={
+                "reflex-client-token": sock.client_token,
+                "reflex-event-handler": ev(ParentEditState, "upload_picture"),
+            },
             timeout=30,
         )
         sock.drain()
@@ -313,14 +393,20 @@ def test_a_session_revoked_through_the_api_stops_on_the_open_socket(app, db, vic
     with session_scope(db) as session:
         token = start_session(session, session.get(Parent, victim["id"]), "ws-revoked")
     with RawReflexSocket(app.base_url) as sock:
-        sock.call(ev(UpdateVarsInternalState, "update_vars_internal"),
-                  {"vars": {f"{AuthState.get_full_name()}.token": token}}, barrier=BARRIER)
+        sock.call(
+            ev(UpdateVarsInternalState, "update_vars_internal"),
+            {"vars": {f"{AuthState.get_full_name()}.token": token}},
+            barrier=BARRIER,
+        )
         run_calls(sock, [(ev(ChildrenState, "load"), {})])
         assert f'"{DEMO_EMAIL}"' not in sock.received_text()  # children only, so far
         assert any(s in sock.received_text() for s in victim["secrets"])  # it did work
 
-        answer = httpx.post(f"{app.base_url}/api/v1/Parent/auth/Logout",
-                            headers={**API_HEADERS, "token": token}, timeout=30).json()
+        answer = httpx.post(
+            f"{app.base_url}/api/v1/Parent/auth/Logout",
+            headers={**API_HEADERS, "token": token},
+            timeout=30,
+        ).json()
         assert answer["code"] == 1, answer
         before = snapshot(db, victim["id"])
         seen = len(sock.frames)

@@ -22,8 +22,16 @@ _INSERT = text(
 
 
 def _add(conn, email: str, phone: str, digits: str, active: bool = True) -> None:
-    conn.execute(_INSERT, {"email": email, "phone": phone, "digits": digits, "active": active,
-                           "t": datetime(2026, 1, 5, tzinfo=UTC)})
+    conn.execute(
+        _INSERT,
+        {
+            "email": email,
+            "phone": phone,
+            "digits": digits,
+            "active": active,
+            "t": datetime(2026, 1, 5, tzinfo=UTC),
+        },
+    )
 
 
 def test_0003_keeps_each_number_for_the_oldest_active_account(empty_url):

@@ -55,9 +55,7 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
         for op in ops:
             if op[0] == "charge":
                 with session_scope(engine) as db:
-                    reserved = reserve_donation_payment(
-                        db, parent_id=parent_id, amount_cents=op[1]
-                    )
+                    reserved = reserve_donation_payment(db, parent_id=parent_id, amount_cents=op[1])
                 view = await payments.charge_stored_card(
                     payment_id=reserved.id,
                     parent_id=parent_id,

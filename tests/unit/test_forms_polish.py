@@ -13,7 +13,11 @@ from hotmeals.ui.state.toasts import succeeded
 
 def test_levels_are_offered_most_severe_first():
     assert [level.value for level in BY_SEVERITY] == [
-        "Major", "High", "Medium", "Low", "Non-allergic"
+        "Major",
+        "High",
+        "Medium",
+        "Low",
+        "Non-allergic",
     ]
     assert set(BY_SEVERITY) == set(AlertLevel)
     assert [row["value"] for row in list_alert_levels()] == [lv.value for lv in BY_SEVERITY]
@@ -23,7 +27,10 @@ def test_levels_are_offered_most_severe_first():
 
 def test_the_child_card_names_its_major_allergies():
     child = {
-        "id": 3, "first_name": "Zoë", "last_name": "Dubé", "is_default": True,
+        "id": 3,
+        "first_name": "Zoë",
+        "last_name": "Dubé",
+        "is_default": True,
         "allergies": [
             {"name": "Peanuts", "alert_level": "Major", "alert_level_label": "Major"},
             {"name": "Sesame", "alert_level": "Major", "alert_level_label": "Major"},
@@ -37,11 +44,13 @@ def test_the_child_card_names_its_major_allergies():
 def test_sign_in_gives_every_error_at_once():
     both = validate_login(identifier="", password="", by_phone=True)
     assert {f: e.code for f, e in both.items()} == {
-        "identifier": "phone_required", "password": "password_required"
+        "identifier": "phone_required",
+        "password": "password_required",
     }
     bad = validate_login(identifier="not-an-email", password="", by_phone=False)
     assert {f: e.code for f, e in bad.items()} == {
-        "identifier": "email_invalid", "password": "password_required"
+        "identifier": "email_invalid",
+        "password": "password_required",
     }
     assert validate_login(identifier="a@b.ca", password="x", by_phone=False) == {}
 

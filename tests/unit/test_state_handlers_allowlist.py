@@ -202,11 +202,17 @@ def test_the_helpers_issue_7_named_are_not_handlers():
     states = _every_state()
     forbidden = {
         "hotmeals.ui.state.auth.AuthState": {
-            "apply_profile", "start_session", "forget_session", "refresh",
-            "checked_parent_id", "session_expired", "lang", "client_address", "user_agent",
+            "apply_profile",
+            "start_session",
+            "forget_session",
+            "refresh",
+            "checked_parent_id",
+            "session_expired",
+            "lang",
+            "client_address",
+            "user_agent",
         },
-        "hotmeals.ui.state.steps.ProfileStepState": {"set_steps", "reset_steps",
-                                                      "load_for_step"},
+        "hotmeals.ui.state.steps.ProfileStepState": {"set_steps", "reset_steps", "load_for_step"},
         "hotmeals.ui.state.content.ContentState": {"ensure_loaded"},
         "hotmeals.ui.state.contact.ContactState": {"fill_from_profile"},
         "hotmeals.ui.state.settings.NotificationState": {"reload"},

@@ -69,11 +69,21 @@ def database(tmp_path_factory) -> Iterator[Path]:
             load_demo_data(session)
             victim = session.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
             # A saved card and an alternate address of the victim, for the attacks to aim at.
-            session.add(StoredCard(parent_id=victim.id, converge_token="4421912014039990",
-                                   brand="VISA", masked="40**********7777", exp_month=12,
-                                   exp_year=2030))
-            session.add(ParentAltEmail(parent_id=victim.id, email="maria.work@example.com",
-                                       verified_at=None))
+            session.add(
+                StoredCard(
+                    parent_id=victim.id,
+                    converge_token="4421912014039990",
+                    brand="VISA",
+                    masked="40**********7777",
+                    exp_month=12,
+                    exp_year=2030,
+                )
+            )
+            session.add(
+                ParentAltEmail(
+                    parent_id=victim.id, email="maria.work@example.com", verified_at=None
+                )
+            )
         yield folder
         mail.drain()
         get_engine().dispose()
@@ -93,21 +103,35 @@ def _victim() -> dict[str, Any]:
             "children": [k.id for k in kids],
             # What only the victim's session may see (the alternate address is not here: the
             # attack itself names it, and the screens echo what the browser typed).
-            "secrets": [parent.email, parent.first_name, parent.phone or "", card.masked[-4:],
-                        *(k.first_name for k in kids)],
+            "secrets": [
+                parent.email,
+                parent.first_name,
+                parent.phone or "",
+                card.masked[-4:],
+                *(k.first_name for k in kids),
+            ],
         }
 
 
 def _snapshot() -> dict[str, Any]:
     """Everything a forged call could have written."""
     with session_scope() as session:
+
         def count(model) -> int:
             return session.exec(select(func.count()).select_from(model)).one()
 
         return {
             "parents": [
-                (p.id, p.first_name, p.last_name, p.phone, p.language, p.password_hash,
-                 p.profile_image, p.signup_step)
+                (
+                    p.id,
+                    p.first_name,
+                    p.last_name,
+                    p.phone,
+                    p.language,
+                    p.password_hash,
+                    p.profile_image,
+                    p.signup_step,
+                )
                 for p in session.exec(select(Parent).order_by(Parent.id))
             ],
             "children": [
@@ -194,8 +218,9 @@ async def _every_signed_in_call(root: rx.State, victim: dict[str, Any]) -> _Uplo
 
     profile = await root.get_state(ParentEditState)
     await _run(profile.load())
-    await _run(profile.save({"first_name": "Hacked", "last_name": "Name",
-                             "phone": "(613) 555-0199"}))
+    await _run(
+        profile.save({"first_name": "Hacked", "last_name": "Name", "phone": "(613) 555-0199"})
+    )
     await _run(profile.add_alt({"alt_email": "attacker@evil.example"}))
     await _run(profile.verify_alt("maria.work@example.com"))
     await _run(profile.remove_alt("maria.work@example.com"))
@@ -213,13 +238,28 @@ async def _every_signed_in_call(root: rx.State, victim: dict[str, Any]) -> _Uplo
     notifications.prefs = {"order_confirmation": False, "newsletter": True}
     await _run(notifications.save())
     await _run((await root.get_state(LanguageState)).choose("fr"))
-    await _run((await root.get_state(ChangePasswordState)).submit(
-        {"current_password": DEMO_PASSWORD, "new_password": "Other@2026",
-         "confirm_password": "Other@2026"}))
+    await _run(
+        (await root.get_state(ChangePasswordState)).submit(
+            {
+                "current_password": DEMO_PASSWORD,
+                "new_password": "Other@2026",
+                "confirm_password": "Other@2026",
+            }
+        )
+    )
 
-    await _run((await root.get_state(ContactState)).submit(
-        {"first_name": "Eve", "last_name": "Intruder", "email": "eve@evil.example",
-         "phone": "(613) 555-0199", "subject": "Refund", "description": "Send me a refund"}))
+    await _run(
+        (await root.get_state(ContactState)).submit(
+            {
+                "first_name": "Eve",
+                "last_name": "Intruder",
+                "email": "eve@evil.example",
+                "phone": "(613) 555-0199",
+                "subject": "Refund",
+                "description": "Send me a refund",
+            }
+        )
+    )
 
     await _run((await root.get_state(DonateState)).load())
     await _run((await root.get_state(CardsState)).load())
@@ -383,9 +423,15 @@ def test_a_password_change_ends_the_other_open_sessions_at_their_next_call(datab
 
         here, elsewhere = await signed_in(), await signed_in()
         form = await here.get_state(ChangePasswordState)
-        await _run(form.submit({"current_password": DEMO_PASSWORD,
-                                "new_password": "Changed@2027",
-                                "confirm_password": "Changed@2027"}))
+        await _run(
+            form.submit(
+                {
+                    "current_password": DEMO_PASSWORD,
+                    "new_password": "Changed@2027",
+                    "confirm_password": "Changed@2027",
+                }
+            )
+        )
         assert form.errors == {}
         # The browser that changed it carries on; the other one acts no more.
         mine = await here.get_state(ChildrenState)
@@ -397,9 +443,9 @@ def test_a_password_change_ends_the_other_open_sessions_at_their_next_call(datab
         assert (await elsewhere.get_state(AuthState)).status == "visitor"
         with session_scope() as session:
             live = session.exec(
-                select(func.count()).select_from(SessionToken).where(
-                    SessionToken.parent_id == parent_id, SessionToken.revoked_at.is_(None)
-                )
+                select(func.count())
+                .select_from(SessionToken)
+                .where(SessionToken.parent_id == parent_id, SessionToken.revoked_at.is_(None))
             ).one()
         assert live == 1
 

@@ -169,9 +169,15 @@ def test_an_action_after_the_session_was_revoked_goes_home_and_changes_nothing(d
         with session_scope() as session:  # logged out elsewhere
             accounts.logout(session=session, token=auth.token)
         form = await root.get_state(ChangePasswordState)
-        events = await _run(form.submit({"current_password": DEMO_PASSWORD,
-                                         "new_password": "Other@2026",
-                                         "confirm_password": "Other@2026"}))
+        events = await _run(
+            form.submit(
+                {
+                    "current_password": DEMO_PASSWORD,
+                    "new_password": "Other@2026",
+                    "confirm_password": "Other@2026",
+                }
+            )
+        )
         flat = [e for item in events for e in (item if isinstance(item, list) else [item])]
         assert _redirect_path(flat) == "/"
         assert auth.status == "visitor" and auth.token == ""

@@ -136,8 +136,14 @@ def test_contact_message_sent_twice_is_stored_once(database):
         family = _family()
         root = await _signed_in(family)
         contact = await root.get_state(ContactState)
-        message = {"first_name": "Ann", "last_name": "Lee", "email": family["email"],
-                   "phone": family["phone"], "subject": "Soup", "description": "More soup"}
+        message = {
+            "first_name": "Ann",
+            "last_name": "Lee",
+            "email": family["email"],
+            "phone": family["phone"],
+            "subject": "Soup",
+            "description": "More soup",
+        }
         before = _count(ContactMessage)
         first = await _run(contact.submit(message))
         second = await _run(contact.submit(message))
@@ -255,12 +261,15 @@ def test_notification_settings_saved_twice_answer_once(database):
         second = await _run(prefs.save())
         assert len(first) == 1 and second == []
         assert _submissions(family["id"], "update_notifications") == 1
-        assert _count(
-            NotificationPreference,
-            NotificationPreference.parent_id == family["id"],
-            NotificationPreference.kind == "newsletter",
-            NotificationPreference.enabled,
-        ) == 1
+        assert (
+            _count(
+                NotificationPreference,
+                NotificationPreference.parent_id == family["id"],
+                NotificationPreference.kind == "newsletter",
+                NotificationPreference.enabled,
+            )
+            == 1
+        )
 
     asyncio.run(scenario())
 

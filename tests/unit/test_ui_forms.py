@@ -128,8 +128,15 @@ def test_change_password_shows_its_four_messages():
             "new_password": "New password is required",
             "confirm_password": "Confirm password is required",
         }
-        await _run(form.submit({"current_password": "x", "new_password": "Lunch@2026",
-                                "confirm_password": "Lunch@2025"}))
+        await _run(
+            form.submit(
+                {
+                    "current_password": "x",
+                    "new_password": "Lunch@2026",
+                    "confirm_password": "Lunch@2025",
+                }
+            )
+        )
         assert form.errors == {"confirm_password": "Passwords do not match"}
 
     asyncio.run(scenario())

@@ -13,8 +13,7 @@ EN: dict[str, str] = {
     "ui.child.major_allergy": "Major allergy",
     "ui.form.show_password": "Show password",
     "ui.alt_email.limit_reached": (
-        "You have the most alternate addresses an account can have (3). Remove one to add "
-        "another."
+        "You have the most alternate addresses an account can have (3). Remove one to add another."
     ),
     "ui.form.hide_password": "Hide password",
     "ui.child.default_now": "{name} is now the default child",

@@ -89,8 +89,7 @@ FR: dict[str, str] = {
     "card_not_found": "Carte introuvable",
     "card_not_verified": "Cette carte n'a pas pu être vérifiée",
     "card_limit": "Vous pouvez enregistrer au plus {max} cartes",
-    "card_delete_failed": "La carte n'a pas pu être supprimée pour le moment. Veuillez "
-    "réessayer.",
+    "card_delete_failed": "La carte n'a pas pu être supprimée pour le moment. Veuillez réessayer.",
     "donation_amount_range": "Veuillez saisir un montant de {min}\u00a0$ à {max}\u00a0$",
     "pay.session_ready": "Session de paiement sécurisée prête",
     "pay.approved": "Merci! Votre paiement de {amount} a été approuvé.",

@@ -77,8 +77,7 @@ EN: dict[str, str] = {
     "ui.signup.login_link": "Log in",
     "ui.signup.aside_title": "Hot lunches, less hassle",
     "ui.signup.aside_text": (
-        "Book every child's meals in one place. Every meal gives $0.50 to the school "
-        "community."
+        "Book every child's meals in one place. Every meal gives $0.50 to the school community."
     ),
     "ui.signup.complete": "Welcome! Your account is ready.",
     # codes
@@ -322,8 +321,7 @@ FR: dict[str, str] = {
     "ui.signin.create_account": "Créer un compte",
     "ui.signin.aside_title": "Le dîner est réglé",
     "ui.signin.aside_text": (
-        "Consultez le menu de la semaine, réservez et gérez vos commandes depuis votre "
-        "téléphone."
+        "Consultez le menu de la semaine, réservez et gérez vos commandes depuis votre téléphone."
     ),
     "ui.reset.title": "Mot de passe oublié?",
     "ui.reset.subtitle": (
@@ -356,8 +354,7 @@ FR: dict[str, str] = {
     "ui.child.delete_title": "Êtes-vous sûr?",
     "ui.child.delete_text_1": "Cette action retire",
     "ui.child.delete_text_2": (
-        "de votre compte et vide son panier. Les commandes passées restent dans votre "
-        "historique."
+        "de votre compte et vide son panier. Les commandes passées restent dans votre historique."
     ),
     "ui.child.delete_confirm": "Oui, supprimer",
     "ui.allergy.title": "Profil d'allergies :",
@@ -381,8 +378,7 @@ FR: dict[str, str] = {
     "ui.allergy.skip": "Aucune allergie, continuer",
     "ui.allergy.aside_title": "Des repas attentifs aux allergies",
     "ui.allergy.aside_text": (
-        "Dites-le-nous une fois; nous vous avertissons avant de réserver un repas qui en "
-        "contient."
+        "Dites-le-nous une fois; nous vous avertissons avant de réserver un repas qui en contient."
     ),
     "ui.steps.label": "Mon compte",
     "ui.steps.profile": "Profil",

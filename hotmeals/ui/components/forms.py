@@ -72,8 +72,11 @@ def text_field(
     if input_mode:
         props["input_mode"] = input_mode
     return rx.box(
-        label(label_text, field_id,
-              optional=(not required) if show_optional is None else show_optional),
+        label(
+            label_text,
+            field_id,
+            optional=(not required) if show_optional is None else show_optional,
+        ),
         rx.input(
             id=field_id,
             name=name,
@@ -97,12 +100,16 @@ def reveal_button(field_id: str) -> rx.Component:
     type in the browser: the password never goes anywhere for it)."""
     return rx.el.button(
         rx.el.span(t("ui.form.show_password"), custom_attrs={"data-hm-reveal-show": ""}),
-        rx.el.span(t("ui.form.hide_password"), hidden=True,
-                   custom_attrs={"data-hm-reveal-hide": ""}),
+        rx.el.span(
+            t("ui.form.hide_password"), hidden=True, custom_attrs={"data-hm-reveal-hide": ""}
+        ),
         type="button",
         class_name="hm-linklike",
-        custom_attrs={"data-hm-reveal": field_id, "aria-controls": field_id,
-                      "aria-pressed": "false"},
+        custom_attrs={
+            "data-hm-reveal": field_id,
+            "aria-controls": field_id,
+            "aria-pressed": "false",
+        },
         id=f"{field_id}-reveal",
     )
 
@@ -211,9 +218,7 @@ def notice(text: Any, kind: str = "success") -> rx.Component:
     )
 
 
-def status_notice(
-    message: Any, status: Any, kinds: dict[str, str], *, id_: str
-) -> rx.Component:
+def status_notice(message: Any, status: Any, kinds: dict[str, str], *, id_: str) -> rx.Component:
     """The notice of a flow's current ``status`` (its kind from ``kinds``, else info), shown
     while ``message`` is not empty; ``data-status`` lets tests read the state."""
     return rx.cond(
@@ -237,5 +242,4 @@ def link_button(*children: Any, href: str, id_: str | None = None, **button_prop
     link_props = {"to": href}
     if id_:
         link_props["id"] = id_
-    return rx.button(ReactRouterLink.create(*children, **link_props), as_child=True,
-                     **button_props)
+    return rx.button(ReactRouterLink.create(*children, **link_props), as_child=True, **button_props)

@@ -46,7 +46,10 @@ def _count_link(
     # The name says what and how many, whatever is hidden at a phone's width: "Cart, 0 items"
     # and "Cancel cart, 0 items", never two bare "0 items" (issue 12).
     name = (
-        t(name_key) + ", " + count.to_string() + " "
+        t(name_key)
+        + ", "
+        + count.to_string()
+        + " "
         + rx.cond(count == 1, t("ui.header.item"), t("ui.header.items"))
     )
     content = [
@@ -55,8 +58,7 @@ def _count_link(
         rx.badge(count, variant="solid", radius="full", size="1", aria_hidden="true"),
     ]
     if is_ready(route):
-        return link_button(*content, href=route, id_=id_, variant="soft", size="2",
-                           aria_label=name)
+        return link_button(*content, href=route, id_=id_, variant="soft", size="2", aria_label=name)
     return rx.button(
         *content,
         variant="soft",
@@ -73,12 +75,23 @@ def cart_counts() -> rx.Component:
     return rx.cond(
         AuthState.active_child_count > 0,
         rx.hstack(
-            _count_link("ui.header.cart", "ui.header.cart_name", AuthState.shown_cart_count,
-                        "/edit-profile/cart", "shopping-cart", "header-cart"),
+            _count_link(
+                "ui.header.cart",
+                "ui.header.cart_name",
+                AuthState.shown_cart_count,
+                "/edit-profile/cart",
+                "shopping-cart",
+                "header-cart",
+            ),
             # A crossed-out day, not a second bag: the meals the parent is cancelling.
-            _count_link("ui.header.cancel_cart", "ui.header.cancel_cart_name",
-                        AuthState.shown_cancel_cart_count, "/edit-profile/cancel-cart",
-                        "calendar-x", "header-cancel-cart"),
+            _count_link(
+                "ui.header.cancel_cart",
+                "ui.header.cancel_cart_name",
+                AuthState.shown_cancel_cart_count,
+                "/edit-profile/cancel-cart",
+                "calendar-x",
+                "header-cancel-cart",
+            ),
             spacing="2",
         ),
     )
@@ -86,8 +99,12 @@ def cart_counts() -> rx.Component:
 
 def _menu_item(icon: str, label_key: str, on_click, **props) -> rx.Component:
     return rx.menu.item(
-        rx.hstack(rx.icon(icon, size=16, aria_hidden="true"), rx.text(t(label_key)),
-                  spacing="2", align="center"),
+        rx.hstack(
+            rx.icon(icon, size=16, aria_hidden="true"),
+            rx.text(t(label_key)),
+            spacing="2",
+            align="center",
+        ),
         on_click=on_click,
         **props,
     )
@@ -116,24 +133,44 @@ def profile_menu() -> rx.Component:
             ),
             rx.menu.separator(),
             # Phones have no room in the bar for these two: they live in the menu.
-            _menu_item("utensils", "ui.header.book_meal",
-                       EditProfileState.open_step(PROFILE, SETTINGS_MENU),
-                       class_name="hm-show-phone"),
-            _menu_item("mail", "ui.header.contact_us",
-                       EditProfileState.open_step(CONTACT, SETTINGS_MENU),
-                       class_name="hm-show-phone"),
+            _menu_item(
+                "utensils",
+                "ui.header.book_meal",
+                EditProfileState.open_step(PROFILE, SETTINGS_MENU),
+                class_name="hm-show-phone",
+            ),
+            _menu_item(
+                "mail",
+                "ui.header.contact_us",
+                EditProfileState.open_step(CONTACT, SETTINGS_MENU),
+                class_name="hm-show-phone",
+            ),
             rx.menu.separator(class_name="hm-show-phone"),
-            _menu_item("user-pen", "ui.header.edit_profile",
-                       rx.redirect("/edit-profile/parent-edit-profile")),
-            _menu_item("bell", "ui.header.manage_notification",
-                       EditProfileState.open_step(SETTINGS, NOTIFICATIONS)),
-            _menu_item("key-round", "ui.header.change_password",
-                       EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD)),
-            _menu_item("languages", "nav.switch_to_other", LanguageState.toggle,
-                       custom_attrs={"lang": rx.cond(I18nState.is_fr, "en", "fr")}),
+            _menu_item(
+                "user-pen",
+                "ui.header.edit_profile",
+                rx.redirect("/edit-profile/parent-edit-profile"),
+            ),
+            _menu_item(
+                "bell",
+                "ui.header.manage_notification",
+                EditProfileState.open_step(SETTINGS, NOTIFICATIONS),
+            ),
+            _menu_item(
+                "key-round",
+                "ui.header.change_password",
+                EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD),
+            ),
+            _menu_item(
+                "languages",
+                "nav.switch_to_other",
+                LanguageState.toggle,
+                custom_attrs={"lang": rx.cond(I18nState.is_fr, "en", "fr")},
+            ),
             rx.menu.separator(),
-            _menu_item("log-out", "ui.header.logout", AuthState.open_logout, color="red",
-                       id="menu-logout"),
+            _menu_item(
+                "log-out", "ui.header.logout", AuthState.open_logout, color="red", id="menu-logout"
+            ),
             align="end",
             min_width="220px",
         ),
@@ -160,12 +197,20 @@ def logout_dialog() -> rx.Component:
 def parent_nav() -> rx.Component:
     link = {"variant": "ghost", "size": "2", "color": GRAY_12}
     return rx.hstack(
-        rx.button(rx.icon("utensils", size=16, aria_hidden="true"), t("ui.header.book_meal"),
-                  on_click=EditProfileState.open_step(PROFILE, SETTINGS_MENU), id="nav-book-meal",
-                  **link),
-        rx.button(rx.icon("mail", size=16, aria_hidden="true"), t("ui.header.contact_us"),
-                  on_click=EditProfileState.open_step(CONTACT, SETTINGS_MENU), id="nav-contact",
-                  **link),
+        rx.button(
+            rx.icon("utensils", size=16, aria_hidden="true"),
+            t("ui.header.book_meal"),
+            on_click=EditProfileState.open_step(PROFILE, SETTINGS_MENU),
+            id="nav-book-meal",
+            **link,
+        ),
+        rx.button(
+            rx.icon("mail", size=16, aria_hidden="true"),
+            t("ui.header.contact_us"),
+            on_click=EditProfileState.open_step(CONTACT, SETTINGS_MENU),
+            id="nav-contact",
+            **link,
+        ),
         spacing="4",
         class_name="hm-hide-phone",
     )
@@ -207,11 +252,13 @@ def visitor_menu() -> rx.Component:
             rx.menu.content(
                 rx.menu.item(t("nav.parents"), on_click=rx.redirect("/")),
                 rx.menu.item(
-                    t("nav.school"), _new_tab_hint(),
+                    t("nav.school"),
+                    _new_tab_hint(),
                     on_click=rx.redirect(s.school_site_url, is_external=True),
                 ),
                 rx.menu.item(
-                    t("nav.vendor"), _new_tab_hint(),
+                    t("nav.vendor"),
+                    _new_tab_hint(),
                     on_click=rx.redirect(s.vendor_site_url, is_external=True),
                 ),
                 rx.menu.separator(),
@@ -238,8 +285,12 @@ def cms_dialog() -> rx.Component:
                     margin="0",
                 ),
                 rx.dialog.close(
-                    rx.icon_button(rx.icon("x", aria_hidden="true"), variant="ghost",
-                                   color_scheme="gray", aria_label=t("ui.common.close")),
+                    rx.icon_button(
+                        rx.icon("x", aria_hidden="true"),
+                        variant="ghost",
+                        color_scheme="gray",
+                        aria_label=t("ui.common.close"),
+                    ),
                 ),
                 justify="between",
                 align="center",
@@ -276,8 +327,14 @@ _MARKDOWN_COMPONENTS = {
 
 def markdown(text: rx.Var) -> rx.Component:
     """CMS Markdown: no math (prices like $5.00 ... $7.25 are not LaTeX) and no raw HTML."""
-    return rx.markdown(text, use_math=False, use_katex=False, use_raw=False,
-                       use_unwrap_images=False, component_map=_MARKDOWN_COMPONENTS)
+    return rx.markdown(
+        text,
+        use_math=False,
+        use_katex=False,
+        use_raw=False,
+        use_unwrap_images=False,
+        component_map=_MARKDOWN_COMPONENTS,
+    )
 
 
 def faq_list(items: rx.Var, html: bool = False) -> rx.Component:

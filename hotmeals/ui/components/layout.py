@@ -32,8 +32,13 @@ def brand() -> rx.Component:
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
-            rx.text(t("brand.name"), weight="bold", size="5", color=rx.color("gray", 12),
-                    white_space="nowrap"),
+            rx.text(
+                t("brand.name"),
+                weight="bold",
+                size="5",
+                color=rx.color("gray", 12),
+                white_space="nowrap",
+            ),
             align="center",
             spacing="2",
         ),

@@ -19,12 +19,14 @@ def signup_progress(current: int) -> rx.Component:
             rx.el.li(
                 rx.el.span(
                     rx.icon("check", size=14, aria_hidden="true") if done else str(number),
-                    class_name="hm-step-dot" + (" is-active" if active else "")
+                    class_name="hm-step-dot"
+                    + (" is-active" if active else "")
                     + (" is-done" if done else ""),
                     aria_hidden="true",
                 ),
                 rx.el.span(t(key)),
-                rx.el.span(" ", t("ui.progress.done"), class_name="sr-only") if done
+                rx.el.span(" ", t("ui.progress.done"), class_name="sr-only")
+                if done
                 else rx.fragment(),
                 class_name="hm-step" + (" is-active" if active else ""),
                 custom_attrs={"aria-current": "step"} if active else {},

@@ -79,8 +79,14 @@ def focus_screen(
     the form alone under a slim bar. Header and footer hidden (docs/product.md §2)."""
     aside = rx.box(
         rx.vstack(
-            rx.image(src=static(illustration), alt="", width="100%", max_width="360px",
-                     height="auto", loading="lazy"),
+            rx.image(
+                src=static(illustration),
+                alt="",
+                width="100%",
+                max_width="360px",
+                height="auto",
+                loading="lazy",
+            ),
             rx.text(aside_title, as_="p", size="6", weight="bold", text_align="center"),
             rx.text(aside_text, size="3", color=rx.color("gray", 11), text_align="center"),
             align="center",
@@ -122,19 +128,32 @@ def focus_screen(
 def screen_heading(title: Any, subtitle: Any | None = None, id_: str | None = None):
     return rx.vstack(
         rx.heading(title, as_="h1", size=rx.breakpoints(initial="7", md="8"), id=id_),
-        rx.text(subtitle, size="3", color=rx.color("gray", 11)) if subtitle is not None
+        rx.text(subtitle, size="3", color=rx.color("gray", 11))
+        if subtitle is not None
         else rx.fragment(),
         spacing="2",
         margin_bottom="20px",
     )
 
 
-def plain_screen(*children: Any, back_href: str = "/edit-profile",
-                 back_key: str = "ui.common.back_to_profile", width: str = "720px"):
+def plain_screen(
+    *children: Any,
+    back_href: str = "/edit-profile",
+    back_key: str = "ui.common.back_to_profile",
+    width: str = "720px",
+):
     """A logged-in focused screen (parent-edit-profile, edit-child): slim bar, one column."""
     return page(
         top_bar(),
-        rx.box(back_link(back_href, back_key), *children, max_width=width, margin_x="auto",
-               padding_x="16px", padding_top="8px", padding_bottom="48px", width="100%"),
+        rx.box(
+            back_link(back_href, back_key),
+            *children,
+            max_width=width,
+            margin_x="auto",
+            padding_x="16px",
+            padding_top="8px",
+            padding_bottom="48px",
+            width="100%",
+        ),
         chrome=False,
     )

@@ -46,13 +46,15 @@ def add_child() -> rx.Component:
     return rx.cond(
         AuthState.is_parent,
         landing(),
-        session_only(_screen(signup_progress(2), _form("ui.child.add_subtitle",
-                                                       "ui.child.save_continue"))),
+        session_only(
+            _screen(signup_progress(2), _form("ui.child.add_subtitle", "ui.child.save_continue"))
+        ),
     )
 
 
 def add_another_child() -> rx.Component:
     return parent_only(
-        _screen(_form("ui.child.another_subtitle", "ui.child.save_continue"),
-                back_href="/edit-profile")
+        _screen(
+            _form("ui.child.another_subtitle", "ui.child.save_continue"), back_href="/edit-profile"
+        )
     )

@@ -19,8 +19,9 @@ SEARCH_ID = "allergy-search"
 def level_select(item: rx.Var) -> rx.Component:
     select_id = "level-" + item["ingredient_id"]
     return rx.box(
-        rx.el.label(t("ui.allergy.level_for"), " ", item["name"], html_for=select_id,
-                    class_name="sr-only"),
+        rx.el.label(
+            t("ui.allergy.level_for"), " ", item["name"], html_for=select_id, class_name="sr-only"
+        ),
         rx.el.select(
             *[rx.el.option(t(level.label_key), value=level.value) for level in BY_SEVERITY],
             id=select_id,
@@ -81,25 +82,35 @@ def allergy_form() -> rx.Component:
                 placeholder=t("ui.allergy.search_placeholder"),
                 on_change=AllergyState.search.debounce(250),
                 auto_complete="off",
-                custom_attrs={"aria-describedby": "allergy-suggestions-title",
-                              "aria-controls": "allergy-suggestions"},
+                custom_attrs={
+                    "aria-describedby": "allergy-suggestions-title",
+                    "aria-controls": "allergy-suggestions",
+                },
             ),
             class_name="hm-field",
             width="100%",
         ),
         rx.box(
             rx.text(
-                rx.cond(AllergyState.query == "", t("ui.allergy.common"),
-                        t("ui.allergy.matches")),
-                size="2", weight="medium", color=rx.color("gray", 11),
+                rx.cond(AllergyState.query == "", t("ui.allergy.common"), t("ui.allergy.matches")),
+                size="2",
+                weight="medium",
+                color=rx.color("gray", 11),
                 id="allergy-suggestions-title",
             ),
             rx.cond(
                 AllergyState.suggestions.length() > 0,
-                rx.el.ul(rx.foreach(AllergyState.suggestions, suggestion_chip),
-                         class_name="hm-chips", id="allergy-suggestions"),
-                rx.text(t("ui.allergy.no_match"), size="2", color=rx.color("gray", 11),
-                        id="allergy-suggestions"),
+                rx.el.ul(
+                    rx.foreach(AllergyState.suggestions, suggestion_chip),
+                    class_name="hm-chips",
+                    id="allergy-suggestions",
+                ),
+                rx.text(
+                    t("ui.allergy.no_match"),
+                    size="2",
+                    color=rx.color("gray", 11),
+                    id="allergy-suggestions",
+                ),
             ),
             aria_live="polite",
             width="100%",
@@ -108,8 +119,7 @@ def allergy_form() -> rx.Component:
             rx.heading(t("ui.allergy.chosen"), as_="h2", size="4", margin_bottom="8px"),
             rx.cond(
                 AllergyState.items.length() > 0,
-                rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2",
-                          width="100%"),
+                rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2", width="100%"),
                 rx.text(t("ui.allergy.none_yet"), size="2", color=rx.color("gray", 11)),
             ),
             aria_live="polite",
@@ -118,20 +128,41 @@ def allergy_form() -> rx.Component:
         ),
         rx.flex(
             rx.box(
-                submit_button(t("ui.allergy.save"), AllergyState.busy, t("ui.common.saving"),
-                              type="button", on_click=AllergyState.save, id="allergy-save",
-                              turn=AllergyState.turn),
+                submit_button(
+                    t("ui.allergy.save"),
+                    AllergyState.busy,
+                    t("ui.common.saving"),
+                    type="button",
+                    on_click=AllergyState.save,
+                    id="allergy-save",
+                    turn=AllergyState.turn,
+                ),
                 flex="1",
                 min_width="200px",
             ),
             rx.cond(
                 AllergyState.in_signup,
-                rx.button(t("ui.allergy.skip"), type="button", variant="soft", size="3",
-                          color_scheme="gray", on_click=AllergyState.skip,
-                          disabled=AllergyState.busy, id="allergy-skip", flex="1",
-                          min_width="200px"),
-                link_button(t("ui.common.cancel"), href="/edit-profile", variant="soft",
-                            size="3", color_scheme="gray", flex="1", min_width="200px"),
+                rx.button(
+                    t("ui.allergy.skip"),
+                    type="button",
+                    variant="soft",
+                    size="3",
+                    color_scheme="gray",
+                    on_click=AllergyState.skip,
+                    disabled=AllergyState.busy,
+                    id="allergy-skip",
+                    flex="1",
+                    min_width="200px",
+                ),
+                link_button(
+                    t("ui.common.cancel"),
+                    href="/edit-profile",
+                    variant="soft",
+                    size="3",
+                    color_scheme="gray",
+                    flex="1",
+                    min_width="200px",
+                ),
             ),
             spacing="3",
             wrap="wrap",

@@ -15,8 +15,13 @@ from hotmeals.ui.state.i18n import I18nState, t
 
 def _field(name: str, label_key: str, value: rx.Var | None = None, **props) -> rx.Component:
     return text_field(
-        PREFIX + name, name, t(label_key), error_of(ContactState.errors, name),
-        on_blur=ContactState.blur(name), default_value=value, **props,
+        PREFIX + name,
+        name,
+        t(label_key),
+        error_of(ContactState.errors, name),
+        on_blur=ContactState.blur(name),
+        default_value=value,
+        **props,
     )
 
 
@@ -24,29 +29,57 @@ def contact_form() -> rx.Component:
     return rx.form(
         rx.vstack(
             rx.grid(
-                _field("first_name", "ui.field.first_name", ContactState.first_name,
-                       auto_complete="given-name"),
-                _field("last_name", "ui.field.last_name", ContactState.last_name,
-                       auto_complete="family-name"),
+                _field(
+                    "first_name",
+                    "ui.field.first_name",
+                    ContactState.first_name,
+                    auto_complete="given-name",
+                ),
+                _field(
+                    "last_name",
+                    "ui.field.last_name",
+                    ContactState.last_name,
+                    auto_complete="family-name",
+                ),
                 columns=rx.breakpoints(initial="1", xs="2"),
                 spacing="4",
                 width="100%",
             ),
             rx.grid(
-                _field("email", "ui.field.email", ContactState.email, input_type="email",
-                       auto_complete="email"),
-                _field("phone", "ui.field.phone", ContactState.phone, input_type="tel",
-                       auto_complete="tel"),
+                _field(
+                    "email",
+                    "ui.field.email",
+                    ContactState.email,
+                    input_type="email",
+                    auto_complete="email",
+                ),
+                _field(
+                    "phone",
+                    "ui.field.phone",
+                    ContactState.phone,
+                    input_type="tel",
+                    auto_complete="tel",
+                ),
                 columns=rx.breakpoints(initial="1", xs="2"),
                 spacing="4",
                 width="100%",
             ),
             _field("subject", "ui.field.subject"),
-            text_area(PREFIX + "description", "description", t("ui.field.description"),
-                      error_of(ContactState.errors, "description"),
-                      on_blur=ContactState.blur("description")),
-            submit_button(t("ui.contact.send"), ContactState.busy, t("ui.contact.sending"),
-                          width="auto", id="contact-submit", turn=ContactState.turn),
+            text_area(
+                PREFIX + "description",
+                "description",
+                t("ui.field.description"),
+                error_of(ContactState.errors, "description"),
+                on_blur=ContactState.blur("description"),
+            ),
+            submit_button(
+                t("ui.contact.send"),
+                ContactState.busy,
+                t("ui.contact.sending"),
+                width="auto",
+                id="contact-submit",
+                turn=ContactState.turn,
+            ),
             spacing="4",
             width="100%",
             align="start",
@@ -65,12 +98,20 @@ def contact_step() -> rx.Component:
         rx.heading(t("ui.contact.title"), as_="h1", size="7"),
         rx.text(t("ui.contact.intro"), color=rx.color("gray", 11)),
         rx.flex(
-            rx.link(rx.icon("phone", size=16, aria_hidden="true"), s.support_phone,
-                    href=f"tel:{s.support_phone.replace(' ', '')}", weight="medium",
-                    class_name="hm-icon-link"),
-            rx.link(rx.icon("mail", size=16, aria_hidden="true"), s.provider_email,
-                    href=f"mailto:{s.provider_email}", weight="medium",
-                    class_name="hm-icon-link"),
+            rx.link(
+                rx.icon("phone", size=16, aria_hidden="true"),
+                s.support_phone,
+                href=f"tel:{s.support_phone.replace(' ', '')}",
+                weight="medium",
+                class_name="hm-icon-link",
+            ),
+            rx.link(
+                rx.icon("mail", size=16, aria_hidden="true"),
+                s.provider_email,
+                href=f"mailto:{s.provider_email}",
+                weight="medium",
+                class_name="hm-icon-link",
+            ),
             spacing="5",
             wrap="wrap",
         ),

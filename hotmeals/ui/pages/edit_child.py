@@ -17,25 +17,40 @@ def _actions() -> rx.Component:
         rx.vstack(
             rx.heading(t("ui.child.more"), as_="h2", size="4"),
             rx.flex(
-                rx.button(rx.icon("shield-alert", size=14, aria_hidden="true"),
-                          t("ui.child.edit_allergies"), variant="soft",
-                          on_click=ChildChoiceState.allergies(ChildFormState.child_id.to_string())),
+                rx.button(
+                    rx.icon("shield-alert", size=14, aria_hidden="true"),
+                    t("ui.child.edit_allergies"),
+                    variant="soft",
+                    on_click=ChildChoiceState.allergies(ChildFormState.child_id.to_string()),
+                ),
                 rx.cond(
                     ChildFormState.is_default,
-                    rx.badge(rx.icon("star", size=12, aria_hidden="true"),
-                             t("ui.child.default"), color_scheme="grass", size="2"),
-                    rx.button(rx.icon("star", size=14, aria_hidden="true"),
-                              t("ui.child.make_default"), variant="soft", color_scheme="gray",
-                              on_click=ChildrenState.set_default(
-                                  ChildFormState.child_id.to_string()),
-                              custom_attrs=once_attrs(ChildrenState.turn)),
+                    rx.badge(
+                        rx.icon("star", size=12, aria_hidden="true"),
+                        t("ui.child.default"),
+                        color_scheme="grass",
+                        size="2",
+                    ),
+                    rx.button(
+                        rx.icon("star", size=14, aria_hidden="true"),
+                        t("ui.child.make_default"),
+                        variant="soft",
+                        color_scheme="gray",
+                        on_click=ChildrenState.set_default(ChildFormState.child_id.to_string()),
+                        custom_attrs=once_attrs(ChildrenState.turn),
+                    ),
                 ),
-                rx.button(rx.icon("trash-2", size=14, aria_hidden="true"),
-                          t("ui.child.delete"), variant="soft", color_scheme="red",
-                          on_click=ChildrenState.ask_delete(
-                              ChildFormState.child_id.to_string(),
-                              ChildFormState.first_name + " " + ChildFormState.last_name),
-                          id="child-delete"),
+                rx.button(
+                    rx.icon("trash-2", size=14, aria_hidden="true"),
+                    t("ui.child.delete"),
+                    variant="soft",
+                    color_scheme="red",
+                    on_click=ChildrenState.ask_delete(
+                        ChildFormState.child_id.to_string(),
+                        ChildFormState.first_name + " " + ChildFormState.last_name,
+                    ),
+                    id="child-delete",
+                ),
                 spacing="3",
                 wrap="wrap",
                 align="center",

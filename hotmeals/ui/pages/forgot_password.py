@@ -29,14 +29,22 @@ def email_step() -> rx.Component:
         rx.form(
             rx.vstack(
                 text_field(
-                    RESET_PREFIX + "email", "email", t("ui.field.email"),
+                    RESET_PREFIX + "email",
+                    "email",
+                    t("ui.field.email"),
                     error_of(ForgotState.errors, "email"),
-                    input_type="email", auto_complete="email", input_mode="email",
+                    input_type="email",
+                    auto_complete="email",
+                    input_mode="email",
                     on_blur=ForgotState.blur_email,
                     default_value=ForgotState.email,  # what sign-in had typed
                 ),
-                submit_button(t("ui.reset.send_code"), ForgotState.busy,
-                              t("ui.common.please_wait"), id="reset-send"),
+                submit_button(
+                    t("ui.reset.send_code"),
+                    ForgotState.busy,
+                    t("ui.common.please_wait"),
+                    id="reset-send",
+                ),
                 _back(),
                 spacing="4",
                 width="100%",
@@ -55,19 +63,28 @@ def new_password_step() -> rx.Component:
         rx.form(
             rx.vstack(
                 text_field(
-                    RESET_PREFIX + "password", "password", t("ui.field.new_password"),
+                    RESET_PREFIX + "password",
+                    "password",
+                    t("ui.field.new_password"),
                     error_of(ForgotState.errors, "password"),
-                    input_type="password", auto_complete="new-password",
+                    input_type="password",
+                    auto_complete="new-password",
                     hint=t("ui.field.password_hint"),
                 ),
                 text_field(
-                    RESET_PREFIX + "confirm_password", "confirm_password",
+                    RESET_PREFIX + "confirm_password",
+                    "confirm_password",
                     t("ui.field.confirm_password"),
                     error_of(ForgotState.errors, "confirm_password"),
-                    input_type="password", auto_complete="new-password",
+                    input_type="password",
+                    auto_complete="new-password",
                 ),
-                submit_button(t("ui.reset.save"), ForgotState.busy, t("ui.common.please_wait"),
-                              id="reset-save"),
+                submit_button(
+                    t("ui.reset.save"),
+                    ForgotState.busy,
+                    t("ui.common.please_wait"),
+                    id="reset-save",
+                ),
                 _back(),
                 spacing="4",
                 width="100%",

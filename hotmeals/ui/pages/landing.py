@@ -66,8 +66,7 @@ def hero() -> rx.Component:
                 link_button(t("landing.cta_book"), href="/edit-profile", size="4"),
                 rx.flex(
                     link_button(t("landing.cta_start"), href="/sign-up", size="4"),
-                    link_button(t("landing.cta_login"), href="/sign-in", size="4",
-                                variant="soft"),
+                    link_button(t("landing.cta_login"), href="/sign-in", size="4", variant="soft"),
                     spacing="3",
                     wrap="wrap",
                 ),

@@ -32,8 +32,11 @@ def resend_row() -> rx.Component:
             rx.text(t("ui.otp.no_code"), size="2", color=rx.color("gray", 11)),
         ),
         rx.button(
-            rx.cond(OtpState.resending, rx.spinner(size="1"), rx.icon("refresh-cw", size=14,
-                                                                        aria_hidden="true")),
+            rx.cond(
+                OtpState.resending,
+                rx.spinner(size="1"),
+                rx.icon("refresh-cw", size=14, aria_hidden="true"),
+            ),
             t("ui.otp.resend"),
             type="button",
             variant="ghost",
@@ -60,13 +63,22 @@ def otp_panel(
     ``on_submit`` is the handler of the screen's purpose (the sign-up code by default)."""
     error = OtpState.error
     return rx.vstack(
-        rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px",
-                 height="110px") if show_image else rx.fragment(),
-        rx.heading(t("ui.otp.title"), as_="h1", size="7", id="otp-title") if heading
+        rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px", height="110px")
+        if show_image
+        else rx.fragment(),
+        rx.heading(t("ui.otp.title"), as_="h1", size="7", id="otp-title")
+        if heading
         else rx.fragment(),
         rx.text(
-            t("ui.otp.sent_to"), " ", rx.el.strong(OtpState.email, class_name="hm-break"), ". ",
-            t("ui.otp.valid_for"), " ", OtpState.expires_minutes, " ", t("ui.otp.minutes"),
+            t("ui.otp.sent_to"),
+            " ",
+            rx.el.strong(OtpState.email, class_name="hm-break"),
+            ". ",
+            t("ui.otp.valid_for"),
+            " ",
+            OtpState.expires_minutes,
+            " ",
+            t("ui.otp.minutes"),
             size="3",
             color=rx.color("gray", 11),
         ),
@@ -87,8 +99,9 @@ def otp_panel(
                         class_name="hm-otp",
                         custom_attrs={
                             "aria-invalid": rx.cond(error != "", "true", "false"),
-                            "aria-describedby": rx.cond(error != "", "otp-error otp-hint",
-                                                        "otp-hint"),
+                            "aria-describedby": rx.cond(
+                                error != "", "otp-error otp-hint", "otp-hint"
+                            ),
                             "aria-required": "true",
                             # Digits only, six at most (a pasted "Code: 123456" works).
                             "data-hm-digits": "6",
@@ -99,8 +112,9 @@ def otp_panel(
                     class_name="hm-field",
                     width="100%",
                 ),
-                submit_button(t("ui.otp.verify"), OtpState.busy, t("ui.otp.verifying"),
-                              id="otp-submit"),
+                submit_button(
+                    t("ui.otp.verify"), OtpState.busy, t("ui.otp.verifying"), id="otp-submit"
+                ),
                 resend_row(),
                 spacing="4",
                 width="100%",

@@ -61,14 +61,28 @@ def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> r
 def language_choice() -> rx.Component:
     return rx.el.fieldset(
         rx.el.legend(t("ui.settings.language"), class_name="hm-label"),
-        rx.text(t("ui.settings.language_text"), size="2", color=rx.color("gray", 11),
-                margin_bottom="8px"),
+        rx.text(
+            t("ui.settings.language_text"),
+            size="2",
+            color=rx.color("gray", 11),
+            margin_bottom="8px",
+        ),
         rx.radio_group.root(
             rx.flex(
-                rx.el.label(rx.radio_group.item(value="en", id="lang-en"), "English",
-                            html_for="lang-en", class_name="hm-radio", lang="en"),
-                rx.el.label(rx.radio_group.item(value="fr", id="lang-fr"), "Français",
-                            html_for="lang-fr", class_name="hm-radio", lang="fr"),
+                rx.el.label(
+                    rx.radio_group.item(value="en", id="lang-en"),
+                    "English",
+                    html_for="lang-en",
+                    class_name="hm-radio",
+                    lang="en",
+                ),
+                rx.el.label(
+                    rx.radio_group.item(value="fr", id="lang-fr"),
+                    "Français",
+                    html_for="lang-fr",
+                    class_name="hm-radio",
+                    lang="fr",
+                ),
                 spacing="5",
             ),
             value=I18nState.lang,
@@ -84,12 +98,27 @@ def settings_menu() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.settings.title"), as_="h1", size="7"),
         rx.vstack(
-            _menu_row("bell", "ui.settings.notifications", "ui.settings.notifications_text",
-                      EditProfileState.go(SETTINGS, NOTIFICATIONS), "settings-notifications"),
-            _menu_row("key-round", "ui.settings.password", "ui.settings.password_text",
-                      EditProfileState.go(SETTINGS, CHANGE_PASSWORD), "settings-password"),
-            _menu_row("user-pen", "ui.header.edit_profile", "ui.settings.profile_text",
-                      rx.redirect("/edit-profile/parent-edit-profile"), "settings-profile"),
+            _menu_row(
+                "bell",
+                "ui.settings.notifications",
+                "ui.settings.notifications_text",
+                EditProfileState.go(SETTINGS, NOTIFICATIONS),
+                "settings-notifications",
+            ),
+            _menu_row(
+                "key-round",
+                "ui.settings.password",
+                "ui.settings.password_text",
+                EditProfileState.go(SETTINGS, CHANGE_PASSWORD),
+                "settings-password",
+            ),
+            _menu_row(
+                "user-pen",
+                "ui.header.edit_profile",
+                "ui.settings.profile_text",
+                rx.redirect("/edit-profile/parent-edit-profile"),
+                "settings-profile",
+            ),
             spacing="2",
             width="100%",
         ),
@@ -103,10 +132,15 @@ def _switch(kind: str) -> rx.Component:
     field_id = f"notif-{kind}"
     return rx.flex(
         rx.vstack(
-            rx.el.label(t(f"ui.notif.{kind}"), html_for=field_id, class_name="hm-label",
-                        margin="0"),
-            rx.text(t(f"ui.notif.{kind}_text"), size="2", color=rx.color("gray", 11),
-                    id=f"{field_id}-text"),
+            rx.el.label(
+                t(f"ui.notif.{kind}"), html_for=field_id, class_name="hm-label", margin="0"
+            ),
+            rx.text(
+                t(f"ui.notif.{kind}_text"),
+                size="2",
+                color=rx.color("gray", 11),
+                id=f"{field_id}-text",
+            ),
             spacing="1",
             flex="1",
         ),
@@ -131,14 +165,20 @@ def notifications_panel() -> rx.Component:
         rx.heading(t("ui.settings.notifications"), as_="h1", size="7"),
         rx.text(t("ui.settings.notifications_intro"), color=rx.color("gray", 11)),
         rx.card(
-            rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0",
-                      width="100%"),
+            rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0", width="100%"),
             width="100%",
         ),
         rx.box(
-            submit_button(t("ui.common.save"), NotificationState.busy, t("ui.common.saving"),
-                          type="button", on_click=NotificationState.save, width="auto",
-                          id="notifications-save", turn=NotificationState.turn),
+            submit_button(
+                t("ui.common.save"),
+                NotificationState.busy,
+                t("ui.common.saving"),
+                type="button",
+                on_click=NotificationState.save,
+                width="auto",
+                id="notifications-save",
+                turn=NotificationState.turn,
+            ),
         ),
         spacing="4",
         width="100%",
@@ -148,9 +188,13 @@ def notifications_panel() -> rx.Component:
 def change_password_panel() -> rx.Component:
     def field(name: str, label_key: str, autocomplete: str, hint=None) -> rx.Component:
         return text_field(
-            PASSWORD_PREFIX + name, name, t(label_key),
+            PASSWORD_PREFIX + name,
+            name,
+            t(label_key),
             error_of(ChangePasswordState.errors, name),
-            input_type="password", auto_complete=autocomplete, hint=hint,
+            input_type="password",
+            auto_complete=autocomplete,
+            hint=hint,
         )
 
     return rx.vstack(
@@ -160,11 +204,19 @@ def change_password_panel() -> rx.Component:
             rx.form(
                 rx.vstack(
                     field("current_password", "ui.field.current_password", "current-password"),
-                    field("new_password", "ui.field.new_password", "new-password",
-                          t("ui.field.password_hint")),
+                    field(
+                        "new_password",
+                        "ui.field.new_password",
+                        "new-password",
+                        t("ui.field.password_hint"),
+                    ),
                     field("confirm_password", "ui.field.confirm_password", "new-password"),
-                    submit_button(t("ui.settings.password_submit"), ChangePasswordState.busy,
-                                  t("ui.common.saving"), id="password-submit"),
+                    submit_button(
+                        t("ui.settings.password_submit"),
+                        ChangePasswordState.busy,
+                        t("ui.common.saving"),
+                        id="password-submit",
+                    ),
                     spacing="4",
                     width="100%",
                 ),

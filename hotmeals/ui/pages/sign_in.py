@@ -22,13 +22,24 @@ def identifier_field() -> rx.Component:
     return rx.cond(
         SignInState.mode == "phone",
         text_field(
-            PREFIX + "identifier", "identifier", t("ui.field.phone"), error,
-            input_type="tel", auto_complete="tel", input_mode="tel",
-            on_blur=SignInState.blur_identifier, hint=t("ui.field.phone_hint"),
+            PREFIX + "identifier",
+            "identifier",
+            t("ui.field.phone"),
+            error,
+            input_type="tel",
+            auto_complete="tel",
+            input_mode="tel",
+            on_blur=SignInState.blur_identifier,
+            hint=t("ui.field.phone_hint"),
         ),
         text_field(
-            PREFIX + "identifier", "identifier", t("ui.field.email"), error,
-            input_type="email", auto_complete="username", input_mode="email",
+            PREFIX + "identifier",
+            "identifier",
+            t("ui.field.email"),
+            error,
+            input_type="email",
+            auto_complete="username",
+            input_mode="email",
             on_blur=SignInState.blur_identifier,
         ),
     )
@@ -61,33 +72,50 @@ def mode_switch() -> rx.Component:
 def sign_in_form() -> rx.Component:
     return rx.box(
         screen_heading(t("ui.signin.title"), t("ui.signin.subtitle")),
-        rx.cond(SignInState.reset_done, rx.box(notice(t("password_reset_success")),
-                                                margin_bottom="16px")),
+        rx.cond(
+            SignInState.reset_done,
+            rx.box(notice(t("password_reset_success")), margin_bottom="16px"),
+        ),
         rx.form(
             rx.vstack(
                 mode_switch(),
                 rx.cond(
                     SignInState.form_error != "",
-                    rx.el.p(rx.icon("circle-alert", size=16, aria_hidden="true"),
-                            SignInState.form_error, class_name="hm-error hm-form-error",
-                            id="signin-form-error"),
+                    rx.el.p(
+                        rx.icon("circle-alert", size=16, aria_hidden="true"),
+                        SignInState.form_error,
+                        class_name="hm-error hm-form-error",
+                        id="signin-form-error",
+                    ),
                 ),
                 identifier_field(),
                 rx.box(
                     text_field(
-                        PREFIX + "password", "password", t("ui.field.password"),
+                        PREFIX + "password",
+                        "password",
+                        t("ui.field.password"),
                         error_of(SignInState.errors, "password"),
-                        input_type="password", auto_complete="current-password",
+                        input_type="password",
+                        auto_complete="current-password",
                     ),
-                    rx.el.button(t("ui.signin.forgot"), type="button",
-                                 on_click=SignInState.forgot, class_name="hm-linklike",
-                                 id="forgot-password"),
+                    rx.el.button(
+                        t("ui.signin.forgot"),
+                        type="button",
+                        on_click=SignInState.forgot,
+                        class_name="hm-linklike",
+                        id="forgot-password",
+                    ),
                     width="100%",
                 ),
-                submit_button(t("ui.signin.submit"), SignInState.busy,
-                              t("ui.signin.submitting"), id="signin-submit"),
+                submit_button(
+                    t("ui.signin.submit"),
+                    SignInState.busy,
+                    t("ui.signin.submitting"),
+                    id="signin-submit",
+                ),
                 rx.text(
-                    t("ui.signin.new_here"), " ",
+                    t("ui.signin.new_here"),
+                    " ",
                     rx.link(t("ui.signin.create_account"), href="/sign-up", weight="medium"),
                     size="2",
                 ),

@@ -60,9 +60,7 @@ def safe_next(path: str | None) -> str | None:
     return path
 
 
-def after_login_path(
-    signup_step: str, is_login_data: bool, next_path: str | None = None
-) -> str:
+def after_login_path(signup_step: str, is_login_data: bool, next_path: str | None = None) -> str:
     """docs/product.md §2: ADD_CHILD -> add-child, ALLERGY -> allergy-profile, isLoginData ->
     edit-profile (or the guarded page the parent was going to), otherwise home."""
     if signup_step in SIGNUP_PATHS:

@@ -312,9 +312,7 @@ class ChildFormState(rx.State):
         self.teachers = []
         self.schools = []
         if city_id:
-            self.schools = _options(
-                await call_service(children.list_schools, city_id=int(city_id))
-            )
+            self.schools = _options(await call_service(children.list_schools, city_id=int(city_id)))
 
     async def _pick_school(self, school_id: str) -> None:
         from hotmeals.services import children
@@ -332,9 +330,7 @@ class ChildFormState(rx.State):
 
     async def _check(self, fields: tuple[str, ...]) -> None:
         values = self._values()
-        errors = validation.validate_all(
-            values, {f: validation.CHILD_RULES[f] for f in fields}
-        )
+        errors = validation.validate_all(values, {f: validation.CHILD_RULES[f] for f in fields})
         kept = {k: v for k, v in self.errors.items() if k not in fields}
         kept.update(field_messages(errors, await self._lang()))
         self.errors = kept
@@ -447,8 +443,12 @@ class ChildFormState(rx.State):
         except DomainError as err:
             self.busy = False
             errors = dict(self.errors)
-            service_field = {"city_id": "city", "school_id": "school", "teacher_id": "teacher",
-                             "grade_id": "grade"}.get(err.field or "", err.field)
+            service_field = {
+                "city_id": "city",
+                "school_id": "school",
+                "teacher_id": "teacher",
+                "grade_id": "grade",
+            }.get(err.field or "", err.field)
             err.field = service_field
             event = place_error(err, lang, FIELDS, errors, PREFIX)
             self.errors = errors

@@ -50,9 +50,7 @@ def submission_key(state: Any, payload: Any) -> str:
     service answers a double tap as a repeat (``services.submissions``)."""
     from hotmeals.services.submissions import submission_key as next_key
 
-    state._once_key, state._once_digest = next_key(
-        (state._once_key, state._once_digest), payload
-    )
+    state._once_key, state._once_digest = next_key((state._once_key, state._once_digest), payload)
     return state._once_key
 
 

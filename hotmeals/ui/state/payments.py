@@ -132,9 +132,7 @@ class DonateState(rx.State):
         self.loaded = True
 
     async def _load_history(self, who: ActingParent) -> None:
-        rows = await call_service(
-            donations.list_donations, parent_id=who.parent_id, lang=who.lang
-        )
+        rows = await call_service(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
         self.history = [_history_row(r) for r in rows]
 
     @rx.event

@@ -127,8 +127,9 @@ class SignInState(rx.State):
         data = result.session_data
         self.busy = False
         yield rx.redirect(
-            after_login_path(data.get("signup_step", ""), bool(data.get("isLoginData")),
-                             self.next_path)
+            after_login_path(
+                data.get("signup_step", ""), bool(data.get("isLoginData")), self.next_path
+            )
         )
 
     @rx.event
@@ -280,9 +281,7 @@ class ForgotState(rx.State):
                 otp.error = message(err, lang)
                 return
             errors = {}
-            event = place_error(
-                err, lang, ("password", "confirm_password"), errors, RESET_PREFIX
-            )
+            event = place_error(err, lang, ("password", "confirm_password"), errors, RESET_PREFIX)
             self.errors = errors
             yield event
             return
