@@ -97,7 +97,11 @@ def contact_us(
         raise DomainError("subject_too_long", field="subject")
     if len(description_text) > DESCRIPTION_MAX:
         raise DomainError("description_too_long", field="description")
-    ratelimit.check(session, ratelimit.CONTACT_ADDRESS, address)
+    if parent_id:
+        limit, limit_key = ratelimit.CONTACT_ACCOUNT, f"parent:{parent_id}"
+    else:
+        limit, limit_key = ratelimit.CONTACT_ADDRESS, address
+    ratelimit.check(session, limit, limit_key)
     message = ContactMessage(
         parent_id=parent_id,
         first_name=str(first_name).strip(),
@@ -110,7 +114,7 @@ def contact_us(
     )
     session.add(message)
     session.flush()
-    ratelimit.record(session, ratelimit.CONTACT_ADDRESS, address)
+    ratelimit.record(session, limit, limit_key)
     # Support reads English; the parent's language is stated in the mail.
     mail.send_templated(
         session=session,

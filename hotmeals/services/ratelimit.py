@@ -50,7 +50,10 @@ OTP_ADDRESS = Limit("otp:address", 30, _15_MIN)
 OTP_COOLDOWN = Limit("otp_cooldown", 1, timedelta(minutes=1))  # key: purpose:e-mail
 OTP_SEND_ACCOUNT = Limit("otp_send:account", 10, _HOUR)  # codes mailed to one address
 OTP_SEND_ADDRESS = Limit("otp_send:address", 30, _HOUR)  # codes requested from one client
-CONTACT_ADDRESS = Limit("contact:address", 10, _HOUR)
+CONTACT_ADDRESS = Limit("contact:address", 10, _HOUR)  # visitors (no account to count on)
+# A signed-in parent is counted on the account: a school's or a carrier's shared address must
+# not let one family's messages use up another's.
+CONTACT_ACCOUNT = Limit("contact:account", 10, _HOUR)
 
 KEY_MAX = 254
 

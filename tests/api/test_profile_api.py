@@ -333,3 +333,11 @@ def test_contact_us_in_french_and_rate_limited(client):
         ok(post(client, "/Parent/user/contact_us", CONTACT))
     body = refused(post(client, "/Parent/user/contact_us", CONTACT))
     assert body["message"].startswith("Too many attempts")
+
+    # A signed-in parent on the same (shared) address is counted on the account, not on the
+    # visitors' use of the address; ten an hour, then the same refusal.
+    token = login(client)
+    for _ in range(10):
+        ok(post(client, "/Parent/user/contact_us", CONTACT, token))
+    body = refused(post(client, "/Parent/user/contact_us", CONTACT, token))
+    assert body["message"].startswith("Too many attempts")
