@@ -246,3 +246,38 @@ def test_the_csp_lets_the_app_reach_its_backend_and_converge_and_nothing_else():
     assert directives["img-src"].split()[:3] == ["'self'", "data:", "blob:"]
     assert directives["frame-ancestors"] == "'none'"
     assert "*" not in csp
+
+
+def _static_app(content_type: str):
+    async def app(scope, receive, send):
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", content_type.encode())],
+            }
+        )
+        await send({"type": "http.response.body", "body": b"x"})
+
+    return app
+
+
+@pytest.mark.parametrize(
+    ("content_type", "document"),
+    [
+        ("text/html; charset=utf-8", True),
+        ("application/json", True),
+        ("image/svg+xml", True),  # an SVG opened on its own can run script: it keeps the CSP
+        ("text/javascript; charset=utf-8", False),
+        ("application/javascript", False),
+        ("text/css", False),
+        ("font/woff2", False),
+        ("image/png", False),
+    ],
+)
+def test_document_headers_go_on_documents_and_not_on_static_files(database, content_type, document):
+    answer = TestClient(EdgeGuard(_static_app(content_type))).get("/parent/assets/file")
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["referrer-policy"]
+    for name in ("content-security-policy", "x-frame-options", "cross-origin-opener-policy"):
+        assert (name in answer.headers) is document, (content_type, name)
