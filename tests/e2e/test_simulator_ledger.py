@@ -18,6 +18,7 @@ import os
 import socket
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -32,6 +33,15 @@ from tests.e2e.server import ROOT, AppServer, start_app
 from tests.e2e.simulator import merchant_credentials, xml_call
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 from tests.integration.conftest import PG_ADMIN_DSN
+
+
+def _run_async(make_coroutine):
+    """Run a coroutine to its end from a sync test. In its own thread: once tests/e2e has opened
+    Playwright's session browser, this thread already runs an event loop, and asyncio.run
+    refuses to start a second one in it."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make_coroutine())).result()
+
 
 VISA = "4000000000000002"
 MASTERCARD = "5121212121212124"
@@ -316,7 +326,7 @@ def test_a_restart_keeps_saved_cards_and_refundable_sales(restart_folder: Path, 
                         gateway=client,
                     )
 
-            result = asyncio.run(refund_it())
+            result = _run_async(refund_it)
         finally:
             engine.dispose()
         assert result.ok, result
