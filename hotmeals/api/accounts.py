@@ -47,12 +47,12 @@ from hotmeals.api.deps import (
     parse_body,
     run,
     run_as_parent,
+    run_once,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
-from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 AUTH = ["Parent auth"]
@@ -254,12 +254,11 @@ async def edit_profile(
 ):
     body = await parse_body(request, EditProfileIn, ctx.lang)
     image = decode_image(body.profile_image) if body.profile_image else None
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="edit_profile",
-        fn=_edit_profile,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "edit_profile",
+        _edit_profile,
         token=None,  # the answer is stored for a repeat: never with the session token
         fields={
             "first_name": body.first_name,
@@ -287,12 +286,11 @@ async def add_alt_email(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, EmailIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="add_alt_email",
-        fn=profile.add_alt_email,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "add_alt_email",
+        profile.add_alt_email,
         email=body.email,
     )
     return ok(done.result, t("otp_sent", ctx.lang, email=done.result["email"]))
@@ -338,12 +336,11 @@ async def update_notifications(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, NotificationsIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="update_notifications",
-        fn=notifications.update_preferences,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "update_notifications",
+        notifications.update_preferences,
         preferences=body.model_dump(exclude_none=True),
     )
     return ok(done.result, t("notifications_updated", ctx.lang))
@@ -383,12 +380,11 @@ async def contact_us(
     if parent is None:  # a visitor's message: no account to keep the key against
         await run(content.contact_us, **fields, parent_id=None)
     else:
-        await run(
-            submit_once,
-            parent_id=parent.parent_id,
-            key=key,
-            action="contact_us",
-            fn=content.contact_us,
+        await run_once(
+            parent.parent_id,
+            key,
+            "contact_us",
+            content.contact_us,
             **fields,
         )
     return ok(None, t("contact_sent", client.lang))

@@ -20,8 +20,8 @@ from hotmeals.api.deps import (
     openapi_body,
     parent_context,
     parse_body,
-    run,
     run_as_parent,
+    run_once,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -39,7 +39,6 @@ from hotmeals.api.menu_schemas import (
 )
 from hotmeals.i18n import t
 from hotmeals.services import cart, promos
-from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 CART = ["Parent cart"]
@@ -58,12 +57,11 @@ async def add_to_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddToCartIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="add_to_cart",
-        fn=cart.add_to_cart,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "add_to_cart",
+        cart.add_to_cart,
         child_id=body.child_id,
         meal_id=body.meal_id,
         menu_day_id=body.menu_day_id,
@@ -111,12 +109,11 @@ async def delete_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, CartIdIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="delete_cart",
-        fn=cart.delete_line,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "delete_cart",
+        cart.delete_line,
         cart_id=body.cart_id,
     )
     return ok(done.result, t("cart_line_deleted", ctx.lang))
@@ -135,12 +132,11 @@ async def update_cart_quantity(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, QuantityIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="update_cart_quantity",
-        fn=cart.update_quantity,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "update_cart_quantity",
+        cart.update_quantity,
         cart_id=body.cart_id,
         quantity=body.quantity,
         lang=ctx.lang,

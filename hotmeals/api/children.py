@@ -36,11 +36,11 @@ from hotmeals.api.deps import (
     parse_body,
     run,
     run_as_parent,
+    run_once,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import children
-from hotmeals.services.submissions import submit_once
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 USER = ["Parent user"]
@@ -114,12 +114,11 @@ async def add_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="add_child",
-        fn=children.add_child,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "add_child",
+        children.add_child,
         **body.model_dump(),
         lang=ctx.lang,
     )
@@ -139,12 +138,11 @@ async def edit_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, EditChildIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="edit_child",
-        fn=children.edit_child,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "edit_child",
+        children.edit_child,
         **body.model_dump(),
         lang=ctx.lang,
     )
@@ -164,12 +162,11 @@ async def delete_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="delete_child",
-        fn=children.delete_child,
+    await run_once(
+        ctx.parent_id,
+        key,
+        "delete_child",
+        children.delete_child,
         child_id=body.child_id,
     )
     return ok(None, t("child_deleted", ctx.lang))
@@ -188,12 +185,11 @@ async def set_default_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="set_default_child",
-        fn=children.set_default_child,
+    await run_once(
+        ctx.parent_id,
+        key,
+        "set_default_child",
+        children.set_default_child,
         child_id=body.child_id,
     )
     return ok(None, t("default_child_set", ctx.lang))
@@ -241,12 +237,11 @@ async def set_child_allergies(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    done = await run(
-        submit_once,
-        parent_id=ctx.parent_id,
-        key=key,
-        action="set_child_allergies",
-        fn=children.set_child_allergies,
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "set_child_allergies",
+        children.set_child_allergies,
         child_id=body.child_id,
         items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
         lang=ctx.lang,

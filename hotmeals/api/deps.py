@@ -35,6 +35,7 @@ from hotmeals.api.envelope import fail
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts
+from hotmeals.services.submissions import submit_once
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 
@@ -214,6 +215,15 @@ async def idempotency_key(  # async: no thread hop for reading a header
 async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
     return await run_in_transaction(fn, **kwargs)
+
+
+async def run_once(
+    parent_id: int, key: str | None, action: str, fn: Callable[..., Any], /, **kwargs: Any
+) -> Any:
+    """A write that is safe to repeat: ``fn(session=..., parent_id=..., **kwargs)`` through
+    ``services.submissions.submit_once``, so a repeat of the request's ``Idempotency-Key``
+    changes nothing and gets the first answer (``.result``)."""
+    return await run(submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs)
 
 
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
