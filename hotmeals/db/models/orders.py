@@ -96,6 +96,9 @@ class Order(SQLModel, table=True):
     promo_kind: str | None = Field(default=None, max_length=8)  # domain.charges.PromoKind
     promo_value: int = 0  # basis points (percent) or cents (fixed)
     promo_min_order_cents: int = 0
+    # What the order was made from (services/checkout.py): a second checkout of the same cart
+    # content (two tabs, a double tap) finds this pending order instead of writing another.
+    cart_fingerprint: str | None = Field(default=None, max_length=64)
     created_at: datetime = created_at_field()
     placed_at: datetime | None = None
     updated_at: datetime = created_at_field()
@@ -144,6 +147,9 @@ class OrderLine(SQLModel, table=True):
     allergy_ack: str | None = Field(default=None, max_length=300)  # as on the cart line
     allergy_ack_at: datetime | None = None
     status: str = Field(default=LineStatus.ACTIVE, max_length=16)  # LineStatus
+    # The cart line it was made from, deleted when the payment is approved (no foreign key:
+    # cart lines come and go; lines added to the cart after checkout started stay).
+    cart_line_id: int | None = None
 
 
 class OrderLineAddOn(SQLModel, table=True):
