@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, or_
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
@@ -52,9 +52,9 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.children import _as_id, own_child
+from hotmeals.services.children import _as_id
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.menu import cutoff_rule, meal_date, open_days_or_refuse, portion_out
+from hotmeals.services.menu import cutoff_rule, meal_date, open_or_refuse, portion_out
 from hotmeals.settings import get_settings
 
 SPECIAL_NOTE_MAX = 120
@@ -103,31 +103,332 @@ def _addon_ids(values: object) -> list[int]:
     return ids
 
 
-# --- AddToCart ----------------------------------------------------------------------------------
+# --- AddToCart (and services/booking.py's many days at once) ------------------------------------
+#
+# One rule for one line or many: ``_keys`` reads a request's ids loosely (only to know what to
+# load), ``load_batch`` loads everything the requests name in a fixed number of statements,
+# ``check_line`` applies every rule to one request against that batch (raising the same
+# DomainError the single AddToCart always raised, in the same order), ``insert_lines`` writes
+# the accepted lines in two statements.
 
 
-def _served(
-    session: Session, *, school_id: int, meal_id: int, menu_day_id: int | None, day: date | None
-) -> tuple[MenuDay, Vendor, Meal] | None:
-    """The menu day at the child's school that serves ``meal_id`` (by id or by date); None
-    when no day of that date serves it."""
-    statement = (
-        select(MenuDay, Vendor, Meal)
-        .join(MenuDayMeal, MenuDayMeal.menu_day_id == MenuDay.id)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
-        .join(Meal, Meal.id == MenuDayMeal.meal_id)
-        .where(MenuDay.school_id == school_id, MenuDayMeal.meal_id == meal_id)
-    )
-    if menu_day_id is not None:
-        statement = statement.where(MenuDay.id == menu_day_id)
-    else:
-        statement = statement.where(MenuDay.meal_date == day)
-    found = session.exec(statement).first()
-    if found is None:
-        if menu_day_id is not None:
-            raise DomainError("meal_not_on_menu", field="meal_id")
+@dataclass(frozen=True)
+class LineRequest:
+    """One line as asked (raw client values: ``check_line`` parses them)."""
+
+    child_id: object
+    meal_id: object
+    portion_id: object = None
+    size: object = None
+    menu_day_id: object = None
+    date: object = None
+    quantity: object = 1
+    menu_option_id: object = None
+    meal_option_id: object = None
+    addons: object = None
+    special_note: object = None
+    allergy_ack: bool = False
+
+
+@dataclass
+class Batch:
+    """What a set of requests needs, loaded at once."""
+
+    children: dict[int, Child]
+    days_by_id: dict[int, tuple[MenuDay, Vendor]]
+    days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]]  # (school, date), by vendor
+    meals_of_day: dict[int, dict[int, Meal]]  # menu day id -> meal id -> meal
+    matches: dict[tuple[int, int], list[tuple[str, str]]]
+    portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]]  # meal id -> portions
+    menu_options: dict[int, MenuOption]
+    meal_options: dict[int, MealOption]
+    addons: dict[int, AddOn]
+    cart_count: int
+
+
+@dataclass(frozen=True)
+class CheckedLine:
+    child: Child
+    menu_day: MenuDay
+    vendor: Vendor
+    meal: Meal
+    portion: Portion
+    quantity: int
+    menu_option_id: int | None
+    meal_option_id: int | None
+    addons: list[AddOn]
+    note: str | None
+    ack_text: str | None
+    notice: str
+    price: LinePrice
+
+
+def _loose_id(value: object) -> int | None:
+    try:
+        return _as_id(value, "id", "x", "x")
+    except DomainError:
         return None
-    return found
+
+
+def _loose_date(value: object) -> date | None:
+    try:
+        return meal_date(value)
+    except DomainError:
+        return None
+
+
+def _loose_ids(values: object) -> list[int]:
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    return [k for k in (_loose_id(v) for v in values[: ADDONS_MAX + 1]) if k is not None]
+
+
+def load_batch(
+    session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
+) -> Batch:
+    """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
+    the requests name, and the cart's size: at most nine statements for any number of lines."""
+    child_keys = {k for k in (_loose_id(r.child_id) for r in requests) if k is not None}
+    children: dict[int, Child] = {}
+    if child_keys:
+        children = {
+            c.id: c
+            for c in session.exec(
+                select(Child).where(
+                    Child.id.in_(sorted(child_keys)),
+                    Child.parent_id == parent_id,
+                    Child.is_active,
+                )
+            ).all()
+            if c.id is not None
+        }
+    day_keys = {k for k in (_loose_id(r.menu_day_id) for r in requests) if k is not None}
+    schools = {c.school_id for c in children.values()}
+    dates = {d for d in (_loose_date(r.date) for r in requests if r.date) if d is not None}
+    days_by_id: dict[int, tuple[MenuDay, Vendor]] = {}
+    days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]] = {}
+    meals_of_day: dict[int, dict[int, Meal]] = {}
+    conditions = []
+    if day_keys:
+        conditions.append(MenuDay.id.in_(sorted(day_keys)))
+    if schools and dates:
+        conditions.append(
+            MenuDay.school_id.in_(sorted(schools)) & MenuDay.meal_date.in_(sorted(dates))
+        )
+    if conditions:
+        for menu_day, vendor in session.exec(
+            select(MenuDay, Vendor)
+            .join(Vendor, Vendor.id == MenuDay.vendor_id)
+            .where(or_(*conditions))
+            .order_by(MenuDay.meal_date, Vendor.name, MenuDay.id)
+        ).all():
+            assert menu_day.id is not None
+            days_by_id[menu_day.id] = (menu_day, vendor)
+            days_at.setdefault((menu_day.school_id, menu_day.meal_date), []).append(
+                (menu_day, vendor)
+            )
+    meal_keys = {k for k in (_loose_id(r.meal_id) for r in requests) if k is not None}
+    if days_by_id and meal_keys:
+        for menu_day_id, meal in session.exec(
+            select(MenuDayMeal.menu_day_id, Meal)
+            .join(Meal, Meal.id == MenuDayMeal.meal_id)
+            .where(
+                MenuDayMeal.menu_day_id.in_(sorted(days_by_id)),
+                MenuDayMeal.meal_id.in_(sorted(meal_keys)),
+            )
+        ).all():
+            assert meal.id is not None
+            meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
+    served_meals = sorted({m for found in meals_of_day.values() for m in found})
+    matches = _matches(session, {(c, m) for c in children for m in served_meals}, lang)
+    portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]] = {}
+    if served_meals:
+        rows = session.exec(
+            select(Portion, PriceTier)
+            .join(PriceTier, PriceTier.portion_id == Portion.id)
+            .where(Portion.meal_id.in_(served_meals))
+            .order_by(Portion.meal_id, Portion.id, PriceTier.min_quantity)
+        ).all()
+        tiers: dict[int, list[TierRule]] = {}
+        heads: dict[int, Portion] = {}
+        for portion, tier in rows:
+            assert portion.id is not None
+            heads[portion.id] = portion
+            tiers.setdefault(portion.id, []).append(
+                TierRule(tier.min_quantity, tier.unit_price_cents)
+            )
+        for portion_key, portion in heads.items():
+            portions.setdefault(portion.meal_id, []).append((portion, tuple(tiers[portion_key])))
+    menu_options: dict[int, MenuOption] = {}
+    meal_options: dict[int, MealOption] = {}
+    for model, field, target in (
+        (MenuOption, "menu_option_id", menu_options),
+        (MealOption, "meal_option_id", meal_options),
+    ):
+        keys = {k for k in (_loose_id(getattr(r, field)) for r in requests) if k is not None}
+        if keys:
+            for row in session.exec(select(model).where(model.id.in_(sorted(keys)))).all():
+                target[row.id] = row
+    addon_keys = {k for r in requests if r.addons for k in _loose_ids(r.addons)}
+    addons: dict[int, AddOn] = {}
+    if addon_keys:
+        for row in session.exec(
+            select(AddOn).where(AddOn.id.in_(sorted(addon_keys)), AddOn.is_active)
+        ).all():
+            assert row.id is not None
+            addons[row.id] = row
+    count = session.exec(
+        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+    ).one()
+    return Batch(
+        children=children,
+        days_by_id=days_by_id,
+        days_at=days_at,
+        meals_of_day=meals_of_day,
+        matches=matches,
+        portions=portions,
+        menu_options=menu_options,
+        meal_options=meal_options,
+        addons=addons,
+        cart_count=int(count),
+    )
+
+
+def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) -> CheckedLine:
+    """Every rule of adding one line, against ``batch``: the child is the parent's, the meal
+    is on the child's school menu that day (by ``menu_day_id`` from GetMenu, or ``date``), the
+    day open and before its cut-off, the child's allergies allow it (Major refused; High/Medium
+    need ``allergy_ack``), the portion, options and add-ons the meal's or its vendor's. Raises
+    the DomainError that says why not."""
+    key = _as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
+    child = batch.children.get(key)
+    if child is None:
+        raise DomainError("child_not_found", field="child_id")
+    meal_key = _as_id(request.meal_id, "meal_id", "meal_not_found", "meal_not_found")
+    day_key = _optional_id(request.menu_day_id, "menu_day_id", "meal_not_on_menu")
+    day = None if day_key is not None else meal_date(request.date)
+    qty = _quantity(request.quantity)
+    note = special_note(request.special_note)
+    addon_keys = _addon_ids(request.addons)
+    found: tuple[MenuDay, Vendor, Meal] | None = None
+    if day_key is not None:
+        menu_day_vendor = batch.days_by_id.get(day_key)
+        if menu_day_vendor is None or menu_day_vendor[0].school_id != child.school_id:
+            raise DomainError("meal_not_on_menu", field="meal_id")
+        meal = batch.meals_of_day.get(day_key, {}).get(meal_key)
+        if meal is None:
+            raise DomainError("meal_not_on_menu", field="meal_id")
+        found = (*menu_day_vendor, meal)
+    else:
+        assert day is not None
+        served = batch.days_at.get((child.school_id, day), [])
+        for menu_day, vendor in served:
+            meal = batch.meals_of_day.get(menu_day.id or 0, {}).get(meal_key)
+            if meal is not None:
+                found = (menu_day, vendor, meal)
+                break
+        if found is None:
+            open_or_refuse(served, day=day, lang=lang)
+            raise DomainError("meal_not_on_menu", field="meal_id")
+    menu_day, vendor, meal = found
+    assert child.id is not None and meal.id is not None and vendor.id is not None
+    if not meal.is_active:
+        raise DomainError("meal_not_found", field="meal_id")
+    if menu_day.is_closed or not vendor.is_active:
+        reason = menu_day.closed_reason_fr if _fr(lang) else menu_day.closed_reason_en
+        raise DomainError(
+            "menu_day_closed", field="date", date=menu_day.meal_date.isoformat(), reason=reason
+        )
+    ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
+
+    matches = batch.matches.get((child.id, meal.id), [])
+    verdict = ensure_can_add(matches, acknowledged=bool(request.allergy_ack))
+    ack_text = None
+    if verdict is MealVerdict.ACKNOWLEDGE:
+        named = ", ".join(n for n, level in matches if level in ("High", "Medium"))
+        ack_text = t("allergy_ack_text", lang, allergens=named)
+
+    portion, tiers = _portion(batch, meal.id, request.portion_id, request.size)
+    menu_option_key = _optional_id(request.menu_option_id, "menu_option_id", "option_not_found")
+    meal_option_key = _optional_id(request.meal_option_id, "meal_option_id", "option_not_found")
+    option_cents: list[int] = []
+    for options, option_key, field in (
+        (batch.menu_options, menu_option_key, "menu_option_id"),
+        (batch.meal_options, meal_option_key, "meal_option_id"),
+    ):
+        if option_key is None:
+            continue
+        row = options.get(option_key)
+        if row is None or row.meal_id != meal.id:
+            raise DomainError("option_not_found", field=field)
+        option_cents.append(row.price_cents)
+    addon_rows = [batch.addons.get(k) for k in addon_keys]
+    if any(a is None or a.vendor_id != vendor.id for a in addon_rows):
+        raise DomainError("addon_not_found", field="addons")
+    chosen = [a for a in addon_rows if a is not None]
+    price = price_line(
+        LineInput(
+            portion_tiers=tiers,
+            quantity=qty,
+            option_cents=option_cents,
+            addon_cents=[a.price_cents for a in chosen],
+            special_note=note,
+        )
+    )
+    notice = ""
+    if verdict is MealVerdict.NOTICE:
+        notice = t("allergy_notice", lang, allergens=", ".join(n for n, _ in matches))
+    return CheckedLine(
+        child=child,
+        menu_day=menu_day,
+        vendor=vendor,
+        meal=meal,
+        portion=portion,
+        quantity=qty,
+        menu_option_id=menu_option_key,
+        meal_option_id=meal_option_key,
+        addons=chosen,
+        note=note,
+        ack_text=ack_text,
+        notice=notice,
+        price=price,
+    )
+
+
+def insert_lines(
+    session: Session, *, parent_id: int, lines: Sequence[CheckedLine], now: datetime
+) -> list[CartLine]:
+    """Write accepted lines and their add-ons: two batched statements for any number."""
+    rows = [
+        CartLine(
+            parent_id=parent_id,
+            child_id=line.child.id,
+            menu_day_id=line.menu_day.id,
+            meal_id=line.meal.id,
+            portion_id=line.portion.id,
+            quantity=line.quantity,
+            menu_option_id=line.menu_option_id,
+            meal_option_id=line.meal_option_id,
+            special_note=line.note,
+            allergy_ack=line.ack_text,
+            allergy_ack_at=now if line.ack_text else None,
+            created_at=now,
+        )
+        for line in lines
+    ]
+    if not rows:
+        return []
+    session.add_all(rows)
+    session.flush()
+    extras = [
+        CartLineAddOn(cart_line_id=row.id, addon_id=a.id)
+        for row, line in zip(rows, lines, strict=True)
+        for a in line.addons
+    ]
+    if extras:
+        session.add_all(extras)
+        session.flush()
+    return rows
 
 
 def add_to_cart(
@@ -149,148 +450,61 @@ def add_to_cart(
     lang: str = "en",
     now: datetime | None = None,
 ) -> dict:
-    """Add one line: the meal must be on the child's school menu that day (``menu_day_id`` from
-    GetMenu, or ``date``), the day open and before its cut-off, the child's allergies allow it
-    (Major refused; High/Medium need ``allergy_ack``, stored with the line), the portion,
-    options and add-ons the meal's or its vendor's. Answers the line and the cart count."""
+    """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
+    line). Answers the line and the cart count."""
     now = now or utcnow()
-    child = own_child(session, parent_id=parent_id, child_id=child_id)
-    meal_key = _as_id(meal_id, "meal_id", "meal_not_found", "meal_not_found")
-    day_key = _optional_id(menu_day_id, "menu_day_id", "meal_not_on_menu")
-    day = None if day_key is not None else meal_date(date)
-    qty = _quantity(quantity)
-    note = special_note(special_note_text)
-    addon_keys = _addon_ids(addons)
-    found = _served(
-        session, school_id=child.school_id, meal_id=meal_key, menu_day_id=day_key, day=day
+    request = LineRequest(
+        child_id=child_id,
+        meal_id=meal_id,
+        portion_id=portion_id,
+        size=size,
+        menu_day_id=menu_day_id,
+        date=date,
+        quantity=quantity,
+        menu_option_id=menu_option_id,
+        meal_option_id=meal_option_id,
+        addons=addons,
+        special_note=special_note_text,
+        allergy_ack=allergy_ack,
     )
-    if found is None:
-        assert day is not None
-        open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
-        raise DomainError("meal_not_on_menu", field="meal_id")
-    menu_day, vendor, meal = found
-    assert child.id is not None and meal.id is not None and vendor.id is not None
-    if not meal.is_active:
-        raise DomainError("meal_not_found", field="meal_id")
-    if menu_day.is_closed or not vendor.is_active:
-        reason = menu_day.closed_reason_fr if _fr(lang) else menu_day.closed_reason_en
-        raise DomainError(
-            "menu_day_closed", field="date", date=menu_day.meal_date.isoformat(), reason=reason
-        )
-    ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
-
-    matches = _matches(session, [(child.id, meal.id)], lang).get((child.id, meal.id), [])
-    verdict = ensure_can_add(matches, acknowledged=bool(allergy_ack))
-    ack_text = None
-    if verdict is MealVerdict.ACKNOWLEDGE:
-        named = ", ".join(n for n, level in matches if level in ("High", "Medium"))
-        ack_text = t("allergy_ack_text", lang, allergens=named)
-
-    portion, tiers = _portion(session, meal.id, portion_id, size)
-    menu_option_key = _optional_id(menu_option_id, "menu_option_id", "option_not_found")
-    meal_option_key = _optional_id(meal_option_id, "meal_option_id", "option_not_found")
-    option_cents = _option_prices(session, meal.id, menu_option_key, meal_option_key)
-    addon_rows = _addons(session, vendor.id, addon_keys)
-    price = price_line(
-        LineInput(
-            portion_tiers=tiers,
-            quantity=qty,
-            option_cents=option_cents,
-            addon_cents=[a.price_cents for a in addon_rows],
-            special_note=note,
-        )
-    )
-    lines = session.exec(
-        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-    ).one()
-    if lines >= CART_MAX_LINES:
+    batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
+    checked = check_line(batch, request, lang=lang, now=now)
+    if batch.cart_count >= CART_MAX_LINES:
         raise DomainError("cart_full", max=CART_MAX_LINES)
-    line = CartLine(
-        parent_id=parent_id,
-        child_id=child.id,
-        menu_day_id=menu_day.id,
-        meal_id=meal.id,
-        portion_id=portion.id,
-        quantity=qty,
-        menu_option_id=menu_option_key,
-        meal_option_id=meal_option_key,
-        special_note=note,
-        allergy_ack=ack_text,
-        allergy_ack_at=now if ack_text else None,
-        created_at=now,
-    )
-    session.add(line)
-    session.flush()
-    session.add_all(CartLineAddOn(cart_line_id=line.id, addon_id=a.id) for a in addon_rows)
-    session.flush()
-    notice = ""
-    if verdict is MealVerdict.NOTICE:
-        notice = t("allergy_notice", lang, allergens=", ".join(n for n, _ in matches))
+    (line,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)
     return {
         "cart_id": line.id,
-        "child_id": child.id,
-        "menu_day_id": menu_day.id,
-        "date": menu_day.meal_date.isoformat(),
-        "meal_id": meal.id,
-        "portion_id": portion.id,
-        "quantity": qty,
-        "unit_price_cents": price.unit_cents,
-        "line_total_cents": price.total_cents,
-        "line_total": format_money(price.total_cents, lang),
-        "allergy_ack": ack_text,
-        "allergy_notice": notice,
-        "cart_count": lines + 1,
+        "child_id": checked.child.id,
+        "menu_day_id": checked.menu_day.id,
+        "date": checked.menu_day.meal_date.isoformat(),
+        "meal_id": checked.meal.id,
+        "portion_id": checked.portion.id,
+        "quantity": checked.quantity,
+        "unit_price_cents": checked.price.unit_cents,
+        "line_total_cents": checked.price.total_cents,
+        "line_total": format_money(checked.price.total_cents, lang),
+        "allergy_ack": checked.ack_text,
+        "allergy_notice": checked.notice,
+        "cart_count": batch.cart_count + 1,
     }
 
 
 def _portion(
-    session: Session, meal_id: int, portion_id: object, size: object
+    batch: Batch, meal_id: int, portion_id: object, size: object
 ) -> tuple[Portion, tuple[TierRule, ...]]:
     """The meal's portion, by id or by size ('small' when neither is given), with its tiers."""
-    statement = select(Portion, PriceTier).join(PriceTier, PriceTier.portion_id == Portion.id)
-    statement = statement.where(Portion.meal_id == meal_id).order_by(PriceTier.min_quantity)
+    choices = batch.portions.get(meal_id, [])
     if portion_id not in (None, "", 0):
-        statement = statement.where(
-            Portion.id == _as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
-        )
+        key = _as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
+        found = [p for p in choices if p[0].id == key]
     else:
         wanted = str(size or "small").strip().lower()
         if wanted not in ("small", "large"):
             raise DomainError("portion_not_found", field="size")
-        statement = statement.where(Portion.size == wanted)
-    rows = session.exec(statement).all()
-    if not rows:
+        found = [p for p in choices if p[0].size == wanted]
+    if not found:
         raise DomainError("portion_not_found", field="portion_id")
-    portion = rows[0][0]
-    return portion, tuple(TierRule(tier.min_quantity, tier.unit_price_cents) for _, tier in rows)
-
-
-def _option_prices(
-    session: Session, meal_id: int, menu_option_id: int | None, meal_option_id: int | None
-) -> list[int]:
-    cents: list[int] = []
-    for model, key, field in (
-        (MenuOption, menu_option_id, "menu_option_id"),
-        (MealOption, meal_option_id, "meal_option_id"),
-    ):
-        if key is None:
-            continue
-        row = session.get(model, key)
-        if row is None or row.meal_id != meal_id:
-            raise DomainError("option_not_found", field=field)
-        cents.append(row.price_cents)
-    return cents
-
-
-def _addons(session: Session, vendor_id: int, ids: Sequence[int]) -> list[AddOn]:
-    if not ids:
-        return []
-    rows = session.exec(
-        select(AddOn).where(AddOn.id.in_(list(ids)), AddOn.vendor_id == vendor_id, AddOn.is_active)
-    ).all()
-    if len(rows) != len(ids):
-        raise DomainError("addon_not_found", field="addons")
-    return list(rows)
+    return found[0]
 
 
 def _matches(

@@ -339,8 +339,16 @@ def open_days_or_refuse(
     session: Session, *, school_id: int, day: date, lang: str
 ) -> list[tuple[MenuDay, Vendor]]:
     """The vendors serving the school on ``day``; a day the school does not serve, or a closed
-    one (with its reason), is refused."""
-    served = _served_days(session, school_id=school_id, day=day)
+    one (with its reason), is refused (``open_or_refuse``)."""
+    return open_or_refuse(_served_days(session, school_id=school_id, day=day), day=day, lang=lang)
+
+
+def open_or_refuse(
+    served: Sequence[tuple[MenuDay, Vendor]], *, day: date, lang: str
+) -> list[tuple[MenuDay, Vendor]]:
+    """Of the (menu day, vendor) pairs serving a school on ``day`` (by vendor name), the open
+    ones; none at all is 'no meals on that date', none open is 'closed' with the first one's
+    reason."""
     if not served:
         raise DomainError("menu_date_not_served", field="date", date=day.isoformat())
     open_days = [(d, v) for d, v in served if not d.is_closed and v.is_active]
