@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse clean
+.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -76,6 +76,9 @@ bench: install ## req/s, p50/p99 and server CPU of GetChilds, GetUserDetails, ge
 bench-lighthouse: install ## Lighthouse mobile performance of the first screens
 	cd bench && npm ci --no-audit --no-fund --loglevel=error
 	$(BIN)/python bench/lighthouse_bench.py
+
+bench-lunch: install ## lunch rush: N parents sign in, book 5 meals and pay at once (SQLite; PostgreSQL + 2 workers + Redis)
+	$(BIN)/python bench/lunch_rush.py $(BENCH_ARGS)
 
 clean:
 	rm -rf .web .states test-results
