@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import delete, func, or_
+from sqlalchemy import delete, func, insert, or_
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
@@ -397,38 +397,41 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
 
 def insert_lines(
     session: Session, *, parent_id: int, lines: Sequence[CheckedLine], now: datetime
-) -> list[CartLine]:
-    """Write accepted lines and their add-ons: two batched statements for any number."""
-    rows = [
-        CartLine(
-            parent_id=parent_id,
-            child_id=line.child.id,
-            menu_day_id=line.menu_day.id,
-            meal_id=line.meal.id,
-            portion_id=line.portion.id,
-            quantity=line.quantity,
-            menu_option_id=line.menu_option_id,
-            meal_option_id=line.meal_option_id,
-            special_note=line.note,
-            allergy_ack=line.ack_text,
-            allergy_ack_at=now if line.ack_text else None,
-            created_at=now,
-        )
+) -> list[int]:
+    """Write accepted lines and their add-ons; answers the new lines' ids in order. Two
+    statements for any number of lines (one multi-row INSERT ... RETURNING, whose ids are
+    given in row order on both databases, and one for the add-ons)."""
+    if not lines:
+        return []
+    values = [
+        {
+            "parent_id": parent_id,
+            "child_id": line.child.id,
+            "menu_day_id": line.menu_day.id,
+            "meal_id": line.meal.id,
+            "portion_id": line.portion.id,
+            "quantity": line.quantity,
+            "menu_option_id": line.menu_option_id,
+            "meal_option_id": line.meal_option_id,
+            "special_note": line.note,
+            "allergy_ack": line.ack_text,
+            "allergy_ack_at": now if line.ack_text else None,
+            "created_at": now,
+        }
         for line in lines
     ]
-    if not rows:
-        return []
-    session.add_all(rows)
-    session.flush()
+    # Core inserts (not the ORM's bulk mode, which splits rows by the keys they leave empty)
+    table = CartLine.__table__
+    returned = session.execute(insert(table).returning(table.c.id), values).all()
+    ids = sorted(row[0] for row in returned)  # one INSERT: ids ascend in row order
     extras = [
-        CartLineAddOn(cart_line_id=row.id, addon_id=a.id)
-        for row, line in zip(rows, lines, strict=True)
+        {"cart_line_id": line_id, "addon_id": a.id}
+        for line_id, line in zip(ids, lines, strict=True)
         for a in line.addons
     ]
     if extras:
-        session.add_all(extras)
-        session.flush()
-    return rows
+        session.execute(insert(CartLineAddOn.__table__), extras)
+    return ids
 
 
 def add_to_cart(
@@ -471,9 +474,9 @@ def add_to_cart(
     checked = check_line(batch, request, lang=lang, now=now)
     if batch.cart_count >= CART_MAX_LINES:
         raise DomainError("cart_full", max=CART_MAX_LINES)
-    (line,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)
+    (line_id,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)
     return {
-        "cart_id": line.id,
+        "cart_id": line_id,
         "child_id": checked.child.id,
         "menu_day_id": checked.menu_day.id,
         "date": checked.menu_day.meal_date.isoformat(),
