@@ -124,6 +124,28 @@ APP = {
         "set_terms",
         "submit",
     },
+    "hotmeals.ui.state.cart.CartState": {
+        "load_cart",  # on_load: the acting parent's cart
+        "change_quantity",  # a line on screen; the service checks it is the parent's
+        "ask_delete",
+        "set_delete_open",
+        "confirm_delete",
+        "book_meal",  # resets the edit-profile step, nothing else
+        "load_summary",
+        "set_promo_input",
+        "apply_promo",  # the service checks the code for the acting parent
+        "use_promo",
+        "remove_promo",
+        "set_donation",  # one of the presets; the service checks the amount
+        "go_pay",
+    },
+    "hotmeals.ui.state.checkout.CheckoutState": {
+        "load",
+        "set_card_choice",  # a card id the checkout service checks is the parent's
+        "set_save_card",
+        "pay",
+        "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
+    },
     "hotmeals.ui.state.payments.DonateState": {
         "load",
         "set_choice",

@@ -1,0 +1,306 @@
+"""/edit-profile/cart (issue 9, screen 4): the meals waiting to be paid, grouped by child and
+date, each with its size, options, add-ons, note and price; the quantity stepper; remove behind
+the 'Are you sure?' dialog; a line that cannot be paid any more is flagged with the reason.
+The empty cart shows the illustration and 'Book Meal'."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.layout import page, site_header, static
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
+from hotmeals.ui.state.i18n import t
+
+GRAY_11 = rx.color("gray", 11)
+
+
+def detail(label_key: str, value: rx.Var, class_name: str) -> rx.Component:
+    return rx.cond(
+        value != "",
+        rx.text(
+            rx.el.span(t(label_key), ": ", class_name="hm-detail-label"),
+            value,
+            size="2",
+            color=GRAY_11,
+            class_name=class_name,
+        ),
+    )
+
+
+def line_details(line: CartLineView) -> rx.Component:
+    return rx.vstack(
+        rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
+        detail("checkout.menu_option", line.menu_option, "hm-line-menu-option"),
+        detail("checkout.meal_option", line.meal_option, "hm-line-meal-option"),
+        detail("checkout.addons", line.addons, "hm-line-addons"),
+        detail("checkout.note", line.note, "hm-line-note"),
+        rx.cond(
+            line.allergy_ack != "",
+            rx.text(line.allergy_ack, size="1", color=GRAY_11, class_name="hm-line-ack"),
+        ),
+        spacing="1",
+        align="start",
+    )
+
+
+def stepper(line: CartLineView) -> rx.Component:
+    busy = CartState.busy_line == line.cart_id
+    open_ = line.payable
+    return rx.hstack(
+        rx.icon_button(
+            rx.icon("minus", size=16, aria_hidden="true"),
+            on_click=CartState.change_quantity(line.cart_id, -1),
+            disabled=busy | (line.quantity <= 1) | ~open_,
+            variant="soft",
+            size="3",
+            aria_label=t("checkout.decrease"),
+            class_name="hm-qty-minus",
+            custom_attrs=once_attrs(CartState.turn),
+        ),
+        rx.el.output(
+            rx.cond(busy, rx.spinner(size="2"), line.quantity.to_string()),
+            class_name="hm-qty-value",
+            custom_attrs={"aria-live": "polite", "aria-label": t("checkout.quantity")},
+            style={"min_width": "32px", "text_align": "center", "font_weight": "600"},
+        ),
+        rx.icon_button(
+            rx.icon("plus", size=16, aria_hidden="true"),
+            on_click=CartState.change_quantity(line.cart_id, 1),
+            disabled=busy | ~open_,
+            variant="soft",
+            size="3",
+            aria_label=t("checkout.increase"),
+            class_name="hm-qty-plus",
+            custom_attrs=once_attrs(CartState.turn),
+        ),
+        align="center",
+        spacing="2",
+        role="group",
+        aria_label=t("checkout.quantity"),
+    )
+
+
+def cart_line(line: CartLineView) -> rx.Component:
+    return rx.box(
+        rx.flex(
+            rx.cond(
+                line.image != "",
+                rx.image(
+                    src=static("") + line.image.to(str),
+                    alt="",
+                    width="64px",
+                    height="64px",
+                    border_radius="8px",
+                    flex_shrink="0",
+                    loading="lazy",
+                    background_color=rx.color("orange", 2),
+                ),
+            ),
+            rx.vstack(
+                rx.flex(
+                    rx.heading(line.name, as_="h4", size="3", class_name="hm-line-name"),
+                    rx.spacer(),
+                    rx.text(line.price, weight="bold", size="3", class_name="hm-line-price"),
+                    width="100%",
+                    gap="8px",
+                    align="start",
+                ),
+                rx.text(t("checkout.vendor"), " ", line.vendor, size="1", color=GRAY_11),
+                line_details(line),
+                rx.cond(
+                    ~line.payable,
+                    rx.callout.root(
+                        rx.callout.icon(rx.icon("circle-alert", aria_hidden="true")),
+                        rx.callout.text(
+                            rx.el.strong(t("checkout.cannot_pay"), ": "), line.problems
+                        ),
+                        color_scheme="red",
+                        size="1",
+                        width="100%",
+                        class_name="hm-line-problem",
+                    ),
+                ),
+                rx.flex(
+                    stepper(line),
+                    rx.spacer(),
+                    rx.button(
+                        rx.icon("trash-2", size=16, aria_hidden="true"),
+                        t("checkout.remove"),
+                        on_click=CartState.ask_delete(line.cart_id),
+                        variant="ghost",
+                        color_scheme="red",
+                        size="2",
+                        class_name="hm-line-remove",
+                        aria_label=t("checkout.remove_label"),
+                    ),
+                    width="100%",
+                    align="center",
+                    wrap="wrap",
+                    gap="8px",
+                ),
+                spacing="2",
+                width="100%",
+                min_width="0",
+            ),
+            gap="12px",
+            align="start",
+        ),
+        class_name="hm-cart-line",
+        custom_attrs={
+            "data-cart-id": line.cart_id,
+            "data-payable": rx.cond(line.payable, "true", "false"),
+        },
+        padding="12px",
+        border=f"1px solid {rx.color('gray', 6)}",
+        border_radius="10px",
+        background_color=rx.cond(line.payable, rx.color("gray", 1), rx.color("red", 2)),
+        width="100%",
+    )
+
+
+def cart_group(group: CartGroupView) -> rx.Component:
+    return rx.el.section(
+        rx.vstack(
+            rx.heading(group.child, as_="h2", size="4", class_name="hm-group-child"),
+            rx.heading(group.date, as_="h3", size="2", color=GRAY_11, weight="medium"),
+            rx.vstack(rx.foreach(group.lines, cart_line), spacing="3", width="100%"),
+            spacing="2",
+            width="100%",
+        ),
+        class_name="hm-cart-group",
+        custom_attrs={"data-group": group.key},
+        style={"width": "100%"},
+    )
+
+
+def empty_cart() -> rx.Component:
+    return rx.vstack(
+        rx.image(
+            src=static("/empty-plate.svg"),
+            alt="",
+            width="200px",
+            height="auto",
+            max_width="60vw",
+        ),
+        rx.heading(t("checkout.empty_title"), as_="h2", size="5"),
+        rx.text(t("checkout.empty_text"), color=GRAY_11, text_align="center"),
+        rx.button(
+            rx.icon("utensils", size=16, aria_hidden="true"),
+            t("checkout.book_meal"),
+            on_click=CartState.book_meal,
+            size="3",
+            id="cart-book-meal",
+        ),
+        align="center",
+        spacing="4",
+        padding_y="32px",
+        width="100%",
+        id="cart-empty",
+    )
+
+
+def delete_dialog() -> rx.Component:
+    return confirm_dialog(
+        title=t("checkout.remove_title"),
+        description=rx.fragment(
+            t("checkout.remove_text"), rx.el.br(), rx.el.strong(CartState.delete_name)
+        ),
+        cancel_label=t("checkout.remove_cancel"),
+        confirm_label=t("checkout.remove_confirm"),
+        open_=CartState.delete_open,
+        on_open_change=CartState.set_delete_open,
+        on_confirm=CartState.confirm_delete,
+        busy=CartState.deleting,
+        confirm_id="confirm-delete-line",
+        turn=CartState.turn,
+    )
+
+
+def cart_footer() -> rx.Component:
+    return rx.box(
+        rx.flex(
+            rx.vstack(
+                rx.text(t("checkout.subtotal"), size="2", color=GRAY_11),
+                rx.text(
+                    CartState.meal_count.to_string(),
+                    " × ",
+                    rx.el.span(t("checkout.meals_count")),
+                    weight="medium",
+                    id="cart-meal-count",
+                ),
+                spacing="0",
+            ),
+            rx.spacer(),
+            rx.vstack(
+                rx.text(t("checkout.charge_meal_net"), size="2", color=GRAY_11),
+                rx.text(CartState.charges["meal_net"], weight="bold", size="4", id="cart-net"),
+                spacing="0",
+                align="end",
+            ),
+            align="center",
+            width="100%",
+        ),
+        rx.cond(
+            CartState.payable_count > 0,
+            link_button(
+                t("checkout.continue"),
+                rx.icon("arrow-right", size=16, aria_hidden="true"),
+                href=SUMMARY_ROUTE,
+                id_="cart-continue",
+                size="3",
+                width="100%",
+                margin_top="12px",
+            ),
+        ),
+        class_name="hm-cart-footer",
+        padding="16px",
+        border_radius="12px",
+        background_color=rx.color("orange", 2),
+        border=f"1px solid {rx.color('orange', 6)}",
+        width="100%",
+    )
+
+
+def cart_content() -> rx.Component:
+    return rx.cond(
+        CartState.is_empty,
+        empty_cart(),
+        rx.cond(
+            CartState.loaded,
+            rx.vstack(
+                rx.cond(
+                    CartState.has_unpayable,
+                    rx.box(notice(t("checkout.unpayable_notice"), "error"), id="cart-unpayable"),
+                ),
+                rx.vstack(rx.foreach(CartState.groups, cart_group), spacing="6", width="100%"),
+                cart_footer(),
+                spacing="5",
+                width="100%",
+                id="cart-lines",
+            ),
+            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        ),
+    )
+
+
+def cart_page() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.heading(t("checkout.cart_title"), as_="h1", size="7"),
+                rx.text(t("checkout.cart_intro"), color=GRAY_11),
+                cart_content(),
+                delete_dialog(),
+                spacing="4",
+                width="100%",
+                max_width="720px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

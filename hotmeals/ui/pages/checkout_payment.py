@@ -1,0 +1,236 @@
+"""/payment (issue 9, screen 7): header and footer hidden (spec §2). The amount to pay, a saved
+card or Converge's Lightbox, a progress notice while the payment is confirmed, a decline's
+reason with the cart intact, and on success the order number, the order's meals and charges
+and a link to the order."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.layout import page
+from hotmeals.ui.components.screens import back_link, parent_only, top_bar
+from hotmeals.ui.pages.order_summary import charges_table, summary_group
+from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
+from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState
+from hotmeals.ui.state.i18n import t
+
+GRAY_11 = rx.color("gray", 11)
+STATUS_KIND = {
+    "placed": "success",
+    "opening": "info",
+    "paying": "info",
+    "confirming": "info",
+    "pending": "info",
+    "cancelled": "info",
+    "declined": "error",
+    "error": "error",
+}
+
+
+def _choice(value: rx.Var | str, text: rx.Var, id_: rx.Var | str) -> rx.Component:
+    return rx.el.label(
+        rx.radio_group.item(value=value, id=id_),
+        rx.text(text, size="2", weight="medium"),
+        html_for=id_,
+        display="flex",
+        align_items="center",
+        gap="8px",
+        min_height="48px",
+        padding_x="12px",
+        border=f"1px solid {rx.color('gray', 7)}",
+        border_radius="8px",
+        cursor="pointer",
+        width="100%",
+    )
+
+
+def card_choice() -> rx.Component:
+    return rx.vstack(
+        rx.el.p(t("checkout.choose_card"), id="card-choice-label", class_name="hm-label"),
+        rx.radio_group.root(
+            rx.vstack(
+                rx.foreach(
+                    CheckoutState.cards,
+                    lambda c: _choice(c["id"], c["label"], "pay-card-" + c["id"]),
+                ),
+                _choice(NEW_CARD, t("checkout.new_card"), "pay-card-new"),
+                spacing="2",
+                width="100%",
+            ),
+            value=CheckoutState.card_choice,
+            on_change=CheckoutState.set_card_choice,
+            name="card",
+            aria_labelledby="card-choice-label",
+            disabled=CheckoutState.busy,
+            width="100%",
+        ),
+        rx.cond(
+            CheckoutState.card_choice == NEW_CARD,
+            rx.el.label(
+                rx.checkbox(
+                    checked=CheckoutState.save_card,
+                    on_change=CheckoutState.set_save_card,
+                    id="pay-save-card",
+                ),
+                rx.text(t("checkout.save_card"), size="2"),
+                html_for="pay-save-card",
+                display="flex",
+                align_items="center",
+                gap="8px",
+                min_height="44px",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def pay_form() -> rx.Component:
+    return rx.vstack(
+        rx.card(
+            rx.vstack(
+                rx.flex(
+                    rx.text(t("checkout.amount_due"), size="3", color=GRAY_11),
+                    rx.spacer(),
+                    rx.text(CheckoutState.total, size="6", weight="bold", id="pay-total"),
+                    align="center",
+                    width="100%",
+                ),
+                rx.flex(
+                    rx.text(t("checkout.meals_count"), size="2", color=GRAY_11),
+                    rx.spacer(),
+                    rx.text(CheckoutState.meal_count.to_string(), size="2"),
+                    width="100%",
+                ),
+                spacing="2",
+                width="100%",
+            ),
+            size="2",
+            width="100%",
+        ),
+        card_choice(),
+        status_notice(CheckoutState.message, CheckoutState.status, STATUS_KIND, id_="pay-status"),
+        rx.cond(
+            CheckoutState.waiting,
+            rx.flex(
+                rx.spinner(size="3"),
+                rx.text(t("checkout.waiting"), size="2"),
+                align="center",
+                gap="10px",
+                role="status",
+                id="pay-progress",
+            ),
+        ),
+        rx.button(
+            rx.cond(
+                CheckoutState.busy,
+                rx.spinner(size="2"),
+                rx.icon("lock", size=16, aria_hidden="true"),
+            ),
+            t("checkout.pay"),
+            " ",
+            CheckoutState.total,
+            on_click=CheckoutState.pay,
+            disabled=CheckoutState.busy,
+            size="3",
+            width="100%",
+            id="pay-submit",
+            custom_attrs={
+                **once_attrs(CheckoutState.turn),
+                "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
+            },
+        ),
+        rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
+        spacing="4",
+        width="100%",
+    )
+
+
+def placed() -> rx.Component:
+    return rx.vstack(
+        rx.flex(
+            rx.icon("circle-check", size=32, color=rx.color("grass", 11), aria_hidden="true"),
+            rx.heading(t("checkout.success_title"), as_="h2", size="6"),
+            align="center",
+            gap="10px",
+        ),
+        rx.card(
+            rx.vstack(
+                rx.text(t("checkout.order_number"), size="2", color=GRAY_11),
+                rx.text(CheckoutState.order_number, size="6", weight="bold", id="order-number"),
+                rx.text(t("checkout.mail_sent"), size="2"),
+                spacing="1",
+            ),
+            size="2",
+            width="100%",
+        ),
+        rx.cond(
+            CheckoutState.confirmation.length() > 0,
+            rx.card(
+                rx.vstack(
+                    rx.foreach(CheckoutState.confirmation, summary_group),
+                    charges_table(CheckoutState.paid_charges, "order-charges"),
+                    spacing="2",
+                    width="100%",
+                ),
+                size="2",
+                width="100%",
+                id="order-confirmation",
+            ),
+        ),
+        link_button(
+            t("checkout.view_order"),
+            rx.icon("arrow-right", size=16, aria_hidden="true"),
+            href=CheckoutState.order_link,
+            id_="view-order",
+            size="3",
+        ),
+        spacing="4",
+        width="100%",
+        id="order-placed",
+    )
+
+
+def payment_content() -> rx.Component:
+    return rx.cond(
+        CheckoutState.is_placed,
+        placed(),
+        rx.cond(
+            CheckoutState.loaded,
+            rx.cond(
+                CheckoutState.total != "",
+                pay_form(),
+                rx.vstack(
+                    rx.text(t("checkout.nothing_to_pay"), id="pay-empty"),
+                    link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
+                    spacing="3",
+                ),
+            ),
+            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        ),
+    )
+
+
+def checkout_payment() -> rx.Component:
+    return parent_only(
+        page(
+            top_bar(),
+            rx.box(
+                rx.cond(
+                    CheckoutState.is_placed,
+                    rx.fragment(),
+                    back_link(SUMMARY_ROUTE, "checkout.back_to_summary"),
+                ),
+                rx.heading(t("checkout.payment_title"), as_="h1", size="7", margin_bottom="16px"),
+                payment_content(),
+                max_width="560px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_top="8px",
+                padding_bottom="48px",
+                width="100%",
+            ),
+            chrome=False,
+        )
+    )

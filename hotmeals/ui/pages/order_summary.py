@@ -1,0 +1,360 @@
+"""/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
+of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
+codes with a code field, the optional donation, and 'Pay' to /payment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import label, link_button, once_attrs
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.screens import back_link, parent_only
+from hotmeals.ui.state.cart import CART_ROUTE, DONATION_CHOICES, CartGroupView, CartState
+from hotmeals.ui.state.i18n import t
+
+GRAY_11 = rx.color("gray", 11)
+CHARGE_ROWS = (
+    ("meal_net", "checkout.charge_meal_net"),
+    ("special_note_fees", "checkout.charge_note_fees"),
+    ("discount", "checkout.charge_discount"),
+    ("processing_fee", "checkout.charge_processing"),
+    ("tax", "checkout.charge_tax"),
+    ("school_donation", "checkout.charge_donation"),
+    ("additional_charge", "checkout.charge_additional"),
+)
+
+
+def charges_table(charges: Any, id_: str) -> rx.Component:
+    """Every charge of spec §3 and the total (``charges`` a dict Var of formatted amounts)."""
+    return rx.el.dl(
+        *[
+            rx.flex(
+                rx.el.dt(t(key), style={"color": "var(--gray-11)"}),
+                rx.el.dd(charges[name], style={"margin": "0", "font_weight": "500"}),
+                justify="between",
+                gap="12px",
+                class_name=f"hm-charge hm-charge-{name}",
+                padding_y="6px",
+                border_bottom=f"1px solid {rx.color('gray', 4)}",
+            )
+            for name, key in CHARGE_ROWS
+        ],
+        rx.flex(
+            rx.el.dt(t("checkout.charge_total"), style={"font_weight": "700"}),
+            rx.el.dd(
+                charges["total_pay"],
+                style={"margin": "0", "font_weight": "700", "font_size": "var(--font-size-5)"},
+            ),
+            justify="between",
+            align="center",
+            gap="12px",
+            class_name="hm-charge hm-charge-total_pay",
+            padding_top="10px",
+        ),
+        id=id_,
+        style={"margin": "0", "width": "100%"},
+    )
+
+
+def summary_group(group: CartGroupView) -> rx.Component:
+    return rx.box(
+        rx.text(group.child, " · ", group.date, weight="bold", size="2"),
+        rx.foreach(
+            group.lines,
+            lambda line: rx.flex(
+                rx.text(
+                    line.quantity.to_string(),
+                    " × ",
+                    line.name,
+                    " (",
+                    line.size_label,
+                    ")",
+                    size="2",
+                    color=rx.cond(line.payable, rx.color("gray", 12), rx.color("gray", 9)),
+                    text_decoration=rx.cond(line.payable, "none", "line-through"),
+                ),
+                rx.spacer(),
+                rx.text(rx.cond(line.payable, line.price, t("checkout.cannot_pay")), size="2"),
+                gap="8px",
+                width="100%",
+                class_name="hm-summary-line",
+            ),
+        ),
+        width="100%",
+        padding_y="6px",
+    )
+
+
+def promo_section() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(t("checkout.promo_title"), as_="h2", size="4"),
+            rx.cond(
+                CartState.promo_code != "",
+                rx.flex(
+                    rx.badge(
+                        rx.icon("ticket-percent", size=14, aria_hidden="true"),
+                        t("checkout.promo_applied_label"),
+                        ": ",
+                        CartState.promo_code,
+                        size="3",
+                        color_scheme="grass",
+                        id="promo-applied",
+                    ),
+                    rx.button(
+                        t("checkout.promo_remove"),
+                        on_click=CartState.remove_promo,
+                        variant="ghost",
+                        size="2",
+                        id="promo-remove",
+                    ),
+                    align="center",
+                    gap="8px",
+                    wrap="wrap",
+                ),
+            ),
+            rx.form(
+                rx.box(
+                    label(t("checkout.promo_label"), "promo-code"),
+                    rx.flex(
+                        rx.input(
+                            id="promo-code",
+                            name="promo_code",
+                            value=CartState.promo_input,
+                            on_change=CartState.set_promo_input,
+                            size="3",
+                            max_length=32,
+                            auto_complete="off",
+                            auto_capitalize="characters",
+                            custom_attrs={
+                                "aria-invalid": rx.cond(
+                                    CartState.promo_error != "", "true", "false"
+                                ),
+                                "aria-describedby": rx.cond(
+                                    CartState.promo_error != "", "promo-code-error", ""
+                                ),
+                            },
+                            flex="1",
+                        ),
+                        rx.button(
+                            rx.cond(CartState.promo_busy, rx.spinner(size="2"), rx.fragment()),
+                            t("checkout.promo_apply"),
+                            type="submit",
+                            size="3",
+                            variant="outline",
+                            disabled=CartState.promo_busy,
+                            id="promo-apply",
+                        ),
+                        gap="8px",
+                        width="100%",
+                    ),
+                    rx.cond(
+                        CartState.promo_error != "",
+                        rx.el.p(
+                            rx.icon("circle-alert", size=14, aria_hidden="true"),
+                            rx.el.span(CartState.promo_error),
+                            id="promo-code-error",
+                            role="alert",
+                            class_name="hm-error",
+                        ),
+                    ),
+                    class_name="hm-field",
+                    width="100%",
+                ),
+                on_submit=CartState.apply_promo,
+                reset_on_submit=False,
+                no_validate=True,
+                width="100%",
+            ),
+            rx.cond(
+                CartState.promos.length() > 0,
+                rx.vstack(
+                    rx.text(t("checkout.promo_available"), size="2", weight="medium"),
+                    rx.foreach(
+                        CartState.promos,
+                        lambda p: rx.flex(
+                            rx.vstack(
+                                rx.code(p["code"], size="2", weight="bold"),
+                                rx.text(p["detail"], size="1", color=GRAY_11),
+                                rx.cond(
+                                    p["description"] != "",
+                                    rx.text(p["description"], size="1", color=GRAY_11),
+                                ),
+                                spacing="1",
+                                min_width="0",
+                            ),
+                            rx.spacer(),
+                            rx.button(
+                                t("checkout.promo_use"),
+                                on_click=CartState.use_promo(p["code"]),
+                                variant="soft",
+                                size="2",
+                                class_name="hm-promo-use",
+                                custom_attrs={"data-code": p["code"]},
+                            ),
+                            align="center",
+                            gap="8px",
+                            width="100%",
+                            class_name="hm-promo-row",
+                        ),
+                    ),
+                    spacing="2",
+                    width="100%",
+                    id="promo-list",
+                ),
+                rx.text(t("checkout.promo_none"), size="2", color=GRAY_11),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        size="2",
+        width="100%",
+    )
+
+
+def donation_section() -> rx.Component:
+    def item(value: str) -> rx.Component:
+        return rx.el.label(
+            rx.radio_group.item(value=value, id=f"donation-{value}"),
+            rx.text(
+                t("checkout.donation_none" if value == "0" else f"checkout.donation_{value}"),
+                size="2",
+            ),
+            html_for=f"donation-{value}",
+            display="flex",
+            align_items="center",
+            gap="6px",
+            min_height="44px",
+            padding_x="10px",
+            border=f"1px solid {rx.color('gray', 7)}",
+            border_radius="8px",
+            cursor="pointer",
+        )
+
+    return rx.card(
+        rx.vstack(
+            rx.heading(t("checkout.donation_title"), as_="h2", size="4"),
+            rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
+            rx.radio_group.root(
+                rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
+                value=CartState.donation_choice,
+                on_change=CartState.set_donation,
+                name="donation",
+                aria_labelledby="donation-label",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        size="2",
+        width="100%",
+    )
+
+
+def giveback_section() -> rx.Component:
+    return rx.box(
+        rx.flex(
+            rx.icon("heart-handshake", size=22, aria_hidden="true", color=rx.color("grass", 11)),
+            rx.vstack(
+                rx.heading(t("checkout.giveback_title"), as_="h2", size="3"),
+                rx.text(CartState.giveback, size="2", id="giveback"),
+                rx.text(t("checkout.giveback_per_meal"), size="1", color=GRAY_11),
+                spacing="1",
+            ),
+            gap="12px",
+            align="start",
+        ),
+        padding="14px",
+        border_radius="10px",
+        background_color=rx.color("grass", 2),
+        border=f"1px solid {rx.color('grass', 6)}",
+        width="100%",
+    )
+
+
+def summary_content() -> rx.Component:
+    return rx.cond(
+        CartState.payable_count > 0,
+        rx.grid(
+            rx.vstack(
+                rx.card(
+                    rx.vstack(
+                        rx.heading(t("checkout.subtotal"), as_="h2", size="4"),
+                        rx.foreach(CartState.groups, summary_group),
+                        spacing="2",
+                        width="100%",
+                    ),
+                    size="2",
+                    width="100%",
+                    id="summary-lines",
+                ),
+                promo_section(),
+                donation_section(),
+                spacing="4",
+                width="100%",
+            ),
+            rx.vstack(
+                rx.card(
+                    rx.vstack(
+                        rx.heading(t("checkout.charges"), as_="h2", size="4"),
+                        charges_table(CartState.charges, "summary-charges"),
+                        rx.button(
+                            rx.cond(CartState.going, rx.spinner(size="2"), rx.fragment()),
+                            t("checkout.pay"),
+                            " ",
+                            CartState.charges["total_pay"],
+                            on_click=CartState.go_pay,
+                            disabled=CartState.going,
+                            size="3",
+                            width="100%",
+                            id="summary-pay",
+                            custom_attrs=once_attrs(CartState.turn),
+                        ),
+                        spacing="4",
+                        width="100%",
+                    ),
+                    size="2",
+                    width="100%",
+                ),
+                giveback_section(),
+                spacing="4",
+                width="100%",
+                position=rx.breakpoints(initial="static", md="sticky"),
+                top="88px",
+            ),
+            columns=rx.breakpoints(initial="1", md="3fr 2fr"),
+            gap="16px",
+            width="100%",
+            align_items="start",
+        ),
+        rx.cond(
+            CartState.loaded,
+            rx.vstack(
+                rx.text(t("checkout.nothing_to_pay"), id="summary-empty"),
+                link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
+                spacing="3",
+            ),
+            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        ),
+    )
+
+
+def order_summary() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                back_link(CART_ROUTE, "checkout.back_to_cart"),
+                rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
+                rx.text(t("checkout.summary_intro"), color=GRAY_11),
+                summary_content(),
+                spacing="3",
+                width="100%",
+                max_width="1040px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

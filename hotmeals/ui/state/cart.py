@@ -1,0 +1,460 @@
+"""States of the cart (/edit-profile/cart) and the order summary (/edit-profile/order-summary).
+
+Thin callers of ``hotmeals.services.cart`` (the cart grouped by child and date, priced from the
+database, each line flagged when it cannot be paid; ``priced_summary`` with the promo code and
+the donation) and ``hotmeals.services.promos``. The parent is ``acting_parent(self)`` on every
+call; the ids the browser sends are the services' to check (another parent's line is 'not
+found').
+
+The promo code and the donation chosen on the summary are kept in browser storage so that the
+payment screen (``CheckoutState``) prices the same order; they are browser input like any
+argument, and the server checks and re-prices them at every step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+import reflex as rx
+from babel.dates import format_date
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import normalize_lang
+from hotmeals.i18n import t as tr
+from hotmeals.services import cart as cart_service
+from hotmeals.services import promos as promo_service
+from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.steps import ProfileStepState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+CART_ROUTE = "/edit-profile/cart"
+SUMMARY_ROUTE = "/edit-profile/order-summary"
+PAYMENT_ROUTE = "/payment"
+BOOK_ROUTE = "/edit-profile/meal-detailed"
+# The optional donation on the summary, in cents ("0": none). The service checks the amount.
+DONATION_CHOICES = ("0", "100", "200", "500", "1000")
+CHARGE_NAMES = (
+    "meal_net",
+    "special_note_fees",
+    "processing_fee",
+    "tax",
+    "discount",
+    "school_donation",
+    "additional_charge",
+    "total_pay",
+)
+
+
+@dataclass
+class CartLineView:
+    cart_id: str = ""
+    name: str = ""
+    image: str = ""
+    vendor: str = ""
+    size_label: str = ""
+    quantity: int = 1
+    menu_option: str = ""
+    meal_option: str = ""
+    addons: str = ""
+    note: str = ""
+    allergy_ack: str = ""
+    price: str = ""
+    payable: bool = True
+    problems: str = ""
+
+
+@dataclass
+class CartGroupView:
+    key: str = ""
+    child: str = ""
+    date: str = ""
+    lines: list[CartLineView] = field(default_factory=list)
+
+
+def long_date(iso: str, lang: str) -> str:
+    """'Monday, December 7, 2026' / 'lundi 7 décembre 2026' (Babel)."""
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return iso
+    locale = "fr_CA" if normalize_lang(lang) == "fr" else "en_CA"
+    return format_date(day, format="full", locale=locale)
+
+
+def group_views(summary: dict, lang: str) -> list[CartGroupView]:
+    """The service's groups as what the screens show (text in ``lang``)."""
+    views = []
+    for group in summary.get("groups", []):
+        lines = []
+        for line in group["lines"]:
+            addons = ", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons", []))
+            lines.append(
+                CartLineView(
+                    cart_id=str(line.get("cart_id") or line.get("line_id") or ""),
+                    name=str(line["name"]),
+                    image=str(line.get("image") or ""),
+                    vendor=str(line.get("vendor") or ""),
+                    size_label=str(line.get("size_label") or ""),
+                    quantity=int(line["quantity"]),
+                    menu_option=str(line.get("menu_option") or ""),
+                    meal_option=str(line.get("meal_option") or ""),
+                    addons=addons,
+                    note=str(line.get("special_note") or ""),
+                    allergy_ack=str(line.get("allergy_ack") or ""),
+                    price=str(line["line_total"]),
+                    payable=bool(line.get("payable", True)),
+                    problems=" ".join(line.get("problems") or []),
+                )
+            )
+        views.append(
+            CartGroupView(
+                key=f"{group['child_id']}-{group['date']}",
+                child=str(group["child_name"]),
+                date=long_date(group["date"], lang),
+                lines=lines,
+            )
+        )
+    return views
+
+
+def charge_texts(summary: dict, lang: str) -> dict[str, str]:
+    """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount)."""
+    cents = summary.get("charges", {})
+    out = {name: format_money(int(cents.get(f"{name}_cents", 0)), lang) for name in CHARGE_NAMES}
+    if int(cents.get("discount_cents", 0)):
+        out["discount"] = "−" + out["discount"]
+    return out
+
+
+def promo_view(row: dict, lang: str) -> dict[str, str]:
+    if row["kind"] == "percent":
+        pct = row["percent_bps"] / 100
+        shown = f"{pct:g}".replace(".", ",") if normalize_lang(lang) == "fr" else f"{pct:g}"
+        what = tr("checkout.promo_percent", lang, percent=shown)
+    else:
+        what = tr("checkout.promo_fixed", lang, amount=format_money(row["amount_off_cents"], lang))
+    extra = []
+    if row.get("min_order_cents"):
+        extra.append(tr("checkout.promo_min", lang, amount=row["min_order"]))
+    if row.get("valid_until"):
+        extra.append(tr("checkout.promo_until", lang, date=long_date(row["valid_until"], lang)))
+    detail = ", ".join([what, *extra])
+    return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
+
+
+async def sync_cart_count(state: rx.State, count: int) -> None:
+    """The header's cart count follows the cart (the profile's and the stored one)."""
+    auth = await state.get_state(AuthState)
+    auth.cart_count = int(count)
+    auth.cart_count_store = str(int(count))
+
+
+class CartState(rx.State):
+    """The cart and the order summary."""
+
+    groups: list[CartGroupView] = []
+    loaded: bool = False
+    line_count: int = 0
+    payable_count: int = 0
+    meal_count: int = 0
+    charges: dict[str, str] = {}
+    giveback: str = ""
+    busy_line: str = ""  # the line whose quantity is changing
+    delete_open: bool = False
+    delete_id: str = ""
+    delete_name: str = ""
+    deleting: bool = False
+    turn: int = 0  # bumped when a write ends: re-arms data-hm-once buttons
+
+    # The summary's choices, kept for the payment screen (browser input: checked server-side).
+    promo_code: str = rx.LocalStorage("", name="hmPromoCode")
+    donation_cents: str = rx.LocalStorage("0", name="hmDonation")
+    promo_input: str = ""
+    promo_error: str = ""
+    promo_busy: bool = False
+    promos: list[dict[str, str]] = []
+    going: bool = False
+
+    _once_key: str = ""
+    _once_digest: str = ""
+    _quantities: dict[str, int] = {}
+
+    @rx.var
+    def is_empty(self) -> bool:
+        return self.loaded and self.line_count == 0
+
+    @rx.var
+    def has_unpayable(self) -> bool:
+        return self.payable_count < self.line_count
+
+    @rx.var
+    def donation_choice(self) -> str:
+        return self.donation_cents if self.donation_cents in DONATION_CHOICES else "0"
+
+    # ---- private ------------------------------------------------------------------------
+    def _apply(self, summary: dict, lang: str) -> None:
+        self.groups = group_views(summary, lang)
+        self._quantities = {
+            line.cart_id: line.quantity for group in self.groups for line in group.lines
+        }
+        self.line_count = int(summary.get("cart_count", 0))
+        self.payable_count = int(summary.get("payable_count", 0))
+        self.meal_count = int(summary.get("meal_count", 0))
+        self.charges = charge_texts(summary, lang)
+        self.giveback = str(summary.get("giveback", {}).get("message", ""))
+        self.loaded = True
+
+    def _donation(self) -> int:
+        return int(self.donation_choice)
+
+    async def _priced(self, parent_id: int, lang: str) -> dict:
+        """The summary with the stored promo and donation; a promo that no longer holds is
+        dropped (its refusal shown at the field) and the cart priced without it."""
+        try:
+            return await call_service(
+                cart_service.priced_summary,
+                parent_id=parent_id,
+                promo_code=self.promo_code or None,
+                donation_cents=self._donation() or None,
+                lang=lang,
+            )
+        except DomainError as err:
+            if err.field == "promo_code":
+                self.promo_error = message(err, lang)
+                self.promo_code = ""
+            else:
+                self.donation_cents = "0"
+            return await call_service(cart_service.priced_summary, parent_id=parent_id, lang=lang)
+
+    # ---- the cart -----------------------------------------------------------------------
+    @rx.event
+    async def load_cart(self):
+        lang = (await self.get_state(I18nState)).lang
+        self.delete_open = self.deleting = False
+        self.busy_line = ""
+        forget_submission(self)
+        who = await acting_parent(self)
+        if who is None:
+            self.groups, self.loaded = [], False
+            return
+        summary = await call_service(cart_service.cart_summary, parent_id=who.parent_id, lang=lang)
+        self._apply(summary, lang)
+        await sync_cart_count(self, self.line_count)
+
+    @rx.event
+    async def change_quantity(self, cart_id: str, delta: int):
+        lang = (await self.get_state(I18nState)).lang
+        cart_id = str(cart_id)
+        try:
+            step = 1 if int(delta) > 0 else -1
+        except (TypeError, ValueError):
+            step = 0
+        # Only a line on screen (the service checks it is who's); one change at a time.
+        wanted = self._quantities.get(cart_id, 0) + step
+        if self.busy_line or step == 0 or wanted < 1 or cart_id not in self._quantities:
+            self.turn += 1  # re-arm the one-tap buttons
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.busy_line = cart_id
+        yield
+        try:
+            # The service changes only a line of who's (another parent's: not found) and
+            # refuses a day whose cut-off has passed.
+            summary = await call_service(
+                cart_service.update_quantity,
+                parent_id=who.parent_id,
+                cart_id=cart_id,
+                quantity=wanted,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy_line = ""
+            self.turn += 1
+            yield failed(message(err, lang))
+            return
+        self._apply(summary, lang)
+        self.busy_line = ""
+        self.turn += 1
+        yield succeeded(tr("cart_quantity_updated", lang))
+
+    @rx.event
+    def ask_delete(self, cart_id: str):
+        cart_id = str(cart_id)
+        names = {line.cart_id: line.name for group in self.groups for line in group.lines}
+        if cart_id not in names:
+            return
+        self.delete_id, self.delete_name = cart_id, names[cart_id]
+        self.delete_open = True
+
+    @rx.event
+    def set_delete_open(self, value: bool):
+        if not self.deleting:
+            self.delete_open = bool(value)
+
+    @rx.event
+    async def confirm_delete(self):
+        from hotmeals.services.submissions import submit_once
+
+        lang = (await self.get_state(I18nState)).lang
+        if self.deleting or not self.delete_id:
+            self.turn += 1
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.delete_open = False
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.deleting = True
+        yield
+        try:
+            await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, ["delete_cart_line", self.delete_id]),
+                action="delete_cart_line",
+                fn=cart_service.delete_line,
+                cart_id=self.delete_id,
+            )
+        except DomainError as err:
+            self.deleting = False
+            self.delete_open = False
+            self.turn += 1
+            yield failed(message(err, lang))
+            return
+        summary = await call_service(cart_service.cart_summary, parent_id=who.parent_id, lang=lang)
+        self._apply(summary, lang)
+        await sync_cart_count(self, self.line_count)
+        self.deleting = False
+        self.delete_open = False
+        self.delete_id = ""
+        self.turn += 1
+        yield succeeded(tr("cart_line_deleted", lang))
+
+    @rx.event
+    async def book_meal(self):
+        """The empty cart's 'Book Meal': the edit-profile step back to 1, then the menu."""
+        steps = await self.get_state(ProfileStepState)
+        steps._reset_steps()
+        return rx.redirect(BOOK_ROUTE)
+
+    # ---- the order summary --------------------------------------------------------------
+    @rx.event
+    async def load_summary(self):
+        lang = (await self.get_state(I18nState)).lang
+        self.promo_error = ""
+        self.promo_busy = self.going = False
+        self.promo_input = self.promo_code
+        who = await acting_parent(self)
+        if who is None:
+            self.groups, self.loaded = [], False
+            return
+        summary = await self._priced(who.parent_id, lang)
+        self._apply(summary, lang)
+        await sync_cart_count(self, self.line_count)
+        rows = await call_service(promo_service.list_for_parent, parent_id=who.parent_id, lang=lang)
+        self.promos = [promo_view(r, lang) for r in rows]
+
+    @rx.event
+    def set_promo_input(self, value: str):
+        self.promo_input = str(value)[:40]
+        self.promo_error = ""
+
+    @rx.event
+    async def apply_promo(self, form_data: dict | None = None):
+        await self._apply_code(self.promo_input)
+
+    @rx.event
+    async def use_promo(self, code: str):
+        self.promo_input = str(code)[:40]
+        await self._apply_code(self.promo_input)
+
+    async def _apply_code(self, code: str):
+        lang = (await self.get_state(I18nState)).lang
+        if self.promo_busy:
+            return
+        who = await acting_parent(self)
+        if who is None:
+            return
+        self.promo_busy = True
+        try:
+            # The service says why a code is refused: unknown (or another parent's), not yet
+            # valid, expired, used up, or the cart below its minimum.
+            summary = await call_service(
+                cart_service.priced_summary,
+                parent_id=who.parent_id,
+                promo_code=code,
+                donation_cents=self._donation() or None,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.promo_busy = False
+            self.promo_error = message(err, lang)
+            return
+        self.promo_code = str(summary.get("promo_code") or "")
+        self.promo_input = self.promo_code
+        self.promo_error = ""
+        self._apply(summary, lang)
+        self.promo_busy = False
+
+    @rx.event
+    async def remove_promo(self):
+        lang = (await self.get_state(I18nState)).lang
+        self.promo_code = ""
+        self.promo_input = ""
+        self.promo_error = ""
+        who = await acting_parent(self)
+        if who is None:
+            return
+        self._apply(await self._priced(who.parent_id, lang), lang)
+
+    @rx.event
+    async def set_donation(self, value: str):
+        lang = (await self.get_state(I18nState)).lang
+        self.donation_cents = value if value in DONATION_CHOICES else "0"
+        who = await acting_parent(self)
+        if who is None:
+            return
+        self._apply(await self._priced(who.parent_id, lang), lang)
+
+    @rx.event
+    async def go_pay(self):
+        """'Pay': the cart must have something payable and the promo still hold."""
+        lang = (await self.get_state(I18nState)).lang
+        if self.going:
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.going = True
+        yield
+        try:
+            await call_service(
+                cart_service.priced_summary,
+                parent_id=who.parent_id,
+                promo_code=self.promo_code or None,
+                donation_cents=self._donation() or None,
+                require_payable=True,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.going = False
+            self.turn += 1
+            if err.field == "promo_code":
+                self.promo_error = message(err, lang)
+            yield failed(message(err, lang))
+            return
+        self.going = False
+        self.turn += 1
+        yield rx.redirect(PAYMENT_ROUTE)

@@ -1,0 +1,268 @@
+"""State of /payment (issue 9, screen 7): pay the cart with a saved card or in Converge's
+Lightbox (the simulator by default), the shape of the donation flow (``state/payments.py``).
+
+Thin: ``hotmeals.services.checkout`` prices the cart again from the database, opens the
+payment, confirms an approval with Converge and turns the cart into one order
+(``start_checkout``, ``complete_checkout``); a decline, a cancel or an error leaves the cart as
+it was (``checkout_declined``). The payment id stays in a backend-only var; the promo code and
+the donation come from the summary's browser storage and are checked again by the service.
+Handlers that talk to Converge run as background events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.services import cards
+from hotmeals.services import cart as cart_service
+from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.cart import (
+    CartGroupView,
+    CartState,
+    charge_texts,
+    group_views,
+    sync_cart_count,
+)
+from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.payments import _result, lightbox_script
+
+NEW_CARD = "new"
+ORDER_ROUTE = "/edit-profile/order-details"
+
+
+def _card_option(card: cards.CardView, lang: str) -> dict[str, str]:
+    return {
+        "id": str(card.id),
+        "label": tr("checkout.saved_card", lang, brand=card.brand or "CARD", last4=card.last4),
+        "expiry": card.expiry,
+    }
+
+
+class CheckoutState(rx.State):
+    """/payment."""
+
+    loaded: bool = False
+    total: str = ""
+    meal_count: int = 0
+    charges: dict[str, str] = {}
+    cards: list[dict[str, str]] = []
+    card_choice: str = NEW_CARD
+    save_card: bool = False
+    busy: bool = False
+    turn: int = 0
+    status: str = ""  # "", opening, confirming, placed, declined, cancelled, pending, error
+    message: str = ""
+    order_number: str = ""
+    order_link: str = ""
+    confirmation: list[CartGroupView] = []
+    paid_charges: dict[str, str] = {}
+
+    _payment_id: int = 0
+
+    @rx.var
+    def is_placed(self) -> bool:
+        return self.status == "placed"
+
+    @rx.var
+    def waiting(self) -> bool:
+        return self.status in ("opening", "confirming", "paying")
+
+    @rx.event
+    async def load(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy:
+            return  # a payment in flight on this tab: keep its screen
+        self.status = self.message = self.order_number = self.order_link = ""
+        self.confirmation, self.paid_charges = [], {}
+        who = await acting_parent(self)
+        if who is None:
+            self.loaded = False
+            return
+        await self._price(who.parent_id, lang)
+        rows = await call_service(cards.list_cards, parent_id=who.parent_id)
+        self.cards = [_card_option(c, lang) for c in rows]
+        if self.card_choice not in {c["id"] for c in self.cards}:
+            self.card_choice = NEW_CARD
+        self.loaded = True
+
+    async def _choices(self) -> tuple[str | None, int | None]:
+        summary = await self.get_state(CartState)
+        code = summary.promo_code or None
+        donation = int(summary.donation_choice) or None
+        return code, donation
+
+    async def _price(self, parent_id: int, lang: str) -> None:
+        code, donation = await self._choices()
+        try:
+            summary = await call_service(
+                cart_service.priced_summary,
+                parent_id=parent_id,
+                promo_code=code,
+                donation_cents=donation,
+                lang=lang,
+            )
+        except DomainError:
+            # The summary's promo no longer holds: price without it (the summary says why).
+            cart_state = await self.get_state(CartState)
+            cart_state.promo_code = ""
+            summary = await call_service(
+                cart_service.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
+            )
+        self.total = str(summary["total_pay"]) if summary.get("payable_count") else ""
+        self.meal_count = int(summary.get("meal_count", 0))
+        self.charges = charge_texts(summary, lang)
+
+    @rx.event
+    def set_card_choice(self, value: str):
+        if not self.busy:
+            self.card_choice = str(value)
+            self.status = self.message = ""
+
+    @rx.event
+    def set_save_card(self, value: bool):
+        self.save_card = bool(value)
+
+    @rx.event(background=True)
+    async def pay(self):
+        from hotmeals.services.checkout import start_checkout
+
+        async with self:
+            if self.busy:
+                return
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
+            if who is not None:
+                code, donation = await self._choices()
+                # A card id from the browser: the service takes only a card of who's.
+                card = int(self.card_choice) if self.card_choice.isdigit() else None
+                save = self.save_card and card is None
+                self.busy = True
+                self.status = "opening" if card is None else "paying"
+                self.message = tr("checkout.opening" if card is None else "checkout.paying", lang)
+            else:
+                self.turn += 1
+        if who is None:
+            yield session_expired(lang)
+            return
+        try:
+            started = await start_checkout(
+                parent_id=who.parent_id,
+                promo_code=code,
+                donation=donation,
+                card_id=card,
+                save_card=save,
+                lang=lang,
+            )
+        except DomainError as err:
+            async with self:
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
+            return
+        if started.result is not None or started.hosted is None:
+            async with self:
+                await self._finish(who.parent_id, started.result, lang)
+            return
+        async with self:
+            self._payment_id = started.payment_id
+        yield rx.call_script(
+            lightbox_script(started.hosted.lightbox_url, started.hosted.token, lang),
+            callback=CheckoutState.lightbox_closed,
+        )
+
+    @rx.event(background=True)
+    async def lightbox_closed(self, value: Any):
+        from hotmeals.services.checkout import checkout_declined, complete_checkout
+
+        result = _result(value)
+        async with self:
+            who = await acting_parent(self)
+            lang = (await self.get_state(I18nState)).lang
+            payment_id = self._payment_id
+            if who is None or not payment_id:
+                # Signed out meanwhile (or no payment open here): nothing is recorded from
+                # this browser; an approval is settled by the reconciliation with Converge.
+                self.busy = False
+                self.turn += 1
+                self._payment_id = 0
+            elif result["outcome"] == "approval":
+                self.status, self.message = "confirming", tr("checkout.confirming", lang)
+        if who is None:
+            yield session_expired(lang)
+            return
+        if not payment_id:
+            return
+        try:
+            if result["outcome"] == "approval":
+                done = await complete_checkout(
+                    parent_id=who.parent_id,
+                    payment_id=payment_id,
+                    txn_id=result["txn_id"],
+                    lang=lang,
+                )
+            else:
+                text = result["message"] or result["outcome"]
+                done = await call_service(
+                    checkout_declined,
+                    parent_id=who.parent_id,
+                    payment_id=payment_id,
+                    message=text,
+                    lang=lang,
+                )
+                if result["outcome"] == "cancelled":
+                    async with self:
+                        self._payment_id = 0
+                        self.busy = False
+                        self.turn += 1
+                        self.status = "cancelled"
+                        self.message = tr("checkout.cancelled", lang)
+                    return
+        except DomainError as err:
+            async with self:
+                self._payment_id = 0
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
+            return
+        async with self:
+            self._payment_id = 0
+            await self._finish(who.parent_id, done, lang)
+
+    async def _finish(self, parent_id: int, result: Any, lang: str) -> None:
+        """Show a checkout's result (called inside ``async with self``)."""
+        from hotmeals.services.checkout import order_confirmation
+
+        self.busy = False
+        self.turn += 1
+        if result is None:
+            self.status, self.message = "error", tr("payment_unavailable", lang)
+            return
+        self.message = str(result.message or "")
+        if result.status != "placed":
+            self.status = "declined" if result.status in ("declined", "voided") else "pending"
+            if result.status in ("declined", "voided"):
+                self.message = (self.message + " " + tr("checkout.retry_hint", lang)).strip()
+            return
+        self.status = "placed"
+        self.order_number = str(result.order_number)
+        self.order_link = f"{ORDER_ROUTE}?id={int(result.order_id)}"
+        try:
+            confirmation = await call_service(
+                order_confirmation, parent_id=parent_id, order_id=result.order_id, lang=lang
+            )
+        except DomainError:
+            confirmation = {}
+        self.confirmation = group_views(confirmation, lang) if confirmation else []
+        self.paid_charges = charge_texts(confirmation, lang) if confirmation else {}
+        self.total = str(confirmation.get("total_pay") or self.total)
+        await sync_cart_count(self, 0)
+        cart_state = await self.get_state(CartState)
+        cart_state.promo_code = ""
+        cart_state.donation_cents = "0"
+        cart_state.groups, cart_state.line_count, cart_state.payable_count = [], 0, 0

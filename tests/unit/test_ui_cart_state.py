@@ -1,0 +1,178 @@
+"""The cart and order-summary states without a browser (issue 9): the acting parent's own cart
+grouped by child and date, a quantity change and a removal; an attacker with a session of their
+own who sends the victim's cart line ids changes nothing and sees nothing; a browser without a
+session gets nothing; a refused promo code says why and the stored code is checked again."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+import reflex as rx
+from sqlmodel import SQLModel, select
+
+from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent
+from hotmeals.db.seed import load_demo_data
+from hotmeals.domain.errors import DomainError
+from hotmeals.services import mail
+from hotmeals.services.cart import add_to_cart
+from hotmeals.services.menu import toronto_today
+from hotmeals.services.parents import start_session
+from hotmeals.settings import get_settings
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.cart import CartState
+from tests.factories import make_child, make_parent
+
+DEMO_EMAIL = "parent@example.com"
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("ui-cart")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
+        mp.setenv("DATA_DIR", str(folder))
+        mp.delenv("SMTP_HOST", raising=False)
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+        SQLModel.metadata.create_all(get_engine())
+        with session_scope() as session:
+            load_demo_data(session)
+        yield folder
+        mail.drain()
+        get_engine().dispose()
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+
+
+def _fill_demo_cart() -> tuple[int, list[int]]:
+    """Two lines for each of the demo parent's two children, a week or more ahead."""
+    with session_scope() as s:
+        parent = s.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
+        kids = s.exec(select(Child).where(Child.parent_id == parent.id).order_by(Child.id)).all()
+        ids = []
+        for child in kids[:2]:
+            days = s.exec(
+                select(MenuDay)
+                .where(
+                    MenuDay.school_id == child.school_id,
+                    MenuDay.meal_date >= toronto_today() + timedelta(days=7),
+                    MenuDay.is_closed.is_(False),
+                )
+                .order_by(MenuDay.meal_date)
+            ).all()
+            for day in days:
+                if len(ids) >= (2 if child is kids[0] else 4):
+                    break
+                for meal_id in s.exec(
+                    select(MenuDayMeal.meal_id).where(MenuDayMeal.menu_day_id == day.id)
+                ).all():
+                    try:
+                        line = add_to_cart(
+                            session=s,
+                            parent_id=parent.id,
+                            child_id=child.id,
+                            meal_id=meal_id,
+                            menu_day_id=day.id,
+                            allergy_ack=True,
+                        )
+                    except DomainError:
+                        continue
+                    ids.append(line["cart_id"])
+                    break
+        return parent.id, ids
+
+
+async def _run(result) -> list:
+    if hasattr(result, "__aiter__"):
+        return [event async for event in result]
+    value = await result if asyncio.iscoroutine(result) else result
+    return [] if value is None else [value]
+
+
+async def _signed_in(parent_id: int) -> rx.State:
+    with session_scope() as session:
+        token = start_session(session, session.get(Parent, parent_id), "tests")
+    root = rx.State(_reflex_internal_init=True)
+    auth = await root.get_state(AuthState)
+    auth.token = token
+    await _run(auth.require_parent())
+    return root
+
+
+def _quantities(ids: list[int]) -> dict[int, int]:
+    with session_scope() as s:
+        rows = s.exec(select(CartLine).where(CartLine.id.in_(ids))).all()
+        return {r.id: r.quantity for r in rows}
+
+
+def test_the_parent_sees_changes_and_removes_own_lines(database: Path) -> None:
+    async def scenario():
+        parent_id, ids = _fill_demo_cart()
+        assert len(ids) == 4
+        root = await _signed_in(parent_id)
+        cart = await root.get_state(CartState)
+        await _run(cart.load_cart())
+        assert cart.line_count == 4 and len(cart.groups) >= 2
+        assert {line.cart_id for g in cart.groups for line in g.lines} == {str(i) for i in ids}
+        auth = await root.get_state(AuthState)
+        assert auth.shown_cart_count == 4
+
+        await _run(cart.change_quantity(str(ids[0]), 1))
+        assert _quantities([ids[0]]) == {ids[0]: 2}
+        await _run(cart.change_quantity(str(ids[0]), -1))
+        await _run(cart.change_quantity(str(ids[0]), -1))  # not below 1
+        assert _quantities([ids[0]]) == {ids[0]: 1}
+
+        await _run(cart.ask_delete(str(ids[3])))
+        assert cart.delete_open
+        await _run(cart.confirm_delete())
+        assert ids[3] not in _quantities(ids)
+        assert cart.line_count == 3 and auth.shown_cart_count == 3
+
+        await _run(cart.load_summary())
+        await _run(cart.set_promo_input("NOSUCHCODE"))
+        await _run(cart.apply_promo())
+        assert cart.promo_error == "This promo code does not exist" and cart.promo_code == ""
+        await _run(cart.use_promo("welcome10"))
+        assert cart.promo_code == "WELCOME10" and cart.charges["discount"].startswith("−$")
+        # A stored code that no longer holds is dropped, saying why.
+        cart.promo_code = "EXPIREDORFORGED"
+        await _run(cart.load_summary())
+        assert cart.promo_code == "" and cart.promo_error
+
+    asyncio.run(scenario())
+
+
+def test_another_parents_line_ids_change_and_show_nothing(database: Path) -> None:
+    async def scenario():
+        victim_id, ids = _fill_demo_cart()
+        before = _quantities(ids)
+        with session_scope() as session:
+            attacker = make_parent(session, first_name="Eve", last_name="Attacker")
+            make_child(session, attacker, is_default=True)
+            attacker_id = attacker.id
+        root = await _signed_in(attacker_id)
+        cart = await root.get_state(CartState)
+        await _run(cart.load_cart())
+        assert cart.line_count == 0 and cart.groups == []
+        for line_id in ids:
+            await _run(cart.change_quantity(str(line_id), 1))
+            await _run(cart.ask_delete(str(line_id)))
+            assert not cart.delete_open  # not a line on this parent's screen
+            cart.delete_id = str(line_id)  # even forced, the service refuses it
+            await _run(cart.confirm_delete())
+        assert _quantities(ids) == before
+
+        anonymous = rx.State(_reflex_internal_init=True)
+        stranger = await anonymous.get_state(CartState)
+        await _run(stranger.load_cart())
+        await _run(stranger.load_summary())
+        assert stranger.groups == [] and not stranger.loaded
+        assert victim_id != attacker_id
+
+    asyncio.run(scenario())
