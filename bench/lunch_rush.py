@@ -35,6 +35,7 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import socket
 import statistics
 import sys
@@ -52,6 +53,9 @@ from sqlmodel import select
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from api_bench import PING, hammer_wrk  # noqa: E402
 
 from hotmeals.db.engine import make_engine, session_scope  # noqa: E402
 from hotmeals.db.models import School  # noqa: E402
@@ -245,8 +249,16 @@ async def rush(api: Api, rusher: Rusher, rounds: int) -> None:
             api.stats.fail("answer shape", repr(exc))
 
 
-async def ping_rate(base: str, seconds: float, concurrency: int) -> tuple[float, int]:
-    """/ping's req/s from ``concurrency`` connections of this client, and its errors."""
+PING_CONNECTIONS = 16  # as bench/api_bench.py
+
+
+async def ping_rate(base: str, seconds: float) -> tuple[float, int]:
+    """/ping's req/s and errors from 16 connections: wrk's when it is installed, else this
+    Python client's (which cannot saturate /ping: a lower bound)."""
+    if shutil.which("wrk"):
+        done = await asyncio.to_thread(hammer_wrk, base, PING, {}, seconds, PING_CONNECTIONS)
+        return done.rate, done.errors
+    concurrency = PING_CONNECTIONS
     count = errors = 0
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
@@ -320,17 +332,22 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     rushers = make_rushers(server.env["DATABASE_URL"], args.parents)
     stats = Stats()
     limits = httpx.Limits(max_connections=args.parents, max_keepalive_connections=args.parents)
-    ping_before, ping_err_before = await ping_rate(base, args.ping_seconds, args.parents)
+    log = server.log_path.read_text(encoding="utf-8", errors="replace")
+    workers = log.count("Spawning worker-") or "?"
+    ping_before, ping_err_before = await ping_rate(base, args.ping_seconds)
     async with httpx.AsyncClient(limits=limits, timeout=120) as client:
         api = Api(client, base, api_key, stats, args.stop_after)
         started = time.perf_counter()
         await asyncio.gather(*(sign_in(api, r) for r in rushers))
         signed_in = time.perf_counter()
         cpu_before = server_cpu(server.process.pid)
+        me = psutil.Process()
+        client_before = sum(me.cpu_times()[:2])
         await asyncio.gather(*(rush(api, r, args.rounds) for r in rushers))
         finished = time.perf_counter()
         cpu = server_cpu(server.process.pid) - cpu_before
-    ping_after, ping_err_after = await ping_rate(base, args.ping_seconds, args.parents)
+        client_cpu = sum(me.cpu_times()[:2]) - client_before
+    ping_after, ping_err_after = await ping_rate(base, args.ping_seconds)
     load = os.getloadavg()[0]
 
     ordering = finished - signed_in
@@ -364,7 +381,12 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     print(f"| errors | {errors} | 0 |")
     print(f"| server CPU per order, ms | {1000 * cpu / max(1, stats.orders):,.0f} | |")
     print(
-        f"| /ping req/s before / after (httpx, {args.parents} connections) "
+        f"| this client's CPU per order, ms (on the same cores) "
+        f"| {1000 * client_cpu / max(1, stats.orders):,.0f} | |"
+    )
+    pinger = "wrk" if shutil.which("wrk") else "httpx"
+    print(
+        f"| /ping req/s before / after ({pinger}, {PING_CONNECTIONS} connections) "
         f"| {ping_before:,.0f} / {ping_after:,.0f} | |"
     )
     print()
@@ -380,7 +402,9 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
         print(f"/ping errors: {ping_err_before} before, {ping_err_after} after")
     for body in stats.bodies:
         print(f"error: {body}")
-    print(f"load average at the end: {load:.1f} on {os.cpu_count()} cores")
+    print(
+        f"backend workers: {workers}; load average at the end: {load:.1f} on {os.cpu_count()} cores"
+    )
     met = rate >= GOAL_ORDERS_PER_S and worst < GOAL_P99_MS and errors == 0
     print(f"goal {'met' if met else 'NOT met'}")
 
@@ -394,7 +418,11 @@ def _redis_flush() -> None:
 
 def bench_backend(backend: str, args: argparse.Namespace) -> None:
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench-lunch")
-    env = {"REFLEX_WEB_WORKDIR": workdir, "HOTMEALS_LOG_LEVEL": ""}  # as `make run`: no DEBUG
+    env = {
+        "REFLEX_WEB_WORKDIR": workdir,
+        "HOTMEALS_LOG_LEVEL": "",  # as `make run`: no payment log lines (the e2e server logs DEBUG)
+        "GRANIAN_LOG_LEVEL": "info",  # its "Spawning worker-N" lines: the workers that started
+    }
     pg_name = None
     if backend == "postgres":
         import psycopg
