@@ -10,6 +10,7 @@ from hotmeals.api.guard import edge_guard
 from hotmeals.logs import configure_from_env
 from hotmeals.mode import check_mode
 from hotmeals.services.jobs import register_background_jobs
+from hotmeals.ui.pages.booking_routes import register_booking_pages
 from hotmeals.ui.pages.checkout_routes import register_checkout_pages
 from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.payments_routes import register_payment_pages
@@ -24,7 +25,7 @@ app = rx.App(
     # the pages in single-port prod): body sizes, the upload's session, security headers.
     # Last, the cache headers of the built frontend files (hotmeals/api/cache.py).
     api_transformer=[create_api(), edge_guard, cache_headers],
-    stylesheets=["/hotmeals.css", "/ui.css"],
+    stylesheets=["/hotmeals.css", "/ui.css", "/booking.css"],
     toaster=toaster(),
     head_components=[
         rx.el.meta(name="theme-color", content="#D13415"),
@@ -41,6 +42,7 @@ app = rx.App(
 
 register_pages(app)  # every screen and its route (hotmeals/ui/routes.py), landing included
 register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/payments_routes.py)
+register_booking_pages(app)  # Book meal (hotmeals/ui/pages/booking_routes.py)
 register_checkout_pages(app)  # cart, order summary, payment (ui/pages/checkout_routes.py)
 app.add_page(not_found, route="404", title=t("title.not_found"))
 register_background_jobs(app)  # reconciliation and housekeeping, one worker at a time

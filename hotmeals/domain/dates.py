@@ -51,3 +51,45 @@ def mdy_to_iso(text: object) -> str:
 def iso_to_mdy(text: object) -> str:
     """``"2026-03-07"`` -> ``"3/7/2026"``."""
     return format_mdy(parse_iso(text))
+
+
+# --- dates in the parent's language (Babel; the booking calendar, issue 9) ------------------
+
+
+def _locale(lang: str | None) -> str:
+    return "fr_CA" if (lang or "").strip().lower()[:2] == "fr" else "en_CA"
+
+
+def long_day(value: date, lang: str | None = "en") -> str:
+    """``"lundi 24 novembre"`` / ``"Monday, November 24"``."""
+    from babel.dates import format_date
+
+    pattern = "EEEE d MMMM" if _locale(lang) == "fr_CA" else "EEEE, MMMM d"
+    return format_date(value, pattern, locale=_locale(lang))
+
+
+def month_title(value: date, lang: str | None = "en") -> str:
+    """``"novembre 2025"`` / ``"November 2025"`` (stand-alone month name)."""
+    from babel.dates import format_date
+
+    return format_date(value, "LLLL y", locale=_locale(lang))
+
+
+def weekday_names(lang: str | None = "en", width: str = "abbreviated") -> list[str]:
+    """Monday first: ``["lun.", "mar.", ...]`` / ``["Mon", "Tue", ...]``."""
+    from babel.dates import get_day_names
+
+    names = get_day_names(width, locale=_locale(lang))
+    return [str(names[n]) for n in range(7)]
+
+
+def long_moment(value, lang: str | None = "en") -> str:
+    """An aware datetime in Toronto: ``"vendredi 21 novembre, 17 h 00"`` /
+    ``"Friday, November 21, 5:00 p.m."``."""
+    from zoneinfo import ZoneInfo
+
+    from babel.dates import format_time
+
+    local = value.astimezone(ZoneInfo("America/Toronto"))
+    clock = format_time(local, "short", locale=_locale(lang))
+    return f"{long_day(local.date(), lang)}, {clock}"

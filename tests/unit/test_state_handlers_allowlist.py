@@ -53,6 +53,25 @@ APP = {
         "set_dialog_open",
     },
     "hotmeals.ui.state.contact.ContactState": {"blur", "submit"},
+    "hotmeals.ui.state.booking.BookingState": {
+        "load",  # on_load: the acting parent's children and the chosen child's calendar
+        "relang",  # reloads the same screen in the language now chosen
+        "choose_child",  # one of the listed children; every service call checks it again
+        "set_mode",
+        "prev_month",
+        "next_month",
+        "choose_day",  # a day of the loaded calendar; GetMenu checks child and date
+        "open_meal",  # a meal of the loaded menu; MenuDetail checks meal and child
+        "set_detail_open",
+        "set_portion",  # choices among the loaded meal's; AddToCart checks them all again
+        "set_menu_option",
+        "set_meal_option",
+        "toggle_addon",
+        "change_quantity",
+        "set_note",
+        "set_acknowledged",
+        "add",  # AddToCart for the acting parent, once per submission key
+    },
     "hotmeals.ui.state.children.ChildChoiceState": {"edit", "allergies"},
     "hotmeals.ui.state.children.ChildrenState": {
         "load",

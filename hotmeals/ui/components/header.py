@@ -22,12 +22,12 @@ from hotmeals.ui.state.steps import (
     CHANGE_PASSWORD,
     CONTACT,
     NOTIFICATIONS,
-    PROFILE,
     SETTINGS,
     SETTINGS_MENU,
 )
 
 GRAY_12 = rx.color("gray", 12)
+BOOK_MEAL_ROUTE = "/edit-profile/meal-detailed"  # the Book meal screen (issue 9)
 
 
 def avatar(size: Any = "2") -> rx.Component:
@@ -136,8 +136,9 @@ def profile_menu() -> rx.Component:
             _menu_item(
                 "utensils",
                 "ui.header.book_meal",
-                EditProfileState.open_step(PROFILE, SETTINGS_MENU),
+                rx.redirect(BOOK_MEAL_ROUTE),
                 class_name="hm-show-phone",
+                id="menu-book-meal",
             ),
             _menu_item(
                 "mail",
@@ -197,11 +198,11 @@ def logout_dialog() -> rx.Component:
 def parent_nav() -> rx.Component:
     link = {"variant": "ghost", "size": "2", "color": GRAY_12}
     return rx.hstack(
-        rx.button(
+        link_button(
             rx.icon("utensils", size=16, aria_hidden="true"),
             t("ui.header.book_meal"),
-            on_click=EditProfileState.open_step(PROFILE, SETTINGS_MENU),
-            id="nav-book-meal",
+            href=BOOK_MEAL_ROUTE,
+            id_="nav-book-meal",
             **link,
         ),
         rx.button(

@@ -8,7 +8,7 @@ import reflex as rx
 
 from hotmeals.ui.components.children import child_card, delete_child_dialog
 from hotmeals.ui.components.forms import link_button
-from hotmeals.ui.components.header import avatar
+from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, avatar
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.contact_us import contact_step
@@ -102,11 +102,11 @@ def book_meal_card() -> rx.Component:
                 flex="1",
                 min_width="200px",
             ),
-            rx.button(
+            link_button(
                 t("ui.header.book_meal"),
+                href=BOOK_MEAL_ROUTE,
                 size="3",
-                on_click=rx.toast.info(t("ui.under_development")),
-                id="book-meal",
+                id_="book-meal",
             ),
             spacing="4",
             align="center",

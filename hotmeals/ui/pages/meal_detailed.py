@@ -1,0 +1,129 @@
+"""/edit-profile/meal-detailed, the Book meal screen (issue 9, screens 1 and 3): the child,
+the calendar of the child's school meal days, the chosen day's menu with the child's allergy
+marks, and the meal dialog that adds a meal to the cart.
+
+"Book several days" (issue 9, screen 2) is a second mode of this screen: ``many_days_slot()``
+below is where ``hotmeals.ui.components.many_days.many_days_panel()`` goes."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
+from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.booking import BookingState
+from hotmeals.ui.state.i18n import I18nState, t
+
+MANY_DAYS_MODULE = "hotmeals.ui.components.many_days"
+
+
+def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
+    active = BookingState.mode == mode
+    return rx.el.button(
+        rx.icon(icon, size=16, aria_hidden="true"),
+        t(label_key),
+        type="button",
+        on_click=BookingState.set_mode(mode),
+        class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
+        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
+        id=f"book-mode-{mode}",
+    )
+
+
+def many_days_slot() -> rx.Component:
+    """The "Book several days" panel (issue 9, screen 2), built in
+    ``hotmeals/ui/components/many_days.py`` as ``many_days_panel()``; shown when the parent
+    picks that mode. Until that module exists, the mode is not offered."""
+    if importlib.util.find_spec(MANY_DAYS_MODULE) is None:
+        return rx.fragment()
+    from hotmeals.ui.components.many_days import many_days_panel  # type: ignore[import-not-found]
+
+    return many_days_panel()
+
+
+def has_many_days() -> bool:
+    return importlib.util.find_spec(MANY_DAYS_MODULE) is not None
+
+
+def mode_tabs() -> rx.Component:
+    if not has_many_days():
+        return rx.fragment()
+    return rx.el.div(
+        _mode_tab("one", "calendar-check", "ui.book.one_day"),
+        _mode_tab("many", "calendar-range", "ui.book.many_days"),
+        class_name="hm-tabs hm-book-tabs",
+        role="group",
+        aria_label=t("ui.book.mode"),
+    )
+
+
+def one_day() -> rx.Component:
+    return rx.cond(
+        BookingState.months.length() > 0,
+        rx.el.div(
+            rx.box(calendar(), class_name="hm-book-side"),
+            day_menu(),
+            class_name="hm-book-grid",
+        ),
+        rx.card(rx.text(t("ui.book.no_days")), width="100%", id="book-no-days"),
+    )
+
+
+def no_children() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(t("ui.book.no_children")),
+            link_button(
+                rx.icon("plus", size=16, aria_hidden="true"),
+                t("ui.book.add_child"),
+                href="/add-another-child",
+                id_="book-add-child",
+            ),
+            spacing="3",
+        ),
+        width="100%",
+    )
+
+
+def meal_detailed() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                # The language changed: reload what the services wrote in the old one.
+                rx.el.span(key=I18nState.lang, on_mount=BookingState.relang, hidden=True),
+                rx.heading(t("ui.book.title"), as_="h1", size="7"),
+                rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
+                rx.cond(
+                    BookingState.loaded,
+                    rx.cond(
+                        BookingState.kids.length() > 0,
+                        rx.vstack(
+                            child_picker(),
+                            mode_tabs(),
+                            rx.cond(
+                                BookingState.mode == "many",
+                                many_days_slot(),
+                                one_day(),
+                            ),
+                            spacing="4",
+                            width="100%",
+                        ),
+                        no_children(),
+                    ),
+                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                ),
+                meal_dialog(),
+                spacing="4",
+                width="100%",
+                max_width=MAX_WIDTH,
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

@@ -1,0 +1,647 @@
+"""The Book meal screen (/edit-profile/meal-detailed, issue 9): pick a child, a school meal day
+on the calendar, a meal from that day's menu, its size, options, add-ons, quantity and note,
+then add it to the cart.
+
+Thin: the menu, the cut-off, the allergy rule and the price are the services' and the domain's
+(``services.menu``, ``services.cart``, ``domain.allergy``, ``domain.pricing``). Every handler
+derives the parent from the token on that call (``acting_parent``); the child id comes from
+browser storage (``ChildChoiceState.child_id``) and, like every id here, is checked by the
+services against that parent. Each load is one service call (a fixed number of queries): the
+calendar is one GetDates, the day's menu one GetMenu, the dialog one MenuDetail.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.pricing import (
+    SPECIAL_NOTE_FEE_CENTS,
+    LineInput,
+    price_line,
+)
+from hotmeals.domain.pricing import PriceTier as TierRule
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.children import ChildChoiceState
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+NOTE_MAX = 120
+QUANTITY_MAX = 50
+STATIC_PREFIX = "/parent"
+
+
+def _image(path: str | None) -> str:
+    path = path or ""
+    return f"{STATIC_PREFIX}{path}" if path.startswith("/") else path
+
+
+def _id(value: Any) -> int:
+    """An id from the browser as an int (0 when it is not one); services check it."""
+    text = str(value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else 0
+
+
+def day_kind(day: dict) -> str:
+    """How the calendar shows a GetDates day: closed (no school), past (cut-off passed) or
+    open."""
+    if day.get("is_closed"):
+        return "closed"
+    return "open" if day.get("is_open") else "past"
+
+
+def day_label(day: dict, lang: str) -> str:
+    """The day button's accessible name: 'Monday, November 24: open, 1 in cart'."""
+    parts = [long_day(date.fromisoformat(day["date"]), lang)]
+    kind = day_kind(day)
+    if kind == "closed":
+        status = tr("ui.book.day_closed", lang, reason=day.get("closed_reason") or "")
+    elif kind == "past":
+        status = tr("ui.book.day_past", lang)
+    else:
+        status = tr("ui.book.day_open", lang)
+    extras = [status]
+    if day.get("ordered_quantity"):
+        extras.append(tr("ui.book.day_ordered", lang, n=day["ordered_quantity"]))
+    if day.get("cart_quantity"):
+        extras.append(tr("ui.book.day_in_cart", lang, n=day["cart_quantity"]))
+    return tr("ui.book.day_aria", lang, day=parts[0], status=", ".join(extras))
+
+
+def month_cells(days: list[dict], month: str, lang: str) -> list[dict[str, str]]:
+    """The weekday cells (Monday to Friday: school days) of ``month`` ('YYYY-MM'), weeks in
+    rows, for a grid of five columns. A cell outside the month is blank; a weekday the school
+    serves no meals is 'none'; the rest carry the GetDates day."""
+    year, mon = (int(p) for p in month.split("-"))
+    first = date(year, mon, 1)
+    by_date = {d["date"]: d for d in days}
+    while first.weekday() >= 5:  # a month starting on a weekend starts on its first Monday
+        first += timedelta(days=1)
+    start = first - timedelta(days=first.weekday())
+    cells: list[dict[str, str]] = []
+    cursor = start
+    while cursor.month == mon or cursor < first:
+        if cursor.weekday() < 5:
+            cell = {"date": "", "day": "", "kind": "blank", "label": "", "ordered": "", "cart": ""}
+            if cursor.month == mon:
+                iso = cursor.isoformat()
+                found = by_date.get(iso)
+                cell["day"] = str(cursor.day)
+                if found is None:
+                    cell["kind"] = "none"
+                    cell["label"] = long_day(cursor, lang)
+                else:
+                    cell.update(
+                        date=iso,
+                        kind=day_kind(found),
+                        label=day_label(found, lang),
+                        ordered="1" if found.get("ordered_quantity") else "",
+                        cart=str(found.get("cart_quantity") or "") or "",
+                    )
+            cells.append(cell)
+        cursor += timedelta(days=1)
+    # Trailing blanks already complete the last week (the loop stops on the next month).
+    return cells
+
+
+BADGE_KEYS = {
+    "refused": "ui.book.allergy_major",
+    "acknowledge": "ui.book.allergy_ack",
+    "notice": "ui.book.allergy_low",
+}
+
+
+def allergy_badge(allergy: dict, lang: str) -> str:
+    """The mark a meal carries for the child: the verdict and the allergens named."""
+    key = BADGE_KEYS.get(allergy.get("verdict") or "safe")
+    if key is None:
+        return ""
+    return tr(key, lang, allergens=", ".join(allergy.get("allergens") or []))
+
+
+def _meal_row(meal: dict, lang: str) -> dict[str, str]:
+    allergy = meal.get("allergy") or {}
+    return {
+        "choose_label": tr("ui.book.view_label", lang, meal=meal["name"]),
+        "badge": allergy_badge(allergy, lang),
+        "meal_id": str(meal["meal_id"]),
+        "menu_day_id": str(meal["menu_day_id"]),
+        "name": meal["name"],
+        "description": meal.get("description") or "",
+        "image": _image(meal.get("image")),
+        "price_from": meal["price_from"],
+        "verdict": allergy.get("verdict") or "safe",
+        "allergens": ", ".join(allergy.get("allergens") or []),
+        "allergy_message": allergy.get("message") or "",
+        "vendor": meal.get("vendor") or "",
+    }
+
+
+class BookingState(rx.State):
+    """/edit-profile/meal-detailed."""
+
+    kids: list[dict[str, str]] = []
+    loaded: bool = False
+    loading_menu: bool = False
+    mode: str = "one"  # "one" day, or "many" days (the many-days panel)
+
+    # the calendar
+    months: list[str] = []  # 'YYYY-MM' with meal days
+    month: str = ""
+    month_label: str = ""
+    weekdays: list[str] = []
+    cells: list[dict[str, str]] = []
+    selected_date: str = ""
+    selected_label: str = ""
+    selected_kind: str = ""  # open, past, closed
+    selected_note: str = ""  # the cut-off, or why the day is closed
+
+    # the day's menu
+    meals: list[dict[str, str]] = []
+    menu_error: str = ""
+
+    # the meal dialog
+    detail_open: bool = False
+    detail: dict[str, str] = {}
+    nutrition: list[dict[str, str]] = []
+    portions: list[dict[str, str]] = []
+    tiers: list[dict[str, str]] = []
+    menu_options: list[dict[str, str]] = []
+    meal_options: list[dict[str, str]] = []
+    addons: list[dict[str, str]] = []
+    portion_id: str = ""
+    menu_option_id: str = ""
+    meal_option_id: str = ""
+    chosen_addons: list[str] = []
+    quantity: int = 1
+    note: str = ""
+    acknowledged: bool = False
+    line_total: str = ""
+    note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
+    busy: bool = False
+    turn: int = 0  # bumped when an add ends (components.forms.once_attrs)
+
+    _days: list[dict] = []
+    _lang: str = ""
+    _menu_day_id: int = 0
+    _meal_id: int = 0
+    _portion_tiers: dict[str, list[tuple[int, int]]] = {}
+    _option_cents: dict[str, int] = {}
+    _addon_cents: dict[str, int] = {}
+    _once_key: str = ""
+    _once_digest: str = ""
+
+    # ---- derived ---------------------------------------------------------------------------
+    @rx.var
+    def has_prev_month(self) -> bool:
+        return bool(self.months) and self.month in self.months and self.months.index(self.month) > 0
+
+    @rx.var
+    def has_next_month(self) -> bool:
+        return (
+            bool(self.months)
+            and self.month in self.months
+            and self.months.index(self.month) < len(self.months) - 1
+        )
+
+    @rx.var
+    def note_count(self) -> int:
+        return len(self.note)
+
+    @rx.var
+    def can_add(self) -> bool:
+        verdict = self.detail.get("verdict", "safe")
+        if verdict == "refused" or self.detail.get("is_open") != "1":
+            return False
+        return verdict != "acknowledge" or self.acknowledged
+
+    # ---- helpers (private: not callable from the browser) ---------------------------------
+    async def _who(self) -> tuple[ActingParent | None, str]:
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is not None and not who.complete:
+            who = None
+        return who, lang
+
+    async def _child(self) -> str:
+        return (await self.get_state(ChildChoiceState)).child_id
+
+    async def _load_children(self, who: ActingParent) -> None:
+        from hotmeals.services import children
+
+        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        self.kids = [
+            {
+                "id": str(c["id"]),
+                "name": c["first_name"],
+                "school": c.get("school") or "",
+                "is_default": "1" if c.get("is_default") else "",
+            }
+            for c in rows
+        ]
+        choice = await self.get_state(ChildChoiceState)
+        if choice.child_id not in {k["id"] for k in self.kids}:
+            # The stored child is gone (or another parent's): the default child, first listed.
+            choice.child_id = self.kids[0]["id"] if self.kids else ""
+
+    async def _load_dates(self, who: ActingParent, keep: bool = True) -> None:
+        from hotmeals.services import menu
+
+        child_id = await self._child()
+        self._days = []
+        if child_id:
+            try:
+                found = await call_service(
+                    menu.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
+                )
+                self._days = list(found["days"])
+            except DomainError:
+                self._days = []
+        self._lang = who.lang
+        self.months = sorted({d["date"][:7] for d in self._days})
+        if not keep or self.month not in self.months:
+            self.month = self._first_open_month()
+        known = {d["date"] for d in self._days}
+        if self.selected_date not in known:
+            self.selected_date = ""
+        self._build_calendar()
+
+    def _first_open_month(self) -> str:
+        for day in self._days:
+            if day_kind(day) == "open":
+                return day["date"][:7]
+        return self.months[0] if self.months else ""
+
+    def _build_calendar(self) -> None:
+        lang = self._lang or "en"
+        self.weekdays = weekday_names(lang)[:5]
+        if self.month:
+            self.cells = month_cells(self._days, self.month, lang)
+            self.month_label = month_title(date.fromisoformat(self.month + "-01"), lang)
+        else:
+            self.cells, self.month_label = [], ""
+        self._describe_day()
+
+    def _describe_day(self) -> None:
+        lang = self._lang or "en"
+        day = next((d for d in self._days if d["date"] == self.selected_date), None)
+        if day is None:
+            self.selected_label = self.selected_kind = self.selected_note = ""
+            return
+        self.selected_label = long_day(date.fromisoformat(day["date"]), lang)
+        self.selected_kind = day_kind(day)
+        when = long_moment(datetime.fromisoformat(day["cutoff_at"]), lang)
+        if self.selected_kind == "closed":
+            self.selected_note = tr("ui.book.closed", lang, reason=day.get("closed_reason") or "")
+        elif self.selected_kind == "past":
+            self.selected_note = tr("ui.book.cutoff_passed", lang, when=when)
+        else:
+            self.selected_note = tr("ui.book.cutoff", lang, when=when)
+
+    async def _load_menu(self, who: ActingParent) -> None:
+        from hotmeals.services import menu
+
+        self.meals, self.menu_error = [], ""
+        child_id = await self._child()
+        if not self.selected_date or not child_id or self.selected_kind == "closed":
+            return
+        try:
+            found = await call_service(
+                menu.get_menu,
+                parent_id=who.parent_id,
+                child_id=child_id,
+                date=self.selected_date,
+                lang=who.lang,
+            )
+        except DomainError as err:
+            self.menu_error = message(err, who.lang)
+            return
+        self.meals = [_meal_row(m, who.lang) for m in found["meals"]]
+        if not self.meals:
+            self.menu_error = tr("ui.common.no_data", who.lang)
+
+    def _reprice(self) -> None:
+        tiers = self._portion_tiers.get(self.portion_id) or []
+        if not tiers:
+            self.line_total = ""
+            return
+        options = [
+            self._option_cents[key]
+            for key in (f"menu:{self.menu_option_id}", f"meal:{self.meal_option_id}")
+            if key in self._option_cents
+        ]
+        addons = [self._addon_cents[a] for a in self.chosen_addons if a in self._addon_cents]
+        price = price_line(
+            LineInput(
+                portion_tiers=[TierRule(m, c) for m, c in tiers],
+                quantity=max(1, min(QUANTITY_MAX, self.quantity)),
+                option_cents=options,
+                addon_cents=addons,
+                special_note=self.note or None,
+            )
+        )
+        lang = self._lang or "en"
+        self.line_total = format_money(price.total_cents, lang)
+        self.tiers = [
+            {"label": tr("ui.book.tier", lang, min=m, price=format_money(c, lang))}
+            for m, c in tiers
+        ]
+
+    def _close_detail(self) -> None:
+        self.detail_open = False
+        self.detail = {}
+        self._meal_id = self._menu_day_id = 0
+
+    # ---- page load -------------------------------------------------------------------------
+    @rx.event
+    async def load(self):
+        """on_load: the children, the chosen child's calendar (one GetDates)."""
+        who, lang = await self._who()
+        self._close_detail()
+        self.busy = False
+        self.mode = "one"
+        if who is None:
+            self.kids, self._days, self.cells, self.meals = [], [], [], []
+            self.loaded = False
+            return
+        await self._load_children(who)
+        await self._load_dates(who, keep=False)
+        await self._load_menu(who)
+        self.loaded = True
+
+    @rx.event
+    async def relang(self):
+        """The language changed: what the services wrote (names, prices, dates) is reloaded in
+        the new one. Nothing happens when it did not change."""
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who, _ = await self._who()
+        if who is None:
+            return
+        await self._load_children(who)
+        await self._load_dates(who)
+        await self._load_menu(who)
+        if self.detail_open and self._meal_id:
+            await self._load_detail(who, self._meal_id, self._menu_day_id, keep_choices=True)
+
+    # ---- choices ---------------------------------------------------------------------------
+    @rx.event
+    async def choose_child(self, child_id: str):
+        who, lang = await self._who()
+        if who is None:
+            return session_expired(lang)
+        if str(child_id) not in {k["id"] for k in self.kids}:
+            return None  # not one of the listed children: nothing to do
+        (await self.get_state(ChildChoiceState)).child_id = str(child_id)
+        self._close_detail()
+        await self._load_dates(who)
+        await self._load_menu(who)
+        return None
+
+    @rx.event
+    async def set_mode(self, mode: str):
+        self.mode = "many" if mode == "many" else "one"
+
+    @rx.event
+    def prev_month(self):
+        if self.has_prev_month:
+            self.month = self.months[self.months.index(self.month) - 1]
+            self._build_calendar()
+
+    @rx.event
+    def next_month(self):
+        if self.has_next_month:
+            self.month = self.months[self.months.index(self.month) + 1]
+            self._build_calendar()
+
+    @rx.event
+    async def choose_day(self, day: str):
+        who, lang = await self._who()
+        if who is None:
+            yield session_expired(lang)
+            return
+        if str(day) not in {d["date"] for d in self._days}:
+            return
+        self.selected_date = str(day)
+        self._describe_day()
+        self.meals = []
+        self.loading_menu = True
+        yield
+        await self._load_menu(who)
+        self.loading_menu = False
+
+    async def _load_detail(
+        self, who: ActingParent, meal_id: int, menu_day_id: int, keep_choices: bool = False
+    ) -> None:
+        from hotmeals.services import menu
+
+        found = await call_service(
+            menu.menu_detail,
+            parent_id=who.parent_id,
+            meal_id=meal_id,
+            child_id=await self._child(),
+            lang=who.lang,
+        )
+        lang = who.lang
+        allergy = found.get("allergy") or {}
+        listed = next((m for m in self.meals if m["meal_id"] == str(meal_id)), None)
+        day = next((d for d in self._days if d["date"] == self.selected_date), None)
+        self._meal_id, self._menu_day_id = meal_id, menu_day_id
+        self.detail = {
+            "name": found["name"],
+            "description": found.get("description") or "",
+            "image": _image(found.get("image")),
+            "ingredients": found.get("ingredients") or "",
+            "cooking": found.get("cooking_method") or "",
+            "allergens": ", ".join(found.get("allergens") or []),
+            "vendor": found.get("vendor") or "",
+            "verdict": allergy.get("verdict") or "safe",
+            "allergy_message": allergy.get("message") or "",
+            "badge": allergy_badge(allergy, lang),
+            "is_open": "1" if listed is not None and day and day_kind(day) == "open" else "",
+            "day": self.selected_label,
+        }
+        self.nutrition = [
+            {
+                "label": n["label"],
+                "value": (f"{n['value']:g}" + (f" {n['unit']}" if n["unit"] else "")),
+            }
+            for n in found["nutrition"]
+        ]
+        self.portions = [
+            {"id": str(p["id"]), "label": p["label"], "price": p["price"]}
+            for p in found["portions"]
+        ]
+        self._portion_tiers = {
+            str(p["id"]): [(t["min_quantity"], t["unit_price_cents"]) for t in p["tiers"]]
+            for p in found["portions"]
+        }
+
+        def option_rows(rows: list[dict], kind: str) -> list[dict[str, str]]:
+            return [
+                {
+                    "id": str(o["id"]),
+                    "name": o["name"],
+                    "price": ("+" + o["price"]) if o["price_cents"] else "",
+                }
+                for o in rows
+            ]
+
+        self.menu_options = option_rows(found["menu_options"], "menu")
+        self.meal_options = option_rows(found["meal_options"], "meal")
+        self._option_cents = {
+            **{f"menu:{o['id']}": o["price_cents"] for o in found["menu_options"]},
+            **{f"meal:{o['id']}": o["price_cents"] for o in found["meal_options"]},
+        }
+        self.addons = [
+            {"id": str(a["id"]), "name": a["name"], "price": "+" + a["price"]}
+            for a in found["addons"]
+        ]
+        self._addon_cents = {str(a["id"]): a["price_cents"] for a in found["addons"]}
+        self.note_fee = tr("ui.book.note", lang, fee=format_money(SPECIAL_NOTE_FEE_CENTS, lang))
+        if not keep_choices or self.portion_id not in self._portion_tiers:
+            self.portion_id = self.portions[0]["id"] if self.portions else ""
+        if not keep_choices:
+            self.menu_option_id = self.meal_option_id = ""
+            self.chosen_addons = []
+            self.quantity = 1
+            self.note = ""
+            self.acknowledged = False
+        self._reprice()
+
+    @rx.event
+    async def open_meal(self, meal_id: str):
+        who, lang = await self._who()
+        if who is None:
+            return session_expired(lang)
+        listed = next((m for m in self.meals if m["meal_id"] == str(meal_id)), None)
+        if listed is None:
+            return None  # only a meal of the day's menu opens
+        try:
+            await self._load_detail(who, _id(meal_id), _id(listed["menu_day_id"]))
+        except DomainError as err:
+            return failed(message(err, lang))
+        forget_submission(self)  # each opening of the dialog is one submission
+        self.detail_open = True
+        return None
+
+    @rx.event
+    def set_detail_open(self, value: bool):
+        if not value:
+            self._close_detail()
+
+    @rx.event
+    def set_portion(self, value: str):
+        if str(value) in self._portion_tiers:
+            self.portion_id = str(value)
+            self._reprice()
+
+    @rx.event
+    def set_menu_option(self, value: str):
+        value = str(value)
+        self.menu_option_id = value if f"menu:{value}" in self._option_cents else ""
+        self._reprice()
+
+    @rx.event
+    def set_meal_option(self, value: str):
+        value = str(value)
+        self.meal_option_id = value if f"meal:{value}" in self._option_cents else ""
+        self._reprice()
+
+    @rx.event
+    def toggle_addon(self, addon_id: str, checked: bool):
+        addon_id = str(addon_id)
+        if addon_id not in self._addon_cents:
+            return
+        chosen = [a for a in self.chosen_addons if a != addon_id]
+        if checked:
+            chosen.append(addon_id)
+        self.chosen_addons = sorted(chosen, key=_id)
+        self._reprice()
+
+    @rx.event
+    def change_quantity(self, step: int):
+        step = 1 if _id(step) == 1 else -1
+        self.quantity = max(1, min(QUANTITY_MAX, self.quantity + step))
+        self._reprice()
+
+    @rx.event
+    def set_note(self, value: str):
+        self.note = str(value)[:NOTE_MAX]
+        self._reprice()
+
+    @rx.event
+    def set_acknowledged(self, value: bool):
+        self.acknowledged = bool(value)
+
+    # ---- add to cart -----------------------------------------------------------------------
+    @rx.event
+    async def add(self):
+        try:
+            async for event in self._add():
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _add(self):
+        from hotmeals.services import cart
+        from hotmeals.services.submissions import submit_once
+
+        if self.busy or not self._meal_id:
+            return
+        who, lang = await self._who()
+        if who is None:
+            self._close_detail()
+            yield session_expired(lang)
+            return
+        self.busy = True
+        yield
+        values = {
+            "child_id": await self._child(),
+            "meal_id": self._meal_id,
+            "menu_day_id": self._menu_day_id,
+            "portion_id": self.portion_id,
+            "quantity": self.quantity,
+            "menu_option_id": self.menu_option_id or None,
+            "meal_option_id": self.meal_option_id or None,
+            "addons": list(self.chosen_addons),
+            "special_note_text": self.note,
+            "allergy_ack": bool(self.acknowledged),
+        }
+        try:
+            # The service checks the child, the day, the cut-off, the allergy rule and every
+            # option against the parent and the meal; the same dialog sent twice adds once.
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, values),
+                action="add_to_cart",
+                fn=cart.add_to_cart,
+                lang=lang,
+                **values,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        self._close_detail()
+        if done.repeated:
+            return  # a double tap: the first one said so
+        result = done.result
+        auth = await self.get_state(AuthState)
+        auth.cart_count = int(result.get("cart_count") or 0)
+        auth.cart_count_store = str(auth.cart_count)
+        yield succeeded(tr("added_to_cart", lang))
+        if result.get("allergy_notice"):
+            yield rx.toast.info(result["allergy_notice"])
+        await self._load_dates(who)  # the day now shows what is in the cart

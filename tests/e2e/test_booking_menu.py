@@ -1,0 +1,247 @@
+"""Book meal (/edit-profile/meal-detailed, issue 9 screens 1 and 3) in Chromium at 390 and
+1280 px: a parent picks a child, an open school day on the calendar, a meal, the large size, an
+add-on and a special note, adds it to the cart, sees 'Added to cart Successfully' and the
+header's cart count go up; a meal with a child's Major allergen cannot be added; one with a
+Medium allergen needs the acknowledgement; the booking also runs in French.
+
+The family is made for this module in the running app's database (three children at the demo
+school, with allergies the demo menu's meals contain: milk and wheat), so its cart starts empty
+and no other test's cart is touched. Screenshots of the screen go to test-results/booking/."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import uuid
+from contextlib import closing
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Page, expect
+from sqlmodel import select
+
+from hotmeals.db.engine import make_engine, session_scope
+from hotmeals.db.models import Child, Parent, School
+from tests.e2e.helpers import open_page, switch_language
+from tests.e2e.server import AppServer
+from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
+
+ROUTE = "/edit-profile/meal-detailed"
+API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
+SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "booking"
+
+
+@pytest.fixture(scope="module")
+def family(app: AppServer) -> dict:
+    """A parent with three children at the demo family's school: Nora (default, no
+    allergies), Milo (Major: milk, wheat) and Ivy (Medium: wheat)."""
+    email = f"booker-{uuid.uuid4().hex[:8]}@example.com"
+    engine = make_engine(f"sqlite:///{app.data_dir}/e2e.db")
+    try:
+        with session_scope(engine) as session:
+            school = session.exec(
+                select(School)
+                .join(Child, Child.school_id == School.id)
+                .join(Parent, Parent.id == Child.parent_id)
+                .where(Parent.email == "parent@example.com")
+            ).first()
+            assert school is not None, "the demo family's school"
+            parent = make_parent(session, email=email, first_name="Bea", last_name="Booker")
+            kids = {
+                "nora": make_child(
+                    session, parent, school=school, first_name="Nora", is_default=True
+                ),
+                "milo": make_child(
+                    session,
+                    parent,
+                    school=school,
+                    first_name="Milo",
+                    allergies={"Milk": "Major", "Wheat and triticale": "Major"},
+                ),
+                "ivy": make_child(
+                    session,
+                    parent,
+                    school=school,
+                    first_name="Ivy",
+                    allergies={"Wheat and triticale": "Medium", "Milk": "Medium"},
+                ),
+            }
+            ids = {name: child.id for name, child in kids.items()}
+            parent_id = parent.id
+    finally:
+        engine.dispose()
+    answer = httpx.post(
+        f"{app.base_url}/api/v1/Parent/auth/Login",
+        content=f'{{"email": "{email}", "password": "{DEFAULT_PASSWORD}"}}',
+        headers=API_HEADERS,
+        timeout=30,
+    ).json()
+    assert answer["code"] == 1, answer
+    return {"id": parent_id, "token": answer["data"]["token"], "kids": ids}
+
+
+def cart_lines(app: AppServer, parent_id: int) -> list[tuple]:
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn:
+        return conn.execute(
+            "SELECT child_id, quantity, special_note, allergy_ack FROM cartline "
+            "WHERE parent_id = ? ORDER BY id",
+            (parent_id,),
+        ).fetchall()
+
+
+def clear_cart(app: AppServer, parent_id: int) -> None:
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn:
+        conn.execute(
+            "DELETE FROM cartlineaddon WHERE cart_line_id IN "
+            "(SELECT id FROM cartline WHERE parent_id = ?)",
+            (parent_id,),
+        )
+        conn.execute("DELETE FROM cartline WHERE parent_id = ?", (parent_id,))
+        conn.commit()
+
+
+def booking_page(page: Page, app: AppServer, family: dict, child: str = "nora") -> Page:
+    page.context.add_cookies([{"name": "hm_token", "value": family["token"], "url": app.base_url}])
+    # The chosen child is kept in browser storage (docs/product.md §3).
+    page.add_init_script(f"window.localStorage.setItem('chosenChildId', '{family['kids'][child]}')")
+    open_page(page, ROUTE)
+    expect(page.locator("#book-calendar")).to_be_visible()
+    return page
+
+
+def open_first_day(page: Page) -> None:
+    day = page.locator("#book-calendar button.is-open").first
+    expect(day).to_be_visible()
+    day.click()
+    expect(day).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#book-meals > li").first).to_be_visible()
+
+
+def shot(page: Page, name: str, viewport: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=True)
+
+
+def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
+    page: Page, app: AppServer, family: dict, viewport: str
+) -> None:
+    clear_cart(app, family["id"])
+    booking_page(page, app, family)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Book a meal")
+    nora = page.locator(f"#book-child-{family['kids']['nora']}")
+    expect(nora).to_have_attribute("aria-pressed", "true")
+    cart = page.locator("#header-cart")
+    expect(cart).to_have_attribute("aria-label", "Cart, 0 items")
+
+    open_first_day(page)
+    expect(page.locator("#book-day-note")).to_contain_text("Order by")
+    shot(page, "day-en", viewport)
+    page.locator("#book-meals > li button").first.click()
+    dialog = page.locator("#meal-dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#meal-nutrition > div")).to_have_count(15)
+
+    before = page.locator("#meal-total").inner_text()
+    dialog.locator("[id^=size-]").nth(1).click()  # 1 portion + upgrade
+    expect(page.locator("#meal-total")).not_to_have_text(before)
+    dialog.locator("[id^=addon-]").first.click()
+    page.fill("#meal-note", "Happy birthday Nora!")
+    expect(page.locator("#meal-note-count")).to_have_text("20/120")
+    shot(page, "dialog-en", viewport)
+    page.click("#meal-add")
+
+    expect(page.get_by_text("Added to cart Successfully")).to_be_visible()
+    expect(dialog).to_be_hidden()
+    expect(cart).to_have_attribute("aria-label", "Cart, 1 item")
+    expect(page.locator("#book-calendar button.is-selected .hm-cal-dot.is-cart")).to_have_count(1)
+    lines = cart_lines(app, family["id"])
+    assert [(c, q, n) for c, q, n, _ in lines] == [
+        (family["kids"]["nora"], 1, "Happy birthday Nora!")
+    ]
+
+
+def test_a_major_allergen_meal_cannot_be_added(
+    page: Page, app: AppServer, family: dict, viewport: str
+) -> None:
+    clear_cart(app, family["id"])
+    booking_page(page, app, family, "milo")
+    expect(page.locator(f"#book-child-{family['kids']['milo']}")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    open_first_day(page)
+    refused = page.locator("#book-meals > li.is-refused").first
+    expect(refused).to_be_visible()
+    expect(refused.locator(".hm-allergy")).to_contain_text(
+        re.compile(r"Major allergy: .*(Milk|Wheat)")
+    )
+    refused.locator("button").click()
+    expect(page.locator("#meal-allergy")).to_contain_text("cannot be added")
+    expect(page.locator("#meal-add")).to_be_disabled()
+    shot(page, "major-en", viewport)
+    assert cart_lines(app, family["id"]) == []
+
+
+def test_a_medium_allergen_meal_needs_the_acknowledgement(
+    page: Page, app: AppServer, family: dict, viewport: str
+) -> None:
+    clear_cart(app, family["id"])
+    booking_page(page, app, family, "ivy")
+    open_first_day(page)
+    flagged = page.locator("#book-meals > li", has=page.locator(".hm-allergy.is-ack")).first
+    expect(flagged).to_be_visible()
+    flagged.locator("button").click()
+    add = page.locator("#meal-add")
+    expect(add).to_be_disabled()
+    expect(page.locator("#meal-allergy")).to_contain_text("I understand this meal contains")
+    page.locator("#meal-ack").click()
+    expect(add).to_be_enabled()
+    shot(page, "ack-en", viewport)
+    add.click()
+    expect(page.get_by_text("Added to cart Successfully")).to_be_visible()
+    expect(page.locator("#header-cart")).to_have_attribute("aria-label", "Cart, 1 item")
+    ((child_id, _q, _n, ack),) = cart_lines(app, family["id"])
+    assert child_id == family["kids"]["ivy"]
+    assert ack and ack.startswith("I understand this meal contains")
+
+
+def test_the_booking_runs_in_french(
+    page: Page, app: AppServer, family: dict, viewport: str
+) -> None:
+    clear_cart(app, family["id"])
+    booking_page(page, app, family)
+    switch_language(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
+    open_first_day(page)
+    # The day and its cut-off in French (Babel): 'Commandez au plus tard le vendredi ...'.
+    expect(page.locator("#book-day-note")).to_contain_text("Commandez au plus tard le")
+    expect(page.locator("#book-day-title")).to_have_text(
+        re.compile(r"^(Lundi|Mardi|Mercredi|Jeudi|Vendredi) \d{1,2} \w+", re.IGNORECASE)
+    )
+    expect(page.locator("#book-meals")).to_contain_text("à partir de")
+    page.locator("#book-meals > li button").first.click()
+    dialog = page.locator("#meal-dialog")
+    expect(dialog).to_contain_text("1 portion + upgrade")
+    expect(dialog).to_contain_text("Valeur nutritive")
+    expect(page.locator("#meal-total")).to_contain_text("$")
+    shot(page, "dialog-fr", viewport)
+    page.click("#meal-add")
+    expect(page.get_by_text("Ajouté au panier avec succès")).to_be_visible()
+    expect(page.locator("#header-cart")).to_have_attribute("aria-label", re.compile(r"1"))
+    shot(page, "day-fr", viewport)
+    assert len(cart_lines(app, family["id"])) == 1
+
+
+def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
+    page: Page, app: AppServer, family: dict, viewport: str
+) -> None:
+    page.context.add_cookies([{"name": "hm_token", "value": family["token"], "url": app.base_url}])
+    open_page(page, "/edit-profile")
+    page.click("#book-meal")
+    page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
+    expect(page.locator("#book-calendar")).to_be_visible()
+    if viewport == "desktop":
+        open_page(page, "/edit-profile")
+        page.click("#nav-book-meal")
+        page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
+        expect(page.locator("#book-calendar")).to_be_visible()
