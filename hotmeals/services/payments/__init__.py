@@ -542,9 +542,15 @@ async def reconcile_round(
     *, engine: Engine | None = None, gateway: PaymentGateway | None = None
 ) -> None:
     """One round of the periodic job (``services/jobs.py`` runs it in one worker at a time):
-    reconcile open payments, then open refunds. Each step also takes its row lock, so a round
-    that overlaps another (a lease that ran out) still records every outcome once."""
+    reconcile open payments, void order payments that paid for nothing, then open refunds.
+    Each step also takes its row lock, so a round that overlaps another (a lease that ran out)
+    still records every outcome once."""
     await reconcile_open_payments(engine=engine, gateway=gateway)
+    # An approved order payment whose order was not placed (a cut-off passed before the
+    # approval, the cart was checked out again) is voided: no money kept without an order.
+    from hotmeals.services.checkout import void_orphan_payments
+
+    await void_orphan_payments(engine=engine, gateway=gateway)
     await reconcile_open_refunds(engine=engine, gateway=gateway)
 
 

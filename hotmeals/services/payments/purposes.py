@@ -118,11 +118,16 @@ class OrderPayment(PurposeHandler):
             # Converge confirmed a sale of an attempt we had written off: it is paid.
             order.status = order_transition(order.status, OrderStatus.PENDING_PAYMENT)
         if order_can_move(order.status, OrderStatus.PLACED):
-            order.status = OrderStatus.PLACED
-            order.placed_at = now
+            # The checkout places it (every cut-off still open: the cart lines it was made
+            # from go, the confirmation e-mail is queued) or cancels it (a cut-off passed:
+            # the charge is voided by the checkout or the reconciliation).
+            from hotmeals.services.checkout import place_or_cancel
+
+            place_or_cancel(session, order, payment)
         else:
             # Money arrived for an order that is not waiting for it (cancelled meanwhile, or
-            # already placed): keep the evidence; the checkout voids such a charge.
+            # already placed): keep the evidence; the checkout (or the reconciliation's
+            # ``checkout.void_orphan_payments``) voids such a charge.
             audit(
                 session,
                 actor="system",
