@@ -51,6 +51,8 @@ OPERATIONS = [
     (POST, "/Parent/cart/GetPriceTiersByPortionId", True),
     (POST, "/Parent/cart/DeleteCart", True),
     (POST, "/Parent/cart/UpdateCartQuantity", True),
+    (POST, "/Parent/cart/AddManyToCart", True),
+    (POST, "/Parent/cart/RepeatWeek", True),
     (POST, "/Parent/cart/OrderSummary", True),
     (POST, "/Parent/cart/CheckOrderSummary", True),
     (POST, "/Promocode/promocode_management/check_promocode", True),

@@ -1,0 +1,80 @@
+"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions, issue 9
+screen 2): many days at once and 'Repeat last week' (``services/booking.py``).
+
+Each line goes through AddToCart's rules; the good lines are added and each refused one comes
+back with its day and the reason (code 1 as long as the request itself is sound). Another
+parent's child refuses the whole request ('Child not found'). Both take an optional
+``Idempotency-Key``: a repeat changes nothing and gets the first answer."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+
+from hotmeals.api.account_schemas import FAILURES, Envelope
+from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
+from hotmeals.api.deps import (
+    EnvelopeRoute,
+    ParentClient,
+    idempotency_key,
+    openapi_body,
+    parent_context,
+    parse_body,
+    run_once,
+)
+from hotmeals.api.envelope import ok
+from hotmeals.services import booking
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+CART = ["Parent cart"]
+
+
+@router.post(
+    "/Parent/cart/AddManyToCart",
+    tags=CART,
+    summary="Add meals on several days, for one child or siblings (extension): the good lines "
+    "are added, each refused one says its day and why",
+    openapi_extra=openapi_body(AddManyIn),
+    response_model=Envelope[AddManyOut],
+)
+async def add_many_to_cart(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, AddManyIn, ctx.lang)
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "add_many_to_cart",
+        booking.add_many,
+        items=[item.model_dump() for item in body.items],
+        lang=ctx.lang,
+    )
+    return ok(done.result, done.result["message"])
+
+
+@router.post(
+    "/Parent/cart/RepeatWeek",
+    tags=CART,
+    summary="Copy a child's meals of one week into the cart for another week (extension); "
+    "says which days could not be copied and why",
+    openapi_extra=openapi_body(RepeatWeekIn),
+    response_model=Envelope[RepeatWeekOut],
+)
+async def repeat_week(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, RepeatWeekIn, ctx.lang)
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "repeat_week",
+        booking.repeat_week,
+        child_id=body.child_id,
+        source_week_start=body.source_week_start,
+        target_week_start=body.target_week_start,
+        lang=ctx.lang,
+    )
+    return ok(done.result, done.result["message"])
