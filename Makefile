@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch clean
+.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -79,6 +79,9 @@ bench-lighthouse: install ## Lighthouse mobile performance of the first screens
 
 bench-lunch: install ## lunch rush: N parents sign in, book 5 meals and pay at once (SQLite; PostgreSQL + 2 workers + Redis)
 	$(BIN)/python bench/lunch_rush.py $(BENCH_ARGS)
+
+bench-click: install browser ## Chromium: click 'Add to cart' on Book meal -> header cart count shown, p50/p95 at 390 and 1280 px
+	$(BIN)/python bench/click_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf .web .states test-results
