@@ -7,8 +7,6 @@ below is where ``hotmeals.ui.components.many_days.many_days_panel()`` goes."""
 
 from __future__ import annotations
 
-import importlib.util
-
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
@@ -18,7 +16,7 @@ from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import I18nState, t
 
-MANY_DAYS_MODULE = "hotmeals.ui.components.many_days"
+HAS_MANY_DAYS = False  # True once many_days_slot() returns the many-days panel
 
 
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
@@ -35,22 +33,14 @@ def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
 
 
 def many_days_slot() -> rx.Component:
-    """The "Book several days" panel (issue 9, screen 2), built in
-    ``hotmeals/ui/components/many_days.py`` as ``many_days_panel()``; shown when the parent
-    picks that mode. Until that module exists, the mode is not offered."""
-    if importlib.util.find_spec(MANY_DAYS_MODULE) is None:
-        return rx.fragment()
-    from hotmeals.ui.components.many_days import many_days_panel  # type: ignore[import-not-found]
-
-    return many_days_panel()
-
-
-def has_many_days() -> bool:
-    return importlib.util.find_spec(MANY_DAYS_MODULE) is not None
+    """THE SLOT of the "Book several days" panel (issue 9, screen 2): return
+    ``hotmeals.ui.components.many_days.many_days_panel()`` here and set ``HAS_MANY_DAYS``; the
+    mode tabs above the calendar then offer it."""
+    return rx.fragment()
 
 
 def mode_tabs() -> rx.Component:
-    if not has_many_days():
+    if not HAS_MANY_DAYS:
         return rx.fragment()
     return rx.el.div(
         _mode_tab("one", "calendar-check", "ui.book.one_day"),
