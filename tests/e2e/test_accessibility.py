@@ -72,3 +72,22 @@ def test_parent_screens_have_no_serious_axe_violation(page: Page, parent_cookie:
     page.context.add_cookies([parent_cookie])
     found = {p: v for p, mark in PARENT_PATHS.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
+
+
+# The cart, order summary and payment (issue 9), with meals in the demo parent's cart so the
+# whole screens are checked (tests/e2e/cartdata.py).
+CHECKOUT_PATHS = {
+    "/edit-profile/cart": ".hm-cart-line",
+    "/edit-profile/order-summary": "#summary-charges",
+    "/payment": "#pay-submit",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_checkout_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
+    from tests.e2e.cartdata import fill_cart
+
+    fill_cart(app)
+    page.context.add_cookies([parent_cookie])
+    found = {p: v for p, mark in CHECKOUT_PATHS.items() if (v := _check(page, p, mark, lang))}
+    assert not found, json.dumps(found, indent=1)

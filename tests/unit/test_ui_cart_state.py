@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent
 from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.errors import DomainError
+from hotmeals.services import cart as cart_service
 from hotmeals.services import mail
 from hotmeals.services.cart import add_to_cart
 from hotmeals.services.menu import toronto_today
@@ -174,5 +175,30 @@ def test_another_parents_line_ids_change_and_show_nothing(database: Path) -> Non
         await _run(stranger.load_summary())
         assert stranger.groups == [] and not stranger.loaded
         assert victim_id != attacker_id
+
+    asyncio.run(scenario())
+
+
+def test_a_line_past_its_cutoff_is_flagged_and_the_rest_stays_payable(
+    database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario():
+        parent_id, _ = _fill_demo_cart()
+        root = await _signed_in(parent_id)
+        cart = await root.get_state(CartState)
+        await _run(cart.load_cart())
+        first_day = min(g.key.split("-", 1)[1] for g in cart.groups)
+        assert cart.payable_count == cart.line_count
+        # The clock moves to the morning of the first day: its cut-off has passed.
+        later = datetime.fromisoformat(first_day + "T12:00:00+00:00")
+        monkeypatch.setattr(cart_service, "utcnow", lambda: later)
+        await _run(cart.load_cart())
+        flagged = [line for g in cart.groups if g.key.endswith(first_day) for line in g.lines]
+        assert flagged and all(not line.payable for line in flagged)
+        assert all("ordering deadline" in line.problems for line in flagged)
+        assert cart.has_unpayable and 0 < cart.payable_count < cart.line_count
+        before = _quantities([int(flagged[0].cart_id)])
+        await _run(cart.change_quantity(flagged[0].cart_id, 1))
+        assert _quantities([int(flagged[0].cart_id)]) == before
 
     asyncio.run(scenario())

@@ -12,7 +12,7 @@ from hotmeals.ui.components.forms import link_button, notice, once_attrs
 from hotmeals.ui.components.layout import page, site_header, static
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.i18n import I18nState, t
 
 GRAY_11 = rx.color("gray", 11)
 
@@ -226,9 +226,8 @@ def cart_footer() -> rx.Component:
                 rx.text(t("checkout.subtotal"), size="2", color=GRAY_11),
                 rx.text(
                     CartState.meal_count.to_string(),
-                    " × ",
-                    rx.el.span(t("checkout.meals_count")),
-                    weight="medium",
+                    weight="bold",
+                    size="4",
                     id="cart-meal-count",
                 ),
                 spacing="0",
@@ -294,6 +293,8 @@ def cart_page() -> rx.Component:
                 rx.text(t("checkout.cart_intro"), color=GRAY_11),
                 cart_content(),
                 delete_dialog(),
+                # Remounted when the language changes: the cart's text in that language.
+                rx.el.span(key=I18nState.lang, on_mount=CartState.relang, hidden=True),
                 spacing="4",
                 width="100%",
                 max_width="720px",

@@ -13,7 +13,7 @@ from hotmeals.ui.components.screens import back_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.i18n import I18nState, t
 
 GRAY_11 = rx.color("gray", 11)
 STATUS_KIND = {
@@ -224,6 +224,7 @@ def checkout_payment() -> rx.Component:
                 ),
                 rx.heading(t("checkout.payment_title"), as_="h1", size="7", margin_bottom="16px"),
                 payment_content(),
+                rx.el.span(key=I18nState.lang, on_mount=CheckoutState.relang, hidden=True),
                 max_width="560px",
                 margin_x="auto",
                 padding_x="16px",

@@ -11,8 +11,14 @@ import reflex as rx
 from hotmeals.ui.components.forms import label, link_button, once_attrs
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.screens import back_link, parent_only
-from hotmeals.ui.state.cart import CART_ROUTE, DONATION_CHOICES, CartGroupView, CartState
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.cart import (
+    CART_ROUTE,
+    DONATION_CHOICES,
+    CartGroupView,
+    CartLineView,
+    CartState,
+)
+from hotmeals.ui.state.i18n import I18nState, t
 
 GRAY_11 = rx.color("gray", 11)
 CHARGE_ROWS = (
@@ -58,32 +64,53 @@ def charges_table(charges: Any, id_: str) -> rx.Component:
     )
 
 
-def summary_group(group: CartGroupView) -> rx.Component:
+def _extra(label_key: str, value: rx.Var) -> rx.Component:
+    return rx.cond(
+        value != "",
+        rx.text(t(label_key), ": ", value, size="1", color=GRAY_11),
+    )
+
+
+def summary_line(line: CartLineView) -> rx.Component:
     return rx.box(
-        rx.text(group.child, " · ", group.date, weight="bold", size="2"),
-        rx.foreach(
-            group.lines,
-            lambda line: rx.flex(
-                rx.text(
-                    line.quantity.to_string(),
-                    " × ",
-                    line.name,
-                    " (",
-                    line.size_label,
-                    ")",
-                    size="2",
-                    color=rx.cond(line.payable, rx.color("gray", 12), rx.color("gray", 9)),
-                    text_decoration=rx.cond(line.payable, "none", "line-through"),
-                ),
-                rx.spacer(),
-                rx.text(rx.cond(line.payable, line.price, t("checkout.cannot_pay")), size="2"),
-                gap="8px",
-                width="100%",
-                class_name="hm-summary-line",
+        rx.flex(
+            rx.text(
+                line.quantity.to_string(),
+                " × ",
+                line.name,
+                " (",
+                line.size_label,
+                ")",
+                size="2",
+                color=rx.cond(line.payable, rx.color("gray", 12), rx.color("gray", 11)),
+                text_decoration=rx.cond(line.payable, "none", "line-through"),
             ),
+            rx.spacer(),
+            rx.text(
+                rx.cond(line.payable, line.price, t("checkout.cannot_pay")),
+                size="2",
+                white_space="nowrap",
+            ),
+            gap="8px",
+            width="100%",
         ),
+        _extra("checkout.menu_option", line.menu_option),
+        _extra("checkout.meal_option", line.meal_option),
+        _extra("checkout.addons", line.addons),
+        _extra("checkout.note", line.note),
+        class_name="hm-summary-line",
         width="100%",
+    )
+
+
+def summary_group(group: CartGroupView) -> rx.Component:
+    return rx.vstack(
+        rx.text(group.child, " · ", group.date, weight="bold", size="2"),
+        rx.foreach(group.lines, summary_line),
+        width="100%",
+        spacing="1",
         padding_y="6px",
+        class_name="hm-summary-group",
     )
 
 
@@ -348,6 +375,7 @@ def order_summary() -> rx.Component:
                 rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
                 rx.text(t("checkout.summary_intro"), color=GRAY_11),
                 summary_content(),
+                rx.el.span(key=I18nState.lang, on_mount=CartState.relang, hidden=True),
                 spacing="3",
                 width="100%",
                 max_width="1040px",

@@ -183,6 +183,8 @@ class CartState(rx.State):
     _once_key: str = ""
     _once_digest: str = ""
     _quantities: dict[str, int] = {}
+    _lang: str = ""  # the language the screen's text was made in
+    _view: str = "cart"  # or "summary"
 
     @rx.var
     def is_empty(self) -> bool:
@@ -208,6 +210,7 @@ class CartState(rx.State):
         self.charges = charge_texts(summary, lang)
         self.giveback = str(summary.get("giveback", {}).get("message", ""))
         self.loaded = True
+        self._lang = lang
 
     def _donation(self) -> int:
         return int(self.donation_choice)
@@ -238,6 +241,7 @@ class CartState(rx.State):
         self.delete_open = self.deleting = False
         self.busy_line = ""
         forget_submission(self)
+        self._view = "cart"
         who = await acting_parent(self)
         if who is None:
             self.groups, self.loaded = [], False
@@ -245,6 +249,27 @@ class CartState(rx.State):
         summary = await call_service(cart_service.cart_summary, parent_id=who.parent_id, lang=lang)
         self._apply(summary, lang)
         await sync_cart_count(self, self.line_count)
+
+    @rx.event
+    async def relang(self):
+        """The language was switched: the same screen's text again in that language."""
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is None:
+            return
+        if self._view == "summary":
+            self._apply(await self._priced(who.parent_id, lang), lang)
+            rows = await call_service(
+                promo_service.list_for_parent, parent_id=who.parent_id, lang=lang
+            )
+            self.promos = [promo_view(r, lang) for r in rows]
+        else:
+            summary = await call_service(
+                cart_service.cart_summary, parent_id=who.parent_id, lang=lang
+            )
+            self._apply(summary, lang)
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
@@ -354,6 +379,7 @@ class CartState(rx.State):
         self.promo_error = ""
         self.promo_busy = self.going = False
         self.promo_input = self.promo_code
+        self._view = "summary"
         who = await acting_parent(self)
         if who is None:
             self.groups, self.loaded = [], False

@@ -64,6 +64,8 @@ class CheckoutState(rx.State):
     paid_charges: dict[str, str] = {}
 
     _payment_id: int = 0
+    _order_id: int = 0
+    _lang: str = ""
 
     @rx.var
     def is_placed(self) -> bool:
@@ -79,7 +81,7 @@ class CheckoutState(rx.State):
         if self.busy:
             return  # a payment in flight on this tab: keep its screen
         self.status = self.message = self.order_number = self.order_link = ""
-        self.confirmation, self.paid_charges = [], {}
+        self.confirmation, self.paid_charges, self._order_id = [], {}, 0
         who = await acting_parent(self)
         if who is None:
             self.loaded = False
@@ -90,6 +92,24 @@ class CheckoutState(rx.State):
         if self.card_choice not in {c["id"] for c in self.cards}:
             self.card_choice = NEW_CARD
         self.loaded = True
+        self._lang = lang
+
+    @rx.event
+    async def relang(self):
+        """The language was switched: amounts, cards and the confirmation in that language."""
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or self.busy or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is None:
+            return
+        self._lang = lang
+        if self.status == "placed" and self._order_id:
+            await self._show_order(who.parent_id, self._order_id, lang)
+            return
+        await self._price(who.parent_id, lang)
+        rows = await call_service(cards.list_cards, parent_id=who.parent_id)
+        self.cards = [_card_option(c, lang) for c in rows]
 
     async def _choices(self) -> tuple[str | None, int | None]:
         summary = await self.get_state(CartState)
@@ -234,10 +254,22 @@ class CheckoutState(rx.State):
             self._payment_id = 0
             await self._finish(who.parent_id, done, lang)
 
-    async def _finish(self, parent_id: int, result: Any, lang: str) -> None:
-        """Show a checkout's result (called inside ``async with self``)."""
+    async def _show_order(self, parent_id: int, order_id: int, lang: str) -> None:
+        """The placed order's lines and charges (the service checks it is the parent's)."""
         from hotmeals.services.checkout import order_confirmation
 
+        try:
+            confirmation = await call_service(
+                order_confirmation, parent_id=parent_id, order_id=order_id, lang=lang
+            )
+        except DomainError:
+            confirmation = {}
+        self.confirmation = group_views(confirmation, lang) if confirmation else []
+        self.paid_charges = charge_texts(confirmation, lang) if confirmation else {}
+        self.total = str(confirmation.get("total_pay") or self.total)
+
+    async def _finish(self, parent_id: int, result: Any, lang: str) -> None:
+        """Show a checkout's result (called inside ``async with self``)."""
         self.busy = False
         self.turn += 1
         if result is None:
@@ -246,21 +278,14 @@ class CheckoutState(rx.State):
         self.message = str(result.message or "")
         if result.status != "placed":
             self.status = "declined" if result.status in ("declined", "voided") else "pending"
-            if result.status in ("declined", "voided"):
-                self.message = (self.message + " " + tr("checkout.retry_hint", lang)).strip()
+            if not self.message and self.status == "declined":
+                self.message = tr("checkout.retry_hint", lang)
             return
         self.status = "placed"
         self.order_number = str(result.order_number)
         self.order_link = f"{ORDER_ROUTE}?id={int(result.order_id)}"
-        try:
-            confirmation = await call_service(
-                order_confirmation, parent_id=parent_id, order_id=result.order_id, lang=lang
-            )
-        except DomainError:
-            confirmation = {}
-        self.confirmation = group_views(confirmation, lang) if confirmation else []
-        self.paid_charges = charge_texts(confirmation, lang) if confirmation else {}
-        self.total = str(confirmation.get("total_pay") or self.total)
+        self._order_id = int(result.order_id)
+        await self._show_order(parent_id, self._order_id, lang)
         await sync_cart_count(self, 0)
         cart_state = await self.get_state(CartState)
         cart_state.promo_code = ""
