@@ -609,3 +609,69 @@ def week_choices(
             }
         )
     return {"from_date": start.isoformat(), "to_date": end.isoformat(), "children": out}
+
+
+def repeat_weeks(
+    *,
+    session: Session,
+    parent_id: int,
+    child_ids: object,
+    source_week_start: object,
+    target_week_start: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """``repeat_week`` for several of the parent's children (siblings) in one transaction;
+    a child with nothing chosen that week is listed in ``empty`` (its name), not an error.
+    Another parent's child refuses the whole call."""
+    if not isinstance(child_ids, (list, tuple)) or not child_ids or len(child_ids) > 10:
+        raise DomainError("child_not_found", field="child_id")
+    merged: dict = {"added": [], "refused": [], "skipped": [], "empty": []}
+    cart_count = None
+    for child_id in child_ids:
+        try:
+            one = repeat_week(
+                session=session,
+                parent_id=parent_id,
+                child_id=child_id,
+                source_week_start=source_week_start,
+                target_week_start=target_week_start,
+                lang=lang,
+                now=now,
+            )
+        except DomainError as err:
+            if err.code != "repeat_week_empty":
+                raise
+            child = own_child(session, parent_id=parent_id, child_id=child_id)
+            merged["empty"].append(child.first_name)
+            continue
+        for name in ("added", "refused", "skipped"):
+            merged[name] += one[name]
+        cart_count = one["cart_count"]
+    if cart_count is None:
+        cart_count = session.exec(
+            select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+        ).one()
+    added, refused = len(merged["added"]), len(merged["refused"])
+    merged.update(
+        {
+            "added_count": added,
+            "refused_count": refused,
+            "skipped_count": len(merged["skipped"]),
+            "cart_count": int(cart_count),
+            "message": t("repeat_result", lang, added=added, refused=refused),
+        }
+    )
+    return merged
+
+
+def quick_range(name: str, today: date) -> tuple[date, date]:
+    """The quick picks of the many-days screen: 'this_week' (today to Friday), 'next_week'
+    (Monday to Friday), 'month' (today to the month's last day)."""
+    monday = week_start(today)
+    if name == "next_week":
+        return monday + timedelta(days=7), monday + timedelta(days=11)
+    if name == "month":
+        first_next = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
+        return today, first_next - timedelta(days=1)
+    return today, max(today, monday + timedelta(days=4))

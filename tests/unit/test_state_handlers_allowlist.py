@@ -72,6 +72,20 @@ APP = {
         "set_acknowledged",
         "add",  # AddToCart for the acting parent, once per submission key
     },
+    "hotmeals.ui.state.many_days.ManyDaysState": {
+        "open",  # the acting parent's children and one week_choices for the chosen ones
+        "relang",
+        "toggle_child",  # one of the loaded children; week_choices checks them again
+        "pick_range",  # this_week, next_week or month only
+        "toggle_day",  # rows and meals of the loaded answer only; add_many checks again
+        "set_meal",
+        "set_size",
+        "set_ack",
+        "set_source_week",  # one of the offered weeks
+        "set_target_week",
+        "add_all",  # add_many for the acting parent, once per submission key
+        "repeat",  # repeat_weeks for the acting parent, once per submission key
+    },
     "hotmeals.ui.state.children.ChildChoiceState": {"edit", "allergies"},
     "hotmeals.ui.state.children.ChildrenState": {
         "load",

@@ -1,0 +1,543 @@
+"""'Book several days' on the Book meal screen (issue 9, screen 2): for one child or siblings,
+pick several open days (this week, next week, the rest of the month, or day by day), a meal and
+a size for each, then add them all at once; and 'Repeat last week'.
+
+Thin: the days, menus and allergy verdicts are ``services.booking.week_choices``; adding is
+``services.booking.add_many`` and repeating ``services.booking.repeat_weeks``, both through
+AddToCart's one rule set and ``submissions.submit_once`` (a double tap adds once). Every
+handler derives the parent from the token on that call (``acting_parent``); child ids, days
+and meal ids from the browser are only looked up in what the service answered for that parent,
+and the services check them again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+import reflex as rx
+
+from hotmeals.domain.dates import long_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.services.menu import toronto_today
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.children import ChildChoiceState
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+RANGES = ("this_week", "next_week", "month")
+SIZES = ("small", "large")
+
+
+@dataclass
+class Choice:
+    value: str = ""
+    label: str = ""
+    disabled: bool = False
+
+
+@dataclass
+class DayRow:
+    key: str = ""  # "<child id>|<YYYY-MM-DD>"
+    child_name: str = ""
+    date: str = ""
+    label: str = ""
+    state: str = ""  # open, past_cutoff, closed
+    note: str = ""
+    marks: str = ""  # '1 in cart', '2 ordered'
+    picked: bool = False
+    meal_id: str = ""
+    size: str = "small"
+    meals: list[Choice] = field(default_factory=list)
+    sizes: list[Choice] = field(default_factory=list)
+    allergy: str = ""
+    needs_ack: bool = False
+    ack: bool = False
+
+
+@dataclass
+class ReportLine:
+    who: str = ""
+    day: str = ""
+    meal: str = ""
+    reason: str = ""
+
+
+class ManyDaysState(rx.State):
+    """The 'Book several days' panel of /edit-profile/meal-detailed."""
+
+    loaded: bool = False
+    loading: bool = False
+    kids: list[Choice] = []  # value: child id; disabled is "not chosen"
+    chosen: list[str] = []  # child ids
+    range_name: str = "this_week"
+    rows: list[DayRow] = []
+    error: str = ""
+    busy: bool = False
+    turn: int = 0
+    report_title: str = ""
+    report_added: list[ReportLine] = []
+    report_refused: list[ReportLine] = []
+    report_skipped: list[ReportLine] = []
+
+    # repeat last week
+    source_weeks: list[Choice] = []
+    target_weeks: list[Choice] = []
+    source_week: str = ""
+    target_week: str = ""
+    repeating: bool = False
+    repeat_turn: int = 0
+    lang_seen: str = "en"  # the language the rows were loaded in
+
+    _meals: dict[str, list[dict]] = {}  # row key -> the day's meals as the service said
+    _lang: str = ""
+    _once_key: str = ""
+    _once_digest: str = ""
+
+    # ---- derived ---------------------------------------------------------------------------
+    @rx.var
+    def picked_count(self) -> int:
+        return sum(1 for r in self.rows if r.picked and r.meal_id)
+
+    @rx.var
+    def add_label(self) -> str:
+        n = sum(1 for r in self.rows if r.picked and r.meal_id)
+        return tr("ui.many.add_one" if n == 1 else "ui.many.add_n", self.lang_seen or "en", n=n)
+
+    @rx.var
+    def can_add(self) -> bool:
+        picked = [r for r in self.rows if r.picked]
+        return (
+            bool(picked)
+            and all(r.meal_id for r in picked)
+            and all(r.ack or not r.needs_ack for r in picked)
+        )
+
+    # ---- helpers (private) -----------------------------------------------------------------
+    async def _who(self) -> tuple[ActingParent | None, str]:
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is not None and not who.complete:
+            who = None
+        return who, lang
+
+    async def _load_kids(self, who: ActingParent) -> None:
+        from hotmeals.services import children
+
+        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        self.kids = [Choice(str(c["id"]), str(c["first_name"])) for c in rows]
+        known = {k.value for k in self.kids}
+        self.chosen = [c for c in self.chosen if c in known]
+        if not self.chosen:
+            current = (await self.get_state(ChildChoiceState)).child_id
+            self.chosen = [current] if current in known else [k.value for k in self.kids[:1]]
+
+    async def _load_rows(self, who: ActingParent) -> None:
+        from hotmeals.services import booking
+
+        self.error = ""
+        self._lang = self.lang_seen = who.lang
+        if not self.chosen:
+            self.rows, self._meals = [], {}
+            return
+        start, end = booking.quick_range(self.range_name, toronto_today())
+        try:
+            data = await call_service(
+                booking.week_choices,
+                parent_id=who.parent_id,
+                child_ids=list(self.chosen),
+                from_date=start.isoformat(),
+                to_date=end.isoformat(),
+                lang=who.lang,
+            )
+        except DomainError as err:
+            self.rows, self._meals = [], {}
+            self.error = message(err, who.lang)
+            return
+        previous = {r.key: r for r in self.rows}
+        rows: list[DayRow] = []
+        meals: dict[str, list[dict]] = {}
+        for child in data["children"]:
+            for day in child["days"]:
+                key = f"{child['child_id']}|{day['date']}"
+                meals[key] = list(day["meals"])
+                marks = []
+                if day["cart_quantity"]:
+                    marks.append(tr("ui.many.in_cart", who.lang, n=day["cart_quantity"]))
+                if day["ordered_quantity"]:
+                    marks.append(tr("ui.many.ordered", who.lang, n=day["ordered_quantity"]))
+                row = DayRow(
+                    key=key,
+                    child_name=str(child["child_name"]).split(" ")[0],
+                    date=day["date"],
+                    label=day["label"],
+                    state=day["state"],
+                    note=day["note"] or tr("ui.book.cutoff", who.lang, when=day["cutoff_label"]),
+                    marks=" · ".join(marks),
+                )
+                before = previous.get(key)
+                open_day = day["state"] == "open" and bool(day["meals"])
+                row.picked = (
+                    before.picked
+                    if before is not None
+                    else open_day and not day["cart_quantity"] and not day["ordered_quantity"]
+                )
+                row.picked = row.picked and open_day
+                wanted = before.meal_id if before is not None else ""
+                self._fill(row, meals[key], wanted, before.size if before else "small", who.lang)
+                rows.append(row)
+        self._meals = meals
+        self.rows = rows
+        if not rows:
+            self.error = tr("ui.many.no_days", who.lang)
+
+    def _fill(self, row: DayRow, meals: list[dict], meal_id: str, size: str, lang: str) -> None:
+        """The row's meal list, its chosen meal (kept if still served; else the first meal the
+        child can have), sizes with prices and the allergy line."""
+        row.meals = [
+            Choice(
+                str(m["meal_id"]),
+                m["name"]
+                + (" — " + tr("ui.many.not_for_child", lang) if m["verdict"] == "refused" else ""),
+                m["verdict"] == "refused",
+            )
+            for m in meals
+        ]
+        allowed = [m for m in meals if m["verdict"] != "refused"]
+        chosen = next((m for m in allowed if str(m["meal_id"]) == meal_id), None)
+        if chosen is None:
+            chosen = next((m for m in allowed if m["verdict"] == "safe"), None) or (
+                allowed[0] if allowed else None
+            )
+        if chosen is None:
+            row.meal_id, row.sizes, row.allergy, row.needs_ack = "", [], "", False
+            row.picked = False
+            return
+        row.meal_id = str(chosen["meal_id"])
+        row.sizes = [Choice(p["size"], f"{p['label']} · {p['price']}") for p in chosen["portions"]]
+        sizes = [p["size"] for p in chosen["portions"]]
+        row.size = size if size in sizes else (sizes[0] if sizes else "small")
+        row.allergy = chosen["allergy"]
+        row.needs_ack = chosen["verdict"] == "acknowledge"
+        if not row.needs_ack:
+            row.ack = False
+
+    def _row(self, key: str) -> int:
+        return next((i for i, r in enumerate(self.rows) if r.key == str(key)), -1)
+
+    def _put(self, index: int, row: DayRow) -> None:
+        rows = list(self.rows)
+        rows[index] = row
+        self.rows = rows
+        forget_submission(self)
+
+    def _weeks(self, lang: str) -> None:
+        monday = toronto_today() - timedelta(days=toronto_today().weekday())
+        self.source_weeks = [
+            Choice(
+                (monday - timedelta(days=7 * n)).isoformat(),
+                tr("ui.many.week_of", lang, day=long_day(monday - timedelta(days=7 * n), lang)),
+            )
+            for n in (1, 2, 3, 0, -1)  # last week first; this week and next week too
+        ]
+        self.target_weeks = [
+            Choice(
+                (monday + timedelta(days=7 * n)).isoformat(),
+                tr("ui.many.week_of", lang, day=long_day(monday + timedelta(days=7 * n), lang)),
+            )
+            for n in (0, 1, 2, 3)
+        ]
+        sources = {c.value for c in self.source_weeks}
+        targets = {c.value for c in self.target_weeks}
+        if self.source_week not in sources:
+            self.source_week = self.source_weeks[0].value
+        if self.target_week not in targets:
+            self.target_week = self._next_open_week(monday)
+
+    def _next_open_week(self, monday: date) -> str:
+        """This week when one of its days is still open for a chosen child, else next week."""
+        end = monday + timedelta(days=6)
+        for row in self.rows:
+            if row.state == "open" and monday.isoformat() <= row.date <= end.isoformat():
+                return monday.isoformat()
+        return (monday + timedelta(days=7)).isoformat()
+
+    def _clear_report(self) -> None:
+        self.report_title = ""
+        self.report_added, self.report_refused, self.report_skipped = [], [], []
+
+    def _report(self, result: dict, lang: str) -> None:
+        def lines(entries: list[dict]) -> list[ReportLine]:
+            return [
+                ReportLine(
+                    str(e.get("child_name") or ""),
+                    str(e.get("date_label") or e.get("date") or ""),
+                    str(e.get("meal") or ""),
+                    str(e.get("reason") or e.get("line_total") or ""),
+                )
+                for e in entries
+            ]
+
+        self.report_title = str(result.get("message") or "")
+        self.report_added = lines(result.get("added", []))
+        self.report_refused = lines(result.get("refused", []))
+        self.report_skipped = lines(result.get("skipped", []))
+        for name in result.get("empty", []):
+            self.report_refused.append(
+                ReportLine(
+                    str(name),
+                    "",
+                    "",
+                    tr(
+                        "repeat_week_empty",
+                        lang,
+                        date=long_day(date.fromisoformat(self.source_week), lang),
+                    ),
+                )
+            )
+
+    async def _count(self, result: dict) -> None:
+        auth = await self.get_state(AuthState)
+        auth.cart_count = int(result.get("cart_count") or 0)
+        auth.cart_count_store = str(auth.cart_count)
+
+    # ---- events ----------------------------------------------------------------------------
+    @rx.event
+    async def open(self):
+        """The panel is shown: the children and this week's days (one service call)."""
+        who, lang = await self._who()
+        self.busy = self.repeating = False
+        self._clear_report()
+        if who is None:
+            self.rows, self.kids, self.loaded = [], [], False
+            return
+        self.loading = True
+        yield
+        await self._load_kids(who)
+        await self._load_rows(who)
+        if self.range_name == "this_week" and not any(r.state == "open" for r in self.rows):
+            self.range_name = "next_week"  # nothing left to book this week
+            await self._load_rows(who)
+        self._weeks(lang)
+        self.loading = False
+        self.loaded = True
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who, _ = await self._who()
+        if who is None:
+            return
+        await self._load_rows(who)
+        self._weeks(lang)
+        self._clear_report()
+
+    @rx.event
+    async def toggle_child(self, child_id: str, checked: bool):
+        who, lang = await self._who()
+        if who is None:
+            return session_expired(lang)
+        value = str(child_id)
+        if value not in {k.value for k in self.kids}:
+            return None
+        chosen = [c for c in self.chosen if c != value]
+        if checked:
+            chosen.append(value)
+        if not chosen:
+            return None  # at least one child
+        self.chosen = [k.value for k in self.kids if k.value in chosen]
+        forget_submission(self)
+        await self._load_rows(who)
+        return None
+
+    @rx.event
+    async def pick_range(self, name: str):
+        who, lang = await self._who()
+        if who is None:
+            return session_expired(lang)
+        if name not in RANGES:
+            return None
+        self.range_name = name
+        forget_submission(self)
+        self._clear_report()
+        await self._load_rows(who)
+        for index, row in enumerate(self.rows):  # a quick pick picks every open day of it
+            if row.state == "open" and row.meal_id and not row.picked:
+                self._put(index, dataclasses.replace(row, picked=True))
+        return None
+
+    @rx.event
+    def toggle_day(self, key: str, checked: bool):
+        index = self._row(key)
+        if index < 0:
+            return
+        row = self.rows[index]
+        if row.state != "open" or not row.meal_id:
+            return
+        self._put(index, dataclasses.replace(row, picked=bool(checked)))
+
+    @rx.event
+    def set_meal(self, key: str, meal_id: str):
+        index = self._row(key)
+        if index < 0:
+            return
+        row = dataclasses.replace(self.rows[index])
+        served = {str(m["meal_id"]) for m in self._meals.get(row.key, [])}
+        if str(meal_id) not in served:
+            return
+        self._fill(row, self._meals[row.key], str(meal_id), row.size, self._lang or "en")
+        row.ack = False
+        row.picked = row.state == "open" and bool(row.meal_id)
+        self._put(index, row)
+
+    @rx.event
+    def set_size(self, key: str, size: str):
+        index = self._row(key)
+        if index < 0 or size not in {c.value for c in self.rows[index].sizes}:
+            return
+        self._put(index, dataclasses.replace(self.rows[index], size=str(size)))
+
+    @rx.event
+    def set_ack(self, key: str, checked: bool):
+        index = self._row(key)
+        if index < 0:
+            return
+        self._put(index, dataclasses.replace(self.rows[index], ack=bool(checked)))
+
+    @rx.event
+    def set_source_week(self, value: str):
+        if value in {c.value for c in self.source_weeks}:
+            self.source_week = value
+            forget_submission(self)
+
+    @rx.event
+    def set_target_week(self, value: str):
+        if value in {c.value for c in self.target_weeks}:
+            self.target_week = value
+            forget_submission(self)
+
+    @rx.event
+    async def add_all(self):
+        try:
+            async for event in self._add_all():
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _add_all(self):
+        from hotmeals.services import booking
+        from hotmeals.services.submissions import submit_once
+
+        if self.busy:
+            return
+        who, lang = await self._who()
+        if who is None:
+            yield session_expired(lang)
+            return
+        items = []
+        for row in self.rows:
+            if not (row.picked and row.meal_id and row.state == "open"):
+                continue
+            child_id, _, day = row.key.partition("|")
+            items.append(
+                {
+                    "child_id": child_id,
+                    "date": day,
+                    "meal_id": row.meal_id,
+                    "size": row.size if row.size in SIZES else "small",
+                    "allergy_ack": bool(row.ack),
+                }
+            )
+        if not items:
+            yield failed(tr("booking_no_items", lang))
+            return
+        self.busy = True
+        self._clear_report()
+        yield
+        try:
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, items),
+                action="add_many_to_cart",
+                fn=booking.add_many,
+                items=items,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        result = done.result
+        self._report(result, lang)
+        if done.repeated:
+            return
+        await self._count(result)
+        forget_submission(self)
+        if result.get("added_count"):
+            yield succeeded(result["message"])
+        else:
+            yield failed(result["message"])
+        picked = {r.key for r in self.rows if r.picked}
+        await self._load_rows(who)  # the days now show what is in the cart
+        self.rows = [
+            dataclasses.replace(r, picked=False) if r.key in picked else r for r in self.rows
+        ]
+
+    @rx.event
+    async def repeat(self):
+        try:
+            async for event in self._repeat():
+                yield event
+        finally:
+            self.repeat_turn += 1
+
+    async def _repeat(self):
+        from hotmeals.services import booking
+        from hotmeals.services.submissions import submit_once
+
+        if self.repeating:
+            return
+        who, lang = await self._who()
+        if who is None:
+            yield session_expired(lang)
+            return
+        payload = {
+            "child_ids": list(self.chosen),
+            "source_week_start": self.source_week,
+            "target_week_start": self.target_week,
+        }
+        self.repeating = True
+        self._clear_report()
+        yield
+        try:
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, payload),
+                action="repeat_week",
+                fn=booking.repeat_weeks,
+                lang=lang,
+                **payload,
+            )
+        except DomainError as err:
+            self.repeating = False
+            yield failed(message(err, lang))
+            return
+        self.repeating = False
+        result = done.result
+        self._report(result, lang)
+        if done.repeated:
+            return
+        await self._count(result)
+        forget_submission(self)
+        if result.get("added_count"):
+            yield succeeded(result["message"])
+        await self._load_rows(who)
