@@ -6,8 +6,9 @@ The routes only translate: every rule is in ``hotmeals.services.payments`` / ``c
 
 What is paid is chosen by ``purpose``: ``PURPOSES`` maps each one the API accepts to the
 service function that reserves its payment (amount computed on the server). The Lightbox route
-and the saved-card route both go through it, so both pay for the same things the same way;
-the checkout adds ``"order"`` there.
+and the saved-card route both go through it, so both pay for the same things the same way.
+``"order"`` (the parent's cart) goes through ``services.checkout.start_checkout`` on the
+Lightbox route (with ``card_id`` for a saved card); AddOrder is in ``api/orders.py``.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ from hotmeals.api.deps import (
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import to_decimal_string
+from hotmeals.domain.money import format_money, to_decimal_string
+from hotmeals.domain.payments import Purpose
 from hotmeals.i18n import t
-from hotmeals.services import cards, donations, payments
+from hotmeals.services import cards, checkout, donations, payments
 from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
@@ -47,8 +49,21 @@ class In(BaseModel):
 
 
 class SessionTokenIn(In):
-    purpose: Literal["donation"] | None = Field(
-        default=None, description="What is paid. 'donation' now; 'order' in a later release."
+    model_config = ConfigDict(
+        extra="ignore",
+        coerce_numbers_to_str=True,
+        json_schema_extra={
+            "examples": [
+                {"purpose": "order", "promo_code": "WELCOME10", "donation": "5.00"},
+                {"purpose": "order", "card_id": 2},
+                {"purpose": "donation", "amount": "10.00", "school_id": 1, "save_card": True},
+            ]
+        },
+    )
+    purpose: Literal["donation", "order"] | None = Field(
+        default=None,
+        description="What is paid: 'order' (the parent's cart, priced on the server) or "
+        "'donation'.",
     )
     amount: Text | None = Field(
         default=None, description="Donation amount in dollars, '10.00' ($1 to $500)."
@@ -60,6 +75,19 @@ class SessionTokenIn(In):
     )
     save_card: bool | None = Field(
         default=False, description="Pre-tick 'save this card' in the Lightbox."
+    )
+    promo_code: Text | None = Field(
+        default=None, description="order: a promo code (check_promocode); none by default."
+    )
+    donation: Text | None = Field(
+        default=None,
+        description="order: an optional school donation added to the order, in dollars, "
+        "'5.00' ($1 to $500).",
+    )
+    card_id: Id | None = Field(
+        default=None,
+        description="order: charge this saved card (GetCards) at once instead of opening the "
+        "Lightbox; the answer then says what happened.",
     )
 
 
@@ -98,6 +126,13 @@ class SessionOut(BaseModel):
     amount_cents: int
     invoice_number: str
     purpose: str
+    order_id: int | None = Field(default=None, description="order: the order being paid.")
+    order_number: str | None = Field(default=None, description="order: e.g. HM-000123.")
+    status: str | None = Field(
+        default=None,
+        description="order with card_id: placed, declined, pending (being confirmed) or "
+        "voided; null when the Lightbox is to be opened.",
+    )
 
 
 class PaymentOut(BaseModel):
@@ -205,6 +240,8 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
 )
 async def get_converge_session_token(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SessionTokenIn, who.lang)
+    if body.purpose == "order":
+        return await _order_session(who, body)
     payment_id = await _reserver(body)(who, body)
     session = await payments.open_hosted_session(
         payment_id=payment_id, parent_id=who.parent_id, save_card=bool(body.save_card)
@@ -219,6 +256,59 @@ async def get_converge_session_token(request: Request, who: ParentClient = Depen
         "purpose": session.purpose,
     }
     return ok(data, t("pay.session_ready", who.lang))
+
+
+async def _order_session(who: ParentClient, body: SessionTokenIn):
+    """The parent's cart as an order (``services.checkout.start_checkout``: priced from the
+    database, never from this body): the Lightbox session, or the saved card charged."""
+    started = await checkout.start_checkout(
+        parent_id=who.parent_id,
+        promo_code=body.promo_code,
+        donation=body.donation,
+        card_id=body.card_id,
+        save_card=bool(body.save_card),
+        lang=who.lang,
+    )
+    hosted = started.hosted
+    data = {
+        "payment_id": started.payment_id,
+        "ssl_txn_auth_token": hosted.token if hosted else "",
+        "lightbox_url": hosted.lightbox_url if hosted else "",
+        "amount": to_decimal_string(started.amount_cents),
+        "amount_cents": started.amount_cents,
+        "invoice_number": hosted.invoice_number if hosted else "",
+        "purpose": Purpose.ORDER.value,
+        "order_id": started.order_id,
+        "order_number": started.order_number,
+        "status": started.result.status if started.result else None,
+    }
+    if started.result is None:
+        amount = format_money(started.amount_cents, who.lang)
+        message = t("orderpay.session_ready", who.lang, amount=amount, number=started.order_number)
+        return ok(data, message)
+    if started.result.status == checkout.PLACED:
+        return ok(data, started.result.message)
+    return fail(started.result.message, data=data)
+
+
+async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
+    if body.card_id is None:
+        raise DomainError("card_not_found", field="card_id")  # before anything is reserved
+    started = await checkout.start_checkout(
+        parent_id=who.parent_id,
+        promo_code=body.promo_code,
+        donation=body.donation,
+        card_id=body.card_id,
+        lang=who.lang,
+    )
+    view = await run(
+        payments.get_payment_view, payment_id=started.payment_id, parent_id=who.parent_id
+    )
+    result = started.result
+    assert result is not None  # a saved card was charged (or its charge is running)
+    if result.status == checkout.PLACED:
+        return ok(payment_out(view), result.message)
+    return fail(result.message, data=payment_out(view))
 
 
 @router.post(
@@ -270,6 +360,8 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
 )
 async def pay_with_saved_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SavedCardPayIn, who.lang)
+    if body.purpose == "order":
+        return await _order_with_saved_card(who, body)
     reserver = _reserver(body)  # the same purposes, reserved the same way, as the Lightbox
     saved = await run(cards.list_cards, parent_id=who.parent_id)
     if body.card_id is None or body.card_id not in {c.id for c in saved}:

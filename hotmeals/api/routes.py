@@ -15,6 +15,7 @@ ROUTER_MODULES: list[str] = ["hotmeals.api.accounts", "hotmeals.api.children"]
 ROUTER_MODULES.append("hotmeals.api.payments")  # card payments, saved cards, donations
 ROUTER_MODULES.append("hotmeals.api.menu")  # meal days, menus, meal details, add-ons
 ROUTER_MODULES.append("hotmeals.api.cart")  # cart lines, price tiers, order summary
+ROUTER_MODULES.append("hotmeals.api.orders")  # the checkout: AddOrder, OrderDeclined
 ROUTER_MODULES.append("hotmeals.api.booking")  # many days at once, repeat a week
 
 

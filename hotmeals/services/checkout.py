@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, or_
+from sqlalchemy import and_, delete, exists, insert, or_
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
@@ -344,18 +344,28 @@ def _write_order(
                 cart_line_id=cart_line.id,
             )
         )
-    session.add_all(lines)
-    session.flush()
-    session.add_all(
-        OrderLineAddOn(
-            order_line_id=order_line.id,
-            addon_id=addon.id,
-            name=addon.name_en[:80],
-            price_cents=addon.price_cents,
-        )
-        for order_line, item in zip(lines, items, strict=True)
-        for addon in item["addons"]
+    # One executemany per table whatever the number of lines (the ORM would insert row by
+    # row on SQLite to read each id back); the ids are read back in one statement.
+    table: Any = OrderLine
+    session.execute(insert(table.__table__), [line.model_dump(exclude={"id"}) for line in lines])
+    ids = dict(
+        session.exec(
+            select(OrderLine.cart_line_id, OrderLine.id).where(OrderLine.order_id == order.id)
+        ).all()
     )
+    sold = [
+        {
+            "order_line_id": ids[item["line"].id],
+            "addon_id": addon.id,
+            "name": addon.name_en[:80],
+            "price_cents": addon.price_cents,
+        }
+        for item in items
+        for addon in item["addons"]
+    ]
+    if sold:
+        addon_table: Any = OrderLineAddOn
+        session.execute(insert(addon_table.__table__), sold)
     session.add(order)
     session.flush()
     audit(
@@ -798,13 +808,16 @@ async def complete_checkout(
     payment_id: int,
     txn_id: str,
     lang: str = "en",
+    card_token: str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CheckoutResult:
     """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
     (``confirm_payment``), the order is placed in the same transaction, or, when it cannot be
     any more (a cut-off passed, the cart was checked out again differently), the charge is
-    voided at once. Another parent's payment: ``payment_not_found``. Safe to repeat."""
+    voided at once. ``card_token``: the Lightbox's ``ssl_token`` when the parent ticked "save
+    this card" (saved once the order is placed, only if it is the card that paid; the order
+    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
     lang = normalize_lang(lang)
     await db(engine, _view, payment_id=payment_id, parent_id=parent_id)  # the parent's order?
     try:
@@ -830,7 +843,21 @@ async def complete_checkout(
             VOIDED,
             t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount),
         )
-    return await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+    result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+    if result.status == PLACED and card_token:
+        from hotmeals.services import cards
+
+        try:
+            await cards.save_card(
+                parent_id=parent_id,
+                token=card_token,
+                expect_masked=view.card_masked,
+                engine=engine,
+                gateway=gateway,
+            )
+        except DomainError:
+            pass  # paid and placed all the same; the card is just not saved
+    return result
 
 
 async def _void_stray_sale(

@@ -57,6 +57,9 @@ OPERATIONS = [
     (POST, "/Parent/cart/CheckOrderSummary", True),
     (POST, "/Promocode/promocode_management/check_promocode", True),
     (POST, "/Parent/auth/ListPromocodesByParent", True),
+    (POST, "/Parent/order/AddOrder", True),
+    (POST, "/Parent/order/OrderDeclined", True),
+    (POST, "/Parent/order/OrderConfirmation", True),
 ]
 IDS = [path for _, path, _ in OPERATIONS]
 

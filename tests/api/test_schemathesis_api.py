@@ -34,7 +34,7 @@ def fresh_token(database):
 # The document does not depend on the database; calls reach the module's database through the
 # engine the ``database`` fixture points at.
 schema = schemathesis.openapi.from_asgi("/api/v1/openapi.json", create_api()).include(
-    path_regex=r"^/api/v1/(Parent/(auth|user|menu|cart)/|Admin/allergy_suggestions/|Promocode/)"
+    path_regex=r"^/api/v1/(Parent/(auth|user|menu|cart|order)/|Admin/allergy_suggestions/|Promocode/)"
 )
 
 

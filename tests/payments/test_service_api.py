@@ -180,7 +180,8 @@ def test_cards_can_be_added_without_paying(api: TestClient, token: str, sim: Sim
         ({"purpose": "donation", "amount": "600"}, "Please enter an amount from $1 to $500"),
         ({"purpose": "donation", "amount": "ten"}, "Please enter a valid amount"),
         ({"amount": "10"}, "Please choose what you are paying for"),
-        ({"purpose": "order", "amount": "10"}, "Please check the value of purpose"),
+        ({"purpose": "gift", "amount": "10"}, "Please check the value of purpose"),
+        ({"purpose": "order", "amount": "10"}, "Your cart has no meal that can be paid"),
         ({"purpose": "donation", "amount": "10", "school_id": 999999}, None),
     ],
 )

@@ -1,0 +1,326 @@
+"""The checkout's /api/v1 calls through HTTP (TestClient on ``create_api()``) on migrated SQLite
+and PostgreSQL, with the simulator over real HTTP standing in for Converge:
+getConvergeSessionToken with ``"purpose": "order"``, AddOrder, OrderDeclined,
+OrderConfirmation, PayWithSavedCard for an order; bad input, ownership, and the same number
+of statements for a cart of 1 and of 12 lines."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from service_support
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from hotmeals.api.app import create_api
+from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.models import AddOn, CartLine, Order, Payment
+from hotmeals.services import cart
+from hotmeals.services.parents import start_session
+from hotmeals.services.payments import runtime as payment_runtime
+from hotmeals.settings import get_settings
+from tests import factories as f
+from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
+from tests.payments.service_support import BACKENDS, _pg_available, lightbox_submit
+from tests.payments.support import DECLINED_CARD, MASTERCARD, VISA, SimServer
+from tests.querycount import count_queries
+
+API_KEY = "hotmeals-checkout-key"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
+    folder = tmp_path_factory.mktemp("checkoutapi")
+    name = None
+    if request.param == "sqlite":
+        url = f"sqlite:///{Path(folder) / 'api.db'}"
+    else:
+        _pg_available()
+        name = f"hm_co_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = PG_URL.format(name=name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DATABASE_URL", url)
+        mp.setenv("DATA_DIR", str(folder))
+        mp.setenv("HOTMEALS_API_KEY", API_KEY)
+        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+        migrate(url)
+        with TestClient(create_api()) as client:
+            yield client
+        get_engine().dispose()
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    if name:
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _monday_in(weeks: int) -> date:
+    today = datetime.now(UTC).date()
+    return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
+
+
+@pytest.fixture
+def family(api: TestClient, sim: SimServer) -> dict:
+    return make_family(sim)
+
+
+def make_family(sim: SimServer) -> dict:
+    """A signed-in parent with two children and a meal (with an add-on) served on two
+    Mondays at each child's school."""
+    sim.control("config", decline_by_cents="0")
+    with session_scope() as s:
+        parent = f.make_parent(s)
+        kids = [f.make_child(s, parent, is_default=True), f.make_child(s, parent)]
+        vendor = f.make_vendor(s, cutoff_days_before=1, cutoff_time="10:00")
+        meal = f.make_meal(s, vendor)
+        addon = AddOn(vendor_id=vendor.id, name_en="Apple", name_fr="Pomme", price_cents=125)
+        s.add(addon)
+        days: dict = {}
+        for child in kids:
+            school = f.child_school(s, child)
+            for day in (_monday_in(2), _monday_in(3)):
+                if (school.id, day) not in days:
+                    days[(school.id, day)] = f.make_menu_day(s, school, vendor, day, [meal]).id
+        s.flush()
+        lines = [
+            (child.id, days[(child.school_id, day)])
+            for child in kids
+            for day in (_monday_in(2), _monday_in(3))
+        ]
+        return {
+            "parent_id": parent.id,
+            "token": start_session(s, parent, "pytest"),
+            "meal_id": meal.id,
+            "addon_id": addon.id,
+            "slots": lines,
+        }
+
+
+def fill(family: dict, count: int) -> None:
+    """``count`` cart lines spread over both children and both dates."""
+    with session_scope() as s:
+        for n in range(count):
+            child_id, day_id = family["slots"][n % len(family["slots"])]
+            cart.add_to_cart(
+                session=s,
+                parent_id=family["parent_id"],
+                child_id=child_id,
+                meal_id=family["meal_id"],
+                menu_day_id=day_id,
+                quantity=1 + n % 3,
+                addons=[family["addon_id"]] if n % 2 == 0 else [],
+                special_note_text="No nuts" if n % 4 == 0 else None,
+            )
+
+
+def call(api: TestClient, path: str, body=None, token: str | None = None, lang: str = "en"):
+    headers = {
+        "api-key": API_KEY,
+        "app": "P",
+        "accept-language": lang,
+        "content-type": "text/plain",
+    }
+    if token:
+        headers["token"] = token
+    return api.post(f"/api/v1{path}", content=json.dumps(body or {}), headers=headers)
+
+
+def cart_count(parent_id: int) -> int:
+    with session_scope() as s:
+        return len(s.exec(select(CartLine.id).where(CartLine.parent_id == parent_id)).all())
+
+
+def start(api, family, lang="en", **body):
+    return call(
+        api,
+        "/Parent/order/getConvergeSessionToken",
+        {"purpose": "order", **body},
+        family["token"],
+        lang,
+    ).json()
+
+
+def test_every_order_call_needs_a_parent_token(api: TestClient) -> None:
+    for path in ("/Parent/order/AddOrder", "/Parent/order/OrderDeclined"):
+        answer = call(api, path, {"payment_id": 1})
+        assert answer.status_code == 401 and answer.json()["code"] == 0, path
+    answer = call(api, "/Parent/order/OrderConfirmation", {"order_id": 1})
+    assert answer.status_code == 401
+
+
+def test_an_order_paid_in_the_lightbox(api: TestClient, family: dict, sim: SimServer) -> None:
+    fill(family, 3)
+    # The client cannot set the price: amounts and totals in the body are ignored.
+    started = start(api, family, amount="0.01", total_pay_cents=1, donation="2")
+    assert started["code"] == 1, started
+    data = started["data"]
+    with session_scope() as s:
+        order = s.get(Order, data["order_id"])
+        assert data["amount_cents"] == order.total_pay_cents > 200
+        assert order.school_donation_cents == 200 and data["order_number"] == order.number
+    assert data["purpose"] == "ORDER" and data["status"] is None
+    assert data["order_number"] in started["message"]
+    response = lightbox_submit(sim, data["ssl_txn_auth_token"], number=VISA)["response"]
+    added = call(
+        api,
+        "/Parent/order/AddOrder",
+        {"payment_id": data["payment_id"], "ssl_txn_id": response["ssl_txn_id"]},
+        family["token"],
+        "fr",
+    ).json()
+    assert added["code"] == 1, added
+    assert added["message"] == f"Merci ! Votre commande {data['order_number']} est passée."
+    out = added["data"]
+    assert out["status"] == "placed" and out["total_pay_cents"] == data["amount_cents"]
+    assert out["order"]["number"] == data["order_number"]
+    assert out["order"]["status"] == "placed" and out["order"]["status_label"] == "Passée"
+    assert [len(g["lines"]) for g in out["order"]["groups"]] == [1, 1, 1]
+    assert cart_count(family["parent_id"]) == 0
+    again = call(
+        api,
+        "/Parent/order/AddOrder",
+        {"payment_id": data["payment_id"], "ssl_txn_id": response["ssl_txn_id"]},
+        family["token"],
+    ).json()
+    assert again["code"] == 1 and again["data"]["order_id"] == data["order_id"]
+    shown = call(
+        api, "/Parent/order/OrderConfirmation", {"order_id": data["order_id"]}, family["token"]
+    ).json()
+    assert shown["code"] == 1 and shown["data"]["total_pay_cents"] == data["amount_cents"]
+
+
+def test_a_declined_card_keeps_the_cart_and_the_retry_places_the_order(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    fill(family, 2)
+    first = start(api, family)["data"]
+    refused = lightbox_submit(sim, first["ssl_txn_auth_token"], number=DECLINED_CARD)
+    message = refused["response"].get("ssl_result_message", "DECLINED")
+    declined = call(
+        api,
+        "/Parent/order/OrderDeclined",
+        {"payment_id": first["payment_id"], "ssl_result_message": message},
+        family["token"],
+    ).json()
+    assert declined["code"] == 0 and declined["data"]["status"] == "declined"
+    assert message in declined["message"] and "another card" in declined["message"]
+    assert cart_count(family["parent_id"]) == 2
+    retry = start(api, family)["data"]
+    assert retry["order_id"] == first["order_id"] and retry["payment_id"] != first["payment_id"]
+    txn = lightbox_submit(sim, retry["ssl_txn_auth_token"], number=MASTERCARD)["response"]
+    added = call(
+        api,
+        "/Parent/order/AddOrder",
+        {"payment_id": retry["payment_id"], "ssl_txn_id": txn["ssl_txn_id"]},
+        family["token"],
+    ).json()
+    assert added["code"] == 1 and cart_count(family["parent_id"]) == 0
+
+
+def test_a_saved_card_pays_the_cart_at_once(api: TestClient, family: dict, sim: SimServer) -> None:
+    session = call(api, "/Parent/payment/AddCardSession", {}, family["token"]).json()["data"]
+    token = lightbox_submit(sim, session["ssl_txn_auth_token"])["response"]["ssl_token"]
+    card = call(api, "/Parent/payment/SaveCard", {"ssl_token": token}, family["token"]).json()
+    fill(family, 1)
+    paid = start(api, family, card_id=card["data"]["id"])
+    assert paid["code"] == 1 and paid["data"]["status"] == "placed", paid
+    assert paid["data"]["ssl_txn_auth_token"] == ""
+    fill(family, 1)
+    again = call(
+        api,
+        "/Parent/payment/PayWithSavedCard",
+        {"purpose": "order", "card_id": card["data"]["id"]},
+        family["token"],
+    ).json()
+    assert again["code"] == 1 and again["data"]["state"] == "APPROVED", again
+    assert cart_count(family["parent_id"]) == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({}, "Your cart has no meal that can be paid"),
+        ({"card_id": 999999}, "Card not found"),
+        ({"promo_code": "NOSUCHCODE"}, "This promo code does not exist"),
+        ({"donation": "0.10"}, "Please enter an amount from $1 to $500"),
+    ],
+)
+def test_order_sessions_are_checked(api: TestClient, family: dict, body: dict, message) -> None:
+    if body:
+        fill(family, 1)
+    answer = start(api, family, **body)
+    assert answer["code"] == 0 and answer["message"] == message, answer
+    with session_scope() as s:
+        assert s.exec(select(Payment).where(Payment.parent_id == family["parent_id"])).all() == []
+
+
+def test_another_parents_payment_and_order_are_not_found(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    fill(family, 1)
+    data = start(api, family)["data"]
+    with session_scope() as s:
+        other = f.make_parent(s)
+        other_token = start_session(s, other, "pytest")
+    for path, body in (
+        ("/Parent/order/AddOrder", {"payment_id": data["payment_id"], "ssl_txn_id": "X1"}),
+        ("/Parent/order/OrderDeclined", {"payment_id": data["payment_id"]}),
+    ):
+        answer = call(api, path, body, other_token).json()
+        assert (answer["code"], answer["message"]) == (0, "Payment not found"), path
+    answer = call(
+        api, "/Parent/order/OrderConfirmation", {"order_id": data["order_id"]}, other_token
+    ).json()
+    assert (answer["code"], answer["message"]) == (0, "Order not found")
+    with session_scope() as s:
+        assert s.get(Payment, data["payment_id"]).state == "CREATED"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"payment_id": "abc"},
+        {"payment_id": 0},
+        {"payment_id": 1, "ssl_txn_id": "x" * 500},
+        {"payment_id": 2**40},
+        {},
+    ],
+)
+def test_bad_addorder_bodies_are_refused(api: TestClient, family: dict, body: dict) -> None:
+    answer = call(api, "/Parent/order/AddOrder", body, family["token"])
+    assert answer.status_code == 200 and answer.json()["code"] == 0
+
+
+def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
+    api: TestClient, sim: SimServer
+) -> None:
+    counts = {}
+    for size in (1, 12):
+        fam = make_family(sim)  # a family of its own for each size
+        fill(fam, size)
+        with count_queries(get_engine()) as started_log:
+            data = start(api, fam)["data"]
+        txn = lightbox_submit(sim, data["ssl_txn_auth_token"])["response"]["ssl_txn_id"]
+        with count_queries(get_engine()) as added_log:
+            added = call(
+                api,
+                "/Parent/order/AddOrder",
+                {"payment_id": data["payment_id"], "ssl_txn_id": txn},
+                fam["token"],
+            ).json()
+        assert added["code"] == 1, added
+        counts[size] = (started_log.count, added_log.count, started_log, added_log)
+    one, twelve = counts[1], counts[12]
+    assert one[0] == twelve[0], twelve[2].report()
+    assert one[1] == twelve[1], twelve[3].report()
