@@ -16,7 +16,7 @@ from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import I18nState, t
 
-HAS_MANY_DAYS = False  # True once many_days_slot() returns the many-days panel
+HAS_MANY_DAYS = True  # many_days_slot() returns the many-days panel
 
 
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
@@ -36,7 +36,9 @@ def many_days_slot() -> rx.Component:
     """THE SLOT of the "Book several days" panel (issue 9, screen 2): return
     ``hotmeals.ui.components.many_days.many_days_panel()`` here and set ``HAS_MANY_DAYS``; the
     mode tabs above the calendar then offer it."""
-    return rx.fragment()
+    from hotmeals.ui.components.many_days import many_days_panel
+
+    return many_days_panel()
 
 
 def mode_tabs() -> rx.Component:
