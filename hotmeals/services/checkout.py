@@ -39,7 +39,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import and_, delete, exists, insert, or_
@@ -84,6 +84,7 @@ from hotmeals.services.payments import (
     charge_stored_card,
     confirm_payment,
     open_hosted_session,
+    reconcile_payment,
     record_decline,
     refund,
     reserve_payment,
@@ -118,6 +119,7 @@ CHARGE_FIELDS = (
     "total_pay_cents",
 )
 VOID_REASON = "order not placed: the charge is voided"
+NEVER_EXPIRE = timedelta(days=3650)  # a reused attempt is looked up, never closed, here
 
 
 @dataclass(frozen=True)
@@ -532,6 +534,17 @@ async def start_checkout(
         "payment_id": payment_id,
         "amount_cents": reserved["amount_cents"],
     }
+    if reserved["reused"] and reserved["payment_state"] == PaymentState.CREATED:
+        # The same attempt again: its earlier session may have been paid with the answer lost
+        # (a closed tab). Ask Converge by invoice first, so it is never paid twice.
+        found = await reconcile_payment(
+            payment_id=payment_id, window=NEVER_EXPIRE, engine=engine, gateway=gateway
+        )
+        if found.state != PaymentState.CREATED:
+            result = await _settle(
+                found, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+            )
+            return CheckoutStarted(**common, hosted=None, result=result)
     if card_id is not None or reserved["payment_state"] != PaymentState.CREATED:
         view: PaymentView | None = None
         if card_id is not None and reserved["payment_state"] == PaymentState.CREATED:

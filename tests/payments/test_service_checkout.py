@@ -666,3 +666,41 @@ async def test_another_parents_payment_or_order_is_not_found(
         gateway=gateway,
     )
     assert placed.status == "placed"
+
+
+async def test_a_promo_is_used_up_by_paid_orders_only(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    code = f"ONCE{shop['parent_id']}"
+    with session_scope(pay_engine) as s:
+        s.add(PromoCode(code=code, amount_off_cents=100, max_uses=1))
+    add(pay_engine, shop)
+    declined = await pay(pay_engine, gateway, live_sim, shop, number=DECLINED_CARD, promo_code=code)
+    assert declined.status == "declined"  # a failed attempt does not use the code
+    placed = await pay(pay_engine, gateway, live_sim, shop, promo_code=code)
+    assert placed.status == "placed" and placed.order_id == declined.order_id
+    with session_scope(pay_engine) as s:
+        assert s.get(Order, placed.order_id).discount_cents == 100
+    add(pay_engine, shop, child=1)
+    with pytest.raises(DomainError) as err:
+        await checkout.start_checkout(
+            parent_id=shop["parent_id"], promo_code=code, engine=pay_engine, gateway=gateway
+        )
+    assert err.value.code == "promo_used_up"
+
+
+async def test_a_paid_session_whose_addorder_never_came_is_found_at_the_next_checkout(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    add(pay_engine, shop)
+    first = await checkout.start_checkout(
+        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    lightbox_submit(live_sim, first.hosted.token)  # paid, then the tab closed: no AddOrder
+    again = await checkout.start_checkout(
+        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    assert again.hosted is None and again.result is not None
+    assert again.result.status == "placed" and again.order_id == first.order_id
+    assert len(sim_txns(live_sim, first.hosted.invoice_number, "SALE")) == 1
+    assert cart_ids(pay_engine, shop["parent_id"]) == []
