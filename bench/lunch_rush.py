@@ -21,6 +21,9 @@ is its own figure); the ordering phase starts when every parent has a token. Pri
 of the ordering phase and end to end, p50/p99 of each call, errors with the first few bodies,
 the server's CPU per order, and the no-op ``/ping``'s req/s on the same server just before and
 after the orders, from the same Python client (which cannot saturate ``/ping``: a lower bound).
+Then one more parent, alone, places ``--serial-rounds`` orders one call at a time: each call's
+latency on an otherwise idle server and the server's CPU time per call (its processes' user +
+system time around the call), the figure that moves least when other work shares the cores.
 The goal (2 cores): >= 100 orders/s, p99 < 250 ms for every call, 0 errors.
 
 Traffic goes to 127.0.0.1 only, on a free port. PostgreSQL: a database of its own
@@ -94,6 +97,7 @@ class Stats:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     bodies: list[str] = field(default_factory=list)
+    cpu: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # serial pass
     orders: int = 0
 
     def fail(self, label: str, text: str) -> Failed:
@@ -110,6 +114,7 @@ class Api:
     api_key: str
     stats: Stats
     stop_after: str = "AddOrder"
+    cpu_pid: int | None = None  # set: each call's server CPU time is recorded (one at a time)
 
     def headers(self, token: str | None = None, key: str | None = None) -> dict[str, str]:
         headers = {"api-key": self.api_key, "app": "P", "content-type": "text/plain"}
@@ -120,6 +125,7 @@ class Api:
         return headers
 
     async def timed(self, label: str, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        cpu0 = server_cpu(self.cpu_pid) if self.cpu_pid else 0.0
         t0 = time.perf_counter()
         try:
             response = await self.client.request(method, self.base + path, **kwargs)
@@ -127,6 +133,8 @@ class Api:
             self.stats.latencies[label].append((time.perf_counter() - t0) * 1000)
             raise self.stats.fail(label, f"{type(exc).__name__}: {exc}") from exc
         self.stats.latencies[label].append((time.perf_counter() - t0) * 1000)
+        if self.cpu_pid:
+            self.stats.cpu[label].append(1000 * (server_cpu(self.cpu_pid) - cpu0))
         return response
 
     async def call(
@@ -279,9 +287,11 @@ async def ping_rate(base: str, seconds: float) -> tuple[float, int]:
         return count / (time.perf_counter() - started), errors
 
 
-def server_cpu(pid: int) -> float:
+def server_cpu(pid: int | None) -> float:
     """User + system CPU seconds of the server and its workers so far."""
     total = 0.0
+    if pid is None:
+        return total
     root = psutil.Process(pid)
     for proc in [root, *root.children(recursive=True)]:
         try:
@@ -329,7 +339,8 @@ def pct(values: list[float], p: int) -> float:
 async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> None:
     base = server.base_url.replace("localhost", "127.0.0.1")
     api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
-    rushers = make_rushers(server.env["DATABASE_URL"], args.parents)
+    rushers = make_rushers(server.env["DATABASE_URL"], args.parents + 1)
+    alone = rushers.pop()  # the serial pass's parent
     stats = Stats()
     limits = httpx.Limits(max_connections=args.parents, max_keepalive_connections=args.parents)
     log = server.log_path.read_text(encoding="utf-8", errors="replace")
@@ -349,6 +360,11 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
         client_cpu = sum(me.cpu_times()[:2]) - client_before
     ping_after, ping_err_after = await ping_rate(base, args.ping_seconds)
     load = os.getloadavg()[0]
+    serial = Stats()
+    async with httpx.AsyncClient(timeout=120) as client:
+        api = Api(client, base, api_key, serial, args.stop_after, server.process.pid)
+        await sign_in(api, alone)
+        await rush(api, alone, args.serial_rounds)
 
     ordering = finished - signed_in
     rate = stats.orders / ordering if ordering else 0.0
@@ -398,6 +414,28 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
             f"| {name} | {len(times)} | {pct(times, 50):,.1f} | {pct(times, 99):,.1f} "
             f"| {stats.errors.get(name, 0)} |"
         )
+    print()
+    print(
+        f"One parent alone afterwards, {args.serial_rounds} orders one call at a time: "
+        "latency, and the server's CPU time per call (its processes' user + system time "
+        "around each call; the steadier figure on a shared machine)"
+    )
+    print()
+    print("| call | requests | p50 ms alone | server CPU ms/call (mean) | errors |")
+    print("|---|---:|---:|---:|---:|")
+    per_order = 0.0
+    for name in CALLS:
+        times, cpu_ms = serial.latencies.get(name, []), serial.cpu.get(name, [])
+        mean_cpu = statistics.fmean(cpu_ms) if cpu_ms else float("nan")
+        if cpu_ms and name != "Login":
+            per_order += sum(cpu_ms) / max(1, serial.orders)
+        print(
+            f"| {name} | {len(times)} | {pct(times, 50):,.1f} | {mean_cpu:,.1f} "
+            f"| {serial.errors.get(name, 0)} |"
+        )
+    print(f"| all but Login, per order | | | {per_order:,.0f} | |")
+    for body in serial.bodies:
+        print(f"error (alone): {body}")
     if ping_err_before or ping_err_after:
         print(f"/ping errors: {ping_err_before} before, {ping_err_after} after")
     for body in stats.bodies:
@@ -461,6 +499,9 @@ def main() -> None:
     ap.add_argument("--parents", type=int, default=50, help="concurrent parents")
     ap.add_argument("--rounds", type=int, default=3, help="orders per parent")
     ap.add_argument("--ping-seconds", type=float, default=3.0)
+    ap.add_argument(
+        "--serial-rounds", type=int, default=10, help="orders of the parent alone, afterwards"
+    )
     ap.add_argument(
         "--stop-after",
         choices=("OrderSummary", "AddOrder"),
