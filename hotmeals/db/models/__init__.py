@@ -46,6 +46,7 @@ from hotmeals.db.models.orders import (
     Refund,
     StoredCard,
 )
+from hotmeals.db.models.order_changes import OrderChange, OrderChangeLine
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -77,6 +78,8 @@ __all__ = [
     "Order",
     "OrderCancellation",
     "OrderCancellationLine",
+    "OrderChange",
+    "OrderChangeLine",
     "OrderLine",
     "OrderLineAddOn",
     "OtpCode",

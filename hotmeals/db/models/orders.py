@@ -150,6 +150,9 @@ class OrderLine(SQLModel, table=True):
     # The cart line it was made from, deleted when the payment is approved (no foreign key:
     # cart lines come and go; lines added to the cart after checkout started stay).
     cart_line_id: int | None = None
+    # Set when the parent moved the meal to another date (services/order_changes.py): the
+    # date it was first ordered for; the order shows the line as moved.
+    moved_from_date: date | None = None
 
 
 class OrderLineAddOn(SQLModel, table=True):
