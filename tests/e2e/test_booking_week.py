@@ -110,15 +110,11 @@ def _shot(page: Page, name: str, viewport: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=True)
 
 
-def _open_panel(page: Page, app: AppServer, family: dict, *, french: bool = False) -> None:
+def _open_panel(page: Page, app: AppServer, family: dict) -> None:
     page.context.add_cookies([{"name": "hm_token", "value": family["token"], "url": app.base_url}])
     page.add_init_script(f"window.localStorage.setItem('chosenChildId', '{family['child']}')")
     open_page(page, ROUTE)
     expect(page.locator("#book-calendar")).to_be_visible()
-    if french:
-        page.click("#profile-menu")
-        page.get_by_role("menuitem", name="Français").click()
-        expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     tab = page.locator("#book-mode-many")
     tab.click()
     expect(tab).to_have_attribute("aria-pressed", "true")
@@ -176,6 +172,7 @@ def test_a_parent_books_next_week_in_one_flow_and_repeats_it(
     # the same again adds nothing more: those meals are already in the cart
     _repeat_into_the_week_after(page)
     expect(title).to_have_text("Meals copied to your cart: 0. Not copied: 2.")
+    expect(page.locator("#many-add")).to_have_text("Tick the days to add")
     expect(page.locator("#many-skipped li")).to_have_count(3)
     expect(page.locator("#many-skipped")).to_contain_text("Already in your cart")
     assert len(_cart(app, week_family["id"])) == 8
@@ -185,10 +182,16 @@ def test_book_several_days_in_french(
     page: Page, app: AppServer, week_family: dict, viewport: str
 ) -> None:
     _clear(app, week_family["id"])
-    _open_panel(page, app, week_family, french=True)
+    _open_panel(page, app, week_family)
+    expect(page.locator("#many-add")).to_have_text("Add 5 meals to cart")
+    # switched with the panel open: the days and meals reload in French
+    page.click("#profile-menu")
+    page.get_by_role("menuitem", name="Français").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     add = page.locator("#many-add")
     expect(add).to_have_text("Ajouter 5 repas au panier")
     expect(page.locator("#many-days")).to_contain_text(re.compile(r"lundi \d{1,2} \w+"))
+    expect(page.locator("#many-days")).to_contain_text("Bol de riz")
     _shot(page, "week-fr", viewport)
     add.click()
     title = page.locator("#many-report-title")

@@ -41,6 +41,7 @@ def _range_button(name: str, label_key: str) -> rx.Component:
         class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
         custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
         id=f"many-range-{name}",
+        style={"minHeight": "44px", "borderRadius": "14px", "lineHeight": "1.2"},
     )
 
 
@@ -298,7 +299,9 @@ def _repeat() -> rx.Component:
 
 def many_days_panel() -> rx.Component:
     return rx.vstack(
-        rx.el.span(key=I18nState.lang, on_mount=ManyDaysState.relang, hidden=True),
+        # The language changed: reload what the services wrote. Reflex memoizes an element
+        # with on_mount into a component of its own, so the key goes on a wrapper.
+        rx.box(rx.el.span(on_mount=ManyDaysState.relang), key=I18nState.lang, hidden=True),
         rx.el.span(on_mount=ManyDaysState.open, hidden=True),
         rx.text(t("ui.many.intro"), color=rx.color("gray", 11)),
         rx.cond(
@@ -322,10 +325,15 @@ def many_days_panel() -> rx.Component:
                 _range_button("this_week", "ui.many.this_week"),
                 _range_button("next_week", "ui.many.next_week"),
                 _range_button("month", "ui.many.month"),
-                class_name="hm-tabs",
+                class_name="hm-tabs hm-book-tabs",
                 role="group",
                 aria_labelledby="many-days-label",
-                style={"marginTop": "6px", "maxWidth": "560px"},
+                style={
+                    "marginTop": "6px",
+                    "maxWidth": "560px",
+                    "gridTemplateColumns": "repeat(3, minmax(0, 1fr))",
+                    "borderRadius": "18px",
+                },
             ),
             width="100%",
         ),

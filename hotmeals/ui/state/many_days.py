@@ -106,7 +106,8 @@ class ManyDaysState(rx.State):
     @rx.var
     def add_label(self) -> str:
         n = sum(1 for r in self.rows if r.picked and r.meal_id)
-        return tr("ui.many.add_one" if n == 1 else "ui.many.add_n", self.lang_seen or "en", n=n)
+        key = "ui.many.add_none" if n == 0 else "ui.many.add_one" if n == 1 else "ui.many.add_n"
+        return tr(key, self.lang_seen or "en", n=n)
 
     @rx.var
     def can_add(self) -> bool:
