@@ -1,0 +1,106 @@
+"""After the purchase (issue 10, services/orders.py and services/cancellations.py, the /api/v1
+order history, order detail and cancel calls): refusals, outcomes, line and refund states, and
+the 'Order Cancelled' e-mail."""
+
+EN: dict[str, str] = {
+    # refusals (DomainError codes)
+    "order_not_found": "No data found",
+    "order_line_not_found": "No data found",
+    "cancel_cart_line_not_found": "No data found",
+    "invalid_history_tab": "Please choose future or past orders",
+    "cancel_cutoff_passed": (
+        "The cancellation deadline for {day} has passed: this meal can no longer be cancelled."
+    ),
+    "cancel_order_not_cancellable": "Order {number} can no longer be cancelled.",
+    "cancel_nothing_selected": "Please choose at least one meal to cancel.",
+    "cancel_cart_empty": "Your cancel cart is empty.",
+    "cancel_reason_required": "Please choose a reason for the cancellation.",
+    "cancel_other_text_required": "Please tell us why you are cancelling.",
+    "cancel_other_text_too_long": "Please keep the reason under {max} characters.",
+    "cancel_request_key_invalid": "Please try again.",
+    "cancel_quantity_invalid": "Please choose a quantity between 1 and {max}.",
+    "cancel_refund_failed": (
+        "Your cancellation is recorded, but the card processor has not confirmed the refund yet: "
+        "we will keep trying and e-mail you."
+    ),
+    # outcomes
+    "orders_after.cancelled": "Order Cancelled",
+    "orders_after.refund_notice": (
+        "A refund of {amount} will go back to your card. Refunds follow our refund policy and "
+        "may take a few business days to appear."
+    ),
+    "orders_after.no_refund": "No refund is due for this cancellation.",
+    "orders_after.added_to_cancel_cart": "Added to cancel cart",
+    "orders_after.cancel_cart_updated": "Cancel cart updated",
+    "orders_after.cancel_cart_removed": "Removed from cancel cart",
+    "orders_after.total_refund": "Total refund",
+    # line states
+    "orders_after.line_active": "Active",
+    "orders_after.line_cancelled": "Cancelled",
+    "orders_after.line_moved": "Moved",
+    # refund states
+    "orders_after.refund_succeeded": "Refunded",
+    "orders_after.refund_pending": "Refund in progress",
+    "orders_after.refund_unknown": "Refund in progress",
+    "orders_after.refund_failed": "Refund failed",
+    "orders_after.reason_other": "Other",
+    # the e-mail
+    "orders_after.mail_line": "  {quantity} × {meal} ({size}), {day}",
+    "mail.order_cancelled.subject": "Order Cancelled: {number}",
+    "mail.order_cancelled.body": (
+        "Hello {name},\n\n"
+        "Order Cancelled. These meals of your order {number} are cancelled:\n\n"
+        "{lines}\n\n"
+        "{refund}\n\n"
+        "The Hot Meals team"
+    ),
+}
+
+FR: dict[str, str] = {
+    "order_not_found": "Aucune donnée trouvée",
+    "order_line_not_found": "Aucune donnée trouvée",
+    "cancel_cart_line_not_found": "Aucune donnée trouvée",
+    "invalid_history_tab": "Veuillez choisir les commandes à venir ou passées",
+    "cancel_cutoff_passed": (
+        "La date limite d'annulation pour le {day} est passée : ce repas ne peut plus être annulé."
+    ),
+    "cancel_order_not_cancellable": "La commande {number} ne peut plus être annulée.",
+    "cancel_nothing_selected": "Veuillez choisir au moins un repas à annuler.",
+    "cancel_cart_empty": "Votre panier d'annulation est vide.",
+    "cancel_reason_required": "Veuillez choisir un motif d'annulation.",
+    "cancel_other_text_required": "Veuillez nous dire pourquoi vous annulez.",
+    "cancel_other_text_too_long": "Veuillez limiter le motif à {max} caractères.",
+    "cancel_request_key_invalid": "Veuillez réessayer.",
+    "cancel_quantity_invalid": "Veuillez choisir une quantité entre 1 et {max}.",
+    "cancel_refund_failed": (
+        "Votre annulation est enregistrée, mais le processeur de paiement n'a pas encore "
+        "confirmé le remboursement : nous réessaierons et vous écrirons."
+    ),
+    "orders_after.cancelled": "Commande annulée",
+    "orders_after.refund_notice": (
+        "Un remboursement de {amount} sera versé sur votre carte. Les remboursements suivent "
+        "notre politique de remboursement et peuvent prendre quelques jours ouvrables."
+    ),
+    "orders_after.no_refund": "Aucun remboursement n'est dû pour cette annulation.",
+    "orders_after.added_to_cancel_cart": "Ajouté au panier d'annulation",
+    "orders_after.cancel_cart_updated": "Panier d'annulation mis à jour",
+    "orders_after.cancel_cart_removed": "Retiré du panier d'annulation",
+    "orders_after.total_refund": "Remboursement total",
+    "orders_after.line_active": "Active",
+    "orders_after.line_cancelled": "Annulée",
+    "orders_after.line_moved": "Déplacée",
+    "orders_after.refund_succeeded": "Remboursé",
+    "orders_after.refund_pending": "Remboursement en cours",
+    "orders_after.refund_unknown": "Remboursement en cours",
+    "orders_after.refund_failed": "Remboursement échoué",
+    "orders_after.reason_other": "Autre",
+    "orders_after.mail_line": "  {quantity} × {meal} ({size}), {day}",
+    "mail.order_cancelled.subject": "Commande annulée : {number}",
+    "mail.order_cancelled.body": (
+        "Bonjour {name},\n\n"
+        "Commande annulée. Ces repas de votre commande {number} sont annulés :\n\n"
+        "{lines}\n\n"
+        "{refund}\n\n"
+        "L'équipe Hot Meals"
+    ),
+}
