@@ -645,11 +645,15 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
 
 
 def _queue_confirmation_mail(session: Session, order: Order) -> None:
-    from hotmeals.services import mail
+    from hotmeals.services import mail, notifications
 
     parent = session.get(Parent, order.parent_id)
     if parent is None or not parent.email:
         return
+    if not notifications.is_enabled(
+        session=session, parent_id=order.parent_id, kind="order_confirmation"
+    ):
+        return  # the parent turned order confirmations off (settings, notifications)
     lang = normalize_lang(parent.language)
     data = _confirmation(session, order, lang)
     lines = []

@@ -704,3 +704,22 @@ async def test_a_paid_session_whose_addorder_never_came_is_found_at_the_next_che
     assert again.result.status == "placed" and again.order_id == first.order_id
     assert len(sim_txns(live_sim, first.hosted.invoice_number, "SALE")) == 1
     assert cart_ids(pay_engine, shop["parent_id"]) == []
+
+
+async def test_no_confirmation_email_when_the_parent_turned_it_off(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.services import notifications
+
+    with session_scope(pay_engine) as s:
+        notifications.update_preferences(
+            session=s, parent_id=shop["parent_id"], preferences={"order_confirmation": False}
+        )
+    add(pay_engine, shop)
+    placed = await pay(pay_engine, gateway, live_sim, shop)
+    assert placed.status == "placed"
+    with session_scope(pay_engine) as s:
+        from hotmeals.db.models import Parent
+
+        address = s.get(Parent, shop["parent_id"]).email
+        assert s.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all() == []
