@@ -27,6 +27,7 @@ PARENT_PATHS = {
     "/edit-profile/edit-child": "#child-delete",
     "/add-another-child": "#child-submit",
     "/edit-profile/donate-payment": "#donate-submit",
+    "/edit-profile/meal-detailed": "#book-calendar",
 }
 
 

@@ -10,6 +10,7 @@ and no other test's cart is touched. Screenshots of the screen go to test-result
 
 from __future__ import annotations
 
+import json
 import re
 import sqlite3
 import uuid
@@ -23,7 +24,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
-from tests.e2e.helpers import open_page, switch_language
+from tests.e2e.helpers import open_page
 from tests.e2e.server import AppServer
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
@@ -119,8 +120,10 @@ def open_first_day(page: Page) -> None:
 
 
 def shot(page: Page, name: str, viewport: str) -> None:
+    """The screen as the parent sees it (a dialog: the window; otherwise the whole page)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=True)
+    full = page.locator("#meal-dialog").count() == 0
+    page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=full)
 
 
 def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
@@ -210,15 +213,18 @@ def test_the_booking_runs_in_french(
 ) -> None:
     clear_cart(app, family["id"])
     booking_page(page, app, family)
-    switch_language(page)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     open_first_day(page)
+    expect(page.locator("#book-day-note")).to_contain_text("Order by")
+    # The profile menu's language switch: what the services wrote reloads in French.
+    page.click("#profile-menu")
+    page.get_by_role("menuitem", name="Français").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     # The day and its cut-off in French (Babel): 'Commandez au plus tard le vendredi ...'.
     expect(page.locator("#book-day-note")).to_contain_text("Commandez au plus tard le")
     expect(page.locator("#book-day-title")).to_have_text(
         re.compile(r"^(Lundi|Mardi|Mercredi|Jeudi|Vendredi) \d{1,2} \w+", re.IGNORECASE)
     )
-    expect(page.locator("#book-meals")).to_contain_text("à partir de")
+    expect(page.locator("#book-meals")).to_contain_text(re.compile(r"\d,\d\d\s\$"))  # 5,25 $
     page.locator("#book-meals > li button").first.click()
     dialog = page.locator("#meal-dialog")
     expect(dialog).to_contain_text("1 portion + upgrade")
@@ -245,3 +251,19 @@ def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
         page.click("#nav-book-meal")
         page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
         expect(page.locator("#book-calendar")).to_be_visible()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_day_menu_and_the_meal_dialog_have_no_serious_axe_violation(
+    page: Page, app: AppServer, family: dict, lang: str
+) -> None:
+    from tests.e2e.test_accessibility import serious_violations
+
+    page.add_init_script(f"window.localStorage.setItem('lang', '{lang}')")
+    booking_page(page, app, family, "ivy")  # allergy marks on the cards
+    open_first_day(page)
+    found = {"day": serious_violations(page)}
+    page.locator("#book-meals > li button").first.click()
+    expect(page.locator("#meal-dialog")).to_be_visible()
+    found["dialog"] = serious_violations(page)
+    assert not any(found.values()), json.dumps(found, indent=1)

@@ -40,6 +40,7 @@ def child_picker() -> rx.Component:
             role="group",
             aria_labelledby="book-child-label",
             margin_top="6px",
+            class_name="hm-child-row",
         ),
         width="100%",
     )
@@ -196,7 +197,9 @@ def meal_card(meal: rx.Var) -> rx.Component:
             _allergy_badge(meal["verdict"], meal["badge"]),
             rx.cond(
                 meal["verdict"] == "refused",
-                rx.text(meal["allergy_message"], size="2", color=rx.color("red", 11)),
+                rx.text(
+                    t("ui.book.cannot_add"), size="2", weight="medium", color=rx.color("red", 11)
+                ),
             ),
             rx.flex(
                 rx.text(meal["price_from"], weight="bold", size="3", class_name="hm-tabular"),
@@ -476,6 +479,15 @@ def _allergy_block() -> rx.Component:
 
 def _choices() -> rx.Component:
     return rx.vstack(
+        _allergy_block(),
+        rx.cond(BookingState.detail["verdict"] != "refused", _options()),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _options() -> rx.Component:
+    return rx.vstack(
         rx.box(
             rx.el.p(t("ui.book.size"), id="meal-size-label", class_name="hm-label"),
             rx.radio_group.root(
@@ -525,7 +537,6 @@ def _choices() -> rx.Component:
             ),
             width="100%",
         ),
-        _allergy_block(),
         spacing="4",
         width="100%",
     )

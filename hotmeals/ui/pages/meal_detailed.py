@@ -10,11 +10,12 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.i18n import t
 
 HAS_MANY_DAYS = True  # many_days_slot() returns the many-days panel
 
@@ -86,7 +87,7 @@ def meal_detailed() -> rx.Component:
         page(
             rx.vstack(
                 # The language changed: reload what the services wrote in the old one.
-                rx.el.span(key=I18nState.lang, on_mount=BookingState.relang, hidden=True),
+                on_language_change(BookingState.relang),
                 rx.heading(t("ui.book.title"), as_="h1", size="7"),
                 rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
                 rx.cond(

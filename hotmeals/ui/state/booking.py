@@ -108,7 +108,15 @@ def month_cells(days: list[dict], month: str, lang: str) -> list[dict[str, str]]
                     )
             cells.append(cell)
         cursor += timedelta(days=1)
-    # Trailing blanks already complete the last week (the loop stops on the next month).
+    # Weeks of the month before its first meal day (past weeks, mostly) are left out.
+    while (
+        len(cells) >= 5 and not any(c["date"] for c in cells[:5]) and any(c["date"] for c in cells)
+    ):
+        cells = cells[5:]
+    while len(cells) % 5:  # the last week's row is complete
+        cells.append(
+            {"date": "", "day": "", "kind": "blank", "label": "", "ordered": "", "cart": ""}
+        )
     return cells
 
 
