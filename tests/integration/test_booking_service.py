@@ -331,3 +331,38 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
             booking.week_choices(
                 session=s, parent_id=w.parent_id, child_ids=[w.stranger_child], now=NOW
             )
+
+
+def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
+    with session_scope(engine) as s:
+        w = _world(s)
+        booking.add_many(
+            session=s,
+            parent_id=w.parent_id,
+            items=[{"child_id": w.ava, "date": _day(n, SOURCE), "meal_id": w.plain} for n in (1, 3)]
+            + [{"child_id": w.ben, "date": _day(n, SOURCE), "meal_id": w.pasta} for n in (1, 2)],
+            now=datetime(2026, 2, 20, tzinfo=UTC),
+        )
+        answer = booking.repeat_weeks(
+            session=s,
+            parent_id=w.parent_id,
+            child_ids=[w.ava, w.ben],
+            source_week_start=SOURCE,
+            target_week_start=TARGET,
+            lang="en",
+            now=NOW,
+        )
+        added = sorted((a["child_name"], a["date"]) for a in answer["added"])
+        assert added == [("Ava", _day(1)), ("Ben", _day(1)), ("Ben", _day(2))]
+        assert _codes(answer) == [(_day(3), "meal_not_on_menu")]
+        assert answer["message"] == "Meals copied to your cart: 3. Not copied: 1."
+        with pytest.raises(DomainError) as err:
+            booking.repeat_weeks(
+                session=s,
+                parent_id=w.parent_id,
+                child_ids=[w.ava, w.stranger_child],
+                source_week_start=SOURCE,
+                target_week_start=TARGET,
+                now=NOW,
+            )
+        assert err.value.code == "child_not_found"
