@@ -33,6 +33,12 @@ def pay_in_lightbox(page: Page, number: str) -> None:
     page.click("#pwc-pay")
 
 
+def toggle_language(page: Page) -> None:
+    """The parent header's profile menu: 'Français' / 'English'."""
+    page.click("#profile-menu")
+    page.locator('[role="menuitem"][lang]').click()
+
+
 def shot(page: Page, name: str) -> None:
     """With E2E_SHOTS=<folder>, a full-page screenshot for people to look at (no assertion)."""
     folder = os.environ.get("E2E_SHOTS")
@@ -65,6 +71,14 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     expect(first.locator(".hm-line-note")).to_contain_text("No onions please")
     expect(page.locator("#header-cart")).to_contain_text("4")
     shot(page, "cart")
+    # The language switch turns the server-made text (the dates) too, and back.
+    day = page.locator(".hm-cart-group h3").first
+    english_day = day.inner_text()
+    toggle_language(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Votre panier")
+    expect(day).to_have_text(re.compile(r"^(lundi|mardi|mercredi|jeudi|vendredi) "))
+    toggle_language(page)
+    expect(day).to_have_text(english_day)
 
     # One more of the second meal: its price and the cart's net change.
     second = lines.nth(1)
@@ -203,6 +217,40 @@ def test_a_declined_card_keeps_the_cart_and_another_card_pays_in_french(
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
     expect(page.locator("#order-placed")).to_contain_text("Numéro de commande")
     shot(page, "placed-fr")
+    number = page.locator("#order-number").inner_text()
+    assert rows(app, 'SELECT status FROM "order" WHERE number = ?', number) == [("placed",)]
+    assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [
+        (0,)
+    ]
+
+
+def test_a_card_saved_while_paying_pays_the_next_order_without_the_lightbox(
+    page: Page, app: AppServer, demo: dict
+) -> None:
+    open_page(page, "/payment")
+    page.click("#pay-card-new")
+    page.click("#pay-save-card")
+    page.click("#pay-submit")
+    pay_in_lightbox(page, VISA)
+    expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
+    saved = rows(
+        app,
+        "SELECT id FROM storedcard WHERE parent_id = ? AND deleted_at IS NULL "
+        "AND masked LIKE '%0002' ORDER BY id DESC",
+        demo["parent_id"],
+    )
+    assert saved, "the card that paid is saved"
+
+    fill_cart(app)
+    open_page(page, "/payment")
+    card = page.locator(f"#pay-card-{saved[0][0]}")
+    expect(card).to_be_visible()
+    expect(page.locator(f"label[for='pay-card-{saved[0][0]}']")).to_contain_text("ending in 0002")
+    card.click()
+    expect(page.locator("#pay-save-card")).to_have_count(0)
+    page.click("#pay-submit")
+    expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
+    expect(page.locator("#pwc-dialog")).not_to_be_visible()
     number = page.locator("#order-number").inner_text()
     assert rows(app, 'SELECT status FROM "order" WHERE number = ?', number) == [("placed",)]
     assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [

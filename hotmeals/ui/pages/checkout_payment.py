@@ -9,11 +9,12 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
 from hotmeals.ui.components.layout import page
+from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import back_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState
-from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
 STATUS_KIND = {
@@ -149,12 +150,6 @@ def pay_form() -> rx.Component:
 
 def placed() -> rx.Component:
     return rx.vstack(
-        rx.flex(
-            rx.icon("circle-check", size=32, color=rx.color("grass", 11), aria_hidden="true"),
-            rx.heading(t("checkout.success_title"), as_="h2", size="6"),
-            align="center",
-            gap="10px",
-        ),
         rx.card(
             rx.vstack(
                 rx.text(t("checkout.order_number"), size="2", color=GRAY_11),
@@ -170,7 +165,9 @@ def placed() -> rx.Component:
             rx.card(
                 rx.vstack(
                     rx.foreach(CheckoutState.confirmation, summary_group),
-                    charges_table(CheckoutState.paid_charges, "order-charges"),
+                    charges_table(
+                        CheckoutState.paid_charges, "order-charges", "checkout.total_paid"
+                    ),
                     spacing="2",
                     width="100%",
                 ),
@@ -222,9 +219,32 @@ def checkout_payment() -> rx.Component:
                     rx.fragment(),
                     back_link(SUMMARY_ROUTE, "checkout.back_to_summary"),
                 ),
-                rx.heading(t("checkout.payment_title"), as_="h1", size="7", margin_bottom="16px"),
+                rx.flex(
+                    rx.cond(
+                        CheckoutState.is_placed,
+                        rx.icon(
+                            "circle-check",
+                            size=32,
+                            color=rx.color("grass", 11),
+                            aria_hidden="true",
+                            flex_shrink="0",
+                        ),
+                    ),
+                    rx.heading(
+                        rx.cond(
+                            CheckoutState.is_placed,
+                            t("checkout.success_title"),
+                            t("checkout.payment_title"),
+                        ),
+                        as_="h1",
+                        size="7",
+                    ),
+                    align="center",
+                    gap="10px",
+                    margin_bottom="16px",
+                ),
                 payment_content(),
-                rx.el.span(key=I18nState.lang, on_mount=CheckoutState.relang, hidden=True),
+                relang_watch(CheckoutState.relang),
                 max_width="560px",
                 margin_x="auto",
                 padding_x="16px",

@@ -10,6 +10,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import label, link_button, once_attrs
 from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import back_link, parent_only
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
@@ -18,7 +19,7 @@ from hotmeals.ui.state.cart import (
     CartLineView,
     CartState,
 )
-from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
 CHARGE_ROWS = (
@@ -32,7 +33,7 @@ CHARGE_ROWS = (
 )
 
 
-def charges_table(charges: Any, id_: str) -> rx.Component:
+def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_total") -> rx.Component:
     """Every charge of spec §3 and the total (``charges`` a dict Var of formatted amounts)."""
     return rx.el.dl(
         *[
@@ -48,7 +49,7 @@ def charges_table(charges: Any, id_: str) -> rx.Component:
             for name, key in CHARGE_ROWS
         ],
         rx.flex(
-            rx.el.dt(t("checkout.charge_total"), style={"font_weight": "700"}),
+            rx.el.dt(t(total_key), style={"font_weight": "700"}),
             rx.el.dd(
                 charges["total_pay"],
                 style={"margin": "0", "font_weight": "700", "font_size": "var(--font-size-5)"},
@@ -375,7 +376,7 @@ def order_summary() -> rx.Component:
                 rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
                 rx.text(t("checkout.summary_intro"), color=GRAY_11),
                 summary_content(),
-                rx.el.span(key=I18nState.lang, on_mount=CartState.relang, hidden=True),
+                relang_watch(CartState.relang),
                 spacing="3",
                 width="100%",
                 max_width="1040px",

@@ -64,6 +64,7 @@ class CheckoutState(rx.State):
     paid_charges: dict[str, str] = {}
 
     _payment_id: int = 0
+    _saving: bool = False  # "save this card" was ticked for the open payment
     _order_id: int = 0
     _lang: str = ""
 
@@ -191,6 +192,7 @@ class CheckoutState(rx.State):
             return
         async with self:
             self._payment_id = started.payment_id
+            self._saving = save
         yield rx.call_script(
             lightbox_script(started.hosted.lightbox_url, started.hosted.token, lang),
             callback=CheckoutState.lightbox_closed,
@@ -205,6 +207,7 @@ class CheckoutState(rx.State):
             who = await acting_parent(self)
             lang = (await self.get_state(I18nState)).lang
             payment_id = self._payment_id
+            saving = self._saving
             if who is None or not payment_id:
                 # Signed out meanwhile (or no payment open here): nothing is recorded from
                 # this browser; an approval is settled by the reconciliation with Converge.
@@ -225,6 +228,8 @@ class CheckoutState(rx.State):
                     payment_id=payment_id,
                     txn_id=result["txn_id"],
                     lang=lang,
+                    # Saved once the order is placed, and only the card that paid.
+                    card_token=(result["token"] or None) if saving else None,
                 )
             else:
                 text = result["message"] or result["outcome"]
