@@ -18,6 +18,7 @@ EN: dict[str, str] = {
     "cancel_other_text_required": "Please tell us why you are cancelling.",
     "cancel_other_text_too_long": "Please keep the reason under {max} characters.",
     "cancel_request_key_invalid": "Please try again.",
+    "cancel_cart_line_blocked": "{reason} Please remove it from your cancel cart.",
     "cancel_quantity_invalid": "Please choose a quantity between 1 and {max}.",
     "cancel_refund_failed": (
         "Your cancellation is recorded, but the card processor has not confirmed the refund yet: "
@@ -71,6 +72,7 @@ FR: dict[str, str] = {
     "cancel_other_text_required": "Veuillez nous dire pourquoi vous annulez.",
     "cancel_other_text_too_long": "Veuillez limiter le motif à {max} caractères.",
     "cancel_request_key_invalid": "Veuillez réessayer.",
+    "cancel_cart_line_blocked": "{reason} Veuillez le retirer de votre panier d'annulation.",
     "cancel_quantity_invalid": "Veuillez choisir une quantité entre 1 et {max}.",
     "cancel_refund_failed": (
         "Votre annulation est enregistrée, mais le processeur de paiement n'a pas encore "

@@ -1,0 +1,345 @@
+"""services/orders.py and services/cancellations.py (issue 10) on SQLite and PostgreSQL against
+the simulator: history and detail, the cancel cart and its refund preview, cancel a whole order
+(refunds everything: a void before settlement), cancel one meal (a return), repeat safety,
+ownership, after-cut-off refusals in EN and FR, the e-mail, and the same cancel twice at once
+refunding once."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from the support modules
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import select
+
+from hotmeals.db.engine import session_scope
+from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.payments import RefundState
+from hotmeals.payments.converge import ConvergeClient
+from hotmeals.services import cancellations, clock, orders
+from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from tests import factories as f
+from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
+    monday_in,
+    paid_order,
+    past_cutoff,
+    shop,
+)
+from tests.payments.service_support import (  # noqa: F401 - fixtures
+    all_at_once,
+    gateway,
+    in_new_loop,
+    live_sim,
+    pay_engine,
+    sim_txns,
+)
+from tests.payments.support import SimServer
+
+
+def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
+    with session_scope(engine) as s:
+        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
+
+
+async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, line_ids = await paid_order(
+        pay_engine,
+        gateway,
+        live_sim,
+        shop,
+        [{"child": 0, "weeks": 2, "quantity": 2}, {"child": 1, "weeks": 3, "quantity": 1}],
+    )
+    pid = shop["parent_id"]
+    with session_scope(pay_engine) as s:
+        future = orders.order_history(s, parent_id=pid, tab="future", lang="fr")
+        past = orders.order_history(s, parent_id=pid, tab="past")
+        detail = orders.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
+    assert [o["order_id"] for o in future["orders"]] == [order_id]
+    assert future["orders"][0]["total_items"] == 3
+    assert past["orders"] == [] and past["message"] == "No data found"
+    assert [x["state"] for x in detail["lines"]] == ["active", "active"]
+    assert detail["lines"][0]["size_label"] == "1 portion"
+    assert detail["total_refund_cents"] == 0 and detail["refunds"] == []
+    paid, _ = _sums(pay_engine, order_id)
+
+    result = await cancellations.cancel_order(
+        parent_id=pid,
+        order_id=order_id,
+        reason_id=shop["reason_id"],
+        request_key="whole-1",
+        lang="fr",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert result.refund_cents == paid and result.refunded_cents == paid
+    assert result.title == "Commande annulée" and "remboursement" in result.message
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    with session_scope(pay_engine) as s:
+        order = s.get(Order, order_id)
+        assert order.status == "cancelled"
+        invoice = s.exec(select(Refund).where(Refund.order_id == order_id)).one()
+        assert invoice.kind == "VOID" and invoice.cancellation_id == result.cancellation_ids[0]
+        detail = orders.order_detail(s, parent_id=pid, order_id=order_id)
+        mails = s.exec(select(EmailOutbox).where(EmailOutbox.kind == "order_cancelled")).all()
+        future = orders.order_history(s, parent_id=pid, tab="future")
+        past = orders.order_history(s, parent_id=pid, tab="past")
+    assert [x["state"] for x in detail["lines"]] == ["cancelled", "cancelled"]
+    assert detail["total_refund_cents"] == paid and len(detail["refunds"]) == 1
+    assert future["orders"] == [] and [o["order_id"] for o in past["orders"]] == [order_id]
+    assert any(order.number in m.subject for m in mails)
+
+    again = await cancellations.cancel_order(
+        parent_id=pid,
+        order_id=order_id,
+        reason_id=shop["reason_id"],
+        request_key="whole-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert again.repeated and again.refund_cents == paid
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    with pytest.raises(DomainError) as info:
+        await cancellations.cancel_order(
+            parent_id=pid,
+            order_id=order_id,
+            reason_id=shop["reason_id"],
+            request_key="whole-2",
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert info.value.code == "cancel_order_not_cancellable"
+
+
+async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_paid(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, (first, second) = await paid_order(
+        pay_engine,
+        gateway,
+        live_sim,
+        shop,
+        [
+            {"child": 0, "weeks": 2, "quantity": 2, "addons": [shop["addon_id"]]},
+            {"child": 1, "weeks": 3, "quantity": 1, "special_note_text": "no onions"},
+        ],
+    )
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    with session_scope(pay_engine) as s:
+        added = cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=first, quantity=2)
+        assert added["cancel_cart_count"] == 1
+        with pytest.raises(DomainError) as info:
+            cancellations.update_cancel_cart_quantity(
+                s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=3
+            )
+        assert info.value.code == "cancel_quantity_invalid"
+        cancellations.update_cancel_cart_quantity(
+            s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=1
+        )
+        details = cancellations.cancel_cart_details(s, parent_id=pid)
+        assert cancellations.cancel_cart_count(s, parent_id=pid) == 1
+    preview = details["total_refund_cents"]
+    assert 0 < preview < paid and details["orders"][0]["lines"][0]["quantity"] == 1
+
+    with pytest.raises(DomainError) as info:
+        await cancellations.confirm_cancel_cart(
+            parent_id=pid,
+            reason_id=shop["other_id"],
+            other_text="  ",
+            request_key="cart-1",
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert info.value.code == "cancel_other_text_required"
+    done = await cancellations.confirm_cancel_cart(
+        parent_id=pid,
+        reason_id=shop["other_id"],
+        other_text="Field trip",
+        request_key="cart-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert done.refund_cents == preview == done.refunded_cents
+    assert done.statuses == ["partially_cancelled"]
+    repeat = await cancellations.confirm_cancel_cart(
+        parent_id=pid,
+        reason_id=shop["other_id"],
+        other_text="Field trip",
+        request_key="cart-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert repeat.repeated and repeat.refund_cents == preview
+    with session_scope(pay_engine) as s:
+        assert s.exec(select(CancelCartLine).where(CancelCartLine.parent_id == pid)).all() == []
+        row = s.exec(select(OrderCancellation).where(OrderCancellation.order_id == order_id)).one()
+        assert row.other_text == "Field trip" and row.kind == "cart"
+
+    meal = await cancellations.cancel_meal(
+        parent_id=pid,
+        order_line_id=second,
+        reason_id=shop["reason_id"],
+        request_key="meal-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    rest = await cancellations.cancel_meal(
+        parent_id=pid,
+        order_line_id=first,
+        quantity=1,
+        reason_id=shop["reason_id"],
+        request_key="meal-2",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert rest.statuses == ["cancelled"]
+    assert preview + meal.refund_cents + rest.refund_cents == paid
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    with session_scope(pay_engine) as s:
+        kinds = [r.kind for r in s.exec(select(Refund).where(Refund.order_id == order_id))]
+        invoice = s.get(Order, order_id)
+    assert kinds == ["RETURN", "RETURN", "RETURN"]
+    sale = next(
+        t for t in live_sim.get("transactions") if t["kind"] == "SALE" and t["amount_cents"] == paid
+    )
+    assert sale["refunded_cents"] == paid and invoice.status == "cancelled"
+
+
+async def test_another_parents_order_line_and_cancel_cart_are_not_found(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    with session_scope(pay_engine) as s:
+        mine = cancellations.add_to_cancel_cart(
+            s, parent_id=shop["parent_id"], order_line_id=line_id, quantity=1
+        )
+        other = f.make_parent(s).id
+    with session_scope(pay_engine) as s:
+        for call, kw in (
+            (orders.order_detail, {"order_id": order_id}),
+            (cancellations.add_to_cancel_cart, {"order_line_id": line_id}),
+            (
+                cancellations.update_cancel_cart_quantity,
+                {"cancel_cart_id": mine["cancel_cart_id"], "quantity": 1},
+            ),
+            (cancellations.delete_cancel_cart_item, {"cancel_cart_id": mine["cancel_cart_id"]}),
+        ):
+            with pytest.raises(DomainError) as info:
+                call(s, parent_id=other, **kw)
+            assert info.value.message("en") == "No data found"
+        assert orders.order_history(s, parent_id=other)["orders"] == []
+        assert cancellations.cancel_cart_details(s, parent_id=other)["orders"] == []
+    for call, kw in (
+        (cancellations.cancel_order, {"order_id": order_id}),
+        (cancellations.cancel_meal, {"order_line_id": line_id}),
+    ):
+        with pytest.raises(DomainError) as info:
+            await call(
+                parent_id=other,
+                reason_id=shop["reason_id"],
+                request_key="x",
+                engine=pay_engine,
+                gateway=gateway,
+                **kw,
+            )
+        assert info.value.message("fr") == "Aucune donnée trouvée"
+    assert _sums(pay_engine, order_id)[1] == 0
+
+
+async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
+    pay_engine: Engine,
+    gateway: ConvergeClient,
+    live_sim: SimServer,
+    shop: dict,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    with session_scope(pay_engine) as s:
+        cancellations.add_to_cancel_cart(
+            s, parent_id=shop["parent_id"], order_line_id=line_id, quantity=1
+        )
+    late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
+    monkeypatch.setattr(clock, "now", lambda: late)
+    texts = {}
+    for lang in ("en", "fr"):
+        with pytest.raises(DomainError) as info:
+            await cancellations.cancel_meal(
+                parent_id=shop["parent_id"],
+                order_line_id=line_id,
+                reason_id=shop["reason_id"],
+                request_key=f"late-{lang}",
+                lang=lang,
+                engine=pay_engine,
+                gateway=gateway,
+            )
+        texts[lang] = info.value.message(lang)
+        with pytest.raises(DomainError) as info:
+            await cancellations.confirm_cancel_cart(
+                parent_id=shop["parent_id"],
+                reason_id=shop["reason_id"],
+                request_key=f"late-cart-{lang}",
+                lang=lang,
+                engine=pay_engine,
+                gateway=gateway,
+            )
+        assert info.value.code == "cancel_cart_line_blocked"
+    assert "deadline" in texts["en"] and "date limite" in texts["fr"]
+    with session_scope(pay_engine) as s:
+        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+        with pytest.raises(DomainError):
+            cancellations.add_to_cancel_cart(s, parent_id=shop["parent_id"], order_line_id=line_id)
+    assert detail["lines"][0]["can_cancel"] is False
+    assert _sums(pay_engine, order_id)[1] == 0
+
+
+async def test_the_same_cancel_twice_at_once_refunds_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    paid, _ = _sums(pay_engine, order_id)
+
+    def cancel():
+        return in_new_loop(
+            live_sim,
+            cancellations.cancel_meal,
+            parent_id=shop["parent_id"],
+            order_line_id=line_id,
+            quantity=1,
+            reason_id=shop["reason_id"],
+            request_key="twice",
+            engine=pay_engine,
+        )
+
+    results = all_at_once(2, cancel)
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(r.repeated for r in results) == [False, True]
+    with session_scope(pay_engine) as s:
+        rows = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+        cancels = s.exec(
+            select(OrderCancellation).where(OrderCancellation.order_id == order_id)
+        ).all()
+    assert len(rows) == 1 and len(cancels) == 1 and rows[0].state == RefundState.SUCCEEDED
+    assert 0 < rows[0].amount_cents < paid
+
+    def other_key(key: str):
+        return in_new_loop(
+            live_sim,
+            cancellations.cancel_meal,
+            parent_id=shop["parent_id"],
+            order_line_id=line_id,
+            reason_id=shop["reason_id"],
+            request_key=key,
+            engine=pay_engine,
+        )
+
+    # Two different cancels of the rest at once: one refunds the rest, the other finds
+    # nothing left to cancel.
+    keys = iter(["a", "b"])
+    outcomes = all_at_once(2, lambda: other_key(next(keys)))
+    assert sum(isinstance(o, DomainError) for o in outcomes) == 1, outcomes
+    assert _sums(pay_engine, order_id) == (paid, paid)
