@@ -11,7 +11,8 @@ open a meal of the day ('View', not timed), then click 'Add to cart' and time, i
 from the click event's timestamp to the first animation frame after the header's cart count
 changed (a MutationObserver on the page; the frame after the change is when the new number can
 be on screen). Printed: p50, p95 and max over ``--adds`` adds per viewport, beside the goal
-(p50 <= 100 ms). Traffic goes to 127.0.0.1 only.
+(p50 <= 100 ms), and the p50 of the server's first answer (the button turns 'Adding...': one
+websocket round trip before the cart is written). Traffic goes to 127.0.0.1 only.
 
 The build folder is ``REFLEX_WEB_WORKDIR`` (default ``.web-bench-click``).
 """
@@ -68,17 +69,22 @@ PROBE = """(sel) => {
     .map((el) => (el.getAttribute('aria-label') || '') + '|' + el.textContent).join('#');
   const before = read();
   window.__hmClick = null;
+  window.__hmBusy = null;
   window.__hmShown = null;
   document.addEventListener('click', (e) => {
     if (e.target.closest && e.target.closest(sel.add)) window.__hmClick = e.timeStamp;
   }, {capture: true, once: true});
   const seen = new MutationObserver(() => {
+    if (window.__hmBusy === null
+        && document.querySelector(sel.add)?.getAttribute('aria-busy') === 'true') {
+      window.__hmBusy = performance.now();  // the server's first answer: 'Adding...'
+    }
     if (read() === before) return;
     seen.disconnect();
     requestAnimationFrame(() => { window.__hmShown = performance.now(); });
   });
   seen.observe(document.body, {subtree: true, childList: true, characterData: true,
-                               attributes: true, attributeFilter: ['aria-label']});
+                               attributes: true, attributeFilter: ['aria-label', 'aria-busy']});
 }"""
 
 
@@ -115,7 +121,9 @@ def new_family(app: AppServer) -> tuple[str, int]:
     return answer["data"]["token"], child_id
 
 
-def measure(browser: Browser, app: AppServer, viewport: str, adds: int) -> list[float]:
+def measure(
+    browser: Browser, app: AppServer, viewport: str, adds: int
+) -> tuple[list[float], list[float]]:
     token, child_id = new_family(app)
     context = browser.new_context(
         viewport=VIEWPORTS[viewport],  # type: ignore[arg-type]
@@ -137,6 +145,7 @@ def measure(browser: Browser, app: AppServer, viewport: str, adds: int) -> list[
         meals = page.locator(MEAL_OPEN)
         expect(meals.first).to_be_visible(timeout=60_000)
         times: list[float] = []
+        busy: list[float] = []
         for i in range(adds):
             meals.nth(i % meals.count()).click()
             add = page.locator(ADD)
@@ -144,10 +153,15 @@ def measure(browser: Browser, app: AppServer, viewport: str, adds: int) -> list[
             page.evaluate(PROBE, {"count": COUNT, "add": ADD})
             add.click()
             page.wait_for_function("window.__hmShown !== null && window.__hmClick !== null")
-            times.append(page.evaluate("window.__hmShown - window.__hmClick"))
+            shown, first = page.evaluate(
+                "[window.__hmShown - window.__hmClick, window.__hmBusy - window.__hmClick]"
+            )
+            times.append(shown)
+            if first is not None and first >= 0:
+                busy.append(first)
             expect(page.locator(DIALOG)).to_be_hidden()  # closed: the next meal can open
         expect(page.locator(COUNT).first).to_have_attribute("aria-label", f"Cart, {adds} items")
-        return times
+        return times, busy
     finally:
         context.close()
 
@@ -170,7 +184,7 @@ def main() -> None:
         Path(tempfile.mkdtemp(prefix="hotmeals-click-bench-")),
         {"REFLEX_WEB_WORKDIR": workdir, "HOTMEALS_LOG_LEVEL": ""},
     )
-    results: dict[str, list[float]] = {}
+    results: dict[str, tuple[list[float], list[float]]] = {}
     started = time.perf_counter()
     try:
         with sync_playwright() as pw:
@@ -189,13 +203,16 @@ def main() -> None:
     print()
     print(f"click 'Add to cart' -> header cart count on screen, {PAGE}, Chromium headless")
     print()
-    print("| viewport | adds | p50 ms | p95 ms | max ms | goal p50 |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for viewport, times in results.items():
+    print(
+        "| viewport | adds | p50 ms | p95 ms | max ms | goal p50 "
+        "| first answer ('Adding...') p50 ms |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for viewport, (times, busy) in results.items():
         print(
             f"| {viewport} ({VIEWPORTS[viewport]['width']} px) | {len(times)} "
             f"| {pct(times, 50):.0f} | {pct(times, 95):.0f} | {max(times):.0f} "
-            f"| <= {GOAL_P50_MS} ms |"
+            f"| <= {GOAL_P50_MS} ms | {pct(busy, 50):.0f} |"
         )
     print()
     load = os.getloadavg()[0]
@@ -203,7 +220,7 @@ def main() -> None:
         f"{time.perf_counter() - started:.0f} s; load average at the end: {load:.1f} "
         f"on {os.cpu_count()} cores (browser, server and this script share them)"
     )
-    met = all(pct(t, 50) <= GOAL_P50_MS for t in results.values())
+    met = all(pct(t, 50) <= GOAL_P50_MS for t, _ in results.values())
     print(f"goal {'met' if met else 'NOT met'}")
 
 
