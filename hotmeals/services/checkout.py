@@ -849,7 +849,8 @@ async def complete_checkout(
         if err.code != "payment_already_paid":
             raise
         # A second sale for a payment already paid (two tabs paid one attempt): void it.
-        await _void_stray_sale(payment_id, txn_id, engine=engine, gateway=gateway)
+        if not await _void_stray_sale(payment_id, txn_id, engine=engine, gateway=gateway):
+            raise  # not a sale of this attempt: nothing of ours to void
         view = await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
         state = await db(engine, _order_state, payment_id=payment_id)
         amount = format_money(view.amount_cents, lang)
@@ -879,9 +880,10 @@ async def complete_checkout(
 
 async def _void_stray_sale(
     payment_id: int, txn_id: str, *, engine: Engine | None, gateway: PaymentGateway | None
-) -> None:
+) -> bool:
     """Void a Converge sale that is not the one recorded for ``payment_id`` but carries its
-    invoice and amount (only such a sale, so a browser cannot make us void anything else)."""
+    invoice and amount (only such a sale, so a browser cannot make us void anything else).
+    True when it was such a sale (its void asked for); False otherwise."""
     gw = gateway_or_default(gateway)
     payment = await db(
         engine, lambda session, **kw: session.get(Payment, kw["pid"]), pid=payment_id
@@ -890,9 +892,9 @@ async def _void_stray_sale(
     if not hasattr(query, "confirms_sale") or not query.confirms_sale(
         amount_cents=payment.amount_cents, invoice_number=payment.invoice_number
     ):
-        return
+        return False
     if payment.converge_txn_id == txn_id:
-        return
+        return False
     outcome = await gw.void(txn_id)
     await db(
         engine,
@@ -901,6 +903,7 @@ async def _void_stray_sale(
         txn_id=txn_id,
         outcome=type(outcome).__name__,
     )
+    return True
 
 
 def _note_stray(session: Session, *, payment_id: int, txn_id: str, outcome: str) -> None:

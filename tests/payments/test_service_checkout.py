@@ -723,3 +723,25 @@ async def test_no_confirmation_email_when_the_parent_turned_it_off(
 
         address = s.get(Parent, shop["parent_id"]).email
         assert s.exec(select(EmailOutbox).where(EmailOutbox.to_address == address)).all() == []
+
+
+async def test_a_made_up_transaction_for_a_paid_order_voids_nothing(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    add(pay_engine, shop)
+    placed = await pay(pay_engine, gateway, live_sim, shop)
+    assert placed.status == "placed"
+    with pytest.raises(DomainError) as err:
+        await checkout.complete_checkout(
+            parent_id=shop["parent_id"],
+            payment_id=placed.payment_id,
+            txn_id="NOT-A-REAL-TXN",
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert err.value.code == "payment_already_paid"
+    with session_scope(pay_engine) as s:
+        invoice = s.get(Payment, placed.payment_id).invoice_number
+    assert sim_txns(live_sim, invoice, "VOID") == []
+    with session_scope(pay_engine) as s:
+        assert s.get(Order, placed.order_id).status == OrderStatus.PLACED
