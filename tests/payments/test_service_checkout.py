@@ -745,3 +745,34 @@ async def test_a_made_up_transaction_for_a_paid_order_voids_nothing(
     assert sim_txns(live_sim, invoice, "VOID") == []
     with session_scope(pay_engine) as s:
         assert s.get(Order, placed.order_id).status == OrderStatus.PLACED
+
+
+async def test_a_second_approved_payment_of_a_placed_order_is_voided_by_the_reconciliation(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    add(pay_engine, shop)
+    placed = await pay(pay_engine, gateway, live_sim, shop)
+    with session_scope(pay_engine) as s:  # another attempt for the same order (a stray one)
+        order = s.get(Order, placed.order_id)
+        stray = payments.reserve_payment(
+            s,
+            parent_id=shop["parent_id"],
+            purpose="ORDER",
+            amount_cents=order.total_pay_cents,
+            order_id=order.id,
+        ).id
+    hosted = await payments.open_hosted_session(
+        payment_id=stray, parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
+    )
+    txn = lightbox_submit(live_sim, hosted.token)["response"]["ssl_txn_id"]
+    view = await payments.confirm_payment(
+        payment_id=stray, txn_id=txn, engine=pay_engine, gateway=gateway
+    )
+    assert view.state == PaymentState.APPROVED  # recorded; the order stays placed once
+    with session_scope(pay_engine) as s:
+        assert s.get(Order, placed.order_id).status == OrderStatus.PLACED
+    assert await checkout.void_orphan_payments(engine=pay_engine, gateway=gateway) == [stray]
+    with session_scope(pay_engine) as s:
+        kept = s.exec(select(Refund).where(Refund.payment_id == placed.payment_id)).all()
+        [voided] = s.exec(select(Refund).where(Refund.payment_id == stray)).all()
+    assert kept == [] and voided.state == RefundState.SUCCEEDED
