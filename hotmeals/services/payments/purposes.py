@@ -162,6 +162,11 @@ class OrderChangePayment(PurposeHandler):
 
     def approved(self, session: Session, payment: Payment) -> None:
         order = _order_of(session, payment)
+        # The change it pays for is applied now (services/order_changes.py), or dropped when
+        # it cannot be any more (then the charge is voided by the change's completion call).
+        from hotmeals.services.order_changes import apply_paid_change
+
+        apply_paid_change(session, order, payment)
         if OrderStatus(order.status) not in PAID_STATUSES:
             audit(
                 session,
