@@ -809,7 +809,9 @@ async def _settle(
     back = await _void(view.id, engine=engine, gateway=gateway)
     amount = format_money(view.amount_cents, lang)
     key = "orderpay.voided" if back else "orderpay.void_later"
-    if state["closed"]:
+    if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
+        message = t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount)
+    elif state["closed"]:
         key += "_cutoff"
         message = t(
             key, lang, number=state["number"], amount=amount, day=_day(state["closed"][0], lang)
