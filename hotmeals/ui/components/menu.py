@@ -305,7 +305,7 @@ def _facts() -> rx.Component:
     )
 
 
-def _about() -> rx.Component:
+def _hero() -> rx.Component:
     detail = BookingState.detail
     return rx.vstack(
         rx.image(
@@ -316,6 +316,14 @@ def _about() -> rx.Component:
             height="400",
         ),
         rx.text(detail["description"], size="2"),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _about() -> rx.Component:
+    detail = BookingState.detail
+    return rx.vstack(
         _section("ui.book.allergens", rx.text(detail["allergens"], size="2", id="meal-allergens")),
         _section("ui.book.ingredients", rx.text(detail["ingredients"], size="2")),
         _section("ui.book.cooking", rx.text(detail["cooking"], size="2")),
@@ -598,8 +606,9 @@ def meal_dialog() -> rx.Component:
             ),
             rx.dialog.description(detail["description"], class_name="sr-only"),
             rx.el.div(
-                rx.box(_about(), class_name="hm-meal-about"),
+                rx.box(_hero(), class_name="hm-meal-hero-area"),
                 rx.box(_choices(), class_name="hm-meal-choices"),
+                rx.box(_about(), class_name="hm-meal-about"),
                 class_name="hm-meal-layout",
             ),
             _add_bar(),
