@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -256,3 +258,39 @@ def test_a_card_saved_while_paying_pays_the_next_order_without_the_lightbox(
     assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [
         (0,)
     ]
+
+
+def test_an_unpayable_line_is_flagged_and_the_rest_is_paid(
+    page: Page, app: AppServer, demo: dict
+) -> None:
+    """The second child's day closes after the meals were added (a PA day): those lines are
+    flagged with the reason and stay in the cart; the first child's are paid."""
+    flagged = [line_id for name, _day, line_id in demo["lines"] if name == demo["children"][1]]
+    day_id = rows(app, "SELECT menu_day_id FROM cartline WHERE id = ?", flagged[0])[0][0]
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn, conn:
+        conn.execute("UPDATE menuday SET is_closed = 1 WHERE id = ?", (day_id,))
+    try:
+        open_page(page, "/edit-profile/cart")
+        expect(page.locator(".hm-cart-line")).to_have_count(4)
+        expect(page.locator("#cart-unpayable")).to_be_visible()
+        bad = page.locator('.hm-cart-line[data-payable="false"]')
+        expect(bad).to_have_count(2)
+        expect(bad.first.locator(".hm-line-problem")).to_contain_text(
+            "This meal is no longer available on this day"
+        )
+        expect(bad.first.locator(".hm-qty-plus")).to_be_disabled()
+        shot(page, "cart-flagged")
+        page.locator("#cart-continue").click()
+        expect(page.locator("#summary-lines")).to_contain_text("Cannot be paid")
+        page.click("#summary-pay")
+        expect(page).to_have_url(re.compile(r"/parent/payment/?$"))
+        page.click("#pay-card-new")
+        page.click("#pay-submit")
+        pay_in_lightbox(page, VISA)
+        expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
+        expect(page.locator("#order-confirmation")).not_to_contain_text(demo["children"][1])
+        left = rows(app, "SELECT id FROM cartline WHERE parent_id = ?", demo["parent_id"])
+        assert sorted(i for (i,) in left) == sorted(flagged)
+    finally:
+        with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn, conn:
+            conn.execute("UPDATE menuday SET is_closed = 0 WHERE id = ?", (day_id,))
