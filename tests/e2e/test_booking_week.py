@@ -203,3 +203,23 @@ def test_book_several_days_in_french(
     expect(refused.nth(1)).to_contain_text("Ce repas n'est pas au menu de cette journée")
     _shot(page, "repeat-fr", viewport)
     assert len(_cart(app, week_family["id"])) == 8
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_several_days_panel_has_no_serious_axe_violation(
+    page: Page, app: AppServer, week_family: dict, lang: str
+) -> None:
+    import json
+
+    from tests.e2e.test_accessibility import serious_violations
+
+    _clear(app, week_family["id"])
+    page.add_init_script(f"window.localStorage.setItem('lang', '{lang}')")
+    _open_panel(page, app, week_family)
+    found = {"panel": serious_violations(page)}
+    page.click("#many-add")
+    expect(page.locator("#many-report")).to_be_visible()
+    page.mouse.move(1, 1)  # a hovered toast stays
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0, timeout=15_000)
+    found["report"] = serious_violations(page)
+    assert not any(found.values()), json.dumps(found, indent=1)

@@ -225,7 +225,10 @@ def _add_button() -> rx.Component:
         type="button",
         size="3",
         on_click=ManyDaysState.add_all,
-        disabled=ManyDaysState.busy | ~ManyDaysState.can_add,
+        # Only while busy: assets/forms.js re-enables a data-hm-once button when its turn
+        # ends, so a disabled that outlives the turn would not hold. Nothing ticked: the
+        # handler says so; a line missing its acknowledgement is refused with the reason.
+        disabled=ManyDaysState.busy,
         custom_attrs={
             "aria-busy": rx.cond(ManyDaysState.busy, "true", "false"),
             **once_attrs(ManyDaysState.turn),

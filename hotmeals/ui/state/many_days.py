@@ -109,15 +109,6 @@ class ManyDaysState(rx.State):
         key = "ui.many.add_none" if n == 0 else "ui.many.add_one" if n == 1 else "ui.many.add_n"
         return tr(key, self.lang_seen or "en", n=n)
 
-    @rx.var
-    def can_add(self) -> bool:
-        picked = [r for r in self.rows if r.picked]
-        return (
-            bool(picked)
-            and all(r.meal_id for r in picked)
-            and all(r.ack or not r.needs_ack for r in picked)
-        )
-
     # ---- helpers (private) -----------------------------------------------------------------
     async def _who(self) -> tuple[ActingParent | None, str]:
         lang = (await self.get_state(I18nState)).lang
