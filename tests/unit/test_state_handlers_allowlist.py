@@ -195,6 +195,33 @@ APP = {
         "set_delete_open",
         "confirm_delete",
     },
+    # Issue 10: order history, order details, cancel cart. Every handler that reads or writes
+    # an order calls acting_parent(); ids must be on screen and the services check ownership.
+    "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
+    "hotmeals.ui.state.orders.OrderDetailState": {
+        "load",  # the ?id= is browser input: order_detail answers 'No data found' if not who's
+        "relang",
+        "ask_add",  # only a line on screen that can still be cancelled
+        "set_add_open",
+        "set_add_qty",
+        "confirm_add",
+        "set_reason",
+        "set_other_text",
+        "ask_cancel_order",
+        "set_sure_open",
+        "confirm_cancel_order",
+    },
+    "hotmeals.ui.state.cancel_cart.CancelCartState": {
+        "load",
+        "relang",
+        "change_quantity",
+        "remove",
+        "set_reason",
+        "set_other_text",
+        "ask_confirm",
+        "set_sure_open",
+        "confirm",
+    },
 }
 
 

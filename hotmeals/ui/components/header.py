@@ -148,6 +148,12 @@ def profile_menu() -> rx.Component:
             ),
             rx.menu.separator(class_name="hm-show-phone"),
             _menu_item(
+                "receipt-text",
+                "ui.header.my_orders",
+                rx.redirect("/edit-profile/order-history"),
+                id="menu-my-orders",
+            ),
+            _menu_item(
                 "user-pen",
                 "ui.header.edit_profile",
                 rx.redirect("/edit-profile/parent-edit-profile"),

@@ -105,7 +105,8 @@ class AuthState(rx.State):
     # token itself stays in the cookie only: one copy to clear, and nothing secret in localStorage.
     session_data: str = rx.LocalStorage("", name=SESSION_KEY)
     cart_count_store: str = rx.LocalStorage("0", name="cartCount")
-    cancel_cart_count_store: str = rx.LocalStorage("0", name="cancelCartCount")
+    # sync: another tab's change (the storage event) reaches this tab's header (spec §4).
+    cancel_cart_count_store: str = rx.LocalStorage("0", name="cancelCartCount", sync=True)
 
     status: str = "unknown"
     first_name: str = ""

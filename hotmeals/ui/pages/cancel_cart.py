@@ -1,0 +1,251 @@
+"""/edit-profile/cancel-cart (issue 10, screen 3): the meals chosen for cancelling, by order,
+with their quantities (one more, one less, remove), each order's refund and the total; a reason
+(or Other with its text); Confirm behind 'Are you sure?' → 'Order Cancelled' with the refund
+notice, the cart emptied and the header's count with it."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.relang import relang_watch
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.order_details import CARD, reason_fields
+from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.orders import HISTORY_ROUTE
+
+GRAY_11 = rx.color("gray", 11)
+
+
+def stepper(line: CancelLineView) -> rx.Component:
+    busy = CancelCartState.busy_line == line.cart_id
+    return rx.hstack(
+        rx.icon_button(
+            rx.icon("minus", size=16, aria_hidden="true"),
+            on_click=CancelCartState.change_quantity(line.cart_id, -1),
+            disabled=busy | (line.quantity <= 1) | ~line.cancellable,
+            variant="soft",
+            size="3",
+            aria_label=t("orders_ui.decrease"),
+            class_name="hm-qty-minus",
+            custom_attrs=once_attrs(CancelCartState.turn),
+        ),
+        rx.el.output(
+            rx.cond(busy, rx.spinner(size="2"), line.quantity.to_string()),
+            class_name="hm-qty-value",
+            custom_attrs={"aria-live": "polite", "aria-label": t("orders_ui.quantity")},
+            style={"min_width": "32px", "text_align": "center", "font_weight": "600"},
+        ),
+        rx.icon_button(
+            rx.icon("plus", size=16, aria_hidden="true"),
+            on_click=CancelCartState.change_quantity(line.cart_id, 1),
+            disabled=busy | (line.quantity >= line.max_quantity) | ~line.cancellable,
+            variant="soft",
+            size="3",
+            aria_label=t("orders_ui.increase"),
+            class_name="hm-qty-plus",
+            custom_attrs=once_attrs(CancelCartState.turn),
+        ),
+        align="center",
+        spacing="2",
+        role="group",
+        aria_label=t("orders_ui.quantity"),
+    )
+
+
+def cancel_line(line: CancelLineView) -> rx.Component:
+    return rx.el.li(
+        rx.vstack(
+            rx.flex(
+                rx.heading(line.meal, as_="h3", size="3", class_name="hm-line-name"),
+                rx.spacer(),
+                rx.text(line.price, size="2", color=GRAY_11, class_name="hm-line-price"),
+                width="100%",
+                gap="8px",
+                align="start",
+            ),
+            rx.text(line.child, " · ", line.day, size="2", class_name="hm-line-day"),
+            rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
+            rx.cond(
+                ~line.cancellable,
+                rx.callout.root(
+                    rx.callout.icon(rx.icon("circle-alert", aria_hidden="true")),
+                    rx.callout.text(rx.el.strong(t("orders_ui.blocked"), ": "), line.reason),
+                    color_scheme="red",
+                    size="1",
+                    width="100%",
+                    class_name="hm-line-problem",
+                ),
+            ),
+            rx.flex(
+                stepper(line),
+                rx.spacer(),
+                rx.button(
+                    rx.icon("trash-2", size=16, aria_hidden="true"),
+                    t("orders_ui.remove"),
+                    on_click=CancelCartState.remove(line.cart_id),
+                    disabled=CancelCartState.busy_line != "",
+                    variant="ghost",
+                    color_scheme="red",
+                    size="2",
+                    class_name="hm-line-remove",
+                    aria_label=t("orders_ui.remove_label"),
+                    custom_attrs=once_attrs(CancelCartState.turn),
+                ),
+                width="100%",
+                align="center",
+                wrap="wrap",
+                gap="8px",
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        class_name="hm-cancel-line",
+        custom_attrs={"data-cart-id": line.cart_id},
+        style={**CARD, "list_style": "none"},
+    )
+
+
+def cancel_group(group: CancelGroupView) -> rx.Component:
+    return rx.el.section(
+        rx.vstack(
+            rx.flex(
+                rx.heading(t("orders_ui.order"), " ", group.number, as_="h2", size="4"),
+                width="100%",
+            ),
+            rx.el.ul(
+                rx.foreach(group.lines, cancel_line),
+                style={"display": "grid", "gap": "10px", "padding": "0", "margin": "0"},
+                width="100%",
+            ),
+            rx.flex(
+                rx.text(t("orders_ui.refund_for")),
+                rx.text(group.refund, weight="bold", class_name="hm-group-refund"),
+                justify="between",
+                width="100%",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        class_name="hm-cancel-group",
+        custom_attrs={"data-order-id": group.order_id},
+        style={"width": "100%"},
+    )
+
+
+def sure_dialog() -> rx.Component:
+    return confirm_dialog(
+        title=t("orders_ui.sure_title"),
+        description=t("orders_ui.sure_cart"),
+        cancel_label=t("orders_ui.sure_no"),
+        confirm_label=t("orders_ui.sure_yes"),
+        open_=CancelCartState.sure_open,
+        on_open_change=CancelCartState.set_sure_open,
+        on_confirm=CancelCartState.confirm,
+        busy=CancelCartState.confirming,
+        confirm_id="confirm-cancel-cart",
+        turn=CancelCartState.turn,
+    )
+
+
+def footer() -> rx.Component:
+    return rx.box(
+        rx.vstack(
+            rx.flex(
+                rx.text(t("orders_ui.total_refund"), weight="bold", size="3"),
+                rx.text(
+                    CancelCartState.total_refund, weight="bold", size="4", id="cancel-total-refund"
+                ),
+                justify="between",
+                width="100%",
+            ),
+            reason_fields(CancelCartState),
+            rx.button(
+                rx.cond(CancelCartState.confirming, rx.spinner(size="2"), rx.fragment()),
+                t("orders_ui.confirm_cancel"),
+                on_click=CancelCartState.ask_confirm,
+                disabled=CancelCartState.confirming,
+                color_scheme="red",
+                size="3",
+                width="100%",
+                id="cancel-cart-confirm",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        padding="16px",
+        border_radius="12px",
+        background_color=rx.color("orange", 2),
+        border=f"1px solid {rx.color('orange', 6)}",
+        width="100%",
+    )
+
+
+def content() -> rx.Component:
+    return rx.cond(
+        CancelCartState.loaded,
+        rx.cond(
+            CancelCartState.is_empty,
+            rx.vstack(
+                rx.text(CancelCartState.empty_message, color=GRAY_11, id="cancel-cart-empty"),
+                link_button(
+                    t("orders_ui.go_history"),
+                    href=HISTORY_ROUTE,
+                    id_="cancel-cart-history",
+                    size="3",
+                    variant="soft",
+                ),
+                align="center",
+                padding_y="24px",
+                width="100%",
+            ),
+            rx.vstack(
+                rx.vstack(
+                    rx.foreach(CancelCartState.groups, cancel_group), spacing="5", width="100%"
+                ),
+                footer(),
+                spacing="5",
+                width="100%",
+                id="cancel-cart-lines",
+            ),
+        ),
+        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+    )
+
+
+def cancel_cart_page() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.heading(t("orders_ui.cancel_cart_title"), as_="h1", size="7"),
+                rx.text(t("orders_ui.cancel_cart_intro"), color=GRAY_11),
+                rx.cond(
+                    CancelCartState.done_message != "",
+                    rx.box(
+                        notice(
+                            rx.fragment(
+                                rx.el.strong(CancelCartState.done_title),
+                                " ",
+                                CancelCartState.done_message,
+                            )
+                        ),
+                        id="cancel-cart-done",
+                        width="100%",
+                    ),
+                ),
+                content(),
+                sure_dialog(),
+                relang_watch(CancelCartState.relang),
+                spacing="4",
+                width="100%",
+                max_width="720px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

@@ -1,0 +1,435 @@
+"""/edit-profile/order-details?id=N (issue 10, screens 1 and 4): the order's lines (child, date,
+meal, size, options, add-ons, note, quantity, price, state), its charges with the total refund
+and each refund with its date; per line 'Add to cancel cart' (a quantity) while before its
+cut-off; 'Cancel order' with a reason behind 'Are you sure?'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.relang import relang_watch
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.orders import (
+    HISTORY_ROUTE,
+    ChargeRow,
+    DetailLine,
+    OrderDetailState,
+    RefundRow,
+)
+
+GRAY_11 = rx.color("gray", 11)
+CARD = {
+    "padding": "14px",
+    "border": f"1px solid {rx.color('gray', 6)}",
+    "border_radius": "10px",
+    "background_color": rx.color("gray", 1),
+    "width": "100%",
+}
+
+
+def reason_fields(state: Any) -> rx.Component:
+    """The cancel reason (CancelOrderReason) and, for Other, its free text. ``state`` has
+    reasons, reason_id, other_text, reason_error, other_error, other_chosen, set_reason and
+    set_other_text."""
+    return rx.vstack(
+        rx.box(
+            label(t("orders_ui.reason"), "cancel-reason"),
+            rx.el.select(
+                rx.el.option(t("orders_ui.reason_placeholder"), value=""),
+                rx.foreach(state.reasons, lambda r: rx.el.option(r.name, value=r.id)),
+                id="cancel-reason",
+                value=state.reason_id,
+                on_change=state.set_reason,
+                class_name="hm-select",
+                custom_attrs={
+                    "aria-required": "true",
+                    "aria-invalid": rx.cond(state.reason_error != "", "true", "false"),
+                    "aria-describedby": "cancel-reason-error",
+                },
+            ),
+            rx.text(
+                state.reason_error, id="cancel-reason-error", color=rx.color("red", 11), size="2"
+            ),
+            class_name="hm-field",
+            width="100%",
+        ),
+        rx.cond(
+            state.other_chosen,
+            rx.box(
+                label(t("orders_ui.other_text"), "cancel-other"),
+                rx.text_area(
+                    id="cancel-other",
+                    value=state.other_text,
+                    on_change=state.set_other_text,
+                    rows="3",
+                    size="3",
+                    max_length=500,
+                    custom_attrs={
+                        "aria-required": "true",
+                        "aria-invalid": rx.cond(state.other_error != "", "true", "false"),
+                        "aria-describedby": "cancel-other-error",
+                    },
+                ),
+                rx.text(
+                    state.other_error,
+                    id="cancel-other-error",
+                    color=rx.color("red", 11),
+                    size="2",
+                ),
+                class_name="hm-field",
+                width="100%",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def detail(label_key: str, value: rx.Var, class_name: str) -> rx.Component:
+    return rx.cond(
+        value != "",
+        rx.text(
+            rx.el.span(t(label_key), ": ", class_name="hm-detail-label"),
+            value,
+            size="2",
+            color=GRAY_11,
+            class_name=class_name,
+        ),
+    )
+
+
+def state_badge(line: DetailLine) -> rx.Component:
+    return rx.badge(
+        line.state_label,
+        color_scheme=rx.match(line.state, ("cancelled", "red"), ("moved", "blue"), "grass"),
+        class_name="hm-line-state",
+        custom_attrs={"data-state": line.state},
+    )
+
+
+def order_line(line: DetailLine) -> rx.Component:
+    return rx.el.li(
+        rx.vstack(
+            rx.flex(
+                rx.heading(line.meal, as_="h3", size="3", class_name="hm-line-name"),
+                rx.spacer(),
+                rx.text(line.price, weight="bold", size="3", class_name="hm-line-price"),
+                width="100%",
+                gap="8px",
+                align="start",
+            ),
+            rx.flex(
+                state_badge(line),
+                rx.text(line.child, size="2", weight="medium", class_name="hm-line-child"),
+                rx.text(line.day, size="2", color=GRAY_11, class_name="hm-line-day"),
+                gap="8px",
+                wrap="wrap",
+                align="center",
+            ),
+            rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
+            detail("orders_ui.menu_option", line.menu_option, "hm-line-menu-option"),
+            detail("orders_ui.meal_option", line.meal_option, "hm-line-meal-option"),
+            detail("orders_ui.addons", line.addons, "hm-line-addons"),
+            detail("orders_ui.note", line.note, "hm-line-note"),
+            detail("orders_ui.moved_from", line.moved_from, "hm-line-moved"),
+            rx.text(
+                rx.el.span(t("orders_ui.quantity"), ": ", class_name="hm-detail-label"),
+                rx.el.span(line.quantity.to_string(), class_name="hm-line-qty"),
+                rx.cond(
+                    line.cancelled > 0,
+                    rx.el.span(
+                        " (",
+                        line.cancelled.to_string(),
+                        " ",
+                        t("orders_ui.cancelled_of"),
+                        ")",
+                        class_name="hm-line-cancelled",
+                    ),
+                ),
+                size="2",
+            ),
+            rx.cond(
+                line.can_cancel,
+                rx.flex(
+                    rx.button(
+                        rx.icon("calendar-x", size=16, aria_hidden="true"),
+                        t("orders_ui.add_to_cancel_cart"),
+                        on_click=OrderDetailState.ask_add(line.line_id),
+                        variant="soft",
+                        color_scheme="red",
+                        size="2",
+                        class_name="hm-add-cancel",
+                    ),
+                    # Issue 10 screen 5 (another helper): /edit-profile/manage-meal-details.
+                    link_button(
+                        rx.icon("calendar-cog", size=16, aria_hidden="true"),
+                        t("orders_ui.manage_meal"),
+                        href=line.manage_href,
+                        variant="soft",
+                        size="2",
+                        class_name="hm-manage-meal",
+                    ),
+                    gap="8px",
+                    wrap="wrap",
+                ),
+                rx.cond(
+                    line.state != "cancelled",
+                    rx.text(t("orders_ui.closed"), size="1", color=GRAY_11, class_name="hm-closed"),
+                ),
+            ),
+            spacing="1",
+            width="100%",
+        ),
+        class_name="hm-order-line",
+        custom_attrs={"data-line-id": line.line_id, "data-state": line.state},
+        style={**CARD, "list_style": "none"},
+    )
+
+
+def charge_row(row: ChargeRow) -> rx.Component:
+    return rx.flex(
+        rx.el.dt(row.label),
+        rx.el.dd(row.amount, style={"margin": "0", "font_weight": "600"}),
+        justify="between",
+        width="100%",
+        class_name="hm-charge hm-charge-" + row.name.to(str),
+    )
+
+
+def refund_row(row: RefundRow) -> rx.Component:
+    return rx.el.li(
+        rx.flex(
+            rx.text(row.date, size="2"),
+            rx.spacer(),
+            rx.text(row.state_label, size="1", color=GRAY_11),
+            rx.text(row.amount, weight="bold", size="2", class_name="hm-refund-amount"),
+            gap="8px",
+            align="center",
+            width="100%",
+        ),
+        class_name="hm-refund",
+        style={"list_style": "none"},
+    )
+
+
+def add_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(t("orders_ui.add_title")),
+            rx.dialog.description(
+                t("orders_ui.add_text"), " ", rx.el.strong(OrderDetailState.add_name)
+            ),
+            rx.box(
+                label(t("orders_ui.add_quantity"), "add-cancel-qty"),
+                rx.el.select(
+                    rx.foreach(OrderDetailState.add_choices, lambda n: rx.el.option(n, value=n)),
+                    id="add-cancel-qty",
+                    value=OrderDetailState.add_qty.to_string(),
+                    on_change=OrderDetailState.set_add_qty,
+                    class_name="hm-select",
+                ),
+                class_name="hm-field",
+                margin_y="12px",
+            ),
+            rx.flex(
+                rx.dialog.close(
+                    rx.button(
+                        t("orders_ui.add_cancel"),
+                        variant="soft",
+                        color_scheme="gray",
+                        size="3",
+                        disabled=OrderDetailState.adding,
+                    )
+                ),
+                rx.button(
+                    rx.cond(OrderDetailState.adding, rx.spinner(size="2"), rx.fragment()),
+                    t("orders_ui.add_confirm"),
+                    on_click=OrderDetailState.confirm_add,
+                    disabled=OrderDetailState.adding,
+                    color_scheme="red",
+                    size="3",
+                    id="confirm-add-cancel",
+                    custom_attrs=once_attrs(OrderDetailState.turn),
+                ),
+                gap="12px",
+                justify="end",
+                wrap="wrap",
+            ),
+            max_width="440px",
+        ),
+        open=OrderDetailState.add_open,
+        on_open_change=OrderDetailState.set_add_open,
+    )
+
+
+def cancel_order_box() -> rx.Component:
+    return rx.el.section(
+        rx.vstack(
+            rx.heading(t("orders_ui.cancel_order_title"), as_="h2", size="4"),
+            rx.text(t("orders_ui.cancel_order_intro"), size="2", color=GRAY_11),
+            reason_fields(OrderDetailState),
+            rx.button(
+                rx.icon("ban", size=16, aria_hidden="true"),
+                t("orders_ui.cancel_order"),
+                on_click=OrderDetailState.ask_cancel_order,
+                color_scheme="red",
+                size="3",
+                id="cancel-order",
+            ),
+            spacing="3",
+            width="100%",
+        ),
+        id="cancel-order-box",
+        style=CARD,
+    )
+
+
+def sure_dialog() -> rx.Component:
+    return confirm_dialog(
+        title=t("orders_ui.sure_title"),
+        description=OrderDetailState.sure_text,
+        cancel_label=t("orders_ui.sure_no"),
+        confirm_label=t("orders_ui.sure_yes"),
+        open_=OrderDetailState.sure_open,
+        on_open_change=OrderDetailState.set_sure_open,
+        on_confirm=OrderDetailState.confirm_cancel_order,
+        busy=OrderDetailState.cancelling,
+        confirm_id="confirm-cancel-order",
+        turn=OrderDetailState.turn,
+    )
+
+
+def details_content() -> rx.Component:
+    return rx.vstack(
+        rx.flex(
+            rx.heading(OrderDetailState.title, as_="h1", size="7", id="order-title"),
+            rx.spacer(),
+            rx.badge(OrderDetailState.status_label, size="2", id="order-status"),
+            width="100%",
+            align="center",
+            gap="8px",
+            wrap="wrap",
+        ),
+        rx.text(t("orders_ui.ordered_on"), " ", OrderDetailState.ordered_on, color=GRAY_11),
+        rx.cond(
+            OrderDetailState.done_message != "",
+            rx.box(
+                notice(
+                    rx.fragment(
+                        rx.el.strong(OrderDetailState.done_title),
+                        " ",
+                        OrderDetailState.done_message,
+                    )
+                ),
+                id="order-cancelled",
+                width="100%",
+            ),
+        ),
+        # Issue 10 screen 2 (another helper builds /edit-profile/modify-order).
+        rx.cond(
+            OrderDetailState.can_cancel,
+            rx.flex(
+                link_button(
+                    rx.icon("pencil", size=16, aria_hidden="true"),
+                    t("orders_ui.modify_order"),
+                    href=OrderDetailState.modify_href,
+                    id_="modify-order",
+                    variant="soft",
+                    size="2",
+                ),
+                gap="8px",
+                wrap="wrap",
+            ),
+        ),
+        rx.el.ul(
+            rx.foreach(OrderDetailState.lines, order_line),
+            id="order-lines",
+            style={
+                "display": "grid",
+                "gap": "12px",
+                "padding": "0",
+                "margin": "0",
+                "width": "100%",
+            },
+        ),
+        rx.el.section(
+            rx.heading(t("orders_ui.charges"), as_="h2", size="4", margin_bottom="8px"),
+            rx.el.dl(
+                rx.foreach(OrderDetailState.charges, charge_row),
+                style={"display": "grid", "gap": "6px", "margin": "0"},
+            ),
+            id="order-charges",
+            style=CARD,
+        ),
+        rx.el.section(
+            rx.heading(t("orders_ui.refunds"), as_="h2", size="4", margin_bottom="8px"),
+            rx.cond(
+                OrderDetailState.refunds.length() > 0,
+                rx.el.ul(
+                    rx.foreach(OrderDetailState.refunds, refund_row),
+                    style={"display": "grid", "gap": "6px", "padding": "0", "margin": "0"},
+                ),
+                rx.text(t("orders_ui.no_refunds"), size="2", color=GRAY_11),
+            ),
+            rx.flex(
+                rx.text(t("orders_ui.total_refund"), weight="bold"),
+                rx.text(OrderDetailState.total_refund, weight="bold", id="order-total-refund"),
+                justify="between",
+                width="100%",
+                margin_top="8px",
+            ),
+            id="order-refunds",
+            style=CARD,
+        ),
+        rx.cond(OrderDetailState.can_cancel, cancel_order_box()),
+        spacing="4",
+        width="100%",
+    )
+
+
+def order_details() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.box(
+                    link_button(
+                        rx.icon("arrow-left", size=16, aria_hidden="true"),
+                        t("orders_ui.back_history"),
+                        href=HISTORY_ROUTE,
+                        id_="back-history",
+                        variant="ghost",
+                        size="2",
+                    ),
+                ),
+                rx.cond(
+                    OrderDetailState.loaded,
+                    rx.cond(
+                        OrderDetailState.missing != "",
+                        rx.vstack(
+                            rx.heading(t("title.order_details"), as_="h1", size="7"),
+                            rx.text(OrderDetailState.missing, id="order-missing", color=GRAY_11),
+                            width="100%",
+                        ),
+                        details_content(),
+                    ),
+                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                ),
+                add_dialog(),
+                sure_dialog(),
+                relang_watch(OrderDetailState.relang),
+                spacing="4",
+                width="100%",
+                max_width="720px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

@@ -1,0 +1,139 @@
+"""/edit-profile/order-history (issue 10, screen 1): the parent's paid orders in two tabs,
+Future and Past; each with its number, delivery dates, ordered-on date, total items and total,
+and a link to its details. 'No data found' when a tab is empty."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.relang import relang_watch
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
+
+GRAY_11 = rx.color("gray", 11)
+
+
+def fact(label_key: str, value, class_name: str) -> rx.Component:
+    return rx.box(
+        rx.el.dt(t(label_key), class_name="hm-fact-label"),
+        rx.el.dd(value, class_name=class_name),
+        class_name="hm-fact",
+    )
+
+
+def order_card(row: HistoryRow) -> rx.Component:
+    return rx.el.li(
+        rx.vstack(
+            rx.flex(
+                rx.heading(
+                    t("orders_ui.order"),
+                    " ",
+                    row.number,
+                    as_="h2",
+                    size="4",
+                    class_name="hm-number",
+                ),
+                rx.spacer(),
+                rx.badge(
+                    row.status_label,
+                    color_scheme=rx.match(
+                        row.status,
+                        ("cancelled", "red"),
+                        ("partially_cancelled", "amber"),
+                        "grass",
+                    ),
+                    class_name="hm-order-status",
+                ),
+                width="100%",
+                align="center",
+                gap="8px",
+                wrap="wrap",
+            ),
+            rx.el.dl(
+                fact("orders_ui.delivery_dates", row.dates, "hm-order-dates"),
+                fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed"),
+                fact("orders_ui.total_items", row.total_items.to_string(), "hm-order-items"),
+                fact("orders_ui.total", row.total, "hm-order-total"),
+                rx.cond(
+                    row.has_refund,
+                    fact("orders_ui.refunded", row.refunded, "hm-order-refunded"),
+                ),
+                class_name="hm-facts",
+            ),
+            link_button(
+                t("orders_ui.view"),
+                rx.icon("arrow-right", size=16, aria_hidden="true"),
+                href=row.href,
+                size="2",
+                variant="soft",
+                custom_attrs={"aria-label": row.view_label},
+                class_name="hm-order-view",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        class_name="hm-order-card",
+        custom_attrs={"data-order-id": row.order_id},
+        style={
+            "padding": "14px",
+            "border": f"1px solid {rx.color('gray', 6)}",
+            "border_radius": "10px",
+            "background_color": rx.color("gray", 1),
+            "list_style": "none",
+        },
+    )
+
+
+def order_list() -> rx.Component:
+    return rx.cond(
+        OrderHistoryState.loaded,
+        rx.cond(
+            OrderHistoryState.rows.length() > 0,
+            rx.el.ul(
+                rx.foreach(OrderHistoryState.rows, order_card),
+                id="order-list",
+                style={"display": "grid", "gap": "12px", "padding": "0", "margin": "0"},
+            ),
+            rx.center(
+                rx.text(OrderHistoryState.empty_message, color=GRAY_11),
+                id="orders-empty",
+                padding="32px",
+                width="100%",
+            ),
+        ),
+        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+    )
+
+
+def order_history() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.heading(t("orders_ui.history_title"), as_="h1", size="7"),
+                rx.text(t("orders_ui.history_intro"), color=GRAY_11),
+                rx.tabs.root(
+                    rx.tabs.list(
+                        rx.tabs.trigger(t("orders_ui.tab_future"), value="future", id="tab-future"),
+                        rx.tabs.trigger(t("orders_ui.tab_past"), value="past", id="tab-past"),
+                        aria_label=t("orders_ui.tabs_label"),
+                    ),
+                    rx.tabs.content(order_list(), value="future", padding_top="16px"),
+                    rx.tabs.content(order_list(), value="past", padding_top="16px"),
+                    value=OrderHistoryState.tab,
+                    on_change=OrderHistoryState.set_tab,
+                    width="100%",
+                ),
+                relang_watch(OrderHistoryState.relang),
+                spacing="4",
+                width="100%",
+                max_width="720px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )

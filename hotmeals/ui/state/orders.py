@@ -1,0 +1,470 @@
+"""States of the order history (/edit-profile/order-history) and the order details
+(/edit-profile/order-details?id=N): issue 10, screens 1 and 4, and the details' 'Add to cancel
+cart' (screen 3's first step).
+
+Thin callers of ``hotmeals.services.orders`` (order_history, order_detail) and
+``hotmeals.services.cancellations`` (cancel_reasons, add_to_cancel_cart, cancel_order). The
+parent is ``acting_parent(self)`` on every call; every id from the browser must be one shown
+on screen, and the services check that it is the parent's (another parent's order or line is
+'No data found'). Cut-offs, quantities, reasons and refunds are the services' rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.services import cancellations
+from hotmeals.services import orders as order_service
+from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+HISTORY_ROUTE = "/edit-profile/order-history"
+DETAILS_ROUTE = "/edit-profile/order-details"
+CANCEL_CART_ROUTE = "/edit-profile/cancel-cart"
+# Built by the modify-order / manage-meal helper (issue 10, screens 2 and 5).
+MODIFY_ROUTE = "/edit-profile/modify-order"
+MANAGE_ROUTE = "/edit-profile/manage-meal-details"
+TABS = ("future", "past")
+
+
+@dataclass
+class HistoryRow:
+    order_id: str = ""
+    number: str = ""
+    status: str = ""
+    status_label: str = ""
+    dates: str = ""
+    ordered_on: str = ""
+    total_items: int = 0
+    total: str = ""
+    refunded: str = ""
+    has_refund: bool = False
+    href: str = ""
+    view_label: str = ""
+
+
+@dataclass
+class DetailLine:
+    line_id: str = ""
+    child: str = ""
+    day: str = ""
+    meal: str = ""
+    size_label: str = ""
+    menu_option: str = ""
+    meal_option: str = ""
+    addons: str = ""
+    note: str = ""
+    quantity: int = 0
+    cancelled: int = 0
+    active: int = 0
+    price: str = ""
+    state: str = ""
+    state_label: str = ""
+    moved_from: str = ""
+    can_cancel: bool = False
+    manage_href: str = ""
+
+
+@dataclass
+class ChargeRow:
+    name: str = ""
+    label: str = ""
+    amount: str = ""
+
+
+@dataclass
+class RefundRow:
+    refund_id: str = ""
+    amount: str = ""
+    date: str = ""
+    state_label: str = ""
+
+
+@dataclass
+class ReasonOption:
+    id: str = ""
+    name: str = ""
+    is_other: bool = False
+
+
+def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
+    rows = []
+    for o in answer.get("orders", []):
+        rows.append(
+            HistoryRow(
+                order_id=str(o["order_id"]),
+                number=str(o["number"]),
+                status=str(o["status"]),
+                status_label=str(o["status_label"]),
+                dates=" · ".join(o.get("delivery_dates_label") or []),
+                ordered_on=str(o["ordered_on_label"]),
+                total_items=int(o["total_items"]),
+                total=str(o["total_pay"]),
+                refunded=str(o["total_refund"]),
+                has_refund=int(o.get("total_refund_cents") or 0) > 0,
+                href=f"{DETAILS_ROUTE}?id={int(o['order_id'])}",
+                view_label=tr("orders_ui.view_label", lang, number=o["number"]),
+            )
+        )
+    return rows
+
+
+def detail_lines(answer: dict) -> list[DetailLine]:
+    out = []
+    for x in answer.get("lines", []):
+        addons = ", ".join(f"{a['name']} (+{a['price']})" for a in x.get("addons") or [])
+        out.append(
+            DetailLine(
+                line_id=str(x["order_line_id"]),
+                child=str(x["child_name"]),
+                day=str(x["day"]),
+                meal=str(x["meal_name"]),
+                size_label=str(x["size_label"]),
+                menu_option=str(x.get("menu_option") or ""),
+                meal_option=str(x.get("meal_option") or ""),
+                addons=addons,
+                note=str(x.get("special_note") or ""),
+                quantity=int(x["quantity"]),
+                cancelled=int(x["cancelled_quantity"]),
+                active=int(x["active_quantity"]),
+                price=str(x["line_total"]),
+                state=str(x["state"]),
+                state_label=str(x["state_label"]),
+                moved_from=str(x.get("moved_from") or ""),
+                can_cancel=bool(x["can_cancel"]),
+                manage_href=f"{MANAGE_ROUTE}?id={int(x['order_line_id'])}",
+            )
+        )
+    return out
+
+
+def reason_options(rows: list[dict]) -> list[ReasonOption]:
+    return [
+        ReasonOption(id=str(r["reason_id"]), name=str(r["label"]), is_other=bool(r["is_other"]))
+        for r in rows
+    ]
+
+
+async def sync_cancel_count(state: rx.State, count: int) -> None:
+    """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
+    one, which other tabs see through the storage event)."""
+    auth = await state.get_state(AuthState)
+    auth.cancel_cart_count = int(count)
+    auth.cancel_cart_count_store = str(int(count))
+
+
+def _as_int(value: object) -> int | None:
+    try:
+        number = int(str(value))
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+class OrderHistoryState(rx.State):
+    """/edit-profile/order-history: the Future and Past tabs."""
+
+    tab: str = "future"
+    rows: list[HistoryRow] = []
+    loaded: bool = False
+    empty_message: str = ""
+    _lang: str = ""
+
+    async def _load(self) -> None:
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None:
+            self.rows, self.loaded = [], False
+            return
+        answer = await call_service(
+            order_service.order_history, parent_id=who.parent_id, tab=self.tab, lang=lang
+        )
+        self.rows = history_rows(answer, lang)
+        self.empty_message = str(answer.get("message") or "")
+        self.loaded = True
+        self._lang = lang
+
+    @rx.event
+    async def load(self):
+        wanted = self.router.url.query_parameters.get("tab")
+        self.tab = wanted if wanted in TABS else "future"
+        self.loaded = False
+        await self._load()
+
+    @rx.event
+    async def set_tab(self, tab: str):
+        if tab not in TABS or tab == self.tab:
+            return
+        self.tab = tab
+        self.loaded = False
+        yield
+        await self._load()
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
+            await self._load()
+
+
+class OrderDetailState(rx.State):
+    """/edit-profile/order-details?id=N: the order's lines and charges, 'Add to cancel cart'
+    per line and 'Cancel order' (a reason, then 'Are you sure?')."""
+
+    order_id: str = ""
+    number: str = ""
+    title: str = ""
+    status: str = ""
+    status_label: str = ""
+    ordered_on: str = ""
+    lines: list[DetailLine] = []
+    charges: list[ChargeRow] = []
+    refunds: list[RefundRow] = []
+    total_refund: str = ""
+    can_cancel: bool = False
+    loaded: bool = False
+    missing: str = ""  # 'No data found' for a missing or another parent's order
+    modify_href: str = ""
+
+    # Add to cancel cart
+    add_open: bool = False
+    add_line: str = ""
+    add_name: str = ""
+    add_max: int = 1
+    add_qty: int = 1
+    adding: bool = False
+
+    # Cancel the whole order
+    reasons: list[ReasonOption] = []
+    reason_id: str = ""
+    other_text: str = ""
+    reason_error: str = ""
+    other_error: str = ""
+    sure_open: bool = False
+    sure_text: str = ""
+    cancelling: bool = False
+    done_title: str = ""
+    done_message: str = ""
+    turn: int = 0
+
+    _once_key: str = ""
+    _once_digest: str = ""
+    _id: int = 0
+    _lang: str = ""
+    _quantities: dict[str, int] = {}
+
+    @rx.var
+    def other_chosen(self) -> bool:
+        return any(r.is_other and r.id == self.reason_id for r in self.reasons)
+
+    @rx.var
+    def add_choices(self) -> list[str]:
+        return [str(n) for n in range(1, max(self.add_max, 1) + 1)]
+
+    # ---- private ------------------------------------------------------------------------
+    async def _fill(self, parent_id: int, lang: str) -> None:
+        try:
+            answer = await call_service(
+                order_service.order_detail, parent_id=parent_id, order_id=self._id, lang=lang
+            )
+        except DomainError as err:
+            self.missing = message(err, lang)
+            self.lines, self.charges, self.refunds = [], [], []
+            self.loaded = True
+            self._lang = lang
+            return
+        self.missing = ""
+        self.order_id = str(answer["order_id"])
+        self.number = str(answer["number"])
+        self.title = tr("orders_ui.details_title", lang, number=answer["number"])
+        self.status = str(answer["status"])
+        self.status_label = str(answer["status_label"])
+        from hotmeals.ui.state.cart import long_date
+
+        self.ordered_on = long_date(str(answer["ordered_on"]), lang)
+        self.lines = detail_lines(answer)
+        self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
+        self.charges = [
+            ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
+            for c in answer["charges"]
+        ]
+        self.refunds = [
+            RefundRow(
+                refund_id=str(r["refund_id"]),
+                amount=r["amount"],
+                date=r["date_label"],
+                state_label=r["state_label"],
+            )
+            for r in answer["refunds"]
+        ]
+        self.total_refund = str(answer["total_refund"])
+        self.can_cancel = bool(answer["can_cancel"])
+        self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
+        self.sure_text = tr("orders_ui.sure_order", lang, number=answer["number"])
+        self.reasons = reason_options(await call_service(cancellations.cancel_reasons, lang=lang))
+        self.loaded = True
+        self._lang = lang
+
+    # ---- loading ------------------------------------------------------------------------
+    @rx.event
+    async def load(self):
+        lang = (await self.get_state(I18nState)).lang
+        self.loaded = False
+        self.add_open = self.sure_open = self.adding = self.cancelling = False
+        self.reason_id = self.other_text = self.reason_error = self.other_error = ""
+        self.done_title = self.done_message = ""
+        self.number = self.title = ""
+        forget_submission(self)
+        self._id = _as_int(self.router.url.query_parameters.get("id")) or 0
+        who = await acting_parent(self)
+        if who is None:
+            self.lines, self.loaded = [], False
+            return
+        await self._fill(who.parent_id, lang)
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is not None:
+            await self._fill(who.parent_id, lang)
+
+    # ---- add to cancel cart -------------------------------------------------------------
+    @rx.event
+    def ask_add(self, line_id: str):
+        line_id = str(line_id)
+        line = next((x for x in self.lines if x.line_id == line_id and x.can_cancel), None)
+        if line is None:
+            return
+        self.add_line, self.add_name = line_id, line.meal
+        self.add_max = max(line.active, 1)
+        self.add_qty = 1
+        self.add_open = True
+
+    @rx.event
+    def set_add_open(self, value: bool):
+        if not self.adding:
+            self.add_open = bool(value)
+
+    @rx.event
+    def set_add_qty(self, value: str):
+        number = _as_int(value) or 1
+        self.add_qty = min(number, max(self.add_max, 1))
+
+    @rx.event
+    async def confirm_add(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.adding or self.add_line not in self._quantities:
+            self.turn += 1
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.add_open = False
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.adding = True
+        yield
+        try:
+            # The service checks the line is who's, still active and before its cut-off, and
+            # the quantity within what is left; a repeat sets the same quantity again.
+            answer = await call_service(
+                cancellations.add_to_cancel_cart,
+                parent_id=who.parent_id,
+                order_line_id=int(self.add_line),
+                quantity=int(self.add_qty),
+                lang=lang,
+            )
+        except DomainError as err:
+            self.adding = False
+            self.add_open = False
+            self.turn += 1
+            yield failed(message(err, lang))
+            return
+        await sync_cancel_count(self, int(answer["cancel_cart_count"]))
+        self.adding = False
+        self.add_open = False
+        self.turn += 1
+        yield succeeded(tr("orders_after.added_to_cancel_cart", lang))
+
+    # ---- cancel the whole order ---------------------------------------------------------
+    @rx.event
+    def set_reason(self, value: str):
+        value = str(value)
+        self.reason_id = value if any(r.id == value for r in self.reasons) else ""
+        self.reason_error = ""
+        self.other_error = ""
+
+    @rx.event
+    def set_other_text(self, value: str):
+        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
+        self.other_error = ""
+
+    @rx.event
+    async def ask_cancel_order(self):
+        """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
+        lang = (await self.get_state(I18nState)).lang
+        if not self.can_cancel:
+            return
+        if not self.reason_id:
+            self.reason_error = tr("cancel_reason_required", lang)
+            return rx.set_focus("cancel-reason")
+        if self.other_chosen and not self.other_text.strip():
+            self.other_error = tr("cancel_other_text_required", lang)
+            return rx.set_focus("cancel-other")
+        self.sure_open = True
+
+    @rx.event
+    def set_sure_open(self, value: bool):
+        if not self.cancelling:
+            self.sure_open = bool(value)
+
+    @rx.event
+    async def confirm_cancel_order(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.cancelling or not self._id:
+            self.turn += 1
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.sure_open = False
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.cancelling = True
+        yield
+        key = submission_key(self, ["cancel_order", self._id, self.reason_id, self.other_text])
+        try:
+            # The service checks the order is who's, every remaining meal before its cut-off,
+            # the reason; repeat-safe by the key (a double tap refunds once).
+            result = await cancellations.cancel_order(
+                parent_id=who.parent_id,
+                order_id=self._id,
+                reason_id=_as_int(self.reason_id),
+                other_text=self.other_text if self.other_chosen else None,
+                request_key=key,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.cancelling = False
+            self.sure_open = False
+            self.turn += 1
+            yield failed(message(err, lang))
+            return
+        self.cancelling = False
+        self.sure_open = False
+        self.done_title, self.done_message = result.title, result.message
+        self.reason_id = self.other_text = ""
+        await self._fill(who.parent_id, lang)
+        forget_submission(self)
+        self.turn += 1
+        yield succeeded(result.title, description=result.message)
