@@ -464,7 +464,7 @@ def _allergy_block() -> rx.Component:
                     checked=BookingState.acknowledged,
                     on_change=BookingState.set_acknowledged,
                     id="meal-ack",
-                    color_scheme="amber",
+                    color_scheme="orange",
                 ),
                 rx.el.span(detail["allergy_message"], class_name="hm-check-label"),
                 html_for="meal-ack",
