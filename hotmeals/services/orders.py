@@ -34,8 +34,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import case, update
+from sqlalchemy import case, insert, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
@@ -685,13 +686,17 @@ def apply_cancel(
     )
     session.add(cancellation)
     session.flush()
+    # One executemany whatever the number of lines (the ORM would insert row by row).
+    table: Any = OrderCancellationLine
+    session.execute(
+        insert(table.__table__),
+        [
+            {"cancellation_id": cancellation.id, "order_line_id": line_id, "quantity": qty}
+            for line_id, qty in quantities.items()
+        ],
+    )
     for line_id, qty in quantities.items():
         line = by_id[line_id]
-        session.add(
-            OrderCancellationLine(
-                cancellation_id=cancellation.id or 0, order_line_id=line_id, quantity=qty
-            )
-        )
         line.cancelled_quantity += qty
         if line.cancelled_quantity >= line.quantity:
             line.status = transition_line(line.status, LineStatus.CANCELLED)
