@@ -159,6 +159,7 @@ APP = {
     },
     "hotmeals.ui.state.cart.CartState": {
         "load_cart",  # on_load: the acting parent's cart
+        "relang",  # the same screen again in the language just chosen (acting parent's)
         "change_quantity",  # a line on screen; the service checks it is the parent's
         "ask_delete",
         "set_delete_open",
@@ -174,6 +175,7 @@ APP = {
     },
     "hotmeals.ui.state.checkout.CheckoutState": {
         "load",
+        "relang",
         "set_card_choice",  # a card id the checkout service checks is the parent's
         "set_save_card",
         "pay",
