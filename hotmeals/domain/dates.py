@@ -75,11 +75,11 @@ def month_title(value: date, lang: str | None = "en") -> str:
     return format_date(value, "LLLL y", locale=_locale(lang))
 
 
-def weekday_names(lang: str | None = "en", width: str = "abbreviated") -> list[str]:
-    """Monday first: ``["lun.", "mar.", ...]`` / ``["Mon", "Tue", ...]``."""
+def weekday_names(lang: str | None = "en") -> list[str]:
+    """Monday first, abbreviated: ``["lun.", "mar.", ...]`` / ``["Mon", "Tue", ...]``."""
     from babel.dates import get_day_names
 
-    names = get_day_names(width, locale=_locale(lang))
+    names = get_day_names("abbreviated", locale=_locale(lang))
     return [str(names[n]) for n in range(7)]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,21 @@ def test_day_labels_name_the_reason_and_what_is_ordered():
     )
     assert label == "Monday, December 21: no meals: Winter break"
     assert day_label(_day("2026-11-24", ordered_quantity=1), "en").endswith("open, 1 ordered")
+
+
+def test_dates_in_the_parents_language():
+    from datetime import date, datetime
+
+    from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
+
+    assert long_day(date(2025, 11, 24), "fr") == "lundi 24 novembre"
+    assert long_day(date(2025, 11, 24), "en") == "Monday, November 24"
+    assert month_title(date(2025, 11, 1), "fr") == "novembre 2025"
+    assert weekday_names("fr")[:2] == ["lun.", "mar."] and weekday_names("en")[4] == "Fri"
+    # A cut-off stored in UTC is shown at Toronto's time.
+    cutoff = datetime(2025, 11, 21, 22, 0, tzinfo=UTC)
+    assert long_moment(cutoff, "fr") == "vendredi 21 novembre, 17 h 00"
+    assert long_moment(cutoff, "en") == "Friday, November 21, 5:00\u202fp.m."
 
 
 def test_allergy_badges_name_the_allergen():
