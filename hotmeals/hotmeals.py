@@ -13,6 +13,7 @@ from hotmeals.services.jobs import register_background_jobs
 from hotmeals.ui.pages.booking_routes import register_booking_pages
 from hotmeals.ui.pages.checkout_routes import register_checkout_pages
 from hotmeals.ui.pages.not_found import not_found
+from hotmeals.ui.pages.order_changes_routes import register_order_change_pages
 from hotmeals.ui.pages.orders_routes import register_order_pages
 from hotmeals.ui.pages.payments_routes import register_payment_pages
 from hotmeals.ui.routes import register_pages, toaster
@@ -46,5 +47,6 @@ register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/pay
 register_booking_pages(app)  # Book meal (hotmeals/ui/pages/booking_routes.py)
 register_checkout_pages(app)  # cart, order summary, payment (ui/pages/checkout_routes.py)
 register_order_pages(app)  # order history, order details, cancel cart (ui/pages/orders_routes.py)
+register_order_change_pages(app)  # modify order, manage one meal (order_changes_routes.py)
 app.add_page(not_found, route="404", title=t("title.not_found"))
 register_background_jobs(app)  # reconciliation and housekeeping, one worker at a time

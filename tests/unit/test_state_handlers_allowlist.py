@@ -213,6 +213,33 @@ APP = {
         "set_sure_open",
         "confirm_cancel_order",
     },
+    # Issue 10: modify an order, manage one meal. acting_parent() on every call; ids must be
+    # on screen (or the address's, checked by the services against the parent).
+    "hotmeals.ui.state.modify_order.ModifyOrderState": {
+        "load",
+        "relang",
+        "remove",  # only a line on screen that can still change
+        "undo",  # only a step on screen
+        "set_card_choice",
+        "set_save_card",
+        "confirm",
+        "lightbox_closed",  # only the payment this tab opened (backend-only id)
+        "load_add_item",
+    },
+    "hotmeals.ui.state.manage_meal.ManageMealState": {
+        "load",
+        "load_confirm",
+        "relang",
+        "set_reason",
+        "set_other_text",
+        "ask_cancel",
+        "set_sure_open",
+        "confirm_cancel",
+        "set_card_choice",
+        "set_save_card",
+        "confirm_move",
+        "lightbox_closed",
+    },
     "hotmeals.ui.state.cancel_cart.CancelCartState": {
         "load",
         "relang",

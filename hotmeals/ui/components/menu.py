@@ -565,7 +565,14 @@ def _add_bar() -> rx.Component:
         ),
         rx.button(
             rx.cond(BookingState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
-            rx.cond(BookingState.busy, t("ui.book.adding"), t("ui.book.add")),
+            rx.cond(
+                BookingState.busy,
+                t("ui.book.adding"),
+                # the add-item step of modify-order adds to the order, not the cart
+                rx.cond(
+                    BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
+                ),
+            ),
             on_click=BookingState.add,
             disabled=BookingState.busy | ~BookingState.can_add,
             size="3",

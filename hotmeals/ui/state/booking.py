@@ -196,7 +196,11 @@ class BookingState(rx.State):
     note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
     busy: bool = False
     turn: int = 0  # bumped when an add ends (components.forms.once_attrs)
+    # Set by ModifyOrderState.load_add_item (/edit-profile/modify-order/add-item): the dialog
+    # adds to that order's draft (AddToMyOrder) instead of the cart. Reset by ``load``.
+    order_number: str = ""
 
+    _order_id: int = 0
     _days: list[dict] = []
     _lang: str = ""
     _menu_day_id: int = 0
@@ -376,6 +380,7 @@ class BookingState(rx.State):
         self._close_detail()
         self.busy = False
         self.mode = "one"
+        self._order_id, self.order_number = 0, ""
         if who is None:
             self.kids, self._days, self.cells, self.meals = [], [], [], []
             self.loaded = False
@@ -625,6 +630,10 @@ class BookingState(rx.State):
             "special_note_text": self.note,
             "allergy_ack": bool(self.acknowledged),
         }
+        if self._order_id:
+            async for event in self._add_to_order(who, lang, values):
+                yield event
+            return
         try:
             # The service checks the child, the day, the cut-off, the allergy rule and every
             # option against the parent and the meal; the same dialog sent twice adds once.
@@ -653,3 +662,32 @@ class BookingState(rx.State):
         if result.get("allergy_notice"):
             yield rx.toast.info(result["allergy_notice"])
         await self._load_dates(who)  # the day now shows what is in the cart
+
+    async def _add_to_order(self, who: ActingParent, lang: str, values: dict):
+        """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,
+        checked by the service against the order, which must be who's), then back to it."""
+        from hotmeals.services import order_changes
+        from hotmeals.services.submissions import submit_once
+
+        order_id = self._order_id
+        try:
+            done = await call_service(
+                submit_once,
+                parent_id=who.parent_id,
+                key=submission_key(self, {"order_id": order_id, **values}),
+                action="add_to_my_order",
+                fn=order_changes.add_to_my_order,
+                order_id=order_id,
+                lang=lang,
+                **values,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        self._close_detail()
+        if done.repeated:
+            return
+        yield succeeded(tr("ui.change.added", lang))
+        yield rx.redirect(f"/edit-profile/modify-order?id={order_id}")

@@ -1,0 +1,365 @@
+"""/edit-profile/modify-order?id=N (issue 10, screen 2): the order's meals, each with 'Remove'
+while before its cut-off, 'Add item' (the Book meal screen's child, calendar, menu and meal
+dialog, adding to this order: /add-item), the meals added, the difference (new total, to pay
+or to refund) and Confirm: a decrease is refunded at once, an increase paid with a saved card
+or in Converge's Lightbox. /edit-profile/modify-meal-details?id=N is the same add-item step."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
+from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
+from hotmeals.ui.components.relang import relang_watch
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.checkout_payment import _choice
+from hotmeals.ui.state.booking import BookingState
+from hotmeals.ui.state.checkout import NEW_CARD
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.modify_order import ModifyOrderState
+
+GRAY_11 = rx.color("gray", 11)
+STATUS_KIND = {
+    "done": "success",
+    "cancelled": "success",
+    "paying": "info",
+    "confirming": "info",
+    "pending": "info",
+    "declined": "error",
+    "dropped": "error",
+    "error": "error",
+}
+S = ModifyOrderState
+
+
+def back(href, key: str, id_: str) -> rx.Component:
+    return rx.box(
+        link_button(
+            rx.icon("arrow-left", size=16, aria_hidden="true"),
+            t(key),
+            href=href,
+            id_=id_,
+            variant="ghost",
+            size="2",
+        )
+    )
+
+
+def card_choice(state) -> rx.Component:
+    """A saved card or a new one in the Lightbox (``state``: cards, card_choice, save_card,
+    busy, set_card_choice, set_save_card)."""
+    return rx.vstack(
+        rx.el.p(t("checkout.choose_card"), id="change-card-label", class_name="hm-label"),
+        rx.radio_group.root(
+            rx.vstack(
+                rx.foreach(
+                    state.cards, lambda c: _choice(c["id"], c["label"], "change-card-" + c["id"])
+                ),
+                _choice(NEW_CARD, t("checkout.new_card"), "change-card-new"),
+                spacing="2",
+                width="100%",
+            ),
+            value=state.card_choice,
+            on_change=state.set_card_choice,
+            name="card",
+            aria_labelledby="change-card-label",
+            disabled=state.busy,
+            width="100%",
+        ),
+        rx.cond(
+            state.card_choice == NEW_CARD,
+            rx.el.label(
+                rx.checkbox(
+                    checked=state.save_card, on_change=state.set_save_card, id="change-save-card"
+                ),
+                rx.text(t("checkout.save_card"), size="2"),
+                html_for="change-save-card",
+                display="flex",
+                align_items="center",
+                gap="8px",
+                min_height="44px",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def progress(state, id_: str) -> rx.Component:
+    return rx.fragment(
+        status_notice(state.message, state.status, STATUS_KIND, id_=id_),
+        rx.cond(
+            state.waiting,
+            rx.flex(
+                rx.spinner(size="3"),
+                rx.text(t("checkout.waiting"), size="2"),
+                align="center",
+                gap="10px",
+                role="status",
+            ),
+        ),
+    )
+
+
+def _line(line: rx.Var) -> rx.Component:
+    removing = line["removing"] != ""
+    return rx.el.li(
+        rx.flex(
+            rx.vstack(
+                rx.text(line["name"], weight="bold", size="3"),
+                rx.text(line["child"], " · ", line["day"], size="2", color=GRAY_11),
+                rx.text(
+                    t("ui.change.quantity"),
+                    " ",
+                    line["quantity"],
+                    " · ",
+                    line["price"],
+                    size="2",
+                    color=GRAY_11,
+                ),
+                rx.cond(
+                    removing,
+                    rx.badge(t("ui.change.removing"), " ", line["removing"], color_scheme="red"),
+                ),
+                rx.cond(
+                    line["status"] == "cancelled",
+                    rx.badge(t("ui.change.cancelled"), color_scheme="gray"),
+                ),
+                spacing="1",
+                align="start",
+            ),
+            rx.spacer(),
+            rx.cond(
+                removing,
+                rx.button(
+                    rx.icon("undo-2", size=16, aria_hidden="true"),
+                    t("ui.change.undo"),
+                    on_click=S.undo(line["undo"]),
+                    disabled=S.busy,
+                    variant="soft",
+                    size="2",
+                    id="undo-line-" + line["id"],
+                ),
+                rx.cond(
+                    line["can_remove"] != "",
+                    rx.button(
+                        rx.icon("trash-2", size=16, aria_hidden="true"),
+                        t("ui.change.remove"),
+                        on_click=S.remove(line["id"]),
+                        disabled=S.busy,
+                        variant="soft",
+                        color_scheme="red",
+                        size="2",
+                        id="remove-line-" + line["id"],
+                    ),
+                    rx.cond(
+                        line["status"] != "cancelled",
+                        rx.text(t("ui.change.locked"), size="1", color=GRAY_11, max_width="140px"),
+                    ),
+                ),
+            ),
+            gap="12px",
+            align="center",
+            wrap="wrap",
+        ),
+        class_name="hm-card",
+        padding="12px 16px",
+        list_style="none",
+        custom_attrs={"data-line": line["id"]},
+    )
+
+
+def _added(step: rx.Var) -> rx.Component:
+    return rx.el.li(
+        rx.flex(
+            rx.vstack(
+                rx.text(step["name"], weight="bold", size="3"),
+                rx.text(
+                    step["day"],
+                    " · ",
+                    t("ui.change.quantity"),
+                    " ",
+                    step["quantity"],
+                    " · ",
+                    step["price"],
+                    size="2",
+                    color=GRAY_11,
+                ),
+                rx.badge(t("ui.change.adding"), color_scheme="grass"),
+                rx.cond(
+                    step["problem"] != "",
+                    rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
+                ),
+                spacing="1",
+                align="start",
+            ),
+            rx.spacer(),
+            rx.button(
+                rx.icon("undo-2", size=16, aria_hidden="true"),
+                t("ui.change.undo"),
+                on_click=S.undo(step["id"]),
+                disabled=S.busy,
+                variant="soft",
+                size="2",
+                id="undo-added-" + step["id"],
+            ),
+            gap="12px",
+            align="center",
+            wrap="wrap",
+        ),
+        class_name="hm-card",
+        padding="12px 16px",
+        list_style="none",
+    )
+
+
+def summary() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.text(t("ui.change.new_total"), size="3", color=GRAY_11),
+                rx.spacer(),
+                rx.text(S.new_total, size="5", weight="bold", id="change-new-total"),
+                width="100%",
+                align="center",
+            ),
+            rx.text(S.difference, size="3", weight="medium", id="change-difference"),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+        id="change-summary",
+    )
+
+
+def modify_content() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("ui.change.title"), " ", S.number, as_="h1", size="7"),
+        rx.text(t("ui.change.intro"), color=GRAY_11),
+        rx.el.ul(
+            rx.foreach(S.lines, _line),
+            display="flex",
+            flex_direction="column",
+            gap="8px",
+            padding="0",
+            margin="0",
+            width="100%",
+            id="change-lines",
+        ),
+        rx.cond(
+            S.added.length() > 0,
+            rx.vstack(
+                rx.heading(t("ui.change.added_title"), as_="h2", size="4"),
+                rx.el.ul(
+                    rx.foreach(S.added, _added),
+                    display="flex",
+                    flex_direction="column",
+                    gap="8px",
+                    padding="0",
+                    margin="0",
+                    width="100%",
+                    id="change-added",
+                ),
+                width="100%",
+            ),
+        ),
+        link_button(
+            rx.icon("plus", size=16, aria_hidden="true"),
+            t("ui.change.add_item"),
+            href=S.add_link,
+            id_="change-add-item",
+            variant="soft",
+            size="3",
+        ),
+        rx.cond(S.has_changes, summary()),
+        rx.cond(S.has_changes & (S.to_pay_cents > 0), card_choice(S)),
+        progress(S, "change-status"),
+        rx.cond(
+            S.has_changes,
+            rx.button(
+                rx.cond(S.busy, rx.spinner(size="2"), rx.icon("check", size=16)),
+                t("ui.change.confirm"),
+                on_click=S.confirm,
+                disabled=S.busy | ~S.can_confirm,
+                size="3",
+                width="100%",
+                id="change-confirm",
+                custom_attrs={
+                    **once_attrs(S.turn),
+                    "aria-busy": rx.cond(S.busy, "true", "false"),
+                },
+            ),
+        ),
+        spacing="4",
+        width="100%",
+    )
+
+
+def _frame(*children: rx.Component, max_width: str = "720px") -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                *children,
+                spacing="4",
+                width="100%",
+                max_width=max_width,
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )
+
+
+def modify_order() -> rx.Component:
+    return _frame(
+        back(S.order_link, "ui.change.back_order", "back-order"),
+        rx.cond(
+            S.loaded,
+            rx.cond(
+                S.missing != "",
+                rx.vstack(
+                    rx.heading(t("ui.change.title"), as_="h1", size="7"),
+                    rx.text(S.missing, id="change-missing", color=GRAY_11),
+                ),
+                modify_content(),
+            ),
+            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        ),
+        relang_watch(S.relang),
+    )
+
+
+def add_item() -> rx.Component:
+    """The Book meal pieces (child, calendar, day menu, meal dialog) adding to the order."""
+    return _frame(
+        back(S.order_link, "ui.change.back_modify", "back-modify"),
+        rx.heading(t("ui.change.add_title"), " ", S.number, as_="h1", size="7"),
+        rx.cond(
+            S.missing != "",
+            rx.text(S.missing, id="change-missing", color=GRAY_11),
+            rx.cond(
+                BookingState.loaded,
+                rx.vstack(
+                    child_picker(),
+                    rx.cond(
+                        BookingState.months.length() > 0,
+                        rx.el.div(
+                            rx.box(calendar(), class_name="hm-book-side"),
+                            day_menu(),
+                            class_name="hm-book-grid",
+                        ),
+                        rx.card(rx.text(t("ui.book.no_days")), width="100%"),
+                    ),
+                    spacing="4",
+                    width="100%",
+                ),
+                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            ),
+        ),
+        meal_dialog(),
+        relang_watch(BookingState.relang),
+        max_width=MAX_WIDTH,
+    )

@@ -1,0 +1,375 @@
+"""State of the manage-one-meal screens (issue 10, screen 5):
+/edit-profile/manage-meal-details (the upcoming meals; with ?id=<order line> one meal: cancel
+it, or pick another day) and /edit-profile/manage-meal-details/manage-confirm-order
+(?id=<order line>&date=<day>: confirm the move; a difference to pay is paid with a saved card
+or in the Lightbox, one to refund goes back to the card).
+
+Thin callers of ``hotmeals.services.order_changes`` (get_meals_list, meal_order_detail,
+get_dates_for_modify_meal, modify_meal, complete_change_payment, change_payment_declined)
+and ``hotmeals.services.cancellations`` (cancel_reasons, cancel_meal). The parent is
+``acting_parent(self)`` on every call; the ids come from the address and are checked by the
+services against that parent (another parent's line is 'not found').
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.services import cancellations
+from hotmeals.services import order_changes as changes
+from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.checkout import NEW_CARD
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.modify_order import (
+    _int,
+    _query_id,
+    card_options,
+    result_status,
+    settle_lightbox,
+)
+from hotmeals.ui.state.payments import _result, lightbox_script
+from hotmeals.ui.state.toasts import failed, succeeded
+
+MANAGE_ROUTE = "/edit-profile/manage-meal-details"
+CONFIRM_MOVE_ROUTE = "/edit-profile/manage-meal-details/manage-confirm-order"
+DETAILS_ROUTE = "/edit-profile/order-details"
+OTHER_TEXT_MAX = 500
+
+
+def _meal_row(meal: dict) -> dict[str, str]:
+    extras = [meal.get("menu_option") or "", meal.get("meal_option") or ""]
+    extras += list(meal.get("addons") or [])
+    return {
+        "id": str(meal["order_line_id"]),
+        "order_id": str(meal["order_id"]),
+        "number": str(meal["order_number"]),
+        "child": str(meal["child_name"]),
+        "day": str(meal["day"]),
+        "date": str(meal["date"]),
+        "name": str(meal["name"]),
+        "size": str(meal["size_label"] or ""),
+        "extras": ", ".join(x for x in extras if x),
+        "note": str(meal.get("special_note") or ""),
+        "quantity": str(meal["quantity"]),
+        "price": str(meal["price"]),
+        "vendor": str(meal["vendor"] or ""),
+        "moved": "1" if meal["status"] == "moved" else "",
+        "can_change": "1" if meal["can_change"] else "",
+        "href": f"{MANAGE_ROUTE}?id={int(meal['order_line_id'])}",
+    }
+
+
+class ManageMealState(rx.State):
+    """/edit-profile/manage-meal-details[?id=N] and /manage-confirm-order?id=N&date=D."""
+
+    loaded: bool = False
+    missing: str = ""
+    meals: list[dict[str, str]] = []
+    meal: dict[str, str] = {}
+    dates: list[dict[str, str]] = []
+    dates_note: str = ""  # the cut-off passed, or no other day
+    target: dict[str, str] = {}  # the confirm screen's day
+    reasons: list[dict[str, str]] = []
+    reason_id: str = ""
+    other_text: str = ""
+    reason_error: str = ""
+    other_error: str = ""
+    sure_open: bool = False
+    cards: list[dict[str, str]] = []
+    card_choice: str = NEW_CARD
+    save_card: bool = False
+    busy: bool = False
+    turn: int = 0
+    status: str = ""  # "", paying, confirming, done, cancelled, pending, declined, dropped, error
+    message: str = ""
+    order_link: str = ""
+    back_link: str = MANAGE_ROUTE
+    view: str = "list"  # list, meal, confirm
+
+    _id: int = 0
+    _date: str = ""
+    _payment_id: int = 0
+    _lang: str = ""
+    _page: str = ""  # list, meal, confirm
+
+    @rx.var
+    def other_chosen(self) -> bool:
+        return any(r["is_other"] and r["id"] == self.reason_id for r in self.reasons)
+
+    @rx.var
+    def waiting(self) -> bool:
+        return self.status in ("paying", "confirming")
+
+    @rx.var
+    def finished(self) -> bool:
+        return self.status in ("done", "cancelled")
+
+    async def _fill(self, parent_id: int, lang: str) -> None:
+        self._lang = lang
+        self.missing = ""
+        if self._page == "list":
+            rows = await call_service(changes.get_meals_list, parent_id=parent_id, lang=lang)
+            self.meals = [_meal_row(m) for m in rows]
+            return
+        try:
+            found = await call_service(
+                changes.meal_order_detail, parent_id=parent_id, order_line_id=self._id, lang=lang
+            )
+        except DomainError as err:
+            self.missing, self.meal, self.dates = message(err, lang), {}, []
+            return
+        self.meal = _meal_row(found)
+        self.order_link = f"{DETAILS_ROUTE}?id={int(found['order_id'])}"
+        try:
+            days = await call_service(
+                changes.get_dates_for_modify_meal,
+                parent_id=parent_id,
+                order_line_id=self._id,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.dates, self.dates_note = [], message(err, lang)
+        else:
+            self.dates = [
+                {
+                    "date": str(d["date"]),
+                    "day": str(d["day"]),
+                    "href": f"{CONFIRM_MOVE_ROUTE}?id={self._id}&date={d['date']}",
+                }
+                for d in days["dates"]
+                if d["meal_served"]
+            ]
+            self.dates_note = "" if self.dates else tr("ui.manage.no_dates", lang)
+        if self._page == "confirm":
+            self.target = next((d for d in self.dates if d["date"] == self._date), {})
+            if not self.target and not self.finished:
+                self.missing = self.dates_note or tr("ui.manage.date_unavailable", lang)
+            self.cards = await card_options(parent_id, lang)
+            if self.card_choice not in {c["id"] for c in self.cards}:
+                self.card_choice = NEW_CARD
+        else:
+            rows = await call_service(cancellations.cancel_reasons, lang=lang)
+            self.reasons = [
+                {
+                    "id": str(r["reason_id"]),
+                    "name": str(r["label"]),
+                    "is_other": "1" if r["is_other"] else "",
+                }
+                for r in rows
+            ]
+
+    async def _load(self, page: str):
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy:
+            return None
+        self._id = _query_id(self)
+        self._date = str(self.router.url.query_parameters.get("date") or "")[:10]
+        self._page = "list" if page == "meal" and not self._id else page
+        self.view = self._page
+        self.meals = []
+        self.loaded = False
+        self.status = self.message = ""
+        self.reason_id = self.other_text = self.reason_error = self.other_error = ""
+        self.sure_open = False
+        self.meal, self.dates, self.target, self.dates_note = {}, [], {}, ""
+        self.back_link = f"{MANAGE_ROUTE}?id={self._id}" if page == "confirm" else MANAGE_ROUTE
+        forget_submission(self)
+        who = await acting_parent(self)
+        if who is None:
+            return None
+        if page == "confirm" and not self._id:
+            self.missing = tr("ui.common.no_data", lang)
+        else:
+            await self._fill(who.parent_id, lang)
+        self.loaded = True
+        return None
+
+    @rx.event
+    async def load(self):
+        """on_load of /manage-meal-details: the list, or one meal with ?id=."""
+        return await self._load("meal")
+
+    @rx.event
+    async def load_confirm(self):
+        """on_load of /manage-confirm-order?id=&date=."""
+        return await self._load("confirm")
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or self.busy or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is not None:
+            await self._fill(who.parent_id, lang)
+
+    # ---- cancel this meal -------------------------------------------------------------------
+    @rx.event
+    def set_reason(self, value: str):
+        value = str(value)
+        self.reason_id = value if any(r["id"] == value for r in self.reasons) else ""
+        self.reason_error = self.other_error = ""
+
+    @rx.event
+    def set_other_text(self, value: str):
+        self.other_text = str(value)[:OTHER_TEXT_MAX]
+        self.other_error = ""
+
+    @rx.event
+    async def ask_cancel(self):
+        """'Cancel this meal': a reason first (Other with its text), then 'Are you sure?'."""
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy or not self.meal or self._page != "meal":
+            return None
+        if not self.reason_id:
+            self.reason_error = tr("cancel_reason_required", lang)
+            return rx.set_focus("cancel-reason")
+        if self.other_chosen and not self.other_text.strip():
+            self.other_error = tr("cancel_other_text_required", lang)
+            return rx.set_focus("cancel-other")
+        self.sure_open = True
+        return None
+
+    @rx.event
+    def set_sure_open(self, value: bool):
+        if not self.busy:
+            self.sure_open = bool(value)
+
+    @rx.event
+    async def confirm_cancel(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy or not self._id or not self.meal or self._page != "meal":
+            self.turn += 1
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.sure_open = False
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        self.busy = True
+        yield
+        key = submission_key(self, ["cancel_meal", self._id, self.reason_id, self.other_text])
+        try:
+            # The service checks the line is who's, before its cut-off, the reason, and
+            # refunds once whatever the number of taps (the key).
+            result = await cancellations.cancel_meal(
+                parent_id=who.parent_id,
+                order_line_id=self._id,
+                reason_id=_int(self.reason_id) or None,
+                other_text=self.other_text if self.other_chosen else None,
+                request_key=key,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = self.sure_open = False
+            self.turn += 1
+            self.status, self.message = "error", message(err, lang)
+            yield failed(self.message)
+            return
+        self.busy = self.sure_open = False
+        self.turn += 1
+        self.status = "cancelled"
+        self.message = f"{result.title}. {result.message}"
+        self.meal, self.dates = {}, []
+        self.reason_id = self.other_text = ""
+        forget_submission(self)
+        yield succeeded(result.title, description=result.message)
+
+    # ---- move to another day ----------------------------------------------------------------
+    @rx.event
+    def set_card_choice(self, value: str):
+        if not self.busy:
+            value = str(value)
+            self.card_choice = value if value in {c["id"] for c in self.cards} else NEW_CARD
+
+    @rx.event
+    def set_save_card(self, value: bool):
+        self.save_card = bool(value)
+
+    @rx.event
+    async def confirm_move(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy or self._page != "confirm" or not self.target:
+            self.turn += 1
+            return
+        who = await acting_parent(self)
+        if who is None:
+            self.turn += 1
+            yield session_expired(lang)
+            return
+        card = _int(self.card_choice) or None
+        self.busy = True
+        self.status, self.message = "confirming", tr("ui.change.confirming", lang)
+        yield
+        key = submission_key(self, ["modify_meal", self._id, self._date])
+        try:
+            # Same vendor, open day, both cut-offs ahead, the same meal served: the service's
+            # rules; a difference is refunded or paid (card or Lightbox), once per key.
+            result = await changes.modify_meal(
+                parent_id=who.parent_id,
+                order_line_id=self._id,
+                new_date=self._date,
+                request_key=key,
+                card_id=card,
+                save_card=self.save_card and card is None,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            self.turn += 1
+            self.status, self.message = "error", message(err, lang)
+            forget_submission(self)
+            return
+        if result.status == "pay" and result.hosted is not None:
+            self._payment_id = int(result.payment_id or 0)
+            self.status, self.message = "paying", result.message
+            yield rx.call_script(
+                lightbox_script(result.hosted.lightbox_url, result.hosted.token, lang),
+                callback=ManageMealState.lightbox_closed,
+            )
+            return
+        for event in await self._finish(who.parent_id, result, lang):
+            yield event
+
+    @rx.event
+    async def lightbox_closed(self, value: Any):
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        payment_id = self._payment_id
+        if who is None or not payment_id:
+            self.busy = False
+            self.turn += 1
+            self._payment_id = 0
+            if who is None:
+                yield session_expired(lang)
+            return
+        try:
+            result = await settle_lightbox(who.parent_id, payment_id, _result(value), lang)
+        except DomainError as err:
+            self._payment_id = 0
+            self.busy = False
+            self.turn += 1
+            self.status, self.message = "error", message(err, lang)
+            return
+        self._payment_id = 0
+        for event in await self._finish(who.parent_id, result, lang):
+            yield event
+
+    async def _finish(self, parent_id: int, result: changes.ChangeResult, lang: str) -> list:
+        self.busy = False
+        self.turn += 1
+        self.status, self.message = result_status(result), result.message
+        if result.status in ("applied", "declined", "dropped"):
+            forget_submission(self)
+        if result.status == "applied":
+            await self._fill(parent_id, lang)
+            self.missing = ""
+            return succeeded(result.message)
+        return []
