@@ -194,3 +194,23 @@ def test_add_many_runs_a_fixed_number_of_statements(client, week):
         assert body["data"]["added_count"] == n
         counts.append((queries.count, queries.report()))
     assert counts[0][0] == counts[1][0], counts[1][1]
+
+
+def test_the_same_week_sent_in_parallel_is_added_once(client, week):
+    """A double tap answered by two workers at once: one submission, one set of lines."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    family = _family(week)
+    items = [
+        {"child_id": family.ava, "date": _day(week.target, n), "meal_id": week.plain}
+        for n in (0, 1, 4)
+    ]
+
+    def send(_):
+        return _add_many(client, family, items, key="parallel-week").json()
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        answers = list(pool.map(send, range(4)))
+    assert all(a["code"] == 1 for a in answers), answers
+    assert len({tuple(x["cart_id"] for x in a["data"]["added"]) for a in answers}) == 1
+    assert len(_cart(family)) == 3
