@@ -1,0 +1,178 @@
+"""Issue 10 in Chromium at 390 and 1280 px: the demo parent's paid order (paid through the app's
+checkout against its Converge simulator, tests/e2e/orderdata.py) in the order history and the
+order details; 1 of the 2 meals of a line cancelled through the cancel cart (the header's count
+follows; 'Order Cancelled' with the refund notice); a whole order cancelled after 'Are you
+sure?' in French. After each, the order details show the total refund that the order's refund
+rows hold, and the simulator holds the matching void or return."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.helpers import open_page
+from tests.e2e.orderdata import cents, empty_cancel_cart, paid_order, refunds_of, sim_txn
+from tests.e2e.server import AppServer
+
+
+def shot(page: Page, name: str) -> None:
+    """With E2E_SHOTS=<folder>, a full-page screenshot for people to look at."""
+    folder = os.environ.get("E2E_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        width = page.viewport_size["width"] if page.viewport_size else 0
+        page.screenshot(path=f"{folder}/{name}-{width}.png", full_page=True)
+
+
+def check_ledgers(app: AppServer, order_id: int, shown_refund: str) -> int:
+    """The refund shown equals the order's succeeded refunds, and each refund is in the
+    simulator as the same kind of transaction (a RETURN of the same amount, or a VOID)."""
+    rows = refunds_of(app, order_id)
+    assert rows, "a refund was recorded"
+    succeeded = [r for r in rows if r[1] == "SUCCEEDED"]
+    assert succeeded == rows, rows
+    total = sum(r[2] for r in succeeded)
+    assert cents(shown_refund) == total, (shown_refund, rows)
+    for kind, _state, amount, txn_id in succeeded:
+        assert txn_id, rows
+        txn = sim_txn(app, txn_id)
+        assert txn is not None and txn.kind == kind, (kind, txn)
+        if kind == "RETURN":
+            assert txn.amount_cents == amount, (amount, txn)
+    return total
+
+
+def choose_reason(page: Page) -> None:
+    """The first listed reason that is not Other."""
+    select = page.locator("#cancel-reason")
+    values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    select.select_option(next(v for v in values if v))
+
+
+@pytest.fixture
+def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
+    empty_cancel_cart(app)
+    made = paid_order(app)
+    page.context.add_cookies([parent_cookie])
+    return made
+
+
+def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
+    page: Page, app: AppServer, order: dict
+) -> None:
+    open_page(page, "/edit-profile/order-history")
+    expect(page.get_by_role("heading", level=1)).to_have_text("My orders")
+    card = page.locator(f'.hm-order-card[data-order-id="{order["order_id"]}"]')
+    expect(card).to_contain_text(order["number"])
+    expect(card.locator(".hm-order-items")).to_have_text("5")
+    shot(page, "order-history")
+    card.locator(".hm-order-view").click()
+    expect(page).to_have_url(re.compile(rf"/edit-profile/order-details/?\?id={order['order_id']}$"))
+    expect(page.locator("#order-title")).to_contain_text(order["number"])
+    lines = page.locator(".hm-order-line")
+    expect(lines).to_have_count(4)
+    first = lines.filter(has_text="No onions please")  # the line of 2 meals
+    expect(first.locator(".hm-line-qty")).to_have_text("2")
+    expect(first.locator(".hm-line-note")).to_contain_text("No onions please")
+    expect(page.locator("#order-total-refund")).to_have_text("$0.00")
+    shot(page, "order-details")
+
+    # One of the two meals into the cancel cart; the header's count follows.
+    first.locator(".hm-add-cancel").click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("How many")
+    dialog.locator("#add-cancel-qty").select_option("1")
+    dialog.locator("#confirm-add-cancel").click()
+    expect(dialog).to_have_count(0)
+    header_count = page.locator("#header-cancel-cart")
+    expect(header_count).to_contain_text("1")
+
+    header_count.click()
+    expect(page).to_have_url(re.compile(r"/edit-profile/cancel-cart/?$"))
+    expect(page.get_by_role("heading", level=1)).to_have_text("Cancel cart")
+    line = page.locator(".hm-cancel-line")
+    expect(line).to_have_count(1)
+    expect(line.locator(".hm-qty-value")).to_have_text("1")
+    refund_one = page.locator("#cancel-total-refund").inner_text()
+    # Two, then back to one: the refund follows the quantity.
+    line.locator(".hm-qty-plus").click()
+    expect(line.locator(".hm-qty-value")).to_have_text("2")
+    expect(page.locator("#cancel-total-refund")).not_to_have_text(refund_one)
+    line.locator(".hm-qty-minus").click()
+    expect(line.locator(".hm-qty-value")).to_have_text("1")
+    expect(page.locator("#cancel-total-refund")).to_have_text(refund_one)
+    assert cents(refund_one) > 0
+
+    # No reason: refused at the field; then a reason, 'Are you sure?', confirm.
+    page.locator("#cancel-cart-confirm").click()
+    expect(page.locator("#cancel-reason-error")).to_have_text(
+        "Please choose a reason for the cancellation."
+    )
+    choose_reason(page)
+    shot(page, "cancel-cart")
+    page.locator("#cancel-cart-confirm").click()
+    sure = page.get_by_role("alertdialog")
+    expect(sure).to_contain_text("Are you sure?")
+    sure.locator("#confirm-cancel-cart").click()
+    done = page.locator("#cancel-cart-done")
+    expect(done).to_contain_text("Order Cancelled", timeout=60_000)
+    expect(done).to_contain_text(f"A refund of {refund_one} will go back to your card.")
+    expect(page.locator("#cancel-cart-empty")).to_have_text("No data found")
+    expect(header_count).to_contain_text("0")
+    shot(page, "cancel-cart-done")
+
+    # Back to the order (browser Back walks the screens): the line keeps one meal.
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/edit-profile/order-details/?\?id="))
+    expect(page.locator("#order-total-refund")).to_have_text(refund_one)
+    expect(first.locator(".hm-line-cancelled")).to_contain_text("1")
+    expect(first).to_have_attribute("data-state", "active")
+    expect(page.locator(".hm-refund")).to_have_count(1)
+    check_ledgers(app, order["order_id"], refund_one)
+    page.go_forward()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Cancel cart")
+
+
+def test_a_whole_order_is_cancelled_in_french(page: Page, app: AppServer, order: dict) -> None:
+    page.add_init_script("window.localStorage.setItem('lang', 'fr')")
+    open_page(page, f"/edit-profile/order-details?id={order['order_id']}")
+    expect(page.locator("#order-title")).to_contain_text(f"Commande {order['number']}")
+    expect(page.locator(".hm-order-line").first.locator(".hm-line-day")).to_have_text(
+        re.compile(r"^(lundi|mardi|mercredi|jeudi|vendredi) ")
+    )
+    total = page.locator("#order-charges .hm-charge-total_pay_cents dd").inner_text()
+    assert cents(total) == order["total_pay_cents"]
+    choose_reason(page)
+    shot(page, "order-details-fr")
+    page.locator("#cancel-order").click()
+    sure = page.get_by_role("alertdialog")
+    expect(sure).to_contain_text("Êtes-vous sûr?")
+    expect(sure).to_contain_text(order["number"])
+    sure.locator("#confirm-cancel-order").click()
+    done = page.locator("#order-cancelled")
+    expect(done).to_contain_text("Commande annulée", timeout=60_000)
+    expect(done).to_contain_text(total)
+    # Everything refunded, every line cancelled, the actions gone.
+    expect(page.locator("#order-total-refund")).to_have_text(total)
+    expect(page.locator('.hm-order-line[data-state="cancelled"]')).to_have_count(4)
+    expect(page.locator("#cancel-order")).to_have_count(0)
+    expect(page.locator(".hm-add-cancel")).to_have_count(0)
+    shot(page, "order-cancelled-fr")
+    check_ledgers(app, order["order_id"], total)
+    kinds = {r[0] for r in refunds_of(app, order["order_id"])}
+    assert kinds <= {"VOID", "RETURN"}, kinds
+
+    # The history: the order is now past, not future.
+    open_page(page, "/edit-profile/order-history")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mes commandes")
+    mine = f'.hm-order-card[data-order-id="{order["order_id"]}"]'
+    expect(page.locator("#order-list, #orders-empty").first).to_be_visible()
+    expect(page.locator(mine)).to_have_count(0)
+    page.locator("#tab-past").click()
+    expect(page.locator(mine)).to_contain_text(order["number"])
+    expect(page.locator(mine).locator(".hm-order-status")).to_have_text("Annulée")
+    shot(page, "order-history-past-fr")
