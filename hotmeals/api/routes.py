@@ -18,6 +18,7 @@ ROUTER_MODULES.append("hotmeals.api.cart")  # cart lines, price tiers, order sum
 ROUTER_MODULES.append("hotmeals.api.orders")  # the checkout: AddOrder, OrderDeclined
 ROUTER_MODULES.append("hotmeals.api.booking")  # many days at once, repeat a week
 ROUTER_MODULES.append("hotmeals.api.orders_after")  # order history, detail, cancels, refunds
+ROUTER_MODULES.append("hotmeals.api.order_changes")  # modify an order, move a meal
 
 
 def include_routers(api: FastAPI) -> None:

@@ -1539,17 +1539,20 @@ def _addons_of(session: Session, line_ids: list[int]) -> dict[int, list[OrderLin
     return out
 
 
-def get_meals_list(*, session: Session, parent_id: int, lang: str = "en") -> list[dict]:
+def get_meals_list(
+    *, session: Session, parent_id: int, child_id: object = None, lang: str = "en"
+) -> list[dict]:
     """GetMealsList: the parent's upcoming meals (from today in Toronto), one per active
-    order line of a paid order, by date: child, meal, size, options, add-ons, note, quantity,
-    price, order number, whether it was moved and whether it can still change (cut-off).
-    Two statements whatever the number of meals."""
+    order line of a paid order, by date (``child_id``: that child's only): child, meal, size,
+    options, add-ons, note, quantity, price, order number, whether it was moved and whether it
+    can still change (cut-off). Two statements whatever the number of meals."""
     lang = normalize_lang(lang)
     now = _now()
+    child = None if child_id in (None, "") else _id(child_id, "child_id", "child_not_found")
     rows = [
         r
         for r in _meal_rows(session, parent_id=parent_id, line_id=None, today=toronto_today(now))
-        if _active(r[0]) > 0
+        if _active(r[0]) > 0 and (child is None or r[0].child_id == child)
     ]
     addons = _addons_of(session, [r[0].id for r in rows])
     return [_meal_out(r, addons.get(r[0].id, []), lang, now) for r in rows]

@@ -60,6 +60,16 @@ OPERATIONS = [
     (POST, "/Parent/order/AddOrder", True),
     (POST, "/Parent/order/OrderDeclined", True),
     (POST, "/Parent/order/OrderConfirmation", True),
+    (POST, "/Parent/order/GetMealsList", True),
+    (POST, "/Parent/order/MealOrderDetail", True),
+    (POST, "/Parent/order/GetDatesForModifyMeal", True),
+    (POST, "/Parent/order/ModifyMeal", True),
+    (POST, "/Parent/order/ModifyOrderInfo", True),
+    (POST, "/Parent/order/AddToMyOrder", True),
+    (POST, "/Parent/order/DeleteFromModifyOrder", True),
+    (POST, "/Parent/order/ModifyConfirmOrder", True),
+    (POST, "/Parent/order/ModifyChangePaid", True),
+    (POST, "/Parent/order/ModifyChangeDeclined", True),
 ]
 IDS = [path for _, path, _ in OPERATIONS]
 
