@@ -107,7 +107,7 @@ _REFUSED = {
     "meal_id": 7,
     "meal": "Chicken wrap",
     "code": "menu_day_closed",
-    "reason": "No meals on 2026-11-25: PA Day – no school",
+    "reason": "No meals on Wednesday, November 25: PA Day – no school",
 }
 
 

@@ -173,7 +173,7 @@ def _add(
                     "meal_id": meal.id if meal else None,
                     "meal": (meal.name_fr if french else meal.name_en) if meal else "",
                     "code": err.code,
-                    "reason": err.message(lang),
+                    "reason": _reason(err, lang),
                     **((labels or [{}] * len(requests))[index]),
                 }
             )
@@ -200,6 +200,17 @@ def _add(
             }
         )
     return _Outcome(added, refused, batch.cart_count + len(ids))
+
+
+def _reason(err: DomainError, lang: str) -> str:
+    """The refusal in the parent's words, its day written out ('Wednesday, March 4')."""
+    params = dict(err.params)
+    if isinstance(params.get("date"), str):
+        try:
+            params["date"] = long_day(date.fromisoformat(str(params["date"])), lang)
+        except ValueError:
+            pass
+    return t(err.code, lang, **params)
 
 
 def _ok_id(request: cart.LineRequest) -> bool:

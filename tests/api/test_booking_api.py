@@ -13,6 +13,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, School
+from hotmeals.domain.dates import long_day
 from hotmeals.services.booking import week_start
 from hotmeals.services.menu import toronto_today
 from tests.api.helpers import ok, post, quick_token, refused
@@ -96,7 +97,10 @@ def test_add_many_adds_the_good_lines_and_says_why_not_for_the_others(client, we
     assert [a["date"] for a in body["data"]["added"]] == [_day(week.target, n) for n in (0, 1, 4)]
     reasons = [(r["date"], r["reason"]) for r in body["data"]["refused"]]
     assert reasons == [
-        (_day(week.target, 2), f"No meals on {_day(week.target, 2)}: PA Day – no school"),
+        (
+            _day(week.target, 2),
+            f"No meals on {long_day(week.target + timedelta(days=2))}: PA Day – no school",
+        ),
         (_day(week.target, 3), "This meal is not on the menu of that day"),
         (
             _day(week.target, 0),

@@ -113,8 +113,8 @@ def test_good_lines_are_added_and_each_refused_one_says_its_day_and_why(engine):
             (_day(4), "meal_not_on_menu"),
         ]
         reasons = [r["reason"] for r in answer["refused"]]
-        assert reasons[0] == "Les commandes et les modifications pour le 2026-03-02 sont fermées"
-        assert reasons[1] == "Aucun repas le 2026-03-04 : Journée pédagogique"
+        assert reasons[0] == "Les commandes et les modifications pour le lundi 2 mars sont fermées"
+        assert reasons[1] == "Aucun repas le mercredi 4 mars : Journée pédagogique"
         assert reasons[3].startswith("Ce repas contient : ") and "majeure" in reasons[3]
         assert answer["refused"][0]["date_label"] == "lundi 2 mars"
         assert answer["added"][0]["meal"] == "Bol de riz"
@@ -236,7 +236,7 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
             (_day(2), "menu_day_closed"),
             (_day(3), "meal_not_on_menu"),
         ]
-        assert first["refused"][1]["reason"] == "No meals on 2026-03-04: PA Day – no school"
+        assert first["refused"][1]["reason"] == "No meals on Wednesday, March 4: PA Day – no school"
         assert first["refused"][2]["reason"] == "This meal is not on the menu of that day"
         assert first["refused"][0]["source_date"] == _day(0, SOURCE)
         assert first["message"] == "Meals copied to your cart: 2. Not copied: 3."
