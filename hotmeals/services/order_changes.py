@@ -1791,3 +1791,20 @@ def _drop_draft_move(session: Session, *, change_id: int) -> None:
         change.state = DROPPED
         change.updated_at = _now()
         session.add(change)
+
+
+async def void_dropped_change_payments(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[int]:
+    """The periodic job's part (``payments.reconcile_round``): void every approved payment of
+    a dropped change (its completion call never came, or Converge refused the void then).
+    Returns the ids it voided (or started to)."""
+    ids = await db(engine, dropped_change_payments)
+    done = []
+    for payment_id in ids:
+        try:
+            await _void(payment_id, engine=engine, gateway=gateway)
+            done.append(payment_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("payment %s: could not void a dropped change's payment", payment_id)
+    return done

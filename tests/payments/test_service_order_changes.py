@@ -501,3 +501,91 @@ async def test_statement_count_does_not_grow_with_the_lines(
 
 
 _BUDGET: dict[str, dict[str, int]] = {}
+
+
+async def test_an_increase_paid_with_a_saved_card_at_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.services import cards
+    from tests.payments.support import MASTERCARD
+
+    order_id, _ = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
+    )
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    session = await cards.start_add_card(parent_id=pid, engine=pay_engine, gateway=gateway)
+    token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
+    card = await cards.save_card(parent_id=pid, token=token, engine=pay_engine, gateway=gateway)
+    with session_scope(pay_engine) as s:
+        due = order_changes.add_to_my_order(
+            session=s,
+            parent_id=pid,
+            order_id=order_id,
+            child_id=shop["children"][0],
+            meal_id=shop["meal_id"],
+            date=monday_in(5).isoformat(),
+            size="large",
+        )["to_pay_cents"]
+    result = await order_changes.modify_confirm_order(
+        parent_id=pid,
+        order_id=order_id,
+        request_key="card-1",
+        card_id=card.id,
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert result.status == "applied" and result.difference_cents == due > 0, result
+    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    with session_scope(pay_engine) as s:
+        sizes = sorted(
+            ln.size for ln in s.exec(select(OrderLine).where(OrderLine.order_id == order_id))
+        )
+    assert sizes == ["large", "small"]
+
+
+async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_voided(
+    pay_engine: Engine,
+    gateway: ConvergeClient,
+    live_sim: SimServer,
+    shop: dict,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    order_id, _ = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 3, "quantity": 1}]
+    )
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    with session_scope(pay_engine) as s:
+        order_changes.add_to_my_order(
+            session=s,
+            parent_id=pid,
+            order_id=order_id,
+            child_id=shop["children"][0],
+            meal_id=shop["meal_id"],
+            date=monday_in(2).isoformat(),
+        )
+    started = await order_changes.modify_confirm_order(
+        parent_id=pid, order_id=order_id, request_key="late", engine=pay_engine, gateway=gateway
+    )
+    assert started.status == "pay"
+    answer = lightbox_submit(live_sim, started.hosted.token)
+    monkeypatch.setattr(clock, "now", lambda: past_cutoff(monday_in(2)))
+    done = await order_changes.complete_change_payment(
+        parent_id=pid,
+        payment_id=started.payment_id,
+        txn_id=answer["response"]["ssl_txn_id"],
+        lang="fr",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert done.status == "dropped" and "annulé" in done.message, done
+    due = started.difference_cents
+    assert _sums(pay_engine, order_id) == (paid + due, due)  # the change's charge is voided
+    assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
+    with session_scope(pay_engine) as s:
+        assert len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all()) == 1
+        assert order_changes.dropped_change_payments(s) == []
+    assert (
+        await order_changes.void_dropped_change_payments(engine=pay_engine, gateway=gateway) == []
+    )

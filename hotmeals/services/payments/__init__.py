@@ -551,6 +551,10 @@ async def reconcile_round(
     from hotmeals.services.checkout import void_orphan_payments
 
     await void_orphan_payments(engine=engine, gateway=gateway)
+    # Likewise an approved payment of an order change that could not be applied any more.
+    from hotmeals.services.order_changes import void_dropped_change_payments
+
+    await void_dropped_change_payments(engine=engine, gateway=gateway)
     await reconcile_open_refunds(engine=engine, gateway=gateway)
 
 
