@@ -415,7 +415,7 @@ async def _finish(
     engine: Engine | None,
     gateway: PaymentGateway | None,
 ) -> CancelResult:
-    refunded = pending = 0
+    refunded = pending = failed = 0
     for plan in plans:
         if plan.repeated:
             continue
@@ -425,6 +425,8 @@ async def _finish(
                 refunded += item.amount_cents
             elif state in ("PENDING", "UNKNOWN"):
                 pending += item.amount_cents
+            else:
+                failed += item.amount_cents
     total = sum(p.refund_cents for p in plans)
     return CancelResult(
         order_ids=[p.order_id for p in plans],
@@ -436,7 +438,8 @@ async def _finish(
         statuses=[p.status for p in plans],
         repeated=bool(plans) and all(p.repeated for p in plans),
         title=t("orders_after.cancelled", lang),
-        message=orders.refund_notice(total, lang),
+        # Converge refused a refund: the cancel stands, the money is not on its way yet.
+        message=t("cancel_refund_failed", lang) if failed else orders.refund_notice(total, lang),
     )
 
 
@@ -497,7 +500,9 @@ async def cancel_meal(
         engine, _check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
     oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
-    qty = left if quantity is None else quantity
+    # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
+    # step below answers the retry or refuses.
+    qty = max(left, 1) if quantity is None else quantity
     if isinstance(qty, bool) or not isinstance(qty, int) or qty < 1:
         raise DomainError("cancel_quantity_invalid", field="quantity", max=max(left, 1))
     plan = await db(

@@ -770,6 +770,24 @@ def queue_cancel_mail(
     if parent is None or not parent.email:
         return
     lang = normalize_lang(parent.language)
+    names = dict(
+        session.exec(
+            select(Child.id, Child.first_name).where(
+                Child.id.in_(sorted({x.child_id for x in loaded.lines}) or [0])
+            )
+        ).all()
+    )
+    french: dict[int, str] = {}
+    if lang == "fr":
+        french = {
+            mid: name
+            for mid, name in session.exec(
+                select(Meal.id, Meal.name_fr).where(
+                    Meal.id.in_(sorted({x.meal_id for x in loaded.lines}) or [0])
+                )
+            ).all()
+            if name
+        }
     items = []
     for line in loaded.lines:
         qty = quantities.get(line.id or 0)
@@ -778,8 +796,9 @@ def queue_cancel_mail(
                 t(
                     "orders_after.mail_line",
                     lang,
+                    child=names.get(line.child_id, ""),
                     quantity=qty,
-                    meal=line.meal_name,
+                    meal=french.get(line.meal_id, line.meal_name),
                     size=size_label(line.size, lang),
                     day=_day(line.meal_date, lang),
                 )

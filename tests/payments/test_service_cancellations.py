@@ -343,3 +343,74 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
     outcomes = all_at_once(2, lambda: other_key(next(keys)))
     assert sum(isinstance(o, DomainError) for o in outcomes) == 1, outcomes
     assert _sums(pay_engine, order_id) == (paid, paid)
+
+
+async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.services import payments
+    from tests.payments.support import SHORT
+
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    paid, _ = _sums(pay_engine, order_id)
+    live_sim.control("fault", kind="lost_answer")
+    async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
+        result = await cancellations.cancel_meal(
+            parent_id=shop["parent_id"],
+            order_line_id=line_id,
+            reason_id=shop["reason_id"],
+            request_key="lost-1",
+            lang="fr",
+            engine=pay_engine,
+            gateway=impatient,
+        )
+    assert result.refund_cents == paid and result.pending_cents == paid
+    assert result.refunded_cents == 0
+    # A retry of the same cancel sends nothing more.
+    again = await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=line_id,
+        reason_id=shop["reason_id"],
+        request_key="lost-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert again.repeated and again.refund_cents == paid
+    assert _sums(pay_engine, order_id) == (paid, 0)
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    view = await payments.reconcile_refund(refund_id=row.id, engine=pay_engine, gateway=gateway)
+    assert view.state == RefundState.SUCCEEDED
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    with session_scope(pay_engine) as s:
+        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+    assert detail["total_refund_cents"] == paid
+
+
+async def test_the_cancel_email_is_in_the_parents_language(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.db.models import Parent
+
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    with session_scope(pay_engine) as s:
+        parent = s.get(Parent, shop["parent_id"])
+        parent.language = "fr"
+        s.add(parent)
+        number = s.get(Order, order_id).number
+    result = await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=line_id,
+        quantity=1,
+        reason_id=shop["reason_id"],
+        request_key="fr-mail",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    with session_scope(pay_engine) as s:
+        mail = s.exec(
+            select(EmailOutbox).where(EmailOutbox.subject == f"Commande annulée : {number}")
+        ).one()
+    assert mail.language == "fr" and "Repas test" in mail.body_text
+    assert "Un remboursement de" in mail.body_text and "lundi" in mail.body_text
+    assert result.refund_cents > 0

@@ -46,7 +46,7 @@ EN: dict[str, str] = {
     "orders_after.refund_failed": "Refund failed",
     "orders_after.reason_other": "Other",
     # the e-mail
-    "orders_after.mail_line": "  {quantity} × {meal} ({size}), {day}",
+    "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
     "mail.order_cancelled.subject": "Order Cancelled: {number}",
     "mail.order_cancelled.body": (
         "Hello {name},\n\n"
@@ -96,7 +96,7 @@ FR: dict[str, str] = {
     "orders_after.refund_unknown": "Remboursement en cours",
     "orders_after.refund_failed": "Remboursement échoué",
     "orders_after.reason_other": "Autre",
-    "orders_after.mail_line": "  {quantity} × {meal} ({size}), {day}",
+    "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
     "mail.order_cancelled.subject": "Commande annulée : {number}",
     "mail.order_cancelled.body": (
         "Bonjour {name},\n\n"
