@@ -246,11 +246,14 @@ def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
     page.click("#book-meal")
     page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
     expect(page.locator("#book-calendar")).to_be_visible()
+    open_page(page, "/edit-profile")
     if viewport == "desktop":
-        open_page(page, "/edit-profile")
         page.click("#nav-book-meal")
-        page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
-        expect(page.locator("#book-calendar")).to_be_visible()
+    else:  # phones: in the profile menu
+        page.click("#profile-menu")
+        page.click("#menu-book-meal")
+    page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
+    expect(page.locator("#book-calendar")).to_be_visible()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
