@@ -129,12 +129,10 @@ def _day(value: date, lang: str) -> str:
 
 
 def _when(moment: datetime, lang: str) -> str:
-    from babel.dates import format_datetime
+    """``Sunday, December 6, 10:00 a.m.`` / ``dimanche 6 décembre, 10 h 00`` (Toronto)."""
+    from hotmeals.domain.dates import long_moment
 
-    from hotmeals.domain.cutoff import TORONTO
-
-    locale = "fr_CA" if _fr(lang) else "en_CA"
-    return format_datetime(moment.astimezone(TORONTO), format="medium", locale=locale)
+    return long_moment(moment, lang)
 
 
 def _id(value: object, field: str, code: str) -> int:

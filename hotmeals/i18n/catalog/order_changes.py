@@ -84,7 +84,7 @@ FR: dict[str, str] = {
     "order_change_step_not_found": "Ce changement ne fait plus partie de votre modification",
     "order_change_not_modifiable": "La commande {number} ne peut plus être modifiée.",
     "order_change_cutoff_passed": (
-        "La date limite pour modifier ou annuler le repas du {day} est passée ({when}) : il ne "
+        "La date limite pour modifier ou annuler le repas du {day} est passée (le {when}) : il ne "
         "peut plus être modifié."
     ),
     "order_change_target_closed": (
