@@ -92,3 +92,46 @@ def test_checkout_screens_have_no_serious_axe_violation(page: Page, app, parent_
     page.context.add_cookies([parent_cookie])
     found = {p: v for p, mark in CHECKOUT_PATHS.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_order_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
+    """Issue 10: the order history, a paid order's details and a cancel cart with a meal."""
+    from tests.e2e.orderdata import empty_cancel_cart, fill_cancel_cart, paid_order
+
+    empty_cancel_cart(app)
+    made = paid_order(app)
+    fill_cancel_cart(app, made["order_id"])
+    page.context.add_cookies([parent_cookie])
+    paths = {
+        "/edit-profile/order-history": ".hm-order-card",
+        f"/edit-profile/order-details?id={made['order_id']}": "#order-lines",
+        "/edit-profile/cancel-cart": ".hm-cancel-line",
+    }
+    found = {p: v for p, mark in paths.items() if (v := _check(page, p, mark, lang))}
+    assert not found, json.dumps(found, indent=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_order_change_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
+    """Issue 10 screens 2 and 5: modify an order (and its add-item step), the upcoming meals,
+    one meal, the confirm-move step."""
+    from tests.e2e.cartdata import rows
+    from tests.e2e.orderdata import empty_cancel_cart, paid_order
+
+    empty_cancel_cart(app)
+    made = paid_order(app)
+    line = rows(app, "SELECT id FROM orderline WHERE order_id = ? ORDER BY id", made["order_id"])
+    line_id = line[0][0]
+    page.context.add_cookies([parent_cookie])
+    paths = {
+        f"/edit-profile/modify-order?id={made['order_id']}": "#change-lines",
+        f"/edit-profile/modify-order/add-item?id={made['order_id']}": "#book-calendar",
+        "/edit-profile/manage-meal-details": "#manage-meals",
+        f"/edit-profile/manage-meal-details?id={line_id}": "#manage-meal",
+        f"/edit-profile/manage-meal-details/manage-confirm-order?id={line_id}&date=2000-01-03": (
+            "#manage-missing"
+        ),
+    }
+    found = {p: v for p, mark in paths.items() if (v := _check(page, p, mark, lang))}
+    assert not found, json.dumps(found, indent=1)

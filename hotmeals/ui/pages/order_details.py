@@ -308,7 +308,13 @@ def sure_dialog() -> rx.Component:
 def details_content() -> rx.Component:
     return rx.vstack(
         rx.flex(
-            rx.heading(OrderDetailState.title, as_="h1", size="7", id="order-title"),
+            rx.heading(
+                OrderDetailState.title,
+                as_="h1",
+                size=rx.breakpoints(initial="6", md="7"),
+                id="order-title",
+                style={"white_space": "nowrap"},
+            ),
             rx.spacer(),
             rx.badge(OrderDetailState.status_label, size="2", id="order-status"),
             width="100%",

@@ -16,11 +16,13 @@ from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
 GRAY_11 = rx.color("gray", 11)
 
 
-def fact(label_key: str, value, class_name: str) -> rx.Component:
+def fact(label_key: str, value, class_name: str, wide: bool = False) -> rx.Component:
     return rx.box(
         rx.el.dt(t(label_key), class_name="hm-fact-label"),
-        rx.el.dd(value, class_name=class_name),
+        rx.el.dd(value, class_name=class_name, style={"text_align": "end"}),
         class_name="hm-fact",
+        # The dates and the ordered-on day take the card's width (no 3-word column on phones).
+        style={"grid_column": "1 / -1"} if wide else {},
     )
 
 
@@ -53,8 +55,8 @@ def order_card(row: HistoryRow) -> rx.Component:
                 wrap="wrap",
             ),
             rx.el.dl(
-                fact("orders_ui.delivery_dates", row.dates, "hm-order-dates"),
-                fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed"),
+                fact("orders_ui.delivery_dates", row.dates, "hm-order-dates", wide=True),
+                fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed", wide=True),
                 fact("orders_ui.total_items", row.total_items.to_string(), "hm-order-items"),
                 fact("orders_ui.total", row.total, "hm-order-total"),
                 rx.cond(
