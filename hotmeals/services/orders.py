@@ -331,7 +331,7 @@ def order_history(
     for order, _up, items, active_items in picked:
         days = dates.get(order.id or 0, [])
         back = refunded.get(order.id or 0, 0)
-        placed = order.placed_at or order.created_at
+        placed = (order.placed_at or order.created_at).astimezone(TORONTO).date()
         orders.append(
             {
                 "order_id": order.id,
@@ -340,10 +340,8 @@ def order_history(
                 "status_label": t(f"orderpay.status_{order.status}", lang),
                 "delivery_dates": [d.isoformat() for d in days],
                 "delivery_dates_label": [_day(d, lang) for d in days],
-                "ordered_on": placed.date().isoformat(),
-                "ordered_on_label": _day(placed.astimezone(TORONTO).date(), lang)
-                if placed.tzinfo
-                else _day(placed.date(), lang),
+                "ordered_on": placed.isoformat(),
+                "ordered_on_label": _day(placed, lang),
                 "total_items": int(items or 0),
                 "active_items": int(active_items or 0),
                 "total_pay_cents": order.total_pay_cents,
@@ -536,7 +534,7 @@ def order_detail(
         "number": order.number,
         "status": order.status,
         "status_label": t(f"orderpay.status_{order.status}", lang),
-        "ordered_on": (order.placed_at or order.created_at).date().isoformat(),
+        "ordered_on": (order.placed_at or order.created_at).astimezone(TORONTO).date().isoformat(),
         "promo_code": order.promo_code,
         "lines": out_lines,
         "charges": charges,
