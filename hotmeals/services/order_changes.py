@@ -31,9 +31,10 @@ meanwhile) the change is dropped and the payment voided.
 the lines under it, so a move racing a cancel (or another move) of the same meal applies once
 and refunds once; the refund rows are reserved in the transaction that applies the change.
 
-The order's charge columns (``Order.meal_net_cents`` ... ``total_pay_cents``) are updated to
-the charges of the order as changed; what was paid and refunded stay sums over ``Payment`` and
-``Refund`` rows. Removed meals are recorded as an ``OrderCancellation`` of kind ``modify``
+The order's charge columns (``Order.meal_net_cents`` ... ``total_pay_cents``) stay what was
+charged, as for a cancel: a decrease shows as a refund (the order's "total refund"), an increase
+adds its charges and its payment to them; what was paid and refunded stay sums over ``Payment``
+and ``Refund`` rows. Removed meals are recorded as an ``OrderCancellation`` of kind ``modify``
 (and their refund carries its id); a moved line keeps its id, gets the new day and
 ``moved_from_date``.
 """
@@ -309,6 +310,7 @@ class _Plan:
     paid: int
     refunded: int
     batch: cart.Batch | None = None
+    before: OrderCharges | None = None  # the charges of the order as it is, before the change
 
     @property
     def difference(self) -> int:
@@ -420,6 +422,14 @@ def _plan(
         school_donation_cents=order.school_donation_cents if prices else 0,
         additional_charge_cents=order.additional_charge_cents if prices else 0,
     )
+    now_prices = [price_line(sold) for _, sold in loaded.base.sold_lines()]
+    before = compute_charges(
+        now_prices,
+        terms.rates,
+        terms.promo,
+        school_donation_cents=order.school_donation_cents if now_prices else 0,
+        additional_charge_cents=order.additional_charge_cents if now_prices else 0,
+    )
     paid = loaded.base.paid_cents
     refunded = min(loaded.base.reserved_refund_cents, paid)
     return (
@@ -432,6 +442,7 @@ def _plan(
             paid=paid,
             refunded=refunded,
             batch=batch,
+            before=before,
         ),
         problems,
     )
@@ -732,8 +743,13 @@ def _apply(session: Session, change: OrderChange, plan: _Plan, now: datetime) ->
         _move_lines(session, plan)
     if plan.added:
         _insert_added(session, order, plan, now)
-    for name in CHARGE_FIELDS:
-        setattr(order, name, getattr(plan.charges, name))
+    if change.amount_cents > 0 and plan.before is not None:
+        # The order's charges are what was charged (a decrease shows as its refund, as for a
+        # cancel: services.orders.order_detail's "total refund"); an increase adds to them.
+        for name in CHARGE_FIELDS[:-1]:
+            grown = getattr(order, name) + getattr(plan.charges, name) - getattr(plan.before, name)
+            setattr(order, name, max(grown, 0))
+        order.total_pay_cents += change.amount_cents
     statuses = [LineStatus(ln.status) for ln in loaded.lines]
     if plan.added:
         statuses.append(LineStatus.ACTIVE)
@@ -968,7 +984,7 @@ def _mail_change(session: Session, order: Order, change: OrderChange, plan: _Pla
         number=order.number,
         changes="\n".join(f"  - {step}" for step in steps),
         money=money,
-        total=format_money(order.total_pay_cents, lang),
+        total=format_money(plan.charges.total_pay_cents, lang),
     )
 
 
