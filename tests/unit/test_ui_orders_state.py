@@ -1,0 +1,284 @@
+"""The order history, order details and cancel cart states without a browser (issue 10): the
+acting parent's own order in the history and the details, one meal into the cancel cart (the
+header's count and its stored copy follow), a quantity and a removal; another parent with a
+session of their own who sends the victim's order id, line id or cancel-cart id sees and
+changes nothing; a browser without a session gets nothing; a line whose cut-off passed while
+the screen was open is refused with the service's message. The refunds themselves (Converge)
+are covered by tests/payments/test_service_cancellations.py and tests/e2e/test_orders_cancel.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import reflex as rx
+from reflex.istate.data import ReflexURL
+from sqlmodel import SQLModel, select
+
+from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.models import CancelCartLine, Child, MenuDay, MenuDayMeal, Order, OrderLine, Parent
+from hotmeals.db.seed import load_demo_data
+from hotmeals.services import mail
+from hotmeals.services.menu import toronto_today
+from hotmeals.services.parents import start_session
+from hotmeals.settings import get_settings
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.cancel_cart import CancelCartState
+from hotmeals.ui.state.orders import OrderDetailState, OrderHistoryState
+from tests.factories import make_child, make_parent, portion_of
+
+DEMO_EMAIL = "parent@example.com"
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("ui-orders")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
+        mp.setenv("DATA_DIR", str(folder))
+        mp.delenv("SMTP_HOST", raising=False)
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+        SQLModel.metadata.create_all(get_engine())
+        with session_scope() as session:
+            load_demo_data(session)
+        yield folder
+        mail.drain()
+        get_engine().dispose()
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+
+
+def _placed_order(number: str) -> tuple[int, int, int]:
+    """A placed order of the demo parent: one line of 2 meals a week or more ahead. (No
+    payment: these tests are about who may see and touch what; refunds are tested elsewhere.)
+    Returns (parent id, order id, line id)."""
+    with session_scope() as s:
+        parent = s.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
+        child = s.exec(select(Child).where(Child.parent_id == parent.id).order_by(Child.id)).first()
+        assert child is not None
+        day = s.exec(
+            select(MenuDay)
+            .where(
+                MenuDay.school_id == child.school_id,
+                MenuDay.meal_date >= toronto_today() + timedelta(days=7),
+                MenuDay.is_closed.is_(False),
+            )
+            .order_by(MenuDay.meal_date)
+        ).first()
+        assert day is not None
+        meal_id = s.exec(
+            select(MenuDayMeal.meal_id).where(MenuDayMeal.menu_day_id == day.id)
+        ).first()
+        from hotmeals.db.models import Meal
+
+        meal = s.get(Meal, meal_id)
+        order = Order(
+            number=number,
+            parent_id=parent.id,
+            status="placed",
+            meal_net_cents=1300,
+            total_pay_cents=1300,
+            tax_bps=0,
+            processing_fee_bps=0,
+            processing_fee_fixed_cents=0,
+            placed_at=datetime.now(UTC),
+        )
+        s.add(order)
+        s.flush()
+        line = OrderLine(
+            order_id=order.id,
+            child_id=child.id,
+            menu_day_id=day.id,
+            vendor_id=day.vendor_id,
+            meal_id=meal.id,
+            portion_id=portion_of(s, meal).id,
+            meal_date=day.meal_date,
+            meal_name=meal.name_en,
+            size="small",
+            quantity=2,
+            price_tiers="1:650",
+            unit_price_cents=650,
+            line_total_cents=1300,
+        )
+        s.add(line)
+        s.flush()
+        return parent.id, order.id, line.id
+
+
+async def _run(result) -> list:
+    if hasattr(result, "__aiter__"):
+        return [event async for event in result]
+    value = await result if asyncio.iscoroutine(result) else result
+    return [] if value is None else [value]
+
+
+async def _signed_in(parent_id: int | None, order_id: int = 0) -> rx.State:
+    root = rx.State(_reflex_internal_init=True)
+    root.router = dataclasses.replace(
+        root.router,
+        url=ReflexURL(f"http://localhost/parent/edit-profile/order-details?id={order_id}"),
+    )
+    if parent_id is not None:
+        with session_scope() as session:
+            token = start_session(session, session.get(Parent, parent_id), "tests")
+        auth = await root.get_state(AuthState)
+        auth.token = token
+        await _run(auth.require_parent())
+    return root
+
+
+def _cart_rows(parent_id: int) -> list[tuple[int, int]]:
+    with session_scope() as s:
+        rows = s.exec(select(CancelCartLine).where(CancelCartLine.parent_id == parent_id)).all()
+        return [(r.order_line_id, r.quantity) for r in rows]
+
+
+def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> None:
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order("HM-UI-0001")
+        root = await _signed_in(parent_id, order_id)
+        history = await root.get_state(OrderHistoryState)
+        await _run(history.load())
+        assert [r.number for r in history.rows] == ["HM-UI-0001"]
+        assert history.rows[0].href == f"/edit-profile/order-details?id={order_id}"
+        await _run(history.set_tab("past"))
+        assert history.rows == [] and history.empty_message == "No data found"
+
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        assert detail.missing == "" and detail.number == "HM-UI-0001"
+        assert [(x.line_id, x.active, x.can_cancel) for x in detail.lines] == [
+            (str(line_id), 2, True)
+        ]
+        assert detail.total_refund == "$0.00"
+        assert detail.reasons and detail.reasons[-1].is_other
+
+        detail.ask_add(str(line_id))
+        assert detail.add_open and detail.add_max == 2
+        detail.set_add_qty("9")  # more than is left: capped at what the line holds
+        assert detail.add_qty == 2
+        detail.set_add_qty("1")
+        await _run(detail.confirm_add())
+        assert not detail.add_open
+        assert _cart_rows(parent_id) == [(line_id, 1)]
+        auth = await root.get_state(AuthState)
+        assert auth.cancel_cart_count == 1 and auth.cancel_cart_count_store == "1"
+
+        cart = await root.get_state(CancelCartState)
+        await _run(cart.load())
+        assert cart.count == 1 and cart.groups[0].number == "HM-UI-0001"
+        cart_id = cart.groups[0].lines[0].cart_id
+        await _run(cart.change_quantity(cart_id, 1))
+        assert _cart_rows(parent_id) == [(line_id, 2)]
+        await _run(cart.change_quantity(cart_id, 1))  # beyond the line's 2: nothing sent
+        assert _cart_rows(parent_id) == [(line_id, 2)]
+        # Confirming needs a reason first (the field says so; no dialog).
+        await _run(cart.ask_confirm())
+        assert cart.reason_error and not cart.sure_open
+        other = next(r for r in cart.reasons if r.is_other)
+        cart.set_reason(other.id)
+        await _run(cart.ask_confirm())
+        assert cart.other_error and not cart.sure_open  # Other needs its text
+        await _run(cart.remove(cart_id))
+        assert _cart_rows(parent_id) == [] and cart.is_empty
+        assert auth.cancel_cart_count == 0 and auth.cancel_cart_count_store == "0"
+
+    asyncio.run(scenario())
+
+
+def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
+    async def scenario():
+        victim_id, order_id, line_id = _placed_order("HM-UI-0002")
+        with session_scope() as s:
+            mallory = make_parent(s, email="mallory-orders@example.com")
+            make_child(s, mallory, is_default=True)
+            mallory_id = mallory.id
+        # The victim has a meal in the cancel cart.
+        victim = await _signed_in(victim_id, order_id)
+        vdetail = await victim.get_state(OrderDetailState)
+        await _run(vdetail.load())
+        vdetail.ask_add(str(line_id))
+        await _run(vdetail.confirm_add())
+        victim_cart = await victim.get_state(CancelCartState)
+        await _run(victim_cart.load())
+        victim_cart_id = victim_cart.groups[0].lines[0].cart_id
+
+        root = await _signed_in(mallory_id, order_id)
+        history = await root.get_state(OrderHistoryState)
+        await _run(history.load())
+        assert history.rows == []
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        assert detail.missing == "No data found" and detail.lines == [] and detail.number == ""
+        detail.ask_add(str(line_id))  # not on this parent's screen
+        assert not detail.add_open
+        detail.add_line = str(line_id)  # even forced, the line is not among the listed
+        await _run(detail.confirm_add())
+        detail.reason_id = "1"
+        await _run(detail.confirm_cancel_order())  # the service refuses another's order
+        cart = await root.get_state(CancelCartState)
+        await _run(cart.load())
+        assert cart.is_empty
+        await _run(cart.remove(victim_cart_id))
+        await _run(cart.change_quantity(victim_cart_id, 1))
+        assert _cart_rows(mallory_id) == []
+        assert _cart_rows(victim_id) == [(line_id, 1)]
+        with session_scope() as s:
+            assert s.get(Order, order_id).status == "placed"
+            assert s.get(OrderLine, line_id).cancelled_quantity == 0
+
+    asyncio.run(scenario())
+
+
+def test_no_session_gets_nothing(database: Path) -> None:
+    async def scenario():
+        _parent_id, order_id, _line_id = _placed_order("HM-UI-0003")
+        root = await _signed_in(None, order_id)
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        assert not detail.loaded and detail.lines == []
+        history = await root.get_state(OrderHistoryState)
+        await _run(history.load())
+        assert history.rows == [] and not history.loaded
+        cart = await root.get_state(CancelCartState)
+        await _run(cart.load())
+        assert cart.groups == [] and not cart.loaded
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"), [("en", "cancellation deadline for"), ("fr", "date limite")]
+)
+def test_a_line_past_its_cutoff_is_refused_with_the_services_message(
+    database: Path, lang: str, expected: str
+) -> None:
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order(f"HM-UI-CUT-{lang}")
+        root = await _signed_in(parent_id, order_id)
+        from hotmeals.ui.state.i18n import I18nState
+
+        (await root.get_state(I18nState)).lang = lang
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        detail.ask_add(str(line_id))
+        assert detail.add_open
+        # The cut-off passes while the dialog is open: the meal is now tomorrow.
+        with session_scope() as s:
+            line = s.get(OrderLine, line_id)
+            line.meal_date = toronto_today()
+            s.add(line)
+        events = await _run(detail.confirm_add())
+        texts = " ".join(str(e) for e in events)
+        assert expected in texts.lower(), texts
+        assert line_id not in [lid for lid, _ in _cart_rows(parent_id)]
+        await _run(detail.load())
+        assert not detail.lines[0].can_cancel and not detail.can_cancel
+
+    asyncio.run(scenario())
