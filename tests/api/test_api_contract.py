@@ -70,6 +70,16 @@ OPERATIONS = [
     (POST, "/Parent/order/ModifyConfirmOrder", True),
     (POST, "/Parent/order/ModifyChangePaid", True),
     (POST, "/Parent/order/ModifyChangeDeclined", True),
+    (POST, "/Parent/order/OrderHistory", True),
+    (POST, "/Parent/order/OrderDetail", True),
+    (GET, "/Parent/order/CancelOrderReason", True),
+    (POST, "/Parent/cart/AddToCancelCart", True),
+    (POST, "/Parent/cart/UpdateCancelCartQuantity", True),
+    (POST, "/Parent/cart/DeleteCancelCartItem", True),
+    (POST, "/Parent/cart/CancelCartDetails", True),
+    (POST, "/Parent/order/CancelCart", True),
+    (POST, "/Parent/order/CancelOrder", True),
+    (POST, "/Parent/order/CancelMeal", True),
 ]
 IDS = [path for _, path, _ in OPERATIONS]
 
@@ -163,6 +173,7 @@ def test_openapi_describes_every_operation_and_body(client):
             "/Parent/auth/Logout",
             "/Parent/user/get_city",
             "/Parent/auth/ListPromocodesByParent",
+            "/Parent/cart/CancelCartDetails",
         ):
             schema = operation["requestBody"]["content"]["application/json"]["schema"]
             assert schema["properties"], path
