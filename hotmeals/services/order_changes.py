@@ -122,11 +122,9 @@ def _fr(lang: str) -> bool:
 
 
 def _day(value: date, lang: str) -> str:
-    """``Monday, March 2, 2026`` / ``lundi 2 mars 2026`` (Babel)."""
-    from babel.dates import format_date
-
-    locale = "fr_CA" if _fr(lang) else "en_CA"
-    return format_date(value, format="full", locale=locale)
+    """``Monday, March 2, 2026`` / ``lundi 2 mars 2026``: the order screens' day
+    (``services.orders``)."""
+    return orders._day(value, lang)  # noqa: SLF001 - one format for every order message
 
 
 def _when(moment: datetime, lang: str) -> str:
