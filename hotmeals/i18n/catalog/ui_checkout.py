@@ -48,7 +48,7 @@ EN: dict[str, str] = {
         "Every meal gives $0.50 to the school community and $0.20 to local nutrition programs."
     ),
     "checkout.promo_title": "Promo code",
-    "checkout.promo_label": "Promo code",
+    "checkout.promo_label": "Enter a code",
     "checkout.promo_apply": "Apply",
     "checkout.promo_remove": "Remove code",
     "checkout.promo_applied_label": "Applied code",
@@ -146,7 +146,7 @@ FR: dict[str, str] = {
         "nutrition locaux."
     ),
     "checkout.promo_title": "Code promo",
-    "checkout.promo_label": "Code promo",
+    "checkout.promo_label": "Saisissez un code",
     "checkout.promo_apply": "Appliquer",
     "checkout.promo_remove": "Retirer le code",
     "checkout.promo_applied_label": "Code appliqué",

@@ -79,8 +79,14 @@ class CheckoutState(rx.State):
     @rx.event
     async def load(self):
         lang = (await self.get_state(I18nState)).lang
-        if self.busy:
-            return  # a payment in flight on this tab: keep its screen
+        if self.busy and self.status == "confirming":
+            return  # the server is confirming an approval for this tab: keep its screen
+        # Anything else in flight died with the page (a reload closed the Lightbox): the
+        # payment left open is settled by the reconciliation, and paying again reuses the
+        # pending order of the same cart (services/checkout.py).
+        self.busy = False
+        self._payment_id = 0
+        self.turn += 1
         self.status = self.message = self.order_number = self.order_link = ""
         self.confirmation, self.paid_charges, self._order_id = [], {}, 0
         who = await acting_parent(self)
