@@ -96,6 +96,8 @@ class ManageMealState(rx.State):
     _date: str = ""
     _payment_id: int = 0
     _lang: str = ""
+    _once_key: str = ""  # forms.submission_key
+    _once_digest: str = ""
     _page: str = ""  # list, meal, confirm
 
     @rx.var

@@ -13,10 +13,12 @@ payment pieces (card choice, result, Lightbox) are shared with the move of one m
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
@@ -64,11 +66,12 @@ def _line_row(line: dict) -> dict[str, str]:
     }
 
 
-def _added_row(step: dict) -> dict[str, str]:
+def _added_row(step: dict, lang: str) -> dict[str, str]:
+    day = long_day(date.fromisoformat(step["date"]), lang) if step.get("date") else ""
     return {
         "id": str(step["change_line_id"]),
         "name": str(step["name"]),
-        "day": str(step["day"] or ""),
+        "day": day,
         "quantity": str(step["quantity"]),
         "price": str(step["price"]),
         "problem": str(step["problem"] or ""),
@@ -111,6 +114,8 @@ class ModifyOrderState(rx.State):
     _id: int = 0
     _payment_id: int = 0
     _lang: str = ""
+    _once_key: str = ""  # forms.submission_key
+    _once_digest: str = ""
 
     @rx.var
     def waiting(self) -> bool:
@@ -119,7 +124,7 @@ class ModifyOrderState(rx.State):
     def _fill(self, info: dict) -> None:
         self.number = str(info["number"])
         self.lines = [_line_row(x) for x in info["lines"]]
-        self.added = [_added_row(x) for x in info["added"]]
+        self.added = [_added_row(x, self._lang or "en") for x in info["added"]]
         self.has_changes = bool(info["has_changes"])
         self.can_confirm = self.has_changes and not info["problems"]
         self.new_total = format_total(info)
@@ -127,6 +132,7 @@ class ModifyOrderState(rx.State):
         self.difference = str(info["message"]) if self.has_changes else ""
 
     async def _info(self, parent_id: int, lang: str) -> None:
+        self._lang = lang
         try:
             info = await call_service(
                 changes.modify_order_info, parent_id=parent_id, order_id=self._id, lang=lang
