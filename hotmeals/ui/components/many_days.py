@@ -181,7 +181,9 @@ def _report_list(title_key: str, lines: rx.Var, tone: str, id_: str) -> rx.Compo
                             class_name="hm-capitalize",
                         ),
                         rx.cond(line.meal != "", " — " + line.meal.to(str), ""),
-                        rx.cond(line.reason != "", ": " + line.reason.to(str), ""),
+                        rx.cond(
+                            line.reason != "", t("ui.many.sep").to(str) + line.reason.to(str), ""
+                        ),
                         style={"marginTop": "4px"},
                     ),
                 ),
