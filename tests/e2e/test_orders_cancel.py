@@ -81,6 +81,11 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     expect(page.locator("#order-total-refund")).to_have_text("$0.00")
     shot(page, "order-details")
 
+    # A second tab of the same browser, on another screen with the header.
+    other_tab = page.context.new_page()
+    open_page(other_tab, "/edit-profile/order-history")
+    expect(other_tab.locator("#header-cancel-cart")).to_contain_text("0")
+
     # One of the two meals into the cancel cart; the header's count follows.
     first.locator(".hm-add-cancel").click()
     dialog = page.get_by_role("dialog")
@@ -90,6 +95,9 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     expect(dialog).to_have_count(0)
     header_count = page.locator("#header-cancel-cart")
     expect(header_count).to_contain_text("1")
+    # ... and the other tab's header too (the stored count's storage event).
+    expect(other_tab.locator("#header-cancel-cart")).to_contain_text("1")
+    other_tab.close()
 
     header_count.click()
     expect(page).to_have_url(re.compile(r"/edit-profile/cancel-cart/?$"))
