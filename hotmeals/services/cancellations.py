@@ -19,24 +19,37 @@ the tax follow the cancelled meals, and cancelling everything refunds everything
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete
+from sqlalchemy import delete, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
-from hotmeals.db.models import CancelCartLine, CancelReason, Child, Order, OrderLine, Vendor
+from hotmeals.db.models import (
+    CancelCartLine,
+    CancelReason,
+    Child,
+    Order,
+    OrderLine,
+    Refund,
+    Vendor,
+)
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
+from hotmeals.domain.payments import RefundState
 from hotmeals.domain.pricing import MAX_QUANTITY
-from hotmeals.domain.refunds import plan_cancel_refund
+from hotmeals.domain.refunds import plan_cancel_refund, refund_for_cancel
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import orders
 from hotmeals.services.orders import CancelPlan
+from hotmeals.services.payments.records import RESERVING
 from hotmeals.services.payments.runtime import actor_of, db
+
+log = logging.getLogger("hotmeals.cancellations")
 
 
 def _now() -> datetime:
@@ -267,7 +280,7 @@ def cancel_cart_details(
 def _load_many(session: Session, order_ids: list[int]) -> dict[int, orders.LoadedOrder]:
     """Several orders with their lines, vendors, add-ons, payments and refunds: five
     statements whatever their number."""
-    from hotmeals.db.models import OrderLineAddOn, Payment, Refund
+    from hotmeals.db.models import OrderLineAddOn, Payment
     from hotmeals.domain.payments import PaymentState
 
     if not order_ids:
@@ -675,3 +688,114 @@ async def confirm_cancel_cart(
             )
         )
     return await _finish(plans, lang, engine, gateway)
+
+
+# -- refunds Converge refused: sent again by the periodic job -------------------------------------
+
+RESEND_REASON = "resend of a cancel refund Converge refused"
+
+
+def _orders_owed(session: Session) -> list[int]:
+    """Orders with a cancel refund that FAILED (Converge refused it, or it was never found)."""
+    rows = session.exec(
+        select(Refund.order_id)
+        .where(
+            Refund.cancellation_id.is_not(None),
+            Refund.state == RefundState.FAILED,
+            Refund.order_id.is_not(None),
+        )
+        .distinct()
+        .order_by(Refund.order_id)
+    ).all()
+    return [oid for oid in rows if oid is not None]
+
+
+def _reserve_resend(session: Session, *, order_id: int) -> CancelPlan | None:
+    """Under the order's row lock: what the failed cancel refunds still owe, capped by the
+    refund arithmetic itself (what was paid, minus what is refunded or on its way, minus what
+    the remaining meals cost), so money a later cancel already gave back is never sent twice.
+    Nothing owed: None."""
+    from hotmeals.services.payments.refunds import _reserve
+
+    loaded = orders.load_order(session, order_id=order_id, parent_id=None, lock=True)
+    failed = [
+        r
+        for r in loaded.refunds
+        if r.cancellation_id is not None
+        and r.state == RefundState.FAILED
+        and r.reason != RESEND_REASON
+    ]
+    covered = sum(
+        r.amount_cents for r in loaded.refunds if r.reason == RESEND_REASON and r.state in RESERVING
+    )
+    owed = sum(r.amount_cents for r in failed) - covered
+    if owed <= 0:
+        return None
+    sold = loaded.sold_lines()
+    remaining = plan_cancel_refund(
+        lines=[inp for _, inp in sold],
+        cancel_quantities=[0] * len(sold),
+        paid_cents=loaded.paid_cents,
+        refunded_cents=min(loaded.reserved_refund_cents, loaded.paid_cents),
+        terms=loaded.terms(),
+        school_donation_cents=loaded.order.school_donation_cents,
+        additional_charge_cents=loaded.order.additional_charge_cents,
+    ).remaining.total_pay_cents
+    due = min(
+        owed,
+        refund_for_cancel(
+            loaded.paid_cents,
+            min(loaded.reserved_refund_cents, loaded.paid_cents),
+            remaining,
+        ),
+    )
+    if due <= 0:
+        return None
+    cancellation_id = max(r.cancellation_id or 0 for r in failed)
+    reserved = _reserve(
+        session,
+        amount_cents=due,
+        reason=RESEND_REASON,
+        payment_id=None,
+        order_id=order_id,
+        parent_id=None,
+        actor="system",
+    )
+    session.execute(
+        update(Refund)
+        .where(Refund.id.in_([r.refund_id for r in reserved]))
+        .values(cancellation_id=cancellation_id)
+        .execution_options(synchronize_session=False)
+    )
+    return CancelPlan(
+        order_id=order_id,
+        order_number=loaded.order.number,
+        parent_id=loaded.order.parent_id,
+        cancellation_id=cancellation_id,
+        refund_cents=due,
+        status=loaded.order.status,
+        repeated=False,
+        refunds=[
+            orders.PlannedRefund(r.refund_id, r.payment_id, r.kind, r.amount_cents, r.sale_txn_id)
+            for r in reserved
+        ],
+        actor="system",
+    )
+
+
+async def resend_failed_cancel_refunds(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[int]:
+    """The periodic job's part (``payments.reconcile_round``): a cancel refund that FAILED is
+    sent again (each order under its row lock; see ``_reserve_resend``). Returns the orders
+    for which a refund was sent."""
+    done = []
+    for order_id in await db(engine, _orders_owed):
+        try:
+            plan = await db(engine, _reserve_resend, order_id=order_id)
+            if plan is not None:
+                await orders.send_refunds(plan, engine=engine, gateway=gateway)
+                done.append(order_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("order %s: could not resend a cancel refund", order_id)
+    return done

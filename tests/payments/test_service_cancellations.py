@@ -414,3 +414,102 @@ async def test_the_cancel_email_is_in_the_parents_language(
     assert mail.language == "fr" and "Repas test" in mail.body_text
     assert "Un remboursement de" in mail.body_text and "lundi" in mail.body_text
     assert result.refund_cents > 0
+
+
+async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.services import payments
+
+    order_id, (first, second) = await paid_order(
+        pay_engine,
+        gateway,
+        live_sim,
+        shop,
+        [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
+    )
+    paid, _ = _sums(pay_engine, order_id)
+    live_sim.control("fault", kind="http_500")
+    result = await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=first,
+        reason_id=shop["reason_id"],
+        request_key="refused-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    owed = result.refund_cents
+    assert 0 < owed < paid and result.refunded_cents == 0
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    view = await payments.reconcile_refund(
+        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+    )
+    assert view.state == RefundState.FAILED  # nothing at Converge: the money is owed again
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # the periodic job
+    assert _sums(pay_engine, order_id) == (paid, owed)
+    assert (
+        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
+    )
+    # The rest cancelled: exactly what was paid back in all, the failed attempt not counted.
+    await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=second,
+        reason_id=shop["reason_id"],
+        request_key="rest",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert (
+        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
+    )
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    sale = next(
+        t
+        for t in live_sim.get("transactions")
+        if t["kind"] == "SALE" and t["amount_cents"] == paid and t["refunded_cents"] == paid
+    )
+    assert sale
+
+
+async def test_a_failed_refund_a_later_cancel_already_covered_is_not_sent_twice(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    from hotmeals.services import payments
+
+    order_id, (first, second) = await paid_order(
+        pay_engine,
+        gateway,
+        live_sim,
+        shop,
+        [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
+    )
+    paid, _ = _sums(pay_engine, order_id)
+    live_sim.control("fault", kind="http_500")
+    await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=first,
+        reason_id=shop["reason_id"],
+        request_key="refused-2",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    await payments.reconcile_refund(
+        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+    )
+    # The next cancel re-prices what remains: it gives back the failed part too.
+    await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=second,
+        reason_id=shop["reason_id"],
+        request_key="rest-2",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert (
+        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
+    )
+    assert _sums(pay_engine, order_id) == (paid, paid)

@@ -556,6 +556,11 @@ async def reconcile_round(
 
     await void_dropped_change_payments(engine=engine, gateway=gateway)
     await reconcile_open_refunds(engine=engine, gateway=gateway)
+    # A cancel's refund Converge refused (or never made) is sent again, capped by the refund
+    # arithmetic so nothing a later cancel gave back is sent twice.
+    from hotmeals.services.cancellations import resend_failed_cancel_refunds
+
+    await resend_failed_cancel_refunds(engine=engine, gateway=gateway)
 
 
 # -- public: refunds (in refunds.py, re-exported: this module is the one door) ---------------
