@@ -119,7 +119,7 @@ def _row(row: rx.Var) -> rx.Component:
                             class_name="hm-select",
                         ),
                         class_name="hm-field",
-                        style={"flex": "1 1 150px"},
+                        style={"flex": "1 1 220px"},
                     ),
                     gap="12px",
                     wrap="wrap",
