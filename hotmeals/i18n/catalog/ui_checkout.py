@@ -4,6 +4,7 @@ EN: dict[str, str] = {
     "title.cart": "Cart",
     "title.order_summary": "Order summary",
     "title.payment": "Payment",
+    "checkout.colon": ": ",
     "checkout.cart_title": "Your cart",
     "checkout.cart_intro": "Meals waiting to be paid, by child and day.",
     "checkout.empty_title": "Your cart is empty",
@@ -99,6 +100,7 @@ FR: dict[str, str] = {
     "title.cart": "Panier",
     "title.order_summary": "Résumé de la commande",
     "title.payment": "Paiement",
+    "checkout.colon": "\u00a0: ",  # French puts a (no-break) space before the colon
     "checkout.cart_title": "Votre panier",
     "checkout.cart_intro": "Les repas à payer, par enfant et par jour.",
     "checkout.empty_title": "Votre panier est vide",

@@ -22,7 +22,7 @@ def detail(label_key: str, value: rx.Var, class_name: str) -> rx.Component:
     return rx.cond(
         value != "",
         rx.text(
-            rx.el.span(t(label_key), ": ", class_name="hm-detail-label"),
+            rx.el.span(t(label_key), t("checkout.colon"), class_name="hm-detail-label"),
             value,
             size="2",
             color=GRAY_11,
@@ -116,7 +116,8 @@ def cart_line(line: CartLineView) -> rx.Component:
                     rx.callout.root(
                         rx.callout.icon(rx.icon("circle-alert", aria_hidden="true")),
                         rx.callout.text(
-                            rx.el.strong(t("checkout.cannot_pay"), ": "), line.problems
+                            rx.el.strong(t("checkout.cannot_pay"), t("checkout.colon")),
+                            line.problems,
                         ),
                         color_scheme="red",
                         size="1",

@@ -68,7 +68,7 @@ def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_tota
 def _extra(label_key: str, value: rx.Var) -> rx.Component:
     return rx.cond(
         value != "",
-        rx.text(t(label_key), ": ", value, size="1", color=GRAY_11),
+        rx.text(t(label_key), t("checkout.colon"), value, size="1", color=GRAY_11),
     )
 
 
@@ -125,7 +125,7 @@ def promo_section() -> rx.Component:
                     rx.badge(
                         rx.icon("ticket-percent", size=14, aria_hidden="true"),
                         t("checkout.promo_applied_label"),
-                        ": ",
+                        t("checkout.colon"),
                         CartState.promo_code,
                         size="3",
                         color_scheme="grass",
