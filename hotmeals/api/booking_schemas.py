@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from hotmeals.api.account_schemas import Id, In, Text
@@ -82,7 +84,7 @@ class NotBookedLineOut(BaseModel):
     source_date: str | None = None
 
 
-_ADDED = {
+_ADDED: dict[str, Any] = {
     "index": 0,
     "cart_id": 41,
     "child_id": 2,
@@ -98,7 +100,7 @@ _ADDED = {
     "allergy_ack": "",
     "allergy_notice": "",
 }
-_REFUSED = {
+_REFUSED: dict[str, Any] = {
     "index": 1,
     "child_id": 2,
     "child_name": "Emma",
