@@ -31,6 +31,7 @@ from hotmeals.db.models import (
     CancelCartLine,
     CancelReason,
     Child,
+    Meal,
     Order,
     OrderLine,
     Refund,
@@ -211,10 +212,11 @@ def cancel_cart_details(
     lang = normalize_lang(lang)
     current = now or _now()
     rows = session.exec(
-        select(CancelCartLine, OrderLine, Order, Child)
+        select(CancelCartLine, OrderLine, Order, Child, Meal.name_fr)
         .join(OrderLine, OrderLine.id == CancelCartLine.order_line_id)
         .join(Order, Order.id == OrderLine.order_id)
         .join(Child, Child.id == OrderLine.child_id)
+        .outerjoin(Meal, Meal.id == OrderLine.meal_id)
         .where(CancelCartLine.parent_id == parent_id, Order.parent_id == parent_id)
         .order_by(Order.id, OrderLine.meal_date, OrderLine.id)
     ).all()
@@ -227,7 +229,7 @@ def cancel_cart_details(
         mine = [r for r in rows if r[2].id == oid]
         quantities: dict[int, int] = {}
         out_lines = []
-        for cart_row, line, order, child in mine:
+        for cart_row, line, order, child, name_fr in mine:
             current_line = lo.line(line.id or 0) or line
             reason = ""
             try:
@@ -248,7 +250,8 @@ def cancel_cart_details(
                     "child_name": f"{child.first_name} {child.last_name}",
                     "date": line.meal_date.isoformat(),
                     "day": orders._day(line.meal_date, lang),
-                    "meal_name": line.meal_name,
+                    # As sold; the French name of the catalogue in French (as order_detail).
+                    "meal_name": (name_fr if lang == "fr" and name_fr else line.meal_name),
                     "size_label": orders.size_label(line.size, lang),
                     "quantity": cart_row.quantity,
                     "max_quantity": left,

@@ -143,6 +143,20 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
         )
         details = cancellations.cancel_cart_details(s, parent_id=pid)
         assert cancellations.cancel_cart_count(s, parent_id=pid) == 1
+        # The meal is named in the parent's language, as on the order's details.
+        detail_names = {
+            lang: {
+                line["order_line_id"]: line["meal_name"]
+                for line in orders.order_detail(s, parent_id=pid, order_id=order_id, lang=lang)[
+                    "lines"
+                ]
+            }
+            for lang in ("en", "fr")
+        }
+        for lang in ("en", "fr"):
+            shown = cancellations.cancel_cart_details(s, parent_id=pid, lang=lang)
+            assert shown["orders"][0]["lines"][0]["meal_name"] == detail_names[lang][first]
+        assert detail_names["en"][first] != detail_names["fr"][first]
     preview = details["total_refund_cents"]
     assert 0 < preview < paid and details["orders"][0]["lines"][0]["quantity"] == 1
 
