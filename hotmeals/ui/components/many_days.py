@@ -147,7 +147,7 @@ def _row(row: rx.Var) -> rx.Component:
                         "display": "flex",
                         "gap": "10px",
                         "marginTop": "10px",
-                        "color": "var(--amber-11)",
+                        "color": "var(--orange-11)",
                         "fontWeight": "600",
                     },
                 ),

@@ -44,7 +44,7 @@ def order_card(row: HistoryRow) -> rx.Component:
                     color_scheme=rx.match(
                         row.status,
                         ("cancelled", "red"),
-                        ("partially_cancelled", "amber"),
+                        ("partially_cancelled", "orange"),
                         "grass",
                     ),
                     class_name="hm-order-status",
