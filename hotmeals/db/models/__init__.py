@@ -30,6 +30,7 @@ from hotmeals.db.models.catalog import (
 )
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
 from hotmeals.db.models.jobs import JobLease
+from hotmeals.db.models.order_changes import OrderChange, OrderChangeLine
 from hotmeals.db.models.orders import (
     CancelCartLine,
     CancelReason,
@@ -46,7 +47,6 @@ from hotmeals.db.models.orders import (
     Refund,
     StoredCard,
 )
-from hotmeals.db.models.order_changes import OrderChange, OrderChangeLine
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [

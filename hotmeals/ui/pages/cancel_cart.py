@@ -9,8 +9,8 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.order_details import CARD, reason_fields
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
@@ -238,7 +238,7 @@ def cancel_cart_page() -> rx.Component:
                 ),
                 content(),
                 sure_dialog(),
-                relang_watch(CancelCartState.relang),
+                on_language_change(CancelCartState.relang),
                 spacing="4",
                 width="100%",
                 max_width="720px",

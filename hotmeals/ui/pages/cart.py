@@ -9,8 +9,8 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header, static
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
 from hotmeals.ui.state.i18n import t
@@ -296,7 +296,7 @@ def cart_page() -> rx.Component:
                 cart_content(),
                 delete_dialog(),
                 # Remounted when the language changes: the cart's text in that language.
-                relang_watch(CartState.relang),
+                on_language_change(CartState.relang),
                 spacing="4",
                 width="100%",
                 max_width="720px",

@@ -8,8 +8,8 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import back_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
@@ -244,7 +244,7 @@ def checkout_payment() -> rx.Component:
                     margin_bottom="16px",
                 ),
                 payment_content(),
-                relang_watch(CheckoutState.relang),
+                on_language_change(CheckoutState.relang),
                 max_width="560px",
                 margin_x="auto",
                 padding_x="16px",

@@ -11,7 +11,7 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label, link_button, once_attrs
-from hotmeals.ui.components.relang import relang_watch
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.pages.modify_order import GRAY_11, _frame, back, card_choice, progress
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
@@ -289,7 +289,7 @@ def manage_meal() -> rx.Component:
             confirm_id="manage-sure-yes",
             turn=S.turn,
         ),
-        relang_watch(S.relang),
+        on_language_change(S.relang),
     )
 
 
@@ -351,6 +351,6 @@ def manage_confirm() -> rx.Component:
     return _frame(
         back(S.back_link, "ui.manage.back_meal", "back-meal"),
         _body(confirm_content()),
-        relang_watch(S.relang),
+        on_language_change(S.relang),
         max_width="560px",
     )

@@ -9,9 +9,9 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.checkout_payment import _choice
 from hotmeals.ui.state.booking import BookingState
@@ -328,7 +328,7 @@ def modify_order() -> rx.Component:
             ),
             rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
         ),
-        relang_watch(S.relang),
+        on_language_change(S.relang),
     )
 
 
@@ -360,6 +360,6 @@ def add_item() -> rx.Component:
             ),
         ),
         meal_dialog(),
-        relang_watch(BookingState.relang),
+        on_language_change(BookingState.relang),
         max_width=MAX_WIDTH,
     )

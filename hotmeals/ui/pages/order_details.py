@@ -11,8 +11,8 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
@@ -428,7 +428,7 @@ def order_details() -> rx.Component:
                 ),
                 add_dialog(),
                 sure_dialog(),
-                relang_watch(OrderDetailState.relang),
+                on_language_change(OrderDetailState.relang),
                 spacing="4",
                 width="100%",
                 max_width="720px",

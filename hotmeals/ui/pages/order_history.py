@@ -7,8 +7,8 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
@@ -128,7 +128,7 @@ def order_history() -> rx.Component:
                     on_change=OrderHistoryState.set_tab,
                     width="100%",
                 ),
-                relang_watch(OrderHistoryState.relang),
+                on_language_change(OrderHistoryState.relang),
                 spacing="4",
                 width="100%",
                 max_width="720px",

@@ -9,8 +9,8 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import label, link_button, once_attrs
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.relang import relang_watch
 from hotmeals.ui.components.screens import back_link, parent_only
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
@@ -376,7 +376,7 @@ def order_summary() -> rx.Component:
                 rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
                 rx.text(t("checkout.summary_intro"), color=GRAY_11),
                 summary_content(),
-                relang_watch(CartState.relang),
+                on_language_change(CartState.relang),
                 spacing="3",
                 width="100%",
                 max_width="1040px",
