@@ -58,16 +58,19 @@ def is_pa_day(city_index: int, day: date) -> bool:
 def plan_day(
     day: date, *, school_index: int, city_index: int, vendor_count: int, meal_count: int
 ) -> PlannedDay:
-    """The vendor rotates by date, offset per school, so a school sees every vendor each week
-    and the two schools of a city are served by different vendors on the same day; 4 to 6 of
-    the vendor's meals are served, a different selection from one visit to the next."""
-    n = day.toordinal()
-    vendor_index = (n + school_index) % vendor_count
+    """A weekly menu, as schools run them: the vendor of a weekday is the same every week,
+    offset per school, so a school sees three vendors each week and the two schools of a city
+    are served by different vendors on the same day. Each weekday serves the same first four of
+    that vendor's meals every week, plus zero to two more that change from week to week, so
+    'Repeat last week' copies most days and reports the meals that are not back."""
+    weekday = day.weekday()
+    week = day.toordinal() // 7
+    vendor_index = (weekday + school_index) % vendor_count
     if is_winter_break(day):
         return PlannedDay(day, vendor_index, (), True, WINTER_BREAK_EN, WINTER_BREAK_FR)
     if is_pa_day(city_index, day):
         return PlannedDay(day, vendor_index, (), True, PA_DAY_EN, PA_DAY_FR)
-    count = min(4 + n % 3, meal_count)
-    start = (n // 3 + school_index) % meal_count
+    count = min(4 + (week + weekday) % 3, meal_count)
+    start = (2 * weekday + school_index) % meal_count
     meals = tuple((start + k) % meal_count for k in range(count))
     return PlannedDay(day, vendor_index, meals, False)

@@ -301,3 +301,31 @@ def test_winter_break_days_are_closed_with_a_reason():
     assert not plan_day(
         date(2027, 1, 4), school_index=0, city_index=1, vendor_count=3, meal_count=9
     ).is_closed
+
+
+def test_a_weekday_serves_the_same_vendor_and_first_meals_every_week():
+    """The demo menu is weekly, so 'Repeat last week' has something to copy: the same vendor
+    and the same first four meals on a weekday, week after week; the extras vary."""
+    from datetime import date, timedelta
+
+    from hotmeals.db.seed_calendar import plan_day
+
+    monday = date(2027, 1, 11)
+    extras = set()
+    for offset in range(5):
+        day = monday + timedelta(days=offset)
+        plans = [
+            plan_day(
+                day + timedelta(weeks=w),
+                school_index=1,
+                city_index=1,
+                vendor_count=3,
+                meal_count=9,
+            )
+            for w in range(3)
+        ]
+        assert not any(p.is_closed for p in plans)
+        assert len({p.vendor_index for p in plans}) == 1
+        assert len({p.meal_indexes[:4] for p in plans}) == 1
+        extras.add(tuple(len(p.meal_indexes) for p in plans))
+    assert any(len(set(counts)) > 1 for counts in extras)
