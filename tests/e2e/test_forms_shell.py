@@ -169,7 +169,10 @@ def test_toasts_speak_french_leave_the_header_alone_and_do_not_contradict(
     page.context.add_cookies([{"name": "hm_token", "value": token, "url": app.base_url}])
     _in_french(page)
     open_page(page, "/edit-profile")
-    page.click("#book-meal")
+    # Settings > Manage notification > Save: a success toast, in French.
+    page.locator("#step-6").click()
+    page.click("#settings-notifications")
+    page.click("#notifications-save")
     toast = page.locator("[data-sonner-toast]")
     expect(toast).to_have_count(1)
     expect(toast.locator("button[data-close-button]")).to_have_attribute(

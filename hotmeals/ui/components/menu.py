@@ -415,8 +415,13 @@ def _note() -> rx.Component:
     return rx.box(
         rx.el.label(BookingState.note_fee, html_for="meal-note", class_name="hm-label"),
         rx.el.textarea(
-            value=BookingState.note,
-            on_change=BookingState.set_note.debounce(250),
+            # Uncontrolled (the dialog mounts it anew for each meal): a controlled field would
+            # lose keystrokes typed while the server answers. Not debounced, and flushed on
+            # blur: a note typed just before 'Add to cart' reaches the server before the add
+            # (blur comes before the click, and events keep their order).
+            default_value=BookingState.note,
+            on_change=BookingState.set_note,
+            on_blur=BookingState.set_note,
             id="meal-note",
             max_length=NOTE_MAX,
             rows=2,
