@@ -7,7 +7,9 @@ parent's order, line or cancel-cart line is "No data found". Cancel-cart edits g
 ``run_once`` with the ``Idempotency-Key`` header; the cancels themselves (CancelOrder,
 CancelMeal, CancelCart) are repeat-safe by their request key: the ``Idempotency-Key`` header
 (or ``request_key`` in the body): the same key cancels and refunds once, and a repeat answers
-what was done.
+what was done. CancelOrder and CancelMeal sent with neither are repeat-safe by their natural
+key (the same lines and quantities of the same order for the same reason, within
+``cancellations.NATURAL_REPEAT_WINDOW`` of the order's last cancel).
 """
 
 from __future__ import annotations
@@ -505,15 +507,16 @@ async def delete_cancel_cart_item(
 # -- cancels (refunds) ----------------------------------------------------------------------------
 
 
-def _request_key(header: str | None, body: ReasonFields) -> str:
-    """The Idempotency-Key header, else the body's request_key, else a fresh key (a client
-    that sends neither gets no repeat safety across requests)."""
+def _request_key(header: str | None, body: ReasonFields) -> str | None:
+    """The Idempotency-Key header, else the body's request_key, else None: CancelOrder and
+    CancelMeal are then repeat-safe by their natural key (the same lines of the same order
+    just cancelled answer that cancel; ``cancellations.NATURAL_REPEAT_WINDOW``)."""
     for key in (header, body.request_key):
         if key is not None:
             if not KEY.match(key):
                 raise DomainError("cancel_request_key_invalid", field="request_key")
             return key
-    return f"api-{uuid.uuid4().hex}"
+    return None
 
 
 async def _answer(who: ParentClient, result: cancellations.CancelResult):
@@ -604,7 +607,8 @@ async def cancel_cart(
         parent_id=who.parent_id,
         reason_id=body.reason_id,
         other_text=body.other_text,
-        request_key=_request_key(key, body),
+        # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
+        request_key=_request_key(key, body) or f"api-{uuid.uuid4().hex}",
         lang=who.lang,
     )
     return await _answer(who, result)

@@ -20,10 +20,11 @@ the tax follow the cancelled meals, and cancelling everything refunds everything
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, update
+from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
@@ -33,6 +34,8 @@ from hotmeals.db.models import (
     Child,
     Meal,
     Order,
+    OrderCancellation,
+    OrderCancellationLine,
     OrderLine,
     Refund,
     Vendor,
@@ -47,6 +50,7 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import orders
 from hotmeals.services.orders import CancelPlan
+from hotmeals.services.payments import reserve_refund
 from hotmeals.services.payments.records import RESERVING
 from hotmeals.services.payments.runtime import actor_of, db
 
@@ -370,9 +374,12 @@ def _reserve_one(
     other_text: str | None,
     lang: str,
     drop_cart_ids: list[int] | None = None,
+    natural: bool = False,
 ) -> CancelPlan:
     """One order's cancel under its row lock (first statement). ``quantities`` None: every
-    active meal of the order (cancel the whole order)."""
+    active meal of the order (cancel the whole order). ``natural``: the caller sent no request
+    key (``request_key`` is a fresh one), so an identical recent cancel is a repeat
+    (``_same_recent_cancel``)."""
     loaded = orders.load_order(session, order_id=order_id, parent_id=parent_id, lock=True)
     if loaded.order.placed_at is None:
         raise DomainError("order_not_found", field="order_id")
@@ -381,6 +388,12 @@ def _reserve_one(
         found = orders.find_cancellation(session, order_id, request_key)
         if found is not None:
             return found
+        if natural:
+            found = _same_recent_cancel(
+                session, loaded, kind=kind, lines=None, reason_id=reason_id, other_text=other_text
+            )
+            if found is not None:
+                return found
         wanted = {
             line.id or 0: line.quantity - line.cancelled_quantity for line in loaded.active_lines()
         }
@@ -423,6 +436,72 @@ def _check_inputs(
     key = orders.check_request_key(request_key)
     rid, text = orders.check_reason(session, reason_id, other_text)
     return rid, text, key
+
+
+# A cancel sent with no request key (an API client that sends no Idempotency-Key and no
+# request_key) is repeat-safe by its natural key: the same order, the same kind, the same lines
+# and quantities and the same reason as the order's last cancellation, within this window,
+# answer that cancellation (nothing more is cancelled or refunded). To cancel the same
+# quantity of the same line again on purpose within the window, a client sends a new key.
+NATURAL_REPEAT_WINDOW = timedelta(minutes=10)
+NATURAL_KEY_PREFIX = "api-"
+
+
+def _natural_key(request_key: object) -> tuple[object, bool]:
+    """``request_key`` as given, or, when there is none, a fresh key and True (natural mode)."""
+    if request_key is None:
+        return f"{NATURAL_KEY_PREFIX}{uuid.uuid4().hex}", True
+    return request_key, False
+
+
+def _same_recent_cancel(
+    session: Session,
+    loaded: orders.LoadedOrder,
+    *,
+    kind: str,
+    lines: dict[int, int | None] | None,
+    reason_id: int | None,
+    other_text: str | None,
+) -> CancelPlan | None:
+    """The order's last cancellation when this key-less cancel repeats it (see
+    ``NATURAL_REPEAT_WINDOW``), under the order's row lock. ``lines`` None: the whole order
+    (a repeat when nothing is left active); a quantity None: all that was left of that line
+    (a repeat when the line has nothing left)."""
+    order_id = loaded.order.id or 0
+    last = session.exec(
+        select(OrderCancellation)
+        .where(OrderCancellation.order_id == order_id)
+        .order_by(OrderCancellation.id.desc())
+        .limit(1)
+    ).first()
+    if last is None or last.kind != kind or last.request_key is None:
+        return None
+    if last.reason_id != reason_id or (last.other_text or None) != (other_text or None):
+        return None
+    stamp = last.created_at if last.created_at.tzinfo else last.created_at.replace(tzinfo=UTC)
+    if _now() - stamp > NATURAL_REPEAT_WINDOW:
+        return None
+    took = {
+        line_id: qty
+        for line_id, qty in session.exec(
+            select(OrderCancellationLine.order_line_id, OrderCancellationLine.quantity).where(
+                OrderCancellationLine.cancellation_id == last.id
+            )
+        ).all()
+    }
+    if lines is None:
+        same = not loaded.active_lines()
+    else:
+        same = set(took) == set(lines)
+        for line_id, qty in lines.items():
+            line = loaded.line(line_id)
+            if qty is None:
+                same = same and line is not None and line.quantity <= line.cancelled_quantity
+            else:
+                same = same and took.get(line_id) == qty
+    if not same:
+        return None
+    return orders.find_cancellation(session, order_id, last.request_key)
 
 
 async def _finish(
@@ -471,9 +550,11 @@ async def cancel_order(
     gateway: PaymentGateway | None = None,
 ) -> CancelResult:
     """CancelOrder: every meal still active of the order (all must be before their cut-off),
-    with a reason; refunds what the order still holds. Repeat-safe by ``request_key``."""
+    with a reason; refunds what the order still holds. Repeat-safe by ``request_key``; with
+    none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     oid = orders._int_id(order_id, "order_not_found", "order_id")
+    request_key, natural = _natural_key(request_key)
     rid, text, key = await db(
         engine, _check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
@@ -488,6 +569,7 @@ async def cancel_order(
         reason_id=rid,
         other_text=text,
         lang=lang,
+        natural=natural,
     )
     return await _finish([plan], lang, engine, gateway)
 
@@ -510,8 +592,10 @@ async def cancel_meal(
     gateway: PaymentGateway | None = None,
 ) -> CancelResult:
     """CancelMeal: ``quantity`` meals (None: all that is left) of one line, before its
-    cut-off, with a reason. Repeat-safe by ``request_key``."""
+    cut-off, with a reason. Repeat-safe by ``request_key``; with none (None), by its natural
+    key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
+    request_key, natural = _natural_key(request_key)
     rid, text, key = await db(
         engine, _check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
@@ -532,6 +616,8 @@ async def cancel_meal(
         reason_id=rid,
         other_text=text,
         lang=lang,
+        natural=natural,
+        all_left=quantity is None,
     )
     return await _finish([plan], lang, engine, gateway)
 
@@ -547,11 +633,24 @@ def _reserve_meal(
     reason_id: int | None,
     other_text: str | None,
     lang: str,
+    natural: bool = False,
+    all_left: bool = False,
 ) -> CancelPlan:
     loaded = orders.load_order(session, order_id=order_id, parent_id=parent_id, lock=True)
     found = orders.find_cancellation(session, order_id, request_key)
     if found is not None:
         return found
+    if natural:
+        found = _same_recent_cancel(
+            session,
+            loaded,
+            kind="meal",
+            lines={order_line_id: None if all_left else quantity},
+            reason_id=reason_id,
+            other_text=other_text,
+        )
+        if found is not None:
+            return found
     line = loaded.line(order_line_id)
     if line is None or line.status != LineStatus.ACTIVE:
         raise DomainError("order_line_not_found", field="order_line_id")
@@ -718,8 +817,6 @@ def _reserve_resend(session: Session, *, order_id: int) -> CancelPlan | None:
     refund arithmetic itself (what was paid, minus what is refunded or on its way, minus what
     the remaining meals cost), so money a later cancel already gave back is never sent twice.
     Nothing owed: None."""
-    from hotmeals.services.payments.refunds import _reserve
-
     loaded = orders.load_order(session, order_id=order_id, parent_id=None, lock=True)
     failed = [
         r
@@ -755,20 +852,13 @@ def _reserve_resend(session: Session, *, order_id: int) -> CancelPlan | None:
     if due <= 0:
         return None
     cancellation_id = max(r.cancellation_id or 0 for r in failed)
-    reserved = _reserve(
+    reserved = reserve_refund(
         session,
         amount_cents=due,
         reason=RESEND_REASON,
-        payment_id=None,
         order_id=order_id,
-        parent_id=None,
         actor="system",
-    )
-    session.execute(
-        update(Refund)
-        .where(Refund.id.in_([r.refund_id for r in reserved]))
-        .values(cancellation_id=cancellation_id)
-        .execution_options(synchronize_session=False)
+        cancellation_id=cancellation_id,
     )
     return CancelPlan(
         order_id=order_id,
@@ -778,10 +868,7 @@ def _reserve_resend(session: Session, *, order_id: int) -> CancelPlan | None:
         refund_cents=due,
         status=loaded.order.status,
         repeated=False,
-        refunds=[
-            orders.PlannedRefund(r.refund_id, r.payment_id, r.kind, r.amount_cents, r.sale_txn_id)
-            for r in reserved
-        ],
+        refunds=reserved,
         actor="system",
     )
 

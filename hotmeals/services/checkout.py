@@ -81,9 +81,8 @@ from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.payments import (
     HostedSession,
-    charge_stored_card,
     confirm_payment,
-    open_hosted_session,
+    open_payment_attempt,
     reconcile_payment,
     record_decline,
     refund,
@@ -545,32 +544,26 @@ async def start_checkout(
                 found, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
             )
             return CheckoutStarted(**common, hosted=None, result=result)
-    if card_id is not None or reserved["payment_state"] != PaymentState.CREATED:
-        view: PaymentView | None = None
-        if card_id is not None and reserved["payment_state"] == PaymentState.CREATED:
-            try:
-                view = await charge_stored_card(
-                    payment_id=payment_id,
-                    parent_id=parent_id,
-                    card_id=card_id,
-                    engine=engine,
-                    gateway=gateway,
-                )
-            except DomainError as err:
-                if err.code != "payment_not_open":  # another tab's charge is running
-                    raise
-        if view is None:
-            view = await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
-        result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
-        return CheckoutStarted(**common, hosted=None, result=result)
-    hosted = await open_hosted_session(
-        payment_id=payment_id,
-        parent_id=parent_id,
-        save_card=save_card,
-        engine=engine,
-        gateway=gateway,
-    )
-    return CheckoutStarted(**common, hosted=hosted, result=None)
+    opened: PaymentView | HostedSession | None = None
+    if reserved["payment_state"] == PaymentState.CREATED:
+        try:
+            opened = await open_payment_attempt(
+                payment_id=payment_id,
+                parent_id=parent_id,
+                card_id=card_id,
+                save_card=save_card,
+                engine=engine,
+                gateway=gateway,
+            )
+        except DomainError as err:
+            # A saved card's charge another tab is running: its outcome is read below.
+            if card_id is None or err.code != "payment_not_open":
+                raise
+    if isinstance(opened, HostedSession):
+        return CheckoutStarted(**common, hosted=opened, result=None)
+    view = opened or await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
+    result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+    return CheckoutStarted(**common, hosted=None, result=result)
 
 
 # -- 3. record: placing the order on approval (called by the ORDER payment handler) -------------

@@ -85,12 +85,13 @@ from hotmeals.services.children import _as_id
 from hotmeals.services.menu import DATES_DEFAULT_DAYS, cutoff_rule, meal_date, toronto_today
 from hotmeals.services.payments import (
     HostedSession,
-    charge_stored_card,
+    PlannedRefund,
     confirm_payment,
-    open_hosted_session,
+    open_payment_attempt,
     record_decline,
     refund,
     reserve_payment,
+    reserve_refund,
 )
 from hotmeals.services.payments.records import RESERVING, audit, get_payment, lock_row
 from hotmeals.services.payments.runtime import actor_of, db
@@ -1004,30 +1005,19 @@ def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
 
 def _reserve_refund(
     session: Session, order: Order, change: OrderChange, amount: int, cancellation_id: int | None
-) -> list:
+) -> list[PlannedRefund]:
     """The refund rows of an applied decrease, reserved in the transaction that applies it
     (the payment service's own reservation: under the order's and payments' locks, never more
     than refundable); sent to Converge once committed."""
-    from hotmeals.services.payments import refunds as refund_service
-
-    planned = refund_service._reserve(  # noqa: SLF001 - one transaction with the change
+    return reserve_refund(
         session,
         amount_cents=amount,
         reason=f"order change {change.id}",
-        payment_id=None,
         order_id=order.id,
         parent_id=order.parent_id,
         actor=actor_of(order.parent_id),
+        cancellation_id=cancellation_id,
     )
-    ids = [p.refund_id for p in planned]
-    if ids and cancellation_id is not None:
-        session.execute(
-            update(Refund)
-            .where(Refund.id.in_(ids))
-            .values(cancellation_id=cancellation_id)
-            .execution_options(synchronize_session=False)
-        )
-    return planned
 
 
 def _confirm_step(
@@ -1131,7 +1121,7 @@ def _back_to_draft(session: Session, change: OrderChange) -> None:
 
 
 async def _send_refunds(
-    planned: list, engine: Engine | None, gateway: PaymentGateway | None, actor: str
+    planned: list[PlannedRefund], engine: Engine | None, gateway: PaymentGateway | None, actor: str
 ) -> tuple[int, bool]:
     """Converge voids or returns each reserved refund (``services.orders.send_refunds``).
     Returns (cents refunded, every refund succeeded)."""
@@ -1143,10 +1133,7 @@ async def _send_refunds(
         refund_cents=sum(p.amount_cents for p in planned),
         status="",
         repeated=False,
-        refunds=[
-            orders.PlannedRefund(p.refund_id, p.payment_id, p.kind, p.amount_cents, p.sale_txn_id)
-            for p in planned
-        ],
+        refunds=list(planned),
         actor=actor,
     )
     states = await orders.send_refunds(plan, engine=engine, gateway=gateway)
@@ -1249,21 +1236,18 @@ async def _confirm(
             refund_cents=done,
             refund_ok=ok,
         )
-    payment_id = step["payment_id"]
-    if card is not None:
-        await charge_stored_card(
-            payment_id=payment_id, parent_id=parent_id, card_id=card, engine=engine, gateway=gateway
-        )
-        return await _settle(
-            step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
-    hosted = await open_hosted_session(
-        payment_id=payment_id,
+    hosted = await open_payment_attempt(
+        payment_id=step["payment_id"],
         parent_id=parent_id,
+        card_id=card,
         save_card=save_card,
         engine=engine,
         gateway=gateway,
     )
+    if not isinstance(hosted, HostedSession):  # the saved card was charged: its outcome
+        return await _settle(
+            step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
     result = await db(engine, _result_of, change_id=step["change_id"], lang=lang)
     return replace(
         result,
@@ -1659,7 +1643,75 @@ def _move_step(
 ) -> dict:
     """Check the move and write it as a change of kind ``move`` (confirmed by the caller)."""
     now = _now()
-    order = _line_order(session, parent_id=parent_id, order_line_id=order_line_id, lock=True)
+    order, _loaded, line, day = _move_target(
+        session,
+        parent_id=parent_id,
+        order_line_id=order_line_id,
+        new_date=new_date,
+        lang=lang,
+        now=now,
+        lock=True,
+    )
+    change = OrderChange(
+        order_id=order.id or 0,
+        parent_id=parent_id,
+        kind=MOVE,
+        state=DRAFT,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(change)
+    session.flush()
+    session.add(_move_line(change.id or 0, line, day))
+    session.flush()
+    return {"order_id": order.id, "change_id": change.id}
+
+
+def _move_line(change_id: int, line: OrderLine, day: MenuDay) -> OrderChangeLine:
+    return OrderChangeLine(
+        change_id=change_id,
+        action=MOVE_STEP,
+        order_line_id=line.id,
+        quantity=max(_active(line), 1),
+        menu_day_id=day.id,
+    )
+
+
+def quote_move(
+    *, session: Session, parent_id: int, order_line_id: object, new_date: object, lang: str = "en"
+) -> dict:
+    """What moving the meal ``order_line_id`` to ``new_date`` would cost or give back, before
+    the parent confirms: the same checks and the same pricing as ``modify_meal`` (so the
+    amount shown is the amount then charged or refunded), with nothing written. Refuses as
+    ``modify_meal`` would. Answers ``_difference_out``: ``difference_cents`` (> 0 to pay,
+    < 0 to refund), ``to_pay``/``to_refund`` formatted in ``lang`` and a ``message``."""
+    lang = normalize_lang(lang)
+    now = _now()
+    _order, loaded, line, day = _move_target(
+        session,
+        parent_id=parent_id,
+        order_line_id=order_line_id,
+        new_date=new_date,
+        lang=lang,
+        now=now,
+        lock=False,
+    )
+    plan, _ = _plan(session, loaded, [_move_line(0, line, day)], lang=lang, now=now, strict=True)
+    return _difference_out(plan, lang)
+
+
+def _move_target(
+    session: Session,
+    *,
+    parent_id: int,
+    order_line_id: object,
+    new_date: object,
+    lang: str,
+    now: datetime,
+    lock: bool,
+) -> tuple[Order, _Loaded, OrderLine, MenuDay]:
+    """The parent's line and the day it would move to, every move rule checked."""
+    order = _line_order(session, parent_id=parent_id, order_line_id=order_line_id, lock=lock)
     loaded = _load(session, order)
     line = loaded.line(_id(order_line_id, "order_line_id", "order_change_line_not_found"))
     if line is None:
@@ -1704,27 +1756,7 @@ def _move_step(
             meal=_meal_name(loaded.meals.get(line.meal_id), line.meal_name, lang),
             day=_day(target, lang),
         )
-    change = OrderChange(
-        order_id=order.id or 0,
-        parent_id=parent_id,
-        kind=MOVE,
-        state=DRAFT,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(change)
-    session.flush()
-    session.add(
-        OrderChangeLine(
-            change_id=change.id or 0,
-            action=MOVE_STEP,
-            order_line_id=line.id,
-            quantity=max(_active(line), 1),
-            menu_day_id=day.id,
-        )
-    )
-    session.flush()
-    return {"order_id": order.id, "change_id": change.id}
+    return order, loaded, line, day
 
 
 def _move_repeat(

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import case, insert, update
+from sqlalchemy import case, insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, func, select
 
@@ -75,6 +75,7 @@ from hotmeals.domain.refunds import CancelRefund, plan_cancel_refund, sold_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
+from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import RESERVING, audit, lock_row
 
 HISTORY_STATUSES = (
@@ -549,15 +550,6 @@ def order_detail(
 # -- applying a cancel (shared) -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PlannedRefund:
-    refund_id: int
-    payment_id: int
-    kind: str
-    amount_cents: int
-    sale_txn_id: str
-
-
 @dataclass
 class CancelPlan:
     order_id: int
@@ -707,27 +699,14 @@ def apply_cancel(
     session.flush()
     refunds: list[PlannedRefund] = []
     if plan.refund_cents > 0:
-        from hotmeals.services.payments.refunds import _reserve
-
-        reserved = _reserve(
+        refunds = reserve_refund(
             session,
             amount_cents=plan.refund_cents,
             reason=f"{kind} cancel of {order.number}",
-            payment_id=None,
             order_id=order.id,
-            parent_id=None,
             actor=actor,
+            cancellation_id=cancellation.id,
         )
-        session.execute(
-            update(Refund)
-            .where(Refund.id.in_([r.refund_id for r in reserved]))
-            .values(cancellation_id=cancellation.id)
-            .execution_options(synchronize_session=False)
-        )
-        refunds = [
-            PlannedRefund(r.refund_id, r.payment_id, r.kind, r.amount_cents, r.sale_txn_id)
-            for r in reserved
-        ]
     audit(
         session,
         actor=actor,
@@ -761,7 +740,8 @@ def queue_cancel_mail(
     session: Session, loaded: LoadedOrder, quantities: Mapping[int, int], *, refund_cents: int
 ) -> None:
     """The 'Order Cancelled' e-mail in the parent's language: what was cancelled and the
-    refund notice (sent after the transaction commits)."""
+    refund that is due (sent after the transaction commits; always sent: it confirms what the
+    parent did). The refund itself is e-mailed once Converge answers (``queue_refund_mail``)."""
     from hotmeals.services import mail
 
     parent = session.get(Parent, loaded.order.parent_id)
@@ -810,8 +790,60 @@ def queue_cancel_mail(
         name=parent.first_name,
         number=loaded.order.number,
         lines="\n".join(items),
-        refund=refund_notice(refund_cents, lang),
+        refund=cancel_mail_refund(session, parent, refund_cents, lang),
     )
+
+
+def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
+    """The parent's refund e-mail, once Converge has answered (called by the order payment
+    handlers in the transaction that records the refund's new state, so once per refund and
+    never twice, even with several workers), in the parent's language and only when the
+    parent's 'refund' notification is on (docs/product.md, "Refund e-mails"):
+
+    - SUCCEEDED: the amount refunded to the card;
+    - FAILED or UNKNOWN as Converge's first answer: the refund is being processed (the
+      periodic job retries it; its success sends the e-mail above). A later reconciliation
+      and a failed retry send nothing more."""
+    from hotmeals.services import mail, notifications
+    from hotmeals.services.cancellations import RESEND_REASON
+
+    if refund.order_id is None:
+        return
+    succeeded = refund.state == RefundState.SUCCEEDED
+    if not succeeded and (not first or refund.reason == RESEND_REASON):
+        return
+    order = session.get(Order, refund.order_id)
+    if order is None:
+        return
+    parent = session.get(Parent, order.parent_id)
+    if parent is None or not parent.email:
+        return
+    if not notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
+        return  # the parent turned refund e-mails off (settings, notifications)
+    lang = normalize_lang(parent.language)
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template="refund_made" if succeeded else "refund_processing",
+        language=lang,
+        kind="refund_made" if succeeded else "refund_processing",
+        name=parent.first_name,
+        number=order.number,
+        amount=format_money(refund.amount_cents, lang),
+    )
+
+
+def cancel_mail_refund(session: Session, parent: Parent, refund_cents: int, lang: str) -> str:
+    """The cancel e-mail's refund line: what is due, never yet what was refunded (Converge
+    has not answered when it is written); the refund e-mail follows when the parent wants it."""
+    from hotmeals.services import notifications
+
+    if refund_cents <= 0:
+        return t("orders_after.no_refund", lang)
+    amount = format_money(refund_cents, lang)
+    if notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
+        return t("orders_after.mail_refund_due", lang, amount=amount)
+    return t("orders_after.mail_refund_due_quiet", lang, amount=amount)
 
 
 def refund_notice(refund_cents: int, lang: str) -> str:
@@ -826,19 +858,11 @@ async def send_refunds(
     """Step 2 and 3 for the refunds ``apply_cancel`` reserved, with no transaction open:
     Converge voids or returns each, and the outcome is recorded (a lost answer is left to the
     payment service's reconciliation). Returns each refund's final state."""
-    from hotmeals.services.payments.refunds import _execute, _Planned
     from hotmeals.services.payments.runtime import gateway_or_default
 
     gw = gateway_or_default(gateway)
     states = []
     for item in plan.refunds:
-        view = await _execute(
-            engine,
-            gw,
-            _Planned(
-                item.refund_id, item.payment_id, item.kind, item.amount_cents, item.sale_txn_id
-            ),
-            plan.actor or "system",
-        )
+        view = await execute_refund(item, actor=plan.actor or "system", engine=engine, gateway=gw)
         states.append(str(view.state))
     return states

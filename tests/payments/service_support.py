@@ -12,6 +12,7 @@ import os
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,9 +23,10 @@ import pytest_asyncio
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
-from hotmeals.db.engine import make_engine, session_scope
+from hotmeals.db.engine import get_engine, make_engine, session_scope
 from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
 from hotmeals.payments.converge import ConvergeClient
+from hotmeals.settings import get_settings
 from tests.factories import make_child, make_parent
 from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
 from tests.payments.support import CVV, EXP, PATIENT, VISA, SimServer
@@ -67,6 +69,46 @@ def pay_engine(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Eng
         if name:
             with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextmanager
+def api_client(
+    backend: str, folder: Path, sim_server: SimServer, *, api_key: str, db_prefix: str
+) -> Iterator[Any]:
+    """A TestClient on ``create_api()`` over a migrated database of its own (SQLite in
+    ``folder``, or a PostgreSQL database ``<db_prefix>_<random>`` dropped afterwards), with
+    ``api_key`` as the API key and Converge served by ``sim_server``: the body of the API
+    test modules' module-scoped ``api`` fixtures."""
+    from fastapi.testclient import TestClient
+
+    from hotmeals.api.app import create_api
+    from hotmeals.services.payments import runtime as payment_runtime
+
+    name = None
+    if backend == "sqlite":
+        url = f"sqlite:///{Path(folder) / 'api.db'}"
+    else:
+        _pg_available()
+        name = f"{db_prefix}_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        url = PG_URL.format(name=name)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("DATABASE_URL", url)
+        mp.setenv("DATA_DIR", str(folder))
+        mp.setenv("HOTMEALS_API_KEY", api_key)
+        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
+        get_settings.cache_clear()
+        get_engine.cache_clear()
+        migrate(url)
+        with TestClient(create_api()) as client:
+            yield client
+        get_engine().dispose()
+    get_settings.cache_clear()
+    get_engine.cache_clear()
+    if name:
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

@@ -9,26 +9,19 @@ of statements for a cart of 1 and of 12 lines."""
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
-from pathlib import Path
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
-from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import AddOn, CartLine, Order, Payment
 from hotmeals.services import cart
 from hotmeals.services.parents import start_session
-from hotmeals.services.payments import runtime as payment_runtime
-from hotmeals.settings import get_settings
 from tests import factories as f
-from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
-from tests.payments.service_support import BACKENDS, _pg_available, lightbox_submit
+from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
 from tests.payments.support import DECLINED_CARD, MASTERCARD, VISA, SimServer
 from tests.querycount import count_queries
 
@@ -37,32 +30,14 @@ API_KEY = "hotmeals-checkout-key"
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    folder = tmp_path_factory.mktemp("checkoutapi")
-    name = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{Path(folder) / 'api.db'}"
-    else:
-        _pg_available()
-        name = f"hm_co_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = PG_URL.format(name=name)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", url)
-        mp.setenv("DATA_DIR", str(folder))
-        mp.setenv("HOTMEALS_API_KEY", API_KEY)
-        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        migrate(url)
-        with TestClient(create_api()) as client:
-            yield client
-        get_engine().dispose()
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    if name:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with api_client(
+        request.param,
+        tmp_path_factory.mktemp("checkoutapi"),
+        sim_server,
+        api_key=API_KEY,
+        db_prefix="hm_co",
+    ) as client:
+        yield client
 
 
 def _monday_in(weeks: int) -> date:

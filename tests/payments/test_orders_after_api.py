@@ -10,25 +10,18 @@ an order of 1 and of 12 lines."""
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
-from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import CancelReason, Parent, Refund
 from hotmeals.services import clock
 from hotmeals.services.parents import start_session
-from hotmeals.services.payments import runtime as payment_runtime
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
-from hotmeals.settings import get_settings
-from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
 from tests.payments.orders_after_support import (
     WEEKS,
     add,
@@ -36,7 +29,7 @@ from tests.payments.orders_after_support import (
     monday_in,
     past_cutoff,
 )
-from tests.payments.service_support import BACKENDS, _pg_available, lightbox_submit
+from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
 from tests.payments.support import VISA, SimServer
 from tests.querycount import count_queries
 
@@ -57,32 +50,14 @@ ROUTES = [
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    folder = tmp_path_factory.mktemp("ordersafterapi")
-    name = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{Path(folder) / 'api.db'}"
-    else:
-        _pg_available()
-        name = f"hm_oa_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = PG_URL.format(name=name)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", url)
-        mp.setenv("DATA_DIR", str(folder))
-        mp.setenv("HOTMEALS_API_KEY", API_KEY)
-        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        migrate(url)
-        with TestClient(create_api()) as client:
-            yield client
-        get_engine().dispose()
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    if name:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with api_client(
+        request.param,
+        tmp_path_factory.mktemp("ordersafterapi"),
+        sim_server,
+        api_key=API_KEY,
+        db_prefix="hm_oa",
+    ) as client:
+        yield client
 
 
 def family_of(sim: SimServer) -> dict:
@@ -250,6 +225,65 @@ def test_history_detail_cancel_cart_and_cancel_meal(
         key="order-2",
     ).json()
     assert nothing["code"] == 0
+
+
+def test_a_repeated_cancel_without_a_key_cancels_and_refunds_once(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    """No Idempotency-Key and no request_key: the same cancel sent again (the same lines and
+    quantities of the same order, the same reason) answers the first one; nothing more is
+    cancelled or refunded. A different cancel of the same line still goes through."""
+    tok = family["token"]
+    placed = pay_api(
+        api,
+        sim,
+        family,
+        [{"child": 0, "weeks": 2, "quantity": 3}, {"child": 1, "weeks": 3, "quantity": 1}],
+    )
+    order_id = placed["order_id"]
+    paid, _ = sums(order_id)
+    detail = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, tok).json()
+    first, second = (x["order_line_id"] for x in detail["data"]["lines"])
+    reasons = call(api, "/Parent/order/CancelOrderReason", token=tok, method="get").json()
+    plain = next(r["reason_id"] for r in reasons["data"] if not r["is_other"])
+    other = next(r["reason_id"] for r in reasons["data"] if r["is_other"])
+
+    def twice(path: str, body: dict) -> tuple[dict, dict]:
+        one = call(api, path, body, tok).json()
+        two = call(api, path, body, tok).json()
+        assert one["code"] == 1 and two["code"] == 1, (one, two)
+        return one["data"], two["data"]
+
+    meal = {"order_line_id": first, "quantity": 1, "reason_id": plain}
+    one, two = twice("/Parent/order/CancelMeal", meal)
+    assert one["repeated"] is False and two["repeated"] is True
+    assert two["refund_cents"] == one["refund_cents"] > 0
+    assert sums(order_id) == (paid, one["refund_cents"])
+
+    # The same line and quantity for another reason is another cancel.
+    changed = call(
+        api, "/Parent/order/CancelMeal", {**meal, "reason_id": other, "other_text": "Trip"}, tok
+    ).json()
+    assert changed["code"] == 1 and changed["data"]["repeated"] is False
+    refunded = one["refund_cents"] + changed["data"]["refund_cents"]
+    assert sums(order_id) == (paid, refunded)
+
+    rest_one, rest_two = twice(
+        "/Parent/order/CancelMeal", {"order_line_id": second, "reason_id": plain}
+    )
+    assert rest_one["repeated"] is False and rest_two["repeated"] is True
+    assert rest_two["refund_cents"] == rest_one["refund_cents"]
+    refunded += rest_one["refund_cents"]
+    assert sums(order_id) == (paid, refunded)
+
+    whole_one, whole_two = twice(
+        "/Parent/order/CancelOrder", {"order_id": order_id, "reason_id": plain}
+    )
+    assert whole_one["repeated"] is False and whole_two["repeated"] is True
+    assert whole_two["refund_cents"] == whole_one["refund_cents"]
+    assert sums(order_id) == (paid, paid)
+    shown = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, tok).json()["data"]
+    assert shown["total_refund_cents"] == paid and len(shown["refunds"]) == 4
 
 
 def test_another_parents_order_line_and_cancel_cart_are_not_found(

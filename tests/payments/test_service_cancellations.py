@@ -38,10 +38,28 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
 )
 from tests.payments.support import SimServer
 
+# One meal for each of the two children, on two Mondays.
+TWO_MEALS = [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}]
+
 
 def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
     with session_scope(engine) as s:
         return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
+
+
+async def _cancel_meal(
+    engine: Engine, gateway: ConvergeClient, shop: dict, line_id: int, key: str, **kw
+) -> cancellations.CancelResult:
+    """``cancel_meal`` of one of the shop parent's meals, with the shop's reason."""
+    return await cancellations.cancel_meal(
+        parent_id=shop["parent_id"],
+        order_line_id=line_id,
+        reason_id=shop["reason_id"],
+        request_key=key,
+        engine=engine,
+        gateway=gateway,
+        **kw,
+    )
 
 
 async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
@@ -194,23 +212,8 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
         row = s.exec(select(OrderCancellation).where(OrderCancellation.order_id == order_id)).one()
         assert row.other_text == "Field trip" and row.kind == "cart"
 
-    meal = await cancellations.cancel_meal(
-        parent_id=pid,
-        order_line_id=second,
-        reason_id=shop["reason_id"],
-        request_key="meal-1",
-        engine=pay_engine,
-        gateway=gateway,
-    )
-    rest = await cancellations.cancel_meal(
-        parent_id=pid,
-        order_line_id=first,
-        quantity=1,
-        reason_id=shop["reason_id"],
-        request_key="meal-2",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    meal = await _cancel_meal(pay_engine, gateway, shop, second, "meal-1")
+    rest = await _cancel_meal(pay_engine, gateway, shop, first, "meal-2", quantity=1)
     assert rest.statuses == ["cancelled"]
     assert preview + meal.refund_cents + rest.refund_cents == paid
     assert _sums(pay_engine, order_id) == (paid, paid)
@@ -282,15 +285,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
     texts = {}
     for lang in ("en", "fr"):
         with pytest.raises(DomainError) as info:
-            await cancellations.cancel_meal(
-                parent_id=shop["parent_id"],
-                order_line_id=line_id,
-                reason_id=shop["reason_id"],
-                request_key=f"late-{lang}",
-                lang=lang,
-                engine=pay_engine,
-                gateway=gateway,
-            )
+            await _cancel_meal(pay_engine, gateway, shop, line_id, f"late-{lang}", lang=lang)
         texts[lang] = info.value.message(lang)
         with pytest.raises(DomainError) as info:
             await cancellations.confirm_cancel_cart(
@@ -369,26 +364,11 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     paid, _ = _sums(pay_engine, order_id)
     live_sim.control("fault", kind="lost_answer")
     async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
-        result = await cancellations.cancel_meal(
-            parent_id=shop["parent_id"],
-            order_line_id=line_id,
-            reason_id=shop["reason_id"],
-            request_key="lost-1",
-            lang="fr",
-            engine=pay_engine,
-            gateway=impatient,
-        )
+        result = await _cancel_meal(pay_engine, impatient, shop, line_id, "lost-1", lang="fr")
     assert result.refund_cents == paid and result.pending_cents == paid
     assert result.refunded_cents == 0
     # A retry of the same cancel sends nothing more.
-    again = await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=line_id,
-        reason_id=shop["reason_id"],
-        request_key="lost-1",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    again = await _cancel_meal(pay_engine, gateway, shop, line_id, "lost-1")
     assert again.repeated and again.refund_cents == paid
     assert _sums(pay_engine, order_id) == (paid, 0)
     with session_scope(pay_engine) as s:
@@ -412,15 +392,7 @@ async def test_the_cancel_email_is_in_the_parents_language(
         parent.language = "fr"
         s.add(parent)
         number = s.get(Order, order_id).number
-    result = await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=line_id,
-        quantity=1,
-        reason_id=shop["reason_id"],
-        request_key="fr-mail",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    result = await _cancel_meal(pay_engine, gateway, shop, line_id, "fr-mail", quantity=1)
     with session_scope(pay_engine) as s:
         mail = s.exec(
             select(EmailOutbox).where(EmailOutbox.subject == f"Commande annulée : {number}")
@@ -435,23 +407,10 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
 ) -> None:
     from hotmeals.services import payments
 
-    order_id, (first, second) = await paid_order(
-        pay_engine,
-        gateway,
-        live_sim,
-        shop,
-        [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
-    )
+    order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     paid, _ = _sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
-    result = await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=first,
-        reason_id=shop["reason_id"],
-        request_key="refused-1",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    result = await _cancel_meal(pay_engine, gateway, shop, first, "refused-1")
     owed = result.refund_cents
     assert 0 < owed < paid and result.refunded_cents == 0
     with session_scope(pay_engine) as s:
@@ -466,14 +425,7 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
         await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
     )
     # The rest cancelled: exactly what was paid back in all, the failed attempt not counted.
-    await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=second,
-        reason_id=shop["reason_id"],
-        request_key="rest",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    await _cancel_meal(pay_engine, gateway, shop, second, "rest")
     assert (
         await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
     )
@@ -491,39 +443,154 @@ async def test_a_failed_refund_a_later_cancel_already_covered_is_not_sent_twice(
 ) -> None:
     from hotmeals.services import payments
 
-    order_id, (first, second) = await paid_order(
-        pay_engine,
-        gateway,
-        live_sim,
-        shop,
-        [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
-    )
+    order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     paid, _ = _sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
-    await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=first,
-        reason_id=shop["reason_id"],
-        request_key="refused-2",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    await _cancel_meal(pay_engine, gateway, shop, first, "refused-2")
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     await payments.reconcile_refund(
         refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
     )
     # The next cancel re-prices what remains: it gives back the failed part too.
-    await cancellations.cancel_meal(
-        parent_id=shop["parent_id"],
-        order_line_id=second,
-        reason_id=shop["reason_id"],
-        request_key="rest-2",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    await _cancel_meal(pay_engine, gateway, shop, second, "rest-2")
     assert _sums(pay_engine, order_id) == (paid, paid)
     assert (
         await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
     )
     assert _sums(pay_engine, order_id) == (paid, paid)
+
+
+def _mails(engine: Engine, parent_id: int, kind: str) -> list[EmailOutbox]:
+    from hotmeals.db.models import Parent
+
+    with session_scope(engine) as s:
+        parent = s.get(Parent, parent_id)
+        return list(
+            s.exec(
+                select(EmailOutbox)
+                .where(EmailOutbox.to_address == parent.email, EmailOutbox.kind == kind)
+                .order_by(EmailOutbox.id)
+            ).all()
+        )
+
+
+async def test_the_refund_email_waits_for_converge_and_follows_the_refund_setting(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """The cancel e-mail says what refund is due; the refund e-mail goes out once Converge
+    approved it, with the amount, once (the periodic job run twice adds none); with the
+    parent's 'refund' notification off, the cancel is still confirmed and no refund e-mail
+    is sent."""
+    from hotmeals.domain.money import format_money
+    from hotmeals.services import notifications, payments
+
+    order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    done = await _cancel_meal(pay_engine, gateway, shop, first, "mail-1")
+    assert 0 < done.refunded_cents == done.refund_cents < paid
+    amount = format_money(done.refund_cents, "en")
+    [cancelled] = _mails(pay_engine, pid, "order_cancelled")
+    assert f"A refund of {amount} is due for these meals. We will e-mail you" in (
+        cancelled.body_text
+    )
+    [made] = _mails(pay_engine, pid, "refund_made")
+    assert made.subject.startswith("Refund made: ") and made.language == "en"
+    assert f"{amount} has been refunded to your card" in made.body_text
+    assert _mails(pay_engine, pid, "refund_processing") == []
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    assert len(_mails(pay_engine, pid, "refund_made")) == 1
+
+    with session_scope(pay_engine) as s:
+        notifications.update_preferences(session=s, parent_id=pid, preferences={"refund": False})
+    rest = await _cancel_meal(pay_engine, gateway, shop, second, "mail-2")
+    assert rest.refunded_cents == rest.refund_cents > 0
+    assert _sums(pay_engine, order_id) == (paid, paid)
+    quiet = _mails(pay_engine, pid, "order_cancelled")[-1]
+    assert len(_mails(pay_engine, pid, "order_cancelled")) == 2
+    assert "You can follow it on the order's details." in quiet.body_text
+    assert len(_mails(pay_engine, pid, "refund_made")) == 1
+
+
+async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """No answer from Converge: 'being processed' (in the parent's language), nothing more
+    when the reconciliation finds no refund, then 'refunded' with the amount when the
+    periodic job's retry goes through."""
+    from hotmeals.db.models import Parent
+    from hotmeals.domain.money import format_money
+    from hotmeals.services import payments
+
+    order_id, (first, _second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
+    pid = shop["parent_id"]
+    with session_scope(pay_engine) as s:
+        parent = s.get(Parent, pid)
+        parent.language = "fr"
+        s.add(parent)
+        number = s.get(Order, order_id).number
+    live_sim.control("fault", kind="http_500")
+    result = await _cancel_meal(pay_engine, gateway, shop, first, "refused-mail")
+    owed = result.refund_cents
+    assert owed > 0 and result.refunded_cents == 0
+    amount = format_money(owed, "fr")
+    [waiting] = _mails(pay_engine, pid, "refund_processing")
+    assert waiting.subject == f"Remboursement en cours : {number}" and waiting.language == "fr"
+    assert f"Votre remboursement de {amount}" in waiting.body_text
+    assert _mails(pay_engine, pid, "refund_made") == []
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    view = await payments.reconcile_refund(
+        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+    )
+    assert view.state == RefundState.FAILED
+    assert len(_mails(pay_engine, pid, "refund_processing")) == 1
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # the periodic job
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    assert _sums(pay_engine, order_id)[1] == owed
+    [made] = _mails(pay_engine, pid, "refund_made")
+    assert made.subject == f"Remboursement effectué : {number}"
+    assert f"{amount} a été remboursé sur votre carte" in made.body_text
+    assert len(_mails(pay_engine, pid, "refund_processing")) == 1
+
+
+async def test_a_lost_refund_answer_found_by_two_reconciliations_at_once_mails_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    import asyncio
+
+    from hotmeals.services import payments
+    from tests.payments.support import SHORT
+
+    order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
+    pid = shop["parent_id"]
+    live_sim.control("fault", kind="lost_answer")
+    async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
+        result = await _cancel_meal(pay_engine, impatient, shop, line_id, "lost-mail")
+    assert result.pending_cents == result.refund_cents > 0
+    assert len(_mails(pay_engine, pid, "refund_processing")) == 1
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    views = await asyncio.gather(
+        asyncio.to_thread(
+            in_new_loop,
+            live_sim,
+            payments.reconcile_refund,
+            refund_id=row.id,
+            engine=pay_engine,
+        ),
+        asyncio.to_thread(
+            in_new_loop,
+            live_sim,
+            payments.reconcile_refund,
+            refund_id=row.id,
+            engine=pay_engine,
+        ),
+    )
+    assert any(v.state == RefundState.SUCCEEDED for v in views), views
+    with session_scope(pay_engine) as s:
+        assert s.get(Refund, row.id).state == RefundState.SUCCEEDED
+    assert len(_mails(pay_engine, pid, "refund_made")) == 1
+    assert len(_mails(pay_engine, pid, "refund_processing")) == 1

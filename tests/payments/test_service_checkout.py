@@ -117,6 +117,29 @@ def orders(engine: Engine, parent_id: int) -> list[Order]:
         return list(s.exec(select(Order).where(Order.parent_id == parent_id).order_by(Order.id)))
 
 
+async def _start(
+    engine: Engine, gateway: ConvergeClient, shop: dict, **kw
+) -> checkout.CheckoutStarted:
+    """``start_checkout`` for the shop's parent."""
+    return await checkout.start_checkout(
+        parent_id=shop["parent_id"], engine=engine, gateway=gateway, **kw
+    )
+
+
+async def _complete(
+    engine: Engine, gateway: ConvergeClient, shop: dict, payment_id: int, txn_id: str, **kw
+) -> checkout.CheckoutResult:
+    """``complete_checkout`` (AddOrder) of the shop parent's payment ``payment_id``."""
+    return await checkout.complete_checkout(
+        parent_id=shop["parent_id"],
+        payment_id=payment_id,
+        txn_id=txn_id,
+        engine=engine,
+        gateway=gateway,
+        **kw,
+    )
+
+
 async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> checkout.CheckoutResult:
     started = await checkout.start_checkout(
         parent_id=shop["parent_id"], engine=engine, gateway=gateway, **kw
@@ -181,13 +204,7 @@ async def test_a_real_cart_is_priced_to_the_cent_and_charged_what_the_order_says
     add(pay_engine, shop, child=1, when="later")  # 5.50
     with session_scope(pay_engine) as s:
         s.add(PromoCode(code="TENOFF", percent_bps=1000))
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"],
-        promo_code="tenoff",
-        donation="5",
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    started = await _start(pay_engine, gateway, shop, promo_code="tenoff", donation="5")
     # meals 48.75; discount 10 % = 4.875 -> 4.88; goods 48.75 - 4.88 + 1.00 note = 44.87;
     # HST 13 % of 44.87 = 5.8331 -> 5.83; + 5.00 donation (never taxed) = 55.70
     with session_scope(pay_engine) as s:
@@ -234,12 +251,8 @@ async def test_a_real_cart_is_priced_to_the_cent_and_charged_what_the_order_says
     assert started.hosted is not None and started.hosted.amount_cents == 5570
 
     answer = lightbox_submit(live_sim, started.hosted.token)
-    result = await checkout.complete_checkout(
-        parent_id=shop["parent_id"],
-        payment_id=started.payment_id,
-        txn_id=answer["response"]["ssl_txn_id"],
-        engine=pay_engine,
-        gateway=gateway,
+    result = await _complete(
+        pay_engine, gateway, shop, started.payment_id, answer["response"]["ssl_txn_id"]
     )
     assert result.status == "placed" and result.total_pay_cents == 5570
     assert result.order_number == started.order_number and started.order_number in result.message
@@ -277,19 +290,10 @@ async def test_the_confirmation_email_is_queued_once_in_the_parents_language(
         address = parent.email
     add(pay_engine, shop, special_note_text="Sans noix")
     add(pay_engine, shop, child=1, when="later", addons=[shop["addon_id"]])
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
     for _ in range(3):  # AddOrder repeated: one order, one e-mail
-        result = await checkout.complete_checkout(
-            parent_id=shop["parent_id"],
-            payment_id=started.payment_id,
-            txn_id=txn,
-            lang="fr",
-            engine=pay_engine,
-            gateway=gateway,
-        )
+        result = await _complete(pay_engine, gateway, shop, started.payment_id, txn, lang="fr")
         assert result.status == "placed" and "Merci" in result.message
     with session_scope(pay_engine) as s:
         mails = s.exec(
@@ -390,13 +394,9 @@ async def test_a_changed_cart_cancels_the_pending_order_and_its_late_approval_is
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     add(pay_engine, shop)
-    old = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    old = await _start(pay_engine, gateway, shop)
     add(pay_engine, shop, child=1)  # the cart changes in another tab
-    new = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    new = await _start(pay_engine, gateway, shop)
     assert new.order_id != old.order_id and new.amount_cents > old.amount_cents
     assert [o.status for o in orders(pay_engine, shop["parent_id"])] == [
         OrderStatus.CANCELLED,
@@ -404,13 +404,7 @@ async def test_a_changed_cart_cancels_the_pending_order_and_its_late_approval_is
     ]
     # The first tab pays anyway: AddOrder cannot place a cancelled order, so it voids at once.
     txn = lightbox_submit(live_sim, old.hosted.token)["response"]["ssl_txn_id"]
-    result = await checkout.complete_checkout(
-        parent_id=shop["parent_id"],
-        payment_id=old.payment_id,
-        txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    result = await _complete(pay_engine, gateway, shop, old.payment_id, txn)
     assert result.status == "voided" and old.order_number in result.message
     with session_scope(pay_engine) as s:
         [refund] = s.exec(select(Refund).where(Refund.payment_id == old.payment_id)).all()
@@ -435,15 +429,11 @@ async def test_a_cart_past_its_cutoff_is_refused_and_nothing_is_charged(
     late = _cutoff(shop["soon"]) + timedelta(minutes=5)
     monkeypatch.setattr(clock, "now", lambda: late)
     with pytest.raises(DomainError) as err:
-        await checkout.start_checkout(
-            parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-        )
+        await _start(pay_engine, gateway, shop)
     assert err.value.code == "orderpay_cutoff_passed"
     assert "Monday" in err.value.message("en")
     with pytest.raises(DomainError) as err:
-        await checkout.start_checkout(
-            parent_id=shop["parent_id"], lang="fr", engine=pay_engine, gateway=gateway
-        )
+        await _start(pay_engine, gateway, shop, lang="fr")
     assert "lundi" in err.value.message("fr")
     assert orders(pay_engine, shop["parent_id"]) == []
     with session_scope(pay_engine) as s:
@@ -476,18 +466,10 @@ async def test_an_approval_after_the_cutoff_is_voided_and_the_cart_stays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     add(pay_engine, shop)
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
     monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(seconds=1))
-    result = await checkout.complete_checkout(
-        parent_id=shop["parent_id"],
-        payment_id=started.payment_id,
-        txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    result = await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     assert result.status == "voided" and "deadline" in result.message
     with session_scope(pay_engine) as s:
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
@@ -528,9 +510,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     add(pay_engine, shop)
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
 
     def broken(*args, **kwargs):
@@ -538,13 +518,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
 
     monkeypatch.setattr(checkout, "_queue_confirmation_mail", broken)
     with pytest.raises(RuntimeError):
-        await checkout.complete_checkout(
-            parent_id=shop["parent_id"],
-            payment_id=started.payment_id,
-            txn_id=txn,
-            engine=pay_engine,
-            gateway=gateway,
-        )
+        await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     with session_scope(pay_engine) as s:  # nothing was recorded: one transaction
         assert s.get(Payment, started.payment_id).state == PaymentState.CREATED
         assert s.get(Order, started.order_id).status == OrderStatus.PENDING_PAYMENT
@@ -575,9 +549,7 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     add(pay_engine, shop)
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
     monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(minutes=1))
 
@@ -587,13 +559,7 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     real_void = checkout._void
     monkeypatch.setattr(checkout, "_void", crash)
     with pytest.raises(RuntimeError):
-        await checkout.complete_checkout(
-            parent_id=shop["parent_id"],
-            payment_id=started.payment_id,
-            txn_id=txn,
-            engine=pay_engine,
-            gateway=gateway,
-        )
+        await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     monkeypatch.setattr(checkout, "_void", real_void)
     with session_scope(pay_engine) as s:  # paid, not placed, not refunded yet
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
@@ -631,9 +597,7 @@ async def test_another_parents_payment_or_order_is_not_found(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     add(pay_engine, shop)
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
     with session_scope(pay_engine) as s:
         other = f.make_parent(s).id
@@ -658,13 +622,7 @@ async def test_another_parents_payment_or_order_is_not_found(
         assert err.value.code == "payment_order_not_found"
     with session_scope(pay_engine) as s:  # nothing moved
         assert s.get(Payment, started.payment_id).state == PaymentState.CREATED
-    placed = await checkout.complete_checkout(
-        parent_id=shop["parent_id"],
-        payment_id=started.payment_id,
-        txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
-    )
+    placed = await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     assert placed.status == "placed"
 
 
@@ -683,9 +641,7 @@ async def test_a_promo_is_used_up_by_paid_orders_only(
         assert s.get(Order, placed.order_id).discount_cents == 100
     add(pay_engine, shop, child=1)
     with pytest.raises(DomainError) as err:
-        await checkout.start_checkout(
-            parent_id=shop["parent_id"], promo_code=code, engine=pay_engine, gateway=gateway
-        )
+        await _start(pay_engine, gateway, shop, promo_code=code)
     assert err.value.code == "promo_used_up"
 
 
@@ -693,13 +649,9 @@ async def test_a_paid_session_whose_addorder_never_came_is_found_at_the_next_che
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     add(pay_engine, shop)
-    first = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    first = await _start(pay_engine, gateway, shop)
     lightbox_submit(live_sim, first.hosted.token)  # paid, then the tab closed: no AddOrder
-    again = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    again = await _start(pay_engine, gateway, shop)
     assert again.hosted is None and again.result is not None
     assert again.result.status == "placed" and again.order_id == first.order_id
     assert len(sim_txns(live_sim, first.hosted.invoice_number, "SALE")) == 1
@@ -732,13 +684,7 @@ async def test_a_made_up_transaction_for_a_paid_order_voids_nothing(
     placed = await pay(pay_engine, gateway, live_sim, shop)
     assert placed.status == "placed"
     with pytest.raises(DomainError) as err:
-        await checkout.complete_checkout(
-            parent_id=shop["parent_id"],
-            payment_id=placed.payment_id,
-            txn_id="NOT-A-REAL-TXN",
-            engine=pay_engine,
-            gateway=gateway,
-        )
+        await _complete(pay_engine, gateway, shop, placed.payment_id, "NOT-A-REAL-TXN")
     assert err.value.code == "payment_already_paid"
     with session_scope(pay_engine) as s:
         invoice = s.get(Payment, placed.payment_id).invoice_number

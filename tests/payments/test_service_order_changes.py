@@ -386,6 +386,71 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     assert _sums(pay_engine, order_id) == (paid, back)
 
 
+async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """quote_move: the same checks and pricing as modify_meal, nothing written; the amount
+    quoted is the amount then refunded (or to pay)."""
+    from sqlmodel import func
+
+    order_id, (line_id,) = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
+    )
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+
+    def quote(new_date: str, lang: str = "en", parent_id: int = pid) -> dict:
+        with session_scope(pay_engine) as s:
+            return order_changes.quote_move(
+                session=s,
+                parent_id=parent_id,
+                order_line_id=line_id,
+                new_date=new_date,
+                lang=lang,
+            )
+
+    def changes() -> int:
+        with session_scope(pay_engine) as s:
+            return s.exec(select(func.count()).select_from(OrderChange)).one()
+
+    before = changes()
+    even = quote(monday_in(3).isoformat())
+    assert even["difference_cents"] == 0 and even["to_pay_cents"] == even["to_refund_cents"] == 0
+    _set_price(pay_engine, shop, 2000)
+    dearer = quote(monday_in(3).isoformat())
+    assert dearer["difference_cents"] > 0 and dearer["to_pay_cents"] == dearer["difference_cents"]
+    _set_price(pay_engine, shop, 500)
+    cheaper = quote(monday_in(4).isoformat(), "fr")
+    back = -cheaper["difference_cents"]
+    assert back > 0 and cheaper["to_refund_cents"] == back
+    assert cheaper["to_refund"].endswith("$") and "," in cheaper["to_refund"]  # 5,65 $
+    assert changes() == before  # a quote writes nothing
+
+    moved = await order_changes.modify_meal(
+        parent_id=pid,
+        order_line_id=line_id,
+        new_date=monday_in(4).isoformat(),
+        request_key="quoted-move",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert moved.status == "applied" and moved.difference_cents == -back
+    assert _sums(pay_engine, order_id) == (paid, back)
+    assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
+
+    for new_date, who, code in (
+        (monday_in(4).isoformat(), pid, "order_change_same_date"),
+        (
+            monday_in(5).isoformat(),
+            make_shop(pay_engine)["parent_id"],
+            "order_change_line_not_found",
+        ),
+    ):
+        with pytest.raises(DomainError) as info:
+            quote(new_date, parent_id=who)
+        assert info.value.code == code
+
+
 async def test_two_moves_of_one_meal_at_once_refund_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:

@@ -216,7 +216,8 @@ rates_strategy = st.builds(
 )
 
 
-@settings(max_examples=300)
+# Pure arithmetic: hypothesis's default 100 examples a run (each run draws new ones).
+@settings(max_examples=100)
 @given(
     lines=st.lists(line_strategy, min_size=1, max_size=5),
     rates=rates_strategy,

@@ -47,6 +47,28 @@ EN: dict[str, str] = {
     "orders_after.reason_other": "Other",
     # the e-mail
     "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
+    "orders_after.mail_refund_due": (
+        "A refund of {amount} is due for these meals. We will e-mail you as soon as it is back "
+        "on your card."
+    ),
+    "orders_after.mail_refund_due_quiet": (
+        "A refund of {amount} is due for these meals. You can follow it on the order's details."
+    ),
+    "mail.refund_made.subject": "Refund made: {number}",
+    "mail.refund_made.body": (
+        "Hello {name},\n\n"
+        "{amount} has been refunded to your card for your order {number}. Refunds follow our "
+        "refund policy and may take a few business days to appear on your statement.\n\n"
+        "The Hot Meals team"
+    ),
+    "mail.refund_processing.subject": "Refund in progress: {number}",
+    "mail.refund_processing.body": (
+        "Hello {name},\n\n"
+        "Your refund of {amount} for your order {number} is being processed: the card "
+        "processor has not confirmed it yet. We keep trying and will e-mail you as soon as it "
+        "is made.\n\n"
+        "The Hot Meals team"
+    ),
     "mail.order_cancelled.subject": "Order Cancelled: {number}",
     "mail.order_cancelled.body": (
         "Hello {name},\n\n"
@@ -97,6 +119,30 @@ FR: dict[str, str] = {
     "orders_after.refund_failed": "Remboursement échoué",
     "orders_after.reason_other": "Autre",
     "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
+    "orders_after.mail_refund_due": (
+        "Un remboursement de {amount} vous est dû pour ces repas. Nous vous écrirons dès qu'il "
+        "sera de retour sur votre carte."
+    ),
+    "orders_after.mail_refund_due_quiet": (
+        "Un remboursement de {amount} vous est dû pour ces repas. Vous pouvez le suivre dans le "
+        "détail de la commande."
+    ),
+    "mail.refund_made.subject": "Remboursement effectué : {number}",
+    "mail.refund_made.body": (
+        "Bonjour {name},\n\n"
+        "{amount} a été remboursé sur votre carte pour votre commande {number}. Les "
+        "remboursements suivent notre politique de remboursement et peuvent prendre quelques "
+        "jours ouvrables avant de paraître sur votre relevé.\n\n"
+        "L'équipe Hot Meals"
+    ),
+    "mail.refund_processing.subject": "Remboursement en cours : {number}",
+    "mail.refund_processing.body": (
+        "Bonjour {name},\n\n"
+        "Votre remboursement de {amount} pour votre commande {number} est en cours : le "
+        "processeur de paiement ne l'a pas encore confirmé. Nous réessayons et vous écrirons "
+        "dès qu'il sera effectué.\n\n"
+        "L'équipe Hot Meals"
+    ),
     "mail.order_cancelled.subject": "Commande annulée : {number}",
     "mail.order_cancelled.body": (
         "Bonjour {name},\n\n"

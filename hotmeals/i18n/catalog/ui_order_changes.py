@@ -57,6 +57,7 @@ EN: dict[str, str] = {
         "if less, it is refunded to your card."
     ),
     "ui.manage.confirm_move": "Confirm the move",
+    "ui.manage.difference": "Difference",
 }
 
 FR: dict[str, str] = {
@@ -118,4 +119,5 @@ FR: dict[str, str] = {
         "ci-dessous ; s'il coûte moins, elle est remboursée sur votre carte."
     ),
     "ui.manage.confirm_move": "Confirmer le déplacement",
+    "ui.manage.difference": "Différence",
 }

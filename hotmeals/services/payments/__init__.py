@@ -460,6 +460,37 @@ async def charge_stored_card(
     return await _record_sale_outcome(engine, payment_id, outcome, amount, invoice, who)
 
 
+async def open_payment_attempt(
+    *,
+    payment_id: int,
+    parent_id: int,
+    card_id: int | None,
+    save_card: bool = False,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView | HostedSession:
+    """Step 2 of a payment a service reserved (``reserve_payment``) for what the parent is
+    buying, the way the parent chose to pay: the saved card ``card_id`` charged at once (its
+    recorded ``PaymentView``; a second call for the same payment is refused with
+    ``payment_not_open``), or with no card the Lightbox session to open (``HostedSession``;
+    the outcome comes back through ``confirm_payment`` or ``record_decline``)."""
+    if card_id is not None:
+        return await charge_stored_card(
+            payment_id=payment_id,
+            parent_id=parent_id,
+            card_id=card_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    return await open_hosted_session(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
 async def reconcile_payment(
     *,
     payment_id: int,
@@ -566,27 +597,33 @@ async def reconcile_round(
 # -- public: refunds (in refunds.py, re-exported: this module is the one door) ---------------
 
 from hotmeals.services.payments.refunds import (  # noqa: E402
+    PlannedRefund,
     RefundResult,
+    execute_refund,
     reconcile_open_refunds,
     reconcile_refund,
     refund,
+    reserve_refund,
 )
 
 __all__ = [
     "HostedSession",
     "PaymentState",
     "PaymentView",
+    "PlannedRefund",
     "Purpose",
     "RefundResult",
     "RefundState",
     "RefundView",
     "charge_stored_card",
     "confirm_payment",
+    "execute_refund",
     "get_payment_view",
     "lightbox_script_url",
     "list_payments",
     "list_refunds",
     "open_hosted_session",
+    "open_payment_attempt",
     "reconcile_open_payments",
     "reconcile_open_refunds",
     "reconcile_round",
@@ -595,6 +632,7 @@ __all__ = [
     "record_decline",
     "refund",
     "reserve_payment",
+    "reserve_refund",
     "run_sync",
     "start_payment",
 ]

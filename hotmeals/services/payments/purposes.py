@@ -7,7 +7,10 @@ transaction and under the payment's row lock:
 - ``approved``: Converge confirmed the sale (whether the browser's Lightbox or the server's
   saved-card sale produced it, and whether confirmation or reconciliation found it);
 - ``failed``: declined, refused or expired: nothing was charged;
-- ``refunded``: a refund of the payment succeeded (void or return).
+- ``refunded``: a refund of the payment succeeded (void or return);
+- ``refund_answered``: a refund's outcome was recorded (succeeded, failed or unknown): the
+  order purposes queue the parent's refund e-mail there (``orders.queue_refund_mail``), so it
+  is written once, with the state change that caused it.
 
 Handlers change only what the payment is for (the order, the donation) and write no money:
 payments and refunds are rows of their own, and what was paid or refunded is a sum over them
@@ -53,6 +56,20 @@ class PurposeHandler(ABC):
 
     @abstractmethod
     def refunded(self, session: Session, payment: Payment, refund: Refund) -> None: ...
+
+    def refund_answered(
+        self, session: Session, payment: Payment, refund: Refund, *, first: bool
+    ) -> None:
+        """``refund`` moved to SUCCEEDED, FAILED or UNKNOWN (same transaction, under the
+        payment's lock: once per move). ``first``: Converge's own answer to the request, not
+        a later reconciliation. Nothing to do by default."""
+        return None
+
+
+def _order_refund_mail(session: Session, refund: Refund, first: bool) -> None:
+    from hotmeals.services.orders import queue_refund_mail
+
+    queue_refund_mail(session, refund, first=first)
 
 
 def _set_donation(session: Session, donation_id: int, to: DonationStatus) -> bool:
@@ -153,6 +170,11 @@ class OrderPayment(PurposeHandler):
         order.updated_at = utcnow()
         session.add(order)
 
+    def refund_answered(
+        self, session: Session, payment: Payment, refund: Refund, *, first: bool
+    ) -> None:
+        _order_refund_mail(session, refund, first)
+
 
 class OrderChangePayment(PurposeHandler):
     """The increase of a modified order, paid on top of the order's first payment. The order
@@ -186,6 +208,11 @@ class OrderChangePayment(PurposeHandler):
         order = _order_of(session, payment)
         order.updated_at = utcnow()
         session.add(order)
+
+    def refund_answered(
+        self, session: Session, payment: Payment, refund: Refund, *, first: bool
+    ) -> None:
+        _order_refund_mail(session, refund, first)
 
 
 class CardCheck(PurposeHandler):

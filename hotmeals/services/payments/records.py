@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from sqlalchemy import func, update
 from sqlmodel import Session, SQLModel, select
 
-from hotmeals.db.models import AuditEvent, Payment, Refund
+from hotmeals.db.models import AuditEvent, Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import (
     REFUND_RESERVING,
@@ -90,7 +90,19 @@ def lock_row(session: Session, model: type[M], row_id: int) -> M | None:
 
 
 def lock_payment(session: Session, payment_id: int, parent_id: int | None = None) -> Payment:
-    """The locked payment; ``payment_not_found`` also for another parent's payment."""
+    """The locked payment; ``payment_not_found`` also for another parent's payment.
+
+    On PostgreSQL an order's payment is locked after its ``Order`` row: every path takes the
+    order's lock first (a cancel, a move or a change locks the order, then reserves a refund on
+    its payments; a payment's approval or a refund's outcome locks the payment, then updates
+    its order), so two of them never wait on each other in opposite orders (a deadlock, one
+    of them aborted). ``order_id`` never changes, so reading it unlocked is safe. SQLite has
+    one write lock for the whole file (``lock_row``): nothing to order there, and the lock must
+    stay the transaction's first statement."""
+    if session.get_bind().dialect.name != "sqlite":
+        order_id = session.exec(select(Payment.order_id).where(Payment.id == payment_id)).first()
+        if order_id is not None:
+            lock_row(session, Order, order_id)
     payment = lock_row(session, Payment, payment_id)
     if payment is None or (parent_id is not None and payment.parent_id != parent_id):
         raise DomainError("payment_not_found")

@@ -78,7 +78,9 @@ class RefundResult:
 
 
 @dataclass(frozen=True)
-class _Planned:
+class PlannedRefund:
+    """One PENDING refund row ``reserve_refund`` wrote: what ``execute_refund`` sends."""
+
     refund_id: int
     payment_id: int
     kind: str
@@ -95,7 +97,7 @@ def _reserve(
     order_id: int | None,
     parent_id: int | None,
     actor: str,
-) -> list[_Planned]:
+) -> list[PlannedRefund]:
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
         raise TypeError("amount_cents must be an int")
     if amount_cents <= 0:
@@ -120,7 +122,7 @@ def _reserve(
     if amount_cents > total:
         raise DomainError("refund_exceeds_paid", field="amount", refundable_cents=total)
 
-    planned: list[_Planned] = []
+    planned: list[PlannedRefund] = []
     remaining = amount_cents
     now = utcnow()
     for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
@@ -155,14 +157,68 @@ def _reserve(
                 "reason": row.reason,
             },
         )
-        planned.append(_Planned(row.id, payment.id, kind, share, payment.converge_txn_id or ""))
+        planned.append(
+            PlannedRefund(row.id, payment.id, kind, share, payment.converge_txn_id or "")
+        )
         remaining -= share
         if remaining == 0:
             break
     return planned
 
 
-def _void_refused(session: Session, *, planned: _Planned, actor: str, message: str) -> None:
+def reserve_refund(
+    session: Session,
+    *,
+    amount_cents: int,
+    reason: str,
+    actor: str,
+    order_id: int | None = None,
+    payment_id: int | None = None,
+    parent_id: int | None = None,
+    cancellation_id: int | None = None,
+) -> list[PlannedRefund]:
+    """Step 1 of a refund, in the caller's own transaction: for a service that changes an
+    order and must reserve its refund atomically with that change (a cancel, a decrease).
+
+    Locks the payment (or the order, then its approved payments, newest first), checks that
+    ``amount_cents`` is no more than what remains refundable (``refund_exceeds_paid``
+    otherwise: nothing is written) and writes PENDING ``Refund`` rows, tagged with
+    ``cancellation_id`` when given. The caller commits, then sends each with
+    ``execute_refund`` with no transaction open."""
+    planned = _reserve(
+        session,
+        amount_cents=amount_cents,
+        reason=reason,
+        payment_id=payment_id,
+        order_id=order_id,
+        parent_id=parent_id,
+        actor=actor,
+    )
+    if planned and cancellation_id is not None:
+        session.execute(
+            update(Refund)
+            .where(Refund.id.in_([p.refund_id for p in planned]))
+            .values(cancellation_id=cancellation_id)
+            .execution_options(synchronize_session=False)
+        )
+    return planned
+
+
+async def execute_refund(
+    planned: PlannedRefund,
+    *,
+    actor: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> RefundView:
+    """Steps 2 and 3 of a refund ``reserve_refund`` reserved, once that transaction is
+    committed and with none open: Converge voids or returns it (a refused void of a settled
+    batch becomes a return), and the outcome is recorded on its row. Returns the row's view;
+    a lost answer stays UNKNOWN for the reconciliation."""
+    return await _execute(engine, gateway_or_default(gateway), planned, actor)
+
+
+def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, message: str) -> None:
     payment = lock_payment(session, planned.payment_id)
     payment.settled = True  # a cache of what Converge said; only used to skip a void next time
     session.add(payment)
@@ -208,8 +264,12 @@ def _settle_refund(
     ).rowcount
     row = session.get(Refund, refund_id, populate_existing=True)
     if moved == 1:
+        handler = handler_for(payment.purpose)
         if to == RefundState.SUCCEEDED:
-            handler_for(payment.purpose).refunded(session, payment, row)
+            handler.refunded(session, payment, row)
+        if to in (RefundState.SUCCEEDED, RefundState.FAILED, RefundState.UNKNOWN):
+            first = tuple(from_states) == (RefundState.PENDING,)
+            handler.refund_answered(session, payment, row, first=first)
         audit(
             session,
             actor=actor,
@@ -242,7 +302,7 @@ def _outcome_fields(outcome: SaleOutcome) -> tuple[str, str, str | None, str | N
 
 
 async def _execute(
-    engine: Engine | None, gw: PaymentGateway, planned: _Planned, actor: str
+    engine: Engine | None, gw: PaymentGateway, planned: PlannedRefund, actor: str
 ) -> RefundView:
     if planned.kind == VOID:
         outcome = await gw.void(planned.sale_txn_id)
