@@ -200,6 +200,10 @@ APP = {
     # Issue 10: order history, order details, cancel cart. Every handler that reads or writes
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
+    # The cancel-reason form's mixin: never a state of its own (Reflex registers no handler of
+    # a mixin; it keeps rx.State's). Its set_reason, set_other_text and set_sure_open are
+    # copied onto each state that uses it and are listed there.
+    "hotmeals.ui.state.orders.CancelReasonForm": {"hydrate", "hydrate_and_load", "set_is_hydrated"},
     "hotmeals.ui.state.orders.OrderDetailState": {
         "load",  # the ?id= is browser input: order_detail answers 'No data found' if not who's
         "relang",

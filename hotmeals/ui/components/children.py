@@ -163,7 +163,7 @@ def child_card(kid: rx.Var) -> rx.Component:
                 rx.badge(
                     rx.icon("triangle-alert", size=14, aria_hidden="true"),
                     t("ui.child.major_allergy"),
-                    ": ",
+                    t("checkout.colon"),  # French puts a no-break space before the colon
                     kid["major"],
                     color_scheme="red",
                     variant="solid",

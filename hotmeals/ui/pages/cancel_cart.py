@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.cancel_reason import reason_fields
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
 from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.pages.order_details import CARD, reason_fields
+from hotmeals.ui.pages.order_details import CARD
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -21,84 +23,29 @@ GRAY_11 = rx.color("gray", 11)
 
 
 def stepper(line: CancelLineView) -> rx.Component:
-    busy = CancelCartState.busy_line == line.cart_id
-    return rx.hstack(
-        rx.icon_button(
-            rx.icon("minus", size=16, aria_hidden="true"),
-            on_click=CancelCartState.change_quantity(line.cart_id, -1),
-            disabled=busy | (line.quantity <= 1) | ~line.cancellable,
-            variant="soft",
-            size="3",
-            aria_label=t("orders_ui.decrease"),
-            class_name="hm-qty-minus",
-            custom_attrs=once_attrs(CancelCartState.turn),
-        ),
-        rx.el.output(
-            rx.cond(busy, rx.spinner(size="2"), line.quantity.to_string()),
-            class_name="hm-qty-value",
-            custom_attrs={"aria-live": "polite", "aria-label": t("orders_ui.quantity")},
-            style={"min_width": "32px", "text_align": "center", "font_weight": "600"},
-        ),
-        rx.icon_button(
-            rx.icon("plus", size=16, aria_hidden="true"),
-            on_click=CancelCartState.change_quantity(line.cart_id, 1),
-            disabled=busy | (line.quantity >= line.max_quantity) | ~line.cancellable,
-            variant="soft",
-            size="3",
-            aria_label=t("orders_ui.increase"),
-            class_name="hm-qty-plus",
-            custom_attrs=once_attrs(CancelCartState.turn),
-        ),
-        align="center",
-        spacing="2",
-        role="group",
-        aria_label=t("orders_ui.quantity"),
+    return qty_stepper(
+        CancelCartState,
+        line.cart_id,
+        line.quantity,
+        "orders_ui",
+        line.cancellable,
+        more_closed=line.quantity >= line.max_quantity,
     )
 
 
 def cancel_line(line: CancelLineView) -> rx.Component:
     return rx.el.li(
         rx.vstack(
-            rx.flex(
-                rx.heading(line.meal, as_="h3", size="3", class_name="hm-line-name"),
-                rx.spacer(),
-                rx.text(line.price, size="2", color=GRAY_11, class_name="hm-line-price"),
-                width="100%",
-                gap="8px",
-                align="start",
-            ),
+            line_heading(line.meal, line.price, price_props={"size": "2", "color": GRAY_11}),
             rx.text(line.child, " · ", line.day, size="2", class_name="hm-line-day"),
             rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
-            rx.cond(
-                ~line.cancellable,
-                rx.callout.root(
-                    rx.callout.icon(rx.icon("circle-alert", aria_hidden="true")),
-                    rx.callout.text(rx.el.strong(t("orders_ui.blocked"), ": "), line.reason),
-                    color_scheme="red",
-                    size="1",
-                    width="100%",
-                    class_name="hm-line-problem",
-                ),
-            ),
-            rx.flex(
+            rx.cond(~line.cancellable, line_problem(t("orders_ui.blocked"), ": ", line.reason)),
+            stepper_row(
                 stepper(line),
-                rx.spacer(),
-                rx.button(
-                    rx.icon("trash-2", size=16, aria_hidden="true"),
-                    t("orders_ui.remove"),
-                    on_click=CancelCartState.remove(line.cart_id),
-                    disabled=CancelCartState.busy_line != "",
-                    variant="ghost",
-                    color_scheme="red",
-                    size="2",
-                    class_name="hm-line-remove",
-                    aria_label=t("orders_ui.remove_label"),
-                    custom_attrs=once_attrs(CancelCartState.turn),
-                ),
-                width="100%",
-                align="center",
-                wrap="wrap",
-                gap="8px",
+                "orders_ui",
+                CancelCartState.remove(line.cart_id),
+                disabled=CancelCartState.busy_line != "",
+                custom_attrs=once_attrs(CancelCartState.turn),
             ),
             spacing="1",
             width="100%",

@@ -8,36 +8,31 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.forms import link_button, notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header, static
+from hotmeals.ui.components.line_card import (
+    detail,
+    line_heading,
+    line_problem,
+    qty_stepper,
+    stepper_row,
+)
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
-
-
-def detail(label_key: str, value: rx.Var, class_name: str) -> rx.Component:
-    return rx.cond(
-        value != "",
-        rx.text(
-            rx.el.span(t(label_key), t("checkout.colon"), class_name="hm-detail-label"),
-            value,
-            size="2",
-            color=GRAY_11,
-            class_name=class_name,
-        ),
-    )
+COLON = t("checkout.colon")
 
 
 def line_details(line: CartLineView) -> rx.Component:
     return rx.vstack(
         rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
-        detail("checkout.menu_option", line.menu_option, "hm-line-menu-option"),
-        detail("checkout.meal_option", line.meal_option, "hm-line-meal-option"),
-        detail("checkout.addons", line.addons, "hm-line-addons"),
-        detail("checkout.note", line.note, "hm-line-note"),
+        detail("checkout.menu_option", line.menu_option, "hm-line-menu-option", COLON),
+        detail("checkout.meal_option", line.meal_option, "hm-line-meal-option", COLON),
+        detail("checkout.addons", line.addons, "hm-line-addons", COLON),
+        detail("checkout.note", line.note, "hm-line-note", COLON),
         rx.cond(
             line.allergy_ack != "",
             rx.text(line.allergy_ack, size="1", color=GRAY_11, class_name="hm-line-ack"),
@@ -48,40 +43,7 @@ def line_details(line: CartLineView) -> rx.Component:
 
 
 def stepper(line: CartLineView) -> rx.Component:
-    busy = CartState.busy_line == line.cart_id
-    open_ = line.payable
-    return rx.hstack(
-        rx.icon_button(
-            rx.icon("minus", size=16, aria_hidden="true"),
-            on_click=CartState.change_quantity(line.cart_id, -1),
-            disabled=busy | (line.quantity <= 1) | ~open_,
-            variant="soft",
-            size="3",
-            aria_label=t("checkout.decrease"),
-            class_name="hm-qty-minus",
-            custom_attrs=once_attrs(CartState.turn),
-        ),
-        rx.el.output(
-            rx.cond(busy, rx.spinner(size="2"), line.quantity.to_string()),
-            class_name="hm-qty-value",
-            custom_attrs={"aria-live": "polite", "aria-label": t("checkout.quantity")},
-            style={"min_width": "32px", "text_align": "center", "font_weight": "600"},
-        ),
-        rx.icon_button(
-            rx.icon("plus", size=16, aria_hidden="true"),
-            on_click=CartState.change_quantity(line.cart_id, 1),
-            disabled=busy | ~open_,
-            variant="soft",
-            size="3",
-            aria_label=t("checkout.increase"),
-            class_name="hm-qty-plus",
-            custom_attrs=once_attrs(CartState.turn),
-        ),
-        align="center",
-        spacing="2",
-        role="group",
-        aria_label=t("checkout.quantity"),
-    )
+    return qty_stepper(CartState, line.cart_id, line.quantity, "checkout", line.payable)
 
 
 def cart_line(line: CartLineView) -> rx.Component:
@@ -101,48 +63,14 @@ def cart_line(line: CartLineView) -> rx.Component:
                 ),
             ),
             rx.vstack(
-                rx.flex(
-                    rx.heading(line.name, as_="h4", size="3", class_name="hm-line-name"),
-                    rx.spacer(),
-                    rx.text(line.price, weight="bold", size="3", class_name="hm-line-price"),
-                    width="100%",
-                    gap="8px",
-                    align="start",
-                ),
+                line_heading(line.name, line.price, as_="h4"),
                 rx.text(t("checkout.vendor"), " ", line.vendor, size="1", color=GRAY_11),
                 line_details(line),
                 rx.cond(
                     ~line.payable,
-                    rx.callout.root(
-                        rx.callout.icon(rx.icon("circle-alert", aria_hidden="true")),
-                        rx.callout.text(
-                            rx.el.strong(t("checkout.cannot_pay"), t("checkout.colon")),
-                            line.problems,
-                        ),
-                        color_scheme="red",
-                        size="1",
-                        width="100%",
-                        class_name="hm-line-problem",
-                    ),
+                    line_problem(t("checkout.cannot_pay"), COLON, line.problems),
                 ),
-                rx.flex(
-                    stepper(line),
-                    rx.spacer(),
-                    rx.button(
-                        rx.icon("trash-2", size=16, aria_hidden="true"),
-                        t("checkout.remove"),
-                        on_click=CartState.ask_delete(line.cart_id),
-                        variant="ghost",
-                        color_scheme="red",
-                        size="2",
-                        class_name="hm-line-remove",
-                        aria_label=t("checkout.remove_label"),
-                    ),
-                    width="100%",
-                    align="center",
-                    wrap="wrap",
-                    gap="8px",
-                ),
+                stepper_row(stepper(line), "checkout", CartState.ask_delete(line.cart_id)),
                 spacing="2",
                 width="100%",
                 min_width="0",

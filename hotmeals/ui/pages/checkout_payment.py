@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.card_choice import card_choice, payment_progress
+from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.screens import back_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
-from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState
+from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -27,64 +28,6 @@ STATUS_KIND = {
     "declined": "error",
     "error": "error",
 }
-
-
-def _choice(value: rx.Var | str, text: rx.Var, id_: rx.Var | str) -> rx.Component:
-    return rx.el.label(
-        rx.radio_group.item(value=value, id=id_),
-        rx.text(text, size="2", weight="medium"),
-        html_for=id_,
-        display="flex",
-        align_items="center",
-        gap="8px",
-        min_height="48px",
-        padding_x="12px",
-        border=f"1px solid {rx.color('gray', 7)}",
-        border_radius="8px",
-        cursor="pointer",
-        width="100%",
-    )
-
-
-def card_choice() -> rx.Component:
-    return rx.vstack(
-        rx.el.p(t("checkout.choose_card"), id="card-choice-label", class_name="hm-label"),
-        rx.radio_group.root(
-            rx.vstack(
-                rx.foreach(
-                    CheckoutState.cards,
-                    lambda c: _choice(c["id"], c["label"], "pay-card-" + c["id"]),
-                ),
-                _choice(NEW_CARD, t("checkout.new_card"), "pay-card-new"),
-                spacing="2",
-                width="100%",
-            ),
-            value=CheckoutState.card_choice,
-            on_change=CheckoutState.set_card_choice,
-            name="card",
-            aria_labelledby="card-choice-label",
-            disabled=CheckoutState.busy,
-            width="100%",
-        ),
-        rx.cond(
-            CheckoutState.card_choice == NEW_CARD,
-            rx.el.label(
-                rx.checkbox(
-                    checked=CheckoutState.save_card,
-                    on_change=CheckoutState.set_save_card,
-                    id="pay-save-card",
-                ),
-                rx.text(t("checkout.save_card"), size="2"),
-                html_for="pay-save-card",
-                display="flex",
-                align_items="center",
-                gap="8px",
-                min_height="44px",
-            ),
-        ),
-        spacing="2",
-        width="100%",
-    )
 
 
 def pay_form() -> rx.Component:
@@ -110,19 +53,8 @@ def pay_form() -> rx.Component:
             size="2",
             width="100%",
         ),
-        card_choice(),
-        status_notice(CheckoutState.message, CheckoutState.status, STATUS_KIND, id_="pay-status"),
-        rx.cond(
-            CheckoutState.waiting,
-            rx.flex(
-                rx.spinner(size="3"),
-                rx.text(t("checkout.waiting"), size="2"),
-                align="center",
-                gap="10px",
-                role="status",
-                id="pay-progress",
-            ),
-        ),
+        card_choice(CheckoutState, "pay", "card-choice-label"),
+        payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
         rx.button(
             rx.cond(
                 CheckoutState.busy,

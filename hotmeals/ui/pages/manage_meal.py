@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.cancel_reason import reason_fields
+from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import label, link_button, once_attrs
+from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.pages.modify_order import GRAY_11, _frame, back, card_choice, progress
+from hotmeals.ui.pages.modify_order import GRAY_11, _frame, back, progress
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
 
@@ -157,59 +159,10 @@ def move_box() -> rx.Component:
     )
 
 
-def reason_fields() -> rx.Component:
-    return rx.vstack(
-        rx.box(
-            label(t("orders_ui.reason"), "cancel-reason"),
-            rx.el.select(
-                rx.el.option(t("orders_ui.reason_placeholder"), value=""),
-                rx.foreach(S.reasons, lambda r: rx.el.option(r["name"], value=r["id"])),
-                id="cancel-reason",
-                value=S.reason_id,
-                on_change=S.set_reason,
-                class_name="hm-select",
-                custom_attrs={
-                    "aria-required": "true",
-                    "aria-invalid": rx.cond(S.reason_error != "", "true", "false"),
-                    "aria-describedby": "cancel-reason-error",
-                },
-            ),
-            rx.text(S.reason_error, id="cancel-reason-error", color=rx.color("red", 11), size="2"),
-            class_name="hm-field",
-            width="100%",
-        ),
-        rx.cond(
-            S.other_chosen,
-            rx.box(
-                label(t("orders_ui.other_text"), "cancel-other"),
-                rx.text_area(
-                    id="cancel-other",
-                    value=S.other_text,
-                    on_change=S.set_other_text,
-                    rows="3",
-                    size="3",
-                    max_length=500,
-                    custom_attrs={
-                        "aria-required": "true",
-                        "aria-describedby": "cancel-other-error",
-                    },
-                ),
-                rx.text(
-                    S.other_error, id="cancel-other-error", color=rx.color("red", 11), size="2"
-                ),
-                class_name="hm-field",
-                width="100%",
-            ),
-        ),
-        spacing="2",
-        width="100%",
-    )
-
-
 def cancel_box() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.manage.cancel_title"), as_="h2", size="4"),
-        reason_fields(),
+        reason_fields(S),
         rx.button(
             rx.icon("x", size=16, aria_hidden="true"),
             t("ui.manage.cancel"),
@@ -304,6 +257,10 @@ def confirm_content() -> rx.Component:
                 _fact("ui.manage.from", rx.cond(S.finished, "", m["day"])),
                 _fact("ui.manage.to", rx.cond(S.finished, m["day"], S.target["day"])),
                 _fact("ui.manage.price", m["price"]),
+                rx.cond(
+                    ~S.finished,
+                    rx.box(_fact("ui.manage.difference", S.quote), id="move-quote"),
+                ),
                 spacing="2",
                 width="100%",
             ),
@@ -314,7 +271,7 @@ def confirm_content() -> rx.Component:
             ~S.finished,
             rx.vstack(
                 rx.text(t("ui.manage.difference_note"), size="2", color=GRAY_11),
-                card_choice(S),
+                card_choice(S, "change", "change-card-label"),
                 width="100%",
             ),
         ),

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button, once_attrs, status_notice
+from hotmeals.ui.components.card_choice import card_choice, payment_progress
+from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
 from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.pages.checkout_payment import _choice
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.checkout import NEW_CARD
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.modify_order import ModifyOrderState
 
@@ -46,60 +45,8 @@ def back(href, key: str, id_: str) -> rx.Component:
     )
 
 
-def card_choice(state) -> rx.Component:
-    """A saved card or a new one in the Lightbox (``state``: cards, card_choice, save_card,
-    busy, set_card_choice, set_save_card)."""
-    return rx.vstack(
-        rx.el.p(t("checkout.choose_card"), id="change-card-label", class_name="hm-label"),
-        rx.radio_group.root(
-            rx.vstack(
-                rx.foreach(
-                    state.cards, lambda c: _choice(c["id"], c["label"], "change-card-" + c["id"])
-                ),
-                _choice(NEW_CARD, t("checkout.new_card"), "change-card-new"),
-                spacing="2",
-                width="100%",
-            ),
-            value=state.card_choice,
-            on_change=state.set_card_choice,
-            name="card",
-            aria_labelledby="change-card-label",
-            disabled=state.busy,
-            width="100%",
-        ),
-        rx.cond(
-            state.card_choice == NEW_CARD,
-            rx.el.label(
-                rx.checkbox(
-                    checked=state.save_card, on_change=state.set_save_card, id="change-save-card"
-                ),
-                rx.text(t("checkout.save_card"), size="2"),
-                html_for="change-save-card",
-                display="flex",
-                align_items="center",
-                gap="8px",
-                min_height="44px",
-            ),
-        ),
-        spacing="2",
-        width="100%",
-    )
-
-
 def progress(state, id_: str) -> rx.Component:
-    return rx.fragment(
-        status_notice(state.message, state.status, STATUS_KIND, id_=id_),
-        rx.cond(
-            state.waiting,
-            rx.flex(
-                rx.spinner(size="3"),
-                rx.text(t("checkout.waiting"), size="2"),
-                align="center",
-                gap="10px",
-                role="status",
-            ),
-        ),
-    )
+    return payment_progress(state, STATUS_KIND, id_)
 
 
 def _line(line: rx.Var) -> rx.Component:
@@ -273,7 +220,9 @@ def modify_content() -> rx.Component:
             size="3",
         ),
         rx.cond(S.has_changes, summary()),
-        rx.cond(S.has_changes & (S.to_pay_cents > 0), card_choice(S)),
+        rx.cond(
+            S.has_changes & (S.to_pay_cents > 0), card_choice(S, "change", "change-card-label")
+        ),
         progress(S, "change-status"),
         rx.cond(
             S.has_changes,

@@ -5,14 +5,14 @@ cut-off; 'Cancel order' with a reason behind 'Are you sure?'."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
+from hotmeals.ui.components.cancel_reason import reason_fields
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.line_card import detail, line_heading
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
@@ -33,77 +33,6 @@ CARD = {
 }
 
 
-def reason_fields(state: Any) -> rx.Component:
-    """The cancel reason (CancelOrderReason) and, for Other, its free text. ``state`` has
-    reasons, reason_id, other_text, reason_error, other_error, other_chosen, set_reason and
-    set_other_text."""
-    return rx.vstack(
-        rx.box(
-            label(t("orders_ui.reason"), "cancel-reason"),
-            rx.el.select(
-                rx.el.option(t("orders_ui.reason_placeholder"), value=""),
-                rx.foreach(state.reasons, lambda r: rx.el.option(r.name, value=r.id)),
-                id="cancel-reason",
-                value=state.reason_id,
-                on_change=state.set_reason,
-                class_name="hm-select",
-                custom_attrs={
-                    "aria-required": "true",
-                    "aria-invalid": rx.cond(state.reason_error != "", "true", "false"),
-                    "aria-describedby": "cancel-reason-error",
-                },
-            ),
-            rx.text(
-                state.reason_error, id="cancel-reason-error", color=rx.color("red", 11), size="2"
-            ),
-            class_name="hm-field",
-            width="100%",
-        ),
-        rx.cond(
-            state.other_chosen,
-            rx.box(
-                label(t("orders_ui.other_text"), "cancel-other"),
-                rx.text_area(
-                    id="cancel-other",
-                    value=state.other_text,
-                    on_change=state.set_other_text,
-                    rows="3",
-                    size="3",
-                    max_length=500,
-                    custom_attrs={
-                        "aria-required": "true",
-                        "aria-invalid": rx.cond(state.other_error != "", "true", "false"),
-                        "aria-describedby": "cancel-other-error",
-                    },
-                ),
-                rx.text(
-                    state.other_error,
-                    id="cancel-other-error",
-                    color=rx.color("red", 11),
-                    size="2",
-                ),
-                class_name="hm-field",
-                width="100%",
-            ),
-        ),
-        spacing="2",
-        width="100%",
-    )
-
-
-def detail(label_key: str, value: rx.Var, class_name: str) -> rx.Component:
-    return rx.cond(
-        value != "",
-        rx.text(
-            rx.el.span(t(label_key), ": ", class_name="hm-detail-label"),
-            value,
-            size="2",
-            color=GRAY_11,
-            class_name=class_name,
-        ),
-    )
-
-
 def state_badge(line: DetailLine) -> rx.Component:
     return rx.badge(
         line.state_label,
@@ -116,14 +45,7 @@ def state_badge(line: DetailLine) -> rx.Component:
 def order_line(line: DetailLine) -> rx.Component:
     return rx.el.li(
         rx.vstack(
-            rx.flex(
-                rx.heading(line.meal, as_="h3", size="3", class_name="hm-line-name"),
-                rx.spacer(),
-                rx.text(line.price, weight="bold", size="3", class_name="hm-line-price"),
-                width="100%",
-                gap="8px",
-                align="start",
-            ),
+            line_heading(line.meal, line.price),
             rx.flex(
                 state_badge(line),
                 rx.text(line.child, size="2", weight="medium", class_name="hm-line-child"),

@@ -10,20 +10,25 @@ The header's Cancel Cart count follows every change (``orders.sync_cancel_count`
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import reflex as rx
 
-from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
-from hotmeals.services import orders as order_service
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import DETAILS_ROUTE, ReasonOption, reason_options, sync_cancel_count
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.orders import (
+    DETAILS_ROUTE,
+    CancelReasonForm,
+    reason_options,
+    sync_cancel_count,
+)
+from hotmeals.ui.state.toasts import succeeded
 
 
 @dataclass
@@ -78,19 +83,13 @@ def group_views(answer: dict) -> list[CancelGroupView]:
     return groups
 
 
-class CancelCartState(rx.State):
+class CancelCartState(CancelReasonForm, rx.State):
     groups: list[CancelGroupView] = []
     count: int = 0
     total_refund: str = ""
     empty_message: str = ""
     loaded: bool = False
     busy_line: str = ""
-    reasons: list[ReasonOption] = []
-    reason_id: str = ""
-    other_text: str = ""
-    reason_error: str = ""
-    other_error: str = ""
-    sure_open: bool = False
     confirming: bool = False
     done_title: str = ""
     done_message: str = ""
@@ -100,10 +99,6 @@ class CancelCartState(rx.State):
     _once_digest: str = ""
     _lines: dict[str, tuple[int, int]] = {}  # cart id -> (quantity, most)
     _lang: str = ""
-
-    @rx.var
-    def other_chosen(self) -> bool:
-        return any(r.is_other and r.id == self.reason_id for r in self.reasons)
 
     @rx.var
     def is_empty(self) -> bool:
@@ -151,7 +146,6 @@ class CancelCartState(rx.State):
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
-        lang = (await self.get_state(I18nState)).lang
         cart_id = str(cart_id)
         try:
             step = 1 if int(delta) > 0 else -1
@@ -159,131 +153,91 @@ class CancelCartState(rx.State):
             step = 0
         quantity, most = self._lines.get(cart_id, (0, 0))
         wanted = quantity + step
-        if self.busy_line or step == 0 or not 1 <= wanted <= most:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.busy_line = cart_id
-        yield
-        try:
-            await call_service(
+
+        async def act(parent_id: int, _key: str, lang: str) -> Any:
+            return await call_service(
                 cancellations.update_cancel_cart_quantity,
-                parent_id=who.parent_id,
+                parent_id=parent_id,
                 cancel_cart_id=int(cart_id),
                 quantity=wanted,
                 lang=lang,
             )
-        except DomainError as err:
-            self.busy_line = ""
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
-        await self._fill(who.parent_id, lang)
-        self.busy_line = ""
-        self.turn += 1
-        yield succeeded(tr("orders_after.cancel_cart_updated", lang))
+
+        async for event in confirm_once(
+            self,
+            busy="busy_line",
+            busy_as=cart_id,
+            ready=step != 0 and 1 <= wanted <= most,
+            act=act,
+            done=self._refilled("orders_after.cancel_cart_updated"),
+        ):
+            yield event
 
     @rx.event
     async def remove(self, cart_id: str):
-        lang = (await self.get_state(I18nState)).lang
         cart_id = str(cart_id)
-        if self.busy_line or cart_id not in self._lines:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.busy_line = cart_id
-        yield
-        try:
-            await call_service(
+
+        async def act(parent_id: int, _key: str, _lang: str) -> Any:
+            return await call_service(
                 cancellations.delete_cancel_cart_item,
-                parent_id=who.parent_id,
+                parent_id=parent_id,
                 cancel_cart_id=int(cart_id),
             )
-        except DomainError as err:
-            self.busy_line = ""
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
-        await self._fill(who.parent_id, lang)
-        self.busy_line = ""
-        self.turn += 1
-        yield succeeded(tr("orders_after.cancel_cart_removed", lang))
 
-    @rx.event
-    def set_reason(self, value: str):
-        value = str(value)
-        self.reason_id = value if any(r.id == value for r in self.reasons) else ""
-        self.reason_error = self.other_error = ""
+        async for event in confirm_once(
+            self,
+            busy="busy_line",
+            busy_as=cart_id,
+            ready=cart_id in self._lines,
+            act=act,
+            done=self._refilled("orders_after.cancel_cart_removed"),
+        ):
+            yield event
 
-    @rx.event
-    def set_other_text(self, value: str):
-        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
-        self.other_error = ""
+    def _refilled(self, toast_key: str) -> Callable[[int, Any, str], Awaitable[Any]]:
+        """After a line changed: the cart again from the service, and the toast."""
+
+        async def done(parent_id: int, _result: Any, lang: str) -> Any:
+            await self._fill(parent_id, lang)
+            return succeeded(tr(toast_key, lang))
+
+        return done
+
+    def _confirm_busy(self) -> bool:
+        return self.confirming
 
     @rx.event
     async def ask_confirm(self):
         lang = (await self.get_state(I18nState)).lang
         if not self.count:
-            return
-        if not self.reason_id:
-            self.reason_error = tr("cancel_reason_required", lang)
-            return rx.set_focus("cancel-reason")
-        if self.other_chosen and not self.other_text.strip():
-            self.other_error = tr("cancel_other_text_required", lang)
-            return rx.set_focus("cancel-other")
-        self.sure_open = True
-
-    @rx.event
-    def set_sure_open(self, value: bool):
-        if not self.confirming:
-            self.sure_open = bool(value)
+            return None
+        return self._ask_sure(lang)
 
     @rx.event
     async def confirm(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.confirming:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.sure_open = False
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.confirming = True
-        yield
-        payload = ["cancel_cart", sorted(self._lines.items()), self.reason_id, self.other_text]
-        key = submission_key(self, payload)
-        try:
-            # Every rule is the service's: the lines are who's and before their cut-offs (one
-            # past it refuses the whole confirm), one refund per order, the cart emptied;
-            # the same key again (a double tap, a retry) refunds once.
-            result = await cancellations.confirm_cancel_cart(
-                parent_id=who.parent_id,
-                reason_id=int(self.reason_id) if self.reason_id.isdigit() else None,
-                other_text=self.other_text if self.other_chosen else None,
-                request_key=key,
-                lang=lang,
-            )
-        except DomainError as err:
-            self.confirming = False
-            self.sure_open = False
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
+        async for event in confirm_once(
+            self,
+            busy="confirming",
+            dialog="sure_open",
+            once=["cancel_cart", sorted(self._lines.items()), self.reason_id, self.other_text],
+            act=self._confirm_cart,
+            done=self._cart_confirmed,
+        ):
+            yield event
+
+    async def _confirm_cart(self, parent_id: int, key: str, lang: str) -> Any:
+        # Every rule is the service's: the lines are the parent's and before their cut-offs
+        # (one past it refuses the whole confirm), one refund per order, the cart emptied;
+        # the same key again (a double tap, a retry) refunds once.
+        return await cancellations.confirm_cancel_cart(
+            parent_id=parent_id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
+        )
+
+    async def _cart_confirmed(self, parent_id: int, result: Any, lang: str) -> Any:
         self.done_title, self.done_message = result.title, result.message
-        self.reason_id = self.other_text = ""
-        await self._fill(who.parent_id, lang)
-        forget_submission(self)
-        self.confirming = False
-        self.sure_open = False
-        self.turn += 1
-        yield succeeded(result.title, description=result.message)
+        self._clear_reason()
+        await self._fill(parent_id, lang)
+        return succeeded(result.title, description=result.message)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 import reflex as rx
 from babel.dates import format_date
@@ -27,7 +28,7 @@ from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -273,43 +274,38 @@ class CartState(rx.State):
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
-        lang = (await self.get_state(I18nState)).lang
         cart_id = str(cart_id)
         try:
             step = 1 if int(delta) > 0 else -1
         except (TypeError, ValueError):
             step = 0
-        # Only a line on screen (the service checks it is who's); one change at a time.
+        # Only a line on screen (the service checks it is the parent's); one change at a time.
         wanted = self._quantities.get(cart_id, 0) + step
-        if self.busy_line or step == 0 or wanted < 1 or cart_id not in self._quantities:
-            self.turn += 1  # re-arm the one-tap buttons
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.busy_line = cart_id
-        yield
-        try:
-            # The service changes only a line of who's (another parent's: not found) and
-            # refuses a day whose cut-off has passed.
-            summary = await call_service(
+
+        async def act(parent_id: int, _key: str, lang: str) -> Any:
+            # The service changes only a line of the parent's (another parent's: not found)
+            # and refuses a day whose cut-off has passed.
+            return await call_service(
                 cart_service.update_quantity,
-                parent_id=who.parent_id,
+                parent_id=parent_id,
                 cart_id=cart_id,
                 quantity=wanted,
                 lang=lang,
             )
-        except DomainError as err:
-            self.busy_line = ""
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
-        self._apply(summary, lang)
-        self.busy_line = ""
-        self.turn += 1
-        yield succeeded(tr("cart_quantity_updated", lang))
+
+        async def done(_parent_id: int, summary: Any, lang: str) -> Any:
+            self._apply(summary, lang)
+            return succeeded(tr("cart_quantity_updated", lang))
+
+        async for event in confirm_once(
+            self,
+            busy="busy_line",
+            busy_as=cart_id,
+            ready=step != 0 and wanted >= 1 and cart_id in self._quantities,
+            act=act,
+            done=done,
+        ):
+            yield event
 
     @rx.event
     def ask_delete(self, cart_id: str):
@@ -327,43 +323,35 @@ class CartState(rx.State):
 
     @rx.event
     async def confirm_delete(self):
+        async for event in confirm_once(
+            self,
+            busy="deleting",
+            ready=bool(self.delete_id),
+            dialog="delete_open",
+            once=["delete_cart_line", self.delete_id],
+            act=self._delete_line,
+            done=self._line_deleted,
+        ):
+            yield event
+
+    async def _delete_line(self, parent_id: int, key: str, lang: str) -> Any:
         from hotmeals.services.submissions import submit_once
 
-        lang = (await self.get_state(I18nState)).lang
-        if self.deleting or not self.delete_id:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.delete_open = False
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.deleting = True
-        yield
-        try:
-            await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["delete_cart_line", self.delete_id]),
-                action="delete_cart_line",
-                fn=cart_service.delete_line,
-                cart_id=self.delete_id,
-            )
-        except DomainError as err:
-            self.deleting = False
-            self.delete_open = False
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
-        summary = await call_service(cart_service.cart_summary, parent_id=who.parent_id, lang=lang)
+        return await call_service(
+            submit_once,
+            parent_id=parent_id,
+            key=key,
+            action="delete_cart_line",
+            fn=cart_service.delete_line,
+            cart_id=self.delete_id,
+        )
+
+    async def _line_deleted(self, parent_id: int, _result: Any, lang: str) -> Any:
+        summary = await call_service(cart_service.cart_summary, parent_id=parent_id, lang=lang)
         self._apply(summary, lang)
         await sync_cart_count(self, self.line_count)
-        self.deleting = False
-        self.delete_open = False
         self.delete_id = ""
-        self.turn += 1
-        yield succeeded(tr("cart_line_deleted", lang))
+        return succeeded(tr("cart_line_deleted", lang))
 
     @rx.event
     async def book_meal(self):

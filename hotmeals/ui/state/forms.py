@@ -6,14 +6,17 @@ text from the catalog in the parent's language.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed
+
+R = TypeVar("R")
 
 
 def message(err: DomainError, lang: str) -> str:
@@ -70,3 +73,63 @@ def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec 
     if auth.status not in ("parent", "signup"):
         return None
     return rx.redirect(after_login_path(auth.signup_step, False, next_path), replace=True)
+
+
+async def confirm_once(
+    state: Any,
+    *,
+    busy: str,
+    act: Callable[[int, str, str], Awaitable[R]],
+    done: Callable[[int, R, str], Awaitable[Any]],
+    ready: bool = True,
+    busy_as: Any = True,
+    dialog: str = "",
+    once: Any = None,
+    refused: Callable[[DomainError, str], Any] | None = None,
+) -> AsyncIterator[Any]:
+    """The busy, repeat-safe run of a confirm (a dialog's 'Yes', a quantity step), for a
+    handler to yield from: ``async for event in confirm_once(self, ...): yield event``.
+
+    One at a time: while the state's ``busy`` var holds ``busy_as`` (True, or the id of the
+    line that changes), or when the handler is not ``ready``, nothing runs. The parent is
+    ``acting_parent(state)`` on this call (none: the session-expired toast). The busy mark
+    and the closed ``dialog`` reach the browser before the service runs. ``act(parent_id,
+    key, lang)`` calls the service, ``key`` being ``submission_key(state, once)`` (the same
+    for the same payload, so a double tap is answered as a repeat; "" when ``once`` is
+    None). A ``DomainError`` shows as ``refused(err, lang)`` (default: its message in an
+    error toast); otherwise ``done(parent_id, result, lang)`` refreshes the screen and
+    returns the success toast, and the key is forgotten. Every end bumps ``state.turn``,
+    which re-arms the page's one-tap buttons."""
+    from hotmeals.ui.state.auth import acting_parent, session_expired
+
+    lang = (await state.get_state(I18nState)).lang
+    if getattr(state, busy) or not ready:
+        state.turn += 1
+        return
+    who = await acting_parent(state)
+    if who is None:
+        if dialog:
+            setattr(state, dialog, False)
+        state.turn += 1
+        yield session_expired(lang)
+        return
+    setattr(state, busy, busy_as)
+    yield
+    key = "" if once is None else submission_key(state, once)
+
+    def _settle() -> None:
+        setattr(state, busy, type(busy_as)())
+        if dialog:
+            setattr(state, dialog, False)
+        state.turn += 1
+
+    try:
+        result = await act(who.parent_id, key, lang)
+    except DomainError as err:
+        _settle()
+        yield refused(err, lang) if refused is not None else failed(message(err, lang))
+        return
+    _settle()
+    if once is not None:
+        forget_submission(state)
+    yield await done(who.parent_id, result, lang)

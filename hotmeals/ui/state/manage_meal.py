@@ -24,7 +24,7 @@ from hotmeals.services import order_changes as changes
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.checkout import NEW_CARD
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import confirm_once, forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.modify_order import (
     _int,
@@ -33,13 +33,13 @@ from hotmeals.ui.state.modify_order import (
     result_status,
     settle_lightbox,
 )
+from hotmeals.ui.state.orders import CancelReasonForm, reason_options
 from hotmeals.ui.state.payments import _result, lightbox_script
 from hotmeals.ui.state.toasts import failed, succeeded
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 CONFIRM_MOVE_ROUTE = "/edit-profile/manage-meal-details/manage-confirm-order"
 DETAILS_ROUTE = "/edit-profile/order-details"
-OTHER_TEXT_MAX = 500
 
 
 def _meal_row(meal: dict) -> dict[str, str]:
@@ -65,7 +65,7 @@ def _meal_row(meal: dict) -> dict[str, str]:
     }
 
 
-class ManageMealState(rx.State):
+class ManageMealState(CancelReasonForm, rx.State):
     """/edit-profile/manage-meal-details[?id=N] and /manage-confirm-order?id=N&date=D."""
 
     loaded: bool = False
@@ -75,12 +75,7 @@ class ManageMealState(rx.State):
     dates: list[dict[str, str]] = []
     dates_note: str = ""  # the cut-off passed, or no other day
     target: dict[str, str] = {}  # the confirm screen's day
-    reasons: list[dict[str, str]] = []
-    reason_id: str = ""
-    other_text: str = ""
-    reason_error: str = ""
-    other_error: str = ""
-    sure_open: bool = False
+    quote: str = ""  # the confirm screen's price difference (order_changes.quote_move)
     cards: list[dict[str, str]] = []
     card_choice: str = NEW_CARD
     save_card: bool = False
@@ -99,10 +94,6 @@ class ManageMealState(rx.State):
     _once_key: str = ""  # forms.submission_key
     _once_digest: str = ""
     _page: str = ""  # list, meal, confirm
-
-    @rx.var
-    def other_chosen(self) -> bool:
-        return any(r["is_other"] and r["id"] == self.reason_id for r in self.reasons)
 
     @rx.var
     def waiting(self) -> bool:
@@ -152,19 +143,26 @@ class ManageMealState(rx.State):
             self.target = next((d for d in self.dates if d["date"] == self._date), {})
             if not self.target and not self.finished:
                 self.missing = self.dates_note or tr("ui.manage.date_unavailable", lang)
+            self.quote = ""
+            if self.target and not self.finished:
+                try:
+                    quoted = await call_service(
+                        changes.quote_move,
+                        parent_id=parent_id,
+                        order_line_id=self._id,
+                        new_date=self._date,
+                        lang=lang,
+                    )
+                except DomainError as err:
+                    self.quote = message(err, lang)
+                else:
+                    self.quote = str(quoted["message"])
             self.cards = await card_options(parent_id, lang)
             if self.card_choice not in {c["id"] for c in self.cards}:
                 self.card_choice = NEW_CARD
         else:
             rows = await call_service(cancellations.cancel_reasons, lang=lang)
-            self.reasons = [
-                {
-                    "id": str(r["reason_id"]),
-                    "name": str(r["label"]),
-                    "is_other": "1" if r["is_other"] else "",
-                }
-                for r in rows
-            ]
+            self.reasons = reason_options(rows)
 
     async def _load(self, page: str):
         lang = (await self.get_state(I18nState)).lang
@@ -177,7 +175,7 @@ class ManageMealState(rx.State):
         self.meals = []
         self.loaded = False
         self.status = self.message = ""
-        self.reason_id = self.other_text = self.reason_error = self.other_error = ""
+        self._clear_reason(errors_too=True)
         self.sure_open = False
         self.meal, self.dates, self.target, self.dates_note = {}, [], {}, ""
         self.back_link = f"{MANAGE_ROUTE}?id={self._id}" if page == "confirm" else MANAGE_ROUTE
@@ -212,16 +210,8 @@ class ManageMealState(rx.State):
             await self._fill(who.parent_id, lang)
 
     # ---- cancel this meal -------------------------------------------------------------------
-    @rx.event
-    def set_reason(self, value: str):
-        value = str(value)
-        self.reason_id = value if any(r["id"] == value for r in self.reasons) else ""
-        self.reason_error = self.other_error = ""
-
-    @rx.event
-    def set_other_text(self, value: str):
-        self.other_text = str(value)[:OTHER_TEXT_MAX]
-        self.other_error = ""
+    def _confirm_busy(self) -> bool:
+        return self.busy
 
     @rx.event
     async def ask_cancel(self):
@@ -229,60 +219,43 @@ class ManageMealState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy or not self.meal or self._page != "meal":
             return None
-        if not self.reason_id:
-            self.reason_error = tr("cancel_reason_required", lang)
-            return rx.set_focus("cancel-reason")
-        if self.other_chosen and not self.other_text.strip():
-            self.other_error = tr("cancel_other_text_required", lang)
-            return rx.set_focus("cancel-other")
-        self.sure_open = True
-        return None
-
-    @rx.event
-    def set_sure_open(self, value: bool):
-        if not self.busy:
-            self.sure_open = bool(value)
+        return self._ask_sure(lang)
 
     @rx.event
     async def confirm_cancel(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.busy or not self._id or not self.meal or self._page != "meal":
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.sure_open = False
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.busy = True
-        yield
-        key = submission_key(self, ["cancel_meal", self._id, self.reason_id, self.other_text])
-        try:
-            # The service checks the line is who's, before its cut-off, the reason, and
-            # refunds once whatever the number of taps (the key).
-            result = await cancellations.cancel_meal(
-                parent_id=who.parent_id,
-                order_line_id=self._id,
-                reason_id=_int(self.reason_id) or None,
-                other_text=self.other_text if self.other_chosen else None,
-                request_key=key,
-                lang=lang,
-            )
-        except DomainError as err:
-            self.busy = self.sure_open = False
-            self.turn += 1
-            self.status, self.message = "error", message(err, lang)
-            yield failed(self.message)
-            return
-        self.busy = self.sure_open = False
-        self.turn += 1
+        async for event in confirm_once(
+            self,
+            busy="busy",
+            ready=bool(self._id and self.meal and self._page == "meal"),
+            dialog="sure_open",
+            once=["cancel_meal", self._id, self.reason_id, self.other_text],
+            act=self._cancel_meal,
+            done=self._meal_cancelled,
+            refused=self._cancel_refused,
+        ):
+            yield event
+
+    async def _cancel_meal(self, parent_id: int, key: str, lang: str) -> Any:
+        # The service checks the line is the parent's, before its cut-off, the reason, and
+        # refunds once whatever the number of taps (the key).
+        return await cancellations.cancel_meal(
+            parent_id=parent_id,
+            order_line_id=self._id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
+        )
+
+    def _cancel_refused(self, err: DomainError, lang: str) -> Any:
+        self.status, self.message = "error", message(err, lang)
+        return failed(self.message)
+
+    async def _meal_cancelled(self, _parent_id: int, result: Any, _lang: str) -> Any:
         self.status = "cancelled"
         self.message = f"{result.title}. {result.message}"
         self.meal, self.dates = {}, []
-        self.reason_id = self.other_text = ""
-        forget_submission(self)
-        yield succeeded(result.title, description=result.message)
+        self._clear_reason()
+        return succeeded(result.title, description=result.message)
 
     # ---- move to another day ----------------------------------------------------------------
     @rx.event

@@ -12,6 +12,7 @@ on screen, and the services check that it is the parent's (another parent's orde
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import reflex as rx
 
@@ -19,11 +20,11 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.services import orders as order_service
-from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.toasts import succeeded
 
 HISTORY_ROUTE = "/edit-profile/order-history"
 DETAILS_ROUTE = "/edit-profile/order-details"
@@ -152,6 +153,72 @@ def reason_options(rows: list[dict]) -> list[ReasonOption]:
     ]
 
 
+class CancelReasonForm(rx.State, mixin=True):
+    """The cancel-reason form of the screens that cancel (the order's details, the cancel
+    cart, one meal): a reason is required and Other needs its text, said at the field
+    (ids ``cancel-reason`` and ``cancel-other``) before 'Are you sure?' opens. The service
+    checks both again (``cancel_reason_required``, ``cancel_other_text_required``).
+
+    A mixin: each state gets its own copy of these vars and handlers (set_reason,
+    set_other_text, set_sure_open are in each state's allow-list). The state fills
+    ``reasons`` with ``reason_options`` and overrides ``_confirm_busy``."""
+
+    reasons: list[ReasonOption] = []
+    reason_id: str = ""
+    other_text: str = ""
+    reason_error: str = ""
+    other_error: str = ""
+    sure_open: bool = False
+
+    @rx.var
+    def other_chosen(self) -> bool:
+        return any(r.is_other and r.id == self.reason_id for r in self.reasons)
+
+    def _confirm_busy(self) -> bool:
+        """True while the confirm runs: 'Are you sure?' stays open until it answers."""
+        return False
+
+    @rx.event
+    def set_reason(self, value: str):
+        value = str(value)
+        self.reason_id = value if any(r.id == value for r in self.reasons) else ""
+        self.reason_error = self.other_error = ""
+
+    @rx.event
+    def set_other_text(self, value: str):
+        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
+        self.other_error = ""
+
+    @rx.event
+    def set_sure_open(self, value: bool):
+        if not self._confirm_busy():
+            self.sure_open = bool(value)
+
+    def _ask_sure(self, lang: str) -> rx.event.EventSpec | None:
+        """A reason chosen (Other with its text): 'Are you sure?' opens; otherwise the
+        missing field says why and takes the focus."""
+        if not self.reason_id:
+            self.reason_error = tr("cancel_reason_required", lang)
+            return rx.set_focus("cancel-reason")
+        if self.other_chosen and not self.other_text.strip():
+            self.other_error = tr("cancel_other_text_required", lang)
+            return rx.set_focus("cancel-other")
+        self.sure_open = True
+        return None
+
+    def _reason_args(self) -> dict[str, Any]:
+        """The reason as the cancellation services take it (they check it again)."""
+        return {
+            "reason_id": _as_int(self.reason_id),
+            "other_text": self.other_text if self.other_chosen else None,
+        }
+
+    def _clear_reason(self, errors_too: bool = False) -> None:
+        self.reason_id = self.other_text = ""
+        if errors_too:
+            self.reason_error = self.other_error = ""
+
+
 async def sync_cancel_count(state: rx.State, count: int) -> None:
     """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
     one, which other tabs see through the storage event)."""
@@ -214,7 +281,7 @@ class OrderHistoryState(rx.State):
             await self._load()
 
 
-class OrderDetailState(rx.State):
+class OrderDetailState(CancelReasonForm, rx.State):
     """/edit-profile/order-details?id=N: the order's lines and charges, 'Add to cancel cart'
     per line and 'Cancel order' (a reason, then 'Are you sure?')."""
 
@@ -241,13 +308,7 @@ class OrderDetailState(rx.State):
     add_qty: int = 1
     adding: bool = False
 
-    # Cancel the whole order
-    reasons: list[ReasonOption] = []
-    reason_id: str = ""
-    other_text: str = ""
-    reason_error: str = ""
-    other_error: str = ""
-    sure_open: bool = False
+    # Cancel the whole order (the reason form: CancelReasonForm)
     sure_text: str = ""
     cancelling: bool = False
     done_title: str = ""
@@ -259,10 +320,6 @@ class OrderDetailState(rx.State):
     _id: int = 0
     _lang: str = ""
     _quantities: dict[str, int] = {}
-
-    @rx.var
-    def other_chosen(self) -> bool:
-        return any(r.is_other and r.id == self.reason_id for r in self.reasons)
 
     @rx.var
     def add_choices(self) -> list[str]:
@@ -318,7 +375,7 @@ class OrderDetailState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.add_open = self.sure_open = self.adding = self.cancelling = False
-        self.reason_id = self.other_text = self.reason_error = self.other_error = ""
+        self._clear_reason(errors_too=True)
         self.done_title = self.done_message = ""
         self.number = self.title = ""
         forget_submission(self)
@@ -362,109 +419,69 @@ class OrderDetailState(rx.State):
 
     @rx.event
     async def confirm_add(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.adding or self.add_line not in self._quantities:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.add_open = False
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.adding = True
-        yield
-        try:
-            # The service checks the line is who's, still active and before its cut-off, and
-            # the quantity within what is left; a repeat sets the same quantity again.
-            answer = await call_service(
-                cancellations.add_to_cancel_cart,
-                parent_id=who.parent_id,
-                order_line_id=int(self.add_line),
-                quantity=int(self.add_qty),
-                lang=lang,
-            )
-        except DomainError as err:
-            self.adding = False
-            self.add_open = False
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
+        async for event in confirm_once(
+            self,
+            busy="adding",
+            ready=self.add_line in self._quantities,
+            dialog="add_open",
+            act=self._add_to_cancel_cart,
+            done=self._added_to_cancel_cart,
+        ):
+            yield event
+
+    async def _add_to_cancel_cart(self, parent_id: int, _key: str, lang: str) -> dict:
+        # The service checks the line is the parent's, still active and before its cut-off,
+        # and the quantity within what is left; a repeat sets the same quantity again.
+        return await call_service(
+            cancellations.add_to_cancel_cart,
+            parent_id=parent_id,
+            order_line_id=int(self.add_line),
+            quantity=int(self.add_qty),
+            lang=lang,
+        )
+
+    async def _added_to_cancel_cart(self, _parent_id: int, answer: dict, lang: str) -> Any:
         await sync_cancel_count(self, int(answer["cancel_cart_count"]))
-        self.adding = False
-        self.add_open = False
-        self.turn += 1
-        yield succeeded(tr("orders_after.added_to_cancel_cart", lang))
+        return succeeded(tr("orders_after.added_to_cancel_cart", lang))
 
     # ---- cancel the whole order ---------------------------------------------------------
-    @rx.event
-    def set_reason(self, value: str):
-        value = str(value)
-        self.reason_id = value if any(r.id == value for r in self.reasons) else ""
-        self.reason_error = ""
-        self.other_error = ""
-
-    @rx.event
-    def set_other_text(self, value: str):
-        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
-        self.other_error = ""
+    def _confirm_busy(self) -> bool:
+        return self.cancelling
 
     @rx.event
     async def ask_cancel_order(self):
         """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
         lang = (await self.get_state(I18nState)).lang
         if not self.can_cancel:
-            return
-        if not self.reason_id:
-            self.reason_error = tr("cancel_reason_required", lang)
-            return rx.set_focus("cancel-reason")
-        if self.other_chosen and not self.other_text.strip():
-            self.other_error = tr("cancel_other_text_required", lang)
-            return rx.set_focus("cancel-other")
-        self.sure_open = True
-
-    @rx.event
-    def set_sure_open(self, value: bool):
-        if not self.cancelling:
-            self.sure_open = bool(value)
+            return None
+        return self._ask_sure(lang)
 
     @rx.event
     async def confirm_cancel_order(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.cancelling or not self._id:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.sure_open = False
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.cancelling = True
-        yield
-        key = submission_key(self, ["cancel_order", self._id, self.reason_id, self.other_text])
-        try:
-            # The service checks the order is who's, every remaining meal before its cut-off,
-            # the reason; repeat-safe by the key (a double tap refunds once).
-            result = await cancellations.cancel_order(
-                parent_id=who.parent_id,
-                order_id=self._id,
-                reason_id=_as_int(self.reason_id),
-                other_text=self.other_text if self.other_chosen else None,
-                request_key=key,
-                lang=lang,
-            )
-        except DomainError as err:
-            self.cancelling = False
-            self.sure_open = False
-            self.turn += 1
-            yield failed(message(err, lang))
-            return
-        self.cancelling = False
-        self.sure_open = False
+        async for event in confirm_once(
+            self,
+            busy="cancelling",
+            ready=bool(self._id),
+            dialog="sure_open",
+            once=["cancel_order", self._id, self.reason_id, self.other_text],
+            act=self._cancel_order,
+            done=self._order_cancelled,
+        ):
+            yield event
+
+    async def _cancel_order(self, parent_id: int, key: str, lang: str) -> Any:
+        # The service checks the order is the parent's, every remaining meal before its
+        # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
+        return await cancellations.cancel_order(
+            parent_id=parent_id,
+            order_id=self._id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
+        )
+
+    async def _order_cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
         self.done_title, self.done_message = result.title, result.message
-        self.reason_id = self.other_text = ""
-        await self._fill(who.parent_id, lang)
-        forget_submission(self)
-        self.turn += 1
-        yield succeeded(result.title, description=result.message)
+        self._clear_reason()
+        await self._fill(parent_id, lang)
+        return succeeded(result.title, description=result.message)

@@ -1,0 +1,93 @@
+"""Paying with a saved card or a new one in Converge's Lightbox: the card choice and the
+payment's progress, shared by /payment (checkout) and the order changes (modify an order,
+move a meal)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import status_notice
+from hotmeals.ui.state.checkout import NEW_CARD
+from hotmeals.ui.state.i18n import t
+
+
+def _choice(value: rx.Var | str, text: rx.Var, id_: rx.Var | str) -> rx.Component:
+    return rx.el.label(
+        rx.radio_group.item(value=value, id=id_),
+        rx.text(text, size="2", weight="medium"),
+        html_for=id_,
+        display="flex",
+        align_items="center",
+        gap="8px",
+        min_height="48px",
+        padding_x="12px",
+        border=f"1px solid {rx.color('gray', 7)}",
+        border_radius="8px",
+        cursor="pointer",
+        width="100%",
+    )
+
+
+def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
+    """A saved card or a new one in the Lightbox, and for a new one 'Save this card'.
+    ``state`` has cards, card_choice, save_card, busy, set_card_choice and set_save_card;
+    the radios' ids are ``<prefix>-card-<id>`` and ``<prefix>-card-new``, the checkbox's
+    ``<prefix>-save-card``, the group is labelled by ``label_id``."""
+    save_id = f"{prefix}-save-card"
+    return rx.vstack(
+        rx.el.p(t("checkout.choose_card"), id=label_id, class_name="hm-label"),
+        rx.radio_group.root(
+            rx.vstack(
+                rx.foreach(
+                    state.cards,
+                    lambda c: _choice(c["id"], c["label"], f"{prefix}-card-" + c["id"]),
+                ),
+                _choice(NEW_CARD, t("checkout.new_card"), f"{prefix}-card-new"),
+                spacing="2",
+                width="100%",
+            ),
+            value=state.card_choice,
+            on_change=state.set_card_choice,
+            name="card",
+            aria_labelledby=label_id,
+            disabled=state.busy,
+            width="100%",
+        ),
+        rx.cond(
+            state.card_choice == NEW_CARD,
+            rx.el.label(
+                rx.checkbox(checked=state.save_card, on_change=state.set_save_card, id=save_id),
+                rx.text(t("checkout.save_card"), size="2"),
+                html_for=save_id,
+                display="flex",
+                align_items="center",
+                gap="8px",
+                min_height="44px",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def payment_progress(
+    state: Any, kinds: dict[str, str], id_: str, waiting_id: str | None = None
+) -> rx.Component:
+    """The payment's status (``state.message`` shown as ``kinds[state.status]``) and, while
+    the Lightbox or the confirmation runs (``state.waiting``), a spinner with 'waiting'."""
+    return rx.fragment(
+        status_notice(state.message, state.status, kinds, id_=id_),
+        rx.cond(
+            state.waiting,
+            rx.flex(
+                rx.spinner(size="3"),
+                rx.text(t("checkout.waiting"), size="2"),
+                align="center",
+                gap="10px",
+                role="status",
+                id=waiting_id,
+            ),
+        ),
+    )
