@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
+.PHONY: run dev test test-split unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -21,8 +21,11 @@ run: install migrate seed ## install, migrate, load demo data, serve on http://l
 dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent/, API on :8000
 	$(BIN)/reflex run --env dev --frontend-port 3000 --backend-port 8000
 
-test: install browser e2e-tools ## the whole suite: unit, integration, payments, api, e2e
+test: install browser e2e-tools ## the whole suite: unit, integration, payments, api, e2e (one process, e2e last)
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+test-split: install browser e2e-tools ## the same suite as two processes at once (scripts/run_suite.py)
+	$(BIN)/python scripts/run_suite.py $(PYTEST_ARGS)
 
 unit: install ## everything but the browser tests
 	$(BIN)/pytest --ignore=tests/e2e $(PYTEST_ARGS)

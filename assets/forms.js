@@ -123,7 +123,9 @@
    is in (lang="fr-CA" in French, for screen readers and translation tools): the stored choice
    (docs/product.md §1, localStorage "lang"), read at once and again whenever the page changes
    (the app writes the choice before it redraws). On a phone the toasts start just below the
-   header instead of covering it (--hm-toast-top, read by the toaster). */
+   header instead of covering it (--hm-toast-top, read by the toaster): measured only while a
+   toast is on screen, since measuring the header forces a layout, and after every change
+   of the page that was one per frame while React hydrates (issue 11). */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -140,16 +142,25 @@
   setLang();
 
   var queued = false;
-  function update() {
-    queued = false;
-    setLang();
+  var placed = null;
+  function placeToasts() {
     var header = document.querySelector("header");
     var top = 16;
     if (header) {
       var bottom = header.getBoundingClientRect().bottom;
       if (bottom > 0) top = Math.round(bottom) + 8;
     }
-    root.style.setProperty("--hm-toast-top", top + "px");
+    if (top !== placed) {
+      placed = top;
+      root.style.setProperty("--hm-toast-top", top + "px");
+    }
+  }
+  function update() {
+    queued = false;
+    setLang();
+    // Before the frame that first shows a toast is drawn (a frame callback), so it never
+    // appears over the header.
+    if (document.querySelector("[data-sonner-toast]")) placeToasts();
   }
   function later() {
     if (!queued) {

@@ -32,6 +32,14 @@ CHUNK = 64 * 1024
 
 
 @pytest.fixture(scope="module")
+def api_backend() -> str:
+    """SQLite only (the API conftest runs a module on both): the guard answers before any
+    route or query runs, and the session checks it makes are the ones tests/api/test_auth_api.py
+    runs on both databases."""
+    return "sqlite"
+
+
+@pytest.fixture(scope="module")
 def guarded(database) -> Iterator[TestClient]:
     with TestClient(EdgeGuard(create_api())) as test_client:
         yield test_client

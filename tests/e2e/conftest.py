@@ -80,6 +80,14 @@ def viewport(request) -> str:
     return request.param
 
 
+@pytest.fixture(params=["en", "fr"], ids=["en", "fr"])
+def lang(request) -> str:
+    """The page's language, for tests that must hold in English and French (issue 12). A module
+    that also pins ``viewport`` to "phone" runs each such test as [en] and [fr] at 390 px; the
+    test calls ``helpers.use_language(page, lang)`` before opening its first page."""
+    return request.param
+
+
 @pytest.fixture
 def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
     context = browser.new_context(

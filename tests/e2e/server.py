@@ -1,7 +1,18 @@
-"""Start the real app (prod build, one port) on a fresh, migrated, seeded SQLite database."""
+"""Start the real app (prod build, one port) on a fresh, migrated, seeded SQLite database.
+
+The frontend is built once per process (a pytest session, a bench run) and build folder: the
+first start_app() runs `reflex run --env prod --single-port` (compile + build, 1-2 minutes), every
+later one serves that build (the same `reflex run` minus its compile and build steps: seconds).
+A build serves any port because hotmeals/ui/backend_url.py makes its websocket, uploads and
+pings follow the page's origin; a build without that flag in its env.json is never reused.
+Callers whose extra environment may change the compiled pages (anything but the per-server
+variables in RUNTIME_ONLY) get a build folder of their own.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import signal
 import socket
@@ -14,6 +25,38 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# What differs from one server to the next without changing the compiled frontend.
+RUNTIME_ONLY = frozenset(
+    {
+        "PORT",
+        "DATA_DIR",
+        "DATABASE_URL",
+        "REDIS_URL",
+        "GRANIAN_WORKERS",
+        "GRANIAN_LOG_LEVEL",
+        "HOTMEALS_LOG_LEVEL",
+        "SMTP_HOST",
+        "SMTP_PORT",
+        "SMTP_USER",
+        "SMTP_PASSWORD",
+        "REFLEX_WEB_WORKDIR",
+    }
+)
+# `reflex run` (reflex/reflex.py _run_prod) without its compile and frontend build: the same
+# checks, ports, environment and backend (Granian, GRANIAN_WORKERS), mounting the build that
+# is already in REFLEX_WEB_WORKDIR.
+SERVE_BUILT = (
+    "import sys\n"
+    "from reflex import reflex\n"
+    "from reflex.utils import build\n"
+    "reflex._compile_app = lambda **kwargs: None\n"
+    "build.setup_frontend_prod = lambda root: None\n"
+    "sys.argv[0] = 'reflex'\n"
+    "sys.exit(reflex.cli())\n"
+)
+# Build folders whose build this process made and served (see the module doc).
+_built: set[str] = set()
 
 
 def free_port() -> int:
@@ -30,6 +73,7 @@ class AppServer:
     env: dict[str, str]
     process: subprocess.Popen
     log_path: Path
+    built: bool = True  # False: it serves the build an earlier server of this process made
 
     def url(self, path: str = "/") -> str:
         return f"{self.base_url}/parent{path if path.startswith('/') else '/' + path}"
@@ -66,6 +110,8 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
     )
     env.pop("REDIS_URL", None)
     env.update(extra_env or {})
+    env["REFLEX_WEB_WORKDIR"] = web_workdir(env["REFLEX_WEB_WORKDIR"], extra_env or {})
+    reuse = env["REFLEX_WEB_WORKDIR"] in _built and serves_any_port(env["REFLEX_WEB_WORKDIR"])
     py = sys.executable
     for step in (["migrate"], ["seed"]):
         subprocess.run(
@@ -77,28 +123,60 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
         )
     log_path = data_dir / "server.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
-    reflex = str(ROOT / ".venv" / "bin" / "reflex")
+    run = ["run", "--env", "prod", "--single-port", "--backend-port", str(port)]
+    command = [py, "-c", SERVE_BUILT, *run] if reuse else [str(ROOT / ".venv/bin/reflex"), *run]
     process = subprocess.Popen(
-        [reflex, "run", "--env", "prod", "--single-port", "--backend-port", str(port)],
+        command,
         cwd=ROOT,
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    server = AppServer(f"http://localhost:{port}", port, data_dir, env, process, log_path)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"app exited early:\n{log_path.read_text()[-4000:]}")
-        try:
-            if (
-                httpx.get(f"{server.base_url}/api/v1/health", timeout=2).status_code == 200
-                and httpx.get(server.url("/"), timeout=5).status_code == 200
-            ):
-                return server
-        except httpx.HTTPError:
-            pass
-        time.sleep(1)
-    server.stop()
-    raise RuntimeError(f"app did not start in time:\n{log_path.read_text()[-4000:]}")
+    server = AppServer(
+        f"http://localhost:{port}", port, data_dir, env, process, log_path, built=not reuse
+    )
+    try:
+        # A build takes 1-2 minutes on an idle machine, several on a busy one; a start that
+        # reuses the build, seconds.
+        deadline = time.monotonic() + (300 if reuse else 600)
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"app exited early:\n{log_path.read_text()[-4000:]}")
+            try:
+                if (
+                    httpx.get(f"{server.base_url}/api/v1/health", timeout=2).status_code == 200
+                    and httpx.get(server.url("/"), timeout=5).status_code == 200
+                ):
+                    _built.add(env["REFLEX_WEB_WORKDIR"])
+                    return server
+            except httpx.HTTPError:
+                pass
+            time.sleep(1)
+        raise RuntimeError(f"app did not start in time:\n{log_path.read_text()[-4000:]}")
+    except BaseException:
+        # Whatever stops the wait (its deadline, pytest-timeout, Ctrl-C), the server and its
+        # build stop with it: none is left running, holding a port and the build folder.
+        server.stop()
+        raise
+
+
+def web_workdir(base: str, extra_env: dict[str, str]) -> str:
+    """The build folder: ``base``, or one of its own for an environment that may change the
+    compiled pages (HOTMEALS_MODE, SUPPORT_PHONE...), so that its build never replaces the one
+    another server of the session is serving."""
+    compiled = sorted((k, v) for k, v in extra_env.items() if k not in RUNTIME_ONLY)
+    if not compiled:
+        return base
+    digest = hashlib.sha256(json.dumps(compiled).encode()).hexdigest()[:10]
+    return f"{base.rstrip('/')}-{digest}"
+
+
+def serves_any_port(workdir: str) -> bool:
+    """Whether the finished build in ``workdir`` follows the page's origin (backend_url.py)."""
+    web = Path(workdir)
+    try:
+        flags = json.loads((web / "env.json").read_text())
+    except (OSError, ValueError):
+        return False
+    return flags.get("SAME_ORIGIN_BACKEND") is True and (web / "build" / "client").is_dir()

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.e2e.helpers import open_page, wait_hydrated
-from tests.e2e.server import ROOT, AppServer, start_app
+from tests.e2e.server import AppServer, start_app
 
 REDIS = ("127.0.0.1", 6379)
 
@@ -43,7 +43,6 @@ def redis_app(tmp_path_factory, smtp) -> AppServer:
         **smtp.env,
         "REDIS_URL": "redis://127.0.0.1:6379/5",
         "GRANIAN_WORKERS": "2",
-        "REFLEX_WEB_WORKDIR": str(ROOT / ".web-e2e-redis"),
     }
     server = start_app(tmp_path_factory.mktemp("e2e-redis"), env)
     yield server

@@ -29,7 +29,7 @@ from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.settings import ConvergeSettings
 from hotmeals.services.payments import refunds
-from tests.e2e.server import ROOT, AppServer, start_app
+from tests.e2e.server import AppServer, start_app
 from tests.e2e.simulator import merchant_credentials, xml_call
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 from tests.integration.conftest import PG_ADMIN_DSN
@@ -50,13 +50,6 @@ API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/
 ROUNDS = 50
 REDIS = ("127.0.0.1", 6379)
 REDIS_DB = 7
-
-
-def _web_workdir() -> str:
-    # Not the session-wide app's build folder (it may be serving from it): the one
-    # test_redis_workers.py uses by default, whose server has stopped by the time these run.
-    base = os.environ.get("E2E_WEB_WORKDIR") or str(ROOT / ".web-e2e")
-    return base.rstrip("/") + "-redis"
 
 
 def _need(service: str, answered: bool) -> None:
@@ -196,7 +189,6 @@ def two_workers(tmp_path_factory, smtp) -> Iterator[AppServer]:
         "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
         "GRANIAN_WORKERS": "2",
         "GRANIAN_LOG_LEVEL": "info",  # its "Spawning worker-N" lines show both workers started
-        "REFLEX_WEB_WORKDIR": _web_workdir(),
     }
     try:
         server = start_app(tmp_path_factory.mktemp("e2e-ledger"), env)
@@ -287,7 +279,7 @@ def restart_folder(tmp_path_factory) -> Path:
 
 
 def test_a_restart_keeps_saved_cards_and_refundable_sales(restart_folder: Path, smtp) -> None:
-    env = {**smtp.env, "REFLEX_WEB_WORKDIR": _web_workdir()}
+    env = smtp.env  # the session's frontend build (tests/e2e/server.py), as every server
     before = start_app(restart_folder, env)
     try:
         payer = new_payer(before)

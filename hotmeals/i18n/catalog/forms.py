@@ -19,6 +19,7 @@ EN: dict[str, str] = {
     "ui.child.default_now": "{name} is now the default child",
     "ui.toast.close": "Close message",
     "ui.toast.region": "Messages",
+    "ui.brand.home": "Hot Meals home",
     # Tab titles, per language (the page's <title>).
     "title.landing": "Hot Meals — hot school lunches in Ontario",
     "title.sign_up": "Sign up — Hot Meals",
@@ -58,6 +59,7 @@ FR: dict[str, str] = {
     "ui.child.default_now": "{name} est maintenant l'enfant par défaut",
     "ui.toast.close": "Fermer le message",
     "ui.toast.region": "Messages",
+    "ui.brand.home": "Accueil Hot Meals",
     "title.landing": "Hot Meals — repas chauds à l'école en Ontario",
     "title.sign_up": "Inscription — Hot Meals",
     "title.sign_in": "Connexion — Hot Meals",

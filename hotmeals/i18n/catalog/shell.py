@@ -13,6 +13,7 @@ EN = {
     "nav.language": "Language",
     "nav.switch_to_other": "Français",
     "nav.switch_to_other_label": "Afficher le site en français",
+    "nav.switch_to_other_code": "FR",
     "nav.skip_to_content": "Skip to main content",
     "landing.hero_title": "Hot, healthy school lunches your kids will love",
     "landing.hero_text": "Book meals for every child in one place, from your phone, before the "
@@ -65,6 +66,7 @@ FR = {
     "nav.language": "Langue",
     "nav.switch_to_other": "English",
     "nav.switch_to_other_label": "Show the site in English",
+    "nav.switch_to_other_code": "EN",
     "nav.skip_to_content": "Passer au contenu principal",
     "landing.hero_title": "Des dîners chauds et sains que vos enfants adoreront",
     "landing.hero_text": "Réservez les repas de tous vos enfants au même endroit, depuis votre "

@@ -12,6 +12,7 @@ import reflex as rx
 from hotmeals.settings import get_settings
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
@@ -53,7 +54,7 @@ def _count_link(
         + rx.cond(count == 1, t("ui.header.item"), t("ui.header.items"))
     )
     content = [
-        rx.icon(icon, size=18, aria_hidden="true"),
+        svg_icon(icon, size=18, aria_hidden="true"),
         rx.el.span(t(label_key), class_name="hm-hide-phone", aria_hidden="true"),
         rx.badge(count, variant="solid", radius="full", size="1", aria_hidden="true"),
     ]
@@ -100,7 +101,7 @@ def cart_counts() -> rx.Component:
 def _menu_item(icon: str, label_key: str, on_click, **props) -> rx.Component:
     return rx.menu.item(
         rx.hstack(
-            rx.icon(icon, size=16, aria_hidden="true"),
+            svg_icon(icon, size=16, aria_hidden="true"),
             rx.text(t(label_key)),
             spacing="2",
             align="center",
@@ -116,7 +117,7 @@ def profile_menu() -> rx.Component:
             rx.button(
                 avatar("2"),
                 rx.el.span(AuthState.first_name, class_name="hm-hide-phone"),
-                rx.icon("chevron-down", size=16, aria_hidden="true"),
+                svg_icon("chevron-down", size=16, aria_hidden="true"),
                 variant="ghost",
                 size="2",
                 color=GRAY_12,
@@ -205,14 +206,14 @@ def parent_nav() -> rx.Component:
     link = {"variant": "ghost", "size": "2", "color": GRAY_12}
     return rx.hstack(
         link_button(
-            rx.icon("utensils", size=16, aria_hidden="true"),
+            svg_icon("utensils", size=16, aria_hidden="true"),
             t("ui.header.book_meal"),
             href=BOOK_MEAL_ROUTE,
             id_="nav-book-meal",
             **link,
         ),
         rx.button(
-            rx.icon("mail", size=16, aria_hidden="true"),
+            svg_icon("mail", size=16, aria_hidden="true"),
             t("ui.header.contact_us"),
             on_click=EditProfileState.open_step(CONTACT, SETTINGS_MENU),
             id="nav-contact",
@@ -236,7 +237,7 @@ def parent_actions(show_cart: bool = False) -> rx.Component:
 
 def _new_tab_hint() -> rx.Component:
     return rx.fragment(
-        rx.icon("external-link", size=12, aria_hidden="true", margin_left="6px"),
+        svg_icon("external-link", size=12, aria_hidden="true", margin_left="6px"),
         rx.el.span(" ", t("nav.opens_new_tab"), class_name="sr-only"),
     )
 
@@ -248,7 +249,7 @@ def visitor_menu() -> rx.Component:
         rx.menu.root(
             rx.menu.trigger(
                 rx.icon_button(
-                    rx.icon("menu", size=20, aria_hidden="true"),
+                    svg_icon("menu", size=36, aria_hidden="true"),
                     variant="ghost",
                     size="3",
                     color=GRAY_12,
@@ -293,7 +294,7 @@ def cms_dialog() -> rx.Component:
                 ),
                 rx.dialog.close(
                     rx.icon_button(
-                        rx.icon("x", aria_hidden="true"),
+                        svg_icon("x", aria_hidden="true"),
                         variant="ghost",
                         color_scheme="gray",
                         aria_label=t("ui.common.close"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
@@ -15,7 +16,7 @@ def _fact(icon: str, title_key: str, text_key: str) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.box(
-                rx.icon(icon, size=22, aria_hidden="true"),
+                svg_icon(icon, size=22, aria_hidden="true"),
                 color=rx.color("accent", 11),
                 background_color=rx.color("accent", 3),
                 border_radius="9999px",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import error_of, notice, submit_button, text_field
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.screens import focus_screen, screen_heading
 from hotmeals.ui.pages.forgot_password import forgot_panel
 from hotmeals.ui.pages.landing import landing
@@ -49,7 +50,7 @@ def _mode_tab(mode: str, icon: str, label_key: str, route: str) -> rx.Component:
     active = SignInState.mode == mode
     query = rx.cond(SignInState.next_path != "", "?next=" + SignInState.next_path, "")
     return rx.link(
-        rx.icon(icon, size=16, aria_hidden="true"),
+        svg_icon(icon, size=16, aria_hidden="true"),
         t(label_key),
         href=route + query,
         class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
@@ -82,7 +83,7 @@ def sign_in_form() -> rx.Component:
                 rx.cond(
                     SignInState.form_error != "",
                     rx.el.p(
-                        rx.icon("circle-alert", size=16, aria_hidden="true"),
+                        svg_icon("circle-alert", size=16, aria_hidden="true"),
                         SignInState.form_error,
                         class_name="hm-error hm-form-error",
                         id="signin-form-error",
