@@ -5,7 +5,9 @@ import os
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.backend_url import SameOriginBackendPlugin
 from hotmeals.ui.first_paint import FirstPaintPlugin
+from hotmeals.ui.lang_paint import LangPaintPlugin
 from hotmeals.ui.theme import theme_plugin
 
 os.environ.setdefault("REFLEX_USE_NPM", "1")
@@ -33,6 +35,7 @@ config = rx.Config(
     # Themes for window.__reflex, and every first screen preloads the dropdown, dialogs,
     # checkbox, radio group, table and text area chunks it does not show (issue 11).
     frontend_lazy_bundled_libraries=True,
-    plugins=[theme_plugin(), FirstPaintPlugin()],
+    # LangPaintPlugin after FirstPaintPlugin: the French copies are made from its final pages.
+    plugins=[theme_plugin(), FirstPaintPlugin(), SameOriginBackendPlugin(), LangPaintPlugin()],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

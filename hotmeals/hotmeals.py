@@ -7,9 +7,11 @@ import reflex as rx
 from hotmeals.api.app import create_api
 from hotmeals.api.cache import cache_headers
 from hotmeals.api.guard import edge_guard
+from hotmeals.api.lang_pages import lang_pages
 from hotmeals.logs import configure_from_env
 from hotmeals.mode import check_mode
 from hotmeals.services.jobs import register_background_jobs
+from hotmeals.ui.lang_paint import LANG_COOKIE_SCRIPT
 from hotmeals.ui.pages.booking_routes import register_booking_pages
 from hotmeals.ui.pages.checkout_routes import register_checkout_pages
 from hotmeals.ui.pages.not_found import not_found
@@ -25,11 +27,15 @@ check_mode()  # production refuses to start without the real thing; demo says it
 app = rx.App(
     # The API is mounted first; the guard then wraps everything (API, /_upload, /_event, and
     # the pages in single-port prod): body sizes, the upload's session, security headers.
-    # Last, the cache headers of the built frontend files (hotmeals/api/cache.py).
-    api_transformer=[create_api(), edge_guard, cache_headers],
+    # Then a page in the parent's language (hotmeals/api/lang_pages.py); last, the cache
+    # headers of the built frontend files (hotmeals/api/cache.py).
+    api_transformer=[create_api(), edge_guard, lang_pages, cache_headers],
     stylesheets=["/hotmeals.css", "/ui.css", "/booking.css"],
     toaster=toaster(),
     head_components=[
+        # The stored language mirrored in a cookie, so the server answers a page in it
+        # (hotmeals/ui/lang_paint.py). First in the head: it runs before the stylesheet.
+        rx.el.script(LANG_COOKIE_SCRIPT),
         rx.el.meta(name="theme-color", content="#D13415"),
         rx.el.link(rel="icon", href="/parent/logo.svg", type="image/svg+xml"),
         # One tap, one submission: buttons marked data-hm-once (components/forms.once_attrs).

@@ -29,3 +29,29 @@ def sign_in(page: Page, identifier: str, password: str) -> None:
     page.fill("#signin-identifier", identifier)
     page.fill("#signin-password", password)
     page.click("#signin-submit")
+
+
+def use_language(page: Page, lang: str) -> None:
+    """Every page this tab opens starts in ``lang`` (the stored choice, docs §1), as a parent
+    who picked it earlier. Call before the first ``open_page``."""
+    page.add_init_script(f"window.localStorage.setItem('lang', '{lang}')")
+
+
+def msg(key: str, lang: str, **params: object) -> str:
+    """The catalog's text for ``key`` in ``lang``: tests assert what the app shows verbatim
+    without retyping it."""
+    from hotmeals.i18n import t
+
+    return t(key, lang, **params)
+
+
+def close_toasts(page: Page) -> None:
+    """Close the toasts on screen with their own close button, as a parent would. On a phone a
+    toast lies over the top of the page (the step tabs) for 5 s, and a pointer resting on it
+    keeps it open, so a test that taps there next closes it first instead of waiting on it."""
+    # Each close button pressed in the page at once: none can vanish between finding and tapping.
+    page.evaluate(
+        "() => document.querySelectorAll('[data-sonner-toast] button[data-close-button]')"
+        ".forEach((button) => button.click())"
+    )
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0)

@@ -14,6 +14,7 @@ from hotmeals.ui.components.header import (
     parent_actions,
     visitor_menu,
 )
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.steps import ABOUT, CONTACT, PRIVACY, TERMS
@@ -44,16 +45,16 @@ def brand() -> rx.Component:
         ),
         href="/",
         underline="none",
-        aria_label="Hot Meals home",
+        aria_label=t("ui.brand.home"),
     )
 
 
 def language_switch() -> rx.Component:
     return rx.button(
-        rx.icon("languages", size=16, aria_hidden="true"),
+        svg_icon("languages", size=16, aria_hidden="true"),
         # Narrow phones get the language code, so the header never overflows.
         rx.el.span(t("nav.switch_to_other"), class_name="hm-hide-xs"),
-        rx.el.span(rx.cond(I18nState.is_fr, "EN", "FR"), class_name="hm-show-xs"),
+        rx.el.span(t("nav.switch_to_other_code"), class_name="hm-show-xs"),
         on_click=I18nState.toggle_lang,
         variant="ghost",
         size="2",
