@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,13 +15,14 @@ import reflex as rx
 from sqlmodel import SQLModel, select
 
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent
+from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
+from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cart as cart_service
 from hotmeals.services import mail
 from hotmeals.services.cart import add_to_cart
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.menu import cutoff_rule, toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
@@ -86,6 +87,17 @@ def _fill_demo_cart() -> tuple[int, list[int]]:
                     ids.append(line["cart_id"])
                     break
         return parent.id, ids
+
+
+def _cutoff_of(parent_id: int, day: date) -> datetime:
+    """When the parent's cart lines on ``day`` (the cart's first date) stop being payable."""
+    with session_scope() as s:
+        menus = s.exec(
+            select(MenuDay)
+            .join(CartLine, CartLine.menu_day_id == MenuDay.id)
+            .where(CartLine.parent_id == parent_id, MenuDay.meal_date == day)
+        ).all()
+        return max(cutoff_at(cutoff_rule(s.get(Vendor, m.vendor_id)), day) for m in menus)
 
 
 async def _run(result) -> list:
@@ -189,8 +201,9 @@ def test_a_line_past_its_cutoff_is_flagged_and_the_rest_stays_payable(
         await _run(cart.load_cart())
         first_day = min(g.key.split("-", 1)[1] for g in cart.groups)
         assert cart.payable_count == cart.line_count
-        # The clock moves to the morning of the first day: its cut-off has passed.
-        later = datetime.fromisoformat(first_day + "T12:00:00+00:00")
+        # The clock moves one minute past the first day's cut-off (the later days' cut-offs,
+        # a school day or more after it, have not passed, whatever weekday today is).
+        later = _cutoff_of(parent_id, date.fromisoformat(first_day)) + timedelta(minutes=1)
         monkeypatch.setattr(cart_service, "utcnow", lambda: later)
         await _run(cart.load_cart())
         flagged = [line for g in cart.groups if g.key.endswith(first_day) for line in g.lines]
