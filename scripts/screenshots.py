@@ -1,6 +1,6 @@
 """Screenshots of pages at 1280 and 390 px, in English and French, for looking at what we build.
 
-    .venv/bin/python scripts/screenshots.py http://localhost:1805 / /sign-in --out shots
+.venv/bin/python scripts/screenshots.py http://localhost:1805 / /sign-in --out shots
 """
 
 from __future__ import annotations
