@@ -29,7 +29,7 @@ LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 
 
-def audit(url: str) -> dict:
+def audit(url: str, tasks: bool = False) -> dict:
     out = Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     subprocess.run(
@@ -48,6 +48,8 @@ def audit(url: str) -> dict:
     )
     report = json.loads(out.read_text())
     audits = report["audits"]
+    if tasks:
+        print_tasks(audits)
     return {
         "score": round(report["categories"]["performance"]["score"] * 100),
         "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
@@ -56,6 +58,19 @@ def audit(url: str) -> dict:
         "cls": audits["cumulative-layout-shift"]["numericValue"],
         "bytes": audits["total-byte-weight"]["numericValue"] / 1024,
     }
+
+
+def print_tasks(audits: dict) -> None:
+    """Where the main thread went: the long tasks (simulated, ms) and each script's time."""
+    for item in (audits.get("long-tasks", {}).get("details") or {}).get("items", []):
+        print(
+            f"    long task {item['duration']:>6.0f} ms at {item['startTime']:>6.0f}  {item['url']}"
+        )
+    for item in (audits.get("bootup-time", {}).get("details") or {}).get("items", []):
+        print(
+            f"    script {item['scripting']:>6.0f} ms (parse {item['scriptParseCompile']:>4.0f})"
+            f"  {item['url']}"
+        )
 
 
 def line(label: str, r: dict) -> str:
@@ -70,6 +85,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", default=["/", "/sign-in", "/sign-up"])
     parser.add_argument("--runs", type=int, default=1, help="audits per page (median line)")
+    parser.add_argument("--tasks", action="store_true", help="print long tasks and script times")
     args = parser.parse_args()
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench")
     server = start_app(
@@ -79,7 +95,7 @@ def main() -> None:
         for path in args.paths:
             runs = []
             for _ in range(max(1, args.runs)):
-                runs.append(audit(server.url(path)))
+                runs.append(audit(server.url(path), args.tasks))
                 print(line(path, runs[-1]), flush=True)
             if len(runs) > 1:
                 median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
