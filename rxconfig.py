@@ -6,6 +6,7 @@ import reflex as rx
 
 from hotmeals.settings import get_settings
 from hotmeals.ui.backend_url import SameOriginBackendPlugin
+from hotmeals.ui.css_prune import PruneCssPlugin
 from hotmeals.ui.first_paint import FirstPaintPlugin
 from hotmeals.ui.lang_paint import LangPaintPlugin
 from hotmeals.ui.theme import theme_plugin
@@ -36,6 +37,12 @@ config = rx.Config(
     # checkbox, radio group, table and text area chunks it does not show (issue 11).
     frontend_lazy_bundled_libraries=True,
     # LangPaintPlugin after FirstPaintPlugin: the French copies are made from its final pages.
-    plugins=[theme_plugin(), FirstPaintPlugin(), SameOriginBackendPlugin(), LangPaintPlugin()],
+    plugins=[
+        theme_plugin(),
+        PruneCssPlugin(),
+        FirstPaintPlugin(),
+        SameOriginBackendPlugin(),
+        LangPaintPlugin(),
+    ],
     disable_plugins=[rx.plugins.SitemapPlugin],
 )

@@ -32,20 +32,26 @@ FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networki
 def audit(url: str, tasks: bool = False) -> dict:
     out = Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
-    subprocess.run(
-        [
-            str(LIGHTHOUSE),
-            url,
-            "--only-categories=performance",
-            f"--chrome-flags={FLAGS}",
-            "--output=json",
-            f"--output-path={out}",
-            "--quiet",
-        ],
-        check=True,
-        env=env,
-        timeout=300,
-    )
+    for attempt in range(3):
+        # Lighthouse now and then fails to record the trace (NO_NAVSTART): audit again.
+        done = subprocess.run(
+            [
+                str(LIGHTHOUSE),
+                url,
+                "--only-categories=performance",
+                f"--chrome-flags={FLAGS}",
+                "--output=json",
+                f"--output-path={out}",
+                "--quiet",
+            ],
+            env=env,
+            timeout=300,
+        )
+        if done.returncode == 0:
+            break
+        print(f"    (Lighthouse failed, attempt {attempt + 1} of 3)", flush=True)
+    else:
+        raise SystemExit(f"Lighthouse could not audit {url}")
     report = json.loads(out.read_text())
     audits = report["audits"]
     if tasks:
