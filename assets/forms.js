@@ -79,7 +79,7 @@
 /* 2. Focus goes back to what opened a dialog. The app's dialogs are opened by the server
    (logout, delete, terms), not by a Radix trigger, so Radix has nowhere to put the focus when
    they close and it falls to the page. The control the parent last used outside a dialog is
-   remembered (a menu item stands for its menu's button) and focused again on close. */
+   remembered (a menu item stands for its menu's summary) and focused again on close. */
 (function () {
   "use strict";
   var DIALOG = "[role=dialog],[role=alertdialog]";
@@ -87,11 +87,8 @@
 
   function control(el) {
     if (!el || !el.closest || el.closest(DIALOG)) return null;
-    var menu = el.closest("[role=menu]");
-    if (menu) {
-      var trigger = document.getElementById(menu.getAttribute("aria-labelledby") || "");
-      return trigger || null;
-    }
+    var menu = el.closest("details.hm-menu");
+    if (menu) return menu.querySelector("summary");
     return el.closest("button,a[href],input,select,textarea,[tabindex]");
   }
 
@@ -209,3 +206,39 @@ document.addEventListener("click", function (event) {
   if (show) show.hidden = shown;
   if (hide) hide.hidden = !shown;
 });
+
+/* 6. The header's menus (components/disclosure.py): native <details> disclosures. An open one
+   closes on Escape (focus back on its summary), on a tap or a focus outside it, and once one
+   of its items is chosen (focus back on its summary: a dialog that item opens gives the focus
+   back there). */
+(function () {
+  "use strict";
+  var OPEN = "details.hm-menu[open]";
+
+  function close(menu, focus) {
+    menu.open = false;
+    if (focus) {
+      var summary = menu.querySelector("summary");
+      if (summary) summary.focus();
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target;
+    document.querySelectorAll(OPEN).forEach(function (menu) {
+      if (!menu.contains(target)) close(menu, false);
+      else if (target.closest && target.closest(".hm-menu-item")) close(menu, true);
+    });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") return;
+    document.querySelectorAll(OPEN).forEach(function (menu) {
+      close(menu, menu.contains(document.activeElement));
+    });
+  });
+  document.addEventListener("focusin", function (event) {
+    document.querySelectorAll(OPEN).forEach(function (menu) {
+      if (!menu.contains(event.target)) close(menu, false);
+    });
+  });
+})();

@@ -1,5 +1,6 @@
 """Lighthouse (mobile, simulated mid-range phone) performance of the screens a parent opens first,
-on a prod server started here. Prints one line per page: score, FCP, LCP, TBT, CLS, bytes.
+on a prod server started here. Prints one line per page: score, FCP, LCP, TBT, CLS, bytes, and
+the accessibility and best-practices scores.
 
     make bench-lighthouse        # or: .venv/bin/python bench/lighthouse_bench.py / /sign-in
 
@@ -38,7 +39,7 @@ def audit(url: str, tasks: bool = False) -> dict:
             [
                 str(LIGHTHOUSE),
                 url,
-                "--only-categories=performance",
+                "--only-categories=performance,accessibility,best-practices",
                 f"--chrome-flags={FLAGS}",
                 "--output=json",
                 f"--output-path={out}",
@@ -58,6 +59,8 @@ def audit(url: str, tasks: bool = False) -> dict:
         print_tasks(audits)
     return {
         "score": round(report["categories"]["performance"]["score"] * 100),
+        "a11y": round(report["categories"]["accessibility"]["score"] * 100),
+        "bp": round(report["categories"]["best-practices"]["score"] * 100),
         "fcp": audits["first-contentful-paint"]["numericValue"] / 1000,
         "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
         "tbt": audits["total-blocking-time"]["numericValue"],
@@ -84,6 +87,7 @@ def line(label: str, r: dict) -> str:
         f"{label:<12} performance {r['score']:>3.0f}   FCP {r['fcp']:>4.1f} s"
         f"   LCP {r['lcp']:>4.1f} s   TBT {r['tbt']:>5.0f} ms"
         f"   CLS {r['cls']:>5.3f}   {r['bytes']:.0f} KiB"
+        f"   accessibility {r['a11y']:>3.0f}   best practices {r['bp']:>3.0f}"
     )
 
 

@@ -30,7 +30,7 @@ def as_parent(page: Page, cookie: dict) -> Page:
 
 def open_account_menu_item(page: Page, name: str) -> None:
     page.click("#profile-menu")
-    page.get_by_role("menuitem", name=name).click()
+    page.get_by_role("button", name=name, exact=True).click()
 
 
 def tiny_png() -> bytes:

@@ -38,7 +38,7 @@ def pay_in_lightbox(page: Page, number: str) -> None:
 def toggle_language(page: Page) -> None:
     """The parent header's profile menu: 'Français' / 'English'."""
     page.click("#profile-menu")
-    page.locator('[role="menuitem"][lang]').click()
+    page.locator("#menu-language").click()
 
 
 def shot(page: Page, name: str) -> None:

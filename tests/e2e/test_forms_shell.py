@@ -58,7 +58,7 @@ def test_header_names_and_focus_back_from_dialogs(page: Page, parent_cookie, lan
     # Logout, from the account menu, by keyboard: Escape closes the dialog.
     page.locator("#profile-menu").focus()
     page.keyboard.press("Enter")
-    page.get_by_role("menuitem", name=msg("ui.header.logout", lang)).press("Enter")
+    page.get_by_role("button", name=msg("ui.header.logout", lang), exact=True).press("Enter")
     dialog = page.get_by_role("alertdialog")
     expect(dialog.get_by_role("heading")).to_have_text(msg("ui.logout.title", lang))
     page.keyboard.press("Escape")

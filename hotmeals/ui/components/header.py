@@ -11,6 +11,7 @@ import reflex as rx
 
 from hotmeals.settings import get_settings
 from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu_separator
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
@@ -37,7 +38,9 @@ def avatar(size: Any = "2") -> rx.Component:
         fallback=AuthState.avatar_initials,
         size=size,
         radius="full",
-        alt="",
+        # Decorative (the name is beside it or in the button's label). An attribute: as a
+        # keyword, Reflex made ``alt`` a CSS property and the picture had no alt at all.
+        custom_attrs={"alt": ""},
     )
 
 
@@ -98,91 +101,79 @@ def cart_counts() -> rx.Component:
     )
 
 
-def _menu_item(icon: str, label_key: str, on_click, **props) -> rx.Component:
-    return rx.menu.item(
-        rx.hstack(
-            svg_icon(icon, size=16, aria_hidden="true"),
-            rx.text(t(label_key)),
-            spacing="2",
-            align="center",
-        ),
-        on_click=on_click,
-        **props,
-    )
-
-
 def profile_menu() -> rx.Component:
-    return rx.menu.root(
-        rx.menu.trigger(
-            rx.button(
-                avatar("2"),
-                rx.el.span(AuthState.first_name, class_name="hm-hide-phone"),
-                svg_icon("chevron-down", size=16, aria_hidden="true"),
-                variant="ghost",
-                size="2",
-                color=GRAY_12,
-                id="profile-menu",
-                aria_label=t("ui.header.account_menu"),
-                custom_attrs={"title": AuthState.full_name},
-            ),
+    """The account menu: who is signed in, then what they can do (docs/product.md §2)."""
+    return disclosure_menu(
+        [
+            avatar("2"),
+            rx.el.span(AuthState.first_name, class_name="hm-hide-phone"),
+            svg_icon("chevron-down", size=16, aria_hidden="true"),
+        ],
+        rx.box(
+            rx.text(AuthState.full_name, weight="bold", size="2"),
+            rx.text(AuthState.email, size="1", color=rx.color("gray", 11)),
+            padding="8px 12px",
+            class_name="hm-break",
         ),
-        rx.menu.content(
-            rx.box(
-                rx.text(AuthState.full_name, weight="bold", size="2"),
-                rx.text(AuthState.email, size="1", color=rx.color("gray", 11)),
-                padding="8px 12px",
-            ),
-            rx.menu.separator(),
-            # Phones have no room in the bar for these two: they live in the menu.
-            _menu_item(
-                "utensils",
-                "ui.header.book_meal",
-                rx.redirect(BOOK_MEAL_ROUTE),
-                class_name="hm-show-phone",
-                id="menu-book-meal",
-            ),
-            _menu_item(
-                "mail",
-                "ui.header.contact_us",
-                EditProfileState.open_step(CONTACT, SETTINGS_MENU),
-                class_name="hm-show-phone",
-            ),
-            rx.menu.separator(class_name="hm-show-phone"),
-            _menu_item(
-                "receipt-text",
-                "ui.header.my_orders",
-                rx.redirect("/edit-profile/order-history"),
-                id="menu-my-orders",
-            ),
-            _menu_item(
-                "user-pen",
-                "ui.header.edit_profile",
-                rx.redirect("/edit-profile/parent-edit-profile"),
-            ),
-            _menu_item(
-                "bell",
-                "ui.header.manage_notification",
-                EditProfileState.open_step(SETTINGS, NOTIFICATIONS),
-            ),
-            _menu_item(
-                "key-round",
-                "ui.header.change_password",
-                EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD),
-            ),
-            _menu_item(
-                "languages",
-                "nav.switch_to_other",
-                LanguageState.toggle,
-                custom_attrs={"lang": rx.cond(I18nState.is_fr, "en", "fr")},
-            ),
-            rx.menu.separator(),
-            _menu_item(
-                "log-out", "ui.header.logout", AuthState.open_logout, color="red", id="menu-logout"
-            ),
-            align="end",
-            min_width="220px",
+        menu_separator(),
+        # Phones have no room in the bar for these two: they live in the menu.
+        menu_button(
+            t("ui.header.book_meal"),
+            rx.redirect(BOOK_MEAL_ROUTE),
+            icon="utensils",
+            class_name="hm-show-phone",
+            id="menu-book-meal",
         ),
-        modal=False,
+        menu_button(
+            t("ui.header.contact_us"),
+            EditProfileState.open_step(CONTACT, SETTINGS_MENU),
+            icon="mail",
+            class_name="hm-show-phone",
+            id="menu-contact",
+        ),
+        menu_separator("hm-show-phone"),
+        menu_button(
+            t("ui.header.my_orders"),
+            rx.redirect("/edit-profile/order-history"),
+            icon="receipt-text",
+            id="menu-my-orders",
+        ),
+        menu_button(
+            t("ui.header.edit_profile"),
+            rx.redirect("/edit-profile/parent-edit-profile"),
+            icon="user-pen",
+            id="menu-edit-profile",
+        ),
+        menu_button(
+            t("ui.header.manage_notification"),
+            EditProfileState.open_step(SETTINGS, NOTIFICATIONS),
+            icon="bell",
+            id="menu-notifications",
+        ),
+        menu_button(
+            t("ui.header.change_password"),
+            EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD),
+            icon="key-round",
+            id="menu-change-password",
+        ),
+        menu_button(
+            t("nav.switch_to_other"),
+            LanguageState.toggle,
+            icon="languages",
+            id="menu-language",
+            lang=rx.cond(I18nState.is_fr, "en", "fr"),
+        ),
+        menu_separator(),
+        menu_button(
+            t("ui.header.logout"),
+            AuthState.open_logout,
+            icon="log-out",
+            class_name="is-danger",
+            id="menu-logout",
+        ),
+        trigger_id="profile-menu",
+        label=t("ui.header.account_menu"),
+        trigger_attrs={"title": AuthState.full_name},
     )
 
 
@@ -245,37 +236,22 @@ def _new_tab_hint() -> rx.Component:
 def visitor_menu() -> rx.Component:
     """Phones: Parents, School, Vendor and Sign up behind one button."""
     s = get_settings()
-    return rx.box(
-        rx.menu.root(
-            rx.menu.trigger(
-                rx.icon_button(
-                    svg_icon("menu", size=36, aria_hidden="true"),
-                    variant="ghost",
-                    size="3",
-                    color=GRAY_12,
-                    aria_label=t("ui.header.menu"),
-                    id="visitor-menu",
-                ),
-            ),
-            rx.menu.content(
-                rx.menu.item(t("nav.parents"), on_click=rx.redirect("/")),
-                rx.menu.item(
-                    t("nav.school"),
-                    _new_tab_hint(),
-                    on_click=rx.redirect(s.school_site_url, is_external=True),
-                ),
-                rx.menu.item(
-                    t("nav.vendor"),
-                    _new_tab_hint(),
-                    on_click=rx.redirect(s.vendor_site_url, is_external=True),
-                ),
-                rx.menu.separator(),
-                rx.menu.item(t("nav.sign_up"), on_click=rx.redirect("/sign-up")),
-                align="end",
-            ),
-            modal=False,
+    return disclosure_menu(
+        [svg_icon("menu", size=28, aria_hidden="true")],
+        menu_button(t("nav.parents"), rx.redirect("/"), id="visitor-menu-parents"),
+        menu_button(
+            rx.fragment(t("nav.school"), _new_tab_hint()),
+            rx.redirect(s.school_site_url, is_external=True),
         ),
-        class_name="hm-show-phone",
+        menu_button(
+            rx.fragment(t("nav.vendor"), _new_tab_hint()),
+            rx.redirect(s.vendor_site_url, is_external=True),
+        ),
+        menu_separator(),
+        menu_button(t("nav.sign_up"), rx.redirect("/sign-up"), id="visitor-menu-sign-up"),
+        trigger_id="visitor-menu",
+        label=t("ui.header.menu"),
+        class_name="hm-show-phone hm-menu-icon",
     )
 
 
