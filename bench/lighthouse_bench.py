@@ -2,6 +2,11 @@
 on a prod server started here. Prints one line per page: score, FCP, LCP, TBT, CLS, bytes, and
 the accessibility and best-practices scores.
 
+The pages behind sign-in (``/edit-profile/...``: Book meal, the cart) are audited as the demo
+parent with a meal in the cart: Lighthouse drives a Chromium started here that holds the
+parent's session cookie (Lighthouse clears the page's caches and service workers before each
+audit, not its cookies).
+
     make bench-lighthouse        # or: .venv/bin/python bench/lighthouse_bench.py / /sign-in
 
 ``--runs N`` audits each page N times and adds a line with the median of each figure (the
@@ -19,20 +24,30 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.server import start_app  # noqa: E402
+from bench.api_bench import _headers, login  # noqa: E402
+from tests.e2e.server import AppServer, free_port, start_app  # noqa: E402
 
 LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 
 
-def audit(url: str, tasks: bool = False) -> dict:
+DEFAULT_PATHS = ["/", "/sign-in", "/sign-up", "/edit-profile/meal-detailed", "/edit-profile/cart"]
+SIGNED_IN = "/edit-profile"  # paths under it are audited as the demo parent
+
+
+def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
+    """One Lighthouse run: in a Chromium of its own, or (``port``) in the one listening there."""
     out = Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
+    browser = [f"--port={port}"] if port else [f"--chrome-flags={FLAGS}"]
     for attempt in range(3):
         # Lighthouse now and then fails to record the trace (NO_NAVSTART): audit again.
         done = subprocess.run(
@@ -40,7 +55,7 @@ def audit(url: str, tasks: bool = False) -> dict:
                 str(LIGHTHOUSE),
                 url,
                 "--only-categories=performance,accessibility,best-practices",
-                f"--chrome-flags={FLAGS}",
+                *browser,
                 "--output=json",
                 f"--output-path={out}",
                 "--quiet",
@@ -69,6 +84,82 @@ def audit(url: str, tasks: bool = False) -> dict:
     }
 
 
+def api(server: AppServer, path: str, body: dict, token: str) -> dict:
+    api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
+    r = httpx.post(
+        f"{server.base_url}/api/v1/Parent/{path}",
+        content=json.dumps(body),
+        headers=_headers(api_key, token),
+        timeout=60,
+    )
+    answer = r.json()
+    if r.status_code != 200 or answer.get("code") != 1:
+        raise SystemExit(f"{path}: {r.status_code} {r.text[:300]}")
+    return answer["data"]
+
+
+def demo_parent_with_cart(server: AppServer) -> str:
+    """The demo parent's session token, with one meal in the cart (the first open day's first
+    meal that is safe for the first child)."""
+    token = login(server.base_url, server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key"))
+    api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
+    children = httpx.get(
+        f"{server.base_url}/api/v1/Parent/user/GetChilds",
+        headers=_headers(api_key, token),
+        timeout=60,
+    ).json()["data"]
+    child = children[0]["id"]
+    dates = api(server, "menu/GetDates", {"child_id": child}, token)
+    day = min(d["date"] for d in dates["days"] if d["is_open"])
+    menu = api(server, "menu/GetMenu", {"child_id": child, "date": day}, token)
+    meal = next(m for m in menu["meals"] if m["is_open"] and m["allergy"]["verdict"] == "safe")
+    line = {
+        "child_id": child,
+        "meal_id": meal["meal_id"],
+        "menu_day_id": meal["menu_day_id"],
+        "size": "small",
+        "quantity": 1,
+    }
+    api(server, "cart/AddToCart", line, token)
+    return token
+
+
+def signed_in_chromium(server: AppServer) -> tuple[subprocess.Popen, int]:
+    """A headless Chromium listening for Lighthouse on a free port, holding the demo parent's
+    session cookie (``hm_token``, as the sign-in screen sets it)."""
+    from playwright.sync_api import sync_playwright
+
+    token = demo_parent_with_cart(server)
+    port = free_port()
+    chromium = subprocess.Popen(
+        [
+            "/usr/bin/chromium",
+            *FLAGS.split(),
+            f"--remote-debugging-port={port}",
+            f"--user-data-dir={tempfile.mkdtemp(prefix='hotmeals-lh-chromium-')}",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/json/version", timeout=5).raise_for_status()
+            break
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or chromium.poll() is not None:
+                chromium.kill()
+                raise SystemExit("Chromium did not open its debugging port") from None
+            time.sleep(0.2)
+    with sync_playwright() as p:
+        browser = p.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+        browser.contexts[0].add_cookies(
+            [{"name": "hm_token", "value": token, "url": server.base_url, "sameSite": "Lax"}]
+        )
+    return chromium, port
+
+
 def print_tasks(audits: dict) -> None:
     """Where the main thread went: the long tasks (simulated, ms) and each script's time."""
     for item in (audits.get("long-tasks", {}).get("details") or {}).get("items", []):
@@ -93,7 +184,7 @@ def line(label: str, r: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", default=["/", "/sign-in", "/sign-up"])
+    parser.add_argument("paths", nargs="*", default=DEFAULT_PATHS)
     parser.add_argument("--runs", type=int, default=1, help="audits per page (median line)")
     parser.add_argument("--tasks", action="store_true", help="print long tasks and script times")
     args = parser.parse_args()
@@ -101,16 +192,25 @@ def main() -> None:
     server = start_app(
         Path(tempfile.mkdtemp(prefix="hotmeals-lh-")), {"REFLEX_WEB_WORKDIR": workdir}
     )
+    chromium: subprocess.Popen | None = None
     try:
         for path in args.paths:
+            port = None
+            if path.startswith(SIGNED_IN):
+                if chromium is None:
+                    chromium, chromium_port = signed_in_chromium(server)
+                port = chromium_port
             runs = []
             for _ in range(max(1, args.runs)):
-                runs.append(audit(server.url(path), args.tasks))
+                runs.append(audit(server.url(path), args.tasks, port))
                 print(line(path, runs[-1]), flush=True)
             if len(runs) > 1:
                 median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                 print(line(f"  median of {len(runs)}", median), flush=True)
     finally:
+        if chromium is not None:
+            chromium.kill()
+            chromium.wait()
         server.stop()
 
 

@@ -8,9 +8,10 @@ the hero picture, and the paint waits for all of them. After the production buil
 rewrites every prerendered page (before Reflex compresses it):
 
 - the inline bootstrap waits for the first paint (the browser's first-contentful-paint entry,
-  at most 3 s), then adds the same modulepreload links (the scripts still load in parallel)
-  and imports the same modules in the same order, so React Router hydrates exactly as before,
-  only after the page is on screen;
+  at most 3 s; not at all on a guarded page, whose prerendered spinner paints nothing), then
+  adds the same modulepreload links (the scripts still load in parallel) and imports the same
+  modules in the same order, so React Router hydrates exactly as before, only after the page
+  is on screen;
 - the modulepreload links of the head are dropped (the bootstrap adds them after the paint).
 
 A page whose bootstrap does not have the expected shape (another React Router version) keeps it,
@@ -38,10 +39,13 @@ _SIDE_EFFECT_IMPORT = re.compile(rb'^import ("[^"]+");', re.M)
 _NAMESPACE_IMPORT = re.compile(rb'^import \* as (\w+) from ("[^"]+");', re.M)
 # Wait for the browser's own "first-contentful-paint" entry (reported once the frame is on
 # screen; a frame callback alone can run before a busy machine shows it), at most 3 s. A tab
-# opened in the background paints nothing: it starts at once.
+# opened in the background paints nothing, and neither does a page whose prerendered body is
+# only a placeholder (a guarded page's spinner, ``data-hm-placeholder``, until its scripts have
+# checked the session): both start at once.
 AFTER_PAINT = (
     b"await new Promise((go) => {"
     b' if (document.visibilityState !== "visible") return go();'
+    b' if (document.querySelector("[data-hm-placeholder]")) return go();'
     b' const painted = () => performance.getEntriesByName("first-contentful-paint").length > 0;'
     b" if (painted()) return go();"
     b" const seen = new PerformanceObserver(() => { if (painted()) { seen.disconnect(); go(); } });"

@@ -25,3 +25,14 @@ def test_the_served_stylesheet_styles_only_components_the_build_names(app: AppSe
     # ... and every component rule left is for a component some script or page names.
     assert styled <= named
     assert len(named) >= len(styled) > 40
+
+
+def test_no_page_imports_the_map_of_every_lucide_icon(app: AppServer) -> None:
+    """rx.icon with a Var for its name compiles to Lucide's DynamicIcon, whose import map of
+    every icon (~37 KiB compressed) then loads with the page: icons are named in Python."""
+    assets = Path(app.env["REFLEX_WEB_WORKDIR"]) / "build" / "client" / "parent" / "assets"
+    scripts = list(assets.glob("*.js"))
+    assert len(scripts) > 20
+    # The map's chunk lists every icon's chunk (a-arrow-down ... zoom-out) for Vite to preload.
+    dynamic = [p.name for p in scripts if '"assets/a-arrow-down-' in p.read_text()]
+    assert dynamic == [], f"a page names an icon by a Var: {dynamic}"

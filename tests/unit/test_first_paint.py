@@ -102,3 +102,14 @@ def test_the_app_root_does_not_import_all_of_radix_themes():
         assert RADIX_THEMES_PACKAGE not in bundled and "react" in bundled
     finally:
         bundled[:] = before
+
+
+def test_a_guarded_page_starts_its_scripts_without_waiting_for_a_paint():
+    """A guarded page prerenders only a spinner (nothing contentful: the first-contentful-paint
+    entry would come only after the scripts), so its bootstrap must not wait for one."""
+    from hotmeals.ui.components.screens import loading_screen
+
+    assert "data-hm-placeholder" in str(loading_screen())
+    assert b'document.querySelector("[data-hm-placeholder]")) return go();' in AFTER_PAINT
+    waits = AFTER_PAINT.index(b"new PerformanceObserver")
+    assert AFTER_PAINT.index(b"data-hm-placeholder") < waits

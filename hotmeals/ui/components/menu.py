@@ -237,10 +237,12 @@ def day_menu() -> rx.Component:
                     class_name="hm-capitalize",
                 ),
                 rx.el.p(
-                    rx.icon(
-                        rx.cond(BookingState.selected_kind == "open", "clock", "calendar-x"),
-                        size=16,
-                        aria_hidden="true",
+                    # Two fixed icons, not one named by a Var: a Var name makes Lucide's
+                    # DynamicIcon import its map of every icon (37 KiB) on the page (issue 11).
+                    rx.cond(
+                        BookingState.selected_kind == "open",
+                        rx.icon("clock", size=16, aria_hidden="true"),
+                        rx.icon("calendar-x", size=16, aria_hidden="true"),
                     ),
                     BookingState.selected_note,
                     class_name="hm-day-note is-" + BookingState.selected_kind,

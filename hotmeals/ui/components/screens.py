@@ -24,6 +24,8 @@ def loading_screen() -> rx.Component:
         ),
         min_height="100vh",
         lang=I18nState.html_lang,
+        # Nothing to paint before the scripts: the page starts them at once (ui/first_paint.py).
+        custom_attrs={"data-hm-placeholder": ""},
     )
 
 
