@@ -18,7 +18,10 @@ PATTERNS = [
     re.compile(r'"(' + "|".join(RADIX_SCALES) + r')"'),
     re.compile(r"var\(--([a-z]+)-a?\d+\)"),
 ]
-NOT_SCALES = {"accent", "radius", "space", "font", "color", "shadow", "cursor", "line", "letter"}
+# Radix tokens that are not colour scales (--focus-N is Radix's alias of --accent-N for rings).
+NOT_SCALES = {
+    *"accent radius space font color shadow cursor line letter focus".split(),
+}
 
 
 def test_every_colour_scale_used_is_imported():

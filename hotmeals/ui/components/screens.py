@@ -14,11 +14,13 @@ from hotmeals.ui.state.i18n import I18nState, t
 
 
 def loading_screen() -> rx.Component:
-    """What a guarded page shows while the session is checked: no header, no content."""
+    """What a guarded page shows while the session is checked: no header, no content, a spinner
+    and the word "Loading…"."""
     return rx.center(
         rx.vstack(
             rx.spinner(size="3"),
-            rx.el.span(t("ui.common.loading"), class_name="sr-only"),
+            # Visible: a parent on a slow line sees the page answer at once (the first paint).
+            rx.text(t("ui.common.loading"), size="2", color=rx.color("gray", 11)),
             align="center",
             role="status",
         ),
