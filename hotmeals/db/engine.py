@@ -19,7 +19,15 @@ def make_engine(url: str) -> Engine:
             from pathlib import Path
 
             Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        # Connections stay open for the next request: SQLAlchemy's default pool keeps 5, and
+        # each request over that opened a file and ran the pragmas below, then closed it again
+        # (under 16 concurrent requests, most of them; issue 11). 20 cover the busy evenings.
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            pool_size=20,
+            max_overflow=20,
+        )
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
