@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -84,12 +85,17 @@ def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
     }
 
 
-def api(server: AppServer, path: str, body: dict, token: str) -> dict:
-    api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
-    r = httpx.post(
+def _api_key(server: AppServer) -> str:
+    return server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
+
+
+def api(server: AppServer, path: str, token: str, body: dict | None = None) -> Any:
+    """One /api/v1/Parent call (a POST with ``body``, else a GET): its envelope's data."""
+    r = httpx.request(
+        "GET" if body is None else "POST",
         f"{server.base_url}/api/v1/Parent/{path}",
-        content=json.dumps(body),
-        headers=_headers(api_key, token),
+        content=None if body is None else json.dumps(body),
+        headers=_headers(_api_key(server), token),
         timeout=60,
     )
     answer = r.json()
@@ -101,17 +107,12 @@ def api(server: AppServer, path: str, body: dict, token: str) -> dict:
 def demo_parent_with_cart(server: AppServer) -> str:
     """The demo parent's session token, with one meal in the cart (the first open day's first
     meal that is safe for the first child)."""
-    token = login(server.base_url, server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key"))
-    api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
-    children = httpx.get(
-        f"{server.base_url}/api/v1/Parent/user/GetChilds",
-        headers=_headers(api_key, token),
-        timeout=60,
-    ).json()["data"]
+    token = login(server.base_url, _api_key(server))
+    children = api(server, "user/GetChilds", token)
     child = children[0]["id"]
-    dates = api(server, "menu/GetDates", {"child_id": child}, token)
+    dates = api(server, "menu/GetDates", token, {"child_id": child})
     day = min(d["date"] for d in dates["days"] if d["is_open"])
-    menu = api(server, "menu/GetMenu", {"child_id": child, "date": day}, token)
+    menu = api(server, "menu/GetMenu", token, {"child_id": child, "date": day})
     meal = next(m for m in menu["meals"] if m["is_open"] and m["allergy"]["verdict"] == "safe")
     line = {
         "child_id": child,
@@ -120,7 +121,7 @@ def demo_parent_with_cart(server: AppServer) -> str:
         "size": "small",
         "quantity": 1,
     }
-    api(server, "cart/AddToCart", line, token)
+    api(server, "cart/AddToCart", token, line)
     return token
 
 

@@ -34,14 +34,11 @@ def _block_end(css: str, start: int) -> int:
     i = start
     n = len(css)
     while i < n:
+        skipped = _skip_quoted(css, i)
+        if skipped is not None:
+            i = skipped
+            continue
         c = css[i]
-        if c in "\"'":
-            i = _string_end(css, i)
-            continue
-        if css.startswith("/*", i):
-            close = css.find("*/", i + 2)
-            i = n if close < 0 else close + 2
-            continue
         if c == "{":
             depth += 1
         elif c == "}":
@@ -50,6 +47,17 @@ def _block_end(css: str, start: int) -> int:
                 return i + 1
         i += 1
     raise ValueError("unbalanced braces in stylesheet")
+
+
+def _skip_quoted(css: str, i: int) -> int | None:
+    """Index just past the string or comment that starts at ``i``; ``None`` if none does
+    (braces and semicolons inside them are not the stylesheet's)."""
+    if css[i] in "\"'":
+        return _string_end(css, i)
+    if css.startswith("/*", i):
+        close = css.find("*/", i + 2)
+        return len(css) if close < 0 else close + 2
+    return None
 
 
 def _string_end(css: str, start: int) -> int:
@@ -109,14 +117,8 @@ def _prune(css: str, used: set[str]) -> str:
         # The next statement: up to a top-level ';' (an at-rule without block) or '{'.
         j = i
         while j < n and css[j] not in "{};":
-            if css[j] in "\"'":
-                j = _string_end(css, j)
-                continue
-            if css.startswith("/*", j):
-                close = css.find("*/", j + 2)
-                j = n if close < 0 else close + 2
-                continue
-            j += 1
+            skipped = _skip_quoted(css, j)
+            j = j + 1 if skipped is None else skipped
         if j >= n:
             out.append(css[i:])
             break
