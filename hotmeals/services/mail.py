@@ -11,6 +11,22 @@ commits.
   prints a mail's text.
 
 A rolled-back transaction sends nothing: the row and the mail go together.
+
+**Never lost, never doubled** (several workers, crashes, a dead SMTP server):
+- a sender first *claims* the row with one conditional UPDATE (still PENDING, due, and not
+  claimed by another sender whose claim is still running: ``claimed_until``); only the one
+  that claimed it sends, so two workers, or the after-commit handover and the mail job, never
+  both deliver it;
+- a failed try leaves the row PENDING with ``next_attempt_at`` set by ``RETRY_DELAYS`` (1, 5,
+  15, 60 minutes, then hourly for a day); after the last one the row is FAILED: an operator
+  looks (``python -m hotmeals.db.cli mail-failed``, ``mail-retry ID``);
+- a one-time code's mail is not sent once the code has expired (``EXPIRED``): it could no
+  longer help, and a late code only confuses;
+- a claim outlives any SMTP exchange (``CLAIM_FOR``), so a sender that crashed mid-send lets
+  the mail job send the row again once the claim has run out (at least once: a crash between
+  the SMTP server's "250 OK" and the row's update is the one window for a second copy).
+The mail job (``services/jobs.py``, every ``HOTMEALS_MAIL_SECONDS``, one worker at a time)
+calls ``send_due``.
 """
 
 from __future__ import annotations
@@ -23,23 +39,42 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
+from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.otp import OTP_TTL
 from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.mail")
 
 SMTP_TIMEOUT_SECONDS = 10
 _SESSION_KEY = "hotmeals.mail.pending"
+
+# After the n-th failed try, the next one comes RETRY_DELAYS[n - 1] later; after the last, FAILED.
+RETRY_DELAYS: tuple[timedelta, ...] = (
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=15),
+    timedelta(minutes=60),
+    *(timedelta(hours=1) for _ in range(23)),  # then hourly, for about a day
+)
+# Longer than any SMTP exchange (connect, STARTTLS, login, send: each bounded by the time-out).
+CLAIM_FOR = timedelta(minutes=2)
+# The after-commit handover has this long before the mail job treats a new row as left behind.
+HANDOVER_GRACE = timedelta(minutes=1)
+# A one-time code's mail is worth sending only while the code can be used.
+CODE_MAIL_TTL = OTP_TTL
+SEND_BATCH = 50
 
 _executor: ThreadPoolExecutor | None = None
 _futures: set[Future] = set()
@@ -61,6 +96,7 @@ def queue_mail(
 ) -> int:
     """Write an outbox row and deliver it once ``session`` commits. Returns the row id."""
     smtp = bool(get_settings().smtp_host)
+    now = utcnow()
     row = EmailOutbox(
         to_address=one_line(to)[:254],
         subject=one_line(subject)[:200],  # services refuse line breaks; never a header break
@@ -68,8 +104,10 @@ def queue_mail(
         language=normalize_lang(language),
         kind=kind[:32],
         status="PENDING" if smtp else "LOGGED",
-        sent_at=None if smtp else utcnow(),
-        created_at=utcnow(),
+        sent_at=None if smtp else now,
+        created_at=now,
+        next_attempt_at=now + HANDOVER_GRACE if smtp else None,
+        expires_at=now + CODE_MAIL_TTL if is_code_mail(kind) else None,
     )
     session.add(row)
     session.flush()
@@ -151,7 +189,66 @@ def _forget(future: Future) -> None:
         _futures.discard(future)
 
 
-def _deliver(engine: Engine, mail: _Mail) -> None:
+def is_code_mail(kind: str) -> bool:
+    """A mail carrying a one-time code (``otp_verify``, ``otp_reset``, ``otp_login``, ...)."""
+    return kind.startswith("otp_")
+
+
+def _expired(row: EmailOutbox, now: datetime) -> bool:
+    if row.expires_at is not None:
+        return row.expires_at <= now
+    # Rows written before expires_at existed: a code's mail lives as long as its code.
+    return is_code_mail(row.kind) and row.created_at + CODE_MAIL_TTL <= now
+
+
+def _claim(session: Session, *, outbox_id: int, now: datetime, due_only: bool) -> bool:
+    """Take the row for one delivery: one conditional UPDATE, so of two senders one wins."""
+    table: Any = EmailOutbox
+    conditions = [
+        table.id == outbox_id,
+        table.status == "PENDING",
+        or_(table.claimed_until.is_(None), table.claimed_until <= now),
+    ]
+    if due_only:
+        conditions.append(or_(table.next_attempt_at.is_(None), table.next_attempt_at <= now))
+    claimed = session.execute(
+        update(EmailOutbox)
+        .where(*conditions)
+        .values(claimed_until=now + CLAIM_FOR, attempts=table.attempts + 1)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    return claimed == 1
+
+
+def _record(session: Session, *, outbox_id: int, error: str | None, now: datetime) -> None:
+    row = session.get(EmailOutbox, outbox_id)
+    if row is None:
+        return
+    row.claimed_until = None
+    row.error = error
+    if error is None:
+        row.status, row.sent_at, row.next_attempt_at = "SENT", now, None
+    elif row.attempts > len(RETRY_DELAYS) or _expired(row, now):
+        row.status, row.next_attempt_at = ("EXPIRED" if _expired(row, now) else "FAILED"), None
+        log.error(
+            "mail %s (%s) not delivered after %s tries: %s", row.id, row.kind, row.attempts, error
+        )
+    else:
+        row.next_attempt_at = now + RETRY_DELAYS[row.attempts - 1]
+    session.add(row)
+
+
+def _deliver(
+    engine: Engine, mail: _Mail, *, due_only: bool = False, now: datetime | None = None
+) -> bool | None:
+    """Claim the row, send it, record the outcome: True sent, False failed, None when another
+    sender has it, it was already sent, or it is not due. ``now``: the round's clock."""
+    clock = now or utcnow()
+    with Session(engine) as session:
+        claimed = _claim(session, outbox_id=mail.outbox_id, now=clock, due_only=due_only)
+        session.commit()
+    if not claimed:
+        return None
     error: str | None = None
     try:
         _send_smtp(mail)
@@ -160,16 +257,101 @@ def _deliver(engine: Engine, mail: _Mail) -> None:
         log.warning("mail %s to %s failed: %s", mail.outbox_id, mail.to, error)
     try:
         with Session(engine) as session:
-            row = session.get(EmailOutbox, mail.outbox_id)
-            if row is not None:
-                row.attempts += 1
-                row.status = "FAILED" if error else "SENT"
-                row.error = error
-                row.sent_at = None if error else utcnow()
-                session.add(row)
-                session.commit()
+            _record(session, outbox_id=mail.outbox_id, error=error, now=max(clock, utcnow()))
+            session.commit()
     except Exception:  # noqa: BLE001
         log.exception("could not record the delivery of mail %s", mail.outbox_id)
+    return error is None
+
+
+def due(session: Session, *, now: datetime, limit: int = SEND_BATCH) -> list[EmailOutbox]:
+    """PENDING rows whose (next) attempt is due and that no sender holds, oldest first."""
+    table: Any = EmailOutbox
+    return list(
+        session.exec(
+            select(EmailOutbox)
+            .where(
+                table.status == "PENDING",
+                table.next_attempt_at <= now,
+                or_(table.claimed_until.is_(None), table.claimed_until <= now),
+            )
+            .order_by(table.next_attempt_at, table.id)
+            .limit(limit)
+        ).all()
+    )
+
+
+@dataclass(frozen=True)
+class SendRound:
+    sent: int  # delivered now
+    failed: int  # tried and failed (retried later, or FAILED when out of tries)
+    expired: int  # a code's mail past its code's life: not sent
+
+
+def send_due(*, engine: Engine, now: datetime | None = None) -> SendRound:
+    """One round of the mail job: send every due row once (synchronous: call it from a
+    thread). Without SMTP_HOST nothing is PENDING (rows are LOGGED), so nothing happens."""
+    current = now or utcnow()
+    sent = failed = expired = 0
+    with Session(engine) as session:
+        batch: list[_Mail] = []
+        stale: list[int] = []
+        for row in due(session, now=current):
+            if _expired(row, current):
+                stale.append(row.id or 0)
+            else:
+                batch.append(
+                    _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True)
+                )
+        if stale:
+            # Codes nobody can use any more: say so on the rows instead of sending them.
+            table: Any = EmailOutbox
+            expired = (
+                session.execute(
+                    update(EmailOutbox)
+                    .where(table.id.in_(stale), table.status == "PENDING")
+                    .values(status="EXPIRED", next_attempt_at=None)
+                    .execution_options(synchronize_session=False)
+                ).rowcount
+                or 0
+            )
+        session.commit()
+    for mail in batch:
+        outcome = _deliver(engine, mail, due_only=True, now=current)
+        if outcome is True:
+            sent += 1
+        elif outcome is False:
+            failed += 1
+    result = SendRound(sent, failed, expired)
+    if any((sent, failed, expired)):
+        log.info("mail round: %s", result)
+    return result
+
+
+def failed_mail(session: Session, *, limit: int = 200) -> list[EmailOutbox]:
+    """What an operator should look at: mail every retry failed, newest first."""
+    return list(
+        session.exec(
+            select(EmailOutbox)
+            .where(EmailOutbox.status == "FAILED")
+            .order_by(EmailOutbox.created_at.desc(), EmailOutbox.id.desc())
+            .limit(limit)
+        ).all()
+    )
+
+
+def retry_failed(session: Session, *, outbox_id: int, now: datetime | None = None) -> bool:
+    """An operator sends a FAILED row again: due at once, with a fresh set of tries."""
+    table: Any = EmailOutbox
+    return (
+        session.execute(
+            update(EmailOutbox)
+            .where(table.id == outbox_id, table.status == "FAILED")
+            .values(status="PENDING", attempts=0, next_attempt_at=now or utcnow(), error=None)
+            .execution_options(synchronize_session=False)
+        ).rowcount
+        == 1
+    )
 
 
 def _send_smtp(mail: _Mail) -> None:
@@ -227,9 +409,3 @@ def _ensure_visible() -> None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(message)s"))
         log.addHandler(handler)
-
-
-def redeliver(engine: Engine, row: EmailOutbox) -> None:
-    """Send a PENDING outbox row again, now, and record the outcome on it (housekeeping: a
-    crash between the commit and the SMTP handover left it unsent)."""
-    _deliver(engine, _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True))

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlmodel import Session, select
 
-from hotmeals.db.models import EmailOutbox, OtpCode, RateLimitHit, SessionToken
+from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
 from hotmeals.services import housekeeping, jobs
 from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import get_settings
@@ -57,6 +57,67 @@ async def test_two_workers_starting_a_round_together_run_it_once(engine):
     # Released at the end of the round: the next round may run anywhere.
     assert await jobs.run_once("reconcile", worker("b"), holder="b", engine=engine)
     assert rounds == ["a", "b"]
+
+
+def test_each_process_has_its_own_worker_id():
+    """Workers forked from one supervisor must not share a lease holder's name: with one,
+    every round ran once per worker and mail went out twice."""
+    import os
+
+    mine = jobs.worker_id()
+    assert jobs.worker_id() == mine  # stable within a process
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: a worker forked after the parent computed its id
+        try:
+            os.write(write, jobs.worker_id().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        child = pipe.read()
+    os.waitpid(pid, 0)
+    assert child and child != mine
+    assert child.split(":")[1] == str(pid)
+
+
+async def test_a_long_round_keeps_its_lease_and_a_dead_worker_is_replaced_within_a_minute(
+    engine,
+):
+    """The heartbeat renews the lease while a round runs (here: for as long as it takes the
+    round to see two renewals), so no other worker starts the same round; a worker that dies
+    holding it is replaced once the one-minute lease runs out, not ten minutes later."""
+    from hotmeals.db.models import JobLease
+
+    def expiry():
+        with Session(engine) as session:
+            return session.get(JobLease, "reconcile").expires_at
+
+    seen: list = []
+    blocked: list[bool] = []
+
+    async def long_round() -> None:
+        first = await asyncio.to_thread(expiry)
+        while len(seen) < 2:  # a condition, not a duration: wait for two renewals
+            await asyncio.sleep(0.05)
+            current = await asyncio.to_thread(expiry)
+            if current > (seen[-1] if seen else first):
+                seen.append(current)
+        blocked.append(
+            not await asyncio.to_thread(jobs.acquire, "reconcile", holder="b", engine=engine)
+        )
+
+    ran = await asyncio.wait_for(
+        jobs.run_once("reconcile", long_round, holder="a", heartbeat=0.1, engine=engine),
+        timeout=120,
+    )
+    assert ran and blocked == [True] and len(seen) == 2
+    # "a" dies holding the lease (no release): "b" takes over once a minute has passed.
+    assert jobs.acquire("reconcile", holder="a", engine=engine)
+    assert jobs.LEASE_TTL <= timedelta(minutes=1)
+    assert not jobs.acquire("reconcile", holder="b", engine=engine)
+    later = utcnow() + jobs.LEASE_TTL + timedelta(seconds=1)
+    assert jobs.acquire("reconcile", holder="b", now=later, engine=engine)
 
 
 async def test_a_failing_round_releases_the_lease(engine):
@@ -124,32 +185,6 @@ def smtp(monkeypatch):
     get_settings.cache_clear()
 
 
-def test_housekeeping_sends_mail_a_crash_left_pending_once(engine, smtp):
-    now = utcnow()
-    with Session(engine) as session:
-        for to, age in (("stuck@example.org", 30), ("fresh@example.org", 1)):
-            session.add(
-                EmailOutbox(
-                    to_address=to,
-                    subject="Your code",
-                    body_text="123456",
-                    kind="otp_verify",
-                    status="PENDING",
-                    created_at=now - timedelta(minutes=age),
-                )
-            )
-        session.commit()
-    assert housekeeping.run(engine=engine).mails_retried == 1
-    assert smtp.inbox.wait_for_mail("stuck@example.org").body.strip() == "123456"
-    assert smtp.inbox.mails_to("fresh@example.org") == []  # its own delivery may be under way
-    with Session(engine) as session:
-        rows = {r.to_address: r for r in session.exec(select(EmailOutbox)).all()}
-    assert (rows["stuck@example.org"].status, rows["stuck@example.org"].attempts) == ("SENT", 1)
-    assert rows["fresh@example.org"].status == "PENDING"
-    assert housekeeping.run(engine=engine).mails_retried == 0  # sent means not again
-    assert len(smtp.inbox.mails_to("stuck@example.org")) == 1
-
-
 def test_the_app_starts_reconciliation_and_housekeeping_as_lifespan_tasks(monkeypatch):
     class App:
         def __init__(self) -> None:
@@ -160,14 +195,17 @@ def test_the_app_starts_reconciliation_and_housekeeping_as_lifespan_tasks(monkey
 
     monkeypatch.setenv("HOTMEALS_RECONCILE_SECONDS", "60")
     monkeypatch.delenv("HOTMEALS_HOUSEKEEPING_SECONDS", raising=False)
+    monkeypatch.delenv("HOTMEALS_MAIL_SECONDS", raising=False)
     app = App()
     jobs.register_background_jobs(app)
     assert app.tasks == [
         (jobs.reconciliation_loop, {"interval_seconds": 60.0}),
+        (jobs.mail_loop, {"interval_seconds": 60.0}),
         (jobs.housekeeping_loop, {"interval_seconds": 3600.0}),
     ]
     monkeypatch.setenv("HOTMEALS_RECONCILE_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_HOUSEKEEPING_SECONDS", "0")
+    monkeypatch.setenv("HOTMEALS_MAIL_SECONDS", "0")
     off = App()
     jobs.register_background_jobs(off)
     assert off.tasks == []

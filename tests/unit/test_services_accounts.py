@@ -359,5 +359,8 @@ def test_a_dead_smtp_server_fails_the_mail_not_the_request(engine, monkeypatch):
         row = session.exec(select(EmailOutbox)).one()
         # the unknown address got the same work (a code nobody receives), but no mail
         code = session.exec(select(OtpCode).where(OtpCode.parent_id.is_not(None))).one()
-    assert row.status == "FAILED" and row.error and row.attempts == 1
+    # Not lost: still PENDING, with the error and the next try a minute later (services/mail.py).
+    assert row.status == "PENDING" and row.error and row.attempts == 1
+    assert row.next_attempt_at == row.claimed_until or row.next_attempt_at is not None
+    assert row.claimed_until is None
     assert code.email == parent.email  # the code survives; "resend" can mail it again

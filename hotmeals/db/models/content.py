@@ -45,8 +45,9 @@ class EmailOutbox(SQLModel, table=True):
     server is configured)."""
 
     __table_args__ = (
-        # Housekeeping retries what a crash left PENDING, oldest first.
         Index("ix_emailoutbox_status_created_at", "status", "created_at"),
+        # The mail job sends again what is due: PENDING rows by their next attempt.
+        Index("ix_emailoutbox_status_next_attempt_at", "status", "next_attempt_at"),
     )
     id: int | None = Field(default=None, primary_key=True)
     to_address: str = Field(max_length=254, index=True)
@@ -54,11 +55,17 @@ class EmailOutbox(SQLModel, table=True):
     body_text: str = Field(sa_column=Column(Text, nullable=False))
     language: str = Field(default="en", max_length=2)
     kind: str = Field(max_length=32)  # otp_verify, otp_reset, contact, order_confirmation, ...
-    status: str = Field(default="PENDING", max_length=12)  # PENDING, SENT, FAILED, LOGGED
+    # PENDING: to send (first try, or a retry at next_attempt_at); SENT; LOGGED (no SMTP: demo);
+    # EXPIRED: a one-time code's mail that could no longer help; FAILED: every retry failed,
+    # an operator looks (services/mail.py).
+    status: str = Field(default="PENDING", max_length=12)
     attempts: int = 0
     error: str | None = Field(default=None, max_length=300)
     created_at: datetime = created_at_field()
     sent_at: datetime | None = None
+    next_attempt_at: datetime | None = None  # when the mail job may try (again)
+    claimed_until: datetime | None = None  # a sender holds the row until then (one delivery)
+    expires_at: datetime | None = None  # after it, not worth sending (a one-time code's mail)
 
 
 class AuditEvent(SQLModel, table=True):
