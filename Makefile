@@ -11,12 +11,15 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run dev test test-split unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
+.PHONY: run run-cluster dev test test-split unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
 	@echo "Demo login: parent@example.com / Lunch@2026"
-	$(BIN)/reflex run --env prod --single-port --backend-port $(PORT)
+	$(BIN)/python -m hotmeals.serve run --env prod --single-port --backend-port $(PORT)
+
+run-cluster: install ## the scale-out profile: PostgreSQL (database created when missing), Redis, WORKERS backend workers (2)
+	WORKERS=$(or $(WORKERS),2) bash scripts/run-cluster.sh
 
 dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent/, API on :8000
 	$(BIN)/reflex run --env dev --frontend-port 3000 --backend-port 8000

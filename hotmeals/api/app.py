@@ -83,6 +83,15 @@ def create_api() -> FastAPI:
             return fail("database unavailable", status_code=503, data=body)
         return ok(body, "ok")
 
+    @api.get(f"{API_PREFIX}/ready", tags=["ops"], summary="Ready to serve parents (readiness)")
+    def ready():
+        from hotmeals.api.readiness import readiness
+
+        is_ready, body = readiness(database_state())
+        if not is_ready:
+            return fail("not ready", status_code=503, data=body)
+        return ok(body, "ready")
+
     from hotmeals.api.routes import include_routers
 
     include_routers(api)

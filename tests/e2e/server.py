@@ -43,18 +43,9 @@ RUNTIME_ONLY = frozenset(
         "REFLEX_WEB_WORKDIR",
     }
 )
-# `reflex run` (reflex/reflex.py _run_prod) without its compile and frontend build: the same
-# checks, ports, environment and backend (Granian, GRANIAN_WORKERS), mounting the build that
-# is already in REFLEX_WEB_WORKDIR.
-SERVE_BUILT = (
-    "import sys\n"
-    "from reflex import reflex\n"
-    "from reflex.utils import build\n"
-    "reflex._compile_app = lambda **kwargs: None\n"
-    "build.setup_frontend_prod = lambda root: None\n"
-    "sys.argv[0] = 'reflex'\n"
-    "sys.exit(reflex.cli())\n"
-)
+# The app is served by hotmeals.serve (`reflex run`, with failed backend workers respawned);
+# with --compiled, without its compile and frontend build: the same checks, ports, environment
+# and backend (Granian, GRANIAN_WORKERS), mounting the build already in REFLEX_WEB_WORKDIR.
 # Build folders whose build this process made and served (see the module doc).
 _built: set[str] = set()
 
@@ -124,7 +115,7 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
     log_path = data_dir / "server.log"
     log = open(log_path, "wb")  # noqa: SIM115 - closed with the process
     run = ["run", "--env", "prod", "--single-port", "--backend-port", str(port)]
-    command = [py, "-c", SERVE_BUILT, *run] if reuse else [str(ROOT / ".venv/bin/reflex"), *run]
+    command = [py, "-m", "hotmeals.serve", *(["--compiled"] if reuse else []), *run]
     process = subprocess.Popen(
         command,
         cwd=ROOT,
