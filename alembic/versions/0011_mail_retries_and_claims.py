@@ -1,4 +1,4 @@
-"""mail retries and claims: an outbox row is claimed before it is sent, retried with backoff
+"""mail retries and claims; job rounds once per cluster: an outbox row is claimed before it is sent, retried with backoff
 
 Revision ID: 0011
 Revises: 0006
@@ -7,6 +7,8 @@ Create Date: 2026-11-25 19:00:00
 ``emailoutbox.next_attempt_at`` (when the mail job may try again), ``claimed_until`` (a
 sender holds the row: one delivery however many workers) and ``expires_at`` (a one-time
 code's mail is not sent once the code has expired); see ``hotmeals/services/mail.py``.
+``joblease.last_started_at``: a periodic round is due again only an interval after the last
+one started on any worker (``hotmeals/services/jobs.py``).
 """
 from typing import Sequence, Union
 
@@ -31,6 +33,10 @@ def upgrade() -> None:
             sa.Column('claimed_until', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True)
         )
         batch.add_column(sa.Column('expires_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True))
+    with op.batch_alter_table('joblease') as batch:
+        batch.add_column(
+            sa.Column('last_started_at', sqlmodel.sql.sqltypes.UTCDateTime(), nullable=True)
+        )
     op.create_index(
         'ix_emailoutbox_status_next_attempt_at',
         'emailoutbox',
@@ -45,6 +51,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('joblease') as batch:
+        batch.drop_column('last_started_at')
     op.drop_index('ix_emailoutbox_status_next_attempt_at', table_name='emailoutbox')
     with op.batch_alter_table('emailoutbox') as batch:
         batch.drop_column('expires_at')

@@ -77,12 +77,28 @@ def _ensure_row(engine: Engine | None, name: str) -> None:
             pass
 
 
-def _take(session: Session, *, name: str, holder: str, now: datetime, ttl: timedelta) -> bool:
+def _take(
+    session: Session,
+    *,
+    name: str,
+    holder: str,
+    now: datetime,
+    ttl: timedelta,
+    due_after: timedelta | None = None,
+) -> bool:
     table: Any = JobLease
+    conditions = [table.name == name, (table.expires_at <= now) | (table.holder == holder)]
+    values: dict[str, Any] = {"holder": holder, "expires_at": now + ttl}
+    if due_after is not None:
+        # A new round: only when none started (on any worker) within ``due_after``.
+        conditions.append(
+            table.last_started_at.is_(None) | (table.last_started_at <= now - due_after)
+        )
+        values["last_started_at"] = now
     taken = session.execute(
         update(JobLease)
-        .where(table.name == name, (table.expires_at <= now) | (table.holder == holder))
-        .values(holder=holder, expires_at=now + ttl)
+        .where(*conditions)
+        .values(**values)
         .execution_options(synchronize_session=False)
     ).rowcount
     return taken == 1
@@ -94,9 +110,11 @@ def acquire(
     holder: str | None = None,
     ttl: timedelta = LEASE_TTL,
     now: datetime | None = None,
+    due_after: timedelta | None = None,
     engine: Engine | None = None,
 ) -> bool:
-    """Take (or renew) the lease of job ``name`` for ``ttl``; False when another holds it.
+    """Take (or renew) the lease of job ``name`` for ``ttl``; False when another holds it, or,
+    with ``due_after``, when a round started (anywhere) less than ``due_after`` ago.
     ``holder`` defaults to this process (``worker_id()``)."""
     _ensure_row(engine, name)
     return in_transaction(
@@ -105,6 +123,7 @@ def acquire(
         holder=holder or worker_id(),
         now=now or utcnow(),
         ttl=ttl,
+        due_after=due_after,
         engine=engine,
     )
 
@@ -144,12 +163,16 @@ async def run_once(
     holder: str | None = None,
     ttl: timedelta = LEASE_TTL,
     heartbeat: float | None = None,
+    due_after: timedelta | None = None,
     engine: Engine | None = None,
 ) -> bool:
-    """One round of ``job`` if this worker gets the lease; returns whether it ran. While it
-    runs, the lease is renewed every ``heartbeat`` seconds (a third of ``ttl``)."""
+    """One round of ``job`` if this worker gets the lease (and, with ``due_after``, no round
+    started anywhere within it); returns whether it ran. While it runs, the lease is renewed
+    every ``heartbeat`` seconds (a third of ``ttl``)."""
     holder = holder or worker_id()
-    taken = await asyncio.to_thread(acquire, name, holder=holder, ttl=ttl, engine=engine)
+    taken = await asyncio.to_thread(
+        acquire, name, holder=holder, ttl=ttl, due_after=due_after, engine=engine
+    )
     if not taken:
         return False
     every = heartbeat if heartbeat is not None else ttl.total_seconds() / 3
@@ -166,11 +189,18 @@ async def run_once(
     return True
 
 
+# A worker's loop ticks every interval; a round is due when the last one (on any worker)
+# started at least this share of an interval ago: one round per interval for the cluster,
+# whatever the number of workers and however their ticks drift.
+DUE_SHARE = 0.9
+
+
 async def _every(name: str, job: Callable[[], Awaitable[Any]], interval_seconds: float) -> None:
+    due_after = timedelta(seconds=interval_seconds * DUE_SHARE)
     while True:
         await asyncio.sleep(interval_seconds)
         try:
-            await run_once(name, job)
+            await run_once(name, job, due_after=due_after)
         except Exception:  # noqa: BLE001 - a bad round must not end the loop
             log.exception("%s round failed", name)
 

@@ -120,6 +120,27 @@ async def test_a_long_round_keeps_its_lease_and_a_dead_worker_is_replaced_within
     assert jobs.acquire("reconcile", holder="b", now=later, engine=engine)
 
 
+def test_workers_whose_loops_tick_apart_make_one_round_per_interval(engine):
+    """Two workers' loops tick every 120 s, 30 s apart: a round is due only when none started
+    (anywhere) within 0.9 of an interval, so the cluster makes one round per interval, not one
+    per worker; when the worker that ran them dies, the other takes over at its next tick."""
+    due_after = timedelta(seconds=120 * jobs.DUE_SHARE)
+    t0 = utcnow()
+    ran = []
+    for tick in range(6):  # A at 0, 120, 240 s; B at 30, 150, 270 s
+        for holder, offset in (("a", 0), ("b", 30)):
+            now = t0 + timedelta(seconds=120 * tick + offset)
+            if holder == "a" and tick >= 3:
+                continue  # a died after its third round
+            if jobs.acquire(
+                "reconcile", holder=holder, now=now, due_after=due_after, engine=engine
+            ):
+                ran.append((holder, 120 * tick + offset))
+                jobs.release("reconcile", holder=holder, engine=engine)
+    # a's rounds while alive; b's first tick after a died (390 s) picks the work up.
+    assert ran == [("a", 0), ("a", 120), ("a", 240), ("b", 390), ("b", 510), ("b", 630)]
+
+
 async def test_a_failing_round_releases_the_lease(engine):
     async def boom() -> None:
         raise RuntimeError("converge down")

@@ -16,3 +16,6 @@ class JobLease(SQLModel, table=True):
     name: str = Field(primary_key=True, max_length=40)  # reconcile, housekeeping
     holder: str = Field(default="", max_length=80)  # host:pid:random of the holding worker
     expires_at: datetime
+    # When the last round started (on any worker): a periodic round is due again only an
+    # interval later, so N workers' loops make one round per interval, not N.
+    last_started_at: datetime | None = None
