@@ -8,6 +8,7 @@ from sqlmodel import SQLModel
 
 import hotmeals.db.models  # noqa: F401  (registers every table on SQLModel.metadata)
 from hotmeals.db.engine import make_engine
+from hotmeals.db.schema_filter import include_name
 from hotmeals.settings import get_settings
 
 config = context.config
@@ -50,6 +51,7 @@ def run_migrations_online() -> None:
             target_metadata=target_metadata,
             render_as_batch=sqlite,
             compare_type=True,
+            include_name=include_name,  # the job queue's tables are not the app's models
         )
         with context.begin_transaction():
             context.run_migrations()

@@ -9,9 +9,9 @@ from hotmeals.api.cache import cache_headers
 from hotmeals.api.guard import edge_guard
 from hotmeals.api.lang_pages import lang_pages
 from hotmeals.api.readiness import lifespan as readiness_lifespan
+from hotmeals.jobs.runner import register_background_jobs
 from hotmeals.logs import configure_from_env
 from hotmeals.mode import check_mode
-from hotmeals.services.jobs import register_background_jobs
 from hotmeals.ui.lang_paint import LANG_COOKIE_SCRIPT
 from hotmeals.ui.pages.booking_routes import register_booking_pages
 from hotmeals.ui.pages.checkout_routes import register_checkout_pages
@@ -56,5 +56,5 @@ register_checkout_pages(app)  # cart, order summary, payment (ui/pages/checkout_
 register_order_pages(app)  # order history, order details, cancel cart (ui/pages/orders_routes.py)
 register_order_change_pages(app)  # modify order, manage one meal (order_changes_routes.py)
 app.add_page(not_found, route="404", title=t("title.not_found"))
-register_background_jobs(app)  # reconciliation, mail, housekeeping: one worker at a time
+register_background_jobs(app)  # reconciliation, mail, housekeeping: once per cluster
 app.register_lifespan_task(readiness_lifespan)  # /api/v1/ready answers 503 once draining

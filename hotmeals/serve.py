@@ -38,7 +38,7 @@ def install_respawning_server() -> type:
             kwargs.setdefault("respawn_interval", RESPAWN_INTERVAL_SECONDS)
             super().__init__(*args, **kwargs)
 
-    granian.server.Server = RespawningServer  # type: ignore[misc]
+    granian.server.Server = RespawningServer
     return RespawningServer
 
 
@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         from reflex.utils import build
 
         args.remove("--compiled")
-        reflex._compile_app = lambda **kwargs: None  # type: ignore[attr-defined]
-        build.setup_frontend_prod = lambda root: None  # type: ignore[assignment]
+        reflex._compile_app = lambda **kwargs: None
+        build.setup_frontend_prod = lambda root: None
     sys.argv = ["reflex", *args]
     reflex.cli()
     return 0

@@ -1,15 +1,19 @@
 """What the background work is doing, and what waits for a person.
 
-    python -m hotmeals.jobs list        # each periodic job: who holds it, until when; mail queue
-    python -m hotmeals.jobs failed      # mail every retry failed (an operator looks)
-    python -m hotmeals.jobs retry ID    # send a FAILED mail again, with a fresh set of tries
+    python -m hotmeals.jobs list          # the periodic jobs: queued, running, failed; the mail
+    python -m hotmeals.jobs failed        # jobs and mail every retry failed (a person looks)
+    python -m hotmeals.jobs retry ID      # run a failed job again (PostgreSQL's job queue)
+    python -m hotmeals.jobs retry-mail ID # send a FAILED mail again, with a fresh set of tries
 
-``DATABASE_URL`` as for the app; ``--url`` overrides it for one run.
+On PostgreSQL the jobs are procrastinate's (hotmeals/jobs/queue.py); on the embedded SQLite
+default they run in lease loops, shown with their lease. ``DATABASE_URL`` as for the app;
+``--url`` overrides it for one run.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
 from sqlalchemy import func
@@ -22,34 +26,60 @@ from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import _normalize_db_url, get_settings
 
 
-def _list(session: Session) -> list[str]:
+def _leases(session: Session) -> list[str]:
     now = utcnow()
     lines = ["job           holder                                          lease"]
     for lease in session.exec(select(JobLease).order_by(JobLease.name)).all():
         held = lease.expires_at > now and lease.holder
         state = f"until {lease.expires_at:%Y-%m-%d %H:%M:%S} UTC" if held else "free"
         lines.append(f"{lease.name:<13} {(lease.holder if held else '-'):<47} {state}")
-    counts = dict(
-        session.exec(select(EmailOutbox.status, func.count()).group_by(EmailOutbox.status)).all()
-    )
-    due = len(mail.due(session, now=now))
-    lines.append(
-        "mail          "
-        + ", ".join(f"{status} {counts[status]}" for status in sorted(counts))
-        + f"; due now {due}"
-    )
     return lines
 
 
-def _failed(session: Session) -> list[str]:
-    rows = mail.failed_mail(session)
-    if not rows:
-        return ["No failed mail."]
+def _mail(session: Session) -> list[str]:
+    counts = dict(
+        session.exec(select(EmailOutbox.status, func.count()).group_by(EmailOutbox.status)).all()
+    )
+    due = len(mail.due(session, now=utcnow()))
     return [
-        f"{r.id:>8}  {r.created_at:%Y-%m-%d %H:%M}  {r.kind:<20} {r.to_address:<40} "
-        f"tries {r.attempts}: {r.error or ''}"
-        for r in rows
+        "mail          "
+        + ", ".join(f"{status} {counts[status]}" for status in sorted(counts))
+        + f"; due now {due}"
     ]
+
+
+def _failed_mail(session: Session) -> list[str]:
+    return [
+        f"mail {r.id:>8}  {r.created_at:%Y-%m-%d %H:%M}  {r.kind:<20} {r.to_address:<40} "
+        f"tries {r.attempts}: {r.error or ''}"
+        for r in mail.failed_mail(session)
+    ]
+
+
+async def _queue(url: str, command: str, job_id: int | None = None) -> tuple[int, list[str]]:
+    from hotmeals.jobs import queue
+
+    app = queue.build_app(intervals={}, database_url=url)
+    async with app.open_async():
+        manager = app.job_manager
+        if command == "retry":
+            found = list(await manager.list_jobs_async(id=job_id, status="failed"))
+            if not found:
+                return 1, [f"Job {job_id} is not a failed job."]
+            await manager.retry_job(found[0])
+            return 0, [f"Job {job_id} ({found[0].task_name}) is queued again."]
+        lines = []
+        statuses = ("todo", "doing", "failed") if command == "list" else ("failed",)
+        for status in statuses:
+            for job in await manager.list_jobs_async(status=status):
+                when = f"{job.scheduled_at:%Y-%m-%d %H:%M:%S}" if job.scheduled_at else "now"
+                lines.append(
+                    f"job  {job.id:>8}  {status:<7} {job.task_name:<14} attempts {job.attempts}"
+                    f"  scheduled {when}"
+                )
+        return 0, lines or [
+            f"No {'queued, running or failed' if command == 'list' else 'failed'} job."
+        ]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,28 +90,43 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--url", help="database URL (default: DATABASE_URL)")
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="periodic jobs and the mail queue")
-    sub.add_parser("failed", help="mail every retry failed")
-    retry = sub.add_parser("retry", help="send a FAILED mail again")
+    sub.add_parser("list", help="the periodic jobs and the mail queue")
+    sub.add_parser("failed", help="jobs and mail every retry failed")
+    retry = sub.add_parser("retry", help="run a failed job again")
     retry.add_argument("id", type=int)
+    retry_mail = sub.add_parser("retry-mail", help="send a FAILED mail again")
+    retry_mail.add_argument("id", type=int)
     args = parser.parse_args(argv)
     url = _normalize_db_url(args.url) if args.url else get_settings().database_url
+    on_queue = url.startswith("postgresql")
+    status = 0
+    lines: list[str] = []
+    if on_queue and args.command in ("list", "failed", "retry"):
+        status, lines = asyncio.run(_queue(url, args.command, getattr(args, "id", None)))
+    elif args.command == "retry":
+        print(
+            "The embedded default has no job queue: its rounds run every interval.", file=sys.stderr
+        )
+        return 1
     engine = make_engine(url)
     try:
         with Session(engine) as session:
             if args.command == "list":
-                print("\n".join(_list(session)))
+                lines = (lines if on_queue else _leases(session)) + _mail(session)
             elif args.command == "failed":
-                print("\n".join(_failed(session)))
-            else:
+                lines = [line for line in lines if not line.startswith("No ")]
+                lines += _failed_mail(session)
+                lines = lines or ["Nothing failed."]
+            elif args.command == "retry-mail":
                 if not mail.retry_failed(session, outbox_id=args.id):
                     print(f"Mail {args.id} is not a FAILED mail.", file=sys.stderr)
                     return 1
                 session.commit()
-                print(f"Mail {args.id} is due again; the mail job sends it within a minute.")
+                lines = [f"Mail {args.id} is due again; the mail job sends it within a minute."]
     finally:
         engine.dispose()
-    return 0
+    print("\n".join(lines), file=sys.stderr if status else sys.stdout)
+    return status
 
 
 if __name__ == "__main__":

@@ -14,7 +14,9 @@ the process itself, so workers forked from one supervisor never share it). It is
 (``LEASE_TTL``, a minute) and renewed by a heartbeat while a round runs, so a long round keeps
 it and a worker that dies lets another take over about a minute later.
 
-``register_background_jobs(app)`` is called once from ``hotmeals/hotmeals.py``; the intervals
+This is the runner of the embedded default (SQLite): ``register_lease_loops(app)``. On
+PostgreSQL the same job functions (``PERIODIC``) run on the job queue instead
+(``hotmeals/jobs/queue.py``, procrastinate); ``hotmeals/jobs/runner.py`` chooses. The intervals
 are ``HOTMEALS_RECONCILE_SECONDS`` (default 120), ``HOTMEALS_MAIL_SECONDS`` (default 60) and
 ``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600); 0 turns a job off.
 """
@@ -27,6 +29,7 @@ import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -205,45 +208,66 @@ async def _every(name: str, job: Callable[[], Awaitable[Any]], interval_seconds:
             log.exception("%s round failed", name)
 
 
-async def reconciliation_loop(*, interval_seconds: float) -> None:
-    """For the life of the app: reconcile open payments and refunds, in one worker."""
+# --- the periodic work, the same functions whichever runner calls them ---------------------
+
+
+async def reconcile_job() -> None:
+    """Payments and refunds whose answer never came (``services.payments``)."""
     from hotmeals.services import payments
 
-    await _every(RECONCILE, payments.reconcile_round, interval_seconds)
+    await payments.reconcile_round()
 
 
-async def mail_loop(*, interval_seconds: float) -> None:
-    """For the life of the app: send the mail that is due (retries, left-behind rows)."""
+async def mail_job() -> None:
+    """Mail whose (next) try is due (``services.mail.send_due``)."""
     from hotmeals.db.engine import get_engine
     from hotmeals.services import mail
     from hotmeals.settings import get_settings
 
-    async def round_() -> None:
-        if get_settings().smtp_host:  # without SMTP every mail is LOGGED: nothing is due
-            await asyncio.to_thread(mail.send_due, engine=get_engine())
-
-    await _every(MAIL, round_, interval_seconds)
+    if get_settings().smtp_host:  # without SMTP every mail is LOGGED: nothing is due
+        await asyncio.to_thread(mail.send_due, engine=get_engine())
 
 
-async def housekeeping_loop(*, interval_seconds: float) -> None:
-    """For the life of the app: purge what no one needs any more."""
+async def housekeeping_job() -> None:
+    """What no rule can see any more (``services.housekeeping``)."""
     from hotmeals.services import housekeeping
 
-    await _every(HOUSEKEEPING, housekeeping.run_async, interval_seconds)
+    await housekeeping.run_async()
 
 
-def _seconds(variable: str, default: str) -> float:
-    return float(os.environ.get(variable, default) or 0)
+@dataclass(frozen=True)
+class PeriodicJob:
+    name: str
+    setting: str  # the environment variable with its interval in seconds; 0 turns it off
+    default_seconds: float
+    run: Callable[[], Awaitable[Any]]
 
 
-def register_background_jobs(app: Any) -> None:
-    """Start the periodic jobs with the app (Reflex lifespan tasks)."""
-    reconcile = _seconds("HOTMEALS_RECONCILE_SECONDS", "120")
-    if reconcile > 0:
-        app.register_lifespan_task(reconciliation_loop, interval_seconds=reconcile)
-    mail_every = _seconds("HOTMEALS_MAIL_SECONDS", "60")
-    if mail_every > 0:
-        app.register_lifespan_task(mail_loop, interval_seconds=mail_every)
-    tidy = _seconds("HOTMEALS_HOUSEKEEPING_SECONDS", "3600")
-    if tidy > 0:
-        app.register_lifespan_task(housekeeping_loop, interval_seconds=tidy)
+PERIODIC: tuple[PeriodicJob, ...] = (
+    PeriodicJob(RECONCILE, "HOTMEALS_RECONCILE_SECONDS", 120, reconcile_job),
+    PeriodicJob(MAIL, "HOTMEALS_MAIL_SECONDS", 60, mail_job),
+    PeriodicJob(HOUSEKEEPING, "HOTMEALS_HOUSEKEEPING_SECONDS", 3600, housekeeping_job),
+)
+
+
+def intervals() -> dict[str, float]:
+    """Each periodic job's interval in seconds from the environment (0: off)."""
+    return {
+        job.name: float(os.environ.get(job.setting, str(job.default_seconds)) or 0)
+        for job in PERIODIC
+    }
+
+
+async def lease_loop(*, name: str, interval_seconds: float) -> None:
+    """For the life of the app: the periodic job ``name``, one round per interval for the
+    cluster (the lease runner: the embedded SQLite default; PostgreSQL uses the job queue,
+    ``hotmeals/jobs/queue.py``)."""
+    job = next(j for j in PERIODIC if j.name == name)
+    await _every(name, job.run, interval_seconds)
+
+
+def register_lease_loops(app: Any) -> None:
+    """Start each periodic job's lease loop with the app (Reflex lifespan tasks)."""
+    for name, seconds in intervals().items():
+        if seconds > 0:
+            app.register_lifespan_task(lease_loop, name=name, interval_seconds=seconds)

@@ -234,6 +234,22 @@ def test_a_worker_killed_mid_rush_is_replaced_and_no_order_is_lost_or_doubled(
     assert cluster.process.poll() is None
     assert httpx.get(f"{cluster.base_url}/api/v1/ready", timeout=60).status_code == 200
 
+    # Both workers, the replacement included, run the job queue (procrastinate on PostgreSQL):
+    # two live heartbeats; the dead worker's stops and the stalled-job sweep prunes it.
+    conninfo = cluster.env["DATABASE_URL"]
+    deadline = time.monotonic() + 180
+    live = 0
+    while time.monotonic() < deadline:
+        with psycopg.connect(conninfo) as conn:
+            live = conn.execute(
+                "SELECT count(*) FROM procrastinate_workers "
+                "WHERE last_heartbeat > now() - interval '30 seconds'"
+            ).fetchone()[0]
+        if live == 2:
+            break
+        time.sleep(0.5)
+    assert live == 2
+
     # Every parent's order placed once, paid once, and the ledger agrees to the cent.
     engine = make_engine(cluster.env["DATABASE_URL"])
     try:

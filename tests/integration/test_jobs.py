@@ -206,7 +206,7 @@ def smtp(monkeypatch):
     get_settings.cache_clear()
 
 
-def test_the_app_starts_reconciliation_and_housekeeping_as_lifespan_tasks(monkeypatch):
+def test_the_embedded_default_starts_one_lease_loop_per_periodic_job(monkeypatch):
     class App:
         def __init__(self) -> None:
             self.tasks: list[tuple[object, dict]] = []
@@ -217,16 +217,29 @@ def test_the_app_starts_reconciliation_and_housekeeping_as_lifespan_tasks(monkey
     monkeypatch.setenv("HOTMEALS_RECONCILE_SECONDS", "60")
     monkeypatch.delenv("HOTMEALS_HOUSEKEEPING_SECONDS", raising=False)
     monkeypatch.delenv("HOTMEALS_MAIL_SECONDS", raising=False)
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///unused.db")
+    get_settings.cache_clear()
+    from hotmeals.jobs import runner
+
     app = App()
-    jobs.register_background_jobs(app)
+    runner.register_background_jobs(app)
     assert app.tasks == [
-        (jobs.reconciliation_loop, {"interval_seconds": 60.0}),
-        (jobs.mail_loop, {"interval_seconds": 60.0}),
-        (jobs.housekeeping_loop, {"interval_seconds": 3600.0}),
+        (jobs.lease_loop, {"name": "reconcile", "interval_seconds": 60.0}),
+        (jobs.lease_loop, {"name": "mail", "interval_seconds": 60.0}),
+        (jobs.lease_loop, {"name": "housekeeping", "interval_seconds": 3600.0}),
     ]
     monkeypatch.setenv("HOTMEALS_RECONCILE_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_HOUSEKEEPING_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_MAIL_SECONDS", "0")
     off = App()
-    jobs.register_background_jobs(off)
+    runner.register_background_jobs(off)
     assert off.tasks == []
+    # PostgreSQL: the job queue, one lifespan context per worker.
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/unused")
+    get_settings.cache_clear()
+    from hotmeals.jobs import queue
+
+    on_queue = App()
+    runner.register_background_jobs(on_queue)
+    assert on_queue.tasks == [(queue.lifespan, {})]
+    get_settings.cache_clear()

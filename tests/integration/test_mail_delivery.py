@@ -188,8 +188,8 @@ def test_the_jobs_cli_lists_failed_mail_and_retries_it(engine, migrated_url, sin
     assert str(outbox_id) in listed and "ops@example.org" in listed and "tries 1" in listed
     assert main(["--url", migrated_url, "list"]) == 0
     assert "FAILED 1" in capsys.readouterr().out
-    assert main(["--url", migrated_url, "retry", str(outbox_id)]) == 0
-    assert main(["--url", migrated_url, "retry", str(outbox_id)]) == 1  # not FAILED any more
+    assert main(["--url", migrated_url, "retry-mail", str(outbox_id)]) == 0
+    assert main(["--url", migrated_url, "retry-mail", str(outbox_id)]) == 1  # not FAILED now
     sink.start()
     assert mail.send_due(engine=engine).sent == 1
     assert len(sink.inbox.mails_to("ops@example.org")) == 1

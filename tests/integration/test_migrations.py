@@ -15,6 +15,7 @@ from sqlmodel import Session, SQLModel
 import hotmeals.db.models  # noqa: F401  (registers every table)
 from hotmeals.db import cli
 from hotmeals.db.engine import make_engine
+from hotmeals.db.schema_filter import include_name
 from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.charges import PromoKind
 from hotmeals.domain.orders import LineStatus, OrderStatus
@@ -30,7 +31,9 @@ def test_upgrade_head_creates_every_table(engine):
 
 def test_migrated_schema_matches_the_models(migrated_url, engine):
     with engine.connect() as conn:
-        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        context = MigrationContext.configure(
+            conn, opts={"compare_type": True, "include_name": include_name}
+        )
         diffs = compare_metadata(context, SQLModel.metadata)
     assert diffs == []
     config = cli.alembic_config(migrated_url)
