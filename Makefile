@@ -24,14 +24,14 @@ run-cluster: install ## the scale-out profile: PostgreSQL (database created when
 dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent/, API on :8000
 	$(BIN)/reflex run --env dev --frontend-port 3000 --backend-port 8000
 
-test: install browser e2e-tools ## the whole suite: unit, integration, payments, api, e2e (one process, e2e last)
-	$(BIN)/pytest $(PYTEST_ARGS)
+test: install browser e2e-tools ## the whole suite: the non-browser tests on 2 xdist workers, then e2e (scripts/run_tests.py)
+	$(BIN)/python scripts/run_tests.py $(PYTEST_ARGS)
 
 test-split: install browser e2e-tools ## the same suite as two processes at once (scripts/run_suite.py)
 	$(BIN)/python scripts/run_suite.py $(PYTEST_ARGS)
 
-unit: install ## everything but the browser tests
-	$(BIN)/pytest --ignore=tests/e2e $(PYTEST_ARGS)
+unit: install ## everything but the browser tests (2 xdist workers)
+	$(BIN)/pytest -n $${TEST_WORKERS:-2} --dist loadfile --ignore=tests/e2e $(PYTEST_ARGS)
 
 e2e: install browser e2e-tools ## only the browser tests
 	$(BIN)/pytest tests/e2e $(PYTEST_ARGS)

@@ -1,0 +1,81 @@
+"""`make test`: the non-browser tests on two pytest-xdist workers (one per core; a module stays
+on one worker, so its module-scoped databases are made once), then the browser tests (tests/e2e)
+in one process, as before: they share one frontend build and one Chromium for the session.
+
+Arguments are pytest's (PYTEST_ARGS). When one of them names a test path
+(``make test PYTEST_ARGS="tests/unit/test_domain_money.py -k french"``), a single pytest runs
+it. ``TEST_WORKERS`` sets the number of xdist workers (default 2; 0 or 1: no xdist).
+
+The last line is both parts' counts ("N passed, N failed, N skipped"); the exit status is
+non-zero when either part fails.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTEST = [sys.executable, "-m", "pytest"]
+NO_TESTS = 5  # pytest's exit status when nothing was selected
+COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
+
+
+def _names_a_path(arg: str) -> bool:
+    return not arg.startswith("-") and (ROOT / arg.split("::", 1)[0]).exists()
+
+
+def _run(command: list[str], totals: dict[str, int]) -> int:
+    """Run pytest, echo its output, and add the counts of its closing line to ``totals``."""
+    process = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1, text=True
+    )
+    last_summary = ""
+    assert process.stdout is not None
+    for line in process.stdout:
+        sys.stdout.write(line)
+        sys.stdout.flush()
+        if re.search(r"\d+ (passed|failed|error)", line) and " in " in line:
+            last_summary = line
+    code = process.wait()
+    for number, kind in COUNTS.findall(last_summary):
+        key = "error" if kind.startswith("error") else kind
+        totals[key] = totals.get(key, 0) + int(number)
+    return code
+
+
+def main(args: list[str]) -> int:
+    if any(_names_a_path(arg) for arg in args):
+        return subprocess.call([*PYTEST, *args], cwd=ROOT)
+    workers = int(os.environ.get("TEST_WORKERS", "2") or 0)
+    xdist = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
+    totals: dict[str, int] = {}
+    started = time.monotonic()
+    print(f"== 1/2 non-browser tests ({workers if xdist else 1} processes) ==", flush=True)
+    unit = _run([*PYTEST, *xdist, "--ignore=tests/e2e", *args], totals)
+    unit_minutes = (time.monotonic() - started) / 60
+    print("== 2/2 browser tests (tests/e2e) ==", flush=True)
+    e2e = _run([*PYTEST, "tests/e2e", *args], totals)
+    total_minutes = (time.monotonic() - started) / 60
+    print(
+        f"== non-browser {unit_minutes:.1f} min, browser {total_minutes - unit_minutes:.1f} min,"
+        f" {total_minutes:.1f} min in all ==",
+        flush=True,
+    )
+    failed = {unit, e2e} - {0, NO_TESTS}
+    passed, failures = totals.get("passed", 0), totals.get("failed", 0) + totals.get("error", 0)
+    line = f"{passed} passed, {failures} failed"
+    if totals.get("skipped"):
+        line += f", {totals['skipped']} skipped"
+    print(line, flush=True)
+    if failed:
+        return max(failed)
+    return NO_TESTS if unit == e2e == NO_TESTS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
