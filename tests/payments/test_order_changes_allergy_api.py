@@ -176,3 +176,27 @@ def test_checkout_leaves_out_a_line_whose_add_on_became_a_major_allergy(
     with session_scope() as s:
         children = s.exec(select(OrderLine.child_id).where(OrderLine.order_id == order_id)).all()
     assert children == [noah]
+
+
+def test_a_moved_meal_needs_its_acknowledgement_to_name_an_allergy_raised_since(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    tok, (emma, noah) = family["token"], family["children"]
+    add(get_engine(), family, 1, 2, addons=[family["cheese"]])  # Noah: no allergy yet
+    milk_allergy(emma, "High")
+    add(get_engine(), family, 0, 2, addons=[family["cheese"]], allergy_ack=True)
+    order_id = pay(api, sim, family)
+    with session_scope() as s:
+        lines = dict(
+            s.exec(
+                select(OrderLine.child_id, OrderLine.id).where(OrderLine.order_id == order_id)
+            ).all()
+        )
+    milk_allergy(noah, "Medium")  # found out since: his line was never acknowledged
+    target = str(monday_in(3))
+    body = {"order_line_id": lines[noah], "date": target}
+    need = refused(call(api, "/Parent/order/ModifyMeal", body, tok))
+    assert need.startswith("This meal contains Milk (Cheese string). Please confirm")
+    # Emma's line acknowledged the milk when it was booked: it moves
+    moved = ok(call(api, "/Parent/order/ModifyMeal", {**body, "order_line_id": lines[emma]}, tok))
+    assert moved["status"] == "applied"
