@@ -4,9 +4,10 @@ and the cart grouped by child and date with what it costs.
 Prices, options and add-ons are read from the database on every call, never taken from the
 client: a line stores only ids, a quantity, the note and the allergy acknowledgement, and is
 priced with ``domain.pricing.price_line``; the cart's charges are ``domain.charges``. The
-allergy rule is ``domain.allergy.ensure_can_add``, the cut-off ``domain.cutoff``; both are
-checked again when the cart is listed, so a line whose cut-off passed or whose child's
-allergies changed is flagged and cannot be paid (the rest can).
+allergy rule is ``domain.allergy.ensure_can_add_composed`` on the meal as composed (the meal,
+its options and add-ons, each with its own allergens: issue 20), the cut-off
+``domain.cutoff``; both are checked again when the cart is listed, so a line whose cut-off
+passed or whose child's allergies changed is flagged and cannot be paid (the rest can).
 
 Every call runs a fixed number of statements whatever the number of lines
 (``tests/api/test_cart_api.py`` counts them for 1 and 12 lines).
