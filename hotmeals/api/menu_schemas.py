@@ -252,6 +252,13 @@ class CartAddOnOut(BaseModel):
     price: str
 
 
+class CartLineAllergyOut(BaseModel):
+    verdict: Verdict
+    message: str = Field(
+        description="The refusal, the acknowledgement needed or given, the Low notice, or ''."
+    )
+
+
 class CartLineOut(BaseModel):
     cart_id: int
     meal_id: int
@@ -268,6 +275,10 @@ class CartLineOut(BaseModel):
     addons: list[CartAddOnOut]
     special_note: str
     allergy_ack: str
+    allergy: CartLineAllergyOut | None = Field(
+        default=None,
+        description="The line's allergy mark for its child now (the meal as composed).",
+    )
     unit_price_cents: int
     special_note_fee_cents: int
     line_total_cents: int

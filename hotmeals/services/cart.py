@@ -44,6 +44,7 @@ from hotmeals.domain.allergy import (
     MealVerdict,
     ack_covers,
     ack_needed,
+    compose,
     ensure_can_add_composed,
 )
 from hotmeals.domain.charges import ChargeRates, Promo, compute_charges
@@ -793,7 +794,7 @@ def cart_summary(
         ):
             problems.append(t("cart_line_unavailable", lang))
         line_addons = addons.get(line.id, [])
-        problem = allergy_problem(
+        problem, allergy_mark = allergy_problem(
             items,
             child_id=child.id,
             meal=meal,
@@ -845,6 +846,7 @@ def cart_summary(
             ],
             "special_note": line.special_note or "",
             "allergy_ack": line.allergy_ack or "",
+            "allergy": allergy_mark,
             "unit_price_cents": price.unit_cents if price else 0,
             "special_note_fee_cents": price.special_note_fee_cents if price else 0,
             "line_total_cents": price.total_cents if price else 0,
@@ -915,12 +917,13 @@ def allergy_problem(
     addons: Sequence[AddOn],
     ack_text: str | None,
     lang: str,
-) -> str:
+) -> tuple[str, dict]:
     """Why a line (a meal as composed, with the acknowledgement it stores) cannot be paid
-    because of the child's allergies as they are now; "" when it can. The same rule as
-    AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen of the meal or
-    of one of its options or add-ons; or one that needs an acknowledgement the line lacks
-    (none stored, or one that does not name it: an allergy raised since)."""
+    because of the child's allergies as they are now ("" when it can), and the line's mark for
+    the cart (``{"verdict", "message"}``: the refusal, what was acknowledged, the Low notice).
+    The same rule as AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen
+    of the meal or of one of its options or add-ons; or one that needs an acknowledgement the
+    line lacks (none stored, or one that does not name it: an allergy raised since)."""
     parts = components(
         items,
         child_id=child_id,
@@ -930,16 +933,23 @@ def allergy_problem(
         addons=addons,
         lang=lang,
     )
+    composition = compose(parts, lang)
+    verdict = composition.verdict.value
     try:
-        composition = ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
+        ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
     except DomainError as err:
-        return err.message(lang)
+        return err.message(lang), {"verdict": verdict, "message": err.message(lang)}
+    message = ""
     if composition.verdict is MealVerdict.ACKNOWLEDGE:
+        message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
         rows = [(MEAL, meal), (MENU_OPTION, menu_option), (MEAL_OPTION, meal_option)]
         rows += [(ADDON, a) for a in addons]
         if not ack_covers(ack_text, _needed_names(items, parts, rows)):
-            return t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
-    return ""
+            problem = t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
+            return problem, {"verdict": verdict, "message": problem}
+    elif composition.notice:
+        message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
+    return "", {"verdict": verdict, "message": message}
 
 
 def _name(option: MenuOption | MealOption | None, french: bool) -> str:

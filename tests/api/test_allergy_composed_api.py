@@ -326,6 +326,10 @@ def test_add_to_cart_needs_the_acknowledgement_for_a_high_add_on(client, tray):
     summary = ok(post(client, "/Parent/cart/OrderSummary", {}, family.token))["data"]
     (line,) = _lines(summary)
     assert line["payable"] and line["allergy_ack"] == added["allergy_ack"]
+    assert line["allergy"] == {
+        "verdict": "acknowledge",
+        "message": "I understand this meal contains Eggs (Cookie)",
+    }
 
 
 # --- AddManyToCart and RepeatWeek ----------------------------------------------------------------
@@ -411,6 +415,7 @@ def test_a_line_whose_add_on_became_a_major_allergy_is_flagged_and_cannot_be_pai
     summary = ok(post(client, "/Parent/cart/OrderSummary", {}, family.token, lang="fr"))["data"]
     (line,) = _lines(summary)
     assert not line["payable"] and summary["payable_count"] == 0
+    assert line["allergy"] == {"verdict": "refused", "message": line["problems"][0]}
     assert line["problems"] == [
         "Fromage ficelle contient : Lait, une allergie majeure de cet enfant : choisissez une "
         "autre option ou retirez-le"
