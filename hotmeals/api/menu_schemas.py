@@ -116,6 +116,9 @@ class MenuMealOut(BaseModel):
         description="The meal's options and its vendor's add-ons that carry an allergen."
     )
     extras_allergens: list[str] = Field(description="Every allergen of those extras.")
+    in_cart_quantity: int = Field(
+        default=0, description="How many of this meal are in the cart for the child that day."
+    )
     cutoff_at: str
     is_open: bool
 
@@ -254,9 +257,11 @@ class CartAddOnOut(BaseModel):
 
 class CartLineAllergyOut(BaseModel):
     verdict: Verdict
+    allergens: list[str] = Field(description="The child's allergens in the meal as composed.")
     message: str = Field(
         description="The refusal, the acknowledgement needed or given, the Low notice, or ''."
     )
+    levels: list[list[str]] = Field(default_factory=list)
 
 
 class CartLineOut(BaseModel):
@@ -293,6 +298,7 @@ class CartLineOut(BaseModel):
 class CartGroupOut(BaseModel):
     child_id: int
     child_name: str
+    child_first_name: str = ""
     date: str
     lines: list[CartLineOut]
 

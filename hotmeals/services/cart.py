@@ -861,6 +861,7 @@ def cart_summary(
             groups[key] = {
                 "child_id": child.id,
                 "child_name": f"{child.first_name} {child.last_name}",
+                "child_first_name": child.first_name,
                 "date": menu_day.meal_date.isoformat(),
                 "lines": [],
             }
@@ -934,11 +935,22 @@ def allergy_problem(
         lang=lang,
     )
     composition = compose(parts, lang)
-    verdict = composition.verdict.value
+    levels = [[n, level] for part in parts for n, level in part.matches]
+    names = list(dict.fromkeys(n for n, level in levels if level != "Non-allergic"))
+
+    def mark(message: str) -> dict:
+        verdict = composition.verdict
+        return {
+            "verdict": verdict.value,
+            "allergens": names if verdict is not MealVerdict.SAFE else [],
+            "message": message,
+            "levels": levels,
+        }
+
     try:
         ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
     except DomainError as err:
-        return err.message(lang), {"verdict": verdict, "message": err.message(lang)}
+        return err.message(lang), mark(err.message(lang))
     message = ""
     if composition.verdict is MealVerdict.ACKNOWLEDGE:
         message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
@@ -946,10 +958,10 @@ def allergy_problem(
         rows += [(ADDON, a) for a in addons]
         if not ack_covers(ack_text, _needed_names(items, parts, rows)):
             problem = t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
-            return problem, {"verdict": verdict, "message": problem}
+            return problem, mark(problem)
     elif composition.notice:
         message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
-    return "", {"verdict": verdict, "message": message}
+    return "", mark(message)
 
 
 def _name(option: MenuOption | MealOption | None, french: bool) -> str:

@@ -529,7 +529,9 @@ def get_menu(
     now: datetime | None = None,
 ) -> dict:
     """The meals the child's school serves on ``date``, each with its portions and prices and
-    its allergy marking for the child. Five statements whatever the number of meals."""
+    its allergy marking for the child, its options' and add-ons' allergens (``extras``) and how
+    many of it are in the parent's cart for the child that day. Six statements whatever the
+    number of meals."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     day = meal_date(date)
     now = now or utcnow()
@@ -552,6 +554,18 @@ def get_menu(
         addons_of_vendors=[v.id for _, v in open_days],
     )
     extras_of = _extras_by_owner(items, child.id)
+    in_cart: dict[tuple[int, int], int] = {}
+    if rows:  # the child's meals already in the parent's cart that day, one statement
+        for menu_day_id, meal_id, quantity in session.exec(
+            select(CartLine.menu_day_id, CartLine.meal_id, func.sum(CartLine.quantity))
+            .where(
+                CartLine.parent_id == parent_id,
+                CartLine.child_id == child.id,
+                CartLine.menu_day_id.in_(list(by_day)),
+            )
+            .group_by(CartLine.menu_day_id, CartLine.meal_id)
+        ).all():
+            in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
     french = _fr(lang)
     meals = []
     for menu_day_id, meal in rows:
@@ -579,6 +593,7 @@ def get_menu(
                 "allergy": own.mark(child.id, lang),
                 "extras": extras,
                 "extras_allergens": sorted({n for e in extras for n in e["allergens"]}),
+                "in_cart_quantity": in_cart.get((menu_day_id, meal.id), 0),
                 "cutoff_at": closes,
                 "is_open": before_cutoff,
             }
