@@ -79,8 +79,24 @@ class AllergyMarkOut(BaseModel):
         description="refused (Major: cannot be added), acknowledge (High/Medium: AddToCart "
         "needs allergy_ack), notice (Low), safe."
     )
-    allergens: list[str] = Field(description="The child's allergens this meal contains.")
+    allergens: list[str] = Field(description="The child's allergens this item contains.")
     message: str
+    levels: list[list[str]] = Field(
+        default_factory=list,
+        description="[allergen, the child's alert level] of each of the child's allergens "
+        "this item contains (Non-allergic included).",
+    )
+
+
+ExtraKind = Literal["menu_option", "meal_option", "addon"]
+
+
+class ExtraOut(BaseModel):
+    kind: ExtraKind
+    id: int
+    name: str
+    allergens: list[str]
+    verdict: Verdict = Field(description="This option's or add-on's verdict for the child.")
 
 
 class MenuMealOut(BaseModel):
@@ -94,8 +110,15 @@ class MenuMealOut(BaseModel):
     price_from_cents: int
     price_from: str
     portions: list[PortionOut]
-    allergens: list[str]
-    allergy: AllergyMarkOut
+    allergens: list[str] = Field(description="The meal's own allergens.")
+    allergy: AllergyMarkOut = Field(description="The meal's own verdict for the child.")
+    extras: list[ExtraOut] = Field(
+        description="The meal's options and its vendor's add-ons that carry an allergen."
+    )
+    extras_allergens: list[str] = Field(description="Every allergen of those extras.")
+    in_cart_quantity: int = Field(
+        default=0, description="How many of this meal are in the cart for the child that day."
+    )
     cutoff_at: str
     is_open: bool
 
@@ -118,6 +141,10 @@ class OptionOut(BaseModel):
     name: str
     price_cents: int
     price: str
+    allergens: list[str] = Field(description="Every allergen of this option.")
+    allergy: AllergyMarkOut | None = Field(
+        description="Its verdict for the child (null when no child_id is given)."
+    )
 
 
 class AddOnOut(BaseModel):
@@ -127,6 +154,10 @@ class AddOnOut(BaseModel):
     price_cents: int
     price: str
     image: str
+    allergens: list[str] = Field(description="Every allergen of this add-on.")
+    allergy: AllergyMarkOut | None = Field(
+        description="Its verdict for the child (null when no child_id is given)."
+    )
 
 
 class MenuDetailOut(BaseModel):
@@ -224,6 +255,15 @@ class CartAddOnOut(BaseModel):
     price: str
 
 
+class CartLineAllergyOut(BaseModel):
+    verdict: Verdict
+    allergens: list[str] = Field(description="The child's allergens in the meal as composed.")
+    message: str = Field(
+        description="The refusal, the acknowledgement needed or given, the Low notice, or ''."
+    )
+    levels: list[list[str]] = Field(default_factory=list)
+
+
 class CartLineOut(BaseModel):
     cart_id: int
     meal_id: int
@@ -240,6 +280,10 @@ class CartLineOut(BaseModel):
     addons: list[CartAddOnOut]
     special_note: str
     allergy_ack: str
+    allergy: CartLineAllergyOut | None = Field(
+        default=None,
+        description="The line's allergy mark for its child now (the meal as composed).",
+    )
     unit_price_cents: int
     special_note_fee_cents: int
     line_total_cents: int
@@ -254,6 +298,7 @@ class CartLineOut(BaseModel):
 class CartGroupOut(BaseModel):
     child_id: int
     child_name: str
+    child_first_name: str = ""
     date: str
     lines: list[CartLineOut]
 
