@@ -37,10 +37,11 @@ def upgrade() -> None:
         batch_op.create_foreign_key(
             'fk_payment_duplicate_of_id_payment', 'payment', ['duplicate_of_id'], ['id']
         )
-    # Attempts already over before this revision were closed by the rules of their time.
+    # Approved and expired attempts had Converge's word. Declined and errored ones may have
+    # failed on a browser's word only: the first rounds ask Converge about each once (a sale
+    # it kept is then recorded and, if it paid for nothing, voided).
     op.execute(
-        "UPDATE payment SET closed_at = updated_at "
-        "WHERE state IN ('APPROVED', 'DECLINED', 'ERROR', 'EXPIRED')"
+        "UPDATE payment SET closed_at = updated_at WHERE state IN ('APPROVED', 'EXPIRED')"
     )
 
 

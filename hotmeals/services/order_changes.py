@@ -1083,6 +1083,9 @@ def _confirm_step(
         session.add(change)
         session.flush()
         return {"repeat": False, "change_id": change.id, "payment_id": payment.id, "planned": []}
+    # Applied without a payment: an earlier attempt of this draft no longer pays for it (a
+    # late sale of it is voided, never counted as this change's money).
+    change.payment_id = None
     cancellation_id = _apply(session, change, plan, now)
     planned = _reserve_refund(session, order, change, -diff, cancellation_id) if diff < 0 else []
     _mail_change(session, order, change, plan)
