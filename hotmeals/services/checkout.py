@@ -3,8 +3,8 @@ the parent's cart becomes one paid order.
 
 Plain Python, no Reflex: the `/payment` screen and the /api/v1 order calls both call
 ``start_checkout``, then ``complete_checkout`` (the Lightbox's ``onApproval``) or
-``checkout_declined`` (``onDeclined`` / ``onError`` / ``onCancelled``), then
-``order_confirmation``.
+``checkout_declined`` (``onDeclined`` / ``onError`` / ``onCancelled``: only a hint, checked
+with Converge), then ``order_confirmation``.
 
 The payment service's three steps (``services/payments``: reserve -> call -> record):
 
@@ -16,10 +16,13 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
    sold at and the cart line it came from) and its ``Payment`` (purpose ORDER) of exactly
    ``order.total_pay_cents``. Flagged lines (cut-off passed, withdrawn, allergy) stay in the
    cart; a cart with nothing payable is refused, naming the day whose cut-off passed.
-   The same cart content checked out again (two tabs, a double tap) finds the pending order and
-   its live payment (``Order.cart_fingerprint``) instead of writing another; a changed cart
-   cancels the old pending order first. A declined order keeps its content: the next checkout
-   of the same cart is a new attempt on the same order.
+   The same cart content checked out again (two tabs, a double tap, a retry) finds the
+   pending order (``Order.cart_fingerprint``) instead of writing another; a changed cart
+   cancels the old pending order first. Every checkout is a new attempt (its own ``Payment``
+   row, invoice and session: issue 21), opened only once Converge has been asked about the
+   order's earlier attempts it has not had the last word on (open, or failed on a browser's
+   word only): one it was paid for places the order instead, and a saved card's charge in
+   flight is waited for, never doubled.
 2. **call**: the Lightbox (``open_hosted_session``) or a saved card (``charge_stored_card``),
    no transaction open.
 3. **record**: ``confirm_payment`` asks Converge (``txnquery``) and records the approval; in
