@@ -438,10 +438,13 @@ async def ask_converge(
     if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
         return Asked(view, True)
     current = now or utcnow()
+    # A sale of this attempt can only be made while its session lives: the search stops a
+    # day after that (an old attempt asked about once is one short search, not months).
+    last = min(current, payment.created_at + SESSION_WINDOW)
     found = await gw.find_by_invoice(
         payment.invoice_number,
         start=(payment.created_at - timedelta(days=1)).date(),
-        end=(current + timedelta(days=1)).date(),
+        end=(last + timedelta(days=1)).date(),
     )
     if isinstance(found, GatewayError | UnknownOutcome):
         log.warning("payment %s: could not ask Converge", payment_id)
