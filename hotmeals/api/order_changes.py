@@ -609,8 +609,8 @@ async def modify_change_paid(request: Request, who: ParentClient = Depends(paren
 )
 async def modify_change_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangeDeclinedIn, who.lang)
-    result = await run(
-        order_changes.change_payment_declined,
+    # Only a hint: the service asks Converge before believing it (issue 21).
+    result = await order_changes.change_payment_declined(
         parent_id=who.parent_id,
         payment_id=_required(body.payment_id, "payment_not_found", "payment_id"),
         message=body.ssl_result_message or "DECLINED",

@@ -213,8 +213,8 @@ async def order_declined(request: Request, who: ParentClient = Depends(parent_co
     body = await parse_body(request, OrderDeclinedIn, who.lang)
     if body.payment_id is None:
         raise DomainError("payment_not_found", field="payment_id")
-    result = await run(
-        checkout.checkout_declined,
+    # Only a hint: the service asks Converge before believing it (issue 21).
+    result = await checkout.checkout_declined(
         parent_id=who.parent_id,
         payment_id=body.payment_id,
         message=body.ssl_result_message or "DECLINED",

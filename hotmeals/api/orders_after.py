@@ -215,6 +215,19 @@ class RefundOut(BaseModel):
     date_label: str
 
 
+class VoidedAttemptOut(BaseModel):
+    """A charge that paid for nothing on this order (issue 21): never in its money."""
+
+    payment_id: int
+    amount_cents: int
+    amount: str
+    refunded_cents: int
+    state: str = Field(description="Its void or return: SUCCEEDED, PENDING or FAILED.")
+    state_label: str
+    date: str
+    text: str
+
+
 class DetailOut(BaseModel):
     model_config = ConfigDict(
         json_schema_extra={
@@ -239,6 +252,7 @@ class DetailOut(BaseModel):
                     "total_refund_cents": 621,
                     "total_refund": "$6.21",
                     "refunds": [],
+                    "voided_attempts": [],
                     "can_cancel": True,
                 }
             ]
@@ -256,6 +270,11 @@ class DetailOut(BaseModel):
     total_refund_cents: int
     total_refund: str
     refunds: list[RefundOut]
+    voided_attempts: list[VoidedAttemptOut] = Field(
+        default_factory=list,
+        description="Charges that did not pay for this order (a second attempt, a duplicate "
+        "sale), each with its void: listed apart, never in the total refund.",
+    )
     can_cancel: bool
 
 

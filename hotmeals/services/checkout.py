@@ -3,8 +3,8 @@ the parent's cart becomes one paid order.
 
 Plain Python, no Reflex: the `/payment` screen and the /api/v1 order calls both call
 ``start_checkout``, then ``complete_checkout`` (the Lightbox's ``onApproval``) or
-``checkout_declined`` (``onDeclined`` / ``onError`` / ``onCancelled``), then
-``order_confirmation``.
+``checkout_declined`` (``onDeclined`` / ``onError`` / ``onCancelled``: only a hint, checked
+with Converge), then ``order_confirmation``.
 
 The payment service's three steps (``services/payments``: reserve -> call -> record):
 
@@ -16,10 +16,13 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
    sold at and the cart line it came from) and its ``Payment`` (purpose ORDER) of exactly
    ``order.total_pay_cents``. Flagged lines (cut-off passed, withdrawn, allergy) stay in the
    cart; a cart with nothing payable is refused, naming the day whose cut-off passed.
-   The same cart content checked out again (two tabs, a double tap) finds the pending order and
-   its live payment (``Order.cart_fingerprint``) instead of writing another; a changed cart
-   cancels the old pending order first. A declined order keeps its content: the next checkout
-   of the same cart is a new attempt on the same order.
+   The same cart content checked out again (two tabs, a double tap, a retry) finds the
+   pending order (``Order.cart_fingerprint``) instead of writing another; a changed cart
+   cancels the old pending order first. Every checkout is a new attempt (its own ``Payment``
+   row, invoice and session: issue 21), opened only once Converge has been asked about the
+   order's earlier attempts it has not had the last word on (open, or failed on a browser's
+   word only): one it was paid for places the order instead, and a saved card's charge in
+   flight is waited for, never doubled.
 2. **call**: the Lightbox (``open_hosted_session``) or a saved card (``charge_stored_card``),
    no transaction open.
 3. **record**: ``confirm_payment`` asks Converge (``txnquery``) and records the approval; in
@@ -39,7 +42,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import and_, delete, exists, insert, or_
@@ -80,13 +83,16 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.payments import (
+    SESSION_WINDOW,
     HostedSession,
+    ask_converge,
+    charge_begun_card,
     confirm_payment,
     open_payment_attempt,
-    reconcile_payment,
-    record_decline,
     refund,
+    report_browser_failure,
     reserve_payment,
+    steps,
 )
 from hotmeals.services.payments.records import (
     RESERVING,
@@ -96,7 +102,7 @@ from hotmeals.services.payments.records import (
     lock_row,
     payment_view,
 )
-from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
+from hotmeals.services.payments.runtime import actor_of, db
 
 log = logging.getLogger("hotmeals.checkout")
 
@@ -118,7 +124,6 @@ CHARGE_FIELDS = (
     "total_pay_cents",
 )
 VOID_REASON = "order not placed: the charge is voided"
-NEVER_EXPIRE = timedelta(days=3650)  # a reused attempt is looked up, never closed, here
 
 
 @dataclass(frozen=True)
@@ -407,9 +412,13 @@ def _reserve_checkout(
     donation: object,
     card_id: int | None,
     lang: str,
+    asked: frozenset[int] = frozenset(),
 ) -> dict:
     """Step 1, under the lock of the parent's row: two checkouts of one parent run one after
-    the other, so the second finds what the first wrote."""
+    the other, so the second finds what the first wrote. Returns the order and either the
+    earlier attempts to ask Converge about first (``ask``: none of them in ``asked``), the
+    attempt in flight to report on (``settle``), or the new attempt (``payment_id``, and
+    ``card_sale`` when a saved card is to be charged)."""
     parent = lock_row(session, Parent, parent_id)
     if parent is None:
         raise DomainError("payment_order_not_found")
@@ -451,24 +460,10 @@ def _reserve_checkout(
         )
         .order_by(Order.id)
     ).all()
-    attempts: dict[int, list[Payment]] = {}
-    if waiting:
-        for attempt in session.exec(
-            select(Payment)
-            .where(
-                Payment.order_id.in_([o.id for o in waiting]),
-                Payment.purpose == Purpose.ORDER,
-            )
-            .order_by(Payment.id)
-        ).all():
-            attempts.setdefault(attempt.order_id or 0, []).append(attempt)
     order: Order | None = None
-    payment: Payment | None = None
     for old in waiting:
-        live = [p for p in attempts.get(old.id or 0, []) if p.state in LIVE]
         if order is None and old.cart_fingerprint == fingerprint:
             order = old
-            payment = live[-1] if live else None
         else:
             _abandon(session, old, now, "cart changed")
     if order is None:
@@ -481,24 +476,53 @@ def _reserve_checkout(
             fingerprint=fingerprint,
             now=now,
         )
-    reused = payment is not None
-    if payment is None:
-        payment = reserve_payment(
-            session,
-            parent_id=parent_id,
-            purpose=Purpose.ORDER,
-            amount_cents=order.total_pay_cents,
-            order_id=order.id,
+    common = {"order_id": order.id, "order_number": order.number}
+    # Every earlier attempt of this order that Converge has not had the last word on (open,
+    # in flight, or failed on a browser's word only) is asked about before a new one opens:
+    # its sale, if any, pays for the order (issue 21).
+    attempts = session.exec(
+        select(Payment)
+        .where(
+            Payment.order_id == order.id,
+            Payment.purpose == Purpose.ORDER,
+            Payment.duplicate_of_id.is_(None),
         )
-    if payment.amount_cents != order.total_pay_cents:  # pragma: no cover - written together
-        raise DomainError("payment_conflict")
+        .order_by(Payment.id)
+    ).all()
+    to_ask = [
+        p.id
+        for p in attempts
+        if p.state != PaymentState.APPROVED and p.closed_at is None and p.id not in asked
+    ]
+    if to_ask:
+        return {**common, "ask": to_ask}
+    in_flight = [p for p in attempts if p.state in (PaymentState.UNKNOWN, PaymentState.APPROVED)]
+    if in_flight:  # a charge may be under way (or was just recorded): never a second one
+        return {**common, "ask": [], "settle": in_flight[-1].id}
+    # One attempt, one payment row, one invoice: every session or saved-card charge is new.
+    payment = reserve_payment(
+        session,
+        parent_id=parent_id,
+        purpose=Purpose.ORDER,
+        amount_cents=order.total_pay_cents,
+        order_id=order.id,
+    )
+    card_sale = None
+    if card_id is not None:
+        # In flight from the moment it is written: a second tab finds it UNKNOWN and waits.
+        card_sale = steps.begin_card_sale(
+            session,
+            payment_id=payment.id,
+            parent_id=parent_id,
+            card_id=card_id,
+            actor=actor_of(parent_id),
+        )
     return {
-        "order_id": order.id,
-        "order_number": order.number,
+        **common,
+        "ask": [],
         "payment_id": payment.id,
         "amount_cents": payment.amount_cents,
-        "payment_state": payment.state,
-        "reused": reused,
+        "card_sale": card_sale,
     }
 
 
@@ -513,57 +537,86 @@ async def start_checkout(
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CheckoutStarted:
-    """The parent pays their cart: the order and its payment (or the pending ones of the same
-    cart), then the Lightbox session, or the saved card ``card_id`` charged at once (then
-    ``result`` says what happened)."""
+    """The parent pays their cart: the order (or the pending one of the same cart) and a new
+    attempt to pay it, then the Lightbox session, or the saved card ``card_id`` charged at
+    once (then ``result`` says what happened). Earlier attempts of the same order are first
+    asked about at Converge: one that was paid places the order and no new attempt opens."""
     lang = normalize_lang(lang)
-    reserved = await db(
-        engine,
-        _reserve_checkout,
-        parent_id=parent_id,
-        promo_code=promo_code,
-        donation=donation,
-        card_id=card_id,
-        lang=lang,
-    )
-    payment_id = reserved["payment_id"]
-    common = {
-        "order_id": reserved["order_id"],
-        "order_number": reserved["order_number"],
-        "payment_id": payment_id,
-        "amount_cents": reserved["amount_cents"],
-    }
-    if reserved["reused"] and reserved["payment_state"] == PaymentState.CREATED:
-        # The same attempt again: its earlier session may have been paid with the answer lost
-        # (a closed tab). Ask Converge by invoice first, so it is never paid twice.
-        found = await reconcile_payment(
-            payment_id=payment_id, window=NEVER_EXPIRE, engine=engine, gateway=gateway
+    asked: set[int] = set()
+    for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
+        reserved = await db(
+            engine,
+            _reserve_checkout,
+            parent_id=parent_id,
+            promo_code=promo_code,
+            donation=donation,
+            card_id=card_id,
+            lang=lang,
+            asked=frozenset(asked),
         )
-        if found.state != PaymentState.CREATED:
-            result = await _settle(
-                found, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        if not reserved["ask"]:
+            break
+        for attempt in reserved["ask"]:
+            found = await ask_converge(
+                payment_id=attempt, close_after=SESSION_WINDOW, engine=engine, gateway=gateway
             )
-            return CheckoutStarted(**common, hosted=None, result=result)
-    opened: PaymentView | HostedSession | None = None
-    if reserved["payment_state"] == PaymentState.CREATED:
-        try:
-            opened = await open_payment_attempt(
-                payment_id=payment_id,
-                parent_id=parent_id,
-                card_id=card_id,
-                save_card=save_card,
-                engine=engine,
-                gateway=gateway,
-            )
-        except DomainError as err:
-            # A saved card's charge another tab is running: its outcome is read below.
-            if card_id is None or err.code != "payment_not_open":
-                raise
-    if isinstance(opened, HostedSession):
-        return CheckoutStarted(**common, hosted=opened, result=None)
-    view = opened or await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
-    result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
-    return CheckoutStarted(**common, hosted=None, result=result)
+            if not found.answered:
+                # Converge cannot say whether the earlier attempt was paid: no new one now.
+                raise DomainError("payment_unavailable")
+            asked.add(attempt)
+            if found.view.state == PaymentState.APPROVED:
+                result = await _settle(
+                    found.view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+                )
+                return _started(reserved, found.view, result)
+    else:  # pragma: no cover - five rounds of new tabs while asking
+        raise DomainError("payment_unavailable")
+    if "settle" in reserved:
+        view = await db(engine, _view, payment_id=reserved["settle"], parent_id=parent_id)
+        result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+        return _started(reserved, view, result)
+    payment_id = reserved["payment_id"]
+    if reserved["card_sale"] is not None:
+        token, amount, invoice = reserved["card_sale"]
+        view = await charge_begun_card(
+            payment_id=payment_id,
+            token=token,
+            amount_cents=amount,
+            invoice=invoice,
+            actor=actor_of(parent_id),
+            engine=engine,
+            gateway=gateway,
+        )
+        result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+        return _started(reserved, view, result)
+    hosted = await open_payment_attempt(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        card_id=None,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+    assert isinstance(hosted, HostedSession)
+    return CheckoutStarted(
+        order_id=reserved["order_id"],
+        order_number=reserved["order_number"],
+        payment_id=payment_id,
+        amount_cents=reserved["amount_cents"],
+        hosted=hosted,
+        result=None,
+    )
+
+
+def _started(reserved: dict, view: PaymentView, result: CheckoutResult) -> CheckoutStarted:
+    return CheckoutStarted(
+        order_id=reserved["order_id"],
+        order_number=reserved["order_number"],
+        payment_id=view.id,
+        amount_cents=view.amount_cents,
+        hosted=None,
+        result=result,
+    )
 
 
 # -- 3. record: placing the order on approval (called by the ORDER payment handler) -------------
@@ -730,6 +783,7 @@ def _paying_payment_id(session: Session, order: Order) -> int | None:
             Payment.order_id == order.id,
             Payment.purpose == Purpose.ORDER,
             Payment.state == PaymentState.APPROVED,
+            Payment.duplicate_of_id.is_(None),
         )
         .order_by(Payment.verified_at, Payment.id)
         .limit(1)
@@ -843,9 +897,11 @@ async def complete_checkout(
     except DomainError as err:
         if err.code != "payment_already_paid":
             raise
-        # A second sale for a payment already paid (two tabs paid one attempt): void it.
-        if not await _void_stray_sale(payment_id, txn_id, engine=engine, gateway=gateway):
-            raise  # not a sale of this attempt: nothing of ours to void
+        # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
+        # of its own and voided it when Converge vouched for it (issue 21).
+        duplicate = await db(engine, _duplicate_of, payment_id=payment_id, txn_id=txn_id)
+        if duplicate is None:
+            raise  # not a sale of this attempt: nothing of ours was voided
         view = await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
         state = await db(engine, _order_state, payment_id=payment_id)
         amount = format_money(view.amount_cents, lang)
@@ -873,65 +929,55 @@ async def complete_checkout(
     return result
 
 
-async def _void_stray_sale(
-    payment_id: int, txn_id: str, *, engine: Engine | None, gateway: PaymentGateway | None
-) -> bool:
-    """Void a Converge sale that is not the one recorded for ``payment_id`` but carries its
-    invoice and amount (only such a sale, so a browser cannot make us void anything else).
-    True when it was such a sale (its void asked for); False otherwise."""
-    gw = gateway_or_default(gateway)
-    payment = await db(
-        engine, lambda session, **kw: session.get(Payment, kw["pid"]), pid=payment_id
-    )
-    query = await gw.txnquery(txn_id)
-    if not hasattr(query, "confirms_sale") or not query.confirms_sale(
-        amount_cents=payment.amount_cents, invoice_number=payment.invoice_number
-    ):
-        return False
-    if payment.converge_txn_id == txn_id:
-        return False
-    outcome = await gw.void(txn_id)
-    await db(
-        engine,
-        _note_stray,
-        payment_id=payment_id,
-        txn_id=txn_id,
-        outcome=type(outcome).__name__,
-    )
-    return True
+def _duplicate_of(session: Session, *, payment_id: int, txn_id: str) -> int | None:
+    """The duplicate sale row recorded for ``txn_id`` under ``payment_id``, if any."""
+    return session.exec(
+        select(Payment.id).where(
+            Payment.duplicate_of_id == payment_id, Payment.converge_txn_id == txn_id
+        )
+    ).first()
 
 
-def _note_stray(session: Session, *, payment_id: int, txn_id: str, outcome: str) -> None:
-    audit(
-        session,
-        actor="system",
-        kind="payment.duplicate_voided",
-        entity="payment",
-        entity_id=payment_id,
-        data={"txn_id": txn_id, "outcome": outcome},
-    )
-
-
-def checkout_declined(
-    session: Session, *, parent_id: int, payment_id: int, message: str, lang: str = "en"
+async def checkout_declined(
+    *,
+    parent_id: int,
+    payment_id: int,
+    message: str,
+    outcome: str = "declined",
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
 ) -> CheckoutResult:
-    """The Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``: the attempt is DECLINED
-    with the message, the order PAYMENT_FAILED; the cart is untouched and the next checkout of
-    it is a new attempt on the same order. (A sale Converge later confirms still counts.)"""
+    """OrderDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
+    (``outcome``: declined, error or cancelled). Only a hint: Converge is asked first
+    (issue 21). A sale it made places the order (or is voided, as for ``AddOrder``);
+    otherwise the attempt is DECLINED on the browser's word (still open: the next checkout
+    and the reconciliation ask again), the order PAYMENT_FAILED, the cart untouched. The
+    message says what is known: a decline Converge shows no charge for is a decline; an
+    error, or no answer from Converge, is "we could not confirm the payment"."""
     lang = normalize_lang(lang)
-    _view(session, payment_id=payment_id, parent_id=parent_id)
-    view = record_decline(
-        session,
+    await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
+    reason = str(message or "")[:120].strip() or "DECLINED"
+    asked = await report_browser_failure(
         payment_id=payment_id,
-        message=str(message or "")[:120],
         parent_id=parent_id,
+        message=reason,
+        engine=engine,
+        gateway=gateway,
     )
-    state = _order_state(session, payment_id=payment_id)
-    done = _result_now(view, state, lang)
-    if done is not None:
-        return done
-    number = state["number"]
-    return _result(view, state, lang, PENDING, t("orderpay.pending", lang, number=number))
+    view = asked.view
+    if view.state == PaymentState.APPROVED:
+        return await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
+    state = await db(engine, _order_state, payment_id=payment_id)
+    if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
+        return _result_now(view, state, lang) or _result(
+            view, state, lang, PENDING, t("orderpay.pending", lang, number=state["number"])
+        )
+    if asked.answered and outcome == "declined":
+        text = t("orderpay.declined", lang, reason=view.result_message or reason)
+    else:
+        text = t("orderpay.not_confirmed", lang, number=state["number"])
+    return _result(view, state, lang, DECLINED, text)
 
 
 # -- reconciliation: no money kept without an order ----------------------------------------------
@@ -946,6 +992,7 @@ def orphan_payments(session: Session) -> list[int]:
         other.order_id == Payment.order_id,
         other.purpose == Purpose.ORDER,
         other.state == PaymentState.APPROVED,
+        other.duplicate_of_id.is_(None),
         other.id != Payment.id,
         or_(
             other.verified_at < Payment.verified_at,
@@ -959,6 +1006,7 @@ def orphan_payments(session: Session) -> list[int]:
         .where(
             Payment.purpose == Purpose.ORDER,
             Payment.state == PaymentState.APPROVED,
+            Payment.duplicate_of_id.is_(None),  # voided on their own (payments service)
             Payment.id.not_in(refunded),
             or_(
                 and_(Order.status == OrderStatus.CANCELLED, Order.placed_at.is_(None)),

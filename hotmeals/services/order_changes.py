@@ -84,12 +84,14 @@ from hotmeals.services import cart, clock, orders
 from hotmeals.services.children import _as_id
 from hotmeals.services.menu import DATES_DEFAULT_DAYS, cutoff_rule, meal_date, toronto_today
 from hotmeals.services.payments import (
+    SESSION_WINDOW,
     HostedSession,
     PlannedRefund,
+    ask_converge,
     confirm_payment,
     open_payment_attempt,
-    record_decline,
     refund,
+    report_browser_failure,
     reserve_payment,
     reserve_refund,
 )
@@ -1085,6 +1087,9 @@ def _confirm_step(
         session.add(change)
         session.flush()
         return {"repeat": False, "change_id": change.id, "payment_id": payment.id, "planned": []}
+    # Applied without a payment: an earlier attempt of this draft no longer pays for it (a
+    # late sale of it is voided, never counted as this change's money).
+    change.payment_id = None
     cancellation_id = _apply(session, change, plan, now)
     planned = _reserve_refund(session, order, change, -diff, cancellation_id) if diff < 0 else []
     _mail_change(session, order, change, plan)
@@ -1117,7 +1122,8 @@ def _back_to_draft(session: Session, change: OrderChange) -> None:
         )
     ).first()
     change.state = DRAFT if (change.kind == MODIFY and other is None) else DROPPED
-    change.payment_id = None if change.state == DRAFT else change.payment_id
+    # The failed attempt stays linked (a draft pays with a new one): if Converge made its sale
+    # after all, it is traced to this change and voided, never kept (issue 21).
     change.request_key = None
     change.updated_at = _now()
     session.add(change)
@@ -1218,6 +1224,7 @@ async def _confirm(
 
     key = checked_key(request_key)
     card = None if card_id in (None, "") else _id(card_id, "card_id", "card_not_found")
+    await _ask_open_attempts(order_id, engine=engine, gateway=gateway)
     step = await db(
         engine,
         _confirm_step,
@@ -1268,14 +1275,82 @@ async def _settle(
     lang: str,
     engine: Engine | None,
     gateway: PaymentGateway | None,
+    payment_id: int | None = None,
 ) -> ChangeResult:
-    """After the payment's outcome is recorded: a dropped change's approved charge is voided."""
+    """After the payment's outcome is recorded: a dropped change's approved charge is voided;
+    so is an approved attempt its change no longer waits for (``payment_id``: the attempt
+    just settled, when it may not be the change's current one)."""
     result = await db(engine, _result_of, change_id=change_id, lang=lang)
+    stray = await db(engine, _stray_attempt, change_id=change_id, payment_id=payment_id)
+    if stray is not None:
+        await _void(stray, engine=engine, gateway=gateway)
+        return replace(
+            result,
+            status="dropped",
+            payment_id=stray,
+            message=t("order_change.attempt_voided", lang, number=result.order_number),
+        )
     if result.status == "dropped" and result.payment_id is not None:
         await _void(result.payment_id, engine=engine, gateway=gateway)
     elif result.status == "declined":
         await db(engine, _declined_change, change_id=change_id)
     return result
+
+
+def _stray_attempt(session: Session, *, change_id: int, payment_id: int | None) -> int | None:
+    """``payment_id`` (else the change's payment) when it is approved but did not pay for
+    the change (the change was set back to a draft, or paid by another attempt)."""
+    change = session.get(OrderChange, change_id)
+    if change is None:
+        return None
+    pid = payment_id or change.payment_id
+    payment = session.get(Payment, pid) if pid else None
+    if payment is None or payment.state != PaymentState.APPROVED:
+        return None
+    if change.state == APPLIED and change.payment_id == payment.id:
+        return None
+    if change.state == DROPPED and change.payment_id == payment.id:
+        return None  # the dropped change's own charge: voided with the "dropped" answer
+    return payment.id
+
+
+def _open_attempts(session: Session, *, order_id: int) -> list[int]:
+    """The order's change payments Converge has not had the last word on."""
+    return list(
+        session.exec(
+            select(Payment.id)
+            .where(
+                Payment.order_id == order_id,
+                Payment.purpose == Purpose.ORDER_CHANGE,
+                Payment.state != PaymentState.APPROVED,
+                Payment.closed_at.is_(None),
+                Payment.duplicate_of_id.is_(None),
+            )
+            .order_by(Payment.id)
+        ).all()
+    )
+
+
+async def _ask_open_attempts(
+    order_id: int, *, engine: Engine | None, gateway: PaymentGateway | None
+) -> None:
+    """Before a new attempt for the order opens, Converge is asked about the earlier ones
+    (issue 21): a sale it made applies its change, or is voided when the change no longer
+    waits for it. Converge not answering: no new attempt now (``payment_unavailable``)."""
+    for attempt in await db(engine, _open_attempts, order_id=order_id):
+        asked = await ask_converge(
+            payment_id=attempt, close_after=SESSION_WINDOW, engine=engine, gateway=gateway
+        )
+        if not asked.answered:
+            raise DomainError("payment_unavailable")
+        if asked.view.state == PaymentState.APPROVED:
+            stray = await db(engine, _orphan_change_payment, payment_id=attempt)
+            if stray:
+                await _void(attempt, engine=engine, gateway=gateway)
+
+
+def _orphan_change_payment(session: Session, *, payment_id: int) -> bool:
+    return payment_id in set(_orphan_change_payments(session, payment_id=payment_id))
 
 
 def _declined_change(session: Session, *, change_id: int) -> None:
@@ -1348,18 +1423,24 @@ def _own_id(session: Session, *, parent_id: int, order_id: object) -> int:
 
 
 def _change_of_payment(session: Session, *, parent_id: int, payment_id: object) -> int:
+    """The change a (parent's, ORDER_CHANGE) payment was made for: the change that holds it
+    now, else the one it was last made for (audit), else ``payment_not_found``."""
     key = _id(payment_id, "payment_id", "payment_not_found")
     payment = get_payment(session, key, parent_id)
+    if payment.purpose != Purpose.ORDER_CHANGE:
+        raise DomainError("payment_not_found", field="payment_id")
     change = session.exec(select(OrderChange).where(OrderChange.payment_id == payment.id)).first()
-    if payment.purpose != Purpose.ORDER_CHANGE or change is None:
+    if change is None:
+        # A draft paid again with a newer attempt: this one belongs to the same order's
+        # latest change (its sale, if any, is voided by ``_settle``).
+        change = session.exec(
+            select(OrderChange)
+            .where(OrderChange.order_id == payment.order_id)
+            .order_by(OrderChange.id.desc())
+        ).first()
+    if change is None:
         raise DomainError("payment_not_found", field="payment_id")
     return change.id or 0
-
-
-def _payment_of_change(session: Session, *, change_id: int) -> int:
-    change = session.get(OrderChange, change_id)
-    assert change is not None and change.payment_id is not None
-    return change.payment_id
 
 
 async def complete_change_payment(
@@ -1373,13 +1454,14 @@ async def complete_change_payment(
 ) -> ChangeResult:
     """After the Lightbox's ``onApproval`` for a change: Converge confirms the sale and the
     change is applied in the same transaction (or, when it cannot be any more, dropped and the
-    charge voided). Safe to repeat."""
+    charge voided; so is the sale of an attempt its change no longer waits for). Safe to
+    repeat."""
     lang = normalize_lang(lang)
     change_id = await db(engine, _change_of_payment, parent_id=parent_id, payment_id=payment_id)
-    change_payment = await db(engine, _payment_of_change, change_id=change_id)
+    paid = _id(payment_id, "payment_id", "payment_not_found")
     try:
         await confirm_payment(
-            payment_id=change_payment,
+            payment_id=paid,
             txn_id=txn_id,
             parent_id=parent_id,
             engine=engine,
@@ -1388,24 +1470,51 @@ async def complete_change_payment(
     except DomainError as err:
         if err.code != "payment_already_paid":
             raise
-    return await _settle(change_id, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
-
-
-def change_payment_declined(
-    session: Session, *, parent_id: int, payment_id: object, message: str = "", lang: str = "en"
-) -> ChangeResult:
-    """The Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled`` for a change: nothing is
-    charged, nothing changes; the change is a draft again."""
-    lang = normalize_lang(lang)
-    change_id = _change_of_payment(session, parent_id=parent_id, payment_id=payment_id)
-    change = session.get(OrderChange, change_id)
-    assert change is not None and change.payment_id is not None
-    record_decline(
-        session, payment_id=change.payment_id, message=str(message or "")[:120], parent_id=parent_id
+        # A second sale of a paid attempt: recorded apart and voided by confirm_payment.
+    return await _settle(
+        change_id,
+        parent_id=parent_id,
+        lang=lang,
+        engine=engine,
+        gateway=gateway,
+        payment_id=paid,
     )
-    result = _result_of(session, change_id=change_id, lang=lang)
-    if result.status == "declined":
-        _declined_change(session, change_id=change_id)
+
+
+async def change_payment_declined(
+    *,
+    parent_id: int,
+    payment_id: object,
+    message: str = "",
+    outcome: str = "declined",
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> ChangeResult:
+    """ModifyChangeDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
+    for a change (``outcome``). Only a hint: Converge is asked first (issue 21); a sale it
+    made applies the change (or is voided). Otherwise nothing is charged as far as Converge
+    shows, nothing changes, and the change is a draft again; the attempt stays open for the
+    reconciliation and the next attempt to ask about."""
+    lang = normalize_lang(lang)
+    change_id = await db(engine, _change_of_payment, parent_id=parent_id, payment_id=payment_id)
+    paid = _id(payment_id, "payment_id", "payment_not_found")
+    reason = str(message or "")[:120].strip() or "DECLINED"
+    asked = await report_browser_failure(
+        payment_id=paid, parent_id=parent_id, message=reason, engine=engine, gateway=gateway
+    )
+    result = await _settle(
+        change_id,
+        parent_id=parent_id,
+        lang=lang,
+        engine=engine,
+        gateway=gateway,
+        payment_id=paid,
+    )
+    if result.status == "declined" and not (asked.answered and outcome == "declined"):
+        result = replace(
+            result, message=t("order_change.not_confirmed", lang, number=result.order_number)
+        )
     return result
 
 
@@ -1452,21 +1561,30 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
     return True
 
 
-def dropped_change_payments(session: Session) -> list[int]:
-    """Approved ORDER_CHANGE payments of dropped changes not refunded yet (for the
-    reconciliation round: void them)."""
+def _orphan_change_payments(session: Session, *, payment_id: int | None = None) -> list[int]:
+    """Approved ORDER_CHANGE payments that paid for no change and are not refunded yet: the
+    change was dropped, set back to a draft (a browser reported a failure, Converge made the
+    sale after all), or is paid by a newer attempt."""
     refunded = select(Refund.payment_id).where(Refund.state.in_(list(RESERVING)))
-    return list(
-        session.exec(
-            select(Payment.id)
-            .join(OrderChange, OrderChange.payment_id == Payment.id)
-            .where(
-                OrderChange.state == DROPPED,
-                Payment.state == PaymentState.APPROVED,
-                Payment.id.not_in(refunded),
-            )
-        ).all()
+    applied = select(OrderChange.payment_id).where(
+        OrderChange.state == APPLIED, OrderChange.payment_id.is_not(None)
     )
+    query = select(Payment.id).where(
+        Payment.purpose == Purpose.ORDER_CHANGE,
+        Payment.state == PaymentState.APPROVED,
+        Payment.duplicate_of_id.is_(None),  # voided on their own (payments service)
+        Payment.id.not_in(refunded),
+        Payment.id.not_in(applied),
+    )
+    if payment_id is not None:
+        query = query.where(Payment.id == payment_id)
+    return list(session.exec(query.order_by(Payment.id)).all())
+
+
+def dropped_change_payments(session: Session) -> list[int]:
+    """Approved ORDER_CHANGE payments that paid for no change, not refunded yet (for the
+    reconciliation round: void them)."""
+    return _orphan_change_payments(session)
 
 
 # -- manage one meal: the list, the detail, the dates, the move -----------------------------------
@@ -1844,8 +1962,9 @@ def _drop_draft_move(session: Session, *, change_id: int) -> None:
 async def void_dropped_change_payments(
     *, engine: Engine | None = None, gateway: PaymentGateway | None = None
 ) -> list[int]:
-    """The periodic job's part (``payments.reconcile_round``): void every approved payment of
-    a dropped change (its completion call never came, or Converge refused the void then).
+    """The periodic job's part (``payments.reconcile_round``): void every approved change
+    payment that paid for no change (dropped, set back to a draft, or replaced by a newer
+    attempt; its completion call never came, or Converge refused the void then).
     Returns the ids it voided (or started to)."""
     ids = await db(engine, dropped_change_payments)
     done = []

@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import case, insert
+from sqlalchemy import and_, case, exists, insert, or_
 from sqlalchemy.engine import Engine
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, func, select
 
 from hotmeals.db.models import (
@@ -50,6 +51,7 @@ from hotmeals.db.models import (
     Order,
     OrderCancellation,
     OrderCancellationLine,
+    OrderChange,
     OrderLine,
     OrderLineAddOn,
     Parent,
@@ -69,14 +71,20 @@ from hotmeals.domain.orders import (
     transition,
     transition_line,
 )
-from hotmeals.domain.payments import PaymentState, RefundState
+from hotmeals.domain.payments import PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import LineInput
 from hotmeals.domain.refunds import CancelRefund, plan_cancel_refund, sold_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
-from hotmeals.services.payments.records import RESERVING, audit, lock_row
+from hotmeals.services.payments.records import (
+    CHANGE_PAID_STATES,
+    RESERVING,
+    audit,
+    lock_row,
+    split_order_payments,
+)
 
 HISTORY_STATUSES = (
     OrderStatus.PLACED,
@@ -119,8 +127,12 @@ class LoadedOrder:
     lines: list[OrderLine]
     vendors: dict[int, Vendor]  # by vendor id
     addons: dict[int, list[OrderLineAddOn]]  # by order line id
-    payments: list[Payment]  # approved payments of the order (sale, modify increases)
-    refunds: list[Refund]  # every refund row of the order, oldest first
+    payments: list[Payment]  # approved payments that pay for the order (sale, increases)
+    refunds: list[Refund]  # the refund rows of those payments, oldest first
+    # Approved attempts that paid for nothing (a second attempt, a dropped or replaced
+    # change's payment, a duplicate sale) and their refunds (voids): never the order's money.
+    strays: list[Payment] = field(default_factory=list)
+    stray_refunds: list[Refund] = field(default_factory=list)
 
     @property
     def paid_cents(self) -> int:
@@ -221,14 +233,23 @@ def _load_rest(session: Session, order: Order) -> LoadedOrder:
             .order_by(OrderLineAddOn.id)
         ).all():
             addons.setdefault(addon.order_line_id, []).append(addon)
-    payments = list(
+    approved = list(
         session.exec(
             select(Payment)
             .where(Payment.order_id == order.id, Payment.state == PaymentState.APPROVED)
             .order_by(Payment.id)
         ).all()
     )
-    refunds = list(
+    change_payments = session.exec(
+        select(OrderChange.payment_id).where(
+            OrderChange.order_id == order.id,
+            OrderChange.state.in_(CHANGE_PAID_STATES),
+            OrderChange.payment_id.is_not(None),
+        )
+    ).all()
+    payments, strays = split_order_payments(order, approved, [p for p in change_payments if p])
+    kept = {p.id for p in payments}
+    every_refund = list(
         session.exec(
             select(Refund)
             .join(Payment, Payment.id == Refund.payment_id)
@@ -237,7 +258,37 @@ def _load_rest(session: Session, order: Order) -> LoadedOrder:
             .execution_options(populate_existing=True)
         ).all()
     )
-    return LoadedOrder(order, lines, vendors, addons, payments, refunds)
+    refunds = [r for r in every_refund if r.payment_id in kept]
+    stray_refunds = [r for r in every_refund if r.payment_id not in kept]
+    return LoadedOrder(order, lines, vendors, addons, payments, refunds, strays, stray_refunds)
+
+
+def _pays_for_order() -> Any:
+    """SQL: ``Payment`` is one that pays for its order (``split_order_payments`` in one
+    condition, for a list): the first approved ORDER attempt, or the payment of a change
+    applied (or being applied)."""
+    other = aliased(Payment)
+    earlier = exists().where(
+        other.order_id == Payment.order_id,
+        other.purpose == Purpose.ORDER,
+        other.state == PaymentState.APPROVED,
+        other.duplicate_of_id.is_(None),
+        other.id != Payment.id,
+        or_(
+            other.verified_at < Payment.verified_at,
+            and_(other.verified_at == Payment.verified_at, other.id < Payment.id),
+        ),
+    )
+    changes = select(OrderChange.payment_id).where(
+        OrderChange.state.in_(CHANGE_PAID_STATES), OrderChange.payment_id.is_not(None)
+    )
+    return and_(
+        Payment.duplicate_of_id.is_(None),
+        or_(
+            and_(Payment.purpose == Purpose.ORDER, ~earlier),
+            and_(Payment.purpose == Purpose.ORDER_CHANGE, Payment.id.in_(changes)),
+        ),
+    )
 
 
 # -- cut-offs -------------------------------------------------------------------------------------
@@ -324,7 +375,11 @@ def order_history(
         for oid, cents in session.exec(
             select(Payment.order_id, func.coalesce(func.sum(Refund.amount_cents), 0))
             .join(Payment, Payment.id == Refund.payment_id)
-            .where(Payment.order_id.in_(ids), Refund.state == RefundState.SUCCEEDED)
+            .where(
+                Payment.order_id.in_(ids),
+                Refund.state == RefundState.SUCCEEDED,
+                _pays_for_order(),  # never the void of a charge that paid for nothing
+            )
             .group_by(Payment.order_id)
         ).all():
             refunded[oid or 0] = int(cents)
@@ -530,6 +585,41 @@ def order_detail(
         for r in loaded.refunds
         if r.state != RefundState.FAILED
     ]
+    # Charges that paid for nothing (a second attempt, a replaced or dropped change's
+    # payment, a duplicate sale): listed apart with their void, never in the order's money.
+    voided = []
+    for p in loaded.strays:
+        back = [r for r in loaded.stray_refunds if r.payment_id == p.id]
+        done = sum(r.amount_cents for r in back if r.state == RefundState.SUCCEEDED)
+        state = (
+            RefundState.SUCCEEDED
+            if done >= p.amount_cents
+            else RefundState.PENDING
+            if any(r.state in RESERVING for r in back)
+            else RefundState.FAILED
+            if back
+            else RefundState.PENDING
+        )
+        day = (p.verified_at or p.created_at).astimezone(TORONTO).date()
+        state_label = t(f"orders_after.refund_{str(state).lower()}", lang)
+        voided.append(
+            {
+                "payment_id": p.id,
+                "amount_cents": p.amount_cents,
+                "amount": format_money(p.amount_cents, lang),
+                "refunded_cents": done,
+                "state": state,
+                "state_label": state_label,
+                "date": day.isoformat(),
+                "text": t(
+                    "orders_after.voided_attempt",
+                    lang,
+                    amount=format_money(p.amount_cents, lang),
+                    day=_day(day, lang),
+                    state=state_label,
+                ),
+            }
+        )
     return {
         "order_id": order.id,
         "number": order.number,
@@ -543,6 +633,7 @@ def order_detail(
         "total_refund_cents": refunded,
         "total_refund": format_money(refunded, lang),
         "refunds": refunds,
+        "voided_attempts": voided,
         "can_cancel": any(x["can_cancel"] for x in out_lines),
     }
 

@@ -299,3 +299,30 @@ def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
     one, twelve = counts[1], counts[12]
     assert one[0] == twelve[0], twelve[2].report()
     assert one[1] == twelve[1], twelve[3].report()
+
+
+def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    """Issue 21: the page's onError after the sale (its answer lost) is only a hint; the
+    server asks Converge and the order is placed with that sale, never charged twice."""
+    sim.clock.now = datetime.now(UTC)  # Converge is searched by the payment's own dates
+    fill(family, 1)
+    first = start(api, family)["data"]
+    assert lightbox_submit(sim, first["ssl_txn_auth_token"])["outcome"] == "approval"
+    told = call(
+        api,
+        "/Parent/order/OrderDeclined",
+        {"payment_id": first["payment_id"], "ssl_result_message": "error"},
+        family["token"],
+        "fr",
+    ).json()
+    assert told["code"] == 1 and told["data"]["status"] == "placed", told
+    assert cart_count(family["parent_id"]) == 0
+    again = call(
+        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, family["token"]
+    ).json()
+    assert again["code"] == 0  # nothing left to pay
+    with session_scope() as s:
+        [payment] = s.exec(select(Payment).where(Payment.order_id == first["order_id"])).all()
+        assert payment.state == "APPROVED"

@@ -147,14 +147,14 @@ async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> checkout.Checkou
     assert started.hosted is not None and started.result is None
     answer = lightbox_submit(sim, started.hosted.token, number=number)
     if answer["outcome"] != "approval":
-        with session_scope(engine) as s:
-            return checkout.checkout_declined(
-                s,
-                parent_id=shop["parent_id"],
-                payment_id=started.payment_id,
-                message=answer["response"].get("ssl_result_message", "DECLINED"),
-                lang=kw.get("lang", "en"),
-            )
+        return await checkout.checkout_declined(
+            parent_id=shop["parent_id"],
+            payment_id=started.payment_id,
+            message=answer["response"].get("ssl_result_message", "DECLINED"),
+            lang=kw.get("lang", "en"),
+            engine=engine,
+            gateway=gateway,
+        )
     return await checkout.complete_checkout(
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
@@ -324,9 +324,11 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
     tabs = all_at_once(2, start)
     assert all(isinstance(tab, checkout.CheckoutStarted) for tab in tabs), tabs
     assert {tab.order_id for tab in tabs} == {tabs[0].order_id}
-    assert {tab.payment_id for tab in tabs} == {tabs[0].payment_id}
+    # One attempt, one payment row, one invoice (issue 21): each tab's session is its own.
+    assert len({tab.payment_id for tab in tabs}) == 2
+    assert len({tab.hosted.invoice_number for tab in tabs}) == 2
     assert len(orders(pay_engine, shop["parent_id"])) == 1
-    # Both tabs pay in their Lightbox (the same attempt, the same invoice), then AddOrder at once.
+    # Both tabs pay in their Lightbox, then AddOrder at once.
     txns = [lightbox_submit(live_sim, tab.hosted.token)["response"]["ssl_txn_id"] for tab in tabs]
 
     results = each_at_once(
@@ -343,10 +345,13 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
         ]
     )
     assert sorted(r.status for r in results) == ["placed", "voided"], results
-    invoice = tabs[0].hosted.invoice_number
-    sales = sim_txns(live_sim, invoice, "SALE")
-    voids = sim_txns(live_sim, invoice, "VOID")
+    sales = [s for tab in tabs for s in sim_txns(live_sim, tab.hosted.invoice_number, "SALE")]
+    voids = [v for tab in tabs for v in sim_txns(live_sim, tab.hosted.invoice_number, "VOID")]
     assert len(sales) == 2 and len(voids) == 1  # the second sale is voided: one charge kept
+    voided = next(r for r in results if r.status == "voided")
+    with session_scope(pay_engine) as s:  # the void is the second attempt's own refund row
+        [refund] = s.exec(select(Refund).where(Refund.payment_id == voided.payment_id)).all()
+        assert refund.state == RefundState.SUCCEEDED and refund.kind == "VOID"
     [order] = orders(pay_engine, shop["parent_id"])
     assert order.status == OrderStatus.PLACED
     assert cart_ids(pay_engine, shop["parent_id"]) == []
@@ -610,12 +615,15 @@ async def test_another_parents_payment_or_order_is_not_found(
             gateway=gateway,
         )
     assert err.value.code == "payment_not_found"
-    with session_scope(pay_engine) as s:
-        with pytest.raises(DomainError) as err:
-            checkout.checkout_declined(
-                s, parent_id=other, payment_id=started.payment_id, message="x"
-            )
-        assert err.value.code == "payment_not_found"
+    with pytest.raises(DomainError) as err:
+        await checkout.checkout_declined(
+            parent_id=other,
+            payment_id=started.payment_id,
+            message="x",
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert err.value.code == "payment_not_found"
     with session_scope(pay_engine) as s:
         with pytest.raises(DomainError) as err:
             checkout.order_confirmation(s, parent_id=other, order_id=started.order_id)

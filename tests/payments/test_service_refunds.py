@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy.engine import Engine
 
 from hotmeals.db.engine import session_scope
-from hotmeals.db.models import Donation, Order
+from hotmeals.db.models import Donation, Order, OrderChange
 from hotmeals.domain.charges import ChargeRates, OrderTerms
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
@@ -234,6 +234,16 @@ async def test_an_order_refund_is_spread_over_its_payments(
                 txn_id=txn_id,
                 engine=pay_engine,
                 gateway=gateway,
+            )
+        )
+    with session_scope(pay_engine) as db:  # the change the second payment paid for
+        db.add(
+            OrderChange(
+                order_id=order_id,
+                parent_id=family["parent_id"],
+                state="applied",
+                payment_id=paid[1].id,
+                amount_cents=1500,
             )
         )
     result = await payments.refund(

@@ -238,6 +238,13 @@ class Payment(SQLModel, table=True):
     result_message: str | None = Field(default=None, max_length=120)
     settled: bool = False
     verified_at: datetime | None = None
+    # When Converge's word on this attempt was taken (its sale confirmed, its own answer
+    # recorded, or no sale once the session was over). Empty on a failure only a browser
+    # reported: the reconciliation asks Converge about it once (issue 21).
+    closed_at: datetime | None = None
+    # A second approved sale under another attempt's invoice: a row of its own (its own
+    # refund), pointing at that attempt.
+    duplicate_of_id: int | None = fk("payment.id", nullable=True)
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
 

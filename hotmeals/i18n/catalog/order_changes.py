@@ -55,6 +55,15 @@ EN: dict[str, str] = {
     "order_change.declined": (
         "Your card was declined ({reason}). Nothing was charged and your order is unchanged."
     ),
+    "order_change.attempt_voided": (
+        "This payment came after your change of order {number} was set aside: the charge is "
+        "cancelled and the order is as it was."
+    ),
+    "order_change.not_confirmed": (
+        "We could not confirm the payment for order {number}; you have not been charged twice. "
+        "If the card processor made the charge after all, the change is applied with it (or "
+        "the charge is cancelled); otherwise your order is unchanged and you can try again."
+    ),
     "order_change.dropped": (
         "Order {number} could not be changed any more (a deadline passed or the meal was "
         "cancelled): the charge of {amount} is cancelled."
@@ -132,6 +141,16 @@ FR: dict[str, str] = {
     ),
     "order_change.declined": (
         "Votre carte a été refusée ({reason}). Rien n'a été débité et votre commande est inchangée."
+    ),
+    "order_change.attempt_voided": (
+        "Ce paiement est arrivé après la mise de côté de votre modification de la commande "
+        "{number} : le débit est annulé et la commande reste telle quelle."
+    ),
+    "order_change.not_confirmed": (
+        "Nous n'avons pas pu confirmer le paiement de la commande {number} ; vous n'avez pas été "
+        "débité deux fois. Si le processeur de cartes a tout de même effectué le paiement, la "
+        "modification est appliquée avec celui-ci (ou le paiement est annulé) ; sinon, votre "
+        "commande est inchangée et vous pouvez réessayer."
     ),
     "order_change.dropped": (
         "La commande {number} ne pouvait plus être modifiée (une date limite est passée ou le "

@@ -18,6 +18,11 @@ EN: dict[str, str] = {
         "Your card was declined ({reason}). Nothing was charged and your cart is unchanged: you "
         "can try again with another card."
     ),
+    "orderpay.not_confirmed": (
+        "We could not confirm the payment for order {number}; you have not been charged twice. "
+        "If the card processor made the charge after all, the order is placed with it and you "
+        "will receive an e-mail; otherwise your cart is unchanged and you can pay again."
+    ),
     "orderpay.voided": (
         "Order {number} could no longer be placed, so the charge of {amount} was cancelled."
     ),
@@ -85,6 +90,12 @@ FR: dict[str, str] = {
     "orderpay.declined": (
         "Votre carte a été refusée ({reason}). Rien n'a été facturé et votre panier est "
         "inchangé : vous pouvez réessayer avec une autre carte."
+    ),
+    "orderpay.not_confirmed": (
+        "Nous n'avons pas pu confirmer le paiement de la commande {number} ; vous n'avez pas été "
+        "débité deux fois. Si le processeur de cartes a tout de même effectué le paiement, la "
+        "commande est passée avec celui-ci et vous recevrez un courriel ; sinon, votre panier "
+        "est inchangé et vous pouvez payer de nouveau."
     ),
     "orderpay.voided": (
         "La commande {number} ne pouvait plus être passée : le paiement de {amount} a été annulé."

@@ -44,6 +44,9 @@ EN: dict[str, str] = {
     "orders_after.refund_pending": "Refund in progress",
     "orders_after.refund_unknown": "Refund in progress",
     "orders_after.refund_failed": "Refund failed",
+    "orders_after.voided_attempt": (
+        "A second charge of {amount} on {day} did not pay for this order: {state}."
+    ),
     "orders_after.reason_other": "Other",
     # the e-mail
     "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
@@ -115,6 +118,9 @@ FR: dict[str, str] = {
     "orders_after.line_moved": "Déplacée",
     "orders_after.refund_succeeded": "Remboursé",
     "orders_after.refund_pending": "Remboursement en cours",
+    "orders_after.voided_attempt": (
+        "Un deuxième paiement de {amount} le {day} n'a pas servi à cette commande : {state}."
+    ),
     "orders_after.refund_unknown": "Remboursement en cours",
     "orders_after.refund_failed": "Remboursement échoué",
     "orders_after.reason_other": "Autre",

@@ -28,6 +28,9 @@ EN: dict[str, str] = {
     "pay.declined": "Your card was declined ({reason}). No money was taken. Please try "
     "another card.",
     "pay.cancelled": "Payment cancelled. No money was taken.",
+    "pay.not_confirmed": "We could not confirm the payment; you have not been charged twice. "
+    "If the card processor made the charge after all, it counts and you will see it in your "
+    "history; otherwise you can try again.",
     "pay.error": "The payment could not be completed ({reason}). Please try again.",
     "pay.card_saved": "Card saved",
     "pay.card_deleted": "Card deleted",
@@ -98,6 +101,9 @@ FR: dict[str, str] = {
     "pay.declined": "Votre carte a été refusée ({reason}). Aucun montant n'a été prélevé. "
     "Veuillez essayer une autre carte.",
     "pay.cancelled": "Paiement annulé. Aucun montant n'a été prélevé.",
+    "pay.not_confirmed": "Nous n'avons pas pu confirmer le paiement ; vous n'avez pas été "
+    "débité deux fois. Si le processeur de cartes a tout de même effectué le paiement, il "
+    "compte et vous le verrez dans votre historique ; sinon, vous pouvez réessayer.",
     "pay.error": "Le paiement n'a pas pu être effectué ({reason}). Veuillez réessayer.",
     "pay.card_saved": "Carte enregistrée",
     "pay.card_deleted": "Carte supprimée",

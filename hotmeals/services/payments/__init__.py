@@ -66,6 +66,7 @@ from hotmeals.payments.gateway import (
     PaymentGateway,
     SaleOutcome,
     SessionTokenError,
+    TxnQueryResult,
     UnknownOutcome,
 )
 from hotmeals.services.clock import now as utcnow
@@ -100,6 +101,7 @@ MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not
 # attempt can be closed as EXPIRED. Also the wait before a lost stored-card sale is given up.
 SESSION_WINDOW = timedelta(minutes=20)
 TXN_ID_MAX = steps.TXN_ID_MAX
+DUPLICATE_REASON = "duplicate sale: voided"
 
 
 # -- results ------------------------------------------------------------------------------------
@@ -315,9 +317,16 @@ async def confirm_payment(
     gw = gateway_or_default(gateway)
     who = actor_of(parent_id, actor)
     txn_id = _valid_txn_id(txn_id)
-    amount, invoice, done = await db(
-        engine, steps.confirm_inputs, payment_id=payment_id, parent_id=parent_id, txn_id=txn_id
-    )
+    try:
+        amount, invoice, done = await db(
+            engine, steps.confirm_inputs, payment_id=payment_id, parent_id=parent_id, txn_id=txn_id
+        )
+    except DomainError as err:
+        if err.code == "payment_already_paid":
+            # Another sale for an attempt already paid: if Converge vouches for it (our
+            # invoice and amount), it is a row of its own and voided at once (issue 21).
+            await _duplicate_from_txn(engine, gw, payment_id, txn_id, who)
+        raise
     if done is not None:
         return done
     query = await gw.txnquery(txn_id)
@@ -330,9 +339,16 @@ async def confirm_payment(
         return await db(engine, steps.mark_unknown, payment_id=payment_id, reason=reason, actor=who)
     if query.confirms_sale(amount_cents=amount, invoice_number=invoice):
         charge = steps.Charge.of_query(query, "txnquery")
-        return await db(
-            engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=who
-        )
+        try:
+            return await db(
+                engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=who
+            )
+        except DomainError as err:
+            if err.code == "payment_already_paid":  # another sale was recorded meanwhile
+                await void_duplicate_sale(
+                    payment_id=payment_id, charge=charge, actor=who, engine=engine, gateway=gw
+                )
+            raise
     if (
         query.approved
         and query.transaction_type.upper() == "SALE"
@@ -367,9 +383,12 @@ def record_decline(
     parent_id: int | None = None,
     actor: str | None = None,
 ) -> PaymentView:
-    """The Lightbox's ``onDeclined``: keep the decline message on a CREATED payment. Only the
-    browser says so, which is harmless: nothing is paid, and a sale Converge later confirms
-    still moves the payment to APPROVED."""
+    """A decline, error or cancel a browser (the Lightbox's ``onDeclined``/``onError``/
+    ``onCancelled``) or an API client reported: a hint, never Converge's word. A CREATED
+    attempt becomes DECLINED with the message, but stays open (``closed_at`` empty): the next
+    attempt for the same thing and the reconciliation (once the session is over) ask Converge
+    about it, and a sale it made still moves it to APPROVED. Any other state is left alone.
+    Callers that can wait for the network use ``report_browser_failure``, which asks first."""
     get_payment(session, payment_id, parent_id)
     text = clip((message or "DECLINED").strip() or "DECLINED")
     return steps.mark_failed(
@@ -380,7 +399,204 @@ def record_decline(
         kind="payment.declined",
         actor=actor_of(parent_id, actor),
         data={"source": "browser"},
+        closed=False,
+        only_from=(PaymentState.CREATED,),
     )
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What Converge said about one attempt: ``view`` after recording it; ``answered``
+    False when Converge could not be asked (nothing was recorded)."""
+
+    view: PaymentView
+    answered: bool
+
+
+async def ask_converge(
+    *,
+    payment_id: int,
+    actor: str = "system",
+    now: datetime | None = None,
+    close_after: timedelta | None = SESSION_WINDOW,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> Asked:
+    """Converge's word on one attempt, by its invoice (``find_by_invoice``), recorded once:
+
+    - a confirming sale -> APPROVED, whatever the attempt's state (CREATED, UNKNOWN, or a
+      failure a browser reported); further sales under the same invoice are duplicates,
+      rows of their own, voided at once;
+    - no sale and the attempt's session over (``close_after`` since it was created; None:
+      never) -> closed: CREATED/UNKNOWN become EXPIRED, a reported failure keeps its state
+      and is asked about no more;
+    - otherwise (a sale held for review, the session may still be used) nothing changes.
+
+    An attempt already approved or closed is not asked about again."""
+    gw = gateway_or_default(gateway)
+    payment, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
+    if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
+        return Asked(view, True)
+    current = now or utcnow()
+    # A sale of this attempt can only be made while its session lives: the search stops a
+    # day after that (an old attempt asked about once is one short search, not months).
+    last = min(current, payment.created_at + SESSION_WINDOW)
+    found = await gw.find_by_invoice(
+        payment.invoice_number,
+        start=(payment.created_at - timedelta(days=1)).date(),
+        end=(last + timedelta(days=1)).date(),
+    )
+    if isinstance(found, GatewayError | UnknownOutcome):
+        log.warning("payment %s: could not ask Converge", payment_id)
+        return Asked(view, False)
+    sales = [
+        q
+        for q in found
+        if q.confirms_sale(amount_cents=payment.amount_cents, invoice_number=payment.invoice_number)
+    ]
+    if sales:
+        charge = steps.Charge.of_query(sales[0], "reconcile")
+        try:
+            view = await db(
+                engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=actor
+            )
+        except DomainError as err:
+            if err.code != "payment_already_paid":
+                raise
+            view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
+            view = view[1]
+        for other in sales:
+            await void_duplicate_sale(
+                payment_id=payment_id,
+                charge=steps.Charge.of_query(other, "reconcile"),
+                actor=actor,
+                engine=engine,
+                gateway=gw,
+            )
+        return Asked(view, True)
+    held = [
+        q
+        for q in found
+        if q.transaction_type.upper() == "SALE"
+        and q.status in ("PEN", "REV")
+        and q.amount_cents == payment.amount_cents
+    ]
+    if held or close_after is None or current - payment.created_at < close_after:
+        return Asked(view, True)
+    if payment.state in (PaymentState.CREATED, PaymentState.UNKNOWN):
+        return Asked(await db(engine, steps.expire, payment_id=payment_id, actor=actor), True)
+    return Asked(await db(engine, steps.close_attempt, payment_id=payment_id, actor=actor), True)
+
+
+async def report_browser_failure(
+    *,
+    payment_id: int,
+    parent_id: int,
+    message: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> Asked:
+    """A browser (or an API client) says the attempt failed: ask Converge first. A sale it
+    made is recorded (APPROVED: what it pays for is placed or applied); otherwise the
+    report is kept as a hint (``record_decline``), and ``answered`` says whether Converge
+    could be asked at all."""
+    await db(engine, steps.reconcile_inputs_of, payment_id=payment_id, parent_id=parent_id)
+    asked = await ask_converge(
+        payment_id=payment_id,
+        actor=actor_of(parent_id),
+        close_after=None,
+        engine=engine,
+        gateway=gateway,
+    )
+    if asked.view.state == PaymentState.APPROVED:
+        return asked
+    view = await db(
+        engine, record_decline, payment_id=payment_id, message=message, parent_id=parent_id
+    )
+    return Asked(view, asked.answered)
+
+
+async def void_duplicate_sale(
+    *,
+    payment_id: int,
+    charge: steps.Charge,
+    actor: str = "system",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> int | None:
+    """Record a second approved sale under ``payment_id``'s invoice as a row of its own and
+    void it (a refund row of its own; a return once settled). The sale's id is checked by
+    the caller against Converge. Returns the duplicate row's id (None: it is the attempt's
+    own sale). Safe to repeat: the same sale is the same row, refunded once."""
+    dup = await db(
+        engine, steps.record_duplicate, payment_id=payment_id, charge=charge, actor=actor
+    )
+    if dup is not None:
+        await _void_whole(dup, reason=DUPLICATE_REASON, engine=engine, gateway=gateway)
+    return dup
+
+
+async def _duplicate_from_txn(
+    engine: Engine | None, gw: PaymentGateway, payment_id: int, txn_id: str, actor: str
+) -> int | None:
+    payment = await db(
+        engine, lambda session, **kw: get_payment(session, kw["pid"]), pid=payment_id
+    )
+    if payment.converge_txn_id == txn_id:
+        return None
+    query = await gw.txnquery(txn_id)
+    if not isinstance(query, TxnQueryResult) or not query.confirms_sale(
+        amount_cents=payment.amount_cents, invoice_number=payment.invoice_number
+    ):
+        return None  # not a sale of this attempt: nothing of ours to void
+    return await void_duplicate_sale(
+        payment_id=payment_id,
+        charge=steps.Charge.of_query(query, "txnquery"),
+        actor=actor,
+        engine=engine,
+        gateway=gw,
+    )
+
+
+async def _void_whole(
+    payment_id: int, *, reason: str, engine: Engine | None, gateway: PaymentGateway | None
+) -> bool:
+    """Refund what is left of an approved payment (a void before settlement). True when it
+    is back or on its way; False when Converge refused (the round tries again)."""
+    amount = await db(engine, steps.refundable_of, payment_id=payment_id)
+    if amount <= 0:
+        return True
+    try:
+        result = await refund(
+            amount_cents=amount,
+            reason=reason,
+            payment_id=payment_id,
+            actor="system",
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:  # refunded meanwhile by another call
+        if err.code in ("refund_exceeds_paid", "invalid_amount"):
+            return True
+        raise
+    return not result.failed
+
+
+async def void_duplicate_payments(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[int]:
+    """The round's part: every duplicate sale row not refunded yet is voided."""
+    ids = await db(engine, steps.unrefunded_duplicates)
+    done = []
+    for payment_id in ids:
+        try:
+            if await _void_whole(
+                payment_id, reason=DUPLICATE_REASON, engine=engine, gateway=gateway
+            ):
+                done.append(payment_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("payment %s: could not void a duplicate sale", payment_id)
+    return done
 
 
 async def _record_sale_outcome(
@@ -456,8 +672,35 @@ async def charge_stored_card(
         card_id=card_id,
         actor=who,
     )
-    outcome = await gw.sale_with_token(token, amount, invoice, merchant_txn_id=f"HM-P{payment_id}")
-    return await _record_sale_outcome(engine, payment_id, outcome, amount, invoice, who)
+    return await charge_begun_card(
+        payment_id=payment_id,
+        token=token,
+        amount_cents=amount,
+        invoice=invoice,
+        actor=who,
+        engine=engine,
+        gateway=gw,
+    )
+
+
+async def charge_begun_card(
+    *,
+    payment_id: int,
+    token: str,
+    amount_cents: int,
+    invoice: str,
+    actor: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView:
+    """Steps 2 and 3 of a saved-card charge whose payment ``steps.begin_card_sale`` already
+    moved to UNKNOWN (in the caller's transaction, so no other tab can start another):
+    ``ccsale`` with the card's token, then its outcome recorded."""
+    gw = gateway_or_default(gateway)
+    outcome = await gw.sale_with_token(
+        token, amount_cents, invoice, merchant_txn_id=f"HM-P{payment_id}"
+    )
+    return await _record_sale_outcome(engine, payment_id, outcome, amount_cents, invoice, actor)
 
 
 async def open_payment_attempt(
@@ -500,45 +743,19 @@ async def reconcile_payment(
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
-    """Find out what happened to a payment whose answer we never got (or never checked):
-    look its invoice number up at Converge. A confirming sale -> APPROVED (once, whoever
-    else reconciles or confirms at the same time). No sale and the session window over ->
-    EXPIRED (the parent may pay again, with a new invoice). Otherwise nothing changes."""
-    gw = gateway_or_default(gateway)
-    payment, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
-    if payment.state == PaymentState.APPROVED:
-        return view
-    current = now or utcnow()
-    found = await gw.find_by_invoice(
-        payment.invoice_number,
-        start=(payment.created_at - timedelta(days=1)).date(),
-        end=(current + timedelta(days=1)).date(),
+    """Find out what happened to a payment whose answer we never got (or never checked, or
+    only a browser reported): ``ask_converge`` with the session window. A confirming sale ->
+    APPROVED (once, whoever else reconciles or confirms at the same time). No sale and the
+    window over -> closed (EXPIRED when it was open). Otherwise nothing changes."""
+    asked = await ask_converge(
+        payment_id=payment_id,
+        actor=actor,
+        now=now,
+        close_after=window,
+        engine=engine,
+        gateway=gateway,
     )
-    if isinstance(found, GatewayError | UnknownOutcome):
-        log.warning("payment %s: reconciliation could not ask Converge", payment_id)
-        return view
-    sales = [
-        q
-        for q in found
-        if q.confirms_sale(amount_cents=payment.amount_cents, invoice_number=payment.invoice_number)
-    ]
-    if sales:
-        if len(sales) > 1:
-            await db(engine, steps.note_duplicates, payment_id=payment_id, sales=sales, actor=actor)
-        charge = steps.Charge.of_query(sales[0], "reconcile")
-        return await db(
-            engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=actor
-        )
-    held = [
-        q
-        for q in found
-        if q.transaction_type.upper() == "SALE"
-        and q.status in ("PEN", "REV")
-        and q.amount_cents == payment.amount_cents
-    ]
-    if held or current - payment.created_at < window:
-        return view
-    return await db(engine, steps.expire, payment_id=payment_id, actor=actor)
+    return asked.view
 
 
 async def reconcile_open_payments(
@@ -549,9 +766,10 @@ async def reconcile_open_payments(
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> list[PaymentView]:
-    """The periodic job: reconcile UNKNOWN payments untouched for ``unknown_after`` and
-    CREATED ones whose hosted session is over (their browser never confirmed: paid and the
-    confirmation lost, or abandoned)."""
+    """The periodic job: reconcile UNKNOWN payments untouched for ``unknown_after``, CREATED
+    ones whose hosted session is over (their browser never confirmed: paid and the
+    confirmation lost, or abandoned), and failures only a browser reported, once their
+    session is over (each asked about once, then closed)."""
     current = now or utcnow()
     ids = await db(
         engine,
@@ -586,6 +804,8 @@ async def reconcile_round(
     from hotmeals.services.order_changes import void_dropped_change_payments
 
     await void_dropped_change_payments(engine=engine, gateway=gateway)
+    # A second sale under one attempt's invoice is a row of its own, voided.
+    await void_duplicate_payments(engine=engine, gateway=gateway)
     await reconcile_open_refunds(engine=engine, gateway=gateway)
     # A cancel's refund Converge refused (or never made) is sent again, capped by the refund
     # arithmetic so nothing a later cancel gave back is sent twice.
@@ -607,7 +827,9 @@ from hotmeals.services.payments.refunds import (  # noqa: E402
 )
 
 __all__ = [
+    "Asked",
     "HostedSession",
+    "SESSION_WINDOW",
     "PaymentState",
     "PaymentView",
     "PlannedRefund",
@@ -615,6 +837,7 @@ __all__ = [
     "RefundResult",
     "RefundState",
     "RefundView",
+    "charge_begun_card",
     "charge_stored_card",
     "confirm_payment",
     "execute_refund",
@@ -624,6 +847,10 @@ __all__ = [
     "list_refunds",
     "open_hosted_session",
     "open_payment_attempt",
+    "ask_converge",
+    "report_browser_failure",
+    "void_duplicate_payments",
+    "void_duplicate_sale",
     "reconcile_open_payments",
     "reconcile_open_refunds",
     "reconcile_round",

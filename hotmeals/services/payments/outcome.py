@@ -15,9 +15,8 @@ from hotmeals.domain.payments import PaymentState
 from hotmeals.i18n import t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import cards
-from hotmeals.services.payments import confirm_payment, record_decline
+from hotmeals.services.payments import confirm_payment, report_browser_failure
 from hotmeals.services.payments.records import PaymentView
-from hotmeals.services.payments.runtime import db
 
 # What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
 APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
@@ -105,19 +104,27 @@ async def settle_lightbox(
             )
             status, text = outcome_message(view, lang)
             return Settled(status, text, view, card)
+        # Anything but an approval is a hint (issue 21): Converge is asked first, and a sale
+        # it made counts; otherwise the report is kept on the attempt (still open).
+        reason = message or ("DECLINED" if outcome == DECLINED else outcome or "—")
+        asked = await report_browser_failure(
+            payment_id=payment_id,
+            parent_id=parent_id,
+            message=reason,
+            engine=engine,
+            gateway=gateway,
+        )
+        view = asked.view
+        if view.state in (PaymentState.APPROVED, PaymentState.UNKNOWN):
+            status, text = outcome_message(view, lang)
+            return Settled(status, text, view)
+        if not asked.answered:
+            return Settled("error", t("pay.not_confirmed", lang), view)
         if outcome == DECLINED:
-            view = await db(
-                engine,
-                record_decline,
-                payment_id=payment_id,
-                message=message or "DECLINED",
-                parent_id=parent_id,
-            )
-            reason = message or "DECLINED"
             return Settled("declined", t("pay.declined", lang, reason=reason), view)
         if outcome == CANCELLED:
-            return Settled("cancelled", t("pay.cancelled", lang))
-        return Settled("error", t("pay.error", lang, reason=message or "—"))
+            return Settled("cancelled", t("pay.cancelled", lang), view)
+        return Settled("error", t("pay.not_confirmed", lang), view)
     except DomainError as err:
         return Settled("error", err.message(lang))
 

@@ -101,6 +101,8 @@ class DonationPayment(PurposeHandler):
             _set_donation(session, payment.donation_id, DonationStatus.FAILED)
 
     def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
+        if payment.duplicate_of_id is not None:
+            return  # a duplicate sale voided: the gift stands on its own payment
         refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
         if payment.donation_id is not None and refunded >= payment.amount_cents:
             _set_donation(session, payment.donation_id, DonationStatus.REFUNDED)

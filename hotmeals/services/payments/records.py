@@ -193,6 +193,75 @@ def order_refunded_cents(session: Session, order_id: int) -> int:
     return int(total)
 
 
+def converge_invoice(session: Session, payment: Payment) -> str:
+    """The invoice number the payment's sale carries at Converge: its own, or for a
+    duplicate sale row the attempt's it was made under."""
+    if payment.duplicate_of_id is None:
+        return payment.invoice_number
+    original = session.get(Payment, payment.duplicate_of_id)
+    return original.invoice_number if original else payment.invoice_number
+
+
+# OrderChange.state of a change whose payment pays for it: applied, or being applied in the
+# transaction that records its approval (services/order_changes.py).
+CHANGE_PAID_STATES = ("applied", "paying")
+
+
+def split_order_payments(
+    order: Order, approved: list[Payment], change_payment_ids: Iterable[int]
+) -> tuple[list[Payment], list[Payment]]:
+    """An order's approved payments -> (what pays for the order, what paid for nothing).
+    The order's own: the ORDER attempt that placed it (the first approval recorded) and the
+    payments of its applied changes (``change_payment_ids``: of changes applied or being
+    applied). The others (a second attempt approved after the order
+    was placed or cancelled, a dropped change's payment, a duplicate sale) are voided by the
+    reconciliation and never counted in the order's money (issue 21)."""
+    applied = set(change_payment_ids)
+    placing = None
+    if order.placed_at is not None:
+        firsts = sorted(
+            (
+                p
+                for p in approved
+                if p.purpose == Purpose.ORDER
+                and p.duplicate_of_id is None
+                and p.state == PaymentState.APPROVED
+            ),
+            key=lambda p: (p.verified_at or p.created_at, p.id or 0),
+        )
+        placing = firsts[0].id if firsts else None
+    kept = [
+        p
+        for p in approved
+        if p.duplicate_of_id is None
+        and (p.id == placing or (p.purpose == Purpose.ORDER_CHANGE and p.id in applied))
+    ]
+    kept_ids = {p.id for p in kept}
+    return kept, [p for p in approved if p.id not in kept_ids]
+
+
+def kept_payment_ids(session: Session, order: Order) -> list[int]:
+    """The ids of ``split_order_payments``'s first list, in two statements."""
+    from hotmeals.db.models import OrderChange
+
+    approved = list(
+        session.exec(
+            select(Payment).where(
+                Payment.order_id == order.id, Payment.state == PaymentState.APPROVED
+            )
+        ).all()
+    )
+    applied = session.exec(
+        select(OrderChange.payment_id).where(
+            OrderChange.order_id == order.id,
+            OrderChange.state.in_(CHANGE_PAID_STATES),
+            OrderChange.payment_id.is_not(None),
+        )
+    ).all()
+    kept, _ = split_order_payments(order, approved, [pid for pid in applied if pid])
+    return sorted(p.id for p in kept if p.id is not None)
+
+
 # -- moves ------------------------------------------------------------------------------------
 
 

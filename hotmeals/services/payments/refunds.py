@@ -33,11 +33,12 @@ from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RESERVING,
-    PaymentState,
     RefundState,
     RefundView,
     audit,
     clip,
+    converge_invoice,
+    kept_payment_ids,
     lock_payment,
     lock_row,
     refund_sum,
@@ -108,11 +109,8 @@ def _reserve(
         order = lock_row(session, Order, order_id)  # first statement: takes the lock
         if order is None or (parent_id is not None and order.parent_id != parent_id):
             raise DomainError("payment_order_not_found")
-        ids = session.exec(
-            select(Payment.id)
-            .where(Payment.order_id == order_id, Payment.state == PaymentState.APPROVED)
-            .order_by(Payment.id)
-        ).all()
+        # Only what pays for the order: a stray attempt's money is voided on its own.
+        ids = kept_payment_ids(session, order)
         payments = [lock_payment(session, pid) for pid in ids]
     else:
         raise ValueError("refund needs a payment_id or an order_id")
@@ -360,17 +358,22 @@ async def refund(
 # -- reconciliation -------------------------------------------------------------------------------
 
 
-def _refund_inputs(session: Session, *, refund_id: int) -> tuple[Refund, Payment, set[str]]:
+def _refund_inputs(session: Session, *, refund_id: int) -> tuple[Refund, Payment, str, set[str]]:
     row = session.get(Refund, refund_id)
     if row is None:
         raise DomainError("refund_not_found")
     payment = session.get(Payment, row.payment_id)
+    # A duplicate sale row's refund is found under the invoice its sale carries; the
+    # refunds of every row of that invoice are the ones already claimed.
+    invoice = converge_invoice(session, payment)
+    root = payment.duplicate_of_id or payment.id
+    rows = select(Payment.id).where((Payment.id == root) | (Payment.duplicate_of_id == root))
     known = session.exec(
         select(Refund.converge_txn_id).where(
-            Refund.payment_id == row.payment_id, Refund.converge_txn_id.is_not(None)
+            Refund.payment_id.in_(rows), Refund.converge_txn_id.is_not(None)
         )
     ).all()
-    return row, payment, {t for t in known if t}
+    return row, payment, invoice, {t for t in known if t}
 
 
 async def reconcile_refund(
@@ -386,12 +389,12 @@ async def reconcile_refund(
     payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
     window is over -> FAILED (the money is refundable again); otherwise unchanged."""
     gw = gateway_or_default(gateway)
-    row, payment, known = await db(engine, _refund_inputs, refund_id=refund_id)
+    row, payment, invoice, known = await db(engine, _refund_inputs, refund_id=refund_id)
     if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
         return refund_view(row)
     current = now or utcnow()
     found = await gw.find_by_invoice(
-        payment.invoice_number,
+        invoice,
         start=(row.created_at - timedelta(days=1)).date(),
         end=(current + timedelta(days=1)).date(),
     )

@@ -8,14 +8,16 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
-from hotmeals.db.models import Parent, Payment, StoredCard
+from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.gateway import Approved, TxnQueryResult
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
+    RESERVING,
     PaymentState,
     PaymentView,
     audit,
@@ -24,6 +26,7 @@ from hotmeals.services.payments.records import (
     lock_payment,
     move_payment,
     payment_view,
+    refundable_cents,
 )
 
 log = logging.getLogger("hotmeals.payments")
@@ -86,9 +89,18 @@ def mark_failed(
     kind: str,
     actor: str,
     data: dict | None = None,
+    closed: bool = True,
+    only_from: tuple[str, ...] | None = None,
 ) -> PaymentView:
+    """Move the attempt to a failed state. ``closed``: Converge's own word (its answer, or no
+    sale once the session is over); False for a failure only a browser reported, which the
+    reconciliation checks with Converge once the session is over. ``only_from``: the states
+    it may move from (a browser's report moves a CREATED attempt only)."""
     payment = lock_payment(session, payment_id)
-    if move_payment(session, payment, to, result_message=clip(message)):
+    if only_from is not None and payment.state not in only_from:
+        return payment_view(session, payment)
+    extra = {"closed_at": utcnow()} if closed else {}
+    if move_payment(session, payment, to, result_message=clip(message), **extra):
         handler_for(payment.purpose).failed(session, payment)
         audit(
             session,
@@ -130,6 +142,7 @@ def record_approval(
         result_message=clip(charge.result_message),
         settled=charge.settled,
         verified_at=utcnow(),
+        closed_at=utcnow(),
     )
     if not moved:  # pragma: no cover - the lock makes this unreachable; the guard stays
         raise DomainError("payment_conflict")
@@ -240,30 +253,145 @@ def expire(session: Session, *, payment_id: int, actor: str) -> PaymentView:
     )
 
 
-def note_duplicates(
-    session: Session, *, payment_id: int, sales: list[TxnQueryResult], actor: str
-) -> None:
-    audit(
-        session,
-        actor=actor,
-        kind="payment.duplicate_charge",
-        entity="payment",
-        entity_id=payment_id,
-        data={"txn_ids": [q.txn_id for q in sales]},
+def reconcile_inputs_of(session: Session, *, payment_id: int, parent_id: int) -> None:
+    """``payment_not_found`` unless the payment is ``parent_id``'s."""
+    get_payment(session, payment_id, parent_id)
+
+
+def refundable_of(session: Session, *, payment_id: int) -> int:
+    payment = session.get(Payment, payment_id)
+    return refundable_cents(session, payment) if payment else 0
+
+
+def unrefunded_duplicates(session: Session) -> list[int]:
+    """Duplicate sale rows with nothing reserved against them yet (to void)."""
+    refunded = select(Refund.payment_id).where(Refund.state.in_(list(RESERVING)))
+    return list(
+        session.exec(
+            select(Payment.id)
+            .where(
+                Payment.duplicate_of_id.is_not(None),
+                Payment.state == PaymentState.APPROVED,
+                Payment.id.not_in(refunded),
+            )
+            .order_by(Payment.id)
+        ).all()
     )
 
 
 def open_payments(
     session: Session, *, unknown_before: datetime, created_before: datetime
 ) -> list[int]:
-    """Payments to reconcile: UNKNOWN ones untouched since ``unknown_before``, and CREATED ones
-    (a hosted session whose confirmation never came) older than ``created_before``."""
+    """Payments to reconcile: UNKNOWN ones untouched since ``unknown_before``; CREATED ones
+    (a hosted session whose confirmation never came) older than ``created_before``; and
+    failed ones whose failure only a browser reported (``closed_at`` empty), once their
+    session is over: each is asked about once, then closed (issue 21)."""
+    failed = [PaymentState.DECLINED, PaymentState.ERROR, PaymentState.EXPIRED]
     rows = session.exec(
         select(Payment.id)
         .where(
             ((Payment.state == PaymentState.UNKNOWN) & (Payment.updated_at <= unknown_before))
             | ((Payment.state == PaymentState.CREATED) & (Payment.created_at <= created_before))
+            | (
+                Payment.state.in_(failed)
+                & Payment.closed_at.is_(None)
+                & (Payment.created_at <= created_before)
+            )
         )
         .order_by(Payment.id)
     ).all()
     return list(rows)
+
+
+def close_attempt(session: Session, *, payment_id: int, actor: str) -> PaymentView:
+    """A failed attempt Converge has no sale for, once its session is over: closed, so the
+    reconciliation asks about it no more. Its state stays what it was."""
+    payment = lock_payment(session, payment_id)
+    if payment.closed_at is None and payment.state in (
+        PaymentState.DECLINED,
+        PaymentState.ERROR,
+        PaymentState.EXPIRED,
+    ):
+        moved = session.execute(
+            update(Payment)
+            .where(Payment.id == payment.id, Payment.closed_at.is_(None))
+            .values(closed_at=utcnow())
+            .execution_options(synchronize_session=False)
+        ).rowcount
+        if moved == 1:
+            session.refresh(payment)
+            audit(
+                session,
+                actor=actor,
+                kind="payment.closed",
+                entity="payment",
+                entity_id=payment.id,
+                data={"invoice": payment.invoice_number, "state": payment.state},
+            )
+    return payment_view(session, payment)
+
+
+def record_duplicate(
+    session: Session, *, payment_id: int, charge: Charge, actor: str
+) -> int | None:
+    """A second approved sale Converge made under ``payment_id``'s invoice (for its amount):
+    a payment row of its own, APPROVED, pointing at the attempt (``duplicate_of_id``), with
+    no effect on what the attempt pays for; the caller voids it (its own refund row). The
+    same sale recorded again is the same row. None when ``charge`` is the attempt's own sale.
+    """
+    original = lock_payment(session, payment_id)
+    if original.converge_txn_id == charge.txn_id:
+        return None
+    seen = session.exec(
+        select(Payment.id).where(
+            Payment.converge_txn_id == charge.txn_id[:TXN_ID_MAX],
+            Payment.parent_id == original.parent_id,
+        )
+    ).first()
+    if seen is not None:
+        return seen
+    count = session.exec(
+        select(func.count()).select_from(Payment).where(Payment.duplicate_of_id == original.id)
+    ).one()
+    now = utcnow()
+    row = Payment(
+        parent_id=original.parent_id,
+        order_id=original.order_id,
+        donation_id=original.donation_id,
+        purpose=original.purpose,
+        # Ours only (never sent to Converge): the sale itself carries the attempt's invoice.
+        invoice_number=f"{original.invoice_number}-D{int(count) + 1}"[:25],
+        amount_cents=original.amount_cents,
+        state=PaymentState.APPROVED,
+        converge_txn_id=charge.txn_id[:TXN_ID_MAX],
+        approval_code=clip(charge.approval_code, 16),
+        card_brand=clip(charge.card_brand, 20),
+        card_masked=clip(charge.card_masked, 24),
+        result_message=clip(charge.result_message),
+        settled=charge.settled,
+        verified_at=now,
+        closed_at=now,
+        duplicate_of_id=original.id,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(row)
+    session.flush()
+    audit(
+        session,
+        actor=actor,
+        kind="payment.duplicate_recorded",
+        entity="payment",
+        entity_id=row.id,
+        data={
+            "duplicate_of": original.id,
+            "invoice": original.invoice_number,
+            "amount_cents": row.amount_cents,
+            "txn_id": charge.txn_id,
+            "card": charge.card_masked,
+        },
+    )
+    log.error(
+        "payment %s: second approved sale %s recorded as %s", original.id, charge.txn_id, row.id
+    )
+    return row.id

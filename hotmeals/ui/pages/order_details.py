@@ -312,6 +312,11 @@ def details_content() -> rx.Component:
                 width="100%",
                 margin_top="8px",
             ),
+            # Charges that did not pay for this order, with their void (issue 21).
+            rx.foreach(
+                OrderDetailState.voided_notes,
+                lambda note: rx.text(note, size="2", color=GRAY_11, margin_top="6px"),
+            ),
             id="order-refunds",
             style=CARD,
         ),

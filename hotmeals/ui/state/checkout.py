@@ -239,14 +239,15 @@ class CheckoutState(rx.State):
                 )
             else:
                 text = result["message"] or result["outcome"]
-                done = await call_service(
-                    checkout_declined,
+                # A hint only: Converge is asked first; a sale it made places the order.
+                done = await checkout_declined(
                     parent_id=who.parent_id,
                     payment_id=payment_id,
                     message=text,
+                    outcome=result["outcome"],
                     lang=lang,
                 )
-                if result["outcome"] == "cancelled":
+                if result["outcome"] == "cancelled" and done.status == "declined":
                     async with self:
                         self._payment_id = 0
                         self.busy = False

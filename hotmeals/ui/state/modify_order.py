@@ -340,11 +340,12 @@ async def settle_lightbox(
         return await changes.complete_change_payment(
             parent_id=parent_id, payment_id=payment_id, txn_id=outcome["txn_id"], lang=lang
         )
-    return await call_service(
-        changes.change_payment_declined,
+    # A hint only: Converge is asked first; a sale it made applies the change.
+    return await changes.change_payment_declined(
         parent_id=parent_id,
         payment_id=payment_id,
         message=outcome["message"] or outcome["outcome"],
+        outcome=outcome["outcome"],
         lang=lang,
     )
 

@@ -294,6 +294,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     lines: list[DetailLine] = []
     charges: list[ChargeRow] = []
     refunds: list[RefundRow] = []
+    voided_notes: list[str] = []  # charges that did not pay for this order, with their void
     total_refund: str = ""
     can_cancel: bool = False
     loaded: bool = False
@@ -334,6 +335,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         except DomainError as err:
             self.missing = message(err, lang)
             self.lines, self.charges, self.refunds = [], [], []
+            self.voided_notes = []
             self.loaded = True
             self._lang = lang
             return
@@ -361,6 +363,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
             )
             for r in answer["refunds"]
         ]
+        self.voided_notes = [str(v["text"]) for v in answer.get("voided_attempts", [])]
         self.total_refund = str(answer["total_refund"])
         self.can_cancel = bool(answer["can_cancel"])
         self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
