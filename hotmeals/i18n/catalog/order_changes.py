@@ -45,7 +45,8 @@ EN: dict[str, str] = {
     ),
     "order_change.applied_even": "Your order {number} is updated. The total is unchanged.",
     "order_change.refund_later": (
-        "Your order {number} is updated. The refund of {amount} will reach your card shortly."
+        "Your order {number} is updated. The refund of {amount} is delayed: the card "
+        "processor has not confirmed it yet. We will keep trying and e-mail you."
     ),
     "order_change.pay": "Please pay {amount} to confirm the change.",
     "order_change.pending": (
@@ -122,8 +123,9 @@ FR: dict[str, str] = {
     ),
     "order_change.applied_even": "Votre commande {number} est modifiée. Le total est inchangé.",
     "order_change.refund_later": (
-        "Votre commande {number} est modifiée. Le remboursement de {amount} arrivera bientôt "
-        "sur votre carte."
+        "Votre commande {number} est modifiée. Le remboursement de {amount} est retardé : le "
+        "processeur de paiement ne l'a pas encore confirmé. Nous réessaierons et vous "
+        "écrirons."
     ),
     "order_change.pay": "Veuillez payer {amount} pour confirmer la modification.",
     "order_change.pending": (
