@@ -561,6 +561,12 @@ async def start_checkout(
                 raise
     if isinstance(opened, HostedSession):
         return CheckoutStarted(**common, hosted=opened, result=None)
+    if opened is None and card_id is not None:
+        # Another tap is charging this saved card: answer its outcome ("placed"), not "we
+        # are confirming your payment" while it is on its way (issue 21).
+        from hotmeals.services.payments.outcome import await_charge
+
+        await await_charge(payment_id=payment_id, engine=engine)
     view = opened or await db(engine, _view, payment_id=payment_id, parent_id=parent_id)
     result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
     return CheckoutStarted(**common, hosted=None, result=result)

@@ -1210,7 +1210,7 @@ async def _confirm(
     engine: Engine | None,
     gateway: PaymentGateway | None,
 ) -> ChangeResult:
-    from hotmeals.services.submissions import checked_key
+    from hotmeals.services.submissions import checked_key, remember
 
     key = checked_key(request_key)
     card = None if card_id in (None, "") else _id(card_id, "card_id", "card_not_found")
@@ -1225,7 +1225,7 @@ async def _confirm(
         lang=lang,
     )
     if step["repeat"]:
-        return await db(engine, _result_of, change_id=step["change_id"], lang=lang)
+        return await _repeat(step["change_id"], parent_id, key, lang, engine)
     if step["payment_id"] is None:
         done, ok = await _send_refunds(step["planned"], engine, gateway, actor_of(parent_id))
         return await db(
@@ -1248,13 +1248,53 @@ async def _confirm(
         return await _settle(
             step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
         )
-    result = await db(engine, _result_of, change_id=step["change_id"], lang=lang)
+    # Kept under the request key so that a repeat opens this same Lightbox session (issue 21).
+    await db(
+        engine,
+        remember,
+        parent_id=parent_id,
+        key=key,
+        action=PAY_ACTION,
+        result={"change_id": step["change_id"], "hosted": hosted.to_dict()},
+    )
+    return await _pay_answer(step["change_id"], hosted, lang, engine)
+
+
+PAY_ACTION = "modify_confirm_pay"
+
+
+async def _pay_answer(
+    change_id: int, hosted: HostedSession, lang: str, engine: Engine | None
+) -> ChangeResult:
+    result = await db(engine, _result_of, change_id=change_id, lang=lang)
     return replace(
         result,
         status="pay",
         hosted=hosted,
         message=t("order_change.pay", lang, amount=format_money(hosted.amount_cents, lang)),
     )
+
+
+async def _repeat(
+    change_id: int, parent_id: int, key: str | None, lang: str, engine: Engine | None
+) -> ChangeResult:
+    """A repeat of a confirm answers what the first did: while its payment is still to be
+    made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
+    from hotmeals.services.submissions import recall
+
+    result = await db(engine, _result_of, change_id=change_id, lang=lang)
+    if result.status != "pending" or result.payment_id is None:
+        return result
+    first = await db(engine, recall, parent_id=parent_id, key=key, action=PAY_ACTION)
+    state = await db(engine, _payment_state, payment_id=result.payment_id)
+    if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
+        return result
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, engine)
+
+
+def _payment_state(session: Session, *, payment_id: int) -> str | None:
+    payment = session.get(Payment, payment_id)
+    return None if payment is None else payment.state
 
 
 async def _settle(

@@ -193,6 +193,14 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     )
     assert started.status == "pay" and started.hosted is not None
     assert started.hosted.amount_cents == due and started.hosted.purpose == "ORDER_CHANGE"
+    # A retry with the same key (a lost answer) opens the same Lightbox session (issue 21:
+    # it answered "pending" with none, though nothing was charged).
+    retried = await order_changes.modify_confirm_order(
+        parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
+    )
+    assert retried.status == "pay" and retried.hosted == started.hosted, retried
+    assert retried.hosted.token == started.hosted.token
+    assert retried.payment_id == started.payment_id and retried.change_id == started.change_id
     with session_scope(pay_engine) as s:  # not applied before it is paid
         count = len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all())
         assert count == 1
