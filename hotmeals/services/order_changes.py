@@ -1193,9 +1193,13 @@ def _result_of(
             status="pending", message=t("order_change.pending", lang, number=order.number), **common
         )
     reason = (payment.result_message if payment else None) or "DECLINED"
-    return ChangeResult(
-        status="declined", message=t("order_change.declined", lang, reason=reason), **common
+    # The Lightbox closed (onCancelled) or failed (onError): not a decline of the card.
+    key = (
+        "order_change.not_completed"
+        if reason.strip().upper() in ("CANCELLED", "CANCELED", "ERROR")
+        else "order_change.declined"
     )
+    return ChangeResult(status="declined", message=t(key, lang, reason=reason), **common)
 
 
 async def _confirm(
@@ -1581,10 +1585,20 @@ def get_meals_list(
     """GetMealsList: the parent's upcoming meals (from today in Toronto), one per active
     order line of a paid order, by date (``child_id``: that child's only): child, meal, size,
     options, add-ons, note, quantity, price, order number, whether it was moved and whether it
-    can still change (cut-off). Two statements whatever the number of meals."""
+    can still change (cut-off). Two statements whatever the number of meals (three with a
+    ``child_id``, which must be one of the parent's children: ``child_not_found``)."""
     lang = normalize_lang(lang)
     now = _now()
     child = None if child_id in (None, "") else _id(child_id, "child_id", "child_not_found")
+    if child is not None:
+        # Another parent's child (or none) is not found, not an empty list (issue 21).
+        from hotmeals.db.models import Child
+
+        own = session.exec(
+            select(Child.id).where(Child.id == child, Child.parent_id == parent_id)
+        ).first()
+        if own is None:
+            raise DomainError("child_not_found", field="child_id")
     rows = [
         r
         for r in _meal_rows(session, parent_id=parent_id, line_id=None, today=toronto_today(now))
@@ -1842,8 +1856,8 @@ async def modify_meal(
         seen = await db(
             engine, _move_repeat, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
-        if seen is not None:
-            return await db(engine, _result_of, change_id=seen, lang=lang)
+        if seen is not None:  # a repeat: what the first did (the same Lightbox session)
+            return await _repeat(seen, parent_id, key, lang, engine)
     step = await db(
         engine,
         _move_step,

@@ -159,3 +159,22 @@ def test_the_order_donation_is_in_cents_as_in_the_summary(
         family["token"],
     )
     assert again["data"]["amount_cents"] == total
+
+
+def test_add_order_repeated_with_its_key_gets_the_first_answer(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    fill(family, 1)
+    started = call(
+        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, family["token"]
+    )
+    answer = lightbox_submit(sim, started["data"]["ssl_txn_auth_token"])
+    body = {
+        "payment_id": started["data"]["payment_id"],
+        "ssl_txn_id": answer["response"]["ssl_txn_id"],
+    }
+    first = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-1")
+    again = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-1")
+    assert first["code"] == 1 and first["data"]["status"] == "placed", first
+    assert again == first
+    assert len(sim_txns(sim, started["data"]["invoice_number"], "SALE")) == 1

@@ -56,6 +56,9 @@ EN: dict[str, str] = {
     "order_change.declined": (
         "Your card was declined ({reason}). Nothing was charged and your order is unchanged."
     ),
+    "order_change.not_completed": (
+        "The payment was not completed. Nothing was charged and your order is unchanged."
+    ),
     "order_change.dropped": (
         "Order {number} could not be changed any more (a deadline passed or the meal was "
         "cancelled): the charge of {amount} is cancelled."
@@ -134,6 +137,9 @@ FR: dict[str, str] = {
     ),
     "order_change.declined": (
         "Votre carte a été refusée ({reason}). Rien n'a été débité et votre commande est inchangée."
+    ),
+    "order_change.not_completed": (
+        "Le paiement n'a pas été effectué. Rien n'a été débité et votre commande est inchangée."
     ),
     "order_change.dropped": (
         "La commande {number} ne pouvait plus être modifiée (une date limite est passée ou le "
