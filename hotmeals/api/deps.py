@@ -226,6 +226,43 @@ async def run_once(
     return await run(submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs)
 
 
+async def charge_once(
+    who: Any, key: str | None, action: str, call: Callable[[], Any]
+) -> JSONResponse:
+    """A call that charges (or opens what charges), safe to repeat by the request's
+    ``Idempotency-Key`` (issue 21): the key is claimed before ``call()`` runs (one request
+    wins even when two race), the answer is stored, and a repeat gets that answer, waiting
+    while the first is still running. A call refused (a ``DomainError``: the services raise
+    them before charging) frees its key. Without a key, ``call()`` simply runs."""
+    from hotmeals.services import submissions
+
+    if submissions.checked_key(key) is None:
+        return await call()
+    first = await run(submissions.claim, parent_id=who.parent_id, key=key, action=action)
+    if first is None:
+        try:
+            response = await call()
+        except DomainError:
+            await run(submissions.release, parent_id=who.parent_id, key=key)
+            raise
+        # Anything else may have come after a charge: the key stays claimed, so a repeat
+        # answers "being processed" instead of charging again (the reconciliation settles it).
+        stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
+        await run(
+            submissions.remember,
+            parent_id=who.parent_id,
+            key=key,
+            action=action,
+            result=stored,
+        )
+        return response
+    if first == submissions.IN_FLIGHT:
+        first = await submissions.answer_of(parent_id=who.parent_id, key=key, action=action)
+    if first == submissions.IN_FLIGHT:
+        return fail(t("payment_not_open", who.lang))
+    return JSONResponse(first["body"], status_code=first["status"])
+
+
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
     parent = accounts.authenticate(session=session, token=_token)
     return _fn(session=session, parent_id=parent.parent_id, **kwargs)

@@ -199,7 +199,9 @@ class AddToCartIn(In):
         validation_alias=AliasChoices("addons", "addon_ids", "adds_on"),
         description="Add-on ids of the meal's vendor.",
     )
-    special_note: Text | None = Field(
+    # No length here: the service refuses a note over 120 characters with its own message
+    # ("Special note should not exceed 120 characters"), for this line only in a batch.
+    special_note: str | None = Field(
         default=None,
         validation_alias=AliasChoices("special_note", "special_message"),
         description="At most 120 characters; $1 per line, printed on the label.",

@@ -94,7 +94,8 @@ class AddToMyOrderIn(BaseModel):
         max_length=10,
         validation_alias=AliasChoices("addons", "addon_ids", "adds_on"),
     )
-    special_note: Text | None = Field(
+    # No length here: the service's rule and message (at most 120 characters).
+    special_note: str | None = Field(
         default=None, validation_alias=AliasChoices("special_note", "special_message")
     )
     allergy_ack: bool = Field(

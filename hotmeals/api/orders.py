@@ -19,6 +19,8 @@ from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
+    charge_once,
+    idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
@@ -188,18 +190,28 @@ async def _answer(who: ParentClient, result: checkout.CheckoutResult):
     openapi_extra=openapi_body(AddOrderIn),
     response_model=Envelope[AddOrderOut],
 )
-async def add_order(request: Request, who: ParentClient = Depends(parent_context)):
+async def add_order(
+    request: Request,
+    who: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, AddOrderIn, who.lang)
     if body.payment_id is None:
         raise DomainError("payment_not_found", field="payment_id")
-    result = await checkout.complete_checkout(
-        parent_id=who.parent_id,
-        payment_id=body.payment_id,
-        txn_id=body.ssl_txn_id or "",
-        card_token=body.ssl_token or None,
-        lang=who.lang,
-    )
-    return await _answer(who, result)
+
+    async def place():
+        result = await checkout.complete_checkout(
+            parent_id=who.parent_id,
+            payment_id=body.payment_id,
+            txn_id=body.ssl_txn_id or "",
+            card_token=body.ssl_token or None,
+            lang=who.lang,
+        )
+        return await _answer(who, result)
+
+    # Repeat-safe by the payment and its sale already; with an Idempotency-Key a repeat
+    # also gets the first answer word for word (issue 21).
+    return await charge_once(who, key, "add_order", place)
 
 
 @router.post(

@@ -18,12 +18,14 @@ from types import MappingProxyType
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
+    charge_once,
+    idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
@@ -54,12 +56,31 @@ class SessionTokenIn(In):
         coerce_numbers_to_str=True,
         json_schema_extra={
             "examples": [
-                {"purpose": "order", "promo_code": "WELCOME10", "donation": "5.00"},
+                {"purpose": "order", "promo_code": "WELCOME10", "donation_cents": 500},
                 {"purpose": "order", "card_id": 2},
                 {"purpose": "donation", "amount": "10.00", "school_id": 1, "save_card": True},
             ]
         },
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_unit(cls, data: Any) -> Any:
+        """Money has one unit per field (issue 21): ``donation_cents`` is cents, as in the
+        summary calls; ``donation`` and ``amount`` are text in dollars. A bare number in a
+        dollars field (a client sending the summary's 500 meant $5.00, not $500) is refused,
+        and so are two donations that disagree."""
+        if not isinstance(data, dict):
+            return data
+        for name in ("donation", "amount"):
+            value = data.get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                raise DomainError("money_unit_ambiguous", field=name, name=name)
+        cents, dollars = data.get("donation_cents"), data.get("donation")
+        if cents not in (None, "") and dollars not in (None, ""):
+            raise DomainError("money_unit_ambiguous", field="donation", name="donation")
+        return data
+
     purpose: Literal["donation", "order"] | None = Field(
         default=None,
         description="What is paid: 'order' (the parent's cart, priced on the server) or "
@@ -79,10 +100,18 @@ class SessionTokenIn(In):
     promo_code: Text | None = Field(
         default=None, description="order: a promo code (check_promocode); none by default."
     )
+    donation_cents: int | None = Field(
+        default=None,
+        ge=0,
+        le=10_000_000,
+        validation_alias=AliasChoices("donation_cents", "school_donation_cents"),
+        description="order: an optional school donation added to the order, in cents as in "
+        "CheckOrderSummary (500 is $5.00; 100 to 50000).",
+    )
     donation: Text | None = Field(
         default=None,
-        description="order: an optional school donation added to the order, in dollars, "
-        "'5.00' ($1 to $500).",
+        description="order: the same donation as text in dollars, '5.00' (older clients; "
+        "prefer donation_cents). A number here is refused: send cents as donation_cents.",
     )
     card_id: Id | None = Field(
         default=None,
@@ -195,6 +224,12 @@ async def _reserve_donation(who: ParentClient, body: SessionTokenIn) -> int:
 PURPOSES: Mapping[str, Reserver] = MappingProxyType({"donation": _reserve_donation})
 
 
+def _donation(body: SessionTokenIn) -> object:
+    """The order's donation in the one unit the checkout takes: cents (an int), or the
+    dollars text of older clients."""
+    return body.donation_cents if body.donation_cents is not None else body.donation
+
+
 def _reserver(body: SessionTokenIn) -> Reserver:
     reserver = PURPOSES.get(body.purpose or "")
     if reserver is None:
@@ -238,8 +273,18 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
     openapi_extra=openapi_body(SessionTokenIn),
     response_model=Envelope[SessionOut],
 )
-async def get_converge_session_token(request: Request, who: ParentClient = Depends(parent_context)):
+async def get_converge_session_token(
+    request: Request,
+    who: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, SessionTokenIn, who.lang)
+    # A repeat of the key answers the first call: the same Lightbox session (or the saved
+    # card's outcome), never a second attempt.
+    return await charge_once(who, key, "pay_session", lambda: _session_token(who, body))
+
+
+async def _session_token(who: ParentClient, body: SessionTokenIn):
     if body.purpose == "order":
         return await _order_session(who, body)
     payment_id = await _reserver(body)(who, body)
@@ -264,7 +309,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
     started = await checkout.start_checkout(
         parent_id=who.parent_id,
         promo_code=body.promo_code,
-        donation=body.donation,
+        donation=_donation(body),
         card_id=body.card_id,
         save_card=bool(body.save_card),
         lang=who.lang,
@@ -297,7 +342,7 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     started = await checkout.start_checkout(
         parent_id=who.parent_id,
         promo_code=body.promo_code,
-        donation=body.donation,
+        donation=_donation(body),
         card_id=body.card_id,
         lang=who.lang,
     )
@@ -358,17 +403,27 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
     openapi_extra=openapi_body(SavedCardPayIn),
     response_model=Envelope[PaymentOut],
 )
-async def pay_with_saved_card(request: Request, who: ParentClient = Depends(parent_context)):
+async def pay_with_saved_card(
+    request: Request,
+    who: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
     body = await parse_body(request, SavedCardPayIn, who.lang)
     if body.purpose == "order":
-        return await _order_with_saved_card(who, body)
-    reserver = _reserver(body)  # the same purposes, reserved the same way, as the Lightbox
-    saved = await run(cards.list_cards, parent_id=who.parent_id)
-    if body.card_id is None or body.card_id not in {c.id for c in saved}:
+        return await charge_once(
+            who, key, "pay_saved_card", lambda: _order_with_saved_card(who, body)
+        )
+    _reserver(body)  # the purposes the Lightbox route takes
+    if body.card_id is None:
         raise DomainError("card_not_found", field="card_id")  # before anything is reserved
-    payment_id = await reserver(who, body)
-    view = await payments.charge_stored_card(
-        payment_id=payment_id, parent_id=who.parent_id, card_id=body.card_id
+    # The service's own door: checks the card, reserves, charges once per Idempotency-Key (a
+    # repeat answers that payment's outcome).
+    view = await donations.donate_with_saved_card(
+        parent_id=who.parent_id,
+        amount=body.amount or "",
+        card_id=body.card_id,
+        school_id=body.school_id,
+        request_key=key,
     )
     return _answer(view, who.lang)
 

@@ -2,8 +2,11 @@
 
     python -m hotmeals.db.cli migrate   # alembic upgrade head (alembic.ini at the repo root)
     python -m hotmeals.db.cli seed      # add the demo data; safe to run again
+    python -m hotmeals.db.cli refunds-needing-attention   # refunds whose last try failed
+    python -m hotmeals.db.cli refund-retry ID             # send one again at the next round
+    python -m hotmeals.db.cli refund-resolve ID --note "refunded by e-Transfer"
 
-Both use DATABASE_URL (see hotmeals.settings); ``--url`` overrides it for one run.
+All use DATABASE_URL (see hotmeals.settings); ``--url`` overrides it for one run.
 """
 
 from __future__ import annotations
@@ -66,13 +69,62 @@ def main(argv: list[str] | None = None) -> int:
     seed_cmd.add_argument(
         "--today", type=date.fromisoformat, help="plan meal days from this date (YYYY-MM-DD)"
     )
+    sub.add_parser(
+        "refunds-needing-attention",
+        help="list the refunds Converge refused on every try: a person must act",
+    )
+    retry_cmd = sub.add_parser("refund-retry", help="send a flagged refund again")
+    retry_cmd.add_argument("refund_id", type=int)
+    resolve_cmd = sub.add_parser(
+        "refund-resolve", help="a flagged refund was settled by other means: owed no more"
+    )
+    resolve_cmd.add_argument("refund_id", type=int)
+    resolve_cmd.add_argument("--note", required=True, help="what was done (kept in the audit)")
     args = parser.parse_args(argv)
     url = _normalize_db_url(args.url) if args.url else get_settings().database_url
     if args.command == "migrate":
         migrate(url)
         print("Database is at the latest revision.")
-    else:
+    elif args.command == "seed":
         print(seed(url, args.today))
+    else:
+        return refunds_command(url, args)
+    return 0
+
+
+def refunds_command(url: str, args: argparse.Namespace) -> int:
+    """The operator's side of refunds Converge kept refusing (issue 21)."""
+    from hotmeals.db.engine import make_engine, session_scope
+    from hotmeals.domain.errors import DomainError
+    from hotmeals.services import payments
+
+    engine = make_engine(url)
+    try:
+        with session_scope(engine) as session:
+            if args.command == "refunds-needing-attention":
+                rows = payments.refunds_needing_attention(session)
+                for r in rows:
+                    print(
+                        f"refund {r['refund_id']}  {r['amount_cents'] / 100:.2f} $  "
+                        f"{r['kind']}  payment {r['payment_id']} ({r['invoice']})  "
+                        f"order {r['order_id']}  parent {r['parent_id']}  "
+                        f"tries {r['tries']}  flagged {r['flagged_at']}  {r['message'] or ''}"
+                    )
+                print(f"{len(rows)} refund(s) need a person.")
+                return 1 if rows else 0
+            if args.command == "refund-retry":
+                view = payments.retry_refund(session, refund_id=args.refund_id, actor="operator")
+                print(f"refund {view.id}: sent again at the next round.")
+            else:
+                view = payments.resolve_refund(
+                    session, refund_id=args.refund_id, actor="operator", note=args.note
+                )
+                print(f"refund {view.id}: resolved, owed no more.")
+    except DomainError as err:
+        print(f"refund {args.refund_id}: no such failed refund ({err.code}).", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
     return 0
 
 

@@ -43,15 +43,13 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
-from hotmeals.domain.payments import RefundState
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.domain.refunds import plan_cancel_refund, refund_for_cancel
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import orders
 from hotmeals.services.orders import CancelPlan
-from hotmeals.services.payments import reserve_refund
-from hotmeals.services.payments.records import RESERVING
+from hotmeals.services.payments.records import RESERVING, owed_failed
 from hotmeals.services.payments.runtime import actor_of, db
 
 log = logging.getLogger("hotmeals.cancellations")
@@ -512,7 +510,10 @@ async def _finish(
 ) -> CancelResult:
     refunded = pending = failed = 0
     for plan in plans:
-        if plan.repeated:
+        if plan.repeated:  # what the first cancel's refunds are now
+            refunded += plan.refunded_cents
+            pending += plan.pending_cents
+            failed += plan.failed_cents
             continue
         states = await orders.send_refunds(plan, engine=engine, gateway=gateway)
         for item, state in zip(plan.refunds, states, strict=True):
@@ -772,120 +773,77 @@ async def confirm_cancel_cart(
         if not done:
             raise
         return await _finish(done, lang, engine, gateway)
-    plans = []
-    for order_id, quantities, cart_ids in groups:
-        plans.append(
-            await db(
-                engine,
-                _reserve_one,
-                parent_id=parent_id,
-                order_id=order_id,
-                quantities=quantities,
-                kind="cart",
-                request_key=key,
-                reason_id=rid,
-                other_text=text,
-                lang=lang,
-                drop_cart_ids=cart_ids,
-            )
-        )
+    plans = await db(
+        engine,
+        _reserve_cart,
+        parent_id=parent_id,
+        groups=groups,
+        request_key=key,
+        reason_id=rid,
+        other_text=text,
+        lang=lang,
+    )
     return await _finish(plans, lang, engine, gateway)
 
 
-# -- refunds Converge refused: sent again by the periodic job -------------------------------------
-
-RESEND_REASON = "resend of a cancel refund Converge refused"
-
-
-def _orders_owed(session: Session) -> list[int]:
-    """Orders with a cancel refund that FAILED (Converge refused it, or it was never found)."""
-    rows = session.exec(
-        select(Refund.order_id)
-        .where(
-            Refund.cancellation_id.is_not(None),
-            Refund.state == RefundState.FAILED,
-            Refund.order_id.is_not(None),
+def _reserve_cart(
+    session: Session,
+    *,
+    parent_id: int,
+    groups: list[tuple[int, dict[int, int], list[int]]],
+    request_key: str,
+    reason_id: int | None,
+    other_text: str | None,
+    lang: str,
+) -> list[CancelPlan]:
+    """Every order of the cancel cart in one transaction, all or nothing (issue 21): when one
+    is refused (another tab cancelled it meanwhile, a cut-off passed), no order is cancelled
+    and no refund reserved, so nothing is left cancelled with refunds this call never sends.
+    The orders are locked in id order (``groups`` is sorted), so two confirms never wait on
+    each other in opposite orders."""
+    return [
+        _reserve_one(
+            session,
+            parent_id=parent_id,
+            order_id=order_id,
+            quantities=quantities,
+            kind="cart",
+            request_key=request_key,
+            reason_id=reason_id,
+            other_text=other_text,
+            lang=lang,
+            drop_cart_ids=cart_ids,
         )
-        .distinct()
-        .order_by(Refund.order_id)
-    ).all()
-    return [oid for oid in rows if oid is not None]
-
-
-def _reserve_resend(session: Session, *, order_id: int) -> CancelPlan | None:
-    """Under the order's row lock: what the failed cancel refunds still owe, capped by the
-    refund arithmetic itself (what was paid, minus what is refunded or on its way, minus what
-    the remaining meals cost), so money a later cancel already gave back is never sent twice.
-    Nothing owed: None."""
-    loaded = orders.load_order(session, order_id=order_id, parent_id=None, lock=True)
-    failed = [
-        r
-        for r in loaded.refunds
-        if r.cancellation_id is not None
-        and r.state == RefundState.FAILED
-        and r.reason != RESEND_REASON
+        for order_id, quantities, cart_ids in sorted(groups, key=lambda g: g[0])
     ]
-    covered = sum(
-        r.amount_cents for r in loaded.refunds if r.reason == RESEND_REASON and r.state in RESERVING
+
+
+# -- refunds Converge refused: what an order still owes of one (issue 21) -------------------------
+
+
+def still_owed_by_order(session: Session, refund: Refund) -> int:
+    """How much of a FAILED ``refund`` of an order is still owed, under the order's lock (the
+    payment service sends it again with ``refunds.resend_failed_refunds``): at most the
+    refund itself, capped by the refund arithmetic (what was paid, minus what is refunded or
+    on its way or still owed by other failed refunds, minus what the remaining meals cost), so
+    money another refund already gave back is never sent twice."""
+    if refund.order_id is None:
+        return refund.amount_cents
+    loaded = orders.load_order(session, order_id=refund.order_id, parent_id=None)
+    held = sum(
+        r.amount_cents
+        for r in loaded.refunds
+        if r.id != refund.id and (r.state in RESERVING or owed_failed(r))
     )
-    owed = sum(r.amount_cents for r in failed) - covered
-    if owed <= 0:
-        return None
     sold = loaded.sold_lines()
     remaining = plan_cancel_refund(
         lines=[inp for _, inp in sold],
         cancel_quantities=[0] * len(sold),
         paid_cents=loaded.paid_cents,
-        refunded_cents=min(loaded.reserved_refund_cents, loaded.paid_cents),
+        refunded_cents=min(held, loaded.paid_cents),
         terms=loaded.terms(),
         school_donation_cents=loaded.order.school_donation_cents,
         additional_charge_cents=loaded.order.additional_charge_cents,
     ).remaining.total_pay_cents
-    due = min(
-        owed,
-        refund_for_cancel(
-            loaded.paid_cents,
-            min(loaded.reserved_refund_cents, loaded.paid_cents),
-            remaining,
-        ),
-    )
-    if due <= 0:
-        return None
-    cancellation_id = max(r.cancellation_id or 0 for r in failed)
-    reserved = reserve_refund(
-        session,
-        amount_cents=due,
-        reason=RESEND_REASON,
-        order_id=order_id,
-        actor="system",
-        cancellation_id=cancellation_id,
-    )
-    return CancelPlan(
-        order_id=order_id,
-        order_number=loaded.order.number,
-        parent_id=loaded.order.parent_id,
-        cancellation_id=cancellation_id,
-        refund_cents=due,
-        status=loaded.order.status,
-        repeated=False,
-        refunds=reserved,
-        actor="system",
-    )
-
-
-async def resend_failed_cancel_refunds(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> list[int]:
-    """The periodic job's part (``payments.reconcile_round``): a cancel refund that FAILED is
-    sent again (each order under its row lock; see ``_reserve_resend``). Returns the orders
-    for which a refund was sent."""
-    done = []
-    for order_id in await db(engine, _orders_owed):
-        try:
-            plan = await db(engine, _reserve_resend, order_id=order_id)
-            if plan is not None:
-                await orders.send_refunds(plan, engine=engine, gateway=gateway)
-                done.append(order_id)
-        except Exception:  # noqa: BLE001 - one failure must not stop the round
-            log.exception("order %s: could not resend a cancel refund", order_id)
-    return done
+    due = refund_for_cancel(loaded.paid_cents, min(held, loaded.paid_cents), remaining)
+    return max(0, min(refund.amount_cents, due))

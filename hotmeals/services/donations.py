@@ -163,25 +163,94 @@ async def start_donation(
     )
 
 
+def _reserve_with_card(
+    session: Session,
+    *,
+    parent_id: int,
+    amount_cents: int,
+    card_id: object,
+    school_id: int | None,
+    request_key: str | None,
+) -> tuple[int, bool]:
+    """(payment id, repeated): the donation and its payment, once per ``request_key`` (a
+    repeat finds the first one's payment). The card is checked before anything is written."""
+    from hotmeals.db.models import StoredCard
+    from hotmeals.services.submissions import submit_once
+
+    def create(session: Session, parent_id: int) -> dict:
+        card = session.get(StoredCard, card_id) if isinstance(card_id, int) else None
+        if card is None or card.parent_id != parent_id or card.deleted_at is not None:
+            raise DomainError("card_not_found", field="card_id")
+        _donation_id, payment_id = _create(
+            session,
+            parent_id=parent_id,
+            amount_cents=amount_cents,
+            school_id=school_id,
+            actor=actor_of(parent_id),
+        )
+        return {"payment_id": payment_id}
+
+    done = submit_once(
+        session=session,
+        parent_id=parent_id,
+        key=request_key,
+        action="donate_saved_card",
+        fn=create,
+    )
+    return int(done.result["payment_id"]), done.repeated
+
+
 async def donate_with_saved_card(
     *,
     parent_id: int,
     amount: object,
     card_id: int,
     school_id: int | None = None,
+    request_key: object = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
-    """A donation charged at once to a saved card (no Lightbox)."""
-    payment_id = await reserve_donation(
-        parent_id=parent_id, amount=amount, school_id=school_id, engine=engine
-    )
-    return await charge_stored_card(
-        payment_id=payment_id,
+    """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
+    ``request_key`` (the API's ``Idempotency-Key``, issue 21): a repeat charges nothing more
+    and answers the first one's payment, once its charge has an outcome."""
+    from hotmeals.services.payments.outcome import await_charge
+    from hotmeals.services.payments.records import get_payment, payment_view
+
+    cents = parse_amount(amount)
+    payment_id, repeated = await db(
+        engine,
+        _reserve_with_card,
         parent_id=parent_id,
+        amount_cents=cents,
         card_id=card_id,
-        engine=engine,
-        gateway=gateway,
+        school_id=school_id,
+        request_key=request_key,
+    )
+    if repeated:
+        await await_charge(payment_id=payment_id, engine=engine)
+
+        def current(session: Session) -> PaymentView:
+            return payment_view(session, get_payment(session, payment_id, parent_id))
+
+        view = await db(engine, current)
+        if view.state != PaymentState.CREATED:
+            return view  # charged (or being charged) by the first call: its outcome
+    try:
+        return await charge_stored_card(
+            payment_id=payment_id,
+            parent_id=parent_id,
+            card_id=card_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:
+        if err.code != "payment_not_open":
+            raise
+    # A repeat racing the first call: the first charges; answer its outcome.
+    await await_charge(payment_id=payment_id, engine=engine)
+    return await db(
+        engine,
+        lambda session: payment_view(session, get_payment(session, payment_id, parent_id)),
     )
 
 

@@ -1203,9 +1203,13 @@ def _result_of(
             status="pending", message=t("order_change.pending", lang, number=order.number), **common
         )
     reason = (payment.result_message if payment else None) or "DECLINED"
-    return ChangeResult(
-        status="declined", message=t("order_change.declined", lang, reason=reason), **common
+    # The Lightbox closed (onCancelled) or failed (onError): not a decline of the card.
+    key = (
+        "order_change.not_completed"
+        if reason.strip().upper() in ("CANCELLED", "CANCELED", "ERROR")
+        else "order_change.declined"
     )
+    return ChangeResult(status="declined", message=t(key, lang, reason=reason), **common)
 
 
 async def _confirm(
@@ -1220,7 +1224,7 @@ async def _confirm(
     engine: Engine | None,
     gateway: PaymentGateway | None,
 ) -> ChangeResult:
-    from hotmeals.services.submissions import checked_key
+    from hotmeals.services.submissions import checked_key, remember
 
     key = checked_key(request_key)
     card = None if card_id in (None, "") else _id(card_id, "card_id", "card_not_found")
@@ -1236,7 +1240,7 @@ async def _confirm(
         lang=lang,
     )
     if step["repeat"]:
-        return await db(engine, _result_of, change_id=step["change_id"], lang=lang)
+        return await _repeat(step["change_id"], parent_id, key, lang, engine)
     if step["payment_id"] is None:
         done, ok = await _send_refunds(step["planned"], engine, gateway, actor_of(parent_id))
         return await db(
@@ -1259,13 +1263,53 @@ async def _confirm(
         return await _settle(
             step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
         )
-    result = await db(engine, _result_of, change_id=step["change_id"], lang=lang)
+    # Kept under the request key so that a repeat opens this same Lightbox session (issue 21).
+    await db(
+        engine,
+        remember,
+        parent_id=parent_id,
+        key=key,
+        action=PAY_ACTION,
+        result={"change_id": step["change_id"], "hosted": hosted.to_dict()},
+    )
+    return await _pay_answer(step["change_id"], hosted, lang, engine)
+
+
+PAY_ACTION = "modify_confirm_pay"
+
+
+async def _pay_answer(
+    change_id: int, hosted: HostedSession, lang: str, engine: Engine | None
+) -> ChangeResult:
+    result = await db(engine, _result_of, change_id=change_id, lang=lang)
     return replace(
         result,
         status="pay",
         hosted=hosted,
         message=t("order_change.pay", lang, amount=format_money(hosted.amount_cents, lang)),
     )
+
+
+async def _repeat(
+    change_id: int, parent_id: int, key: str | None, lang: str, engine: Engine | None
+) -> ChangeResult:
+    """A repeat of a confirm answers what the first did: while its payment is still to be
+    made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
+    from hotmeals.services.submissions import recall
+
+    result = await db(engine, _result_of, change_id=change_id, lang=lang)
+    if result.status != "pending" or result.payment_id is None:
+        return result
+    first = await db(engine, recall, parent_id=parent_id, key=key, action=PAY_ACTION)
+    state = await db(engine, _payment_state, payment_id=result.payment_id)
+    if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
+        return result
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, engine)
+
+
+def _payment_state(session: Session, *, payment_id: int) -> str | None:
+    payment = session.get(Payment, payment_id)
+    return None if payment is None else payment.state
 
 
 async def _settle(
@@ -1663,10 +1707,20 @@ def get_meals_list(
     """GetMealsList: the parent's upcoming meals (from today in Toronto), one per active
     order line of a paid order, by date (``child_id``: that child's only): child, meal, size,
     options, add-ons, note, quantity, price, order number, whether it was moved and whether it
-    can still change (cut-off). Two statements whatever the number of meals."""
+    can still change (cut-off). Two statements whatever the number of meals (three with a
+    ``child_id``, which must be one of the parent's children: ``child_not_found``)."""
     lang = normalize_lang(lang)
     now = _now()
     child = None if child_id in (None, "") else _id(child_id, "child_id", "child_not_found")
+    if child is not None:
+        # Another parent's child (or none) is not found, not an empty list (issue 21).
+        from hotmeals.db.models import Child
+
+        own = session.exec(
+            select(Child.id).where(Child.id == child, Child.parent_id == parent_id)
+        ).first()
+        if own is None:
+            raise DomainError("child_not_found", field="child_id")
     rows = [
         r
         for r in _meal_rows(session, parent_id=parent_id, line_id=None, today=toronto_today(now))
@@ -1924,8 +1978,8 @@ async def modify_meal(
         seen = await db(
             engine, _move_repeat, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
-        if seen is not None:
-            return await db(engine, _result_of, change_id=seen, lang=lang)
+        if seen is not None:  # a repeat: what the first did (the same Lightbox session)
+            return await _repeat(seen, parent_id, key, lang, engine)
     step = await db(
         engine,
         _move_step,

@@ -83,6 +83,7 @@ from hotmeals.services.payments.records import (
     RESERVING,
     audit,
     lock_row,
+    owed_failed,
     split_order_payments,
 )
 
@@ -145,8 +146,10 @@ class LoadedOrder:
 
     @property
     def reserved_refund_cents(self) -> int:
-        """Refunds that succeeded or may still succeed: what is no longer refundable."""
-        return sum(r.amount_cents for r in self.refunds if r.state in RESERVING)
+        """Refunds that succeeded or may still succeed, and failed ones still owed (sent
+        again, or flagged for a person): what a later cancel or change must not refund
+        again (issue 21: a failed refund is not credit for the next cancel)."""
+        return sum(r.amount_cents for r in self.refunds if r.state in RESERVING or owed_failed(r))
 
     def line(self, line_id: int) -> OrderLine | None:
         return next((x for x in self.lines if x.id == line_id), None)
@@ -578,12 +581,13 @@ def order_detail(
             "amount": format_money(r.amount_cents, lang),
             "kind": r.kind,
             "state": r.state,
-            "state_label": t(f"orders_after.refund_{str(r.state).lower()}", lang),
+            "state_label": t(_refund_label(r), lang),
             "date": r.created_at.date().isoformat(),
             "date_label": _day(r.created_at.date(), lang),
         }
         for r in loaded.refunds
-        if r.state != RefundState.FAILED
+        # A failed try is shown while it is still owed (delayed), not once sent again.
+        if r.state != RefundState.FAILED or owed_failed(r)
     ]
     # Charges that paid for nothing (a second attempt, a replaced or dropped change's
     # payment, a duplicate sale): listed apart with their void, never in the order's money.
@@ -638,6 +642,16 @@ def order_detail(
     }
 
 
+def _refund_label(refund: Refund) -> str:
+    """A refund's state for the parent: a failed one still owed is delayed, never 'failed'
+    (issue 21)."""
+    if refund.state == RefundState.FAILED and refund.attention_at is not None:
+        return "orders_after.refund_attention"
+    if refund.state == RefundState.FAILED:
+        return "orders_after.refund_delayed"
+    return f"orders_after.refund_{str(refund.state).lower()}"
+
+
 # -- applying a cancel (shared) -------------------------------------------------------------------
 
 
@@ -652,6 +666,11 @@ class CancelPlan:
     repeated: bool  # the same request_key was already applied: nothing new was done
     refunds: list[PlannedRefund] = field(default_factory=list)
     actor: str = ""
+    # A repeat: where the first cancel's refunds stand now (issue 21: a retry answers what
+    # the first did, not 0 while its refund is on its way).
+    refunded_cents: int = 0
+    pending_cents: int = 0
+    failed_cents: int = 0
 
 
 def check_reason(
@@ -690,20 +709,24 @@ def find_cancellation(session: Session, order_id: int, request_key: str) -> Canc
         return None
     order = session.get(Order, order_id)
     assert order is not None
-    amount = session.exec(
-        select(func.coalesce(func.sum(Refund.amount_cents), 0)).where(
-            Refund.cancellation_id == row.id, Refund.state.in_(list(RESERVING))
-        )
-    ).one()
+    refunds = session.exec(select(Refund).where(Refund.cancellation_id == row.id)).all()
+    refunded = sum(r.amount_cents for r in refunds if r.state == RefundState.SUCCEEDED)
+    pending = sum(
+        r.amount_cents for r in refunds if r.state in (RefundState.PENDING, RefundState.UNKNOWN)
+    )
+    failed = sum(r.amount_cents for r in refunds if owed_failed(r))
     return CancelPlan(
         order_id=order_id,
         order_number=order.number,
         parent_id=order.parent_id,
         cancellation_id=row.id or 0,
-        refund_cents=int(amount),
+        refund_cents=refunded + pending + failed,
         status=order.status,
         repeated=True,
         actor=row.actor,
+        refunded_cents=refunded,
+        pending_cents=pending,
+        failed_cents=failed,
     )
 
 
@@ -896,12 +919,14 @@ def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
       periodic job retries it; its success sends the e-mail above). A later reconciliation
       and a failed retry send nothing more."""
     from hotmeals.services import mail, notifications
-    from hotmeals.services.cancellations import RESEND_REASON
 
     if refund.order_id is None:
         return
     succeeded = refund.state == RefundState.SUCCEEDED
-    if not succeeded and (not first or refund.reason == RESEND_REASON):
+    # The last try failed: the parent is told the refund is delayed and a person is on it
+    # (issue 21), once (the move to FAILED happens once).
+    delayed = refund.state == RefundState.FAILED and refund.attention_at is not None
+    if not succeeded and not delayed and (not first or refund.attempt > 1):
         return
     order = session.get(Order, refund.order_id)
     if order is None:
@@ -912,12 +937,13 @@ def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
     if not notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
         return  # the parent turned refund e-mails off (settings, notifications)
     lang = normalize_lang(parent.language)
+    kind = "refund_made" if succeeded else "refund_delayed" if delayed else "refund_processing"
     mail.send_templated(
         session=session,
         to=parent.email,
-        template="refund_made" if succeeded else "refund_processing",
+        template=kind,
         language=lang,
-        kind="refund_made" if succeeded else "refund_processing",
+        kind=kind,
         name=parent.first_name,
         number=order.number,
         amount=format_money(refund.amount_cents, lang),

@@ -92,6 +92,117 @@ def submit_once(
     return Submitted(result, repeated=False)
 
 
+# --- calls that charge (issue 21): claimed before the charge, answered after ----------------------
+#
+# A charge cannot run inside the transaction that records its key (Converge is called with no
+# transaction open), so a call that charges claims its key first (an "in flight" answer, in
+# its own committed transaction: the unique key lets one request through), then charges, then
+# stores its answer. A repeat waits for that answer (``answer_of``) and gets it; a call that
+# failed before charging anything releases its key so it can be tried again.
+
+IN_FLIGHT = {"in_flight": True}
+
+
+def claim(session: Session, *, parent_id: int, key: object, action: str) -> Any | None:
+    """None: the key is this call's (charge, then ``remember``). Otherwise the first call's
+    answer, or ``IN_FLIGHT`` while it is still running. ``key`` must not be blank."""
+    checked = checked_key(key)
+    if checked is None:
+        raise ValueError("claim needs a key")
+    lock_parent(session, parent_id)
+    seen = session.exec(
+        select(FormSubmission).where(
+            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
+        )
+    ).first()
+    if seen is not None:
+        if seen.action != action:
+            raise DomainError("idempotency_key_reused", field="idempotency_key")
+        return json.loads(seen.result)
+    session.add(
+        FormSubmission(
+            parent_id=parent_id,
+            key=checked,
+            action=action,
+            result=json.dumps(IN_FLIGHT),
+            created_at=utcnow(),
+        )
+    )
+    session.flush()
+    return None
+
+
+def remember(session: Session, *, parent_id: int, key: object, action: str, result: Any) -> None:
+    """Store the answer of a call that charged under ``key`` (claimed or not yet recorded)."""
+    checked = checked_key(key)
+    if checked is None:
+        return
+    lock_parent(session, parent_id)
+    row = session.exec(
+        select(FormSubmission).where(
+            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
+        )
+    ).first()
+    if row is None:
+        row = FormSubmission(parent_id=parent_id, key=checked, action=action, created_at=utcnow())
+    elif row.action != action:
+        return
+    row.result = json.dumps(_shaped(result), default=str)
+    session.add(row)
+    session.flush()
+
+
+def recall(session: Session, *, parent_id: int, key: object, action: str) -> Any | None:
+    """The answer stored under ``key`` for ``action`` (None: none)."""
+    checked = checked_key(key)
+    if checked is None:
+        return None
+    row = session.exec(
+        select(FormSubmission).where(
+            FormSubmission.parent_id == parent_id,
+            FormSubmission.key == checked,
+            FormSubmission.action == action,
+        )
+    ).first()
+    return None if row is None else json.loads(row.result)
+
+
+def release(session: Session, *, parent_id: int, key: object) -> None:
+    """Forget a claim whose call failed before anything was charged."""
+    checked = checked_key(key)
+    if checked is None:
+        return
+    session.execute(
+        delete(FormSubmission).where(
+            FormSubmission.parent_id == parent_id,
+            FormSubmission.key == checked,
+            FormSubmission.result == json.dumps(IN_FLIGHT),
+        )
+    )
+
+
+ANSWER_WAIT = timedelta(seconds=45)  # longer than one Converge call may take
+
+
+async def answer_of(
+    *, parent_id: int, key: object, action: str, engine: Any = None, poll: float = 0.1
+) -> Any:
+    """The first call's answer under ``key``, waiting while it is in flight (up to
+    ``ANSWER_WAIT``; then ``IN_FLIGHT``)."""
+    import asyncio
+
+    from hotmeals.services.transaction import run_in_transaction
+
+    deadline = utcnow() + ANSWER_WAIT
+    while True:
+        found = await run_in_transaction(
+            recall, engine=engine, parent_id=parent_id, key=key, action=action
+        )
+        if found != IN_FLIGHT or utcnow() >= deadline:
+            return found
+        await asyncio.sleep(poll)
+
+
 def _shaped(result: Any) -> Any:
     """A dataclass answer as a dict: the same shape the first time and on a repeat."""
     if dataclasses.is_dataclass(result) and not isinstance(result, type):

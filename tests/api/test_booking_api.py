@@ -113,6 +113,29 @@ def test_add_many_adds_the_good_lines_and_says_why_not_for_the_others(client, we
     assert fr["data"]["refused"][0]["reason"].startswith("Aucun repas le ")
 
 
+def test_a_line_with_a_long_special_note_refuses_only_itself(client, week):
+    """Issue 21 (small): one line's overlong note refused the whole batch with 'Please check
+    the value of special_note'; now that line alone is refused, with the documented
+    message, and the others are added."""
+    family = _family(week)
+    items = [
+        {"child_id": family.ava, "date": _day(week.target, 0), "meal_id": week.plain},
+        {
+            "child_id": family.ava,
+            "date": _day(week.target, 1),
+            "meal_id": week.plain,
+            "special_note": "x" * 20_000,
+        },
+        {"child_id": family.ava, "date": _day(week.target, 4), "meal_id": week.plain},
+    ]
+    body = ok(_add_many(client, family, items))
+    assert [a["date"] for a in body["data"]["added"]] == [_day(week.target, n) for n in (0, 4)]
+    assert [(r["index"], r["reason"]) for r in body["data"]["refused"]] == [
+        (1, "Special note should not exceed 120 characters")
+    ]
+    assert len(_cart(family)) == 2
+
+
 def test_another_parents_child_refuses_the_request(client, week):
     family, stranger = _family(week), _family(week)
     items = [

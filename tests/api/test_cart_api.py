@@ -244,6 +244,8 @@ def test_a_medium_allergen_needs_the_acknowledgement_kept_on_the_line(client, sh
         ({"quantity": 0}, "Please choose a quantity from 1 to 50"),
         ({"quantity": 51}, "Please choose a quantity from 1 to 50"),
         ({"special_note": "x" * 121}, "Special note should not exceed 120 characters"),
+        ({"special_note": "x" * 201}, "Special note should not exceed 120 characters"),
+        ({"special_note": "x" * 20_000}, "Special note should not exceed 120 characters"),
         ({"meal_id": None}, "Meal not found"),
         ({"portion_id": 999999}, "Please choose a size"),
         ({"menu_option_id": 999999}, "Please choose an option from the list"),

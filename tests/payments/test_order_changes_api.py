@@ -192,6 +192,22 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
     )
     assert sums(order_id) == (paid, back)
 
+    # a note over 200 characters gets the documented message (issue 21: "Please check the
+    # value of special_note")
+    long_note = call(
+        api,
+        "/Parent/order/AddToMyOrder",
+        {
+            "order_id": order_id,
+            "child_id": family["children"][1],
+            "meal_id": family["meal_id"],
+            "date": str(monday_in(4)),
+            "special_note": "x" * 201,
+        },
+        tok,
+    ).json()
+    assert long_note["code"] == 0, long_note
+    assert long_note["message"] == "Special note should not exceed 120 characters"
     # add a meal: paid through the Lightbox; a decline first changes nothing
     info = ok(
         call(
@@ -225,6 +241,17 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
         )
     )
     assert no["status"] == "declined" and len(line_ids(order_id)) == 2
+    # The parent closes the Lightbox (onCancelled): not "your card was declined (CANCELLED)"
+    closed = ok(call(api, "/Parent/order/ModifyConfirmOrder", {"order_id": order_id}, tok))
+    shut = call(
+        api,
+        "/Parent/order/ModifyChangeDeclined",
+        {"payment_id": closed["payment_id"], "ssl_result_message": "CANCELLED"},
+        tok,
+    ).json()
+    assert shut["message"] == (
+        "The payment was not completed. Nothing was charged and your order is unchanged."
+    ), shut
     retry = ok(call(api, "/Parent/order/ModifyConfirmOrder", {"order_id": order_id}, tok))
     assert retry["status"] == "pay" and retry["payment_id"] != pay["payment_id"]
     txn = lightbox_submit(sim, retry["hosted"]["token"], number=VISA)["response"]
@@ -248,6 +275,15 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
     tok = family["token"]
     order_id = pay_api(api, sim, family, [{"child": 0, "weeks": 2, "quantity": 1}])
     (line_id,) = line_ids(order_id)
+    # A child of this parent: its meals; another parent's child: not found (issue 21: it
+    # answered an empty list).
+    mine = ok(call(api, "/Parent/order/GetMealsList", {"child_id": family["children"][0]}, tok))
+    assert mine and all(m["child_id"] == family["children"][0] for m in mine)
+    stranger = make_shop(get_engine())
+    other = call(
+        api, "/Parent/order/GetMealsList", {"child_id": stranger["children"][0]}, tok
+    ).json()
+    assert other["code"] == 0 and other["message"] == "Child not found", other
     meals = ok(call(api, "/Parent/order/GetMealsList", {}, tok, "fr"))
     assert [m["order_line_id"] for m in meals] == [line_id] and meals[0]["size_label"]
     detail = ok(call(api, "/Parent/order/MealOrderDetail", {"order_line_id": line_id}, tok))

@@ -370,6 +370,9 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     # A retry of the same cancel sends nothing more.
     again = await _cancel_meal(pay_engine, gateway, shop, line_id, "lost-1")
     assert again.repeated and again.refund_cents == paid
+    # ... and answers what the first did: the refund is on its way (issue 21; was 0 and 0).
+    assert (again.pending_cents, again.refunded_cents) == (paid, 0)
+    assert "refund of" in again.message
     assert _sums(pay_engine, order_id) == (paid, 0)
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
@@ -402,6 +405,29 @@ async def test_the_cancel_email_is_in_the_parents_language(
     assert result.refund_cents > 0
 
 
+async def _fail_refund(engine: Engine, gateway: ConvergeClient, order_id: int) -> Refund:
+    """The order's newest refund, sent while Converge answered 500 (nothing made), found not
+    made by the reconciliation: FAILED."""
+    from hotmeals.services import payments
+
+    with session_scope(engine) as s:
+        row = s.exec(
+            select(Refund).where(Refund.order_id == order_id).order_by(Refund.id.desc())
+        ).first()
+    view = await payments.reconcile_refund(
+        refund_id=row.id, window=timedelta(0), engine=engine, gateway=gateway
+    )
+    assert view.state == RefundState.FAILED
+    with session_scope(engine) as s:
+        return s.get(Refund, row.id)
+
+
+def _later(minutes: float):
+    from hotmeals.services.clock import now
+
+    return now() + timedelta(minutes=minutes)
+
+
 async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
@@ -413,22 +439,19 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     result = await _cancel_meal(pay_engine, gateway, shop, first, "refused-1")
     owed = result.refund_cents
     assert 0 < owed < paid and result.refunded_cents == 0
-    with session_scope(pay_engine) as s:
-        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    view = await payments.reconcile_refund(
-        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+    failed = await _fail_refund(pay_engine, gateway, order_id)
+    assert failed.retry_at is not None and failed.attention_at is None
+    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # not due yet
+    assert _sums(pay_engine, order_id) == (paid, 0)
+    [again] = await payments.resend_failed_refunds(
+        now=_later(3), engine=pay_engine, gateway=gateway
     )
-    assert view.state == RefundState.FAILED  # nothing at Converge: the money is owed again
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # the periodic job
+    assert again.state == RefundState.SUCCEEDED and again.amount_cents == owed
     assert _sums(pay_engine, order_id) == (paid, owed)
-    assert (
-        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
-    )
+    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
     # The rest cancelled: exactly what was paid back in all, the failed attempt not counted.
     await _cancel_meal(pay_engine, gateway, shop, second, "rest")
-    assert (
-        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
-    )
+    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
     assert _sums(pay_engine, order_id) == (paid, paid)
     sale = next(
         t
@@ -438,27 +461,97 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     assert sale
 
 
-async def test_a_failed_refund_a_later_cancel_already_covered_is_not_sent_twice(
+async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    """Issue 21: the next cancel refunds its own meals only (before, it gave back the failed
+    part too, and the failed refund was dropped); the failed one is sent again, once."""
     from hotmeals.services import payments
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     paid, _ = _sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
-    await _cancel_meal(pay_engine, gateway, shop, first, "refused-2")
+    owed = (await _cancel_meal(pay_engine, gateway, shop, first, "refused-2")).refund_cents
+    await _fail_refund(pay_engine, gateway, order_id)
+    rest = await _cancel_meal(pay_engine, gateway, shop, second, "rest-2")
+    assert rest.refund_cents == paid - owed
+    assert _sums(pay_engine, order_id) == (paid, paid - owed)
     with session_scope(pay_engine) as s:
-        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    await payments.reconcile_refund(
-        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+    delayed = [r for r in detail["refunds"] if r["state"] == "FAILED"]
+    assert [r["amount_cents"] for r in delayed] == [owed]
+    assert delayed[0]["state_label"] == "Refund delayed: we are sending it again"
+    [again] = await payments.resend_failed_refunds(
+        now=_later(3), engine=pay_engine, gateway=gateway
     )
-    # The next cancel re-prices what remains: it gives back the failed part too.
-    await _cancel_meal(pay_engine, gateway, shop, second, "rest-2")
+    assert again.amount_cents == owed and again.state == RefundState.SUCCEEDED
     assert _sums(pay_engine, order_id) == (paid, paid)
-    assert (
-        await cancellations.resend_failed_cancel_refunds(engine=pay_engine, gateway=gateway) == []
-    )
+    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
     assert _sums(pay_engine, order_id) == (paid, paid)
+
+
+async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_parent_told(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """Five tries over growing delays (stored on the rows), then a person is needed: the
+    operator's list shows it, the order says 'delayed', the parent gets one 'delayed'
+    e-mail, and no round sends anything more until the operator asks for a retry."""
+    from hotmeals.db.cli import main as cli_main
+    from hotmeals.services import payments
+    from hotmeals.services.payments.refunds import MAX_TRIES, RESEND_DELAYS
+
+    order_id, (first, _second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    live_sim.control("fault", kind="http_500")
+    owed = (await _cancel_meal(pay_engine, gateway, shop, first, "flag-1")).refund_cents
+    row = await _fail_refund(pay_engine, gateway, order_id)
+    elapsed = 0.0
+    for attempt in range(2, MAX_TRIES + 1):
+        delay = RESEND_DELAYS[attempt - 2].total_seconds() / 60
+        # Not before its delay.
+        assert (
+            await payments.resend_failed_refunds(
+                now=row.retry_at - timedelta(seconds=1), engine=pay_engine, gateway=gateway
+            )
+            == []
+        )
+        live_sim.control("fault", kind="http_500")
+        [sent] = await payments.resend_failed_refunds(
+            now=row.retry_at, engine=pay_engine, gateway=gateway
+        )
+        assert sent.amount_cents == owed and sent.state != RefundState.SUCCEEDED
+        elapsed += delay
+        row = await _fail_refund(pay_engine, gateway, order_id)
+        assert row.attempt == attempt and row.retry_of_id is not None
+    assert row.attention_at is not None and row.retry_at is None
+    assert elapsed >= 120  # hours of tries, not seconds
+    assert await payments.resend_failed_refunds(now=_later(24 * 60), engine=pay_engine) == []
+    with session_scope(pay_engine) as s:
+        flagged = payments.refunds_needing_attention(s)
+        detail = orders.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
+        tries = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    assert [(r["refund_id"], r["amount_cents"], r["tries"]) for r in flagged] == [
+        (row.id, owed, MAX_TRIES)
+    ]
+    assert len(tries) == MAX_TRIES
+    [shown] = [r for r in detail["refunds"] if r["state"] == "FAILED"]
+    assert shown["state_label"] == "Remboursement retardé : notre équipe s'en occupe"
+    [delayed] = _mails(pay_engine, pid, "refund_delayed")
+    assert "is delayed" in delayed.body_text and "still owed" in delayed.body_text
+    assert len(_mails(pay_engine, pid, "refund_processing")) == 1
+    assert _mails(pay_engine, pid, "refund_made") == []
+    assert _sums(pay_engine, order_id) == (paid, 0)
+    url = str(pay_engine.url.render_as_string(hide_password=False))
+    assert cli_main(["--url", url, "refunds-needing-attention"]) == 1
+
+    # The operator fixed the cause: one more try at the next round, which goes through.
+    assert cli_main(["--url", url, "refund-retry", str(row.id)]) == 0
+    [done] = await payments.resend_failed_refunds(now=_later(1), engine=pay_engine, gateway=gateway)
+    assert done.state == RefundState.SUCCEEDED and done.amount_cents == owed
+    assert _sums(pay_engine, order_id) == (paid, owed)
+    assert cli_main(["--url", url, "refunds-needing-attention"]) == 0
+    assert len(_mails(pay_engine, pid, "refund_made")) == 1
 
 
 def _mails(engine: Engine, parent_id: int, kind: str) -> list[EmailOutbox]:
@@ -547,8 +640,9 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
     )
     assert view.state == RefundState.FAILED
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # the periodic job
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    # The periodic job, once the next try is due, twice.
+    await payments.resend_failed_refunds(now=_later(3), engine=pay_engine, gateway=gateway)
+    await payments.resend_failed_refunds(now=_later(3), engine=pay_engine, gateway=gateway)
     assert _sums(pay_engine, order_id)[1] == owed
     [made] = _mails(pay_engine, pid, "refund_made")
     assert made.subject == f"Remboursement effectué : {number}"
@@ -594,3 +688,67 @@ async def test_a_lost_refund_answer_found_by_two_reconciliations_at_once_mails_o
         assert s.get(Refund, row.id).state == RefundState.SUCCEEDED
     assert len(_mails(pay_engine, pid, "refund_made")) == 1
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1
+
+
+async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refused(
+    pay_engine: Engine,
+    gateway: ConvergeClient,
+    live_sim: SimServer,
+    shop: dict,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 21: another tab cancels the second order between the cart's check and its
+    confirm. Before, the first order stayed cancelled with a PENDING refund this call never
+    sent; now nothing is cancelled, nothing reserved, and a new confirm does the rest."""
+    pid = shop["parent_id"]
+    first_order, (first,) = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
+    )
+    second_order, (second,) = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 1, "weeks": 3, "quantity": 1}]
+    )
+    paid_first, _ = _sums(pay_engine, first_order)
+    with session_scope(pay_engine) as s:
+        cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=first)
+        cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=second)
+    checked = cancellations._cart_plan
+
+    def other_tab_meanwhile(session, **kw):
+        plan = checked(session, **kw)
+        got = in_new_loop(
+            live_sim,
+            cancellations.cancel_order,
+            parent_id=pid,
+            order_id=second_order,
+            reason_id=shop["reason_id"],
+            request_key="other-tab",
+            engine=pay_engine,
+        )
+        assert not isinstance(got, Exception), got
+        return plan
+
+    monkeypatch.setattr(cancellations, "_cart_plan", other_tab_meanwhile)
+    with pytest.raises(DomainError) as info:
+        await cancellations.confirm_cancel_cart(
+            parent_id=pid,
+            reason_id=shop["reason_id"],
+            request_key="cart-race",
+            engine=pay_engine,
+            gateway=gateway,
+        )
+    assert info.value.code in ("cancel_order_not_cancellable", "order_line_not_found")
+    with session_scope(pay_engine) as s:
+        assert s.get(Order, first_order).status == "placed"
+        assert s.exec(select(Refund).where(Refund.order_id == first_order)).all() == []
+        left = s.exec(select(CancelCartLine).where(CancelCartLine.parent_id == pid)).all()
+    assert [x.order_line_id for x in left] == [first]
+    monkeypatch.setattr(cancellations, "_cart_plan", checked)
+    done = await cancellations.confirm_cancel_cart(
+        parent_id=pid,
+        reason_id=shop["reason_id"],
+        request_key="cart-race-2",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert done.order_ids == [first_order] and done.refunded_cents == paid_first
+    assert _sums(pay_engine, first_order) == (paid_first, paid_first)

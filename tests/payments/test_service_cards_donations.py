@@ -247,3 +247,52 @@ async def test_donation_history_lists_paid_donations_only(
     assert entry["school"] == "Maple Grove Public School" and entry["status"] == "PAID"
     assert entry["amount"] == "20.00" and entry["amount_display"] == "20,00\u00a0$"
     assert entry["card"] == "VISA 40**********0002"
+
+
+async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    """Issue 21: the charge is made but its answer is lost; the retry with the same key
+    charges nothing more and answers that payment (UNKNOWN, then APPROVED once the
+    reconciliation found the sale). Before, each call was a new donation and a new charge."""
+    from tests.payments.service_support import sim_txns
+    from tests.payments.support import SHORT
+
+    card = await add_card(pay_engine, gateway, live_sim, family)
+    live_sim.control("fault", kind="lost_answer", scope="xml")
+    async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
+        lost = await donations.donate_with_saved_card(
+            parent_id=family["parent_id"],
+            amount="12.00",
+            card_id=card.id,
+            request_key="gift-1",
+            engine=pay_engine,
+            gateway=impatient,
+        )
+    assert lost.state == "UNKNOWN" and lost.result_message != "in flight"
+    retried = await donations.donate_with_saved_card(
+        parent_id=family["parent_id"],
+        amount="12.00",
+        card_id=card.id,
+        request_key="gift-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert retried.id == lost.id and retried.state == "UNKNOWN"
+    assert len(sim_txns(live_sim, lost.invoice_number, "SALE")) == 1
+    found = await payments.reconcile_payment(payment_id=lost.id, engine=pay_engine, gateway=gateway)
+    assert found.state == "APPROVED"
+    again = await donations.donate_with_saved_card(
+        parent_id=family["parent_id"],
+        amount="12.00",
+        card_id=card.id,
+        request_key="gift-1",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert again.id == lost.id and again.state == "APPROVED"
+    with session_scope(pay_engine) as db:
+        gifts = db.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()
+    assert [(g.amount_cents, g.status) for g in gifts] == [(1200, "PAID")]
+    sales = [t for t in live_sim.get("transactions") if t["kind"] == "SALE"]
+    assert sum(1 for t in sales if t["amount_cents"] == 1200) == 1

@@ -193,6 +193,14 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     )
     assert started.status == "pay" and started.hosted is not None
     assert started.hosted.amount_cents == due and started.hosted.purpose == "ORDER_CHANGE"
+    # A retry with the same key (a lost answer) opens the same Lightbox session (issue 21:
+    # it answered "pending" with none, though nothing was charged).
+    retried = await order_changes.modify_confirm_order(
+        parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
+    )
+    assert retried.status == "pay" and retried.hosted == started.hosted, retried
+    assert retried.hosted.token == started.hosted.token
+    assert retried.payment_id == started.payment_id and retried.change_id == started.change_id
     with session_scope(pay_engine) as s:  # not applied before it is paid
         count = len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all())
         assert count == 1
@@ -655,4 +663,54 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
         assert order_changes.dropped_change_payments(s) == []
     assert (
         await order_changes.void_dropped_change_payments(engine=pay_engine, gateway=gateway) == []
+    )
+
+
+async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_its_way(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """Issue 21: a move to a cheaper day refunds with no cancellation row; when Converge
+    refuses that refund it is sent again by the periodic job (it was never, before), and the
+    answer says it is delayed, never 'will reach your card shortly'."""
+    from datetime import timedelta
+
+    from hotmeals.services import payments
+
+    order_id, (line_id,) = await paid_order(
+        pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
+    )
+    pid = shop["parent_id"]
+    paid, _ = _sums(pay_engine, order_id)
+    _set_price(pay_engine, shop, 500)
+    live_sim.control("fault", kind="http_500")
+    cheaper = await order_changes.modify_meal(
+        parent_id=pid,
+        order_line_id=line_id,
+        new_date=monday_in(3).isoformat(),
+        request_key="move-fail",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    back = -cheaper.difference_cents
+    assert cheaper.status == "applied" and back > 0 and not cheaper.refund_ok, cheaper
+    assert "shortly" not in cheaper.message and "delayed" in cheaper.message
+    with session_scope(pay_engine) as s:
+        [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
+    assert row.cancellation_id is None
+    view = await payments.reconcile_refund(
+        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
+    )
+    assert view.state == "FAILED"
+    assert _sums(pay_engine, order_id) == (paid, 0)
+    [again] = await payments.resend_failed_refunds(
+        now=clock.now() + timedelta(minutes=3), engine=pay_engine, gateway=gateway
+    )
+    assert again.state == "SUCCEEDED" and again.amount_cents == back
+    assert _sums(pay_engine, order_id) == (paid, back)
+    assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
+    assert (
+        await payments.resend_failed_refunds(
+            now=clock.now() + timedelta(days=1), engine=pay_engine, gateway=gateway
+        )
+        == []
     )

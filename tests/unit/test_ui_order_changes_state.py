@@ -22,7 +22,12 @@ from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.manage_meal import ManageMealState
 from hotmeals.ui.state.modify_order import ModifyOrderState
 from tests.factories import make_child, make_parent
-from tests.unit.test_ui_orders_state import _placed_order, _run, database  # noqa: F401
+from tests.unit.test_ui_orders_state import (  # noqa: F401
+    _placed_order,
+    _run,
+    background,
+    database,
+)
 
 BASE = "http://localhost/parent"
 
@@ -99,7 +104,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
         await _run(state.remove(str(line_id)))
         await _run(state.undo("1"))
         state.can_confirm = True  # even forced, the service refuses another's order
-        await _run(state.confirm())
+        await _run(background(state, "confirm"))
         assert state.status == "error"
 
         add_root = await _root(mallory_id, f"/edit-profile/modify-order/add-item?id={order_id}")
@@ -114,7 +119,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
         assert meal.missing and meal.meal == {} and meal.dates == []
         meal.reason_id = "1"
         await _run(meal.ask_cancel())
-        await _run(meal.confirm_cancel())
+        await _run(background(meal, "confirm_cancel"))
         assert not meal.sure_open
         move_root = await _root(
             mallory_id,
@@ -123,7 +128,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
         move = await move_root.get_state(ManageMealState)
         await _run(move.load_confirm())
         assert move.missing and move.target == {}
-        await _run(move.confirm_move())
+        await _run(background(move, "confirm_move"))
 
         with session_scope() as s:
             assert s.get(Order, order_id).status == "placed"

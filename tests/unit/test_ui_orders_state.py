@@ -21,7 +21,16 @@ from reflex.istate.data import ReflexURL
 from sqlmodel import SQLModel, select
 
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import CancelCartLine, Child, MenuDay, MenuDayMeal, Order, OrderLine, Parent
+from hotmeals.db.models import (
+    CancelCartLine,
+    Child,
+    MenuDay,
+    MenuDayMeal,
+    Order,
+    OrderCancellation,
+    OrderLine,
+    Parent,
+)
 from hotmeals.db.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.services.menu import toronto_today
@@ -118,6 +127,14 @@ async def _run(result) -> list:
     return [] if value is None else [value]
 
 
+def background(state: rx.State, name: str, *args):
+    """A background handler's body run on the state itself (Reflex runs it on a proxy of
+    the state; it refuses a direct call)."""
+    handler = getattr(type(state), name)
+    assert handler.is_background, name
+    return handler.fn(state, *args)
+
+
 async def _signed_in(parent_id: int | None, order_id: int = 0) -> rx.State:
     root = rx.State(_reflex_internal_init=True)
     root.router = dataclasses.replace(
@@ -192,6 +209,55 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
     asyncio.run(scenario())
 
 
+def test_every_handler_that_waits_on_converge_runs_in_the_background() -> None:
+    """Issue 21 §5: a cancel, a move, a modification and a Lightbox outcome wait on Converge
+    (up to 30 s a call); as foreground events they held the parent's state lock meanwhile,
+    freezing every other event of the parent's session."""
+    from hotmeals.ui.state.cancel_cart import CancelCartState
+    from hotmeals.ui.state.manage_meal import ManageMealState
+    from hotmeals.ui.state.modify_order import ModifyOrderState
+
+    waiting = {
+        CancelCartState: ["confirm"],
+        OrderDetailState: ["confirm_cancel_order"],
+        ManageMealState: ["confirm_cancel", "confirm_move", "lightbox_closed"],
+        ModifyOrderState: ["confirm", "lightbox_closed"],
+    }
+    foreground = [
+        f"{state.__name__}.{name}"
+        for state, names in waiting.items()
+        for name in names
+        if not state.event_handlers[name].is_background
+    ]
+    assert foreground == []
+
+
+def test_a_cancel_confirmed_twice_at_once_in_the_background_runs_once(database: Path) -> None:
+    """Two taps on 'Yes' reach the background handler together: the first marks the screen
+    busy before the service runs, the second does nothing; the order is cancelled once."""
+
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order("HM-UI-0009")
+        root = await _signed_in(parent_id, order_id)
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        detail.reason_id = str(detail.reasons[0].id)
+        first, second = await asyncio.gather(
+            _run(background(detail, "confirm_cancel_order")),
+            _run(background(detail, "confirm_cancel_order")),
+        )
+        assert not detail.cancelling and detail.done_title == "Order Cancelled"
+        # One answer (the toast); the other tap did nothing, said nothing.
+        said = [events for events in (first, second) if any(e is not None for e in events)]
+        assert len(said) == 1, (first, second)
+        with session_scope() as s:
+            assert s.get(Order, order_id).status == "cancelled"
+            rows = s.exec(select(OrderCancellation).where(OrderCancellation.order_id == order_id))
+            assert len(rows.all()) == 1
+
+    asyncio.run(scenario())
+
+
 def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
     async def scenario():
         victim_id, order_id, line_id = _placed_order("HM-UI-0002")
@@ -221,7 +287,8 @@ def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
         detail.add_line = str(line_id)  # even forced, the line is not among the listed
         await _run(detail.confirm_add())
         detail.reason_id = "1"
-        await _run(detail.confirm_cancel_order())  # the service refuses another's order
+        # the service refuses another's order
+        await _run(background(detail, "confirm_cancel_order"))
         cart = await root.get_state(CancelCartState)
         await _run(cart.load())
         assert cart.is_empty

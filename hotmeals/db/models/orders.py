@@ -252,11 +252,19 @@ class Payment(SQLModel, table=True):
 class Refund(SQLModel, table=True):
     """One refund attempt against a payment: ``kind`` and ``state`` are
     ``domain.payments.RefundKind`` and ``RefundState`` values. ``cancellation_id``: the
-    cancellation that caused it, if any."""
+    cancellation that caused it, if any.
+
+    A refund Converge refused is sent again (issue 21): ``attempt`` counts the tries of one
+    refund (1 for the first), ``retry_of_id`` is the FAILED row this one sends again, a
+    FAILED row's ``retry_at`` is when the periodic job sends it again (None: not scheduled),
+    and ``attention_at`` is set when the last try failed: an operator must act
+    (``python -m hotmeals.db.cli refunds-needing-attention``)."""
 
     __table_args__ = (
         # The reconciliation scan: open refunds by age.
         Index("ix_refund_state_updated_at", "state", "updated_at"),
+        # The resend scan: failed refunds due again.
+        Index("ix_refund_retry_at", "retry_at"),
     )
     id: int | None = Field(default=None, primary_key=True)
     payment_id: int = fk("payment.id")
@@ -270,6 +278,10 @@ class Refund(SQLModel, table=True):
     reason: str = Field(default="", max_length=200)
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
+    attempt: int = Field(default=1, sa_column_kwargs={"server_default": "1"})
+    retry_of_id: int | None = Field(default=None, index=True)
+    retry_at: datetime | None = None
+    attention_at: datetime | None = None
 
 
 class StoredCard(SQLModel, table=True):

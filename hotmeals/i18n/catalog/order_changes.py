@@ -45,7 +45,8 @@ EN: dict[str, str] = {
     ),
     "order_change.applied_even": "Your order {number} is updated. The total is unchanged.",
     "order_change.refund_later": (
-        "Your order {number} is updated. The refund of {amount} will reach your card shortly."
+        "Your order {number} is updated. The refund of {amount} is delayed: the card "
+        "processor has not confirmed it yet. We will keep trying and e-mail you."
     ),
     "order_change.pay": "Please pay {amount} to confirm the change.",
     "order_change.pending": (
@@ -63,6 +64,9 @@ EN: dict[str, str] = {
         "We could not confirm the payment for order {number}; you have not been charged twice. "
         "If the card processor made the charge after all, the change is applied with it (or "
         "the charge is cancelled); otherwise your order is unchanged and you can try again."
+    ),
+    "order_change.not_completed": (
+        "The payment was not completed. Nothing was charged and your order is unchanged."
     ),
     "order_change.dropped": (
         "Order {number} could not be changed any more (a deadline passed or the meal was "
@@ -131,8 +135,9 @@ FR: dict[str, str] = {
     ),
     "order_change.applied_even": "Votre commande {number} est modifiée. Le total est inchangé.",
     "order_change.refund_later": (
-        "Votre commande {number} est modifiée. Le remboursement de {amount} arrivera bientôt "
-        "sur votre carte."
+        "Votre commande {number} est modifiée. Le remboursement de {amount} est retardé : le "
+        "processeur de paiement ne l'a pas encore confirmé. Nous réessaierons et vous "
+        "écrirons."
     ),
     "order_change.pay": "Veuillez payer {amount} pour confirmer la modification.",
     "order_change.pending": (
@@ -151,6 +156,9 @@ FR: dict[str, str] = {
         "débité deux fois. Si le processeur de cartes a tout de même effectué le paiement, la "
         "modification est appliquée avec celui-ci (ou le paiement est annulé) ; sinon, votre "
         "commande est inchangée et vous pouvez réessayer."
+    ),
+    "order_change.not_completed": (
+        "Le paiement n'a pas été effectué. Rien n'a été débité et votre commande est inchangée."
     ),
     "order_change.dropped": (
         "La commande {number} ne pouvait plus être modifiée (une date limite est passée ou le "

@@ -47,6 +47,8 @@ EN: dict[str, str] = {
     "orders_after.voided_attempt": (
         "A second charge of {amount} on {day} did not pay for this order: {state}."
     ),
+    "orders_after.refund_delayed": "Refund delayed: we are sending it again",
+    "orders_after.refund_attention": "Refund delayed: our team is looking into it",
     "orders_after.reason_other": "Other",
     # the e-mail
     "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
@@ -62,6 +64,14 @@ EN: dict[str, str] = {
         "Hello {name},\n\n"
         "{amount} has been refunded to your card for your order {number}. Refunds follow our "
         "refund policy and may take a few business days to appear on your statement.\n\n"
+        "The Hot Meals team"
+    ),
+    "mail.refund_delayed.subject": "Refund delayed: {number}",
+    "mail.refund_delayed.body": (
+        "Hello {name},\n\n"
+        "Your refund of {amount} for your order {number} is delayed: the card processor "
+        "refused it several times. It is still owed to you, and our team is looking into it; "
+        "we will e-mail you as soon as it is made.\n\n"
         "The Hot Meals team"
     ),
     "mail.refund_processing.subject": "Refund in progress: {number}",
@@ -123,6 +133,8 @@ FR: dict[str, str] = {
     ),
     "orders_after.refund_unknown": "Remboursement en cours",
     "orders_after.refund_failed": "Remboursement échoué",
+    "orders_after.refund_delayed": "Remboursement retardé : nous le renvoyons",
+    "orders_after.refund_attention": "Remboursement retardé : notre équipe s'en occupe",
     "orders_after.reason_other": "Autre",
     "orders_after.mail_line": "  {child}: {quantity} × {meal} ({size}), {day}",
     "orders_after.mail_refund_due": (
@@ -139,6 +151,14 @@ FR: dict[str, str] = {
         "{amount} a été remboursé sur votre carte pour votre commande {number}. Les "
         "remboursements suivent notre politique de remboursement et peuvent prendre quelques "
         "jours ouvrables avant de paraître sur votre relevé.\n\n"
+        "L'équipe Hot Meals"
+    ),
+    "mail.refund_delayed.subject": "Remboursement retardé : {number}",
+    "mail.refund_delayed.body": (
+        "Bonjour {name},\n\n"
+        "Votre remboursement de {amount} pour votre commande {number} est retardé : le "
+        "processeur de paiement l'a refusé plusieurs fois. Il vous est toujours dû et notre "
+        "équipe s'en occupe ; nous vous écrirons dès qu'il sera effectué.\n\n"
         "L'équipe Hot Meals"
     ),
     "mail.refund_processing.subject": "Remboursement en cours : {number}",

@@ -16,6 +16,10 @@ EN: dict[str, str] = {
     "refund_exceeds_paid": "The refund is more than what can still be refunded",
     "refund_not_found": "Refund not found",
     "card_not_found": "Card not found",
+    "money_unit_ambiguous": (
+        'Please send {name} as text in dollars ("5.00"), or the donation in cents as '
+        "donation_cents (500 for $5.00): a bare number is ambiguous"
+    ),
     "card_not_verified": "This card could not be verified",
     "card_limit": "You can save at most {max} cards",
     "card_delete_failed": "The card could not be deleted right now. Please try again.",
@@ -90,6 +94,10 @@ FR: dict[str, str] = {
     "refund_exceeds_paid": "Le remboursement dépasse le montant encore remboursable",
     "refund_not_found": "Remboursement introuvable",
     "card_not_found": "Carte introuvable",
+    "money_unit_ambiguous": (
+        'Veuillez envoyer {name} en texte, en dollars ("5.00"), ou le don en cents dans '
+        "donation_cents (500 pour 5,00 $) : un nombre seul est ambigu"
+    ),
     "card_not_verified": "Cette carte n'a pas pu être vérifiée",
     "card_limit": "Vous pouvez enregistrer au plus {max} cartes",
     "card_delete_failed": "La carte n'a pas pu être supprimée pour le moment. Veuillez réessayer.",

@@ -807,11 +807,9 @@ async def reconcile_round(
     # A second sale under one attempt's invoice is a row of its own, voided.
     await void_duplicate_payments(engine=engine, gateway=gateway)
     await reconcile_open_refunds(engine=engine, gateway=gateway)
-    # A cancel's refund Converge refused (or never made) is sent again, capped by the refund
-    # arithmetic so nothing a later cancel gave back is sent twice.
-    from hotmeals.services.cancellations import resend_failed_cancel_refunds
-
-    await resend_failed_cancel_refunds(engine=engine, gateway=gateway)
+    # Every refund Converge refused (or never made) is sent again when its next try is due,
+    # finitely, then flagged for a person (refunds.py, "sent again").
+    await resend_failed_refunds(engine=engine, gateway=gateway)
 
 
 # -- public: refunds (in refunds.py, re-exported: this module is the one door) ---------------
@@ -823,7 +821,11 @@ from hotmeals.services.payments.refunds import (  # noqa: E402
     reconcile_open_refunds,
     reconcile_refund,
     refund,
+    refunds_needing_attention,
+    resend_failed_refunds,
     reserve_refund,
+    resolve_refund,
+    retry_refund,
 )
 
 __all__ = [
@@ -858,8 +860,12 @@ __all__ = [
     "reconcile_refund",
     "record_decline",
     "refund",
+    "refunds_needing_attention",
+    "resend_failed_refunds",
     "reserve_payment",
     "reserve_refund",
+    "resolve_refund",
+    "retry_refund",
     "run_sync",
     "start_payment",
 ]

@@ -17,6 +17,7 @@ from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import cards
 from hotmeals.services.payments import confirm_payment, report_browser_failure
 from hotmeals.services.payments.records import PaymentView
+from hotmeals.services.payments.runtime import db
 
 # What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
 APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
@@ -154,3 +155,33 @@ async def settle_card_lightbox(
         return Settled("cancelled", "")
     except DomainError as err:
         return Settled("error", err.message(lang))
+
+
+# -- a charge another call is running (a double tap, a retried request; issue 21) -----------------
+
+IN_FLIGHT = "in flight"  # the result message ``steps.begin_card_sale`` writes
+CHARGE_WAIT = 40  # seconds: longer than one Converge call may take
+
+
+def _charge_state(session, *, payment_id: int) -> tuple[str, str | None, float]:
+    from hotmeals.db.models import Payment
+    from hotmeals.services.clock import now
+
+    payment = session.get(Payment, payment_id)
+    if payment is None:
+        return "", None, 0.0
+    return payment.state, payment.result_message, (now() - payment.updated_at).total_seconds()
+
+
+async def await_charge(*, payment_id: int, engine: Engine | None = None, poll: float = 0.1) -> None:
+    """Return once the saved-card charge another call started on this payment has an
+    outcome (approved, declined, or unknown after a lost answer), so a repeat answers what
+    happened ("placed") instead of "we are confirming your payment". Bounded by
+    ``CHARGE_WAIT`` from the charge's start."""
+    import asyncio
+
+    while True:
+        state, message, age = await db(engine, _charge_state, payment_id=payment_id)
+        if state != PaymentState.UNKNOWN or message != IN_FLIGHT or age > CHARGE_WAIT:
+            return
+        await asyncio.sleep(poll)

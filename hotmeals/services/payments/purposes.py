@@ -65,11 +65,23 @@ class PurposeHandler(ABC):
         a later reconciliation. Nothing to do by default."""
         return None
 
+    def still_owed(self, session: Session, payment: Payment, refund: Refund) -> int:
+        """How much of the FAILED ``refund`` is still owed, under the payment's lock, before
+        it is sent again (issue 21). By default all of it (the payment's own refundable sum
+        caps it anyway)."""
+        return refund.amount_cents
+
 
 def _order_refund_mail(session: Session, refund: Refund, first: bool) -> None:
     from hotmeals.services.orders import queue_refund_mail
 
     queue_refund_mail(session, refund, first=first)
+
+
+def _order_still_owes(session: Session, refund: Refund) -> int:
+    from hotmeals.services.cancellations import still_owed_by_order
+
+    return still_owed_by_order(session, refund)
 
 
 def _set_donation(session: Session, donation_id: int, to: DonationStatus) -> bool:
@@ -177,6 +189,9 @@ class OrderPayment(PurposeHandler):
     ) -> None:
         _order_refund_mail(session, refund, first)
 
+    def still_owed(self, session: Session, payment: Payment, refund: Refund) -> int:
+        return _order_still_owes(session, refund)
+
 
 class OrderChangePayment(PurposeHandler):
     """The increase of a modified order, paid on top of the order's first payment. The order
@@ -215,6 +230,9 @@ class OrderChangePayment(PurposeHandler):
         self, session: Session, payment: Payment, refund: Refund, *, first: bool
     ) -> None:
         _order_refund_mail(session, refund, first)
+
+    def still_owed(self, session: Session, payment: Payment, refund: Refund) -> int:
+        return _order_still_owes(session, refund)
 
 
 class CardCheck(PurposeHandler):

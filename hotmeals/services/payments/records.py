@@ -167,6 +167,15 @@ def refund_sum(session: Session, payment_id: int, states: Iterable[str]) -> int:
     return int(total)
 
 
+def owed_failed(refund: Refund) -> bool:
+    """A FAILED refund that is still owed: due to be sent again or flagged for a person
+    (issue 21). It holds its amount back from a later cancel's refund arithmetic, so what is
+    owed stays owed instead of becoming credit for the next cancel."""
+    return refund.state == RefundState.FAILED and (
+        refund.retry_at is not None or refund.attention_at is not None
+    )
+
+
 def refundable_cents(session: Session, payment: Payment) -> int:
     """What can still be refunded: the approved amount minus every refund that succeeded or
     may still succeed."""

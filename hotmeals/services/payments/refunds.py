@@ -11,6 +11,7 @@ refund rows under the payment locks after checking the sums, commit, call Conver
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -46,6 +47,8 @@ from hotmeals.services.payments.records import (
     refundable_cents,
 )
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
+
+log = logging.getLogger("hotmeals.payments")
 
 VOID, RETURN = RefundKind.VOID, RefundKind.RETURN
 VOID_REFUSED_SETTLED = "4018"
@@ -263,6 +266,8 @@ def _settle_refund(
     row = session.get(Refund, refund_id, populate_existing=True)
     if moved == 1:
         handler = handler_for(payment.purpose)
+        if to == RefundState.FAILED:
+            _after_failure(session, row, payment)
         if to == RefundState.SUCCEEDED:
             handler.refunded(session, payment, row)
         if to in (RefundState.SUCCEEDED, RefundState.FAILED, RefundState.UNKNOWN):
@@ -353,6 +358,208 @@ async def refund(
         actor=who,
     )
     return RefundResult([await _execute(engine, gw, item, who) for item in plan])
+
+
+# -- refunds Converge refused: sent again, finitely (issue 21) -------------------------------------
+
+# A FAILED refund is sent again after each delay in turn (so MAX_TRIES tries in all, over about
+# two and a half hours); when the last try fails too it is flagged for an operator
+# (``attention_at``; ``python -m hotmeals.db.cli refunds-needing-attention``) and the parent is
+# told it is delayed. Stored on the rows, so a restart or another worker carries on.
+RESEND_DELAYS = (
+    timedelta(minutes=2),
+    timedelta(minutes=10),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+)
+MAX_TRIES = len(RESEND_DELAYS) + 1
+
+
+def _after_failure(session: Session, row: Refund, payment: Payment) -> None:
+    """``row`` just became FAILED (same transaction, payment locked): schedule its next try,
+    or flag it for a person after the last one. Either way it stays owed
+    (``records.owed_failed``): a later cancel does not take it as credit."""
+    now = utcnow()
+    if row.attempt < MAX_TRIES:
+        row.retry_at = now + RESEND_DELAYS[max(row.attempt, 1) - 1]
+    else:
+        row.retry_at = None
+        row.attention_at = now
+        audit(
+            session,
+            actor="system",
+            kind="refund.needs_attention",
+            entity="refund",
+            entity_id=row.id or 0,
+            data={
+                "payment_id": payment.id,
+                "invoice": payment.invoice_number,
+                "amount_cents": row.amount_cents,
+                "tries": row.attempt,
+                "message": row.result_message,
+            },
+        )
+    session.add(row)
+    session.flush()
+
+
+def _due_refunds(session: Session, *, now: datetime) -> list[tuple[int, int]]:
+    rows = session.exec(
+        select(Refund.id, Refund.payment_id)
+        .where(Refund.state == RefundState.FAILED, Refund.retry_at <= now)
+        .order_by(Refund.id)
+    ).all()
+    return [(rid, pid) for rid, pid in rows]
+
+
+def _reserve_again(
+    session: Session, *, refund_id: int, payment_id: int, now: datetime
+) -> PlannedRefund | None:
+    """Under the payment's lock (and its order's): the FAILED refund is sent again as a new
+    PENDING row (its ``retry_of_id``, one more ``attempt``), for what is still owed of it
+    (the purpose's ``still_owed``: for an order, capped by the refund arithmetic so money a
+    later refund already gave back is never sent twice). None when it is not due (another
+    worker took it) or nothing is owed any more."""
+    payment = lock_payment(session, payment_id)
+    row = session.get(Refund, refund_id, populate_existing=True)
+    if row is None or row.state != RefundState.FAILED or row.retry_at is None:
+        return None
+    if row.retry_at > now:
+        return None
+    owed = min(
+        handler_for(payment.purpose).still_owed(session, payment, row),
+        refundable_cents(session, payment),
+        row.amount_cents,
+    )
+    row.retry_at = None
+    session.add(row)
+    session.flush()
+    if owed <= 0:
+        audit(
+            session,
+            actor="system",
+            kind="refund.not_owed",
+            entity="refund",
+            entity_id=refund_id,
+            data={"payment_id": payment_id, "amount_cents": row.amount_cents},
+        )
+        return None
+    [planned] = _reserve(
+        session,
+        amount_cents=owed,
+        reason=row.reason,
+        payment_id=payment_id,
+        order_id=None,
+        parent_id=None,
+        actor="system",
+    )
+    session.execute(
+        update(Refund)
+        .where(Refund.id == planned.refund_id)
+        .values(
+            retry_of_id=refund_id,
+            attempt=row.attempt + 1,
+            cancellation_id=row.cancellation_id,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return planned
+
+
+async def resend_failed_refunds(
+    *,
+    now: datetime | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> list[RefundView]:
+    """The periodic job's part (``reconcile_round``): every FAILED refund whose next try is
+    due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
+    answer reconciled as not made), is sent again. Returns the new tries' views."""
+    gw = gateway_or_default(gateway)
+    current = now or utcnow()
+    out = []
+    for refund_id, payment_id in await db(engine, _due_refunds, now=current):
+        try:
+            planned = await db(
+                engine, _reserve_again, refund_id=refund_id, payment_id=payment_id, now=current
+            )
+            if planned is not None:
+                out.append(await _execute(engine, gw, planned, "system"))
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("refund %s: could not send it again", refund_id)
+    return out
+
+
+def refunds_needing_attention(session: Session) -> list[dict]:
+    """Refunds whose last try failed, oldest first: a person must act (refund by other means,
+    then ``resolve_refund``; or ``retry_refund`` once the cause is fixed). One query."""
+    rows = session.exec(
+        select(Refund, Payment)
+        .join(Payment, Payment.id == Refund.payment_id)
+        .where(Refund.state == RefundState.FAILED, Refund.attention_at.is_not(None))
+        .order_by(Refund.attention_at, Refund.id)
+    ).all()
+    return [
+        {
+            "refund_id": r.id,
+            "payment_id": p.id,
+            "invoice": p.invoice_number,
+            "order_id": r.order_id,
+            "parent_id": p.parent_id,
+            "amount_cents": r.amount_cents,
+            "kind": r.kind,
+            "tries": r.attempt,
+            "message": r.result_message,
+            "flagged_at": r.attention_at.isoformat() if r.attention_at else None,
+        }
+        for r, p in rows
+    ]
+
+
+def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
+    """An operator sends a flagged (or failed) refund again at the next round, with one more
+    try before it is flagged again."""
+    row = session.get(Refund, refund_id)
+    if row is None or row.state != RefundState.FAILED:
+        raise DomainError("refund_not_found")
+    payment = lock_payment(session, row.payment_id)
+    row = session.get(Refund, refund_id, populate_existing=True)
+    row.attention_at = None
+    row.retry_at = utcnow()
+    row.attempt = min(row.attempt, MAX_TRIES - 1)
+    session.add(row)
+    audit(
+        session,
+        actor=actor,
+        kind="refund.retry_requested",
+        entity="refund",
+        entity_id=refund_id,
+        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
+    )
+    session.flush()
+    return refund_view(row)
+
+
+def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -> RefundView:
+    """An operator settled a flagged refund by other means: it is owed no more."""
+    row = session.get(Refund, refund_id)
+    if row is None or row.state != RefundState.FAILED:
+        raise DomainError("refund_not_found")
+    payment = lock_payment(session, row.payment_id)
+    row = session.get(Refund, refund_id, populate_existing=True)
+    row.attention_at = None
+    row.retry_at = None
+    session.add(row)
+    audit(
+        session,
+        actor=actor,
+        kind="refund.resolved",
+        entity="refund",
+        entity_id=refund_id,
+        data={"payment_id": payment.id, "amount_cents": row.amount_cents, "note": note[:200]},
+    )
+    session.flush()
+    return refund_view(row)
 
 
 # -- reconciliation -------------------------------------------------------------------------------

@@ -170,6 +170,12 @@ def mark_unknown(
     session: Session, *, payment_id: int, reason: str, actor: str, kind: str = "payment.unknown"
 ) -> PaymentView:
     payment = lock_payment(session, payment_id)
+    if payment.state == PaymentState.UNKNOWN and payment.result_message == "in flight":
+        # A saved-card charge whose answer was lost: the call is over (a repeat waiting for
+        # its outcome stops waiting; issue 21), the payment stays UNKNOWN for reconciliation.
+        payment.result_message = clip(reason)
+        session.add(payment)
+        session.flush()
     if move_payment(session, payment, PaymentState.UNKNOWN, result_message=clip(reason)):
         audit(
             session,

@@ -213,15 +213,23 @@ class CancelCartState(CancelReasonForm, rx.State):
             return None
         return self._ask_sure(lang)
 
-    @rx.event
+    @rx.event(background=True)
     async def confirm(self):
+        # In the background: the refunds wait on Converge, not holding the parent's state
+        # lock meanwhile (issue 21); busy and repeat-safe as before (confirm_once).
         async for event in confirm_once(
             self,
             busy="confirming",
             dialog="sure_open",
-            once=["cancel_cart", sorted(self._lines.items()), self.reason_id, self.other_text],
+            once=lambda: [
+                "cancel_cart",
+                sorted(self._lines.items()),
+                self.reason_id,
+                self.other_text,
+            ],
             act=self._confirm_cart,
             done=self._cart_confirmed,
+            background=True,
         ):
             yield event
 

@@ -7,6 +7,7 @@ text from the catalog in the parent's language.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import reflex as rx
@@ -75,17 +76,34 @@ def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec 
     return rx.redirect(after_login_path(auth.signup_step, False, next_path), replace=True)
 
 
+def _now_value(value: Any) -> Any:
+    """``ready`` and ``once`` may be given as callables, read under the state's lock."""
+    return value() if callable(value) else value
+
+
+@asynccontextmanager
+async def _locked(state: Any, background: bool) -> AsyncIterator[None]:
+    """A background handler's state is changed only inside ``async with state`` (its lock is
+    not held meanwhile); a foreground handler holds it already."""
+    if background:
+        async with state:
+            yield
+    else:
+        yield
+
+
 async def confirm_once(
     state: Any,
     *,
     busy: str,
     act: Callable[[int, str, str], Awaitable[R]],
     done: Callable[[int, R, str], Awaitable[Any]],
-    ready: bool = True,
+    ready: Any = True,
     busy_as: Any = True,
     dialog: str = "",
     once: Any = None,
     refused: Callable[[DomainError, str], Any] | None = None,
+    background: bool = False,
 ) -> AsyncIterator[Any]:
     """The busy, repeat-safe run of a confirm (a dialog's 'Yes', a quantity step), for a
     handler to yield from: ``async for event in confirm_once(self, ...): yield event``.
@@ -99,23 +117,41 @@ async def confirm_once(
     None). A ``DomainError`` shows as ``refused(err, lang)`` (default: its message in an
     error toast); otherwise ``done(parent_id, result, lang)`` refreshes the screen and
     returns the success toast, and the key is forgotten. Every end bumps ``state.turn``,
-    which re-arms the page's one-tap buttons."""
+    which re-arms the page's one-tap buttons.
+
+    ``background=True`` for a ``@rx.event(background=True)`` handler (issue 21: one that
+    waits on Converge must not hold the parent's state lock meanwhile): the checks, the
+    busy mark and ``done`` run under ``async with state``; ``act`` runs with the lock free,
+    so the parent's other events go on while Converge answers. ``ready`` and ``once`` may
+    then be callables (read under the lock), and ``act`` must only read the state."""
     from hotmeals.ui.state.auth import acting_parent, session_expired
 
-    lang = (await state.get_state(I18nState)).lang
-    if getattr(state, busy) or not ready:
-        state.turn += 1
+    who = None
+    key = ""
+    skip = False
+    async with _locked(state, background):
+        lang = (await state.get_state(I18nState)).lang
+        if getattr(state, busy) or not _now_value(ready):
+            state.turn += 1
+            skip = True
+        else:
+            setattr(state, busy, busy_as)  # before any await: a second tap finds it busy
+            who = await acting_parent(state)
+            if who is None:
+                setattr(state, busy, type(busy_as)())
+                if dialog:
+                    setattr(state, dialog, False)
+                state.turn += 1
+            else:
+                payload = _now_value(once)
+                key = "" if payload is None else submission_key(state, payload)
+    if skip:
         return
-    who = await acting_parent(state)
     if who is None:
-        if dialog:
-            setattr(state, dialog, False)
-        state.turn += 1
         yield session_expired(lang)
         return
-    setattr(state, busy, busy_as)
-    yield
-    key = "" if once is None else submission_key(state, once)
+    if not background:
+        yield  # the busy mark reaches the browser (a background handler's already has)
 
     def _settle() -> None:
         setattr(state, busy, type(busy_as)())
@@ -126,10 +162,14 @@ async def confirm_once(
     try:
         result = await act(who.parent_id, key, lang)
     except DomainError as err:
-        _settle()
-        yield refused(err, lang) if refused is not None else failed(message(err, lang))
+        async with _locked(state, background):
+            _settle()
+            event = refused(err, lang) if refused is not None else failed(message(err, lang))
+        yield event
         return
-    _settle()
-    if once is not None:
-        forget_submission(state)
-    yield await done(who.parent_id, result, lang)
+    async with _locked(state, background):
+        _settle()
+        if once is not None:
+            forget_submission(state)
+        event = await done(who.parent_id, result, lang)
+    yield event

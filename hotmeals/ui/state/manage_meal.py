@@ -90,6 +90,7 @@ class ManageMealState(CancelReasonForm, rx.State):
     _id: int = 0
     _date: str = ""
     _payment_id: int = 0
+    _settling: bool = False  # a Lightbox outcome is being settled (issue 21)
     _lang: str = ""
     _once_key: str = ""  # forms.submission_key
     _once_digest: str = ""
@@ -221,17 +222,20 @@ class ManageMealState(CancelReasonForm, rx.State):
             return None
         return self._ask_sure(lang)
 
-    @rx.event
+    @rx.event(background=True)
     async def confirm_cancel(self):
+        # In the background: the refund waits on Converge, not holding the parent's state
+        # lock meanwhile (issue 21).
         async for event in confirm_once(
             self,
             busy="busy",
-            ready=bool(self._id and self.meal and self._page == "meal"),
+            ready=lambda: bool(self._id and self.meal and self._page == "meal"),
             dialog="sure_open",
-            once=["cancel_meal", self._id, self.reason_id, self.other_text],
+            once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text],
             act=self._cancel_meal,
             done=self._meal_cancelled,
             refused=self._cancel_refused,
+            background=True,
         ):
             yield event
 
@@ -268,73 +272,93 @@ class ManageMealState(CancelReasonForm, rx.State):
     def set_save_card(self, value: bool):
         self.save_card = bool(value)
 
-    @rx.event
+    # Both handlers that wait on Converge run in the background (issue 21): the parent's
+    # state lock is taken only to read and write the state, never while Converge answers.
+    @rx.event(background=True)
     async def confirm_move(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.busy or self._page != "confirm" or not self.target:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
+        async with self:
+            lang = (await self.get_state(I18nState)).lang
+            if self.busy or self._page != "confirm" or not self.target:
+                self.turn += 1
+                return
+            who = await acting_parent(self)
+            if who is None:
+                self.turn += 1
+            else:
+                card = _int(self.card_choice) or None
+                save = self.save_card and card is None
+                line_id, new_date = self._id, self._date
+                self.busy = True
+                self.status, self.message = "confirming", tr("ui.change.confirming", lang)
+                key = submission_key(self, ["modify_meal", self._id, self._date])
         if who is None:
-            self.turn += 1
             yield session_expired(lang)
             return
-        card = _int(self.card_choice) or None
-        self.busy = True
-        self.status, self.message = "confirming", tr("ui.change.confirming", lang)
-        yield
-        key = submission_key(self, ["modify_meal", self._id, self._date])
         try:
             # Same vendor, open day, both cut-offs ahead, the same meal served: the service's
             # rules; a difference is refunded or paid (card or Lightbox), once per key.
             result = await changes.modify_meal(
                 parent_id=who.parent_id,
-                order_line_id=self._id,
-                new_date=self._date,
+                order_line_id=line_id,
+                new_date=new_date,
                 request_key=key,
                 card_id=card,
-                save_card=self.save_card and card is None,
+                save_card=save,
                 lang=lang,
             )
         except DomainError as err:
-            self.busy = False
-            self.turn += 1
-            self.status, self.message = "error", message(err, lang)
-            forget_submission(self)
+            async with self:
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
+                forget_submission(self)
             return
         if result.status == "pay" and result.hosted is not None:
-            self._payment_id = int(result.payment_id or 0)
-            self.status, self.message = "paying", result.message
+            async with self:
+                self._payment_id = int(result.payment_id or 0)
+                self.status, self.message = "paying", result.message
             yield rx.call_script(
                 lightbox_script(result.hosted.lightbox_url, result.hosted.token, lang),
                 callback=ManageMealState.lightbox_closed,
             )
             return
-        for event in await self._finish(who.parent_id, result, lang):
+        async with self:
+            events = await self._finish(who.parent_id, result, lang)
+        for event in events:
             yield event
 
-    @rx.event
+    @rx.event(background=True)
     async def lightbox_closed(self, value: Any):
-        lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        payment_id = self._payment_id
+        async with self:
+            lang = (await self.get_state(I18nState)).lang
+            who = await acting_parent(self)
+            payment_id = self._payment_id
+            self._payment_id = 0  # taken: a repeated callback finds nothing to settle
+            if payment_id:
+                self._settling = True
+            elif self._settling:
+                return  # a repeat while the first settles: it answers
+            if who is None or not payment_id:
+                self.busy = False
+                self.turn += 1
+                self._settling = False
         if who is None or not payment_id:
-            self.busy = False
-            self.turn += 1
-            self._payment_id = 0
             if who is None:
                 yield session_expired(lang)
             return
         try:
             result = await settle_lightbox(who.parent_id, payment_id, _result(value), lang)
         except DomainError as err:
-            self._payment_id = 0
-            self.busy = False
-            self.turn += 1
-            self.status, self.message = "error", message(err, lang)
+            async with self:
+                self._settling = False
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
             return
-        self._payment_id = 0
-        for event in await self._finish(who.parent_id, result, lang):
+        async with self:
+            self._settling = False
+            events = await self._finish(who.parent_id, result, lang)
+        for event in events:
             yield event
 
     async def _finish(self, parent_id: int, result: changes.ChangeResult, lang: str) -> list:

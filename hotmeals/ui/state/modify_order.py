@@ -113,6 +113,7 @@ class ModifyOrderState(rx.State):
 
     _id: int = 0
     _payment_id: int = 0
+    _settling: bool = False  # a Lightbox outcome is being settled (issue 21)
     _lang: str = ""
     _once_key: str = ""  # forms.submission_key
     _once_digest: str = ""
@@ -225,64 +226,80 @@ class ModifyOrderState(rx.State):
     def set_save_card(self, value: bool):
         self.save_card = bool(value)
 
-    @rx.event
+    # Both handlers that wait on Converge run in the background (issue 21): the parent's
+    # state lock is taken only to read and write the state, never while Converge answers.
+    @rx.event(background=True)
     async def confirm(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.busy or not self._id or not self.can_confirm:
-            self.turn += 1
-            return
-        who = await acting_parent(self)
+        async with self:
+            lang = (await self.get_state(I18nState)).lang
+            if self.busy or not self._id or not self.can_confirm:
+                self.turn += 1
+                return
+            who = await acting_parent(self)
+            if who is None:
+                self.turn += 1
+            else:
+                card = _int(self.card_choice) or None if self.to_pay_cents > 0 else None
+                save = self.save_card and card is None
+                self.busy = True
+                self.status, self.message = "confirming", tr("ui.change.confirming", lang)
+                order_id = self._id
+                key = submission_key(
+                    self,
+                    ["modify_confirm", self._id, [x["id"] for x in self.added], self.difference],
+                )
         if who is None:
-            self.turn += 1
             yield session_expired(lang)
             return
-        card = _int(self.card_choice) or None if self.to_pay_cents > 0 else None
-        save = self.save_card and card is None
-        self.busy = True
-        self.status, self.message = "confirming", tr("ui.change.confirming", lang)
-        yield
-        key = submission_key(
-            self, ["modify_confirm", self._id, [x["id"] for x in self.added], self.difference]
-        )
         try:
             # The service re-checks every step, prices the order and refunds or charges; the
             # same key again answers what the first call did (a double tap pays once).
             result = await changes.modify_confirm_order(
                 parent_id=who.parent_id,
-                order_id=self._id,
+                order_id=order_id,
                 request_key=key,
                 card_id=card,
                 save_card=save,
                 lang=lang,
             )
         except DomainError as err:
-            self.busy = False
-            self.turn += 1
-            self.status, self.message = "error", message(err, lang)
-            forget_submission(self)
-            await self._info(who.parent_id, lang)
+            async with self:
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
+                forget_submission(self)
+                await self._info(who.parent_id, lang)
             return
         if result.status == "pay" and result.hosted is not None:
-            self._payment_id = int(result.payment_id or 0)
-            self.status, self.message = "paying", result.message
+            async with self:
+                self._payment_id = int(result.payment_id or 0)
+                self.status, self.message = "paying", result.message
             yield rx.call_script(
                 lightbox_script(result.hosted.lightbox_url, result.hosted.token, lang),
                 callback=ModifyOrderState.lightbox_closed,
             )
             return
-        await self._finish(who.parent_id, result, lang)
+        async with self:
+            await self._finish(who.parent_id, result, lang)
         for event in self._toast(result):
             yield event
 
-    @rx.event
+    @rx.event(background=True)
     async def lightbox_closed(self, value: Any):
-        lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        payment_id = self._payment_id
+        async with self:
+            lang = (await self.get_state(I18nState)).lang
+            who = await acting_parent(self)
+            payment_id = self._payment_id
+            self._payment_id = 0  # taken: a repeated callback finds nothing to settle
+            if payment_id:
+                self._settling = True
+            elif self._settling:
+                return  # a repeat while the first settles: it answers
+            if who is None or not payment_id:
+                self.busy = False
+                self.turn += 1
+                self._settling = False
         if who is None or not payment_id:
-            self.busy = False
-            self.turn += 1
-            self._payment_id = 0
             if who is None:
                 yield session_expired(lang)
             return
@@ -290,13 +307,15 @@ class ModifyOrderState(rx.State):
         try:
             result = await settle_lightbox(who.parent_id, payment_id, outcome, lang)
         except DomainError as err:
-            self._payment_id = 0
-            self.busy = False
-            self.turn += 1
-            self.status, self.message = "error", message(err, lang)
+            async with self:
+                self._settling = False
+                self.busy = False
+                self.turn += 1
+                self.status, self.message = "error", message(err, lang)
             return
-        self._payment_id = 0
-        await self._finish(who.parent_id, result, lang)
+        async with self:
+            self._settling = False
+            await self._finish(who.parent_id, result, lang)
         for event in self._toast(result):
             yield event
 

@@ -459,16 +459,19 @@ class OrderDetailState(CancelReasonForm, rx.State):
             return None
         return self._ask_sure(lang)
 
-    @rx.event
+    @rx.event(background=True)
     async def confirm_cancel_order(self):
+        # In the background: the refund waits on Converge, not holding the parent's state
+        # lock meanwhile (issue 21).
         async for event in confirm_once(
             self,
             busy="cancelling",
-            ready=bool(self._id),
+            ready=lambda: bool(self._id),
             dialog="sure_open",
-            once=["cancel_order", self._id, self.reason_id, self.other_text],
+            once=lambda: ["cancel_order", self._id, self.reason_id, self.other_text],
             act=self._cancel_order,
             done=self._order_cancelled,
+            background=True,
         ):
             yield event
 

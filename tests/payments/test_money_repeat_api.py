@@ -1,0 +1,180 @@
+"""Issue 21 §4 through HTTP on SQLite and PostgreSQL, with the simulator over real HTTP: every
+call that charges is safe to repeat with its ``Idempotency-Key`` (PayWithSavedCard for a
+donation and for an order, getConvergeSessionToken), and the donation has one unit (cents in
+``donation_cents``, as in the summary calls; a bare number in a dollars field is refused)."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from service_support
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from hotmeals.db.engine import session_scope
+from hotmeals.db.models import Donation, Payment
+from tests.payments.service_support import BACKENDS, api_client, lightbox_submit, sim_txns
+from tests.payments.support import SimServer
+from tests.payments.test_checkout_api import fill, make_family
+
+API_KEY = "hotmeals-repeat-key"
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
+    with api_client(
+        request.param,
+        tmp_path_factory.mktemp("repeatapi"),
+        sim_server,
+        api_key=API_KEY,
+        db_prefix="hm_rep",
+    ) as client:
+        yield client
+
+
+@pytest.fixture
+def family(api: TestClient, sim: SimServer) -> dict:
+    return make_family(sim)
+
+
+def call(api: TestClient, path: str, body: dict, token: str, key: str | None = None) -> dict:
+    headers = {"api-key": API_KEY, "app": "P", "token": token, "content-type": "text/plain"}
+    if key:
+        headers["Idempotency-Key"] = key
+    return api.post(f"/api/v1{path}", content=json.dumps(body), headers=headers).json()
+
+
+def saved_card(api: TestClient, sim: SimServer, token: str) -> int:
+    session = call(api, "/Parent/payment/AddCardSession", {}, token)
+    answer = lightbox_submit(sim, session["data"]["ssl_txn_auth_token"])
+    saved = call(
+        api, "/Parent/payment/SaveCard", {"ssl_token": answer["response"]["ssl_token"]}, token
+    )
+    return saved["data"]["id"]
+
+
+def test_a_saved_card_donation_repeated_with_its_key_is_charged_once(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    card = saved_card(api, sim, family["token"])
+    body = {"purpose": "donation", "amount": "7.50", "card_id": card}
+    first = call(api, "/Parent/payment/PayWithSavedCard", body, family["token"], key="don-1")
+    again = call(api, "/Parent/payment/PayWithSavedCard", body, family["token"], key="don-1")
+    assert first["code"] == 1 and first["data"]["state"] == "APPROVED", first
+    assert again["code"] == 1 and again["data"]["id"] == first["data"]["id"], again
+    invoice = first["data"]["invoice_number"]
+    assert len(sim_txns(sim, invoice, "SALE")) == 1
+    with session_scope() as s:
+        gifts = s.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()
+    assert [(d.amount_cents, d.status) for d in gifts] == [(750, "PAID")]
+    # Another key is another donation; another parent's card is not found, nothing reserved.
+    other = call(api, "/Parent/payment/PayWithSavedCard", body, family["token"], key="don-2")
+    assert other["code"] == 1 and other["data"]["id"] != first["data"]["id"]
+    stranger = make_family(sim)
+    refused = call(api, "/Parent/payment/PayWithSavedCard", body, stranger["token"], key="don-1")
+    assert refused["code"] == 0 and refused["message"] == "Card not found"
+    with session_scope() as s:
+        assert s.exec(select(Payment).where(Payment.parent_id == stranger["parent_id"])).all() == []
+
+
+def test_a_repeated_session_token_call_answers_the_same_lightbox_session(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    body = {"purpose": "donation", "amount": "10.00"}
+    path = "/Parent/order/getConvergeSessionToken"
+    first = call(api, path, body, family["token"], key="tok-1")
+    again = call(api, path, body, family["token"], key="tok-1")
+    assert first["code"] == 1 and again == first
+    fill(family, 1)
+    order = call(api, path, {"purpose": "order"}, family["token"], key="tok-2")
+    order_again = call(api, path, {"purpose": "order"}, family["token"], key="tok-2")
+    assert order["code"] == 1 and order_again == order
+    with session_scope() as s:
+        rows = s.exec(select(Payment).where(Payment.parent_id == family["parent_id"])).all()
+    assert len(rows) == 2  # one donation attempt, one order attempt
+    # The same key for another call is refused, not taken as this one.
+    reused = call(
+        api, "/Parent/payment/PayWithSavedCard", {**body, "card_id": 1}, family["token"], "tok-1"
+    )
+    assert reused["code"] == 0 and "Idempotency-Key" in reused["message"]
+
+
+def test_a_saved_card_order_repeated_with_its_key_answers_placed_and_charges_once(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    card = saved_card(api, sim, family["token"])
+    fill(family, 2)
+    body = {"purpose": "order", "card_id": card}
+    first = call(api, "/Parent/payment/PayWithSavedCard", body, family["token"], key="ord-1")
+    again = call(api, "/Parent/payment/PayWithSavedCard", body, family["token"], key="ord-1")
+    assert first["code"] == 1 and first["data"]["state"] == "APPROVED", first
+    assert again == first  # not "Your cart has no meal that can be paid"
+    assert len(sim_txns(sim, first["data"]["invoice_number"], "SALE")) == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"purpose": "order", "donation": 500},
+        {"purpose": "order", "donation": 5.0},
+        {"purpose": "order", "donation": "5.00", "donation_cents": 500},
+        {"purpose": "donation", "amount": 10},
+    ],
+)
+def test_a_bare_number_in_a_dollars_field_is_refused_as_ambiguous(
+    api: TestClient, family: dict, body: dict
+) -> None:
+    fill(family, 1)
+    for path in ("/Parent/order/getConvergeSessionToken", "/Parent/payment/PayWithSavedCard"):
+        answer = call(api, path, {**body, "card_id": 1}, family["token"])
+        assert answer["code"] == 0 and "ambiguous" in answer["message"], answer
+        assert "donation_cents" in answer["message"]
+    with session_scope() as s:
+        assert s.exec(select(Payment).where(Payment.parent_id == family["parent_id"])).all() == []
+
+
+def test_the_order_donation_is_in_cents_as_in_the_summary(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    fill(family, 1)
+    summary = call(api, "/Parent/cart/CheckOrderSummary", {"donation_cents": 500}, family["token"])
+    assert summary["code"] == 1, summary
+    total = summary["data"]["charges"]["total_pay_cents"]
+    assert summary["data"]["charges"]["school_donation_cents"] == 500
+    started = call(
+        api,
+        "/Parent/order/getConvergeSessionToken",
+        {"purpose": "order", "donation_cents": 500},
+        family["token"],
+    )
+    assert started["code"] == 1 and started["data"]["amount_cents"] == total, started
+    # The dollars text of older clients is the same donation.
+    again = call(
+        api,
+        "/Parent/order/getConvergeSessionToken",
+        {"purpose": "order", "donation": "5.00"},
+        family["token"],
+    )
+    assert again["data"]["amount_cents"] == total
+
+
+def test_add_order_repeated_with_its_key_gets_the_first_answer(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    fill(family, 1)
+    started = call(
+        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, family["token"]
+    )
+    answer = lightbox_submit(sim, started["data"]["ssl_txn_auth_token"])
+    body = {
+        "payment_id": started["data"]["payment_id"],
+        "ssl_txn_id": answer["response"]["ssl_txn_id"],
+    }
+    first = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-1")
+    again = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-1")
+    assert first["code"] == 1 and first["data"]["status"] == "placed", first
+    assert again == first
+    assert len(sim_txns(sim, started["data"]["invoice_number"], "SALE")) == 1
