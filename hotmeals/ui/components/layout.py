@@ -29,7 +29,9 @@ def static(path: str) -> str:
     return f"{PREFIX}{path}"
 
 
-def brand() -> rx.Component:
+def brand(compact: bool = False) -> rx.Component:
+    """The logo and name, a link home. ``compact``: narrow phones show the logo alone (the
+    signed-in header's cart, meals to cancel and account menu need the width; issue 20)."""
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
@@ -39,6 +41,7 @@ def brand() -> rx.Component:
                 size="5",
                 color=rx.color("gray", 12),
                 white_space="nowrap",
+                class_name="hm-hide-xs" if compact else None,
             ),
             align="center",
             spacing="2",
@@ -126,7 +129,7 @@ def parent_header(show_cart: bool = False) -> rx.Component:
     """The logged-in header (docs/product.md §2); ``show_cart`` on /edit-profile."""
     return rx.el.header(
         rx.flex(
-            brand(),
+            brand(compact=True),
             rx.spacer(),
             parent_actions(show_cart),
             max_width=MAX_WIDTH,
@@ -162,13 +165,13 @@ def footer() -> rx.Component:
             rx.vstack(
                 rx.heading(t("footer.contact"), as_="h2", **heading),
                 rx.link(
-                    rx.el.span(t("footer.phone_label"), ": ", class_name="sr-only"),
+                    rx.el.span(t("footer.phone_label"), t("checkout.colon"), class_name="sr-only"),
                     s.support_phone,
                     href=f"tel:{s.support_phone.replace(' ', '')}",
                     **link,
                 ),
                 rx.link(
-                    rx.el.span(t("footer.email_label"), ": ", class_name="sr-only"),
+                    rx.el.span(t("footer.email_label"), t("checkout.colon"), class_name="sr-only"),
                     s.provider_email,
                     href=f"mailto:{s.provider_email}",
                     **link,
