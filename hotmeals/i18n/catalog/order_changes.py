@@ -53,7 +53,7 @@ EN: dict[str, str] = {
         "updated as soon as it is confirmed."
     ),
     "order_change.declined": (
-        "Your card was declined ({reason}). Nothing was charged and your order is unchanged."
+        "Your card was declined. Nothing was charged and your order is unchanged."
     ),
     "order_change.dropped": (
         "Order {number} could not be changed any more (a deadline passed or the meal was "
@@ -131,7 +131,7 @@ FR: dict[str, str] = {
         "sera modifiée dès sa confirmation."
     ),
     "order_change.declined": (
-        "Votre carte a été refusée ({reason}). Rien n'a été débité et votre commande est inchangée."
+        "Votre carte a été refusée. Rien n'a été débité et votre commande est inchangée."
     ),
     "order_change.dropped": (
         "La commande {number} ne pouvait plus être modifiée (une date limite est passée ou le "

@@ -25,8 +25,7 @@ EN: dict[str, str] = {
     "pay.approved": "Thank you! Your payment of {amount} was approved.",
     "pay.pending": "We are still confirming your payment with the card processor. Please check "
     "again in a few minutes; you will not be charged twice.",
-    "pay.declined": "Your card was declined ({reason}). No money was taken. Please try "
-    "another card.",
+    "pay.declined": "Your card was declined. No money was taken. Please try another card.",
     "pay.cancelled": "Payment cancelled. No money was taken.",
     "pay.error": "The payment could not be completed ({reason}). Please try again.",
     "pay.card_saved": "Card saved",
@@ -95,7 +94,7 @@ FR: dict[str, str] = {
     "pay.approved": "Merci! Votre paiement de {amount} a été approuvé.",
     "pay.pending": "Nous confirmons encore votre paiement auprès du processeur de cartes. "
     "Veuillez vérifier dans quelques minutes; vous ne serez pas débité deux fois.",
-    "pay.declined": "Votre carte a été refusée ({reason}). Aucun montant n'a été prélevé. "
+    "pay.declined": "Votre carte a été refusée. Aucun montant n'a été prélevé. "
     "Veuillez essayer une autre carte.",
     "pay.cancelled": "Paiement annulé. Aucun montant n'a été prélevé.",
     "pay.error": "Le paiement n'a pas pu être effectué ({reason}). Veuillez réessayer.",

@@ -49,6 +49,8 @@ class HistoryRow:
     has_refund: bool = False
     href: str = ""
     view_label: str = ""
+    children: str = ""  # whose meals: "Emma, Lucas" (issue 20)
+    meals: str = ""  # which: "Beef Burger · Baked Mac and Cheese"
 
 
 @dataclass
@@ -112,6 +114,8 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
                 has_refund=int(o.get("total_refund_cents") or 0) > 0,
                 href=f"{DETAILS_ROUTE}?id={int(o['order_id'])}",
                 view_label=tr("orders_ui.view_label", lang, number=o["number"]),
+                children=", ".join(o.get("children") or []),
+                meals=" · ".join(o.get("meals") or []),
             )
         )
     return rows
