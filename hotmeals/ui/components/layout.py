@@ -165,13 +165,13 @@ def footer() -> rx.Component:
             rx.vstack(
                 rx.heading(t("footer.contact"), as_="h2", **heading),
                 rx.link(
-                    rx.el.span(t("footer.phone_label"), t("checkout.colon"), class_name="sr-only"),
+                    rx.el.span(t("footer.phone_label"), ": ", class_name="sr-only"),
                     s.support_phone,
                     href=f"tel:{s.support_phone.replace(' ', '')}",
                     **link,
                 ),
                 rx.link(
-                    rx.el.span(t("footer.email_label"), t("checkout.colon"), class_name="sr-only"),
+                    rx.el.span(t("footer.email_label"), ": ", class_name="sr-only"),
                     s.provider_email,
                     href=f"mailto:{s.provider_email}",
                     **link,

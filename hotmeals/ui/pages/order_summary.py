@@ -1,6 +1,6 @@
 """/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
 of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
-codes with a code field, the optional donation, and 'Pay' to /payment."""
+codes with a code field, the optional donation, and 'Go to payment' (/payment pays)."""
 
 from __future__ import annotations
 
@@ -320,9 +320,10 @@ def pay_bar() -> rx.Component:
         ),
         rx.button(
             rx.cond(CartState.going, rx.spinner(size="2"), rx.fragment()),
-            t("checkout.pay"),
-            " ",
-            CartState.charges["total_pay"],
+            # "Pay" is said once, on the screen that pays (issue 20: "Pay" here, then "Pay"
+            # again on /payment, read as paying twice).
+            t("checkout.to_payment"),
+            rx.icon("arrow-right", size=16, aria_hidden="true"),
             on_click=CartState.go_pay,
             disabled=CartState.going,
             size="3",
