@@ -54,9 +54,11 @@ def test_what_is_typed_before_the_page_is_live_is_never_erased(page: Page, lang:
     for route in held:
         route.continue_()
     wait_hydrated(page)
-    expect(page.locator("#signup-form")).to_have_attribute("data-restored", "true")
     expect(page.locator("#signup-first_name")).to_have_value("Zoë")
     expect(page.locator("#signup-last_name")).to_have_value("Tremblay")
+    # ... and after the page's on_load has put back what the tab kept (nothing here).
+    expect(page.locator("#signup-form")).to_have_attribute("data-restored", "true")
+    expect(page.locator("#signup-first_name")).to_have_value("Zoë")
     # What was typed is kept for a reload, and put back into the fields. The e-mail's message
     # comes back after the names' blur events (one queue): then the server has them all.
     page.locator("#signup-first_name").focus()
@@ -83,12 +85,20 @@ def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
     page.context.add_cookies([parent_cookie])
     use_language(page, lang)
     open_page(page, "/payment")
+    total = page.locator("#pay-total").inner_text()
     page.click("#pay-card-new")
     page.click("#pay-submit")
+    # The Lightbox writes the amount as the app does ("29,66 $" in French) and shows an
+    # invoice that starts with the order's number.
+    lightbox = page.locator("#pwc-dialog")
+    expect(lightbox).to_contain_text(total)
+    expect(page.locator("#pwc-pay")).to_contain_text(total)
+    shown = lightbox.inner_text()
     pay_in_lightbox(page, VISA)
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
     number = page.locator("#order-number").inner_text()
     assert re.fullmatch(r"HM-\d+", number), number
+    assert re.search(rf"{number}-[0-9A-F]{{10}}", shown), shown
     expect(page).to_have_url(re.compile(rf"/parent/payment/?\?order={number}$"))
     lines = page.locator("#order-confirmation").inner_text()
 
