@@ -126,6 +126,7 @@ def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
 def test_the_meals_to_cancel_are_named_so_and_shown_only_when_there_are_some(
     page: Page, app: AppServer, parent_cookie: dict, lang: str, viewport: str
 ):
+    from hotmeals.domain.charges import tax_label
     from tests.e2e.orderdata import empty_cancel_cart, fill_cancel_cart, paid_order
 
     empty_cancel_cart(app)
@@ -142,6 +143,12 @@ def test_the_meals_to_cancel_are_named_so_and_shown_only_when_there_are_some(
         " c.getBoundingClientRect().width]"
     )
     assert widths[0] >= widths[1] - 40, widths  # the card less its padding
+    # Its details: the charges that apply, the tax with its rate.
+    open_page(page, f"/edit-profile/order-details?id={made['order_id']}")
+    details = page.locator("#order-charges")
+    expect(details.locator(".hm-charge-tax_cents")).to_contain_text(tax_label(1300, lang))
+    for absent in ("discount", "processing_fee", "school_donation", "additional_charge"):
+        expect(details.locator(f".hm-charge-{absent}_cents")).to_have_count(0)
 
     open_page(page, "/edit-profile")
     cart, cancel = page.locator("#header-cart"), page.locator("#header-cancel-cart")

@@ -35,6 +35,10 @@ MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 TABS = ("future", "past")
 
 
+# The order's charges shown whatever their amount (the others only when not zero).
+ORDER_CHARGES_ALWAYS = ("meal_net_cents", "tax_cents", "total_pay_cents", "total_refund_cents")
+
+
 @dataclass
 class HistoryRow:
     order_id: str = ""
@@ -352,9 +356,11 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.ordered_on = long_date(str(answer["ordered_on"]), lang)
         self.lines = detail_lines(answer)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
+        # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
         self.charges = [
             ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
             for c in answer["charges"]
+            if c["cents"] or c["name"] in ORDER_CHARGES_ALWAYS
         ]
         self.refunds = [
             RefundRow(
