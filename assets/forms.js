@@ -152,9 +152,29 @@
       root.style.setProperty("--hm-toast-top", top + "px");
     }
   }
+  // A toast belongs to the screen it was shown on (issue 20): leaving the screen closes the
+  // toasts that were already there. One shown with the move (a success that sends the parent
+  // elsewhere, "session expired") is younger than LEAVE_MS when the address changes: it stays.
+  var LEAVE_MS = 1500;
+  var path = window.location.pathname;
+  function leaveScreen() {
+    var now = Date.now();
+    var toasts = document.querySelectorAll("[data-sonner-toast]");
+    for (var i = 0; i < toasts.length; i++) {
+      var born = Number(toasts[i].getAttribute("data-hm-born") || 0);
+      if (!born) {
+        toasts[i].setAttribute("data-hm-born", String(now));
+      } else if (path !== window.location.pathname && now - born > LEAVE_MS) {
+        var close = toasts[i].querySelector("button[data-close-button]");
+        if (close) close.click();
+      }
+    }
+    path = window.location.pathname;
+  }
   function update() {
     queued = false;
     setLang();
+    leaveScreen();
     // Before the frame that first shows a toast is drawn (a frame callback), so it never
     // appears over the header.
     if (document.querySelector("[data-sonner-toast]")) placeToasts();

@@ -211,3 +211,18 @@ def compute_charges(
         total_pay_cents=total,
         total_refund_cents=0,
     )
+
+
+def tax_label(tax_bps: int, lang: str) -> str:
+    """The tax line's name with its rate, as an order stored it (issue 20): "Tax (HST 13%)",
+    "Taxe (TVH 13 %)"; a rate of 0 is plain "Tax"."""
+    from hotmeals.i18n import normalize_lang, t
+
+    if tax_bps <= 0:
+        return t("orderpay.charge_tax", lang)
+    rate = f"{tax_bps / 100:g}"
+    if normalize_lang(lang) == "fr":
+        rate = rate.replace(".", ",") + "\u00a0%"
+    else:
+        rate += "%"
+    return t("charge.tax_rate", lang, rate=rate)

@@ -905,6 +905,7 @@ def cart_summary(
             ),
         },
         "promo_code": promo.code if promo else None,
+        "tax_bps": rates.tax_bps,  # the tax line names its rate (issue 20)
     }
 
 

@@ -70,7 +70,7 @@ from hotmeals.db.models import (
     StoredCard,
     Vendor,
 )
-from hotmeals.domain.charges import OrderTerms, check_promo
+from hotmeals.domain.charges import OrderTerms, check_promo, tax_label
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -1114,7 +1114,7 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
     charge_lines = [
         {
             "name": name,
-            "label": t(key, lang),
+            "label": tax_label(order.tax_bps, lang) if name == "tax_cents" else t(key, lang),
             "cents": -charges[name] if name == "discount_cents" else charges[name],
             "amount": format_money(
                 -charges[name] if name == "discount_cents" else charges[name], lang
@@ -1135,6 +1135,7 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
         "groups": list(groups.values()),
         "meal_count": meals,
         "charges": charges,
+        "tax_bps": order.tax_bps,  # the order's stored rate (issue 20)
         "charge_lines": charge_lines,
         "giveback": {
             "school_cents": school,
@@ -1163,4 +1164,19 @@ def order_confirmation(
     order = session.get(Order, order_id)
     if order is None or order.parent_id != parent_id:
         raise DomainError("payment_order_not_found", field="order_id")
+    return _confirmation(session, order, normalize_lang(lang))
+
+
+def placed_order_confirmation(
+    session: Session, *, parent_id: int, number: str, lang: str = "en"
+) -> dict:
+    """The confirmation screen's own address (issue 20): the order named by its number, as
+    ``order_confirmation`` shows it, once it has been paid. Another parent's order, an unknown
+    number or an order never paid (a checkout still open, a declined card):
+    ``payment_order_not_found``, the same answer for each so a number reveals nothing."""
+    if not isinstance(number, str) or not 0 < len(number.strip()) <= 20:
+        raise DomainError("payment_order_not_found", field="order")
+    order = session.exec(select(Order).where(Order.number == number.strip().upper())).first()
+    if order is None or order.parent_id != parent_id or order.placed_at is None:
+        raise DomainError("payment_order_not_found", field="order")
     return _confirmation(session, order, normalize_lang(lang))

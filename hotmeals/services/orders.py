@@ -59,7 +59,7 @@ from hotmeals.db.models import (
     Refund,
     Vendor,
 )
-from hotmeals.domain.charges import OrderTerms
+from hotmeals.domain.charges import OrderTerms, tax_label
 from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -366,15 +366,29 @@ def order_history(
     picked = [r for r in rows if bool(r[1]) == (tab == FUTURE)]
     ids = [r[0].id for r in picked]
     dates: dict[int, list[date]] = {}
+    # Whose meals and which (issue 20): each order's children and meals, in the order of the
+    # days, each named once; from the same statement as the dates.
+    kids: dict[int, list[str]] = {}
+    meals: dict[int, list[str]] = {}
     refunded: dict[int, int] = {}
     if ids:
-        for oid, day in session.exec(
-            select(OrderLine.order_id, OrderLine.meal_date)
+        for oid, day, kid, sold_as, meal_fr in session.exec(
+            select(
+                OrderLine.order_id,
+                OrderLine.meal_date,
+                Child.first_name,
+                OrderLine.meal_name,
+                Meal.name_fr,
+            )
+            .join(Child, Child.id == OrderLine.child_id)
+            .outerjoin(Meal, Meal.id == OrderLine.meal_id)
             .where(OrderLine.order_id.in_(ids))
-            .distinct()
-            .order_by(OrderLine.order_id, OrderLine.meal_date)
+            .order_by(OrderLine.order_id, OrderLine.meal_date, OrderLine.id)
         ).all():
-            dates.setdefault(oid, []).append(day)
+            name = (meal_fr if lang == "fr" and meal_fr else None) or sold_as
+            for found, value in ((dates, day), (kids, kid), (meals, name)):
+                if value not in found.setdefault(oid, []):
+                    found[oid].append(value)
         for oid, cents in session.exec(
             select(Payment.order_id, func.coalesce(func.sum(Refund.amount_cents), 0))
             .join(Payment, Payment.id == Refund.payment_id)
@@ -407,6 +421,8 @@ def order_history(
                 "total_pay": format_money(order.total_pay_cents, lang),
                 "total_refund_cents": back,
                 "total_refund": format_money(back, lang),
+                "children": kids.get(order.id or 0, []),
+                "meals": meals.get(order.id or 0, []),
             }
         )
     return {
@@ -558,7 +574,7 @@ def order_detail(
     charges = [
         {
             "name": name,
-            "label": t(key, lang),
+            "label": tax_label(order.tax_bps, lang) if name == "tax_cents" else t(key, lang),
             "cents": getattr(order, name),
             "amount": format_money(
                 -getattr(order, name) if name == "discount_cents" else getattr(order, name), lang

@@ -43,6 +43,8 @@ def toaster() -> rx.Component:
         custom_attrs={
             "containerAriaLabel": t("ui.toast.region"),
             "mobileOffset": {"top": "var(--hm-toast-top, 16px)"},
+            # Desktops too: below the header, never over it (issue 20).
+            "offset": {"top": "var(--hm-toast-top, 80px)", "right": "24px"},
         },
     )
 

@@ -102,17 +102,12 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     expect(page).to_have_url(re.compile(r"/parent/edit-profile/order-summary/?$"))
     expect(page.get_by_role("heading", level=1)).to_have_text("Order summary")
     charges = page.locator("#summary-charges")
-    for label in (
-        "Meal net amount",
-        "Special note fees",
-        "Processing fee",
-        "Tax",
-        "Discount",
-        "School donation fee",
-        "Additional charge",
-        "Total pay",
-    ):
+    for label in ("Meal net amount", "Special note fees", "Tax (HST 13%)", "Total pay"):
         expect(charges).to_contain_text(label)
+    # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
+    expect(charges).not_to_contain_text("$0.00")
+    for absent in ("discount", "processing_fee", "school_donation", "additional_charge"):
+        expect(charges.locator(f".hm-charge-{absent}")).to_have_count(0)
     expect(page.locator("#giveback")).to_contain_text("to the school community")
     total_before = charges.locator(".hm-charge-total_pay dd").inner_text()
 
@@ -130,6 +125,9 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     # A $2 donation is added to the total.
     page.click("#donation-200")
     expect(charges.locator(".hm-charge-school_donation dd")).to_have_text("$2.00")
+    expect(charges.locator(".hm-charge-school_donation dt")).to_have_text(
+        "Donation to the school (optional)"
+    )
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
     shot(page, "summary")
 

@@ -281,7 +281,12 @@ def test_one_meal_is_cancelled_after_are_you_sure(page: Page, app: AppServer, or
     sure.locator("#manage-sure-yes").click()
     status = page.locator("#manage-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
-    expect(status).to_contain_text("Order Cancelled")
+    # One message, the meal's (issue 20): the meal and its order stay in view, no toast.
+    expect(status).to_have_text(re.compile(r"Meal cancelled — \$\d+\.\d\d refund on its way"))
+    expect(page.locator("#manage-meal")).to_be_visible()
+    expect(page.locator("#meal-cancelled")).to_have_text("Cancelled")
+    expect(page.locator("#manage-view-order")).to_be_visible()
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0)
     refunded = check_refunds(app, oid)
     assert refunded > 0
     amounts = re.findall(r"\$\d+\.\d\d", status.inner_text())

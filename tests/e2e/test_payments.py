@@ -131,7 +131,7 @@ def test_a_declining_card_shows_the_decline(page: Page, app: AppServer, payer: d
 
     status = page.locator("#donate-status")
     expect(status).to_have_attribute("data-status", "declined", timeout=30_000)
-    expect(status).to_contain_text("Your card was declined (DECLINED)")
+    expect(status).to_contain_text("Your card was declined. ")
     _id, state, cents, verified_at, _txn, message, donation_id = last_payment(app, payer["id"])
     assert (state, cents, message, verified_at) == ("DECLINED", 1250, "DECLINED", None)
     assert db_rows(app, "SELECT status FROM donation WHERE id = ?", donation_id) == [("FAILED",)]

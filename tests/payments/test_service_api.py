@@ -151,7 +151,7 @@ def test_a_declined_card_is_recorded_with_its_message(
         token,
     ).json()
     assert declined["code"] == 0
-    assert declined["message"].startswith("Your card was declined (DECLINED)")
+    assert declined["message"].startswith("Your card was declined. ")
     assert declined["data"]["state"] == "DECLINED"
 
 

@@ -85,7 +85,8 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
         outcome="declined", message=answer["response"]["ssl_result_message"], **common
     )
     assert declined.status == "declined"
-    assert declined.message.startswith("Your card was declined (DECLINED).")
+    assert declined.message.startswith("Your card was declined. ")
+    assert "DECLINED" not in declined.message  # no raw status (issue 20)
     assert payment_row(pay_engine, session.payment_id).state == "DECLINED"
     closed = await settle_lightbox(outcome="cancelled", **common)
     assert closed.status == "cancelled"

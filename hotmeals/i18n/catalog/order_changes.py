@@ -54,7 +54,7 @@ EN: dict[str, str] = {
         "updated as soon as it is confirmed."
     ),
     "order_change.declined": (
-        "Your card was declined ({reason}). Nothing was charged and your order is unchanged."
+        "Your card was declined. Nothing was charged and your order is unchanged."
     ),
     "order_change.attempt_voided": (
         "This payment came after your change of order {number} was set aside: the charge is "
@@ -145,7 +145,7 @@ FR: dict[str, str] = {
         "sera modifiée dès sa confirmation."
     ),
     "order_change.declined": (
-        "Votre carte a été refusée ({reason}). Rien n'a été débité et votre commande est inchangée."
+        "Votre carte a été refusée. Rien n'a été débité et votre commande est inchangée."
     ),
     "order_change.attempt_voided": (
         "Ce paiement est arrivé après la mise de côté de votre modification de la commande "

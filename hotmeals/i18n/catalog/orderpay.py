@@ -15,7 +15,7 @@ EN: dict[str, str] = {
         "as soon as it is confirmed, and you will receive an e-mail."
     ),
     "orderpay.declined": (
-        "Your card was declined ({reason}). Nothing was charged and your cart is unchanged: you "
+        "Your card was declined. Nothing was charged and your cart is unchanged: you "
         "can try again with another card."
     ),
     "orderpay.not_confirmed": (
@@ -88,7 +88,7 @@ FR: dict[str, str] = {
         "sera passée dès sa confirmation et vous recevrez un courriel."
     ),
     "orderpay.declined": (
-        "Votre carte a été refusée ({reason}). Rien n'a été facturé et votre panier est "
+        "Votre carte a été refusée. Rien n'a été facturé et votre panier est "
         "inchangé : vous pouvez réessayer avec une autre carte."
     ),
     "orderpay.not_confirmed": (
@@ -119,7 +119,8 @@ FR: dict[str, str] = {
     ),
     "orderpay.session_ready": "Entrez votre carte pour payer {amount} pour la commande {number}",
     "orderpay.status_pending_payment": "En attente de paiement",
-    "orderpay.status_placed": "Passée",
+    # Not "Passée": under the "À venir" tab it read as "past" (issue 20).
+    "orderpay.status_placed": "Confirmée",
     "orderpay.status_partially_cancelled": "Partiellement annulée",
     "orderpay.status_cancelled": "Annulée",
     "orderpay.status_delivered": "Livrée",

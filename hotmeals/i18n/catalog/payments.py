@@ -29,8 +29,7 @@ EN: dict[str, str] = {
     "pay.approved": "Thank you! Your payment of {amount} was approved.",
     "pay.pending": "We are still confirming your payment with the card processor. Please check "
     "again in a few minutes; you will not be charged twice.",
-    "pay.declined": "Your card was declined ({reason}). No money was taken. Please try "
-    "another card.",
+    "pay.declined": "Your card was declined. No money was taken. Please try another card.",
     "pay.cancelled": "Payment cancelled. No money was taken.",
     "pay.not_confirmed": "We could not confirm the payment; you have not been charged twice. "
     "If the card processor made the charge after all, it counts and you will see it in your "
@@ -106,7 +105,7 @@ FR: dict[str, str] = {
     "pay.approved": "Merci! Votre paiement de {amount} a été approuvé.",
     "pay.pending": "Nous confirmons encore votre paiement auprès du processeur de cartes. "
     "Veuillez vérifier dans quelques minutes; vous ne serez pas débité deux fois.",
-    "pay.declined": "Votre carte a été refusée ({reason}). Aucun montant n'a été prélevé. "
+    "pay.declined": "Votre carte a été refusée. Aucun montant n'a été prélevé. "
     "Veuillez essayer une autre carte.",
     "pay.cancelled": "Paiement annulé. Aucun montant n'a été prélevé.",
     "pay.not_confirmed": "Nous n'avons pas pu confirmer le paiement ; vous n'avez pas été "

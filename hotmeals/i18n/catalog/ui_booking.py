@@ -113,7 +113,7 @@ FR: dict[str, str] = {
     "ui.book.menu_option": "Option du menu",
     "ui.book.meal_option": "Option du repas",
     "ui.book.no_option": "Aucune",
-    "ui.book.addons": "Extras",
+    "ui.book.addons": "Suppléments",
     "ui.book.quantity": "Quantité",
     "ui.book.less": "Un de moins",
     "ui.book.more": "Un de plus",

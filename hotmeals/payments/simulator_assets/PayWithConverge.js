@@ -29,11 +29,20 @@
   var script = findScript();
   var HOSTED = (script ? script.src.replace(SCRIPT_PATH, "") : "") + "/hosted-payments";
 
+  // "1234.56" (Converge's two decimals) with the language's group and decimal marks, as the
+  // app's domain/money.py writes it (Babel: "$1,234.56", "1 234,56 $").
+  function grouped(amount, group, decimal) {
+    var parts = String(amount).split(".");
+    return parts[0].replace(/\B(?=(\d{3})+(?!\d))/g, group) + decimal + (parts[1] || "00");
+  }
+
   var TEXT = {
     en: {
       title: "Pay by card",
       amount: "Amount",
       invoice: "Invoice",
+      colon: ": ",
+      money: function (amount) { return "$" + grouped(amount, ",", "."); },
       note: "Payment simulator: no real card is charged. Test card 4000 0000 0000 0002.",
       number: "Card number",
       expiry: "Expiry date (MMYY)",
@@ -52,6 +61,9 @@
       title: "Payer par carte",
       amount: "Montant",
       invoice: "Facture",
+      colon: "\u00a0: ",
+      // "15,26 $", as French Canada writes it (issue 20).
+      money: function (amount) { return grouped(amount, "\u00a0", ",") + "\u00a0$"; },
       note: "Simulateur de paiement : aucune vraie carte n'est débitée. Carte test 4000 0000 0000 0002.",
       number: "Numéro de carte",
       expiry: "Date d'expiration (MMAA)",
@@ -142,7 +154,7 @@
     }
     var saleLike = info.ssl_transaction_type === "ccsale";
     var summary = [];
-    if (info.ssl_amount) summary.push(t.amount + ": $" + info.ssl_amount);
+    if (info.ssl_amount) summary.push(t.amount + t.colon + t.money(info.ssl_amount));
     if (info.ssl_invoice_number) summary.push(t.invoice + " " + info.ssl_invoice_number);
 
     var error = make("p", { id: "pwc-error", class: "pwc-error", role: "alert" });
@@ -151,7 +163,7 @@
     var pay = make("button", {
       id: "pwc-pay",
       type: "submit",
-      text: saleLike ? t.pay + (info.ssl_amount ? " $" + info.ssl_amount : "") : t.saveOnly,
+      text: saleLike ? t.pay + (info.ssl_amount ? " " + t.money(info.ssl_amount) : "") : t.saveOnly,
     });
     var cancel = make("button", { id: "pwc-cancel", type: "button", text: t.cancel });
     var form = make("form", { id: "pwc-form", novalidate: "" }, [

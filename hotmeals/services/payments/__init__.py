@@ -153,6 +153,7 @@ def reserve_payment(
     if purpose == Purpose.CARD_CHECK:
         # A card check moves no money: it has no payment row (services/cards.py).
         raise DomainError("payment_purpose_invalid", field="purpose")
+    order = None
     if order_id is not None:
         order = session.get(Order, order_id)
         if order is None or order.parent_id != parent_id:
@@ -167,7 +168,9 @@ def reserve_payment(
         order_id=order_id,
         donation_id=donation_id,
         purpose=purpose,
-        invoice_number=new_invoice_number(purpose, now),
+        invoice_number=new_invoice_number(
+            purpose, now, order_number=order.number if order is not None else None
+        ),
         amount_cents=amount_cents,
         state=PaymentState.CREATED,
         created_at=now,

@@ -51,11 +51,21 @@ def clip(text: str | None, limit: int = MESSAGE_MAX) -> str | None:
     return None if text is None else str(text)[:limit]
 
 
-def new_invoice_number(purpose: str, when: datetime | None = None) -> str:
+def new_invoice_number(
+    purpose: str, when: datetime | None = None, order_number: str | None = None
+) -> str:
     """``HMD-250902-3F9C0A1B2C`` (21 characters; Converge allows 25). Random, so two servers
-    never hand out the same number and a number says nothing about how many payments exist."""
+    never hand out the same number and a number says nothing about how many payments exist.
+
+    An order's payment starts with the order's number instead, ``HM-000123-3F9C0A1B2C``: the
+    Lightbox shows the invoice, and the parent matches it with the order (issue 20). Each
+    attempt still has its own invoice (Converge has no idempotency key, and a declined card's
+    retry is a new charge), so the invoice is never the order number alone."""
+    suffix = secrets.token_hex(5).upper()
+    if order_number and len(order_number) + 1 + len(suffix) <= 25:
+        return f"{order_number}-{suffix}"
     letter = _INVOICE_LETTER[Purpose(purpose)]
-    return f"HM{letter}-{(when or utcnow()):%y%m%d}-{secrets.token_hex(5).upper()}"
+    return f"HM{letter}-{(when or utcnow()):%y%m%d}-{suffix}"
 
 
 # -- locks ------------------------------------------------------------------------------------

@@ -74,7 +74,7 @@ def _count_link(
 
 
 def cart_counts() -> rx.Component:
-    """Cart and Cancel Cart with their counts; hidden when no child is active
+    """Cart and the meals to cancel with their counts; hidden when no child is active
     (docs/product.md §2)."""
     return rx.cond(
         AuthState.active_child_count > 0,
@@ -87,14 +87,19 @@ def cart_counts() -> rx.Component:
                 "shopping-cart",
                 "header-cart",
             ),
-            # A crossed-out day, not a second bag: the meals the parent is cancelling.
-            _count_link(
-                "ui.header.cancel_cart",
-                "ui.header.cancel_cart_name",
-                AuthState.shown_cancel_cart_count,
-                "/edit-profile/cancel-cart",
-                "calendar-x",
-                "header-cancel-cart",
+            # A crossed-out day, not a second bag: the meals the parent is about to cancel,
+            # named so (never "Cancel cart", which reads as "empty my cart") and shown only
+            # when it holds any (issue 20).
+            rx.cond(
+                AuthState.shown_cancel_cart_count > 0,
+                _count_link(
+                    "ui.header.cancel_cart",
+                    "ui.header.cancel_cart_name",
+                    AuthState.shown_cancel_cart_count,
+                    "/edit-profile/cancel-cart",
+                    "calendar-x",
+                    "header-cancel-cart",
+                ),
             ),
             spacing="2",
         ),

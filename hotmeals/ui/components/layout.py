@@ -29,7 +29,9 @@ def static(path: str) -> str:
     return f"{PREFIX}{path}"
 
 
-def brand() -> rx.Component:
+def brand(compact: bool = False) -> rx.Component:
+    """The logo and name, a link home. ``compact``: narrow phones show the logo alone (the
+    signed-in header's cart, meals to cancel and account menu need the width; issue 20)."""
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
@@ -39,6 +41,7 @@ def brand() -> rx.Component:
                 size="5",
                 color=rx.color("gray", 12),
                 white_space="nowrap",
+                class_name="hm-hide-xs" if compact else None,
             ),
             align="center",
             spacing="2",
@@ -126,7 +129,7 @@ def parent_header(show_cart: bool = False) -> rx.Component:
     """The logged-in header (docs/product.md §2); ``show_cart`` on /edit-profile."""
     return rx.el.header(
         rx.flex(
-            brand(),
+            brand(compact=True),
             rx.spacer(),
             parent_actions(show_cart),
             max_width=MAX_WIDTH,

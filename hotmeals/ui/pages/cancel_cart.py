@@ -39,7 +39,10 @@ def cancel_line(line: CancelLineView) -> rx.Component:
             line_heading(line.meal, line.price, price_props={"size": "2", "color": GRAY_11}),
             rx.text(line.child, " · ", line.day, size="2", class_name="hm-line-day"),
             rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
-            rx.cond(~line.cancellable, line_problem(t("orders_ui.blocked"), ": ", line.reason)),
+            rx.cond(
+                ~line.cancellable,
+                line_problem(t("orders_ui.blocked"), t("checkout.colon"), line.reason),
+            ),
             stepper_row(
                 stepper(line),
                 "orders_ui",

@@ -16,6 +16,7 @@ from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.orders import HISTORY_ROUTE
 
 GRAY_11 = rx.color("gray", 11)
 STATUS_KIND = {
@@ -121,22 +122,35 @@ def placed() -> rx.Component:
     )
 
 
+def not_found() -> rx.Component:
+    """The address names no paid order of this parent's (issue 20)."""
+    return rx.vstack(
+        rx.text(CheckoutState.message, id="pay-notfound"),
+        link_button(t("checkout.go_to_orders"), href=HISTORY_ROUTE, variant="soft"),
+        spacing="3",
+    )
+
+
 def payment_content() -> rx.Component:
     return rx.cond(
         CheckoutState.is_placed,
         placed(),
         rx.cond(
-            CheckoutState.loaded,
+            CheckoutState.status == "missing",
+            not_found(),
             rx.cond(
-                CheckoutState.total != "",
-                pay_form(),
-                rx.vstack(
-                    rx.text(t("checkout.nothing_to_pay"), id="pay-empty"),
-                    link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
-                    spacing="3",
+                CheckoutState.loaded,
+                rx.cond(
+                    CheckoutState.total != "",
+                    pay_form(),
+                    rx.vstack(
+                        rx.text(t("checkout.nothing_to_pay"), id="pay-empty"),
+                        link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
+                        spacing="3",
+                    ),
                 ),
+                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
             ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
         ),
     )
 

@@ -107,6 +107,10 @@ def meal_card() -> rx.Component:
             _fact("ui.manage.price", m["price"]),
             _fact("ui.manage.order", m["number"]),
             rx.cond(m["moved"] != "", rx.badge(t("ui.manage.moved"))),
+            rx.cond(
+                m["cancelled"] != "",
+                rx.badge(t("ui.manage.cancelled_badge"), color_scheme="gray", id="meal-cancelled"),
+            ),
             spacing="2",
             width="100%",
         ),

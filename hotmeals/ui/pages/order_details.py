@@ -61,7 +61,9 @@ def order_line(line: DetailLine) -> rx.Component:
             detail("orders_ui.note", line.note, "hm-line-note"),
             detail("orders_ui.moved_from", line.moved_from, "hm-line-moved"),
             rx.text(
-                rx.el.span(t("orders_ui.quantity"), ": ", class_name="hm-detail-label"),
+                rx.el.span(
+                    t("orders_ui.quantity"), t("checkout.colon"), class_name="hm-detail-label"
+                ),
                 rx.el.span(line.quantity.to_string(), class_name="hm-line-qty"),
                 rx.cond(
                     line.cancelled > 0,

@@ -54,6 +54,11 @@ def order_card(row: HistoryRow) -> rx.Component:
                 gap="8px",
                 wrap="wrap",
             ),
+            rx.text(
+                rx.el.strong(row.children, class_name="hm-order-children"),
+                size="2",
+            ),
+            rx.text(row.meals, size="2", color=GRAY_11, class_name="hm-order-meals"),
             rx.el.dl(
                 fact("orders_ui.delivery_dates", row.dates, "hm-order-dates", wide=True),
                 fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed", wide=True),
@@ -64,6 +69,8 @@ def order_card(row: HistoryRow) -> rx.Component:
                     fact("orders_ui.refunded", row.refunded, "hm-order-refunded"),
                 ),
                 class_name="hm-facts",
+                # The card's full width (a column of the stack shrinks to its content).
+                style={"width": "100%"},
             ),
             link_button(
                 t("orders_ui.view"),

@@ -1,6 +1,6 @@
 """/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
 of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
-codes with a code field, the optional donation, and 'Pay' to /payment."""
+codes with a code field, the optional donation, and 'Go to payment' (/payment pays)."""
 
 from __future__ import annotations
 
@@ -34,17 +34,24 @@ CHARGE_ROWS = (
 
 
 def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_total") -> rx.Component:
-    """Every charge of spec §3 and the total (``charges`` a dict Var of formatted amounts)."""
+    """The charges of spec §3 that apply and the total (``charges`` a dict Var of formatted
+    amounts, "" for a charge that does not apply; the tax named with its rate)."""
     return rx.el.dl(
         *[
-            rx.flex(
-                rx.el.dt(t(key), style={"color": "var(--gray-11)"}),
-                rx.el.dd(charges[name], style={"margin": "0", "font_weight": "500"}),
-                justify="between",
-                gap="12px",
-                class_name=f"hm-charge hm-charge-{name}",
-                padding_y="6px",
-                border_bottom=f"1px solid {rx.color('gray', 4)}",
+            rx.cond(
+                charges[name] != "",
+                rx.flex(
+                    rx.el.dt(
+                        charges["tax_label"] if name == "tax" else t(key),
+                        style={"color": "var(--gray-11)"},
+                    ),
+                    rx.el.dd(charges[name], style={"margin": "0", "font_weight": "500"}),
+                    justify="between",
+                    gap="12px",
+                    class_name=f"hm-charge hm-charge-{name}",
+                    padding_y="6px",
+                    border_bottom=f"1px solid {rx.color('gray', 4)}",
+                ),
             )
             for name, key in CHARGE_ROWS
         ],
@@ -301,6 +308,34 @@ def giveback_section() -> rx.Component:
     )
 
 
+def pay_bar() -> rx.Component:
+    """Pay, under the charges on a desktop; on a phone a bar fixed to the bottom of the screen
+    with the total beside it, always in view (issue 20: it was 2.5 screens down)."""
+    return rx.box(
+        rx.vstack(
+            rx.text(t("checkout.charge_total"), size="1", color=GRAY_11),
+            rx.text(CartState.charges["total_pay"], size="4", weight="bold", id="pay-bar-total"),
+            spacing="0",
+            class_name="hm-pay-bar-total",
+        ),
+        rx.button(
+            rx.cond(CartState.going, rx.spinner(size="2"), rx.fragment()),
+            # "Pay" is said once, on the screen that pays (issue 20: "Pay" here, then "Pay"
+            # again on /payment, read as paying twice).
+            t("checkout.to_payment"),
+            rx.icon("arrow-right", size=16, aria_hidden="true"),
+            on_click=CartState.go_pay,
+            disabled=CartState.going,
+            size="3",
+            flex="1",
+            id="summary-pay",
+            custom_attrs=once_attrs(CartState.turn),
+        ),
+        class_name="hm-pay-bar",
+        width="100%",
+    )
+
+
 def summary_content() -> rx.Component:
     return rx.cond(
         CartState.payable_count > 0,
@@ -327,23 +362,14 @@ def summary_content() -> rx.Component:
                     rx.vstack(
                         rx.heading(t("checkout.charges"), as_="h2", size="4"),
                         charges_table(CartState.charges, "summary-charges"),
-                        rx.button(
-                            rx.cond(CartState.going, rx.spinner(size="2"), rx.fragment()),
-                            t("checkout.pay"),
-                            " ",
-                            CartState.charges["total_pay"],
-                            on_click=CartState.go_pay,
-                            disabled=CartState.going,
-                            size="3",
-                            width="100%",
-                            id="summary-pay",
-                            custom_attrs=once_attrs(CartState.turn),
-                        ),
+                        pay_bar(),
                         spacing="4",
                         width="100%",
                     ),
                     size="2",
                     width="100%",
+                    # Radix's card contains its paint: the phone's fixed bar needs it not to.
+                    class_name="hm-pay-card",
                 ),
                 giveback_section(),
                 spacing="4",
@@ -383,6 +409,7 @@ def order_summary() -> rx.Component:
                 margin_x="auto",
                 padding_x="16px",
                 padding_y=rx.breakpoints(initial="16px", md="32px"),
+                class_name="hm-summary-page",
             ),
             header=site_header(show_cart=True),
         )

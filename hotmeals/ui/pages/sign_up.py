@@ -132,8 +132,10 @@ def sign_up_form() -> rx.Component:
             reset_on_submit=False,
             no_validate=True,
             width="100%",
-            # Mounted again once the tab's state has arrived, so the kept values show.
-            key=rx.cond(rx.State.is_hydrated, "ready", "loading"),
+            # Never mounted again (issue 20): a remount once the tab's state arrived erased
+            # what the parent (or the browser's autofill) had typed in the first half second.
+            # The kept values go into the fields still empty (SignUpState.enter).
+            id="signup-form",
         ),
         cms_dialog(),
         width="100%",

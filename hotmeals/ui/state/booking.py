@@ -279,11 +279,13 @@ class BookingState(rx.State):
                 self._days = []
         self._lang = who.lang
         self.months = sorted({d["date"][:7] for d in self._days})
-        if not keep or self.month not in self.months:
-            self.month = self._first_open_month()
         known = {d["date"] for d in self._days}
         if self.selected_date not in known:
             self.selected_date = ""
+        if not keep or self.month not in self.months:
+            # The chosen day's menu is shown (a reload keeps it): so is its month (issue 20).
+            chosen = self.selected_date[:7]
+            self.month = chosen if chosen in self.months else self._first_open_month()
         self._build_calendar()
 
     def _first_open_month(self) -> str:

@@ -20,6 +20,7 @@ from typing import Any
 import reflex as rx
 from babel.dates import format_date
 
+from hotmeals.domain.charges import tax_label
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang
@@ -123,12 +124,24 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
     return views
 
 
+# Shown whatever their amount; the other charges only when they apply (issue 20: no $0.00
+# lines for a discount, a fee or a donation the parent does not have).
+ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
+
+
 def charge_texts(summary: dict, lang: str) -> dict[str, str]:
-    """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount)."""
+    """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount); ""
+    for a charge that does not apply; ``tax_label`` names the tax with its rate."""
     cents = summary.get("charges", {})
-    out = {name: format_money(int(cents.get(f"{name}_cents", 0)), lang) for name in CHARGE_NAMES}
+    out = {
+        name: format_money(int(cents.get(f"{name}_cents", 0)), lang)
+        if name in ALWAYS_SHOWN or int(cents.get(f"{name}_cents", 0))
+        else ""
+        for name in CHARGE_NAMES
+    }
     if int(cents.get("discount_cents", 0)):
         out["discount"] = "−" + out["discount"]
+    out["tax_label"] = tax_label(int(summary.get("tax_bps") or 0), lang)
     return out
 
 

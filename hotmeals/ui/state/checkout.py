@@ -12,6 +12,7 @@ Handlers that talk to Converge run as background events.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import reflex as rx
 
@@ -22,6 +23,7 @@ from hotmeals.services import cart as cart_service
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cart import (
+    PAYMENT_ROUTE,
     CartGroupView,
     CartState,
     charge_texts,
@@ -31,6 +33,7 @@ from hotmeals.ui.state.cart import (
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.payments import _result, lightbox_script
+from hotmeals.ui.state.steps import history_replace_script
 
 NEW_CARD = "new"
 ORDER_ROUTE = "/edit-profile/order-details"
@@ -56,7 +59,9 @@ class CheckoutState(rx.State):
     save_card: bool = False
     busy: bool = False
     turn: int = 0
-    status: str = ""  # "", opening, confirming, placed, declined, cancelled, pending, error
+    # "", opening, confirming, placed, declined, cancelled, pending, error; missing: the
+    # address names no paid order of this parent's
+    status: str = ""
     message: str = ""
     order_number: str = ""
     order_link: str = ""
@@ -92,6 +97,14 @@ class CheckoutState(rx.State):
         who = await acting_parent(self)
         if who is None:
             self.loaded = False
+            return
+        asked = str(self.router.url.query_parameters.get("order") or "")
+        if asked:
+            # The confirmation's own address (issue 20): a reload or Back shows the order
+            # again; the service shows only a paid order of this parent's.
+            await self._show_placed(who.parent_id, asked, lang)
+            self.loaded = True
+            self._lang = lang
             return
         await self._price(who.parent_id, lang)
         rows = await call_service(cards.list_cards, parent_id=who.parent_id)
@@ -195,6 +208,9 @@ class CheckoutState(rx.State):
         if started.result is not None or started.hosted is None:
             async with self:
                 await self._finish(who.parent_id, started.result, lang)
+                address = self._placed_address()
+            if address is not None:
+                yield address
             return
         async with self:
             self._payment_id = started.payment_id
@@ -265,6 +281,9 @@ class CheckoutState(rx.State):
         async with self:
             self._payment_id = 0
             await self._finish(who.parent_id, done, lang)
+            address = self._placed_address()
+        if address is not None:
+            yield address
 
     async def _show_order(self, parent_id: int, order_id: int, lang: str) -> None:
         """The placed order's lines and charges (the service checks it is the parent's)."""
@@ -279,6 +298,34 @@ class CheckoutState(rx.State):
         self.confirmation = group_views(confirmation, lang) if confirmation else []
         self.paid_charges = charge_texts(confirmation, lang) if confirmation else {}
         self.total = str(confirmation.get("total_pay") or self.total)
+
+    async def _show_placed(self, parent_id: int, number: str, lang: str) -> None:
+        from hotmeals.services.checkout import placed_order_confirmation
+
+        try:
+            shown = await call_service(
+                placed_order_confirmation, parent_id=parent_id, number=number, lang=lang
+            )
+        except DomainError as err:
+            self.status, self.message = "missing", message(err, lang)
+            self.total = ""
+            return
+        self.status = "placed"
+        self.order_number = str(shown["number"])
+        self._order_id = int(shown["order_id"])
+        self.order_link = f"{ORDER_ROUTE}?id={self._order_id}"
+        self.confirmation = group_views(shown, lang)
+        self.paid_charges = charge_texts(shown, lang)
+        self.total = str(shown.get("total_pay") or "")
+
+    def _placed_address(self) -> rx.event.EventSpec | None:
+        """Once placed, the tab's address names the order (history entry replaced, no route
+        change): a reload or Back shows this confirmation, never an empty payment screen."""
+        if self.status != "placed" or not self.order_number:
+            return None
+        return rx.call_script(
+            history_replace_script(f"{PAYMENT_ROUTE}?order={quote(self.order_number)}")
+        )
 
     async def _finish(self, parent_id: int, result: Any, lang: str) -> None:
         """Show a checkout's result (called inside ``async with self``)."""

@@ -18,6 +18,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.services import order_changes as changes
@@ -60,9 +61,22 @@ def _meal_row(meal: dict) -> dict[str, str]:
         "price": str(meal["price"]),
         "vendor": str(meal["vendor"] or ""),
         "moved": "1" if meal["status"] == "moved" else "",
+        "cancelled": "1" if meal["status"] == "cancelled" else "",
         "can_change": "1" if meal["can_change"] else "",
         "href": f"{MANAGE_ROUTE}?id={int(meal['order_line_id'])}",
     }
+
+
+def meal_cancelled_text(result: Any, lang: str) -> str:
+    """What a parent reads once one meal is cancelled: the refund on its way, or why not."""
+    refund = int(result.refund_cents or 0)
+    on_its_way = refund > 0 and result.refunded_cents + result.pending_cents >= refund
+    if on_its_way:
+        return tr("ui.manage.meal_cancelled_refund", lang, amount=format_money(refund, lang))
+    if refund <= 0:
+        return tr("ui.manage.meal_cancelled", lang)
+    # Converge refused the refund: the cancel stands; the service's notice says what next.
+    return tr("ui.manage.meal_cancelled", lang) + ". " + str(result.message)
 
 
 class ManageMealState(CancelReasonForm, rx.State):
@@ -254,12 +268,16 @@ class ManageMealState(CancelReasonForm, rx.State):
         self.status, self.message = "error", message(err, lang)
         return failed(self.message)
 
-    async def _meal_cancelled(self, _parent_id: int, result: Any, _lang: str) -> Any:
+    async def _meal_cancelled(self, _parent_id: int, result: Any, lang: str) -> Any:
+        """One message where the meal was (issue 20): "Meal cancelled — $4.52 refund on its
+        way"; the meal stays in view, marked cancelled, with its order's link. No toast: it
+        only repeated the message (and "Order Cancelled" said more than happened)."""
         self.status = "cancelled"
-        self.message = f"{result.title}. {result.message}"
-        self.meal, self.dates = {}, []
+        self.message = meal_cancelled_text(result, lang)
+        self.meal = {**self.meal, "can_change": "", "cancelled": "1"}
+        self.dates = []
         self._clear_reason()
-        return succeeded(result.title, description=result.message)
+        return rx.toast.dismiss()
 
     # ---- move to another day ----------------------------------------------------------------
     @rx.event

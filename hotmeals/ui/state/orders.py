@@ -35,6 +35,10 @@ MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 TABS = ("future", "past")
 
 
+# The order's charges shown whatever their amount (the others only when not zero).
+ORDER_CHARGES_ALWAYS = ("meal_net_cents", "tax_cents", "total_pay_cents", "total_refund_cents")
+
+
 @dataclass
 class HistoryRow:
     order_id: str = ""
@@ -49,6 +53,8 @@ class HistoryRow:
     has_refund: bool = False
     href: str = ""
     view_label: str = ""
+    children: str = ""  # whose meals: "Emma, Lucas" (issue 20)
+    meals: str = ""  # which: "Beef Burger · Baked Mac and Cheese"
 
 
 @dataclass
@@ -112,6 +118,8 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
                 has_refund=int(o.get("total_refund_cents") or 0) > 0,
                 href=f"{DETAILS_ROUTE}?id={int(o['order_id'])}",
                 view_label=tr("orders_ui.view_label", lang, number=o["number"]),
+                children=", ".join(o.get("children") or []),
+                meals=" · ".join(o.get("meals") or []),
             )
         )
     return rows
@@ -350,9 +358,11 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.ordered_on = long_date(str(answer["ordered_on"]), lang)
         self.lines = detail_lines(answer)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
+        # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
         self.charges = [
             ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
             for c in answer["charges"]
+            if c["cents"] or c["name"] in ORDER_CHARGES_ALWAYS
         ]
         self.refunds = [
             RefundRow(

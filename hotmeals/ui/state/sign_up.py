@@ -3,6 +3,7 @@ e-mail code. The rules are ``accounts.validate_signup``'s (the service runs them
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import reflex as rx
@@ -30,6 +31,24 @@ def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
     # A checked checkbox posts "on"; the rule wants a real True.
     values["terms"] = form_data.get("terms") in ("on", True, "true")
     return values
+
+
+def _restore_script(kept: dict[str, str]) -> str:
+    """What this tab typed before (a reload, Back from the code step) into the sign-up fields
+    that are still empty, never over what is there now: typed or autofilled before the page
+    was live, it stays (issue 20). The values are JSON, so the script cannot be escaped from;
+    the form is marked ``data-restored`` once done."""
+    values = {PREFIX + f: str(kept.get(f) or "") for f in KEPT if kept.get(f)}
+    terms = "true" if kept.get("terms") == "1" else "false"
+    return (
+        "(() => { const kept = " + json.dumps(values) + "; "
+        "for (const [id, value] of Object.entries(kept)) { "
+        "const el = document.getElementById(id); if (el && !el.value) el.value = value; } "
+        "const terms = document.getElementById('" + PREFIX + "terms'); "
+        "if (" + terms + " && terms && terms.getAttribute('aria-checked') === 'false') "
+        "terms.click(); "
+        "document.getElementById('signup-form')?.setAttribute('data-restored', 'true'); })()"
+    )
 
 
 class SignUpState(rx.State):
@@ -86,11 +105,14 @@ class SignUpState(rx.State):
         self.at_code = wants_code and otp.purpose == VERIFY_EMAIL
         if wants_code and not self.at_code:
             # No code waiting (another tab, a finished sign-up): the address says so too.
-            return rx.call_script(
-                f"window.history.replaceState(window.history.state, '', "
-                f"'{frontend_url('/sign-up')}')"
-            )
-        return None
+            return [
+                rx.call_script(
+                    f"window.history.replaceState(window.history.state, '', "
+                    f"'{frontend_url('/sign-up')}')"
+                ),
+                rx.call_script(_restore_script(self.kept)),
+            ]
+        return None if self.at_code else rx.call_script(_restore_script(self.kept))
 
     @rx.event
     async def blur(self, field: str, value: str):

@@ -68,6 +68,12 @@ def history_push_script(path: str, leaving: str | None = None) -> str:
     )
 
 
+def history_replace_script(path: str) -> str:
+    """The current history entry's address becomes ``path`` (a known address, never browser
+    input), keeping React Router's entry state: no route change, no reload of the data."""
+    return f"window.history.replaceState(window.history.state, '', '{frontend_url(path)}')"
+
+
 def step_history_script(
     step: str,
     settings_step: str = SETTINGS_MENU,

@@ -1,0 +1,20 @@
+"""Issue 20, part 2 (what a parent trips over): the confirmation's own address, the meals to
+cancel, the order summary's lines and the other screens' new words."""
+
+EN = {
+    "checkout.go_to_orders": "See my orders",
+    "ui.manage.meal_cancelled": "Meal cancelled",
+    "ui.manage.meal_cancelled_refund": "Meal cancelled — {amount} refund on its way",
+    "ui.manage.cancelled_badge": "Cancelled",
+    "charge.tax_rate": "Tax (HST {rate})",
+    "checkout.to_payment": "Go to payment",
+}
+
+FR = {
+    "checkout.go_to_orders": "Voir mes commandes",
+    "ui.manage.meal_cancelled": "Repas annulé",
+    "ui.manage.meal_cancelled_refund": "Repas annulé — remboursement de {amount} en route",
+    "ui.manage.cancelled_badge": "Annulé",
+    "charge.tax_rate": "Taxe (TVH {rate})",
+    "checkout.to_payment": "Passer au paiement",
+}
