@@ -42,6 +42,14 @@ def child_picker() -> rx.Component:
             margin_top="6px",
             class_name="hm-child-row",
         ),
+        # The chosen child's allergies, always in view while booking (issue 20).
+        rx.el.p(
+            rx.icon("shield-alert", size=16, aria_hidden="true"),
+            BookingState.child_marks,
+            class_name="hm-child-marks",
+            id="book-child-marks",
+            custom_attrs={"aria-live": "polite"},
+        ),
         width="100%",
     )
 
@@ -183,13 +191,24 @@ def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
 
 def meal_card(meal: rx.Var) -> rx.Component:
     return rx.el.li(
-        rx.image(
-            src=meal["image"],
-            alt="",
-            class_name="hm-meal-img",
-            loading="lazy",
-            width="320",
-            height="200",
+        rx.box(
+            rx.image(
+                src=meal["image"],
+                alt="",
+                class_name="hm-meal-img",
+                loading="lazy",
+                width="320",
+                height="200",
+            ),
+            rx.cond(
+                meal["in_cart"] != "",
+                rx.el.span(
+                    rx.icon("shopping-cart", size=14, aria_hidden="true"),
+                    meal["in_cart"],
+                    class_name="hm-meal-in-cart",
+                ),
+            ),
+            class_name="hm-meal-img-box",
         ),
         rx.box(
             rx.heading(meal["name"], as_="h3", size="3"),
@@ -199,6 +218,19 @@ def meal_card(meal: rx.Var) -> rx.Component:
                 meal["verdict"] == "refused",
                 rx.text(
                     t("ui.book.cannot_add"), size="2", weight="medium", color=rx.color("red", 11)
+                ),
+            ),
+            rx.el.p(meal["contains"], class_name="hm-meal-contains"),
+            rx.cond(
+                meal["extras"] != "",
+                rx.el.p(meal["extras"], class_name="hm-meal-contains is-extras"),
+            ),
+            rx.cond(
+                meal["cutoff"] != "",
+                rx.el.p(
+                    rx.icon("clock", size=14, aria_hidden="true"),
+                    meal["cutoff"],
+                    class_name="hm-meal-cutoff",
                 ),
             ),
             rx.flex(
@@ -220,6 +252,33 @@ def meal_card(meal: rx.Var) -> rx.Component:
             class_name="hm-meal-body",
         ),
         class_name=rx.cond(meal["verdict"] == "refused", "hm-meal-card is-refused", "hm-meal-card"),
+    )
+
+
+def safe_filter() -> rx.Component:
+    """The "Safe for Emma" switch, labelled, and what it hides."""
+    return rx.box(
+        rx.el.label(
+            rx.switch(
+                checked=BookingState.safe_only,
+                on_change=BookingState.set_safe_only,
+                id="book-safe-only",
+                color_scheme="grass",
+                custom_attrs={"aria-describedby": "book-safe-hint"},
+            ),
+            rx.el.span(BookingState.safe_label, class_name="hm-safe-label"),
+            html_for="book-safe-only",
+            class_name="hm-safe-filter",
+        ),
+        rx.el.p(
+            rx.cond(
+                BookingState.hidden_note != "", BookingState.hidden_note, BookingState.safe_hint
+            ),
+            id="book-safe-hint",
+            class_name="hm-hint",
+            custom_attrs={"aria-live": "polite"},
+        ),
+        width="100%",
     )
 
 
@@ -248,13 +307,14 @@ def day_menu() -> rx.Component:
                     class_name="hm-day-note is-" + BookingState.selected_kind,
                     id="book-day-note",
                 ),
+                rx.cond(BookingState.meals.length() > 0, safe_filter()),
                 rx.cond(
                     BookingState.loading_menu,
                     rx.center(rx.spinner(size="3"), padding="24px", width="100%"),
                     rx.cond(
                         BookingState.meals.length() > 0,
                         rx.el.ul(
-                            rx.foreach(BookingState.meals, meal_card),
+                            rx.foreach(BookingState.shown_meals, meal_card),
                             class_name="hm-meal-grid",
                             id="book-meals",
                         ),
@@ -604,6 +664,12 @@ def meal_dialog() -> rx.Component:
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
                     rx.text(detail["vendor"], " · ", detail["day"], size="2", color=GRAY_11),
+                    # Who the meal is for, with the child's allergies (issue 20).
+                    rx.el.p(
+                        rx.el.strong(BookingState.for_child, id="meal-for"),
+                        rx.el.span(BookingState.child_marks, id="meal-child-marks"),
+                        class_name="hm-meal-for",
+                    ),
                 ),
                 rx.dialog.close(
                     rx.icon_button(

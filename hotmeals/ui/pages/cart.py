@@ -28,6 +28,27 @@ COLON = t("checkout.colon")
 
 def line_details(line: CartLineView) -> rx.Component:
     return rx.vstack(
+        # Whom the meal is for, and its allergy mark for that child (issue 20).
+        rx.text(line.for_child, size="2", weight="bold", class_name="hm-line-for"),
+        rx.cond(
+            line.allergy_text != "",
+            rx.el.p(
+                rx.match(
+                    line.allergy_verdict,
+                    ("refused", rx.icon("octagon-x", size=14, aria_hidden="true")),
+                    ("acknowledge", rx.icon("triangle-alert", size=14, aria_hidden="true")),
+                    rx.icon("info", size=14, aria_hidden="true"),
+                ),
+                line.allergy_text,
+                class_name="hm-allergy hm-line-allergy is-"
+                + rx.match(
+                    line.allergy_verdict,
+                    ("refused", "refused"),
+                    ("acknowledge", "ack"),
+                    "notice",
+                ),
+            ),
+        ),
         rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
         detail("checkout.menu_option", line.menu_option, "hm-line-menu-option", COLON),
         detail("checkout.meal_option", line.meal_option, "hm-line-meal-option", COLON),

@@ -17,7 +17,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
+from hotmeals.domain.dates import long_day, long_moment, month_title, short_moment, weekday_names
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import (
@@ -135,8 +135,27 @@ def allergy_badge(allergy: dict, lang: str) -> str:
     return tr(key, lang, allergens=", ".join(allergy.get("allergens") or []))
 
 
+def small_price(meal: dict) -> str:
+    """The card's price: the small size's (the first listed, small first), as the service
+    formatted it; the cheapest when the meal has no small size."""
+    portions = meal.get("portions") or []
+    small = next((p for p in portions if p.get("size") == "small"), None)
+    return str((small or {}).get("price") or meal["price_from"])
+
+
+def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
+    """'Order by Thu, Nov 26, 6:00 p.m.' or 'Ordering closed ...' (Babel, Toronto time)."""
+    if not cutoff_at:
+        return ""
+    when = short_moment(datetime.fromisoformat(cutoff_at), lang)
+    return tr("ui.safe.order_by" if is_open else "ui.safe.closed_at", lang, when=when)
+
+
 def _meal_row(meal: dict, lang: str) -> dict[str, str]:
     allergy = meal.get("allergy") or {}
+    own = list(meal.get("allergens") or [])
+    extras = [a for a in meal.get("extras_allergens") or [] if a not in own]
+    in_cart = int(meal.get("in_cart_quantity") or 0)
     return {
         "choose_label": tr("ui.book.view_label", lang, meal=meal["name"]),
         "badge": allergy_badge(allergy, lang),
@@ -145,12 +164,33 @@ def _meal_row(meal: dict, lang: str) -> dict[str, str]:
         "name": meal["name"],
         "description": meal.get("description") or "",
         "image": _image(meal.get("image")),
-        "price_from": meal["price_from"],
+        "price_from": tr("ui.safe.from", lang, price=small_price(meal)),
         "verdict": allergy.get("verdict") or "safe",
         "allergens": ", ".join(allergy.get("allergens") or []),
         "allergy_message": allergy.get("message") or "",
         "vendor": meal.get("vendor") or "",
+        # Every allergen of the meal, and those only some of its options or add-ons carry.
+        "contains": (
+            tr("ui.safe.contains", lang, allergens=", ".join(own))
+            if own
+            else tr("ui.safe.no_allergens", lang)
+        ),
+        "extras": tr("ui.safe.extras", lang, allergens=", ".join(extras)) if extras else "",
+        "in_cart": tr("ui.safe.in_cart", lang, count=in_cart) if in_cart else "",
+        "cutoff": cutoff_text(str(meal.get("cutoff_at") or ""), bool(meal.get("is_open")), lang),
     }
+
+
+def child_marks(allergies: list[dict], name: str, lang: str) -> str:
+    """'Emma's allergies: Peanuts (Major), Milk (Medium)' (the levels as the service labels
+    them), or 'No allergies listed for Emma'."""
+    listed = [a for a in allergies if a.get("alert_level") != "Non-allergic"]
+    if not listed:
+        return tr("ui.safe.child_none", lang, name=name)
+    text = ", ".join(
+        f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in listed
+    )
+    return tr("ui.safe.child_marks", lang, name=name, allergies=text)
 
 
 class BookingState(rx.State):
@@ -175,6 +215,16 @@ class BookingState(rx.State):
     # the day's menu
     meals: list[dict[str, str]] = []
     menu_error: str = ""
+    # "Safe for Emma": hide the meals the child's allergies refuse (issue 20)
+    safe_only: bool = False
+    shown_meals: list[dict[str, str]] = []  # the meals the cards show
+    hidden_note: str = ""  # '2 hidden for Emma's allergies.'
+
+    # the chosen child, named above the menu and in the dialog, with its marks (issue 20)
+    for_child: str = ""  # 'For Emma'
+    safe_label: str = ""  # 'Safe for Emma'
+    safe_hint: str = ""
+    child_marks: str = ""  # "Emma's allergies: Peanuts (Major)"
 
     # the meal dialog
     detail_open: bool = False
@@ -201,6 +251,7 @@ class BookingState(rx.State):
     order_number: str = ""
 
     _order_id: int = 0
+    _child_name: str = ""
     _days: list[dict] = []
     _lang: str = ""
     _menu_day_id: int = 0
@@ -256,6 +307,7 @@ class BookingState(rx.State):
                 "name": c["first_name"],
                 "school": c.get("school") or "",
                 "is_default": "1" if c.get("is_default") else "",
+                "marks": child_marks(c.get("allergies") or [], c["first_name"], who.lang),
             }
             for c in rows
         ]
@@ -263,6 +315,33 @@ class BookingState(rx.State):
         if choice.child_id not in {k["id"] for k in self.kids}:
             # The stored child is gone (or another parent's): the default child, first listed.
             choice.child_id = self.kids[0]["id"] if self.kids else ""
+        self._name_child(choice.child_id, who.lang)
+
+    def _name_child(self, child_id: str, lang: str) -> None:
+        """The chosen child's name and marks where the screen says who the meal is for."""
+        kid = next((k for k in self.kids if k["id"] == child_id), None)
+        name = kid["name"] if kid else ""
+        self._child_name = name
+        self.for_child = tr("ui.safe.for_child", lang, name=name) if kid else ""
+        self.safe_label = tr("ui.safe.filter", lang, name=name) if kid else ""
+        self.safe_hint = tr("ui.safe.filter_hint", lang, name=name) if kid else ""
+        self.child_marks = kid["marks"] if kid else ""
+
+    def _refilter(self) -> None:
+        """The cards shown: all the day's meals, or only those the child can have."""
+        if self.safe_only:
+            self.shown_meals = [m for m in self.meals if m.get("verdict") != "refused"]
+        else:
+            self.shown_meals = list(self.meals)
+        hidden = len(self.meals) - len(self.shown_meals)
+        lang = self._lang or "en"
+        name = self._child_name
+        if hidden and not self.shown_meals:
+            self.hidden_note = tr("ui.safe.all_hidden", lang, name=name)
+        elif hidden:
+            self.hidden_note = tr("ui.safe.hidden", lang, count=hidden, name=name)
+        else:
+            self.hidden_note = ""
 
     async def _load_dates(self, who: ActingParent, keep: bool = True) -> None:
         from hotmeals.services import menu
@@ -319,9 +398,15 @@ class BookingState(rx.State):
             self.selected_note = tr("ui.book.cutoff", lang, when=when)
 
     async def _load_menu(self, who: ActingParent) -> None:
+        self.meals, self.menu_error = [], ""
+        try:
+            await self._read_menu(who)
+        finally:
+            self._refilter()
+
+    async def _read_menu(self, who: ActingParent) -> None:
         from hotmeals.services import menu
 
-        self.meals, self.menu_error = [], ""
         child_id = await self._child()
         if not self.selected_date or not child_id or self.selected_kind == "closed":
             return
@@ -383,6 +468,7 @@ class BookingState(rx.State):
         self._order_id, self.order_number = 0, ""
         if who is None:
             self.kids, self._days, self.cells, self.meals = [], [], [], []
+            self.shown_meals = []
             self.loaded = False
             return
         await self._load_children(who)
@@ -415,10 +501,18 @@ class BookingState(rx.State):
         if str(child_id) not in {k["id"] for k in self.kids}:
             return None  # not one of the listed children: nothing to do
         (await self.get_state(ChildChoiceState)).child_id = str(child_id)
+        self._name_child(str(child_id), who.lang)
         self._close_detail()
         await self._load_dates(who)
         await self._load_menu(who)
         return None
+
+    @rx.event
+    def set_safe_only(self, value: bool):
+        """The "Safe for Emma" switch: only what is shown changes (the server still refuses
+        a Major allergen whatever the screen shows)."""
+        self.safe_only = bool(value)
+        self._refilter()
 
     @rx.event
     async def set_mode(self, mode: str):
@@ -446,7 +540,7 @@ class BookingState(rx.State):
             return
         self.selected_date = str(day)
         self._describe_day()
-        self.meals = []
+        self.meals = self.shown_meals = []
         self.loading_menu = True
         yield
         await self._load_menu(who)
