@@ -95,6 +95,14 @@ async def menu_detail(request: Request, client: Client = Depends(client_context)
 async def adds_on(
     client: Client = Depends(client_context),
     vendor_id: str | None = Query(default=None, max_length=12, description="A vendor's id."),
+    child_id: str | None = Query(
+        default=None, max_length=12, description="Marks each add-on's allergens for this child."
+    ),
 ):
-    rows = await run(menu.list_addons, vendor_id=vendor_id, lang=client.lang)
+    if child_id not in (None, ""):
+        rows = await run_as_parent(
+            client, menu.list_addons, vendor_id=vendor_id, child_id=child_id, lang=client.lang
+        )
+    else:
+        rows = await run(menu.list_addons, vendor_id=vendor_id, lang=client.lang)
     return ok(rows, t("success" if rows else "no_data_found", client.lang))

@@ -79,8 +79,24 @@ class AllergyMarkOut(BaseModel):
         description="refused (Major: cannot be added), acknowledge (High/Medium: AddToCart "
         "needs allergy_ack), notice (Low), safe."
     )
-    allergens: list[str] = Field(description="The child's allergens this meal contains.")
+    allergens: list[str] = Field(description="The child's allergens this item contains.")
     message: str
+    levels: list[list[str]] = Field(
+        default_factory=list,
+        description="[allergen, the child's alert level] of each of the child's allergens "
+        "this item contains (Non-allergic included).",
+    )
+
+
+ExtraKind = Literal["menu_option", "meal_option", "addon"]
+
+
+class ExtraOut(BaseModel):
+    kind: ExtraKind
+    id: int
+    name: str
+    allergens: list[str]
+    verdict: Verdict = Field(description="This option's or add-on's verdict for the child.")
 
 
 class MenuMealOut(BaseModel):
@@ -94,8 +110,12 @@ class MenuMealOut(BaseModel):
     price_from_cents: int
     price_from: str
     portions: list[PortionOut]
-    allergens: list[str]
-    allergy: AllergyMarkOut
+    allergens: list[str] = Field(description="The meal's own allergens.")
+    allergy: AllergyMarkOut = Field(description="The meal's own verdict for the child.")
+    extras: list[ExtraOut] = Field(
+        description="The meal's options and its vendor's add-ons that carry an allergen."
+    )
+    extras_allergens: list[str] = Field(description="Every allergen of those extras.")
     cutoff_at: str
     is_open: bool
 
@@ -118,6 +138,10 @@ class OptionOut(BaseModel):
     name: str
     price_cents: int
     price: str
+    allergens: list[str] = Field(description="Every allergen of this option.")
+    allergy: AllergyMarkOut | None = Field(
+        description="Its verdict for the child (null when no child_id is given)."
+    )
 
 
 class AddOnOut(BaseModel):
@@ -127,6 +151,10 @@ class AddOnOut(BaseModel):
     price_cents: int
     price: str
     image: str
+    allergens: list[str] = Field(description="Every allergen of this add-on.")
+    allergy: AllergyMarkOut | None = Field(
+        description="Its verdict for the child (null when no child_id is given)."
+    )
 
 
 class MenuDetailOut(BaseModel):

@@ -9,6 +9,7 @@ Ingredient suggestions beyond these come from the admin's list.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 
 from hotmeals.domain.errors import DomainError
@@ -141,3 +142,128 @@ def ensure_can_add(matches, *, acknowledged: bool) -> MealVerdict:
         names = [n for n, level in pairs if _VERDICT_OF_LEVEL.get(level) is verdict]
         raise DomainError("allergy_ack_required", field="allergy_ack", allergens=", ".join(names))
     return verdict
+
+
+# --- the meal as composed (issue 20) ---------------------------------------------------------
+#
+# The rule above applies to everything on the tray: the meal and each chosen menu option, meal
+# option and add-on, each with its own allergens. The most severe level of any part decides;
+# a refusal names the part and the allergen ("White milk (250 mL) contains Milk").
+
+
+@dataclass(frozen=True)
+class Component:
+    """One part of a meal as composed: the meal itself (``is_meal``) or a chosen option or
+    add-on. ``matches``: (allergen name, child's alert level) of the child's allergens this part
+    contains, names in the request's language. ``field``: the request field that chose it."""
+
+    name: str
+    matches: tuple[tuple[str, str], ...] = ()
+    is_meal: bool = False
+    field: str = "meal_id"
+
+
+@dataclass(frozen=True)
+class Composition:
+    """What a child's allergies say about a meal as composed. ``refused``: the parts with a
+    Major (or unreadable) allergen; ``acknowledge`` / ``notice``: the allergen names (an
+    option's or add-on's as "Milk (Cheese string)") that need the acknowledgement / are Low."""
+
+    verdict: MealVerdict
+    refused: tuple[tuple[Component, tuple[str, ...]], ...]
+    acknowledge: tuple[str, ...]
+    notice: tuple[str, ...]
+
+    @property
+    def meal_refused(self) -> tuple[str, ...]:
+        """The meal's own Major allergens (empty when only an option or add-on is refused)."""
+        for part, names in self.refused:
+            if part.is_meal:
+                return names
+        return ()
+
+
+def _level_verdict(level: str) -> MealVerdict:
+    try:
+        return _VERDICT_OF_LEVEL[AlertLevel(level)]
+    except ValueError:
+        return MealVerdict.REFUSED
+
+
+def compose(components, lang: str | None = "en") -> Composition:
+    """The verdict for the meal as composed (the worst of its parts) with the names the
+    messages need, each name once, in the order of the parts."""
+    from hotmeals.i18n import t
+
+    worst = MealVerdict.SAFE
+    refused: list[tuple[Component, tuple[str, ...]]] = []
+    acknowledge: list[str] = []
+    notice: list[str] = []
+    for part in components:
+        by_verdict: dict[MealVerdict, list[str]] = {}
+        for name, level in part.matches:
+            names = by_verdict.setdefault(_level_verdict(level), [])
+            if name not in names:
+                names.append(name)
+        for verdict in by_verdict:
+            if _VERDICT_RANK.index(verdict) > _VERDICT_RANK.index(worst):
+                worst = verdict
+        if MealVerdict.REFUSED in by_verdict:
+            refused.append((part, tuple(by_verdict[MealVerdict.REFUSED])))
+        for verdict, target in (
+            (MealVerdict.ACKNOWLEDGE, acknowledge),
+            (MealVerdict.NOTICE, notice),
+        ):
+            found = by_verdict.get(verdict)
+            if not found:
+                continue
+            joined = ", ".join(found)
+            named = (
+                joined
+                if part.is_meal
+                else t("allergy_in_item", lang, allergens=joined, item=part.name)
+            )
+            if named not in target:
+                target.append(named)
+    return Composition(worst, tuple(refused), tuple(acknowledge), tuple(notice))
+
+
+def refused_extras_text(composition: Composition, lang: str | None = "en") -> str:
+    """'White milk (250 mL) contains Milk; Cheese string contains Milk' for the refused options
+    and add-ons of a composition."""
+    from hotmeals.i18n import t
+
+    return "; ".join(
+        t("allergy_item_contains", lang, item=part.name, allergens=", ".join(names))
+        for part, names in composition.refused
+        if not part.is_meal
+    )
+
+
+def ensure_can_add_composed(
+    components, *, acknowledged: bool, lang: str | None = "en"
+) -> Composition:
+    """The allergy rule when a meal as composed goes into a child's cart or order. The meal's
+    own Major allergen refuses it (``allergy_refused``, naming the allergens); an option's or
+    add-on's refuses it naming the part and the allergen (``allergy_refused_extra``: choose
+    another option or leave it out); High and Medium anywhere need ``acknowledged``
+    (``allergy_ack_required``, naming them); Low passes with a notice."""
+    composition = compose(components, lang)
+    if composition.verdict is MealVerdict.REFUSED:
+        if composition.meal_refused:
+            raise DomainError(
+                "allergy_refused", field="meal_id", allergens=", ".join(composition.meal_refused)
+            )
+        first = composition.refused[0][0]
+        raise DomainError(
+            "allergy_refused_extra",
+            field=first.field,
+            items=refused_extras_text(composition, lang),
+        )
+    if composition.verdict is MealVerdict.ACKNOWLEDGE and not acknowledged:
+        raise DomainError(
+            "allergy_ack_required",
+            field="allergy_ack",
+            allergens=", ".join(composition.acknowledge),
+        )
+    return composition

@@ -16,27 +16,37 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import func
+from sqlalchemy import String, func, literal, or_, union_all
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
     AddOn,
+    AddOnAllergen,
     AllergenIngredient,
     CartLine,
     ChildAllergy,
     Meal,
     MealAllergen,
     MealOption,
+    MealOptionAllergen,
     MenuDay,
     MenuDayMeal,
     MenuOption,
+    MenuOptionAllergen,
     Order,
     OrderLine,
     Portion,
     PriceTier,
     Vendor,
 )
-from hotmeals.domain.allergy import MealVerdict, meal_verdict
+from hotmeals.domain.allergy import (
+    Component,
+    MealVerdict,
+    compose,
+    ensure_can_add_composed,
+    meal_verdict,
+    refused_extras_text,
+)
 from hotmeals.domain.cutoff import TORONTO, CutoffRule, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
@@ -153,6 +163,190 @@ def meal_allergies(
     }
 
 
+# --- the allergens of meals, options and add-ons (issue 20: the meal as composed) -----------
+
+MEAL, MENU_OPTION, MEAL_OPTION, ADDON = "meal", "menu_option", "meal_option", "addon"
+FIELD_OF_KIND = {
+    MEAL: "meal_id",
+    MENU_OPTION: "menu_option_id",
+    MEAL_OPTION: "meal_option_id",
+    ADDON: "addons",
+}
+
+
+@dataclass
+class ItemAllergy:
+    """One meal, option or add-on: its name and every allergen (request language), and per
+    child the child's allergens it contains with the child's level. ``owner_id``: the meal of
+    an option, the vendor of an add-on, the meal itself for a meal."""
+
+    kind: str
+    item_id: int
+    owner_id: int
+    name: str
+    allergens: list[str]
+    matches: dict[int, list[tuple[str, str]]]
+    both: dict[str, tuple[str, str]]  # allergen name shown -> (English, French)
+
+    def child_matches(self, child_id: int | None) -> tuple[tuple[str, str], ...]:
+        return tuple(self.matches.get(child_id or 0, ()))
+
+    def component(self, child_id: int | None) -> Component:
+        return Component(
+            name=self.name,
+            matches=self.child_matches(child_id),
+            is_meal=self.kind == MEAL,
+            field=FIELD_OF_KIND[self.kind],
+        )
+
+    def mark(self, child_id: int | None, lang: str) -> dict:
+        """The AllergyMark of this item alone for the child (see ``allergy_out``)."""
+        matches = self.child_matches(child_id)
+        if self.kind == MEAL:
+            verdict = meal_verdict(level for _, level in matches)
+            return allergy_out(MealAllergy(tuple(self.allergens), matches, verdict), lang)
+        composition = compose([self.component(child_id)], lang)
+        relevant = [n for n, level in matches if level != "Non-allergic"]
+        message = ""
+        if composition.verdict is MealVerdict.REFUSED:
+            message = t("allergy_refused_extra", lang, items=refused_extras_text(composition, lang))
+        elif composition.verdict is MealVerdict.ACKNOWLEDGE:
+            message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
+        elif composition.verdict is MealVerdict.NOTICE:
+            message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
+        if composition.verdict is MealVerdict.SAFE:
+            relevant = []
+        return {
+            "verdict": composition.verdict.value,
+            "allergens": relevant,
+            "message": message,
+            "levels": [[n, level] for n, level in matches],
+        }
+
+
+Items = dict[tuple[str, int], ItemAllergy]
+
+
+def item_allergies(
+    session: Session,
+    *,
+    lang: str,
+    child_ids: Iterable[int] = (),
+    meal_ids: Iterable[int] = (),
+    menu_option_ids: Iterable[int] = (),
+    meal_option_ids: Iterable[int] = (),
+    addon_ids: Iterable[int] = (),
+    options_of_meals: Iterable[int] = (),
+    addons_of_vendors: Iterable[int] = (),
+) -> Items:
+    """The allergens of the meals, menu options, meal options and add-ons named (by id, or
+    every option of ``options_of_meals`` and every active add-on of ``addons_of_vendors``),
+    each with the levels of ``child_ids``' allergies: ONE statement (a UNION ALL) for any
+    number of items and children, none when nothing is named. Only items with at least one
+    allergen are answered: an absent key has none."""
+    children = sorted(set(child_ids)) or [0]
+    by_owner_meals = sorted(set(options_of_meals))
+    parts = []
+    for kind, item, link, link_id, owner, ids, owners, active in (
+        (MEAL, Meal, MealAllergen, MealAllergen.meal_id, Meal.id, meal_ids, (), None),
+        (
+            MENU_OPTION,
+            MenuOption,
+            MenuOptionAllergen,
+            MenuOptionAllergen.menu_option_id,
+            MenuOption.meal_id,
+            menu_option_ids,
+            by_owner_meals,
+            None,
+        ),
+        (
+            MEAL_OPTION,
+            MealOption,
+            MealOptionAllergen,
+            MealOptionAllergen.meal_option_id,
+            MealOption.meal_id,
+            meal_option_ids,
+            by_owner_meals,
+            None,
+        ),
+        (
+            ADDON,
+            AddOn,
+            AddOnAllergen,
+            AddOnAllergen.addon_id,
+            AddOn.vendor_id,
+            addon_ids,
+            sorted(set(addons_of_vendors)),
+            AddOn.is_active,
+        ),
+    ):
+        conditions = []
+        keys = sorted(set(ids))
+        if keys:
+            conditions.append(item.id.in_(keys))
+        if owners:
+            owned = owner.in_(list(owners))
+            conditions.append(owned & active if active is not None else owned)
+        if not conditions:
+            continue
+        parts.append(
+            select(
+                literal(kind, type_=String).label("kind"),
+                owner.label("owner_id"),
+                item.id.label("item_id"),
+                item.name_en.label("item_en"),
+                item.name_fr.label("item_fr"),
+                AllergenIngredient.name_en.label("name_en"),
+                AllergenIngredient.name_fr.label("name_fr"),
+                ChildAllergy.child_id.label("child_id"),
+                ChildAllergy.alert_level.label("level"),
+            )
+            .select_from(item)
+            .join(link, link_id == item.id)
+            .join(AllergenIngredient, AllergenIngredient.id == link.ingredient_id)
+            .outerjoin(
+                ChildAllergy,
+                (ChildAllergy.ingredient_id == link.ingredient_id)
+                & ChildAllergy.child_id.in_(children),
+            )
+            .where(or_(*conditions))
+        )
+    if not parts:
+        return {}
+    statement = parts[0] if len(parts) == 1 else union_all(*parts)
+    rows = sorted(
+        session.execute(statement).all(),
+        key=lambda r: (r.kind, r.item_id, r.name_en, r.child_id or 0),
+    )
+    french = _fr(lang)
+    out: Items = {}
+    for row in rows:
+        key = (row.kind, row.item_id)
+        found = out.get(key)
+        if found is None:
+            found = out[key] = ItemAllergy(
+                kind=row.kind,
+                item_id=row.item_id,
+                owner_id=row.owner_id,
+                name=row.item_fr if french else row.item_en,
+                allergens=[],
+                matches={},
+                both={},
+            )
+        name = row.name_fr if french else row.name_en
+        if name not in found.allergens:
+            found.allergens.append(name)
+            found.both[name] = (row.name_en, row.name_fr)
+        if row.child_id is not None and row.level is not None:
+            found.matches.setdefault(row.child_id, []).append((name, row.level))
+    return out
+
+
+def empty_item(kind: str, item_id: int, owner_id: int, name: str) -> ItemAllergy:
+    """An item with no allergen (absent from ``item_allergies``' answer)."""
+    return ItemAllergy(kind, item_id, owner_id, name, [], {}, {})
+
+
 def allergy_out(allergy: MealAllergy, lang: str) -> dict:
     """The marking a menu shows for a child: the verdict and the allergens named."""
     relevant = [
@@ -168,7 +362,12 @@ def allergy_out(allergy: MealAllergy, lang: str) -> dict:
         message = t("allergy_ack_text", lang, allergens=names)
     elif allergy.verdict is MealVerdict.NOTICE:
         message = t("allergy_notice", lang, allergens=names)
-    return {"verdict": allergy.verdict.value, "allergens": relevant, "message": message}
+    return {
+        "verdict": allergy.verdict.value,
+        "allergens": relevant,
+        "message": message,
+        "levels": [[n, level] for n, level in allergy.matches],
+    }
 
 
 @dataclass(frozen=True)
@@ -383,7 +582,15 @@ def get_menu(
     ).all()
     meal_ids = [meal.id for _, meal in rows]
     portions = portions_of(session, meal_ids)
-    allergies = meal_allergies(session, meal_ids=meal_ids, child_id=child.id, lang=lang)
+    items = item_allergies(
+        session,
+        lang=lang,
+        child_ids=[child.id],
+        meal_ids=meal_ids,
+        options_of_meals=meal_ids,
+        addons_of_vendors=[v.id for _, v in open_days],
+    )
+    extras_of = _extras_by_owner(items, child.id)
     french = _fr(lang)
     meals = []
     for menu_day_id, meal in rows:
@@ -393,7 +600,8 @@ def get_menu(
         if not sizes:
             continue  # a meal without a price cannot be sold
         cheapest = min(p.tiers[0].unit_price_cents for p in sizes)
-        allergy = allergies[meal.id]
+        own = items.get((MEAL, meal.id)) or empty_item(MEAL, meal.id, meal.id, "")
+        extras = extras_of.get((MEAL, meal.id), []) + extras_of.get((ADDON, vendor.id), [])
         meals.append(
             {
                 "menu_day_id": menu_day_id,
@@ -406,8 +614,10 @@ def get_menu(
                 "price_from_cents": cheapest,
                 "price_from": format_money(cheapest, lang),
                 "portions": [portion_out(p, lang) for p in sizes],
-                "allergens": list(allergy.allergens),
-                "allergy": allergy_out(allergy, lang),
+                "allergens": list(own.allergens),
+                "allergy": own.mark(child.id, lang),
+                "extras": extras,
+                "extras_allergens": sorted({n for e in extras for n in e["allergens"]}),
                 "cutoff_at": closes,
                 "is_open": before_cutoff,
             }
@@ -415,13 +625,64 @@ def get_menu(
     return {"child_id": child.id, "date": day.isoformat(), "meals": meals}
 
 
+def _extras_by_owner(items: Items, child_id: int | None) -> dict[tuple[str, int], list[dict]]:
+    """The card's extras: the options of each meal (key ``(MEAL, meal id)``) and the add-ons
+    of each vendor (key ``(ADDON, vendor id)``) that carry an allergen, options first."""
+    out: dict[tuple[str, int], list[dict]] = {}
+    order = {MENU_OPTION: 0, MEAL_OPTION: 1, ADDON: 2}
+    for item in sorted(
+        (i for i in items.values() if i.kind != MEAL),
+        key=lambda i: (order[i.kind], i.name, i.item_id),
+    ):
+        owner = (ADDON if item.kind == ADDON else MEAL, item.owner_id)
+        out.setdefault(owner, []).append(
+            {
+                "kind": item.kind,
+                "id": item.item_id,
+                "name": item.name,
+                "allergens": list(item.allergens),
+                "verdict": item.mark(child_id, "en")["verdict"],
+            }
+        )
+    return out
+
+
 # --- MenuDetail ---------------------------------------------------------------------------------
 
 
-def _addons(session: Session, vendor_ids: Sequence[int] | None, lang: str) -> list[dict]:
+def _marked(item: ItemAllergy | None, child_id: int | None, lang: str) -> dict:
+    """An option's or add-on's allergens and, with a child, its AllergyMark."""
+    if item is None:
+        return {"allergens": [], "allergy": _SAFE_MARK if child_id else None}
+    return {
+        "allergens": list(item.allergens),
+        "allergy": item.mark(child_id, lang) if child_id else None,
+    }
+
+
+_SAFE_MARK = {"verdict": MealVerdict.SAFE.value, "allergens": [], "message": "", "levels": []}
+
+
+def _addons(
+    session: Session,
+    vendor_ids: Sequence[int] | None,
+    lang: str,
+    items: Items | None = None,
+    child_id: int | None = None,
+) -> list[dict]:
+    """The active add-ons (of ``vendor_ids``) with their allergens: ``items`` when the caller
+    read them already, else one more statement."""
     statement = select(AddOn).where(AddOn.is_active).order_by(AddOn.vendor_id, AddOn.name_en)
     if vendor_ids is not None:
         statement = statement.where(AddOn.vendor_id.in_(list(vendor_ids)))
+    rows = session.exec(statement).all()
+    if items is None:
+        items = item_allergies(
+            session,
+            lang=lang,
+            child_ids=[child_id] if child_id else [],
+            addon_ids=[a.id for a in rows if a.id is not None],
+        )
     french = _fr(lang)
     return [
         {
@@ -431,13 +692,22 @@ def _addons(session: Session, vendor_ids: Sequence[int] | None, lang: str) -> li
             "price_cents": a.price_cents,
             "price": format_money(a.price_cents, lang),
             "image": a.image,
+            **_marked(items.get((ADDON, a.id or 0)), child_id, lang),
         }
-        for a in session.exec(statement).all()
+        for a in rows
     ]
 
 
-def _options(session: Session, model, meal_id: int, lang: str) -> list[dict]:
+def _options(
+    session: Session,
+    model,
+    meal_id: int,
+    lang: str,
+    items: Items | None = None,
+    child_id: int | None = None,
+) -> list[dict]:
     french = _fr(lang)
+    kind = MENU_OPTION if model is MenuOption else MEAL_OPTION
     rows = session.exec(select(model).where(model.meal_id == meal_id).order_by(model.id)).all()
     return [
         {
@@ -445,6 +715,7 @@ def _options(session: Session, model, meal_id: int, lang: str) -> list[dict]:
             "name": o.name_fr if french else o.name_en,
             "price_cents": o.price_cents,
             "price": format_money(o.price_cents, lang),
+            **_marked((items or {}).get((kind, o.id)), child_id, lang),
         }
         for o in rows
     ]
@@ -475,9 +746,16 @@ def menu_detail(
     meal, vendor = active_meal(session, meal_id)
     assert meal.id is not None and vendor.id is not None  # rows read from the database
     french = _fr(lang)
-    allergy = meal_allergies(
-        session, meal_ids=[meal.id], child_id=child.id if child else None, lang=lang
-    )[meal.id]
+    child_key = child.id if child else None
+    items = item_allergies(
+        session,
+        lang=lang,
+        child_ids=[child_key] if child_key else [],
+        meal_ids=[meal.id],
+        options_of_meals=[meal.id],
+        addons_of_vendors=[vendor.id],
+    )
+    own = items.get((MEAL, meal.id)) or empty_item(MEAL, meal.id, meal.id, meal.name_en)
     sizes = portions_of(session, [meal.id]).get(meal.id, [])
     return {
         "meal_id": meal.id,
@@ -497,21 +775,98 @@ def menu_detail(
             }
             for column, key, unit in NUTRITION
         ],
-        "allergens": list(allergy.allergens),
-        "allergy": allergy_out(allergy, lang) if child else None,
+        "allergens": list(own.allergens),
+        "allergy": own.mark(child_key, lang) if child else None,
         "portions": [portion_out(p, lang) for p in sizes],
-        "menu_options": _options(session, MenuOption, meal.id, lang),
-        "meal_options": _options(session, MealOption, meal.id, lang),
-        "addons": _addons(session, [vendor.id], lang),
+        "menu_options": _options(session, MenuOption, meal.id, lang, items, child_key),
+        "meal_options": _options(session, MealOption, meal.id, lang, items, child_key),
+        "addons": _addons(session, [vendor.id], lang, items, child_key),
     }
 
 
 # --- AddsOn -------------------------------------------------------------------------------------
 
 
-def list_addons(*, session: Session, vendor_id: object = None, lang: str = "en") -> list[dict]:
-    """The active add-ons, of one vendor when ``vendor_id`` is given: one statement."""
+def list_addons(
+    *,
+    session: Session,
+    vendor_id: object = None,
+    lang: str = "en",
+    parent_id: int | None = None,
+    child_id: object = None,
+) -> list[dict]:
+    """The active add-ons, of one vendor when ``vendor_id`` is given, each with its allergens
+    and, for ``child_id`` (one of ``parent_id``'s children), its AllergyMark: two statements
+    (three with a child)."""
+    child_key = None
+    if child_id not in (None, "", 0, "0"):
+        if parent_id is None:
+            raise DomainError("child_not_found", field="child_id")
+        child_key = own_child(session, parent_id=parent_id, child_id=child_id).id
     if vendor_id is None or (isinstance(vendor_id, str) and not vendor_id.strip()):
-        return _addons(session, None, lang)
+        return _addons(session, None, lang, child_id=child_key)
     key = _as_id(vendor_id, "vendor_id", "vendor_not_found", "vendor_not_found")
-    return _addons(session, [key], lang)
+    return _addons(session, [key], lang, child_id=child_key)
+
+
+# --- the meal as composed, in the dialog before the tap ------------------------------------------
+
+
+def composed_allergy(
+    detail: dict,
+    *,
+    menu_option_id: object = None,
+    meal_option_id: object = None,
+    addon_ids: object = (),
+    lang: str = "en",
+) -> dict:
+    """What AddToCart will say about the meal of ``detail`` (``menu_detail``'s answer for a
+    child) with these choices: the same rule (``domain.allergy.ensure_can_add_composed``) on
+    the marks the detail carries, no statement. ``verdict`` the worst part's, ``message`` the
+    refusal or what to acknowledge, ``ack_text`` the sentence the parent confirms."""
+    parts: list[Component] = []
+    own = detail.get("allergy") or {}
+    parts.append(
+        Component(
+            name=str(detail.get("name") or ""),
+            matches=tuple((str(n), str(lv)) for n, lv in own.get("levels", [])),
+            is_meal=True,
+        )
+    )
+    chosen: list[tuple[str, str, object]] = [
+        ("menu_options", "menu_option_id", menu_option_id),
+        ("meal_options", "meal_option_id", meal_option_id),
+    ]
+    wanted = addon_ids if isinstance(addon_ids, (list, tuple, set)) else [addon_ids]
+    chosen += [("addons", "addons", a) for a in wanted]
+    for list_name, field, key in chosen:
+        if key in (None, "", 0, "0"):
+            continue
+        for item in detail.get(list_name) or []:
+            if str(item.get("id")) == str(key):
+                mark = item.get("allergy") or {}
+                parts.append(
+                    Component(
+                        name=str(item.get("name") or ""),
+                        matches=tuple((str(n), str(lv)) for n, lv in mark.get("levels", [])),
+                        field=field,
+                    )
+                )
+    composition = compose(parts, lang)
+    ack_text = ""
+    if composition.acknowledge:
+        ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
+    try:
+        ensure_can_add_composed(parts, acknowledged=True, lang=lang)
+        message = ack_text
+        if composition.verdict is MealVerdict.NOTICE:
+            message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
+    except DomainError as err:
+        message = err.message(lang)
+    return {
+        "verdict": composition.verdict.value,
+        "message": message,
+        "ack_required": composition.verdict is MealVerdict.ACKNOWLEDGE,
+        "ack_text": ack_text,
+        "can_add": composition.verdict is not MealVerdict.REFUSED,
+    }

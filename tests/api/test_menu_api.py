@@ -249,7 +249,12 @@ def test_get_menu_marks_each_meal_for_the_child(client, world):
     assert milk["allergy"]["message"] == "I understand this meal contains Milk"
     assert milk["allergens"] == ["Milk", "Wheat and triticale"]
     assert meals[world.sesame_meal]["allergy"]["verdict"] == "notice"
-    assert meals[world.plain_meal]["allergy"] == {"verdict": "safe", "allergens": [], "message": ""}
+    assert meals[world.plain_meal]["allergy"] == {
+        "verdict": "safe",
+        "allergens": [],
+        "message": "",
+        "levels": [],
+    }
     # sizes with tiers, cheapest first
     assert milk["price_from_cents"] == 550 and milk["price_from"] == "$5.50"
     small, large = milk["portions"]

@@ -13,15 +13,18 @@ from hotmeals.db.models.accounts import (
 )
 from hotmeals.db.models.catalog import (
     AddOn,
+    AddOnAllergen,
     AllergenIngredient,
     City,
     Grade,
     Meal,
     MealAllergen,
     MealOption,
+    MealOptionAllergen,
     MenuDay,
     MenuDayMeal,
     MenuOption,
+    MenuOptionAllergen,
     Portion,
     PriceTier,
     School,
@@ -51,6 +54,7 @@ from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
     "AddOn",
+    "AddOnAllergen",
     "AllergenIngredient",
     "AuditEvent",
     "CancelCartLine",
@@ -71,9 +75,11 @@ __all__ = [
     "Meal",
     "MealAllergen",
     "MealOption",
+    "MealOptionAllergen",
     "MenuDay",
     "MenuDayMeal",
     "MenuOption",
+    "MenuOptionAllergen",
     "NotificationPreference",
     "Order",
     "OrderCancellation",

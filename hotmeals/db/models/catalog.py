@@ -144,6 +144,23 @@ class AddOn(SQLModel, table=True):
     is_active: bool = True
 
 
+class MenuOptionAllergen(SQLModel, table=True):
+    """An allergen of a menu option (issue 20): the rule applies to the meal as composed."""
+
+    menu_option_id: int = Field(foreign_key="menuoption.id", primary_key=True, ondelete="CASCADE")
+    ingredient_id: int = Field(foreign_key="allergeningredient.id", primary_key=True)
+
+
+class MealOptionAllergen(SQLModel, table=True):
+    meal_option_id: int = Field(foreign_key="mealoption.id", primary_key=True, ondelete="CASCADE")
+    ingredient_id: int = Field(foreign_key="allergeningredient.id", primary_key=True)
+
+
+class AddOnAllergen(SQLModel, table=True):
+    addon_id: int = Field(foreign_key="addon.id", primary_key=True, ondelete="CASCADE")
+    ingredient_id: int = Field(foreign_key="allergeningredient.id", primary_key=True)
+
+
 class MenuDay(SQLModel, table=True):
     """What one vendor serves at one school on one date; ``is_closed`` for PA days and
     holidays (the reason is shown to parents)."""

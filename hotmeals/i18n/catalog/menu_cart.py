@@ -32,6 +32,13 @@ EN: dict[str, str] = {
     ),
     "allergy_ack_text": "I understand this meal contains {allergens}",
     "allergy_notice": "Contains {allergens} (low alert level)",
+    # the meal as composed (issue 20): an option's or add-on's own allergens
+    "allergy_item_contains": "{item} contains {allergens}",
+    "allergy_in_item": "{allergens} ({item})",
+    "allergy_refused_extra": (
+        "{items}, a Major allergy of this child: choose another option or leave it out"
+    ),
+    "allergy_extra_left_out": "{item} left out: it contains {allergens}",
     # cart
     "added_to_cart": "Added to cart Successfully",
     "meal_not_on_menu": "This meal is not on the menu of that day",
@@ -91,6 +98,12 @@ FR: dict[str, str] = {
     ),
     "allergy_ack_text": "Je comprends que ce repas contient : {allergens}",
     "allergy_notice": "Contient : {allergens} (niveau d'alerte faible)",
+    "allergy_item_contains": "{item} contient : {allergens}",
+    "allergy_in_item": "{allergens} ({item})",
+    "allergy_refused_extra": (
+        "{items}, une allergie majeure de cet enfant : choisissez une autre option ou retirez-le"
+    ),
+    "allergy_extra_left_out": "{item} retiré : il contient {allergens}",
     "added_to_cart": "Ajouté au panier avec succès",
     "meal_not_on_menu": "Ce repas n'est pas au menu de cette journée",
     "portion_not_found": "Veuillez choisir une taille",
