@@ -274,3 +274,115 @@ def test_each_cart_line_says_whom_it_is_for_with_the_childs_mark():
     assert second.allergy_verdict == "safe" and second.allergy_text == ""
     (fr,) = group_views(summary, "fr")
     assert fr.lines[0].for_child == "Pour Emma"
+
+
+# --- options and add-ons in the dialog (issue 20 part 1, with the allergy branch's data) -------
+
+
+def _extras_family() -> dict:
+    """A parent at the demo school with Milo (Major) and Ivy (Medium) allergic to an allergen
+    no meal contains, carried by one menu option and one add-on of the first open day's first
+    meal (its vendor's)."""
+    from hotmeals.db.models import AddOn, MenuOption, School
+
+    with session_scope() as session:
+        school = session.exec(
+            select(School)
+            .join(Child, Child.school_id == School.id)
+            .join(Parent, Parent.id == Child.parent_id)
+            .where(Parent.email == "parent@example.com")
+        ).first()
+        testnut = AllergenIngredient(name_en="Testnut", name_fr="Noix d'essai", is_priority=False)
+        session.add(testnut)
+        session.flush()
+        parent = make_parent(session, first_name="Rita")
+        milo = make_child(session, parent, school=school, first_name="Milo", is_default=True)
+        ivy = make_child(session, parent, school=school, first_name="Ivy")
+        session.add(ChildAllergy(child_id=milo.id, ingredient_id=testnut.id, alert_level="Major"))
+        session.add(ChildAllergy(child_id=ivy.id, ingredient_id=testnut.id, alert_level="Medium"))
+        session.flush()
+        ids = {"parent": parent.id, "milo": str(milo.id), "ivy": str(ivy.id), "nut": testnut.id}
+        options = session.exec(select(MenuOption)).all()
+        addons = session.exec(select(AddOn).where(AddOn.is_active)).all()
+        ids["options"] = {o.meal_id: o.id for o in options}
+        ids["addons"] = {a.vendor_id: a.id for a in addons}
+    return ids
+
+
+def _mark_extras(ids: dict, meal_id: int, vendor_id: int) -> tuple[str, str]:
+    from hotmeals.db.models import AddOnAllergen, MenuOptionAllergen
+
+    option, addon = ids["options"][meal_id], ids["addons"][vendor_id]
+    with session_scope() as session:
+        session.add(MenuOptionAllergen(menu_option_id=option, ingredient_id=ids["nut"]))
+        session.add(AddOnAllergen(addon_id=addon, ingredient_id=ids["nut"]))
+    return str(option), str(addon)
+
+
+@pytest.mark.usefixtures("database")
+def test_the_dialog_marks_each_option_and_add_on_before_the_tap():
+    async def scenario():
+        from hotmeals.db.models import Meal
+
+        ids = _extras_family()
+        root = await _root(ids["parent"], "/edit-profile/meal-detailed")
+        booking = await root.get_state(BookingState)
+        await _run(booking.load())
+        assert booking.for_child == "For Milo"
+        days = [c["date"] for c in booking.cells if c["kind"] == "open"]
+        for day in days:  # a meal with a menu option, whose vendor has an add-on
+            await _run(booking.choose_day(day))
+            with session_scope() as session:
+                meals = {
+                    m.id: m.vendor_id
+                    for m in session.exec(
+                        select(Meal).where(Meal.id.in_([int(r["meal_id"]) for r in booking.meals]))
+                    )
+                }
+            found = [(m, v) for m, v in meals.items() if m in ids["options"] and v in ids["addons"]]
+            if found:
+                break
+        else:
+            pytest.fail("no meal with a menu option and an add-on")
+        meal_id, vendor_id = found[0]
+        option, addon = _mark_extras(ids, meal_id, vendor_id)
+        await _run(booking.choose_day(booking.selected_date))  # the cards read again
+        card = next(m for m in booking.meals if m["meal_id"] == str(meal_id))
+        assert card["verdict"] == "safe"  # the meal itself: fine without its extras
+        assert card["extras"] == "Some options or add-ons contain: Testnut"
+
+        # Milo (Major): the option and the add-on are listed, not offered, with the reason.
+        await _run(booking.open_meal(str(meal_id)))
+        row = next(o for o in booking.menu_options if o["id"] == option)
+        assert row["disabled"] == "1" and row["verdict"] == "refused"
+        assert row["mark"] == "Not available for Milo: Testnut (Major allergy)"
+        assert row["label"].endswith("— not for Milo (Testnut)")
+        extra = next(a for a in booking.addons if a["id"] == addon)
+        assert extra["disabled"] == "1" and "Not available for Milo" in extra["mark"]
+        await _run(booking.set_menu_option(option))
+        await _run(booking.toggle_addon(addon, True))
+        assert booking.menu_option_id == "" and addon not in booking.chosen_addons
+        assert booking.detail["verdict"] == "safe" and booking.can_add
+
+        # Ivy (Medium): choosing the add-on asks for the acknowledgement naming it.
+        await _run(booking.set_detail_open(False))
+        await _run(booking.choose_child(ids["ivy"]))
+        await _run(booking.choose_day(booking.selected_date))
+        await _run(booking.open_meal(str(meal_id)))
+        assert booking.for_child == "For Ivy"
+        extra = next(a for a in booking.addons if a["id"] == addon)
+        assert extra["disabled"] == "" and extra["mark"] == (
+            "Testnut: you will be asked to confirm"
+        )
+        assert booking.can_add
+        await _run(booking.toggle_addon(addon, True))
+        assert booking.chosen_addons == [addon]
+        assert booking.detail["verdict"] == "acknowledge" and not booking.can_add
+        assert "Testnut" in booking.detail["allergy_message"]
+        await _run(booking.set_acknowledged(True))
+        assert booking.can_add
+        # Taking the add-on off again: nothing left to acknowledge.
+        await _run(booking.toggle_addon(addon, False))
+        assert booking.detail["verdict"] == "safe" and booking.can_add
+
+    asyncio.run(scenario())

@@ -405,6 +405,18 @@ def _size_choice(portion: rx.Var) -> rx.Component:
     )
 
 
+def _item_mark(item: rx.Var, id_prefix: str) -> rx.Component:
+    """An option's or add-on's mark for the child, before the tap (issue 20)."""
+    return rx.cond(
+        item["mark"] != "",
+        rx.el.span(
+            item["mark"],
+            class_name="hm-item-mark is-" + item["verdict"].to(str),
+            id=id_prefix + item["id"].to(str),
+        ),
+    )
+
+
 def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_change):
     return rx.cond(
         options.length() > 0,
@@ -414,12 +426,20 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
                 rx.el.option(t("ui.book.no_option"), value=""),
                 rx.foreach(
                     options,
-                    lambda o: rx.el.option(o["name"] + " " + o["price"], value=o["id"]),
+                    # A Major one is listed, greyed, with why; it cannot be picked.
+                    lambda o: rx.el.option(o["label"], value=o["id"], disabled=o["disabled"] != ""),
                 ),
                 id=field_id,
                 value=value,
                 on_change=on_change,
                 class_name="hm-select",
+                custom_attrs={"aria-describedby": field_id + "-marks"},
+            ),
+            # Each option's mark in view, not only inside the closed list.
+            rx.el.div(
+                rx.foreach(options, lambda o: _item_mark(o, field_id + "-mark-")),
+                id=field_id + "-marks",
+                class_name="hm-item-marks",
             ),
             class_name="hm-field",
         ),
@@ -428,16 +448,23 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
 
 def _addon(addon: rx.Var) -> rx.Component:
     field_id = "addon-" + addon["id"].to(str)
+    refused = addon["disabled"] != ""
     return rx.el.label(
         rx.checkbox(
             checked=BookingState.chosen_addons.contains(addon["id"]),
             on_change=lambda checked: BookingState.toggle_addon(addon["id"], checked),
+            disabled=refused,
             id=field_id,
+            custom_attrs={"aria-describedby": "addon-mark-" + addon["id"].to(str)},
         ),
-        rx.el.span(addon["name"], class_name="hm-choice-text"),
+        rx.el.span(
+            rx.el.span(addon["name"], class_name="hm-choice-name"),
+            _item_mark(addon, "addon-mark-"),
+            class_name="hm-choice-text hm-choice-body",
+        ),
         rx.el.span(addon["price"], class_name="hm-choice-price hm-tabular"),
         html_for=field_id,
-        class_name="hm-choice-row",
+        class_name=rx.cond(refused, "hm-choice-row is-refused", "hm-choice-row"),
     )
 
 
@@ -555,7 +582,7 @@ def _allergy_block() -> rx.Component:
 def _choices() -> rx.Component:
     return rx.vstack(
         _allergy_block(),
-        rx.cond(BookingState.detail["verdict"] != "refused", _options()),
+        rx.cond(BookingState.detail["meal_verdict"] != "refused", _options()),
         spacing="4",
         width="100%",
     )
@@ -630,6 +657,15 @@ def _add_bar() -> rx.Component:
                 custom_attrs={"aria-live": "polite"},
             ),
         ),
+        rx.cond(
+            BookingState.add_error != "",
+            rx.el.p(
+                BookingState.add_error,
+                role="alert",
+                id="meal-add-error",
+                class_name="hm-item-mark is-refused hm-add-error",
+            ),
+        ),
         rx.button(
             rx.cond(BookingState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
             rx.cond(
@@ -652,6 +688,7 @@ def _add_bar() -> rx.Component:
         justify="between",
         align="center",
         spacing="3",
+        wrap="wrap",
         class_name="hm-add-bar",
     )
 

@@ -181,6 +181,44 @@ def _meal_row(meal: dict, lang: str) -> dict[str, str]:
     }
 
 
+ITEM_MARKS = {
+    "refused": "ui.safe.cannot_pick",
+    "acknowledge": "ui.safe.needs_ack",
+    "notice": "ui.safe.notice",
+}
+
+
+def item_row(item: dict, child: str, lang: str, price: str) -> dict[str, str]:
+    """A menu option, meal option or add-on as the dialog lists it: its own allergens and,
+    before the tap, the child's mark (issue 20). A Major one is not offered ("disabled"),
+    with the reason; a High/Medium one says the box will ask; a Low one is a notice."""
+    mark = item.get("allergy") or {}
+    verdict = str(mark.get("verdict") or "safe")
+    named = ", ".join(mark.get("allergens") or []) or ", ".join(item.get("allergens") or [])
+    key = ITEM_MARKS.get(verdict)
+    if key:
+        text = tr(key, lang, name=child, allergens=named)
+    elif item.get("allergens"):
+        text = tr("ui.safe.contains", lang, allergens=", ".join(item["allergens"]))
+    else:
+        text = ""
+    name = str(item["name"])
+    return {
+        "id": str(item["id"]),
+        "name": name,
+        "price": price,
+        "verdict": verdict,
+        "mark": text,
+        "disabled": "1" if verdict == "refused" else "",
+        # a native <option> shows text only: the reason goes into it
+        "label": (
+            tr("ui.safe.option_refused", lang, option=name, name=child, allergens=named)
+            if verdict == "refused"
+            else (name + " " + price).strip()
+        ),
+    }
+
+
 def child_marks(allergies: list[dict], name: str, lang: str) -> str:
     """'Emma's allergies: Peanuts (Major), Milk (Medium)' (the levels as the service labels
     them), or 'No allergies listed for Emma'."""
@@ -242,6 +280,7 @@ class BookingState(rx.State):
     quantity: int = 1
     note: str = ""
     acknowledged: bool = False
+    add_error: str = ""  # the server's refusal of the last add, shown in the dialog
     line_total: str = ""
     note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
     busy: bool = False
@@ -259,6 +298,9 @@ class BookingState(rx.State):
     _portion_tiers: dict[str, list[tuple[int, int]]] = {}
     _option_cents: dict[str, int] = {}
     _addon_cents: dict[str, int] = {}
+    _refused: set[str] = set()  # "menu:ID", "meal:ID", "addon:ID" the child cannot have
+    _found: dict = {}  # MenuDetail's answer: composed_allergy judges the choices on it
+    _ack_text: str = ""  # what the ticked box acknowledged
     _once_key: str = ""
     _once_digest: str = ""
 
@@ -455,6 +497,9 @@ class BookingState(rx.State):
     def _close_detail(self) -> None:
         self.detail_open = False
         self.detail = {}
+        self.add_error = ""
+        self._found = {}
+        self._refused = set()
         self._meal_id = self._menu_day_id = 0
 
     # ---- page load -------------------------------------------------------------------------
@@ -572,6 +617,9 @@ class BookingState(rx.State):
             "allergens": ", ".join(found.get("allergens") or []),
             "vendor": found.get("vendor") or "",
             "verdict": allergy.get("verdict") or "safe",
+            # the meal's own verdict (a Major meal offers no choices); "verdict" and
+            # "allergy_message" follow the choices (_recompose)
+            "meal_verdict": allergy.get("verdict") or "safe",
             "allergy_message": allergy.get("message") or "",
             "badge": allergy_badge(allergy, lang),
             "is_open": "1" if listed is not None and day and day_kind(day) == "open" else "",
@@ -593,27 +641,29 @@ class BookingState(rx.State):
             for p in found["portions"]
         }
 
-        def option_rows(rows: list[dict], kind: str) -> list[dict[str, str]]:
-            return [
-                {
-                    "id": str(o["id"]),
-                    "name": o["name"],
-                    "price": ("+" + o["price"]) if o["price_cents"] else "",
-                }
-                for o in rows
-            ]
-
-        self.menu_options = option_rows(found["menu_options"], "menu")
-        self.meal_options = option_rows(found["meal_options"], "meal")
+        name = self._child_name
+        self.menu_options = [
+            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
+            for o in found["menu_options"]
+        ]
+        self.meal_options = [
+            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
+            for o in found["meal_options"]
+        ]
         self._option_cents = {
             **{f"menu:{o['id']}": o["price_cents"] for o in found["menu_options"]},
             **{f"meal:{o['id']}": o["price_cents"] for o in found["meal_options"]},
         }
-        self.addons = [
-            {"id": str(a["id"]), "name": a["name"], "price": "+" + a["price"]}
-            for a in found["addons"]
-        ]
+        self.addons = [item_row(a, name, lang, "+" + a["price"]) for a in found["addons"]]
         self._addon_cents = {str(a["id"]): a["price_cents"] for a in found["addons"]}
+        # What the dialog may not offer: an option or add-on with the child's Major allergen.
+        self._refused = {
+            *(f"menu:{o['id']}" for o in self.menu_options if o["disabled"]),
+            *(f"meal:{o['id']}" for o in self.meal_options if o["disabled"]),
+            *(f"addon:{a['id']}" for a in self.addons if a["disabled"]),
+        }
+        self._found = found
+        self.add_error = ""
         self.note_fee = tr("ui.book.note", lang, fee=format_money(SPECIAL_NOTE_FEE_CENTS, lang))
         if not keep_choices or self.portion_id not in self._portion_tiers:
             self.portion_id = self.portions[0]["id"] if self.portions else ""
@@ -623,7 +673,9 @@ class BookingState(rx.State):
             self.quantity = 1
             self.note = ""
             self.acknowledged = False
+            self._ack_text = ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     async def open_meal(self, meal_id: str):
@@ -652,17 +704,26 @@ class BookingState(rx.State):
             self.portion_id = str(value)
             self._reprice()
 
+    def _offered(self, key: str) -> bool:
+        """One of the loaded meal's choices, and not one the child's Major allergy refuses
+        (the server refuses it too: this only keeps the dialog honest)."""
+        return key not in self._refused
+
     @rx.event
     def set_menu_option(self, value: str):
         value = str(value)
-        self.menu_option_id = value if f"menu:{value}" in self._option_cents else ""
+        key = f"menu:{value}"
+        self.menu_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     def set_meal_option(self, value: str):
         value = str(value)
-        self.meal_option_id = value if f"meal:{value}" in self._option_cents else ""
+        key = f"meal:{value}"
+        self.meal_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     def toggle_addon(self, addon_id: str, checked: bool):
@@ -670,10 +731,35 @@ class BookingState(rx.State):
         if addon_id not in self._addon_cents:
             return
         chosen = [a for a in self.chosen_addons if a != addon_id]
-        if checked:
+        if checked and self._offered(f"addon:{addon_id}"):
             chosen.append(addon_id)
         self.chosen_addons = sorted(chosen, key=_id)
         self._reprice()
+        self._recompose()
+
+    def _recompose(self) -> None:
+        """The dialog's verdict for the meal as composed (the services' rule,
+        ``menu.composed_allergy``, on the marks MenuDetail gave): a High/Medium option or
+        add-on asks for the acknowledgement naming it; a new thing to acknowledge unticks
+        the box."""
+        from hotmeals.services.menu import composed_allergy
+
+        if not self._found or not self.detail:
+            return
+        found = composed_allergy(
+            self._found,
+            menu_option_id=self.menu_option_id or None,
+            meal_option_id=self.meal_option_id or None,
+            addon_ids=list(self.chosen_addons),
+            lang=self._lang or "en",
+        )
+        verdict = str(found.get("verdict") or "safe")
+        text = str(found.get("ack_text") or found.get("message") or "")
+        if verdict == "acknowledge" and text != self._ack_text:
+            self.acknowledged = False
+        self._ack_text = text if verdict == "acknowledge" else ""
+        self.detail = {**self.detail, "verdict": verdict, "allergy_message": text}
+        self.add_error = ""
 
     @rx.event
     def change_quantity(self, step: int):
@@ -742,7 +828,9 @@ class BookingState(rx.State):
             )
         except DomainError as err:
             self.busy = False
-            yield failed(message(err, lang))
+            # The server is the judge: its refusal stays in the dialog beside the button.
+            self.add_error = message(err, lang)
+            yield failed(self.add_error)
             return
         self.busy = False
         self._close_detail()
