@@ -844,6 +844,7 @@ class BookingState(rx.State):
         if result.get("allergy_notice"):
             yield rx.toast.info(result["allergy_notice"])
         await self._load_dates(who)  # the day now shows what is in the cart
+        await self._load_menu(who)  # and so does the meal's card ("In cart")
 
     async def _add_to_order(self, who: ActingParent, lang: str, values: dict):
         """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,
