@@ -68,6 +68,11 @@ class BookedLineOut(BaseModel):
     line_total: str
     allergy_ack: str
     allergy_notice: str
+    left_out: list[str] = Field(
+        default_factory=list,
+        description="RepeatWeek: the options and add-ons not copied because of the child's "
+        "allergies, each with the allergen ('Cheese string left out: it contains Milk').",
+    )
     source_date: str | None = Field(default=None, description="RepeatWeek: the day copied.")
 
 
@@ -81,6 +86,7 @@ class NotBookedLineOut(BaseModel):
     meal: str
     code: str = Field(description="The message key, e.g. menu_day_closed, meal_day_closed.")
     reason: str = Field(description="Why, in the parent's language.")
+    left_out: list[str] = Field(default_factory=list, description="As in BookedLineOut.")
     source_date: str | None = None
 
 

@@ -22,6 +22,7 @@ from sqlmodel import Session, SQLModel, select
 from hotmeals.db import seed_content, seed_pages_en, seed_pages_fr, seed_places, seed_vendors
 from hotmeals.db.models import (
     AddOn,
+    AddOnAllergen,
     AllergenIngredient,
     CancelReason,
     Child,
@@ -33,9 +34,11 @@ from hotmeals.db.models import (
     Meal,
     MealAllergen,
     MealOption,
+    MealOptionAllergen,
     MenuDay,
     MenuDayMeal,
     MenuOption,
+    MenuOptionAllergen,
     NotificationPreference,
     Parent,
     Portion,
@@ -47,7 +50,7 @@ from hotmeals.db.models import (
     utcnow,
 )
 from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
-from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, MealSpec
+from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, AddOnSpec, MealSpec
 from hotmeals.services.security import hash_password
 
 # Every kind the report counts, in the order rows are created.
@@ -56,6 +59,7 @@ KINDS: tuple[str, ...] = (
     *("school", "meal", "addon", "promo_code", "notification_preference", "teacher"),
     *("meal_allergen", "portion", "menu_option", "meal_option", "price_tier", "child"),
     *("menu_day", "menu_day_meal", "child_allergy"),
+    *("menu_option_allergen", "meal_option_allergen", "addon_allergen"),
 )
 
 T = TypeVar("T", bound=SQLModel)
@@ -146,12 +150,13 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
     meals = table("meal", Meal, lambda r: (r.vendor_id, r.name_en))
     addons = table("addon", AddOn, lambda r: (r.vendor_id, r.name_en))
     vendor_meals: list[list[tuple[MealSpec, Meal]]] = []  # in the order of VENDORS
+    vendor_addons: list[tuple[AddOnSpec, AddOn]] = []
     for v in seed_vendors.VENDORS:
         vid = vendors[v.name].id
         vendor_meals.append([(m, meals.ensure(_meal(vid, m))) for m in v.meals])
         for a in v.addons:
             image = f"/addons/{a.slug}.svg"
-            addons.ensure(
+            row = addons.ensure(
                 AddOn(
                     vendor_id=vid,
                     name_en=a.name_en,
@@ -160,6 +165,7 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
                     price_cents=a.price_cents,
                 )
             )
+            vendor_addons.append((a, row))
     promo_codes = table("promo_code", PromoCode, lambda r: r.code)
     for code, spec in seed_content.PROMO_CODES.items():
         fields = {k: v for k, v in spec.items() if k != "parent"}
@@ -182,6 +188,7 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
     all_meals = [pair for pairs in vendor_meals for pair in pairs]
     portions = _meal_details(table, all_meals, allergens)
     session.flush()
+    _extras_allergens(table, all_meals, vendor_addons, allergens)
 
     # Level 4: price tiers, the demo children, menu days.
     tiers = table("price_tier", PriceTier, lambda r: (r.portion_id, r.min_quantity))
@@ -264,6 +271,46 @@ def _meal_details(
                 )
             )
     return portions
+
+
+def _allergen_ids(keys: tuple[str, ...], allergens: _Table[AllergenIngredient]) -> list[int]:
+    """The ingredient ids of allergen keys; wheat implies gluten."""
+    found = set(keys) | ({"gluten"} if "wheat" in keys else set())
+    return [allergens[seed_places.ALLERGENS[k][0]].id for k in sorted(found)]
+
+
+def _extras_allergens(
+    table: _Factory,
+    all_meals: list[tuple[MealSpec, Meal]],
+    vendor_addons: list[tuple[AddOnSpec, AddOn]],
+    allergens: _Table[AllergenIngredient],
+) -> None:
+    """Each menu option's, meal option's and add-on's own allergens (issue 20)."""
+    menu_opts = table("menu_option", MenuOption, lambda r: (r.meal_id, r.name_en))
+    meal_opts = table("meal_option", MealOption, lambda r: (r.meal_id, r.name_en))
+    menu_links = table(
+        "menu_option_allergen", MenuOptionAllergen, lambda r: (r.menu_option_id, r.ingredient_id)
+    )
+    meal_links = table(
+        "meal_option_allergen", MealOptionAllergen, lambda r: (r.meal_option_id, r.ingredient_id)
+    )
+    addon_links = table("addon_allergen", AddOnAllergen, lambda r: (r.addon_id, r.ingredient_id))
+    for spec, meal in all_meals:
+        for o in seed_vendors.DRINKS if spec.drinks else ():
+            option = menu_opts[(meal.id, o.name_en)]
+            for ing_id in _allergen_ids(o.allergens, allergens):
+                menu_links.ensure(
+                    MenuOptionAllergen(menu_option_id=option.id, ingredient_id=ing_id)
+                )
+        for o in spec.meal_options:
+            variant = meal_opts[(meal.id, o.name_en)]
+            for ing_id in _allergen_ids(o.allergens, allergens):
+                meal_links.ensure(
+                    MealOptionAllergen(meal_option_id=variant.id, ingredient_id=ing_id)
+                )
+    for a, row in vendor_addons:
+        for ing_id in _allergen_ids(a.allergens, allergens):
+            addon_links.ensure(AddOnAllergen(addon_id=row.id, ingredient_id=ing_id))
 
 
 def _menu_days(

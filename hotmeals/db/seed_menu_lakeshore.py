@@ -87,7 +87,7 @@ MEALS: tuple[MealSpec, ...] = (
         small_cents=525,
         large_cents=675,
         bulk_discount_cents=25,
-        meal_options=(Option("Gluten-free bun", "Pain sans gluten", 75),),
+        meal_options=(Option("Gluten-free bun", "Pain sans gluten", 75, ("eggs",)),),
     ),
     MealSpec(
         slug="fish-sticks",
@@ -145,7 +145,7 @@ MEALS: tuple[MealSpec, ...] = (
         allergens=("wheat", "milk", "garlic", "tomato"),
         small_cents=575,
         large_cents=725,
-        meal_options=(Option("Extra tzatziki", "Tzatziki supplémentaire", 50),),
+        meal_options=(Option("Extra tzatziki", "Tzatziki supplémentaire", 50, ("milk", "garlic")),),
     ),
     MealSpec(
         slug="sweet-sour-meatballs",

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hotmeals.db.seed_types import MealSpec, Option
 
-GF_PASTA = Option("Gluten-free pasta", "Pâtes sans gluten", 75)
-GF_BUN = Option("Gluten-free bun", "Pain sans gluten", 75)
+GF_PASTA = Option("Gluten-free pasta", "Pâtes sans gluten", 75, ("corn",))  # corn and rice
+GF_BUN = Option("Gluten-free bun", "Pain sans gluten", 75, ("eggs",))
 
 MEALS: tuple[MealSpec, ...] = (
     MealSpec(
@@ -113,7 +113,7 @@ MEALS: tuple[MealSpec, ...] = (
         allergens=("wheat", "milk", "tomato"),
         small_cents=500,
         large_cents=675,
-        meal_options=(Option("Gluten-free crust", "Croûte sans gluten", 75),),
+        meal_options=(Option("Gluten-free crust", "Croûte sans gluten", 75, ("eggs",)),),
     ),
     MealSpec(
         slug="chicken-caesar-wrap",

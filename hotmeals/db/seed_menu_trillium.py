@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hotmeals.db.seed_types import MealSpec, Option
 
-GF_BUN = Option("Gluten-free bun", "Pain sans gluten", 75)
+GF_BUN = Option("Gluten-free bun", "Pain sans gluten", 75, ("eggs",))
 
 MEALS: tuple[MealSpec, ...] = (
     MealSpec(
@@ -46,7 +46,7 @@ MEALS: tuple[MealSpec, ...] = (
         allergens=("wheat", "milk", "tomato", "onion", "celery"),
         small_cents=525,
         large_cents=700,
-        meal_options=(Option("Gluten-free bread", "Pain sans gluten", 75),),
+        meal_options=(Option("Gluten-free bread", "Pain sans gluten", 75, ("eggs",)),),
     ),
     MealSpec(
         slug="pancakes-sausage",

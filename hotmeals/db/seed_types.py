@@ -30,9 +30,13 @@ NUTRITION_FIELDS: tuple[str, ...] = (
 
 @dataclass(frozen=True)
 class Option:
+    """A drink (menu option) or a variant of the meal (meal option); ``allergens``: keys of
+    ``seed_places.ALLERGENS`` this choice brings (issue 20: the meal as composed)."""
+
     name_en: str
     name_fr: str
     price_cents: int = 0
+    allergens: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,7 @@ class AddOnSpec:
     name_en: str
     name_fr: str
     price_cents: int
+    allergens: tuple[str, ...] = ()  # keys of seed_places.ALLERGENS (wheat implies gluten)
 
 
 @dataclass(frozen=True)

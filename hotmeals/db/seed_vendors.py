@@ -6,14 +6,31 @@ from __future__ import annotations
 from hotmeals.db import seed_menu_lakeshore, seed_menu_rideau, seed_menu_trillium
 from hotmeals.db.seed_types import AddOnSpec, Option, VendorSpec
 
-FRUIT_CUP = AddOnSpec("fruit-cup", "Fruit cup", "Coupe de fruits", 150)
-COOKIE = AddOnSpec("cookie", "Chocolate chip cookie", "Biscuit aux pépites de chocolat", 125)
-YOGURT = AddOnSpec("yogurt", "Yogurt tube", "Yogourt en tube", 100)
-VEGGIE_STICKS = AddOnSpec("veggie-sticks", "Veggie sticks with dip", "Crudités et trempette", 175)
+# Each add-on's own allergens, as its label declares them (issue 20).
+FRUIT_CUP = AddOnSpec("fruit-cup", "Fruit cup", "Coupe de fruits", 150)  # peaches, pears: none
+COOKIE = AddOnSpec(
+    "cookie",
+    "Chocolate chip cookie",
+    "Biscuit aux pépites de chocolat",
+    125,
+    ("wheat", "eggs", "milk", "soy"),
+)
+YOGURT = AddOnSpec("yogurt", "Yogurt tube", "Yogourt en tube", 100, ("milk",))
+VEGGIE_STICKS = AddOnSpec(
+    "veggie-sticks",
+    "Veggie sticks with dip",
+    "Crudités et trempette",
+    175,
+    ("milk", "eggs", "celery"),  # ranch dip: buttermilk, egg yolk
+)
 APPLE_SLICES = AddOnSpec("apple-slices", "Apple slices", "Tranches de pomme", 125)
-CHEESE_STRING = AddOnSpec("cheese-string", "Cheese string", "Fromage ficelle", 100)
-BANANA_MUFFIN = AddOnSpec("banana-muffin", "Banana muffin", "Muffin aux bananes", 150)
-GRANOLA_BAR = AddOnSpec("granola-bar", "Nut-free granola bar", "Barre granola sans noix", 125)
+CHEESE_STRING = AddOnSpec("cheese-string", "Cheese string", "Fromage ficelle", 100, ("milk",))
+BANANA_MUFFIN = AddOnSpec(
+    "banana-muffin", "Banana muffin", "Muffin aux bananes", 150, ("wheat", "eggs", "milk", "banana")
+)
+GRANOLA_BAR = AddOnSpec(
+    "granola-bar", "Nut-free granola bar", "Barre granola sans noix", 125, ("oats", "soy")
+)
 
 ADDONS: tuple[AddOnSpec, ...] = (
     FRUIT_CUP,
@@ -28,7 +45,7 @@ ADDONS: tuple[AddOnSpec, ...] = (
 
 # Offered with every meal whose spec has ``drinks=True``.
 DRINKS: tuple[Option, ...] = (
-    Option("White milk (250 mL)", "Lait (250 ml)", 0),
+    Option("White milk (250 mL)", "Lait (250 ml)", 0, ("milk",)),
     Option("Apple juice (200 mL)", "Jus de pomme (200 ml)", 50),
     Option("Water", "Eau", 0),
 )

@@ -267,3 +267,24 @@ def ensure_can_add_composed(
             allergens=", ".join(composition.acknowledge),
         )
     return composition
+
+
+def ack_covers(ack_text: str | None, needed) -> bool:
+    """Whether a stored acknowledgement still covers what the meal as composed needs now:
+    ``needed`` holds, for each allergen that needs one, its names in every language; the
+    acknowledgement (written in the parent's language when given) must name each of them.
+    An allergy raised to High after the meal was added is not covered by an older one."""
+    text = ack_text or ""
+    if not text:
+        return not list(needed)
+    return all(any(name and name in text for name in names) for names in needed)
+
+
+def ack_needed(components) -> list[str]:
+    """The allergen names of the parts (as matched) whose level needs an acknowledgement."""
+    out: list[str] = []
+    for part in components:
+        for name, level in part.matches:
+            if _level_verdict(level) is MealVerdict.ACKNOWLEDGE and name not in out:
+                out.append(name)
+    return out

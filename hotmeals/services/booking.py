@@ -23,7 +23,7 @@ test_booking_service.py counts them for 1 and 10 lines).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import func
@@ -41,7 +41,7 @@ from hotmeals.db.models import (
     OrderLineAddOn,
     Vendor,
 )
-from hotmeals.domain.allergy import MealVerdict, meal_verdict
+from hotmeals.domain.allergy import MealVerdict, compose, meal_verdict
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
@@ -52,7 +52,10 @@ from hotmeals.services import cart
 from hotmeals.services.children import _as_id, own_child
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.menu import (
+    ADDON,
     DATES_MAX_DAYS,
+    MEAL_OPTION,
+    MENU_OPTION,
     cutoff_rule,
     meal_date,
     portion_out,
@@ -141,14 +144,24 @@ def _add(
     now: datetime,
     labels: Sequence[dict] | None = None,
     names: dict[int, Meal] | None = None,
+    drop_conflicting_extras: bool = False,
 ) -> _Outcome:
     """Check every request with the cart's rules and add the good ones; ``labels`` (per
-    request) add what the caller knows about where a line came from."""
+    request) add what the caller knows about where a line came from. With
+    ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
+    now refuse or need an acknowledgement for is left out of the copy, and the line says so
+    (``left_out``); the meal itself still goes through the whole rule."""
     batch = cart.load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
     for request in requests:  # a child that is not the parent's refuses the whole call
         key = _as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
         if key not in batch.children:
             raise DomainError("child_not_found", field="child_id")
+    left_out: list[list[str]] = [[] for _ in requests]
+    if drop_conflicting_extras:
+        requests = [
+            _without_conflicts(batch, request, left_out[index], lang)
+            for index, request in enumerate(requests)
+        ]
     names = names if names is not None else _meal_names(session, requests)
     french = _fr(lang)
     accepted: list[tuple[int, cart.CheckedLine]] = []
@@ -174,6 +187,7 @@ def _add(
                     "meal": (meal.name_fr if french else meal.name_en) if meal else "",
                     "code": err.code,
                     "reason": _reason(err, lang),
+                    "left_out": left_out[index],
                     **((labels or [{}] * len(requests))[index]),
                 }
             )
@@ -197,9 +211,45 @@ def _add(
                 "line_total": format_money(checked.price.total_cents, lang),
                 "allergy_ack": checked.ack_text or "",
                 "allergy_notice": checked.notice,
+                "left_out": left_out[index],
             }
         )
     return _Outcome(added, refused, batch.cart_count + len(ids))
+
+
+def _without_conflicts(
+    batch: cart.Batch, request: cart.LineRequest, notes: list[str], lang: str
+) -> cart.LineRequest:
+    """``request`` without the options and add-ons whose own allergens the child's allergies
+    refuse or need an acknowledgement for (a copy asks no one); each one left out is named in
+    ``notes`` ("White milk (250 mL) left out: it contains Milk")."""
+    child_key = cart._loose_id(request.child_id)
+    if child_key is None:
+        return request
+
+    def conflicts(kind: str, key: int | None) -> bool:
+        item = batch.items.get((kind, key or 0))
+        if item is None:
+            return False
+        verdict = compose([item.component(child_key)], lang).verdict
+        if verdict in (MealVerdict.REFUSED, MealVerdict.ACKNOWLEDGE):
+            named = [n for n, level in item.child_matches(child_key) if level != "Non-allergic"]
+            notes.append(
+                t("allergy_extra_left_out", lang, item=item.name, allergens=", ".join(named))
+            )
+            return True
+        return False
+
+    changes: dict[str, object] = {}
+    for kind, field in ((MENU_OPTION, "menu_option_id"), (MEAL_OPTION, "meal_option_id")):
+        if conflicts(kind, cart._loose_id(getattr(request, field))):
+            changes[field] = None
+    if request.addons:
+        keys = cart._loose_ids(request.addons)
+        kept = [k for k in keys if not conflicts(ADDON, k)]
+        if len(kept) != len(keys):
+            changes["addons"] = kept
+    return replace(request, **changes) if changes else request
 
 
 def _reason(err: DomainError, lang: str) -> str:
@@ -429,6 +479,7 @@ def repeat_week(
             now=now,
             labels=labels,
             names=names,
+            drop_conflicting_extras=True,
         )
     else:
         count = session.exec(

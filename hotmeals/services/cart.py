@@ -38,7 +38,13 @@ from hotmeals.db.models import (
     PriceTier,
     Vendor,
 )
-from hotmeals.domain.allergy import MealVerdict, ensure_can_add, meal_verdict
+from hotmeals.domain.allergy import (
+    Component,
+    MealVerdict,
+    ack_covers,
+    ack_needed,
+    ensure_can_add_composed,
+)
 from hotmeals.domain.charges import ChargeRates, Promo, compute_charges
 from hotmeals.domain.cutoff import cutoff_at, ensure_open
 from hotmeals.domain.errors import DomainError
@@ -54,7 +60,19 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.children import _as_id
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.menu import cutoff_rule, meal_date, open_or_refuse, portion_out
+from hotmeals.services.menu import (
+    ADDON,
+    FIELD_OF_KIND,
+    MEAL,
+    MEAL_OPTION,
+    MENU_OPTION,
+    Items,
+    cutoff_rule,
+    item_allergies,
+    meal_date,
+    open_or_refuse,
+    portion_out,
+)
 from hotmeals.settings import get_settings
 
 SPECIAL_NOTE_MAX = 120
@@ -144,6 +162,7 @@ class Batch:
     meal_options: dict[int, MealOption]
     addons: dict[int, AddOn]
     cart_count: int
+    items: Items  # the allergens of the meals, options and add-ons named (menu.item_allergies)
 
 
 @dataclass(frozen=True)
@@ -240,7 +259,23 @@ def load_batch(
             assert meal.id is not None
             meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
     served_meals = sorted({m for found in meals_of_day.values() for m in found})
-    matches = _matches(session, {(c, m) for c in children for m in served_meals}, lang)
+    items: Items = {}
+    if children and served_meals:  # one statement: the meals', options' and add-ons' allergens
+        items = item_allergies(
+            session,
+            lang=lang,
+            child_ids=children,
+            meal_ids=served_meals,
+            menu_option_ids=_loose_keys(requests, "menu_option_id"),
+            meal_option_ids=_loose_keys(requests, "meal_option_id"),
+            addon_ids={k for r in requests if r.addons for k in _loose_ids(r.addons)},
+        )
+    matches = {
+        (c, m): list(items[(MEAL, m)].child_matches(c))
+        for c in children
+        for m in served_meals
+        if (MEAL, m) in items and items[(MEAL, m)].child_matches(c)
+    }
     portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]] = {}
     if served_meals:
         rows = session.exec(
@@ -291,7 +326,62 @@ def load_batch(
         meal_options=meal_options,
         addons=addons,
         cart_count=int(count),
+        items=items,
     )
+
+
+def _loose_keys(requests: Sequence[LineRequest], field: str) -> set[int]:
+    return {k for k in (_loose_id(getattr(r, field)) for r in requests) if k is not None}
+
+
+def components(
+    items: Items,
+    *,
+    child_id: int,
+    meal: Meal,
+    menu_option: MenuOption | None,
+    meal_option: MealOption | None,
+    addons: Sequence[AddOn],
+    lang: str,
+) -> list[Component]:
+    """The meal as composed, for the allergy rule: the meal and each chosen option and add-on
+    with the child's allergens it contains (``menu.item_allergies``)."""
+    french = _fr(lang)
+    parts = []
+    for kind, row in (
+        (MEAL, meal),
+        (MENU_OPTION, menu_option),
+        (MEAL_OPTION, meal_option),
+        *((ADDON, a) for a in addons),
+    ):
+        if row is None or row.id is None:
+            continue
+        found = items.get((kind, row.id))
+        parts.append(
+            Component(
+                name=row.name_fr if french else row.name_en,
+                matches=found.child_matches(child_id) if found else (),
+                is_meal=kind == MEAL,
+                field=FIELD_OF_KIND[kind],
+            )
+        )
+    return parts
+
+
+def _needed_names(items: Items, parts: Sequence[Component], rows: Sequence) -> list[tuple]:
+    """For each allergen that needs an acknowledgement, its names in both languages."""
+    needed = set(ack_needed(parts))
+    out = []
+    for kind, row in rows:
+        if row is None:
+            continue
+        found = items.get((kind, row.id))
+        if found is None:
+            continue
+        for name in found.allergens:
+            if name in needed:
+                out.append(found.both.get(name, (name,)))
+    return out
 
 
 def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) -> CheckedLine:
@@ -341,12 +431,32 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
         )
     ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
 
-    matches = batch.matches.get((child.id, meal.id), [])
-    verdict = ensure_can_add(matches, acknowledged=bool(request.allergy_ack))
+    # The allergy rule on the meal as composed (issue 20): the options and add-ons asked for
+    # that are the meal's / its vendor's (any other is refused below, after this rule).
+    asked_menu = batch.menu_options.get(_loose_id(request.menu_option_id) or 0)
+    asked_meal = batch.meal_options.get(_loose_id(request.meal_option_id) or 0)
+    asked_addons = [
+        a
+        for a in (batch.addons.get(k) for k in _loose_ids(request.addons or []))
+        if a is not None and a.vendor_id == vendor.id
+    ]
+    composition = ensure_can_add_composed(
+        components(
+            batch.items,
+            child_id=child.id,
+            meal=meal,
+            menu_option=asked_menu if asked_menu and asked_menu.meal_id == meal.id else None,
+            meal_option=asked_meal if asked_meal and asked_meal.meal_id == meal.id else None,
+            addons=asked_addons,
+            lang=lang,
+        ),
+        acknowledged=bool(request.allergy_ack),
+        lang=lang,
+    )
+    verdict = composition.verdict
     ack_text = None
     if verdict is MealVerdict.ACKNOWLEDGE:
-        named = ", ".join(n for n, level in matches if level in ("High", "Medium"))
-        ack_text = t("allergy_ack_text", lang, allergens=named)
+        ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
 
     portion, tiers = _portion(batch, meal.id, request.portion_id, request.size)
     menu_option_key = _optional_id(request.menu_option_id, "menu_option_id", "option_not_found")
@@ -376,8 +486,8 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
         )
     )
     notice = ""
-    if verdict is MealVerdict.NOTICE:
-        notice = t("allergy_notice", lang, allergens=", ".join(n for n, _ in matches))
+    if composition.notice:
+        notice = t("allergy_notice", lang, allergens=", ".join(composition.notice))
     return CheckedLine(
         child=child,
         menu_day=menu_day,
@@ -627,7 +737,7 @@ def cart_summary(
     line_ids = [row[0].id for row in rows]
     addons: dict[int, list[AddOn]] = {}
     tiers: dict[int, list[TierRule]] = {}
-    matches: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    items: Items = {}
     if rows:
         for cart_line_id, addon in session.exec(
             select(CartLineAddOn.cart_line_id, AddOn)
@@ -644,7 +754,17 @@ def cart_summary(
             tiers.setdefault(tier.portion_id, []).append(
                 TierRule(tier.min_quantity, tier.unit_price_cents)
             )
-        matches = _matches(session, {(row[5].id, row[3].id) for row in rows}, lang)
+        # One statement: the allergens of every meal, option and add-on of the cart, with the
+        # children's allergies as they are now (issue 20: checked again at payment).
+        items = item_allergies(
+            session,
+            lang=lang,
+            child_ids={row[5].id for row in rows},
+            meal_ids={row[3].id for row in rows},
+            menu_option_ids={row[6].id for row in rows if row[6] is not None},
+            meal_option_ids={row[7].id for row in rows if row[7] is not None},
+            addon_ids={a.id for found in addons.values() for a in found},
+        )
 
     groups: dict[tuple[int, date], dict] = {}
     priced: list[PricedLine] = []
@@ -660,19 +780,19 @@ def cart_summary(
             or menu_day.school_id != child.school_id  # the child changed school since
         ):
             problems.append(t("cart_line_unavailable", lang))
-        found = matches.get((child.id, meal.id), [])
-        verdict = meal_verdict(level for _, level in found)
-        if verdict is MealVerdict.REFUSED:
-            problems.append(t("allergy_refused", lang, allergens=", ".join(n for n, _ in found)))
-        elif verdict is MealVerdict.ACKNOWLEDGE and not line.allergy_ack:
-            problems.append(
-                t(
-                    "allergy_ack_required",
-                    lang,
-                    allergens=", ".join(n for n, lv in found if lv in ("High", "Medium")),
-                )
-            )
         line_addons = addons.get(line.id, [])
+        problem = allergy_problem(
+            items,
+            child_id=child.id,
+            meal=meal,
+            menu_option=menu_option,
+            meal_option=meal_option,
+            addons=line_addons,
+            ack_text=line.allergy_ack,
+            lang=lang,
+        )
+        if problem:
+            problems.append(problem)
         try:
             price: LinePrice | None = price_line(
                 LineInput(
@@ -771,6 +891,43 @@ def cart_summary(
         },
         "promo_code": promo.code if promo else None,
     }
+
+
+def allergy_problem(
+    items: Items,
+    *,
+    child_id: int,
+    meal: Meal,
+    menu_option: MenuOption | None,
+    meal_option: MealOption | None,
+    addons: Sequence[AddOn],
+    ack_text: str | None,
+    lang: str,
+) -> str:
+    """Why a line (a meal as composed, with the acknowledgement it stores) cannot be paid
+    because of the child's allergies as they are now; "" when it can. The same rule as
+    AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen of the meal or
+    of one of its options or add-ons; or one that needs an acknowledgement the line lacks
+    (none stored, or one that does not name it: an allergy raised since)."""
+    parts = components(
+        items,
+        child_id=child_id,
+        meal=meal,
+        menu_option=menu_option,
+        meal_option=meal_option,
+        addons=addons,
+        lang=lang,
+    )
+    try:
+        composition = ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
+    except DomainError as err:
+        return err.message(lang)
+    if composition.verdict is MealVerdict.ACKNOWLEDGE:
+        rows = [(MEAL, meal), (MENU_OPTION, menu_option), (MEAL_OPTION, meal_option)]
+        rows += [(ADDON, a) for a in addons]
+        if not ack_covers(ack_text, _needed_names(items, parts, rows)):
+            return t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
+    return ""
 
 
 def _name(option: MenuOption | MealOption | None, french: bool) -> str:
