@@ -40,12 +40,11 @@ def line_details(line: CartLineView) -> rx.Component:
                     rx.icon("info", size=14, aria_hidden="true"),
                 ),
                 line.allergy_text,
-                class_name="hm-allergy hm-line-allergy is-"
-                + rx.match(
+                class_name=rx.match(
                     line.allergy_verdict,
-                    ("refused", "refused"),
-                    ("acknowledge", "ack"),
-                    "notice",
+                    ("refused", "hm-allergy hm-line-allergy is-refused"),
+                    ("acknowledge", "hm-allergy hm-line-allergy is-ack"),
+                    "hm-allergy hm-line-allergy is-notice",
                 ),
             ),
         ),
