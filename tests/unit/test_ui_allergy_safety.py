@@ -86,6 +86,27 @@ def test_the_cutoff_is_short_in_the_parents_language_at_torontos_time():
     assert cutoff_text("", True, "en") == ""
 
 
+def test_a_card_shows_its_cutoff_only_when_it_is_not_the_days():
+    from hotmeals.ui.state.booking import _meal_row
+
+    meal = {
+        "meal_id": 1,
+        "menu_day_id": 2,
+        "name": "Soup",
+        "price_from": "$5.00",
+        "portions": [],
+        "allergens": [],
+        "cutoff_at": "2026-11-26T23:00:00+00:00",
+        "is_open": True,
+        "in_cart_quantity": 2,
+    }
+    same = _meal_row(meal, "en", "2026-11-26T18:00:00-05:00")  # the same moment
+    other = _meal_row(meal, "en", "2026-11-25T23:00:00+00:00")  # a second vendor's day
+    assert same["cutoff"] == "" and other["cutoff"] == "Order by Thu, Nov 26, 6:00\u202fp.m."
+    assert same["in_cart"] == "In cart (2)" and same["contains"] == "No listed allergens"
+    assert same["price_from"] == "from $5.00"
+
+
 def test_the_childs_marks_name_each_allergy_with_its_level():
     allergies = [
         {"name": "Peanuts", "alert_level": "Major", "alert_level_label": "Major"},
@@ -225,7 +246,9 @@ def test_menu_cards_and_safe_for_emma():
         card = refused[0]
         assert "Milk" in card["contains"] and card["contains"].startswith("Contains: ")
         assert all(m["price_from"].startswith("from $") for m in booking.meals)
-        assert all(m["cutoff"].startswith("Order by ") for m in booking.meals)
+        # One vendor a day here: the day note says the cut-off, the cards do not repeat it.
+        assert booking.selected_note.startswith("Order by ")
+        assert all(m["cutoff"] == "" for m in booking.meals)
 
         await _run(booking.set_safe_only(True))
         assert booking.shown_meals == [m for m in booking.meals if m["verdict"] != "refused"]
@@ -349,7 +372,7 @@ def test_the_dialog_marks_each_option_and_add_on_before_the_tap():
         await _run(booking.choose_day(booking.selected_date))  # the cards read again
         card = next(m for m in booking.meals if m["meal_id"] == str(meal_id))
         assert card["verdict"] == "safe"  # the meal itself: fine without its extras
-        assert card["extras"].startswith("Some options or add-ons contain: ")
+        assert card["extras"].startswith("Options and add-ons: ")
         assert "Testnut" in card["extras"]
 
         # Milo (Major): the option and the add-on are listed, not offered, with the reason.

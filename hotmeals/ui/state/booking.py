@@ -151,8 +151,17 @@ def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
     return tr("ui.safe.order_by" if is_open else "ui.safe.closed_at", lang, when=when)
 
 
-def _meal_row(meal: dict, lang: str) -> dict[str, str]:
+def _meal_row(meal: dict, lang: str, day_cutoff: str = "") -> dict[str, str]:
+    """A menu card's strings. Its cut-off is shown when it is not the day's (the day note
+    says that one): a day served by two vendors may close at two times."""
     allergy = meal.get("allergy") or {}
+    cutoff = str(meal.get("cutoff_at") or "")
+    if (
+        cutoff
+        and day_cutoff
+        and datetime.fromisoformat(cutoff) == datetime.fromisoformat(day_cutoff)
+    ):
+        cutoff = ""
     own = list(meal.get("allergens") or [])
     extras = [a for a in meal.get("extras_allergens") or [] if a not in own]
     in_cart = int(meal.get("in_cart_quantity") or 0)
@@ -177,7 +186,7 @@ def _meal_row(meal: dict, lang: str) -> dict[str, str]:
         ),
         "extras": tr("ui.safe.extras", lang, allergens=", ".join(extras)) if extras else "",
         "in_cart": tr("ui.safe.in_cart", lang, count=in_cart) if in_cart else "",
-        "cutoff": cutoff_text(str(meal.get("cutoff_at") or ""), bool(meal.get("is_open")), lang),
+        "cutoff": cutoff_text(cutoff, bool(meal.get("is_open")), lang),
     }
 
 
@@ -463,7 +472,8 @@ class BookingState(rx.State):
         except DomainError as err:
             self.menu_error = message(err, who.lang)
             return
-        self.meals = [_meal_row(m, who.lang) for m in found["meals"]]
+        day = next((d for d in self._days if d["date"] == self.selected_date), {})
+        self.meals = [_meal_row(m, who.lang, day.get("cutoff_at") or "") for m in found["meals"]]
         if not self.meals:
             self.menu_error = tr("ui.common.no_data", who.lang)
 
