@@ -131,7 +131,7 @@ def _fits(page: Page, selector: str) -> None:
                 .flatMap((root) => [root, ...root.querySelectorAll('*')])
                 .filter((el) => el.getBoundingClientRect().width > 0)
                 .filter((el) => el.getBoundingClientRect().right > width + 0.5)
-                .map((el) => el.tagName + '.' + el.className + ' ' + el.getBoundingClientRect().right)
+                .map((el) => `${el.tagName}.${el.className} ${el.getBoundingClientRect().right}`)
                 .slice(0, 5);
         }""",
         selector,
