@@ -217,14 +217,14 @@ def compose(components, lang: str | None = "en") -> Composition:
             found = by_verdict.get(verdict)
             if not found:
                 continue
-            joined = ", ".join(found)
-            named = (
-                joined
-                if part.is_meal
-                else t("allergy_in_item", lang, allergens=joined, item=part.name)
-            )
-            if named not in target:
-                target.append(named)
+            for name in found:  # each allergen with the option or add-on it is in
+                named = (
+                    name
+                    if part.is_meal
+                    else t("allergy_in_item", lang, allergens=name, item=part.name)
+                )
+                if named not in target:
+                    target.append(named)
     return Composition(worst, tuple(refused), tuple(acknowledge), tuple(notice))
 
 

@@ -146,6 +146,9 @@ class LineRequest:
     addons: object = None
     special_note: object = None
     allergy_ack: bool = False
+    # An acknowledgement given earlier and stored (a draft order change's step, a moved order
+    # line's): it must still name every allergen that needs one (``domain.allergy.ack_covers``).
+    ack_given: str | None = None
 
 
 @dataclass
@@ -440,20 +443,28 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
         for a in (batch.addons.get(k) for k in _loose_ids(request.addons or []))
         if a is not None and a.vendor_id == vendor.id
     ]
-    composition = ensure_can_add_composed(
-        components(
-            batch.items,
-            child_id=child.id,
-            meal=meal,
-            menu_option=asked_menu if asked_menu and asked_menu.meal_id == meal.id else None,
-            meal_option=asked_meal if asked_meal and asked_meal.meal_id == meal.id else None,
-            addons=asked_addons,
-            lang=lang,
-        ),
-        acknowledged=bool(request.allergy_ack),
+    menu_row = asked_menu if asked_menu and asked_menu.meal_id == meal.id else None
+    meal_row = asked_meal if asked_meal and asked_meal.meal_id == meal.id else None
+    parts = components(
+        batch.items,
+        child_id=child.id,
+        meal=meal,
+        menu_option=menu_row,
+        meal_option=meal_row,
+        addons=asked_addons,
         lang=lang,
     )
+    composition = ensure_can_add_composed(parts, acknowledged=bool(request.allergy_ack), lang=lang)
     verdict = composition.verdict
+    if verdict is MealVerdict.ACKNOWLEDGE and request.ack_given is not None:
+        rows = [(MEAL, meal), (MENU_OPTION, menu_row), (MEAL_OPTION, meal_row)]
+        rows += [(ADDON, a) for a in asked_addons]
+        if not ack_covers(request.ack_given, _needed_names(batch.items, parts, rows)):
+            raise DomainError(
+                "allergy_ack_required",
+                field="allergy_ack",
+                allergens=", ".join(composition.acknowledge),
+            )
     ack_text = None
     if verdict is MealVerdict.ACKNOWLEDGE:
         ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))

@@ -292,6 +292,7 @@ def _request(step: OrderChangeLine, *, quantity: int | None = None) -> cart.Line
         addons=[int(x) for x in step.addon_ids.split(",") if x],
         special_note=step.special_note,
         allergy_ack=bool(step.allergy_ack),
+        ack_given=step.allergy_ack or None,  # still naming what needs it when confirmed
     )
 
 
@@ -373,7 +374,10 @@ def _plan(
                     meal_option_id=line.meal_option_id,
                     addons=[a.addon_id for a in loaded.addons.get(line.id or 0, [])],
                     special_note=line.special_note,
-                    allergy_ack=True,  # acknowledged when booked; Major is refused still
+                    # Acknowledged when booked: the line's acknowledgement must still name
+                    # every allergen that needs one now; Major is refused still.
+                    allergy_ack=True,
+                    ack_given=line.allergy_ack or "",
                 ),
             )
         )
