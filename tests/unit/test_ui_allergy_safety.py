@@ -252,7 +252,7 @@ def test_menu_cards_and_safe_for_emma():
 
         await _run(booking.set_safe_only(True))
         assert booking.shown_meals == [m for m in booking.meals if m["verdict"] != "refused"]
-        assert booking.hidden_note.startswith(f"{len(refused)} hidden for Emma")
+        assert booking.hidden_note == f"{len(refused)} hidden: Emma cannot have them."
         # Another day keeps the switch, and the cards follow it.
         await _run(booking.choose_day(days[-1]))
         assert all(m["verdict"] != "refused" for m in booking.shown_meals)
@@ -266,7 +266,7 @@ def test_menu_cards_and_safe_for_emma():
         (await root.get_state(I18nState)).lang = "fr"
         await _run(booking.relang())
         assert booking.for_child == "Pour Emma"
-        assert booking.child_marks.startswith("Allergies de Emma : Lait (Majeur)")
+        assert booking.child_marks.startswith("Emma est allergique à : Lait (Majeur)")
         assert all(m["price_from"].startswith("à partir de ") for m in booking.meals)
         (await root.get_state(I18nState)).lang = "en"
         await _run(booking.relang())

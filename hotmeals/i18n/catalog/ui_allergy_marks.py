@@ -12,7 +12,7 @@ EN: dict[str, str] = {
     "ui.safe.child_none": "No allergies listed for {name}",
     "ui.safe.filter": "Safe for {name}",
     "ui.safe.filter_hint": "Hides the meals {name} cannot have (Major allergy).",
-    "ui.safe.hidden": "{count} hidden for {name}'s allergies.",
+    "ui.safe.hidden": "{count} hidden: {name} cannot have them.",
     "ui.safe.all_hidden": "No meal on this day is safe for {name}.",
     "ui.safe.contains": "Contains: {allergens}",
     "ui.safe.no_allergens": "No listed allergens",
@@ -25,6 +25,7 @@ EN: dict[str, str] = {
     "ui.safe.needs_ack": "{allergens}: you will be asked to confirm",
     "ui.safe.notice": "{allergens}: low allergy, for your information",
     "ui.safe.option_refused": "{option} — not for {name} ({allergens})",
+    "ui.safe.item_mark": "{item} — {mark}",
 }
 
 FR: dict[str, str] = {
@@ -33,11 +34,11 @@ FR: dict[str, str] = {
         "continuer sans allergie."
     ),
     "ui.safe.for_child": "Pour {name}",
-    "ui.safe.child_marks": "Allergies de {name} : {allergies}",
+    "ui.safe.child_marks": "{name} est allergique à : {allergies}",
     "ui.safe.child_none": "Aucune allergie indiquée pour {name}",
     "ui.safe.filter": "Sans danger pour {name}",
-    "ui.safe.filter_hint": "Masque les repas que {name} ne peut pas prendre (allergie majeure).",
-    "ui.safe.hidden": "{count} masqué(s) en raison des allergies de {name}.",
+    "ui.safe.filter_hint": "Masque les repas interdits à {name} (allergie majeure).",
+    "ui.safe.hidden": "{count} repas masqué(s), interdit(s) à {name}.",
     "ui.safe.all_hidden": "Aucun repas de ce jour n'est sans danger pour {name}.",
     "ui.safe.contains": "Contient : {allergens}",
     "ui.safe.no_allergens": "Aucun allergène indiqué",
@@ -50,4 +51,5 @@ FR: dict[str, str] = {
     "ui.safe.needs_ack": "{allergens} : il vous sera demandé de confirmer",
     "ui.safe.notice": "{allergens} : allergie faible, à titre d'information",
     "ui.safe.option_refused": "{option} — pas pour {name} ({allergens})",
+    "ui.safe.item_mark": "{item} — {mark}",
 }

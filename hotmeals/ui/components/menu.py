@@ -405,12 +405,12 @@ def _size_choice(portion: rx.Var) -> rx.Component:
     )
 
 
-def _item_mark(item: rx.Var, id_prefix: str) -> rx.Component:
+def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
     """An option's or add-on's mark for the child, before the tap (issue 20)."""
     return rx.cond(
-        item["mark"] != "",
+        item[key] != "",
         rx.el.span(
-            item["mark"],
+            item[key],
             class_name="hm-item-mark is-" + item["verdict"].to(str),
             id=id_prefix + item["id"].to(str),
         ),
@@ -437,7 +437,7 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
             ),
             # Each option's mark in view, not only inside the closed list.
             rx.el.div(
-                rx.foreach(options, lambda o: _item_mark(o, field_id + "-mark-")),
+                rx.foreach(options, lambda o: _item_mark(o, field_id + "-mark-", "named_mark")),
                 id=field_id + "-marks",
                 class_name="hm-item-marks",
             ),
@@ -664,6 +664,15 @@ def _add_bar() -> rx.Component:
                 role="alert",
                 id="meal-add-error",
                 class_name="hm-item-mark is-refused hm-add-error",
+            ),
+            # Why 'Add to cart' waits: the box to tick may be scrolled out of view.
+            rx.cond(
+                (BookingState.detail["verdict"] == "acknowledge") & ~BookingState.acknowledged,
+                rx.el.p(
+                    t("ui.book.ack_needed"),
+                    id="meal-ack-needed",
+                    class_name="hm-item-mark is-acknowledge hm-add-error",
+                ),
             ),
         ),
         rx.button(

@@ -218,6 +218,8 @@ def item_row(item: dict, child: str, lang: str, price: str) -> dict[str, str]:
         "price": price,
         "verdict": verdict,
         "mark": text,
+        # under a select, the mark names its option
+        "named_mark": tr("ui.safe.item_mark", lang, item=name, mark=text) if text else "",
         "disabled": "1" if verdict == "refused" else "",
         # a native <option> shows text only: the reason goes into it
         "label": (
