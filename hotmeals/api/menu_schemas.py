@@ -116,6 +116,9 @@ class MenuMealOut(BaseModel):
         description="The meal's options and its vendor's add-ons that carry an allergen."
     )
     extras_allergens: list[str] = Field(description="Every allergen of those extras.")
+    in_cart_quantity: int = Field(
+        default=0, description="How many of this meal are in the cart for the child that day."
+    )
     cutoff_at: str
     is_open: bool
 
@@ -252,6 +255,15 @@ class CartAddOnOut(BaseModel):
     price: str
 
 
+class CartLineAllergyOut(BaseModel):
+    verdict: Verdict
+    allergens: list[str] = Field(description="The child's allergens in the meal as composed.")
+    message: str = Field(
+        description="The refusal, the acknowledgement needed or given, the Low notice, or ''."
+    )
+    levels: list[list[str]] = Field(default_factory=list)
+
+
 class CartLineOut(BaseModel):
     cart_id: int
     meal_id: int
@@ -268,6 +280,10 @@ class CartLineOut(BaseModel):
     addons: list[CartAddOnOut]
     special_note: str
     allergy_ack: str
+    allergy: CartLineAllergyOut | None = Field(
+        default=None,
+        description="The line's allergy mark for its child now (the meal as composed).",
+    )
     unit_price_cents: int
     special_note_fee_cents: int
     line_total_cents: int
@@ -282,6 +298,7 @@ class CartLineOut(BaseModel):
 class CartGroupOut(BaseModel):
     child_id: int
     child_name: str
+    child_first_name: str = ""
     date: str
     lines: list[CartLineOut]
 

@@ -4,9 +4,10 @@ and the cart grouped by child and date with what it costs.
 Prices, options and add-ons are read from the database on every call, never taken from the
 client: a line stores only ids, a quantity, the note and the allergy acknowledgement, and is
 priced with ``domain.pricing.price_line``; the cart's charges are ``domain.charges``. The
-allergy rule is ``domain.allergy.ensure_can_add``, the cut-off ``domain.cutoff``; both are
-checked again when the cart is listed, so a line whose cut-off passed or whose child's
-allergies changed is flagged and cannot be paid (the rest can).
+allergy rule is ``domain.allergy.ensure_can_add_composed`` on the meal as composed (the meal,
+its options and add-ons, each with its own allergens: issue 20), the cut-off
+``domain.cutoff``; both are checked again when the cart is listed, so a line whose cut-off
+passed or whose child's allergies changed is flagged and cannot be paid (the rest can).
 
 Every call runs a fixed number of statements whatever the number of lines
 (``tests/api/test_cart_api.py`` counts them for 1 and 12 lines).
@@ -43,6 +44,7 @@ from hotmeals.domain.allergy import (
     MealVerdict,
     ack_covers,
     ack_needed,
+    compose,
     ensure_can_add_composed,
 )
 from hotmeals.domain.charges import ChargeRates, Promo, compute_charges
@@ -792,7 +794,7 @@ def cart_summary(
         ):
             problems.append(t("cart_line_unavailable", lang))
         line_addons = addons.get(line.id, [])
-        problem = allergy_problem(
+        problem, allergy_mark = allergy_problem(
             items,
             child_id=child.id,
             meal=meal,
@@ -844,6 +846,7 @@ def cart_summary(
             ],
             "special_note": line.special_note or "",
             "allergy_ack": line.allergy_ack or "",
+            "allergy": allergy_mark,
             "unit_price_cents": price.unit_cents if price else 0,
             "special_note_fee_cents": price.special_note_fee_cents if price else 0,
             "line_total_cents": price.total_cents if price else 0,
@@ -858,6 +861,7 @@ def cart_summary(
             groups[key] = {
                 "child_id": child.id,
                 "child_name": f"{child.first_name} {child.last_name}",
+                "child_first_name": child.first_name,
                 "date": menu_day.meal_date.isoformat(),
                 "lines": [],
             }
@@ -914,12 +918,13 @@ def allergy_problem(
     addons: Sequence[AddOn],
     ack_text: str | None,
     lang: str,
-) -> str:
+) -> tuple[str, dict]:
     """Why a line (a meal as composed, with the acknowledgement it stores) cannot be paid
-    because of the child's allergies as they are now; "" when it can. The same rule as
-    AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen of the meal or
-    of one of its options or add-ons; or one that needs an acknowledgement the line lacks
-    (none stored, or one that does not name it: an allergy raised since)."""
+    because of the child's allergies as they are now ("" when it can), and the line's mark for
+    the cart (``{"verdict", "message"}``: the refusal, what was acknowledged, the Low notice).
+    The same rule as AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen
+    of the meal or of one of its options or add-ons; or one that needs an acknowledgement the
+    line lacks (none stored, or one that does not name it: an allergy raised since)."""
     parts = components(
         items,
         child_id=child_id,
@@ -929,16 +934,34 @@ def allergy_problem(
         addons=addons,
         lang=lang,
     )
+    composition = compose(parts, lang)
+    levels = [[n, level] for part in parts for n, level in part.matches]
+    names = list(dict.fromkeys(n for n, level in levels if level != "Non-allergic"))
+
+    def mark(message: str) -> dict:
+        verdict = composition.verdict
+        return {
+            "verdict": verdict.value,
+            "allergens": names if verdict is not MealVerdict.SAFE else [],
+            "message": message,
+            "levels": levels,
+        }
+
     try:
-        composition = ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
+        ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)
     except DomainError as err:
-        return err.message(lang)
+        return err.message(lang), mark(err.message(lang))
+    message = ""
     if composition.verdict is MealVerdict.ACKNOWLEDGE:
+        message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
         rows = [(MEAL, meal), (MENU_OPTION, menu_option), (MEAL_OPTION, meal_option)]
         rows += [(ADDON, a) for a in addons]
         if not ack_covers(ack_text, _needed_names(items, parts, rows)):
-            return t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
-    return ""
+            problem = t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
+            return problem, mark(problem)
+    elif composition.notice:
+        message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
+    return "", mark(message)
 
 
 def _name(option: MenuOption | MealOption | None, french: bool) -> str:

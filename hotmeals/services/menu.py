@@ -6,8 +6,11 @@ parent's child is 'Child not found'). Each call runs a fixed number of statement
 number of days, meals, portions or allergens (joins and one ``IN`` query per related table);
 ``tests/api/test_menu_api.py`` counts them.
 
-The allergy rule is ``domain.allergy.meal_verdict`` / ``ensure_can_add``; the cut-off is
-``domain.cutoff``. The cart (``services/cart.py``) reuses the readers below.
+The allergy rule is ``domain.allergy`` (``meal_verdict``; for the meal as composed with its
+options and add-ons, each with its own allergens, ``compose`` / ``ensure_can_add_composed``,
+issue 20); ``item_allergies`` reads the allergens of any meals, options and add-ons in one
+statement. The cut-off is ``domain.cutoff``. The cart (``services/cart.py``) reuses the
+readers below.
 """
 
 from __future__ import annotations
@@ -119,48 +122,6 @@ class MealAllergy:
     allergens: tuple[str, ...]  # every allergen of the meal, in the request's language
     matches: tuple[tuple[str, str], ...]  # (name, child's level) of the child's allergens
     verdict: MealVerdict
-
-
-def meal_allergies(
-    session: Session, *, meal_ids: Iterable[int], child_id: int | None, lang: str
-) -> dict[int, MealAllergy]:
-    """Each meal's allergens and, for ``child_id``, the ones the child is allergic to with the
-    verdict (``domain.allergy.meal_verdict``): one statement for any number of meals."""
-    ids = sorted(set(meal_ids))
-    if not ids:
-        return {}
-    statement = (
-        select(
-            MealAllergen.meal_id,
-            AllergenIngredient.name_en,
-            AllergenIngredient.name_fr,
-            ChildAllergy.alert_level,
-        )
-        .join(AllergenIngredient, AllergenIngredient.id == MealAllergen.ingredient_id)
-        .outerjoin(
-            ChildAllergy,
-            (ChildAllergy.ingredient_id == MealAllergen.ingredient_id)
-            & (ChildAllergy.child_id == (child_id or 0)),
-        )
-        .where(MealAllergen.meal_id.in_(ids))
-        .order_by(MealAllergen.meal_id, AllergenIngredient.name_en)
-    )
-    names: dict[int, list[str]] = {meal_id: [] for meal_id in ids}
-    matches: dict[int, list[tuple[str, str]]] = {meal_id: [] for meal_id in ids}
-    french = _fr(lang)
-    for meal_id, name_en, name_fr, level in session.exec(statement).all():
-        name = name_fr if french else name_en
-        names[meal_id].append(name)
-        if level is not None:
-            matches[meal_id].append((name, level))
-    return {
-        meal_id: MealAllergy(
-            tuple(names[meal_id]),
-            tuple(matches[meal_id]),
-            meal_verdict(level for _, level in matches[meal_id]),
-        )
-        for meal_id in ids
-    }
 
 
 # --- the allergens of meals, options and add-ons (issue 20: the meal as composed) -----------
@@ -568,7 +529,9 @@ def get_menu(
     now: datetime | None = None,
 ) -> dict:
     """The meals the child's school serves on ``date``, each with its portions and prices and
-    its allergy marking for the child. Five statements whatever the number of meals."""
+    its allergy marking for the child, its options' and add-ons' allergens (``extras``) and how
+    many of it are in the parent's cart for the child that day. Six statements whatever the
+    number of meals."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     day = meal_date(date)
     now = now or utcnow()
@@ -591,6 +554,18 @@ def get_menu(
         addons_of_vendors=[v.id for _, v in open_days],
     )
     extras_of = _extras_by_owner(items, child.id)
+    in_cart: dict[tuple[int, int], int] = {}
+    if rows:  # the child's meals already in the parent's cart that day, one statement
+        for menu_day_id, meal_id, quantity in session.exec(
+            select(CartLine.menu_day_id, CartLine.meal_id, func.sum(CartLine.quantity))
+            .where(
+                CartLine.parent_id == parent_id,
+                CartLine.child_id == child.id,
+                CartLine.menu_day_id.in_(list(by_day)),
+            )
+            .group_by(CartLine.menu_day_id, CartLine.meal_id)
+        ).all():
+            in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
     french = _fr(lang)
     meals = []
     for menu_day_id, meal in rows:
@@ -618,6 +593,7 @@ def get_menu(
                 "allergy": own.mark(child.id, lang),
                 "extras": extras,
                 "extras_allergens": sorted({n for e in extras for n in e["allergens"]}),
+                "in_cart_quantity": in_cart.get((menu_day_id, meal.id), 0),
                 "cutoff_at": closes,
                 "is_open": before_cutoff,
             }

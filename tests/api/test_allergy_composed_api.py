@@ -255,6 +255,7 @@ def test_the_menu_card_shows_its_extras_allergens_and_add_ons_are_marked(client,
     )["data"]
     (card,) = menu["meals"]
     assert card["allergens"] == ["Wheat and triticale"] and card["allergy"]["verdict"] == "safe"
+    assert card["in_cart_quantity"] == 0
     extras = {(e["kind"], e["name"]): e for e in card["extras"]}
     assert set(extras) == {
         ("menu_option", "White milk (250 mL)"),
@@ -269,6 +270,18 @@ def test_the_menu_card_shows_its_extras_allergens_and_add_ons_are_marked(client,
     addons = {a["name"]: a for a in ok(get(client, path, family.token))["data"]}
     assert addons["Cheese string"]["allergy"]["verdict"] == "refused"
     assert addons["Apple"]["allergy"]["verdict"] == "safe"
+    ok(_add(client, family, tray, quantity=2))
+    ok(_add(client, family, tray, menu_option_id=tray.water))
+    ok(_add(client, family, tray, child_id=family.leo))  # Leo's is not Mia's
+    again = ok(
+        post(
+            client,
+            "/Parent/menu/GetMenu",
+            {"child_id": family.mia, "date": str(tray.day)},
+            family.token,
+        )
+    )["data"]
+    assert again["meals"][0]["in_cart_quantity"] == 3
     plain = ok(get(client, f"/Parent/menu/AddsOn?vendor_id={tray.vendor_id}", family.token))
     assert {a["name"]: a["allergy"] for a in plain["data"]}["Cookie"] is None
     stranger = _family(tray)
@@ -326,6 +339,13 @@ def test_add_to_cart_needs_the_acknowledgement_for_a_high_add_on(client, tray):
     summary = ok(post(client, "/Parent/cart/OrderSummary", {}, family.token))["data"]
     (line,) = _lines(summary)
     assert line["payable"] and line["allergy_ack"] == added["allergy_ack"]
+    assert line["allergy"] == {
+        "verdict": "acknowledge",
+        "allergens": ["Eggs"],
+        "message": "I understand this meal contains Eggs (Cookie)",
+        "levels": [["Eggs", "High"]],
+    }
+    assert summary["groups"][0]["child_first_name"] == "Mia"
 
 
 # --- AddManyToCart and RepeatWeek ----------------------------------------------------------------
@@ -411,6 +431,9 @@ def test_a_line_whose_add_on_became_a_major_allergy_is_flagged_and_cannot_be_pai
     summary = ok(post(client, "/Parent/cart/OrderSummary", {}, family.token, lang="fr"))["data"]
     (line,) = _lines(summary)
     assert not line["payable"] and summary["payable_count"] == 0
+    assert line["allergy"]["verdict"] == "refused"
+    assert line["allergy"]["message"] == line["problems"][0]
+    assert line["allergy"]["allergens"] == ["Lait"]
     assert line["problems"] == [
         "Fromage ficelle contient : Lait, une allergie majeure de cet enfant : choisissez une "
         "autre option ou retirez-le"

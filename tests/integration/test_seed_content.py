@@ -150,6 +150,36 @@ def test_allergen_links_match_the_ingredients(session):
             assert "Sesame" in allergens, meal.name_en
 
 
+def test_every_drink_meal_option_and_add_on_carries_its_real_allergens(session):
+    """Issue 20: milk in the white milk, the cheese string and the yogurt; wheat, eggs and milk
+    in the cookie and the muffin; nothing in water, juice or apple slices."""
+    from hotmeals.db.models import AddOnAllergen, MealOptionAllergen, MenuOptionAllergen
+
+    names = {a.id: a.name_en for a in all_(session, AllergenIngredient)}
+    addons = defaultdict(set)
+    ids = {a.id: a.name_en for a in all_(session, AddOn)}
+    for link in all_(session, AddOnAllergen):
+        addons[ids[link.addon_id]].add(names[link.ingredient_id])
+    assert addons["Cheese string"] == {"Milk"} and addons["Yogurt tube"] == {"Milk"}
+    assert {"Wheat and triticale", "Gluten", "Eggs", "Milk", "Soy"} == addons[
+        "Chocolate chip cookie"
+    ]
+    assert {"Wheat and triticale", "Eggs", "Milk", "Banana"} <= addons["Banana muffin"]
+    assert "Apple slices" not in addons and "Fruit cup" not in addons
+    assert all("Peanuts" not in found and "Tree nuts" not in found for found in addons.values())
+    drinks = defaultdict(set)
+    options = {o.id: o.name_en for o in all_(session, MenuOption)}
+    for link in all_(session, MenuOptionAllergen):
+        drinks[options[link.menu_option_id]].add(names[link.ingredient_id])
+    assert set(drinks) == {"White milk (250 mL)"} and drinks["White milk (250 mL)"] == {"Milk"}
+    variants = defaultdict(set)
+    meal_options = {o.id: o.name_en for o in all_(session, MealOption)}
+    for link in all_(session, MealOptionAllergen):
+        variants[meal_options[link.meal_option_id]].add(names[link.ingredient_id])
+    assert variants["Extra tzatziki"] == {"Milk", "Garlic"}
+    assert "Syrup on the side" not in variants
+
+
 def test_portions_and_price_tiers_stay_within_the_advertised_range(session):
     meals = all_(session, Meal)
     portions = all_(session, Portion)
