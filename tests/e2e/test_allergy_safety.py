@@ -280,5 +280,9 @@ def test_book_meal_says_it_first_for_the_child(
     expect(page.locator("#book-meals")).to_contain_text(msg("ui.safe.in_cart", lang, count=1))
     open_page(page, "/edit-profile/cart")
     expect(page.locator(".hm-line-for")).to_have_text(msg("ui.safe.for_child", lang, name="Ivy"))
+    expect(page.locator(".hm-line-allergy")).to_contain_text(
+        msg("ui.book.allergy_ack", lang, allergens=milk)
+    )
+    expect(page.locator(".hm-line-cutoff")).to_contain_text(msg("ui.safe.order_by", lang, when=""))
     _shot(page, "cart", viewport, lang)
     _fits(page, ".hm-cart-group")

@@ -286,7 +286,11 @@ def test_each_cart_line_says_whom_it_is_for_with_the_childs_mark():
                 "child_first_name": "Emma",
                 "date": "2026-12-07",
                 "lines": [
-                    {**line, "allergy": {"verdict": "acknowledge", "allergens": ["Milk"]}},
+                    {
+                        **line,
+                        "allergy": {"verdict": "acknowledge", "allergens": ["Milk"]},
+                        "cutoff_at": "2026-12-04T23:00:00+00:00",
+                    },
                     {**line, "cart_id": 8},
                 ],
             }
@@ -295,6 +299,7 @@ def test_each_cart_line_says_whom_it_is_for_with_the_childs_mark():
     first, second = group_views(summary, "en")[0].lines
     assert first.for_child == "For Emma" and first.allergy_text == "Allergy: Milk"
     assert second.allergy_verdict == "safe" and second.allergy_text == ""
+    assert first.cutoff == "Order by Fri, Dec 4, 6:00\u202fp.m." and second.cutoff == ""
     (fr,) = group_views(summary, "fr")
     assert fr.lines[0].for_child == "Pour Emma"
 

@@ -49,6 +49,14 @@ def line_details(line: CartLineView) -> rx.Component:
             ),
         ),
         rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
+        rx.cond(
+            line.payable & (line.cutoff != ""),
+            rx.el.p(
+                rx.icon("clock", size=14, aria_hidden="true"),
+                line.cutoff,
+                class_name="hm-meal-cutoff hm-line-cutoff",
+            ),
+        ),
         detail("checkout.menu_option", line.menu_option, "hm-line-menu-option", COLON),
         detail("checkout.meal_option", line.meal_option, "hm-line-meal-option", COLON),
         detail("checkout.addons", line.addons, "hm-line-addons", COLON),

@@ -28,7 +28,7 @@ from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.booking import allergy_badge
+from hotmeals.ui.state.booking import allergy_badge, cutoff_text
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
@@ -72,6 +72,7 @@ class CartLineView:
     for_child: str = ""
     allergy_verdict: str = "safe"
     allergy_text: str = ""
+    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (issue 20 §2: each order line)
 
 
 @dataclass
@@ -120,6 +121,7 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
                     for_child=tr("ui.safe.for_child", lang, name=name),
                     allergy_verdict=str(mark.get("verdict") or "safe"),
                     allergy_text=allergy_badge(mark, lang),
+                    cutoff=cutoff_text(str(line.get("cutoff_at") or ""), True, lang),
                 )
             )
         views.append(
