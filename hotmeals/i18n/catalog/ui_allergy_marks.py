@@ -25,7 +25,7 @@ EN: dict[str, str] = {
     "ui.safe.needs_ack": "{allergens}: you will be asked to confirm",
     "ui.safe.notice": "{allergens}: low allergy, for your information",
     "ui.safe.option_refused": "{option} — not for {name} ({allergens})",
-    "ui.safe.item_mark": "{item} — {mark}",
+    "ui.safe.item_mark": "{item} · {mark}",
 }
 
 FR: dict[str, str] = {
@@ -51,5 +51,5 @@ FR: dict[str, str] = {
     "ui.safe.needs_ack": "{allergens} : il vous sera demandé de confirmer",
     "ui.safe.notice": "{allergens} : allergie faible, à titre d'information",
     "ui.safe.option_refused": "{option} — pas pour {name} ({allergens})",
-    "ui.safe.item_mark": "{item} — {mark}",
+    "ui.safe.item_mark": "{item} · {mark}",
 }
