@@ -279,6 +279,8 @@ def test_book_meal_says_it_first_for_the_child(
     # The card says the meal is in the cart; the cart line says whom it is for.
     expect(page.locator("#book-meals")).to_contain_text(msg("ui.safe.in_cart", lang, count=1))
     _shot(page, "menu-in-cart", viewport, lang)
+    _fits(page, "#book-day")
+    assert not serious_violations(page)
     open_page(page, "/edit-profile/cart")
     expect(page.locator(".hm-line-for")).to_have_text(msg("ui.safe.for_child", lang, name="Ivy"))
     expect(page.locator(".hm-line-allergy")).to_contain_text(

@@ -191,15 +191,17 @@ def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
 
 def meal_card(meal: rx.Var) -> rx.Component:
     return rx.el.li(
+        rx.image(
+            src=meal["image"],
+            alt="",
+            class_name="hm-meal-img",
+            loading="lazy",
+            width="320",
+            height="200",
+        ),
         rx.box(
-            rx.image(
-                src=meal["image"],
-                alt="",
-                class_name="hm-meal-img",
-                loading="lazy",
-                width="320",
-                height="200",
-            ),
+            rx.heading(meal["name"], as_="h3", size="3"),
+            rx.text(meal["vendor"], size="1", color=GRAY_11),
             rx.cond(
                 meal["in_cart"] != "",
                 rx.el.span(
@@ -208,11 +210,6 @@ def meal_card(meal: rx.Var) -> rx.Component:
                     class_name="hm-meal-in-cart",
                 ),
             ),
-            class_name="hm-meal-img-box",
-        ),
-        rx.box(
-            rx.heading(meal["name"], as_="h3", size="3"),
-            rx.text(meal["vendor"], size="1", color=GRAY_11),
             _allergy_badge(meal["verdict"], meal["badge"]),
             rx.cond(
                 meal["verdict"] == "refused",
