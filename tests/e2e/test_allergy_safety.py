@@ -25,7 +25,7 @@ from sqlmodel import select
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
 from hotmeals.services.parents import start_session
-from tests.e2e.helpers import msg, open_page
+from tests.e2e.helpers import close_toasts, msg, open_page
 from tests.e2e.server import AppServer
 from tests.factories import make_child, make_parent
 
@@ -278,6 +278,7 @@ def test_book_meal_says_it_first_for_the_child(
 
     # The card says the meal is in the cart; the cart line says whom it is for.
     expect(page.locator("#book-meals")).to_contain_text(msg("ui.safe.in_cart", lang, count=1))
+    close_toasts(page)  # a toast fading out is not this screen's contrast
     _shot(page, "menu-in-cart", viewport, lang)
     _fits(page, "#book-day")
     assert not serious_violations(page)
