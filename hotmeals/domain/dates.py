@@ -93,3 +93,15 @@ def long_moment(value, lang: str | None = "en") -> str:
     local = value.astimezone(ZoneInfo("America/Toronto"))
     clock = format_time(local, "short", locale=_locale(lang))
     return f"{long_day(local.date(), lang)}, {clock}"
+
+
+def short_moment(value, lang: str | None = "en") -> str:
+    """An aware datetime in Toronto, short, for a card: ``"jeu. 26 nov., 18 h 00"`` /
+    ``"Thu, Nov 26, 6:00 p.m."`` (issue 20: each day's cut-off on the menu)."""
+    from zoneinfo import ZoneInfo
+
+    from babel.dates import format_skeleton, format_time
+
+    local = value.astimezone(ZoneInfo("America/Toronto"))
+    day = format_skeleton("MMMEd", local, locale=_locale(lang))
+    return f"{day}, {format_time(local, 'short', locale=_locale(lang))}"

@@ -158,7 +158,7 @@ def test_sign_up_verify_add_child_and_allergies_lands_in_edit_profile(
     page.select_option("#child-teacher", index=2)
     expect(page.locator("#child-grade")).not_to_have_value("")
     page.click("#child-submit")
-    page.wait_for_url(re.compile(r"/parent/allergy-profile/?$"))
+    page.wait_for_url(re.compile(r"/parent/allergy-profile/?\?child=\d+$"))
     wait_hydrated(page)
     expect(page.get_by_role("heading", level=1)).to_contain_text("Max")
     page.get_by_role("link", name="Cancel").click()

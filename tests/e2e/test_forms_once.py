@@ -164,7 +164,8 @@ def test_every_account_form_records_a_double_tap_once(
     open_page(page, "/add-another-child")
     _fill_child(page, "Jean-Luc", "O'Neil")
     assert _tap_twice_in_one_task(page, "#child-submit") == [True, "true"]
-    page.wait_for_url(re.compile(r"/parent/allergy-profile/?$"))
+    # The new child is named in the address: the chosen child stays as it was (issue 20).
+    page.wait_for_url(re.compile(r"/parent/allergy-profile/?\?child=\d+$"))
     wait_hydrated(page)
     assert _children(app, parent_id) == {"Émilie": True, "Jean-Luc": False}
     assert _submissions(app, parent_id, "add_child") == 2  # one per child

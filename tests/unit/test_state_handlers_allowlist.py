@@ -58,6 +58,7 @@ APP = {
         "relang",  # reloads the same screen in the language now chosen
         "choose_child",  # one of the listed children; every service call checks it again
         "set_mode",
+        "set_safe_only",  # what the cards show; the services refuse a Major allergen anyway
         "prev_month",
         "next_month",
         "choose_day",  # a day of the loaded calendar; GetMenu checks child and date

@@ -42,6 +42,14 @@ def child_picker() -> rx.Component:
             margin_top="6px",
             class_name="hm-child-row",
         ),
+        # The chosen child's allergies, always in view while booking (issue 20).
+        rx.el.p(
+            rx.icon("shield-alert", size=16, aria_hidden="true"),
+            BookingState.child_marks,
+            class_name="hm-child-marks",
+            id="book-child-marks",
+            custom_attrs={"aria-live": "polite"},
+        ),
         width="100%",
     )
 
@@ -194,11 +202,32 @@ def meal_card(meal: rx.Var) -> rx.Component:
         rx.box(
             rx.heading(meal["name"], as_="h3", size="3"),
             rx.text(meal["vendor"], size="1", color=GRAY_11),
+            rx.cond(
+                meal["in_cart"] != "",
+                rx.el.span(
+                    rx.icon("shopping-cart", size=14, aria_hidden="true"),
+                    meal["in_cart"],
+                    class_name="hm-meal-in-cart",
+                ),
+            ),
             _allergy_badge(meal["verdict"], meal["badge"]),
             rx.cond(
                 meal["verdict"] == "refused",
                 rx.text(
                     t("ui.book.cannot_add"), size="2", weight="medium", color=rx.color("red", 11)
+                ),
+            ),
+            rx.el.p(meal["contains"], class_name="hm-meal-contains"),
+            rx.cond(
+                meal["extras"] != "",
+                rx.el.p(meal["extras"], class_name="hm-meal-contains is-extras"),
+            ),
+            rx.cond(
+                meal["cutoff"] != "",
+                rx.el.p(
+                    rx.icon("clock", size=14, aria_hidden="true"),
+                    meal["cutoff"],
+                    class_name="hm-meal-cutoff",
                 ),
             ),
             rx.flex(
@@ -220,6 +249,33 @@ def meal_card(meal: rx.Var) -> rx.Component:
             class_name="hm-meal-body",
         ),
         class_name=rx.cond(meal["verdict"] == "refused", "hm-meal-card is-refused", "hm-meal-card"),
+    )
+
+
+def safe_filter() -> rx.Component:
+    """The "Safe for Emma" switch, labelled, and what it hides."""
+    return rx.box(
+        rx.el.label(
+            rx.switch(
+                checked=BookingState.safe_only,
+                on_change=BookingState.set_safe_only,
+                id="book-safe-only",
+                color_scheme="grass",
+                custom_attrs={"aria-describedby": "book-safe-hint"},
+            ),
+            rx.el.span(BookingState.safe_label, class_name="hm-safe-label"),
+            html_for="book-safe-only",
+            class_name="hm-safe-filter",
+        ),
+        rx.el.p(
+            rx.cond(
+                BookingState.hidden_note != "", BookingState.hidden_note, BookingState.safe_hint
+            ),
+            id="book-safe-hint",
+            class_name="hm-hint",
+            custom_attrs={"aria-live": "polite"},
+        ),
+        width="100%",
     )
 
 
@@ -248,13 +304,14 @@ def day_menu() -> rx.Component:
                     class_name="hm-day-note is-" + BookingState.selected_kind,
                     id="book-day-note",
                 ),
+                rx.cond(BookingState.meals.length() > 0, safe_filter()),
                 rx.cond(
                     BookingState.loading_menu,
                     rx.center(rx.spinner(size="3"), padding="24px", width="100%"),
                     rx.cond(
                         BookingState.meals.length() > 0,
                         rx.el.ul(
-                            rx.foreach(BookingState.meals, meal_card),
+                            rx.foreach(BookingState.shown_meals, meal_card),
                             class_name="hm-meal-grid",
                             id="book-meals",
                         ),
@@ -345,6 +402,18 @@ def _size_choice(portion: rx.Var) -> rx.Component:
     )
 
 
+def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
+    """An option's or add-on's mark for the child, before the tap (issue 20)."""
+    return rx.cond(
+        item[key] != "",
+        rx.el.span(
+            item[key],
+            class_name="hm-item-mark is-" + item["verdict"].to(str),
+            id=id_prefix + item["id"].to(str),
+        ),
+    )
+
+
 def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_change):
     return rx.cond(
         options.length() > 0,
@@ -354,12 +423,20 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
                 rx.el.option(t("ui.book.no_option"), value=""),
                 rx.foreach(
                     options,
-                    lambda o: rx.el.option(o["name"] + " " + o["price"], value=o["id"]),
+                    # A Major one is listed, greyed, with why; it cannot be picked.
+                    lambda o: rx.el.option(o["label"], value=o["id"], disabled=o["disabled"] != ""),
                 ),
                 id=field_id,
                 value=value,
                 on_change=on_change,
                 class_name="hm-select",
+                custom_attrs={"aria-describedby": field_id + "-marks"},
+            ),
+            # Each option's mark in view, not only inside the closed list.
+            rx.el.div(
+                rx.foreach(options, lambda o: _item_mark(o, field_id + "-mark-", "named_mark")),
+                id=field_id + "-marks",
+                class_name="hm-item-marks",
             ),
             class_name="hm-field",
         ),
@@ -368,16 +445,23 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
 
 def _addon(addon: rx.Var) -> rx.Component:
     field_id = "addon-" + addon["id"].to(str)
+    refused = addon["disabled"] != ""
     return rx.el.label(
         rx.checkbox(
             checked=BookingState.chosen_addons.contains(addon["id"]),
             on_change=lambda checked: BookingState.toggle_addon(addon["id"], checked),
+            disabled=refused,
             id=field_id,
+            custom_attrs={"aria-describedby": "addon-mark-" + addon["id"].to(str)},
         ),
-        rx.el.span(addon["name"], class_name="hm-choice-text"),
+        rx.el.span(
+            rx.el.span(addon["name"], class_name="hm-choice-name"),
+            _item_mark(addon, "addon-mark-"),
+            class_name="hm-choice-text hm-choice-body",
+        ),
         rx.el.span(addon["price"], class_name="hm-choice-price hm-tabular"),
         html_for=field_id,
-        class_name="hm-choice-row",
+        class_name=rx.cond(refused, "hm-choice-row is-refused", "hm-choice-row"),
     )
 
 
@@ -495,7 +579,7 @@ def _allergy_block() -> rx.Component:
 def _choices() -> rx.Component:
     return rx.vstack(
         _allergy_block(),
-        rx.cond(BookingState.detail["verdict"] != "refused", _options()),
+        rx.cond(BookingState.detail["meal_verdict"] != "refused", _options()),
         spacing="4",
         width="100%",
     )
@@ -570,6 +654,24 @@ def _add_bar() -> rx.Component:
                 custom_attrs={"aria-live": "polite"},
             ),
         ),
+        rx.cond(
+            BookingState.add_error != "",
+            rx.el.p(
+                BookingState.add_error,
+                role="alert",
+                id="meal-add-error",
+                class_name="hm-item-mark is-refused hm-add-error",
+            ),
+            # Why 'Add to cart' waits: the box to tick may be scrolled out of view.
+            rx.cond(
+                (BookingState.detail["verdict"] == "acknowledge") & ~BookingState.acknowledged,
+                rx.el.p(
+                    t("ui.book.ack_needed"),
+                    id="meal-ack-needed",
+                    class_name="hm-item-mark is-acknowledge hm-add-error",
+                ),
+            ),
+        ),
         rx.button(
             rx.cond(BookingState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
             rx.cond(
@@ -592,6 +694,7 @@ def _add_bar() -> rx.Component:
         justify="between",
         align="center",
         spacing="3",
+        wrap="wrap",
         class_name="hm-add-bar",
     )
 
@@ -604,6 +707,12 @@ def meal_dialog() -> rx.Component:
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
                     rx.text(detail["vendor"], " · ", detail["day"], size="2", color=GRAY_11),
+                    # Who the meal is for, with the child's allergies (issue 20).
+                    rx.el.p(
+                        rx.el.strong(BookingState.for_child, id="meal-for"),
+                        rx.el.span(BookingState.child_marks, id="meal-child-marks"),
+                        class_name="hm-meal-for",
+                    ),
                 ),
                 rx.dialog.close(
                     rx.icon_button(

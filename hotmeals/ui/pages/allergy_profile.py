@@ -142,17 +142,22 @@ def allergy_form() -> rx.Component:
             ),
             rx.cond(
                 AllergyState.in_signup,
-                rx.button(
-                    t("ui.allergy.skip"),
-                    type="button",
-                    variant="soft",
-                    size="3",
-                    color_scheme="gray",
-                    on_click=AllergyState.skip,
-                    disabled=AllergyState.busy,
-                    id="allergy-skip",
-                    flex="1",
-                    min_width="200px",
+                # Not offered once an allergy is picked: it would drop them (issue 20).
+                rx.cond(
+                    AllergyState.items.length() == 0,
+                    rx.button(
+                        t("ui.allergy.skip"),
+                        type="button",
+                        variant="soft",
+                        size="3",
+                        color_scheme="gray",
+                        on_click=AllergyState.skip,
+                        disabled=AllergyState.busy,
+                        id="allergy-skip",
+                        flex="1",
+                        min_width="200px",
+                    ),
+                    rx.fragment(),
                 ),
                 link_button(
                     t("ui.common.cancel"),

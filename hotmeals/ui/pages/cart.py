@@ -28,7 +28,35 @@ COLON = t("checkout.colon")
 
 def line_details(line: CartLineView) -> rx.Component:
     return rx.vstack(
+        # Whom the meal is for, and its allergy mark for that child (issue 20).
+        rx.text(line.for_child, size="2", weight="bold", class_name="hm-line-for"),
+        rx.cond(
+            line.allergy_text != "",
+            rx.el.p(
+                rx.match(
+                    line.allergy_verdict,
+                    ("refused", rx.icon("octagon-x", size=14, aria_hidden="true")),
+                    ("acknowledge", rx.icon("triangle-alert", size=14, aria_hidden="true")),
+                    rx.icon("info", size=14, aria_hidden="true"),
+                ),
+                line.allergy_text,
+                class_name=rx.match(
+                    line.allergy_verdict,
+                    ("refused", "hm-allergy hm-line-allergy is-refused"),
+                    ("acknowledge", "hm-allergy hm-line-allergy is-ack"),
+                    "hm-allergy hm-line-allergy is-notice",
+                ),
+            ),
+        ),
         rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
+        rx.cond(
+            line.payable & (line.cutoff != ""),
+            rx.el.p(
+                rx.icon("clock", size=14, aria_hidden="true"),
+                line.cutoff,
+                class_name="hm-meal-cutoff hm-line-cutoff",
+            ),
+        ),
         detail("checkout.menu_option", line.menu_option, "hm-line-menu-option", COLON),
         detail("checkout.meal_option", line.meal_option, "hm-line-meal-option", COLON),
         detail("checkout.addons", line.addons, "hm-line-addons", COLON),

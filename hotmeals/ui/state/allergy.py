@@ -63,10 +63,13 @@ class AllergyState(rx.State):
         choice = await self.get_state(ChildChoiceState)
         kids = await call_service(children.list_children, parent_id=who.parent_id, lang=lang)
         by_id = {int(k["id"]): k for k in kids}
-        # The chosen child (only among who's own); else, during sign-up, the child just added;
-        # else the default child.
+        # The child the address names (the one just added: adding a child does not change the
+        # chosen one), then the chosen child (only among who's own); else, during sign-up, the
+        # child just added; else the default child.
         fallback = (kids[-1] if self.in_signup else kids[0]) if kids else None
-        child = by_id.get(choice._chosen()) or fallback
+        named = str(self.router.url.query_parameters.get("child") or "")
+        wanted = int(named) if named.isascii() and named.isdigit() and len(named) < 12 else 0
+        child = by_id.get(wanted) or by_id.get(choice._chosen()) or fallback
         if child is None:
             self.missing = True
             self.loading = False
@@ -175,7 +178,10 @@ class AllergyState(rx.State):
 
     @rx.event
     async def skip(self):
-        """'No allergies' during sign-up completes the step without saving anything."""
+        """'No allergies' during sign-up completes the step without saving anything. Once an
+        allergy is picked the screen no longer offers it (issue 20): picked allergies are
+        never dropped silently, so a call that still comes (an old page, a forged event) is
+        refused with what to do instead."""
         from hotmeals.services import children
 
         lang = await self._lang()
@@ -188,6 +194,10 @@ class AllergyState(rx.State):
         if who is None:
             self.busy = False
             yield session_expired(lang)
+            return
+        if self.items:
+            self.busy = False
+            yield failed(tr("ui.allergy.skip_has_items", lang, count=len(self.items)))
             return
         await call_service(children.complete_allergy_step, parent_id=who.parent_id)
         self.busy = False

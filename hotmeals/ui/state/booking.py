@@ -17,7 +17,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
+from hotmeals.domain.dates import long_day, long_moment, month_title, short_moment, weekday_names
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import (
@@ -135,8 +135,36 @@ def allergy_badge(allergy: dict, lang: str) -> str:
     return tr(key, lang, allergens=", ".join(allergy.get("allergens") or []))
 
 
-def _meal_row(meal: dict, lang: str) -> dict[str, str]:
+def small_price(meal: dict) -> str:
+    """The card's price: the small size's (the first listed, small first), as the service
+    formatted it; the cheapest when the meal has no small size."""
+    portions = meal.get("portions") or []
+    small = next((p for p in portions if p.get("size") == "small"), None)
+    return str((small or {}).get("price") or meal["price_from"])
+
+
+def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
+    """'Order by Thu, Nov 26, 6:00 p.m.' or 'Ordering closed ...' (Babel, Toronto time)."""
+    if not cutoff_at:
+        return ""
+    when = short_moment(datetime.fromisoformat(cutoff_at), lang)
+    return tr("ui.safe.order_by" if is_open else "ui.safe.closed_at", lang, when=when)
+
+
+def _meal_row(meal: dict, lang: str, day_cutoff: str = "") -> dict[str, str]:
+    """A menu card's strings. Its cut-off is shown when it is not the day's (the day note
+    says that one): a day served by two vendors may close at two times."""
     allergy = meal.get("allergy") or {}
+    cutoff = str(meal.get("cutoff_at") or "")
+    if (
+        cutoff
+        and day_cutoff
+        and datetime.fromisoformat(cutoff) == datetime.fromisoformat(day_cutoff)
+    ):
+        cutoff = ""
+    own = list(meal.get("allergens") or [])
+    extras = [a for a in meal.get("extras_allergens") or [] if a not in own]
+    in_cart = int(meal.get("in_cart_quantity") or 0)
     return {
         "choose_label": tr("ui.book.view_label", lang, meal=meal["name"]),
         "badge": allergy_badge(allergy, lang),
@@ -145,12 +173,73 @@ def _meal_row(meal: dict, lang: str) -> dict[str, str]:
         "name": meal["name"],
         "description": meal.get("description") or "",
         "image": _image(meal.get("image")),
-        "price_from": meal["price_from"],
+        "price_from": tr("ui.safe.from", lang, price=small_price(meal)),
         "verdict": allergy.get("verdict") or "safe",
         "allergens": ", ".join(allergy.get("allergens") or []),
         "allergy_message": allergy.get("message") or "",
         "vendor": meal.get("vendor") or "",
+        # Every allergen of the meal, and those only some of its options or add-ons carry.
+        "contains": (
+            tr("ui.safe.contains", lang, allergens=", ".join(own))
+            if own
+            else tr("ui.safe.no_allergens", lang)
+        ),
+        "extras": tr("ui.safe.extras", lang, allergens=", ".join(extras)) if extras else "",
+        "in_cart": tr("ui.safe.in_cart", lang, count=in_cart) if in_cart else "",
+        "cutoff": cutoff_text(cutoff, bool(meal.get("is_open")), lang),
     }
+
+
+ITEM_MARKS = {
+    "refused": "ui.safe.cannot_pick",
+    "acknowledge": "ui.safe.needs_ack",
+    "notice": "ui.safe.notice",
+}
+
+
+def item_row(item: dict, child: str, lang: str, price: str) -> dict[str, str]:
+    """A menu option, meal option or add-on as the dialog lists it: its own allergens and,
+    before the tap, the child's mark (issue 20). A Major one is not offered ("disabled"),
+    with the reason; a High/Medium one says the box will ask; a Low one is a notice."""
+    mark = item.get("allergy") or {}
+    verdict = str(mark.get("verdict") or "safe")
+    named = ", ".join(mark.get("allergens") or []) or ", ".join(item.get("allergens") or [])
+    key = ITEM_MARKS.get(verdict)
+    if key:
+        text = tr(key, lang, name=child, allergens=named)
+    elif item.get("allergens"):
+        text = tr("ui.safe.contains", lang, allergens=", ".join(item["allergens"]))
+    else:
+        text = ""
+    name = str(item["name"])
+    return {
+        "id": str(item["id"]),
+        "name": name,
+        "price": price,
+        "verdict": verdict,
+        "mark": text,
+        # under a select, the mark names its option
+        "named_mark": tr("ui.safe.item_mark", lang, item=name, mark=text) if text else "",
+        "disabled": "1" if verdict == "refused" else "",
+        # a native <option> shows text only: the reason goes into it
+        "label": (
+            tr("ui.safe.option_refused", lang, option=name, name=child, allergens=named)
+            if verdict == "refused"
+            else (name + " " + price).strip()
+        ),
+    }
+
+
+def child_marks(allergies: list[dict], name: str, lang: str) -> str:
+    """'Emma's allergies: Peanuts (Major), Milk (Medium)' (the levels as the service labels
+    them), or 'No allergies listed for Emma'."""
+    listed = [a for a in allergies if a.get("alert_level") != "Non-allergic"]
+    if not listed:
+        return tr("ui.safe.child_none", lang, name=name)
+    text = ", ".join(
+        f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in listed
+    )
+    return tr("ui.safe.child_marks", lang, name=name, allergies=text)
 
 
 class BookingState(rx.State):
@@ -175,6 +264,16 @@ class BookingState(rx.State):
     # the day's menu
     meals: list[dict[str, str]] = []
     menu_error: str = ""
+    # "Safe for Emma": hide the meals the child's allergies refuse (issue 20)
+    safe_only: bool = False
+    shown_meals: list[dict[str, str]] = []  # the meals the cards show
+    hidden_note: str = ""  # '2 hidden for Emma's allergies.'
+
+    # the chosen child, named above the menu and in the dialog, with its marks (issue 20)
+    for_child: str = ""  # 'For Emma'
+    safe_label: str = ""  # 'Safe for Emma'
+    safe_hint: str = ""
+    child_marks: str = ""  # "Emma's allergies: Peanuts (Major)"
 
     # the meal dialog
     detail_open: bool = False
@@ -192,6 +291,7 @@ class BookingState(rx.State):
     quantity: int = 1
     note: str = ""
     acknowledged: bool = False
+    add_error: str = ""  # the server's refusal of the last add, shown in the dialog
     line_total: str = ""
     note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
     busy: bool = False
@@ -201,6 +301,7 @@ class BookingState(rx.State):
     order_number: str = ""
 
     _order_id: int = 0
+    _child_name: str = ""
     _days: list[dict] = []
     _lang: str = ""
     _menu_day_id: int = 0
@@ -208,6 +309,9 @@ class BookingState(rx.State):
     _portion_tiers: dict[str, list[tuple[int, int]]] = {}
     _option_cents: dict[str, int] = {}
     _addon_cents: dict[str, int] = {}
+    _refused: set[str] = set()  # "menu:ID", "meal:ID", "addon:ID" the child cannot have
+    _found: dict = {}  # MenuDetail's answer: composed_allergy judges the choices on it
+    _ack_text: str = ""  # what the ticked box acknowledged
     _once_key: str = ""
     _once_digest: str = ""
 
@@ -256,6 +360,7 @@ class BookingState(rx.State):
                 "name": c["first_name"],
                 "school": c.get("school") or "",
                 "is_default": "1" if c.get("is_default") else "",
+                "marks": child_marks(c.get("allergies") or [], c["first_name"], who.lang),
             }
             for c in rows
         ]
@@ -263,6 +368,33 @@ class BookingState(rx.State):
         if choice.child_id not in {k["id"] for k in self.kids}:
             # The stored child is gone (or another parent's): the default child, first listed.
             choice.child_id = self.kids[0]["id"] if self.kids else ""
+        self._name_child(choice.child_id, who.lang)
+
+    def _name_child(self, child_id: str, lang: str) -> None:
+        """The chosen child's name and marks where the screen says who the meal is for."""
+        kid = next((k for k in self.kids if k["id"] == child_id), None)
+        name = kid["name"] if kid else ""
+        self._child_name = name
+        self.for_child = tr("ui.safe.for_child", lang, name=name) if kid else ""
+        self.safe_label = tr("ui.safe.filter", lang, name=name) if kid else ""
+        self.safe_hint = tr("ui.safe.filter_hint", lang, name=name) if kid else ""
+        self.child_marks = kid["marks"] if kid else ""
+
+    def _refilter(self) -> None:
+        """The cards shown: all the day's meals, or only those the child can have."""
+        if self.safe_only:
+            self.shown_meals = [m for m in self.meals if m.get("verdict") != "refused"]
+        else:
+            self.shown_meals = list(self.meals)
+        hidden = len(self.meals) - len(self.shown_meals)
+        lang = self._lang or "en"
+        name = self._child_name
+        if hidden and not self.shown_meals:
+            self.hidden_note = tr("ui.safe.all_hidden", lang, name=name)
+        elif hidden:
+            self.hidden_note = tr("ui.safe.hidden", lang, count=hidden, name=name)
+        else:
+            self.hidden_note = ""
 
     async def _load_dates(self, who: ActingParent, keep: bool = True) -> None:
         from hotmeals.services import menu
@@ -321,9 +453,15 @@ class BookingState(rx.State):
             self.selected_note = tr("ui.book.cutoff", lang, when=when)
 
     async def _load_menu(self, who: ActingParent) -> None:
+        self.meals, self.menu_error = [], ""
+        try:
+            await self._read_menu(who)
+        finally:
+            self._refilter()
+
+    async def _read_menu(self, who: ActingParent) -> None:
         from hotmeals.services import menu
 
-        self.meals, self.menu_error = [], ""
         child_id = await self._child()
         if not self.selected_date or not child_id or self.selected_kind == "closed":
             return
@@ -338,7 +476,8 @@ class BookingState(rx.State):
         except DomainError as err:
             self.menu_error = message(err, who.lang)
             return
-        self.meals = [_meal_row(m, who.lang) for m in found["meals"]]
+        day = next((d for d in self._days if d["date"] == self.selected_date), {})
+        self.meals = [_meal_row(m, who.lang, day.get("cutoff_at") or "") for m in found["meals"]]
         if not self.meals:
             self.menu_error = tr("ui.common.no_data", who.lang)
 
@@ -372,6 +511,9 @@ class BookingState(rx.State):
     def _close_detail(self) -> None:
         self.detail_open = False
         self.detail = {}
+        self.add_error = ""
+        self._found = {}
+        self._refused = set()
         self._meal_id = self._menu_day_id = 0
 
     # ---- page load -------------------------------------------------------------------------
@@ -385,6 +527,7 @@ class BookingState(rx.State):
         self._order_id, self.order_number = 0, ""
         if who is None:
             self.kids, self._days, self.cells, self.meals = [], [], [], []
+            self.shown_meals = []
             self.loaded = False
             return
         await self._load_children(who)
@@ -417,10 +560,18 @@ class BookingState(rx.State):
         if str(child_id) not in {k["id"] for k in self.kids}:
             return None  # not one of the listed children: nothing to do
         (await self.get_state(ChildChoiceState)).child_id = str(child_id)
+        self._name_child(str(child_id), who.lang)
         self._close_detail()
         await self._load_dates(who)
         await self._load_menu(who)
         return None
+
+    @rx.event
+    def set_safe_only(self, value: bool):
+        """The "Safe for Emma" switch: only what is shown changes (the server still refuses
+        a Major allergen whatever the screen shows)."""
+        self.safe_only = bool(value)
+        self._refilter()
 
     @rx.event
     async def set_mode(self, mode: str):
@@ -448,7 +599,7 @@ class BookingState(rx.State):
             return
         self.selected_date = str(day)
         self._describe_day()
-        self.meals = []
+        self.meals = self.shown_meals = []
         self.loading_menu = True
         yield
         await self._load_menu(who)
@@ -480,6 +631,9 @@ class BookingState(rx.State):
             "allergens": ", ".join(found.get("allergens") or []),
             "vendor": found.get("vendor") or "",
             "verdict": allergy.get("verdict") or "safe",
+            # the meal's own verdict (a Major meal offers no choices); "verdict" and
+            # "allergy_message" follow the choices (_recompose)
+            "meal_verdict": allergy.get("verdict") or "safe",
             "allergy_message": allergy.get("message") or "",
             "badge": allergy_badge(allergy, lang),
             "is_open": "1" if listed is not None and day and day_kind(day) == "open" else "",
@@ -501,27 +655,29 @@ class BookingState(rx.State):
             for p in found["portions"]
         }
 
-        def option_rows(rows: list[dict], kind: str) -> list[dict[str, str]]:
-            return [
-                {
-                    "id": str(o["id"]),
-                    "name": o["name"],
-                    "price": ("+" + o["price"]) if o["price_cents"] else "",
-                }
-                for o in rows
-            ]
-
-        self.menu_options = option_rows(found["menu_options"], "menu")
-        self.meal_options = option_rows(found["meal_options"], "meal")
+        name = self._child_name
+        self.menu_options = [
+            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
+            for o in found["menu_options"]
+        ]
+        self.meal_options = [
+            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
+            for o in found["meal_options"]
+        ]
         self._option_cents = {
             **{f"menu:{o['id']}": o["price_cents"] for o in found["menu_options"]},
             **{f"meal:{o['id']}": o["price_cents"] for o in found["meal_options"]},
         }
-        self.addons = [
-            {"id": str(a["id"]), "name": a["name"], "price": "+" + a["price"]}
-            for a in found["addons"]
-        ]
+        self.addons = [item_row(a, name, lang, "+" + a["price"]) for a in found["addons"]]
         self._addon_cents = {str(a["id"]): a["price_cents"] for a in found["addons"]}
+        # What the dialog may not offer: an option or add-on with the child's Major allergen.
+        self._refused = {
+            *(f"menu:{o['id']}" for o in self.menu_options if o["disabled"]),
+            *(f"meal:{o['id']}" for o in self.meal_options if o["disabled"]),
+            *(f"addon:{a['id']}" for a in self.addons if a["disabled"]),
+        }
+        self._found = found
+        self.add_error = ""
         self.note_fee = tr("ui.book.note", lang, fee=format_money(SPECIAL_NOTE_FEE_CENTS, lang))
         if not keep_choices or self.portion_id not in self._portion_tiers:
             self.portion_id = self.portions[0]["id"] if self.portions else ""
@@ -531,7 +687,9 @@ class BookingState(rx.State):
             self.quantity = 1
             self.note = ""
             self.acknowledged = False
+            self._ack_text = ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     async def open_meal(self, meal_id: str):
@@ -560,17 +718,26 @@ class BookingState(rx.State):
             self.portion_id = str(value)
             self._reprice()
 
+    def _offered(self, key: str) -> bool:
+        """One of the loaded meal's choices, and not one the child's Major allergy refuses
+        (the server refuses it too: this only keeps the dialog honest)."""
+        return key not in self._refused
+
     @rx.event
     def set_menu_option(self, value: str):
         value = str(value)
-        self.menu_option_id = value if f"menu:{value}" in self._option_cents else ""
+        key = f"menu:{value}"
+        self.menu_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     def set_meal_option(self, value: str):
         value = str(value)
-        self.meal_option_id = value if f"meal:{value}" in self._option_cents else ""
+        key = f"meal:{value}"
+        self.meal_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
+        self._recompose()
 
     @rx.event
     def toggle_addon(self, addon_id: str, checked: bool):
@@ -578,10 +745,35 @@ class BookingState(rx.State):
         if addon_id not in self._addon_cents:
             return
         chosen = [a for a in self.chosen_addons if a != addon_id]
-        if checked:
+        if checked and self._offered(f"addon:{addon_id}"):
             chosen.append(addon_id)
         self.chosen_addons = sorted(chosen, key=_id)
         self._reprice()
+        self._recompose()
+
+    def _recompose(self) -> None:
+        """The dialog's verdict for the meal as composed (the services' rule,
+        ``menu.composed_allergy``, on the marks MenuDetail gave): a High/Medium option or
+        add-on asks for the acknowledgement naming it; a new thing to acknowledge unticks
+        the box."""
+        from hotmeals.services.menu import composed_allergy
+
+        if not self._found or not self.detail:
+            return
+        found = composed_allergy(
+            self._found,
+            menu_option_id=self.menu_option_id or None,
+            meal_option_id=self.meal_option_id or None,
+            addon_ids=list(self.chosen_addons),
+            lang=self._lang or "en",
+        )
+        verdict = str(found.get("verdict") or "safe")
+        text = str(found.get("ack_text") or found.get("message") or "")
+        if verdict == "acknowledge" and text != self._ack_text:
+            self.acknowledged = False
+        self._ack_text = text if verdict == "acknowledge" else ""
+        self.detail = {**self.detail, "verdict": verdict, "allergy_message": text}
+        self.add_error = ""
 
     @rx.event
     def change_quantity(self, step: int):
@@ -650,7 +842,9 @@ class BookingState(rx.State):
             )
         except DomainError as err:
             self.busy = False
-            yield failed(message(err, lang))
+            # The server is the judge: its refusal stays in the dialog beside the button.
+            self.add_error = message(err, lang)
+            yield failed(self.add_error)
             return
         self.busy = False
         self._close_detail()
@@ -664,6 +858,7 @@ class BookingState(rx.State):
         if result.get("allergy_notice"):
             yield rx.toast.info(result["allergy_notice"])
         await self._load_dates(who)  # the day now shows what is in the cart
+        await self._load_menu(who)  # and so does the meal's card ("In cart")
 
     async def _add_to_order(self, who: ActingParent, lang: str, values: dict):
         """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,

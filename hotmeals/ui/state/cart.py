@@ -29,6 +29,7 @@ from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.booking import allergy_badge, cutoff_text
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
@@ -68,6 +69,11 @@ class CartLineView:
     price: str = ""
     payable: bool = True
     problems: str = ""
+    # issue 20: whom the meal is for ('For Emma') and its allergy mark for that child
+    for_child: str = ""
+    allergy_verdict: str = "safe"
+    allergy_text: str = ""
+    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (issue 20 §2: each order line)
 
 
 @dataclass
@@ -93,8 +99,10 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
     views = []
     for group in summary.get("groups", []):
         lines = []
+        name = str(group.get("child_first_name") or group["child_name"])
         for line in group["lines"]:
             addons = ", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons", []))
+            mark = line.get("allergy") or {}
             lines.append(
                 CartLineView(
                     cart_id=str(line.get("cart_id") or line.get("line_id") or ""),
@@ -111,6 +119,10 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
                     price=str(line["line_total"]),
                     payable=bool(line.get("payable", True)),
                     problems=" ".join(line.get("problems") or []),
+                    for_child=tr("ui.safe.for_child", lang, name=name),
+                    allergy_verdict=str(mark.get("verdict") or "safe"),
+                    allergy_text=allergy_badge(mark, lang),
+                    cutoff=cutoff_text(str(line.get("cutoff_at") or ""), True, lang),
                 )
             )
         views.append(

@@ -459,11 +459,15 @@ class ChildFormState(rx.State):
             return  # the first answer already said so and moved on
         child = done.result
         choice = await self.get_state(ChildChoiceState)
-        choice.child_id = str(child["id"])
+        if self.mode != "another" or not choice.child_id:
+            # Adding another child leaves the chosen child as it was (issue 20: Book meal
+            # must not switch to the new one silently); its allergy step names it instead.
+            choice.child_id = str(child["id"])
         await auth._refresh()
         if self.mode == "edit":
             yield succeeded(tr("child_updated", lang))
             yield rx.redirect("/edit-profile")
         else:
             yield succeeded(tr("child_added", lang))
-            yield rx.redirect("/allergy-profile")
+            named = f"?child={int(child['id'])}" if self.mode == "another" else ""
+            yield rx.redirect("/allergy-profile" + named)

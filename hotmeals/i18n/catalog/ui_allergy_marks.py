@@ -1,0 +1,55 @@
+"""Allergy safety on the screens (issue 20): who a meal is for, the child's marks, the menu's
+'safe for' filter, the card's price 'from', 'In cart' and the cut-off, each option's and
+add-on's mark in the meal dialog, and the sign-up allergy step that never drops picked
+allergies. Kept apart from ``ui_booking.py`` so parallel work on that file merges cleanly."""
+
+EN: dict[str, str] = {
+    "ui.allergy.skip_has_items": (
+        "You picked {count} allergies: save them, or remove them first to continue without any."
+    ),
+    "ui.safe.for_child": "For {name}",
+    "ui.safe.child_marks": "{name}'s allergies: {allergies}",
+    "ui.safe.child_none": "No allergies listed for {name}",
+    "ui.safe.filter": "Safe for {name}",
+    "ui.safe.filter_hint": "Hides the meals {name} cannot have (Major allergy).",
+    "ui.safe.hidden": "{count} hidden: {name} cannot have them.",
+    "ui.safe.all_hidden": "No meal on this day is safe for {name}.",
+    "ui.safe.contains": "Contains: {allergens}",
+    "ui.safe.no_allergens": "No listed allergens",
+    "ui.safe.extras": "Options and add-ons: {allergens}",
+    "ui.safe.from": "from {price}",
+    "ui.safe.in_cart": "In cart ({count})",
+    "ui.safe.order_by": "Order by {when}",
+    "ui.safe.closed_at": "Ordering closed {when}",
+    "ui.safe.cannot_pick": "Not available for {name}: {allergens} (Major allergy)",
+    "ui.safe.needs_ack": "{allergens}: you will be asked to confirm",
+    "ui.safe.notice": "{allergens}: low allergy, for your information",
+    "ui.safe.option_refused": "{option} — not for {name} ({allergens})",
+    "ui.safe.item_mark": "{item} · {mark}",
+}
+
+FR: dict[str, str] = {
+    "ui.allergy.skip_has_items": (
+        "Vous avez choisi {count} allergie(s) : enregistrez-les, ou retirez-les d'abord pour "
+        "continuer sans allergie."
+    ),
+    "ui.safe.for_child": "Pour {name}",
+    "ui.safe.child_marks": "{name} est allergique à : {allergies}",
+    "ui.safe.child_none": "Aucune allergie indiquée pour {name}",
+    "ui.safe.filter": "Sans danger pour {name}",
+    "ui.safe.filter_hint": "Masque les repas interdits à {name} (allergie majeure).",
+    "ui.safe.hidden": "{count} repas masqué(s), interdit(s) à {name}.",
+    "ui.safe.all_hidden": "Aucun repas de ce jour n'est sans danger pour {name}.",
+    "ui.safe.contains": "Contient : {allergens}",
+    "ui.safe.no_allergens": "Aucun allergène indiqué",
+    "ui.safe.extras": "Options et suppléments : {allergens}",
+    "ui.safe.from": "à partir de {price}",
+    "ui.safe.in_cart": "Au panier ({count})",
+    "ui.safe.order_by": "Commandez avant le {when}",
+    "ui.safe.closed_at": "Commandes fermées le {when}",
+    "ui.safe.cannot_pick": "Non offert pour {name} : {allergens} (allergie majeure)",
+    "ui.safe.needs_ack": "{allergens} : il vous sera demandé de confirmer",
+    "ui.safe.notice": "{allergens} : allergie faible, à titre d'information",
+    "ui.safe.option_refused": "{option} — pas pour {name} ({allergens})",
+    "ui.safe.item_mark": "{item} · {mark}",
+}
