@@ -47,6 +47,7 @@ from hotmeals.db.models.orders import (
     Refund,
     StoredCard,
 )
+from hotmeals.db.models.reminders import ReminderSent
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -91,6 +92,7 @@ __all__ = [
     "PromoCode",
     "RateLimitHit",
     "Refund",
+    "ReminderSent",
     "School",
     "SessionToken",
     "StoredCard",
