@@ -1,4 +1,4 @@
-"""The unsubscribe link of the reminder e-mails (issue 26): ``/api/v1/Parent/unsubscribe``.
+"""The unsubscribe link of the reminder e-mails (issue 26): ``/api/v1/mail/unsubscribe``.
 
 A link in an e-mail carries no api-key and no session: the random token in it (stored hashed
 with the mail's ``ReminderSent`` row) is the whole authority, and it can only turn that one
@@ -29,7 +29,7 @@ def _page(lang: str, body: str, status: int = 200) -> HTMLResponse:
         f'<!doctype html><html lang="{"fr-CA" if lang == "fr" else "en"}"><head>'
         f'<meta charset="utf-8"><meta name="viewport" content="width=device-width">'
         f'<meta name="robots" content="noindex"><title>{title}</title></head>'
-        f'<body style="font-family:sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem">'
+        f"<body>"
         f"<h1>{title}</h1>{body}</body></html>"
     )
     return HTMLResponse(html, status_code=status, headers={"Cache-Control": "no-store"})
@@ -40,7 +40,7 @@ async def _lang(token: str) -> str:
 
 
 @router.get(PATH, response_class=HTMLResponse, summary="Unsubscribe page (from a reminder e-mail)")
-async def unsubscribe_page(token: str = Query("", max_length=200)) -> HTMLResponse:
+async def unsubscribe_page(token: str = Query("")) -> HTMLResponse:
     lang = await _lang(token)
     kind = await run_in_transaction(reminders.token_kind, token=token)
     if kind is None:
@@ -55,7 +55,7 @@ async def unsubscribe_page(token: str = Query("", max_length=200)) -> HTMLRespon
 
 
 @router.post(PATH, response_class=HTMLResponse, summary="Turn that reminder's switch off")
-async def unsubscribe(token: str = Form("", max_length=200)) -> HTMLResponse:
+async def unsubscribe(token: str = Form("")) -> HTMLResponse:
     lang = await _lang(token)
     try:
         kind = await run_in_transaction(reminders.unsubscribe, token=token)

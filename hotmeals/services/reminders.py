@@ -80,7 +80,7 @@ KINDS = (CUTOFF, ORDER, MENU)
 DEFAULT_TIME = time(18, 0)
 BOOK_MEAL_PATH = "/edit-profile/meal-detailed"
 ORDERS_PATH = "/edit-profile/order-history"
-UNSUBSCRIBE_PATH = "/api/v1/Parent/unsubscribe"
+UNSUBSCRIBE_PATH = "/api/v1/mail/unsubscribe"
 DAY_CLOSED, MEAL_WITHDRAWN = "day_closed", "meal_withdrawn"
 
 

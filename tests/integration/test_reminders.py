@@ -308,7 +308,7 @@ def test_unsubscribe_link_turns_that_switch_off(engine):
         w = _world(s)
     _run(engine, MON_EVENING)
     body = next(m.body_text for m in _mails(engine, "cutoff_reminder") if m.language == "fr")
-    token = re.search(r"/api/v1/Parent/unsubscribe\?token=([\w-]+)", body).group(1)
+    token = re.search(r"/api/v1/mail/unsubscribe\?token=([\w-]+)", body).group(1)
     with session_scope(engine) as s:
         assert reminders.unsubscribe(session=s, token=token) == "cutoff_reminder"
         assert reminders.unsubscribe(session=s, token=token) == "cutoff_reminder"  # again: fine
