@@ -364,3 +364,26 @@ def test_with_smtp_the_mails_wait_in_the_outbox_for_the_mail_job(engine, monkeyp
         assert all(r.next_attempt_at is not None for r in rows)
     finally:
         get_settings.cache_clear()
+
+
+# --- demo data ----------------------------------------------------------------------------------
+
+
+def test_the_demo_parent_gets_the_reminders_on_demo_data(engine):
+    from hotmeals.db.seed import load_demo_data
+    from hotmeals.db.seed_content import DEMO_PARENT
+    from tests.integration.conftest import SEED_TODAY
+
+    with session_scope(engine) as s:
+        load_demo_data(s, today=SEED_TODAY)
+    result = _run(engine, local(SEED_TODAY, 18, 5))
+    assert result.cutoff >= 1 and result.order >= 1
+    demo = [
+        m
+        for kind in ("cutoff_reminder", "order_reminder")
+        for m in _mails(engine, kind)
+        if m.to_address == DEMO_PARENT["email"]
+    ]
+    assert sorted(m.kind for m in demo) == ["cutoff_reminder", "order_reminder"]
+    order = next(m for m in demo if m.kind == "order_reminder")
+    assert order.subject == "Tomorrow: Emma — no lunch booked · Lucas — no lunch booked"
