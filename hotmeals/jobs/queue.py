@@ -12,7 +12,8 @@ PostgreSQL, and procrastinate keeps everything a cluster needs in it, with no ot
   the ``retry_stalled`` job (every minute, on any living worker) gives the jobs of a worker
   silent for 30 s back to the queue, so a round cut by a crash runs again within about a minute;
 - **made up after downtime**: the jobs are sweeps over the database (open payments, due mail,
-  old rows, reminders that are due), so the first round after a restart does what the missed ones would have done.
+  old rows, reminders that are due), so the first round after a restart does what the missed
+  ones would have done.
 
 The embedded default (SQLite, ``make run``) needs no other service: the same job functions
 (``services.jobs.PERIODIC``) run in lease loops (``services/jobs.py``).

@@ -165,7 +165,7 @@ def test_cutoff_reminder_goes_once_to_families_with_an_open_unbooked_day(engine)
     french = next(m for m in by_to.values() if m.language == "fr")
     assert "mercredi 11 mars" in french.body_text and "Emma:" in french.body_text
     assert "commander avant le mardi 10 mars, 10 h 00" in french.body_text
-    assert "/edit-profile/meal-detailed?date=2026-03-11" in french.body_text
+    assert "/parent/edit-profile/meal-detailed?date=2026-03-11" in french.body_text
     two = next(m for m in by_to.values() if m.language == "en")
     assert "Zoe:" in two.body_text and "Ada" not in two.body_text  # Ada's Wednesday is booked
     assert "Wednesday, March 11" in two.body_text
