@@ -387,3 +387,19 @@ def test_the_demo_parent_gets_the_reminders_on_demo_data(engine):
     assert sorted(m.kind for m in demo) == ["cutoff_reminder", "order_reminder"]
     order = next(m for m in demo if m.kind == "order_reminder")
     assert order.subject == "Tomorrow: Emma — no lunch booked · Lucas — no lunch booked"
+
+
+def test_a_vendor_counting_school_days_is_reminded_on_thursday_for_monday(engine):
+    with session_scope(engine) as s:
+        school = f.make_school(s)
+        vendor = f.make_vendor(s, cutoff_days_before=1, cutoff_time="10:00", skip_weekends=True)
+        meal = f.make_meal(s, vendor)
+        monday = date(2026, 3, 16)  # its cut-off: Friday 13th at 10:00
+        f.make_menu_day(s, school, vendor, monday, [meal])
+        parent = f.make_parent(s)
+        f.make_child(s, parent, school=school, first_name="Mia")
+        email = parent.email
+    assert _run(engine, local(date(2026, 3, 12), 17, 0)).cutoff == 0
+    assert _run(engine, local(date(2026, 3, 12), 18, 0)).cutoff == 1  # Thursday evening
+    (sent,) = [m for m in _mails(engine, "cutoff_reminder") if m.to_address == email]
+    assert "Monday, March 16 (order before Friday, March 13, 10:00" in sent.body_text
