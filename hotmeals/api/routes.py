@@ -19,6 +19,7 @@ ROUTER_MODULES.append("hotmeals.api.orders")  # the checkout: AddOrder, OrderDec
 ROUTER_MODULES.append("hotmeals.api.booking")  # many days at once, repeat a week
 ROUTER_MODULES.append("hotmeals.api.orders_after")  # order history, detail, cancels, refunds
 ROUTER_MODULES.append("hotmeals.api.order_changes")  # modify an order, move a meal
+ROUTER_MODULES.append("hotmeals.api.unsubscribe")  # the reminder e-mails' unsubscribe link
 
 
 def include_routers(api: FastAPI) -> None:

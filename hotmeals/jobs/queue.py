@@ -12,7 +12,8 @@ PostgreSQL, and procrastinate keeps everything a cluster needs in it, with no ot
   the ``retry_stalled`` job (every minute, on any living worker) gives the jobs of a worker
   silent for 30 s back to the queue, so a round cut by a crash runs again within about a minute;
 - **made up after downtime**: the jobs are sweeps over the database (open payments, due mail,
-  old rows), so the first round after a restart does what the missed ones would have done.
+  old rows, reminders that are due), so the first round after a restart does what the missed
+  ones would have done.
 
 The embedded default (SQLite, ``make run``) needs no other service: the same job functions
 (``services.jobs.PERIODIC``) run in lease loops (``services/jobs.py``).
@@ -36,7 +37,7 @@ RETRIES = procrastinate.RetryStrategy(max_attempts=3, wait=30)
 HEARTBEAT_SECONDS = 10.0
 STALLED_AFTER_SECONDS = 30.0  # three missed heartbeats: the worker is gone
 RETRY_STALLED = "retry_stalled"
-CONCURRENCY = 4  # reconcile, mail, housekeeping and retry_stalled can each be running
+CONCURRENCY = 5  # reconcile, mail, housekeeping, reminders and retry_stalled can each run
 
 
 def cron_every(seconds: float) -> str:

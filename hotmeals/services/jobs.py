@@ -7,7 +7,9 @@ skips the round when another worker holds it.
 - ``reconcile``: payments and refunds whose answer never came (``services.payments``);
 - ``mail``: outbox rows whose (next) try is due: a dead SMTP server, a crash before the
   handover (``services.mail.send_due``);
-- ``housekeeping``: old rate-limit hits, expired sessions and codes (``services.housekeeping``).
+- ``housekeeping``: old rate-limit hits, expired sessions and codes (``services.housekeeping``);
+- ``reminders``: cut-off reminders, order reminders and menu updates that are due
+  (``services.reminders``).
 
 The lease names the process holding it (``worker_id()``: host, pid and a random part, made in
 the process itself, so workers forked from one supervisor never share it). It is short
@@ -18,7 +20,8 @@ This is the runner of the embedded default (SQLite): ``register_lease_loops(app)
 PostgreSQL the same job functions (``PERIODIC``) run on the job queue instead
 (``hotmeals/jobs/queue.py``, procrastinate); ``hotmeals/jobs/runner.py`` chooses. The intervals
 are ``HOTMEALS_RECONCILE_SECONDS`` (default 120), ``HOTMEALS_MAIL_SECONDS`` (default 60) and
-``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600); 0 turns a job off.
+``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600) and ``HOTMEALS_REMINDERS_SECONDS`` (default
+300); 0 turns a job off.
 """
 
 from __future__ import annotations
@@ -44,7 +47,7 @@ from hotmeals.services.transaction import in_transaction
 
 log = logging.getLogger("hotmeals.jobs")
 
-RECONCILE, HOUSEKEEPING, MAIL = "reconcile", "housekeeping", "mail"
+RECONCILE, HOUSEKEEPING, MAIL, REMINDERS = "reconcile", "housekeeping", "mail", "reminders"
 # Renewed every HEARTBEAT while a round runs and released at its end, so it only matters when
 # a worker dies mid-round: the next worker takes over about a minute later.
 LEASE_TTL = timedelta(minutes=1)
@@ -235,6 +238,15 @@ async def housekeeping_job() -> None:
     await housekeeping.run_async()
 
 
+async def reminders_job() -> None:
+    """Cut-off reminders, order reminders and menu updates that are due
+    (``services.reminders.run``): a sweep, so a missed round is made up by the next one."""
+    from hotmeals.db.engine import get_engine
+    from hotmeals.services import reminders
+
+    await asyncio.to_thread(reminders.run, engine=get_engine())
+
+
 @dataclass(frozen=True)
 class PeriodicJob:
     name: str
@@ -247,6 +259,7 @@ PERIODIC: tuple[PeriodicJob, ...] = (
     PeriodicJob(RECONCILE, "HOTMEALS_RECONCILE_SECONDS", 120, reconcile_job),
     PeriodicJob(MAIL, "HOTMEALS_MAIL_SECONDS", 60, mail_job),
     PeriodicJob(HOUSEKEEPING, "HOTMEALS_HOUSEKEEPING_SECONDS", 3600, housekeeping_job),
+    PeriodicJob(REMINDERS, "HOTMEALS_REMINDERS_SECONDS", 300, reminders_job),
 )
 
 

@@ -44,7 +44,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
-from sqlalchemy import event, or_, update
+from sqlalchemy import event, insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -124,6 +124,58 @@ def send_templated(
     return queue_mail(
         session=session, to=to, subject=subject, body=body, kind=kind or template, language=lang
     )
+
+
+@dataclass(frozen=True)
+class Templated:
+    """One mail of ``queue_templated_many``: ``mail.<template>`` rendered in ``language``."""
+
+    to: str
+    template: str
+    language: str
+    kind: str
+    params: dict[str, Any]
+
+
+def queue_templated_many(*, session: Session, mails: list[Templated]) -> list[int]:
+    """``send_templated`` for many mails in one INSERT (a job writing a mail per family:
+    the statements do not grow with the families). Returns the row ids."""
+    if not mails:
+        return []
+    smtp = bool(get_settings().smtp_host)
+    now = utcnow()
+    rows: list[dict[str, Any]] = []
+    for mail in mails:
+        lang = normalize_lang(mail.language)
+        subject, body = render_templated(template=mail.template, language=lang, **mail.params)
+        rows.append(
+            {
+                "to_address": one_line(mail.to)[:254],
+                "subject": one_line(subject)[:200],
+                "body_text": body,
+                "language": lang,
+                "kind": mail.kind[:32],
+                "status": "PENDING" if smtp else "LOGGED",
+                "attempts": 0,
+                "sent_at": None if smtp else now,
+                "created_at": now,
+                "next_attempt_at": now + HANDOVER_GRACE if smtp else None,
+                "expires_at": now + CODE_MAIL_TTL if is_code_mail(mail.kind) else None,
+            }
+        )
+    # One INSERT ... RETURNING for the batch (SQLAlchemy's "insertmanyvalues"); each row
+    # comes back with what its delivery needs, in whatever order.
+    table: Any = EmailOutbox
+    written = session.execute(
+        insert(EmailOutbox).returning(
+            table.id, table.to_address, table.subject, table.body_text, table.kind
+        ),
+        rows,
+    ).all()
+    pending = _pending(session)
+    for outbox_id, to, subject, body, kind in written:
+        pending.append(_Mail(outbox_id, to, subject, body, kind, smtp))
+    return sorted(outbox_id for outbox_id, *_ in written)
 
 
 def render_templated(*, template: str, language: str, **params) -> tuple[str, str]:

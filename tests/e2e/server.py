@@ -97,6 +97,10 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
             # Payment movements and Converge calls in server.log: a failure has its story, and
             # the no-secrets test has a log to read.
             "HOTMEALS_LOG_LEVEL": "DEBUG",
+            # The reminders job writes mails at real evening times (Toronto): off, so a test
+            # that counts a parent's mails never meets one (tests/integration/test_reminders.py
+            # covers the job with a given clock).
+            "HOTMEALS_REMINDERS_SECONDS": "0",
         }
     )
     env.pop("REDIS_URL", None)

@@ -50,6 +50,7 @@ from hotmeals.db.models.orders import (
     Refund,
     StoredCard,
 )
+from hotmeals.db.models.reminders import ReminderSent
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -97,6 +98,7 @@ __all__ = [
     "PromoCode",
     "RateLimitHit",
     "Refund",
+    "ReminderSent",
     "School",
     "SessionToken",
     "StoredCard",

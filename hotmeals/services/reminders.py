@@ -1,0 +1,660 @@
+"""The reminders parents switch on in Settings (issue 26): cut-off reminder, order reminder
+(the night before) and menu updates. One round (``run``) sends what is due, through the mail
+outbox; the periodic job ``reminders`` (``services/jobs.py``) calls it every few minutes.
+
+**When** (America/Toronto, ``REMINDER_TIME``, env ``HOTMEALS_REMINDER_TIME``, default 18:00):
+- ``cutoff_reminder``: from that time on the evening before a cut-off day C until the cut-off
+  itself, one mail per family listing, per active child, the school days whose cut-off falls on
+  C (``domain.cutoff.cutoff_day`` of the vendor's rule, ``menu.cutoff_rule``), that are open
+  (not closed, the vendor active, meals on the menu), still before their cut-off and with no
+  meal booked (an active line of a paid or delivered order). Nothing when every such day is
+  booked. A round after the cut-off sends nothing for it (the moment has passed).
+- ``order_reminder``: from that time until midnight on the evening before school day D, one
+  mail per family with at least one active child whose school serves meals on D: each child's
+  booked meals, "no lunch booked", or the closure's reason.
+- ``menu_updates``: a booked meal (active line, paid order, from today on) whose day is now
+  closed (or its vendor stopped) or whose meal is no longer on the day: the family is told what
+  changed and what happens to the booking (it can be cancelled for a full refund before its
+  cut-off; after it, the provider refunds it on request). One mail per family and round, each
+  (line, change) told once.
+
+**Once**: each mail is written with a ``ReminderSent`` row per (family, kind, date, subject),
+under a unique constraint, in one transaction: a second round (another worker, a retry, a
+restart) finds the rows and sends nothing; two rounds racing make one of them fail on the
+constraint and roll back (nothing sent by it). A round that did not run at the moment (the
+server was down) is made up by the next one while the moment lasts: the rounds are sweeps.
+
+**Switch**: read in the round's transaction (``NotificationPreference``, default on); each mail
+has an unsubscribe link for its kind (a random token, stored hashed on the row):
+``unsubscribe`` turns that switch off.
+
+Each round runs a fixed number of statements whatever the number of families (one per table,
+the writes in one INSERT each).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import secrets
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+
+from sqlalchemy import and_, insert, or_
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from hotmeals.db.models import (
+    Child,
+    Meal,
+    MenuDay,
+    MenuDayMeal,
+    NotificationPreference,
+    Order,
+    OrderLine,
+    Parent,
+    ReminderSent,
+    Vendor,
+)
+from hotmeals.domain.cutoff import TORONTO, cutoff_at, cutoff_day
+from hotmeals.domain.dates import long_day, long_moment
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import PAID_STATUSES, LineStatus
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import mail
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule, toronto_today
+from hotmeals.services.notifications import DEFAULTS
+from hotmeals.services.transaction import in_transaction
+from hotmeals.settings import get_settings
+
+log = logging.getLogger("hotmeals.reminders")
+
+CUTOFF, ORDER, MENU = "cutoff_reminder", "order_reminder", "menu_updates"
+KINDS = (CUTOFF, ORDER, MENU)
+DEFAULT_TIME = time(18, 0)
+# The parent app's screens, under rxconfig's ``frontend_path`` ("/parent").
+BOOK_MEAL_PATH = "/parent/edit-profile/meal-detailed"
+ORDERS_PATH = "/parent/edit-profile/order-history"
+UNSUBSCRIBE_PATH = "/api/v1/mail/unsubscribe"
+DAY_CLOSED, MEAL_WITHDRAWN = "day_closed", "meal_withdrawn"
+
+
+def reminder_time(env: dict[str, str] | None = None) -> time:
+    """``HOTMEALS_REMINDER_TIME`` (``HH:MM`` or ``HH``, Toronto time); 18:00 by default."""
+    raw = (env if env is not None else os.environ).get("HOTMEALS_REMINDER_TIME", "").strip()
+    if not raw:
+        return DEFAULT_TIME
+    hours, _, minutes = raw.partition(":")
+    try:
+        return time(int(hours), int(minutes or 0))
+    except ValueError:
+        raise ValueError(f"HOTMEALS_REMINDER_TIME must be HH:MM, not {raw!r}") from None
+
+
+def _moment(day: date, at: time) -> datetime:
+    """``at`` on local ``day`` (Toronto), as an aware datetime."""
+    return datetime.combine(day, at, tzinfo=TORONTO)
+
+
+def _token() -> tuple[str, str]:
+    token = secrets.token_urlsafe(24)
+    return token, hashlib.sha256(token.encode()).hexdigest()
+
+
+def _unsubscribe_url(token: str) -> str:
+    return f"{get_settings().public_base_url}{UNSUBSCRIBE_PATH}?token={token}"
+
+
+@dataclass(frozen=True)
+class Family:
+    parent_id: int
+    email: str
+    first_name: str
+    lang: str
+
+
+@dataclass
+class _Outgoing:
+    family: Family
+    kind: str
+    for_date: date
+    template: str
+    params: dict[str, Any]
+    subjects: list[str] = field(default_factory=lambda: [""])
+
+
+def _enabled(kind: str, stored: bool | None) -> bool:
+    return DEFAULTS[kind] if stored is None else bool(stored)
+
+
+def _families_children(session: Session, *, kind: str, where: Any) -> list[tuple]:
+    """(child id, child first name, school id, Family) of active children of active parents
+    whose ``kind`` switch is on, matching ``where``: one statement."""
+    rows = session.exec(
+        select(
+            Child.id,
+            Child.first_name,
+            Child.school_id,
+            Parent.id,
+            Parent.email,
+            Parent.first_name,
+            Parent.language,
+            NotificationPreference.enabled,
+        )
+        .join(Parent, Parent.id == Child.parent_id)
+        .outerjoin(
+            NotificationPreference,
+            (NotificationPreference.parent_id == Parent.id) & (NotificationPreference.kind == kind),
+        )
+        .where(Child.is_active, Parent.is_active, where)
+        .order_by(Parent.id, Child.is_default.desc(), Child.first_name, Child.id)
+    ).all()
+    return [
+        (child_id, name, school_id, Family(pid, email, first, normalize_lang(lang)))
+        for child_id, name, school_id, pid, email, first, lang, on in rows
+        if _enabled(kind, on)
+    ]
+
+
+def _already(session: Session, *, kind: str, dates: Iterable[date]) -> set[tuple[int, date, str]]:
+    wanted = sorted(set(dates))
+    if not wanted:
+        return set()
+    rows = session.exec(
+        select(ReminderSent.parent_id, ReminderSent.for_date, ReminderSent.subject).where(
+            ReminderSent.kind == kind, ReminderSent.for_date.in_(wanted)
+        )
+    ).all()
+    return {(p, d, s) for p, d, s in rows}
+
+
+def _with_meals(session: Session, menu_day_ids: Iterable[int]) -> set[int]:
+    """The menu days that offer at least one active meal: one statement."""
+    ids = sorted(set(menu_day_ids))
+    if not ids:
+        return set()
+    return set(
+        session.exec(
+            select(MenuDayMeal.menu_day_id)
+            .join(Meal, Meal.id == MenuDayMeal.meal_id)
+            .where(MenuDayMeal.menu_day_id.in_(ids), Meal.is_active)
+            .distinct()
+        ).all()
+    )
+
+
+def _booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date]) -> list[tuple]:
+    """(child id, date, meal names en/fr, size, quantity left) of the booked meals: one
+    statement."""
+    kids, days = sorted(set(child_ids)), sorted(set(dates))
+    if not kids or not days:
+        return []
+    return list(
+        session.exec(
+            select(
+                OrderLine.child_id,
+                OrderLine.meal_date,
+                Meal.name_en,
+                Meal.name_fr,
+                OrderLine.size,
+                OrderLine.quantity - OrderLine.cancelled_quantity,
+            )
+            .join(Order, Order.id == OrderLine.order_id)
+            .join(Meal, Meal.id == OrderLine.meal_id)
+            .where(
+                OrderLine.child_id.in_(kids),
+                OrderLine.meal_date.in_(days),
+                OrderLine.status == LineStatus.ACTIVE,
+                OrderLine.quantity > OrderLine.cancelled_quantity,
+                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+            )
+            .order_by(OrderLine.meal_date, OrderLine.id)
+        ).all()
+    )
+
+
+def _row(out: _Outgoing, subject: str, digest: str, now: datetime) -> dict[str, Any]:
+    return {
+        "parent_id": out.family.parent_id,
+        "kind": out.kind,
+        "for_date": out.for_date,
+        "subject": subject,
+        "token_hash": digest,
+        "created_at": now,
+    }
+
+
+def _write(session: Session, outgoing: list[_Outgoing]) -> int:
+    """The ``ReminderSent`` rows (one INSERT) and the mails (one INSERT), in the caller's
+    transaction. An entry without a template only adds rows (they ride on the family's mail
+    before it). A concurrent round that wrote the same rows first makes the INSERT fail on
+    the unique constraint: the caller's transaction rolls back and sends nothing."""
+    if not outgoing:
+        return 0
+    rows: list[dict[str, Any]] = []
+    mails: list[mail.Templated] = []
+    now = utcnow()
+    for out in outgoing:
+        token, digest = _token()
+        for n, subject in enumerate(out.subjects):
+            rows.append(_row(out, subject, digest if n == 0 else _token()[1], now))
+        if not out.template:
+            continue
+        mails.append(
+            mail.Templated(
+                to=out.family.email,
+                template=out.template,
+                language=out.family.lang,
+                kind=out.kind,
+                params={
+                    "first_name": out.family.first_name,
+                    "unsubscribe_url": _unsubscribe_url(token),
+                    **out.params,
+                },
+            )
+        )
+    session.execute(insert(ReminderSent), rows)  # one executemany
+    mail.queue_templated_many(session=session, mails=mails)
+    return len(mails)
+
+
+# --- cut-off reminder ---------------------------------------------------------------------------
+
+
+def _cutoff_candidates(
+    vendors: list[Vendor], *, now: datetime, at: time
+) -> dict[tuple[int, date], tuple[date, datetime]]:
+    """(vendor id, meal date) -> (cut-off day, cut-off instant) of the meal days whose
+    reminder is due now: the cut-off day C is today or tomorrow (Toronto), the evening before
+    C at ``at`` has come, and the cut-off has not passed."""
+    today = toronto_today(now)
+    out: dict[tuple[int, date], tuple[date, datetime]] = {}
+    for vendor in vendors:
+        rule = cutoff_rule(vendor)
+        for c in (today, today + timedelta(days=1)):
+            if now < _moment(c - timedelta(days=1), at):
+                continue
+            # The meal dates whose cut-off day is C lie within days_before school days of C.
+            for offset in range(0, 2 * rule.days_before + 8):
+                day = c + timedelta(days=offset)
+                if cutoff_day(rule, day) != c:
+                    continue
+                closes = cutoff_at(rule, day)
+                if now < closes:
+                    out[(vendor.id or 0, day)] = (c, closes)
+    return out
+
+
+def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
+    vendors = list(session.exec(select(Vendor).where(Vendor.is_active)).all())
+    candidates = _cutoff_candidates(vendors, now=now, at=at)
+    if not candidates:
+        return 0
+    dates = sorted({day for _, day in candidates})
+    days = [
+        (d.id, d.school_id, d.meal_date, candidates[(d.vendor_id, d.meal_date)])
+        for d in session.exec(
+            select(MenuDay).where(
+                MenuDay.meal_date.in_(dates),
+                MenuDay.vendor_id.in_(sorted({v for v, _ in candidates})),
+                MenuDay.is_closed == False,  # noqa: E712 - SQL
+            )
+        ).all()
+        if (d.vendor_id, d.meal_date) in candidates
+    ]
+    served = _with_meals(session, [d[0] for d in days])
+    # school -> meal date -> (cut-off day, cut-off instant): the open days to book
+    open_days: dict[int, dict[date, tuple[date, datetime]]] = defaultdict(dict)
+    for menu_day_id, school_id, day, due in days:
+        if menu_day_id in served:
+            known = open_days[school_id].get(day)
+            open_days[school_id][day] = min(known, due) if known else due
+    if not open_days:
+        return 0
+    children = _families_children(
+        session, kind=CUTOFF, where=Child.school_id.in_(sorted(open_days))
+    )
+    booked = {
+        (child_id, day)
+        for child_id, day, *_ in _booked(session, child_ids=[c[0] for c in children], dates=dates)
+    }
+    sent = _already(session, kind=CUTOFF, dates={c for c, _ in candidates.values()})
+    # (family, cut-off day) -> [(child name, [(day, closes)])]
+    missing: dict[tuple[Family, date], list[tuple[str, list[tuple[date, datetime]]]]] = defaultdict(
+        list
+    )
+    for child_id, name, school_id, family in children:
+        per_c: dict[date, list[tuple[date, datetime]]] = defaultdict(list)
+        for day, (c, closes) in sorted(open_days[school_id].items()):
+            if (child_id, day) not in booked:
+                per_c[c].append((day, closes))
+        for c, found in per_c.items():
+            if (family.parent_id, c, "") not in sent:
+                missing[(family, c)].append((name, found))
+    outgoing = []
+    base = get_settings().public_base_url
+    for (family, c), per_child in sorted(
+        missing.items(), key=lambda kv: (kv[0][0].parent_id, kv[0][1])
+    ):
+        lang = family.lang
+        lines = []
+        for name, found in per_child:
+            lines.append(f"{name}:")
+            for day, closes in found:
+                lines.append(
+                    "  - "
+                    + t(
+                        "remind.cutoff.day",
+                        lang,
+                        day=long_day(day, lang),
+                        closes=long_moment(closes, lang),
+                    )
+                )
+        first = min(day for _, found in per_child for day, _ in found)
+        outgoing.append(
+            _Outgoing(
+                family,
+                CUTOFF,
+                c,
+                "cutoff_reminder",
+                {
+                    "cutoff_day": long_day(c, lang),
+                    "lines": "\n".join(lines),
+                    "book_url": f"{base}{BOOK_MEAL_PATH}?date={first.isoformat()}",
+                },
+            )
+        )
+    return _write(session, outgoing)
+
+
+# --- order reminder (the night before) ----------------------------------------------------------
+
+
+def order_round(session: Session, *, now: datetime, at: time) -> int:
+    today = toronto_today(now)
+    if now < _moment(today, at):
+        return 0
+    day = today + timedelta(days=1)
+    rows = session.exec(
+        select(MenuDay, Vendor.is_active)
+        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .where(MenuDay.meal_date == day)
+    ).all()
+    served = _with_meals(session, [d.id for d, active in rows if active and not d.is_closed])
+    serving = {d.school_id for d, _ in rows if d.id in served}
+    if not serving:
+        return 0
+    closed: dict[int, MenuDay] = {}
+    for d, _ in rows:
+        if d.is_closed and d.school_id not in serving:
+            closed.setdefault(d.school_id, d)
+    families_at = select(Child.parent_id).where(
+        Child.is_active, Child.school_id.in_(sorted(serving))
+    )
+    children = _families_children(session, kind=ORDER, where=Child.parent_id.in_(families_at))
+    meals: dict[int, list[tuple]] = defaultdict(list)
+    for child_id, _, name_en, name_fr, size, left in _booked(
+        session, child_ids=[c[0] for c in children], dates=[day]
+    ):
+        meals[child_id].append((name_en, name_fr, size, left))
+    sent = _already(session, kind=ORDER, dates=[day])
+    per_family: dict[Family, list[str]] = defaultdict(list)
+    for child_id, name, school_id, family in children:
+        if (family.parent_id, day, "") in sent:
+            continue
+        lang = family.lang
+        if school_id in serving:
+            booked = [
+                t(
+                    "remind.order.meal",
+                    lang,
+                    meal=name_fr if lang == "fr" else name_en,
+                    size=t(f"remind.size.{size}", lang) if size in ("small", "large") else size,
+                )
+                + (f" × {left}" if left > 1 else "")
+                for name_en, name_fr, size, left in meals.get(child_id, [])
+            ]
+            what = ", ".join(booked) if booked else t("remind.order.none", lang)
+        elif school_id in closed:
+            d = closed[school_id]
+            what = t(
+                "remind.order.closed",
+                lang,
+                reason=(d.closed_reason_fr if lang == "fr" else d.closed_reason_en) or "",
+            ).rstrip(" :")
+        else:
+            continue
+        per_family[family].append(f"{name} — {what}")
+    base = get_settings().public_base_url
+    outgoing = [
+        _Outgoing(
+            family,
+            ORDER,
+            day,
+            "order_reminder",
+            {
+                "day": long_day(day, family.lang),
+                "summary": " · ".join(lines),
+                "lines": "\n".join(f"  - {line}" for line in lines),
+                "book_url": f"{base}{BOOK_MEAL_PATH}?date={day.isoformat()}",
+            },
+        )
+        for family, lines in sorted(per_family.items(), key=lambda kv: kv[0].parent_id)
+    ]
+    return _write(session, outgoing)
+
+
+# --- menu updates -------------------------------------------------------------------------------
+
+
+def menu_round(session: Session, *, now: datetime) -> int:
+    """Booked meals whose day closed or whose meal left the day, each told once."""
+    today = toronto_today(now)
+    on_day = and_(
+        MenuDayMeal.menu_day_id == OrderLine.menu_day_id, MenuDayMeal.meal_id == OrderLine.meal_id
+    )
+    rows = session.exec(
+        select(
+            OrderLine.id,
+            OrderLine.child_id,
+            OrderLine.meal_date,
+            OrderLine.quantity - OrderLine.cancelled_quantity,
+            Meal.name_en,
+            Meal.name_fr,
+            Meal.is_active,
+            MenuDay,
+            Vendor,
+            MenuDayMeal.meal_id,
+            Order.parent_id,
+        )
+        .join(Order, Order.id == OrderLine.order_id)
+        .join(Meal, Meal.id == OrderLine.meal_id)
+        .join(MenuDay, MenuDay.id == OrderLine.menu_day_id)
+        .join(Vendor, Vendor.id == OrderLine.vendor_id)
+        .outerjoin(MenuDayMeal, on_day)
+        .where(
+            OrderLine.meal_date >= today,
+            OrderLine.status == LineStatus.ACTIVE,
+            OrderLine.quantity > OrderLine.cancelled_quantity,
+            Order.status.in_([str(s) for s in PAID_STATUSES]),
+            or_(
+                MenuDay.is_closed,
+                ~Vendor.is_active,
+                ~Meal.is_active,
+                MenuDayMeal.meal_id.is_(None),
+            ),
+        )
+        .order_by(Order.parent_id, OrderLine.meal_date, OrderLine.id)
+    ).all()
+    if not rows:
+        return 0
+    children = {
+        c[0]: c
+        for c in _families_children(
+            session, kind=MENU, where=Child.id.in_(sorted({r[1] for r in rows}))
+        )
+    }
+    sent = _already(session, kind=MENU, dates={r[2] for r in rows})
+    per_family: dict[Family, list[tuple[date, str, str]]] = defaultdict(list)
+    for (
+        line_id,
+        child_id,
+        day,
+        left,
+        name_en,
+        name_fr,
+        _meal_active,
+        menu_day,
+        vendor,
+        _on,
+        _,
+    ) in rows:
+        found = children.get(child_id)
+        if found is None:  # switch off, child or parent gone
+            continue
+        _, child_name, _, family = found
+        change = DAY_CLOSED if (menu_day.is_closed or not vendor.is_active) else MEAL_WITHDRAWN
+        subject = f"{line_id}:{change}"
+        if (family.parent_id, day, subject) in sent:
+            continue
+        lang = family.lang
+        meal_name = name_fr if lang == "fr" else name_en
+        if change == DAY_CLOSED:
+            reason = (
+                menu_day.closed_reason_fr if lang == "fr" else menu_day.closed_reason_en
+            ) or ""
+            what = t("remind.menu.closed", lang, reason=reason).rstrip(" :")
+        else:
+            what = t("remind.menu.withdrawn", lang)
+        closes = cutoff_at(cutoff_rule(vendor), day)
+        if now < closes:
+            then = t("remind.menu.cancel_before", lang, closes=long_moment(closes, lang))
+        else:
+            then = t(
+                "remind.menu.refund_on_request",
+                lang,
+                email=get_settings().provider_email,
+                phone=get_settings().support_phone,
+            )
+        text = t(
+            "remind.menu.line",
+            lang,
+            day=long_day(day, lang),
+            child=child_name,
+            meal=meal_name,
+            quantity=left,
+            what=what,
+            then=then,
+        )
+        per_family[family].append((day, subject, text))
+    base = get_settings().public_base_url
+    outgoing = []
+    for family, changes in sorted(per_family.items(), key=lambda kv: kv[0].parent_id):
+        # One mail per family and round; one row per (line, change), keyed by the first date.
+        by_date: dict[date, list[str]] = defaultdict(list)
+        for day, subject, _ in changes:
+            by_date[day].append(subject)
+        first = min(by_date)
+        out = _Outgoing(
+            family,
+            MENU,
+            first,
+            "menu_updates",
+            {
+                "lines": "\n\n".join(f"  - {text}" for _, _, text in changes),
+                "orders_url": f"{base}{ORDERS_PATH}",
+            },
+            subjects=by_date[first],
+        )
+        outgoing.append(out)
+        # The other dates' rows ride on the same mail (same family, same kind).
+        for day, subjects in sorted(by_date.items()):
+            if day != first:
+                outgoing.append(_Outgoing(family, MENU, day, "", {}, subjects=subjects))
+    return _write(session, outgoing)
+
+
+# --- the round ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Round:
+    cutoff: int  # mails written
+    order: int
+    menu: int
+
+
+def _guarded(fn, *, engine: Engine | None, **kwargs) -> int:
+    try:
+        return in_transaction(fn, engine=engine, **kwargs)
+    except IntegrityError:
+        # Another round wrote the same rows first: it sent them; this one sent nothing.
+        log.info("%s: another round sent these first", fn.__name__)
+        return 0
+
+
+def run(
+    *, now: datetime | None = None, at: time | None = None, engine: Engine | None = None
+) -> Round:
+    """One round of the reminders job (synchronous: call it from a thread). Each kind in its
+    own transaction."""
+    current = now or utcnow()
+    when = at or reminder_time()
+    result = Round(
+        _guarded(cutoff_round, engine=engine, now=current, at=when),
+        _guarded(order_round, engine=engine, now=current, at=when),
+        _guarded(menu_round, engine=engine, now=current),
+    )
+    if any((result.cutoff, result.order, result.menu)):
+        log.info("reminders round: %s", result)
+    return result
+
+
+# --- unsubscribe --------------------------------------------------------------------------------
+
+
+def _row_of(session: Session, token: object) -> ReminderSent | None:
+    if not isinstance(token, str) or not 16 <= len(token) <= 100:
+        return None
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    row = session.exec(select(ReminderSent).where(ReminderSent.token_hash == digest)).first()
+    return row if row is not None and row.kind in KINDS else None
+
+
+def token_kind(*, session: Session, token: object) -> str | None:
+    """The kind an unsubscribe token would turn off (None: not a valid token)."""
+    row = _row_of(session, token)
+    return row.kind if row else None
+
+
+def unsubscribe(*, session: Session, token: object) -> str:
+    """Turn off the switch of the mail whose link carried ``token``; returns its kind. An
+    unknown token is ``DomainError("unsubscribe_invalid")``. Repeat-safe."""
+    row = _row_of(session, token)
+    if row is None:
+        raise DomainError("unsubscribe_invalid", field="token")
+    from hotmeals.services import notifications
+
+    notifications.update_preferences(
+        session=session, parent_id=row.parent_id, preferences={row.kind: False}
+    )
+    return row.kind
+
+
+def unsubscribe_language(*, session: Session, token: object) -> str:
+    """The language of the parent a token belongs to ('en' when unknown): for the page."""
+    if not isinstance(token, str) or len(token) > 100:
+        return "en"
+    digest = hashlib.sha256(token.encode()).hexdigest()
+    found = session.exec(
+        select(Parent.language)
+        .join(ReminderSent, ReminderSent.parent_id == Parent.id)
+        .where(ReminderSent.token_hash == digest)
+    ).first()
+    return normalize_lang(found)
