@@ -1,7 +1,7 @@
 """payment attempts: closed at Converge's word, and duplicate sales as rows of their own
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-25 19:00:00
 
 Issue 21 (money under failure), sections 1 and 2: ``payment.closed_at`` is when Converge's
@@ -20,7 +20,7 @@ import sqlmodel  # noqa: F401
 
 # revision identifiers, used by Alembic.
 revision: str = '0008'
-down_revision: Union[str, Sequence[str], None] = '0006'
+down_revision: Union[str, Sequence[str], None] = '0007'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

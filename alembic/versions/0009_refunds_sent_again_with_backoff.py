@@ -1,7 +1,7 @@
 """refunds Converge refused are sent again with a backoff and a cap, then flagged
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0008
 Create Date: 2026-11-25 19:00:00
 
 Issue 21: ``refund.attempt`` counts the tries of one refund, ``refund.retry_of_id`` is the
@@ -19,7 +19,7 @@ import sqlmodel  # noqa: F401
 
 # revision identifiers, used by Alembic.
 revision: str = '0009'
-down_revision: Union[str, Sequence[str], None] = '0006'
+down_revision: Union[str, Sequence[str], None] = '0008'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

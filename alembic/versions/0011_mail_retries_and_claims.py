@@ -1,7 +1,7 @@
 """mail retries and claims; job rounds once per cluster: an outbox row is claimed before it is sent, retried with backoff
 
 Revision ID: 0011
-Revises: 0007
+Revises: 0009
 Create Date: 2026-11-25 19:00:00
 
 ``emailoutbox.next_attempt_at`` (when the mail job may try again), ``claimed_until`` (a
@@ -19,7 +19,7 @@ import sqlmodel  # noqa: F401
 
 # revision identifiers, used by Alembic.
 revision: str = '0011'
-down_revision: Union[str, Sequence[str], None] = '0007'
+down_revision: Union[str, Sequence[str], None] = '0009'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 
