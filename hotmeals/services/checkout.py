@@ -94,6 +94,7 @@ from hotmeals.services.payments import (
     reserve_payment,
     steps,
 )
+from hotmeals.services.payments.outcome import await_charge
 from hotmeals.services.payments.records import (
     RESERVING,
     PaymentView,
@@ -572,6 +573,9 @@ async def start_checkout(
     else:  # pragma: no cover - five rounds of new tabs while asking
         raise DomainError("payment_unavailable")
     if "settle" in reserved:
+        # Another tap is charging this order (a saved card): answer its outcome ("placed"),
+        # not "we are confirming your payment" while it is on its way (issue 21).
+        await await_charge(payment_id=reserved["settle"], engine=engine)
         view = await db(engine, _view, payment_id=reserved["settle"], parent_id=parent_id)
         result = await _settle(view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway)
         return _started(reserved, view, result)

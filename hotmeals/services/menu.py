@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy import String, func, literal, or_, union_all
 from sqlmodel import Session, select
@@ -274,7 +275,7 @@ def item_allergies(
         )
     if not parts:
         return {}
-    statement = parts[0] if len(parts) == 1 else union_all(*parts)
+    statement: Any = parts[0] if len(parts) == 1 else union_all(*parts)
     rows = sorted(
         session.execute(statement).all(),
         key=lambda r: (r.kind, r.item_id, r.name_en, r.child_id or 0),
@@ -548,7 +549,7 @@ def get_menu(
     items = item_allergies(
         session,
         lang=lang,
-        child_ids=[child.id],
+        child_ids=[child.id] if child.id is not None else [],
         meal_ids=meal_ids,
         options_of_meals=meal_ids,
         addons_of_vendors=[v.id for _, v in open_days],

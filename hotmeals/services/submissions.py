@@ -144,7 +144,9 @@ def remember(session: Session, *, parent_id: int, key: object, action: str, resu
         )
     ).first()
     if row is None:
-        row = FormSubmission(parent_id=parent_id, key=checked, action=action, created_at=utcnow())
+        row = FormSubmission(
+            parent_id=parent_id, key=checked, action=action, result="", created_at=utcnow()
+        )
     elif row.action != action:
         return
     row.result = json.dumps(_shaped(result), default=str)

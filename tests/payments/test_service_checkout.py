@@ -498,7 +498,9 @@ async def test_a_declined_card_keeps_the_cart_and_another_card_places_the_order(
     add(pay_engine, shop, child=1, when="later")
     before = cart_ids(pay_engine, shop["parent_id"])
     declined = await pay(pay_engine, gateway, live_sim, shop, number=DECLINED_CARD)
-    assert declined.status == "declined" and "DECLINED" in declined.message
+    # The parent's words, never the processor's raw status (issue 20).
+    assert declined.status == "declined" and "declined" in declined.message
+    assert "DECLINED" not in declined.message
     assert "another card" in declined.message
     assert cart_ids(pay_engine, shop["parent_id"]) == before
     with session_scope(pay_engine) as s:
