@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run run-cluster dev test test-split unit e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
+.PHONY: run run-cluster dev test test-split unit coverage e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -32,6 +32,9 @@ test-split: install browser e2e-tools ## the same suite as two processes at once
 
 unit: install ## everything but the browser tests (2 xdist workers)
 	$(BIN)/pytest -n $${TEST_WORKERS:-2} --dist loadfile --ignore=tests/e2e $(PYTEST_ARGS)
+
+coverage: install ## line coverage of hotmeals/ by the non-browser tests (2 xdist workers; README "Test suite")
+	$(BIN)/pytest -n $${TEST_WORKERS:-2} --dist loadfile --ignore=tests/e2e --cov=hotmeals --cov-report=term $(PYTEST_ARGS)
 
 e2e: install browser e2e-tools ## only the browser tests
 	$(BIN)/pytest tests/e2e $(PYTEST_ARGS)
