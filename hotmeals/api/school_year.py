@@ -36,6 +36,7 @@ class GiveBackSchoolOut(BaseModel):
     nutrition_cents: int
     donation_cents: int
     total_cents: int
+    given_cents: int
     school_meals: int
     school_total_cents: int
     school_nutrition_cents: int
@@ -43,6 +44,7 @@ class GiveBackSchoolOut(BaseModel):
     nutrition: str
     donations: str
     total: str
+    given: str
     school_total: str
 
 

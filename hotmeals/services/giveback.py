@@ -148,6 +148,7 @@ def family_giveback(
         totals["nutrition"] += to_nutrition
         totals["donations"] += cents
         family_total = to_school + to_nutrition + cents
+        given = to_school + cents  # what the school community got from this family
         school_total = all_school + all_cents
         schools.append(
             {
@@ -159,6 +160,7 @@ def family_giveback(
                 "nutrition_cents": to_nutrition,
                 "donation_cents": cents,
                 "total_cents": family_total,
+                "given_cents": given,
                 "school_meals": all_meals,
                 "school_total_cents": school_total,
                 "school_nutrition_cents": all_nutrition,
@@ -166,6 +168,7 @@ def family_giveback(
                 "nutrition": _money(to_nutrition, lang),
                 "donations": _money(cents, lang),
                 "total": _money(family_total, lang),
+                "given": _money(given, lang),
                 "school_total": _money(school_total, lang),
             }
         )

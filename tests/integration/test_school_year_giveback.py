@@ -21,7 +21,17 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, ChildSchoolYear, Donation, Order, OrderLine
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.school_year import TORONTO
-from hotmeals.services import booking, cart, children, giveback, orders, reference, school_year
+from hotmeals.services import (
+    booking,
+    cart,
+    children,
+    clock,
+    giveback,
+    order_changes,
+    orders,
+    reference,
+    school_year,
+)
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -82,6 +92,21 @@ def test_rollover_on_the_first_of_august_gates_every_booking_service(engine):
         items = [{"child_id": cid, "meal_id": 1, "date": "2026-09-14"}]
         code = _refused_code(
             lambda: booking.add_many(session=s, parent_id=pid, items=items, now=SEPTEMBER)
+        )
+        assert code == "school_year_unconfirmed"
+
+
+def test_adding_a_meal_to_a_paid_order_is_gated_too(engine, monkeypatch):
+    with session_scope(engine) as s:
+        parent, kid = _family(s)
+        order = _order(s, parent, kid, date(2026, 3, 10), quantity=1)
+        pid, cid, oid = parent.id, kid.id, order.id
+    monkeypatch.setattr(clock, "now", lambda: SEPTEMBER)
+    with session_scope(engine) as s:
+        code = _refused_code(
+            lambda: order_changes.add_to_my_order(
+                session=s, parent_id=pid, order_id=oid, child_id=cid, meal_id=1, date="2026-09-14"
+            )
         )
         assert code == "school_year_unconfirmed"
 
@@ -292,6 +317,7 @@ def test_giveback_sums_to_the_cent_for_a_family_and_its_school(engine):
     (row,) = got["schools"]
     assert row["school_id"] == school_id and row["school"] == school_name
     assert row["children"] == ["Emma", "Lucas"]
+    assert row["given_cents"] == 350 + 1300  # to the school: meals x $0.50 + donations
     assert row["school_meals"] == 9  # 7 + the other family's 2
     assert row["school_total_cents"] == 9 * 50 + 1300 + 500
     assert row["school_total"] == "22,50\xa0$"

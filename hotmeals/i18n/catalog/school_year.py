@@ -34,6 +34,8 @@ EN = {
     "sy.reviewed": "I have reviewed these allergies",
     "sy.confirm": "Confirm",
     "sy.archive": "Left the school: archive",
+    "sy.archive_yes": "Yes, archive this child",
+    "sy.archive_no": "Cancel",
     "sy.archive_hint": (
         "An archived child is hidden from booking; past orders stay in your order history."
     ),
@@ -55,7 +57,8 @@ EN = {
     "gb.school_community": "To the school community",
     "gb.nutrition": "To nutrition programs",
     "gb.donations": "Donations",
-    "gb.school_total": "All families at this school so far",
+    "gb.school_yours": "From your family",
+    "gb.school_total": "From all families so far",
     "gb.empty": "No meals yet this school year: your first lunch starts the count.",
 }
 
@@ -91,6 +94,8 @@ FR = {
     "sy.reviewed": "J'ai vérifié ces allergies",
     "sy.confirm": "Confirmer",
     "sy.archive": "A quitté l'école : archiver",
+    "sy.archive_yes": "Oui, archiver cet enfant",
+    "sy.archive_no": "Annuler",
     "sy.archive_hint": (
         "Un enfant archivé n'apparaît plus à la réservation ; ses commandes passées restent "
         "dans votre historique."
@@ -112,6 +117,7 @@ FR = {
     "gb.school_community": "À la communauté scolaire",
     "gb.nutrition": "Aux programmes de nutrition",
     "gb.donations": "Dons",
-    "gb.school_total": "Toutes les familles de cette école à ce jour",
+    "gb.school_yours": "De votre famille",
+    "gb.school_total": "De toutes les familles à ce jour",
     "gb.empty": "Aucun repas cette année scolaire : votre premier repas lance le compte.",
 }
