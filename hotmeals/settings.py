@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hotmeals.domain.school_year import parse_start
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_API_KEY = "hotmeals-dev-key"  # published in the README: demo mode only
 
@@ -45,6 +47,9 @@ class Settings:
     # HOTMEALS_MODE: "demo" (the default: simulated payments, mail in the log, a banner on
     # every page) or "production" (refuses to start without the real thing: hotmeals/mode.py).
     mode: str = "demo"
+    # HOTMEALS_SCHOOL_YEAR_START (MM-DD, default 08-01): the school year rolls over on that
+    # day in Toronto; parents then confirm each child's class (domain/school_year.py).
+    school_year_start: tuple[int, int] = (8, 1)
     social_links: tuple[tuple[str, str, str], ...] = (
         ("facebook", "Facebook", "https://www.facebook.com/"),
         ("instagram", "Instagram", "https://www.instagram.com/"),
@@ -99,6 +104,7 @@ def load_settings() -> Settings:
         card_fee_bps=_rate(env, "HOTMEALS_CARD_FEE_BPS", 0),
         card_fee_fixed_cents=_rate(env, "HOTMEALS_CARD_FEE_CENTS", 0),
         mode=_mode(env),
+        school_year_start=parse_start(env.get("HOTMEALS_SCHOOL_YEAR_START")),
     )
 
 

@@ -80,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     resolve_cmd.add_argument("refund_id", type=int)
     resolve_cmd.add_argument("--note", required=True, help="what was done (kept in the audit)")
+    due_cmd = sub.add_parser(
+        "school-year-due",
+        help="demo: a parent's children as if added last school year, not confirmed for this one",
+    )
+    due_cmd.add_argument("email")
     args = parser.parse_args(argv)
     url = _normalize_db_url(args.url) if args.url else get_settings().database_url
     if args.command == "migrate":
@@ -87,8 +92,32 @@ def main(argv: list[str] | None = None) -> int:
         print("Database is at the latest revision.")
     elif args.command == "seed":
         print(seed(url, args.today))
+    elif args.command == "school-year-due":
+        return school_year_due(url, args.email)
     else:
         return refunds_command(url, args)
+    return 0
+
+
+def school_year_due(url: str, email: str) -> int:
+    """The parent's next visit shows the start-of-year confirmation (issue 26)."""
+    from sqlmodel import select
+
+    from hotmeals.db.engine import make_engine, session_scope
+    from hotmeals.db.models import Parent
+    from hotmeals.services.school_year import reopen_for_demo
+
+    engine = make_engine(url)
+    try:
+        with session_scope(engine) as session:
+            parent = session.exec(select(Parent).where(Parent.email == email.lower())).first()
+            if parent is None or parent.id is None:
+                print(f"No parent with the email {email}.")
+                return 1
+            count = reopen_for_demo(session, parent_id=parent.id)
+    finally:
+        engine.dispose()
+    print(f"{count} child(ren) to confirm for the new school year at the next visit.")
     return 0
 
 

@@ -51,6 +51,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
 from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, AddOnSpec, MealSpec
+from hotmeals.services import school_year
 from hotmeals.services.security import hash_password
 
 # Every kind the report counts, in the order rows are created.
@@ -223,7 +224,15 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
                 ChildAllergy(child_id=child.id, ingredient_id=ing_id, alert_level=level)
             )
     session.flush()
+    _confirm_school_year(session, parent)
     return report
+
+
+def _confirm_school_year(session: Session, parent: Parent) -> None:
+    """Issue 26: the demo family is confirmed for the current school year, so `make run` is
+    never stopped at the start-of-year screen (``cli school-year-due`` shows it)."""
+    assert parent.id is not None
+    school_year.confirm_all_current(session, parent_id=parent.id)
 
 
 def _meal(vendor_id: int | None, spec: MealSpec) -> Meal:

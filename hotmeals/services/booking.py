@@ -48,7 +48,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import cart
+from hotmeals.services import cart, school_year
 from hotmeals.services.children import _as_id, own_child
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.menu import (
@@ -151,6 +151,9 @@ def _add(
     ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
     now refuse or need an acknowledgement for is left out of the copy, and the line says so
     (``left_out``); the meal itself still goes through the whole rule."""
+    school_year.require_confirmed(
+        session, parent_id=parent_id, child_ids=[r.child_id for r in requests], now=now
+    )
     batch = cart.load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
     for request in requests:  # a child that is not the parent's refuses the whole call
         key = _as_id(request.child_id, "child_id", "child_not_found", "child_not_found")

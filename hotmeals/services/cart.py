@@ -60,6 +60,7 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import school_year
 from hotmeals.services.children import _as_id
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.menu import (
@@ -593,6 +594,7 @@ def add_to_cart(
         special_note=special_note_text,
         allergy_ack=allergy_ack,
     )
+    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
     batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
     checked = check_line(batch, request, lang=lang, now=now)
     if batch.cart_count >= CART_MAX_LINES:

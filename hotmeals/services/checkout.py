@@ -81,7 +81,7 @@ from hotmeals.domain.pricing import LineInput, giveback, price_line, tiers_to_te
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import clock
+from hotmeals.services import clock, school_year
 from hotmeals.services.payments import (
     SESSION_WINDOW,
     HostedSession,
@@ -441,6 +441,9 @@ def _reserve_checkout(
     ]
     found = _cart_rows(session, payable)
     items = [found[cart_id] for cart_id in payable if cart_id in found]
+    school_year.require_confirmed(
+        session, parent_id=parent_id, child_ids=[i["line"].child_id for i in items], now=now
+    )
     # The order's lines add up to what the summary charges (both read the same rows).
     net = sum(item["price"].meal_cents for item in items)
     if len(items) != len(payable) or net != summary["charges"]["meal_net_cents"]:

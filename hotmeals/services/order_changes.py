@@ -80,7 +80,7 @@ from hotmeals.domain.pricing import LinePrice, price_line, tiers_to_text
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import cart, clock, orders
+from hotmeals.services import cart, clock, orders, school_year
 from hotmeals.services.children import _as_id
 from hotmeals.services.menu import DATES_DEFAULT_DAYS, cutoff_rule, meal_date, toronto_today
 from hotmeals.services.payments import (
@@ -495,6 +495,7 @@ def add_to_my_order(
         special_note=special_note_text,
         allergy_ack=bool(allergy_ack),
     )
+    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
     batch = cart.load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
     checked = cart.check_line(batch, request, lang=lang, now=now)
     change = _draft(session, order, create=True, now=now)

@@ -256,6 +256,20 @@ APP = {
         "set_sure_open",
         "confirm",
     },
+    # Issue 26: the give-back dashboard and the start of the school year (each call checks
+    # the token; confirm and archive go through services.school_year, which checks the child).
+    "hotmeals.ui.state.giveback.GiveBackState": {"load"},
+    "hotmeals.ui.state.school_year.SchoolYearState": {
+        "gate",
+        "load",
+        "set_school",
+        "set_teacher",
+        "set_grade",
+        "set_reviewed",
+        "ask_archive",
+        "confirm",
+        "archive",
+    },
 }
 
 

@@ -51,6 +51,7 @@ from hotmeals.db.models.orders import (
     StoredCard,
 )
 from hotmeals.db.models.reminders import ReminderSent
+from hotmeals.db.models.school_year import ChildSchoolYear
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "CartLineAddOn",
     "Child",
     "ChildAllergy",
+    "ChildSchoolYear",
     "City",
     "CmsPage",
     "ContactMessage",

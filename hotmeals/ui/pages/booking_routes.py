@@ -10,6 +10,7 @@ from hotmeals.ui.pages.meal_detailed import meal_detailed
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.school_year import SchoolYearState
 from hotmeals.ui.state.toasts import leave_screen
 
 MEAL_DETAILED_ROUTE = "/edit-profile/meal-detailed"
@@ -20,6 +21,6 @@ def register_booking_pages(app: rx.App) -> None:
         meal_detailed,
         route=MEAL_DETAILED_ROUTE,
         title=t("title.meal_detailed"),
-        on_load=[leave_screen(), AuthState.require_parent, BookingState.load],
+        on_load=[leave_screen(), AuthState.require_parent, SchoolYearState.gate, BookingState.load],
     )
     mark_ready(MEAL_DETAILED_ROUTE)

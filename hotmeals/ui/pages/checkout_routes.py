@@ -14,6 +14,7 @@ from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cart import CART_ROUTE, PAYMENT_ROUTE, SUMMARY_ROUTE, CartState
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.school_year import SchoolYearState
 from hotmeals.ui.state.toasts import leave_screen
 
 
@@ -22,7 +23,12 @@ def register_checkout_pages(app: rx.App) -> None:
         cart_page,
         route=CART_ROUTE,
         title=t("title.cart"),
-        on_load=[leave_screen(), AuthState.require_parent, CartState.load_cart],
+        on_load=[
+            leave_screen(),
+            AuthState.require_parent,
+            SchoolYearState.gate,
+            CartState.load_cart,
+        ],
     )
     app.add_page(
         order_summary,

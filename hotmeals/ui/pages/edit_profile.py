@@ -8,6 +8,7 @@ import reflex as rx
 
 from hotmeals.ui.components.children import child_card, delete_child_dialog
 from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.giveback import giveback_card
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, avatar
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.screens import parent_only
@@ -123,6 +124,7 @@ def profile_step() -> rx.Component:
         rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
+        giveback_card(),  # issue 26: what the family's meals and donations gave this year
         rx.flex(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(

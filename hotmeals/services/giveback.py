@@ -1,0 +1,189 @@
+"""The give-back dashboard (issue 26): what a family's meals and donations gave this school
+year, per school, and each school's total so far from every family.
+
+Each meal gives $0.50 to the school community and $0.20 to nutrition programs
+(``domain.pricing.giveback``; order lines store no give-back of their own, so the constants
+apply to every meal). A meal counts when its order was paid (placed, partly cancelled,
+delivered) and its line is active, for the quantity not cancelled, on a meal date in the school
+year, at the school whose menu it was booked from. Donations count when paid: gifts from the
+donate screen (to the school they name) and the optional donation at checkout (to the school
+of the order's first meal; never refunded with a meal), made within the school year.
+
+Two queries whatever the family's size or the number of orders: the family's children, then
+one aggregate over the three sources.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import case, func, literal, or_, union_all
+from sqlmodel import Session, select
+
+from hotmeals.db.models import Child, Donation, MenuDay, Order, OrderLine, School
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import LineStatus, OrderStatus
+from hotmeals.domain.payments import DonationStatus
+from hotmeals.domain.pricing import giveback
+from hotmeals.domain.school_year import SchoolYear
+from hotmeals.services import school_year
+
+COUNTED = (OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED, OrderStatus.DELIVERED)
+"""Orders whose meals give back: paid, not (wholly) cancelled."""
+
+
+def _sources(year: SchoolYear):
+    """(school_id, parent_id, meals, donation_cents) rows of the school year."""
+    meals = (
+        select(
+            MenuDay.school_id.label("school_id"),
+            Order.parent_id.label("parent_id"),
+            (OrderLine.quantity - OrderLine.cancelled_quantity).label("meals"),
+            literal(0).label("cents"),
+        )
+        .select_from(OrderLine)
+        .join(Order, Order.id == OrderLine.order_id)
+        .join(MenuDay, MenuDay.id == OrderLine.menu_day_id)
+        .where(
+            Order.status.in_(COUNTED),
+            OrderLine.status == LineStatus.ACTIVE,
+            OrderLine.meal_date >= year.first_day,
+            OrderLine.meal_date < year.next_first_day,
+        )
+    )
+    gifts = select(
+        Donation.school_id.label("school_id"),
+        Donation.parent_id.label("parent_id"),
+        literal(0).label("meals"),
+        Donation.amount_cents.label("cents"),
+    ).where(
+        Donation.status == DonationStatus.PAID,
+        Donation.school_id.is_not(None),
+        Donation.created_at >= year.starts_at,
+        Donation.created_at < year.ends_at,
+    )
+    first_school = (
+        select(MenuDay.school_id)
+        .join(OrderLine, OrderLine.menu_day_id == MenuDay.id)
+        .where(OrderLine.order_id == Order.id)
+        .order_by(OrderLine.id)
+        .limit(1)
+        .correlate(Order)
+        .scalar_subquery()
+    )
+    at_checkout = select(
+        first_school.label("school_id"),
+        Order.parent_id.label("parent_id"),
+        literal(0).label("meals"),
+        Order.school_donation_cents.label("cents"),
+    ).where(
+        Order.status.in_(COUNTED),
+        Order.school_donation_cents > 0,
+        Order.placed_at >= year.starts_at,
+        Order.placed_at < year.ends_at,
+    )
+    return union_all(meals, gifts, at_checkout).subquery("given")
+
+
+def _money(cents: int, lang: str) -> str:
+    return format_money(cents, lang)
+
+
+def family_giveback(
+    *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
+) -> dict:
+    """This school year's give-back of the family, per school (the schools of its active
+    children first, then any other it gave to), with each school's total from all families."""
+    year = school_year.current(now)
+    kids = session.exec(
+        select(Child.first_name, Child.school_id, School.name)
+        .join(School, School.id == Child.school_id)
+        .where(Child.parent_id == parent_id, Child.is_active)
+        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+    ).all()
+    names: dict[int, list[str]] = {}
+    school_names: dict[int, str] = {}
+    for first_name, school_id, school_name in kids:
+        names.setdefault(school_id, []).append(first_name)
+        school_names[school_id] = school_name
+    given = _sources(year)
+    mine = given.c.parent_id == parent_id
+    fam_meals = func.sum(case((mine, given.c.meals), else_=0))
+    fam_cents = func.sum(case((mine, given.c.cents), else_=0))
+    keep = [fam_meals > 0, fam_cents > 0]
+    if names:
+        keep.append(given.c.school_id.in_(sorted(names)))
+    rows = session.execute(
+        select(
+            given.c.school_id,
+            School.name,
+            fam_meals,
+            fam_cents,
+            func.sum(given.c.meals),
+            func.sum(given.c.cents),
+        )
+        .join(School, School.id == given.c.school_id)
+        .group_by(given.c.school_id, School.name)
+        .having(or_(*keep))
+    ).all()
+    found = {int(r[0]): r for r in rows}
+    order = [sid for sid in names if sid in found] + sorted(
+        (sid for sid in found if sid not in names), key=lambda sid: found[sid][1]
+    )
+    # Schools of the children with nothing given yet still appear (at zero), by name.
+    empty = [sid for sid in names if sid not in found]
+    schools = []
+    totals = {"meals": 0, "school": 0, "nutrition": 0, "donations": 0}
+    for sid in [*order, *empty]:
+        row = found.get(sid)
+        meals, cents, all_meals, all_cents = (
+            (int(row[2] or 0), int(row[3] or 0), int(row[4] or 0), int(row[5] or 0))
+            if row
+            else (0, 0, 0, 0)
+        )
+        to_school, to_nutrition = giveback(meals)
+        all_school, all_nutrition = giveback(all_meals)
+        totals["meals"] += meals
+        totals["school"] += to_school
+        totals["nutrition"] += to_nutrition
+        totals["donations"] += cents
+        family_total = to_school + to_nutrition + cents
+        given = to_school + cents  # what the school community got from this family
+        school_total = all_school + all_cents
+        schools.append(
+            {
+                "school_id": sid,
+                "school": row[1] if row else school_names.get(sid, ""),
+                "children": names.get(sid, []),
+                "meals": meals,
+                "school_cents": to_school,
+                "nutrition_cents": to_nutrition,
+                "donation_cents": cents,
+                "total_cents": family_total,
+                "given_cents": given,
+                "school_meals": all_meals,
+                "school_total_cents": school_total,
+                "school_nutrition_cents": all_nutrition,
+                "school_community": _money(to_school, lang),
+                "nutrition": _money(to_nutrition, lang),
+                "donations": _money(cents, lang),
+                "total": _money(family_total, lang),
+                "given": _money(given, lang),
+                "school_total": _money(school_total, lang),
+            }
+        )
+    family_total = totals["school"] + totals["nutrition"] + totals["donations"]
+    return {
+        "school_year": year.year,
+        "school_year_label": year.label,
+        "meals": totals["meals"],
+        "school_cents": totals["school"],
+        "nutrition_cents": totals["nutrition"],
+        "donation_cents": totals["donations"],
+        "total_cents": family_total,
+        "school_community": _money(totals["school"], lang),
+        "nutrition": _money(totals["nutrition"], lang),
+        "donations": _money(totals["donations"], lang),
+        "total": _money(family_total, lang),
+        "schools": schools,
+    }

@@ -1,0 +1,255 @@
+"""The start of the school year (issue 26): after the year rolls over (``settings.
+school_year_start``, 1 August by default, in Toronto), each child added before it is confirmed
+once for the new year - grade (one up offered; the last grade graduates and archiving is
+suggested), teacher, school, allergies reviewed - or archived (a child who left).
+
+Booking refuses a child not confirmed yet (``require_confirmed``, called by the cart, Book
+meal and the checkout) with a message that points to the confirmation screen; the UI sends the
+parent there first. Archiving is the existing soft delete: the child is hidden from booking,
+its orders stay in the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, delete, insert, update
+from sqlmodel import Session, select
+
+from hotmeals.db.models import Child, ChildSchoolYear
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.school_year import (
+    SchoolYear,
+    needs_confirmation,
+    next_grade_index,
+    school_year_at,
+)
+from hotmeals.services import children as children_service
+from hotmeals.services import clock, reference
+from hotmeals.settings import get_settings
+
+CONFIRM_PATH = "/edit-profile/school-year"
+"""The confirmation screen (under the parent path prefix)."""
+
+
+def current(now: datetime | None = None) -> SchoolYear:
+    return school_year_at(now or clock.now(), get_settings().school_year_start)
+
+
+def _unconfirmed(
+    session: Session, *, parent_id: int, year: SchoolYear, child_ids: Iterable[int] | None = None
+) -> list[tuple[int, str]]:
+    """(id, first name) of the parent's active children to confirm for ``year``: one query."""
+    statement = (
+        select(Child.id, Child.first_name, Child.created_at, ChildSchoolYear.school_year)
+        .outerjoin(
+            ChildSchoolYear,
+            and_(
+                ChildSchoolYear.child_id == Child.id,
+                ChildSchoolYear.school_year == year.year,
+            ),
+        )
+        .where(Child.parent_id == parent_id, Child.is_active)
+        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+    )
+    if child_ids is not None:
+        statement = statement.where(Child.id.in_(sorted(set(child_ids))))
+    return [
+        (child_id, first_name)
+        for child_id, first_name, created_at, confirmed in session.exec(statement).all()
+        if needs_confirmation(created_at=created_at, confirmed_year=confirmed, current=year)
+    ]
+
+
+def pending_count(*, session: Session, parent_id: int, now: datetime | None = None) -> int:
+    """How many children wait for the start-of-year confirmation (the booking screens' gate)."""
+    return len(_unconfirmed(session, parent_id=parent_id, year=current(now)))
+
+
+def _ids(values: Iterable[object]) -> list[int]:
+    """The well-formed ids among ``values``; the callers' own checks refuse the others."""
+    found = []
+    for value in values:
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            found.append(value)
+        elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+            found.append(int(value.strip()))
+    return [v for v in found if 1 <= v <= 2**31 - 1]
+
+
+def require_confirmed(
+    session: Session, *, parent_id: int, child_ids: Iterable[object], now: datetime | None = None
+) -> None:
+    """Booking's rule: ``school_year_unconfirmed`` for a child not confirmed for this school
+    year (one query; ids that are not the parent's active children are left to the caller)."""
+    ids = _ids(child_ids)
+    if not ids:
+        return
+    year = current(now)
+    waiting = _unconfirmed(session, parent_id=parent_id, year=year, child_ids=ids)
+    if waiting:
+        raise DomainError(
+            "school_year_unconfirmed",
+            field="child_id",
+            child=waiting[0][1],
+            year=year.label,
+            path=CONFIRM_PATH,
+        )
+
+
+def status(
+    *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
+) -> dict:
+    """The school year and the children to confirm for it, each with what the screen offers:
+    the grade one up (``graduating`` for the last grade: archiving suggested), the schools of
+    the child's city and their teachers, the allergies to review. Three queries."""
+    year = current(now)
+    waiting = {cid for cid, _ in _unconfirmed(session, parent_id=parent_id, year=year)}
+    pending = []
+    if waiting:
+        places = reference.places(session)
+        grades = places.grades
+        for child in children_service.list_children(
+            session=session, parent_id=parent_id, lang=lang
+        ):
+            if child["id"] not in waiting:
+                continue
+            index = next(
+                (i for i, g in enumerate(grades) if g.id == child["grade_id"]), len(grades) - 1
+            )
+            offered, graduating = next_grade_index(index, len(grades))
+            schools = list(places.schools_of_city.get(child["city_id"], ()))
+            pending.append(
+                {
+                    **child,
+                    "offered_grade_id": grades[offered].id if grades else None,
+                    "offered_grade": grades[offered].label(lang) if grades else "",
+                    "graduating": graduating,
+                    "schools": [{"id": s.id, "name": s.name} for s in schools],
+                    "teachers": [
+                        {"id": t.id, "name": t.name, "school_id": s.id}
+                        for s in schools
+                        for t in places.teachers_of_school.get(s.id, ())
+                    ],
+                }
+            )
+    return {
+        "school_year": year.year,
+        "school_year_label": year.label,
+        "starts_on": year.first_day.isoformat(),
+        "pending": pending,
+        "pending_count": len(pending),
+        "grades": [
+            {"id": g.id, "code": g.code, "label": g.label(lang)}
+            for g in reference.places(session).grades
+        ]
+        if pending
+        else [],
+    }
+
+
+def _record(session: Session, *, child_id: int, year: SchoolYear, now: datetime) -> None:
+    exists = session.exec(
+        select(ChildSchoolYear.id).where(
+            ChildSchoolYear.child_id == child_id, ChildSchoolYear.school_year == year.year
+        )
+    ).first()
+    if exists is None:
+        session.add(ChildSchoolYear(child_id=child_id, school_year=year.year, confirmed_at=now))
+        session.flush()
+
+
+def confirm_child(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    school_id: object,
+    teacher_id: object,
+    grade_id: object,
+    allergies_reviewed: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Confirm one child for the current school year: school (of the child's city), teacher
+    (of that school) and grade checked as when adding a child; the allergies must have been
+    reviewed (``allergies_review_required``). Answers the child and how many are left."""
+    now = now or clock.now()
+    child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
+    if allergies_reviewed is not True:
+        raise DomainError("allergies_review_required", field="allergies_reviewed")
+    _city, school, teacher, grade = children_service._placement(
+        session,
+        city_id=child.city_id,
+        school_id=school_id,
+        teacher_id=teacher_id,
+        grade_id=grade_id,
+    )
+    child.school_id, child.teacher_id, child.grade_id = school.id, teacher.id, grade.id
+    session.add(child)
+    year = current(now)
+    assert child.id is not None
+    _record(session, child_id=child.id, year=year, now=now)
+    return {
+        "child": children_service.child_dict(session, child, lang),
+        "school_year": year.year,
+        "pending_count": len(_unconfirmed(session, parent_id=parent_id, year=year)),
+    }
+
+
+def archive_child(
+    *, session: Session, parent_id: int, child_id: object, now: datetime | None = None
+) -> dict:
+    """A child who left: archived (hidden from booking, orders kept in the history; the
+    existing soft delete). Answers how many children are left to confirm."""
+    children_service.delete_child(session=session, parent_id=parent_id, child_id=child_id)
+    return {"pending_count": pending_count(session=session, parent_id=parent_id, now=now)}
+
+
+def confirm_all_current(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
+    """Mark every active child of the parent confirmed for the current school year, changing
+    nothing else (demo data: `make run` is never stopped at the confirmation screen)."""
+    now = now or clock.now()
+    year = current(now)
+    ids = session.exec(
+        select(Child.id)
+        .outerjoin(
+            ChildSchoolYear,
+            and_(
+                ChildSchoolYear.child_id == Child.id,
+                ChildSchoolYear.school_year == year.year,
+            ),
+        )
+        .where(Child.parent_id == parent_id, Child.is_active, ChildSchoolYear.id.is_(None))
+    ).all()
+    if ids:
+        session.execute(
+            insert(ChildSchoolYear),
+            [{"child_id": i, "school_year": year.year, "confirmed_at": now} for i in ids],
+        )
+    return len(ids)
+
+
+def reopen_for_demo(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
+    """Demo and tests only (``python -m hotmeals.db.cli school-year-due EMAIL``): the parent's
+    active children as if added last school year and not confirmed for this one, so the next
+    visit shows the confirmation screen. Answers how many children are due."""
+    year = current(now)
+    ids = list(
+        session.exec(select(Child.id).where(Child.parent_id == parent_id, Child.is_active)).all()
+    )
+    if ids:
+        session.execute(
+            delete(ChildSchoolYear).where(
+                ChildSchoolYear.child_id.in_(ids), ChildSchoolYear.school_year >= year.year
+            )
+        )
+        session.execute(
+            update(Child)
+            .where(Child.id.in_(ids))
+            .values(created_at=year.starts_at - timedelta(days=30))
+        )
+    return len(ids)

@@ -1,0 +1,224 @@
+"""/edit-profile/school-year: the start of the school year (issue 26, item 8). One child at a
+time: last year's class, this year's grade (one up offered), school and teacher, the
+allergies to review; or archive a child who left. ``register_school_year_pages(app)`` is
+called once from ``hotmeals/hotmeals.py``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button, select_field, submit_button
+from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
+from hotmeals.ui.components.links import mark_ready
+from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
+from hotmeals.ui.state.toasts import leave_screen
+
+GRAY = rx.color("gray", 11)
+NO_ERROR = rx.Var.create("")
+
+
+def _allergy(row: rx.Var) -> rx.Component:
+    return rx.badge(
+        row["name"],
+        " · ",
+        row["level"],
+        color_scheme=rx.cond(row["value"] == "Major", "red", "amber"),
+        variant="soft",
+        size="2",
+    )
+
+
+def _allergies() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("sy.allergies"), as_="h3", size="3"),
+        rx.cond(
+            SchoolYearState.allergies.length() > 0,
+            rx.flex(rx.foreach(SchoolYearState.allergies, _allergy), spacing="2", wrap="wrap"),
+            rx.text(t("sy.no_allergies"), size="2", color=GRAY),
+        ),
+        rx.text(t("sy.allergies_hint"), size="1", color=GRAY),
+        rx.el.label(
+            rx.checkbox(
+                checked=SchoolYearState.reviewed,
+                on_change=SchoolYearState.set_reviewed,
+                id="sy-reviewed",
+                size="3",
+            ),
+            rx.text(t("sy.reviewed"), size="2", weight="medium"),
+            html_for="sy-reviewed",
+            class_name="hm-sy-check",
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def _archive() -> rx.Component:
+    """A child who left: archived after a second tap (hidden from booking, history kept)."""
+    return rx.vstack(
+        rx.cond(
+            SchoolYearState.archive_open,
+            rx.flex(
+                rx.button(
+                    rx.icon("archive", size=14, aria_hidden="true"),
+                    t("sy.archive_yes"),
+                    color_scheme="red",
+                    on_click=SchoolYearState.archive,
+                    disabled=SchoolYearState.busy,
+                    custom_attrs={"data-hm-once": "", "data-hm-turn": SchoolYearState.turn},
+                    id="sy-archive-yes",
+                ),
+                rx.button(
+                    t("sy.archive_no"),
+                    variant="soft",
+                    color_scheme="gray",
+                    on_click=SchoolYearState.ask_archive(False),
+                ),
+                spacing="3",
+                wrap="wrap",
+            ),
+            rx.button(
+                rx.icon("archive", size=14, aria_hidden="true"),
+                t("sy.archive"),
+                variant="soft",
+                color_scheme="gray",
+                on_click=SchoolYearState.ask_archive(True),
+                id="sy-archive",
+            ),
+        ),
+        rx.text(t("sy.archive_hint"), size="1", color=GRAY),
+        spacing="1",
+    )
+
+
+def _child_form() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
+                rx.badge(
+                    SchoolYearState.remaining.to_string(),
+                    " ",
+                    t("sy.to_confirm"),
+                    variant="soft",
+                    size="2",
+                ),
+                justify="between",
+                align="center",
+                wrap="wrap",
+                spacing="2",
+                width="100%",
+            ),
+            rx.text(
+                rx.text.strong(t("sy.last_year")),
+                " ",
+                SchoolYearState.last_year,
+                size="2",
+                color=GRAY,
+            ),
+            select_field(
+                "sy-grade",
+                t("sy.grade"),
+                NO_ERROR,
+                SchoolYearState.grades,
+                SchoolYearState.grade_id,
+                SchoolYearState.set_grade,
+                t("sy.choose_grade"),
+            ),
+            rx.cond(
+                SchoolYearState.graduating,
+                rx.callout.root(
+                    rx.callout.icon(rx.icon("graduation-cap", aria_hidden="true")),
+                    rx.callout.text(t("sy.graduating")),
+                    color_scheme="amber",
+                    size="1",
+                    width="100%",
+                    id="sy-graduating",
+                ),
+                rx.text(t("sy.offered"), size="1", color=GRAY),
+            ),
+            select_field(
+                "sy-school",
+                t("sy.school"),
+                NO_ERROR,
+                SchoolYearState.schools,
+                SchoolYearState.school_id,
+                SchoolYearState.set_school,
+                t("sy.choose_school"),
+            ),
+            select_field(
+                "sy-teacher",
+                t("sy.teacher"),
+                NO_ERROR,
+                SchoolYearState.teachers,
+                SchoolYearState.teacher_id,
+                SchoolYearState.set_teacher,
+                t("sy.choose_teacher"),
+            ),
+            _allergies(),
+            submit_button(
+                rx.fragment(t("sy.confirm"), " ", SchoolYearState.name),
+                SchoolYearState.busy,
+                turn=SchoolYearState.turn,
+                type="button",
+                on_click=SchoolYearState.confirm,
+                id="sy-confirm",
+            ),
+            rx.divider(),
+            _archive(),
+            spacing="4",
+            width="100%",
+        ),
+        size="3",
+        width="100%",
+    )
+
+
+def _done() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("party-popper", size=28, aria_hidden="true"),
+            rx.heading(t("sy.done_title"), as_="h2", size="5", id="sy-done"),
+            rx.text(t("sy.done_text"), size="2", color=GRAY),
+            rx.flex(
+                link_button(t("sy.book"), href=BOOK_MEAL_ROUTE, size="3", id_="sy-book"),
+                link_button(t("sy.account"), href="/edit-profile", size="3", variant="soft"),
+                spacing="3",
+                wrap="wrap",
+            ),
+            spacing="3",
+            align="center",
+            text_align="center",
+        ),
+        size="3",
+        width="100%",
+    )
+
+
+def school_year() -> rx.Component:
+    return parent_only(
+        plain_screen(
+            screen_heading(
+                rx.fragment(t("sy.heading")),
+                rx.fragment(SchoolYearState.year_label, " · ", t("sy.intro")),
+            ),
+            rx.cond(
+                SchoolYearState.loading,
+                rx.center(rx.spinner(size="3"), padding="48px"),
+                rx.cond(SchoolYearState.child_id != "", _child_form(), _done()),
+            ),
+        )
+    )
+
+
+def register_school_year_pages(app: rx.App) -> None:
+    app.add_page(
+        school_year,
+        route=ROUTE,
+        title=t("title.school_year"),
+        on_load=[leave_screen(), AuthState.require_parent, SchoolYearState.load],
+    )
+    mark_ready(ROUTE)

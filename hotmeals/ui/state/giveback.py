@@ -1,0 +1,47 @@
+"""The give-back dashboard on the account page (issue 26): ``services/giveback.py``'s
+figures for the signed-in family, loaded when the card mounts."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.base import call_service
+
+
+class GiveBackState(rx.State):
+    loaded: bool = False
+    year_label: str = ""
+    meals: int = 0
+    total: str = ""
+    school_community: str = ""
+    nutrition: str = ""
+    donations: str = ""
+    schools: list[dict[str, str]] = []
+
+    @rx.event
+    async def load(self):
+        from hotmeals.services import giveback
+
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            return
+        got = await call_service(giveback.family_giveback, parent_id=who.parent_id, lang=who.lang)
+        self.year_label = got["school_year_label"]
+        self.meals = int(got["meals"])
+        self.total = got["total"]
+        self.school_community = got["school_community"]
+        self.nutrition = got["nutrition"]
+        self.donations = got["donations"]
+        self.schools = [
+            {
+                "id": str(row["school_id"]),
+                "school": row["school"],
+                "children": ", ".join(row["children"]),
+                "meals": str(row["meals"]),
+                "given": row["given"],
+                "school_total": row["school_total"],
+            }
+            for row in got["schools"]
+        ]
+        self.loaded = True

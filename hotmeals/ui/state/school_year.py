@@ -1,0 +1,195 @@
+"""The start of the school year (issue 26): /edit-profile/school-year, one child at a time
+(grade one up offered, teacher, school, allergies reviewed; or archive), and the gate that
+Book meal and the cart run first. The rules are ``services/school_year.py``'s: the booking
+services refuse an unconfirmed child whatever the browser does."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import message, submission_key
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+ROUTE = "/edit-profile/school-year"
+
+
+def _s(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+class SchoolYearState(rx.State):
+    loading: bool = True
+    year_label: str = ""
+    remaining: int = 0
+    child_id: str = ""
+    name: str = ""
+    last_year: str = ""  # "Grade 3 · Ms. Roy · Maple Public School"
+    allergies: list[dict[str, str]] = []
+    graduating: bool = False
+    schools: list[dict[str, str]] = []
+    grades: list[dict[str, str]] = []
+    all_teachers: list[dict[str, str]] = []
+    school_id: str = ""
+    teacher_id: str = ""
+    grade_id: str = ""
+    reviewed: bool = False
+    archive_open: bool = False  # "Left the school" tapped: asks before archiving
+    busy: bool = False
+    turn: int = 0
+
+    _once_key: str = ""
+    _once_digest: str = ""
+
+    @rx.var
+    def teachers(self) -> list[dict[str, str]]:
+        return [t for t in self.all_teachers if t["school_id"] == self.school_id]
+
+    @rx.event
+    async def gate(self):
+        """on_load of Book meal and the cart: a child to confirm sends the parent to the
+        confirmation first (the services refuse to book for that child anyway)."""
+        from hotmeals.services import school_year
+
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            return None
+        count = await call_service(school_year.pending_count, parent_id=who.parent_id)
+        if count:
+            return rx.redirect(ROUTE, replace=True)
+        return None
+
+    @rx.event
+    async def load(self):
+        self.loading = True
+        yield
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            return
+        await self._show(who.parent_id, who.lang)
+        self.loading = False
+
+    async def _show(self, parent_id: int, lang: str) -> None:
+        from hotmeals.services import school_year
+
+        state = await call_service(school_year.status, parent_id=parent_id, lang=lang)
+        self.year_label = state["school_year_label"]
+        self.remaining = state["pending_count"]
+        self.grades = [{"id": _s(g["id"]), "name": g["label"]} for g in state["grades"]]
+        self.reviewed = False
+        self.archive_open = False
+        if not state["pending"]:
+            self.child_id = ""
+            return
+        child = state["pending"][0]
+        self.child_id = _s(child["id"])
+        self.name = f"{child['first_name']} {child['last_name']}"
+        self.last_year = " · ".join(
+            part for part in (child["grade"], child["teacher"], child["school"]) if part
+        )
+        self.allergies = [
+            {"name": a["name"], "level": a["alert_level_label"], "value": a["alert_level"]}
+            for a in child["allergies"]
+        ]
+        self.graduating = bool(child["graduating"])
+        self.schools = [{"id": _s(s["id"]), "name": s["name"]} for s in child["schools"]]
+        self.all_teachers = [
+            {"id": _s(t["id"]), "name": t["name"], "school_id": _s(t["school_id"])}
+            for t in child["teachers"]
+        ]
+        self.school_id = _s(child["school_id"])
+        self.grade_id = _s(child["offered_grade_id"])
+        # The same teacher is kept only when the grade stays; a new grade asks for the teacher.
+        same = child["offered_grade_id"] == child["grade_id"]
+        self.teacher_id = _s(child["teacher_id"]) if same else ""
+
+    @rx.event
+    def set_school(self, value: str):
+        self.school_id = str(value)
+        if not any(t["id"] == self.teacher_id for t in self.teachers):
+            self.teacher_id = ""
+
+    @rx.event
+    def set_teacher(self, value: str):
+        self.teacher_id = str(value)
+
+    @rx.event
+    def set_grade(self, value: str):
+        self.grade_id = str(value)
+
+    @rx.event
+    def set_reviewed(self, value: bool):
+        self.reviewed = bool(value)
+
+    @rx.event
+    def ask_archive(self, value: bool):
+        self.archive_open = bool(value)
+
+    @rx.event
+    async def confirm(self):
+        try:
+            async for event in self._act("confirm"):
+                yield event
+        finally:
+            self.turn += 1
+
+    @rx.event
+    async def archive(self):
+        try:
+            async for event in self._act("archive"):
+                yield event
+        finally:
+            self.turn += 1
+
+    async def _act(self, action: str):
+        from hotmeals.services import school_year
+        from hotmeals.services.submissions import submit_once
+
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
+            return
+        self.busy = True
+        yield
+        name = self.name.split(" ")[0]
+        try:
+            if action == "confirm":
+                payload = {
+                    "child_id": self.child_id,
+                    "school_id": self.school_id,
+                    "teacher_id": self.teacher_id,
+                    "grade_id": self.grade_id,
+                    "allergies_reviewed": self.reviewed,
+                }
+                await call_service(
+                    submit_once,
+                    parent_id=who.parent_id,
+                    key=submission_key(self, ["confirm", payload]),
+                    action="confirm_school_year",
+                    fn=school_year.confirm_child,
+                    lang=lang,
+                    **payload,
+                )
+                done = tr("sy.confirmed", lang, name=name)
+            else:
+                await call_service(
+                    submit_once,
+                    parent_id=who.parent_id,
+                    key=submission_key(self, ["archive", self.child_id]),
+                    action="archive_child",
+                    fn=school_year.archive_child,
+                    child_id=self.child_id,
+                )
+                done = tr("sy.archived", lang, name=name)
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        await self._show(who.parent_id, lang)
+        self.busy = False
+        yield succeeded(done)
