@@ -2,16 +2,19 @@
 the answer lost (the browser then reports an error), paid with no report at all, declined
 cards, browser declines and cancels of sessions that may still be paid later, retries (a new
 checkout of the same cart), checkouts with a saved card (approved, declined, the answer lost,
-a 500, two taps at once), order cancels, modifications and meal moves (costing more, less or
-the same; a difference paid through the Lightbox or a saved card with the same outcomes),
-repeats of a modify or a move with its key, a 500 on the next Converge call, and
-reconciliation rounds, once the rounds have run after every session's life:
+a 500, two taps at once, a tap again right after a lost answer), order cancels, modifications
+and meal moves (costing more, less or the same; a difference paid through the Lightbox or a
+saved card with the same outcomes), repeats of a modify or a move with its key, a 500 on the
+next Converge call, and reconciliation rounds, once the rounds have run after every session's
+life:
 
 - every approved sale at Converge is a payment row that pays for one placed order or an
   applied change, or is voided / returned in full with its own refund rows;
 - the simulator's net equals the app's net for the parent, to the cent;
 - no payment is refunded beyond what it paid;
-- nothing is left CREATED, UNKNOWN, PENDING, and every failed attempt is closed."""
+- nothing is left CREATED, UNKNOWN, PENDING, and every failed attempt is closed;
+- and on the way: two saved-card taps at once, or a tap again after a lost answer, make one
+  sale at most."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
