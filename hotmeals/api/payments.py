@@ -34,7 +34,7 @@ from hotmeals.api.deps import (
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, to_decimal_string
-from hotmeals.domain.payments import Purpose
+from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import cards, checkout, donations, payments
 from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
@@ -387,13 +387,16 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
     body = await parse_body(request, DeclinedIn, who.lang)
     if body.payment_id is None:
         raise DomainError("payment_not_found", field="payment_id")
-    view = await run(
-        payments.record_decline,
+    # A hint, never Converge's word (issue 21): Converge is asked first, and a sale it made
+    # pays for the attempt (the client's answer was lost) instead of "your card was declined".
+    asked = await payments.report_browser_failure(
         payment_id=body.payment_id,
-        message=body.ssl_result_message or "",
         parent_id=who.parent_id,
+        message=body.ssl_result_message or "",
     )
-    return _answer(view, who.lang)
+    if not asked.answered and asked.view.state != PaymentState.APPROVED:
+        return fail(t("pay.not_confirmed", who.lang), data=payment_out(asked.view))
+    return _answer(asked.view, who.lang)
 
 
 @router.post(

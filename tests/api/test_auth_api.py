@@ -70,6 +70,28 @@ def test_signup_creates_an_unverified_parent_and_mails_a_code(client):
     assert last_otp(email) not in code.code_hash  # only a digest is stored
 
 
+def _documented(section: str) -> tuple[dict, dict]:
+    """The first request and answer examples of a docs/api.md section."""
+    import json
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parents[2].joinpath("docs", "api.md").read_text("utf-8")
+    part = text.split(f"### {section}\n", 1)[1].split("\n### ", 1)[0]
+    blocks = re.findall(r"```json\n(.*?)```", part, re.S)
+    return json.loads(blocks[0]), json.loads(blocks[1])
+
+
+def test_the_signup_example_of_docs_api_is_what_signup_answers(client):
+    """Issue 21 (small): the documented Signup answer said another message than the one sent.
+    The example's request (its address and phone made new) gets the example's message."""
+    request, answer = _documented("POST /api/v1/Parent/auth/Signup")
+    email = new_email()
+    sent = {**request, "email": email, "phone": signup_body(email)["phone"]}
+    got = ok(post(client, "/Parent/auth/Signup", sent))
+    assert answer["code"] == 1
+    assert got["message"] == answer["message"].replace(request["email"], email), got
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [

@@ -17,7 +17,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, Payment
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit, sim_txns
-from tests.payments.support import SimServer
+from tests.payments.support import DECLINED_CARD, SimServer
 from tests.payments.test_checkout_api import fill, make_family
 
 API_KEY = "hotmeals-repeat-key"
@@ -178,3 +178,44 @@ def test_add_order_repeated_with_its_key_gets_the_first_answer(
     assert first["code"] == 1 and first["data"]["status"] == "placed", first
     assert again == first
     assert len(sim_txns(sim, started["data"]["invoice_number"], "SALE")) == 1
+
+
+def test_paymentdeclined_after_a_real_sale_is_not_believed(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    """Issue 21 §1 for PaymentDeclined (a donation, or any attempt paid in the Lightbox): the
+    sale was made and its answer lost, the client reports onError. Converge is asked before
+    the report is kept: the donation is paid with that sale (code 1, APPROVED), never
+    'your card was declined' (before: DECLINED until a round, and a parent told so pays again).
+    A real decline is still said as one."""
+    from datetime import UTC, datetime
+
+    sim.clock.now = datetime.now(UTC)  # Converge is searched by the payment's own dates
+    path = "/Parent/order/getConvergeSessionToken"
+    start = call(api, path, {"purpose": "donation", "amount": "12.00"}, family["token"])
+    assert lightbox_submit(sim, start["data"]["ssl_txn_auth_token"])["outcome"] == "approval"
+    told = call(
+        api,
+        "/Parent/payment/PaymentDeclined",
+        {"payment_id": start["data"]["payment_id"], "ssl_result_message": "error"},
+        family["token"],
+    )
+    assert told["code"] == 1 and told["data"]["state"] == "APPROVED", told
+    with session_scope() as s:
+        gifts = s.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()
+    assert [(d.amount_cents, d.status) for d in gifts] == [(1200, "PAID")]
+    assert len(sim_txns(sim, start["data"]["invoice_number"], "SALE")) == 1
+    # A decline Converge confirms (no sale) is said as one.
+    other = call(api, path, {"purpose": "donation", "amount": "8.00"}, family["token"])
+    answer = lightbox_submit(sim, other["data"]["ssl_txn_auth_token"], number=DECLINED_CARD)
+    no = call(
+        api,
+        "/Parent/payment/PaymentDeclined",
+        {
+            "payment_id": other["data"]["payment_id"],
+            "ssl_result_message": answer["response"]["ssl_result_message"],
+        },
+        family["token"],
+    )
+    assert no["code"] == 0 and no["data"]["state"] == "DECLINED", no
+    assert no["message"].startswith("Your card was declined. ")

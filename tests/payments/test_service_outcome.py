@@ -5,6 +5,7 @@ screens and ``/api/v1`` get the same checked outcome and the same words."""
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy.engine import Engine
 
 from hotmeals.payments.converge import ConvergeClient
@@ -97,6 +98,40 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
     assert broken.status == "error" and broken.message.startswith("We could not confirm")
     row = payment_row(pay_engine, session.payment_id)
     assert row.state == "DECLINED" and row.closed_at is None  # asked again by the round
+
+
+@pytest.mark.parametrize("outcome", ["declined", "error", "cancelled"])
+async def test_a_lightbox_failure_after_a_real_sale_is_the_sale(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict, outcome: str
+) -> None:
+    """Issue 21 §1 on the screens' door (the donate page's ``lightbox_closed``): Converge made
+    the sale, the page reports a failure; the server asks Converge and the payment is the
+    sale: 'approved', the donation paid, one sale."""
+    from sqlmodel import select
+
+    from hotmeals.db.engine import session_scope
+    from hotmeals.db.models import Donation
+    from tests.payments.service_support import sim_txns
+
+    session = await _donation(pay_engine, gateway, family)
+    assert lightbox_submit(live_sim, session.token)["outcome"] == "approval"
+    settled = await settle_lightbox(
+        parent_id=family["parent_id"],
+        payment_id=session.payment_id,
+        outcome=outcome,
+        message=outcome.upper(),
+        lang="fr",
+        engine=pay_engine,
+        gateway=gateway,
+    )
+    assert settled.status == "success", settled
+    assert payment_row(pay_engine, session.payment_id).state == "APPROVED"
+    with session_scope(pay_engine) as db:
+        donation = db.get(Donation, payment_row(pay_engine, session.payment_id).donation_id)
+        assert donation.status == "PAID"
+        mine = db.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()
+        assert [d.id for d in mine] == [donation.id]
+    assert len(sim_txns(live_sim, session.invoice_number, "SALE")) == 1
 
 
 async def test_the_add_card_lightbox_saves_only_a_card_converge_vouches_for(

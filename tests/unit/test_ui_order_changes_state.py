@@ -27,6 +27,7 @@ from tests.unit.test_ui_orders_state import (  # noqa: F401
     _run,
     background,
     database,
+    sqlite_only,
 )
 
 BASE = "http://localhost/parent"
@@ -50,6 +51,7 @@ def _changes(order_id: int) -> list[tuple[str, str]]:
         return [(r.kind, r.state) for r in rows]
 
 
+@sqlite_only
 def test_the_owner_removes_a_line_and_takes_it_back(database: Path) -> None:  # noqa: F811
     async def scenario():
         parent_id, order_id, line_id = _placed_order("HM-UC-0001")
@@ -89,6 +91,7 @@ def test_the_owner_removes_a_line_and_takes_it_back(database: Path) -> None:  # 
     asyncio.run(scenario())
 
 
+@sqlite_only
 def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noqa: F811
     async def scenario():
         victim_id, order_id, line_id = _placed_order("HM-UC-0002")
@@ -138,6 +141,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
     asyncio.run(scenario())
 
 
+@sqlite_only
 def test_no_session_gets_nothing(database: Path) -> None:  # noqa: F811
     async def scenario():
         _parent_id, order_id, line_id = _placed_order("HM-UC-0003")
@@ -149,5 +153,30 @@ def test_no_session_gets_nothing(database: Path) -> None:  # noqa: F811
         meal = await meal_root.get_state(ManageMealState)
         await _run(meal.load())
         assert not meal.loaded and meal.meal == {}
+
+    asyncio.run(scenario())
+
+
+def test_a_modification_confirmed_twice_at_once_runs_once(database: Path) -> None:  # noqa: F811
+    """Issue 21 §5: two taps on 'Confirm' reach the background handler together (SQLite and
+    PostgreSQL): the change is applied once, one answer; the screen is not busy after."""
+
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order("HM-UC-0004")
+        root = await _root(parent_id, f"/edit-profile/modify-order?id={order_id}")
+        state = await root.get_state(ModifyOrderState)
+        await _run(state.load())
+        await _run(state.remove(str(line_id)))
+        assert state.has_changes and state.can_confirm
+        first, second = await asyncio.gather(
+            _run(background(state, "confirm")), _run(background(state, "confirm"))
+        )
+        said = [events for events in (first, second) if any(e is not None for e in events)]
+        assert len(said) == 1, (first, second)
+        assert not state.busy and state.status != "error", state.message
+        assert _changes(order_id) == [("modify", "applied")]
+        with session_scope() as s:
+            line = s.get(OrderLine, line_id)
+            assert line.quantity - line.cancelled_quantity == 0 or line.status != "active"
 
     asyncio.run(scenario())

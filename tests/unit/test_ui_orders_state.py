@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
+import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 import reflex as rx
@@ -44,23 +47,71 @@ from tests.factories import make_child, make_parent, portion_of
 DEMO_EMAIL = "parent@example.com"
 
 
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
+def _new_database(backend: str, folder: Path) -> tuple[str, str | None]:
+    """(url, PostgreSQL database name to drop after) for ``backend``; PostgreSQL at
+    127.0.0.1:5432 in a database of its own, skipped when it does not answer (failed with
+    ``REQUIRE_SERVICES=1``)."""
+    if backend == "sqlite":
+        return f"sqlite:///{folder / 'ui.db'}", None
+    import psycopg
+
+    from tests.integration.conftest import PG_ADMIN_DSN, PG_URL
+
+    try:
+        with psycopg.connect(PG_ADMIN_DSN, connect_timeout=3, autocommit=True) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        message = f"PostgreSQL not available at {PG_ADMIN_DSN!r}: {exc}"
+        if os.environ.get("REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    name = f"hm_ui_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return PG_URL.format(name=name), name
+
+
+def _drop_database(name: str | None) -> None:
+    if name:
+        import psycopg
+
+        from tests.integration.conftest import PG_ADMIN_DSN
+
+        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+# SQLite and PostgreSQL (issue 21 §5: a confirm tapped twice, or in two tabs, at once runs
+# once, whatever the database's locking); the tests that only read or refuse run on SQLite
+# (``sqlite_only``).
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+]
+sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Path]:
     folder = tmp_path_factory.mktemp("ui-orders")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
+    url, name = _new_database(request.param, folder)
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("DATABASE_URL", url)
+            mp.setenv("DATA_DIR", str(folder))
+            mp.delenv("SMTP_HOST", raising=False)
+            get_settings.cache_clear()
+            get_engine.cache_clear()
+            SQLModel.metadata.create_all(get_engine())
+            with session_scope() as session:
+                load_demo_data(session)
+            yield folder
+            mail.drain()
+            get_engine().dispose()
+            get_settings.cache_clear()
+            get_engine.cache_clear()
+    finally:
+        _drop_database(name)
 
 
 def _placed_order(number: str) -> tuple[int, int, int]:
@@ -127,12 +178,36 @@ async def _run(result) -> list:
     return [] if value is None else [value]
 
 
+class _Proxy:
+    """What Reflex hands a background handler instead of the state (``StateProxy``), as far
+    as these tests need: ``async with self`` holds the state's lock (one per state), and
+    every attribute is the state's."""
+
+    locks: ClassVar[dict[int, asyncio.Lock]] = {}
+
+    def __init__(self, state: rx.State) -> None:
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+    def __setattr__(self, name: str, value) -> None:
+        setattr(self._state, name, value)
+
+    async def __aenter__(self):
+        await self.locks.setdefault(id(self._state), asyncio.Lock()).acquire()
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        self.locks[id(self._state)].release()
+
+
 def background(state: rx.State, name: str, *args):
-    """A background handler's body run on the state itself (Reflex runs it on a proxy of
-    the state; it refuses a direct call)."""
+    """A background handler's body run on a proxy of the state that holds the state's lock
+    inside ``async with self``, as Reflex runs it (it refuses a direct call)."""
     handler = getattr(type(state), name)
     assert handler.is_background, name
-    return handler.fn(state, *args)
+    return handler.fn(_Proxy(state), *args)
 
 
 async def _signed_in(parent_id: int | None, order_id: int = 0) -> rx.State:
@@ -156,6 +231,7 @@ def _cart_rows(parent_id: int) -> list[tuple[int, int]]:
         return [(r.order_line_id, r.quantity) for r in rows]
 
 
+@sqlite_only
 def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> None:
     async def scenario():
         parent_id, order_id, line_id = _placed_order("HM-UI-0001")
@@ -258,6 +334,63 @@ def test_a_cancel_confirmed_twice_at_once_in_the_background_runs_once(database: 
     asyncio.run(scenario())
 
 
+def test_a_cancel_confirmed_in_two_tabs_at_once_runs_once(database: Path) -> None:
+    """Two tabs of the parent (two sessions, so two states and two submission keys) confirm
+    the order's cancel together: the order is cancelled once, with one cancellation; each
+    tab ends its busy state."""
+
+    async def scenario():
+        parent_id, order_id, _line_id = _placed_order("HM-UI-0010")
+        tabs = []
+        for _ in range(2):
+            root = await _signed_in(parent_id, order_id)
+            detail = await root.get_state(OrderDetailState)
+            await _run(detail.load())
+            detail.reason_id = str(detail.reasons[0].id)
+            tabs.append(detail)
+        await asyncio.gather(*(_run(background(t, "confirm_cancel_order")) for t in tabs))
+        assert not any(t.cancelling for t in tabs)
+        assert "Order Cancelled" in [t.done_title for t in tabs]
+        with session_scope() as s:
+            assert s.get(Order, order_id).status == "cancelled"
+            rows = s.exec(select(OrderCancellation).where(OrderCancellation.order_id == order_id))
+            assert len(rows.all()) == 1
+
+    asyncio.run(scenario())
+
+
+def test_the_cancel_cart_confirmed_twice_at_once_runs_once(database: Path) -> None:
+    """Two taps on the cancel cart's 'Yes' reach the background handler together: the meal
+    is cancelled once (one cancellation), the cart emptied, one answer."""
+
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order("HM-UI-0011")
+        root = await _signed_in(parent_id, order_id)
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        detail.ask_add(str(line_id))
+        detail.set_add_qty("1")
+        await _run(detail.confirm_add())
+        cart = await root.get_state(CancelCartState)
+        await _run(cart.load())
+        cart.set_reason(next(r for r in cart.reasons if not r.is_other).id)
+        await _run(cart.ask_confirm())
+        assert cart.sure_open
+        first, second = await asyncio.gather(
+            _run(background(cart, "confirm")), _run(background(cart, "confirm"))
+        )
+        said = [events for events in (first, second) if any(e is not None for e in events)]
+        assert len(said) == 1, (first, second)
+        assert not cart.confirming and cart.is_empty
+        with session_scope() as s:
+            assert s.get(OrderLine, line_id).cancelled_quantity == 1
+            rows = s.exec(select(OrderCancellation).where(OrderCancellation.order_id == order_id))
+            assert len(rows.all()) == 1
+
+    asyncio.run(scenario())
+
+
+@sqlite_only
 def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
     async def scenario():
         victim_id, order_id, line_id = _placed_order("HM-UI-0002")
@@ -303,6 +436,7 @@ def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
     asyncio.run(scenario())
 
 
+@sqlite_only
 def test_no_session_gets_nothing(database: Path) -> None:
     async def scenario():
         _parent_id, order_id, _line_id = _placed_order("HM-UI-0003")
@@ -320,6 +454,7 @@ def test_no_session_gets_nothing(database: Path) -> None:
     asyncio.run(scenario())
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     ("lang", "expected"), [("en", "cancellation deadline for"), ("fr", "date limite")]
 )
