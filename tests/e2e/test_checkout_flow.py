@@ -244,12 +244,19 @@ def test_a_card_saved_while_paying_pays_the_next_order_without_the_lightbox(
     expect(card).to_have_attribute("data-state", "checked")
     expect(page.locator(f"label[for='pay-card-{saved[0][0]}']")).to_contain_text("ending in 0002")
     expect(page.locator("#pay-save-card")).to_have_count(0)
-    page.click("#summary-pay")
+    expect(page.locator("#pay-bar-with")).to_contain_text("ending in 0002")  # shown on a phone
+    page.dblclick("#summary-pay")  # a double tap: one charge
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
     expect(page).to_have_url(re.compile(r"/parent/payment/?\?order=HM-\d+$"))
     expect(page.locator("#pwc-dialog")).not_to_be_visible()
     number = page.locator("#order-number").inner_text()
     assert rows(app, 'SELECT status FROM "order" WHERE number = ?', number) == [("placed",)]
+    assert rows(
+        app,
+        'SELECT COUNT(*) FROM payment p JOIN "order" o ON o.id = p.order_id '
+        "WHERE o.number = ? AND p.state = 'APPROVED'",
+        number,
+    ) == [(1,)]
     assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [
         (0,)
     ]
