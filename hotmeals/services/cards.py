@@ -13,7 +13,9 @@ deleted; a token Converge no longer knows is deleted here too.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from datetime import date
 from typing import Any
 
 from sqlalchemy import func, update
@@ -74,6 +76,19 @@ def card_view(card: StoredCard) -> CardView:
         expiry=expiry,
         created_at=card.created_at.isoformat(),
     )
+
+
+def default_card(cards: Sequence[CardView], today: date) -> CardView | None:
+    """The saved card a payment starts with: the one saved last among those not expired on
+    ``today`` (a card without a known expiry counts as valid); None when there is none."""
+
+    def valid(card: CardView) -> bool:
+        found = re.fullmatch(r"(\d\d)/(\d\d)", card.expiry)
+        if found is None:
+            return True
+        return (2000 + int(found[2]), int(found[1])) >= (today.year, today.month)
+
+    return max((c for c in cards if valid(c)), key=lambda c: c.id, default=None)
 
 
 def list_cards(session: Session, *, parent_id: int) -> list[CardView]:

@@ -79,7 +79,7 @@ def test_parent_screens_have_no_serious_axe_violation(page: Page, parent_cookie:
 # whole screens are checked (tests/e2e/cartdata.py).
 CHECKOUT_PATHS = {
     "/edit-profile/cart": ".hm-cart-line",
-    "/edit-profile/order-summary": "#summary-charges",
+    "/edit-profile/order-summary": "#summary-pay",
     "/payment": "#pay-submit",
 }
 

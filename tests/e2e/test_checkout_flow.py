@@ -2,9 +2,10 @@
 screens 4-7): the demo parent's cart holds meals for two children on two dates (one with an
 add-on and a special note, made through ``services.cart.add_to_cart``); the parent changes a
 quantity, removes a line behind 'Are you sure?', applies a promo code (after a refused one),
-sees every charge, pays in the stand-in Lightbox and gets the order number, the empty cart and
-the confirmation e-mail. A declining card leaves the cart as it was and a retry with another
-card pays; that run is in French."""
+sees every charge, pays from the summary with one Pay in the stand-in Lightbox (issue 20) and
+gets the order number, the empty cart and the confirmation e-mail. A declining card leaves the
+cart as it was and a retry with another card pays; that run is in French. A card saved while
+paying is the next summary's choice and pays with one tap."""
 
 from __future__ import annotations
 
@@ -131,22 +132,17 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
     shot(page, "summary")
 
-    page.click("#summary-pay")
-    expect(page).to_have_url(re.compile(r"/parent/payment/?$"))
-    expect(page.locator("#pay-total")).to_have_text(total)  # promo and donation carried
-    expect(page.locator("header")).to_have_count(0)  # no site header on payment (spec §2)
-    # Back and Forward walk payment -> summary -> payment.
-    page.go_back()
-    expect(page).to_have_url(re.compile(r"/order-summary/?$"))
-    expect(page.locator("#promo-applied")).to_contain_text(PROMO)
-    page.go_forward()
-    expect(page.locator("#pay-total")).to_have_text(total)
-
-    shot(page, "payment")
+    # One Pay, on the summary (issue 20): the amount with the promo and the donation, then
+    # the Lightbox, then the confirmation at its own address; no second Pay on the way.
+    pay = page.locator("#summary-pay")
+    expect(pay).to_have_text(f"Pay {total}")
     page.click("#pay-card-new")
-    page.click("#pay-submit")
+    pay.click()
     pay_in_lightbox(page, VISA)
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"/parent/payment/?\?order=HM-\d+$"))
+    expect(page.locator("#pay-submit")).to_have_count(0)
+    expect(page.locator("header")).to_have_count(0)  # no site header on payment (spec §2)
     shot(page, "placed")
     for name in demo["children"]:
         expect(page.locator("#order-confirmation")).to_contain_text(name)
@@ -196,12 +192,8 @@ def test_a_declined_card_keeps_the_cart_and_another_card_pays_in_french(
     page.click("#promo-apply")
     expect(page.locator("#promo-code-error")).to_have_text("Ce code promo n'existe pas")
     shot(page, "summary-fr")
-    page.click("#summary-pay")
-    expect(page).to_have_url(re.compile(r"/parent/payment/?$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Paiement")
-
     page.click("#pay-card-new")
-    page.click("#pay-submit")
+    page.click("#summary-pay")
     pay_in_lightbox(page, DECLINED_CARD)
     status = page.locator("#pay-status")
     expect(status).to_have_attribute("data-status", "declined", timeout=30_000)
@@ -210,9 +202,10 @@ def test_a_declined_card_keeps_the_cart_and_another_card_pays_in_french(
     assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [
         (4,)
     ]
+    expect(page).to_have_url(re.compile(r"/order-summary/?$"))  # still the summary
 
     # Retry with another card.
-    page.click("#pay-submit")
+    page.click("#summary-pay")
     pay_in_lightbox(page, VISA)
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
     expect(page.locator("#order-placed")).to_contain_text("Numéro de commande")
@@ -227,6 +220,7 @@ def test_a_declined_card_keeps_the_cart_and_another_card_pays_in_french(
 def test_a_card_saved_while_paying_pays_the_next_order_without_the_lightbox(
     page: Page, app: AppServer, demo: dict
 ) -> None:
+    # /payment still pays for a parent who lands there directly.
     open_page(page, "/payment")
     page.click("#pay-card-new")
     page.click("#pay-save-card")
@@ -241,18 +235,28 @@ def test_a_card_saved_while_paying_pays_the_next_order_without_the_lightbox(
     )
     assert saved, "the card that paid is saved"
 
+    # The next summary starts with the card saved last (the default a parent expects): one
+    # tap pays it, without the Lightbox.
     fill_cart(app)
-    open_page(page, "/payment")
+    open_page(page, "/edit-profile/order-summary")
     card = page.locator(f"#pay-card-{saved[0][0]}")
     expect(card).to_be_visible()
+    expect(card).to_have_attribute("data-state", "checked")
     expect(page.locator(f"label[for='pay-card-{saved[0][0]}']")).to_contain_text("ending in 0002")
-    card.click()
     expect(page.locator("#pay-save-card")).to_have_count(0)
-    page.click("#pay-submit")
+    expect(page.locator("#pay-bar-with")).to_contain_text("ending in 0002")  # shown on a phone
+    page.dblclick("#summary-pay")  # a double tap: one charge
     expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
+    expect(page).to_have_url(re.compile(r"/parent/payment/?\?order=HM-\d+$"))
     expect(page.locator("#pwc-dialog")).not_to_be_visible()
     number = page.locator("#order-number").inner_text()
     assert rows(app, 'SELECT status FROM "order" WHERE number = ?', number) == [("placed",)]
+    assert rows(
+        app,
+        'SELECT COUNT(*) FROM payment p JOIN "order" o ON o.id = p.order_id '
+        "WHERE o.number = ? AND p.state = 'APPROVED'",
+        number,
+    ) == [(1,)]
     assert rows(app, "SELECT COUNT(*) FROM cartline WHERE parent_id = ?", demo["parent_id"]) == [
         (0,)
     ]
@@ -280,10 +284,8 @@ def test_an_unpayable_line_is_flagged_and_the_rest_is_paid(
         shot(page, "cart-flagged")
         page.locator("#cart-continue").click()
         expect(page.locator("#summary-lines")).to_contain_text("Cannot be paid")
-        page.click("#summary-pay")
-        expect(page).to_have_url(re.compile(r"/parent/payment/?$"))
         page.click("#pay-card-new")
-        page.click("#pay-submit")
+        page.click("#summary-pay")
         pay_in_lightbox(page, VISA)
         expect(page.locator("#order-placed")).to_be_visible(timeout=30_000)
         expect(page.locator("#order-confirmation")).not_to_contain_text(demo["children"][1])

@@ -1,7 +1,7 @@
 """Issue 20, part 2: what a parent trips over, in Chromium at 390 px in French and at 1280 px
 in English (one run each): nothing typed on sign-up is erased when the page comes alive; the
-payment's confirmation has its own address (the order's number) and survives a reload and
-Back."""
+order summary pays with one Pay, kept in view, and the payment's confirmation has its own
+address (the order's number) and survives a reload and Back."""
 
 from __future__ import annotations
 
@@ -84,10 +84,12 @@ def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
     fill_cart(app)
     page.context.add_cookies([parent_cookie])
     use_language(page, lang)
-    open_page(page, "/payment")
-    total = page.locator("#pay-total").inner_text()
+    # One Pay, on the summary (issue 20): it opens the Lightbox, and the confirmation follows
+    # with no second Pay.
+    open_page(page, "/edit-profile/order-summary")
+    total = page.locator("#summary-charges .hm-charge-total_pay dd").inner_text()
     page.click("#pay-card-new")
-    page.click("#pay-submit")
+    page.click("#summary-pay")
     # The Lightbox writes the amount as the app does ("29,66 $" in French) and shows an
     # invoice that starts with the order's number.
     lightbox = page.locator("#pwc-dialog")
@@ -100,6 +102,7 @@ def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
     assert re.fullmatch(r"HM-\d+", number), number
     assert re.search(rf"{number}-[0-9A-F]{{10}}", shown), shown
     expect(page).to_have_url(re.compile(rf"/parent/payment/?\?order={number}$"))
+    expect(page.locator("#pay-submit")).to_have_count(0)
     lines = page.locator("#order-confirmation").inner_text()
 
     page.reload()
@@ -231,8 +234,9 @@ def test_the_summary_shows_the_charges_that_apply_and_keeps_pay_in_view(
     )
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
     pay = page.locator("#summary-pay")
-    # "Pay" only on the screen that pays.
-    expect(pay).to_have_text(msg("checkout.to_payment", lang))
+    # The one Pay, with the amount (issue 20), under the parent's payment choice.
+    expect(pay).to_have_text(f"{msg('checkout.pay', lang)} {total}")
+    expect(page.locator("#summary-payment")).to_contain_text(msg("checkout.choose_card", lang))
     # In view at the top of the page, without scrolling: on a phone, with the total beside it.
     page.evaluate("window.scrollTo(0, 0)")
     expect(pay).to_be_in_viewport(ratio=1)

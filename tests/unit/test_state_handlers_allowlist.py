@@ -172,10 +172,10 @@ APP = {
         "use_promo",
         "remove_promo",
         "set_donation",  # one of the presets; the service checks the amount
-        "go_pay",
     },
     "hotmeals.ui.state.checkout.CheckoutState": {
         "load",
+        "load_choice",  # on_load of the summary: the acting parent's cards
         "relang",
         "set_card_choice",  # a card id the checkout service checks is the parent's
         "set_save_card",

@@ -7,7 +7,6 @@ EN = {
     "ui.manage.meal_cancelled_refund": "Meal cancelled — {amount} refund on its way",
     "ui.manage.cancelled_badge": "Cancelled",
     "charge.tax_rate": "Tax (HST {rate})",
-    "checkout.to_payment": "Go to payment",
 }
 
 FR = {
@@ -16,5 +15,4 @@ FR = {
     "ui.manage.meal_cancelled_refund": "Repas annulé — remboursement de {amount} en route",
     "ui.manage.cancelled_badge": "Annulé",
     "charge.tax_rate": "Taxe (TVH {rate})",
-    "checkout.to_payment": "Passer au paiement",
 }

@@ -1,6 +1,6 @@
 """Paying with a saved card or a new one in Converge's Lightbox: the card choice and the
-payment's progress, shared by /payment (checkout) and the order changes (modify an order,
-move a meal)."""
+payment's progress, shared by the order summary and /payment (checkout) and the order changes
+(modify an order, move a meal)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,18 @@ import reflex as rx
 from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.state.checkout import NEW_CARD
 from hotmeals.ui.state.i18n import t
+
+# The checkout's statuses (``CheckoutState.status``) as notice kinds.
+CHECKOUT_STATUS_KIND = {
+    "placed": "success",
+    "opening": "info",
+    "paying": "info",
+    "confirming": "info",
+    "pending": "info",
+    "cancelled": "info",
+    "declined": "error",
+    "error": "error",
+}
 
 
 def _choice(value: rx.Var | str, text: rx.Var, id_: rx.Var | str) -> rx.Component:
@@ -44,7 +56,16 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
                     state.cards,
                     lambda c: _choice(c["id"], c["label"], f"{prefix}-card-" + c["id"]),
                 ),
-                _choice(NEW_CARD, t("checkout.new_card"), f"{prefix}-card-new"),
+                _choice(
+                    NEW_CARD,
+                    # Beside saved cards, "a card" would read as one of them.
+                    rx.cond(
+                        state.cards.length() > 0,
+                        t("checkout.other_card"),
+                        t("checkout.new_card"),
+                    ),
+                    f"{prefix}-card-new",
+                ),
                 spacing="2",
                 width="100%",
             ),

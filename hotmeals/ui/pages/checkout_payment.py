@@ -1,13 +1,18 @@
-"""/payment (issue 9, screen 7): header and footer hidden (spec §2). The amount to pay, a saved
-card or Converge's Lightbox, a progress notice while the payment is confirmed, a decline's
-reason with the cart intact, and on success the order number, the order's meals and charges
-and a link to the order."""
+"""/payment (issue 9, screen 7): header and footer hidden (spec §2). The order summary pays
+(issue 20: one Pay); this screen is the confirmation's address (``?order=HM-…``): the order
+number, the order's meals and charges and a link to the order. A parent who lands here
+directly gets the amount to pay, a saved card or Converge's Lightbox, a progress notice while
+the payment is confirmed and a decline's reason with the cart intact."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.card_choice import card_choice, payment_progress
+from hotmeals.ui.components.card_choice import (
+    CHECKOUT_STATUS_KIND,
+    card_choice,
+    payment_progress,
+)
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
@@ -19,16 +24,7 @@ from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
 
 GRAY_11 = rx.color("gray", 11)
-STATUS_KIND = {
-    "placed": "success",
-    "opening": "info",
-    "paying": "info",
-    "confirming": "info",
-    "pending": "info",
-    "cancelled": "info",
-    "declined": "error",
-    "error": "error",
-}
+STATUS_KIND = CHECKOUT_STATUS_KIND
 
 
 def pay_form() -> rx.Component:

@@ -34,7 +34,13 @@ def register_checkout_pages(app: rx.App) -> None:
         order_summary,
         route=SUMMARY_ROUTE,
         title=t("title.order_summary"),
-        on_load=[leave_screen(), AuthState.require_parent, CartState.load_summary],
+        # The cards first: the summary shows its payment choice with its lines.
+        on_load=[
+            leave_screen(),
+            AuthState.require_parent,
+            CheckoutState.load_choice,
+            CartState.load_summary,
+        ],
     )
     app.add_page(
         checkout_payment,

@@ -1,6 +1,8 @@
 """/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
 of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
-codes with a code field, the optional donation, and 'Go to payment' (/payment pays)."""
+codes with a code field, the optional donation, and the payment itself (issue 20: one Pay): the
+parent's saved card (their default one chosen) or a new card in Converge's Lightbox, and
+'Pay $x.xx' (``CheckoutState.pay``); the confirmation then opens at /payment?order=HM-…."""
 
 from __future__ import annotations
 
@@ -8,6 +10,11 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.card_choice import (
+    CHECKOUT_STATUS_KIND,
+    card_choice,
+    payment_progress,
+)
 from hotmeals.ui.components.forms import label, link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
@@ -19,6 +26,7 @@ from hotmeals.ui.state.cart import (
     CartLineView,
     CartState,
 )
+from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -309,30 +317,84 @@ def giveback_section() -> rx.Component:
 
 
 def pay_bar() -> rx.Component:
-    """Pay, under the charges on a desktop; on a phone a bar fixed to the bottom of the screen
-    with the total beside it, always in view (issue 20: it was 2.5 screens down)."""
+    """The payment's progress and the one Pay (issue 20), under the charges and the card
+    choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
+    beside Pay, always in view (it was 2.5 screens down)."""
     return rx.box(
-        rx.vstack(
-            rx.text(t("checkout.charge_total"), size="1", color=GRAY_11),
-            rx.text(CartState.charges["total_pay"], size="4", weight="bold", id="pay-bar-total"),
-            spacing="0",
-            class_name="hm-pay-bar-total",
+        payment_progress(CheckoutState, CHECKOUT_STATUS_KIND, "pay-status", "pay-progress"),
+        rx.flex(
+            rx.vstack(
+                rx.text(t("checkout.charge_total"), size="1", color=GRAY_11),
+                rx.text(
+                    CartState.charges["total_pay"], size="4", weight="bold", id="pay-bar-total"
+                ),
+                spacing="0",
+                class_name="hm-pay-bar-total",
+            ),
+            rx.button(
+                rx.cond(
+                    CheckoutState.busy,
+                    rx.spinner(size="2"),
+                    rx.icon("lock", size=16, aria_hidden="true"),
+                ),
+                t("checkout.pay"),
+                " ",
+                CartState.charges["total_pay"],
+                on_click=CheckoutState.pay,
+                disabled=CheckoutState.busy,
+                size="3",
+                flex="1",
+                id="summary-pay",
+                custom_attrs={
+                    **once_attrs(CheckoutState.turn),
+                    "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
+                },
+            ),
+            align="center",
+            gap="12px",
+            width="100%",
         ),
-        rx.button(
-            rx.cond(CartState.going, rx.spinner(size="2"), rx.fragment()),
-            # "Pay" is said once, on the screen that pays (issue 20: "Pay" here, then "Pay"
-            # again on /payment, read as paying twice).
-            t("checkout.to_payment"),
-            rx.icon("arrow-right", size=16, aria_hidden="true"),
-            on_click=CartState.go_pay,
-            disabled=CartState.going,
-            size="3",
-            flex="1",
-            id="summary-pay",
-            custom_attrs=once_attrs(CartState.turn),
+        # On a phone the choice is far above the bar: the saved card a tap charges is named
+        # beside Pay, with a way up to change it.
+        rx.cond(
+            CheckoutState.chosen_card != "",
+            rx.text(
+                t("checkout.paying_with"),
+                " ",
+                CheckoutState.chosen_card,
+                " · ",
+                rx.el.button(
+                    t("checkout.change_card"),
+                    type="button",
+                    class_name="hm-linklike",
+                    style={"font_size": "inherit"},
+                    id="pay-bar-change",
+                    on_click=rx.call_script(
+                        "document.getElementById('summary-payment')"
+                        ".scrollIntoView({block: 'center', behavior: 'smooth'})"
+                    ),
+                ),
+                size="1",
+                color=GRAY_11,
+                class_name="hm-pay-bar-with",
+                id="pay-bar-with",
+            ),
         ),
         class_name="hm-pay-bar",
         width="100%",
+    )
+
+
+def pay_section() -> rx.Component:
+    """How to pay, then Pay: one tap pays from here."""
+    return rx.vstack(
+        rx.separator(size="4"),
+        card_choice(CheckoutState, "pay", "card-choice-label"),
+        pay_bar(),
+        rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
+        spacing="3",
+        width="100%",
+        id="summary-payment",
     )
 
 
@@ -362,7 +424,7 @@ def summary_content() -> rx.Component:
                     rx.vstack(
                         rx.heading(t("checkout.charges"), as_="h2", size="4"),
                         charges_table(CartState.charges, "summary-charges"),
-                        pay_bar(),
+                        pay_section(),
                         spacing="4",
                         width="100%",
                     ),
@@ -383,7 +445,7 @@ def summary_content() -> rx.Component:
             align_items="start",
         ),
         rx.cond(
-            CartState.loaded,
+            CartState.loaded & ~CheckoutState.is_placed,
             rx.vstack(
                 rx.text(t("checkout.nothing_to_pay"), id="summary-empty"),
                 link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
@@ -403,6 +465,7 @@ def order_summary() -> rx.Component:
                 rx.text(t("checkout.summary_intro"), color=GRAY_11),
                 summary_content(),
                 on_language_change(CartState.relang),
+                on_language_change(CheckoutState.relang),
                 spacing="3",
                 width="100%",
                 max_width="1040px",

@@ -27,13 +27,13 @@ from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
 from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
-from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import allergy_badge, cutoff_text
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.toasts import succeeded
 
 CART_ROUTE = "/edit-profile/cart"
 SUMMARY_ROUTE = "/edit-profile/order-summary"
@@ -204,7 +204,6 @@ class CartState(rx.State):
     promo_error: str = ""
     promo_busy: bool = False
     promos: list[dict[str, str]] = []
-    going: bool = False
 
     _once_key: str = ""
     _once_digest: str = ""
@@ -390,7 +389,7 @@ class CartState(rx.State):
     async def load_summary(self):
         lang = (await self.get_state(I18nState)).lang
         self.promo_error = ""
-        self.promo_busy = self.going = False
+        self.promo_busy = False
         self.promo_input = self.promo_code
         self._view = "summary"
         who = await acting_parent(self)
@@ -464,36 +463,3 @@ class CartState(rx.State):
         if who is None:
             return
         self._apply(await self._priced(who.parent_id, lang), lang)
-
-    @rx.event
-    async def go_pay(self):
-        """'Pay': the cart must have something payable and the promo still hold."""
-        lang = (await self.get_state(I18nState)).lang
-        if self.going:
-            return
-        who = await acting_parent(self)
-        if who is None:
-            self.turn += 1
-            yield session_expired(lang)
-            return
-        self.going = True
-        yield
-        try:
-            await call_service(
-                cart_service.priced_summary,
-                parent_id=who.parent_id,
-                promo_code=self.promo_code or None,
-                donation_cents=self._donation() or None,
-                require_payable=True,
-                lang=lang,
-            )
-        except DomainError as err:
-            self.going = False
-            self.turn += 1
-            if err.field == "promo_code":
-                self.promo_error = message(err, lang)
-            yield failed(message(err, lang))
-            return
-        self.going = False
-        self.turn += 1
-        yield rx.redirect(PAYMENT_ROUTE)

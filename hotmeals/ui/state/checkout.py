@@ -1,5 +1,7 @@
-"""State of /payment (issue 9, screen 7): pay the cart with a saved card or in Converge's
-Lightbox (the simulator by default), the shape of the donation flow (``state/payments.py``).
+"""Paying the cart (issue 9, screen 7; issue 20: one Pay): the order summary's payment choice
+and Pay, and /payment (the confirmation at ``/payment?order=HM-…``, and the same choice for a
+parent who lands there directly). A saved card or Converge's Lightbox (the simulator by
+default), the shape of the donation flow (``state/payments.py``).
 
 Thin: ``hotmeals.services.checkout`` prices the cart again from the database, opens the
 payment, confirms an approval with Converge and turns the cart into one order
@@ -20,7 +22,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
 from hotmeals.services import cart as cart_service
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.services.menu import toronto_today
+from hotmeals.ui.state.auth import acting_parent, page_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cart import (
     PAYMENT_ROUTE,
@@ -39,6 +42,15 @@ NEW_CARD = "new"
 ORDER_ROUTE = "/edit-profile/order-details"
 
 
+def preselected(choice: str, picked: bool, card_ids: list[str], default_id: str) -> str:
+    """The payment choice shown: the parent's own pick while it still holds (a card of the
+    list, or a new card), else their default saved card (``default_id``, "" for none), else a
+    new card."""
+    if picked and (choice == NEW_CARD or choice in card_ids):
+        return choice
+    return default_id if default_id in card_ids else NEW_CARD
+
+
 def _card_option(card: cards.CardView, lang: str) -> dict[str, str]:
     return {
         "id": str(card.id),
@@ -48,7 +60,7 @@ def _card_option(card: cards.CardView, lang: str) -> dict[str, str]:
 
 
 class CheckoutState(rx.State):
-    """/payment."""
+    """The order summary's payment choice and Pay, and /payment."""
 
     loaded: bool = False
     total: str = ""
@@ -72,10 +84,18 @@ class CheckoutState(rx.State):
     _saving: bool = False  # "save this card" was ticked for the open payment
     _order_id: int = 0
     _lang: str = ""
+    _picked: bool = False  # the parent chose the card for this cart (else their default)
+    _summary: bool = False  # shown on the order summary (it prices the cart itself)
+    _paid_from_summary: bool = False  # the running payment was started on the summary
 
     @rx.var
     def is_placed(self) -> bool:
         return self.status == "placed"
+
+    @rx.var
+    def chosen_card(self) -> str:
+        """The chosen saved card's label; "" for a new card."""
+        return next((c["label"] for c in self.cards if c["id"] == self.card_choice), "")
 
     @rx.var
     def waiting(self) -> bool:
@@ -83,6 +103,16 @@ class CheckoutState(rx.State):
 
     @rx.event
     async def load(self):
+        """/payment's on_load: the confirmation its address names, or the choice and Pay."""
+        await self._enter(summary=False)
+
+    @rx.event
+    async def load_choice(self):
+        """The order summary's on_load: the parent's cards and the choice (no pricing: the
+        summary prices the cart, with its promo and donation)."""
+        await self._enter(summary=True)
+
+    async def _enter(self, *, summary: bool) -> None:
         lang = (await self.get_state(I18nState)).lang
         if self.busy and self.status == "confirming":
             return  # the server is confirming an approval for this tab: keep its screen
@@ -94,11 +124,12 @@ class CheckoutState(rx.State):
         self.turn += 1
         self.status = self.message = self.order_number = self.order_link = ""
         self.confirmation, self.paid_charges, self._order_id = [], {}, 0
+        self._summary = summary
         who = await acting_parent(self)
         if who is None:
             self.loaded = False
             return
-        asked = str(self.router.url.query_parameters.get("order") or "")
+        asked = "" if summary else str(self.router.url.query_parameters.get("order") or "")
         if asked:
             # The confirmation's own address (issue 20): a reload or Back shows the order
             # again; the service shows only a paid order of this parent's.
@@ -106,13 +137,22 @@ class CheckoutState(rx.State):
             self.loaded = True
             self._lang = lang
             return
-        await self._price(who.parent_id, lang)
-        rows = await call_service(cards.list_cards, parent_id=who.parent_id)
-        self.cards = [_card_option(c, lang) for c in rows]
-        if self.card_choice not in {c["id"] for c in self.cards}:
-            self.card_choice = NEW_CARD
+        if not summary:
+            await self._price(who.parent_id, lang)
+        await self._load_cards(who.parent_id, lang)
         self.loaded = True
         self._lang = lang
+
+    async def _load_cards(self, parent_id: int, lang: str) -> None:
+        rows = await call_service(cards.list_cards, parent_id=parent_id)
+        self.cards = [_card_option(c, lang) for c in rows]
+        default = cards.default_card(rows, toronto_today())
+        self.card_choice = preselected(
+            self.card_choice,
+            self._picked,
+            [c["id"] for c in self.cards],
+            str(default.id) if default is not None else "",
+        )
 
     @rx.event
     async def relang(self):
@@ -127,7 +167,8 @@ class CheckoutState(rx.State):
         if self.status == "placed" and self._order_id:
             await self._show_order(who.parent_id, self._order_id, lang)
             return
-        await self._price(who.parent_id, lang)
+        if not self._summary:
+            await self._price(who.parent_id, lang)
         rows = await call_service(cards.list_cards, parent_id=who.parent_id)
         self.cards = [_card_option(c, lang) for c in rows]
 
@@ -162,6 +203,7 @@ class CheckoutState(rx.State):
     def set_card_choice(self, value: str):
         if not self.busy:
             self.card_choice = str(value)
+            self._picked = True
             self.status = self.message = ""
 
     @rx.event
@@ -183,6 +225,9 @@ class CheckoutState(rx.State):
                 card = int(self.card_choice) if self.card_choice.isdigit() else None
                 save = self.save_card and card is None
                 self.busy = True
+                self._paid_from_summary = page_path(self.router.url.path).rstrip("/") != (
+                    PAYMENT_ROUTE
+                )
                 self.status = "opening" if card is None else "paying"
                 self.message = tr("checkout.opening" if card is None else "checkout.paying", lang)
             else:
@@ -204,6 +249,9 @@ class CheckoutState(rx.State):
                 self.busy = False
                 self.turn += 1
                 self.status, self.message = "error", message(err, lang)
+                if err.field == "promo_code":
+                    # The summary's code no longer holds: said at its field too.
+                    (await self.get_state(CartState)).promo_error = self.message
             return
         if started.result is not None or started.hosted is None:
             async with self:
@@ -319,13 +367,16 @@ class CheckoutState(rx.State):
         self.total = str(shown.get("total_pay") or "")
 
     def _placed_address(self) -> rx.event.EventSpec | None:
-        """Once placed, the tab's address names the order (history entry replaced, no route
-        change): a reload or Back shows this confirmation, never an empty payment screen."""
+        """Once placed, the tab's address names the order: a reload or Back shows this
+        confirmation, never an empty payment screen. Paid on /payment: its history entry
+        replaced (no route change); paid on the summary: the confirmation opens in place of
+        the summary's entry."""
         if self.status != "placed" or not self.order_number:
             return None
-        return rx.call_script(
-            history_replace_script(f"{PAYMENT_ROUTE}?order={quote(self.order_number)}")
-        )
+        address = f"{PAYMENT_ROUTE}?order={quote(self.order_number)}"
+        if self._paid_from_summary:
+            return rx.redirect(address, replace=True)
+        return rx.call_script(history_replace_script(address))
 
     async def _finish(self, parent_id: int, result: Any, lang: str) -> None:
         """Show a checkout's result (called inside ``async with self``)."""
@@ -341,6 +392,7 @@ class CheckoutState(rx.State):
                 self.message = tr("checkout.retry_hint", lang)
             return
         self.status = "placed"
+        self._picked = False  # the pick was for this cart: the next one starts at the default
         self.order_number = str(result.order_number)
         self.order_link = f"{ORDER_ROUTE}?id={int(result.order_id)}"
         self._order_id = int(result.order_id)
