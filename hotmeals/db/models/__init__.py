@@ -51,6 +51,7 @@ from hotmeals.db.models.orders import (
     StoredCard,
 )
 from hotmeals.db.models.reminders import ReminderSent
+from hotmeals.db.models.standing import StandingOrder, StandingOrderRun
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -100,6 +101,8 @@ __all__ = [
     "Refund",
     "ReminderSent",
     "School",
+    "StandingOrder",
+    "StandingOrderRun",
     "SessionToken",
     "StoredCard",
     "Teacher",

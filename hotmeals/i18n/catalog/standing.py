@@ -1,0 +1,103 @@
+"""Standing orders (issue 26, item 4): the service's messages and e-mails
+(``services/standing.py``) and the standing orders screen and its choices in Book meal."""
+
+EN = {
+    # errors
+    "standing_bad_end": "Choose an end date from today to a year from now.",
+    "standing_bad_day": "A standing order repeats on a school day, Monday to Friday.",
+    "standing_too_many": "You can have at most {max} standing orders.",
+    "standing_not_found": "Standing order not found.",
+    "standing_bad_action": "Choose pause, resume or end.",
+    "standing_ended": "This standing order has ended.",
+    # listing
+    "standing.summary": "Every {weekday}: {meal} ({size}) for {child}",
+    "standing.until": "Until {day}",
+    "standing.next": "Next: {day}",
+    "standing.size.small": "small",
+    "standing.size.large": "large",
+    "standing.status.active": "Active",
+    "standing.status.paused": "Paused",
+    "standing.status.ended": "Ended",
+    "standing.last.booked": "{day}: booked and paid",
+    "standing.last.charging": "{day}: payment on its way",
+    "standing.last.in_cart": "{day}: waiting in your cart",
+    "standing.last.skipped": "{day}: skipped ({reason})",
+    "standing.reason.closed": "no school meals that day",
+    "standing.reason.not_served": "the meal is not on that day's menu",
+    "standing.reason.allergy": "the meal does not suit the child's allergies",
+    "standing.reason.child": "the child's profile is no longer active",
+    "standing.reason.booked": "a meal was already booked",
+    "standing.reason.no_card": "no saved card",
+    "standing.reason.declined": "the card was declined",
+    "standing.why.no_card": "You have no saved card, so we could not pay for it",
+    "standing.why.declined": "Your saved card was declined for {amount}",
+    # e-mails
+    "mail.standing_skipped.subject": "Standing order: no {meal} for {child} on {day}",
+    "mail.standing_skipped.body": (
+        "Hello {first_name},\n\n"
+        "Your standing order did not book {meal} for {child} on {day}: {reason}. "
+        "Nothing was charged.\n\n"
+        "Book another meal: {book_url}\n"
+        "Your standing orders: {standing_url}\n\n"
+        "The Hot Meals team"
+    ),
+    "mail.standing_in_cart.subject": "Standing order: {meal} for {child} on {day} is in your cart",
+    "mail.standing_in_cart.body": (
+        "Hello {first_name},\n\n"
+        "Your standing order put {meal} for {child} on {day} in your cart. {why}: "
+        "pay for it before {closes} so that it is served.\n\n"
+        "Your cart: {cart_url}\n"
+        "Your standing orders: {standing_url}\n\n"
+        "The Hot Meals team"
+    ),
+}
+
+FR = {
+    "standing_bad_end": "Choisissez une date de fin entre aujourd'hui et dans un an.",
+    "standing_bad_day": "Une commande régulière se répète un jour d'école, du lundi au vendredi.",
+    "standing_too_many": "Vous pouvez avoir au plus {max} commandes régulières.",
+    "standing_not_found": "Commande régulière introuvable.",
+    "standing_bad_action": "Choisissez suspendre, reprendre ou arrêter.",
+    "standing_ended": "Cette commande régulière est terminée.",
+    "standing.summary": "Chaque {weekday} : {meal} ({size}) pour {child}",
+    "standing.until": "Jusqu'au {day}",
+    "standing.next": "Prochain : {day}",
+    "standing.size.small": "petit",
+    "standing.size.large": "grand",
+    "standing.status.active": "Active",
+    "standing.status.paused": "Suspendue",
+    "standing.status.ended": "Terminée",
+    "standing.last.booked": "{day} : réservé et payé",
+    "standing.last.charging": "{day} : paiement en cours",
+    "standing.last.in_cart": "{day} : en attente dans votre panier",
+    "standing.last.skipped": "{day} : sauté ({reason})",
+    "standing.reason.closed": "pas de repas à l'école ce jour-là",
+    "standing.reason.not_served": "le repas n'est pas au menu ce jour-là",
+    "standing.reason.allergy": "le repas ne convient pas aux allergies de l'enfant",
+    "standing.reason.child": "le profil de l'enfant n'est plus actif",
+    "standing.reason.booked": "un repas était déjà réservé",
+    "standing.reason.no_card": "aucune carte enregistrée",
+    "standing.reason.declined": "la carte a été refusée",
+    "standing.why.no_card": "Vous n'avez aucune carte enregistrée, nous n'avons donc pas pu le payer",
+    "standing.why.declined": "Votre carte enregistrée a été refusée pour {amount}",
+    "mail.standing_skipped.subject": "Commande régulière : pas de {meal} pour {child} le {day}",
+    "mail.standing_skipped.body": (
+        "Bonjour {first_name},\n\n"
+        "Votre commande régulière n'a pas réservé {meal} pour {child} le {day} : {reason}. "
+        "Rien n'a été facturé.\n\n"
+        "Réserver un autre repas : {book_url}\n"
+        "Vos commandes régulières : {standing_url}\n\n"
+        "L'équipe Hot Meals"
+    ),
+    "mail.standing_in_cart.subject": (
+        "Commande régulière : {meal} pour {child} le {day} est dans votre panier"
+    ),
+    "mail.standing_in_cart.body": (
+        "Bonjour {first_name},\n\n"
+        "Votre commande régulière a mis {meal} pour {child} le {day} dans votre panier. {why} : "
+        "payez-le avant le {closes} pour qu'il soit servi.\n\n"
+        "Votre panier : {cart_url}\n"
+        "Vos commandes régulières : {standing_url}\n\n"
+        "L'équipe Hot Meals"
+    ),
+}
