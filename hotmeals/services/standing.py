@@ -80,7 +80,7 @@ BOOK_AHEAD = 7
 MAX_SPAN_DAYS = 400
 MAX_PER_PARENT = 30
 # The parent app's screens, under rxconfig's ``frontend_path`` ("/parent").
-CART_PATH = "/parent/cart"
+CART_PATH = "/parent/edit-profile/cart"
 BOOK_MEAL_PATH = "/parent/edit-profile/meal-detailed"
 SCREEN_PATH = "/parent/standing-orders"
 UNTIL_TERM, UNTIL_YEAR, UNTIL_DATE = "term", "year", "date"
@@ -107,6 +107,11 @@ def year_end(today: date) -> date:
 
 def next_weekday(day: date, weekday: int) -> date:
     return day + timedelta(days=(weekday - day.weekday()) % 7)
+
+
+def last_weekday(day: date, weekday: int) -> date:
+    """The last ``weekday`` on or before ``day``: a standing order ends on its own day."""
+    return day - timedelta(days=(day.weekday() - weekday) % 7)
 
 
 # --- the parent's side: create, list, pause, resume, end --------------------------------------
@@ -152,6 +157,7 @@ def create(
     from_date: object = None,
     until: object = UNTIL_TERM,
     ends_on: object = None,
+    lang: str | None = None,
     now: datetime | None = None,
 ) -> dict:
     """A new ACTIVE standing order: every ``weekday`` (0 Monday .. 4 Friday; or the weekday of
@@ -196,7 +202,7 @@ def create(
         portion = sorted(portions, key=lambda p: (p.size != "small", p.id))[0]
     if portion is None:
         raise DomainError("portion_not_found", field="portion_id")
-    last = _until(until, ends_on, today)
+    last = last_weekday(_until(until, ends_on, today), day_of_week)
     if last < start:
         raise DomainError("standing_bad_end", field="ends_on")
     _allergy_allows(session, parent_id=parent_id, child=child, meal=meal)
@@ -223,8 +229,10 @@ def create(
     )
     session.add(row)
     session.flush()
-    parent = session.get(Parent, parent_id)
-    lang = normalize_lang(parent.language if parent else "en")
+    if lang is None:
+        parent = session.get(Parent, parent_id)
+        lang = parent.language if parent else "en"
+    lang = normalize_lang(lang)
     return listing(session=session, parent_id=parent_id, lang=lang, now=now, only=row.id)[0]
 
 

@@ -235,7 +235,8 @@ async def test_no_card_leaves_it_in_the_cart_with_an_email(
     assert line.child_id == home["child_id"] and line.meal_id == home["pizza"]
     [mail] = _mails(pay_engine, home["email"])
     assert "dans votre panier" in mail.subject
-    assert "aucune carte enregistrée" in mail.body_text and "/parent/cart" in mail.body_text
+    assert "aucune carte enregistrée" in mail.body_text
+    assert "/parent/edit-profile/cart" in mail.body_text
 
 
 async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(

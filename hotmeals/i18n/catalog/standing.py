@@ -9,6 +9,10 @@ EN = {
     "standing_not_found": "Standing order not found.",
     "standing_bad_action": "Choose pause, resume or end.",
     "standing_ended": "This standing order has ended.",
+    "standing_created": "Standing order set up",
+    "standing_paused": "Standing order paused",
+    "standing_resumed": "Standing order resumed",
+    "standing_ended_ok": "Standing order ended",
     # listing
     "standing.summary": "Every {weekday}: {meal} ({size}) for {child}",
     "standing.until": "Until {day}",
@@ -50,6 +54,41 @@ EN = {
         "Your standing orders: {standing_url}\n\n"
         "The Hot Meals team"
     ),
+    # the screen and Book meal's choice
+    "title.standing_orders": "Standing orders | Hot Meals",
+    "standing_ui.menu": "Standing orders",
+    "standing_ui.manage": "Standing orders: repeat a meal every week",
+    "standing_ui.title": "Standing orders",
+    "standing_ui.intro": (
+        "A meal booked for you every week. Before each cut-off we book it and pay with your "
+        "saved card; a day without school meals, or a meal that does not suit your child's "
+        "allergies, is skipped and we e-mail you."
+    ),
+    "standing_ui.empty": (
+        'No standing orders yet. In Book meal, open a meal and choose "Repeat every…".'
+    ),
+    "standing_ui.book_link": "Book meal",
+    "standing_ui.pause": "Pause",
+    "standing_ui.resume": "Resume",
+    "standing_ui.end": "End",
+    "standing_ui.end_title": "End this standing order?",
+    "standing_ui.end_text": (
+        "No more days will be booked. Meals already booked stay booked; you can cancel them "
+        "in My orders."
+    ),
+    "standing_ui.end_cancel": "Keep it",
+    "standing_ui.repeat": "Repeat every {weekday}",
+    "standing_ui.repeat_explain": (
+        "We book this meal every week before its cut-off and pay with your saved card. "
+        "Without a saved card it waits in your cart and we e-mail you."
+    ),
+    "standing_ui.until_label": "Until",
+    "standing_ui.until_term": "End of term ({day})",
+    "standing_ui.until_year": "End of school year ({day})",
+    "standing_ui.until_date": "A date I choose",
+    "standing_ui.ends_on_label": "Last day",
+    "standing_ui.set_up": "Set up standing order",
+    "standing_ui.see_all": "See my standing orders",
 }
 
 FR = {
@@ -59,6 +98,10 @@ FR = {
     "standing_not_found": "Commande régulière introuvable.",
     "standing_bad_action": "Choisissez suspendre, reprendre ou arrêter.",
     "standing_ended": "Cette commande régulière est terminée.",
+    "standing_created": "Commande régulière créée",
+    "standing_paused": "Commande régulière suspendue",
+    "standing_resumed": "Commande régulière reprise",
+    "standing_ended_ok": "Commande régulière arrêtée",
     "standing.summary": "Chaque {weekday} : {meal} ({size}) pour {child}",
     "standing.until": "Jusqu'au {day}",
     "standing.next": "Prochain : {day}",
@@ -78,7 +121,9 @@ FR = {
     "standing.reason.booked": "un repas était déjà réservé",
     "standing.reason.no_card": "aucune carte enregistrée",
     "standing.reason.declined": "la carte a été refusée",
-    "standing.why.no_card": "Vous n'avez aucune carte enregistrée, nous n'avons donc pas pu le payer",
+    "standing.why.no_card": (
+        "Vous n'avez aucune carte enregistrée, nous n'avons donc pas pu le payer"
+    ),
     "standing.why.declined": "Votre carte enregistrée a été refusée pour {amount}",
     "mail.standing_skipped.subject": "Commande régulière : pas de {meal} pour {child} le {day}",
     "mail.standing_skipped.body": (
@@ -100,4 +145,41 @@ FR = {
         "Vos commandes régulières : {standing_url}\n\n"
         "L'équipe Hot Meals"
     ),
+    "title.standing_orders": "Commandes régulières | Hot Meals",
+    "standing_ui.menu": "Commandes régulières",
+    "standing_ui.manage": "Commandes régulières : un repas chaque semaine",
+    "standing_ui.title": "Commandes régulières",
+    "standing_ui.intro": (
+        "Un repas réservé pour vous chaque semaine. Avant chaque date limite, nous le "
+        "réservons et le payons avec votre carte enregistrée; un jour sans repas à l'école, ou "
+        "un repas qui ne convient pas aux allergies de votre enfant, est sauté et nous vous "
+        "écrivons."
+    ),
+    "standing_ui.empty": (
+        "Aucune commande régulière pour l'instant. Dans Réserver un repas, ouvrez un repas et "
+        "choisissez « Répéter chaque… »."
+    ),
+    "standing_ui.book_link": "Réserver un repas",
+    "standing_ui.pause": "Suspendre",
+    "standing_ui.resume": "Reprendre",
+    "standing_ui.end": "Arrêter",
+    "standing_ui.end_title": "Arrêter cette commande régulière?",
+    "standing_ui.end_text": (
+        "Plus aucun jour ne sera réservé. Les repas déjà réservés le restent; vous pouvez les "
+        "annuler dans Mes commandes."
+    ),
+    "standing_ui.end_cancel": "La garder",
+    "standing_ui.repeat": "Répéter chaque {weekday}",
+    "standing_ui.repeat_explain": (
+        "Nous réservons ce repas chaque semaine avant la date limite et le payons avec votre "
+        "carte enregistrée. Sans carte enregistrée, il attend dans votre panier et nous vous "
+        "écrivons."
+    ),
+    "standing_ui.until_label": "Jusqu'à",
+    "standing_ui.until_term": "La fin de l'étape ({day})",
+    "standing_ui.until_year": "La fin de l'année scolaire ({day})",
+    "standing_ui.until_date": "Une date de mon choix",
+    "standing_ui.ends_on_label": "Dernier jour",
+    "standing_ui.set_up": "Créer la commande régulière",
+    "standing_ui.see_all": "Voir mes commandes régulières",
 }
