@@ -16,8 +16,9 @@ everything they wrote) and book nothing more.
 with no allergy acknowledgement): a closed day, a day the meal is not on the menu, a child
 whose allergies refuse the meal or need an acknowledgement, a child no longer active are
 skipped, each with an e-mail in the parent's language (the mail outbox, in the same
-transaction). A child who already has a meal booked that day is skipped quietly. The project
-has no "away" days (the children have no absence calendar), so none is checked.
+transaction). A child who already has a meal booked that day (or waiting in the cart) is
+skipped quietly. The project has no "away" days (the children have no absence calendar), so
+none is checked.
 
 **Paying**: the line is put in the parent's cart and an order of that line ALONE is written
 (nothing else in the cart is ever charged) with its payment, whose invoice number is derived
@@ -456,7 +457,22 @@ def _invoice(standing_id: int, day: date) -> str:
     return f"HMS-{standing_id:06d}-{day:%y%m%d}"
 
 
-def _booked_already(session: Session, *, child_id: int, day: date) -> bool:
+def _booked_already(session: Session, *, parent_id: int, child_id: int, day: date) -> bool:
+    """The child has a meal booked that day, or one waiting in the parent's cart (the parent
+    will pay it at checkout): the standing order adds none."""
+    from hotmeals.db.models import CartLine, MenuDay
+
+    in_cart = session.exec(
+        select(CartLine.id)
+        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        .where(
+            CartLine.parent_id == parent_id,
+            CartLine.child_id == child_id,
+            MenuDay.meal_date == day,
+        )
+    ).first()
+    if in_cart is not None:
+        return True
     return (
         session.exec(
             select(OrderLine.id)
@@ -587,7 +603,7 @@ def _claim(
             reason=t(f"standing.reason.{run.reason}", lang),
         )
         return {"status": SKIPPED}
-    if _booked_already(session, child_id=row.child_id, day=day):
+    if _booked_already(session, parent_id=row.parent_id, child_id=row.child_id, day=day):
         run.reason = "booked"
         session.add(run)
         return {"status": SKIPPED}

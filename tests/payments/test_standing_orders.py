@@ -339,3 +339,25 @@ def test_only_the_parents_own_child_meal_and_standing_orders(pay_engine: Engine,
                 session=s, parent_id=stranger.id, standing_id=home["standing_id"], action="end"
             )
         assert err.value.code == "standing_not_found"
+
+
+async def test_a_day_already_in_the_cart_is_skipped_quietly(
+    pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
+) -> None:
+    from hotmeals.services import cart
+
+    with session_scope(pay_engine) as s:
+        cart.add_to_cart(
+            session=s,
+            parent_id=home["parent_id"],
+            child_id=home["child_id"],
+            meal_id=home["pizza"],
+            menu_day_id=home["menu_day"],
+            now=now,
+        )
+    await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
+    assert (run.status, run.reason) == ("skipped", "booked")
+    assert len(_rows(pay_engine, CartLine, parent_id=home["parent_id"])) == 1
+    assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
+    assert _mails(pay_engine, home["email"]) == []

@@ -30,7 +30,7 @@ EN = {
     "standing.reason.not_served": "the meal is not on that day's menu",
     "standing.reason.allergy": "the meal does not suit the child's allergies",
     "standing.reason.child": "the child's profile is no longer active",
-    "standing.reason.booked": "a meal was already booked",
+    "standing.reason.booked": "a meal was already booked or in your cart",
     "standing.reason.no_card": "no saved card",
     "standing.reason.declined": "the card was declined",
     "standing.why.no_card": "You have no saved card, so we could not pay for it",
@@ -118,7 +118,7 @@ FR = {
     "standing.reason.not_served": "le repas n'est pas au menu ce jour-là",
     "standing.reason.allergy": "le repas ne convient pas aux allergies de l'enfant",
     "standing.reason.child": "le profil de l'enfant n'est plus actif",
-    "standing.reason.booked": "un repas était déjà réservé",
+    "standing.reason.booked": "un repas était déjà réservé ou dans votre panier",
     "standing.reason.no_card": "aucune carte enregistrée",
     "standing.reason.declined": "la carte a été refusée",
     "standing.why.no_card": (
