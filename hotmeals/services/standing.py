@@ -784,17 +784,21 @@ async def run(
             continue
         token, amount, invoice = claimed["sale"]
         gw = gateway_or_default(gateway)
-        view = await charge_begun_card(
-            payment_id=claimed["payment_id"],
-            token=token,
-            amount_cents=amount,
-            invoice=invoice,
-            actor="standing-order",
-            engine=engine,
-            gateway=gw,
-        )
-        parent_id = view.parent_id
-        await checkout._settle(view, parent_id=parent_id, lang="en", engine=engine, gateway=gw)
+        try:
+            view = await charge_begun_card(
+                payment_id=claimed["payment_id"],
+                token=token,
+                amount_cents=amount,
+                invoice=invoice,
+                actor="standing-order",
+                engine=engine,
+                gateway=gw,
+            )
+            await checkout._settle(
+                view, parent_id=view.parent_id, lang="en", engine=engine, gateway=gw
+            )
+        except Exception:  # noqa: BLE001 - the payment stays UNKNOWN: reconciled, then _finish
+            log.exception("standing order %s, %s: charge not settled yet", standing_id, day)
         _count(done, await db(engine, _finish, run_id=claimed["run_id"]))
     return done
 
