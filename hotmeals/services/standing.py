@@ -346,7 +346,11 @@ def listing(
                 "status_label": t(f"standing.status.{status}", lang),
                 "next_date": upcoming.isoformat() if upcoming else None,
                 "next_label": (
-                    t("standing.next", lang, day=long_day(upcoming, lang)) if upcoming else ""
+                    t("standing.next", lang, day=long_day(upcoming, lang))
+                    if upcoming
+                    else t("standing.paused_note", lang)
+                    if status == PAUSED
+                    else ""
                 ),
                 "last_label": (
                     t(

@@ -99,6 +99,9 @@ def test_a_parent_sets_up_a_standing_order_from_book_meal_and_pauses_it(
     expect(repeat).to_be_visible()
     page.locator("#meal-repeat").click()
     expect(page.locator("#repeat-until")).to_be_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#repeat-create").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"dialog-{viewport}-{lang}.png"))
     page.locator("#repeat-create").click()
     expect(page.locator("#repeat-done")).to_contain_text(weekday)
     assert _standing(app, family["id"]) == [(0, "active")]
@@ -112,11 +115,11 @@ def test_a_parent_sets_up_a_standing_order_from_book_meal_and_pauses_it(
     expect(card).to_have_count(1)
     expect(card).to_contain_text(msg("standing.status.active", lang))
     expect(card.locator(".hm-standing-summary")).to_contain_text("Zoe")
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"active-{viewport}-{lang}.png"), full_page=True)
     card.locator(".hm-standing-pause").click()
     expect(card).to_have_attribute("data-status", "paused")
     expect(card.locator(".hm-standing-status")).to_have_text(msg("standing.status.paused", lang))
     expect(card.locator(".hm-standing-resume")).to_be_visible()
+    expect(card).to_contain_text(msg("standing.paused_note", lang))
     assert _standing(app, family["id"]) == [(0, "paused")]
     page.screenshot(path=str(SHOTS / f"paused-{viewport}-{lang}.png"), full_page=True)

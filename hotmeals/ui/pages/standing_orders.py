@@ -110,7 +110,13 @@ def standing_list() -> rx.Component:
             rx.el.ul(
                 rx.foreach(StandingState.rows, standing_card),
                 id="standing-list",
-                style={"display": "grid", "gap": "12px", "padding": "0", "margin": "0"},
+                style={
+                    "display": "grid",
+                    "gap": "12px",
+                    "padding": "0",
+                    "margin": "0",
+                    "width": "100%",
+                },
             ),
             rx.center(
                 rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
