@@ -178,8 +178,8 @@ FR = {
         "écrivons."
     ),
     "standing_ui.until_label": "Jusqu'à",
-    "standing_ui.until_term": "La fin de l'étape ({day})",
-    "standing_ui.until_year": "La fin de l'année scolaire ({day})",
+    "standing_ui.until_term": "Fin de l'étape ({day})",
+    "standing_ui.until_year": "Fin de l'année scolaire ({day})",
     "standing_ui.until_date": "Une date de mon choix",
     "standing_ui.ends_on_label": "Dernier jour",
     "standing_ui.set_up": "Créer la commande régulière",

@@ -18,18 +18,24 @@ def repeat_section() -> rx.Component:
         rx.cond(
             RepeatState.label != "",
             rx.box(
-                rx.el.label(
-                    rx.checkbox(
-                        checked=RepeatState.open,
-                        on_change=RepeatState.toggle,
-                        id="meal-repeat",
+                # A disclosure, not a checkbox: "Add to cart" does not set it up, its own
+                # button below does (a ticked box would look like part of the add).
+                rx.button(
+                    rx.icon("repeat", size=16, aria_hidden="true"),
+                    RepeatState.label,
+                    rx.cond(
+                        RepeatState.open,
+                        rx.icon("chevron-up", size=16, aria_hidden="true"),
+                        rx.icon("chevron-down", size=16, aria_hidden="true"),
                     ),
-                    rx.el.span(
-                        rx.el.span(RepeatState.label, class_name="hm-choice-name"),
-                        class_name="hm-choice-text hm-choice-body",
-                    ),
-                    html_for="meal-repeat",
-                    class_name="hm-choice-row",
+                    on_click=RepeatState.toggle,
+                    variant="ghost",
+                    size="2",
+                    id="meal-repeat",
+                    custom_attrs={
+                        "aria-expanded": rx.cond(RepeatState.open, "true", "false"),
+                        "aria-controls": "meal-repeat-form",
+                    },
                 ),
                 rx.cond(RepeatState.open, _repeat_form()),
                 class_name="hm-repeat",
@@ -112,6 +118,7 @@ def _repeat_form() -> rx.Component:
         spacing="3",
         width="100%",
         padding_top="8px",
+        id="meal-repeat-form",
     )
 
 

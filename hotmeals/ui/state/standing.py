@@ -149,8 +149,8 @@ class RepeatState(rx.State):
     done: str = ""  # "Standing order set up" with a link to the screen, once created
 
     @rx.event
-    def toggle(self, value: bool):
-        self.open = bool(value)
+    def toggle(self):
+        self.open = not self.open
         self.done = ""
 
     @rx.event
@@ -168,7 +168,6 @@ class RepeatState(rx.State):
     @rx.event
     async def prepare(self):
         """The dialog's section mounted (a meal opened): start afresh, named for its day."""
-        from hotmeals.domain.dates import long_day
         from hotmeals.services import standing
         from hotmeals.services.menu import toronto_today
         from hotmeals.ui.state.booking import BookingState
@@ -185,8 +184,9 @@ class RepeatState(rx.State):
         today = toronto_today()
         term = standing.last_weekday(standing.term_end(today), day.weekday())
         year = standing.last_weekday(standing.year_end(today), day.weekday())
-        self.term_label = tr("standing_ui.until_term", lang, day=long_day(term, lang))
-        self.year_label = tr("standing_ui.until_year", lang, day=long_day(year, lang))
+        # Short (no weekday): the choice fits a phone's select.
+        self.term_label = tr("standing_ui.until_term", lang, day=_short_day(term, lang))
+        self.year_label = tr("standing_ui.until_year", lang, day=_short_day(year, lang))
 
     @rx.event
     async def create(self):
@@ -236,3 +236,12 @@ def weekday_of(iso: str, lang: str) -> str:
     except ValueError:
         return ""
     return format_date(day, "EEEE", locale="fr_CA" if lang == "fr" else "en_CA")
+
+
+def _short_day(day: date, lang: str) -> str:
+    """``January 25`` / ``25 janvier`` (Babel)."""
+    from babel.dates import format_date
+
+    if lang == "fr":
+        return format_date(day, "d MMMM", locale="fr_CA")
+    return format_date(day, "MMMM d", locale="en_CA")
