@@ -16,7 +16,7 @@ import sqlmodel  # noqa: F401
 
 # revision identifiers, used by Alembic.
 revision: str = '0016'
-down_revision: Union[str, Sequence[str], None] = '0013'
+down_revision: Union[str, Sequence[str], None] = '0014'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

@@ -21,6 +21,7 @@ ROUTER_MODULES.append("hotmeals.api.orders_after")  # order history, detail, can
 ROUTER_MODULES.append("hotmeals.api.order_changes")  # modify an order, move a meal
 ROUTER_MODULES.append("hotmeals.api.unsubscribe")  # the reminder e-mails' unsubscribe link
 ROUTER_MODULES.append("hotmeals.api.school_year")  # give-back figures, start of the school year
+ROUTER_MODULES.append("hotmeals.api.standing")  # standing orders: list, create, pause, end
 
 
 def include_routers(api: FastAPI) -> None:

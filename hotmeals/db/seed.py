@@ -45,6 +45,7 @@ from hotmeals.db.models import (
     PriceTier,
     PromoCode,
     School,
+    StandingOrder,
     Teacher,
     Vendor,
     utcnow,
@@ -61,6 +62,7 @@ KINDS: tuple[str, ...] = (
     *("meal_allergen", "portion", "menu_option", "meal_option", "price_tier", "child"),
     *("menu_day", "menu_day_meal", "child_allergy"),
     *("menu_option_allergen", "meal_option_allergen", "addon_allergen"),
+    "standing_order",
 )
 
 T = TypeVar("T", bound=SQLModel)
@@ -224,7 +226,9 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
                 ChildAllergy(child_id=child.id, ingredient_id=ing_id, alert_level=level)
             )
     session.flush()
+    _demo_standing_order(session, table, parent, children[0][0], today or toronto_today())
     _confirm_school_year(session, parent)
+    session.flush()
     return report
 
 
@@ -233,6 +237,55 @@ def _confirm_school_year(session: Session, parent: Parent) -> None:
     never stopped at the start-of-year screen (``cli school-year-due`` shows it)."""
     assert parent.id is not None
     school_year.confirm_all_current(session, parent_id=parent.id)
+
+
+def _demo_standing_order(
+    session: Session, table: _Factory, parent: Parent, child: Child, today: date
+) -> None:
+    """The demo parent's standing order (issue 26): every Monday, for the first demo child, a
+    meal served on Mondays at the child's school that the child's allergies allow (a pizza
+    when there is one), until the end of term."""
+    from hotmeals.domain.errors import DomainError
+    from hotmeals.services import standing
+
+    rows = table("standing_order", StandingOrder, lambda r: (r.parent_id, r.child_id, r.weekday))
+    if (parent.id, child.id, 0) in rows.rows:
+        return
+    meals = session.exec(
+        select(MenuDay.meal_date, Meal)
+        .join(MenuDayMeal, MenuDayMeal.menu_day_id == MenuDay.id)
+        .join(Meal, Meal.id == MenuDayMeal.meal_id)
+        .where(MenuDay.school_id == child.school_id, MenuDay.meal_date >= today)
+        .order_by(MenuDay.meal_date, Meal.id)
+    ).all()
+    mondays = [meal for day, meal in meals if day.weekday() == 0]
+    mondays.sort(key=lambda m: "pizza" not in m.name_en.lower())
+    for meal in mondays:
+        try:
+            standing._allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+        except DomainError:
+            continue
+        portion = session.exec(
+            select(Portion).where(Portion.meal_id == meal.id, Portion.size == "small")
+        ).first()
+        if portion is None:
+            continue
+        now = utcnow()
+        rows.ensure(
+            StandingOrder(
+                parent_id=parent.id or 0,
+                child_id=child.id or 0,
+                meal_id=meal.id or 0,
+                portion_id=portion.id or 0,
+                weekday=0,
+                starts_on=today,
+                ends_on=standing.last_weekday(standing.term_end(today), 0),
+                status=standing.ACTIVE,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        return
 
 
 def _meal(vendor_id: int | None, spec: MealSpec) -> Meal:

@@ -37,7 +37,7 @@ RETRIES = procrastinate.RetryStrategy(max_attempts=3, wait=30)
 HEARTBEAT_SECONDS = 10.0
 STALLED_AFTER_SECONDS = 30.0  # three missed heartbeats: the worker is gone
 RETRY_STALLED = "retry_stalled"
-CONCURRENCY = 5  # reconcile, mail, housekeeping, reminders and retry_stalled can each run
+CONCURRENCY = 6  # reconcile, mail, housekeeping, reminders, standing and retry_stalled can each run
 
 
 def cron_every(seconds: float) -> str:

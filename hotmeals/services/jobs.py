@@ -9,7 +9,9 @@ skips the round when another worker holds it.
   handover (``services.mail.send_due``);
 - ``housekeeping``: old rate-limit hits, expired sessions and codes (``services.housekeeping``);
 - ``reminders``: cut-off reminders, order reminders and menu updates that are due
-  (``services.reminders``).
+  (``services.reminders``);
+- ``standing``: the standing orders' dates to book and pay before their cut-off
+  (``services.standing``).
 
 The lease names the process holding it (``worker_id()``: host, pid and a random part, made in
 the process itself, so workers forked from one supervisor never share it). It is short
@@ -20,8 +22,8 @@ This is the runner of the embedded default (SQLite): ``register_lease_loops(app)
 PostgreSQL the same job functions (``PERIODIC``) run on the job queue instead
 (``hotmeals/jobs/queue.py``, procrastinate); ``hotmeals/jobs/runner.py`` chooses. The intervals
 are ``HOTMEALS_RECONCILE_SECONDS`` (default 120), ``HOTMEALS_MAIL_SECONDS`` (default 60) and
-``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600) and ``HOTMEALS_REMINDERS_SECONDS`` (default
-300); 0 turns a job off.
+``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600), ``HOTMEALS_REMINDERS_SECONDS`` (default
+300) and ``HOTMEALS_STANDING_SECONDS`` (default 300); 0 turns a job off.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from hotmeals.services.transaction import in_transaction
 log = logging.getLogger("hotmeals.jobs")
 
 RECONCILE, HOUSEKEEPING, MAIL, REMINDERS = "reconcile", "housekeeping", "mail", "reminders"
+STANDING = "standing"
 # Renewed every HEARTBEAT while a round runs and released at its end, so it only matters when
 # a worker dies mid-round: the next worker takes over about a minute later.
 LEASE_TTL = timedelta(minutes=1)
@@ -247,6 +250,15 @@ async def reminders_job() -> None:
     await asyncio.to_thread(reminders.run, engine=get_engine())
 
 
+async def standing_job() -> None:
+    """The standing orders' dates to book and pay (``services.standing.run``): a sweep, so a
+    missed round is made up by the next one while the cut-off lasts."""
+    from hotmeals.db.engine import get_engine
+    from hotmeals.services import standing
+
+    await standing.run(engine=get_engine())
+
+
 @dataclass(frozen=True)
 class PeriodicJob:
     name: str
@@ -260,6 +272,7 @@ PERIODIC: tuple[PeriodicJob, ...] = (
     PeriodicJob(MAIL, "HOTMEALS_MAIL_SECONDS", 60, mail_job),
     PeriodicJob(HOUSEKEEPING, "HOTMEALS_HOUSEKEEPING_SECONDS", 3600, housekeeping_job),
     PeriodicJob(REMINDERS, "HOTMEALS_REMINDERS_SECONDS", 300, reminders_job),
+    PeriodicJob(STANDING, "HOTMEALS_STANDING_SECONDS", 300, standing_job),
 )
 
 

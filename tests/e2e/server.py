@@ -101,6 +101,9 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
             # that counts a parent's mails never meets one (tests/integration/test_reminders.py
             # covers the job with a given clock).
             "HOTMEALS_REMINDERS_SECONDS": "0",
+            # Likewise the standing orders' job (it would book and charge the demo parent's
+            # standing order mid-test; tests/payments/test_standing_orders.py covers it).
+            "HOTMEALS_STANDING_SECONDS": "0",
         }
     )
     env.pop("REDIS_URL", None)

@@ -218,6 +218,7 @@ def test_the_embedded_default_starts_one_lease_loop_per_periodic_job(monkeypatch
     monkeypatch.delenv("HOTMEALS_HOUSEKEEPING_SECONDS", raising=False)
     monkeypatch.delenv("HOTMEALS_MAIL_SECONDS", raising=False)
     monkeypatch.delenv("HOTMEALS_REMINDERS_SECONDS", raising=False)
+    monkeypatch.delenv("HOTMEALS_STANDING_SECONDS", raising=False)
     monkeypatch.setenv("DATABASE_URL", "sqlite:///unused.db")
     get_settings.cache_clear()
     from hotmeals.jobs import runner
@@ -229,9 +230,11 @@ def test_the_embedded_default_starts_one_lease_loop_per_periodic_job(monkeypatch
         (jobs.lease_loop, {"name": "mail", "interval_seconds": 60.0}),
         (jobs.lease_loop, {"name": "housekeeping", "interval_seconds": 3600.0}),
         (jobs.lease_loop, {"name": "reminders", "interval_seconds": 300.0}),
+        (jobs.lease_loop, {"name": "standing", "interval_seconds": 300.0}),
     ]
     monkeypatch.setenv("HOTMEALS_RECONCILE_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_REMINDERS_SECONDS", "0")
+    monkeypatch.setenv("HOTMEALS_STANDING_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_HOUSEKEEPING_SECONDS", "0")
     monkeypatch.setenv("HOTMEALS_MAIL_SECONDS", "0")
     off = App()

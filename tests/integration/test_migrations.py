@@ -213,6 +213,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
         with monkeypatch.context() as patch:
             patch.setattr("hotmeals.db.seed._extras_allergens", lambda *a, **k: None)
             patch.setattr("hotmeals.db.seed._confirm_school_year", lambda *a, **k: None)  # 0016
+            # Likewise the demo standing order (0014's table).
+            patch.setattr("hotmeals.db.seed._demo_standing_order", lambda *a, **k: None)
             with Session(eng) as session:
                 load_demo_data(session, today=SEED_TODAY)
                 session.commit()
@@ -262,10 +264,15 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             assert refunded["s"] == 650  # what total_refund_cents said
             cancellation = q("SELECT kind, actor, request_key FROM ordercancellation")
             assert dict(cancellation) == {"kind": "order", "actor": "", "request_key": None}
-        with Session(eng) as session:  # at head the seed adds only the extras' allergens
-            report = load_demo_data(session, today=SEED_TODAY)
+        with Session(eng) as session:  # at head the seed adds the extras' allergens and the
+            report = load_demo_data(session, today=SEED_TODAY)  # demo standing order
             session.commit()
         added = {kind for kind, n in report.created.items() if n}
-        assert added == {"menu_option_allergen", "meal_option_allergen", "addon_allergen"}
+        assert added == {
+            "menu_option_allergen",
+            "meal_option_allergen",
+            "addon_allergen",
+            "standing_order",
+        }
     finally:
         eng.dispose()

@@ -134,6 +134,22 @@ APP = {
     },
     "hotmeals.ui.state.settings.LanguageState": {"choose", "toggle"},
     "hotmeals.ui.state.settings.NotificationState": {"set_pref", "save"},
+    # Standing orders (issue 26): acting_parent() first; the service checks the ids.
+    "hotmeals.ui.state.standing.StandingState": {
+        "load",
+        "relang",
+        "ask_end",  # only opens the dialog
+        "set_end_open",
+        "confirm_end",
+        "act",  # pause or resume, nothing else
+    },
+    "hotmeals.ui.state.standing.RepeatState": {
+        "toggle",
+        "set_until",
+        "set_ends_on",
+        "prepare",  # reads the dialog's day from BookingState, on the server
+        "create",  # the meal, size, child and day are BookingState's, not the browser's
+    },
     "hotmeals.ui.state.settings.ChangePasswordState": {"clear", "submit"},
     "hotmeals.ui.state.sign_in.SignInState": {
         "open_email",

@@ -52,6 +52,7 @@ from hotmeals.db.models.orders import (
 )
 from hotmeals.db.models.reminders import ReminderSent
 from hotmeals.db.models.school_year import ChildSchoolYear
+from hotmeals.db.models.standing import StandingOrder, StandingOrderRun
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
@@ -102,6 +103,8 @@ __all__ = [
     "Refund",
     "ReminderSent",
     "School",
+    "StandingOrder",
+    "StandingOrderRun",
     "SessionToken",
     "StoredCard",
     "Teacher",

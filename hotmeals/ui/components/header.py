@@ -30,6 +30,7 @@ from hotmeals.ui.state.steps import (
 
 GRAY_12 = rx.color("gray", 12)
 BOOK_MEAL_ROUTE = "/edit-profile/meal-detailed"  # the Book meal screen (issue 9)
+STANDING_ROUTE = "/standing-orders"  # the standing orders screen (issue 26)
 
 
 def avatar(size: Any = "2") -> rx.Component:
@@ -142,6 +143,12 @@ def profile_menu() -> rx.Component:
             rx.redirect("/edit-profile/order-history"),
             icon="receipt-text",
             id="menu-my-orders",
+        ),
+        menu_button(
+            t("standing_ui.menu"),
+            rx.redirect(STANDING_ROUTE),
+            icon="repeat",
+            id="menu-standing-orders",
         ),
         menu_button(
             t("ui.header.edit_profile"),

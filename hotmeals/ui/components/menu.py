@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.standing import repeat_section
 from hotmeals.ui.state.booking import NOTE_MAX, BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
@@ -627,6 +628,8 @@ def _options() -> rx.Component:
         ),
         _quantity(),
         _note(),
+        # A standing order from this day (issue 26); not when adding to an existing order.
+        rx.cond(BookingState.order_number == "", repeat_section()),
         rx.box(
             rx.el.p(t("ui.book.tiers"), class_name="hm-label"),
             rx.el.ul(

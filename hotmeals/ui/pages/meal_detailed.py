@@ -14,6 +14,7 @@ from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
 from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.standing import standing_link
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 
@@ -90,6 +91,7 @@ def meal_detailed() -> rx.Component:
                 on_language_change(BookingState.relang),
                 rx.heading(t("ui.book.title"), as_="h1", size="7"),
                 rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
+                standing_link(),  # the standing orders screen (issue 26)
                 rx.cond(
                     BookingState.loaded,
                     rx.cond(

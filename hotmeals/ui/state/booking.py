@@ -242,6 +242,15 @@ def child_marks(allergies: list[dict], name: str, lang: str) -> str:
     return tr("ui.safe.child_marks", lang, name=name, allergies=text)
 
 
+def linked_date(value: object) -> str:
+    """A link's ``?date=`` as ``YYYY-MM-DD``, or "" when it is not one."""
+    text = str(value or "")[:10]
+    try:
+        return date.fromisoformat(text).isoformat() if len(text) == 10 else ""
+    except ValueError:
+        return ""
+
+
 class BookingState(rx.State):
     """/edit-profile/meal-detailed."""
 
@@ -531,6 +540,11 @@ class BookingState(rx.State):
             self.loaded = False
             return
         await self._load_children(who)
+        # ?date=YYYY-MM-DD (the reminder e-mails' link): that day, its week and month, open
+        # (kept only when it is one of the child's meal days, like any chosen day).
+        asked = linked_date(self.router.url.query_parameters.get("date"))
+        if asked:
+            self.selected_date = asked
         await self._load_dates(who, keep=False)
         await self._load_menu(who)
         self.loaded = True

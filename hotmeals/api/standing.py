@@ -1,0 +1,129 @@
+"""/api/v1/Parent/standing/* (extensions, issue 26 item 4): the parent's standing orders,
+"every Monday, pizza for Emma, until the end of term" (``services/standing.py``).
+
+List, create, pause, resume and end; another parent's standing order is 'Standing order not
+found', exactly as one that does not exist. The writes take an optional ``Idempotency-Key``.
+The booking and the payment of each date are the job's (``services/jobs.py``, ``standing``),
+never a call's."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from fastapi import APIRouter, Depends, Request
+
+from hotmeals.api.account_schemas import FAILURES, Envelope
+from hotmeals.api.deps import (
+    Client,
+    EnvelopeRoute,
+    ParentClient,
+    client_context,
+    idempotency_key,
+    openapi_body,
+    parent_context,
+    parse_body,
+    run_as_parent,
+    run_once,
+)
+from hotmeals.api.envelope import ok
+from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
+from hotmeals.i18n import t
+from hotmeals.services import standing
+
+router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+STANDING = ["Parent standing orders"]
+DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
+
+
+@router.post(
+    "/Parent/standing/ListStandingOrders",
+    tags=STANDING,
+    summary="The parent's standing orders, active and paused first (extension)",
+    response_model=Envelope[list[StandingOut]],
+)
+async def list_standing_orders(client: Client = Depends(client_context)):
+    rows = await run_as_parent(client, standing.listing, lang=client.lang)
+    return ok(rows, t("success" if rows else "no_data_found", client.lang))
+
+
+@router.post(
+    "/Parent/standing/CreateStandingOrder",
+    tags=STANDING,
+    summary="Repeat a meal every week on one weekday until the end of term, of the school "
+    "year or a date (extension)",
+    openapi_extra=openapi_body(StandingCreateIn),
+    response_model=Envelope[StandingOut],
+)
+async def create_standing_order(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    body = await parse_body(request, StandingCreateIn, ctx.lang)
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        "standing_create",
+        standing.create,
+        **body.model_dump(),
+        lang=ctx.lang,
+    )
+    return ok(done.result, t("standing_created", ctx.lang))
+
+
+async def _change(request: Request, ctx: ParentClient, key: str | None, action: str):
+    body = await parse_body(request, StandingIdIn, ctx.lang)
+    done = await run_once(
+        ctx.parent_id,
+        key,
+        f"standing_{action}",
+        partial(standing.change, action=action),  # run_once has an ``action`` of its own
+        standing_id=body.standing_order_id,
+        lang=ctx.lang,
+    )
+    return ok(done.result, t(DONE[action], ctx.lang))
+
+
+@router.post(
+    "/Parent/standing/PauseStandingOrder",
+    tags=STANDING,
+    summary="Pause a standing order: no date is booked until it is resumed (extension)",
+    openapi_extra=openapi_body(StandingIdIn),
+    response_model=Envelope[StandingOut],
+)
+async def pause_standing_order(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    return await _change(request, ctx, key, "pause")
+
+
+@router.post(
+    "/Parent/standing/ResumeStandingOrder",
+    tags=STANDING,
+    summary="Resume a paused standing order (extension)",
+    openapi_extra=openapi_body(StandingIdIn),
+    response_model=Envelope[StandingOut],
+)
+async def resume_standing_order(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    return await _change(request, ctx, key, "resume")
+
+
+@router.post(
+    "/Parent/standing/EndStandingOrder",
+    tags=STANDING,
+    summary="End a standing order for good; dates already booked stay booked (extension)",
+    openapi_extra=openapi_body(StandingIdIn),
+    response_model=Envelope[StandingOut],
+)
+async def end_standing_order(
+    request: Request,
+    ctx: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+):
+    return await _change(request, ctx, key, "end")

@@ -1,0 +1,134 @@
+"""The meal dialog's "Repeat every <weekday>" section (issue 26, item 4): set up a standing
+order for this meal, size and child from the day picked (``ui/state/standing.py``)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
+
+GRAY_11 = rx.color("gray", 11)
+
+
+def repeat_section() -> rx.Component:
+    return rx.box(
+        repeat_mount(),
+        rx.cond(
+            RepeatState.label != "",
+            rx.box(
+                # A disclosure, not a checkbox: "Add to cart" does not set it up, its own
+                # button below does (a ticked box would look like part of the add).
+                rx.button(
+                    rx.icon("repeat", size=16, aria_hidden="true"),
+                    RepeatState.label,
+                    rx.cond(
+                        RepeatState.open,
+                        rx.icon("chevron-up", size=16, aria_hidden="true"),
+                        rx.icon("chevron-down", size=16, aria_hidden="true"),
+                    ),
+                    on_click=RepeatState.toggle,
+                    variant="ghost",
+                    size="2",
+                    id="meal-repeat",
+                    custom_attrs={
+                        "aria-expanded": rx.cond(RepeatState.open, "true", "false"),
+                        "aria-controls": "meal-repeat-form",
+                    },
+                ),
+                rx.cond(RepeatState.open, _repeat_form()),
+                class_name="hm-repeat",
+                style={
+                    "padding": "12px",
+                    "border": f"1px solid {rx.color('gray', 6)}",
+                    "border_radius": "10px",
+                },
+            ),
+        ),
+        width="100%",
+    )
+
+
+def repeat_mount() -> rx.Component:
+    """An empty element whose mount prepares the section for the meal just opened."""
+    return rx.el.span(on_mount=RepeatState.prepare, style={"display": "none"})
+
+
+def _repeat_form() -> rx.Component:
+    return rx.vstack(
+        rx.text(t("standing_ui.repeat_explain"), size="2", color=GRAY_11),
+        rx.box(
+            rx.el.label(
+                t("standing_ui.until_label"), html_for="repeat-until", class_name="hm-label"
+            ),
+            rx.el.select(
+                rx.el.option(RepeatState.term_label, value="term"),
+                rx.el.option(RepeatState.year_label, value="year"),
+                rx.el.option(t("standing_ui.until_date"), value="date"),
+                id="repeat-until",
+                value=RepeatState.until,
+                on_change=RepeatState.set_until,
+                class_name="hm-select",
+            ),
+            class_name="hm-field",
+            width="100%",
+        ),
+        rx.cond(
+            RepeatState.until == "date",
+            rx.box(
+                rx.el.label(
+                    t("standing_ui.ends_on_label"), html_for="repeat-ends-on", class_name="hm-label"
+                ),
+                rx.el.input(
+                    type="date",
+                    id="repeat-ends-on",
+                    value=RepeatState.ends_on,
+                    on_change=RepeatState.set_ends_on,
+                    class_name="hm-input",
+                ),
+                class_name="hm-field",
+                width="100%",
+            ),
+        ),
+        rx.cond(
+            RepeatState.done != "",
+            rx.vstack(
+                rx.text(RepeatState.done, id="repeat-done", size="2", weight="medium"),
+                link_button(
+                    t("standing_ui.see_all"),
+                    href=STANDING_ROUTE,
+                    size="2",
+                    variant="soft",
+                    id_="repeat-see-all",
+                ),
+                spacing="2",
+            ),
+            rx.button(
+                rx.cond(RepeatState.busy, rx.spinner(size="2"), rx.fragment()),
+                t("standing_ui.set_up"),
+                on_click=RepeatState.create,
+                disabled=RepeatState.busy,
+                variant="soft",
+                size="2",
+                id="repeat-create",
+                custom_attrs={"aria-busy": rx.cond(RepeatState.busy, "true", "false")},
+            ),
+        ),
+        spacing="3",
+        width="100%",
+        padding_top="8px",
+        id="meal-repeat-form",
+    )
+
+
+def standing_link() -> rx.Component:
+    """Book meal's way to the standing orders screen."""
+    return link_button(
+        rx.icon("repeat", size=16, aria_hidden="true"),
+        t("standing_ui.manage"),
+        href=STANDING_ROUTE,
+        size="2",
+        variant="ghost",
+        id_="book-standing-link",
+    )

@@ -1,0 +1,247 @@
+"""Standing orders (issue 26, item 4): the /standing-orders screen (list, pause, resume, end)
+and the "Repeat every <weekday>" choice of Book meal's meal dialog
+(``services/standing.py``). Every handler derives the parent from the token on that call
+(``acting_parent``); the ids it is sent are the service's to check."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+import reflex as rx
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.toasts import failed, succeeded
+
+STANDING_ROUTE = "/standing-orders"
+DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
+UNTIL = ("term", "year", "date")
+
+
+@dataclass
+class StandingRow:
+    id: str = ""
+    summary: str = ""
+    status: str = ""
+    status_label: str = ""
+    ends_label: str = ""
+    next_label: str = ""
+    last_label: str = ""
+
+
+def _rows(found: list[dict]) -> list[StandingRow]:
+    return [
+        StandingRow(
+            id=str(r["id"]),
+            summary=r["summary"],
+            status=r["status"],
+            status_label=r["status_label"],
+            ends_label=r["ends_label"],
+            next_label=r["next_label"],
+            last_label=r["last_label"],
+        )
+        for r in found
+    ]
+
+
+class StandingState(rx.State):
+    """/standing-orders."""
+
+    rows: list[StandingRow] = []
+    loaded: bool = False
+    busy_id: str = ""
+    end_id: str = ""  # the standing order whose "End" asks "Are you sure?"
+    end_open: bool = False
+    _lang: str = ""
+
+    async def _load(self) -> bool:
+        from hotmeals.services import standing
+
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None:
+            self.rows, self.loaded = [], False
+            return False
+        found = await call_service(standing.listing, parent_id=who.parent_id, lang=lang)
+        self.rows = _rows(found)
+        self.loaded = True
+        self._lang = lang
+        return True
+
+    @rx.event
+    async def load(self):
+        self.loaded = False
+        self.busy_id, self.end_id, self.end_open = "", "", False
+        await self._load()
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
+            await self._load()
+
+    @rx.event
+    def ask_end(self, standing_id: str):
+        self.end_id = str(standing_id)[:12]
+        self.end_open = True
+
+    @rx.event
+    def set_end_open(self, value: bool):
+        self.end_open = bool(value)
+
+    @rx.event
+    async def confirm_end(self):
+        async for event in self._act(self.end_id, "end"):
+            yield event
+        self.end_open = False
+
+    @rx.event
+    async def act(self, standing_id: str, action: str):
+        """Pause or resume (End goes through ``ask_end`` / ``confirm_end``)."""
+        if action not in ("pause", "resume"):
+            return
+        async for event in self._act(standing_id, action):
+            yield event
+
+    async def _act(self, standing_id: str, action: str):
+        from hotmeals.services import standing
+
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy_id:
+            return
+        self.busy_id = str(standing_id)[:12]
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy_id = ""
+            yield session_expired(lang)
+            return
+        try:
+            await call_service(
+                standing.change,
+                parent_id=who.parent_id,
+                standing_id=standing_id,
+                action=action,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy_id = ""
+            yield failed(message(err, lang))
+            return
+        await self._load()
+        self.busy_id = ""
+        yield succeeded(tr(DONE[action], lang))
+
+
+class RepeatState(rx.State):
+    """The meal dialog's "Repeat every <weekday>" choice: the meal, size, child and day are
+    the dialog's own (read on the server from ``BookingState``), never the browser's."""
+
+    open: bool = False
+    until: str = "term"
+    ends_on: str = ""
+    busy: bool = False
+    done: str = ""  # "Standing order set up" with a link to the screen, once created
+
+    @rx.event
+    def toggle(self):
+        self.open = not self.open
+        self.done = ""
+
+    @rx.event
+    def set_until(self, value: str):
+        self.until = value if value in UNTIL else "term"
+
+    @rx.event
+    def set_ends_on(self, value: str):
+        self.ends_on = str(value)[:10]
+
+    label: str = ""  # "Repeat every Monday"
+    term_label: str = ""  # "End of term (Monday, January 25)"
+    year_label: str = ""
+
+    @rx.event
+    async def prepare(self):
+        """The dialog's section mounted (a meal opened): start afresh, named for its day."""
+        from hotmeals.services import standing
+        from hotmeals.services.menu import toronto_today
+        from hotmeals.ui.state.booking import BookingState
+
+        self.open, self.until, self.ends_on, self.busy, self.done = False, "term", "", False, ""
+        lang = (await self.get_state(I18nState)).lang
+        picked = (await self.get_state(BookingState)).selected_date
+        try:
+            day = date.fromisoformat(picked)
+        except ValueError:
+            self.label = ""
+            return
+        self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(picked, lang))
+        today = toronto_today()
+        term = standing.last_weekday(standing.term_end(today), day.weekday())
+        year = standing.last_weekday(standing.year_end(today), day.weekday())
+        # Short (no weekday): the choice fits a phone's select.
+        self.term_label = tr("standing_ui.until_term", lang, day=_short_day(term, lang))
+        self.year_label = tr("standing_ui.until_year", lang, day=_short_day(year, lang))
+
+    @rx.event
+    async def create(self):
+        from hotmeals.services import standing
+        from hotmeals.ui.state.booking import BookingState
+
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy:
+            return
+        booking = await self.get_state(BookingState)
+        if not booking._meal_id or not booking.selected_date:
+            return
+        self.busy = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            row = await call_service(
+                standing.create,
+                parent_id=who.parent_id,
+                child_id=await booking._child(),
+                meal_id=booking._meal_id,
+                portion_id=booking.portion_id or None,
+                from_date=booking.selected_date,
+                until=self.until,
+                ends_on=self.ends_on or None,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        self.done = row["summary"] + " · " + row["ends_label"]
+        yield succeeded(tr("standing_created", lang))
+
+
+def weekday_of(iso: str, lang: str) -> str:
+    """The weekday of ``iso`` in ``lang`` (wide, lower case in French), "" when not a date."""
+    from babel.dates import format_date
+
+    try:
+        day = date.fromisoformat(iso)
+    except ValueError:
+        return ""
+    return format_date(day, "EEEE", locale="fr_CA" if lang == "fr" else "en_CA")
+
+
+def _short_day(day: date, lang: str) -> str:
+    """``January 25`` / ``25 janvier`` (Babel)."""
+    from babel.dates import format_date
+
+    if lang == "fr":
+        return format_date(day, "d MMMM", locale="fr_CA")
+    return format_date(day, "MMMM d", locale="en_CA")
