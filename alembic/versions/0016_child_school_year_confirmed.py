@@ -1,7 +1,7 @@
 """start of the school year: which school year each child was confirmed for
 
 Revision ID: 0016
-Revises: 0013
+Revises: 0014
 Create Date: 2026-11-26 02:00:00
 
 ``childschoolyear``: one row per (child, school year) the parent confirmed the child's grade,

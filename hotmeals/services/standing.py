@@ -66,7 +66,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import cart, clock, mail
+from hotmeals.services import cart, clock, mail, school_year
 from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule, toronto_today
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
@@ -504,6 +504,8 @@ def _reason_of(err: DomainError) -> str | None:
         return "allergy"
     if err.code == "child_not_found":
         return "child"
+    if err.code == "school_year_unconfirmed":
+        return "school_year"
     return "not_served"  # menu_date_not_served, meal_not_on_menu, meal_not_found, portion
 
 
@@ -578,6 +580,10 @@ def _claim(
     reason: str | None = ""
     checked = None
     try:
+        # The start of a school year: a child not confirmed for it is not booked (told why).
+        school_year.require_confirmed(
+            session, parent_id=row.parent_id, child_ids=[row.child_id], now=now
+        )
         batch = cart.load_batch(session, parent_id=row.parent_id, requests=[request], lang=lang)
         checked = cart.check_line(batch, request, lang=lang, now=now)
     except DomainError as err:

@@ -361,3 +361,22 @@ async def test_a_day_already_in_the_cart_is_skipped_quietly(
     assert len(_rows(pay_engine, CartLine, parent_id=home["parent_id"])) == 1
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     assert _mails(pay_engine, home["email"]) == []
+
+
+async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
+) -> None:
+    """The start of a school year (issue 26 item 8) stops a standing order too: a child added
+    last school year and not confirmed for this one is skipped, and the parent is told why."""
+    await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
+    with session_scope(pay_engine) as s:
+        emma = s.get(Child, home["child_id"])
+        emma.created_at = (NOW - timedelta(days=400)).astimezone(UTC)
+        s.add(emma)
+    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    assert (done.booked, done.skipped) == (0, 1)
+    assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
+    [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
+    assert run.reason == "school_year"
+    [mail] = _mails(pay_engine, home["email"])
+    assert "année scolaire n'est pas encore confirmée" in mail.body_text

@@ -31,6 +31,9 @@ EN = {
     "standing.reason.not_served": "the meal is not on that day's menu",
     "standing.reason.allergy": "the meal does not suit the child's allergies",
     "standing.reason.child": "the child's profile is no longer active",
+    "standing.reason.school_year": (
+        "the new school year is not confirmed yet for this child (open Book meal to confirm it)"
+    ),
     "standing.reason.booked": "a meal was already booked or in your cart",
     "standing.reason.no_card": "no saved card",
     "standing.reason.declined": "the card was declined",
@@ -120,6 +123,10 @@ FR = {
     "standing.reason.not_served": "le repas n'est pas au menu ce jour-là",
     "standing.reason.allergy": "le repas ne convient pas aux allergies de l'enfant",
     "standing.reason.child": "le profil de l'enfant n'est plus actif",
+    "standing.reason.school_year": (
+        "la nouvelle année scolaire n'est pas encore confirmée pour cet enfant"
+        " (ouvrez Réserver un repas pour la confirmer)"
+    ),
     "standing.reason.booked": "un repas était déjà réservé ou dans votre panier",
     "standing.reason.no_card": "aucune carte enregistrée",
     "standing.reason.declined": "la carte a été refusée",
