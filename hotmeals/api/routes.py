@@ -20,6 +20,7 @@ ROUTER_MODULES.append("hotmeals.api.booking")  # many days at once, repeat a wee
 ROUTER_MODULES.append("hotmeals.api.orders_after")  # order history, detail, cancels, refunds
 ROUTER_MODULES.append("hotmeals.api.order_changes")  # modify an order, move a meal
 ROUTER_MODULES.append("hotmeals.api.unsubscribe")  # the reminder e-mails' unsubscribe link
+ROUTER_MODULES.append("hotmeals.api.calendar_receipts")  # calendar feed, receipts (issue 26)
 
 
 def include_routers(api: FastAPI) -> None:
