@@ -19,6 +19,7 @@ from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.order_changes_routes import register_order_change_pages
 from hotmeals.ui.pages.orders_routes import register_order_pages
 from hotmeals.ui.pages.payments_routes import register_payment_pages
+from hotmeals.ui.pages.receipt import register_receipt_pages
 from hotmeals.ui.routes import register_pages, toaster
 from hotmeals.ui.state.i18n import t
 
@@ -55,6 +56,7 @@ register_booking_pages(app)  # Book meal (hotmeals/ui/pages/booking_routes.py)
 register_checkout_pages(app)  # cart, order summary, payment (ui/pages/checkout_routes.py)
 register_order_pages(app)  # order history, order details, cancel cart (ui/pages/orders_routes.py)
 register_order_change_pages(app)  # modify order, manage one meal (order_changes_routes.py)
+register_receipt_pages(app)  # receipts of orders, changes, donations (ui/pages/receipt.py)
 app.add_page(not_found, route="404", title=t("title.not_found"))
 register_background_jobs(app)  # reconciliation, mail, housekeeping: once per cluster
 app.register_lifespan_task(readiness_lifespan)  # /api/v1/ready answers 503 once draining

@@ -243,6 +243,7 @@ class ReceiptOut(BaseModel):
     hst_label: str
     lang: str
     order_number: str
+    order_id: int | None = None
     status_label: str | None = None
     promo_code: str | None = None
     school: str | None = None

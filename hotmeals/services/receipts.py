@@ -31,7 +31,9 @@ from hotmeals.db.models import (
     Child,
     Donation,
     Meal,
+    MealOption,
     MenuDay,
+    MenuOption,
     Order,
     OrderChange,
     OrderChangeLine,
@@ -44,7 +46,6 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.charges import tax_label
 from hotmeals.domain.cutoff import TORONTO
-from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
@@ -86,6 +87,14 @@ def _local_day(moment: datetime) -> date:
     return moment.astimezone(TORONTO).date()
 
 
+def _full_day(value: date, lang: str) -> str:
+    """A receipt's date, with its year: "Wednesday, November 25, 2026" / "mercredi 25 novembre
+    2026"."""
+    from babel.dates import format_date
+
+    return format_date(value, "full", locale="fr_CA" if lang == "fr" else "en_CA")
+
+
 def _money(cents: int, lang: str) -> dict[str, Any]:
     return {"cents": cents, "amount": format_money(cents, lang)}
 
@@ -114,7 +123,7 @@ def _refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
             {
                 "refund_id": r.id,
                 "date": day.isoformat(),
-                "day": long_day(day, lang),
+                "day": _full_day(day, lang),
                 "state": r.state,
                 "state_label": t(
                     "receipt.refund_done"
@@ -136,7 +145,7 @@ def _head(kind: str, number: str, when: datetime, parent: Parent, lang: str) -> 
         "number": number,
         "title": t(f"receipt.title_{kind}", lang),
         "date": day.isoformat(),
-        "day": long_day(day, lang),
+        "day": _full_day(day, lang),
         "parent_name": f"{parent.first_name} {parent.last_name}".strip(),
         "parent_email": parent.email,
         "seller": t("receipt.seller", lang),
@@ -151,14 +160,15 @@ def _head(kind: str, number: str, when: datetime, parent: Parent, lang: str) -> 
 
 
 def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: str) -> tuple:
-    """Children by id, French meal names and add-on names by id (one statement each)."""
+    """Children by id; in French, the meals', options' and add-ons' French names by id (one
+    statement each); options keyed ``("menu", id)`` / ``("meal", id)`` in the meal names."""
     children = {
         c.id or 0: c
         for c in session.exec(
             select(Child).where(Child.id.in_(sorted({x.child_id for x in lines}) or [0]))
         ).all()
     }
-    meals: dict[int, str] = {}
+    meals: dict[int | str, str] = {}  # meals by id, options by "menu:<id>", "meal:<id>"
     addons: dict[int, str] = {}
     if normalize_lang(lang) == "fr":
         meals = {
@@ -177,6 +187,16 @@ def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: 
             ).all()
             if name
         }
+        for kind, model, ids in (
+            ("menu", MenuOption, {x.menu_option_id for x in lines if x.menu_option_id}),
+            ("meal", MealOption, {x.meal_option_id for x in lines if x.meal_option_id}),
+        ):
+            if ids:
+                for o_id, name in session.exec(
+                    select(model.id, model.name_fr).where(model.id.in_(sorted(ids)))
+                ).all():
+                    if name:
+                        meals[f"{kind}:{o_id}"] = name
     return children, meals, addons
 
 
@@ -184,7 +204,7 @@ def _line_out(
     line: OrderLine,
     quantity: int,
     addons: list[OrderLineAddOn],
-    meals: dict[int, str],
+    meals: dict[int | str, str],
     addon_names: dict[int, str],
     lang: str,
     *,
@@ -203,8 +223,14 @@ def _line_out(
         }
     ]
     for name, cents in (
-        (line.menu_option_name, line.menu_option_cents),
-        (line.meal_option_name, line.meal_option_cents),
+        (
+            meals.get(f"menu:{line.menu_option_id}") or line.menu_option_name,
+            line.menu_option_cents,
+        ),
+        (
+            meals.get(f"meal:{line.meal_option_id}") or line.meal_option_name,
+            line.meal_option_cents,
+        ),
     ):
         if name or cents:
             items.append(
@@ -238,7 +264,7 @@ def _line_out(
         "cancelled_quantity": line.cancelled_quantity,
         "status": line.status,
         "moved_from": line.moved_from_date.isoformat() if line.moved_from_date else None,
-        "moved_from_day": long_day(line.moved_from_date, lang) if line.moved_from_date else "",
+        "moved_from_day": _full_day(line.moved_from_date, lang) if line.moved_from_date else "",
         "special_note": line.special_note or "",
         "items": items,
         **_money(total, lang),
@@ -264,7 +290,7 @@ def _grouped(entries: list[tuple[OrderLine, dict]], children: dict[int, Child], 
                 else ""
             ),
             "days": [
-                {"date": day.isoformat(), "day": long_day(day, lang), "lines": lines}
+                {"date": day.isoformat(), "day": _full_day(day, lang), "lines": lines}
                 for day, lines in sorted(by_child[child_id].items())
             ],
         }
@@ -335,7 +361,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
     payments = [
         {
             "date": _local_day(p.verified_at or p.created_at).isoformat(),
-            "day": long_day(_local_day(p.verified_at or p.created_at), lang),
+            "day": _full_day(_local_day(p.verified_at or p.created_at), lang),
             "card": _card(p),
             "approval_code": p.approval_code or "",
             "invoice_number": p.invoice_number,
@@ -346,6 +372,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
     return {
         **_head(ORDER, o.number, o.placed_at or o.created_at, parent, lang),
         "order_number": o.number,
+        "order_id": o.id,
         "status_label": t(f"orderpay.status_{o.status}", lang),
         "promo_code": o.promo_code or "",
         "groups": _grouped(entries, children, lang),
@@ -365,7 +392,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
                 "label": t(
                     f"receipt.change_{c.kind}",
                     lang,
-                    day=long_day(_local_day(c.updated_at), lang),
+                    day=_full_day(_local_day(c.updated_at), lang),
                 ),
             }
             for c in changes
@@ -478,7 +505,7 @@ def change_receipt(
                     addon_names,
                     lang,
                 )
-                out["action_label"] = t("receipt.action_move", lang, day=long_day(new_day, lang))
+                out["action_label"] = t("receipt.action_move", lang, day=_full_day(new_day, lang))
         out["action"] = step.action
         entries.append((line, out))
     payment = session.get(Payment, found.payment_id) if found.payment_id else None
@@ -514,6 +541,7 @@ def change_receipt(
         **_head(CHANGE, f"{o.number}-C{change_id}", found.updated_at, parent, lang),
         "title": t(f"receipt.title_change_{found.kind}", lang),
         "order_number": o.number,
+        "order_id": o.id,
         "change_id": change_id,
         "groups": _grouped(entries, children, lang),
         "charges": charges,
@@ -522,7 +550,7 @@ def change_receipt(
         "payments": [
             {
                 "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": long_day(_local_day(payment.verified_at or payment.created_at), lang),
+                "day": _full_day(_local_day(payment.verified_at or payment.created_at), lang),
                 "card": _card(payment),
                 "approval_code": payment.approval_code or "",
                 "invoice_number": payment.invoice_number,
@@ -603,7 +631,7 @@ def donation_receipt(
         "payments": [
             {
                 "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": long_day(_local_day(payment.verified_at or payment.created_at), lang),
+                "day": _full_day(_local_day(payment.verified_at or payment.created_at), lang),
                 "card": _card(payment),
                 "approval_code": payment.approval_code or "",
                 "invoice_number": payment.invoice_number,
