@@ -310,7 +310,9 @@ def _own_order(session: Session, *, parent_id: int, number: object) -> LoadedOrd
     if order_id is None:
         raise _missing()
     loaded = load_order(session, order_id=order_id, parent_id=parent_id)
-    if loaded.order.status not in [str(s) for s in HISTORY_STATUSES] or not loaded.payments:
+    # Placed: paid (or nothing to pay), as the order details show it.
+    placed = loaded.order.placed_at is not None
+    if loaded.order.status not in [str(s) for s in HISTORY_STATUSES] or not placed:
         raise _missing()
     return loaded
 

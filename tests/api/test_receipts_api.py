@@ -190,11 +190,22 @@ def world(database):
                 verified_at=placed,
             )
         )
+        unpaid = Order(
+            number=f"HM-{800000 + (parent.id or 0)}",
+            parent_id=parent.id,
+            status="pending_payment",
+            tax_bps=1300,
+            processing_fee_bps=0,
+            processing_fee_fixed_cents=0,
+            total_pay_cents=700,
+        )
+        s.add(unpaid)
         other = f.make_parent(s)
         ids = {
             "email": parent.email,
             "other": other.email,
             "number": order.number,
+            "unpaid": unpaid.number,
             "order_id": order.id,
             "cut": cut.id,
             "grow": grow.id,
@@ -300,6 +311,11 @@ def test_donation_receipt_shows_the_gift_apart_and_no_tax(client, world):
     assert data["giveback"][0]["cents"] == 500
     pdf = get(client, f"/Parent/Receipt.pdf?donation={world['gift']}", token, lang="fr")
     assert pdf.content.startswith(b"%PDF-")
+
+
+def test_an_unpaid_order_has_no_receipt(client, world):
+    token = quick_token(world["email"])
+    refused(_receipt(client, token, order=world["unpaid"]), "No receipt found")
 
 
 def test_another_parent_gets_no_receipt(client, world):
