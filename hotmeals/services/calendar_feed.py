@@ -35,6 +35,7 @@ from datetime import UTC, date, datetime, timedelta
 from urllib.parse import urlsplit
 
 from icalendar import Alarm, Calendar, Event
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from hotmeals.db.models import (
@@ -96,11 +97,34 @@ def _row(session: Session, parent_id: int) -> CalendarFeed | None:
     return session.exec(select(CalendarFeed).where(CalendarFeed.parent_id == parent_id)).first()
 
 
+def _new_nonce(row: CalendarFeed) -> None:
+    row.nonce = secrets.token_hex(16)
+    row.token_hash = _hash(_token_of(row.parent_id, row.nonce))
+    row.created_at = utcnow()
+
+
+def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
+    """The parent's first feed; two first asks at once (two tabs): one row wins, the other
+    reads it."""
+    try:
+        with session.begin_nested():
+            row = CalendarFeed(parent_id=parent_id, nonce="", token_hash="")
+            _new_nonce(row)
+            session.add(row)
+            session.flush()
+            return row
+    except IntegrityError:
+        found = _row(session, parent_id)
+        if found is None:
+            raise
+        return found
+
+
 def get_feed(session: Session, *, parent_id: int) -> dict:
     """The parent's feed address, made on first ask."""
     row = _row(session, parent_id)
     if row is None:
-        return rotate_feed(session, parent_id=parent_id)
+        return _answer(_first_feed(session, parent_id))
     token = _token_of(parent_id, row.nonce)
     if row.token_hash != _hash(token):
         # The feed secret changed: the address shown is the one that works from now on.
@@ -112,10 +136,10 @@ def get_feed(session: Session, *, parent_id: int) -> dict:
 
 def rotate_feed(session: Session, *, parent_id: int) -> dict:
     """A new address; the old one (if any) stops working at once."""
-    row = _row(session, parent_id) or CalendarFeed(parent_id=parent_id, nonce="", token_hash="")
-    row.nonce = secrets.token_hex(16)
-    row.token_hash = _hash(_token_of(parent_id, row.nonce))
-    row.created_at = utcnow()
+    row = _row(session, parent_id)
+    if row is None:
+        return _answer(_first_feed(session, parent_id))
+    _new_nonce(row)
     session.add(row)
     session.flush()
     return _answer(row)

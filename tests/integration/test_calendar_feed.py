@@ -153,3 +153,24 @@ def test_a_cancelled_meal_leaves_the_feed(engine):
     cal = _fetch(engine, url)
     assert cal is not None
     assert not any(uid.startswith("meal-") for uid in _events(cal))
+
+
+def test_two_first_asks_at_once_make_one_feed(engine, monkeypatch):
+    with session_scope(engine) as s:
+        w = _world(s, lang="en")
+        first = calendar_feed.get_feed(s, parent_id=w["parent"])
+    # The second ask read "no feed yet" before the first one's row was committed.
+    real = calendar_feed._row
+    calls = []
+
+    def stale(session, parent_id):
+        calls.append(parent_id)
+        return None if len(calls) == 1 else real(session, parent_id)
+
+    monkeypatch.setattr(calendar_feed, "_row", stale)
+    with session_scope(engine) as s:
+        second = calendar_feed.get_feed(s, parent_id=w["parent"])
+    assert second["url"] == first["url"]
+    with session_scope(engine) as s:
+        rows = s.exec(select(CalendarFeed).where(CalendarFeed.parent_id == w["parent"])).all()
+        assert len(rows) == 1
