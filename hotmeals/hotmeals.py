@@ -19,6 +19,7 @@ from hotmeals.ui.pages.not_found import not_found
 from hotmeals.ui.pages.order_changes_routes import register_order_change_pages
 from hotmeals.ui.pages.orders_routes import register_order_pages
 from hotmeals.ui.pages.payments_routes import register_payment_pages
+from hotmeals.ui.pages.receipt import register_receipt_pages
 from hotmeals.ui.pages.school_year import register_school_year_pages
 from hotmeals.ui.pages.standing_orders import register_standing_pages
 from hotmeals.ui.routes import register_pages, toaster
@@ -59,6 +60,7 @@ register_order_pages(app)  # order history, order details, cancel cart (ui/pages
 register_order_change_pages(app)  # modify order, manage one meal (order_changes_routes.py)
 register_school_year_pages(app)  # the start of the school year (ui/pages/school_year.py)
 register_standing_pages(app)  # standing orders (hotmeals/ui/pages/standing_orders.py)
+register_receipt_pages(app)  # receipts of orders, changes, donations (ui/pages/receipt.py)
 app.add_page(not_found, route="404", title=t("title.not_found"))
 register_background_jobs(app)  # reconciliation, mail, housekeeping: once per cluster
 app.register_lifespan_task(readiness_lifespan)  # /api/v1/ready answers 503 once draining

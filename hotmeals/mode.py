@@ -17,7 +17,7 @@ import logging
 import os
 from collections.abc import Mapping
 
-from hotmeals.settings import DEFAULT_API_KEY, Settings, get_settings
+from hotmeals.settings import DEFAULT_API_KEY, DEMO_FEED_SECRET, Settings, get_settings
 
 log = logging.getLogger("hotmeals.mode")
 
@@ -59,6 +59,13 @@ def production_problems(settings: Settings, environ: Mapping[str, str] | None = 
         problems.append(
             f"HOTMEALS_API_KEY must be set to a secret of at least {API_KEY_MIN_LENGTH} "
             "characters (the default one is published in the README)"
+        )
+    if not settings.hst_number.strip():
+        problems.append("HOTMEALS_HST_NUMBER is not set: every receipt prints the HST number")
+    if settings.feed_secret == DEMO_FEED_SECRET or len(settings.feed_secret) < API_KEY_MIN_LENGTH:
+        problems.append(
+            f"HOTMEALS_FEED_SECRET must be set to a secret of at least {API_KEY_MIN_LENGTH} "
+            "characters (it makes the private calendar feed addresses)"
         )
     if not settings.public_base_url.startswith("https://"):
         problems.append(

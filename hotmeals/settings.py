@@ -11,6 +11,9 @@ from hotmeals.domain.school_year import parse_start
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_API_KEY = "hotmeals-dev-key"  # published in the README: demo mode only
+# Receipts and the calendar feed (issue 26): demo values, published here, so demo mode only.
+DEMO_HST_NUMBER = "123456789 RT0001"
+DEMO_FEED_SECRET = "hotmeals-demo-calendar-feed-secret"
 
 
 def _normalize_db_url(url: str) -> str:
@@ -50,6 +53,10 @@ class Settings:
     # HOTMEALS_SCHOOL_YEAR_START (MM-DD, default 08-01): the school year rolls over on that
     # day in Toronto; parents then confirm each child's class (domain/school_year.py).
     school_year_start: tuple[int, int] = (8, 1)
+    # HOTMEALS_HST_NUMBER: the business's HST registration number, printed on receipts.
+    hst_number: str = DEMO_HST_NUMBER
+    # HOTMEALS_FEED_SECRET: makes the calendar feeds' tokens (services/calendar_feed.py).
+    feed_secret: str = field(repr=False, default=DEMO_FEED_SECRET)
     social_links: tuple[tuple[str, str, str], ...] = (
         ("facebook", "Facebook", "https://www.facebook.com/"),
         ("instagram", "Instagram", "https://www.instagram.com/"),
@@ -82,6 +89,7 @@ def load_settings() -> Settings:
     data_dir = Path(env.get("DATA_DIR", str(ROOT / "data"))).resolve()
     default_db = f"sqlite:///{data_dir / 'hotmeals.db'}"
     public = env.get("PUBLIC_BASE_URL", f"http://localhost:{port}").rstrip("/")
+    mode = _mode(env)
     origins = env.get("CORS_ORIGINS", f"http://localhost:{port},http://127.0.0.1:{port}")
     return Settings(
         port=port,
@@ -103,8 +111,13 @@ def load_settings() -> Settings:
         tax_bps=_rate(env, "HOTMEALS_TAX_BPS", 1300),
         card_fee_bps=_rate(env, "HOTMEALS_CARD_FEE_BPS", 0),
         card_fee_fixed_cents=_rate(env, "HOTMEALS_CARD_FEE_CENTS", 0),
-        mode=_mode(env),
         school_year_start=parse_start(env.get("HOTMEALS_SCHOOL_YEAR_START")),
+        mode=mode,
+        # Demo defaults only in demo mode: production starts only with its own (mode.py).
+        hst_number=env.get("HOTMEALS_HST_NUMBER", "").strip()
+        or (DEMO_HST_NUMBER if mode == "demo" else ""),
+        feed_secret=env.get("HOTMEALS_FEED_SECRET", "").strip()
+        or (DEMO_FEED_SECRET if mode == "demo" else ""),
     )
 
 

@@ -1,7 +1,7 @@
 """start of the school year: which school year each child was confirmed for
 
 Revision ID: 0016
-Revises: 0014
+Revises: 0015
 Create Date: 2026-11-26 02:00:00
 
 ``childschoolyear``: one row per (child, school year) the parent confirmed the child's grade,
@@ -16,7 +16,7 @@ import sqlmodel  # noqa: F401
 
 # revision identifiers, used by Alembic.
 revision: str = '0016'
-down_revision: Union[str, Sequence[str], None] = '0014'
+down_revision: Union[str, Sequence[str], None] = '0015'
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
 

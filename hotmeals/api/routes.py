@@ -22,6 +22,7 @@ ROUTER_MODULES.append("hotmeals.api.order_changes")  # modify an order, move a m
 ROUTER_MODULES.append("hotmeals.api.unsubscribe")  # the reminder e-mails' unsubscribe link
 ROUTER_MODULES.append("hotmeals.api.school_year")  # give-back figures, start of the school year
 ROUTER_MODULES.append("hotmeals.api.standing")  # standing orders: list, create, pause, end
+ROUTER_MODULES.append("hotmeals.api.calendar_receipts")  # calendar feed, receipts (issue 26)
 
 
 def include_routers(api: FastAPI) -> None:

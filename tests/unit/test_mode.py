@@ -20,6 +20,8 @@ READY = {
     "SMTP_HOST": "smtp.example.org",
     "HOTMEALS_API_KEY": "k" * 32,
     "PUBLIC_BASE_URL": "https://meals.example.org",
+    "HOTMEALS_HST_NUMBER": "987654321 RT0001",
+    "HOTMEALS_FEED_SECRET": "f" * 32,
 }
 
 
@@ -51,7 +53,14 @@ def test_production_with_everything_real_starts(env):
 def test_production_with_nothing_set_refuses_naming_every_missing_piece(env):
     message = refusal(env({"HOTMEALS_MODE": "production"}))
     assert message.startswith("HOTMEALS_MODE=production refuses to start")
-    for name in ("CONVERGE_PIN", "SMTP_HOST", "HOTMEALS_API_KEY", "PUBLIC_BASE_URL"):
+    for name in (
+        "CONVERGE_PIN",
+        "SMTP_HOST",
+        "HOTMEALS_API_KEY",
+        "PUBLIC_BASE_URL",
+        "HOTMEALS_HST_NUMBER",
+        "HOTMEALS_FEED_SECRET",
+    ):
         assert name in message
 
 
@@ -91,3 +100,12 @@ def test_demo_is_the_default_and_says_so_in_the_log(env, caplog):
 def test_an_unknown_mode_stops_the_start(env):
     with pytest.raises(ValueError, match="HOTMEALS_MODE must be demo or production"):
         env({"HOTMEALS_MODE": "prod"})
+
+
+def test_demo_defaults_for_receipts_and_feeds_only_in_demo(env):
+    demo = env({"HOTMEALS_MODE": "demo"})
+    assert demo.hst_number and demo.feed_secret
+    prod = env({**READY, "HOTMEALS_HST_NUMBER": "", "HOTMEALS_FEED_SECRET": ""})
+    assert prod.hst_number == ""
+    message = refusal(prod)
+    assert "HOTMEALS_HST_NUMBER" in message and "HOTMEALS_FEED_SECRET" in message

@@ -221,6 +221,10 @@ APP = {
     # a mixin; it keeps rx.State's). Its set_reason, set_other_text and set_sure_open are
     # copied onto each state that uses it and are listed there.
     "hotmeals.ui.state.orders.CancelReasonForm": {"hydrate", "hydrate_and_load", "set_is_hydrated"},
+    # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
+    # and services.receipts checks they are the parent's.
+    "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},
+    "hotmeals.ui.state.calendar_receipts.ReceiptState": {"load", "relang", "download_pdf"},
     "hotmeals.ui.state.orders.OrderDetailState": {
         "load",  # the ?id= is browser input: order_detail answers 'No data found' if not who's
         "relang",

@@ -11,6 +11,7 @@ from hotmeals.db.models.accounts import (
     RateLimitHit,
     SessionToken,
 )
+from hotmeals.db.models.calendar_feed import CalendarFeed
 from hotmeals.db.models.catalog import (
     AddOn,
     AddOnAllergen,
@@ -60,6 +61,7 @@ __all__ = [
     "AddOnAllergen",
     "AllergenIngredient",
     "AuditEvent",
+    "CalendarFeed",
     "CancelCartLine",
     "CancelReason",
     "CartLine",

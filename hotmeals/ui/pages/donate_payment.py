@@ -134,6 +134,7 @@ def history_table() -> rx.Component:
                         rx.table.column_header_cell(t("donate.col_school")),
                         rx.table.column_header_cell(t("donate.col_amount")),
                         rx.table.column_header_cell(t("donate.col_card")),
+                        rx.table.column_header_cell(t("receipt.view")),  # issue 26
                     )
                 ),
                 rx.table.body(
@@ -144,6 +145,13 @@ def history_table() -> rx.Component:
                             rx.table.cell(row["school"]),
                             rx.table.cell(row["amount"]),
                             rx.table.cell(row["card"]),
+                            rx.table.cell(
+                                rx.link(
+                                    t("receipt.view"),
+                                    href="/receipt?donation=" + row["id"],
+                                    class_name="hm-donation-receipt",
+                                )
+                            ),
                         ),
                     )
                 ),

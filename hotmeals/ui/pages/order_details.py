@@ -261,10 +261,11 @@ def details_content() -> rx.Component:
                 width="100%",
             ),
         ),
-        # Issue 10 screen 2 (another helper builds /edit-profile/modify-order).
-        rx.cond(
-            OrderDetailState.can_cancel,
-            rx.flex(
+        # Issue 10 screen 2 (another helper builds /edit-profile/modify-order); issue 26: the
+        # order's receipt.
+        rx.flex(
+            rx.cond(
+                OrderDetailState.can_cancel,
                 link_button(
                     rx.icon("pencil", size=16, aria_hidden="true"),
                     t("orders_ui.modify_order"),
@@ -273,9 +274,17 @@ def details_content() -> rx.Component:
                     variant="soft",
                     size="2",
                 ),
-                gap="8px",
-                wrap="wrap",
             ),
+            link_button(
+                rx.icon("receipt", size=16, aria_hidden="true"),
+                t("receipt.view"),
+                href="/receipt?order=" + OrderDetailState.number,
+                id_="order-receipt",
+                variant="soft",
+                size="2",
+            ),
+            gap="8px",
+            wrap="wrap",
         ),
         rx.el.ul(
             rx.foreach(OrderDetailState.lines, order_line),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
+from hotmeals.ui.components.calendar_feed import calendar_feed_card
 from hotmeals.ui.components.forms import error_of, submit_button, text_field
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
@@ -123,6 +124,7 @@ def settings_menu() -> rx.Component:
             width="100%",
         ),
         rx.card(language_choice(), width="100%"),
+        calendar_feed_card(),  # issue 26: the family's private calendar link
         spacing="4",
         width="100%",
     )

@@ -1,0 +1,103 @@
+"""The Settings screen's "Calendar" card (issue 26, item 5): the family's private iCal link,
+a copy button, a subscribe link (webcal://) and "Make a new link" behind a confirmation."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.state.calendar_receipts import CalendarFeedState
+from hotmeals.ui.state.i18n import t
+
+
+def calendar_feed_card() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.box(
+                    rx.icon("calendar-days", size=20, aria_hidden="true"),
+                    class_name="hm-icon-bubble",
+                ),
+                rx.heading(t("feed.card_title"), as_="h2", size="4"),
+                align="center",
+                spacing="3",
+            ),
+            rx.text(t("feed.card_text"), size="2", color=rx.color("gray", 11)),
+            rx.el.label(t("feed.link_label"), html_for="calendar-feed-url", class_name="hm-label"),
+            rx.cond(
+                CalendarFeedState.url != "",
+                rx.el.input(
+                    id="calendar-feed-url",
+                    value=CalendarFeedState.url,
+                    read_only=True,
+                    on_focus=rx.call_script(
+                        "document.getElementById('calendar-feed-url').select()"
+                    ),
+                    class_name="hm-feed-url",
+                    style={
+                        "width": "100%",
+                        "font_family": "ui-monospace, monospace",
+                        "font_size": "13px",
+                        "padding": "8px 10px",
+                        "border": f"1px solid {rx.color('gray', 7)}",
+                        "border_radius": "8px",
+                        "background": rx.color("gray", 2),
+                        "color": rx.color("gray", 12),
+                        "text_overflow": "ellipsis",
+                    },
+                ),
+                rx.spinner(size="2"),
+            ),
+            rx.flex(
+                rx.button(
+                    rx.icon("copy", size=16, aria_hidden="true"),
+                    t("feed.copy"),
+                    on_click=[
+                        rx.set_clipboard(CalendarFeedState.url),
+                        rx.toast.success(t("feed.copied")),
+                    ],
+                    disabled=CalendarFeedState.url == "",
+                    id="calendar-feed-copy",
+                    size="2",
+                ),
+                rx.button(
+                    rx.el.a(
+                        rx.icon("calendar-plus", size=16, aria_hidden="true"),
+                        t("feed.open"),
+                        href=CalendarFeedState.webcal_url,
+                        id="calendar-feed-subscribe",
+                    ),
+                    as_child=True,
+                    variant="soft",
+                    size="2",
+                ),
+                rx.button(
+                    rx.icon("refresh-cw", size=16, aria_hidden="true"),
+                    t("feed.rotate"),
+                    on_click=CalendarFeedState.set_rotate_open(True),
+                    variant="outline",
+                    color_scheme="gray",
+                    size="2",
+                    id="calendar-feed-rotate",
+                ),
+                gap="8px",
+                wrap="wrap",
+            ),
+            confirm_dialog(
+                title=t("feed.rotate"),
+                description=t("feed.rotate_confirm"),
+                cancel_label=t("ui.common.cancel"),
+                confirm_label=t("feed.rotate"),
+                open_=CalendarFeedState.rotate_open,
+                on_open_change=CalendarFeedState.set_rotate_open,
+                on_confirm=CalendarFeedState.rotate,
+                busy=CalendarFeedState.busy,
+                confirm_id="calendar-feed-rotate-confirm",
+            ),
+            spacing="3",
+            width="100%",
+            on_mount=CalendarFeedState.load,
+        ),
+        width="100%",
+        id="calendar-feed",
+    )

@@ -1,0 +1,297 @@
+"""/receipt?order=HM-000123 (&change=N), /receipt?donation=N (issue 26, item 6): a receipt made
+to be printed: the seller and its HST number, the receipt's number and date, whom it is for,
+the lines by child and date with each price as sold, the charges, the payment, the refunds and
+the give-back; "Print" (the browser's, with a print style that leaves only the receipt) and
+"Download PDF". ``register_receipt_pages(app)`` is called once from ``hotmeals/hotmeals.py``."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.lang_watch import on_language_change
+from hotmeals.ui.components.layout import page, site_header
+from hotmeals.ui.components.links import mark_ready
+from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.calendar_receipts import (
+    RECEIPT_ROUTE,
+    MoneyRow,
+    ReceiptRow,
+    ReceiptState,
+)
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.toasts import leave_screen
+
+GRAY_11 = rx.color("gray", 11)
+# Printing leaves only the receipt: no header, footer, banner, buttons or toasts; black on white.
+PRINT_CSS = """
+@media print {
+  body * { visibility: hidden !important; }
+  #receipt, #receipt * { visibility: visible !important; }
+  #receipt { position: absolute; left: 0; top: 0; width: 100%; box-shadow: none !important;
+             border: none !important; color: #000 !important; background: #fff !important; }
+  .hm-no-print { display: none !important; }
+  @page { margin: 14mm; }
+}
+.hm-receipt-row { display: flex; justify-content: space-between; gap: 12px; width: 100%;
+                  align-items: baseline; }
+.hm-receipt-row > :last-child { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.hm-receipt-fact { display: grid; grid-template-columns: auto 1fr; gap: 2px 16px; width: 100%;
+                   align-items: baseline; }
+.hm-receipt-fact > :last-child { text-align: right; overflow-wrap: anywhere; }
+"""
+
+
+def _money_row(row: MoneyRow) -> rx.Component:
+    return rx.el.div(
+        rx.text(row.label, size="2", weight=rx.cond(row.strong, "bold", "regular")),
+        rx.text(row.amount, size="2", weight=rx.cond(row.strong, "bold", "regular")),
+        class_name="hm-receipt-row",
+    )
+
+
+def _line_row(row: ReceiptRow) -> rx.Component:
+    return rx.match(
+        row.kind,
+        (
+            "child",
+            rx.heading(row.label, as_="h3", size="4", margin_top="12px"),
+        ),
+        ("day", rx.text(row.label, size="2", weight="bold", color=GRAY_11, margin_top="4px")),
+        (
+            "line",
+            rx.el.div(
+                rx.box(
+                    rx.text(row.label, size="3", weight="medium"),
+                    rx.cond(row.detail != "", rx.text(row.detail, size="1", color=GRAY_11)),
+                ),
+                rx.text(row.amount, size="3", weight="medium"),
+                class_name="hm-receipt-row",
+                padding_left="8px",
+            ),
+        ),
+        (
+            "note",
+            rx.text("“", row.label, "”", size="1", color=GRAY_11, padding_left="20px"),
+        ),
+        rx.el.div(
+            rx.text(row.label, size="2", color=GRAY_11),
+            rx.text(row.amount, size="2", color=GRAY_11),
+            class_name="hm-receipt-row",
+            padding_left="20px",
+        ),
+    )
+
+
+def _section(title_key: str, *children: rx.Component) -> rx.Component:
+    return rx.vstack(
+        rx.heading(t(title_key), as_="h2", size="4"),
+        rx.separator(size="4"),
+        *children,
+        spacing="2",
+        width="100%",
+        margin_top="12px",
+    )
+
+
+def _fact(label_key: str, value) -> rx.Component:
+    return rx.el.div(
+        rx.text(t(label_key), size="2", color=GRAY_11),
+        rx.text(value, size="2", weight="medium"),
+        class_name="hm-receipt-fact",
+    )
+
+
+def receipt_body() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.flex(
+                rx.box(
+                    rx.text(ReceiptState.seller, size="5", weight="bold"),
+                    rx.text(ReceiptState.hst_label, size="1", color=GRAY_11, id="receipt-hst"),
+                    rx.text(ReceiptState.seller_email, size="1", color=GRAY_11),
+                ),
+                rx.heading(ReceiptState.title, as_="h1", size="6"),
+                justify="between",
+                align="start",
+                wrap="wrap",
+                gap="8px",
+                width="100%",
+            ),
+            rx.vstack(
+                _fact("receipt.number", ReceiptState.number),
+                rx.cond(
+                    (ReceiptState.order_number != "")
+                    & (ReceiptState.order_number != ReceiptState.number),
+                    _fact("receipt.order_number", ReceiptState.order_number),
+                ),
+                _fact("receipt.date", ReceiptState.day),
+                _fact("receipt.billed_to", ReceiptState.billed_to),
+                rx.cond(ReceiptState.school != "", _fact("receipt.school", ReceiptState.school)),
+                spacing="1",
+                width="100%",
+                margin_top="8px",
+            ),
+            rx.cond(
+                ReceiptState.rows.length() > 0,
+                _section(
+                    "receipt.lines",
+                    rx.vstack(
+                        rx.foreach(ReceiptState.rows, _line_row),
+                        spacing="1",
+                        width="100%",
+                        id="receipt-lines",
+                    ),
+                ),
+            ),
+            _section(
+                "receipt.charges",
+                rx.vstack(
+                    rx.foreach(ReceiptState.charges, _money_row),
+                    spacing="1",
+                    width="100%",
+                    id="receipt-charges",
+                ),
+            ),
+            rx.cond(
+                ReceiptState.payments.length() > 0,
+                _section(
+                    "receipt.payments",
+                    rx.vstack(rx.foreach(ReceiptState.payments, _money_row), width="100%"),
+                ),
+            ),
+            _section(
+                "receipt.refunds",
+                rx.cond(
+                    ReceiptState.refunds.length() > 0,
+                    rx.vstack(
+                        rx.foreach(ReceiptState.refunds, _money_row),
+                        spacing="1",
+                        width="100%",
+                        id="receipt-refunds",
+                    ),
+                    rx.text(t("receipt.no_refunds"), size="2", color=GRAY_11),
+                ),
+            ),
+            rx.cond(
+                ReceiptState.giveback.length() > 0,
+                _section(
+                    "receipt.giveback",
+                    rx.vstack(
+                        rx.foreach(ReceiptState.giveback, _money_row),
+                        rx.cond(
+                            ReceiptState.kind == "order",
+                            rx.text(t("receipt.giveback_note"), size="1", color=GRAY_11),
+                        ),
+                        spacing="1",
+                        width="100%",
+                        id="receipt-giveback",
+                    ),
+                ),
+            ),
+            rx.cond(
+                ReceiptState.changes.length() > 0,
+                rx.box(
+                    _section(
+                        "receipt.changes",
+                        rx.foreach(
+                            ReceiptState.changes,
+                            lambda c: rx.link(c.label, href=c.href, size="2"),
+                        ),
+                    ),
+                    class_name="hm-no-print",
+                    width="100%",
+                ),
+            ),
+            rx.text(t("receipt.thanks"), size="2", margin_top="16px"),
+            spacing="2",
+            width="100%",
+        ),
+        size="3",
+        width="100%",
+        id="receipt",
+    )
+
+
+def receipt_actions() -> rx.Component:
+    return rx.flex(
+        rx.cond(
+            ReceiptState.back_href != "",
+            link_button(
+                rx.icon("arrow-left", size=16, aria_hidden="true"),
+                t("receipt.back"),
+                href=ReceiptState.back_href,
+                id_="receipt-back",
+                variant="ghost",
+                size="2",
+            ),
+        ),
+        rx.spacer(),
+        rx.button(
+            rx.icon("printer", size=16, aria_hidden="true"),
+            t("receipt.print"),
+            on_click=rx.call_script("window.print()"),
+            id="receipt-print",
+            variant="soft",
+            size="2",
+        ),
+        rx.button(
+            rx.icon("file-down", size=16, aria_hidden="true"),
+            t("receipt.pdf"),
+            on_click=ReceiptState.download_pdf,
+            id="receipt-pdf",
+            size="2",
+        ),
+        gap="8px",
+        wrap="wrap",
+        align="center",
+        width="100%",
+        class_name="hm-no-print",
+    )
+
+
+def receipt_page() -> rx.Component:
+    return parent_only(
+        page(
+            rx.vstack(
+                rx.el.style(PRINT_CSS),
+                rx.cond(
+                    ReceiptState.loaded,
+                    rx.cond(
+                        ReceiptState.missing != "",
+                        rx.vstack(
+                            rx.heading(t("receipt.view"), as_="h1", size="7"),
+                            rx.text(ReceiptState.missing, id="receipt-missing", color=GRAY_11),
+                            width="100%",
+                        ),
+                        rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
+                    ),
+                    rx.center(
+                        rx.spinner(size="3"),
+                        rx.text(t("receipt.loading"), class_name="sr-only"),
+                        padding="32px",
+                        width="100%",
+                    ),
+                ),
+                on_language_change(ReceiptState.relang),
+                spacing="4",
+                width="100%",
+                max_width="760px",
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+            ),
+            header=site_header(show_cart=True),
+        )
+    )
+
+
+def register_receipt_pages(app: rx.App) -> None:
+    app.add_page(
+        receipt_page,
+        route=RECEIPT_ROUTE,
+        title=t("receipt.view"),
+        on_load=[leave_screen(), AuthState.require_parent, ReceiptState.load],
+    )
+    mark_ready(RECEIPT_ROUTE)

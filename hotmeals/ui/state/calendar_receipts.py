@@ -1,0 +1,224 @@
+"""States of the calendar feed card (Settings) and the receipt page (/receipt), issue 26 items
+5 and 6. Thin callers of ``services.calendar_feed`` and ``services.receipts``: the parent is
+``acting_parent(self)`` on every call, the receipt's order number, change and donation come
+from the address and the service checks that they are the parent's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import reflex as rx
+from anyio import to_thread
+
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
+from hotmeals.services import calendar_feed, receipts
+from hotmeals.services.receipt_pdf import receipt_pdf
+from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.toasts import succeeded
+
+RECEIPT_ROUTE = "/receipt"
+
+
+class CalendarFeedState(rx.State):
+    """The private feed's address on the Settings screen, and 'Make a new link'."""
+
+    url: str = ""
+    webcal_url: str = ""
+    rotate_open: bool = False
+    busy: bool = False
+
+    @rx.event
+    async def load(self):
+        who = await acting_parent(self)
+        if who is None:
+            self.url = self.webcal_url = ""
+            return
+        answer = await call_service(calendar_feed.get_feed, parent_id=who.parent_id)
+        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+
+    @rx.event
+    def set_rotate_open(self, value: bool):
+        if not self.busy:
+            self.rotate_open = bool(value)
+
+    @rx.event
+    async def rotate(self):
+        if self.busy:
+            return None
+        who = await acting_parent(self)
+        if who is None:
+            return None
+        self.busy = True
+        try:
+            answer = await call_service(calendar_feed.rotate_feed, parent_id=who.parent_id)
+        finally:
+            self.busy = False
+        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+        self.rotate_open = False
+        return succeeded(tr("feed.rotated", who.lang))
+
+
+@dataclass
+class ReceiptRow:
+    kind: str = ""  # child, day, line, item, note
+    label: str = ""
+    detail: str = ""
+    amount: str = ""
+
+
+@dataclass
+class MoneyRow:
+    label: str = ""
+    amount: str = ""
+    strong: bool = False
+    href: str = ""
+
+
+def _query_of(query: Any) -> dict[str, str]:
+    """The receipt the address names (the service checks it is the parent's)."""
+    return {k: str(query.get(k) or "")[:24] for k in ("order", "change", "donation")}
+
+
+def _href(number: str, **extra: Any) -> str:
+    return f"{RECEIPT_ROUTE}?order={number}" + "".join(f"&{k}={v}" for k, v in extra.items())
+
+
+def receipt_rows(data: dict, lang: str) -> list[ReceiptRow]:
+    rows: list[ReceiptRow] = []
+    for group in data["groups"]:
+        rows.append(ReceiptRow("child", group["child_name"]))
+        for day in group["days"]:
+            rows.append(ReceiptRow("day", day["day"]))
+            for line in day["lines"]:
+                notes = [line.get("action_label") or ""]
+                if line["cancelled_quantity"] and not line.get("action"):
+                    notes.append(tr("receipt.cancelled_qty", lang, qty=line["cancelled_quantity"]))
+                if line["moved_from_day"]:
+                    notes.append(tr("receipt.moved_from", lang, day=line["moved_from_day"]))
+                rows.append(
+                    ReceiptRow(
+                        "line",
+                        f"{line['meal']} ({line['size_label']})",
+                        " · ".join(n for n in notes if n),
+                        line["amount"],
+                    )
+                )
+                rows += [ReceiptRow("item", i["label"], "", i["amount"]) for i in line["items"]]
+                if line["special_note"]:
+                    rows.append(ReceiptRow("note", line["special_note"]))
+    return rows
+
+
+class ReceiptState(rx.State):
+    """/receipt?order=HM-000123 (&change=N) or ?donation=N: the receipt, print and PDF."""
+
+    loaded: bool = False
+    missing: str = ""
+    kind: str = ""
+    title: str = ""
+    number: str = ""
+    order_number: str = ""
+    day: str = ""
+    billed_to: str = ""
+    seller: str = ""
+    seller_email: str = ""
+    hst_label: str = ""
+    school: str = ""
+    rows: list[ReceiptRow] = []
+    charges: list[MoneyRow] = []
+    payments: list[MoneyRow] = []
+    refunds: list[MoneyRow] = []
+    giveback: list[MoneyRow] = []
+    changes: list[MoneyRow] = []
+    back_href: str = ""
+    _query: dict[str, str] = {}
+    _lang: str = ""
+
+    async def _load(self) -> None:
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None:
+            self.loaded = False
+            return
+        self._lang = lang
+        try:
+            data = await call_service(
+                receipts.receipt,
+                parent_id=who.parent_id,
+                order=self._query.get("order") or None,
+                change=self._query.get("change") or None,
+                donation=self._query.get("donation") or None,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.missing, self.loaded = err.message(lang), True
+            return
+        self.missing = ""
+        self.kind, self.title, self.number = data["kind"], data["title"], data["number"]
+        self.order_number, self.day = data["order_number"], data["day"]
+        self.billed_to = f"{data['parent_name']} · {data['parent_email']}"
+        self.seller, self.seller_email = data["seller"], data["seller_email"]
+        self.hst_label, self.school = data["hst_label"], data.get("school") or ""
+        self.rows = receipt_rows(data, lang)
+        self.charges = [
+            MoneyRow(c["label"], c["amount"], c["name"] == "total_pay_cents")
+            for c in data["charges"]
+        ]
+        self.payments = [
+            MoneyRow(
+                f"{p['day']} — "
+                + tr("receipt.paid_by", lang, card=p["card"], code=p["approval_code"] or "—"),
+                p["amount"],
+            )
+            for p in data["payments"]
+        ]
+        self.refunds = [
+            MoneyRow(f"{r['day']} — {r['state_label']}", r["amount"]) for r in data["refunds"]
+        ]
+        if data["refunds"]:
+            self.refunds += [
+                MoneyRow(tr("receipt.refunded_total", lang), data["refunded"], True),
+                MoneyRow(tr("receipt.net", lang), data["net"], True),
+            ]
+        self.giveback = [MoneyRow(g["label"], g["amount"]) for g in data["giveback"]]
+        self.changes = [
+            MoneyRow(c["label"], "", False, _href(data["order_number"], change=c["change_id"]))
+            for c in data["changes"]
+        ]
+        order_id = data.get("order_id")
+        self.back_href = f"{DETAILS_ROUTE}?id={int(order_id)}" if order_id else ""
+        self.loaded = True
+
+    @rx.event
+    async def load(self):
+        self._query = _query_of(self.router.url.query_parameters)
+        self.loaded = False
+        await self._load()
+
+    @rx.event
+    async def relang(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
+            await self._load()
+
+    @rx.event
+    async def download_pdf(self):
+        who = await acting_parent(self)
+        if who is None or not self.loaded or self.missing:
+            return None
+        lang = (await self.get_state(I18nState)).lang
+        data = await call_service(
+            receipts.receipt,
+            parent_id=who.parent_id,
+            order=self._query.get("order") or None,
+            change=self._query.get("change") or None,
+            donation=self._query.get("donation") or None,
+            lang=lang,
+        )
+        pdf = await to_thread.run_sync(receipt_pdf, data)
+        return rx.download(data=pdf, filename=f"receipt-{data['number']}.pdf")
