@@ -5,12 +5,19 @@ from __future__ import annotations
 import os
 import tempfile
 
+from hypothesis import HealthCheck, settings
+
 _tmp = tempfile.mkdtemp(prefix="hotmeals-tests-")
 os.environ.setdefault("DATA_DIR", _tmp)
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{_tmp}/unit.db")
 os.environ.setdefault("HOTMEALS_API_KEY", "hotmeals-dev-key")
 for _var in ("CONVERGE_MERCHANT_ID", "CONVERGE_USER_ID", "CONVERGE_PIN", "CONVERGE_BASE_URL"):
     os.environ.pop(_var, None)
+
+# Property tests assert rules, not speed: on a busy 2-core CI machine a strategy's draw or an
+# example may take seconds, which is no failure of the rule (no deadline, no too_slow check).
+settings.register_profile("hotmeals", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("hotmeals")
 
 
 def _browser_rank(item) -> int:

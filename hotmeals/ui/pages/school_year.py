@@ -25,7 +25,7 @@ def _allergy(row: rx.Var) -> rx.Component:
         row["name"],
         " · ",
         row["level"],
-        color_scheme=rx.cond(row["value"] == "Major", "red", "amber"),
+        color_scheme=rx.cond(row["value"] == "Major", "red", "orange"),
         variant="soft",
         size="2",
     )
@@ -133,7 +133,7 @@ def _child_form() -> rx.Component:
                 rx.callout.root(
                     rx.callout.icon(rx.icon("graduation-cap", aria_hidden="true")),
                     rx.callout.text(t("sy.graduating")),
-                    color_scheme="amber",
+                    color_scheme="orange",
                     size="1",
                     width="100%",
                     id="sy-graduating",

@@ -73,7 +73,7 @@ def standing_card(row: StandingRow) -> rx.Component:
                 rx.badge(
                     row.status_label,
                     color_scheme=rx.match(
-                        row.status, ("active", "grass"), ("paused", "amber"), "gray"
+                        row.status, ("active", "grass"), ("paused", "orange"), "gray"
                     ),
                     class_name="hm-standing-status",
                     flex_shrink="0",
