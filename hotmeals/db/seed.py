@@ -25,6 +25,7 @@ from hotmeals.db.models import (
     AddOnAllergen,
     AllergenIngredient,
     CancelReason,
+    CartLine,
     Child,
     ChildAllergy,
     City,
@@ -63,6 +64,7 @@ KINDS: tuple[str, ...] = (
     *("menu_day", "menu_day_meal", "child_allergy"),
     *("menu_option_allergen", "meal_option_allergen", "addon_allergen"),
     "standing_order",
+    "order",
 )
 
 T = TypeVar("T", bound=SQLModel)
@@ -227,6 +229,16 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
             )
     session.flush()
     _demo_standing_order(session, table, parent, children[0][0], today or toronto_today())
+    _demo_paid_order(
+        session,
+        report,
+        parent,
+        [c for c, _ in children],
+        school_list[0][1],
+        vendors,
+        vendor_meals,
+        today or toronto_today(),
+    )
     _confirm_school_year(session, parent)
     session.flush()
     return report
@@ -286,6 +298,166 @@ def _demo_standing_order(
             )
         )
         return
+
+
+DEMO_ORDER_MARK = "demo-receipt"  # the demo order's ``cart_fingerprint``: its natural key
+
+
+def _demo_paid_order(
+    session: Session,
+    report: SeedReport,
+    parent: Parent,
+    children: list[Child],
+    school: School,
+    vendors: _Table[Vendor],
+    vendor_meals: list[list[tuple[MealSpec, Meal]]],
+    today: date,
+) -> None:
+    """The demo parent's paid order (issue 26: a receipt to open): one small meal per demo
+    child on the first open school day of last week (its menu day added when the window never
+    held it), so it sits in the history's past tab and blocks no bookable day. Priced and
+    written by the checkout's own code (``price_line``, ``compute_charges``,
+    ``checkout._write_order``); paid by an APPROVED payment whose answer is taken
+    (``closed_at``), so the reconciliation never asks Converge about it, and the order PLACED,
+    so no orphan void touches it. Added once: its mark is the order's fingerprint."""
+    from datetime import UTC, datetime, time, timedelta
+
+    from hotmeals.db.models import Order, Payment
+    from hotmeals.domain.charges import compute_charges
+    from hotmeals.domain.errors import DomainError
+    from hotmeals.domain.orders import OrderStatus
+    from hotmeals.domain.payments import PaymentState, Purpose
+    from hotmeals.domain.pricing import LineInput, price_line
+    from hotmeals.domain.pricing import PriceTier as TierRule
+    from hotmeals.services import checkout, standing
+    from hotmeals.services.payments.records import new_invoice_number
+    from hotmeals.settings import get_settings
+
+    found = session.exec(
+        select(Order.id).where(
+            Order.parent_id == parent.id, Order.cart_fingerprint == DEMO_ORDER_MARK
+        )
+    ).first()
+    if found is not None or not children:
+        return
+    monday = today - timedelta(days=today.weekday() + 7)
+    picked: tuple[MenuDay, list[Meal]] | None = None
+    for day in (monday + timedelta(days=n) for n in range(5)):
+        menu_day = session.exec(
+            select(MenuDay).where(MenuDay.school_id == school.id, MenuDay.meal_date == day)
+        ).first()
+        if menu_day is None:
+            plan = plan_day(
+                day,
+                school_index=0,
+                city_index=0,
+                vendor_count=len(vendor_meals),
+                meal_count=min(len(pairs) for pairs in vendor_meals),
+            )
+            if plan.is_closed:
+                continue
+            vendor = vendors[seed_vendors.VENDORS[plan.vendor_index].name]
+            menu_day = MenuDay(school_id=school.id, vendor_id=vendor.id, meal_date=day)
+            session.add(menu_day)
+            session.flush()
+            report.created["menu_day"] += 1
+            pool = vendor_meals[plan.vendor_index]
+            day_meals = [pool[i][1] for i in plan.meal_indexes]
+            session.add_all(MenuDayMeal(menu_day_id=menu_day.id, meal_id=m.id) for m in day_meals)
+            report.created["menu_day_meal"] += len(day_meals)
+            session.flush()
+        elif menu_day.is_closed:
+            continue
+        meals = session.exec(
+            select(Meal)
+            .join(MenuDayMeal, MenuDayMeal.meal_id == Meal.id)
+            .where(MenuDayMeal.menu_day_id == menu_day.id)
+            .order_by(Meal.id)
+        ).all()
+        if meals:
+            picked = (menu_day, list(meals))
+            break
+    if picked is None:
+        return
+    menu_day, meals = picked
+    items: list[dict[str, Any]] = []
+    for child in children:
+        for meal in meals:
+            try:
+                standing._allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+            except DomainError:
+                continue
+            portion = session.exec(
+                select(Portion).where(Portion.meal_id == meal.id, Portion.size == "small")
+            ).one()
+            tiers = tuple(
+                TierRule(t.min_quantity, t.unit_price_cents)
+                for t in session.exec(
+                    select(PriceTier)
+                    .where(PriceTier.portion_id == portion.id)
+                    .order_by(PriceTier.min_quantity)
+                ).all()
+            )
+            # Never added to the session: what ``_write_order`` copies, as a cart line holds it.
+            line = CartLine(
+                parent_id=parent.id or 0,
+                child_id=child.id or 0,
+                menu_day_id=menu_day.id or 0,
+                meal_id=meal.id or 0,
+                portion_id=portion.id or 0,
+            )
+            price = price_line(LineInput(portion_tiers=tiers, quantity=1))
+            items.append(
+                {
+                    "line": line,
+                    "menu_day": menu_day,
+                    "meal": meal,
+                    "portion": portion,
+                    "menu_option": None,
+                    "meal_option": None,
+                    "addons": [],
+                    "tiers": tiers,
+                    "price": price,
+                }
+            )
+            break
+    if not items:
+        return
+    charges = compute_charges([i["price"] for i in items], get_settings().charge_rates)
+    summary = {"charges": {name: getattr(charges, name) for name in checkout.CHARGE_FIELDS}}
+    # Placed at noon (Toronto) three days before the meal, well before its cut-off.
+    when = datetime.combine(menu_day.meal_date - timedelta(days=3), time(17, 0), tzinfo=UTC)
+    order = checkout._write_order(
+        session,
+        parent_id=parent.id or 0,
+        summary=summary,
+        promo_row=None,
+        items=items,
+        fingerprint=DEMO_ORDER_MARK,
+        now=when,
+    )
+    order.status = OrderStatus.PLACED
+    order.placed_at = when
+    session.add(order)
+    session.add(
+        Payment(
+            parent_id=parent.id or 0,
+            order_id=order.id,
+            purpose=Purpose.ORDER,
+            invoice_number=new_invoice_number(Purpose.ORDER, when, order_number=order.number),
+            amount_cents=order.total_pay_cents,
+            state=PaymentState.APPROVED,
+            approval_code="DEMO01",
+            card_brand="VISA",
+            card_masked="41**********1111",
+            result_message="APPROVAL",
+            verified_at=when,
+            closed_at=when,
+            created_at=when,
+            updated_at=when,
+        )
+    )
+    report.created["order"] += 1
 
 
 def _meal(vendor_id: int | None, spec: MealSpec) -> Meal:

@@ -1010,6 +1010,16 @@ def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
     return t("order_change.applied_even", lang, number=order.number)
 
 
+def _tax_within(plan: _Plan, diff: int) -> int:
+    """The HST part of a change's ``diff`` (what the receipt shows as its tax line): how much
+    the order's tax changes (``_apply`` adds it to ``Order.tax_cents`` on an increase), of the
+    same sign as ``diff`` and never more than it."""
+    if plan.before is None or diff == 0:
+        return 0
+    tax = plan.charges.tax_cents - plan.before.tax_cents
+    return min(max(tax, 0), diff) if diff > 0 else max(min(tax, 0), diff)
+
+
 def _reserve_refund(
     session: Session, order: Order, change: OrderChange, amount: int, cancellation_id: int | None
 ) -> list[PlannedRefund]:
@@ -1074,6 +1084,7 @@ def _confirm_step(
     diff = plan.difference
     change.request_key = request_key
     change.amount_cents = diff
+    change.tax_cents = _tax_within(plan, diff)
     change.updated_at = now
     if diff > 0:
         payment = reserve_payment(

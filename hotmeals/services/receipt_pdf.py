@@ -16,6 +16,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from hotmeals.i18n import t
+from hotmeals.services.receipts import TOTALS
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -170,7 +171,7 @@ def receipt_pdf(data: dict[str, Any]) -> bytes:
 
     pdf.heading(t("receipt.charges", lang))
     for charge in data["charges"]:
-        total = charge["name"] in ("total_pay_cents",)
+        total = charge["name"] in TOTALS
         pdf.row(charge["label"], charge["amount"], bold=total)
 
     if data["payments"]:

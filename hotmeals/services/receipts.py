@@ -58,6 +58,8 @@ from hotmeals.settings import get_settings
 ORDER, CHANGE, DONATION = "order", "change", "donation"
 _NUMBER = re.compile(r"^[A-Z]{2}-[0-9]{1,12}$")
 _ID_MAX = 2**31 - 1
+# The charge lines shown as a total (an order's; a change's charged or refunded difference).
+TOTALS = ("total_pay_cents", "charged_cents", "refund_due_cents")
 CHARGES = (
     ("meal_net_cents", "orderpay.charge_meal_net"),
     ("special_note_fees_cents", "orderpay.charge_note_fees"),
@@ -524,7 +526,24 @@ def change_receipt(
     refunds, refunded = _refund_rows(list(refund_rows), lang)
     rate = tax_label(o.tax_bps, lang)
     charges = []
-    if paid:
+    tax = found.tax_cents
+    if tax is not None and (paid or found.amount_cents < 0):
+        # Every charge line: the difference before HST, the HST at the order's stored rate,
+        # and the total, as the change stored them (net + HST = total, to the cent).
+        total = paid if paid else -found.amount_cents
+        tax = abs(tax)
+        side = "charged" if paid else "refund"
+        charges += [
+            _charge("change_net_cents", t(f"receipt.change_net_{side}", lang), total - tax, lang),
+            _charge("tax_cents", rate, tax, lang),
+            _charge(
+                "charged_cents" if paid else "refund_due_cents",
+                t(f"receipt.change_total_{side}", lang),
+                total,
+                lang,
+            ),
+        ]
+    elif paid:
         charges.append(
             _charge("charged_cents", t("receipt.change_charged", lang, tax=rate), paid, lang)
         )

@@ -237,6 +237,54 @@ def create(
     return listing(session=session, parent_id=parent_id, lang=lang, now=now, only=row.id)[0]
 
 
+def booked_line(session: Session, *, parent_id: int, order_line_id: object) -> OrderLine:
+    """A booked meal of the parent's (an order line, not cancelled, of a paid order) that a
+    standing order can repeat: the ids a browser sends are checked here, and the child, meal,
+    portion and weekday are the line's, never the browser's."""
+    line_id = _id(order_line_id, "order_line_id", "order_change_line_not_found")
+    found = session.exec(
+        select(OrderLine)
+        .join(Order, Order.id == OrderLine.order_id)
+        .where(
+            OrderLine.id == line_id,
+            Order.parent_id == parent_id,
+            Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+            OrderLine.status != LineStatus.CANCELLED,
+        )
+    ).first()
+    if found is None:
+        raise DomainError("order_change_line_not_found", field="order_line_id")
+    return found
+
+
+def create_from_line(
+    *,
+    session: Session,
+    parent_id: int,
+    order_line_id: object,
+    until: object = UNTIL_TERM,
+    ends_on: object = None,
+    lang: str | None = None,
+    now: datetime | None = None,
+) -> dict:
+    """ "Repeat every <weekday>" on a booked meal: ``create`` for the line's child, meal and
+    portion, on the weekday of its date, from the day after it (or today, if later)."""
+    line = booked_line(session, parent_id=parent_id, order_line_id=order_line_id)
+    return create(
+        session=session,
+        parent_id=parent_id,
+        child_id=line.child_id,
+        meal_id=line.meal_id,
+        portion_id=line.portion_id,
+        weekday=line.meal_date.weekday(),
+        from_date=(line.meal_date + timedelta(days=1)).isoformat(),
+        until=until,
+        ends_on=ends_on,
+        lang=lang,
+        now=now,
+    )
+
+
 def _allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Meal) -> None:
     """The allergy rule on the meal alone (``domain.allergy`` through ``cart.components``):
     refused, or needing an acknowledgement, is refused here with the rule's own error."""

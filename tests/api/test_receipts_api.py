@@ -120,8 +120,13 @@ def world(database):
         )
         s.add(pay)
         s.flush()
+        # As confirm stores them: the refund of 700 net and its 91 HST.
         cut = OrderChange(
-            order_id=order.id, parent_id=parent.id, state="applied", amount_cents=-791
+            order_id=order.id,
+            parent_id=parent.id,
+            state="applied",
+            amount_cents=-791,
+            tax_cents=-91,
         )
         s.add(cut)
         s.flush()
@@ -158,6 +163,7 @@ def world(database):
             parent_id=parent.id,
             state="applied",
             amount_cents=847,
+            tax_cents=97,
             payment_id=grow_pay.id,
         )
         s.add(grow)
@@ -286,12 +292,30 @@ def test_change_receipts_are_what_the_change_charged_or_refunded(client, world):
     token = quick_token(world["email"])
     cut = ok(_receipt(client, token, order=world["number"], change=world["cut"]))["data"]
     assert cut["number"] == f"{world['number']}-C{world['cut']}"
-    assert [c["cents"] for c in cut["charges"]] == [791]
+    # Every charge line: net, HST at the order's stored rate, total (net + HST = total).
+    assert [(c["name"], c["cents"]) for c in cut["charges"]] == [
+        ("change_net_cents", 700),
+        ("tax_cents", 91),
+        ("refund_due_cents", 791),
+    ]
+    assert cut["charges"][1]["label"] == "Tax (HST 13%)"
     assert cut["refunded_cents"] == 791 and cut["payments"] == []
     line = cut["groups"][0]["days"][0]["lines"][0]
     assert line["action"] == "remove" and line["cents"] == 700
     grow = ok(_receipt(client, token, order=world["number"], change=world["grow"]))["data"]
-    assert [c["cents"] for c in grow["charges"]] == [847]
+    assert [(c["name"], c["cents"]) for c in grow["charges"]] == [
+        ("change_net_cents", 750),
+        ("tax_cents", 97),
+        ("charged_cents", 847),
+    ]
+    assert grow["charges"][-1]["cents"] == grow["total_cents"] == grow["payments"][0]["cents"]
+    fr = ok(_receipt(client, token, "fr", order=world["number"], change=world["grow"]))["data"]
+    assert [c["label"] for c in fr["charges"]] == [
+        "Différence avant TVH",
+        f"Taxe (TVH 13{NBSP}%)",
+        "Différence facturée",
+    ]
+    assert [c["amount"] for c in fr["charges"]] == [f"7,50{NBSP}$", f"0,97{NBSP}$", f"8,47{NBSP}$"]
     assert [p["cents"] for p in grow["payments"]] == [847]
     assert grow["groups"][0]["days"][0]["lines"][0]["action"] == "add"
     pdf = get(client, f"/Parent/Receipt.pdf?order={world['number']}&change={world['grow']}", token)

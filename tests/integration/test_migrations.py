@@ -215,6 +215,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             patch.setattr("hotmeals.db.seed._confirm_school_year", lambda *a, **k: None)  # 0016
             # Likewise the demo standing order (0014's table).
             patch.setattr("hotmeals.db.seed._demo_standing_order", lambda *a, **k: None)
+            # And the demo paid order (columns of later revisions): written by the checkout.
+            patch.setattr("hotmeals.db.seed._demo_paid_order", lambda *a, **k: None)
             with Session(eng) as session:
                 load_demo_data(session, today=SEED_TODAY)
                 session.commit()
@@ -264,8 +266,10 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             assert refunded["s"] == 650  # what total_refund_cents said
             cancellation = q("SELECT kind, actor, request_key FROM ordercancellation")
             assert dict(cancellation) == {"kind": "order", "actor": "", "request_key": None}
-        with Session(eng) as session:  # at head the seed adds the extras' allergens and the
-            report = load_demo_data(session, today=SEED_TODAY)  # demo standing order
+        # At head the seed adds the extras' allergens, the demo standing order and the demo
+        # paid order (with last week's menu day it is on, before the seed's window).
+        with Session(eng) as session:
+            report = load_demo_data(session, today=SEED_TODAY)
             session.commit()
         added = {kind for kind, n in report.created.items() if n}
         assert added == {
@@ -273,6 +277,10 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             "meal_option_allergen",
             "addon_allergen",
             "standing_order",
+            "order",
+            "menu_day",
+            "menu_day_meal",
         }
+        assert report.created["menu_day"] == 1 and report.created["order"] == 1
     finally:
         eng.dispose()

@@ -228,7 +228,8 @@ def test_menu_days_cover_six_school_weeks_with_a_pa_day(session):
     window = school_days(SEED_TODAY)
     assert len({d.isocalendar()[:2] for d in window}) >= 6
     for school in schools:
-        mine = [d for d in days if d.school_id == school.id]
+        # Before the window: only the day of the demo parent's paid order (last week).
+        mine = [d for d in days if d.school_id == school.id and d.meal_date >= window[0]]
         dates = [d.meal_date for d in mine]
         assert sorted(dates) == window  # one vendor per school and date, no gaps
         assert all(d.weekday() < 5 for d in dates)
@@ -359,3 +360,49 @@ def test_a_weekday_serves_the_same_vendor_and_first_meals_every_week():
         assert len({p.meal_indexes[:4] for p in plans}) == 1
         extras.add(tuple(len(p.meal_indexes) for p in plans))
     assert any(len(set(counts)) > 1 for counts in extras)
+
+
+def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session):
+    """Issue 26: `make run` opens a receipt. The demo order is on a school day before the
+    window (the history's past tab), priced by the checkout's code, paid by an approved
+    payment the reconciliation never asks Converge about nor voids."""
+    from datetime import UTC, datetime
+
+    from hotmeals.db.models import Order, OrderLine, Parent, Payment
+    from hotmeals.db.seed import DEMO_ORDER_MARK
+    from hotmeals.domain.charges import OrderTerms, compute_charges
+    from hotmeals.domain.pricing import LineInput, price_line, tiers_from_text
+    from hotmeals.services import receipts
+    from hotmeals.services.checkout import CHARGE_FIELDS, orphan_payments
+    from hotmeals.services.payments import steps
+
+    parent = session.exec(select(Parent).where(Parent.email == "parent@example.com")).one()
+    (order,) = session.exec(select(Order).where(Order.parent_id == parent.id)).all()
+    assert order.cart_fingerprint == DEMO_ORDER_MARK and order.status == "placed"
+    lines = session.exec(select(OrderLine).where(OrderLine.order_id == order.id)).all()
+    children = session.exec(select(Child.id).where(Child.parent_id == parent.id)).all()
+    assert len(lines) == 2 and {ln.child_id for ln in lines} == set(children)
+    assert all(ln.meal_date < SEED_TODAY and ln.meal_date.weekday() < 5 for ln in lines)
+    prices = [
+        price_line(LineInput(portion_tiers=tiers_from_text(ln.price_tiers), quantity=ln.quantity))
+        for ln in lines
+    ]
+    assert [p.total_cents for p in prices] == [ln.line_total_cents for ln in lines]
+    terms = OrderTerms.from_stored(
+        tax_bps=order.tax_bps,
+        processing_fee_bps=order.processing_fee_bps,
+        processing_fee_fixed_cents=order.processing_fee_fixed_cents,
+    )
+    expected = compute_charges(prices, terms.rates)
+    assert {n: getattr(order, n) for n in CHARGE_FIELDS} == {
+        n: getattr(expected, n) for n in CHARGE_FIELDS
+    }
+    (payment,) = session.exec(select(Payment).where(Payment.order_id == order.id)).all()
+    assert payment.state == "APPROVED" and payment.amount_cents == order.total_pay_cents
+    assert payment.closed_at is not None
+    far = datetime(2100, 1, 1, tzinfo=UTC)
+    assert payment.id not in steps.open_payments(session, unknown_before=far, created_before=far)
+    assert payment.id not in orphan_payments(session)
+    receipt = receipts.order_receipt(session, parent_id=parent.id, order=order.number)
+    assert receipt["charges"][-1]["cents"] == receipt["total_cents"] == order.total_pay_cents
+    assert [p["cents"] for p in receipt["payments"]] == [order.total_pay_cents]

@@ -9,8 +9,8 @@ from sqlalchemy import select as sa_select
 from sqlmodel import SQLModel, select
 
 from hotmeals.db.engine import session_scope
-from hotmeals.db.models import MenuDay, MenuDayMeal, School
-from hotmeals.db.seed import load_demo_data
+from hotmeals.db.models import MenuDay, MenuDayMeal, Order, OrderLine, School
+from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
 from hotmeals.db.seed_calendar import school_days
 
 TODAY = date(2026, 3, 4)
@@ -28,6 +28,15 @@ def snapshot(engine) -> dict[str, set[tuple]]:
 def seed(engine, today: date):
     with session_scope(engine) as session:
         return load_demo_data(session, today=today)
+
+
+def demo_order_day(session) -> date:
+    """The meal date of the demo parent's paid order (the seed's receipt)."""
+    return session.exec(
+        select(OrderLine.meal_date)
+        .join(Order, Order.id == OrderLine.order_id)
+        .where(Order.cart_fingerprint == DEMO_ORDER_MARK)
+    ).first()
 
 
 def test_second_run_creates_and_changes_nothing(engine):
@@ -59,6 +68,10 @@ def test_a_later_today_only_adds_the_new_days(engine):
         schools = session.exec(select(School)).all()
         days = session.exec(select(MenuDay)).all()
         first_window, second_window = school_days(TODAY), school_days(later)
+        # Before the window: only the demo order's day (last week), added by the first run.
+        (past,) = [d for d in days if d.meal_date < TODAY]
+        assert past.meal_date == demo_order_day(session)
+        days = [d for d in days if d.meal_date >= TODAY]
         for school in schools:
             dates = {d.meal_date for d in days if d.school_id == school.id}
             assert dates == set(first_window) | set(second_window)
@@ -75,7 +88,8 @@ def test_a_run_on_a_weekend_starts_with_the_next_monday(engine):
     saturday = date(2026, 3, 7)
     seed(engine, saturday)
     with session_scope(engine) as session:
-        dates = sorted({d.meal_date for d in session.exec(select(MenuDay)).all()})
+        days = session.exec(select(MenuDay).where(MenuDay.meal_date >= saturday)).all()
+        dates = sorted({d.meal_date for d in days})
     assert dates[0] == date(2026, 3, 9)
     assert dates[-1] == date(2026, 4, 17)
     assert len(dates) == 30

@@ -176,6 +176,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
+        tax_before = s.get(Order, order_id).tax_cents
         info = order_changes.add_to_my_order(
             session=s,
             parent_id=pid,
@@ -249,6 +250,9 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         assert s.get(Order, order_id).total_pay_cents == paid + due
         change = s.get(OrderChange, done.change_id)
         assert change.state == "applied" and change.amount_cents == due
+        # The HST within the difference (its receipt's tax line) is what the order's tax grew.
+        assert 0 < change.tax_cents < due
+        assert s.get(Order, order_id).tax_cents == tax_before + change.tax_cents
     # repeat-safe: completing again changes nothing
     again = await order_changes.complete_change_payment(
         parent_id=pid,

@@ -148,7 +148,9 @@ APP = {
         "set_until",
         "set_ends_on",
         "prepare",  # reads the dialog's day from BookingState, on the server
-        "create",  # the meal, size, child and day are BookingState's, not the browser's
+        "create",  # the meal, size, child and day are BookingState's or the order line's
+        "open_line",  # a booked meal: the line is loaded on the server for the token's parent
+        "set_line_open",
     },
     "hotmeals.ui.state.settings.ChangePasswordState": {"clear", "submit"},
     "hotmeals.ui.state.sign_in.SignInState": {

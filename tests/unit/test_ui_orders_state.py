@@ -34,7 +34,7 @@ from hotmeals.db.models import (
     OrderLine,
     Parent,
 )
-from hotmeals.db.seed import load_demo_data
+from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
 from hotmeals.services import mail
 from hotmeals.services.menu import toronto_today
 from hotmeals.services.parents import start_session
@@ -241,7 +241,10 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
         assert [r.number for r in history.rows] == ["HM-UI-0001"]
         assert history.rows[0].href == f"/edit-profile/order-details?id={order_id}"
         await _run(history.set_tab("past"))
-        assert history.rows == [] and history.empty_message == "No data found"
+        # The past tab: only the demo data's paid order of last week (the seed's receipt).
+        with session_scope() as s:
+            demo = s.exec(select(Order).where(Order.cart_fingerprint == DEMO_ORDER_MARK)).one()
+        assert [r.number for r in history.rows] == [demo.number]
 
         detail = await root.get_state(OrderDetailState)
         await _run(detail.load())
@@ -482,5 +485,62 @@ def test_a_line_past_its_cutoff_is_refused_with_the_services_message(
         assert line_id not in [lid for lid, _ in _cart_rows(parent_id)]
         await _run(detail.load())
         assert not detail.lines[0].can_cancel and not detail.can_cancel
+
+    asyncio.run(scenario())
+
+
+@sqlite_only
+def test_a_booked_meal_is_repeated_every_weekday_and_another_parents_line_is_refused(
+    database: Path,
+) -> None:
+    """Issue 26: "Repeat every <weekday>" on a booked meal of the order details sets up a
+    standing order for the line's child, meal and size on its weekday, all read on the
+    server; another parent who sends that line's id (or forces it into the state) gets
+    nothing."""
+    from hotmeals.db.models import StandingOrder
+    from hotmeals.ui.state.standing import RepeatState
+
+    async def scenario():
+        parent_id, order_id, line_id = _placed_order("HM-UI-0005")
+        with session_scope() as s:
+            # The meal of the demo standing order: one the child's allergies allow.
+            seeded = s.exec(select(StandingOrder).where(StandingOrder.parent_id == parent_id)).one()
+            line = s.get(OrderLine, line_id)
+            line.child_id, line.meal_id = seeded.child_id, seeded.meal_id
+            line.portion_id = seeded.portion_id
+            s.add(line)
+            day = line.meal_date
+        with session_scope() as s:
+            mallory = make_parent(s, email="mallory-repeat@example.com")
+            make_child(s, mallory, is_default=True)
+            mallory_id = mallory.id
+
+        root = await _signed_in(mallory_id, order_id)
+        repeat = await root.get_state(RepeatState)
+        await _run(repeat.open_line(str(line_id)))
+        assert not repeat.line_open and repeat._line_id == 0
+        repeat.line_open, repeat._line_id = True, line_id  # even forced into the state
+        await _run(repeat.create())
+        assert repeat.done == ""
+
+        root = await _signed_in(parent_id, order_id)
+        detail = await root.get_state(OrderDetailState)
+        await _run(detail.load())
+        weekday = day.strftime("%A")
+        assert [x.repeat_label for x in detail.lines] == [f"Repeat every {weekday}"]
+        repeat = await root.get_state(RepeatState)
+        await _run(repeat.open_line(detail.lines[0].line_id))
+        assert repeat.line_open and repeat.label == f"Repeat every {weekday}"
+        assert repeat.term_label.startswith("End of term (")
+        repeat.set_until("year")
+        await _run(repeat.create())
+        assert repeat.done.startswith(weekday) or weekday in repeat.done, repeat.done
+        with session_scope() as s:
+            rows = s.exec(select(StandingOrder).where(StandingOrder.weekday == day.weekday())).all()
+            made = [r for r in rows if r.id != seeded.id]
+            assert [(r.parent_id, r.child_id, r.meal_id, r.portion_id) for r in made] == [
+                (parent_id, seeded.child_id, seeded.meal_id, seeded.portion_id)
+            ]
+            assert made[0].starts_on > day
 
     asyncio.run(scenario())

@@ -35,6 +35,9 @@ class OrderChange(SQLModel, table=True):
     payment_id: int | None = fk("payment.id", nullable=True)
     request_key: str | None = Field(default=None, max_length=64)
     amount_cents: int = 0  # at confirm: > 0 paid by the parent, < 0 refunded
+    # The HST within ``amount_cents`` (same sign, at the order's stored rate), set at confirm:
+    # the change of the order's tax. None on a change confirmed before it was recorded.
+    tax_cents: int | None = None
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
 

@@ -93,6 +93,7 @@ EN = {
     "standing_ui.ends_on_label": "Last day",
     "standing_ui.set_up": "Set up standing order",
     "standing_ui.see_all": "See my standing orders",
+    "standing_ui.close": "Close",
 }
 
 FR = {
@@ -191,4 +192,5 @@ FR = {
     "standing_ui.ends_on_label": "Dernier jour",
     "standing_ui.set_up": "Créer la commande régulière",
     "standing_ui.see_all": "Voir mes commandes régulières",
+    "standing_ui.close": "Fermer",
 }

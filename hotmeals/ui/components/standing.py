@@ -1,5 +1,6 @@
 """The meal dialog's "Repeat every <weekday>" section (issue 26, item 4): set up a standing
-order for this meal, size and child from the day picked (``ui/state/standing.py``)."""
+order for this meal, size and child from the day picked (``ui/state/standing.py``); and the
+same choice for a booked meal of the order details screen, in a dialog of its own."""
 
 from __future__ import annotations
 
@@ -119,6 +120,46 @@ def _repeat_form() -> rx.Component:
         width="100%",
         padding_top="8px",
         id="meal-repeat-form",
+    )
+
+
+def repeat_line_button(line_id: rx.Var, label: rx.Var) -> rx.Component:
+    """A booked meal's "Repeat every <weekday>" (order details): opens ``repeat_line_dialog``
+    for that line, loaded on the server."""
+    return rx.button(
+        rx.icon("repeat", size=16, aria_hidden="true"),
+        label,
+        on_click=RepeatState.open_line(line_id),
+        variant="soft",
+        size="2",
+        class_name="hm-line-repeat",
+        custom_attrs={"aria-haspopup": "dialog"},
+    )
+
+
+def repeat_line_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(RepeatState.label),
+            _repeat_form(),
+            rx.flex(
+                rx.dialog.close(
+                    rx.button(
+                        t("standing_ui.close"),
+                        variant="soft",
+                        color_scheme="gray",
+                        size="2",
+                        id="repeat-close",
+                    )
+                ),
+                justify="end",
+                padding_top="12px",
+            ),
+            max_width="440px",
+            id="repeat-line-dialog",
+        ),
+        open=RepeatState.line_open,
+        on_open_change=RepeatState.set_line_open,
     )
 
 

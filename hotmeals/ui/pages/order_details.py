@@ -1,7 +1,8 @@
 """/edit-profile/order-details?id=N (issue 10, screens 1 and 4): the order's lines (child, date,
 meal, size, options, add-ons, note, quantity, price, state), its charges with the total refund
 and each refund with its date; per line 'Add to cancel cart' (a quantity) while before its
-cut-off; 'Cancel order' with a reason behind 'Are you sure?'."""
+cut-off; 'Cancel order' with a reason behind 'Are you sure?'; per booked meal 'Repeat every
+<weekday>' (a standing order, issue 26)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import detail, line_heading
 from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.standing import repeat_line_button, repeat_line_dialog
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
     HISTORY_ROUTE,
@@ -106,6 +108,11 @@ def order_line(line: DetailLine) -> rx.Component:
                     line.state != "cancelled",
                     rx.text(t("orders_ui.closed"), size="1", color=GRAY_11, class_name="hm-closed"),
                 ),
+            ),
+            # Issue 26: a standing order from this booked meal (same child, meal and size).
+            rx.cond(
+                line.repeat_label != "",
+                rx.box(repeat_line_button(line.line_id, line.repeat_label), padding_top="4px"),
             ),
             spacing="1",
             width="100%",
@@ -366,6 +373,7 @@ def order_details() -> rx.Component:
                 ),
                 add_dialog(),
                 sure_dialog(),
+                repeat_line_dialog(),
                 on_language_change(OrderDetailState.relang),
                 spacing="4",
                 width="100%",

@@ -15,6 +15,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
+from hotmeals.services.receipts import TOTALS
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
@@ -166,8 +167,7 @@ class ReceiptState(rx.State):
         self.hst_label, self.school = data["hst_label"], data.get("school") or ""
         self.rows = receipt_rows(data, lang)
         self.charges = [
-            MoneyRow(c["label"], c["amount"], c["name"] == "total_pay_cents")
-            for c in data["charges"]
+            MoneyRow(c["label"], c["amount"], c["name"] in TOTALS) for c in data["charges"]
         ]
         self.payments = [
             MoneyRow(

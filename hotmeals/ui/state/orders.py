@@ -77,6 +77,7 @@ class DetailLine:
     moved_from: str = ""
     can_cancel: bool = False
     manage_href: str = ""
+    repeat_label: str = ""  # "Repeat every Monday" (a standing order); "" on a cancelled line
 
 
 @dataclass
@@ -125,9 +126,12 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     return rows
 
 
-def detail_lines(answer: dict) -> list[DetailLine]:
+def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
+    from hotmeals.ui.state.standing import weekday_of
+
     out = []
     for x in answer.get("lines", []):
+        weekday = weekday_of(str(x.get("date") or ""), lang)
         addons = ", ".join(f"{a['name']} (+{a['price']})" for a in x.get("addons") or [])
         out.append(
             DetailLine(
@@ -149,6 +153,9 @@ def detail_lines(answer: dict) -> list[DetailLine]:
                 moved_from=str(x.get("moved_from") or ""),
                 can_cancel=bool(x["can_cancel"]),
                 manage_href=f"{MANAGE_ROUTE}?id={int(x['order_line_id'])}",
+                repeat_label=tr("standing_ui.repeat", lang, weekday=weekday)
+                if weekday and x["state"] != "cancelled"
+                else "",
             )
         )
     return out
@@ -356,7 +363,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         from hotmeals.ui.state.cart import long_date
 
         self.ordered_on = long_date(str(answer["ordered_on"]), lang)
-        self.lines = detail_lines(answer)
+        self.lines = detail_lines(answer, lang)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
         # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
         self.charges = [

@@ -1,5 +1,6 @@
 """Standing orders (issue 26, item 4): the /standing-orders screen (list, pause, resume, end)
-and the "Repeat every <weekday>" choice of Book meal's meal dialog
+and the "Repeat every <weekday>" choice of Book meal's meal dialog and of a booked meal on the
+order details screen
 (``services/standing.py``). Every handler derives the parent from the token on that call
 (``acting_parent``); the ids it is sent are the service's to check."""
 
@@ -168,11 +169,10 @@ class RepeatState(rx.State):
     @rx.event
     async def prepare(self):
         """The dialog's section mounted (a meal opened): start afresh, named for its day."""
-        from hotmeals.services import standing
-        from hotmeals.services.menu import toronto_today
         from hotmeals.ui.state.booking import BookingState
 
         self.open, self.until, self.ends_on, self.busy, self.done = False, "term", "", False, ""
+        self.line_open, self._line_id = False, 0
         lang = (await self.get_state(I18nState)).lang
         picked = (await self.get_state(BookingState)).selected_date
         try:
@@ -180,7 +180,18 @@ class RepeatState(rx.State):
         except ValueError:
             self.label = ""
             return
-        self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(picked, lang))
+        self._labels(day, lang)
+
+    # The order details' "Repeat every <weekday>" on a booked meal: a dialog of its own, for
+    # the order line checked on the server (``_line_id``) when it opened.
+    line_open: bool = False
+    _line_id: int = 0
+
+    def _labels(self, day: date, lang: str) -> None:
+        from hotmeals.services import standing
+        from hotmeals.services.menu import toronto_today
+
+        self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(day.isoformat(), lang))
         today = toronto_today()
         term = standing.last_weekday(standing.term_end(today), day.weekday())
         year = standing.last_weekday(standing.year_end(today), day.weekday())
@@ -189,12 +200,46 @@ class RepeatState(rx.State):
         self.year_label = tr("standing_ui.until_year", lang, day=_short_day(year, lang))
 
     @rx.event
+    async def open_line(self, order_line_id: str):
+        """A booked meal's "Repeat every <weekday>": the line is loaded on the server for the
+        parent of the token (another parent's, or a cancelled one, is refused)."""
+        from hotmeals.services import standing
+
+        lang = (await self.get_state(I18nState)).lang
+        self.open, self.until, self.ends_on, self.busy, self.done = True, "term", "", False, ""
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
+            return
+        try:
+            line = await call_service(
+                standing.booked_line, parent_id=who.parent_id, order_line_id=order_line_id
+            )
+        except DomainError as err:
+            self.line_open, self._line_id = False, 0
+            yield failed(message(err, lang))
+            return
+        self._line_id = line.id or 0
+        self._labels(line.meal_date, lang)
+        self.line_open = True
+
+    @rx.event
+    def set_line_open(self, value: bool):
+        self.line_open = bool(value)
+        if not self.line_open:
+            self._line_id = 0
+
+    @rx.event
     async def create(self):
         from hotmeals.services import standing
         from hotmeals.ui.state.booking import BookingState
 
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
+            return
+        if self.line_open and self._line_id:
+            async for event in self._create_from_line(lang):
+                yield event
             return
         booking = await self.get_state(BookingState)
         if not booking._meal_id or not booking.selected_date:
@@ -214,6 +259,33 @@ class RepeatState(rx.State):
                 meal_id=booking._meal_id,
                 portion_id=booking.portion_id or None,
                 from_date=booking.selected_date,
+                until=self.until,
+                ends_on=self.ends_on or None,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        self.done = row["summary"] + " · " + row["ends_label"]
+        yield succeeded(tr("standing_created", lang))
+
+    async def _create_from_line(self, lang: str):
+        from hotmeals.services import standing
+
+        self.busy = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            row = await call_service(
+                standing.create_from_line,
+                parent_id=who.parent_id,
+                order_line_id=self._line_id,
                 until=self.until,
                 ends_on=self.ends_on or None,
                 lang=lang,
