@@ -160,7 +160,8 @@ def test_change_and_donation_receipts(database: Path, world) -> None:  # noqa: F
         await _run(page.load())
         assert page.missing == "" and page.kind == "change"
         assert page.number == f"{number}-C{world['grow']}"
-        assert [c.amount for c in page.charges] == ["$8.47"]
+        # The difference before HST, its HST at the order's stored rate, the total charged.
+        assert [c.amount for c in page.charges] == ["$7.50", "$0.97", "$8.47"]
         assert [p.amount for p in page.payments] == ["$8.47"]
 
         root = await _root(world["email"], f"/receipt?order={number}&change={world['cut']}")
