@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTEST = [sys.executable, "-m", "pytest"]
 NO_TESTS = 5  # pytest's exit status when nothing was selected
+SLOWEST = ["--durations=15"]  # each part names its slowest tests: where the 15 minutes go
 COUNTS = re.compile(r"(\d+) (passed|failed|skipped|errors?|xfailed|xpassed)")
 
 
@@ -56,10 +57,10 @@ def main(args: list[str]) -> int:
     totals: dict[str, int] = {}
     started = time.monotonic()
     print(f"== 1/2 non-browser tests ({workers if xdist else 1} processes) ==", flush=True)
-    unit = _run([*PYTEST, *xdist, "--ignore=tests/e2e", *args], totals)
+    unit = _run([*PYTEST, *xdist, "--ignore=tests/e2e", *SLOWEST, *args], totals)
     unit_minutes = (time.monotonic() - started) / 60
     print("== 2/2 browser tests (tests/e2e) ==", flush=True)
-    e2e = _run([*PYTEST, "tests/e2e", *args], totals)
+    e2e = _run([*PYTEST, "tests/e2e", *SLOWEST, *args], totals)
     total_minutes = (time.monotonic() - started) / 60
     print(
         f"== non-browser {unit_minutes:.1f} min, browser {total_minutes - unit_minutes:.1f} min,"
