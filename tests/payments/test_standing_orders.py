@@ -44,7 +44,7 @@ from tests.payments.service_support import (  # noqa: F401 - fixtures
     pay_engine,
     sim_txns,
 )
-from tests.payments.support import MASTERCARD, SimServer
+from tests.payments.support import MASTERCARD, PATIENT, SimServer
 
 
 def _monday_in(weeks: int) -> date:
@@ -380,3 +380,66 @@ async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
     assert run.reason == "school_year"
     [mail] = _mails(pay_engine, home["email"])
     assert "année scolaire n'est pas encore confirmée" in mail.body_text
+
+
+def _sweeper(url: str, settings: object, now: datetime, barrier: object, out: object) -> None:
+    """One server worker's round, in its own process: its own engine, connections and
+    Converge client; only the database is shared (and the clock, inherited by the fork)."""
+    import asyncio
+
+    from hotmeals.db.engine import make_engine
+
+    engine = make_engine(url)
+
+    async def main() -> standing.Round:
+        async with ConvergeClient(settings, timeout=PATIENT) as client:
+            barrier.wait(timeout=60)  # type: ignore[attr-defined]
+            return await standing.run(now=now, engine=engine, gateway=client)
+
+    try:
+        done = asyncio.run(main())
+        out.put(("ok", len(done.dates)))  # type: ignore[attr-defined]
+    except Exception as exc:  # noqa: BLE001 - the test reads what each process got
+        out.put(("error", repr(exc)))  # type: ignore[attr-defined]
+    finally:
+        engine.dispose()
+
+
+def _sweep_in_processes(engine: Engine, sim: SimServer, now: datetime, n: int) -> list[tuple]:
+    import multiprocessing
+
+    url = engine.url.render_as_string(hide_password=False)
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(n)
+    out = context.Queue()
+    engine.dispose()  # no pooled connection is inherited by the children
+    processes = [
+        context.Process(target=_sweeper, args=(url, sim.settings, now, barrier, out))
+        for _ in range(n)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        return sorted(out.get(timeout=180) for _ in processes)
+    finally:
+        for process in processes:
+            process.join(timeout=60)
+
+
+@pytest.mark.timeout(300)
+async def test_two_worker_processes_and_a_restart_book_and_charge_once(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
+) -> None:
+    """Two server workers (separate processes, one database) sweep at the same moment, then a
+    restarted worker sweeps again: one order and one sale for the date."""
+    await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
+    live_sim.control("fault", kind="delay:1", scope="xml")  # the charge takes a second
+    assert _sweep_in_processes(pay_engine, live_sim, now, 2) == [("ok", 0), ("ok", 1)]
+    assert _sweep_in_processes(pay_engine, live_sim, now, 1) == [("ok", 0)]  # the restart
+    [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
+    assert order.status == OrderStatus.PLACED
+    [payment] = _rows(pay_engine, Payment, order_id=order.id)
+    assert payment.state == PaymentState.APPROVED
+    assert len(sim_txns(live_sim, payment.invoice_number, "SALE")) == 1
+    [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
+    assert run.meal_date == MONDAY
