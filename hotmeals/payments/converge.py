@@ -22,6 +22,7 @@ import time
 from collections.abc import Mapping
 from datetime import date
 from types import TracebackType
+from typing import Any
 
 import httpx
 
@@ -273,17 +274,21 @@ class ConvergeClient:
             return TxnQueryResult(found=False, txn_id=txn_id)
         return found
 
+    async def search(self, *, start: date, end: date) -> SearchOutcome:
+        """Every transaction between ``start`` and ``end`` (inclusive), whatever its invoice:
+        ``txnquery`` by date (documented; a server-side invoice filter is UNCONFIRMED)."""
+        fields = self._credentials("txnquery")
+        fields["ssl_search_start_date"] = start.strftime("%m/%d/%Y")
+        fields["ssl_search_end_date"] = end.strftime("%m/%d/%Y")
+        return await self._query_call(fields)
+
     async def find_by_invoice(
         self, invoice_number: str, *, start: date, end: date
     ) -> SearchOutcome:
         """Every transaction between ``start`` and ``end`` (inclusive) with this invoice number:
         the way to reconcile a charge whose answer was lost, since then we have no txn id.
-        Searches by date (documented) and filters by invoice here (a server-side invoice filter
-        is UNCONFIRMED)."""
-        fields = self._credentials("txnquery")
-        fields["ssl_search_start_date"] = start.strftime("%m/%d/%Y")
-        fields["ssl_search_end_date"] = end.strftime("%m/%d/%Y")
-        found = await self._query_call(fields)
+        Searches by date and filters by invoice here (``search``)."""
+        found = await self.search(start=start, end=end)
         if isinstance(found, list):
             return [item for item in found if item.invoice_number == invoice_number]
         return found
@@ -383,3 +388,37 @@ class ConvergeClient:
         )
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug("converge %s request %s", call, scrub_fields(fields))
+
+
+class SharedSearches:
+    """A reconciliation round's searches, shared: Converge's search by date lists every
+    transaction of its days whatever the invoice, so a round that asks about N open attempts
+    (or refunds) of the same days makes one search, not N, and picks each one's invoice out of
+    it. A failed search is not kept (the next item asks again).
+
+    Safe because the round fixes its ``now`` before its first search: an item is closed for
+    "no sale" only when its session (window) ended before that ``now``, so any sale of it was
+    made before the shared search was. A gateway without ``search`` (a test's fake) is asked
+    per invoice, as before. Anything else goes to the wrapped gateway."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.searches = 0  # how many searches this round made (read by tests)
+        self._found: dict[tuple[date, date], list[TxnQueryResult]] = {}
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def find_by_invoice(
+        self, invoice_number: str, *, start: date, end: date
+    ) -> SearchOutcome:
+        if getattr(type(self.inner), "search", None) is None:
+            return await self.inner.find_by_invoice(invoice_number, start=start, end=end)
+        found = self._found.get((start, end))
+        if found is None:
+            self.searches += 1
+            answer = await self.inner.search(start=start, end=end)
+            if not isinstance(answer, list):
+                return answer
+            found = self._found[(start, end)] = answer
+        return [item for item in found if item.invoice_number == invoice_number]

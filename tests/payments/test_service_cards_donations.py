@@ -296,3 +296,54 @@ async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once
     assert [(g.amount_cents, g.status) for g in gifts] == [(1200, "PAID")]
     sales = [t for t in live_sim.get("transactions") if t["kind"] == "SALE"]
     assert sum(1 for t in sales if t["amount_cents"] == 1200) == 1
+
+
+class _Searching:
+    """The real client, counting the round's searches by date and the invoices it was asked
+    about one by one (``find_by_invoice``)."""
+
+    def __init__(self, inner: ConvergeClient) -> None:
+        self.inner = inner
+        self.searches = 0
+        self.one_by_one = 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    async def search(self, **kw):
+        self.searches += 1
+        return await self.inner.search(**kw)
+
+    async def find_by_invoice(self, invoice_number, **kw):
+        self.one_by_one += 1
+        return await self.inner.find_by_invoice(invoice_number, **kw)
+
+
+async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_attempts(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
+) -> None:
+    """Issue 22: Converge's search by date lists every transaction of its days, so a round
+    with several open attempts of the same days searches once and picks each attempt's
+    invoice out of that answer, with the same outcome as asking one by one: the attempt paid
+    in the Lightbox (its confirmation lost) is approved, the abandoned ones expire."""
+    from datetime import UTC, datetime
+
+    from hotmeals.db.models import Payment
+    from hotmeals.domain.payments import PaymentState
+
+    sessions = [
+        await donations.start_donation(
+            parent_id=family["parent_id"], amount=amount, engine=pay_engine, gateway=gateway
+        )
+        for amount in ("4.00", "5.00", "6.00")
+    ]
+    lightbox_submit(live_sim, sessions[1].token, number=VISA)  # paid; the browser never says
+    counting = _Searching(gateway)
+    later = datetime.now(UTC) + payments.SESSION_WINDOW + payments.SESSION_WINDOW
+    await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=counting)
+    with session_scope(pay_engine) as s:
+        states = [s.get(Payment, x.payment_id).state for x in sessions]
+    assert states == [PaymentState.EXPIRED, PaymentState.APPROVED, PaymentState.EXPIRED]
+    # One search per range of days (all three were made today; two only across midnight),
+    # however many open attempts, this module's others included; none asked one by one.
+    assert 1 <= counting.searches <= 2 and counting.one_by_one == 0

@@ -52,13 +52,14 @@ from __future__ import annotations
 import logging
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from hotmeals.db.models import Donation, Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
+from hotmeals.payments.converge import SharedSearches
 from hotmeals.payments.gateway import (
     Approved,
     Declined,
@@ -773,18 +774,20 @@ async def reconcile_open_payments(
     ones whose hosted session is over (their browser never confirmed: paid and the
     confirmation lost, or abandoned), and failures only a browser reported, once their
     session is over (each asked about once, then closed)."""
-    current = now or utcnow()
+    current = now or utcnow()  # fixed before the first search (``SharedSearches``)
     ids = await db(
         engine,
         steps.open_payments,
         unknown_before=current - unknown_after,
         created_before=current - window,
     )
+    # One search per day range for the whole round, not one per open attempt.
+    shared = cast(PaymentGateway, SharedSearches(gateway_or_default(gateway)))
     views = []
     for pid in ids:
         views.append(
             await reconcile_payment(
-                payment_id=pid, now=current, window=window, engine=engine, gateway=gateway
+                payment_id=pid, now=current, window=window, engine=engine, gateway=shared
             )
         )
     return views

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -22,6 +23,7 @@ from sqlmodel import Session, select
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import RefundKind, can_transition
+from hotmeals.payments.converge import SharedSearches
 from hotmeals.payments.gateway import (
     Approved,
     Declined,
@@ -667,9 +669,10 @@ async def reconcile_open_refunds(
     gateway: PaymentGateway | None = None,
 ) -> list[RefundView]:
     """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
-    current = now or utcnow()
+    current = now or utcnow()  # fixed before the first search (``SharedSearches``)
     ids = await db(engine, _open_refunds, before=current - older_than)
+    shared = cast(PaymentGateway, SharedSearches(gateway_or_default(gateway)))
     return [
-        await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=gateway)
+        await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=shared)
         for rid in ids
     ]
