@@ -28,6 +28,7 @@ from hotmeals.db.models import (
     OrderLine,
     Parent,
     School,
+    Teacher,
 )
 from hotmeals.domain.money import format_money
 from hotmeals.services import school_year
@@ -42,7 +43,7 @@ SHOTS = ROOT / "test-results"
 def _family(app: AppServer) -> tuple[str, str]:
     """A parent (password Lunch@2026) with Lily, in grade 3 since last school year, at the
     demo school, with one paid order of 3 meals this year and a $10 donation: (email, the
-    grade 4 teacher's name)."""
+    grade 4 teacher's name: the school's own, from the demo data)."""
     engine = make_engine(f"sqlite:///{app.data_dir / 'e2e.db'}")
     email = f"sy-{uuid.uuid4().hex[:8]}@example.com"
     try:
@@ -54,7 +55,15 @@ def _family(app: AppServer) -> tuple[str, str]:
             lily = f.make_child(s, parent, school=school, first_name="Lily", grade_code="3")
             lily.created_at = school_year.current().starts_at - timedelta(days=90)
             s.add(lily)
-            teacher = f.make_teacher(s, school, grade_code="4", name="Mme Tremblay")
+            # The demo school's own grade 4 teacher: the server caches teachers (reference
+            # data, services/reference.py) and a row written here by another process would
+            # only show after the cache's TTL.
+            teacher = s.exec(
+                select(Teacher).where(
+                    Teacher.school_id == school.id,
+                    Teacher.grade_id == f.get_grade(s, "4").id,
+                )
+            ).one()
             day, meal_id = s.exec(
                 select(MenuDay, MenuDayMeal.meal_id)
                 .join(MenuDayMeal, MenuDayMeal.menu_day_id == MenuDay.id)
