@@ -251,12 +251,12 @@ async def reminders_job() -> None:
 
 
 async def standing_job() -> None:
-    """The standing orders' dates to book and pay (``services.standing.run``): a sweep, so a
+    """The standing orders' dates to book and pay (``services.standing_job.run``): a sweep, so a
     missed round is made up by the next one while the cut-off lasts."""
     from hotmeals.db.engine import get_engine
-    from hotmeals.services import standing
+    from hotmeals.services import standing_job
 
-    await standing.run(engine=get_engine())
+    await standing_job.run(engine=get_engine())
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import PaymentState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cards, clock, standing
+from hotmeals.services import cards, clock, standing, standing_job
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
@@ -131,7 +131,7 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
-    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert (done.booked, done.in_cart, done.skipped, done.pending) == (1, 0, 0, 0)
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     assert order.status == OrderStatus.PLACED
@@ -143,14 +143,14 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []  # placed: left cart
     # The next Monday is beyond BOOK_AHEAD: not yet. A restart (the same sweep again) and a
     # round an hour later book nothing more.
-    again = await standing.run(now=now, engine=pay_engine, gateway=gateway)
-    later = await standing.run(now=now + timedelta(hours=1), engine=pay_engine, gateway=gateway)
+    again = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    later = await standing_job.run(now=now + timedelta(hours=1), engine=pay_engine, gateway=gateway)
     assert again.dates == later.dates == []
     assert len(_rows(pay_engine, Order, parent_id=home["parent_id"])) == 1
-    runs = [r for r in standing.booked_runs(engine=pay_engine) if r[0] == home["standing_id"]]
+    runs = [r for r in standing_job.booked_runs(engine=pay_engine) if r[0] == home["standing_id"]]
     assert runs == [(home["standing_id"], MONDAY, "booked")]
     # The next Monday comes within reach a week later.
-    week = await standing.run(now=now + timedelta(days=7), engine=pay_engine, gateway=gateway)
+    week = await standing_job.run(now=now + timedelta(days=7), engine=pay_engine, gateway=gateway)
     assert week.booked == 1
     with session_scope(pay_engine) as s:
         listed = standing.listing(session=s, parent_id=home["parent_id"], lang="fr", now=now)
@@ -165,10 +165,10 @@ async def test_two_rounds_at_once_make_one_order_and_one_charge(
     live_sim.control("fault", kind="delay:1", scope="xml")  # the charge takes a second
 
     def sweep():
-        return in_new_loop(live_sim, standing.run, now=now, engine=pay_engine)
+        return in_new_loop(live_sim, standing_job.run, now=now, engine=pay_engine)
 
     answers = all_at_once(2, sweep)
-    assert all(isinstance(a, standing.Round) for a in answers), answers
+    assert all(isinstance(a, standing_job.Round) for a in answers), answers
     assert sorted(len(a.dates) for a in answers) == [0, 1]
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     [payment] = _rows(pay_engine, Payment, order_id=order.id)
@@ -199,7 +199,7 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
         # Emma is now allergic to milk (Major): the pizza is refused for her.
         ingredient = f.get_allergen(s, "Milk")
         s.add(ChildAllergy(child_id=emma.id, ingredient_id=ingredient.id, alert_level="Major"))
-    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert (done.booked, done.skipped) == (0, 3)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []
@@ -221,14 +221,14 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     assert "Rien n'a été facturé" in bodies
     assert f"meal-detailed?date={MONDAY.isoformat()}" in bodies
     # Told once: a second round writes no more.
-    await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert len(_mails(pay_engine, home["email"])) == 3
 
 
 async def test_no_card_leaves_it_in_the_cart_with_an_email(
     pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
 ) -> None:
-    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert done.in_cart == 1
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [line] = _rows(pay_engine, CartLine, parent_id=home["parent_id"])
@@ -247,7 +247,7 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
         row = s.get(StoredCard, card.id)
         row.converge_token = "0000000000000000"
         s.add(row)
-    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert done.in_cart == 1 and done.booked == 0
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     assert order.status == OrderStatus.PAYMENT_FAILED
@@ -255,7 +255,7 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
     [mail] = _mails(pay_engine, home["email"])
     assert "a été refusée" in mail.body_text
     # The next round does not charge again.
-    await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert len(_rows(pay_engine, Payment, order_id=order.id)) == 1
     assert len(_mails(pay_engine, home["email"])) == 1
 
@@ -269,12 +269,12 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="pause"
         )
     assert paused["status"] == "paused"
-    assert (await standing.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
+    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
     with session_scope(pay_engine) as s:
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="end"
         )
-    assert (await standing.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
+    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     with session_scope(pay_engine) as s:
         with pytest.raises(DomainError) as ended:
@@ -300,7 +300,7 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=again["id"], action="resume"
         )
-    assert (await standing.run(now=now, engine=pay_engine, gateway=gateway)).booked == 1
+    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).booked == 1
 
 
 async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
@@ -308,11 +308,11 @@ async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
 ) -> None:
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     after = datetime.combine(MONDAY - timedelta(days=1), time(10, 30), tzinfo=TORONTO)
-    done = await standing.run(now=after, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=after, engine=pay_engine, gateway=gateway)
     assert done.dates == [] and _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     # Made up just before it.
     before = datetime.combine(MONDAY - timedelta(days=1), time(9, 30), tzinfo=TORONTO)
-    assert (await standing.run(now=before, engine=pay_engine, gateway=gateway)).booked == 1
+    assert (await standing_job.run(now=before, engine=pay_engine, gateway=gateway)).booked == 1
 
 
 def test_only_the_parents_own_child_meal_and_standing_orders(pay_engine: Engine, home: dict):
@@ -355,7 +355,7 @@ async def test_a_day_already_in_the_cart_is_skipped_quietly(
             menu_day_id=home["menu_day"],
             now=now,
         )
-    await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
     assert (run.status, run.reason) == ("skipped", "booked")
     assert len(_rows(pay_engine, CartLine, parent_id=home["parent_id"])) == 1
@@ -373,7 +373,7 @@ async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
         emma = s.get(Child, home["child_id"])
         emma.created_at = (NOW - timedelta(days=400)).astimezone(UTC)
         s.add(emma)
-    done = await standing.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert (done.booked, done.skipped) == (0, 1)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
@@ -391,10 +391,10 @@ def _sweeper(url: str, settings: object, now: datetime, barrier: object, out: ob
 
     engine = make_engine(url)
 
-    async def main() -> standing.Round:
+    async def main() -> standing_job.Round:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)  # type: ignore[attr-defined]
-            return await standing.run(now=now, engine=engine, gateway=client)
+            return await standing_job.run(now=now, engine=engine, gateway=client)
 
     try:
         done = asyncio.run(main())
