@@ -1,6 +1,8 @@
 """`make test`: the non-browser tests on two pytest-xdist workers (one per core; a module stays
 on one worker, so its module-scoped databases are made once), then the browser tests (tests/e2e)
-in one process, as before: they share one frontend build and one Chromium for the session.
+on two xdist workers too: the frontend is built once first (tests/e2e/server.py prebuild, passed
+on as E2E_PREBUILT), then each worker serves that build from its own app server, database and
+Chromium; a module stays on one worker (--dist loadfile), so a module's fixtures are made once.
 
 Arguments are pytest's (PYTEST_ARGS). When one of them names a test path
 (``make test PYTEST_ARGS="tests/unit/test_domain_money.py -k french"``), a single pytest runs
@@ -30,10 +32,16 @@ def _names_a_path(arg: str) -> bool:
     return not arg.startswith("-") and (ROOT / arg.split("::", 1)[0]).exists()
 
 
-def _run(command: list[str], totals: dict[str, int]) -> int:
+def _run(command: list[str], totals: dict[str, int], env: dict[str, str] | None = None) -> int:
     """Run pytest, echo its output, and add the counts of its closing line to ``totals``."""
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, bufsize=1, text=True
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        bufsize=1,
+        text=True,
     )
     last_summary = ""
     assert process.stdout is not None
@@ -60,7 +68,18 @@ def main(args: list[str]) -> int:
     unit = _run([*PYTEST, *xdist, "--ignore=tests/e2e", *SLOWEST, *args], totals)
     unit_minutes = (time.monotonic() - started) / 60
     print("== 2/2 browser tests (tests/e2e) ==", flush=True)
-    e2e = _run([*PYTEST, "tests/e2e", *SLOWEST, *args], totals)
+    env = dict(os.environ)
+    if xdist:
+        built = subprocess.run(
+            [sys.executable, "-m", "tests.e2e.server"], cwd=ROOT, capture_output=True, text=True
+        )
+        if built.returncode != 0:
+            sys.stdout.write(built.stdout + built.stderr)
+            print("the frontend build for the browser tests failed", flush=True)
+            return built.returncode
+        env["E2E_PREBUILT"] = built.stdout.strip().splitlines()[-1]
+        print(f"frontend built once: {env['E2E_PREBUILT']}", flush=True)
+    e2e = _run([*PYTEST, *xdist, "tests/e2e", *SLOWEST, *args], totals, env)
     total_minutes = (time.monotonic() - started) / 60
     print(
         f"== non-browser {unit_minutes:.1f} min, browser {total_minutes - unit_minutes:.1f} min,"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _tmp = tempfile.mkdtemp(prefix="hotmeals-tests-")
@@ -33,3 +34,12 @@ def pytest_collection_modifyitems(session, config, items):
     thread while a browser is up, so neither asyncio tests nor a second sync Playwright could
     start after tests/e2e has opened its session-wide browser."""
     items.sort(key=_browser_rank)  # stable: order within each group is kept
+
+
+@pytest.fixture(scope="session")
+def pg_admin_dsn() -> str:
+    """PostgreSQL's admin DSN once the server has answered; otherwise skip (or, under
+    REQUIRE_SERVICES=1, fail). The databases themselves: tests/databases.py."""
+    from tests.databases import pg_admin
+
+    return pg_admin()

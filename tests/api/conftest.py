@@ -9,41 +9,19 @@ unless ``REQUIRE_SERVICES=1`` (CI), which makes that a failure.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import delete
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session
 
 from hotmeals.api.app import create_api
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import RateLimitHit
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services import mail
-from hotmeals.settings import get_settings
 from tests.api.helpers import API_KEY
-from tests.integration.conftest import BACKENDS, PG_URL, pg_admin_dsn  # noqa: F401 - fixture
-
-
-@contextmanager
-def _database_url(backend: str, folder: Path, admin_dsn: str | None) -> Iterator[str]:
-    if backend == "sqlite":
-        yield f"sqlite:///{folder / 'api.db'}"
-        return
-    import psycopg
-
-    name = f"hm_api_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield PG_URL.format(name=name)
-    finally:
-        with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+from tests.databases import BACKENDS, app_database
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -52,27 +30,16 @@ def api_backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def database(api_backend: str, request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Path]:
-    """A fresh database and data directory for the module; settings and engine point at it."""
+def database(api_backend: str, tmp_path_factory) -> Iterator[Path]:
+    """A fresh database with the demo data and data directory for the module; settings and
+    engine point at it (tests/databases.py)."""
     folder = tmp_path_factory.mktemp("api")
-    # The admin DSN fixture skips (or, under REQUIRE_SERVICES=1, fails) when PostgreSQL is down.
-    admin = request.getfixturevalue("pg_admin_dsn") if api_backend == "postgres" else None
-    with pytest.MonkeyPatch.context() as mp, _database_url(api_backend, folder, admin) as url:
-        mp.setenv("DATABASE_URL", url)
-        mp.setenv("DATA_DIR", str(folder))
-        mp.setenv("HOTMEALS_API_KEY", API_KEY)
-        mp.delenv("SMTP_HOST", raising=False)
+    with pytest.MonkeyPatch.context() as mp:
         mp.delenv("HOTMEALS_TRUST_PROXY", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
+        with app_database(
+            api_backend, folder, prefix="hm_api", sqlite_name="api.db", HOTMEALS_API_KEY=API_KEY
+        ):
+            yield folder
 
 
 @pytest.fixture(scope="module")

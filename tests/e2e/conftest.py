@@ -1,6 +1,7 @@
 """e2e fixtures: the app served once per run, Debian's Chromium, one page per test at a phone
-(390 px) or desktop (1280 px) width, and a screenshot plus a Playwright trace for every failing
-test in ``test-results/``.
+(390 px) or desktop (1280 px) width, and a screenshot of every failing test in ``test-results/``
+(plus a Playwright trace when E2E_TRACE=1: recording one for every test costs the suite minutes;
+re-run the failing test with it to get its trace).
 
 Extend by writing ``def test_x(page, app): ...``; the ``page`` fixture is parametrized over both
 widths. Helpers for common steps are in ``tests/e2e/helpers.py``.
@@ -8,11 +9,12 @@ widths. Helpers for common steps are in ``tests/e2e/helpers.py``.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from tests.e2e.server import AppServer, start_app
 from tests.e2e.smtp import SmtpServer
@@ -20,6 +22,10 @@ from tests.e2e.smtp import SmtpServer
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 CHROMIUM = "/usr/bin/chromium"
+TRACE = os.environ.get("E2E_TRACE") == "1"
+# What a page waits for (an answer from the server, a sign-in's password hash) takes seconds on a
+# busy 2-core machine: every wait and assertion gets the same 15 s, not expect()'s default 5 s.
+expect.set_options(timeout=15_000)
 VIEWPORTS = {
     "desktop": {"width": 1280, "height": 800},
     "phone": {"width": 390, "height": 844},
@@ -99,7 +105,8 @@ def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
         has_touch=viewport == "phone",
     )
     context.set_default_timeout(15_000)
-    context.tracing.start(screenshots=True, snapshots=True, sources=False)
+    if TRACE:
+        context.tracing.start(screenshots=True, snapshots=True, sources=False)
     pg = context.new_page()
     yield pg
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
@@ -110,8 +117,9 @@ def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
             pg.screenshot(path=str(RESULTS / f"{name}.png"), full_page=True)
         except Exception:  # noqa: BLE001 - a dead page must not hide the real failure
             pass
-        context.tracing.stop(path=str(RESULTS / f"{name}.trace.zip"))
-    else:
+        if TRACE:
+            context.tracing.stop(path=str(RESULTS / f"{name}.trace.zip"))
+    elif TRACE:
         context.tracing.stop()
     context.close()
 

@@ -1,7 +1,8 @@
 """Start the real app (prod build, one port) on a fresh, migrated, seeded SQLite database.
 
-The frontend is built once per process (a pytest session, a bench run) and build folder: the
-first start_app() runs `reflex run --env prod --single-port` (compile + build, 1-2 minutes), every
+The frontend is built once per process (a pytest session, a bench run; or once for all the
+pytest-xdist workers, see PREBUILT) and build folder: the first start_app() runs
+`reflex run --env prod --single-port` (compile + build, 1-2 minutes), every
 later one serves that build (the same `reflex run` minus its compile and build steps: seconds).
 A build serves any port because hotmeals/ui/backend_url.py makes its websocket, uploads and
 pings follow the page's origin; a build without that flag in its env.json is never reused.
@@ -41,8 +42,12 @@ RUNTIME_ONLY = frozenset(
         "SMTP_USER",
         "SMTP_PASSWORD",
         "REFLEX_WEB_WORKDIR",
+        "CONVERGE_SIM_CONTROL",  # mounts the simulator's controls: a backend route, no page
     }
 )
+# Set by scripts/run_tests.py to the build folder it built before starting the pytest-xdist
+# workers: each worker's servers serve that build instead of building it again (or racing).
+PREBUILT = os.environ.get("E2E_PREBUILT", "")
 # The app is served by hotmeals.serve (`reflex run`, with failed backend workers respawned);
 # with --compiled, without its compile and frontend build: the same checks, ports, environment
 # and backend (Granian, GRANIAN_WORKERS), mounting the build already in REFLEX_WEB_WORKDIR.
@@ -109,7 +114,8 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
     env.pop("REDIS_URL", None)
     env.update(extra_env or {})
     env["REFLEX_WEB_WORKDIR"] = web_workdir(env["REFLEX_WEB_WORKDIR"], extra_env or {})
-    reuse = env["REFLEX_WEB_WORKDIR"] in _built and serves_any_port(env["REFLEX_WEB_WORKDIR"])
+    workdir = env["REFLEX_WEB_WORKDIR"]
+    reuse = (workdir in _built or workdir == PREBUILT) and serves_any_port(workdir)
     py = sys.executable
     for step in (["migrate"], ["seed"]):
         subprocess.run(
@@ -178,3 +184,17 @@ def serves_any_port(workdir: str) -> bool:
     except (OSError, ValueError):
         return False
     return flags.get("SAME_ORIGIN_BACKEND") is True and (web / "build" / "client").is_dir()
+
+
+def prebuild() -> str:
+    """Build the session's frontend once (a server started and stopped) and return its folder,
+    for E2E_PREBUILT: scripts/run_tests.py runs this before the browser tests' xdist workers."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="hotmeals-prebuild-") as folder:
+        start_app(Path(folder)).stop()
+        return web_workdir(os.environ.get("E2E_WEB_WORKDIR") or str(ROOT / ".web-e2e"), {})
+
+
+if __name__ == "__main__":
+    print(prebuild())

@@ -29,10 +29,10 @@ from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.settings import ConvergeSettings
 from hotmeals.services.payments import refunds
+from tests.databases import PG_ADMIN_DSN
 from tests.e2e.server import AppServer, start_app
 from tests.e2e.simulator import merchant_credentials, xml_call
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
-from tests.integration.conftest import PG_ADMIN_DSN
 
 
 def _run_async(make_coroutine):

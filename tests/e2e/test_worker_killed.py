@@ -28,16 +28,17 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Order, School
+from tests.databases import PG_ADMIN_DSN
 from tests.e2e.server import AppServer, start_app
 from tests.e2e.smtp import SmtpServer
-from tests.e2e.test_simulator_ledger import REDIS_DB, _need, _pg_answers, _redis_answers
+from tests.e2e.test_simulator_ledger import _need, _pg_answers, _redis_answers
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
-from tests.integration.conftest import PG_ADMIN_DSN
 
 PARENTS = 8
 LINES = 2
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
 VISA = {"ssl_card_number": "4000000000000002", "ssl_exp_date": "1230", "ssl_cvv2cvc2": "123"}
+REDIS_DB = 8  # not test_simulator_ledger's 7: the two may run at once on two xdist workers
 SPAWNED = re.compile(r"Spawning worker-(\d+) with pid: (\d+)", re.IGNORECASE)
 
 

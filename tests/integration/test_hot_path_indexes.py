@@ -19,7 +19,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, MenuDay, Parent, Payment, StoredCard
 from hotmeals.services import accounts, children, notifications, parents
-from tests.integration.conftest import SEED_TODAY
+from tests.databases import SEED_TODAY
 from tests.querycount import count_queries
 
 

@@ -5,7 +5,6 @@ that keeps failing waits for an operator (python -m hotmeals.jobs failed / retry
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -16,7 +15,7 @@ from sqlalchemy import inspect
 from hotmeals.db.engine import make_engine
 from hotmeals.jobs import queue, runner
 from hotmeals.services import jobs
-from tests.integration.conftest import PG_URL, migrate
+from tests.databases import fresh_database, migrate
 
 
 def test_intervals_become_cron_lines():
@@ -34,27 +33,21 @@ def test_postgresql_runs_the_queue_and_sqlite_the_lease_loops():
 
 
 @pytest.fixture
-def pg_url(pg_admin_dsn: str, monkeypatch) -> Iterator[str]:
+def pg_url(pg_admin_dsn: str, monkeypatch, tmp_path) -> Iterator[str]:
     """A migrated PostgreSQL database the app's settings point at."""
     from hotmeals.db.engine import get_engine
     from hotmeals.settings import get_settings
 
-    name = f"hm_jobs_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = PG_URL.format(name=name)
-    migrate(url)
-    monkeypatch.setenv("DATABASE_URL", url)
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    try:
-        yield url
-    finally:
-        get_engine().dispose()
+    with fresh_database("postgres", tmp_path, "migrated", prefix="hm_jobs") as url:
+        monkeypatch.setenv("DATABASE_URL", url)
         get_settings.cache_clear()
         get_engine.cache_clear()
-        with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        try:
+            yield url
+        finally:
+            get_engine().dispose()
+            get_settings.cache_clear()
+            get_engine.cache_clear()
 
 
 def test_the_migrations_create_the_queue_on_postgresql_only(pg_url, tmp_path):

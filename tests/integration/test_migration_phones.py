@@ -11,7 +11,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
 from hotmeals.db.engine import make_engine
-from tests.integration.conftest import migrate
+from tests.databases import migrate
 from tests.integration.test_migrations import _migrate_to
 
 _INSERT = text(

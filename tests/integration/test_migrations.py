@@ -20,7 +20,7 @@ from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.charges import PromoKind
 from hotmeals.domain.orders import LineStatus, OrderStatus
 from hotmeals.domain.pricing import tiers_from_text
-from tests.integration.conftest import SEED_TODAY, migrate
+from tests.databases import SEED_TODAY, migrate
 
 
 def test_upgrade_head_creates_every_table(engine):

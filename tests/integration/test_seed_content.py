@@ -38,7 +38,7 @@ from hotmeals.db.models import (
 from hotmeals.db.seed_calendar import school_days
 from hotmeals.db.seed_types import NUTRITION_FIELDS
 from hotmeals.services.security import verify_password
-from tests.integration.conftest import SEED_TODAY
+from tests.databases import SEED_TODAY
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 GRADE_CODES = ["JK", "SK", "1", "2", "3", "4", "5", "6", "7", "8"]

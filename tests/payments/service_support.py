@@ -8,16 +8,13 @@ Test modules import the fixtures they use from here (``# noqa: F401``)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 import pytest_asyncio
 from sqlalchemy.engine import Engine
@@ -27,48 +24,21 @@ from hotmeals.db.engine import get_engine, make_engine, session_scope
 from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.settings import get_settings
+from tests.databases import BACKENDS, fresh_database
 from tests.factories import make_child, make_parent
-from tests.integration.conftest import PG_ADMIN_DSN, PG_URL, migrate
 from tests.payments.support import CVV, EXP, PATIENT, VISA, SimServer
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
-
-
-def _pg_available() -> None:
-    try:
-        with psycopg.connect(PG_ADMIN_DSN, connect_timeout=3, autocommit=True) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as exc:
-        message = f"PostgreSQL not available at {PG_ADMIN_DSN!r}: {exc}"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def pay_engine(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Engine]:
     """A migrated database for this module, once per backend."""
-    name = None
-    if request.param == "sqlite":
-        url = f"sqlite:///{Path(tmp_path_factory.mktemp('paydb')) / 'pay.db'}"
-    else:
-        _pg_available()
-        name = f"hm_pay_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = PG_URL.format(name=name)
-    migrate(url)
-    engine = make_engine(url)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        if name:
-            with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    folder = tmp_path_factory.mktemp("paydb")
+    with fresh_database(request.param, folder, "migrated", prefix="hm_pay") as url:
+        engine = make_engine(url)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
 
 
 @contextmanager
@@ -84,31 +54,21 @@ def api_client(
     from hotmeals.api.app import create_api
     from hotmeals.services.payments import runtime as payment_runtime
 
-    name = None
-    if backend == "sqlite":
-        url = f"sqlite:///{Path(folder) / 'api.db'}"
-    else:
-        _pg_available()
-        name = f"{db_prefix}_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = PG_URL.format(name=name)
-    with pytest.MonkeyPatch.context() as mp:
+    with (
+        fresh_database(backend, folder, "migrated", prefix=db_prefix, sqlite_name="api.db") as url,
+        pytest.MonkeyPatch.context() as mp,
+    ):
         mp.setenv("DATABASE_URL", url)
         mp.setenv("DATA_DIR", str(folder))
         mp.setenv("HOTMEALS_API_KEY", api_key)
         mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
         get_settings.cache_clear()
         get_engine.cache_clear()
-        migrate(url)
         with TestClient(create_api()) as client:
             yield client
         get_engine().dispose()
-    get_settings.cache_clear()
-    get_engine.cache_clear()
-    if name:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        get_settings.cache_clear()
+        get_engine.cache_clear()
 
 
 @pytest.fixture

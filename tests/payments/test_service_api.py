@@ -15,8 +15,8 @@ from hotmeals.db.models import Payment
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments import runtime as payment_runtime
 from hotmeals.settings import get_settings
+from tests.databases import migrate
 from tests.factories import make_child, make_parent
-from tests.integration.conftest import migrate
 from tests.payments.service_support import lightbox_submit
 from tests.payments.support import DECLINED_CARD, MASTERCARD, SimServer
 

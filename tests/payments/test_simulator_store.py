@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import multiprocessing
 import secrets
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
@@ -31,17 +29,11 @@ from hotmeals.payments.simulator_controls import SimulatorControls
 from hotmeals.payments.simulator_engine import SimulatorEngine
 from hotmeals.payments.simulator_store import SimulatorStore, store_url_for
 from hotmeals.settings import get_settings
-from tests.integration.conftest import PG_ADMIN_DSN, PG_URL
-from tests.payments.service_support import _pg_available
+from tests.databases import BACKENDS, fresh_database
 from tests.payments.support import CVV, EXP, VISA
 
 CREDS = ("000000", "hotmeals", "store-test-" + secrets.token_hex(8))
 RACERS = 6
-
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
 
 
 @pytest.fixture(params=BACKENDS)
@@ -51,15 +43,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'sim.db'}"
         return
-    _pg_available()
-    name = f"hm_sim_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield PG_URL.format(name=name)
-    finally:
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with fresh_database("postgres", tmp_path, "empty", prefix="hm_sim") as url:
+        yield url
 
 
 def engine_for(url: str, credentials: tuple[str, str, str] | None = CREDS) -> SimulatorEngine:

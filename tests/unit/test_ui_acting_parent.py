@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 import reflex as rx
-from sqlmodel import SQLModel, func, select
+from sqlmodel import func, select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     AuditEvent,
     Child,
@@ -31,10 +31,8 @@ from hotmeals.db.models import (
     SessionToken,
     StoredCard,
 )
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services import accounts, mail
+from hotmeals.services import accounts
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState, acting_parent
 from hotmeals.ui.state.children import ChildChoiceState, ChildFormState, ChildrenState
@@ -50,6 +48,7 @@ from hotmeals.ui.state.settings import (
 )
 from hotmeals.ui.state.sign_in import SignInState
 from hotmeals.ui.state.steps import ProfileStepState
+from tests.databases import app_database
 from tests.factories import make_child, make_parent
 
 DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
@@ -57,16 +56,8 @@ DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-acting")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
+    with app_database("sqlite", tmp_path_factory.mktemp("ui-acting")) as folder:
         with session_scope() as session:
-            load_demo_data(session)
             victim = session.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
             # A saved card and an alternate address of the victim, for the attacks to aim at.
             session.add(
@@ -85,10 +76,6 @@ def database(tmp_path_factory) -> Iterator[Path]:
                 )
             )
         yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
 
 
 def _victim() -> dict[str, Any]:

@@ -23,7 +23,7 @@ from hotmeals.ui.state.booking import BookingState, child_marks, cutoff_text, sm
 from hotmeals.ui.state.children import ChildChoiceState, ChildFormState
 from hotmeals.ui.state.i18n import I18nState
 from tests.factories import make_child, make_parent
-from tests.unit.test_ui_booking import _demo, _run, database  # noqa: F401
+from tests.unit.test_ui_booking import _demo, _run
 
 BASE = "http://localhost/parent"
 

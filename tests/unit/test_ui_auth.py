@@ -4,17 +4,12 @@ guards, and logout - through the Reflex states, without a browser, on a fresh se
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import reflex as rx
-from sqlmodel import SQLModel
 
-from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services import accounts, mail
-from hotmeals.settings import get_settings
+from hotmeals.db.engine import session_scope
+from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState, after_login_path, page_path, safe_next
 from hotmeals.ui.state.settings import ChangePasswordState
 from hotmeals.ui.state.sign_in import SignInState
@@ -48,25 +43,6 @@ def test_return_path_loses_the_app_prefix():
     assert safe_next("/parent/edit-profile") == "/edit-profile"
     assert page_path("/parent/edit-profile/edit-child") == "/edit-profile/edit-child"
     assert page_path("/parent") == "/"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
 
 
 async def _run(result) -> list:

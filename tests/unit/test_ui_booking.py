@@ -6,20 +6,14 @@ or no session at all, sees nothing of that family and adds nothing to anyone's c
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC
-from pathlib import Path
 
-import pytest
 import reflex as rx
-from sqlmodel import SQLModel, func, select
+from sqlmodel import func, select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, Parent
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services import mail
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.booking import BookingState, allergy_badge, day_label, month_cells
 from hotmeals.ui.state.children import ChildChoiceState
@@ -103,25 +97,6 @@ def test_allergy_badges_name_the_allergen():
 
 
 # --- the state on the demo data -------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-booking")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
 
 
 async def _run(result) -> list:

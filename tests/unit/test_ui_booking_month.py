@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from hotmeals.ui.state.booking import BookingState
-from tests.unit.test_ui_booking import _demo, _run, _signed_in, database  # noqa: F401
+from tests.unit.test_ui_booking import _demo, _run, _signed_in
 
 
 def test_a_reload_keeps_the_chosen_days_month_in_view(database):  # noqa: F811

@@ -6,49 +6,26 @@ session gets nothing; a refused promo code says why and the stored code is check
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 import reflex as rx
-from sqlmodel import SQLModel, select
+from sqlmodel import select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
-from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cart as cart_service
-from hotmeals.services import mail
 from hotmeals.services.cart import add_to_cart
 from hotmeals.services.menu import cutoff_rule, toronto_today
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cart import CartState
 from tests.factories import make_child, make_parent
 
 DEMO_EMAIL = "parent@example.com"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-cart")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
 
 
 def _fill_demo_cart() -> tuple[int, list[int]]:

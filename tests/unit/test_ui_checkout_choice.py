@@ -12,17 +12,15 @@ from pathlib import Path
 
 import pytest
 import reflex as rx
-from sqlmodel import SQLModel
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StoredCard
-from hotmeals.services import mail
 from hotmeals.services.cards import CardView, default_card
 from hotmeals.services.menu import toronto_today
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState, preselected
+from tests.databases import app_database
 from tests.factories import make_child, make_parent
 
 
@@ -57,19 +55,8 @@ def test_the_parents_own_pick_holds_while_it_is_theirs() -> None:
 
 @pytest.fixture(scope="module")
 def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-checkout-choice")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
+    with app_database("sqlite", tmp_path_factory.mktemp("ui-checkout-choice"), "created") as f:
+        yield f
 
 
 async def _run(result) -> list:

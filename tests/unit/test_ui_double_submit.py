@@ -8,15 +8,13 @@ the page disabled at the first tap (assets/forms.js). The browser side: tests/e2
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import reflex as rx
-from sqlmodel import SQLModel, func, select
+from sqlmodel import func, select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     Child,
     ChildAllergy,
@@ -27,11 +25,8 @@ from hotmeals.db.models import (
     Parent,
     ParentAltEmail,
 )
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services import mail
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildFormState, ChildrenState
@@ -39,25 +34,6 @@ from hotmeals.ui.state.contact import ContactState
 from hotmeals.ui.state.parent_profile import ParentEditState
 from hotmeals.ui.state.settings import NotificationState
 from tests.factories import make_child, make_parent
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-double")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        mail.drain()
-        get_engine().dispose()
-        get_settings.cache_clear()
-        get_engine.cache_clear()
 
 
 async def _run(result) -> list:

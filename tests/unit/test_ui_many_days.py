@@ -6,40 +6,18 @@ reports what could not be copied; a forged token or another parent's ids change 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 import reflex as rx
-from sqlmodel import SQLModel, func, select
+from sqlmodel import func, select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, Parent
-from hotmeals.db.seed import load_demo_data
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.many_days import ManyDaysState
 from tests.factories import make_child, make_parent
 
 DEMO_EMAIL = "parent@example.com"
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-many-days")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'ui.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.delenv("SMTP_HOST", raising=False)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        SQLModel.metadata.create_all(get_engine())
-        with session_scope() as session:
-            load_demo_data(session)
-        yield folder
-        get_engine.cache_clear()
-        get_settings.cache_clear()
 
 
 async def _run(result) -> list:

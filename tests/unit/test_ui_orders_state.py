@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -21,9 +19,9 @@ from typing import ClassVar
 import pytest
 import reflex as rx
 from reflex.istate.data import ReflexURL
-from sqlmodel import SQLModel, select
+from sqlmodel import select
 
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     CancelCartLine,
     Child,
@@ -34,84 +32,28 @@ from hotmeals.db.models import (
     OrderLine,
     Parent,
 )
-from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
-from hotmeals.services import mail
+from hotmeals.db.seed import DEMO_ORDER_MARK
 from hotmeals.services.menu import toronto_today
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState
 from hotmeals.ui.state.orders import OrderDetailState, OrderHistoryState
+from tests.databases import BACKENDS, app_database
 from tests.factories import make_child, make_parent, portion_of
 
 DEMO_EMAIL = "parent@example.com"
 
 
-def _new_database(backend: str, folder: Path) -> tuple[str, str | None]:
-    """(url, PostgreSQL database name to drop after) for ``backend``; PostgreSQL at
-    127.0.0.1:5432 in a database of its own, skipped when it does not answer (failed with
-    ``REQUIRE_SERVICES=1``)."""
-    if backend == "sqlite":
-        return f"sqlite:///{folder / 'ui.db'}", None
-    import psycopg
-
-    from tests.integration.conftest import PG_ADMIN_DSN, PG_URL
-
-    try:
-        with psycopg.connect(PG_ADMIN_DSN, connect_timeout=3, autocommit=True) as conn:
-            conn.execute("SELECT 1")
-    except psycopg.Error as exc:
-        message = f"PostgreSQL not available at {PG_ADMIN_DSN!r}: {exc}"
-        if os.environ.get("REQUIRE_SERVICES") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    name = f"hm_ui_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return PG_URL.format(name=name), name
-
-
-def _drop_database(name: str | None) -> None:
-    if name:
-        import psycopg
-
-        from tests.integration.conftest import PG_ADMIN_DSN
-
-        with psycopg.connect(PG_ADMIN_DSN, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 # SQLite and PostgreSQL (issue 21 §5: a confirm tapped twice, or in two tabs, at once runs
 # once, whatever the database's locking); the tests that only read or refuse run on SQLite
 # (``sqlite_only``).
-BACKENDS = [
-    pytest.param("sqlite", id="sqlite"),
-    pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
-]
 sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
 def database(request: pytest.FixtureRequest, tmp_path_factory) -> Iterator[Path]:
-    folder = tmp_path_factory.mktemp("ui-orders")
-    url, name = _new_database(request.param, folder)
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setenv("DATABASE_URL", url)
-            mp.setenv("DATA_DIR", str(folder))
-            mp.delenv("SMTP_HOST", raising=False)
-            get_settings.cache_clear()
-            get_engine.cache_clear()
-            SQLModel.metadata.create_all(get_engine())
-            with session_scope() as session:
-                load_demo_data(session)
-            yield folder
-            mail.drain()
-            get_engine().dispose()
-            get_settings.cache_clear()
-            get_engine.cache_clear()
-    finally:
-        _drop_database(name)
+    with app_database(request.param, tmp_path_factory.mktemp("ui-orders"), prefix="hm_ui") as f:
+        yield f
 
 
 def _placed_order(number: str) -> tuple[int, int, int]:
