@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import zlib
 from pathlib import Path
 
 import pytest
@@ -41,10 +42,44 @@ CHROMIUM_ARGS = [
 ]
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
     for item in items:
         if "tests/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
+    kept, dropped = [], []
+    for item in items:
+        (kept if _one_run_of_its_flow(item) else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+# Each browser flow runs once: a test whose width (``viewport``) or language (``lang``) comes from
+# the fixtures below, not from its own module, runs at one of the two, alternating from test to
+# test (390 px in French or 1280 px in English, the same for the same test every time). Screens
+# that must be seen at both widths say so themselves: the axe checks and the phone-only
+# checks parametrize (viewport, lang) explicitly. E2E_EVERY_VARIANT=1 runs every variant.
+EVERY_VARIANT = os.environ.get("E2E_EVERY_VARIANT") == "1"
+VARIANTS = (("desktop", "en"), ("phone", "fr"))
+
+
+def _one_run_of_its_flow(item) -> bool:
+    callspec = getattr(item, "callspec", None)
+    if EVERY_VARIANT or callspec is None:
+        return True
+    viewport, lang = VARIANTS[zlib.crc32(item.originalname.encode() + item.path.name.encode()) % 2]
+    explicit = {
+        name
+        for mark in item.iter_markers("parametrize")
+        for name in (mark.args[0].split(",") if isinstance(mark.args[0], str) else mark.args[0])
+    }
+    for name, wanted in (("viewport", viewport), ("lang", lang)):
+        defs = item._fixtureinfo.name2fixturedefs.get(name, ())
+        ours = bool(defs) and defs[-1].func.__module__ == __name__
+        free = name in callspec.params and name not in explicit and ours
+        if free and callspec.params[name] != wanted:
+            return False
+    return True
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
 from playwright.sync_api import Page, expect
+
+# The axe checks: each screen at both widths and in both languages, in two runs (390 px in
+# French, 1280 px in English); tests/e2e/conftest.py runs every other flow once.
+BOTH_WIDTHS = pytest.mark.parametrize(
+    ("viewport", "lang"), [("phone", "fr"), ("desktop", "en")], indirect=["viewport"]
+)
 
 
 def open_page(page: Page, path: str = "/") -> Page:
@@ -55,3 +65,15 @@ def close_toasts(page: Page) -> None:
         ".forEach((button) => button.click())"
     )
     expect(page.locator("[data-sonner-toast]")).to_have_count(0)
+
+
+def shot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """With E2E_SHOTS=<folder>, a screenshot for people to look at (no assertion reads it):
+    ``<folder>/<name>-<width>.png``. Without it, nothing: the suite does not pay for pictures
+    nobody looks at."""
+    folder = os.environ.get("E2E_SHOTS")
+    if not folder:
+        return
+    path = Path(folder) / f"{name}-{page.viewport_size['width'] if page.viewport_size else 0}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import BOTH_WIDTHS, open_page
 
 AXE = Path(__file__).resolve().parent / "node_modules" / "axe-core" / "axe.min.js"
 # Each screen and what only that screen shows once it has rendered: the check runs on the
@@ -20,6 +20,8 @@ VISITOR_PATHS = {
     "/sign-in": "#signin-submit",
     "/sign-up": "#signup-submit",
     "/sign-in-with-phone": "#signin-submit",
+    "/about": "main h1",
+    "/faq": "main h1",
 }
 PARENT_PATHS = {
     "/edit-profile": "#book-meal",
@@ -28,6 +30,8 @@ PARENT_PATHS = {
     "/add-another-child": "#child-submit",
     "/edit-profile/donate-payment": "#donate-submit",
     "/edit-profile/meal-detailed": "#book-calendar",
+    "/edit-profile/payment-methods": "#saved-cards, #no-cards",
+    "/standing-orders": "#standing-list",
 }
 
 
@@ -62,13 +66,13 @@ def _check(page: Page, path: str, marker: str, lang: str) -> list[dict]:
     return serious_violations(page)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_visitor_screens_have_no_serious_axe_violation(page: Page, lang: str):
     found = {p: v for p, mark in VISITOR_PATHS.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_parent_screens_have_no_serious_axe_violation(page: Page, parent_cookie: dict, lang):
     page.context.add_cookies([parent_cookie])
     found = {p: v for p, mark in PARENT_PATHS.items() if (v := _check(page, p, mark, lang))}
@@ -84,7 +88,7 @@ CHECKOUT_PATHS = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_checkout_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
     from tests.e2e.cartdata import fill_cart
 
@@ -94,7 +98,7 @@ def test_checkout_screens_have_no_serious_axe_violation(page: Page, app, parent_
     assert not found, json.dumps(found, indent=1)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_order_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
     """Issue 10: the order history, a paid order's details and a cancel cart with a meal."""
     from tests.e2e.orderdata import empty_cancel_cart, fill_cancel_cart, paid_order
@@ -112,7 +116,7 @@ def test_order_screens_have_no_serious_axe_violation(page: Page, app, parent_coo
     assert not found, json.dumps(found, indent=1)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_order_change_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
     """Issue 10 screens 2 and 5: modify an order (and its add-item step), the upcoming meals,
     one meal, the confirm-move step."""

@@ -16,7 +16,6 @@ import re
 import sqlite3
 import uuid
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -26,11 +25,11 @@ from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
 from hotmeals.services.parents import start_session
 from tests.e2e.helpers import close_toasts, msg, open_page
+from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import make_child, make_parent
 
 ROUTE = "/edit-profile/meal-detailed"
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "allergy"
 FLOWS = [("phone", "fr"), ("desktop", "en")]
 MILK_DRINK = "White milk (250 mL)"
 MILKY_ADDONS = ("Cheese string", "Yogurt tube")
@@ -116,9 +115,8 @@ def families(app: AppServer) -> dict:
 
 
 def _shot(page: Page, name: str, viewport: str, lang: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     full = page.locator("#meal-dialog").count() == 0
-    page.screenshot(path=str(SHOTS / f"{name}-{viewport}-{lang}.png"), full_page=full)
+    helpers_shot(page, f"allergy/{name}-{viewport}-{lang}", full_page=full)
 
 
 def _fits(page: Page, selector: str) -> None:

@@ -15,7 +15,6 @@ import re
 import sqlite3
 import uuid
 from contextlib import closing
-from pathlib import Path
 
 import httpx
 import pytest
@@ -24,13 +23,13 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import BOTH_WIDTHS, open_page
+from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
 ROUTE = "/edit-profile/meal-detailed"
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "booking"
 
 
 @pytest.fixture(scope="module")
@@ -121,9 +120,8 @@ def open_first_day(page: Page) -> None:
 
 def shot(page: Page, name: str, viewport: str) -> None:
     """The screen as the parent sees it (a dialog: the window; otherwise the whole page)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     full = page.locator("#meal-dialog").count() == 0
-    page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=full)
+    helpers_shot(page, f"booking/{name}-{viewport}", full_page=full)
 
 
 def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
@@ -238,6 +236,7 @@ def test_the_booking_runs_in_french(
     assert len(cart_lines(app, family["id"])) == 1
 
 
+@pytest.mark.parametrize("viewport", ["desktop", "phone"], indirect=True)  # header / menu
 def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
     page: Page, app: AppServer, family: dict, viewport: str
 ) -> None:
@@ -256,7 +255,7 @@ def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
     expect(page.locator("#book-calendar")).to_be_visible()
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_the_day_menu_and_the_meal_dialog_have_no_serious_axe_violation(
     page: Page, app: AppServer, family: dict, lang: str
 ) -> None:

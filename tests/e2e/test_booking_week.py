@@ -16,7 +16,6 @@ import sqlite3
 import uuid
 from contextlib import closing
 from datetime import date, timedelta
-from pathlib import Path
 
 import httpx
 import pytest
@@ -25,7 +24,8 @@ from playwright.sync_api import Page, expect
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.services.booking import week_start
 from hotmeals.services.menu import toronto_today
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import BOTH_WIDTHS, open_page
+from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import (
     DEFAULT_PASSWORD,
@@ -39,7 +39,6 @@ from tests.factories import (
 
 ROUTE = "/edit-profile/meal-detailed"
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "booking-week"
 
 
 def _next_monday() -> date:
@@ -106,8 +105,7 @@ def _clear(app: AppServer, parent_id: int) -> None:
 
 
 def _shot(page: Page, name: str, viewport: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{viewport}.png"), full_page=True)
+    helpers_shot(page, f"booking-week/{name}-{viewport}")
 
 
 def _open_panel(page: Page, app: AppServer, family: dict) -> None:
@@ -205,7 +203,7 @@ def test_book_several_days_in_french(
     assert len(_cart(app, week_family["id"])) == 8
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@BOTH_WIDTHS
 def test_the_several_days_panel_has_no_serious_axe_violation(
     page: Page, app: AppServer, week_family: dict, lang: str
 ) -> None:

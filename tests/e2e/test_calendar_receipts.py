@@ -6,16 +6,14 @@ AA, no serious violation)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
 from hotmeals.domain.money import format_money
-from tests.e2e.helpers import msg, open_page, use_language
+from tests.e2e.helpers import msg, open_page, shot, use_language
 from tests.e2e.orderdata import empty_cancel_cart, paid_order
 from tests.e2e.server import AppServer
 from tests.e2e.test_accessibility import serious_violations
@@ -26,14 +24,6 @@ LANG_OF = {"phone": "fr", "desktop": "en"}
 @pytest.fixture(params=list(LANG_OF), ids=["390-fr", "1280-en"])
 def viewport(request) -> str:
     return request.param
-
-
-def shot(page: Page, name: str) -> None:
-    folder = os.environ.get("E2E_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        width = page.viewport_size["width"] if page.viewport_size else 0
-        page.screenshot(path=f"{folder}/{name}-{width}.png", full_page=True)
 
 
 def test_feed_link_and_receipt_from_order_details(

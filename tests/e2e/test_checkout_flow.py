@@ -9,17 +9,15 @@ paying is the next summary's choice and pays with one tap."""
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.cartdata import BIG_PROMO, DEMO, PROMO, fill_cart, rows
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import open_page, shot
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
 
@@ -40,15 +38,6 @@ def toggle_language(page: Page) -> None:
     """The parent header's profile menu: 'Français' / 'English'."""
     page.click("#profile-menu")
     page.locator("#menu-language").click()
-
-
-def shot(page: Page, name: str) -> None:
-    """With E2E_SHOTS=<folder>, a full-page screenshot for people to look at (no assertion)."""
-    folder = os.environ.get("E2E_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        width = page.viewport_size["width"] if page.viewport_size else 0
-        page.screenshot(path=f"{folder}/{name}-{width}.png", full_page=True)
 
 
 @pytest.fixture

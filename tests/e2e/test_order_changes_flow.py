@@ -13,29 +13,18 @@ holds as a sale of the same amount."""
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import open_page, shot
 from tests.e2e.orderdata import VISA, cents, empty_cancel_cart, paid_order, refunds_of, sim_txn
 from tests.e2e.server import AppServer
 
 LONG = 60_000
-
-
-def shot(page: Page, name: str) -> None:
-    """With E2E_SHOTS=<folder>, a full-page screenshot for people to look at."""
-    folder = os.environ.get("E2E_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        width = page.viewport_size["width"] if page.viewport_size else 0
-        page.screenshot(path=f"{folder}/{name}-{width}.png", full_page=True)
 
 
 def query(app: AppServer, sql: str, *params) -> list[tuple]:

@@ -34,10 +34,10 @@ from hotmeals.domain.money import format_money
 from hotmeals.services import school_year
 from tests import factories as f
 from tests.e2e.helpers import msg, open_page, sign_in, use_language
+from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 
 ROOT = Path(__file__).resolve().parents[2]
-SHOTS = ROOT / "test-results"
 
 
 def _family(app: AppServer) -> tuple[str, str]:
@@ -125,8 +125,10 @@ def test_start_of_year_confirmation_then_the_giveback_dashboard(
     )
     page.select_option("#sy-teacher", label=teacher)
     page.click("#sy-reviewed")
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"school-year-{viewport}-{lang}.png"), full_page=True)
+    helpers_shot(page, f"school-year-{viewport}-{lang}")
+    from tests.e2e.test_accessibility import serious_violations
+
+    assert serious_violations(page) == []  # the screen at this width and language (axe)
     page.click("#sy-confirm")
     expect(page.locator("#sy-done")).to_have_text(msg("sy.done_title", lang))
 
@@ -140,4 +142,4 @@ def test_start_of_year_confirmation_then_the_giveback_dashboard(
     expect(page.locator("#giveback-donations")).to_have_text(format_money(1000, lang))
     given = page.locator("#giveback [id^=gb-given-]")
     expect(given).to_have_text(format_money(3 * 50 + 1000, lang))  # to the school
-    page.screenshot(path=str(SHOTS / f"giveback-{viewport}-{lang}.png"), full_page=True)
+    helpers_shot(page, f"giveback-{viewport}-{lang}")

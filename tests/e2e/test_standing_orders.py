@@ -10,7 +10,6 @@ import sqlite3
 import uuid
 from contextlib import closing
 from datetime import date, timedelta
-from pathlib import Path
 
 import httpx
 import pytest
@@ -20,11 +19,11 @@ from sqlmodel import select
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, MenuDay, Parent, School
 from tests.e2e.helpers import msg, open_page, use_language
+from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
-SHOTS = Path(__file__).resolve().parents[2] / "test-results" / "standing"
 LANG = {"phone": "fr", "desktop": "en"}
 
 
@@ -99,9 +98,8 @@ def test_a_parent_sets_up_a_standing_order_from_book_meal_and_pauses_it(
     expect(repeat).to_be_visible()
     page.locator("#meal-repeat").click()
     expect(page.locator("#repeat-until")).to_be_visible()
-    SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#repeat-create").scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"dialog-{viewport}-{lang}.png"))
+    helpers_shot(page, f"standing/dialog-{viewport}-{lang}", full_page=False)
     page.locator("#repeat-create").click()
     expect(page.locator("#repeat-done")).to_contain_text(weekday)
     assert _standing(app, family["id"]) == [(0, "active")]
@@ -115,11 +113,11 @@ def test_a_parent_sets_up_a_standing_order_from_book_meal_and_pauses_it(
     expect(card).to_have_count(1)
     expect(card).to_contain_text(msg("standing.status.active", lang))
     expect(card.locator(".hm-standing-summary")).to_contain_text("Zoe")
-    page.screenshot(path=str(SHOTS / f"active-{viewport}-{lang}.png"), full_page=True)
+    helpers_shot(page, f"standing/active-{viewport}-{lang}")
     card.locator(".hm-standing-pause").click()
     expect(card).to_have_attribute("data-status", "paused")
     expect(card.locator(".hm-standing-status")).to_have_text(msg("standing.status.paused", lang))
     expect(card.locator(".hm-standing-resume")).to_be_visible()
     expect(card).to_contain_text(msg("standing.paused_note", lang))
     assert _standing(app, family["id"]) == [(0, "paused")]
-    page.screenshot(path=str(SHOTS / f"paused-{viewport}-{lang}.png"), full_page=True)
+    helpers_shot(page, f"standing/paused-{viewport}-{lang}")
