@@ -33,6 +33,7 @@ from hotmeals.db.models.catalog import (
     Vendor,
 )
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
+from hotmeals.db.models.credit import CreditEntry, FamilyChoice
 from hotmeals.db.models.jobs import JobLease
 from hotmeals.db.models.order_changes import OrderChange, OrderChangeLine
 from hotmeals.db.models.orders import (
@@ -62,6 +63,8 @@ __all__ = [
     "AllergenIngredient",
     "AuditEvent",
     "CalendarFeed",
+    "CreditEntry",
+    "FamilyChoice",
     "CancelCartLine",
     "CancelReason",
     "CartLine",
