@@ -20,14 +20,10 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import (
-    DETAILS_ROUTE,
-    CancelReasonForm,
-    reason_options,
-    sync_cancel_count,
-)
+from hotmeals.ui.state.orders import DETAILS_ROUTE, sync_cancel_count
 from hotmeals.ui.state.toasts import succeeded
 
 
