@@ -230,6 +230,7 @@ APP = {
     "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
     "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
     "hotmeals.ui.state.change_payment.ChangePayment": MIXIN,
+    "hotmeals.ui.state.meal_dialog.MealDialog": MIXIN,
     # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
     # and services.receipts checks they are the parent's.
     "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},

@@ -333,6 +333,29 @@ async def acting_parent(state: rx.State) -> ActingParent | None:
     )
 
 
+async def sync_cart_count(state: rx.State, count: int) -> None:
+    """The header's cart count follows the cart (the profile's and the stored one)."""
+    auth = await state.get_state(AuthState)
+    auth.cart_count = int(count)
+    auth.cart_count_store = str(int(count))
+
+
+async def sync_cancel_count(state: rx.State, count: int) -> None:
+    """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
+    one, which other tabs see through the storage event)."""
+    auth = await state.get_state(AuthState)
+    auth.cancel_cart_count = int(count)
+    auth.cancel_cart_count_store = str(int(count))
+
+
+async def complete_parent(state: rx.State) -> tuple[ActingParent | None, str]:
+    """The acting parent when their profile is complete (None otherwise: the screens that
+    book need it), and the language."""
+    lang = (await state.get_state(I18nState)).lang
+    who = await acting_parent(state)
+    return (who if who is not None and who.complete else None), lang
+
+
 def session_expired(lang: str) -> list:
     """docs/product.md §4: a lost session returns to the parent home, saying why."""
     return [rx.toast.error(tr("unauthorized", lang)), rx.redirect("/")]

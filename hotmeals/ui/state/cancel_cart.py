@@ -5,7 +5,7 @@ each order's refund from the terms it was sold on), update_cancel_cart_quantity,
 delete_cancel_cart_item, cancel_reasons and confirm_cancel_cart (one cancellation and one
 refund per order, repeat-safe by the request key). The parent is ``acting_parent(self)`` on
 every call; a cancel-cart id must be one on screen, and the service checks it is the parent's.
-The header's Cancel Cart count follows every change (``orders.sync_cancel_count``).
+The header's Cancel Cart count follows every change (``auth.sync_cancel_count``).
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import DETAILS_ROUTE, sync_cancel_count
+from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
 
 

@@ -27,11 +27,11 @@ from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
 from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
-from hotmeals.ui.state.auth import AuthState, acting_parent
+from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.booking import allergy_badge, cutoff_text
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -171,13 +171,6 @@ def promo_view(row: dict, lang: str) -> dict[str, str]:
         extra.append(tr("checkout.promo_until", lang, date=long_date(row["valid_until"], lang)))
     detail = ", ".join([what, *extra])
     return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
-
-
-async def sync_cart_count(state: rx.State, count: int) -> None:
-    """The header's cart count follows the cart (the profile's and the stored one)."""
-    auth = await state.get_state(AuthState)
-    auth.cart_count = int(count)
-    auth.cart_count_store = str(int(count))
 
 
 class CartState(rx.State):

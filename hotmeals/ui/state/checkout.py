@@ -28,7 +28,7 @@ from hotmeals.services.checkout import (
     start_checkout,
 )
 from hotmeals.services.menu import toronto_today
-from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path
+from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.card_choice import CardPayment, card_option, card_options, preselected
 from hotmeals.ui.state.cart import (
@@ -37,7 +37,6 @@ from hotmeals.ui.state.cart import (
     CartState,
     charge_texts,
     group_views,
-    sync_cart_count,
 )
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState

@@ -22,7 +22,12 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.menu import toronto_today
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    complete_parent,
+    session_expired,
+    sync_cart_count,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
@@ -111,11 +116,7 @@ class ManyDaysState(rx.State):
 
     # ---- helpers (private) -----------------------------------------------------------------
     async def _who(self) -> tuple[ActingParent | None, str]:
-        lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is not None and not who.complete:
-            who = None
-        return who, lang
+        return await complete_parent(self)
 
     async def _load_kids(self, who: ActingParent) -> None:
         from hotmeals.services import children
@@ -292,11 +293,6 @@ class ManyDaysState(rx.State):
                 )
             )
 
-    async def _count(self, result: dict) -> None:
-        auth = await self.get_state(AuthState)
-        auth.cart_count = int(result.get("cart_count") or 0)
-        auth.cart_count_store = str(auth.cart_count)
-
     # ---- events ----------------------------------------------------------------------------
     @rx.event
     async def open(self):
@@ -471,7 +467,7 @@ class ManyDaysState(rx.State):
         self._report(result, lang)
         if done.repeated:
             return
-        await self._count(result)
+        await sync_cart_count(self, int(result.get("cart_count") or 0))
         forget_submission(self)
         if result.get("added_count"):
             yield succeeded(result["message"])
@@ -528,7 +524,7 @@ class ManyDaysState(rx.State):
         self._report(result, lang)
         if done.repeated:
             return
-        await self._count(result)
+        await sync_cart_count(self, int(result.get("cart_count") or 0))
         forget_submission(self)
         if result.get("added_count"):
             yield succeeded(result["message"])

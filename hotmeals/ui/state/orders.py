@@ -20,7 +20,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.services import orders as order_service
-from hotmeals.ui.state.auth import AuthState, acting_parent
+from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
@@ -154,14 +154,6 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
             )
         )
     return out
-
-
-async def sync_cancel_count(state: rx.State, count: int) -> None:
-    """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
-    one, which other tabs see through the storage event)."""
-    auth = await state.get_state(AuthState)
-    auth.cancel_cart_count = int(count)
-    auth.cancel_cart_count_store = str(int(count))
 
 
 class OrderHistoryState(rx.State):
