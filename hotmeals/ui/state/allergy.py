@@ -11,6 +11,8 @@ import reflex as rx
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import children
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
@@ -48,8 +50,6 @@ class AllergyState(rx.State):
     async def start(self):
         """on_load of /allergy-profile (after the guard): the chosen child, or during sign-up
         the child just added."""
-        from hotmeals.services import children
-
         self.loading = True
         self.missing = False
         self.query = ""
@@ -88,8 +88,6 @@ class AllergyState(rx.State):
         self.loading = False
 
     async def _suggest(self, query: str) -> None:
-        from hotmeals.services import children
-
         rows = await call_service(
             children.allergy_suggestions, query=query.strip(), lang=await self._lang(), limit=12
         )
@@ -142,9 +140,6 @@ class AllergyState(rx.State):
             self.turn += 1
 
     async def _save(self):
-        from hotmeals.services import children
-        from hotmeals.services.submissions import submit_once
-
         self.busy = True
         yield
         lang = await self._lang()
@@ -179,11 +174,9 @@ class AllergyState(rx.State):
     @rx.event
     async def skip(self):
         """'No allergies' during sign-up completes the step without saving anything. Once an
-        allergy is picked the screen no longer offers it (issue 20): picked allergies are
+        allergy is picked the screen no longer offers it: picked allergies are
         never dropped silently, so a call that still comes (an old page, a forged event) is
         refused with what to do instead."""
-        from hotmeals.services import children
-
         lang = await self._lang()
         if not self.in_signup:
             yield rx.redirect("/edit-profile")

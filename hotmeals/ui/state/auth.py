@@ -30,7 +30,7 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import accounts
+from hotmeals.services import accounts, profile
 from hotmeals.services.parents import COMPLETE, SESSION_TTL
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.base import call_service
@@ -80,8 +80,6 @@ def page_path(url_path: str) -> str:
 
 def _load_session(*, session: Any, token: str) -> tuple[Any, dict]:
     """Check the token and read the profile in one transaction."""
-    from hotmeals.services import profile
-
     ctx = accounts.authenticate(session=session, token=token)
     return ctx, profile.get_profile(session=session, parent_id=ctx.parent_id)
 

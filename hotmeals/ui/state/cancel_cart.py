@@ -1,4 +1,4 @@
-"""State of the cancel cart (/edit-profile/cancel-cart): issue 10, screen 3.
+"""State of the cancel cart (/edit-profile/cancel-cart).
 
 Thin caller of ``hotmeals.services.cancellations``: cancel_cart_details (the lines by order,
 each order's refund from the terms it was sold on), update_cancel_cart_quantity,
@@ -212,7 +212,7 @@ class CancelCartState(CancelReasonForm, rx.State):
     @rx.event(background=True)
     async def confirm(self):
         # In the background: the refunds wait on Converge, not holding the parent's state
-        # lock meanwhile (issue 21); busy and repeat-safe as before (confirm_once).
+        # lock meanwhile; busy and repeat-safe (confirm_once).
         async for event in confirm_once(
             self,
             busy="confirming",

@@ -27,6 +27,7 @@ from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
 from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
@@ -69,11 +70,11 @@ class CartLineView:
     price: str = ""
     payable: bool = True
     problems: str = ""
-    # issue 20: whom the meal is for ('For Emma') and its allergy mark for that child
+    # whom the meal is for ('For Emma') and its allergy mark for that child
     for_child: str = ""
     allergy_verdict: str = "safe"
     allergy_text: str = ""
-    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (issue 20 §2: each order line)
+    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (each order line)
 
 
 @dataclass
@@ -136,7 +137,7 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
     return views
 
 
-# Shown whatever their amount; the other charges only when they apply (issue 20: no $0.00
+# Shown whatever their amount; the other charges only when they apply (no $0.00
 # lines for a discount, a fee or a donation the parent does not have).
 ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
 
@@ -352,8 +353,6 @@ class CartState(rx.State):
             yield event
 
     async def _delete_line(self, parent_id: int, key: str, lang: str) -> Any:
-        from hotmeals.services.submissions import submit_once
-
         return await call_service(
             submit_once,
             parent_id=parent_id,

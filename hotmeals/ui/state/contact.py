@@ -8,6 +8,8 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import content, profile
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
@@ -41,8 +43,6 @@ class ContactState(rx.State):
 
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""
-        from hotmeals.services import profile
-
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data.get("first_name") or ""
         self.last_name = data.get("last_name") or ""
@@ -71,9 +71,6 @@ class ContactState(rx.State):
             self.turn += 1
 
     async def _submit(self, form_data: dict):
-        from hotmeals.services import content
-        from hotmeals.services.submissions import submit_once
-
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)

@@ -14,6 +14,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services.submissions import submission_key as next_key
+from hotmeals.ui.state.auth import acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed
 
@@ -52,8 +54,6 @@ def submission_key(state: Any, payload: Any) -> str:
     """The idempotency key of submitting ``payload`` from ``state`` (which declares the
     backend vars ``_once_key`` and ``_once_digest``): unchanged for the same payload, so the
     service answers a double tap as a repeat (``services.submissions``)."""
-    from hotmeals.services.submissions import submission_key as next_key
-
     state._once_key, state._once_digest = next_key((state._once_key, state._once_digest), payload)
     return state._once_key
 
@@ -67,10 +67,8 @@ def forget_submission(state: Any) -> None:
 def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec | None:
     """A signed-in parent who opens /sign-in or /sign-up goes where ``?next=`` asks, else to
     the parent home (/, the landing docs/product.md §2 shows them there), with that page's
-    title (issue 12); a sign-up in progress goes to its step; a visitor stays. ``auth`` is
+    title; a sign-up in progress goes to its step; a visitor stays. ``auth`` is
     the ``AuthState`` just refreshed from the token."""
-    from hotmeals.ui.state.auth import after_login_path
-
     if auth.status not in ("parent", "signup"):
         return None
     return rx.redirect(after_login_path(auth.signup_step, False, next_path), replace=True)
@@ -119,13 +117,11 @@ async def confirm_once(
     returns the success toast, and the key is forgotten. Every end bumps ``state.turn``,
     which re-arms the page's one-tap buttons.
 
-    ``background=True`` for a ``@rx.event(background=True)`` handler (issue 21: one that
-    waits on Converge must not hold the parent's state lock meanwhile): the checks, the
+    ``background=True`` for a ``@rx.event(background=True)`` handler (one that waits
+    on Converge must not hold the parent's state lock meanwhile): the checks, the
     busy mark and ``done`` run under ``async with state``; ``act`` runs with the lock free,
     so the parent's other events go on while Converge answers. ``ready`` and ``once`` may
     then be callables (read under the lock), and ``act`` must only read the state."""
-    from hotmeals.ui.state.auth import acting_parent, session_expired
-
     who = None
     key = ""
     skip = False

@@ -8,6 +8,8 @@ Thin: the menu detail, the allergy rule and the adding are the services' (``menu
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain.errors import DomainError
@@ -408,3 +410,21 @@ class MealDialog(rx.State, mixin=True):
             return
         yield succeeded(tr("ui.change.added", lang))
         yield rx.redirect(f"/edit-profile/modify-order?id={order_id}")
+
+
+async def dialog_meal(dialog: MealDialog) -> dict[str, Any] | None:
+    """The meal the dialog shows, as a standing order takes it (the child, the meal, the
+    size; the service checks them); None when no meal is open."""
+    if not dialog._meal_id:
+        return None
+    return {
+        "child_id": await dialog._child(),
+        "meal_id": dialog._meal_id,
+        "portion_id": dialog.portion_id or None,
+    }
+
+
+def aim_at_order(dialog: MealDialog, order_id: int, number: str) -> None:
+    """The add-item step of modify-order: the dialog adds to this order's draft (the service
+    checks it is the parent's); 0 and "": to the cart again."""
+    dialog._order_id, dialog.order_number = order_id, number

@@ -166,7 +166,7 @@ ITEM_MARKS = {
 
 def item_row(item: dict, child: str, lang: str, price: str) -> dict[str, str]:
     """A menu option, meal option or add-on as the dialog lists it: its own allergens and,
-    before the tap, the child's mark (issue 20). A Major one is not offered ("disabled"),
+    before the tap, the child's mark. A Major one is not offered ("disabled"),
     with the reason; a High/Medium one says the box will ask; a Low one is a notice."""
     mark = item.get("allergy") or {}
     verdict = str(mark.get("verdict") or "safe")

@@ -29,6 +29,7 @@ from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.meal_dialog import aim_at_order
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
@@ -210,7 +211,7 @@ class ModifyOrderState(ChangePayment, rx.State):
         this order's draft. The order must be who's (``modify_order_info`` says so)."""
         lang = (await self.get_state(I18nState)).lang
         booking = await self.get_state(BookingState)
-        booking._order_id, booking.order_number = 0, ""
+        aim_at_order(booking, 0, "")
         self._id = query_id(self)
         self.order_link = f"{MODIFY_ROUTE}?id={self._id}"
         who = await acting_parent(self)
@@ -219,4 +220,4 @@ class ModifyOrderState(ChangePayment, rx.State):
             return
         await self._info(who.parent_id, lang)
         if not self.missing:
-            booking._order_id, booking.order_number = self._id, self.number
+            aim_at_order(booking, self._id, self.number)

@@ -1,6 +1,5 @@
 """States of the order history (/edit-profile/order-history) and the order details
-(/edit-profile/order-details?id=N): issue 10, screens 1 and 4, and the details' 'Add to cancel
-cart' (screen 3's first step).
+(/edit-profile/order-details?id=N), and the details' 'Add to cancel cart'.
 
 Thin callers of ``hotmeals.services.orders`` (order_history, order_detail) and
 ``hotmeals.services.cancellations`` (cancel_reasons, add_to_cancel_cart, cancel_order). The
@@ -23,15 +22,16 @@ from hotmeals.services import orders as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
 HISTORY_ROUTE = "/edit-profile/order-history"
 DETAILS_ROUTE = "/edit-profile/order-details"
 CANCEL_CART_ROUTE = "/edit-profile/cancel-cart"
-# Built by the modify-order / manage-meal helper (issue 10, screens 2 and 5).
 MODIFY_ROUTE = "/edit-profile/modify-order"
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 TABS = ("future", "past")
@@ -55,7 +55,7 @@ class HistoryRow:
     has_refund: bool = False
     href: str = ""
     view_label: str = ""
-    children: str = ""  # whose meals: "Emma, Lucas" (issue 20)
+    children: str = ""  # whose meals: "Emma, Lucas"
     meals: str = ""  # which: "Beef Burger · Baked Mac and Cheese"
 
 
@@ -122,8 +122,6 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
 
 
 def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
-    from hotmeals.ui.state.standing import weekday_of
-
     out = []
     for x in answer.get("lines", []):
         weekday = weekday_of(str(x.get("date") or ""), lang)
@@ -266,12 +264,11 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.title = tr("orders_ui.details_title", lang, number=answer["number"])
         self.status = str(answer["status"])
         self.status_label = str(answer["status_label"])
-        from hotmeals.ui.state.cart import long_date
 
         self.ordered_on = long_date(str(answer["ordered_on"]), lang)
         self.lines = detail_lines(answer, lang)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
-        # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
+        # Only the charges that apply: no $0.00 discount, fee or donation line.
         self.charges = [
             ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
             for c in answer["charges"]
@@ -385,7 +382,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     @rx.event(background=True)
     async def confirm_cancel_order(self):
         # In the background: the refund waits on Converge, not holding the parent's state
-        # lock meanwhile (issue 21).
+        # lock meanwhile.
         async for event in confirm_once(
             self,
             busy="cancelling",

@@ -10,6 +10,7 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts, profile
 from hotmeals.services.otp import OTP_TTL, RESEND_COOLDOWN_SECONDS
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
@@ -101,8 +102,6 @@ class OtpState(rx.State):
         """The sign-up address's code (sign-up, and a sign-in whose e-mail was never verified).
         The other purposes are checked by their owners: ``ForgotState.submit_code`` and
         ``ParentEditState.submit_alt_code``, so this module imports neither."""
-        from hotmeals.services import accounts
-
         if self.purpose != VERIFY_EMAIL:
             return
         code = self._code_from(form_data)
@@ -131,8 +130,6 @@ class OtpState(rx.State):
 
     @rx.event
     async def resend(self):
-        from hotmeals.services import accounts, profile
-
         if not self.can_resend:
             return
         self.resending = True

@@ -8,11 +8,15 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import profile
+from hotmeals.services.profile import ALT_EMAIL_MAX
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.state.settings import save_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
 PREFIX = "profile-"
@@ -39,9 +43,7 @@ class ParentEditState(rx.State):
 
     @rx.var
     def can_add_alt(self) -> bool:
-        """Below the limit of alternate addresses: the add field shows (issue 12)."""
-        from hotmeals.services.profile import ALT_EMAIL_MAX
-
+        """Below the limit of alternate addresses: the add field shows."""
         return len(self.alt_emails) < ALT_EMAIL_MAX
 
     async def _lang(self) -> str:
@@ -56,8 +58,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def load(self):
         """on_load (after the guard)."""
-        from hotmeals.services import profile
-
         self.loading = True
         self.errors = {}
         self.alt_error = ""
@@ -106,9 +106,6 @@ class ParentEditState(rx.State):
             self.turn += 1
 
     async def _save(self, form_data: dict):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         for field in FIELDS:
             if field in form_data:
                 setattr(self, field, str(form_data[field]))
@@ -161,9 +158,6 @@ class ParentEditState(rx.State):
             self.turn += 1
 
     async def _add_alt(self, form_data: dict):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         address = str(form_data.get("alt_email") or "").strip()
         lang = await self._lang()
         err = validation.validate_email(address, "alt_email")
@@ -212,8 +206,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def verify_alt(self, address: str):
         """'Verify' on an unverified address: a new code, then the code dialog."""
-        from hotmeals.services import profile
-
         lang = await self._lang()
         otp = await self.get_state(OtpState)
         who = await acting_parent(self)
@@ -243,9 +235,6 @@ class ParentEditState(rx.State):
             self.turn += 1
 
     async def _remove_alt(self, address: str):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         who = await acting_parent(self)
@@ -275,8 +264,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def submit_alt_code(self, form_data: dict):
         """The code sent to an alternate address (the code dialog's form)."""
-        from hotmeals.services import profile
-
         otp = await self.get_state(OtpState)
         if otp.purpose != ALT_EMAIL:
             return
@@ -309,8 +296,6 @@ class ParentEditState(rx.State):
     # ---- picture ---------------------------------------------------------------------------
     @rx.event
     async def upload_picture(self, files: list[rx.UploadFile]):
-        from hotmeals.services import profile
-
         if not files:
             return
         self.uploading = True
@@ -343,7 +328,5 @@ class ParentEditState(rx.State):
     # ---- language ----------------------------------------------------------------------------
     @rx.event
     async def choose_language(self, lang: str):
-        from hotmeals.ui.state.settings import save_language
-
         async for event in save_language(self, lang):
             yield event

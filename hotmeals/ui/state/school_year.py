@@ -1,4 +1,4 @@
-"""The start of the school year (issue 26): /edit-profile/school-year, one child at a time
+"""The start of the school year: /edit-profile/school-year, one child at a time
 (grade one up offered, teacher, school, allergies reviewed; or archive), and the gate that
 Book meal and the cart run first. The rules are ``services/school_year.py``'s: the booking
 services refuse an unconfirmed child whatever the browser does."""
@@ -9,6 +9,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import school_year
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import message, submission_key
@@ -53,8 +55,6 @@ class SchoolYearState(rx.State):
     async def gate(self):
         """on_load of Book meal and the cart: a child to confirm sends the parent to the
         confirmation first (the services refuse to book for that child anyway)."""
-        from hotmeals.services import school_year
-
         who = await acting_parent(self)
         if who is None or not who.complete:
             return None
@@ -74,8 +74,6 @@ class SchoolYearState(rx.State):
         self.loading = False
 
     async def _show(self, parent_id: int, lang: str) -> None:
-        from hotmeals.services import school_year
-
         state = await call_service(school_year.status, parent_id=parent_id, lang=lang)
         self.year_label = state["school_year_label"]
         self.remaining = state["pending_count"]
@@ -146,9 +144,6 @@ class SchoolYearState(rx.State):
             self.turn += 1
 
     async def _act(self, action: str):
-        from hotmeals.services import school_year
-        from hotmeals.services.submissions import submit_once
-
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None:

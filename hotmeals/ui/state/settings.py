@@ -12,6 +12,8 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts, notifications, profile
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
@@ -37,8 +39,6 @@ PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
 
 async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
     """Switch the page language now and remember it on the account (for e-mails)."""
-    from hotmeals.services import profile
-
     i18n = await state.get_state(I18nState)
     i18n.lang = "fr" if lang == "fr" else "en"
     auth = await state.get_state(AuthState)
@@ -78,8 +78,6 @@ class NotificationState(rx.State):
     _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
-        from hotmeals.services import notifications
-
         self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)
         forget_submission(self)
 
@@ -96,9 +94,6 @@ class NotificationState(rx.State):
             self.turn += 1
 
     async def _save(self):
-        from hotmeals.services import notifications
-        from hotmeals.services.submissions import submit_once
-
         self.busy = True
         yield
         lang = (await self.get_state(I18nState)).lang
@@ -139,8 +134,6 @@ class ChangePasswordState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        from hotmeals.services import accounts
-
         values = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_change_password(

@@ -1,4 +1,4 @@
-"""Toasts that do not contradict each other (issue 12): a success first clears what the screen
+"""Toasts that do not contradict each other: a success first clears what the screen
 said before - a stale error, a "please verify" once the address is verified - then says
 itself. Imports nothing of the app, so every state may use it."""
 
