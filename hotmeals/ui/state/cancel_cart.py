@@ -87,8 +87,6 @@ class CancelCartState(CancelReasonForm, rx.State):
     loaded: bool = False
     busy_line: str = ""
     confirming: bool = False
-    done_title: str = ""
-    done_message: str = ""
     turn: int = 0
 
     _once_key: str = ""
@@ -211,12 +209,8 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event(background=True)
     async def confirm(self):
-        # In the background: the refunds wait on Converge, not holding the parent's state
-        # lock meanwhile; busy and repeat-safe (confirm_once).
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="confirming",
-            dialog="sure_open",
             once=lambda: [
                 "cancel_cart",
                 sorted(self._lines.items()),
@@ -224,8 +218,7 @@ class CancelCartState(CancelReasonForm, rx.State):
                 self.other_text,
             ],
             act=self._confirm_cart,
-            done=self._cart_confirmed,
-            background=True,
+            done=self._cancelled,
         ):
             yield event
 
@@ -239,9 +232,3 @@ class CancelCartState(CancelReasonForm, rx.State):
             request_key=key,
             lang=lang,
         )
-
-    async def _cart_confirmed(self, parent_id: int, result: Any, lang: str) -> Any:
-        self.done_title, self.done_message = result.title, result.message
-        self._clear_reason()
-        await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)

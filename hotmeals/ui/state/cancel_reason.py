@@ -4,6 +4,7 @@ sure?'."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,9 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.services import orders as order_service
+from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.ids import browser_id
+from hotmeals.ui.state.toasts import succeeded
 
 
 @dataclass
@@ -44,6 +47,9 @@ class CancelReasonForm(rx.State, mixin=True):
     reason_error: str = ""
     other_error: str = ""
     sure_open: bool = False
+    # the cancel's outcome, shown in place of the form
+    done_title: str = ""
+    done_message: str = ""
 
     @rx.var
     def other_chosen(self) -> bool:
@@ -52,6 +58,24 @@ class CancelReasonForm(rx.State, mixin=True):
     def _confirm_busy(self) -> bool:
         """True while the confirm runs: 'Are you sure?' stays open until it answers."""
         return False
+
+    async def _fill(self, parent_id: int, lang: str) -> None:
+        """The screen again from the services (after a cancel)."""
+        raise NotImplementedError
+
+    def _confirm_cancel(self, **options: Any) -> AsyncIterator[Any]:
+        """'Yes' on 'Are you sure?': ``forms.confirm_once`` in the background (the refund
+        waits on Converge, not holding the parent's state lock meanwhile), closing the
+        dialog; ``options`` are confirm_once's (busy, ready, once, act, done, refused)."""
+        return confirm_once(self, dialog="sure_open", background=True, **options)
+
+    async def _cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
+        """A cancel's ``done``: its title and message shown, the form cleared, the screen
+        again, and the success toast."""
+        self.done_title, self.done_message = result.title, result.message
+        self._clear_reason()
+        await self._fill(parent_id, lang)
+        return succeeded(result.title, description=result.message)
 
     @rx.event
     def set_reason(self, value: str):

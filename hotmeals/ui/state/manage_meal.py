@@ -27,7 +27,7 @@ from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.change_payment import ChangePayment
-from hotmeals.ui.state.forms import confirm_once, forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
 from hotmeals.ui.state.toasts import failed
@@ -217,18 +217,13 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     @rx.event(background=True)
     async def confirm_cancel(self):
-        # In the background: the refund waits on Converge, not holding the parent's state
-        # lock meanwhile.
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="busy",
             ready=lambda: bool(self._id and self.meal and self._page == "meal"),
-            dialog="sure_open",
             once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text],
             act=self._cancel_meal,
             done=self._meal_cancelled,
             refused=self._cancel_refused,
-            background=True,
         ):
             yield event
 

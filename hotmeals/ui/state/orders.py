@@ -231,8 +231,6 @@ class OrderDetailState(CancelReasonForm, rx.State):
     # Cancel the whole order (the reason form: CancelReasonForm)
     sure_text: str = ""
     cancelling: bool = False
-    done_title: str = ""
-    done_message: str = ""
     turn: int = 0
 
     _once_key: str = ""
@@ -381,17 +379,12 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     @rx.event(background=True)
     async def confirm_cancel_order(self):
-        # In the background: the refund waits on Converge, not holding the parent's state
-        # lock meanwhile.
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="cancelling",
             ready=lambda: bool(self._id),
-            dialog="sure_open",
             once=lambda: ["cancel_order", self._id, self.reason_id, self.other_text],
             act=self._cancel_order,
-            done=self._order_cancelled,
-            background=True,
+            done=self._cancelled,
         ):
             yield event
 
@@ -405,9 +398,3 @@ class OrderDetailState(CancelReasonForm, rx.State):
             request_key=key,
             lang=lang,
         )
-
-    async def _order_cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
-        self.done_title, self.done_message = result.title, result.message
-        self._clear_reason()
-        await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)
