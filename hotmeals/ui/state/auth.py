@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import quote
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -214,7 +215,7 @@ class AuthState(rx.State):
             return
         self._apply_profile(profile)
 
-    def _guard_redirect(self, wanted: str) -> rx.event.EventSpec | None:
+    def _guard_redirect(self, wanted: str) -> EventSpec | None:
         if self.status == "parent":
             return None
         if self.status == "signup":

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.i18n import t as tr
 from hotmeals.services import orders as order_service
@@ -93,7 +94,7 @@ class CancelReasonForm(rx.State, mixin=True):
         if not self._confirm_busy():
             self.sure_open = bool(value)
 
-    def _ask_sure(self, lang: str) -> rx.event.EventSpec | None:
+    def _ask_sure(self, lang: str) -> EventSpec | None:
         """A reason chosen (Other with its text): 'Are you sure?' opens; otherwise the
         missing field says why and takes the focus."""
         if not self.reason_id:

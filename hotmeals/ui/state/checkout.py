@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -264,7 +265,7 @@ class CheckoutState(CardPayment, rx.State):
         self.paid_charges = charge_texts(shown, lang)
         self.total = str(shown.get("total_pay") or "")
 
-    def _placed_address(self) -> rx.event.EventSpec | None:
+    def _placed_address(self) -> EventSpec | None:
         """Once placed, the tab's address names the order: a reload or Back shows this
         confirmation, never an empty payment screen. Paid on /payment: its history entry
         replaced (no route change); paid on the summary: the confirmation opens in place of

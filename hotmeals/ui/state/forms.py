@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -40,7 +41,7 @@ def place_error(
     fields: Iterable[str],
     errors: dict[str, str],
     prefix: str = "",
-) -> rx.event.EventSpec:
+) -> EventSpec:
     """Show ``err`` at its field when the form has that field, otherwise as an error toast
     (docs/product.md §8: a refusal's message in an error toast). Returns the focus or toast event;
     field ids on the page are ``prefix + field``."""
@@ -64,7 +65,7 @@ def forget_submission(state: Any) -> None:
     state._once_digest = ""
 
 
-def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec | None:
+def signed_in_elsewhere(auth: Any, next_path: str | None) -> EventSpec | None:
     """A signed-in parent who opens /sign-in or /sign-up goes where ``?next=`` asks, else to
     the parent home (/, the landing docs/product.md §2 shows them there), with that page's
     title; a sign-up in progress goes to its step; a visitor stays. ``auth`` is

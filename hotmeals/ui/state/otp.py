@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -92,7 +93,7 @@ class OtpState(rx.State):
         self.error = ""
         return str(form_data.get("otp") or "").strip()
 
-    def _refused(self, err: DomainError, lang: str) -> rx.event.EventSpec:
+    def _refused(self, err: DomainError, lang: str) -> EventSpec:
         self.error = message(err, lang)
         self.busy = False
         return rx.set_focus("otp")
@@ -119,7 +120,7 @@ class OtpState(rx.State):
         except DomainError as err:
             yield self._refused(err, lang)
             return
-        auth._start_session(result.token, result.session_data)
+        auth._start_session(result.token or "", result.session_data)
         data = result.session_data
         target = after_login_path(
             data.get("signup_step", ""), bool(data.get("isLoginData")), self._next

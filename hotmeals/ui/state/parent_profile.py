@@ -160,9 +160,9 @@ class ParentEditState(rx.State):
     async def _add_alt(self, form_data: dict):
         address = str(form_data.get("alt_email") or "").strip()
         lang = await self._lang()
-        err = validation.validate_email(address, "alt_email")
-        if err is not None:
-            self.alt_error = message(err, lang)
+        invalid = validation.validate_email(address, "alt_email")
+        if invalid is not None:
+            self.alt_error = message(invalid, lang)
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
@@ -219,7 +219,8 @@ class ParentEditState(rx.State):
                 yield failed(message(err, lang))
                 return
             # A code went out moments ago: open the dialog for that one.
-            yield otp._begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
+            seconds = int(str(err.params.get("seconds", 60)))
+            yield otp._begin(ALT_EMAIL, address, resend_after=seconds)
             return
         yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in

@@ -28,7 +28,7 @@ CODE_STEP_URL = "/sign-up?step=code"
 
 
 def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
-    values = {f: str(form_data.get(f) or "") for f in FIELDS if f != "terms"}
+    values: dict[str, Any] = {f: str(form_data.get(f) or "") for f in FIELDS if f != "terms"}
     # A checked checkbox posts "on"; the rule wants a real True.
     values["terms"] = form_data.get("terms") in ("on", True, "true")
     return values
