@@ -12,11 +12,10 @@ from hotmeals.domain.allergy import AlertLevel
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -151,12 +150,12 @@ class AllergyState(rx.State):
         try:
             # child_id was chosen among who's children by start; the service checks again.
             items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, [self.child_id, items]),
-                action="set_child_allergies",
-                fn=children.set_child_allergies,
+            done = await submit(
+                self,
+                who,
+                [self.child_id, items],
+                "set_child_allergies",
+                children.set_child_allergies,
                 child_id=self.child_id,
                 items=items,
                 lang=lang,

@@ -21,6 +21,7 @@ from hotmeals.ui.state.forms import (
     message,
     place_error,
     submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -120,12 +121,12 @@ class ChildrenState(rx.State):
             return
         try:
             # The service refuses a child of another parent ("child_not_found").
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["set_default", str(child_id)]),
-                action="set_default_child",
-                fn=children.set_default_child,
+            done = await submit(
+                self,
+                who,
+                ["set_default", str(child_id)],
+                "set_default_child",
+                children.set_default_child,
                 child_id=str(child_id),
             )
         except DomainError as err:
@@ -175,12 +176,12 @@ class ChildrenState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["delete", self._delete_id]),
-                action="delete_child",
-                fn=children.delete_child,
+            done = await submit(
+                self,
+                who,
+                ["delete", self._delete_id],
+                "delete_child",
+                children.delete_child,
                 child_id=self._delete_id,
             )
         except DomainError as err:

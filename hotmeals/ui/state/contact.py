@@ -9,7 +9,6 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
@@ -17,7 +16,7 @@ from hotmeals.ui.state.forms import (
     forget_submission,
     message,
     place_error,
-    submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -90,12 +89,12 @@ class ContactState(rx.State):
         auth = await self.get_state(AuthState)
         try:
             # The same message sent twice from this form is stored once.
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, values),
-                action="contact_us",
-                fn=content.contact_us,
+            done = await submit(
+                self,
+                who,
+                values,
+                "contact_us",
+                content.contact_us,
                 **values,
                 lang=lang,
                 address=auth._client_address(),

@@ -15,8 +15,10 @@ from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services.submissions import Submitted, submit_once
 from hotmeals.services.submissions import submission_key as next_key
-from hotmeals.ui.state.auth import acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.auth import ActingParent, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed
 
@@ -57,6 +59,27 @@ def submission_key(state: Any, payload: Any) -> str:
     service answers a double tap as a repeat (``services.submissions``)."""
     state._once_key, state._once_digest = next_key((state._once_key, state._once_digest), payload)
     return state._once_key
+
+
+async def submit(
+    state: Any,
+    who: ActingParent,
+    payload: Any,
+    action: str,
+    fn: Callable[..., Any],
+    **arguments: Any,
+) -> Submitted:
+    """``fn`` for the acting parent, once per ``payload`` from ``state`` (``submit_once`` with
+    ``submission_key``): the same payload again - a double tap - runs nothing and answers the
+    first call's result (``repeated``)."""
+    return await call_service(
+        submit_once,
+        parent_id=who.parent_id,
+        key=submission_key(state, payload),
+        action=action,
+        fn=fn,
+        **arguments,
+    )
 
 
 def forget_submission(state: Any) -> None:

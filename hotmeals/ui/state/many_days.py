@@ -24,7 +24,6 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import booking, children
 from hotmeals.services.menu import toronto_today
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import (
     ActingParent,
     complete_parent,
@@ -33,7 +32,7 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -403,15 +402,7 @@ class ManyDaysState(rx.State):
         self._clear_report()
         yield
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, key),
-                action=action,
-                fn=fn,
-                lang=lang,
-                **arguments,
-            )
+            done = await submit(self, who, key, action, fn, lang=lang, **arguments)
         except DomainError as err:
             setattr(self, flag, False)
             yield failed(message(err, lang))

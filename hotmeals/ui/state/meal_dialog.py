@@ -19,10 +19,9 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t as tr
 from hotmeals.services import cart, menu, order_changes
 from hotmeals.services.menu import composed_allergy
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, submit
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.menu_views import allergy_badge, image_url, item_row
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -359,14 +358,8 @@ class MealDialog(rx.State, mixin=True):
         try:
             # The service checks the child, the day, the cut-off, the allergy rule and every
             # option against the parent and the meal; the same dialog sent twice adds once.
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, values),
-                action="add_to_cart",
-                fn=cart.add_to_cart,
-                lang=lang,
-                **values,
+            done = await submit(
+                self, who, values, "add_to_cart", cart.add_to_cart, lang=lang, **values
             )
         except DomainError as err:
             self.busy = False
@@ -390,12 +383,12 @@ class MealDialog(rx.State, mixin=True):
         checked by the service against the order, which must be who's), then back to it."""
         order_id = self._order_id
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, {"order_id": order_id, **values}),
-                action="add_to_my_order",
-                fn=order_changes.add_to_my_order,
+            done = await submit(
+                self,
+                who,
+                {"order_id": order_id, **values},
+                "add_to_my_order",
+                order_changes.add_to_my_order,
                 order_id=order_id,
                 lang=lang,
                 **values,

@@ -10,10 +10,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, place_error, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 from hotmeals.ui.state.settings import save_language
@@ -125,12 +124,12 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["profile", values]),
-                action="edit_profile",
-                fn=profile.edit_profile,
+            done = await submit(
+                self,
+                who,
+                ["profile", values],
+                "edit_profile",
+                profile.edit_profile,
                 first_name=self.first_name,
                 last_name=self.last_name,
                 phone=self.phone,
@@ -174,12 +173,12 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["alt_email", address.lower()]),
-                action="add_alt_email",
-                fn=profile.add_alt_email,
+            done = await submit(
+                self,
+                who,
+                ["alt_email", address.lower()],
+                "add_alt_email",
+                profile.add_alt_email,
                 email=address,
             )
         except DomainError as err:
@@ -244,12 +243,12 @@ class ParentEditState(rx.State):
             return
         try:
             # Tapped twice, the second tap answers "removed" once, not "not found".
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["remove_alt", str(address).lower()]),
-                action="remove_alt_email",
-                fn=profile.remove_alt_email,
+            done = await submit(
+                self,
+                who,
+                ["remove_alt", str(address).lower()],
+                "remove_alt_email",
+                profile.remove_alt_email,
                 email=address,
             )
         except DomainError as err:

@@ -10,10 +10,9 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import school_year
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, submission_key
+from hotmeals.ui.state.forms import message, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -161,23 +160,23 @@ class SchoolYearState(rx.State):
                     "grade_id": self.grade_id,
                     "allergies_reviewed": self.reviewed,
                 }
-                await call_service(
-                    submit_once,
-                    parent_id=who.parent_id,
-                    key=submission_key(self, ["confirm", payload]),
-                    action="confirm_school_year",
-                    fn=school_year.confirm_child,
+                await submit(
+                    self,
+                    who,
+                    ["confirm", payload],
+                    "confirm_school_year",
+                    school_year.confirm_child,
                     lang=lang,
                     **payload,
                 )
                 done = tr("sy.confirmed", lang, name=name)
             else:
-                await call_service(
-                    submit_once,
-                    parent_id=who.parent_id,
-                    key=submission_key(self, ["archive", self.child_id]),
-                    action="archive_child",
-                    fn=school_year.archive_child,
+                await submit(
+                    self,
+                    who,
+                    ["archive", self.child_id],
+                    "archive_child",
+                    school_year.archive_child,
                     child_id=self.child_id,
                 )
                 done = tr("sy.archived", lang, name=name)

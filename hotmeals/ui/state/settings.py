@@ -13,7 +13,6 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, notifications, profile
-from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
@@ -21,7 +20,7 @@ from hotmeals.ui.state.forms import (
     forget_submission,
     message,
     place_error,
-    submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -104,12 +103,12 @@ class NotificationState(rx.State):
             return
         preferences = dict(self.prefs)
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, preferences),
-                action="update_notifications",
-                fn=notifications.update_preferences,
+            done = await submit(
+                self,
+                who,
+                preferences,
+                "update_notifications",
+                notifications.update_preferences,
                 preferences=preferences,
             )
         except DomainError as err:
