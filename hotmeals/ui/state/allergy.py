@@ -15,7 +15,7 @@ from hotmeals.services import children
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submit
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -132,11 +132,8 @@ class AllergyState(rx.State):
 
     @rx.event
     async def save(self):
-        try:
-            async for event in self._save():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save()):
+            yield event
 
     async def _save(self):
         self.busy = True

@@ -19,6 +19,7 @@ from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
     submission_key,
     submit,
@@ -107,11 +108,8 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def set_default(self, child_id: str):
-        try:
-            async for event in self._set_default(child_id):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._set_default(child_id)):
+            yield event
 
     async def _set_default(self, child_id: str):
         lang = (await self.get_state(I18nState)).lang
@@ -158,11 +156,8 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def confirm_delete(self):
-        try:
-            async for event in self._confirm_delete():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._confirm_delete()):
+            yield event
 
     async def _confirm_delete(self):
         self.busy = True
@@ -375,11 +370,8 @@ class ChildFormState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
-        try:
-            async for event in self._save(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save(form_data)):
+            yield event
 
     async def _save(self, form_data: dict):
         # What the parent sees is what is saved: the form's values win over a change event

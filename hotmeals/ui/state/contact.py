@@ -15,6 +15,7 @@ from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
     submit,
 )
@@ -63,11 +64,8 @@ class ContactState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        try:
-            async for event in self._submit(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._submit(form_data)):
+            yield event
 
     async def _submit(self, form_data: dict):
         values = {f: str(form_data.get(f) or "") for f in FIELDS}

@@ -82,6 +82,19 @@ async def submit(
     )
 
 
+async def one_turn(
+    state: Any, events: AsyncIterator[Any], counter: str = "turn"
+) -> AsyncIterator[Any]:
+    """A handler's events, then the state's ``counter`` bumped however the handler ended:
+    ``components.forms.once_attrs`` enables the one-tap button again. For a handler to yield
+    from: ``async for event in one_turn(self, self._save(form)): yield event``."""
+    try:
+        async for event in events:
+            yield event
+    finally:
+        setattr(state, counter, getattr(state, counter) + 1)
+
+
 def forget_submission(state: Any) -> None:
     """A form opened anew: its next submission gets a new key."""
     state._once_key = ""

@@ -32,7 +32,7 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submit
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -334,11 +334,8 @@ class ManyDaysState(rx.State):
 
     @rx.event
     async def add_all(self):
-        try:
-            async for event in self._add_all():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._add_all()):
+            yield event
 
     async def _add_all(self):
         if self.busy:
@@ -423,11 +420,8 @@ class ManyDaysState(rx.State):
 
     @rx.event
     async def repeat(self):
-        try:
-            async for event in self._repeat():
-                yield event
-        finally:
-            self.repeat_turn += 1
+        async for event in one_turn(self, self._repeat(), "repeat_turn"):
+            yield event
 
     async def _repeat(self):
         if self.repeating:

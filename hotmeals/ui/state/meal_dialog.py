@@ -21,7 +21,7 @@ from hotmeals.services import cart, menu, order_changes
 from hotmeals.services.menu import composed_allergy
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, submit
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.menu_views import allergy_badge, image_url, item_row
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -323,11 +323,8 @@ class MealDialog(rx.State, mixin=True):
 
     @rx.event
     async def add(self):
-        try:
-            async for event in self._add():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._add()):
+            yield event
 
     async def _add(self):
         if self.busy or not self._meal_id:

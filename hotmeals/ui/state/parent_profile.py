@@ -12,7 +12,7 @@ from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, place_error, submit
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, place_error, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 from hotmeals.ui.state.settings import save_language
@@ -98,11 +98,8 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
-        try:
-            async for event in self._save(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save(form_data)):
+            yield event
 
     async def _save(self, form_data: dict):
         for field in FIELDS:
@@ -150,11 +147,8 @@ class ParentEditState(rx.State):
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
     async def add_alt(self, form_data: dict):
-        try:
-            async for event in self._add_alt(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._add_alt(form_data)):
+            yield event
 
     async def _add_alt(self, form_data: dict):
         address = str(form_data.get("alt_email") or "").strip()
@@ -228,11 +222,8 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def remove_alt(self, address: str):
-        try:
-            async for event in self._remove_alt(address):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._remove_alt(address)):
+            yield event
 
     async def _remove_alt(self, address: str):
         lang = await self._lang()

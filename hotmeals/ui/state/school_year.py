@@ -12,7 +12,7 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import school_year
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, submit
+from hotmeals.ui.state.forms import message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -128,19 +128,13 @@ class SchoolYearState(rx.State):
 
     @rx.event
     async def confirm(self):
-        try:
-            async for event in self._act("confirm"):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._act("confirm")):
+            yield event
 
     @rx.event
     async def archive(self):
-        try:
-            async for event in self._act("archive"):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._act("archive")):
+            yield event
 
     async def _act(self, action: str):
         lang = (await self.get_state(I18nState)).lang

@@ -19,6 +19,7 @@ from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
     submit,
 )
@@ -86,11 +87,8 @@ class NotificationState(rx.State):
 
     @rx.event
     async def save(self):
-        try:
-            async for event in self._save():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save()):
+            yield event
 
     async def _save(self):
         self.busy = True
