@@ -246,13 +246,13 @@ def signed_in_calls(victim: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         (ev(OtpState, "submit"), {"form_data": {"otp": "123456"}}),
         (ev(DonateState, "load"), {}),
         (ev(DonateState, "set_choice"), {"value": "10"}),
-        (ev(DonateState, "donate"), {"form_data": {}}),
+        (ev(DonateState, "pay"), {"form_data": {}}),
         (
             ev(DonateState, "lightbox_closed"),
             {"value": {"outcome": "approval", "txn_id": "123456", "token": "", "message": ""}},
         ),
         (ev(CardsState, "load"), {}),
-        (ev(CardsState, "add_card"), {}),
+        (ev(CardsState, "pay"), {}),
         (
             ev(CardsState, "lightbox_closed"),
             {

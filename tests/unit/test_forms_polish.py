@@ -7,7 +7,7 @@ from __future__ import annotations
 from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, severity_rank
 from hotmeals.services.accounts import validate_login
 from hotmeals.services.children import list_alert_levels
-from hotmeals.ui.state.children import _child_row
+from hotmeals.ui.state.children import child_row
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -37,8 +37,8 @@ def test_the_child_card_names_its_major_allergies():
             {"name": "Milk", "alert_level": "Low", "alert_level_label": "Low"},
         ],
     }
-    assert _child_row(child)["major"] == "Peanuts, Sesame"
-    assert _child_row({**child, "allergies": child["allergies"][2:]})["major"] == ""
+    assert child_row(child)["major"] == "Peanuts, Sesame"
+    assert child_row({**child, "allergies": child["allergies"][2:]})["major"] == ""
 
 
 def test_sign_in_gives_every_error_at_once():

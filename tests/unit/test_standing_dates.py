@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from hotmeals.services.standing import last_weekday, next_weekday, term_end, year_end
-from hotmeals.ui.state.booking import linked_date
+from hotmeals.ui.state.menu_views import linked_date
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,9 @@ REFLEX = {
     "reflex.istate.shared.SharedStateBaseInternal": {"setvar"},
 }
 
+# What a mixin has: rx.State's handlers, none of its own.
+MIXIN = {"hydrate", "hydrate_and_load", "set_is_hydrated"}
+
 # The app's states. Handlers that touch a parent's data call acting_parent() first.
 APP = {
     "hotmeals.ui.state.i18n.I18nState": {"set_lang", "toggle_lang"},
@@ -205,12 +208,12 @@ APP = {
         "set_choice",
         "set_other_amount",
         "set_school",
-        "donate",
+        "pay",  # the form's submit (LightboxPayment)
         "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
     },
     "hotmeals.ui.state.payments.CardsState": {
         "load",
-        "add_card",
+        "pay",  # add a card (LightboxPayment)
         "lightbox_closed",
         "ask_delete",
         "set_delete_open",
@@ -219,10 +222,15 @@ APP = {
     # Issue 10: order history, order details, cancel cart. Every handler that reads or writes
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
-    # The cancel-reason form's mixin: never a state of its own (Reflex registers no handler of
-    # a mixin; it keeps rx.State's). Its set_reason, set_other_text and set_sure_open are
-    # copied onto each state that uses it and are listed there.
-    "hotmeals.ui.state.orders.CancelReasonForm": {"hydrate", "hydrate_and_load", "set_is_hydrated"},
+    # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
+    # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text and
+    # set_sure_open; the Lightbox's pay and lightbox_closed; the card choice's setters) are
+    # copied onto each state that uses them and are listed there.
+    "hotmeals.ui.state.cancel_reason.CancelReasonForm": MIXIN,
+    "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
+    "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
+    "hotmeals.ui.state.change_payment.ChangePayment": MIXIN,
+    "hotmeals.ui.state.meal_dialog.MealDialog": MIXIN,
     # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
     # and services.receipts checks they are the parent's.
     "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},
@@ -249,7 +257,7 @@ APP = {
         "undo",  # only a step on screen
         "set_card_choice",
         "set_save_card",
-        "confirm",
+        "pay",  # confirm the change (ChangePayment)
         "lightbox_closed",  # only the payment this tab opened (backend-only id)
         "load_add_item",
     },
@@ -264,7 +272,7 @@ APP = {
         "confirm_cancel",
         "set_card_choice",
         "set_save_card",
-        "confirm_move",
+        "pay",  # confirm the move (ChangePayment)
         "lightbox_closed",
     },
     "hotmeals.ui.state.cancel_cart.CancelCartState": {

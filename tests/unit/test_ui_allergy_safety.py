@@ -19,9 +19,10 @@ from hotmeals.db.models import AllergenIngredient, CartLine, Child, ChildAllergy
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.booking import BookingState, child_marks, cutoff_text, small_price
+from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState, ChildFormState
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.menu_views import child_marks, cutoff_text, meal_card, small_price
 from tests.factories import make_child, make_parent
 from tests.unit.test_ui_booking import _demo, _run
 
@@ -87,8 +88,6 @@ def test_the_cutoff_is_short_in_the_parents_language_at_torontos_time():
 
 
 def test_a_card_shows_its_cutoff_only_when_it_is_not_the_days():
-    from hotmeals.ui.state.booking import _meal_row
-
     meal = {
         "meal_id": 1,
         "menu_day_id": 2,
@@ -100,8 +99,8 @@ def test_a_card_shows_its_cutoff_only_when_it_is_not_the_days():
         "is_open": True,
         "in_cart_quantity": 2,
     }
-    same = _meal_row(meal, "en", "2026-11-26T18:00:00-05:00")  # the same moment
-    other = _meal_row(meal, "en", "2026-11-25T23:00:00+00:00")  # a second vendor's day
+    same = meal_card(meal, "en", "2026-11-26T18:00:00-05:00")  # the same moment
+    other = meal_card(meal, "en", "2026-11-25T23:00:00+00:00")  # a second vendor's day
     assert same["cutoff"] == "" and other["cutoff"] == "Order by Thu, Nov 26, 6:00\u202fp.m."
     assert same["in_cart"] == "In cart (2)" and same["contains"] == "No listed allergens"
     assert same["price_from"] == "from $5.00"

@@ -19,7 +19,8 @@ from hotmeals.services.cards import CardView, default_card
 from hotmeals.services.menu import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.checkout import NEW_CARD, CheckoutState, preselected
+from hotmeals.ui.state.card_choice import NEW_CARD, preselected
+from hotmeals.ui.state.checkout import CheckoutState
 from tests.databases import app_database
 from tests.factories import make_child, make_parent
 

@@ -107,7 +107,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
         await _run(state.remove(str(line_id)))
         await _run(state.undo("1"))
         state.can_confirm = True  # even forced, the service refuses another's order
-        await _run(background(state, "confirm"))
+        await _run(background(state, "pay"))
         assert state.status == "error"
 
         add_root = await _root(mallory_id, f"/edit-profile/modify-order/add-item?id={order_id}")
@@ -131,7 +131,7 @@ def test_another_parent_sees_and_changes_nothing(database: Path) -> None:  # noq
         move = await move_root.get_state(ManageMealState)
         await _run(move.load_confirm())
         assert move.missing and move.target == {}
-        await _run(background(move, "confirm_move"))
+        await _run(background(move, "pay"))
 
         with session_scope() as s:
             assert s.get(Order, order_id).status == "placed"
@@ -169,7 +169,7 @@ def test_a_modification_confirmed_twice_at_once_runs_once(database: Path) -> Non
         await _run(state.remove(str(line_id)))
         assert state.has_changes and state.can_confirm
         first, second = await asyncio.gather(
-            _run(background(state, "confirm")), _run(background(state, "confirm"))
+            _run(background(state, "pay")), _run(background(state, "pay"))
         )
         said = [events for events in (first, second) if any(e is not None for e in events)]
         assert len(said) == 1, (first, second)

@@ -241,8 +241,8 @@ def test_every_handler_that_waits_on_converge_runs_in_the_background() -> None:
     waiting = {
         CancelCartState: ["confirm"],
         OrderDetailState: ["confirm_cancel_order"],
-        ManageMealState: ["confirm_cancel", "confirm_move", "lightbox_closed"],
-        ModifyOrderState: ["confirm", "lightbox_closed"],
+        ManageMealState: ["confirm_cancel", "pay", "lightbox_closed"],
+        ModifyOrderState: ["pay", "lightbox_closed"],
     }
     foreground = [
         f"{state.__name__}.{name}"

@@ -9,7 +9,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import status_notice
-from hotmeals.ui.state.checkout import NEW_CARD
+from hotmeals.ui.state.card_choice import NEW_CARD
 from hotmeals.ui.state.i18n import t
 
 # The checkout's statuses (``CheckoutState.status``) as notice kinds.

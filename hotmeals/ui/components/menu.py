@@ -8,9 +8,10 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.standing import repeat_section
-from hotmeals.ui.state.booking import NOTE_MAX, BookingState
+from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.meal_dialog import NOTE_MAX
 
 GRAY_11 = rx.color("gray", 11)
 

@@ -113,7 +113,7 @@ def donate_form() -> rx.Component:
                 align="start",
                 width="100%",
             ),
-            on_submit=DonateState.donate,
+            on_submit=DonateState.pay,
             reset_on_submit=False,
             no_validate=True,
         ),

@@ -292,7 +292,7 @@ def confirm_content() -> rx.Component:
             rx.button(
                 rx.cond(S.busy, rx.spinner(size="2"), rx.icon("calendar-check", size=16)),
                 t("ui.manage.confirm_move"),
-                on_click=S.confirm_move,
+                on_click=S.pay,
                 disabled=S.busy,
                 size="3",
                 width="100%",

@@ -229,7 +229,7 @@ def modify_content() -> rx.Component:
             rx.button(
                 rx.cond(S.busy, rx.spinner(size="2"), rx.icon("check", size=16)),
                 t("ui.change.confirm"),
-                on_click=S.confirm,
+                on_click=S.pay,
                 disabled=S.busy | ~S.can_confirm,
                 size="3",
                 width="100%",

@@ -97,7 +97,7 @@ def payment_methods() -> rx.Component:
                         rx.icon("plus", size=16, aria_hidden="true"),
                     ),
                     rx.cond(CardsState.busy, t("cards.saving"), t("cards.add")),
-                    on_click=CardsState.add_card,
+                    on_click=CardsState.pay,
                     disabled=CardsState.busy,
                     size="3",
                     id="add-card",

@@ -11,10 +11,11 @@ import reflex as rx
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import children
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -48,8 +49,6 @@ class AllergyState(rx.State):
     async def start(self):
         """on_load of /allergy-profile (after the guard): the chosen child, or during sign-up
         the child just added."""
-        from hotmeals.services import children
-
         self.loading = True
         self.missing = False
         self.query = ""
@@ -88,8 +87,6 @@ class AllergyState(rx.State):
         self.loading = False
 
     async def _suggest(self, query: str) -> None:
-        from hotmeals.services import children
-
         rows = await call_service(
             children.allergy_suggestions, query=query.strip(), lang=await self._lang(), limit=12
         )
@@ -135,16 +132,10 @@ class AllergyState(rx.State):
 
     @rx.event
     async def save(self):
-        try:
-            async for event in self._save():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save()):
+            yield event
 
     async def _save(self):
-        from hotmeals.services import children
-        from hotmeals.services.submissions import submit_once
-
         self.busy = True
         yield
         lang = await self._lang()
@@ -156,12 +147,12 @@ class AllergyState(rx.State):
         try:
             # child_id was chosen among who's children by start; the service checks again.
             items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, [self.child_id, items]),
-                action="set_child_allergies",
-                fn=children.set_child_allergies,
+            done = await submit(
+                self,
+                who,
+                [self.child_id, items],
+                "set_child_allergies",
+                children.set_child_allergies,
                 child_id=self.child_id,
                 items=items,
                 lang=lang,
@@ -179,11 +170,9 @@ class AllergyState(rx.State):
     @rx.event
     async def skip(self):
         """'No allergies' during sign-up completes the step without saving anything. Once an
-        allergy is picked the screen no longer offers it (issue 20): picked allergies are
+        allergy is picked the screen no longer offers it: picked allergies are
         never dropped silently, so a call that still comes (an old page, a forged event) is
         refused with what to do instead."""
-        from hotmeals.services import children
-
         lang = await self._lang()
         if not self.in_signup:
             yield rx.redirect("/edit-profile")

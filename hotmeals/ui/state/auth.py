@@ -27,10 +27,11 @@ from typing import Any
 from urllib.parse import quote
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import accounts
+from hotmeals.services import accounts, profile
 from hotmeals.services.parents import COMPLETE, SESSION_TTL
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.base import call_service
@@ -80,8 +81,6 @@ def page_path(url_path: str) -> str:
 
 def _load_session(*, session: Any, token: str) -> tuple[Any, dict]:
     """Check the token and read the profile in one transaction."""
-    from hotmeals.services import profile
-
     ctx = accounts.authenticate(session=session, token=token)
     return ctx, profile.get_profile(session=session, parent_id=ctx.parent_id)
 
@@ -216,7 +215,7 @@ class AuthState(rx.State):
             return
         self._apply_profile(profile)
 
-    def _guard_redirect(self, wanted: str) -> rx.event.EventSpec | None:
+    def _guard_redirect(self, wanted: str) -> EventSpec | None:
         if self.status == "parent":
             return None
         if self.status == "signup":
@@ -331,6 +330,29 @@ async def acting_parent(state: rx.State) -> ActingParent | None:
         signup_step=ctx.signup_step,
         lang=lang,
     )
+
+
+async def sync_cart_count(state: rx.State, count: int) -> None:
+    """The header's cart count follows the cart (the profile's and the stored one)."""
+    auth = await state.get_state(AuthState)
+    auth.cart_count = int(count)
+    auth.cart_count_store = str(int(count))
+
+
+async def sync_cancel_count(state: rx.State, count: int) -> None:
+    """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
+    one, which other tabs see through the storage event)."""
+    auth = await state.get_state(AuthState)
+    auth.cancel_cart_count = int(count)
+    auth.cancel_cart_count_store = str(int(count))
+
+
+async def complete_parent(state: rx.State) -> tuple[ActingParent | None, str]:
+    """The acting parent when their profile is complete (None otherwise: the screens that
+    book need it), and the language."""
+    lang = (await state.get_state(I18nState)).lang
+    who = await acting_parent(state)
+    return (who if who is not None and who.complete else None), lang
 
 
 def session_expired(lang: str) -> list:

@@ -1,7 +1,7 @@
-"""States of the calendar feed card (Settings) and the receipt page (/receipt), issue 26 items
-5 and 6. Thin callers of ``services.calendar_feed`` and ``services.receipts``: the parent is
-``acting_parent(self)`` on every call, the receipt's order number, change and donation come
-from the address and the service checks that they are the parent's."""
+"""States of the calendar feed card (Settings) and the receipt page (/receipt). Thin callers of
+``services.calendar_feed`` and ``services.receipts``: the parent is ``acting_parent(self)`` on
+every call, the receipt's order number, change and donation come from the address and the
+service checks that they are the parent's."""
 
 from __future__ import annotations
 

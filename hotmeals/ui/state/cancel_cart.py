@@ -1,11 +1,11 @@
-"""State of the cancel cart (/edit-profile/cancel-cart): issue 10, screen 3.
+"""State of the cancel cart (/edit-profile/cancel-cart).
 
 Thin caller of ``hotmeals.services.cancellations``: cancel_cart_details (the lines by order,
 each order's refund from the terms it was sold on), update_cancel_cart_quantity,
 delete_cancel_cart_item, cancel_reasons and confirm_cancel_cart (one cancellation and one
 refund per order, repeat-safe by the request key). The parent is ``acting_parent(self)`` on
 every call; a cancel-cart id must be one on screen, and the service checks it is the parent's.
-The header's Cancel Cart count follows every change (``orders.sync_cancel_count``).
+The header's Cancel Cart count follows every change (``auth.sync_cancel_count``).
 """
 
 from __future__ import annotations
@@ -18,16 +18,12 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import (
-    DETAILS_ROUTE,
-    CancelReasonForm,
-    reason_options,
-    sync_cancel_count,
-)
+from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -91,8 +87,6 @@ class CancelCartState(CancelReasonForm, rx.State):
     loaded: bool = False
     busy_line: str = ""
     confirming: bool = False
-    done_title: str = ""
-    done_message: str = ""
     turn: int = 0
 
     _once_key: str = ""
@@ -215,12 +209,8 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event(background=True)
     async def confirm(self):
-        # In the background: the refunds wait on Converge, not holding the parent's state
-        # lock meanwhile (issue 21); busy and repeat-safe as before (confirm_once).
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="confirming",
-            dialog="sure_open",
             once=lambda: [
                 "cancel_cart",
                 sorted(self._lines.items()),
@@ -228,8 +218,7 @@ class CancelCartState(CancelReasonForm, rx.State):
                 self.other_text,
             ],
             act=self._confirm_cart,
-            done=self._cart_confirmed,
-            background=True,
+            done=self._cancelled,
         ):
             yield event
 
@@ -243,9 +232,3 @@ class CancelCartState(CancelReasonForm, rx.State):
             request_key=key,
             lang=lang,
         )
-
-    async def _cart_confirmed(self, parent_id: int, result: Any, lang: str) -> Any:
-        self.done_title, self.done_message = result.title, result.message
-        self._clear_reason()
-        await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)

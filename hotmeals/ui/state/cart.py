@@ -27,11 +27,12 @@ from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
 from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
-from hotmeals.ui.state.auth import AuthState, acting_parent
+from hotmeals.services.submissions import submit_once
+from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.booking import allergy_badge, cutoff_text
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -69,11 +70,11 @@ class CartLineView:
     price: str = ""
     payable: bool = True
     problems: str = ""
-    # issue 20: whom the meal is for ('For Emma') and its allergy mark for that child
+    # whom the meal is for ('For Emma') and its allergy mark for that child
     for_child: str = ""
     allergy_verdict: str = "safe"
     allergy_text: str = ""
-    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (issue 20 §2: each order line)
+    cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (each order line)
 
 
 @dataclass
@@ -136,7 +137,7 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
     return views
 
 
-# Shown whatever their amount; the other charges only when they apply (issue 20: no $0.00
+# Shown whatever their amount; the other charges only when they apply (no $0.00
 # lines for a discount, a fee or a donation the parent does not have).
 ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
 
@@ -171,13 +172,6 @@ def promo_view(row: dict, lang: str) -> dict[str, str]:
         extra.append(tr("checkout.promo_until", lang, date=long_date(row["valid_until"], lang)))
     detail = ", ".join([what, *extra])
     return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
-
-
-async def sync_cart_count(state: rx.State, count: int) -> None:
-    """The header's cart count follows the cart (the profile's and the stored one)."""
-    auth = await state.get_state(AuthState)
-    auth.cart_count = int(count)
-    auth.cart_count_store = str(int(count))
 
 
 class CartState(rx.State):
@@ -359,8 +353,6 @@ class CartState(rx.State):
             yield event
 
     async def _delete_line(self, parent_id: int, key: str, lang: str) -> Any:
-        from hotmeals.services.submissions import submit_once
-
         return await call_service(
             submit_once,
             parent_id=parent_id,

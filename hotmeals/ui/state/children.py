@@ -11,14 +11,18 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import children
+from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
     submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -31,7 +35,7 @@ def _options(rows: list[dict], label: str = "name") -> list[dict[str, str]]:
     return [{"id": str(r["id"]), "name": str(r[label])} for r in rows]
 
 
-def _child_row(child: dict) -> dict[str, str]:
+def child_row(child: dict) -> dict[str, str]:
     """Display-ready strings for a child card."""
     allergies = child.get("allergies") or []
     return {
@@ -47,7 +51,7 @@ def _child_row(child: dict) -> dict[str, str]:
         "allergies": ", ".join(
             f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in allergies
         ),
-        # Major allergies stand out on the card (issue 12); the service lists them first.
+        # Major allergies stand out on the card; the service lists them first.
         "major": ", ".join(a["name"] for a in allergies if a["alert_level"] == "Major"),
     }
 
@@ -88,10 +92,8 @@ class ChildrenState(rx.State):
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
-        from hotmeals.services import children
-
         rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
-        self.kids = [_child_row(c) for c in rows]
+        self.kids = [child_row(c) for c in rows]
 
     @rx.event
     async def load(self):
@@ -106,16 +108,10 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def set_default(self, child_id: str):
-        try:
-            async for event in self._set_default(child_id):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._set_default(child_id)):
+            yield event
 
     async def _set_default(self, child_id: str):
-        from hotmeals.services import children
-        from hotmeals.services.submissions import submit_once
-
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None:
@@ -123,12 +119,12 @@ class ChildrenState(rx.State):
             return
         try:
             # The service refuses a child of another parent ("child_not_found").
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["set_default", str(child_id)]),
-                action="set_default_child",
-                fn=children.set_default_child,
+            done = await submit(
+                self,
+                who,
+                ["set_default", str(child_id)],
+                "set_default_child",
+                children.set_default_child,
                 child_id=str(child_id),
             )
         except DomainError as err:
@@ -160,16 +156,10 @@ class ChildrenState(rx.State):
 
     @rx.event
     async def confirm_delete(self):
-        try:
-            async for event in self._confirm_delete():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._confirm_delete()):
+            yield event
 
     async def _confirm_delete(self):
-        from hotmeals.services import children
-        from hotmeals.services.submissions import submit_once
-
         self.busy = True
         yield
         auth = await self.get_state(AuthState)
@@ -181,12 +171,12 @@ class ChildrenState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["delete", self._delete_id]),
-                action="delete_child",
-                fn=children.delete_child,
+            done = await submit(
+                self,
+                who,
+                ["delete", self._delete_id],
+                "delete_child",
+                children.delete_child,
                 child_id=self._delete_id,
             )
         except DomainError as err:
@@ -234,8 +224,6 @@ class ChildFormState(rx.State):
         return (await self.get_state(I18nState)).lang
 
     async def _start(self, mode: str) -> None:
-        from hotmeals.services import children
-
         self.mode = mode
         self.errors = {}
         self.busy = False
@@ -264,8 +252,6 @@ class ChildFormState(rx.State):
     @rx.event
     async def start_edit(self):
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
-        from hotmeals.services import children
-
         self.loading = True
         yield
         who = await acting_parent(self)
@@ -305,8 +291,6 @@ class ChildFormState(rx.State):
         self.loading = False
 
     async def _pick_city(self, city_id: str) -> None:
-        from hotmeals.services import children
-
         self.city_id = city_id
         self.school_id = self.teacher_id = ""
         self.teachers = []
@@ -315,8 +299,6 @@ class ChildFormState(rx.State):
             self.schools = _options(await call_service(children.list_schools, city_id=int(city_id)))
 
     async def _pick_school(self, school_id: str) -> None:
-        from hotmeals.services import children
-
         self.school_id = school_id
         self.teacher_id = ""
         self.teachers = []
@@ -388,16 +370,10 @@ class ChildFormState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
-        try:
-            async for event in self._save(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save(form_data)):
+            yield event
 
     async def _save(self, form_data: dict):
-        from hotmeals.services import children
-        from hotmeals.services.submissions import submit_once
-
         # What the parent sees is what is saved: the form's values win over a change event
         # still on its way.
         self.first_name = str(form_data.get("first_name", self.first_name))
@@ -460,8 +436,8 @@ class ChildFormState(rx.State):
         child = done.result
         choice = await self.get_state(ChildChoiceState)
         if self.mode != "another" or not choice.child_id:
-            # Adding another child leaves the chosen child as it was (issue 20: Book meal
-            # must not switch to the new one silently); its allergy step names it instead.
+            # Adding another child leaves the chosen child as it was (Book meal must
+            # not switch to the new one silently); its allergy step names it instead.
             choice.child_id = str(child["id"])
         await auth._refresh()
         if self.mode == "edit":

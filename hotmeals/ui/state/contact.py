@@ -8,14 +8,16 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import content, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
-    submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -41,8 +43,6 @@ class ContactState(rx.State):
 
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""
-        from hotmeals.services import profile
-
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data.get("first_name") or ""
         self.last_name = data.get("last_name") or ""
@@ -64,16 +64,10 @@ class ContactState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        try:
-            async for event in self._submit(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._submit(form_data)):
+            yield event
 
     async def _submit(self, form_data: dict):
-        from hotmeals.services import content
-        from hotmeals.services.submissions import submit_once
-
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)
@@ -93,12 +87,12 @@ class ContactState(rx.State):
         auth = await self.get_state(AuthState)
         try:
             # The same message sent twice from this form is stored once.
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, values),
-                action="contact_us",
-                fn=content.contact_us,
+            done = await submit(
+                self,
+                who,
+                values,
+                "contact_us",
+                content.contact_us,
                 **values,
                 lang=lang,
                 address=auth._client_address(),

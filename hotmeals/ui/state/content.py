@@ -14,6 +14,7 @@ import reflex as rx
 from markdown_it import MarkdownIt
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.services import content
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.steps import ProfileStepState, arrival_url
@@ -32,8 +33,6 @@ def to_html(markdown: str) -> str:
 
 
 def _page_both(*, session: Any, slug: str) -> dict[str, dict]:
-    from hotmeals.services import content
-
     return content.page_in_both_languages(session=session, slug=slug)
 
 

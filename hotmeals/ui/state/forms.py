@@ -11,9 +11,14 @@ from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services.submissions import Submitted, submit_once
+from hotmeals.services.submissions import submission_key as next_key
+from hotmeals.ui.state.auth import ActingParent, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed
 
@@ -38,7 +43,7 @@ def place_error(
     fields: Iterable[str],
     errors: dict[str, str],
     prefix: str = "",
-) -> rx.event.EventSpec:
+) -> EventSpec:
     """Show ``err`` at its field when the form has that field, otherwise as an error toast
     (docs/product.md §8: a refusal's message in an error toast). Returns the focus or toast event;
     field ids on the page are ``prefix + field``."""
@@ -52,10 +57,42 @@ def submission_key(state: Any, payload: Any) -> str:
     """The idempotency key of submitting ``payload`` from ``state`` (which declares the
     backend vars ``_once_key`` and ``_once_digest``): unchanged for the same payload, so the
     service answers a double tap as a repeat (``services.submissions``)."""
-    from hotmeals.services.submissions import submission_key as next_key
-
     state._once_key, state._once_digest = next_key((state._once_key, state._once_digest), payload)
     return state._once_key
+
+
+async def submit(
+    state: Any,
+    who: ActingParent,
+    payload: Any,
+    action: str,
+    fn: Callable[..., Any],
+    **arguments: Any,
+) -> Submitted:
+    """``fn`` for the acting parent, once per ``payload`` from ``state`` (``submit_once`` with
+    ``submission_key``): the same payload again - a double tap - runs nothing and answers the
+    first call's result (``repeated``)."""
+    return await call_service(
+        submit_once,
+        parent_id=who.parent_id,
+        key=submission_key(state, payload),
+        action=action,
+        fn=fn,
+        **arguments,
+    )
+
+
+async def one_turn(
+    state: Any, events: AsyncIterator[Any], counter: str = "turn"
+) -> AsyncIterator[Any]:
+    """A handler's events, then the state's ``counter`` bumped however the handler ended:
+    ``components.forms.once_attrs`` enables the one-tap button again. For a handler to yield
+    from: ``async for event in one_turn(self, self._save(form)): yield event``."""
+    try:
+        async for event in events:
+            yield event
+    finally:
+        setattr(state, counter, getattr(state, counter) + 1)
 
 
 def forget_submission(state: Any) -> None:
@@ -64,13 +101,11 @@ def forget_submission(state: Any) -> None:
     state._once_digest = ""
 
 
-def signed_in_elsewhere(auth: Any, next_path: str | None) -> rx.event.EventSpec | None:
+def signed_in_elsewhere(auth: Any, next_path: str | None) -> EventSpec | None:
     """A signed-in parent who opens /sign-in or /sign-up goes where ``?next=`` asks, else to
     the parent home (/, the landing docs/product.md §2 shows them there), with that page's
-    title (issue 12); a sign-up in progress goes to its step; a visitor stays. ``auth`` is
+    title; a sign-up in progress goes to its step; a visitor stays. ``auth`` is
     the ``AuthState`` just refreshed from the token."""
-    from hotmeals.ui.state.auth import after_login_path
-
     if auth.status not in ("parent", "signup"):
         return None
     return rx.redirect(after_login_path(auth.signup_step, False, next_path), replace=True)
@@ -119,13 +154,11 @@ async def confirm_once(
     returns the success toast, and the key is forgotten. Every end bumps ``state.turn``,
     which re-arms the page's one-tap buttons.
 
-    ``background=True`` for a ``@rx.event(background=True)`` handler (issue 21: one that
-    waits on Converge must not hold the parent's state lock meanwhile): the checks, the
+    ``background=True`` for a ``@rx.event(background=True)`` handler (one that waits
+    on Converge must not hold the parent's state lock meanwhile): the checks, the
     busy mark and ``done`` run under ``async with state``; ``act`` runs with the lock free,
     so the parent's other events go on while Converge answers. ``ready`` and ``once`` may
     then be callables (read under the lock), and ``act`` must only read the state."""
-    from hotmeals.ui.state.auth import acting_parent, session_expired
-
     who = None
     key = ""
     skip = False

@@ -1,10 +1,11 @@
-"""The give-back dashboard on the account page (issue 26): ``services/giveback.py``'s
+"""The give-back dashboard on the account page: ``services/giveback.py``'s
 figures for the signed-in family, loaded when the card mounts."""
 
 from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.services import giveback
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 
@@ -21,8 +22,6 @@ class GiveBackState(rx.State):
 
     @rx.event
     async def load(self):
-        from hotmeals.services import giveback
-
         who = await acting_parent(self)
         if who is None or not who.complete:
             return

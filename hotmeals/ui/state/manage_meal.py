@@ -1,18 +1,19 @@
-"""State of the manage-one-meal screens (issue 10, screen 5):
+"""State of the manage-one-meal screens:
 /edit-profile/manage-meal-details (the upcoming meals; with ?id=<order line> one meal: cancel
 it, or pick another day) and /edit-profile/manage-meal-details/manage-confirm-order
 (?id=<order line>&date=<day>: confirm the move; a difference to pay is paid with a saved card
-or in the Lightbox, one to refund goes back to the card).
+or in the Lightbox, one to refund goes back to the card: ``ChangePayment``).
 
 Thin callers of ``hotmeals.services.order_changes`` (get_meals_list, meal_order_detail,
-get_dates_for_modify_meal, modify_meal, complete_change_payment, change_payment_declined)
-and ``hotmeals.services.cancellations`` (cancel_reasons, cancel_meal). The parent is
-``acting_parent(self)`` on every call; the ids come from the address and are checked by the
-services against that parent (another parent's line is 'not found').
+get_dates_for_modify_meal, modify_meal) and ``hotmeals.services.cancellations``
+(cancel_reasons, cancel_meal). The parent is ``acting_parent(self)`` on every call; the ids
+come from the address and are checked by the services against that parent (another parent's
+line is 'not found').
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import reflex as rx
@@ -22,21 +23,14 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.services import order_changes as changes
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.checkout import NEW_CARD
-from hotmeals.ui.state.forms import confirm_once, forget_submission, message, submission_key
+from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.change_payment import ChangePayment
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.modify_order import (
-    _int,
-    _query_id,
-    card_options,
-    result_status,
-    settle_lightbox,
-)
-from hotmeals.ui.state.orders import CancelReasonForm, reason_options
-from hotmeals.ui.state.payments import _result, lightbox_script
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.ids import query_id
+from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 CONFIRM_MOVE_ROUTE = "/edit-profile/manage-meal-details/manage-confirm-order"
@@ -79,7 +73,7 @@ def meal_cancelled_text(result: Any, lang: str) -> str:
     return tr("ui.manage.meal_cancelled", lang) + ". " + str(result.message)
 
 
-class ManageMealState(CancelReasonForm, rx.State):
+class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     """/edit-profile/manage-meal-details[?id=N] and /manage-confirm-order?id=N&date=D."""
 
     loaded: bool = False
@@ -90,29 +84,16 @@ class ManageMealState(CancelReasonForm, rx.State):
     dates_note: str = ""  # the cut-off passed, or no other day
     target: dict[str, str] = {}  # the confirm screen's day
     quote: str = ""  # the confirm screen's price difference (order_changes.quote_move)
-    cards: list[dict[str, str]] = []
-    card_choice: str = NEW_CARD
-    save_card: bool = False
-    busy: bool = False
-    turn: int = 0
-    status: str = ""  # "", paying, confirming, done, cancelled, pending, declined, dropped, error
-    message: str = ""
+    # status (ChangePayment): "", paying, confirming, done, cancelled, pending, declined,
+    # dropped, error
     order_link: str = ""
     back_link: str = MANAGE_ROUTE
     view: str = "list"  # list, meal, confirm
 
     _id: int = 0
     _date: str = ""
-    _payment_id: int = 0
-    _settling: bool = False  # a Lightbox outcome is being settled (issue 21)
     _lang: str = ""
-    _once_key: str = ""  # forms.submission_key
-    _once_digest: str = ""
     _page: str = ""  # list, meal, confirm
-
-    @rx.var
-    def waiting(self) -> bool:
-        return self.status in ("paying", "confirming")
 
     @rx.var
     def finished(self) -> bool:
@@ -172,9 +153,7 @@ class ManageMealState(CancelReasonForm, rx.State):
                     self.quote = message(err, lang)
                 else:
                     self.quote = str(quoted["message"])
-            self.cards = await card_options(parent_id, lang)
-            if self.card_choice not in {c["id"] for c in self.cards}:
-                self.card_choice = NEW_CARD
+            await self._load_cards(parent_id, lang)
         else:
             rows = await call_service(cancellations.cancel_reasons, lang=lang)
             self.reasons = reason_options(rows)
@@ -183,7 +162,7 @@ class ManageMealState(CancelReasonForm, rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return None
-        self._id = _query_id(self)
+        self._id = query_id(self)
         self._date = str(self.router.url.query_parameters.get("date") or "")[:10]
         self._page = "list" if page == "meal" and not self._id else page
         self.view = self._page
@@ -238,18 +217,13 @@ class ManageMealState(CancelReasonForm, rx.State):
 
     @rx.event(background=True)
     async def confirm_cancel(self):
-        # In the background: the refund waits on Converge, not holding the parent's state
-        # lock meanwhile (issue 21).
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="busy",
             ready=lambda: bool(self._id and self.meal and self._page == "meal"),
-            dialog="sure_open",
             once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text],
             act=self._cancel_meal,
             done=self._meal_cancelled,
             refused=self._cancel_refused,
-            background=True,
         ):
             yield event
 
@@ -269,7 +243,7 @@ class ManageMealState(CancelReasonForm, rx.State):
         return failed(self.message)
 
     async def _meal_cancelled(self, _parent_id: int, result: Any, lang: str) -> Any:
-        """One message where the meal was (issue 20): "Meal cancelled — $4.52 refund on its
+        """One message where the meal was: "Meal cancelled — $4.52 refund on its
         way"; the meal stays in view, marked cancelled, with its order's link. No toast: it
         only repeated the message (and "Order Cancelled" said more than happened)."""
         self.status = "cancelled"
@@ -279,114 +253,23 @@ class ManageMealState(CancelReasonForm, rx.State):
         self._clear_reason()
         return rx.toast.dismiss()
 
-    # ---- move to another day ----------------------------------------------------------------
-    @rx.event
-    def set_card_choice(self, value: str):
-        if not self.busy:
-            value = str(value)
-            self.card_choice = value if value in {c["id"] for c in self.cards} else NEW_CARD
+    # ---- move to another day: ChangePayment's pay -----------------------------------------
+    def _ready(self) -> bool:
+        return self._page == "confirm" and bool(self.target)
 
-    @rx.event
-    def set_save_card(self, value: bool):
-        self.save_card = bool(value)
+    def _change_call(self, card_id: int | None, save_card: bool) -> partial:
+        # Same vendor, open day, both cut-offs ahead, the same meal served: the service's
+        # rules; a difference is refunded or paid (card or Lightbox), once per key.
+        return partial(
+            changes.modify_meal,
+            order_line_id=self._id,
+            new_date=self._date,
+            request_key=submission_key(self, ["modify_meal", self._id, self._date]),
+            card_id=card_id,
+            save_card=save_card,
+        )
 
-    # Both handlers that wait on Converge run in the background (issue 21): the parent's
-    # state lock is taken only to read and write the state, never while Converge answers.
-    @rx.event(background=True)
-    async def confirm_move(self):
-        async with self:
-            lang = (await self.get_state(I18nState)).lang
-            if self.busy or self._page != "confirm" or not self.target:
-                self.turn += 1
-                return
-            who = await acting_parent(self)
-            if who is None:
-                self.turn += 1
-            else:
-                card = _int(self.card_choice) or None
-                save = self.save_card and card is None
-                line_id, new_date = self._id, self._date
-                self.busy = True
-                self.status, self.message = "confirming", tr("ui.change.confirming", lang)
-                key = submission_key(self, ["modify_meal", self._id, self._date])
-        if who is None:
-            yield session_expired(lang)
-            return
-        try:
-            # Same vendor, open day, both cut-offs ahead, the same meal served: the service's
-            # rules; a difference is refunded or paid (card or Lightbox), once per key.
-            result = await changes.modify_meal(
-                parent_id=who.parent_id,
-                order_line_id=line_id,
-                new_date=new_date,
-                request_key=key,
-                card_id=card,
-                save_card=save,
-                lang=lang,
-            )
-        except DomainError as err:
-            async with self:
-                self.busy = False
-                self.turn += 1
-                self.status, self.message = "error", message(err, lang)
-                forget_submission(self)
-            return
-        if result.status == "pay" and result.hosted is not None:
-            async with self:
-                self._payment_id = int(result.payment_id or 0)
-                self.status, self.message = "paying", result.message
-            yield rx.call_script(
-                lightbox_script(result.hosted.lightbox_url, result.hosted.token, lang),
-                callback=ManageMealState.lightbox_closed,
-            )
-            return
-        async with self:
-            events = await self._finish(who.parent_id, result, lang)
-        for event in events:
-            yield event
-
-    @rx.event(background=True)
-    async def lightbox_closed(self, value: Any):
-        async with self:
-            lang = (await self.get_state(I18nState)).lang
-            who = await acting_parent(self)
-            payment_id = self._payment_id
-            self._payment_id = 0  # taken: a repeated callback finds nothing to settle
-            if payment_id:
-                self._settling = True
-            elif self._settling:
-                return  # a repeat while the first settles: it answers
-            if who is None or not payment_id:
-                self.busy = False
-                self.turn += 1
-                self._settling = False
-        if who is None or not payment_id:
-            if who is None:
-                yield session_expired(lang)
-            return
-        try:
-            result = await settle_lightbox(who.parent_id, payment_id, _result(value), lang)
-        except DomainError as err:
-            async with self:
-                self._settling = False
-                self.busy = False
-                self.turn += 1
-                self.status, self.message = "error", message(err, lang)
-            return
-        async with self:
-            self._settling = False
-            events = await self._finish(who.parent_id, result, lang)
-        for event in events:
-            yield event
-
-    async def _finish(self, parent_id: int, result: changes.ChangeResult, lang: str) -> list:
-        self.busy = False
-        self.turn += 1
-        self.status, self.message = result_status(result), result.message
-        if result.status in ("applied", "declined", "dropped"):
-            forget_submission(self)
+    async def _changed(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> None:
         if result.status == "applied":
-            await self._fill(parent_id, lang)
+            await self._fill(who.parent_id, lang)
             self.missing = ""
-            return succeeded(result.message)
-        return []

@@ -1,4 +1,4 @@
-"""'Book several days' on the Book meal screen (issue 9, screen 2): for one child or siblings,
+"""'Book several days' on the Book meal screen: for one child or siblings,
 pick several open days (this week, next week, the rest of the month, or day by day), a meal and
 a size for each, then add them all at once; and 'Repeat last week'.
 
@@ -13,58 +13,32 @@ and the services check them again.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import date, timedelta
+from typing import Any
 
 import reflex as rx
 
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import booking, children
 from hotmeals.services.menu import toronto_today
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    complete_parent,
+    session_expired,
+    sync_cart_count,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
 from hotmeals.ui.state.toasts import failed, succeeded
 
 RANGES = ("this_week", "next_week", "month")
 SIZES = ("small", "large")
-
-
-@dataclass
-class Choice:
-    value: str = ""
-    label: str = ""
-    disabled: bool = False
-
-
-@dataclass
-class DayRow:
-    key: str = ""  # "<child id>|<YYYY-MM-DD>"
-    child_name: str = ""
-    date: str = ""
-    label: str = ""
-    state: str = ""  # open, past_cutoff, closed
-    note: str = ""
-    marks: str = ""  # '1 in cart', '2 ordered'
-    picked: bool = False
-    meal_id: str = ""
-    size: str = "small"
-    meals: list[Choice] = field(default_factory=list)
-    sizes: list[Choice] = field(default_factory=list)
-    allergy: str = ""
-    needs_ack: bool = False
-    ack: bool = False
-
-
-@dataclass
-class ReportLine:
-    who: str = ""
-    day: str = ""
-    meal: str = ""
-    reason: str = ""
 
 
 class ManyDaysState(rx.State):
@@ -94,6 +68,7 @@ class ManyDaysState(rx.State):
     lang_seen: str = "en"  # the language the rows were loaded in
 
     _meals: dict[str, list[dict]] = {}  # row key -> the day's meals as the service said
+    _added: bool = False  # the last _submit added
     _lang: str = ""
     _once_key: str = ""
     _once_digest: str = ""
@@ -111,15 +86,9 @@ class ManyDaysState(rx.State):
 
     # ---- helpers (private) -----------------------------------------------------------------
     async def _who(self) -> tuple[ActingParent | None, str]:
-        lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is not None and not who.complete:
-            who = None
-        return who, lang
+        return await complete_parent(self)
 
     async def _load_kids(self, who: ActingParent) -> None:
-        from hotmeals.services import children
-
         rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
         self.kids = [Choice(str(c["id"]), str(c["first_name"])) for c in rows]
         known = {k.value for k in self.kids}
@@ -129,8 +98,6 @@ class ManyDaysState(rx.State):
             self.chosen = [current] if current in known else [k.value for k in self.kids[:1]]
 
     async def _load_rows(self, who: ActingParent) -> None:
-        from hotmeals.services import booking
-
         self.error = ""
         self._lang = self.lang_seen = who.lang
         if not self.chosen:
@@ -180,43 +147,12 @@ class ManyDaysState(rx.State):
                 )
                 row.picked = row.picked and open_day
                 wanted = before.meal_id if before is not None else ""
-                self._fill(row, meals[key], wanted, before.size if before else "small", who.lang)
+                fill_row(row, meals[key], wanted, before.size if before else "small", who.lang)
                 rows.append(row)
         self._meals = meals
         self.rows = rows
         if not rows:
             self.error = tr("ui.many.no_days", who.lang)
-
-    def _fill(self, row: DayRow, meals: list[dict], meal_id: str, size: str, lang: str) -> None:
-        """The row's meal list, its chosen meal (kept if still served; else the first meal the
-        child can have), sizes with prices and the allergy line."""
-        row.meals = [
-            Choice(
-                str(m["meal_id"]),
-                m["name"]
-                + (" — " + tr("ui.many.not_for_child", lang) if m["verdict"] == "refused" else ""),
-                m["verdict"] == "refused",
-            )
-            for m in meals
-        ]
-        allowed = [m for m in meals if m["verdict"] != "refused"]
-        chosen = next((m for m in allowed if str(m["meal_id"]) == meal_id), None)
-        if chosen is None:
-            chosen = next((m for m in allowed if m["verdict"] == "safe"), None) or (
-                allowed[0] if allowed else None
-            )
-        if chosen is None:
-            row.meal_id, row.sizes, row.allergy, row.needs_ack = "", [], "", False
-            row.picked = False
-            return
-        row.meal_id = str(chosen["meal_id"])
-        row.sizes = [Choice(p["size"], f"{p['label']} · {p['price']}") for p in chosen["portions"]]
-        sizes = [p["size"] for p in chosen["portions"]]
-        row.size = size if size in sizes else (sizes[0] if sizes else "small")
-        row.allergy = chosen["allergy"]
-        row.needs_ack = chosen["verdict"] == "acknowledge"
-        if not row.needs_ack:
-            row.ack = False
 
     def _row(self, key: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.key == str(key)), -1)
@@ -229,20 +165,7 @@ class ManyDaysState(rx.State):
 
     def _weeks(self, lang: str) -> None:
         monday = toronto_today() - timedelta(days=toronto_today().weekday())
-        self.source_weeks = [
-            Choice(
-                (monday - timedelta(days=7 * n)).isoformat(),
-                tr("ui.many.week_of", lang, day=long_day(monday - timedelta(days=7 * n), lang)),
-            )
-            for n in (1, 2, 3, 0, -1)  # last week first; this week and next week too
-        ]
-        self.target_weeks = [
-            Choice(
-                (monday + timedelta(days=7 * n)).isoformat(),
-                tr("ui.many.week_of", lang, day=long_day(monday + timedelta(days=7 * n), lang)),
-            )
-            for n in (0, 1, 2, 3)
-        ]
+        self.source_weeks, self.target_weeks = week_choices(monday, lang)
         sources = {c.value for c in self.source_weeks}
         targets = {c.value for c in self.target_weeks}
         if self.source_week not in sources:
@@ -291,11 +214,6 @@ class ManyDaysState(rx.State):
                     ),
                 )
             )
-
-    async def _count(self, result: dict) -> None:
-        auth = await self.get_state(AuthState)
-        auth.cart_count = int(result.get("cart_count") or 0)
-        auth.cart_count_store = str(auth.cart_count)
 
     # ---- events ----------------------------------------------------------------------------
     @rx.event
@@ -383,7 +301,7 @@ class ManyDaysState(rx.State):
         served = {str(m["meal_id"]) for m in self._meals.get(row.key, [])}
         if str(meal_id) not in served:
             return
-        self._fill(row, self._meals[row.key], str(meal_id), row.size, self._lang or "en")
+        fill_row(row, self._meals[row.key], str(meal_id), row.size, self._lang or "en")
         row.ack = False
         row.picked = row.state == "open" and bool(row.meal_id)
         self._put(index, row)
@@ -416,16 +334,10 @@ class ManyDaysState(rx.State):
 
     @rx.event
     async def add_all(self):
-        try:
-            async for event in self._add_all():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._add_all()):
+            yield event
 
     async def _add_all(self):
-        from hotmeals.services import booking
-        from hotmeals.services.submissions import submit_once
-
         if self.busy:
             return
         who, lang = await self._who()
@@ -449,52 +361,69 @@ class ManyDaysState(rx.State):
         if not items:
             yield failed(tr("booking_no_items", lang))
             return
-        self.busy = True
+        picked = {r.key for r in self.rows if r.picked}
+        async for event in self._submit(
+            who,
+            lang,
+            "busy",
+            "add_many_to_cart",
+            booking.add_many,
+            items,
+            {"items": items},
+            say_none=True,
+        ):
+            yield event
+        if self._added:
+            # The days now show what is in the cart; what was added is no longer picked.
+            self.rows = [
+                dataclasses.replace(r, picked=False) if r.key in picked else r for r in self.rows
+            ]
+
+    async def _submit(
+        self,
+        who: ActingParent,
+        lang: str,
+        flag: str,
+        action: str,
+        fn: Callable[..., Any],
+        key: Any,
+        arguments: dict[str, Any],
+        say_none: bool = False,
+    ):
+        """Send the adding once (``submit_once``: the same ``key`` again adds nothing), with
+        ``flag`` set meanwhile; the report, the header's count, the toast (``say_none``: one
+        when nothing was added too), then the days again. ``_added``: whether it added (not
+        a repeat, not refused)."""
+        self._added = False
+        setattr(self, flag, True)
         self._clear_report()
         yield
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, items),
-                action="add_many_to_cart",
-                fn=booking.add_many,
-                items=items,
-                lang=lang,
-            )
+            done = await submit(self, who, key, action, fn, lang=lang, **arguments)
         except DomainError as err:
-            self.busy = False
+            setattr(self, flag, False)
             yield failed(message(err, lang))
             return
-        self.busy = False
+        setattr(self, flag, False)
         result = done.result
         self._report(result, lang)
         if done.repeated:
             return
-        await self._count(result)
+        await sync_cart_count(self, int(result.get("cart_count") or 0))
         forget_submission(self)
         if result.get("added_count"):
             yield succeeded(result["message"])
-        else:
+        elif say_none:
             yield failed(result["message"])
-        picked = {r.key for r in self.rows if r.picked}
-        await self._load_rows(who)  # the days now show what is in the cart
-        self.rows = [
-            dataclasses.replace(r, picked=False) if r.key in picked else r for r in self.rows
-        ]
+        await self._load_rows(who)
+        self._added = True
 
     @rx.event
     async def repeat(self):
-        try:
-            async for event in self._repeat():
-                yield event
-        finally:
-            self.repeat_turn += 1
+        async for event in one_turn(self, self._repeat(), "repeat_turn"):
+            yield event
 
     async def _repeat(self):
-        from hotmeals.services import booking
-        from hotmeals.services.submissions import submit_once
-
         if self.repeating:
             return
         who, lang = await self._who()
@@ -506,30 +435,7 @@ class ManyDaysState(rx.State):
             "source_week_start": self.source_week,
             "target_week_start": self.target_week,
         }
-        self.repeating = True
-        self._clear_report()
-        yield
-        try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, payload),
-                action="repeat_week",
-                fn=booking.repeat_weeks,
-                lang=lang,
-                **payload,
-            )
-        except DomainError as err:
-            self.repeating = False
-            yield failed(message(err, lang))
-            return
-        self.repeating = False
-        result = done.result
-        self._report(result, lang)
-        if done.repeated:
-            return
-        await self._count(result)
-        forget_submission(self)
-        if result.get("added_count"):
-            yield succeeded(result["message"])
-        await self._load_rows(who)
+        async for event in self._submit(
+            who, lang, "repeating", "repeat_week", booking.repeat_weeks, payload, payload
+        ):
+            yield event

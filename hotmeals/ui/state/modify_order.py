@@ -1,19 +1,18 @@
-"""State of /edit-profile/modify-order?id=N and its /add-item step (issue 10, screen 2).
+"""State of /edit-profile/modify-order?id=N and its /add-item step.
 
 Thin callers of ``hotmeals.services.order_changes``: ``modify_order_info`` (the order's lines,
 the draft's steps and the difference), ``delete_from_modify_order`` (remove a line's meals or
 take a step back), ``add_to_my_order`` (through the Book meal dialog, ``BookingState`` with
 its ``_order_id`` set by ``load_add_item``), ``modify_confirm_order`` (a decrease applied and
-refunded, an increase paid with a saved card or in the Lightbox: ``complete_change_payment``,
-``change_payment_declined``). The parent is ``acting_parent(self)`` on every call; an id from
-the browser must be one shown on screen, and the services check it is the parent's. The
-payment pieces (card choice, result, Lightbox) are shared with the move of one meal
-(``state/manage_meal.py``).
+refunded, an increase paid with a saved card or in the Lightbox: ``ChangePayment``). The
+parent is ``acting_parent(self)`` on every call; an id from the browser must be one shown on
+screen, and the services check it is the parent's.
 """
 
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import Any
 
 import reflex as rx
@@ -21,31 +20,22 @@ import reflex as rx
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import cards
 from hotmeals.services import order_changes as changes
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.checkout import NEW_CARD, _card_option
-from hotmeals.ui.state.forms import forget_submission, message, submission_key
+from hotmeals.ui.state.card_choice import card_options
+from hotmeals.ui.state.change_payment import ChangePayment
+from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.payments import _result, lightbox_script
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.meal_dialog import aim_at_order
+from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
 ADD_ITEM_ROUTE = "/edit-profile/modify-order/add-item"
 MODIFY_MEAL_ROUTE = "/edit-profile/modify-meal-details"
 DETAILS_ROUTE = "/edit-profile/order-details"
-
-
-def _int(value: Any) -> int:
-    """An id from the browser as an int (0 when it is not one); services check it."""
-    text = str(value or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 12 else 0
-
-
-def _query_id(state: rx.State, name: str = "id") -> int:
-    return _int(state.router.url.query_parameters.get(name))
 
 
 def _line_row(line: dict) -> dict[str, str]:
@@ -78,17 +68,7 @@ def _added_row(step: dict, lang: str) -> dict[str, str]:
     }
 
 
-async def card_options(parent_id: int, lang: str) -> list[dict[str, str]]:
-    rows = await call_service(cards.list_cards, parent_id=parent_id)
-    return [_card_option(c, lang) for c in rows]
-
-
-def result_status(result: changes.ChangeResult) -> str:
-    """The notice kind of a ChangeResult: done (applied), pending, declined, dropped, pay."""
-    return "done" if result.status == "applied" else result.status
-
-
-class ModifyOrderState(rx.State):
+class ModifyOrderState(ChangePayment, rx.State):
     """/edit-profile/modify-order?id=N."""
 
     loaded: bool = False
@@ -101,26 +81,12 @@ class ModifyOrderState(rx.State):
     new_total: str = ""
     to_pay_cents: int = 0
     difference: str = ""  # the service's 'You will pay $x more.' / '$x will be refunded...'
-    cards: list[dict[str, str]] = []
-    card_choice: str = NEW_CARD
-    save_card: bool = False
-    busy: bool = False
-    turn: int = 0
-    status: str = ""  # "", paying, confirming, done, pending, declined, dropped, error
-    message: str = ""
+    # status (ChangePayment): "", paying, confirming, done, pending, declined, dropped, error
     order_link: str = ""
     add_link: str = ""
 
     _id: int = 0
-    _payment_id: int = 0
-    _settling: bool = False  # a Lightbox outcome is being settled (issue 21)
     _lang: str = ""
-    _once_key: str = ""  # forms.submission_key
-    _once_digest: str = ""
-
-    @rx.var
-    def waiting(self) -> bool:
-        return self.status in ("paying", "confirming")
 
     def _fill(self, info: dict) -> None:
         self.number = str(info["number"])
@@ -128,7 +94,7 @@ class ModifyOrderState(rx.State):
         self.added = [_added_row(x, self._lang or "en") for x in info["added"]]
         self.has_changes = bool(info["has_changes"])
         self.can_confirm = self.has_changes and not info["problems"]
-        self.new_total = format_total(info)
+        self.new_total = str(info["charges"]["total_pay"])
         self.to_pay_cents = int(info["to_pay_cents"])
         self.difference = str(info["message"]) if self.has_changes else ""
 
@@ -150,7 +116,7 @@ class ModifyOrderState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return  # a payment in flight on this tab: keep its screen
-        self._id = _query_id(self)
+        self._id = query_id(self)
         self.status = self.message = ""
         self.loaded = False
         self.order_link = f"{DETAILS_ROUTE}?id={self._id}"
@@ -163,9 +129,7 @@ class ModifyOrderState(rx.State):
             self.missing = tr("ui.common.no_data", lang)
         else:
             await self._info(who.parent_id, lang)
-        self.cards = await card_options(who.parent_id, lang)
-        if self.card_choice not in {c["id"] for c in self.cards}:
-            self.card_choice = NEW_CARD
+        await self._load_cards(who.parent_id, lang)
         self.loaded = True
 
     @rx.event
@@ -205,7 +169,7 @@ class ModifyOrderState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy or not any(x["id"] == str(line_id) and x["can_remove"] for x in self.lines):
             return None
-        return await self._step(lang, order_line_id=_int(line_id))
+        return await self._step(lang, order_line_id=browser_id(line_id))
 
     @rx.event
     async def undo(self, step_id: str):
@@ -214,123 +178,32 @@ class ModifyOrderState(rx.State):
         shown = {x["undo"] for x in self.lines} | {x["id"] for x in self.added}
         if self.busy or not str(step_id) or str(step_id) not in shown:
             return None
-        return await self._step(lang, change_line_id=_int(step_id))
+        return await self._step(lang, change_line_id=browser_id(step_id))
 
-    @rx.event
-    def set_card_choice(self, value: str):
-        if not self.busy:
-            value = str(value)
-            self.card_choice = value if value in {c["id"] for c in self.cards} else NEW_CARD
+    # ---- confirm: ChangePayment's pay ---------------------------------------------------
+    def _ready(self) -> bool:
+        return bool(self._id and self.can_confirm)
 
-    @rx.event
-    def set_save_card(self, value: bool):
-        self.save_card = bool(value)
+    def _change_call(self, card_id: int | None, save_card: bool) -> partial:
+        if self.to_pay_cents <= 0:
+            card_id, save_card = None, self.save_card  # nothing to pay: no card is charged
+        key = submission_key(
+            self, ["modify_confirm", self._id, [x["id"] for x in self.added], self.difference]
+        )
+        return partial(
+            changes.modify_confirm_order,
+            order_id=self._id,
+            request_key=key,
+            card_id=card_id,
+            save_card=save_card,
+        )
 
-    # Both handlers that wait on Converge run in the background (issue 21): the parent's
-    # state lock is taken only to read and write the state, never while Converge answers.
-    @rx.event(background=True)
-    async def confirm(self):
-        async with self:
-            lang = (await self.get_state(I18nState)).lang
-            if self.busy or not self._id or not self.can_confirm:
-                self.turn += 1
-                return
-            who = await acting_parent(self)
-            if who is None:
-                self.turn += 1
-            else:
-                card = _int(self.card_choice) or None if self.to_pay_cents > 0 else None
-                save = self.save_card and card is None
-                self.busy = True
-                self.status, self.message = "confirming", tr("ui.change.confirming", lang)
-                order_id = self._id
-                key = submission_key(
-                    self,
-                    ["modify_confirm", self._id, [x["id"] for x in self.added], self.difference],
-                )
-        if who is None:
-            yield session_expired(lang)
-            return
-        try:
-            # The service re-checks every step, prices the order and refunds or charges; the
-            # same key again answers what the first call did (a double tap pays once).
-            result = await changes.modify_confirm_order(
-                parent_id=who.parent_id,
-                order_id=order_id,
-                request_key=key,
-                card_id=card,
-                save_card=save,
-                lang=lang,
-            )
-        except DomainError as err:
-            async with self:
-                self.busy = False
-                self.turn += 1
-                self.status, self.message = "error", message(err, lang)
-                forget_submission(self)
-                await self._info(who.parent_id, lang)
-            return
-        if result.status == "pay" and result.hosted is not None:
-            async with self:
-                self._payment_id = int(result.payment_id or 0)
-                self.status, self.message = "paying", result.message
-            yield rx.call_script(
-                lightbox_script(result.hosted.lightbox_url, result.hosted.token, lang),
-                callback=ModifyOrderState.lightbox_closed,
-            )
-            return
-        async with self:
-            await self._finish(who.parent_id, result, lang)
-        for event in self._toast(result):
-            yield event
+    async def _refused(self, who: ActingParent, err: DomainError, lang: str) -> None:
+        await ChangePayment._refused(self, who, err, lang)
+        await self._info(who.parent_id, lang)
 
-    @rx.event(background=True)
-    async def lightbox_closed(self, value: Any):
-        async with self:
-            lang = (await self.get_state(I18nState)).lang
-            who = await acting_parent(self)
-            payment_id = self._payment_id
-            self._payment_id = 0  # taken: a repeated callback finds nothing to settle
-            if payment_id:
-                self._settling = True
-            elif self._settling:
-                return  # a repeat while the first settles: it answers
-            if who is None or not payment_id:
-                self.busy = False
-                self.turn += 1
-                self._settling = False
-        if who is None or not payment_id:
-            if who is None:
-                yield session_expired(lang)
-            return
-        outcome = _result(value)
-        try:
-            result = await settle_lightbox(who.parent_id, payment_id, outcome, lang)
-        except DomainError as err:
-            async with self:
-                self._settling = False
-                self.busy = False
-                self.turn += 1
-                self.status, self.message = "error", message(err, lang)
-            return
-        async with self:
-            self._settling = False
-            await self._finish(who.parent_id, result, lang)
-        for event in self._toast(result):
-            yield event
-
-    def _toast(self, result: changes.ChangeResult) -> list:
-        if result.status == "applied":
-            return succeeded(result.message)
-        return []
-
-    async def _finish(self, parent_id: int, result: changes.ChangeResult, lang: str) -> None:
-        self.busy = False
-        self.turn += 1
-        self.status, self.message = result_status(result), result.message
-        if result.status in ("applied", "declined", "dropped"):
-            forget_submission(self)
-        await self._info(parent_id, lang)
+    async def _changed(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> None:
+        await self._info(who.parent_id, lang)
 
     @rx.event
     async def load_add_item(self):
@@ -338,8 +211,8 @@ class ModifyOrderState(rx.State):
         this order's draft. The order must be who's (``modify_order_info`` says so)."""
         lang = (await self.get_state(I18nState)).lang
         booking = await self.get_state(BookingState)
-        booking._order_id, booking.order_number = 0, ""
-        self._id = _query_id(self)
+        aim_at_order(booking, 0, "")
+        self._id = query_id(self)
         self.order_link = f"{MODIFY_ROUTE}?id={self._id}"
         who = await acting_parent(self)
         if who is None or not self._id:
@@ -347,27 +220,4 @@ class ModifyOrderState(rx.State):
             return
         await self._info(who.parent_id, lang)
         if not self.missing:
-            booking._order_id, booking.order_number = self._id, self.number
-
-
-async def settle_lightbox(
-    parent_id: int, payment_id: int, outcome: dict[str, str], lang: str
-) -> changes.ChangeResult:
-    """The Lightbox closed on a change's payment: an approval is confirmed with Converge and
-    the change applied (or dropped and voided); anything else leaves the order as it was."""
-    if outcome["outcome"] == "approval":
-        return await changes.complete_change_payment(
-            parent_id=parent_id, payment_id=payment_id, txn_id=outcome["txn_id"], lang=lang
-        )
-    # A hint only: Converge is asked first; a sale it made applies the change.
-    return await changes.change_payment_declined(
-        parent_id=parent_id,
-        payment_id=payment_id,
-        message=outcome["message"] or outcome["outcome"],
-        outcome=outcome["outcome"],
-        lang=lang,
-    )
-
-
-def format_total(info: dict) -> str:
-    return str(info["charges"]["total_pay"])
+            aim_at_order(booking, self._id, self.number)

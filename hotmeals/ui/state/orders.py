@@ -1,6 +1,5 @@
 """States of the order history (/edit-profile/order-history) and the order details
-(/edit-profile/order-details?id=N): issue 10, screens 1 and 4, and the details' 'Add to cancel
-cart' (screen 3's first step).
+(/edit-profile/order-details?id=N), and the details' 'Add to cancel cart'.
 
 Thin callers of ``hotmeals.services.orders`` (order_history, order_detail) and
 ``hotmeals.services.cancellations`` (cancel_reasons, add_to_cancel_cart, cancel_order). The
@@ -20,16 +19,19 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cancellations
 from hotmeals.services import orders as order_service
-from hotmeals.ui.state.auth import AuthState, acting_parent
+from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
 HISTORY_ROUTE = "/edit-profile/order-history"
 DETAILS_ROUTE = "/edit-profile/order-details"
 CANCEL_CART_ROUTE = "/edit-profile/cancel-cart"
-# Built by the modify-order / manage-meal helper (issue 10, screens 2 and 5).
 MODIFY_ROUTE = "/edit-profile/modify-order"
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 TABS = ("future", "past")
@@ -53,7 +55,7 @@ class HistoryRow:
     has_refund: bool = False
     href: str = ""
     view_label: str = ""
-    children: str = ""  # whose meals: "Emma, Lucas" (issue 20)
+    children: str = ""  # whose meals: "Emma, Lucas"
     meals: str = ""  # which: "Beef Burger · Baked Mac and Cheese"
 
 
@@ -95,13 +97,6 @@ class RefundRow:
     state_label: str = ""
 
 
-@dataclass
-class ReasonOption:
-    id: str = ""
-    name: str = ""
-    is_other: bool = False
-
-
 def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     rows = []
     for o in answer.get("orders", []):
@@ -127,8 +122,6 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
 
 
 def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
-    from hotmeals.ui.state.standing import weekday_of
-
     out = []
     for x in answer.get("lines", []):
         weekday = weekday_of(str(x.get("date") or ""), lang)
@@ -159,95 +152,6 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
             )
         )
     return out
-
-
-def reason_options(rows: list[dict]) -> list[ReasonOption]:
-    return [
-        ReasonOption(id=str(r["reason_id"]), name=str(r["label"]), is_other=bool(r["is_other"]))
-        for r in rows
-    ]
-
-
-class CancelReasonForm(rx.State, mixin=True):
-    """The cancel-reason form of the screens that cancel (the order's details, the cancel
-    cart, one meal): a reason is required and Other needs its text, said at the field
-    (ids ``cancel-reason`` and ``cancel-other``) before 'Are you sure?' opens. The service
-    checks both again (``cancel_reason_required``, ``cancel_other_text_required``).
-
-    A mixin: each state gets its own copy of these vars and handlers (set_reason,
-    set_other_text, set_sure_open are in each state's allow-list). The state fills
-    ``reasons`` with ``reason_options`` and overrides ``_confirm_busy``."""
-
-    reasons: list[ReasonOption] = []
-    reason_id: str = ""
-    other_text: str = ""
-    reason_error: str = ""
-    other_error: str = ""
-    sure_open: bool = False
-
-    @rx.var
-    def other_chosen(self) -> bool:
-        return any(r.is_other and r.id == self.reason_id for r in self.reasons)
-
-    def _confirm_busy(self) -> bool:
-        """True while the confirm runs: 'Are you sure?' stays open until it answers."""
-        return False
-
-    @rx.event
-    def set_reason(self, value: str):
-        value = str(value)
-        self.reason_id = value if any(r.id == value for r in self.reasons) else ""
-        self.reason_error = self.other_error = ""
-
-    @rx.event
-    def set_other_text(self, value: str):
-        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
-        self.other_error = ""
-
-    @rx.event
-    def set_sure_open(self, value: bool):
-        if not self._confirm_busy():
-            self.sure_open = bool(value)
-
-    def _ask_sure(self, lang: str) -> rx.event.EventSpec | None:
-        """A reason chosen (Other with its text): 'Are you sure?' opens; otherwise the
-        missing field says why and takes the focus."""
-        if not self.reason_id:
-            self.reason_error = tr("cancel_reason_required", lang)
-            return rx.set_focus("cancel-reason")
-        if self.other_chosen and not self.other_text.strip():
-            self.other_error = tr("cancel_other_text_required", lang)
-            return rx.set_focus("cancel-other")
-        self.sure_open = True
-        return None
-
-    def _reason_args(self) -> dict[str, Any]:
-        """The reason as the cancellation services take it (they check it again)."""
-        return {
-            "reason_id": _as_int(self.reason_id),
-            "other_text": self.other_text if self.other_chosen else None,
-        }
-
-    def _clear_reason(self, errors_too: bool = False) -> None:
-        self.reason_id = self.other_text = ""
-        if errors_too:
-            self.reason_error = self.other_error = ""
-
-
-async def sync_cancel_count(state: rx.State, count: int) -> None:
-    """The header's Cancel Cart count follows the cancel cart (the profile's and the stored
-    one, which other tabs see through the storage event)."""
-    auth = await state.get_state(AuthState)
-    auth.cancel_cart_count = int(count)
-    auth.cancel_cart_count_store = str(int(count))
-
-
-def _as_int(value: object) -> int | None:
-    try:
-        number = int(str(value))
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 class OrderHistoryState(rx.State):
@@ -327,8 +231,6 @@ class OrderDetailState(CancelReasonForm, rx.State):
     # Cancel the whole order (the reason form: CancelReasonForm)
     sure_text: str = ""
     cancelling: bool = False
-    done_title: str = ""
-    done_message: str = ""
     turn: int = 0
 
     _once_key: str = ""
@@ -360,12 +262,11 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.title = tr("orders_ui.details_title", lang, number=answer["number"])
         self.status = str(answer["status"])
         self.status_label = str(answer["status_label"])
-        from hotmeals.ui.state.cart import long_date
 
         self.ordered_on = long_date(str(answer["ordered_on"]), lang)
         self.lines = detail_lines(answer, lang)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
-        # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
+        # Only the charges that apply: no $0.00 discount, fee or donation line.
         self.charges = [
             ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
             for c in answer["charges"]
@@ -399,7 +300,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.done_title = self.done_message = ""
         self.number = self.title = ""
         forget_submission(self)
-        self._id = _as_int(self.router.url.query_parameters.get("id")) or 0
+        self._id = query_id(self)
         who = await acting_parent(self)
         if who is None:
             self.lines, self.loaded = [], False
@@ -434,7 +335,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     @rx.event
     def set_add_qty(self, value: str):
-        number = _as_int(value) or 1
+        number = browser_id(value) or 1
         self.add_qty = min(number, max(self.add_max, 1))
 
     @rx.event
@@ -478,17 +379,12 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     @rx.event(background=True)
     async def confirm_cancel_order(self):
-        # In the background: the refund waits on Converge, not holding the parent's state
-        # lock meanwhile (issue 21).
-        async for event in confirm_once(
-            self,
+        async for event in self._confirm_cancel(
             busy="cancelling",
             ready=lambda: bool(self._id),
-            dialog="sure_open",
             once=lambda: ["cancel_order", self._id, self.reason_id, self.other_text],
             act=self._cancel_order,
-            done=self._order_cancelled,
-            background=True,
+            done=self._cancelled,
         ):
             yield event
 
@@ -502,9 +398,3 @@ class OrderDetailState(CancelReasonForm, rx.State):
             request_key=key,
             lang=lang,
         )
-
-    async def _order_cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
-        self.done_title, self.done_message = result.title, result.message
-        self._clear_reason()
-        await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)

@@ -7,9 +7,11 @@ from __future__ import annotations
 import asyncio
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts, profile
 from hotmeals.services.otp import OTP_TTL, RESEND_COOLDOWN_SECONDS
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
@@ -91,7 +93,7 @@ class OtpState(rx.State):
         self.error = ""
         return str(form_data.get("otp") or "").strip()
 
-    def _refused(self, err: DomainError, lang: str) -> rx.event.EventSpec:
+    def _refused(self, err: DomainError, lang: str) -> EventSpec:
         self.error = message(err, lang)
         self.busy = False
         return rx.set_focus("otp")
@@ -101,8 +103,6 @@ class OtpState(rx.State):
         """The sign-up address's code (sign-up, and a sign-in whose e-mail was never verified).
         The other purposes are checked by their owners: ``ForgotState.submit_code`` and
         ``ParentEditState.submit_alt_code``, so this module imports neither."""
-        from hotmeals.services import accounts
-
         if self.purpose != VERIFY_EMAIL:
             return
         code = self._code_from(form_data)
@@ -120,7 +120,7 @@ class OtpState(rx.State):
         except DomainError as err:
             yield self._refused(err, lang)
             return
-        auth._start_session(result.token, result.session_data)
+        auth._start_session(result.token or "", result.session_data)
         data = result.session_data
         target = after_login_path(
             data.get("signup_step", ""), bool(data.get("isLoginData")), self._next
@@ -131,8 +131,6 @@ class OtpState(rx.State):
 
     @rx.event
     async def resend(self):
-        from hotmeals.services import accounts, profile
-
         if not self.can_resend:
             return
         self.resending = True

@@ -8,11 +8,14 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import profile
+from hotmeals.services.profile import ALT_EMAIL_MAX
 from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, place_error, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, place_error, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.state.settings import save_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
 PREFIX = "profile-"
@@ -39,9 +42,7 @@ class ParentEditState(rx.State):
 
     @rx.var
     def can_add_alt(self) -> bool:
-        """Below the limit of alternate addresses: the add field shows (issue 12)."""
-        from hotmeals.services.profile import ALT_EMAIL_MAX
-
+        """Below the limit of alternate addresses: the add field shows."""
         return len(self.alt_emails) < ALT_EMAIL_MAX
 
     async def _lang(self) -> str:
@@ -56,8 +57,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def load(self):
         """on_load (after the guard)."""
-        from hotmeals.services import profile
-
         self.loading = True
         self.errors = {}
         self.alt_error = ""
@@ -99,16 +98,10 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def save(self, form_data: dict):
-        try:
-            async for event in self._save(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save(form_data)):
+            yield event
 
     async def _save(self, form_data: dict):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         for field in FIELDS:
             if field in form_data:
                 setattr(self, field, str(form_data[field]))
@@ -128,12 +121,12 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["profile", values]),
-                action="edit_profile",
-                fn=profile.edit_profile,
+            done = await submit(
+                self,
+                who,
+                ["profile", values],
+                "edit_profile",
+                profile.edit_profile,
                 first_name=self.first_name,
                 last_name=self.last_name,
                 phone=self.phone,
@@ -154,21 +147,15 @@ class ParentEditState(rx.State):
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
     async def add_alt(self, form_data: dict):
-        try:
-            async for event in self._add_alt(form_data):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._add_alt(form_data)):
+            yield event
 
     async def _add_alt(self, form_data: dict):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         address = str(form_data.get("alt_email") or "").strip()
         lang = await self._lang()
-        err = validation.validate_email(address, "alt_email")
-        if err is not None:
-            self.alt_error = message(err, lang)
+        invalid = validation.validate_email(address, "alt_email")
+        if invalid is not None:
+            self.alt_error = message(invalid, lang)
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
@@ -180,12 +167,12 @@ class ParentEditState(rx.State):
             yield session_expired(lang)
             return
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["alt_email", address.lower()]),
-                action="add_alt_email",
-                fn=profile.add_alt_email,
+            done = await submit(
+                self,
+                who,
+                ["alt_email", address.lower()],
+                "add_alt_email",
+                profile.add_alt_email,
                 email=address,
             )
         except DomainError as err:
@@ -212,8 +199,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def verify_alt(self, address: str):
         """'Verify' on an unverified address: a new code, then the code dialog."""
-        from hotmeals.services import profile
-
         lang = await self._lang()
         otp = await self.get_state(OtpState)
         who = await acting_parent(self)
@@ -227,7 +212,8 @@ class ParentEditState(rx.State):
                 yield failed(message(err, lang))
                 return
             # A code went out moments ago: open the dialog for that one.
-            yield otp._begin(ALT_EMAIL, address, resend_after=int(err.params.get("seconds", 60)))
+            seconds = int(str(err.params.get("seconds", 60)))
+            yield otp._begin(ALT_EMAIL, address, resend_after=seconds)
             return
         yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
@@ -236,16 +222,10 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def remove_alt(self, address: str):
-        try:
-            async for event in self._remove_alt(address):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._remove_alt(address)):
+            yield event
 
     async def _remove_alt(self, address: str):
-        from hotmeals.services import profile
-        from hotmeals.services.submissions import submit_once
-
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         who = await acting_parent(self)
@@ -254,12 +234,12 @@ class ParentEditState(rx.State):
             return
         try:
             # Tapped twice, the second tap answers "removed" once, not "not found".
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, ["remove_alt", str(address).lower()]),
-                action="remove_alt_email",
-                fn=profile.remove_alt_email,
+            done = await submit(
+                self,
+                who,
+                ["remove_alt", str(address).lower()],
+                "remove_alt_email",
+                profile.remove_alt_email,
                 email=address,
             )
         except DomainError as err:
@@ -275,8 +255,6 @@ class ParentEditState(rx.State):
     @rx.event
     async def submit_alt_code(self, form_data: dict):
         """The code sent to an alternate address (the code dialog's form)."""
-        from hotmeals.services import profile
-
         otp = await self.get_state(OtpState)
         if otp.purpose != ALT_EMAIL:
             return
@@ -309,8 +287,6 @@ class ParentEditState(rx.State):
     # ---- picture ---------------------------------------------------------------------------
     @rx.event
     async def upload_picture(self, files: list[rx.UploadFile]):
-        from hotmeals.services import profile
-
         if not files:
             return
         self.uploading = True
@@ -343,7 +319,5 @@ class ParentEditState(rx.State):
     # ---- language ----------------------------------------------------------------------------
     @rx.event
     async def choose_language(self, lang: str):
-        from hotmeals.ui.state.settings import save_language
-
         async for event in save_language(self, lang):
             yield event

@@ -1,4 +1,4 @@
-"""The start of the school year (issue 26): /edit-profile/school-year, one child at a time
+"""The start of the school year: /edit-profile/school-year, one child at a time
 (grade one up offered, teacher, school, allergies reviewed; or archive), and the gate that
 Book meal and the cart run first. The rules are ``services/school_year.py``'s: the booking
 services refuse an unconfirmed child whatever the browser does."""
@@ -9,9 +9,10 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import school_year
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, submission_key
+from hotmeals.ui.state.forms import message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -53,8 +54,6 @@ class SchoolYearState(rx.State):
     async def gate(self):
         """on_load of Book meal and the cart: a child to confirm sends the parent to the
         confirmation first (the services refuse to book for that child anyway)."""
-        from hotmeals.services import school_year
-
         who = await acting_parent(self)
         if who is None or not who.complete:
             return None
@@ -74,8 +73,6 @@ class SchoolYearState(rx.State):
         self.loading = False
 
     async def _show(self, parent_id: int, lang: str) -> None:
-        from hotmeals.services import school_year
-
         state = await call_service(school_year.status, parent_id=parent_id, lang=lang)
         self.year_label = state["school_year_label"]
         self.remaining = state["pending_count"]
@@ -131,24 +128,15 @@ class SchoolYearState(rx.State):
 
     @rx.event
     async def confirm(self):
-        try:
-            async for event in self._act("confirm"):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._act("confirm")):
+            yield event
 
     @rx.event
     async def archive(self):
-        try:
-            async for event in self._act("archive"):
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._act("archive")):
+            yield event
 
     async def _act(self, action: str):
-        from hotmeals.services import school_year
-        from hotmeals.services.submissions import submit_once
-
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None:
@@ -166,23 +154,23 @@ class SchoolYearState(rx.State):
                     "grade_id": self.grade_id,
                     "allergies_reviewed": self.reviewed,
                 }
-                await call_service(
-                    submit_once,
-                    parent_id=who.parent_id,
-                    key=submission_key(self, ["confirm", payload]),
-                    action="confirm_school_year",
-                    fn=school_year.confirm_child,
+                await submit(
+                    self,
+                    who,
+                    ["confirm", payload],
+                    "confirm_school_year",
+                    school_year.confirm_child,
                     lang=lang,
                     **payload,
                 )
                 done = tr("sy.confirmed", lang, name=name)
             else:
-                await call_service(
-                    submit_once,
-                    parent_id=who.parent_id,
-                    key=submission_key(self, ["archive", self.child_id]),
-                    action="archive_child",
-                    fn=school_year.archive_child,
+                await submit(
+                    self,
+                    who,
+                    ["archive", self.child_id],
+                    "archive_child",
+                    school_year.archive_child,
                     child_id=self.child_id,
                 )
                 done = tr("sy.archived", lang, name=name)

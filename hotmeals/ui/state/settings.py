@@ -12,14 +12,16 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts, notifications, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     field_messages,
     forget_submission,
     message,
+    one_turn,
     place_error,
-    submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -37,8 +39,6 @@ PASSWORD_FIELDS = ("current_password", "new_password", "confirm_password")
 
 async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
     """Switch the page language now and remember it on the account (for e-mails)."""
-    from hotmeals.services import profile
-
     i18n = await state.get_state(I18nState)
     i18n.lang = "fr" if lang == "fr" else "en"
     auth = await state.get_state(AuthState)
@@ -78,8 +78,6 @@ class NotificationState(rx.State):
     _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
-        from hotmeals.services import notifications
-
         self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)
         forget_submission(self)
 
@@ -89,16 +87,10 @@ class NotificationState(rx.State):
 
     @rx.event
     async def save(self):
-        try:
-            async for event in self._save():
-                yield event
-        finally:
-            self.turn += 1
+        async for event in one_turn(self, self._save()):
+            yield event
 
     async def _save(self):
-        from hotmeals.services import notifications
-        from hotmeals.services.submissions import submit_once
-
         self.busy = True
         yield
         lang = (await self.get_state(I18nState)).lang
@@ -109,12 +101,12 @@ class NotificationState(rx.State):
             return
         preferences = dict(self.prefs)
         try:
-            done = await call_service(
-                submit_once,
-                parent_id=who.parent_id,
-                key=submission_key(self, preferences),
-                action="update_notifications",
-                fn=notifications.update_preferences,
+            done = await submit(
+                self,
+                who,
+                preferences,
+                "update_notifications",
+                notifications.update_preferences,
                 preferences=preferences,
             )
         except DomainError as err:
@@ -139,8 +131,6 @@ class ChangePasswordState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        from hotmeals.services import accounts
-
         values = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_change_password(

@@ -8,6 +8,7 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, message, place_error, signed_in_elsewhere
@@ -77,8 +78,6 @@ class SignInState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        from hotmeals.services import accounts
-
         identifier = str(form_data.get("identifier") or "").strip()
         password = str(form_data.get("password") or "")
         invalid = accounts.validate_login(
@@ -138,7 +137,7 @@ class SignInState(rx.State):
         self.errors = {}
         forgot = await self.get_state(ForgotState)
         forgot._start()
-        # The address typed here is the one to reset (issue 12); the parent can change it.
+        # The address typed here is the one to reset; the parent can change it.
         forgot.email = self._typed_email if self.mode == "email" else ""
         yield rx.set_focus(RESET_PREFIX + "email")
 
@@ -180,8 +179,6 @@ class ForgotState(rx.State):
     async def submit_code(self, form_data: dict):
         """The reset code (the code screen's form while resetting): checked, not used up, so
         the new password can follow on the next screen."""
-        from hotmeals.services import accounts
-
         otp = await self.get_state(OtpState)
         if otp.purpose != RESET_PASSWORD:
             return
@@ -213,8 +210,6 @@ class ForgotState(rx.State):
 
     @rx.event
     async def send_code(self, form_data: dict):
-        from hotmeals.services import accounts
-
         email = str(form_data.get("email") or "").strip()
         self.busy = True
         self.errors = {}
@@ -243,8 +238,6 @@ class ForgotState(rx.State):
 
     @rx.event
     async def save_password(self, form_data: dict):
-        from hotmeals.services import accounts
-
         password = str(form_data.get("password") or "")
         confirm = str(form_data.get("confirm_password") or "")
         lang = (await self.get_state(I18nState)).lang

@@ -10,6 +10,7 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, place_error, signed_in_elsewhere
@@ -27,7 +28,7 @@ CODE_STEP_URL = "/sign-up?step=code"
 
 
 def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
-    values = {f: str(form_data.get(f) or "") for f in FIELDS if f != "terms"}
+    values: dict[str, Any] = {f: str(form_data.get(f) or "") for f in FIELDS if f != "terms"}
     # A checked checkbox posts "on"; the rule wants a real True.
     values["terms"] = form_data.get("terms") in ("on", True, "true")
     return values
@@ -36,7 +37,7 @@ def _values_from_form(form_data: dict[str, Any]) -> dict[str, Any]:
 def _restore_script(kept: dict[str, str]) -> str:
     """What this tab typed before (a reload, Back from the code step) into the sign-up fields
     that are still empty, never over what is there now: typed or autofilled before the page
-    was live, it stays (issue 20). The values are JSON, so the script cannot be escaped from;
+    was live, it stays. The values are JSON, so the script cannot be escaped from;
     the form is marked ``data-restored`` once done."""
     values = {PREFIX + f: str(kept.get(f) or "") for f in KEPT if kept.get(f)}
     terms = "true" if kept.get("terms") == "1" else "false"
@@ -55,7 +56,7 @@ class SignUpState(rx.State):
     errors: dict[str, str] = {}
     busy: bool = False
     # The code step is an address of its own (/sign-up?step=code): a reload keeps it, Back
-    # returns to the form with what was typed (``kept``), Forward to the code (issue 12).
+    # returns to the form with what was typed (``kept``), Forward to the code.
     at_code: bool = False
     kept: dict[str, str] = {}
 
@@ -63,8 +64,6 @@ class SignUpState(rx.State):
     _touched: list[str] = []
 
     async def _show(self, only_touched: bool = True) -> dict[str, DomainError]:
-        from hotmeals.services import accounts
-
         values = {f: self._values.get(f, False if f == "terms" else "") for f in FIELDS}
         errors = accounts.validate_signup(**values)
         lang = (await self.get_state(I18nState)).lang
@@ -143,8 +142,6 @@ class SignUpState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        from hotmeals.services import accounts
-
         self._values = _values_from_form(form_data)
         self._remember()
         self._touched = list(FIELDS)

@@ -1,4 +1,4 @@
-"""Standing orders (issue 26, item 4): the /standing-orders screen (list, pause, resume, end)
+"""Standing orders: the /standing-orders screen (list, pause, resume, end)
 and the "Repeat every <weekday>" choice of Book meal's meal dialog and of a booked meal on the
 order details screen
 (``services/standing.py``). Every handler derives the parent from the token on that call
@@ -8,15 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from typing import Any
 
 import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.services import standing
+from hotmeals.services.menu import toronto_today
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.meal_dialog import dialog_meal
 from hotmeals.ui.state.toasts import failed, succeeded
 
 STANDING_ROUTE = "/standing-orders"
@@ -61,8 +66,6 @@ class StandingState(rx.State):
     _lang: str = ""
 
     async def _load(self) -> bool:
-        from hotmeals.services import standing
-
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None:
@@ -110,8 +113,6 @@ class StandingState(rx.State):
             yield event
 
     async def _act(self, standing_id: str, action: str):
-        from hotmeals.services import standing
-
         lang = (await self.get_state(I18nState)).lang
         if self.busy_id:
             return
@@ -169,8 +170,6 @@ class RepeatState(rx.State):
     @rx.event
     async def prepare(self):
         """The dialog's section mounted (a meal opened): start afresh, named for its day."""
-        from hotmeals.ui.state.booking import BookingState
-
         self.open, self.until, self.ends_on, self.busy, self.done = False, "term", "", False, ""
         self.line_open, self._line_id = False, 0
         lang = (await self.get_state(I18nState)).lang
@@ -188,9 +187,6 @@ class RepeatState(rx.State):
     _line_id: int = 0
 
     def _labels(self, day: date, lang: str) -> None:
-        from hotmeals.services import standing
-        from hotmeals.services.menu import toronto_today
-
         self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(day.isoformat(), lang))
         today = toronto_today()
         term = standing.last_weekday(standing.term_end(today), day.weekday())
@@ -203,8 +199,6 @@ class RepeatState(rx.State):
     async def open_line(self, order_line_id: str):
         """A booked meal's "Repeat every <weekday>": the line is loaded on the server for the
         parent of the token (another parent's, or a cancelled one, is refused)."""
-        from hotmeals.services import standing
-
         lang = (await self.get_state(I18nState)).lang
         self.open, self.until, self.ends_on, self.busy, self.done = True, "term", "", False, ""
         who = await acting_parent(self)
@@ -231,19 +225,30 @@ class RepeatState(rx.State):
 
     @rx.event
     async def create(self):
-        from hotmeals.services import standing
-        from hotmeals.ui.state.booking import BookingState
-
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return
         if self.line_open and self._line_id:
-            async for event in self._create_from_line(lang):
+            async for event in self._create(
+                lang, standing.create_from_line, order_line_id=self._line_id
+            ):
                 yield event
             return
         booking = await self.get_state(BookingState)
-        if not booking._meal_id or not booking.selected_date:
+        meal = await dialog_meal(booking)
+        if meal is None or not booking.selected_date:
             return
+        async for event in self._create(
+            lang,
+            standing.create,
+            **meal,
+            from_date=booking.selected_date,
+        ):
+            yield event
+
+    async def _create(self, lang: str, create: Any, **arguments: Any):
+        """A standing order from the dialog's meal or a booked line (``create``: the service
+        call; it checks the meal, the child and the line are the parent's)."""
         self.busy = True
         yield
         who = await acting_parent(self)
@@ -253,42 +258,12 @@ class RepeatState(rx.State):
             return
         try:
             row = await call_service(
-                standing.create,
+                create,
                 parent_id=who.parent_id,
-                child_id=await booking._child(),
-                meal_id=booking._meal_id,
-                portion_id=booking.portion_id or None,
-                from_date=booking.selected_date,
                 until=self.until,
                 ends_on=self.ends_on or None,
                 lang=lang,
-            )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
-            return
-        self.busy = False
-        self.done = row["summary"] + " · " + row["ends_label"]
-        yield succeeded(tr("standing_created", lang))
-
-    async def _create_from_line(self, lang: str):
-        from hotmeals.services import standing
-
-        self.busy = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            row = await call_service(
-                standing.create_from_line,
-                parent_id=who.parent_id,
-                order_line_id=self._line_id,
-                until=self.until,
-                ends_on=self.ends_on or None,
-                lang=lang,
+                **arguments,
             )
         except DomainError as err:
             self.busy = False

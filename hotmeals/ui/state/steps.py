@@ -27,7 +27,7 @@ SHOW_ACTIVE_STEP = (
 
 
 def step_url(step: str, settings_step: str = SETTINGS_MENU) -> str:
-    """The address of a step: each step and settings sub-step is a history entry (issue 12),
+    """The address of a step: each step and settings sub-step is a history entry,
     so Back and Forward walk them and a reload shows the same one."""
     if step not in STEPS:
         step = PROFILE
