@@ -877,7 +877,7 @@ class BookingState(rx.State):
     async def _add_to_order(self, who: ActingParent, lang: str, values: dict):
         """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,
         checked by the service against the order, which must be who's), then back to it."""
-        from hotmeals.services import order_changes
+        from hotmeals.services.ordering import modify as order_changes
         from hotmeals.services.submissions import submit_once
 
         order_id = self._order_id

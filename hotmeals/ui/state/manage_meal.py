@@ -4,9 +4,9 @@ it, or pick another day) and /edit-profile/manage-meal-details/manage-confirm-or
 (?id=<order line>&date=<day>: confirm the move; a difference to pay is paid with a saved card
 or in the Lightbox, one to refund goes back to the card).
 
-Thin callers of ``hotmeals.services.order_changes`` (get_meals_list, meal_order_detail,
+Thin callers of ``hotmeals.services.ordering.move`` (get_meals_list, meal_order_detail,
 get_dates_for_modify_meal, modify_meal, complete_change_payment, change_payment_declined)
-and ``hotmeals.services.cancellations`` (cancel_reasons, cancel_meal). The parent is
+and ``hotmeals.services.ordering.cancel_order`` (cancel_reasons, cancel_meal). The parent is
 ``acting_parent(self)`` on every call; the ids come from the address and are checked by the
 services against that parent (another parent's line is 'not found').
 """
@@ -20,8 +20,8 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
-from hotmeals.services import cancellations
-from hotmeals.services import order_changes as changes
+from hotmeals.services.ordering import cancel_order as cancellations
+from hotmeals.services.ordering import move as changes
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.checkout import NEW_CARD

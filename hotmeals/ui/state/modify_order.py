@@ -1,6 +1,6 @@
 """State of /edit-profile/modify-order?id=N and its /add-item step (issue 10, screen 2).
 
-Thin callers of ``hotmeals.services.order_changes``: ``modify_order_info`` (the order's lines,
+Thin callers of ``hotmeals.services.ordering.modify``: ``modify_order_info`` (the order's lines,
 the draft's steps and the difference), ``delete_from_modify_order`` (remove a line's meals or
 take a step back), ``add_to_my_order`` (through the Book meal dialog, ``BookingState`` with
 its ``_order_id`` set by ``load_add_item``), ``modify_confirm_order`` (a decrease applied and
@@ -22,7 +22,7 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
-from hotmeals.services import order_changes as changes
+from hotmeals.services.ordering import modify as changes
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState

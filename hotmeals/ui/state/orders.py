@@ -2,8 +2,8 @@
 (/edit-profile/order-details?id=N): issue 10, screens 1 and 4, and the details' 'Add to cancel
 cart' (screen 3's first step).
 
-Thin callers of ``hotmeals.services.orders`` (order_history, order_detail) and
-``hotmeals.services.cancellations`` (cancel_reasons, add_to_cancel_cart, cancel_order). The
+Thin callers of ``hotmeals.services.ordering`` (queries: order_history, order_detail;
+cancel_order, cancel_cart: cancel_reasons, cancel_order, add_to_cancel_cart). The
 parent is ``acting_parent(self)`` on every call; every id from the browser must be one shown
 on screen, and the services check that it is the parent's (another parent's order or line is
 'No data found'). Cut-offs, quantities, reasons and refunds are the services' rules.
@@ -18,8 +18,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import cancellations
-from hotmeals.services import orders as order_service
+from hotmeals.services.ordering import cancel, cancel_cart, cancel_order
+from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
@@ -201,7 +201,7 @@ class CancelReasonForm(rx.State, mixin=True):
 
     @rx.event
     def set_other_text(self, value: str):
-        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
+        self.other_text = str(value)[: cancel.OTHER_TEXT_MAX]
         self.other_error = ""
 
     @rx.event
@@ -385,7 +385,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.can_cancel = bool(answer["can_cancel"])
         self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
         self.sure_text = tr("orders_ui.sure_order", lang, number=answer["number"])
-        self.reasons = reason_options(await call_service(cancellations.cancel_reasons, lang=lang))
+        self.reasons = reason_options(await call_service(cancel_order.cancel_reasons, lang=lang))
         self.loaded = True
         self._lang = lang
 
@@ -453,7 +453,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         # The service checks the line is the parent's, still active and before its cut-off,
         # and the quantity within what is left; a repeat sets the same quantity again.
         return await call_service(
-            cancellations.add_to_cancel_cart,
+            cancel_cart.add_to_cancel_cart,
             parent_id=parent_id,
             order_line_id=int(self.add_line),
             quantity=int(self.add_qty),
@@ -495,7 +495,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def _cancel_order(self, parent_id: int, key: str, lang: str) -> Any:
         # The service checks the order is the parent's, every remaining meal before its
         # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
-        return await cancellations.cancel_order(
+        return await cancel_order.cancel_order(
             parent_id=parent_id,
             order_id=self._id,
             **self._reason_args(),
