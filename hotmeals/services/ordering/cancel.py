@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CancelReason,
@@ -97,15 +97,15 @@ def find_cancellation(session: Session, order_id: int, request_key: str) -> Canc
     """The cancellation already recorded for this order and key (a retry), if any."""
     row = session.exec(
         select(OrderCancellation).where(
-            OrderCancellation.order_id == order_id,
-            OrderCancellation.request_key == request_key,
+            col(OrderCancellation.order_id) == order_id,
+            col(OrderCancellation.request_key) == request_key,
         )
     ).first()
     if row is None:
         return None
     order = session.get(Order, order_id)
     assert order is not None
-    refunds = session.exec(select(Refund).where(Refund.cancellation_id == row.id)).all()
+    refunds = session.exec(select(Refund).where(col(Refund.cancellation_id) == row.id)).all()
     refunded = sum(r.amount_cents for r in refunds if r.state == RefundState.SUCCEEDED)
     pending = sum(
         r.amount_cents for r in refunds if r.state in (RefundState.PENDING, RefundState.UNKNOWN)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
 from hotmeals.domain.errors import DomainError
@@ -44,7 +45,7 @@ def cancel_cart_count(session: Session, *, parent_id: int) -> int:
         session.exec(
             select(func.count())
             .select_from(CancelCartLine)
-            .where(CancelCartLine.parent_id == parent_id)
+            .where(col(CancelCartLine.parent_id) == parent_id)
         ).one()
     )
 
@@ -67,7 +68,7 @@ def add_to_cancel_cart(
     qty = _quantity(quantity, min(left, MAX_QUANTITY))
     row = session.exec(
         select(CancelCartLine).where(
-            CancelCartLine.parent_id == parent_id, CancelCartLine.order_line_id == line.id
+            col(CancelCartLine.parent_id) == parent_id, col(CancelCartLine.order_line_id) == line.id
         )
     ).first()
     if row is None:
@@ -135,14 +136,14 @@ def cancel_cart_details(
     the number of lines and orders."""
     lang = normalize_lang(lang)
     current = now or clock.now()
-    rows = session.exec(
-        select(CancelCartLine, OrderLine, Order, Child, Meal.name_fr)
-        .join(OrderLine, OrderLine.id == CancelCartLine.order_line_id)
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(Child, Child.id == OrderLine.child_id)
-        .outerjoin(Meal, Meal.id == OrderLine.meal_id)
-        .where(CancelCartLine.parent_id == parent_id, Order.parent_id == parent_id)
-        .order_by(Order.id, OrderLine.meal_date, OrderLine.id)
+    rows = session.execute(
+        select_rows(CancelCartLine, OrderLine, Order, Child, col(Meal.name_fr))
+        .join(OrderLine, col(OrderLine.id) == CancelCartLine.order_line_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Child, col(Child.id) == OrderLine.child_id)
+        .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+        .where(col(CancelCartLine.parent_id) == parent_id, col(Order.parent_id) == parent_id)
+        .order_by(col(Order.id), col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
     order_ids = sorted({r[2].id or 0 for r in rows})
     loaded = load_orders(session, order_ids)
@@ -238,14 +239,14 @@ def _retried_cart(session: Session, *, parent_id: int, request_key: str) -> list
     """The cancellations already made under this key for this parent's orders (a retried
     confirm whose cancel cart is empty now)."""
     ids = session.exec(
-        select(OrderCancellation.order_id)
-        .join(Order, Order.id == OrderCancellation.order_id)
+        select(col(OrderCancellation.order_id))
+        .join(Order, col(Order.id) == OrderCancellation.order_id)
         .where(
-            Order.parent_id == parent_id,
-            OrderCancellation.request_key == request_key,
-            OrderCancellation.kind == "cart",
+            col(Order.parent_id) == parent_id,
+            col(OrderCancellation.request_key) == request_key,
+            col(OrderCancellation.kind) == "cart",
         )
-        .order_by(OrderCancellation.order_id)
+        .order_by(col(OrderCancellation.order_id))
     ).all()
     plans = [find_cancellation(session, oid, request_key) for oid in ids]
     return [p for p in plans if p is not None]

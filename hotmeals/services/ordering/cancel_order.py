@@ -99,9 +99,9 @@ def own_line(session: Session, parent_id: int, order_line_id: object) -> tuple:
         raise DomainError("order_line_not_found", field="order_line_id")
     row = session.exec(
         select(OrderLine, Order, Vendor)
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(Vendor, Vendor.id == OrderLine.vendor_id)
-        .where(OrderLine.id == order_line_id, Order.parent_id == parent_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Vendor, col(Vendor.id) == OrderLine.vendor_id)
+        .where(col(OrderLine.id) == order_line_id, col(Order.parent_id) == parent_id)
     ).first()
     if row is None:
         raise DomainError("order_line_not_found", field="order_line_id")
@@ -137,7 +137,7 @@ def leave_cancel_cart(
     if cart_ids:
         session.execute(
             delete(CancelCartLine)
-            .where(col(CancelCartLine.id).in_(cart_ids), CancelCartLine.parent_id == parent_id)
+            .where(col(CancelCartLine.id).in_(cart_ids), col(CancelCartLine.parent_id) == parent_id)
             .execution_options(synchronize_session=False)
         )
     gone = [x.id for x in loaded.lines if x.status == LineStatus.CANCELLED]
@@ -145,7 +145,8 @@ def leave_cancel_cart(
         session.execute(
             delete(CancelCartLine)
             .where(
-                col(CancelCartLine.order_line_id).in_(gone), CancelCartLine.parent_id == parent_id
+                col(CancelCartLine.order_line_id).in_(gone),
+                col(CancelCartLine.parent_id) == parent_id,
             )
             .execution_options(synchronize_session=False)
         )
@@ -229,8 +230,8 @@ def same_recent_cancel(
     order_id = loaded.order.id or 0
     last = session.exec(
         select(OrderCancellation)
-        .where(OrderCancellation.order_id == order_id)
-        .order_by(OrderCancellation.id.desc())
+        .where(col(OrderCancellation.order_id) == order_id)
+        .order_by(col(OrderCancellation.id).desc())
         .limit(1)
     ).first()
     if last is None or last.kind != kind or last.request_key is None:
@@ -243,9 +244,9 @@ def same_recent_cancel(
     took = {
         line_id: qty
         for line_id, qty in session.exec(
-            select(OrderCancellationLine.order_line_id, OrderCancellationLine.quantity).where(
-                OrderCancellationLine.cancellation_id == last.id
-            )
+            select(
+                col(OrderCancellationLine.order_line_id), col(OrderCancellationLine.quantity)
+            ).where(col(OrderCancellationLine.cancellation_id) == last.id)
         ).all()
     }
     if lines is None:

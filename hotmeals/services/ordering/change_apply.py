@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Order, OrderChange, OrderLine, OrderLineAddOn, Payment
 from hotmeals.domain.errors import DomainError
@@ -199,10 +199,10 @@ def _insert_added(
                 "moved_from_date": None,
             }
         )
-    table: Any = OrderLine.__table__
-    returned = session.execute(insert(table).returning(table.c.id), rows).all()
+    table: Any = OrderLine
+    returned = session.execute(insert(table.__table__).returning(table.__table__.c.id), rows).all()
     ids = sorted(row[0] for row in returned)  # one INSERT: ids ascend in row order
-    sold = [
+    addon_rows = [
         {
             "order_line_id": line_id,
             "addon_id": addon.id,
@@ -212,8 +212,9 @@ def _insert_added(
         for line_id, (_, checked) in zip(ids, added, strict=True)
         for addon in checked.addons
     ]
-    if sold:
-        session.execute(insert(OrderLineAddOn.__table__), sold)
+    if addon_rows:
+        addon_table: Any = OrderLineAddOn
+        session.execute(insert(addon_table.__table__), addon_rows)
 
 
 def tax_within(plan: ChangePlan, diff: int) -> int:
@@ -232,7 +233,9 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
     step still holds (cut-offs ahead, lines active, the meals still served) and the order
     still costs what was paid; otherwise it is dropped and the charge is voided by
     ``complete_change_payment`` (or the reconciliation). True when applied."""
-    change = session.exec(select(OrderChange).where(OrderChange.payment_id == payment.id)).first()
+    change = session.exec(
+        select(OrderChange).where(col(OrderChange.payment_id) == payment.id)
+    ).first()
     if change is None or change.state != PAYING:
         return False
     now = clock.now()

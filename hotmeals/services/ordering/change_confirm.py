@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.errors import DomainError
@@ -90,7 +90,7 @@ def _confirm_step(
     if request_key:
         seen = session.exec(
             select(OrderChange).where(
-                OrderChange.order_id == order_id, OrderChange.request_key == request_key
+                col(OrderChange.order_id) == order_id, col(OrderChange.request_key) == request_key
             )
         ).first()
         if seen is not None:

@@ -5,10 +5,11 @@ approved change payments that paid for nothing given back (the periodic job's pa
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import replace
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
@@ -46,8 +47,8 @@ def close_stale_payments(session: Session, order_id: int) -> None:
     (declined, expired): then it is a draft again or dropped."""
     for change, payment in session.exec(
         select(OrderChange, Payment)
-        .join(Payment, Payment.id == OrderChange.payment_id)
-        .where(OrderChange.order_id == order_id, OrderChange.state == PAYING)
+        .join(Payment, col(Payment.id) == OrderChange.payment_id)
+        .where(col(OrderChange.order_id) == order_id, col(OrderChange.state) == PAYING)
     ).all():
         if payment.state in LIVE:
             raise DomainError("order_change_in_progress", field="order_id")
@@ -59,11 +60,11 @@ def back_to_draft(session: Session, change: OrderChange) -> None:
     """A change whose payment failed: a draft again (so the parent can pay another way), or
     dropped when the order has another draft meanwhile."""
     other = session.exec(
-        select(OrderChange.id).where(
-            OrderChange.order_id == change.order_id,
-            OrderChange.state == DRAFT,
-            OrderChange.kind == MODIFY,
-            OrderChange.id != change.id,
+        select(col(OrderChange.id)).where(
+            col(OrderChange.order_id) == change.order_id,
+            col(OrderChange.state) == DRAFT,
+            col(OrderChange.kind) == MODIFY,
+            col(OrderChange.id) != change.id,
         )
     ).first()
     change.state = DRAFT if (change.kind == MODIFY and other is None) else DROPPED
@@ -126,19 +127,23 @@ def _stray_attempt(session: Session, *, change_id: int, payment_id: int | None) 
     return payment.id
 
 
+def _ids(found: Sequence[int | None]) -> list[int]:
+    return [x for x in found if x is not None]
+
+
 def _open_attempts(session: Session, *, order_id: int) -> list[int]:
     """The order's change payments Converge has not had the last word on."""
-    return list(
+    return _ids(
         session.exec(
-            select(Payment.id)
+            select(col(Payment.id))
             .where(
-                Payment.order_id == order_id,
-                Payment.purpose == Purpose.ORDER_CHANGE,
-                Payment.state != PaymentState.APPROVED,
-                Payment.closed_at.is_(None),
-                Payment.duplicate_of_id.is_(None),
+                col(Payment.order_id) == order_id,
+                col(Payment.purpose) == Purpose.ORDER_CHANGE,
+                col(Payment.state) != PaymentState.APPROVED,
+                col(Payment.closed_at).is_(None),
+                col(Payment.duplicate_of_id).is_(None),
             )
-            .order_by(Payment.id)
+            .order_by(col(Payment.id))
         ).all()
     )
 
@@ -182,14 +187,16 @@ def change_of_payment(session: Session, *, parent_id: int, payment_id: object) -
     payment = get_payment(session, key, parent_id)
     if payment.purpose != Purpose.ORDER_CHANGE:
         raise DomainError("payment_not_found", field="payment_id")
-    change = session.exec(select(OrderChange).where(OrderChange.payment_id == payment.id)).first()
+    change = session.exec(
+        select(OrderChange).where(col(OrderChange.payment_id) == payment.id)
+    ).first()
     if change is None:
         # A draft paid again with a newer attempt: this one belongs to the same order's
         # latest change (its sale, if any, is voided by ``settle``).
         change = session.exec(
             select(OrderChange)
-            .where(OrderChange.order_id == payment.order_id)
-            .order_by(OrderChange.id.desc())
+            .where(col(OrderChange.order_id) == payment.order_id)
+            .order_by(col(OrderChange.id).desc())
         ).first()
     if change is None:
         raise DomainError("payment_not_found", field="payment_id")
@@ -200,20 +207,20 @@ def _orphan_change_payments(session: Session, *, payment_id: int | None = None) 
     """Approved ORDER_CHANGE payments that paid for no change and are not refunded yet: the
     change was dropped, set back to a draft (a browser reported a failure, Converge made the
     sale after all), or is paid by a newer attempt."""
-    refunded = select(Refund.payment_id).where(Refund.state.in_(list(RESERVING)))
-    applied = select(OrderChange.payment_id).where(
-        OrderChange.state == APPLIED, OrderChange.payment_id.is_not(None)
+    refunded = select(col(Refund.payment_id)).where(col(Refund.state).in_(list(RESERVING)))
+    applied = select(col(OrderChange.payment_id)).where(
+        col(OrderChange.state) == APPLIED, col(OrderChange.payment_id).is_not(None)
     )
-    query = select(Payment.id).where(
-        Payment.purpose == Purpose.ORDER_CHANGE,
-        Payment.state == PaymentState.APPROVED,
-        Payment.duplicate_of_id.is_(None),  # voided on their own (payments service)
-        Payment.id.not_in(refunded),
-        Payment.id.not_in(applied),
+    query = select(col(Payment.id)).where(
+        col(Payment.purpose) == Purpose.ORDER_CHANGE,
+        col(Payment.state) == PaymentState.APPROVED,
+        col(Payment.duplicate_of_id).is_(None),  # voided on their own (payments service)
+        col(Payment.id).not_in(refunded),
+        col(Payment.id).not_in(applied),
     )
     if payment_id is not None:
-        query = query.where(Payment.id == payment_id)
-    return list(session.exec(query.order_by(Payment.id)).all())
+        query = query.where(col(Payment.id) == payment_id)
+    return _ids(session.exec(query.order_by(col(Payment.id))).all())
 
 
 def dropped_change_payments(session: Session) -> list[int]:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     Child,
@@ -131,13 +131,13 @@ def load_for_change(session: Session, order: Order) -> ChangeLoaded:
         children = {
             c.id or 0: c
             for c in session.exec(
-                select(Child).where(Child.id.in_(sorted({x.child_id for x in base.lines})))
+                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in base.lines})))
             ).all()
         }
         meals = {
             m.id or 0: m
             for m in session.exec(
-                select(Meal).where(Meal.id.in_(sorted({x.meal_id for x in base.lines})))
+                select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in base.lines})))
             ).all()
         }
     return ChangeLoaded(base=base, children=children, meals=meals)
@@ -159,9 +159,9 @@ def line_order(session: Session, *, parent_id: int, order_line_id: object, lock:
     """The order of the parent's order line ``order_line_id`` (locked when ``lock``)."""
     key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
     found = session.exec(
-        select(OrderLine.order_id, Order.parent_id)
-        .join(Order, Order.id == OrderLine.order_id)
-        .where(OrderLine.id == key)
+        select(col(OrderLine.order_id), col(Order.parent_id))
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .where(col(OrderLine.id) == key)
     ).first()
     if found is None or found[1] != parent_id:
         raise DomainError("order_change_line_not_found", field="order_line_id")
@@ -193,24 +193,30 @@ def find_draft(
     found = session.exec(
         select(OrderChange)
         .where(
-            OrderChange.order_id == order.id,
-            OrderChange.state == DRAFT,
-            OrderChange.kind == MODIFY,
+            col(OrderChange.order_id) == order.id,
+            col(OrderChange.state) == DRAFT,
+            col(OrderChange.kind) == MODIFY,
         )
-        .order_by(OrderChange.id)
+        .order_by(col(OrderChange.id))
     ).first()
     if found is None and create:
-        found = OrderChange(
-            order_id=order.id or 0,
-            parent_id=order.parent_id,
-            kind=MODIFY,
-            state=DRAFT,
-            created_at=now,
-            updated_at=now,
-        )
-        session.add(found)
-        session.flush()
+        found = new_change(session, order, kind=MODIFY, now=now)
     return found
+
+
+def new_change(session: Session, order: Order, *, kind: str, now: datetime) -> OrderChange:
+    """A new draft change of ``kind`` (modify or move) for the order, flushed (its id set)."""
+    change = OrderChange(
+        order_id=order.id or 0,
+        parent_id=order.parent_id,
+        kind=kind,
+        state=DRAFT,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(change)
+    session.flush()
+    return change
 
 
 def draft_steps(session: Session, change_id: int | None) -> list[OrderChangeLine]:
@@ -219,8 +225,8 @@ def draft_steps(session: Session, change_id: int | None) -> list[OrderChangeLine
     return list(
         session.exec(
             select(OrderChangeLine)
-            .where(OrderChangeLine.change_id == change_id)
-            .order_by(OrderChangeLine.id)
+            .where(col(OrderChangeLine.change_id) == change_id)
+            .order_by(col(OrderChangeLine.id))
         ).all()
     )
 

@@ -3,7 +3,7 @@ the change and its payment, with the message in the parent's language."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session
 
@@ -58,13 +58,15 @@ def result_of(
     order = session.get(Order, change.order_id)
     assert order is not None
     payment = session.get(Payment, change.payment_id) if change.payment_id else None
-    common = {
-        "order_id": order.id or 0,
-        "order_number": order.number,
-        "change_id": change.id or 0,
-        "difference_cents": change.amount_cents,
-        "payment_id": change.payment_id,
-    }
+    common = ChangeResult(
+        status="",
+        order_id=order.id or 0,
+        order_number=order.number,
+        change_id=change.id or 0,
+        difference_cents=change.amount_cents,
+        message="",
+        payment_id=change.payment_id,
+    )
     if change.state == APPLIED:
         refund_cents = refund_cents or max(-change.amount_cents, 0)
         message = _applied_message(order, change, lang)
@@ -75,15 +77,16 @@ def result_of(
                 number=order.number,
                 amount=format_money(-change.amount_cents, lang),
             )
-        return ChangeResult(
+        return replace(
+            common,
             status="applied",
             message=message,
             refund_cents=refund_cents,
             refund_ok=refund_ok,
-            **common,
         )
     if change.state == DROPPED:
-        return ChangeResult(
+        return replace(
+            common,
             status="dropped",
             message=t(
                 "order_change.dropped",
@@ -91,11 +94,10 @@ def result_of(
                 number=order.number,
                 amount=format_money(max(change.amount_cents, 0), lang),
             ),
-            **common,
         )
     if payment is not None and payment.state in LIVE:
-        return ChangeResult(
-            status="pending", message=t("order_change.pending", lang, number=order.number), **common
+        return replace(
+            common, status="pending", message=t("order_change.pending", lang, number=order.number)
         )
     reason = (payment.result_message if payment else None) or "DECLINED"
     # The Lightbox closed (onCancelled) or failed (onError): not a decline of the card.
@@ -104,4 +106,4 @@ def result_of(
         if reason.strip().upper() in ("CANCELLED", "CANCELED", "ERROR")
         else "order_change.declined"
     )
-    return ChangeResult(status="declined", message=t(key, lang, reason=reason), **common)
+    return replace(common, status="declined", message=t(key, lang, reason=reason))

@@ -185,13 +185,13 @@ def _load_rest(session: Session, orders: list[Order]) -> dict[int, LoadedOrder]:
     approved: dict[int, list[Payment]] = {oid: [] for oid in ids}
     for payment in session.exec(
         select(Payment)
-        .where(col(Payment.order_id).in_(ids), Payment.state == PaymentState.APPROVED)
+        .where(col(Payment.order_id).in_(ids), col(Payment.state) == PaymentState.APPROVED)
         .order_by(col(Payment.id))
     ).all():
         approved[payment.order_id or 0].append(payment)
     change_payments: dict[int, list[int]] = {oid: [] for oid in ids}
     for oid, pid in session.exec(
-        select(OrderChange.order_id, OrderChange.payment_id).where(
+        select(col(OrderChange.order_id), col(OrderChange.payment_id)).where(
             col(OrderChange.order_id).in_(ids),
             col(OrderChange.state).in_(CHANGE_PAID_STATES),
             col(OrderChange.payment_id).is_not(None),
@@ -203,14 +203,14 @@ def _load_rest(session: Session, orders: list[Order]) -> dict[int, LoadedOrder]:
     for oid, lo in out.items():
         lo.payments, lo.strays = split_order_payments(lo.order, approved[oid], change_payments[oid])
         kept |= {p.id for p in lo.payments}
-    for refund, oid in session.exec(
-        select(Refund, Payment.order_id)
+    for refund, order_id in session.exec(
+        select(Refund, col(Payment.order_id))
         .join(Payment, col(Payment.id) == Refund.payment_id)
         .where(col(Payment.order_id).in_(ids))
         .order_by(col(Refund.id))
         .execution_options(populate_existing=True)
     ).all():
-        lo = out[oid or 0]
+        lo = out[order_id or 0]
         (lo.refunds if refund.payment_id in kept else lo.stray_refunds).append(refund)
     return out
 
@@ -221,24 +221,24 @@ def pays_for_order() -> Any:
     applied (or being applied)."""
     other = aliased(Payment)
     earlier = exists().where(
-        other.order_id == Payment.order_id,
-        other.purpose == Purpose.ORDER,
-        other.state == PaymentState.APPROVED,
-        other.duplicate_of_id.is_(None),
-        other.id != Payment.id,
+        col(other.order_id) == Payment.order_id,
+        col(other.purpose) == Purpose.ORDER,
+        col(other.state) == PaymentState.APPROVED,
+        col(other.duplicate_of_id).is_(None),
+        col(other.id) != Payment.id,
         or_(
-            other.verified_at < Payment.verified_at,
-            and_(other.verified_at == Payment.verified_at, other.id < Payment.id),
+            col(other.verified_at) < Payment.verified_at,
+            and_(col(other.verified_at) == Payment.verified_at, col(other.id) < Payment.id),
         ),
     )
-    changes = select(OrderChange.payment_id).where(
-        OrderChange.state.in_(CHANGE_PAID_STATES), OrderChange.payment_id.is_not(None)
+    changes = select(col(OrderChange.payment_id)).where(
+        col(OrderChange.state).in_(CHANGE_PAID_STATES), col(OrderChange.payment_id).is_not(None)
     )
     return and_(
-        Payment.duplicate_of_id.is_(None),
+        col(Payment.duplicate_of_id).is_(None),
         or_(
-            and_(Payment.purpose == Purpose.ORDER, ~earlier),
-            and_(Payment.purpose == Purpose.ORDER_CHANGE, Payment.id.in_(changes)),
+            and_(col(Payment.purpose) == Purpose.ORDER, ~earlier),
+            and_(col(Payment.purpose) == Purpose.ORDER_CHANGE, col(Payment.id).in_(changes)),
         ),
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Meal, Order, OrderChange, Parent, Refund
 from hotmeals.domain.money import format_money
@@ -30,8 +30,8 @@ def queue_cancel_mail(
     lang = normalize_lang(parent.language)
     names = dict(
         session.exec(
-            select(Child.id, Child.first_name).where(
-                Child.id.in_(sorted({x.child_id for x in loaded.lines}) or [0])
+            select(col(Child.id), col(Child.first_name)).where(
+                col(Child.id).in_(sorted({x.child_id for x in loaded.lines}) or [0])
             )
         ).all()
     )
@@ -40,11 +40,11 @@ def queue_cancel_mail(
         french = {
             mid: name
             for mid, name in session.exec(
-                select(Meal.id, Meal.name_fr).where(
-                    Meal.id.in_(sorted({x.meal_id for x in loaded.lines}) or [0])
+                select(col(Meal.id), col(Meal.name_fr)).where(
+                    col(Meal.id).in_(sorted({x.meal_id for x in loaded.lines}) or [0])
                 )
             ).all()
-            if name
+            if mid is not None and name
         }
     items = []
     for line in loaded.lines:

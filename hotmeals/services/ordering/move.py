@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
+from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     Child,
@@ -42,6 +43,7 @@ from hotmeals.services.ordering.change_plan import (
     ensure_changeable,
     line_order,
     load_for_change,
+    new_change,
     parse_id,
     plan_change,
 )
@@ -54,23 +56,25 @@ from hotmeals.services.submissions import checked_key
 
 def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: date) -> list:
     query = (
-        select(OrderLine, Order, Vendor, Child, Meal)
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(Vendor, Vendor.id == OrderLine.vendor_id)
-        .join(Child, Child.id == OrderLine.child_id)
-        .outerjoin(Meal, Meal.id == OrderLine.meal_id)
+        select_rows(OrderLine, Order, Vendor, Child, Meal)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Vendor, col(Vendor.id) == OrderLine.vendor_id)
+        .join(Child, col(Child.id) == OrderLine.child_id)
+        .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
         .where(
-            Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in PAID_STATUSES]),
-            OrderLine.status == LineStatus.ACTIVE,
+            col(Order.parent_id) == parent_id,
+            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            col(OrderLine.status) == LineStatus.ACTIVE,
         )
     )
     if line_id is not None:
-        query = query.where(OrderLine.id == line_id)
+        query = query.where(col(OrderLine.id) == line_id)
     else:
-        query = query.where(OrderLine.meal_date >= today)
+        query = query.where(col(OrderLine.meal_date) >= today)
     return list(
-        session.exec(query.order_by(OrderLine.meal_date, Child.first_name, OrderLine.id)).all()
+        session.execute(
+            query.order_by(col(OrderLine.meal_date), col(Child.first_name), col(OrderLine.id))
+        ).all()
     )
 
 
@@ -110,8 +114,8 @@ def _addons_of(session: Session, line_ids: list[int]) -> dict[int, list[OrderLin
     if line_ids:
         for row in session.exec(
             select(OrderLineAddOn)
-            .where(OrderLineAddOn.order_line_id.in_(line_ids))
-            .order_by(OrderLineAddOn.id)
+            .where(col(OrderLineAddOn.order_line_id).in_(line_ids))
+            .order_by(col(OrderLineAddOn.id))
         ).all():
             out.setdefault(row.order_line_id, []).append(row)
     return out
@@ -131,7 +135,7 @@ def get_meals_list(
     if child is not None:
         # Another parent's child (or none) is not found, not an empty list.
         own = session.exec(
-            select(Child.id).where(Child.id == child, Child.parent_id == parent_id)
+            select(col(Child.id)).where(col(Child.id) == child, col(Child.parent_id) == parent_id)
         ).first()
         if own is None:
             raise DomainError("child_not_found", field="child_id")
@@ -181,20 +185,20 @@ def get_dates_for_modify_meal(
     days = session.exec(
         select(MenuDay)
         .where(
-            MenuDay.school_id == child.school_id,
-            MenuDay.vendor_id == line.vendor_id,
-            MenuDay.meal_date >= today,
-            MenuDay.meal_date <= today + timedelta(days=DATES_DEFAULT_DAYS),
-            MenuDay.meal_date != line.meal_date,
-            MenuDay.is_closed == False,  # noqa: E712 - SQL
+            col(MenuDay.school_id) == child.school_id,
+            col(MenuDay.vendor_id) == line.vendor_id,
+            col(MenuDay.meal_date) >= today,
+            col(MenuDay.meal_date) <= today + timedelta(days=DATES_DEFAULT_DAYS),
+            col(MenuDay.meal_date) != line.meal_date,
+            col(MenuDay.is_closed) == False,  # noqa: E712 - SQL
         )
-        .order_by(MenuDay.meal_date)
+        .order_by(col(MenuDay.meal_date))
     ).all()
     served = set(
         session.exec(
-            select(MenuDayMeal.menu_day_id).where(
-                MenuDayMeal.menu_day_id.in_([d.id for d in days] or [0]),
-                MenuDayMeal.meal_id == line.meal_id,
+            select(col(MenuDayMeal.menu_day_id)).where(
+                col(MenuDayMeal.menu_day_id).in_([d.id for d in days] or [0]),
+                col(MenuDayMeal.meal_id) == line.meal_id,
             )
         ).all()
     )
@@ -236,16 +240,7 @@ def _move_step(
         now=now,
         lock=True,
     )
-    change = OrderChange(
-        order_id=order.id or 0,
-        parent_id=parent_id,
-        kind=MOVE,
-        state=DRAFT,
-        created_at=now,
-        updated_at=now,
-    )
-    session.add(change)
-    session.flush()
+    change = new_change(session, order, kind=MOVE, now=now)
     session.add(_move_line(change.id or 0, line, day))
     session.flush()
     return {"order_id": order.id, "change_id": change.id}
@@ -309,9 +304,9 @@ def _move_target(
     child = loaded.children[line.child_id]
     day = session.exec(
         select(MenuDay).where(
-            MenuDay.school_id == child.school_id,
-            MenuDay.vendor_id == line.vendor_id,
-            MenuDay.meal_date == target,
+            col(MenuDay.school_id) == child.school_id,
+            col(MenuDay.vendor_id) == line.vendor_id,
+            col(MenuDay.meal_date) == target,
         )
     ).first()
     vendor = loaded.vendors[line.vendor_id]
@@ -336,8 +331,8 @@ def _move_target(
             when=long_moment(target_closes, lang),
         )
     served = session.exec(
-        select(MenuDayMeal.meal_id).where(
-            MenuDayMeal.menu_day_id == day.id, MenuDayMeal.meal_id == line.meal_id
+        select(col(MenuDayMeal.meal_id)).where(
+            col(MenuDayMeal.menu_day_id) == day.id, col(MenuDayMeal.meal_id) == line.meal_id
         )
     ).first()
     if served is None:
@@ -355,13 +350,13 @@ def _move_repeat(
 ) -> int | None:
     line_key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
     found = session.exec(
-        select(OrderChange.id)
-        .join(Order, Order.id == OrderChange.order_id)
-        .join(OrderLine, OrderLine.order_id == Order.id)
+        select(col(OrderChange.id))
+        .join(Order, col(Order.id) == OrderChange.order_id)
+        .join(OrderLine, col(OrderLine.order_id) == Order.id)
         .where(
-            OrderLine.id == line_key,
-            Order.parent_id == parent_id,
-            OrderChange.request_key == key,
+            col(OrderLine.id) == line_key,
+            col(Order.parent_id) == parent_id,
+            col(OrderChange.request_key) == key,
         )
     ).first()
     return found

@@ -6,7 +6,8 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from sqlalchemy import case
-from sqlmodel import Session, func, select
+from sqlalchemy import select as select_rows
+from sqlmodel import Session, col, func, select
 
 from hotmeals.db.models import (
     AddOn,
@@ -63,10 +64,10 @@ def order_history(
         raise DomainError("invalid_history_tab", field="tab")
     lang = normalize_lang(lang)
     today = toronto_today(now or clock.now())
-    active = (OrderLine.status == LineStatus.ACTIVE) & (
-        OrderLine.quantity > OrderLine.cancelled_quantity
+    active = (col(OrderLine.status) == LineStatus.ACTIVE) & (
+        col(OrderLine.quantity) > OrderLine.cancelled_quantity
     )
-    upcoming = func.max(case((active & (OrderLine.meal_date >= today), 1), else_=0)).label(
+    upcoming = func.max(case((active & (col(OrderLine.meal_date) >= today), 1), else_=0)).label(
         "upcoming"
     )
     rows = session.exec(
@@ -74,16 +75,16 @@ def order_history(
             Order,
             upcoming,
             func.sum(OrderLine.quantity).label("items"),
-            func.sum(OrderLine.quantity - OrderLine.cancelled_quantity).label("active_items"),
+            func.sum(col(OrderLine.quantity) - OrderLine.cancelled_quantity).label("active_items"),
         )
-        .join(OrderLine, OrderLine.order_id == Order.id)
+        .join(OrderLine, col(OrderLine.order_id) == Order.id)
         .where(
-            Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in HISTORY_STATUSES]),
-            Order.placed_at.is_not(None),
+            col(Order.parent_id) == parent_id,
+            col(Order.status).in_([str(s) for s in HISTORY_STATUSES]),
+            col(Order.placed_at).is_not(None),
         )
-        .group_by(Order.id)
-        .order_by(Order.placed_at.desc(), Order.id.desc())
+        .group_by(col(Order.id))
+        .order_by(col(Order.placed_at).desc(), col(Order.id).desc())
     ).all()
     picked = [r for r in rows if bool(r[1]) == (tab == FUTURE)]
     ids = [r[0].id for r in picked]
@@ -94,18 +95,18 @@ def order_history(
     meals: dict[int, list[str]] = {}
     refunded: dict[int, int] = {}
     if ids:
-        for oid, day, kid, sold_as, meal_fr in session.exec(
-            select(
-                OrderLine.order_id,
-                OrderLine.meal_date,
-                Child.first_name,
-                OrderLine.meal_name,
-                Meal.name_fr,
+        for oid, day, kid, sold_as, meal_fr in session.execute(
+            select_rows(
+                col(OrderLine.order_id),
+                col(OrderLine.meal_date),
+                col(Child.first_name),
+                col(OrderLine.meal_name),
+                col(Meal.name_fr),
             )
-            .join(Child, Child.id == OrderLine.child_id)
-            .outerjoin(Meal, Meal.id == OrderLine.meal_id)
-            .where(OrderLine.order_id.in_(ids))
-            .order_by(OrderLine.order_id, OrderLine.meal_date, OrderLine.id)
+            .join(Child, col(Child.id) == OrderLine.child_id)
+            .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+            .where(col(OrderLine.order_id).in_(ids))
+            .order_by(col(OrderLine.order_id), col(OrderLine.meal_date), col(OrderLine.id))
         ).all():
             name = (meal_fr if lang == "fr" and meal_fr else None) or sold_as
             for found, value in ((dates, day), (kids, kid), (meals, name)):
@@ -113,13 +114,13 @@ def order_history(
                     found[oid].append(value)
         for oid, cents in session.exec(
             select(Payment.order_id, func.coalesce(func.sum(Refund.amount_cents), 0))
-            .join(Payment, Payment.id == Refund.payment_id)
+            .join(Payment, col(Payment.id) == Refund.payment_id)
             .where(
-                Payment.order_id.in_(ids),
-                Refund.state == RefundState.SUCCEEDED,
+                col(Payment.order_id).in_(ids),
+                col(Refund.state) == RefundState.SUCCEEDED,
                 pays_for_order(),  # never the void of a charge that paid for nothing
             )
-            .group_by(Payment.order_id)
+            .group_by(col(Payment.order_id))
         ).all():
             refunded[oid or 0] = int(cents)
     orders = []
@@ -193,21 +194,21 @@ def order_detail(
         children = {
             c.id or 0: c
             for c in session.exec(
-                select(Child).where(Child.id.in_(sorted({x.child_id for x in lines})))
+                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines})))
             ).all()
         }
         if french:
             meals = {
                 m.id or 0: m
                 for m in session.exec(
-                    select(Meal).where(Meal.id.in_(sorted({x.meal_id for x in lines})))
+                    select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in lines})))
                 ).all()
             }
             menu_options = {
                 m.id or 0: m
                 for m in session.exec(
                     select(MenuOption).where(
-                        MenuOption.id.in_(sorted({x.menu_option_id or 0 for x in lines}))
+                        col(MenuOption.id).in_(sorted({x.menu_option_id or 0 for x in lines}))
                     )
                 ).all()
             }
@@ -215,14 +216,16 @@ def order_detail(
                 m.id or 0: m
                 for m in session.exec(
                     select(MealOption).where(
-                        MealOption.id.in_(sorted({x.meal_option_id or 0 for x in lines}))
+                        col(MealOption.id).in_(sorted({x.meal_option_id or 0 for x in lines}))
                     )
                 ).all()
             }
             addon_ids = sorted({a.addon_id for v in loaded.addons.values() for a in v})
             addon_rows = {
                 a.id or 0: a
-                for a in session.exec(select(AddOn).where(AddOn.id.in_(addon_ids or [0]))).all()
+                for a in session.exec(
+                    select(AddOn).where(col(AddOn.id).in_(addon_ids or [0]))
+                ).all()
             }
     out_lines = []
     for line in lines:
