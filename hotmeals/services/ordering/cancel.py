@@ -87,6 +87,25 @@ def check_reason(
     return rid, (text or None)
 
 
+@dataclass(frozen=True)
+class CancelRequest:
+    """Why and under which key the parent cancels: the reason (with the Other entry's text)
+    and the request key that makes a retry answer the first cancel."""
+
+    reason_id: int | None
+    other_text: str | None
+    request_key: str
+
+
+def check_request(
+    session: Session, *, reason_id: object, other_text: object, request_key: object
+) -> CancelRequest:
+    """The reason and the request key of a cancel, checked."""
+    key = check_request_key(request_key)
+    rid, text = check_reason(session, reason_id, other_text)
+    return CancelRequest(reason_id=rid, other_text=text, request_key=key)
+
+
 def check_request_key(request_key: object) -> str:
     if not isinstance(request_key, str) or not 1 <= len(request_key.strip()) <= REQUEST_KEY_MAX:
         raise DomainError("cancel_request_key_invalid", field="request_key")
@@ -203,9 +222,7 @@ def apply_cancel(
     quantities: Mapping[int, int],
     *,
     kind: str,
-    request_key: str,
-    reason_id: int | None,
-    other_text: str | None,
+    request: CancelRequest,
     actor: str,
     lang: str,
     now: datetime,
@@ -219,7 +236,7 @@ def apply_cancel(
     ``refund_plan`` (net of every refund already reserved); the Refund rows are reserved here
     (no Converge call) and returned in ``plan.refunds`` for ``send_refunds``."""
     order = loaded.order
-    found = find_cancellation(session, order.id or 0, request_key)
+    found = find_cancellation(session, order.id or 0, request.request_key)
     if found is not None:
         return found
     if not can_cancel(OrderStatus(order.status)):
@@ -241,11 +258,11 @@ def apply_cancel(
         loaded,
         quantities,
         kind=kind,
-        request_key=request_key,
+        request_key=request.request_key,
         actor=actor,
         now=now,
-        reason_id=reason_id,
-        other_text=other_text,
+        reason_id=request.reason_id,
+        other_text=request.other_text,
     )
     refunds: list[PlannedRefund] = []
     if plan.refund_cents > 0:

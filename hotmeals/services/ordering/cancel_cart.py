@@ -17,11 +17,15 @@ from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
-from hotmeals.services.ordering.cancel import CancelPlan, find_cancellation
+from hotmeals.services.ordering.cancel import (
+    CancelPlan,
+    CancelRequest,
+    check_request,
+    find_cancellation,
+)
 from hotmeals.services.ordering.cancel_order import (
     CancelResult,
     cancellable_quantity,
-    check_inputs,
     finish_cancels,
     own_line,
     reserve_cancel,
@@ -268,15 +272,15 @@ async def confirm_cancel_cart(
     with its reason (``cancel_cart_line_blocked``): the orders are cancelled all or none.
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
-    rid, text, key = await db(
-        engine, check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await db(
+        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
     try:
         groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
     except DomainError as err:
         if err.code != "cancel_cart_empty":
             raise
-        done = await db(engine, _retried_cart, parent_id=parent_id, request_key=key)
+        done = await db(engine, _retried_cart, parent_id=parent_id, request_key=request.request_key)
         if not done:
             raise
         return await finish_cancels(done, lang, engine, gateway)
@@ -285,9 +289,7 @@ async def confirm_cancel_cart(
         _reserve_cart,
         parent_id=parent_id,
         groups=groups,
-        request_key=key,
-        reason_id=rid,
-        other_text=text,
+        request=request,
         lang=lang,
     )
     return await finish_cancels(plans, lang, engine, gateway)
@@ -298,9 +300,7 @@ def _reserve_cart(
     *,
     parent_id: int,
     groups: list[tuple[int, dict[int, int], list[int]]],
-    request_key: str,
-    reason_id: int | None,
-    other_text: str | None,
+    request: CancelRequest,
     lang: str,
 ) -> list[CancelPlan]:
     """Every order of the cancel cart in one transaction, all or nothing: when one
@@ -315,9 +315,7 @@ def _reserve_cart(
             order_id=order_id,
             quantities=quantities,
             kind="cart",
-            request_key=request_key,
-            reason_id=reason_id,
-            other_text=other_text,
+            request=request,
             lang=lang,
             drop_cart_ids=cart_ids,
         )

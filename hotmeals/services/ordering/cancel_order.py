@@ -41,9 +41,9 @@ from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     CancelPlan,
+    CancelRequest,
     apply_cancel,
-    check_reason,
-    check_request_key,
+    check_request,
     ensure_cancellable_line,
     find_cancellation,
     send_refunds,
@@ -121,15 +121,6 @@ def cancellable_quantity(
     return left
 
 
-def check_inputs(
-    session: Session, *, reason_id: object, other_text: object, request_key: object
-) -> tuple[int | None, str | None, str]:
-    """The reason and the request key of a cancel, checked: (reason id, other text, key)."""
-    key = check_request_key(request_key)
-    rid, text = check_reason(session, reason_id, other_text)
-    return rid, text, key
-
-
 def leave_cancel_cart(
     session: Session, loaded: LoadedOrder, parent_id: int, cart_ids: list[int] | None = None
 ) -> None:
@@ -159,9 +150,7 @@ def reserve_cancel(
     order_id: int,
     quantities: dict[int, int] | None,
     kind: str,
-    request_key: str,
-    reason_id: int | None,
-    other_text: str | None,
+    request: CancelRequest,
     lang: str,
     drop_cart_ids: list[int] | None = None,
     natural: bool = False,
@@ -175,13 +164,11 @@ def reserve_cancel(
         raise DomainError("order_not_found", field="order_id")
     wanted = quantities
     if wanted is None:
-        found = find_cancellation(session, order_id, request_key)
+        found = find_cancellation(session, order_id, request.request_key)
         if found is not None:
             return found
         if natural:
-            found = same_recent_cancel(
-                session, loaded, kind=kind, lines=None, reason_id=reason_id, other_text=other_text
-            )
+            found = same_recent_cancel(session, loaded, kind=kind, lines=None, request=request)
             if found is not None:
                 return found
         wanted = {
@@ -196,9 +183,7 @@ def reserve_cancel(
         loaded,
         wanted,
         kind=kind,
-        request_key=request_key,
-        reason_id=reason_id,
-        other_text=other_text,
+        request=request,
         actor=actor_of(parent_id),
         lang=lang,
         now=clock.now(),
@@ -220,8 +205,7 @@ def same_recent_cancel(
     *,
     kind: str,
     lines: dict[int, int | None] | None,
-    reason_id: int | None,
-    other_text: str | None,
+    request: CancelRequest,
 ) -> CancelPlan | None:
     """The order's last cancellation when this key-less cancel repeats it (see
     ``NATURAL_REPEAT_WINDOW``), under the order's row lock. ``lines`` None: the whole order
@@ -236,7 +220,9 @@ def same_recent_cancel(
     ).first()
     if last is None or last.kind != kind or last.request_key is None:
         return None
-    if last.reason_id != reason_id or (last.other_text or None) != (other_text or None):
+    if last.reason_id != request.reason_id or (last.other_text or None) != (
+        request.other_text or None
+    ):
         return None
     stamp = last.created_at if last.created_at.tzinfo else last.created_at.replace(tzinfo=UTC)
     if clock.now() - stamp > NATURAL_REPEAT_WINDOW:
@@ -318,8 +304,8 @@ async def cancel_order(
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
     request_key, natural = natural_key(request_key)
-    rid, text, key = await db(
-        engine, check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await db(
+        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
     plan = await db(
         engine,
@@ -328,9 +314,7 @@ async def cancel_order(
         order_id=oid,
         quantities=None,
         kind="order",
-        request_key=key,
-        reason_id=rid,
-        other_text=text,
+        request=request,
         lang=lang,
         natural=natural,
     )
@@ -359,8 +343,8 @@ async def cancel_meal(
     key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     request_key, natural = natural_key(request_key)
-    rid, text, key = await db(
-        engine, check_inputs, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await db(
+        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
     )
     oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
@@ -375,9 +359,7 @@ async def cancel_meal(
         order_id=oid,
         order_line_id=order_line_id,
         quantity=qty,
-        request_key=key,
-        reason_id=rid,
-        other_text=text,
+        request=request,
         lang=lang,
         natural=natural,
         all_left=quantity is None,
@@ -392,15 +374,13 @@ def _reserve_meal(
     order_id: int,
     order_line_id: int,
     quantity: int,
-    request_key: str,
-    reason_id: int | None,
-    other_text: str | None,
+    request: CancelRequest,
     lang: str,
     natural: bool = False,
     all_left: bool = False,
 ) -> CancelPlan:
     loaded = load_order(session, order_id=order_id, parent_id=parent_id, lock=True)
-    found = find_cancellation(session, order_id, request_key)
+    found = find_cancellation(session, order_id, request.request_key)
     if found is not None:
         return found
     if natural:
@@ -409,8 +389,7 @@ def _reserve_meal(
             loaded,
             kind="meal",
             lines={order_line_id: None if all_left else quantity},
-            reason_id=reason_id,
-            other_text=other_text,
+            request=request,
         )
         if found is not None:
             return found
@@ -425,9 +404,7 @@ def _reserve_meal(
         loaded,
         {order_line_id: quantity},
         kind="meal",
-        request_key=request_key,
-        reason_id=reason_id,
-        other_text=other_text,
+        request=request,
         actor=actor_of(parent_id),
         lang=lang,
         now=clock.now(),

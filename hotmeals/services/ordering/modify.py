@@ -6,11 +6,12 @@ difference, confirm it (``change_confirm``), and finish or report the payment of
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from hotmeals.db.models import OrderChangeLine
+from hotmeals.db.models import OrderChange, OrderChangeLine
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -103,10 +104,19 @@ def add_to_my_order(
             allergy_ack_at=now if checked.ack_text else None,
         )
     )
+    return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
+
+
+def _draft_changed(
+    session: Session, change: OrderChange, now: datetime, *, parent_id: int, lang: str
+) -> dict:
+    """The draft was changed now: ``modify_order_info`` of its order."""
     change.updated_at = now
     session.add(change)
     session.flush()
-    return modify_order_info(session=session, parent_id=parent_id, order_id=order.id, lang=lang)
+    return modify_order_info(
+        session=session, parent_id=parent_id, order_id=change.order_id, lang=lang
+    )
 
 
 def delete_from_modify_order(
@@ -132,10 +142,7 @@ def delete_from_modify_order(
         if change is None or step is None or step.change_id != change.id:
             raise DomainError("order_change_step_not_found", field="change_line_id")
         session.delete(step)
-        change.updated_at = now
-        session.add(change)
-        session.flush()
-        return modify_order_info(session=session, parent_id=parent_id, order_id=order.id, lang=lang)
+        return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
     line_key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
     loaded = load_for_change(session, order)
     line = loaded.line(line_key)
@@ -165,10 +172,7 @@ def delete_from_modify_order(
             change_id=change.id or 0, action=REMOVE, order_line_id=line.id, quantity=count
         )
     )
-    change.updated_at = now
-    session.add(change)
-    session.flush()
-    return modify_order_info(session=session, parent_id=parent_id, order_id=order.id, lang=lang)
+    return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
 
 
 def modify_order_info(
