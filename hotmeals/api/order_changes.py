@@ -4,7 +4,7 @@ MealOrderDetail, GetDatesForModifyMeal, ModifyMeal), plus two extensions for a c
 through the Lightbox (ModifyChangePaid after ``onApproval``, ModifyChangeDeclined after
 ``onDeclined`` / ``onError`` / ``onCancelled``).
 
-Thin callers of ``hotmeals.services.order_changes`` (the screens call the same functions).
+Thin callers of ``hotmeals.services.ordering`` (modify, move) (the screens call the same functions).
 Every call needs a parent token (401); another parent's order or line is "not found". Draft
 edits go through ``run_once`` with the ``Idempotency-Key`` header; ModifyConfirmOrder and
 ModifyMeal are repeat-safe by their request key (the ``Idempotency-Key`` header, or
@@ -33,7 +33,7 @@ from hotmeals.api.deps import (
 from hotmeals.api.envelope import ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
-from hotmeals.services import order_changes
+from hotmeals.services.ordering import modify, move
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 TAGS = ["Parent orders: modify an order, move a meal"]
@@ -371,7 +371,7 @@ class ChangeOut(BaseModel):
     refund_ok: bool = True
 
 
-def _change(result: order_changes.ChangeResult) -> dict:
+def _change(result: modify.ChangeResult) -> dict:
     return {
         "status": result.status,
         "order_id": result.order_id,
@@ -409,7 +409,7 @@ def _required(value: Any, code: str, field: str) -> Any:
 async def get_meals_list(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, MealsListIn, who.lang)
     data = await run(
-        order_changes.get_meals_list, parent_id=who.parent_id, child_id=body.child_id, lang=who.lang
+        move.get_meals_list, parent_id=who.parent_id, child_id=body.child_id, lang=who.lang
     )
     return ok(data, t("success", who.lang))
 
@@ -424,7 +424,7 @@ async def get_meals_list(request: Request, who: ParentClient = Depends(parent_co
 async def meal_order_detail(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, LineIdIn, who.lang)
     data = await run(
-        order_changes.meal_order_detail,
+        move.meal_order_detail,
         parent_id=who.parent_id,
         order_line_id=_required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
         lang=who.lang,
@@ -442,7 +442,7 @@ async def meal_order_detail(request: Request, who: ParentClient = Depends(parent
 async def get_dates_for_modify_meal(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, LineIdIn, who.lang)
     data = await run(
-        order_changes.get_dates_for_modify_meal,
+        move.get_dates_for_modify_meal,
         parent_id=who.parent_id,
         order_line_id=_required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
         lang=who.lang,
@@ -463,7 +463,7 @@ async def modify_meal(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ModifyMealIn, who.lang)
-    result = await order_changes.modify_meal(
+    result = await move.modify_meal(
         parent_id=who.parent_id,
         order_line_id=_required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
         new_date=body.date,
@@ -488,7 +488,7 @@ async def modify_meal(
 async def modify_order_info(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderIdIn, who.lang)
     data = await run(
-        order_changes.modify_order_info,
+        modify.modify_order_info,
         parent_id=who.parent_id,
         order_id=_required(body.order_id, "order_change_order_not_found", "order_id"),
         lang=who.lang,
@@ -513,7 +513,7 @@ async def add_to_my_order(
         who.parent_id,
         key,
         "add_to_my_order",
-        order_changes.add_to_my_order,
+        modify.add_to_my_order,
         order_id=_required(body.order_id, "order_change_order_not_found", "order_id"),
         child_id=body.child_id,
         meal_id=body.meal_id,
@@ -549,7 +549,7 @@ async def delete_from_modify_order(
         who.parent_id,
         key,
         "delete_from_modify_order",
-        order_changes.delete_from_modify_order,
+        modify.delete_from_modify_order,
         order_id=_required(body.order_id, "order_change_order_not_found", "order_id"),
         order_line_id=body.order_line_id,
         quantity=body.quantity,
@@ -572,7 +572,7 @@ async def modify_confirm_order(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ConfirmIn, who.lang)
-    result = await order_changes.modify_confirm_order(
+    result = await modify.modify_confirm_order(
         parent_id=who.parent_id,
         order_id=_required(body.order_id, "order_change_order_not_found", "order_id"),
         request_key=_key(key, body),
@@ -592,7 +592,7 @@ async def modify_confirm_order(
 )
 async def modify_change_paid(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangePaidIn, who.lang)
-    result = await order_changes.complete_change_payment(
+    result = await modify.complete_change_payment(
         parent_id=who.parent_id,
         payment_id=_required(body.payment_id, "payment_not_found", "payment_id"),
         txn_id=_required(body.ssl_txn_id, "payment_not_found", "ssl_txn_id"),
@@ -611,7 +611,7 @@ async def modify_change_paid(request: Request, who: ParentClient = Depends(paren
 async def modify_change_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangeDeclinedIn, who.lang)
     # Only a hint: the service asks Converge before believing it (issue 21).
-    result = await order_changes.change_payment_declined(
+    result = await modify.change_payment_declined(
         parent_id=who.parent_id,
         payment_id=_required(body.payment_id, "payment_not_found", "payment_id"),
         message=body.ssl_result_message or "DECLINED",

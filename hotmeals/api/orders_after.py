@@ -1,7 +1,7 @@
 """/api/v1 calls after the purchase (issue 10): order history and details, the cancel cart,
 cancel a whole order, cancel one meal, the cancel reasons.
 
-Thin callers of ``hotmeals.services.orders`` and ``hotmeals.services.cancellations`` (the
+Thin callers of ``hotmeals.services.ordering`` (queries, cancel_cart, cancel_order) (the
 order screens call the same functions). Every call needs a parent token (401); another
 parent's order, line or cancel-cart line is "No data found". Cancel-cart edits go through
 ``run_once`` with the ``Idempotency-Key`` header; the cancels themselves (CancelOrder,
@@ -9,7 +9,7 @@ CancelMeal, CancelCart) are repeat-safe by their request key: the ``Idempotency-
 (or ``request_key`` in the body): the same key cancels and refunds once, and a repeat answers
 what was done. CancelOrder and CancelMeal sent with neither are repeat-safe by their natural
 key (the same lines and quantities of the same order for the same reason, within
-``cancellations.NATURAL_REPEAT_WINDOW`` of the order's last cancel).
+``cancel_service.NATURAL_REPEAT_WINDOW`` of the order's last cancel).
 """
 
 from __future__ import annotations
@@ -36,7 +36,9 @@ from hotmeals.api.envelope import ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
-from hotmeals.services import cancellations, orders
+from hotmeals.services.ordering import cancel_cart as cancel_cart_service
+from hotmeals.services.ordering import cancel_order as cancel_service
+from hotmeals.services.ordering import queries
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 ORDERS = ["Parent orders: history and cancellations"]
@@ -398,7 +400,7 @@ class ReasonOut(BaseModel):
 )
 async def order_history(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, HistoryIn, who.lang)
-    data = await run(orders.order_history, parent_id=who.parent_id, tab=body.tab, lang=who.lang)
+    data = await run(queries.order_history, parent_id=who.parent_id, tab=body.tab, lang=who.lang)
     return ok(data, data["message"] or t("success", who.lang))
 
 
@@ -414,7 +416,7 @@ async def order_detail(request: Request, who: ParentClient = Depends(parent_cont
     if body.order_id is None:
         raise DomainError("order_not_found", field="order_id")
     data = await run(
-        orders.order_detail, parent_id=who.parent_id, order_id=body.order_id, lang=who.lang
+        queries.order_detail, parent_id=who.parent_id, order_id=body.order_id, lang=who.lang
     )
     return ok(data, t("success", who.lang))
 
@@ -426,7 +428,7 @@ async def order_detail(request: Request, who: ParentClient = Depends(parent_cont
     response_model=Envelope[list[ReasonOut]],
 )
 async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
-    rows = await run(cancellations.cancel_reasons, lang=who.lang)
+    rows = await run(cancel_service.cancel_reasons, lang=who.lang)
     return ok(rows, t("success" if rows else "no_data_found", who.lang))
 
 
@@ -437,7 +439,9 @@ async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
     response_model=Envelope[CancelCartDetailsOut],
 )
 async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
-    data = await run(cancellations.cancel_cart_details, parent_id=who.parent_id, lang=who.lang)
+    data = await run(
+        cancel_cart_service.cancel_cart_details, parent_id=who.parent_id, lang=who.lang
+    )
     return ok(data, data["message"] or t("success", who.lang))
 
 
@@ -463,7 +467,7 @@ async def add_to_cancel_cart(
         who.parent_id,
         key,
         "add_to_cancel_cart",
-        cancellations.add_to_cancel_cart,
+        cancel_cart_service.add_to_cancel_cart,
         order_line_id=body.order_line_id,
         quantity=body.quantity,
         lang=who.lang,
@@ -490,7 +494,7 @@ async def update_cancel_cart_quantity(
         who.parent_id,
         key,
         "update_cancel_cart",
-        cancellations.update_cancel_cart_quantity,
+        cancel_cart_service.update_cancel_cart_quantity,
         cancel_cart_id=body.cancel_cart_id,
         quantity=body.quantity,
         lang=who.lang,
@@ -517,7 +521,7 @@ async def delete_cancel_cart_item(
         who.parent_id,
         key,
         "delete_cancel_cart",
-        cancellations.delete_cancel_cart_item,
+        cancel_cart_service.delete_cancel_cart_item,
         cancel_cart_id=body.cancel_cart_id,
     )
     return ok(done.result, t("orders_after.cancel_cart_removed", who.lang))
@@ -529,7 +533,7 @@ async def delete_cancel_cart_item(
 def _request_key(header: str | None, body: ReasonFields) -> str | None:
     """The Idempotency-Key header, else the body's request_key, else None: CancelOrder and
     CancelMeal are then repeat-safe by their natural key (the same lines of the same order
-    just cancelled answer that cancel; ``cancellations.NATURAL_REPEAT_WINDOW``)."""
+    just cancelled answer that cancel; ``cancel_service.NATURAL_REPEAT_WINDOW``)."""
     for key in (header, body.request_key):
         if key is not None:
             if not KEY.match(key):
@@ -538,8 +542,8 @@ def _request_key(header: str | None, body: ReasonFields) -> str | None:
     return None
 
 
-async def _answer(who: ParentClient, result: cancellations.CancelResult):
-    count = await run(cancellations.cancel_cart_count, parent_id=who.parent_id)
+async def _answer(who: ParentClient, result: cancel_service.CancelResult):
+    count = await run(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
     data = {
         "order_ids": result.order_ids,
         "numbers": result.numbers,
@@ -571,7 +575,7 @@ async def cancel_order(
     body = await parse_body(request, CancelOrderIn, who.lang)
     if body.order_id is None:
         raise DomainError("order_not_found", field="order_id")
-    result = await cancellations.cancel_order(
+    result = await cancel_service.cancel_order(
         parent_id=who.parent_id,
         order_id=body.order_id,
         reason_id=body.reason_id,
@@ -597,7 +601,7 @@ async def cancel_meal(
     body = await parse_body(request, CancelMealIn, who.lang)
     if body.order_line_id is None:
         raise DomainError("order_line_not_found", field="order_line_id")
-    result = await cancellations.cancel_meal(
+    result = await cancel_service.cancel_meal(
         parent_id=who.parent_id,
         order_line_id=body.order_line_id,
         quantity=body.quantity,
@@ -622,7 +626,7 @@ async def cancel_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, CancelCartIn, who.lang)
-    result = await cancellations.confirm_cancel_cart(
+    result = await cancel_cart_service.confirm_cancel_cart(
         parent_id=who.parent_id,
         reason_id=body.reason_id,
         other_text=body.other_text,

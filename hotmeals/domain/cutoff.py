@@ -69,10 +69,17 @@ def _require_aware(now: datetime) -> None:
         raise ValueError("now must be an aware datetime")
 
 
+def before_cutoff(closes: datetime, now: datetime) -> bool:
+    """The one comparison of every cut-off rule: open strictly before the cut-off instant
+    ``closes``, closed from that instant on. Every order, cancel, change and move door asks
+    this (or ``is_open``), whatever message it then gives."""
+    return now < closes
+
+
 def is_open(rule: CutoffRule, meal_date: date, now: datetime) -> bool:
     """True strictly before the cut-off; closed from the cut-off instant on."""
     _require_aware(now)
-    return now < cutoff_at(rule, meal_date)
+    return before_cutoff(cutoff_at(rule, meal_date), now)
 
 
 def ensure_open(rule: CutoffRule, meal_date: date, now: datetime) -> None:

@@ -25,10 +25,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from hotmeals.domain.charges import ChargeRates, OrderCharges, OrderTerms, Promo, compute_charges
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.pricing import LineInput, price_line, tiers_from_text
+
+
+class RefundReason(StrEnum):
+    """Why money goes back to a card: the text a refund stores in ``Refund.reason`` (what
+    follows the reason, an order number or a change id, says which one). Receipts read it
+    back, so the stored words never change."""
+
+    CANCEL = "cancel of"
+    ORDER_CHANGE = "order change"
+    CHANGE_NOT_APPLIED = "order change not applied: the charge is voided"
+    ORDER_NOT_PLACED = "order not placed: the charge is voided"
+    DUPLICATE_SALE = "duplicate sale: voided"
+
+
+def cancel_refund_reason(kind: str, order_number: str) -> str:
+    """``order cancel of HM-123``: the refund of a cancel of ``kind`` (order, meal, cart)."""
+    return f"{kind} {RefundReason.CANCEL} {order_number}"
+
+
+def change_refund_reason(change_id: int | None) -> str:
+    """``order change 42``: the refund of an applied change that costs less."""
+    return f"{RefundReason.ORDER_CHANGE} {change_id}"
 
 
 def _non_negative_int(value: object, name: str) -> int:

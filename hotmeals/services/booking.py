@@ -42,14 +42,15 @@ from hotmeals.db.models import (
     Vendor,
 )
 from hotmeals.domain.allergy import MealVerdict, compose, meal_verdict
-from hotmeals.domain.cutoff import cutoff_at
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import cart, school_year
-from hotmeals.services.children import _as_id, own_child
+from hotmeals.services.children import as_id as _as_id
+from hotmeals.services.children import own_child
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.menu import (
     ADDON,
@@ -622,7 +623,7 @@ def week_choices(
                     reason=(first_day.closed_reason_fr if french else first_day.closed_reason_en)
                     or "",
                 )
-            elif now >= closes:
+            elif not before_cutoff(closes, now):
                 state = "past_cutoff"
                 note = t("meal_day_closed", lang, date=long_day(day, lang))
             meals = []

@@ -48,7 +48,7 @@ from hotmeals.domain.allergy import (
     ensure_can_add_composed,
 )
 from hotmeals.domain.charges import ChargeRates, Promo, compute_charges
-from hotmeals.domain.cutoff import cutoff_at, ensure_open
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at, ensure_open
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import (
@@ -61,7 +61,7 @@ from hotmeals.domain.pricing import (
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import school_year
-from hotmeals.services.children import _as_id
+from hotmeals.services.children import as_id as _as_id
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.menu import (
     ADDON,
@@ -786,7 +786,7 @@ def cart_summary(
     for line, menu_day, vendor, meal, portion, child, menu_option, meal_option in rows:
         problems = []
         closes = cutoff_at(cutoff_rule(vendor), menu_day.meal_date)
-        if now >= closes:
+        if not before_cutoff(closes, now):
             problems.append(t("cart_line_past_cutoff", lang))
         if (
             menu_day.is_closed

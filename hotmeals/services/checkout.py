@@ -71,7 +71,7 @@ from hotmeals.db.models import (
     Vendor,
 )
 from hotmeals.domain.charges import OrderTerms, check_promo, tax_label
-from hotmeals.domain.cutoff import cutoff_at
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
@@ -192,7 +192,7 @@ def _priced_cart(
             group["date"]
             for group in summary["groups"]
             for line in group["lines"]
-            if datetime.fromisoformat(line["cutoff_at"]) <= now
+            if not before_cutoff(datetime.fromisoformat(line["cutoff_at"]), now)
         )
         if past:
             raise DomainError("orderpay_cutoff_passed", day=_day(past[0], lang))
@@ -637,7 +637,9 @@ def _closed_days(session: Session, order_id: int, now: datetime) -> list[date]:
         .join(Vendor, Vendor.id == OrderLine.vendor_id)
         .where(OrderLine.order_id == order_id)
     ).all()
-    return sorted({day for day, vendor in rows if now >= cutoff_at(cutoff_rule(vendor), day)})
+    return sorted(
+        {day for day, vendor in rows if not before_cutoff(cutoff_at(cutoff_rule(vendor), day), now)}
+    )
 
 
 def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:

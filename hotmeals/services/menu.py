@@ -51,7 +51,7 @@ from hotmeals.domain.allergy import (
     meal_verdict,
     refused_extras_text,
 )
-from hotmeals.domain.cutoff import TORONTO, CutoffRule, cutoff_at
+from hotmeals.domain.cutoff import TORONTO, CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -59,7 +59,8 @@ from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.children import _as_id, own_child
+from hotmeals.services.children import as_id as _as_id
+from hotmeals.services.children import own_child
 from hotmeals.services.clock import now as utcnow
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
@@ -391,7 +392,7 @@ def portion_out(portion: PortionPrices, lang: str) -> dict:
 
 def _cutoff_out(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
     closes = cutoff_at(cutoff_rule(vendor), day)
-    return closes.isoformat(), now < closes
+    return closes.isoformat(), before_cutoff(closes, now)
 
 
 # --- GetDates -----------------------------------------------------------------------------------

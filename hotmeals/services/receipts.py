@@ -51,8 +51,11 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payments import DonationStatus, PaymentState, RefundState
 from hotmeals.domain.pricing import giveback
+from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.orders import HISTORY_STATUSES, LoadedOrder, load_order, size_label
+from hotmeals.services.ordering.labels import size_label
+from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
+from hotmeals.services.ordering.queries import HISTORY_STATUSES
 from hotmeals.settings import get_settings
 
 ORDER, CHANGE, DONATION = "order", "change", "donation"
@@ -520,7 +523,7 @@ def change_receipt(
     )
     refund_rows = session.exec(
         select(Refund)
-        .where(Refund.order_id == o.id, Refund.reason == f"order change {change_id}")
+        .where(Refund.order_id == o.id, Refund.reason == change_refund_reason(change_id))
         .order_by(Refund.id)
     ).all()
     refunds, refunded = _refund_rows(list(refund_rows), lang)

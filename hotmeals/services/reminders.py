@@ -61,7 +61,7 @@ from hotmeals.db.models import (
     ReminderSent,
     Vendor,
 )
-from hotmeals.domain.cutoff import TORONTO, cutoff_at, cutoff_day
+from hotmeals.domain.cutoff import TORONTO, before_cutoff, cutoff_at, cutoff_day
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
@@ -286,7 +286,7 @@ def _cutoff_candidates(
                 if cutoff_day(rule, day) != c:
                     continue
                 closes = cutoff_at(rule, day)
-                if now < closes:
+                if before_cutoff(closes, now):
                     out[(vendor.id or 0, day)] = (c, closes)
     return out
 
@@ -533,7 +533,7 @@ def menu_round(session: Session, *, now: datetime) -> int:
         else:
             what = t("remind.menu.withdrawn", lang)
         closes = cutoff_at(cutoff_rule(vendor), day)
-        if now < closes:
+        if before_cutoff(closes, now):
             then = t("remind.menu.cancel_before", lang, closes=long_moment(closes, lang))
         else:
             then = t(

@@ -135,7 +135,7 @@ def cents(text: str) -> int:
 def fill_cancel_cart(app: AppServer, order_id: int) -> None:
     """One meal of the order's first line in the demo parent's cancel cart (the service)."""
     from hotmeals.db.models import OrderLine
-    from hotmeals.services.cancellations import add_to_cancel_cart
+    from hotmeals.services.ordering.cancel_cart import add_to_cancel_cart
 
     engine = make_engine(app.env["DATABASE_URL"])
     try:

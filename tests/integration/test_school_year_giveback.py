@@ -27,11 +27,10 @@ from hotmeals.services import (
     children,
     clock,
     giveback,
-    order_changes,
-    orders,
     reference,
     school_year,
 )
+from hotmeals.services.ordering import modify, queries
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -104,7 +103,7 @@ def test_adding_a_meal_to_a_paid_order_is_gated_too(engine, monkeypatch):
     monkeypatch.setattr(clock, "now", lambda: SEPTEMBER)
     with session_scope(engine) as s:
         code = _refused_code(
-            lambda: order_changes.add_to_my_order(
+            lambda: modify.add_to_my_order(
                 session=s, parent_id=pid, order_id=oid, child_id=cid, meal_id=1, date="2026-09-14"
             )
         )
@@ -198,7 +197,7 @@ def test_archive_hides_from_booking_and_keeps_the_history(engine):
             )
         )
         assert code == "child_not_found"
-        past = orders.order_history(s, parent_id=pid, tab="past", now=SEPTEMBER)
+        past = queries.order_history(s, parent_id=pid, tab="past", now=SEPTEMBER)
         assert len(past["orders"]) == 1
 
 

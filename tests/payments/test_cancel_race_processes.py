@@ -31,11 +31,11 @@ from tests.payments.support import PATIENT, SimServer
 
 
 def _racer(url: str, settings: Any, call: str, kwargs: dict, barrier: Any, out: Any) -> None:
-    from hotmeals.services import cancellations, order_changes
+    from hotmeals.services.ordering import cancel_order, move
 
     fn = {
-        "cancel_meal": cancellations.cancel_meal,
-        "modify_meal": order_changes.modify_meal,
+        "cancel_meal": cancel_order.cancel_meal,
+        "modify_meal": move.modify_meal,
     }[call]
     engine = make_engine(url)
 

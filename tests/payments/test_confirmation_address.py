@@ -13,7 +13,8 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, Meal, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import checkout, orders
+from hotmeals.services import checkout
+from hotmeals.services.ordering import queries
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     gateway,
@@ -60,7 +61,7 @@ async def test_a_paid_order_is_shown_by_its_number_to_its_parent_only(
     assert tax["label"] == "Taxe (TVH 13\u00a0%)" and shown["tax_bps"] == 1300
     # The history card says whose meals and which (issue 20), in one statement with the days.
     with session_scope(pay_engine) as s:
-        history = orders.order_history(s, parent_id=shop["parent_id"], lang="en")
+        history = queries.order_history(s, parent_id=shop["parent_id"], lang="en")
         kid = s.get(Child, shop["children"][0]).first_name
         meal = s.get(Meal, shop["meal_id"]).name_en
     card = next(o for o in history["orders"] if o["number"] == started.order_number)

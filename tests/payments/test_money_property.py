@@ -34,7 +34,8 @@ from hotmeals.db.models import Order, OrderChange, OrderLine, Payment, PriceTier
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cancellations, cards, checkout, order_changes, payments
+from hotmeals.services import cards, checkout, payments
+from hotmeals.services.ordering import cancel_order, change_payment, modify, move
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -79,7 +80,7 @@ async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await checkout.void_orphan_payments(engine=engine, gateway=gw)
-    await order_changes.void_dropped_change_payments(engine=engine, gateway=gw)
+    await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
     await payments.void_duplicate_payments(engine=engine, gateway=gw)
     await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)
     await payments.resend_failed_refunds(now=now, engine=engine, gateway=gw)
@@ -226,7 +227,7 @@ async def _step(
             return
         order_id = placed[n % len(placed)]
         with session_scope(engine) as s:
-            order_changes.add_to_my_order(
+            modify.add_to_my_order(
                 session=s,
                 parent_id=pid,
                 order_id=order_id,
@@ -236,7 +237,7 @@ async def _step(
             )
         card, pay_gw = await _paying(engine, gw, sim, shop, op[2], impatient)
         call = (
-            order_changes.modify_confirm_order,
+            modify.modify_confirm_order,
             {"parent_id": pid, "order_id": order_id, "request_key": f"m{step}", "card_id": card},
         )
         calls.append(call)
@@ -251,7 +252,7 @@ async def _step(
             _set_price(engine, shop, op[2])
         card, pay_gw = await _paying(engine, gw, sim, shop, op[3], impatient)
         call = (
-            order_changes.modify_meal,
+            move.modify_meal,
             {
                 "parent_id": pid,
                 "order_line_id": line_id,
@@ -270,7 +271,7 @@ async def _step(
     elif kind == "cancel":
         placed = _placed_orders(engine, pid)
         if placed:
-            await cancellations.cancel_order(
+            await cancel_order.cancel_order(
                 parent_id=pid,
                 order_id=placed[n % len(placed)],
                 reason_id=shop["reason_id"],
@@ -349,7 +350,7 @@ async def _approve(engine: Engine, gw, pid: int, tab: dict, txn: str) -> None:
             parent_id=pid, payment_id=tab["id"], txn_id=txn, engine=engine, gateway=gw
         )
     else:
-        await order_changes.complete_change_payment(
+        await modify.complete_change_payment(
             parent_id=pid, payment_id=tab["id"], txn_id=txn, engine=engine, gateway=gw
         )
 
@@ -365,7 +366,7 @@ async def _report(engine: Engine, gw, pid: int, tab: dict, outcome: str) -> None
             gateway=gw,
         )
     else:
-        await order_changes.change_payment_declined(
+        await modify.change_payment_declined(
             parent_id=pid,
             payment_id=tab["id"],
             message=outcome.upper(),

@@ -23,7 +23,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cards, checkout, order_changes, orders, payments
+from hotmeals.services import cards, checkout, payments
+from hotmeals.services.ordering import change_payment, modify, queries
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
     monday_in,
@@ -93,7 +94,7 @@ async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) ->
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await checkout.void_orphan_payments(engine=engine, gateway=gw)
-    await order_changes.void_dropped_change_payments(engine=engine, gateway=gw)
+    await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
     await payments.void_duplicate_payments(engine=engine, gateway=gw)
     await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)
 
@@ -287,7 +288,7 @@ async def test_modify_change_declined_after_a_real_sale_applies_the_change(
     )
     pid = shop["parent_id"]
     with session_scope(pay_engine) as s:
-        order_changes.add_to_my_order(
+        modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -295,12 +296,12 @@ async def test_modify_change_declined_after_a_real_sale_applies_the_change(
             meal_id=shop["meal_id"],
             date=monday_in(4).isoformat(),
         )
-    started = await order_changes.modify_confirm_order(
+    started = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="k1", engine=pay_engine, gateway=gateway
     )
     assert started.status == "pay"
     pay_with_lost_answer(live_sim, started.hosted.token, started.hosted.invoice_number)
-    result = await order_changes.change_payment_declined(
+    result = await modify.change_payment_declined(
         parent_id=pid,
         payment_id=started.payment_id,
         message="error",
@@ -322,7 +323,7 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
     )
     pid = shop["parent_id"]
     with session_scope(pay_engine) as s:
-        order_changes.add_to_my_order(
+        modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -330,10 +331,10 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
             meal_id=shop["meal_id"],
             date=monday_in(4).isoformat(),
         )
-    first = await order_changes.modify_confirm_order(
+    first = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="k1", engine=pay_engine, gateway=gateway
     )
-    told = await order_changes.change_payment_declined(
+    told = await modify.change_payment_declined(
         parent_id=pid,
         payment_id=first.payment_id,
         message="DECLINED",
@@ -342,7 +343,7 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
     )
     assert told.status == "declined"
     lightbox_submit(live_sim, first.hosted.token)  # paid after all, answer lost
-    second = await order_changes.modify_confirm_order(
+    second = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="k2", engine=pay_engine, gateway=gateway
     )
     assert second.status == "pay" and second.payment_id != first.payment_id
@@ -350,12 +351,12 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
     [void] = rows(pay_engine, Refund, payment_id=first.payment_id)
     assert (void.kind, void.state) == ("VOID", "SUCCEEDED")
     txn = lightbox_submit(live_sim, second.hosted.token)["response"]["ssl_txn_id"]
-    done = await order_changes.complete_change_payment(
+    done = await modify.complete_change_payment(
         parent_id=pid, payment_id=second.payment_id, txn_id=txn, engine=pay_engine, gateway=gateway
     )
     assert done.status == "applied"
     with session_scope(pay_engine) as s:
-        shown = orders.order_detail(s, parent_id=pid, order_id=order_id)
+        shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
     assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
     assert [v["payment_id"] for v in shown["voided_attempts"]] == [first.payment_id]
 
@@ -437,7 +438,7 @@ async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
     assert len(rows(pay_engine, Payment, duplicate_of_id=started.payment_id)) == 1
     assert len(sim_txns(live_sim, started.hosted.invoice_number, "VOID")) == 1
     with session_scope(pay_engine) as s:
-        shown = orders.order_detail(s, parent_id=shop["parent_id"], order_id=placed.order_id)
+        shown = queries.order_detail(s, parent_id=shop["parent_id"], order_id=placed.order_id)
         kinds = [e.kind for e in s.exec(select(AuditEvent)).all()]
     assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
     assert [(v["payment_id"], v["state"]) for v in shown["voided_attempts"]] == [
@@ -487,8 +488,8 @@ async def test_order_pages_count_this_orders_refunds_only(
     assert [r.status for r in results] == ["placed", "voided"]
     order_id = results[0].order_id
     with session_scope(pay_engine) as s:
-        shown = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id, lang="fr")
-        listed = orders.order_history(s, parent_id=shop["parent_id"], tab="future")
+        shown = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id, lang="fr")
+        listed = queries.order_history(s, parent_id=shop["parent_id"], tab="future")
     assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
     [extra] = shown["voided_attempts"]
     assert extra["payment_id"] == tabs[1].payment_id and extra["state"] == "SUCCEEDED"

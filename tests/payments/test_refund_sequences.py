@@ -24,7 +24,7 @@ from hotmeals.db.models import Order, OrderLine, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cancellations
+from hotmeals.services.ordering import cancel_cart, cancel_order, modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import WEEKS, make_shop, monday_in, paid_order
 from tests.payments.service_support import live_sim, pay_engine  # noqa: F401 - fixtures
@@ -68,7 +68,6 @@ def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
 
 
 async def _step(engine, gateway, shop, order_id, step) -> None:
-    from hotmeals.services import order_changes
 
     kind, pick, count = step
     active = _active(engine, order_id)
@@ -81,10 +80,10 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
     try:
         if kind == "cart":
             with session_scope(engine) as s:
-                cancellations.add_to_cancel_cart(
+                cancel_cart.add_to_cancel_cart(
                     s, parent_id=pid, order_line_id=line_id, quantity=qty
                 )
-            await cancellations.confirm_cancel_cart(
+            await cancel_cart.confirm_cancel_cart(
                 parent_id=pid,
                 reason_id=shop["reason_id"],
                 request_key=key,
@@ -92,7 +91,7 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
                 gateway=gateway,
             )
         elif kind == "meal":
-            await cancellations.cancel_meal(
+            await cancel_order.cancel_meal(
                 parent_id=pid,
                 order_line_id=line_id,
                 quantity=qty,
@@ -103,15 +102,15 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
             )
         elif kind == "modify":
             with session_scope(engine) as s:
-                order_changes.delete_from_modify_order(
+                modify.delete_from_modify_order(
                     session=s, parent_id=pid, order_id=order_id, order_line_id=line_id, quantity=qty
                 )
-            await order_changes.modify_confirm_order(
+            await modify.modify_confirm_order(
                 parent_id=pid, order_id=order_id, request_key=key, engine=engine, gateway=gateway
             )
         else:
             target = monday_in(WEEKS[3 + (week + count) % 3])  # a Monday no line starts on
-            await order_changes.modify_meal(
+            await move.modify_meal(
                 parent_id=pid,
                 order_line_id=line_id,
                 new_date=target.isoformat(),
@@ -186,7 +185,7 @@ def test_refunds_over_any_sequence_add_up_to_what_was_paid(
                 paid, refunded = _sums(pay_engine, order_id)
                 assert 0 <= refunded <= paid, (step, paid, refunded)
             if _active(pay_engine, order_id):
-                await cancellations.cancel_order(
+                await cancel_order.cancel_order(
                     parent_id=shop["parent_id"],
                     order_id=order_id,
                     reason_id=shop["reason_id"],

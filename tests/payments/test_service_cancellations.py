@@ -19,7 +19,8 @@ from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancella
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cancellations, clock, orders
+from hotmeals.services import clock
+from hotmeals.services.ordering import cancel_cart, cancel_order, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -49,9 +50,9 @@ def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
 
 async def _cancel_meal(
     engine: Engine, gateway: ConvergeClient, shop: dict, line_id: int, key: str, **kw
-) -> cancellations.CancelResult:
+) -> cancel_order.CancelResult:
     """``cancel_meal`` of one of the shop parent's meals, with the shop's reason."""
-    return await cancellations.cancel_meal(
+    return await cancel_order.cancel_meal(
         parent_id=shop["parent_id"],
         order_line_id=line_id,
         reason_id=shop["reason_id"],
@@ -74,9 +75,9 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     )
     pid = shop["parent_id"]
     with session_scope(pay_engine) as s:
-        future = orders.order_history(s, parent_id=pid, tab="future", lang="fr")
-        past = orders.order_history(s, parent_id=pid, tab="past")
-        detail = orders.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
+        future = queries.order_history(s, parent_id=pid, tab="future", lang="fr")
+        past = queries.order_history(s, parent_id=pid, tab="past")
+        detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
     assert [o["order_id"] for o in future["orders"]] == [order_id]
     assert future["orders"][0]["total_items"] == 3
     assert past["orders"] == [] and past["message"] == "No data found"
@@ -85,7 +86,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     assert detail["total_refund_cents"] == 0 and detail["refunds"] == []
     paid, _ = _sums(pay_engine, order_id)
 
-    result = await cancellations.cancel_order(
+    result = await cancel_order.cancel_order(
         parent_id=pid,
         order_id=order_id,
         reason_id=shop["reason_id"],
@@ -102,16 +103,16 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         assert order.status == "cancelled"
         invoice = s.exec(select(Refund).where(Refund.order_id == order_id)).one()
         assert invoice.kind == "VOID" and invoice.cancellation_id == result.cancellation_ids[0]
-        detail = orders.order_detail(s, parent_id=pid, order_id=order_id)
+        detail = queries.order_detail(s, parent_id=pid, order_id=order_id)
         mails = s.exec(select(EmailOutbox).where(EmailOutbox.kind == "order_cancelled")).all()
-        future = orders.order_history(s, parent_id=pid, tab="future")
-        past = orders.order_history(s, parent_id=pid, tab="past")
+        future = queries.order_history(s, parent_id=pid, tab="future")
+        past = queries.order_history(s, parent_id=pid, tab="past")
     assert [x["state"] for x in detail["lines"]] == ["cancelled", "cancelled"]
     assert detail["total_refund_cents"] == paid and len(detail["refunds"]) == 1
     assert future["orders"] == [] and [o["order_id"] for o in past["orders"]] == [order_id]
     assert any(order.number in m.subject for m in mails)
 
-    again = await cancellations.cancel_order(
+    again = await cancel_order.cancel_order(
         parent_id=pid,
         order_id=order_id,
         reason_id=shop["reason_id"],
@@ -122,7 +123,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     assert again.repeated and again.refund_cents == paid
     assert _sums(pay_engine, order_id) == (paid, paid)
     with pytest.raises(DomainError) as info:
-        await cancellations.cancel_order(
+        await cancel_order.cancel_order(
             parent_id=pid,
             order_id=order_id,
             reason_id=shop["reason_id"],
@@ -149,37 +150,37 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
-        added = cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=first, quantity=2)
+        added = cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=first, quantity=2)
         assert added["cancel_cart_count"] == 1
         with pytest.raises(DomainError) as info:
-            cancellations.update_cancel_cart_quantity(
+            cancel_cart.update_cancel_cart_quantity(
                 s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=3
             )
         assert info.value.code == "cancel_quantity_invalid"
-        cancellations.update_cancel_cart_quantity(
+        cancel_cart.update_cancel_cart_quantity(
             s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=1
         )
-        details = cancellations.cancel_cart_details(s, parent_id=pid)
-        assert cancellations.cancel_cart_count(s, parent_id=pid) == 1
+        details = cancel_cart.cancel_cart_details(s, parent_id=pid)
+        assert cancel_cart.cancel_cart_count(s, parent_id=pid) == 1
         # The meal is named in the parent's language, as on the order's details.
         detail_names = {
             lang: {
                 line["order_line_id"]: line["meal_name"]
-                for line in orders.order_detail(s, parent_id=pid, order_id=order_id, lang=lang)[
+                for line in queries.order_detail(s, parent_id=pid, order_id=order_id, lang=lang)[
                     "lines"
                 ]
             }
             for lang in ("en", "fr")
         }
         for lang in ("en", "fr"):
-            shown = cancellations.cancel_cart_details(s, parent_id=pid, lang=lang)
+            shown = cancel_cart.cancel_cart_details(s, parent_id=pid, lang=lang)
             assert shown["orders"][0]["lines"][0]["meal_name"] == detail_names[lang][first]
         assert detail_names["en"][first] != detail_names["fr"][first]
     preview = details["total_refund_cents"]
     assert 0 < preview < paid and details["orders"][0]["lines"][0]["quantity"] == 1
 
     with pytest.raises(DomainError) as info:
-        await cancellations.confirm_cancel_cart(
+        await cancel_cart.confirm_cancel_cart(
             parent_id=pid,
             reason_id=shop["other_id"],
             other_text="  ",
@@ -188,7 +189,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
             gateway=gateway,
         )
     assert info.value.code == "cancel_other_text_required"
-    done = await cancellations.confirm_cancel_cart(
+    done = await cancel_cart.confirm_cancel_cart(
         parent_id=pid,
         reason_id=shop["other_id"],
         other_text="Field trip",
@@ -198,7 +199,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
     )
     assert done.refund_cents == preview == done.refunded_cents
     assert done.statuses == ["partially_cancelled"]
-    repeat = await cancellations.confirm_cancel_cart(
+    repeat = await cancel_cart.confirm_cancel_cart(
         parent_id=pid,
         reason_id=shop["other_id"],
         other_text="Field trip",
@@ -232,28 +233,28 @@ async def test_another_parents_order_line_and_cancel_cart_are_not_found(
 ) -> None:
     order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
     with session_scope(pay_engine) as s:
-        mine = cancellations.add_to_cancel_cart(
+        mine = cancel_cart.add_to_cancel_cart(
             s, parent_id=shop["parent_id"], order_line_id=line_id, quantity=1
         )
         other = f.make_parent(s).id
     with session_scope(pay_engine) as s:
         for call, kw in (
-            (orders.order_detail, {"order_id": order_id}),
-            (cancellations.add_to_cancel_cart, {"order_line_id": line_id}),
+            (queries.order_detail, {"order_id": order_id}),
+            (cancel_cart.add_to_cancel_cart, {"order_line_id": line_id}),
             (
-                cancellations.update_cancel_cart_quantity,
+                cancel_cart.update_cancel_cart_quantity,
                 {"cancel_cart_id": mine["cancel_cart_id"], "quantity": 1},
             ),
-            (cancellations.delete_cancel_cart_item, {"cancel_cart_id": mine["cancel_cart_id"]}),
+            (cancel_cart.delete_cancel_cart_item, {"cancel_cart_id": mine["cancel_cart_id"]}),
         ):
             with pytest.raises(DomainError) as info:
                 call(s, parent_id=other, **kw)
             assert info.value.message("en") == "No data found"
-        assert orders.order_history(s, parent_id=other)["orders"] == []
-        assert cancellations.cancel_cart_details(s, parent_id=other)["orders"] == []
+        assert queries.order_history(s, parent_id=other)["orders"] == []
+        assert cancel_cart.cancel_cart_details(s, parent_id=other)["orders"] == []
     for call, kw in (
-        (cancellations.cancel_order, {"order_id": order_id}),
-        (cancellations.cancel_meal, {"order_line_id": line_id}),
+        (cancel_order.cancel_order, {"order_id": order_id}),
+        (cancel_order.cancel_meal, {"order_line_id": line_id}),
     ):
         with pytest.raises(DomainError) as info:
             await call(
@@ -277,7 +278,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
 ) -> None:
     order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
     with session_scope(pay_engine) as s:
-        cancellations.add_to_cancel_cart(
+        cancel_cart.add_to_cancel_cart(
             s, parent_id=shop["parent_id"], order_line_id=line_id, quantity=1
         )
     late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
@@ -288,7 +289,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
             await _cancel_meal(pay_engine, gateway, shop, line_id, f"late-{lang}", lang=lang)
         texts[lang] = info.value.message(lang)
         with pytest.raises(DomainError) as info:
-            await cancellations.confirm_cancel_cart(
+            await cancel_cart.confirm_cancel_cart(
                 parent_id=shop["parent_id"],
                 reason_id=shop["reason_id"],
                 request_key=f"late-cart-{lang}",
@@ -299,9 +300,9 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
         assert info.value.code == "cancel_cart_line_blocked"
     assert "deadline" in texts["en"] and "date limite" in texts["fr"]
     with session_scope(pay_engine) as s:
-        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+        detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
         with pytest.raises(DomainError):
-            cancellations.add_to_cancel_cart(s, parent_id=shop["parent_id"], order_line_id=line_id)
+            cancel_cart.add_to_cancel_cart(s, parent_id=shop["parent_id"], order_line_id=line_id)
     assert detail["lines"][0]["can_cancel"] is False
     assert _sums(pay_engine, order_id)[1] == 0
 
@@ -315,7 +316,7 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
     def cancel():
         return in_new_loop(
             live_sim,
-            cancellations.cancel_meal,
+            cancel_order.cancel_meal,
             parent_id=shop["parent_id"],
             order_line_id=line_id,
             quantity=1,
@@ -338,7 +339,7 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
     def other_key(key: str):
         return in_new_loop(
             live_sim,
-            cancellations.cancel_meal,
+            cancel_order.cancel_meal,
             parent_id=shop["parent_id"],
             order_line_id=line_id,
             reason_id=shop["reason_id"],
@@ -380,7 +381,7 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     assert view.state == RefundState.SUCCEEDED
     assert _sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
-        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+        detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
     assert detail["total_refund_cents"] == paid
 
 
@@ -477,7 +478,7 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     assert rest.refund_cents == paid - owed
     assert _sums(pay_engine, order_id) == (paid, paid - owed)
     with session_scope(pay_engine) as s:
-        detail = orders.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
+        detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
     delayed = [r for r in detail["refunds"] if r["state"] == "FAILED"]
     assert [r["amount_cents"] for r in delayed] == [owed]
     assert delayed[0]["state_label"] == "Refund delayed: we are sending it again"
@@ -529,7 +530,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     assert await payments.resend_failed_refunds(now=_later(24 * 60), engine=pay_engine) == []
     with session_scope(pay_engine) as s:
         flagged = payments.refunds_needing_attention(s)
-        detail = orders.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
+        detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
         tries = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     assert [(r["refund_id"], r["amount_cents"], r["tries"]) for r in flagged] == [
         (row.id, owed, MAX_TRIES)
@@ -709,15 +710,15 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
     )
     paid_first, _ = _sums(pay_engine, first_order)
     with session_scope(pay_engine) as s:
-        cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=first)
-        cancellations.add_to_cancel_cart(s, parent_id=pid, order_line_id=second)
-    checked = cancellations._cart_plan
+        cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=first)
+        cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=second)
+    checked = cancel_cart._cart_plan
 
     def other_tab_meanwhile(session, **kw):
         plan = checked(session, **kw)
         got = in_new_loop(
             live_sim,
-            cancellations.cancel_order,
+            cancel_order.cancel_order,
             parent_id=pid,
             order_id=second_order,
             reason_id=shop["reason_id"],
@@ -727,9 +728,9 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
         assert not isinstance(got, Exception), got
         return plan
 
-    monkeypatch.setattr(cancellations, "_cart_plan", other_tab_meanwhile)
+    monkeypatch.setattr(cancel_cart, "_cart_plan", other_tab_meanwhile)
     with pytest.raises(DomainError) as info:
-        await cancellations.confirm_cancel_cart(
+        await cancel_cart.confirm_cancel_cart(
             parent_id=pid,
             reason_id=shop["reason_id"],
             request_key="cart-race",
@@ -742,8 +743,8 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
         assert s.exec(select(Refund).where(Refund.order_id == first_order)).all() == []
         left = s.exec(select(CancelCartLine).where(CancelCartLine.parent_id == pid)).all()
     assert [x.order_line_id for x in left] == [first]
-    monkeypatch.setattr(cancellations, "_cart_plan", checked)
-    done = await cancellations.confirm_cancel_cart(
+    monkeypatch.setattr(cancel_cart, "_cart_plan", checked)
+    done = await cancel_cart.confirm_cancel_cart(
         parent_id=pid,
         reason_id=shop["reason_id"],
         request_key="cart-race-2",

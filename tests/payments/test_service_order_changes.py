@@ -27,7 +27,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cancellations, clock, order_changes, orders
+from hotmeals.services import clock
+from hotmeals.services.ordering import cancel_order, change_payment, modify, move, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -57,9 +58,7 @@ def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
 
 def _info(engine: Engine, pid: int, order_id: int, lang: str = "en") -> dict:
     with session_scope(engine) as s:
-        return order_changes.modify_order_info(
-            session=s, parent_id=pid, order_id=order_id, lang=lang
-        )
+        return modify.modify_order_info(session=s, parent_id=pid, order_id=order_id, lang=lang)
 
 
 def _ledger(sim: SimServer, engine: Engine, order_id: int, kind: str) -> list[int]:
@@ -100,10 +99,10 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
-        info = order_changes.delete_from_modify_order(
+        info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=second, lang="fr"
         )
-        info = order_changes.delete_from_modify_order(
+        info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=first, quantity=1
         )
     assert info["has_changes"] and info["to_pay_cents"] == 0
@@ -111,17 +110,17 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
     assert 0 < expected < paid and info["new_total_cents"] == paid - expected
     assert [ln["remove_quantity"] for ln in info["lines"]] == [1, 1]
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as too_many:
-        order_changes.delete_from_modify_order(
+        modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=first, quantity=2
         )
     assert too_many.value.code == "order_change_quantity_invalid"
 
-    result = await order_changes.modify_confirm_order(
+    result = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="mod-1", engine=pay_engine, gateway=gateway
     )
     assert result.status == "applied" and result.refund_cents == expected, result
     assert result.difference_cents == -expected and result.refund_ok
-    again = await order_changes.modify_confirm_order(
+    again = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="mod-1", engine=pay_engine, gateway=gateway
     )
     assert again.status == "applied" and again.change_id == result.change_id
@@ -143,11 +142,11 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         assert order.status == "partially_cancelled" and order.total_pay_cents == paid
         mails = s.exec(select(EmailOutbox).where(EmailOutbox.kind == "order_changed")).all()
         assert any(order.number in m.subject for m in mails)
-        shown = orders.order_detail(s, parent_id=pid, order_id=order_id)
+        shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
         assert shown["total_pay_cents"] - shown["total_refund_cents"] == paid - expected
     # Nothing left in the draft: confirming again with a new key is refused.
     with pytest.raises(DomainError) as empty:
-        await order_changes.modify_confirm_order(
+        await modify.modify_confirm_order(
             parent_id=pid,
             order_id=order_id,
             request_key="mod-2",
@@ -156,7 +155,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         )
     assert empty.value.code == "order_change_empty"
     # Cancelling what remains refunds the rest: everything paid is back.
-    await cancellations.cancel_order(
+    await cancel_order.cancel_order(
         parent_id=pid,
         order_id=order_id,
         reason_id=shop["reason_id"],
@@ -177,7 +176,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         tax_before = s.get(Order, order_id).tax_cents
-        info = order_changes.add_to_my_order(
+        info = modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -189,14 +188,14 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     due = info["to_pay_cents"]
     assert due > 0 and info["new_total_cents"] == paid + due
     assert [a["ok"] for a in info["added"]] == [True]
-    started = await order_changes.modify_confirm_order(
+    started = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
     )
     assert started.status == "pay" and started.hosted is not None
     assert started.hosted.amount_cents == due and started.hosted.purpose == "ORDER_CHANGE"
     # A retry with the same key (a lost answer) opens the same Lightbox session (issue 21:
     # it answered "pending" with none, though nothing was charged).
-    retried = await order_changes.modify_confirm_order(
+    retried = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
     )
     assert retried.status == "pay" and retried.hosted == started.hosted, retried
@@ -208,10 +207,10 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     # a second confirm while the payment is open is refused
     with pytest.raises(DomainError) as busy:
         with session_scope(pay_engine) as s:
-            order_changes.delete_from_modify_order(
+            modify.delete_from_modify_order(
                 session=s, parent_id=pid, order_id=order_id, order_line_id=first
             )
-        await order_changes.modify_confirm_order(
+        await modify.modify_confirm_order(
             parent_id=pid,
             order_id=order_id,
             request_key="add-2",
@@ -220,15 +219,15 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         )
     assert busy.value.code == "order_change_in_progress"
     with session_scope(pay_engine) as s:  # take the removal back
-        draft = order_changes.modify_order_info(session=s, parent_id=pid, order_id=order_id)
-        order_changes.delete_from_modify_order(
+        draft = modify.modify_order_info(session=s, parent_id=pid, order_id=order_id)
+        modify.delete_from_modify_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
             change_line_id=draft["lines"][0]["remove_steps"][0],
         )
     answer = lightbox_submit(live_sim, started.hosted.token)
-    done = await order_changes.complete_change_payment(
+    done = await modify.complete_change_payment(
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
@@ -254,7 +253,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         assert 0 < change.tax_cents < due
         assert s.get(Order, order_id).tax_cents == tax_before + change.tax_cents
     # repeat-safe: completing again changes nothing
-    again = await order_changes.complete_change_payment(
+    again = await modify.complete_change_payment(
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
@@ -265,7 +264,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     with session_scope(pay_engine) as s:
         assert len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all()) == 2
     # cancelling everything then refunds both payments to the cent
-    await cancellations.cancel_order(
+    await cancel_order.cancel_order(
         parent_id=pid,
         order_id=order_id,
         reason_id=shop["reason_id"],
@@ -289,11 +288,9 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
-        meals = order_changes.get_meals_list(session=s, parent_id=pid, lang="fr")
-        detail = order_changes.meal_order_detail(session=s, parent_id=pid, order_line_id=line_id)
-        dates = order_changes.get_dates_for_modify_meal(
-            session=s, parent_id=pid, order_line_id=line_id
-        )
+        meals = move.get_meals_list(session=s, parent_id=pid, lang="fr")
+        detail = move.meal_order_detail(session=s, parent_id=pid, order_line_id=line_id)
+        dates = move.get_dates_for_modify_meal(session=s, parent_id=pid, order_line_id=line_id)
     assert [m["order_line_id"] for m in meals] == [line_id] and meals[0]["can_change"]
     assert detail["status"] == "active" and detail["quantity"] == 1
     assert [d["date"] for d in dates["dates"]] == [
@@ -301,7 +298,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     ]
     assert all(d["meal_served"] for d in dates["dates"])
 
-    moved = await order_changes.modify_meal(
+    moved = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
         new_date=monday_in(3).isoformat(),
@@ -313,13 +310,13 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     with session_scope(pay_engine) as s:
         line = s.get(OrderLine, line_id)
         assert (line.meal_date, line.moved_from_date) == (monday_in(3), monday_in(2))
-        shown = orders.order_detail(s, parent_id=pid, order_id=order_id)
+        shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
         assert [x["state"] for x in shown["lines"]] == ["moved"]
         assert s.exec(select(EmailOutbox).where(EmailOutbox.kind == "meal_moved")).first()
 
     # cheaper today: moving again refunds the difference (and its tax) exactly
     _set_price(pay_engine, shop, 500)
-    cheaper = await order_changes.modify_meal(
+    cheaper = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
         new_date=monday_in(4).isoformat(),
@@ -342,7 +339,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
 
     async def refused(lang: str = "en", **kw) -> DomainError:
         with pytest.raises(DomainError) as info:
-            await order_changes.modify_meal(
+            await move.modify_meal(
                 parent_id=kw.pop("parent_id", pid),
                 order_line_id=kw.pop("order_line_id", line_id),
                 lang=lang,
@@ -372,13 +369,13 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     err = await refused(parent_id=other_parent, new_date=monday_in(5).isoformat())
     assert err.code == "order_change_line_not_found"
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as info:
-        order_changes.meal_order_detail(session=s, parent_id=other_parent, order_line_id=line_id)
+        move.meal_order_detail(session=s, parent_id=other_parent, order_line_id=line_id)
     assert info.value.code == "order_change_line_not_found"
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as info:
-        order_changes.modify_order_info(session=s, parent_id=other_parent, order_id=order_id)
+        modify.modify_order_info(session=s, parent_id=other_parent, order_id=order_id)
     assert info.value.code == "order_change_order_not_found"
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as info:
-        order_changes.add_to_my_order(
+        modify.add_to_my_order(
             session=s,
             parent_id=other_parent,
             order_id=order_id,
@@ -393,7 +390,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     assert err.code == "order_change_cutoff_passed"
     assert "deadline" in err.message("en") and "date limite" in err.message("fr")
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as info:
-        order_changes.get_dates_for_modify_meal(session=s, parent_id=pid, order_line_id=line_id)
+        move.get_dates_for_modify_meal(session=s, parent_id=pid, order_line_id=line_id)
     assert info.value.code == "order_change_cutoff_passed"
     assert _sums(pay_engine, order_id) == (paid, back)
 
@@ -413,7 +410,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
 
     def quote(new_date: str, lang: str = "en", parent_id: int = pid) -> dict:
         with session_scope(pay_engine) as s:
-            return order_changes.quote_move(
+            return move.quote_move(
                 session=s,
                 parent_id=parent_id,
                 order_line_id=line_id,
@@ -438,7 +435,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
     assert cheaper["to_refund"].endswith("$") and "," in cheaper["to_refund"]  # 5,65 $
     assert changes() == before  # a quote writes nothing
 
-    moved = await order_changes.modify_meal(
+    moved = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
         new_date=monday_in(4).isoformat(),
@@ -477,7 +474,7 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
             asyncio.to_thread(
                 in_new_loop,
                 live_sim,
-                order_changes.modify_meal,
+                move.modify_meal,
                 parent_id=pid,
                 order_line_id=line_id,
                 new_date=monday_in(week).isoformat(),
@@ -487,7 +484,7 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
             for week in (3, 4)
         ]
     )
-    applied = [r for r in results if isinstance(r, order_changes.ChangeResult)]
+    applied = [r for r in results if isinstance(r, modify.ChangeResult)]
     assert applied, results
     refunded = sum(r.refund_cents for r in applied)
     assert refunded > 0 and [r.refund_cents > 0 for r in applied].count(True) == 1
@@ -508,11 +505,11 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     _set_price(pay_engine, shop, 500)  # the move would refund too
-    move, cancel = await asyncio.gather(
+    moved, cancel = await asyncio.gather(
         asyncio.to_thread(
             in_new_loop,
             live_sim,
-            order_changes.modify_meal,
+            move.modify_meal,
             parent_id=pid,
             order_line_id=line_id,
             new_date=monday_in(4).isoformat(),
@@ -522,7 +519,7 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
         asyncio.to_thread(
             in_new_loop,
             live_sim,
-            cancellations.cancel_meal,
+            cancel_order.cancel_meal,
             parent_id=pid,
             order_line_id=line_id,
             reason_id=shop["reason_id"],
@@ -531,8 +528,8 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
         ),
     )
     assert not isinstance(cancel, Exception), cancel
-    if isinstance(move, Exception):
-        assert isinstance(move, DomainError), move  # the cancel came first
+    if isinstance(moved, Exception):
+        assert isinstance(moved, DomainError), moved  # the cancel came first
     _, refunded = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         assert s.get(OrderLine, line_id).status == "cancelled"
@@ -551,10 +548,10 @@ async def test_statement_count_does_not_grow_with_the_lines(
     order_id, ids = await paid_order(pay_engine, gateway, live_sim, shop, lines)
     pid = shop["parent_id"]
     with session_scope(pay_engine) as s:
-        order_changes.delete_from_modify_order(
+        modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=ids[0]
         )
-        order_changes.add_to_my_order(
+        modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -567,10 +564,10 @@ async def test_statement_count_does_not_grow_with_the_lines(
         _info(pay_engine, pid, order_id)
     counts["info"] = q.count
     with count_queries(pay_engine) as q, session_scope(pay_engine) as s:
-        order_changes.get_meals_list(session=s, parent_id=pid)
+        move.get_meals_list(session=s, parent_id=pid)
     counts["meals"] = q.count
     with count_queries(pay_engine) as q:
-        result = await order_changes.modify_confirm_order(
+        result = await modify.modify_confirm_order(
             parent_id=pid, order_id=order_id, request_key="qc", engine=pay_engine, gateway=gateway
         )
     counts["confirm"] = q.count
@@ -597,7 +594,7 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
     card = await cards.save_card(parent_id=pid, token=token, engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as s:
-        due = order_changes.add_to_my_order(
+        due = modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -606,7 +603,7 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
             date=monday_in(5).isoformat(),
             size="large",
         )["to_pay_cents"]
-    result = await order_changes.modify_confirm_order(
+    result = await modify.modify_confirm_order(
         parent_id=pid,
         order_id=order_id,
         request_key="card-1",
@@ -636,7 +633,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
-        order_changes.add_to_my_order(
+        modify.add_to_my_order(
             session=s,
             parent_id=pid,
             order_id=order_id,
@@ -644,13 +641,13 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
             meal_id=shop["meal_id"],
             date=monday_in(2).isoformat(),
         )
-    started = await order_changes.modify_confirm_order(
+    started = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="late", engine=pay_engine, gateway=gateway
     )
     assert started.status == "pay"
     answer = lightbox_submit(live_sim, started.hosted.token)
     monkeypatch.setattr(clock, "now", lambda: past_cutoff(monday_in(2)))
-    done = await order_changes.complete_change_payment(
+    done = await modify.complete_change_payment(
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
@@ -664,9 +661,9 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
     with session_scope(pay_engine) as s:
         assert len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all()) == 1
-        assert order_changes.dropped_change_payments(s) == []
+        assert change_payment.dropped_change_payments(s) == []
     assert (
-        await order_changes.void_dropped_change_payments(engine=pay_engine, gateway=gateway) == []
+        await change_payment.void_dropped_change_payments(engine=pay_engine, gateway=gateway) == []
     )
 
 
@@ -687,7 +684,7 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     paid, _ = _sums(pay_engine, order_id)
     _set_price(pay_engine, shop, 500)
     live_sim.control("fault", kind="http_500")
-    cheaper = await order_changes.modify_meal(
+    cheaper = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
         new_date=monday_in(3).isoformat(),

@@ -1,4 +1,4 @@
-"""Modify an order and move a meal (issue 10, services/order_changes.py and the /api/v1
+"""Modify an order and move a meal (services/ordering/modify.py and move.py, and the /api/v1
 order calls): refusals, the difference before confirming, outcomes and e-mails."""
 
 EN: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""After the purchase (issue 10, services/orders.py and services/cancellations.py, the /api/v1
+"""After the purchase (services/ordering/: queries, cancel, cancel_order, cancel_cart; the /api/v1
 order history, order detail and cancel calls): refusals, outcomes, line and refund states, and
 the 'Order Cancelled' e-mail."""
 

@@ -807,7 +807,7 @@ async def reconcile_round(
 
     await void_orphan_payments(engine=engine, gateway=gateway)
     # Likewise an approved payment of an order change that could not be applied any more.
-    from hotmeals.services.order_changes import void_dropped_change_payments
+    from hotmeals.services.ordering.change_payment import void_dropped_change_payments
 
     await void_dropped_change_payments(engine=engine, gateway=gateway)
     # A second sale under one attempt's invoice is a row of its own, voided.

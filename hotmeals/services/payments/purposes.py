@@ -73,13 +73,13 @@ class PurposeHandler(ABC):
 
 
 def _order_refund_mail(session: Session, refund: Refund, first: bool) -> None:
-    from hotmeals.services.orders import queue_refund_mail
+    from hotmeals.services.ordering.mails import queue_refund_mail
 
     queue_refund_mail(session, refund, first=first)
 
 
 def _order_still_owes(session: Session, refund: Refund) -> int:
-    from hotmeals.services.cancellations import still_owed_by_order
+    from hotmeals.services.ordering.refund_plan import still_owed_by_order
 
     return still_owed_by_order(session, refund)
 
@@ -201,9 +201,9 @@ class OrderChangePayment(PurposeHandler):
 
     def approved(self, session: Session, payment: Payment) -> None:
         order = _order_of(session, payment)
-        # The change it pays for is applied now (services/order_changes.py), or dropped when
+        # The change it pays for is applied now (services/ordering/change_apply.py), or dropped when
         # it cannot be any more (then the charge is voided by the change's completion call).
-        from hotmeals.services.order_changes import apply_paid_change
+        from hotmeals.services.ordering.change_apply import apply_paid_change
 
         apply_paid_change(session, order, payment)
         if OrderStatus(order.status) not in PAID_STATUSES:

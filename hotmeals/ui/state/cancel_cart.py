@@ -1,6 +1,6 @@
 """State of the cancel cart (/edit-profile/cancel-cart).
 
-Thin caller of ``hotmeals.services.cancellations``: cancel_cart_details (the lines by order,
+Thin caller of ``hotmeals.services.ordering.cancel_cart``: cancel_cart_details (the lines by order,
 each order's refund from the terms it was sold on), update_cancel_cart_quantity,
 delete_cancel_cart_item, cancel_reasons and confirm_cancel_cart (one cancellation and one
 refund per order, repeat-safe by the request key). The parent is ``acting_parent(self)`` on
@@ -17,7 +17,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.i18n import t as tr
-from hotmeals.services import cancellations
+from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
@@ -99,9 +99,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         return self.loaded and self.count == 0
 
     async def _fill(self, parent_id: int, lang: str) -> None:
-        answer = await call_service(
-            cancellations.cancel_cart_details, parent_id=parent_id, lang=lang
-        )
+        answer = await call_service(cancel_cart.cancel_cart_details, parent_id=parent_id, lang=lang)
         self.groups = group_views(answer)
         self._lines = {
             x.cart_id: (x.quantity, x.max_quantity) for g in self.groups for x in g.lines
@@ -109,7 +107,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         self.count = int(answer["count"])
         self.total_refund = str(answer["total_refund"])
         self.empty_message = str(answer.get("message") or "")
-        self.reasons = reason_options(await call_service(cancellations.cancel_reasons, lang=lang))
+        self.reasons = reason_options(await call_service(cancel_order.cancel_reasons, lang=lang))
         self.loaded = True
         self._lang = lang
         await sync_cancel_count(self, self.count)
@@ -150,7 +148,7 @@ class CancelCartState(CancelReasonForm, rx.State):
 
         async def act(parent_id: int, _key: str, lang: str) -> Any:
             return await call_service(
-                cancellations.update_cancel_cart_quantity,
+                cancel_cart.update_cancel_cart_quantity,
                 parent_id=parent_id,
                 cancel_cart_id=int(cart_id),
                 quantity=wanted,
@@ -173,7 +171,7 @@ class CancelCartState(CancelReasonForm, rx.State):
 
         async def act(parent_id: int, _key: str, _lang: str) -> Any:
             return await call_service(
-                cancellations.delete_cancel_cart_item,
+                cancel_cart.delete_cancel_cart_item,
                 parent_id=parent_id,
                 cancel_cart_id=int(cart_id),
             )
@@ -226,7 +224,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         # Every rule is the service's: the lines are the parent's and before their cut-offs
         # (one past it refuses the whole confirm), one refund per order, the cart emptied;
         # the same key again (a double tap, a retry) refunds once.
-        return await cancellations.confirm_cancel_cart(
+        return await cancel_cart.confirm_cancel_cart(
             parent_id=parent_id,
             **self._reason_args(),
             request_key=key,

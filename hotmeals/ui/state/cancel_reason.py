@@ -12,7 +12,7 @@ import reflex as rx
 from reflex.event import EventSpec
 
 from hotmeals.i18n import t as tr
-from hotmeals.services import orders as order_service
+from hotmeals.services.ordering import cancel
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.toasts import succeeded
@@ -86,7 +86,7 @@ class CancelReasonForm(rx.State, mixin=True):
 
     @rx.event
     def set_other_text(self, value: str):
-        self.other_text = str(value)[: order_service.OTHER_TEXT_MAX]
+        self.other_text = str(value)[: cancel.OTHER_TEXT_MAX]
         self.other_error = ""
 
     @rx.event

@@ -12,7 +12,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import order_changes as changes
+from hotmeals.services.ordering import modify as changes
+from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent
 from hotmeals.ui.state.card_choice import CardPayment
 from hotmeals.ui.state.forms import forget_submission, message
@@ -20,14 +21,14 @@ from hotmeals.ui.state.lightbox import Started
 from hotmeals.ui.state.toasts import succeeded
 
 
-def result_status(result: changes.ChangeResult) -> str:
+def result_status(result: ChangeResult) -> str:
     """The notice kind of a ChangeResult: done (applied), pending, declined, dropped, pay."""
     return "done" if result.status == "applied" else result.status
 
 
 async def settle_change(
     parent_id: int, payment_id: int, outcome: dict[str, str], lang: str
-) -> changes.ChangeResult:
+) -> ChangeResult:
     """The Lightbox closed on a change's payment: an approval is confirmed with Converge and
     the change applied (or dropped and voided); anything else leaves the order as it was."""
     if outcome["outcome"] == "approval":
@@ -60,7 +61,7 @@ class ChangePayment(CardPayment, mixin=True):
         included), bound with ``functools.partial``."""
         raise NotImplementedError
 
-    async def _changed(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> None:
+    async def _changed(self, who: ActingParent, result: ChangeResult, lang: str) -> None:
         """Inside the lock: the screen after a result."""
 
     async def _begin(self, who: ActingParent, lang: str) -> Any:
@@ -79,14 +80,14 @@ class ChangePayment(CardPayment, mixin=True):
 
     async def _settle(
         self, who: ActingParent, payment_id: int, outcome: dict[str, str], lang: str
-    ) -> changes.ChangeResult:
+    ) -> ChangeResult:
         return await settle_change(who.parent_id, payment_id, outcome, lang)
 
     async def _refused(self, who: ActingParent, err: DomainError, lang: str) -> None:
         self.status, self.message = "error", message(err, lang)
         forget_submission(self)
 
-    async def _finish(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> list:
+    async def _finish(self, who: ActingParent, result: ChangeResult, lang: str) -> list:
         self.status, self.message = result_status(result), result.message
         if result.status in ("applied", "declined", "dropped"):
             forget_submission(self)

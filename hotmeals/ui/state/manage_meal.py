@@ -4,8 +4,8 @@ it, or pick another day) and /edit-profile/manage-meal-details/manage-confirm-or
 (?id=<order line>&date=<day>: confirm the move; a difference to pay is paid with a saved card
 or in the Lightbox, one to refund goes back to the card: ``ChangePayment``).
 
-Thin callers of ``hotmeals.services.order_changes`` (get_meals_list, meal_order_detail,
-get_dates_for_modify_meal, modify_meal) and ``hotmeals.services.cancellations``
+Thin callers of ``hotmeals.services.ordering.move`` (get_meals_list, meal_order_detail,
+get_dates_for_modify_meal, modify_meal) and ``hotmeals.services.ordering.cancel_order``
 (cancel_reasons, cancel_meal). The parent is ``acting_parent(self)`` on every call; the ids
 come from the address and are checked by the services against that parent (another parent's
 line is 'not found').
@@ -21,8 +21,9 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
-from hotmeals.services import cancellations
-from hotmeals.services import order_changes as changes
+from hotmeals.services.ordering import cancel_order as cancellations
+from hotmeals.services.ordering import move as changes
+from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
@@ -83,7 +84,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     dates: list[dict[str, str]] = []
     dates_note: str = ""  # the cut-off passed, or no other day
     target: dict[str, str] = {}  # the confirm screen's day
-    quote: str = ""  # the confirm screen's price difference (order_changes.quote_move)
+    quote: str = ""  # the confirm screen's price difference (ordering.move.quote_move)
     # status (ChangePayment): "", paying, confirming, done, cancelled, pending, declined,
     # dropped, error
     order_link: str = ""
@@ -269,7 +270,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             save_card=save_card,
         )
 
-    async def _changed(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> None:
+    async def _changed(self, who: ActingParent, result: ChangeResult, lang: str) -> None:
         if result.status == "applied":
             await self._fill(who.parent_id, lang)
             self.missing = ""

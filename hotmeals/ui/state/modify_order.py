@@ -1,6 +1,6 @@
 """State of /edit-profile/modify-order?id=N and its /add-item step.
 
-Thin callers of ``hotmeals.services.order_changes``: ``modify_order_info`` (the order's lines,
+Thin callers of ``hotmeals.services.ordering.modify``: ``modify_order_info`` (the order's lines,
 the draft's steps and the difference), ``delete_from_modify_order`` (remove a line's meals or
 take a step back), ``add_to_my_order`` (through the Book meal dialog, ``BookingState`` with
 its ``_order_id`` set by ``load_add_item``), ``modify_confirm_order`` (a decrease applied and
@@ -20,7 +20,8 @@ import reflex as rx
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import order_changes as changes
+from hotmeals.services.ordering import modify as changes
+from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
@@ -202,7 +203,7 @@ class ModifyOrderState(ChangePayment, rx.State):
         await ChangePayment._refused(self, who, err, lang)
         await self._info(who.parent_id, lang)
 
-    async def _changed(self, who: ActingParent, result: changes.ChangeResult, lang: str) -> None:
+    async def _changed(self, who: ActingParent, result: ChangeResult, lang: str) -> None:
         await self._info(who.parent_id, lang)
 
     @rx.event

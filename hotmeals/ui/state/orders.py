@@ -1,8 +1,8 @@
 """States of the order history (/edit-profile/order-history) and the order details
 (/edit-profile/order-details?id=N), and the details' 'Add to cancel cart'.
 
-Thin callers of ``hotmeals.services.orders`` (order_history, order_detail) and
-``hotmeals.services.cancellations`` (cancel_reasons, add_to_cancel_cart, cancel_order). The
+Thin callers of ``hotmeals.services.ordering`` (queries: order_history, order_detail;
+cancel_order, cancel_cart: cancel_reasons, cancel_order, add_to_cancel_cart). The
 parent is ``acting_parent(self)`` on every call; every id from the browser must be one shown
 on screen, and the services check that it is the parent's (another parent's order or line is
 'No data found'). Cut-offs, quantities, reasons and refunds are the services' rules.
@@ -17,8 +17,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import cancellations
-from hotmeals.services import orders as order_service
+from hotmeals.services.ordering import cancel_cart, cancel_order
+from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
@@ -286,7 +286,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.can_cancel = bool(answer["can_cancel"])
         self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
         self.sure_text = tr("orders_ui.sure_order", lang, number=answer["number"])
-        self.reasons = reason_options(await call_service(cancellations.cancel_reasons, lang=lang))
+        self.reasons = reason_options(await call_service(cancel_order.cancel_reasons, lang=lang))
         self.loaded = True
         self._lang = lang
 
@@ -354,7 +354,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         # The service checks the line is the parent's, still active and before its cut-off,
         # and the quantity within what is left; a repeat sets the same quantity again.
         return await call_service(
-            cancellations.add_to_cancel_cart,
+            cancel_cart.add_to_cancel_cart,
             parent_id=parent_id,
             order_line_id=int(self.add_line),
             quantity=int(self.add_qty),
@@ -391,7 +391,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def _cancel_order(self, parent_id: int, key: str, lang: str) -> Any:
         # The service checks the order is the parent's, every remaining meal before its
         # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
-        return await cancellations.cancel_order(
+        return await cancel_order.cancel_order(
             parent_id=parent_id,
             order_id=self._id,
             **self._reason_args(),

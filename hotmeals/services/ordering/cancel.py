@@ -1,0 +1,330 @@
+"""The cancel write of a paid order, in the caller's transaction under the order's lock: the
+checks (the order cancellable, the quantities, the cut-offs), the ``OrderCancellation`` and its
+lines, the lines' cancelled quantities and statuses, the order's status, the refund rows
+reserved and the e-mail queued. ``apply_cancel`` is the one door for a cancel;
+``record_cancel`` the write it shares with an applied change that removes meals. Then, with
+no transaction open, ``send_refunds`` calls Converge for the reserved refunds (a void before
+settlement, a return after) and records each outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import insert
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    CancelReason,
+    Order,
+    OrderCancellation,
+    OrderCancellationLine,
+    OrderLine,
+    Refund,
+    Vendor,
+)
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import (
+    LineStatus,
+    OrderStatus,
+    can_cancel,
+    status_after_cancel,
+    transition,
+    transition_line,
+)
+from hotmeals.domain.payments import RefundState
+from hotmeals.domain.refunds import cancel_refund_reason
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services.ordering.labels import order_day
+from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
+from hotmeals.services.ordering.mails import queue_cancel_mail
+from hotmeals.services.ordering.refund_plan import refund_plan
+from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
+from hotmeals.services.payments.records import audit, owed_failed
+from hotmeals.services.payments.runtime import gateway_or_default
+
+OTHER_TEXT_MAX = 500
+REQUEST_KEY_MAX = 64
+
+
+@dataclass
+class CancelPlan:
+    order_id: int
+    order_number: str
+    parent_id: int
+    cancellation_id: int
+    refund_cents: int
+    status: str
+    repeated: bool  # the same request_key was already applied: nothing new was done
+    refunds: list[PlannedRefund] = field(default_factory=list)
+    actor: str = ""
+    # A repeat: where the first cancel's refunds stand now: a retry answers what
+    # the first did, not 0 while its refund is on its way).
+    refunded_cents: int = 0
+    pending_cents: int = 0
+    failed_cents: int = 0
+
+
+def check_reason(
+    session: Session, reason_id: object, other_text: object, *, required: bool = True
+) -> tuple[int | None, str | None]:
+    """A reason from ``CancelReason``; the Other entry needs its free text (1..500)."""
+    if reason_id in (None, "", 0) and not required:
+        return None, None
+    rid = positive_id(reason_id, "cancel_reason_required", "reason_id")
+    reason = session.get(CancelReason, rid)
+    if reason is None:
+        raise DomainError("cancel_reason_required", field="reason_id")
+    text = other_text.strip() if isinstance(other_text, str) else ""
+    if reason.is_other and not text:
+        raise DomainError("cancel_other_text_required", field="other_text")
+    if len(text) > OTHER_TEXT_MAX:
+        raise DomainError("cancel_other_text_too_long", field="other_text", max=OTHER_TEXT_MAX)
+    return rid, (text or None)
+
+
+@dataclass(frozen=True)
+class CancelRequest:
+    """Why and under which key the parent cancels: the reason (with the Other entry's text)
+    and the request key that makes a retry answer the first cancel."""
+
+    reason_id: int | None
+    other_text: str | None
+    request_key: str
+
+
+def check_request(
+    session: Session, *, reason_id: object, other_text: object, request_key: object
+) -> CancelRequest:
+    """The reason and the request key of a cancel, checked."""
+    key = check_request_key(request_key)
+    rid, text = check_reason(session, reason_id, other_text)
+    return CancelRequest(reason_id=rid, other_text=text, request_key=key)
+
+
+def check_request_key(request_key: object) -> str:
+    if not isinstance(request_key, str) or not 1 <= len(request_key.strip()) <= REQUEST_KEY_MAX:
+        raise DomainError("cancel_request_key_invalid", field="request_key")
+    return request_key.strip()
+
+
+def find_cancellation(session: Session, order_id: int, request_key: str) -> CancelPlan | None:
+    """The cancellation already recorded for this order and key (a retry), if any."""
+    row = session.exec(
+        select(OrderCancellation).where(
+            col(OrderCancellation.order_id) == order_id,
+            col(OrderCancellation.request_key) == request_key,
+        )
+    ).first()
+    if row is None:
+        return None
+    order = session.get(Order, order_id)
+    assert order is not None
+    refunds = session.exec(select(Refund).where(col(Refund.cancellation_id) == row.id)).all()
+    refunded = sum(r.amount_cents for r in refunds if r.state == RefundState.SUCCEEDED)
+    pending = sum(
+        r.amount_cents for r in refunds if r.state in (RefundState.PENDING, RefundState.UNKNOWN)
+    )
+    failed = sum(r.amount_cents for r in refunds if owed_failed(r))
+    return CancelPlan(
+        order_id=order_id,
+        order_number=order.number,
+        parent_id=order.parent_id,
+        cancellation_id=row.id or 0,
+        refund_cents=refunded + pending + failed,
+        status=order.status,
+        repeated=True,
+        actor=row.actor,
+        refunded_cents=refunded,
+        pending_cents=pending,
+        failed_cents=failed,
+    )
+
+
+def ensure_cancellable_line(line: OrderLine, vendor: Vendor, now: datetime, lang: str) -> None:
+    """The cancel doors' cut-off: ``cancel_cutoff_passed`` naming the line's day."""
+    if not line_is_open(line, vendor, now):
+        raise DomainError(
+            "cancel_cutoff_passed", field="order_line_id", day=order_day(line.meal_date, lang)
+        )
+
+
+def ensure_lines_open(
+    loaded: LoadedOrder, line_ids: list[int], now: datetime, lang: str = "en"
+) -> None:
+    """``ensure_cancellable_line`` for the earliest of ``line_ids`` that is closed."""
+    for line in sorted((x for x in loaded.lines if x.id in line_ids), key=lambda x: x.meal_date):
+        ensure_cancellable_line(line, loaded.vendors[line.vendor_id], now, lang)
+
+
+def record_cancel(
+    session: Session,
+    loaded: LoadedOrder,
+    quantities: Mapping[int, int],
+    *,
+    kind: str,
+    request_key: str,
+    actor: str,
+    now: datetime,
+    reason_id: int | None = None,
+    other_text: str | None = None,
+    adds_lines: bool = False,
+) -> OrderCancellation:
+    """Write the cancel of ``quantities[line_id]`` meals of ``loaded``'s lines (checked by the
+    caller): the ``OrderCancellation`` and its lines, each line's cancelled quantity and
+    status, and the order's status (``adds_lines``: the same change adds active lines). Every
+    status moves through the order and line transition tables."""
+    order = loaded.order
+    cancellation = OrderCancellation(
+        order_id=order.id or 0,
+        kind=kind,
+        reason_id=reason_id,
+        other_text=other_text,
+        request_key=request_key,
+        actor=actor[:40],
+        created_at=now,
+    )
+    session.add(cancellation)
+    session.flush()
+    # One executemany whatever the number of lines (the ORM would insert row by row).
+    table: Any = OrderCancellationLine
+    session.execute(
+        insert(table.__table__),
+        [
+            {"cancellation_id": cancellation.id, "order_line_id": line_id, "quantity": qty}
+            for line_id, qty in sorted(quantities.items())
+        ],
+    )
+    for line_id, qty in sorted(quantities.items()):
+        line = loaded.line(line_id)
+        assert line is not None
+        line.cancelled_quantity += qty
+        if line.cancelled_quantity >= line.quantity:
+            line.status = transition_line(line.status, LineStatus.CANCELLED)
+        session.add(line)
+    statuses = [LineStatus(x.status) for x in loaded.lines]
+    if adds_lines:
+        statuses.append(LineStatus.ACTIVE)
+    order.status = transition(order.status, status_after_cancel(statuses))
+    order.updated_at = now
+    session.add(order)
+    session.flush()
+    return cancellation
+
+
+def apply_cancel(
+    session: Session,
+    loaded: LoadedOrder,
+    quantities: Mapping[int, int],
+    *,
+    kind: str,
+    request: CancelRequest,
+    actor: str,
+    lang: str,
+    now: datetime,
+    mail: bool = True,
+) -> CancelPlan:
+    """Cancel ``quantities[line_id]`` meals of each line of ``loaded`` (loaded with
+    ``lock=True`` in this transaction). Repeat-safe by ``request_key`` (per order): a key
+    already used returns that cancellation with ``repeated=True`` and changes nothing.
+    Refuses (``DomainError``): the order not cancellable, a line not of this order or not
+    active, a quantity outside 1..what is left, a line past its cut-off. The refund is
+    ``refund_plan`` (net of every refund already reserved); the Refund rows are reserved here
+    (no Converge call) and returned in ``plan.refunds`` for ``send_refunds``."""
+    order = loaded.order
+    found = find_cancellation(session, order.id or 0, request.request_key)
+    if found is not None:
+        return found
+    if not can_cancel(OrderStatus(order.status)):
+        raise DomainError("cancel_order_not_cancellable", field="order_id", number=order.number)
+    if not quantities:
+        raise DomainError("cancel_nothing_selected")
+    by_id = {line.id: line for line, _ in loaded.sold_lines()}
+    for line_id, qty in quantities.items():
+        line = by_id.get(line_id)
+        if line is None:
+            raise DomainError("order_line_not_found", field="order_line_id")
+        left = line.quantity - line.cancelled_quantity
+        if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= left:
+            raise DomainError("invalid_cancel_quantity", field="quantity", max=left)
+    ensure_lines_open(loaded, list(quantities), now, lang)
+    plan = refund_plan(loaded, quantities)
+    cancellation = record_cancel(
+        session,
+        loaded,
+        quantities,
+        kind=kind,
+        request_key=request.request_key,
+        actor=actor,
+        now=now,
+        reason_id=request.reason_id,
+        other_text=request.other_text,
+    )
+    refunds: list[PlannedRefund] = []
+    if plan.refund_cents > 0:
+        refunds = reserve_refund(
+            session,
+            amount_cents=plan.refund_cents,
+            reason=cancel_refund_reason(kind, order.number),
+            order_id=order.id,
+            actor=actor,
+            cancellation_id=cancellation.id,
+        )
+    audit(
+        session,
+        actor=actor,
+        kind=f"order.cancel_{kind}",
+        entity="order",
+        entity_id=order.id or 0,
+        data={
+            "number": order.number,
+            "cancellation_id": cancellation.id,
+            "lines": {str(k): v for k, v in quantities.items()},
+            "refund_cents": plan.refund_cents,
+            "status": order.status,
+        },
+    )
+    if mail:
+        queue_cancel_mail(session, loaded, quantities, refund_cents=plan.refund_cents)
+    return CancelPlan(
+        order_id=order.id or 0,
+        order_number=order.number,
+        parent_id=order.parent_id,
+        cancellation_id=cancellation.id or 0,
+        refund_cents=plan.refund_cents,
+        status=order.status,
+        repeated=False,
+        refunds=refunds,
+        actor=actor,
+    )
+
+
+async def send_refunds(
+    plan: CancelPlan, *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[str]:
+    """Step 2 and 3 for the refunds ``apply_cancel`` reserved: ``send_planned_refunds``."""
+    return await send_planned_refunds(
+        plan.refunds, actor=plan.actor or "system", engine=engine, gateway=gateway
+    )
+
+
+async def send_planned_refunds(
+    planned: list[PlannedRefund],
+    *,
+    actor: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> list[str]:
+    """With no transaction open, Converge voids or returns each reserved refund and the
+    outcome is recorded (a lost answer is left to the payment service's reconciliation).
+    Returns each refund's final state."""
+    gw = gateway_or_default(gateway)
+    states = []
+    for item in planned:
+        view = await execute_refund(item, actor=actor, engine=engine, gateway=gw)
+        states.append(str(view.state))
+    return states

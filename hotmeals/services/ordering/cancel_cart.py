@@ -1,0 +1,323 @@
+"""The cancel cart: the parent picks meals of paid orders and quantities to cancel, sees the
+refund each order would get, and confirms them all at once with a reason (one
+``OrderCancellation`` and one refund per order; all the orders or none)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select as select_rows
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, func, select
+
+from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.pricing import MAX_QUANTITY
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import clock
+from hotmeals.services.ordering.cancel import (
+    CancelPlan,
+    CancelRequest,
+    check_request,
+    find_cancellation,
+)
+from hotmeals.services.ordering.cancel_order import (
+    CancelResult,
+    cancellable_quantity,
+    finish_cancels,
+    own_line,
+    reserve_cancel,
+)
+from hotmeals.services.ordering.labels import order_day, size_label
+from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders
+from hotmeals.services.ordering.refund_plan import refund_plan
+from hotmeals.services.payments.runtime import db
+
+
+def _quantity(value: object, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+        raise DomainError("cancel_quantity_invalid", field="quantity", max=most)
+    return value
+
+
+def cancel_cart_count(session: Session, *, parent_id: int) -> int:
+    """The header's cancel-cart count (spec §4: the UI shows its local count when above 0,
+    otherwise this): the number of lines in the parent's cancel cart."""
+    return int(
+        session.exec(
+            select(func.count())
+            .select_from(CancelCartLine)
+            .where(col(CancelCartLine.parent_id) == parent_id)
+        ).one()
+    )
+
+
+def add_to_cancel_cart(
+    session: Session,
+    *,
+    parent_id: int,
+    order_line_id: object,
+    quantity: object = 1,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """AddToCancelCart: put ``quantity`` meals of one of the parent's paid lines in the cancel
+    cart (a line already there gets this quantity: a repeat changes nothing). Refused after the
+    line's cut-off, beyond what is left of it, for another parent's line."""
+    lang = normalize_lang(lang)
+    line, order, vendor = own_line(session, parent_id, order_line_id)
+    left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
+    qty = _quantity(quantity, min(left, MAX_QUANTITY))
+    row = session.exec(
+        select(CancelCartLine).where(
+            col(CancelCartLine.parent_id) == parent_id, col(CancelCartLine.order_line_id) == line.id
+        )
+    ).first()
+    if row is None:
+        row = CancelCartLine(parent_id=parent_id, order_line_id=line.id or 0, quantity=qty)
+    row.quantity = qty
+    session.add(row)
+    session.flush()
+    return {
+        "cancel_cart_id": row.id,
+        "order_line_id": line.id,
+        "quantity": qty,
+        "cancel_cart_count": cancel_cart_count(session, parent_id=parent_id),
+    }
+
+
+def _own_cart_line(session: Session, parent_id: int, cancel_cart_id: object) -> CancelCartLine:
+    if isinstance(cancel_cart_id, bool) or not isinstance(cancel_cart_id, int):
+        raise DomainError("cancel_cart_line_not_found", field="cancel_cart_id")
+    row = session.get(CancelCartLine, cancel_cart_id)
+    if row is None or row.parent_id != parent_id:
+        raise DomainError("cancel_cart_line_not_found", field="cancel_cart_id")
+    return row
+
+
+def update_cancel_cart_quantity(
+    session: Session,
+    *,
+    parent_id: int,
+    cancel_cart_id: object,
+    quantity: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """UpdateCancelCartQuantity: 1..what is left of the line (before its cut-off)."""
+    lang = normalize_lang(lang)
+    row = _own_cart_line(session, parent_id, cancel_cart_id)
+    line, order, vendor = own_line(session, parent_id, row.order_line_id)
+    left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
+    row.quantity = _quantity(quantity, min(left, MAX_QUANTITY))
+    session.add(row)
+    session.flush()
+    return {
+        "cancel_cart_id": row.id,
+        "order_line_id": line.id,
+        "quantity": row.quantity,
+        "cancel_cart_count": cancel_cart_count(session, parent_id=parent_id),
+    }
+
+
+def delete_cancel_cart_item(session: Session, *, parent_id: int, cancel_cart_id: object) -> dict:
+    """DeleteCancelCartItem: remove one line from the cancel cart."""
+    row = _own_cart_line(session, parent_id, cancel_cart_id)
+    session.delete(row)
+    session.flush()
+    return {"cancel_cart_count": cancel_cart_count(session, parent_id=parent_id)}
+
+
+def cancel_cart_details(
+    session: Session, *, parent_id: int, lang: str = "en", now: datetime | None = None
+) -> dict:
+    """CancelCartDetails: the cancel cart's lines grouped by order, each order with the
+    refund it would get (``plan_cancel_refund`` with the order's stored terms), and the total.
+    A line whose cut-off passed (or that was cancelled meanwhile) is flagged ``cancellable:
+    False`` with the reason, and left out of the refund. A fixed number of statements whatever
+    the number of lines and orders."""
+    lang = normalize_lang(lang)
+    current = now or clock.now()
+    rows = session.execute(
+        select_rows(CancelCartLine, OrderLine, Order, Child, col(Meal.name_fr))
+        .join(OrderLine, col(OrderLine.id) == CancelCartLine.order_line_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Child, col(Child.id) == OrderLine.child_id)
+        .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+        .where(col(CancelCartLine.parent_id) == parent_id, col(Order.parent_id) == parent_id)
+        .order_by(col(Order.id), col(OrderLine.meal_date), col(OrderLine.id))
+    ).all()
+    order_ids = sorted({r[2].id or 0 for r in rows})
+    loaded = load_orders(session, order_ids)
+    groups = []
+    total = 0
+    for oid in order_ids:
+        lo = loaded[oid]
+        mine = [r for r in rows if r[2].id == oid]
+        quantities: dict[int, int] = {}
+        out_lines = []
+        for cart_row, line, order, child, name_fr in mine:
+            current_line = lo.line(line.id or 0) or line
+            reason = ""
+            try:
+                left = cancellable_quantity(
+                    current_line, order, lo.vendors[line.vendor_id], current, lang
+                )
+                if cart_row.quantity > left:
+                    raise DomainError("cancel_quantity_invalid", max=left)
+            except DomainError as err:
+                reason = err.message(lang)
+                left = 0
+            if not reason:
+                quantities[line.id or 0] = cart_row.quantity
+            out_lines.append(
+                {
+                    "cancel_cart_id": cart_row.id,
+                    "order_line_id": line.id,
+                    "child_name": f"{child.first_name} {child.last_name}",
+                    "date": line.meal_date.isoformat(),
+                    "day": order_day(line.meal_date, lang),
+                    # As sold; the French name of the catalogue in French (as order_detail).
+                    "meal_name": (name_fr if lang == "fr" and name_fr else line.meal_name),
+                    "size_label": size_label(line.size, lang),
+                    "quantity": cart_row.quantity,
+                    "max_quantity": left,
+                    "line_total": format_money(line.line_total_cents, lang),
+                    "cancellable": not reason,
+                    "reason": reason,
+                }
+            )
+        refund = _planned_refund(lo, quantities) if quantities else 0
+        total += refund
+        groups.append(
+            {
+                "order_id": oid,
+                "number": lo.order.number,
+                "lines": out_lines,
+                "refund_cents": refund,
+                "refund": format_money(refund, lang),
+            }
+        )
+    return {
+        "orders": groups,
+        "count": len(rows),
+        "total_refund_cents": total,
+        "total_refund": format_money(total, lang),
+        "message": "" if rows else t("no_data_found", lang),
+    }
+
+
+def _planned_refund(loaded: LoadedOrder, quantities: dict[int, int]) -> int:
+    try:
+        return refund_plan(loaded, quantities).refund_cents
+    except DomainError:
+        return 0
+
+
+def _cart_plan(
+    session: Session, *, parent_id: int, lang: str
+) -> list[tuple[int, dict[int, int], list[int]]]:
+    """The cancel cart by order: (order id, {line id: quantity}, cart line ids). Every line
+    must still be cancellable (else the first problem is raised, naming its day)."""
+    details = cancel_cart_details(session, parent_id=parent_id, lang=lang)
+    if not details["orders"]:
+        raise DomainError("cancel_cart_empty")
+    out = []
+    for group in details["orders"]:
+        for line in group["lines"]:
+            if not line["cancellable"]:
+                raise DomainError("cancel_cart_line_blocked", reason=line["reason"])
+        out.append(
+            (
+                group["order_id"],
+                {x["order_line_id"]: x["quantity"] for x in group["lines"]},
+                [x["cancel_cart_id"] for x in group["lines"]],
+            )
+        )
+    return out
+
+
+def _retried_cart(session: Session, *, parent_id: int, request_key: str) -> list[CancelPlan]:
+    """The cancellations already made under this key for this parent's orders (a retried
+    confirm whose cancel cart is empty now)."""
+    ids = session.exec(
+        select(col(OrderCancellation.order_id))
+        .join(Order, col(Order.id) == OrderCancellation.order_id)
+        .where(
+            col(Order.parent_id) == parent_id,
+            col(OrderCancellation.request_key) == request_key,
+            col(OrderCancellation.kind) == "cart",
+        )
+        .order_by(col(OrderCancellation.order_id))
+    ).all()
+    plans = [find_cancellation(session, oid, request_key) for oid in ids]
+    return [p for p in plans if p is not None]
+
+
+async def confirm_cancel_cart(
+    *,
+    parent_id: int,
+    reason_id: object,
+    other_text: object = None,
+    request_key: object,
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> CancelResult:
+    """CancelCart: cancel everything in the cancel cart, one ``OrderCancellation`` and one
+    refund per order, with the reason; the cart is emptied. A line that can no longer be
+    cancelled (its cut-off passed, or it was cancelled meanwhile) refuses the whole confirm
+    with its reason (``cancel_cart_line_blocked``): the orders are cancelled all or none.
+    Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
+    lang = normalize_lang(lang)
+    request = await db(
+        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
+    )
+    try:
+        groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
+    except DomainError as err:
+        if err.code != "cancel_cart_empty":
+            raise
+        done = await db(engine, _retried_cart, parent_id=parent_id, request_key=request.request_key)
+        if not done:
+            raise
+        return await finish_cancels(done, lang, engine, gateway)
+    plans = await db(
+        engine,
+        _reserve_cart,
+        parent_id=parent_id,
+        groups=groups,
+        request=request,
+        lang=lang,
+    )
+    return await finish_cancels(plans, lang, engine, gateway)
+
+
+def _reserve_cart(
+    session: Session,
+    *,
+    parent_id: int,
+    groups: list[tuple[int, dict[int, int], list[int]]],
+    request: CancelRequest,
+    lang: str,
+) -> list[CancelPlan]:
+    """Every order of the cancel cart in one transaction, all or nothing: when one
+    is refused (another tab cancelled it meanwhile, a cut-off passed), no order is cancelled
+    and no refund reserved, so nothing is left cancelled with refunds this call never sends.
+    The orders are locked in id order (``groups`` is sorted), so two confirms never wait on
+    each other in opposite orders."""
+    return [
+        reserve_cancel(
+            session,
+            parent_id=parent_id,
+            order_id=order_id,
+            quantities=quantities,
+            kind="cart",
+            request=request,
+            lang=lang,
+            drop_cart_ids=cart_ids,
+        )
+        for order_id, quantities, cart_ids in sorted(groups, key=lambda g: g[0])
+    ]

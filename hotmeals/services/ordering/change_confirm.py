@@ -1,0 +1,245 @@
+"""Confirming a change (a modify's draft, or a move): every step checked again and priced
+under the order's lock; a decrease (or no difference) applied at once with its refund reserved
+and sent; an increase reserved as an ``ORDER_CHANGE`` payment, charged to a saved card or paid
+in the Lightbox (``change_payment`` settles its outcome). A repeat of the request key answers
+what the first confirm did."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import Order, OrderChange, StoredCard
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
+from hotmeals.domain.payments import PaymentState, Purpose, RefundState
+from hotmeals.domain.refunds import change_refund_reason
+from hotmeals.i18n import t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import clock
+from hotmeals.services.ordering.cancel import send_planned_refunds
+from hotmeals.services.ordering.change_apply import apply_change, tax_within
+from hotmeals.services.ordering.change_payment import (
+    ask_open_attempts,
+    close_stale_payments,
+    payment_state,
+    settle,
+)
+from hotmeals.services.ordering.change_plan import (
+    DRAFT,
+    PAYING,
+    draft_steps,
+    find_draft,
+    load_for_change,
+    parse_id,
+    plan_change,
+)
+from hotmeals.services.ordering.change_result import ChangeResult, result_of
+from hotmeals.services.ordering.mails import queue_change_mail
+from hotmeals.services.payments import (
+    HostedSession,
+    PlannedRefund,
+    open_payment_attempt,
+    reserve_payment,
+    reserve_refund,
+)
+from hotmeals.services.payments.records import lock_row
+from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.submissions import checked_key, recall, remember
+
+PAY_ACTION = "modify_confirm_pay"
+
+
+def _reserve_refund(
+    session: Session, order: Order, change: OrderChange, amount: int, cancellation_id: int | None
+) -> list[PlannedRefund]:
+    """The refund rows of an applied decrease, reserved in the transaction that applies it
+    (the payment service's own reservation: under the order's and payments' locks, never more
+    than refundable); sent to Converge once committed."""
+    return reserve_refund(
+        session,
+        amount_cents=amount,
+        reason=change_refund_reason(change.id),
+        order_id=order.id,
+        parent_id=order.parent_id,
+        actor=actor_of(order.parent_id),
+        cancellation_id=cancellation_id,
+    )
+
+
+def _confirm_step(
+    session: Session,
+    *,
+    parent_id: int,
+    order_id: int,
+    change_id: int | None,
+    request_key: str | None,
+    card_id: int | None,
+    lang: str,
+) -> dict:
+    """Step 1 under the order's lock: a repeat of ``request_key`` answers what the first did;
+    otherwise every step is checked again and priced; a decrease (or no difference) is applied
+    with its refund reserved; an increase reserves its ORDER_CHANGE payment."""
+    now = clock.now()
+    order = lock_row(session, Order, order_id)
+    if order is None or order.parent_id != parent_id:
+        raise DomainError("order_change_order_not_found", field="order_id")
+    if request_key:
+        seen = session.exec(
+            select(OrderChange).where(
+                col(OrderChange.order_id) == order_id, col(OrderChange.request_key) == request_key
+            )
+        ).first()
+        if seen is not None:
+            return {"repeat": True, "change_id": seen.id}
+    if OrderStatus(order.status) not in PAID_STATUSES:
+        raise DomainError("order_change_not_modifiable", field="order_id", number=order.number)
+    if card_id is not None:
+        card = session.get(StoredCard, card_id)
+        if card is None or card.parent_id != parent_id or card.deleted_at is not None:
+            raise DomainError("card_not_found", field="card_id")
+    close_stale_payments(session, order_id)
+    change = (
+        session.get(OrderChange, change_id)
+        if change_id
+        else find_draft(session, order, create=False, now=now)
+    )
+    if change is None or change.order_id != order_id or change.state != DRAFT:
+        raise DomainError("order_change_empty", field="order_id")
+    steps = draft_steps(session, change.id)
+    if not steps:
+        raise DomainError("order_change_empty", field="order_id")
+    loaded = load_for_change(session, order)
+    plan, _ = plan_change(session, loaded, steps, lang=lang, now=now, strict=True)
+    diff = plan.difference
+    change.request_key = request_key
+    change.amount_cents = diff
+    change.tax_cents = tax_within(plan, diff)
+    change.updated_at = now
+    if diff > 0:
+        payment = reserve_payment(
+            session,
+            parent_id=parent_id,
+            purpose=Purpose.ORDER_CHANGE,
+            amount_cents=diff,
+            order_id=order_id,
+        )
+        change.state = PAYING
+        change.payment_id = payment.id
+        session.add(change)
+        session.flush()
+        return {"repeat": False, "change_id": change.id, "payment_id": payment.id, "planned": []}
+    # Applied without a payment: an earlier attempt of this draft no longer pays for it (a
+    # late sale of it is voided, never counted as this change's money).
+    change.payment_id = None
+    cancellation_id = apply_change(session, change, plan, now)
+    planned = _reserve_refund(session, order, change, -diff, cancellation_id) if diff < 0 else []
+    queue_change_mail(session, order, change, plan)
+    return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": planned}
+
+
+async def _send_refunds(
+    planned: list[PlannedRefund], engine: Engine | None, gateway: PaymentGateway | None, actor: str
+) -> tuple[int, bool]:
+    """Converge voids or returns each reserved refund. Returns (cents refunded, every refund
+    succeeded)."""
+    states = await send_planned_refunds(planned, actor=actor, engine=engine, gateway=gateway)
+    done = sum(
+        p.amount_cents
+        for p, state in zip(planned, states, strict=True)
+        if state == RefundState.SUCCEEDED
+    )
+    return done, all(state == RefundState.SUCCEEDED for state in states)
+
+
+async def confirm(
+    *,
+    parent_id: int,
+    order_id: int,
+    change_id: int | None,
+    request_key: object,
+    card_id: object,
+    save_card: bool,
+    lang: str,
+    engine: Engine | None,
+    gateway: PaymentGateway | None,
+) -> ChangeResult:
+    """Confirm the change ``change_id`` (None: the order's draft modification) of the
+    parent's order ``order_id``."""
+    key = checked_key(request_key)
+    card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
+    await ask_open_attempts(order_id, engine=engine, gateway=gateway)
+    step = await db(
+        engine,
+        _confirm_step,
+        parent_id=parent_id,
+        order_id=order_id,
+        change_id=change_id,
+        request_key=key,
+        card_id=card,
+        lang=lang,
+    )
+    if step["repeat"]:
+        return await repeat(step["change_id"], parent_id, key, lang, engine)
+    if step["payment_id"] is None:
+        done, ok = await _send_refunds(step["planned"], engine, gateway, actor_of(parent_id))
+        return await db(
+            engine,
+            result_of,
+            change_id=step["change_id"],
+            lang=lang,
+            refund_cents=done,
+            refund_ok=ok,
+        )
+    hosted = await open_payment_attempt(
+        payment_id=step["payment_id"],
+        parent_id=parent_id,
+        card_id=card,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+    if not isinstance(hosted, HostedSession):  # the saved card was charged: its outcome
+        return await settle(
+            step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
+    # Kept under the request key so that a repeat opens this same Lightbox session.
+    await db(
+        engine,
+        remember,
+        parent_id=parent_id,
+        key=key,
+        action=PAY_ACTION,
+        result={"change_id": step["change_id"], "hosted": hosted.to_dict()},
+    )
+    return await _pay_answer(step["change_id"], hosted, lang, engine)
+
+
+async def _pay_answer(
+    change_id: int, hosted: HostedSession, lang: str, engine: Engine | None
+) -> ChangeResult:
+    result = await db(engine, result_of, change_id=change_id, lang=lang)
+    return replace(
+        result,
+        status="pay",
+        hosted=hosted,
+        message=t("order_change.pay", lang, amount=format_money(hosted.amount_cents, lang)),
+    )
+
+
+async def repeat(
+    change_id: int, parent_id: int, key: str | None, lang: str, engine: Engine | None
+) -> ChangeResult:
+    """A repeat of a confirm answers what the first did: while its payment is still to be
+    made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
+    result = await db(engine, result_of, change_id=change_id, lang=lang)
+    if result.status != "pending" or result.payment_id is None:
+        return result
+    first = await db(engine, recall, parent_id=parent_id, key=key, action=PAY_ACTION)
+    state = await db(engine, payment_state, payment_id=result.payment_id)
+    if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
+        return result
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, engine)

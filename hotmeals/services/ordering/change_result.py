@@ -1,0 +1,109 @@
+"""What a confirmed change (or a move) did, for the parent: ``ChangeResult`` read back from
+the change and its payment, with the message in the parent's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from sqlmodel import Session
+
+from hotmeals.db.models import Order, OrderChange, Payment
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
+from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE
+from hotmeals.services.payments import HostedSession
+
+
+@dataclass(frozen=True)
+class ChangeResult:
+    """What a confirmed change (or a move) did. ``status``: ``applied`` (the order changed;
+    ``refund_cents`` on its way back to the card, or nothing to pay), ``pay`` (open the
+    Lightbox with ``hosted``), ``pending`` (the payment is being confirmed), ``declined``
+    (nothing changed; the draft is kept for another try), ``dropped`` (the payment came but the
+    change could no longer be applied: the charge is voided)."""
+
+    status: str
+    order_id: int
+    order_number: str
+    change_id: int
+    difference_cents: int
+    message: str
+    payment_id: int | None = None
+    hosted: HostedSession | None = None
+    refund_cents: int = 0
+    refund_ok: bool = True
+
+
+def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
+    diff = change.amount_cents
+    if diff < 0:
+        return t(
+            "order_change.applied_refund",
+            lang,
+            number=order.number,
+            amount=format_money(-diff, lang),
+        )
+    if diff > 0:
+        return t(
+            "order_change.applied_paid", lang, number=order.number, amount=format_money(diff, lang)
+        )
+    return t("order_change.applied_even", lang, number=order.number)
+
+
+def result_of(
+    session: Session, *, change_id: int, lang: str, refund_cents: int = 0, refund_ok: bool = True
+) -> ChangeResult:
+    change = session.get(OrderChange, change_id)
+    assert change is not None
+    order = session.get(Order, change.order_id)
+    assert order is not None
+    payment = session.get(Payment, change.payment_id) if change.payment_id else None
+    common = ChangeResult(
+        status="",
+        order_id=order.id or 0,
+        order_number=order.number,
+        change_id=change.id or 0,
+        difference_cents=change.amount_cents,
+        message="",
+        payment_id=change.payment_id,
+    )
+    if change.state == APPLIED:
+        refund_cents = refund_cents or max(-change.amount_cents, 0)
+        message = _applied_message(order, change, lang)
+        if not refund_ok:
+            message = t(
+                "order_change.refund_later",
+                lang,
+                number=order.number,
+                amount=format_money(-change.amount_cents, lang),
+            )
+        return replace(
+            common,
+            status="applied",
+            message=message,
+            refund_cents=refund_cents,
+            refund_ok=refund_ok,
+        )
+    if change.state == DROPPED:
+        return replace(
+            common,
+            status="dropped",
+            message=t(
+                "order_change.dropped",
+                lang,
+                number=order.number,
+                amount=format_money(max(change.amount_cents, 0), lang),
+            ),
+        )
+    if payment is not None and payment.state in LIVE:
+        return replace(
+            common, status="pending", message=t("order_change.pending", lang, number=order.number)
+        )
+    reason = (payment.result_message if payment else None) or "DECLINED"
+    # The Lightbox closed (onCancelled) or failed (onError): not a decline of the card.
+    key = (
+        "order_change.not_completed"
+        if reason.strip().upper() in ("CANCELLED", "CANCELED", "ERROR")
+        else "order_change.declined"
+    )
+    return replace(common, status="declined", message=t(key, lang, reason=reason))

@@ -1,0 +1,197 @@
+"""The e-mails of a paid order's life, in the parent's language, queued in the transaction
+that records what they tell (sent once it commits): a cancel, a refund Converge answered, an
+applied change or move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import Child, Meal, Order, OrderChange, Parent, Refund
+from hotmeals.domain.money import format_money
+from hotmeals.domain.payments import RefundState
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import mail, notifications
+from hotmeals.services.ordering.change_plan import MOVE, ChangePlan
+from hotmeals.services.ordering.labels import meal_name, order_day, size_label
+from hotmeals.services.ordering.loaded_order import LoadedOrder
+
+
+def queue_cancel_mail(
+    session: Session, loaded: LoadedOrder, quantities: Mapping[int, int], *, refund_cents: int
+) -> None:
+    """The 'Order Cancelled' e-mail in the parent's language: what was cancelled and the
+    refund that is due (sent after the transaction commits; always sent: it confirms what the
+    parent did). The refund itself is e-mailed once Converge answers (``queue_refund_mail``)."""
+    parent = session.get(Parent, loaded.order.parent_id)
+    if parent is None or not parent.email:
+        return
+    lang = normalize_lang(parent.language)
+    names = dict(
+        session.exec(
+            select(col(Child.id), col(Child.first_name)).where(
+                col(Child.id).in_(sorted({x.child_id for x in loaded.lines}) or [0])
+            )
+        ).all()
+    )
+    french: dict[int, str] = {}
+    if lang == "fr":
+        french = {
+            mid: name
+            for mid, name in session.exec(
+                select(col(Meal.id), col(Meal.name_fr)).where(
+                    col(Meal.id).in_(sorted({x.meal_id for x in loaded.lines}) or [0])
+                )
+            ).all()
+            if mid is not None and name
+        }
+    items = []
+    for line in loaded.lines:
+        qty = quantities.get(line.id or 0)
+        if qty:
+            items.append(
+                t(
+                    "orders_after.mail_line",
+                    lang,
+                    child=names.get(line.child_id, ""),
+                    quantity=qty,
+                    meal=french.get(line.meal_id, line.meal_name),
+                    size=size_label(line.size, lang),
+                    day=order_day(line.meal_date, lang),
+                )
+            )
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template="order_cancelled",
+        language=lang,
+        kind="order_cancelled",
+        name=parent.first_name,
+        number=loaded.order.number,
+        lines="\n".join(items),
+        refund=cancel_mail_refund(session, parent, refund_cents, lang),
+    )
+
+
+def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
+    """The parent's refund e-mail, once Converge has answered (called by the order payment
+    handlers in the transaction that records the refund's new state, so once per refund and
+    never twice, even with several workers), in the parent's language and only when the
+    parent's 'refund' notification is on (docs/product.md, "Refund e-mails"):
+
+    - SUCCEEDED: the amount refunded to the card;
+    - FAILED or UNKNOWN as Converge's first answer: the refund is being processed (the
+      periodic job retries it; its success sends the e-mail above). A later reconciliation
+      and a failed retry send nothing more."""
+    if refund.order_id is None:
+        return
+    succeeded = refund.state == RefundState.SUCCEEDED
+    # The last try failed: the parent is told, once (the move to FAILED happens once), that
+    # the refund is delayed and a person is on it.
+    delayed = refund.state == RefundState.FAILED and refund.attention_at is not None
+    if not succeeded and not delayed and (not first or refund.attempt > 1):
+        return
+    order = session.get(Order, refund.order_id)
+    if order is None:
+        return
+    parent = session.get(Parent, order.parent_id)
+    if parent is None or not parent.email:
+        return
+    if not notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
+        return  # the parent turned refund e-mails off (settings, notifications)
+    lang = normalize_lang(parent.language)
+    kind = "refund_made" if succeeded else "refund_delayed" if delayed else "refund_processing"
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template=kind,
+        language=lang,
+        kind=kind,
+        name=parent.first_name,
+        number=order.number,
+        amount=format_money(refund.amount_cents, lang),
+    )
+
+
+def cancel_mail_refund(session: Session, parent: Parent, refund_cents: int, lang: str) -> str:
+    """The cancel e-mail's refund line: what is due, never yet what was refunded (Converge
+    has not answered when it is written); the refund e-mail follows when the parent wants it."""
+
+    if refund_cents <= 0:
+        return t("orders_after.no_refund", lang)
+    amount = format_money(refund_cents, lang)
+    if notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
+        return t("orders_after.mail_refund_due", lang, amount=amount)
+    return t("orders_after.mail_refund_due_quiet", lang, amount=amount)
+
+
+def refund_notice(refund_cents: int, lang: str) -> str:
+    if refund_cents <= 0:
+        return t("orders_after.no_refund", lang)
+    return t("orders_after.refund_notice", lang, amount=format_money(refund_cents, lang))
+
+
+def queue_change_mail(
+    session: Session, order: Order, change: OrderChange, plan: ChangePlan
+) -> None:
+    """The e-mail of an applied change, in the parent's language."""
+    parent = session.get(Parent, order.parent_id)
+    if parent is None or not parent.email:
+        return
+    lang = normalize_lang(parent.language)
+    diff = change.amount_cents
+    if diff > 0:
+        money = t("order_change.mail_paid", lang, amount=format_money(diff, lang))
+    elif diff < 0:
+        money = t("order_change.mail_refund", lang, amount=format_money(-diff, lang))
+    else:
+        money = t("order_change.mail_even", lang)
+    steps = []
+    for line_id, qty in sorted(plan.removed.items()):
+        line = plan.loaded.line(line_id)
+        assert line is not None
+        name = meal_name(plan.loaded.meals.get(line.meal_id), line.meal_name, lang)
+        steps.append(
+            t(
+                "order_change.mail_removed",
+                lang,
+                quantity=qty,
+                meal=name,
+                day=order_day(line.meal_date, lang),
+            )
+        )
+    for _, checked in plan.added:
+        steps.append(
+            t(
+                "order_change.mail_added",
+                lang,
+                quantity=checked.quantity,
+                meal=meal_name(checked.meal, "", lang),
+                child=checked.child.first_name,
+                day=order_day(checked.menu_day.meal_date, lang),
+            )
+        )
+    for line, _ in plan.moved:
+        steps.append(
+            t(
+                "order_change.mail_moved",
+                lang,
+                meal=meal_name(plan.loaded.meals.get(line.meal_id), line.meal_name, lang),
+                old=order_day(line.moved_from_date or line.meal_date, lang),
+                new=order_day(line.meal_date, lang),
+            )
+        )
+    template = "meal_moved" if change.kind == MOVE else "order_changed"
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template=template,
+        language=lang,
+        kind=template,
+        name=parent.first_name,
+        number=order.number,
+        changes="\n".join(f"  - {step}" for step in steps),
+        money=money,
+        total=format_money(plan.charges.total_pay_cents, lang),
+    )

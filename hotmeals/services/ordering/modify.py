@@ -1,0 +1,368 @@
+"""Modify a paid order: the doors of the modify-an-order screens and of the /api/v1
+``order/...`` calls. Add meals and remove meals in a draft (with the booking's rules), see the
+difference, confirm it (``change_confirm``), and finish or report the payment of an increase
+(``change_payment``; a move's payment finishes through the same two doors)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from hotmeals.db.models import OrderChange, OrderChangeLine
+from hotmeals.domain.cutoff import before_cutoff
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import LineStatus
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import cart, clock, school_year
+from hotmeals.services.ordering.change_confirm import confirm
+from hotmeals.services.ordering.change_payment import change_of_payment, settle
+from hotmeals.services.ordering.change_plan import (
+    ADD,
+    DRAFT_MAX_STEPS,
+    REMOVE,
+    difference_out,
+    draft_steps,
+    ensure_changeable,
+    find_draft,
+    load_for_change,
+    own_order,
+    parse_id,
+    plan_change,
+)
+from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.labels import meal_name, order_day
+from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
+from hotmeals.services.payments import confirm_payment, report_browser_failure
+from hotmeals.services.payments.runtime import db
+
+
+def add_to_my_order(
+    *,
+    session: Session,
+    parent_id: int,
+    order_id: object,
+    child_id: object,
+    meal_id: object,
+    menu_day_id: object = None,
+    date: object = None,
+    portion_id: object = None,
+    size: object = None,
+    quantity: object = 1,
+    menu_option_id: object = None,
+    meal_option_id: object = None,
+    addons: object = None,
+    special_note_text: object = None,
+    allergy_ack: bool = False,
+    lang: str = "en",
+) -> dict:
+    """AddToMyOrder: a meal for a child on a day, added to the order's draft change, with the
+    rules of AddToCart (the same ``check_line``); priced from the catalogue when confirmed.
+    Answers ``modify_order_info``."""
+    lang = normalize_lang(lang)
+    now = clock.now()
+    order = own_order(session, parent_id=parent_id, order_id=order_id, lock=True)
+    request = cart.LineRequest(
+        child_id=child_id,
+        meal_id=meal_id,
+        portion_id=portion_id,
+        size=size,
+        menu_day_id=menu_day_id,
+        date=date,
+        quantity=quantity,
+        menu_option_id=menu_option_id,
+        meal_option_id=meal_option_id,
+        addons=addons,
+        special_note=special_note_text,
+        allergy_ack=bool(allergy_ack),
+    )
+    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
+    batch = cart.load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
+    checked = cart.check_line(batch, request, lang=lang, now=now)
+    change = find_draft(session, order, create=True, now=now)
+    assert change is not None
+    if len(draft_steps(session, change.id)) >= DRAFT_MAX_STEPS:
+        raise DomainError("order_change_too_many", max=DRAFT_MAX_STEPS)
+    session.add(
+        OrderChangeLine(
+            change_id=change.id or 0,
+            action=ADD,
+            quantity=checked.quantity,
+            child_id=checked.child.id,
+            menu_day_id=checked.menu_day.id,
+            meal_id=checked.meal.id,
+            portion_id=checked.portion.id,
+            menu_option_id=checked.menu_option_id,
+            meal_option_id=checked.meal_option_id,
+            addon_ids=",".join(str(a.id) for a in checked.addons),
+            special_note=checked.note,
+            allergy_ack=checked.ack_text,
+            allergy_ack_at=now if checked.ack_text else None,
+        )
+    )
+    return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
+
+
+def _draft_changed(
+    session: Session, change: OrderChange, now: datetime, *, parent_id: int, lang: str
+) -> dict:
+    """The draft was changed now: ``modify_order_info`` of its order."""
+    change.updated_at = now
+    session.add(change)
+    session.flush()
+    return modify_order_info(
+        session=session, parent_id=parent_id, order_id=change.order_id, lang=lang
+    )
+
+
+def delete_from_modify_order(
+    *,
+    session: Session,
+    parent_id: int,
+    order_id: object,
+    order_line_id: object = None,
+    quantity: object = None,
+    change_line_id: object = None,
+    lang: str = "en",
+) -> dict:
+    """DeleteFromModifyOrder: remove ``quantity`` (default: all still active) meals of the
+    order line ``order_line_id`` (before its cut-off), or take back a step of the draft
+    (``change_line_id``: a meal added, or a removal). Answers ``modify_order_info``."""
+    lang = normalize_lang(lang)
+    now = clock.now()
+    order = own_order(session, parent_id=parent_id, order_id=order_id, lock=True)
+    if change_line_id not in (None, ""):
+        key = parse_id(change_line_id, "change_line_id", "order_change_step_not_found")
+        change = find_draft(session, order, create=False, now=now)
+        step = session.get(OrderChangeLine, key)
+        if change is None or step is None or step.change_id != change.id:
+            raise DomainError("order_change_step_not_found", field="change_line_id")
+        session.delete(step)
+        return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
+    line_key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
+    loaded = load_for_change(session, order)
+    line = loaded.line(line_key)
+    if line is None:
+        raise DomainError("order_change_line_not_found", field="order_line_id")
+    ensure_changeable(loaded, line, now, lang)
+    change = find_draft(session, order, create=True, now=now)
+    assert change is not None
+    steps = draft_steps(session, change.id)
+    already = sum(s.quantity for s in steps if s.action == REMOVE and s.order_line_id == line.id)
+    left = active_quantity(line) - already
+    if quantity in (None, ""):
+        count = left
+    else:
+        if isinstance(quantity, bool):
+            raise DomainError("order_change_quantity_invalid", field="quantity", max=left)
+        try:
+            count = int(str(quantity).strip())
+        except ValueError:
+            raise DomainError("order_change_quantity_invalid", field="quantity", max=left) from None
+    if not 1 <= count <= left:
+        raise DomainError("order_change_quantity_invalid", field="quantity", max=max(left, 0))
+    if len(steps) >= DRAFT_MAX_STEPS:
+        raise DomainError("order_change_too_many", max=DRAFT_MAX_STEPS)
+    session.add(
+        OrderChangeLine(
+            change_id=change.id or 0, action=REMOVE, order_line_id=line.id, quantity=count
+        )
+    )
+    return _draft_changed(session, change, now, parent_id=parent_id, lang=lang)
+
+
+def modify_order_info(
+    *, session: Session, parent_id: int, order_id: object, lang: str = "en"
+) -> dict:
+    """ModifyOrderInfo: the order's lines (each with what the draft removes and whether it
+    can still change), the meals the draft adds (priced from today's catalogue; a meal that
+    broke a rule since is flagged with the reason) and the difference: the new total against
+    what is held (paid - refunded), to pay or to refund. A fixed number of statements."""
+    lang = normalize_lang(lang)
+    now = clock.now()
+    order = own_order(session, parent_id=parent_id, order_id=order_id, lock=False)
+    loaded = load_for_change(session, order)
+    change = find_draft(session, order, create=False, now=now)
+    steps = draft_steps(session, change.id if change else None)
+    plan, problems = plan_change(session, loaded, steps, lang=lang, now=now, strict=False)
+    removes: dict[int, list[OrderChangeLine]] = {}
+    for step in steps:
+        if step.action == REMOVE:
+            removes.setdefault(step.order_line_id or 0, []).append(step)
+    lines = []
+    for line in loaded.lines:
+        closes = line_closes(line, loaded.vendors[line.vendor_id])
+        child = loaded.children[line.child_id]
+        lines.append(
+            {
+                "order_line_id": line.id,
+                "child_id": line.child_id,
+                "child_name": f"{child.first_name} {child.last_name}",
+                "date": line.meal_date.isoformat(),
+                "day": order_day(line.meal_date, lang),
+                "meal_id": line.meal_id,
+                "name": meal_name(loaded.meals.get(line.meal_id), line.meal_name, lang),
+                "size": line.size,
+                "quantity": line.quantity,
+                "active_quantity": active_quantity(line),
+                "remove_quantity": plan.removed.get(line.id or 0, 0),
+                "remove_steps": [s.id for s in removes.get(line.id or 0, [])],
+                "price_cents": line.line_total_cents,
+                "price": format_money(line.line_total_cents, lang),
+                "status": "moved"
+                if (line.moved_from_date and active_quantity(line))
+                else ("active" if active_quantity(line) else LineStatus.CANCELLED.value),
+                "cutoff_at": closes.isoformat(),
+                "can_change": active_quantity(line) > 0 and before_cutoff(closes, now),
+            }
+        )
+    checked_steps = {step.id: checked for step, checked in plan.added}
+    added = []
+    for step in steps:
+        if step.action != ADD:
+            continue
+        checked = checked_steps.get(step.id)
+        added.append(
+            {
+                "change_line_id": step.id,
+                "child_id": step.child_id,
+                "menu_day_id": step.menu_day_id,
+                "meal_id": step.meal_id,
+                "date": checked.menu_day.meal_date.isoformat() if checked else None,
+                "name": meal_name(checked.meal, "", lang) if checked else "",
+                "size": checked.portion.size if checked else "",
+                "quantity": step.quantity,
+                "price_cents": checked.price.total_cents if checked else 0,
+                "price": format_money(checked.price.total_cents if checked else 0, lang),
+                "ok": checked is not None,
+                "problem": problems.get(step.id or 0, ""),
+            }
+        )
+    return {
+        "order_id": order.id,
+        "number": order.number,
+        "change_id": change.id if change else None,
+        "lines": lines,
+        "added": added,
+        "problems": [{"change_line_id": k, "message": v} for k, v in problems.items()],
+        "has_changes": bool(steps),
+        **difference_out(plan, lang),
+    }
+
+
+async def modify_confirm_order(
+    *,
+    parent_id: int,
+    order_id: object,
+    request_key: object = None,
+    card_id: object = None,
+    save_card: bool = False,
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> ChangeResult:
+    """ModifyConfirmOrder: confirm the order's draft. A decrease (or no difference) is applied
+    at once and refunded to the card; an increase is charged to the saved card ``card_id`` or
+    answers a Lightbox session (``status`` ``pay``; then ``complete_change_payment``), and the
+    order changes once the payment is approved. ``request_key``: the same key again answers
+    what the first call did."""
+    lang = normalize_lang(lang)
+    key = await db(engine, _own_id, parent_id=parent_id, order_id=order_id)
+    return await confirm(
+        parent_id=parent_id,
+        order_id=key,
+        change_id=None,
+        request_key=request_key,
+        card_id=card_id,
+        save_card=save_card,
+        lang=lang,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+def _own_id(session: Session, *, parent_id: int, order_id: object) -> int:
+    order = own_order(session, parent_id=parent_id, order_id=order_id, lock=False)
+    return order.id or 0
+
+
+async def complete_change_payment(
+    *,
+    parent_id: int,
+    payment_id: object,
+    txn_id: str,
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> ChangeResult:
+    """After the Lightbox's ``onApproval`` for a change: Converge confirms the sale and the
+    change is applied in the same transaction (or, when it cannot be any more, dropped and the
+    charge voided; so is the sale of an attempt its change no longer waits for). Safe to
+    repeat."""
+    lang = normalize_lang(lang)
+    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
+    paid = parse_id(payment_id, "payment_id", "payment_not_found")
+    try:
+        await confirm_payment(
+            payment_id=paid,
+            txn_id=txn_id,
+            parent_id=parent_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:
+        if err.code != "payment_already_paid":
+            raise
+        # A second sale of a paid attempt: recorded apart and voided by confirm_payment.
+    return await settle(
+        change_id,
+        parent_id=parent_id,
+        lang=lang,
+        engine=engine,
+        gateway=gateway,
+        payment_id=paid,
+    )
+
+
+async def change_payment_declined(
+    *,
+    parent_id: int,
+    payment_id: object,
+    message: str = "",
+    outcome: str = "declined",
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> ChangeResult:
+    """ModifyChangeDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
+    for a change (``outcome``). Only a hint: Converge is asked first; a sale it
+    made applies the change (or is voided). Otherwise nothing is charged as far as Converge
+    shows, nothing changes, and the change is a draft again; the attempt stays open for the
+    reconciliation and the next attempt to ask about."""
+    lang = normalize_lang(lang)
+    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
+    paid = parse_id(payment_id, "payment_id", "payment_not_found")
+    reason = str(message or "")[:120].strip() or "DECLINED"
+    asked = await report_browser_failure(
+        payment_id=paid, parent_id=parent_id, message=reason, engine=engine, gateway=gateway
+    )
+    result = await settle(
+        change_id,
+        parent_id=parent_id,
+        lang=lang,
+        engine=engine,
+        gateway=gateway,
+        payment_id=paid,
+    )
+    if result.status == "declined" and not (asked.answered and outcome == "declined"):
+        result = replace(
+            result, message=t("order_change.not_confirmed", lang, number=result.order_number)
+        )
+    return result
+
+
+# -- the payment handler's part (OrderChangePayment) ----------------------------------------------

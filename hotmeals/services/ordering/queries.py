@@ -1,0 +1,388 @@
+"""A parent's paid orders as the order screens and the /api/v1 order calls read them: the
+history (future and past) and one order's detail, both from ``loaded_order``."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import case
+from sqlalchemy import select as select_rows
+from sqlmodel import Session, col, func, select
+
+from hotmeals.db.models import (
+    AddOn,
+    Child,
+    Meal,
+    MealOption,
+    MenuOption,
+    Order,
+    OrderLine,
+    Payment,
+    Refund,
+)
+from hotmeals.domain.charges import tax_label
+from hotmeals.domain.cutoff import TORONTO
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
+from hotmeals.domain.payments import RefundState
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import clock
+from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.labels import order_day, size_label
+from hotmeals.services.ordering.loaded_order import (
+    line_closes,
+    line_is_open,
+    load_order,
+    pays_for_order,
+)
+from hotmeals.services.payments.records import RESERVING, owed_failed
+
+HISTORY_STATUSES = (
+    OrderStatus.PLACED,
+    OrderStatus.PARTIALLY_CANCELLED,
+    OrderStatus.CANCELLED,
+    OrderStatus.DELIVERED,
+)
+FUTURE, PAST = "future", "past"
+
+
+def order_history(
+    session: Session,
+    *,
+    parent_id: int,
+    tab: str = FUTURE,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """The parent's paid orders (placed, partially cancelled, cancelled, delivered; never an
+    unpaid attempt), newest first. ``tab`` ``future``: orders with an active meal on or after
+    today (Toronto); ``past``: the others. Each: order id and number, delivery dates,
+    ordered-on date, total items (meals still to deliver and ordered), total paid and total
+    refunded. Three statements."""
+    if tab not in (FUTURE, PAST):
+        raise DomainError("invalid_history_tab", field="tab")
+    lang = normalize_lang(lang)
+    today = toronto_today(now or clock.now())
+    active = (col(OrderLine.status) == LineStatus.ACTIVE) & (
+        col(OrderLine.quantity) > OrderLine.cancelled_quantity
+    )
+    upcoming = func.max(case((active & (col(OrderLine.meal_date) >= today), 1), else_=0)).label(
+        "upcoming"
+    )
+    rows = session.exec(
+        select(
+            Order,
+            upcoming,
+            func.sum(OrderLine.quantity).label("items"),
+            func.sum(col(OrderLine.quantity) - OrderLine.cancelled_quantity).label("active_items"),
+        )
+        .join(OrderLine, col(OrderLine.order_id) == Order.id)
+        .where(
+            col(Order.parent_id) == parent_id,
+            col(Order.status).in_([str(s) for s in HISTORY_STATUSES]),
+            col(Order.placed_at).is_not(None),
+        )
+        .group_by(col(Order.id))
+        .order_by(col(Order.placed_at).desc(), col(Order.id).desc())
+    ).all()
+    picked = [r for r in rows if bool(r[1]) == (tab == FUTURE)]
+    ids = [r[0].id for r in picked]
+    dates: dict[int, list[date]] = {}
+    # Whose meals and which: each order's children and meals, in the order of the
+    # days, each named once; from the same statement as the dates.
+    kids: dict[int, list[str]] = {}
+    meals: dict[int, list[str]] = {}
+    refunded: dict[int, int] = {}
+    if ids:
+        for oid, day, kid, sold_as, meal_fr in session.execute(
+            select_rows(
+                col(OrderLine.order_id),
+                col(OrderLine.meal_date),
+                col(Child.first_name),
+                col(OrderLine.meal_name),
+                col(Meal.name_fr),
+            )
+            .join(Child, col(Child.id) == OrderLine.child_id)
+            .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+            .where(col(OrderLine.order_id).in_(ids))
+            .order_by(col(OrderLine.order_id), col(OrderLine.meal_date), col(OrderLine.id))
+        ).all():
+            name = (meal_fr if lang == "fr" and meal_fr else None) or sold_as
+            for found, value in ((dates, day), (kids, kid), (meals, name)):
+                if value not in found.setdefault(oid, []):
+                    found[oid].append(value)
+        for oid, cents in session.exec(
+            select(Payment.order_id, func.coalesce(func.sum(Refund.amount_cents), 0))
+            .join(Payment, col(Payment.id) == Refund.payment_id)
+            .where(
+                col(Payment.order_id).in_(ids),
+                col(Refund.state) == RefundState.SUCCEEDED,
+                pays_for_order(),  # never the void of a charge that paid for nothing
+            )
+            .group_by(col(Payment.order_id))
+        ).all():
+            refunded[oid or 0] = int(cents)
+    orders = []
+    for order, _up, items, active_items in picked:
+        days = dates.get(order.id or 0, [])
+        back = refunded.get(order.id or 0, 0)
+        placed = (order.placed_at or order.created_at).astimezone(TORONTO).date()
+        orders.append(
+            {
+                "order_id": order.id,
+                "number": order.number,
+                "status": order.status,
+                "status_label": t(f"orderpay.status_{order.status}", lang),
+                "delivery_dates": [d.isoformat() for d in days],
+                "delivery_dates_label": [order_day(d, lang) for d in days],
+                "ordered_on": placed.isoformat(),
+                "ordered_on_label": order_day(placed, lang),
+                "total_items": int(items or 0),
+                "active_items": int(active_items or 0),
+                "total_pay_cents": order.total_pay_cents,
+                "total_pay": format_money(order.total_pay_cents, lang),
+                "total_refund_cents": back,
+                "total_refund": format_money(back, lang),
+                "children": kids.get(order.id or 0, []),
+                "meals": meals.get(order.id or 0, []),
+            }
+        )
+    return {
+        "tab": tab,
+        "orders": orders,
+        "message": "" if orders else t("no_data_found", lang),
+    }
+
+
+def line_state(line: OrderLine) -> str:
+    """``cancelled`` (nothing left), ``moved`` (rescheduled to another date), ``active``."""
+    if line.status == LineStatus.CANCELLED or line.cancelled_quantity >= line.quantity:
+        return "cancelled"
+    if getattr(line, "moved_from_date", None) is not None:
+        return "moved"
+    return "active"
+
+
+def order_detail(
+    session: Session,
+    *,
+    parent_id: int,
+    order_id: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """One order as sold and as it is now: each line (child, date, meal, size, options,
+    add-ons, note, quantity, cancelled quantity, price, state, whether it can still be
+    cancelled), the charges of docs/product.md §3 with the total refund (the sum of succeeded
+    refunds) and each refund with its date. Another parent's order: ``order_not_found``.
+    A fixed number of statements whatever the number of lines."""
+    lang = normalize_lang(lang)
+    french = lang == "fr"
+    current = now or clock.now()
+    loaded = load_order(session, order_id=order_id, parent_id=parent_id)
+    order = loaded.order
+    if order.status not in [str(s) for s in HISTORY_STATUSES] or order.placed_at is None:
+        raise DomainError("order_not_found", field="order_id")
+    lines = loaded.lines
+    children: dict[int, Child] = {}
+    meals: dict[int, Meal] = {}
+    menu_options: dict[int, MenuOption] = {}
+    meal_options: dict[int, MealOption] = {}
+    addon_rows: dict[int, AddOn] = {}
+    if lines:
+        children = {
+            c.id or 0: c
+            for c in session.exec(
+                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines})))
+            ).all()
+        }
+        if french:
+            meals = {
+                m.id or 0: m
+                for m in session.exec(
+                    select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in lines})))
+                ).all()
+            }
+            menu_options = {
+                m.id or 0: m
+                for m in session.exec(
+                    select(MenuOption).where(
+                        col(MenuOption.id).in_(sorted({x.menu_option_id or 0 for x in lines}))
+                    )
+                ).all()
+            }
+            meal_options = {
+                m.id or 0: m
+                for m in session.exec(
+                    select(MealOption).where(
+                        col(MealOption.id).in_(sorted({x.meal_option_id or 0 for x in lines}))
+                    )
+                ).all()
+            }
+            addon_ids = sorted({a.addon_id for v in loaded.addons.values() for a in v})
+            addon_rows = {
+                a.id or 0: a
+                for a in session.exec(
+                    select(AddOn).where(col(AddOn.id).in_(addon_ids or [0]))
+                ).all()
+            }
+    out_lines = []
+    for line in lines:
+        child = children.get(line.child_id)
+        meal = meals.get(line.meal_id)
+        mo = menu_options.get(line.menu_option_id or 0)
+        xo = meal_options.get(line.meal_option_id or 0)
+        state = line_state(line)
+        vendor = loaded.vendors[line.vendor_id]
+        open_ = state != "cancelled" and line_is_open(line, vendor, current)
+        moved_from = getattr(line, "moved_from_date", None)
+        out_lines.append(
+            {
+                "order_line_id": line.id,
+                "child_id": line.child_id,
+                "child_name": f"{child.first_name} {child.last_name}" if child else "",
+                "date": line.meal_date.isoformat(),
+                "day": order_day(line.meal_date, lang),
+                "meal_id": line.meal_id,
+                "meal_name": (meal.name_fr if (french and meal and meal.name_fr) else None)
+                or line.meal_name,
+                "size": line.size,
+                "size_label": size_label(line.size, lang),
+                "menu_option": (mo.name_fr if (french and mo and mo.name_fr) else None)
+                or line.menu_option_name,
+                "meal_option": (xo.name_fr if (french and xo and xo.name_fr) else None)
+                or line.meal_option_name,
+                "addons": [
+                    {
+                        "name": (
+                            addon_rows[a.addon_id].name_fr
+                            if french and a.addon_id in addon_rows
+                            else a.name
+                        ),
+                        "price_cents": a.price_cents,
+                        "price": format_money(a.price_cents, lang),
+                    }
+                    for a in loaded.addons.get(line.id or 0, [])
+                ],
+                "special_note": line.special_note or "",
+                "quantity": line.quantity,
+                "cancelled_quantity": line.cancelled_quantity,
+                "active_quantity": line.quantity - line.cancelled_quantity
+                if state != "cancelled"
+                else 0,
+                "unit_price_cents": line.unit_price_cents,
+                "line_total_cents": line.line_total_cents,
+                "line_total": format_money(line.line_total_cents, lang),
+                "state": state,
+                "state_label": t(f"orders_after.line_{state}", lang),
+                "moved_from": moved_from.isoformat() if moved_from else None,
+                "can_cancel": bool(open_ and can_cancel(OrderStatus(order.status))),
+                "cutoff_at": line_closes(line, vendor).isoformat(),
+            }
+        )
+    labels = (
+        ("meal_net_cents", "orderpay.charge_meal_net"),
+        ("special_note_fees_cents", "orderpay.charge_note_fees"),
+        ("discount_cents", "orderpay.charge_discount"),
+        ("processing_fee_cents", "orderpay.charge_processing"),
+        ("tax_cents", "orderpay.charge_tax"),
+        ("school_donation_cents", "orderpay.charge_donation"),
+        ("additional_charge_cents", "orderpay.charge_additional"),
+        ("total_pay_cents", "orderpay.charge_total"),
+    )
+    refunded = loaded.refunded_cents
+    charges = [
+        {
+            "name": name,
+            "label": tax_label(order.tax_bps, lang) if name == "tax_cents" else t(key, lang),
+            "cents": getattr(order, name),
+            "amount": format_money(
+                -getattr(order, name) if name == "discount_cents" else getattr(order, name), lang
+            ),
+        }
+        for name, key in labels
+    ]
+    charges.append(
+        {
+            "name": "total_refund_cents",
+            "label": t("orders_after.total_refund", lang),
+            "cents": refunded,
+            "amount": format_money(refunded, lang),
+        }
+    )
+    refunds = [
+        {
+            "refund_id": r.id,
+            "amount_cents": r.amount_cents,
+            "amount": format_money(r.amount_cents, lang),
+            "kind": r.kind,
+            "state": r.state,
+            "state_label": t(_refund_label(r), lang),
+            "date": r.created_at.date().isoformat(),
+            "date_label": order_day(r.created_at.date(), lang),
+        }
+        for r in loaded.refunds
+        # A failed try is shown while it is still owed (delayed), not once sent again.
+        if r.state != RefundState.FAILED or owed_failed(r)
+    ]
+    # Charges that paid for nothing (a second attempt, a replaced or dropped change's
+    # payment, a duplicate sale): listed apart with their void, never in the order's money.
+    voided = []
+    for p in loaded.strays:
+        back = [r for r in loaded.stray_refunds if r.payment_id == p.id]
+        done = sum(r.amount_cents for r in back if r.state == RefundState.SUCCEEDED)
+        state = (
+            RefundState.SUCCEEDED
+            if done >= p.amount_cents
+            else RefundState.PENDING
+            if any(r.state in RESERVING for r in back)
+            else RefundState.FAILED
+            if back
+            else RefundState.PENDING
+        )
+        day = (p.verified_at or p.created_at).astimezone(TORONTO).date()
+        state_label = t(f"orders_after.refund_{str(state).lower()}", lang)
+        voided.append(
+            {
+                "payment_id": p.id,
+                "amount_cents": p.amount_cents,
+                "amount": format_money(p.amount_cents, lang),
+                "refunded_cents": done,
+                "state": state,
+                "state_label": state_label,
+                "date": day.isoformat(),
+                "text": t(
+                    "orders_after.voided_attempt",
+                    lang,
+                    amount=format_money(p.amount_cents, lang),
+                    day=order_day(day, lang),
+                    state=state_label,
+                ),
+            }
+        )
+    return {
+        "order_id": order.id,
+        "number": order.number,
+        "status": order.status,
+        "status_label": t(f"orderpay.status_{order.status}", lang),
+        "ordered_on": (order.placed_at or order.created_at).astimezone(TORONTO).date().isoformat(),
+        "promo_code": order.promo_code,
+        "lines": out_lines,
+        "charges": charges,
+        "total_pay_cents": order.total_pay_cents,
+        "total_refund_cents": refunded,
+        "total_refund": format_money(refunded, lang),
+        "refunds": refunds,
+        "voided_attempts": voided,
+        "can_cancel": any(x["can_cancel"] for x in out_lines),
+    }
+
+
+def _refund_label(refund: Refund) -> str:
+    """A refund's state for the parent: a failed one still owed is delayed, never 'failed'."""
+    if refund.state == RefundState.FAILED and refund.attention_at is not None:
+        return "orders_after.refund_attention"
+    if refund.state == RefundState.FAILED:
+        return "orders_after.refund_delayed"
+    return f"orders_after.refund_{str(refund.state).lower()}"

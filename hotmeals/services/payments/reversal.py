@@ -1,0 +1,51 @@
+"""Giving back the whole of an approved payment that paid for nothing (an order not placed, a
+change not applied, an attempt its order or change no longer waits for): a void before
+settlement, a return after, through the payment service's refund."""
+
+from __future__ import annotations
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from hotmeals.db.models import Payment
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.refunds import RefundReason
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services.payments.records import refundable_cents
+from hotmeals.services.payments.refunds import refund
+from hotmeals.services.payments.runtime import db
+
+
+def _refundable(session: Session, *, payment_id: int) -> int:
+    payment = session.get(Payment, payment_id)
+    return refundable_cents(session, payment) if payment else 0
+
+
+async def reverse_in_full(
+    payment_id: int,
+    *,
+    reason: RefundReason,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> bool:
+    """Refund what is left of ``payment_id`` (all of it, unless part is refunded already).
+    True when the money is back or on its way, or nothing is left to give back (refunded
+    meanwhile by another call); False when Converge refused (the reconciliation tries
+    again)."""
+    amount = await db(engine, _refundable, payment_id=payment_id)
+    if amount <= 0:
+        return True
+    try:
+        result = await refund(
+            amount_cents=amount,
+            reason=reason,
+            payment_id=payment_id,
+            actor="system",
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:  # nothing left to refund: given back already by another call
+        if err.code in ("refund_exceeds_paid", "invalid_amount"):
+            return True
+        raise
+    return not result.failed
