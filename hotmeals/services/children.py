@@ -48,7 +48,7 @@ SUGGESTION_MAX = 50
 _ID_MAX = 2**31 - 1
 
 
-def _as_id(value: object, field: str, missing: str, unknown: str) -> int:
+def as_id(value: object, field: str, missing: str, unknown: str) -> int:
     """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise DomainError(missing, field=field)
@@ -66,7 +66,7 @@ def _as_id(value: object, field: str, missing: str, unknown: str) -> int:
 
 
 def _child_id(value: object) -> int:
-    return _as_id(value, "child_id", "child_not_found", "child_not_found")
+    return as_id(value, "child_id", "child_not_found", "child_not_found")
 
 
 def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
@@ -86,7 +86,7 @@ def list_cities(*, session: Session) -> list[dict]:
 
 def list_schools(*, session: Session, city_id: object) -> list[dict]:
     places = reference.places(session)
-    city_key = _as_id(city_id, "city_id", "city_required", "city_not_found")
+    city_key = as_id(city_id, "city_id", "city_required", "city_not_found")
     if city_key not in places.city_ids:
         raise DomainError("city_not_found", field="city_id")
     return [
@@ -97,7 +97,7 @@ def list_schools(*, session: Session, city_id: object) -> list[dict]:
 
 def _school(session: Session, school_id: object) -> School:
     school = session.get(
-        School, _as_id(school_id, "school_id", "school_required", "school_not_found")
+        School, as_id(school_id, "school_id", "school_required", "school_not_found")
     )
     if school is None or not school.is_active:
         raise DomainError("school_not_found", field="school_id")
@@ -107,7 +107,7 @@ def _school(session: Session, school_id: object) -> School:
 def list_teachers(*, session: Session, school_id: object, lang: str = "en") -> list[dict]:
     places = reference.places(session)
     school = places.schools.get(
-        _as_id(school_id, "school_id", "school_required", "school_not_found")
+        as_id(school_id, "school_id", "school_required", "school_not_found")
     )
     if school is None or not school.is_active:
         raise DomainError("school_not_found", field="school_id")
@@ -150,18 +150,18 @@ def _placement(
         (grade_id, "grade"),
     ):
         raise_first(validate_required(value, name))
-    city = session.get(City, _as_id(city_id, "city_id", "city_required", "city_not_found"))
+    city = session.get(City, as_id(city_id, "city_id", "city_required", "city_not_found"))
     if city is None:
         raise DomainError("city_not_found", field="city_id")
     school = _school(session, school_id)
     if school.city_id != city.id:
         raise DomainError("school_not_found", field="school_id")
     teacher = session.get(
-        Teacher, _as_id(teacher_id, "teacher_id", "teacher_required", "teacher_not_found")
+        Teacher, as_id(teacher_id, "teacher_id", "teacher_required", "teacher_not_found")
     )
     if teacher is None or teacher.school_id != school.id:
         raise DomainError("teacher_not_found", field="teacher_id")
-    grade = session.get(Grade, _as_id(grade_id, "grade_id", "grade_required", "grade_not_found"))
+    grade = session.get(Grade, as_id(grade_id, "grade_id", "grade_required", "grade_not_found"))
     if grade is None:
         raise DomainError("grade_not_found", field="grade_id")
     return city, school, teacher, grade
@@ -415,7 +415,7 @@ def _items(items: Iterable) -> list[tuple[int, AlertLevel]]:
             ingredient, level = item
         else:
             raise DomainError("ingredient_not_found", field="allergies")
-        key = _as_id(ingredient, "allergies", "ingredient_not_found", "ingredient_not_found")
+        key = as_id(ingredient, "allergies", "ingredient_not_found", "ingredient_not_found")
         chosen[key] = parse_alert_level(level)
     return list(chosen.items())
 

@@ -80,9 +80,15 @@ from hotmeals.domain.pricing import LinePrice, price_line, tiers_to_text
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import cart, clock, orders, school_year
-from hotmeals.services.children import _as_id
-from hotmeals.services.menu import DATES_DEFAULT_DAYS, cutoff_rule, meal_date, toronto_today
+from hotmeals.services import clock, orders, school_year
+from hotmeals.services.children import as_id as _as_id
+from hotmeals.services.ordering import lines as cart
+from hotmeals.services.ordering.days import (
+    DATES_DEFAULT_DAYS,
+    cutoff_rule,
+    meal_date,
+    toronto_today,
+)
 from hotmeals.services.payments import (
     SESSION_WINDOW,
     HostedSession,

@@ -298,7 +298,7 @@ def _pays_for_order() -> Any:
 
 
 def line_cutoff(line: OrderLine, vendor: Vendor) -> datetime:
-    from hotmeals.services.menu import cutoff_rule
+    from hotmeals.services.ordering.days import cutoff_rule
 
     return cutoff_at(cutoff_rule(vendor), line.meal_date)
 

@@ -19,10 +19,10 @@ from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Ve
 from hotmeals.db.seed import load_demo_data
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import cart as cart_service
 from hotmeals.services import mail
-from hotmeals.services.cart import add_to_cart
-from hotmeals.services.menu import cutoff_rule, toronto_today
+from hotmeals.services.ordering import cart as cart_service
+from hotmeals.services.ordering.cart import add_to_cart
+from hotmeals.services.ordering.days import cutoff_rule, toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState

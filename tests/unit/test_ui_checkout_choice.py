@@ -18,7 +18,7 @@ from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.services import mail
 from hotmeals.services.cards import CardView, default_card
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState

@@ -36,7 +36,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
 from hotmeals.services import mail
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState

@@ -406,14 +406,14 @@ class BookingState(rx.State):
             self.hidden_note = ""
 
     async def _load_dates(self, who: ActingParent, keep: bool = True) -> None:
-        from hotmeals.services import menu
+        from hotmeals.services.ordering import days
 
         child_id = await self._child()
         self._days = []
         if child_id:
             try:
                 found = await call_service(
-                    menu.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
+                    days.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
                 )
                 self._days = list(found["days"])
             except DomainError:
@@ -469,7 +469,7 @@ class BookingState(rx.State):
             self._refilter()
 
     async def _read_menu(self, who: ActingParent) -> None:
-        from hotmeals.services import menu
+        from hotmeals.services.ordering import menu
 
         child_id = await self._child()
         if not self.selected_date or not child_id or self.selected_kind == "closed":
@@ -622,7 +622,7 @@ class BookingState(rx.State):
     async def _load_detail(
         self, who: ActingParent, meal_id: int, menu_day_id: int, keep_choices: bool = False
     ) -> None:
-        from hotmeals.services import menu
+        from hotmeals.services.ordering import menu
 
         found = await call_service(
             menu.menu_detail,
@@ -770,7 +770,7 @@ class BookingState(rx.State):
         ``menu.composed_allergy``, on the marks MenuDetail gave): a High/Medium option or
         add-on asks for the acknowledgement naming it; a new thing to acknowledge unticks
         the box."""
-        from hotmeals.services.menu import composed_allergy
+        from hotmeals.services.ordering.allergens import composed_allergy
 
         if not self._found or not self.detail:
             return
@@ -814,7 +814,7 @@ class BookingState(rx.State):
             self.turn += 1
 
     async def _add(self):
-        from hotmeals.services import cart
+        from hotmeals.services.ordering import cart
         from hotmeals.services.submissions import submit_once
 
         if self.busy or not self._meal_id:

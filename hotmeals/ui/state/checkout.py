@@ -3,7 +3,7 @@ and Pay, and /payment (the confirmation at ``/payment?order=HM-…``, and the sa
 parent who lands there directly). A saved card or Converge's Lightbox (the simulator by
 default), the shape of the donation flow (``state/payments.py``).
 
-Thin: ``hotmeals.services.checkout`` prices the cart again from the database, opens the
+Thin: ``hotmeals.services.ordering.checkout`` prices the cart again from the database, opens the
 payment, confirms an approval with Converge and turns the cart into one order
 (``start_checkout``, ``complete_checkout``); a decline, a cancel or an error leaves the cart as
 it was (``checkout_declined``). The payment id stays in a backend-only var; the promo code and
@@ -21,8 +21,8 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
-from hotmeals.services import cart as cart_service
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering import pricing
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent, page_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cart import (
@@ -118,7 +118,7 @@ class CheckoutState(rx.State):
             return  # the server is confirming an approval for this tab: keep its screen
         # Anything else in flight died with the page (a reload closed the Lightbox): the
         # payment left open is settled by the reconciliation, and paying again reuses the
-        # pending order of the same cart (services/checkout.py).
+        # pending order of the same cart (services/ordering/checkout.py).
         self.busy = False
         self._payment_id = 0
         self.turn += 1
@@ -182,7 +182,7 @@ class CheckoutState(rx.State):
         code, donation = await self._choices()
         try:
             summary = await call_service(
-                cart_service.priced_summary,
+                pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=code,
                 donation_cents=donation,
@@ -193,7 +193,7 @@ class CheckoutState(rx.State):
             cart_state = await self.get_state(CartState)
             cart_state.promo_code = ""
             summary = await call_service(
-                cart_service.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
+                pricing.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
             )
         self.total = str(summary["total_pay"]) if summary.get("payable_count") else ""
         self.meal_count = int(summary.get("meal_count", 0))
@@ -212,7 +212,7 @@ class CheckoutState(rx.State):
 
     @rx.event(background=True)
     async def pay(self):
-        from hotmeals.services.checkout import start_checkout
+        from hotmeals.services.ordering.checkout import start_checkout
 
         async with self:
             if self.busy:
@@ -270,7 +270,7 @@ class CheckoutState(rx.State):
 
     @rx.event(background=True)
     async def lightbox_closed(self, value: Any):
-        from hotmeals.services.checkout import checkout_declined, complete_checkout
+        from hotmeals.services.ordering.checkout import checkout_declined, complete_checkout
 
         result = _result(value)
         async with self:
@@ -335,7 +335,7 @@ class CheckoutState(rx.State):
 
     async def _show_order(self, parent_id: int, order_id: int, lang: str) -> None:
         """The placed order's lines and charges (the service checks it is the parent's)."""
-        from hotmeals.services.checkout import order_confirmation
+        from hotmeals.services.ordering.confirmation import order_confirmation
 
         try:
             confirmation = await call_service(
@@ -348,7 +348,7 @@ class CheckoutState(rx.State):
         self.total = str(confirmation.get("total_pay") or self.total)
 
     async def _show_placed(self, parent_id: int, number: str, lang: str) -> None:
-        from hotmeals.services.checkout import placed_order_confirmation
+        from hotmeals.services.ordering.confirmation import placed_order_confirmation
 
         try:
             shown = await call_service(

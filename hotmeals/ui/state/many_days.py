@@ -2,8 +2,8 @@
 pick several open days (this week, next week, the rest of the month, or day by day), a meal and
 a size for each, then add them all at once; and 'Repeat last week'.
 
-Thin: the days, menus and allergy verdicts are ``services.booking.week_choices``; adding is
-``services.booking.add_many`` and repeating ``services.booking.repeat_weeks``, both through
+Thin: the days, menus and allergy verdicts are ``ordering.week.week_choices``; adding is
+``ordering.booking.add_many`` and repeating ``ordering.repeat.repeat_weeks``, both through
 AddToCart's one rule set and ``submissions.submit_once`` (a double tap adds once). Every
 handler derives the parent from the token on that call (``acting_parent``); child ids, days
 and meal ids from the browser are only looked up in what the service answered for that parent,
@@ -21,7 +21,7 @@ import reflex as rx
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
@@ -129,17 +129,17 @@ class ManyDaysState(rx.State):
             self.chosen = [current] if current in known else [k.value for k in self.kids[:1]]
 
     async def _load_rows(self, who: ActingParent) -> None:
-        from hotmeals.services import booking
+        from hotmeals.services.ordering import week
 
         self.error = ""
         self._lang = self.lang_seen = who.lang
         if not self.chosen:
             self.rows, self._meals = [], {}
             return
-        start, end = booking.quick_range(self.range_name, toronto_today())
+        start, end = week.quick_range(self.range_name, toronto_today())
         try:
             data = await call_service(
-                booking.week_choices,
+                week.week_choices,
                 parent_id=who.parent_id,
                 child_ids=list(self.chosen),
                 from_date=start.isoformat(),
@@ -423,7 +423,7 @@ class ManyDaysState(rx.State):
             self.turn += 1
 
     async def _add_all(self):
-        from hotmeals.services import booking
+        from hotmeals.services.ordering import booking
         from hotmeals.services.submissions import submit_once
 
         if self.busy:
@@ -492,7 +492,7 @@ class ManyDaysState(rx.State):
             self.repeat_turn += 1
 
     async def _repeat(self):
-        from hotmeals.services import booking
+        from hotmeals.services.ordering import repeat
         from hotmeals.services.submissions import submit_once
 
         if self.repeating:
@@ -515,7 +515,7 @@ class ManyDaysState(rx.State):
                 parent_id=who.parent_id,
                 key=submission_key(self, payload),
                 action="repeat_week",
-                fn=booking.repeat_weeks,
+                fn=repeat.repeat_weeks,
                 lang=lang,
                 **payload,
             )

@@ -189,7 +189,7 @@ class RepeatState(rx.State):
 
     def _labels(self, day: date, lang: str) -> None:
         from hotmeals.services import standing
-        from hotmeals.services.menu import toronto_today
+        from hotmeals.services.ordering.days import toronto_today
 
         self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(day.isoformat(), lang))
         today = toronto_today()
