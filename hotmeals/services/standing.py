@@ -40,7 +40,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     Child,
@@ -199,7 +200,7 @@ def create(
     allergy_allows(session, parent_id=parent_id, child=child, meal=meal)
     count = len(
         session.exec(
-            select(StandingOrder.id).where(
+            select(col(StandingOrder.id)).where(
                 StandingOrder.parent_id == parent_id, StandingOrder.status != ENDED
             )
         ).all()
@@ -234,11 +235,11 @@ def booked_line(session: Session, *, parent_id: int, order_line_id: object) -> O
     line_id = _id(order_line_id, "order_line_id", "order_change_line_not_found")
     found = session.exec(
         select(OrderLine)
-        .join(Order, Order.id == OrderLine.order_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
             OrderLine.id == line_id,
             Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             OrderLine.status != LineStatus.CANCELLED,
         )
     ).first()
@@ -329,13 +330,20 @@ def listing(
     """The parent's standing orders (ended ones last), ready to show: two statements."""
     lang = normalize_lang(lang)
     today = toronto_today(now or clock.now())
+    # five columns: sqlmodel's ``select`` is typed for four at most
     query = (
-        select(StandingOrder, Child.first_name, Meal.name_en, Meal.name_fr, Portion.size)
-        .join(Child, Child.id == StandingOrder.child_id)
-        .join(Meal, Meal.id == StandingOrder.meal_id)
-        .join(Portion, Portion.id == StandingOrder.portion_id)
+        Select[StandingOrder, str, str, str, str](
+            StandingOrder,
+            col(Child.first_name),
+            col(Meal.name_en),
+            col(Meal.name_fr),
+            col(Portion.size),
+        )
+        .join(Child, col(Child.id) == StandingOrder.child_id)
+        .join(Meal, col(Meal.id) == StandingOrder.meal_id)
+        .join(Portion, col(Portion.id) == StandingOrder.portion_id)
         .where(StandingOrder.parent_id == parent_id)
-        .order_by(StandingOrder.id)
+        .order_by(col(StandingOrder.id))
     )
     if only is not None:
         query = query.where(StandingOrder.id == only)
@@ -343,12 +351,12 @@ def listing(
     ids = [r[0].id for r in rows]
     last: dict[int, StandingOrderRun] = {}
     if ids:
-        for run in session.exec(
+        for found in session.exec(
             select(StandingOrderRun)
-            .where(StandingOrderRun.standing_order_id.in_(ids))
-            .order_by(StandingOrderRun.meal_date)
+            .where(col(StandingOrderRun.standing_order_id).in_(ids))
+            .order_by(col(StandingOrderRun.meal_date))
         ).all():
-            last[run.standing_order_id] = run
+            last[found.standing_order_id] = found
     out = []
     for row, child_name, meal_en, meal_fr, size in rows:
         ended = row.status == ENDED or row.ends_on < today

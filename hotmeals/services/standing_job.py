@@ -8,12 +8,12 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CartLine,
@@ -82,15 +82,15 @@ def _due(session: Session, *, now: datetime) -> list[tuple[int, date]]:
     horizon = today + timedelta(days=BOOK_AHEAD)
     rows = session.exec(
         select(StandingOrder)
-        .join(Child, Child.id == StandingOrder.child_id)
-        .join(Parent, Parent.id == StandingOrder.parent_id)
+        .join(Child, col(Child.id) == StandingOrder.child_id)
+        .join(Parent, col(Parent.id) == StandingOrder.parent_id)
         .where(
             StandingOrder.status == ACTIVE,
             StandingOrder.ends_on >= today,
             StandingOrder.starts_on <= horizon,
             Parent.is_active,
         )
-        .order_by(StandingOrder.id)
+        .order_by(col(StandingOrder.id))
     ).all()
     wanted: list[tuple[int, date]] = []
     for row in rows:
@@ -102,8 +102,8 @@ def _due(session: Session, *, now: datetime) -> list[tuple[int, date]]:
         return []
     done = set(
         session.exec(
-            select(StandingOrderRun.standing_order_id, StandingOrderRun.meal_date).where(
-                StandingOrderRun.standing_order_id.in_(sorted({s for s, _ in wanted})),
+            select(col(StandingOrderRun.standing_order_id), col(StandingOrderRun.meal_date)).where(
+                col(StandingOrderRun.standing_order_id).in_(sorted({s for s, _ in wanted})),
                 StandingOrderRun.meal_date >= today,
             )
         ).all()
@@ -121,8 +121,8 @@ def _booked_already(session: Session, *, parent_id: int, child_id: int, day: dat
     """The child has a meal booked that day, or one waiting in the parent's cart (the parent
     will pay it at checkout): the standing order adds none."""
     in_cart = session.exec(
-        select(CartLine.id)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        select(col(CartLine.id))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
         .where(
             CartLine.parent_id == parent_id,
             CartLine.child_id == child_id,
@@ -133,14 +133,14 @@ def _booked_already(session: Session, *, parent_id: int, child_id: int, day: dat
         return True
     return (
         session.exec(
-            select(OrderLine.id)
-            .join(Order, Order.id == OrderLine.order_id)
+            select(col(OrderLine.id))
+            .join(Order, col(Order.id) == OrderLine.order_id)
             .where(
                 OrderLine.child_id == child_id,
                 OrderLine.meal_date == day,
                 OrderLine.status == LineStatus.ACTIVE,
                 OrderLine.quantity > OrderLine.cancelled_quantity,
-                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             )
         ).first()
         is not None
@@ -208,7 +208,7 @@ def _claim(
     if not row.starts_on <= day <= row.ends_on or day.weekday() != row.weekday:
         return None
     found = session.exec(
-        select(StandingOrderRun.id).where(
+        select(col(StandingOrderRun.id)).where(
             StandingOrderRun.standing_order_id == standing_id, StandingOrderRun.meal_date == day
         )
     ).first()
@@ -271,8 +271,8 @@ def _claim(
     closes = cutoff_at(cutoff_rule(checked.vendor), day)
     card = session.exec(
         select(StoredCard)
-        .where(StoredCard.parent_id == row.parent_id, StoredCard.deleted_at.is_(None))
-        .order_by(StoredCard.created_at.desc(), StoredCard.id.desc())
+        .where(StoredCard.parent_id == row.parent_id, col(StoredCard.deleted_at).is_(None))
+        .order_by(col(StoredCard.created_at).desc(), col(StoredCard.id).desc())
     ).first()
     if card is None:
         run.status = IN_CART
@@ -334,18 +334,20 @@ def _finish(session: Session, *, run_id: int) -> str:
         return CHARGING
     placed = payment.state == PaymentState.APPROVED and order.status in PLACED_STATUSES
     target = BOOKED if placed else IN_CART
-    table: Any = StandingOrderRun
-    moved = session.execute(
-        update(StandingOrderRun)
-        .where(table.id == run_id, table.status == CHARGING)
-        .values(
-            status=target,
-            reason="" if placed else "declined",
-            updated_at=clock.now(),
-        )
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    if moved == 1 and not placed:
+    result = cast(  # an UPDATE answers a cursor result (its rowcount)
+        "CursorResult[Any]",
+        session.execute(
+            update(StandingOrderRun)
+            .where(col(StandingOrderRun.id) == run_id, col(StandingOrderRun.status) == CHARGING)
+            .values(
+                status=target,
+                reason="" if placed else "declined",
+                updated_at=clock.now(),
+            )
+            .execution_options(synchronize_session=False)
+        ),
+    )
+    if result.rowcount == 1 and not placed:
         row = session.get(StandingOrder, run.standing_order_id)
         parent = session.get(Parent, order.parent_id)
         if row is not None and parent is not None:
@@ -372,7 +374,7 @@ def _finish(session: Session, *, run_id: int) -> str:
 def _closes_text(session: Session, run: StandingOrderRun, lang: str) -> str:
     line = session.exec(
         select(Vendor)
-        .join(OrderLine, OrderLine.vendor_id == Vendor.id)
+        .join(OrderLine, col(OrderLine.vendor_id) == Vendor.id)
         .where(OrderLine.order_id == run.order_id)
     ).first()
     if line is None:
@@ -381,13 +383,12 @@ def _closes_text(session: Session, run: StandingOrderRun, lang: str) -> str:
 
 
 def _charging(session: Session) -> list[int]:
-    return list(
-        session.exec(
-            select(StandingOrderRun.id)
-            .where(StandingOrderRun.status == CHARGING)
-            .order_by(StandingOrderRun.id)
-        ).all()
-    )
+    rows = session.exec(
+        select(col(StandingOrderRun.id))
+        .where(StandingOrderRun.status == CHARGING)
+        .order_by(col(StandingOrderRun.id))
+    ).all()
+    return [run_id for run_id in rows if run_id is not None]
 
 
 async def run(
@@ -461,10 +462,10 @@ def booked_runs(*, engine: Engine | None = None) -> list[tuple[int, date, str]]:
             (a, b, c)
             for a, b, c in session.exec(
                 select(
-                    StandingOrderRun.standing_order_id,
-                    StandingOrderRun.meal_date,
-                    StandingOrderRun.status,
-                ).order_by(StandingOrderRun.standing_order_id, StandingOrderRun.meal_date)
+                    col(StandingOrderRun.standing_order_id),
+                    col(StandingOrderRun.meal_date),
+                    col(StandingOrderRun.status),
+                ).order_by(col(StandingOrderRun.standing_order_id), col(StandingOrderRun.meal_date))
             ).all()
         ]
 

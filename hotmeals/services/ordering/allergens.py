@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import String, literal, or_, union_all
-from sqlmodel import Session, select
+from sqlalchemy import select as sql_select
+from sqlmodel import Session, col
 
 from hotmeals.db.models import (
     AddOn,
@@ -135,8 +136,10 @@ def item_allergies(
     allergen are answered: an absent key has none."""
     children = sorted(set(child_ids)) or [0]
     by_owner_meals = sorted(set(options_of_meals))
-    parts = []
-    for kind, item, link, link_id, owner, ids, owners, active in (
+    parts: list[Any] = []
+    # One part per kind of item: its model, allergen link, owner column and filters (the
+    # models differ, so the loop's rows are typed loosely).
+    specs: tuple[tuple[str, Any, Any, Any, Any, Iterable[int], Sequence[int], Any], ...] = (
         (MEAL, Meal, MealAllergen, MealAllergen.meal_id, Meal.id, meal_ids, (), None),
         (
             MENU_OPTION,
@@ -168,7 +171,8 @@ def item_allergies(
             sorted(set(addons_of_vendors)),
             AddOn.is_active,
         ),
-    ):
+    )
+    for kind, item, link, link_id, owner, ids, owners, active in specs:
         conditions = []
         keys = sorted(set(ids))
         if keys:
@@ -179,24 +183,24 @@ def item_allergies(
         if not conditions:
             continue
         parts.append(
-            select(
+            sql_select(  # nine columns: sqlmodel's ``select`` is typed for four at most
                 literal(kind, type_=String).label("kind"),
                 owner.label("owner_id"),
                 item.id.label("item_id"),
                 item.name_en.label("item_en"),
                 item.name_fr.label("item_fr"),
-                AllergenIngredient.name_en.label("name_en"),
-                AllergenIngredient.name_fr.label("name_fr"),
-                ChildAllergy.child_id.label("child_id"),
-                ChildAllergy.alert_level.label("level"),
+                col(AllergenIngredient.name_en).label("name_en"),
+                col(AllergenIngredient.name_fr).label("name_fr"),
+                col(ChildAllergy.child_id).label("child_id"),
+                col(ChildAllergy.alert_level).label("level"),
             )
             .select_from(item)
             .join(link, link_id == item.id)
-            .join(AllergenIngredient, AllergenIngredient.id == link.ingredient_id)
+            .join(AllergenIngredient, col(AllergenIngredient.id) == link.ingredient_id)
             .outerjoin(
                 ChildAllergy,
-                (ChildAllergy.ingredient_id == link.ingredient_id)
-                & ChildAllergy.child_id.in_(children),
+                (col(ChildAllergy.ingredient_id) == link.ingredient_id)
+                & col(ChildAllergy.child_id).in_(children),
             )
             .where(or_(*conditions))
         )
@@ -355,7 +359,11 @@ def allergy_problem(
     message = ""
     if composition.verdict is MealVerdict.ACKNOWLEDGE:
         message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
-        rows = [(MEAL, meal), (MENU_OPTION, menu_option), (MEAL_OPTION, meal_option)]
+        rows: list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]] = [
+            (MEAL, meal),
+            (MENU_OPTION, menu_option),
+            (MEAL_OPTION, meal_option),
+        ]
         rows += [(ADDON, a) for a in addons]
         if not ack_covers(ack_text, ack_names(items, parts, rows)):
             problem = t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
+from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Meal
 from hotmeals.domain.allergy import (
@@ -80,7 +81,7 @@ def _fr(lang: str) -> bool:
 def _request(item: object) -> LineRequest:
     if not isinstance(item, dict):
         raise DomainError("booking_item_invalid")
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}
     for name, aliases in _ITEM_FIELDS.items():
         for alias in aliases:
             if item.get(alias) is not None:
@@ -109,7 +110,8 @@ def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, M
             continue
     if not keys:
         return {}
-    return {m.id: m for m in session.exec(select(Meal).where(Meal.id.in_(sorted(keys)))).all()}
+    rows = session.exec(select(Meal).where(col(Meal.id).in_(sorted(keys)))).all()
+    return {m.id: m for m in rows if m.id is not None}
 
 
 def _day_of(request: LineRequest, batch: Batch) -> date | None:
@@ -230,7 +232,7 @@ def _without_conflicts(
             return True
         return False
 
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for kind, field in ((MENU_OPTION, "menu_option_id"), (MEAL_OPTION, "meal_option_id")):
         if conflicts(kind, loose_id(getattr(request, field))):
             changes[field] = None

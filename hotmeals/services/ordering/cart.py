@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy import delete, func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AddOn,
@@ -145,8 +146,8 @@ def update_quantity(
     key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
     found = session.exec(
         select(CartLine, MenuDay, Vendor)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
         .where(CartLine.id == key, CartLine.parent_id == parent_id)
     ).first()
     if found is None:
@@ -167,7 +168,7 @@ def delete_line(*, session: Session, parent_id: int, cart_id: object) -> dict:
     line = session.get(CartLine, key)
     if line is None or line.parent_id != parent_id:
         raise DomainError("cart_line_not_found", field="cart_id")
-    session.execute(delete(CartLineAddOn).where(CartLineAddOn.cart_line_id == line.id))
+    session.execute(delete(CartLineAddOn).where(col(CartLineAddOn.cart_line_id) == line.id))
     session.delete(line)
     session.flush()
     count = session.exec(
@@ -202,16 +203,24 @@ def cart_summary(
     rates = rates or get_settings().charge_rates
     french = _fr(lang)
     rows = session.exec(
-        select(CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption, MealOption)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
-        .join(Meal, Meal.id == CartLine.meal_id)
-        .join(Portion, Portion.id == CartLine.portion_id)
-        .join(Child, Child.id == CartLine.child_id)
-        .outerjoin(MenuOption, MenuOption.id == CartLine.menu_option_id)
-        .outerjoin(MealOption, MealOption.id == CartLine.meal_option_id)
+        # eight entities: sqlmodel's ``select`` is typed for four at most
+        Select[
+            CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption | None, MealOption | None
+        ](CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption, MealOption)
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+        .join(Meal, col(Meal.id) == CartLine.meal_id)
+        .join(Portion, col(Portion.id) == CartLine.portion_id)
+        .join(Child, col(Child.id) == CartLine.child_id)
+        .outerjoin(MenuOption, col(MenuOption.id) == CartLine.menu_option_id)
+        .outerjoin(MealOption, col(MealOption.id) == CartLine.meal_option_id)
         .where(CartLine.parent_id == parent_id)
-        .order_by(Child.is_default.desc(), Child.first_name, MenuDay.meal_date, CartLine.id)
+        .order_by(
+            col(Child.is_default).desc(),
+            col(Child.first_name),
+            col(MenuDay.meal_date),
+            col(CartLine.id),
+        )
     ).all()
     line_ids = [row[0].id for row in rows]
     addons: dict[int, list[AddOn]] = {}
@@ -219,16 +228,16 @@ def cart_summary(
     items: Items = {}
     if rows:
         for cart_line_id, addon in session.exec(
-            select(CartLineAddOn.cart_line_id, AddOn)
-            .join(AddOn, AddOn.id == CartLineAddOn.addon_id)
-            .where(CartLineAddOn.cart_line_id.in_(line_ids))
-            .order_by(AddOn.name_en)
+            select(col(CartLineAddOn.cart_line_id), AddOn)
+            .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
+            .where(col(CartLineAddOn.cart_line_id).in_(line_ids))
+            .order_by(col(AddOn.name_en))
         ).all():
             addons.setdefault(cart_line_id, []).append(addon)
         for tier in session.exec(
             select(PriceTier)
-            .where(PriceTier.portion_id.in_(sorted({row[4].id for row in rows})))
-            .order_by(PriceTier.portion_id, PriceTier.min_quantity)
+            .where(col(PriceTier.portion_id).in_(sorted({row[4].id for row in rows})))
+            .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
         ).all():
             tiers.setdefault(tier.portion_id, []).append(
                 TierRule(tier.min_quantity, tier.unit_price_cents)
@@ -238,16 +247,17 @@ def cart_summary(
         items = item_allergies(
             session,
             lang=lang,
-            child_ids={row[5].id for row in rows},
-            meal_ids={row[3].id for row in rows},
-            menu_option_ids={row[6].id for row in rows if row[6] is not None},
-            meal_option_ids={row[7].id for row in rows if row[7] is not None},
-            addon_ids={a.id for found in addons.values() for a in found},
+            child_ids={row[5].id or 0 for row in rows},
+            meal_ids={row[3].id or 0 for row in rows},
+            menu_option_ids={row[6].id or 0 for row in rows if row[6] is not None},
+            meal_option_ids={row[7].id or 0 for row in rows if row[7] is not None},
+            addon_ids={a.id or 0 for found in addons.values() for a in found},
         )
 
     groups: dict[tuple[int, date], dict] = {}
     priced: list[PricedLine] = []
     for line, menu_day, vendor, meal, portion, child, menu_option, meal_option in rows:
+        assert line.id is not None and child.id is not None and portion.id is not None  # read
         problems = []
         closes = cutoff_at(cutoff_rule(vendor), menu_day.meal_date)
         if now >= closes:

@@ -32,7 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     Order,
@@ -154,9 +154,9 @@ def _reserve_checkout(
         select(Order)
         .where(
             Order.parent_id == parent_id,
-            Order.status.in_([OrderStatus.PENDING_PAYMENT, OrderStatus.PAYMENT_FAILED]),
+            col(Order.status).in_([OrderStatus.PENDING_PAYMENT, OrderStatus.PAYMENT_FAILED]),
         )
-        .order_by(Order.id)
+        .order_by(col(Order.id))
     ).all()
     order: Order | None = None
     for old in waiting:
@@ -189,9 +189,9 @@ def _reserve_checkout(
         .where(
             Payment.order_id == order.id,
             Payment.purpose == Purpose.ORDER,
-            Payment.duplicate_of_id.is_(None),
+            col(Payment.duplicate_of_id).is_(None),
         )
-        .order_by(Payment.id)
+        .order_by(col(Payment.id))
     ).all()
     to_ask = [
         p.id
@@ -216,7 +216,7 @@ def _reserve_checkout(
         # In flight from the moment it is written: a second tab finds it UNKNOWN and waits.
         card_sale = steps.begin_card_sale(
             session,
-            payment_id=payment.id,
+            payment_id=payment.id or 0,
             parent_id=parent_id,
             card_id=card_id,
             actor=actor_of(parent_id),
@@ -349,9 +349,8 @@ async def complete_checkout(
     this card" (saved once the order is placed, only if it is the card that paid; the order
     stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
     lang = normalize_lang(lang)
-    await db(
-        engine, order_payment_view, payment_id=payment_id, parent_id=parent_id
-    )  # the parent's order?
+    # The parent's own order's payment, or ``payment_not_found``:
+    await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
     try:
         view = await confirm_payment(
             payment_id=payment_id,
@@ -398,7 +397,7 @@ async def complete_checkout(
 def _duplicate_of(session: Session, *, payment_id: int, txn_id: str) -> int | None:
     """The duplicate sale row recorded for ``txn_id`` under ``payment_id``, if any."""
     return session.exec(
-        select(Payment.id).where(
+        select(col(Payment.id)).where(
             Payment.duplicate_of_id == payment_id, Payment.converge_txn_id == txn_id
         )
     ).first()

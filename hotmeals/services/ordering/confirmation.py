@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AddOn,
@@ -37,21 +38,24 @@ from hotmeals.services import mail, notifications
 def _confirmation(session: Session, order: Order, lang: str) -> dict:
     french = normalize_lang(lang) == "fr"
     rows = session.exec(
-        select(OrderLine, Child, Meal, MenuOption, MealOption)
-        .join(Child, Child.id == OrderLine.child_id)
-        .outerjoin(Meal, Meal.id == OrderLine.meal_id)
-        .outerjoin(MenuOption, MenuOption.id == OrderLine.menu_option_id)
-        .outerjoin(MealOption, MealOption.id == OrderLine.meal_option_id)
+        # five entities: sqlmodel's ``select`` is typed for four at most
+        Select[OrderLine, Child, Meal | None, MenuOption | None, MealOption | None](
+            OrderLine, Child, Meal, MenuOption, MealOption
+        )
+        .join(Child, col(Child.id) == OrderLine.child_id)
+        .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+        .outerjoin(MenuOption, col(MenuOption.id) == OrderLine.menu_option_id)
+        .outerjoin(MealOption, col(MealOption.id) == OrderLine.meal_option_id)
         .where(OrderLine.order_id == order.id)
-        .order_by(Child.first_name, Child.id, OrderLine.meal_date, OrderLine.id)
+        .order_by(col(Child.first_name), col(Child.id), col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
     addons: dict[int, list[dict]] = {}
     if rows:
         for line_addon, addon in session.exec(
             select(OrderLineAddOn, AddOn)
-            .outerjoin(AddOn, AddOn.id == OrderLineAddOn.addon_id)
-            .where(OrderLineAddOn.order_line_id.in_([r[0].id for r in rows]))
-            .order_by(OrderLineAddOn.id)
+            .outerjoin(AddOn, col(AddOn.id) == OrderLineAddOn.addon_id)
+            .where(col(OrderLineAddOn.order_line_id).in_([r[0].id for r in rows]))
+            .order_by(col(OrderLineAddOn.id))
         ).all():
             name = addon.name_fr if (french and addon) else line_addon.name
             addons.setdefault(line_addon.order_line_id, []).append(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CartLine,
@@ -95,39 +95,42 @@ def get_dates(
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
     days = session.exec(
         select(MenuDay, Vendor)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
         .where(
             MenuDay.school_id == child.school_id,
             MenuDay.meal_date >= start,
             MenuDay.meal_date <= end,
         )
-        .order_by(MenuDay.meal_date, Vendor.name)
+        .order_by(col(MenuDay.meal_date), col(Vendor.name))
     ).all()
     ordered: dict[date, int] = dict(
         session.exec(
-            select(OrderLine.meal_date, func.sum(OrderLine.quantity - OrderLine.cancelled_quantity))
-            .join(Order, Order.id == OrderLine.order_id)
+            select(
+                col(OrderLine.meal_date),
+                func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
+            )
+            .join(Order, col(Order.id) == OrderLine.order_id)
             .where(
                 OrderLine.child_id == child.id,
                 OrderLine.meal_date >= start,
                 OrderLine.meal_date <= end,
                 OrderLine.status == LineStatus.ACTIVE,
-                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             )
-            .group_by(OrderLine.meal_date)
+            .group_by(col(OrderLine.meal_date))
         ).all()
     )
     in_cart: dict[date, int] = dict(
         session.exec(
-            select(MenuDay.meal_date, func.sum(CartLine.quantity))
-            .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+            select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
+            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
             .where(
                 CartLine.parent_id == parent_id,
                 CartLine.child_id == child.id,
                 MenuDay.meal_date >= start,
                 MenuDay.meal_date <= end,
             )
-            .group_by(MenuDay.meal_date)
+            .group_by(col(MenuDay.meal_date))
         ).all()
     )
     french = _fr(lang)
@@ -162,9 +165,9 @@ def served_days(session: Session, *, school_id: int, day: date) -> list[tuple[Me
     return list(
         session.exec(
             select(MenuDay, Vendor)
-            .join(Vendor, Vendor.id == MenuDay.vendor_id)
+            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
             .where(MenuDay.school_id == school_id, MenuDay.meal_date == day)
-            .order_by(Vendor.name)
+            .order_by(col(Vendor.name))
         ).all()
     )
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
-from sqlalchemy import func, insert, or_
-from sqlmodel import Session, select
+from sqlalchemy import ColumnElement, func, insert, or_
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     AddOn,
@@ -198,7 +199,7 @@ def load_batch(
             c.id: c
             for c in session.exec(
                 select(Child).where(
-                    Child.id.in_(sorted(child_keys)),
+                    col(Child.id).in_(sorted(child_keys)),
                     Child.parent_id == parent_id,
                     Child.is_active,
                 )
@@ -211,19 +212,19 @@ def load_batch(
     days_by_id: dict[int, tuple[MenuDay, Vendor]] = {}
     days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]] = {}
     meals_of_day: dict[int, dict[int, Meal]] = {}
-    conditions = []
+    conditions: list[ColumnElement[bool]] = []
     if day_keys:
-        conditions.append(MenuDay.id.in_(sorted(day_keys)))
+        conditions.append(col(MenuDay.id).in_(sorted(day_keys)))
     if schools and dates:
         conditions.append(
-            MenuDay.school_id.in_(sorted(schools)) & MenuDay.meal_date.in_(sorted(dates))
+            col(MenuDay.school_id).in_(sorted(schools)) & col(MenuDay.meal_date).in_(sorted(dates))
         )
     if conditions:
         for menu_day, vendor in session.exec(
             select(MenuDay, Vendor)
-            .join(Vendor, Vendor.id == MenuDay.vendor_id)
+            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
             .where(or_(*conditions))
-            .order_by(MenuDay.meal_date, Vendor.name, MenuDay.id)
+            .order_by(col(MenuDay.meal_date), col(Vendor.name), col(MenuDay.id))
         ).all():
             assert menu_day.id is not None
             days_by_id[menu_day.id] = (menu_day, vendor)
@@ -233,11 +234,11 @@ def load_batch(
     meal_keys = {k for k in (loose_id(r.meal_id) for r in requests) if k is not None}
     if days_by_id and meal_keys:
         for menu_day_id, meal in session.exec(
-            select(MenuDayMeal.menu_day_id, Meal)
-            .join(Meal, Meal.id == MenuDayMeal.meal_id)
+            select(col(MenuDayMeal.menu_day_id), Meal)
+            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
             .where(
-                MenuDayMeal.menu_day_id.in_(sorted(days_by_id)),
-                MenuDayMeal.meal_id.in_(sorted(meal_keys)),
+                col(MenuDayMeal.menu_day_id).in_(sorted(days_by_id)),
+                col(MenuDayMeal.meal_id).in_(sorted(meal_keys)),
             )
         ).all():
             assert meal.id is not None
@@ -264,9 +265,9 @@ def load_batch(
     if served_meals:
         rows = session.exec(
             select(Portion, PriceTier)
-            .join(PriceTier, PriceTier.portion_id == Portion.id)
-            .where(Portion.meal_id.in_(served_meals))
-            .order_by(Portion.meal_id, Portion.id, PriceTier.min_quantity)
+            .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
+            .where(col(Portion.meal_id).in_(served_meals))
+            .order_by(col(Portion.meal_id), col(Portion.id), col(PriceTier.min_quantity))
         ).all()
         tiers: dict[int, list[TierRule]] = {}
         heads: dict[int, Portion] = {}
@@ -280,19 +281,25 @@ def load_batch(
             portions.setdefault(portion.meal_id, []).append((portion, tuple(tiers[portion_key])))
     menu_options: dict[int, MenuOption] = {}
     meal_options: dict[int, MealOption] = {}
-    for model, field, target in (
-        (MenuOption, "menu_option_id", menu_options),
-        (MealOption, "meal_option_id", meal_options),
-    ):
-        keys = {k for k in (loose_id(getattr(r, field)) for r in requests) if k is not None}
-        if keys:
-            for row in session.exec(select(model).where(model.id.in_(sorted(keys)))).all():
-                target[row.id] = row
+    menu_option_keys = _loose_keys(requests, "menu_option_id")
+    if menu_option_keys:
+        for menu_option in session.exec(
+            select(MenuOption).where(col(MenuOption.id).in_(sorted(menu_option_keys)))
+        ).all():
+            assert menu_option.id is not None
+            menu_options[menu_option.id] = menu_option
+    meal_option_keys = _loose_keys(requests, "meal_option_id")
+    if meal_option_keys:
+        for meal_option in session.exec(
+            select(MealOption).where(col(MealOption.id).in_(sorted(meal_option_keys)))
+        ).all():
+            assert meal_option.id is not None
+            meal_options[meal_option.id] = meal_option
     addon_keys = {k for r in requests if r.addons for k in loose_ids(r.addons)}
     addons: dict[int, AddOn] = {}
     if addon_keys:
         for row in session.exec(
-            select(AddOn).where(AddOn.id.in_(sorted(addon_keys)), AddOn.is_active)
+            select(AddOn).where(col(AddOn.id).in_(sorted(addon_keys)), AddOn.is_active)
         ).all():
             assert row.id is not None
             addons[row.id] = row
@@ -388,7 +395,11 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     composition = ensure_can_add_composed(parts, acknowledged=bool(request.allergy_ack), lang=lang)
     verdict = composition.verdict
     if verdict is MealVerdict.ACKNOWLEDGE and request.ack_given is not None:
-        rows = [(MEAL, meal), (MENU_OPTION, menu_row), (MEAL_OPTION, meal_row)]
+        rows: list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]] = [
+            (MEAL, meal),
+            (MENU_OPTION, menu_row),
+            (MEAL_OPTION, meal_row),
+        ]
         rows += [(ADDON, a) for a in asked_addons]
         if not ack_covers(request.ack_given, ack_names(batch.items, parts, rows)):
             raise DomainError(
@@ -491,7 +502,8 @@ def insert_lines(
         for line in lines
     ]
     # Core inserts (not the ORM's bulk mode, which splits rows by the keys they leave empty)
-    table = CartLine.__table__
+    cart_line: Any = CartLine
+    table = cart_line.__table__
     returned = session.execute(insert(table).returning(table.c.id), values).all()
     ids = sorted(row[0] for row in returned)  # one INSERT: ids ascend in row order
     extras = [
@@ -500,5 +512,6 @@ def insert_lines(
         for a in line.addons
     ]
     if extras:
-        session.execute(insert(CartLineAddOn.__table__), extras)
+        line_addon: Any = CartLineAddOn
+        session.execute(insert(line_addon.__table__), extras)
     return ids

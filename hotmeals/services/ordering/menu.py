@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AddOn,
@@ -89,16 +90,17 @@ def portions_of(session: Session, meal_ids: Iterable[int]) -> dict[int, list[Por
     if not ids:
         return {}
     rows = session.exec(
-        select(
-            Portion.meal_id,
-            Portion.id,
-            Portion.size,
-            PriceTier.min_quantity,
-            PriceTier.unit_price_cents,
+        # five columns: sqlmodel's ``select`` is typed for four at most
+        Select[int, int, str, int, int](
+            col(Portion.meal_id),
+            col(Portion.id),
+            col(Portion.size),
+            col(PriceTier.min_quantity),
+            col(PriceTier.unit_price_cents),
         )
-        .join(PriceTier, PriceTier.portion_id == Portion.id)
-        .where(Portion.meal_id.in_(ids))
-        .order_by(Portion.meal_id, Portion.id, PriceTier.min_quantity)
+        .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
+        .where(col(Portion.meal_id).in_(ids))
+        .order_by(col(Portion.meal_id), col(Portion.id), col(PriceTier.min_quantity))
     ).all()
     tiers: dict[int, list[TierRule]] = {}
     heads: dict[int, tuple[int, str]] = {}
@@ -151,12 +153,12 @@ def get_menu(
     open_days = open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
     by_day = {d.id: (d, v) for d, v in open_days}
     rows = session.exec(
-        select(MenuDayMeal.menu_day_id, Meal)
-        .join(Meal, Meal.id == MenuDayMeal.meal_id)
-        .where(MenuDayMeal.menu_day_id.in_(list(by_day)), Meal.is_active)
-        .order_by(MenuDayMeal.menu_day_id, Meal.name_en)
+        select(col(MenuDayMeal.menu_day_id), Meal)
+        .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+        .where(col(MenuDayMeal.menu_day_id).in_(list(by_day)), Meal.is_active)
+        .order_by(col(MenuDayMeal.menu_day_id), col(Meal.name_en))
     ).all()
-    meal_ids = [meal.id for _, meal in rows]
+    meal_ids = [meal.id for _, meal in rows if meal.id is not None]
     portions = portions_of(session, meal_ids)
     items = item_allergies(
         session,
@@ -164,25 +166,28 @@ def get_menu(
         child_ids=[child.id] if child.id is not None else [],
         meal_ids=meal_ids,
         options_of_meals=meal_ids,
-        addons_of_vendors=[v.id for _, v in open_days],
+        addons_of_vendors=[v.id for _, v in open_days if v.id is not None],
     )
     extras_of = _extras_by_owner(items, child.id)
     in_cart: dict[tuple[int, int], int] = {}
     if rows:  # the child's meals already in the parent's cart that day, one statement
         for menu_day_id, meal_id, quantity in session.exec(
-            select(CartLine.menu_day_id, CartLine.meal_id, func.sum(CartLine.quantity))
+            select(
+                col(CartLine.menu_day_id), col(CartLine.meal_id), func.sum(col(CartLine.quantity))
+            )
             .where(
                 CartLine.parent_id == parent_id,
                 CartLine.child_id == child.id,
-                CartLine.menu_day_id.in_(list(by_day)),
+                col(CartLine.menu_day_id).in_(list(by_day)),
             )
-            .group_by(CartLine.menu_day_id, CartLine.meal_id)
+            .group_by(col(CartLine.menu_day_id), col(CartLine.meal_id))
         ).all():
             in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
     french = _fr(lang)
     meals = []
     for menu_day_id, meal in rows:
         menu_day, vendor = by_day[menu_day_id]
+        assert meal.id is not None and vendor.id is not None  # read from the database
         closes, before_cutoff = cutoff_state(vendor, day, now)
         sizes = portions.get(meal.id, [])
         if not sizes:
@@ -258,9 +263,11 @@ def _addons(
 ) -> list[dict]:
     """The active add-ons (of ``vendor_ids``) with their allergens: ``items`` when the caller
     read them already, else one more statement."""
-    statement = select(AddOn).where(AddOn.is_active).order_by(AddOn.vendor_id, AddOn.name_en)
+    statement = (
+        select(AddOn).where(AddOn.is_active).order_by(col(AddOn.vendor_id), col(AddOn.name_en))
+    )
     if vendor_ids is not None:
-        statement = statement.where(AddOn.vendor_id.in_(list(vendor_ids)))
+        statement = statement.where(col(AddOn.vendor_id).in_(list(vendor_ids)))
     rows = session.exec(statement).all()
     if items is None:
         items = item_allergies(
@@ -310,7 +317,7 @@ def _options(
 def active_meal(session: Session, meal_id: object) -> tuple[Meal, Vendor]:
     key = as_id(meal_id, "meal_id", "meal_not_found", "meal_not_found")
     found = session.exec(
-        select(Meal, Vendor).join(Vendor, Vendor.id == Meal.vendor_id).where(Meal.id == key)
+        select(Meal, Vendor).join(Vendor, col(Vendor.id) == Meal.vendor_id).where(Meal.id == key)
     ).first()
     if found is None or not found[0].is_active:
         raise DomainError("meal_not_found", field="meal_id")
@@ -397,14 +404,15 @@ def price_tiers(*, session: Session, portion_id: object, lang: str = "en") -> di
     key = as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
     rows = session.exec(
         select(Portion, PriceTier)
-        .join(PriceTier, PriceTier.portion_id == Portion.id)
-        .join(Meal, Meal.id == Portion.meal_id)
+        .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
+        .join(Meal, col(Meal.id) == Portion.meal_id)
         .where(Portion.id == key, Meal.is_active)
-        .order_by(PriceTier.min_quantity)
+        .order_by(col(PriceTier.min_quantity))
     ).all()
     if not rows:
         raise DomainError("portion_not_found", field="portion_id")
     portion = rows[0][0]
+    assert portion.id is not None  # read from the database
     tiers = tuple(TierRule(tier.min_quantity, tier.unit_price_cents) for _, tier in rows)
     out = portion_out(PortionPrices(portion.id, portion.meal_id, portion.size, tiers), lang)
     return {"meal_id": portion.meal_id, **out}

@@ -13,7 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AddOn,
@@ -43,33 +44,37 @@ from hotmeals.settings import get_settings
 def order_items(session: Session, cart_ids: list[int]) -> dict[int, dict]:
     """What an order line copies from each payable cart line, in three statements."""
     rows = session.exec(
-        select(CartLine, MenuDay, Meal, Portion, MenuOption, MealOption)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
-        .join(Meal, Meal.id == CartLine.meal_id)
-        .join(Portion, Portion.id == CartLine.portion_id)
-        .outerjoin(MenuOption, MenuOption.id == CartLine.menu_option_id)
-        .outerjoin(MealOption, MealOption.id == CartLine.meal_option_id)
-        .where(CartLine.id.in_(cart_ids))
+        # six entities: sqlmodel's ``select`` is typed for four at most
+        Select[CartLine, MenuDay, Meal, Portion, MenuOption | None, MealOption | None](
+            CartLine, MenuDay, Meal, Portion, MenuOption, MealOption
+        )
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .join(Meal, col(Meal.id) == CartLine.meal_id)
+        .join(Portion, col(Portion.id) == CartLine.portion_id)
+        .outerjoin(MenuOption, col(MenuOption.id) == CartLine.menu_option_id)
+        .outerjoin(MealOption, col(MealOption.id) == CartLine.meal_option_id)
+        .where(col(CartLine.id).in_(cart_ids))
     ).all()
     tiers: dict[int, list[TierRule]] = {}
     for tier in session.exec(
         select(PriceTier)
-        .where(PriceTier.portion_id.in_(sorted({r[3].id for r in rows})))
-        .order_by(PriceTier.portion_id, PriceTier.min_quantity)
+        .where(col(PriceTier.portion_id).in_(sorted({r[3].id for r in rows})))
+        .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
     ).all():
         tiers.setdefault(tier.portion_id, []).append(
             TierRule(tier.min_quantity, tier.unit_price_cents)
         )
     addons: dict[int, list[AddOn]] = {}
     for cart_line_id, addon in session.exec(
-        select(CartLineAddOn.cart_line_id, AddOn)
-        .join(AddOn, AddOn.id == CartLineAddOn.addon_id)
-        .where(CartLineAddOn.cart_line_id.in_(cart_ids), AddOn.is_active)
-        .order_by(AddOn.id)
+        select(col(CartLineAddOn.cart_line_id), AddOn)
+        .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
+        .where(col(CartLineAddOn.cart_line_id).in_(cart_ids), AddOn.is_active)
+        .order_by(col(AddOn.id))
     ).all():
         addons.setdefault(cart_line_id, []).append(addon)
     out: dict[int, dict] = {}
     for line, menu_day, meal, portion, menu_option, meal_option in rows:
+        assert line.id is not None and portion.id is not None  # rows read from the database
         line_addons = addons.get(line.id, [])
         line_tiers = tuple(tiers.get(portion.id, ()))
         price = price_line(
@@ -135,6 +140,7 @@ def write_order(
     terms = OrderTerms(
         get_settings().charge_rates, promos.to_promo(promo_row) if promo_row else None
     )
+    stored: dict[str, Any] = terms.to_stored()
     order = Order(
         number=f"HM-T{secrets.token_hex(6).upper()}",  # the id's number once it has one
         parent_id=parent_id,
@@ -144,10 +150,11 @@ def write_order(
         created_at=now,
         updated_at=now,
         **{name: charges[name] for name in CHARGE_FIELDS},
-        **terms.to_stored(),
+        **stored,
     )
     session.add(order)
     session.flush()
+    assert order.id is not None  # flushed
     order.number = f"HM-{order.id:06d}"
     lines = []
     for item in items:
@@ -192,7 +199,9 @@ def write_order(
     session.execute(insert(table.__table__), [line.model_dump(exclude={"id"}) for line in lines])
     ids = dict(
         session.exec(
-            select(OrderLine.cart_line_id, OrderLine.id).where(OrderLine.order_id == order.id)
+            select(col(OrderLine.cart_line_id), col(OrderLine.id)).where(
+                OrderLine.order_id == order.id
+            )
         ).all()
     )
     sold = [

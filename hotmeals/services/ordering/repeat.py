@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CartLine,
@@ -65,42 +65,42 @@ def repeat_week(
 
     ordered = session.exec(
         select(OrderLine)
-        .join(Order, Order.id == OrderLine.order_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
             Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in PAID_STATUSES]),
+            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
             OrderLine.child_id == child.id,
             OrderLine.status == LineStatus.ACTIVE,
             OrderLine.quantity > OrderLine.cancelled_quantity,
             OrderLine.meal_date >= source,
             OrderLine.meal_date <= source_end,
         )
-        .order_by(OrderLine.meal_date, OrderLine.id)
+        .order_by(col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
     in_cart = session.exec(
-        select(CartLine, MenuDay.meal_date)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        select(CartLine, col(MenuDay.meal_date))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
         .where(
             CartLine.parent_id == parent_id,
             CartLine.child_id == child.id,
             MenuDay.meal_date >= source,
             MenuDay.meal_date <= source_end,
         )
-        .order_by(MenuDay.meal_date, CartLine.id)
+        .order_by(col(MenuDay.meal_date), col(CartLine.id))
     ).all()
     order_addons: dict[int, list[int]] = {}
     if ordered:
         for line_id, addon_id in session.exec(
-            select(OrderLineAddOn.order_line_id, OrderLineAddOn.addon_id).where(
-                OrderLineAddOn.order_line_id.in_([o.id for o in ordered])
+            select(col(OrderLineAddOn.order_line_id), col(OrderLineAddOn.addon_id)).where(
+                col(OrderLineAddOn.order_line_id).in_([o.id for o in ordered])
             )
         ).all():
             order_addons.setdefault(line_id, []).append(addon_id)
     cart_addons: dict[int, list[int]] = {}
     if in_cart:
         for line_id, addon_id in session.exec(
-            select(CartLineAddOn.cart_line_id, CartLineAddOn.addon_id).where(
-                CartLineAddOn.cart_line_id.in_([c.id for c, _ in in_cart])
+            select(col(CartLineAddOn.cart_line_id), col(CartLineAddOn.addon_id)).where(
+                col(CartLineAddOn.cart_line_id).in_([c.id for c, _ in in_cart])
             )
         ).all():
             cart_addons.setdefault(line_id, []).append(addon_id)
@@ -143,8 +143,8 @@ def repeat_week(
 
     there_in_cart = set(
         session.exec(
-            select(MenuDay.meal_date, CartLine.meal_id)
-            .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+            select(col(MenuDay.meal_date), col(CartLine.meal_id))
+            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
             .where(
                 CartLine.parent_id == parent_id,
                 CartLine.child_id == child.id,
@@ -155,10 +155,10 @@ def repeat_week(
     )
     there_ordered = set(
         session.exec(
-            select(OrderLine.meal_date, OrderLine.meal_id)
-            .join(Order, Order.id == OrderLine.order_id)
+            select(col(OrderLine.meal_date), col(OrderLine.meal_id))
+            .join(Order, col(Order.id) == OrderLine.order_id)
             .where(
-                Order.status.in_([str(s) for s in PAID_STATUSES]),
+                col(Order.status).in_([str(s) for s in PAID_STATUSES]),
                 OrderLine.child_id == child.id,
                 OrderLine.status == LineStatus.ACTIVE,
                 OrderLine.meal_date >= target,

@@ -19,7 +19,7 @@ from datetime import date, datetime
 from sqlalchemy import and_, delete, exists, or_
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CartLine,
@@ -80,8 +80,8 @@ class CheckoutResult:
 
 def _closed_days(session: Session, order_id: int, now: datetime) -> list[date]:
     rows = session.exec(
-        select(OrderLine.meal_date, Vendor)
-        .join(Vendor, Vendor.id == OrderLine.vendor_id)
+        select(col(OrderLine.meal_date), Vendor)
+        .join(Vendor, col(Vendor.id) == OrderLine.vendor_id)
         .where(OrderLine.order_id == order_id)
     ).all()
     return sorted({day for day, vendor in rows if now >= cutoff_at(cutoff_rule(vendor), day)})
@@ -110,18 +110,18 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
     order.updated_at = now
     session.add(order)
     from_cart = (
-        select(OrderLine.cart_line_id)
-        .where(OrderLine.order_id == order.id, OrderLine.cart_line_id.is_not(None))
+        select(col(OrderLine.cart_line_id))
+        .where(OrderLine.order_id == order.id, col(OrderLine.cart_line_id).is_not(None))
         .scalar_subquery()
     )
     session.execute(
         delete(CartLineAddOn)
-        .where(CartLineAddOn.cart_line_id.in_(from_cart))
+        .where(col(CartLineAddOn.cart_line_id).in_(from_cart))
         .execution_options(synchronize_session=False)
     )
     session.execute(
         delete(CartLine)
-        .where(CartLine.id.in_(from_cart), CartLine.parent_id == order.parent_id)
+        .where(col(CartLine.id).in_(from_cart), col(CartLine.parent_id) == order.parent_id)
         .execution_options(synchronize_session=False)
     )
     audit(
@@ -170,14 +170,14 @@ def _paying_payment_id(session: Session, order: Order) -> int | None:
     ):
         return None
     return session.exec(
-        select(Payment.id)
+        select(col(Payment.id))
         .where(
             Payment.order_id == order.id,
             Payment.purpose == Purpose.ORDER,
             Payment.state == PaymentState.APPROVED,
-            Payment.duplicate_of_id.is_(None),
+            col(Payment.duplicate_of_id).is_(None),
         )
-        .order_by(Payment.verified_at, Payment.id)
+        .order_by(col(Payment.verified_at), col(Payment.id))
         .limit(1)
     ).first()
 
@@ -273,33 +273,36 @@ def orphan_payments(session: Session) -> list[int]:
     again), or another payment placed it first."""
     other = aliased(Payment)
     earlier = exists().where(
-        other.order_id == Payment.order_id,
-        other.purpose == Purpose.ORDER,
-        other.state == PaymentState.APPROVED,
-        other.duplicate_of_id.is_(None),
-        other.id != Payment.id,
+        col(other.order_id) == Payment.order_id,
+        col(other.purpose) == Purpose.ORDER,
+        col(other.state) == PaymentState.APPROVED,
+        col(other.duplicate_of_id).is_(None),
+        col(other.id) != Payment.id,
         or_(
-            other.verified_at < Payment.verified_at,
-            and_(other.verified_at == Payment.verified_at, other.id < Payment.id),
+            col(other.verified_at) < col(Payment.verified_at),
+            and_(
+                col(other.verified_at) == col(Payment.verified_at),
+                col(other.id) < col(Payment.id),
+            ),
         ),
     )
-    refunded = select(Refund.payment_id).where(Refund.state.in_(list(RESERVING)))
+    refunded = select(col(Refund.payment_id)).where(col(Refund.state).in_(list(RESERVING)))
     rows = session.exec(
-        select(Payment.id)
-        .join(Order, Order.id == Payment.order_id)
+        select(col(Payment.id))
+        .join(Order, col(Order.id) == Payment.order_id)
         .where(
             Payment.purpose == Purpose.ORDER,
             Payment.state == PaymentState.APPROVED,
-            Payment.duplicate_of_id.is_(None),  # voided on their own (payments service)
-            Payment.id.not_in(refunded),
+            col(Payment.duplicate_of_id).is_(None),  # voided on their own (payments service)
+            col(Payment.id).not_in(refunded),
             or_(
-                and_(Order.status == OrderStatus.CANCELLED, Order.placed_at.is_(None)),
+                and_(col(Order.status) == OrderStatus.CANCELLED, col(Order.placed_at).is_(None)),
                 earlier,
             ),
         )
-        .order_by(Payment.id)
+        .order_by(col(Payment.id))
     ).all()
-    return list(rows)
+    return [payment_id for payment_id in rows if payment_id is not None]
 
 
 async def void_orphan_payments(

@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AllergenIngredient,
@@ -79,63 +80,65 @@ def week_choices(
     if end < start or (end - start).days > DATES_MAX_DAYS:
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
     children = session.exec(
-        select(Child).where(Child.id.in_(keys), Child.parent_id == parent_id, Child.is_active)
+        select(Child).where(col(Child.id).in_(keys), Child.parent_id == parent_id, Child.is_active)
     ).all()
     if len(children) != len(keys):
         raise DomainError("child_not_found", field="child_id")
     schools = sorted({c.school_id for c in children})
     days = session.exec(
         select(MenuDay, Vendor)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
         .where(
-            MenuDay.school_id.in_(schools),
+            col(MenuDay.school_id).in_(schools),
             MenuDay.meal_date >= start,
             MenuDay.meal_date <= end,
         )
-        .order_by(MenuDay.meal_date, Vendor.name)
+        .order_by(col(MenuDay.meal_date), col(Vendor.name))
     ).all()
     day_ids = [d.id for d, _ in days]
     meals_of: dict[int, list[Meal]] = {}
     if day_ids:
         for menu_day_id, meal in session.exec(
-            select(MenuDayMeal.menu_day_id, Meal)
-            .join(Meal, Meal.id == MenuDayMeal.meal_id)
-            .where(MenuDayMeal.menu_day_id.in_(day_ids), Meal.is_active)
-            .order_by(Meal.name_en)
+            select(col(MenuDayMeal.menu_day_id), Meal)
+            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+            .where(col(MenuDayMeal.menu_day_id).in_(day_ids), Meal.is_active)
+            .order_by(col(Meal.name_en))
         ).all():
             meals_of.setdefault(menu_day_id, []).append(meal)
     meal_ids = sorted({m.id for found in meals_of.values() for m in found if m.id is not None})
     portions = portions_of(session, meal_ids)
-    matches = _matches(session, {(c.id, m) for c in children for m in meal_ids}, lang)
+    matches = _matches(
+        session, {(c.id, m) for c in children if c.id is not None for m in meal_ids}, lang
+    )
     in_cart: dict[tuple[int, date], int] = {}
     ordered: dict[tuple[int, date], int] = {}
     for child_key, day, qty in session.exec(
-        select(CartLine.child_id, MenuDay.meal_date, func.sum(CartLine.quantity))
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        select(col(CartLine.child_id), col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
         .where(
             CartLine.parent_id == parent_id,
-            CartLine.child_id.in_(keys),
+            col(CartLine.child_id).in_(keys),
             MenuDay.meal_date >= start,
             MenuDay.meal_date <= end,
         )
-        .group_by(CartLine.child_id, MenuDay.meal_date)
+        .group_by(col(CartLine.child_id), col(MenuDay.meal_date))
     ).all():
         in_cart[(child_key, day)] = int(qty or 0)
     for child_key, day, qty in session.exec(
         select(
-            OrderLine.child_id,
-            OrderLine.meal_date,
-            func.sum(OrderLine.quantity - OrderLine.cancelled_quantity),
+            col(OrderLine.child_id),
+            col(OrderLine.meal_date),
+            func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
         )
-        .join(Order, Order.id == OrderLine.order_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
-            OrderLine.child_id.in_(keys),
+            col(OrderLine.child_id).in_(keys),
             OrderLine.meal_date >= start,
             OrderLine.meal_date <= end,
             OrderLine.status == LineStatus.ACTIVE,
-            Order.status.in_([str(s) for s in PAID_STATUSES]),
+            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
         )
-        .group_by(OrderLine.child_id, OrderLine.meal_date)
+        .group_by(col(OrderLine.child_id), col(OrderLine.meal_date))
     ).all():
         ordered[(child_key, day)] = int(qty or 0)
 
@@ -230,17 +233,18 @@ def _matches(
     child_ids = sorted({c for c, _ in pairs})
     meal_ids = sorted({m for _, m in pairs})
     rows = session.exec(
-        select(
-            ChildAllergy.child_id,
-            MealAllergen.meal_id,
-            AllergenIngredient.name_en,
-            AllergenIngredient.name_fr,
-            ChildAllergy.alert_level,
+        # five columns: sqlmodel's ``select`` is typed for four at most
+        Select[int, int, str, str, str](
+            col(ChildAllergy.child_id),
+            col(MealAllergen.meal_id),
+            col(AllergenIngredient.name_en),
+            col(AllergenIngredient.name_fr),
+            col(ChildAllergy.alert_level),
         )
-        .join(MealAllergen, MealAllergen.ingredient_id == ChildAllergy.ingredient_id)
-        .join(AllergenIngredient, AllergenIngredient.id == ChildAllergy.ingredient_id)
-        .where(ChildAllergy.child_id.in_(child_ids), MealAllergen.meal_id.in_(meal_ids))
-        .order_by(AllergenIngredient.name_en)
+        .join(MealAllergen, col(MealAllergen.ingredient_id) == ChildAllergy.ingredient_id)
+        .join(AllergenIngredient, col(AllergenIngredient.id) == ChildAllergy.ingredient_id)
+        .where(col(ChildAllergy.child_id).in_(child_ids), col(MealAllergen.meal_id).in_(meal_ids))
+        .order_by(col(AllergenIngredient.name_en))
     ).all()
     french = _fr(lang)
     found: dict[tuple[int, int], list[tuple[str, str]]] = {}
