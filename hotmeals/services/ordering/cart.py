@@ -27,7 +27,6 @@ from hotmeals.db.models import (
     MenuDay,
     MenuOption,
     Portion,
-    PriceTier,
     Vendor,
 )
 from hotmeals.domain.charges import (
@@ -65,6 +64,7 @@ from hotmeals.services.ordering.lines import (
     load_batch,
     parse_quantity,
 )
+from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.settings import get_settings
 
 
@@ -234,14 +234,7 @@ def cart_summary(
             .order_by(col(AddOn.name_en))
         ).all():
             addons.setdefault(cart_line_id, []).append(addon)
-        for tier in session.exec(
-            select(PriceTier)
-            .where(col(PriceTier.portion_id).in_(sorted({row[4].id for row in rows})))
-            .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
-        ).all():
-            tiers.setdefault(tier.portion_id, []).append(
-                TierRule(tier.min_quantity, tier.unit_price_cents)
-            )
+        tiers = tiers_of(session, (row[4].id for row in rows))
         # One statement: the allergens of every meal, option and add-on of the cart, with the
         # children's allergies as they are now: checked again at payment.
         items = item_allergies(

@@ -115,6 +115,20 @@ def portions_of(session: Session, meal_ids: Iterable[int]) -> dict[int, list[Por
     return out
 
 
+def tiers_of(session: Session, portion_ids: Iterable[int | None]) -> dict[int, list[TierRule]]:
+    """The price tiers of each portion, smallest quantity first: one statement."""
+    tiers: dict[int, list[TierRule]] = {}
+    for tier in session.exec(
+        select(PriceTier)
+        .where(col(PriceTier.portion_id).in_(sorted({k for k in portion_ids if k is not None})))
+        .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
+    ).all():
+        tiers.setdefault(tier.portion_id, []).append(
+            TierRule(tier.min_quantity, tier.unit_price_cents)
+        )
+    return tiers
+
+
 def portion_out(portion: PortionPrices, lang: str) -> dict:
     label_key = f"portion_{portion.size}" if portion.size in ("small", "large") else ""
     return {

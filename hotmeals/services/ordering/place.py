@@ -28,14 +28,13 @@ from hotmeals.db.models import (
     OrderLine,
     OrderLineAddOn,
     Portion,
-    PriceTier,
 )
 from hotmeals.domain.charges import CHARGE_FIELDS, OrderTerms, compute_charges
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.pricing import LineInput, LinePrice, price_line, tiers_to_text
-from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services import promos
+from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.services.payments.records import audit
 from hotmeals.services.payments.runtime import actor_of
 from hotmeals.settings import get_settings
@@ -55,15 +54,7 @@ def order_items(session: Session, cart_ids: list[int]) -> dict[int, dict]:
         .outerjoin(MealOption, col(MealOption.id) == CartLine.meal_option_id)
         .where(col(CartLine.id).in_(cart_ids))
     ).all()
-    tiers: dict[int, list[TierRule]] = {}
-    for tier in session.exec(
-        select(PriceTier)
-        .where(col(PriceTier.portion_id).in_(sorted({r[3].id for r in rows})))
-        .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
-    ).all():
-        tiers.setdefault(tier.portion_id, []).append(
-            TierRule(tier.min_quantity, tier.unit_price_cents)
-        )
+    tiers = tiers_of(session, (r[3].id for r in rows))
     addons: dict[int, list[AddOn]] = {}
     for cart_line_id, addon in session.exec(
         select(col(CartLineAddOn.cart_line_id), AddOn)
