@@ -1,5 +1,5 @@
 """/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions, issue 9
-screen 2): many days at once and 'Repeat last week' (``services/booking.py``).
+screen 2): many days at once and 'Repeat last week' (``services/ordering/``).
 
 Each line goes through AddToCart's rules; the good lines are added and each refused one comes
 back with its day and the reason (code 1 as long as the request itself is sound). Another
@@ -22,7 +22,7 @@ from hotmeals.api.deps import (
     run_once,
 )
 from hotmeals.api.envelope import ok
-from hotmeals.services import booking
+from hotmeals.services.ordering import booking, repeat
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 CART = ["Parent cart"]
@@ -71,7 +71,7 @@ async def repeat_week(
         ctx.parent_id,
         key,
         "repeat_week",
-        booking.repeat_week,
+        repeat.repeat_week,
         child_id=body.child_id,
         source_week_start=body.source_week_start,
         target_week_start=body.target_week_start,

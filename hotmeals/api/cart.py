@@ -1,7 +1,7 @@
 """/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary,
 CheckOrderSummary; the promo codes (check_promocode, ListPromocodesByParent).
 
-Prices, options and add-ons come from the database (``services/cart.py``), never from the
+Prices, options and add-ons come from the database (``services/ordering/``), never from the
 body. AddToCart and DeleteCart take an optional ``Idempotency-Key``: a double submission adds
 one line (``services.submissions.submit_once``).
 """
@@ -38,7 +38,8 @@ from hotmeals.api.menu_schemas import (
     SummaryIn,
 )
 from hotmeals.i18n import t
-from hotmeals.services import cart, promos
+from hotmeals.services import promos
+from hotmeals.services.ordering import cart, menu, pricing
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 CART = ["Parent cart"]
@@ -93,7 +94,7 @@ async def get_price_tiers(request: Request, client: Client = Depends(client_cont
 
 
 def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
-    return cart.price_tiers(session=session, portion_id=portion_id, lang=lang)
+    return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
 @router.post(
@@ -155,7 +156,7 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
     body = await parse_body(request, SummaryIn, client.lang)
     data = await run_as_parent(
         client,
-        cart.priced_summary,
+        pricing.priced_summary,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
         lang=client.lang,
@@ -174,7 +175,7 @@ async def check_order_summary(request: Request, client: Client = Depends(client_
     body = await parse_body(request, SummaryIn, client.lang)
     data = await run_as_parent(
         client,
-        cart.priced_summary,
+        pricing.priced_summary,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
         require_payable=True,
@@ -199,7 +200,7 @@ async def check_promocode(request: Request, client: Client = Depends(client_cont
 
 def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
     promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
-    return cart.priced_summary(
+    return pricing.priced_summary(
         session=session, parent_id=parent_id, promo_code=promo_code, lang=lang
     )
 

@@ -30,7 +30,7 @@ from hotmeals.api.menu_schemas import (
     MenuOut,
 )
 from hotmeals.i18n import t
-from hotmeals.services import menu
+from hotmeals.services.ordering import days, menu
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 MENU = ["Parent menu"]
@@ -47,7 +47,7 @@ async def get_dates(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, DatesIn, client.lang)
     data = await run_as_parent(
         client,
-        menu.get_dates,
+        days.get_dates,
         child_id=body.child_id,
         from_date=body.from_date,
         to_date=body.to_date,

@@ -4,7 +4,7 @@ the extensions ``OrderDeclined`` and ``OrderConfirmation`` documented in docs/ap
 The order and its payment are written by ``order/getConvergeSessionToken`` with
 ``"purpose": "order"`` (``api/payments.py``); after the Lightbox closes, ``AddOrder``
 (onApproval) or ``OrderDeclined`` (onDeclined, onError, onCancelled). Every rule is in
-``hotmeals.services.checkout``, which the `/payment` screen calls too. Every call needs a parent
+``services.ordering.checkout``, which the `/payment` screen calls too. Every call needs a parent
 token (401); another parent's payment or order is "not found".
 """
 
@@ -30,7 +30,7 @@ from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
-from hotmeals.services import checkout
+from hotmeals.services.ordering import checkout, confirmation, settle
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 ORDERS = ["Parent orders"]
@@ -162,9 +162,9 @@ class AddOrderOut(BaseModel):
     )
 
 
-async def _answer(who: ParentClient, result: checkout.CheckoutResult):
+async def _answer(who: ParentClient, result: settle.CheckoutResult):
     order = await run(
-        checkout.order_confirmation,
+        confirmation.order_confirmation,
         parent_id=who.parent_id,
         order_id=result.order_id,
         lang=who.lang,
@@ -178,7 +178,7 @@ async def _answer(who: ParentClient, result: checkout.CheckoutResult):
         "total_pay": format_money(result.total_pay_cents, who.lang),
         "order": order,
     }
-    if result.status == checkout.PLACED:
+    if result.status == settle.PLACED:
         return ok(data, result.message)
     return fail(result.message, data=data)
 
@@ -247,7 +247,7 @@ async def order_confirmation(request: Request, who: ParentClient = Depends(paren
     if body.order_id is None:
         raise DomainError("payment_order_not_found", field="order_id")
     order = await run(
-        checkout.order_confirmation,
+        confirmation.order_confirmation,
         parent_id=who.parent_id,
         order_id=body.order_id,
         lang=who.lang,

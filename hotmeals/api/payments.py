@@ -7,7 +7,7 @@ The routes only translate: every rule is in ``hotmeals.services.payments`` / ``c
 What is paid is chosen by ``purpose``: ``PURPOSES`` maps each one the API accepts to the
 service function that reserves its payment (amount computed on the server). The Lightbox route
 and the saved-card route both go through it, so both pay for the same things the same way.
-``"order"`` (the parent's cart) goes through ``services.checkout.start_checkout`` on the
+``"order"`` (the parent's cart) goes through ``services.ordering.checkout.start_checkout`` on the
 Lightbox route (with ``card_id`` for a saved card); AddOrder is in ``api/orders.py``.
 """
 
@@ -36,7 +36,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, to_decimal_string
 from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import t
-from hotmeals.services import cards, checkout, donations, payments
+from hotmeals.services import cards, donations, payments
+from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
@@ -304,7 +305,7 @@ async def _session_token(who: ParentClient, body: SessionTokenIn):
 
 
 async def _order_session(who: ParentClient, body: SessionTokenIn):
-    """The parent's cart as an order (``services.checkout.start_checkout``: priced from the
+    """The parent's cart as an order (``services.ordering.checkout.start_checkout``: priced from the
     database, never from this body): the Lightbox session, or the saved card charged."""
     started = await checkout.start_checkout(
         parent_id=who.parent_id,
@@ -331,7 +332,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
         amount = format_money(started.amount_cents, who.lang)
         message = t("orderpay.session_ready", who.lang, amount=amount, number=started.order_number)
         return ok(data, message)
-    if started.result.status == checkout.PLACED:
+    if started.result.status == settle.PLACED:
         return ok(data, started.result.message)
     return fail(started.result.message, data=data)
 
@@ -351,7 +352,7 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     )
     result = started.result
     assert result is not None  # a saved card was charged (or its charge is running)
-    if result.status == checkout.PLACED:
+    if result.status == settle.PLACED:
         return ok(payment_out(view), result.message)
     return fail(result.message, data=payment_out(view))
 

@@ -274,7 +274,7 @@ def _demo_standing_order(
     mondays.sort(key=lambda m: "pizza" not in m.name_en.lower())
     for meal in mondays:
         try:
-            standing._allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+            standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
         except DomainError:
             continue
         portion = session.exec(
@@ -317,19 +317,20 @@ def _demo_paid_order(
     child on the first open school day of last week (its menu day added when the window never
     held it), so it sits in the history's past tab and blocks no bookable day. Priced and
     written by the checkout's own code (``price_line``, ``compute_charges``,
-    ``checkout._write_order``); paid by an APPROVED payment whose answer is taken
+    ``place.write_order``); paid by an APPROVED payment whose answer is taken
     (``closed_at``), so the reconciliation never asks Converge about it, and the order PLACED,
     so no orphan void touches it. Added once: its mark is the order's fingerprint."""
     from datetime import UTC, datetime, time, timedelta
 
     from hotmeals.db.models import Order, Payment
-    from hotmeals.domain.charges import compute_charges
+    from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
     from hotmeals.domain.errors import DomainError
     from hotmeals.domain.orders import OrderStatus
     from hotmeals.domain.payments import PaymentState, Purpose
     from hotmeals.domain.pricing import LineInput, price_line
     from hotmeals.domain.pricing import PriceTier as TierRule
-    from hotmeals.services import checkout, standing
+    from hotmeals.services import standing
+    from hotmeals.services.ordering import place
     from hotmeals.services.payments.records import new_invoice_number
     from hotmeals.settings import get_settings
 
@@ -384,7 +385,7 @@ def _demo_paid_order(
     for child in children:
         for meal in meals:
             try:
-                standing._allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+                standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
             except DomainError:
                 continue
             portion = session.exec(
@@ -398,7 +399,7 @@ def _demo_paid_order(
                     .order_by(PriceTier.min_quantity)
                 ).all()
             )
-            # Never added to the session: what ``_write_order`` copies, as a cart line holds it.
+            # Never added to the session: what ``write_order`` copies, as a cart line holds it.
             line = CartLine(
                 parent_id=parent.id or 0,
                 child_id=child.id or 0,
@@ -424,10 +425,10 @@ def _demo_paid_order(
     if not items:
         return
     charges = compute_charges([i["price"] for i in items], get_settings().charge_rates)
-    summary = {"charges": {name: getattr(charges, name) for name in checkout.CHARGE_FIELDS}}
+    summary = {"charges": {name: getattr(charges, name) for name in CHARGE_FIELDS}}
     # Placed at noon (Toronto) three days before the meal, well before its cut-off.
     when = datetime.combine(menu_day.meal_date - timedelta(days=3), time(17, 0), tzinfo=UTC)
-    order = checkout._write_order(
+    order = place.write_order(
         session,
         parent_id=parent.id or 0,
         summary=summary,

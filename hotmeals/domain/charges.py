@@ -39,8 +39,36 @@ from enum import StrEnum
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import BPS_DENOMINATOR, apply_bps, format_money
 from hotmeals.domain.pricing import LinePrice
+from hotmeals.i18n import normalize_lang, t
 
 ONTARIO_HST_BPS = 1300
+
+# The charges an order stores (``Order``'s columns, as ``OrderCharges`` names them), in the
+# order they are computed.
+CHARGE_FIELDS = (
+    "meal_net_cents",
+    "special_note_fees_cents",
+    "processing_fee_cents",
+    "tax_cents",
+    "discount_cents",
+    "school_donation_cents",
+    "additional_charge_cents",
+    "total_pay_cents",
+)
+# The charge lines as the parent reads them (confirmation, order detail, receipt), in that
+# order, each with its label's message key; the total last.
+CHARGE_LINES = (
+    ("meal_net_cents", "orderpay.charge_meal_net"),
+    ("special_note_fees_cents", "orderpay.charge_note_fees"),
+    ("discount_cents", "orderpay.charge_discount"),
+    ("processing_fee_cents", "orderpay.charge_processing"),
+    ("tax_cents", "orderpay.charge_tax"),
+    ("school_donation_cents", "orderpay.charge_donation"),
+    ("additional_charge_cents", "orderpay.charge_additional"),
+    ("total_pay_cents", "orderpay.charge_total"),
+)
+# The lines shown even at 0 (the others only when they apply).
+ALWAYS_SHOWN = ("meal_net_cents", "tax_cents", "total_pay_cents")
 
 
 def _non_negative_int(value: object) -> bool:
@@ -214,10 +242,8 @@ def compute_charges(
 
 
 def tax_label(tax_bps: int, lang: str) -> str:
-    """The tax line's name with its rate, as an order stored it (issue 20): "Tax (HST 13%)",
+    """The tax line's name with its rate, as an order stored it: "Tax (HST 13%)",
     "Taxe (TVH 13 %)"; a rate of 0 is plain "Tax"."""
-    from hotmeals.i18n import normalize_lang, t
-
     if tax_bps <= 0:
         return t("orderpay.charge_tax", lang)
     rate = f"{tax_bps / 100:g}"
@@ -226,3 +252,13 @@ def tax_label(tax_bps: int, lang: str) -> str:
     else:
         rate += "%"
     return t("charge.tax_rate", lang, rate=rate)
+
+
+def charge_label(name: str, key: str, tax_bps: int, lang: str) -> str:
+    """A charge line's label: ``key``'s message, the tax line naming its rate."""
+    return tax_label(tax_bps, lang) if name == "tax_cents" else t(key, lang)
+
+
+def shown_cents(name: str, cents: int) -> int:
+    """A charge as the parent reads it: the discount is money off, shown negative."""
+    return -cents if name == "discount_cents" else cents

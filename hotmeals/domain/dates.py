@@ -53,11 +53,20 @@ def iso_to_mdy(text: object) -> str:
     return format_mdy(parse_iso(text))
 
 
-# --- dates in the parent's language (Babel; the booking calendar, issue 9) ------------------
+# --- dates in the parent's language (Babel) ---------------------------------------------------
 
 
 def _locale(lang: str | None) -> str:
     return "fr_CA" if (lang or "").strip().lower()[:2] == "fr" else "en_CA"
+
+
+def full_day(value: date | str, lang: str | None = "en") -> str:
+    """A day with its year, as orders, receipts and their e-mails write it:
+    ``"Monday, March 2, 2026"`` / ``"lundi 2 mars 2026"``; ``value`` a date or ISO text."""
+    from babel.dates import format_date
+
+    day = date.fromisoformat(value) if isinstance(value, str) else value
+    return format_date(day, format="full", locale=_locale(lang))
 
 
 def long_day(value: date, lang: str | None = "en") -> str:
@@ -97,7 +106,7 @@ def long_moment(value, lang: str | None = "en") -> str:
 
 def short_moment(value, lang: str | None = "en") -> str:
     """An aware datetime in Toronto, short, for a card: ``"jeu. 26 nov., 18 h 00"`` /
-    ``"Thu, Nov 26, 6:00 p.m."`` (issue 20: each day's cut-off on the menu)."""
+    ``"Thu, Nov 26, 6:00 p.m."`` (each day's cut-off on the menu)."""
     from zoneinfo import ZoneInfo
 
     from babel.dates import format_skeleton, format_time

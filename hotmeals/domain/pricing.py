@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
 
 MEAL_PRICE_MIN_CENTS = 500
 """Meals start at $5 per portion."""
@@ -177,3 +179,19 @@ def giveback(meal_count: int) -> tuple[int, int]:
     if not isinstance(meal_count, int) or isinstance(meal_count, bool) or meal_count < 0:
         raise ValueError("meal_count must be a non-negative int")
     return meal_count * SCHOOL_GIVEBACK_CENTS, meal_count * NUTRITION_GIVEBACK_CENTS
+
+
+def giveback_summary(meal_count: int, lang: str) -> dict:
+    """What ``meal_count`` meals give back, as the cart and the confirmation show it: the
+    cents of each share and the sentence naming them."""
+    school, nutrition = giveback(meal_count)
+    return {
+        "school_cents": school,
+        "nutrition_cents": nutrition,
+        "message": t(
+            "giveback_line",
+            lang,
+            school=format_money(school, lang),
+            nutrition=format_money(nutrition, lang),
+        ),
+    }

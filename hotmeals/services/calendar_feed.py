@@ -55,7 +55,7 @@ from hotmeals.domain.dates import long_day, short_moment
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 from hotmeals.settings import get_settings
 
 PATH_PREFIX = "/api/v1/calendar/"

@@ -22,7 +22,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 
 CODE_MAX = 32
 USED_STATUSES = [str(s) for s in (*PAID_STATUSES, OrderStatus.DELIVERED)]

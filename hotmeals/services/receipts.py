@@ -44,8 +44,15 @@ from hotmeals.db.models import (
     Refund,
     School,
 )
-from hotmeals.domain.charges import tax_label
+from hotmeals.domain.charges import (
+    ALWAYS_SHOWN,
+    CHARGE_LINES,
+    charge_label,
+    shown_cents,
+    tax_label,
+)
 from hotmeals.domain.cutoff import TORONTO
+from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
@@ -63,15 +70,6 @@ _NUMBER = re.compile(r"^[A-Z]{2}-[0-9]{1,12}$")
 _ID_MAX = 2**31 - 1
 # The charge lines shown as a total (an order's; a change's charged or refunded difference).
 TOTALS = ("total_pay_cents", "charged_cents", "refund_due_cents")
-CHARGES = (
-    ("meal_net_cents", "orderpay.charge_meal_net"),
-    ("special_note_fees_cents", "orderpay.charge_note_fees"),
-    ("discount_cents", "orderpay.charge_discount"),
-    ("processing_fee_cents", "orderpay.charge_processing"),
-    ("tax_cents", "orderpay.charge_tax"),
-    ("school_donation_cents", "orderpay.charge_donation"),
-    ("additional_charge_cents", "orderpay.charge_additional"),
-)
 
 
 def _missing() -> DomainError:
@@ -92,20 +90,12 @@ def _local_day(moment: datetime) -> date:
     return moment.astimezone(TORONTO).date()
 
 
-def _full_day(value: date, lang: str) -> str:
-    """A receipt's date, with its year: "Wednesday, November 25, 2026" / "mercredi 25 novembre
-    2026"."""
-    from babel.dates import format_date
-
-    return format_date(value, "full", locale="fr_CA" if lang == "fr" else "en_CA")
-
-
 def _money(cents: int, lang: str) -> dict[str, Any]:
     return {"cents": cents, "amount": format_money(cents, lang)}
 
 
-def _charge(name: str, label: str, cents: int, lang: str, *, minus: bool = False) -> dict:
-    return {"name": name, "label": label, **_money(-cents if minus else cents, lang)}
+def _charge(name: str, label: str, cents: int, lang: str) -> dict:
+    return {"name": name, "label": label, **_money(cents, lang)}
 
 
 def _card(payment: Payment | None) -> str:
@@ -128,7 +118,7 @@ def _refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
             {
                 "refund_id": r.id,
                 "date": day.isoformat(),
-                "day": _full_day(day, lang),
+                "day": full_day(day, lang),
                 "state": r.state,
                 "state_label": t(
                     "receipt.refund_done"
@@ -150,7 +140,7 @@ def _head(kind: str, number: str, when: datetime, parent: Parent, lang: str) -> 
         "number": number,
         "title": t(f"receipt.title_{kind}", lang),
         "date": day.isoformat(),
-        "day": _full_day(day, lang),
+        "day": full_day(day, lang),
         "parent_name": f"{parent.first_name} {parent.last_name}".strip(),
         "parent_email": parent.email,
         "seller": t("receipt.seller", lang),
@@ -269,7 +259,7 @@ def _line_out(
         "cancelled_quantity": line.cancelled_quantity,
         "status": line.status,
         "moved_from": line.moved_from_date.isoformat() if line.moved_from_date else None,
-        "moved_from_day": _full_day(line.moved_from_date, lang) if line.moved_from_date else "",
+        "moved_from_day": full_day(line.moved_from_date, lang) if line.moved_from_date else "",
         "special_note": line.special_note or "",
         "items": items,
         **_money(total, lang),
@@ -295,7 +285,7 @@ def _grouped(entries: list[tuple[OrderLine, dict]], children: dict[int, Child], 
                 else ""
             ),
             "days": [
-                {"date": day.isoformat(), "day": _full_day(day, lang), "lines": lines}
+                {"date": day.isoformat(), "day": full_day(day, lang), "lines": lines}
                 for day, lines in sorted(by_child[child_id].items())
             ],
         }
@@ -341,16 +331,16 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
         )
         for line in loaded.lines
     ]
+    # The order's charge lines; its total is "Total paid" here.
     charges = [
         _charge(
             name,
-            tax_label(o.tax_bps, lang) if name == "tax_cents" else t(key, lang),
-            getattr(o, name),
+            charge_label(name, key, o.tax_bps, lang),
+            shown_cents(name, getattr(o, name)),
             lang,
-            minus=name == "discount_cents",
         )
-        for name, key in CHARGES
-        if getattr(o, name) or name in ("meal_net_cents", "tax_cents")
+        for name, key in CHARGE_LINES
+        if name != "total_pay_cents" and (getattr(o, name) or name in ALWAYS_SHOWN)
     ]
     charges.append(
         _charge("total_pay_cents", t("receipt.total_paid", lang), o.total_pay_cents, lang)
@@ -368,7 +358,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
     payments = [
         {
             "date": _local_day(p.verified_at or p.created_at).isoformat(),
-            "day": _full_day(_local_day(p.verified_at or p.created_at), lang),
+            "day": full_day(_local_day(p.verified_at or p.created_at), lang),
             "card": _card(p),
             "approval_code": p.approval_code or "",
             "invoice_number": p.invoice_number,
@@ -399,7 +389,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
                 "label": t(
                     f"receipt.change_{c.kind}",
                     lang,
-                    day=_full_day(_local_day(c.updated_at), lang),
+                    day=full_day(_local_day(c.updated_at), lang),
                 ),
             }
             for c in changes
@@ -512,7 +502,7 @@ def change_receipt(
                     addon_names,
                     lang,
                 )
-                out["action_label"] = t("receipt.action_move", lang, day=_full_day(new_day, lang))
+                out["action_label"] = t("receipt.action_move", lang, day=full_day(new_day, lang))
         out["action"] = step.action
         entries.append((line, out))
     payment = session.get(Payment, found.payment_id) if found.payment_id else None
@@ -574,7 +564,7 @@ def change_receipt(
         "payments": [
             {
                 "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": _full_day(_local_day(payment.verified_at or payment.created_at), lang),
+                "day": full_day(_local_day(payment.verified_at or payment.created_at), lang),
                 "card": _card(payment),
                 "approval_code": payment.approval_code or "",
                 "invoice_number": payment.invoice_number,
@@ -655,7 +645,7 @@ def donation_receipt(
         "payments": [
             {
                 "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": _full_day(_local_day(payment.verified_at or payment.created_at), lang),
+                "day": full_day(_local_day(payment.verified_at or payment.created_at), lang),
                 "card": _card(payment),
                 "approval_code": payment.approval_code or "",
                 "invoice_number": payment.invoice_number,

@@ -68,8 +68,8 @@ from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule, toronto_today
 from hotmeals.services.notifications import DEFAULTS
+from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
 

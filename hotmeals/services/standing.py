@@ -1,4 +1,4 @@
-"""Standing orders (issue 26, item 4): "every Monday, pizza for Emma, until the end of term".
+"""Standing orders: "every Monday, pizza for Emma, until the end of term".
 
 The parent sets one up from Book meal (a meal on a day: "Repeat every <weekday>") or from a
 booked meal, and lists, pauses, resumes and ends them on one screen (``create``, ``listing``,
@@ -12,7 +12,7 @@ row (a checkout of the same parent waits), then inserts the ``StandingOrderRun``
 workers, a retry or a restart find the row (or fail on the constraint and roll back
 everything they wrote) and book nothing more.
 
-**Booking** a date uses the rules of adding a meal (``cart.load_batch`` / ``cart.check_line``,
+**Booking** a date uses the rules of adding a meal (``lines.load_batch`` / ``lines.check_line``,
 with no allergy acknowledgement): a closed day, a day the meal is not on the menu, a child
 whose allergies refuse the meal or need an acknowledgement, a child no longer active are
 skipped, each with an e-mail in the parent's language (the mail outbox, in the same
@@ -26,11 +26,11 @@ from (standing order, date) (``HMS-<id>-<yymmdd>``, unique: a second payment for
 date cannot even be written), and the family's latest saved card's charge is begun in that
 transaction (``steps.begin_card_sale``: the payment is UNKNOWN from then on, so nobody charges
 it again). The charge itself runs after the commit (``charge_begun_card``) and its outcome is
-settled as a checkout's is (``checkout._settle``: the order placed and its cart line removed,
-or an approval that came too late voided). With no saved card, or when the card is declined,
-the line stays in the cart and the parent is e-mailed. A round that died mid-charge leaves the
-run "charging": the payment reconciliation settles the payment, and the next sweep finishes
-the run from the payment's outcome (``_finish``).
+settled as a checkout's is (``ordering.settle.settle_approved``: the order placed and its cart
+line removed, or an approval that came too late voided). With no saved card, or when the card
+is declined, the line stays in the cart and the parent is e-mailed. A round that died
+mid-charge leaves the run "charging": the payment reconciliation settles the payment, and the
+next sweep finishes the run from the payment's outcome (``standing_job``).
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     Child,
@@ -52,12 +53,14 @@ from hotmeals.db.models import (
     StandingOrder,
     StandingOrderRun,
 )
+from hotmeals.domain.allergy import ensure_can_add_composed
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import cart, clock
-from hotmeals.services.menu import ORDERED_STATUSES, toronto_today
+from hotmeals.services import clock
+from hotmeals.services.ordering.allergens import components, item_allergies
+from hotmeals.services.ordering.days import ORDERED_STATUSES, toronto_today
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -194,10 +197,10 @@ def create(
     last = last_weekday(_until(until, ends_on, today), day_of_week)
     if last < start:
         raise DomainError("standing_bad_end", field="ends_on")
-    _allergy_allows(session, parent_id=parent_id, child=child, meal=meal)
+    allergy_allows(session, parent_id=parent_id, child=child, meal=meal)
     count = len(
         session.exec(
-            select(StandingOrder.id).where(
+            select(col(StandingOrder.id)).where(
                 StandingOrder.parent_id == parent_id, StandingOrder.status != ENDED
             )
         ).all()
@@ -232,11 +235,11 @@ def booked_line(session: Session, *, parent_id: int, order_line_id: object) -> O
     line_id = _id(order_line_id, "order_line_id", "order_change_line_not_found")
     found = session.exec(
         select(OrderLine)
-        .join(Order, Order.id == OrderLine.order_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
             OrderLine.id == line_id,
             Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             OrderLine.status != LineStatus.CANCELLED,
         )
     ).first()
@@ -273,12 +276,9 @@ def create_from_line(
     )
 
 
-def _allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Meal) -> None:
-    """The allergy rule on the meal alone (``domain.allergy`` through ``cart.components``):
+def allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Meal) -> None:
+    """The allergy rule on the meal alone (``domain.allergy`` through ``allergens.components``):
     refused, or needing an acknowledgement, is refused here with the rule's own error."""
-    from hotmeals.domain.allergy import ensure_can_add_composed
-    from hotmeals.services.menu import item_allergies
-
     assert child.id is not None and meal.id is not None
     items = item_allergies(
         session,
@@ -289,7 +289,7 @@ def _allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Mea
         meal_option_ids=set(),
         addon_ids=set(),
     )
-    parts = cart.components(
+    parts = components(
         items,
         child_id=child.id,
         meal=meal,
@@ -330,13 +330,20 @@ def listing(
     """The parent's standing orders (ended ones last), ready to show: two statements."""
     lang = normalize_lang(lang)
     today = toronto_today(now or clock.now())
+    # five columns: sqlmodel's ``select`` is typed for four at most
     query = (
-        select(StandingOrder, Child.first_name, Meal.name_en, Meal.name_fr, Portion.size)
-        .join(Child, Child.id == StandingOrder.child_id)
-        .join(Meal, Meal.id == StandingOrder.meal_id)
-        .join(Portion, Portion.id == StandingOrder.portion_id)
+        Select[StandingOrder, str, str, str, str](
+            StandingOrder,
+            col(Child.first_name),
+            col(Meal.name_en),
+            col(Meal.name_fr),
+            col(Portion.size),
+        )
+        .join(Child, col(Child.id) == StandingOrder.child_id)
+        .join(Meal, col(Meal.id) == StandingOrder.meal_id)
+        .join(Portion, col(Portion.id) == StandingOrder.portion_id)
         .where(StandingOrder.parent_id == parent_id)
-        .order_by(StandingOrder.id)
+        .order_by(col(StandingOrder.id))
     )
     if only is not None:
         query = query.where(StandingOrder.id == only)
@@ -344,12 +351,12 @@ def listing(
     ids = [r[0].id for r in rows]
     last: dict[int, StandingOrderRun] = {}
     if ids:
-        for run in session.exec(
+        for found in session.exec(
             select(StandingOrderRun)
-            .where(StandingOrderRun.standing_order_id.in_(ids))
-            .order_by(StandingOrderRun.meal_date)
+            .where(col(StandingOrderRun.standing_order_id).in_(ids))
+            .order_by(col(StandingOrderRun.meal_date))
         ).all():
-            last[run.standing_order_id] = run
+            last[found.standing_order_id] = found
     out = []
     for row, child_name, meal_en, meal_fr, size in rows:
         ended = row.status == ENDED or row.ends_on < today

@@ -1,4 +1,4 @@
-"""Standing orders' job (issue 26 item 4): the periodic sweep that books each standing
+"""Standing orders' job: the periodic sweep that books each standing
 order's date before its cut-off, once (a unique run row per standing order and date), pays it
 with the family's saved card, and tells the parent of every skip or of a meal left in the cart.
 The parent's side (create, list, pause, resume, end) is ``services/standing.py``."""
@@ -8,16 +8,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
+    CartLine,
     Child,
     Meal,
+    MenuDay,
     Order,
     OrderLine,
     Parent,
@@ -25,18 +27,24 @@ from hotmeals.db.models import (
     StandingOrder,
     StandingOrderRun,
     StoredCard,
+    Vendor,
 )
-from hotmeals.domain.charges import compute_charges
 from hotmeals.domain.cutoff import cutoff_at
-from hotmeals.domain.dates import long_day
+from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import cart, clock, mail, school_year
-from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule, toronto_today
+from hotmeals.services import clock, mail, payments, school_year
+from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
+from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch
+from hotmeals.services.ordering.place import write_one_line_order
+from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
+from hotmeals.services.payments import charge_begun_card, steps
+from hotmeals.services.payments.records import lock_row
+from hotmeals.services.payments.runtime import db, gateway_or_default, run_sync
 from hotmeals.services.standing import (
     ACTIVE,
     BOOK_AHEAD,
@@ -74,15 +82,15 @@ def _due(session: Session, *, now: datetime) -> list[tuple[int, date]]:
     horizon = today + timedelta(days=BOOK_AHEAD)
     rows = session.exec(
         select(StandingOrder)
-        .join(Child, Child.id == StandingOrder.child_id)
-        .join(Parent, Parent.id == StandingOrder.parent_id)
+        .join(Child, col(Child.id) == StandingOrder.child_id)
+        .join(Parent, col(Parent.id) == StandingOrder.parent_id)
         .where(
             StandingOrder.status == ACTIVE,
             StandingOrder.ends_on >= today,
             StandingOrder.starts_on <= horizon,
             Parent.is_active,
         )
-        .order_by(StandingOrder.id)
+        .order_by(col(StandingOrder.id))
     ).all()
     wanted: list[tuple[int, date]] = []
     for row in rows:
@@ -94,8 +102,8 @@ def _due(session: Session, *, now: datetime) -> list[tuple[int, date]]:
         return []
     done = set(
         session.exec(
-            select(StandingOrderRun.standing_order_id, StandingOrderRun.meal_date).where(
-                StandingOrderRun.standing_order_id.in_(sorted({s for s, _ in wanted})),
+            select(col(StandingOrderRun.standing_order_id), col(StandingOrderRun.meal_date)).where(
+                col(StandingOrderRun.standing_order_id).in_(sorted({s for s, _ in wanted})),
                 StandingOrderRun.meal_date >= today,
             )
         ).all()
@@ -112,11 +120,9 @@ def _invoice(standing_id: int, day: date) -> str:
 def _booked_already(session: Session, *, parent_id: int, child_id: int, day: date) -> bool:
     """The child has a meal booked that day, or one waiting in the parent's cart (the parent
     will pay it at checkout): the standing order adds none."""
-    from hotmeals.db.models import CartLine, MenuDay
-
     in_cart = session.exec(
-        select(CartLine.id)
-        .join(MenuDay, MenuDay.id == CartLine.menu_day_id)
+        select(col(CartLine.id))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
         .where(
             CartLine.parent_id == parent_id,
             CartLine.child_id == child_id,
@@ -127,14 +133,14 @@ def _booked_already(session: Session, *, parent_id: int, child_id: int, day: dat
         return True
     return (
         session.exec(
-            select(OrderLine.id)
-            .join(Order, Order.id == OrderLine.order_id)
+            select(col(OrderLine.id))
+            .join(Order, col(Order.id) == OrderLine.order_id)
             .where(
                 OrderLine.child_id == child_id,
                 OrderLine.meal_date == day,
                 OrderLine.status == LineStatus.ACTIVE,
                 OrderLine.quantity > OrderLine.cancelled_quantity,
-                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             )
         ).first()
         is not None
@@ -192,10 +198,6 @@ def _claim(
     """Deal with one (standing order, date) in one transaction: None when there is nothing
     to do (paused, ended, already dealt with, or its cut-off passed); else what happened, and
     for a saved card's charge begun, what ``charge_begun_card`` needs."""
-    from hotmeals.services import checkout, payments
-    from hotmeals.services.payments import steps
-    from hotmeals.services.payments.records import lock_row
-
     row = session.get(StandingOrder, standing_id)
     if row is None:
         return None
@@ -206,7 +208,7 @@ def _claim(
     if not row.starts_on <= day <= row.ends_on or day.weekday() != row.weekday:
         return None
     found = session.exec(
-        select(StandingOrderRun.id).where(
+        select(col(StandingOrderRun.id)).where(
             StandingOrderRun.standing_order_id == standing_id, StandingOrderRun.meal_date == day
         )
     ).first()
@@ -217,7 +219,7 @@ def _claim(
     child = session.get(Child, row.child_id)
     meal_name = (meal.name_fr if lang == "fr" else meal.name_en) if meal else ""
     child_name = child.first_name if child else ""
-    request = cart.LineRequest(
+    request = LineRequest(
         child_id=row.child_id,
         meal_id=row.meal_id,
         portion_id=row.portion_id,
@@ -232,8 +234,8 @@ def _claim(
         school_year.require_confirmed(
             session, parent_id=row.parent_id, child_ids=[row.child_id], now=now
         )
-        batch = cart.load_batch(session, parent_id=row.parent_id, requests=[request], lang=lang)
-        checked = cart.check_line(batch, request, lang=lang, now=now)
+        batch = load_batch(session, parent_id=row.parent_id, requests=[request], lang=lang)
+        checked = check_line(batch, request, lang=lang, now=now)
     except DomainError as err:
         reason = _reason_of(err)
         if reason is None:
@@ -265,12 +267,12 @@ def _claim(
         run.reason = "booked"
         session.add(run)
         return {"status": SKIPPED}
-    (cart_id,) = cart.insert_lines(session, parent_id=row.parent_id, lines=[checked], now=now)
+    (cart_id,) = insert_lines(session, parent_id=row.parent_id, lines=[checked], now=now)
     closes = cutoff_at(cutoff_rule(checked.vendor), day)
     card = session.exec(
         select(StoredCard)
-        .where(StoredCard.parent_id == row.parent_id, StoredCard.deleted_at.is_(None))
-        .order_by(StoredCard.created_at.desc(), StoredCard.id.desc())
+        .where(StoredCard.parent_id == row.parent_id, col(StoredCard.deleted_at).is_(None))
+        .order_by(col(StoredCard.created_at).desc(), col(StoredCard.id).desc())
     ).first()
     if card is None:
         run.status = IN_CART
@@ -284,24 +286,12 @@ def _claim(
             meal=meal_name,
             day=day,
             why=t("standing.why.no_card", lang),
-            closes=_moment(closes, lang),
+            closes=long_moment(closes, lang),
         )
         return {"status": IN_CART}
     # An order of this one line: nothing else in the cart is charged.
-    charges = compute_charges([checked.price], get_settings().charge_rates)
-    summary = {"charges": {name: getattr(charges, name) for name in checkout.CHARGE_FIELDS}}
-    items = [checkout._cart_rows(session, [cart_id])[cart_id]]
-    fingerprint = checkout._fingerprint(
-        items, promo_code=None, donation_cents=0, total=charges.total_pay_cents
-    )
-    order = checkout._write_order(
-        session,
-        parent_id=row.parent_id,
-        summary=summary,
-        promo_row=None,
-        items=items,
-        fingerprint=fingerprint,
-        now=now,
+    order = write_one_line_order(
+        session, parent_id=row.parent_id, cart_id=cart_id, price=checked.price, now=now
     )
     payment = payments.reserve_payment(
         session,
@@ -328,12 +318,6 @@ def _claim(
     return {"status": CHARGING, "run_id": run.id, "payment_id": payment.id, "sale": sale}
 
 
-def _moment(value: datetime, lang: str) -> str:
-    from hotmeals.domain.dates import long_moment
-
-    return long_moment(value, lang)
-
-
 def _finish(session: Session, *, run_id: int) -> str:
     """A run whose charge has an outcome: BOOKED when its order is placed; IN_CART (the line
     stays in the cart) with an e-mail when the charge failed or the order could not be
@@ -348,22 +332,22 @@ def _finish(session: Session, *, run_id: int) -> str:
         return CHARGING
     if payment.state in (PaymentState.CREATED, PaymentState.UNKNOWN):
         return CHARGING
-    from hotmeals.services.checkout import PLACED_STATUSES
-
     placed = payment.state == PaymentState.APPROVED and order.status in PLACED_STATUSES
     target = BOOKED if placed else IN_CART
-    table: Any = StandingOrderRun
-    moved = session.execute(
-        update(StandingOrderRun)
-        .where(table.id == run_id, table.status == CHARGING)
-        .values(
-            status=target,
-            reason="" if placed else "declined",
-            updated_at=clock.now(),
-        )
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    if moved == 1 and not placed:
+    result = cast(  # an UPDATE answers a cursor result (its rowcount)
+        "CursorResult[Any]",
+        session.execute(
+            update(StandingOrderRun)
+            .where(col(StandingOrderRun.id) == run_id, col(StandingOrderRun.status) == CHARGING)
+            .values(
+                status=target,
+                reason="" if placed else "declined",
+                updated_at=clock.now(),
+            )
+            .execution_options(synchronize_session=False)
+        ),
+    )
+    if result.rowcount == 1 and not placed:
         row = session.get(StandingOrder, run.standing_order_id)
         parent = session.get(Parent, order.parent_id)
         if row is not None and parent is not None:
@@ -388,26 +372,23 @@ def _finish(session: Session, *, run_id: int) -> str:
 
 
 def _closes_text(session: Session, run: StandingOrderRun, lang: str) -> str:
-    from hotmeals.db.models import Vendor
-
     line = session.exec(
         select(Vendor)
-        .join(OrderLine, OrderLine.vendor_id == Vendor.id)
+        .join(OrderLine, col(OrderLine.vendor_id) == Vendor.id)
         .where(OrderLine.order_id == run.order_id)
     ).first()
     if line is None:
         return long_day(run.meal_date, lang)
-    return _moment(cutoff_at(cutoff_rule(line), run.meal_date), lang)
+    return long_moment(cutoff_at(cutoff_rule(line), run.meal_date), lang)
 
 
 def _charging(session: Session) -> list[int]:
-    return list(
-        session.exec(
-            select(StandingOrderRun.id)
-            .where(StandingOrderRun.status == CHARGING)
-            .order_by(StandingOrderRun.id)
-        ).all()
-    )
+    rows = session.exec(
+        select(col(StandingOrderRun.id))
+        .where(StandingOrderRun.status == CHARGING)
+        .order_by(col(StandingOrderRun.id))
+    ).all()
+    return [run_id for run_id in rows if run_id is not None]
 
 
 async def run(
@@ -418,10 +399,6 @@ async def run(
 ) -> Round:
     """One sweep: every due (standing order, date) dealt with once, and the runs left
     charging by an earlier round finished when their payment has an outcome."""
-    from hotmeals.services import checkout
-    from hotmeals.services.payments import charge_begun_card
-    from hotmeals.services.payments.runtime import db, gateway_or_default
-
     now = now or clock.now()
     done = Round()
     for run_id in await db(engine, _charging):
@@ -452,7 +429,7 @@ async def run(
                 engine=engine,
                 gateway=gw,
             )
-            await checkout._settle(
+            await settle_approved(
                 view, parent_id=view.parent_id, lang="en", engine=engine, gateway=gw
             )
         except Exception:  # noqa: BLE001 - the payment stays UNKNOWN: reconciled, then _finish
@@ -474,8 +451,6 @@ def _count(done: Round, status: str) -> None:
 
 def run_in_thread(*, engine: Engine | None = None) -> Round:
     """``run`` from synchronous code (a thread of its own, its own Converge client)."""
-    from hotmeals.services.payments.runtime import run_sync
-
     return run_sync(run, engine=engine)
 
 
@@ -487,10 +462,10 @@ def booked_runs(*, engine: Engine | None = None) -> list[tuple[int, date, str]]:
             (a, b, c)
             for a, b, c in session.exec(
                 select(
-                    StandingOrderRun.standing_order_id,
-                    StandingOrderRun.meal_date,
-                    StandingOrderRun.status,
-                ).order_by(StandingOrderRun.standing_order_id, StandingOrderRun.meal_date)
+                    col(StandingOrderRun.standing_order_id),
+                    col(StandingOrderRun.meal_date),
+                    col(StandingOrderRun.status),
+                ).order_by(col(StandingOrderRun.standing_order_id), col(StandingOrderRun.meal_date))
             ).all()
         ]
 

@@ -27,7 +27,7 @@ from hotmeals.db.models import (
     MenuOptionAllergen,
     School,
 )
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import get, ok, post, quick_token, refused
 from tests.factories import (
     get_allergen,

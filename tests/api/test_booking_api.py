@@ -14,8 +14,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, School
 from hotmeals.domain.dates import long_day
-from hotmeals.services.booking import week_start
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today, week_start
 from tests.api.helpers import ok, post, quick_token, refused
 from tests.factories import make_child, make_meal, make_menu_day, make_parent, make_school
 from tests.factories import make_vendor as vendor_of

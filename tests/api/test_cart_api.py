@@ -13,7 +13,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, ChildAllergy, MenuOption, Parent
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import login, ok, post, quick_token, refused
 from tests.factories import (
     get_allergen,

@@ -12,7 +12,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, MenuDay
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import get, login, ok, post, quick_token, refused
 from tests.factories import (
     make_child,

@@ -1,5 +1,5 @@
 """The demo parent's cart for the checkout e2e tests (test_checkout_flow.py,
-test_accessibility.py): made through ``services.cart.add_to_cart`` in the running app's
+test_accessibility.py): made through ``services.ordering.cart.add_to_cart`` in the running app's
 database, with two promo codes of the parent's own."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from sqlmodel import select
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import AddOn, Child, MenuDay, MenuDayMeal, Parent, PromoCode
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.cart import add_to_cart
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.cart import add_to_cart
+from hotmeals.services.ordering.days import toronto_today
 from tests.e2e.server import AppServer
 
 DEMO = "parent@example.com"

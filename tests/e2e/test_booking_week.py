@@ -22,8 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.services.booking import week_start
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today, week_start
 from tests.e2e.helpers import BOTH_WIDTHS, open_page
 from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer

@@ -1,6 +1,6 @@
 """The cart, the order summary and the payment in Chromium at 390 and 1280 px (issue 9,
 screens 4-7): the demo parent's cart holds meals for two children on two dates (one with an
-add-on and a special note, made through ``services.cart.add_to_cart``); the parent changes a
+add-on and a special note, made through ``ordering.cart.add_to_cart``); the parent changes a
 quantity, removes a line behind 'Are you sure?', applies a promo code (after a refused one),
 sees every charge, pays from the summary with one Pay in the stand-in Lightbox (issue 20) and
 gets the order number, the empty cart and the confirmation e-mail. A declining card leaves the

@@ -1,4 +1,4 @@
-"""services/booking.py (many days at once, 'Repeat last week') on migrated SQLite and
+"""services/ordering/booking.py (many days at once, 'Repeat last week') on migrated SQLite and
 PostgreSQL with the clock given: each line through AddToCart's rules (closed day, past
 cut-off, meal not offered, Major allergen, acknowledgement), the good lines added and the bad
 ones listed with their day and reason in the parent's language, siblings at different
@@ -16,7 +16,8 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Order, OrderLine
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import booking
+from hotmeals.services.ordering import booking, repeat
+from hotmeals.services.ordering.week import week_choices
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -218,7 +219,7 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
             items=[{"child_id": w.ava, "date": _day(4, SOURCE), "meal_id": w.plain}],
             now=datetime(2026, 2, 20, tzinfo=UTC),
         )
-        first = booking.repeat_week(
+        first = repeat.repeat_week(
             session=s,
             parent_id=w.parent_id,
             child_id=w.ava,
@@ -240,7 +241,7 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
         assert first["refused"][2]["reason"] == "This meal is not on the menu of that day"
         assert first["refused"][0]["source_date"] == _day(0, SOURCE)
         assert first["message"] == "Meals copied to your cart: 2. Not copied: 3."
-        second = booking.repeat_week(
+        second = repeat.repeat_week(
             session=s,
             parent_id=w.parent_id,
             child_id=w.ava,
@@ -266,7 +267,7 @@ def test_repeat_week_refuses_a_stranger_the_same_week_and_an_empty_week(engine):
         ]
         for child, source, target, code in cases:
             with pytest.raises(DomainError) as err:
-                booking.repeat_week(
+                repeat.repeat_week(
                     session=s,
                     parent_id=w.parent_id,
                     child_id=child,
@@ -285,7 +286,7 @@ def test_repeat_week_runs_a_fixed_number_of_statements(engine):
             lines = [((1 + i) % 5, (w.plain, w.milk)[i // 5]) for i in range(n)]
             _order(s, w, lines)
         with session_scope(engine) as s, count_queries(engine) as queries:
-            booking.repeat_week(
+            repeat.repeat_week(
                 session=s,
                 parent_id=w.parent_id,
                 child_id=w.ava,
@@ -301,7 +302,7 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
     with session_scope(engine) as s:
         w = _world(s)
         with count_queries(engine) as queries:
-            data = booking.week_choices(
+            data = week_choices(
                 session=s,
                 parent_id=w.parent_id,
                 child_ids=[w.ava, w.ben],
@@ -328,9 +329,7 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
         }
         assert [m["name"] for m in ben["days"][1]["meals"]] == ["Pasta"]
         with pytest.raises(DomainError):
-            booking.week_choices(
-                session=s, parent_id=w.parent_id, child_ids=[w.stranger_child], now=NOW
-            )
+            week_choices(session=s, parent_id=w.parent_id, child_ids=[w.stranger_child], now=NOW)
 
 
 def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
@@ -343,7 +342,7 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
             + [{"child_id": w.ben, "date": _day(n, SOURCE), "meal_id": w.pasta} for n in (1, 2)],
             now=datetime(2026, 2, 20, tzinfo=UTC),
         )
-        answer = booking.repeat_weeks(
+        answer = repeat.repeat_weeks(
             session=s,
             parent_id=w.parent_id,
             child_ids=[w.ava, w.ben],
@@ -357,7 +356,7 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
         assert _codes(answer) == [(_day(3), "meal_not_on_menu")]
         assert answer["message"] == "Meals copied to your cart: 3. Not copied: 1."
         with pytest.raises(DomainError) as err:
-            booking.repeat_weeks(
+            repeat.repeat_weeks(
                 session=s,
                 parent_id=w.parent_id,
                 child_ids=[w.ava, w.stranger_child],

@@ -1,4 +1,4 @@
-"""services/cart.py against a migrated database (SQLite and PostgreSQL), with the clock given:
+"""ordering/cart.py against a migrated database (SQLite and PostgreSQL), with the clock given:
 the cut-off instant itself, school-day cut-offs, and carts priced to the cent (tiers, sizes,
 options, add-ons, note, promo, tax, donation)."""
 
@@ -12,7 +12,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, MealOption
 from hotmeals.domain.charges import ChargeRates, Promo
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import cart
+from hotmeals.services.ordering import cart, lines
 from tests import factories as f
 
 MONDAY = date(2026, 3, 2)
@@ -126,8 +126,8 @@ def test_a_cart_is_priced_to_the_cent(engine):
 
 
 def test_a_note_over_120_characters_is_refused_and_blank_is_none():
-    assert cart.special_note("   ") is None
-    assert cart.special_note("x" * 120) == "x" * 120
+    assert lines.special_note("   ") is None
+    assert lines.special_note("x" * 120) == "x" * 120
     with pytest.raises(DomainError) as err:
-        cart.special_note("x" * 121)
+        lines.special_note("x" * 121)
     assert err.value.code == "special_note_too_long"

@@ -22,15 +22,13 @@ from hotmeals.db.models import Child, ChildSchoolYear, Donation, Order, OrderLin
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.school_year import TORONTO
 from hotmeals.services import (
-    booking,
-    cart,
     children,
     clock,
     giveback,
     reference,
     school_year,
 )
-from hotmeals.services.ordering import modify, queries
+from hotmeals.services.ordering import booking, cart, modify, queries
 from tests import factories as f
 from tests.querycount import count_queries
 

@@ -370,10 +370,10 @@ def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session)
 
     from hotmeals.db.models import Order, OrderLine, Parent, Payment
     from hotmeals.db.seed import DEMO_ORDER_MARK
-    from hotmeals.domain.charges import OrderTerms, compute_charges
+    from hotmeals.domain.charges import CHARGE_FIELDS, OrderTerms, compute_charges
     from hotmeals.domain.pricing import LineInput, price_line, tiers_from_text
     from hotmeals.services import receipts
-    from hotmeals.services.checkout import CHARGE_FIELDS, orphan_payments
+    from hotmeals.services.ordering.settle import orphan_payments
     from hotmeals.services.payments import steps
 
     parent = session.exec(select(Parent).where(Parent.email == "parent@example.com")).one()

@@ -16,7 +16,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cart, checkout
+from hotmeals.services.ordering import cart, checkout, settle
 from tests import factories as f
 from tests.payments.service_support import lightbox_submit
 from tests.payments.support import VISA, SimServer
@@ -107,7 +107,7 @@ async def pay(engine: Engine, gateway: ConvergeClient, sim: SimServer, shop: dic
         engine=engine,
         gateway=gateway,
     )
-    assert result.status == checkout.PLACED, result
+    assert result.status == settle.PLACED, result
     return result.order_id
 
 

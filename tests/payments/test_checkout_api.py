@@ -18,7 +18,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import AddOn, CartLine, Order, Payment
-from hotmeals.services import cart
+from hotmeals.services.ordering import cart
 from hotmeals.services.parents import start_session
 from tests import factories as f
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit

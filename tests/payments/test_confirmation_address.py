@@ -1,4 +1,4 @@
-"""The confirmation's own address (issue 20): ``checkout.placed_order_confirmation`` shows a
+"""The confirmation's own address (issue 20): ``confirmation.placed_order_confirmation`` shows a
 paid order by its number to its parent only, on SQLite and PostgreSQL; an order still being
 paid, another parent's and an unknown number all answer ``payment_order_not_found``."""
 
@@ -13,8 +13,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, Meal, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import checkout
-from hotmeals.services.ordering import queries
+from hotmeals.services.ordering import confirmation, queries
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     gateway,
@@ -29,7 +28,7 @@ from tests.payments.test_service_checkout import _complete, _start, add, shop  #
 def _refused(engine: Engine, parent_id: int, number: object) -> None:
     with session_scope(engine) as s:
         with pytest.raises(DomainError) as err:
-            checkout.placed_order_confirmation(s, parent_id=parent_id, number=number)
+            confirmation.placed_order_confirmation(s, parent_id=parent_id, number=number)
     assert err.value.code == "payment_order_not_found"
 
 
@@ -49,7 +48,7 @@ async def test_a_paid_order_is_shown_by_its_number_to_its_parent_only(
     placed = await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     assert placed.status == "placed"
     with session_scope(pay_engine) as s:
-        shown = checkout.placed_order_confirmation(
+        shown = confirmation.placed_order_confirmation(
             s, parent_id=shop["parent_id"], number=started.order_number.lower(), lang="fr"
         )
         other = f.make_parent(s).id

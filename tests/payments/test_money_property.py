@@ -34,8 +34,8 @@ from hotmeals.db.models import Order, OrderChange, OrderLine, Payment, PriceTier
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cards, checkout, payments
-from hotmeals.services.ordering import cancel_order, change_payment, modify, move
+from hotmeals.services import cards, payments
+from hotmeals.services.ordering import cancel_order, change_payment, checkout, modify, move, settle
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -79,7 +79,7 @@ async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER
     """``payments.reconcile_round``, as if every session's life were over."""
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
-    await checkout.void_orphan_payments(engine=engine, gateway=gw)
+    await settle.void_orphan_payments(engine=engine, gateway=gw)
     await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
     await payments.void_duplicate_payments(engine=engine, gateway=gw)
     await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)
@@ -112,7 +112,7 @@ def _placed_orders(engine: Engine, parent_id: int) -> list[int]:
         return list(
             s.exec(
                 select(Order.id)
-                .where(Order.parent_id == parent_id, Order.status.in_(checkout.PLACED_STATUSES))
+                .where(Order.parent_id == parent_id, Order.status.in_(settle.PLACED_STATUSES))
                 .order_by(Order.id)
             ).all()
         )
@@ -125,7 +125,7 @@ def _placed_lines(engine: Engine, parent_id: int) -> list[tuple[int, date]]:
             for line_id, day in s.exec(
                 select(OrderLine.id, OrderLine.meal_date)
                 .join(Order, Order.id == OrderLine.order_id)
-                .where(Order.parent_id == parent_id, Order.status.in_(checkout.PLACED_STATUSES))
+                .where(Order.parent_id == parent_id, Order.status.in_(settle.PLACED_STATUSES))
                 .order_by(OrderLine.id)
             ).all()
         ]

@@ -23,8 +23,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cards, checkout, payments
-from hotmeals.services.ordering import change_payment, modify, queries
+from hotmeals.services import cards, payments
+from hotmeals.services.ordering import change_payment, checkout, modify, queries, settle
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
     monday_in,
@@ -93,7 +93,7 @@ async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) ->
     """The periodic round (``payments.reconcile_round``), run as if ``later`` had passed."""
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
-    await checkout.void_orphan_payments(engine=engine, gateway=gw)
+    await settle.void_orphan_payments(engine=engine, gateway=gw)
     await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
     await payments.void_duplicate_payments(engine=engine, gateway=gw)
     await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)

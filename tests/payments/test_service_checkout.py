@@ -1,4 +1,4 @@
-"""services/checkout.py (issue 9, payment) on SQLite and PostgreSQL against the Converge simulator
+"""ordering/checkout.py (payment) on SQLite and PostgreSQL against the Converge simulator
 over HTTP: a real cart priced to the cent from the database, the cart becoming one order in one
 transaction, two tabs paying at once, cut-offs passing between adding and paying, a declined
 card and its retry, an approval that cannot place its order voided (at once or by the
@@ -33,7 +33,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import PaymentState, RefundState
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.services import cards, cart, checkout, clock, payments
+from hotmeals.services import cards, clock, payments
+from hotmeals.services.ordering import cart, checkout, confirmation, settle
 from hotmeals.settings import get_settings
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -128,7 +129,7 @@ async def _start(
 
 async def _complete(
     engine: Engine, gateway: ConvergeClient, shop: dict, payment_id: int, txn_id: str, **kw
-) -> checkout.CheckoutResult:
+) -> settle.CheckoutResult:
     """``complete_checkout`` (AddOrder) of the shop parent's payment ``payment_id``."""
     return await checkout.complete_checkout(
         parent_id=shop["parent_id"],
@@ -140,7 +141,7 @@ async def _complete(
     )
 
 
-async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> checkout.CheckoutResult:
+async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> settle.CheckoutResult:
     started = await checkout.start_checkout(
         parent_id=shop["parent_id"], engine=engine, gateway=gateway, **kw
     )
@@ -261,7 +262,7 @@ async def test_a_real_cart_is_priced_to_the_cent_and_charged_what_the_order_says
     assert cart_ids(pay_engine, shop["parent_id"]) == []  # the cart became the order
     with session_scope(pay_engine) as s:
         assert s.get(Order, started.order_id).status == OrderStatus.PLACED
-        shown = checkout.order_confirmation(
+        shown = confirmation.order_confirmation(
             s, parent_id=shop["parent_id"], order_id=started.order_id, lang="fr"
         )
     assert shown["number"] == started.order_number and shown["total_pay_cents"] == 5570
@@ -488,7 +489,7 @@ async def test_an_approval_after_the_cutoff_is_voided_and_the_cart_stays(
     assert len(sim_txns(live_sim, started.hosted.invoice_number, "VOID")) == 1
     assert len(cart_ids(pay_engine, shop["parent_id"])) == 1
     # Nothing left for the reconciliation to void.
-    assert await checkout.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
+    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
 
 
 async def test_a_declined_card_keeps_the_cart_and_another_card_places_the_order(
@@ -527,7 +528,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     def broken(*args, **kwargs):
         raise RuntimeError("the server died while placing the order")
 
-    monkeypatch.setattr(checkout, "_queue_confirmation_mail", broken)
+    monkeypatch.setattr(confirmation, "queue_confirmation_mail", broken)
     with pytest.raises(RuntimeError):
         await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     with session_scope(pay_engine) as s:  # nothing was recorded: one transaction
@@ -541,7 +542,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     with session_scope(pay_engine) as s:
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
-    assert await checkout.void_orphan_payments(engine=pay_engine, gateway=gateway) == [
+    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == [
         started.payment_id
     ]
     with session_scope(pay_engine) as s:
@@ -549,7 +550,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
         assert refund.state == RefundState.SUCCEEDED and refund.amount_cents == (
             started.amount_cents
         )
-    assert await checkout.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
+    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
 
 
 async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round(
@@ -567,11 +568,11 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     async def crash(*args, **kwargs):
         raise RuntimeError("crashed before the void")
 
-    real_void = checkout._void
-    monkeypatch.setattr(checkout, "_void", crash)
+    real_void = settle.void_payment_in_full
+    monkeypatch.setattr(settle, "void_payment_in_full", crash)
     with pytest.raises(RuntimeError):
         await _complete(pay_engine, gateway, shop, started.payment_id, txn)
-    monkeypatch.setattr(checkout, "_void", real_void)
+    monkeypatch.setattr(settle, "void_payment_in_full", real_void)
     with session_scope(pay_engine) as s:  # paid, not placed, not refunded yet
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
@@ -632,7 +633,7 @@ async def test_another_parents_payment_or_order_is_not_found(
     assert err.value.code == "payment_not_found"
     with session_scope(pay_engine) as s:
         with pytest.raises(DomainError) as err:
-            checkout.order_confirmation(s, parent_id=other, order_id=started.order_id)
+            confirmation.order_confirmation(s, parent_id=other, order_id=started.order_id)
         assert err.value.code == "payment_order_not_found"
     with session_scope(pay_engine) as s:  # nothing moved
         assert s.get(Payment, started.payment_id).state == PaymentState.CREATED
@@ -731,7 +732,7 @@ async def test_a_second_approved_payment_of_a_placed_order_is_voided_by_the_reco
     assert view.state == PaymentState.APPROVED  # recorded; the order stays placed once
     with session_scope(pay_engine) as s:
         assert s.get(Order, placed.order_id).status == OrderStatus.PLACED
-    assert await checkout.void_orphan_payments(engine=pay_engine, gateway=gateway) == [stray]
+    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == [stray]
     with session_scope(pay_engine) as s:
         kept = s.exec(select(Refund).where(Refund.payment_id == placed.payment_id)).all()
         [voided] = s.exec(select(Refund).where(Refund.payment_id == stray)).all()

@@ -344,7 +344,7 @@ def test_only_the_parents_own_child_meal_and_standing_orders(pay_engine: Engine,
 async def test_a_day_already_in_the_cart_is_skipped_quietly(
     pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
 ) -> None:
-    from hotmeals.services import cart
+    from hotmeals.services.ordering import cart
 
     with session_scope(pay_engine) as s:
         cart.add_to_cart(

@@ -1,7 +1,7 @@
 """The allergy rule for a meal as composed (domain/allergy.py, issue 20): the meal and each
 chosen option and add-on, each with its own allergens; the worst part decides; a refused option
 or add-on is named with its allergen; an acknowledgement names what it covers. And the
-dialog's preview (services.menu.composed_allergy) applies the same rule to MenuDetail's marks."""
+dialog's preview (allergens.composed_allergy) applies the same rule to MenuDetail's marks."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hotmeals.domain.allergy import (
     ensure_can_add_composed,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.menu import composed_allergy
+from hotmeals.services.ordering.allergens import composed_allergy
 
 PASTA = Component("Pasta", (), is_meal=True)
 MILK = Component("White milk (250 mL)", (("Milk", "Major"),), field="menu_option_id")

@@ -17,9 +17,9 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import cart as cart_service
-from hotmeals.services.cart import add_to_cart
-from hotmeals.services.menu import cutoff_rule, toronto_today
+from hotmeals.services.ordering import cart as cart_service
+from hotmeals.services.ordering.cart import add_to_cart
+from hotmeals.services.ordering.days import cutoff_rule, toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cart import CartState

@@ -16,7 +16,7 @@ import reflex as rx
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.services.cards import CardView, default_card
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.card_choice import NEW_CARD, preselected

@@ -33,7 +33,7 @@ from hotmeals.db.models import (
     Parent,
 )
 from hotmeals.db.seed import DEMO_ORDER_MARK
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState

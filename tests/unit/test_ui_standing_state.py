@@ -21,7 +21,7 @@ from sqlmodel import select
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StandingOrder
 from hotmeals.services import standing
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.booking import BookingState

@@ -1,7 +1,7 @@
 """Messages and labels of 'Many days at once' and 'Repeat last week' (issue 9, screen 2)."""
 
 EN: dict[str, str] = {
-    # services/booking.py
+    # services/ordering/booking.py
     "booking_no_items": "Please choose at least one day and a meal",
     "booking_too_many": "Please book at most {max} meals at once",
     "booking_item_invalid": "This choice could not be read",

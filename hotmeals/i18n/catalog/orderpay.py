@@ -1,4 +1,4 @@
-"""The checkout's server side (issue 9, services/checkout.py and the /api/v1 order calls):
+"""The checkout's server side (issue 9, services/ordering/checkout.py and the /api/v1 order calls):
 refusals, outcomes, order statuses and the order confirmation e-mail."""
 
 EN: dict[str, str] = {

@@ -1,2 +1,1 @@
-"""A parent's order from the menu to after the sale: booking a meal, the cart and checkout, and
-the paid order's life (history and detail, cancels, changes, moves) with the refunds they cause."""
+"""Ordering: from the menu to a placed order and its after-sale life."""

@@ -22,7 +22,8 @@ from hotmeals.db.models import Order, OrderChange, OrderLine, OrderLineAddOn, Pa
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.domain.pricing import tiers_to_text
-from hotmeals.services import cart, clock
+from hotmeals.services import clock
+from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.cancel import record_cancel
 from hotmeals.services.ordering.change_plan import (
     APPLIED,
@@ -106,7 +107,7 @@ class _Sold:
     meal_option: tuple[str, int]
 
 
-def _sold(batch: cart.Batch | None, checked: cart.CheckedLine) -> _Sold:
+def _sold(batch: line_rules.Batch | None, checked: line_rules.CheckedLine) -> _Sold:
     assert batch is not None
     tiers = next(
         (

@@ -61,8 +61,8 @@ from hotmeals.domain.payments import PaymentState
 from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
-from hotmeals.services import cart
 from hotmeals.services.children import as_id
+from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import (
     LoadedOrder,
@@ -231,8 +231,8 @@ def draft_steps(session: Session, change_id: int | None) -> list[OrderChangeLine
     )
 
 
-def step_request(step: OrderChangeLine, *, quantity: int | None = None) -> cart.LineRequest:
-    return cart.LineRequest(
+def step_request(step: OrderChangeLine, *, quantity: int | None = None) -> line_rules.LineRequest:
+    return line_rules.LineRequest(
         child_id=step.child_id,
         meal_id=step.meal_id,
         portion_id=step.portion_id,
@@ -255,12 +255,12 @@ class ChangePlan:
 
     loaded: ChangeLoaded
     removed: dict[int, int]
-    added: list[tuple[OrderChangeLine, cart.CheckedLine]]
-    moved: list[tuple[OrderLine, cart.CheckedLine]]
+    added: list[tuple[OrderChangeLine, line_rules.CheckedLine]]
+    moved: list[tuple[OrderLine, line_rules.CheckedLine]]
     charges: OrderCharges
     paid: int
     refunded: int
-    batch: cart.Batch | None = None
+    batch: line_rules.Batch | None = None
     before: OrderCharges | None = None  # the charges of the order as it is, before the change
 
     @property
@@ -308,14 +308,14 @@ def plan_change(
             if strict:
                 raise
             problems[step.id or 0] = err.message(lang)
-    requests: list[tuple[OrderChangeLine, cart.LineRequest]] = [
+    requests: list[tuple[OrderChangeLine, line_rules.LineRequest]] = [
         (step, step_request(step)) for step in steps if step.action == ADD
     ]
     for step, line in moved_steps:
         requests.append(
             (
                 step,
-                cart.LineRequest(
+                line_rules.LineRequest(
                     child_id=line.child_id,
                     meal_id=line.meal_id,
                     portion_id=line.portion_id,
@@ -332,11 +332,11 @@ def plan_change(
                 ),
             )
         )
-    added: list[tuple[OrderChangeLine, cart.CheckedLine]] = []
-    moved: list[tuple[OrderLine, cart.CheckedLine]] = []
+    added: list[tuple[OrderChangeLine, line_rules.CheckedLine]] = []
+    moved: list[tuple[OrderLine, line_rules.CheckedLine]] = []
     batch = None
     if requests:
-        batch = cart.load_batch(
+        batch = line_rules.load_batch(
             session,
             parent_id=loaded.order.parent_id,
             requests=[r for _, r in requests],
@@ -345,7 +345,7 @@ def plan_change(
         moves = {step.id: line for step, line in moved_steps}
         for step, request in requests:
             try:
-                checked = cart.check_line(batch, request, lang=lang, now=now)
+                checked = line_rules.check_line(batch, request, lang=lang, now=now)
                 if step.action == MOVE_STEP:
                     line = moves[step.id]
                     if checked.vendor.id != line.vendor_id:

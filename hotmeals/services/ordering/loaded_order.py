@@ -36,7 +36,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payments import PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import LineInput
 from hotmeals.domain.refunds import sold_line
-from hotmeals.services.menu import cutoff_rule
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.payments.records import (
     CHANGE_PAID_STATES,
     RESERVING,

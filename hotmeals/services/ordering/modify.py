@@ -18,7 +18,8 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.services import cart, clock, school_year
+from hotmeals.services import clock, school_year
+from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.change_confirm import confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle
 from hotmeals.services.ordering.change_plan import (
@@ -66,7 +67,7 @@ def add_to_my_order(
     lang = normalize_lang(lang)
     now = clock.now()
     order = own_order(session, parent_id=parent_id, order_id=order_id, lock=True)
-    request = cart.LineRequest(
+    request = line_rules.LineRequest(
         child_id=child_id,
         meal_id=meal_id,
         portion_id=portion_id,
@@ -81,8 +82,8 @@ def add_to_my_order(
         allergy_ack=bool(allergy_ack),
     )
     school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
-    batch = cart.load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
-    checked = cart.check_line(batch, request, lang=lang, now=now)
+    batch = line_rules.load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
+    checked = line_rules.check_line(batch, request, lang=lang, now=now)
     change = find_draft(session, order, create=True, now=now)
     assert change is not None
     if len(draft_steps(session, change.id)) >= DRAFT_MAX_STEPS:

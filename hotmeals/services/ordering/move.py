@@ -30,7 +30,6 @@ from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
-from hotmeals.services.menu import DATES_DEFAULT_DAYS, cutoff_rule, meal_date, toronto_today
 from hotmeals.services.ordering.change_confirm import confirm, repeat
 from hotmeals.services.ordering.change_plan import (
     DRAFT,
@@ -48,6 +47,12 @@ from hotmeals.services.ordering.change_plan import (
     plan_change,
 )
 from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.days import (
+    DATES_DEFAULT_DAYS,
+    cutoff_rule,
+    meal_date,
+    toronto_today,
+)
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments.runtime import db

@@ -28,7 +28,7 @@ from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.domain.payments import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import (
     line_closes,

@@ -803,7 +803,7 @@ async def reconcile_round(
     await reconcile_open_payments(engine=engine, gateway=gateway)
     # An approved order payment whose order was not placed (a cut-off passed before the
     # approval, the cart was checked out again) is voided: no money kept without an order.
-    from hotmeals.services.checkout import void_orphan_payments
+    from hotmeals.services.ordering.settle import void_orphan_payments
 
     await void_orphan_payments(engine=engine, gateway=gateway)
     # Likewise an approved payment of an order change that could not be applied any more.

@@ -152,13 +152,13 @@ class OrderPayment(PurposeHandler):
             # The checkout places it (every cut-off still open: the cart lines it was made
             # from go, the confirmation e-mail is queued) or cancels it (a cut-off passed:
             # the charge is voided by the checkout or the reconciliation).
-            from hotmeals.services.checkout import place_or_cancel
+            from hotmeals.services.ordering.settle import place_or_cancel
 
             place_or_cancel(session, order, payment)
         else:
             # Money arrived for an order that is not waiting for it (cancelled meanwhile, or
             # already placed): keep the evidence; the checkout (or the reconciliation's
-            # ``checkout.void_orphan_payments``) voids such a charge.
+            # ``ordering.settle.void_orphan_payments``) voids such a charge.
             audit(
                 session,
                 actor="system",

@@ -1,5 +1,5 @@
 """/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
-of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
+of spec §3 (``ordering.pricing.priced_summary``), what the order gives back, the parent's promo
 codes with a code field, the optional donation, and the payment itself (issue 20: one Pay): the
 parent's saved card (their default one chosen) or a new card in Converge's Lightbox, and
 'Pay $x.xx' (``CheckoutState.pay``); the confirmation then opens at /payment?order=HM-…."""

@@ -3,7 +3,7 @@ calendar, a meal from that day's menu (the meal dialog: ``MealDialog``), then ad
 cart.
 
 Thin: the menu, the cut-off, the allergy rule and the price are the services' and the domain's
-(``services.menu``, ``services.cart``, ``domain.allergy``, ``domain.pricing``). Every handler
+(``services.ordering.menu`` and ``.cart``, ``domain.allergy``, ``domain.pricing``). Every handler
 derives the parent from the token on that call (``acting_parent``); the child id comes from
 browser storage (``ChildChoiceState.child_id``) and, like every id here, is checked by the
 services against that parent. Each load is one service call (a fixed number of queries): the
@@ -19,7 +19,8 @@ import reflex as rx
 from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import children, menu
+from hotmeals.services import children
+from hotmeals.services.ordering import days, menu
 from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
@@ -151,7 +152,7 @@ class BookingState(MealDialog, rx.State):
         if child_id:
             try:
                 found = await call_service(
-                    menu.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
+                    days.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
                 )
                 self._days = list(found["days"])
             except DomainError:

@@ -1,6 +1,6 @@
 """States of the cart (/edit-profile/cart) and the order summary (/edit-profile/order-summary).
 
-Thin callers of ``hotmeals.services.cart`` (the cart grouped by child and date, priced from the
+Thin callers of ``services.ordering.cart`` (the cart grouped by child and date, priced from the
 database, each line flagged when it cannot be paid; ``priced_summary`` with the promo code and
 the donation) and ``hotmeals.services.promos``. The parent is ``acting_parent(self)`` on every
 call; the ids the browser sends are the services' to check (another parent's line is 'not
@@ -25,8 +25,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
-from hotmeals.services import cart as cart_service
 from hotmeals.services import promos as promo_service
+from hotmeals.services.ordering import cart as cart_service
+from hotmeals.services.ordering import pricing
 from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
@@ -239,7 +240,7 @@ class CartState(rx.State):
         dropped (its refusal shown at the field) and the cart priced without it."""
         try:
             return await call_service(
-                cart_service.priced_summary,
+                pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=self.promo_code or None,
                 donation_cents=self._donation() or None,
@@ -251,7 +252,7 @@ class CartState(rx.State):
                 self.promo_code = ""
             else:
                 self.donation_cents = "0"
-            return await call_service(cart_service.priced_summary, parent_id=parent_id, lang=lang)
+            return await call_service(pricing.priced_summary, parent_id=parent_id, lang=lang)
 
     # ---- the cart -----------------------------------------------------------------------
     @rx.event
@@ -420,7 +421,7 @@ class CartState(rx.State):
             # The service says why a code is refused: unknown (or another parent's), not yet
             # valid, expired, used up, or the cart below its minimum.
             summary = await call_service(
-                cart_service.priced_summary,
+                pricing.priced_summary,
                 parent_id=who.parent_id,
                 promo_code=code,
                 donation_cents=self._donation() or None,

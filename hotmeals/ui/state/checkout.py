@@ -2,7 +2,7 @@
 confirmation at ``/payment?order=HM-…``, and the same choice for a parent who lands there
 directly). A saved card or Converge's Lightbox (the simulator by default): ``CardPayment``.
 
-Thin: ``hotmeals.services.checkout`` prices the cart again from the database, opens the
+Thin: ``hotmeals.services.ordering.checkout`` prices the cart again from the database, opens the
 payment, confirms an approval with Converge and turns the cart into one order
 (``start_checkout``, ``complete_checkout``); a decline, a cancel or an error leaves the cart as
 it was (``checkout_declined``). The payment id stays in a backend-only var; the promo code and
@@ -20,15 +20,14 @@ from reflex.event import EventSpec
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
-from hotmeals.services import cart as cart_service
-from hotmeals.services.checkout import (
+from hotmeals.services.ordering import pricing
+from hotmeals.services.ordering.checkout import (
     checkout_declined,
     complete_checkout,
-    order_confirmation,
-    placed_order_confirmation,
     start_checkout,
 )
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.confirmation import order_confirmation, placed_order_confirmation
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.card_choice import CardPayment, card_option, card_options, preselected
@@ -163,7 +162,7 @@ class CheckoutState(CardPayment, rx.State):
         code, donation = await self._choices()
         try:
             summary = await call_service(
-                cart_service.priced_summary,
+                pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=code,
                 donation_cents=donation,
@@ -174,7 +173,7 @@ class CheckoutState(CardPayment, rx.State):
             cart_state = await self.get_state(CartState)
             cart_state.promo_code = ""
             summary = await call_service(
-                cart_service.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
+                pricing.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
             )
         self.total = str(summary["total_pay"]) if summary.get("payable_count") else ""
         self.meal_count = int(summary.get("meal_count", 0))

@@ -2,8 +2,8 @@
 pick several open days (this week, next week, the rest of the month, or day by day), a meal and
 a size for each, then add them all at once; and 'Repeat last week'.
 
-Thin: the days, menus and allergy verdicts are ``services.booking.week_choices``; adding is
-``services.booking.add_many`` and repeating ``services.booking.repeat_weeks``, both through
+Thin: the days, menus and allergy verdicts are ``ordering.week.week_choices``; adding is
+``ordering.booking.add_many`` and repeating ``ordering.repeat.repeat_weeks``, both through
 AddToCart's one rule set and ``submissions.submit_once`` (a double tap adds once). Every
 handler derives the parent from the token on that call (``acting_parent``); child ids, days
 and meal ids from the browser are only looked up in what the service answered for that parent,
@@ -22,8 +22,9 @@ import reflex as rx
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services import booking, children
-from hotmeals.services.menu import toronto_today
+from hotmeals.services import children
+from hotmeals.services.ordering import booking, repeat, week
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import (
     ActingParent,
     complete_parent,
@@ -103,10 +104,10 @@ class ManyDaysState(rx.State):
         if not self.chosen:
             self.rows, self._meals = [], {}
             return
-        start, end = booking.quick_range(self.range_name, toronto_today())
+        start, end = week.quick_range(self.range_name, toronto_today())
         try:
             data = await call_service(
-                booking.week_choices,
+                week.week_choices,
                 parent_id=who.parent_id,
                 child_ids=list(self.chosen),
                 from_date=start.isoformat(),
@@ -436,6 +437,6 @@ class ManyDaysState(rx.State):
             "target_week_start": self.target_week,
         }
         async for event in self._submit(
-            who, lang, "repeating", "repeat_week", booking.repeat_weeks, payload, payload
+            who, lang, "repeating", "repeat_week", repeat.repeat_weeks, payload, payload
         ):
             yield event

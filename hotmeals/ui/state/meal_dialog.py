@@ -17,9 +17,9 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import SPECIAL_NOTE_FEE_CENTS, LineInput, price_line
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t as tr
-from hotmeals.services import cart, menu
-from hotmeals.services.menu import composed_allergy
+from hotmeals.services.ordering import cart, menu
 from hotmeals.services.ordering import modify as order_changes
+from hotmeals.services.ordering.allergens import composed_allergy
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit

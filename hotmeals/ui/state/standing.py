@@ -15,7 +15,7 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
-from hotmeals.services.menu import toronto_today
+from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState

@@ -1,0 +1,302 @@
+"""Many days at once (Book meal, screen 2): several meals for one child or for siblings in one
+go. ``repeat.py`` copies a week through the same door (``add_lines``).
+
+Every line goes through the single AddToCart's rules: ``lines.load_batch`` loads what the
+lines name in a fixed number of statements and ``lines.check_line`` applies each rule (the
+child is the parent's, the school serves the meal that day, the day is open and before its
+cut-off, the allergy rule, portion, options, add-ons). Nothing here re-states a rule.
+
+**A refused line refuses only itself.** The good lines are added (in the caller's one
+transaction) and each refused one comes back with its day and the reason in the parent's
+language: a closed day with its reason, a past cut-off, a meal not offered that day, a Major
+allergen, a needed acknowledgement. Only a child that is not the parent's (or an unreadable
+child id) refuses the whole call: that is a forged request, not a day's problem.
+
+Repeat-safe: the UI and the API send a submission key (``submissions.submit_once``).
+
+Statements: a fixed number whatever the number of lines (``tests/integration``'s
+test_booking_service.py counts them for 1 and 10 lines).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import Meal
+from hotmeals.domain.allergy import (
+    MealVerdict,
+    compose,
+)
+from hotmeals.domain.dates import long_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import school_year
+from hotmeals.services.children import as_id
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ordering.allergens import (
+    ADDON,
+    MEAL_OPTION,
+    MENU_OPTION,
+)
+from hotmeals.services.ordering.days import meal_date
+from hotmeals.services.ordering.lines import (
+    CART_MAX_LINES,
+    Batch,
+    CheckedLine,
+    LineRequest,
+    check_line,
+    insert_lines,
+    load_batch,
+    loose_id,
+    loose_ids,
+)
+
+ADD_MANY_MAX = CART_MAX_LINES
+_ITEM_FIELDS = {
+    "child_id": ("child_id",),
+    "meal_id": ("meal_id",),
+    "portion_id": ("portion_id",),
+    "size": ("size",),
+    "menu_day_id": ("menu_day_id",),
+    "date": ("date", "meal_date"),
+    "quantity": ("quantity",),
+    "menu_option_id": ("menu_option_id",),
+    "meal_option_id": ("meal_option_id",),
+    "addons": ("addons", "addon_ids", "adds_on"),
+    "special_note": ("special_note", "special_message"),
+    "allergy_ack": ("allergy_ack",),
+}
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def _request(item: object) -> LineRequest:
+    if not isinstance(item, dict):
+        raise DomainError("booking_item_invalid")
+    values: dict[str, Any] = {}
+    for name, aliases in _ITEM_FIELDS.items():
+        for alias in aliases:
+            if item.get(alias) is not None:
+                values[name] = item[alias]
+                break
+    values["allergy_ack"] = values.get("allergy_ack") is True
+    values.setdefault("quantity", 1)
+    values.setdefault("child_id", None)
+    values.setdefault("meal_id", None)
+    return LineRequest(**values)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    added: list[dict]
+    refused: list[dict]
+    cart_count: int
+
+
+def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, Meal]:
+    keys = set()
+    for request in requests:
+        try:
+            keys.add(as_id(request.meal_id, "meal_id", "x", "x"))
+        except DomainError:
+            continue
+    if not keys:
+        return {}
+    rows = session.exec(select(Meal).where(col(Meal.id).in_(sorted(keys)))).all()
+    return {m.id: m for m in rows if m.id is not None}
+
+
+def _day_of(request: LineRequest, batch: Batch) -> date | None:
+    try:
+        if request.menu_day_id not in (None, "", 0):
+            found = batch.days_by_id.get(as_id(request.menu_day_id, "d", "x", "x"))
+            return found[0].meal_date if found else None
+        return meal_date(request.date)
+    except DomainError:
+        return None
+
+
+def add_lines(
+    session: Session,
+    *,
+    parent_id: int,
+    requests: Sequence[LineRequest],
+    lang: str,
+    now: datetime,
+    labels: Sequence[dict] | None = None,
+    names: dict[int, Meal] | None = None,
+    drop_conflicting_extras: bool = False,
+) -> Outcome:
+    """Check every request with the cart's rules and add the good ones; ``labels`` (per
+    request) add what the caller knows about where a line came from. With
+    ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
+    now refuse or need an acknowledgement for is left out of the copy, and the line says so
+    (``left_out``); the meal itself still goes through the whole rule."""
+    school_year.require_confirmed(
+        session, parent_id=parent_id, child_ids=[r.child_id for r in requests], now=now
+    )
+    batch = load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
+    for request in requests:  # a child that is not the parent's refuses the whole call
+        key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
+        if key not in batch.children:
+            raise DomainError("child_not_found", field="child_id")
+    left_out: list[list[str]] = [[] for _ in requests]
+    if drop_conflicting_extras:
+        requests = [
+            _without_conflicts(batch, request, left_out[index], lang)
+            for index, request in enumerate(requests)
+        ]
+    names = names if names is not None else meal_names(session, requests)
+    french = _fr(lang)
+    accepted: list[tuple[int, CheckedLine]] = []
+    refused: list[dict] = []
+    for index, request in enumerate(requests):
+        child = batch.children[as_id(request.child_id, "child_id", "x", "x")]
+        try:
+            checked = check_line(batch, request, lang=lang, now=now)
+            if batch.cart_count + len(accepted) >= CART_MAX_LINES:
+                raise DomainError("cart_full", max=CART_MAX_LINES)
+            accepted.append((index, checked))
+        except DomainError as err:
+            day = _day_of(request, batch)
+            meal = names.get(as_id(request.meal_id, "m", "x", "x")) if _ok_id(request) else None
+            refused.append(
+                {
+                    "index": index,
+                    "child_id": child.id,
+                    "child_name": child.first_name,
+                    "date": day.isoformat() if day else "",
+                    "date_label": long_day(day, lang) if day else "",
+                    "meal_id": meal.id if meal else None,
+                    "meal": (meal.name_fr if french else meal.name_en) if meal else "",
+                    "code": err.code,
+                    "reason": _reason(err, lang),
+                    "left_out": left_out[index],
+                    **((labels or [{}] * len(requests))[index]),
+                }
+            )
+    ids = insert_lines(session, parent_id=parent_id, lines=[c for _, c in accepted], now=now)
+    added = []
+    for (index, checked), line_id in zip(accepted, ids, strict=True):
+        day = checked.menu_day.meal_date
+        added.append(
+            {
+                "index": index,
+                "cart_id": line_id,
+                "child_id": checked.child.id,
+                "child_name": checked.child.first_name,
+                "date": day.isoformat(),
+                "date_label": long_day(day, lang),
+                "meal_id": checked.meal.id,
+                "meal": checked.meal.name_fr if french else checked.meal.name_en,
+                "size": checked.portion.size,
+                "quantity": checked.quantity,
+                "line_total_cents": checked.price.total_cents,
+                "line_total": format_money(checked.price.total_cents, lang),
+                "allergy_ack": checked.ack_text or "",
+                "allergy_notice": checked.notice,
+                "left_out": left_out[index],
+            }
+        )
+    return Outcome(added, refused, batch.cart_count + len(ids))
+
+
+def _without_conflicts(
+    batch: Batch, request: LineRequest, notes: list[str], lang: str
+) -> LineRequest:
+    """``request`` without the options and add-ons whose own allergens the child's allergies
+    refuse or need an acknowledgement for (a copy asks no one); each one left out is named in
+    ``notes`` ("White milk (250 mL) left out: it contains Milk")."""
+    child_key = loose_id(request.child_id)
+    if child_key is None:
+        return request
+
+    def conflicts(kind: str, key: int | None) -> bool:
+        item = batch.items.get((kind, key or 0))
+        if item is None:
+            return False
+        verdict = compose([item.component(child_key)], lang).verdict
+        if verdict in (MealVerdict.REFUSED, MealVerdict.ACKNOWLEDGE):
+            named = [n for n, level in item.child_matches(child_key) if level != "Non-allergic"]
+            notes.append(
+                t("allergy_extra_left_out", lang, item=item.name, allergens=", ".join(named))
+            )
+            return True
+        return False
+
+    changes: dict[str, Any] = {}
+    for kind, field in ((MENU_OPTION, "menu_option_id"), (MEAL_OPTION, "meal_option_id")):
+        if conflicts(kind, loose_id(getattr(request, field))):
+            changes[field] = None
+    if request.addons:
+        keys = loose_ids(request.addons)
+        kept = [k for k in keys if not conflicts(ADDON, k)]
+        if len(kept) != len(keys):
+            changes["addons"] = kept
+    return replace(request, **changes) if changes else request
+
+
+def _reason(err: DomainError, lang: str) -> str:
+    """The refusal in the parent's words, its day written out ('Wednesday, March 4')."""
+    params = dict(err.params)
+    if isinstance(params.get("date"), str):
+        try:
+            params["date"] = long_day(date.fromisoformat(str(params["date"])), lang)
+        except ValueError:
+            pass
+    return t(err.code, lang, **params)
+
+
+def _ok_id(request: LineRequest) -> bool:
+    try:
+        as_id(request.meal_id, "m", "x", "x")
+    except DomainError:
+        return False
+    return True
+
+
+def add_many(
+    *,
+    session: Session,
+    parent_id: int,
+    items: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Add several lines at once (up to ``ADD_MANY_MAX``): each is a dict with AddToCart's
+    fields (``child_id``, ``date`` or ``menu_day_id``, ``meal_id``, ``size`` or
+    ``portion_id``, ``quantity``, ``menu_option_id``, ``meal_option_id``, ``addons``,
+    ``special_note``, ``allergy_ack``). Answers what was added and, for each refused line,
+    its day and why."""
+    now = now or utcnow()
+    if not isinstance(items, (list, tuple)) or not items:
+        raise DomainError("booking_no_items", field="items")
+    if len(items) > ADD_MANY_MAX:
+        raise DomainError("booking_too_many", field="items", max=ADD_MANY_MAX)
+    requests = []
+    for item in items:
+        requests.append(_request(item))
+    outcome = add_lines(session, parent_id=parent_id, requests=requests, lang=lang, now=now)
+    return outcome_answer(outcome, "booking_result", lang)
+
+
+def outcome_answer(
+    outcome: Outcome, message_key: str, lang: str, skipped: list[dict] | None = None
+):
+    return {
+        "added": outcome.added,
+        "refused": outcome.refused,
+        "skipped": skipped or [],
+        "added_count": len(outcome.added),
+        "refused_count": len(outcome.refused),
+        "cart_count": outcome.cart_count,
+        "message": t(message_key, lang, added=len(outcome.added), refused=len(outcome.refused)),
+    }

@@ -1,0 +1,361 @@
+"""The cart: adding one line (AddToCart), changing its quantity, removing it, and the cart
+grouped by child and date with what it costs.
+
+The rules of a line are ``lines.check_line``; the cut-off and the allergy rule are checked
+again when the cart is listed, so a line whose cut-off passed or whose child's allergies
+changed is flagged and cannot be paid (the rest can). The cart's charges are
+``domain.charges``. Every call runs a fixed number of statements whatever the number of lines
+(``tests/api/test_cart_api.py`` counts them for 1 and 12 lines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import delete, func
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
+
+from hotmeals.db.models import (
+    AddOn,
+    CartLine,
+    CartLineAddOn,
+    Child,
+    Meal,
+    MealOption,
+    MenuDay,
+    MenuOption,
+    Portion,
+    Vendor,
+)
+from hotmeals.domain.charges import (
+    CHARGE_FIELDS,
+    ChargeRates,
+    Promo,
+    compute_charges,
+)
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at, ensure_open
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.pricing import (
+    LineInput,
+    LinePrice,
+    giveback_summary,
+    price_line,
+    validate_quantity,
+)
+from hotmeals.domain.pricing import PriceTier as TierRule
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import school_year
+from hotmeals.services.children import as_id
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ordering.allergens import (
+    Items,
+    allergy_problem,
+    item_allergies,
+)
+from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.lines import (
+    CART_MAX_LINES,
+    LineRequest,
+    check_line,
+    insert_lines,
+    load_batch,
+    parse_quantity,
+)
+from hotmeals.services.ordering.menu import tiers_of
+from hotmeals.settings import get_settings
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def add_to_cart(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    meal_id: object,
+    portion_id: object = None,
+    size: object = None,
+    menu_day_id: object = None,
+    date: object = None,
+    quantity: object = 1,
+    menu_option_id: object = None,
+    meal_option_id: object = None,
+    addons: object = None,
+    special_note_text: object = None,
+    allergy_ack: bool = False,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
+    line). Answers the line and the cart count."""
+    now = now or utcnow()
+    request = LineRequest(
+        child_id=child_id,
+        meal_id=meal_id,
+        portion_id=portion_id,
+        size=size,
+        menu_day_id=menu_day_id,
+        date=date,
+        quantity=quantity,
+        menu_option_id=menu_option_id,
+        meal_option_id=meal_option_id,
+        addons=addons,
+        special_note=special_note_text,
+        allergy_ack=allergy_ack,
+    )
+    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
+    batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
+    checked = check_line(batch, request, lang=lang, now=now)
+    if batch.cart_count >= CART_MAX_LINES:
+        raise DomainError("cart_full", max=CART_MAX_LINES)
+    (line_id,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)
+    return {
+        "cart_id": line_id,
+        "child_id": checked.child.id,
+        "menu_day_id": checked.menu_day.id,
+        "date": checked.menu_day.meal_date.isoformat(),
+        "meal_id": checked.meal.id,
+        "portion_id": checked.portion.id,
+        "quantity": checked.quantity,
+        "unit_price_cents": checked.price.unit_cents,
+        "line_total_cents": checked.price.total_cents,
+        "line_total": format_money(checked.price.total_cents, lang),
+        "allergy_ack": checked.ack_text,
+        "allergy_notice": checked.notice,
+        "cart_count": batch.cart_count + 1,
+    }
+
+
+def update_quantity(
+    *,
+    session: Session,
+    parent_id: int,
+    cart_id: object,
+    quantity: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Change one of the parent's lines to ``quantity`` (1-50) while its day is open; answers
+    the whole cart summary (the totals and the tier price change with the quantity)."""
+    now = now or utcnow()
+    key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
+    found = session.exec(
+        select(CartLine, MenuDay, Vendor)
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+        .where(CartLine.id == key, CartLine.parent_id == parent_id)
+    ).first()
+    if found is None:
+        raise DomainError("cart_line_not_found", field="cart_id")
+    line, menu_day, vendor = found
+    # Unlike AddToCart, no quantity is not 1 here: validate_quantity refuses it.
+    qty = validate_quantity(quantity) if quantity in (None, "") else parse_quantity(quantity)
+    ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
+    line.quantity = qty
+    session.add(line)
+    session.flush()
+    return cart_summary(session=session, parent_id=parent_id, lang=lang, now=now)
+
+
+def delete_line(*, session: Session, parent_id: int, cart_id: object) -> dict:
+    """Remove one of the parent's lines (another parent's is 'not found'); answers the count."""
+    key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
+    line = session.get(CartLine, key)
+    if line is None or line.parent_id != parent_id:
+        raise DomainError("cart_line_not_found", field="cart_id")
+    session.execute(delete(CartLineAddOn).where(col(CartLineAddOn.cart_line_id) == line.id))
+    session.delete(line)
+    session.flush()
+    count = session.exec(
+        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+    ).one()
+    return {"cart_count": count}
+
+
+@dataclass(frozen=True)
+class PricedLine:
+    line: dict
+    price: LinePrice | None  # None: the line cannot be priced any more (meal or tier gone)
+    payable: bool
+
+
+def cart_summary(
+    *,
+    session: Session,
+    parent_id: int,
+    lang: str = "en",
+    now: datetime | None = None,
+    rates: ChargeRates | None = None,
+    promo: Promo | None = None,
+    school_donation_cents: int = 0,
+) -> dict:
+    """The parent's cart grouped by child and date, each line priced from today's catalogue
+    and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
+    child's allergies now refuse it or need an acknowledgement it lacks); the charges of the
+    payable lines (``domain.charges.compute_charges``) and what they give back. Five
+    statements whatever the number of lines."""
+    now = now or utcnow()
+    rates = rates or get_settings().charge_rates
+    french = _fr(lang)
+    rows = session.exec(
+        # eight entities: sqlmodel's ``select`` is typed for four at most
+        Select[
+            CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption | None, MealOption | None
+        ](CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption, MealOption)
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+        .join(Meal, col(Meal.id) == CartLine.meal_id)
+        .join(Portion, col(Portion.id) == CartLine.portion_id)
+        .join(Child, col(Child.id) == CartLine.child_id)
+        .outerjoin(MenuOption, col(MenuOption.id) == CartLine.menu_option_id)
+        .outerjoin(MealOption, col(MealOption.id) == CartLine.meal_option_id)
+        .where(CartLine.parent_id == parent_id)
+        .order_by(
+            col(Child.is_default).desc(),
+            col(Child.first_name),
+            col(MenuDay.meal_date),
+            col(CartLine.id),
+        )
+    ).all()
+    line_ids = [row[0].id for row in rows]
+    addons: dict[int, list[AddOn]] = {}
+    tiers: dict[int, list[TierRule]] = {}
+    items: Items = {}
+    if rows:
+        for cart_line_id, addon in session.exec(
+            select(col(CartLineAddOn.cart_line_id), AddOn)
+            .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
+            .where(col(CartLineAddOn.cart_line_id).in_(line_ids))
+            .order_by(col(AddOn.name_en))
+        ).all():
+            addons.setdefault(cart_line_id, []).append(addon)
+        tiers = tiers_of(session, (row[4].id for row in rows))
+        # One statement: the allergens of every meal, option and add-on of the cart, with the
+        # children's allergies as they are now: checked again at payment.
+        items = item_allergies(
+            session,
+            lang=lang,
+            child_ids={row[5].id or 0 for row in rows},
+            meal_ids={row[3].id or 0 for row in rows},
+            menu_option_ids={row[6].id or 0 for row in rows if row[6] is not None},
+            meal_option_ids={row[7].id or 0 for row in rows if row[7] is not None},
+            addon_ids={a.id or 0 for found in addons.values() for a in found},
+        )
+
+    groups: dict[tuple[int, date], dict] = {}
+    priced: list[PricedLine] = []
+    for line, menu_day, vendor, meal, portion, child, menu_option, meal_option in rows:
+        assert line.id is not None and child.id is not None and portion.id is not None  # read
+        problems = []
+        closes = cutoff_at(cutoff_rule(vendor), menu_day.meal_date)
+        if not before_cutoff(closes, now):
+            problems.append(t("cart_line_past_cutoff", lang))
+        if (
+            menu_day.is_closed
+            or not vendor.is_active
+            or not meal.is_active
+            or menu_day.school_id != child.school_id  # the child changed school since
+        ):
+            problems.append(t("cart_line_unavailable", lang))
+        line_addons = addons.get(line.id, [])
+        problem, allergy_mark = allergy_problem(
+            items,
+            child_id=child.id,
+            meal=meal,
+            menu_option=menu_option,
+            meal_option=meal_option,
+            addons=line_addons,
+            ack_text=line.allergy_ack,
+            lang=lang,
+        )
+        if problem:
+            problems.append(problem)
+        try:
+            price: LinePrice | None = price_line(
+                LineInput(
+                    portion_tiers=tiers.get(portion.id, ()),
+                    quantity=line.quantity,
+                    option_cents=[o.price_cents for o in (menu_option, meal_option) if o],
+                    addon_cents=[a.price_cents for a in line_addons if a.is_active],
+                    special_note=line.special_note,
+                )
+            )
+        except DomainError:
+            price = None
+            problems.append(t("cart_line_unavailable", lang))
+        payable = not problems
+        out = {
+            "cart_id": line.id,
+            "meal_id": meal.id,
+            "menu_day_id": menu_day.id,
+            "vendor": vendor.name,
+            "name": meal.name_fr if french else meal.name_en,
+            "image": meal.image,
+            "portion_id": portion.id,
+            "size": portion.size,
+            "size_label": t(f"portion_{portion.size}", lang)
+            if portion.size in ("small", "large")
+            else portion.size,
+            "quantity": line.quantity,
+            "menu_option": _name(menu_option, french),
+            "meal_option": _name(meal_option, french),
+            "addons": [
+                {
+                    "id": a.id,
+                    "name": a.name_fr if french else a.name_en,
+                    "price_cents": a.price_cents,
+                    "price": format_money(a.price_cents, lang),
+                }
+                for a in line_addons
+            ],
+            "special_note": line.special_note or "",
+            "allergy_ack": line.allergy_ack or "",
+            "allergy": allergy_mark,
+            "unit_price_cents": price.unit_cents if price else 0,
+            "special_note_fee_cents": price.special_note_fee_cents if price else 0,
+            "line_total_cents": price.total_cents if price else 0,
+            "line_total": format_money(price.total_cents if price else 0, lang),
+            "cutoff_at": closes.isoformat(),
+            "payable": payable,
+            "problems": problems,
+        }
+        priced.append(PricedLine(out, price, payable))
+        key = (child.id, menu_day.meal_date)
+        if key not in groups:
+            groups[key] = {
+                "child_id": child.id,
+                "child_name": f"{child.first_name} {child.last_name}",
+                "child_first_name": child.first_name,
+                "date": menu_day.meal_date.isoformat(),
+                "lines": [],
+            }
+        groups[key]["lines"].append(out)
+
+    payable_prices = [p.price for p in priced if p.payable and p.price is not None]
+    charges = compute_charges(
+        payable_prices, rates, promo=promo, school_donation_cents=school_donation_cents
+    )
+    meals = sum(p.line["quantity"] for p in priced if p.payable)
+    charge_out = {name: getattr(charges, name) for name in (*CHARGE_FIELDS, "total_refund_cents")}
+    return {
+        "groups": list(groups.values()),
+        "cart_count": len(priced),
+        "payable_count": sum(1 for p in priced if p.payable),
+        "meal_count": meals,
+        "charges": charge_out,
+        "total_pay": format_money(charges.total_pay_cents, lang),
+        "giveback": giveback_summary(meals, lang),
+        "promo_code": promo.code if promo else None,
+        "tax_bps": rates.tax_bps,  # the tax line names its rate
+    }
+
+
+def _name(option: MenuOption | MealOption | None, french: bool) -> str:
+    if option is None:
+        return ""
+    return option.name_fr if french else option.name_en

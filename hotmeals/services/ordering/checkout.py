@@ -1,0 +1,447 @@
+"""The checkout (`/payment`, and ``order/getConvergeSessionToken`` + ``order/AddOrder``): the
+parent's cart becomes one paid order.
+
+Plain Python, no Reflex: the `/payment` screen and the /api/v1 order calls both call
+``start_checkout``, then ``complete_checkout`` (the Lightbox's ``onApproval``) or
+``checkout_declined`` (``onDeclined`` / ``onError`` / ``onCancelled``: only a hint,
+checked with Converge), then ``confirmation.order_confirmation``.
+
+The payment service's three steps (``services/payments``: reserve -> call -> record):
+
+1. **reserve** (``start_checkout``), one transaction under the lock of the parent's row: the
+   cart is priced from the DATABASE (``pricing.price_cart``: today's catalogue, the cut-offs,
+   the allergies, the promo code and the donation), never from the client. The PAYABLE lines
+   become a PENDING_PAYMENT ``Order`` (``place.write_order``: the charges, the rates and promo
+   terms in force, every line with the prices it is sold at and the cart line it came from)
+   and its ``Payment`` (purpose ORDER) of exactly ``order.total_pay_cents``. Flagged lines
+   (cut-off passed, withdrawn, allergy) stay in the cart; a cart with nothing payable is
+   refused, naming the day whose cut-off passed. The same cart content checked out again (two
+   tabs, a double tap, a retry) finds the pending order (``Order.cart_fingerprint``) instead
+   of writing another; a changed cart cancels the old pending order first. Every checkout is
+   a new attempt (its own ``Payment`` row, invoice and session), opened only once Converge
+   has been asked about the order's earlier attempts it has not had the last word on (open,
+   or failed on a browser's word only): one it was paid for places the order instead, and a
+   saved card's charge in flight is waited for, never doubled.
+2. **call**: the Lightbox (``open_payment_attempt``) or a saved card (``charge_begun_card``),
+   no transaction open.
+3. **record**: ``settle``: the approval places the order, or is voided when it cannot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    Order,
+    Parent,
+    Payment,
+    StoredCard,
+)
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import OrderStatus
+from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import cards, clock, school_year
+from hotmeals.services.ordering.place import (
+    cart_fingerprint,
+    drop_unpaid_order,
+    order_items,
+    write_order,
+)
+from hotmeals.services.ordering.pricing import price_cart
+from hotmeals.services.ordering.settle import (
+    DECLINED,
+    LIVE,
+    PENDING,
+    PLACED,
+    VOIDED,
+    CheckoutResult,
+    checkout_result,
+    final_result,
+    order_payment_view,
+    order_state,
+    settle_approved,
+)
+from hotmeals.services.payments import (
+    SESSION_WINDOW,
+    HostedSession,
+    ask_converge,
+    charge_begun_card,
+    confirm_payment,
+    open_payment_attempt,
+    report_browser_failure,
+    reserve_payment,
+    steps,
+)
+from hotmeals.services.payments.outcome import await_charge
+from hotmeals.services.payments.records import (
+    PaymentView,
+    lock_row,
+)
+from hotmeals.services.payments.runtime import actor_of, db
+
+
+@dataclass(frozen=True)
+class CheckoutStarted:
+    order_id: int
+    order_number: str
+    payment_id: int
+    amount_cents: int
+    hosted: HostedSession | None  # the Lightbox session; None when a saved card was charged
+    result: CheckoutResult | None  # set when a saved card was charged (or a charge is running)
+
+
+def _reserve_checkout(
+    session: Session,
+    *,
+    parent_id: int,
+    promo_code: object,
+    donation: object,
+    card_id: int | None,
+    lang: str,
+    asked: frozenset[int] = frozenset(),
+) -> dict:
+    """Step 1, under the lock of the parent's row: two checkouts of one parent run one after
+    the other, so the second finds what the first wrote. Returns the order and either the
+    earlier attempts to ask Converge about first (``ask``: none of them in ``asked``), the
+    attempt in flight to report on (``settle``), or the new attempt (``payment_id``, and
+    ``card_sale`` when a saved card is to be charged)."""
+    parent = lock_row(session, Parent, parent_id)
+    if parent is None:
+        raise DomainError("payment_order_not_found")
+    now = clock.now()
+    if card_id is not None:
+        card = session.get(StoredCard, card_id)
+        if card is None or card.parent_id != parent_id or card.deleted_at is not None:
+            raise DomainError("card_not_found", field="card_id")
+    priced = price_cart(
+        session,
+        parent_id=parent_id,
+        promo_code=promo_code,
+        donation=donation,
+        lang=lang,
+        now=now,
+        require_payable=True,
+        name_past_cutoff=True,
+    )
+    summary, promo_row = priced.summary, priced.promo_row
+    payable = [
+        line["cart_id"] for group in summary["groups"] for line in group["lines"] if line["payable"]
+    ]
+    found = order_items(session, payable)
+    items = [found[cart_id] for cart_id in payable if cart_id in found]
+    school_year.require_confirmed(
+        session, parent_id=parent_id, child_ids=[i["line"].child_id for i in items], now=now
+    )
+    # The order's lines add up to what the summary charges (both read the same rows).
+    net = sum(item["price"].meal_cents for item in items)
+    if len(items) != len(payable) or net != summary["charges"]["meal_net_cents"]:
+        raise DomainError("cart_nothing_payable")  # the cart changed under us: try again
+    charges = summary["charges"]
+    fingerprint = cart_fingerprint(
+        items,
+        promo_code=promo_row.code if promo_row else None,
+        donation_cents=charges["school_donation_cents"],
+        total=charges["total_pay_cents"],
+    )
+
+    waiting = session.exec(
+        select(Order)
+        .where(
+            Order.parent_id == parent_id,
+            col(Order.status).in_([OrderStatus.PENDING_PAYMENT, OrderStatus.PAYMENT_FAILED]),
+        )
+        .order_by(col(Order.id))
+    ).all()
+    order: Order | None = None
+    for old in waiting:
+        if order is None and old.cart_fingerprint == fingerprint:
+            order = old
+        else:
+            drop_unpaid_order(
+                session,
+                old,
+                now=now,
+                kind="order.abandoned",
+                data={"number": old.number, "why": "cart changed"},
+            )
+    if order is None:
+        order = write_order(
+            session,
+            parent_id=parent_id,
+            summary=summary,
+            promo_row=promo_row,
+            items=items,
+            fingerprint=fingerprint,
+            now=now,
+        )
+    common = {"order_id": order.id, "order_number": order.number}
+    # Every earlier attempt of this order that Converge has not had the last word on (open,
+    # in flight, or failed on a browser's word only) is asked about before a new one opens:
+    # its sale, if any, pays for the order.
+    attempts = session.exec(
+        select(Payment)
+        .where(
+            Payment.order_id == order.id,
+            Payment.purpose == Purpose.ORDER,
+            col(Payment.duplicate_of_id).is_(None),
+        )
+        .order_by(col(Payment.id))
+    ).all()
+    to_ask = [
+        p.id
+        for p in attempts
+        if p.state != PaymentState.APPROVED and p.closed_at is None and p.id not in asked
+    ]
+    if to_ask:
+        return {**common, "ask": to_ask}
+    in_flight = [p for p in attempts if p.state in (PaymentState.UNKNOWN, PaymentState.APPROVED)]
+    if in_flight:  # a charge may be under way (or was just recorded): never a second one
+        return {**common, "ask": [], "settle": in_flight[-1].id}
+    # One attempt, one payment row, one invoice: every session or saved-card charge is new.
+    payment = reserve_payment(
+        session,
+        parent_id=parent_id,
+        purpose=Purpose.ORDER,
+        amount_cents=order.total_pay_cents,
+        order_id=order.id,
+    )
+    card_sale = None
+    if card_id is not None:
+        # In flight from the moment it is written: a second tab finds it UNKNOWN and waits.
+        card_sale = steps.begin_card_sale(
+            session,
+            payment_id=payment.id or 0,
+            parent_id=parent_id,
+            card_id=card_id,
+            actor=actor_of(parent_id),
+        )
+    return {
+        **common,
+        "ask": [],
+        "payment_id": payment.id,
+        "amount_cents": payment.amount_cents,
+        "card_sale": card_sale,
+    }
+
+
+async def start_checkout(
+    *,
+    parent_id: int,
+    promo_code: object = None,
+    donation: object = None,
+    card_id: int | None = None,
+    save_card: bool = False,
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> CheckoutStarted:
+    """The parent pays their cart: the order (or the pending one of the same cart) and a new
+    attempt to pay it, then the Lightbox session, or the saved card ``card_id`` charged at
+    once (then ``result`` says what happened). Earlier attempts of the same order are first
+    asked about at Converge: one that was paid places the order and no new attempt opens."""
+    lang = normalize_lang(lang)
+    asked: set[int] = set()
+    for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
+        reserved = await db(
+            engine,
+            _reserve_checkout,
+            parent_id=parent_id,
+            promo_code=promo_code,
+            donation=donation,
+            card_id=card_id,
+            lang=lang,
+            asked=frozenset(asked),
+        )
+        if not reserved["ask"]:
+            break
+        for attempt in reserved["ask"]:
+            found = await ask_converge(
+                payment_id=attempt, close_after=SESSION_WINDOW, engine=engine, gateway=gateway
+            )
+            if not found.answered:
+                # Converge cannot say whether the earlier attempt was paid: no new one now.
+                raise DomainError("payment_unavailable")
+            asked.add(attempt)
+            if found.view.state == PaymentState.APPROVED:
+                result = await settle_approved(
+                    found.view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+                )
+                return _started(reserved, found.view, result)
+    else:  # pragma: no cover - five rounds of new tabs while asking
+        raise DomainError("payment_unavailable")
+    if "settle" in reserved:
+        # Another tap is charging this order (a saved card): answer its outcome ("placed"),
+        # not "we are confirming your payment" while it is on its way.
+        await await_charge(payment_id=reserved["settle"], engine=engine)
+        view = await db(
+            engine, order_payment_view, payment_id=reserved["settle"], parent_id=parent_id
+        )
+        result = await settle_approved(
+            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
+        return _started(reserved, view, result)
+    payment_id = reserved["payment_id"]
+    if reserved["card_sale"] is not None:
+        token, amount, invoice = reserved["card_sale"]
+        view = await charge_begun_card(
+            payment_id=payment_id,
+            token=token,
+            amount_cents=amount,
+            invoice=invoice,
+            actor=actor_of(parent_id),
+            engine=engine,
+            gateway=gateway,
+        )
+        result = await settle_approved(
+            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
+        return _started(reserved, view, result)
+    hosted = await open_payment_attempt(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        card_id=None,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+    assert isinstance(hosted, HostedSession)
+    return CheckoutStarted(
+        order_id=reserved["order_id"],
+        order_number=reserved["order_number"],
+        payment_id=payment_id,
+        amount_cents=reserved["amount_cents"],
+        hosted=hosted,
+        result=None,
+    )
+
+
+def _started(reserved: dict, view: PaymentView, result: CheckoutResult) -> CheckoutStarted:
+    return CheckoutStarted(
+        order_id=reserved["order_id"],
+        order_number=reserved["order_number"],
+        payment_id=view.id,
+        amount_cents=view.amount_cents,
+        hosted=None,
+        result=result,
+    )
+
+
+async def complete_checkout(
+    *,
+    parent_id: int,
+    payment_id: int,
+    txn_id: str,
+    lang: str = "en",
+    card_token: str | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> CheckoutResult:
+    """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
+    (``confirm_payment``), the order is placed in the same transaction, or, when it cannot be
+    any more (a cut-off passed, the cart was checked out again differently), the charge is
+    voided at once. ``card_token``: the Lightbox's ``ssl_token`` when the parent ticked "save
+    this card" (saved once the order is placed, only if it is the card that paid; the order
+    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
+    lang = normalize_lang(lang)
+    # The parent's own order's payment, or ``payment_not_found``:
+    await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
+    try:
+        view = await confirm_payment(
+            payment_id=payment_id,
+            txn_id=txn_id,
+            parent_id=parent_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:
+        if err.code != "payment_already_paid":
+            raise
+        # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
+        # of its own and voided it when Converge vouched for it.
+        duplicate = await db(engine, _duplicate_of, payment_id=payment_id, txn_id=txn_id)
+        if duplicate is None:
+            raise  # not a sale of this attempt: nothing of ours was voided
+        view = await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
+        state = await db(engine, order_state, payment_id=payment_id)
+        amount = format_money(view.amount_cents, lang)
+        return checkout_result(
+            view,
+            state,
+            lang,
+            VOIDED,
+            t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount),
+        )
+    result = await settle_approved(
+        view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+    )
+    if result.status == PLACED and card_token:
+        try:
+            await cards.save_card(
+                parent_id=parent_id,
+                token=card_token,
+                expect_masked=view.card_masked,
+                engine=engine,
+                gateway=gateway,
+            )
+        except DomainError:
+            pass  # paid and placed all the same; the card is just not saved
+    return result
+
+
+def _duplicate_of(session: Session, *, payment_id: int, txn_id: str) -> int | None:
+    """The duplicate sale row recorded for ``txn_id`` under ``payment_id``, if any."""
+    return session.exec(
+        select(col(Payment.id)).where(
+            Payment.duplicate_of_id == payment_id, Payment.converge_txn_id == txn_id
+        )
+    ).first()
+
+
+async def checkout_declined(
+    *,
+    parent_id: int,
+    payment_id: int,
+    message: str,
+    outcome: str = "declined",
+    lang: str = "en",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> CheckoutResult:
+    """OrderDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
+    (``outcome``: declined, error or cancelled). Only a hint: Converge is asked
+    first. A sale it made places the order (or is voided, as for ``AddOrder``);
+    otherwise the attempt is DECLINED on the browser's word (still open: the next checkout
+    and the reconciliation ask again), the order PAYMENT_FAILED, the cart untouched. The
+    message says what is known: a decline Converge shows no charge for is a decline; an
+    error, or no answer from Converge, is "we could not confirm the payment"."""
+    lang = normalize_lang(lang)
+    await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
+    reason = str(message or "")[:120].strip() or "DECLINED"
+    asked = await report_browser_failure(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        message=reason,
+        engine=engine,
+        gateway=gateway,
+    )
+    view = asked.view
+    if view.state == PaymentState.APPROVED:
+        return await settle_approved(
+            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
+    state = await db(engine, order_state, payment_id=payment_id)
+    if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
+        return final_result(view, state, lang) or checkout_result(
+            view, state, lang, PENDING, t("orderpay.pending", lang, number=state["number"])
+        )
+    if asked.answered and outcome == "declined":
+        text = t("orderpay.declined", lang, reason=view.result_message or reason)
+    else:
+        text = t("orderpay.not_confirmed", lang, number=state["number"])
+    return checkout_result(view, state, lang, DECLINED, text)

@@ -1,0 +1,211 @@
+"""What the parent is told once an order is paid: the confirmation screen (by order id, or by
+the number in its own address) and the confirmation e-mail, both from the lines as sold.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
+
+from hotmeals.db.models import (
+    AddOn,
+    Child,
+    Meal,
+    MealOption,
+    MenuOption,
+    Order,
+    OrderLine,
+    OrderLineAddOn,
+    Parent,
+)
+from hotmeals.domain.charges import (
+    ALWAYS_SHOWN,
+    CHARGE_FIELDS,
+    CHARGE_LINES,
+    charge_label,
+    shown_cents,
+)
+from hotmeals.domain.dates import full_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.pricing import giveback_summary
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import mail, notifications
+
+
+def _confirmation(session: Session, order: Order, lang: str) -> dict:
+    french = normalize_lang(lang) == "fr"
+    rows = session.exec(
+        # five entities: sqlmodel's ``select`` is typed for four at most
+        Select[OrderLine, Child, Meal | None, MenuOption | None, MealOption | None](
+            OrderLine, Child, Meal, MenuOption, MealOption
+        )
+        .join(Child, col(Child.id) == OrderLine.child_id)
+        .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
+        .outerjoin(MenuOption, col(MenuOption.id) == OrderLine.menu_option_id)
+        .outerjoin(MealOption, col(MealOption.id) == OrderLine.meal_option_id)
+        .where(OrderLine.order_id == order.id)
+        .order_by(col(Child.first_name), col(Child.id), col(OrderLine.meal_date), col(OrderLine.id))
+    ).all()
+    addons: dict[int, list[dict]] = {}
+    if rows:
+        for line_addon, addon in session.exec(
+            select(OrderLineAddOn, AddOn)
+            .outerjoin(AddOn, col(AddOn.id) == OrderLineAddOn.addon_id)
+            .where(col(OrderLineAddOn.order_line_id).in_([r[0].id for r in rows]))
+            .order_by(col(OrderLineAddOn.id))
+        ).all():
+            name = addon.name_fr if (french and addon) else line_addon.name
+            addons.setdefault(line_addon.order_line_id, []).append(
+                {
+                    "name": name,
+                    "price_cents": line_addon.price_cents,
+                    "price": format_money(line_addon.price_cents, lang),
+                }
+            )
+    groups: dict[tuple[int, date], dict] = {}
+    meals = 0
+    for line, child, meal, menu_option, meal_option in rows:
+        meals += line.quantity - line.cancelled_quantity
+        key = (child.id or 0, line.meal_date)
+        if key not in groups:
+            groups[key] = {
+                "child_id": child.id,
+                "child_name": f"{child.first_name} {child.last_name}",
+                "date": line.meal_date.isoformat(),
+                "day": full_day(line.meal_date, lang),
+                "lines": [],
+            }
+        groups[key]["lines"].append(
+            {
+                "line_id": line.id,
+                "meal_id": line.meal_id,
+                "name": meal.name_fr if (french and meal) else line.meal_name,
+                "size": line.size,
+                "size_label": t(f"portion_{line.size}", lang)
+                if line.size in ("small", "large")
+                else line.size,
+                "menu_option": (menu_option.name_fr if (french and menu_option) else None)
+                or line.menu_option_name,
+                "meal_option": (meal_option.name_fr if (french and meal_option) else None)
+                or line.meal_option_name,
+                "addons": addons.get(line.id or 0, []),
+                "special_note": line.special_note or "",
+                "allergy_ack": line.allergy_ack or "",
+                "quantity": line.quantity,
+                "unit_price_cents": line.unit_price_cents,
+                "line_total_cents": line.line_total_cents,
+                "line_total": format_money(line.line_total_cents, lang),
+                "status": line.status,
+            }
+        )
+    charges = {name: getattr(order, name) for name in CHARGE_FIELDS}
+    charge_lines = [
+        {
+            "name": name,
+            "label": charge_label(name, key, order.tax_bps, lang),
+            "cents": shown_cents(name, charges[name]),
+            "amount": format_money(shown_cents(name, charges[name]), lang),
+        }
+        for name, key in CHARGE_LINES
+        if charges[name] or name in ALWAYS_SHOWN
+    ]
+    return {
+        "order_id": order.id,
+        "number": order.number,
+        "status": order.status,
+        "status_label": t(f"orderpay.status_{order.status}", lang),
+        "created_at": order.created_at.isoformat(),
+        "placed_at": order.placed_at.isoformat() if order.placed_at else None,
+        "promo_code": order.promo_code,
+        "groups": list(groups.values()),
+        "meal_count": meals,
+        "charges": charges,
+        "tax_bps": order.tax_bps,  # the order's stored rate
+        "charge_lines": charge_lines,
+        "giveback": giveback_summary(meals, lang),
+        "total_pay_cents": order.total_pay_cents,
+        "total_pay": format_money(order.total_pay_cents, lang),
+    }
+
+
+def order_confirmation(
+    session: Session, *, parent_id: int, order_id: int, lang: str = "en"
+) -> dict:
+    """The confirmation screen (and the e-mail): the order's number and status, its lines by
+    child and date as sold (name, size, options, add-ons, note, quantity, line total), the
+    charges of docs/product.md §3, what it gives back and the total paid. Another parent's
+    order: ``payment_order_not_found``."""
+    if isinstance(order_id, bool) or not isinstance(order_id, int):
+        raise DomainError("payment_order_not_found", field="order_id")
+    order = session.get(Order, order_id)
+    if order is None or order.parent_id != parent_id:
+        raise DomainError("payment_order_not_found", field="order_id")
+    return _confirmation(session, order, normalize_lang(lang))
+
+
+def placed_order_confirmation(
+    session: Session, *, parent_id: int, number: str, lang: str = "en"
+) -> dict:
+    """The confirmation screen's own address: the order named by its number, as
+    ``order_confirmation`` shows it, once it has been paid. Another parent's order, an unknown
+    number or an order never paid (a checkout still open, a declined card):
+    ``payment_order_not_found``, the same answer for each so a number reveals nothing."""
+    if not isinstance(number, str) or not 0 < len(number.strip()) <= 20:
+        raise DomainError("payment_order_not_found", field="order")
+    order = session.exec(select(Order).where(Order.number == number.strip().upper())).first()
+    if order is None or order.parent_id != parent_id or order.placed_at is None:
+        raise DomainError("payment_order_not_found", field="order")
+    return _confirmation(session, order, normalize_lang(lang))
+
+
+def queue_confirmation_mail(session: Session, order: Order) -> None:
+    parent = session.get(Parent, order.parent_id)
+    if parent is None or not parent.email:
+        return
+    if not notifications.is_enabled(
+        session=session, parent_id=order.parent_id, kind="order_confirmation"
+    ):
+        return  # the parent turned order confirmations off (settings, notifications)
+    lang = normalize_lang(parent.language)
+    data = _confirmation(session, order, lang)
+    lines = []
+    for group in data["groups"]:
+        lines.append(t("orderpay.mail_group", lang, child=group["child_name"], day=group["day"]))
+        for line in group["lines"]:
+            extras = [x for x in (line["menu_option"], line["meal_option"]) if x]
+            extras += [a["name"] for a in line["addons"]]
+            text = t(
+                "orderpay.mail_line",
+                lang,
+                quantity=line["quantity"],
+                meal=line["name"],
+                size=line["size_label"],
+                amount=line["line_total"],
+            )
+            if extras:
+                text += "\n    " + t("orderpay.mail_with", lang, items=", ".join(extras))
+            if line["special_note"]:
+                text += "\n    " + t("orderpay.mail_note", lang, note=line["special_note"])
+            lines.append(text)
+        lines.append("")
+    charges = [
+        t("orderpay.mail_charge", lang, label=c["label"], amount=c["amount"])
+        for c in data["charge_lines"]
+        if c["name"] != "total_pay_cents"  # the body says "Total paid"
+    ]
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template="order_confirmation",
+        language=lang,
+        kind="order_confirmation",
+        name=parent.first_name,
+        number=order.number,
+        lines="\n".join(lines).rstrip(),
+        charges="\n".join(charges),
+        total=data["total_pay"],
+        giveback=data["giveback"]["message"],
+    )

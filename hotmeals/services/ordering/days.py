@@ -1,0 +1,196 @@
+"""The school meal days a parent books on: a meal date read from the client, today in
+Toronto, a vendor's cut-off rule, which days of a school are served and open, and the child's
+calendar (GetDates: each day open or closed, its cut-off, what is ordered or in the cart).
+
+Every call that takes a child id goes through ``children.own_child`` (another parent's child
+is 'Child not found'). The cut-off is ``domain.cutoff``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime, time, timedelta
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    CartLine,
+    MenuDay,
+    Order,
+    OrderLine,
+    Vendor,
+)
+from hotmeals.domain.cutoff import TORONTO, CutoffRule, before_cutoff, cutoff_at
+from hotmeals.domain.dates import parse_iso, parse_mdy
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
+from hotmeals.i18n import normalize_lang
+from hotmeals.services.children import own_child
+from hotmeals.services.clock import now as utcnow
+
+DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
+DATES_MAX_DAYS = 186  # a school term at most per call
+ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def meal_date(value: object, field: str = "date") -> date:
+    """A meal date as ``YYYY-MM-DD`` or the old client's ``M/D/YYYY``."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise DomainError("meal_date_required", field=field)
+    text = str(value).strip()
+    try:
+        return parse_mdy(text) if "/" in text else parse_iso(text)
+    except DomainError:
+        raise DomainError("invalid_date", field=field) from None
+
+
+def toronto_today(now: datetime | None = None) -> date:
+    return (now or utcnow()).astimezone(TORONTO).date()
+
+
+def cutoff_rule(vendor: Vendor) -> CutoffRule:
+    """The vendor's stored rule (``cutoff_time`` is local HH:MM)."""
+    hours, _, minutes = (vendor.cutoff_time or "17:00").partition(":")
+    return CutoffRule(
+        days_before=vendor.cutoff_days_before,
+        at=time(int(hours), int(minutes or 0)),
+        skip_weekends=vendor.cutoff_skip_weekends,
+    )
+
+
+def week_start(day: date) -> date:
+    """The Monday of ``day``'s week."""
+    return day - timedelta(days=day.weekday())
+
+
+def cutoff_state(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
+    closes = cutoff_at(cutoff_rule(vendor), day)
+    return closes.isoformat(), before_cutoff(closes, now)
+
+
+def get_dates(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    from_date: object = None,
+    to_date: object = None,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """The child's school meal days from ``from_date`` (default: today in Toronto) to
+    ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
+    and whether it is still open, and the meals already ordered or in the cart for the child.
+    Four statements whatever the number of days."""
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    now = now or utcnow()
+    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
+    end = meal_date(to_date, "to_date") if to_date else start + timedelta(days=DATES_DEFAULT_DAYS)
+    if end < start or (end - start).days > DATES_MAX_DAYS:
+        raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
+    days = session.exec(
+        select(MenuDay, Vendor)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+        .where(
+            MenuDay.school_id == child.school_id,
+            MenuDay.meal_date >= start,
+            MenuDay.meal_date <= end,
+        )
+        .order_by(col(MenuDay.meal_date), col(Vendor.name))
+    ).all()
+    ordered: dict[date, int] = dict(
+        session.exec(
+            select(
+                col(OrderLine.meal_date),
+                func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
+            )
+            .join(Order, col(Order.id) == OrderLine.order_id)
+            .where(
+                OrderLine.child_id == child.id,
+                OrderLine.meal_date >= start,
+                OrderLine.meal_date <= end,
+                OrderLine.status == LineStatus.ACTIVE,
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+            )
+            .group_by(col(OrderLine.meal_date))
+        ).all()
+    )
+    in_cart: dict[date, int] = dict(
+        session.exec(
+            select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
+            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+            .where(
+                CartLine.parent_id == parent_id,
+                CartLine.child_id == child.id,
+                MenuDay.meal_date >= start,
+                MenuDay.meal_date <= end,
+            )
+            .group_by(col(MenuDay.meal_date))
+        ).all()
+    )
+    french = _fr(lang)
+    out = []
+    for day, vendor in days:
+        closes, before_cutoff = cutoff_state(vendor, day.meal_date, now)
+        out.append(
+            {
+                "date": day.meal_date.isoformat(),
+                "menu_day_id": day.id,
+                "vendor_id": vendor.id,
+                "vendor": vendor.name,
+                "is_closed": day.is_closed,
+                "closed_reason": (day.closed_reason_fr if french else day.closed_reason_en)
+                if day.is_closed
+                else "",
+                "cutoff_at": closes,
+                "is_open": before_cutoff and not day.is_closed and vendor.is_active,
+                "ordered_quantity": int(ordered.get(day.meal_date) or 0),
+                "cart_quantity": int(in_cart.get(day.meal_date) or 0),
+            }
+        )
+    return {
+        "child_id": child.id,
+        "from_date": start.isoformat(),
+        "to_date": end.isoformat(),
+        "days": out,
+    }
+
+
+def served_days(session: Session, *, school_id: int, day: date) -> list[tuple[MenuDay, Vendor]]:
+    return list(
+        session.exec(
+            select(MenuDay, Vendor)
+            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+            .where(MenuDay.school_id == school_id, MenuDay.meal_date == day)
+            .order_by(col(Vendor.name))
+        ).all()
+    )
+
+
+def open_days_or_refuse(
+    session: Session, *, school_id: int, day: date, lang: str
+) -> list[tuple[MenuDay, Vendor]]:
+    """The vendors serving the school on ``day``; a day the school does not serve, or a closed
+    one (with its reason), is refused (``open_or_refuse``)."""
+    return open_or_refuse(served_days(session, school_id=school_id, day=day), day=day, lang=lang)
+
+
+def open_or_refuse(
+    served: Sequence[tuple[MenuDay, Vendor]], *, day: date, lang: str
+) -> list[tuple[MenuDay, Vendor]]:
+    """Of the (menu day, vendor) pairs serving a school on ``day`` (by vendor name), the open
+    ones; none at all is 'no meals on that date', none open is 'closed' with the first one's
+    reason."""
+    if not served:
+        raise DomainError("menu_date_not_served", field="date", date=day.isoformat())
+    open_days = [(d, v) for d, v in served if not d.is_closed and v.is_active]
+    if not open_days:
+        first = served[0][0]
+        reason = (first.closed_reason_fr if _fr(lang) else first.closed_reason_en) or ""
+        raise DomainError("menu_day_closed", field="date", date=day.isoformat(), reason=reason)
+    return open_days

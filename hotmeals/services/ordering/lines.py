@@ -1,0 +1,517 @@
+"""The rules of adding a meal for a child: ONE ``check_line`` for every door that adds a line
+(AddToCart, Book meal many days at once, Repeat last week, a change adding a meal to an order,
+a standing order's date).
+
+``load_batch`` loads everything a set of requests names in a fixed number of statements,
+``check_line`` applies every rule to one request against that batch (raising the DomainError
+that says why not, always in the same order), ``insert_lines`` writes the accepted lines as
+cart lines in two statements. A line stores only ids, a quantity, the note and the allergy
+acknowledgement: prices, options and add-ons are read from the database, never taken from the
+client, and priced with ``domain.pricing.price_line``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import ColumnElement, func, insert, or_
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    AddOn,
+    CartLine,
+    CartLineAddOn,
+    Child,
+    Meal,
+    MealOption,
+    MenuDay,
+    MenuDayMeal,
+    MenuOption,
+    Portion,
+    PriceTier,
+    Vendor,
+)
+from hotmeals.domain.allergy import (
+    MealVerdict,
+    ack_covers,
+    ensure_can_add_composed,
+)
+from hotmeals.domain.cutoff import ensure_open
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.pricing import (
+    LineInput,
+    LinePrice,
+    price_line,
+    validate_quantity,
+)
+from hotmeals.domain.pricing import PriceTier as TierRule
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services.children import as_id
+from hotmeals.services.ordering.allergens import (
+    ADDON,
+    MEAL,
+    MEAL_OPTION,
+    MENU_OPTION,
+    Items,
+    ack_names,
+    components,
+    item_allergies,
+)
+from hotmeals.services.ordering.days import (
+    cutoff_rule,
+    meal_date,
+    open_or_refuse,
+)
+
+SPECIAL_NOTE_MAX = 120
+CART_MAX_LINES = 100
+ADDONS_MAX = 10
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def special_note(value: object) -> str | None:
+    """The note printed on the label: blank is none; at most 120 characters."""
+    if value is None:
+        return None
+    text = " ".join(str(value).split())
+    if not text:
+        return None
+    if len(text) > SPECIAL_NOTE_MAX:
+        raise DomainError("special_note_too_long", field="special_note", max=SPECIAL_NOTE_MAX)
+    return text
+
+
+def parse_quantity(value: object) -> int:
+    if value is None or value == "":
+        return 1
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        value = int(value.strip())
+    return validate_quantity(value)
+
+
+def _optional_id(value: object, field: str, code: str) -> int | None:
+    if value is None or value == "" or value == 0 or value == "0":
+        return None
+    return as_id(value, field, code, code)
+
+
+def _addon_ids(values: object) -> list[int]:
+    if values is None or values == "":
+        return []
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    ids = sorted({as_id(v, "addons", "addon_not_found", "addon_not_found") for v in values})
+    if len(ids) > ADDONS_MAX:
+        raise DomainError("addon_not_found", field="addons")
+    return ids
+
+
+@dataclass(frozen=True)
+class LineRequest:
+    """One line as asked (raw client values: ``check_line`` parses them)."""
+
+    child_id: object
+    meal_id: object
+    portion_id: object = None
+    size: object = None
+    menu_day_id: object = None
+    date: object = None
+    quantity: object = 1
+    menu_option_id: object = None
+    meal_option_id: object = None
+    addons: object = None
+    special_note: object = None
+    allergy_ack: bool = False
+    # An acknowledgement given earlier and stored (a draft order change's step, a moved order
+    # line's): it must still name every allergen that needs one (``domain.allergy.ack_covers``).
+    ack_given: str | None = None
+
+
+@dataclass
+class Batch:
+    """What a set of requests needs, loaded at once."""
+
+    children: dict[int, Child]
+    days_by_id: dict[int, tuple[MenuDay, Vendor]]
+    days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]]  # (school, date), by vendor
+    meals_of_day: dict[int, dict[int, Meal]]  # menu day id -> meal id -> meal
+    matches: dict[tuple[int, int], list[tuple[str, str]]]
+    portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]]  # meal id -> portions
+    menu_options: dict[int, MenuOption]
+    meal_options: dict[int, MealOption]
+    addons: dict[int, AddOn]
+    cart_count: int
+    items: Items  # the allergens of the meals, options and add-ons named (menu.item_allergies)
+
+
+@dataclass(frozen=True)
+class CheckedLine:
+    child: Child
+    menu_day: MenuDay
+    vendor: Vendor
+    meal: Meal
+    portion: Portion
+    quantity: int
+    menu_option_id: int | None
+    meal_option_id: int | None
+    addons: list[AddOn]
+    note: str | None
+    ack_text: str | None
+    notice: str
+    price: LinePrice
+
+
+def loose_id(value: object) -> int | None:
+    try:
+        return as_id(value, "id", "x", "x")
+    except DomainError:
+        return None
+
+
+def _loose_date(value: object) -> date | None:
+    try:
+        return meal_date(value)
+    except DomainError:
+        return None
+
+
+def loose_ids(values: object) -> list[int]:
+    if not isinstance(values, (list, tuple)):
+        values = [values]
+    return [k for k in (loose_id(v) for v in values[: ADDONS_MAX + 1]) if k is not None]
+
+
+def load_batch(
+    session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
+) -> Batch:
+    """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
+    the requests name, and the cart's size: at most nine statements for any number of lines."""
+    child_keys = {k for k in (loose_id(r.child_id) for r in requests) if k is not None}
+    children: dict[int, Child] = {}
+    if child_keys:
+        children = {
+            c.id: c
+            for c in session.exec(
+                select(Child).where(
+                    col(Child.id).in_(sorted(child_keys)),
+                    Child.parent_id == parent_id,
+                    Child.is_active,
+                )
+            ).all()
+            if c.id is not None
+        }
+    day_keys = {k for k in (loose_id(r.menu_day_id) for r in requests) if k is not None}
+    schools = {c.school_id for c in children.values()}
+    dates = {d for d in (_loose_date(r.date) for r in requests if r.date) if d is not None}
+    days_by_id: dict[int, tuple[MenuDay, Vendor]] = {}
+    days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]] = {}
+    meals_of_day: dict[int, dict[int, Meal]] = {}
+    conditions: list[ColumnElement[bool]] = []
+    if day_keys:
+        conditions.append(col(MenuDay.id).in_(sorted(day_keys)))
+    if schools and dates:
+        conditions.append(
+            col(MenuDay.school_id).in_(sorted(schools)) & col(MenuDay.meal_date).in_(sorted(dates))
+        )
+    if conditions:
+        for menu_day, vendor in session.exec(
+            select(MenuDay, Vendor)
+            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+            .where(or_(*conditions))
+            .order_by(col(MenuDay.meal_date), col(Vendor.name), col(MenuDay.id))
+        ).all():
+            assert menu_day.id is not None
+            days_by_id[menu_day.id] = (menu_day, vendor)
+            days_at.setdefault((menu_day.school_id, menu_day.meal_date), []).append(
+                (menu_day, vendor)
+            )
+    meal_keys = {k for k in (loose_id(r.meal_id) for r in requests) if k is not None}
+    if days_by_id and meal_keys:
+        for menu_day_id, meal in session.exec(
+            select(col(MenuDayMeal.menu_day_id), Meal)
+            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+            .where(
+                col(MenuDayMeal.menu_day_id).in_(sorted(days_by_id)),
+                col(MenuDayMeal.meal_id).in_(sorted(meal_keys)),
+            )
+        ).all():
+            assert meal.id is not None
+            meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
+    served_meals = sorted({m for found in meals_of_day.values() for m in found})
+    items: Items = {}
+    if children and served_meals:  # one statement: the meals', options' and add-ons' allergens
+        items = item_allergies(
+            session,
+            lang=lang,
+            child_ids=children,
+            meal_ids=served_meals,
+            menu_option_ids=_loose_keys(requests, "menu_option_id"),
+            meal_option_ids=_loose_keys(requests, "meal_option_id"),
+            addon_ids={k for r in requests if r.addons for k in loose_ids(r.addons)},
+        )
+    matches = {
+        (c, m): list(items[(MEAL, m)].child_matches(c))
+        for c in children
+        for m in served_meals
+        if (MEAL, m) in items and items[(MEAL, m)].child_matches(c)
+    }
+    portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]] = {}
+    if served_meals:
+        rows = session.exec(
+            select(Portion, PriceTier)
+            .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
+            .where(col(Portion.meal_id).in_(served_meals))
+            .order_by(col(Portion.meal_id), col(Portion.id), col(PriceTier.min_quantity))
+        ).all()
+        tiers: dict[int, list[TierRule]] = {}
+        heads: dict[int, Portion] = {}
+        for portion, tier in rows:
+            assert portion.id is not None
+            heads[portion.id] = portion
+            tiers.setdefault(portion.id, []).append(
+                TierRule(tier.min_quantity, tier.unit_price_cents)
+            )
+        for portion_key, portion in heads.items():
+            portions.setdefault(portion.meal_id, []).append((portion, tuple(tiers[portion_key])))
+    menu_options: dict[int, MenuOption] = {}
+    meal_options: dict[int, MealOption] = {}
+    menu_option_keys = _loose_keys(requests, "menu_option_id")
+    if menu_option_keys:
+        for menu_option in session.exec(
+            select(MenuOption).where(col(MenuOption.id).in_(sorted(menu_option_keys)))
+        ).all():
+            assert menu_option.id is not None
+            menu_options[menu_option.id] = menu_option
+    meal_option_keys = _loose_keys(requests, "meal_option_id")
+    if meal_option_keys:
+        for meal_option in session.exec(
+            select(MealOption).where(col(MealOption.id).in_(sorted(meal_option_keys)))
+        ).all():
+            assert meal_option.id is not None
+            meal_options[meal_option.id] = meal_option
+    addon_keys = {k for r in requests if r.addons for k in loose_ids(r.addons)}
+    addons: dict[int, AddOn] = {}
+    if addon_keys:
+        for row in session.exec(
+            select(AddOn).where(col(AddOn.id).in_(sorted(addon_keys)), AddOn.is_active)
+        ).all():
+            assert row.id is not None
+            addons[row.id] = row
+    count = session.exec(
+        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+    ).one()
+    return Batch(
+        children=children,
+        days_by_id=days_by_id,
+        days_at=days_at,
+        meals_of_day=meals_of_day,
+        matches=matches,
+        portions=portions,
+        menu_options=menu_options,
+        meal_options=meal_options,
+        addons=addons,
+        cart_count=int(count),
+        items=items,
+    )
+
+
+def _loose_keys(requests: Sequence[LineRequest], field: str) -> set[int]:
+    return {k for k in (loose_id(getattr(r, field)) for r in requests) if k is not None}
+
+
+def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) -> CheckedLine:
+    """Every rule of adding one line, against ``batch``: the child is the parent's, the meal
+    is on the child's school menu that day (by ``menu_day_id`` from GetMenu, or ``date``), the
+    day open and before its cut-off, the child's allergies allow it (Major refused; High/Medium
+    need ``allergy_ack``), the portion, options and add-ons the meal's or its vendor's. Raises
+    the DomainError that says why not."""
+    key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
+    child = batch.children.get(key)
+    if child is None:
+        raise DomainError("child_not_found", field="child_id")
+    meal_key = as_id(request.meal_id, "meal_id", "meal_not_found", "meal_not_found")
+    day_key = _optional_id(request.menu_day_id, "menu_day_id", "meal_not_on_menu")
+    day = None if day_key is not None else meal_date(request.date)
+    qty = parse_quantity(request.quantity)
+    note = special_note(request.special_note)
+    addon_keys = _addon_ids(request.addons)
+    found: tuple[MenuDay, Vendor, Meal] | None = None
+    if day_key is not None:
+        menu_day_vendor = batch.days_by_id.get(day_key)
+        if menu_day_vendor is None or menu_day_vendor[0].school_id != child.school_id:
+            raise DomainError("meal_not_on_menu", field="meal_id")
+        meal = batch.meals_of_day.get(day_key, {}).get(meal_key)
+        if meal is None:
+            raise DomainError("meal_not_on_menu", field="meal_id")
+        found = (*menu_day_vendor, meal)
+    else:
+        assert day is not None
+        served = batch.days_at.get((child.school_id, day), [])
+        for menu_day, vendor in served:
+            meal = batch.meals_of_day.get(menu_day.id or 0, {}).get(meal_key)
+            if meal is not None:
+                found = (menu_day, vendor, meal)
+                break
+        if found is None:
+            open_or_refuse(served, day=day, lang=lang)
+            raise DomainError("meal_not_on_menu", field="meal_id")
+    menu_day, vendor, meal = found
+    assert child.id is not None and meal.id is not None and vendor.id is not None
+    if not meal.is_active:
+        raise DomainError("meal_not_found", field="meal_id")
+    if menu_day.is_closed or not vendor.is_active:
+        reason = menu_day.closed_reason_fr if _fr(lang) else menu_day.closed_reason_en
+        raise DomainError(
+            "menu_day_closed", field="date", date=menu_day.meal_date.isoformat(), reason=reason
+        )
+    ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
+
+    # The allergy rule on the meal as composed: the options and add-ons asked for
+    # that are the meal's / its vendor's (any other is refused below, after this rule).
+    asked_menu = batch.menu_options.get(loose_id(request.menu_option_id) or 0)
+    asked_meal = batch.meal_options.get(loose_id(request.meal_option_id) or 0)
+    asked_addons = [
+        a
+        for a in (batch.addons.get(k) for k in loose_ids(request.addons or []))
+        if a is not None and a.vendor_id == vendor.id
+    ]
+    menu_row = asked_menu if asked_menu and asked_menu.meal_id == meal.id else None
+    meal_row = asked_meal if asked_meal and asked_meal.meal_id == meal.id else None
+    parts = components(
+        batch.items,
+        child_id=child.id,
+        meal=meal,
+        menu_option=menu_row,
+        meal_option=meal_row,
+        addons=asked_addons,
+        lang=lang,
+    )
+    composition = ensure_can_add_composed(parts, acknowledged=bool(request.allergy_ack), lang=lang)
+    verdict = composition.verdict
+    if verdict is MealVerdict.ACKNOWLEDGE and request.ack_given is not None:
+        rows: list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]] = [
+            (MEAL, meal),
+            (MENU_OPTION, menu_row),
+            (MEAL_OPTION, meal_row),
+        ]
+        rows += [(ADDON, a) for a in asked_addons]
+        if not ack_covers(request.ack_given, ack_names(batch.items, parts, rows)):
+            raise DomainError(
+                "allergy_ack_required",
+                field="allergy_ack",
+                allergens=", ".join(composition.acknowledge),
+            )
+    ack_text = None
+    if verdict is MealVerdict.ACKNOWLEDGE:
+        ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
+
+    portion, tiers = _portion(batch, meal.id, request.portion_id, request.size)
+    menu_option_key = _optional_id(request.menu_option_id, "menu_option_id", "option_not_found")
+    meal_option_key = _optional_id(request.meal_option_id, "meal_option_id", "option_not_found")
+    option_cents: list[int] = []
+    for options, option_key, field in (
+        (batch.menu_options, menu_option_key, "menu_option_id"),
+        (batch.meal_options, meal_option_key, "meal_option_id"),
+    ):
+        if option_key is None:
+            continue
+        row = options.get(option_key)
+        if row is None or row.meal_id != meal.id:
+            raise DomainError("option_not_found", field=field)
+        option_cents.append(row.price_cents)
+    addon_rows = [batch.addons.get(k) for k in addon_keys]
+    if any(a is None or a.vendor_id != vendor.id for a in addon_rows):
+        raise DomainError("addon_not_found", field="addons")
+    chosen = [a for a in addon_rows if a is not None]
+    price = price_line(
+        LineInput(
+            portion_tiers=tiers,
+            quantity=qty,
+            option_cents=option_cents,
+            addon_cents=[a.price_cents for a in chosen],
+            special_note=note,
+        )
+    )
+    notice = ""
+    if composition.notice:
+        notice = t("allergy_notice", lang, allergens=", ".join(composition.notice))
+    return CheckedLine(
+        child=child,
+        menu_day=menu_day,
+        vendor=vendor,
+        meal=meal,
+        portion=portion,
+        quantity=qty,
+        menu_option_id=menu_option_key,
+        meal_option_id=meal_option_key,
+        addons=chosen,
+        note=note,
+        ack_text=ack_text,
+        notice=notice,
+        price=price,
+    )
+
+
+def _portion(
+    batch: Batch, meal_id: int, portion_id: object, size: object
+) -> tuple[Portion, tuple[TierRule, ...]]:
+    """The meal's portion, by id or by size ('small' when neither is given), with its tiers."""
+    choices = batch.portions.get(meal_id, [])
+    if portion_id not in (None, "", 0):
+        key = as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
+        found = [p for p in choices if p[0].id == key]
+    else:
+        wanted = str(size or "small").strip().lower()
+        if wanted not in ("small", "large"):
+            raise DomainError("portion_not_found", field="size")
+        found = [p for p in choices if p[0].size == wanted]
+    if not found:
+        raise DomainError("portion_not_found", field="portion_id")
+    return found[0]
+
+
+def insert_lines(
+    session: Session, *, parent_id: int, lines: Sequence[CheckedLine], now: datetime
+) -> list[int]:
+    """Write accepted lines and their add-ons; answers the new lines' ids in order. Two
+    statements for any number of lines (one multi-row INSERT ... RETURNING, whose ids are
+    given in row order on both databases, and one for the add-ons)."""
+    if not lines:
+        return []
+    values = [
+        {
+            "parent_id": parent_id,
+            "child_id": line.child.id,
+            "menu_day_id": line.menu_day.id,
+            "meal_id": line.meal.id,
+            "portion_id": line.portion.id,
+            "quantity": line.quantity,
+            "menu_option_id": line.menu_option_id,
+            "meal_option_id": line.meal_option_id,
+            "special_note": line.note,
+            "allergy_ack": line.ack_text,
+            "allergy_ack_at": now if line.ack_text else None,
+            "created_at": now,
+        }
+        for line in lines
+    ]
+    # Core inserts (not the ORM's bulk mode, which splits rows by the keys they leave empty)
+    cart_line: Any = CartLine
+    table = cart_line.__table__
+    returned = session.execute(insert(table).returning(table.c.id), values).all()
+    ids = sorted(row[0] for row in returned)  # one INSERT: ids ascend in row order
+    extras = [
+        {"cart_line_id": line_id, "addon_id": a.id}
+        for line_id, line in zip(ids, lines, strict=True)
+        for a in line.addons
+    ]
+    if extras:
+        line_addon: Any = CartLineAddOn
+        session.execute(insert(line_addon.__table__), extras)
+    return ids

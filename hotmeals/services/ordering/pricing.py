@@ -1,0 +1,97 @@
+"""Pricing the cart with the parent's promo code and donation, once for the summary
+(OrderSummary / CheckOrderSummary) and for the checkout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlmodel import Session
+
+from hotmeals.db.models import PromoCode
+from hotmeals.domain.charges import check_promo
+from hotmeals.domain.cutoff import before_cutoff
+from hotmeals.domain.dates import full_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.services import donations, promos
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ordering.cart import cart_summary
+
+
+@dataclass(frozen=True)
+class PricedCart:
+    summary: dict  # ``cart.cart_summary`` with the promo and the donation
+    promo_row: PromoCode | None  # the promo's row: an order records where its terms came from
+
+
+def price_cart(
+    session: Session,
+    *,
+    parent_id: int,
+    promo_code: object = None,
+    donation: object = None,
+    lang: str = "en",
+    now: datetime,
+    require_payable: bool = False,
+    name_past_cutoff: bool = False,
+) -> PricedCart:
+    """The cart summary with the parent's promo code (``promos.usable_promo``, its minimum
+    checked against the payable meal net by ``domain.charges.check_promo``) and an optional
+    donation ($1 to $500, ``donations.parse_amount``). With ``require_payable`` a cart with
+    nothing payable is refused: ``cart_nothing_payable``, or with ``name_past_cutoff`` (the
+    checkout) ``orderpay_cutoff_passed`` naming the first day whose cut-off passed when that
+    is why."""
+    row = None
+    promo = None
+    if promo_code not in (None, ""):
+        row = promos.usable_promo(session=session, parent_id=parent_id, code=promo_code, now=now)
+        promo = promos.to_promo(row)
+    gift = 0
+    if donation not in (None, "", 0, "0"):
+        gift = donations.parse_amount(donation)
+    summary = cart_summary(
+        session=session,
+        parent_id=parent_id,
+        lang=lang,
+        now=now,
+        promo=promo,
+        school_donation_cents=gift,
+    )
+    if require_payable and summary["payable_count"] == 0:
+        if name_past_cutoff:
+            past = sorted(
+                group["date"]
+                for group in summary["groups"]
+                for line in group["lines"]
+                if not before_cutoff(datetime.fromisoformat(line["cutoff_at"]), now)
+            )
+            if past:
+                raise DomainError("orderpay_cutoff_passed", day=full_day(past[0], lang))
+        raise DomainError("cart_nothing_payable")
+    if promo is not None:
+        check_promo(promo, summary["charges"]["meal_net_cents"], lang)
+    return PricedCart(summary, row)
+
+
+def priced_summary(
+    *,
+    session: Session,
+    parent_id: int,
+    promo_code: object = None,
+    donation_cents: object = None,
+    require_payable: bool = False,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """OrderSummary / CheckOrderSummary: ``price_cart``'s summary (with ``require_payable``,
+    before paying, a cart with nothing payable is refused)."""
+    return price_cart(
+        session,
+        parent_id=parent_id,
+        promo_code=promo_code,
+        donation=donation_cents,
+        lang=lang,
+        now=now or utcnow(),
+        require_payable=require_payable,
+    ).summary

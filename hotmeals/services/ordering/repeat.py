@@ -1,0 +1,281 @@
+"""Repeat last week: a child's (or siblings') meals of one week copied to the same weekdays of
+another, each through the rules of adding a line (``booking.add_lines``).
+
+Safe to run twice: a meal the child already has in the cart or in a paid order on the target
+day is skipped (reported as such), so a second run adds nothing more.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    CartLine,
+    CartLineAddOn,
+    MenuDay,
+    Order,
+    OrderLine,
+    OrderLineAddOn,
+)
+from hotmeals.domain.dates import long_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import PAID_STATUSES, LineStatus
+from hotmeals.i18n import normalize_lang, t
+from hotmeals.services.children import own_child
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ordering.booking import Outcome, add_lines, meal_names, outcome_answer
+from hotmeals.services.ordering.days import (
+    meal_date,
+    week_start,
+)
+from hotmeals.services.ordering.lines import LineRequest
+
+
+def _fr(lang: str) -> bool:
+    return normalize_lang(lang) == "fr"
+
+
+def repeat_week(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: object,
+    source_week_start: object,
+    target_week_start: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """Copy the child's meals of the source week (active lines of paid orders, and the lines
+    now in the cart) to the same weekdays of the target week, each through the cart's rules.
+    A meal already in the cart or ordered for the child on the target day is skipped, so a
+    second run adds nothing. Answers what was added, what could not be (day and reason) and
+    what was skipped."""
+    now = now or utcnow()
+    child = own_child(session, parent_id=parent_id, child_id=child_id)
+    assert child.id is not None
+    source = week_start(meal_date(source_week_start, "source_week_start"))
+    target = week_start(meal_date(target_week_start, "target_week_start"))
+    if source == target:
+        raise DomainError("repeat_same_week", field="target_week_start")
+    shift = target - source
+    source_end, target_end = source + timedelta(days=6), target + timedelta(days=6)
+
+    ordered = session.exec(
+        select(OrderLine)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .where(
+            Order.parent_id == parent_id,
+            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            OrderLine.child_id == child.id,
+            OrderLine.status == LineStatus.ACTIVE,
+            OrderLine.quantity > OrderLine.cancelled_quantity,
+            OrderLine.meal_date >= source,
+            OrderLine.meal_date <= source_end,
+        )
+        .order_by(col(OrderLine.meal_date), col(OrderLine.id))
+    ).all()
+    in_cart = session.exec(
+        select(CartLine, col(MenuDay.meal_date))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .where(
+            CartLine.parent_id == parent_id,
+            CartLine.child_id == child.id,
+            MenuDay.meal_date >= source,
+            MenuDay.meal_date <= source_end,
+        )
+        .order_by(col(MenuDay.meal_date), col(CartLine.id))
+    ).all()
+    order_addons: dict[int, list[int]] = {}
+    if ordered:
+        for line_id, addon_id in session.exec(
+            select(col(OrderLineAddOn.order_line_id), col(OrderLineAddOn.addon_id)).where(
+                col(OrderLineAddOn.order_line_id).in_([o.id for o in ordered])
+            )
+        ).all():
+            order_addons.setdefault(line_id, []).append(addon_id)
+    cart_addons: dict[int, list[int]] = {}
+    if in_cart:
+        for line_id, addon_id in session.exec(
+            select(col(CartLineAddOn.cart_line_id), col(CartLineAddOn.addon_id)).where(
+                col(CartLineAddOn.cart_line_id).in_([c.id for c, _ in in_cart])
+            )
+        ).all():
+            cart_addons.setdefault(line_id, []).append(addon_id)
+
+    choices: dict[tuple[date, int], LineRequest] = {}
+    for o in ordered:
+        choices.setdefault(
+            (o.meal_date, o.meal_id),
+            LineRequest(
+                child_id=child.id,
+                meal_id=o.meal_id,
+                portion_id=o.portion_id,
+                date=(o.meal_date + shift).isoformat(),
+                quantity=o.quantity - o.cancelled_quantity,
+                menu_option_id=o.menu_option_id,
+                meal_option_id=o.meal_option_id,
+                addons=order_addons.get(o.id or 0, []),
+                special_note=o.special_note,
+            ),
+        )
+    for c, day in in_cart:
+        choices.setdefault(
+            (day, c.meal_id),
+            LineRequest(
+                child_id=child.id,
+                meal_id=c.meal_id,
+                portion_id=c.portion_id,
+                date=(day + shift).isoformat(),
+                quantity=c.quantity,
+                menu_option_id=c.menu_option_id,
+                meal_option_id=c.meal_option_id,
+                addons=cart_addons.get(c.id or 0, []),
+                special_note=c.special_note,
+            ),
+        )
+    if not choices:
+        raise DomainError(
+            "repeat_week_empty", field="source_week_start", date=long_day(source, lang)
+        )
+
+    there_in_cart = set(
+        session.exec(
+            select(col(MenuDay.meal_date), col(CartLine.meal_id))
+            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+            .where(
+                CartLine.parent_id == parent_id,
+                CartLine.child_id == child.id,
+                MenuDay.meal_date >= target,
+                MenuDay.meal_date <= target_end,
+            )
+        ).all()
+    )
+    there_ordered = set(
+        session.exec(
+            select(col(OrderLine.meal_date), col(OrderLine.meal_id))
+            .join(Order, col(Order.id) == OrderLine.order_id)
+            .where(
+                col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+                OrderLine.child_id == child.id,
+                OrderLine.status == LineStatus.ACTIVE,
+                OrderLine.meal_date >= target,
+                OrderLine.meal_date <= target_end,
+            )
+        ).all()
+    )
+    names = meal_names(session, choices.values())
+    french = _fr(lang)
+    requests: list[LineRequest] = []
+    labels: list[dict] = []
+    skipped: list[dict] = []
+    for (day, meal_id), request in sorted(choices.items()):
+        to_day = day + shift
+        meal = names.get(meal_id)
+        label = {"source_date": day.isoformat()}
+        reason = None
+        if (to_day, meal_id) in there_in_cart:
+            reason = "repeat_already_in_cart"
+        elif (to_day, meal_id) in there_ordered:
+            reason = "repeat_already_ordered"
+        if reason:
+            skipped.append(
+                {
+                    "child_id": child.id,
+                    "child_name": child.first_name,
+                    "date": to_day.isoformat(),
+                    "date_label": long_day(to_day, lang),
+                    "meal_id": meal_id,
+                    "meal": (meal.name_fr if french else meal.name_en) if meal else "",
+                    "code": reason,
+                    "reason": t(reason, lang),
+                    **label,
+                }
+            )
+            continue
+        requests.append(request)
+        labels.append(label)
+    if requests:
+        outcome = add_lines(
+            session,
+            parent_id=parent_id,
+            requests=requests,
+            lang=lang,
+            now=now,
+            labels=labels,
+            names=names,
+            drop_conflicting_extras=True,
+        )
+    else:
+        count = session.exec(
+            select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+        ).one()
+        outcome = Outcome([], [], int(count))
+    for entry in outcome.added:
+        entry["source_date"] = labels[entry["index"]]["source_date"]
+    answer = outcome_answer(outcome, "repeat_result", lang, skipped)
+    answer.update(
+        {
+            "child_id": child.id,
+            "source_week_start": source.isoformat(),
+            "target_week_start": target.isoformat(),
+            "skipped_count": len(skipped),
+        }
+    )
+    return answer
+
+
+def repeat_weeks(
+    *,
+    session: Session,
+    parent_id: int,
+    child_ids: object,
+    source_week_start: object,
+    target_week_start: object,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> dict:
+    """``repeat_week`` for several of the parent's children (siblings) in one transaction;
+    a child with nothing chosen that week is listed in ``empty`` (its name), not an error.
+    Another parent's child refuses the whole call."""
+    if not isinstance(child_ids, (list, tuple)) or not child_ids or len(child_ids) > 10:
+        raise DomainError("child_not_found", field="child_id")
+    merged: dict = {"added": [], "refused": [], "skipped": [], "empty": []}
+    cart_count = None
+    for child_id in child_ids:
+        try:
+            one = repeat_week(
+                session=session,
+                parent_id=parent_id,
+                child_id=child_id,
+                source_week_start=source_week_start,
+                target_week_start=target_week_start,
+                lang=lang,
+                now=now,
+            )
+        except DomainError as err:
+            if err.code != "repeat_week_empty":
+                raise
+            child = own_child(session, parent_id=parent_id, child_id=child_id)
+            merged["empty"].append(child.first_name)
+            continue
+        for name in ("added", "refused", "skipped"):
+            merged[name] += one[name]
+        cart_count = one["cart_count"]
+    if cart_count is None:
+        cart_count = session.exec(
+            select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
+        ).one()
+    added, refused = len(merged["added"]), len(merged["refused"])
+    merged.update(
+        {
+            "added_count": added,
+            "refused_count": refused,
+            "skipped_count": len(merged["skipped"]),
+            "cart_count": int(cart_count),
+            "message": t("repeat_result", lang, added=added, refused=refused),
+        }
+    )
+    return merged

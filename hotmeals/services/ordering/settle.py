@@ -1,0 +1,323 @@
+"""What a payment's outcome does to the order it pays for.
+
+An approval recorded by ``confirm_payment`` runs the ORDER purpose's handler
+(``services/payments/purposes.py``), which calls ``place_or_cancel`` in that transaction:
+every line's cut-off still open -> PLACED, exactly the cart lines the order was made from
+deleted, the confirmation e-mail queued (once: only the move from PENDING_PAYMENT does it); a
+cut-off passed, or the order not pending any more -> CANCELLED. An approval that did not place
+the order is voided at once (``settle_approved``), or by the periodic reconciliation
+(``void_orphan_payments``) if that did not happen: no money is kept without an order, no order
+is placed without money.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from sqlalchemy import and_, delete, exists, or_
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    CartLine,
+    CartLineAddOn,
+    Order,
+    OrderLine,
+    Payment,
+    Refund,
+    Vendor,
+)
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at
+from hotmeals.domain.dates import full_day
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.domain.orders import OrderStatus
+from hotmeals.domain.orders import transition as order_transition
+from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.i18n import t
+from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.services import clock
+from hotmeals.services.ordering import confirmation
+from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.place import drop_unpaid_order
+from hotmeals.services.payments import (
+    refund,
+)
+from hotmeals.services.payments.records import (
+    RESERVING,
+    PaymentView,
+    audit,
+    get_payment,
+    payment_view,
+    refundable_cents,
+)
+from hotmeals.services.payments.runtime import db
+
+log = logging.getLogger("hotmeals.checkout")
+
+PLACED, DECLINED, PENDING, VOIDED = "placed", "declined", "pending", "voided"
+LIVE = (PaymentState.CREATED, PaymentState.UNKNOWN)
+PLACED_STATUSES = (
+    OrderStatus.PLACED,
+    OrderStatus.PARTIALLY_CANCELLED,
+    OrderStatus.DELIVERED,
+)
+VOID_REASON = "order not placed: the charge is voided"
+
+
+@dataclass(frozen=True)
+class CheckoutResult:
+    status: str  # placed | declined | pending | voided
+    order_id: int
+    order_number: str  # HM-000123
+    total_pay_cents: int
+    message: str  # ready to show, in the parent's language
+    payment_id: int
+
+
+def _closed_days(session: Session, order_id: int, now: datetime) -> list[date]:
+    rows = session.exec(
+        select(col(OrderLine.meal_date), Vendor)
+        .join(Vendor, col(Vendor.id) == OrderLine.vendor_id)
+        .where(OrderLine.order_id == order_id)
+    ).all()
+    return sorted(
+        {day for day, vendor in rows if not before_cutoff(cutoff_at(cutoff_rule(vendor), day), now)}
+    )
+
+
+def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
+    """The approval of ``payment`` for a PENDING_PAYMENT ``order`` (locked by the caller, same
+    transaction as the recorded approval). Every line's cut-off still open: PLACED, the cart
+    lines it was made from deleted, the confirmation e-mail queued; returns True. Otherwise
+    the order is CANCELLED (the charge is voided by ``settle_approved`` or the
+    reconciliation); returns False."""
+    now = clock.now()
+    closed = _closed_days(session, order.id or 0, now)
+    if closed:
+        days = [d.isoformat() for d in closed]
+        drop_unpaid_order(
+            session,
+            order,
+            now=now,
+            kind="order.cancelled_past_cutoff",
+            data={"payment_id": payment.id, "number": order.number, "days": days},
+        )
+        return False
+    order.status = order_transition(order.status, OrderStatus.PLACED)
+    order.placed_at = now
+    order.updated_at = now
+    session.add(order)
+    from_cart = (
+        select(col(OrderLine.cart_line_id))
+        .where(OrderLine.order_id == order.id, col(OrderLine.cart_line_id).is_not(None))
+        .scalar_subquery()
+    )
+    session.execute(
+        delete(CartLineAddOn)
+        .where(col(CartLineAddOn.cart_line_id).in_(from_cart))
+        .execution_options(synchronize_session=False)
+    )
+    session.execute(
+        delete(CartLine)
+        .where(col(CartLine.id).in_(from_cart), col(CartLine.parent_id) == order.parent_id)
+        .execution_options(synchronize_session=False)
+    )
+    audit(
+        session,
+        actor="system",
+        kind="order.placed",
+        entity="order",
+        entity_id=order.id or 0,
+        data={"payment_id": payment.id, "number": order.number},
+    )
+    session.flush()
+    confirmation.queue_confirmation_mail(session, order)
+    return True
+
+
+def order_payment_view(session: Session, *, payment_id: int, parent_id: int | None) -> PaymentView:
+    payment = get_payment(session, payment_id, parent_id)
+    if payment.purpose != Purpose.ORDER or payment.order_id is None:
+        raise DomainError("payment_not_found", field="payment_id")
+    return payment_view(session, payment)
+
+
+def order_state(session: Session, *, payment_id: int) -> dict:
+    payment = session.get(Payment, payment_id)
+    assert payment is not None and payment.order_id is not None
+    order = session.get(Order, payment.order_id)
+    assert order is not None
+    paying = _paying_payment_id(session, order)
+    closed = _closed_days(session, order.id or 0, clock.now()) if order.placed_at is None else []
+    return {
+        "order_id": order.id,
+        "number": order.number,
+        "status": order.status,
+        "total": order.total_pay_cents,
+        "paid_by_this": paying == payment_id,
+        "closed": [d.isoformat() for d in closed],
+    }
+
+
+def _paying_payment_id(session: Session, order: Order) -> int | None:
+    """The approved payment that placed ``order`` (the first approval recorded); None when
+    the order was never placed."""
+    if order.placed_at is None or OrderStatus(order.status) not in (
+        *PLACED_STATUSES,
+        OrderStatus.CANCELLED,
+    ):
+        return None
+    return session.exec(
+        select(col(Payment.id))
+        .where(
+            Payment.order_id == order.id,
+            Payment.purpose == Purpose.ORDER,
+            Payment.state == PaymentState.APPROVED,
+            col(Payment.duplicate_of_id).is_(None),
+        )
+        .order_by(col(Payment.verified_at), col(Payment.id))
+        .limit(1)
+    ).first()
+
+
+def checkout_result(view: PaymentView, state: dict, lang: str, status: str, message: str):
+    return CheckoutResult(
+        status=status,
+        order_id=state["order_id"],
+        order_number=state["number"],
+        total_pay_cents=state["total"],
+        message=message,
+        payment_id=view.id,
+    )
+
+
+def final_result(view: PaymentView, state: dict, lang: str) -> CheckoutResult | None:
+    """The result when nothing is left to do (None: an approval to void)."""
+    number = state["number"]
+    if view.state == PaymentState.APPROVED:
+        if state["paid_by_this"]:
+            return checkout_result(
+                view, state, lang, PLACED, t("orderpay.placed", lang, number=number)
+            )
+        return None
+    if view.state in LIVE:
+        return checkout_result(
+            view, state, lang, PENDING, t("orderpay.pending", lang, number=number)
+        )
+    reason = view.result_message or view.state
+    return checkout_result(view, state, lang, DECLINED, t("orderpay.declined", lang, reason=reason))
+
+
+async def void_payment_in_full(
+    payment_id: int, *, engine: Engine | None, gateway: PaymentGateway | None
+) -> bool:
+    """Refund an approved order payment in full (a void before settlement). True when the
+    money is back or on its way; False when Converge refused (reconciliation tries again)."""
+    try:
+        result = await refund(
+            amount_cents=await db(engine, _refundable, payment_id=payment_id),
+            reason=VOID_REASON,
+            payment_id=payment_id,
+            actor="system",
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:  # nothing left to refund: voided already (another call)
+        if err.code in ("refund_exceeds_paid", "invalid_amount"):
+            return True
+        raise
+    return not result.failed
+
+
+def _refundable(session: Session, *, payment_id: int) -> int:
+    payment = session.get(Payment, payment_id)
+    return refundable_cents(session, payment) if payment else 0
+
+
+async def settle_approved(
+    view: PaymentView,
+    *,
+    parent_id: int,
+    lang: str,
+    engine: Engine | None,
+    gateway: PaymentGateway | None,
+) -> CheckoutResult:
+    """What the parent is told of an order payment Converge has answered: placed by it,
+    pending, declined; or, approved but not what placed the order (paid already by another
+    attempt, a cut-off passed, the cart checked out again), voided at once."""
+    state = await db(engine, order_state, payment_id=view.id)
+    done = final_result(view, state, lang)
+    if done is not None:
+        return done
+    # Approved, but the order was not placed by this payment: give the money back now.
+    back = await void_payment_in_full(view.id, engine=engine, gateway=gateway)
+    amount = format_money(view.amount_cents, lang)
+    key = "orderpay.voided" if back else "orderpay.void_later"
+    if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
+        message = t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount)
+    elif state["closed"]:
+        key += "_cutoff"
+        message = t(
+            key, lang, number=state["number"], amount=amount, day=full_day(state["closed"][0], lang)
+        )
+    else:
+        message = t(key, lang, number=state["number"], amount=amount)
+    return checkout_result(view, state, lang, VOIDED, message)
+
+
+def orphan_payments(session: Session) -> list[int]:
+    """Approved order payments that paid for nothing and are not refunded: the order was never
+    placed and is cancelled (a cut-off passed before the approval, the cart was checked out
+    again), or another payment placed it first."""
+    other = aliased(Payment)
+    earlier = exists().where(
+        col(other.order_id) == Payment.order_id,
+        col(other.purpose) == Purpose.ORDER,
+        col(other.state) == PaymentState.APPROVED,
+        col(other.duplicate_of_id).is_(None),
+        col(other.id) != Payment.id,
+        or_(
+            col(other.verified_at) < col(Payment.verified_at),
+            and_(
+                col(other.verified_at) == col(Payment.verified_at),
+                col(other.id) < col(Payment.id),
+            ),
+        ),
+    )
+    refunded = select(col(Refund.payment_id)).where(col(Refund.state).in_(list(RESERVING)))
+    rows = session.exec(
+        select(col(Payment.id))
+        .join(Order, col(Order.id) == Payment.order_id)
+        .where(
+            Payment.purpose == Purpose.ORDER,
+            Payment.state == PaymentState.APPROVED,
+            col(Payment.duplicate_of_id).is_(None),  # voided on their own (payments service)
+            col(Payment.id).not_in(refunded),
+            or_(
+                and_(col(Order.status) == OrderStatus.CANCELLED, col(Order.placed_at).is_(None)),
+                earlier,
+            ),
+        )
+        .order_by(col(Payment.id))
+    ).all()
+    return [payment_id for payment_id in rows if payment_id is not None]
+
+
+async def void_orphan_payments(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[int]:
+    """The periodic job's part (``payments.reconcile_round``): void every orphan payment.
+    Returns the ids it voided (or started to)."""
+    ids = await db(engine, orphan_payments)
+    done = []
+    for payment_id in ids:
+        try:
+            if await void_payment_in_full(payment_id, engine=engine, gateway=gateway):
+                done.append(payment_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("payment %s: could not void an orphan order payment", payment_id)
+    return done
