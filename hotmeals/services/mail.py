@@ -46,12 +46,13 @@ from typing import Any
 
 from sqlalchemy import event, insert, or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import OTP_TTL
 from hotmeals.settings import get_settings
 
@@ -111,8 +112,9 @@ def queue_mail(
     )
     session.add(row)
     session.flush()
-    _pending(session).append(_Mail(row.id, row.to_address, row.subject, body, row.kind, smtp))
-    return row.id
+    row_id = saved_id(row)
+    _pending(session).append(_Mail(row_id, row.to_address, row.subject, body, row.kind, smtp))
+    return row_id
 
 
 def send_templated(
@@ -263,7 +265,7 @@ def _claim(session: Session, *, outbox_id: int, now: datetime, due_only: bool) -
     ]
     if due_only:
         conditions.append(or_(table.next_attempt_at.is_(None), table.next_attempt_at <= now))
-    claimed = session.execute(
+    claimed = session.exec(
         update(EmailOutbox)
         .where(*conditions)
         .values(claimed_until=now + CLAIM_FOR, attempts=table.attempts + 1)
@@ -359,7 +361,7 @@ def send_due(*, engine: Engine, now: datetime | None = None) -> SendRound:
             # Codes nobody can use any more: say so on the rows instead of sending them.
             table: Any = EmailOutbox
             expired = (
-                session.execute(
+                session.exec(
                     update(EmailOutbox)
                     .where(table.id.in_(stale), table.status == "PENDING")
                     .values(status="EXPIRED", next_attempt_at=None)
@@ -386,7 +388,7 @@ def failed_mail(session: Session, *, limit: int = 200) -> list[EmailOutbox]:
         session.exec(
             select(EmailOutbox)
             .where(EmailOutbox.status == "FAILED")
-            .order_by(EmailOutbox.created_at.desc(), EmailOutbox.id.desc())
+            .order_by(col(EmailOutbox.created_at).desc(), col(EmailOutbox.id).desc())
             .limit(limit)
         ).all()
     )
@@ -396,7 +398,7 @@ def retry_failed(session: Session, *, outbox_id: int, now: datetime | None = Non
     """An operator sends a FAILED row again: due at once, with a fresh set of tries."""
     table: Any = EmailOutbox
     return (
-        session.execute(
+        session.exec(
             update(EmailOutbox)
             .where(table.id == outbox_id, table.status == "FAILED")
             .values(status="PENDING", attempts=0, next_attempt_at=now or utcnow(), error=None)

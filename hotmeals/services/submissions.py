@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import FormSubmission
 from hotmeals.domain.errors import DomainError
@@ -176,9 +176,9 @@ def release(session: Session, *, parent_id: int, key: object) -> None:
         return
     session.execute(
         delete(FormSubmission).where(
-            FormSubmission.parent_id == parent_id,
-            FormSubmission.key == checked,
-            FormSubmission.result == json.dumps(IN_FLIGHT),
+            col(FormSubmission.parent_id) == parent_id,
+            col(FormSubmission.key) == checked,
+            col(FormSubmission.result) == json.dumps(IN_FLIGHT),
         )
     )
 
@@ -214,7 +214,7 @@ def _shaped(result: Any) -> Any:
 
 def purge(session: Session, *, now: datetime) -> int:
     """Forget keys older than ``KEEP`` (housekeeping)."""
-    done = session.execute(delete(FormSubmission).where(FormSubmission.created_at < now - KEEP))
+    done = session.exec(delete(FormSubmission).where(col(FormSubmission.created_at) < now - KEEP))
     return done.rowcount or 0
 
 
