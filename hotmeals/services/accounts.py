@@ -26,6 +26,7 @@ from hotmeals.domain.validation import (
     normalize_name,
     raise_first,
     validate_all,
+    validate_change_password,
     validate_confirm_password,
     validate_email,
     validate_name,
@@ -154,7 +155,7 @@ def validate_signup(
 
 
 def validate_login(*, identifier: object, password: object, by_phone: bool) -> dict:
-    """Every field error of the sign-in form at once, as sign-up shows them (issue 12): the
+    """Every field error of the sign-in form at once, as sign-up shows them: the
     e-mail or phone, and the password. ``login`` runs the same rules again."""
     errors: dict[str, DomainError] = {}
     found = (
@@ -405,7 +406,7 @@ def _check_login_phone(phone: object) -> None:
 
 
 # Every signed-in call checks its token: the statement is built once and reads only the
-# columns the context needs (half the cost of loading both rows as ORM objects; issue 11).
+# columns the context needs (half the cost of loading both rows as ORM objects).
 _SESSION_OF_TOKEN = (
     select_columns(
         col(SessionToken.id),
@@ -522,8 +523,6 @@ def change_password(
     confirm_password: object,
     keep_session_id: int | None = None,
 ) -> None:
-    from hotmeals.domain.validation import validate_change_password
-
     raise_first(validate_change_password(current_password, new_password, confirm_password))
     check_password_length(new_password, "new_password")
     check_password_length(current_password, "current_password")

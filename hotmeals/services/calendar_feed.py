@@ -1,4 +1,4 @@
-"""A family's private calendar feed (issue 26, item 5): one iCal address per parent that Google
+"""A family's private calendar feed: one iCal address per parent that Google
 Calendar, Apple Calendar and Outlook subscribe to, with no session.
 
 **The address** is ``{PUBLIC_BASE_URL}/api/v1/calendar/{token}.ics``. The token (43 URL-safe

@@ -1,4 +1,4 @@
-"""The give-back dashboard (issue 26): what a family's meals and donations gave this school
+"""The give-back dashboard: what a family's meals and donations gave this school
 year, per school, and each school's total so far from every family.
 
 Each meal gives $0.50 to the school community and $0.20 to nutrition programs

@@ -1,4 +1,4 @@
-"""Promo codes (issue 9): which codes a parent may use, and checking one against the cart.
+"""Promo codes: which codes a parent may use, and checking one against the cart.
 
 A code is usable by a parent when it is active, open to every parent or given to this one,
 within its validity dates (Toronto calendar days, both ends included) and not used up: its

@@ -1,4 +1,4 @@
-"""Receipts (issue 26, item 6): every paid order, every applied change of an order and every
+"""Receipts: every paid order, every applied change of an order and every
 donation has one, in the parent's language, as data (the receipt page and the API) and as a
 PDF (``services/receipt_pdf.py``).
 

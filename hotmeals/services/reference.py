@@ -1,6 +1,6 @@
 """Reference data that only an operator changes - cities, schools, teachers, grades, allergens,
-CMS pages, FAQ - read from a per-process cache (issue 11: these lists are on every form and
-every visitor's first screens, and a query per call bought nothing).
+CMS pages, FAQ - read from a per-process cache (these lists are on every form and every
+visitor's first screens, and a query per call bought nothing).
 
 - What is cached are immutable copies (frozen dataclasses, tuples, read-only mappings), never
   ORM objects: one copy is read by many threads at once. Each carries both languages, so a

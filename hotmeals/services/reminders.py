@@ -67,7 +67,7 @@ from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail
+from hotmeals.services import mail, notifications
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.menu import ORDERED_STATUSES, cutoff_rule, toronto_today
@@ -645,8 +645,6 @@ def unsubscribe(*, session: Session, token: object) -> str:
     row = _row_of(session, token)
     if row is None:
         raise DomainError("unsubscribe_invalid", field="token")
-    from hotmeals.services import notifications
-
     notifications.update_preferences(
         session=session, parent_id=row.parent_id, preferences={row.kind: False}
     )

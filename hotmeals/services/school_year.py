@@ -1,4 +1,4 @@
-"""The start of the school year (issue 26): after the year rolls over (``settings.
+"""The start of the school year: after the year rolls over (``settings.
 school_year_start``, 1 August by default, in Toronto), each child added before it is confirmed
 once for the new year - grade (one up offered; the last grade graduates and archiving is
 suggested), teacher, school, allergies reviewed - or archived (a child who left).
