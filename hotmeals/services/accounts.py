@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam, update
-from sqlmodel import Session, select
+from sqlalchemy import select as select_columns
+from sqlmodel import Session, col, select
 
 from hotmeals.db.engine import release_connection
 from hotmeals.db.models import Parent, SessionToken
@@ -25,6 +26,7 @@ from hotmeals.domain.validation import (
     normalize_name,
     raise_first,
     validate_all,
+    validate_change_password,
     validate_confirm_password,
     validate_email,
     validate_name,
@@ -35,6 +37,7 @@ from hotmeals.domain.validation import (
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail, otp, ratelimit
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (
     ADD_CHILD,
@@ -152,7 +155,7 @@ def validate_signup(
 
 
 def validate_login(*, identifier: object, password: object, by_phone: bool) -> dict:
-    """Every field error of the sign-in form at once, as sign-up shows them (issue 12): the
+    """Every field error of the sign-in form at once, as sign-up shows them: the
     e-mail or phone, and the password. ``login`` runs the same rules again."""
     errors: dict[str, DomainError] = {}
     found = (
@@ -288,8 +291,11 @@ def resend_otp(
     otp.ensure_can_send(session, email=address_email, address=address, purpose=kind)
     parent = parent_by_email(session, address_email)
     template = "otp_verify" if kind is Purpose.VERIFY_EMAIL else "otp_reset"
-    active = parent is not None and parent.is_active
-    if active and (kind is Purpose.RESET_PASSWORD or parent.email_verified_at is None):
+    if (
+        parent is not None
+        and parent.is_active
+        and (kind is Purpose.RESET_PASSWORD or parent.email_verified_at is None)
+    ):
         _send_code(session, email=address_email, purpose=kind, parent=parent, template=template)
     elif parent is None:
         # No account: the same work as for one (a stored code, a rendered mail), so that the
@@ -337,7 +343,7 @@ def login(
                 select(Parent)
                 .where(Parent.phone_digits == phone_digits(phone))
                 .where(Parent.is_active)
-                .order_by(Parent.email_verified_at.is_(None), Parent.id)
+                .order_by(col(Parent.email_verified_at).is_(None), col(Parent.id))
                 .limit(_PHONE_CANDIDATES)
             ).all()
         )
@@ -347,7 +353,7 @@ def login(
     suspect_address = ratelimit.over_limit(session, ratelimit.LOGIN_ADDRESS, address)
     # An unknown account is throttled by what was typed, a real one by its id: the same
     # answers and delays either way, and one bucket per account whatever the sign-in used.
-    keys = [_account_key(c.id) for c in candidates] or [identifier]
+    keys = [_account_key(saved_id(c)) for c in candidates] or [identifier]
     release_connection(session)
     ratelimit.reserve(session, ratelimit.LOGIN_ACCOUNT, keys)
 
@@ -362,7 +368,7 @@ def login(
         ratelimit.record_failure(session, (ratelimit.LOGIN_ADDRESS, address))
         raise DomainError("login_phone_invalid" if by_phone else "login_invalid")
 
-    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(matched.id))
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(saved_id(matched)))
     second_factor = suspect_address and matched.email_verified_at is not None
     if matched.email_verified_at is None or second_factor:
         try:
@@ -400,22 +406,22 @@ def _check_login_phone(phone: object) -> None:
 
 
 # Every signed-in call checks its token: the statement is built once and reads only the
-# columns the context needs (half the cost of loading both rows as ORM objects; issue 11).
+# columns the context needs (half the cost of loading both rows as ORM objects).
 _SESSION_OF_TOKEN = (
-    select(
-        SessionToken.id,
-        SessionToken.revoked_at,
-        SessionToken.expires_at,
-        Parent.id,
-        Parent.email,
-        Parent.first_name,
-        Parent.last_name,
-        Parent.language,
-        Parent.signup_step,
-        Parent.is_active,
+    select_columns(
+        col(SessionToken.id),
+        col(SessionToken.revoked_at),
+        col(SessionToken.expires_at),
+        col(Parent.id),
+        col(Parent.email),
+        col(Parent.first_name),
+        col(Parent.last_name),
+        col(Parent.language),
+        col(Parent.signup_step),
+        col(Parent.is_active),
     )
-    .join(Parent, Parent.id == SessionToken.parent_id)
-    .where(SessionToken.token_hash == bindparam("token_hash"))
+    .join(Parent, col(Parent.id) == SessionToken.parent_id)
+    .where(col(SessionToken.token_hash) == bindparam("token_hash"))
 )
 
 
@@ -448,8 +454,8 @@ def logout(*, session: Session, token: object) -> None:
         return
     session.execute(
         update(SessionToken)
-        .where(SessionToken.token_hash == token_digest(text))
-        .where(SessionToken.revoked_at.is_(None))
+        .where(col(SessionToken.token_hash) == token_digest(text))
+        .where(col(SessionToken.revoked_at).is_(None))
         .values(revoked_at=utcnow())
     )
 
@@ -497,8 +503,8 @@ def new_password(
     if parent.email_verified_at is None:
         parent.email_verified_at = now  # the code proved the address
     session.add(parent)
-    revoke_sessions(session, parent.id)
-    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(parent.id))
+    revoke_sessions(session, saved_id(parent))
+    ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(saved_id(parent)))
     mail.send_templated(
         session=session,
         to=parent.email,
@@ -517,14 +523,12 @@ def change_password(
     confirm_password: object,
     keep_session_id: int | None = None,
 ) -> None:
-    from hotmeals.domain.validation import validate_change_password
-
     raise_first(validate_change_password(current_password, new_password, confirm_password))
     check_password_length(new_password, "new_password")
     check_password_length(current_password, "current_password")
     raise_first(validate_not_common(new_password, "new_password"))
     parent = get_parent(session, parent_id)
-    key = _account_key(parent.id)
+    key = _account_key(saved_id(parent))
     stored_hash = parent.password_hash
     release_connection(session)  # no connection held while hashing (twice)
     ratelimit.reserve(session, ratelimit.PASSWORD_ACCOUNT, [key])
@@ -535,7 +539,7 @@ def change_password(
     parent.password_hash = new_hash
     parent.updated_at = utcnow()
     session.add(parent)
-    revoke_sessions(session, parent.id, keep_session_id=keep_session_id)
+    revoke_sessions(session, saved_id(parent), keep_session_id=keep_session_id)
     mail.send_templated(
         session=session,
         to=parent.email,

@@ -1,4 +1,4 @@
-"""A family's private calendar feed (issue 26, item 5): one iCal address per parent that Google
+"""A family's private calendar feed: one iCal address per parent that Google
 Calendar, Apple Calendar and Outlook subscribe to, with no session.
 
 **The address** is ``{PUBLIC_BASE_URL}/api/v1/calendar/{token}.ics``. The token (43 URL-safe
@@ -35,8 +35,9 @@ from datetime import UTC, date, datetime, timedelta
 from urllib.parse import urlsplit
 
 from icalendar import Alarm, Calendar, Event
+from sqlalchemy import select as select_columns
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CalendarFeed,
@@ -173,7 +174,7 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
         return None
     found = session.exec(
         select(Parent.id, Parent.language)
-        .join(CalendarFeed, CalendarFeed.parent_id == Parent.id)
+        .join(CalendarFeed, col(CalendarFeed.parent_id) == Parent.id)
         .where(CalendarFeed.token_hash == _hash(token), Parent.is_active)
     ).first()
     if found is None:
@@ -188,35 +189,35 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
     children = session.exec(
         select(Child)
         .where(Child.parent_id == parent_id)
-        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+        .order_by(col(Child.is_default).desc(), col(Child.first_name), col(Child.id))
     ).all()
     names = {c.id: c.first_name for c in children}
     active = [c for c in children if c.is_active]
     school_ids = sorted({c.school_id for c in active})
 
-    lines = session.exec(
-        select(
-            OrderLine.id,
-            OrderLine.child_id,
-            OrderLine.meal_date,
-            OrderLine.meal_name,
-            Meal.name_fr,
-            OrderLine.size,
-            OrderLine.quantity - OrderLine.cancelled_quantity,
-            OrderLine.menu_option_name,
-            OrderLine.meal_option_name,
-            Order.number,
+    lines = session.execute(
+        select_columns(
+            col(OrderLine.id),
+            col(OrderLine.child_id),
+            col(OrderLine.meal_date),
+            col(OrderLine.meal_name),
+            col(Meal.name_fr),
+            col(OrderLine.size),
+            col(OrderLine.quantity) - OrderLine.cancelled_quantity,
+            col(OrderLine.menu_option_name),
+            col(OrderLine.meal_option_name),
+            col(Order.number),
         )
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(Meal, Meal.id == OrderLine.meal_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Meal, col(Meal.id) == OrderLine.meal_id)
         .where(
-            Order.parent_id == parent_id,
-            Order.status.in_([str(s) for s in ORDERED_STATUSES]),
-            OrderLine.status == LineStatus.ACTIVE,
-            OrderLine.quantity > OrderLine.cancelled_quantity,
-            OrderLine.meal_date >= today - timedelta(days=HISTORY_DAYS),
+            col(Order.parent_id) == parent_id,
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+            col(OrderLine.status) == LineStatus.ACTIVE,
+            col(OrderLine.quantity) > OrderLine.cancelled_quantity,
+            col(OrderLine.meal_date) >= today - timedelta(days=HISTORY_DAYS),
         )
-        .order_by(OrderLine.meal_date, OrderLine.id)
+        .order_by(col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
 
     days: list[tuple[MenuDay, Vendor]] = []
@@ -226,22 +227,22 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
         days = list(
             session.exec(
                 select(MenuDay, Vendor)
-                .join(Vendor, Vendor.id == MenuDay.vendor_id)
-                .where(MenuDay.school_id.in_(school_ids), MenuDay.meal_date >= today)
-                .order_by(MenuDay.meal_date, MenuDay.school_id, MenuDay.id)
+                .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
+                .where(col(MenuDay.school_id).in_(school_ids), col(MenuDay.meal_date) >= today)
+                .order_by(col(MenuDay.meal_date), col(MenuDay.school_id), col(MenuDay.id))
             ).all()
         )
         schools = {
             s.id or 0: s.name
-            for s in session.exec(select(School).where(School.id.in_(school_ids))).all()
+            for s in session.exec(select(School).where(col(School.id).in_(school_ids))).all()
         }
         open_ids = sorted({d.id or 0 for d, v in days if not d.is_closed and v.is_active})
         if open_ids:
             with_meals = set(
                 session.exec(
                     select(MenuDayMeal.menu_day_id)
-                    .join(Meal, Meal.id == MenuDayMeal.meal_id)
-                    .where(MenuDayMeal.menu_day_id.in_(open_ids), Meal.is_active)
+                    .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+                    .where(col(MenuDayMeal.menu_day_id).in_(open_ids), col(Meal.is_active))
                     .distinct()
                 ).all()
             )

@@ -10,7 +10,8 @@ import unicodedata
 from collections.abc import Iterable
 
 from sqlalchemy import bindparam, delete, func, join
-from sqlmodel import Session, select
+from sqlalchemy import select as select_columns
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     AllergenIngredient,
@@ -33,6 +34,7 @@ from hotmeals.domain.validation import (
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import reference
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.parents import (
     ADD_CHILD,
     ALLERGY,
@@ -196,13 +198,13 @@ def add_child(
     if active >= CHILD_MAX:
         raise DomainError("child_limit", max=CHILD_MAX)
     child = Child(
-        parent_id=parent.id,
+        parent_id=saved_id(parent),
         first_name=first,
         last_name=last,
-        city_id=city.id,
-        school_id=school.id,
-        teacher_id=teacher.id,
-        grade_id=grade.id,
+        city_id=saved_id(city),
+        school_id=saved_id(school),
+        teacher_id=saved_id(teacher),
+        grade_id=saved_id(grade),
         is_default=active == 0,
         created_at=utcnow(),
     )
@@ -232,8 +234,8 @@ def edit_child(
         session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
     )
     child.first_name, child.last_name = first, last
-    child.city_id, child.school_id = city.id, school.id
-    child.teacher_id, child.grade_id = teacher.id, grade.id
+    child.city_id, child.school_id = saved_id(city), saved_id(school)
+    child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
     session.add(child)
     session.flush()
     return child_dict(session, child, lang)
@@ -247,13 +249,13 @@ def delete_child(*, session: Session, parent_id: int, child_id: object) -> None:
     child.is_active = False
     child.is_default = False
     session.add(child)
-    session.execute(delete(CartLine).where(CartLine.child_id == child.id))
+    session.execute(delete(CartLine).where(col(CartLine.child_id) == child.id))
     session.flush()
     if was_default:
         heir = session.exec(
             select(Child)
             .where(Child.parent_id == parent_id, Child.is_active)
-            .order_by(Child.created_at, Child.id)
+            .order_by(col(Child.created_at), col(Child.id))
         ).first()
         if heir is not None:
             heir.is_default = True
@@ -299,43 +301,43 @@ def child_dict(session: Session, child: Child, lang: str = "en") -> dict:
 
 # GetChilds is the parent's most frequent call: its statements are built once (bound
 # parameters), and they read columns, not ORM objects - these rows are only shown.
-_CHILD_COLUMNS = select(
-    Child.id,
-    Child.first_name,
-    Child.last_name,
-    Child.is_default,
-    Child.city_id,
-    City.name,
-    Child.school_id,
-    School.name,
-    Child.teacher_id,
-    Teacher.name,
-    Child.grade_id,
-    Grade.label_en,
-    Grade.label_fr,
+_CHILD_COLUMNS = select_columns(
+    col(Child.id),
+    col(Child.first_name),
+    col(Child.last_name),
+    col(Child.is_default),
+    col(Child.city_id),
+    col(City.name),
+    col(Child.school_id),
+    col(School.name),
+    col(Child.teacher_id),
+    col(Teacher.name),
+    col(Child.grade_id),
+    col(Grade.label_en),
+    col(Grade.label_fr),
 ).select_from(
-    join(Child, City, City.id == Child.city_id, isouter=True)
-    .join(School, School.id == Child.school_id, isouter=True)
-    .join(Teacher, Teacher.id == Child.teacher_id, isouter=True)
-    .join(Grade, Grade.id == Child.grade_id, isouter=True)
+    join(Child, City, col(City.id) == Child.city_id, isouter=True)
+    .join(School, col(School.id) == Child.school_id, isouter=True)
+    .join(Teacher, col(Teacher.id) == Child.teacher_id, isouter=True)
+    .join(Grade, col(Grade.id) == Child.grade_id, isouter=True)
 )
-_CHILD_ORDER = (Child.is_default.desc(), Child.first_name, Child.id)
+_CHILD_ORDER = (col(Child.is_default).desc(), col(Child.first_name), col(Child.id))
 _CHILDREN_OF_PARENT = _CHILD_COLUMNS.where(
-    Child.parent_id == bindparam("parent_id"), Child.is_active
+    col(Child.parent_id) == bindparam("parent_id"), col(Child.is_active)
 ).order_by(*_CHILD_ORDER)
-_ONE_CHILD = _CHILD_COLUMNS.where(Child.id == bindparam("child_id"))
-_OWN_CHILD = _ONE_CHILD.where(Child.parent_id == bindparam("parent_id"), Child.is_active)
+_ONE_CHILD = _CHILD_COLUMNS.where(col(Child.id) == bindparam("child_id"))
+_OWN_CHILD = _ONE_CHILD.where(col(Child.parent_id) == bindparam("parent_id"), col(Child.is_active))
 _ALLERGIES_OF_CHILDREN = (
-    select(
-        ChildAllergy.child_id,
-        ChildAllergy.ingredient_id,
-        AllergenIngredient.name_en,
-        AllergenIngredient.name_fr,
-        ChildAllergy.alert_level,
+    select_columns(
+        col(ChildAllergy.child_id),
+        col(ChildAllergy.ingredient_id),
+        col(AllergenIngredient.name_en),
+        col(AllergenIngredient.name_fr),
+        col(ChildAllergy.alert_level),
     )
-    .join(AllergenIngredient, AllergenIngredient.id == ChildAllergy.ingredient_id)
-    .where(ChildAllergy.child_id.in_(bindparam("child_ids", expanding=True)))
-    .order_by(ChildAllergy.child_id, AllergenIngredient.name_en)
+    .join(AllergenIngredient, col(AllergenIngredient.id) == ChildAllergy.ingredient_id)
+    .where(col(ChildAllergy.child_id).in_(bindparam("child_ids", expanding=True)))
+    .order_by(col(ChildAllergy.child_id), col(AllergenIngredient.name_en))
 )
 
 
@@ -431,13 +433,17 @@ def set_child_allergies(
     ids = [ingredient for ingredient, _ in pairs]
     if ids:
         known = set(
-            session.exec(select(AllergenIngredient.id).where(AllergenIngredient.id.in_(ids))).all()
+            session.exec(
+                select(col(AllergenIngredient.id)).where(col(AllergenIngredient.id).in_(ids))
+            ).all()
         )
         if known != set(ids):
             raise DomainError("ingredient_not_found", field="allergies")
-    session.execute(delete(ChildAllergy).where(ChildAllergy.child_id == child.id))
+    session.execute(delete(ChildAllergy).where(col(ChildAllergy.child_id) == child.id))
     for ingredient, level in pairs:
-        session.add(ChildAllergy(child_id=child.id, ingredient_id=ingredient, alert_level=level))
+        session.add(
+            ChildAllergy(child_id=saved_id(child), ingredient_id=ingredient, alert_level=level)
+        )
     complete_allergy_step(session=session, parent_id=parent_id)
     session.flush()
     return child_dict(session, child, lang)

@@ -97,6 +97,7 @@ def contact_us(
         raise DomainError("subject_too_long", field="subject")
     if len(description_text) > DESCRIPTION_MAX:
         raise DomainError("description_too_long", field="description")
+    limit_key: str | None
     if parent_id:
         limit, limit_key = ratelimit.CONTACT_ACCOUNT, f"parent:{parent_id}"
     else:

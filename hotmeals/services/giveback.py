@@ -1,4 +1,4 @@
-"""The give-back dashboard (issue 26): what a family's meals and donations gave this school
+"""The give-back dashboard: what a family's meals and donations gave this school
 year, per school, and each school's total so far from every family.
 
 Each meal gives $0.50 to the school community and $0.20 to nutrition programs
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import case, func, literal, or_, union_all
-from sqlmodel import Session, select
+from sqlalchemy import Select, Subquery, case, func, literal, or_, union_all
+from sqlalchemy import select as select_columns
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Donation, MenuDay, Order, OrderLine, School
 from hotmeals.domain.money import format_money
@@ -32,55 +33,59 @@ COUNTED = (OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED, OrderStatus.DELI
 """Orders whose meals give back: paid, not (wholly) cancelled."""
 
 
-def _sources(year: SchoolYear):
+Given = Select[int, int, int, int]
+"""(school_id, parent_id, meals, cents) rows."""
+
+
+def _sources(year: SchoolYear) -> Subquery:
     """(school_id, parent_id, meals, donation_cents) rows of the school year."""
-    meals = (
-        select(
-            MenuDay.school_id.label("school_id"),
-            Order.parent_id.label("parent_id"),
-            (OrderLine.quantity - OrderLine.cancelled_quantity).label("meals"),
+    meals: Given = (
+        select_columns(
+            col(MenuDay.school_id).label("school_id"),
+            col(Order.parent_id).label("parent_id"),
+            (col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)).label("meals"),
             literal(0).label("cents"),
         )
         .select_from(OrderLine)
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(MenuDay, MenuDay.id == OrderLine.menu_day_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(MenuDay, col(MenuDay.id) == OrderLine.menu_day_id)
         .where(
-            Order.status.in_(COUNTED),
-            OrderLine.status == LineStatus.ACTIVE,
-            OrderLine.meal_date >= year.first_day,
-            OrderLine.meal_date < year.next_first_day,
+            col(Order.status).in_(COUNTED),
+            col(OrderLine.status) == LineStatus.ACTIVE,
+            col(OrderLine.meal_date) >= year.first_day,
+            col(OrderLine.meal_date) < year.next_first_day,
         )
     )
-    gifts = select(
-        Donation.school_id.label("school_id"),
-        Donation.parent_id.label("parent_id"),
+    gifts: Given = select_columns(
+        col(Donation.school_id).label("school_id"),
+        col(Donation.parent_id).label("parent_id"),
         literal(0).label("meals"),
-        Donation.amount_cents.label("cents"),
+        col(Donation.amount_cents).label("cents"),
     ).where(
-        Donation.status == DonationStatus.PAID,
-        Donation.school_id.is_not(None),
-        Donation.created_at >= year.starts_at,
-        Donation.created_at < year.ends_at,
+        col(Donation.status) == DonationStatus.PAID,
+        col(Donation.school_id).is_not(None),
+        col(Donation.created_at) >= year.starts_at,
+        col(Donation.created_at) < year.ends_at,
     )
     first_school = (
         select(MenuDay.school_id)
-        .join(OrderLine, OrderLine.menu_day_id == MenuDay.id)
+        .join(OrderLine, col(OrderLine.menu_day_id) == MenuDay.id)
         .where(OrderLine.order_id == Order.id)
-        .order_by(OrderLine.id)
+        .order_by(col(OrderLine.id))
         .limit(1)
         .correlate(Order)
         .scalar_subquery()
     )
-    at_checkout = select(
+    at_checkout: Given = select_columns(
         first_school.label("school_id"),
-        Order.parent_id.label("parent_id"),
+        col(Order.parent_id).label("parent_id"),
         literal(0).label("meals"),
-        Order.school_donation_cents.label("cents"),
+        col(Order.school_donation_cents).label("cents"),
     ).where(
-        Order.status.in_(COUNTED),
-        Order.school_donation_cents > 0,
-        Order.placed_at >= year.starts_at,
-        Order.placed_at < year.ends_at,
+        col(Order.status).in_(COUNTED),
+        col(Order.school_donation_cents) > 0,
+        col(Order.placed_at) >= year.starts_at,
+        col(Order.placed_at) < year.ends_at,
     )
     return union_all(meals, gifts, at_checkout).subquery("given")
 
@@ -97,33 +102,33 @@ def family_giveback(
     year = school_year.current(now)
     kids = session.exec(
         select(Child.first_name, Child.school_id, School.name)
-        .join(School, School.id == Child.school_id)
+        .join(School, col(School.id) == Child.school_id)
         .where(Child.parent_id == parent_id, Child.is_active)
-        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+        .order_by(col(Child.is_default).desc(), col(Child.first_name), col(Child.id))
     ).all()
     names: dict[int, list[str]] = {}
     school_names: dict[int, str] = {}
     for first_name, school_id, school_name in kids:
         names.setdefault(school_id, []).append(first_name)
         school_names[school_id] = school_name
-    given = _sources(year)
-    mine = given.c.parent_id == parent_id
-    fam_meals = func.sum(case((mine, given.c.meals), else_=0))
-    fam_cents = func.sum(case((mine, given.c.cents), else_=0))
+    sources = _sources(year)
+    mine = sources.c.parent_id == parent_id
+    fam_meals = func.sum(case((mine, sources.c.meals), else_=0))
+    fam_cents = func.sum(case((mine, sources.c.cents), else_=0))
     keep = [fam_meals > 0, fam_cents > 0]
     if names:
-        keep.append(given.c.school_id.in_(sorted(names)))
+        keep.append(sources.c.school_id.in_(sorted(names)))
     rows = session.execute(
-        select(
-            given.c.school_id,
-            School.name,
+        select_columns(
+            sources.c.school_id,
+            col(School.name),
             fam_meals,
             fam_cents,
-            func.sum(given.c.meals),
-            func.sum(given.c.cents),
+            func.sum(sources.c.meals),
+            func.sum(sources.c.cents),
         )
-        .join(School, School.id == given.c.school_id)
-        .group_by(given.c.school_id, School.name)
+        .join(School, col(School.id) == sources.c.school_id)
+        .group_by(sources.c.school_id, School.name)
         .having(or_(*keep))
     ).all()
     found = {int(r[0]): r for r in rows}

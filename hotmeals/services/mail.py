@@ -46,12 +46,13 @@ from typing import Any
 
 from sqlalchemy import event, insert, or_, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import OTP_TTL
 from hotmeals.settings import get_settings
 
@@ -111,8 +112,9 @@ def queue_mail(
     )
     session.add(row)
     session.flush()
-    _pending(session).append(_Mail(row.id, row.to_address, row.subject, body, row.kind, smtp))
-    return row.id
+    row_id = saved_id(row)
+    _pending(session).append(_Mail(row_id, row.to_address, row.subject, body, row.kind, smtp))
+    return row_id
 
 
 def send_templated(
@@ -165,10 +167,13 @@ def queue_templated_many(*, session: Session, mails: list[Templated]) -> list[in
         )
     # One INSERT ... RETURNING for the batch (SQLAlchemy's "insertmanyvalues"); each row
     # comes back with what its delivery needs, in whatever order.
-    table: Any = EmailOutbox
     written = session.execute(
         insert(EmailOutbox).returning(
-            table.id, table.to_address, table.subject, table.body_text, table.kind
+            col(EmailOutbox.id),
+            col(EmailOutbox.to_address),
+            col(EmailOutbox.subject),
+            col(EmailOutbox.body_text),
+            col(EmailOutbox.kind),
         ),
         rows,
     ).all()
@@ -255,18 +260,19 @@ def _expired(row: EmailOutbox, now: datetime) -> bool:
 
 def _claim(session: Session, *, outbox_id: int, now: datetime, due_only: bool) -> bool:
     """Take the row for one delivery: one conditional UPDATE, so of two senders one wins."""
-    table: Any = EmailOutbox
     conditions = [
-        table.id == outbox_id,
-        table.status == "PENDING",
-        or_(table.claimed_until.is_(None), table.claimed_until <= now),
+        col(EmailOutbox.id) == outbox_id,
+        col(EmailOutbox.status) == "PENDING",
+        or_(col(EmailOutbox.claimed_until).is_(None), col(EmailOutbox.claimed_until) <= now),
     ]
     if due_only:
-        conditions.append(or_(table.next_attempt_at.is_(None), table.next_attempt_at <= now))
-    claimed = session.execute(
+        conditions.append(
+            or_(col(EmailOutbox.next_attempt_at).is_(None), col(EmailOutbox.next_attempt_at) <= now)
+        )
+    claimed = session.exec(
         update(EmailOutbox)
         .where(*conditions)
-        .values(claimed_until=now + CLAIM_FOR, attempts=table.attempts + 1)
+        .values(claimed_until=now + CLAIM_FOR, attempts=EmailOutbox.attempts + 1)
         .execution_options(synchronize_session=False)
     ).rowcount
     return claimed == 1
@@ -318,16 +324,17 @@ def _deliver(
 
 def due(session: Session, *, now: datetime, limit: int = SEND_BATCH) -> list[EmailOutbox]:
     """PENDING rows whose (next) attempt is due and that no sender holds, oldest first."""
-    table: Any = EmailOutbox
     return list(
         session.exec(
             select(EmailOutbox)
             .where(
-                table.status == "PENDING",
-                table.next_attempt_at <= now,
-                or_(table.claimed_until.is_(None), table.claimed_until <= now),
+                EmailOutbox.status == "PENDING",
+                col(EmailOutbox.next_attempt_at) <= now,
+                or_(
+                    col(EmailOutbox.claimed_until).is_(None), col(EmailOutbox.claimed_until) <= now
+                ),
             )
-            .order_by(table.next_attempt_at, table.id)
+            .order_by(col(EmailOutbox.next_attempt_at), col(EmailOutbox.id))
             .limit(limit)
         ).all()
     )
@@ -357,11 +364,10 @@ def send_due(*, engine: Engine, now: datetime | None = None) -> SendRound:
                 )
         if stale:
             # Codes nobody can use any more: say so on the rows instead of sending them.
-            table: Any = EmailOutbox
             expired = (
-                session.execute(
+                session.exec(
                     update(EmailOutbox)
-                    .where(table.id.in_(stale), table.status == "PENDING")
+                    .where(col(EmailOutbox.id).in_(stale), col(EmailOutbox.status) == "PENDING")
                     .values(status="EXPIRED", next_attempt_at=None)
                     .execution_options(synchronize_session=False)
                 ).rowcount
@@ -386,7 +392,7 @@ def failed_mail(session: Session, *, limit: int = 200) -> list[EmailOutbox]:
         session.exec(
             select(EmailOutbox)
             .where(EmailOutbox.status == "FAILED")
-            .order_by(EmailOutbox.created_at.desc(), EmailOutbox.id.desc())
+            .order_by(col(EmailOutbox.created_at).desc(), col(EmailOutbox.id).desc())
             .limit(limit)
         ).all()
     )
@@ -394,11 +400,10 @@ def failed_mail(session: Session, *, limit: int = 200) -> list[EmailOutbox]:
 
 def retry_failed(session: Session, *, outbox_id: int, now: datetime | None = None) -> bool:
     """An operator sends a FAILED row again: due at once, with a fresh set of tries."""
-    table: Any = EmailOutbox
     return (
-        session.execute(
+        session.exec(
             update(EmailOutbox)
-            .where(table.id == outbox_id, table.status == "FAILED")
+            .where(col(EmailOutbox.id) == outbox_id, col(EmailOutbox.status) == "FAILED")
             .values(status="PENDING", attempts=0, next_attempt_at=now or utcnow(), error=None)
             .execution_options(synchronize_session=False)
         ).rowcount

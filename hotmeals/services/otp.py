@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from sqlalchemy import update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import OtpCode
 from hotmeals.domain.errors import DomainError
@@ -84,9 +84,9 @@ def issue(
     now = now or utcnow()
     session.execute(
         update(OtpCode)
-        .where(OtpCode.email == email)
-        .where(OtpCode.purpose == purpose.value)
-        .where(OtpCode.consumed_at.is_(None))
+        .where(col(OtpCode.email) == email)
+        .where(col(OtpCode.purpose) == purpose.value)
+        .where(col(OtpCode.consumed_at).is_(None))
         .values(consumed_at=now)
     )
     code = new_otp()
@@ -130,31 +130,30 @@ def check(
         select(OtpCode)
         .where(OtpCode.email == email)
         .where(OtpCode.purpose == purpose.value)
-        .where(OtpCode.consumed_at.is_(None))
-        .order_by(OtpCode.created_at.desc(), OtpCode.id.desc())
+        .where(col(OtpCode.consumed_at).is_(None))
+        .order_by(col(OtpCode.created_at).desc(), col(OtpCode.id).desc())
     ).first()
-    live = row is not None and row.expires_at > now
-    if live and row.attempts >= OTP_MAX_ATTEMPTS:
+    live = row if row is not None and row.expires_at > now else None
+    if live is not None and live.attempts >= OTP_MAX_ATTEMPTS:
         raise DomainError("otp_too_many_attempts", field="otp")
-    matches = (
-        live
-        and _CODE_RE.fullmatch(text) is not None
-        and digests_equal(row.code_hash, _digest(purpose, email, text))
-    )
-    if not matches:
+    if (
+        live is None
+        or _CODE_RE.fullmatch(text) is None
+        or not digests_equal(live.code_hash, _digest(purpose, email, text))
+    ):
         failures = ((ratelimit.OTP_ACCOUNT, email), (ratelimit.OTP_ADDRESS, address))
         ratelimit.record_failure(session, *failures)
-        if live:
+        if live is not None:
             with ratelimit.own_transaction(session) as own:
                 own.execute(
                     update(OtpCode)
-                    .where(OtpCode.id == row.id)
+                    .where(col(OtpCode.id) == live.id)
                     .values(attempts=OtpCode.attempts + 1)
                 )
-            if row.attempts + 1 >= OTP_MAX_ATTEMPTS:
+            if live.attempts + 1 >= OTP_MAX_ATTEMPTS:
                 raise DomainError("otp_too_many_attempts", field="otp")
         raise DomainError("otp_invalid", field="otp")
     if consume:
-        row.consumed_at = now
-        session.add(row)
-    return row
+        live.consumed_at = now
+        session.add(live)
+    return live

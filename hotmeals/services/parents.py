@@ -9,12 +9,13 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import bindparam, text, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import raise_first, validate_email
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.security import new_token, token_digest
 
 SESSION_TTL = timedelta(days=7)
@@ -105,7 +106,7 @@ def get_parent(session: Session, parent_id: int) -> Parent:
 _ALT_EMAILS = (
     select(ParentAltEmail.email, ParentAltEmail.verified_at)
     .where(ParentAltEmail.parent_id == bindparam("parent_id"))
-    .order_by(ParentAltEmail.id)
+    .order_by(col(ParentAltEmail.id))
 )
 
 
@@ -122,7 +123,7 @@ def session_data(session: Session, parent: Parent, token: str | None) -> dict:
         "first_name": parent.first_name,
         "last_name": parent.last_name,
         "email": parent.email,
-        "alt_emails": alt_emails_of(session, parent.id),
+        "alt_emails": alt_emails_of(session, saved_id(parent)),
         "signup_step": parent.signup_step,
         "isLoginData": parent.signup_step == COMPLETE,
     }
@@ -140,7 +141,7 @@ def start_session(session: Session, parent: Parent, user_agent: str | None) -> s
     now = utcnow()
     session.add(
         SessionToken(
-            parent_id=parent.id,
+            parent_id=saved_id(parent),
             token_hash=token_digest(token),
             created_at=now,
             expires_at=now + SESSION_TTL,
@@ -154,9 +155,9 @@ def start_session(session: Session, parent: Parent, user_agent: str | None) -> s
 def revoke_sessions(session: Session, parent_id: int, *, keep_session_id: int | None = None):
     stmt = (
         update(SessionToken)
-        .where(SessionToken.parent_id == parent_id)
-        .where(SessionToken.revoked_at.is_(None))
+        .where(col(SessionToken.parent_id) == parent_id)
+        .where(col(SessionToken.revoked_at).is_(None))
     )
     if keep_session_id is not None:
-        stmt = stmt.where(SessionToken.id != keep_session_id)
+        stmt = stmt.where(col(SessionToken.id) != keep_session_id)
     session.execute(stmt.values(revoked_at=utcnow()))

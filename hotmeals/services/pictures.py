@@ -31,7 +31,7 @@ def reencode(data: bytes) -> tuple[bytes, str]:
         # Pillow only warns between MAX_IMAGE_PIXELS and twice that; here it is an error.
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            image = Image.open(io.BytesIO(data), formats=list(_FORMATS))
+            image: Image.Image = Image.open(io.BytesIO(data), formats=list(_FORMATS))
         except (Image.DecompressionBombError, Image.DecompressionBombWarning):
             raise _refuse("image_too_many_pixels") from None  # read from the header only
         except (UnidentifiedImageError, Warning, OSError):

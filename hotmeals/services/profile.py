@@ -5,8 +5,19 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from sqlalchemy import Boolean, String, bindparam, delete, func, literal, union_all
-from sqlmodel import Session, select
+from sqlalchemy import (
+    Boolean,
+    CompoundSelect,
+    String,
+    bindparam,
+    cast,
+    delete,
+    func,
+    literal,
+    union_all,
+)
+from sqlalchemy import select as select_columns
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     CancelCartLine,
@@ -28,6 +39,7 @@ from hotmeals.i18n import LANGS
 from hotmeals.services import mail, notifications, otp, pictures
 from hotmeals.services.accounts import OtpSent
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (
     COMPLETE,
@@ -49,8 +61,13 @@ def uploads_dir() -> Path:
     return get_settings().data_dir / "uploads" / "profile"
 
 
+def image_path(file_name: str) -> str:
+    """The URL path of a stored profile picture."""
+    return f"{IMAGE_URL_PREFIX}{file_name}"
+
+
 def image_url(file_name: str | None) -> str | None:
-    return f"{IMAGE_URL_PREFIX}{file_name}" if file_name else None
+    return image_path(file_name) if file_name else None
 
 
 def _count(model, *where):
@@ -59,34 +76,34 @@ def _count(model, *where):
 
 # GetUserDetails runs on every screen: the parent's row with the header's three counts in one
 # statement, built once and read as columns.
-_PROFILE = select(
-    Parent.email,
-    Parent.first_name,
-    Parent.last_name,
-    Parent.signup_step,
-    Parent.profile_image,
-    Parent.phone,
-    Parent.language,
+_PROFILE = select_columns(
+    col(Parent.email),
+    col(Parent.first_name),
+    col(Parent.last_name),
+    col(Parent.signup_step),
+    col(Parent.profile_image),
+    col(Parent.phone),
+    col(Parent.language),
     _count(CartLine, CartLine.parent_id == bindparam("parent_id")),
     _count(CancelCartLine, CancelCartLine.parent_id == bindparam("parent_id")),
     _count(Child, Child.parent_id == bindparam("parent_id"), Child.is_active),
-).where(Parent.id == bindparam("parent_id"), Parent.is_active)
+).where(col(Parent.id) == bindparam("parent_id"), col(Parent.is_active))
 
 
 # ... and the alternate e-mails with the notification settings in a second one (UNION ALL).
-_ALT_EMAILS_AND_SETTINGS = union_all(
-    select(
+_ALT_EMAILS_AND_SETTINGS: CompoundSelect[str, int, str, bool] = union_all(
+    select_columns(
         literal("alt", String).label("row_kind"),
-        ParentAltEmail.id.label("ordinal"),
-        ParentAltEmail.email.label("name"),
-        ParentAltEmail.verified_at.is_not(None).label("flag"),
-    ).where(ParentAltEmail.parent_id == bindparam("parent_id")),
-    select(
+        col(ParentAltEmail.id).label("ordinal"),
+        col(ParentAltEmail.email).label("name"),
+        col(ParentAltEmail.verified_at).is_not(None).label("flag"),
+    ).where(col(ParentAltEmail.parent_id) == bindparam("parent_id")),
+    select_columns(
         literal("setting", String),
-        NotificationPreference.id,
-        NotificationPreference.kind,
-        NotificationPreference.enabled.cast(Boolean),
-    ).where(NotificationPreference.parent_id == bindparam("parent_id")),
+        col(NotificationPreference.id),
+        col(NotificationPreference.kind),
+        cast(col(NotificationPreference.enabled), Boolean),
+    ).where(col(NotificationPreference.parent_id) == bindparam("parent_id")),
 )
 
 
@@ -172,17 +189,19 @@ def edit_profile(
     parent.updated_at = utcnow()
     session.add(parent)
     if wanted is not None:
-        existing = {row.email: row for row in _alt_rows(session, parent.id)}
+        existing = {row.email: row for row in _alt_rows(session, saved_id(parent))}
         for address, row in existing.items():
             if address not in wanted:
                 session.delete(row)
         for address in wanted:
             if address not in existing:
-                session.add(ParentAltEmail(parent_id=parent.id, email=address, created_at=utcnow()))
+                session.add(
+                    ParentAltEmail(parent_id=saved_id(parent), email=address, created_at=utcnow())
+                )
                 session.flush()
                 _send_alt_code(session, parent, address, strict=False)
     session.flush()
-    return get_profile(session=session, parent_id=parent.id)
+    return get_profile(session=session, parent_id=saved_id(parent))
 
 
 def _alt_rows(session: Session, parent_id: int) -> list[ParentAltEmail]:
@@ -221,7 +240,7 @@ def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent
     if parent_by_email(session, address) is not None:
         # Another account's sign-in address: never mail it a code on this parent's behalf.
         raise DomainError("alt_email_taken", field="email")
-    rows = {row.email: row for row in _alt_rows(session, parent.id)}
+    rows = {row.email: row for row in _alt_rows(session, saved_id(parent))}
     row = rows.get(address)
     if row is not None and row.verified_at is not None:
         raise DomainError("alt_email_exists", field="email")
@@ -229,7 +248,7 @@ def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent
         if len(rows) >= ALT_EMAIL_MAX:
             raise DomainError("alt_email_limit", field="email", max=ALT_EMAIL_MAX)
         otp.ensure_can_send(session, email=address, address=None, purpose=Purpose.ALT_EMAIL)
-        session.add(ParentAltEmail(parent_id=parent.id, email=address, created_at=utcnow()))
+        session.add(ParentAltEmail(parent_id=saved_id(parent), email=address, created_at=utcnow()))
         session.flush()
     _send_alt_code(session, parent, address, strict=True)
     return OtpSent(email=address)
@@ -239,7 +258,7 @@ def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: ob
     raise_first(validate_email(email))
     address = normalize_email(email)
     parent = get_parent(session, parent_id)
-    row = next((r for r in _alt_rows(session, parent.id) if r.email == address), None)
+    row = next((r for r in _alt_rows(session, saved_id(parent)) if r.email == address), None)
     if row is None:
         raise DomainError("alt_email_not_found", field="email")
     code_row = _check_code(session, address, otp)
@@ -248,7 +267,7 @@ def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: ob
     row.verified_at = utcnow()
     session.add(row)
     session.flush()
-    return get_profile(session=session, parent_id=parent.id)
+    return get_profile(session=session, parent_id=saved_id(parent))
 
 
 def _check_code(session: Session, address: str, code: object):
@@ -260,14 +279,14 @@ def _check_code(session: Session, address: str, code: object):
 def remove_alt_email(*, session: Session, parent_id: int, email: object) -> dict:
     address = normalize_email(email)
     parent = get_parent(session, parent_id)
-    result = session.execute(
+    result = session.exec(
         delete(ParentAltEmail)
-        .where(ParentAltEmail.parent_id == parent.id)
-        .where(ParentAltEmail.email == address)
+        .where(col(ParentAltEmail.parent_id) == parent.id)
+        .where(col(ParentAltEmail.email) == address)
     )
     if not result.rowcount:
         raise DomainError("alt_email_not_found", field="email")
-    return get_profile(session=session, parent_id=parent.id)
+    return get_profile(session=session, parent_id=saved_id(parent))
 
 
 # --- picture ---------------------------------------------------------------------------------
@@ -308,7 +327,7 @@ def save_profile_image(*, session: Session, parent_id: int, filename: str, data:
             old_path.unlink(missing_ok=True)
         except OSError:
             pass  # a stale file is harmless; the row points at the new one
-    return image_url(name)
+    return image_path(name)
 
 
 def profile_image_path(file_name: str) -> Path | None:

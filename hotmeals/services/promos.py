@@ -1,4 +1,4 @@
-"""Promo codes (issue 9): which codes a parent may use, and checking one against the cart.
+"""Promo codes: which codes a parent may use, and checking one against the cart.
 
 A code is usable by a parent when it is active, open to every parent or given to this one,
 within its validity dates (Toronto calendar days, both ends included) and not used up: its
@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from sqlalchemy import func
-from sqlmodel import Session, or_, select
+from sqlmodel import Session, col, or_, select
 
 from hotmeals.db.models import Order, PromoCode
 from hotmeals.domain.charges import Promo
@@ -48,8 +48,8 @@ def _uses(session: Session, promo_ids: list[int]) -> dict[int, int]:
         return {}
     rows = session.exec(
         select(Order.promo_code_id, func.count())
-        .where(Order.promo_code_id.in_(promo_ids), Order.status.in_(USED_STATUSES))
-        .group_by(Order.promo_code_id)
+        .where(col(Order.promo_code_id).in_(promo_ids), col(Order.status).in_(USED_STATUSES))
+        .group_by(col(Order.promo_code_id))
     ).all()
     return {promo_id: count for promo_id, count in rows if promo_id is not None}
 
@@ -84,9 +84,9 @@ def list_for_parent(
         select(PromoCode)
         .where(
             PromoCode.is_active,
-            or_(PromoCode.parent_id.is_(None), PromoCode.parent_id == parent_id),
-            or_(PromoCode.valid_from.is_(None), PromoCode.valid_from <= today),
-            or_(PromoCode.valid_until.is_(None), PromoCode.valid_until >= today),
+            or_(col(PromoCode.parent_id).is_(None), col(PromoCode.parent_id) == parent_id),
+            or_(col(PromoCode.valid_from).is_(None), col(PromoCode.valid_from) <= today),
+            or_(col(PromoCode.valid_until).is_(None), col(PromoCode.valid_until) >= today),
         )
         .order_by(PromoCode.code)
     ).all()

@@ -26,7 +26,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, text
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import RateLimitHit
 from hotmeals.domain.errors import DomainError
@@ -212,8 +212,8 @@ def clear(session: Session, limit: Limit | Throttle, key: str | None) -> None:
     if key:
         session.execute(
             delete(RateLimitHit)
-            .where(RateLimitHit.bucket == limit.bucket)
-            .where(RateLimitHit.key == _key(key))
+            .where(col(RateLimitHit.bucket) == limit.bucket)
+            .where(col(RateLimitHit.key) == _key(key))
         )
 
 
@@ -234,5 +234,5 @@ def last_hit_age(session: Session, limit: Limit, key: str, *, now: datetime | No
 
 def purge_older_than(session: Session, age: timedelta = timedelta(days=1)) -> int:
     """Delete hits no window can still see (housekeeping)."""
-    result = session.execute(delete(RateLimitHit).where(RateLimitHit.created_at < utcnow() - age))
+    result = session.exec(delete(RateLimitHit).where(col(RateLimitHit.created_at) < utcnow() - age))
     return result.rowcount or 0

@@ -10,7 +10,7 @@ to the PDF core font Helvetica (Latin-1: accents still print; a character outsid
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
@@ -80,7 +80,9 @@ class _Receipt(FPDF):
         self.font(size, bold)
         width = WIDTH - 40 - indent
         text = self.text_of(label)
-        lines = len(self.multi_cell(width, 5.5, text, dry_run=True, output="LINES"))
+        # fpdf2 types the result as the union of every ``output`` choice; LINES is a list.
+        wrapped = cast(list[str], self.multi_cell(width, 5.5, text, dry_run=True, output="LINES"))
+        lines = len(wrapped)
         if self.get_y() + 5.5 * lines > self.page_break_trigger:
             self.add_page()
         top = self.get_y()

@@ -1,4 +1,4 @@
-"""Receipts (issue 26, item 6): every paid order, every applied change of an order and every
+"""Receipts: every paid order, every applied change of an order and every
 donation has one, in the parent's language, as data (the receipt page and the API) and as a
 PDF (``services/receipt_pdf.py``).
 
@@ -24,7 +24,7 @@ from collections import defaultdict
 from datetime import date, datetime
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     AddOn,
@@ -60,6 +60,7 @@ from hotmeals.domain.payments import DonationStatus, PaymentState, RefundState
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services.ids import known_id
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
 from hotmeals.services.ordering.queries import HISTORY_STATUSES
@@ -160,25 +161,25 @@ def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: 
     children = {
         c.id or 0: c
         for c in session.exec(
-            select(Child).where(Child.id.in_(sorted({x.child_id for x in lines}) or [0]))
+            select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines}) or [0]))
         ).all()
     }
     meals: dict[int | str, str] = {}  # meals by id, options by "menu:<id>", "meal:<id>"
     addons: dict[int, str] = {}
     if normalize_lang(lang) == "fr":
         meals = {
-            m_id: name
+            known_id(m_id): name
             for m_id, name in session.exec(
                 select(Meal.id, Meal.name_fr).where(
-                    Meal.id.in_(sorted({x.meal_id for x in lines}) or [0])
+                    col(Meal.id).in_(sorted({x.meal_id for x in lines}) or [0])
                 )
             ).all()
             if name
         }
         addons = {
-            a_id: name
+            known_id(a_id): name
             for a_id, name in session.exec(
-                select(AddOn.id, AddOn.name_fr).where(AddOn.id.in_(sorted(addon_ids) or [0]))
+                select(AddOn.id, AddOn.name_fr).where(col(AddOn.id).in_(sorted(addon_ids) or [0]))
             ).all()
             if name
         }
@@ -188,7 +189,7 @@ def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: 
         ):
             if ids:
                 for o_id, name in session.exec(
-                    select(model.id, model.name_fr).where(model.id.in_(sorted(ids)))
+                    select(model.id, model.name_fr).where(col(model.id).in_(sorted(ids)))
                 ).all():
                     if name:
                         meals[f"{kind}:{o_id}"] = name
@@ -353,7 +354,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
     changes = session.exec(
         select(OrderChange)
         .where(OrderChange.order_id == o.id, OrderChange.state == "applied")
-        .order_by(OrderChange.updated_at, OrderChange.id)
+        .order_by(col(OrderChange.updated_at), col(OrderChange.id))
     ).all()
     payments = [
         {
@@ -437,13 +438,15 @@ def change_receipt(
     steps = session.exec(
         select(OrderChangeLine)
         .where(OrderChangeLine.change_id == change_id)
-        .order_by(OrderChangeLine.id)
+        .order_by(col(OrderChangeLine.id))
     ).all()
     day_ids = sorted({s.menu_day_id for s in steps if s.menu_day_id})
     day_dates = {
         d_id: d
         for d_id, d in session.exec(
-            select(MenuDay.id, MenuDay.meal_date).where(MenuDay.id.in_(day_ids or [0]))
+            select(col(MenuDay.id), col(MenuDay.meal_date)).where(
+                col(MenuDay.id).in_(day_ids or [0])
+            )
         ).all()
     }
     addon_ids = {a.addon_id for v in loaded.addons.values() for a in v}
@@ -513,8 +516,8 @@ def change_receipt(
     )
     refund_rows = session.exec(
         select(Refund)
-        .where(Refund.order_id == o.id, Refund.reason == change_refund_reason(change_id))
-        .order_by(Refund.id)
+        .where(col(Refund.order_id) == o.id, col(Refund.reason) == change_refund_reason(change_id))
+        .order_by(col(Refund.id))
     ).all()
     refunds, refunded = _refund_rows(list(refund_rows), lang)
     rate = tax_label(o.tax_bps, lang)
@@ -594,11 +597,11 @@ def donation_receipt(
     donation_id = _id(donation)
     row = session.exec(
         select(Donation, School)
-        .join(School, School.id == Donation.school_id, isouter=True)
+        .join(School, col(School.id) == Donation.school_id, isouter=True)
         .where(
             Donation.id == donation_id,
             Donation.parent_id == parent_id,
-            Donation.status.in_([DonationStatus.PAID, DonationStatus.REFUNDED]),
+            col(Donation.status).in_([DonationStatus.PAID, DonationStatus.REFUNDED]),
         )
     ).first()
     if row is None:
@@ -615,7 +618,9 @@ def donation_receipt(
         _refund_rows(
             list(
                 session.exec(
-                    select(Refund).where(Refund.payment_id == payment.id).order_by(Refund.id)
+                    select(Refund)
+                    .where(col(Refund.payment_id) == payment.id)
+                    .order_by(col(Refund.id))
                 ).all()
             ),
             lang,

@@ -1,6 +1,6 @@
 """Reference data that only an operator changes - cities, schools, teachers, grades, allergens,
-CMS pages, FAQ - read from a per-process cache (issue 11: these lists are on every form and
-every visitor's first screens, and a query per call bought nothing).
+CMS pages, FAQ - read from a per-process cache (these lists are on every form and every
+visitor's first screens, and a query per call bought nothing).
 
 - What is cached are immutable copies (frozen dataclasses, tuples, read-only mappings), never
   ORM objects: one copy is read by many threads at once. Each carries both languages, so a
@@ -31,10 +31,11 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import AllergenIngredient, City, CmsPage, Faq, Grade, School, Teacher
 from hotmeals.i18n import normalize_lang
+from hotmeals.services.ids import saved_id
 
 TTL_SECONDS = 60.0
 REFERENCE_MODELS: tuple[type, ...] = (
@@ -131,19 +132,19 @@ class FaqRef:
 
 def _load_places(session: Session) -> Places:
     cities = tuple(
-        CityRef(c.id, c.name) for c in session.exec(select(City).order_by(City.name)).all()
+        CityRef(saved_id(c), c.name) for c in session.exec(select(City).order_by(City.name)).all()
     )
     schools = [
-        SchoolRef(s.id, s.city_id, s.name, s.address, bool(s.is_active))
-        for s in session.exec(select(School).order_by(School.name, School.id)).all()
+        SchoolRef(saved_id(s), s.city_id, s.name, s.address, bool(s.is_active))
+        for s in session.exec(select(School).order_by(col(School.name), col(School.id))).all()
     ]
     teachers = [
-        TeacherRef(t.id, t.school_id, t.name, t.grade_id)
-        for t in session.exec(select(Teacher).order_by(Teacher.name, Teacher.id)).all()
+        TeacherRef(saved_id(t), t.school_id, t.name, t.grade_id)
+        for t in session.exec(select(Teacher).order_by(col(Teacher.name), col(Teacher.id))).all()
     ]
     grades = tuple(
-        GradeRef(g.id, g.code, g.label_en, g.label_fr)
-        for g in session.exec(select(Grade).order_by(Grade.sort, Grade.id)).all()
+        GradeRef(saved_id(g), g.code, g.label_en, g.label_fr)
+        for g in session.exec(select(Grade).order_by(col(Grade.sort), col(Grade.id))).all()
     )
     by_city: dict[int, list[SchoolRef]] = {}
     for school in schools:
@@ -164,8 +165,10 @@ def _load_places(session: Session) -> Places:
 
 
 def _load_allergens(session: Session) -> tuple[IngredientRef, ...]:
-    rows = session.exec(select(AllergenIngredient).order_by(AllergenIngredient.id)).all()
-    return tuple(IngredientRef(r.id, r.name_en, r.name_fr, bool(r.is_priority)) for r in rows)
+    rows = session.exec(select(AllergenIngredient).order_by(col(AllergenIngredient.id))).all()
+    return tuple(
+        IngredientRef(saved_id(r), r.name_en, r.name_fr, bool(r.is_priority)) for r in rows
+    )
 
 
 def _load_pages(session: Session) -> Mapping[tuple[str, str], PageRef]:
@@ -180,8 +183,8 @@ def _load_pages(session: Session) -> Mapping[tuple[str, str], PageRef]:
 
 def _load_faq(session: Session) -> Mapping[str, tuple[FaqRef, ...]]:
     by_lang: dict[str, list[FaqRef]] = {}
-    for row in session.exec(select(Faq).order_by(Faq.sort, Faq.id)).all():
-        by_lang.setdefault(row.language, []).append(FaqRef(row.id, row.question, row.answer))
+    for row in session.exec(select(Faq).order_by(col(Faq.sort), col(Faq.id))).all():
+        by_lang.setdefault(row.language, []).append(FaqRef(saved_id(row), row.question, row.answer))
     return MappingProxyType({lang: tuple(rows) for lang, rows in by_lang.items()})
 
 
@@ -205,8 +208,7 @@ def invalidate() -> None:
 
 
 def _engine_of(session: Session) -> Engine:
-    bind = session.get_bind()
-    return getattr(bind, "engine", bind)
+    return session.get_bind().engine  # a Connection's engine, or the Engine itself
 
 
 def _has_pending_changes(session: Session) -> bool:

@@ -1,4 +1,4 @@
-"""The reminders parents switch on in Settings (issue 26): cut-off reminder, order reminder
+"""The reminders parents switch on in Settings: cut-off reminder, order reminder
 (the night before) and menu updates. One round (``run``) sends what is due, through the mail
 outbox; the periodic job ``reminders`` (``services/jobs.py``) calls it every few minutes.
 
@@ -45,9 +45,10 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from sqlalchemy import and_, insert, or_
+from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     Child,
@@ -66,8 +67,9 @@ from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail
+from hotmeals.services import mail, notifications
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.ids import saved_id
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
 from hotmeals.services.transaction import in_transaction
@@ -136,24 +138,27 @@ def _enabled(kind: str, stored: bool | None) -> bool:
 def _families_children(session: Session, *, kind: str, where: Any) -> list[tuple]:
     """(child id, child first name, school id, Family) of active children of active parents
     whose ``kind`` switch is on, matching ``where``: one statement."""
-    rows = session.exec(
-        select(
-            Child.id,
-            Child.first_name,
-            Child.school_id,
-            Parent.id,
-            Parent.email,
-            Parent.first_name,
-            Parent.language,
-            NotificationPreference.enabled,
+    rows = session.execute(
+        select_columns(
+            col(Child.id),
+            col(Child.first_name),
+            col(Child.school_id),
+            col(Parent.id),
+            col(Parent.email),
+            col(Parent.first_name),
+            col(Parent.language),
+            col(NotificationPreference.enabled),
         )
-        .join(Parent, Parent.id == Child.parent_id)
+        .join(Parent, col(Parent.id) == Child.parent_id)
         .outerjoin(
             NotificationPreference,
-            (NotificationPreference.parent_id == Parent.id) & (NotificationPreference.kind == kind),
+            (col(NotificationPreference.parent_id) == Parent.id)
+            & (col(NotificationPreference.kind) == kind),
         )
-        .where(Child.is_active, Parent.is_active, where)
-        .order_by(Parent.id, Child.is_default.desc(), Child.first_name, Child.id)
+        .where(col(Child.is_active), col(Parent.is_active), where)
+        .order_by(
+            col(Parent.id), col(Child.is_default).desc(), col(Child.first_name), col(Child.id)
+        )
     ).all()
     return [
         (child_id, name, school_id, Family(pid, email, first, normalize_lang(lang)))
@@ -167,8 +172,8 @@ def _already(session: Session, *, kind: str, dates: Iterable[date]) -> set[tuple
     if not wanted:
         return set()
     rows = session.exec(
-        select(ReminderSent.parent_id, ReminderSent.for_date, ReminderSent.subject).where(
-            ReminderSent.kind == kind, ReminderSent.for_date.in_(wanted)
+        select(ReminderSent.parent_id, col(ReminderSent.for_date), ReminderSent.subject).where(
+            ReminderSent.kind == kind, col(ReminderSent.for_date).in_(wanted)
         )
     ).all()
     return {(p, d, s) for p, d, s in rows}
@@ -182,8 +187,8 @@ def _with_meals(session: Session, menu_day_ids: Iterable[int]) -> set[int]:
     return set(
         session.exec(
             select(MenuDayMeal.menu_day_id)
-            .join(Meal, Meal.id == MenuDayMeal.meal_id)
-            .where(MenuDayMeal.menu_day_id.in_(ids), Meal.is_active)
+            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+            .where(col(MenuDayMeal.menu_day_id).in_(ids), Meal.is_active)
             .distinct()
         ).all()
     )
@@ -196,25 +201,25 @@ def _booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date]
     if not kids or not days:
         return []
     return list(
-        session.exec(
-            select(
-                OrderLine.child_id,
-                OrderLine.meal_date,
-                Meal.name_en,
-                Meal.name_fr,
-                OrderLine.size,
-                OrderLine.quantity - OrderLine.cancelled_quantity,
+        session.execute(
+            select_columns(
+                col(OrderLine.child_id),
+                col(OrderLine.meal_date),
+                col(Meal.name_en),
+                col(Meal.name_fr),
+                col(OrderLine.size),
+                col(OrderLine.quantity) - OrderLine.cancelled_quantity,
             )
-            .join(Order, Order.id == OrderLine.order_id)
-            .join(Meal, Meal.id == OrderLine.meal_id)
+            .join(Order, col(Order.id) == OrderLine.order_id)
+            .join(Meal, col(Meal.id) == OrderLine.meal_id)
             .where(
-                OrderLine.child_id.in_(kids),
-                OrderLine.meal_date.in_(days),
-                OrderLine.status == LineStatus.ACTIVE,
-                OrderLine.quantity > OrderLine.cancelled_quantity,
-                Order.status.in_([str(s) for s in ORDERED_STATUSES]),
+                col(OrderLine.child_id).in_(kids),
+                col(OrderLine.meal_date).in_(days),
+                col(OrderLine.status) == LineStatus.ACTIVE,
+                col(OrderLine.quantity) > OrderLine.cancelled_quantity,
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             )
-            .order_by(OrderLine.meal_date, OrderLine.id)
+            .order_by(col(OrderLine.meal_date), col(OrderLine.id))
         ).all()
     )
 
@@ -298,11 +303,11 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
         return 0
     dates = sorted({day for _, day in candidates})
     days = [
-        (d.id, d.school_id, d.meal_date, candidates[(d.vendor_id, d.meal_date)])
+        (saved_id(d), d.school_id, d.meal_date, candidates[(d.vendor_id, d.meal_date)])
         for d in session.exec(
             select(MenuDay).where(
-                MenuDay.meal_date.in_(dates),
-                MenuDay.vendor_id.in_(sorted({v for v, _ in candidates})),
+                col(MenuDay.meal_date).in_(dates),
+                col(MenuDay.vendor_id).in_(sorted({v for v, _ in candidates})),
                 MenuDay.is_closed == False,  # noqa: E712 - SQL
             )
         ).all()
@@ -318,7 +323,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
     if not open_days:
         return 0
     children = _families_children(
-        session, kind=CUTOFF, where=Child.school_id.in_(sorted(open_days))
+        session, kind=CUTOFF, where=col(Child.school_id).in_(sorted(open_days))
     )
     booked = {
         (child_id, day)
@@ -383,10 +388,10 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
     day = today + timedelta(days=1)
     rows = session.exec(
         select(MenuDay, Vendor.is_active)
-        .join(Vendor, Vendor.id == MenuDay.vendor_id)
+        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
         .where(MenuDay.meal_date == day)
     ).all()
-    served = _with_meals(session, [d.id for d, active in rows if active and not d.is_closed])
+    served = _with_meals(session, [saved_id(d) for d, active in rows if active and not d.is_closed])
     serving = {d.school_id for d, _ in rows if d.id in served}
     if not serving:
         return 0
@@ -395,9 +400,9 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
         if d.is_closed and d.school_id not in serving:
             closed.setdefault(d.school_id, d)
     families_at = select(Child.parent_id).where(
-        Child.is_active, Child.school_id.in_(sorted(serving))
+        Child.is_active, col(Child.school_id).in_(sorted(serving))
     )
-    children = _families_children(session, kind=ORDER, where=Child.parent_id.in_(families_at))
+    children = _families_children(session, kind=ORDER, where=col(Child.parent_id).in_(families_at))
     meals: dict[int, list[tuple]] = defaultdict(list)
     for child_id, _, name_en, name_fr, size, left in _booked(
         session, child_ids=[c[0] for c in children], dates=[day]
@@ -457,47 +462,48 @@ def menu_round(session: Session, *, now: datetime) -> int:
     """Booked meals whose day closed or whose meal left the day, each told once."""
     today = toronto_today(now)
     on_day = and_(
-        MenuDayMeal.menu_day_id == OrderLine.menu_day_id, MenuDayMeal.meal_id == OrderLine.meal_id
+        col(MenuDayMeal.menu_day_id) == OrderLine.menu_day_id,
+        col(MenuDayMeal.meal_id) == OrderLine.meal_id,
     )
-    rows = session.exec(
-        select(
-            OrderLine.id,
-            OrderLine.child_id,
-            OrderLine.meal_date,
-            OrderLine.quantity - OrderLine.cancelled_quantity,
-            Meal.name_en,
-            Meal.name_fr,
-            Meal.is_active,
+    rows = session.execute(
+        select_columns(
+            col(OrderLine.id),
+            col(OrderLine.child_id),
+            col(OrderLine.meal_date),
+            col(OrderLine.quantity) - OrderLine.cancelled_quantity,
+            col(Meal.name_en),
+            col(Meal.name_fr),
+            col(Meal.is_active),
             MenuDay,
             Vendor,
-            MenuDayMeal.meal_id,
-            Order.parent_id,
+            col(MenuDayMeal.meal_id),
+            col(Order.parent_id),
         )
-        .join(Order, Order.id == OrderLine.order_id)
-        .join(Meal, Meal.id == OrderLine.meal_id)
-        .join(MenuDay, MenuDay.id == OrderLine.menu_day_id)
-        .join(Vendor, Vendor.id == OrderLine.vendor_id)
+        .join(Order, col(Order.id) == OrderLine.order_id)
+        .join(Meal, col(Meal.id) == OrderLine.meal_id)
+        .join(MenuDay, col(MenuDay.id) == OrderLine.menu_day_id)
+        .join(Vendor, col(Vendor.id) == OrderLine.vendor_id)
         .outerjoin(MenuDayMeal, on_day)
         .where(
-            OrderLine.meal_date >= today,
-            OrderLine.status == LineStatus.ACTIVE,
-            OrderLine.quantity > OrderLine.cancelled_quantity,
-            Order.status.in_([str(s) for s in PAID_STATUSES]),
+            col(OrderLine.meal_date) >= today,
+            col(OrderLine.status) == LineStatus.ACTIVE,
+            col(OrderLine.quantity) > OrderLine.cancelled_quantity,
+            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
             or_(
-                MenuDay.is_closed,
-                ~Vendor.is_active,
-                ~Meal.is_active,
-                MenuDayMeal.meal_id.is_(None),
+                col(MenuDay.is_closed),
+                ~col(Vendor.is_active),
+                ~col(Meal.is_active),
+                col(MenuDayMeal.meal_id).is_(None),
             ),
         )
-        .order_by(Order.parent_id, OrderLine.meal_date, OrderLine.id)
+        .order_by(col(Order.parent_id), col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
     if not rows:
         return 0
     children = {
         c[0]: c
         for c in _families_children(
-            session, kind=MENU, where=Child.id.in_(sorted({r[1] for r in rows}))
+            session, kind=MENU, where=col(Child.id).in_(sorted({r[1] for r in rows}))
         )
     }
     sent = _already(session, kind=MENU, dates={r[2] for r in rows})
@@ -639,8 +645,6 @@ def unsubscribe(*, session: Session, token: object) -> str:
     row = _row_of(session, token)
     if row is None:
         raise DomainError("unsubscribe_invalid", field="token")
-    from hotmeals.services import notifications
-
     notifications.update_preferences(
         session=session, parent_id=row.parent_id, preferences={row.kind: False}
     )
@@ -654,7 +658,7 @@ def unsubscribe_language(*, session: Session, token: object) -> str:
     digest = hashlib.sha256(token.encode()).hexdigest()
     found = session.exec(
         select(Parent.language)
-        .join(ReminderSent, ReminderSent.parent_id == Parent.id)
+        .join(ReminderSent, col(ReminderSent.parent_id) == Parent.id)
         .where(ReminderSent.token_hash == digest)
     ).first()
     return normalize_lang(found)

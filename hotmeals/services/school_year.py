@@ -1,4 +1,4 @@
-"""The start of the school year (issue 26): after the year rolls over (``settings.
+"""The start of the school year: after the year rolls over (``settings.
 school_year_start``, 1 August by default, in Toronto), each child added before it is confirmed
 once for the new year - grade (one up offered; the last grade graduates and archiving is
 suggested), teacher, school, allergies reviewed - or archived (a child who left).
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 
 from sqlalchemy import and_, delete, insert, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, ChildSchoolYear
 from hotmeals.domain.errors import DomainError
@@ -27,6 +27,7 @@ from hotmeals.domain.school_year import (
 )
 from hotmeals.services import children as children_service
 from hotmeals.services import clock, reference
+from hotmeals.services.ids import known_id, saved_id
 from hotmeals.settings import get_settings
 
 CONFIRM_PATH = "/edit-profile/school-year"
@@ -46,17 +47,17 @@ def _unconfirmed(
         .outerjoin(
             ChildSchoolYear,
             and_(
-                ChildSchoolYear.child_id == Child.id,
-                ChildSchoolYear.school_year == year.year,
+                col(ChildSchoolYear.child_id) == Child.id,
+                col(ChildSchoolYear.school_year) == year.year,
             ),
         )
         .where(Child.parent_id == parent_id, Child.is_active)
-        .order_by(Child.is_default.desc(), Child.first_name, Child.id)
+        .order_by(col(Child.is_default).desc(), col(Child.first_name), col(Child.id))
     )
     if child_ids is not None:
-        statement = statement.where(Child.id.in_(sorted(set(child_ids))))
+        statement = statement.where(col(Child.id).in_(sorted(set(child_ids))))
     return [
-        (child_id, first_name)
+        (known_id(child_id), first_name)
         for child_id, first_name, created_at, confirmed in session.exec(statement).all()
         if needs_confirmation(created_at=created_at, confirmed_year=confirmed, current=year)
     ]
@@ -188,7 +189,8 @@ def confirm_child(
         teacher_id=teacher_id,
         grade_id=grade_id,
     )
-    child.school_id, child.teacher_id, child.grade_id = school.id, teacher.id, grade.id
+    child.school_id = saved_id(school)
+    child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
     session.add(child)
     year = current(now)
     assert child.id is not None
@@ -219,11 +221,15 @@ def confirm_all_current(session: Session, *, parent_id: int, now: datetime | Non
         .outerjoin(
             ChildSchoolYear,
             and_(
-                ChildSchoolYear.child_id == Child.id,
-                ChildSchoolYear.school_year == year.year,
+                col(ChildSchoolYear.child_id) == Child.id,
+                col(ChildSchoolYear.school_year) == year.year,
             ),
         )
-        .where(Child.parent_id == parent_id, Child.is_active, ChildSchoolYear.id.is_(None))
+        .where(
+            col(Child.parent_id) == parent_id,
+            col(Child.is_active),
+            col(ChildSchoolYear.id).is_(None),
+        )
     ).all()
     if ids:
         session.execute(
@@ -244,12 +250,13 @@ def reopen_for_demo(session: Session, *, parent_id: int, now: datetime | None = 
     if ids:
         session.execute(
             delete(ChildSchoolYear).where(
-                ChildSchoolYear.child_id.in_(ids), ChildSchoolYear.school_year >= year.year
+                col(ChildSchoolYear.child_id).in_(ids),
+                col(ChildSchoolYear.school_year) >= year.year,
             )
         )
         session.execute(
             update(Child)
-            .where(Child.id.in_(ids))
+            .where(col(Child.id).in_(ids))
             .values(created_at=year.starts_at - timedelta(days=30))
         )
     return len(ids)

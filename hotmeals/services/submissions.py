@@ -1,4 +1,4 @@
-"""One tap is one record (issue 12): a form submission carries an idempotency key, and the
+"""One tap is one record: a form submission carries an idempotency key, and the
 second request with the same key changes nothing and gets the first one's answer.
 
 Both doors use ``submit_once``: the Reflex states key each submission with
@@ -11,6 +11,7 @@ locked first so that a repeat waits for the first answer instead of failing.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import json
@@ -21,12 +22,13 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import FormSubmission
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.parents import lock_parent
+from hotmeals.services.transaction import run_in_transaction
 
 KEY_MAX = 64
 KEEP = timedelta(days=2)  # a repeat comes within seconds; a retrying client within hours
@@ -92,7 +94,7 @@ def submit_once(
     return Submitted(result, repeated=False)
 
 
-# --- calls that charge (issue 21): claimed before the charge, answered after ----------------------
+# --- calls that charge: claimed before the charge, answered after -------------------------------
 #
 # A charge cannot run inside the transaction that records its key (Converge is called with no
 # transaction open), so a call that charges claims its key first (an "in flight" answer, in
@@ -176,9 +178,9 @@ def release(session: Session, *, parent_id: int, key: object) -> None:
         return
     session.execute(
         delete(FormSubmission).where(
-            FormSubmission.parent_id == parent_id,
-            FormSubmission.key == checked,
-            FormSubmission.result == json.dumps(IN_FLIGHT),
+            col(FormSubmission.parent_id) == parent_id,
+            col(FormSubmission.key) == checked,
+            col(FormSubmission.result) == json.dumps(IN_FLIGHT),
         )
     )
 
@@ -191,10 +193,6 @@ async def answer_of(
 ) -> Any:
     """The first call's answer under ``key``, waiting while it is in flight (up to
     ``ANSWER_WAIT``; then ``IN_FLIGHT``)."""
-    import asyncio
-
-    from hotmeals.services.transaction import run_in_transaction
-
     deadline = utcnow() + ANSWER_WAIT
     while True:
         found = await run_in_transaction(
@@ -214,7 +212,7 @@ def _shaped(result: Any) -> Any:
 
 def purge(session: Session, *, now: datetime) -> int:
     """Forget keys older than ``KEEP`` (housekeeping)."""
-    done = session.execute(delete(FormSubmission).where(FormSubmission.created_at < now - KEEP))
+    done = session.exec(delete(FormSubmission).where(col(FormSubmission.created_at) < now - KEEP))
     return done.rowcount or 0
 
 
