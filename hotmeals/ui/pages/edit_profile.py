@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.children import child_card, delete_child_dialog
 from hotmeals.ui.components.forms import link_button
-from hotmeals.ui.components.giveback import giveback_card
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, avatar
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
 from hotmeals.ui.pages.content_pages import cms_step
+from hotmeals.ui.pages.edit_profile_giveback import giveback_card
 from hotmeals.ui.pages.settings import settings_step
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildrenState

@@ -1,9 +1,7 @@
-"""/edit-profile/meal-detailed, the Book meal screen (issue 9, screens 1 and 3): the child,
-the calendar of the child's school meal days, the chosen day's menu with the child's allergy
-marks, and the meal dialog that adds a meal to the cart.
-
-"Book several days" (issue 9, screen 2) is a second mode of this screen: ``many_days_slot()``
-below is where ``hotmeals.ui.components.many_days.many_days_panel()`` goes."""
+"""/edit-profile/meal-detailed, the Book meal screen: the child, the calendar of the child's
+school meal days, the chosen day's menu with the child's allergy marks, and the meal dialog
+that adds a meal to the cart. "Book several days" is a second mode of this screen
+(``pages/booking_many_days.py``)."""
 
 from __future__ import annotations
 
@@ -12,13 +10,14 @@ import reflex as rx
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
 from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.components.standing import standing_link
+from hotmeals.ui.pages.booking_calendar import calendar, child_picker
+from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_many_days import many_days_panel
+from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
+from hotmeals.ui.pages.standing_repeat import standing_link
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
-
-HAS_MANY_DAYS = True  # many_days_slot() returns the many-days panel
 
 
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
@@ -34,18 +33,7 @@ def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
     )
 
 
-def many_days_slot() -> rx.Component:
-    """THE SLOT of the "Book several days" panel (issue 9, screen 2): return
-    ``hotmeals.ui.components.many_days.many_days_panel()`` here and set ``HAS_MANY_DAYS``; the
-    mode tabs above the calendar then offer it."""
-    from hotmeals.ui.components.many_days import many_days_panel
-
-    return many_days_panel()
-
-
 def mode_tabs() -> rx.Component:
-    if not HAS_MANY_DAYS:
-        return rx.fragment()
     return rx.el.div(
         _mode_tab("one", "calendar-check", "ui.book.one_day"),
         _mode_tab("many", "calendar-range", "ui.book.many_days"),
@@ -101,7 +89,7 @@ def meal_detailed() -> rx.Component:
                             mode_tabs(),
                             rx.cond(
                                 BookingState.mode == "many",
-                                many_days_slot(),
+                                many_days_panel(),
                                 one_day(),
                             ),
                             spacing="4",

@@ -12,8 +12,10 @@ from hotmeals.ui.components.card_choice import card_choice, payment_progress
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
 from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.booking_calendar import calendar, child_picker
+from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.modify_order import ModifyOrderState

@@ -15,7 +15,7 @@ from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import detail, line_heading
 from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.components.standing import repeat_line_button, repeat_line_dialog
+from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
     HISTORY_ROUTE,

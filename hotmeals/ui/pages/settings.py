@@ -6,8 +6,8 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
-from hotmeals.ui.components.calendar_feed import calendar_feed_card
 from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.settings import (

@@ -1,5 +1,5 @@
-"""'Book several days' (issue 9, screen 2): ``many_days_panel()``, mounted by the Book meal
-screen's 'Book several days' tab (hotmeals/ui/pages/meal_detailed.py ``many_days_slot``).
+"""'Book several days': ``many_days_panel()``, the Book meal screen's second mode
+(hotmeals/ui/pages/meal_detailed.py).
 
 Phones first: one column of day cards, each with its checkbox, meal and size; from 768 px the
 day's controls sit on one line. Native checkboxes and selects with real labels (keyboard and
