@@ -1,4 +1,4 @@
-"""The cancel-reason fields of the screens that cancel (issue 10): the reason select and, for
+"""The cancel-reason fields of the screens that cancel: the reason select and, for
 Other, its text, with their errors (ids ``cancel-reason`` and ``cancel-other``, which the
 state's ``_ask_sure`` focuses)."""
 

@@ -31,7 +31,7 @@ def static(path: str) -> str:
 
 def brand(compact: bool = False) -> rx.Component:
     """The logo and name, a link home. ``compact``: narrow phones show the logo alone (the
-    signed-in header's cart, meals to cancel and account menu need the width; issue 20)."""
+    signed-in header's cart, meals to cancel and account menu need the width)."""
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),

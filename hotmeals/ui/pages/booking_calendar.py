@@ -40,7 +40,7 @@ def child_picker() -> rx.Component:
             margin_top="6px",
             class_name="hm-child-row",
         ),
-        # The chosen child's allergies, always in view while booking (issue 20).
+        # The chosen child's allergies, always in view while booking.
         rx.el.p(
             rx.icon("shield-alert", size=16, aria_hidden="true"),
             BookingState.child_marks,

@@ -150,7 +150,7 @@ def day_menu() -> rx.Component:
                 ),
                 rx.el.p(
                     # Two fixed icons, not one named by a Var: a Var name makes Lucide's
-                    # DynamicIcon import its map of every icon (37 KiB) on the page (issue 11).
+                    # DynamicIcon import its map of every icon (37 KiB) on the page.
                     rx.cond(
                         BookingState.selected_kind == "open",
                         rx.icon("clock", size=16, aria_hidden="true"),

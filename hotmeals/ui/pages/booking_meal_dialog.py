@@ -86,7 +86,7 @@ def _size_choice(portion: rx.Var) -> rx.Component:
 
 
 def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
-    """An option's or add-on's mark for the child, before the tap (issue 20)."""
+    """An option's or add-on's mark for the child, before the tap."""
     return rx.cond(
         item[key] != "",
         rx.el.span(
@@ -310,7 +310,7 @@ def _options() -> rx.Component:
         ),
         _quantity(),
         _note(),
-        # A standing order from this day (issue 26); not when adding to an existing order.
+        # A standing order from this day; not when adding to an existing order.
         rx.cond(BookingState.order_number == "", repeat_section()),
         rx.box(
             rx.el.p(t("ui.book.tiers"), class_name="hm-label"),
@@ -392,7 +392,7 @@ def meal_dialog() -> rx.Component:
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
                     rx.text(detail["vendor"], " · ", detail["day"], size="2", color=GRAY_11),
-                    # Who the meal is for, with the child's allergies (issue 20).
+                    # Who the meal is for, with the child's allergies.
                     rx.el.p(
                         rx.el.strong(BookingState.for_child, id="meal-for"),
                         rx.el.span(BookingState.child_marks, id="meal-child-marks"),

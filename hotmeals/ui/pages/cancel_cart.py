@@ -1,4 +1,4 @@
-"""/edit-profile/cancel-cart (issue 10, screen 3): the meals chosen for cancelling, by order,
+"""/edit-profile/cancel-cart: the meals chosen for cancelling, by order,
 with their quantities (one more, one less, remove), each order's refund and the total; a reason
 (or Other with its text); Confirm behind 'Are you sure?' → 'Order Cancelled' with the refund
 notice, the cart emptied and the header's count with it."""

@@ -1,4 +1,4 @@
-"""/edit-profile/cart (issue 9, screen 4): the meals waiting to be paid, grouped by child and
+"""/edit-profile/cart: the meals waiting to be paid, grouped by child and
 date, each with its size, options, add-ons, note and price; the quantity stepper; remove behind
 the 'Are you sure?' dialog; a line that cannot be paid any more is flagged with the reason.
 The empty cart shows the illustration and 'Book Meal'."""
@@ -28,7 +28,7 @@ COLON = t("checkout.colon")
 
 def line_details(line: CartLineView) -> rx.Component:
     return rx.vstack(
-        # Whom the meal is for, and its allergy mark for that child (issue 20).
+        # Whom the meal is for, and its allergy mark for that child.
         rx.text(line.for_child, size="2", weight="bold", class_name="hm-line-for"),
         rx.cond(
             line.allergy_text != "",

@@ -1,5 +1,5 @@
-"""/payment (issue 9, screen 7): header and footer hidden (spec §2). The order summary pays
-(issue 20: one Pay); this screen is the confirmation's address (``?order=HM-…``): the order
+"""/payment: header and footer hidden (spec §2). The order summary pays
+(its one Pay); this screen is the confirmation's address (``?order=HM-…``): the order
 number, the order's meals and charges and a link to the order. A parent who lands here
 directly gets the amount to pay, a saved card or Converge's Lightbox, a progress notice while
 the payment is confirmed and a decline's reason with the cart intact."""
@@ -131,7 +131,7 @@ def placed() -> rx.Component:
 
 
 def not_found() -> rx.Component:
-    """The address names no paid order of this parent's (issue 20)."""
+    """The address names no paid order of this parent's."""
     return rx.vstack(
         rx.text(CheckoutState.message, id="pay-notfound"),
         link_button(t("checkout.go_to_orders"), href=HISTORY_ROUTE, variant="soft"),

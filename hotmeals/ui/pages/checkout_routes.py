@@ -1,4 +1,4 @@
-"""The cart, order summary and payment screens and their routes (issue 9, screens 4-7);
+"""The cart, order summary and payment screens and their routes;
 ``register_checkout_pages(app)`` is called once from ``hotmeals/hotmeals.py``. All three are
 logged-in pages: the session is checked first."""
 

@@ -134,7 +134,7 @@ def history_table() -> rx.Component:
                         rx.table.column_header_cell(t("donate.col_school")),
                         rx.table.column_header_cell(t("donate.col_amount")),
                         rx.table.column_header_cell(t("donate.col_card")),
-                        rx.table.column_header_cell(t("receipt.view")),  # issue 26
+                        rx.table.column_header_cell(t("receipt.view")),
                     )
                 ),
                 rx.table.body(

@@ -124,7 +124,7 @@ def profile_step() -> rx.Component:
         rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
-        giveback_card(),  # issue 26: what the family's meals and donations gave this year
+        giveback_card(),  # what the family's meals and donations gave this year
         rx.flex(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
@@ -149,7 +149,7 @@ def profile_step() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            # No children: the one "Add a child" is the heading's button (issue 12).
+            # No children: the one "Add a child" is the heading's button.
             rx.card(rx.text(t("ui.profile.no_children")), width="100%"),
         ),
         delete_child_dialog(),

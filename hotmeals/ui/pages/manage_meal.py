@@ -1,4 +1,4 @@
-"""Manage one meal (issue 10, screen 5). /edit-profile/manage-meal-details: the upcoming
+"""Manage one meal. /edit-profile/manage-meal-details: the upcoming
 meals (GetMealsList); with ?id=<order line>: that meal (MealOrderDetail) with 'Cancel this
 meal' (a reason, then 'Are you sure?') and 'Move to another day' (the days of
 GetDatesForModifyMeal). /manage-confirm-order?id=&date= (and /manage-confirm-cart, the same

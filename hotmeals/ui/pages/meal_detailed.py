@@ -79,7 +79,7 @@ def meal_detailed() -> rx.Component:
                 on_language_change(BookingState.relang),
                 rx.heading(t("ui.book.title"), as_="h1", size="7"),
                 rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
-                standing_link(),  # the standing orders screen (issue 26)
+                standing_link(),  # the standing orders screen
                 rx.cond(
                     BookingState.loaded,
                     rx.cond(

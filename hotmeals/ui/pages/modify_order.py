@@ -1,4 +1,4 @@
-"""/edit-profile/modify-order?id=N (issue 10, screen 2): the order's meals, each with 'Remove'
+"""/edit-profile/modify-order?id=N: the order's meals, each with 'Remove'
 while before its cut-off, 'Add item' (the Book meal screen's child, calendar, menu and meal
 dialog, adding to this order: /add-item), the meals added, the difference (new total, to pay
 or to refund) and Confirm: a decrease is refunded at once, an increase paid with a saved card

@@ -1,4 +1,4 @@
-"""Modify an order and manage one meal (issue 10, screens 2 and 5) and their routes;
+"""Modify an order and manage one meal and their routes;
 ``register_order_change_pages(app)`` is called once from ``hotmeals/hotmeals.py``. All are
 logged-in pages: the session is checked first."""
 

@@ -1,8 +1,8 @@
-"""/edit-profile/order-details?id=N (issue 10, screens 1 and 4): the order's lines (child, date,
+"""/edit-profile/order-details?id=N: the order's lines (child, date,
 meal, size, options, add-ons, note, quantity, price, state), its charges with the total refund
 and each refund with its date; per line 'Add to cancel cart' (a quantity) while before its
 cut-off; 'Cancel order' with a reason behind 'Are you sure?'; per booked meal 'Repeat every
-<weekday>' (a standing order, issue 26)."""
+<weekday>' (a standing order)."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def order_line(line: DetailLine) -> rx.Component:
                         size="2",
                         class_name="hm-add-cancel",
                     ),
-                    # Issue 10 screen 5 (another helper): /edit-profile/manage-meal-details.
+                    # /edit-profile/manage-meal-details.
                     link_button(
                         rx.icon("calendar-cog", size=16, aria_hidden="true"),
                         t("orders_ui.manage_meal"),
@@ -109,7 +109,7 @@ def order_line(line: DetailLine) -> rx.Component:
                     rx.text(t("orders_ui.closed"), size="1", color=GRAY_11, class_name="hm-closed"),
                 ),
             ),
-            # Issue 26: a standing order from this booked meal (same child, meal and size).
+            # A standing order from this booked meal (same child, meal and size).
             rx.cond(
                 line.repeat_label != "",
                 rx.box(repeat_line_button(line.line_id, line.repeat_label), padding_top="4px"),
@@ -268,8 +268,7 @@ def details_content() -> rx.Component:
                 width="100%",
             ),
         ),
-        # Issue 10 screen 2 (another helper builds /edit-profile/modify-order); issue 26: the
-        # order's receipt.
+        # /edit-profile/modify-order, and the order's receipt.
         rx.flex(
             rx.cond(
                 OrderDetailState.can_cancel,
@@ -330,7 +329,7 @@ def details_content() -> rx.Component:
                 width="100%",
                 margin_top="8px",
             ),
-            # Charges that did not pay for this order, with their void (issue 21).
+            # Charges that did not pay for this order, with their void.
             rx.foreach(
                 OrderDetailState.voided_notes,
                 lambda note: rx.text(note, size="2", color=GRAY_11, margin_top="6px"),

@@ -1,4 +1,4 @@
-"""/edit-profile/order-history (issue 10, screen 1): the parent's paid orders in two tabs,
+"""/edit-profile/order-history: the parent's paid orders in two tabs,
 Future and Past; each with its number, delivery dates, ordered-on date, total items and total,
 and a link to its details. 'No data found' when a tab is empty."""
 

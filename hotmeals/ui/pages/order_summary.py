@@ -1,6 +1,6 @@
-"""/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
+"""/edit-profile/order-summary: the meals to pay, every charge line
 of spec §3 (``services.cart.priced_summary``), what the order gives back, the parent's promo
-codes with a code field, the optional donation, and the payment itself (issue 20: one Pay): the
+codes with a code field, the optional donation, and the payment itself: the
 parent's saved card (their default one chosen) or a new card in Converge's Lightbox, and
 'Pay $x.xx' (``CheckoutState.pay``); the confirmation then opens at /payment?order=HM-…."""
 
@@ -317,7 +317,7 @@ def giveback_section() -> rx.Component:
 
 
 def pay_bar() -> rx.Component:
-    """The payment's progress and the one Pay (issue 20), under the charges and the card
+    """The payment's progress and the one Pay, under the charges and the card
     choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
     beside Pay, always in view (it was 2.5 screens down)."""
     return rx.box(

@@ -1,5 +1,5 @@
-"""The order history, order details and cancel cart screens and their routes (issue 10,
-screens 1, 3 and 4); ``register_order_pages(app)`` is called once from ``hotmeals/hotmeals.py``.
+"""The order history, order details and cancel cart screens and their routes;
+``register_order_pages(app)`` is called once from ``hotmeals/hotmeals.py``.
 All are logged-in pages: the session is checked first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""/receipt?order=HM-000123 (&change=N), /receipt?donation=N (issue 26, item 6): a receipt made
+"""/receipt?order=HM-000123 (&change=N), /receipt?donation=N: a receipt made
 to be printed: the seller and its HST number, the receipt's number and date, whom it is for,
 the lines by child and date with each price as sold, the charges, the payment, the refunds and
 the give-back; "Print" (the browser's, with a print style that leaves only the receipt) and

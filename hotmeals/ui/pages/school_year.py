@@ -1,4 +1,4 @@
-"""/edit-profile/school-year: the start of the school year (issue 26, item 8). One child at a
+"""/edit-profile/school-year: the start of the school year. One child at a
 time: last year's class, this year's grade (one up offered), school and teacher, the
 allergies to review; or archive a child who left. ``register_school_year_pages(app)`` is
 called once from ``hotmeals/hotmeals.py``."""

@@ -124,7 +124,7 @@ def settings_menu() -> rx.Component:
             width="100%",
         ),
         rx.card(language_choice(), width="100%"),
-        calendar_feed_card(),  # issue 26: the family's private calendar link
+        calendar_feed_card(),  # the family's private calendar link
         spacing="4",
         width="100%",
     )

@@ -132,7 +132,7 @@ def sign_up_form() -> rx.Component:
             reset_on_submit=False,
             no_validate=True,
             width="100%",
-            # Never mounted again (issue 20): a remount once the tab's state arrived erased
+            # Never mounted again: a remount once the tab's state arrived erased
             # what the parent (or the browser's autofill) had typed in the first half second.
             # The kept values go into the fields still empty (SignUpState.enter).
             id="signup-form",

@@ -1,4 +1,4 @@
-"""/standing-orders (issue 26, item 4): the parent's standing orders on one screen, each with
+"""/standing-orders: the parent's standing orders on one screen, each with
 what it books, until when, its next date and what happened last, and Pause / Resume / End
 (End asks first). ``register_standing_pages(app)`` is called once from
 ``hotmeals/hotmeals.py``."""
