@@ -11,10 +11,9 @@ from hotmeals.ui.components.cancel_reason import reason_fields
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.pages.order_details import CARD
+from hotmeals.ui.components.panels import CARD, loading_spinner, totals_box
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -102,7 +101,7 @@ def sure_dialog() -> rx.Component:
 
 
 def footer() -> rx.Component:
-    return rx.box(
+    return totals_box(
         rx.vstack(
             rx.flex(
                 rx.text(t("orders_ui.total_refund"), weight="bold", size="3"),
@@ -126,11 +125,6 @@ def footer() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        padding="16px",
-        border_radius="12px",
-        background_color=rx.color("orange", 2),
-        border=f"1px solid {rx.color('orange', 6)}",
-        width="100%",
     )
 
 
@@ -162,40 +156,28 @@ def content() -> rx.Component:
                 id="cancel-cart-lines",
             ),
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def cancel_cart_page() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("orders_ui.cancel_cart_title"), as_="h1", size="7"),
-                rx.text(t("orders_ui.cancel_cart_intro"), color=GRAY_11),
-                rx.cond(
-                    CancelCartState.done_message != "",
-                    rx.box(
-                        notice(
-                            rx.fragment(
-                                rx.el.strong(CancelCartState.done_title),
-                                " ",
-                                CancelCartState.done_message,
-                            )
-                        ),
-                        id="cancel-cart-done",
-                        width="100%",
-                    ),
+    return parent_screen(
+        *screen_intro(t("orders_ui.cancel_cart_title"), t("orders_ui.cancel_cart_intro")),
+        rx.cond(
+            CancelCartState.done_message != "",
+            rx.box(
+                notice(
+                    rx.fragment(
+                        rx.el.strong(CancelCartState.done_title),
+                        " ",
+                        CancelCartState.done_message,
+                    )
                 ),
-                content(),
-                sure_dialog(),
-                on_language_change(CancelCartState.relang),
-                spacing="4",
+                id="cancel-cart-done",
                 width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
             ),
-            header=site_header(show_cart=True),
-        )
+        ),
+        content(),
+        sure_dialog(),
+        on_language_change(CancelCartState.relang),
     )

@@ -16,6 +16,7 @@ from hotmeals.ui.components.card_choice import (
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
+from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import back_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, summary_group
 from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
@@ -157,7 +158,7 @@ def payment_content() -> rx.Component:
                         spacing="3",
                     ),
                 ),
-                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                loading_spinner(),
             ),
         ),
     )

@@ -8,6 +8,7 @@ import reflex as rx
 from hotmeals.settings import get_settings
 from hotmeals.ui.components.forms import error_of, submit_button, text_area, text_field
 from hotmeals.ui.components.header import faq_list
+from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.state.contact import PREFIX, ContactState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.i18n import I18nState, t
@@ -95,8 +96,7 @@ def contact_form() -> rx.Component:
 def contact_step() -> rx.Component:
     s = get_settings()
     return rx.vstack(
-        rx.heading(t("ui.contact.title"), as_="h1", size="7"),
-        rx.text(t("ui.contact.intro"), color=rx.color("gray", 11)),
+        *screen_intro(t("ui.contact.title"), t("ui.contact.intro")),
         rx.flex(
             rx.link(
                 rx.icon("phone", size=16, aria_hidden="true"),

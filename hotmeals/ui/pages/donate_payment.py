@@ -7,8 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import select_field, status_notice, text_field
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
 
@@ -168,25 +167,15 @@ def history_table() -> rx.Component:
 
 
 def donate_payment() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("donate.title"), as_="h1", size="7"),
-                rx.text(t("donate.intro"), color=rx.color("gray", 11)),
-                donate_form(),
-                rx.link(
-                    t("donate.manage_cards"),
-                    href="/edit-profile/payment-methods",
-                    id="manage-cards",
-                ),
-                history_table(),
-                spacing="5",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(),
-        )
+    return parent_screen(
+        *screen_intro(t("donate.title"), t("donate.intro")),
+        donate_form(),
+        rx.link(
+            t("donate.manage_cards"),
+            href="/edit-profile/payment-methods",
+            id="manage-cards",
+        ),
+        history_table(),
+        spacing="5",
+        show_cart=False,
     )

@@ -14,7 +14,9 @@ from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.pages.modify_order import GRAY_11, _frame, back, progress
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.modify_order import GRAY_11, back, progress
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
 
@@ -72,8 +74,7 @@ def _meal_item(meal: rx.Var) -> rx.Component:
 
 def meal_list() -> rx.Component:
     return rx.vstack(
-        rx.heading(t("ui.manage.list_title"), as_="h1", size="7"),
-        rx.text(t("ui.manage.list_intro"), color=GRAY_11),
+        *screen_intro(t("ui.manage.list_title"), t("ui.manage.list_intro")),
         rx.cond(
             S.meals.length() > 0,
             rx.el.ul(
@@ -226,12 +227,12 @@ def _body(content: rx.Component) -> rx.Component:
             ),
             content,
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def manage_meal() -> rx.Component:
-    return _frame(
+    return parent_screen(
         rx.cond(S.view != "list", back(MANAGE_ROUTE, "ui.manage.back_list", "back-list")),
         _body(rx.cond(S.view == "list", meal_list(), one_meal())),
         confirm_dialog(
@@ -309,7 +310,7 @@ def confirm_content() -> rx.Component:
 
 
 def manage_confirm() -> rx.Component:
-    return _frame(
+    return parent_screen(
         back(S.back_link, "ui.manage.back_meal", "back-meal"),
         _body(confirm_content()),
         on_language_change(S.relang),

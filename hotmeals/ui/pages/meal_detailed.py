@@ -9,8 +9,9 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.booking_calendar import calendar, child_picker
 from hotmeals.ui.pages.booking_day_menu import day_menu
 from hotmeals.ui.pages.booking_many_days import many_days_panel
@@ -72,41 +73,30 @@ def no_children() -> rx.Component:
 
 
 def meal_detailed() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                # The language changed: reload what the services wrote in the old one.
-                on_language_change(BookingState.relang),
-                rx.heading(t("ui.book.title"), as_="h1", size="7"),
-                rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
-                standing_link(),  # the standing orders screen
-                rx.cond(
-                    BookingState.loaded,
+    return parent_screen(
+        # The language changed: reload what the services wrote in the old one.
+        on_language_change(BookingState.relang),
+        *screen_intro(t("ui.book.title"), t("ui.book.intro")),
+        standing_link(),  # the standing orders screen
+        rx.cond(
+            BookingState.loaded,
+            rx.cond(
+                BookingState.kids.length() > 0,
+                rx.vstack(
+                    child_picker(),
+                    mode_tabs(),
                     rx.cond(
-                        BookingState.kids.length() > 0,
-                        rx.vstack(
-                            child_picker(),
-                            mode_tabs(),
-                            rx.cond(
-                                BookingState.mode == "many",
-                                many_days_panel(),
-                                one_day(),
-                            ),
-                            spacing="4",
-                            width="100%",
-                        ),
-                        no_children(),
+                        BookingState.mode == "many",
+                        many_days_panel(),
+                        one_day(),
                     ),
-                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                    spacing="4",
+                    width="100%",
                 ),
-                meal_dialog(),
-                spacing="4",
-                width="100%",
-                max_width=MAX_WIDTH,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                no_children(),
             ),
-            header=site_header(show_cart=True),
-        )
+            loading_spinner(),
+        ),
+        meal_dialog(),
+        max_width=MAX_WIDTH,
     )

@@ -11,8 +11,9 @@ import reflex as rx
 from hotmeals.ui.components.card_choice import card_choice, payment_progress
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.booking_calendar import calendar, child_picker
 from hotmeals.ui.pages.booking_day_menu import day_menu
 from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
@@ -247,37 +248,17 @@ def modify_content() -> rx.Component:
     )
 
 
-def _frame(*children: rx.Component, max_width: str = "720px") -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                *children,
-                spacing="4",
-                width="100%",
-                max_width=max_width,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(show_cart=True),
-        )
-    )
-
-
 def modify_order() -> rx.Component:
-    return _frame(
+    return parent_screen(
         back(S.order_link, "ui.change.back_order", "back-order"),
         rx.cond(
             S.loaded,
             rx.cond(
                 S.missing != "",
-                rx.vstack(
-                    rx.heading(t("ui.change.title"), as_="h1", size="7"),
-                    rx.text(S.missing, id="change-missing", color=GRAY_11),
-                ),
+                missing_notice(t("ui.change.title"), S.missing, "change-missing"),
                 modify_content(),
             ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            loading_spinner(),
         ),
         on_language_change(S.relang),
     )
@@ -285,7 +266,7 @@ def modify_order() -> rx.Component:
 
 def add_item() -> rx.Component:
     """The Book meal pieces (child, calendar, day menu, meal dialog) adding to the order."""
-    return _frame(
+    return parent_screen(
         back(S.order_link, "ui.change.back_modify", "back-modify"),
         rx.heading(t("ui.change.add_title"), " ", S.number, as_="h1", size="7"),
         rx.cond(
@@ -307,7 +288,7 @@ def add_item() -> rx.Component:
                     spacing="4",
                     width="100%",
                 ),
-                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                loading_spinner(),
             ),
         ),
         meal_dialog(),

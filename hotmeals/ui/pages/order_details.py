@@ -12,9 +12,9 @@ from hotmeals.ui.components.cancel_reason import reason_fields
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import detail, line_heading
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.panels import CARD, GRID_LIST, loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
@@ -26,13 +26,6 @@ from hotmeals.ui.state.orders import (
 )
 
 GRAY_11 = rx.color("gray", 11)
-CARD = {
-    "padding": "14px",
-    "border": f"1px solid {rx.color('gray', 6)}",
-    "border_radius": "10px",
-    "background_color": rx.color("gray", 1),
-    "width": "100%",
-}
 
 
 def state_badge(line: DetailLine) -> rx.Component:
@@ -295,13 +288,7 @@ def details_content() -> rx.Component:
         rx.el.ul(
             rx.foreach(OrderDetailState.lines, order_line),
             id="order-lines",
-            style={
-                "display": "grid",
-                "gap": "12px",
-                "padding": "0",
-                "margin": "0",
-                "width": "100%",
-            },
+            style=GRID_LIST,
         ),
         rx.el.section(
             rx.heading(t("orders_ui.charges"), as_="h2", size="4", margin_bottom="8px"),
@@ -344,43 +331,33 @@ def details_content() -> rx.Component:
 
 
 def order_details() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.box(
-                    link_button(
-                        rx.icon("arrow-left", size=16, aria_hidden="true"),
-                        t("orders_ui.back_history"),
-                        href=HISTORY_ROUTE,
-                        id_="back-history",
-                        variant="ghost",
-                        size="2",
-                    ),
-                ),
-                rx.cond(
-                    OrderDetailState.loaded,
-                    rx.cond(
-                        OrderDetailState.missing != "",
-                        rx.vstack(
-                            rx.heading(t("title.order_details"), as_="h1", size="7"),
-                            rx.text(OrderDetailState.missing, id="order-missing", color=GRAY_11),
-                            width="100%",
-                        ),
-                        details_content(),
-                    ),
-                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
-                ),
-                add_dialog(),
-                sure_dialog(),
-                repeat_line_dialog(),
-                on_language_change(OrderDetailState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+    return parent_screen(
+        rx.box(
+            link_button(
+                rx.icon("arrow-left", size=16, aria_hidden="true"),
+                t("orders_ui.back_history"),
+                href=HISTORY_ROUTE,
+                id_="back-history",
+                variant="ghost",
+                size="2",
             ),
-            header=site_header(show_cart=True),
-        )
+        ),
+        rx.cond(
+            OrderDetailState.loaded,
+            rx.cond(
+                OrderDetailState.missing != "",
+                missing_notice(
+                    t("title.order_details"),
+                    OrderDetailState.missing,
+                    "order-missing",
+                    width="100%",
+                ),
+                details_content(),
+            ),
+            loading_spinner(),
+        ),
+        add_dialog(),
+        sure_dialog(),
+        repeat_line_dialog(),
+        on_language_change(OrderDetailState.relang),
     )

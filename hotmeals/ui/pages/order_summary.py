@@ -17,8 +17,8 @@ from hotmeals.ui.components.card_choice import (
 )
 from hotmeals.ui.components.forms import label, link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import back_link, parent_only
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import back_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
     DONATION_CHOICES,
@@ -451,29 +451,19 @@ def summary_content() -> rx.Component:
                 link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
                 spacing="3",
             ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            loading_spinner(),
         ),
     )
 
 
 def order_summary() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                back_link(CART_ROUTE, "checkout.back_to_cart"),
-                rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
-                rx.text(t("checkout.summary_intro"), color=GRAY_11),
-                summary_content(),
-                on_language_change(CartState.relang),
-                on_language_change(CheckoutState.relang),
-                spacing="3",
-                width="100%",
-                max_width="1040px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-                class_name="hm-summary-page",
-            ),
-            header=site_header(show_cart=True),
-        )
+    return parent_screen(
+        back_link(CART_ROUTE, "checkout.back_to_cart"),
+        *screen_intro(t("checkout.summary_title"), t("checkout.summary_intro")),
+        summary_content(),
+        on_language_change(CartState.relang),
+        on_language_change(CheckoutState.relang),
+        spacing="3",
+        max_width="1040px",
+        class_name="hm-summary-page",
     )

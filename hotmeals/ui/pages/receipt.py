@@ -10,9 +10,9 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.links import mark_ready
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.calendar_receipts import (
     RECEIPT_ROUTE,
@@ -252,38 +252,21 @@ def receipt_actions() -> rx.Component:
 
 
 def receipt_page() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.el.style(PRINT_CSS),
-                rx.cond(
-                    ReceiptState.loaded,
-                    rx.cond(
-                        ReceiptState.missing != "",
-                        rx.vstack(
-                            rx.heading(t("receipt.view"), as_="h1", size="7"),
-                            rx.text(ReceiptState.missing, id="receipt-missing", color=GRAY_11),
-                            width="100%",
-                        ),
-                        rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
-                    ),
-                    rx.center(
-                        rx.spinner(size="3"),
-                        rx.text(t("receipt.loading"), class_name="sr-only"),
-                        padding="32px",
-                        width="100%",
-                    ),
+    return parent_screen(
+        rx.el.style(PRINT_CSS),
+        rx.cond(
+            ReceiptState.loaded,
+            rx.cond(
+                ReceiptState.missing != "",
+                missing_notice(
+                    t("receipt.view"), ReceiptState.missing, "receipt-missing", width="100%"
                 ),
-                on_language_change(ReceiptState.relang),
-                spacing="4",
-                width="100%",
-                max_width="760px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
             ),
-            header=site_header(show_cart=True),
-        )
+            loading_spinner(rx.text(t("receipt.loading"), class_name="sr-only")),
+        ),
+        on_language_change(ReceiptState.relang),
+        max_width="760px",
     )
 
 

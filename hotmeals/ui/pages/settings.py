@@ -7,6 +7,7 @@ import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
 from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
@@ -164,8 +165,7 @@ def _switch(kind: str) -> rx.Component:
 def notifications_panel() -> rx.Component:
     return rx.vstack(
         _back_to_settings(),
-        rx.heading(t("ui.settings.notifications"), as_="h1", size="7"),
-        rx.text(t("ui.settings.notifications_intro"), color=rx.color("gray", 11)),
+        *screen_intro(t("ui.settings.notifications"), t("ui.settings.notifications_intro")),
         rx.card(
             rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0", width="100%"),
             width="100%",

@@ -11,9 +11,9 @@ from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.links import mark_ready
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingState
@@ -92,13 +92,7 @@ def standing_card(row: StandingRow) -> rx.Component:
         ),
         class_name="hm-standing-card",
         custom_attrs={"data-standing-id": row.id, "data-status": row.status},
-        style={
-            "padding": "14px",
-            "border": f"1px solid {rx.color('gray', 6)}",
-            "border_radius": "10px",
-            "background_color": rx.color("gray", 1),
-            "list_style": "none",
-        },
+        style=LIST_CARD,
     )
 
 
@@ -110,13 +104,7 @@ def standing_list() -> rx.Component:
             rx.el.ul(
                 rx.foreach(StandingState.rows, standing_card),
                 id="standing-list",
-                style={
-                    "display": "grid",
-                    "gap": "12px",
-                    "padding": "0",
-                    "margin": "0",
-                    "width": "100%",
-                },
+                style=GRID_LIST,
             ),
             rx.center(
                 rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
@@ -125,46 +113,34 @@ def standing_list() -> rx.Component:
                 width="100%",
             ),
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def standing_orders() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("standing_ui.title"), as_="h1", size="7"),
-                rx.text(t("standing_ui.intro"), color=GRAY_11),
-                link_button(
-                    rx.icon("utensils", size=16, aria_hidden="true"),
-                    t("standing_ui.book_link"),
-                    href=BOOK_MEAL_ROUTE,
-                    size="2",
-                    variant="soft",
-                    id_="standing-book",
-                ),
-                standing_list(),
-                confirm_dialog(
-                    title=t("standing_ui.end_title"),
-                    description=t("standing_ui.end_text"),
-                    cancel_label=t("standing_ui.end_cancel"),
-                    confirm_label=t("standing_ui.end"),
-                    open_=StandingState.end_open,
-                    on_open_change=StandingState.set_end_open,
-                    on_confirm=StandingState.confirm_end,
-                    busy=StandingState.busy_id != "",
-                    confirm_id="standing-end-confirm",
-                ),
-                on_language_change(StandingState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(show_cart=True),
-        )
+    return parent_screen(
+        *screen_intro(t("standing_ui.title"), t("standing_ui.intro")),
+        link_button(
+            rx.icon("utensils", size=16, aria_hidden="true"),
+            t("standing_ui.book_link"),
+            href=BOOK_MEAL_ROUTE,
+            size="2",
+            variant="soft",
+            id_="standing-book",
+        ),
+        standing_list(),
+        confirm_dialog(
+            title=t("standing_ui.end_title"),
+            description=t("standing_ui.end_text"),
+            cancel_label=t("standing_ui.end_cancel"),
+            confirm_label=t("standing_ui.end"),
+            open_=StandingState.end_open,
+            on_open_change=StandingState.set_end_open,
+            on_confirm=StandingState.confirm_end,
+            busy=StandingState.busy_id != "",
+            confirm_id="standing-end-confirm",
+        ),
+        on_language_change(StandingState.relang),
     )
 
 
