@@ -243,3 +243,25 @@ def link_button(*children: Any, href: str, id_: str | None = None, **button_prop
     if id_:
         link_props["id"] = id_
     return rx.button(ReactRouterLink.create(*children, **link_props), as_child=True, **button_props)
+
+
+def server_form(
+    *children: Any, on_submit: Any, spacing: str = "4", align: str | None = None, **form_props: Any
+) -> rx.Component:
+    """A form the server checks: no browser validation and no reset (the state keeps what was
+    typed), its fields in one column."""
+    column: dict[str, Any] = {"spacing": spacing, "width": "100%"}
+    if align is not None:
+        column["align"] = align
+    return rx.form(
+        rx.vstack(*children, **column),
+        on_submit=on_submit,
+        reset_on_submit=False,
+        no_validate=True,
+        **form_props,
+    )
+
+
+def icon_button(icon_name: str, *children: Any, icon_size: int = 16, **props: Any) -> rx.Component:
+    """A button whose icon comes before its words (the icon hidden from screen readers)."""
+    return rx.button(rx.icon(icon_name, size=icon_size, aria_hidden="true"), *children, **props)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
 from hotmeals.ui.components.screens import screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.state.i18n import t
@@ -26,33 +26,27 @@ def _back() -> rx.Component:
 def email_step() -> rx.Component:
     return rx.box(
         screen_heading(t("ui.reset.title"), t("ui.reset.subtitle")),
-        rx.form(
-            rx.vstack(
-                text_field(
-                    RESET_PREFIX + "email",
-                    "email",
-                    t("ui.field.email"),
-                    error_of(ForgotState.errors, "email"),
-                    input_type="email",
-                    auto_complete="email",
-                    input_mode="email",
-                    on_blur=ForgotState.blur_email,
-                    default_value=ForgotState.email,  # what sign-in had typed
-                ),
-                submit_button(
-                    t("ui.reset.send_code"),
-                    ForgotState.busy,
-                    t("ui.common.please_wait"),
-                    id="reset-send",
-                ),
-                _back(),
-                spacing="4",
-                width="100%",
-                align="start",
+        server_form(
+            text_field(
+                RESET_PREFIX + "email",
+                "email",
+                t("ui.field.email"),
+                error_of(ForgotState.errors, "email"),
+                input_type="email",
+                auto_complete="email",
+                input_mode="email",
+                on_blur=ForgotState.blur_email,
+                default_value=ForgotState.email,  # what sign-in had typed
             ),
+            submit_button(
+                t("ui.reset.send_code"),
+                ForgotState.busy,
+                t("ui.common.please_wait"),
+                id="reset-send",
+            ),
+            _back(),
             on_submit=ForgotState.send_code,
-            reset_on_submit=False,
-            no_validate=True,
+            align="start",
         ),
     )
 
@@ -60,39 +54,33 @@ def email_step() -> rx.Component:
 def new_password_step() -> rx.Component:
     return rx.box(
         screen_heading(t("ui.reset.new_title"), t("ui.reset.new_subtitle")),
-        rx.form(
-            rx.vstack(
-                text_field(
-                    RESET_PREFIX + "password",
-                    "password",
-                    t("ui.field.new_password"),
-                    error_of(ForgotState.errors, "password"),
-                    input_type="password",
-                    auto_complete="new-password",
-                    hint=t("ui.field.password_hint"),
-                ),
-                text_field(
-                    RESET_PREFIX + "confirm_password",
-                    "confirm_password",
-                    t("ui.field.confirm_password"),
-                    error_of(ForgotState.errors, "confirm_password"),
-                    input_type="password",
-                    auto_complete="new-password",
-                ),
-                submit_button(
-                    t("ui.reset.save"),
-                    ForgotState.busy,
-                    t("ui.common.please_wait"),
-                    id="reset-save",
-                ),
-                _back(),
-                spacing="4",
-                width="100%",
-                align="start",
+        server_form(
+            text_field(
+                RESET_PREFIX + "password",
+                "password",
+                t("ui.field.new_password"),
+                error_of(ForgotState.errors, "password"),
+                input_type="password",
+                auto_complete="new-password",
+                hint=t("ui.field.password_hint"),
             ),
+            text_field(
+                RESET_PREFIX + "confirm_password",
+                "confirm_password",
+                t("ui.field.confirm_password"),
+                error_of(ForgotState.errors, "confirm_password"),
+                input_type="password",
+                auto_complete="new-password",
+            ),
+            submit_button(
+                t("ui.reset.save"),
+                ForgotState.busy,
+                t("ui.common.please_wait"),
+                id="reset-save",
+            ),
+            _back(),
             on_submit=ForgotState.save_password,
-            reset_on_submit=False,
-            no_validate=True,
+            align="start",
         ),
     )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
-from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
 from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -203,28 +203,22 @@ def change_password_panel() -> rx.Component:
         _back_to_settings(),
         rx.heading(t("ui.settings.password"), as_="h1", size="7"),
         rx.card(
-            rx.form(
-                rx.vstack(
-                    field("current_password", "ui.field.current_password", "current-password"),
-                    field(
-                        "new_password",
-                        "ui.field.new_password",
-                        "new-password",
-                        t("ui.field.password_hint"),
-                    ),
-                    field("confirm_password", "ui.field.confirm_password", "new-password"),
-                    submit_button(
-                        t("ui.settings.password_submit"),
-                        ChangePasswordState.busy,
-                        t("ui.common.saving"),
-                        id="password-submit",
-                    ),
-                    spacing="4",
-                    width="100%",
+            server_form(
+                field("current_password", "ui.field.current_password", "current-password"),
+                field(
+                    "new_password",
+                    "ui.field.new_password",
+                    "new-password",
+                    t("ui.field.password_hint"),
+                ),
+                field("confirm_password", "ui.field.confirm_password", "new-password"),
+                submit_button(
+                    t("ui.settings.password_submit"),
+                    ChangePasswordState.busy,
+                    t("ui.common.saving"),
+                    id="password-submit",
                 ),
                 on_submit=ChangePasswordState.submit,
-                reset_on_submit=False,
-                no_validate=True,
             ),
             width="100%",
             max_width="520px",
