@@ -10,10 +10,9 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.calendar_receipts import (
     RECEIPT_ROUTE,
     MoneyRow,
@@ -21,7 +20,6 @@ from hotmeals.ui.state.calendar_receipts import (
     ReceiptState,
 )
 from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.toasts import leave_screen
 
 GRAY_11 = rx.color("gray", 11)
 # Printing leaves only the receipt: no header, footer, banner, buttons or toasts; black on white.
@@ -271,10 +269,5 @@ def receipt_page() -> rx.Component:
 
 
 def register_receipt_pages(app: rx.App) -> None:
-    app.add_page(
-        receipt_page,
-        route=RECEIPT_ROUTE,
-        title=t("receipt.view"),
-        on_load=[leave_screen(), AuthState.require_parent, ReceiptState.load],
-    )
-    mark_ready(RECEIPT_ROUTE)
+    add = parent_pages(app)
+    add(receipt_page, RECEIPT_ROUTE, "receipt.view", ReceiptState.load)

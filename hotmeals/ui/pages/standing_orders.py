@@ -11,13 +11,11 @@ from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingState
-from hotmeals.ui.state.toasts import leave_screen
 
 GRAY_11 = rx.color("gray", 11)
 
@@ -145,10 +143,5 @@ def standing_orders() -> rx.Component:
 
 
 def register_standing_pages(app: rx.App) -> None:
-    app.add_page(
-        standing_orders,
-        route=STANDING_ROUTE,
-        title=t("title.standing_orders"),
-        on_load=[leave_screen(), AuthState.require_parent, StandingState.load],
-    )
-    mark_ready(STANDING_ROUTE)
+    add = parent_pages(app)
+    add(standing_orders, STANDING_ROUTE, "title.standing_orders", StandingState.load)
