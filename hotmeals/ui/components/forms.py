@@ -265,3 +265,34 @@ def server_form(
 def icon_button(icon_name: str, *children: Any, icon_size: int = 16, **props: Any) -> rx.Component:
     """A button whose icon comes before its words (the icon hidden from screen readers)."""
     return rx.button(rx.icon(icon_name, size=icon_size, aria_hidden="true"), *children, **props)
+
+
+def radio_card(
+    value: Any,
+    id_: Any,
+    text: rx.Component,
+    *,
+    class_name: str | None = None,
+    gap: str = "8px",
+    min_height: str = "44px",
+    padding_x: str = "12px",
+    **props: Any,
+) -> rx.Component:
+    """One radio of a radio group as a bordered row that is its own label (the whole row is
+    the tap target)."""
+    named = {"class_name": class_name} if class_name is not None else {}
+    return rx.el.label(
+        rx.radio_group.item(value=value, id=id_),
+        text,
+        html_for=id_,
+        **named,
+        display="flex",
+        align_items="center",
+        gap=gap,
+        min_height=min_height,
+        padding_x=padding_x,
+        border=f"1px solid {rx.color('gray', 7)}",
+        border_radius="8px",
+        cursor="pointer",
+        **props,
+    )

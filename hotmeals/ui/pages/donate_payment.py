@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import select_field, status_notice, text_field
+from hotmeals.ui.components.forms import radio_card, select_field, status_notice, text_field
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
@@ -22,20 +22,8 @@ STATUS_KIND = {
 
 
 def _choice(value: str, label_key: str) -> rx.Component:
-    return rx.el.label(
-        rx.radio_group.item(value=value, id=f"donate-amount-{value}"),
-        rx.text(t(label_key), size="3", weight="medium"),
-        html_for=f"donate-amount-{value}",
-        class_name="hm-choice",
-        display="flex",
-        align_items="center",
-        gap="8px",
-        min_height="44px",
-        padding_x="12px",
-        border=f"1px solid {rx.color('gray', 7)}",
-        border_radius="8px",
-        cursor="pointer",
-    )
+    text = rx.text(t(label_key), size="3", weight="medium")
+    return radio_card(value, f"donate-amount-{value}", text, class_name="hm-choice")
 
 
 def amount_choice() -> rx.Component:

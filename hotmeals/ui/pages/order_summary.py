@@ -15,7 +15,7 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import label, link_button, once_attrs
+from hotmeals.ui.components.forms import label, link_button, once_attrs, radio_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import back_link, parent_screen, screen_intro
@@ -259,22 +259,9 @@ def promo_section() -> rx.Component:
 
 def donation_section() -> rx.Component:
     def item(value: str) -> rx.Component:
-        return rx.el.label(
-            rx.radio_group.item(value=value, id=f"donation-{value}"),
-            rx.text(
-                t("checkout.donation_none" if value == "0" else f"checkout.donation_{value}"),
-                size="2",
-            ),
-            html_for=f"donation-{value}",
-            display="flex",
-            align_items="center",
-            gap="6px",
-            min_height="44px",
-            padding_x="10px",
-            border=f"1px solid {rx.color('gray', 7)}",
-            border_radius="8px",
-            cursor="pointer",
-        )
+        key = "checkout.donation_none" if value == "0" else f"checkout.donation_{value}"
+        text = rx.text(t(key), size="2")
+        return radio_card(value, f"donation-{value}", text, gap="6px", padding_x="10px")
 
     return rx.card(
         rx.vstack(
