@@ -296,3 +296,25 @@ def radio_card(
         cursor="pointer",
         **props,
     )
+
+
+def busy_button(
+    *label: Any,
+    icon: rx.Component,
+    busy: Any,
+    turn: Any,
+    on_click: Any,
+    disabled: Any = None,
+    **props: Any,
+) -> rx.Component:
+    """The button that commits a change or a payment: a spinner in place of its ``icon`` and
+    aria-busy while ``busy``, one tap per ``turn`` (``once_attrs``); disabled while busy unless
+    ``disabled`` says more."""
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), icon),
+        *label,
+        on_click=on_click,
+        disabled=busy if disabled is None else disabled,
+        **props,
+        custom_attrs={**once_attrs(turn), "aria-busy": rx.cond(busy, "true", "false")},
+    )

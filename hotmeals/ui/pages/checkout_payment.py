@@ -13,7 +13,7 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.panels import loading_spinner
@@ -53,24 +53,17 @@ def pay_form() -> rx.Component:
         ),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
-        rx.button(
-            rx.cond(
-                CheckoutState.busy,
-                rx.spinner(size="2"),
-                rx.icon("lock", size=16, aria_hidden="true"),
-            ),
+        busy_button(
             t("checkout.pay"),
             " ",
             CheckoutState.total,
+            icon=rx.icon("lock", size=16, aria_hidden="true"),
+            busy=CheckoutState.busy,
+            turn=CheckoutState.turn,
             on_click=CheckoutState.pay,
-            disabled=CheckoutState.busy,
             size="3",
             width="100%",
             id="pay-submit",
-            custom_attrs={
-                **once_attrs(CheckoutState.turn),
-                "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
-            },
         ),
         rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
         spacing="4",

@@ -12,7 +12,7 @@ import reflex as rx
 from hotmeals.ui.components.cancel_reason import reason_fields
 from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
@@ -290,18 +290,15 @@ def confirm_content() -> rx.Component:
                 id_="move-view-order",
                 size="3",
             ),
-            rx.button(
-                rx.cond(S.busy, rx.spinner(size="2"), rx.icon("calendar-check", size=16)),
+            busy_button(
                 t("ui.manage.confirm_move"),
+                icon=rx.icon("calendar-check", size=16),
+                busy=S.busy,
+                turn=S.turn,
                 on_click=S.confirm_move,
-                disabled=S.busy,
                 size="3",
                 width="100%",
                 id="move-confirm",
-                custom_attrs={
-                    **once_attrs(S.turn),
-                    "aria-busy": rx.cond(S.busy, "true", "false"),
-                },
             ),
         ),
         spacing="4",

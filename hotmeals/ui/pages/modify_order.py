@@ -9,7 +9,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.card_choice import card_choice, payment_progress
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.panels import loading_spinner
@@ -52,6 +52,18 @@ def progress(state, id_: str) -> rx.Component:
     return payment_progress(state, STATUS_KIND, id_)
 
 
+def _undo_button(step_id: rx.Var, id_: rx.Var) -> rx.Component:
+    return rx.button(
+        rx.icon("undo-2", size=16, aria_hidden="true"),
+        t("ui.change.undo"),
+        on_click=S.undo(step_id),
+        disabled=S.busy,
+        variant="soft",
+        size="2",
+        id=id_,
+    )
+
+
 def _line(line: rx.Var) -> rx.Component:
     removing = line["removing"] != ""
     return rx.el.li(
@@ -82,15 +94,7 @@ def _line(line: rx.Var) -> rx.Component:
             rx.spacer(),
             rx.cond(
                 removing,
-                rx.button(
-                    rx.icon("undo-2", size=16, aria_hidden="true"),
-                    t("ui.change.undo"),
-                    on_click=S.undo(line["undo"]),
-                    disabled=S.busy,
-                    variant="soft",
-                    size="2",
-                    id="undo-line-" + line["id"],
-                ),
+                _undo_button(line["undo"], "undo-line-" + line["id"]),
                 rx.cond(
                     line["can_remove"] != "",
                     rx.button(
@@ -145,15 +149,7 @@ def _added(step: rx.Var) -> rx.Component:
                 align="start",
             ),
             rx.spacer(),
-            rx.button(
-                rx.icon("undo-2", size=16, aria_hidden="true"),
-                t("ui.change.undo"),
-                on_click=S.undo(step["id"]),
-                disabled=S.busy,
-                variant="soft",
-                size="2",
-                id="undo-added-" + step["id"],
-            ),
+            _undo_button(step["id"], "undo-added-" + step["id"]),
             gap="12px",
             align="center",
             wrap="wrap",
@@ -229,18 +225,16 @@ def modify_content() -> rx.Component:
         progress(S, "change-status"),
         rx.cond(
             S.has_changes,
-            rx.button(
-                rx.cond(S.busy, rx.spinner(size="2"), rx.icon("check", size=16)),
+            busy_button(
                 t("ui.change.confirm"),
+                icon=rx.icon("check", size=16),
+                busy=S.busy,
+                turn=S.turn,
                 on_click=S.confirm,
                 disabled=S.busy | ~S.can_confirm,
                 size="3",
                 width="100%",
                 id="change-confirm",
-                custom_attrs={
-                    **once_attrs(S.turn),
-                    "aria-busy": rx.cond(S.busy, "true", "false"),
-                },
             ),
         ),
         spacing="4",

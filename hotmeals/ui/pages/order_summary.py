@@ -15,7 +15,7 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import label, link_button, once_attrs, radio_card
+from hotmeals.ui.components.forms import busy_button, label, link_button, radio_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import back_link, parent_screen, screen_intro
@@ -318,24 +318,17 @@ def pay_bar() -> rx.Component:
                 spacing="0",
                 class_name="hm-pay-bar-total",
             ),
-            rx.button(
-                rx.cond(
-                    CheckoutState.busy,
-                    rx.spinner(size="2"),
-                    rx.icon("lock", size=16, aria_hidden="true"),
-                ),
+            busy_button(
                 t("checkout.pay"),
                 " ",
                 CartState.charges["total_pay"],
+                icon=rx.icon("lock", size=16, aria_hidden="true"),
+                busy=CheckoutState.busy,
+                turn=CheckoutState.turn,
                 on_click=CheckoutState.pay,
-                disabled=CheckoutState.busy,
                 size="3",
                 flex="1",
                 id="summary-pay",
-                custom_attrs={
-                    **once_attrs(CheckoutState.turn),
-                    "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
-                },
             ),
             align="center",
             gap="12px",
