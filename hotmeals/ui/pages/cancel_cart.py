@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
@@ -86,17 +85,12 @@ def cancel_group(group: CancelGroupView) -> rx.Component:
 
 
 def sure_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("orders_ui.sure_title"),
-        description=t("orders_ui.sure_cart"),
-        cancel_label=t("orders_ui.sure_no"),
-        confirm_label=t("orders_ui.sure_yes"),
-        open_=CancelCartState.sure_open,
-        on_open_change=CancelCartState.set_sure_open,
+    return cancel_sure_dialog(
+        CancelCartState,
+        t("orders_ui.sure_cart"),
         on_confirm=CancelCartState.confirm,
         busy=CancelCartState.confirming,
         confirm_id="confirm-cancel-cart",
-        turn=CancelCartState.turn,
     )
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.card_choice import card_choice
-from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
@@ -235,17 +234,13 @@ def manage_meal() -> rx.Component:
     return parent_screen(
         rx.cond(S.view != "list", back(MANAGE_ROUTE, "ui.manage.back_list", "back-list")),
         _body(rx.cond(S.view == "list", meal_list(), one_meal())),
-        confirm_dialog(
-            title=t("orders_ui.sure_title"),
-            description=t("ui.manage.sure_text"),
-            cancel_label=t("orders_ui.sure_no"),
-            confirm_label=t("ui.manage.sure_yes"),
-            open_=S.sure_open,
-            on_open_change=S.set_sure_open,
+        cancel_sure_dialog(
+            S,
+            t("ui.manage.sure_text"),
             on_confirm=S.confirm_cancel,
             busy=S.busy,
             confirm_id="manage-sure-yes",
-            turn=S.turn,
+            confirm_label=t("ui.manage.sure_yes"),
         ),
         on_language_change(S.relang),
     )

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import detail, line_heading
@@ -215,17 +214,12 @@ def cancel_order_box() -> rx.Component:
 
 
 def sure_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("orders_ui.sure_title"),
-        description=OrderDetailState.sure_text,
-        cancel_label=t("orders_ui.sure_no"),
-        confirm_label=t("orders_ui.sure_yes"),
-        open_=OrderDetailState.sure_open,
-        on_open_change=OrderDetailState.set_sure_open,
+    return cancel_sure_dialog(
+        OrderDetailState,
+        OrderDetailState.sure_text,
         on_confirm=OrderDetailState.confirm_cancel_order,
         busy=OrderDetailState.cancelling,
         confirm_id="confirm-cancel-order",
-        turn=OrderDetailState.turn,
     )
 
 
