@@ -318,3 +318,19 @@ def busy_button(
         **props,
         custom_attrs={**once_attrs(turn), "aria-busy": rx.cond(busy, "true", "false")},
     )
+
+
+def toggle_button(
+    *children: Any, active: Any, on_click: Any, id_: Any, base_class: str, **props: Any
+) -> rx.Component:
+    """A button that stays pressed while ``active`` (aria-pressed, and ``is-active`` beside
+    ``base_class``): a child chip, a mode or range tab."""
+    return rx.el.button(
+        *children,
+        type="button",
+        on_click=on_click,
+        class_name=rx.cond(active, f"{base_class} is-active", base_class),
+        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
+        id=id_,
+        **props,
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.forms import toggle_button
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
@@ -17,14 +18,13 @@ GRAY_11 = rx.color("gray", 11)
 
 def _child_chip(kid: rx.Var) -> rx.Component:
     chosen = ChildChoiceState.child_id == kid["id"]
-    return rx.el.button(
+    return toggle_button(
         rx.el.span(kid["name"], class_name="hm-chip-name"),
         rx.el.span(kid["school"], class_name="hm-chip-sub"),
-        type="button",
+        active=chosen,
         on_click=BookingState.choose_child(kid["id"]),
-        class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
-        custom_attrs={"aria-pressed": rx.cond(chosen, "true", "false")},
-        id="book-child-" + kid["id"].to(str),
+        id_="book-child-" + kid["id"].to(str),
+        base_class="hm-child-chip",
     )
 
 

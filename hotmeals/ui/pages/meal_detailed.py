@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.forms import link_button, toggle_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.panels import loading_spinner
@@ -23,14 +23,13 @@ from hotmeals.ui.state.i18n import t
 
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
     active = BookingState.mode == mode
-    return rx.el.button(
+    return toggle_button(
         rx.icon(icon, size=16, aria_hidden="true"),
         t(label_key),
-        type="button",
+        active=active,
         on_click=BookingState.set_mode(mode),
-        class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
-        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
-        id=f"book-mode-{mode}",
+        id_=f"book-mode-{mode}",
+        base_class="hm-tab",
     )
 
 
