@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ObjectVar
 from reflex_components_core.react_router.dom import ReactRouterLink
 
 from hotmeals.ui.state.i18n import t
 
 
-def error_of(errors: rx.Var, field: str) -> rx.Var:
+def error_of(errors: ObjectVar[dict[str, str]], field: str) -> rx.Var:
     """``errors[field]`` or '' (a Var)."""
     return errors.get(field, "").to(str)
 

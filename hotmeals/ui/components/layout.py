@@ -254,7 +254,7 @@ def page(*children: rx.Component, header: rx.Component | None = None, chrome: bo
         id="main",
         tab_index=-1,
         class_name="hm-main",
-        custom_attrs={"data-hydrated": rx.State.is_hydrated.to_string()},
+        custom_attrs={"data-hydrated": rx.Var.create(rx.State.is_hydrated).to_string()},
     )
     banner = [b for b in (demo_banner(),) if b is not None]
     if not chrome:
