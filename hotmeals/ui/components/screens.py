@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.layout import (
     MAX_WIDTH,
     brand,
@@ -209,4 +210,13 @@ def parent_screen(
             ),
             header=site_header(show_cart=show_cart),
         )
+    )
+
+
+def message_with_link(message: Any, message_id: str, link_text: Any, href: Any) -> rx.Component:
+    """Why the screen has nothing to show, and the soft button to where there is."""
+    return rx.vstack(
+        rx.text(message, id=message_id),
+        link_button(link_text, href=href, variant="soft"),
+        spacing="3",
     )

@@ -17,9 +17,9 @@ from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.panels import loading_spinner
-from hotmeals.ui.components.screens import back_link, parent_only, top_bar
-from hotmeals.ui.pages.order_summary import charges_table, summary_group
-from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
+from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
+from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, summary_group
+from hotmeals.ui.state.cart import SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -126,10 +126,8 @@ def placed() -> rx.Component:
 
 def not_found() -> rx.Component:
     """The address names no paid order of this parent's."""
-    return rx.vstack(
-        rx.text(CheckoutState.message, id="pay-notfound"),
-        link_button(t("checkout.go_to_orders"), href=HISTORY_ROUTE, variant="soft"),
-        spacing="3",
+    return message_with_link(
+        CheckoutState.message, "pay-notfound", t("checkout.go_to_orders"), HISTORY_ROUTE
     )
 
 
@@ -145,11 +143,7 @@ def payment_content() -> rx.Component:
                 rx.cond(
                     CheckoutState.total != "",
                     pay_form(),
-                    rx.vstack(
-                        rx.text(t("checkout.nothing_to_pay"), id="pay-empty"),
-                        link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
-                        spacing="3",
-                    ),
+                    nothing_to_pay("pay-empty"),
                 ),
                 loading_spinner(),
             ),

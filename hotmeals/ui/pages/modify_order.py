@@ -6,6 +6,8 @@ or in Converge's Lightbox. /edit-profile/modify-meal-details?id=N is the same ad
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.card_choice import card_choice, payment_progress
@@ -160,6 +162,19 @@ def _added(step: rx.Var) -> rx.Component:
     )
 
 
+def _step_list(items: rx.Var, render: Any, id_: str) -> rx.Component:
+    return rx.el.ul(
+        rx.foreach(items, render),
+        display="flex",
+        flex_direction="column",
+        gap="8px",
+        padding="0",
+        margin="0",
+        width="100%",
+        id=id_,
+    )
+
+
 def summary() -> rx.Component:
     return rx.card(
         rx.vstack(
@@ -183,30 +198,12 @@ def modify_content() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.change.title"), " ", S.number, as_="h1", size="7"),
         rx.text(t("ui.change.intro"), color=GRAY_11),
-        rx.el.ul(
-            rx.foreach(S.lines, _line),
-            display="flex",
-            flex_direction="column",
-            gap="8px",
-            padding="0",
-            margin="0",
-            width="100%",
-            id="change-lines",
-        ),
+        _step_list(S.lines, _line, "change-lines"),
         rx.cond(
             S.added.length() > 0,
             rx.vstack(
                 rx.heading(t("ui.change.added_title"), as_="h2", size="4"),
-                rx.el.ul(
-                    rx.foreach(S.added, _added),
-                    display="flex",
-                    flex_direction="column",
-                    gap="8px",
-                    padding="0",
-                    margin="0",
-                    width="100%",
-                    id="change-added",
-                ),
+                _step_list(S.added, _added, "change-added"),
                 width="100%",
             ),
         ),

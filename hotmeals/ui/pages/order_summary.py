@@ -15,10 +15,10 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import busy_button, label, link_button, radio_card
+from hotmeals.ui.components.forms import busy_button, label, radio_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
-from hotmeals.ui.components.screens import back_link, parent_screen, screen_intro
+from hotmeals.ui.components.screens import back_link, message_with_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
     DONATION_CHOICES,
@@ -426,13 +426,16 @@ def summary_content() -> rx.Component:
         ),
         rx.cond(
             CartState.loaded & ~CheckoutState.is_placed,
-            rx.vstack(
-                rx.text(t("checkout.nothing_to_pay"), id="summary-empty"),
-                link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
-                spacing="3",
-            ),
+            nothing_to_pay("summary-empty"),
             loading_spinner(),
         ),
+    )
+
+
+def nothing_to_pay(id_: str) -> rx.Component:
+    """Nothing in the cart to pay, and the way back to it."""
+    return message_with_link(
+        t("checkout.nothing_to_pay"), id_, t("checkout.go_to_cart"), CART_ROUTE
     )
 
 
