@@ -335,3 +335,10 @@ def toggle_button(
         id=id_,
         **props,
     )
+
+
+def name_fields(first: rx.Component, last: rx.Component) -> rx.Component:
+    """First and last name side by side from the xs width, one under the other below it."""
+    return rx.grid(
+        first, last, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
+    )

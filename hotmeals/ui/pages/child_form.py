@@ -7,6 +7,7 @@ import reflex as rx
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import (
     error_of,
+    name_fields,
     once_attrs,
     select_field,
     server_form,
@@ -22,33 +23,25 @@ from hotmeals.ui.state.children import (
 from hotmeals.ui.state.i18n import t
 
 
+def _name_field(name: str, label_key: str) -> rx.Component:
+    return text_field(
+        PREFIX + name,
+        name,
+        t(label_key),
+        error_of(ChildFormState.errors, name),
+        value=getattr(ChildFormState, name),
+        on_change=getattr(ChildFormState, f"set_{name}"),
+        on_blur=ChildFormState.blur_name(name),
+        auto_complete="off",
+    )
+
+
 def child_form(submit_key: str) -> rx.Component:
     errors = ChildFormState.errors
     return server_form(
-        rx.grid(
-            text_field(
-                PREFIX + "first_name",
-                "first_name",
-                t("ui.field.child_first_name"),
-                error_of(errors, "first_name"),
-                value=ChildFormState.first_name,
-                on_change=ChildFormState.set_first_name,
-                on_blur=ChildFormState.blur_name("first_name"),
-                auto_complete="off",
-            ),
-            text_field(
-                PREFIX + "last_name",
-                "last_name",
-                t("ui.field.child_last_name"),
-                error_of(errors, "last_name"),
-                value=ChildFormState.last_name,
-                on_change=ChildFormState.set_last_name,
-                on_blur=ChildFormState.blur_name("last_name"),
-                auto_complete="off",
-            ),
-            columns=rx.breakpoints(initial="1", xs="2"),
-            spacing="4",
-            width="100%",
+        name_fields(
+            _name_field("first_name", "ui.field.child_first_name"),
+            _name_field("last_name", "ui.field.child_last_name"),
         ),
         select_field(
             PREFIX + "city",
