@@ -5,6 +5,8 @@ what it books, until when, its next date and what happened last, and Pause / Res
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
@@ -20,32 +22,24 @@ from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingStat
 GRAY_11 = rx.color("gray", 11)
 
 
-def _actions(row: StandingRow) -> rx.Component:
+def _act_button(row: StandingRow, action: str, icon: str, **props: Any) -> rx.Component:
+    """Pause or Resume: its spinner while this row's action runs; no tap while any does."""
     busy = StandingState.busy_id == row.id
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="1"), rx.icon(icon, size=16, aria_hidden="true")),
+        t(f"standing_ui.{action}"),
+        on_click=StandingState.act(row.id, action),
+        disabled=StandingState.busy_id != "",
+        **props,
+        size="2",
+        class_name=f"hm-standing-{action}",
+    )
+
+
+def _actions(row: StandingRow) -> rx.Component:
     return rx.flex(
-        rx.cond(
-            row.status == "active",
-            rx.button(
-                rx.cond(busy, rx.spinner(size="1"), rx.icon("pause", size=16, aria_hidden="true")),
-                t("standing_ui.pause"),
-                on_click=StandingState.act(row.id, "pause"),
-                disabled=StandingState.busy_id != "",
-                variant="soft",
-                size="2",
-                class_name="hm-standing-pause",
-            ),
-        ),
-        rx.cond(
-            row.status == "paused",
-            rx.button(
-                rx.cond(busy, rx.spinner(size="1"), rx.icon("play", size=16, aria_hidden="true")),
-                t("standing_ui.resume"),
-                on_click=StandingState.act(row.id, "resume"),
-                disabled=StandingState.busy_id != "",
-                size="2",
-                class_name="hm-standing-resume",
-            ),
-        ),
+        rx.cond(row.status == "active", _act_button(row, "pause", "pause", variant="soft")),
+        rx.cond(row.status == "paused", _act_button(row, "resume", "play")),
         rx.cond(
             row.status != "ended",
             rx.button(
