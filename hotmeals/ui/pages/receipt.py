@@ -6,6 +6,8 @@ the give-back; "Print" (the browser's, with a print style that leaves only the r
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
@@ -101,6 +103,10 @@ def _fact(label_key: str, value) -> rx.Component:
     )
 
 
+def _rows(rows: rx.Var, render: Any, id_: str) -> rx.Component:
+    return rx.vstack(rx.foreach(rows, render), spacing="1", width="100%", id=id_)
+
+
 def receipt_body() -> rx.Component:
     return rx.card(
         rx.vstack(
@@ -135,22 +141,12 @@ def receipt_body() -> rx.Component:
                 ReceiptState.rows.length() > 0,
                 _section(
                     "receipt.lines",
-                    rx.vstack(
-                        rx.foreach(ReceiptState.rows, _line_row),
-                        spacing="1",
-                        width="100%",
-                        id="receipt-lines",
-                    ),
+                    _rows(ReceiptState.rows, _line_row, "receipt-lines"),
                 ),
             ),
             _section(
                 "receipt.charges",
-                rx.vstack(
-                    rx.foreach(ReceiptState.charges, _money_row),
-                    spacing="1",
-                    width="100%",
-                    id="receipt-charges",
-                ),
+                _rows(ReceiptState.charges, _money_row, "receipt-charges"),
             ),
             rx.cond(
                 ReceiptState.payments.length() > 0,
@@ -163,12 +159,7 @@ def receipt_body() -> rx.Component:
                 "receipt.refunds",
                 rx.cond(
                     ReceiptState.refunds.length() > 0,
-                    rx.vstack(
-                        rx.foreach(ReceiptState.refunds, _money_row),
-                        spacing="1",
-                        width="100%",
-                        id="receipt-refunds",
-                    ),
+                    _rows(ReceiptState.refunds, _money_row, "receipt-refunds"),
                     rx.text(t("receipt.no_refunds"), size="2", color=GRAY_11),
                 ),
             ),
