@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
@@ -132,6 +134,23 @@ def _detail(icon: str, text: rx.Var) -> rx.Component:
     )
 
 
+def _kid_button(
+    icon: str, label: Any, on_click: Any, kid: rx.Var, color_scheme: str | None = None, **attrs: Any
+) -> rx.Component:
+    """One action of a child's card, named with the child for screen readers."""
+    scheme = {"color_scheme": color_scheme} if color_scheme is not None else {}
+    return rx.button(
+        rx.icon(icon, size=14, aria_hidden="true"),
+        label,
+        variant="soft",
+        size="2",
+        **scheme,
+        on_click=on_click,
+        aria_label=label + " " + kid["name"],
+        **attrs,
+    )
+
+
 def child_card(kid: rx.Var) -> rx.Component:
     is_default = kid["is_default"] != ""
     return rx.card(
@@ -167,44 +186,31 @@ def child_card(kid: rx.Var) -> rx.Component:
                 rx.cond(kid["allergies"] != "", kid["allergies"], t("ui.child.no_allergies")),
             ),
             rx.flex(
-                rx.button(
-                    rx.icon("pencil", size=14, aria_hidden="true"),
-                    t("ui.common.edit"),
-                    variant="soft",
-                    size="2",
-                    on_click=ChildChoiceState.edit(kid["id"]),
-                    aria_label=t("ui.common.edit") + " " + kid["name"],
-                ),
-                rx.button(
-                    rx.icon("shield-alert", size=14, aria_hidden="true"),
+                _kid_button("pencil", t("ui.common.edit"), ChildChoiceState.edit(kid["id"]), kid),
+                _kid_button(
+                    "shield-alert",
                     t("ui.child.allergies"),
-                    variant="soft",
-                    size="2",
-                    on_click=ChildChoiceState.allergies(kid["id"]),
-                    aria_label=t("ui.child.allergies") + " " + kid["name"],
+                    ChildChoiceState.allergies(kid["id"]),
+                    kid,
                 ),
                 rx.cond(
                     is_default,
                     rx.fragment(),
-                    rx.button(
-                        rx.icon("star", size=14, aria_hidden="true"),
+                    _kid_button(
+                        "star",
                         t("ui.child.make_default"),
-                        variant="soft",
-                        size="2",
+                        ChildrenState.set_default(kid["id"]),
+                        kid,
                         color_scheme="gray",
-                        on_click=ChildrenState.set_default(kid["id"]),
-                        aria_label=t("ui.child.make_default") + " " + kid["name"],
                         custom_attrs=once_attrs(ChildrenState.turn),
                     ),
                 ),
-                rx.button(
-                    rx.icon("trash-2", size=14, aria_hidden="true"),
+                _kid_button(
+                    "trash-2",
                     t("ui.common.delete"),
-                    variant="soft",
-                    size="2",
+                    ChildrenState.ask_delete(kid["id"], kid["name"]),
+                    kid,
                     color_scheme="red",
-                    on_click=ChildrenState.ask_delete(kid["id"], kid["name"]),
-                    aria_label=t("ui.common.delete") + " " + kid["name"],
                 ),
                 spacing="2",
                 wrap="wrap",
