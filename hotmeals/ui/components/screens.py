@@ -220,3 +220,19 @@ def message_with_link(message: Any, message_id: str, link_text: Any, href: Any) 
         link_button(link_text, href=href, variant="soft"),
         spacing="3",
     )
+
+
+def back_button(
+    label: Any, on_click: Any, *, type_: str | None = "button", **props: Any
+) -> rx.Component:
+    """A step back inside one screen (to the sign-in, to the settings menu)."""
+    typed = {"type": type_} if type_ is not None else {}
+    return rx.button(
+        rx.icon("arrow-left", size=14, aria_hidden="true"),
+        label,
+        **typed,
+        variant="ghost",
+        size="2",
+        on_click=on_click,
+        **props,
+    )

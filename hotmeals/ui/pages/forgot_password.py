@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
-from hotmeals.ui.components.screens import screen_heading
+from hotmeals.ui.components.screens import back_button, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import RESET_PASSWORD, OtpState
@@ -13,14 +13,7 @@ from hotmeals.ui.state.sign_in import RESET_PREFIX, ForgotState, SignInState
 
 
 def _back() -> rx.Component:
-    return rx.button(
-        rx.icon("arrow-left", size=14, aria_hidden="true"),
-        t("ui.reset.back_to_login"),
-        type="button",
-        variant="ghost",
-        size="2",
-        on_click=SignInState.back_to_login,
-    )
+    return back_button(t("ui.reset.back_to_login"), SignInState.back_to_login)
 
 
 def _step(

@@ -10,6 +10,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import field_error, label, server_form, submit_button
 from hotmeals.ui.components.layout import static
+from hotmeals.ui.components.screens import back_button
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import OtpState
 
@@ -116,14 +117,7 @@ def otp_panel(
             on_submit=on_submit,
             width="100%",
         ),
-        rx.button(
-            rx.icon("arrow-left", size=14, aria_hidden="true"),
-            t("ui.otp.change_email"),
-            type="button",
-            variant="ghost",
-            size="2",
-            on_click=OtpState.cancel,
-        ),
+        back_button(t("ui.otp.change_email"), OtpState.cancel),
         spacing="4",
         align="start",
         width="100%",

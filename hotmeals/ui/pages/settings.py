@@ -7,7 +7,7 @@ import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
 from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
-from hotmeals.ui.components.screens import screen_intro
+from hotmeals.ui.components.screens import back_button, screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
@@ -27,14 +27,8 @@ from hotmeals.ui.state.steps import (
 
 
 def _back_to_settings() -> rx.Component:
-    return rx.button(
-        rx.icon("arrow-left", size=14, aria_hidden="true"),
-        t("ui.settings.back"),
-        variant="ghost",
-        size="2",
-        on_click=EditProfileState.go(SETTINGS, SETTINGS_MENU),
-        margin_bottom="8px",
-    )
+    back = EditProfileState.go(SETTINGS, SETTINGS_MENU)
+    return back_button(t("ui.settings.back"), back, type_=None, margin_bottom="8px")
 
 
 def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> rx.Component:
