@@ -19,6 +19,7 @@ from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, summary_group
+from hotmeals.ui.pages.receipt import order_receipt_link
 from hotmeals.ui.state.cart import SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
@@ -107,13 +108,8 @@ def placed() -> rx.Component:
                 id_="view-order",
                 size="3",
             ),
-            link_button(
-                rx.icon("receipt", size=16, aria_hidden="true"),
-                t("receipt.view"),
-                href="/receipt?order=" + CheckoutState.order_number,
-                id_="placed-receipt",
-                size="3",
-                variant="soft",
+            order_receipt_link(
+                CheckoutState.order_number, "placed-receipt", size="3", variant="soft"
             ),
             gap="8px",
             wrap="wrap",

@@ -14,6 +14,7 @@ from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import detail, line_heading
 from hotmeals.ui.components.panels import CARD, GRID_LIST, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
+from hotmeals.ui.pages.receipt import order_receipt_link
 from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
@@ -268,14 +269,7 @@ def details_content() -> rx.Component:
                     size="2",
                 ),
             ),
-            link_button(
-                rx.icon("receipt", size=16, aria_hidden="true"),
-                t("receipt.view"),
-                href="/receipt?order=" + OrderDetailState.number,
-                id_="order-receipt",
-                variant="soft",
-                size="2",
-            ),
+            order_receipt_link(OrderDetailState.number, "order-receipt", variant="soft", size="2"),
             gap="8px",
             wrap="wrap",
         ),

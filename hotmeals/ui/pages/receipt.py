@@ -43,6 +43,17 @@ PRINT_CSS = """
 """
 
 
+def order_receipt_link(order_number: Any, id_: str, **props: Any) -> rx.Component:
+    """ "View receipt" of an order, from the screens that show the order."""
+    return link_button(
+        rx.icon("receipt", size=16, aria_hidden="true"),
+        t("receipt.view"),
+        href="/receipt?order=" + order_number,
+        id_=id_,
+        **props,
+    )
+
+
 def _money_row(row: MoneyRow) -> rx.Component:
     return rx.el.div(
         rx.text(row.label, size="2", weight=rx.cond(row.strong, "bold", "regular")),
