@@ -54,6 +54,17 @@ def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> r
     )
 
 
+def _language(code: str, name: str) -> rx.Component:
+    """A language, named in itself (and marked so for screen readers)."""
+    return rx.el.label(
+        rx.radio_group.item(value=code, id=f"lang-{code}"),
+        name,
+        html_for=f"lang-{code}",
+        class_name="hm-radio",
+        lang=code,
+    )
+
+
 def language_choice() -> rx.Component:
     return rx.el.fieldset(
         rx.el.legend(t("ui.settings.language"), class_name="hm-label"),
@@ -65,20 +76,8 @@ def language_choice() -> rx.Component:
         ),
         rx.radio_group.root(
             rx.flex(
-                rx.el.label(
-                    rx.radio_group.item(value="en", id="lang-en"),
-                    "English",
-                    html_for="lang-en",
-                    class_name="hm-radio",
-                    lang="en",
-                ),
-                rx.el.label(
-                    rx.radio_group.item(value="fr", id="lang-fr"),
-                    "Français",
-                    html_for="lang-fr",
-                    class_name="hm-radio",
-                    lang="fr",
-                ),
+                _language("en", "English"),
+                _language("fr", "Français"),
                 spacing="5",
             ),
             value=I18nState.lang,
