@@ -263,11 +263,6 @@ def server_form(
     )
 
 
-def icon_button(icon_name: str, *children: Any, icon_size: int = 16, **props: Any) -> rx.Component:
-    """A button whose icon comes before its words (the icon hidden from screen readers)."""
-    return rx.button(rx.icon(icon_name, size=icon_size, aria_hidden="true"), *children, **props)
-
-
 def radio_card(
     value: Any,
     id_: Any,
