@@ -7,8 +7,6 @@ from typing import Any
 
 import reflex as rx
 
-GRAY_11 = rx.color("gray", 11)
-
 CARD_FRAME = {
     "padding": "14px",
     "border": f"1px solid {rx.color('gray', 6)}",

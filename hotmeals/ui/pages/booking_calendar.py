@@ -10,9 +10,6 @@ from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
 
-GRAY_11 = rx.color("gray", 11)
-
-
 # ---- child -----------------------------------------------------------------------------------
 
 
