@@ -1,6 +1,6 @@
-"""The cancel-reason fields of the screens that cancel (issue 10): the reason select and, for
-Other, its text, with their errors (ids ``cancel-reason`` and ``cancel-other``, which the
-state's ``_ask_sure`` focuses)."""
+"""What the screens that cancel share: the reason select and, for Other, its text, with their
+errors (ids ``cancel-reason`` and ``cancel-other``, which the state's ``_ask_sure`` focuses),
+and the "Are you sure?" that confirms the cancel."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label
 from hotmeals.ui.state.i18n import t
 
@@ -66,4 +67,29 @@ def reason_fields(state: Any) -> rx.Component:
         ),
         spacing="2",
         width="100%",
+    )
+
+
+def cancel_sure_dialog(
+    state: Any,
+    description: Any,
+    *,
+    on_confirm: Any,
+    busy: Any,
+    confirm_id: str,
+    confirm_label: Any = None,
+) -> rx.Component:
+    """ "Are you sure?" before a cancel; ``state`` is the screen's ``CancelReasonForm`` (its
+    ``sure_open`` and one tap per ``turn``)."""
+    return confirm_dialog(
+        title=t("orders_ui.sure_title"),
+        description=description,
+        cancel_label=t("orders_ui.sure_no"),
+        confirm_label=t("orders_ui.sure_yes") if confirm_label is None else confirm_label,
+        open_=state.sure_open,
+        on_open_change=state.set_sure_open,
+        on_confirm=on_confirm,
+        busy=busy,
+        confirm_id=confirm_id,
+        turn=state.turn,
     )

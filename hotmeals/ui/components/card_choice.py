@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import status_notice
+from hotmeals.ui.components.forms import radio_card, status_notice
 from hotmeals.ui.state.card_choice import NEW_CARD
 from hotmeals.ui.state.i18n import t
 
@@ -26,20 +26,8 @@ CHECKOUT_STATUS_KIND = {
 
 
 def _choice(value: rx.Var | str, text: rx.Var, id_: rx.Var | str) -> rx.Component:
-    return rx.el.label(
-        rx.radio_group.item(value=value, id=id_),
-        rx.text(text, size="2", weight="medium"),
-        html_for=id_,
-        display="flex",
-        align_items="center",
-        gap="8px",
-        min_height="48px",
-        padding_x="12px",
-        border=f"1px solid {rx.color('gray', 7)}",
-        border_radius="8px",
-        cursor="pointer",
-        width="100%",
-    )
+    text_ = rx.text(text, size="2", weight="medium")
+    return radio_card(value, id_, text_, min_height="48px", width="100%")
 
 
 def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:

@@ -9,6 +9,8 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.forms import once_attrs
+
 
 def confirm_dialog(
     *,
@@ -27,8 +29,6 @@ def confirm_dialog(
     """A modal with Cancel and a red confirm button that shows a spinner while ``busy``
     (both buttons are disabled then, so a second click cannot confirm twice); with ``turn``,
     the confirm button is disabled from the first tap (``forms.once_attrs``)."""
-    from hotmeals.ui.components.forms import once_attrs
-
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),

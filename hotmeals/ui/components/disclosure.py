@@ -1,5 +1,5 @@
 """The header's menus (the parent's account menu, the visitor's phone menu) as native
-disclosures: a ``<details>`` whose ``<summary>`` opens a panel of buttons (issue 11).
+disclosures: a ``<details>`` whose ``<summary>`` opens a panel of buttons.
 
 Radix's DropdownMenu, with the positioning library it brings, was about 15 KiB of every first
 screen for two small lists. A disclosure is what WAI-ARIA recommends for site navigation

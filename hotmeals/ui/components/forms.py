@@ -7,12 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars import ObjectVar
 from reflex_components_core.react_router.dom import ReactRouterLink
 
 from hotmeals.ui.state.i18n import t
 
 
-def error_of(errors: rx.Var, field: str) -> rx.Var:
+def error_of(errors: ObjectVar[dict[str, str]], field: str) -> rx.Var:
     """``errors[field]`` or '' (a Var)."""
     return errors.get(field, "").to(str)
 
@@ -243,3 +244,96 @@ def link_button(*children: Any, href: str, id_: str | None = None, **button_prop
     if id_:
         link_props["id"] = id_
     return rx.button(ReactRouterLink.create(*children, **link_props), as_child=True, **button_props)
+
+
+def server_form(
+    *children: Any, on_submit: Any, spacing: str = "4", align: str | None = None, **form_props: Any
+) -> rx.Component:
+    """A form the server checks: no browser validation and no reset (the state keeps what was
+    typed), its fields in one column."""
+    column: dict[str, Any] = {"spacing": spacing, "width": "100%"}
+    if align is not None:
+        column["align"] = align
+    return rx.form(
+        rx.vstack(*children, **column),
+        on_submit=on_submit,
+        reset_on_submit=False,
+        no_validate=True,
+        **form_props,
+    )
+
+
+def radio_card(
+    value: Any,
+    id_: Any,
+    text: rx.Component,
+    *,
+    class_name: str | None = None,
+    gap: str = "8px",
+    min_height: str = "44px",
+    padding_x: str = "12px",
+    **props: Any,
+) -> rx.Component:
+    """One radio of a radio group as a bordered row that is its own label (the whole row is
+    the tap target)."""
+    named = {"class_name": class_name} if class_name is not None else {}
+    return rx.el.label(
+        rx.radio_group.item(value=value, id=id_),
+        text,
+        html_for=id_,
+        **named,
+        display="flex",
+        align_items="center",
+        gap=gap,
+        min_height=min_height,
+        padding_x=padding_x,
+        border=f"1px solid {rx.color('gray', 7)}",
+        border_radius="8px",
+        cursor="pointer",
+        **props,
+    )
+
+
+def busy_button(
+    *label: Any,
+    icon: rx.Component,
+    busy: Any,
+    turn: Any,
+    on_click: Any,
+    disabled: Any = None,
+    **props: Any,
+) -> rx.Component:
+    """The button that commits a change or a payment: a spinner in place of its ``icon`` and
+    aria-busy while ``busy``, one tap per ``turn`` (``once_attrs``); disabled while busy unless
+    ``disabled`` says more."""
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), icon),
+        *label,
+        on_click=on_click,
+        disabled=busy if disabled is None else disabled,
+        **props,
+        custom_attrs={**once_attrs(turn), "aria-busy": rx.cond(busy, "true", "false")},
+    )
+
+
+def toggle_button(
+    *children: Any, active: Any, on_click: Any, id_: Any, base_class: str, **props: Any
+) -> rx.Component:
+    """A button that stays pressed while ``active`` (aria-pressed, and ``is-active`` beside
+    ``base_class``): a child chip, a mode or range tab."""
+    return rx.el.button(
+        *children,
+        type="button",
+        on_click=on_click,
+        class_name=rx.cond(active, f"{base_class} is-active", base_class),
+        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
+        id=id_,
+        **props,
+    )
+
+
+def name_fields(first: rx.Component, last: rx.Component) -> rx.Component:
+    """First and last name side by side from the xs width, one under the other below it."""
+    return rx.grid(
+        first, last, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
+    )

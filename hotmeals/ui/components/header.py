@@ -29,8 +29,8 @@ from hotmeals.ui.state.steps import (
 )
 
 GRAY_12 = rx.color("gray", 12)
-BOOK_MEAL_ROUTE = "/edit-profile/meal-detailed"  # the Book meal screen (issue 9)
-STANDING_ROUTE = "/standing-orders"  # the standing orders screen (issue 26)
+BOOK_MEAL_ROUTE = "/edit-profile/meal-detailed"  # the Book meal screen
+STANDING_ROUTE = "/standing-orders"  # the standing orders screen
 
 
 def avatar(size: Any = "2") -> rx.Component:
@@ -49,7 +49,7 @@ def _count_link(
     label_key: str, name_key: str, count: rx.Var, route: str, icon: str, id_: str
 ) -> rx.Component:
     # The name says what and how many, whatever is hidden at a phone's width: "Cart, 0 items"
-    # and "Cancel cart, 0 items", never two bare "0 items" (issue 12).
+    # and "Cancel cart, 0 items", never two bare "0 items".
     name = (
         t(name_key)
         + ", "
@@ -90,7 +90,7 @@ def cart_counts() -> rx.Component:
             ),
             # A crossed-out day, not a second bag: the meals the parent is about to cancel,
             # named so (never "Cancel cart", which reads as "empty my cart") and shown only
-            # when it holds any (issue 20).
+            # when it holds any.
             rx.cond(
                 AuthState.shown_cancel_cart_count > 0,
                 _count_link(

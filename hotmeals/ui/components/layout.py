@@ -31,7 +31,7 @@ def static(path: str) -> str:
 
 def brand(compact: bool = False) -> rx.Component:
     """The logo and name, a link home. ``compact``: narrow phones show the logo alone (the
-    signed-in header's cart, meals to cancel and account menu need the width; issue 20)."""
+    signed-in header's cart, meals to cancel and account menu need the width)."""
     return rx.link(
         rx.hstack(
             rx.image(src=static("/logo.svg"), alt="", width="32px", height="32px"),
@@ -89,27 +89,11 @@ def visitor_nav_links(direction: str = "row") -> rx.Component:
     )
 
 
-def visitor_header() -> rx.Component:
+def _header_bar(*children: rx.Component) -> rx.Component:
+    """The sticky bar at the top of a page with chrome."""
     return rx.el.header(
         rx.flex(
-            brand(),
-            rx.spacer(),
-            rx.box(visitor_nav_links(), display=["none", "none", "block"]),
-            rx.hstack(
-                language_switch(),
-                # One element each (a link styled as a button): one Tab stop, one role.
-                rx.box(
-                    link_button(t("nav.sign_up"), href="/sign-up", variant="outline"),
-                    display=["none", "block"],
-                ),
-                link_button(t("nav.login"), href="/sign-in"),
-                rx.box(visitor_menu(), display=["block", "block", "none"]),
-                spacing="3",
-                align="center",
-                # Until the session is known, keep the place but show no visitor buttons: a
-                # logged-in parent must not see 'Login' flash before the parent header.
-                visibility=rx.cond(AuthState.is_known, "visible", "hidden"),
-            ),
+            *children,
             max_width=MAX_WIDTH,
             margin_x="auto",
             padding_x="16px",
@@ -122,29 +106,35 @@ def visitor_header() -> rx.Component:
         position="sticky",
         top="0",
         z_index="10",
+    )
+
+
+def visitor_header() -> rx.Component:
+    return _header_bar(
+        brand(),
+        rx.spacer(),
+        rx.box(visitor_nav_links(), display=["none", "none", "block"]),
+        rx.hstack(
+            language_switch(),
+            # One element each (a link styled as a button): one Tab stop, one role.
+            rx.box(
+                link_button(t("nav.sign_up"), href="/sign-up", variant="outline"),
+                display=["none", "block"],
+            ),
+            link_button(t("nav.login"), href="/sign-in"),
+            rx.box(visitor_menu(), display=["block", "block", "none"]),
+            spacing="3",
+            align="center",
+            # Until the session is known, keep the place but show no visitor buttons: a
+            # logged-in parent must not see 'Login' flash before the parent header.
+            visibility=rx.cond(AuthState.is_known, "visible", "hidden"),
+        ),
     )
 
 
 def parent_header(show_cart: bool = False) -> rx.Component:
     """The logged-in header (docs/product.md §2); ``show_cart`` on /edit-profile."""
-    return rx.el.header(
-        rx.flex(
-            brand(compact=True),
-            rx.spacer(),
-            parent_actions(show_cart),
-            max_width=MAX_WIDTH,
-            margin_x="auto",
-            padding_x="16px",
-            padding_y="12px",
-            align="center",
-            spacing="4",
-        ),
-        border_bottom=f"1px solid {rx.color('gray', 5)}",
-        background_color=rx.color("gray", 1),
-        position="sticky",
-        top="0",
-        z_index="10",
-    )
+    return _header_bar(brand(compact=True), rx.spacer(), parent_actions(show_cart))
 
 
 def site_header(show_cart: bool = False) -> rx.Component:
@@ -264,7 +254,7 @@ def page(*children: rx.Component, header: rx.Component | None = None, chrome: bo
         id="main",
         tab_index=-1,
         class_name="hm-main",
-        custom_attrs={"data-hydrated": rx.State.is_hydrated.to_string()},
+        custom_attrs={"data-hydrated": rx.Var.create(rx.State.is_hydrated).to_string()},
     )
     banner = [b for b in (demo_banner(),) if b is not None]
     if not chrome:

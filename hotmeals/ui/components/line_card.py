@@ -33,7 +33,7 @@ def line_heading(
 
 def detail(label_key: str, value: rx.Var, class_name: str, colon: Any = None) -> rx.Component:
     """'Label: value' in gray, only when ``value`` is not empty; French puts its no-break
-    space before the colon (issue 20)."""
+    space before the colon."""
     if colon is None:
         colon = t("checkout.colon")
     return rx.cond(

@@ -8,7 +8,15 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.layout import MAX_WIDTH, brand, language_switch, page, static
+from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.layout import (
+    MAX_WIDTH,
+    brand,
+    language_switch,
+    page,
+    site_header,
+    static,
+)
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import I18nState, t
 
@@ -160,4 +168,71 @@ def plain_screen(
             width="100%",
         ),
         chrome=False,
+    )
+
+
+def screen_intro(title: Any, intro: Any) -> tuple[rx.Component, rx.Component]:
+    """A logged-in screen's h1 and the gray line under it."""
+    return (
+        rx.heading(title, as_="h1", size="7"),
+        rx.text(intro, color=rx.color("gray", 11)),
+    )
+
+
+def missing_notice(title: Any, message: Any, id_: str, **props: Any) -> rx.Component:
+    """The screen's h1 and why there is nothing to show (an order or receipt not found)."""
+    return rx.vstack(
+        rx.heading(title, as_="h1", size="7"),
+        rx.text(message, id=id_, color=rx.color("gray", 11)),
+        **props,
+    )
+
+
+def parent_screen(
+    *children: Any,
+    spacing: str = "4",
+    max_width: str = "720px",
+    show_cart: bool = True,
+    **props: Any,
+) -> rx.Component:
+    """A logged-in screen with the site's header and footer: one centred column."""
+    return parent_only(
+        page(
+            rx.vstack(
+                *children,
+                spacing=spacing,
+                width="100%",
+                max_width=max_width,
+                margin_x="auto",
+                padding_x="16px",
+                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                **props,
+            ),
+            header=site_header(show_cart=show_cart),
+        )
+    )
+
+
+def message_with_link(message: Any, message_id: str, link_text: Any, href: Any) -> rx.Component:
+    """Why the screen has nothing to show, and the soft button to where there is."""
+    return rx.vstack(
+        rx.text(message, id=message_id),
+        link_button(link_text, href=href, variant="soft"),
+        spacing="3",
+    )
+
+
+def back_button(
+    label: Any, on_click: Any, *, type_: str | None = "button", **props: Any
+) -> rx.Component:
+    """A step back inside one screen (to the sign-in, to the settings menu)."""
+    typed = {"type": type_} if type_ is not None else {}
+    return rx.button(
+        rx.icon("arrow-left", size=14, aria_hidden="true"),
+        label,
+        **typed,
+        variant="ghost",
+        size="2",
+        on_click=on_click,
+        **props,
     )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.children import child_form
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import (
     focus_screen,
@@ -14,6 +13,7 @@ from hotmeals.ui.components.screens import (
     screen_heading,
     session_only,
 )
+from hotmeals.ui.pages.child_form import child_form
 from hotmeals.ui.pages.landing import landing
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildFormState

@@ -142,7 +142,7 @@ def allergy_form() -> rx.Component:
             ),
             rx.cond(
                 AllergyState.in_signup,
-                # Not offered once an allergy is picked: it would drop them (issue 20).
+                # Not offered once an allergy is picked: it would drop them.
                 rx.cond(
                     AllergyState.items.length() == 0,
                     rx.button(

@@ -1,4 +1,4 @@
-"""/edit-profile/cancel-cart (issue 10, screen 3): the meals chosen for cancelling, by order,
+"""/edit-profile/cancel-cart: the meals chosen for cancelling, by order,
 with their quantities (one more, one less, remove), each order's refund and the total; a reason
 (or Other with its text); Confirm behind 'Are you sure?' → 'Order Cancelled' with the refund
 notice, the cart emptied and the header's count with it."""
@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.forms import link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.pages.order_details import CARD
+from hotmeals.ui.components.panels import CARD, loading_spinner, totals_box
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -87,22 +85,17 @@ def cancel_group(group: CancelGroupView) -> rx.Component:
 
 
 def sure_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("orders_ui.sure_title"),
-        description=t("orders_ui.sure_cart"),
-        cancel_label=t("orders_ui.sure_no"),
-        confirm_label=t("orders_ui.sure_yes"),
-        open_=CancelCartState.sure_open,
-        on_open_change=CancelCartState.set_sure_open,
+    return cancel_sure_dialog(
+        CancelCartState,
+        t("orders_ui.sure_cart"),
         on_confirm=CancelCartState.confirm,
         busy=CancelCartState.confirming,
         confirm_id="confirm-cancel-cart",
-        turn=CancelCartState.turn,
     )
 
 
 def footer() -> rx.Component:
-    return rx.box(
+    return totals_box(
         rx.vstack(
             rx.flex(
                 rx.text(t("orders_ui.total_refund"), weight="bold", size="3"),
@@ -126,11 +119,6 @@ def footer() -> rx.Component:
             spacing="3",
             width="100%",
         ),
-        padding="16px",
-        border_radius="12px",
-        background_color=rx.color("orange", 2),
-        border=f"1px solid {rx.color('orange', 6)}",
-        width="100%",
     )
 
 
@@ -162,40 +150,28 @@ def content() -> rx.Component:
                 id="cancel-cart-lines",
             ),
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def cancel_cart_page() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("orders_ui.cancel_cart_title"), as_="h1", size="7"),
-                rx.text(t("orders_ui.cancel_cart_intro"), color=GRAY_11),
-                rx.cond(
-                    CancelCartState.done_message != "",
-                    rx.box(
-                        notice(
-                            rx.fragment(
-                                rx.el.strong(CancelCartState.done_title),
-                                " ",
-                                CancelCartState.done_message,
-                            )
-                        ),
-                        id="cancel-cart-done",
-                        width="100%",
-                    ),
+    return parent_screen(
+        *screen_intro(t("orders_ui.cancel_cart_title"), t("orders_ui.cancel_cart_intro")),
+        rx.cond(
+            CancelCartState.done_message != "",
+            rx.box(
+                notice(
+                    rx.fragment(
+                        rx.el.strong(CancelCartState.done_title),
+                        " ",
+                        CancelCartState.done_message,
+                    )
                 ),
-                content(),
-                sure_dialog(),
-                on_language_change(CancelCartState.relang),
-                spacing="4",
+                id="cancel-cart-done",
                 width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
             ),
-            header=site_header(show_cart=True),
-        )
+        ),
+        content(),
+        sure_dialog(),
+        on_language_change(CancelCartState.relang),
     )

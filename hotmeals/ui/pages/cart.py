@@ -1,4 +1,4 @@
-"""/edit-profile/cart (issue 9, screen 4): the meals waiting to be paid, grouped by child and
+"""/edit-profile/cart: the meals waiting to be paid, grouped by child and
 date, each with its size, options, add-ons, note and price; the quantity stepper; remove behind
 the 'Are you sure?' dialog; a line that cannot be paid any more is flagged with the reason.
 The empty cart shows the illustration and 'Book Meal'."""
@@ -10,7 +10,7 @@ import reflex as rx
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header, static
+from hotmeals.ui.components.layout import static
 from hotmeals.ui.components.line_card import (
     detail,
     line_heading,
@@ -18,7 +18,8 @@ from hotmeals.ui.components.line_card import (
     qty_stepper,
     stepper_row,
 )
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.panels import loading_spinner, totals_box
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
 from hotmeals.ui.state.i18n import t
 
@@ -28,7 +29,7 @@ COLON = t("checkout.colon")
 
 def line_details(line: CartLineView) -> rx.Component:
     return rx.vstack(
-        # Whom the meal is for, and its allergy mark for that child (issue 20).
+        # Whom the meal is for, and its allergy mark for that child.
         rx.text(line.for_child, size="2", weight="bold", class_name="hm-line-for"),
         rx.cond(
             line.allergy_text != "",
@@ -178,7 +179,7 @@ def delete_dialog() -> rx.Component:
 
 
 def cart_footer() -> rx.Component:
-    return rx.box(
+    return totals_box(
         rx.flex(
             rx.vstack(
                 rx.text(t("checkout.subtotal"), size="2", color=GRAY_11),
@@ -213,11 +214,6 @@ def cart_footer() -> rx.Component:
             ),
         ),
         class_name="hm-cart-footer",
-        padding="16px",
-        border_radius="12px",
-        background_color=rx.color("orange", 2),
-        border=f"1px solid {rx.color('orange', 6)}",
-        width="100%",
     )
 
 
@@ -238,28 +234,16 @@ def cart_content() -> rx.Component:
                 width="100%",
                 id="cart-lines",
             ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            loading_spinner(),
         ),
     )
 
 
 def cart_page() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("checkout.cart_title"), as_="h1", size="7"),
-                rx.text(t("checkout.cart_intro"), color=GRAY_11),
-                cart_content(),
-                delete_dialog(),
-                # Remounted when the language changes: the cart's text in that language.
-                on_language_change(CartState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(show_cart=True),
-        )
+    return parent_screen(
+        *screen_intro(t("checkout.cart_title"), t("checkout.cart_intro")),
+        cart_content(),
+        delete_dialog(),
+        # Remounted when the language changes: the cart's text in that language.
+        on_language_change(CartState.relang),
     )

@@ -1,5 +1,5 @@
-"""/payment (issue 9, screen 7): header and footer hidden (spec §2). The order summary pays
-(issue 20: one Pay); this screen is the confirmation's address (``?order=HM-…``): the order
+"""/payment: header and footer hidden (spec §2). The order summary pays
+(its one Pay); this screen is the confirmation's address (``?order=HM-…``): the order
 number, the order's meals and charges and a link to the order. A parent who lands here
 directly gets the amount to pay, a saved card or Converge's Lightbox, a progress notice while
 the payment is confirmed and a decline's reason with the cart intact."""
@@ -13,12 +13,14 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
-from hotmeals.ui.components.screens import back_link, parent_only, top_bar
-from hotmeals.ui.pages.order_summary import charges_table, summary_group
-from hotmeals.ui.state.cart import CART_ROUTE, SUMMARY_ROUTE
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
+from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, summary_group
+from hotmeals.ui.pages.receipt import order_receipt_link
+from hotmeals.ui.state.cart import SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -52,24 +54,17 @@ def pay_form() -> rx.Component:
         ),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
-        rx.button(
-            rx.cond(
-                CheckoutState.busy,
-                rx.spinner(size="2"),
-                rx.icon("lock", size=16, aria_hidden="true"),
-            ),
+        busy_button(
             t("checkout.pay"),
             " ",
             CheckoutState.total,
+            icon=rx.icon("lock", size=16, aria_hidden="true"),
+            busy=CheckoutState.busy,
+            turn=CheckoutState.turn,
             on_click=CheckoutState.pay,
-            disabled=CheckoutState.busy,
             size="3",
             width="100%",
             id="pay-submit",
-            custom_attrs={
-                **once_attrs(CheckoutState.turn),
-                "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
-            },
         ),
         rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
         spacing="4",
@@ -113,13 +108,8 @@ def placed() -> rx.Component:
                 id_="view-order",
                 size="3",
             ),
-            link_button(
-                rx.icon("receipt", size=16, aria_hidden="true"),
-                t("receipt.view"),
-                href="/receipt?order=" + CheckoutState.order_number,
-                id_="placed-receipt",
-                size="3",
-                variant="soft",
+            order_receipt_link(
+                CheckoutState.order_number, "placed-receipt", size="3", variant="soft"
             ),
             gap="8px",
             wrap="wrap",
@@ -131,11 +121,9 @@ def placed() -> rx.Component:
 
 
 def not_found() -> rx.Component:
-    """The address names no paid order of this parent's (issue 20)."""
-    return rx.vstack(
-        rx.text(CheckoutState.message, id="pay-notfound"),
-        link_button(t("checkout.go_to_orders"), href=HISTORY_ROUTE, variant="soft"),
-        spacing="3",
+    """The address names no paid order of this parent's."""
+    return message_with_link(
+        CheckoutState.message, "pay-notfound", t("checkout.go_to_orders"), HISTORY_ROUTE
     )
 
 
@@ -151,13 +139,9 @@ def payment_content() -> rx.Component:
                 rx.cond(
                     CheckoutState.total != "",
                     pay_form(),
-                    rx.vstack(
-                        rx.text(t("checkout.nothing_to_pay"), id="pay-empty"),
-                        link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
-                        spacing="3",
-                    ),
+                    nothing_to_pay("pay-empty"),
                 ),
-                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                loading_spinner(),
             ),
         ),
     )

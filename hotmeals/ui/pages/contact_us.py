@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.forms import error_of, submit_button, text_area, text_field
+from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_area, text_field
 from hotmeals.ui.components.header import faq_list
+from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.state.contact import PREFIX, ContactState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.i18n import I18nState, t
@@ -26,67 +27,61 @@ def _field(name: str, label_key: str, value: rx.Var | None = None, **props) -> r
 
 
 def contact_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.grid(
-                _field(
-                    "first_name",
-                    "ui.field.first_name",
-                    ContactState.first_name,
-                    auto_complete="given-name",
-                ),
-                _field(
-                    "last_name",
-                    "ui.field.last_name",
-                    ContactState.last_name,
-                    auto_complete="family-name",
-                ),
-                columns=rx.breakpoints(initial="1", xs="2"),
-                spacing="4",
-                width="100%",
+    return server_form(
+        rx.grid(
+            _field(
+                "first_name",
+                "ui.field.first_name",
+                ContactState.first_name,
+                auto_complete="given-name",
             ),
-            rx.grid(
-                _field(
-                    "email",
-                    "ui.field.email",
-                    ContactState.email,
-                    input_type="email",
-                    auto_complete="email",
-                ),
-                _field(
-                    "phone",
-                    "ui.field.phone",
-                    ContactState.phone,
-                    input_type="tel",
-                    auto_complete="tel",
-                ),
-                columns=rx.breakpoints(initial="1", xs="2"),
-                spacing="4",
-                width="100%",
+            _field(
+                "last_name",
+                "ui.field.last_name",
+                ContactState.last_name,
+                auto_complete="family-name",
             ),
-            _field("subject", "ui.field.subject"),
-            text_area(
-                PREFIX + "description",
-                "description",
-                t("ui.field.description"),
-                error_of(ContactState.errors, "description"),
-                on_blur=ContactState.blur("description"),
-            ),
-            submit_button(
-                t("ui.contact.send"),
-                ContactState.busy,
-                t("ui.contact.sending"),
-                width="auto",
-                id="contact-submit",
-                turn=ContactState.turn,
-            ),
+            columns=rx.breakpoints(initial="1", xs="2"),
             spacing="4",
             width="100%",
-            align="start",
+        ),
+        rx.grid(
+            _field(
+                "email",
+                "ui.field.email",
+                ContactState.email,
+                input_type="email",
+                auto_complete="email",
+            ),
+            _field(
+                "phone",
+                "ui.field.phone",
+                ContactState.phone,
+                input_type="tel",
+                auto_complete="tel",
+            ),
+            columns=rx.breakpoints(initial="1", xs="2"),
+            spacing="4",
+            width="100%",
+        ),
+        _field("subject", "ui.field.subject"),
+        text_area(
+            PREFIX + "description",
+            "description",
+            t("ui.field.description"),
+            error_of(ContactState.errors, "description"),
+            on_blur=ContactState.blur("description"),
+        ),
+        submit_button(
+            t("ui.contact.send"),
+            ContactState.busy,
+            t("ui.contact.sending"),
+            width="auto",
+            id="contact-submit",
+            turn=ContactState.turn,
         ),
         on_submit=ContactState.submit,
-        reset_on_submit=False,
-        no_validate=True,
+        align="start",
         key=ContactState.form_key.to_string() + ContactState.email,
         width="100%",
     )
@@ -95,8 +90,7 @@ def contact_form() -> rx.Component:
 def contact_step() -> rx.Component:
     s = get_settings()
     return rx.vstack(
-        rx.heading(t("ui.contact.title"), as_="h1", size="7"),
-        rx.text(t("ui.contact.intro"), color=rx.color("gray", 11)),
+        *screen_intro(t("ui.contact.title"), t("ui.contact.intro")),
         rx.flex(
             rx.link(
                 rx.icon("phone", size=16, aria_hidden="true"),

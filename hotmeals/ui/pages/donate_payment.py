@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import select_field, status_notice, text_field
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.forms import radio_card, select_field, status_notice, text_field
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
 
@@ -23,20 +22,8 @@ STATUS_KIND = {
 
 
 def _choice(value: str, label_key: str) -> rx.Component:
-    return rx.el.label(
-        rx.radio_group.item(value=value, id=f"donate-amount-{value}"),
-        rx.text(t(label_key), size="3", weight="medium"),
-        html_for=f"donate-amount-{value}",
-        class_name="hm-choice",
-        display="flex",
-        align_items="center",
-        gap="8px",
-        min_height="44px",
-        padding_x="12px",
-        border=f"1px solid {rx.color('gray', 7)}",
-        border_radius="8px",
-        cursor="pointer",
-    )
+    text = rx.text(t(label_key), size="3", weight="medium")
+    return radio_card(value, f"donate-amount-{value}", text, class_name="hm-choice")
 
 
 def amount_choice() -> rx.Component:
@@ -134,7 +121,7 @@ def history_table() -> rx.Component:
                         rx.table.column_header_cell(t("donate.col_school")),
                         rx.table.column_header_cell(t("donate.col_amount")),
                         rx.table.column_header_cell(t("donate.col_card")),
-                        rx.table.column_header_cell(t("receipt.view")),  # issue 26
+                        rx.table.column_header_cell(t("receipt.view")),
                     )
                 ),
                 rx.table.body(
@@ -168,25 +155,15 @@ def history_table() -> rx.Component:
 
 
 def donate_payment() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("donate.title"), as_="h1", size="7"),
-                rx.text(t("donate.intro"), color=rx.color("gray", 11)),
-                donate_form(),
-                rx.link(
-                    t("donate.manage_cards"),
-                    href="/edit-profile/payment-methods",
-                    id="manage-cards",
-                ),
-                history_table(),
-                spacing="5",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(),
-        )
+    return parent_screen(
+        *screen_intro(t("donate.title"), t("donate.intro")),
+        donate_form(),
+        rx.link(
+            t("donate.manage_cards"),
+            href="/edit-profile/payment-methods",
+            id="manage-cards",
+        ),
+        history_table(),
+        spacing="5",
+        show_cart=False,
     )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.children import child_form, delete_child_dialog
 from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.pages.child_form import child_form, delete_child_dialog
 from hotmeals.ui.state.children import ChildChoiceState, ChildFormState, ChildrenState
 from hotmeals.ui.state.i18n import t
 

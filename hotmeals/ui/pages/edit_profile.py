@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.children import child_card, delete_child_dialog
 from hotmeals.ui.components.forms import link_button
-from hotmeals.ui.components.giveback import giveback_card
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, avatar
 from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
 from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
 from hotmeals.ui.pages.content_pages import cms_step
+from hotmeals.ui.pages.edit_profile_giveback import giveback_card
 from hotmeals.ui.pages.settings import settings_step
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.children import ChildrenState
@@ -124,7 +124,7 @@ def profile_step() -> rx.Component:
         rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
-        giveback_card(),  # issue 26: what the family's meals and donations gave this year
+        giveback_card(),  # what the family's meals and donations gave this year
         rx.flex(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
@@ -149,7 +149,7 @@ def profile_step() -> rx.Component:
                 spacing="4",
                 width="100%",
             ),
-            # No children: the one "Add a child" is the heading's button (issue 12).
+            # No children: the one "Add a child" is the heading's button.
             rx.card(rx.text(t("ui.profile.no_children")), width="100%"),
         ),
         delete_child_dialog(),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, submit_button, text_field
-from hotmeals.ui.components.screens import screen_heading
+from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
+from hotmeals.ui.components.screens import back_button, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import RESET_PASSWORD, OtpState
@@ -13,87 +13,68 @@ from hotmeals.ui.state.sign_in import RESET_PREFIX, ForgotState, SignInState
 
 
 def _back() -> rx.Component:
-    return rx.button(
-        rx.icon("arrow-left", size=14, aria_hidden="true"),
-        t("ui.reset.back_to_login"),
-        type="button",
-        variant="ghost",
-        size="2",
-        on_click=SignInState.back_to_login,
+    return back_button(t("ui.reset.back_to_login"), SignInState.back_to_login)
+
+
+def _step(
+    title_key: str, subtitle_key: str, *fields: rx.Component, save_key: str, save_id: str, on_submit
+) -> rx.Component:
+    """One step of the reset: its heading, its fields, the busy submit and "Back to login"."""
+    return rx.box(
+        screen_heading(t(title_key), t(subtitle_key)),
+        server_form(
+            *fields,
+            submit_button(t(save_key), ForgotState.busy, t("ui.common.please_wait"), id=save_id),
+            _back(),
+            on_submit=on_submit,
+            align="start",
+        ),
     )
 
 
 def email_step() -> rx.Component:
-    return rx.box(
-        screen_heading(t("ui.reset.title"), t("ui.reset.subtitle")),
-        rx.form(
-            rx.vstack(
-                text_field(
-                    RESET_PREFIX + "email",
-                    "email",
-                    t("ui.field.email"),
-                    error_of(ForgotState.errors, "email"),
-                    input_type="email",
-                    auto_complete="email",
-                    input_mode="email",
-                    on_blur=ForgotState.blur_email,
-                    default_value=ForgotState.email,  # what sign-in had typed
-                ),
-                submit_button(
-                    t("ui.reset.send_code"),
-                    ForgotState.busy,
-                    t("ui.common.please_wait"),
-                    id="reset-send",
-                ),
-                _back(),
-                spacing="4",
-                width="100%",
-                align="start",
-            ),
-            on_submit=ForgotState.send_code,
-            reset_on_submit=False,
-            no_validate=True,
-        ),
+    email = text_field(
+        RESET_PREFIX + "email",
+        "email",
+        t("ui.field.email"),
+        error_of(ForgotState.errors, "email"),
+        input_type="email",
+        auto_complete="email",
+        input_mode="email",
+        on_blur=ForgotState.blur_email,
+        default_value=ForgotState.email,  # what sign-in had typed
+    )
+    return _step(
+        "ui.reset.title",
+        "ui.reset.subtitle",
+        email,
+        save_key="ui.reset.send_code",
+        save_id="reset-send",
+        on_submit=ForgotState.send_code,
+    )
+
+
+def _password_field(name: str, label_key: str, **props) -> rx.Component:
+    return text_field(
+        RESET_PREFIX + name,
+        name,
+        t(label_key),
+        error_of(ForgotState.errors, name),
+        input_type="password",
+        auto_complete="new-password",
+        **props,
     )
 
 
 def new_password_step() -> rx.Component:
-    return rx.box(
-        screen_heading(t("ui.reset.new_title"), t("ui.reset.new_subtitle")),
-        rx.form(
-            rx.vstack(
-                text_field(
-                    RESET_PREFIX + "password",
-                    "password",
-                    t("ui.field.new_password"),
-                    error_of(ForgotState.errors, "password"),
-                    input_type="password",
-                    auto_complete="new-password",
-                    hint=t("ui.field.password_hint"),
-                ),
-                text_field(
-                    RESET_PREFIX + "confirm_password",
-                    "confirm_password",
-                    t("ui.field.confirm_password"),
-                    error_of(ForgotState.errors, "confirm_password"),
-                    input_type="password",
-                    auto_complete="new-password",
-                ),
-                submit_button(
-                    t("ui.reset.save"),
-                    ForgotState.busy,
-                    t("ui.common.please_wait"),
-                    id="reset-save",
-                ),
-                _back(),
-                spacing="4",
-                width="100%",
-                align="start",
-            ),
-            on_submit=ForgotState.save_password,
-            reset_on_submit=False,
-            no_validate=True,
-        ),
+    return _step(
+        "ui.reset.new_title",
+        "ui.reset.new_subtitle",
+        _password_field("password", "ui.field.new_password", hint=t("ui.field.password_hint")),
+        _password_field("confirm_password", "ui.field.confirm_password"),
+        save_key="ui.reset.save",
+        save_id="reset-save",
+        on_submit=ForgotState.save_password,
     )
 
 

@@ -1,4 +1,4 @@
-"""Manage one meal (issue 10, screen 5). /edit-profile/manage-meal-details: the upcoming
+"""Manage one meal. /edit-profile/manage-meal-details: the upcoming
 meals (GetMealsList); with ?id=<order line>: that meal (MealOrderDetail) with 'Cancel this
 meal' (a reason, then 'Are you sure?') and 'Move to another day' (the days of
 GetDatesForModifyMeal). /manage-confirm-order?id=&date= (and /manage-confirm-cart, the same
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.card_choice import card_choice
-from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.pages.modify_order import GRAY_11, _frame, back, progress
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.modify_order import GRAY_11, back, progress
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
 
@@ -72,8 +73,7 @@ def _meal_item(meal: rx.Var) -> rx.Component:
 
 def meal_list() -> rx.Component:
     return rx.vstack(
-        rx.heading(t("ui.manage.list_title"), as_="h1", size="7"),
-        rx.text(t("ui.manage.list_intro"), color=GRAY_11),
+        *screen_intro(t("ui.manage.list_title"), t("ui.manage.list_intro")),
         rx.cond(
             S.meals.length() > 0,
             rx.el.ul(
@@ -226,25 +226,21 @@ def _body(content: rx.Component) -> rx.Component:
             ),
             content,
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def manage_meal() -> rx.Component:
-    return _frame(
+    return parent_screen(
         rx.cond(S.view != "list", back(MANAGE_ROUTE, "ui.manage.back_list", "back-list")),
         _body(rx.cond(S.view == "list", meal_list(), one_meal())),
-        confirm_dialog(
-            title=t("orders_ui.sure_title"),
-            description=t("ui.manage.sure_text"),
-            cancel_label=t("orders_ui.sure_no"),
-            confirm_label=t("ui.manage.sure_yes"),
-            open_=S.sure_open,
-            on_open_change=S.set_sure_open,
+        cancel_sure_dialog(
+            S,
+            t("ui.manage.sure_text"),
             on_confirm=S.confirm_cancel,
             busy=S.busy,
             confirm_id="manage-sure-yes",
-            turn=S.turn,
+            confirm_label=t("ui.manage.sure_yes"),
         ),
         on_language_change(S.relang),
     )
@@ -289,18 +285,15 @@ def confirm_content() -> rx.Component:
                 id_="move-view-order",
                 size="3",
             ),
-            rx.button(
-                rx.cond(S.busy, rx.spinner(size="2"), rx.icon("calendar-check", size=16)),
+            busy_button(
                 t("ui.manage.confirm_move"),
+                icon=rx.icon("calendar-check", size=16),
+                busy=S.busy,
+                turn=S.turn,
                 on_click=S.pay,
-                disabled=S.busy,
                 size="3",
                 width="100%",
                 id="move-confirm",
-                custom_attrs={
-                    **once_attrs(S.turn),
-                    "aria-busy": rx.cond(S.busy, "true", "false"),
-                },
             ),
         ),
         spacing="4",
@@ -309,7 +302,7 @@ def confirm_content() -> rx.Component:
 
 
 def manage_confirm() -> rx.Component:
-    return _frame(
+    return parent_screen(
         back(S.back_link, "ui.manage.back_meal", "back-meal"),
         _body(confirm_content()),
         on_language_change(S.relang),

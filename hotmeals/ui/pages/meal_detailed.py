@@ -1,51 +1,39 @@
-"""/edit-profile/meal-detailed, the Book meal screen (issue 9, screens 1 and 3): the child,
-the calendar of the child's school meal days, the chosen day's menu with the child's allergy
-marks, and the meal dialog that adds a meal to the cart.
-
-"Book several days" (issue 9, screen 2) is a second mode of this screen: ``many_days_slot()``
-below is where ``hotmeals.ui.components.many_days.many_days_panel()`` goes."""
+"""/edit-profile/meal-detailed, the Book meal screen: the child, the calendar of the child's
+school meal days, the chosen day's menu with the child's allergy marks, and the meal dialog
+that adds a meal to the cart. "Book several days" is a second mode of this screen
+(``pages/booking_many_days.py``)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.forms import link_button, toggle_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.components.standing import standing_link
+from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.booking_calendar import calendar, child_picker
+from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_many_days import many_days_panel
+from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
+from hotmeals.ui.pages.standing_repeat import standing_link
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
-
-HAS_MANY_DAYS = True  # many_days_slot() returns the many-days panel
 
 
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
     active = BookingState.mode == mode
-    return rx.el.button(
+    return toggle_button(
         rx.icon(icon, size=16, aria_hidden="true"),
         t(label_key),
-        type="button",
+        active=active,
         on_click=BookingState.set_mode(mode),
-        class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
-        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
-        id=f"book-mode-{mode}",
+        id_=f"book-mode-{mode}",
+        base_class="hm-tab",
     )
 
 
-def many_days_slot() -> rx.Component:
-    """THE SLOT of the "Book several days" panel (issue 9, screen 2): return
-    ``hotmeals.ui.components.many_days.many_days_panel()`` here and set ``HAS_MANY_DAYS``; the
-    mode tabs above the calendar then offer it."""
-    from hotmeals.ui.components.many_days import many_days_panel
-
-    return many_days_panel()
-
-
 def mode_tabs() -> rx.Component:
-    if not HAS_MANY_DAYS:
-        return rx.fragment()
     return rx.el.div(
         _mode_tab("one", "calendar-check", "ui.book.one_day"),
         _mode_tab("many", "calendar-range", "ui.book.many_days"),
@@ -84,41 +72,30 @@ def no_children() -> rx.Component:
 
 
 def meal_detailed() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                # The language changed: reload what the services wrote in the old one.
-                on_language_change(BookingState.relang),
-                rx.heading(t("ui.book.title"), as_="h1", size="7"),
-                rx.text(t("ui.book.intro"), color=rx.color("gray", 11)),
-                standing_link(),  # the standing orders screen (issue 26)
-                rx.cond(
-                    BookingState.loaded,
+    return parent_screen(
+        # The language changed: reload what the services wrote in the old one.
+        on_language_change(BookingState.relang),
+        *screen_intro(t("ui.book.title"), t("ui.book.intro")),
+        standing_link(),  # the standing orders screen
+        rx.cond(
+            BookingState.loaded,
+            rx.cond(
+                BookingState.kids.length() > 0,
+                rx.vstack(
+                    child_picker(),
+                    mode_tabs(),
                     rx.cond(
-                        BookingState.kids.length() > 0,
-                        rx.vstack(
-                            child_picker(),
-                            mode_tabs(),
-                            rx.cond(
-                                BookingState.mode == "many",
-                                many_days_slot(),
-                                one_day(),
-                            ),
-                            spacing="4",
-                            width="100%",
-                        ),
-                        no_children(),
+                        BookingState.mode == "many",
+                        many_days_panel(),
+                        one_day(),
                     ),
-                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                    spacing="4",
+                    width="100%",
                 ),
-                meal_dialog(),
-                spacing="4",
-                width="100%",
-                max_width=MAX_WIDTH,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                no_children(),
             ),
-            header=site_header(show_cart=True),
-        )
+            loading_spinner(),
+        ),
+        meal_dialog(),
+        max_width=MAX_WIDTH,
     )

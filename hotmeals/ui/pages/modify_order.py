@@ -1,4 +1,4 @@
-"""/edit-profile/modify-order?id=N (issue 10, screen 2): the order's meals, each with 'Remove'
+"""/edit-profile/modify-order?id=N: the order's meals, each with 'Remove'
 while before its cut-off, 'Add item' (the Book meal screen's child, calendar, menu and meal
 dialog, adding to this order: /add-item), the meals added, the difference (new total, to pay
 or to refund) and Confirm: a decrease is refunded at once, an increase paid with a saved card
@@ -6,14 +6,19 @@ or in Converge's Lightbox. /edit-profile/modify-meal-details?id=N is the same ad
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.card_choice import card_choice, payment_progress
-from hotmeals.ui.components.forms import link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
-from hotmeals.ui.components.menu import calendar, child_picker, day_menu, meal_dialog
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
+from hotmeals.ui.pages.booking_calendar import calendar, child_picker
+from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.modify_order import ModifyOrderState
@@ -49,6 +54,18 @@ def progress(state, id_: str) -> rx.Component:
     return payment_progress(state, STATUS_KIND, id_)
 
 
+def _undo_button(step_id: rx.Var, id_: rx.Var) -> rx.Component:
+    return rx.button(
+        rx.icon("undo-2", size=16, aria_hidden="true"),
+        t("ui.change.undo"),
+        on_click=S.undo(step_id),
+        disabled=S.busy,
+        variant="soft",
+        size="2",
+        id=id_,
+    )
+
+
 def _line(line: rx.Var) -> rx.Component:
     removing = line["removing"] != ""
     return rx.el.li(
@@ -79,15 +96,7 @@ def _line(line: rx.Var) -> rx.Component:
             rx.spacer(),
             rx.cond(
                 removing,
-                rx.button(
-                    rx.icon("undo-2", size=16, aria_hidden="true"),
-                    t("ui.change.undo"),
-                    on_click=S.undo(line["undo"]),
-                    disabled=S.busy,
-                    variant="soft",
-                    size="2",
-                    id="undo-line-" + line["id"],
-                ),
+                _undo_button(line["undo"], "undo-line-" + line["id"]),
                 rx.cond(
                     line["can_remove"] != "",
                     rx.button(
@@ -142,15 +151,7 @@ def _added(step: rx.Var) -> rx.Component:
                 align="start",
             ),
             rx.spacer(),
-            rx.button(
-                rx.icon("undo-2", size=16, aria_hidden="true"),
-                t("ui.change.undo"),
-                on_click=S.undo(step["id"]),
-                disabled=S.busy,
-                variant="soft",
-                size="2",
-                id="undo-added-" + step["id"],
-            ),
+            _undo_button(step["id"], "undo-added-" + step["id"]),
             gap="12px",
             align="center",
             wrap="wrap",
@@ -158,6 +159,19 @@ def _added(step: rx.Var) -> rx.Component:
         class_name="hm-card",
         padding="12px 16px",
         list_style="none",
+    )
+
+
+def _step_list(items: rx.Var, render: Any, id_: str) -> rx.Component:
+    return rx.el.ul(
+        rx.foreach(items, render),
+        display="flex",
+        flex_direction="column",
+        gap="8px",
+        padding="0",
+        margin="0",
+        width="100%",
+        id=id_,
     )
 
 
@@ -184,30 +198,12 @@ def modify_content() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.change.title"), " ", S.number, as_="h1", size="7"),
         rx.text(t("ui.change.intro"), color=GRAY_11),
-        rx.el.ul(
-            rx.foreach(S.lines, _line),
-            display="flex",
-            flex_direction="column",
-            gap="8px",
-            padding="0",
-            margin="0",
-            width="100%",
-            id="change-lines",
-        ),
+        _step_list(S.lines, _line, "change-lines"),
         rx.cond(
             S.added.length() > 0,
             rx.vstack(
                 rx.heading(t("ui.change.added_title"), as_="h2", size="4"),
-                rx.el.ul(
-                    rx.foreach(S.added, _added),
-                    display="flex",
-                    flex_direction="column",
-                    gap="8px",
-                    padding="0",
-                    margin="0",
-                    width="100%",
-                    id="change-added",
-                ),
+                _step_list(S.added, _added, "change-added"),
                 width="100%",
             ),
         ),
@@ -226,18 +222,16 @@ def modify_content() -> rx.Component:
         progress(S, "change-status"),
         rx.cond(
             S.has_changes,
-            rx.button(
-                rx.cond(S.busy, rx.spinner(size="2"), rx.icon("check", size=16)),
+            busy_button(
                 t("ui.change.confirm"),
+                icon=rx.icon("check", size=16),
+                busy=S.busy,
+                turn=S.turn,
                 on_click=S.pay,
                 disabled=S.busy | ~S.can_confirm,
                 size="3",
                 width="100%",
                 id="change-confirm",
-                custom_attrs={
-                    **once_attrs(S.turn),
-                    "aria-busy": rx.cond(S.busy, "true", "false"),
-                },
             ),
         ),
         spacing="4",
@@ -245,37 +239,17 @@ def modify_content() -> rx.Component:
     )
 
 
-def _frame(*children: rx.Component, max_width: str = "720px") -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                *children,
-                spacing="4",
-                width="100%",
-                max_width=max_width,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(show_cart=True),
-        )
-    )
-
-
 def modify_order() -> rx.Component:
-    return _frame(
+    return parent_screen(
         back(S.order_link, "ui.change.back_order", "back-order"),
         rx.cond(
             S.loaded,
             rx.cond(
                 S.missing != "",
-                rx.vstack(
-                    rx.heading(t("ui.change.title"), as_="h1", size="7"),
-                    rx.text(S.missing, id="change-missing", color=GRAY_11),
-                ),
+                missing_notice(t("ui.change.title"), S.missing, "change-missing"),
                 modify_content(),
             ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            loading_spinner(),
         ),
         on_language_change(S.relang),
     )
@@ -283,7 +257,7 @@ def modify_order() -> rx.Component:
 
 def add_item() -> rx.Component:
     """The Book meal pieces (child, calendar, day menu, meal dialog) adding to the order."""
-    return _frame(
+    return parent_screen(
         back(S.order_link, "ui.change.back_modify", "back-modify"),
         rx.heading(t("ui.change.add_title"), " ", S.number, as_="h1", size="7"),
         rx.cond(
@@ -305,7 +279,7 @@ def add_item() -> rx.Component:
                     spacing="4",
                     width="100%",
                 ),
-                rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+                loading_spinner(),
             ),
         ),
         meal_dialog(),

@@ -1,21 +1,21 @@
-"""/edit-profile/order-details?id=N (issue 10, screens 1 and 4): the order's lines (child, date,
+"""/edit-profile/order-details?id=N: the order's lines (child, date,
 meal, size, options, add-ons, note, quantity, price, state), its charges with the total refund
 and each refund with its date; per line 'Add to cancel cart' (a quantity) while before its
 cut-off; 'Cancel order' with a reason behind 'Are you sure?'; per booked meal 'Repeat every
-<weekday>' (a standing order, issue 26)."""
+<weekday>' (a standing order)."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.cancel_reason import reason_fields
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
 from hotmeals.ui.components.line_card import detail, line_heading
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.components.standing import repeat_line_button, repeat_line_dialog
+from hotmeals.ui.components.panels import CARD, GRID_LIST, loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
+from hotmeals.ui.pages.receipt import order_receipt_link
+from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import (
     HISTORY_ROUTE,
@@ -26,13 +26,6 @@ from hotmeals.ui.state.orders import (
 )
 
 GRAY_11 = rx.color("gray", 11)
-CARD = {
-    "padding": "14px",
-    "border": f"1px solid {rx.color('gray', 6)}",
-    "border_radius": "10px",
-    "background_color": rx.color("gray", 1),
-    "width": "100%",
-}
 
 
 def state_badge(line: DetailLine) -> rx.Component:
@@ -92,7 +85,7 @@ def order_line(line: DetailLine) -> rx.Component:
                         size="2",
                         class_name="hm-add-cancel",
                     ),
-                    # Issue 10 screen 5 (another helper): /edit-profile/manage-meal-details.
+                    # /edit-profile/manage-meal-details.
                     link_button(
                         rx.icon("calendar-cog", size=16, aria_hidden="true"),
                         t("orders_ui.manage_meal"),
@@ -109,7 +102,7 @@ def order_line(line: DetailLine) -> rx.Component:
                     rx.text(t("orders_ui.closed"), size="1", color=GRAY_11, class_name="hm-closed"),
                 ),
             ),
-            # Issue 26: a standing order from this booked meal (same child, meal and size).
+            # A standing order from this booked meal (same child, meal and size).
             rx.cond(
                 line.repeat_label != "",
                 rx.box(repeat_line_button(line.line_id, line.repeat_label), padding_top="4px"),
@@ -222,17 +215,12 @@ def cancel_order_box() -> rx.Component:
 
 
 def sure_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("orders_ui.sure_title"),
-        description=OrderDetailState.sure_text,
-        cancel_label=t("orders_ui.sure_no"),
-        confirm_label=t("orders_ui.sure_yes"),
-        open_=OrderDetailState.sure_open,
-        on_open_change=OrderDetailState.set_sure_open,
+    return cancel_sure_dialog(
+        OrderDetailState,
+        OrderDetailState.sure_text,
         on_confirm=OrderDetailState.confirm_cancel_order,
         busy=OrderDetailState.cancelling,
         confirm_id="confirm-cancel-order",
-        turn=OrderDetailState.turn,
     )
 
 
@@ -268,8 +256,7 @@ def details_content() -> rx.Component:
                 width="100%",
             ),
         ),
-        # Issue 10 screen 2 (another helper builds /edit-profile/modify-order); issue 26: the
-        # order's receipt.
+        # /edit-profile/modify-order, and the order's receipt.
         rx.flex(
             rx.cond(
                 OrderDetailState.can_cancel,
@@ -282,27 +269,14 @@ def details_content() -> rx.Component:
                     size="2",
                 ),
             ),
-            link_button(
-                rx.icon("receipt", size=16, aria_hidden="true"),
-                t("receipt.view"),
-                href="/receipt?order=" + OrderDetailState.number,
-                id_="order-receipt",
-                variant="soft",
-                size="2",
-            ),
+            order_receipt_link(OrderDetailState.number, "order-receipt", variant="soft", size="2"),
             gap="8px",
             wrap="wrap",
         ),
         rx.el.ul(
             rx.foreach(OrderDetailState.lines, order_line),
             id="order-lines",
-            style={
-                "display": "grid",
-                "gap": "12px",
-                "padding": "0",
-                "margin": "0",
-                "width": "100%",
-            },
+            style=GRID_LIST,
         ),
         rx.el.section(
             rx.heading(t("orders_ui.charges"), as_="h2", size="4", margin_bottom="8px"),
@@ -330,7 +304,7 @@ def details_content() -> rx.Component:
                 width="100%",
                 margin_top="8px",
             ),
-            # Charges that did not pay for this order, with their void (issue 21).
+            # Charges that did not pay for this order, with their void.
             rx.foreach(
                 OrderDetailState.voided_notes,
                 lambda note: rx.text(note, size="2", color=GRAY_11, margin_top="6px"),
@@ -345,43 +319,33 @@ def details_content() -> rx.Component:
 
 
 def order_details() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.box(
-                    link_button(
-                        rx.icon("arrow-left", size=16, aria_hidden="true"),
-                        t("orders_ui.back_history"),
-                        href=HISTORY_ROUTE,
-                        id_="back-history",
-                        variant="ghost",
-                        size="2",
-                    ),
-                ),
-                rx.cond(
-                    OrderDetailState.loaded,
-                    rx.cond(
-                        OrderDetailState.missing != "",
-                        rx.vstack(
-                            rx.heading(t("title.order_details"), as_="h1", size="7"),
-                            rx.text(OrderDetailState.missing, id="order-missing", color=GRAY_11),
-                            width="100%",
-                        ),
-                        details_content(),
-                    ),
-                    rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
-                ),
-                add_dialog(),
-                sure_dialog(),
-                repeat_line_dialog(),
-                on_language_change(OrderDetailState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+    return parent_screen(
+        rx.box(
+            link_button(
+                rx.icon("arrow-left", size=16, aria_hidden="true"),
+                t("orders_ui.back_history"),
+                href=HISTORY_ROUTE,
+                id_="back-history",
+                variant="ghost",
+                size="2",
             ),
-            header=site_header(show_cart=True),
-        )
+        ),
+        rx.cond(
+            OrderDetailState.loaded,
+            rx.cond(
+                OrderDetailState.missing != "",
+                missing_notice(
+                    t("title.order_details"),
+                    OrderDetailState.missing,
+                    "order-missing",
+                    width="100%",
+                ),
+                details_content(),
+            ),
+            loading_spinner(),
+        ),
+        add_dialog(),
+        sure_dialog(),
+        repeat_line_dialog(),
+        on_language_change(OrderDetailState.relang),
     )

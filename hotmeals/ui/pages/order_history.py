@@ -1,4 +1,4 @@
-"""/edit-profile/order-history (issue 10, screen 1): the parent's paid orders in two tabs,
+"""/edit-profile/order-history: the parent's paid orders in two tabs,
 Future and Past; each with its number, delivery dates, ordered-on date, total items and total,
 and a link to its details. 'No data found' when a tab is empty."""
 
@@ -8,8 +8,8 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.panels import LIST_CARD, loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
 
@@ -86,13 +86,7 @@ def order_card(row: HistoryRow) -> rx.Component:
         ),
         class_name="hm-order-card",
         custom_attrs={"data-order-id": row.order_id},
-        style={
-            "padding": "14px",
-            "border": f"1px solid {rx.color('gray', 6)}",
-            "border_radius": "10px",
-            "background_color": rx.color("gray", 1),
-            "list_style": "none",
-        },
+        style=LIST_CARD,
     )
 
 
@@ -113,36 +107,24 @@ def order_list() -> rx.Component:
                 width="100%",
             ),
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def order_history() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("orders_ui.history_title"), as_="h1", size="7"),
-                rx.text(t("orders_ui.history_intro"), color=GRAY_11),
-                rx.tabs.root(
-                    rx.tabs.list(
-                        rx.tabs.trigger(t("orders_ui.tab_future"), value="future", id="tab-future"),
-                        rx.tabs.trigger(t("orders_ui.tab_past"), value="past", id="tab-past"),
-                        aria_label=t("orders_ui.tabs_label"),
-                    ),
-                    rx.tabs.content(order_list(), value="future", padding_top="16px"),
-                    rx.tabs.content(order_list(), value="past", padding_top="16px"),
-                    value=OrderHistoryState.tab,
-                    on_change=OrderHistoryState.set_tab,
-                    width="100%",
-                ),
-                on_language_change(OrderHistoryState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+    return parent_screen(
+        *screen_intro(t("orders_ui.history_title"), t("orders_ui.history_intro")),
+        rx.tabs.root(
+            rx.tabs.list(
+                rx.tabs.trigger(t("orders_ui.tab_future"), value="future", id="tab-future"),
+                rx.tabs.trigger(t("orders_ui.tab_past"), value="past", id="tab-past"),
+                aria_label=t("orders_ui.tabs_label"),
             ),
-            header=site_header(show_cart=True),
-        )
+            rx.tabs.content(order_list(), value="future", padding_top="16px"),
+            rx.tabs.content(order_list(), value="past", padding_top="16px"),
+            value=OrderHistoryState.tab,
+            on_change=OrderHistoryState.set_tab,
+            width="100%",
+        ),
+        on_language_change(OrderHistoryState.relang),
     )

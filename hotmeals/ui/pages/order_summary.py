@@ -1,6 +1,6 @@
-"""/edit-profile/order-summary (issue 9, screens 5 and 6): the meals to pay, every charge line
+"""/edit-profile/order-summary: the meals to pay, every charge line
 of spec §3 (``ordering.pricing.priced_summary``), what the order gives back, the parent's promo
-codes with a code field, the optional donation, and the payment itself (issue 20: one Pay): the
+codes with a code field, the optional donation, and the payment itself: the
 parent's saved card (their default one chosen) or a new card in Converge's Lightbox, and
 'Pay $x.xx' (``CheckoutState.pay``); the confirmation then opens at /payment?order=HM-…."""
 
@@ -15,10 +15,10 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import label, link_button, once_attrs
+from hotmeals.ui.components.forms import busy_button, label, radio_card
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import back_link, parent_only
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import back_link, message_with_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
     DONATION_CHOICES,
@@ -259,22 +259,9 @@ def promo_section() -> rx.Component:
 
 def donation_section() -> rx.Component:
     def item(value: str) -> rx.Component:
-        return rx.el.label(
-            rx.radio_group.item(value=value, id=f"donation-{value}"),
-            rx.text(
-                t("checkout.donation_none" if value == "0" else f"checkout.donation_{value}"),
-                size="2",
-            ),
-            html_for=f"donation-{value}",
-            display="flex",
-            align_items="center",
-            gap="6px",
-            min_height="44px",
-            padding_x="10px",
-            border=f"1px solid {rx.color('gray', 7)}",
-            border_radius="8px",
-            cursor="pointer",
-        )
+        key = "checkout.donation_none" if value == "0" else f"checkout.donation_{value}"
+        text = rx.text(t(key), size="2")
+        return radio_card(value, f"donation-{value}", text, gap="6px", padding_x="10px")
 
     return rx.card(
         rx.vstack(
@@ -317,7 +304,7 @@ def giveback_section() -> rx.Component:
 
 
 def pay_bar() -> rx.Component:
-    """The payment's progress and the one Pay (issue 20), under the charges and the card
+    """The payment's progress and the one Pay, under the charges and the card
     choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
     beside Pay, always in view (it was 2.5 screens down)."""
     return rx.box(
@@ -331,24 +318,17 @@ def pay_bar() -> rx.Component:
                 spacing="0",
                 class_name="hm-pay-bar-total",
             ),
-            rx.button(
-                rx.cond(
-                    CheckoutState.busy,
-                    rx.spinner(size="2"),
-                    rx.icon("lock", size=16, aria_hidden="true"),
-                ),
+            busy_button(
                 t("checkout.pay"),
                 " ",
                 CartState.charges["total_pay"],
+                icon=rx.icon("lock", size=16, aria_hidden="true"),
+                busy=CheckoutState.busy,
+                turn=CheckoutState.turn,
                 on_click=CheckoutState.pay,
-                disabled=CheckoutState.busy,
                 size="3",
                 flex="1",
                 id="summary-pay",
-                custom_attrs={
-                    **once_attrs(CheckoutState.turn),
-                    "aria-busy": rx.cond(CheckoutState.busy, "true", "false"),
-                },
             ),
             align="center",
             gap="12px",
@@ -446,34 +426,27 @@ def summary_content() -> rx.Component:
         ),
         rx.cond(
             CartState.loaded & ~CheckoutState.is_placed,
-            rx.vstack(
-                rx.text(t("checkout.nothing_to_pay"), id="summary-empty"),
-                link_button(t("checkout.go_to_cart"), href=CART_ROUTE, variant="soft"),
-                spacing="3",
-            ),
-            rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+            nothing_to_pay("summary-empty"),
+            loading_spinner(),
         ),
     )
 
 
+def nothing_to_pay(id_: str) -> rx.Component:
+    """Nothing in the cart to pay, and the way back to it."""
+    return message_with_link(
+        t("checkout.nothing_to_pay"), id_, t("checkout.go_to_cart"), CART_ROUTE
+    )
+
+
 def order_summary() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                back_link(CART_ROUTE, "checkout.back_to_cart"),
-                rx.heading(t("checkout.summary_title"), as_="h1", size="7"),
-                rx.text(t("checkout.summary_intro"), color=GRAY_11),
-                summary_content(),
-                on_language_change(CartState.relang),
-                on_language_change(CheckoutState.relang),
-                spacing="3",
-                width="100%",
-                max_width="1040px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-                class_name="hm-summary-page",
-            ),
-            header=site_header(show_cart=True),
-        )
+    return parent_screen(
+        back_link(CART_ROUTE, "checkout.back_to_cart"),
+        *screen_intro(t("checkout.summary_title"), t("checkout.summary_intro")),
+        summary_content(),
+        on_language_change(CartState.relang),
+        on_language_change(CheckoutState.relang),
+        spacing="3",
+        max_width="1040px",
+        class_name="hm-summary-page",
     )

@@ -8,8 +8,9 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import field_error, label, submit_button
+from hotmeals.ui.components.forms import field_error, label, server_form, submit_button
 from hotmeals.ui.components.layout import static
+from hotmeals.ui.components.screens import back_button
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import OtpState
 
@@ -82,56 +83,41 @@ def otp_panel(
             size="3",
             color=rx.color("gray", 11),
         ),
-        rx.form(
-            rx.vstack(
-                rx.box(
-                    label(t("ui.otp.label"), FIELD_ID),
-                    rx.input(
-                        id=FIELD_ID,
-                        name="otp",
-                        type="text",
-                        input_mode="numeric",
-                        auto_complete="one-time-code",
-                        pattern="[0-9]*",
-                        auto_focus=True,
-                        size="3",
-                        placeholder="123456",
-                        class_name="hm-otp",
-                        custom_attrs={
-                            "aria-invalid": rx.cond(error != "", "true", "false"),
-                            "aria-describedby": rx.cond(
-                                error != "", "otp-error otp-hint", "otp-hint"
-                            ),
-                            "aria-required": "true",
-                            # Digits only, six at most (a pasted "Code: 123456" works).
-                            "data-hm-digits": "6",
-                        },
-                    ),
-                    rx.el.p(t("ui.otp.hint"), id="otp-hint", class_name="hm-hint"),
-                    field_error(FIELD_ID, error),
-                    class_name="hm-field",
-                    width="100%",
+        server_form(
+            rx.box(
+                label(t("ui.otp.label"), FIELD_ID),
+                rx.input(
+                    id=FIELD_ID,
+                    name="otp",
+                    type="text",
+                    input_mode="numeric",
+                    auto_complete="one-time-code",
+                    pattern="[0-9]*",
+                    auto_focus=True,
+                    size="3",
+                    placeholder="123456",
+                    class_name="hm-otp",
+                    custom_attrs={
+                        "aria-invalid": rx.cond(error != "", "true", "false"),
+                        "aria-describedby": rx.cond(error != "", "otp-error otp-hint", "otp-hint"),
+                        "aria-required": "true",
+                        # Digits only, six at most (a pasted "Code: 123456" works).
+                        "data-hm-digits": "6",
+                    },
                 ),
-                submit_button(
-                    t("ui.otp.verify"), OtpState.busy, t("ui.otp.verifying"), id="otp-submit"
-                ),
-                resend_row(),
-                spacing="4",
+                rx.el.p(t("ui.otp.hint"), id="otp-hint", class_name="hm-hint"),
+                field_error(FIELD_ID, error),
+                class_name="hm-field",
                 width="100%",
             ),
+            submit_button(
+                t("ui.otp.verify"), OtpState.busy, t("ui.otp.verifying"), id="otp-submit"
+            ),
+            resend_row(),
             on_submit=on_submit,
-            reset_on_submit=False,
-            no_validate=True,
             width="100%",
         ),
-        rx.button(
-            rx.icon("arrow-left", size=14, aria_hidden="true"),
-            t("ui.otp.change_email"),
-            type="button",
-            variant="ghost",
-            size="2",
-            on_click=OtpState.cancel,
-        ),
+        back_button(t("ui.otp.change_email"), OtpState.cancel),
         spacing="4",
         align="start",
         width="100%",

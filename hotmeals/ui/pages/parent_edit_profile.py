@@ -3,13 +3,17 @@ verify / verified state, and the language. Header and footer hidden (docs/produc
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import (
     error_of,
     field_error,
     label,
+    name_fields,
     once_attrs,
+    server_form,
     submit_button,
     text_field,
 )
@@ -82,73 +86,54 @@ def picture_section() -> rx.Component:
     )
 
 
+def _detail(name: str, label_key: str, **props: Any) -> rx.Component:
+    """One of the parent's details, checked when the field is left."""
+    return text_field(
+        PREFIX + name,
+        name,
+        t(label_key),
+        error_of(ParentEditState.errors, name),
+        value=getattr(ParentEditState, name),
+        on_change=getattr(ParentEditState, f"set_{name}"),
+        on_blur=ParentEditState.blur(name),
+        **props,
+    )
+
+
 def details_form() -> rx.Component:
-    errors = ParentEditState.errors
-    return rx.form(
-        rx.vstack(
-            rx.grid(
-                text_field(
-                    PREFIX + "first_name",
-                    "first_name",
-                    t("ui.field.first_name"),
-                    error_of(errors, "first_name"),
-                    value=ParentEditState.first_name,
-                    on_change=ParentEditState.set_first_name,
-                    on_blur=ParentEditState.blur("first_name"),
-                    auto_complete="given-name",
-                ),
-                text_field(
-                    PREFIX + "last_name",
-                    "last_name",
-                    t("ui.field.last_name"),
-                    error_of(errors, "last_name"),
-                    value=ParentEditState.last_name,
-                    on_change=ParentEditState.set_last_name,
-                    on_blur=ParentEditState.blur("last_name"),
-                    auto_complete="family-name",
-                ),
-                columns=rx.breakpoints(initial="1", xs="2"),
-                spacing="4",
-                width="100%",
-            ),
-            text_field(
-                PREFIX + "phone",
-                "phone",
-                t("ui.field.phone"),
-                error_of(errors, "phone"),
-                value=ParentEditState.phone,
-                on_change=ParentEditState.set_phone,
-                on_blur=ParentEditState.blur("phone"),
-                input_type="tel",
-                auto_complete="tel",
-                hint=t("ui.field.phone_hint"),
-            ),
-            text_field(
-                PREFIX + "email",
-                "email",
-                t("ui.field.email"),
-                rx.Var.create(""),
-                value=ParentEditState.email,
-                read_only=True,
-                hint=t("ui.profile.email_fixed"),
-                required=False,
-                show_optional=False,
-            ),
-            submit_button(
-                t("ui.common.save"),
-                ParentEditState.busy,
-                t("ui.common.saving"),
-                width="auto",
-                id="profile-save",
-                turn=ParentEditState.turn,
-            ),
-            spacing="4",
-            width="100%",
-            align="start",
+    return server_form(
+        name_fields(
+            _detail("first_name", "ui.field.first_name", auto_complete="given-name"),
+            _detail("last_name", "ui.field.last_name", auto_complete="family-name"),
+        ),
+        _detail(
+            "phone",
+            "ui.field.phone",
+            input_type="tel",
+            auto_complete="tel",
+            hint=t("ui.field.phone_hint"),
+        ),
+        text_field(
+            PREFIX + "email",
+            "email",
+            t("ui.field.email"),
+            rx.Var.create(""),
+            value=ParentEditState.email,
+            read_only=True,
+            hint=t("ui.profile.email_fixed"),
+            required=False,
+            show_optional=False,
+        ),
+        submit_button(
+            t("ui.common.save"),
+            ParentEditState.busy,
+            t("ui.common.saving"),
+            width="auto",
+            id="profile-save",
+            turn=ParentEditState.turn,
         ),
         on_submit=ParentEditState.save,
-        reset_on_submit=False,
-        no_validate=True,
+        align="start",
         width="100%",
     )
 

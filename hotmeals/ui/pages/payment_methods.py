@@ -7,8 +7,7 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import status_notice
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.screens import parent_only
+from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import CardsState
 
@@ -72,45 +71,33 @@ def delete_dialog() -> rx.Component:
 
 
 def payment_methods() -> rx.Component:
-    return parent_only(
-        page(
+    return parent_screen(
+        *screen_intro(t("cards.title"), t("cards.intro")),
+        status_notice(CardsState.message, CardsState.status, STATUS_KIND, id_="cards-status"),
+        rx.cond(
+            CardsState.cards.length() > 0,
             rx.vstack(
-                rx.heading(t("cards.title"), as_="h1", size="7"),
-                rx.text(t("cards.intro"), color=rx.color("gray", 11)),
-                status_notice(
-                    CardsState.message, CardsState.status, STATUS_KIND, id_="cards-status"
-                ),
-                rx.cond(
-                    CardsState.cards.length() > 0,
-                    rx.vstack(
-                        rx.foreach(CardsState.cards, card_row),
-                        spacing="3",
-                        width="100%",
-                        id="saved-cards",
-                    ),
-                    rx.text(t("cards.empty"), color=rx.color("gray", 11), id="no-cards"),
-                ),
-                rx.button(
-                    rx.cond(
-                        CardsState.busy,
-                        rx.spinner(size="2"),
-                        rx.icon("plus", size=16, aria_hidden="true"),
-                    ),
-                    rx.cond(CardsState.busy, t("cards.saving"), t("cards.add")),
-                    on_click=CardsState.pay,
-                    disabled=CardsState.busy,
-                    size="3",
-                    id="add-card",
-                ),
-                rx.link(t("cards.back_to_donate"), href="/edit-profile/donate-payment"),
-                delete_dialog(),
-                spacing="5",
+                rx.foreach(CardsState.cards, card_row),
+                spacing="3",
                 width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                id="saved-cards",
             ),
-            header=site_header(),
-        )
+            rx.text(t("cards.empty"), color=rx.color("gray", 11), id="no-cards"),
+        ),
+        rx.button(
+            rx.cond(
+                CardsState.busy,
+                rx.spinner(size="2"),
+                rx.icon("plus", size=16, aria_hidden="true"),
+            ),
+            rx.cond(CardsState.busy, t("cards.saving"), t("cards.add")),
+            on_click=CardsState.pay,
+            disabled=CardsState.busy,
+            size="3",
+            id="add-card",
+        ),
+        rx.link(t("cards.back_to_donate"), href="/edit-profile/donate-payment"),
+        delete_dialog(),
+        spacing="5",
+        show_cart=False,
     )

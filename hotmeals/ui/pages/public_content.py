@@ -1,5 +1,5 @@
 """About, terms, privacy and FAQ at addresses of their own (/about, /terms, /privacy, /faq) so
-they can be linked (issue 12): the same CMS text as the footer's dialog and the parent's
+they can be linked: the same CMS text as the footer's dialog and the parent's
 /edit-profile steps, as HTML made on the server (no Markdown renderer on a visitor page)."""
 
 from __future__ import annotations

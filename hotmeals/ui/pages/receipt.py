@@ -1,4 +1,4 @@
-"""/receipt?order=HM-000123 (&change=N), /receipt?donation=N (issue 26, item 6): a receipt made
+"""/receipt?order=HM-000123 (&change=N), /receipt?donation=N: a receipt made
 to be printed: the seller and its HST number, the receipt's number and date, whom it is for,
 the lines by child and date with each price as sold, the charges, the payment, the refunds and
 the give-back; "Print" (the browser's, with a print style that leaves only the receipt) and
@@ -6,14 +6,15 @@ the give-back; "Print" (the browser's, with a print style that leaves only the r
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.links import mark_ready
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.screens import missing_notice, parent_screen
+from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.calendar_receipts import (
     RECEIPT_ROUTE,
     MoneyRow,
@@ -21,7 +22,6 @@ from hotmeals.ui.state.calendar_receipts import (
     ReceiptState,
 )
 from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.toasts import leave_screen
 
 GRAY_11 = rx.color("gray", 11)
 # Printing leaves only the receipt: no header, footer, banner, buttons or toasts; black on white.
@@ -41,6 +41,17 @@ PRINT_CSS = """
                    align-items: baseline; }
 .hm-receipt-fact > :last-child { text-align: right; overflow-wrap: anywhere; }
 """
+
+
+def order_receipt_link(order_number: Any, id_: str, **props: Any) -> rx.Component:
+    """ "View receipt" of an order, from the screens that show the order."""
+    return link_button(
+        rx.icon("receipt", size=16, aria_hidden="true"),
+        t("receipt.view"),
+        href="/receipt?order=" + order_number,
+        id_=id_,
+        **props,
+    )
 
 
 def _money_row(row: MoneyRow) -> rx.Component:
@@ -103,6 +114,10 @@ def _fact(label_key: str, value) -> rx.Component:
     )
 
 
+def _rows(rows: rx.Var, render: Any, id_: str) -> rx.Component:
+    return rx.vstack(rx.foreach(rows, render), spacing="1", width="100%", id=id_)
+
+
 def receipt_body() -> rx.Component:
     return rx.card(
         rx.vstack(
@@ -137,22 +152,12 @@ def receipt_body() -> rx.Component:
                 ReceiptState.rows.length() > 0,
                 _section(
                     "receipt.lines",
-                    rx.vstack(
-                        rx.foreach(ReceiptState.rows, _line_row),
-                        spacing="1",
-                        width="100%",
-                        id="receipt-lines",
-                    ),
+                    _rows(ReceiptState.rows, _line_row, "receipt-lines"),
                 ),
             ),
             _section(
                 "receipt.charges",
-                rx.vstack(
-                    rx.foreach(ReceiptState.charges, _money_row),
-                    spacing="1",
-                    width="100%",
-                    id="receipt-charges",
-                ),
+                _rows(ReceiptState.charges, _money_row, "receipt-charges"),
             ),
             rx.cond(
                 ReceiptState.payments.length() > 0,
@@ -165,12 +170,7 @@ def receipt_body() -> rx.Component:
                 "receipt.refunds",
                 rx.cond(
                     ReceiptState.refunds.length() > 0,
-                    rx.vstack(
-                        rx.foreach(ReceiptState.refunds, _money_row),
-                        spacing="1",
-                        width="100%",
-                        id="receipt-refunds",
-                    ),
+                    _rows(ReceiptState.refunds, _money_row, "receipt-refunds"),
                     rx.text(t("receipt.no_refunds"), size="2", color=GRAY_11),
                 ),
             ),
@@ -252,46 +252,24 @@ def receipt_actions() -> rx.Component:
 
 
 def receipt_page() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.el.style(PRINT_CSS),
-                rx.cond(
-                    ReceiptState.loaded,
-                    rx.cond(
-                        ReceiptState.missing != "",
-                        rx.vstack(
-                            rx.heading(t("receipt.view"), as_="h1", size="7"),
-                            rx.text(ReceiptState.missing, id="receipt-missing", color=GRAY_11),
-                            width="100%",
-                        ),
-                        rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
-                    ),
-                    rx.center(
-                        rx.spinner(size="3"),
-                        rx.text(t("receipt.loading"), class_name="sr-only"),
-                        padding="32px",
-                        width="100%",
-                    ),
+    return parent_screen(
+        rx.el.style(PRINT_CSS),
+        rx.cond(
+            ReceiptState.loaded,
+            rx.cond(
+                ReceiptState.missing != "",
+                missing_notice(
+                    t("receipt.view"), ReceiptState.missing, "receipt-missing", width="100%"
                 ),
-                on_language_change(ReceiptState.relang),
-                spacing="4",
-                width="100%",
-                max_width="760px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
+                rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
             ),
-            header=site_header(show_cart=True),
-        )
+            loading_spinner(rx.text(t("receipt.loading"), class_name="sr-only")),
+        ),
+        on_language_change(ReceiptState.relang),
+        max_width="760px",
     )
 
 
 def register_receipt_pages(app: rx.App) -> None:
-    app.add_page(
-        receipt_page,
-        route=RECEIPT_ROUTE,
-        title=t("receipt.view"),
-        on_load=[leave_screen(), AuthState.require_parent, ReceiptState.load],
-    )
-    mark_ready(RECEIPT_ROUTE)
+    add = parent_pages(app)
+    add(receipt_page, RECEIPT_ROUTE, "receipt.view", ReceiptState.load)

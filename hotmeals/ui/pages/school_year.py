@@ -1,4 +1,4 @@
-"""/edit-profile/school-year: the start of the school year (issue 26, item 8). One child at a
+"""/edit-profile/school-year: the start of the school year. One child at a
 time: last year's class, this year's grade (one up offered), school and teacher, the
 allergies to review; or archive a child who left. ``register_school_year_pages(app)`` is
 called once from ``hotmeals/hotmeals.py``."""
@@ -9,12 +9,10 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button, select_field, submit_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
-from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
-from hotmeals.ui.state.toasts import leave_screen
 
 GRAY = rx.color("gray", 11)
 NO_ERROR = rx.Var.create("")
@@ -215,10 +213,5 @@ def school_year() -> rx.Component:
 
 
 def register_school_year_pages(app: rx.App) -> None:
-    app.add_page(
-        school_year,
-        route=ROUTE,
-        title=t("title.school_year"),
-        on_load=[leave_screen(), AuthState.require_parent, SchoolYearState.load],
-    )
-    mark_ready(ROUTE)
+    add = parent_pages(app)
+    add(school_year, ROUTE, "title.school_year", SchoolYearState.load)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
-from hotmeals.ui.components.calendar_feed import calendar_feed_card
-from hotmeals.ui.components.forms import error_of, submit_button, text_field
+from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
+from hotmeals.ui.components.screens import back_button, screen_intro
+from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.settings import (
@@ -26,14 +27,8 @@ from hotmeals.ui.state.steps import (
 
 
 def _back_to_settings() -> rx.Component:
-    return rx.button(
-        rx.icon("arrow-left", size=14, aria_hidden="true"),
-        t("ui.settings.back"),
-        variant="ghost",
-        size="2",
-        on_click=EditProfileState.go(SETTINGS, SETTINGS_MENU),
-        margin_bottom="8px",
-    )
+    back = EditProfileState.go(SETTINGS, SETTINGS_MENU)
+    return back_button(t("ui.settings.back"), back, type_=None, margin_bottom="8px")
 
 
 def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> rx.Component:
@@ -59,6 +54,17 @@ def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> r
     )
 
 
+def _language(code: str, name: str) -> rx.Component:
+    """A language, named in itself (and marked so for screen readers)."""
+    return rx.el.label(
+        rx.radio_group.item(value=code, id=f"lang-{code}"),
+        name,
+        html_for=f"lang-{code}",
+        class_name="hm-radio",
+        lang=code,
+    )
+
+
 def language_choice() -> rx.Component:
     return rx.el.fieldset(
         rx.el.legend(t("ui.settings.language"), class_name="hm-label"),
@@ -70,20 +76,8 @@ def language_choice() -> rx.Component:
         ),
         rx.radio_group.root(
             rx.flex(
-                rx.el.label(
-                    rx.radio_group.item(value="en", id="lang-en"),
-                    "English",
-                    html_for="lang-en",
-                    class_name="hm-radio",
-                    lang="en",
-                ),
-                rx.el.label(
-                    rx.radio_group.item(value="fr", id="lang-fr"),
-                    "Français",
-                    html_for="lang-fr",
-                    class_name="hm-radio",
-                    lang="fr",
-                ),
+                _language("en", "English"),
+                _language("fr", "Français"),
                 spacing="5",
             ),
             value=I18nState.lang,
@@ -124,7 +118,7 @@ def settings_menu() -> rx.Component:
             width="100%",
         ),
         rx.card(language_choice(), width="100%"),
-        calendar_feed_card(),  # issue 26: the family's private calendar link
+        calendar_feed_card(),  # the family's private calendar link
         spacing="4",
         width="100%",
     )
@@ -164,8 +158,7 @@ def _switch(kind: str) -> rx.Component:
 def notifications_panel() -> rx.Component:
     return rx.vstack(
         _back_to_settings(),
-        rx.heading(t("ui.settings.notifications"), as_="h1", size="7"),
-        rx.text(t("ui.settings.notifications_intro"), color=rx.color("gray", 11)),
+        *screen_intro(t("ui.settings.notifications"), t("ui.settings.notifications_intro")),
         rx.card(
             rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0", width="100%"),
             width="100%",
@@ -203,28 +196,22 @@ def change_password_panel() -> rx.Component:
         _back_to_settings(),
         rx.heading(t("ui.settings.password"), as_="h1", size="7"),
         rx.card(
-            rx.form(
-                rx.vstack(
-                    field("current_password", "ui.field.current_password", "current-password"),
-                    field(
-                        "new_password",
-                        "ui.field.new_password",
-                        "new-password",
-                        t("ui.field.password_hint"),
-                    ),
-                    field("confirm_password", "ui.field.confirm_password", "new-password"),
-                    submit_button(
-                        t("ui.settings.password_submit"),
-                        ChangePasswordState.busy,
-                        t("ui.common.saving"),
-                        id="password-submit",
-                    ),
-                    spacing="4",
-                    width="100%",
+            server_form(
+                field("current_password", "ui.field.current_password", "current-password"),
+                field(
+                    "new_password",
+                    "ui.field.new_password",
+                    "new-password",
+                    t("ui.field.password_hint"),
+                ),
+                field("confirm_password", "ui.field.confirm_password", "new-password"),
+                submit_button(
+                    t("ui.settings.password_submit"),
+                    ChangePasswordState.busy,
+                    t("ui.common.saving"),
+                    id="password-submit",
                 ),
                 on_submit=ChangePasswordState.submit,
-                reset_on_submit=False,
-                no_validate=True,
             ),
             width="100%",
             max_width="520px",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, notice, submit_button, text_field
+from hotmeals.ui.components.forms import error_of, notice, server_form, submit_button, text_field
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.screens import focus_screen, screen_heading
 from hotmeals.ui.pages.forgot_password import forgot_panel
@@ -77,55 +77,49 @@ def sign_in_form() -> rx.Component:
             SignInState.reset_done,
             rx.box(notice(t("password_reset_success")), margin_bottom="16px"),
         ),
-        rx.form(
-            rx.vstack(
-                mode_switch(),
-                rx.cond(
-                    SignInState.form_error != "",
-                    rx.el.p(
-                        svg_icon("circle-alert", size=16, aria_hidden="true"),
-                        SignInState.form_error,
-                        class_name="hm-error hm-form-error",
-                        id="signin-form-error",
-                    ),
+        server_form(
+            mode_switch(),
+            rx.cond(
+                SignInState.form_error != "",
+                rx.el.p(
+                    svg_icon("circle-alert", size=16, aria_hidden="true"),
+                    SignInState.form_error,
+                    class_name="hm-error hm-form-error",
+                    id="signin-form-error",
                 ),
-                identifier_field(),
-                rx.box(
-                    text_field(
-                        PREFIX + "password",
-                        "password",
-                        t("ui.field.password"),
-                        error_of(SignInState.errors, "password"),
-                        input_type="password",
-                        auto_complete="current-password",
-                    ),
-                    rx.el.button(
-                        t("ui.signin.forgot"),
-                        type="button",
-                        on_click=SignInState.forgot,
-                        class_name="hm-linklike",
-                        id="forgot-password",
-                    ),
-                    width="100%",
+            ),
+            identifier_field(),
+            rx.box(
+                text_field(
+                    PREFIX + "password",
+                    "password",
+                    t("ui.field.password"),
+                    error_of(SignInState.errors, "password"),
+                    input_type="password",
+                    auto_complete="current-password",
                 ),
-                submit_button(
-                    t("ui.signin.submit"),
-                    SignInState.busy,
-                    t("ui.signin.submitting"),
-                    id="signin-submit",
+                rx.el.button(
+                    t("ui.signin.forgot"),
+                    type="button",
+                    on_click=SignInState.forgot,
+                    class_name="hm-linklike",
+                    id="forgot-password",
                 ),
-                rx.text(
-                    t("ui.signin.new_here"),
-                    " ",
-                    rx.link(t("ui.signin.create_account"), href="/sign-up", weight="medium"),
-                    size="2",
-                ),
-                spacing="4",
                 width="100%",
             ),
+            submit_button(
+                t("ui.signin.submit"),
+                SignInState.busy,
+                t("ui.signin.submitting"),
+                id="signin-submit",
+            ),
+            rx.text(
+                t("ui.signin.new_here"),
+                " ",
+                rx.link(t("ui.signin.create_account"), href="/sign-up", weight="medium"),
+                size="2",
+            ),
             on_submit=SignInState.submit,
-            reset_on_submit=False,
-            no_validate=True,
         ),
         width="100%",
     )

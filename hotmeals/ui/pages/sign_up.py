@@ -9,6 +9,7 @@ import reflex as rx
 from hotmeals.ui.components.forms import (
     error_of,
     field_error,
+    server_form,
     submit_button,
     text_field,
 )
@@ -75,64 +76,58 @@ def sign_up_form() -> rx.Component:
     return rx.box(
         signup_progress(1),
         screen_heading(t("ui.signup.title"), t("ui.signup.subtitle")),
-        rx.form(
-            rx.vstack(
-                rx.grid(
-                    _field("first_name", "ui.field.first_name", auto_complete="given-name"),
-                    _field("last_name", "ui.field.last_name", auto_complete="family-name"),
-                    columns=rx.breakpoints(initial="1", xs="2"),
-                    spacing="4",
-                    width="100%",
-                ),
-                _field(
-                    "email",
-                    "ui.field.email",
-                    input_type="email",
-                    auto_complete="email",
-                    input_mode="email",
-                ),
-                _field(
-                    "phone",
-                    "ui.field.phone",
-                    input_type="tel",
-                    auto_complete="tel",
-                    input_mode="tel",
-                    hint=t("ui.field.phone_hint"),
-                ),
-                _field(
-                    "password",
-                    "ui.field.password",
-                    input_type="password",
-                    auto_complete="new-password",
-                    hint=t("ui.field.password_hint"),
-                ),
-                _field(
-                    "confirm_password",
-                    "ui.field.confirm_password",
-                    input_type="password",
-                    auto_complete="new-password",
-                ),
-                terms_field(),
-                submit_button(
-                    t("ui.signup.submit"),
-                    SignUpState.busy,
-                    t("ui.common.please_wait"),
-                    id="signup-submit",
-                ),
-                rx.text(
-                    t("ui.signup.have_account"),
-                    " ",
-                    rx.link(t("ui.signup.login_link"), href="/sign-in", weight="medium"),
-                    size="2",
-                ),
+        server_form(
+            rx.grid(
+                _field("first_name", "ui.field.first_name", auto_complete="given-name"),
+                _field("last_name", "ui.field.last_name", auto_complete="family-name"),
+                columns=rx.breakpoints(initial="1", xs="2"),
                 spacing="4",
                 width="100%",
             ),
+            _field(
+                "email",
+                "ui.field.email",
+                input_type="email",
+                auto_complete="email",
+                input_mode="email",
+            ),
+            _field(
+                "phone",
+                "ui.field.phone",
+                input_type="tel",
+                auto_complete="tel",
+                input_mode="tel",
+                hint=t("ui.field.phone_hint"),
+            ),
+            _field(
+                "password",
+                "ui.field.password",
+                input_type="password",
+                auto_complete="new-password",
+                hint=t("ui.field.password_hint"),
+            ),
+            _field(
+                "confirm_password",
+                "ui.field.confirm_password",
+                input_type="password",
+                auto_complete="new-password",
+            ),
+            terms_field(),
+            submit_button(
+                t("ui.signup.submit"),
+                SignUpState.busy,
+                t("ui.common.please_wait"),
+                id="signup-submit",
+            ),
+            rx.text(
+                t("ui.signup.have_account"),
+                " ",
+                rx.link(t("ui.signup.login_link"), href="/sign-in", weight="medium"),
+                size="2",
+            ),
             on_submit=SignUpState.submit,
-            reset_on_submit=False,
-            no_validate=True,
             width="100%",
-            # Never mounted again (issue 20): a remount once the tab's state arrived erased
+            # Never mounted again: a remount once the tab's state arrived erased
             # what the parent (or the browser's autofill) had typed in the first half second.
             # The kept values go into the fields still empty (SignUpState.enter).
             id="signup-form",

@@ -1,9 +1,11 @@
-"""/standing-orders (issue 26, item 4): the parent's standing orders on one screen, each with
+"""/standing-orders: the parent's standing orders on one screen, each with
 what it books, until when, its next date and what happened last, and Pause / Resume / End
 (End asks first). ``register_standing_pages(app)`` is called once from
 ``hotmeals/hotmeals.py``."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import reflex as rx
 
@@ -11,43 +13,33 @@ from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.layout import page, site_header
-from hotmeals.ui.components.links import mark_ready
-from hotmeals.ui.components.screens import parent_only
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loading_spinner
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingState
-from hotmeals.ui.state.toasts import leave_screen
 
 GRAY_11 = rx.color("gray", 11)
 
 
-def _actions(row: StandingRow) -> rx.Component:
+def _act_button(row: StandingRow, action: str, icon: str, **props: Any) -> rx.Component:
+    """Pause or Resume: its spinner while this row's action runs; no tap while any does."""
     busy = StandingState.busy_id == row.id
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="1"), rx.icon(icon, size=16, aria_hidden="true")),
+        t(f"standing_ui.{action}"),
+        on_click=StandingState.act(row.id, action),
+        disabled=StandingState.busy_id != "",
+        **props,
+        size="2",
+        class_name=f"hm-standing-{action}",
+    )
+
+
+def _actions(row: StandingRow) -> rx.Component:
     return rx.flex(
-        rx.cond(
-            row.status == "active",
-            rx.button(
-                rx.cond(busy, rx.spinner(size="1"), rx.icon("pause", size=16, aria_hidden="true")),
-                t("standing_ui.pause"),
-                on_click=StandingState.act(row.id, "pause"),
-                disabled=StandingState.busy_id != "",
-                variant="soft",
-                size="2",
-                class_name="hm-standing-pause",
-            ),
-        ),
-        rx.cond(
-            row.status == "paused",
-            rx.button(
-                rx.cond(busy, rx.spinner(size="1"), rx.icon("play", size=16, aria_hidden="true")),
-                t("standing_ui.resume"),
-                on_click=StandingState.act(row.id, "resume"),
-                disabled=StandingState.busy_id != "",
-                size="2",
-                class_name="hm-standing-resume",
-            ),
-        ),
+        rx.cond(row.status == "active", _act_button(row, "pause", "pause", variant="soft")),
+        rx.cond(row.status == "paused", _act_button(row, "resume", "play")),
         rx.cond(
             row.status != "ended",
             rx.button(
@@ -92,13 +84,7 @@ def standing_card(row: StandingRow) -> rx.Component:
         ),
         class_name="hm-standing-card",
         custom_attrs={"data-standing-id": row.id, "data-status": row.status},
-        style={
-            "padding": "14px",
-            "border": f"1px solid {rx.color('gray', 6)}",
-            "border_radius": "10px",
-            "background_color": rx.color("gray", 1),
-            "list_style": "none",
-        },
+        style=LIST_CARD,
     )
 
 
@@ -110,13 +96,7 @@ def standing_list() -> rx.Component:
             rx.el.ul(
                 rx.foreach(StandingState.rows, standing_card),
                 id="standing-list",
-                style={
-                    "display": "grid",
-                    "gap": "12px",
-                    "padding": "0",
-                    "margin": "0",
-                    "width": "100%",
-                },
+                style=GRID_LIST,
             ),
             rx.center(
                 rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
@@ -125,54 +105,37 @@ def standing_list() -> rx.Component:
                 width="100%",
             ),
         ),
-        rx.center(rx.spinner(size="3"), padding="32px", width="100%"),
+        loading_spinner(),
     )
 
 
 def standing_orders() -> rx.Component:
-    return parent_only(
-        page(
-            rx.vstack(
-                rx.heading(t("standing_ui.title"), as_="h1", size="7"),
-                rx.text(t("standing_ui.intro"), color=GRAY_11),
-                link_button(
-                    rx.icon("utensils", size=16, aria_hidden="true"),
-                    t("standing_ui.book_link"),
-                    href=BOOK_MEAL_ROUTE,
-                    size="2",
-                    variant="soft",
-                    id_="standing-book",
-                ),
-                standing_list(),
-                confirm_dialog(
-                    title=t("standing_ui.end_title"),
-                    description=t("standing_ui.end_text"),
-                    cancel_label=t("standing_ui.end_cancel"),
-                    confirm_label=t("standing_ui.end"),
-                    open_=StandingState.end_open,
-                    on_open_change=StandingState.set_end_open,
-                    on_confirm=StandingState.confirm_end,
-                    busy=StandingState.busy_id != "",
-                    confirm_id="standing-end-confirm",
-                ),
-                on_language_change(StandingState.relang),
-                spacing="4",
-                width="100%",
-                max_width="720px",
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-            ),
-            header=site_header(show_cart=True),
-        )
+    return parent_screen(
+        *screen_intro(t("standing_ui.title"), t("standing_ui.intro")),
+        link_button(
+            rx.icon("utensils", size=16, aria_hidden="true"),
+            t("standing_ui.book_link"),
+            href=BOOK_MEAL_ROUTE,
+            size="2",
+            variant="soft",
+            id_="standing-book",
+        ),
+        standing_list(),
+        confirm_dialog(
+            title=t("standing_ui.end_title"),
+            description=t("standing_ui.end_text"),
+            cancel_label=t("standing_ui.end_cancel"),
+            confirm_label=t("standing_ui.end"),
+            open_=StandingState.end_open,
+            on_open_change=StandingState.set_end_open,
+            on_confirm=StandingState.confirm_end,
+            busy=StandingState.busy_id != "",
+            confirm_id="standing-end-confirm",
+        ),
+        on_language_change(StandingState.relang),
     )
 
 
 def register_standing_pages(app: rx.App) -> None:
-    app.add_page(
-        standing_orders,
-        route=STANDING_ROUTE,
-        title=t("title.standing_orders"),
-        on_load=[leave_screen(), AuthState.require_parent, StandingState.load],
-    )
-    mark_ready(STANDING_ROUTE)
+    add = parent_pages(app)
+    add(standing_orders, STANDING_ROUTE, "title.standing_orders", StandingState.load)

@@ -1,4 +1,4 @@
-"""The Settings screen's "Calendar" card (issue 26, item 5): the family's private iCal link,
+"""The Settings screen's "Calendar" card: the family's private iCal link,
 a copy button, a subscribe link (webcal://) and "Make a new link" behind a confirmation."""
 
 from __future__ import annotations

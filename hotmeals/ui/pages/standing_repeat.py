@@ -1,4 +1,4 @@
-"""The meal dialog's "Repeat every <weekday>" section (issue 26, item 4): set up a standing
+"""The meal dialog's "Repeat every <weekday>" section: set up a standing
 order for this meal, size and child from the day picked (``ui/state/standing.py``); and the
 same choice for a booked meal of the order details screen, in a dialog of its own."""
 

@@ -1,5 +1,5 @@
-"""'Book several days' (issue 9, screen 2): ``many_days_panel()``, mounted by the Book meal
-screen's 'Book several days' tab (hotmeals/ui/pages/meal_detailed.py ``many_days_slot``).
+"""'Book several days': ``many_days_panel()``, the Book meal screen's second mode
+(hotmeals/ui/pages/meal_detailed.py).
 
 Phones first: one column of day cards, each with its checkbox, meal and size; from 768 px the
 day's controls sit on one line. Native checkboxes and selects with real labels (keyboard and
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.forms import once_attrs, toggle_button
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -34,13 +34,12 @@ def _kid(kid: rx.Var) -> rx.Component:
 
 def _range_button(name: str, label_key: str) -> rx.Component:
     active = ManyDaysState.range_name == name
-    return rx.el.button(
+    return toggle_button(
         t(label_key),
-        type="button",
+        active=active,
         on_click=ManyDaysState.pick_range(name),
-        class_name=rx.cond(active, "hm-tab is-active", "hm-tab"),
-        custom_attrs={"aria-pressed": rx.cond(active, "true", "false")},
-        id=f"many-range-{name}",
+        id_=f"many-range-{name}",
+        base_class="hm-tab",
         style={"minHeight": "44px", "borderRadius": "14px", "lineHeight": "1.2"},
     )
 

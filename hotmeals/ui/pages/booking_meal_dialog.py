@@ -1,335 +1,17 @@
-"""Pieces of the Book meal screen (issue 9): the child picker, the school-day calendar, the
-day's menu cards with the child's allergy marks, and the meal dialog (detail, choices, live
-price, allergy acknowledgement, Add to cart)."""
+"""The Book meal screen's meal dialog: detail, choices, live price, the allergy
+acknowledgement, "Repeat every <weekday>" and Add to cart."""
 
 from __future__ import annotations
 
 import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
-from hotmeals.ui.components.standing import repeat_section
+from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.meal_dialog import NOTE_MAX
 
 GRAY_11 = rx.color("gray", 11)
-
-
-# ---- child -----------------------------------------------------------------------------------
-
-
-def _child_chip(kid: rx.Var) -> rx.Component:
-    chosen = ChildChoiceState.child_id == kid["id"]
-    return rx.el.button(
-        rx.el.span(kid["name"], class_name="hm-chip-name"),
-        rx.el.span(kid["school"], class_name="hm-chip-sub"),
-        type="button",
-        on_click=BookingState.choose_child(kid["id"]),
-        class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
-        custom_attrs={"aria-pressed": rx.cond(chosen, "true", "false")},
-        id="book-child-" + kid["id"].to(str),
-    )
-
-
-def child_picker() -> rx.Component:
-    return rx.box(
-        rx.el.p(t("ui.book.child"), id="book-child-label", class_name="hm-label"),
-        rx.flex(
-            rx.foreach(BookingState.kids, _child_chip),
-            spacing="2",
-            wrap="wrap",
-            role="group",
-            aria_labelledby="book-child-label",
-            margin_top="6px",
-            class_name="hm-child-row",
-        ),
-        # The chosen child's allergies, always in view while booking (issue 20).
-        rx.el.p(
-            rx.icon("shield-alert", size=16, aria_hidden="true"),
-            BookingState.child_marks,
-            class_name="hm-child-marks",
-            id="book-child-marks",
-            custom_attrs={"aria-live": "polite"},
-        ),
-        width="100%",
-    )
-
-
-# ---- calendar --------------------------------------------------------------------------------
-
-
-def _cell(cell: rx.Var) -> rx.Component:
-    selected = cell["date"] == BookingState.selected_date
-    kind = cell["kind"].to(str)
-    marks = rx.el.span(
-        rx.cond(cell["ordered"] != "", rx.el.span(class_name="hm-cal-dot is-ordered")),
-        rx.cond(cell["cart"] != "", rx.el.span(class_name="hm-cal-dot is-cart")),
-        class_name="hm-cal-marks",
-        aria_hidden="true",
-    )
-    return rx.cond(
-        cell["date"] != "",
-        rx.el.button(
-            rx.el.span(cell["day"], class_name="hm-cal-num"),
-            marks,
-            type="button",
-            on_click=BookingState.choose_day(cell["date"]),
-            class_name="hm-cal-cell is-" + kind + rx.cond(selected, " is-selected", ""),
-            custom_attrs={
-                "aria-label": cell["label"],
-                "aria-pressed": rx.cond(selected, "true", "false"),
-            },
-            id="day-" + cell["date"].to(str),
-        ),
-        rx.el.span(
-            cell["day"],
-            class_name="hm-cal-cell is-" + kind,
-            aria_hidden="true",
-        ),
-    )
-
-
-def _legend_item(css: str, key: str) -> rx.Component:
-    return rx.el.li(rx.el.span(class_name=f"hm-legend-swatch {css}"), t(key))
-
-
-def calendar() -> rx.Component:
-    return rx.box(
-        rx.flex(
-            rx.heading(
-                BookingState.month_label,
-                as_="h2",
-                size="4",
-                id="book-month",
-                class_name="hm-capitalize",
-                custom_attrs={"aria-live": "polite"},
-            ),
-            rx.hstack(
-                rx.icon_button(
-                    rx.icon("chevron-left", aria_hidden="true"),
-                    on_click=BookingState.prev_month,
-                    disabled=~BookingState.has_prev_month,
-                    variant="soft",
-                    aria_label=t("ui.book.prev_month"),
-                    id="book-prev-month",
-                ),
-                rx.icon_button(
-                    rx.icon("chevron-right", aria_hidden="true"),
-                    on_click=BookingState.next_month,
-                    disabled=~BookingState.has_next_month,
-                    variant="soft",
-                    aria_label=t("ui.book.next_month"),
-                    id="book-next-month",
-                ),
-                spacing="2",
-            ),
-            justify="between",
-            align="center",
-            width="100%",
-        ),
-        rx.el.div(
-            rx.foreach(
-                BookingState.weekdays,
-                lambda name: rx.el.span(name, class_name="hm-cal-head"),
-            ),
-            class_name="hm-cal-grid",
-            aria_hidden="true",
-        ),
-        rx.el.div(
-            rx.foreach(BookingState.cells, _cell),
-            class_name="hm-cal-grid",
-            role="group",
-            aria_labelledby="book-month",
-            id="book-calendar",
-        ),
-        rx.el.ul(
-            _legend_item("is-open", "ui.book.legend_open"),
-            _legend_item("is-past", "ui.book.legend_past"),
-            _legend_item("is-closed", "ui.book.legend_closed"),
-            _legend_item("is-ordered", "ui.book.legend_ordered"),
-            _legend_item("is-cart", "ui.book.legend_cart"),
-            class_name="hm-legend",
-            aria_label=t("ui.book.legend"),
-        ),
-        class_name="hm-card hm-calendar",
-        width="100%",
-    )
-
-
-# ---- the day's menu --------------------------------------------------------------------------
-
-
-def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
-    return rx.match(
-        verdict,
-        (
-            "refused",
-            rx.el.p(
-                rx.icon("octagon-x", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-refused",
-            ),
-        ),
-        (
-            "acknowledge",
-            rx.el.p(
-                rx.icon("triangle-alert", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-ack",
-            ),
-        ),
-        (
-            "notice",
-            rx.el.p(
-                rx.icon("info", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-notice",
-            ),
-        ),
-        rx.fragment(),
-    )
-
-
-def meal_card(meal: rx.Var) -> rx.Component:
-    return rx.el.li(
-        rx.image(
-            src=meal["image"],
-            alt="",
-            class_name="hm-meal-img",
-            loading="lazy",
-            width="320",
-            height="200",
-        ),
-        rx.box(
-            rx.heading(meal["name"], as_="h3", size="3"),
-            rx.text(meal["vendor"], size="1", color=GRAY_11),
-            rx.cond(
-                meal["in_cart"] != "",
-                rx.el.span(
-                    rx.icon("shopping-cart", size=14, aria_hidden="true"),
-                    meal["in_cart"],
-                    class_name="hm-meal-in-cart",
-                ),
-            ),
-            _allergy_badge(meal["verdict"], meal["badge"]),
-            rx.cond(
-                meal["verdict"] == "refused",
-                rx.text(
-                    t("ui.book.cannot_add"), size="2", weight="medium", color=rx.color("red", 11)
-                ),
-            ),
-            rx.el.p(meal["contains"], class_name="hm-meal-contains"),
-            rx.cond(
-                meal["extras"] != "",
-                rx.el.p(meal["extras"], class_name="hm-meal-contains is-extras"),
-            ),
-            rx.cond(
-                meal["cutoff"] != "",
-                rx.el.p(
-                    rx.icon("clock", size=14, aria_hidden="true"),
-                    meal["cutoff"],
-                    class_name="hm-meal-cutoff",
-                ),
-            ),
-            rx.flex(
-                rx.text(meal["price_from"], weight="bold", size="3", class_name="hm-tabular"),
-                rx.button(
-                    t("ui.book.view"),
-                    on_click=BookingState.open_meal(meal["meal_id"]),
-                    variant=rx.cond(meal["verdict"] == "refused", "outline", "solid"),
-                    color_scheme=rx.cond(meal["verdict"] == "refused", "gray", "tomato"),
-                    size="2",
-                    aria_label=meal["choose_label"],
-                    id="meal-" + meal["meal_id"].to(str),
-                ),
-                justify="between",
-                align="center",
-                margin_top="auto",
-                padding_top="8px",
-            ),
-            class_name="hm-meal-body",
-        ),
-        class_name=rx.cond(meal["verdict"] == "refused", "hm-meal-card is-refused", "hm-meal-card"),
-    )
-
-
-def safe_filter() -> rx.Component:
-    """The "Safe for Emma" switch, labelled, and what it hides."""
-    return rx.box(
-        rx.el.label(
-            rx.switch(
-                checked=BookingState.safe_only,
-                on_change=BookingState.set_safe_only,
-                id="book-safe-only",
-                color_scheme="grass",
-                custom_attrs={"aria-describedby": "book-safe-hint"},
-            ),
-            rx.el.span(BookingState.safe_label, class_name="hm-safe-label"),
-            html_for="book-safe-only",
-            class_name="hm-safe-filter",
-        ),
-        rx.el.p(
-            rx.cond(
-                BookingState.hidden_note != "", BookingState.hidden_note, BookingState.safe_hint
-            ),
-            id="book-safe-hint",
-            class_name="hm-hint",
-            custom_attrs={"aria-live": "polite"},
-        ),
-        width="100%",
-    )
-
-
-def day_menu() -> rx.Component:
-    return rx.box(
-        rx.cond(
-            BookingState.selected_date == "",
-            rx.text(t("ui.book.pick_day"), color=GRAY_11, id="book-pick-day"),
-            rx.vstack(
-                rx.heading(
-                    BookingState.selected_label,
-                    as_="h2",
-                    size="5",
-                    id="book-day-title",
-                    class_name="hm-capitalize",
-                ),
-                rx.el.p(
-                    # Two fixed icons, not one named by a Var: a Var name makes Lucide's
-                    # DynamicIcon import its map of every icon (37 KiB) on the page (issue 11).
-                    rx.cond(
-                        BookingState.selected_kind == "open",
-                        rx.icon("clock", size=16, aria_hidden="true"),
-                        rx.icon("calendar-x", size=16, aria_hidden="true"),
-                    ),
-                    BookingState.selected_note,
-                    class_name="hm-day-note is-" + BookingState.selected_kind,
-                    id="book-day-note",
-                ),
-                rx.cond(BookingState.meals.length() > 0, safe_filter()),
-                rx.cond(
-                    BookingState.loading_menu,
-                    rx.center(rx.spinner(size="3"), padding="24px", width="100%"),
-                    rx.cond(
-                        BookingState.meals.length() > 0,
-                        rx.el.ul(
-                            rx.foreach(BookingState.shown_meals, meal_card),
-                            class_name="hm-meal-grid",
-                            id="book-meals",
-                        ),
-                        rx.cond(
-                            BookingState.menu_error != "",
-                            rx.text(BookingState.menu_error, color=GRAY_11),
-                        ),
-                    ),
-                ),
-                spacing="3",
-                width="100%",
-            ),
-        ),
-        width="100%",
-        id="book-day",
-    )
 
 
 # ---- the meal dialog -------------------------------------------------------------------------
@@ -405,7 +87,7 @@ def _size_choice(portion: rx.Var) -> rx.Component:
 
 
 def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
-    """An option's or add-on's mark for the child, before the tap (issue 20)."""
+    """An option's or add-on's mark for the child, before the tap."""
     return rx.cond(
         item[key] != "",
         rx.el.span(
@@ -629,7 +311,7 @@ def _options() -> rx.Component:
         ),
         _quantity(),
         _note(),
-        # A standing order from this day (issue 26); not when adding to an existing order.
+        # A standing order from this day; not when adding to an existing order.
         rx.cond(BookingState.order_number == "", repeat_section()),
         rx.box(
             rx.el.p(t("ui.book.tiers"), class_name="hm-label"),
@@ -711,7 +393,7 @@ def meal_dialog() -> rx.Component:
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
                     rx.text(detail["vendor"], " · ", detail["day"], size="2", color=GRAY_11),
-                    # Who the meal is for, with the child's allergies (issue 20).
+                    # Who the meal is for, with the child's allergies.
                     rx.el.p(
                         rx.el.strong(BookingState.for_child, id="meal-for"),
                         rx.el.span(BookingState.child_marks, id="meal-child-marks"),

@@ -1,4 +1,4 @@
-"""The give-back dashboard card on the account page (issue 26, item 7): what the family's
+"""The give-back dashboard card on the account page: what the family's
 meals and donations gave this school year, per school, and the school's total so far."""
 
 from __future__ import annotations

@@ -1,0 +1,32 @@
+"""How a logged-in screen gets its address: ``parent_pages(app)`` gives the function that
+registers one page with its
+tab title in the parent's language, leaves the previous screen (its refusal goes with it),
+checks the session before the screen's own loads, and marks the route ready
+(``components/links.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.links import mark_ready
+from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.toasts import leave_screen
+
+
+def parent_pages(app: rx.App) -> Callable[..., None]:
+    """``add(component, route, title_key, *loads)`` for each logged-in screen of ``app``."""
+
+    def add(component: Any, route: str, title_key: str, *loads: Any) -> None:
+        app.add_page(
+            component,
+            route=route,
+            title=t(title_key),
+            on_load=[leave_screen(), AuthState.require_parent, *loads],
+        )
+        mark_ready(route)
+
+    return add
