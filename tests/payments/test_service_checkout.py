@@ -568,11 +568,11 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     async def crash(*args, **kwargs):
         raise RuntimeError("crashed before the void")
 
-    real_void = settle.void_payment_in_full
-    monkeypatch.setattr(settle, "void_payment_in_full", crash)
+    real_void = settle.reverse_in_full
+    monkeypatch.setattr(settle, "reverse_in_full", crash)
     with pytest.raises(RuntimeError):
         await _complete(pay_engine, gateway, shop, started.payment_id, txn)
-    monkeypatch.setattr(settle, "void_payment_in_full", real_void)
+    monkeypatch.setattr(settle, "reverse_in_full", real_void)
     with session_scope(pay_engine) as s:  # paid, not placed, not refunded yet
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED

@@ -37,23 +37,21 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.place import drop_unpaid_order
-from hotmeals.services.payments import (
-    refund,
-)
 from hotmeals.services.payments.records import (
     RESERVING,
     PaymentView,
     audit,
     get_payment,
     payment_view,
-    refundable_cents,
 )
+from hotmeals.services.payments.reversal import reverse_in_full
 from hotmeals.services.payments.runtime import db
 
 log = logging.getLogger("hotmeals.checkout")
@@ -65,7 +63,6 @@ PLACED_STATUSES = (
     OrderStatus.PARTIALLY_CANCELLED,
     OrderStatus.DELIVERED,
 )
-VOID_REASON = "order not placed: the charge is voided"
 
 
 @dataclass(frozen=True)
@@ -212,32 +209,6 @@ def final_result(view: PaymentView, state: dict, lang: str) -> CheckoutResult | 
     return checkout_result(view, state, lang, DECLINED, t("orderpay.declined", lang, reason=reason))
 
 
-async def void_payment_in_full(
-    payment_id: int, *, engine: Engine | None, gateway: PaymentGateway | None
-) -> bool:
-    """Refund an approved order payment in full (a void before settlement). True when the
-    money is back or on its way; False when Converge refused (reconciliation tries again)."""
-    try:
-        result = await refund(
-            amount_cents=await db(engine, _refundable, payment_id=payment_id),
-            reason=VOID_REASON,
-            payment_id=payment_id,
-            actor="system",
-            engine=engine,
-            gateway=gateway,
-        )
-    except DomainError as err:  # nothing left to refund: voided already (another call)
-        if err.code in ("refund_exceeds_paid", "invalid_amount"):
-            return True
-        raise
-    return not result.failed
-
-
-def _refundable(session: Session, *, payment_id: int) -> int:
-    payment = session.get(Payment, payment_id)
-    return refundable_cents(session, payment) if payment else 0
-
-
 async def settle_approved(
     view: PaymentView,
     *,
@@ -254,7 +225,9 @@ async def settle_approved(
     if done is not None:
         return done
     # Approved, but the order was not placed by this payment: give the money back now.
-    back = await void_payment_in_full(view.id, engine=engine, gateway=gateway)
+    back = await reverse_in_full(
+        view.id, reason=RefundReason.ORDER_NOT_PLACED, engine=engine, gateway=gateway
+    )
     amount = format_money(view.amount_cents, lang)
     key = "orderpay.voided" if back else "orderpay.void_later"
     if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
@@ -316,7 +289,9 @@ async def void_orphan_payments(
     done = []
     for payment_id in ids:
         try:
-            if await void_payment_in_full(payment_id, engine=engine, gateway=gateway):
+            if await reverse_in_full(
+                payment_id, reason=RefundReason.ORDER_NOT_PLACED, engine=engine, gateway=gateway
+            ):
                 done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("payment %s: could not void an orphan order payment", payment_id)
