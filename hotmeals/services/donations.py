@@ -4,7 +4,7 @@
 one transaction; the caller then opens the hosted session or charges a saved card (the same two
 doors every purpose uses). The donation becomes PAID in the same transaction that records the
 confirmed approval, FAILED when the payment is declined, errors or expires, and REFUNDED when
-refunded in full: the DONATION handler in ``services/payments/purposes.py``. History lists
+refunded in full: ``DonationPayment`` below, registered with the payment service. History lists
 PAID and REFUNDED donations: attempts that never went through are not donations.
 """
 
@@ -12,13 +12,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
-from hotmeals.db.models import Child, Donation, Payment, School
+from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
-from hotmeals.domain.payments import DONATION_HISTORY, DonationStatus, PaymentState, Purpose
+from hotmeals.domain.payments import (
+    DONATION_HISTORY,
+    DonationStatus,
+    PaymentState,
+    Purpose,
+    RefundState,
+    can_transition,
+)
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import (
@@ -27,8 +35,17 @@ from hotmeals.services.payments import (
     open_hosted_session,
     reserve_payment,
 )
-from hotmeals.services.payments.records import PaymentView, audit
+from hotmeals.services.payments.outcome import await_charge
+from hotmeals.services.payments.purposes import PurposeHandler, register
+from hotmeals.services.payments.records import (
+    PaymentView,
+    audit,
+    get_payment,
+    payment_view,
+    refund_sum,
+)
 from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.submissions import submit_once
 
 MIN_DONATION_CENTS = 100
 MAX_DONATION_CENTS = 50_000
@@ -174,8 +191,6 @@ def _reserve_with_card(
 ) -> tuple[int, bool]:
     """(payment id, repeated): the donation and its payment, once per ``request_key`` (a
     repeat finds the first one's payment). The card is checked before anything is written."""
-    from hotmeals.db.models import StoredCard
-    from hotmeals.services.submissions import submit_once
 
     def create(session: Session, parent_id: int) -> dict:
         card = session.get(StoredCard, card_id) if isinstance(card_id, int) else None
@@ -211,11 +226,8 @@ async def donate_with_saved_card(
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
-    ``request_key`` (the API's ``Idempotency-Key``, issue 21): a repeat charges nothing more
+    ``request_key`` (the API's ``Idempotency-Key``): a repeat charges nothing more
     and answers the first one's payment, once its charge has an outcome."""
-    from hotmeals.services.payments.outcome import await_charge
-    from hotmeals.services.payments.records import get_payment, payment_view
-
     cents = parse_amount(amount)
     payment_id, repeated = await db(
         engine,
@@ -283,3 +295,45 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
         }
         for donation, school, payment in rows
     ]
+
+
+# -- what a donation's payment does ---------------------------------------------------------
+
+
+def _set_donation(session: Session, donation_id: int, to: DonationStatus) -> bool:
+    """Move a donation to ``to`` if its table allows it from where it is (a conditional
+    UPDATE per allowed source state, so a concurrent writer changes nothing twice)."""
+    sources = [s for s in DonationStatus if can_transition(s, to)]
+    moved = session.execute(
+        update(Donation)
+        .where(Donation.id == donation_id, Donation.status.in_(sources))
+        .values(status=to)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    return moved == 1
+
+
+class DonationPayment(PurposeHandler):
+    """A gift to a school: PAID once approved, FAILED if its only attempt failed, REFUNDED
+    when refunds add up to the whole amount."""
+
+    purpose = Purpose.DONATION
+
+    def approved(self, session: Session, payment: Payment) -> None:
+        if payment.donation_id is None:
+            raise DomainError("payment_purpose_invalid")
+        _set_donation(session, payment.donation_id, DonationStatus.PAID)
+
+    def failed(self, session: Session, payment: Payment) -> None:
+        if payment.donation_id is not None:
+            _set_donation(session, payment.donation_id, DonationStatus.FAILED)
+
+    def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
+        if payment.duplicate_of_id is not None:
+            return  # a duplicate sale voided: the gift stands on its own payment
+        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
+        if payment.donation_id is not None and refunded >= payment.amount_cents:
+            _set_donation(session, payment.donation_id, DonationStatus.REFUNDED)
+
+
+register(DonationPayment())
