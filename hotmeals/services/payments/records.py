@@ -418,3 +418,26 @@ def refund_view(refund: Refund) -> RefundView:
         reason=refund.reason,
         created_at=refund.created_at.isoformat(),
     )
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def get_payment_view(session: Session, *, payment_id: int, parent_id: int | None = None):
+    """One payment with its sums (``payment_not_found`` for another parent's)."""
+    return payment_view(session, get_payment(session, payment_id, parent_id))
+
+
+def list_payments(session: Session, *, parent_id: int) -> list[PaymentView]:
+    rows = session.exec(
+        select(Payment).where(Payment.parent_id == parent_id).order_by(Payment.id.desc())
+    ).all()
+    sums = refund_sums(session, [p.id for p in rows])
+    return [payment_view(session, p, sums[p.id]) for p in rows]
+
+
+def list_refunds(session: Session, *, payment_id: int) -> list[RefundView]:
+    rows = session.exec(
+        select(Refund).where(Refund.payment_id == payment_id).order_by(Refund.id)
+    ).all()
+    return [refund_view(r) for r in rows]
