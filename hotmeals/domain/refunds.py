@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 from hotmeals.domain.charges import ChargeRates, OrderCharges, OrderTerms, Promo, compute_charges
 from hotmeals.domain.errors import DomainError
@@ -163,3 +164,12 @@ def plan_cancel_refund(
         remaining=replace(charges, total_refund_cents=refunded_cents + refund),
         remaining_lines=kept,
     )
+
+
+class RefundReason(StrEnum):
+    """Why the app itself gives a whole payment back, written on its refund row (a parent's
+    cancel or change writes its own text)."""
+
+    ORDER_NOT_PLACED = "order not placed: the charge is voided"
+    CHANGE_NOT_APPLIED = "order change not applied: the charge is voided"
+    DUPLICATE_SALE = "duplicate sale: voided"

@@ -10,6 +10,7 @@ import logging
 from sqlalchemy.engine import Engine
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.refunds import RefundReason
 from hotmeals.payments.gateway import PaymentGateway, TxnQueryResult
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.records import get_payment
@@ -17,8 +18,6 @@ from hotmeals.services.payments.refunds import refund
 from hotmeals.services.payments.runtime import db
 
 log = logging.getLogger("hotmeals.payments")
-
-DUPLICATE_REASON = "duplicate sale: voided"
 
 
 async def void_duplicate_sale(
@@ -37,7 +36,7 @@ async def void_duplicate_sale(
         engine, steps.record_duplicate, payment_id=payment_id, charge=charge, actor=actor
     )
     if dup is not None:
-        await _void_whole(dup, reason=DUPLICATE_REASON, engine=engine, gateway=gateway)
+        await _void_whole(dup, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway)
     return dup
 
 
@@ -99,7 +98,7 @@ async def void_duplicate_payments(
     for payment_id in ids:
         try:
             if await _void_whole(
-                payment_id, reason=DUPLICATE_REASON, engine=engine, gateway=gateway
+                payment_id, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway
             ):
                 done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round

@@ -58,7 +58,7 @@ def new_invoice_number(
     never hand out the same number and a number says nothing about how many payments exist.
 
     An order's payment starts with the order's number instead, ``HM-000123-3F9C0A1B2C``: the
-    Lightbox shows the invoice, and the parent matches it with the order (issue 20). Each
+    Lightbox shows the invoice, and the parent matches it with the order. Each
     attempt still has its own invoice (Converge has no idempotency key, and a declined card's
     retry is a new charge), so the invoice is never the order number alone."""
     suffix = secrets.token_hex(5).upper()
@@ -178,8 +178,8 @@ def refund_sum(session: Session, payment_id: int, states: Iterable[str]) -> int:
 
 
 def owed_failed(refund: Refund) -> bool:
-    """A FAILED refund that is still owed: due to be sent again or flagged for a person
-    (issue 21). It holds its amount back from a later cancel's refund arithmetic, so what is
+    """A FAILED refund that is still owed: due to be sent again or flagged for a person.
+    It holds its amount back from a later cancel's refund arithmetic, so what is
     owed stays owed instead of becoming credit for the next cancel."""
     return refund.state == RefundState.FAILED and (
         refund.retry_at is not None or refund.attention_at is not None
@@ -232,9 +232,9 @@ def split_order_payments(
     """An order's approved payments -> (what pays for the order, what paid for nothing).
     The order's own: the ORDER attempt that placed it (the first approval recorded) and the
     payments of its applied changes (``change_payment_ids``: of changes applied or being
-    applied). The others (a second attempt approved after the order
-    was placed or cancelled, a dropped change's payment, a duplicate sale) are voided by the
-    reconciliation and never counted in the order's money (issue 21)."""
+    applied). The others (a second attempt approved after the order was placed or cancelled,
+    a dropped change's payment, a duplicate sale) are voided by the reconciliation and never
+    counted in the order's money."""
     applied = set(change_payment_ids)
     placing = None
     if order.placed_at is not None:

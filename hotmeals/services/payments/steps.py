@@ -120,7 +120,8 @@ def record_approval(
     if payment.state == PaymentState.APPROVED:
         if payment.converge_txn_id == charge.txn_id:
             return payment_view(session, payment)  # someone else recorded it first: fine
-        # A second approved sale for one payment: money moved twice. Record it for a person.
+        # A second approved sale for one payment: money moved twice. The event is kept and
+        # the caller records that sale as a row of its own and voids it (duplicates.py).
         audit(
             session,
             actor=actor,
@@ -172,7 +173,7 @@ def mark_unknown(
     payment = lock_payment(session, payment_id)
     if payment.state == PaymentState.UNKNOWN and payment.result_message == "in flight":
         # A saved-card charge whose answer was lost: the call is over (a repeat waiting for
-        # its outcome stops waiting; issue 21), the payment stays UNKNOWN for reconciliation.
+        # its outcome stops waiting), the payment stays UNKNOWN for reconciliation.
         payment.result_message = clip(reason)
         session.add(payment)
         session.flush()
@@ -291,7 +292,7 @@ def open_payments(
     """Payments to reconcile: UNKNOWN ones untouched since ``unknown_before``; CREATED ones
     (a hosted session whose confirmation never came) older than ``created_before``; and
     failed ones whose failure only a browser reported (``closed_at`` empty), once their
-    session is over: each is asked about once, then closed (issue 21)."""
+    session is over: each is asked about once, then closed."""
     failed = [PaymentState.DECLINED, PaymentState.ERROR, PaymentState.EXPIRED]
     rows = session.exec(
         select(Payment.id)
