@@ -37,7 +37,7 @@ from hotmeals.domain.money import format_money, to_decimal_string
 from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import cards, checkout, donations, payments
-from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
+from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 PAY = ["Parent payments"]

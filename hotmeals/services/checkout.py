@@ -82,6 +82,7 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock, school_year
+from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     SESSION_WINDOW,
     HostedSession,
@@ -94,7 +95,6 @@ from hotmeals.services.payments import (
     reserve_payment,
     steps,
 )
-from hotmeals.services.payments.outcome import await_charge
 from hotmeals.services.payments.records import (
     RESERVING,
     PaymentView,

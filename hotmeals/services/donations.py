@@ -29,13 +29,13 @@ from hotmeals.domain.payments import (
 )
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     HostedSession,
     charge_stored_card,
     open_hosted_session,
     reserve_payment,
 )
-from hotmeals.services.payments.outcome import await_charge
 from hotmeals.services.payments.purposes import PurposeHandler, register
 from hotmeals.services.payments.records import (
     PaymentView,

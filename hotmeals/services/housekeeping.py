@@ -1,6 +1,6 @@
 """Housekeeping: what no rule can see any more goes.
 
-One round (``run``), leased to one worker by ``services/jobs.py``:
+One round (``run``), leased to one worker by ``jobs/periodic.py``:
 
 - rate-limit hits older than ``RATE_LIMIT_KEEP`` (longer than every window in ratelimit.py);
 - sessions expired or revoked more than ``GRACE`` ago;

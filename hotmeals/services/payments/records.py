@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from sqlalchemy import func, update
 from sqlmodel import Session, SQLModel, select
 
-from hotmeals.db.models import AuditEvent, Order, Payment, Refund
+from hotmeals.db.models import AuditEvent, Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import (
     REFUND_RESERVING,
@@ -261,8 +261,6 @@ def split_order_payments(
 
 def kept_payment_ids(session: Session, order: Order) -> list[int]:
     """The ids of ``split_order_payments``'s first list, in two statements."""
-    from hotmeals.db.models import OrderChange
-
     approved = list(
         session.exec(
             select(Payment).where(
