@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError
@@ -43,6 +43,8 @@ from hotmeals.services.payments.records import (
     get_payment,
     payment_view,
     refund_sum,
+    rowcount,
+    saved_id,
 )
 from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import submit_once
@@ -77,8 +79,8 @@ def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]
     """The schools of the parent's active children, the default child's first."""
     children = session.exec(
         select(Child)
-        .where(Child.parent_id == parent_id, Child.is_active.is_(True))
-        .order_by(Child.is_default.desc(), Child.id)
+        .where(Child.parent_id == parent_id, col(Child.is_active).is_(True))
+        .order_by(col(Child.is_default).desc(), col(Child.id))
     ).all()
     seen: list[int] = []
     for child in children:
@@ -87,7 +89,7 @@ def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]
     schools = {
         s.id: s
         for s in session.exec(
-            select(School).where(School.id.in_(seen), School.is_active.is_(True))
+            select(School).where(col(School.id).in_(seen), col(School.is_active).is_(True))
         ).all()
     }
     return [{"id": sid, "name": schools[sid].name} for sid in seen if sid in schools]
@@ -123,7 +125,7 @@ def _create(
         actor=actor,
         kind="donation.created",
         entity="donation",
-        entity_id=donation.id,
+        entity_id=saved_id(donation),
         data={"amount_cents": amount_cents, "school_id": school_id},
     )
     payment = reserve_payment(
@@ -134,7 +136,7 @@ def _create(
         donation_id=donation.id,
         actor=actor,
     )
-    return donation.id, payment.id
+    return saved_id(donation), saved_id(payment)
 
 
 async def reserve_donation(
@@ -270,14 +272,15 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
     """Donation history, newest first: PAID and REFUNDED donations."""
     rows = session.exec(
         select(Donation, School, Payment)
-        .join(School, School.id == Donation.school_id, isouter=True)
+        .join(School, col(School.id) == col(Donation.school_id), isouter=True)
         .join(
             Payment,
-            (Payment.donation_id == Donation.id) & (Payment.state == PaymentState.APPROVED),
+            (col(Payment.donation_id) == col(Donation.id))
+            & (col(Payment.state) == PaymentState.APPROVED),
             isouter=True,
         )
-        .where(Donation.parent_id == parent_id, Donation.status.in_(DONATION_HISTORY))
-        .order_by(Donation.created_at.desc(), Donation.id.desc())
+        .where(Donation.parent_id == parent_id, col(Donation.status).in_(DONATION_HISTORY))
+        .order_by(col(Donation.created_at).desc(), col(Donation.id).desc())
     ).all()
     return [
         {
@@ -304,12 +307,14 @@ def _set_donation(session: Session, donation_id: int, to: DonationStatus) -> boo
     """Move a donation to ``to`` if its table allows it from where it is (a conditional
     UPDATE per allowed source state, so a concurrent writer changes nothing twice)."""
     sources = [s for s in DonationStatus if can_transition(s, to)]
-    moved = session.execute(
-        update(Donation)
-        .where(Donation.id == donation_id, Donation.status.in_(sources))
-        .values(status=to)
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    moved = rowcount(
+        session.execute(
+            update(Donation)
+            .where(col(Donation.id) == donation_id, col(Donation.status).in_(sources))
+            .values(status=to)
+            .execution_options(synchronize_session=False)
+        )
+    )
     return moved == 1
 
 
@@ -331,7 +336,7 @@ class DonationPayment(PurposeHandler):
     def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
         if payment.duplicate_of_id is not None:
             return  # a duplicate sale voided: the gift stands on its own payment
-        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
+        refunded = refund_sum(session, saved_id(payment), (RefundState.SUCCEEDED,))
         if payment.donation_id is not None and refunded >= payment.amount_cents:
             _set_donation(session, payment.donation_id, DonationStatus.REFUNDED)
 

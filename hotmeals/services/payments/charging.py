@@ -33,6 +33,7 @@ from hotmeals.services.payments.records import (
     clip,
     get_payment,
     new_invoice_number,
+    saved_id,
 )
 from hotmeals.services.payments.runtime import (
     actor_of,
@@ -118,7 +119,7 @@ def reserve_payment(
         actor=actor_of(parent_id, actor),
         kind="payment.created",
         entity="payment",
-        entity_id=payment.id,
+        entity_id=saved_id(payment),
         data={
             "purpose": purpose,
             "amount_cents": amount_cents,
@@ -188,7 +189,7 @@ async def start_payment(
     """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
     payment = await db(
         engine,
-        lambda session, **kw: reserve_payment(session, **kw).id,
+        lambda session, **kw: saved_id(reserve_payment(session, **kw)),
         parent_id=parent_id,
         purpose=purpose,
         amount_cents=amount_cents,
@@ -301,7 +302,7 @@ def record_decline(
     about it, and a sale it made still moves it to APPROVED. Any other state is left alone.
     Callers that can wait for the network use ``report_browser_failure``, which asks first."""
     get_payment(session, payment_id, parent_id)
-    text = clip((message or "DECLINED").strip() or "DECLINED")
+    text = clip((message or "DECLINED").strip() or "DECLINED") or "DECLINED"
     return steps.mark_failed(
         session,
         payment_id=payment_id,

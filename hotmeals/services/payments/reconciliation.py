@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
@@ -27,6 +27,7 @@ from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
     converge_invoice,
+    get_payment,
     refund_view,
 )
 from hotmeals.services.payments.refunds import VOID, settle_refund
@@ -99,8 +100,7 @@ async def ask_converge(
         except DomainError as err:
             if err.code != "payment_already_paid":
                 raise
-            view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
-            view = view[1]
+            _, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
         for other in sales:
             await void_duplicate_sale(
                 payment_id=payment_id,
@@ -214,15 +214,17 @@ def _refund_inputs(session: Session, *, refund_id: int) -> tuple[Refund, Payment
     row = session.get(Refund, refund_id)
     if row is None:
         raise DomainError("refund_not_found")
-    payment = session.get(Payment, row.payment_id)
+    payment = get_payment(session, row.payment_id)
     # A duplicate sale row's refund is found under the invoice its sale carries; the
     # refunds of every row of that invoice are the ones already claimed.
     invoice = converge_invoice(session, payment)
     root = payment.duplicate_of_id or payment.id
-    rows = select(Payment.id).where((Payment.id == root) | (Payment.duplicate_of_id == root))
+    rows = select(Payment.id).where(
+        (col(Payment.id) == root) | (col(Payment.duplicate_of_id) == root)
+    )
     known = session.exec(
         select(Refund.converge_txn_id).where(
-            Refund.payment_id.in_(rows), Refund.converge_txn_id.is_not(None)
+            col(Refund.payment_id).in_(rows), col(Refund.converge_txn_id).is_not(None)
         )
     ).all()
     return row, payment, invoice, {t for t in known if t}
@@ -296,12 +298,12 @@ def _open_refunds(session: Session, *, before: datetime) -> list[int]:
     rows = session.exec(
         select(Refund.id)
         .where(
-            Refund.state.in_([RefundState.PENDING, RefundState.UNKNOWN]),
+            col(Refund.state).in_([RefundState.PENDING, RefundState.UNKNOWN]),
             Refund.updated_at <= before,
         )
-        .order_by(Refund.id)
+        .order_by(col(Refund.id))
     ).all()
-    return list(rows)
+    return [rid for rid in rows if rid is not None]
 
 
 async def reconcile_open_refunds(

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
@@ -21,6 +21,7 @@ from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
     audit,
+    fresh_refund,
     lock_payment,
     refund_view,
     refundable_cents,
@@ -39,10 +40,10 @@ log = logging.getLogger("hotmeals.payments")
 def _due_refunds(session: Session, *, now: datetime) -> list[tuple[int, int]]:
     rows = session.exec(
         select(Refund.id, Refund.payment_id)
-        .where(Refund.state == RefundState.FAILED, Refund.retry_at <= now)
-        .order_by(Refund.id)
+        .where(Refund.state == RefundState.FAILED, col(Refund.retry_at) <= now)
+        .order_by(col(Refund.id))
     ).all()
-    return [(rid, pid) for rid, pid in rows]
+    return [(rid, pid) for rid, pid in rows if rid is not None]
 
 
 def _reserve_again(
@@ -88,7 +89,7 @@ def _reserve_again(
     )
     session.execute(
         update(Refund)
-        .where(Refund.id == planned.refund_id)
+        .where(col(Refund.id) == planned.refund_id)
         .values(
             retry_of_id=refund_id,
             attempt=row.attempt + 1,
@@ -128,9 +129,9 @@ def refunds_needing_attention(session: Session) -> list[dict]:
     then ``resolve_refund``; or ``retry_refund`` once the cause is fixed). One query."""
     rows = session.exec(
         select(Refund, Payment)
-        .join(Payment, Payment.id == Refund.payment_id)
-        .where(Refund.state == RefundState.FAILED, Refund.attention_at.is_not(None))
-        .order_by(Refund.attention_at, Refund.id)
+        .join(Payment, col(Payment.id) == col(Refund.payment_id))
+        .where(Refund.state == RefundState.FAILED, col(Refund.attention_at).is_not(None))
+        .order_by(col(Refund.attention_at), col(Refund.id))
     ).all()
     return [
         {
@@ -156,7 +157,7 @@ def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
     if row is None or row.state != RefundState.FAILED:
         raise DomainError("refund_not_found")
     payment = lock_payment(session, row.payment_id)
-    row = session.get(Refund, refund_id, populate_existing=True)
+    row = fresh_refund(session, refund_id)
     row.attention_at = None
     row.retry_at = utcnow()
     row.attempt = min(row.attempt, MAX_TRIES - 1)
@@ -179,7 +180,7 @@ def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -
     if row is None or row.state != RefundState.FAILED:
         raise DomainError("refund_not_found")
     payment = lock_payment(session, row.payment_id)
-    row = session.get(Refund, refund_id, populate_existing=True)
+    row = fresh_refund(session, refund_id)
     row.attention_at = None
     row.retry_at = None
     session.add(row)

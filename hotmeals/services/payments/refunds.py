@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col
 
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
@@ -38,12 +38,15 @@ from hotmeals.services.payments.records import (
     RefundView,
     audit,
     clip,
+    fresh_refund,
     kept_payment_ids,
     lock_payment,
     lock_row,
     refund_sum,
     refund_view,
     refundable_cents,
+    rowcount,
+    saved_id,
 )
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
@@ -125,13 +128,14 @@ def write_pending_refunds(
     remaining = amount_cents
     now = utcnow()
     for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
-        share = min(left[payment.id], remaining)
+        pid = saved_id(payment)
+        share = min(left[pid], remaining)
         if share <= 0:
             continue
-        whole = share == payment.amount_cents and refund_sum(session, payment.id, RESERVING) == 0
+        whole = share == payment.amount_cents and refund_sum(session, pid, RESERVING) == 0
         kind = VOID if whole and not payment.settled else RETURN
         row = Refund(
-            payment_id=payment.id,
+            payment_id=pid,
             order_id=payment.order_id,
             amount_cents=share,
             kind=kind,
@@ -147,9 +151,9 @@ def write_pending_refunds(
             actor=actor,
             kind="refund.requested",
             entity="refund",
-            entity_id=row.id,
+            entity_id=saved_id(row),
             data={
-                "payment_id": payment.id,
+                "payment_id": pid,
                 "invoice": payment.invoice_number,
                 "kind": kind,
                 "amount_cents": share,
@@ -157,7 +161,7 @@ def write_pending_refunds(
             },
         )
         planned.append(
-            PlannedRefund(row.id, payment.id, kind, share, payment.converge_txn_id or "")
+            PlannedRefund(saved_id(row), pid, kind, share, payment.converge_txn_id or "")
         )
         remaining -= share
         if remaining == 0:
@@ -196,7 +200,7 @@ def reserve_refund(
     if planned and cancellation_id is not None:
         session.execute(
             update(Refund)
-            .where(Refund.id.in_([p.refund_id for p in planned]))
+            .where(col(Refund.id).in_([p.refund_id for p in planned]))
             .values(cancellation_id=cancellation_id)
             .execution_options(synchronize_session=False)
         )
@@ -223,7 +227,7 @@ def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, messa
     session.add(payment)
     session.execute(
         update(Refund)
-        .where(Refund.id == planned.refund_id, Refund.state == RefundState.PENDING)
+        .where(col(Refund.id) == planned.refund_id, col(Refund.state) == RefundState.PENDING)
         .values(kind=RETURN, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
@@ -255,13 +259,15 @@ def settle_refund(
     values: dict = {"state": to, "updated_at": utcnow(), "result_message": clip(message)}
     if txn_id:
         values["converge_txn_id"] = txn_id[:64]
-    moved = session.execute(
-        update(Refund)
-        .where(Refund.id == refund_id, Refund.state.in_(list(from_states)))
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    row = session.get(Refund, refund_id, populate_existing=True)
+    moved = rowcount(
+        session.execute(
+            update(Refund)
+            .where(col(Refund.id) == refund_id, col(Refund.state).in_(list(from_states)))
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+    )
+    row = fresh_refund(session, refund_id)
     if moved == 1:
         handler = handler_for(payment.purpose)
         if to == RefundState.FAILED:
