@@ -40,6 +40,18 @@ def _order_of(session: Session, payment: Payment) -> Order:
     return order
 
 
+def _note_unexpected_money(session: Session, order: Order, payment: Payment, kind: str) -> None:
+    """Keep the evidence of an approval the order was not waiting for."""
+    audit(
+        session,
+        actor="system",
+        kind=kind,
+        entity="order",
+        entity_id=order.id or 0,
+        data={"payment_id": payment.id, "status": order.status},
+    )
+
+
 class OrderPayment(PurposeHandler):
     """A new order: PENDING_PAYMENT (or PAYMENT_FAILED, retried) becomes PLACED when its
     payment is approved; a failed attempt leaves it PAYMENT_FAILED for another try."""
@@ -68,14 +80,7 @@ class OrderPayment(PurposeHandler):
             # Money arrived for an order that is not waiting for it (cancelled meanwhile, or
             # already placed): keep the evidence; the checkout (or the reconciliation's
             # ``void_stray_order_payments``) voids such a charge.
-            audit(
-                session,
-                actor="system",
-                kind="order.paid_when_not_pending",
-                entity="order",
-                entity_id=order.id or 0,
-                data={"payment_id": payment.id, "status": order.status},
-            )
+            _note_unexpected_money(session, order, payment, "order.paid_when_not_pending")
         order.updated_at = now
         session.add(order)
 
@@ -118,14 +123,7 @@ class OrderChangePayment(OrderPayment):
         # the charge is voided by the change's completion call or the reconciliation).
         order_changes.apply_paid_change(session, order, payment)
         if OrderStatus(order.status) not in PAID_STATUSES:
-            audit(
-                session,
-                actor="system",
-                kind="order.change_paid_when_closed",
-                entity="order",
-                entity_id=order.id or 0,
-                data={"payment_id": payment.id, "status": order.status},
-            )
+            _note_unexpected_money(session, order, payment, "order.change_paid_when_closed")
         order.updated_at = utcnow()
         session.add(order)
 
