@@ -30,19 +30,20 @@ class ProductionConfigError(RuntimeError):
 
 def production_problems(settings: Settings, environ: Mapping[str, str] | None = None) -> list[str]:
     """What keeps this configuration from running in production (empty: nothing)."""
-    from hotmeals.payments.settings import CREDENTIAL_VARS, ConvergeSettings
+    from hotmeals.payments.configured import settings_from_env
+    from hotmeals.payments.settings import CREDENTIAL_VARS
 
     env = os.environ if environ is None else environ
     problems: list[str] = []
     if not any(env.get(name, "").strip() for name in CREDENTIAL_VARS):
-        # Asked before from_env, which would open the simulator's store for its PIN.
+        # Asked before settings_from_env, which would open the simulator's store for its PIN.
         problems.append(
             "CONVERGE_MERCHANT_ID, CONVERGE_USER_ID and CONVERGE_PIN are not set: production "
             "never takes payments with the local simulator"
         )
     else:
         try:
-            converge = ConvergeSettings.from_env(settings.public_base_url, env)
+            converge = settings_from_env(settings.public_base_url, env)
         except ValueError as exc:
             problems.append(str(exc))
         else:

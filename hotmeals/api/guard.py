@@ -102,13 +102,13 @@ def security_headers() -> tuple[tuple[bytes, bytes], ...]:
     """The headers added to every answer (computed once per process from the settings)."""
     import os
 
-    from hotmeals.payments.settings import ConvergeSettings
+    from hotmeals.payments.configured import settings_from_env
     from hotmeals.settings import get_settings
 
     settings = get_settings()
     api_url = os.environ.get("REFLEX_API_URL") or f"http://localhost:{settings.port}"
     try:
-        converge = ConvergeSettings.from_env(settings.public_base_url).base_url
+        converge = settings_from_env(settings.public_base_url).base_url
     except ValueError:
         converge = ""  # the start-up check reports it; no Converge origin is allowed meanwhile
     csp = content_security_policy(

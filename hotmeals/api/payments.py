@@ -38,7 +38,7 @@ from hotmeals.domain.payments import PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.ordering import checkout, settle
-from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
+from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 PAY = ["Parent payments"]

@@ -35,7 +35,7 @@ def include_routers(api: FastAPI) -> None:
 def mount_payment_simulator(api: FastAPI) -> None:
     """Serve the local Converge simulator at /converge-sim when no credentials are set."""
     try:
-        from hotmeals.payments.settings import ConvergeSettings
+        from hotmeals.payments.configured import settings_from_env
         from hotmeals.payments.simulator import create_simulator_app
     except ImportError:  # payments package not present yet
         return
@@ -43,7 +43,7 @@ def mount_payment_simulator(api: FastAPI) -> None:
 
     from hotmeals.settings import get_settings
 
-    settings = ConvergeSettings.from_env(get_settings().public_base_url)
+    settings = settings_from_env(get_settings().public_base_url)
     if settings.simulated:
         # Declines by cents are off in the demo (a total with HST ending in .59 would decline at
         # random); tests switch them on through /_sim/config. The /_sim/ control endpoints are

@@ -62,7 +62,8 @@ class DonationStatus(StrEnum):
 
 
 class Purpose(StrEnum):
-    """What a payment pays for; each has one handler (``services/payments/purposes.py``)."""
+    """What a payment pays for; each has one handler, registered with the payment service
+    (``services/payments/purposes.py``) by the module that owns the purpose."""
 
     # A new order from the cart.
     ORDER = "ORDER"

@@ -21,6 +21,7 @@ from sqlmodel import Session, select
 
 from hotmeals.db.engine import make_engine
 from hotmeals.db.models import EmailOutbox, JobLease
+from hotmeals.jobs import queue
 from hotmeals.services import mail
 from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import _normalize_db_url, get_settings
@@ -57,8 +58,6 @@ def _failed_mail(session: Session) -> list[str]:
 
 
 async def _queue(url: str, command: str, job_id: int | None = None) -> tuple[int, list[str]]:
-    from hotmeals.jobs import queue
-
     app = queue.build_app(intervals={}, database_url=url)
     async with app.open_async():
         manager = app.job_manager

@@ -16,11 +16,12 @@ PostgreSQL, and procrastinate keeps everything a cluster needs in it, with no ot
   ones would have done.
 
 The embedded default (SQLite, ``make run``) needs no other service: the same job functions
-(``services.jobs.PERIODIC``) run in lease loops (``services/jobs.py``).
+(``jobs.periodic.PERIODIC``) run in lease loops (``jobs/periodic.py``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,7 +29,7 @@ from typing import Any
 
 import procrastinate
 
-from hotmeals.services import jobs
+from hotmeals.jobs import periodic
 from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.jobs")
@@ -72,15 +73,15 @@ def _periodic(run: Callable[[], Awaitable[Any]]) -> Callable[[int], Awaitable[No
 def build_app(
     *, intervals: dict[str, float] | None = None, database_url: str | None = None
 ) -> procrastinate.App:
-    """The procrastinate app with every periodic job of ``services.jobs.PERIODIC`` (its
+    """The procrastinate app with every periodic job of ``periodic.PERIODIC`` (its
     interval from ``intervals``, else the environment; 0: not scheduled) and retry_stalled."""
     app = procrastinate.App(
         connector=procrastinate.PsycopgConnector(
             conninfo=conninfo(database_url), min_size=1, max_size=4
         )
     )
-    chosen = intervals if intervals is not None else jobs.intervals()
-    for job in jobs.PERIODIC:
+    chosen = intervals if intervals is not None else periodic.intervals()
+    for job in periodic.PERIODIC:
         seconds = chosen.get(job.name, 0)
         if seconds <= 0:
             continue
@@ -113,7 +114,7 @@ def build_app(
 async def run_worker(app: procrastinate.App, *, name: str | None = None) -> None:
     """A procrastinate worker for the life of the app (cancelled at shutdown)."""
     await app.run_worker_async(
-        name=name or jobs.worker_id(),
+        name=name or periodic.worker_id(),
         concurrency=CONCURRENCY,
         install_signal_handlers=False,  # Granian's worker owns the signals
         update_heartbeat_interval=HEARTBEAT_SECONDS,
@@ -125,8 +126,6 @@ async def run_worker(app: procrastinate.App, *, name: str | None = None) -> None
 @contextlib.asynccontextmanager
 async def lifespan() -> AsyncIterator[None]:
     """Open the queue and run this worker's procrastinate worker beside the app."""
-    import asyncio
-
     app = build_app()
     async with app.open_async():
         worker = asyncio.create_task(run_worker(app), name="hotmeals-jobs")

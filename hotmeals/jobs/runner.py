@@ -1,11 +1,12 @@
 """Which runner carries the periodic jobs: the job queue on PostgreSQL (procrastinate,
-``jobs/queue.py``), lease loops on the embedded SQLite default (``services/jobs.py``)."""
+``jobs/queue.py``), lease loops on the embedded SQLite default (``jobs/periodic.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hotmeals.services import jobs
+from hotmeals.jobs import periodic
+from hotmeals.jobs.queue import lifespan
 from hotmeals.settings import get_settings
 
 
@@ -16,8 +17,6 @@ def uses_queue(database_url: str | None = None) -> bool:
 def register_background_jobs(app: Any) -> None:
     """Called once from ``hotmeals/hotmeals.py``."""
     if uses_queue():
-        from hotmeals.jobs.queue import lifespan
-
         app.register_lifespan_task(lifespan)
     else:
-        jobs.register_lease_loops(app)
+        periodic.register_lease_loops(app)

@@ -1,15 +1,15 @@
-"""Where Converge lives and who we are to it.
+"""Where Converge lives and who we are to it: ``ConvergeSettings``, and the real Converge's
+settings from the environment.
 
 Environment:
     CONVERGE_MERCHANT_ID, CONVERGE_USER_ID, CONVERGE_PIN   the three credentials (all or none)
     CONVERGE_BASE_URL   default ``https://api.demo.convergepay.com``; production is
                         ``https://api.convergepay.com``. Only read when credentials are set.
 
-No credentials at all: the app runs against its own simulator, mounted at
-``{public_base_url}/converge-sim`` as merchant ``000000``, user ``hotmeals`` and the PIN of
-``simulator_credentials()``, and ``simulated`` is True (the app mounts the simulator only
-then). Some but not all credentials: a configuration error, raised at start-up rather than
-silently falling back to fake payments.
+Some but not all credentials: a configuration error, raised at start-up rather than silently
+falling back to fake payments. None at all: the app talks to its own simulator, whose settings
+are made by ``configured.py`` (this module knows nothing of the simulator; ``simulated`` only
+says the address is a stand-in, so plain http is allowed).
 
 The XML API path follows the host: ``/VirtualMerchant/processxml.do`` on the production host
 ``api.convergepay.com``, ``/VirtualMerchantDemo/processxml.do`` everywhere else (the demo host
@@ -25,36 +25,9 @@ from urllib.parse import urlsplit
 
 DEMO_BASE_URL = "https://api.demo.convergepay.com"
 PRODUCTION_HOST = "api.convergepay.com"
-SIMULATOR_PREFIX = "/converge-sim"
-
-# The simulator's merchant and user; its PIN is not in the source (see ``simulator_pin``).
-SIM_MERCHANT_ID = "000000"
-SIM_USER_ID = "hotmeals"
-SIM_PIN_VAR = "CONVERGE_SIM_PIN"  # optional; see simulator_credentials
 
 CREDENTIAL_VARS = ("CONVERGE_MERCHANT_ID", "CONVERGE_USER_ID", "CONVERGE_PIN")
-_CREDENTIAL_VARS = CREDENTIAL_VARS
 _LOCAL_HOSTS = frozenset({"localhost", "127.0.0.1", "::1"})
-
-
-def simulator_credentials() -> tuple[str, str, str]:
-    """(merchant id, user id, PIN) the simulator accepts and the app sends in demo mode.
-
-    The PIN is ``CONVERGE_SIM_PIN`` when set; otherwise the one generated when the simulator's
-    store was created and kept there (``simulator_store.py``), so every worker, every host
-    sharing the database and every restart agree on it, and it is written nowhere in the source.
-    The simulator checks it on every merchant call: without it, ``/converge-sim`` gives away no
-    transaction, payer's name or stored card."""
-    pin = os.environ.get(SIM_PIN_VAR, "").strip()
-    if pin:
-        return SIM_MERCHANT_ID, SIM_USER_ID, pin
-    from hotmeals.payments.simulator_store import default_store
-
-    return default_store().merchant_credentials()
-
-
-def simulator_pin() -> str:
-    return simulator_credentials()[2]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +47,17 @@ class ConvergeSettings:
         object.__setattr__(self, "base_url", self.base_url.rstrip("/"))
 
     @classmethod
-    def from_env(
-        cls, public_base_url: str, environ: Mapping[str, str] | None = None
-    ) -> ConvergeSettings:
+    def from_credentials_in(
+        cls, environ: Mapping[str, str] | None = None
+    ) -> ConvergeSettings | None:
+        """The real Converge's settings from the environment; None when no credential is set
+        (raises ``ValueError`` when only some are)."""
         env = os.environ if environ is None else environ
-        values = {name: env.get(name, "").strip() for name in _CREDENTIAL_VARS}
+        values = {name: env.get(name, "").strip() for name in CREDENTIAL_VARS}
         present = [name for name, value in values.items() if value]
         if not present:
-            return cls.simulator(public_base_url)
-        missing = [name for name in _CREDENTIAL_VARS if name not in present]
+            return None
+        missing = [name for name in CREDENTIAL_VARS if name not in present]
         if missing:
             raise ValueError(f"Converge credentials incomplete; missing {', '.join(missing)}")
         return cls(
@@ -91,17 +66,6 @@ class ConvergeSettings:
             user_id=values["CONVERGE_USER_ID"],
             pin=values["CONVERGE_PIN"],
             simulated=False,
-        )
-
-    @classmethod
-    def simulator(cls, public_base_url: str) -> ConvergeSettings:
-        merchant_id, user_id, pin = simulator_credentials()
-        return cls(
-            base_url=public_base_url.rstrip("/") + SIMULATOR_PREFIX,
-            merchant_id=merchant_id,
-            user_id=user_id,
-            pin=pin,
-            simulated=True,
         )
 
     @property

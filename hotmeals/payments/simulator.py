@@ -4,7 +4,7 @@
 
 The app mounts it at ``/converge-sim`` when no real credentials are configured; tests run it
 under uvicorn. Only merchant ``000000`` / user ``hotmeals`` and the PIN of
-``hotmeals.payments.settings.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
+``hotmeals.payments.configured.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
 unset: the PIN generated with the simulator's store and kept there) are accepted, on every
 merchant call: the token request and processxml.do (the Lightbox's browser-side endpoints
 take a session token instead, and only see that session).
@@ -364,10 +364,10 @@ def create_simulator_app(
     host app mounts the simulator at that prefix itself. ``database_url``: the simulator's
     store (default: ``simulator_store.store_url_for`` the app's settings). ``credentials``:
     (merchant id, user id, PIN); default the demo merchant with ``CONVERGE_SIM_PIN`` when set,
-    else the PIN kept in the store (``settings.simulator_credentials``)."""
+    else the PIN kept in the store (``configured.simulator_credentials``)."""
     import os
 
-    from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
+    from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
 
     if database_url is None:
         from hotmeals.settings import get_settings

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from hotmeals.payments.gateway import cents_to_amount
-from hotmeals.payments.settings import SIM_USER_ID
+from hotmeals.payments.simulator_identity import SIM_USER_ID
 
 TIME_FORMAT = "%m/%d/%Y %I:%M:%S %p"
 

@@ -25,7 +25,7 @@ The merchant's credentials live here too (``sim_merchant``): merchant ``000000``
 ``hotmeals`` and a PIN generated when the store is created (``secrets``, 64 hex characters, never
 in the source, the README or a log). Every worker of every host that shares the store checks
 calls against the same PIN, and the app's Converge client reads it from here in demo mode
-(``settings.simulator_credentials``), the way an operator copies the PIN from the gateway's
+(``configured.simulator_credentials``), the way an operator copies the PIN from the gateway's
 back office: the only thing of the simulator's the app reads. ``CONVERGE_SIM_PIN`` set in the
 environment overrides it on both sides.
 
@@ -63,8 +63,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
-from hotmeals.payments.settings import SIM_MERCHANT_ID, SIM_USER_ID
+from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_USER_ID
 from hotmeals.payments.simulator_records import Session, StoredCard, Txn
+from hotmeals.settings import get_settings
 
 PG_SCHEMA = "converge_sim"
 URL_VAR = "CONVERGE_SIM_DATABASE_URL"
@@ -454,8 +455,6 @@ def store_for(url: str) -> SimulatorStore:
 
 def default_store() -> SimulatorStore:
     """The store of the simulator the app mounts, for the app's current settings."""
-    from hotmeals.settings import get_settings
-
     settings = get_settings()
     return store_for(store_url_for(settings.database_url, settings.data_dir))
 

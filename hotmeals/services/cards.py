@@ -20,13 +20,13 @@ from typing import Any
 
 from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.payments.gateway import PaymentGateway, SessionTokenError, TokenResult
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payments.records import audit, lock_row
+from hotmeals.services.payments.records import audit, lock_row, rowcount, saved_id
 from hotmeals.services.payments.runtime import (
     actor_of,
     db,
@@ -69,7 +69,7 @@ def card_view(card: StoredCard) -> CardView:
     if card.exp_month and card.exp_year:
         expiry = f"{card.exp_month:02d}/{card.exp_year % 100:02d}"
     return CardView(
-        id=card.id,
+        id=saved_id(card),
         brand=card.brand,
         masked=card.masked,
         last4=card.masked[-4:],
@@ -94,8 +94,8 @@ def default_card(cards: Sequence[CardView], today: date) -> CardView | None:
 def list_cards(session: Session, *, parent_id: int) -> list[CardView]:
     rows = session.exec(
         select(StoredCard)
-        .where(StoredCard.parent_id == parent_id, StoredCard.deleted_at.is_(None))
-        .order_by(StoredCard.id)
+        .where(StoredCard.parent_id == parent_id, col(StoredCard.deleted_at).is_(None))
+        .order_by(col(StoredCard.id))
     ).all()
     return [card_view(c) for c in rows]
 
@@ -140,7 +140,7 @@ def _store(
         raise DomainError("card_not_verified")
     rows = session.exec(
         select(StoredCard).where(
-            StoredCard.converge_token == token, StoredCard.deleted_at.is_(None)
+            StoredCard.converge_token == token, col(StoredCard.deleted_at).is_(None)
         )
     ).all()
     for row in rows:
@@ -151,7 +151,7 @@ def _store(
     count = session.exec(
         select(func.count())
         .select_from(StoredCard)
-        .where(StoredCard.parent_id == parent_id, StoredCard.deleted_at.is_(None))
+        .where(StoredCard.parent_id == parent_id, col(StoredCard.deleted_at).is_(None))
     ).one()
     if count >= CARD_LIMIT:
         raise DomainError("card_limit", max=CARD_LIMIT)
@@ -172,7 +172,7 @@ def _store(
         actor=actor,
         kind="card.added",
         entity="stored_card",
-        entity_id=card.id,
+        entity_id=saved_id(card),
         data={"brand": card.brand, "card": card.masked, "expiry": card_view(card).expiry},
     )
     return card_view(card)
@@ -222,12 +222,14 @@ def _mark_deleted(session: Session, *, parent_id: int, card_id: int, actor: str)
     card = lock_row(session, StoredCard, card_id)
     if card is None or card.parent_id != parent_id:
         raise DomainError("card_not_found")
-    moved = session.execute(
-        update(StoredCard)
-        .where(StoredCard.id == card_id, StoredCard.deleted_at.is_(None))
-        .values(deleted_at=utcnow())
-        .execution_options(synchronize_session=False)
-    ).rowcount
+    moved = rowcount(
+        session.execute(
+            update(StoredCard)
+            .where(col(StoredCard.id) == card_id, col(StoredCard.deleted_at).is_(None))
+            .values(deleted_at=utcnow())
+            .execution_options(synchronize_session=False)
+        )
+    )
     if moved == 1:
         audit(
             session,

@@ -4,7 +4,7 @@
 one transaction; the caller then opens the hosted session or charges a saved card (the same two
 doors every purpose uses). The donation becomes PAID in the same transaction that records the
 confirmed approval, FAILED when the payment is declined, errors or expires, and REFUNDED when
-refunded in full: the DONATION handler in ``services/payments/purposes.py``. History lists
+refunded in full: ``DonationPayment`` below, registered with the payment service. History lists
 PAID and REFUNDED donations: attempts that never went through are not donations.
 """
 
@@ -12,23 +12,42 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
-from hotmeals.db.models import Child, Donation, Payment, School
+from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
-from hotmeals.domain.payments import DONATION_HISTORY, DonationStatus, PaymentState, Purpose
+from hotmeals.domain.payments import (
+    DONATION_HISTORY,
+    DonationStatus,
+    PaymentState,
+    Purpose,
+    RefundState,
+    can_transition,
+)
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     HostedSession,
     charge_stored_card,
     open_hosted_session,
     reserve_payment,
 )
-from hotmeals.services.payments.records import PaymentView, audit
+from hotmeals.services.payments.purposes import PurposeHandler, register
+from hotmeals.services.payments.records import (
+    PaymentView,
+    audit,
+    get_payment,
+    payment_view,
+    refund_sum,
+    rowcount,
+    saved_id,
+)
 from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.submissions import submit_once
 
 MIN_DONATION_CENTS = 100
 MAX_DONATION_CENTS = 50_000
@@ -60,8 +79,8 @@ def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]
     """The schools of the parent's active children, the default child's first."""
     children = session.exec(
         select(Child)
-        .where(Child.parent_id == parent_id, Child.is_active.is_(True))
-        .order_by(Child.is_default.desc(), Child.id)
+        .where(Child.parent_id == parent_id, col(Child.is_active).is_(True))
+        .order_by(col(Child.is_default).desc(), col(Child.id))
     ).all()
     seen: list[int] = []
     for child in children:
@@ -70,7 +89,7 @@ def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]
     schools = {
         s.id: s
         for s in session.exec(
-            select(School).where(School.id.in_(seen), School.is_active.is_(True))
+            select(School).where(col(School.id).in_(seen), col(School.is_active).is_(True))
         ).all()
     }
     return [{"id": sid, "name": schools[sid].name} for sid in seen if sid in schools]
@@ -106,7 +125,7 @@ def _create(
         actor=actor,
         kind="donation.created",
         entity="donation",
-        entity_id=donation.id,
+        entity_id=saved_id(donation),
         data={"amount_cents": amount_cents, "school_id": school_id},
     )
     payment = reserve_payment(
@@ -117,7 +136,7 @@ def _create(
         donation_id=donation.id,
         actor=actor,
     )
-    return donation.id, payment.id
+    return saved_id(donation), saved_id(payment)
 
 
 async def reserve_donation(
@@ -174,8 +193,6 @@ def _reserve_with_card(
 ) -> tuple[int, bool]:
     """(payment id, repeated): the donation and its payment, once per ``request_key`` (a
     repeat finds the first one's payment). The card is checked before anything is written."""
-    from hotmeals.db.models import StoredCard
-    from hotmeals.services.submissions import submit_once
 
     def create(session: Session, parent_id: int) -> dict:
         card = session.get(StoredCard, card_id) if isinstance(card_id, int) else None
@@ -211,11 +228,8 @@ async def donate_with_saved_card(
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
-    ``request_key`` (the API's ``Idempotency-Key``, issue 21): a repeat charges nothing more
+    ``request_key`` (the API's ``Idempotency-Key``): a repeat charges nothing more
     and answers the first one's payment, once its charge has an outcome."""
-    from hotmeals.services.payments.outcome import await_charge
-    from hotmeals.services.payments.records import get_payment, payment_view
-
     cents = parse_amount(amount)
     payment_id, repeated = await db(
         engine,
@@ -258,14 +272,15 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
     """Donation history, newest first: PAID and REFUNDED donations."""
     rows = session.exec(
         select(Donation, School, Payment)
-        .join(School, School.id == Donation.school_id, isouter=True)
+        .join(School, col(School.id) == col(Donation.school_id), isouter=True)
         .join(
             Payment,
-            (Payment.donation_id == Donation.id) & (Payment.state == PaymentState.APPROVED),
+            (col(Payment.donation_id) == col(Donation.id))
+            & (col(Payment.state) == PaymentState.APPROVED),
             isouter=True,
         )
-        .where(Donation.parent_id == parent_id, Donation.status.in_(DONATION_HISTORY))
-        .order_by(Donation.created_at.desc(), Donation.id.desc())
+        .where(Donation.parent_id == parent_id, col(Donation.status).in_(DONATION_HISTORY))
+        .order_by(col(Donation.created_at).desc(), col(Donation.id).desc())
     ).all()
     return [
         {
@@ -283,3 +298,47 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
         }
         for donation, school, payment in rows
     ]
+
+
+# -- what a donation's payment does ---------------------------------------------------------
+
+
+def _set_donation(session: Session, donation_id: int, to: DonationStatus) -> bool:
+    """Move a donation to ``to`` if its table allows it from where it is (a conditional
+    UPDATE per allowed source state, so a concurrent writer changes nothing twice)."""
+    sources = [s for s in DonationStatus if can_transition(s, to)]
+    moved = rowcount(
+        session.execute(
+            update(Donation)
+            .where(col(Donation.id) == donation_id, col(Donation.status).in_(sources))
+            .values(status=to)
+            .execution_options(synchronize_session=False)
+        )
+    )
+    return moved == 1
+
+
+class DonationPayment(PurposeHandler):
+    """A gift to a school: PAID once approved, FAILED if its only attempt failed, REFUNDED
+    when refunds add up to the whole amount."""
+
+    purpose = Purpose.DONATION
+
+    def approved(self, session: Session, payment: Payment) -> None:
+        if payment.donation_id is None:
+            raise DomainError("payment_purpose_invalid")
+        _set_donation(session, payment.donation_id, DonationStatus.PAID)
+
+    def failed(self, session: Session, payment: Payment) -> None:
+        if payment.donation_id is not None:
+            _set_donation(session, payment.donation_id, DonationStatus.FAILED)
+
+    def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
+        if payment.duplicate_of_id is not None:
+            return  # a duplicate sale voided: the gift stands on its own payment
+        refunded = refund_sum(session, saved_id(payment), (RefundState.SUCCEEDED,))
+        if payment.donation_id is not None and refunded >= payment.amount_cents:
+            _set_donation(session, payment.donation_id, DonationStatus.REFUNDED)
+
+
+register(DonationPayment())

@@ -1,6 +1,6 @@
 """Housekeeping: what no rule can see any more goes.
 
-One round (``run``), leased to one worker by ``services/jobs.py``:
+One round (``run``), leased to one worker by ``jobs/periodic.py``:
 
 - rate-limit hits older than ``RATE_LIMIT_KEEP`` (longer than every window in ratelimit.py);
 - sessions expired or revoked more than ``GRACE`` ago;
@@ -16,11 +16,12 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy import delete, or_
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
+from sqlalchemy.engine import CursorResult, Engine, Result
+from sqlmodel import Session, col
 
 from hotmeals.db.engine import get_engine
 from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
@@ -41,20 +42,28 @@ class Tidied:
     codes: int
 
 
+def _deleted(result: Result[Any]) -> int:
+    return cast(CursorResult[Any], result).rowcount
+
+
 def purge(session: Session, *, now: datetime) -> tuple[int, int, int]:
     """Delete old rate-limit hits, sessions and codes; returns how many of each."""
-    hits = session.execute(
-        delete(RateLimitHit).where(RateLimitHit.created_at < now - RATE_LIMIT_KEEP)
-    ).rowcount
-    sessions = session.execute(
-        delete(SessionToken).where(
-            or_(
-                SessionToken.expires_at < now - GRACE,
-                SessionToken.revoked_at < now - GRACE,
+    hits = _deleted(
+        session.execute(
+            delete(RateLimitHit).where(col(RateLimitHit.created_at) < now - RATE_LIMIT_KEEP)
+        )
+    )
+    sessions = _deleted(
+        session.execute(
+            delete(SessionToken).where(
+                or_(
+                    col(SessionToken.expires_at) < now - GRACE,
+                    col(SessionToken.revoked_at) < now - GRACE,
+                )
             )
         )
-    ).rowcount
-    codes = session.execute(delete(OtpCode).where(OtpCode.expires_at < now - GRACE)).rowcount
+    )
+    codes = _deleted(session.execute(delete(OtpCode).where(col(OtpCode.expires_at) < now - GRACE)))
     submissions.purge(session, now=now)  # idempotency keys past any retry (not counted)
     return hits or 0, sessions or 0, codes or 0
 

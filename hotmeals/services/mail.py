@@ -25,7 +25,7 @@ A rolled-back transaction sends nothing: the row and the mail go together.
 - a claim outlives any SMTP exchange (``CLAIM_FOR``), so a sender that crashed mid-send lets
   the mail job send the row again once the claim has run out (at least once: a crash between
   the SMTP server's "250 OK" and the row's update is the one window for a second copy).
-The mail job (``services/jobs.py``, every ``HOTMEALS_MAIL_SECONDS``, one worker at a time)
+The mail job (``jobs/periodic.py``, every ``HOTMEALS_MAIL_SECONDS``, one worker at a time)
 calls ``send_due``.
 """
 

@@ -1,6 +1,6 @@
 """The reminders parents switch on in Settings: cut-off reminder, order reminder
 (the night before) and menu updates. One round (``run``) sends what is due, through the mail
-outbox; the periodic job ``reminders`` (``services/jobs.py``) calls it every few minutes.
+outbox; the periodic job ``reminders`` (``jobs/periodic.py``) calls it every few minutes.
 
 **When** (America/Toronto, ``REMINDER_TIME``, env ``HOTMEALS_REMINDER_TIME``, default 18:00):
 - ``cutoff_reminder``: from that time on the evening before a cut-off day C until the cut-off

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import inspect
 
 from hotmeals.db.engine import make_engine
+from hotmeals.jobs import periodic as jobs
 from hotmeals.jobs import queue, runner
-from hotmeals.services import jobs
 from tests.databases import fresh_database, migrate
 
 

@@ -10,7 +10,8 @@ import pytest
 from sqlmodel import Session, select
 
 from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
-from hotmeals.services import housekeeping, jobs
+from hotmeals.jobs import periodic as jobs
+from hotmeals.services import housekeeping
 from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import get_settings
 from tests.e2e.smtp import SmtpServer

@@ -13,8 +13,8 @@ import pytest
 import pytest_asyncio
 import uvicorn
 
+from hotmeals.payments.configured import simulator_credentials
 from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.settings import simulator_credentials
 from hotmeals.payments.simulator import create_simulator_app
 from tests.payments.support import PATIENT, START, FakeClock, SimServer
 

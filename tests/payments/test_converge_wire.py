@@ -7,6 +7,7 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
+from hotmeals.payments.configured import simulator_settings
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.converge_wire import (
     build_txn_xml,
@@ -23,9 +24,8 @@ from hotmeals.payments.gateway import (
     TxnQueryResult,
     UnknownOutcome,
 )
-from hotmeals.payments.settings import ConvergeSettings
 
-SETTINGS = ConvergeSettings.simulator("http://sim.test")
+SETTINGS = simulator_settings("http://sim.test")
 APPROVED = (
     "<txn><ssl_result>0</ssl_result><ssl_result_message>APPROVAL</ssl_result_message>"
     "<ssl_txn_id>180820AD3-27AEE6EF-8CA7-4811-8D1F-E420C3B5041E</ssl_txn_id>"

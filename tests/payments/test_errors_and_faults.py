@@ -9,6 +9,7 @@ from dataclasses import replace
 import httpx
 import pytest
 
+from hotmeals.payments.configured import simulator_pin, simulator_settings
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import (
     Approved,
@@ -18,7 +19,6 @@ from hotmeals.payments.gateway import (
     TxnQueryResult,
     UnknownOutcome,
 )
-from hotmeals.payments.settings import ConvergeSettings, simulator_pin
 from tests.payments.support import CVV, EXP, NOT_LUHN, PATIENT, SHORT, VISA, SimServer
 
 pytestmark = pytest.mark.asyncio
@@ -200,7 +200,7 @@ async def test_delay_longer_than_the_timeout_still_charges(
 
 
 async def test_connection_refused_is_an_unknown_outcome() -> None:
-    dead = ConvergeSettings.simulator("http://127.0.0.1:9")
+    dead = simulator_settings("http://127.0.0.1:9")
     async with ConvergeClient(dead, timeout=SHORT) as client:
         outcome = await client.txnquery("T1")
         with pytest.raises(SessionTokenError):

@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+from hotmeals.payments.configured import simulator_pin
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import (
     Approved,
@@ -16,7 +17,6 @@ from hotmeals.payments.gateway import (
     TokenResult,
     TxnQueryResult,
 )
-from hotmeals.payments.settings import simulator_pin
 from tests.payments.support import CVV, DECLINED_CARD, EXP, NOT_LUHN, PATIENT, VISA, SimServer
 
 pytestmark = pytest.mark.asyncio

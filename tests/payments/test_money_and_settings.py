@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hotmeals.payments.configured import settings_from_env, simulator_pin, simulator_settings
 from hotmeals.payments.gateway import (
     MAX_CENTS,
     TxnQueryResult,
@@ -15,7 +16,6 @@ from hotmeals.payments.gateway import (
     cents_to_amount,
     mask_card_number,
 )
-from hotmeals.payments.settings import ConvergeSettings, simulator_pin
 
 CREDS = {
     "CONVERGE_MERCHANT_ID": "123456",
@@ -90,7 +90,7 @@ def test_confirms_sale_checks_amount_invoice_status_and_type() -> None:
 
 
 def test_no_credentials_means_the_simulator_under_the_public_url() -> None:
-    settings = ConvergeSettings.from_env("http://localhost:1805/", environ={})
+    settings = settings_from_env("http://localhost:1805/", environ={})
     assert settings.simulated
     assert settings.base_url == "http://localhost:1805/converge-sim"
     assert (settings.merchant_id, settings.user_id, settings.pin) == (
@@ -106,7 +106,7 @@ def test_no_credentials_means_the_simulator_under_the_public_url() -> None:
 
 
 def test_real_credentials_default_to_the_demo_host() -> None:
-    settings = ConvergeSettings.from_env("http://localhost:1805", environ=CREDS)
+    settings = settings_from_env("http://localhost:1805", environ=CREDS)
     assert not settings.simulated
     assert settings.base_url == "https://api.demo.convergepay.com"
     assert settings.xml_path == "/VirtualMerchantDemo/processxml.do"
@@ -115,7 +115,7 @@ def test_real_credentials_default_to_the_demo_host() -> None:
 
 def test_production_host_uses_the_production_xml_path() -> None:
     env = {**CREDS, "CONVERGE_BASE_URL": "https://api.convergepay.com/"}
-    settings = ConvergeSettings.from_env("https://hotmeals.example", environ=env)
+    settings = settings_from_env("https://hotmeals.example", environ=env)
     assert settings.is_production
     assert settings.xml_url == "https://api.convergepay.com/VirtualMerchant/processxml.do"
     assert settings.session_token_url == (
@@ -126,18 +126,18 @@ def test_production_host_uses_the_production_xml_path() -> None:
 def test_incomplete_credentials_are_refused_without_echoing_values() -> None:
     env = {"CONVERGE_MERCHANT_ID": "123456", "CONVERGE_PIN": "S3CRET-PIN-THAT-IS-LONG"}
     with pytest.raises(ValueError, match="CONVERGE_USER_ID") as info:
-        ConvergeSettings.from_env("http://localhost:1805", environ=env)
+        settings_from_env("http://localhost:1805", environ=env)
     assert "S3CRET" not in str(info.value)
 
 
 def test_real_credentials_are_never_sent_over_plain_http() -> None:
     env = {**CREDS, "CONVERGE_BASE_URL": "http://api.convergepay.com"}
     with pytest.raises(ValueError):
-        ConvergeSettings.from_env("http://localhost:1805", environ=env)
+        settings_from_env("http://localhost:1805", environ=env)
 
 
 def test_pin_is_not_in_repr_or_str() -> None:
-    settings = ConvergeSettings.from_env("http://localhost:1805", environ=CREDS)
+    settings = settings_from_env("http://localhost:1805", environ=CREDS)
     assert "S3CRET" not in repr(settings)
     assert "S3CRET" not in str(settings)
-    assert simulator_pin() not in repr(ConvergeSettings.simulator("http://localhost:1805"))
+    assert simulator_pin() not in repr(simulator_settings("http://localhost:1805"))

@@ -76,7 +76,7 @@ operations = st.lists(
 
 
 async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER) -> None:
-    """``payments.reconcile_round``, as if every session's life were over."""
+    """``jobs.payment_round.reconcile_round``, as if every session's life were over."""
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await settle.void_orphan_payments(engine=engine, gateway=gw)

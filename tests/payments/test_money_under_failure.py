@@ -90,7 +90,7 @@ def rows(engine: Engine, model, **where):
 
 
 async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) -> None:
-    """The periodic round (``payments.reconcile_round``), run as if ``later`` had passed."""
+    """The periodic round (``jobs/payment_round.py``), run as if ``later`` had passed."""
     now = datetime.now(UTC) + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await settle.void_orphan_payments(engine=engine, gateway=gw)

@@ -8,9 +8,9 @@ import re
 import httpx
 import pytest
 
+from hotmeals.payments.configured import simulator_pin, simulator_settings
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import SessionTokenError, TokenResult, UnknownOutcome
-from hotmeals.payments.settings import ConvergeSettings, simulator_pin
 from tests.payments.support import EXP, PATIENT, SHORT, SimServer
 
 pytestmark = pytest.mark.asyncio
@@ -62,7 +62,7 @@ async def test_exception_text_from_the_transport_is_redacted() -> None:
         # A worst case: a library that puts the request body into its error message.
         raise httpx.ConnectError(f"failed sending {request.content.decode()}", request=request)
 
-    settings = ConvergeSettings.simulator("http://sim.test")
+    settings = simulator_settings("http://sim.test")
     async with ConvergeClient(settings, transport=httpx.MockTransport(explode)) as client:
         outcome = await client.get_token(CARD, EXP, cvv=CVV)
         with pytest.raises(SessionTokenError) as info:

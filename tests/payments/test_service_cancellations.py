@@ -18,6 +18,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import RefundState
+from hotmeals.jobs import payment_round
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import clock
 from hotmeals.services.ordering import cancel_cart, cancel_order, queries
@@ -442,7 +443,7 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     assert 0 < owed < paid and result.refunded_cents == 0
     failed = await _fail_refund(pay_engine, gateway, order_id)
     assert failed.retry_at is not None and failed.attention_at is None
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)  # not due yet
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)  # not due yet
     assert _sums(pay_engine, order_id) == (paid, 0)
     [again] = await payments.resend_failed_refunds(
         now=_later(3), engine=pay_engine, gateway=gateway
@@ -577,7 +578,7 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
     parent's 'refund' notification off, the cancel is still confirmed and no refund e-mail
     is sent."""
     from hotmeals.domain.money import format_money
-    from hotmeals.services import notifications, payments
+    from hotmeals.services import notifications
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
@@ -593,8 +594,8 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
     assert made.subject.startswith("Refund made: ") and made.language == "en"
     assert f"{amount} has been refunded to your card" in made.body_text
     assert _mails(pay_engine, pid, "refund_processing") == []
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
     assert len(_mails(pay_engine, pid, "refund_made")) == 1
 
     with session_scope(pay_engine) as s:

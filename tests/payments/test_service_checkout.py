@@ -32,6 +32,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payments import PaymentState, RefundState
+from hotmeals.jobs import payment_round
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import cards, clock, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
@@ -576,7 +577,7 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     with session_scope(pay_engine) as s:  # paid, not placed, not refunded yet
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
-    await payments.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as s:
         [refund] = s.exec(select(Refund).where(Refund.payment_id == started.payment_id)).all()
         assert refund.state == RefundState.SUCCEEDED

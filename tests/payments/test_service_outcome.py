@@ -1,4 +1,4 @@
-"""What both doors do once a Lightbox closes (``services/payments/outcome.py``): the Reflex
+"""What both doors do once a Lightbox closes (``services/payment_outcome.py``): the Reflex
 screens and ``/api/v1`` get the same checked outcome and the same words."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from service_support
@@ -10,7 +10,7 @@ from sqlalchemy.engine import Engine
 
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import cards, donations
-from hotmeals.services.payments.outcome import settle_card_lightbox, settle_lightbox
+from hotmeals.services.payment_outcome import settle_card_lightbox, settle_lightbox
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
     gateway,

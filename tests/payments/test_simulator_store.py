@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hotmeals.payments.settings import ConvergeSettings, simulator_credentials
+from hotmeals.payments.configured import settings_from_env, simulator_credentials
 from hotmeals.payments.simulator import parse_xmldata, render_txn
 from hotmeals.payments.simulator_cards import SimError
 from hotmeals.payments.simulator_controls import SimulatorControls
@@ -279,7 +279,7 @@ def test_anonymous_merchant_calls_are_refused_by_the_mounted_simulator(
     try:
         merchant, user, pin = simulator_credentials()
         # The app's own Converge client sends the PIN kept in the simulator's store.
-        app_settings = ConvergeSettings.from_env(get_settings().public_base_url)
+        app_settings = settings_from_env(get_settings().public_base_url)
         assert (app_settings.simulated, app_settings.pin) == (True, pin)
         assert store_url_for(get_settings().database_url, tmp_path).endswith("app.converge-sim.db")
         creds = {"ssl_merchant_id": merchant, "ssl_user_id": user, "ssl_pin": pin}
@@ -359,8 +359,8 @@ def test_anonymous_merchant_calls_are_refused_by_the_mounted_simulator(
 
 def test_no_app_module_reads_the_simulators_records() -> None:
     """The app reaches the simulator only over Converge's HTTP/XML interface, as it would reach
-    Elavon: outside the simulator's own modules, only ``settings.py`` opens its store, and only
-    for the merchant's credentials (what an operator copies from the back office)."""
+    Elavon: outside the simulator's own modules, only ``configured.py`` opens its store, and
+    only for the merchant's credentials (what an operator copies from the back office)."""
     package = Path(__file__).resolve().parents[2] / "hotmeals"
     names = ("simulator_store", "simulator_engine", "simulator_records", "simulator_controls")
     readers = {
@@ -369,8 +369,8 @@ def test_no_app_module_reads_the_simulators_records() -> None:
         if not path.name.startswith("simulator")
         and any(name in path.read_text(encoding="utf-8") for name in names)
     }
-    assert readers == {"payments/settings.py"}
-    settings_source = (package / "payments" / "settings.py").read_text(encoding="utf-8")
+    assert readers == {"payments/configured.py"}
+    settings_source = (package / "payments" / "configured.py").read_text(encoding="utf-8")
     assert "default_store().merchant_credentials()" in settings_source
     for table in ("sim_txn", "sim_card", "sim_session"):
         assert table not in settings_source

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hotmeals.services.payments.outcome import Settled
+from hotmeals.services.payment_outcome import Settled
 from hotmeals.ui.state import payments
 from hotmeals.ui.state.lightbox import lightbox_result
 from hotmeals.ui.state.payments import CardsState, DonateState

@@ -67,6 +67,7 @@ from hotmeals.services.ordering.settle import (
     order_state,
     settle_approved,
 )
+from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     SESSION_WINDOW,
     HostedSession,
@@ -78,7 +79,6 @@ from hotmeals.services.payments import (
     reserve_payment,
     steps,
 )
-from hotmeals.services.payments.outcome import await_charge
 from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,

@@ -3,7 +3,8 @@ the plain views handed to callers. Everything here is synchronous and runs insid
 transaction opened by ``hotmeals.services.payments`` (never across a network call).
 
 The states of payments and refunds, with their allowed moves, are in ``domain/payments.py``;
-what an approval, a failure or a refund does to the thing paid for is in ``purposes.py``.
+what an approval, a failure or a refund does to the thing paid for is the handler its owner
+registered with ``purposes.py``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import secrets
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from sqlalchemy import func, update
-from sqlmodel import Session, SQLModel, select
+from sqlalchemy.engine import CursorResult, Result
+from sqlmodel import Session, SQLModel, col, select
 
-from hotmeals.db.models import AuditEvent, Order, Payment, Refund
+from hotmeals.db.models import AuditEvent, Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import (
     REFUND_RESERVING,
@@ -51,6 +53,23 @@ def clip(text: str | None, limit: int = MESSAGE_MAX) -> str | None:
     return None if text is None else str(text)[:limit]
 
 
+class _Stored(Protocol):
+    @property
+    def id(self) -> int | None: ...
+
+
+def saved_id(row: _Stored) -> int:
+    """The id of a row read from the database or flushed to it (never None there)."""
+    if row.id is None:
+        raise ValueError(f"{type(row).__name__} has no id yet: flush it first")
+    return row.id
+
+
+def rowcount(result: Result[Any]) -> int:
+    """How many rows an UPDATE or DELETE matched (``execute`` is typed as a plain Result)."""
+    return cast(CursorResult[Any], result).rowcount
+
+
 def new_invoice_number(
     purpose: str, when: datetime | None = None, order_number: str | None = None
 ) -> str:
@@ -58,7 +77,7 @@ def new_invoice_number(
     never hand out the same number and a number says nothing about how many payments exist.
 
     An order's payment starts with the order's number instead, ``HM-000123-3F9C0A1B2C``: the
-    Lightbox shows the invoice, and the parent matches it with the order (issue 20). Each
+    Lightbox shows the invoice, and the parent matches it with the order. Each
     attempt still has its own invoice (Converge has no idempotency key, and a declined card's
     retry is a new charge), so the invoice is never the order number alone."""
     suffix = secrets.token_hex(5).upper()
@@ -126,6 +145,14 @@ def get_payment(session: Session, payment_id: int, parent_id: int | None = None)
     return payment
 
 
+def fresh_refund(session: Session, refund_id: int) -> Refund:
+    """The refund row as the database has it now (after a conditional UPDATE or a lock)."""
+    row = session.get(Refund, refund_id, populate_existing=True)
+    if row is None:
+        raise DomainError("refund_not_found")
+    return row
+
+
 # -- audit ------------------------------------------------------------------------------------
 
 
@@ -162,7 +189,7 @@ def paid_cents(session: Session, payment_ids: Iterable[int]) -> int:
         return 0
     total = session.exec(
         select(func.coalesce(func.sum(Payment.amount_cents), 0)).where(
-            Payment.id.in_(ids), Payment.state == PaymentState.APPROVED
+            col(Payment.id).in_(ids), Payment.state == PaymentState.APPROVED
         )
     ).one()
     return int(total)
@@ -171,15 +198,15 @@ def paid_cents(session: Session, payment_ids: Iterable[int]) -> int:
 def refund_sum(session: Session, payment_id: int, states: Iterable[str]) -> int:
     total = session.exec(
         select(func.coalesce(func.sum(Refund.amount_cents), 0)).where(
-            Refund.payment_id == payment_id, Refund.state.in_(list(states))
+            Refund.payment_id == payment_id, col(Refund.state).in_(list(states))
         )
     ).one()
     return int(total)
 
 
 def owed_failed(refund: Refund) -> bool:
-    """A FAILED refund that is still owed: due to be sent again or flagged for a person
-    (issue 21). It holds its amount back from a later cancel's refund arithmetic, so what is
+    """A FAILED refund that is still owed: due to be sent again or flagged for a person.
+    It holds its amount back from a later cancel's refund arithmetic, so what is
     owed stays owed instead of becoming credit for the next cancel."""
     return refund.state == RefundState.FAILED and (
         refund.retry_at is not None or refund.attention_at is not None
@@ -191,7 +218,7 @@ def refundable_cents(session: Session, payment: Payment) -> int:
     may still succeed."""
     if payment.state != PaymentState.APPROVED:
         return 0
-    return max(0, payment.amount_cents - refund_sum(session, payment.id, RESERVING))
+    return max(0, payment.amount_cents - refund_sum(session, saved_id(payment), RESERVING))
 
 
 def order_paid_cents(session: Session, order_id: int) -> int:
@@ -206,7 +233,7 @@ def order_paid_cents(session: Session, order_id: int) -> int:
 def order_refunded_cents(session: Session, order_id: int) -> int:
     total = session.exec(
         select(func.coalesce(func.sum(Refund.amount_cents), 0))
-        .join(Payment, Payment.id == Refund.payment_id)
+        .join(Payment, col(Payment.id) == col(Refund.payment_id))
         .where(Payment.order_id == order_id, Refund.state == RefundState.SUCCEEDED)
     ).one()
     return int(total)
@@ -232,9 +259,9 @@ def split_order_payments(
     """An order's approved payments -> (what pays for the order, what paid for nothing).
     The order's own: the ORDER attempt that placed it (the first approval recorded) and the
     payments of its applied changes (``change_payment_ids``: of changes applied or being
-    applied). The others (a second attempt approved after the order
-    was placed or cancelled, a dropped change's payment, a duplicate sale) are voided by the
-    reconciliation and never counted in the order's money (issue 21)."""
+    applied). The others (a second attempt approved after the order was placed or cancelled,
+    a dropped change's payment, a duplicate sale) are voided by the reconciliation and never
+    counted in the order's money."""
     applied = set(change_payment_ids)
     placing = None
     if order.placed_at is not None:
@@ -261,8 +288,6 @@ def split_order_payments(
 
 def kept_payment_ids(session: Session, order: Order) -> list[int]:
     """The ids of ``split_order_payments``'s first list, in two statements."""
-    from hotmeals.db.models import OrderChange
-
     approved = list(
         session.exec(
             select(Payment).where(
@@ -273,8 +298,8 @@ def kept_payment_ids(session: Session, order: Order) -> list[int]:
     applied = session.exec(
         select(OrderChange.payment_id).where(
             OrderChange.order_id == order.id,
-            OrderChange.state.in_(CHANGE_PAID_STATES),
-            OrderChange.payment_id.is_not(None),
+            col(OrderChange.state).in_(CHANGE_PAID_STATES),
+            col(OrderChange.payment_id).is_not(None),
         )
     ).all()
     kept, _ = split_order_payments(order, approved, [pid for pid in applied if pid])
@@ -293,11 +318,11 @@ def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> 
     values = {"state": to, "updated_at": utcnow(), **values}
     result = session.execute(
         update(Payment)
-        .where(Payment.id == payment.id, Payment.state == payment.state)
+        .where(col(Payment.id) == payment.id, col(Payment.state) == payment.state)
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         return False
     session.refresh(payment)
     return True
@@ -363,8 +388,8 @@ def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[
     if ids:
         rows = session.exec(
             select(Refund.payment_id, Refund.state, func.sum(Refund.amount_cents))
-            .where(Refund.payment_id.in_(ids))
-            .group_by(Refund.payment_id, Refund.state)
+            .where(col(Refund.payment_id).in_(ids))
+            .group_by(col(Refund.payment_id), col(Refund.state))
         ).all()
         for payment_id, state, cents in rows:
             sums[payment_id][state] = int(cents or 0)
@@ -382,10 +407,10 @@ def payment_view(
             max(0, payment.amount_cents - reserved) if payment.state == PaymentState.APPROVED else 0
         )
     else:
-        refunded = refund_sum(session, payment.id, (RefundState.SUCCEEDED,))
+        refunded = refund_sum(session, saved_id(payment), (RefundState.SUCCEEDED,))
         refundable = refundable_cents(session, payment)
     return PaymentView(
-        id=payment.id,
+        id=saved_id(payment),
         parent_id=payment.parent_id,
         purpose=payment.purpose,
         state=payment.state,
@@ -407,7 +432,7 @@ def payment_view(
 
 def refund_view(refund: Refund) -> RefundView:
     return RefundView(
-        id=refund.id,
+        id=saved_id(refund),
         payment_id=refund.payment_id,
         order_id=refund.order_id,
         amount_cents=refund.amount_cents,
@@ -418,3 +443,28 @@ def refund_view(refund: Refund) -> RefundView:
         reason=refund.reason,
         created_at=refund.created_at.isoformat(),
     )
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def get_payment_view(
+    session: Session, *, payment_id: int, parent_id: int | None = None
+) -> PaymentView:
+    """One payment with its sums (``payment_not_found`` for another parent's)."""
+    return payment_view(session, get_payment(session, payment_id, parent_id))
+
+
+def list_payments(session: Session, *, parent_id: int) -> list[PaymentView]:
+    rows = session.exec(
+        select(Payment).where(Payment.parent_id == parent_id).order_by(col(Payment.id).desc())
+    ).all()
+    sums = refund_sums(session, [saved_id(p) for p in rows])
+    return [payment_view(session, p, sums[saved_id(p)]) for p in rows]
+
+
+def list_refunds(session: Session, *, payment_id: int) -> list[RefundView]:
+    rows = session.exec(
+        select(Refund).where(Refund.payment_id == payment_id).order_by(col(Refund.id))
+    ).all()
+    return [refund_view(r) for r in rows]

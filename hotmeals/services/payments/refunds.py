@@ -13,17 +13,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import cast
+from datetime import timedelta
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
-from sqlmodel import Session, select
+from sqlmodel import Session, col
 
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payments import RefundKind, can_transition
-from hotmeals.payments.converge import SharedSearches
 from hotmeals.payments.gateway import (
     Approved,
     Declined,
@@ -40,13 +38,15 @@ from hotmeals.services.payments.records import (
     RefundView,
     audit,
     clip,
-    converge_invoice,
+    fresh_refund,
     kept_payment_ids,
     lock_payment,
     lock_row,
     refund_sum,
     refund_view,
     refundable_cents,
+    rowcount,
+    saved_id,
 )
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
@@ -54,7 +54,6 @@ log = logging.getLogger("hotmeals.payments")
 
 VOID, RETURN = RefundKind.VOID, RefundKind.RETURN
 VOID_REFUSED_SETTLED = "4018"
-REFUND_WINDOW = timedelta(minutes=20)
 REASON_MAX = 200
 
 
@@ -94,7 +93,7 @@ class PlannedRefund:
     sale_txn_id: str
 
 
-def _reserve(
+def write_pending_refunds(
     session: Session,
     *,
     amount_cents: int,
@@ -129,13 +128,14 @@ def _reserve(
     remaining = amount_cents
     now = utcnow()
     for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
-        share = min(left[payment.id], remaining)
+        pid = saved_id(payment)
+        share = min(left[pid], remaining)
         if share <= 0:
             continue
-        whole = share == payment.amount_cents and refund_sum(session, payment.id, RESERVING) == 0
+        whole = share == payment.amount_cents and refund_sum(session, pid, RESERVING) == 0
         kind = VOID if whole and not payment.settled else RETURN
         row = Refund(
-            payment_id=payment.id,
+            payment_id=pid,
             order_id=payment.order_id,
             amount_cents=share,
             kind=kind,
@@ -151,9 +151,9 @@ def _reserve(
             actor=actor,
             kind="refund.requested",
             entity="refund",
-            entity_id=row.id,
+            entity_id=saved_id(row),
             data={
-                "payment_id": payment.id,
+                "payment_id": pid,
                 "invoice": payment.invoice_number,
                 "kind": kind,
                 "amount_cents": share,
@@ -161,7 +161,7 @@ def _reserve(
             },
         )
         planned.append(
-            PlannedRefund(row.id, payment.id, kind, share, payment.converge_txn_id or "")
+            PlannedRefund(saved_id(row), pid, kind, share, payment.converge_txn_id or "")
         )
         remaining -= share
         if remaining == 0:
@@ -188,7 +188,7 @@ def reserve_refund(
     otherwise: nothing is written) and writes PENDING ``Refund`` rows, tagged with
     ``cancellation_id`` when given. The caller commits, then sends each with
     ``execute_refund`` with no transaction open."""
-    planned = _reserve(
+    planned = write_pending_refunds(
         session,
         amount_cents=amount_cents,
         reason=reason,
@@ -200,7 +200,7 @@ def reserve_refund(
     if planned and cancellation_id is not None:
         session.execute(
             update(Refund)
-            .where(Refund.id.in_([p.refund_id for p in planned]))
+            .where(col(Refund.id).in_([p.refund_id for p in planned]))
             .values(cancellation_id=cancellation_id)
             .execution_options(synchronize_session=False)
         )
@@ -227,7 +227,7 @@ def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, messa
     session.add(payment)
     session.execute(
         update(Refund)
-        .where(Refund.id == planned.refund_id, Refund.state == RefundState.PENDING)
+        .where(col(Refund.id) == planned.refund_id, col(Refund.state) == RefundState.PENDING)
         .values(kind=RETURN, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
@@ -241,7 +241,7 @@ def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, messa
     )
 
 
-def _settle_refund(
+def settle_refund(
     session: Session,
     *,
     refund_id: int,
@@ -259,13 +259,15 @@ def _settle_refund(
     values: dict = {"state": to, "updated_at": utcnow(), "result_message": clip(message)}
     if txn_id:
         values["converge_txn_id"] = txn_id[:64]
-    moved = session.execute(
-        update(Refund)
-        .where(Refund.id == refund_id, Refund.state.in_(list(from_states)))
-        .values(**values)
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    row = session.get(Refund, refund_id, populate_existing=True)
+    moved = rowcount(
+        session.execute(
+            update(Refund)
+            .where(col(Refund.id) == refund_id, col(Refund.state).in_(list(from_states)))
+            .values(**values)
+            .execution_options(synchronize_session=False)
+        )
+    )
+    row = fresh_refund(session, refund_id)
     if moved == 1:
         handler = handler_for(payment.purpose)
         if to == RefundState.FAILED:
@@ -321,7 +323,7 @@ async def _execute(
     state, kind, txn_id, message = _outcome_fields(outcome)
     return await db(
         engine,
-        _settle_refund,
+        settle_refund,
         refund_id=planned.refund_id,
         payment_id=planned.payment_id,
         to=state,
@@ -351,7 +353,7 @@ async def refund(
     who = actor_of(parent_id, actor)
     plan = await db(
         engine,
-        _reserve,
+        write_pending_refunds,
         amount_cents=amount_cents,
         reason=reason,
         payment_id=payment_id,
@@ -362,7 +364,7 @@ async def refund(
     return RefundResult([await _execute(engine, gw, item, who) for item in plan])
 
 
-# -- refunds Converge refused: sent again, finitely (issue 21) -------------------------------------
+# -- refunds Converge refused: sent again, finitely -------------------------------------------
 
 # A FAILED refund is sent again after each delay in turn (so MAX_TRIES tries in all, over about
 # two and a half hours); when the last try fails too it is flagged for an operator
@@ -403,276 +405,3 @@ def _after_failure(session: Session, row: Refund, payment: Payment) -> None:
         )
     session.add(row)
     session.flush()
-
-
-def _due_refunds(session: Session, *, now: datetime) -> list[tuple[int, int]]:
-    rows = session.exec(
-        select(Refund.id, Refund.payment_id)
-        .where(Refund.state == RefundState.FAILED, Refund.retry_at <= now)
-        .order_by(Refund.id)
-    ).all()
-    return [(rid, pid) for rid, pid in rows]
-
-
-def _reserve_again(
-    session: Session, *, refund_id: int, payment_id: int, now: datetime
-) -> PlannedRefund | None:
-    """Under the payment's lock (and its order's): the FAILED refund is sent again as a new
-    PENDING row (its ``retry_of_id``, one more ``attempt``), for what is still owed of it
-    (the purpose's ``still_owed``: for an order, capped by the refund arithmetic so money a
-    later refund already gave back is never sent twice). None when it is not due (another
-    worker took it) or nothing is owed any more."""
-    payment = lock_payment(session, payment_id)
-    row = session.get(Refund, refund_id, populate_existing=True)
-    if row is None or row.state != RefundState.FAILED or row.retry_at is None:
-        return None
-    if row.retry_at > now:
-        return None
-    owed = min(
-        handler_for(payment.purpose).still_owed(session, payment, row),
-        refundable_cents(session, payment),
-        row.amount_cents,
-    )
-    row.retry_at = None
-    session.add(row)
-    session.flush()
-    if owed <= 0:
-        audit(
-            session,
-            actor="system",
-            kind="refund.not_owed",
-            entity="refund",
-            entity_id=refund_id,
-            data={"payment_id": payment_id, "amount_cents": row.amount_cents},
-        )
-        return None
-    [planned] = _reserve(
-        session,
-        amount_cents=owed,
-        reason=row.reason,
-        payment_id=payment_id,
-        order_id=None,
-        parent_id=None,
-        actor="system",
-    )
-    session.execute(
-        update(Refund)
-        .where(Refund.id == planned.refund_id)
-        .values(
-            retry_of_id=refund_id,
-            attempt=row.attempt + 1,
-            cancellation_id=row.cancellation_id,
-        )
-        .execution_options(synchronize_session=False)
-    )
-    return planned
-
-
-async def resend_failed_refunds(
-    *,
-    now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
-) -> list[RefundView]:
-    """The periodic job's part (``reconcile_round``): every FAILED refund whose next try is
-    due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
-    answer reconciled as not made), is sent again. Returns the new tries' views."""
-    gw = gateway_or_default(gateway)
-    current = now or utcnow()
-    out = []
-    for refund_id, payment_id in await db(engine, _due_refunds, now=current):
-        try:
-            planned = await db(
-                engine, _reserve_again, refund_id=refund_id, payment_id=payment_id, now=current
-            )
-            if planned is not None:
-                out.append(await _execute(engine, gw, planned, "system"))
-        except Exception:  # noqa: BLE001 - one failure must not stop the round
-            log.exception("refund %s: could not send it again", refund_id)
-    return out
-
-
-def refunds_needing_attention(session: Session) -> list[dict]:
-    """Refunds whose last try failed, oldest first: a person must act (refund by other means,
-    then ``resolve_refund``; or ``retry_refund`` once the cause is fixed). One query."""
-    rows = session.exec(
-        select(Refund, Payment)
-        .join(Payment, Payment.id == Refund.payment_id)
-        .where(Refund.state == RefundState.FAILED, Refund.attention_at.is_not(None))
-        .order_by(Refund.attention_at, Refund.id)
-    ).all()
-    return [
-        {
-            "refund_id": r.id,
-            "payment_id": p.id,
-            "invoice": p.invoice_number,
-            "order_id": r.order_id,
-            "parent_id": p.parent_id,
-            "amount_cents": r.amount_cents,
-            "kind": r.kind,
-            "tries": r.attempt,
-            "message": r.result_message,
-            "flagged_at": r.attention_at.isoformat() if r.attention_at else None,
-        }
-        for r, p in rows
-    ]
-
-
-def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
-    """An operator sends a flagged (or failed) refund again at the next round, with one more
-    try before it is flagged again."""
-    row = session.get(Refund, refund_id)
-    if row is None or row.state != RefundState.FAILED:
-        raise DomainError("refund_not_found")
-    payment = lock_payment(session, row.payment_id)
-    row = session.get(Refund, refund_id, populate_existing=True)
-    row.attention_at = None
-    row.retry_at = utcnow()
-    row.attempt = min(row.attempt, MAX_TRIES - 1)
-    session.add(row)
-    audit(
-        session,
-        actor=actor,
-        kind="refund.retry_requested",
-        entity="refund",
-        entity_id=refund_id,
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
-    )
-    session.flush()
-    return refund_view(row)
-
-
-def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -> RefundView:
-    """An operator settled a flagged refund by other means: it is owed no more."""
-    row = session.get(Refund, refund_id)
-    if row is None or row.state != RefundState.FAILED:
-        raise DomainError("refund_not_found")
-    payment = lock_payment(session, row.payment_id)
-    row = session.get(Refund, refund_id, populate_existing=True)
-    row.attention_at = None
-    row.retry_at = None
-    session.add(row)
-    audit(
-        session,
-        actor=actor,
-        kind="refund.resolved",
-        entity="refund",
-        entity_id=refund_id,
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents, "note": note[:200]},
-    )
-    session.flush()
-    return refund_view(row)
-
-
-# -- reconciliation -------------------------------------------------------------------------------
-
-
-def _refund_inputs(session: Session, *, refund_id: int) -> tuple[Refund, Payment, str, set[str]]:
-    row = session.get(Refund, refund_id)
-    if row is None:
-        raise DomainError("refund_not_found")
-    payment = session.get(Payment, row.payment_id)
-    # A duplicate sale row's refund is found under the invoice its sale carries; the
-    # refunds of every row of that invoice are the ones already claimed.
-    invoice = converge_invoice(session, payment)
-    root = payment.duplicate_of_id or payment.id
-    rows = select(Payment.id).where((Payment.id == root) | (Payment.duplicate_of_id == root))
-    known = session.exec(
-        select(Refund.converge_txn_id).where(
-            Refund.payment_id.in_(rows), Refund.converge_txn_id.is_not(None)
-        )
-    ).all()
-    return row, payment, invoice, {t for t in known if t}
-
-
-async def reconcile_refund(
-    *,
-    refund_id: int,
-    actor: str = "system",
-    now: datetime | None = None,
-    window: timedelta = REFUND_WINDOW,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
-) -> RefundView:
-    """A refund whose answer was lost: look for a VOID/RETURN of that amount under the
-    payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
-    window is over -> FAILED (the money is refundable again); otherwise unchanged."""
-    gw = gateway_or_default(gateway)
-    row, payment, invoice, known = await db(engine, _refund_inputs, refund_id=refund_id)
-    if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
-        return refund_view(row)
-    current = now or utcnow()
-    found = await gw.find_by_invoice(
-        invoice,
-        start=(row.created_at - timedelta(days=1)).date(),
-        end=(current + timedelta(days=1)).date(),
-    )
-    if isinstance(found, GatewayError | UnknownOutcome):
-        return refund_view(row)
-    kinds = {"VOID", "DELETE"} if row.kind == VOID else {"RETURN"}
-    match = next(
-        (
-            q
-            for q in found
-            if q.transaction_type.upper() in kinds
-            and q.amount_cents == row.amount_cents
-            and q.txn_id not in known
-        ),
-        None,
-    )
-    states = (RefundState.PENDING, RefundState.UNKNOWN)
-    if match is not None:
-        return await db(
-            engine,
-            _settle_refund,
-            refund_id=refund_id,
-            payment_id=payment.id,
-            to=RefundState.SUCCEEDED,
-            actor=actor,
-            kind="refund.succeeded",
-            txn_id=match.txn_id,
-            message="reconciled",
-            from_states=states,
-        )
-    if current - row.created_at < window:
-        return refund_view(row)
-    return await db(
-        engine,
-        _settle_refund,
-        refund_id=refund_id,
-        payment_id=payment.id,
-        to=RefundState.FAILED,
-        actor=actor,
-        kind="refund.failed",
-        message="no refund at Converge (reconciled)",
-        from_states=states,
-    )
-
-
-def _open_refunds(session: Session, *, before: datetime) -> list[int]:
-    rows = session.exec(
-        select(Refund.id)
-        .where(
-            Refund.state.in_([RefundState.PENDING, RefundState.UNKNOWN]),
-            Refund.updated_at <= before,
-        )
-        .order_by(Refund.id)
-    ).all()
-    return list(rows)
-
-
-async def reconcile_open_refunds(
-    *,
-    older_than: timedelta = timedelta(minutes=2),
-    now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
-) -> list[RefundView]:
-    """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
-    current = now or utcnow()  # fixed before the first search (``SharedSearches``)
-    ids = await db(engine, _open_refunds, before=current - older_than)
-    shared = cast(PaymentGateway, SharedSearches(gateway_or_default(gateway)))
-    return [
-        await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=shared)
-        for rid in ids
-    ]

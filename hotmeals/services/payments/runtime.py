@@ -18,10 +18,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 
+from hotmeals.payments.configured import settings_from_env
 from hotmeals.payments.converge import ConvergeClient
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.payments.settings import ConvergeSettings
 from hotmeals.services.transaction import run_in_transaction
+from hotmeals.settings import get_settings
 
 T = TypeVar("T")
 
@@ -31,9 +33,7 @@ _clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, ConvergeClient] =
 
 
 def converge_settings() -> ConvergeSettings:
-    from hotmeals.settings import get_settings
-
-    return ConvergeSettings.from_env(get_settings().public_base_url)
+    return settings_from_env(get_settings().public_base_url)
 
 
 def default_gateway() -> PaymentGateway:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
@@ -27,6 +27,8 @@ from hotmeals.services.payments.records import (
     move_payment,
     payment_view,
     refundable_cents,
+    rowcount,
+    saved_id,
 )
 
 log = logging.getLogger("hotmeals.payments")
@@ -107,7 +109,7 @@ def mark_failed(
             actor=actor,
             kind=kind,
             entity="payment",
-            entity_id=payment.id,
+            entity_id=saved_id(payment),
             data={"invoice": payment.invoice_number, "message": message, **(data or {})},
         )
     return payment_view(session, payment)
@@ -120,13 +122,14 @@ def record_approval(
     if payment.state == PaymentState.APPROVED:
         if payment.converge_txn_id == charge.txn_id:
             return payment_view(session, payment)  # someone else recorded it first: fine
-        # A second approved sale for one payment: money moved twice. Record it for a person.
+        # A second approved sale for one payment: money moved twice. The event is kept and
+        # the caller records that sale as a row of its own and voids it (duplicates.py).
         audit(
             session,
             actor=actor,
             kind="payment.duplicate_charge",
             entity="payment",
-            entity_id=payment.id,
+            entity_id=saved_id(payment),
             data={"recorded_txn": payment.converge_txn_id, "other_txn": charge.txn_id},
         )
         log.error("payment %s: second approved sale %s", payment.id, charge.txn_id)
@@ -152,7 +155,7 @@ def record_approval(
         actor=actor,
         kind="payment.approved",
         entity="payment",
-        entity_id=payment.id,
+        entity_id=saved_id(payment),
         data={
             "invoice": payment.invoice_number,
             "amount_cents": payment.amount_cents,
@@ -172,7 +175,7 @@ def mark_unknown(
     payment = lock_payment(session, payment_id)
     if payment.state == PaymentState.UNKNOWN and payment.result_message == "in flight":
         # A saved-card charge whose answer was lost: the call is over (a repeat waiting for
-        # its outcome stops waiting; issue 21), the payment stays UNKNOWN for reconciliation.
+        # its outcome stops waiting), the payment stays UNKNOWN for reconciliation.
         payment.result_message = clip(reason)
         session.add(payment)
         session.flush()
@@ -182,7 +185,7 @@ def mark_unknown(
             actor=actor,
             kind=kind,
             entity="payment",
-            entity_id=payment.id,
+            entity_id=saved_id(payment),
             data={"invoice": payment.invoice_number, "reason": reason},
         )
     return payment_view(session, payment)
@@ -237,7 +240,7 @@ def begin_card_sale(
         actor=actor,
         kind="payment.charge_started",
         entity="payment",
-        entity_id=payment.id,
+        entity_id=saved_id(payment),
         data={"invoice": payment.invoice_number, "card_id": card.id, "card": card.masked},
     )
     return card.converge_token, payment.amount_cents, payment.invoice_number
@@ -271,18 +274,17 @@ def refundable_of(session: Session, *, payment_id: int) -> int:
 
 def unrefunded_duplicates(session: Session) -> list[int]:
     """Duplicate sale rows with nothing reserved against them yet (to void)."""
-    refunded = select(Refund.payment_id).where(Refund.state.in_(list(RESERVING)))
-    return list(
-        session.exec(
-            select(Payment.id)
-            .where(
-                Payment.duplicate_of_id.is_not(None),
-                Payment.state == PaymentState.APPROVED,
-                Payment.id.not_in(refunded),
-            )
-            .order_by(Payment.id)
-        ).all()
-    )
+    refunded = select(Refund.payment_id).where(col(Refund.state).in_(list(RESERVING)))
+    rows = session.exec(
+        select(Payment.id)
+        .where(
+            col(Payment.duplicate_of_id).is_not(None),
+            Payment.state == PaymentState.APPROVED,
+            col(Payment.id).not_in(refunded),
+        )
+        .order_by(col(Payment.id))
+    ).all()
+    return [pid for pid in rows if pid is not None]
 
 
 def open_payments(
@@ -291,22 +293,28 @@ def open_payments(
     """Payments to reconcile: UNKNOWN ones untouched since ``unknown_before``; CREATED ones
     (a hosted session whose confirmation never came) older than ``created_before``; and
     failed ones whose failure only a browser reported (``closed_at`` empty), once their
-    session is over: each is asked about once, then closed (issue 21)."""
+    session is over: each is asked about once, then closed."""
     failed = [PaymentState.DECLINED, PaymentState.ERROR, PaymentState.EXPIRED]
     rows = session.exec(
         select(Payment.id)
         .where(
-            ((Payment.state == PaymentState.UNKNOWN) & (Payment.updated_at <= unknown_before))
-            | ((Payment.state == PaymentState.CREATED) & (Payment.created_at <= created_before))
+            (
+                (col(Payment.state) == PaymentState.UNKNOWN)
+                & (col(Payment.updated_at) <= unknown_before)
+            )
             | (
-                Payment.state.in_(failed)
-                & Payment.closed_at.is_(None)
-                & (Payment.created_at <= created_before)
+                (col(Payment.state) == PaymentState.CREATED)
+                & (col(Payment.created_at) <= created_before)
+            )
+            | (
+                col(Payment.state).in_(failed)
+                & col(Payment.closed_at).is_(None)
+                & (col(Payment.created_at) <= created_before)
             )
         )
-        .order_by(Payment.id)
+        .order_by(col(Payment.id))
     ).all()
-    return list(rows)
+    return [pid for pid in rows if pid is not None]
 
 
 def close_attempt(session: Session, *, payment_id: int, actor: str) -> PaymentView:
@@ -318,12 +326,14 @@ def close_attempt(session: Session, *, payment_id: int, actor: str) -> PaymentVi
         PaymentState.ERROR,
         PaymentState.EXPIRED,
     ):
-        moved = session.execute(
-            update(Payment)
-            .where(Payment.id == payment.id, Payment.closed_at.is_(None))
-            .values(closed_at=utcnow())
-            .execution_options(synchronize_session=False)
-        ).rowcount
+        moved = rowcount(
+            session.execute(
+                update(Payment)
+                .where(col(Payment.id) == payment.id, col(Payment.closed_at).is_(None))
+                .values(closed_at=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+        )
         if moved == 1:
             session.refresh(payment)
             audit(
@@ -331,7 +341,7 @@ def close_attempt(session: Session, *, payment_id: int, actor: str) -> PaymentVi
                 actor=actor,
                 kind="payment.closed",
                 entity="payment",
-                entity_id=payment.id,
+                entity_id=saved_id(payment),
                 data={"invoice": payment.invoice_number, "state": payment.state},
             )
     return payment_view(session, payment)
@@ -388,7 +398,7 @@ def record_duplicate(
         actor=actor,
         kind="payment.duplicate_recorded",
         entity="payment",
-        entity_id=row.id,
+        entity_id=saved_id(row),
         data={
             "duplicate_of": original.id,
             "invoice": original.invoice_number,

@@ -13,7 +13,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards, donations
-from hotmeals.services.payments.outcome import Settled, settle_card_lightbox, settle_lightbox
+from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState

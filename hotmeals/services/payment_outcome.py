@@ -5,17 +5,22 @@ parent's language. One copy, so the screens and the API never disagree.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
+from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.payments import PaymentState
 from hotmeals.i18n import t
 from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import cards
-from hotmeals.services.payments import confirm_payment, report_browser_failure
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payments.charging import confirm_payment
+from hotmeals.services.payments.reconciliation import report_browser_failure
 from hotmeals.services.payments.records import PaymentView
 from hotmeals.services.payments.runtime import db
 
@@ -105,7 +110,7 @@ async def settle_lightbox(
             )
             status, text = outcome_message(view, lang)
             return Settled(status, text, view, card)
-        # Anything but an approval is a hint (issue 21): Converge is asked first, and a sale
+        # Anything but an approval is a hint: Converge is asked first, and a sale
         # it made counts; otherwise the report is kept on the attempt (still open).
         reason = message or ("DECLINED" if outcome == DECLINED else outcome or "—")
         asked = await report_browser_failure(
@@ -157,20 +162,17 @@ async def settle_card_lightbox(
         return Settled("error", err.message(lang))
 
 
-# -- a charge another call is running (a double tap, a retried request; issue 21) -----------------
+# -- a charge another call is running (a double tap, a retried request) --------------------------
 
 IN_FLIGHT = "in flight"  # the result message ``steps.begin_card_sale`` writes
 CHARGE_WAIT = 40  # seconds: longer than one Converge call may take
 
 
-def _charge_state(session, *, payment_id: int) -> tuple[str, str | None, float]:
-    from hotmeals.db.models import Payment
-    from hotmeals.services.clock import now
-
+def _charge_state(session: Session, *, payment_id: int) -> tuple[str, str | None, float]:
     payment = session.get(Payment, payment_id)
     if payment is None:
         return "", None, 0.0
-    return payment.state, payment.result_message, (now() - payment.updated_at).total_seconds()
+    return payment.state, payment.result_message, (utcnow() - payment.updated_at).total_seconds()
 
 
 async def await_charge(*, payment_id: int, engine: Engine | None = None, poll: float = 0.1) -> None:
@@ -178,8 +180,6 @@ async def await_charge(*, payment_id: int, engine: Engine | None = None, poll: f
     outcome (approved, declined, or unknown after a lost answer), so a repeat answers what
     happened ("placed") instead of "we are confirming your payment". Bounded by
     ``CHARGE_WAIT`` from the charge's start."""
-    import asyncio
-
     while True:
         state, message, age = await db(engine, _charge_state, payment_id=payment_id)
         if state != PaymentState.UNKNOWN or message != IN_FLIGHT or age > CHARGE_WAIT:

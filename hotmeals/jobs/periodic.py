@@ -4,14 +4,15 @@ Each worker starts the same loops (Reflex lifespan tasks); before a round, a wor
 job's lease (a ``JobLease`` row, conditional UPDATE: the same on SQLite and PostgreSQL) and
 skips the round when another worker holds it.
 
-- ``reconcile``: payments and refunds whose answer never came (``services.payments``);
+- ``reconcile``: payments and refunds whose answer never came, money that paid for nothing,
+  refused refunds sent again (``jobs/payment_round.py``);
 - ``mail``: outbox rows whose (next) try is due: a dead SMTP server, a crash before the
   handover (``services.mail.send_due``);
 - ``housekeeping``: old rate-limit hits, expired sessions and codes (``services.housekeeping``);
 - ``reminders``: cut-off reminders, order reminders and menu updates that are due
   (``services.reminders``);
 - ``standing``: the standing orders' dates to book and pay before their cut-off
-  (``services.standing``).
+  (``services.standing_job``).
 
 The lease names the process holding it (``worker_id()``: host, pid and a random part, made in
 the process itself, so workers forked from one supervisor never share it). It is short
@@ -20,7 +21,7 @@ it and a worker that dies lets another take over about a minute later.
 
 This is the runner of the embedded default (SQLite): ``register_lease_loops(app)``. On
 PostgreSQL the same job functions (``PERIODIC``) run on the job queue instead
-(``hotmeals/jobs/queue.py``, procrastinate); ``hotmeals/jobs/runner.py`` chooses. The intervals
+(``jobs/queue.py``, procrastinate); ``jobs/runner.py`` chooses. The intervals
 are ``HOTMEALS_RECONCILE_SECONDS`` (default 120), ``HOTMEALS_MAIL_SECONDS`` (default 60) and
 ``HOTMEALS_HOUSEKEEPING_SECONDS`` (default 3600), ``HOTMEALS_REMINDERS_SECONDS`` (default
 300) and ``HOTMEALS_STANDING_SECONDS`` (default 300); 0 turns a job off.
@@ -36,16 +37,21 @@ import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import insert, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from hotmeals.db.engine import get_engine
 from hotmeals.db.models import JobLease
+from hotmeals.jobs import payment_round
+from hotmeals.services import housekeeping, mail, reminders
+from hotmeals.services import standing_job as standing_sweep
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.transaction import in_transaction
+from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.jobs")
 
@@ -104,12 +110,13 @@ def _take(
             table.last_started_at.is_(None) | (table.last_started_at <= now - due_after)
         )
         values["last_started_at"] = now
-    taken = session.execute(
+    result = session.execute(
         update(JobLease)
         .where(*conditions)
         .values(**values)
         .execution_options(synchronize_session=False)
-    ).rowcount
+    )
+    taken = cast(CursorResult[Any], result).rowcount
     return taken == 1
 
 
@@ -218,45 +225,31 @@ async def _every(name: str, job: Callable[[], Awaitable[Any]], interval_seconds:
 
 
 async def reconcile_job() -> None:
-    """Payments and refunds whose answer never came (``services.payments``)."""
-    from hotmeals.services import payments
-
-    await payments.reconcile_round()
+    """Payments and refunds whose answer never came (``jobs/payment_round.py``)."""
+    await payment_round.reconcile_round()
 
 
 async def mail_job() -> None:
     """Mail whose (next) try is due (``services.mail.send_due``)."""
-    from hotmeals.db.engine import get_engine
-    from hotmeals.services import mail
-    from hotmeals.settings import get_settings
-
     if get_settings().smtp_host:  # without SMTP every mail is LOGGED: nothing is due
         await asyncio.to_thread(mail.send_due, engine=get_engine())
 
 
 async def housekeeping_job() -> None:
     """What no rule can see any more (``services.housekeeping``)."""
-    from hotmeals.services import housekeeping
-
     await housekeeping.run_async()
 
 
 async def reminders_job() -> None:
     """Cut-off reminders, order reminders and menu updates that are due
     (``services.reminders.run``): a sweep, so a missed round is made up by the next one."""
-    from hotmeals.db.engine import get_engine
-    from hotmeals.services import reminders
-
     await asyncio.to_thread(reminders.run, engine=get_engine())
 
 
 async def standing_job() -> None:
     """The standing orders' dates to book and pay (``services.standing_job.run``): a sweep, so a
     missed round is made up by the next one while the cut-off lasts."""
-    from hotmeals.db.engine import get_engine
-    from hotmeals.services import standing_job
-
-    await standing_job.run(engine=get_engine())
+    await standing_sweep.run(engine=get_engine())
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,451 @@
+"""Charging: a payment reserved for what the parent buys, its hosted session or saved-card
+sale, and the outcome Converge vouches for, recorded once (the package docstring has the
+reserve / call / record design)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from hotmeals.db.models import Donation, Order, Payment
+from hotmeals.domain.errors import DomainError
+from hotmeals.payments.gateway import (
+    Approved,
+    Declined,
+    GatewayError,
+    PaymentGateway,
+    SaleOutcome,
+    SessionTokenError,
+    UnknownOutcome,
+)
+from hotmeals.services.clock import now as utcnow
+from hotmeals.services.payments import steps
+from hotmeals.services.payments.duplicates import void_duplicate_sale, void_duplicate_txn
+from hotmeals.services.payments.purposes import handler_for
+from hotmeals.services.payments.records import (
+    PaymentState,
+    PaymentView,
+    Purpose,
+    audit,
+    clip,
+    get_payment,
+    new_invoice_number,
+    saved_id,
+)
+from hotmeals.services.payments.runtime import (
+    actor_of,
+    db,
+    gateway_or_default,
+    lightbox_script_url,
+)
+
+MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not a business rule
+
+
+@dataclass(frozen=True)
+class HostedSession:
+    """What the browser needs to open the Lightbox: the token and the script's URL. The
+    amount and invoice are the server's, shown for the parent's information only."""
+
+    payment_id: int
+    token: str = field(repr=False)
+    lightbox_url: str
+    amount_cents: int
+    invoice_number: str
+    purpose: str
+    transaction_type: str = "ccsale"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def reserve_payment(
+    session: Session,
+    *,
+    parent_id: int,
+    purpose: str,
+    amount_cents: int,
+    order_id: int | None = None,
+    donation_id: int | None = None,
+    actor: str | None = None,
+) -> Payment:
+    """A CREATED payment with a fresh invoice number, in the caller's transaction (so the
+    order or donation it pays for is written in the same one). Amount and purpose come from
+    the server: the order's total, the donation's amount."""
+    if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
+        raise TypeError("amount_cents must be an int")
+    if not 0 < amount_cents <= MAX_PAYMENT_CENTS:
+        raise DomainError("invalid_amount", field="amount")
+    purpose = Purpose(purpose).value
+    # What each purpose pays for must exist and be the parent's (its handler acts on it).
+    if purpose in (Purpose.ORDER, Purpose.ORDER_CHANGE) and order_id is None:
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    if purpose == Purpose.DONATION and donation_id is None:
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    if purpose == Purpose.CARD_CHECK:
+        # A card check moves no money: it has no payment row (services/cards.py).
+        raise DomainError("payment_purpose_invalid", field="purpose")
+    order = None
+    if order_id is not None:
+        order = session.get(Order, order_id)
+        if order is None or order.parent_id != parent_id:
+            raise DomainError("payment_order_not_found")
+    if donation_id is not None:
+        donation = session.get(Donation, donation_id)
+        if donation is None or donation.parent_id != parent_id:
+            raise DomainError("payment_purpose_invalid", field="purpose")
+    now = utcnow()
+    payment = Payment(
+        parent_id=parent_id,
+        order_id=order_id,
+        donation_id=donation_id,
+        purpose=purpose,
+        invoice_number=new_invoice_number(
+            purpose, now, order_number=order.number if order is not None else None
+        ),
+        amount_cents=amount_cents,
+        state=PaymentState.CREATED,
+        created_at=now,
+        updated_at=now,
+    )
+    session.add(payment)
+    session.flush()
+    handler_for(purpose).reserved(session, payment)
+    audit(
+        session,
+        actor=actor_of(parent_id, actor),
+        kind="payment.created",
+        entity="payment",
+        entity_id=saved_id(payment),
+        data={
+            "purpose": purpose,
+            "amount_cents": amount_cents,
+            "invoice": payment.invoice_number,
+            "order_id": order_id,
+            "donation_id": donation_id,
+        },
+    )
+    return payment
+
+
+async def open_hosted_session(
+    *,
+    payment_id: int,
+    parent_id: int | None = None,
+    save_card: bool = False,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> HostedSession:
+    """A Lightbox session token for a CREATED payment. A refused or unanswered token request
+    closes the attempt as ERROR (nothing can have been charged) and raises
+    ``payment_unavailable``; the parent may simply try again."""
+    gw = gateway_or_default(gateway)
+    inputs = await db(engine, steps.session_inputs, payment_id=payment_id, parent_id=parent_id)
+    try:
+        token = await gw.create_session_token(
+            inputs["amount_cents"],
+            inputs["invoice"],
+            first_name=inputs["first_name"],
+            last_name=inputs["last_name"],
+            email=inputs["email"],
+            save_card=save_card,
+            merchant_txn_id=f"HM-P{payment_id}",
+        )
+    except SessionTokenError as exc:
+        await db(
+            engine,
+            steps.mark_failed,
+            payment_id=payment_id,
+            to=PaymentState.ERROR,
+            message=str(exc),
+            kind="payment.session_failed",
+            actor="converge",
+        )
+        raise DomainError("payment_unavailable") from None
+    return HostedSession(
+        payment_id=payment_id,
+        token=token,
+        lightbox_url=lightbox_script_url(gw),
+        amount_cents=inputs["amount_cents"],
+        invoice_number=inputs["invoice"],
+        purpose=inputs["purpose"],
+    )
+
+
+async def start_payment(
+    *,
+    parent_id: int,
+    purpose: str,
+    amount_cents: int,
+    order_id: int | None = None,
+    donation_id: int | None = None,
+    save_card: bool = False,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> HostedSession:
+    """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
+    payment = await db(
+        engine,
+        lambda session, **kw: saved_id(reserve_payment(session, **kw)),
+        parent_id=parent_id,
+        purpose=purpose,
+        amount_cents=amount_cents,
+        order_id=order_id,
+        donation_id=donation_id,
+    )
+    return await open_hosted_session(
+        payment_id=payment,
+        parent_id=parent_id,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )
+
+
+def _valid_txn_id(txn_id: object) -> str:
+    text = txn_id.strip() if isinstance(txn_id, str) else ""
+    if not text or len(text) > steps.TXN_ID_MAX or any(ch.isspace() or ch in "<>&" for ch in text):
+        raise DomainError("payment_not_verified")
+    return text
+
+
+async def confirm_payment(
+    *,
+    payment_id: int,
+    txn_id: str,
+    parent_id: int | None = None,
+    actor: str | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView:
+    """After the browser's ``onApproval``: check ``txn_id`` with ``txnquery`` and record the
+    payment as APPROVED once. Returns the payment (state APPROVED, or UNKNOWN when Converge
+    could not be asked: reconcile later). Raises ``payment_not_verified`` when Converge does
+    not vouch for a sale of this amount and invoice, ``payment_already_paid`` for a second,
+    different transaction. Safe to call any number of times, concurrently."""
+    gw = gateway_or_default(gateway)
+    who = actor_of(parent_id, actor)
+    txn_id = _valid_txn_id(txn_id)
+    try:
+        amount, invoice, done = await db(
+            engine, steps.confirm_inputs, payment_id=payment_id, parent_id=parent_id, txn_id=txn_id
+        )
+    except DomainError as err:
+        if err.code == "payment_already_paid":
+            # Another sale for an attempt already paid: if Converge vouches for it (our
+            # invoice and amount), it is a row of its own and voided at once.
+            await void_duplicate_txn(engine, gw, payment_id, txn_id, who)
+        raise
+    if done is not None:
+        return done
+    query = await gw.txnquery(txn_id)
+    if isinstance(query, GatewayError | UnknownOutcome):
+        reason = (
+            f"verification pending: {query.error_code} {query.error_name}"
+            if isinstance(query, GatewayError)
+            else f"verification pending: {query.reason}"
+        )
+        return await db(engine, steps.mark_unknown, payment_id=payment_id, reason=reason, actor=who)
+    if query.confirms_sale(amount_cents=amount, invoice_number=invoice):
+        charge = steps.Charge.of_query(query, "txnquery")
+        try:
+            return await db(
+                engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=who
+            )
+        except DomainError as err:
+            if err.code == "payment_already_paid":  # another sale was recorded meanwhile
+                await void_duplicate_sale(
+                    payment_id=payment_id, charge=charge, actor=who, engine=engine, gateway=gw
+                )
+            raise
+    if (
+        query.approved
+        and query.transaction_type.upper() == "SALE"
+        and query.status in ("PEN", "REV")
+        and query.amount_cents == amount
+        and query.invoice_number == invoice
+    ):
+        # Approved but held for review: not paid yet, and not a forgery. Look again later.
+        return await db(
+            engine,
+            steps.mark_unknown,
+            payment_id=payment_id,
+            reason=f"held: {query.status}",
+            actor=who,
+        )
+    await db(
+        engine,
+        steps.verification_failed,
+        payment_id=payment_id,
+        txn_id=txn_id,
+        query=query,
+        actor=who,
+    )
+    raise DomainError("payment_not_verified")
+
+
+def record_decline(
+    session: Session,
+    *,
+    payment_id: int,
+    message: str,
+    parent_id: int | None = None,
+    actor: str | None = None,
+) -> PaymentView:
+    """A decline, error or cancel a browser (the Lightbox's ``onDeclined``/``onError``/
+    ``onCancelled``) or an API client reported: a hint, never Converge's word. A CREATED
+    attempt becomes DECLINED with the message, but stays open (``closed_at`` empty): the next
+    attempt for the same thing and the reconciliation (once the session is over) ask Converge
+    about it, and a sale it made still moves it to APPROVED. Any other state is left alone.
+    Callers that can wait for the network use ``report_browser_failure``, which asks first."""
+    get_payment(session, payment_id, parent_id)
+    text = clip((message or "DECLINED").strip() or "DECLINED") or "DECLINED"
+    return steps.mark_failed(
+        session,
+        payment_id=payment_id,
+        to=PaymentState.DECLINED,
+        message=text,
+        kind="payment.declined",
+        actor=actor_of(parent_id, actor),
+        data={"source": "browser"},
+        closed=False,
+        only_from=(PaymentState.CREATED,),
+    )
+
+
+async def _record_sale_outcome(
+    engine: Engine | None,
+    payment_id: int,
+    outcome: SaleOutcome,
+    amount: int,
+    invoice: str,
+    actor: str,
+) -> PaymentView:
+    if isinstance(outcome, Approved):
+        if outcome.amount_cents != amount or (
+            outcome.invoice_number and outcome.invoice_number != invoice
+        ):
+            return await db(
+                engine,
+                steps.mark_unknown,
+                payment_id=payment_id,
+                actor=actor,
+                reason="approval does not match: reconcile",
+                kind="payment.mismatch",
+            )
+        charge = steps.Charge.of_sale(outcome)
+        return await db(
+            engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=actor
+        )
+    if isinstance(outcome, Declined):
+        return await db(
+            engine,
+            steps.mark_failed,
+            payment_id=payment_id,
+            to=PaymentState.DECLINED,
+            message=outcome.result_message,
+            kind="payment.declined",
+            actor=actor,
+        )
+    if isinstance(outcome, GatewayError):
+        return await db(
+            engine,
+            steps.mark_failed,
+            payment_id=payment_id,
+            to=PaymentState.ERROR,
+            message=f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}",
+            kind="payment.error",
+            actor=actor,
+            data={"code": outcome.error_code},
+        )
+    return await db(
+        engine, steps.mark_unknown, payment_id=payment_id, reason=outcome.reason, actor=actor
+    )
+
+
+async def charge_stored_card(
+    *,
+    payment_id: int,
+    parent_id: int,
+    card_id: int,
+    actor: str | None = None,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView:
+    """Charge a CREATED payment to one of the parent's saved cards (``ccsale`` with the
+    token). Runs at most once per payment: the payment is moved to UNKNOWN before the call, so
+    a second call (a double click) is refused with ``payment_not_open``. A lost answer leaves
+    it UNKNOWN for ``reconcile_payment``."""
+    gw = gateway_or_default(gateway)
+    who = actor_of(parent_id, actor)
+    token, amount, invoice = await db(
+        engine,
+        steps.begin_card_sale,
+        payment_id=payment_id,
+        parent_id=parent_id,
+        card_id=card_id,
+        actor=who,
+    )
+    return await charge_begun_card(
+        payment_id=payment_id,
+        token=token,
+        amount_cents=amount,
+        invoice=invoice,
+        actor=who,
+        engine=engine,
+        gateway=gw,
+    )
+
+
+async def charge_begun_card(
+    *,
+    payment_id: int,
+    token: str,
+    amount_cents: int,
+    invoice: str,
+    actor: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView:
+    """Steps 2 and 3 of a saved-card charge whose payment ``steps.begin_card_sale`` already
+    moved to UNKNOWN (in the caller's transaction, so no other tab can start another):
+    ``ccsale`` with the card's token, then its outcome recorded."""
+    gw = gateway_or_default(gateway)
+    outcome = await gw.sale_with_token(
+        token, amount_cents, invoice, merchant_txn_id=f"HM-P{payment_id}"
+    )
+    return await _record_sale_outcome(engine, payment_id, outcome, amount_cents, invoice, actor)
+
+
+async def open_payment_attempt(
+    *,
+    payment_id: int,
+    parent_id: int,
+    card_id: int | None,
+    save_card: bool = False,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView | HostedSession:
+    """Step 2 of a payment a service reserved (``reserve_payment``) for what the parent is
+    buying, the way the parent chose to pay: the saved card ``card_id`` charged at once (its
+    recorded ``PaymentView``; a second call for the same payment is refused with
+    ``payment_not_open``), or with no card the Lightbox session to open (``HostedSession``;
+    the outcome comes back through ``confirm_payment`` or ``record_decline``)."""
+    if card_id is not None:
+        return await charge_stored_card(
+            payment_id=payment_id,
+            parent_id=parent_id,
+            card_id=card_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    return await open_hosted_session(
+        payment_id=payment_id,
+        parent_id=parent_id,
+        save_card=save_card,
+        engine=engine,
+        gateway=gateway,
+    )

@@ -1,0 +1,83 @@
+"""A second sale under one attempt's invoice (a Lightbox submitted twice, a sale Converge
+made after we gave the attempt up): recorded as a payment row of its own, pointing at the
+attempt, and voided in full, so no money is kept for nothing. ``void_duplicate_payments`` is
+the reconciliation round's part: a duplicate whose void Converge refused is tried again."""
+
+from __future__ import annotations
+
+import logging
+
+from sqlalchemy.engine import Engine
+
+from hotmeals.domain.refunds import RefundReason
+from hotmeals.payments.gateway import PaymentGateway, TxnQueryResult
+from hotmeals.services.payments import steps
+from hotmeals.services.payments.records import get_payment
+from hotmeals.services.payments.reversal import reverse_in_full
+from hotmeals.services.payments.runtime import db
+
+log = logging.getLogger("hotmeals.payments")
+
+
+async def void_duplicate_sale(
+    *,
+    payment_id: int,
+    charge: steps.Charge,
+    actor: str = "system",
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> int | None:
+    """Record a second approved sale under ``payment_id``'s invoice as a row of its own and
+    void it (a refund row of its own; a return once settled). The sale's id is checked by
+    the caller against Converge. Returns the duplicate row's id (None: it is the attempt's
+    own sale). Safe to repeat: the same sale is the same row, refunded once."""
+    dup = await db(
+        engine, steps.record_duplicate, payment_id=payment_id, charge=charge, actor=actor
+    )
+    if dup is not None:
+        await reverse_in_full(
+            dup, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway
+        )
+    return dup
+
+
+async def void_duplicate_txn(
+    engine: Engine | None, gw: PaymentGateway, payment_id: int, txn_id: str, actor: str
+) -> int | None:
+    """Void ``txn_id`` as a duplicate sale of ``payment_id`` if Converge vouches that it is a
+    sale of this attempt (its invoice and amount) other than the one recorded. Returns the
+    duplicate row's id, or None when there is nothing of ours to void."""
+    payment = await db(
+        engine, lambda session, **kw: get_payment(session, kw["pid"]), pid=payment_id
+    )
+    if payment.converge_txn_id == txn_id:
+        return None
+    query = await gw.txnquery(txn_id)
+    if not isinstance(query, TxnQueryResult) or not query.confirms_sale(
+        amount_cents=payment.amount_cents, invoice_number=payment.invoice_number
+    ):
+        return None  # not a sale of this attempt: nothing of ours to void
+    return await void_duplicate_sale(
+        payment_id=payment_id,
+        charge=steps.Charge.of_query(query, "txnquery"),
+        actor=actor,
+        engine=engine,
+        gateway=gw,
+    )
+
+
+async def void_duplicate_payments(
+    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
+) -> list[int]:
+    """The round's part: every duplicate sale row not refunded yet is voided."""
+    ids = await db(engine, steps.unrefunded_duplicates)
+    done = []
+    for payment_id in ids:
+        try:
+            if await reverse_in_full(
+                payment_id, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway
+            ):
+                done.append(payment_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("payment %s: could not void a duplicate sale", payment_id)
+    return done
