@@ -53,8 +53,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
 from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, AddOnSpec, MealSpec
+from hotmeals.security import hash_password
 from hotmeals.services import school_year
-from hotmeals.services.security import hash_password
 
 # Every kind the report counts, in the order rows are created.
 KINDS: tuple[str, ...] = (

@@ -37,7 +37,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.db.seed_calendar import school_days
 from hotmeals.db.seed_types import NUTRITION_FIELDS
-from hotmeals.services.security import verify_password
+from hotmeals.security import verify_password
 from tests.integration.conftest import SEED_TODAY
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
