@@ -16,7 +16,7 @@ DEMO_HST_NUMBER = "123456789 RT0001"
 DEMO_FEED_SECRET = "hotmeals-demo-calendar-feed-secret"
 
 
-def _normalize_db_url(url: str) -> str:
+def normalize_db_url(url: str) -> str:
     """Accept plain ``postgresql://`` / ``postgres://`` URLs and use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
@@ -93,7 +93,7 @@ def load_settings() -> Settings:
     origins = env.get("CORS_ORIGINS", f"http://localhost:{port},http://127.0.0.1:{port}")
     return Settings(
         port=port,
-        database_url=_normalize_db_url(env.get("DATABASE_URL", default_db)),
+        database_url=normalize_db_url(env.get("DATABASE_URL", default_db)),
         data_dir=data_dir,
         api_key=env.get("HOTMEALS_API_KEY", DEFAULT_API_KEY),
         cors_origins=tuple(o.strip().rstrip("/") for o in origins.split(",") if o.strip()),

@@ -22,7 +22,7 @@ from sqlmodel import Session, SQLModel
 from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import RateLimitHit
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.settings import get_settings
 from tests.api.helpers import API_KEY

@@ -23,9 +23,9 @@ import pytest
 from alembic.command import upgrade
 from sqlalchemy.engine import Engine
 
-from hotmeals.db.cli import alembic_config
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.db.seed import load_demo_data
+from hotmeals.db.migrations import alembic_config
+from hotmeals.demo.seed import load_demo_data
 
 PG_ADMIN_DSN = os.environ.get(
     "TEST_PG_ADMIN_DSN", "host=127.0.0.1 port=5432 user=postgres dbname=test"

@@ -31,7 +31,7 @@ from hotmeals.db.models import (
     SessionToken,
     StoredCard,
 )
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.services import accounts, mail
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings

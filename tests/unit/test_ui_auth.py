@@ -12,7 +12,7 @@ import reflex as rx
 from sqlmodel import SQLModel
 
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.services import accounts, mail
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.auth import AuthState, after_login_path, page_path, safe_next

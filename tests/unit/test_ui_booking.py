@@ -16,7 +16,7 @@ from sqlmodel import SQLModel, func, select
 
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import CartLine, Child, Parent
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings

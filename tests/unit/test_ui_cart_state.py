@@ -16,7 +16,7 @@ from sqlmodel import SQLModel, select
 
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cart as cart_service

@@ -27,7 +27,7 @@ from hotmeals.db.models import (
     Parent,
     ParentAltEmail,
 )
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.services import mail
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.parents import start_session

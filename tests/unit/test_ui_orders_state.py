@@ -34,7 +34,7 @@ from hotmeals.db.models import (
     OrderLine,
     Parent,
 )
-from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
+from hotmeals.demo.seed import DEMO_ORDER_MARK, load_demo_data
 from hotmeals.services import mail
 from hotmeals.services.menu import toronto_today
 from hotmeals.services.parents import start_session

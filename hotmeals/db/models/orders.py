@@ -258,7 +258,7 @@ class Refund(SQLModel, table=True):
     refund (1 for the first), ``retry_of_id`` is the FAILED row this one sends again, a
     FAILED row's ``retry_at`` is when the periodic job sends it again (None: not scheduled),
     and ``attention_at`` is set when the last try failed: an operator must act
-    (``python -m hotmeals.db.cli refunds-needing-attention``)."""
+    (``python -m hotmeals.cli refunds-needing-attention``)."""
 
     __table_args__ = (
         # The reconciliation scan: open refunds by age.
