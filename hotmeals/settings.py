@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hotmeals.domain.charges import ChargeRates
 from hotmeals.domain.school_year import parse_start
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,10 +73,8 @@ class Settings:
         return self.database_url.startswith("sqlite")
 
     @property
-    def charge_rates(self):
+    def charge_rates(self) -> ChargeRates:
         """The rates for an order paid now (``domain.charges.ChargeRates``)."""
-        from hotmeals.domain.charges import ChargeRates
-
         return ChargeRates(
             processing_fee_bps=self.card_fee_bps,
             processing_fee_fixed_cents=self.card_fee_fixed_cents,

@@ -34,8 +34,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from hotmeals.api.envelope import fail
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import accounts
-from hotmeals.services.submissions import submit_once
+from hotmeals.services import accounts, submissions
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 
@@ -223,19 +222,19 @@ async def run_once(
     """A write that is safe to repeat: ``fn(session=..., parent_id=..., **kwargs)`` through
     ``services.submissions.submit_once``, so a repeat of the request's ``Idempotency-Key``
     changes nothing and gets the first answer (``.result``)."""
-    return await run(submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs)
+    return await run(
+        submissions.submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs
+    )
 
 
 async def charge_once(
     who: Any, key: str | None, action: str, call: Callable[[], Any]
 ) -> JSONResponse:
     """A call that charges (or opens what charges), safe to repeat by the request's
-    ``Idempotency-Key`` (issue 21): the key is claimed before ``call()`` runs (one request
+    ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
     wins even when two race), the answer is stored, and a repeat gets that answer, waiting
     while the first is still running. A call refused (a ``DomainError``: the services raise
     them before charging) frees its key. Without a key, ``call()`` simply runs."""
-    from hotmeals.services import submissions
-
     if submissions.checked_key(key) is None:
         return await call()
     first = await run(submissions.claim, parent_id=who.parent_id, key=key, action=action)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t
 
 
 class AlertLevel(StrEnum):
@@ -27,8 +28,6 @@ class AlertLevel(StrEnum):
         return "allergy_level_" + self.name.lower()
 
     def label(self, lang: str | None = "en") -> str:
-        from hotmeals.i18n import t
-
         return t(self.label_key, lang)
 
 
@@ -78,8 +77,6 @@ class PriorityAllergen(StrEnum):
         return f"allergen_{self.value}"
 
     def label(self, lang: str | None = "en") -> str:
-        from hotmeals.i18n import t
-
         return t(self.label_key, lang)
 
 
