@@ -12,9 +12,10 @@ from typing import Annotated, Generic, Literal, TypeVar
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
+from hotmeals.api.deps import Id
+
 T = TypeVar("T")
 
-Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Text = Annotated[str, Field(max_length=10_000)]
 AlertLevelName = Literal["Major", "Medium", "Low", "High", "Non-allergic"]
 

@@ -19,15 +19,16 @@ import hmac
 import json
 import logging
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
@@ -45,6 +46,14 @@ ID_MAX = 2**31 - 1
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+
+# A row id in a request body: a positive 32-bit integer (a number or a digit string).
+Id = Annotated[int, Field(ge=1, le=ID_MAX)]
+# A short text field of a request body (a payment id from Converge, a message, a date).
+ShortText = Annotated[str, Field(max_length=200)]
+# A repeat-safe write's key in a body (``request_key``), as long as an Idempotency-Key.
+RequestKey = Annotated[str, Field(max_length=64)]
+REQUEST_KEY = re.compile(r"^[A-Za-z0-9\-_.:]{1,64}$")
 
 API_KEY = APIKeyHeader(
     name="api-key",
@@ -277,6 +286,36 @@ async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) 
 
 
 # --- bodies ------------------------------------------------------------------------------------
+
+
+def example_config(example: dict[str, Any]) -> ConfigDict:
+    """A request model's config: unknown fields ignored, ``example`` shown in the OpenAPI doc."""
+    return ConfigDict(extra="ignore", json_schema_extra={"examples": [example]})
+
+
+def required(value: T | None, code: str, field: str) -> T:
+    """``value``, or the refusal ``code`` on ``field`` when the body left it out."""
+    if value is None:
+        raise DomainError(code, field=field)
+    return value
+
+
+def request_key(
+    header: str | None, body_key: str | None, *, invalid: str | None = None
+) -> str | None:
+    """The key of a repeat-safe write: the ``Idempotency-Key`` header, else the body's
+    ``request_key``, else None. Without ``invalid``, a blank key is no key and the service checks
+    the key's shape (``services.submissions.checked_key``). With ``invalid`` (the cancels), the
+    first key sent must be 1-64 characters of ``[A-Za-z0-9-_.:]``, else the refusal ``invalid``;
+    without one, the cancels are repeat-safe by their natural key."""
+    if invalid is None:
+        return header or body_key or None
+    for key in (header, body_key):
+        if key is not None:
+            if not REQUEST_KEY.match(key):
+                raise DomainError(invalid, field="request_key")
+            return key
+    return None
 
 
 async def read_json(request: Request, lang: str) -> dict:

@@ -4,9 +4,8 @@ school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/ap
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel
 
-from hotmeals.api.account_schemas import FAILURES, ChildAllergyOut, ChildOut, Envelope, Id, In
+from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
@@ -20,116 +19,19 @@ from hotmeals.api.deps import (
     run_once,
 )
 from hotmeals.api.envelope import ok
+from hotmeals.api.school_year_schemas import (
+    ArchivedOut,
+    ChildIdOnlyIn,
+    ConfirmedOut,
+    ConfirmSchoolYearIn,
+    GiveBackOut,
+    SchoolYearOut,
+)
 from hotmeals.i18n import t
 from hotmeals.services import giveback, school_year
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 USER = ["Parent user"]
-
-
-class GiveBackSchoolOut(BaseModel):
-    school_id: int
-    school: str
-    children: list[str]
-    meals: int
-    school_cents: int
-    nutrition_cents: int
-    donation_cents: int
-    total_cents: int
-    given_cents: int
-    school_meals: int
-    school_total_cents: int
-    school_nutrition_cents: int
-    school_community: str
-    nutrition: str
-    donations: str
-    total: str
-    given: str
-    school_total: str
-
-
-class GiveBackOut(BaseModel):
-    school_year: int
-    school_year_label: str
-    meals: int
-    school_cents: int
-    nutrition_cents: int
-    donation_cents: int
-    total_cents: int
-    school_community: str
-    nutrition: str
-    donations: str
-    total: str
-    schools: list[GiveBackSchoolOut]
-
-
-class OptionOut(BaseModel):
-    id: int
-    name: str
-
-
-class TeacherOptionOut(BaseModel):
-    id: int
-    name: str
-    school_id: int
-
-
-class GradeOptionOut(BaseModel):
-    id: int
-    code: str
-    label: str
-
-
-class PendingChildOut(BaseModel):
-    id: int
-    first_name: str
-    last_name: str
-    is_default: bool
-    city_id: int
-    city: str
-    school_id: int
-    school: str
-    teacher_id: int
-    teacher: str
-    grade_id: int
-    grade: str
-    allergies: list[ChildAllergyOut]
-    offered_grade_id: int | None
-    offered_grade: str
-    graduating: bool
-    schools: list[OptionOut]
-    teachers: list[TeacherOptionOut]
-
-
-class SchoolYearOut(BaseModel):
-    school_year: int
-    school_year_label: str
-    starts_on: str
-    pending_count: int
-    pending: list[PendingChildOut]
-    grades: list[GradeOptionOut]
-
-
-class ConfirmSchoolYearIn(In):
-    child_id: Id | None = None
-    school_id: Id | None = None
-    teacher_id: Id | None = None
-    grade_id: Id | None = None
-    allergies_reviewed: bool | None = None
-
-
-class ChildIdOnlyIn(In):
-    child_id: Id | None = None
-
-
-class ConfirmedOut(BaseModel):
-    child: ChildOut
-    school_year: int
-    pending_count: int
-
-
-class ArchivedOut(BaseModel):
-    pending_count: int
 
 
 @router.get(
