@@ -8,7 +8,7 @@ rather than by a generic 'field required'. Numbers are accepted where text is ex
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
@@ -316,7 +316,7 @@ class CmsPageOut(BaseModel):
     items: list[FaqOut] | None = Field(default=None, description="The questions (slug faq).")
 
 
-FAILURES = {
+FAILURES: dict[int | str, dict[str, Any]] = {
     401: {"model": Envelope[None], "description": "Missing, expired or revoked token."},
     403: {"model": Envelope[None], "description": "Wrong api-key or app header."},
 }

@@ -39,6 +39,7 @@ from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     client_context,
     idempotency_key,
     openapi_body,
@@ -48,6 +49,7 @@ from hotmeals.api.deps import (
     run,
     run_as_parent,
     run_once,
+    tags,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
@@ -55,8 +57,8 @@ from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-AUTH = ["Parent auth"]
-USER = ["Parent user"]
+AUTH = tags("Parent auth")
+USER = tags("Parent user")
 
 
 # --- sign-up, verification, sign-in ------------------------------------------------------------
@@ -336,14 +338,14 @@ async def update_notifications(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, NotificationsIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "update_notifications",
         notifications.update_preferences,
+        message="notifications_updated",
         preferences=body.model_dump(exclude_none=True),
     )
-    return ok(done.result, t("notifications_updated", ctx.lang))
 
 
 # --- content -------------------------------------------------------------------------------------
@@ -401,9 +403,11 @@ def profile_picture(name: str):
     if path is None:
         return fail(t("page_not_found"), status_code=404)
     media = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+    kind = profile.image_kind_from_name(path.name)
+    assert kind is not None  # profile_image_path finds only pictures of a known kind
     return FileResponse(
         path,
-        media_type=media[profile.image_kind_from_name(path.name)],
+        media_type=media[kind],
         headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"},
     )
 

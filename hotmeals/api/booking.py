@@ -1,5 +1,5 @@
-"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions, issue 9
-screen 2): many days at once and 'Repeat last week' (``services/booking.py``).
+"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions): many
+days at once and 'Repeat last week' (``services/booking.py``).
 
 Each line goes through AddToCart's rules; the good lines are added and each refused one comes
 back with its day and the reason (code 1 as long as the request itself is sound). Another
@@ -15,17 +15,17 @@ from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, Re
 from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
-    run_once,
+    tags,
 )
-from hotmeals.api.envelope import ok
 from hotmeals.services import booking
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-CART = ["Parent cart"]
+CART = tags("Parent cart")
 
 
 @router.post(
@@ -42,15 +42,14 @@ async def add_many_to_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddManyIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_many_to_cart",
         booking.add_many,
         items=[item.model_dump() for item in body.items],
         lang=ctx.lang,
     )
-    return ok(done.result, done.result["message"])
 
 
 @router.post(
@@ -67,8 +66,8 @@ async def repeat_week(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, RepeatWeekIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "repeat_week",
         booking.repeat_week,
@@ -77,4 +76,3 @@ async def repeat_week(
         target_week_start=body.target_week_start,
         lang=ctx.lang,
     )
-    return ok(done.result, done.result["message"])

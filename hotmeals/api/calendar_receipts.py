@@ -1,4 +1,4 @@
-"""/api/v1 calls of the calendar feed and the receipts (issue 26, items 5 and 6).
+"""/api/v1 calls of the calendar feed and the receipts.
 
 - ``GET /api/v1/calendar/{token}.ics``: the family's feed, for calendar apps. No api-key and no
   session: the private link's token is the whole authority (``services/calendar_feed.py``); an
@@ -24,7 +24,7 @@ from hotmeals.api.calendar_receipts_schemas import (
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.deps import EnvelopeRoute, ParentClient, parent_context, run
+from hotmeals.api.deps import EnvelopeRoute, ParentClient, parent_context, run, tags
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import calendar_feed, receipts
@@ -33,8 +33,8 @@ from hotmeals.services.transaction import run_in_transaction
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 feeds = APIRouter(tags=["Calendar feed"])
-FEED = ["Calendar feed"]
-RECEIPTS = ["Receipts"]
+FEED = tags("Calendar feed")
+RECEIPTS = tags("Receipts")
 ICS = "text/calendar; charset=utf-8"
 
 

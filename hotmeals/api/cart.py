@@ -15,13 +15,14 @@ from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     client_context,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
     run_as_parent,
-    run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -41,7 +42,7 @@ from hotmeals.i18n import t
 from hotmeals.services import cart, promos
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-CART = ["Parent cart"]
+CART = tags("Parent cart")
 
 
 @router.post(
@@ -57,11 +58,12 @@ async def add_to_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddToCartIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_to_cart",
         cart.add_to_cart,
+        message="added_to_cart",
         child_id=body.child_id,
         meal_id=body.meal_id,
         menu_day_id=body.menu_day_id,
@@ -76,7 +78,6 @@ async def add_to_cart(
         allergy_ack=body.allergy_ack,
         lang=ctx.lang,
     )
-    return ok(done.result, t("added_to_cart", ctx.lang))
 
 
 @router.post(
@@ -109,14 +110,14 @@ async def delete_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, CartIdIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "delete_cart",
         cart.delete_line,
+        message="cart_line_deleted",
         cart_id=body.cart_id,
     )
-    return ok(done.result, t("cart_line_deleted", ctx.lang))
 
 
 @router.post(
@@ -132,16 +133,16 @@ async def update_cart_quantity(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, QuantityIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "update_cart_quantity",
         cart.update_quantity,
+        message="cart_quantity_updated",
         cart_id=body.cart_id,
         quantity=body.quantity,
         lang=ctx.lang,
     )
-    return ok(done.result, t("cart_quantity_updated", ctx.lang))
 
 
 @router.post(

@@ -29,6 +29,7 @@ from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     client_context,
     idempotency_key,
     openapi_body,
@@ -37,13 +38,14 @@ from hotmeals.api.deps import (
     run,
     run_as_parent,
     run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import children
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-USER = ["Parent user"]
+USER = tags("Parent user")
 
 
 def _listed(rows: list, lang: str):
@@ -114,15 +116,15 @@ async def add_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_child",
         children.add_child,
+        message="child_added",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("child_added", ctx.lang))
 
 
 @router.post(
@@ -138,15 +140,15 @@ async def edit_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, EditChildIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "edit_child",
         children.edit_child,
+        message="child_updated",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("child_updated", ctx.lang))
 
 
 @router.post(
@@ -237,16 +239,16 @@ async def set_child_allergies(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "set_child_allergies",
         children.set_child_allergies,
+        message="allergies_saved",
         child_id=body.child_id,
         items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
         lang=ctx.lang,
     )
-    return ok(done.result, t("allergies_saved", ctx.lang))
 
 
 @router.get(

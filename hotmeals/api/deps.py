@@ -22,6 +22,7 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import Enum
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request, Security
@@ -32,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import fail
+from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -79,6 +80,11 @@ class ApiError(Exception):
         self.data = data
 
 
+def tags(name: str) -> list[str | Enum]:
+    """The OpenAPI tag of a group of routes, as FastAPI types it."""
+    return [name]
+
+
 def request_lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language"))
 
@@ -90,7 +96,7 @@ def _as_declared(declared: TypeAdapter | None, response: Any) -> Any:
     ``envelope.ok``'s JSONResponse, which FastAPI itself would pass through unchecked."""
     if declared is None or not isinstance(response, JSONResponse) or response.status_code != 200:
         return response
-    body = json.loads(response.body)
+    body = json.loads(bytes(response.body))
     if not isinstance(body, dict) or body.get("code") != 1:
         return response  # refusals carry their own small data ({"field": ...})
     checked = declared.dump_python(declared.validate_python(body), mode="json")
@@ -271,6 +277,22 @@ async def charge_once(
     return JSONResponse(first["body"], status_code=first["status"])
 
 
+async def answer_once(
+    who: ParentClient,
+    key: str | None,
+    action: str,
+    fn: Callable[..., Any],
+    /,
+    *,
+    message: str | None = None,
+    **kwargs: Any,
+) -> JSONResponse:
+    """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
+    language, or the result's own ``message`` without one."""
+    done = await run_once(who.parent_id, key, action, fn, **kwargs)
+    return ok(done.result, t(message, who.lang) if message else done.result["message"])
+
+
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
     parent = accounts.authenticate(session=session, token=_token)
     return _fn(session=session, parent_id=parent.parent_id, **kwargs)
@@ -279,7 +301,7 @@ def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: An
 async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., parent_id=<the token's parent>, **kwargs)``: the token check and the
     service in one transaction on one worker thread, for the hot reads (``parent_context``
-    then ``run`` costs two of each; issue 11). No token, or a bad one: HTTP 401."""
+    then ``run`` costs two of each). No token, or a bad one: HTTP 401."""
     if not client.token:
         raise accounts.Unauthorized()
     return await run(_as_parent, _token=client.token, _fn=fn, **kwargs)

@@ -18,6 +18,7 @@ from hotmeals.api.deps import (
     parse_body,
     run,
     run_as_parent,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -33,7 +34,7 @@ from hotmeals.i18n import t
 from hotmeals.services import menu
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-MENU = ["Parent menu"]
+MENU = tags("Parent menu")
 
 
 @router.post(

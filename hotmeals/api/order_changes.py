@@ -1,4 +1,4 @@
-"""/api/v1 calls that change a paid order (issue 10): modify an order (AddToMyOrder,
+"""/api/v1 calls that change a paid order: modify an order (AddToMyOrder,
 DeleteFromModifyOrder, ModifyOrderInfo, ModifyConfirmOrder) and manage one meal (GetMealsList,
 MealOrderDetail, GetDatesForModifyMeal, ModifyMeal), plus two extensions for a change paid
 through the Lightbox (ModifyChangePaid after ``onApproval``, ModifyChangeDeclined after
@@ -14,12 +14,17 @@ answers what was done.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     idempotency_key,
     openapi_body,
     parent_context,
@@ -27,7 +32,7 @@ from hotmeals.api.deps import (
     request_key,
     required,
     run,
-    run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.order_changes_schemas import (
@@ -49,7 +54,7 @@ from hotmeals.i18n import t
 from hotmeals.services import order_changes
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-TAGS = ["Parent orders: modify an order, move a meal"]
+TAGS = tags("Parent orders: modify an order, move a meal")
 
 
 def _change(result: order_changes.ChangeResult) -> dict:
@@ -65,6 +70,21 @@ def _change(result: order_changes.ChangeResult) -> dict:
         "refund_cents": result.refund_cents,
         "refund_ok": result.refund_ok,
     }
+
+
+def _line_id(body: Any) -> int:
+    return required(body.order_line_id, "order_change_line_not_found", "order_line_id")
+
+
+def _order_id(body: Any) -> int:
+    return required(body.order_id, "order_change_order_not_found", "order_id")
+
+
+async def _line_view(request: Request, who: ParentClient, fn: Callable[..., Any]) -> JSONResponse:
+    """One of the parent's meals as ``fn`` shows it (the order line of the body)."""
+    body = await parse_body(request, LineIdIn, who.lang)
+    data = await run(fn, parent_id=who.parent_id, order_line_id=_line_id(body), lang=who.lang)
+    return ok(data, t("success", who.lang))
 
 
 # -- manage one meal ------------------------------------------------------------------------------
@@ -93,14 +113,7 @@ async def get_meals_list(request: Request, who: ParentClient = Depends(parent_co
     response_model=Envelope[MealOut],
 )
 async def meal_order_detail(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, LineIdIn, who.lang)
-    data = await run(
-        order_changes.meal_order_detail,
-        parent_id=who.parent_id,
-        order_line_id=required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
-        lang=who.lang,
-    )
-    return ok(data, t("success", who.lang))
+    return await _line_view(request, who, order_changes.meal_order_detail)
 
 
 @router.post(
@@ -111,14 +124,7 @@ async def meal_order_detail(request: Request, who: ParentClient = Depends(parent
     response_model=Envelope[MealDatesOut],
 )
 async def get_dates_for_modify_meal(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, LineIdIn, who.lang)
-    data = await run(
-        order_changes.get_dates_for_modify_meal,
-        parent_id=who.parent_id,
-        order_line_id=required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
-        lang=who.lang,
-    )
-    return ok(data, t("success", who.lang))
+    return await _line_view(request, who, order_changes.get_dates_for_modify_meal)
 
 
 @router.post(
@@ -136,7 +142,7 @@ async def modify_meal(
     body = await parse_body(request, ModifyMealIn, who.lang)
     result = await order_changes.modify_meal(
         parent_id=who.parent_id,
-        order_line_id=required(body.order_line_id, "order_change_line_not_found", "order_line_id"),
+        order_line_id=_line_id(body),
         new_date=body.date,
         request_key=request_key(key, body.request_key),
         card_id=body.card_id,
@@ -161,7 +167,7 @@ async def modify_order_info(request: Request, who: ParentClient = Depends(parent
     data = await run(
         order_changes.modify_order_info,
         parent_id=who.parent_id,
-        order_id=required(body.order_id, "order_change_order_not_found", "order_id"),
+        order_id=_order_id(body),
         lang=who.lang,
     )
     return ok(data, data["message"])
@@ -180,12 +186,12 @@ async def add_to_my_order(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddToMyOrderIn, who.lang)
-    done = await run_once(
-        who.parent_id,
+    return await answer_once(
+        who,
         key,
         "add_to_my_order",
         order_changes.add_to_my_order,
-        order_id=required(body.order_id, "order_change_order_not_found", "order_id"),
+        order_id=_order_id(body),
         child_id=body.child_id,
         meal_id=body.meal_id,
         menu_day_id=body.menu_day_id,
@@ -200,7 +206,6 @@ async def add_to_my_order(
         allergy_ack=body.allergy_ack,
         lang=who.lang,
     )
-    return ok(done.result, done.result["message"])
 
 
 @router.post(
@@ -216,18 +221,17 @@ async def delete_from_modify_order(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, DeleteFromModifyOrderIn, who.lang)
-    done = await run_once(
-        who.parent_id,
+    return await answer_once(
+        who,
         key,
         "delete_from_modify_order",
         order_changes.delete_from_modify_order,
-        order_id=required(body.order_id, "order_change_order_not_found", "order_id"),
+        order_id=_order_id(body),
         order_line_id=body.order_line_id,
         quantity=body.quantity,
         change_line_id=body.change_line_id,
         lang=who.lang,
     )
-    return ok(done.result, done.result["message"])
 
 
 @router.post(
@@ -245,7 +249,7 @@ async def modify_confirm_order(
     body = await parse_body(request, ConfirmIn, who.lang)
     result = await order_changes.modify_confirm_order(
         parent_id=who.parent_id,
-        order_id=required(body.order_id, "order_change_order_not_found", "order_id"),
+        order_id=_order_id(body),
         request_key=request_key(key, body.request_key),
         card_id=body.card_id,
         save_card=body.save_card,
@@ -281,7 +285,7 @@ async def modify_change_paid(request: Request, who: ParentClient = Depends(paren
 )
 async def modify_change_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangeDeclinedIn, who.lang)
-    # Only a hint: the service asks Converge before believing it (issue 21).
+    # Only a hint: the service asks Converge before believing it.
     result = await order_changes.change_payment_declined(
         parent_id=who.parent_id,
         payment_id=required(body.payment_id, "payment_not_found", "payment_id"),

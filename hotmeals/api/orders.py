@@ -1,4 +1,4 @@
-"""/api/v1 order calls of the checkout (issue 9; docs/product.md §7 ``order/AddOrder``, plus
+"""/api/v1 order calls of the checkout (docs/product.md §7 ``order/AddOrder``, plus
 the extensions ``OrderDeclined`` and ``OrderConfirmation`` documented in docs/api.md "Orders").
 
 The order and its payment are written by ``order/getConvergeSessionToken`` with
@@ -23,6 +23,7 @@ from hotmeals.api.deps import (
     parse_body,
     required,
     run,
+    tags,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.api.orders_schemas import (
@@ -37,7 +38,7 @@ from hotmeals.i18n import t
 from hotmeals.services import checkout
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-ORDERS = ["Parent orders"]
+ORDERS = tags("Parent orders")
 
 
 async def _answer(who: ParentClient, result: checkout.CheckoutResult):
@@ -87,7 +88,7 @@ async def add_order(
         return await _answer(who, result)
 
     # Repeat-safe by the payment and its sale already; with an Idempotency-Key a repeat
-    # also gets the first answer word for word (issue 21).
+    # also gets the first answer word for word.
     return await charge_once(who, key, "add_order", place)
 
 
@@ -101,7 +102,7 @@ async def add_order(
 async def order_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderDeclinedIn, who.lang)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
-    # Only a hint: the service asks Converge before believing it (issue 21).
+    # Only a hint: the service asks Converge before believing it.
     result = await checkout.checkout_declined(
         parent_id=who.parent_id,
         payment_id=payment_id,

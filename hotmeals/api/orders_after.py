@@ -1,4 +1,4 @@
-"""/api/v1 calls after the purchase (issue 10): order history and details, the cancel cart,
+"""/api/v1 calls after the purchase: order history and details, the cancel cart,
 cancel a whole order, cancel one meal, the cancel reasons.
 
 Thin callers of ``hotmeals.services.orders`` and ``hotmeals.services.cancellations`` (the
@@ -15,6 +15,7 @@ key (the same lines and quantities of the same order for the same reason, within
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
@@ -22,6 +23,7 @@ from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     idempotency_key,
     openapi_body,
     parent_context,
@@ -29,7 +31,7 @@ from hotmeals.api.deps import (
     request_key,
     required,
     run,
-    run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.orders_after_schemas import (
@@ -55,7 +57,7 @@ from hotmeals.i18n import t
 from hotmeals.services import cancellations, orders
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-ORDERS = ["Parent orders: history and cancellations"]
+ORDERS = tags("Parent orders: history and cancellations")
 
 
 # -- reads ----------------------------------------------------------------------------------------
@@ -127,16 +129,16 @@ async def add_to_cancel_cart(
 ):
     body = await parse_body(request, AddToCancelCartIn, who.lang)
     order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
-    done = await run_once(
-        who.parent_id,
+    return await answer_once(
+        who,
         key,
         "add_to_cancel_cart",
         cancellations.add_to_cancel_cart,
+        message="orders_after.added_to_cancel_cart",
         order_line_id=order_line_id,
         quantity=body.quantity,
         lang=who.lang,
     )
-    return ok(done.result, t("orders_after.added_to_cancel_cart", who.lang))
 
 
 @router.post(
@@ -153,16 +155,16 @@ async def update_cancel_cart_quantity(
 ):
     body = await parse_body(request, CancelCartQuantityIn, who.lang)
     cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
-    done = await run_once(
-        who.parent_id,
+    return await answer_once(
+        who,
         key,
         "update_cancel_cart",
         cancellations.update_cancel_cart_quantity,
+        message="orders_after.cancel_cart_updated",
         cancel_cart_id=cancel_cart_id,
         quantity=body.quantity,
         lang=who.lang,
     )
-    return ok(done.result, t("orders_after.cancel_cart_updated", who.lang))
 
 
 @router.post(
@@ -179,24 +181,31 @@ async def delete_cancel_cart_item(
 ):
     body = await parse_body(request, CancelCartIdIn, who.lang)
     cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
-    done = await run_once(
-        who.parent_id,
+    return await answer_once(
+        who,
         key,
         "delete_cancel_cart",
         cancellations.delete_cancel_cart_item,
+        message="orders_after.cancel_cart_removed",
         cancel_cart_id=cancel_cart_id,
     )
-    return ok(done.result, t("orders_after.cancel_cart_removed", who.lang))
 
 
 # -- cancels (refunds) ----------------------------------------------------------------------------
 
 
-def cancel_key(header: str | None, body: ReasonFields) -> str | None:
-    """A cancel's key, checked here with the cancels' own refusal; without one, CancelOrder and
-    CancelMeal are repeat-safe by their natural key (the same lines of the same order just
-    cancelled answer that cancel; ``cancellations.NATURAL_REPEAT_WINDOW``)."""
-    return request_key(header, body.request_key, invalid="cancel_request_key_invalid")
+def cancel_fields(who: ParentClient, header: str | None, body: ReasonFields) -> dict[str, Any]:
+    """What every cancel sends its service: the parent, the reason, the language and the key,
+    checked here with the cancels' own refusal. Without a key, CancelOrder and CancelMeal are
+    repeat-safe by their natural key (the same lines of the same order just cancelled answer
+    that cancel; ``cancellations.NATURAL_REPEAT_WINDOW``)."""
+    return {
+        "parent_id": who.parent_id,
+        "reason_id": body.reason_id,
+        "other_text": body.other_text,
+        "request_key": request_key(header, body.request_key, invalid="cancel_request_key_invalid"),
+        "lang": who.lang,
+    }
 
 
 async def _answer(who: ParentClient, result: cancellations.CancelResult):
@@ -231,14 +240,7 @@ async def cancel_order(
 ):
     body = await parse_body(request, CancelOrderIn, who.lang)
     order_id = required(body.order_id, "order_not_found", "order_id")
-    result = await cancellations.cancel_order(
-        parent_id=who.parent_id,
-        order_id=order_id,
-        reason_id=body.reason_id,
-        other_text=body.other_text,
-        request_key=cancel_key(key, body),
-        lang=who.lang,
-    )
+    result = await cancellations.cancel_order(order_id=order_id, **cancel_fields(who, key, body))
     return await _answer(who, result)
 
 
@@ -256,14 +258,9 @@ async def cancel_meal(
 ):
     body = await parse_body(request, CancelMealIn, who.lang)
     order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
+    fields = cancel_fields(who, key, body)
     result = await cancellations.cancel_meal(
-        parent_id=who.parent_id,
-        order_line_id=order_line_id,
-        quantity=body.quantity,
-        reason_id=body.reason_id,
-        other_text=body.other_text,
-        request_key=cancel_key(key, body),
-        lang=who.lang,
+        order_line_id=order_line_id, quantity=body.quantity, **fields
     )
     return await _answer(who, result)
 
@@ -281,12 +278,8 @@ async def cancel_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, CancelCartIn, who.lang)
-    result = await cancellations.confirm_cancel_cart(
-        parent_id=who.parent_id,
-        reason_id=body.reason_id,
-        other_text=body.other_text,
-        # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
-        request_key=cancel_key(key, body) or f"api-{uuid.uuid4().hex}",
-        lang=who.lang,
-    )
+    fields = cancel_fields(who, key, body)
+    # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
+    fields["request_key"] = fields["request_key"] or f"api-{uuid.uuid4().hex}"
+    result = await cancellations.confirm_cancel_cart(**fields)
     return await _answer(who, result)

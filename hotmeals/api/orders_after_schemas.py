@@ -175,7 +175,7 @@ class RefundOut(BaseModel):
 
 
 class VoidedAttemptOut(BaseModel):
-    """A charge that paid for nothing on this order (issue 21): never in its money."""
+    """A charge that paid for nothing on this order: never in its money."""
 
     payment_id: int
     amount_cents: int

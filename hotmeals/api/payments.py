@@ -30,6 +30,7 @@ from hotmeals.api.deps import (
     parse_body,
     required,
     run,
+    tags,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.api.payments_schemas import (
@@ -53,7 +54,7 @@ from hotmeals.services import cards, checkout, donations, payments
 from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-PAY = ["Parent payments"]
+PAY = tags("Parent payments")
 
 
 # -- what is paid ---------------------------------------------------------------------------------
@@ -231,7 +232,7 @@ async def confirm_payment(request: Request, who: ParentClient = Depends(parent_c
 async def payment_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, DeclinedIn, who.lang)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
-    # A hint, never Converge's word (issue 21): Converge is asked first, and a sale it made
+    # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
     asked = await payments.report_browser_failure(
         payment_id=payment_id,

@@ -31,7 +31,7 @@ class SessionTokenIn(In):
     @model_validator(mode="before")
     @classmethod
     def _one_unit(cls, data: Any) -> Any:
-        """Money has one unit per field (issue 21): ``donation_cents`` is cents, as in the
+        """Money has one unit per field: ``donation_cents`` is cents, as in the
         summary calls; ``donation`` and ``amount`` are text in dollars. A bare number in a
         dollars field (a client sending the summary's 500 meant $5.00, not $500) is refused,
         and so are two donations that disagree."""

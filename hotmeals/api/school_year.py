@@ -1,4 +1,4 @@
-"""/api/v1/Parent/user/* for issue 26: the give-back figures (GiveBack), the start of the
+"""/api/v1/Parent/user/*: the give-back figures (GiveBack), the start of the
 school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/api.md."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     client_context,
     idempotency_key,
     openapi_body,
@@ -17,6 +18,7 @@ from hotmeals.api.deps import (
     parse_body,
     run_as_parent,
     run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
@@ -31,7 +33,7 @@ from hotmeals.i18n import t
 from hotmeals.services import giveback, school_year
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-USER = ["Parent user"]
+USER = tags("Parent user")
 
 
 @router.get(
@@ -98,11 +100,11 @@ async def archive_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIdOnlyIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "archive_child",
         school_year.archive_child,
+        message="child_archived",
         child_id=body.child_id,
     )
-    return ok(done.result, t("child_archived", ctx.lang))

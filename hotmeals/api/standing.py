@@ -1,4 +1,4 @@
-"""/api/v1/Parent/standing/* (extensions, issue 26 item 4): the parent's standing orders,
+"""/api/v1/Parent/standing/* (extensions): the parent's standing orders,
 "every Monday, pizza for Emma, until the end of term" (``services/standing.py``).
 
 List, create, pause, resume and end; another parent's standing order is 'Standing order not
@@ -17,6 +17,7 @@ from hotmeals.api.deps import (
     Client,
     EnvelopeRoute,
     ParentClient,
+    answer_once,
     client_context,
     idempotency_key,
     openapi_body,
@@ -24,6 +25,7 @@ from hotmeals.api.deps import (
     parse_body,
     run_as_parent,
     run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
@@ -31,7 +33,7 @@ from hotmeals.i18n import t
 from hotmeals.services import standing
 
 router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-STANDING = ["Parent standing orders"]
+STANDING = tags("Parent standing orders")
 DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
 
 
@@ -60,15 +62,15 @@ async def create_standing_order(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, StandingCreateIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "standing_create",
         standing.create,
+        message="standing_created",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("standing_created", ctx.lang))
 
 
 async def _change(request: Request, ctx: ParentClient, key: str | None, action: str):

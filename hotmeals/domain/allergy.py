@@ -190,8 +190,6 @@ def _level_verdict(level: str) -> MealVerdict:
 def compose(components, lang: str | None = "en") -> Composition:
     """The verdict for the meal as composed (the worst of its parts) with the names the
     messages need, each name once, in the order of the parts."""
-    from hotmeals.i18n import t
-
     worst = MealVerdict.SAFE
     refused: list[tuple[Component, tuple[str, ...]]] = []
     acknowledge: list[str] = []
@@ -228,8 +226,6 @@ def compose(components, lang: str | None = "en") -> Composition:
 def refused_extras_text(composition: Composition, lang: str | None = "en") -> str:
     """'White milk (250 mL) contains Milk; Cheese string contains Milk' for the refused options
     and add-ons of a composition."""
-    from hotmeals.i18n import t
-
     return "; ".join(
         t("allergy_item_contains", lang, item=part.name, allergens=", ".join(names))
         for part, names in composition.refused
