@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Generic, TypeVar
 
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel, col, select
 
 from hotmeals.db import seed_content, seed_pages_en, seed_pages_fr, seed_places, seed_vendors
 from hotmeals.db.models import (
@@ -106,6 +106,12 @@ class SeedTable(Generic[T]):
         return row
 
 
+def pk(row: Any) -> int:
+    """The id of a row this module flushed (each level is flushed before the next uses it)."""
+    assert row.id is not None
+    return int(row.id)
+
+
 # table(kind, model, key) -> SeedTable: what ``load_rows`` hands its helpers.
 TableFactory = Callable[..., SeedTable[Any]]
 
@@ -162,7 +168,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     schools = table("school", School, lambda r: (r.city_id, r.name))
     school_list: list[tuple[int, School]] = []  # (city index, school) in the order of CITIES
     for c_idx, (city, entries) in enumerate(seed_places.CITIES.items()):
-        city_id = cities[city].id
+        city_id = pk(cities[city])
         for name, address in entries:
             school = schools.ensure(School(city_id=city_id, name=name, address=address))
             school_list.append((c_idx, school))
@@ -171,7 +177,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     vendor_meals: list[list[tuple[MealSpec, Meal]]] = []  # in the order of VENDORS
     vendor_addons: list[tuple[AddOnSpec, AddOn]] = []
     for v in seed_vendors.VENDORS:
-        vid = vendors[v.name].id
+        vid = pk(vendors[v.name])
         vendor_meals.append([(m, meals.ensure(_meal(vid, m))) for m in v.meals])
         for a in v.addons:
             image = f"/addons/{a.slug}.svg"
@@ -186,16 +192,16 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
             )
             vendor_addons.append((a, row))
     promo_codes = table("promo_code", PromoCode, lambda r: r.code)
-    for code, spec in seed_content.PROMO_CODES.items():
-        fields = {k: v for k, v in spec.items() if k != "parent"}
+    for code, promo in seed_content.PROMO_CODES.items():
+        fields = {k: v for k, v in promo.items() if k != "parent"}
         promo_codes.ensure(
-            PromoCode(code=code, parent_id=parent.id if spec.get("parent") else None, **fields)
+            PromoCode(code=code, parent_id=parent.id if promo.get("parent") else None, **fields)
         )
     prefs = table(
         "notification_preference", NotificationPreference, lambda r: (r.parent_id, r.kind)
     )
     for kind, enabled in seed_content.NOTIFICATION_KINDS.items():
-        prefs.ensure(NotificationPreference(parent_id=parent.id, kind=kind, enabled=enabled))
+        prefs.ensure(NotificationPreference(parent_id=pk(parent), kind=kind, enabled=enabled))
     session.flush()
 
     # Level 3: teachers, and each meal's allergens, portions and options.
@@ -203,7 +209,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     for s_idx, (_, school) in enumerate(school_list):
         for g_idx, (code, _, _) in enumerate(seed_places.GRADES):
             name = seed_places.TEACHERS[(s_idx * 7 + g_idx) % len(seed_places.TEACHERS)]
-            teachers.ensure(Teacher(school_id=school.id, name=name, grade_id=grades[code].id))
+            teachers.ensure(Teacher(school_id=pk(school), name=name, grade_id=pk(grades[code])))
     all_meals = [pair for pairs in vendor_meals for pair in pairs]
     portions = _meal_details(table, all_meals, allergens)
     session.flush()
@@ -213,7 +219,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     tiers = table("price_tier", PriceTier, lambda r: (r.portion_id, r.min_quantity))
     for spec, meal in all_meals:
         for size, cents in (("small", spec.small_cents), ("large", spec.large_cents)):
-            pid = portions[(meal.id, size)].id
+            pid = pk(portions[(meal.id, size)])
             tiers.ensure(PriceTier(portion_id=pid, min_quantity=1, unit_price_cents=cents))
             if spec.bulk_discount_cents:
                 price = cents - spec.bulk_discount_cents
@@ -230,16 +236,18 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
 
     # Level 5: the meals of the new menu days, the children's allergies.
     links = [
-        MenuDayMeal(menu_day_id=d.id, meal_id=m.id) for d, day_meals in new_days for m in day_meals
+        MenuDayMeal(menu_day_id=pk(d), meal_id=pk(m))
+        for d, day_meals in new_days
+        for m in day_meals
     ]
     session.add_all(links)
     report.created["menu_day_meal"] += len(links)
     child_allergies = table("child_allergy", ChildAllergy, lambda r: (r.child_id, r.ingredient_id))
     for child, allergy_specs in children:
         for key, level in allergy_specs:
-            ing_id = allergens[seed_places.ALLERGENS[key][0]].id
+            ing_id = pk(allergens[seed_places.ALLERGENS[key][0]])
             child_allergies.ensure(
-                ChildAllergy(child_id=child.id, ingredient_id=ing_id, alert_level=level)
+                ChildAllergy(child_id=pk(child), ingredient_id=ing_id, alert_level=level)
             )
     session.flush()
     return SeededRows(
@@ -253,7 +261,8 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     )
 
 
-def _meal(vendor_id: int | None, spec: MealSpec) -> Meal:
+def _meal(vendor_id: int, spec: MealSpec) -> Meal:
+    nutrition: dict[str, Any] = dict(zip(NUTRITION_FIELDS, spec.nutrition, strict=True))
     return Meal(
         vendor_id=vendor_id,
         name_en=spec.name_en,
@@ -265,7 +274,7 @@ def _meal(vendor_id: int | None, spec: MealSpec) -> Meal:
         ingredients_fr=spec.ingredients_fr,
         cooking_method_en=spec.cooking_en,
         cooking_method_fr=spec.cooking_fr,
-        **dict(zip(NUTRITION_FIELDS, spec.nutrition, strict=True)),
+        **nutrition,
     )
 
 
@@ -283,20 +292,26 @@ def _meal_details(
     for spec, meal in all_meals:
         keys = set(spec.allergens) | ({"gluten"} if "wheat" in spec.allergens else set())
         for key in sorted(keys):
-            ing_id = allergens[seed_places.ALLERGENS[key][0]].id
-            links.ensure(MealAllergen(meal_id=meal.id, ingredient_id=ing_id))
+            ing_id = pk(allergens[seed_places.ALLERGENS[key][0]])
+            links.ensure(MealAllergen(meal_id=pk(meal), ingredient_id=ing_id))
         for size in ("small", "large"):
-            portions.ensure(Portion(meal_id=meal.id, size=size))
+            portions.ensure(Portion(meal_id=pk(meal), size=size))
         for o in seed_vendors.DRINKS if spec.drinks else ():
             menu_opts.ensure(
                 MenuOption(
-                    meal_id=meal.id, name_en=o.name_en, name_fr=o.name_fr, price_cents=o.price_cents
+                    meal_id=pk(meal),
+                    name_en=o.name_en,
+                    name_fr=o.name_fr,
+                    price_cents=o.price_cents,
                 )
             )
         for o in spec.meal_options:
             meal_opts.ensure(
                 MealOption(
-                    meal_id=meal.id, name_en=o.name_en, name_fr=o.name_fr, price_cents=o.price_cents
+                    meal_id=pk(meal),
+                    name_en=o.name_en,
+                    name_fr=o.name_fr,
+                    price_cents=o.price_cents,
                 )
             )
     return portions
@@ -305,7 +320,7 @@ def _meal_details(
 def _allergen_ids(keys: tuple[str, ...], allergens: SeedTable[AllergenIngredient]) -> list[int]:
     """The ingredient ids of allergen keys; wheat implies gluten."""
     found = set(keys) | ({"gluten"} if "wheat" in keys else set())
-    return [allergens[seed_places.ALLERGENS[k][0]].id for k in sorted(found)]
+    return [pk(allergens[seed_places.ALLERGENS[k][0]]) for k in sorted(found)]
 
 
 def _extras_allergens(
@@ -314,7 +329,7 @@ def _extras_allergens(
     vendor_addons: list[tuple[AddOnSpec, AddOn]],
     allergens: SeedTable[AllergenIngredient],
 ) -> None:
-    """Each menu option's, meal option's and add-on's own allergens (issue 20)."""
+    """Each menu option's, meal option's and add-on's own allergens."""
     menu_opts = table("menu_option", MenuOption, lambda r: (r.meal_id, r.name_en))
     meal_opts = table("meal_option", MealOption, lambda r: (r.meal_id, r.name_en))
     menu_links = table(
@@ -339,7 +354,7 @@ def _extras_allergens(
                 )
     for a, row in vendor_addons:
         for ing_id in _allergen_ids(a.allergens, allergens):
-            addon_links.ensure(AddOnAllergen(addon_id=row.id, ingredient_id=ing_id))
+            addon_links.ensure(AddOnAllergen(addon_id=pk(row), ingredient_id=ing_id))
 
 
 def _menu_days(
@@ -356,7 +371,7 @@ def _menu_days(
     if not days:
         return []
     window = (MenuDay.meal_date >= days[0]) & (MenuDay.meal_date <= days[-1])
-    rows = session.exec(select(MenuDay.school_id, MenuDay.meal_date).where(window)).all()
+    rows = session.exec(select(col(MenuDay.school_id), col(MenuDay.meal_date)).where(window)).all()
     existing = {(school_id, meal_date) for school_id, meal_date in rows}
     new: list[tuple[MenuDay, list[Meal]]] = []
     for s_idx, (c_idx, school) in enumerate(school_list):
@@ -371,7 +386,7 @@ def _menu_days(
                 meal_count=min(len(pairs) for pairs in vendor_meals),
             )
             vendor = vendors[seed_vendors.VENDORS[plan.vendor_index].name]
-            menu_day = MenuDay(school_id=school.id, vendor_id=vendor.id, meal_date=day)
+            menu_day = MenuDay(school_id=pk(school), vendor_id=pk(vendor), meal_date=day)
             if plan.is_closed:
                 menu_day.is_closed = True
                 menu_day.closed_reason_en = plan.closed_reason_en
@@ -437,13 +452,13 @@ def _demo_children(
     for first, last, grade_code, default, allergy_specs in seed_content.DEMO_CHILDREN:
         grade = grades[grade_code]
         child = Child(
-            parent_id=parent.id,
+            parent_id=pk(parent),
             first_name=first,
             last_name=last,
             city_id=school.city_id,
-            school_id=school.id,
-            teacher_id=by_grade[grade.id].id,
-            grade_id=grade.id,
+            school_id=pk(school),
+            teacher_id=pk(by_grade[grade.id]),
+            grade_id=pk(grade),
             is_default=default,
         )
         out.append((children.ensure(child), allergy_specs))

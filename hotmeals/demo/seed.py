@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db import seed_vendors
 from hotmeals.db.models import (
@@ -80,11 +80,11 @@ def _demo_standing_order(
     if (parent.id, child.id, 0) in rows.rows:
         return
     meals = session.exec(
-        select(MenuDay.meal_date, Meal)
-        .join(MenuDayMeal, MenuDayMeal.menu_day_id == MenuDay.id)
-        .join(Meal, Meal.id == MenuDayMeal.meal_id)
+        select(col(MenuDay.meal_date), Meal)
+        .join(MenuDayMeal, col(MenuDayMeal.menu_day_id) == MenuDay.id)
+        .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
         .where(MenuDay.school_id == child.school_id, MenuDay.meal_date >= today)
-        .order_by(MenuDay.meal_date, Meal.id)
+        .order_by(col(MenuDay.meal_date), col(Meal.id))
     ).all()
     mondays = [meal for day, meal in meals if day.weekday() == 0]
     mondays.sort(key=lambda m: "pizza" not in m.name_en.lower())
@@ -160,22 +160,24 @@ def _demo_paid_order(
             if plan.is_closed:
                 continue
             vendor = vendors[seed_vendors.VENDORS[plan.vendor_index].name]
-            menu_day = MenuDay(school_id=school.id, vendor_id=vendor.id, meal_date=day)
+            menu_day = MenuDay(school_id=school.id or 0, vendor_id=vendor.id or 0, meal_date=day)
             session.add(menu_day)
             session.flush()
             report.created["menu_day"] += 1
             pool = vendor_meals[plan.vendor_index]
             day_meals = [pool[i][1] for i in plan.meal_indexes]
-            session.add_all(MenuDayMeal(menu_day_id=menu_day.id, meal_id=m.id) for m in day_meals)
+            session.add_all(
+                MenuDayMeal(menu_day_id=menu_day.id or 0, meal_id=m.id or 0) for m in day_meals
+            )
             report.created["menu_day_meal"] += len(day_meals)
             session.flush()
         elif menu_day.is_closed:
             continue
         meals = session.exec(
             select(Meal)
-            .join(MenuDayMeal, MenuDayMeal.meal_id == Meal.id)
+            .join(MenuDayMeal, col(MenuDayMeal.meal_id) == Meal.id)
             .where(MenuDayMeal.menu_day_id == menu_day.id)
-            .order_by(Meal.id)
+            .order_by(col(Meal.id))
         ).all()
         if meals:
             picked = (menu_day, list(meals))
@@ -198,7 +200,7 @@ def _demo_paid_order(
                 for t in session.exec(
                     select(PriceTier)
                     .where(PriceTier.portion_id == portion.id)
-                    .order_by(PriceTier.min_quantity)
+                    .order_by(col(PriceTier.min_quantity))
                 ).all()
             )
             # Never added to the session: what ``_write_order`` copies, as a cart line holds it.
