@@ -14,14 +14,12 @@ from fastapi.responses import FileResponse
 from sqlmodel import Session
 
 from hotmeals.api.account_schemas import (
-    FAILURES,
     AltEmailVerifyIn,
     ChangePasswordIn,
     CmsPageIn,
     ContactIn,
     EditProfileIn,
     EmailIn,
-    Envelope,
     LoginIn,
     NewPasswordIn,
     NotificationsIn,
@@ -37,9 +35,9 @@ from hotmeals.api.account_schemas import (
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
@@ -51,12 +49,12 @@ from hotmeals.api.deps import (
     run_once,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 AUTH = tags("Parent auth")
 USER = tags("Parent user")
 

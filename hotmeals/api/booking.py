@@ -8,23 +8,23 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
     tags,
 )
+from hotmeals.api.envelope import Envelope
 from hotmeals.services import booking
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 CART = tags("Parent cart")
 
 

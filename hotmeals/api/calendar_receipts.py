@@ -18,20 +18,19 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.calendar_receipts_schemas import (
     FeedOut,
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.deps import EnvelopeRoute, ParentClient, parent_context, run, tags
-from hotmeals.api.envelope import ok
+from hotmeals.api.deps import ParentClient, api_router, parent_context, run, tags
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.i18n import t
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.transaction import run_in_transaction
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 feeds = APIRouter(tags=["Calendar feed"])
 FEED = tags("Calendar feed")
 RECEIPTS = tags("Receipts")

@@ -8,14 +8,13 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
@@ -24,7 +23,7 @@ from hotmeals.api.deps import (
     run_as_parent,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -41,7 +40,7 @@ from hotmeals.api.menu_schemas import (
 from hotmeals.i18n import t
 from hotmeals.services import cart, promos
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 CART = tags("Parent cart")
 
 

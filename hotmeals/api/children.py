@@ -6,10 +6,9 @@ as for one that does not exist (the service checks ownership).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
 from hotmeals.api.account_schemas import (
-    FAILURES,
     ChildAllergiesIn,
     ChildIdIn,
     ChildIn,
@@ -17,7 +16,6 @@ from hotmeals.api.account_schemas import (
     CityIdIn,
     CityOut,
     EditChildIn,
-    Envelope,
     GradeOut,
     IngredientOut,
     SchoolIdIn,
@@ -27,9 +25,9 @@ from hotmeals.api.account_schemas import (
 )
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
@@ -40,11 +38,11 @@ from hotmeals.api.deps import (
     run_once,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.i18n import t
 from hotmeals.services import children
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 USER = tags("Parent user")
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, Header, Request, Security
+from fastapi import APIRouter, Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import FAILURES, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -138,6 +138,12 @@ class EnvelopeRoute(APIRoute):
                 return fail(t("service_busy", lang), status_code=503)
 
         return route
+
+
+def api_router() -> APIRouter:
+    """A router of /api/v1 parent calls: refusals answered in the envelope, 401 and 403
+    declared."""
+    return APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 
 
 @dataclass(frozen=True)

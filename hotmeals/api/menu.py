@@ -7,12 +7,11 @@ found', like one that does not exist.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Depends, Query, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
+    api_router,
     client_context,
     openapi_body,
     parse_body,
@@ -20,7 +19,7 @@ from hotmeals.api.deps import (
     run_as_parent,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.menu_schemas import (
     AddOnOut,
     DatesIn,
@@ -33,7 +32,7 @@ from hotmeals.api.menu_schemas import (
 from hotmeals.i18n import t
 from hotmeals.services import menu
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 MENU = tags("Parent menu")
 
 

@@ -17,14 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     idempotency_key,
     openapi_body,
     parent_context,
@@ -34,7 +33,7 @@ from hotmeals.api.deps import (
     run,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.order_changes_schemas import (
     AddToMyOrderIn,
     ChangeDeclinedIn,
@@ -53,7 +52,7 @@ from hotmeals.api.order_changes_schemas import (
 from hotmeals.i18n import t
 from hotmeals.services import order_changes
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 TAGS = tags("Parent orders: modify an order, move a meal")
 
 

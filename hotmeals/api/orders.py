@@ -10,12 +10,11 @@ token (401); another parent's payment or order is "not found".
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
+    api_router,
     charge_once,
     idempotency_key,
     openapi_body,
@@ -25,7 +24,7 @@ from hotmeals.api.deps import (
     run,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.api.orders_schemas import (
     AddOrderIn,
     AddOrderOut,
@@ -37,7 +36,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services import checkout
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 ORDERS = tags("Parent orders")
 
 

@@ -17,13 +17,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     idempotency_key,
     openapi_body,
     parent_context,
@@ -33,7 +32,7 @@ from hotmeals.api.deps import (
     run,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.orders_after_schemas import (
     AddToCancelCartIn,
     CancelCartCountOut,
@@ -56,7 +55,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services import cancellations, orders
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 ORDERS = tags("Parent orders: history and cancellations")
 
 

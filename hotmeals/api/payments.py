@@ -17,12 +17,11 @@ from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
+    api_router,
     charge_once,
     idempotency_key,
     openapi_body,
@@ -32,7 +31,7 @@ from hotmeals.api.deps import (
     run,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.api.payments_schemas import (
     AddCardOut,
     CardIdIn,
@@ -53,7 +52,7 @@ from hotmeals.i18n import t
 from hotmeals.services import cards, checkout, donations, payments
 from hotmeals.services.payments.outcome import confirm_and_save_card, outcome_message
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 PAY = tags("Parent payments")
 
 

@@ -3,14 +3,13 @@ school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/ap
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
@@ -20,7 +19,7 @@ from hotmeals.api.deps import (
     run_once,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.school_year_schemas import (
     ArchivedOut,
     ChildIdOnlyIn,
@@ -32,7 +31,7 @@ from hotmeals.api.school_year_schemas import (
 from hotmeals.i18n import t
 from hotmeals.services import giveback, school_year
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 USER = tags("Parent user")
 
 

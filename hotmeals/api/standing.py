@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from functools import partial
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
     answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
@@ -27,12 +26,12 @@ from hotmeals.api.deps import (
     run_once,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
 from hotmeals.i18n import t
 from hotmeals.services import standing
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+router = api_router()
 STANDING = tags("Parent standing orders")
 DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
 
