@@ -23,8 +23,8 @@ from hotmeals.api.calendar_receipts_schemas import (
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.deps import ParentClient, api_router, parent_context, run, tags
-from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.deps import ParentClient, api_router, parent_context, route, run, tags
+from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
@@ -61,33 +61,36 @@ async def calendar(token: str) -> Response:
     )
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/CalendarFeed",
+    answer=FeedOut,
     tags=FEED,
     summary="The parent's private calendar feed address (made on first ask)",
-    response_model=Envelope[FeedOut],
 )
 async def get_feed(who: ParentClient = Depends(parent_context)):
     data = await run(calendar_feed.get_feed, parent_id=who.parent_id)
     return ok(data, t("success", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/CalendarFeed/Rotate",
+    answer=FeedOut,
     tags=FEED,
     summary="A new feed address; the old one stops working",
-    response_model=Envelope[FeedOut],
 )
 async def rotate_feed(who: ParentClient = Depends(parent_context)):
     data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id)
     return ok(data, t("feed.rotated", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/CalendarFeed/Revoke",
+    answer=RevokedOut,
     tags=FEED,
     summary="No feed any more: its address stops working",
-    response_model=Envelope[RevokedOut],
 )
 async def revoke_feed(who: ParentClient = Depends(parent_context)):
     revoked = await run(calendar_feed.revoke_feed, parent_id=who.parent_id)
@@ -102,11 +105,12 @@ CHANGE_Q = Query(None, ge=1, le=2**31 - 1, description="An applied change of tha
 DONATION_Q = Query(None, ge=1, le=2**31 - 1, description="A donation's id (instead of order).")
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/Receipt",
+    answer=ReceiptOut,
     tags=RECEIPTS,
     summary="The receipt of an order, of a change of it, or of a donation",
-    response_model=Envelope[ReceiptOut],
 )
 async def receipt(
     order: str | None = ORDER_Q,

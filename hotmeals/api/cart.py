@@ -17,13 +17,13 @@ from hotmeals.api.deps import (
     api_router,
     client_context,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
+    route,
     run_as_parent,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -44,12 +44,13 @@ router = api_router()
 CART = tags("Parent cart")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/AddToCart",
+    body=AddToCartIn,
+    answer=AddedOut,
     tags=CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
-    openapi_extra=openapi_body(AddToCartIn),
-    response_model=Envelope[AddedOut],
 )
 async def add_to_cart(
     request: Request,
@@ -79,12 +80,13 @@ async def add_to_cart(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/GetPriceTiersByPortionId",
+    body=PortionIdIn,
+    answer=PriceTiersOut,
     tags=CART,
     summary="A portion's size and its unit price by quantity",
-    openapi_extra=openapi_body(PortionIdIn),
-    response_model=Envelope[PriceTiersOut],
 )
 async def get_price_tiers(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, PortionIdIn, client.lang)
@@ -96,12 +98,13 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     return cart.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/DeleteCart",
+    body=CartIdIn,
+    answer=CartCountOut,
     tags=CART,
     summary="Remove one line from the cart",
-    openapi_extra=openapi_body(CartIdIn),
-    response_model=Envelope[CartCountOut],
 )
 async def delete_cart(
     request: Request,
@@ -119,12 +122,13 @@ async def delete_cart(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/UpdateCartQuantity",
+    body=QuantityIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Change a line's quantity (extension); answers the cart summary",
-    openapi_extra=openapi_body(QuantityIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def update_cart_quantity(
     request: Request,
@@ -144,12 +148,13 @@ async def update_cart_quantity(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/OrderSummary",
+    body=SummaryIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
-    openapi_extra=openapi_body(SummaryIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def order_summary(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SummaryIn, client.lang)
@@ -163,12 +168,13 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
     return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/CheckOrderSummary",
+    body=SummaryIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
-    openapi_extra=openapi_body(SummaryIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def check_order_summary(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SummaryIn, client.lang)
@@ -183,12 +189,13 @@ async def check_order_summary(request: Request, client: Client = Depends(client_
     return ok(data, t("success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Promocode/promocode_management/check_promocode",
+    body=PromoIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Check a promo code against the parent's cart; answers the cart with the discount",
-    openapi_extra=openapi_body(PromoIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def check_promocode(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, PromoIn, client.lang)
@@ -204,11 +211,12 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/ListPromocodesByParent",
+    answer=list[PromoOut],
     tags=CART,
     summary="The promo codes this parent can use today (open to all, or their own)",
-    response_model=Envelope[list[PromoOut]],
 )
 async def list_promocodes(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)

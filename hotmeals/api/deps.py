@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import FAILURES, fail, ok
+from hotmeals.api.envelope import FAILURES, Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -138,6 +138,21 @@ class EnvelopeRoute(APIRoute):
                 return fail(t("service_busy", lang), status_code=503)
 
         return route
+
+
+def route(
+    method: Callable[..., Any],
+    path: str,
+    *,
+    body: type[BaseModel] | None = None,
+    answer: Any,
+    tags: list[str | Enum],
+    summary: str,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``method(path)`` (a router's ``post`` or ``get``) declaring ``body`` as the JSON request
+    body (read by ``parse_body``) and ``Envelope[answer]`` as the answer."""
+    extra = {"openapi_extra": openapi_body(body)} if body is not None else {}
+    return method(path, tags=tags, summary=summary, response_model=Envelope[answer], **extra)
 
 
 def api_router() -> APIRouter:

@@ -25,15 +25,15 @@ from hotmeals.api.deps import (
     answer_once,
     api_router,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
     request_key,
     required,
+    route,
     run,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.envelope import ok
 from hotmeals.api.order_changes_schemas import (
     AddToMyOrderIn,
     ChangeDeclinedIn,
@@ -89,12 +89,13 @@ async def _line_view(request: Request, who: ParentClient, fn: Callable[..., Any]
 # -- manage one meal ------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/GetMealsList",
+    body=MealsListIn,
+    answer=list[MealOut],
     tags=TAGS,
     summary="The parent's upcoming meals, one per active order line",
-    openapi_extra=openapi_body(MealsListIn),
-    response_model=Envelope[list[MealOut]],
 )
 async def get_meals_list(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, MealsListIn, who.lang)
@@ -104,34 +105,37 @@ async def get_meals_list(request: Request, who: ParentClient = Depends(parent_co
     return ok(data, t("success", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/MealOrderDetail",
+    body=LineIdIn,
+    answer=MealOut,
     tags=TAGS,
     summary="One of the parent's meals",
-    openapi_extra=openapi_body(LineIdIn),
-    response_model=Envelope[MealOut],
 )
 async def meal_order_detail(request: Request, who: ParentClient = Depends(parent_context)):
     return await _line_view(request, who, order_changes.meal_order_detail)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/GetDatesForModifyMeal",
+    body=LineIdIn,
+    answer=MealDatesOut,
     tags=TAGS,
     summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
-    openapi_extra=openapi_body(LineIdIn),
-    response_model=Envelope[MealDatesOut],
 )
 async def get_dates_for_modify_meal(request: Request, who: ParentClient = Depends(parent_context)):
     return await _line_view(request, who, order_changes.get_dates_for_modify_meal)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/ModifyMeal",
+    body=ModifyMealIn,
+    answer=ChangeOut,
     tags=TAGS,
     summary="Move one meal to another date; a price difference is refunded or paid",
-    openapi_extra=openapi_body(ModifyMealIn),
-    response_model=Envelope[ChangeOut],
 )
 async def modify_meal(
     request: Request,
@@ -154,12 +158,13 @@ async def modify_meal(
 # -- modify an order ------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/ModifyOrderInfo",
+    body=OrderIdIn,
+    answer=ModifyInfoOut,
     tags=TAGS,
     summary="The order, the meals the modification adds and removes, and the difference",
-    openapi_extra=openapi_body(OrderIdIn),
-    response_model=Envelope[ModifyInfoOut],
 )
 async def modify_order_info(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderIdIn, who.lang)
@@ -172,12 +177,13 @@ async def modify_order_info(request: Request, who: ParentClient = Depends(parent
     return ok(data, data["message"])
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/AddToMyOrder",
+    body=AddToMyOrderIn,
+    answer=ModifyInfoOut,
     tags=TAGS,
     summary="Add a meal to the order's modification (the booking's rules); answers the difference",
-    openapi_extra=openapi_body(AddToMyOrderIn),
-    response_model=Envelope[ModifyInfoOut],
 )
 async def add_to_my_order(
     request: Request,
@@ -207,12 +213,13 @@ async def add_to_my_order(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/DeleteFromModifyOrder",
+    body=DeleteFromModifyOrderIn,
+    answer=ModifyInfoOut,
     tags=TAGS,
     summary="Remove meals of an order line (before its cut-off), or take back a step",
-    openapi_extra=openapi_body(DeleteFromModifyOrderIn),
-    response_model=Envelope[ModifyInfoOut],
 )
 async def delete_from_modify_order(
     request: Request,
@@ -233,12 +240,13 @@ async def delete_from_modify_order(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/ModifyConfirmOrder",
+    body=ConfirmIn,
+    answer=ChangeOut,
     tags=TAGS,
     summary="Confirm the modification: a decrease is refunded, an increase paid first",
-    openapi_extra=openapi_body(ConfirmIn),
-    response_model=Envelope[ChangeOut],
 )
 async def modify_confirm_order(
     request: Request,
@@ -257,12 +265,13 @@ async def modify_confirm_order(
     return ok(_change(result), result.message)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/ModifyChangePaid",
+    body=ChangePaidIn,
+    answer=ChangeOut,
     tags=TAGS,
     summary="(extension) After the Lightbox's onApproval for a change: confirm and apply it",
-    openapi_extra=openapi_body(ChangePaidIn),
-    response_model=Envelope[ChangeOut],
 )
 async def modify_change_paid(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangePaidIn, who.lang)
@@ -275,12 +284,13 @@ async def modify_change_paid(request: Request, who: ParentClient = Depends(paren
     return ok(_change(result), result.message)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/ModifyChangeDeclined",
+    body=ChangeDeclinedIn,
+    answer=ChangeOut,
     tags=TAGS,
     summary="(extension) The Lightbox declined or was closed: nothing changes",
-    openapi_extra=openapi_body(ChangeDeclinedIn),
-    response_model=Envelope[ChangeOut],
 )
 async def modify_change_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangeDeclinedIn, who.lang)

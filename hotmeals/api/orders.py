@@ -17,14 +17,14 @@ from hotmeals.api.deps import (
     api_router,
     charge_once,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
     required,
+    route,
     run,
     tags,
 )
-from hotmeals.api.envelope import Envelope, fail, ok
+from hotmeals.api.envelope import fail, ok
 from hotmeals.api.orders_schemas import (
     AddOrderIn,
     AddOrderOut,
@@ -61,12 +61,13 @@ async def _answer(who: ParentClient, result: checkout.CheckoutResult):
     return fail(result.message, data=data)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/AddOrder",
+    body=AddOrderIn,
+    answer=AddOrderOut,
     tags=ORDERS,
     summary="After onApproval: Converge confirms the sale and the cart becomes the order",
-    openapi_extra=openapi_body(AddOrderIn),
-    response_model=Envelope[AddOrderOut],
 )
 async def add_order(
     request: Request,
@@ -91,12 +92,13 @@ async def add_order(
     return await charge_once(who, key, "add_order", place)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/OrderDeclined",
+    body=OrderDeclinedIn,
+    answer=AddOrderOut,
     tags=ORDERS,
     summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
-    openapi_extra=openapi_body(OrderDeclinedIn),
-    response_model=Envelope[AddOrderOut],
 )
 async def order_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderDeclinedIn, who.lang)
@@ -111,12 +113,13 @@ async def order_declined(request: Request, who: ParentClient = Depends(parent_co
     return await _answer(who, result)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/OrderConfirmation",
+    body=OrderIdIn,
+    answer=OrderConfirmationOut,
     tags=ORDERS,
     summary="One of the parent's orders as the confirmation screen shows it",
-    openapi_extra=openapi_body(OrderIdIn),
-    response_model=Envelope[OrderConfirmationOut],
 )
 async def order_confirmation(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderIdIn, who.lang)

@@ -24,15 +24,15 @@ from hotmeals.api.deps import (
     answer_once,
     api_router,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
     request_key,
     required,
+    route,
     run,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.envelope import ok
 from hotmeals.api.orders_after_schemas import (
     AddToCancelCartIn,
     CancelCartCountOut,
@@ -62,12 +62,13 @@ ORDERS = tags("Parent orders: history and cancellations")
 # -- reads ----------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/OrderHistory",
+    body=HistoryIn,
+    answer=HistoryOut,
     tags=ORDERS,
     summary="The parent's paid orders, future or past",
-    openapi_extra=openapi_body(HistoryIn),
-    response_model=Envelope[HistoryOut],
 )
 async def order_history(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, HistoryIn, who.lang)
@@ -75,12 +76,13 @@ async def order_history(request: Request, who: ParentClient = Depends(parent_con
     return ok(data, data["message"] or t("success", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/OrderDetail",
+    body=OrderIdIn,
+    answer=DetailOut,
     tags=ORDERS,
     summary="One paid order: lines and their state, charges, total refund and each refund",
-    openapi_extra=openapi_body(OrderIdIn),
-    response_model=Envelope[DetailOut],
 )
 async def order_detail(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, OrderIdIn, who.lang)
@@ -89,22 +91,24 @@ async def order_detail(request: Request, who: ParentClient = Depends(parent_cont
     return ok(data, t("success", who.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/order/CancelOrderReason",
+    answer=list[ReasonOut],
     tags=ORDERS,
     summary="The cancel reasons, with Other (free text)",
-    response_model=Envelope[list[ReasonOut]],
 )
 async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
     rows = await run(cancellations.cancel_reasons, lang=who.lang)
     return ok(rows, t("success" if rows else "no_data_found", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/CancelCartDetails",
+    answer=CancelCartDetailsOut,
     tags=ORDERS,
     summary="The cancel cart by order, with the refund each order would get",
-    response_model=Envelope[CancelCartDetailsOut],
 )
 async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
     data = await run(cancellations.cancel_cart_details, parent_id=who.parent_id, lang=who.lang)
@@ -114,12 +118,13 @@ async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
 # -- cancel-cart edits ----------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/AddToCancelCart",
+    body=AddToCancelCartIn,
+    answer=CancelCartItemOut,
     tags=ORDERS,
     summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
-    openapi_extra=openapi_body(AddToCancelCartIn),
-    response_model=Envelope[CancelCartItemOut],
 )
 async def add_to_cancel_cart(
     request: Request,
@@ -140,12 +145,13 @@ async def add_to_cancel_cart(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/UpdateCancelCartQuantity",
+    body=CancelCartQuantityIn,
+    answer=CancelCartItemOut,
     tags=ORDERS,
     summary="Change a cancel-cart line's quantity",
-    openapi_extra=openapi_body(CancelCartQuantityIn),
-    response_model=Envelope[CancelCartItemOut],
 )
 async def update_cancel_cart_quantity(
     request: Request,
@@ -166,12 +172,13 @@ async def update_cancel_cart_quantity(
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/DeleteCancelCartItem",
+    body=CancelCartIdIn,
+    answer=CancelCartCountOut,
     tags=ORDERS,
     summary="Remove a line from the cancel cart",
-    openapi_extra=openapi_body(CancelCartIdIn),
-    response_model=Envelope[CancelCartCountOut],
 )
 async def delete_cancel_cart_item(
     request: Request,
@@ -225,12 +232,13 @@ async def _answer(who: ParentClient, result: cancellations.CancelResult):
     return ok(data, f"{result.title}. {result.message}")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/CancelOrder",
+    body=CancelOrderIn,
+    answer=CancelOut,
     tags=ORDERS,
     summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
-    openapi_extra=openapi_body(CancelOrderIn),
-    response_model=Envelope[CancelOut],
 )
 async def cancel_order(
     request: Request,
@@ -243,12 +251,13 @@ async def cancel_order(
     return await _answer(who, result)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/CancelMeal",
+    body=CancelMealIn,
+    answer=CancelOut,
     tags=ORDERS,
     summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
-    openapi_extra=openapi_body(CancelMealIn),
-    response_model=Envelope[CancelOut],
 )
 async def cancel_meal(
     request: Request,
@@ -264,12 +273,13 @@ async def cancel_meal(
     return await _answer(who, result)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/CancelCart",
+    body=CancelCartIn,
+    answer=CancelOut,
     tags=ORDERS,
     summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
-    openapi_extra=openapi_body(CancelCartIn),
-    response_model=Envelope[CancelOut],
 )
 async def cancel_cart(
     request: Request,

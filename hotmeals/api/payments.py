@@ -24,14 +24,14 @@ from hotmeals.api.deps import (
     api_router,
     charge_once,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
     required,
+    route,
     run,
     tags,
 )
-from hotmeals.api.envelope import Envelope, fail, ok
+from hotmeals.api.envelope import fail, ok
 from hotmeals.api.payments_schemas import (
     AddCardOut,
     CardIdIn,
@@ -113,12 +113,13 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
 # -- routes ---------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/getConvergeSessionToken",
+    body=SessionTokenIn,
+    answer=SessionOut,
     tags=PAY,
     summary="Start a card payment: a Converge Lightbox session token",
-    openapi_extra=openapi_body(SessionTokenIn),
-    response_model=Envelope[SessionOut],
 )
 async def get_converge_session_token(
     request: Request,
@@ -202,12 +203,13 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     return fail(result.message, data=payment_out(view))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/ConfirmPayment",
+    body=ConfirmIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="After onApproval: the server verifies the sale with Converge and records it",
-    openapi_extra=openapi_body(ConfirmIn),
-    response_model=Envelope[PaymentOut],
 )
 async def confirm_payment(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ConfirmIn, who.lang)
@@ -221,12 +223,13 @@ async def confirm_payment(request: Request, who: ParentClient = Depends(parent_c
     return _answer(view, who.lang, card)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/PaymentDeclined",
+    body=DeclinedIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="After onDeclined: keep the decline message on the payment",
-    openapi_extra=openapi_body(DeclinedIn),
-    response_model=Envelope[PaymentOut],
 )
 async def payment_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, DeclinedIn, who.lang)
@@ -243,12 +246,13 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
     return _answer(asked.view, who.lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/PayWithSavedCard",
+    body=SavedCardPayIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="Pay with a saved card (no Lightbox)",
-    openapi_extra=openapi_body(SavedCardPayIn),
-    response_model=Envelope[PaymentOut],
 )
 async def pay_with_saved_card(
     request: Request,
@@ -274,22 +278,24 @@ async def pay_with_saved_card(
     return _answer(view, who.lang)
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/payment/GetCards",
+    answer=list[CardOut],
     tags=PAY,
     summary="The parent's saved cards (brand, masked number, expiry)",
-    response_model=Envelope[list[CardOut]],
 )
 async def get_cards(who: ParentClient = Depends(parent_context)):
     rows = await run(cards.list_cards, parent_id=who.parent_id)
     return ok([c.to_dict() for c in rows], t("success" if rows else "no_data_found", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/AddCardSession",
+    answer=AddCardOut,
     tags=PAY,
     summary="A Lightbox session that saves a card without charging it (ccgettoken)",
-    response_model=Envelope[AddCardOut],
 )
 async def add_card_session(who: ParentClient = Depends(parent_context)):
     session = await cards.start_add_card(parent_id=who.parent_id)
@@ -301,12 +307,13 @@ async def add_card_session(who: ParentClient = Depends(parent_context)):
     return ok(data, t("pay.session_ready", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/SaveCard",
+    body=SaveCardIn,
+    answer=CardOut,
     tags=PAY,
     summary="Store the card behind a Lightbox token once Converge confirms it",
-    openapi_extra=openapi_body(SaveCardIn),
-    response_model=Envelope[CardOut],
 )
 async def save_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SaveCardIn, who.lang)
@@ -314,12 +321,13 @@ async def save_card(request: Request, who: ParentClient = Depends(parent_context
     return ok(card.to_dict(), t("pay.card_saved", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/DeleteCard",
+    body=CardIdIn,
+    answer=None,
     tags=PAY,
     summary="Delete a saved card (at Converge too)",
-    openapi_extra=openapi_body(CardIdIn),
-    response_model=Envelope[None],
 )
 async def delete_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, CardIdIn, who.lang)
@@ -328,11 +336,12 @@ async def delete_card(request: Request, who: ParentClient = Depends(parent_conte
     return ok(None, t("pay.card_deleted", who.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/payment/DonationHistory",
+    answer=list[DonationOut],
     tags=PAY,
     summary="The parent's donations (paid and refunded), newest first",
-    response_model=Envelope[list[DonationOut]],
 )
 async def donation_history(who: ParentClient = Depends(parent_context)):
     rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)

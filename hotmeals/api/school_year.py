@@ -12,14 +12,14 @@ from hotmeals.api.deps import (
     api_router,
     client_context,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
+    route,
     run_as_parent,
     run_once,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
     ArchivedOut,
     ChildIdOnlyIn,
@@ -35,34 +35,37 @@ router = api_router()
 USER = tags("Parent user")
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/GiveBack",
+    answer=GiveBackOut,
     tags=USER,
     summary="What the family's meals and donations gave this school year, per school",
-    response_model=Envelope[GiveBackOut],
 )
 async def give_back(client: Client = Depends(client_context)):
     data = await run_as_parent(client, giveback.family_giveback, lang=client.lang)
     return ok(data, t("success", client.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/SchoolYear",
+    answer=SchoolYearOut,
     tags=USER,
     summary="The school year and the children to confirm for it before booking",
-    response_model=Envelope[SchoolYearOut],
 )
 async def get_school_year(client: Client = Depends(client_context)):
     data = await run_as_parent(client, school_year.status, lang=client.lang)
     return ok(data, t("success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/ConfirmSchoolYear",
+    body=ConfirmSchoolYearIn,
+    answer=ConfirmedOut,
     tags=USER,
     summary="Confirm a child's grade, teacher, school and allergies for this school year",
-    openapi_extra=openapi_body(ConfirmSchoolYearIn),
-    response_model=Envelope[ConfirmedOut],
 )
 async def confirm_school_year(
     request: Request,
@@ -86,12 +89,13 @@ async def confirm_school_year(
     return ok(result, t("sy.confirmed", ctx.lang, name=result["child"]["first_name"]))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/ArchiveChild",
+    body=ChildIdOnlyIn,
+    answer=ArchivedOut,
     tags=USER,
     summary="Archive a child who left (hidden from booking; order history kept)",
-    openapi_extra=openapi_body(ChildIdOnlyIn),
-    response_model=Envelope[ArchivedOut],
 )
 async def archive_child(
     request: Request,

@@ -22,6 +22,7 @@ from hotmeals.api.deps import (
     openapi_body,
     parent_context,
     parse_body,
+    route,
     run_as_parent,
     run_once,
     tags,
@@ -36,11 +37,12 @@ STANDING = tags("Parent standing orders")
 DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/ListStandingOrders",
+    answer=list[StandingOut],
     tags=STANDING,
     summary="The parent's standing orders, active and paused first (extension)",
-    response_model=Envelope[list[StandingOut]],
 )
 async def list_standing_orders(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, standing.listing, lang=client.lang)
@@ -85,12 +87,13 @@ async def _change(request: Request, ctx: ParentClient, key: str | None, action: 
     return ok(done.result, t(DONE[action], ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/PauseStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="Pause a standing order: no date is booked until it is resumed (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def pause_standing_order(
     request: Request,
@@ -100,12 +103,13 @@ async def pause_standing_order(
     return await _change(request, ctx, key, "pause")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/ResumeStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="Resume a paused standing order (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def resume_standing_order(
     request: Request,
@@ -115,12 +119,13 @@ async def resume_standing_order(
     return await _change(request, ctx, key, "resume")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/EndStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="End a standing order for good; dates already booked stay booked (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def end_standing_order(
     request: Request,
