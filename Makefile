@@ -64,10 +64,10 @@ tests/e2e/node_modules/axe-core/axe.min.js: tests/e2e/package.json tests/e2e/pac
 	cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error
 
 migrate: install
-	$(BIN)/python -m hotmeals.db.cli migrate
+	$(BIN)/python -m hotmeals.cli migrate
 
 seed: install
-	$(BIN)/python -m hotmeals.db.cli seed
+	$(BIN)/python -m hotmeals.cli seed
 
 lint: install ## ruff (lint and format) and mypy
 	$(BIN)/ruff check hotmeals tests bench

@@ -37,7 +37,7 @@ def main(rounds: int) -> None:
     from hotmeals.api.app import create_api
     from hotmeals.db.engine import get_engine, session_scope
     from hotmeals.db.models import RateLimitHit
-    from hotmeals.db.seed import load_demo_data
+    from hotmeals.demo.seed import load_demo_data
 
     logging.getLogger("hotmeals.mail").setLevel(logging.ERROR)  # the demo outbox prints mail
     SQLModel.metadata.create_all(get_engine())

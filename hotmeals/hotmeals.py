@@ -5,9 +5,6 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.api.app import create_api
-from hotmeals.api.cache import cache_headers
-from hotmeals.api.guard import edge_guard
-from hotmeals.api.lang_pages import lang_pages
 from hotmeals.api.readiness import lifespan as readiness_lifespan
 from hotmeals.jobs.runner import register_background_jobs
 from hotmeals.logs import configure_from_env
@@ -24,6 +21,9 @@ from hotmeals.ui.pages.school_year import register_school_year_pages
 from hotmeals.ui.pages.standing_orders import register_standing_pages
 from hotmeals.ui.routes import register_pages, toaster
 from hotmeals.ui.state.i18n import t
+from hotmeals.web.cache import cache_headers
+from hotmeals.web.guard import edge_guard
+from hotmeals.web.lang_pages import lang_pages
 
 configure_from_env()  # HOTMEALS_LOG_LEVEL (README "Settings")
 check_mode()  # production refuses to start without the real thing; demo says it is one
@@ -31,8 +31,8 @@ check_mode()  # production refuses to start without the real thing; demo says it
 app = rx.App(
     # The API is mounted first; the guard then wraps everything (API, /_upload, /_event, and
     # the pages in single-port prod): body sizes, the upload's session, security headers.
-    # Then a page in the parent's language (hotmeals/api/lang_pages.py); last, the cache
-    # headers of the built frontend files (hotmeals/api/cache.py).
+    # Then a page in the parent's language (hotmeals.web.lang_pages.py); last, the cache
+    # headers of the built frontend files (hotmeals.web.cache.py).
     api_transformer=[create_api(), edge_guard, lang_pages, cache_headers],
     stylesheets=["/hotmeals.css", "/ui.css", "/booking.css"],
     toaster=toaster(),

@@ -17,6 +17,8 @@ import logging
 import os
 from collections.abc import Mapping
 
+from hotmeals.payments.configured import settings_from_env
+from hotmeals.payments.settings import CREDENTIAL_VARS
 from hotmeals.settings import DEFAULT_API_KEY, DEMO_FEED_SECRET, Settings, get_settings
 
 log = logging.getLogger("hotmeals.mode")
@@ -30,9 +32,6 @@ class ProductionConfigError(RuntimeError):
 
 def production_problems(settings: Settings, environ: Mapping[str, str] | None = None) -> list[str]:
     """What keeps this configuration from running in production (empty: nothing)."""
-    from hotmeals.payments.configured import settings_from_env
-    from hotmeals.payments.settings import CREDENTIAL_VARS
-
     env = os.environ if environ is None else environ
     problems: list[str] = []
     if not any(env.get(name, "").strip() for name in CREDENTIAL_VARS):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from hotmeals.domain.charges import ChargeRates
 from hotmeals.domain.school_year import parse_start
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,7 +17,7 @@ DEMO_HST_NUMBER = "123456789 RT0001"
 DEMO_FEED_SECRET = "hotmeals-demo-calendar-feed-secret"
 
 
-def _normalize_db_url(url: str) -> str:
+def normalize_db_url(url: str) -> str:
     """Accept plain ``postgresql://`` / ``postgres://`` URLs and use the psycopg 3 driver."""
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
@@ -72,10 +73,8 @@ class Settings:
         return self.database_url.startswith("sqlite")
 
     @property
-    def charge_rates(self):
+    def charge_rates(self) -> ChargeRates:
         """The rates for an order paid now (``domain.charges.ChargeRates``)."""
-        from hotmeals.domain.charges import ChargeRates
-
         return ChargeRates(
             processing_fee_bps=self.card_fee_bps,
             processing_fee_fixed_cents=self.card_fee_fixed_cents,
@@ -93,7 +92,7 @@ def load_settings() -> Settings:
     origins = env.get("CORS_ORIGINS", f"http://localhost:{port},http://127.0.0.1:{port}")
     return Settings(
         port=port,
-        database_url=_normalize_db_url(env.get("DATABASE_URL", default_db)),
+        database_url=normalize_db_url(env.get("DATABASE_URL", default_db)),
         data_dir=data_dir,
         api_key=env.get("HOTMEALS_API_KEY", DEFAULT_API_KEY),
         cors_origins=tuple(o.strip().rstrip("/") for o in origins.split(",") if o.strip()),

@@ -51,8 +51,8 @@ PYEOF
 export DATABASE_URL="postgresql://$PG_USER@$PG_HOST:$PG_PORT/$CLUSTER_DB"
 export REDIS_URL="redis://$REDIS_HOST:$REDIS_PORT/$REDIS_DB"
 export GRANIAN_WORKERS="$WORKERS"
-"$PY" -m hotmeals.db.cli migrate
-"$PY" -m hotmeals.db.cli seed
+"$PY" -m hotmeals.cli migrate
+"$PY" -m hotmeals.cli seed
 echo "Serving the cluster profile on http://localhost:$PORT/parent/ ($WORKERS workers, PostgreSQL $CLUSTER_DB, Redis db $REDIS_DB)"
 echo "Readiness: http://localhost:$PORT/api/v1/ready   Jobs: DATABASE_URL=$DATABASE_URL $PY -m hotmeals.jobs list"
 exec "$PY" -m hotmeals.serve run --env prod --single-port --backend-port "$PORT"

@@ -80,7 +80,7 @@ def _admin(sql: str) -> None:
 def migrate(url: str) -> None:
     from alembic.command import upgrade
 
-    from hotmeals.db.cli import alembic_config
+    from hotmeals.db.migrations import alembic_config
 
     config = alembic_config(url)
     config.attributes["configure_logger"] = False  # leave pytest's logging alone
@@ -93,7 +93,7 @@ def _build(url: str, kind: str) -> None:
 
     import hotmeals.db.models  # noqa: F401 - registers the tables
     from hotmeals.db.engine import make_engine, session_scope
-    from hotmeals.db.seed import load_demo_data
+    from hotmeals.demo.seed import load_demo_data
 
     schema, _, demo = kind.partition("+")
     if schema == "migrated":

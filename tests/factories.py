@@ -42,7 +42,7 @@ from hotmeals.db.models import (
     Vendor,
     utcnow,
 )
-from hotmeals.services.security import hash_password
+from hotmeals.security import hash_password
 
 DEFAULT_PASSWORD = "Lunch@2026"
 _seq = itertools.count(1)

@@ -8,13 +8,12 @@ rather than by a generic 'field required'. Numbers are accepted where text is ex
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-T = TypeVar("T")
+from hotmeals.api.deps import Id
 
-Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
 Text = Annotated[str, Field(max_length=10_000)]
 AlertLevelName = Literal["Major", "Medium", "Low", "High", "Non-allergic"]
 
@@ -179,12 +178,6 @@ class SuggestionsIn(In):
 # --- answers ------------------------------------------------------------------------------------
 
 
-class Envelope(BaseModel, Generic[T]):
-    code: Literal[0, 1] = Field(description="1 success, 0 refused (see message).")
-    message: str
-    data: T | None = None
-
-
 class FieldOut(BaseModel):
     field: str | None = Field(default=None, description="The form field the message is about.")
 
@@ -313,9 +306,3 @@ class CmsPageOut(BaseModel):
     body: str = Field(description="Markdown.")
     updated_at: str | None = None
     items: list[FaqOut] | None = Field(default=None, description="The questions (slug faq).")
-
-
-FAILURES = {
-    401: {"model": Envelope[None], "description": "Missing, expired or revoked token."},
-    403: {"model": Envelope[None], "description": "Wrong api-key or app header."},
-}

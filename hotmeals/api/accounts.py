@@ -14,14 +14,12 @@ from fastapi.responses import FileResponse
 from sqlmodel import Session
 
 from hotmeals.api.account_schemas import (
-    FAILURES,
     AltEmailVerifyIn,
     ChangePasswordIn,
     CmsPageIn,
     ContactIn,
     EditProfileIn,
     EmailIn,
-    Envelope,
     LoginIn,
     NewPasswordIn,
     NotificationsIn,
@@ -37,37 +35,40 @@ from hotmeals.api.account_schemas import (
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
+    answer_once,
+    api_router,
     client_context,
     idempotency_key,
-    openapi_body,
     optional_parent,
     parent_context,
     parse_body,
+    route,
     run,
     run_as_parent,
     run_once,
+    tags,
 )
 from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-AUTH = ["Parent auth"]
-USER = ["Parent user"]
+router = api_router()
+AUTH = tags("Parent auth")
+USER = tags("Parent user")
 
 
 # --- sign-up, verification, sign-in ------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/Signup",
+    body=SignupIn,
+    answer=OtpSentOut,
     tags=AUTH,
     summary="Create an account and e-mail a 6-digit verification code",
-    openapi_extra=openapi_body(SignupIn),
-    response_model=Envelope[OtpSentOut],
 )
 async def signup(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SignupIn, client.lang)
@@ -77,12 +78,13 @@ async def signup(request: Request, client: Client = Depends(client_context)):
     return ok(asdict(sent), t("signup_success", client.lang, email=sent.email))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/VerifyOtp",
+    body=VerifyOtpIn,
+    answer=SessionDataOut | OtpValidOut,
     tags=AUTH,
     summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
-    openapi_extra=openapi_body(VerifyOtpIn),
-    response_model=Envelope[SessionDataOut | OtpValidOut],
 )
 async def verify_otp(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, VerifyOtpIn, client.lang)
@@ -100,12 +102,13 @@ async def verify_otp(request: Request, client: Client = Depends(client_context))
     return ok(result.session_data, t("email_verified", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/ResendOtp",
+    body=ResendOtpIn,
+    answer=OtpSentOut,
     tags=AUTH,
     summary="Send a new code (60 s cooldown); the same answer for any address",
-    openapi_extra=openapi_body(ResendOtpIn),
-    response_model=Envelope[OtpSentOut],
 )
 async def resend_otp(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, ResendOtpIn, client.lang)
@@ -118,12 +121,13 @@ async def resend_otp(request: Request, client: Client = Depends(client_context))
     return ok(asdict(sent), t("otp_on_its_way", client.lang, email=sent.email))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/Login",
+    body=LoginIn,
+    answer=SessionDataOut,
     tags=AUTH,
     summary="Sign in with e-mail or phone and password; answers the session data",
-    openapi_extra=openapi_body(LoginIn),
-    response_model=Envelope[SessionDataOut],
 )
 async def login(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, LoginIn, client.lang)
@@ -144,11 +148,12 @@ async def login(request: Request, client: Client = Depends(client_context)):
     return ok(result.session_data, t("login_success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/Logout",
+    answer=None,
     tags=AUTH,
     summary="Revoke the session token (always succeeds)",
-    response_model=Envelope[None],
 )
 async def logout(client: Client = Depends(client_context)):
     await run(accounts.logout, token=client.token)
@@ -158,12 +163,13 @@ async def logout(client: Client = Depends(client_context)):
 # --- passwords ---------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/Forgot_Password",
+    body=EmailIn,
+    answer=OtpSentOut,
     tags=AUTH,
     summary="E-mail a password-reset code; the same answer for any address",
-    openapi_extra=openapi_body(EmailIn),
-    response_model=Envelope[OtpSentOut],
 )
 async def forgot_password(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, EmailIn, client.lang)
@@ -171,12 +177,13 @@ async def forgot_password(request: Request, client: Client = Depends(client_cont
     return ok(asdict(sent), t("forgot_password_sent", client.lang, email=sent.email))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/NewPassword",
+    body=NewPasswordIn,
+    answer=None,
     tags=AUTH,
     summary="Set a new password with the reset code (signs out every session)",
-    openapi_extra=openapi_body(NewPasswordIn),
-    response_model=Envelope[None],
 )
 async def new_password(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, NewPasswordIn, client.lang)
@@ -184,12 +191,13 @@ async def new_password(request: Request, client: Client = Depends(client_context
     return ok(None, t("password_reset_success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/ChangePassword",
+    body=ChangePasswordIn,
+    answer=None,
     tags=AUTH,
     summary="Change the password (other sessions are signed out)",
-    openapi_extra=openapi_body(ChangePasswordIn),
-    response_model=Envelope[None],
 )
 async def change_password(request: Request, ctx: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChangePasswordIn, ctx.lang)
@@ -240,12 +248,13 @@ def _edit_profile(
     return profile.get_profile(session=session, parent_id=parent_id, token=token)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/EditProfile",
+    body=EditProfileIn,
+    answer=ProfileOut,
     tags=AUTH,
     summary="Edit names, phone, alternate e-mails, picture and language",
-    openapi_extra=openapi_body(EditProfileIn),
-    response_model=Envelope[ProfileOut],
 )
 async def edit_profile(
     request: Request,
@@ -273,12 +282,13 @@ async def edit_profile(
     return ok(data, t("profile_updated", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/AddAltEmail",
+    body=EmailIn,
+    answer=OtpSentOut,
     tags=AUTH,
     summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
-    openapi_extra=openapi_body(EmailIn),
-    response_model=Envelope[OtpSentOut],
 )
 async def add_alt_email(
     request: Request,
@@ -296,12 +306,13 @@ async def add_alt_email(
     return ok(done.result, t("otp_sent", ctx.lang, email=done.result["email"]))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/VerifyAltEmail",
+    body=AltEmailVerifyIn,
+    answer=ProfileOut,
     tags=AUTH,
     summary="Verify an alternate e-mail with its code",
-    openapi_extra=openapi_body(AltEmailVerifyIn),
-    response_model=Envelope[ProfileOut],
 )
 async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_context)):
     body = await parse_body(request, AltEmailVerifyIn, ctx.lang)
@@ -312,23 +323,25 @@ async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_
     return ok(data, t("alt_email_verified", ctx.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/GetUserDetails",
+    answer=ProfileOut,
     tags=USER,
     summary="The parent profile with cart counts",
-    response_model=Envelope[ProfileOut],
 )
 async def get_user_details(client: Client = Depends(client_context)):
     data = await run_as_parent(client, profile.get_profile, token=client.token)
     return ok(data, t("profile_loaded", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/update_parent_email_noti_details",
+    body=NotificationsIn,
+    answer=NotificationsOut,
     tags=USER,
     summary="Turn e-mail notification kinds on or off; answers every kind",
-    openapi_extra=openapi_body(NotificationsIn),
-    response_model=Envelope[NotificationsOut],
 )
 async def update_notifications(
     request: Request,
@@ -336,25 +349,26 @@ async def update_notifications(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, NotificationsIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "update_notifications",
         notifications.update_preferences,
+        message="notifications_updated",
         preferences=body.model_dump(exclude_none=True),
     )
-    return ok(done.result, t("notifications_updated", ctx.lang))
 
 
 # --- content -------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/cms_pages",
+    body=CmsPageIn,
+    answer=CmsPageOutModel,
     tags=USER,
     summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
-    openapi_extra=openapi_body(CmsPageIn),
-    response_model=Envelope[CmsPageOutModel],
 )
 async def cms_pages(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, CmsPageIn, client.lang)
@@ -362,12 +376,13 @@ async def cms_pages(request: Request, client: Client = Depends(client_context)):
     return ok(page, t("success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/contact_us",
+    body=ContactIn,
+    answer=None,
     tags=USER,
     summary="Send a message to the provider (stored and e-mailed)",
-    openapi_extra=openapi_body(ContactIn),
-    response_model=Envelope[None],
 )
 async def contact_us(
     request: Request,
@@ -401,9 +416,11 @@ def profile_picture(name: str):
     if path is None:
         return fail(t("page_not_found"), status_code=404)
     media = {"png": "image/png", "jpg": "image/jpeg", "webp": "image/webp"}
+    kind = profile.image_kind_from_name(path.name)
+    assert kind is not None  # profile_image_path finds only pictures of a known kind
     return FileResponse(
         path,
-        media_type=media[profile.image_kind_from_name(path.name)],
+        media_type=media[kind],
         headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"},
     )
 

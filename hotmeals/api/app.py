@@ -10,13 +10,14 @@ import logging
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy import text
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotmeals.api.envelope import fail, ok
-from hotmeals.db.engine import get_engine
+from hotmeals.api.readiness import readiness
+from hotmeals.api.routes import include_routers
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services.health import database_state
 
 log = logging.getLogger("hotmeals.api")
 
@@ -25,23 +26,6 @@ API_PREFIX = "/api/v1"
 
 def _lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language"))
-
-
-def database_state() -> dict:
-    """Whether the database answers, and which one it is (no secrets)."""
-    engine = get_engine()
-    try:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT 1"))
-            revision = None
-            try:
-                revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-            except Exception:  # noqa: BLE001 - an unmigrated database is a state, not an error
-                revision = None
-        return {"status": "ok", "dialect": engine.dialect.name, "revision": revision}
-    except Exception as exc:  # noqa: BLE001
-        log.warning("database health check failed: %s", type(exc).__name__)
-        return {"status": "unavailable", "dialect": engine.dialect.name, "revision": None}
 
 
 def create_api() -> FastAPI:
@@ -85,14 +69,10 @@ def create_api() -> FastAPI:
 
     @api.get(f"{API_PREFIX}/ready", tags=["ops"], summary="Ready to serve parents (readiness)")
     def ready():
-        from hotmeals.api.readiness import readiness
-
         is_ready, body = readiness(database_state())
         if not is_ready:
             return fail("not ready", status_code=503, data=body)
         return ok(body, "ready")
-
-    from hotmeals.api.routes import include_routers
 
     include_routers(api)
 

@@ -1,5 +1,5 @@
-"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions, issue 9
-screen 2): many days at once and 'Repeat last week' (``services/ordering/``).
+"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (extensions): many
+days at once and 'Repeat last week' (``services/ordering/booking.py``, ``repeat.py``).
 
 Each line goes through AddToCart's rules; the good lines are added and each refused one comes
 back with its day and the reason (code 1 as long as the request itself is sound). Another
@@ -8,24 +8,24 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
+    answer_once,
+    api_router,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
-    run_once,
+    tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope
 from hotmeals.services.ordering import booking, repeat
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-CART = ["Parent cart"]
+router = api_router()
+CART = tags("Parent cart")
 
 
 @router.post(
@@ -42,15 +42,14 @@ async def add_many_to_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddManyIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_many_to_cart",
         booking.add_many,
         items=[item.model_dump() for item in body.items],
         lang=ctx.lang,
     )
-    return ok(done.result, done.result["message"])
 
 
 @router.post(
@@ -67,8 +66,8 @@ async def repeat_week(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, RepeatWeekIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "repeat_week",
         repeat.repeat_week,
@@ -77,4 +76,3 @@ async def repeat_week(
         target_week_start=body.target_week_start,
         lang=ctx.lang,
     )
-    return ok(done.result, done.result["message"])

@@ -1,4 +1,4 @@
-"""Request and answer payloads of the many-days calls (issue 9, screen 2; extensions)."""
+"""Request and answer payloads of the many-days calls (extensions)."""
 
 from __future__ import annotations
 

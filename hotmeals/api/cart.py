@@ -8,20 +8,20 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
+    answer_once,
+    api_router,
     client_context,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
+    route,
     run_as_parent,
-    run_once,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -41,16 +41,17 @@ from hotmeals.i18n import t
 from hotmeals.services import promos
 from hotmeals.services.ordering import cart, menu, pricing
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-CART = ["Parent cart"]
+router = api_router()
+CART = tags("Parent cart")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/AddToCart",
+    body=AddToCartIn,
+    answer=AddedOut,
     tags=CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
-    openapi_extra=openapi_body(AddToCartIn),
-    response_model=Envelope[AddedOut],
 )
 async def add_to_cart(
     request: Request,
@@ -58,11 +59,12 @@ async def add_to_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, AddToCartIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_to_cart",
         cart.add_to_cart,
+        message="added_to_cart",
         child_id=body.child_id,
         meal_id=body.meal_id,
         menu_day_id=body.menu_day_id,
@@ -77,15 +79,15 @@ async def add_to_cart(
         allergy_ack=body.allergy_ack,
         lang=ctx.lang,
     )
-    return ok(done.result, t("added_to_cart", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/GetPriceTiersByPortionId",
+    body=PortionIdIn,
+    answer=PriceTiersOut,
     tags=CART,
     summary="A portion's size and its unit price by quantity",
-    openapi_extra=openapi_body(PortionIdIn),
-    response_model=Envelope[PriceTiersOut],
 )
 async def get_price_tiers(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, PortionIdIn, client.lang)
@@ -97,12 +99,13 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/DeleteCart",
+    body=CartIdIn,
+    answer=CartCountOut,
     tags=CART,
     summary="Remove one line from the cart",
-    openapi_extra=openapi_body(CartIdIn),
-    response_model=Envelope[CartCountOut],
 )
 async def delete_cart(
     request: Request,
@@ -110,22 +113,23 @@ async def delete_cart(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, CartIdIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "delete_cart",
         cart.delete_line,
+        message="cart_line_deleted",
         cart_id=body.cart_id,
     )
-    return ok(done.result, t("cart_line_deleted", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/UpdateCartQuantity",
+    body=QuantityIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Change a line's quantity (extension); answers the cart summary",
-    openapi_extra=openapi_body(QuantityIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def update_cart_quantity(
     request: Request,
@@ -133,24 +137,25 @@ async def update_cart_quantity(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, QuantityIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "update_cart_quantity",
         cart.update_quantity,
+        message="cart_quantity_updated",
         cart_id=body.cart_id,
         quantity=body.quantity,
         lang=ctx.lang,
     )
-    return ok(done.result, t("cart_quantity_updated", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/OrderSummary",
+    body=SummaryIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
-    openapi_extra=openapi_body(SummaryIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def order_summary(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SummaryIn, client.lang)
@@ -164,12 +169,13 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
     return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/CheckOrderSummary",
+    body=SummaryIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
-    openapi_extra=openapi_body(SummaryIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def check_order_summary(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SummaryIn, client.lang)
@@ -184,12 +190,13 @@ async def check_order_summary(request: Request, client: Client = Depends(client_
     return ok(data, t("success", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Promocode/promocode_management/check_promocode",
+    body=PromoIn,
+    answer=CartSummaryOut,
     tags=CART,
     summary="Check a promo code against the parent's cart; answers the cart with the discount",
-    openapi_extra=openapi_body(PromoIn),
-    response_model=Envelope[CartSummaryOut],
 )
 async def check_promocode(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, PromoIn, client.lang)
@@ -205,11 +212,12 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/auth/ListPromocodesByParent",
+    answer=list[PromoOut],
     tags=CART,
     summary="The promo codes this parent can use today (open to all, or their own)",
-    response_model=Envelope[list[PromoOut]],
 )
 async def list_promocodes(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)

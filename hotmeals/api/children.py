@@ -6,10 +6,9 @@ as for one that does not exist (the service checks ownership).
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
 from hotmeals.api.account_schemas import (
-    FAILURES,
     ChildAllergiesIn,
     ChildIdIn,
     ChildIn,
@@ -17,7 +16,6 @@ from hotmeals.api.account_schemas import (
     CityIdIn,
     CityOut,
     EditChildIn,
-    Envelope,
     GradeOut,
     IngredientOut,
     SchoolIdIn,
@@ -27,23 +25,26 @@ from hotmeals.api.account_schemas import (
 )
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
+    answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
+    route,
     run,
     run_as_parent,
     run_once,
+    tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.i18n import t
 from hotmeals.services import children
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-USER = ["Parent user"]
+router = api_router()
+USER = tags("Parent user")
 
 
 def _listed(rows: list, lang: str):
@@ -53,34 +54,37 @@ def _listed(rows: list, lang: str):
 # --- places ---------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/get_city",
+    answer=list[CityOut],
     tags=USER,
     summary="Cities with schools",
-    response_model=Envelope[list[CityOut]],
 )
 async def get_city(client: Client = Depends(client_context)):
     return _listed(await run(children.list_cities), client.lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/GetSchool",
+    body=CityIdIn,
+    answer=list[SchoolOut],
     tags=USER,
     summary="The schools of a city",
-    openapi_extra=openapi_body(CityIdIn),
-    response_model=Envelope[list[SchoolOut]],
 )
 async def get_school(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, CityIdIn, client.lang)
     return _listed(await run(children.list_schools, city_id=body.city_id), client.lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/get_teachers",
+    body=SchoolIdIn,
+    answer=list[TeacherOut],
     tags=USER,
     summary="The teachers of a school, each with their grade",
-    openapi_extra=openapi_body(SchoolIdIn),
-    response_model=Envelope[list[TeacherOut]],
 )
 async def get_teachers(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, SchoolIdIn, client.lang)
@@ -88,11 +92,12 @@ async def get_teachers(request: Request, client: Client = Depends(client_context
     return _listed(rows, client.lang)
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/get_grades",
+    answer=list[GradeOut],
     tags=USER,
     summary="Grades JK to 8, labelled in the request's language",
-    response_model=Envelope[list[GradeOut]],
 )
 async def get_grades(client: Client = Depends(client_context)):
     return _listed(await run(children.list_grades, lang=client.lang), client.lang)
@@ -101,12 +106,13 @@ async def get_grades(client: Client = Depends(client_context)):
 # --- children -------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/AddChild",
+    body=ChildIn,
+    answer=ChildOut,
     tags=USER,
     summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
-    openapi_extra=openapi_body(ChildIn),
-    response_model=Envelope[ChildOut],
 )
 async def add_child(
     request: Request,
@@ -114,23 +120,24 @@ async def add_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "add_child",
         children.add_child,
+        message="child_added",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("child_added", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/EditChild",
+    body=EditChildIn,
+    answer=ChildOut,
     tags=USER,
     summary="Edit a child's names, school, teacher and grade",
-    openapi_extra=openapi_body(EditChildIn),
-    response_model=Envelope[ChildOut],
 )
 async def edit_child(
     request: Request,
@@ -138,23 +145,24 @@ async def edit_child(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, EditChildIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "edit_child",
         children.edit_child,
+        message="child_updated",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("child_updated", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/DeleteChild",
+    body=ChildIdIn,
+    answer=None,
     tags=USER,
     summary="Delete a child (order history is kept)",
-    openapi_extra=openapi_body(ChildIdIn),
-    response_model=Envelope[None],
 )
 async def delete_child(
     request: Request,
@@ -172,12 +180,13 @@ async def delete_child(
     return ok(None, t("child_deleted", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/SetDefaultChild",
+    body=ChildIdIn,
+    answer=None,
     tags=USER,
     summary="Make a child the default one",
-    openapi_extra=openapi_body(ChildIdIn),
-    response_model=Envelope[None],
 )
 async def set_default_child(
     request: Request,
@@ -195,12 +204,13 @@ async def set_default_child(
     return ok(None, t("default_child_set", ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/GetOneChildInfo",
+    body=ChildIdIn,
+    answer=ChildOut,
     tags=USER,
     summary="One child with allergies",
-    openapi_extra=openapi_body(ChildIdIn),
-    response_model=Envelope[ChildOut],
 )
 async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ChildIdIn, ctx.lang)
@@ -210,11 +220,12 @@ async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_con
     return ok(child, t("success", ctx.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/GetChilds",
+    answer=list[ChildOut],
     tags=USER,
     summary="The parent's children, the default first",
-    response_model=Envelope[list[ChildOut]],
 )
 async def get_children(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, children.list_children, lang=client.lang)
@@ -224,12 +235,13 @@ async def get_children(client: Client = Depends(client_context)):
 # --- allergies ------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/user/Add_Child_Allergicingredients",
+    body=ChildAllergiesIn,
+    answer=ChildOut,
     tags=USER,
     summary="Replace a child's allergies (may be empty; completes sign-up)",
-    openapi_extra=openapi_body(ChildAllergiesIn),
-    response_model=Envelope[ChildOut],
 )
 async def set_child_allergies(
     request: Request,
@@ -237,23 +249,24 @@ async def set_child_allergies(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "set_child_allergies",
         children.set_child_allergies,
+        message="allergies_saved",
         child_id=body.child_id,
         items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
         lang=ctx.lang,
     )
-    return ok(done.result, t("allergies_saved", ctx.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/user/Allergicingredients",
+    answer=list[IngredientOut],
     tags=USER,
     summary="Every ingredient a child can be allergic to, priority allergens first",
-    response_model=Envelope[list[IngredientOut]],
 )
 async def allergic_ingredients(client: Client = Depends(client_context)):
     return _listed(await run(children.list_allergic_ingredients, lang=client.lang), client.lang)

@@ -19,23 +19,24 @@ import hmac
 import json
 import logging
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from enum import Enum
+from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, Header, Request, Security
+from fastapi import APIRouter, Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import fail
+from hotmeals.api.envelope import FAILURES, Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import accounts
-from hotmeals.services.submissions import submit_once
+from hotmeals.services import accounts, submissions
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 
@@ -46,6 +47,14 @@ ID_MAX = 2**31 - 1
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
+
+# A row id in a request body: a positive 32-bit integer (a number or a digit string).
+Id = Annotated[int, Field(ge=1, le=ID_MAX)]
+# A short text field of a request body (a payment id from Converge, a message, a date).
+ShortText = Annotated[str, Field(max_length=200)]
+# A repeat-safe write's key in a body (``request_key``), as long as an Idempotency-Key.
+RequestKey = Annotated[str, Field(max_length=64)]
+REQUEST_KEY = re.compile(r"^[A-Za-z0-9\-_.:]{1,64}$")
 
 API_KEY = APIKeyHeader(
     name="api-key",
@@ -71,6 +80,11 @@ class ApiError(Exception):
         self.data = data
 
 
+def tags(name: str) -> list[str | Enum]:
+    """The OpenAPI tag of a group of routes, as FastAPI types it."""
+    return [name]
+
+
 def request_lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language"))
 
@@ -82,7 +96,7 @@ def _as_declared(declared: TypeAdapter | None, response: Any) -> Any:
     ``envelope.ok``'s JSONResponse, which FastAPI itself would pass through unchecked."""
     if declared is None or not isinstance(response, JSONResponse) or response.status_code != 200:
         return response
-    body = json.loads(response.body)
+    body = json.loads(bytes(response.body))
     if not isinstance(body, dict) or body.get("code") != 1:
         return response  # refusals carry their own small data ({"field": ...})
     checked = declared.dump_python(declared.validate_python(body), mode="json")
@@ -124,6 +138,27 @@ class EnvelopeRoute(APIRoute):
                 return fail(t("service_busy", lang), status_code=503)
 
         return route
+
+
+def route(
+    method: Callable[..., Any],
+    path: str,
+    *,
+    body: type[BaseModel] | None = None,
+    answer: Any,
+    tags: list[str | Enum],
+    summary: str,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``method(path)`` (a router's ``post`` or ``get``) declaring ``body`` as the JSON request
+    body (read by ``parse_body``) and ``Envelope[answer]`` as the answer."""
+    extra = {"openapi_extra": openapi_body(body)} if body is not None else {}
+    return method(path, tags=tags, summary=summary, response_model=Envelope[answer], **extra)
+
+
+def api_router() -> APIRouter:
+    """A router of /api/v1 parent calls: refusals answered in the envelope, 401 and 403
+    declared."""
+    return APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
 
 
 @dataclass(frozen=True)
@@ -223,19 +258,19 @@ async def run_once(
     """A write that is safe to repeat: ``fn(session=..., parent_id=..., **kwargs)`` through
     ``services.submissions.submit_once``, so a repeat of the request's ``Idempotency-Key``
     changes nothing and gets the first answer (``.result``)."""
-    return await run(submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs)
+    return await run(
+        submissions.submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs
+    )
 
 
 async def charge_once(
     who: Any, key: str | None, action: str, call: Callable[[], Any]
 ) -> JSONResponse:
     """A call that charges (or opens what charges), safe to repeat by the request's
-    ``Idempotency-Key`` (issue 21): the key is claimed before ``call()`` runs (one request
+    ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
     wins even when two race), the answer is stored, and a repeat gets that answer, waiting
     while the first is still running. A call refused (a ``DomainError``: the services raise
     them before charging) frees its key. Without a key, ``call()`` simply runs."""
-    from hotmeals.services import submissions
-
     if submissions.checked_key(key) is None:
         return await call()
     first = await run(submissions.claim, parent_id=who.parent_id, key=key, action=action)
@@ -263,6 +298,22 @@ async def charge_once(
     return JSONResponse(first["body"], status_code=first["status"])
 
 
+async def answer_once(
+    who: ParentClient,
+    key: str | None,
+    action: str,
+    fn: Callable[..., Any],
+    /,
+    *,
+    message: str | None = None,
+    **kwargs: Any,
+) -> JSONResponse:
+    """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
+    language, or the result's own ``message`` without one."""
+    done = await run_once(who.parent_id, key, action, fn, **kwargs)
+    return ok(done.result, t(message, who.lang) if message else done.result["message"])
+
+
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
     parent = accounts.authenticate(session=session, token=_token)
     return _fn(session=session, parent_id=parent.parent_id, **kwargs)
@@ -271,13 +322,43 @@ def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: An
 async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., parent_id=<the token's parent>, **kwargs)``: the token check and the
     service in one transaction on one worker thread, for the hot reads (``parent_context``
-    then ``run`` costs two of each; issue 11). No token, or a bad one: HTTP 401."""
+    then ``run`` costs two of each). No token, or a bad one: HTTP 401."""
     if not client.token:
         raise accounts.Unauthorized()
     return await run(_as_parent, _token=client.token, _fn=fn, **kwargs)
 
 
 # --- bodies ------------------------------------------------------------------------------------
+
+
+def example_config(example: dict[str, Any]) -> ConfigDict:
+    """A request model's config: unknown fields ignored, ``example`` shown in the OpenAPI doc."""
+    return ConfigDict(extra="ignore", json_schema_extra={"examples": [example]})
+
+
+def required(value: T | None, code: str, field: str) -> T:
+    """``value``, or the refusal ``code`` on ``field`` when the body left it out."""
+    if value is None:
+        raise DomainError(code, field=field)
+    return value
+
+
+def request_key(
+    header: str | None, body_key: str | None, *, invalid: str | None = None
+) -> str | None:
+    """The key of a repeat-safe write: the ``Idempotency-Key`` header, else the body's
+    ``request_key``, else None. Without ``invalid``, a blank key is no key and the service checks
+    the key's shape (``services.submissions.checked_key``). With ``invalid`` (the cancels), the
+    first key sent must be 1-64 characters of ``[A-Za-z0-9-_.:]``, else the refusal ``invalid``;
+    without one, the cancels are repeat-safe by their natural key."""
+    if invalid is None:
+        return header or body_key or None
+    for key in (header, body_key):
+        if key is not None:
+            if not REQUEST_KEY.match(key):
+                raise DomainError(invalid, field="request_key")
+            return key
+    return None
 
 
 async def read_json(request: Request, lang: str) -> dict:

@@ -3,9 +3,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, Literal, TypeVar
 
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+T = TypeVar("T")
+
+
+class Envelope(BaseModel, Generic[T]):
+    """The answer model of every call: a route's ``response_model`` is ``Envelope[its data]``."""
+
+    code: Literal[0, 1] = Field(description="1 success, 0 refused (see message).")
+    message: str
+    data: T | None = None
+
+
+# The refusals every parent call may answer, declared once for the OpenAPI document.
+FAILURES: dict[int | str, dict[str, Any]] = {
+    401: {"model": Envelope[None], "description": "Missing, expired or revoked token."},
+    403: {"model": Envelope[None], "description": "Wrong api-key or app header."},
+}
 
 
 def ok(data: Any = None, message: str = "") -> JSONResponse:

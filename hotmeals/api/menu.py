@@ -7,17 +7,17 @@ found', like one that does not exist.
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import Depends, Query, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
+    api_router,
     client_context,
-    openapi_body,
     parse_body,
+    route,
     run,
     run_as_parent,
+    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -32,16 +32,17 @@ from hotmeals.api.menu_schemas import (
 from hotmeals.i18n import t
 from hotmeals.services.ordering import days, menu
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-MENU = ["Parent menu"]
+router = api_router()
+MENU = tags("Parent menu")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/menu/GetDates",
+    body=DatesIn,
+    answer=DatesOut,
     tags=MENU,
     summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
-    openapi_extra=openapi_body(DatesIn),
-    response_model=Envelope[DatesOut],
 )
 async def get_dates(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, DatesIn, client.lang)
@@ -56,12 +57,13 @@ async def get_dates(request: Request, client: Client = Depends(client_context)):
     return ok(data, t("success" if data["days"] else "no_data_found", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/menu/GetMenu",
+    body=MenuIn,
+    answer=MenuOut,
     tags=MENU,
     summary="The day's meals for a child's school, each marked for the child's allergies",
-    openapi_extra=openapi_body(MenuIn),
-    response_model=Envelope[MenuOut],
 )
 async def get_menu(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, MenuIn, client.lang)
@@ -71,12 +73,13 @@ async def get_menu(request: Request, client: Client = Depends(client_context)):
     return ok(data, t("success" if data["meals"] else "no_data_found", client.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/menu/MenuDetail",
+    body=MenuDetailIn,
+    answer=MenuDetailOut,
     tags=MENU,
     summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
-    openapi_extra=openapi_body(MenuDetailIn),
-    response_model=Envelope[MenuDetailOut],
 )
 async def menu_detail(request: Request, client: Client = Depends(client_context)):
     body = await parse_body(request, MenuDetailIn, client.lang)
@@ -86,11 +89,12 @@ async def menu_detail(request: Request, client: Client = Depends(client_context)
     return ok(data, t("success", client.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/menu/AddsOn",
+    answer=list[AddOnOut],
     tags=MENU,
     summary="The active add-ons, of one vendor when vendor_id is given",
-    response_model=Envelope[list[AddOnOut]],
 )
 async def adds_on(
     client: Client = Depends(client_context),

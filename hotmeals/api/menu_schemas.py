@@ -1,4 +1,4 @@
-"""Request and answer payloads of the menu and cart calls (issue 9). Request fields are
+"""Request and answer payloads of the menu and cart calls. Request fields are
 optional in the schema, as in ``account_schemas``: the service answers a missing one with its
 own message. Ids are numbers or digit strings; dates ``YYYY-MM-DD`` or ``M/D/YYYY``."""
 

@@ -15,23 +15,36 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from fastapi import APIRouter, Depends, Request
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
-    EnvelopeRoute,
     ParentClient,
+    api_router,
     charge_once,
     idempotency_key,
-    openapi_body,
     parent_context,
     parse_body,
+    required,
+    route,
     run,
+    tags,
 )
 from hotmeals.api.envelope import fail, ok
+from hotmeals.api.payments_schemas import (
+    AddCardOut,
+    CardIdIn,
+    CardOut,
+    ConfirmIn,
+    DeclinedIn,
+    DonationOut,
+    PaymentOut,
+    SaveCardIn,
+    SavedCardPayIn,
+    SessionOut,
+    SessionTokenIn,
+)
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, to_decimal_string
 from hotmeals.domain.payments import PaymentState, Purpose
@@ -40,174 +53,8 @@ from hotmeals.services import cards, donations, payments
 from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_message
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-PAY = ["Parent payments"]
-
-Id = Annotated[int, Field(ge=1, le=2**31 - 1)]
-Text = Annotated[str, Field(max_length=200)]
-
-
-class In(BaseModel):
-    model_config = ConfigDict(extra="ignore", coerce_numbers_to_str=True)
-
-
-class SessionTokenIn(In):
-    model_config = ConfigDict(
-        extra="ignore",
-        coerce_numbers_to_str=True,
-        json_schema_extra={
-            "examples": [
-                {"purpose": "order", "promo_code": "WELCOME10", "donation_cents": 500},
-                {"purpose": "order", "card_id": 2},
-                {"purpose": "donation", "amount": "10.00", "school_id": 1, "save_card": True},
-            ]
-        },
-    )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _one_unit(cls, data: Any) -> Any:
-        """Money has one unit per field (issue 21): ``donation_cents`` is cents, as in the
-        summary calls; ``donation`` and ``amount`` are text in dollars. A bare number in a
-        dollars field (a client sending the summary's 500 meant $5.00, not $500) is refused,
-        and so are two donations that disagree."""
-        if not isinstance(data, dict):
-            return data
-        for name in ("donation", "amount"):
-            value = data.get(name)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                raise DomainError("money_unit_ambiguous", field=name, name=name)
-        cents, dollars = data.get("donation_cents"), data.get("donation")
-        if cents not in (None, "") and dollars not in (None, ""):
-            raise DomainError("money_unit_ambiguous", field="donation", name="donation")
-        return data
-
-    purpose: Literal["donation", "order"] | None = Field(
-        default=None,
-        description="What is paid: 'order' (the parent's cart, priced on the server) or "
-        "'donation'.",
-    )
-    amount: Text | None = Field(
-        default=None, description="Donation amount in dollars, '10.00' ($1 to $500)."
-    )
-    school_id: Id | None = Field(
-        default=None,
-        description="A school of one of the parent's children (default: the "
-        "default child's school).",
-    )
-    save_card: bool | None = Field(
-        default=False, description="Pre-tick 'save this card' in the Lightbox."
-    )
-    promo_code: Text | None = Field(
-        default=None, description="order: a promo code (check_promocode); none by default."
-    )
-    donation_cents: int | None = Field(
-        default=None,
-        ge=0,
-        le=10_000_000,
-        validation_alias=AliasChoices("donation_cents", "school_donation_cents"),
-        description="order: an optional school donation added to the order, in cents as in "
-        "CheckOrderSummary (500 is $5.00; 100 to 50000).",
-    )
-    donation: Text | None = Field(
-        default=None,
-        description="order: the same donation as text in dollars, '5.00' (older clients; "
-        "prefer donation_cents). A number here is refused: send cents as donation_cents.",
-    )
-    card_id: Id | None = Field(
-        default=None,
-        description="order: charge this saved card (GetCards) at once instead of opening the "
-        "Lightbox; the answer then says what happened.",
-    )
-
-
-class SavedCardPayIn(SessionTokenIn):
-    card_id: Id | None = Field(default=None, description="A saved card (GetCards).")
-
-
-class ConfirmIn(In):
-    payment_id: Id | None = None
-    ssl_txn_id: Text | None = Field(default=None, description="From the Lightbox's onApproval.")
-    ssl_token: Text | None = Field(
-        default=None, description="From onApproval when the payer ticked 'save card'."
-    )
-
-
-class DeclinedIn(In):
-    payment_id: Id | None = None
-    ssl_result_message: Text | None = Field(
-        default=None, description="From the Lightbox's onDeclined, e.g. 'DECLINED'."
-    )
-
-
-class SaveCardIn(In):
-    ssl_token: Text | None = Field(default=None, description="From the add-card Lightbox.")
-
-
-class CardIdIn(In):
-    card_id: Id | None = None
-
-
-class SessionOut(BaseModel):
-    payment_id: int
-    ssl_txn_auth_token: str = Field(description="Give it to PayWithConverge.open().")
-    lightbox_url: str = Field(description="The PayWithConverge.js script to load.")
-    amount: str
-    amount_cents: int
-    invoice_number: str
-    purpose: str
-    order_id: int | None = Field(default=None, description="order: the order being paid.")
-    order_number: str | None = Field(default=None, description="order: e.g. HM-000123.")
-    status: str | None = Field(
-        default=None,
-        description="order with card_id: placed, declined, pending (being confirmed) or "
-        "voided; null when the Lightbox is to be opened.",
-    )
-
-
-class PaymentOut(BaseModel):
-    id: int
-    purpose: str
-    state: str = Field(description="CREATED, UNKNOWN, APPROVED, DECLINED, ERROR or EXPIRED.")
-    amount: str
-    amount_cents: int
-    invoice_number: str
-    card_brand: str | None
-    card_masked: str | None
-    approval_code: str | None
-    result_message: str | None
-    verified: bool
-    refunded_cents: int
-    refundable_cents: int
-    created_at: str
-    card: dict | None = None
-
-
-class CardOut(BaseModel):
-    id: int
-    brand: str
-    masked: str
-    last4: str
-    expiry: str
-    created_at: str
-
-
-class AddCardOut(BaseModel):
-    ssl_txn_auth_token: str
-    lightbox_url: str
-    transaction_type: str
-
-
-class DonationOut(BaseModel):
-    id: int
-    amount: str
-    amount_cents: int
-    amount_display: str
-    school_id: int | None
-    school: str
-    status: str
-    date: str
-    card: str
+router = api_router()
+PAY = tags("Parent payments")
 
 
 # -- what is paid ---------------------------------------------------------------------------------
@@ -267,12 +114,13 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
 # -- routes ---------------------------------------------------------------------------------------
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/order/getConvergeSessionToken",
+    body=SessionTokenIn,
+    answer=SessionOut,
     tags=PAY,
     summary="Start a card payment: a Converge Lightbox session token",
-    openapi_extra=openapi_body(SessionTokenIn),
-    response_model=Envelope[SessionOut],
 )
 async def get_converge_session_token(
     request: Request,
@@ -338,13 +186,12 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
 
 
 async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
-    if body.card_id is None:
-        raise DomainError("card_not_found", field="card_id")  # before anything is reserved
+    card_id = required(body.card_id, "card_not_found", "card_id")  # before anything is reserved
     started = await checkout.start_checkout(
         parent_id=who.parent_id,
         promo_code=body.promo_code,
         donation=_donation(body),
-        card_id=body.card_id,
+        card_id=card_id,
         lang=who.lang,
     )
     view = await run(
@@ -357,41 +204,41 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     return fail(result.message, data=payment_out(view))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/ConfirmPayment",
+    body=ConfirmIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="After onApproval: the server verifies the sale with Converge and records it",
-    openapi_extra=openapi_body(ConfirmIn),
-    response_model=Envelope[PaymentOut],
 )
 async def confirm_payment(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, ConfirmIn, who.lang)
-    if body.payment_id is None:
-        raise DomainError("payment_not_found", field="payment_id")
+    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     view, card = await confirm_and_save_card(
         parent_id=who.parent_id,
-        payment_id=body.payment_id,
+        payment_id=payment_id,
         txn_id=body.ssl_txn_id or "",
         card_token=body.ssl_token,
     )
     return _answer(view, who.lang, card)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/PaymentDeclined",
+    body=DeclinedIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="After onDeclined: keep the decline message on the payment",
-    openapi_extra=openapi_body(DeclinedIn),
-    response_model=Envelope[PaymentOut],
 )
 async def payment_declined(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, DeclinedIn, who.lang)
-    if body.payment_id is None:
-        raise DomainError("payment_not_found", field="payment_id")
-    # A hint, never Converge's word (issue 21): Converge is asked first, and a sale it made
+    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
+    # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
     asked = await payments.report_browser_failure(
-        payment_id=body.payment_id,
+        payment_id=payment_id,
         parent_id=who.parent_id,
         message=body.ssl_result_message or "",
     )
@@ -400,12 +247,13 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
     return _answer(asked.view, who.lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/PayWithSavedCard",
+    body=SavedCardPayIn,
+    answer=PaymentOut,
     tags=PAY,
     summary="Pay with a saved card (no Lightbox)",
-    openapi_extra=openapi_body(SavedCardPayIn),
-    response_model=Envelope[PaymentOut],
 )
 async def pay_with_saved_card(
     request: Request,
@@ -418,36 +266,37 @@ async def pay_with_saved_card(
             who, key, "pay_saved_card", lambda: _order_with_saved_card(who, body)
         )
     _reserver(body)  # the purposes the Lightbox route takes
-    if body.card_id is None:
-        raise DomainError("card_not_found", field="card_id")  # before anything is reserved
+    card_id = required(body.card_id, "card_not_found", "card_id")  # before anything is reserved
     # The service's own door: checks the card, reserves, charges once per Idempotency-Key (a
     # repeat answers that payment's outcome).
     view = await donations.donate_with_saved_card(
         parent_id=who.parent_id,
         amount=body.amount or "",
-        card_id=body.card_id,
+        card_id=card_id,
         school_id=body.school_id,
         request_key=key,
     )
     return _answer(view, who.lang)
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/payment/GetCards",
+    answer=list[CardOut],
     tags=PAY,
     summary="The parent's saved cards (brand, masked number, expiry)",
-    response_model=Envelope[list[CardOut]],
 )
 async def get_cards(who: ParentClient = Depends(parent_context)):
     rows = await run(cards.list_cards, parent_id=who.parent_id)
     return ok([c.to_dict() for c in rows], t("success" if rows else "no_data_found", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/AddCardSession",
+    answer=AddCardOut,
     tags=PAY,
     summary="A Lightbox session that saves a card without charging it (ccgettoken)",
-    response_model=Envelope[AddCardOut],
 )
 async def add_card_session(who: ParentClient = Depends(parent_context)):
     session = await cards.start_add_card(parent_id=who.parent_id)
@@ -459,12 +308,13 @@ async def add_card_session(who: ParentClient = Depends(parent_context)):
     return ok(data, t("pay.session_ready", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/SaveCard",
+    body=SaveCardIn,
+    answer=CardOut,
     tags=PAY,
     summary="Store the card behind a Lightbox token once Converge confirms it",
-    openapi_extra=openapi_body(SaveCardIn),
-    response_model=Envelope[CardOut],
 )
 async def save_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, SaveCardIn, who.lang)
@@ -472,26 +322,27 @@ async def save_card(request: Request, who: ParentClient = Depends(parent_context
     return ok(card.to_dict(), t("pay.card_saved", who.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/payment/DeleteCard",
+    body=CardIdIn,
+    answer=None,
     tags=PAY,
     summary="Delete a saved card (at Converge too)",
-    openapi_extra=openapi_body(CardIdIn),
-    response_model=Envelope[None],
 )
 async def delete_card(request: Request, who: ParentClient = Depends(parent_context)):
     body = await parse_body(request, CardIdIn, who.lang)
-    if body.card_id is None:
-        raise DomainError("card_not_found", field="card_id")
-    await cards.delete_card(parent_id=who.parent_id, card_id=body.card_id)
+    card_id = required(body.card_id, "card_not_found", "card_id")
+    await cards.delete_card(parent_id=who.parent_id, card_id=card_id)
     return ok(None, t("pay.card_deleted", who.lang))
 
 
-@router.get(
+@route(
+    router.get,
     "/Parent/payment/DonationHistory",
+    answer=list[DonationOut],
     tags=PAY,
     summary="The parent's donations (paid and refunded), newest first",
-    response_model=Envelope[list[DonationOut]],
 )
 async def donation_history(who: ParentClient = Depends(parent_context)):
     rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)

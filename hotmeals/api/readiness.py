@@ -15,12 +15,10 @@ Draining is per worker: ``lifespan`` (a Reflex lifespan context registered in
 from __future__ import annotations
 
 import contextlib
-import logging
-import os
 from collections.abc import AsyncIterator
-from functools import lru_cache
+from typing import Any
 
-log = logging.getLogger("hotmeals.api")
+from hotmeals.services.health import migrations_head, redis_state
 
 _state = {"draining": False}
 
@@ -34,36 +32,9 @@ async def lifespan() -> AsyncIterator[None]:
         _state["draining"] = True
 
 
-@lru_cache(maxsize=1)
-def migrations_head() -> str | None:
-    """The head revision of the repository's migrations (read once per process)."""
-    from alembic.script import ScriptDirectory
-
-    from hotmeals.db.cli import alembic_config
-
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
-
-
-def redis_state() -> str | None:
-    """ "ok" / "unavailable", or None when no Redis is configured."""
-    url = os.environ.get("REDIS_URL")
-    if not url:
-        return None
-    try:
-        import redis
-
-        client = redis.Redis.from_url(url, socket_connect_timeout=2, socket_timeout=2)
-        try:
-            return "ok" if client.ping() else "unavailable"
-        finally:
-            client.close()
-    except Exception as exc:  # noqa: BLE001 - a probe answers, it does not raise
-        log.warning("redis readiness check failed: %s", type(exc).__name__)
-        return "unavailable"
-
-
-def readiness(database: dict) -> tuple[bool, dict]:
-    """(ready, body) from the database state (``api.app.database_state``) and this worker's."""
+def readiness(database: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+    """(ready, body) from the database state (``services.health.database_state``) and this
+    worker's."""
     head = migrations_head()
     body = {
         "database": database["status"],

@@ -1,4 +1,4 @@
-"""/api/v1/Parent/standing/* (extensions, issue 26 item 4): the parent's standing orders,
+"""/api/v1/Parent/standing/* (extensions): the parent's standing orders,
 "every Monday, pizza for Emma, until the end of term" (``services/standing.py``).
 
 List, create, pause, resume and end; another parent's standing order is 'Standing order not
@@ -10,36 +10,39 @@ from __future__ import annotations
 
 from functools import partial
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import Depends, Request
 
-from hotmeals.api.account_schemas import FAILURES, Envelope
 from hotmeals.api.deps import (
     Client,
-    EnvelopeRoute,
     ParentClient,
+    answer_once,
+    api_router,
     client_context,
     idempotency_key,
     openapi_body,
     parent_context,
     parse_body,
+    route,
     run_as_parent,
     run_once,
+    tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
 from hotmeals.i18n import t
 from hotmeals.services import standing
 
-router = APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
-STANDING = ["Parent standing orders"]
+router = api_router()
+STANDING = tags("Parent standing orders")
 DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/ListStandingOrders",
+    answer=list[StandingOut],
     tags=STANDING,
     summary="The parent's standing orders, active and paused first (extension)",
-    response_model=Envelope[list[StandingOut]],
 )
 async def list_standing_orders(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, standing.listing, lang=client.lang)
@@ -60,15 +63,15 @@ async def create_standing_order(
     key: str | None = Depends(idempotency_key),
 ):
     body = await parse_body(request, StandingCreateIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
+    return await answer_once(
+        ctx,
         key,
         "standing_create",
         standing.create,
+        message="standing_created",
         **body.model_dump(),
         lang=ctx.lang,
     )
-    return ok(done.result, t("standing_created", ctx.lang))
 
 
 async def _change(request: Request, ctx: ParentClient, key: str | None, action: str):
@@ -84,12 +87,13 @@ async def _change(request: Request, ctx: ParentClient, key: str | None, action: 
     return ok(done.result, t(DONE[action], ctx.lang))
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/PauseStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="Pause a standing order: no date is booked until it is resumed (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def pause_standing_order(
     request: Request,
@@ -99,12 +103,13 @@ async def pause_standing_order(
     return await _change(request, ctx, key, "pause")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/ResumeStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="Resume a paused standing order (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def resume_standing_order(
     request: Request,
@@ -114,12 +119,13 @@ async def resume_standing_order(
     return await _change(request, ctx, key, "resume")
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/EndStandingOrder",
+    body=StandingIdIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="End a standing order for good; dates already booked stay booked (extension)",
-    openapi_extra=openapi_body(StandingIdIn),
-    response_model=Envelope[StandingOut],
 )
 async def end_standing_order(
     request: Request,

@@ -1,4 +1,4 @@
-"""Request and answer payloads of the standing orders calls (issue 26, item 4; extensions)."""
+"""Request and answer payloads of the standing orders calls (extensions)."""
 
 from __future__ import annotations
 

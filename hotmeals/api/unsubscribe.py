@@ -1,4 +1,4 @@
-"""The unsubscribe link of the reminder e-mails (issue 26): ``/api/v1/mail/unsubscribe``.
+"""The unsubscribe link of the reminder e-mails: ``/api/v1/mail/unsubscribe``.
 
 A link in an e-mail carries no api-key and no session: the random token in it (stored hashed
 with the mail's ``ReminderSent`` row) is the whole authority, and it can only turn that one

@@ -21,7 +21,7 @@ def make_engine(url: str) -> Engine:
             Path(url.split(":///", 1)[1]).parent.mkdir(parents=True, exist_ok=True)
         # Connections stay open for the next request: SQLAlchemy's default pool keeps 5, and
         # each request over that opened a file and ran the pragmas below, then closed it again
-        # (under 16 concurrent requests, most of them; issue 11). 20 cover the busy evenings.
+        # (under 16 concurrent requests, most of them). 20 cover the busy evenings.
         engine = create_engine(
             url,
             connect_args={"check_same_thread": False, "timeout": 30},

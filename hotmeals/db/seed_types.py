@@ -31,7 +31,7 @@ NUTRITION_FIELDS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class Option:
     """A drink (menu option) or a variant of the meal (meal option); ``allergens``: keys of
-    ``seed_places.ALLERGENS`` this choice brings (issue 20: the meal as composed)."""
+    ``seed_places.ALLERGENS`` this choice brings (the meal as composed)."""
 
     name_en: str
     name_fr: str

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hotmeals.db import seed_menu_lakeshore, seed_menu_rideau, seed_menu_trillium
 from hotmeals.db.seed_types import AddOnSpec, Option, VendorSpec
 
-# Each add-on's own allergens, as its label declares them (issue 20).
+# Each add-on's own allergens, as its label declares them.
 FRUIT_CUP = AddOnSpec("fruit-cup", "Fruit cup", "Coupe de fruits", 150)  # peaches, pears: none
 COOKIE = AddOnSpec(
     "cookie",

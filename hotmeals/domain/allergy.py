@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t
 
 
 class AlertLevel(StrEnum):
@@ -27,8 +28,6 @@ class AlertLevel(StrEnum):
         return "allergy_level_" + self.name.lower()
 
     def label(self, lang: str | None = "en") -> str:
-        from hotmeals.i18n import t
-
         return t(self.label_key, lang)
 
 
@@ -78,8 +77,6 @@ class PriorityAllergen(StrEnum):
         return f"allergen_{self.value}"
 
     def label(self, lang: str | None = "en") -> str:
-        from hotmeals.i18n import t
-
         return t(self.label_key, lang)
 
 
@@ -193,8 +190,6 @@ def _level_verdict(level: str) -> MealVerdict:
 def compose(components, lang: str | None = "en") -> Composition:
     """The verdict for the meal as composed (the worst of its parts) with the names the
     messages need, each name once, in the order of the parts."""
-    from hotmeals.i18n import t
-
     worst = MealVerdict.SAFE
     refused: list[tuple[Component, tuple[str, ...]]] = []
     acknowledge: list[str] = []
@@ -231,8 +226,6 @@ def compose(components, lang: str | None = "en") -> Composition:
 def refused_extras_text(composition: Composition, lang: str | None = "en") -> str:
     """'White milk (250 mL) contains Milk; Cheese string contains Milk' for the refused options
     and add-ons of a composition."""
-    from hotmeals.i18n import t
-
     return "; ".join(
         t("allergy_item_contains", lang, item=part.name, allergens=", ".join(names))
         for part, names in composition.refused

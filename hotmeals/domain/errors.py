@@ -6,6 +6,8 @@ parent's language with ``hotmeals.i18n.t(err.code, lang, **err.params)``.
 
 from __future__ import annotations
 
+from hotmeals.i18n import t
+
 
 class DomainError(Exception):
     def __init__(self, code: str, *, field: str | None = None, **params: object) -> None:
@@ -15,8 +17,6 @@ class DomainError(Exception):
         self.params = params
 
     def message(self, lang: str | None = "en") -> str:
-        from hotmeals.i18n import t
-
         return t(self.code, lang, **self.params)
 
     def __repr__(self) -> str:

@@ -24,7 +24,7 @@ from hotmeals.db.models import EmailOutbox, JobLease
 from hotmeals.jobs import queue
 from hotmeals.services import mail
 from hotmeals.services.clock import now as utcnow
-from hotmeals.settings import _normalize_db_url, get_settings
+from hotmeals.settings import get_settings, normalize_db_url
 
 
 def _leases(session: Session) -> list[str]:
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     retry_mail = sub.add_parser("retry-mail", help="send a FAILED mail again")
     retry_mail.add_argument("id", type=int)
     args = parser.parse_args(argv)
-    url = _normalize_db_url(args.url) if args.url else get_settings().database_url
+    url = normalize_db_url(args.url) if args.url else get_settings().database_url
     on_queue = url.startswith("postgresql")
     status = 0
     lines: list[str] = []

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import time
 import uuid
 import xml.etree.ElementTree as ET
@@ -71,7 +72,9 @@ from hotmeals.payments.simulator_controls import (
     SimulatorControls,
 )
 from hotmeals.payments.simulator_engine import Clock, Credentials, NoAnswer, SimulatorEngine
+from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
 from hotmeals.payments.simulator_store import store_for, store_url_for
+from hotmeals.settings import get_settings
 
 ASSETS = Path(__file__).with_name("simulator_assets")
 CORS = {"Access-Control-Allow-Origin": "*", "Cache-Control": "no-store"}
@@ -365,13 +368,7 @@ def create_simulator_app(
     store (default: ``simulator_store.store_url_for`` the app's settings). ``credentials``:
     (merchant id, user id, PIN); default the demo merchant with ``CONVERGE_SIM_PIN`` when set,
     else the PIN kept in the store (``configured.simulator_credentials``)."""
-    import os
-
-    from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
-
     if database_url is None:
-        from hotmeals.settings import get_settings
-
         app_settings = get_settings()
         database_url = store_url_for(app_settings.database_url, app_settings.data_dir)
     configured_pin = os.environ.get(SIM_PIN_VAR, "").strip()

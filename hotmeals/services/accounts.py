@@ -35,6 +35,7 @@ from hotmeals.domain.validation import (
     validate_terms,
 )
 from hotmeals.i18n import normalize_lang
+from hotmeals.security import hash_password, token_digest, verify_password
 from hotmeals.services import mail, otp, ratelimit
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
@@ -55,7 +56,6 @@ from hotmeals.services.parents import (
     session_data,
     start_session,
 )
-from hotmeals.services.security import hash_password, token_digest, verify_password
 
 _PHONE_CANDIDATES = 3  # accounts sharing a phone number that sign-in by phone tries
 

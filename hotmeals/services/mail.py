@@ -19,7 +19,7 @@ A rolled-back transaction sends nothing: the row and the mail go together.
   both deliver it;
 - a failed try leaves the row PENDING with ``next_attempt_at`` set by ``RETRY_DELAYS`` (1, 5,
   15, 60 minutes, then hourly for a day); after the last one the row is FAILED: an operator
-  looks (``python -m hotmeals.db.cli mail-failed``, ``mail-retry ID``);
+  looks (``python -m hotmeals.cli mail-failed``, ``mail-retry ID``);
 - a one-time code's mail is not sent once the code has expired (``EXPIRED``): it could no
   longer help, and a late code only confuses;
 - a claim outlives any SMTP exchange (``CLAIM_FOR``), so a sender that crashed mid-send lets

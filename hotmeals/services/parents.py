@@ -14,9 +14,9 @@ from sqlmodel import Session, col, select
 from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import raise_first, validate_email
+from hotmeals.security import new_token, token_digest
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
-from hotmeals.services.security import new_token, token_digest
 
 SESSION_TTL = timedelta(days=7)
 PASSWORD_MAX_CHARS = 128

@@ -240,7 +240,7 @@ def confirm_all_current(session: Session, *, parent_id: int, now: datetime | Non
 
 
 def reopen_for_demo(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
-    """Demo and tests only (``python -m hotmeals.db.cli school-year-due EMAIL``): the parent's
+    """Demo and tests only (``python -m hotmeals.cli school-year-due EMAIL``): the parent's
     active children as if added last school year and not confirmed for this one, so the next
     visit shows the confirmation screen. Answers how many children are due."""
     year = current(now)

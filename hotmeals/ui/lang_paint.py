@@ -12,7 +12,7 @@ The pages are prerendered in English. Three pieces make the first paint French:
    compresses them (so it gets its ``.br``/``.gz``): every text node and every ``placeholder``,
    ``aria-label``, ``title`` and ``alt`` whose text is an English catalog string becomes the
    French string; ``<html>`` says ``lang="fr-CA"`` and carries ``data-hm-paint="fr"``.
-   ``hotmeals/api/lang_pages.py`` answers a page with it when the cookie says ``fr``.
+   ``hotmeals.web.lang_pages.py`` answers a page with it when the cookie says ``fr``.
 3. **The client's first render in the language of the HTML it hydrates**, or React would find
    French text where it renders English and redraw the whole page (a hydration error). The
    compiled initial state of ``I18nState`` (``utils/context.jsx``) is French in a browser
@@ -44,7 +44,7 @@ HTML_LANG = "fr-CA"
 
 # Copies the stored choice into the cookie at once, and again whenever something on the page
 # changes its lang attribute (the app writes the storage before it redraws in the other
-# language). 'unsafe-inline' scripts are allowed by the CSP (hotmeals/api/guard.py).
+# language). 'unsafe-inline' scripts are allowed by the CSP (hotmeals.web.guard.py).
 LANG_COOKIE_SCRIPT = (
     "(function(){var d=document.documentElement;function s(){try{"
     'var l=localStorage.getItem("lang")==="fr"?"fr":"en";'

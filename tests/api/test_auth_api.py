@@ -10,8 +10,8 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import OtpCode, Parent, RateLimitHit, SessionToken
+from hotmeals.security import token_digest
 from hotmeals.services.clock import now
-from hotmeals.services.security import token_digest
 from tests.api.helpers import (
     DEMO_EMAIL,
     DEMO_PASSWORD,

@@ -1,5 +1,5 @@
 """Issue 7, "Bodies are read whole before any check" and "No security headers": the ASGI guard
-in front of the whole backend (hotmeals/api/guard.py), attacked at the ASGI level.
+in front of the whole backend (hotmeals.web.guard.py), attacked at the ASGI level.
 
 Oversized bodies come from generators, so neither the test nor the server ever holds them;
 each test counts how much of the body the server pulled before it answered.
@@ -15,15 +15,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from hotmeals.api.app import create_api
-from hotmeals.api.guard import (
+from hotmeals.i18n import t
+from hotmeals.settings import get_settings
+from hotmeals.web.guard import (
     MAX_BODY_BYTES,
     UPLOAD_MAX_BYTES,
     EdgeGuard,
     content_security_policy,
     security_headers,
 )
-from hotmeals.i18n import t
-from hotmeals.settings import get_settings
 from tests.api.helpers import headers, quick_token
 
 MB = 1024 * 1024

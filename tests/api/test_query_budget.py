@@ -410,7 +410,7 @@ def test_the_settings_and_payment_screens_load_the_same_for_one_or_ten(families)
 
 
 def test_the_seed_command_empties_the_cache_of_its_process(client):
-    from hotmeals.db import cli
+    from hotmeals import cli
     from hotmeals.settings import get_settings
 
     cities = ok(post(client, "/Parent/user/get_city", {}))["data"]

@@ -9,10 +9,9 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 from pydantic import BaseModel, ValidationError
 
-from hotmeals.api.account_schemas import Envelope
 from hotmeals.api.app import create_api
 from hotmeals.api.deps import EnvelopeRoute
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import Envelope, fail, ok
 
 
 def _routes(routes) -> list[APIRoute]:

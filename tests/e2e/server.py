@@ -119,7 +119,7 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
     py = sys.executable
     for step in (["migrate"], ["seed"]):
         subprocess.run(
-            [py, "-m", "hotmeals.db.cli", *step],
+            [py, "-m", "hotmeals.cli", *step],
             cwd=ROOT,
             env=env,
             check=True,

@@ -8,8 +8,8 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import ChildAllergy, MenuDayMeal, PriceTier
-from hotmeals.db.seed import load_demo_data
-from hotmeals.services.security import verify_password
+from hotmeals.demo.seed import load_demo_data
+from hotmeals.security import verify_password
 from tests import factories as f
 
 

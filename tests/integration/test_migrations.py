@@ -13,10 +13,11 @@ from sqlalchemy import MetaData, inspect, select, text
 from sqlmodel import Session, SQLModel
 
 import hotmeals.db.models  # noqa: F401  (registers every table)
-from hotmeals.db import cli
+from hotmeals import cli
 from hotmeals.db.engine import make_engine
+from hotmeals.db.migrations import alembic_config
 from hotmeals.db.schema_filter import include_name
-from hotmeals.db.seed import load_demo_data
+from hotmeals.demo.seed import load_demo_data
 from hotmeals.domain.charges import PromoKind
 from hotmeals.domain.orders import LineStatus, OrderStatus
 from hotmeals.domain.pricing import tiers_from_text
@@ -36,7 +37,7 @@ def test_migrated_schema_matches_the_models(migrated_url, engine):
         )
         diffs = compare_metadata(context, SQLModel.metadata)
     assert diffs == []
-    config = cli.alembic_config(migrated_url)
+    config = alembic_config(migrated_url)
     config.attributes["configure_logger"] = False
     check(config)  # raises when autogenerate would write a new migration
 
@@ -49,7 +50,7 @@ def test_upgrade_is_a_no_op_when_already_at_head(migrated_url):
             heads = MigrationContext.configure(conn).get_current_heads()
     finally:
         eng.dispose()
-    assert set(heads) == set(ScriptDirectory.from_config(cli.alembic_config()).get_heads())
+    assert set(heads) == set(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
 def test_cli_migrates_and_seeds_an_empty_database(empty_url, capsys, monkeypatch):
@@ -69,7 +70,7 @@ def test_cli_migrates_and_seeds_an_empty_database(empty_url, capsys, monkeypatch
 
 
 def _migrate_to(url: str, revision: str) -> None:
-    config = cli.alembic_config(url)
+    config = alembic_config(url)
     config.attributes["configure_logger"] = False
     upgrade(config, revision)
 
@@ -212,11 +213,11 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
         # tables) came later; they are added by the seed run after the upgrade, below.
         with monkeypatch.context() as patch:
             patch.setattr("hotmeals.db.seed._extras_allergens", lambda *a, **k: None)
-            patch.setattr("hotmeals.db.seed._confirm_school_year", lambda *a, **k: None)  # 0016
+            patch.setattr("hotmeals.demo.seed._confirm_school_year", lambda *a, **k: None)  # 0016
             # Likewise the demo standing order (0014's table).
-            patch.setattr("hotmeals.db.seed._demo_standing_order", lambda *a, **k: None)
+            patch.setattr("hotmeals.demo.seed._demo_standing_order", lambda *a, **k: None)
             # And the demo paid order (columns of later revisions): written by the checkout.
-            patch.setattr("hotmeals.db.seed._demo_paid_order", lambda *a, **k: None)
+            patch.setattr("hotmeals.demo.seed._demo_paid_order", lambda *a, **k: None)
             with Session(eng) as session:
                 load_demo_data(session, today=SEED_TODAY)
                 session.commit()

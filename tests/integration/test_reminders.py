@@ -370,8 +370,8 @@ def test_with_smtp_the_mails_wait_in_the_outbox_for_the_mail_job(engine, monkeyp
 
 
 def test_the_demo_parent_gets_the_reminders_on_demo_data(engine):
-    from hotmeals.db.seed import load_demo_data
     from hotmeals.db.seed_content import DEMO_PARENT
+    from hotmeals.demo.seed import load_demo_data
     from tests.databases import SEED_TODAY
 
     with session_scope(engine) as s:

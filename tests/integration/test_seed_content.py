@@ -37,7 +37,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.db.seed_calendar import school_days
 from hotmeals.db.seed_types import NUTRITION_FIELDS
-from hotmeals.services.security import verify_password
+from hotmeals.security import verify_password
 from tests.databases import SEED_TODAY
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
@@ -369,7 +369,7 @@ def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session)
     from datetime import UTC, datetime
 
     from hotmeals.db.models import Order, OrderLine, Parent, Payment
-    from hotmeals.db.seed import DEMO_ORDER_MARK
+    from hotmeals.demo.seed import DEMO_ORDER_MARK
     from hotmeals.domain.charges import CHARGE_FIELDS, OrderTerms, compute_charges
     from hotmeals.domain.pricing import LineInput, price_line, tiers_from_text
     from hotmeals.services import receipts

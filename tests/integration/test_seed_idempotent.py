@@ -10,8 +10,8 @@ from sqlmodel import SQLModel, select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import MenuDay, MenuDayMeal, Order, OrderLine, School
-from hotmeals.db.seed import DEMO_ORDER_MARK, load_demo_data
 from hotmeals.db.seed_calendar import school_days
+from hotmeals.demo.seed import DEMO_ORDER_MARK, load_demo_data
 
 TODAY = date(2026, 3, 4)
 

@@ -498,7 +498,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     """Five tries over growing delays (stored on the rows), then a person is needed: the
     operator's list shows it, the order says 'delayed', the parent gets one 'delayed'
     e-mail, and no round sends anything more until the operator asks for a retry."""
-    from hotmeals.db.cli import main as cli_main
+    from hotmeals.cli import main as cli_main
     from hotmeals.services import payments
     from hotmeals.services.payments.refunds import MAX_TRIES, RESEND_DELAYS
 

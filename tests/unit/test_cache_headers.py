@@ -13,7 +13,7 @@ from starlette.applications import Starlette
 from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.routing import Mount, Route
 
-from hotmeals.api.cache import IMMUTABLE, cache_control, cache_headers
+from hotmeals.web.cache import IMMUTABLE, cache_control, cache_headers
 
 
 def _site(tmp_path: Path) -> TestClient:

@@ -1,5 +1,5 @@
 """Issue 12: a page request with the cookie hm_lang=fr is answered with the French copy the build
-wrote (hotmeals/api/lang_pages.py), through the same static files Reflex serves the pages with
+wrote (hotmeals.web.lang_pages.py), through the same static files Reflex serves the pages with
 (precompressed variants, ETags, the not-found page), inside the cache headers as installed."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.testclient import TestClient
 
-from hotmeals.api.cache import cache_headers
-from hotmeals.api.lang_pages import LangPages, french_path, is_page_path, wants_french
+from hotmeals.web.cache import cache_headers
+from hotmeals.web.lang_pages import LangPages, french_path, is_page_path, wants_french
 
 EN_PAGE = b'<html lang="en"><body>Log in</body></html>'
 FR_PAGE = b'<html lang="fr-CA" data-hm-paint="fr"><body>Connexion</body></html>'

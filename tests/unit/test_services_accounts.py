@@ -16,10 +16,10 @@ from sqlmodel import Session, SQLModel, select
 from hotmeals.db.engine import make_engine
 from hotmeals.db.models import EmailOutbox, OtpCode, RateLimitHit, SessionToken
 from hotmeals.domain.errors import DomainError
+from hotmeals.security import token_digest
 from hotmeals.services import accounts, mail, otp, ratelimit
 from hotmeals.services.clock import now
 from hotmeals.services.otp import Purpose
-from hotmeals.services.security import token_digest
 from hotmeals.settings import get_settings
 from tests.factories import DEFAULT_PASSWORD, make_parent
 

@@ -32,7 +32,7 @@ from hotmeals.db.models import (
     OrderLine,
     Parent,
 )
-from hotmeals.db.seed import DEMO_ORDER_MARK
+from hotmeals.demo.seed import DEMO_ORDER_MARK
 from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState

@@ -12,7 +12,7 @@ from hotmeals.db.models._base import created_at_field, fk, utcnow
 
 class Parent(SQLModel, table=True):
     __table_args__ = (
-        # A phone number identifies one account (issue 12): unique among active accounts.
+        # A phone number identifies one account: unique among active accounts.
         Index(
             "uq_parent_phone_digits_active",
             "phone_digits",

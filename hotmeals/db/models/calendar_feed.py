@@ -1,4 +1,4 @@
-"""A family's private calendar feed (issue 26, item 5): ``services/calendar_feed.py``.
+"""A family's private calendar feed: ``services/calendar_feed.py``.
 
 One row per parent. The feed's address carries a token that is never stored: it is the HMAC of
 ``nonce`` under the server's feed secret (``HOTMEALS_FEED_SECRET``), so the account page can

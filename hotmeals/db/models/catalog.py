@@ -145,7 +145,7 @@ class AddOn(SQLModel, table=True):
 
 
 class MenuOptionAllergen(SQLModel, table=True):
-    """An allergen of a menu option (issue 20): the rule applies to the meal as composed."""
+    """An allergen of a menu option: the rule applies to the meal as composed."""
 
     menu_option_id: int = Field(foreign_key="menuoption.id", primary_key=True, ondelete="CASCADE")
     ingredient_id: int = Field(foreign_key="allergeningredient.id", primary_key=True)

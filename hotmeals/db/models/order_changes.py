@@ -1,4 +1,4 @@
-"""Changes to a paid order before they are confirmed (issue 10, ``services/order_changes.py``).
+"""Changes to a paid order before they are confirmed (``services/order_changes.py``).
 
 A parent modifies an order (adds meals, removes meals) or moves one meal to another date. The
 change is written first as a *draft* (``OrderChange`` with its ``OrderChangeLine`` rows), so the

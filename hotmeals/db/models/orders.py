@@ -240,7 +240,7 @@ class Payment(SQLModel, table=True):
     verified_at: datetime | None = None
     # When Converge's word on this attempt was taken (its sale confirmed, its own answer
     # recorded, or no sale once the session was over). Empty on a failure only a browser
-    # reported: the reconciliation asks Converge about it once (issue 21).
+    # reported: the reconciliation asks Converge about it once.
     closed_at: datetime | None = None
     # A second approved sale under another attempt's invoice: a row of its own (its own
     # refund), pointing at that attempt.
@@ -254,11 +254,11 @@ class Refund(SQLModel, table=True):
     ``domain.payments.RefundKind`` and ``RefundState`` values. ``cancellation_id``: the
     cancellation that caused it, if any.
 
-    A refund Converge refused is sent again (issue 21): ``attempt`` counts the tries of one
+    A refund Converge refused is sent again: ``attempt`` counts the tries of one
     refund (1 for the first), ``retry_of_id`` is the FAILED row this one sends again, a
     FAILED row's ``retry_at`` is when the periodic job sends it again (None: not scheduled),
     and ``attention_at`` is set when the last try failed: an operator must act
-    (``python -m hotmeals.db.cli refunds-needing-attention``)."""
+    (``python -m hotmeals.cli refunds-needing-attention``)."""
 
     __table_args__ = (
         # The reconciliation scan: open refunds by age.

@@ -1,4 +1,4 @@
-"""What the reminder job has sent (issue 26): one row per (family, kind, date, subject).
+"""What the reminder job has sent: one row per (family, kind, date, subject).
 
 The row is inserted in the transaction that writes the mail's outbox row, under a unique
 constraint: a second round (another worker, a retry, a restart) inserts nothing and so sends

@@ -1,4 +1,4 @@
-"""Which school year each child was confirmed for (issue 26, start of the school year).
+"""Which school year each child was confirmed for (start of the school year).
 
 One row per child and school year, written when the parent confirms the child's grade,
 teacher, school and allergies after the year rolled over (``services/school_year.py``).

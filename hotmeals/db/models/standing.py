@@ -1,4 +1,4 @@
-"""Standing orders (issue 26): "every Monday, pizza for Emma, until the end of term".
+"""Standing orders: "every Monday, pizza for Emma, until the end of term".
 
 ``StandingOrder`` is what the parent set up: one child, one meal and size, one weekday, a
 first and a last date, and a status (active, paused, ended). ``StandingOrderRun`` is one

@@ -1,4 +1,4 @@
-"""One row per form submission a parent made with an idempotency key (issue 12: one tap is
+"""One row per form submission a parent made with an idempotency key (one tap is
 one record). The unique (parent_id, key) is what refuses a repeat, even from two workers."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Refunds Converge refused, sent again: each FAILED refund is tried again after the delays
 of ``refunds.RESEND_DELAYS`` (as a new PENDING row for what is still owed of it), then flagged
 for a person, who retries it or settles it by other means (``retry_refund``,
-``resolve_refund``; ``python -m hotmeals.db.cli refunds-needing-attention``)."""
+``resolve_refund``; ``python -m hotmeals.cli refunds-needing-attention``)."""
 
 from __future__ import annotations
 

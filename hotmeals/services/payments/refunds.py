@@ -368,7 +368,7 @@ async def refund(
 
 # A FAILED refund is sent again after each delay in turn (so MAX_TRIES tries in all, over about
 # two and a half hours); when the last try fails too it is flagged for an operator
-# (``attention_at``; ``python -m hotmeals.db.cli refunds-needing-attention``) and the parent is
+# (``attention_at``; ``python -m hotmeals.cli refunds-needing-attention``) and the parent is
 # told it is delayed. Stored on the rows, so a restart or another worker carries on.
 RESEND_DELAYS = (
     timedelta(minutes=2),

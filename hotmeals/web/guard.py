@@ -20,24 +20,20 @@ Refusals use the API envelope ``{"code": 0, "message": ..., "data": null}`` in t
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Awaitable, Callable, MutableMapping
+import os
+from collections.abc import Awaitable, Callable
 from functools import lru_cache
 from http.cookies import CookieError, SimpleCookie
-from typing import Any
 from urllib.parse import urlsplit
 
 from hotmeals.api.deps import MAX_BODY_BYTES  # an API body: a picture in base64, and room
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.payments.configured import settings_from_env
+from hotmeals.services import accounts
 from hotmeals.services.profile import IMAGE_MAX_BYTES
-
-log = logging.getLogger("hotmeals.api")
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from hotmeals.services.transaction import run_in_transaction
+from hotmeals.settings import get_settings
+from hotmeals.web.asgi import ASGIApp, Message, Receive, Scope, Send
 
 # One picture (profile.IMAGE_MAX_BYTES) and its multipart wrapping.
 UPLOAD_MAX_BYTES = IMAGE_MAX_BYTES + 64 * 1024
@@ -100,11 +96,6 @@ def content_security_policy(*, public_base_url: str, api_url: str, converge_base
 @lru_cache(maxsize=1)
 def security_headers() -> tuple[tuple[bytes, bytes], ...]:
     """The headers added to every answer (computed once per process from the settings)."""
-    import os
-
-    from hotmeals.payments.configured import settings_from_env
-    from hotmeals.settings import get_settings
-
     settings = get_settings()
     api_url = os.environ.get("REFLEX_API_URL") or f"http://localhost:{settings.port}"
     try:
@@ -205,9 +196,6 @@ def _cookie(header: str, name: str) -> str | None:
 
 
 async def _session_is_valid(token: str) -> bool:
-    from hotmeals.services import accounts
-    from hotmeals.services.transaction import run_in_transaction
-
     try:
         await run_in_transaction(accounts.authenticate, token=token)
     except accounts.Unauthorized:
@@ -250,7 +238,7 @@ def _replay(body: bytes, receive: Receive) -> Receive:
 # Headers that only mean something on a document a browser renders (the page, an API answer
 # opened in a tab, an SVG opened on its own): a script, a stylesheet or a font does not run a
 # CSP or sit in a frame. Leaving them off the ~25 static files of a first load saves ~15 KiB
-# of headers on a phone (issue 11); nosniff, Referrer-Policy and HSTS stay on everything.
+# of headers on a phone; nosniff, Referrer-Policy and HSTS stay on everything.
 _DOCUMENT_ONLY = frozenset(
     {b"content-security-policy", b"x-frame-options", b"cross-origin-opener-policy"}
 )

@@ -1,4 +1,4 @@
-"""The page in the parent's language from the first byte (issue 12; hotmeals/ui/lang_paint.py).
+"""The page in the parent's language from the first byte (hotmeals/ui/lang_paint.py).
 
 The build writes a French copy beside every prerendered page (``sign-in/index.fr.html`` beside
 ``sign-in/index.html``, each with its ``.br`` and ``.gz``). When the request carries the cookie
@@ -16,16 +16,11 @@ still see the address the browser asked for.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
-from typing import Any
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from hotmeals.web.asgi import ASGIApp, Message, Receive, Scope, Send
 
 FRONTEND = "/parent/"
 NOT_PAGES = ("/parent/assets/", "/parent/_upload", "/parent/_event")

@@ -1,10 +1,11 @@
-"""Database commands.
+"""The operator's commands.
 
-    python -m hotmeals.db.cli migrate   # alembic upgrade head (alembic.ini at the repo root)
-    python -m hotmeals.db.cli seed      # add the demo data; safe to run again
-    python -m hotmeals.db.cli refunds-needing-attention   # refunds whose last try failed
-    python -m hotmeals.db.cli refund-retry ID             # send one again at the next round
-    python -m hotmeals.db.cli refund-resolve ID --note "refunded by e-Transfer"
+    python -m hotmeals.cli migrate   # alembic upgrade head (alembic.ini at the repo root)
+    python -m hotmeals.cli seed      # add the demo data; safe to run again
+    python -m hotmeals.cli refunds-needing-attention   # refunds whose last try failed
+    python -m hotmeals.cli refund-retry ID             # send one again at the next round
+    python -m hotmeals.cli refund-resolve ID --note "refunded by e-Transfer"
+    python -m hotmeals.cli school-year-due EMAIL       # demo: the start-of-year confirmation
 
 All use DATABASE_URL (see hotmeals.settings); ``--url`` overrides it for one run.
 """
@@ -15,33 +16,22 @@ import argparse
 import sys
 from datetime import date
 
-from alembic.command import upgrade
-from alembic.config import Config
+from sqlmodel import select
 
-from hotmeals.settings import ROOT, _normalize_db_url, get_settings
+from hotmeals.db.engine import make_engine, session_scope
+from hotmeals.db.migrations import migrate
+from hotmeals.db.models import Parent
+from hotmeals.demo.seed import load_demo_data
+from hotmeals.domain.errors import DomainError
+from hotmeals.services import payments, reference
+from hotmeals.services.school_year import reopen_for_demo
+from hotmeals.settings import get_settings, normalize_db_url
 
 DEMO_LOGIN = "Demo login: parent@example.com / Lunch@2026"
 
 
-def alembic_config(url: str | None = None) -> Config:
-    """The repository's Alembic configuration, pointed at ``url`` when given."""
-    config = Config(str(ROOT / "alembic.ini"))
-    if url:
-        # ConfigParser interpolates '%': escape it (it appears in encoded passwords).
-        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    return config
-
-
-def migrate(url: str | None = None) -> None:
-    """``alembic upgrade head``."""
-    upgrade(alembic_config(url), "head")
-
-
 def seed(url: str | None = None, today: date | None = None) -> str:
     """Load the demo data in one transaction; returns the printable report."""
-    from hotmeals.db.engine import make_engine, session_scope
-    from hotmeals.db.seed import load_demo_data
-
     engine = make_engine(url or get_settings().database_url)
     try:
         with session_scope(engine) as session:
@@ -50,15 +40,13 @@ def seed(url: str | None = None, today: date | None = None) -> str:
         engine.dispose()
     # A caller in this process (tests, an operator's script) reads the new reference data at
     # once; a running server sees it when its cached copies expire (services/reference.py).
-    from hotmeals.services import reference
-
     reference.invalidate()
     return f"{report}\n{DEMO_LOGIN}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m hotmeals.db.cli",
+        prog="python -m hotmeals.cli",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -86,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     due_cmd.add_argument("email")
     args = parser.parse_args(argv)
-    url = _normalize_db_url(args.url) if args.url else get_settings().database_url
+    url = normalize_db_url(args.url) if args.url else get_settings().database_url
     if args.command == "migrate":
         migrate(url)
         print("Database is at the latest revision.")
@@ -100,13 +88,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def school_year_due(url: str, email: str) -> int:
-    """The parent's next visit shows the start-of-year confirmation (issue 26)."""
-    from sqlmodel import select
-
-    from hotmeals.db.engine import make_engine, session_scope
-    from hotmeals.db.models import Parent
-    from hotmeals.services.school_year import reopen_for_demo
-
+    """The parent's next visit shows the start-of-year confirmation."""
     engine = make_engine(url)
     try:
         with session_scope(engine) as session:
@@ -122,11 +104,7 @@ def school_year_due(url: str, email: str) -> int:
 
 
 def refunds_command(url: str, args: argparse.Namespace) -> int:
-    """The operator's side of refunds Converge kept refusing (issue 21)."""
-    from hotmeals.db.engine import make_engine, session_scope
-    from hotmeals.domain.errors import DomainError
-    from hotmeals.services import payments
-
+    """The operator's side of refunds Converge kept refusing."""
     engine = make_engine(url)
     try:
         with session_scope(engine) as session:

@@ -1,4 +1,4 @@
-"""Cache headers for the frontend's files (issue 11): a parent's phone keeps what it already has.
+"""Cache headers for the frontend's files: a parent's phone keeps what it already has.
 
 - ``/parent/assets/...`` are Vite's build output, each name carrying a hash of its content: a
   new build gives new names, so a browser may keep them for a year without asking again
@@ -22,15 +22,9 @@ which in single-port prod also serves the built pages. An answer that already sa
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
 from urllib.parse import urlsplit
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from hotmeals.web.asgi import ASGIApp, Message, Receive, Scope, Send
 
 FRONTEND = "/parent/"
 HASHED_ASSETS = "/parent/assets/"

@@ -1,0 +1,1 @@
+"""The demo: data that only the services' own code can write (hotmeals/demo/seed.py)."""

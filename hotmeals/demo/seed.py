@@ -1,0 +1,266 @@
+"""The demo family's orders, written by the services' own code: a standing order, a paid order
+with its receipt, and the school year confirmed. Above the services (the database seed,
+``hotmeals/db/seed.py``, writes the rows they build on and imports no service).
+
+``load_demo_data`` is idempotent, as the seed is: each order is looked up by its natural key.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from hotmeals.db import seed_vendors
+from hotmeals.db.models import (
+    CartLine,
+    Child,
+    Meal,
+    MenuDay,
+    MenuDayMeal,
+    Order,
+    Parent,
+    Payment,
+    Portion,
+    PriceTier,
+    School,
+    StandingOrder,
+    Vendor,
+    utcnow,
+)
+from hotmeals.db.seed import SeedReport, SeedTable, TableFactory, load_rows
+from hotmeals.db.seed_calendar import plan_day, toronto_today
+from hotmeals.db.seed_types import MealSpec
+from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import OrderStatus
+from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.pricing import LineInput, price_line
+from hotmeals.domain.pricing import PriceTier as TierRule
+from hotmeals.services import school_year, standing
+from hotmeals.services.ordering import place
+from hotmeals.services.payments.records import new_invoice_number
+from hotmeals.settings import get_settings
+
+
+def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport:
+    """Add whatever demo rows are missing; returns what was created. Flushes, does not commit."""
+    today = today or toronto_today()
+    rows = load_rows(session, today=today)
+    _demo_standing_order(session, rows.table, rows.parent, rows.children[0], today)
+    _demo_paid_order(
+        session,
+        rows.report,
+        rows.parent,
+        rows.children,
+        rows.school,
+        rows.vendors,
+        rows.vendor_meals,
+        today,
+    )
+    _confirm_school_year(session, rows.parent)
+    session.flush()
+    return rows.report
+
+
+def _confirm_school_year(session: Session, parent: Parent) -> None:
+    """The demo family is confirmed for the current school year, so `make run` is never stopped
+    at the start-of-year screen (``python -m hotmeals.cli school-year-due`` shows it)."""
+    assert parent.id is not None
+    school_year.confirm_all_current(session, parent_id=parent.id)
+
+
+def _demo_standing_order(
+    session: Session, table: TableFactory, parent: Parent, child: Child, today: date
+) -> None:
+    """The demo parent's standing order: every Monday, for the first demo child, a
+    meal served on Mondays at the child's school that the child's allergies allow (a pizza
+    when there is one), until the end of term."""
+    rows = table("standing_order", StandingOrder, lambda r: (r.parent_id, r.child_id, r.weekday))
+    if (parent.id, child.id, 0) in rows.rows:
+        return
+    meals = session.exec(
+        select(col(MenuDay.meal_date), Meal)
+        .join(MenuDayMeal, col(MenuDayMeal.menu_day_id) == MenuDay.id)
+        .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
+        .where(MenuDay.school_id == child.school_id, MenuDay.meal_date >= today)
+        .order_by(col(MenuDay.meal_date), col(Meal.id))
+    ).all()
+    mondays = [meal for day, meal in meals if day.weekday() == 0]
+    mondays.sort(key=lambda m: "pizza" not in m.name_en.lower())
+    for meal in mondays:
+        try:
+            standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+        except DomainError:
+            continue
+        portion = session.exec(
+            select(Portion).where(Portion.meal_id == meal.id, Portion.size == "small")
+        ).first()
+        if portion is None:
+            continue
+        now = utcnow()
+        rows.ensure(
+            StandingOrder(
+                parent_id=parent.id or 0,
+                child_id=child.id or 0,
+                meal_id=meal.id or 0,
+                portion_id=portion.id or 0,
+                weekday=0,
+                starts_on=today,
+                ends_on=standing.last_weekday(standing.term_end(today), 0),
+                status=standing.ACTIVE,
+                created_at=now,
+                updated_at=now,
+            )
+        )
+        return
+
+
+DEMO_ORDER_MARK = "demo-receipt"  # the demo order's ``cart_fingerprint``: its natural key
+
+
+def _demo_paid_order(
+    session: Session,
+    report: SeedReport,
+    parent: Parent,
+    children: list[Child],
+    school: School,
+    vendors: SeedTable[Vendor],
+    vendor_meals: list[list[tuple[MealSpec, Meal]]],
+    today: date,
+) -> None:
+    """The demo parent's paid order (a receipt to open): one small meal per demo
+    child on the first open school day of last week (its menu day added when the window never
+    held it), so it sits in the history's past tab and blocks no bookable day. Priced and
+    written by the checkout's own code (``price_line``, ``compute_charges``,
+    ``place.write_order``); paid by an APPROVED payment whose answer is taken
+    (``closed_at``), so the reconciliation never asks Converge about it, and the order PLACED,
+    so no orphan void touches it. Added once: its mark is the order's fingerprint."""
+    found = session.exec(
+        select(Order.id).where(
+            Order.parent_id == parent.id, Order.cart_fingerprint == DEMO_ORDER_MARK
+        )
+    ).first()
+    if found is not None or not children:
+        return
+    monday = today - timedelta(days=today.weekday() + 7)
+    picked: tuple[MenuDay, list[Meal]] | None = None
+    for day in (monday + timedelta(days=n) for n in range(5)):
+        menu_day = session.exec(
+            select(MenuDay).where(MenuDay.school_id == school.id, MenuDay.meal_date == day)
+        ).first()
+        if menu_day is None:
+            plan = plan_day(
+                day,
+                school_index=0,
+                city_index=0,
+                vendor_count=len(vendor_meals),
+                meal_count=min(len(pairs) for pairs in vendor_meals),
+            )
+            if plan.is_closed:
+                continue
+            vendor = vendors[seed_vendors.VENDORS[plan.vendor_index].name]
+            menu_day = MenuDay(school_id=school.id or 0, vendor_id=vendor.id or 0, meal_date=day)
+            session.add(menu_day)
+            session.flush()
+            report.created["menu_day"] += 1
+            pool = vendor_meals[plan.vendor_index]
+            day_meals = [pool[i][1] for i in plan.meal_indexes]
+            session.add_all(
+                MenuDayMeal(menu_day_id=menu_day.id or 0, meal_id=m.id or 0) for m in day_meals
+            )
+            report.created["menu_day_meal"] += len(day_meals)
+            session.flush()
+        elif menu_day.is_closed:
+            continue
+        meals = session.exec(
+            select(Meal)
+            .join(MenuDayMeal, col(MenuDayMeal.meal_id) == Meal.id)
+            .where(MenuDayMeal.menu_day_id == menu_day.id)
+            .order_by(col(Meal.id))
+        ).all()
+        if meals:
+            picked = (menu_day, list(meals))
+            break
+    if picked is None:
+        return
+    menu_day, meals = picked
+    items: list[dict[str, Any]] = []
+    for child in children:
+        for meal in meals:
+            try:
+                standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
+            except DomainError:
+                continue
+            portion = session.exec(
+                select(Portion).where(Portion.meal_id == meal.id, Portion.size == "small")
+            ).one()
+            tiers = tuple(
+                TierRule(t.min_quantity, t.unit_price_cents)
+                for t in session.exec(
+                    select(PriceTier)
+                    .where(PriceTier.portion_id == portion.id)
+                    .order_by(col(PriceTier.min_quantity))
+                ).all()
+            )
+            # Never added to the session: what ``write_order`` copies, as a cart line holds it.
+            line = CartLine(
+                parent_id=parent.id or 0,
+                child_id=child.id or 0,
+                menu_day_id=menu_day.id or 0,
+                meal_id=meal.id or 0,
+                portion_id=portion.id or 0,
+            )
+            price = price_line(LineInput(portion_tiers=tiers, quantity=1))
+            items.append(
+                {
+                    "line": line,
+                    "menu_day": menu_day,
+                    "meal": meal,
+                    "portion": portion,
+                    "menu_option": None,
+                    "meal_option": None,
+                    "addons": [],
+                    "tiers": tiers,
+                    "price": price,
+                }
+            )
+            break
+    if not items:
+        return
+    charges = compute_charges([i["price"] for i in items], get_settings().charge_rates)
+    summary = {"charges": {name: getattr(charges, name) for name in CHARGE_FIELDS}}
+    # Placed at noon (Toronto) three days before the meal, well before its cut-off.
+    when = datetime.combine(menu_day.meal_date - timedelta(days=3), time(17, 0), tzinfo=UTC)
+    order = place.write_order(
+        session,
+        parent_id=parent.id or 0,
+        summary=summary,
+        promo_row=None,
+        items=items,
+        fingerprint=DEMO_ORDER_MARK,
+        now=when,
+    )
+    order.status = OrderStatus.PLACED
+    order.placed_at = when
+    session.add(order)
+    session.add(
+        Payment(
+            parent_id=parent.id or 0,
+            order_id=order.id,
+            purpose=Purpose.ORDER,
+            invoice_number=new_invoice_number(Purpose.ORDER, when, order_number=order.number),
+            amount_cents=order.total_pay_cents,
+            state=PaymentState.APPROVED,
+            approval_code="DEMO01",
+            card_brand="VISA",
+            card_masked="41**********1111",
+            result_message="APPROVAL",
+            verified_at=when,
+            closed_at=when,
+            created_at=when,
+            updated_at=when,
+        )
+    )
+    report.created["order"] += 1
