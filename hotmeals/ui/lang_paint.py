@@ -37,6 +37,8 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.i18n import EN, FR
+
 COOKIE = "hm_lang"
 MARKER = 'data-hm-paint="fr"'
 FRENCH_SUFFIX = ".fr.html"
@@ -181,8 +183,6 @@ def write_french_pages(
 ) -> Report:
     """A French copy beside every prerendered page under ``static_dir``."""
     if words is None:
-        from hotmeals.i18n import EN, FR
-
         compiled = compiled_pairs(_compiled_sources(web_dir)) if web_dir else ()
         words = Translation.from_catalogs(EN, FR, compiled)
     report = Report()
