@@ -10,8 +10,11 @@ values of the domain's ``StrEnum`` types) so that no database enum type needs mi
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, Literal
 
 from sqlmodel import Field
+
+OnDelete = Literal["CASCADE", "SET NULL", "RESTRICT"]
 
 
 def utcnow() -> datetime:
@@ -23,7 +26,14 @@ def created_at_field() -> datetime:
     return Field(default_factory=utcnow, nullable=False)
 
 
-def fk(target: str, *, index: bool = True, nullable: bool = False, ondelete: str | None = None):
+def fk(
+    target: str, *, index: bool = True, nullable: bool = False, ondelete: OnDelete | None = None
+) -> Any:
+    """A foreign key column (indexed unless said otherwise); ``ondelete`` only when given."""
+    if ondelete is None:
+        return Field(
+            default=None if nullable else ..., foreign_key=target, index=index, nullable=nullable
+        )
     return Field(
         default=None if nullable else ...,
         foreign_key=target,
