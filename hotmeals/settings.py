@@ -12,7 +12,7 @@ from hotmeals.domain.school_year import parse_start
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_API_KEY = "hotmeals-dev-key"  # published in the README: demo mode only
-# Receipts and the calendar feed (issue 26): demo values, published here, so demo mode only.
+# Receipts and the calendar feed: demo values, published here, so demo mode only.
 DEMO_HST_NUMBER = "123456789 RT0001"
 DEMO_FEED_SECRET = "hotmeals-demo-calendar-feed-secret"
 

@@ -31,7 +31,7 @@ class AlertLevel(StrEnum):
         return t(self.label_key, lang)
 
 
-# Most severe first: how the levels are offered and a child's allergies are listed (issue 12).
+# Most severe first: how the levels are offered and a child's allergies are listed.
 BY_SEVERITY: tuple[AlertLevel, ...] = (
     AlertLevel.MAJOR,
     AlertLevel.HIGH,
@@ -83,7 +83,7 @@ class PriorityAllergen(StrEnum):
 PRIORITY_ALLERGENS: tuple[PriorityAllergen, ...] = tuple(PriorityAllergen)
 
 
-# --- a meal for a child (issue 9) ------------------------------------------------------------
+# --- a meal for a child ------------------------------------------------------------
 
 
 class MealVerdict(StrEnum):
@@ -141,7 +141,7 @@ def ensure_can_add(matches, *, acknowledged: bool) -> MealVerdict:
     return verdict
 
 
-# --- the meal as composed (issue 20) ---------------------------------------------------------
+# --- the meal as composed ---------------------------------------------------------
 #
 # The rule above applies to everything on the tray: the meal and each chosen menu option, meal
 # option and add-on, each with its own allergens. The most severe level of any part decides;

@@ -1,4 +1,4 @@
-"""The school year (issue 26): it starts on a date setting (``HOTMEALS_SCHOOL_YEAR_START``,
+"""The school year: it starts on a date setting (``HOTMEALS_SCHOOL_YEAR_START``,
 default 1 August) in America/Toronto, and is named by the calendar year it starts in (2026 is
 "2026-2027"). Pure rules: no database, no clock of its own."""
 

@@ -1,4 +1,4 @@
-"""A smaller render-blocking stylesheet (issue 11): Radix Themes' ``components.css`` styles
+"""A smaller render-blocking stylesheet: Radix Themes' ``components.css`` styles
 every Radix component, and the app shows about half of them. After the production build this
 plugin drops, from the built stylesheet, the rules whose every selector names a Radix component
 class (``.rt-SelectTrigger``, ``.rt-DataListRoot``: ``rt-`` then a capital) that no built

@@ -1,4 +1,4 @@
-"""First paint before the JavaScript (issue 11): the pages are prerendered HTML, so a phone can
+"""First paint before the JavaScript: the pages are prerendered HTML, so a phone can
 paint them as soon as the HTML and the stylesheet are in; the scripts only make them live.
 
 React Router writes a ``<link rel="modulepreload">`` for every script of the route and an inline

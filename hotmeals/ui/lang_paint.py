@@ -1,4 +1,4 @@
-"""First paint in the stored language (issue 12): a French parent sees French from the first
+"""First paint in the stored language: a French parent sees French from the first
 frame, not English until the websocket has brought the state (100-460 ms, more on a phone).
 
 The pages are prerendered in English. Three pieces make the first paint French:

@@ -32,7 +32,7 @@ from hotmeals.ui.state.toasts import leave_screen
 def toaster() -> rx.Component:
     """docs/product.md §9: toasts top-right, closing after 5000 ms. Their close button and
     region are named in the page's language, and on a phone they start below the header
-    (``--hm-toast-top``, kept by assets/forms.js) instead of covering it (issue 12)."""
+    (``--hm-toast-top``, kept by assets/forms.js) instead of covering it."""
     options = rx.Var.create({"duration": 5000, "closeButtonAriaLabel": t("ui.toast.close")}).to(
         ToastProps
     )
@@ -43,7 +43,7 @@ def toaster() -> rx.Component:
         custom_attrs={
             "containerAriaLabel": t("ui.toast.region"),
             "mobileOffset": {"top": "var(--hm-toast-top, 16px)"},
-            # Desktops too: below the header, never over it (issue 20).
+            # Desktops too: below the header, never over it.
             "offset": {"top": "var(--hm-toast-top, 80px)", "right": "24px"},
         },
     )
@@ -52,7 +52,7 @@ def toaster() -> rx.Component:
 def register_pages(app: rx.App) -> None:
     def add(component, route: str, title_key: str, on_load=None) -> None:
         # The tab's title follows the page's language; the screen left takes its refusal
-        # with it (issue 12).
+        # with it.
         loads = on_load if isinstance(on_load, list) else [on_load] if on_load else []
         app.add_page(component, route=route, title=t(title_key), on_load=[leave_screen(), *loads])
         mark_ready(route)
@@ -80,7 +80,7 @@ def register_pages(app: rx.App) -> None:
         "title.allergy",
         [AuthState.require_session, AllergyState.start],
     )
-    # About, terms, privacy and FAQ at addresses of their own (issue 12), for everyone.
+    # About, terms, privacy and FAQ at addresses of their own, for everyone.
     for path, (_slug, title_key) in PUBLIC_PAGES.items():
         add(public_content, path, title_key, [AuthState.load_session, ContentState.show_page])
     # Logged-in set.

@@ -36,7 +36,7 @@ class LeanRadixThemesPlugin(rx.plugins.RadixThemesPlugin):
         """Runs after the pages compile, before the app root: take Radix Themes off the
         libraries the root imports whole for ``window.__reflex`` (dynamic components, which
         this app never renders). Each page then loads only the Radix components it shows
-        (issue 11: the first screens loaded all of them)."""
+        (before, the first screens loaded all of them)."""
         super().pre_compile(**context)
         from reflex_base.registry import RegistrationContext
 

@@ -1,4 +1,4 @@
-"""Messages of accounts, children, content, notifications and their e-mails (issue 4).
+"""Messages of accounts, children, content, notifications and their e-mails.
 
 'You have been logout successfully' and 'Password Changed' are docs/product.md §8's texts.
 Mail templates are ``mail.<template>.subject`` / ``mail.<template>.body``.

@@ -1,4 +1,4 @@
-"""Messages and labels of 'Many days at once' and 'Repeat last week' (issue 9, screen 2)."""
+"""Messages and labels of 'Many days at once' and 'Repeat last week'."""
 
 EN: dict[str, str] = {
     # services/ordering/booking.py

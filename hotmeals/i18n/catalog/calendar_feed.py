@@ -1,4 +1,4 @@
-"""The private calendar feed (issue 26, item 5): ``services/calendar_feed.py``, the account
+"""The private calendar feed: ``services/calendar_feed.py``, the account
 page's "Calendar" card and the API."""
 
 EN = {

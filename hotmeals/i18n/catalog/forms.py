@@ -1,4 +1,4 @@
-"""Messages of issue 12's form fixes: repeated submissions, phone numbers one account owns,
+"""Messages of the form fixes: repeated submissions, phone numbers one account owns,
 and the labels that name what a control does."""
 
 EN: dict[str, str] = {

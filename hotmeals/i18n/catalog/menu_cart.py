@@ -1,4 +1,4 @@
-"""Messages and labels of the menu and the cart (issue 9)."""
+"""Messages and labels of the menu and the cart."""
 
 EN: dict[str, str] = {
     # menu
@@ -32,7 +32,7 @@ EN: dict[str, str] = {
     ),
     "allergy_ack_text": "I understand this meal contains {allergens}",
     "allergy_notice": "Contains {allergens} (low alert level)",
-    # the meal as composed (issue 20): an option's or add-on's own allergens
+    # the meal as composed: an option's or add-on's own allergens
     "allergy_item_contains": "{item} contains {allergens}",
     "allergy_in_item": "{allergens} ({item})",
     "allergy_refused_extra": (

@@ -1,4 +1,4 @@
-"""Issue 20, one Pay: the order summary pays itself (the card choice beside the total)."""
+"""One Pay: the order summary pays itself (the card choice beside the total)."""
 
 EN = {
     "checkout.other_card": "Another card (secure payment window)",

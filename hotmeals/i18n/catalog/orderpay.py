@@ -1,4 +1,4 @@
-"""The checkout's server side (issue 9, services/ordering/checkout.py and the /api/v1 order calls):
+"""The checkout's server side (services/ordering/checkout.py and the /api/v1 order calls):
 refusals, outcomes, order statuses and the order confirmation e-mail."""
 
 EN: dict[str, str] = {
@@ -119,7 +119,7 @@ FR: dict[str, str] = {
     ),
     "orderpay.session_ready": "Entrez votre carte pour payer {amount} pour la commande {number}",
     "orderpay.status_pending_payment": "En attente de paiement",
-    # Not "Passée": under the "À venir" tab it read as "past" (issue 20).
+    # Not "Passée": under the "À venir" tab it read as "past".
     "orderpay.status_placed": "Confirmée",
     "orderpay.status_partially_cancelled": "Partiellement annulée",
     "orderpay.status_cancelled": "Annulée",

@@ -1,4 +1,4 @@
-"""Issue 20, part 2 (what a parent trips over): the confirmation's own address, the meals to
+"""What a parent trips over: the confirmation's own address, the meals to
 cancel, the order summary's lines and the other screens' new words."""
 
 EN = {

@@ -1,4 +1,4 @@
-"""Receipts of orders, changes and donations (issue 26, item 6): ``services/receipts.py``, the
+"""Receipts of orders, changes and donations: ``services/receipts.py``, the
 receipt page, its PDF and the API."""
 
 EN = {

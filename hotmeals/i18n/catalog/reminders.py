@@ -1,4 +1,4 @@
-"""The reminders parents switch on in Settings (issue 26): cut-off reminder, order reminder,
+"""The reminders parents switch on in Settings: cut-off reminder, order reminder,
 menu updates (``services/reminders.py``), and the unsubscribe page."""
 
 EN = {

@@ -1,4 +1,4 @@
-"""The start of the school year and the give-back dashboard (issue 26, items 7 and 8)."""
+"""The start of the school year and the give-back dashboard."""
 
 EN = {
     # Service refusals.

@@ -1,4 +1,4 @@
-"""Standing orders (issue 26, item 4): the service's messages and e-mails
+"""Standing orders: the service's messages and e-mails
 (``services/standing.py``) and the standing orders screen and its choices in Book meal."""
 
 EN = {

@@ -1,4 +1,4 @@
-"""Screen texts of accounts and children (issue 4 UI): sign-up, sign-in, codes, passwords,
+"""Screen texts of accounts and children: sign-up, sign-in, codes, passwords,
 profile, children, allergies, settings, contact. Messages of rules and services are in
 ``validation.py`` and ``accounts.py``; 'Logout?' and its dialog text are docs/product.md §2's."""
 

@@ -1,4 +1,4 @@
-"""Allergy safety on the screens (issue 20): who a meal is for, the child's marks, the menu's
+"""Allergy safety on the screens: who a meal is for, the child's marks, the menu's
 'safe for' filter, the card's price 'from', 'In cart' and the cut-off, each option's and
 add-on's mark in the meal dialog, and the sign-up allergy step that never drops picked
 allergies. Kept apart from ``ui_booking.py`` so parallel work on that file merges cleanly."""

@@ -1,4 +1,4 @@
-"""The Book meal screen (/edit-profile/meal-detailed, issue 9): child, calendar, menu, meal
+"""The Book meal screen (/edit-profile/meal-detailed): child, calendar, menu, meal
 detail and allergy safety. Service messages (allergy verdicts, 'Added to cart Successfully')
 are in ``menu_cart.py``."""
 

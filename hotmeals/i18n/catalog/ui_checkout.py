@@ -1,4 +1,4 @@
-"""Labels of the cart, order summary and payment screens (issue 9, screens 4-7)."""
+"""Labels of the cart, order summary and payment screens."""
 
 EN: dict[str, str] = {
     "title.cart": "Cart",
@@ -41,7 +41,7 @@ EN: dict[str, str] = {
     "checkout.charge_processing": "Processing fee",
     "checkout.charge_tax": "Tax",
     "checkout.charge_discount": "Discount",
-    # A gift the parent chose, not a fee (issue 20).
+    # A gift the parent chose, not a fee.
     "checkout.charge_donation": "Donation to the school (optional)",
     "checkout.charge_additional": "Additional charge",
     "checkout.charge_total": "Total pay",

@@ -1,4 +1,4 @@
-"""Labels of the modify-order and manage-one-meal screens (issue 10, screens 2 and 5). The
+"""Labels of the modify-order and manage-one-meal screens. The
 services' own messages (the difference, the outcome, refusals) are in ``order_changes.py``."""
 
 EN: dict[str, str] = {

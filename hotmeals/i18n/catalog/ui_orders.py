@@ -1,5 +1,4 @@
-"""Labels of the order history, order details and cancel cart screens (issue 10, screens 1, 3
-and 4). The services' own messages ('No data found', 'Order Cancelled' and its refund notice,
+"""Labels of the order history, order details and cancel cart screens. The services' own messages ('No data found', 'Order Cancelled' and its refund notice,
 the refusals) live in orders_after.py and accounts.py."""
 
 EN: dict[str, str] = {
