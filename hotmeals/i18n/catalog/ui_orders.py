@@ -1,4 +1,5 @@
-"""Labels of the order history, order details and cancel cart screens. The services' own messages ('No data found', 'Order Cancelled' and its refund notice,
+"""Labels of the order history, order details and cancel cart screens. The services' own
+messages ('No data found', 'Order Cancelled' and its refund notice,
 the refusals) live in orders_after.py and accounts.py."""
 
 EN: dict[str, str] = {
