@@ -17,8 +17,8 @@ import logging
 import os
 from collections.abc import Mapping
 
-from hotmeals.payments.configured import settings_from_env
-from hotmeals.payments.settings import CREDENTIAL_VARS
+from hotmeals.converge.configured import settings_from_env
+from hotmeals.converge.settings import CREDENTIAL_VARS
 from hotmeals.settings import DEFAULT_API_KEY, DEMO_FEED_SECRET, Settings, get_settings
 
 log = logging.getLogger("hotmeals.mode")

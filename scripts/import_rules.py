@@ -8,7 +8,7 @@ Three rules; exit status 1 when any is broken:
 1. **Layers.** Each module belongs to one layer (``LAYERS``) and imports only the layers
    ``ALLOWED`` lists for it: ui, api and web reach the data through services (never
    ``hotmeals.db`` but for the table classes of ``hotmeals.db.models``, as types); services
-   import domain, db, the gateway (``hotmeals.payments``), i18n and the configuration, never ui,
+   import domain, db, the gateway (``hotmeals.converge``), i18n and the configuration, never ui,
    api, web or an entrypoint; domain imports nothing of the app but i18n; db and the gateway
    import no services. Imports under ``if TYPE_CHECKING:`` count too: a type is a dependency.
 2. **Circles.** No strongly connected component in the graph of the imports that run: module
@@ -42,7 +42,7 @@ LAYERS: dict[str, str] = {
     "hotmeals.security": "config",
     "hotmeals.i18n": "i18n",
     "hotmeals.domain": "domain",
-    "hotmeals.payments": "gateway",
+    "hotmeals.converge": "gateway",
     "hotmeals.db": "db",
     "hotmeals.services": "services",
     "hotmeals.api": "api",

@@ -47,7 +47,7 @@ from hotmeals.api.payments_schemas import (
 )
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, to_decimal_string
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.ordering import checkout, settle

@@ -22,8 +22,8 @@ from hotmeals.api import (
     standing,
     unsubscribe,
 )
-from hotmeals.payments.configured import settings_from_env
-from hotmeals.payments.simulator import create_simulator_app
+from hotmeals.converge.configured import settings_from_env
+from hotmeals.converge.simulator import create_simulator_app
 from hotmeals.settings import get_settings
 
 # In the order they are registered (the OpenAPI document lists them so).

@@ -35,7 +35,7 @@ from hotmeals.db.seed_types import MealSpec
 from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.domain.pricing import LineInput, price_line
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services import school_year, standing

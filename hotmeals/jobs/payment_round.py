@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Engine
 
-from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.services import payments
 from hotmeals.services.ordering.payment_purposes import void_stray_order_payments
 

@@ -22,9 +22,9 @@ from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway, SessionTokenError, TokenResult
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.gateway import PaymentGateway, SessionTokenError, TokenResult
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.records import audit, lock_row, rowcount, saved_id
 from hotmeals.services.payments.runtime import (

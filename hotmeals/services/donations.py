@@ -16,10 +16,11 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
-from hotmeals.domain.payments import (
+from hotmeals.domain.payment_states import (
     DONATION_HISTORY,
     DonationStatus,
     PaymentState,
@@ -27,7 +28,6 @@ from hotmeals.domain.payments import (
     RefundState,
     can_transition,
 )
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (

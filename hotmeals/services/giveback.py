@@ -24,7 +24,7 @@ from sqlmodel import Session, col, select
 from hotmeals.db.models import Child, Donation, MenuDay, Order, OrderLine, School
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus
-from hotmeals.domain.payments import DonationStatus
+from hotmeals.domain.payment_states import DonationStatus
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.school_year import SchoolYear
 from hotmeals.services import school_year

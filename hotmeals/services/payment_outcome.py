@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.domain.payments import PaymentState
+from hotmeals.domain.payment_states import PaymentState
 from hotmeals.i18n import t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import cards
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.charging import confirm_payment

@@ -56,7 +56,7 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payments import DonationStatus, PaymentState, RefundState
+from hotmeals.domain.payment_states import DonationStatus, PaymentState, RefundState
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t

@@ -15,6 +15,7 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CartLine,
     Child,
@@ -34,9 +35,8 @@ from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock, mail, payments, school_year
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
 from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch

@@ -27,8 +27,8 @@ from http.cookies import CookieError, SimpleCookie
 from urllib.parse import urlsplit
 
 from hotmeals.api.deps import MAX_BODY_BYTES  # an API body: a picture in base64, and room
+from hotmeals.converge.configured import settings_from_env
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.payments.configured import settings_from_env
 from hotmeals.services import accounts
 from hotmeals.services.profile import IMAGE_MAX_BYTES
 from hotmeals.services.transaction import run_in_transaction

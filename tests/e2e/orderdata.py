@@ -13,9 +13,9 @@ from contextlib import closing
 import httpx
 from sqlmodel import select
 
+from hotmeals.converge.simulator_store import SimulatorStore, store_url_for
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import CartLine, Parent
-from hotmeals.payments.simulator_store import SimulatorStore, store_url_for
 from hotmeals.services.ordering.cart import update_quantity
 from tests.e2e.cartdata import DEMO, fill_cart
 from tests.e2e.server import AppServer

@@ -8,8 +8,8 @@ from typing import Any
 
 import httpx
 
-from hotmeals.payments.simulator import parse_xmldata, render_txn
-from hotmeals.payments.simulator_store import SimulatorStore, store_url_for
+from hotmeals.converge.simulator import parse_xmldata, render_txn
+from hotmeals.converge.simulator_store import SimulatorStore, store_url_for
 from tests.e2e.server import AppServer
 
 

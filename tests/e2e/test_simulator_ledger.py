@@ -25,9 +25,9 @@ import httpx
 import psycopg
 import pytest
 
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.settings import ConvergeSettings
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.settings import ConvergeSettings
 from hotmeals.services.payments import refunds
 from tests.databases import PG_ADMIN_DSN
 from tests.e2e.server import AppServer, start_app

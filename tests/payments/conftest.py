@@ -13,9 +13,9 @@ import pytest
 import pytest_asyncio
 import uvicorn
 
-from hotmeals.payments.configured import simulator_credentials
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.simulator import create_simulator_app
+from hotmeals.converge.configured import simulator_credentials
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.simulator import create_simulator_app
 from tests.payments.support import PATIENT, START, FakeClock, SimServer
 
 

@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services.ordering import cart, checkout, settle
 from tests import factories as f
 from tests.payments.service_support import lightbox_submit

@@ -20,9 +20,9 @@ import pytest_asyncio
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import get_engine, make_engine, session_scope
 from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.settings import get_settings
 from tests.databases import BACKENDS, fresh_database
 from tests.factories import make_child, make_parent

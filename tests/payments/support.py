@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from starlette.applications import Starlette
 
-from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.converge.settings import ConvergeSettings
 
 START = datetime(2025, 9, 2, 12, 0, tzinfo=UTC)
 # Tests that assert a rule (sums of refunds, one charge per payment) must not depend on how

@@ -15,10 +15,10 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import OrderCancellation, Payment, Refund
-from hotmeals.domain.payments import RefundState
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import RefundState
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     WEEKS,

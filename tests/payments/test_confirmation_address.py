@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.engine import Engine
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, Meal, Payment
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services.ordering import confirmation, queries
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures

@@ -7,16 +7,16 @@ from urllib.parse import parse_qs
 import httpx
 import pytest
 
-from hotmeals.payments.configured import simulator_settings
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.converge_wire import (
+from hotmeals.converge.configured import simulator_settings
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.converge_wire import (
     build_txn_xml,
     parse_xml_body,
     read_sale,
     read_txnlist,
     scrub_fields,
 )
-from hotmeals.payments.gateway import (
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,

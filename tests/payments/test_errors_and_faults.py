@@ -9,9 +9,9 @@ from dataclasses import replace
 import httpx
 import pytest
 
-from hotmeals.payments.configured import simulator_pin, simulator_settings
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.gateway import (
+from hotmeals.converge.configured import simulator_pin, simulator_settings
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.gateway import (
     Approved,
     GatewayError,
     SessionTokenError,

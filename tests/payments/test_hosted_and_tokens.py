@@ -7,9 +7,9 @@ from typing import Any
 import httpx
 import pytest
 
-from hotmeals.payments.configured import simulator_pin
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.gateway import (
+from hotmeals.converge.configured import simulator_pin
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from playwright import sync_api  # a requirement: missing is an error, never a skip
 
-from hotmeals.payments.configured import simulator_pin
+from hotmeals.converge.configured import simulator_pin
 from tests.payments.support import DECLINED_CARD, NOT_LUHN, VISA, SimServer
 
 pytestmark = pytest.mark.e2e

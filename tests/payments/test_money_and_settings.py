@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hotmeals.payments.configured import settings_from_env, simulator_pin, simulator_settings
-from hotmeals.payments.gateway import (
+from hotmeals.converge.configured import settings_from_env, simulator_pin, simulator_settings
+from hotmeals.converge.gateway import (
     MAX_CENTS,
     TxnQueryResult,
     amount_to_cents,

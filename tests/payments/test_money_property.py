@@ -29,11 +29,11 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderChange, OrderLine, Payment, PriceTier, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import PaymentState, RefundState
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services import cards, payments
 from hotmeals.services.ordering import cancel_order, change_payment, checkout, modify, move, settle
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments

@@ -17,12 +17,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent, Order, OrderLine, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import PaymentState, RefundState
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services import cards, payments
 from hotmeals.services.ordering import change_payment, checkout, modify, queries, settle
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures

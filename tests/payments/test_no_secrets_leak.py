@@ -8,9 +8,9 @@ import re
 import httpx
 import pytest
 
-from hotmeals.payments.configured import simulator_pin, simulator_settings
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.gateway import SessionTokenError, TokenResult, UnknownOutcome
+from hotmeals.converge.configured import simulator_pin, simulator_settings
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.gateway import SessionTokenError, TokenResult, UnknownOutcome
 from tests.payments.support import EXP, PATIENT, SHORT, SimServer
 
 pytestmark = pytest.mark.asyncio

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderLine, Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import PaymentState, RefundState
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services.ordering import cancel_cart, cancel_order, modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import WEEKS, make_shop, monday_in, paid_order

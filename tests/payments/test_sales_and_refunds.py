@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.gateway import (
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,

@@ -14,12 +14,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import RefundState
+from hotmeals.domain.payment_states import RefundState
 from hotmeals.jobs import payment_round
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import clock
 from hotmeals.services.ordering import cancel_cart, cancel_order, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents

@@ -9,10 +9,10 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, StoredCard
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import cards, donations, payments
 from tests.factories import make_child, make_parent, make_school
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -329,7 +329,7 @@ async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_
     from datetime import UTC, datetime
 
     from hotmeals.db.models import Payment
-    from hotmeals.domain.payments import PaymentState
+    from hotmeals.domain.payment_states import PaymentState
 
     sessions = [
         await donations.start_donation(

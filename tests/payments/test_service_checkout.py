@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import func, select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     AddOn,
@@ -31,9 +32,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import PaymentState, RefundState
+from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.jobs import payment_round
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import cards, clock, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
 from hotmeals.settings import get_settings

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import cards, donations, payments
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,

@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     EmailOutbox,
@@ -26,7 +27,6 @@ from hotmeals.db.models import (
     Refund,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.converge import ConvergeClient
 from hotmeals.services import clock
 from hotmeals.services.ordering import cancel_order, change_payment, modify, move, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.engine import Engine
 
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import settle_card_lightbox, settle_lightbox
 from tests.payments.service_support import (  # noqa: F401 - fixtures

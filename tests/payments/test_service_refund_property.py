@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.simulator_cards import NO_ANSWER_CENTS
 from hotmeals.db.engine import session_scope
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.simulator_cards import NO_ANSWER_CENTS
 from hotmeals.services import cards, payments
 from tests.factories import make_parent
 from tests.payments.service_support import (  # noqa: F401 - fixtures

@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy.engine import Engine
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, Order, OrderChange
 from hotmeals.domain.charges import ChargeRates, OrderTerms
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import Purpose
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import Purpose
 from hotmeals.services import donations, payments
 from hotmeals.services.payments.records import order_refunded_cents
 from tests.payments.service_support import (  # noqa: F401 - fixtures

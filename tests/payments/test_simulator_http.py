@@ -10,8 +10,8 @@ import pytest
 from starlette.applications import Starlette
 from starlette.routing import Mount
 
-from hotmeals.payments.configured import simulator_pin
-from hotmeals.payments.simulator import create_simulator_app
+from hotmeals.converge.configured import simulator_pin
+from hotmeals.converge.simulator import create_simulator_app
 from tests.payments.support import CVV, EXP, VISA, SimServer
 
 CREDS = (

@@ -22,12 +22,12 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from hotmeals.payments.configured import settings_from_env, simulator_credentials
-from hotmeals.payments.simulator import parse_xmldata, render_txn
-from hotmeals.payments.simulator_cards import SimError
-from hotmeals.payments.simulator_controls import SimulatorControls
-from hotmeals.payments.simulator_engine import SimulatorEngine
-from hotmeals.payments.simulator_store import SimulatorStore, store_url_for
+from hotmeals.converge.configured import settings_from_env, simulator_credentials
+from hotmeals.converge.simulator import parse_xmldata, render_txn
+from hotmeals.converge.simulator_cards import SimError
+from hotmeals.converge.simulator_controls import SimulatorControls
+from hotmeals.converge.simulator_engine import SimulatorEngine
+from hotmeals.converge.simulator_store import SimulatorStore, store_url_for
 from hotmeals.settings import get_settings
 from tests.databases import BACKENDS, fresh_database
 from tests.payments.support import CVV, EXP, VISA

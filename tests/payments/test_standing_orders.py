@@ -15,6 +15,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     CartLine,
@@ -31,8 +32,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import PaymentState
-from hotmeals.payments.converge import ConvergeClient
+from hotmeals.domain.payment_states import PaymentState
 from hotmeals.services import cards, clock, standing, standing_job
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures

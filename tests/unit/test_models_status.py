@@ -12,7 +12,13 @@ import hotmeals.db.models  # noqa: F401  (every table)
 from hotmeals.db.models import Donation, Order, OrderLine, Payment, Refund
 from hotmeals.domain.charges import ChargeRates, OrderTerms
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel, can_transition
-from hotmeals.domain.payments import DonationStatus, PaymentState, Purpose, RefundKind, RefundState
+from hotmeals.domain.payment_states import (
+    DonationStatus,
+    PaymentState,
+    Purpose,
+    RefundKind,
+    RefundState,
+)
 
 
 @pytest.fixture

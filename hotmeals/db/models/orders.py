@@ -10,7 +10,7 @@ An order keeps what it was sold at: each line its tiers, option, add-on and note
 (``Order.tax_bps`` ... ``Order.promo_*``), so a refund never reads today's catalogue.
 
 Status columns hold the values of the domain's ``StrEnum`` types (``domain/orders.py``,
-``domain/payments.py``).
+``domain/payment_states.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from sqlmodel import Field, SQLModel
 
 from hotmeals.db.models._base import created_at_field, fk
 from hotmeals.domain.orders import LineStatus, OrderStatus
-from hotmeals.domain.payments import DonationStatus, PaymentState, Purpose, RefundState
+from hotmeals.domain.payment_states import DonationStatus, PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import MAX_QUANTITY, MIN_QUANTITY
 
 _QUANTITY_RANGE = f"quantity >= {MIN_QUANTITY} AND quantity <= {MAX_QUANTITY}"
@@ -217,7 +217,7 @@ class OrderCancellationLine(SQLModel, table=True):
 
 class Payment(SQLModel, table=True):
     """One charge attempt through Converge; ``state`` and ``purpose`` are
-    ``domain.payments.PaymentState`` and ``Purpose`` values."""
+    ``domain.payment_states.PaymentState`` and ``Purpose`` values."""
 
     __table_args__ = (
         # The reconciliation scan: open payments by age.
@@ -251,7 +251,7 @@ class Payment(SQLModel, table=True):
 
 class Refund(SQLModel, table=True):
     """One refund attempt against a payment: ``kind`` and ``state`` are
-    ``domain.payments.RefundKind`` and ``RefundState`` values. ``cancellation_id``: the
+    ``domain.payment_states.RefundKind`` and ``RefundState`` values. ``cancellation_id``: the
     cancellation that caused it, if any.
 
     A refund Converge refused is sent again: ``attempt`` counts the tries of one

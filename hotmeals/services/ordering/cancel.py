@@ -18,6 +18,7 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CancelReason,
     Order,
@@ -36,9 +37,8 @@ from hotmeals.domain.orders import (
     transition,
     transition_line,
 )
-from hotmeals.domain.payments import RefundState
+from hotmeals.domain.payment_states import RefundState
 from hotmeals.domain.refunds import cancel_refund_reason
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail

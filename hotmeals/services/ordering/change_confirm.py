@@ -11,14 +11,14 @@ from dataclasses import replace
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
-from hotmeals.domain.payments import PaymentState, Purpose, RefundState
+from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import send_planned_refunds
 from hotmeals.services.ordering.change_apply import apply_change, tax_within

@@ -11,12 +11,12 @@ from dataclasses import replace
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering.change_plan import (
     APPLIED,

@@ -57,7 +57,7 @@ from hotmeals.domain.dates import long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
-from hotmeals.domain.payments import PaymentState
+from hotmeals.domain.payment_states import PaymentState
 from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Order,
     Parent,
@@ -43,9 +44,8 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import cards, clock, school_year
 from hotmeals.services.ordering.place import (
     cart_fingerprint,

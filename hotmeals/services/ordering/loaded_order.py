@@ -33,7 +33,7 @@ from hotmeals.domain.charges import OrderTerms
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payments import PaymentState, Purpose, RefundState
+from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import LineInput
 from hotmeals.domain.refunds import sold_line
 from hotmeals.services.ordering.days import cutoff_rule

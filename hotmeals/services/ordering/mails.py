@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Meal, Order, OrderChange, Parent, Refund
 from hotmeals.domain.money import format_money
-from hotmeals.domain.payments import RefundState
+from hotmeals.domain.payment_states import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, notifications
 from hotmeals.services.ordering.change_plan import MOVE, ChangePlan

@@ -11,13 +11,13 @@ from datetime import datetime
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import OrderChange, OrderChangeLine
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock, school_year
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.change_confirm import confirm

@@ -10,6 +10,7 @@ from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -28,7 +29,6 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering.change_confirm import confirm, repeat
 from hotmeals.services.ordering.change_plan import (

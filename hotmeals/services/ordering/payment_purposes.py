@@ -18,13 +18,13 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.orders import can_transition as order_can_move
 from hotmeals.domain.orders import transition as order_transition
-from hotmeals.domain.payments import Purpose
-from hotmeals.payments.gateway import PaymentGateway
+from hotmeals.domain.payment_states import Purpose
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering import change_apply, change_payment, mails, refund_plan, settle
 from hotmeals.services.payments.purposes import PurposeHandler, register

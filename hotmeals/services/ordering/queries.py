@@ -25,7 +25,7 @@ from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
-from hotmeals.domain.payments import RefundState
+from hotmeals.domain.payment_states import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
 from hotmeals.services.ordering.days import toronto_today

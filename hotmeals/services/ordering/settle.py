@@ -21,6 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CartLine,
     CartLineAddOn,
@@ -36,10 +37,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.orders import transition as order_transition
-from hotmeals.domain.payments import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services import clock
 from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule

@@ -6,7 +6,7 @@ No Reflex, no FastAPI here. A Reflex background handler and an ``/api/v1`` route
 Design
 ------
 Rows, not flags. Every charge attempt is a ``Payment`` row and every refund attempt a
-``Refund`` row, each with its own state (``domain/payments.py`` lists them and their moves).
+``Refund`` row, each with its own state (``domain/payment_states.py`` lists them and their moves).
 What a payment pays for reacts to its outcomes through one handler per purpose, registered
 by the module that owns it (``purposes.py``), the same for the Lightbox and the saved-card
 paths. What was paid is the sum of APPROVED payments; what can still be refunded is that

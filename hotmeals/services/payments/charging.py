@@ -10,9 +10,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from hotmeals.db.models import Donation, Order, Payment
-from hotmeals.domain.errors import DomainError
-from hotmeals.payments.gateway import (
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,
@@ -21,6 +19,8 @@ from hotmeals.payments.gateway import (
     SessionTokenError,
     UnknownOutcome,
 )
+from hotmeals.db.models import Donation, Order, Payment
+from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.duplicates import void_duplicate_sale, void_duplicate_txn

@@ -9,14 +9,14 @@ import logging
 
 from sqlalchemy.engine import Engine
 
+from hotmeals.converge.gateway import PaymentGateway, TxnQueryResult
 from hotmeals.domain.refunds import RefundReason
-from hotmeals.payments.gateway import PaymentGateway, TxnQueryResult
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.records import get_payment
 from hotmeals.services.payments.reversal import reverse_in_full
 from hotmeals.services.payments.runtime import db
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 
 async def void_duplicate_sale(

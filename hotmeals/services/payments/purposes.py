@@ -1,6 +1,6 @@
 """What a payment pays for: one handler per purpose, registered by the module that owns it.
 
-A payment row says what it is for (``Payment.purpose``, a ``domain.payments.Purpose``). When
+A payment row says what it is for (``Payment.purpose``, a ``domain.payment_states.Purpose``). When
 the payment service records an outcome it calls that purpose's handler, in the same
 transaction and under the payment's row lock:
 
@@ -34,7 +34,7 @@ from sqlmodel import Session
 
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import Purpose
+from hotmeals.domain.payment_states import Purpose
 
 
 class PurposeHandler(ABC):

@@ -13,10 +13,10 @@ from typing import cast
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.converge import SharedSearches
+from hotmeals.converge.gateway import GatewayError, PaymentGateway, UnknownOutcome
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.converge import SharedSearches
-from hotmeals.payments.gateway import GatewayError, PaymentGateway, UnknownOutcome
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.charging import record_decline
@@ -33,7 +33,7 @@ from hotmeals.services.payments.records import (
 from hotmeals.services.payments.refunds import VOID, settle_refund
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 # A hosted session lives about 15 minutes; after this long with no charge at Converge, an
 # attempt can be closed as EXPIRED. Also the wait before a lost stored-card sale is given up.

@@ -2,7 +2,7 @@
 the plain views handed to callers. Everything here is synchronous and runs inside one
 transaction opened by ``hotmeals.services.payments`` (never across a network call).
 
-The states of payments and refunds, with their allowed moves, are in ``domain/payments.py``;
+The states of payments and refunds, with their allowed moves, are in ``domain/payment_states.py``;
 what an approval, a failure or a refund does to the thing paid for is the handler its owner
 registered with ``purposes.py``.
 """
@@ -23,7 +23,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from hotmeals.db.models import AuditEvent, Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import (
+from hotmeals.domain.payment_states import (
     REFUND_RESERVING,
     PaymentState,
     Purpose,
@@ -32,7 +32,7 @@ from hotmeals.domain.payments import (
 )
 from hotmeals.services.clock import now as utcnow
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 M = TypeVar("M", bound=SQLModel)
 

@@ -12,9 +12,9 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
@@ -34,7 +34,7 @@ from hotmeals.services.payments.refunds import (
 )
 from hotmeals.services.payments.runtime import db, gateway_or_default
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 
 def _due_refunds(session: Session, *, now: datetime) -> list[tuple[int, int]]:

@@ -19,10 +19,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
 
-from hotmeals.db.models import Order, Payment, Refund
-from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import RefundKind, can_transition
-from hotmeals.payments.gateway import (
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,
@@ -30,6 +27,9 @@ from hotmeals.payments.gateway import (
     SaleOutcome,
     UnknownOutcome,
 )
+from hotmeals.db.models import Order, Payment, Refund
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.payment_states import RefundKind, can_transition
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
@@ -50,7 +50,7 @@ from hotmeals.services.payments.records import (
 )
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 VOID, RETURN = RefundKind.VOID, RefundKind.RETURN
 VOID_REFUSED_SETTLED = "4018"
@@ -254,7 +254,7 @@ def settle_refund(
     from_states: tuple[str, ...] = (RefundState.PENDING,),
 ) -> RefundView:
     payment = lock_payment(session, payment_id)
-    # Only the moves domain.payments allows; a row in any other state is left alone.
+    # Only the moves domain.payment_states allows; a row in any other state is left alone.
     from_states = tuple(s for s in from_states if can_transition(s, RefundState(to)))
     values: dict = {"state": to, "updated_at": utcnow(), "result_message": clip(message)}
     if txn_id:

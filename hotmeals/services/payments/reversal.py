@@ -7,10 +7,10 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.refunds import RefundReason
-from hotmeals.payments.gateway import PaymentGateway
 from hotmeals.services.payments.records import refundable_cents
 from hotmeals.services.payments.refunds import refund
 from hotmeals.services.payments.runtime import db

@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Engine
 
-from hotmeals.payments.configured import settings_from_env
-from hotmeals.payments.converge import ConvergeClient
-from hotmeals.payments.gateway import PaymentGateway
-from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.converge.configured import settings_from_env
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.converge.gateway import PaymentGateway
+from hotmeals.converge.settings import ConvergeSettings
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 

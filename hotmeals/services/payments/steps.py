@@ -11,9 +11,9 @@ from datetime import datetime
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from hotmeals.converge.gateway import Approved, TxnQueryResult
 from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
-from hotmeals.payments.gateway import Approved, TxnQueryResult
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
@@ -31,7 +31,7 @@ from hotmeals.services.payments.records import (
     saved_id,
 )
 
-log = logging.getLogger("hotmeals.payments")
+log = logging.getLogger("hotmeals.converge")
 
 TXN_ID_MAX = 64
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payments import (
+from hotmeals.domain.payment_states import (
     ALLOWED,
     DonationStatus,
     PaymentState,

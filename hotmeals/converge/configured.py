@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from hotmeals.payments.settings import ConvergeSettings
-from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
-from hotmeals.payments.simulator_store import default_store
+from hotmeals.converge.settings import ConvergeSettings
+from hotmeals.converge.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
+from hotmeals.converge.simulator_store import default_store
 
 SIMULATOR_PREFIX = "/converge-sim"
 

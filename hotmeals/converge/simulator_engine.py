@@ -23,8 +23,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Connection
 
-from hotmeals.payments.gateway import mask_card_number
-from hotmeals.payments.simulator_cards import (
+from hotmeals.converge.gateway import mask_card_number
+from hotmeals.converge.simulator_cards import (
     NO_ANSWER_CENTS,
     InvalidInput,
     SimError,
@@ -38,7 +38,7 @@ from hotmeals.payments.simulator_cards import (
     require,
     standing_decline,
 )
-from hotmeals.payments.simulator_records import (
+from hotmeals.converge.simulator_records import (
     TIME_FORMAT,
     Session,
     StoredCard,
@@ -48,7 +48,7 @@ from hotmeals.payments.simulator_records import (
     token_answer,
     txn_answer,
 )
-from hotmeals.payments.simulator_store import SimulatorStore
+from hotmeals.converge.simulator_store import SimulatorStore
 
 Clock = Callable[[], datetime]
 Credentials = tuple[str, str, str]  # merchant id, user id, PIN

@@ -4,7 +4,7 @@
 
 The app mounts it at ``/converge-sim`` when no real credentials are configured; tests run it
 under uvicorn. Only merchant ``000000`` / user ``hotmeals`` and the PIN of
-``hotmeals.payments.configured.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
+``hotmeals.converge.configured.simulator_credentials()`` (``CONVERGE_SIM_PIN`` when set;
 unset: the PIN generated with the simulator's store and kept there) are accepted, on every
 merchant call: the token request and processxml.do (the Lightbox's browser-side endpoints
 take a session token instead, and only see that session).
@@ -64,16 +64,16 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 
-from hotmeals.payments.simulator_cards import InvalidInput, SimError
-from hotmeals.payments.simulator_controls import (
+from hotmeals.converge.simulator_cards import InvalidInput, SimError
+from hotmeals.converge.simulator_controls import (
     FAULT_KINDS,
     FAULT_SCOPES,
     MAX_DELAY_SECONDS,
     SimulatorControls,
 )
-from hotmeals.payments.simulator_engine import Clock, Credentials, NoAnswer, SimulatorEngine
-from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
-from hotmeals.payments.simulator_store import store_for, store_url_for
+from hotmeals.converge.simulator_engine import Clock, Credentials, NoAnswer, SimulatorEngine
+from hotmeals.converge.simulator_identity import SIM_MERCHANT_ID, SIM_PIN_VAR, SIM_USER_ID
+from hotmeals.converge.simulator_store import store_for, store_url_for
 from hotmeals.settings import get_settings
 
 ASSETS = Path(__file__).with_name("simulator_assets")

@@ -63,8 +63,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine, RowMapping
 
-from hotmeals.payments.simulator_identity import SIM_MERCHANT_ID, SIM_USER_ID
-from hotmeals.payments.simulator_records import Session, StoredCard, Txn
+from hotmeals.converge.simulator_identity import SIM_MERCHANT_ID, SIM_USER_ID
+from hotmeals.converge.simulator_records import Session, StoredCard, Txn
 from hotmeals.settings import get_settings
 
 PG_SCHEMA = "converge_sim"
@@ -477,7 +477,7 @@ def card_from_row(row: RowMapping) -> StoredCard:
 
 
 if __name__ == "__main__":
-    # `python -m hotmeals.payments.simulator_store`: the demo merchant's credentials, for a
+    # `python -m hotmeals.converge.simulator_store`: the demo merchant's credentials, for a
     # developer who wants to call the simulator's XML API by hand (like reading them from
     # Converge's back office). Nothing else prints the PIN.
     print("merchant {} user {} PIN {}".format(*default_store().merchant_credentials()))

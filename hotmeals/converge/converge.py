@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 
-from hotmeals.payments.converge_wire import (
+from hotmeals.converge.converge_wire import (
     CARD_FIELDS,
     SECRET_FIELDS,
     Parsed,
@@ -39,7 +39,7 @@ from hotmeals.payments.converge_wire import (
     redact_text,
     scrub_fields,
 )
-from hotmeals.payments.gateway import (
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,
@@ -52,9 +52,9 @@ from hotmeals.payments.gateway import (
     UnknownOutcome,
     cents_to_amount,
 )
-from hotmeals.payments.settings import ConvergeSettings
+from hotmeals.converge.settings import ConvergeSettings
 
-logger = logging.getLogger("hotmeals.payments.converge")
+logger = logging.getLogger("hotmeals.converge.converge")
 
 # Converge can take a while to hear back from the card network; a parent waits at most this.
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hotmeals.payments.simulator_engine import SimulatorEngine
-from hotmeals.payments.simulator_store import control_table
+from hotmeals.converge.simulator_engine import SimulatorEngine
+from hotmeals.converge.simulator_store import control_table
 
 FAULT_KINDS = ("no_answer", "lost_answer", "http_500")
 FAULT_SCOPES = ("any", "xml", "token", "process")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from hotmeals.payments.gateway import cents_to_amount
-from hotmeals.payments.simulator_identity import SIM_USER_ID
+from hotmeals.converge.gateway import cents_to_amount
+from hotmeals.converge.simulator_identity import SIM_USER_ID
 
 TIME_FORMAT = "%m/%d/%Y %I:%M:%S %p"
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from hotmeals.payments.gateway import amount_to_cents
+from hotmeals.converge.gateway import amount_to_cents
 
 TEST_CARDS = {
     "4000000000000002": "VISA",

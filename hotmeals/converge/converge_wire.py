@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 from xml.sax.saxutils import escape
 
-from hotmeals.payments.gateway import (
+from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,
