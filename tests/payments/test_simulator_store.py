@@ -369,8 +369,8 @@ def test_no_app_module_reads_the_simulators_records() -> None:
         if not path.name.startswith("simulator")
         and any(name in path.read_text(encoding="utf-8") for name in names)
     }
-    assert readers == {"payments/configured.py"}
-    settings_source = (package / "payments" / "configured.py").read_text(encoding="utf-8")
+    assert readers == {"converge/configured.py"}
+    settings_source = (package / "converge" / "configured.py").read_text(encoding="utf-8")
     assert "default_store().merchant_credentials()" in settings_source
     for table in ("sim_txn", "sim_card", "sim_session"):
         assert table not in settings_source
