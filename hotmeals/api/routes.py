@@ -13,6 +13,7 @@ from hotmeals.api import (
     calendar_receipts,
     cart,
     children,
+    credit,
     menu,
     order_changes,
     orders,
@@ -41,6 +42,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     school_year.router,  # give-back figures, start of the school year
     standing.router,  # standing orders: list, create, pause, end
     calendar_receipts.router,  # calendar feed, receipts
+    credit.router,  # family credit: balance, movements, refund choice
 )
 
 

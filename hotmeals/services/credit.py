@@ -18,7 +18,10 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db.models import CreditEntry, FamilyChoice, utcnow
 from hotmeals.domain.credit import CreditKind, RefundDestination, signed_amount
+from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
 from hotmeals.services.parents import lock_parent
 
 HISTORY_LIMIT = 50
@@ -144,3 +147,37 @@ def set_refund_to(session: Session, parent_id: int, destination: str) -> RefundD
     choice.updated_at = utcnow()
     session.add(choice)
     return wanted
+
+
+def family_credit(
+    *, session: Session, parent_id: int, lang: str = "en", limit: int = HISTORY_LIMIT
+) -> dict:
+    """What the account page and ``GET /Parent/user/FamilyCredit`` show: the balance, the
+    newest movements and the standing refund choice (three statements)."""
+    have = balance(session, parent_id)
+    moves = history(session, parent_id, limit)
+    return {
+        "balance_cents": have,
+        "balance": format_money(have, lang),
+        "refund_to": refund_to(session, parent_id).value,
+        "history": [
+            {
+                "id": move.id,
+                "kind": move.kind.value,
+                "label": t(f"credit.kind.{move.kind.value}", lang),
+                "amount_cents": move.amount_cents,
+                "amount": format_money(move.amount_cents, lang),
+                "order_id": move.order_id,
+                "reason": move.reason,
+                "date": full_day(move.created_at.date(), lang),
+                "created_at": move.created_at.isoformat(),
+            }
+            for move in moves
+        ],
+    }
+
+
+def choose_refund_to(*, session: Session, parent_id: int, refund_to: object) -> dict:
+    """``POST /Parent/user/RefundChoice``: where refunds go unless said otherwise."""
+    chosen = set_refund_to(session, parent_id, str(refund_to or ""))
+    return {"refund_to": chosen.value}

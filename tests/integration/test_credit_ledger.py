@@ -145,3 +145,17 @@ def test_one_spend_sent_by_several_processes_at_once_is_written_once(engine: Eng
     results = _race(engine, parent, ["spend:same"] * 4)
     assert results == ["ok"] * 4, results  # each gets the same answer
     assert _balance(engine, parent) == 700
+
+
+@pytest.mark.parametrize("moves", [1, 12])
+def test_the_family_credit_read_is_three_statements_whatever_its_length(engine: Engine, moves):
+    from tests.querycount import count_queries
+
+    parent = _parent(engine)
+    for n in range(moves):
+        _record(engine, parent, CreditKind.REFUND, 100 + n, f"refund:{n}")
+    with session_scope(engine) as session, count_queries(engine) as queries:
+        data = credit.family_credit(session=session, parent_id=parent, lang="fr")
+    assert len(data["history"]) == moves
+    assert data["balance_cents"] == sum(100 + n for n in range(moves))
+    assert queries.count == 3, queries.report()

@@ -1,0 +1,34 @@
+"""Request and answer payloads of the family credit calls (``api/credit.py``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from hotmeals.api.account_schemas import In
+
+
+class CreditMoveOut(BaseModel):
+    id: int
+    kind: str = Field(description="refund, spend, restore or adjust")
+    label: str
+    amount_cents: int = Field(description="Signed: a spend is negative")
+    amount: str
+    order_id: int | None
+    reason: str | None = Field(description="An operator's adjustment says why")
+    date: str
+    created_at: str
+
+
+class FamilyCreditOut(BaseModel):
+    balance_cents: int = Field(description="The sum of the family's credit movements")
+    balance: str
+    refund_to: str = Field(description="Where refunds go by default: card or credit")
+    history: list[CreditMoveOut]
+
+
+class RefundChoiceIn(In):
+    refund_to: str | None = Field(default=None, description="card or credit")
+
+
+class RefundChoiceOut(BaseModel):
+    refund_to: str
