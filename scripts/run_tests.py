@@ -64,6 +64,7 @@ def main(args: list[str]) -> int:
     xdist = ["-n", str(workers), "--dist", "loadfile"] if workers > 1 else []
     totals: dict[str, int] = {}
     started = time.monotonic()
+    load_start = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"== 1/2 non-browser tests ({workers if xdist else 1} processes) ==", flush=True)
     unit = _run([*PYTEST, *xdist, "--ignore=tests/e2e", *SLOWEST, *args], totals)
     unit_minutes = (time.monotonic() - started) / 60
@@ -81,9 +82,11 @@ def main(args: list[str]) -> int:
         print(f"frontend built once: {env['E2E_PREBUILT']}", flush=True)
     e2e = _run([*PYTEST, *xdist, "tests/e2e", *SLOWEST, *args], totals, env)
     total_minutes = (time.monotonic() - started) / 60
+    load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"== non-browser {unit_minutes:.1f} min, browser {total_minutes - unit_minutes:.1f} min,"
-        f" {total_minutes:.1f} min in all ==",
+        f" {total_minutes:.1f} min in all; load average (1, 5, 15 min) at the end: {load}"
+        f" on {os.cpu_count()} cores; at the start: {load_start} ==",
         flush=True,
     )
     failed = {unit, e2e} - {0, NO_TESTS}
