@@ -69,6 +69,33 @@ def full_day(value: date | str, lang: str | None = "en") -> str:
     return format_date(day, format="full", locale=_locale(lang))
 
 
+def full_day_or_text(value: str, lang: str | None = "en") -> str:
+    """``full_day`` of ISO text; text that is not a date comes back as it is."""
+    try:
+        return full_day(value, lang)
+    except ValueError:
+        return value
+
+
+def weekday_name(value: date | str, lang: str | None = "en") -> str:
+    """``"Monday"`` / ``"lundi"``; "" for text that is not a date."""
+    from babel.dates import format_date
+
+    try:
+        day = date.fromisoformat(value) if isinstance(value, str) else value
+    except ValueError:
+        return ""
+    return format_date(day, "EEEE", locale=_locale(lang))
+
+
+def short_day(value: date, lang: str | None = "en") -> str:
+    """``"January 25"`` / ``"25 janvier"``."""
+    from babel.dates import format_date
+
+    pattern = "d MMMM" if _locale(lang) == "fr_CA" else "MMMM d"
+    return format_date(value, pattern, locale=_locale(lang))
+
+
 def long_day(value: date, lang: str | None = "en") -> str:
     """``"lundi 24 novembre"`` / ``"Monday, November 24"``."""
     from babel.dates import format_date

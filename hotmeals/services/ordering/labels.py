@@ -3,18 +3,11 @@ language."""
 
 from __future__ import annotations
 
-from datetime import date
-
-from babel.dates import format_date
-
 from hotmeals.db.models import Meal
+from hotmeals.domain.dates import full_day
 from hotmeals.i18n import normalize_lang, t
 
-
-def order_day(value: date, lang: str) -> str:
-    """``Monday, March 2, 2026`` / ``lundi 2 mars 2026``: the day in every order message."""
-    locale = "fr_CA" if normalize_lang(lang) == "fr" else "en_CA"
-    return format_date(value, format="full", locale=locale)
+order_day = full_day  # ``Monday, March 2, 2026`` / ``lundi 2 mars 2026``: every order message
 
 
 def size_label(size: str, lang: str) -> str:

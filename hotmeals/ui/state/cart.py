@@ -14,13 +14,12 @@ argument, and the server checks and re-prices them at every step.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
 import reflex as rx
-from babel.dates import format_date
 
 from hotmeals.domain.charges import tax_label
+from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang
@@ -86,14 +85,7 @@ class CartGroupView:
     lines: list[CartLineView] = field(default_factory=list)
 
 
-def long_date(iso: str, lang: str) -> str:
-    """'Monday, December 7, 2026' / 'lundi 7 décembre 2026' (Babel)."""
-    try:
-        day = date.fromisoformat(iso)
-    except ValueError:
-        return iso
-    locale = "fr_CA" if normalize_lang(lang) == "fr" else "en_CA"
-    return format_date(day, format="full", locale=locale)
+long_date = full_day_or_text  # 'Monday, December 7, 2026' / 'lundi 7 décembre 2026'
 
 
 def group_views(summary: dict, lang: str) -> list[CartGroupView]:

@@ -12,6 +12,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.dates import short_day, weekday_name
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
@@ -192,8 +193,8 @@ class RepeatState(rx.State):
         term = standing.last_weekday(standing.term_end(today), day.weekday())
         year = standing.last_weekday(standing.year_end(today), day.weekday())
         # Short (no weekday): the choice fits a phone's select.
-        self.term_label = tr("standing_ui.until_term", lang, day=_short_day(term, lang))
-        self.year_label = tr("standing_ui.until_year", lang, day=_short_day(year, lang))
+        self.term_label = tr("standing_ui.until_term", lang, day=short_day(term, lang))
+        self.year_label = tr("standing_ui.until_year", lang, day=short_day(year, lang))
 
     @rx.event
     async def open_line(self, order_line_id: str):
@@ -274,21 +275,4 @@ class RepeatState(rx.State):
         yield succeeded(tr("standing_created", lang))
 
 
-def weekday_of(iso: str, lang: str) -> str:
-    """The weekday of ``iso`` in ``lang`` (wide, lower case in French), "" when not a date."""
-    from babel.dates import format_date
-
-    try:
-        day = date.fromisoformat(iso)
-    except ValueError:
-        return ""
-    return format_date(day, "EEEE", locale="fr_CA" if lang == "fr" else "en_CA")
-
-
-def _short_day(day: date, lang: str) -> str:
-    """``January 25`` / ``25 janvier`` (Babel)."""
-    from babel.dates import format_date
-
-    if lang == "fr":
-        return format_date(day, "d MMMM", locale="fr_CA")
-    return format_date(day, "MMMM d", locale="en_CA")
+weekday_of = weekday_name  # the weekday of an ISO date, "" when not a date
