@@ -215,12 +215,11 @@ def _load_rest(session: Session, orders: list[Order]) -> dict[int, LoadedOrder]:
     return out
 
 
-def pays_for_order() -> Any:
-    """SQL: ``Payment`` is one that pays for its order (``split_order_payments`` in one
-    condition, for a list): the first approved ORDER attempt, or the payment of a change
-    applied (or being applied)."""
+def earlier_approval() -> Any:
+    """SQL: another approved ORDER payment of ``Payment``'s order was recorded before it (the
+    first approval wins; a tie goes to the lower id)."""
     other = aliased(Payment)
-    earlier = exists().where(
+    return exists().where(
         col(other.order_id) == Payment.order_id,
         col(other.purpose) == Purpose.ORDER,
         col(other.state) == PaymentState.APPROVED,
@@ -231,6 +230,13 @@ def pays_for_order() -> Any:
             and_(col(other.verified_at) == Payment.verified_at, col(other.id) < Payment.id),
         ),
     )
+
+
+def pays_for_order() -> Any:
+    """SQL: ``Payment`` is one that pays for its order (``split_order_payments`` in one
+    condition, for a list): the first approved ORDER attempt, or the payment of a change
+    applied (or being applied)."""
+    earlier = earlier_approval()
     changes = select(col(OrderChange.payment_id)).where(
         col(OrderChange.state).in_(CHANGE_PAID_STATES), col(OrderChange.payment_id).is_not(None)
     )

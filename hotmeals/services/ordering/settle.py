@@ -16,9 +16,8 @@ import logging
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import and_, delete, exists, or_
+from sqlalchemy import and_, delete, or_
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from hotmeals.converge.gateway import PaymentGateway
@@ -43,6 +42,7 @@ from hotmeals.i18n import t
 from hotmeals.services import clock
 from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.loaded_order import earlier_approval
 from hotmeals.services.ordering.place import drop_unpaid_order
 from hotmeals.services.payments.records import (
     RESERVING,
@@ -246,21 +246,7 @@ def orphan_payments(session: Session) -> list[int]:
     """Approved order payments that paid for nothing and are not refunded: the order was never
     placed and is cancelled (a cut-off passed before the approval, the cart was checked out
     again), or another payment placed it first."""
-    other = aliased(Payment)
-    earlier = exists().where(
-        col(other.order_id) == Payment.order_id,
-        col(other.purpose) == Purpose.ORDER,
-        col(other.state) == PaymentState.APPROVED,
-        col(other.duplicate_of_id).is_(None),
-        col(other.id) != Payment.id,
-        or_(
-            col(other.verified_at) < col(Payment.verified_at),
-            and_(
-                col(other.verified_at) == col(Payment.verified_at),
-                col(other.id) < col(Payment.id),
-            ),
-        ),
-    )
+    earlier = earlier_approval()
     refunded = select(col(Refund.payment_id)).where(col(Refund.state).in_(list(RESERVING)))
     rows = session.exec(
         select(col(Payment.id))
