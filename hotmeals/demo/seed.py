@@ -33,12 +33,13 @@ from hotmeals.db.seed import SeedReport, SeedTable, TableFactory, load_rows
 from hotmeals.db.seed_calendar import plan_day, toronto_today
 from hotmeals.db.seed_types import MealSpec
 from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
+from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.domain.pricing import LineInput, price_line
 from hotmeals.domain.pricing import PriceTier as TierRule
-from hotmeals.services import school_year, standing
+from hotmeals.services import credit, school_year, standing
 from hotmeals.services.ordering import place
 from hotmeals.services.payments.records import new_invoice_number
 from hotmeals.settings import get_settings
@@ -60,8 +61,26 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
         today,
     )
     _confirm_school_year(session, rows.parent)
+    _demo_credit(session, rows.parent)
     session.flush()
     return rows.report
+
+
+DEMO_CREDIT_CENTS = 500
+
+
+def _demo_credit(session: Session, parent: Parent) -> None:
+    """Some family credit for the demo parent: one operator adjustment that says so (written
+    once: its key finds it on the next seed)."""
+    assert parent.id is not None
+    credit.record(
+        session,
+        parent.id,
+        CreditKind.ADJUST,
+        DEMO_CREDIT_CENTS,
+        key="adjust:demo-credit",
+        reason="Demo credit",
+    )
 
 
 def _confirm_school_year(session: Session, parent: Parent) -> None:

@@ -159,3 +159,18 @@ def test_the_family_credit_read_is_three_statements_whatever_its_length(engine: 
     assert len(data["history"]) == moves
     assert data["balance_cents"] == sum(100 + n for n in range(moves))
     assert queries.count == 3, queries.report()
+
+
+def test_the_demo_parent_has_some_credit_written_once(seeded_engine: Engine):
+    from hotmeals.db.models import Parent
+    from hotmeals.demo.seed import DEMO_CREDIT_CENTS, load_demo_data
+
+    with session_scope(seeded_engine) as session:
+        parent = session.exec(select(Parent).where(Parent.email == "parent@example.com")).one()
+        assert parent.id is not None
+        assert credit.balance(session, parent.id) == DEMO_CREDIT_CENTS
+        (move,) = credit.history(session, parent.id)
+        assert move.kind is CreditKind.ADJUST and move.reason == "Demo credit"
+        load_demo_data(session)  # seeding again adds nothing
+        assert credit.balance(session, parent.id) == DEMO_CREDIT_CENTS
+        session.rollback()  # the module's seeded database is read-only for the other tests

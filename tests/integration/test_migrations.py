@@ -218,6 +218,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             patch.setattr("hotmeals.demo.seed._demo_standing_order", lambda *a, **k: None)
             # And the demo paid order (columns of later revisions): written by the checkout.
             patch.setattr("hotmeals.demo.seed._demo_paid_order", lambda *a, **k: None)
+            # And the demo family credit (0018's table).
+            patch.setattr("hotmeals.demo.seed._demo_credit", lambda *a, **k: None)
             with Session(eng) as session:
                 load_demo_data(session, today=SEED_TODAY)
                 session.commit()
