@@ -20,6 +20,7 @@ from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.screen import language_changed
 from hotmeals.ui.state.toasts import succeeded
 
 RECEIPT_ROUTE = "/receipt"
@@ -202,8 +203,7 @@ class ReceiptState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await language_changed(self):
             await self._load()
 
     @rx.event

@@ -24,6 +24,7 @@ from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -129,12 +130,9 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        found = await relang_parent(self)
+        if found is not None:
+            await self._fill(found[0].parent_id, found[1])
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):

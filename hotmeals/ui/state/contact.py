@@ -3,21 +3,23 @@ mailed to the provider. Rules: ``validation.CONTACT_RULES`` and ``services.conte
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain import validation
-from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
+    Answer,
+    at_fields,
+    busy_submit,
     field_messages,
     forget_submission,
     message,
     one_turn,
-    place_error,
-    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -75,37 +77,24 @@ class ContactState(rx.State):
         if errors:
             yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
             return
-        self.busy = True
-        yield
-        # The form is on a signed-in screen only: a message goes out in a checked parent's
-        # name or not at all.
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
         auth = await self.get_state(AuthState)
-        try:
-            # The same message sent twice from this form is stored once.
-            done = await submit(
-                self,
-                who,
-                values,
-                "contact_us",
-                content.contact_us,
-                **values,
-                lang=lang,
-                address=auth._client_address(),
-            )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
-            self.errors = errors_text
+        answer: Answer[Any] = Answer()
+        # The form is on a signed-in screen only: a message goes out in a checked parent's
+        # name or not at all. The same message sent twice from this form is stored once.
+        async for event in busy_submit(
+            self,
+            lang,
+            answer,
+            values,
+            "contact_us",
+            content.contact_us,
+            refused=at_fields(self, lang, FIELDS, PREFIX),
+            **values,
+            lang=lang,
+            address=auth._client_address(),
+        ):
             yield event
-            return
-        self.busy = False
-        if done.repeated:
+        if not answer.ok:
             return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -53,6 +54,22 @@ def place_error(
     return failed(message(err, lang))
 
 
+def at_fields(
+    state: Any, lang: str, fields: Iterable[str], prefix: str = "", keep: bool = False
+) -> Callable[[DomainError], EventSpec]:
+    """A form's ``refused`` for ``busy_call``: the error at its field in ``state.errors``
+    (the other fields' errors kept when ``keep``, else cleared), or in a toast
+    (``place_error``)."""
+
+    def refused(err: DomainError) -> EventSpec:
+        errors: dict[str, str] = dict(state.errors) if keep else {}
+        event = place_error(err, lang, fields, errors, prefix)
+        state.errors = errors
+        return event
+
+    return refused
+
+
 def submission_key(state: Any, payload: Any) -> str:
     """The idempotency key of submitting ``payload`` from ``state`` (which declares the
     backend vars ``_once_key`` and ``_once_digest``): unchanged for the same payload, so the
@@ -93,6 +110,93 @@ async def one_turn(
             yield event
     finally:
         setattr(state, counter, getattr(state, counter) + 1)
+
+
+@dataclass
+class Answer(Generic[R]):
+    """What ``busy_call``'s service answered, and for whom; ``ok`` only when it answered
+    (no expired session, no refusal)."""
+
+    ok: bool = False
+    value: R | None = None
+    who: ActingParent | None = None
+
+    def result(self) -> R:
+        assert self.ok, "busy_call did not answer"
+        return self.value  # type: ignore[return-value]
+
+    def parent(self) -> ActingParent:
+        assert self.who is not None, "busy_call did not answer"
+        return self.who
+
+
+async def busy_call(
+    state: Any,
+    lang: str,
+    call: Callable[[ActingParent], Awaitable[R]],
+    answer: Answer[R],
+    *,
+    refused: Callable[[DomainError], Any] | None = None,
+    busy: str | None = "busy",
+) -> AsyncIterator[Any]:
+    """A handler's service call for the acting parent, for the handler to yield from:
+    ``async for event in busy_call(self, lang, call, answer): yield event``.
+
+    The state's ``busy`` var (when one is named) is set and reaches the browser first; then
+    the parent is ``acting_parent(state)`` on this call (none: the session-expired toast),
+    and ``call(who)`` runs. A ``DomainError`` shows as ``refused(err)`` (default: its message
+    in an error toast). ``busy`` is cleared however it ends; ``answer`` holds the result and
+    the parent only when the service answered."""
+    if busy:
+        setattr(state, busy, True)
+        yield  # the busy mark reaches the browser
+    who = await acting_parent(state)
+    if who is None:
+        if busy:
+            setattr(state, busy, False)
+        yield session_expired(lang)
+        return
+    try:
+        result = await call(who)
+    except DomainError as err:
+        if busy:
+            setattr(state, busy, False)
+        yield refused(err) if refused is not None else failed(message(err, lang))
+        return
+    if busy:
+        setattr(state, busy, False)
+    answer.ok, answer.value, answer.who = True, result, who
+
+
+async def busy_submit(
+    state: Any,
+    lang: str,
+    answer: Answer[Any],
+    payload: Any,
+    action: str,
+    fn: Callable[..., Any],
+    /,
+    *,
+    refused: Callable[[DomainError], Any] | None = None,
+    busy: str | None = "busy",
+    **arguments: Any,
+) -> AsyncIterator[Any]:
+    """``busy_call`` of ``submit(state, who, payload, action, fn, **arguments)``: ``answer``
+    holds the service's result only on the first answer; a repeat (a double tap, answered
+    already) leaves it unset, so the handler says nothing more."""
+    submitted: Answer[Submitted] = Answer()
+    async for event in busy_call(
+        state,
+        lang,
+        lambda who: submit(state, who, payload, action, fn, **arguments),
+        submitted,
+        refused=refused,
+        busy=busy,
+    ):
+        yield event
+    if submitted.ok and not submitted.result().repeated:
+        answer.ok, answer.value = True, submitted.result().result
+        answer.who = submitted.who
 
 
 def forget_submission(state: Any) -> None:

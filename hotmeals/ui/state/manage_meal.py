@@ -31,6 +31,7 @@ from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
+from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
@@ -197,12 +198,9 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or self.busy or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        found = await relang_parent(self, skip=self.busy)
+        if found is not None:
+            await self._fill(found[0].parent_id, found[1])
 
     # ---- cancel this meal -------------------------------------------------------------------
     def _confirm_busy(self) -> bool:

@@ -26,6 +26,7 @@ from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.screen import language_changed, relang_parent
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
@@ -195,8 +196,7 @@ class OrderHistoryState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await language_changed(self):
             await self._load()
 
 
@@ -309,12 +309,9 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        found = await relang_parent(self)
+        if found is not None:
+            await self._fill(found[0].parent_id, found[1])
 
     # ---- add to cancel cart -------------------------------------------------------------
     @rx.event

@@ -23,6 +23,7 @@ from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
+from hotmeals.ui.state.screen import language_changed
 from hotmeals.ui.state.toasts import failed, succeeded
 
 STANDING_ROUTE = "/standing-orders"
@@ -86,8 +87,7 @@ class StandingState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await language_changed(self):
             await self._load()
 
     @rx.event
