@@ -21,7 +21,7 @@ from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
-from hotmeals.ui.state.forms import confirm_once, forget_submission
+from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.screen import relang_parent
@@ -118,10 +118,8 @@ class CancelCartState(CancelReasonForm, rx.State):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.busy_line = ""
-        self.sure_open = self.confirming = False
-        self.reason_error = self.other_error = ""
-        self.done_title = self.done_message = ""
-        forget_submission(self)
+        self.confirming = False
+        self._reset_reason_form(keep_choice=True)
         who = await acting_parent(self)
         if who is None:
             self.groups = []
@@ -198,10 +196,7 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event
     async def ask_confirm(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.count:
-            return None
-        return self._ask_sure(lang)
+        return await self._ask_sure(bool(self.count))
 
     @rx.event(background=True)
     async def confirm(self):
@@ -222,9 +217,4 @@ class CancelCartState(CancelReasonForm, rx.State):
         # Every rule is the service's: the lines are the parent's and before their cut-offs
         # (one past it refuses the whole confirm), one refund per order, the cart emptied;
         # the same key again (a double tap, a retry) refunds once.
-        return await cancel_cart.confirm_cancel_cart(
-            parent_id=parent_id,
-            **self._reason_args(),
-            request_key=key,
-            lang=lang,
-        )
+        return await self._cancel_with_reason(cancel_cart.confirm_cancel_cart, parent_id, key, lang)

@@ -23,7 +23,7 @@ from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.cart import long_date
-from hotmeals.ui.state.forms import confirm_once, forget_submission, message
+from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.screen import language_changed, relang_parent
@@ -295,11 +295,9 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def load(self):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
-        self.add_open = self.sure_open = self.adding = self.cancelling = False
-        self._clear_reason(errors_too=True)
-        self.done_title = self.done_message = ""
+        self.add_open = self.adding = self.cancelling = False
+        self._reset_reason_form()
         self.number = self.title = ""
-        forget_submission(self)
         self._id = query_id(self)
         who = await acting_parent(self)
         if who is None:
@@ -369,10 +367,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     @rx.event
     async def ask_cancel_order(self):
         """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
-        lang = (await self.get_state(I18nState)).lang
-        if not self.can_cancel:
-            return None
-        return self._ask_sure(lang)
+        return await self._ask_sure(self.can_cancel)
 
     @rx.event(background=True)
     async def confirm_cancel_order(self):
@@ -388,10 +383,6 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def _cancel_order(self, parent_id: int, key: str, lang: str) -> Any:
         # The service checks the order is the parent's, every remaining meal before its
         # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
-        return await cancel_order.cancel_order(
-            parent_id=parent_id,
-            order_id=self._id,
-            **self._reason_args(),
-            request_key=key,
-            lang=lang,
+        return await self._cancel_with_reason(
+            cancel_order.cancel_order, parent_id, key, lang, order_id=self._id
         )
