@@ -11,14 +11,20 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.domain.allergy import AlertLevel
+from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    AuthState,
+    acting_parent,
+    after_login_path,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import Answer, busy_submit, forget_submission, one_turn
+from hotmeals.ui.state.forms import Answer, busy_call, busy_submit, forget_submission, one_turn
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.toasts import succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
@@ -168,18 +174,16 @@ class AllergyState(rx.State):
         if not self.in_signup:
             yield rx.redirect("/edit-profile")
             return
-        self.busy = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
+
+        async def complete(who: ActingParent) -> None:
+            if self.items:
+                raise DomainError("ui.allergy.skip_has_items", count=len(self.items))
+            await call_service(children.complete_allergy_step, parent_id=who.parent_id)
+
+        answer: Answer[None] = Answer()
+        async for event in busy_call(self, lang, complete, answer):
+            yield event
+        if not answer.ok:
             return
-        if self.items:
-            self.busy = False
-            yield failed(tr("ui.allergy.skip_has_items", lang, count=len(self.items)))
-            return
-        await call_service(children.complete_allergy_step, parent_id=who.parent_id)
-        self.busy = False
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

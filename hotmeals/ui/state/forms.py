@@ -138,33 +138,37 @@ async def busy_call(
     *,
     refused: Callable[[DomainError], Any] | None = None,
     busy: str | None = "busy",
+    busy_as: Any = True,
 ) -> AsyncIterator[Any]:
     """A handler's service call for the acting parent, for the handler to yield from:
     ``async for event in busy_call(self, lang, call, answer): yield event``.
 
-    The state's ``busy`` var (when one is named) is set and reaches the browser first; then
+    The state's ``busy`` var (when one is named) is set to ``busy_as`` (True, or the id of
+    the row that changes) and reaches the browser first; then
     the parent is ``acting_parent(state)`` on this call (none: the session-expired toast),
     and ``call(who)`` runs. A ``DomainError`` shows as ``refused(err)`` (default: its message
     in an error toast). ``busy`` is cleared however it ends; ``answer`` holds the result and
     the parent only when the service answered."""
+
+    def _idle() -> None:
+        if busy:
+            setattr(state, busy, type(busy_as)())
+
     if busy:
-        setattr(state, busy, True)
+        setattr(state, busy, busy_as)
         yield  # the busy mark reaches the browser
     who = await acting_parent(state)
     if who is None:
-        if busy:
-            setattr(state, busy, False)
+        _idle()
         yield session_expired(lang)
         return
     try:
         result = await call(who)
     except DomainError as err:
-        if busy:
-            setattr(state, busy, False)
+        _idle()
         yield refused(err) if refused is not None else failed(message(err, lang))
         return
-    if busy:
-        setattr(state, busy, False)
+    _idle()
     answer.ok, answer.value, answer.who = True, result, who
 
 
