@@ -16,10 +16,10 @@ from hotmeals.ui.state.forms import (
     Answer,
     at_fields,
     busy_submit,
-    field_messages,
     forget_submission,
     message,
     one_turn,
+    show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -73,9 +73,9 @@ class ContactState(rx.State):
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)
-        self.errors = field_messages(errors, lang)
-        if errors:
-            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+        focus = show_field_errors(self, errors, lang, FIELDS, PREFIX)
+        if focus is not None:
+            yield focus
             return
         auth = await self.get_state(AuthState)
         answer: Answer[Any] = Answer()

@@ -38,6 +38,17 @@ def field_messages(
     return {f: message(e, lang) for f, e in errors.items() if keep is None or f in keep}
 
 
+def show_field_errors(
+    state: Any, errors: Mapping[str, DomainError], lang: str, fields: Iterable[str], prefix: str
+) -> EventSpec | None:
+    """A form's validation: every error at its field (``state.errors``), and the focus on
+    the first field in error (ids ``prefix + field``); None when there is none."""
+    state.errors = field_messages(errors, lang)
+    if not errors:
+        return None
+    return rx.set_focus(prefix + next(f for f in fields if f in errors))
+
+
 def place_error(
     err: DomainError,
     lang: str,

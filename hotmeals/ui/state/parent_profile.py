@@ -24,6 +24,7 @@ from hotmeals.ui.state.forms import (
     forget_submission,
     message,
     one_turn,
+    show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
@@ -120,9 +121,9 @@ class ParentEditState(rx.State):
         lang = await self._lang()
         values = {f: getattr(self, f) for f in FIELDS}
         errors = validation.validate_all(values, {f: validation.PROFILE_RULES[f] for f in FIELDS})
-        self.errors = {f: message(e, lang) for f, e in errors.items()}
-        if errors:
-            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+        focus = show_field_errors(self, errors, lang, FIELDS, PREFIX)
+        if focus is not None:
+            yield focus
             return
         answer: Answer[dict] = Answer()
         async for event in busy_submit(

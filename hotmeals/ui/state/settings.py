@@ -20,10 +20,10 @@ from hotmeals.ui.state.forms import (
     at_fields,
     busy_call,
     busy_submit,
-    field_messages,
     forget_submission,
     message,
     one_turn,
+    show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -128,9 +128,9 @@ class ChangePasswordState(rx.State):
         errors = validation.validate_change_password(
             values["current_password"], values["new_password"], values["confirm_password"]
         )
-        self.errors = field_messages(errors, lang)
-        if errors:
-            yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
+        focus = show_field_errors(self, errors, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
+        if focus is not None:
+            yield focus
             return
         answer: Answer[None] = Answer()
         async for event in busy_call(
