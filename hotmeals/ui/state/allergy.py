@@ -22,7 +22,7 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import Answer, busy_call, busy_submit, forget_submission, one_turn
+from hotmeals.ui.state.forms import ParentCall, forget_submission, one_turn
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -146,11 +146,8 @@ class AllergyState(rx.State):
         lang = await self._lang()
         # child_id was chosen among who's children by start; the service checks again.
         items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-        answer: Answer[Any] = Answer()
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        call: ParentCall[Any] = ParentCall(self, lang)
+        async for event in call.submit(
             [self.child_id, items],
             "set_child_allergies",
             children.set_child_allergies,
@@ -159,7 +156,7 @@ class AllergyState(rx.State):
             lang=lang,
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
         async for event in self._finish(lang, "allergies_saved"):
             yield event
@@ -180,10 +177,10 @@ class AllergyState(rx.State):
                 raise DomainError("ui.allergy.skip_has_items", count=len(self.items))
             await call_service(children.complete_allergy_step, parent_id=who.parent_id)
 
-        answer: Answer[None] = Answer()
-        async for event in busy_call(self, lang, complete, answer):
+        call: ParentCall[None] = ParentCall(self, lang)
+        async for event in call.run(complete):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

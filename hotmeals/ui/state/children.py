@@ -15,9 +15,8 @@ from hotmeals.services import children
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    Answer,
+    ParentCall,
     at_fields,
-    busy_submit,
     field_messages,
     forget_submission,
     one_turn,
@@ -111,22 +110,18 @@ class ChildrenState(rx.State):
 
     async def _set_default(self, child_id: str):
         lang = (await self.get_state(I18nState)).lang
-        answer: Answer[Any] = Answer()
+        call: ParentCall[Any] = ParentCall(self, lang, busy=None)
         # The service refuses a child of another parent ("child_not_found").
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        async for event in call.submit(
             ["set_default", str(child_id)],
             "set_default_child",
             children.set_default_child,
-            busy=None,
             child_id=str(child_id),
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        await self._reload(answer.parent())
+        await self._reload(call.parent())
         form = await self.get_state(ChildFormState)
         if str(form.child_id) == str(child_id):
             form.is_default = True
@@ -155,11 +150,8 @@ class ChildrenState(rx.State):
 
     async def _confirm_delete(self):
         lang = (await self.get_state(I18nState)).lang
-        answer: Answer[Any] = Answer()
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        call: ParentCall[Any] = ParentCall(self, lang)
+        async for event in call.submit(
             ["delete", self._delete_id],
             "delete_child",
             children.delete_child,
@@ -167,10 +159,10 @@ class ChildrenState(rx.State):
         ):
             yield event
         self.delete_open = False
-        if not answer.ok:
+        if not call.ok:
             return  # also "Yes, delete" tapped twice: the first tap deleted and said so
         auth = await self.get_state(AuthState)
-        await self._reload(answer.parent())
+        await self._reload(call.parent())
         await auth._refresh()
         yield succeeded(tr("child_deleted", lang))
         form = await self.get_state(ChildFormState)
@@ -390,23 +382,19 @@ class ChildFormState(rx.State):
             }.get(err.field or "", err.field)
             return at_field(err)
 
-        answer: Answer[Any] = Answer()
+        call: ParentCall[Any] = ParentCall(self, lang, refused=refused)
         # Sent twice (a double tap, a repeated event), the same form is saved once; the
         # first answer already said so and moved on.
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        async for event in call.submit(
             service,
             "edit_child" if self.mode == "edit" else "add_child",
             children.edit_child if self.mode == "edit" else children.add_child,
-            refused=refused,
             **service,
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        child = answer.result()
+        child = call.result()
         auth = await self.get_state(AuthState)
         choice = await self.get_state(ChildChoiceState)
         if self.mode != "another" or not choice.child_id:

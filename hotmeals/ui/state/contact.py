@@ -13,9 +13,8 @@ from hotmeals.services import content, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    Answer,
+    ParentCall,
     at_fields,
-    busy_submit,
     forget_submission,
     message,
     one_turn,
@@ -78,23 +77,21 @@ class ContactState(rx.State):
             yield focus
             return
         auth = await self.get_state(AuthState)
-        answer: Answer[Any] = Answer()
+        call: ParentCall[Any] = ParentCall(
+            self, lang, refused=at_fields(self, lang, FIELDS, PREFIX)
+        )
         # The form is on a signed-in screen only: a message goes out in a checked parent's
         # name or not at all. The same message sent twice from this form is stored once.
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        async for event in call.submit(
             values,
             "contact_us",
             content.contact_us,
-            refused=at_fields(self, lang, FIELDS, PREFIX),
             **values,
             lang=lang,
             address=auth._client_address(),
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import reflex as rx
@@ -68,7 +67,7 @@ def place_error(
 def at_fields(
     state: Any, lang: str, fields: Iterable[str], prefix: str = "", keep: bool = False
 ) -> Callable[[DomainError], EventSpec]:
-    """A form's ``refused`` for ``busy_call``: the error at its field in ``state.errors``
+    """A form's ``refused`` for ``ParentCall``: the error at its field in ``state.errors``
     (the other fields' errors kept when ``keep``, else cleared), or in a toast
     (``place_error``)."""
 
@@ -123,95 +122,85 @@ async def one_turn(
         setattr(state, counter, getattr(state, counter) + 1)
 
 
-@dataclass
-class Answer(Generic[R]):
-    """What ``busy_call``'s service answered, and for whom; ``ok`` only when it answered
-    (no expired session, no refusal)."""
+class ParentCall(Generic[R]):
+    """One service call of a handler for the acting parent, for the handler to yield from::
 
-    ok: bool = False
-    value: R | None = None
-    who: ActingParent | None = None
+        call: ParentCall[dict] = ParentCall(self, lang)
+        async for event in call.submit(payload, "action", service.fn, field=value):
+            yield event
+        if not call.ok:
+            return
+        ... call.result() ...
+
+    The state's ``busy`` var (when one is named) is set to ``busy_as`` (True, or the id of
+    the row that changes) and reaches the browser first; then the parent is
+    ``acting_parent(state)`` on this call (none: the session-expired toast), and the service
+    runs. A ``DomainError`` shows as ``refused(err)`` (default: its message in an error
+    toast). ``busy`` is cleared however it ends; ``ok`` is True, with the result and the
+    parent, only when the service answered (a repeat of a submission is no answer)."""
+
+    def __init__(
+        self,
+        state: Any,
+        lang: str,
+        *,
+        refused: Callable[[DomainError], Any] | None = None,
+        busy: str | None = "busy",
+        busy_as: Any = True,
+    ) -> None:
+        self.state, self.lang = state, lang
+        self.refused, self.busy, self.busy_as = refused, busy, busy_as
+        self.ok = False
+        self.value: R | None = None
+        self.who: ActingParent | None = None
 
     def result(self) -> R:
-        assert self.ok, "busy_call did not answer"
+        assert self.ok, "the service did not answer"
         return self.value  # type: ignore[return-value]
 
     def parent(self) -> ActingParent:
-        assert self.who is not None, "busy_call did not answer"
+        assert self.who is not None, "the service did not answer"
         return self.who
 
+    def _idle(self) -> None:
+        if self.busy:
+            setattr(self.state, self.busy, type(self.busy_as)())
 
-async def busy_call(
-    state: Any,
-    lang: str,
-    call: Callable[[ActingParent], Awaitable[R]],
-    answer: Answer[R],
-    *,
-    refused: Callable[[DomainError], Any] | None = None,
-    busy: str | None = "busy",
-    busy_as: Any = True,
-) -> AsyncIterator[Any]:
-    """A handler's service call for the acting parent, for the handler to yield from:
-    ``async for event in busy_call(self, lang, call, answer): yield event``.
+    async def run(self, fn: Callable[[ActingParent], Awaitable[Any]]) -> AsyncIterator[Any]:
+        """``fn(who)`` for the acting parent."""
+        if self.busy:
+            setattr(self.state, self.busy, self.busy_as)
+            yield  # the busy mark reaches the browser
+        who = await acting_parent(self.state)
+        if who is None:
+            self._idle()
+            yield session_expired(self.lang)
+            return
+        try:
+            result = await fn(who)
+        except DomainError as err:
+            self._idle()
+            if self.refused is not None:
+                yield self.refused(err)
+            else:
+                yield failed(message(err, self.lang))
+            return
+        self._idle()
+        self.ok, self.value, self.who = True, result, who
 
-    The state's ``busy`` var (when one is named) is set to ``busy_as`` (True, or the id of
-    the row that changes) and reaches the browser first; then
-    the parent is ``acting_parent(state)`` on this call (none: the session-expired toast),
-    and ``call(who)`` runs. A ``DomainError`` shows as ``refused(err)`` (default: its message
-    in an error toast). ``busy`` is cleared however it ends; ``answer`` holds the result and
-    the parent only when the service answered."""
-
-    def _idle() -> None:
-        if busy:
-            setattr(state, busy, type(busy_as)())
-
-    if busy:
-        setattr(state, busy, busy_as)
-        yield  # the busy mark reaches the browser
-    who = await acting_parent(state)
-    if who is None:
-        _idle()
-        yield session_expired(lang)
-        return
-    try:
-        result = await call(who)
-    except DomainError as err:
-        _idle()
-        yield refused(err) if refused is not None else failed(message(err, lang))
-        return
-    _idle()
-    answer.ok, answer.value, answer.who = True, result, who
-
-
-async def busy_submit(
-    state: Any,
-    lang: str,
-    answer: Answer[Any],
-    payload: Any,
-    action: str,
-    fn: Callable[..., Any],
-    /,
-    *,
-    refused: Callable[[DomainError], Any] | None = None,
-    busy: str | None = "busy",
-    **arguments: Any,
-) -> AsyncIterator[Any]:
-    """``busy_call`` of ``submit(state, who, payload, action, fn, **arguments)``: ``answer``
-    holds the service's result only on the first answer; a repeat (a double tap, answered
-    already) leaves it unset, so the handler says nothing more."""
-    submitted: Answer[Submitted] = Answer()
-    async for event in busy_call(
-        state,
-        lang,
-        lambda who: submit(state, who, payload, action, fn, **arguments),
-        submitted,
-        refused=refused,
-        busy=busy,
-    ):
-        yield event
-    if submitted.ok and not submitted.result().repeated:
-        answer.ok, answer.value = True, submitted.result().result
-        answer.who = submitted.who
+    async def submit(
+        self, payload: Any, action: str, fn: Callable[..., Any], /, **arguments: Any
+    ) -> AsyncIterator[Any]:
+        """``submit(state, who, payload, action, fn, **arguments)``: once per payload; a
+        repeat (a double tap, answered already) leaves ``ok`` False, so the handler says
+        nothing more."""
+        async for event in self.run(
+            lambda who: submit(self.state, who, payload, action, fn, **arguments)
+        ):
+            yield event
+        if self.ok:
+            done: Submitted = self.value  # type: ignore[assignment]
+            self.ok, self.value = not done.repeated, done.result
 
 
 def forget_submission(state: Any) -> None:

@@ -17,10 +17,8 @@ from hotmeals.services.profile import ALT_EMAIL_MAX
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    Answer,
+    ParentCall,
     at_fields,
-    busy_call,
-    busy_submit,
     forget_submission,
     message,
     one_turn,
@@ -125,23 +123,21 @@ class ParentEditState(rx.State):
         if focus is not None:
             yield focus
             return
-        answer: Answer[dict] = Answer()
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        call: ParentCall[dict] = ParentCall(
+            self, lang, refused=at_fields(self, lang, FIELDS, PREFIX)
+        )
+        async for event in call.submit(
             ["profile", values],
             "edit_profile",
             profile.edit_profile,
-            refused=at_fields(self, lang, FIELDS, PREFIX),
             first_name=self.first_name,
             last_name=self.last_name,
             phone=self.phone,
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        (await self.get_state(AuthState))._apply_profile(answer.result())
+        (await self.get_state(AuthState))._apply_profile(call.result())
         yield succeeded(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
@@ -159,23 +155,17 @@ class ParentEditState(rx.State):
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
-        answer: Answer[dict] = Answer()
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
-            ["alt_email", address.lower()],
-            "add_alt_email",
-            profile.add_alt_email,
-            refused=self._alt_refused(lang),
-            busy="adding",
-            email=address,
+        call: ParentCall[dict] = ParentCall(
+            self, lang, refused=self._alt_refused(lang), busy="adding"
+        )
+        async for event in call.submit(
+            ["alt_email", address.lower()], "add_alt_email", profile.add_alt_email, email=address
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        sent = answer.result()
-        data = await call_service(profile.get_profile, parent_id=answer.parent().parent_id)
+        sent = call.result()
+        data = await call_service(profile.get_profile, parent_id=call.parent().parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
@@ -207,19 +197,14 @@ class ParentEditState(rx.State):
             seconds = int(str(err.params.get("seconds", 60)))
             return otp._begin(ALT_EMAIL, address, resend_after=seconds)
 
-        answer: Answer[Any] = Answer()
-        async for event in busy_call(
-            self,
-            lang,
-            lambda who: call_service(profile.add_alt_email, parent_id=who.parent_id, email=address),
-            answer,
-            refused=refused,
-            busy=None,
+        call: ParentCall[Any] = ParentCall(self, lang, refused=refused, busy=None)
+        async for event in call.run(
+            lambda who: call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        sent = answer.result()
+        sent = call.result()
         yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
@@ -232,22 +217,18 @@ class ParentEditState(rx.State):
 
     async def _remove_alt(self, address: str):
         lang = await self._lang()
-        answer: Answer[dict] = Answer()
+        call: ParentCall[dict] = ParentCall(self, lang, busy=None)
         # Tapped twice, the second tap answers "removed" once, not "not found".
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        async for event in call.submit(
             ["remove_alt", str(address).lower()],
             "remove_alt_email",
             profile.remove_alt_email,
-            busy=None,
             email=address,
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        data = answer.result()
+        data = call.result()
         self._apply_alt_emails(data)
         (await self.get_state(AuthState))._apply_profile(data)
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
@@ -302,12 +283,12 @@ class ParentEditState(rx.State):
             )
 
         lang = await self._lang()
-        answer: Answer[str] = Answer()
-        async for event in busy_call(self, lang, save, answer, busy="uploading"):
+        call: ParentCall[str] = ParentCall(self, lang, busy="uploading")
+        async for event in call.run(save):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        (await self.get_state(AuthState)).profile_image = answer.result()
+        (await self.get_state(AuthState)).profile_image = call.result()
         yield succeeded(tr("ui.profile.picture_saved", lang))
 
     # ---- language ----------------------------------------------------------------------------

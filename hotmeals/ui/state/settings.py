@@ -16,10 +16,8 @@ from hotmeals.services import accounts, notifications, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    Answer,
+    ParentCall,
     at_fields,
-    busy_call,
-    busy_submit,
     forget_submission,
     message,
     one_turn,
@@ -95,20 +93,17 @@ class NotificationState(rx.State):
     async def _save(self):
         lang = (await self.get_state(I18nState)).lang
         preferences = dict(self.prefs)
-        answer: Answer[dict] = Answer()
-        async for event in busy_submit(
-            self,
-            lang,
-            answer,
+        call: ParentCall[dict] = ParentCall(self, lang)
+        async for event in call.submit(
             preferences,
             "update_notifications",
             notifications.update_preferences,
             preferences=preferences,
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        self.prefs = answer.result()
+        self.prefs = call.result()
         yield succeeded(tr("notifications_updated", lang))
 
 
@@ -132,21 +127,19 @@ class ChangePasswordState(rx.State):
         if focus is not None:
             yield focus
             return
-        answer: Answer[None] = Answer()
-        async for event in busy_call(
-            self,
-            lang,
+        call: ParentCall[None] = ParentCall(
+            self, lang, refused=at_fields(self, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
+        )
+        async for event in call.run(
             lambda who: call_service(
                 accounts.change_password,
                 parent_id=who.parent_id,
                 keep_session_id=who.session_id,
                 **values,
-            ),
-            answer,
-            refused=at_fields(self, lang, PASSWORD_FIELDS, PASSWORD_PREFIX),
+            )
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
         for field in PASSWORD_FIELDS:
             yield rx.set_value(PASSWORD_PREFIX + field, "")

@@ -20,7 +20,7 @@ from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.forms import Answer, busy_call, message
+from hotmeals.ui.state.forms import ParentCall, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
 from hotmeals.ui.state.screen import language_changed
@@ -117,23 +117,20 @@ class StandingState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy_id:
             return
-        answer: Answer[Any] = Answer()
-        async for event in busy_call(
-            self,
-            lang,
+        call: ParentCall[Any] = ParentCall(
+            self, lang, busy="busy_id", busy_as=str(standing_id)[:12]
+        )
+        async for event in call.run(
             lambda who: call_service(
                 standing.change,
                 parent_id=who.parent_id,
                 standing_id=standing_id,
                 action=action,
                 lang=lang,
-            ),
-            answer,
-            busy="busy_id",
-            busy_as=str(standing_id)[:12],
+            )
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
         await self._load()
         yield succeeded(tr(DONE[action], lang))
@@ -248,10 +245,8 @@ class RepeatState(rx.State):
     async def _create(self, lang: str, create: Any, **arguments: Any):
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
-        answer: Answer[dict] = Answer()
-        async for event in busy_call(
-            self,
-            lang,
+        call: ParentCall[dict] = ParentCall(self, lang)
+        async for event in call.run(
             lambda who: call_service(
                 create,
                 parent_id=who.parent_id,
@@ -259,13 +254,12 @@ class RepeatState(rx.State):
                 ends_on=self.ends_on or None,
                 lang=lang,
                 **arguments,
-            ),
-            answer,
+            )
         ):
             yield event
-        if not answer.ok:
+        if not call.ok:
             return
-        row = answer.result()
+        row = call.result()
         self.done = row["summary"] + " · " + row["ends_label"]
         yield succeeded(tr("standing_created", lang))
 
