@@ -16,8 +16,8 @@ from hotmeals.ui.state.forms import (
     ParentCall,
     at_fields,
     forget_submission,
-    message,
     one_turn,
+    show_field_error,
     show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
@@ -58,10 +58,7 @@ class ContactState(rx.State):
         if field not in FIELDS:
             return
         err = validation.CONTACT_RULES[field](value)
-        errors = {k: v for k, v in self.errors.items() if k != field}
-        if err is not None:
-            errors[field] = message(err, (await self.get_state(I18nState)).lang)
-        self.errors = errors
+        show_field_error(self, field, err, (await self.get_state(I18nState)).lang)
 
     @rx.event
     async def submit(self, form_data: dict):

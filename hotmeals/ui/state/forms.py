@@ -48,6 +48,15 @@ def show_field_errors(
     return rx.set_focus(prefix + next(f for f in fields if f in errors))
 
 
+def show_field_error(state: Any, field: str, err: DomainError | None, lang: str) -> None:
+    """One field checked on its own (on blur): its error in ``state.errors``, or none; the
+    other fields' errors kept."""
+    errors = {k: v for k, v in state.errors.items() if k != field}
+    if err is not None:
+        errors[field] = message(err, lang)
+    state.errors = errors
+
+
 def place_error(
     err: DomainError,
     lang: str,

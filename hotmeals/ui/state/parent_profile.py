@@ -22,6 +22,7 @@ from hotmeals.ui.state.forms import (
     forget_submission,
     message,
     one_turn,
+    show_field_error,
     show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
@@ -102,10 +103,7 @@ class ParentEditState(rx.State):
             return
         setattr(self, field, value)
         err = validation.PROFILE_RULES[field](value)
-        errors = {k: v for k, v in self.errors.items() if k != field}
-        if err is not None:
-            errors[field] = message(err, await self._lang())
-        self.errors = errors
+        show_field_error(self, field, err, await self._lang())
 
     @rx.event
     async def save(self, form_data: dict):
