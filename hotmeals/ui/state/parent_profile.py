@@ -14,7 +14,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    AuthState,
+    acting_parent,
+    complete_acting_parent,
+    session_expired,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     ParentCall,
@@ -74,8 +80,8 @@ class ParentEditState(rx.State):
         self.alt_error = ""
         forget_submission(self)
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await complete_acting_parent(self)
+        if who is None:
             return
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
