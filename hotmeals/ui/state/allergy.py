@@ -146,7 +146,7 @@ class AllergyState(rx.State):
         lang = await self._lang()
         # child_id was chosen among who's children by start; the service checks again.
         items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-        call: ParentCall[Any] = ParentCall(self, lang)
+        call = ParentCall[Any](self, lang)
         async for event in call.submit(
             [self.child_id, items],
             "set_child_allergies",
@@ -177,7 +177,7 @@ class AllergyState(rx.State):
                 raise DomainError("ui.allergy.skip_has_items", count=len(self.items))
             await call_service(children.complete_allergy_step, parent_id=who.parent_id)
 
-        call: ParentCall[None] = ParentCall(self, lang)
+        call = ParentCall[None](self, lang)
         async for event in call.run(complete):
             yield event
         if not call.ok:

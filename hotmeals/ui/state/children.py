@@ -110,7 +110,7 @@ class ChildrenState(rx.State):
 
     async def _set_default(self, child_id: str):
         lang = (await self.get_state(I18nState)).lang
-        call: ParentCall[Any] = ParentCall(self, lang, busy=None)
+        call = ParentCall[Any](self, lang, busy=None)
         # The service refuses a child of another parent ("child_not_found").
         async for event in call.submit(
             ["set_default", str(child_id)],
@@ -150,7 +150,7 @@ class ChildrenState(rx.State):
 
     async def _confirm_delete(self):
         lang = (await self.get_state(I18nState)).lang
-        call: ParentCall[Any] = ParentCall(self, lang)
+        call = ParentCall[Any](self, lang)
         async for event in call.submit(
             ["delete", self._delete_id],
             "delete_child",
@@ -382,7 +382,7 @@ class ChildFormState(rx.State):
             }.get(err.field or "", err.field)
             return at_field(err)
 
-        call: ParentCall[Any] = ParentCall(self, lang, refused=refused)
+        call = ParentCall[Any](self, lang, refused=refused)
         # Sent twice (a double tap, a repeated event), the same form is saved once; the
         # first answer already said so and moved on.
         async for event in call.submit(

@@ -74,9 +74,7 @@ class ContactState(rx.State):
             yield focus
             return
         auth = await self.get_state(AuthState)
-        call: ParentCall[Any] = ParentCall(
-            self, lang, refused=at_fields(self, lang, FIELDS, PREFIX)
-        )
+        call = ParentCall[Any](self, lang, refused=at_fields(self, lang, FIELDS, PREFIX))
         # The form is on a signed-in screen only: a message goes out in a checked parent's
         # name or not at all. The same message sent twice from this form is stored once.
         async for event in call.submit(

@@ -134,7 +134,7 @@ async def one_turn(
 class ParentCall(Generic[R]):
     """One service call of a handler for the acting parent, for the handler to yield from::
 
-        call: ParentCall[dict] = ParentCall(self, lang)
+        call = ParentCall[dict](self, lang)
         async for event in call.submit(payload, "action", service.fn, field=value):
             yield event
         if not call.ok:

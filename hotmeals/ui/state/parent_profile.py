@@ -127,9 +127,7 @@ class ParentEditState(rx.State):
         if focus is not None:
             yield focus
             return
-        call: ParentCall[dict] = ParentCall(
-            self, lang, refused=at_fields(self, lang, FIELDS, PREFIX)
-        )
+        call = ParentCall[dict](self, lang, refused=at_fields(self, lang, FIELDS, PREFIX))
         async for event in call.submit(
             ["profile", values],
             "edit_profile",
@@ -159,9 +157,7 @@ class ParentEditState(rx.State):
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
-        call: ParentCall[dict] = ParentCall(
-            self, lang, refused=self._alt_refused(lang), busy="adding"
-        )
+        call = ParentCall[dict](self, lang, refused=self._alt_refused(lang), busy="adding")
         async for event in call.submit(
             ["alt_email", address.lower()], "add_alt_email", profile.add_alt_email, email=address
         ):
@@ -201,7 +197,7 @@ class ParentEditState(rx.State):
             seconds = int(str(err.params.get("seconds", 60)))
             return otp._begin(ALT_EMAIL, address, resend_after=seconds)
 
-        call: ParentCall[Any] = ParentCall(self, lang, refused=refused, busy=None)
+        call = ParentCall[Any](self, lang, refused=refused, busy=None)
         async for event in call.run(
             lambda who: call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
         ):
@@ -221,7 +217,7 @@ class ParentEditState(rx.State):
 
     async def _remove_alt(self, address: str):
         lang = await self._lang()
-        call: ParentCall[dict] = ParentCall(self, lang, busy=None)
+        call = ParentCall[dict](self, lang, busy=None)
         # Tapped twice, the second tap answers "removed" once, not "not found".
         async for event in call.submit(
             ["remove_alt", str(address).lower()],
@@ -287,7 +283,7 @@ class ParentEditState(rx.State):
             )
 
         lang = await self._lang()
-        call: ParentCall[str] = ParentCall(self, lang, busy="uploading")
+        call = ParentCall[str](self, lang, busy="uploading")
         async for event in call.run(save):
             yield event
         if not call.ok:

@@ -93,7 +93,7 @@ class NotificationState(rx.State):
     async def _save(self):
         lang = (await self.get_state(I18nState)).lang
         preferences = dict(self.prefs)
-        call: ParentCall[dict] = ParentCall(self, lang)
+        call = ParentCall[dict](self, lang)
         async for event in call.submit(
             preferences,
             "update_notifications",
@@ -127,7 +127,7 @@ class ChangePasswordState(rx.State):
         if focus is not None:
             yield focus
             return
-        call: ParentCall[None] = ParentCall(
+        call = ParentCall[None](
             self, lang, refused=at_fields(self, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
         )
         async for event in call.run(

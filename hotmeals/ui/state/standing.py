@@ -117,9 +117,7 @@ class StandingState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy_id:
             return
-        call: ParentCall[Any] = ParentCall(
-            self, lang, busy="busy_id", busy_as=str(standing_id)[:12]
-        )
+        call = ParentCall[Any](self, lang, busy="busy_id", busy_as=str(standing_id)[:12])
         async for event in call.run(
             lambda who: call_service(
                 standing.change,
@@ -245,7 +243,7 @@ class RepeatState(rx.State):
     async def _create(self, lang: str, create: Any, **arguments: Any):
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
-        call: ParentCall[dict] = ParentCall(self, lang)
+        call = ParentCall[dict](self, lang)
         async for event in call.run(
             lambda who: call_service(
                 create,
