@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import reflex as rx
 
@@ -47,6 +47,22 @@ def _card_row(card: cards.CardView) -> dict[str, str]:
         "last4": card.last4,
         "expiry": card.expiry,
     }
+
+
+class _LightboxSaid(TypedDict):
+    outcome: str
+    card_token: str
+    message: str
+
+
+def _lightbox_said(outcome: dict[str, str]) -> _LightboxSaid:
+    """What Lightbox answered in the browser, as the settle services take it (they check it
+    against Converge)."""
+    return _LightboxSaid(
+        outcome=outcome["outcome"],
+        card_token=outcome["token"],
+        message=outcome["message"],
+    )
 
 
 class DonateState(LightboxPayment, rx.State):
@@ -147,10 +163,8 @@ class DonateState(LightboxPayment, rx.State):
         return await settle_lightbox(
             parent_id=who.parent_id,
             payment_id=payment_id,
-            outcome=outcome["outcome"],
             txn_id=outcome["txn_id"],
-            card_token=outcome["token"],
-            message=outcome["message"],
+            **_lightbox_said(outcome),
             lang=lang,
         )
 
@@ -204,9 +218,7 @@ class CardsState(LightboxPayment, rx.State):
     ) -> Settled:
         return await settle_card_lightbox(
             parent_id=who.parent_id,
-            outcome=outcome["outcome"],
-            card_token=outcome["token"],
-            message=outcome["message"],
+            **_lightbox_said(outcome),
             lang=lang,
         )
 
