@@ -23,7 +23,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.orders import DETAILS_ROUTE, order_line_fields
 from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import succeeded
 
@@ -63,13 +63,8 @@ def group_views(answer: dict) -> list[CancelGroupView]:
                 lines=[
                     CancelLineView(
                         cart_id=str(x["cancel_cart_id"]),
-                        child=str(x["child_name"]),
-                        day=str(x["day"]),
-                        meal=str(x["meal_name"]),
-                        size_label=str(x["size_label"]),
-                        quantity=int(x["quantity"]),
+                        **order_line_fields(x),
                         max_quantity=int(x["max_quantity"]),
-                        price=str(x["line_total"]),
                         cancellable=bool(x["cancellable"]),
                         reason=str(x.get("reason") or ""),
                     )

@@ -98,6 +98,19 @@ class RefundRow:
     state_label: str = ""
 
 
+def order_line_fields(line: dict) -> dict[str, Any]:
+    """What every view of an order's meal line shows (the details, the cancel cart): whose,
+    which day, which meal and size, how many and for how much."""
+    return {
+        "child": str(line["child_name"]),
+        "day": str(line["day"]),
+        "meal": str(line["meal_name"]),
+        "size_label": str(line["size_label"]),
+        "quantity": int(line["quantity"]),
+        "price": str(line["line_total"]),
+    }
+
+
 def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     rows = []
     for o in answer.get("orders", []):
@@ -130,18 +143,13 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
         out.append(
             DetailLine(
                 line_id=str(x["order_line_id"]),
-                child=str(x["child_name"]),
-                day=str(x["day"]),
-                meal=str(x["meal_name"]),
-                size_label=str(x["size_label"]),
+                **order_line_fields(x),
                 menu_option=str(x.get("menu_option") or ""),
                 meal_option=str(x.get("meal_option") or ""),
                 addons=addons,
                 note=str(x.get("special_note") or ""),
-                quantity=int(x["quantity"]),
                 cancelled=int(x["cancelled_quantity"]),
                 active=int(x["active_quantity"]),
-                price=str(x["line_total"]),
                 state=str(x["state"]),
                 state_label=str(x["state_label"]),
                 moved_from=str(x.get("moved_from") or ""),
