@@ -3,21 +3,22 @@ mailed to the provider. Rules: ``validation.CONTACT_RULES`` and ``services.conte
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain import validation
-from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    field_messages,
+    ParentCall,
+    at_fields,
     forget_submission,
-    message,
     one_turn,
-    place_error,
-    submit,
+    show_field_error,
+    show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -57,10 +58,7 @@ class ContactState(rx.State):
         if field not in FIELDS:
             return
         err = validation.CONTACT_RULES[field](value)
-        errors = {k: v for k, v in self.errors.items() if k != field}
-        if err is not None:
-            errors[field] = message(err, (await self.get_state(I18nState)).lang)
-        self.errors = errors
+        show_field_error(self, field, err, (await self.get_state(I18nState)).lang)
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -71,41 +69,24 @@ class ContactState(rx.State):
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)
-        self.errors = field_messages(errors, lang)
-        if errors:
-            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
-            return
-        self.busy = True
-        yield
-        # The form is on a signed-in screen only: a message goes out in a checked parent's
-        # name or not at all.
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
+        focus = show_field_errors(self, errors, lang, FIELDS, PREFIX)
+        if focus is not None:
+            yield focus
             return
         auth = await self.get_state(AuthState)
-        try:
-            # The same message sent twice from this form is stored once.
-            done = await submit(
-                self,
-                who,
-                values,
-                "contact_us",
-                content.contact_us,
-                **values,
-                lang=lang,
-                address=auth._client_address(),
-            )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
-            self.errors = errors_text
+        call = ParentCall[Any](self, lang, refused=at_fields(self, lang, FIELDS, PREFIX))
+        # The form is on a signed-in screen only: a message goes out in a checked parent's
+        # name or not at all. The same message sent twice from this form is stored once.
+        async for event in call.submit(
+            values,
+            "contact_us",
+            content.contact_us,
+            **values,
+            lang=lang,
+            address=auth._client_address(),
+        ):
             yield event
-            return
-        self.busy = False
-        if done.repeated:
+        if not call.ok:
             return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.

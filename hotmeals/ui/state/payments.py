@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import reflex as rx
 
@@ -14,7 +14,12 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
-from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    acting_parent,
+    complete_acting_parent,
+    session_expired,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import LightboxPayment, Started
@@ -42,6 +47,22 @@ def _card_row(card: cards.CardView) -> dict[str, str]:
         "last4": card.last4,
         "expiry": card.expiry,
     }
+
+
+class _LightboxSaid(TypedDict):
+    outcome: str
+    card_token: str
+    message: str
+
+
+def _lightbox_said(outcome: dict[str, str]) -> _LightboxSaid:
+    """What Lightbox answered in the browser, as the settle services take it (they check it
+    against Converge)."""
+    return _LightboxSaid(
+        outcome=outcome["outcome"],
+        card_token=outcome["token"],
+        message=outcome["message"],
+    )
 
 
 class DonateState(LightboxPayment, rx.State):
@@ -100,8 +121,8 @@ class DonateState(LightboxPayment, rx.State):
 
     # ---- donate: LightboxPayment's pay (the form's submit) --------------------------------
     async def _payer(self) -> ActingParent | None:
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await complete_acting_parent(self)
+        if who is None:
             self.schools, self.history = [], []
             return None
         return who
@@ -142,10 +163,8 @@ class DonateState(LightboxPayment, rx.State):
         return await settle_lightbox(
             parent_id=who.parent_id,
             payment_id=payment_id,
-            outcome=outcome["outcome"],
             txn_id=outcome["txn_id"],
-            card_token=outcome["token"],
-            message=outcome["message"],
+            **_lightbox_said(outcome),
             lang=lang,
         )
 
@@ -172,8 +191,8 @@ class CardsState(LightboxPayment, rx.State):
     async def load(self):
         self.status = self.message = ""
         self.busy = self.deleting = self.delete_open = False
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await complete_acting_parent(self)
+        if who is None:
             self.cards = []
             return
         await self._reload(who)
@@ -185,8 +204,7 @@ class CardsState(LightboxPayment, rx.State):
 
     # ---- add a card: LightboxPayment's pay (no money: Converge keeps the card) -------------
     async def _payer(self) -> ActingParent | None:
-        who = await acting_parent(self)
-        return who if who is not None and who.complete else None
+        return await complete_acting_parent(self)
 
     async def _begin(self, who: ActingParent, lang: str) -> Any:
         self.status = self.message = ""
@@ -200,9 +218,7 @@ class CardsState(LightboxPayment, rx.State):
     ) -> Settled:
         return await settle_card_lightbox(
             parent_id=who.parent_id,
-            outcome=outcome["outcome"],
-            card_token=outcome["token"],
-            message=outcome["message"],
+            **_lightbox_said(outcome),
             lang=lang,
         )
 

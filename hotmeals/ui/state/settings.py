@@ -16,12 +16,12 @@ from hotmeals.services import accounts, notifications, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    field_messages,
+    ParentCall,
+    at_fields,
     forget_submission,
     message,
     one_turn,
-    place_error,
-    submit,
+    show_field_errors,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -91,32 +91,19 @@ class NotificationState(rx.State):
             yield event
 
     async def _save(self):
-        self.busy = True
-        yield
         lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
         preferences = dict(self.prefs)
-        try:
-            done = await submit(
-                self,
-                who,
-                preferences,
-                "update_notifications",
-                notifications.update_preferences,
-                preferences=preferences,
-            )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
+        call = ParentCall[dict](self, lang)
+        async for event in call.submit(
+            preferences,
+            "update_notifications",
+            notifications.update_preferences,
+            preferences=preferences,
+        ):
+            yield event
+        if not call.ok:
             return
-        self.busy = False
-        if done.repeated:
-            return
-        self.prefs = done.result
+        self.prefs = call.result()
         yield succeeded(tr("notifications_updated", lang))
 
 
@@ -136,32 +123,24 @@ class ChangePasswordState(rx.State):
         errors = validation.validate_change_password(
             values["current_password"], values["new_password"], values["confirm_password"]
         )
-        self.errors = field_messages(errors, lang)
-        if errors:
-            yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
+        focus = show_field_errors(self, errors, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
+        if focus is not None:
+            yield focus
             return
-        self.busy = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            await call_service(
+        call = ParentCall[None](
+            self, lang, refused=at_fields(self, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
+        )
+        async for event in call.run(
+            lambda who: call_service(
                 accounts.change_password,
                 parent_id=who.parent_id,
                 keep_session_id=who.session_id,
                 **values,
             )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, PASSWORD_FIELDS, errors_text, PASSWORD_PREFIX)
-            self.errors = errors_text
+        ):
             yield event
+        if not call.ok:
             return
-        self.busy = False
         for field in PASSWORD_FIELDS:
             yield rx.set_value(PASSWORD_PREFIX + field, "")
         yield succeeded(tr("password_changed", lang))
