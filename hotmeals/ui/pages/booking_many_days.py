@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import once_attrs, toggle_button
+from hotmeals.ui.components.forms import busy_button, toggle_button
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -220,20 +220,18 @@ def _report() -> rx.Component:
 
 def _add_button() -> rx.Component:
     label = ManyDaysState.add_label
-    return rx.button(
-        rx.cond(ManyDaysState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
+    # Disabled only while busy (busy_button's default): assets/forms.js re-enables a
+    # data-hm-once button when its turn ends, so a disabled that outlives the turn would not
+    # hold. Nothing ticked: the handler says so; a line missing its acknowledgement is refused
+    # with the reason.
+    return busy_button(
         rx.cond(ManyDaysState.busy, t("ui.many.adding"), label),
+        icon=rx.icon("shopping-cart", size=18),
+        busy=ManyDaysState.busy,
+        turn=ManyDaysState.turn,
+        on_click=ManyDaysState.add_all,
         type="button",
         size="3",
-        on_click=ManyDaysState.add_all,
-        # Only while busy: assets/forms.js re-enables a data-hm-once button when its turn
-        # ends, so a disabled that outlives the turn would not hold. Nothing ticked: the
-        # handler says so; a line missing its acknowledgement is refused with the reason.
-        disabled=ManyDaysState.busy,
-        custom_attrs={
-            "aria-busy": rx.cond(ManyDaysState.busy, "true", "false"),
-            **once_attrs(ManyDaysState.turn),
-        },
         id="many-add",
         width=rx.breakpoints(initial="100%", md="auto"),
     )
@@ -278,18 +276,15 @@ def _repeat() -> rx.Component:
             width="100%",
             margin_top="10px",
         ),
-        rx.button(
-            rx.cond(ManyDaysState.repeating, rx.spinner(size="2"), rx.icon("repeat", size=18)),
+        busy_button(
             rx.cond(ManyDaysState.repeating, t("ui.many.repeating"), t("ui.many.repeat")),
+            icon=rx.icon("repeat", size=18),
+            busy=ManyDaysState.repeating,
+            turn=ManyDaysState.repeat_turn,
+            on_click=ManyDaysState.repeat,
             type="button",
             size="3",
             variant="soft",
-            on_click=ManyDaysState.repeat,
-            disabled=ManyDaysState.repeating,
-            custom_attrs={
-                "aria-busy": rx.cond(ManyDaysState.repeating, "true", "false"),
-                **once_attrs(ManyDaysState.repeat_turn),
-            },
             id="many-repeat",
             margin_top="12px",
             width=rx.breakpoints(initial="100%", md="auto"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.forms import busy_button
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
@@ -358,8 +358,7 @@ def _add_bar() -> rx.Component:
                 ),
             ),
         ),
-        rx.button(
-            rx.cond(BookingState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
+        busy_button(
             rx.cond(
                 BookingState.busy,
                 t("ui.book.adding"),
@@ -368,14 +367,13 @@ def _add_bar() -> rx.Component:
                     BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
                 ),
             ),
+            icon=rx.icon("shopping-cart", size=18),
+            busy=BookingState.busy,
+            turn=BookingState.turn,
             on_click=BookingState.add,
             disabled=BookingState.busy | ~BookingState.can_add,
             size="3",
             id="meal-add",
-            custom_attrs={
-                "aria-busy": rx.cond(BookingState.busy, "true", "false"),
-                **once_attrs(BookingState.turn),
-            },
         ),
         justify="between",
         align="center",
