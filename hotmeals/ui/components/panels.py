@@ -1,5 +1,6 @@
 """The boxes the screens share: a list item's gray card, the orange box of totals at the foot
-of a list, an unstyled grid list, and the spinner a screen shows while it loads."""
+of a list, an unstyled grid list, a loaded list with its empty message, and the spinner a
+screen shows while it loads."""
 
 from __future__ import annotations
 
@@ -32,4 +33,27 @@ def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
         background_color=rx.color("orange", 2),
         border=f"1px solid {rx.color('orange', 6)}",
         width="100%",
+    )
+
+
+def loaded_list(
+    rows: Any,
+    item: Any,
+    *,
+    loaded: Any,
+    list_id: str,
+    list_style: dict[str, Any],
+    empty: rx.Component,
+    empty_id: str,
+) -> rx.Component:
+    """A screen's list of cards: the spinner until ``loaded``, then one ``item`` per row, or
+    the ``empty`` message (centered) when there is none."""
+    return rx.cond(
+        loaded,
+        rx.cond(
+            rows.length() > 0,
+            rx.el.ul(rx.foreach(rows, item), id=list_id, style=list_style),
+            rx.center(empty, id=empty_id, padding="32px", width="100%"),
+        ),
+        loading_spinner(),
     )
