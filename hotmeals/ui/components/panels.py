@@ -23,6 +23,17 @@ def loading_spinner(*children: rx.Component) -> rx.Component:
     return rx.center(rx.spinner(size="3"), *children, padding="32px", width="100%")
 
 
+def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **props: Any):
+    """A total's row: its name in gray on the left, the amount pushed to the right."""
+    return rx.flex(
+        rx.text(label, size=label_size, color=rx.color("gray", 11)),
+        rx.spacer(),
+        value,
+        width="100%",
+        **props,
+    )
+
+
 def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
     """The orange box under a list: its totals and the button that acts on them."""
     return rx.box(
