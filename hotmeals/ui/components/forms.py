@@ -337,3 +337,8 @@ def name_fields(first: rx.Component, last: rx.Component) -> rx.Component:
     return rx.grid(
         first, last, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
     )
+
+
+def other_form_link(question: Any, link_text: Any, href: str) -> rx.Component:
+    """The line under a sign-in or sign-up form that leads to the other one."""
+    return rx.text(question, " ", rx.link(link_text, href=href, weight="medium"), size="2")
