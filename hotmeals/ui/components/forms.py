@@ -195,6 +195,14 @@ def submit_button(
     )
 
 
+def save_button(busy: rx.Var, *, text: Any | None = None, **props: Any) -> rx.Component:
+    """The submit button of a form that saves (``text``, "Save" unless said), "Saving…" while
+    ``busy``; the rest as ``submit_button``."""
+    return submit_button(
+        t("ui.common.save") if text is None else text, busy, t("ui.common.saving"), **props
+    )
+
+
 def form_card(*children: rx.Component, max_width: str = "480px", **props: Any) -> rx.Component:
     return rx.box(
         *children,
