@@ -40,6 +40,23 @@ def label(text: Any, field_id: str, optional: bool = False) -> rx.Component:
     )
 
 
+def labelled_box(text: Any, field_id: Any, *controls: Any, **box_props: Any) -> rx.Component:
+    """A plain field: its label over the ``controls`` (a native select, a date, a note)."""
+    return rx.box(
+        rx.el.label(text, html_for=field_id, class_name="hm-label"),
+        *controls,
+        class_name="hm-field",
+        **box_props,
+    )
+
+
+def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **props: Any):
+    """The browser's own select (``hm-select``), for lists a phone should pick natively."""
+    return rx.el.select(
+        *options, id=field_id, value=value, on_change=on_change, class_name="hm-select", **props
+    )
+
+
 def _aria(field_id: str, error: rx.Var, hint: Any | None, required: bool) -> dict[str, Any]:
     hint_id = f"{field_id}-hint" if hint is not None else ""
     attrs: dict[str, Any] = {

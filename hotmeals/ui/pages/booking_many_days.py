@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import busy_button, toggle_button
+from hotmeals.ui.components.forms import busy_button, labelled_box, native_select, toggle_button
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -93,31 +93,29 @@ def _row(row: rx.Var) -> rx.Component:
             rx.cond(
                 open_day & (row.meals.length() > 0),
                 rx.flex(
-                    rx.box(
-                        rx.el.label(t("ui.many.meal"), html_for=meal_id, class_name="hm-label"),
-                        rx.el.select(
+                    labelled_box(
+                        t("ui.many.meal"),
+                        meal_id,
+                        native_select(
+                            meal_id,
                             rx.foreach(
                                 row.meals,
                                 lambda m: rx.el.option(m.label, value=m.value, disabled=m.disabled),
                             ),
-                            id=meal_id,
                             value=row.meal_id,
                             on_change=lambda value: ManyDaysState.set_meal(key, value),
-                            class_name="hm-select",
                         ),
-                        class_name="hm-field",
                         style={"flex": "2 1 200px"},
                     ),
-                    rx.box(
-                        rx.el.label(t("ui.many.size"), html_for=size_id, class_name="hm-label"),
-                        rx.el.select(
+                    labelled_box(
+                        t("ui.many.size"),
+                        size_id,
+                        native_select(
+                            size_id,
                             rx.foreach(row.sizes, lambda s: rx.el.option(s.label, value=s.value)),
-                            id=size_id,
                             value=row.size,
                             on_change=lambda value: ManyDaysState.set_size(key, value),
-                            class_name="hm-select",
                         ),
-                        class_name="hm-field",
                         style={"flex": "1 1 220px"},
                     ),
                     gap="12px",
@@ -238,16 +236,15 @@ def _add_button() -> rx.Component:
 
 
 def _select(field_id: str, label_key: str, options: rx.Var, value, on_change) -> rx.Component:
-    return rx.box(
-        rx.el.label(t(label_key), html_for=field_id, class_name="hm-label"),
-        rx.el.select(
+    return labelled_box(
+        t(label_key),
+        field_id,
+        native_select(
+            field_id,
             rx.foreach(options, lambda o: rx.el.option(o.label, value=o.value)),
-            id=field_id,
             value=value,
             on_change=on_change,
-            class_name="hm-select",
         ),
-        class_name="hm-field",
         style={"flex": "1 1 220px"},
     )
 
