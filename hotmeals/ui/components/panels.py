@@ -34,6 +34,11 @@ def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **prop
     )
 
 
+def column_card(*children: rx.Component, spacing: str = "2", **props: Any) -> rx.Component:
+    """A full-width card of facts or totals, one under the other."""
+    return rx.card(rx.vstack(*children, spacing=spacing, width="100%"), width="100%", **props)
+
+
 def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
     """The orange box under a list: its totals and the button that acts on them."""
     return rx.box(

@@ -14,7 +14,7 @@ from hotmeals.ui.components.card_choice import card_choice, payment_progress
 from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
-from hotmeals.ui.components.panels import amount_row, loading_spinner
+from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.booking_calendar import calendar, child_picker
 from hotmeals.ui.pages.booking_day_menu import day_menu
@@ -170,18 +170,13 @@ def _step_list(items: rx.Var, render: Any, id_: str) -> rx.Component:
 
 
 def summary() -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            amount_row(
-                t("ui.change.new_total"),
-                rx.text(S.new_total, size="5", weight="bold", id="change-new-total"),
-                align="center",
-            ),
-            rx.text(S.difference, size="3", weight="medium", id="change-difference"),
-            spacing="2",
-            width="100%",
+    return column_card(
+        amount_row(
+            t("ui.change.new_total"),
+            rx.text(S.new_total, size="5", weight="bold", id="change-new-total"),
+            align="center",
         ),
-        width="100%",
+        rx.text(S.difference, size="3", weight="medium", id="change-difference"),
         id="change-summary",
     )
 
