@@ -40,6 +40,23 @@ def label(text: Any, field_id: str, optional: bool = False) -> rx.Component:
     )
 
 
+def labelled_box(text: Any, field_id: Any, *controls: Any, **box_props: Any) -> rx.Component:
+    """A plain field: its label over the ``controls`` (a native select, a date, a note)."""
+    return rx.box(
+        rx.el.label(text, html_for=field_id, class_name="hm-label"),
+        *controls,
+        class_name="hm-field",
+        **box_props,
+    )
+
+
+def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **props: Any):
+    """The browser's own select (``hm-select``), for lists a phone should pick natively."""
+    return rx.el.select(
+        *options, id=field_id, value=value, on_change=on_change, class_name="hm-select", **props
+    )
+
+
 def _aria(field_id: str, error: rx.Var, hint: Any | None, required: bool) -> dict[str, Any]:
     hint_id = f"{field_id}-hint" if hint is not None else ""
     attrs: dict[str, Any] = {
@@ -195,6 +212,14 @@ def submit_button(
     )
 
 
+def save_button(busy: rx.Var, *, text: Any | None = None, **props: Any) -> rx.Component:
+    """The submit button of a form that saves (``text``, "Save" unless said), "Saving…" while
+    ``busy``; the rest as ``submit_button``."""
+    return submit_button(
+        t("ui.common.save") if text is None else text, busy, t("ui.common.saving"), **props
+    )
+
+
 def form_card(*children: rx.Component, max_width: str = "480px", **props: Any) -> rx.Component:
     return rx.box(
         *children,
@@ -337,3 +362,8 @@ def name_fields(first: rx.Component, last: rx.Component) -> rx.Component:
     return rx.grid(
         first, last, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
     )
+
+
+def other_form_link(question: Any, link_text: Any, href: str) -> rx.Component:
+    """The line under a sign-in or sign-up form that leads to the other one."""
+    return rx.text(question, " ", rx.link(link_text, href=href, weight="medium"), size="2")

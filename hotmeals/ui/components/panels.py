@@ -1,5 +1,6 @@
 """The boxes the screens share: a list item's gray card, the orange box of totals at the foot
-of a list, an unstyled grid list, and the spinner a screen shows while it loads."""
+of a list, an unstyled grid list, a loaded list with its empty message, and the spinner a
+screen shows while it loads."""
 
 from __future__ import annotations
 
@@ -22,6 +23,22 @@ def loading_spinner(*children: rx.Component) -> rx.Component:
     return rx.center(rx.spinner(size="3"), *children, padding="32px", width="100%")
 
 
+def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **props: Any):
+    """A total's row: its name in gray on the left, the amount pushed to the right."""
+    return rx.flex(
+        rx.text(label, size=label_size, color=rx.color("gray", 11)),
+        rx.spacer(),
+        value,
+        width="100%",
+        **props,
+    )
+
+
+def column_card(*children: rx.Component, spacing: str = "2", **props: Any) -> rx.Component:
+    """A full-width card of facts or totals, one under the other."""
+    return rx.card(rx.vstack(*children, spacing=spacing, width="100%"), width="100%", **props)
+
+
 def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
     """The orange box under a list: its totals and the button that acts on them."""
     return rx.box(
@@ -32,4 +49,27 @@ def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
         background_color=rx.color("orange", 2),
         border=f"1px solid {rx.color('orange', 6)}",
         width="100%",
+    )
+
+
+def loaded_list(
+    rows: Any,
+    item: Any,
+    *,
+    loaded: Any,
+    list_id: str,
+    list_style: dict[str, Any],
+    empty: rx.Component,
+    empty_id: str,
+) -> rx.Component:
+    """A screen's list of cards: the spinner until ``loaded``, then one ``item`` per row, or
+    the ``empty`` message (centered) when there is none."""
+    return rx.cond(
+        loaded,
+        rx.cond(
+            rows.length() > 0,
+            rx.el.ul(rx.foreach(rows, item), id=list_id, style=list_style),
+            rx.center(empty, id=empty_id, padding="32px", width="100%"),
+        ),
+        loading_spinner(),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
-from hotmeals.ui.components.forms import label, link_button, submit_button
+from hotmeals.ui.components.forms import label, link_button, save_button
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import focus_screen, screen_heading, session_only
 from hotmeals.ui.state.allergy import AllergyState
@@ -128,10 +128,9 @@ def allergy_form() -> rx.Component:
         ),
         rx.flex(
             rx.box(
-                submit_button(
-                    t("ui.allergy.save"),
+                save_button(
                     AllergyState.busy,
-                    t("ui.common.saving"),
+                    text=t("ui.allergy.save"),
                     type="button",
                     on_click=AllergyState.save,
                     id="allergy-save",

@@ -3,6 +3,8 @@ day marked open, booked, in the cart or closed)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import toggle_button
@@ -87,6 +89,19 @@ def _legend_item(css: str, key: str) -> rx.Component:
     return rx.el.li(rx.el.span(class_name=f"hm-legend-swatch {css}"), t(key))
 
 
+def _month_button(
+    icon: str, label_key: str, on_click: Any, disabled: Any, id_: str
+) -> rx.Component:
+    return rx.icon_button(
+        rx.icon(icon, aria_hidden="true"),
+        on_click=on_click,
+        disabled=disabled,
+        variant="soft",
+        aria_label=t(label_key),
+        id=id_,
+    )
+
+
 def calendar() -> rx.Component:
     return rx.box(
         rx.flex(
@@ -99,21 +114,19 @@ def calendar() -> rx.Component:
                 custom_attrs={"aria-live": "polite"},
             ),
             rx.hstack(
-                rx.icon_button(
-                    rx.icon("chevron-left", aria_hidden="true"),
-                    on_click=BookingState.prev_month,
-                    disabled=~BookingState.has_prev_month,
-                    variant="soft",
-                    aria_label=t("ui.book.prev_month"),
-                    id="book-prev-month",
+                _month_button(
+                    "chevron-left",
+                    "ui.book.prev_month",
+                    BookingState.prev_month,
+                    ~BookingState.has_prev_month,
+                    "book-prev-month",
                 ),
-                rx.icon_button(
-                    rx.icon("chevron-right", aria_hidden="true"),
-                    on_click=BookingState.next_month,
-                    disabled=~BookingState.has_next_month,
-                    variant="soft",
-                    aria_label=t("ui.book.next_month"),
-                    id="book-next-month",
+                _month_button(
+                    "chevron-right",
+                    "ui.book.next_month",
+                    BookingState.next_month,
+                    ~BookingState.has_next_month,
+                    "book-next-month",
                 ),
                 spacing="2",
             ),

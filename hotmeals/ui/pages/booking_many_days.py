@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import once_attrs, toggle_button
+from hotmeals.ui.components.forms import busy_button, labelled_box, native_select, toggle_button
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -93,31 +93,29 @@ def _row(row: rx.Var) -> rx.Component:
             rx.cond(
                 open_day & (row.meals.length() > 0),
                 rx.flex(
-                    rx.box(
-                        rx.el.label(t("ui.many.meal"), html_for=meal_id, class_name="hm-label"),
-                        rx.el.select(
+                    labelled_box(
+                        t("ui.many.meal"),
+                        meal_id,
+                        native_select(
+                            meal_id,
                             rx.foreach(
                                 row.meals,
                                 lambda m: rx.el.option(m.label, value=m.value, disabled=m.disabled),
                             ),
-                            id=meal_id,
                             value=row.meal_id,
                             on_change=lambda value: ManyDaysState.set_meal(key, value),
-                            class_name="hm-select",
                         ),
-                        class_name="hm-field",
                         style={"flex": "2 1 200px"},
                     ),
-                    rx.box(
-                        rx.el.label(t("ui.many.size"), html_for=size_id, class_name="hm-label"),
-                        rx.el.select(
+                    labelled_box(
+                        t("ui.many.size"),
+                        size_id,
+                        native_select(
+                            size_id,
                             rx.foreach(row.sizes, lambda s: rx.el.option(s.label, value=s.value)),
-                            id=size_id,
                             value=row.size,
                             on_change=lambda value: ManyDaysState.set_size(key, value),
-                            class_name="hm-select",
                         ),
-                        class_name="hm-field",
                         style={"flex": "1 1 220px"},
                     ),
                     gap="12px",
@@ -220,36 +218,33 @@ def _report() -> rx.Component:
 
 def _add_button() -> rx.Component:
     label = ManyDaysState.add_label
-    return rx.button(
-        rx.cond(ManyDaysState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
+    # Disabled only while busy (busy_button's default): assets/forms.js re-enables a
+    # data-hm-once button when its turn ends, so a disabled that outlives the turn would not
+    # hold. Nothing ticked: the handler says so; a line missing its acknowledgement is refused
+    # with the reason.
+    return busy_button(
         rx.cond(ManyDaysState.busy, t("ui.many.adding"), label),
+        icon=rx.icon("shopping-cart", size=18),
+        busy=ManyDaysState.busy,
+        turn=ManyDaysState.turn,
+        on_click=ManyDaysState.add_all,
         type="button",
         size="3",
-        on_click=ManyDaysState.add_all,
-        # Only while busy: assets/forms.js re-enables a data-hm-once button when its turn
-        # ends, so a disabled that outlives the turn would not hold. Nothing ticked: the
-        # handler says so; a line missing its acknowledgement is refused with the reason.
-        disabled=ManyDaysState.busy,
-        custom_attrs={
-            "aria-busy": rx.cond(ManyDaysState.busy, "true", "false"),
-            **once_attrs(ManyDaysState.turn),
-        },
         id="many-add",
         width=rx.breakpoints(initial="100%", md="auto"),
     )
 
 
 def _select(field_id: str, label_key: str, options: rx.Var, value, on_change) -> rx.Component:
-    return rx.box(
-        rx.el.label(t(label_key), html_for=field_id, class_name="hm-label"),
-        rx.el.select(
+    return labelled_box(
+        t(label_key),
+        field_id,
+        native_select(
+            field_id,
             rx.foreach(options, lambda o: rx.el.option(o.label, value=o.value)),
-            id=field_id,
             value=value,
             on_change=on_change,
-            class_name="hm-select",
         ),
-        class_name="hm-field",
         style={"flex": "1 1 220px"},
     )
 
@@ -278,18 +273,15 @@ def _repeat() -> rx.Component:
             width="100%",
             margin_top="10px",
         ),
-        rx.button(
-            rx.cond(ManyDaysState.repeating, rx.spinner(size="2"), rx.icon("repeat", size=18)),
+        busy_button(
             rx.cond(ManyDaysState.repeating, t("ui.many.repeating"), t("ui.many.repeat")),
+            icon=rx.icon("repeat", size=18),
+            busy=ManyDaysState.repeating,
+            turn=ManyDaysState.repeat_turn,
+            on_click=ManyDaysState.repeat,
             type="button",
             size="3",
             variant="soft",
-            on_click=ManyDaysState.repeat,
-            disabled=ManyDaysState.repeating,
-            custom_attrs={
-                "aria-busy": rx.cond(ManyDaysState.repeating, "true", "false"),
-                **once_attrs(ManyDaysState.repeat_turn),
-            },
             id="many-repeat",
             margin_top="12px",
             width=rx.breakpoints(initial="100%", md="auto"),

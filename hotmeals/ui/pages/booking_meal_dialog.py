@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
@@ -101,19 +101,19 @@ def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
 def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_change):
     return rx.cond(
         options.length() > 0,
-        rx.box(
-            rx.el.label(t(label_key), html_for=field_id, class_name="hm-label"),
-            rx.el.select(
+        labelled_box(
+            t(label_key),
+            field_id,
+            native_select(
+                field_id,
                 rx.el.option(t("ui.book.no_option"), value=""),
                 rx.foreach(
                     options,
                     # A Major one is listed, greyed, with why; it cannot be picked.
                     lambda o: rx.el.option(o["label"], value=o["id"], disabled=o["disabled"] != ""),
                 ),
-                id=field_id,
                 value=value,
                 on_change=on_change,
-                class_name="hm-select",
                 custom_attrs={"aria-describedby": field_id + "-marks"},
             ),
             # Each option's mark in view, not only inside the closed list.
@@ -122,7 +122,6 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
                 id=field_id + "-marks",
                 class_name="hm-item-marks",
             ),
-            class_name="hm-field",
         ),
     )
 
@@ -182,8 +181,9 @@ def _quantity() -> rx.Component:
 
 
 def _note() -> rx.Component:
-    return rx.box(
-        rx.el.label(BookingState.note_fee, html_for="meal-note", class_name="hm-label"),
+    return labelled_box(
+        BookingState.note_fee,
+        "meal-note",
         rx.el.textarea(
             # Uncontrolled (the dialog mounts it anew for each meal): a controlled field would
             # lose keystrokes typed while the server answers. Not debounced, and flushed on
@@ -212,7 +212,6 @@ def _note() -> rx.Component:
             justify="between",
             spacing="3",
         ),
-        class_name="hm-field",
     )
 
 
@@ -358,8 +357,7 @@ def _add_bar() -> rx.Component:
                 ),
             ),
         ),
-        rx.button(
-            rx.cond(BookingState.busy, rx.spinner(size="2"), rx.icon("shopping-cart", size=18)),
+        busy_button(
             rx.cond(
                 BookingState.busy,
                 t("ui.book.adding"),
@@ -368,14 +366,13 @@ def _add_bar() -> rx.Component:
                     BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
                 ),
             ),
+            icon=rx.icon("shopping-cart", size=18),
+            busy=BookingState.busy,
+            turn=BookingState.turn,
             on_click=BookingState.add,
             disabled=BookingState.busy | ~BookingState.can_add,
             size="3",
             id="meal-add",
-            custom_attrs={
-                "aria-busy": rx.cond(BookingState.busy, "true", "false"),
-                **once_attrs(BookingState.turn),
-            },
         ),
         justify="between",
         align="center",

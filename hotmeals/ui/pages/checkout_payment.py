@@ -16,7 +16,7 @@ from hotmeals.ui.components.card_choice import (
 from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, summary_group
 from hotmeals.ui.pages.receipt import order_receipt_link
@@ -31,26 +31,18 @@ STATUS_KIND = CHECKOUT_STATUS_KIND
 
 def pay_form() -> rx.Component:
     return rx.vstack(
-        rx.card(
-            rx.vstack(
-                rx.flex(
-                    rx.text(t("checkout.amount_due"), size="3", color=GRAY_11),
-                    rx.spacer(),
-                    rx.text(CheckoutState.total, size="6", weight="bold", id="pay-total"),
-                    align="center",
-                    width="100%",
-                ),
-                rx.flex(
-                    rx.text(t("checkout.meals_count"), size="2", color=GRAY_11),
-                    rx.spacer(),
-                    rx.text(CheckoutState.meal_count.to_string(), size="2"),
-                    width="100%",
-                ),
-                spacing="2",
-                width="100%",
+        column_card(
+            amount_row(
+                t("checkout.amount_due"),
+                rx.text(CheckoutState.total, size="6", weight="bold", id="pay-total"),
+                align="center",
+            ),
+            amount_row(
+                t("checkout.meals_count"),
+                rx.text(CheckoutState.meal_count.to_string(), size="2"),
+                label_size="2",
             ),
             size="2",
-            width="100%",
         ),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),

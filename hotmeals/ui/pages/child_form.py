@@ -11,9 +11,9 @@ from hotmeals.ui.components.forms import (
     error_of,
     name_fields,
     once_attrs,
+    save_button,
     select_field,
     server_form,
-    submit_button,
     text_field,
 )
 from hotmeals.ui.state.children import (
@@ -91,10 +91,9 @@ def child_form(submit_key: str) -> rx.Component:
             ChildFormState.set_grade,
             t("ui.field.choose_grade"),
         ),
-        submit_button(
-            t(submit_key),
+        save_button(
             ChildFormState.busy,
-            t("ui.common.saving"),
+            text=t(submit_key),
             id="child-submit",
             turn=ChildFormState.turn,
         ),

@@ -13,7 +13,7 @@ from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fiel
 from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import column_card, loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.modify_order import GRAY_11, back, progress
 from hotmeals.ui.state.i18n import t
@@ -95,26 +95,21 @@ def meal_list() -> rx.Component:
 
 def meal_card() -> rx.Component:
     m = S.meal
-    return rx.card(
-        rx.vstack(
-            rx.heading(m["name"], as_="h2", size="5"),
-            _fact("ui.manage.day", m["day"]),
-            _fact("ui.manage.child", m["child"]),
-            _fact("ui.manage.size", m["size"]),
-            _fact("ui.manage.extras", m["extras"]),
-            _fact("ui.manage.note", m["note"]),
-            _fact("ui.change.quantity", m["quantity"]),
-            _fact("ui.manage.price", m["price"]),
-            _fact("ui.manage.order", m["number"]),
-            rx.cond(m["moved"] != "", rx.badge(t("ui.manage.moved"))),
-            rx.cond(
-                m["cancelled"] != "",
-                rx.badge(t("ui.manage.cancelled_badge"), color_scheme="gray", id="meal-cancelled"),
-            ),
-            spacing="2",
-            width="100%",
+    return column_card(
+        rx.heading(m["name"], as_="h2", size="5"),
+        _fact("ui.manage.day", m["day"]),
+        _fact("ui.manage.child", m["child"]),
+        _fact("ui.manage.size", m["size"]),
+        _fact("ui.manage.extras", m["extras"]),
+        _fact("ui.manage.note", m["note"]),
+        _fact("ui.change.quantity", m["quantity"]),
+        _fact("ui.manage.price", m["price"]),
+        _fact("ui.manage.order", m["number"]),
+        rx.cond(m["moved"] != "", rx.badge(t("ui.manage.moved"))),
+        rx.cond(
+            m["cancelled"] != "",
+            rx.badge(t("ui.manage.cancelled_badge"), color_scheme="gray", id="meal-cancelled"),
         ),
-        width="100%",
         id="manage-meal",
     )
 
@@ -250,21 +245,16 @@ def confirm_content() -> rx.Component:
     m = S.meal
     return rx.vstack(
         rx.heading(t("ui.manage.confirm_title"), as_="h1", size="7"),
-        rx.card(
-            rx.vstack(
-                rx.heading(m["name"], as_="h2", size="5"),
-                _fact("ui.manage.child", m["child"]),
-                _fact("ui.manage.from", rx.cond(S.finished, "", m["day"])),
-                _fact("ui.manage.to", rx.cond(S.finished, m["day"], S.target["day"])),
-                _fact("ui.manage.price", m["price"]),
-                rx.cond(
-                    ~S.finished,
-                    rx.box(_fact("ui.manage.difference", S.quote), id="move-quote"),
-                ),
-                spacing="2",
-                width="100%",
+        column_card(
+            rx.heading(m["name"], as_="h2", size="5"),
+            _fact("ui.manage.child", m["child"]),
+            _fact("ui.manage.from", rx.cond(S.finished, "", m["day"])),
+            _fact("ui.manage.to", rx.cond(S.finished, m["day"], S.target["day"])),
+            _fact("ui.manage.price", m["price"]),
+            rx.cond(
+                ~S.finished,
+                rx.box(_fact("ui.manage.difference", S.quote), id="move-quote"),
             ),
-            width="100%",
             id="move-summary",
         ),
         rx.cond(

@@ -14,7 +14,7 @@ from hotmeals.ui.components.card_choice import card_choice, payment_progress
 from hotmeals.ui.components.forms import busy_button, link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.booking_calendar import calendar, child_picker
 from hotmeals.ui.pages.booking_day_menu import day_menu
@@ -66,99 +66,93 @@ def _undo_button(step_id: rx.Var, id_: rx.Var) -> rx.Component:
     )
 
 
-def _line(line: rx.Var) -> rx.Component:
-    removing = line["removing"] != ""
+def _change_card(details: rx.Component, action: rx.Component, **props: Any) -> rx.Component:
+    """One row of the change: what it is on the left, its button on the right (under it on a
+    narrow screen)."""
     return rx.el.li(
-        rx.flex(
-            rx.vstack(
-                rx.text(line["name"], weight="bold", size="3"),
-                rx.text(line["child"], " · ", line["day"], size="2", color=GRAY_11),
-                rx.text(
-                    t("ui.change.quantity"),
-                    " ",
-                    line["quantity"],
-                    " · ",
-                    line["price"],
-                    size="2",
-                    color=GRAY_11,
-                ),
-                rx.cond(
-                    removing,
-                    rx.badge(t("ui.change.removing"), " ", line["removing"], color_scheme="red"),
-                ),
-                rx.cond(
-                    line["status"] == "cancelled",
-                    rx.badge(t("ui.change.cancelled"), color_scheme="gray"),
-                ),
-                spacing="1",
-                align="start",
-            ),
-            rx.spacer(),
-            rx.cond(
-                removing,
-                _undo_button(line["undo"], "undo-line-" + line["id"]),
-                rx.cond(
-                    line["can_remove"] != "",
-                    rx.button(
-                        rx.icon("trash-2", size=16, aria_hidden="true"),
-                        t("ui.change.remove"),
-                        on_click=S.remove(line["id"]),
-                        disabled=S.busy,
-                        variant="soft",
-                        color_scheme="red",
-                        size="2",
-                        id="remove-line-" + line["id"],
-                    ),
-                    rx.cond(
-                        line["status"] != "cancelled",
-                        rx.text(t("ui.change.locked"), size="1", color=GRAY_11, max_width="140px"),
-                    ),
-                ),
-            ),
-            gap="12px",
-            align="center",
-            wrap="wrap",
-        ),
+        rx.flex(details, rx.spacer(), action, gap="12px", align="center", wrap="wrap"),
         class_name="hm-card",
         padding="12px 16px",
         list_style="none",
+        **props,
+    )
+
+
+def _line(line: rx.Var) -> rx.Component:
+    removing = line["removing"] != ""
+    return _change_card(
+        rx.vstack(
+            rx.text(line["name"], weight="bold", size="3"),
+            rx.text(line["child"], " · ", line["day"], size="2", color=GRAY_11),
+            rx.text(
+                t("ui.change.quantity"),
+                " ",
+                line["quantity"],
+                " · ",
+                line["price"],
+                size="2",
+                color=GRAY_11,
+            ),
+            rx.cond(
+                removing,
+                rx.badge(t("ui.change.removing"), " ", line["removing"], color_scheme="red"),
+            ),
+            rx.cond(
+                line["status"] == "cancelled",
+                rx.badge(t("ui.change.cancelled"), color_scheme="gray"),
+            ),
+            spacing="1",
+            align="start",
+        ),
+        rx.cond(
+            removing,
+            _undo_button(line["undo"], "undo-line-" + line["id"]),
+            rx.cond(
+                line["can_remove"] != "",
+                rx.button(
+                    rx.icon("trash-2", size=16, aria_hidden="true"),
+                    t("ui.change.remove"),
+                    on_click=S.remove(line["id"]),
+                    disabled=S.busy,
+                    variant="soft",
+                    color_scheme="red",
+                    size="2",
+                    id="remove-line-" + line["id"],
+                ),
+                rx.cond(
+                    line["status"] != "cancelled",
+                    rx.text(t("ui.change.locked"), size="1", color=GRAY_11, max_width="140px"),
+                ),
+            ),
+        ),
         custom_attrs={"data-line": line["id"]},
     )
 
 
 def _added(step: rx.Var) -> rx.Component:
-    return rx.el.li(
-        rx.flex(
-            rx.vstack(
-                rx.text(step["name"], weight="bold", size="3"),
-                rx.text(
-                    step["day"],
-                    " · ",
-                    t("ui.change.quantity"),
-                    " ",
-                    step["quantity"],
-                    " · ",
-                    step["price"],
-                    size="2",
-                    color=GRAY_11,
-                ),
-                rx.badge(t("ui.change.adding"), color_scheme="grass"),
-                rx.cond(
-                    step["problem"] != "",
-                    rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
-                ),
-                spacing="1",
-                align="start",
+    return _change_card(
+        rx.vstack(
+            rx.text(step["name"], weight="bold", size="3"),
+            rx.text(
+                step["day"],
+                " · ",
+                t("ui.change.quantity"),
+                " ",
+                step["quantity"],
+                " · ",
+                step["price"],
+                size="2",
+                color=GRAY_11,
             ),
-            rx.spacer(),
-            _undo_button(step["id"], "undo-added-" + step["id"]),
-            gap="12px",
-            align="center",
-            wrap="wrap",
+            rx.badge(t("ui.change.adding"), color_scheme="grass"),
+            rx.cond(
+                step["problem"] != "",
+                rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
+            ),
+            spacing="1",
+            align="start",
         ),
-        class_name="hm-card",
-        padding="12px 16px",
-        list_style="none",
+        _undo_button(step["id"], "undo-added-" + step["id"]),
     )
 
 
@@ -176,20 +170,13 @@ def _step_list(items: rx.Var, render: Any, id_: str) -> rx.Component:
 
 
 def summary() -> rx.Component:
-    return rx.card(
-        rx.vstack(
-            rx.flex(
-                rx.text(t("ui.change.new_total"), size="3", color=GRAY_11),
-                rx.spacer(),
-                rx.text(S.new_total, size="5", weight="bold", id="change-new-total"),
-                width="100%",
-                align="center",
-            ),
-            rx.text(S.difference, size="3", weight="medium", id="change-difference"),
-            spacing="2",
-            width="100%",
+    return column_card(
+        amount_row(
+            t("ui.change.new_total"),
+            rx.text(S.new_total, size="5", weight="bold", id="change-new-total"),
+            align="center",
         ),
-        width="100%",
+        rx.text(S.difference, size="3", weight="medium", id="change-difference"),
         id="change-summary",
     )
 

@@ -8,7 +8,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import LIST_CARD, loading_spinner
+from hotmeals.ui.components.panels import LIST_CARD, loaded_list
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
@@ -91,23 +91,14 @@ def order_card(row: HistoryRow) -> rx.Component:
 
 
 def order_list() -> rx.Component:
-    return rx.cond(
-        OrderHistoryState.loaded,
-        rx.cond(
-            OrderHistoryState.rows.length() > 0,
-            rx.el.ul(
-                rx.foreach(OrderHistoryState.rows, order_card),
-                id="order-list",
-                style={"display": "grid", "gap": "12px", "padding": "0", "margin": "0"},
-            ),
-            rx.center(
-                rx.text(OrderHistoryState.empty_message, color=GRAY_11),
-                id="orders-empty",
-                padding="32px",
-                width="100%",
-            ),
-        ),
-        loading_spinner(),
+    return loaded_list(
+        OrderHistoryState.rows,
+        order_card,
+        loaded=OrderHistoryState.loaded,
+        list_id="order-list",
+        list_style={"display": "grid", "gap": "12px", "padding": "0", "margin": "0"},
+        empty=rx.text(OrderHistoryState.empty_message, color=GRAY_11),
+        empty_id="orders-empty",
     )
 
 

@@ -13,6 +13,7 @@ from hotmeals.ui.components.forms import (
     label,
     name_fields,
     once_attrs,
+    save_button,
     server_form,
     submit_button,
     text_field,
@@ -124,10 +125,8 @@ def details_form() -> rx.Component:
             required=False,
             show_optional=False,
         ),
-        submit_button(
-            t("ui.common.save"),
+        save_button(
             ParentEditState.busy,
-            t("ui.common.saving"),
             width="auto",
             id="profile-save",
             turn=ParentEditState.turn,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
-from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
+from hotmeals.ui.components.forms import error_of, save_button, server_form, text_field
 from hotmeals.ui.components.screens import back_button, screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -164,10 +164,8 @@ def notifications_panel() -> rx.Component:
             width="100%",
         ),
         rx.box(
-            submit_button(
-                t("ui.common.save"),
+            save_button(
                 NotificationState.busy,
-                t("ui.common.saving"),
                 type="button",
                 on_click=NotificationState.save,
                 width="auto",
@@ -205,10 +203,9 @@ def change_password_panel() -> rx.Component:
                     t("ui.field.password_hint"),
                 ),
                 field("confirm_password", "ui.field.confirm_password", "new-password"),
-                submit_button(
-                    t("ui.settings.password_submit"),
+                save_button(
                     ChangePasswordState.busy,
-                    t("ui.common.saving"),
+                    text=t("ui.settings.password_submit"),
                     id="password-submit",
                 ),
                 on_submit=ChangePasswordState.submit,

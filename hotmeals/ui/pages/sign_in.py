@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, notice, server_form, submit_button, text_field
+from hotmeals.ui.components.forms import (
+    error_of,
+    notice,
+    other_form_link,
+    server_form,
+    submit_button,
+    text_field,
+)
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.screens import focus_screen, screen_heading
 from hotmeals.ui.pages.forgot_password import forgot_panel
@@ -113,12 +120,7 @@ def sign_in_form() -> rx.Component:
                 t("ui.signin.submitting"),
                 id="signin-submit",
             ),
-            rx.text(
-                t("ui.signin.new_here"),
-                " ",
-                rx.link(t("ui.signin.create_account"), href="/sign-up", weight="medium"),
-                size="2",
-            ),
+            other_form_link(t("ui.signin.new_here"), t("ui.signin.create_account"), "/sign-up"),
             on_submit=SignInState.submit,
         ),
         width="100%",

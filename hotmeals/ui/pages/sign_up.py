@@ -9,6 +9,7 @@ import reflex as rx
 from hotmeals.ui.components.forms import (
     error_of,
     field_error,
+    other_form_link,
     server_form,
     submit_button,
     text_field,
@@ -119,12 +120,7 @@ def sign_up_form() -> rx.Component:
                 t("ui.common.please_wait"),
                 id="signup-submit",
             ),
-            rx.text(
-                t("ui.signup.have_account"),
-                " ",
-                rx.link(t("ui.signup.login_link"), href="/sign-in", weight="medium"),
-                size="2",
-            ),
+            other_form_link(t("ui.signup.have_account"), t("ui.signup.login_link"), "/sign-in"),
             on_submit=SignUpState.submit,
             width="100%",
             # Never mounted again: a remount once the tab's state arrived erased

@@ -13,7 +13,7 @@ from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loading_spinner
+from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loaded_list
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
@@ -89,23 +89,14 @@ def standing_card(row: StandingRow) -> rx.Component:
 
 
 def standing_list() -> rx.Component:
-    return rx.cond(
-        StandingState.loaded,
-        rx.cond(
-            StandingState.rows.length() > 0,
-            rx.el.ul(
-                rx.foreach(StandingState.rows, standing_card),
-                id="standing-list",
-                style=GRID_LIST,
-            ),
-            rx.center(
-                rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
-                id="standing-empty",
-                padding="32px",
-                width="100%",
-            ),
-        ),
-        loading_spinner(),
+    return loaded_list(
+        StandingState.rows,
+        standing_card,
+        loaded=StandingState.loaded,
+        list_id="standing-list",
+        list_style=GRID_LIST,
+        empty=rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
+        empty_id="standing-empty",
     )
 
 

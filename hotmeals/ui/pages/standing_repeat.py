@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.forms import labelled_box, link_button, native_select
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
 
@@ -59,28 +59,24 @@ def repeat_mount() -> rx.Component:
 def _repeat_form() -> rx.Component:
     return rx.vstack(
         rx.text(t("standing_ui.repeat_explain"), size="2", color=GRAY_11),
-        rx.box(
-            rx.el.label(
-                t("standing_ui.until_label"), html_for="repeat-until", class_name="hm-label"
-            ),
-            rx.el.select(
+        labelled_box(
+            t("standing_ui.until_label"),
+            "repeat-until",
+            native_select(
+                "repeat-until",
                 rx.el.option(RepeatState.term_label, value="term"),
                 rx.el.option(RepeatState.year_label, value="year"),
                 rx.el.option(t("standing_ui.until_date"), value="date"),
-                id="repeat-until",
                 value=RepeatState.until,
                 on_change=RepeatState.set_until,
-                class_name="hm-select",
             ),
-            class_name="hm-field",
             width="100%",
         ),
         rx.cond(
             RepeatState.until == "date",
-            rx.box(
-                rx.el.label(
-                    t("standing_ui.ends_on_label"), html_for="repeat-ends-on", class_name="hm-label"
-                ),
+            labelled_box(
+                t("standing_ui.ends_on_label"),
+                "repeat-ends-on",
                 rx.el.input(
                     type="date",
                     id="repeat-ends-on",
@@ -88,7 +84,6 @@ def _repeat_form() -> rx.Component:
                     on_change=RepeatState.set_ends_on,
                     class_name="hm-input",
                 ),
-                class_name="hm-field",
                 width="100%",
             ),
         ),
