@@ -167,15 +167,16 @@ def _store(
     )
     session.add(card)
     session.flush()
+    view = card_view(card)
     audit(
         session,
         actor=actor,
         kind="card.added",
         entity="stored_card",
-        entity_id=saved_id(card),
-        data={"brand": card.brand, "card": card.masked, "expiry": card_view(card).expiry},
+        entity_id=view.id,
+        data={"brand": card.brand, "card": card.masked, "expiry": view.expiry},
     )
-    return card_view(card)
+    return view
 
 
 async def save_card(

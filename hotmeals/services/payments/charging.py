@@ -29,7 +29,7 @@ from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     Purpose,
-    audit,
+    audit_payment,
     clip,
     get_payment,
     new_invoice_number,
@@ -114,12 +114,11 @@ def reserve_payment(
     session.add(payment)
     session.flush()
     handler_for(purpose).reserved(session, payment)
-    audit(
+    audit_payment(
         session,
+        payment,
         actor=actor_of(parent_id, actor),
         kind="payment.created",
-        entity="payment",
-        entity_id=saved_id(payment),
         data={
             "purpose": purpose,
             "amount_cents": amount_cents,
