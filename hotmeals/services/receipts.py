@@ -60,7 +60,7 @@ from hotmeals.domain.payment_states import DonationStatus, PaymentState, RefundS
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.ids import known_id
+from hotmeals.services.ids import known_id, rows_by_id
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
 from hotmeals.services.ordering.queries import HISTORY_STATUSES
@@ -171,12 +171,7 @@ def _head(kind: str, number: str, when: datetime, parent: Parent, lang: str) -> 
 def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: str) -> tuple:
     """Children by id; in French, the meals', options' and add-ons' French names by id (one
     statement each); options keyed ``("menu", id)`` / ``("meal", id)`` in the meal names."""
-    children = {
-        c.id or 0: c
-        for c in session.exec(
-            select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines}) or [0]))
-        ).all()
-    }
+    children = rows_by_id(session, Child, (x.child_id for x in lines))
     meals: dict[int | str, str] = {}  # meals by id, options by "menu:<id>", "meal:<id>"
     addons: dict[int, str] = {}
     if normalize_lang(lang) == "fr":

@@ -62,6 +62,7 @@ from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
 from hotmeals.services.children import as_id
+from hotmeals.services.ids import rows_by_id
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import (
@@ -128,18 +129,8 @@ def load_for_change(session: Session, order: Order) -> ChangeLoaded:
     children: dict[int, Child] = {}
     meals: dict[int, Meal] = {}
     if base.lines:
-        children = {
-            c.id or 0: c
-            for c in session.exec(
-                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in base.lines})))
-            ).all()
-        }
-        meals = {
-            m.id or 0: m
-            for m in session.exec(
-                select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in base.lines})))
-            ).all()
-        }
+        children = rows_by_id(session, Child, (x.child_id for x in base.lines))
+        meals = rows_by_id(session, Meal, (x.meal_id for x in base.lines))
     return ChangeLoaded(base=base, children=children, meals=meals)
 
 
