@@ -238,12 +238,12 @@ async def donate_with_saved_card(
         school_id=school_id,
         request_key=request_key,
     )
+
+    def current(session: Session) -> PaymentView:
+        return payment_view(session, get_payment(session, payment_id, parent_id))
+
     if repeated:
         await await_charge(payment_id=payment_id, engine=engine)
-
-        def current(session: Session) -> PaymentView:
-            return payment_view(session, get_payment(session, payment_id, parent_id))
-
         view = await db(engine, current)
         if view.state != PaymentState.CREATED:
             return view  # charged (or being charged) by the first call: its outcome
@@ -260,10 +260,7 @@ async def donate_with_saved_card(
             raise
     # A repeat racing the first call: the first charges; answer its outcome.
     await await_charge(payment_id=payment_id, engine=engine)
-    return await db(
-        engine,
-        lambda session: payment_view(session, get_payment(session, payment_id, parent_id)),
-    )
+    return await db(engine, current)
 
 
 def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> list[dict[str, Any]]:
