@@ -12,7 +12,13 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import Approved, TxnQueryResult
+from hotmeals.converge.gateway import (
+    Approved,
+    Declined,
+    GatewayError,
+    SaleOutcome,
+    TxnQueryResult,
+)
 from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -168,6 +174,52 @@ def record_approval(
         },
     )
     return payment_view(session, payment)
+
+
+def record_sale_outcome(
+    session: Session,
+    *,
+    payment_id: int,
+    outcome: SaleOutcome,
+    amount_cents: int,
+    invoice: str,
+    actor: str,
+) -> PaymentView:
+    """What Converge answered to our own ``ccsale`` (a saved card's charge), recorded once: an
+    approval of another amount or invoice is left UNKNOWN for the reconciliation."""
+    if isinstance(outcome, Approved):
+        if outcome.amount_cents != amount_cents or (
+            outcome.invoice_number and outcome.invoice_number != invoice
+        ):
+            return mark_unknown(
+                session,
+                payment_id=payment_id,
+                actor=actor,
+                reason="approval does not match: reconcile",
+                kind="payment.mismatch",
+            )
+        charge = Charge.of_sale(outcome)
+        return record_approval(session, payment_id=payment_id, charge=charge, actor=actor)
+    if isinstance(outcome, Declined):
+        return mark_failed(
+            session,
+            payment_id=payment_id,
+            to=PaymentState.DECLINED,
+            message=outcome.result_message,
+            kind="payment.declined",
+            actor=actor,
+        )
+    if isinstance(outcome, GatewayError):
+        return mark_failed(
+            session,
+            payment_id=payment_id,
+            to=PaymentState.ERROR,
+            message=f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}",
+            kind="payment.error",
+            actor=actor,
+            data={"code": outcome.error_code},
+        )
+    return mark_unknown(session, payment_id=payment_id, reason=outcome.reason, actor=actor)
 
 
 def mark_unknown(
