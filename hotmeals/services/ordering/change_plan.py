@@ -385,14 +385,25 @@ def charges_out(charges: OrderCharges, lang: str) -> dict:
     return out
 
 
+def difference_text(diff_cents: int, lang: str, *, pay: str, refund: str, even: str) -> str:
+    """What a change's difference means for the parent, in ``lang``: the message ``pay`` (more
+    to pay), ``refund`` (money back) or ``even``, with the amount."""
+    if diff_cents > 0:
+        return t(pay, lang, amount=format_money(diff_cents, lang))
+    if diff_cents < 0:
+        return t(refund, lang, amount=format_money(-diff_cents, lang))
+    return t(even, lang)
+
+
 def difference_out(plan: ChangePlan, lang: str) -> dict:
     diff = plan.difference
-    if diff > 0:
-        message = t("order_change.info_pay", lang, amount=format_money(diff, lang))
-    elif diff < 0:
-        message = t("order_change.info_refund", lang, amount=format_money(-diff, lang))
-    else:
-        message = t("order_change.info_even", lang)
+    message = difference_text(
+        diff,
+        lang,
+        pay="order_change.info_pay",
+        refund="order_change.info_refund",
+        even="order_change.info_even",
+    )
     return {
         "paid_cents": plan.paid,
         "refunded_cents": plan.refunded,

@@ -14,7 +14,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, notifications
-from hotmeals.services.ordering.change_plan import MOVE, ChangePlan
+from hotmeals.services.ordering.change_plan import MOVE, ChangePlan, difference_text
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder
 
@@ -153,13 +153,13 @@ def queue_change_mail(
     if parent is None or not parent.email:
         return
     lang = normalize_lang(parent.language)
-    diff = change.amount_cents
-    if diff > 0:
-        money = t("order_change.mail_paid", lang, amount=format_money(diff, lang))
-    elif diff < 0:
-        money = t("order_change.mail_refund", lang, amount=format_money(-diff, lang))
-    else:
-        money = t("order_change.mail_even", lang)
+    money = difference_text(
+        change.amount_cents,
+        lang,
+        pay="order_change.mail_paid",
+        refund="order_change.mail_refund",
+        even="order_change.mail_even",
+    )
     steps = []
     for line_id, qty in sorted(plan.removed.items()):
         line = plan.loaded.line(line_id)
