@@ -476,6 +476,17 @@ def check_reset_otp(
     _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=False)
 
 
+def _mail_password_changed(session: Session, parent: Parent) -> None:
+    """The e-mail that tells the parent their password was changed."""
+    mail.send_templated(
+        session=session,
+        to=parent.email,
+        template="password_changed",
+        language=parent.language,
+        first_name=parent.first_name,
+    )
+
+
 def new_password(
     *,
     session: Session,
@@ -505,13 +516,7 @@ def new_password(
     session.add(parent)
     revoke_sessions(session, saved_id(parent))
     ratelimit.clear(session, ratelimit.LOGIN_ACCOUNT, _account_key(saved_id(parent)))
-    mail.send_templated(
-        session=session,
-        to=parent.email,
-        template="password_changed",
-        language=parent.language,
-        first_name=parent.first_name,
-    )
+    _mail_password_changed(session, parent)
 
 
 def change_password(
@@ -540,10 +545,4 @@ def change_password(
     parent.updated_at = utcnow()
     session.add(parent)
     revoke_sessions(session, saved_id(parent), keep_session_id=keep_session_id)
-    mail.send_templated(
-        session=session,
-        to=parent.email,
-        template="password_changed",
-        language=parent.language,
-        first_name=parent.first_name,
-    )
+    _mail_password_changed(session, parent)

@@ -26,7 +26,7 @@ from hotmeals.converge.gateway import PaymentGateway, SessionTokenError, TokenRe
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payments.records import audit, lock_row, rowcount, saved_id
+from hotmeals.services.payments.records import PaymentView, audit, lock_row, rowcount, saved_id
 from hotmeals.services.payments.runtime import (
     actor_of,
     db,
@@ -167,15 +167,16 @@ def _store(
     )
     session.add(card)
     session.flush()
+    view = card_view(card)
     audit(
         session,
         actor=actor,
         kind="card.added",
         entity="stored_card",
-        entity_id=saved_id(card),
-        data={"brand": card.brand, "card": card.masked, "expiry": card_view(card).expiry},
+        entity_id=view.id,
+        data={"brand": card.brand, "card": card.masked, "expiry": view.expiry},
     )
-    return card_view(card)
+    return view
 
 
 async def save_card(
@@ -209,6 +210,30 @@ async def save_card(
         answer=answer,
         actor=actor_of(parent_id, actor),
     )
+
+
+async def save_paying_card(
+    paid: PaymentView,
+    card_token: str | None,
+    *,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> CardView | None:
+    """After the approved Lightbox sale ``paid``, whose payer asked to keep the card: save
+    the card behind ``card_token`` for the payer if it is the card that paid. None when there
+    is no token or the card cannot be saved: the payment stands all the same."""
+    if not card_token:
+        return None
+    try:
+        return await save_card(
+            parent_id=paid.parent_id,
+            token=card_token,
+            expect_masked=paid.card_masked,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError:
+        return None
 
 
 def _token_of(session: Session, *, parent_id: int, card_id: int) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from typing import Any
 
 from sqlalchemy import bindparam, delete, func, join
 from sqlalchemy import select as select_columns
@@ -169,10 +170,31 @@ def _placement(
     return city, school, teacher, grade
 
 
-def _check_names(first_name: object, last_name: object) -> tuple[str, str]:
+def _form_columns(
+    session: Session,
+    *,
+    first_name: object,
+    last_name: object,
+    city_id: object,
+    school_id: object,
+    teacher_id: object,
+    grade_id: object,
+) -> dict[str, Any]:
+    """The child form checked (the names first, then the placement), as the columns of the
+    child it adds or edits."""
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    return normalize_name(first_name), normalize_name(last_name)
+    city, school, teacher, grade = _placement(
+        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
+    )
+    return {
+        "first_name": normalize_name(first_name),
+        "last_name": normalize_name(last_name),
+        "city_id": saved_id(city),
+        "school_id": saved_id(school),
+        "teacher_id": saved_id(teacher),
+        "grade_id": saved_id(grade),
+    }
 
 
 def add_child(
@@ -187,9 +209,14 @@ def add_child(
     grade_id: object,
     lang: str = "en",
 ) -> dict:
-    first, last = _check_names(first_name, last_name)
-    city, school, teacher, grade = _placement(
-        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
+    columns = _form_columns(
+        session,
+        first_name=first_name,
+        last_name=last_name,
+        city_id=city_id,
+        school_id=school_id,
+        teacher_id=teacher_id,
+        grade_id=grade_id,
     )
     parent = lock_parent(session, parent_id)  # before counting: parallel adds take turns
     active = session.exec(
@@ -199,12 +226,7 @@ def add_child(
         raise DomainError("child_limit", max=CHILD_MAX)
     child = Child(
         parent_id=saved_id(parent),
-        first_name=first,
-        last_name=last,
-        city_id=saved_id(city),
-        school_id=saved_id(school),
-        teacher_id=saved_id(teacher),
-        grade_id=saved_id(grade),
+        **columns,
         is_default=active == 0,
         created_at=utcnow(),
     )
@@ -229,13 +251,17 @@ def edit_child(
     lang: str = "en",
 ) -> dict:
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    first, last = _check_names(first_name, last_name)
-    city, school, teacher, grade = _placement(
-        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
+    columns = _form_columns(
+        session,
+        first_name=first_name,
+        last_name=last_name,
+        city_id=city_id,
+        school_id=school_id,
+        teacher_id=teacher_id,
+        grade_id=grade_id,
     )
-    child.first_name, child.last_name = first, last
-    child.city_id, child.school_id = saved_id(city), saved_id(school)
-    child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
+    for name, value in columns.items():
+        setattr(child, name, value)
     session.add(child)
     session.flush()
     return child_dict(session, child, lang)

@@ -39,8 +39,8 @@ from hotmeals.services.payments import (
 from hotmeals.services.payments.purposes import PurposeHandler, register
 from hotmeals.services.payments.records import (
     PaymentView,
-    audit,
     get_payment,
+    insert_audited,
     payment_view,
     refund_sum,
     rowcount,
@@ -118,14 +118,12 @@ def _create(
         status=DonationStatus.PENDING,
         created_at=utcnow(),
     )
-    session.add(donation)
-    session.flush()
-    audit(
+    donation_id = insert_audited(
         session,
+        donation,
         actor=actor,
         kind="donation.created",
         entity="donation",
-        entity_id=saved_id(donation),
         data={"amount_cents": amount_cents, "school_id": school_id},
     )
     payment = reserve_payment(
@@ -133,10 +131,10 @@ def _create(
         parent_id=parent_id,
         purpose=Purpose.DONATION,
         amount_cents=amount_cents,
-        donation_id=donation.id,
+        donation_id=donation_id,
         actor=actor,
     )
-    return saved_id(donation), saved_id(payment)
+    return donation_id, saved_id(payment)
 
 
 async def reserve_donation(
@@ -240,12 +238,12 @@ async def donate_with_saved_card(
         school_id=school_id,
         request_key=request_key,
     )
+
+    def current(session: Session) -> PaymentView:
+        return payment_view(session, get_payment(session, payment_id, parent_id))
+
     if repeated:
         await await_charge(payment_id=payment_id, engine=engine)
-
-        def current(session: Session) -> PaymentView:
-            return payment_view(session, get_payment(session, payment_id, parent_id))
-
         view = await db(engine, current)
         if view.state != PaymentState.CREATED:
             return view  # charged (or being charged) by the first call: its outcome
@@ -262,10 +260,7 @@ async def donate_with_saved_card(
             raise
     # A repeat racing the first call: the first charges; answer its outcome.
     await await_charge(payment_id=payment_id, engine=engine)
-    return await db(
-        engine,
-        lambda session: payment_view(session, get_payment(session, payment_id, parent_id)),
-    )
+    return await db(engine, current)
 
 
 def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> list[dict[str, Any]]:

@@ -70,18 +70,9 @@ async def confirm_and_save_card(
     view = await confirm_payment(
         payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, engine=engine, gateway=gateway
     )
-    card = None
-    if view.approved and card_token:
-        try:
-            card = await cards.save_card(
-                parent_id=parent_id,
-                token=card_token,
-                expect_masked=view.card_masked,
-                engine=engine,
-                gateway=gateway,
-            )
-        except DomainError:
-            card = None  # paid all the same; the card is just not saved
+    if not view.approved:
+        return view, None
+    card = await cards.save_paying_card(view, card_token, engine=engine, gateway=gateway)
     return view, card
 
 

@@ -60,7 +60,7 @@ from hotmeals.domain.payment_states import DonationStatus, PaymentState, RefundS
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.ids import known_id
+from hotmeals.services.ids import known_id, rows_by_id
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
 from hotmeals.services.ordering.queries import HISTORY_STATUSES
@@ -103,6 +103,19 @@ def _card(payment: Payment | None) -> str:
     if payment is None:
         return ""
     return f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
+
+
+def _paid_row(payment: Payment, lang: str) -> dict[str, Any]:
+    """A payment as a receipt lists it: its day, card, approval code, invoice and amount."""
+    day = _local_day(payment.verified_at or payment.created_at)
+    return {
+        "date": day.isoformat(),
+        "day": full_day(day, lang),
+        "card": _card(payment),
+        "approval_code": payment.approval_code or "",
+        "invoice_number": payment.invoice_number,
+        **_money(payment.amount_cents, lang),
+    }
 
 
 def _refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
@@ -158,12 +171,7 @@ def _head(kind: str, number: str, when: datetime, parent: Parent, lang: str) -> 
 def _names(session: Session, lines: list[OrderLine], addon_ids: set[int], lang: str) -> tuple:
     """Children by id; in French, the meals', options' and add-ons' French names by id (one
     statement each); options keyed ``("menu", id)`` / ``("meal", id)`` in the meal names."""
-    children = {
-        c.id or 0: c
-        for c in session.exec(
-            select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines}) or [0]))
-        ).all()
-    }
+    children = rows_by_id(session, Child, (x.child_id for x in lines))
     meals: dict[int | str, str] = {}  # meals by id, options by "menu:<id>", "meal:<id>"
     addons: dict[int, str] = {}
     if normalize_lang(lang) == "fr":
@@ -356,17 +364,7 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
         .where(OrderChange.order_id == o.id, OrderChange.state == "applied")
         .order_by(col(OrderChange.updated_at), col(OrderChange.id))
     ).all()
-    payments = [
-        {
-            "date": _local_day(p.verified_at or p.created_at).isoformat(),
-            "day": full_day(_local_day(p.verified_at or p.created_at), lang),
-            "card": _card(p),
-            "approval_code": p.approval_code or "",
-            "invoice_number": p.invoice_number,
-            **_money(p.amount_cents, lang),
-        }
-        for p in loaded.payments
-    ]
+    payments = [_paid_row(p, lang) for p in loaded.payments]
     return {
         **_head(ORDER, o.number, o.placed_at or o.created_at, parent, lang),
         "order_number": o.number,
@@ -454,6 +452,11 @@ def change_receipt(
     by_id = {x.id: x for x in loaded.lines}
     taken: set[int] = set()
     entries: list[tuple[OrderLine, dict]] = []
+
+    def sold(line: OrderLine, quantity: int, total_cents: int | None = None) -> dict[str, Any]:
+        addons = loaded.addons.get(line.id or 0, [])
+        return _line_out(line, quantity, addons, meals, addon_names, lang, total_cents=total_cents)
+
     for step in steps:
         if step.action == "add":
             # Added lines are the order's lines made from this step (same child, day, meal,
@@ -475,36 +478,19 @@ def change_receipt(
             if line is None:
                 continue
             taken.add(line.id or 0)
-            out = _line_out(
-                line, line.quantity, loaded.addons.get(line.id or 0, []), meals, addon_names, lang
-            )
+            out = sold(line, line.quantity)
             out["action_label"] = t("receipt.action_add", lang)
         else:
             line = by_id.get(step.order_line_id)
             if line is None:
                 continue
             if step.action == "remove":
-                sold = line.line_total_cents * step.quantity // max(line.quantity, 1)
-                out = _line_out(
-                    line,
-                    step.quantity,
-                    loaded.addons.get(line.id or 0, []),
-                    meals,
-                    addon_names,
-                    lang,
-                    total_cents=sold,
-                )
+                share = line.line_total_cents * step.quantity // max(line.quantity, 1)
+                out = sold(line, step.quantity, total_cents=share)
                 out["action_label"] = t("receipt.action_remove", lang, qty=step.quantity)
             else:
                 new_day = day_dates.get(step.menu_day_id or 0, line.meal_date)
-                out = _line_out(
-                    line,
-                    line.quantity,
-                    loaded.addons.get(line.id or 0, []),
-                    meals,
-                    addon_names,
-                    lang,
-                )
+                out = sold(line, line.quantity)
                 out["action_label"] = t("receipt.action_move", lang, day=full_day(new_day, lang))
         out["action"] = step.action
         entries.append((line, out))
@@ -564,18 +550,7 @@ def change_receipt(
         "charges": charges,
         "total_cents": paid if paid else found.amount_cents,
         "tax_bps": o.tax_bps,
-        "payments": [
-            {
-                "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": full_day(_local_day(payment.verified_at or payment.created_at), lang),
-                "card": _card(payment),
-                "approval_code": payment.approval_code or "",
-                "invoice_number": payment.invoice_number,
-                **_money(payment.amount_cents, lang),
-            }
-        ]
-        if paid and payment is not None
-        else [],
+        "payments": [_paid_row(payment, lang)] if paid and payment is not None else [],
         "refunds": refunds,
         "refunded_cents": refunded,
         "refunded": format_money(refunded, lang),
@@ -647,18 +622,7 @@ def donation_receipt(
         ],
         "total_cents": gift.amount_cents,
         "tax_bps": 0,
-        "payments": [
-            {
-                "date": _local_day(payment.verified_at or payment.created_at).isoformat(),
-                "day": full_day(_local_day(payment.verified_at or payment.created_at), lang),
-                "card": _card(payment),
-                "approval_code": payment.approval_code or "",
-                "invoice_number": payment.invoice_number,
-                **_money(payment.amount_cents, lang),
-            }
-        ]
-        if payment is not None
-        else [],
+        "payments": [_paid_row(payment, lang)] if payment is not None else [],
         "refunds": refunds,
         "refunded_cents": refunded,
         "refunded": format_money(refunded, lang),

@@ -70,28 +70,43 @@ def submit_once(
     checked = checked_key(key)
     if checked is None:
         return Submitted(_shaped(fn(session=session, parent_id=parent_id, **kwargs)), False)
-    lock_parent(session, parent_id)  # a repeat in flight waits here for the first to commit
-    seen = session.exec(
-        select(FormSubmission).where(
-            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
-        )
-    ).first()
+    seen = _seen(session, parent_id=parent_id, key=checked, action=action)
     if seen is not None:
-        if seen.action != action:
-            raise DomainError("idempotency_key_reused", field="idempotency_key")
         return Submitted(json.loads(seen.result), repeated=True)
     result = _shaped(fn(session=session, parent_id=parent_id, **kwargs))
+    _store(session, parent_id=parent_id, key=checked, action=action, result=result)
+    return Submitted(result, repeated=False)
+
+
+def _seen(session: Session, *, parent_id: int, key: str, action: str) -> FormSubmission | None:
+    """The submission already stored under ``key``, read with the parent locked (a repeat in
+    flight waits here for the first to commit). The same key for another action is refused."""
+    lock_parent(session, parent_id)
+    seen = _stored(session, parent_id=parent_id, key=key)
+    if seen is not None and seen.action != action:
+        raise DomainError("idempotency_key_reused", field="idempotency_key")
+    return seen
+
+
+def _stored(session: Session, *, parent_id: int, key: str) -> FormSubmission | None:
+    return session.exec(
+        select(FormSubmission).where(
+            FormSubmission.parent_id == parent_id, FormSubmission.key == key
+        )
+    ).first()
+
+
+def _store(session: Session, *, parent_id: int, key: str, action: str, result: Any) -> None:
     session.add(
         FormSubmission(
             parent_id=parent_id,
-            key=checked,
+            key=key,
             action=action,
             result=json.dumps(result, default=str),
             created_at=utcnow(),
         )
     )
     session.flush()
-    return Submitted(result, repeated=False)
 
 
 # --- calls that charge: claimed before the charge, answered after -------------------------------
@@ -111,26 +126,10 @@ def claim(session: Session, *, parent_id: int, key: object, action: str) -> Any 
     checked = checked_key(key)
     if checked is None:
         raise ValueError("claim needs a key")
-    lock_parent(session, parent_id)
-    seen = session.exec(
-        select(FormSubmission).where(
-            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
-        )
-    ).first()
+    seen = _seen(session, parent_id=parent_id, key=checked, action=action)
     if seen is not None:
-        if seen.action != action:
-            raise DomainError("idempotency_key_reused", field="idempotency_key")
         return json.loads(seen.result)
-    session.add(
-        FormSubmission(
-            parent_id=parent_id,
-            key=checked,
-            action=action,
-            result=json.dumps(IN_FLIGHT),
-            created_at=utcnow(),
-        )
-    )
-    session.flush()
+    _store(session, parent_id=parent_id, key=checked, action=action, result=IN_FLIGHT)
     return None
 
 
@@ -140,11 +139,7 @@ def remember(session: Session, *, parent_id: int, key: object, action: str, resu
     if checked is None:
         return
     lock_parent(session, parent_id)
-    row = session.exec(
-        select(FormSubmission).where(
-            FormSubmission.parent_id == parent_id, FormSubmission.key == checked
-        )
-    ).first()
+    row = _stored(session, parent_id=parent_id, key=checked)
     if row is None:
         row = FormSubmission(
             parent_id=parent_id, key=checked, action=action, result="", created_at=utcnow()

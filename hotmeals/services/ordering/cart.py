@@ -47,7 +47,6 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import school_year
 from hotmeals.services.children import as_id
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.allergens import (
@@ -59,9 +58,8 @@ from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
     LineRequest,
-    check_line,
+    check_added_line,
     insert_lines,
-    load_batch,
     parse_quantity,
 )
 from hotmeals.services.ordering.menu import tiers_of
@@ -108,9 +106,9 @@ def add_to_cart(
         special_note=special_note_text,
         allergy_ack=allergy_ack,
     )
-    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
-    batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
-    checked = check_line(batch, request, lang=lang, now=now)
+    batch, checked = check_added_line(
+        session, parent_id=parent_id, request=request, lang=lang, now=now
+    )
     if batch.cart_count >= CART_MAX_LINES:
         raise DomainError("cart_full", max=CART_MAX_LINES)
     (line_id,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)

@@ -62,6 +62,7 @@ from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
 from hotmeals.services.children import as_id
+from hotmeals.services.ids import rows_by_id
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import (
@@ -128,18 +129,8 @@ def load_for_change(session: Session, order: Order) -> ChangeLoaded:
     children: dict[int, Child] = {}
     meals: dict[int, Meal] = {}
     if base.lines:
-        children = {
-            c.id or 0: c
-            for c in session.exec(
-                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in base.lines})))
-            ).all()
-        }
-        meals = {
-            m.id or 0: m
-            for m in session.exec(
-                select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in base.lines})))
-            ).all()
-        }
+        children = rows_by_id(session, Child, (x.child_id for x in base.lines))
+        meals = rows_by_id(session, Meal, (x.meal_id for x in base.lines))
     return ChangeLoaded(base=base, children=children, meals=meals)
 
 
@@ -394,14 +385,25 @@ def charges_out(charges: OrderCharges, lang: str) -> dict:
     return out
 
 
+def difference_text(diff_cents: int, lang: str, *, pay: str, refund: str, even: str) -> str:
+    """What a change's difference means for the parent, in ``lang``: the message ``pay`` (more
+    to pay), ``refund`` (money back) or ``even``, with the amount."""
+    if diff_cents > 0:
+        return t(pay, lang, amount=format_money(diff_cents, lang))
+    if diff_cents < 0:
+        return t(refund, lang, amount=format_money(-diff_cents, lang))
+    return t(even, lang)
+
+
 def difference_out(plan: ChangePlan, lang: str) -> dict:
     diff = plan.difference
-    if diff > 0:
-        message = t("order_change.info_pay", lang, amount=format_money(diff, lang))
-    elif diff < 0:
-        message = t("order_change.info_refund", lang, amount=format_money(-diff, lang))
-    else:
-        message = t("order_change.info_even", lang)
+    message = difference_text(
+        diff,
+        lang,
+        pay="order_change.info_pay",
+        refund="order_change.info_refund",
+        even="order_change.info_even",
+    )
     return {
         "paid_cents": plan.paid,
         "refunded_cents": plan.refunded,

@@ -380,17 +380,8 @@ async def complete_checkout(
     result = await settle_approved(
         view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
     )
-    if result.status == PLACED and card_token:
-        try:
-            await cards.save_card(
-                parent_id=parent_id,
-                token=card_token,
-                expect_masked=view.card_masked,
-                engine=engine,
-                gateway=gateway,
-            )
-        except DomainError:
-            pass  # paid and placed all the same; the card is just not saved
+    if result.status == PLACED:  # the order stands whether the card is saved or not
+        await cards.save_paying_card(view, card_token, engine=engine, gateway=gateway)
     return result
 
 

@@ -32,7 +32,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail, notifications
+from hotmeals.services import notifications
+from hotmeals.services.ordering.mails import send_order_mail
 
 
 def _confirmation(session: Session, order: Order, lang: str) -> dict:
@@ -196,13 +197,11 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
         for c in data["charge_lines"]
         if c["name"] != "total_pay_cents"  # the body says "Total paid"
     ]
-    mail.send_templated(
-        session=session,
-        to=parent.email,
-        template="order_confirmation",
-        language=lang,
-        kind="order_confirmation",
-        name=parent.first_name,
+    send_order_mail(
+        session,
+        parent,
+        "order_confirmation",
+        lang,
         number=order.number,
         lines="\n".join(lines).rstrip(),
         charges="\n".join(charges),

@@ -49,6 +49,7 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import school_year
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,
@@ -319,6 +320,19 @@ def load_batch(
         cart_count=int(count),
         items=items,
     )
+
+
+def check_added_line(
+    session: Session, *, parent_id: int, request: LineRequest, lang: str, now: datetime
+) -> tuple[Batch, CheckedLine]:
+    """One line a parent adds (to the cart, or to an order's draft change): the child's
+    school year confirmed, then every rule of ``check_line``. Returns the batch it was
+    checked against (its ``cart_count``) and the checked line."""
+    school_year.require_confirmed(
+        session, parent_id=parent_id, child_ids=[request.child_id], now=now
+    )
+    batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
+    return batch, check_line(batch, request, lang=lang, now=now)
 
 
 def _loose_keys(requests: Sequence[LineRequest], field: str) -> set[int]:

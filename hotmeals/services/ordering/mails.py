@@ -5,6 +5,7 @@ applied change or move."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -13,7 +14,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, notifications
-from hotmeals.services.ordering.change_plan import MOVE, ChangePlan
+from hotmeals.services.ordering.change_plan import MOVE, ChangePlan, difference_text
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder
 
@@ -61,13 +62,11 @@ def queue_cancel_mail(
                     day=order_day(line.meal_date, lang),
                 )
             )
-    mail.send_templated(
-        session=session,
-        to=parent.email,
-        template="order_cancelled",
-        language=lang,
-        kind="order_cancelled",
-        name=parent.first_name,
+    send_order_mail(
+        session,
+        parent,
+        "order_cancelled",
+        lang,
         number=loaded.order.number,
         lines="\n".join(items),
         refund=cancel_mail_refund(session, parent, refund_cents, lang),
@@ -102,15 +101,29 @@ def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
         return  # the parent turned refund e-mails off (settings, notifications)
     lang = normalize_lang(parent.language)
     kind = "refund_made" if succeeded else "refund_delayed" if delayed else "refund_processing"
+    send_order_mail(
+        session,
+        parent,
+        kind,
+        lang,
+        number=order.number,
+        amount=format_money(refund.amount_cents, lang),
+    )
+
+
+def send_order_mail(
+    session: Session, parent: Parent, template: str, lang: str, *, number: str, **params: Any
+) -> None:
+    """An e-mail about the order ``number`` to its parent in ``lang`` (``mail.<template>``,
+    queued under the template's name as its kind)."""
     mail.send_templated(
         session=session,
         to=parent.email,
-        template=kind,
+        template=template,
         language=lang,
-        kind=kind,
         name=parent.first_name,
-        number=order.number,
-        amount=format_money(refund.amount_cents, lang),
+        number=number,
+        **params,
     )
 
 
@@ -140,13 +153,13 @@ def queue_change_mail(
     if parent is None or not parent.email:
         return
     lang = normalize_lang(parent.language)
-    diff = change.amount_cents
-    if diff > 0:
-        money = t("order_change.mail_paid", lang, amount=format_money(diff, lang))
-    elif diff < 0:
-        money = t("order_change.mail_refund", lang, amount=format_money(-diff, lang))
-    else:
-        money = t("order_change.mail_even", lang)
+    money = difference_text(
+        change.amount_cents,
+        lang,
+        pay="order_change.mail_paid",
+        refund="order_change.mail_refund",
+        even="order_change.mail_even",
+    )
     steps = []
     for line_id, qty in sorted(plan.removed.items()):
         line = plan.loaded.line(line_id)
@@ -183,13 +196,11 @@ def queue_change_mail(
             )
         )
     template = "meal_moved" if change.kind == MOVE else "order_changed"
-    mail.send_templated(
-        session=session,
-        to=parent.email,
-        template=template,
-        language=lang,
-        kind=template,
-        name=parent.first_name,
+    send_order_mail(
+        session,
+        parent,
+        template,
+        lang,
         number=order.number,
         changes="\n".join(f"  - {step}" for step in steps),
         money=money,

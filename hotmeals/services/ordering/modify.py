@@ -18,7 +18,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock, school_year
+from hotmeals.services import clock
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.change_confirm import confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle
@@ -81,9 +81,9 @@ def add_to_my_order(
         special_note=special_note_text,
         allergy_ack=bool(allergy_ack),
     )
-    school_year.require_confirmed(session, parent_id=parent_id, child_ids=[child_id], now=now)
-    batch = line_rules.load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
-    checked = line_rules.check_line(batch, request, lang=lang, now=now)
+    _batch, checked = line_rules.check_added_line(
+        session, parent_id=parent_id, request=request, lang=lang, now=now
+    )
     change = find_draft(session, order, create=True, now=now)
     assert change is not None
     if len(draft_steps(session, change.id)) >= DRAFT_MAX_STEPS:

@@ -28,6 +28,7 @@ from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
+from hotmeals.services.ids import rows_by_id
 from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import (
@@ -191,42 +192,14 @@ def order_detail(
     meal_options: dict[int, MealOption] = {}
     addon_rows: dict[int, AddOn] = {}
     if lines:
-        children = {
-            c.id or 0: c
-            for c in session.exec(
-                select(Child).where(col(Child.id).in_(sorted({x.child_id for x in lines})))
-            ).all()
-        }
+        children = rows_by_id(session, Child, (x.child_id for x in lines))
         if french:
-            meals = {
-                m.id or 0: m
-                for m in session.exec(
-                    select(Meal).where(col(Meal.id).in_(sorted({x.meal_id for x in lines})))
-                ).all()
-            }
-            menu_options = {
-                m.id or 0: m
-                for m in session.exec(
-                    select(MenuOption).where(
-                        col(MenuOption.id).in_(sorted({x.menu_option_id or 0 for x in lines}))
-                    )
-                ).all()
-            }
-            meal_options = {
-                m.id or 0: m
-                for m in session.exec(
-                    select(MealOption).where(
-                        col(MealOption.id).in_(sorted({x.meal_option_id or 0 for x in lines}))
-                    )
-                ).all()
-            }
-            addon_ids = sorted({a.addon_id for v in loaded.addons.values() for a in v})
-            addon_rows = {
-                a.id or 0: a
-                for a in session.exec(
-                    select(AddOn).where(col(AddOn.id).in_(addon_ids or [0]))
-                ).all()
-            }
+            meals = rows_by_id(session, Meal, (x.meal_id for x in lines))
+            menu_options = rows_by_id(session, MenuOption, (x.menu_option_id or 0 for x in lines))
+            meal_options = rows_by_id(session, MealOption, (x.meal_option_id or 0 for x in lines))
+            addon_rows = rows_by_id(
+                session, AddOn, (a.addon_id for v in loaded.addons.values() for a in v)
+            )
     out_lines = []
     for line in lines:
         child = children.get(line.child_id)

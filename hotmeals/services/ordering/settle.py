@@ -51,7 +51,7 @@ from hotmeals.services.payments.records import (
     get_payment,
     payment_view,
 )
-from hotmeals.services.payments.reversal import reverse_in_full
+from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
 from hotmeals.services.payments.runtime import db
 
 log = logging.getLogger("hotmeals.checkout")
@@ -271,14 +271,11 @@ async def void_orphan_payments(
 ) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every orphan payment.
     Returns the ids it voided (or started to)."""
-    ids = await db(engine, orphan_payments)
-    done = []
-    for payment_id in ids:
-        try:
-            if await reverse_in_full(
-                payment_id, reason=RefundReason.ORDER_NOT_PLACED, engine=engine, gateway=gateway
-            ):
-                done.append(payment_id)
-        except Exception:  # noqa: BLE001 - one failure must not stop the round
-            log.exception("payment %s: could not void an orphan order payment", payment_id)
-    return done
+    return await reverse_each(
+        await db(engine, orphan_payments),
+        reason=RefundReason.ORDER_NOT_PLACED,
+        log=log,
+        what="an orphan order payment",
+        engine=engine,
+        gateway=gateway,
+    )

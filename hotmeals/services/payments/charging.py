@@ -11,11 +11,8 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from hotmeals.converge.gateway import (
-    Approved,
-    Declined,
     GatewayError,
     PaymentGateway,
-    SaleOutcome,
     SessionTokenError,
     UnknownOutcome,
 )
@@ -29,7 +26,7 @@ from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     Purpose,
-    audit,
+    audit_payment,
     clip,
     get_payment,
     new_invoice_number,
@@ -114,12 +111,11 @@ def reserve_payment(
     session.add(payment)
     session.flush()
     handler_for(purpose).reserved(session, payment)
-    audit(
+    audit_payment(
         session,
+        payment,
         actor=actor_of(parent_id, actor),
         kind="payment.created",
-        entity="payment",
-        entity_id=saved_id(payment),
         data={
             "purpose": purpose,
             "amount_cents": amount_cents,
@@ -316,56 +312,6 @@ def record_decline(
     )
 
 
-async def _record_sale_outcome(
-    engine: Engine | None,
-    payment_id: int,
-    outcome: SaleOutcome,
-    amount: int,
-    invoice: str,
-    actor: str,
-) -> PaymentView:
-    if isinstance(outcome, Approved):
-        if outcome.amount_cents != amount or (
-            outcome.invoice_number and outcome.invoice_number != invoice
-        ):
-            return await db(
-                engine,
-                steps.mark_unknown,
-                payment_id=payment_id,
-                actor=actor,
-                reason="approval does not match: reconcile",
-                kind="payment.mismatch",
-            )
-        charge = steps.Charge.of_sale(outcome)
-        return await db(
-            engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=actor
-        )
-    if isinstance(outcome, Declined):
-        return await db(
-            engine,
-            steps.mark_failed,
-            payment_id=payment_id,
-            to=PaymentState.DECLINED,
-            message=outcome.result_message,
-            kind="payment.declined",
-            actor=actor,
-        )
-    if isinstance(outcome, GatewayError):
-        return await db(
-            engine,
-            steps.mark_failed,
-            payment_id=payment_id,
-            to=PaymentState.ERROR,
-            message=f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}",
-            kind="payment.error",
-            actor=actor,
-            data={"code": outcome.error_code},
-        )
-    return await db(
-        engine, steps.mark_unknown, payment_id=payment_id, reason=outcome.reason, actor=actor
-    )
-
-
 async def charge_stored_card(
     *,
     payment_id: int,
@@ -417,7 +363,15 @@ async def charge_begun_card(
     outcome = await gw.sale_with_token(
         token, amount_cents, invoice, merchant_txn_id=f"HM-P{payment_id}"
     )
-    return await _record_sale_outcome(engine, payment_id, outcome, amount_cents, invoice, actor)
+    return await db(
+        engine,
+        steps.record_sale_outcome,
+        payment_id=payment_id,
+        outcome=outcome,
+        amount_cents=amount_cents,
+        invoice=invoice,
+        actor=actor,
+    )
 
 
 async def open_payment_attempt(

@@ -13,7 +13,7 @@ from hotmeals.converge.gateway import PaymentGateway, TxnQueryResult
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.records import get_payment
-from hotmeals.services.payments.reversal import reverse_in_full
+from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
 from hotmeals.services.payments.runtime import db
 
 log = logging.getLogger("hotmeals.converge")
@@ -70,14 +70,11 @@ async def void_duplicate_payments(
     *, engine: Engine | None = None, gateway: PaymentGateway | None = None
 ) -> list[int]:
     """The round's part: every duplicate sale row not refunded yet is voided."""
-    ids = await db(engine, steps.unrefunded_duplicates)
-    done = []
-    for payment_id in ids:
-        try:
-            if await reverse_in_full(
-                payment_id, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway
-            ):
-                done.append(payment_id)
-        except Exception:  # noqa: BLE001 - one failure must not stop the round
-            log.exception("payment %s: could not void a duplicate sale", payment_id)
-    return done
+    return await reverse_each(
+        await db(engine, steps.unrefunded_duplicates),
+        reason=RefundReason.DUPLICATE_SALE,
+        log=log,
+        what="a duplicate sale",
+        engine=engine,
+        gateway=gateway,
+    )

@@ -180,6 +180,47 @@ def audit(
     log.info("%s %s %s:%s", actor, kind, entity, entity_id)
 
 
+def audit_payment(
+    session: Session,
+    payment: Payment,
+    *,
+    actor: str,
+    kind: str,
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """The event of something that happened to ``payment``."""
+    audit(session, actor=actor, kind=kind, entity="payment", entity_id=saved_id(payment), data=data)
+
+
+def audit_refund(
+    session: Session,
+    refund_id: int,
+    *,
+    actor: str,
+    kind: str,
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """The event of something that happened to the refund ``refund_id``."""
+    audit(session, actor=actor, kind=kind, entity="refund", entity_id=refund_id, data=data)
+
+
+def insert_audited(
+    session: Session,
+    row: _Stored,
+    *,
+    actor: str,
+    kind: str,
+    entity: str,
+    data: Mapping[str, Any],
+) -> int:
+    """Insert ``row`` (flushed, so it has its id) and the event of its creation; the id."""
+    session.add(row)
+    session.flush()
+    row_id = saved_id(row)
+    audit(session, actor=actor, kind=kind, entity=entity, entity_id=row_id, data=data)
+    return row_id
+
+
 # -- sums (never a stored flag) ------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
-    audit,
+    audit_refund,
     fresh_refund,
     lock_payment,
     refund_view,
@@ -69,12 +69,11 @@ def _reserve_again(
     session.add(row)
     session.flush()
     if owed <= 0:
-        audit(
+        audit_refund(
             session,
+            refund_id,
             actor="system",
             kind="refund.not_owed",
-            entity="refund",
-            entity_id=refund_id,
             data={"payment_id": payment_id, "amount_cents": row.amount_cents},
         )
         return None
@@ -150,24 +149,28 @@ def refunds_needing_attention(session: Session) -> list[dict]:
     ]
 
 
-def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
-    """An operator sends a flagged (or failed) refund again at the next round, with one more
-    try before it is flagged again."""
+def _failed_refund(session: Session, refund_id: int) -> tuple[Refund, Payment]:
+    """A FAILED refund an operator acts on, read again under its payment's lock."""
     row = session.get(Refund, refund_id)
     if row is None or row.state != RefundState.FAILED:
         raise DomainError("refund_not_found")
     payment = lock_payment(session, row.payment_id)
-    row = fresh_refund(session, refund_id)
+    return fresh_refund(session, refund_id), payment
+
+
+def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
+    """An operator sends a flagged (or failed) refund again at the next round, with one more
+    try before it is flagged again."""
+    row, payment = _failed_refund(session, refund_id)
     row.attention_at = None
     row.retry_at = utcnow()
     row.attempt = min(row.attempt, MAX_TRIES - 1)
     session.add(row)
-    audit(
+    audit_refund(
         session,
+        refund_id,
         actor=actor,
         kind="refund.retry_requested",
-        entity="refund",
-        entity_id=refund_id,
         data={"payment_id": payment.id, "amount_cents": row.amount_cents},
     )
     session.flush()
@@ -176,20 +179,15 @@ def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
 
 def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -> RefundView:
     """An operator settled a flagged refund by other means: it is owed no more."""
-    row = session.get(Refund, refund_id)
-    if row is None or row.state != RefundState.FAILED:
-        raise DomainError("refund_not_found")
-    payment = lock_payment(session, row.payment_id)
-    row = fresh_refund(session, refund_id)
+    row, payment = _failed_refund(session, refund_id)
     row.attention_at = None
     row.retry_at = None
     session.add(row)
-    audit(
+    audit_refund(
         session,
+        refund_id,
         actor=actor,
         kind="refund.resolved",
-        entity="refund",
-        entity_id=refund_id,
         data={"payment_id": payment.id, "amount_cents": row.amount_cents, "note": note[:200]},
     )
     session.flush()

@@ -36,9 +36,10 @@ from hotmeals.services.payments.records import (
     RESERVING,
     RefundState,
     RefundView,
-    audit,
+    audit_refund,
     clip,
     fresh_refund,
+    insert_audited,
     kept_payment_ids,
     lock_payment,
     lock_row,
@@ -144,14 +145,12 @@ def write_pending_refunds(
             created_at=now,
             updated_at=now,
         )
-        session.add(row)
-        session.flush()
-        audit(
+        row_id = insert_audited(
             session,
+            row,
             actor=actor,
             kind="refund.requested",
             entity="refund",
-            entity_id=saved_id(row),
             data={
                 "payment_id": pid,
                 "invoice": payment.invoice_number,
@@ -160,9 +159,7 @@ def write_pending_refunds(
                 "reason": row.reason,
             },
         )
-        planned.append(
-            PlannedRefund(saved_id(row), pid, kind, share, payment.converge_txn_id or "")
-        )
+        planned.append(PlannedRefund(row_id, pid, kind, share, payment.converge_txn_id or ""))
         remaining -= share
         if remaining == 0:
             break
@@ -231,12 +228,11 @@ def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, messa
         .values(kind=RETURN, updated_at=utcnow())
         .execution_options(synchronize_session=False)
     )
-    audit(
+    audit_refund(
         session,
+        planned.refund_id,
         actor=actor,
         kind="refund.void_refused",
-        entity="refund",
-        entity_id=planned.refund_id,
         data={"payment_id": planned.payment_id, "message": message, "fallback": RETURN},
     )
 
@@ -277,12 +273,11 @@ def settle_refund(
         if to in (RefundState.SUCCEEDED, RefundState.FAILED, RefundState.UNKNOWN):
             first = tuple(from_states) == (RefundState.PENDING,)
             handler.refund_answered(session, payment, row, first=first)
-        audit(
+        audit_refund(
             session,
+            refund_id,
             actor=actor,
             kind=kind,
-            entity="refund",
-            entity_id=refund_id,
             data={
                 "payment_id": payment_id,
                 "invoice": payment.invoice_number,
@@ -389,12 +384,11 @@ def _after_failure(session: Session, row: Refund, payment: Payment) -> None:
     else:
         row.retry_at = None
         row.attention_at = now
-        audit(
+        audit_refund(
             session,
+            row.id or 0,
             actor="system",
             kind="refund.needs_attention",
-            entity="refund",
-            entity_id=row.id or 0,
             data={
                 "payment_id": payment.id,
                 "invoice": payment.invoice_number,

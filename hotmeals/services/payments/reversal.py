@@ -4,6 +4,9 @@ settlement, a return after, through the payment service's refund."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterable
+
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -49,3 +52,25 @@ async def reverse_in_full(
             return True
         raise
     return not result.failed
+
+
+async def reverse_each(
+    payment_ids: Iterable[int],
+    *,
+    reason: RefundReason,
+    log: logging.Logger,
+    what: str,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> list[int]:
+    """``reverse_in_full`` for each payment of a periodic round, one failure (logged to
+    ``log`` as "could not void ``what``") not stopping the others. Returns the ids reversed
+    (or on their way back)."""
+    done = []
+    for payment_id in payment_ids:
+        try:
+            if await reverse_in_full(payment_id, reason=reason, engine=engine, gateway=gateway):
+                done.append(payment_id)
+        except Exception:  # noqa: BLE001 - one failure must not stop the round
+            log.exception("payment %s: could not void %s", payment_id, what)
+    return done

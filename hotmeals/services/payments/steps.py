@@ -7,11 +7,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import Approved, TxnQueryResult
+from hotmeals.converge.gateway import (
+    Approved,
+    Declined,
+    GatewayError,
+    SaleOutcome,
+    TxnQueryResult,
+)
 from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -21,14 +28,15 @@ from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     audit,
+    audit_payment,
     clip,
     get_payment,
+    insert_audited,
     lock_payment,
     move_payment,
     payment_view,
     refundable_cents,
     rowcount,
-    saved_id,
 )
 
 log = logging.getLogger("hotmeals.converge")
@@ -65,6 +73,20 @@ class Charge:
         return cls(
             a.txn_id, a.approval_code, a.card_brand, a.card_masked, "APPROVAL", False, "sale"
         )
+
+    def payment_fields(self, now: datetime) -> dict[str, Any]:
+        """The columns an approved payment row takes from this sale, verified and closed
+        at ``now`` (clipped to the columns' sizes)."""
+        return {
+            "converge_txn_id": self.txn_id[:TXN_ID_MAX],
+            "approval_code": clip(self.approval_code, 16),
+            "card_brand": clip(self.card_brand, 20),
+            "card_masked": clip(self.card_masked, 24),
+            "result_message": clip(self.result_message),
+            "settled": self.settled,
+            "verified_at": now,
+            "closed_at": now,
+        }
 
 
 def session_inputs(session: Session, *, payment_id: int, parent_id: int | None) -> dict:
@@ -104,12 +126,11 @@ def mark_failed(
     extra = {"closed_at": utcnow()} if closed else {}
     if move_payment(session, payment, to, result_message=clip(message), **extra):
         handler_for(payment.purpose).failed(session, payment)
-        audit(
+        audit_payment(
             session,
+            payment,
             actor=actor,
             kind=kind,
-            entity="payment",
-            entity_id=saved_id(payment),
             data={"invoice": payment.invoice_number, "message": message, **(data or {})},
         )
     return payment_view(session, payment)
@@ -124,38 +145,24 @@ def record_approval(
             return payment_view(session, payment)  # someone else recorded it first: fine
         # A second approved sale for one payment: money moved twice. The event is kept and
         # the caller records that sale as a row of its own and voids it (duplicates.py).
-        audit(
+        audit_payment(
             session,
+            payment,
             actor=actor,
             kind="payment.duplicate_charge",
-            entity="payment",
-            entity_id=saved_id(payment),
             data={"recorded_txn": payment.converge_txn_id, "other_txn": charge.txn_id},
         )
         log.error("payment %s: second approved sale %s", payment.id, charge.txn_id)
         raise DomainError("payment_already_paid")
-    moved = move_payment(
-        session,
-        payment,
-        PaymentState.APPROVED,
-        converge_txn_id=charge.txn_id[:TXN_ID_MAX],
-        approval_code=clip(charge.approval_code, 16),
-        card_brand=clip(charge.card_brand, 20),
-        card_masked=clip(charge.card_masked, 24),
-        result_message=clip(charge.result_message),
-        settled=charge.settled,
-        verified_at=utcnow(),
-        closed_at=utcnow(),
-    )
+    moved = move_payment(session, payment, PaymentState.APPROVED, **charge.payment_fields(utcnow()))
     if not moved:  # pragma: no cover - the lock makes this unreachable; the guard stays
         raise DomainError("payment_conflict")
     handler_for(payment.purpose).approved(session, payment)
-    audit(
+    audit_payment(
         session,
+        payment,
         actor=actor,
         kind="payment.approved",
-        entity="payment",
-        entity_id=saved_id(payment),
         data={
             "invoice": payment.invoice_number,
             "amount_cents": payment.amount_cents,
@@ -169,6 +176,52 @@ def record_approval(
     return payment_view(session, payment)
 
 
+def record_sale_outcome(
+    session: Session,
+    *,
+    payment_id: int,
+    outcome: SaleOutcome,
+    amount_cents: int,
+    invoice: str,
+    actor: str,
+) -> PaymentView:
+    """What Converge answered to our own ``ccsale`` (a saved card's charge), recorded once: an
+    approval of another amount or invoice is left UNKNOWN for the reconciliation."""
+    if isinstance(outcome, Approved):
+        if outcome.amount_cents != amount_cents or (
+            outcome.invoice_number and outcome.invoice_number != invoice
+        ):
+            return mark_unknown(
+                session,
+                payment_id=payment_id,
+                actor=actor,
+                reason="approval does not match: reconcile",
+                kind="payment.mismatch",
+            )
+        charge = Charge.of_sale(outcome)
+        return record_approval(session, payment_id=payment_id, charge=charge, actor=actor)
+    if isinstance(outcome, Declined):
+        return mark_failed(
+            session,
+            payment_id=payment_id,
+            to=PaymentState.DECLINED,
+            message=outcome.result_message,
+            kind="payment.declined",
+            actor=actor,
+        )
+    if isinstance(outcome, GatewayError):
+        return mark_failed(
+            session,
+            payment_id=payment_id,
+            to=PaymentState.ERROR,
+            message=f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}",
+            kind="payment.error",
+            actor=actor,
+            data={"code": outcome.error_code},
+        )
+    return mark_unknown(session, payment_id=payment_id, reason=outcome.reason, actor=actor)
+
+
 def mark_unknown(
     session: Session, *, payment_id: int, reason: str, actor: str, kind: str = "payment.unknown"
 ) -> PaymentView:
@@ -180,12 +233,11 @@ def mark_unknown(
         session.add(payment)
         session.flush()
     if move_payment(session, payment, PaymentState.UNKNOWN, result_message=clip(reason)):
-        audit(
+        audit_payment(
             session,
+            payment,
             actor=actor,
             kind=kind,
-            entity="payment",
-            entity_id=saved_id(payment),
             data={"invoice": payment.invoice_number, "reason": reason},
         )
     return payment_view(session, payment)
@@ -235,12 +287,11 @@ def begin_card_sale(
     # UNKNOWN from here on: if the answer is lost, the charge may have happened.
     if not move_payment(session, payment, PaymentState.UNKNOWN, result_message="in flight"):
         raise DomainError("payment_not_open")
-    audit(
+    audit_payment(
         session,
+        payment,
         actor=actor,
         kind="payment.charge_started",
-        entity="payment",
-        entity_id=saved_id(payment),
         data={"invoice": payment.invoice_number, "card_id": card.id, "card": card.masked},
     )
     return card.converge_token, payment.amount_cents, payment.invoice_number
@@ -336,12 +387,11 @@ def close_attempt(session: Session, *, payment_id: int, actor: str) -> PaymentVi
         )
         if moved == 1:
             session.refresh(payment)
-            audit(
+            audit_payment(
                 session,
+                payment,
                 actor=actor,
                 kind="payment.closed",
-                entity="payment",
-                entity_id=saved_id(payment),
                 data={"invoice": payment.invoice_number, "state": payment.state},
             )
     return payment_view(session, payment)
@@ -379,26 +429,17 @@ def record_duplicate(
         invoice_number=f"{original.invoice_number}-D{int(count) + 1}"[:25],
         amount_cents=original.amount_cents,
         state=PaymentState.APPROVED,
-        converge_txn_id=charge.txn_id[:TXN_ID_MAX],
-        approval_code=clip(charge.approval_code, 16),
-        card_brand=clip(charge.card_brand, 20),
-        card_masked=clip(charge.card_masked, 24),
-        result_message=clip(charge.result_message),
-        settled=charge.settled,
-        verified_at=now,
-        closed_at=now,
+        **charge.payment_fields(now),
         duplicate_of_id=original.id,
         created_at=now,
         updated_at=now,
     )
-    session.add(row)
-    session.flush()
-    audit(
+    row_id = insert_audited(
         session,
+        row,
         actor=actor,
         kind="payment.duplicate_recorded",
         entity="payment",
-        entity_id=saved_id(row),
         data={
             "duplicate_of": original.id,
             "invoice": original.invoice_number,
@@ -408,6 +449,6 @@ def record_duplicate(
         },
     )
     log.error(
-        "payment %s: second approved sale %s recorded as %s", original.id, charge.txn_id, row.id
+        "payment %s: second approved sale %s recorded as %s", original.id, charge.txn_id, row_id
     )
-    return row.id
+    return row_id
