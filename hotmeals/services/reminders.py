@@ -36,15 +36,11 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
-import secrets
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any
 
-from sqlalchemy import and_, insert, or_
+from sqlalchemy import and_, or_
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -55,218 +51,40 @@ from hotmeals.db.models import (
     Meal,
     MenuDay,
     MenuDayMeal,
-    NotificationPreference,
     Order,
     OrderLine,
     Parent,
     ReminderSent,
     Vendor,
 )
-from hotmeals.domain.cutoff import TORONTO, before_cutoff, cutoff_at, cutoff_day
+from hotmeals.domain.cutoff import before_cutoff, cutoff_at, cutoff_day
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail, notifications
+from hotmeals.services import notifications, reminder_rows
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
-from hotmeals.services.notifications import DEFAULTS
-from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
+from hotmeals.services.ordering.days import cutoff_rule, toronto_today
+from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabulary
+    BOOK_MEAL_PATH,
+    CUTOFF,
+    DAY_CLOSED,
+    DEFAULT_TIME,
+    KINDS,
+    MEAL_WITHDRAWN,
+    MENU,
+    ORDER,
+    ORDERS_PATH,
+    UNSUBSCRIBE_PATH,
+    Family,
+    Outgoing,
+    reminder_time,
+)
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.reminders")
-
-CUTOFF, ORDER, MENU = "cutoff_reminder", "order_reminder", "menu_updates"
-KINDS = (CUTOFF, ORDER, MENU)
-DEFAULT_TIME = time(18, 0)
-# The parent app's screens, under rxconfig's ``frontend_path`` ("/parent").
-BOOK_MEAL_PATH = "/parent/edit-profile/meal-detailed"
-ORDERS_PATH = "/parent/edit-profile/order-history"
-UNSUBSCRIBE_PATH = "/api/v1/mail/unsubscribe"
-DAY_CLOSED, MEAL_WITHDRAWN = "day_closed", "meal_withdrawn"
-
-
-def reminder_time(env: dict[str, str] | None = None) -> time:
-    """``HOTMEALS_REMINDER_TIME`` (``HH:MM`` or ``HH``, Toronto time); 18:00 by default."""
-    raw = (env if env is not None else os.environ).get("HOTMEALS_REMINDER_TIME", "").strip()
-    if not raw:
-        return DEFAULT_TIME
-    hours, _, minutes = raw.partition(":")
-    try:
-        return time(int(hours), int(minutes or 0))
-    except ValueError:
-        raise ValueError(f"HOTMEALS_REMINDER_TIME must be HH:MM, not {raw!r}") from None
-
-
-def _moment(day: date, at: time) -> datetime:
-    """``at`` on local ``day`` (Toronto), as an aware datetime."""
-    return datetime.combine(day, at, tzinfo=TORONTO)
-
-
-def _token() -> tuple[str, str]:
-    token = secrets.token_urlsafe(24)
-    return token, hashlib.sha256(token.encode()).hexdigest()
-
-
-def _unsubscribe_url(token: str) -> str:
-    return f"{get_settings().public_base_url}{UNSUBSCRIBE_PATH}?token={token}"
-
-
-@dataclass(frozen=True)
-class Family:
-    parent_id: int
-    email: str
-    first_name: str
-    lang: str
-
-
-@dataclass
-class _Outgoing:
-    family: Family
-    kind: str
-    for_date: date
-    template: str
-    params: dict[str, Any]
-    subjects: list[str] = field(default_factory=lambda: [""])
-
-
-def _enabled(kind: str, stored: bool | None) -> bool:
-    return DEFAULTS[kind] if stored is None else bool(stored)
-
-
-def _families_children(session: Session, *, kind: str, where: Any) -> list[tuple]:
-    """(child id, child first name, school id, Family) of active children of active parents
-    whose ``kind`` switch is on, matching ``where``: one statement."""
-    rows = session.execute(
-        select_columns(
-            col(Child.id),
-            col(Child.first_name),
-            col(Child.school_id),
-            col(Parent.id),
-            col(Parent.email),
-            col(Parent.first_name),
-            col(Parent.language),
-            col(NotificationPreference.enabled),
-        )
-        .join(Parent, col(Parent.id) == Child.parent_id)
-        .outerjoin(
-            NotificationPreference,
-            (col(NotificationPreference.parent_id) == Parent.id)
-            & (col(NotificationPreference.kind) == kind),
-        )
-        .where(col(Child.is_active), col(Parent.is_active), where)
-        .order_by(
-            col(Parent.id), col(Child.is_default).desc(), col(Child.first_name), col(Child.id)
-        )
-    ).all()
-    return [
-        (child_id, name, school_id, Family(pid, email, first, normalize_lang(lang)))
-        for child_id, name, school_id, pid, email, first, lang, on in rows
-        if _enabled(kind, on)
-    ]
-
-
-def _already(session: Session, *, kind: str, dates: Iterable[date]) -> set[tuple[int, date, str]]:
-    wanted = sorted(set(dates))
-    if not wanted:
-        return set()
-    rows = session.exec(
-        select(ReminderSent.parent_id, col(ReminderSent.for_date), ReminderSent.subject).where(
-            ReminderSent.kind == kind, col(ReminderSent.for_date).in_(wanted)
-        )
-    ).all()
-    return {(p, d, s) for p, d, s in rows}
-
-
-def _with_meals(session: Session, menu_day_ids: Iterable[int]) -> set[int]:
-    """The menu days that offer at least one active meal: one statement."""
-    ids = sorted(set(menu_day_ids))
-    if not ids:
-        return set()
-    return set(
-        session.exec(
-            select(MenuDayMeal.menu_day_id)
-            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
-            .where(col(MenuDayMeal.menu_day_id).in_(ids), Meal.is_active)
-            .distinct()
-        ).all()
-    )
-
-
-def _booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date]) -> list[tuple]:
-    """(child id, date, meal names en/fr, size, quantity left) of the booked meals: one
-    statement."""
-    kids, days = sorted(set(child_ids)), sorted(set(dates))
-    if not kids or not days:
-        return []
-    return list(
-        session.execute(
-            select_columns(
-                col(OrderLine.child_id),
-                col(OrderLine.meal_date),
-                col(Meal.name_en),
-                col(Meal.name_fr),
-                col(OrderLine.size),
-                col(OrderLine.quantity) - OrderLine.cancelled_quantity,
-            )
-            .join(Order, col(Order.id) == OrderLine.order_id)
-            .join(Meal, col(Meal.id) == OrderLine.meal_id)
-            .where(
-                col(OrderLine.child_id).in_(kids),
-                col(OrderLine.meal_date).in_(days),
-                col(OrderLine.status) == LineStatus.ACTIVE,
-                col(OrderLine.quantity) > OrderLine.cancelled_quantity,
-                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
-            )
-            .order_by(col(OrderLine.meal_date), col(OrderLine.id))
-        ).all()
-    )
-
-
-def _row(out: _Outgoing, subject: str, digest: str, now: datetime) -> dict[str, Any]:
-    return {
-        "parent_id": out.family.parent_id,
-        "kind": out.kind,
-        "for_date": out.for_date,
-        "subject": subject,
-        "token_hash": digest,
-        "created_at": now,
-    }
-
-
-def _write(session: Session, outgoing: list[_Outgoing]) -> int:
-    """The ``ReminderSent`` rows (one INSERT) and the mails (one INSERT), in the caller's
-    transaction. An entry without a template only adds rows (they ride on the family's mail
-    before it). A concurrent round that wrote the same rows first makes the INSERT fail on
-    the unique constraint: the caller's transaction rolls back and sends nothing."""
-    if not outgoing:
-        return 0
-    rows: list[dict[str, Any]] = []
-    mails: list[mail.Templated] = []
-    now = utcnow()
-    for out in outgoing:
-        token, digest = _token()
-        for n, subject in enumerate(out.subjects):
-            rows.append(_row(out, subject, digest if n == 0 else _token()[1], now))
-        if not out.template:
-            continue
-        mails.append(
-            mail.Templated(
-                to=out.family.email,
-                template=out.template,
-                language=out.family.lang,
-                kind=out.kind,
-                params={
-                    "first_name": out.family.first_name,
-                    "unsubscribe_url": _unsubscribe_url(token),
-                    **out.params,
-                },
-            )
-        )
-    session.execute(insert(ReminderSent), rows)  # one executemany
-    mail.queue_templated_many(session=session, mails=mails)
-    return len(mails)
 
 
 # --- cut-off reminder ---------------------------------------------------------------------------
@@ -283,7 +101,7 @@ def _cutoff_candidates(
     for vendor in vendors:
         rule = cutoff_rule(vendor)
         for c in (today, today + timedelta(days=1)):
-            if now < _moment(c - timedelta(days=1), at):
+            if now < reminder_rows.moment(c - timedelta(days=1), at):
                 continue
             # The meal dates whose cut-off day is C lie within days_before school days of C.
             for offset in range(0, 2 * rule.days_before + 8):
@@ -313,7 +131,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
         ).all()
         if (d.vendor_id, d.meal_date) in candidates
     ]
-    served = _with_meals(session, [d[0] for d in days])
+    served = reminder_rows.with_meals(session, [d[0] for d in days])
     # school -> meal date -> (cut-off day, cut-off instant): the open days to book
     open_days: dict[int, dict[date, tuple[date, datetime]]] = defaultdict(dict)
     for menu_day_id, school_id, day, due in days:
@@ -322,14 +140,18 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
             open_days[school_id][day] = min(known, due) if known else due
     if not open_days:
         return 0
-    children = _families_children(
+    children = reminder_rows.families_children(
         session, kind=CUTOFF, where=col(Child.school_id).in_(sorted(open_days))
     )
     booked = {
         (child_id, day)
-        for child_id, day, *_ in _booked(session, child_ids=[c[0] for c in children], dates=dates)
+        for child_id, day, *_ in reminder_rows.booked(
+            session, child_ids=[c[0] for c in children], dates=dates
+        )
     }
-    sent = _already(session, kind=CUTOFF, dates={c for c, _ in candidates.values()})
+    sent = reminder_rows.already_sent(
+        session, kind=CUTOFF, dates={c for c, _ in candidates.values()}
+    )
     # (family, cut-off day) -> [(child name, [(day, closes)])]
     missing: dict[tuple[Family, date], list[tuple[str, list[tuple[date, datetime]]]]] = defaultdict(
         list
@@ -363,7 +185,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
                 )
         first = min(day for _, found in per_child for day, _ in found)
         outgoing.append(
-            _Outgoing(
+            Outgoing(
                 family,
                 CUTOFF,
                 c,
@@ -375,7 +197,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
                 },
             )
         )
-    return _write(session, outgoing)
+    return reminder_rows.write_outgoing(session, outgoing)
 
 
 # --- order reminder (the night before) ----------------------------------------------------------
@@ -383,7 +205,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
 
 def order_round(session: Session, *, now: datetime, at: time) -> int:
     today = toronto_today(now)
-    if now < _moment(today, at):
+    if now < reminder_rows.moment(today, at):
         return 0
     day = today + timedelta(days=1)
     rows = session.exec(
@@ -391,7 +213,9 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
         .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
         .where(MenuDay.meal_date == day)
     ).all()
-    served = _with_meals(session, [saved_id(d) for d, active in rows if active and not d.is_closed])
+    served = reminder_rows.with_meals(
+        session, [saved_id(d) for d, active in rows if active and not d.is_closed]
+    )
     serving = {d.school_id for d, _ in rows if d.id in served}
     if not serving:
         return 0
@@ -402,13 +226,15 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
     families_at = select(Child.parent_id).where(
         Child.is_active, col(Child.school_id).in_(sorted(serving))
     )
-    children = _families_children(session, kind=ORDER, where=col(Child.parent_id).in_(families_at))
+    children = reminder_rows.families_children(
+        session, kind=ORDER, where=col(Child.parent_id).in_(families_at)
+    )
     meals: dict[int, list[tuple]] = defaultdict(list)
-    for child_id, _, name_en, name_fr, size, left in _booked(
+    for child_id, _, name_en, name_fr, size, left in reminder_rows.booked(
         session, child_ids=[c[0] for c in children], dates=[day]
     ):
         meals[child_id].append((name_en, name_fr, size, left))
-    sent = _already(session, kind=ORDER, dates=[day])
+    sent = reminder_rows.already_sent(session, kind=ORDER, dates=[day])
     per_family: dict[Family, list[str]] = defaultdict(list)
     for child_id, name, school_id, family in children:
         if (family.parent_id, day, "") in sent:
@@ -438,7 +264,7 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
         per_family[family].append(f"{name} — {what}")
     base = get_settings().public_base_url
     outgoing = [
-        _Outgoing(
+        Outgoing(
             family,
             ORDER,
             day,
@@ -452,7 +278,7 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
         )
         for family, lines in sorted(per_family.items(), key=lambda kv: kv[0].parent_id)
     ]
-    return _write(session, outgoing)
+    return reminder_rows.write_outgoing(session, outgoing)
 
 
 # --- menu updates -------------------------------------------------------------------------------
@@ -502,11 +328,11 @@ def menu_round(session: Session, *, now: datetime) -> int:
         return 0
     children = {
         c[0]: c
-        for c in _families_children(
+        for c in reminder_rows.families_children(
             session, kind=MENU, where=col(Child.id).in_(sorted({r[1] for r in rows}))
         )
     }
-    sent = _already(session, kind=MENU, dates={r[2] for r in rows})
+    sent = reminder_rows.already_sent(session, kind=MENU, dates={r[2] for r in rows})
     per_family: dict[Family, list[tuple[date, str, str]]] = defaultdict(list)
     for (
         line_id,
@@ -567,7 +393,7 @@ def menu_round(session: Session, *, now: datetime) -> int:
         for day, subject, _ in changes:
             by_date[day].append(subject)
         first = min(by_date)
-        out = _Outgoing(
+        out = Outgoing(
             family,
             MENU,
             first,
@@ -582,8 +408,8 @@ def menu_round(session: Session, *, now: datetime) -> int:
         # The other dates' rows ride on the same mail (same family, same kind).
         for day, subjects in sorted(by_date.items()):
             if day != first:
-                outgoing.append(_Outgoing(family, MENU, day, "", {}, subjects=subjects))
-    return _write(session, outgoing)
+                outgoing.append(Outgoing(family, MENU, day, "", {}, subjects=subjects))
+    return reminder_rows.write_outgoing(session, outgoing)
 
 
 # --- the round ----------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import notifications, reminders
+from hotmeals.services import notifications, reminder_rows, reminders
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -269,7 +269,7 @@ def test_a_round_that_lost_the_race_sends_nothing(engine, monkeypatch):
     assert _run(engine, MON_EVENING).cutoff == 2
     # A round that read before the first one committed: it does not see the rows, writes the
     # same ones, and the unique constraint makes it roll back (its mails with it).
-    monkeypatch.setattr(reminders, "_already", lambda session, **kw: set())
+    monkeypatch.setattr(reminder_rows, "already_sent", lambda session, **kw: set())
     assert _run(engine, MON_EVENING).cutoff == 0
     assert len(_mails(engine, "cutoff_reminder")) == 2
 
