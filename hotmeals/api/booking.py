@@ -8,17 +8,14 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
-    ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
-    idempotency_key,
     openapi_body,
-    parent_context,
-    parse_body,
+    parent_write,
     tags,
 )
 from hotmeals.api.envelope import Envelope
@@ -36,15 +33,9 @@ CART = tags("Parent cart")
     openapi_extra=openapi_body(AddManyIn),
     response_model=Envelope[AddManyOut],
 )
-async def add_many_to_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddManyIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(AddManyIn)
+    return await ctx.answer_once(
         "add_many_to_cart",
         booking.add_many,
         items=[item.model_dump() for item in body.items],
@@ -60,15 +51,9 @@ async def add_many_to_cart(
     openapi_extra=openapi_body(RepeatWeekIn),
     response_model=Envelope[RepeatWeekOut],
 )
-async def repeat_week(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, RepeatWeekIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def repeat_week(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(RepeatWeekIn)
+    return await ctx.answer_once(
         "repeat_week",
         repeat.repeat_week,
         child_id=body.child_id,

@@ -8,17 +8,16 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.deps import (
     Client,
-    ParentClient,
-    answer_once,
+    ParentWrite,
+    answer_found,
     api_router,
     client_context,
-    idempotency_key,
-    parent_context,
-    parse_body,
+    parent_write,
+    read_as_parent,
     route,
     run_as_parent,
     tags,
@@ -53,15 +52,9 @@ CART = tags("Parent cart")
     tags=CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
 )
-async def add_to_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddToCartIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(AddToCartIn)
+    return await ctx.answer_once(
         "add_to_cart",
         cart.add_to_cart,
         message="added_to_cart",
@@ -89,10 +82,9 @@ async def add_to_cart(
     tags=CART,
     summary="A portion's size and its unit price by quantity",
 )
-async def get_price_tiers(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, PortionIdIn, client.lang)
-    data = await run_as_parent(client, _tiers, portion_id=body.portion_id, lang=client.lang)
-    return ok(data, t("success", client.lang))
+async def get_price_tiers(client: Client = Depends(client_context)):
+    body = await client.body(PortionIdIn)
+    return await read_as_parent(client, _tiers, portion_id=body.portion_id)
 
 
 def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
@@ -107,15 +99,9 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     tags=CART,
     summary="Remove one line from the cart",
 )
-async def delete_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CartIdIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(CartIdIn)
+    return await ctx.answer_once(
         "delete_cart",
         cart.delete_line,
         message="cart_line_deleted",
@@ -131,15 +117,9 @@ async def delete_cart(
     tags=CART,
     summary="Change a line's quantity (extension); answers the cart summary",
 )
-async def update_cart_quantity(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, QuantityIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(QuantityIn)
+    return await ctx.answer_once(
         "update_cart_quantity",
         cart.update_quantity,
         message="cart_quantity_updated",
@@ -157,8 +137,8 @@ async def update_cart_quantity(
     tags=CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
 )
-async def order_summary(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SummaryIn, client.lang)
+async def order_summary(client: Client = Depends(client_context)):
+    body = await client.body(SummaryIn)
     data = await run_as_parent(
         client,
         pricing.priced_summary,
@@ -166,7 +146,7 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
         donation_cents=body.donation_cents,
         lang=client.lang,
     )
-    return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
+    return answer_found(data, client.lang, found=bool(data["cart_count"]))
 
 
 @route(
@@ -177,8 +157,8 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
     tags=CART,
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
 )
-async def check_order_summary(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SummaryIn, client.lang)
+async def check_order_summary(client: Client = Depends(client_context)):
+    body = await client.body(SummaryIn)
     data = await run_as_parent(
         client,
         pricing.priced_summary,
@@ -198,11 +178,10 @@ async def check_order_summary(request: Request, client: Client = Depends(client_
     tags=CART,
     summary="Check a promo code against the parent's cart; answers the cart with the discount",
 )
-async def check_promocode(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, PromoIn, client.lang)
+async def check_promocode(client: Client = Depends(client_context)):
+    body = await client.body(PromoIn)
     code = body.promo_code if body.promo_code is not None else ""
-    data = await run_as_parent(client, _check_promo, promo_code=code, lang=client.lang)
-    return ok(data, t("promo_applied", client.lang))
+    return await read_as_parent(client, _check_promo, promo_code=code, message="promo_applied")
 
 
 def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
@@ -221,4 +200,4 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
 )
 async def list_promocodes(client: Client = Depends(client_context)):
     rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)
-    return ok(rows, t("success" if rows else "no_data_found", client.lang))
+    return answer_found(rows, client.lang)

@@ -6,7 +6,11 @@ as for one that does not exist (the service checks ownership).
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Depends
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.account_schemas import (
     ChildAllergiesIn,
@@ -26,21 +30,21 @@ from hotmeals.api.account_schemas import (
 from hotmeals.api.deps import (
     Client,
     ParentClient,
-    answer_once,
+    ParentWrite,
+    answer,
+    answer_found,
     api_router,
     client_context,
-    idempotency_key,
     openapi_body,
     parent_context,
-    parse_body,
+    parent_write,
+    read_for,
     route,
     run,
     run_as_parent,
-    run_once,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
-from hotmeals.i18n import t
+from hotmeals.api.envelope import Envelope
 from hotmeals.services import children
 
 router = api_router()
@@ -48,7 +52,7 @@ USER = tags("Parent user")
 
 
 def _listed(rows: list, lang: str):
-    return ok(rows, t("success" if rows else "no_data_found", lang))
+    return answer_found(rows, lang)
 
 
 # --- places ---------------------------------------------------------------------------------------
@@ -73,8 +77,8 @@ async def get_city(client: Client = Depends(client_context)):
     tags=USER,
     summary="The schools of a city",
 )
-async def get_school(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, CityIdIn, client.lang)
+async def get_school(client: Client = Depends(client_context)):
+    body = await client.body(CityIdIn)
     return _listed(await run(children.list_schools, city_id=body.city_id), client.lang)
 
 
@@ -86,8 +90,8 @@ async def get_school(request: Request, client: Client = Depends(client_context))
     tags=USER,
     summary="The teachers of a school, each with their grade",
 )
-async def get_teachers(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SchoolIdIn, client.lang)
+async def get_teachers(client: Client = Depends(client_context)):
+    body = await client.body(SchoolIdIn)
     rows = await run(children.list_teachers, school_id=body.school_id, lang=client.lang)
     return _listed(rows, client.lang)
 
@@ -114,15 +118,9 @@ async def get_grades(client: Client = Depends(client_context)):
     tags=USER,
     summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
 )
-async def add_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_child(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ChildIn)
+    return await ctx.answer_once(
         "add_child",
         children.add_child,
         message="child_added",
@@ -139,15 +137,9 @@ async def add_child(
     tags=USER,
     summary="Edit a child's names, school, teacher and grade",
 )
-async def edit_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, EditChildIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def edit_child(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(EditChildIn)
+    return await ctx.answer_once(
         "edit_child",
         children.edit_child,
         message="child_updated",
@@ -164,20 +156,8 @@ async def edit_child(
     tags=USER,
     summary="Delete a child (order history is kept)",
 )
-async def delete_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run_once(
-        ctx.parent_id,
-        key,
-        "delete_child",
-        children.delete_child,
-        child_id=body.child_id,
-    )
-    return ok(None, t("child_deleted", ctx.lang))
+async def delete_child(ctx: ParentWrite = Depends(parent_write)):
+    return await _on_child(ctx, "delete_child", children.delete_child, "child_deleted")
 
 
 @route(
@@ -188,20 +168,19 @@ async def delete_child(
     tags=USER,
     summary="Make a child the default one",
 )
-async def set_default_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run_once(
-        ctx.parent_id,
-        key,
-        "set_default_child",
-        children.set_default_child,
-        child_id=body.child_id,
+async def set_default_child(ctx: ParentWrite = Depends(parent_write)):
+    return await _on_child(
+        ctx, "set_default_child", children.set_default_child, "default_child_set"
     )
-    return ok(None, t("default_child_set", ctx.lang))
+
+
+async def _on_child(
+    ctx: ParentWrite, action: str, fn: Callable[..., Any], message: str
+) -> JSONResponse:
+    """A repeat-safe change of the body's child that answers only the catalog's ``message``."""
+    body = await ctx.body(ChildIdIn)
+    await ctx.run_once(action, fn, child_id=body.child_id)
+    return answer(None, ctx.lang, message)
 
 
 @route(
@@ -212,12 +191,9 @@ async def set_default_child(
     tags=USER,
     summary="One child with allergies",
 )
-async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    child = await run(
-        children.get_child, parent_id=ctx.parent_id, child_id=body.child_id, lang=ctx.lang
-    )
-    return ok(child, t("success", ctx.lang))
+async def get_one_child(ctx: ParentClient = Depends(parent_context)):
+    body = await ctx.body(ChildIdIn)
+    return await read_for(ctx, children.get_child, child_id=body.child_id)
 
 
 @route(
@@ -243,15 +219,9 @@ async def get_children(client: Client = Depends(client_context)):
     tags=USER,
     summary="Replace a child's allergies (may be empty; completes sign-up)",
 )
-async def set_child_allergies(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ChildAllergiesIn)
+    return await ctx.answer_once(
         "set_child_allergies",
         children.set_child_allergies,
         message="allergies_saved",
@@ -279,8 +249,8 @@ async def allergic_ingredients(client: Client = Depends(client_context)):
     openapi_extra=openapi_body(SuggestionsIn),
     response_model=Envelope[list[IngredientOut]],
 )
-async def allergy_suggestions(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SuggestionsIn, client.lang)
+async def allergy_suggestions(client: Client = Depends(client_context)):
+    body = await client.body(SuggestionsIn)
     rows = await run(
         children.allergy_suggestions, query=body.search, lang=client.lang, limit=body.limit
     )

@@ -167,6 +167,11 @@ class Client:
     address: str | None
     user_agent: str | None
     token: str | None
+    request: Request
+
+    async def body(self, model: type[M]) -> M:
+        """The request body validated with ``model`` (refusals in the caller's language)."""
+        return await parse_body(self.request, model, self.lang)
 
 
 def client_address(request: Request) -> str | None:
@@ -197,6 +202,7 @@ async def client_context(  # async: nothing here blocks, and a sync dependency c
         address=client_address(request),
         user_agent=request.headers.get("user-agent"),
         token=token.strip() if token and token.strip() else None,
+        request=request,
     )
 
 
@@ -212,6 +218,10 @@ class ParentClient:
     @property
     def parent_id(self) -> int:
         return self.parent.parent_id
+
+    async def body(self, model: type[M]) -> M:
+        """The request body validated with ``model``."""
+        return await self.client.body(model)
 
 
 async def parent_context(client: Client = Depends(client_context)) -> ParentClient:
@@ -247,6 +257,38 @@ async def idempotency_key(  # async: no thread hop for reading a header
     return idempotency_key
 
 
+@dataclass(frozen=True)
+class ParentWrite(ParentClient):
+    """A signed-in parent's write with the request's ``Idempotency-Key``, so a repeat of the
+    same submission changes nothing (``run_once``, ``answer_once``, ``charge_once``)."""
+
+    key: str | None
+
+    async def run_once(self, action: str, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
+        """``run_once`` for this parent and key."""
+        return await run_once(self.parent_id, self.key, action, fn, **kwargs)
+
+    async def answer_once(
+        self, action: str, fn: Callable[..., Any], /, *, message: str | None = None, **kwargs: Any
+    ) -> JSONResponse:
+        """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
+        language, or the result's own ``message`` without one."""
+        done = await self.run_once(action, fn, **kwargs)
+        return ok(done.result, t(message, self.lang) if message else done.result["message"])
+
+    async def charge_once(self, action: str, call: Callable[[], Any]) -> JSONResponse:
+        """``charge_once`` for this parent and key."""
+        return await charge_once(self, self.key, action, call)
+
+
+async def parent_write(
+    who: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+) -> ParentWrite:
+    """The signed-in parent (or HTTP 401) writing with the request's ``Idempotency-Key``."""
+    return ParentWrite(client=who.client, parent=who.parent, key=key)
+
+
 async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
     return await run_in_transaction(fn, **kwargs)
@@ -264,7 +306,7 @@ async def run_once(
 
 
 async def charge_once(
-    who: Any, key: str | None, action: str, call: Callable[[], Any]
+    who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
 ) -> JSONResponse:
     """A call that charges (or opens what charges), safe to repeat by the request's
     ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
@@ -298,22 +340,6 @@ async def charge_once(
     return JSONResponse(first["body"], status_code=first["status"])
 
 
-async def answer_once(
-    who: ParentClient,
-    key: str | None,
-    action: str,
-    fn: Callable[..., Any],
-    /,
-    *,
-    message: str | None = None,
-    **kwargs: Any,
-) -> JSONResponse:
-    """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
-    language, or the result's own ``message`` without one."""
-    done = await run_once(who.parent_id, key, action, fn, **kwargs)
-    return ok(done.result, t(message, who.lang) if message else done.result["message"])
-
-
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
     parent = accounts.authenticate(session=session, token=_token)
     return _fn(session=session, parent_id=parent.parent_id, **kwargs)
@@ -328,12 +354,47 @@ async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) 
     return await run(_as_parent, _token=client.token, _fn=fn, **kwargs)
 
 
+def answer(data: Any, lang: str, message: str = "success", **values: Any) -> JSONResponse:
+    """``data`` with the catalog's ``message`` in ``lang``."""
+    return ok(data, t(message, lang, **values))
+
+
+def answer_found(data: Any, lang: str, *, found: bool | None = None) -> JSONResponse:
+    """``data`` with "success", or with "no_data_found" when nothing was found (``data`` is
+    empty, unless ``found`` says): the lists and screens that may have nothing to show."""
+    if found is None:
+        found = bool(data)
+    return answer(data, lang, "success" if found else "no_data_found")
+
+
+async def read_as_parent(
+    client: Client, fn: Callable[..., Any], /, *, message: str = "success", **kwargs: Any
+) -> JSONResponse:
+    """A signed-in parent's read (``run_as_parent``) in the parent's language, answered with
+    the catalog's ``message``."""
+    data = await run_as_parent(client, fn, lang=client.lang, **kwargs)
+    return answer(data, client.lang, message)
+
+
+async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+    """``fn(session=..., parent_id=..., lang=..., **kwargs)`` for the signed-in parent,
+    answered "success"."""
+    data = await run(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
+    return answer(data, who.lang)
+
+
 # --- bodies ------------------------------------------------------------------------------------
+
+
+def examples(*cases: dict[str, Any]) -> ConfigDict:
+    """A model's config showing ``cases`` as its examples in the OpenAPI doc; the rest of its
+    config comes from its base model."""
+    return ConfigDict(json_schema_extra={"examples": list(cases)})
 
 
 def example_config(example: dict[str, Any]) -> ConfigDict:
     """A request model's config: unknown fields ignored, ``example`` shown in the OpenAPI doc."""
-    return ConfigDict(extra="ignore", json_schema_extra={"examples": [example]})
+    return ConfigDict(extra="ignore", **examples(example))
 
 
 def required(value: T | None, code: str, field: str) -> T:
