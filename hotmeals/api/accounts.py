@@ -34,6 +34,7 @@ from hotmeals.api.account_schemas import (
 )
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentClient,
     ParentWrite,
@@ -56,7 +57,6 @@ from hotmeals.services import accounts, content, notifications, profile
 
 router = api_router()
 AUTH = tags("Parent auth")
-USER = tags("Parent user")
 
 
 # --- sign-up, verification, sign-in ------------------------------------------------------------
@@ -315,7 +315,7 @@ async def verify_alt_email(ctx: ParentClient = Depends(parent_context)):
     router.get,
     "/Parent/user/GetUserDetails",
     answer=ProfileOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The parent profile with cart counts",
 )
 async def get_user_details(client: Client = Depends(client_context)):
@@ -328,7 +328,7 @@ async def get_user_details(client: Client = Depends(client_context)):
     "/Parent/user/update_parent_email_noti_details",
     body=NotificationsIn,
     answer=NotificationsOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Turn e-mail notification kinds on or off; answers every kind",
 )
 async def update_notifications(ctx: ParentWrite = Depends(parent_write)):
@@ -349,7 +349,7 @@ async def update_notifications(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/user/cms_pages",
     body=CmsPageIn,
     answer=CmsPageOutModel,
-    tags=USER,
+    tags=PARENT_USER,
     summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
 )
 async def cms_pages(client: Client = Depends(client_context)):
@@ -363,7 +363,7 @@ async def cms_pages(client: Client = Depends(client_context)):
     "/Parent/user/contact_us",
     body=ContactIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Send a message to the provider (stored and e-mailed)",
 )
 async def contact_us(

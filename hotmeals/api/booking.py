@@ -10,24 +10,23 @@ from __future__ import annotations
 
 from fastapi import Depends
 
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
+    PARENT_CART,
     ParentWrite,
     api_router,
-    openapi_body,
     parent_write,
-    tags,
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services.ordering import booking, repeat
 
 router = api_router()
-CART = tags("Parent cart")
 
 
 @router.post(
     "/Parent/cart/AddManyToCart",
-    tags=CART,
+    tags=PARENT_CART,
     summary="Add meals on several days, for one child or siblings (extension): the good lines "
     "are added, each refused one says its day and why",
     openapi_extra=openapi_body(AddManyIn),
@@ -45,7 +44,7 @@ async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
 
 @router.post(
     "/Parent/cart/RepeatWeek",
-    tags=CART,
+    tags=PARENT_CART,
     summary="Copy a child's meals of one week into the cart for another week (extension); "
     "says which days could not be copied and why",
     openapi_extra=openapi_body(RepeatWeekIn),

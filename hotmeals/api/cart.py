@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from fastapi import Depends
 
+from hotmeals.api.bodies import meal_choice
 from hotmeals.api.deps import (
+    PARENT_CART,
     Client,
     ParentWrite,
     answer_found,
@@ -20,7 +22,6 @@ from hotmeals.api.deps import (
     read_as_parent,
     route,
     run_as_parent,
-    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
@@ -41,7 +42,6 @@ from hotmeals.services import promos
 from hotmeals.services.ordering import cart, menu, pricing
 
 router = api_router()
-CART = tags("Parent cart")
 
 
 @route(
@@ -49,7 +49,7 @@ CART = tags("Parent cart")
     "/Parent/cart/AddToCart",
     body=AddToCartIn,
     answer=AddedOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
 )
 async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
@@ -58,18 +58,8 @@ async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
         "add_to_cart",
         cart.add_to_cart,
         message="added_to_cart",
-        child_id=body.child_id,
-        meal_id=body.meal_id,
-        menu_day_id=body.menu_day_id,
-        date=body.date,
-        portion_id=body.portion_id,
-        size=body.size,
+        **meal_choice(body),
         quantity=body.quantity,
-        menu_option_id=body.menu_option_id,
-        meal_option_id=body.meal_option_id,
-        addons=body.addons,
-        special_note_text=body.special_note,
-        allergy_ack=body.allergy_ack,
         lang=ctx.lang,
     )
 
@@ -79,7 +69,7 @@ async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/cart/GetPriceTiersByPortionId",
     body=PortionIdIn,
     answer=PriceTiersOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="A portion's size and its unit price by quantity",
 )
 async def get_price_tiers(client: Client = Depends(client_context)):
@@ -96,7 +86,7 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     "/Parent/cart/DeleteCart",
     body=CartIdIn,
     answer=CartCountOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Remove one line from the cart",
 )
 async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
@@ -114,7 +104,7 @@ async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/cart/UpdateCartQuantity",
     body=QuantityIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Change a line's quantity (extension); answers the cart summary",
 )
 async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
@@ -134,7 +124,7 @@ async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/cart/OrderSummary",
     body=SummaryIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
 )
 async def order_summary(client: Client = Depends(client_context)):
@@ -154,7 +144,7 @@ async def order_summary(client: Client = Depends(client_context)):
     "/Parent/cart/CheckOrderSummary",
     body=SummaryIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
 )
 async def check_order_summary(client: Client = Depends(client_context)):
@@ -175,7 +165,7 @@ async def check_order_summary(client: Client = Depends(client_context)):
     "/Promocode/promocode_management/check_promocode",
     body=PromoIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Check a promo code against the parent's cart; answers the cart with the discount",
 )
 async def check_promocode(client: Client = Depends(client_context)):
@@ -195,7 +185,7 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     router.post,
     "/Parent/auth/ListPromocodesByParent",
     answer=list[PromoOut],
-    tags=CART,
+    tags=PARENT_CART,
     summary="The promo codes this parent can use today (open to all, or their own)",
 )
 async def list_promocodes(client: Client = Depends(client_context)):

@@ -27,7 +27,9 @@ from hotmeals.api.account_schemas import (
     SuggestionsIn,
     TeacherOut,
 )
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentClient,
     ParentWrite,
@@ -35,20 +37,17 @@ from hotmeals.api.deps import (
     answer_found,
     api_router,
     client_context,
-    openapi_body,
     parent_context,
     parent_write,
     read_for,
     route,
     run,
     run_as_parent,
-    tags,
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services import children
 
 router = api_router()
-USER = tags("Parent user")
 
 
 def _listed(rows: list, lang: str):
@@ -62,7 +61,7 @@ def _listed(rows: list, lang: str):
     router.post,
     "/Parent/user/get_city",
     answer=list[CityOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Cities with schools",
 )
 async def get_city(client: Client = Depends(client_context)):
@@ -74,7 +73,7 @@ async def get_city(client: Client = Depends(client_context)):
     "/Parent/user/GetSchool",
     body=CityIdIn,
     answer=list[SchoolOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The schools of a city",
 )
 async def get_school(client: Client = Depends(client_context)):
@@ -87,7 +86,7 @@ async def get_school(client: Client = Depends(client_context)):
     "/Parent/user/get_teachers",
     body=SchoolIdIn,
     answer=list[TeacherOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The teachers of a school, each with their grade",
 )
 async def get_teachers(client: Client = Depends(client_context)):
@@ -100,7 +99,7 @@ async def get_teachers(client: Client = Depends(client_context)):
     router.get,
     "/Parent/user/get_grades",
     answer=list[GradeOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Grades JK to 8, labelled in the request's language",
 )
 async def get_grades(client: Client = Depends(client_context)):
@@ -115,7 +114,7 @@ async def get_grades(client: Client = Depends(client_context)):
     "/Parent/user/AddChild",
     body=ChildIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
 )
 async def add_child(ctx: ParentWrite = Depends(parent_write)):
@@ -134,7 +133,7 @@ async def add_child(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/user/EditChild",
     body=EditChildIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Edit a child's names, school, teacher and grade",
 )
 async def edit_child(ctx: ParentWrite = Depends(parent_write)):
@@ -153,7 +152,7 @@ async def edit_child(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/user/DeleteChild",
     body=ChildIdIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Delete a child (order history is kept)",
 )
 async def delete_child(ctx: ParentWrite = Depends(parent_write)):
@@ -165,7 +164,7 @@ async def delete_child(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/user/SetDefaultChild",
     body=ChildIdIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Make a child the default one",
 )
 async def set_default_child(ctx: ParentWrite = Depends(parent_write)):
@@ -188,7 +187,7 @@ async def _on_child(
     "/Parent/user/GetOneChildInfo",
     body=ChildIdIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="One child with allergies",
 )
 async def get_one_child(ctx: ParentClient = Depends(parent_context)):
@@ -200,7 +199,7 @@ async def get_one_child(ctx: ParentClient = Depends(parent_context)):
     router.get,
     "/Parent/user/GetChilds",
     answer=list[ChildOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The parent's children, the default first",
 )
 async def get_children(client: Client = Depends(client_context)):
@@ -216,7 +215,7 @@ async def get_children(client: Client = Depends(client_context)):
     "/Parent/user/Add_Child_Allergicingredients",
     body=ChildAllergiesIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Replace a child's allergies (may be empty; completes sign-up)",
 )
 async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
@@ -235,7 +234,7 @@ async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
     router.get,
     "/Parent/user/Allergicingredients",
     answer=list[IngredientOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Every ingredient a child can be allergic to, priority allergens first",
 )
 async def allergic_ingredients(client: Client = Depends(client_context)):

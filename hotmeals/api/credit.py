@@ -7,6 +7,7 @@ from fastapi import Depends
 
 from hotmeals.api.credit_schemas import FamilyCreditOut, RefundChoiceIn, RefundChoiceOut
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentWrite,
     api_router,
@@ -14,19 +15,17 @@ from hotmeals.api.deps import (
     parent_write,
     read_as_parent,
     route,
-    tags,
 )
 from hotmeals.services import credit
 
 router = api_router()
-USER = tags("Parent user")
 
 
 @route(
     router.get,
     "/Parent/user/FamilyCredit",
     answer=FamilyCreditOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The family's credit: its balance (the sum of its movements) and the newest ones",
 )
 async def family_credit(client: Client = Depends(client_context)):
@@ -38,7 +37,7 @@ async def family_credit(client: Client = Depends(client_context)):
     "/Parent/user/RefundChoice",
     body=RefundChoiceIn,
     answer=RefundChoiceOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Where refunds go unless said otherwise: back to the card (default) or family credit",
 )
 async def refund_choice(who: ParentWrite = Depends(parent_write)):

@@ -7,14 +7,11 @@
 - ``token`` header: the session token; calls that need a parent answer HTTP 401 with code 0
   when it is missing, unknown, expired or revoked.
 - ``accept-language``: 'fr...' gives French messages, anything else English.
-- The body is JSON whatever the content type says (the client sends ``text/plain``); it is read
-  here and validated with the route's pydantic model, so a bad body is code 0 with a clear
-  message, never a 500. ``openapi_body(Model)`` declares the same model in the OpenAPI doc.
+- The body is read through ``Client.body`` / ``ParentClient.body`` (``api/bodies.py``).
 """
 
 from __future__ import annotations
 
-import copy
 import hmac
 import json
 import logging
@@ -29,11 +26,12 @@ from fastapi import APIRouter, Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import FAILURES, Envelope, fail, ok
+from hotmeals.api.bodies import openapi_body, parse_body
+from hotmeals.api.envelope import FAILURES, ApiError, Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -42,7 +40,6 @@ from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.api")
 
-MAX_BODY_BYTES = 4 * 1024 * 1024  # a 2 MB picture in base64, and room to spare
 ID_MAX = 2**31 - 1
 
 T = TypeVar("T")
@@ -70,19 +67,14 @@ TOKEN = APIKeyHeader(
 )
 
 
-class ApiError(Exception):
-    """A refusal decided by the API layer itself (bad key, bad body)."""
-
-    def __init__(self, message: str, *, status_code: int = 200, data: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status_code = status_code
-        self.data = data
-
-
 def tags(name: str) -> list[str | Enum]:
     """The OpenAPI tag of a group of routes, as FastAPI types it."""
     return [name]
+
+
+# The OpenAPI groups that routes of several modules share.
+PARENT_USER = tags("Parent user")
+PARENT_CART = tags("Parent cart")
 
 
 def request_lang(request: Request) -> str:
@@ -420,90 +412,3 @@ def request_key(
                 raise DomainError(invalid, field="request_key")
             return key
     return None
-
-
-async def read_json(request: Request, lang: str) -> dict:
-    """The body as a JSON object, whatever its content type; an empty body is ``{}``."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ApiError(t("body_too_large", lang), status_code=413)
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(t("api.invalid_json", lang)) from None
-    if not isinstance(data, dict):
-        raise ApiError(t("api.invalid_json", lang))
-    bad = _bad_text(data)
-    if bad is not None:
-        raise ApiError(t("field_invalid", lang, field=bad), data={"field": bad})
-    return data
-
-
-def _bad_text(value: Any, field: str = "body") -> str | None:
-    """The first field holding text no database can store (NUL, lone surrogates)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return field
-        return field if "\x00" in value else None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = str(key) if field == "body" else field
-            found = _bad_text(key, field) or _bad_text(item, inner)
-            if found:
-                return found
-    if isinstance(value, list):
-        for item in value:
-            found = _bad_text(item, field)
-            if found:
-                return found
-    return None
-
-
-def validate_body(model: type[M], data: dict, lang: str) -> M:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors()
-        loc = errors[0].get("loc", ()) if errors else ()
-        field = str(loc[0]) if loc else "body"
-        raise ApiError(t("field_invalid", lang, field=field), data={"field": field}) from None
-
-
-async def parse_body(request: Request, model: type[M], lang: str) -> M:
-    return validate_body(model, await read_json(request, lang), lang)
-
-
-def openapi_body(model: type[BaseModel], *, required: bool = False) -> dict:
-    """``openapi_extra`` declaring ``model`` as the JSON request body (sent as text/plain by
-    the original client; both are accepted)."""
-    schema = inline_schema(model)
-    return {
-        "requestBody": {
-            "required": required,
-            "content": {"application/json": {"schema": schema}},
-        }
-    }
-
-
-def inline_schema(model: type[BaseModel]) -> dict:
-    """The model's JSON schema with its ``$defs`` inlined (they would dangle in the doc)."""
-    schema = model.model_json_schema()
-    defs = schema.pop("$defs", {})
-
-    def resolve(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                target = copy.deepcopy(defs[ref.rsplit("/", 1)[-1]])
-                rest = {k: v for k, v in node.items() if k != "$ref"}
-                return resolve({**target, **rest})
-            return {k: resolve(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [resolve(v) for v in node]
-        return node
-
-    return resolve(schema)

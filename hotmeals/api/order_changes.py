@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import Depends
 from fastapi.responses import JSONResponse
 
+from hotmeals.api.bodies import meal_choice
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -182,18 +183,8 @@ async def add_to_my_order(who: ParentWrite = Depends(parent_write)):
         "add_to_my_order",
         modify.add_to_my_order,
         order_id=_order_id(body),
-        child_id=body.child_id,
-        meal_id=body.meal_id,
-        menu_day_id=body.menu_day_id,
-        date=body.date,
-        portion_id=body.portion_id,
-        size=body.size,
+        **meal_choice(body),
         quantity=1 if body.quantity is None else body.quantity,
-        menu_option_id=body.menu_option_id,
-        meal_option_id=body.meal_option_id,
-        addons=body.addons,
-        special_note_text=body.special_note,
-        allergy_ack=body.allergy_ack,
         lang=who.lang,
     )
 

@@ -7,6 +7,7 @@ from fastapi import Depends
 
 from hotmeals.api.account_schemas import ChildIdIn
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentWrite,
     api_router,
@@ -14,7 +15,6 @@ from hotmeals.api.deps import (
     parent_write,
     read_as_parent,
     route,
-    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
@@ -28,14 +28,13 @@ from hotmeals.i18n import t
 from hotmeals.services import giveback, school_year
 
 router = api_router()
-USER = tags("Parent user")
 
 
 @route(
     router.get,
     "/Parent/user/GiveBack",
     answer=GiveBackOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="What the family's meals and donations gave this school year, per school",
 )
 async def give_back(client: Client = Depends(client_context)):
@@ -46,7 +45,7 @@ async def give_back(client: Client = Depends(client_context)):
     router.get,
     "/Parent/user/SchoolYear",
     answer=SchoolYearOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The school year and the children to confirm for it before booking",
 )
 async def get_school_year(client: Client = Depends(client_context)):
@@ -58,7 +57,7 @@ async def get_school_year(client: Client = Depends(client_context)):
     "/Parent/user/ConfirmSchoolYear",
     body=ConfirmSchoolYearIn,
     answer=ConfirmedOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Confirm a child's grade, teacher, school and allergies for this school year",
 )
 async def confirm_school_year(ctx: ParentWrite = Depends(parent_write)):
@@ -82,7 +81,7 @@ async def confirm_school_year(ctx: ParentWrite = Depends(parent_write)):
     "/Parent/user/ArchiveChild",
     body=ChildIdIn,
     answer=ArchivedOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Archive a child who left (hidden from booking; order history kept)",
 )
 async def archive_child(ctx: ParentWrite = Depends(parent_write)):

@@ -12,13 +12,13 @@ from functools import partial
 
 from fastapi import Depends
 
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     Client,
     ParentWrite,
     answer_found,
     api_router,
     client_context,
-    openapi_body,
     parent_write,
     route,
     run_as_parent,
