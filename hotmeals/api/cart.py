@@ -8,6 +8,8 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Depends
 
 from hotmeals.api.bodies import meal_choice
@@ -15,15 +17,16 @@ from hotmeals.api.deps import (
     PARENT_CART,
     Client,
     ParentWrite,
+    answer,
     answer_found,
     api_router,
     client_context,
+    list_as_parent,
     parent_write,
     read_as_parent,
     route,
     run_as_parent,
 )
-from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -37,7 +40,6 @@ from hotmeals.api.menu_schemas import (
     QuantityIn,
     SummaryIn,
 )
-from hotmeals.i18n import t
 from hotmeals.services import promos
 from hotmeals.services.ordering import cart, menu, pricing
 
@@ -128,14 +130,7 @@ async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
 )
 async def order_summary(client: Client = Depends(client_context)):
-    body = await client.body(SummaryIn)
-    data = await run_as_parent(
-        client,
-        pricing.priced_summary,
-        promo_code=body.promo_code,
-        donation_cents=body.donation_cents,
-        lang=client.lang,
-    )
+    data = await _priced_summary(client)
     return answer_found(data, client.lang, found=bool(data["cart_count"]))
 
 
@@ -148,16 +143,20 @@ async def order_summary(client: Client = Depends(client_context)):
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
 )
 async def check_order_summary(client: Client = Depends(client_context)):
+    return answer(await _priced_summary(client, require_payable=True), client.lang)
+
+
+async def _priced_summary(client: Client, **extra: Any) -> dict[str, Any]:
+    """The parent's cart priced with the body's promo code and donation."""
     body = await client.body(SummaryIn)
-    data = await run_as_parent(
+    return await run_as_parent(
         client,
         pricing.priced_summary,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
-        require_payable=True,
         lang=client.lang,
+        **extra,
     )
-    return ok(data, t("success", client.lang))
 
 
 @route(
@@ -189,5 +188,4 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     summary="The promo codes this parent can use today (open to all, or their own)",
 )
 async def list_promocodes(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)
-    return answer_found(rows, client.lang)
+    return await list_as_parent(client, promos.list_for_parent)

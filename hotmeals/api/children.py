@@ -37,21 +37,17 @@ from hotmeals.api.deps import (
     answer_found,
     api_router,
     client_context,
+    list_as_parent,
     parent_context,
     parent_write,
     read_for,
     route,
     run,
-    run_as_parent,
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services import children
 
 router = api_router()
-
-
-def _listed(rows: list, lang: str):
-    return answer_found(rows, lang)
 
 
 # --- places ---------------------------------------------------------------------------------------
@@ -65,7 +61,7 @@ def _listed(rows: list, lang: str):
     summary="Cities with schools",
 )
 async def get_city(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_cities), client.lang)
+    return answer_found(await run(children.list_cities), client.lang)
 
 
 @route(
@@ -78,7 +74,7 @@ async def get_city(client: Client = Depends(client_context)):
 )
 async def get_school(client: Client = Depends(client_context)):
     body = await client.body(CityIdIn)
-    return _listed(await run(children.list_schools, city_id=body.city_id), client.lang)
+    return answer_found(await run(children.list_schools, city_id=body.city_id), client.lang)
 
 
 @route(
@@ -92,7 +88,7 @@ async def get_school(client: Client = Depends(client_context)):
 async def get_teachers(client: Client = Depends(client_context)):
     body = await client.body(SchoolIdIn)
     rows = await run(children.list_teachers, school_id=body.school_id, lang=client.lang)
-    return _listed(rows, client.lang)
+    return answer_found(rows, client.lang)
 
 
 @route(
@@ -103,7 +99,7 @@ async def get_teachers(client: Client = Depends(client_context)):
     summary="Grades JK to 8, labelled in the request's language",
 )
 async def get_grades(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_grades, lang=client.lang), client.lang)
+    return answer_found(await run(children.list_grades, lang=client.lang), client.lang)
 
 
 # --- children -------------------------------------------------------------------------------------
@@ -203,8 +199,7 @@ async def get_one_child(ctx: ParentClient = Depends(parent_context)):
     summary="The parent's children, the default first",
 )
 async def get_children(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, children.list_children, lang=client.lang)
-    return _listed(rows, client.lang)
+    return await list_as_parent(client, children.list_children)
 
 
 # --- allergies ------------------------------------------------------------------------------------
@@ -238,7 +233,9 @@ async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
     summary="Every ingredient a child can be allergic to, priority allergens first",
 )
 async def allergic_ingredients(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_allergic_ingredients, lang=client.lang), client.lang)
+    return answer_found(
+        await run(children.list_allergic_ingredients, lang=client.lang), client.lang
+    )
 
 
 @router.post(
@@ -253,4 +250,4 @@ async def allergy_suggestions(client: Client = Depends(client_context)):
     rows = await run(
         children.allergy_suggestions, query=body.search, lang=client.lang, limit=body.limit
     )
-    return _listed(rows, client.lang)
+    return answer_found(rows, client.lang)

@@ -368,6 +368,13 @@ async def read_as_parent(
     return answer(data, client.lang, message)
 
 
+async def list_as_parent(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+    """A signed-in parent's list (``run_as_parent``) in the parent's language, answered
+    "success", or "no_data_found" when empty."""
+    rows = await run_as_parent(client, fn, lang=client.lang, **kwargs)
+    return answer_found(rows, client.lang)
+
+
 async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
     """``fn(session=..., parent_id=..., lang=..., **kwargs)`` for the signed-in parent,
     answered "success"."""

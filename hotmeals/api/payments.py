@@ -278,7 +278,7 @@ async def pay_with_saved_card(who: ParentWrite = Depends(parent_write)):
 )
 async def get_cards(who: ParentClient = Depends(parent_context)):
     rows = await run(cards.list_cards, parent_id=who.parent_id)
-    return ok([c.to_dict() for c in rows], t("success" if rows else "no_data_found", who.lang))
+    return answer_found([c.to_dict() for c in rows], who.lang)
 
 
 @route(

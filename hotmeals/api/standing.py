@@ -16,12 +16,11 @@ from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     Client,
     ParentWrite,
-    answer_found,
     api_router,
     client_context,
+    list_as_parent,
     parent_write,
     route,
-    run_as_parent,
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok
@@ -42,8 +41,7 @@ DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standi
     summary="The parent's standing orders, active and paused first (extension)",
 )
 async def list_standing_orders(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, standing.listing, lang=client.lang)
-    return answer_found(rows, client.lang)
+    return await list_as_parent(client, standing.listing)
 
 
 @router.post(
