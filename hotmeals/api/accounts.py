@@ -9,7 +9,7 @@ import base64
 import binascii
 from dataclasses import asdict
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from fastapi.responses import FileResponse
 from sqlmodel import Session
 
@@ -34,15 +34,16 @@ from hotmeals.api.account_schemas import (
 )
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
     client_context,
     idempotency_key,
     optional_parent,
     parent_context,
-    parse_body,
+    parent_write,
     route,
     run,
     run_as_parent,
@@ -56,7 +57,6 @@ from hotmeals.services import accounts, content, notifications, profile
 
 router = api_router()
 AUTH = tags("Parent auth")
-USER = tags("Parent user")
 
 
 # --- sign-up, verification, sign-in ------------------------------------------------------------
@@ -70,8 +70,8 @@ USER = tags("Parent user")
     tags=AUTH,
     summary="Create an account and e-mail a 6-digit verification code",
 )
-async def signup(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SignupIn, client.lang)
+async def signup(client: Client = Depends(client_context)):
+    body = await client.body(SignupIn)
     sent = await run(
         accounts.signup, **body.model_dump(), language=client.lang, address=client.address
     )
@@ -86,8 +86,8 @@ async def signup(request: Request, client: Client = Depends(client_context)):
     tags=AUTH,
     summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
 )
-async def verify_otp(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, VerifyOtpIn, client.lang)
+async def verify_otp(client: Client = Depends(client_context)):
+    body = await client.body(VerifyOtpIn)
     if body.purpose == "RESET_PASSWORD":
         await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
         email = accounts.normalize_email(body.email)
@@ -110,8 +110,8 @@ async def verify_otp(request: Request, client: Client = Depends(client_context))
     tags=AUTH,
     summary="Send a new code (60 s cooldown); the same answer for any address",
 )
-async def resend_otp(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, ResendOtpIn, client.lang)
+async def resend_otp(client: Client = Depends(client_context)):
+    body = await client.body(ResendOtpIn)
     sent = await run(
         accounts.resend_otp,
         email=body.email,
@@ -129,8 +129,8 @@ async def resend_otp(request: Request, client: Client = Depends(client_context))
     tags=AUTH,
     summary="Sign in with e-mail or phone and password; answers the session data",
 )
-async def login(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, LoginIn, client.lang)
+async def login(client: Client = Depends(client_context)):
+    body = await client.body(LoginIn)
     result = await run(
         accounts.login,
         email=body.email,
@@ -171,8 +171,8 @@ async def logout(client: Client = Depends(client_context)):
     tags=AUTH,
     summary="E-mail a password-reset code; the same answer for any address",
 )
-async def forgot_password(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, EmailIn, client.lang)
+async def forgot_password(client: Client = Depends(client_context)):
+    body = await client.body(EmailIn)
     sent = await run(accounts.forgot_password, email=body.email, address=client.address)
     return ok(asdict(sent), t("forgot_password_sent", client.lang, email=sent.email))
 
@@ -185,8 +185,8 @@ async def forgot_password(request: Request, client: Client = Depends(client_cont
     tags=AUTH,
     summary="Set a new password with the reset code (signs out every session)",
 )
-async def new_password(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, NewPasswordIn, client.lang)
+async def new_password(client: Client = Depends(client_context)):
+    body = await client.body(NewPasswordIn)
     await run(accounts.new_password, **body.model_dump(), address=client.address)
     return ok(None, t("password_reset_success", client.lang))
 
@@ -199,8 +199,8 @@ async def new_password(request: Request, client: Client = Depends(client_context
     tags=AUTH,
     summary="Change the password (other sessions are signed out)",
 )
-async def change_password(request: Request, ctx: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ChangePasswordIn, ctx.lang)
+async def change_password(ctx: ParentClient = Depends(parent_context)):
+    body = await ctx.body(ChangePasswordIn)
     await run(
         accounts.change_password,
         parent_id=ctx.parent_id,
@@ -256,16 +256,10 @@ def _edit_profile(
     tags=AUTH,
     summary="Edit names, phone, alternate e-mails, picture and language",
 )
-async def edit_profile(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, EditProfileIn, ctx.lang)
+async def edit_profile(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(EditProfileIn)
     image = decode_image(body.profile_image) if body.profile_image else None
-    done = await run_once(
-        ctx.parent_id,
-        key,
+    done = await ctx.run_once(
         "edit_profile",
         _edit_profile,
         token=None,  # the answer is stored for a repeat: never with the session token
@@ -290,15 +284,9 @@ async def edit_profile(
     tags=AUTH,
     summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
 )
-async def add_alt_email(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, EmailIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
-        key,
+async def add_alt_email(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(EmailIn)
+    done = await ctx.run_once(
         "add_alt_email",
         profile.add_alt_email,
         email=body.email,
@@ -314,8 +302,8 @@ async def add_alt_email(
     tags=AUTH,
     summary="Verify an alternate e-mail with its code",
 )
-async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, AltEmailVerifyIn, ctx.lang)
+async def verify_alt_email(ctx: ParentClient = Depends(parent_context)):
+    body = await ctx.body(AltEmailVerifyIn)
     data = await run(
         profile.verify_alt_email, parent_id=ctx.parent_id, email=body.email, otp=body.otp
     )
@@ -327,7 +315,7 @@ async def verify_alt_email(request: Request, ctx: ParentClient = Depends(parent_
     router.get,
     "/Parent/user/GetUserDetails",
     answer=ProfileOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The parent profile with cart counts",
 )
 async def get_user_details(client: Client = Depends(client_context)):
@@ -340,18 +328,12 @@ async def get_user_details(client: Client = Depends(client_context)):
     "/Parent/user/update_parent_email_noti_details",
     body=NotificationsIn,
     answer=NotificationsOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Turn e-mail notification kinds on or off; answers every kind",
 )
-async def update_notifications(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, NotificationsIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def update_notifications(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(NotificationsIn)
+    return await ctx.answer_once(
         "update_notifications",
         notifications.update_preferences,
         message="notifications_updated",
@@ -367,11 +349,11 @@ async def update_notifications(
     "/Parent/user/cms_pages",
     body=CmsPageIn,
     answer=CmsPageOutModel,
-    tags=USER,
+    tags=PARENT_USER,
     summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
 )
-async def cms_pages(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, CmsPageIn, client.lang)
+async def cms_pages(client: Client = Depends(client_context)):
+    body = await client.body(CmsPageIn)
     page = await run(content.page, slug=body.slug, lang=client.lang)
     return ok(page, t("success", client.lang))
 
@@ -381,16 +363,15 @@ async def cms_pages(request: Request, client: Client = Depends(client_context)):
     "/Parent/user/contact_us",
     body=ContactIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Send a message to the provider (stored and e-mailed)",
 )
 async def contact_us(
-    request: Request,
     client: Client = Depends(client_context),
     parent: accounts.ParentContext | None = Depends(optional_parent),
     key: str | None = Depends(idempotency_key),
 ):
-    body = await parse_body(request, ContactIn, client.lang)
+    body = await client.body(ContactIn)
     fields = {**body.model_dump(), "lang": client.lang, "address": client.address}
     if parent is None:  # a visitor's message: no account to keep the key against
         await run(content.contact_us, **fields, parent_id=None)

@@ -8,43 +8,33 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
-    ParentClient,
-    answer_once,
+    PARENT_CART,
+    ParentWrite,
     api_router,
-    idempotency_key,
-    openapi_body,
-    parent_context,
-    parse_body,
-    tags,
+    parent_write,
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services.ordering import booking, repeat
 
 router = api_router()
-CART = tags("Parent cart")
 
 
 @router.post(
     "/Parent/cart/AddManyToCart",
-    tags=CART,
+    tags=PARENT_CART,
     summary="Add meals on several days, for one child or siblings (extension): the good lines "
     "are added, each refused one says its day and why",
     openapi_extra=openapi_body(AddManyIn),
     response_model=Envelope[AddManyOut],
 )
-async def add_many_to_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddManyIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(AddManyIn)
+    return await ctx.answer_once(
         "add_many_to_cart",
         booking.add_many,
         items=[item.model_dump() for item in body.items],
@@ -54,21 +44,15 @@ async def add_many_to_cart(
 
 @router.post(
     "/Parent/cart/RepeatWeek",
-    tags=CART,
+    tags=PARENT_CART,
     summary="Copy a child's meals of one week into the cart for another week (extension); "
     "says which days could not be copied and why",
     openapi_extra=openapi_body(RepeatWeekIn),
     response_model=Envelope[RepeatWeekOut],
 )
-async def repeat_week(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, RepeatWeekIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def repeat_week(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(RepeatWeekIn)
+    return await ctx.answer_once(
         "repeat_week",
         repeat.repeat_week,
         child_id=body.child_id,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from hotmeals.api.account_schemas import Id, In, Text
+from hotmeals.api.deps import examples
 from hotmeals.api.menu_schemas import AddToCartIn
 
 
@@ -18,16 +19,12 @@ class AddManyIn(In):
         "size or portion_id, quantity, options, addons, special_note, allergy_ack).",
     )
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "items": [
-                        {"child_id": 2, "date": "2026-11-24", "meal_id": 5, "size": "small"},
-                        {"child_id": 2, "date": "2026-11-25", "meal_id": 7, "size": "large"},
-                        {"child_id": 3, "date": "2026-11-24", "meal_id": 9},
-                    ]
-                }
+    model_config = examples(
+        {
+            "items": [
+                {"child_id": 2, "date": "2026-11-24", "meal_id": 5, "size": "small"},
+                {"child_id": 2, "date": "2026-11-25", "meal_id": 7, "size": "large"},
+                {"child_id": 3, "date": "2026-11-24", "meal_id": 9},
             ]
         }
     )
@@ -40,15 +37,11 @@ class RepeatWeekIn(In):
     )
     target_week_start: Text | None = Field(default=None, description="Any day of the week to book.")
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "child_id": 2,
-                    "source_week_start": "2026-11-16",
-                    "target_week_start": "2026-11-23",
-                }
-            ]
+    model_config = examples(
+        {
+            "child_id": 2,
+            "source_week_start": "2026-11-16",
+            "target_week_start": "2026-11-23",
         }
     )
 
@@ -130,19 +123,15 @@ class AddManyOut(BaseModel):
     cart_count: int
     message: str
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "added": [_ADDED],
-                    "refused": [_REFUSED],
-                    "skipped": [],
-                    "added_count": 1,
-                    "refused_count": 1,
-                    "cart_count": 3,
-                    "message": "Meals added to cart: 1. Not added: 1.",
-                }
-            ]
+    model_config = examples(
+        {
+            "added": [_ADDED],
+            "refused": [_REFUSED],
+            "skipped": [],
+            "added_count": 1,
+            "refused_count": 1,
+            "cart_count": 3,
+            "message": "Meals added to cart: 1. Not added: 1.",
         }
     )
 
@@ -153,22 +142,18 @@ class RepeatWeekOut(AddManyOut):
     target_week_start: str
     skipped_count: int
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "added": [{**_ADDED, "source_date": "2026-11-17"}],
-                    "refused": [{**_REFUSED, "source_date": "2026-11-18"}],
-                    "skipped": [],
-                    "added_count": 1,
-                    "refused_count": 1,
-                    "skipped_count": 0,
-                    "cart_count": 3,
-                    "message": "Meals copied to your cart: 1. Not copied: 1.",
-                    "child_id": 2,
-                    "source_week_start": "2026-11-16",
-                    "target_week_start": "2026-11-23",
-                }
-            ]
+    model_config = examples(
+        {
+            "added": [{**_ADDED, "source_date": "2026-11-17"}],
+            "refused": [{**_REFUSED, "source_date": "2026-11-18"}],
+            "skipped": [],
+            "added_count": 1,
+            "refused_count": 1,
+            "skipped_count": 0,
+            "cart_count": 3,
+            "message": "Meals copied to your cart: 1. Not copied: 1.",
+            "child_id": 2,
+            "source_week_start": "2026-11-16",
+            "target_week_start": "2026-11-23",
         }
     )

@@ -23,7 +23,7 @@ from hotmeals.api.calendar_receipts_schemas import (
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.deps import ParentClient, api_router, parent_context, route, run, tags
+from hotmeals.api.deps import ParentClient, api_router, parent_context, read_for, route, run, tags
 from hotmeals.api.envelope import ok
 from hotmeals.i18n import t
 from hotmeals.services import calendar_feed, receipts
@@ -118,15 +118,7 @@ async def receipt(
     donation: int | None = DONATION_Q,
     who: ParentClient = Depends(parent_context),
 ):
-    data = await run(
-        receipts.receipt,
-        parent_id=who.parent_id,
-        order=order,
-        change=change,
-        donation=donation,
-        lang=who.lang,
-    )
-    return ok(data, t("success", who.lang))
+    return await read_for(who, receipts.receipt, order=order, change=change, donation=donation)
 
 
 @router.get(

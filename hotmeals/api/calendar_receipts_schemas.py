@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
+
+from hotmeals.api.deps import examples
 
 
 class FeedOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "url": "https://meals.example.org/api/v1/calendar/3q2-…-Xw.ics",
-                    "webcal_url": "webcal://meals.example.org/api/v1/calendar/3q2-…-Xw.ics",
-                    "created_at": "2026-11-26T01:50:00+00:00",
-                }
-            ]
+    model_config = examples(
+        {
+            "url": "https://meals.example.org/api/v1/calendar/3q2-…-Xw.ics",
+            "webcal_url": "webcal://meals.example.org/api/v1/calendar/3q2-…-Xw.ics",
+            "created_at": "2026-11-26T01:50:00+00:00",
         }
     )
     url: str
@@ -90,56 +88,52 @@ class ChangeLinkOut(BaseModel):
 
 
 class ReceiptOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = examples(
+        {
+            "kind": "order",
+            "number": "HM-000123",
+            "title": "Receipt",
+            "date": "2026-11-24",
+            "day": "Tuesday, November 24",
+            "parent_name": "Sam Parent",
+            "parent_email": "parent@example.com",
+            "seller": "Hot Meals",
+            "seller_email": "support@hotmeals.example",
+            "hst_number": "123456789 RT0001",
+            "hst_label": "HST registration no. 123456789 RT0001",
+            "lang": "en",
+            "order_number": "HM-000123",
+            "groups": [],
+            "charges": [
                 {
-                    "kind": "order",
-                    "number": "HM-000123",
-                    "title": "Receipt",
-                    "date": "2026-11-24",
-                    "day": "Tuesday, November 24",
-                    "parent_name": "Sam Parent",
-                    "parent_email": "parent@example.com",
-                    "seller": "Hot Meals",
-                    "seller_email": "support@hotmeals.example",
-                    "hst_number": "123456789 RT0001",
-                    "hst_label": "HST registration no. 123456789 RT0001",
-                    "lang": "en",
-                    "order_number": "HM-000123",
-                    "groups": [],
-                    "charges": [
-                        {
-                            "name": "meal_net_cents",
-                            "label": "Meal net amount",
-                            "cents": 1450,
-                            "amount": "$14.50",
-                        },
-                        {
-                            "name": "tax_cents",
-                            "label": "Tax (HST 13%)",
-                            "cents": 189,
-                            "amount": "$1.89",
-                        },
-                        {
-                            "name": "total_pay_cents",
-                            "label": "Total paid",
-                            "cents": 1639,
-                            "amount": "$16.39",
-                        },
-                    ],
-                    "total_cents": 1639,
-                    "tax_bps": 1300,
-                    "payments": [],
-                    "refunds": [],
-                    "refunded_cents": 0,
-                    "refunded": "$0.00",
-                    "net_cents": 1639,
-                    "net": "$16.39",
-                    "giveback": [],
-                    "changes": [],
-                }
-            ]
+                    "name": "meal_net_cents",
+                    "label": "Meal net amount",
+                    "cents": 1450,
+                    "amount": "$14.50",
+                },
+                {
+                    "name": "tax_cents",
+                    "label": "Tax (HST 13%)",
+                    "cents": 189,
+                    "amount": "$1.89",
+                },
+                {
+                    "name": "total_pay_cents",
+                    "label": "Total paid",
+                    "cents": 1639,
+                    "amount": "$16.39",
+                },
+            ],
+            "total_cents": 1639,
+            "tax_bps": 1300,
+            "payments": [],
+            "refunds": [],
+            "refunded_cents": 0,
+            "refunded": "$0.00",
+            "net_cents": 1639,
+            "net": "$16.39",
+            "giveback": [],
+            "changes": [],
         }
     )
     kind: str

@@ -8,22 +8,25 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from typing import Any
 
+from fastapi import Depends
+
+from hotmeals.api.bodies import meal_choice
 from hotmeals.api.deps import (
+    PARENT_CART,
     Client,
-    ParentClient,
-    answer_once,
+    ParentWrite,
+    answer,
+    answer_found,
     api_router,
     client_context,
-    idempotency_key,
-    parent_context,
-    parse_body,
+    list_as_parent,
+    parent_write,
+    read_as_parent,
     route,
     run_as_parent,
-    tags,
 )
-from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -37,12 +40,10 @@ from hotmeals.api.menu_schemas import (
     QuantityIn,
     SummaryIn,
 )
-from hotmeals.i18n import t
 from hotmeals.services import promos
 from hotmeals.services.ordering import cart, menu, pricing
 
 router = api_router()
-CART = tags("Parent cart")
 
 
 @route(
@@ -50,33 +51,17 @@ CART = tags("Parent cart")
     "/Parent/cart/AddToCart",
     body=AddToCartIn,
     answer=AddedOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
 )
-async def add_to_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddToCartIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(AddToCartIn)
+    return await ctx.answer_once(
         "add_to_cart",
         cart.add_to_cart,
         message="added_to_cart",
-        child_id=body.child_id,
-        meal_id=body.meal_id,
-        menu_day_id=body.menu_day_id,
-        date=body.date,
-        portion_id=body.portion_id,
-        size=body.size,
+        **meal_choice(body),
         quantity=body.quantity,
-        menu_option_id=body.menu_option_id,
-        meal_option_id=body.meal_option_id,
-        addons=body.addons,
-        special_note_text=body.special_note,
-        allergy_ack=body.allergy_ack,
         lang=ctx.lang,
     )
 
@@ -86,13 +71,12 @@ async def add_to_cart(
     "/Parent/cart/GetPriceTiersByPortionId",
     body=PortionIdIn,
     answer=PriceTiersOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="A portion's size and its unit price by quantity",
 )
-async def get_price_tiers(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, PortionIdIn, client.lang)
-    data = await run_as_parent(client, _tiers, portion_id=body.portion_id, lang=client.lang)
-    return ok(data, t("success", client.lang))
+async def get_price_tiers(client: Client = Depends(client_context)):
+    body = await client.body(PortionIdIn)
+    return await read_as_parent(client, _tiers, portion_id=body.portion_id)
 
 
 def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
@@ -104,18 +88,12 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     "/Parent/cart/DeleteCart",
     body=CartIdIn,
     answer=CartCountOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Remove one line from the cart",
 )
-async def delete_cart(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CartIdIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(CartIdIn)
+    return await ctx.answer_once(
         "delete_cart",
         cart.delete_line,
         message="cart_line_deleted",
@@ -128,18 +106,12 @@ async def delete_cart(
     "/Parent/cart/UpdateCartQuantity",
     body=QuantityIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Change a line's quantity (extension); answers the cart summary",
 )
-async def update_cart_quantity(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, QuantityIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(QuantityIn)
+    return await ctx.answer_once(
         "update_cart_quantity",
         cart.update_quantity,
         message="cart_quantity_updated",
@@ -154,19 +126,12 @@ async def update_cart_quantity(
     "/Parent/cart/OrderSummary",
     body=SummaryIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="The cart by child and date, lines past cut-off flagged, and its charges",
 )
-async def order_summary(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SummaryIn, client.lang)
-    data = await run_as_parent(
-        client,
-        pricing.priced_summary,
-        promo_code=body.promo_code,
-        donation_cents=body.donation_cents,
-        lang=client.lang,
-    )
-    return ok(data, t("success" if data["cart_count"] else "no_data_found", client.lang))
+async def order_summary(client: Client = Depends(client_context)):
+    data = await _priced_summary(client)
+    return answer_found(data, client.lang, found=bool(data["cart_count"]))
 
 
 @route(
@@ -174,20 +139,24 @@ async def order_summary(request: Request, client: Client = Depends(client_contex
     "/Parent/cart/CheckOrderSummary",
     body=SummaryIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Before paying: the charges of the payable lines; refused when none can be paid",
 )
-async def check_order_summary(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SummaryIn, client.lang)
-    data = await run_as_parent(
+async def check_order_summary(client: Client = Depends(client_context)):
+    return answer(await _priced_summary(client, require_payable=True), client.lang)
+
+
+async def _priced_summary(client: Client, **extra: Any) -> dict[str, Any]:
+    """The parent's cart priced with the body's promo code and donation."""
+    body = await client.body(SummaryIn)
+    return await run_as_parent(
         client,
         pricing.priced_summary,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
-        require_payable=True,
         lang=client.lang,
+        **extra,
     )
-    return ok(data, t("success", client.lang))
 
 
 @route(
@@ -195,14 +164,13 @@ async def check_order_summary(request: Request, client: Client = Depends(client_
     "/Promocode/promocode_management/check_promocode",
     body=PromoIn,
     answer=CartSummaryOut,
-    tags=CART,
+    tags=PARENT_CART,
     summary="Check a promo code against the parent's cart; answers the cart with the discount",
 )
-async def check_promocode(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, PromoIn, client.lang)
+async def check_promocode(client: Client = Depends(client_context)):
+    body = await client.body(PromoIn)
     code = body.promo_code if body.promo_code is not None else ""
-    data = await run_as_parent(client, _check_promo, promo_code=code, lang=client.lang)
-    return ok(data, t("promo_applied", client.lang))
+    return await read_as_parent(client, _check_promo, promo_code=code, message="promo_applied")
 
 
 def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
@@ -216,9 +184,8 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     router.post,
     "/Parent/auth/ListPromocodesByParent",
     answer=list[PromoOut],
-    tags=CART,
+    tags=PARENT_CART,
     summary="The promo codes this parent can use today (open to all, or their own)",
 )
 async def list_promocodes(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, promos.list_for_parent, lang=client.lang)
-    return ok(rows, t("success" if rows else "no_data_found", client.lang))
+    return await list_as_parent(client, promos.list_for_parent)

@@ -6,7 +6,11 @@ as for one that does not exist (the service checks ownership).
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import Depends
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.account_schemas import (
     ChildAllergiesIn,
@@ -23,32 +27,27 @@ from hotmeals.api.account_schemas import (
     SuggestionsIn,
     TeacherOut,
 )
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
     ParentClient,
-    answer_once,
+    ParentWrite,
+    answer,
+    answer_found,
     api_router,
     client_context,
-    idempotency_key,
-    openapi_body,
+    list_as_parent,
     parent_context,
-    parse_body,
+    parent_write,
+    read_for,
     route,
     run,
-    run_as_parent,
-    run_once,
-    tags,
 )
-from hotmeals.api.envelope import Envelope, ok
-from hotmeals.i18n import t
+from hotmeals.api.envelope import Envelope
 from hotmeals.services import children
 
 router = api_router()
-USER = tags("Parent user")
-
-
-def _listed(rows: list, lang: str):
-    return ok(rows, t("success" if rows else "no_data_found", lang))
 
 
 # --- places ---------------------------------------------------------------------------------------
@@ -58,11 +57,11 @@ def _listed(rows: list, lang: str):
     router.post,
     "/Parent/user/get_city",
     answer=list[CityOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Cities with schools",
 )
 async def get_city(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_cities), client.lang)
+    return answer_found(await run(children.list_cities), client.lang)
 
 
 @route(
@@ -70,12 +69,12 @@ async def get_city(client: Client = Depends(client_context)):
     "/Parent/user/GetSchool",
     body=CityIdIn,
     answer=list[SchoolOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The schools of a city",
 )
-async def get_school(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, CityIdIn, client.lang)
-    return _listed(await run(children.list_schools, city_id=body.city_id), client.lang)
+async def get_school(client: Client = Depends(client_context)):
+    body = await client.body(CityIdIn)
+    return answer_found(await run(children.list_schools, city_id=body.city_id), client.lang)
 
 
 @route(
@@ -83,24 +82,24 @@ async def get_school(request: Request, client: Client = Depends(client_context))
     "/Parent/user/get_teachers",
     body=SchoolIdIn,
     answer=list[TeacherOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The teachers of a school, each with their grade",
 )
-async def get_teachers(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SchoolIdIn, client.lang)
+async def get_teachers(client: Client = Depends(client_context)):
+    body = await client.body(SchoolIdIn)
     rows = await run(children.list_teachers, school_id=body.school_id, lang=client.lang)
-    return _listed(rows, client.lang)
+    return answer_found(rows, client.lang)
 
 
 @route(
     router.get,
     "/Parent/user/get_grades",
     answer=list[GradeOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Grades JK to 8, labelled in the request's language",
 )
 async def get_grades(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_grades, lang=client.lang), client.lang)
+    return answer_found(await run(children.list_grades, lang=client.lang), client.lang)
 
 
 # --- children -------------------------------------------------------------------------------------
@@ -111,18 +110,12 @@ async def get_grades(client: Client = Depends(client_context)):
     "/Parent/user/AddChild",
     body=ChildIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
 )
-async def add_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def add_child(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ChildIn)
+    return await ctx.answer_once(
         "add_child",
         children.add_child,
         message="child_added",
@@ -136,18 +129,12 @@ async def add_child(
     "/Parent/user/EditChild",
     body=EditChildIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Edit a child's names, school, teacher and grade",
 )
-async def edit_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, EditChildIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def edit_child(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(EditChildIn)
+    return await ctx.answer_once(
         "edit_child",
         children.edit_child,
         message="child_updated",
@@ -161,23 +148,11 @@ async def edit_child(
     "/Parent/user/DeleteChild",
     body=ChildIdIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Delete a child (order history is kept)",
 )
-async def delete_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run_once(
-        ctx.parent_id,
-        key,
-        "delete_child",
-        children.delete_child,
-        child_id=body.child_id,
-    )
-    return ok(None, t("child_deleted", ctx.lang))
+async def delete_child(ctx: ParentWrite = Depends(parent_write)):
+    return await _on_child(ctx, "delete_child", children.delete_child, "child_deleted")
 
 
 @route(
@@ -185,23 +160,22 @@ async def delete_child(
     "/Parent/user/SetDefaultChild",
     body=ChildIdIn,
     answer=None,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Make a child the default one",
 )
-async def set_default_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    await run_once(
-        ctx.parent_id,
-        key,
-        "set_default_child",
-        children.set_default_child,
-        child_id=body.child_id,
+async def set_default_child(ctx: ParentWrite = Depends(parent_write)):
+    return await _on_child(
+        ctx, "set_default_child", children.set_default_child, "default_child_set"
     )
-    return ok(None, t("default_child_set", ctx.lang))
+
+
+async def _on_child(
+    ctx: ParentWrite, action: str, fn: Callable[..., Any], message: str
+) -> JSONResponse:
+    """A repeat-safe change of the body's child that answers only the catalog's ``message``."""
+    body = await ctx.body(ChildIdIn)
+    await ctx.run_once(action, fn, child_id=body.child_id)
+    return answer(None, ctx.lang, message)
 
 
 @route(
@@ -209,27 +183,23 @@ async def set_default_child(
     "/Parent/user/GetOneChildInfo",
     body=ChildIdIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="One child with allergies",
 )
-async def get_one_child(request: Request, ctx: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ChildIdIn, ctx.lang)
-    child = await run(
-        children.get_child, parent_id=ctx.parent_id, child_id=body.child_id, lang=ctx.lang
-    )
-    return ok(child, t("success", ctx.lang))
+async def get_one_child(ctx: ParentClient = Depends(parent_context)):
+    body = await ctx.body(ChildIdIn)
+    return await read_for(ctx, children.get_child, child_id=body.child_id)
 
 
 @route(
     router.get,
     "/Parent/user/GetChilds",
     answer=list[ChildOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="The parent's children, the default first",
 )
 async def get_children(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, children.list_children, lang=client.lang)
-    return _listed(rows, client.lang)
+    return await list_as_parent(client, children.list_children)
 
 
 # --- allergies ------------------------------------------------------------------------------------
@@ -240,18 +210,12 @@ async def get_children(client: Client = Depends(client_context)):
     "/Parent/user/Add_Child_Allergicingredients",
     body=ChildAllergiesIn,
     answer=ChildOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Replace a child's allergies (may be empty; completes sign-up)",
 )
-async def set_child_allergies(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildAllergiesIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ChildAllergiesIn)
+    return await ctx.answer_once(
         "set_child_allergies",
         children.set_child_allergies,
         message="allergies_saved",
@@ -265,11 +229,13 @@ async def set_child_allergies(
     router.get,
     "/Parent/user/Allergicingredients",
     answer=list[IngredientOut],
-    tags=USER,
+    tags=PARENT_USER,
     summary="Every ingredient a child can be allergic to, priority allergens first",
 )
 async def allergic_ingredients(client: Client = Depends(client_context)):
-    return _listed(await run(children.list_allergic_ingredients, lang=client.lang), client.lang)
+    return answer_found(
+        await run(children.list_allergic_ingredients, lang=client.lang), client.lang
+    )
 
 
 @router.post(
@@ -279,9 +245,9 @@ async def allergic_ingredients(client: Client = Depends(client_context)):
     openapi_extra=openapi_body(SuggestionsIn),
     response_model=Envelope[list[IngredientOut]],
 )
-async def allergy_suggestions(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, SuggestionsIn, client.lang)
+async def allergy_suggestions(client: Client = Depends(client_context)):
+    body = await client.body(SuggestionsIn)
     rows = await run(
         children.allergy_suggestions, query=body.search, lang=client.lang, limit=body.limit
     )
-    return _listed(rows, client.lang)
+    return answer_found(rows, client.lang)

@@ -3,40 +3,33 @@ refunds go by default). Documented in docs/api.md."""
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.credit_schemas import FamilyCreditOut, RefundChoiceIn, RefundChoiceOut
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
-    ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
     client_context,
-    idempotency_key,
-    parent_context,
-    parse_body,
+    parent_write,
+    read_as_parent,
     route,
-    run_as_parent,
-    tags,
 )
-from hotmeals.api.envelope import ok
-from hotmeals.i18n import t
 from hotmeals.services import credit
 
 router = api_router()
-USER = tags("Parent user")
 
 
 @route(
     router.get,
     "/Parent/user/FamilyCredit",
     answer=FamilyCreditOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The family's credit: its balance (the sum of its movements) and the newest ones",
 )
 async def family_credit(client: Client = Depends(client_context)):
-    data = await run_as_parent(client, credit.family_credit, lang=client.lang)
-    return ok(data, t("success", client.lang))
+    return await read_as_parent(client, credit.family_credit)
 
 
 @route(
@@ -44,18 +37,12 @@ async def family_credit(client: Client = Depends(client_context)):
     "/Parent/user/RefundChoice",
     body=RefundChoiceIn,
     answer=RefundChoiceOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Where refunds go unless said otherwise: back to the card (default) or family credit",
 )
-async def refund_choice(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, RefundChoiceIn, who.lang)
-    return await answer_once(
-        who,
-        key,
+async def refund_choice(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(RefundChoiceIn)
+    return await who.answer_once(
         "refund_choice",
         credit.choose_refund_to,
         message="success",

@@ -7,14 +7,11 @@
 - ``token`` header: the session token; calls that need a parent answer HTTP 401 with code 0
   when it is missing, unknown, expired or revoked.
 - ``accept-language``: 'fr...' gives French messages, anything else English.
-- The body is JSON whatever the content type says (the client sends ``text/plain``); it is read
-  here and validated with the route's pydantic model, so a bad body is code 0 with a clear
-  message, never a 500. ``openapi_body(Model)`` declares the same model in the OpenAPI doc.
+- The body is read through ``Client.body`` / ``ParentClient.body`` (``api/bodies.py``).
 """
 
 from __future__ import annotations
 
-import copy
 import hmac
 import json
 import logging
@@ -29,11 +26,12 @@ from fastapi import APIRouter, Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from hotmeals.api.envelope import FAILURES, Envelope, fail, ok
+from hotmeals.api.bodies import openapi_body, parse_body
+from hotmeals.api.envelope import FAILURES, ApiError, Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -42,7 +40,6 @@ from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.api")
 
-MAX_BODY_BYTES = 4 * 1024 * 1024  # a 2 MB picture in base64, and room to spare
 ID_MAX = 2**31 - 1
 
 T = TypeVar("T")
@@ -70,19 +67,14 @@ TOKEN = APIKeyHeader(
 )
 
 
-class ApiError(Exception):
-    """A refusal decided by the API layer itself (bad key, bad body)."""
-
-    def __init__(self, message: str, *, status_code: int = 200, data: Any = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status_code = status_code
-        self.data = data
-
-
 def tags(name: str) -> list[str | Enum]:
     """The OpenAPI tag of a group of routes, as FastAPI types it."""
     return [name]
+
+
+# The OpenAPI groups that routes of several modules share.
+PARENT_USER = tags("Parent user")
+PARENT_CART = tags("Parent cart")
 
 
 def request_lang(request: Request) -> str:
@@ -167,6 +159,11 @@ class Client:
     address: str | None
     user_agent: str | None
     token: str | None
+    request: Request
+
+    async def body(self, model: type[M]) -> M:
+        """The request body validated with ``model`` (refusals in the caller's language)."""
+        return await parse_body(self.request, model, self.lang)
 
 
 def client_address(request: Request) -> str | None:
@@ -197,6 +194,7 @@ async def client_context(  # async: nothing here blocks, and a sync dependency c
         address=client_address(request),
         user_agent=request.headers.get("user-agent"),
         token=token.strip() if token and token.strip() else None,
+        request=request,
     )
 
 
@@ -212,6 +210,10 @@ class ParentClient:
     @property
     def parent_id(self) -> int:
         return self.parent.parent_id
+
+    async def body(self, model: type[M]) -> M:
+        """The request body validated with ``model``."""
+        return await self.client.body(model)
 
 
 async def parent_context(client: Client = Depends(client_context)) -> ParentClient:
@@ -247,6 +249,38 @@ async def idempotency_key(  # async: no thread hop for reading a header
     return idempotency_key
 
 
+@dataclass(frozen=True)
+class ParentWrite(ParentClient):
+    """A signed-in parent's write with the request's ``Idempotency-Key``, so a repeat of the
+    same submission changes nothing (``run_once``, ``answer_once``, ``charge_once``)."""
+
+    key: str | None
+
+    async def run_once(self, action: str, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
+        """``run_once`` for this parent and key."""
+        return await run_once(self.parent_id, self.key, action, fn, **kwargs)
+
+    async def answer_once(
+        self, action: str, fn: Callable[..., Any], /, *, message: str | None = None, **kwargs: Any
+    ) -> JSONResponse:
+        """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
+        language, or the result's own ``message`` without one."""
+        done = await self.run_once(action, fn, **kwargs)
+        return ok(done.result, t(message, self.lang) if message else done.result["message"])
+
+    async def charge_once(self, action: str, call: Callable[[], Any]) -> JSONResponse:
+        """``charge_once`` for this parent and key."""
+        return await charge_once(self, self.key, action, call)
+
+
+async def parent_write(
+    who: ParentClient = Depends(parent_context),
+    key: str | None = Depends(idempotency_key),
+) -> ParentWrite:
+    """The signed-in parent (or HTTP 401) writing with the request's ``Idempotency-Key``."""
+    return ParentWrite(client=who.client, parent=who.parent, key=key)
+
+
 async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
     """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
     return await run_in_transaction(fn, **kwargs)
@@ -264,7 +298,7 @@ async def run_once(
 
 
 async def charge_once(
-    who: Any, key: str | None, action: str, call: Callable[[], Any]
+    who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
 ) -> JSONResponse:
     """A call that charges (or opens what charges), safe to repeat by the request's
     ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
@@ -298,22 +332,6 @@ async def charge_once(
     return JSONResponse(first["body"], status_code=first["status"])
 
 
-async def answer_once(
-    who: ParentClient,
-    key: str | None,
-    action: str,
-    fn: Callable[..., Any],
-    /,
-    *,
-    message: str | None = None,
-    **kwargs: Any,
-) -> JSONResponse:
-    """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
-    language, or the result's own ``message`` without one."""
-    done = await run_once(who.parent_id, key, action, fn, **kwargs)
-    return ok(done.result, t(message, who.lang) if message else done.result["message"])
-
-
 def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
     parent = accounts.authenticate(session=session, token=_token)
     return _fn(session=session, parent_id=parent.parent_id, **kwargs)
@@ -328,12 +346,54 @@ async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) 
     return await run(_as_parent, _token=client.token, _fn=fn, **kwargs)
 
 
+def answer(data: Any, lang: str, message: str = "success", **values: Any) -> JSONResponse:
+    """``data`` with the catalog's ``message`` in ``lang``."""
+    return ok(data, t(message, lang, **values))
+
+
+def answer_found(data: Any, lang: str, *, found: bool | None = None) -> JSONResponse:
+    """``data`` with "success", or with "no_data_found" when nothing was found (``data`` is
+    empty, unless ``found`` says): the lists and screens that may have nothing to show."""
+    if found is None:
+        found = bool(data)
+    return answer(data, lang, "success" if found else "no_data_found")
+
+
+async def read_as_parent(
+    client: Client, fn: Callable[..., Any], /, *, message: str = "success", **kwargs: Any
+) -> JSONResponse:
+    """A signed-in parent's read (``run_as_parent``) in the parent's language, answered with
+    the catalog's ``message``."""
+    data = await run_as_parent(client, fn, lang=client.lang, **kwargs)
+    return answer(data, client.lang, message)
+
+
+async def list_as_parent(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+    """A signed-in parent's list (``run_as_parent``) in the parent's language, answered
+    "success", or "no_data_found" when empty."""
+    rows = await run_as_parent(client, fn, lang=client.lang, **kwargs)
+    return answer_found(rows, client.lang)
+
+
+async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+    """``fn(session=..., parent_id=..., lang=..., **kwargs)`` for the signed-in parent,
+    answered "success"."""
+    data = await run(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
+    return answer(data, who.lang)
+
+
 # --- bodies ------------------------------------------------------------------------------------
+
+
+def examples(*cases: dict[str, Any]) -> ConfigDict:
+    """A model's config showing ``cases`` as its examples in the OpenAPI doc; the rest of its
+    config comes from its base model."""
+    return ConfigDict(json_schema_extra={"examples": list(cases)})
 
 
 def example_config(example: dict[str, Any]) -> ConfigDict:
     """A request model's config: unknown fields ignored, ``example`` shown in the OpenAPI doc."""
-    return ConfigDict(extra="ignore", json_schema_extra={"examples": [example]})
+    return ConfigDict(extra="ignore", **examples(example))
 
 
 def required(value: T | None, code: str, field: str) -> T:
@@ -359,90 +419,3 @@ def request_key(
                 raise DomainError(invalid, field="request_key")
             return key
     return None
-
-
-async def read_json(request: Request, lang: str) -> dict:
-    """The body as a JSON object, whatever its content type; an empty body is ``{}``."""
-    raw = await request.body()
-    if len(raw) > MAX_BODY_BYTES:
-        raise ApiError(t("body_too_large", lang), status_code=413)
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(t("api.invalid_json", lang)) from None
-    if not isinstance(data, dict):
-        raise ApiError(t("api.invalid_json", lang))
-    bad = _bad_text(data)
-    if bad is not None:
-        raise ApiError(t("field_invalid", lang, field=bad), data={"field": bad})
-    return data
-
-
-def _bad_text(value: Any, field: str = "body") -> str | None:
-    """The first field holding text no database can store (NUL, lone surrogates)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return field
-        return field if "\x00" in value else None
-    if isinstance(value, dict):
-        for key, item in value.items():
-            inner = str(key) if field == "body" else field
-            found = _bad_text(key, field) or _bad_text(item, inner)
-            if found:
-                return found
-    if isinstance(value, list):
-        for item in value:
-            found = _bad_text(item, field)
-            if found:
-                return found
-    return None
-
-
-def validate_body(model: type[M], data: dict, lang: str) -> M:
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        errors = exc.errors()
-        loc = errors[0].get("loc", ()) if errors else ()
-        field = str(loc[0]) if loc else "body"
-        raise ApiError(t("field_invalid", lang, field=field), data={"field": field}) from None
-
-
-async def parse_body(request: Request, model: type[M], lang: str) -> M:
-    return validate_body(model, await read_json(request, lang), lang)
-
-
-def openapi_body(model: type[BaseModel], *, required: bool = False) -> dict:
-    """``openapi_extra`` declaring ``model`` as the JSON request body (sent as text/plain by
-    the original client; both are accepted)."""
-    schema = inline_schema(model)
-    return {
-        "requestBody": {
-            "required": required,
-            "content": {"application/json": {"schema": schema}},
-        }
-    }
-
-
-def inline_schema(model: type[BaseModel]) -> dict:
-    """The model's JSON schema with its ``$defs`` inlined (they would dangle in the doc)."""
-    schema = model.model_json_schema()
-    defs = schema.pop("$defs", {})
-
-    def resolve(node: Any) -> Any:
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                target = copy.deepcopy(defs[ref.rsplit("/", 1)[-1]])
-                rest = {k: v for k, v in node.items() if k != "$ref"}
-                return resolve({**target, **rest})
-            return {k: resolve(v) for k, v in node.items()}
-        if isinstance(node, list):
-            return [resolve(v) for v in node]
-        return node
-
-    return resolve(schema)

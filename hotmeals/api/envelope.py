@@ -26,6 +26,16 @@ FAILURES: dict[int | str, dict[str, Any]] = {
 }
 
 
+class ApiError(Exception):
+    """A refusal decided by the API layer itself (bad key, bad body)."""
+
+    def __init__(self, message: str, *, status_code: int = 200, data: Any = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status_code = status_code
+        self.data = data
+
+
 def ok(data: Any = None, message: str = "") -> JSONResponse:
     return JSONResponse({"code": 1, "message": message, "data": data})
 

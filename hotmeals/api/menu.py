@@ -7,19 +7,19 @@ found', like one that does not exist.
 
 from __future__ import annotations
 
-from fastapi import Depends, Query, Request
+from fastapi import Depends, Query
 
 from hotmeals.api.deps import (
     Client,
+    answer_found,
     api_router,
     client_context,
-    parse_body,
+    read_as_parent,
     route,
     run,
     run_as_parent,
     tags,
 )
-from hotmeals.api.envelope import ok
 from hotmeals.api.menu_schemas import (
     AddOnOut,
     DatesIn,
@@ -29,7 +29,6 @@ from hotmeals.api.menu_schemas import (
     MenuIn,
     MenuOut,
 )
-from hotmeals.i18n import t
 from hotmeals.services.ordering import days, menu
 
 router = api_router()
@@ -44,8 +43,8 @@ MENU = tags("Parent menu")
     tags=MENU,
     summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
 )
-async def get_dates(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, DatesIn, client.lang)
+async def get_dates(client: Client = Depends(client_context)):
+    body = await client.body(DatesIn)
     data = await run_as_parent(
         client,
         days.get_dates,
@@ -54,7 +53,7 @@ async def get_dates(request: Request, client: Client = Depends(client_context)):
         to_date=body.to_date,
         lang=client.lang,
     )
-    return ok(data, t("success" if data["days"] else "no_data_found", client.lang))
+    return answer_found(data, client.lang, found=bool(data["days"]))
 
 
 @route(
@@ -65,12 +64,12 @@ async def get_dates(request: Request, client: Client = Depends(client_context)):
     tags=MENU,
     summary="The day's meals for a child's school, each marked for the child's allergies",
 )
-async def get_menu(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, MenuIn, client.lang)
+async def get_menu(client: Client = Depends(client_context)):
+    body = await client.body(MenuIn)
     data = await run_as_parent(
         client, menu.get_menu, child_id=body.child_id, date=body.date, lang=client.lang
     )
-    return ok(data, t("success" if data["meals"] else "no_data_found", client.lang))
+    return answer_found(data, client.lang, found=bool(data["meals"]))
 
 
 @route(
@@ -81,12 +80,11 @@ async def get_menu(request: Request, client: Client = Depends(client_context)):
     tags=MENU,
     summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
 )
-async def menu_detail(request: Request, client: Client = Depends(client_context)):
-    body = await parse_body(request, MenuDetailIn, client.lang)
-    data = await run_as_parent(
-        client, menu.menu_detail, meal_id=body.meal_id, child_id=body.child_id, lang=client.lang
+async def menu_detail(client: Client = Depends(client_context)):
+    body = await client.body(MenuDetailIn)
+    return await read_as_parent(
+        client, menu.menu_detail, meal_id=body.meal_id, child_id=body.child_id
     )
-    return ok(data, t("success", client.lang))
 
 
 @route(
@@ -109,4 +107,4 @@ async def adds_on(
         )
     else:
         rows = await run(menu.list_addons, vendor_id=vendor_id, lang=client.lang)
-    return ok(rows, t("success" if rows else "no_data_found", client.lang))
+    return answer_found(rows, client.lang)

@@ -17,16 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
 from fastapi.responses import JSONResponse
 
+from hotmeals.api.bodies import meal_choice
 from hotmeals.api.deps import (
     ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
-    idempotency_key,
     parent_context,
-    parse_body,
+    parent_write,
+    read_for,
     request_key,
     required,
     route,
@@ -49,7 +50,6 @@ from hotmeals.api.order_changes_schemas import (
     ModifyMealIn,
     OrderIdIn,
 )
-from hotmeals.i18n import t
 from hotmeals.services.ordering import modify, move
 
 router = api_router()
@@ -79,11 +79,10 @@ def _order_id(body: Any) -> int:
     return required(body.order_id, "order_change_order_not_found", "order_id")
 
 
-async def _line_view(request: Request, who: ParentClient, fn: Callable[..., Any]) -> JSONResponse:
+async def _line_view(who: ParentClient, fn: Callable[..., Any]) -> JSONResponse:
     """One of the parent's meals as ``fn`` shows it (the order line of the body)."""
-    body = await parse_body(request, LineIdIn, who.lang)
-    data = await run(fn, parent_id=who.parent_id, order_line_id=_line_id(body), lang=who.lang)
-    return ok(data, t("success", who.lang))
+    body = await who.body(LineIdIn)
+    return await read_for(who, fn, order_line_id=_line_id(body))
 
 
 # -- manage one meal ------------------------------------------------------------------------------
@@ -97,12 +96,9 @@ async def _line_view(request: Request, who: ParentClient, fn: Callable[..., Any]
     tags=TAGS,
     summary="The parent's upcoming meals, one per active order line",
 )
-async def get_meals_list(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, MealsListIn, who.lang)
-    data = await run(
-        move.get_meals_list, parent_id=who.parent_id, child_id=body.child_id, lang=who.lang
-    )
-    return ok(data, t("success", who.lang))
+async def get_meals_list(who: ParentClient = Depends(parent_context)):
+    body = await who.body(MealsListIn)
+    return await read_for(who, move.get_meals_list, child_id=body.child_id)
 
 
 @route(
@@ -113,8 +109,8 @@ async def get_meals_list(request: Request, who: ParentClient = Depends(parent_co
     tags=TAGS,
     summary="One of the parent's meals",
 )
-async def meal_order_detail(request: Request, who: ParentClient = Depends(parent_context)):
-    return await _line_view(request, who, move.meal_order_detail)
+async def meal_order_detail(who: ParentClient = Depends(parent_context)):
+    return await _line_view(who, move.meal_order_detail)
 
 
 @route(
@@ -125,8 +121,8 @@ async def meal_order_detail(request: Request, who: ParentClient = Depends(parent
     tags=TAGS,
     summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
 )
-async def get_dates_for_modify_meal(request: Request, who: ParentClient = Depends(parent_context)):
-    return await _line_view(request, who, move.get_dates_for_modify_meal)
+async def get_dates_for_modify_meal(who: ParentClient = Depends(parent_context)):
+    return await _line_view(who, move.get_dates_for_modify_meal)
 
 
 @route(
@@ -137,17 +133,13 @@ async def get_dates_for_modify_meal(request: Request, who: ParentClient = Depend
     tags=TAGS,
     summary="Move one meal to another date; a price difference is refunded or paid",
 )
-async def modify_meal(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ModifyMealIn, who.lang)
+async def modify_meal(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(ModifyMealIn)
     result = await move.modify_meal(
         parent_id=who.parent_id,
         order_line_id=_line_id(body),
         new_date=body.date,
-        request_key=request_key(key, body.request_key),
+        request_key=request_key(who.key, body.request_key),
         card_id=body.card_id,
         save_card=body.save_card,
         lang=who.lang,
@@ -166,8 +158,8 @@ async def modify_meal(
     tags=TAGS,
     summary="The order, the meals the modification adds and removes, and the difference",
 )
-async def modify_order_info(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, OrderIdIn, who.lang)
+async def modify_order_info(who: ParentClient = Depends(parent_context)):
+    body = await who.body(OrderIdIn)
     data = await run(
         modify.modify_order_info,
         parent_id=who.parent_id,
@@ -185,30 +177,14 @@ async def modify_order_info(request: Request, who: ParentClient = Depends(parent
     tags=TAGS,
     summary="Add a meal to the order's modification (the booking's rules); answers the difference",
 )
-async def add_to_my_order(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddToMyOrderIn, who.lang)
-    return await answer_once(
-        who,
-        key,
+async def add_to_my_order(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(AddToMyOrderIn)
+    return await who.answer_once(
         "add_to_my_order",
         modify.add_to_my_order,
         order_id=_order_id(body),
-        child_id=body.child_id,
-        meal_id=body.meal_id,
-        menu_day_id=body.menu_day_id,
-        date=body.date,
-        portion_id=body.portion_id,
-        size=body.size,
+        **meal_choice(body),
         quantity=1 if body.quantity is None else body.quantity,
-        menu_option_id=body.menu_option_id,
-        meal_option_id=body.meal_option_id,
-        addons=body.addons,
-        special_note_text=body.special_note,
-        allergy_ack=body.allergy_ack,
         lang=who.lang,
     )
 
@@ -221,15 +197,9 @@ async def add_to_my_order(
     tags=TAGS,
     summary="Remove meals of an order line (before its cut-off), or take back a step",
 )
-async def delete_from_modify_order(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, DeleteFromModifyOrderIn, who.lang)
-    return await answer_once(
-        who,
-        key,
+async def delete_from_modify_order(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(DeleteFromModifyOrderIn)
+    return await who.answer_once(
         "delete_from_modify_order",
         modify.delete_from_modify_order,
         order_id=_order_id(body),
@@ -248,16 +218,12 @@ async def delete_from_modify_order(
     tags=TAGS,
     summary="Confirm the modification: a decrease is refunded, an increase paid first",
 )
-async def modify_confirm_order(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ConfirmIn, who.lang)
+async def modify_confirm_order(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(ConfirmIn)
     result = await modify.modify_confirm_order(
         parent_id=who.parent_id,
         order_id=_order_id(body),
-        request_key=request_key(key, body.request_key),
+        request_key=request_key(who.key, body.request_key),
         card_id=body.card_id,
         save_card=body.save_card,
         lang=who.lang,
@@ -273,8 +239,8 @@ async def modify_confirm_order(
     tags=TAGS,
     summary="(extension) After the Lightbox's onApproval for a change: confirm and apply it",
 )
-async def modify_change_paid(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ChangePaidIn, who.lang)
+async def modify_change_paid(who: ParentClient = Depends(parent_context)):
+    body = await who.body(ChangePaidIn)
     result = await modify.complete_change_payment(
         parent_id=who.parent_id,
         payment_id=required(body.payment_id, "payment_not_found", "payment_id"),
@@ -292,8 +258,8 @@ async def modify_change_paid(request: Request, who: ParentClient = Depends(paren
     tags=TAGS,
     summary="(extension) The Lightbox declined or was closed: nothing changes",
 )
-async def modify_change_declined(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ChangeDeclinedIn, who.lang)
+async def modify_change_declined(who: ParentClient = Depends(parent_context)):
+    body = await who.body(ChangeDeclinedIn)
     # Only a hint: the service asks Converge before believing it.
     result = await modify.change_payment_declined(
         parent_id=who.parent_id,

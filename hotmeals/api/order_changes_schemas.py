@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from hotmeals.api.deps import (
     Id,
     RequestKey,
     ShortText,
     example_config,
+    examples,
 )
 
 
@@ -118,30 +119,26 @@ class ChangeDeclinedIn(BaseModel):
 
 
 class MealOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "order_line_id": 31,
-                    "order_id": 7,
-                    "order_number": "HM-000007",
-                    "child_id": 3,
-                    "child_name": "Sam Martin",
-                    "date": "2026-12-14",
-                    "day": "Monday, December 14, 2026",
-                    "meal_id": 12,
-                    "name": "Pasta",
-                    "size": "small",
-                    "size_label": "1 portion",
-                    "quantity": 1,
-                    "price_cents": 550,
-                    "price": "$5.50",
-                    "vendor": "Good Food",
-                    "status": "active",
-                    "cutoff_at": "2026-12-13T15:00:00+00:00",
-                    "can_change": True,
-                }
-            ]
+    model_config = examples(
+        {
+            "order_line_id": 31,
+            "order_id": 7,
+            "order_number": "HM-000007",
+            "child_id": 3,
+            "child_name": "Sam Martin",
+            "date": "2026-12-14",
+            "day": "Monday, December 14, 2026",
+            "meal_id": 12,
+            "name": "Pasta",
+            "size": "small",
+            "size_label": "1 portion",
+            "quantity": 1,
+            "price_cents": 550,
+            "price": "$5.50",
+            "vendor": "Good Food",
+            "status": "active",
+            "cutoff_at": "2026-12-13T15:00:00+00:00",
+            "can_change": True,
         }
     )
     order_line_id: int
@@ -179,25 +176,21 @@ class MealDateOut(BaseModel):
 
 
 class MealDatesOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = examples(
+        {
+            "order_line_id": 31,
+            "date": "2026-12-14",
+            "cutoff_at": "2026-12-13T15:00:00+00:00",
+            "vendor": "Good Food",
+            "dates": [
                 {
-                    "order_line_id": 31,
-                    "date": "2026-12-14",
-                    "cutoff_at": "2026-12-13T15:00:00+00:00",
-                    "vendor": "Good Food",
-                    "dates": [
-                        {
-                            "date": "2026-12-21",
-                            "day": "Monday, December 21, 2026",
-                            "menu_day_id": 40,
-                            "cutoff_at": "2026-12-20T15:00:00+00:00",
-                            "meal_served": True,
-                        }
-                    ],
+                    "date": "2026-12-21",
+                    "day": "Monday, December 21, 2026",
+                    "menu_day_id": 40,
+                    "cutoff_at": "2026-12-20T15:00:00+00:00",
+                    "meal_served": True,
                 }
-            ]
+            ],
         }
     )
     order_line_id: int
@@ -248,29 +241,25 @@ class ProblemOut(BaseModel):
 
 
 class ModifyInfoOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "order_id": 7,
-                    "number": "HM-000007",
-                    "change_id": 3,
-                    "lines": [],
-                    "added": [],
-                    "problems": [],
-                    "has_changes": True,
-                    "paid_cents": 622,
-                    "refunded_cents": 0,
-                    "new_total_cents": 1244,
-                    "difference_cents": 622,
-                    "to_pay_cents": 622,
-                    "to_refund_cents": 0,
-                    "to_pay": "$6.22",
-                    "to_refund": "$0.00",
-                    "message": "You will pay $6.22 more.",
-                    "charges": {"meal_net_cents": 1100, "tax_cents": 144, "total_pay_cents": 1244},
-                }
-            ]
+    model_config = examples(
+        {
+            "order_id": 7,
+            "number": "HM-000007",
+            "change_id": 3,
+            "lines": [],
+            "added": [],
+            "problems": [],
+            "has_changes": True,
+            "paid_cents": 622,
+            "refunded_cents": 0,
+            "new_total_cents": 1244,
+            "difference_cents": 622,
+            "to_pay_cents": 622,
+            "to_refund_cents": 0,
+            "to_pay": "$6.22",
+            "to_refund": "$0.00",
+            "message": "You will pay $6.22 more.",
+            "charges": {"meal_net_cents": 1100, "tax_cents": 144, "total_pay_cents": 1244},
         }
     )
     order_id: int
@@ -303,23 +292,18 @@ class HostedOut(BaseModel):
 
 
 class ChangeOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "status": "applied",
-                    "order_id": 7,
-                    "order_number": "HM-000007",
-                    "change_id": 3,
-                    "difference_cents": -622,
-                    "message": "Your order HM-000007 is updated. $6.22 is being refunded to "
-                    "your card.",
-                    "payment_id": None,
-                    "hosted": None,
-                    "refund_cents": 622,
-                    "refund_ok": True,
-                }
-            ]
+    model_config = examples(
+        {
+            "status": "applied",
+            "order_id": 7,
+            "order_number": "HM-000007",
+            "change_id": 3,
+            "difference_cents": -622,
+            "message": "Your order HM-000007 is updated. $6.22 is being refunded to your card.",
+            "payment_id": None,
+            "hosted": None,
+            "refund_cents": 622,
+            "refund_ok": True,
         }
     )
     status: str = Field(description="applied, pay (open the Lightbox), pending, declined, dropped")

@@ -10,15 +10,15 @@ token (401); another parent's payment or order is "not found".
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.deps import (
     ParentClient,
+    ParentWrite,
     api_router,
-    charge_once,
-    idempotency_key,
     parent_context,
-    parse_body,
+    parent_write,
+    read_for,
     required,
     route,
     run,
@@ -33,7 +33,6 @@ from hotmeals.api.orders_schemas import (
     OrderIdIn,
 )
 from hotmeals.domain.money import format_money
-from hotmeals.i18n import t
 from hotmeals.services.ordering import checkout, confirmation, settle
 
 router = api_router()
@@ -69,12 +68,8 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult):
     tags=ORDERS,
     summary="After onApproval: Converge confirms the sale and the cart becomes the order",
 )
-async def add_order(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddOrderIn, who.lang)
+async def add_order(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(AddOrderIn)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
 
     async def place():
@@ -89,7 +84,7 @@ async def add_order(
 
     # Repeat-safe by the payment and its sale already; with an Idempotency-Key a repeat
     # also gets the first answer word for word.
-    return await charge_once(who, key, "add_order", place)
+    return await who.charge_once("add_order", place)
 
 
 @route(
@@ -100,8 +95,8 @@ async def add_order(
     tags=ORDERS,
     summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
 )
-async def order_declined(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, OrderDeclinedIn, who.lang)
+async def order_declined(who: ParentClient = Depends(parent_context)):
+    body = await who.body(OrderDeclinedIn)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     # Only a hint: the service asks Converge before believing it.
     result = await checkout.checkout_declined(
@@ -121,13 +116,7 @@ async def order_declined(request: Request, who: ParentClient = Depends(parent_co
     tags=ORDERS,
     summary="One of the parent's orders as the confirmation screen shows it",
 )
-async def order_confirmation(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, OrderIdIn, who.lang)
+async def order_confirmation(who: ParentClient = Depends(parent_context)):
+    body = await who.body(OrderIdIn)
     order_id = required(body.order_id, "payment_order_not_found", "order_id")
-    order = await run(
-        confirmation.order_confirmation,
-        parent_id=who.parent_id,
-        order_id=order_id,
-        lang=who.lang,
-    )
-    return ok(order, t("success", who.lang))
+    return await read_for(who, confirmation.order_confirmation, order_id=order_id)

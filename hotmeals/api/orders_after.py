@@ -17,15 +17,16 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.deps import (
     ParentClient,
-    answer_once,
+    ParentWrite,
+    answer_found,
     api_router,
-    idempotency_key,
     parent_context,
-    parse_body,
+    parent_write,
+    read_for,
     request_key,
     required,
     route,
@@ -72,8 +73,8 @@ ORDERS = tags("Parent orders: history and cancellations")
     tags=ORDERS,
     summary="The parent's paid orders, future or past",
 )
-async def order_history(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, HistoryIn, who.lang)
+async def order_history(who: ParentClient = Depends(parent_context)):
+    body = await who.body(HistoryIn)
     data = await run(queries.order_history, parent_id=who.parent_id, tab=body.tab, lang=who.lang)
     return ok(data, data["message"] or t("success", who.lang))
 
@@ -86,13 +87,10 @@ async def order_history(request: Request, who: ParentClient = Depends(parent_con
     tags=ORDERS,
     summary="One paid order: lines and their state, charges, total refund and each refund",
 )
-async def order_detail(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, OrderIdIn, who.lang)
+async def order_detail(who: ParentClient = Depends(parent_context)):
+    body = await who.body(OrderIdIn)
     order_id = required(body.order_id, "order_not_found", "order_id")
-    data = await run(
-        queries.order_detail, parent_id=who.parent_id, order_id=order_id, lang=who.lang
-    )
-    return ok(data, t("success", who.lang))
+    return await read_for(who, queries.order_detail, order_id=order_id)
 
 
 @route(
@@ -104,7 +102,7 @@ async def order_detail(request: Request, who: ParentClient = Depends(parent_cont
 )
 async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
     rows = await run(cancel_service.cancel_reasons, lang=who.lang)
-    return ok(rows, t("success" if rows else "no_data_found", who.lang))
+    return answer_found(rows, who.lang)
 
 
 @route(
@@ -132,16 +130,10 @@ async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
     tags=ORDERS,
     summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
 )
-async def add_to_cancel_cart(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, AddToCancelCartIn, who.lang)
+async def add_to_cancel_cart(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(AddToCancelCartIn)
     order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
-    return await answer_once(
-        who,
-        key,
+    return await who.answer_once(
         "add_to_cancel_cart",
         cancel_cart_service.add_to_cancel_cart,
         message="orders_after.added_to_cancel_cart",
@@ -159,16 +151,10 @@ async def add_to_cancel_cart(
     tags=ORDERS,
     summary="Change a cancel-cart line's quantity",
 )
-async def update_cancel_cart_quantity(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CancelCartQuantityIn, who.lang)
+async def update_cancel_cart_quantity(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(CancelCartQuantityIn)
     cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
-    return await answer_once(
-        who,
-        key,
+    return await who.answer_once(
         "update_cancel_cart",
         cancel_cart_service.update_cancel_cart_quantity,
         message="orders_after.cancel_cart_updated",
@@ -186,16 +172,10 @@ async def update_cancel_cart_quantity(
     tags=ORDERS,
     summary="Remove a line from the cancel cart",
 )
-async def delete_cancel_cart_item(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CancelCartIdIn, who.lang)
+async def delete_cancel_cart_item(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(CancelCartIdIn)
     cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
-    return await answer_once(
-        who,
-        key,
+    return await who.answer_once(
         "delete_cancel_cart",
         cancel_cart_service.delete_cancel_cart_item,
         message="orders_after.cancel_cart_removed",
@@ -206,7 +186,7 @@ async def delete_cancel_cart_item(
 # -- cancels (refunds) ----------------------------------------------------------------------------
 
 
-def cancel_fields(who: ParentClient, header: str | None, body: ReasonFields) -> dict[str, Any]:
+def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     """What every cancel sends its service: the parent, the reason, the language and the key,
     checked here with the cancels' own refusal. Without a key, CancelOrder and CancelMeal are
     repeat-safe by their natural key (the same lines of the same order just cancelled answer
@@ -215,7 +195,7 @@ def cancel_fields(who: ParentClient, header: str | None, body: ReasonFields) -> 
         "parent_id": who.parent_id,
         "reason_id": body.reason_id,
         "other_text": body.other_text,
-        "request_key": request_key(header, body.request_key, invalid="cancel_request_key_invalid"),
+        "request_key": request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         "lang": who.lang,
     }
 
@@ -246,14 +226,10 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult):
     tags=ORDERS,
     summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
 )
-async def cancel_order(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CancelOrderIn, who.lang)
+async def cancel_order(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(CancelOrderIn)
     order_id = required(body.order_id, "order_not_found", "order_id")
-    result = await cancel_service.cancel_order(order_id=order_id, **cancel_fields(who, key, body))
+    result = await cancel_service.cancel_order(order_id=order_id, **cancel_fields(who, body))
     return await _answer(who, result)
 
 
@@ -265,14 +241,10 @@ async def cancel_order(
     tags=ORDERS,
     summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
 )
-async def cancel_meal(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CancelMealIn, who.lang)
+async def cancel_meal(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(CancelMealIn)
     order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
-    fields = cancel_fields(who, key, body)
+    fields = cancel_fields(who, body)
     result = await cancel_service.cancel_meal(
         order_line_id=order_line_id, quantity=body.quantity, **fields
     )
@@ -287,13 +259,9 @@ async def cancel_meal(
     tags=ORDERS,
     summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
 )
-async def cancel_cart(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, CancelCartIn, who.lang)
-    fields = cancel_fields(who, key, body)
+async def cancel_cart(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(CancelCartIn)
+    fields = cancel_fields(who, body)
     # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
     fields["request_key"] = fields["request_key"] or f"api-{uuid.uuid4().hex}"
     result = await cancel_cart_service.confirm_cancel_cart(**fields)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from hotmeals.api.deps import (
     Id,
     RequestKey,
     example_config,
+    examples,
 )
 
 Quantity = Annotated[int, Field(ge=1, le=50)]
@@ -90,32 +91,28 @@ class HistoryOrderOut(BaseModel):
 
 
 class HistoryOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = examples(
+        {
+            "tab": "future",
+            "orders": [
                 {
-                    "tab": "future",
-                    "orders": [
-                        {
-                            "order_id": 7,
-                            "number": "HM-000007",
-                            "status": "placed",
-                            "status_label": "Placed",
-                            "delivery_dates": ["2026-12-07"],
-                            "delivery_dates_label": ["Monday, December 7, 2026"],
-                            "ordered_on": "2026-11-23",
-                            "ordered_on_label": "Monday, November 23, 2026",
-                            "total_items": 2,
-                            "active_items": 2,
-                            "total_pay_cents": 1243,
-                            "total_pay": "$12.43",
-                            "total_refund_cents": 0,
-                            "total_refund": "$0.00",
-                        }
-                    ],
-                    "message": "",
+                    "order_id": 7,
+                    "number": "HM-000007",
+                    "status": "placed",
+                    "status_label": "Placed",
+                    "delivery_dates": ["2026-12-07"],
+                    "delivery_dates_label": ["Monday, December 7, 2026"],
+                    "ordered_on": "2026-11-23",
+                    "ordered_on_label": "Monday, November 23, 2026",
+                    "total_items": 2,
+                    "active_items": 2,
+                    "total_pay_cents": 1243,
+                    "total_pay": "$12.43",
+                    "total_refund_cents": 0,
+                    "total_refund": "$0.00",
                 }
-            ]
+            ],
+            "message": "",
         }
     )
     tab: str
@@ -188,33 +185,29 @@ class VoidedAttemptOut(BaseModel):
 
 
 class DetailOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = examples(
+        {
+            "order_id": 7,
+            "number": "HM-000007",
+            "status": "partially_cancelled",
+            "status_label": "Partially cancelled",
+            "ordered_on": "2026-11-23",
+            "promo_code": None,
+            "lines": [],
+            "charges": [
                 {
-                    "order_id": 7,
-                    "number": "HM-000007",
-                    "status": "partially_cancelled",
-                    "status_label": "Partially cancelled",
-                    "ordered_on": "2026-11-23",
-                    "promo_code": None,
-                    "lines": [],
-                    "charges": [
-                        {
-                            "name": "total_refund_cents",
-                            "label": "Total refund",
-                            "cents": 621,
-                            "amount": "$6.21",
-                        }
-                    ],
-                    "total_pay_cents": 1243,
-                    "total_refund_cents": 621,
-                    "total_refund": "$6.21",
-                    "refunds": [],
-                    "voided_attempts": [],
-                    "can_cancel": True,
+                    "name": "total_refund_cents",
+                    "label": "Total refund",
+                    "cents": 621,
+                    "amount": "$6.21",
                 }
-            ]
+            ],
+            "total_pay_cents": 1243,
+            "total_refund_cents": 621,
+            "total_refund": "$6.21",
+            "refunds": [],
+            "voided_attempts": [],
+            "can_cancel": True,
         }
     )
     order_id: int
@@ -238,23 +231,19 @@ class DetailOut(BaseModel):
 
 
 class CancelOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "order_ids": [7],
-                    "numbers": ["HM-000007"],
-                    "refund_cents": 621,
-                    "refund": "$6.21",
-                    "refunded_cents": 621,
-                    "pending_cents": 0,
-                    "statuses": ["partially_cancelled"],
-                    "repeated": False,
-                    "title": "Order Cancelled",
-                    "notice": "A refund of $6.21 will go back to your card. ...",
-                    "cancel_cart_count": 0,
-                }
-            ]
+    model_config = examples(
+        {
+            "order_ids": [7],
+            "numbers": ["HM-000007"],
+            "refund_cents": 621,
+            "refund": "$6.21",
+            "refunded_cents": 621,
+            "pending_cents": 0,
+            "statuses": ["partially_cancelled"],
+            "repeated": False,
+            "title": "Order Cancelled",
+            "notice": "A refund of $6.21 will go back to your card. ...",
+            "cancel_cart_count": 0,
         }
     )
     order_ids: list[int]
@@ -271,12 +260,8 @@ class CancelOut(BaseModel):
 
 
 class CancelCartItemOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"cancel_cart_id": 4, "order_line_id": 31, "quantity": 1, "cancel_cart_count": 1}
-            ]
-        }
+    model_config = examples(
+        {"cancel_cart_id": 4, "order_line_id": 31, "quantity": 1, "cancel_cart_count": 1}
     )
     cancel_cart_id: int
     order_line_id: int
@@ -285,7 +270,7 @@ class CancelCartItemOut(BaseModel):
 
 
 class CancelCartCountOut(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [{"cancel_cart_count": 0}]})
+    model_config = examples({"cancel_cart_count": 0})
     cancel_cart_count: int
 
 
@@ -313,17 +298,13 @@ class CancelCartOrderOut(BaseModel):
 
 
 class CancelCartDetailsOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "orders": [],
-                    "count": 0,
-                    "total_refund_cents": 0,
-                    "total_refund": "$0.00",
-                    "message": "No data found",
-                }
-            ]
+    model_config = examples(
+        {
+            "orders": [],
+            "count": 0,
+            "total_refund_cents": 0,
+            "total_refund": "$0.00",
+            "message": "No data found",
         }
     )
     orders: list[CancelCartOrderOut]
@@ -334,11 +315,7 @@ class CancelCartDetailsOut(BaseModel):
 
 
 class ReasonOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"reason_id": 5, "code": "other", "label": "Other", "is_other": True}]
-        }
-    )
+    model_config = examples({"reason_id": 5, "code": "other", "label": "Other", "is_other": True})
     reason_id: int
     code: str
     label: str

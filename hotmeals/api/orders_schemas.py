@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from hotmeals.api.account_schemas import In
 from hotmeals.api.deps import (
     Id,
     ShortText,
+    examples,
 )
 
 
 class AddOrderIn(In):
-    model_config = ConfigDict(
-        extra="ignore",
-        coerce_numbers_to_str=True,
-        json_schema_extra={
-            "examples": [
-                {
-                    "payment_id": 12,
-                    "ssl_txn_id": "231126AD3-5B1E3C0A-6F52-4C0E-9A43-3D2D8C5C1F11",
-                }
-            ]
-        },
+    model_config = examples(
+        {
+            "payment_id": 12,
+            "ssl_txn_id": "231126AD3-5B1E3C0A-6F52-4C0E-9A43-3D2D8C5C1F11",
+        }
     )
     payment_id: Id | None = Field(default=None, description="From getConvergeSessionToken.")
     ssl_txn_id: ShortText | None = Field(
@@ -34,11 +29,7 @@ class AddOrderIn(In):
 
 
 class OrderDeclinedIn(In):
-    model_config = ConfigDict(
-        extra="ignore",
-        coerce_numbers_to_str=True,
-        json_schema_extra={"examples": [{"payment_id": 12, "ssl_result_message": "DECLINED"}]},
-    )
+    model_config = examples({"payment_id": 12, "ssl_result_message": "DECLINED"})
     payment_id: Id | None = None
     ssl_result_message: ShortText | None = Field(
         default=None,
@@ -47,11 +38,7 @@ class OrderDeclinedIn(In):
 
 
 class OrderIdIn(In):
-    model_config = ConfigDict(
-        extra="ignore",
-        coerce_numbers_to_str=True,
-        json_schema_extra={"examples": [{"order_id": 7}]},
-    )
+    model_config = examples({"order_id": 7})
     order_id: Id | None = None
 
 

@@ -17,15 +17,15 @@ from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
 from hotmeals.api.deps import (
     ParentClient,
+    ParentWrite,
+    answer_found,
     api_router,
-    charge_once,
-    idempotency_key,
     parent_context,
-    parse_body,
+    parent_write,
     required,
     route,
     run,
@@ -122,15 +122,11 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
     tags=PAY,
     summary="Start a card payment: a Converge Lightbox session token",
 )
-async def get_converge_session_token(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, SessionTokenIn, who.lang)
+async def get_converge_session_token(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(SessionTokenIn)
     # A repeat of the key answers the first call: the same Lightbox session (or the saved
     # card's outcome), never a second attempt.
-    return await charge_once(who, key, "pay_session", lambda: _session_token(who, body))
+    return await who.charge_once("pay_session", lambda: _session_token(who, body))
 
 
 async def _session_token(who: ParentClient, body: SessionTokenIn):
@@ -212,8 +208,8 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     tags=PAY,
     summary="After onApproval: the server verifies the sale with Converge and records it",
 )
-async def confirm_payment(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, ConfirmIn, who.lang)
+async def confirm_payment(who: ParentClient = Depends(parent_context)):
+    body = await who.body(ConfirmIn)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     view, card = await confirm_and_save_card(
         parent_id=who.parent_id,
@@ -232,8 +228,8 @@ async def confirm_payment(request: Request, who: ParentClient = Depends(parent_c
     tags=PAY,
     summary="After onDeclined: keep the decline message on the payment",
 )
-async def payment_declined(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, DeclinedIn, who.lang)
+async def payment_declined(who: ParentClient = Depends(parent_context)):
+    body = await who.body(DeclinedIn)
     payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
@@ -255,16 +251,10 @@ async def payment_declined(request: Request, who: ParentClient = Depends(parent_
     tags=PAY,
     summary="Pay with a saved card (no Lightbox)",
 )
-async def pay_with_saved_card(
-    request: Request,
-    who: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, SavedCardPayIn, who.lang)
+async def pay_with_saved_card(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(SavedCardPayIn)
     if body.purpose == "order":
-        return await charge_once(
-            who, key, "pay_saved_card", lambda: _order_with_saved_card(who, body)
-        )
+        return await who.charge_once("pay_saved_card", lambda: _order_with_saved_card(who, body))
     _reserver(body)  # the purposes the Lightbox route takes
     card_id = required(body.card_id, "card_not_found", "card_id")  # before anything is reserved
     # The service's own door: checks the card, reserves, charges once per Idempotency-Key (a
@@ -274,7 +264,7 @@ async def pay_with_saved_card(
         amount=body.amount or "",
         card_id=card_id,
         school_id=body.school_id,
-        request_key=key,
+        request_key=who.key,
     )
     return _answer(view, who.lang)
 
@@ -288,7 +278,7 @@ async def pay_with_saved_card(
 )
 async def get_cards(who: ParentClient = Depends(parent_context)):
     rows = await run(cards.list_cards, parent_id=who.parent_id)
-    return ok([c.to_dict() for c in rows], t("success" if rows else "no_data_found", who.lang))
+    return answer_found([c.to_dict() for c in rows], who.lang)
 
 
 @route(
@@ -316,8 +306,8 @@ async def add_card_session(who: ParentClient = Depends(parent_context)):
     tags=PAY,
     summary="Store the card behind a Lightbox token once Converge confirms it",
 )
-async def save_card(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, SaveCardIn, who.lang)
+async def save_card(who: ParentClient = Depends(parent_context)):
+    body = await who.body(SaveCardIn)
     card = await cards.save_card(parent_id=who.parent_id, token=body.ssl_token or "")
     return ok(card.to_dict(), t("pay.card_saved", who.lang))
 
@@ -330,8 +320,8 @@ async def save_card(request: Request, who: ParentClient = Depends(parent_context
     tags=PAY,
     summary="Delete a saved card (at Converge too)",
 )
-async def delete_card(request: Request, who: ParentClient = Depends(parent_context)):
-    body = await parse_body(request, CardIdIn, who.lang)
+async def delete_card(who: ParentClient = Depends(parent_context)):
+    body = await who.body(CardIdIn)
     card_id = required(body.card_id, "card_not_found", "card_id")
     await cards.delete_card(parent_id=who.parent_id, card_id=card_id)
     return ok(None, t("pay.card_deleted", who.lang))
@@ -346,4 +336,4 @@ async def delete_card(request: Request, who: ParentClient = Depends(parent_conte
 )
 async def donation_history(who: ParentClient = Depends(parent_context)):
     rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
-    return ok(rows, t("success" if rows else "no_data_found", who.lang))
+    return answer_found(rows, who.lang)

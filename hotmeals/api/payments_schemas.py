@@ -5,27 +5,22 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, Field, model_validator
 
 from hotmeals.api.account_schemas import In
 from hotmeals.api.deps import (
     Id,
     ShortText,
+    examples,
 )
 from hotmeals.domain.errors import DomainError
 
 
 class SessionTokenIn(In):
-    model_config = ConfigDict(
-        extra="ignore",
-        coerce_numbers_to_str=True,
-        json_schema_extra={
-            "examples": [
-                {"purpose": "order", "promo_code": "WELCOME10", "donation_cents": 500},
-                {"purpose": "order", "card_id": 2},
-                {"purpose": "donation", "amount": "10.00", "school_id": 1, "save_card": True},
-            ]
-        },
+    model_config = examples(
+        {"purpose": "order", "promo_code": "WELCOME10", "donation_cents": 500},
+        {"purpose": "order", "card_id": 2},
+        {"purpose": "donation", "amount": "10.00", "school_id": 1, "save_card": True},
     )
 
     @model_validator(mode="before")

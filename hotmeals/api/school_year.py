@@ -3,26 +3,22 @@ school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/ap
 
 from __future__ import annotations
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from hotmeals.api.account_schemas import ChildIdIn
 from hotmeals.api.deps import (
+    PARENT_USER,
     Client,
-    ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
     client_context,
-    idempotency_key,
-    parent_context,
-    parse_body,
+    parent_write,
+    read_as_parent,
     route,
-    run_as_parent,
-    run_once,
-    tags,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
     ArchivedOut,
-    ChildIdOnlyIn,
     ConfirmedOut,
     ConfirmSchoolYearIn,
     GiveBackOut,
@@ -32,31 +28,28 @@ from hotmeals.i18n import t
 from hotmeals.services import giveback, school_year
 
 router = api_router()
-USER = tags("Parent user")
 
 
 @route(
     router.get,
     "/Parent/user/GiveBack",
     answer=GiveBackOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="What the family's meals and donations gave this school year, per school",
 )
 async def give_back(client: Client = Depends(client_context)):
-    data = await run_as_parent(client, giveback.family_giveback, lang=client.lang)
-    return ok(data, t("success", client.lang))
+    return await read_as_parent(client, giveback.family_giveback)
 
 
 @route(
     router.get,
     "/Parent/user/SchoolYear",
     answer=SchoolYearOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="The school year and the children to confirm for it before booking",
 )
 async def get_school_year(client: Client = Depends(client_context)):
-    data = await run_as_parent(client, school_year.status, lang=client.lang)
-    return ok(data, t("success", client.lang))
+    return await read_as_parent(client, school_year.status)
 
 
 @route(
@@ -64,18 +57,12 @@ async def get_school_year(client: Client = Depends(client_context)):
     "/Parent/user/ConfirmSchoolYear",
     body=ConfirmSchoolYearIn,
     answer=ConfirmedOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Confirm a child's grade, teacher, school and allergies for this school year",
 )
-async def confirm_school_year(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ConfirmSchoolYearIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
-        key,
+async def confirm_school_year(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ConfirmSchoolYearIn)
+    done = await ctx.run_once(
         "confirm_school_year",
         school_year.confirm_child,
         child_id=body.child_id,
@@ -92,20 +79,14 @@ async def confirm_school_year(
 @route(
     router.post,
     "/Parent/user/ArchiveChild",
-    body=ChildIdOnlyIn,
+    body=ChildIdIn,
     answer=ArchivedOut,
-    tags=USER,
+    tags=PARENT_USER,
     summary="Archive a child who left (hidden from booking; order history kept)",
 )
-async def archive_child(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, ChildIdOnlyIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def archive_child(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(ChildIdIn)
+    return await ctx.answer_once(
         "archive_child",
         school_year.archive_child,
         message="child_archived",

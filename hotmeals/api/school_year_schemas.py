@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from hotmeals.api.account_schemas import ChildAllergyOut, ChildOut, Id, In
+from hotmeals.api.account_schemas import ChildOut, Id, In
 
 
 class GiveBackSchoolOut(BaseModel):
@@ -60,20 +60,8 @@ class GradeOptionOut(BaseModel):
     label: str
 
 
-class PendingChildOut(BaseModel):
-    id: int
-    first_name: str
-    last_name: str
-    is_default: bool
-    city_id: int
-    city: str
-    school_id: int
-    school: str
-    teacher_id: int
-    teacher: str
-    grade_id: int
-    grade: str
-    allergies: list[ChildAllergyOut]
+# A child to confirm for the school year: the child, the grade offered and the choices.
+class PendingChildOut(ChildOut):
     offered_grade_id: int | None
     offered_grade: str
     graduating: bool
@@ -96,10 +84,6 @@ class ConfirmSchoolYearIn(In):
     teacher_id: Id | None = None
     grade_id: Id | None = None
     allergies_reviewed: bool | None = None
-
-
-class ChildIdOnlyIn(In):
-    child_id: Id | None = None
 
 
 class ConfirmedOut(BaseModel):

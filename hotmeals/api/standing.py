@@ -10,21 +10,17 @@ from __future__ import annotations
 
 from functools import partial
 
-from fastapi import Depends, Request
+from fastapi import Depends
 
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     Client,
-    ParentClient,
-    answer_once,
+    ParentWrite,
     api_router,
     client_context,
-    idempotency_key,
-    openapi_body,
-    parent_context,
-    parse_body,
+    list_as_parent,
+    parent_write,
     route,
-    run_as_parent,
-    run_once,
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok
@@ -45,8 +41,7 @@ DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standi
     summary="The parent's standing orders, active and paused first (extension)",
 )
 async def list_standing_orders(client: Client = Depends(client_context)):
-    rows = await run_as_parent(client, standing.listing, lang=client.lang)
-    return ok(rows, t("success" if rows else "no_data_found", client.lang))
+    return await list_as_parent(client, standing.listing)
 
 
 @router.post(
@@ -57,15 +52,9 @@ async def list_standing_orders(client: Client = Depends(client_context)):
     openapi_extra=openapi_body(StandingCreateIn),
     response_model=Envelope[StandingOut],
 )
-async def create_standing_order(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    body = await parse_body(request, StandingCreateIn, ctx.lang)
-    return await answer_once(
-        ctx,
-        key,
+async def create_standing_order(ctx: ParentWrite = Depends(parent_write)):
+    body = await ctx.body(StandingCreateIn)
+    return await ctx.answer_once(
         "standing_create",
         standing.create,
         message="standing_created",
@@ -74,11 +63,9 @@ async def create_standing_order(
     )
 
 
-async def _change(request: Request, ctx: ParentClient, key: str | None, action: str):
-    body = await parse_body(request, StandingIdIn, ctx.lang)
-    done = await run_once(
-        ctx.parent_id,
-        key,
+async def _change(ctx: ParentWrite, action: str):
+    body = await ctx.body(StandingIdIn)
+    done = await ctx.run_once(
         f"standing_{action}",
         partial(standing.change, action=action),  # run_once has an ``action`` of its own
         standing_id=body.standing_order_id,
@@ -95,12 +82,8 @@ async def _change(request: Request, ctx: ParentClient, key: str | None, action: 
     tags=STANDING,
     summary="Pause a standing order: no date is booked until it is resumed (extension)",
 )
-async def pause_standing_order(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    return await _change(request, ctx, key, "pause")
+async def pause_standing_order(ctx: ParentWrite = Depends(parent_write)):
+    return await _change(ctx, "pause")
 
 
 @route(
@@ -111,12 +94,8 @@ async def pause_standing_order(
     tags=STANDING,
     summary="Resume a paused standing order (extension)",
 )
-async def resume_standing_order(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    return await _change(request, ctx, key, "resume")
+async def resume_standing_order(ctx: ParentWrite = Depends(parent_write)):
+    return await _change(ctx, "resume")
 
 
 @route(
@@ -127,9 +106,5 @@ async def resume_standing_order(
     tags=STANDING,
     summary="End a standing order for good; dates already booked stay booked (extension)",
 )
-async def end_standing_order(
-    request: Request,
-    ctx: ParentClient = Depends(parent_context),
-    key: str | None = Depends(idempotency_key),
-):
-    return await _change(request, ctx, key, "end")
+async def end_standing_order(ctx: ParentWrite = Depends(parent_write)):
+    return await _change(ctx, "end")

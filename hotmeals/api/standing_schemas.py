@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from hotmeals.api.account_schemas import Id, In, Text
+from hotmeals.api.deps import examples
 
 
 class StandingCreateIn(In):
@@ -25,19 +26,15 @@ class StandingCreateIn(In):
     )
     ends_on: Text | None = Field(default=None, description="Last date (YYYY-MM-DD), until=date.")
 
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {"child_id": 2, "meal_id": 5, "size": "small", "weekday": 0, "until": "term"}
-            ]
-        }
+    model_config = examples(
+        {"child_id": 2, "meal_id": 5, "size": "small", "weekday": 0, "until": "term"}
     )
 
 
 class StandingIdIn(In):
     standing_order_id: Id | None = None
 
-    model_config = ConfigDict(json_schema_extra={"examples": [{"standing_order_id": 3}]})
+    model_config = examples({"standing_order_id": 3})
 
 
 class StandingOut(BaseModel):

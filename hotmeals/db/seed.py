@@ -50,7 +50,13 @@ from hotmeals.db.models import (
     utcnow,
 )
 from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
-from hotmeals.db.seed_types import BULK_MIN_QUANTITY, NUTRITION_FIELDS, AddOnSpec, MealSpec
+from hotmeals.db.seed_types import (
+    BULK_MIN_QUANTITY,
+    NUTRITION_FIELDS,
+    AddOnSpec,
+    MealSpec,
+    Option,
+)
 from hotmeals.security import hash_password
 
 # Every kind the report counts, in the order rows are created.
@@ -297,23 +303,9 @@ def _meal_details(
         for size in ("small", "large"):
             portions.ensure(Portion(meal_id=pk(meal), size=size))
         for o in seed_vendors.DRINKS if spec.drinks else ():
-            menu_opts.ensure(
-                MenuOption(
-                    meal_id=pk(meal),
-                    name_en=o.name_en,
-                    name_fr=o.name_fr,
-                    price_cents=o.price_cents,
-                )
-            )
+            menu_opts.ensure(MenuOption(meal_id=pk(meal), **option_row(o)))
         for o in spec.meal_options:
-            meal_opts.ensure(
-                MealOption(
-                    meal_id=pk(meal),
-                    name_en=o.name_en,
-                    name_fr=o.name_fr,
-                    price_cents=o.price_cents,
-                )
-            )
+            meal_opts.ensure(MealOption(meal_id=pk(meal), **option_row(o)))
     return portions
 
 
@@ -321,6 +313,15 @@ def _allergen_ids(keys: tuple[str, ...], allergens: SeedTable[AllergenIngredient
     """The ingredient ids of allergen keys; wheat implies gluten."""
     found = set(keys) | ({"gluten"} if "wheat" in keys else set())
     return [pk(allergens[seed_places.ALLERGENS[k][0]]) for k in sorted(found)]
+
+
+def option_row(option: Option) -> dict[str, Any]:
+    """The columns a drink (menu option) and a meal option share: its names and price."""
+    return {
+        "name_en": option.name_en,
+        "name_fr": option.name_fr,
+        "price_cents": option.price_cents,
+    }
 
 
 def _extras_allergens(

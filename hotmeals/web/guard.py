@@ -26,7 +26,7 @@ from functools import lru_cache
 from http.cookies import CookieError, SimpleCookie
 from urllib.parse import urlsplit
 
-from hotmeals.api.deps import MAX_BODY_BYTES  # an API body: a picture in base64, and room
+from hotmeals.api.bodies import MAX_BODY_BYTES  # an API body: a picture in base64, and room
 from hotmeals.converge.configured import settings_from_env
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts
