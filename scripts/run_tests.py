@@ -3,6 +3,7 @@ on one worker, so its module-scoped databases are made once), then the browser t
 on two xdist workers too: the frontend is built once first (tests/e2e/server.py prebuild, passed
 on as E2E_PREBUILT), then each worker serves that build from its own app server, database and
 Chromium; a module stays on one worker (--dist loadfile), so a module's fixtures are made once.
+The e2e modules marked ``servers`` (they start clusters of their own) run last, one at a time.
 
 Arguments are pytest's (PYTEST_ARGS). When one of them names a test path
 (``make test PYTEST_ARGS="tests/unit/test_domain_money.py -k french"``), a single pytest runs
@@ -80,7 +81,11 @@ def main(args: list[str]) -> int:
             return built.returncode
         env["E2E_PREBUILT"] = built.stdout.strip().splitlines()[-1]
         print(f"frontend built once: {env['E2E_PREBUILT']}", flush=True)
-    e2e = _run([*PYTEST, *xdist, "tests/e2e", *SLOWEST, *args], totals, env)
+    # The browser tests on the xdist workers; the modules that start servers of their own (a
+    # two-worker cluster killed mid-rush, restarts, a drain) after them, one at a time: run
+    # beside browser tests they starve them of the two cores.
+    e2e = _run([*PYTEST, *xdist, "-m", "not servers", "tests/e2e", *SLOWEST, *args], totals, env)
+    servers = _run([*PYTEST, "-m", "servers", "tests/e2e", *SLOWEST, *args], totals, env)
     total_minutes = (time.monotonic() - started) / 60
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
@@ -89,7 +94,7 @@ def main(args: list[str]) -> int:
         f" on {os.cpu_count()} cores; at the start: {load_start} ==",
         flush=True,
     )
-    failed = {unit, e2e} - {0, NO_TESTS}
+    failed = {unit, e2e, servers} - {0, NO_TESTS}
     passed, failures = totals.get("passed", 0), totals.get("failed", 0) + totals.get("error", 0)
     line = f"{passed} passed, {failures} failed"
     if totals.get("skipped"):
@@ -97,7 +102,7 @@ def main(args: list[str]) -> int:
     print(line, flush=True)
     if failed:
         return max(failed)
-    return NO_TESTS if unit == e2e == NO_TESTS else 0
+    return NO_TESTS if unit == e2e == servers == NO_TESTS else 0
 
 
 if __name__ == "__main__":

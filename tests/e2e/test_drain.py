@@ -24,6 +24,9 @@ from tests.e2e.simulator import merchant_credentials, xml_call
 from tests.e2e.smtp import SmtpServer
 from tests.e2e.test_simulator_ledger import CARD, VISA
 
+# Starts servers of its own: make test runs it after the browser tests, one module at a time.
+pytestmark = pytest.mark.servers
+
 DELAY_SECONDS = 8
 
 

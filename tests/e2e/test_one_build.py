@@ -12,12 +12,16 @@ import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from hotmeals.db.engine import make_engine, session_scope
 from tests.e2e.helpers import open_page, sign_in, wait_hydrated
 from tests.e2e.server import AppServer, start_app
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
+
+# Starts servers of its own: make test runs it after the browser tests, one module at a time.
+pytestmark = pytest.mark.servers
 
 
 def _parent_only_in(server: AppServer) -> str:

@@ -16,6 +16,9 @@ from playwright.sync_api import Browser, expect
 from tests.e2e.helpers import open_page, wait_hydrated
 from tests.e2e.server import AppServer, start_app
 
+# Starts servers of its own: make test runs it after the browser tests, one module at a time.
+pytestmark = pytest.mark.servers
+
 REDIS = ("127.0.0.1", 6379)
 
 

@@ -34,6 +34,9 @@ from tests.e2e.server import AppServer, start_app
 from tests.e2e.simulator import merchant_credentials, xml_call
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
+# Starts servers of its own: make test runs it after the browser tests, one module at a time.
+pytestmark = pytest.mark.servers
+
 
 def _run_async(make_coroutine):
     """Run a coroutine to its end from a sync test. In its own thread: once tests/e2e has opened

@@ -34,6 +34,9 @@ from tests.e2e.smtp import SmtpServer
 from tests.e2e.test_simulator_ledger import _need, _pg_answers, _redis_answers
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
+# Starts servers of its own: make test runs it after the browser tests, one module at a time.
+pytestmark = pytest.mark.servers
+
 PARENTS = 8
 LINES = 2
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
