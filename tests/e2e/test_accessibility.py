@@ -39,6 +39,14 @@ def serious_violations(page: Page) -> list[dict]:
     if not AXE.exists():
         pytest.fail("axe-core is missing: run `make e2e-tools` (npm ci in tests/e2e)")
     page.add_script_tag(path=str(AXE))
+    # A dialog or toast still fading in has the page's colours at part opacity: axe would read
+    # its text as low contrast. Wait for every finite animation to end (a condition, not a
+    # pause; a spinner's endless one is left alone).
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => null)))"""
+    )
     result = page.evaluate(
         """async () => await axe.run(document, {
             runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
