@@ -6,25 +6,18 @@ parent lands in /edit-profile (docs/product.md §2 "After sign-in")."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import (
-    ActingParent,
-    AuthState,
-    acting_parent,
-    after_login_path,
-)
+from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import ParentCall, forget_submission, one_turn
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
@@ -143,20 +136,33 @@ class AllergyState(rx.State):
             yield event
 
     async def _save(self):
+        self.busy = True
+        yield
         lang = await self._lang()
-        # child_id was chosen among who's children by start; the service checks again.
-        items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-        call = ParentCall[Any](self, lang)
-        async for event in call.submit(
-            [self.child_id, items],
-            "set_child_allergies",
-            children.set_child_allergies,
-            child_id=self.child_id,
-            items=items,
-            lang=lang,
-        ):
-            yield event
-        if not call.ok:
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            # child_id was chosen among who's children by start; the service checks again.
+            items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
+            done = await submit(
+                self,
+                who,
+                [self.child_id, items],
+                "set_child_allergies",
+                children.set_child_allergies,
+                child_id=self.child_id,
+                items=items,
+                lang=lang,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        if done.repeated:
             return
         async for event in self._finish(lang, "allergies_saved"):
             yield event
@@ -171,16 +177,18 @@ class AllergyState(rx.State):
         if not self.in_signup:
             yield rx.redirect("/edit-profile")
             return
-
-        async def complete(who: ActingParent) -> None:
-            if self.items:
-                raise DomainError("ui.allergy.skip_has_items", count=len(self.items))
-            await call_service(children.complete_allergy_step, parent_id=who.parent_id)
-
-        call = ParentCall[None](self, lang)
-        async for event in call.run(complete):
-            yield event
-        if not call.ok:
+        self.busy = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
             return
+        if self.items:
+            self.busy = False
+            yield failed(tr("ui.allergy.skip_has_items", lang, count=len(self.items)))
+            return
+        await call_service(children.complete_allergy_step, parent_id=who.parent_id)
+        self.busy = False
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

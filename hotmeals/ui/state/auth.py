@@ -347,17 +347,12 @@ async def sync_cancel_count(state: rx.State, count: int) -> None:
     auth.cancel_cart_count_store = str(int(count))
 
 
-async def complete_acting_parent(state: rx.State) -> ActingParent | None:
-    """The acting parent when their profile is complete; None otherwise (the signed-in
-    screens past sign-up need it)."""
-    who = await acting_parent(state)
-    return who if who is not None and who.complete else None
-
-
 async def complete_parent(state: rx.State) -> tuple[ActingParent | None, str]:
-    """``complete_acting_parent`` and the language (the screens that book)."""
+    """The acting parent when their profile is complete (None otherwise: the screens that
+    book need it), and the language."""
     lang = (await state.get_state(I18nState)).lang
-    return await complete_acting_parent(state), lang
+    who = await acting_parent(state)
+    return (who if who is not None and who.complete else None), lang
 
 
 def session_expired(lang: str) -> list:

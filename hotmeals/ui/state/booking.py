@@ -25,6 +25,7 @@ from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expire
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import MealDialog
 from hotmeals.ui.state.menu_views import (
     child_marks,
@@ -33,7 +34,6 @@ from hotmeals.ui.state.menu_views import (
     meal_card,
     month_cells,
 )
-from hotmeals.ui.state.screen import relang_parent
 
 
 class BookingState(MealDialog, rx.State):
@@ -255,10 +255,12 @@ class BookingState(MealDialog, rx.State):
     async def relang(self):
         """The language changed: what the services wrote (names, prices, dates) is reloaded in
         the new one. Nothing happens when it did not change."""
-        found = await relang_parent(self, complete=True)
-        if found is None:
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
             return
-        who = found[0]
+        who, _ = await self._who()
+        if who is None:
+            return
         await self._load_children(who)
         await self._load_dates(who)
         await self._load_menu(who)

@@ -16,11 +16,10 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.receipts import TOTALS
-from hotmeals.ui.state.auth import ActingParent, acting_parent
+from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
-from hotmeals.ui.state.screen import language_changed
 from hotmeals.ui.state.toasts import succeeded
 
 RECEIPT_ROUTE = "/receipt"
@@ -149,7 +148,14 @@ class ReceiptState(rx.State):
             return
         self._lang = lang
         try:
-            data = await self._receipt(who, lang)
+            data = await call_service(
+                receipts.receipt,
+                parent_id=who.parent_id,
+                order=self._query.get("order") or None,
+                change=self._query.get("change") or None,
+                donation=self._query.get("donation") or None,
+                lang=lang,
+            )
         except DomainError as err:
             self.missing, self.loaded = err.message(lang), True
             return
@@ -196,13 +202,17 @@ class ReceiptState(rx.State):
 
     @rx.event
     async def relang(self):
-        if await language_changed(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
             await self._load()
 
-    async def _receipt(self, who: ActingParent, lang: str) -> dict:
-        """The receipt the address names (``?order=``, ``?change=`` or ``?donation=``);
-        the service checks it is the parent's."""
-        return await call_service(
+    @rx.event
+    async def download_pdf(self):
+        who = await acting_parent(self)
+        if who is None or not self.loaded or self.missing:
+            return None
+        lang = (await self.get_state(I18nState)).lang
+        data = await call_service(
             receipts.receipt,
             parent_id=who.parent_id,
             order=self._query.get("order") or None,
@@ -210,12 +220,5 @@ class ReceiptState(rx.State):
             donation=self._query.get("donation") or None,
             lang=lang,
         )
-
-    @rx.event
-    async def download_pdf(self):
-        who = await acting_parent(self)
-        if who is None or not self.loaded or self.missing:
-            return None
-        data = await self._receipt(who, (await self.get_state(I18nState)).lang)
         pdf = await to_thread.run_sync(receipt_pdf, data)
         return rx.download(data=pdf, filename=f"receipt-{data['number']}.pdf")

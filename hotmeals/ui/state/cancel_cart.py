@@ -21,10 +21,9 @@ from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
-from hotmeals.ui.state.forms import confirm_once
+from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import DETAILS_ROUTE, order_line_fields
-from hotmeals.ui.state.screen import relang_parent
+from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -63,8 +62,13 @@ def group_views(answer: dict) -> list[CancelGroupView]:
                 lines=[
                     CancelLineView(
                         cart_id=str(x["cancel_cart_id"]),
-                        **order_line_fields(x),
+                        child=str(x["child_name"]),
+                        day=str(x["day"]),
+                        meal=str(x["meal_name"]),
+                        size_label=str(x["size_label"]),
+                        quantity=int(x["quantity"]),
                         max_quantity=int(x["max_quantity"]),
+                        price=str(x["line_total"]),
                         cancellable=bool(x["cancellable"]),
                         reason=str(x.get("reason") or ""),
                     )
@@ -113,8 +117,10 @@ class CancelCartState(CancelReasonForm, rx.State):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.busy_line = ""
-        self.confirming = False
-        self._reset_reason_form(keep_choice=True)
+        self.sure_open = self.confirming = False
+        self.reason_error = self.other_error = ""
+        self.done_title = self.done_message = ""
+        forget_submission(self)
         who = await acting_parent(self)
         if who is None:
             self.groups = []
@@ -123,9 +129,12 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event
     async def relang(self):
-        found = await relang_parent(self)
-        if found is not None:
-            await self._fill(found[0].parent_id, found[1])
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is not None:
+            await self._fill(who.parent_id, lang)
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
@@ -191,7 +200,10 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event
     async def ask_confirm(self):
-        return await self._ask_sure(bool(self.count))
+        lang = (await self.get_state(I18nState)).lang
+        if not self.count:
+            return None
+        return self._ask_sure(lang)
 
     @rx.event(background=True)
     async def confirm(self):
@@ -212,4 +224,9 @@ class CancelCartState(CancelReasonForm, rx.State):
         # Every rule is the service's: the lines are the parent's and before their cut-offs
         # (one past it refuses the whole confirm), one refund per order, the cart emptied;
         # the same key again (a double tap, a retry) refunds once.
-        return await self._cancel_with_reason(cancel_cart.confirm_cancel_cart, parent_id, key, lang)
+        return await cancel_cart.confirm_cancel_cart(
+            parent_id=parent_id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
+        )

@@ -4,7 +4,7 @@ sure?'."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,8 +13,7 @@ from reflex.event import EventSpec
 
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cancel
-from hotmeals.ui.state.forms import confirm_once, forget_submission
-from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.toasts import succeeded
 
@@ -95,13 +94,9 @@ class CancelReasonForm(rx.State, mixin=True):
         if not self._confirm_busy():
             self.sure_open = bool(value)
 
-    async def _ask_sure(self, allowed: bool = True) -> EventSpec | None:
+    def _ask_sure(self, lang: str) -> EventSpec | None:
         """A reason chosen (Other with its text): 'Are you sure?' opens; otherwise the
-        missing field says why and takes the focus. Nothing when the screen does not allow
-        the cancel (``allowed`` False)."""
-        lang = (await self.get_state(I18nState)).lang
-        if not allowed:
-            return None
+        missing field says why and takes the focus."""
         if not self.reason_id:
             self.reason_error = tr("cancel_reason_required", lang)
             return rx.set_focus("cancel-reason")
@@ -111,32 +106,12 @@ class CancelReasonForm(rx.State, mixin=True):
         self.sure_open = True
         return None
 
-    async def _cancel_with_reason(
-        self, fn: Callable[..., Awaitable[Any]], parent_id: int, key: str, lang: str, **ids: Any
-    ) -> Any:
-        """A cancellation service's call (``act`` of ``_confirm_cancel``): the parent, the
-        ids of what is cancelled, the reason (the service checks it again), the request key
-        (a double tap refunds once) and the language."""
-        return await fn(
-            parent_id=parent_id,
-            **ids,
-            reason_id=browser_id(self.reason_id) or None,
-            other_text=self.other_text if self.other_chosen else None,
-            request_key=key,
-            lang=lang,
-        )
-
-    def _reset_reason_form(self, keep_choice: bool = False) -> None:
-        """The screen loaded anew: 'Are you sure?' closed, no error, no outcome shown, the
-        next confirm a new submission; the chosen reason and its text cleared too unless
-        ``keep_choice``."""
-        self.sure_open = False
-        if keep_choice:
-            self.reason_error = self.other_error = ""
-        else:
-            self._clear_reason(errors_too=True)
-        self.done_title = self.done_message = ""
-        forget_submission(self)
+    def _reason_args(self) -> dict[str, Any]:
+        """The reason as the cancellation services take it (they check it again)."""
+        return {
+            "reason_id": browser_id(self.reason_id) or None,
+            "other_text": self.other_text if self.other_chosen else None,
+        }
 
     def _clear_reason(self, errors_too: bool = False) -> None:
         self.reason_id = self.other_text = ""

@@ -12,17 +12,20 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, complete_acting_parent
+from hotmeals.services.submissions import submit_once
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    ParentCall,
-    at_fields,
     field_messages,
     forget_submission,
+    message,
     one_turn,
+    place_error,
+    submission_key,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.state.toasts import failed, succeeded
 
 PREFIX = "child-"
 FIELDS = ("first_name", "last_name", "city", "school", "teacher", "grade")
@@ -96,8 +99,8 @@ class ChildrenState(rx.State):
     async def load(self):
         self.loading = True
         yield
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             self.kids = []
         else:
             await self._reload(who)
@@ -110,18 +113,26 @@ class ChildrenState(rx.State):
 
     async def _set_default(self, child_id: str):
         lang = (await self.get_state(I18nState)).lang
-        call = ParentCall[Any](self, lang, busy=None)
-        # The service refuses a child of another parent ("child_not_found").
-        async for event in call.submit(
-            ["set_default", str(child_id)],
-            "set_default_child",
-            children.set_default_child,
-            child_id=str(child_id),
-        ):
-            yield event
-        if not call.ok:
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
             return
-        await self._reload(call.parent())
+        try:
+            # The service refuses a child of another parent ("child_not_found").
+            done = await submit(
+                self,
+                who,
+                ["set_default", str(child_id)],
+                "set_default_child",
+                children.set_default_child,
+                child_id=str(child_id),
+            )
+        except DomainError as err:
+            yield failed(message(err, lang))
+            return
+        if done.repeated:
+            return
+        await self._reload(who)
         form = await self.get_state(ChildFormState)
         if str(form.child_id) == str(child_id):
             form.is_default = True
@@ -149,20 +160,35 @@ class ChildrenState(rx.State):
             yield event
 
     async def _confirm_delete(self):
-        lang = (await self.get_state(I18nState)).lang
-        call = ParentCall[Any](self, lang)
-        async for event in call.submit(
-            ["delete", self._delete_id],
-            "delete_child",
-            children.delete_child,
-            child_id=self._delete_id,
-        ):
-            yield event
-        self.delete_open = False
-        if not call.ok:
-            return  # also "Yes, delete" tapped twice: the first tap deleted and said so
+        self.busy = True
+        yield
         auth = await self.get_state(AuthState)
-        await self._reload(call.parent())
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            self.delete_open = False
+            yield session_expired(lang)
+            return
+        try:
+            done = await submit(
+                self,
+                who,
+                ["delete", self._delete_id],
+                "delete_child",
+                children.delete_child,
+                child_id=self._delete_id,
+            )
+        except DomainError as err:
+            self.busy = False
+            self.delete_open = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        self.delete_open = False
+        if done.repeated:
+            return  # "Yes, delete" tapped twice: the first tap deleted and said so
+        await self._reload(who)
         await auth._refresh()
         yield succeeded(tr("child_deleted", lang))
         form = await self.get_state(ChildFormState)
@@ -228,8 +254,8 @@ class ChildFormState(rx.State):
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
         self.loading = True
         yield
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)
@@ -359,8 +385,17 @@ class ChildFormState(rx.State):
             first = next(f for f in FIELDS if f in self.errors)
             yield rx.set_focus(PREFIX + first)
             return
+        self.busy = True
+        yield
         lang = await self._lang()
-        service: dict[str, Any] = {
+        auth = await self.get_state(AuthState)
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        kwargs = {
+            "parent_id": who.parent_id,
             "first_name": self.first_name.strip(),
             "last_name": self.last_name.strip(),
             "city_id": int(self.city_id),
@@ -370,32 +405,35 @@ class ChildFormState(rx.State):
             "lang": lang,
         }
         if self.mode == "edit":
-            service["child_id"] = self.child_id
-        at_field = at_fields(self, lang, FIELDS, PREFIX, keep=True)
-
-        def refused(err: DomainError) -> Any:
-            err.field = {
+            kwargs["child_id"] = self.child_id
+        # Sent twice (a double tap, a repeated event), the same form is saved once.
+        key = submission_key(self, {k: v for k, v in kwargs.items() if k != "parent_id"})
+        try:
+            done = await call_service(
+                submit_once,
+                key=key,
+                action="edit_child" if self.mode == "edit" else "add_child",
+                fn=children.edit_child if self.mode == "edit" else children.add_child,
+                **kwargs,
+            )
+        except DomainError as err:
+            self.busy = False
+            errors = dict(self.errors)
+            service_field = {
                 "city_id": "city",
                 "school_id": "school",
                 "teacher_id": "teacher",
                 "grade_id": "grade",
             }.get(err.field or "", err.field)
-            return at_field(err)
-
-        call = ParentCall[Any](self, lang, refused=refused)
-        # Sent twice (a double tap, a repeated event), the same form is saved once; the
-        # first answer already said so and moved on.
-        async for event in call.submit(
-            service,
-            "edit_child" if self.mode == "edit" else "add_child",
-            children.edit_child if self.mode == "edit" else children.add_child,
-            **service,
-        ):
+            err.field = service_field
+            event = place_error(err, lang, FIELDS, errors, PREFIX)
+            self.errors = errors
             yield event
-        if not call.ok:
             return
-        child = call.result()
-        auth = await self.get_state(AuthState)
+        self.busy = False
+        if done.repeated:
+            return  # the first answer already said so and moved on
+        child = done.result
         choice = await self.get_state(ChildChoiceState)
         if self.mode != "another" or not choice.child_id:
             # Adding another child leaves the chosen child as it was (Book meal must

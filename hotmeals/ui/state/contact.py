@@ -3,22 +3,21 @@ mailed to the provider. Rules: ``validation.CONTACT_RULES`` and ``services.conte
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
 from hotmeals.domain import validation
+from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
-from hotmeals.ui.state.auth import ActingParent, AuthState
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    ParentCall,
-    at_fields,
+    field_messages,
     forget_submission,
+    message,
     one_turn,
-    show_field_error,
-    show_field_errors,
+    place_error,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -58,7 +57,10 @@ class ContactState(rx.State):
         if field not in FIELDS:
             return
         err = validation.CONTACT_RULES[field](value)
-        show_field_error(self, field, err, (await self.get_state(I18nState)).lang)
+        errors = {k: v for k, v in self.errors.items() if k != field}
+        if err is not None:
+            errors[field] = message(err, (await self.get_state(I18nState)).lang)
+        self.errors = errors
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -69,24 +71,41 @@ class ContactState(rx.State):
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)
-        focus = show_field_errors(self, errors, lang, FIELDS, PREFIX)
-        if focus is not None:
-            yield focus
+        self.errors = field_messages(errors, lang)
+        if errors:
+            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+            return
+        self.busy = True
+        yield
+        # The form is on a signed-in screen only: a message goes out in a checked parent's
+        # name or not at all.
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
             return
         auth = await self.get_state(AuthState)
-        call = ParentCall[Any](self, lang, refused=at_fields(self, lang, FIELDS, PREFIX))
-        # The form is on a signed-in screen only: a message goes out in a checked parent's
-        # name or not at all. The same message sent twice from this form is stored once.
-        async for event in call.submit(
-            values,
-            "contact_us",
-            content.contact_us,
-            **values,
-            lang=lang,
-            address=auth._client_address(),
-        ):
+        try:
+            # The same message sent twice from this form is stored once.
+            done = await submit(
+                self,
+                who,
+                values,
+                "contact_us",
+                content.contact_us,
+                **values,
+                lang=lang,
+                address=auth._client_address(),
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
+            self.errors = errors_text
             yield event
-        if not call.ok:
+            return
+        self.busy = False
+        if done.repeated:
             return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.

@@ -8,12 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.state.auth import (
-    ActingParent,
-    acting_parent,
-    complete_acting_parent,
-    session_expired,
-)
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.children import ChildrenState
 from hotmeals.ui.state.contact import ContactState
 from hotmeals.ui.state.content import ContentState
@@ -59,8 +54,8 @@ class EditProfileState(rx.State):
         arrival, on a reload, and on Back or Forward between steps. The address's step
         (``?step=6&sub=2``) wins; without one, the step kept in browser storage is shown and
         written into the address, so that Back returns to it."""
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return None
         steps = await self.get_state(ProfileStepState)
         query = self.router.url.query_parameters
@@ -83,8 +78,8 @@ class EditProfileState(rx.State):
     @rx.event
     async def go(self, step: str, settings_step: str):
         """Show a step of /edit-profile (side menu, settings rows)."""
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             yield session_expired((await self.get_state(I18nState)).lang)
             return
         steps = await self.get_state(ProfileStepState)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -37,26 +37,6 @@ def field_messages(
     return {f: message(e, lang) for f, e in errors.items() if keep is None or f in keep}
 
 
-def show_field_errors(
-    state: Any, errors: Mapping[str, DomainError], lang: str, fields: Iterable[str], prefix: str
-) -> EventSpec | None:
-    """A form's validation: every error at its field (``state.errors``), and the focus on
-    the first field in error (ids ``prefix + field``); None when there is none."""
-    state.errors = field_messages(errors, lang)
-    if not errors:
-        return None
-    return rx.set_focus(prefix + next(f for f in fields if f in errors))
-
-
-def show_field_error(state: Any, field: str, err: DomainError | None, lang: str) -> None:
-    """One field checked on its own (on blur): its error in ``state.errors``, or none; the
-    other fields' errors kept."""
-    errors = {k: v for k, v in state.errors.items() if k != field}
-    if err is not None:
-        errors[field] = message(err, lang)
-    state.errors = errors
-
-
 def place_error(
     err: DomainError,
     lang: str,
@@ -71,22 +51,6 @@ def place_error(
         errors[err.field] = message(err, lang)
         return rx.set_focus(prefix + err.field)
     return failed(message(err, lang))
-
-
-def at_fields(
-    state: Any, lang: str, fields: Iterable[str], prefix: str = "", keep: bool = False
-) -> Callable[[DomainError], EventSpec]:
-    """A form's ``refused`` for ``ParentCall``: the error at its field in ``state.errors``
-    (the other fields' errors kept when ``keep``, else cleared), or in a toast
-    (``place_error``)."""
-
-    def refused(err: DomainError) -> EventSpec:
-        errors: dict[str, str] = dict(state.errors) if keep else {}
-        event = place_error(err, lang, fields, errors, prefix)
-        state.errors = errors
-        return event
-
-    return refused
 
 
 def submission_key(state: Any, payload: Any) -> str:
@@ -129,87 +93,6 @@ async def one_turn(
             yield event
     finally:
         setattr(state, counter, getattr(state, counter) + 1)
-
-
-class ParentCall(Generic[R]):
-    """One service call of a handler for the acting parent, for the handler to yield from::
-
-        call = ParentCall[dict](self, lang)
-        async for event in call.submit(payload, "action", service.fn, field=value):
-            yield event
-        if not call.ok:
-            return
-        ... call.result() ...
-
-    The state's ``busy`` var (when one is named) is set to ``busy_as`` (True, or the id of
-    the row that changes) and reaches the browser first; then the parent is
-    ``acting_parent(state)`` on this call (none: the session-expired toast), and the service
-    runs. A ``DomainError`` shows as ``refused(err)`` (default: its message in an error
-    toast). ``busy`` is cleared however it ends; ``ok`` is True, with the result and the
-    parent, only when the service answered (a repeat of a submission is no answer)."""
-
-    def __init__(
-        self,
-        state: Any,
-        lang: str,
-        *,
-        refused: Callable[[DomainError], Any] | None = None,
-        busy: str | None = "busy",
-        busy_as: Any = True,
-    ) -> None:
-        self.state, self.lang = state, lang
-        self.refused, self.busy, self.busy_as = refused, busy, busy_as
-        self.ok = False
-        self.value: R | None = None
-        self.who: ActingParent | None = None
-
-    def result(self) -> R:
-        assert self.ok, "the service did not answer"
-        return self.value  # type: ignore[return-value]
-
-    def parent(self) -> ActingParent:
-        assert self.who is not None, "the service did not answer"
-        return self.who
-
-    def _idle(self) -> None:
-        if self.busy:
-            setattr(self.state, self.busy, type(self.busy_as)())
-
-    async def run(self, fn: Callable[[ActingParent], Awaitable[Any]]) -> AsyncIterator[Any]:
-        """``fn(who)`` for the acting parent."""
-        if self.busy:
-            setattr(self.state, self.busy, self.busy_as)
-            yield  # the busy mark reaches the browser
-        who = await acting_parent(self.state)
-        if who is None:
-            self._idle()
-            yield session_expired(self.lang)
-            return
-        try:
-            result = await fn(who)
-        except DomainError as err:
-            self._idle()
-            if self.refused is not None:
-                yield self.refused(err)
-            else:
-                yield failed(message(err, self.lang))
-            return
-        self._idle()
-        self.ok, self.value, self.who = True, result, who
-
-    async def submit(
-        self, payload: Any, action: str, fn: Callable[..., Any], /, **arguments: Any
-    ) -> AsyncIterator[Any]:
-        """``submit(state, who, payload, action, fn, **arguments)``: once per payload; a
-        repeat (a double tap, answered already) leaves ``ok`` False, so the handler says
-        nothing more."""
-        async for event in self.run(
-            lambda who: submit(self.state, who, payload, action, fn, **arguments)
-        ):
-            yield event
-        if self.ok:
-            done: Submitted = self.value  # type: ignore[assignment]
-            self.ok, self.value = not done.repeated, done.result
 
 
 def forget_submission(state: Any) -> None:

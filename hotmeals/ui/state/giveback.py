@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services import giveback
-from hotmeals.ui.state.auth import complete_acting_parent
+from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 
 
@@ -22,8 +22,8 @@ class GiveBackState(rx.State):
 
     @rx.event
     async def load(self):
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return
         got = await call_service(giveback.family_giveback, parent_id=who.parent_id, lang=who.lang)
         self.year_label = got["school_year_label"]

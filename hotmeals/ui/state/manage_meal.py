@@ -28,10 +28,9 @@ from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.change_payment import ChangePayment
-from hotmeals.ui.state.forms import message, submission_key
+from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
-from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
@@ -171,9 +170,11 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         self.meals = []
         self.loaded = False
         self.status = self.message = ""
-        self._reset_reason_form()
+        self._clear_reason(errors_too=True)
+        self.sure_open = False
         self.meal, self.dates, self.target, self.dates_note = {}, [], {}, ""
         self.back_link = f"{MANAGE_ROUTE}?id={self._id}" if page == "confirm" else MANAGE_ROUTE
+        forget_submission(self)
         who = await acting_parent(self)
         if who is None:
             return None
@@ -196,9 +197,12 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     @rx.event
     async def relang(self):
-        found = await relang_parent(self, skip=self.busy)
-        if found is not None:
-            await self._fill(found[0].parent_id, found[1])
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or self.busy or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is not None:
+            await self._fill(who.parent_id, lang)
 
     # ---- cancel this meal -------------------------------------------------------------------
     def _confirm_busy(self) -> bool:
@@ -207,7 +211,10 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     @rx.event
     async def ask_cancel(self):
         """'Cancel this meal': a reason first (Other with its text), then 'Are you sure?'."""
-        return await self._ask_sure(not self.busy and bool(self.meal) and self._page == "meal")
+        lang = (await self.get_state(I18nState)).lang
+        if self.busy or not self.meal or self._page != "meal":
+            return None
+        return self._ask_sure(lang)
 
     @rx.event(background=True)
     async def confirm_cancel(self):
@@ -224,8 +231,12 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     async def _cancel_meal(self, parent_id: int, key: str, lang: str) -> Any:
         # The service checks the line is the parent's, before its cut-off, the reason, and
         # refunds once whatever the number of taps (the key).
-        return await self._cancel_with_reason(
-            cancellations.cancel_meal, parent_id, key, lang, order_line_id=self._id
+        return await cancellations.cancel_meal(
+            parent_id=parent_id,
+            order_line_id=self._id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
         )
 
     def _cancel_refused(self, err: DomainError, lang: str) -> Any:

@@ -34,8 +34,8 @@ from hotmeals.ui.state.auth import (
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
+from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
-from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import failed, succeeded
 
 RANGES = ("this_week", "next_week", "month")
@@ -239,11 +239,14 @@ class ManyDaysState(rx.State):
 
     @rx.event
     async def relang(self):
-        found = await relang_parent(self, complete=True)
-        if found is None:
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
             return
-        await self._load_rows(found[0])
-        self._weeks(found[1])
+        who, _ = await self._who()
+        if who is None:
+            return
+        await self._load_rows(who)
+        self._weeks(lang)
         self._clear_report()
 
     @rx.event

@@ -257,21 +257,19 @@ class MealDialog(rx.State, mixin=True):
         (the server refuses it too: this only keeps the dialog honest)."""
         return key not in self._refused
 
-    def _choice_offered(self, kind: str, value: str) -> str:
-        """``value`` when it is one of the loaded meal's ``kind`` ("menu" or "meal") options
-        and offered to the child; else "" (no option)."""
-        key = f"{kind}:{value}"
-        return value if key in self._option_cents and self._offered(key) else ""
-
     @rx.event
     def set_menu_option(self, value: str):
-        self.menu_option_id = self._choice_offered("menu", str(value))
+        value = str(value)
+        key = f"menu:{value}"
+        self.menu_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
         self._recompose()
 
     @rx.event
     def set_meal_option(self, value: str):
-        self.meal_option_id = self._choice_offered("meal", str(value))
+        value = str(value)
+        key = f"meal:{value}"
+        self.meal_option_id = value if key in self._option_cents and self._offered(key) else ""
         self._reprice()
         self._recompose()
 

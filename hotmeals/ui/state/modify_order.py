@@ -31,7 +31,6 @@ from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.meal_dialog import aim_at_order
-from hotmeals.ui.state.screen import relang_parent
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
@@ -136,10 +135,12 @@ class ModifyOrderState(ChangePayment, rx.State):
 
     @rx.event
     async def relang(self):
-        found = await relang_parent(self, skip=self.busy or not self._id)
-        if found is None:
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or self.busy or lang == self._lang or not self._id:
             return
-        who, lang = found
+        who = await acting_parent(self)
+        if who is None:
+            return
         self._lang = lang
         await self._info(who.parent_id, lang)
         self.cards = await card_options(who.parent_id, lang)

@@ -23,10 +23,9 @@ from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
 from hotmeals.ui.state.cart import long_date
-from hotmeals.ui.state.forms import confirm_once, message
+from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
-from hotmeals.ui.state.screen import language_changed, relang_parent
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
@@ -98,19 +97,6 @@ class RefundRow:
     state_label: str = ""
 
 
-def order_line_fields(line: dict) -> dict[str, Any]:
-    """What every view of an order's meal line shows (the details, the cancel cart): whose,
-    which day, which meal and size, how many and for how much."""
-    return {
-        "child": str(line["child_name"]),
-        "day": str(line["day"]),
-        "meal": str(line["meal_name"]),
-        "size_label": str(line["size_label"]),
-        "quantity": int(line["quantity"]),
-        "price": str(line["line_total"]),
-    }
-
-
 def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     rows = []
     for o in answer.get("orders", []):
@@ -143,13 +129,18 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
         out.append(
             DetailLine(
                 line_id=str(x["order_line_id"]),
-                **order_line_fields(x),
+                child=str(x["child_name"]),
+                day=str(x["day"]),
+                meal=str(x["meal_name"]),
+                size_label=str(x["size_label"]),
                 menu_option=str(x.get("menu_option") or ""),
                 meal_option=str(x.get("meal_option") or ""),
                 addons=addons,
                 note=str(x.get("special_note") or ""),
+                quantity=int(x["quantity"]),
                 cancelled=int(x["cancelled_quantity"]),
                 active=int(x["active_quantity"]),
+                price=str(x["line_total"]),
                 state=str(x["state"]),
                 state_label=str(x["state_label"]),
                 moved_from=str(x.get("moved_from") or ""),
@@ -204,7 +195,8 @@ class OrderHistoryState(rx.State):
 
     @rx.event
     async def relang(self):
-        if await language_changed(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
             await self._load()
 
 
@@ -303,9 +295,11 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def load(self):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
-        self.add_open = self.adding = self.cancelling = False
-        self._reset_reason_form()
+        self.add_open = self.sure_open = self.adding = self.cancelling = False
+        self._clear_reason(errors_too=True)
+        self.done_title = self.done_message = ""
         self.number = self.title = ""
+        forget_submission(self)
         self._id = query_id(self)
         who = await acting_parent(self)
         if who is None:
@@ -315,9 +309,12 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     @rx.event
     async def relang(self):
-        found = await relang_parent(self)
-        if found is not None:
-            await self._fill(found[0].parent_id, found[1])
+        lang = (await self.get_state(I18nState)).lang
+        if not self.loaded or lang == self._lang:
+            return
+        who = await acting_parent(self)
+        if who is not None:
+            await self._fill(who.parent_id, lang)
 
     # ---- add to cancel cart -------------------------------------------------------------
     @rx.event
@@ -375,7 +372,10 @@ class OrderDetailState(CancelReasonForm, rx.State):
     @rx.event
     async def ask_cancel_order(self):
         """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
-        return await self._ask_sure(self.can_cancel)
+        lang = (await self.get_state(I18nState)).lang
+        if not self.can_cancel:
+            return None
+        return self._ask_sure(lang)
 
     @rx.event(background=True)
     async def confirm_cancel_order(self):
@@ -391,6 +391,10 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def _cancel_order(self, parent_id: int, key: str, lang: str) -> Any:
         # The service checks the order is the parent's, every remaining meal before its
         # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
-        return await self._cancel_with_reason(
-            cancel_order.cancel_order, parent_id, key, lang, order_id=self._id
+        return await cancel_order.cancel_order(
+            parent_id=parent_id,
+            order_id=self._id,
+            **self._reason_args(),
+            request_key=key,
+            lang=lang,
         )

@@ -3,34 +3,16 @@ verified) and language. Rules: ``validation.PROFILE_RULES`` and ``services.profi
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import reflex as rx
-from reflex.event import EventSpec
 
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.ui.state.auth import (
-    ActingParent,
-    AuthState,
-    acting_parent,
-    complete_acting_parent,
-    session_expired,
-)
+from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import (
-    ParentCall,
-    at_fields,
-    forget_submission,
-    message,
-    one_turn,
-    show_field_error,
-    show_field_errors,
-)
+from hotmeals.ui.state.forms import forget_submission, message, one_turn, place_error, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 from hotmeals.ui.state.settings import save_language
@@ -80,8 +62,8 @@ class ParentEditState(rx.State):
         self.alt_error = ""
         forget_submission(self)
         yield
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             return
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
@@ -109,7 +91,10 @@ class ParentEditState(rx.State):
             return
         setattr(self, field, value)
         err = validation.PROFILE_RULES[field](value)
-        show_field_error(self, field, err, await self._lang())
+        errors = {k: v for k, v in self.errors.items() if k != field}
+        if err is not None:
+            errors[field] = message(err, await self._lang())
+        self.errors = errors
 
     @rx.event
     async def save(self, form_data: dict):
@@ -123,23 +108,40 @@ class ParentEditState(rx.State):
         lang = await self._lang()
         values = {f: getattr(self, f) for f in FIELDS}
         errors = validation.validate_all(values, {f: validation.PROFILE_RULES[f] for f in FIELDS})
-        focus = show_field_errors(self, errors, lang, FIELDS, PREFIX)
-        if focus is not None:
-            yield focus
+        self.errors = {f: message(e, lang) for f, e in errors.items()}
+        if errors:
+            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
             return
-        call = ParentCall[dict](self, lang, refused=at_fields(self, lang, FIELDS, PREFIX))
-        async for event in call.submit(
-            ["profile", values],
-            "edit_profile",
-            profile.edit_profile,
-            first_name=self.first_name,
-            last_name=self.last_name,
-            phone=self.phone,
-        ):
+        self.busy = True
+        yield
+        auth = await self.get_state(AuthState)
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            done = await submit(
+                self,
+                who,
+                ["profile", values],
+                "edit_profile",
+                profile.edit_profile,
+                first_name=self.first_name,
+                last_name=self.last_name,
+                phone=self.phone,
+            )
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
+            self.errors = errors_text
             yield event
-        if not call.ok:
             return
-        (await self.get_state(AuthState))._apply_profile(call.result())
+        self.busy = False
+        if done.repeated:
+            return
+        auth._apply_profile(done.result)
         yield succeeded(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
@@ -157,15 +159,32 @@ class ParentEditState(rx.State):
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
-        call = ParentCall[dict](self, lang, refused=self._alt_refused(lang), busy="adding")
-        async for event in call.submit(
-            ["alt_email", address.lower()], "add_alt_email", profile.add_alt_email, email=address
-        ):
-            yield event
-        if not call.ok:
+        self.adding = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.adding = False
+            yield session_expired(lang)
             return
-        sent = call.result()
-        data = await call_service(profile.get_profile, parent_id=call.parent().parent_id)
+        try:
+            done = await submit(
+                self,
+                who,
+                ["alt_email", address.lower()],
+                "add_alt_email",
+                profile.add_alt_email,
+                email=address,
+            )
+        except DomainError as err:
+            self.adding = False
+            self.alt_error = message(err, lang)
+            yield rx.set_focus(PREFIX + "alt_email")
+            return
+        self.adding = False
+        if done.repeated:
+            return
+        sent = done.result
+        data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
@@ -177,34 +196,25 @@ class ParentEditState(rx.State):
         )
         yield succeeded(tr("otp_sent", lang, email=sent["email"]))
 
-    def _alt_refused(self, lang: str) -> Callable[[DomainError], EventSpec]:
-        def refused(err: DomainError) -> EventSpec:
-            self.alt_error = message(err, lang)
-            return rx.set_focus(PREFIX + "alt_email")
-
-        return refused
-
     @rx.event
     async def verify_alt(self, address: str):
         """'Verify' on an unverified address: a new code, then the code dialog."""
         lang = await self._lang()
         otp = await self.get_state(OtpState)
-
-        def refused(err: DomainError) -> EventSpec:
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
+            return
+        try:
+            sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
+        except DomainError as err:
             if err.code != "otp_cooldown":
-                return failed(message(err, lang))
+                yield failed(message(err, lang))
+                return
             # A code went out moments ago: open the dialog for that one.
             seconds = int(str(err.params.get("seconds", 60)))
-            return otp._begin(ALT_EMAIL, address, resend_after=seconds)
-
-        call = ParentCall[Any](self, lang, refused=refused, busy=None)
-        async for event in call.run(
-            lambda who: call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
-        ):
-            yield event
-        if not call.ok:
+            yield otp._begin(ALT_EMAIL, address, resend_after=seconds)
             return
-        sent = call.result()
         yield otp._begin(
             ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
@@ -217,20 +227,29 @@ class ParentEditState(rx.State):
 
     async def _remove_alt(self, address: str):
         lang = await self._lang()
-        call = ParentCall[dict](self, lang, busy=None)
-        # Tapped twice, the second tap answers "removed" once, not "not found".
-        async for event in call.submit(
-            ["remove_alt", str(address).lower()],
-            "remove_alt_email",
-            profile.remove_alt_email,
-            email=address,
-        ):
-            yield event
-        if not call.ok:
+        auth = await self.get_state(AuthState)
+        who = await acting_parent(self)
+        if who is None:
+            yield session_expired(lang)
             return
-        data = call.result()
+        try:
+            # Tapped twice, the second tap answers "removed" once, not "not found".
+            done = await submit(
+                self,
+                who,
+                ["remove_alt", str(address).lower()],
+                "remove_alt_email",
+                profile.remove_alt_email,
+                email=address,
+            )
+        except DomainError as err:
+            yield failed(message(err, lang))
+            return
+        if done.repeated:
+            return
+        data = done.result
         self._apply_alt_emails(data)
-        (await self.get_state(AuthState))._apply_profile(data)
+        auth._apply_profile(data)
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
 
     @rx.event
@@ -270,25 +289,31 @@ class ParentEditState(rx.State):
     async def upload_picture(self, files: list[rx.UploadFile]):
         if not files:
             return
+        self.uploading = True
+        yield
+        lang = await self._lang()
+        auth = await self.get_state(AuthState)
+        # Whose picture it is first: an anonymous upload is not even read.
+        who = await acting_parent(self)
+        if who is None:
+            self.uploading = False
+            yield session_expired(lang)
+            return
         upload = files[0]
-
-        async def save(who: ActingParent) -> str:
-            # Whose picture it is first: an anonymous upload is not even read.
-            data = await upload.read()
-            return await call_service(
+        data = await upload.read()
+        try:
+            url = await call_service(
                 profile.save_profile_image,
                 parent_id=who.parent_id,
                 filename=upload.name or "picture",
                 data=data,
             )
-
-        lang = await self._lang()
-        call = ParentCall[str](self, lang, busy="uploading")
-        async for event in call.run(save):
-            yield event
-        if not call.ok:
+        except DomainError as err:
+            self.uploading = False
+            yield failed(message(err, lang))
             return
-        (await self.get_state(AuthState)).profile_image = call.result()
+        self.uploading = False
+        auth.profile_image = url
         yield succeeded(tr("ui.profile.picture_saved", lang))
 
     # ---- language ----------------------------------------------------------------------------

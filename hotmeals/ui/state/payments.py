@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any
 
 import reflex as rx
 
@@ -14,12 +14,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
-from hotmeals.ui.state.auth import (
-    ActingParent,
-    acting_parent,
-    complete_acting_parent,
-    session_expired,
-)
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import LightboxPayment, Started
@@ -47,22 +42,6 @@ def _card_row(card: cards.CardView) -> dict[str, str]:
         "last4": card.last4,
         "expiry": card.expiry,
     }
-
-
-class _LightboxSaid(TypedDict):
-    outcome: str
-    card_token: str
-    message: str
-
-
-def _lightbox_said(outcome: dict[str, str]) -> _LightboxSaid:
-    """What Lightbox answered in the browser, as the settle services take it (they check it
-    against Converge)."""
-    return _LightboxSaid(
-        outcome=outcome["outcome"],
-        card_token=outcome["token"],
-        message=outcome["message"],
-    )
 
 
 class DonateState(LightboxPayment, rx.State):
@@ -121,8 +100,8 @@ class DonateState(LightboxPayment, rx.State):
 
     # ---- donate: LightboxPayment's pay (the form's submit) --------------------------------
     async def _payer(self) -> ActingParent | None:
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             self.schools, self.history = [], []
             return None
         return who
@@ -163,8 +142,10 @@ class DonateState(LightboxPayment, rx.State):
         return await settle_lightbox(
             parent_id=who.parent_id,
             payment_id=payment_id,
+            outcome=outcome["outcome"],
             txn_id=outcome["txn_id"],
-            **_lightbox_said(outcome),
+            card_token=outcome["token"],
+            message=outcome["message"],
             lang=lang,
         )
 
@@ -191,8 +172,8 @@ class CardsState(LightboxPayment, rx.State):
     async def load(self):
         self.status = self.message = ""
         self.busy = self.deleting = self.delete_open = False
-        who = await complete_acting_parent(self)
-        if who is None:
+        who = await acting_parent(self)
+        if who is None or not who.complete:
             self.cards = []
             return
         await self._reload(who)
@@ -204,7 +185,8 @@ class CardsState(LightboxPayment, rx.State):
 
     # ---- add a card: LightboxPayment's pay (no money: Converge keeps the card) -------------
     async def _payer(self) -> ActingParent | None:
-        return await complete_acting_parent(self)
+        who = await acting_parent(self)
+        return who if who is not None and who.complete else None
 
     async def _begin(self, who: ActingParent, lang: str) -> Any:
         self.status = self.message = ""
@@ -218,7 +200,9 @@ class CardsState(LightboxPayment, rx.State):
     ) -> Settled:
         return await settle_card_lightbox(
             parent_id=who.parent_id,
-            **_lightbox_said(outcome),
+            outcome=outcome["outcome"],
+            card_token=outcome["token"],
+            message=outcome["message"],
             lang=lang,
         )
 

@@ -16,12 +16,12 @@ from hotmeals.services import accounts, notifications, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
-    ParentCall,
-    at_fields,
+    field_messages,
     forget_submission,
     message,
     one_turn,
-    show_field_errors,
+    place_error,
+    submit,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -91,19 +91,32 @@ class NotificationState(rx.State):
             yield event
 
     async def _save(self):
+        self.busy = True
+        yield
         lang = (await self.get_state(I18nState)).lang
-        preferences = dict(self.prefs)
-        call = ParentCall[dict](self, lang)
-        async for event in call.submit(
-            preferences,
-            "update_notifications",
-            notifications.update_preferences,
-            preferences=preferences,
-        ):
-            yield event
-        if not call.ok:
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
             return
-        self.prefs = call.result()
+        preferences = dict(self.prefs)
+        try:
+            done = await submit(
+                self,
+                who,
+                preferences,
+                "update_notifications",
+                notifications.update_preferences,
+                preferences=preferences,
+            )
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
+            return
+        self.busy = False
+        if done.repeated:
+            return
+        self.prefs = done.result
         yield succeeded(tr("notifications_updated", lang))
 
 
@@ -123,24 +136,32 @@ class ChangePasswordState(rx.State):
         errors = validation.validate_change_password(
             values["current_password"], values["new_password"], values["confirm_password"]
         )
-        focus = show_field_errors(self, errors, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
-        if focus is not None:
-            yield focus
+        self.errors = field_messages(errors, lang)
+        if errors:
+            yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
             return
-        call = ParentCall[None](
-            self, lang, refused=at_fields(self, lang, PASSWORD_FIELDS, PASSWORD_PREFIX)
-        )
-        async for event in call.run(
-            lambda who: call_service(
+        self.busy = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            await call_service(
                 accounts.change_password,
                 parent_id=who.parent_id,
                 keep_session_id=who.session_id,
                 **values,
             )
-        ):
+        except DomainError as err:
+            self.busy = False
+            errors_text: dict[str, str] = {}
+            event = place_error(err, lang, PASSWORD_FIELDS, errors_text, PASSWORD_PREFIX)
+            self.errors = errors_text
             yield event
-        if not call.ok:
             return
+        self.busy = False
         for field in PASSWORD_FIELDS:
             yield rx.set_value(PASSWORD_PREFIX + field, "")
         yield succeeded(tr("password_changed", lang))

@@ -11,13 +11,7 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import (
-    field_messages,
-    message,
-    place_error,
-    show_field_error,
-    signed_in_elsewhere,
-)
+from hotmeals.ui.state.forms import field_messages, message, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.toasts import succeeded
@@ -74,7 +68,11 @@ class SignInState(rx.State):
             if self.mode == "phone"
             else validation.validate_email(value, "identifier")
         )
-        show_field_error(self, "identifier", err, (await self.get_state(I18nState)).lang)
+        lang = (await self.get_state(I18nState)).lang
+        errors = {k: v for k, v in self.errors.items() if k != "identifier"}
+        if err is not None:
+            errors["identifier"] = message(err, lang)
+        self.errors = errors
         if self.mode == "email":
             self._typed_email = value.strip()[:254]  # carried into "Forgot password"
 

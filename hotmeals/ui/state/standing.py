@@ -20,10 +20,9 @@ from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.forms import ParentCall, message
+from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
-from hotmeals.ui.state.screen import language_changed
 from hotmeals.ui.state.toasts import failed, succeeded
 
 STANDING_ROUTE = "/standing-orders"
@@ -87,7 +86,8 @@ class StandingState(rx.State):
 
     @rx.event
     async def relang(self):
-        if await language_changed(self):
+        lang = (await self.get_state(I18nState)).lang
+        if self.loaded and lang != self._lang:
             await self._load()
 
     @rx.event
@@ -117,20 +117,27 @@ class StandingState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.busy_id:
             return
-        call = ParentCall[Any](self, lang, busy="busy_id", busy_as=str(standing_id)[:12])
-        async for event in call.run(
-            lambda who: call_service(
+        self.busy_id = str(standing_id)[:12]
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy_id = ""
+            yield session_expired(lang)
+            return
+        try:
+            await call_service(
                 standing.change,
                 parent_id=who.parent_id,
                 standing_id=standing_id,
                 action=action,
                 lang=lang,
             )
-        ):
-            yield event
-        if not call.ok:
+        except DomainError as err:
+            self.busy_id = ""
+            yield failed(message(err, lang))
             return
         await self._load()
+        self.busy_id = ""
         yield succeeded(tr(DONE[action], lang))
 
 
@@ -243,9 +250,15 @@ class RepeatState(rx.State):
     async def _create(self, lang: str, create: Any, **arguments: Any):
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
-        call = ParentCall[dict](self, lang)
-        async for event in call.run(
-            lambda who: call_service(
+        self.busy = True
+        yield
+        who = await acting_parent(self)
+        if who is None:
+            self.busy = False
+            yield session_expired(lang)
+            return
+        try:
+            row = await call_service(
                 create,
                 parent_id=who.parent_id,
                 until=self.until,
@@ -253,11 +266,11 @@ class RepeatState(rx.State):
                 lang=lang,
                 **arguments,
             )
-        ):
-            yield event
-        if not call.ok:
+        except DomainError as err:
+            self.busy = False
+            yield failed(message(err, lang))
             return
-        row = call.result()
+        self.busy = False
         self.done = row["summary"] + " · " + row["ends_label"]
         yield succeeded(tr("standing_created", lang))
 
