@@ -8,6 +8,7 @@ EN = {
     "closure_reason_required": "Say why the school is closed",
     "closure_reason_too_long": "The reason is at most {max} characters",
     "closure_school_not_found": "No school {school}",
+    "closure_school_required": "Choose a school",
     "closure_not_found": "That school is not closed on {date}",
     "closures.choice.card": "Refund to my card",
     "closures.choice.credit": "Add to my family credit",
@@ -37,7 +38,7 @@ EN = {
         "choose what happens to meals on a closed day in your notification settings.\n\n"
         "Hot Meals"
     ),
-    "admin.api_off": "The admin API is off (ADMIN_API_KEY is not set).",
+    "admin.api_off": "The admin API is off (HOTMEALS_ADMIN_API_KEY is not set).",
     "admin.bad_key": "Invalid admin key.",
     "away_range_invalid": "Choose a first and a last day, the last on or after the first, "
     "at most {max} days",
@@ -59,6 +60,7 @@ FR = {
     "closure_reason_required": "Indiquez pourquoi l'école est fermée",
     "closure_reason_too_long": "La raison compte au plus {max} caractères",
     "closure_school_not_found": "Aucune école {school}",
+    "closure_school_required": "Choisissez une école",
     "closure_not_found": "Cette école n'est pas fermée le {date}",
     "closures.choice.card": "Rembourser ma carte",
     "closures.choice.credit": "Ajouter à mon crédit familial",
@@ -91,7 +93,9 @@ FR = {
         "préférences de notification.\n\n"
         "Hot Meals"
     ),
-    "admin.api_off": "L'API d'administration est désactivée (ADMIN_API_KEY n'est pas défini).",
+    "admin.api_off": (
+        "L'API d'administration est désactivée (HOTMEALS_ADMIN_API_KEY n'est pas défini)."
+    ),
     "admin.bad_key": "Clé d'administration invalide.",
     "away_range_invalid": (
         "Choisissez un premier et un dernier jour, le dernier le même jour ou après, "
