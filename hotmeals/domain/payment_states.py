@@ -48,6 +48,9 @@ class RefundKind(StrEnum):
     VOID = "VOID"
     # ``ccreturn``: part or all of a payment, settled or not.
     RETURN = "RETURN"
+    # To family credit (issue 25): written SUCCEEDED with its ledger row, never sent to the
+    # card processor; the reconciliation and the resends never see it (never open, never failed).
+    CREDIT = "CREDIT"
 
 
 class DonationStatus(StrEnum):

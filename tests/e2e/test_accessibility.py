@@ -31,6 +31,7 @@ PARENT_PATHS = {
     "/edit-profile/donate-payment": "#donate-submit",
     "/edit-profile/meal-detailed": "#book-calendar",
     "/edit-profile/payment-methods": "#saved-cards, #no-cards",
+    "/edit-profile/family-credit": "#credit-balance",
     "/standing-orders": "#standing-list",
 }
 
