@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"{result.school} closed on {result.date} ({result.reason}): "
                 f"{result.meals} meal(s) of {result.families} family(ies) handled, "
                 f"{result.made_up} make-up meal(s), "
-                f"{result.refunded_cents / 100:.2f} $ refunded to cards"
+                f"{result.refunded_cents / 100:.2f} $ refunded to cards, "
+                f"{result.credited_cents / 100:.2f} $ to family credit"
                 + (f", {retry} refund(s) left to the refund retries" if retry else "")
             )
         else:

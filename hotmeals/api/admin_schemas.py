@@ -34,6 +34,7 @@ class CloseDayOut(BaseModel):
     meals: int = Field(description="Meals this call handled (0 when all were handled before)")
     made_up: int = Field(description="Meals moved to a make-up day")
     refunded_cents: int = Field(description="Refunded to cards by this call")
+    credited_cents: int = Field(description="Refunded to family credit by this call")
     refund_failures: int = Field(description="Refunds Converge refused now: retried later")
     outcomes: dict[str, int] = Field(description="Meals by outcome: card, credit, makeup, ...")
 

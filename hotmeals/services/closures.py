@@ -60,7 +60,11 @@ from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.domain.refunds import cancel_refund_reason
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock, mail
-from hotmeals.services.ordering.cancel import record_cancel, send_planned_refunds
+from hotmeals.services.ordering.cancel import (
+    credited_cents,
+    record_cancel,
+    send_planned_refunds,
+)
 from hotmeals.services.ordering.days import DATES_DEFAULT_DAYS, cutoff_rule, meal_date
 from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
@@ -82,7 +86,6 @@ class Outcome(StrEnum):
     CARD = "card"  # refunded to the card
     CREDIT = "credit"  # refunded to family credit
     MAKEUP_TO_CARD = "makeup_card"  # a make-up was chosen, no day serves the meal: the card
-    CREDIT_TO_CARD = "credit_card"  # credit was chosen, not available yet: the card
 
 
 # --- the family's standing choice ----------------------------------------------------------
@@ -367,11 +370,14 @@ def refund_lines(
     request_key: str,
     actor: str,
     now: datetime,
+    to_credit: bool = False,
 ) -> tuple[int, list[PlannedRefund], dict[int, int]]:
     """Cancel ``quantities`` of ``loaded``'s lines whatever their cut-off (an operator's
-    closure) and reserve the refund to the card: ``cancel.record_cancel`` (the cancel write
-    and its transitions), ``refund_plan`` (net of what is already refunded) and
-    ``reserve_refund``. Returns the refund, its planned rows and each line's share of it."""
+    closure) and reserve the refund: ``cancel.record_cancel`` (the cancel write and its
+    transitions), ``refund_plan`` (net of what is already refunded) and ``reserve_refund``
+    (to the card, or with ``to_credit`` to family credit at once). Returns the refund, its
+    planned rows and each line's share of it. ``cancel.apply_cancel`` is not used because it
+    refuses a line past its cut-off, which a closure decided on the morning must not."""
     plan = refund_plan(loaded, quantities)
     shares = _shares(loaded, quantities, plan.refund_cents)
     cancellation = record_cancel(
@@ -386,6 +392,7 @@ def refund_lines(
             order_id=loaded.order.id,
             actor=actor,
             cancellation_id=cancellation.id,
+            to_credit=to_credit,
         )
     audit(
         session,
@@ -474,11 +481,9 @@ def handle_family(session: Session, *, closure_id: int, parent_id: int) -> Famil
                 refund[line.id or 0] = line.quantity - line.cancelled_quantity
         if not refund:
             continue
-        # Family credit is wired when the refund-to-credit machinery is on main; until then
-        # a family that chose credit is refunded to the card, and the e-mail says so.
         outcome = {
             ClosureChoice.MAKEUP: Outcome.MAKEUP_TO_CARD,
-            ClosureChoice.CREDIT: Outcome.CREDIT_TO_CARD,
+            ClosureChoice.CREDIT: Outcome.CREDIT,
         }.get(choice, Outcome.CARD)
         total, planned, shares = refund_lines(
             session,
@@ -488,6 +493,7 @@ def handle_family(session: Session, *, closure_id: int, parent_id: int) -> Famil
             request_key=f"closure-{closure_id}",
             actor=actor,
             now=now,
+            to_credit=outcome is Outcome.CREDIT,
         )
         result.refunds.extend(planned)
         for line in found:
@@ -581,6 +587,7 @@ class ClosureResult:
     meals: int  # meals this call handled (0 when closed again: all were handled before)
     made_up: int
     refunded_cents: int  # to the card (reserved; sent in this call)
+    credited_cents: int  # to family credit (done at once)
     refund_failures: int  # refunds Converge refused now: the refund retries send them again
     outcomes: dict[str, int]
 
@@ -594,6 +601,7 @@ class ClosureResult:
             "meals": self.meals,
             "made_up": self.made_up,
             "refunded_cents": self.refunded_cents,
+            "credited_cents": self.credited_cents,
             "refund_failures": self.refund_failures,
             "outcomes": self.outcomes,
         }
@@ -638,6 +646,7 @@ async def close_day(
         )
         failures += sum(1 for s in states if s not in ("SUCCEEDED", "PENDING", "UNKNOWN"))
     handled = [item for result in results for item in result.handled]
+    credited = sum(credited_cents(r.refunds) for r in results)
     name, when, text = await db(engine, _closure_view, closure_id=closure_id)
     outcomes: dict[str, int] = {}
     for item in handled:
@@ -650,7 +659,8 @@ async def close_day(
         families=sum(1 for r in results if r.handled),
         meals=len(handled),
         made_up=outcomes.get(Outcome.MAKEUP.value, 0),
-        refunded_cents=sum(p.amount_cents for r in results for p in r.refunds),
+        refunded_cents=sum(p.amount_cents for r in results for p in r.refunds) - credited,
+        credited_cents=credited,
         refund_failures=failures,
         outcomes=outcomes,
     )

@@ -30,8 +30,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payment_states import RefundState
-from hotmeals.services import closures
+from hotmeals.domain.payment_states import RefundKind, RefundState
+from hotmeals.services import closures, credit
 from hotmeals.services.ordering import cart, days
 from tests import factories as f
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
@@ -220,6 +220,28 @@ async def test_a_makeup_with_no_day_serving_the_meal_refunds_the_card_and_says_s
     assert line.status == LineStatus.CANCELLED
     (mail,) = mails_to(pay_engine, fam["parent_id"])
     assert "no later day serves this meal" in mail.body_text
+
+
+@pytest.mark.asyncio
+async def test_a_family_that_chose_credit_gets_it_at_once_and_no_card_refund(
+    pay_engine, gateway, live_sim
+):
+    fam = family(pay_engine, 2)
+    choose(pay_engine, fam, "credit")
+    order_id = await book(pay_engine, gateway, live_sim, fam)
+    result = await close(pay_engine, gateway, fam)
+    assert result.outcomes == {"credit": 2} and result.refunded_cents == 0
+    (refund,) = refunds_of(pay_engine, order_id)
+    assert refund.kind == RefundKind.CREDIT and refund.state == RefundState.SUCCEEDED
+    assert result.credited_cents == refund.amount_cents > 0
+    with session_scope(pay_engine) as s:
+        assert credit.balance(s, fam["parent_id"]) == refund.amount_cents
+    (mail,) = mails_to(pay_engine, fam["parent_id"])
+    assert mail.body_text.count("added to your family credit") == 2
+    again = await close(pay_engine, gateway, fam)
+    assert (again.meals, again.credited_cents) == (0, 0)
+    with session_scope(pay_engine) as s:
+        assert credit.balance(s, fam["parent_id"]) == refund.amount_cents
 
 
 def test_the_closure_choice_is_a_setting_with_the_card_by_default(pay_engine):

@@ -25,9 +25,6 @@ EN = {
     "closures.outcome.makeup_card": (
         "{child}, {meal}: no later day serves this meal, so {amount} is refunded to your card"
     ),
-    "closures.outcome.credit_card": (
-        "{child}, {meal}: {amount} refunded to your card (family credit is not available yet)"
-    ),
     "mail.school_closed.subject": "{school} is closed on {day}",
     "mail.school_closed.body": (
         "Hello,\n\n"
@@ -77,10 +74,6 @@ FR = {
     "closures.outcome.makeup_card": (
         "{child}, {meal} : aucun jour suivant ne sert ce repas, {amount} sont donc remboursés "
         "sur votre carte"
-    ),
-    "closures.outcome.credit_card": (
-        "{child}, {meal} : {amount} remboursés sur votre carte (le crédit familial n'est pas "
-        "encore offert)"
     ),
     "mail.school_closed.subject": "{school} est fermée le {day}",
     "mail.school_closed.body": (
