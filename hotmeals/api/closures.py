@@ -6,20 +6,34 @@ from __future__ import annotations
 
 from fastapi import Depends
 
-from hotmeals.api.closures_schemas import ClosureChoiceIn, ClosureChoiceOut
+from hotmeals.api.closures_schemas import (
+    AwayIn,
+    AwayPreviewOut,
+    ClosureChoiceIn,
+    ClosureChoiceOut,
+    MarkAwayIn,
+    MarkAwayOut,
+)
 from hotmeals.api.deps import (
     PARENT_USER,
     Client,
+    ParentClient,
     ParentWrite,
+    answer,
     api_router,
     client_context,
+    parent_context,
     parent_write,
     read_as_parent,
+    read_for,
+    request_key,
     route,
+    tags,
 )
-from hotmeals.services import closures
+from hotmeals.services import away, closures
 
 router = api_router()
+AWAY = tags("Parent child away")
 
 
 @route(
@@ -49,3 +63,47 @@ async def choose_closure(who: ParentWrite = Depends(parent_write)):
         message="success",
         closure_choice=body.closure_choice,
     )
+
+
+@route(
+    router.post,
+    "/Parent/child/AwayPreview",
+    body=AwayIn,
+    answer=AwayPreviewOut,
+    tags=AWAY,
+    summary="What marking children away for some days would cancel and refund (nothing written)",
+)
+async def away_preview(who: ParentClient = Depends(parent_context)):
+    body = await who.body(AwayIn)
+    return await read_for(
+        who,
+        away.away_preview,
+        child_ids=body.child_ids,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        refund_to=body.refund_to,
+    )
+
+
+@route(
+    router.post,
+    "/Parent/child/MarkAway",
+    body=MarkAwayIn,
+    answer=MarkAwayOut,
+    tags=AWAY,
+    summary="Children away: cancel and refund their meals before the cut-off, give others",
+)
+async def mark_away(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(MarkAwayIn)
+    done = await away.mark_away(
+        parent_id=who.parent_id,
+        child_ids=body.child_ids,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        refund_to=body.refund_to,
+        donate_line_ids=body.donate_line_ids,
+        expected_refund_cents=body.expected_refund_cents,
+        request_key=request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
+        lang=who.lang,
+    )
+    return answer(done, who.lang, "away.done", count=done["cancelled"], amount=done["refund"])

@@ -35,3 +35,41 @@ def test_the_closure_choice_is_a_setting_with_the_card_by_default(client):
         post(client, "/Parent/user/ClosureChoice", {"closure_choice": "cash"}, token),
         "Choose what happens to a meal on a closed day: card, credit or makeup",
     )
+
+
+def _family_with_child() -> tuple[str, int]:
+    with session_scope() as s:
+        parent = f.make_parent(s)
+        child = f.make_child(s, parent, is_default=True)
+        s.flush()
+        email, child_id = parent.email, child.id or 0
+    return quick_token(email), child_id
+
+
+def test_away_preview_and_mark_away_check_the_children_the_days_and_the_key(client):
+    body = {"child_ids": [1], "from_date": "2031-03-03", "to_date": "2031-03-07"}
+    assert post(client, "/Parent/child/AwayPreview", body).status_code == 401
+    token, child_id = _family_with_child()
+    _, other_child = _family_with_child()
+    mine = {**body, "child_ids": [child_id]}
+    shown = ok(post(client, "/Parent/child/AwayPreview", mine, token, lang="fr"))["data"]
+    assert shown == {
+        "meals": [],
+        "cancel_count": 0,
+        "refund_cents": 0,
+        "refund": "0,00\u00a0$",
+        "refund_to": "card",
+    }
+    refused(
+        post(client, "/Parent/child/AwayPreview", {**body, "child_ids": [other_child]}, token),
+        "Child not found",
+    )
+    refused(
+        post(client, "/Parent/child/AwayPreview", {**mine, "to_date": "2031-03-01"}, token),
+        "Choose a first and a last day, the last on or after the first, at most 62 days",
+    )
+    refused(post(client, "/Parent/child/MarkAway", mine, token), "Please try again.")
+    refused(
+        post(client, "/Parent/child/MarkAway", mine, token, **{"Idempotency-Key": "away-k1"}),
+        "No booked meals on these days",
+    )

@@ -43,10 +43,10 @@ EN = {
     "away_total_changed": "The meals of these days changed since you checked them: check again",
     "away_nothing": "No booked meals on these days",
     "away_donate_not_allowed": "Only a meal past its cut-off can be given to the school",
-    "away.cancel": "Cancelled, {amount} refunded",
-    "away.donate": "Past its cut-off: give it to the school's student-nutrition program",
-    "away.donated": "Given to the school's student-nutrition program",
-    "away.kept": "Past its cut-off: it will be delivered",
+    "away.item.cancel": "Cancelled, with its refund",
+    "away.item.past": "Past its cut-off: it is delivered; you may give it to the school's "
+    "student-nutrition program",
+    "away.item.donated": "Given to the school's student-nutrition program",
     "away.done": "Done: {count} meals cancelled, {amount} refunded",
 }
 
@@ -102,11 +102,11 @@ FR = {
     "away_donate_not_allowed": (
         "Seul un repas dont l'heure limite est passée peut être donné à l'école"
     ),
-    "away.cancel": "Annulé, {amount} remboursés",
-    "away.donate": (
-        "Heure limite passée : le donner au programme de nutrition des élèves de l'école"
+    "away.item.cancel": "Annulé, avec son remboursement",
+    "away.item.past": (
+        "Heure limite passée : il est livré; vous pouvez le donner au programme de nutrition "
+        "des élèves de l'école"
     ),
-    "away.donated": "Donné au programme de nutrition des élèves de l'école",
-    "away.kept": "Heure limite passée : il sera livré",
+    "away.item.donated": "Donné au programme de nutrition des élèves de l'école",
     "away.done": "C'est fait : {count} repas annulés, {amount} remboursés",
 }
