@@ -224,8 +224,8 @@ APP = {
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
     # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
     # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text,
-    # set_refund_to and set_sure_open; the Lightbox's pay and lightbox_closed; the card choice's setters) are
-    # copied onto each state that uses them and are listed there.
+    # set_refund_to and set_sure_open; the Lightbox's pay and lightbox_closed; the card
+    # choice's setters) are copied onto each state that uses them and are listed there.
     "hotmeals.ui.state.cancel_reason.CancelReasonForm": MIXIN,
     "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
     "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
