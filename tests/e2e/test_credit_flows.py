@@ -83,3 +83,34 @@ def test_a_meal_is_cancelled_to_family_credit(
     newest = page.locator(".hm-credit-move").first
     expect(newest).to_contain_text(re.compile(re.escape("+" + money_text(refunded, lang))))
     shot(page, f"family-credit-{lang}")
+
+
+@BOTH_WIDTHS
+def test_a_child_is_marked_away_for_a_day(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    line_id = order["lines"][0]
+    child_id, day = query(app, "SELECT child_id, meal_date FROM orderline WHERE id = ?", line_id)[0]
+    open_page(page, "/edit-profile/child-away")
+    kid = page.locator(f"#away-kid-{child_id}")
+    expect(kid).to_be_visible()
+    if not kid.is_checked():
+        page.locator(f"label[for='away-kid-{child_id}']").click()
+    expect(kid).to_be_checked()
+    page.fill("#away-from", day)
+    page.fill("#away-to", day)
+    page.click("#away-check")
+    meal = page.locator(f'.hm-away-meal[data-line-id="{line_id}"]')
+    expect(meal).to_have_attribute("data-state", "cancel")
+    shown = page.locator("#away-refund").inner_text()
+    shot(page, f"child-away-{lang}")
+    page.click("#away-confirm")
+    expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible(timeout=LONG)
+    status = "SELECT status FROM orderline WHERE id = ?"
+    assert query(app, status, line_id) == [("cancelled",)]
+    # The refund shown before the confirm is what the order's refunds hold for this cancel.
+    new = [r for r in refunds_of(app, order["order_id"]) if r[1] == "SUCCEEDED"]
+    assert new and money_text(sum(r[2] for r in new), lang) == shown, (new, shown)
+    # Checked again: the meal is no longer booked.
+    expect(meal).to_have_count(0)

@@ -294,6 +294,17 @@ APP = {
     "hotmeals.ui.state.giveback.GiveBackState": {"load"},
     # Issue 25: the family credit screen; acting_parent() on each call, the choice is checked.
     "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
+    # Issue 25: child away; only children and meals on screen, services.away checks them again.
+    "hotmeals.ui.state.away.ChildAwayState": {
+        "load",
+        "toggle_child",
+        "set_from_date",
+        "set_to_date",
+        "set_refund_to",
+        "toggle_donate",
+        "check",
+        "confirm",
+    },
     "hotmeals.ui.state.school_year.SchoolYearState": {
         "gate",
         "load",
