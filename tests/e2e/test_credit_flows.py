@@ -104,13 +104,20 @@ def test_a_child_is_marked_away_for_a_day(
     meal = page.locator(f'.hm-away-meal[data-line-id="{line_id}"]')
     expect(meal).to_have_attribute("data-state", "cancel")
     shown = page.locator("#away-refund").inner_text()
+    # Every meal of that child and day is cancelled (other orders of the parent's too).
+    cancelling = page.locator('.hm-away-meal[data-state="cancel"]').evaluate_all(
+        "els => els.map(e => Number(e.dataset.lineId))"
+    )
+    last_refund = query(app, "SELECT coalesce(max(id), 0) FROM refund")[0][0]
     shot(page, f"child-away-{lang}")
     page.click("#away-confirm")
     expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible(timeout=LONG)
-    status = "SELECT status FROM orderline WHERE id = ?"
-    assert query(app, status, line_id) == [("cancelled",)]
-    # The refund shown before the confirm is what the order's refunds hold for this cancel.
-    new = [r for r in refunds_of(app, order["order_id"]) if r[1] == "SUCCEEDED"]
-    assert new and money_text(sum(r[2] for r in new), lang) == shown, (new, shown)
+    marks = ",".join("?" * len(cancelling))
+    states = query(app, f"SELECT DISTINCT status FROM orderline WHERE id IN ({marks})", *cancelling)
+    assert line_id in cancelling and states == [("cancelled",)], (cancelling, states)
+    # The refund shown before the confirm is what the refunds of this confirm hold.
+    new = query(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
+    assert new and {r[1] for r in new} == {"SUCCEEDED"}, new
+    assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
     # Checked again: the meal is no longer booked.
     expect(meal).to_have_count(0)
