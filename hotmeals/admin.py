@@ -14,6 +14,7 @@ Reopening makes the day bookable again; meals already handled stay as they were 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
 from hotmeals.db.engine import make_engine
@@ -60,12 +61,10 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", {retry} refund(s) left to the refund retries" if retry else "")
             )
         else:
-            done = run_sync(
-                closures.reopen_day,
-                school=args.school,
-                day=args.date,
-                actor="operator:cli",
-                engine=engine,
+            done = asyncio.run(
+                closures.reopen_day(
+                    school=args.school, day=args.date, actor="operator:cli", engine=engine
+                )
             )
             print(f"{done['school']} is open again on {done['date']}.")
     except DomainError as err:

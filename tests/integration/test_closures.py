@@ -276,3 +276,28 @@ async def test_two_processes_closing_the_same_day_handle_each_meal_once(
             len(s.exec(select(ClosureMeal).where(ClosureMeal.parent_id == fam["parent_id"])).all())
             == 3
         )
+
+
+def test_the_operator_command_closes_and_reopens_a_day(pay_engine, capsys):
+    from hotmeals import admin
+
+    fam = family(pay_engine)
+    url = ["--database-url", pay_engine.url.render_as_string(hide_password=False)]
+    day = ["--school", fam["school"], "--date", fam["day"].isoformat()]
+    assert admin.main([*url, "close-day", *day, "--reason", "pa_day"]) == 0
+    assert f"{fam['school']} closed on {fam['day'].isoformat()} (pa_day): 0 meal(s)" in (
+        capsys.readouterr().out
+    )
+    with session_scope(pay_engine) as s:
+        menu_day = s.get(MenuDay, fam["menu_day_id"])
+        assert menu_day is not None and menu_day.closed_reason_fr == "Journée pédagogique"
+    assert admin.main([*url, "reopen-day", *day]) == 0
+    assert "is open again" in capsys.readouterr().out
+    assert admin.main([*url, "reopen-day", *day]) == 1
+    assert "is not closed on" in capsys.readouterr().err
+    assert (
+        admin.main(
+            [*url, "close-day", "--school", "Nowhere", "--date", "2031-01-06", "--reason", "storm"]
+        )
+        == 1
+    )
