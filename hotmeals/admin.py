@@ -19,7 +19,7 @@ import sys
 
 from hotmeals.db.engine import make_engine
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import closures
+from hotmeals.services import closure_apply, closures
 from hotmeals.services.payments.runtime import run_sync
 from hotmeals.settings import get_settings, normalize_db_url
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "close-day":
             result = run_sync(
-                closures.close_day,
+                closure_apply.close_day,
                 school=args.school,
                 day=args.date,
                 reason=args.reason,
