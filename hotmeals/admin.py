@@ -14,11 +14,12 @@ Reopening makes the day bookable again; meals already handled stay as they were 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 
 from hotmeals.db.engine import make_engine
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import closures
+from hotmeals.services import closure_apply, closures
 from hotmeals.services.payments.runtime import run_sync
 from hotmeals.settings import get_settings, normalize_db_url
 
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "close-day":
             result = run_sync(
-                closures.close_day,
+                closure_apply.close_day,
                 school=args.school,
                 day=args.date,
                 reason=args.reason,
@@ -60,12 +61,10 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", {retry} refund(s) left to the refund retries" if retry else "")
             )
         else:
-            done = run_sync(
-                closures.reopen_day,
-                school=args.school,
-                day=args.date,
-                actor="operator:cli",
-                engine=engine,
+            done = asyncio.run(
+                closures.reopen_day(
+                    school=args.school, day=args.date, actor="operator:cli", engine=engine
+                )
             )
             print(f"{done['school']} is open again on {done['date']}.")
     except DomainError as err:

@@ -19,7 +19,7 @@ from hotmeals.api.bodies import parse_body
 from hotmeals.api.deps import answer, api_router, request_lang, required, route, tags
 from hotmeals.api.envelope import ApiError
 from hotmeals.i18n import t
-from hotmeals.services import closures
+from hotmeals.services import closure_apply, closures
 from hotmeals.settings import get_settings
 
 router = api_router()
@@ -58,7 +58,7 @@ async def admin_lang(request: Request, admin_key: str | None = Security(ADMIN_KE
 )
 async def close_day(request: Request, lang: str = Depends(admin_lang)):
     body = await parse_body(request, CloseDayIn, lang)
-    result = await closures.close_day(
+    result = await closure_apply.close_day(
         school=required(body.school, "closure_school_required", "school"),
         day=body.date,
         reason=body.reason,

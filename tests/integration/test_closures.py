@@ -1,8 +1,8 @@
-"""School closures (services/closures.py) on SQLite and PostgreSQL, with orders paid through the
-real checkout against the Converge simulator: each booked meal of a closed day is handled by the
-family's choice (refund to the card, a make-up meal, the card when no day serves the meal),
-once however often the day is closed, and two processes closing it at once (what two workers
-are) handle each meal once."""
+"""School closures (services/closures.py, closure_apply.py) on SQLite and PostgreSQL, with orders
+paid through the real checkout against the Converge simulator: each booked meal of a closed day
+is handled by the family's choice (refund to the card or to credit, a make-up meal, the card
+when no day serves the meal), once however often the day is closed, and two processes closing
+it at once (what two workers are) handle each meal once."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
@@ -29,7 +29,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
-from hotmeals.services import closures, credit
+from hotmeals.services import closure_apply, closures, credit
 from hotmeals.services.ordering import cart, days
 from tests.integration.meals_support import book, choose, family, lines_of, refunds_of, rows_of
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
@@ -52,7 +52,7 @@ def mails_to(engine: Engine, parent_id: int) -> list[EmailOutbox]:
 
 
 async def close(engine: Engine, gw: ConvergeClient, fam: dict, day: date | None = None):
-    return await closures.close_day(
+    return await closure_apply.close_day(
         school=fam["school_id"],
         day=(day or fam["day"]).isoformat(),
         reason="storm",
@@ -216,7 +216,7 @@ async def test_handling_a_family_is_a_fixed_number_of_statements(
             s, school=fam["school_id"], day=fam["day"], reason="strike", actor="t"
         )
     with session_scope(pay_engine) as s, count_queries(pay_engine) as queries:
-        result = closures.handle_family(s, closure_id=closure_id, parent_id=fam["parent_id"])
+        result = closure_apply.handle_family(s, closure_id=closure_id, parent_id=fam["parent_id"])
     assert len(result.handled) == children
     # Whatever the number of meals: the same statements (no query per meal).
     expected = {"sqlite": 35, "postgresql": 33}[pay_engine.dialect.name]
@@ -232,7 +232,7 @@ def _closer(url: str, settings: Any, kwargs: dict, barrier: Any, out: Any) -> No
     async def main() -> Any:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)
-            return await closures.close_day(engine=engine, gateway=client, **kwargs)
+            return await closure_apply.close_day(engine=engine, gateway=client, **kwargs)
 
     try:
         out.put(("ok", asyncio.run(main()).meals))
@@ -276,3 +276,28 @@ async def test_two_processes_closing_the_same_day_handle_each_meal_once(
             len(s.exec(select(ClosureMeal).where(ClosureMeal.parent_id == fam["parent_id"])).all())
             == 3
         )
+
+
+def test_the_operator_command_closes_and_reopens_a_day(pay_engine, capsys):
+    from hotmeals import admin
+
+    fam = family(pay_engine)
+    url = ["--database-url", pay_engine.url.render_as_string(hide_password=False)]
+    day = ["--school", fam["school"], "--date", fam["day"].isoformat()]
+    assert admin.main([*url, "close-day", *day, "--reason", "pa_day"]) == 0
+    assert f"{fam['school']} closed on {fam['day'].isoformat()} (pa_day): 0 meal(s)" in (
+        capsys.readouterr().out
+    )
+    with session_scope(pay_engine) as s:
+        menu_day = s.get(MenuDay, fam["menu_day_id"])
+        assert menu_day is not None and menu_day.closed_reason_fr == "Journée pédagogique"
+    assert admin.main([*url, "reopen-day", *day]) == 0
+    assert "is open again" in capsys.readouterr().out
+    assert admin.main([*url, "reopen-day", *day]) == 1
+    assert "is not closed on" in capsys.readouterr().err
+    assert (
+        admin.main(
+            [*url, "close-day", "--school", "Nowhere", "--date", "2031-01-06", "--reason", "storm"]
+        )
+        == 1
+    )

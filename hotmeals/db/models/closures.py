@@ -1,6 +1,6 @@
 """School closures (a day closed after parents booked it), what each closure did to each booked
 meal, a child marked away, and the meals a family gave to the school's student-nutrition
-program. Services: ``services/closures.py``, ``services/away.py``.
+program. Services: ``services/closures.py``, ``services/closure_apply.py``, ``services/away.py``.
 
 ``SchoolClosure``: one row per school and date (closing again after a reopen reuses it), with
 the menu days it closed itself (``menu_day_ids``), so a reopen opens only those and never a
@@ -40,7 +40,7 @@ class ClosureMeal(SQLModel, table=True):
     closure_id: int = fk("schoolclosure.id", index=False, ondelete="CASCADE")
     order_line_id: int = fk("orderline.id", ondelete="CASCADE")
     parent_id: int = fk("parent.id", ondelete="CASCADE")
-    outcome: str = Field(max_length=16)  # services.closures.Outcome
+    outcome: str = Field(max_length=16)  # services.closure_apply.Outcome
     amount_cents: int = 0  # refunded (card or credit); 0 for a make-up meal
     new_date: date | None = None  # the make-up day
     created_at: datetime = created_at_field()
