@@ -22,6 +22,7 @@ from hotmeals.db.models import CartLine, CreditEntry, Order, Payment
 from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
+from hotmeals.jobs import payment_round
 from hotmeals.services import credit
 from hotmeals.services.ordering import (
     cancel_order,
@@ -348,3 +349,31 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
     assert done.refund_cents == paid + due and done.credit_cents == due
     assert _balance(pay_engine, pid) == 50_000
     assert _card_txns(live_sim, pay_engine, order_id, "VOID") == [paid]
+
+
+async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """Tab 1 opens the Lightbox for the whole order (no credit then); credit arrives and tab 2
+    places the same order with it; tab 1's card is then approved: it paid for nothing and is
+    voided at once, the credit stays spent once, and the payment round changes nothing."""
+    pid = shop["parent_id"]
+    _two_meals(pay_engine, shop)
+    by_card = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    assert by_card.hosted is not None and by_card.credit_cents == 0
+    _give(pay_engine, pid, 100_000)
+    by_credit = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    assert by_credit.result is not None and by_credit.result.status == settle.PLACED
+    assert by_credit.order_id == by_card.order_id
+    total = by_credit.credit_cents
+    answer = lightbox_submit(live_sim, by_card.hosted.token, number=VISA)
+    late = await _add_order(pay_engine, gateway, pid, by_card.payment_id, answer)
+    assert late.status == settle.VOIDED, late
+    assert _card_txns(live_sim, pay_engine, by_card.order_id, "VOID") == [by_card.amount_cents]
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    assert _balance(pay_engine, pid) == 100_000 - total
+    assert _sums(pay_engine, by_card.order_id)[0] - total == by_card.amount_cents  # voided
+    with session_scope(pay_engine) as s:
+        shown = confirmation.order_confirmation(s, parent_id=pid, order_id=by_card.order_id)
+        assert s.get(Order, by_card.order_id).status == "placed"
+    assert shown["credit_cents"] == total
