@@ -21,11 +21,21 @@ from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import CartLine, CreditEntry, Order, Payment
 from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
+from hotmeals.jobs import payment_round
 from hotmeals.services import credit
-from hotmeals.services.ordering import cancel_order, checkout, pricing, settle
+from hotmeals.services.ordering import (
+    cancel_order,
+    checkout,
+    confirmation,
+    modify,
+    pricing,
+    settle,
+)
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
+    monday_in,
     shop,
 )
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -154,6 +164,14 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
     _give(pay_engine, pid, 300)
+    with session_scope(pay_engine) as s:  # the summary says what each source would pay
+        summary = pricing.priced_summary(session=s, parent_id=pid, lang="fr")
+    assert summary["credit_cents"] == 300
+    assert summary["card_cents"] == summary["charges"]["total_pay_cents"] - 300
+    assert [(x["label"], x["amount"]) for x in summary["credit_lines"]] == [
+        ("Crédit familial", "−3,00\u00a0$"),
+        ("À payer par carte", format_money(summary["card_cents"], "fr")),
+    ]
     started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
     assert started.hosted is not None and started.credit_cents == 300
     card = started.amount_cents
@@ -169,6 +187,11 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert _sums(pay_engine, order_id) == (total, 0)
     assert sorted(_invoices(pay_engine, order_id).values()) == ["card", "credit"]
     assert _card_txns(live_sim, pay_engine, order_id, "SALE") == [card]
+    with session_scope(pay_engine) as s:
+        shown = confirmation.order_confirmation(s, parent_id=pid, order_id=order_id)
+    assert shown["credit_cents"] == 300
+    assert [x["name"] for x in shown["charge_lines"]][-2:] == ["family_credit", "card_pay"]
+    assert shown["charge_lines"][-1]["cents"] == card
     # AddOrder repeated: nothing more spent
     again = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
     assert again.status == settle.PLACED and _balance(pay_engine, pid) == 0
@@ -286,3 +309,71 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
         ).all()
         placed = s.exec(select(Order).where(Order.parent_id == pid, Order.status == "placed")).all()
     assert [e.amount_cents for e in spends] == [-total] and len(placed) == 1
+
+
+async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_it(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    pid = shop["parent_id"]
+    add(pay_engine, shop, 0, 2, quantity=1)
+    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    assert started.hosted is not None and started.credit_cents == 0  # no credit yet
+    answer = lightbox_submit(live_sim, started.hosted.token, number=VISA)
+    placed = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
+    order_id, paid = placed.order_id, placed.total_pay_cents
+    _give(pay_engine, pid, 50_000)
+    with session_scope(pay_engine) as s:
+        info = modify.add_to_my_order(
+            session=s,
+            parent_id=pid,
+            order_id=order_id,
+            child_id=shop["children"][1],
+            meal_id=shop["meal_id"],
+            date=monday_in(4).isoformat(),
+        )
+    due = info["to_pay_cents"]
+    before = len(sim_txns(live_sim))
+    confirm = {"parent_id": pid, "order_id": order_id, "request_key": "add-credit"}
+    confirm |= {"engine": pay_engine, "gateway": gateway}
+    result = await modify.modify_confirm_order(**confirm)
+    assert result.status == "applied" and result.hosted is None, result
+    assert result.credit_cents == due and "family credit" in result.message
+    assert len(sim_txns(live_sim)) == before  # no card
+    assert _balance(pay_engine, pid) == 50_000 - due
+    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    again = await modify.modify_confirm_order(**confirm)
+    assert again.change_id == result.change_id and again.credit_cents == due
+    assert _balance(pay_engine, pid) == 50_000 - due
+    # Cancelled: credit's share back to credit first, the card's to the card.
+    done = await _cancel(pay_engine, gateway, shop, "all", order_id=order_id)
+    assert done.refund_cents == paid + due and done.credit_cents == due
+    assert _balance(pay_engine, pid) == 50_000
+    assert _card_txns(live_sim, pay_engine, order_id, "VOID") == [paid]
+
+
+async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    """Tab 1 opens the Lightbox for the whole order (no credit then); credit arrives and tab 2
+    places the same order with it; tab 1's card is then approved: it paid for nothing and is
+    voided at once, the credit stays spent once, and the payment round changes nothing."""
+    pid = shop["parent_id"]
+    _two_meals(pay_engine, shop)
+    by_card = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    assert by_card.hosted is not None and by_card.credit_cents == 0
+    _give(pay_engine, pid, 100_000)
+    by_credit = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    assert by_credit.result is not None and by_credit.result.status == settle.PLACED
+    assert by_credit.order_id == by_card.order_id
+    total = by_credit.credit_cents
+    answer = lightbox_submit(live_sim, by_card.hosted.token, number=VISA)
+    late = await _add_order(pay_engine, gateway, pid, by_card.payment_id, answer)
+    assert late.status == settle.VOIDED, late
+    assert _card_txns(live_sim, pay_engine, by_card.order_id, "VOID") == [by_card.amount_cents]
+    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    assert _balance(pay_engine, pid) == 100_000 - total
+    assert _sums(pay_engine, by_card.order_id)[0] - total == by_card.amount_cents  # voided
+    with session_scope(pay_engine) as s:
+        shown = confirmation.order_confirmation(s, parent_id=pid, order_id=by_card.order_id)
+        assert s.get(Order, by_card.order_id).status == "placed"
+    assert shown["credit_cents"] == total
