@@ -1,6 +1,7 @@
 """Issue 25's property test, on SQLite and PostgreSQL against the Converge simulator: random
 sequences of what moves a family's money - a checkout paid with credit first and the card for the
-rest, a meal cancelled (refund to the card or to credit), the whole order cancelled, a meal
+rest, a meal cancelled (refund to the card or to credit), the whole order cancelled, an order
+modified (a meal out, another in) or a meal
 moved to another day at today's price (the catalogue price changes between steps: a cheaper day
 refunds, a dearer one is paid with credit first, then the card), the school day closed (refund
 to the card, to credit, or a make-up meal) and a child marked away - and after each step, to
@@ -60,6 +61,7 @@ STEP = st.one_of(
     st.tuples(st.just("close"), st.just(0), st.sampled_from(["card", "credit", "makeup"])),
     st.tuples(st.just("away"), st.integers(0, 1), DESTINATIONS),
     st.tuples(st.just("move"), st.integers(0, 3), DESTINATIONS),
+    st.tuples(st.just("modify"), st.integers(0, 3), DESTINATIONS),
     st.tuples(st.just("reprice"), st.sampled_from([-150, 200]), st.just("catalogue")),
 )
 
@@ -119,19 +121,8 @@ def _reprice(engine: Engine, fam: dict, delta: int) -> None:
             s.add(tier)
 
 
-async def _move(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, line, n, where):
-    """The meal to the other Monday, at today's price: a cheaper day refunds the difference
-    (card or credit), a dearer one is paid (credit first, then the card in the Lightbox)."""
-    other = fam["day"] + timedelta(days=7) if line.meal_date == fam["day"] else fam["day"]
-    result = await move.modify_meal(
-        parent_id=fam["parent_id"],
-        order_line_id=line.id,
-        new_date=other.isoformat(),
-        request_key=f"prop-{n}",
-        refund_to=where,
-        engine=engine,
-        gateway=gw,
-    )
+async def _pay_change(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, result):
+    """A change that costs more than credit covers: the card pays the rest in the Lightbox."""
     if result.status == "pay":
         assert result.hosted is not None and result.payment_id is not None
         answer = lightbox_submit(sim, result.hosted.token)
@@ -146,6 +137,50 @@ async def _move(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, l
     assert result.status == "applied", result
 
 
+async def _modify(engine, gw, sim, fam: dict, order_id: int, line, n: int, where) -> None:
+    """One meal out of the order and the meal added for the other child on the other Monday
+    (at today's price), confirmed as one change: a decrease refunds, an increase is paid."""
+    other = fam["day"] + timedelta(days=7) if line.meal_date == fam["day"] else fam["day"]
+    kid = next((c for c in fam["children"] if c != line.child_id), line.child_id)
+    with session_scope(engine) as s:
+        modify.delete_from_modify_order(
+            session=s, parent_id=fam["parent_id"], order_id=order_id, order_line_id=line.id
+        )
+        modify.add_to_my_order(
+            session=s,
+            parent_id=fam["parent_id"],
+            order_id=order_id,
+            child_id=kid,
+            meal_id=fam["meal_id"],
+            date=other.isoformat(),
+        )
+    result = await modify.modify_confirm_order(
+        parent_id=fam["parent_id"],
+        order_id=order_id,
+        request_key=f"prop-{n}",
+        refund_to=where,
+        engine=engine,
+        gateway=gw,
+    )
+    await _pay_change(engine, gw, sim, fam, result)
+
+
+async def _move(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, line, n, where):
+    """The meal to the other Monday, at today's price: a cheaper day refunds the difference
+    (card or credit), a dearer one is paid (credit first, then the card in the Lightbox)."""
+    other = fam["day"] + timedelta(days=7) if line.meal_date == fam["day"] else fam["day"]
+    result = await move.modify_meal(
+        parent_id=fam["parent_id"],
+        order_line_id=line.id,
+        new_date=other.isoformat(),
+        request_key=f"prop-{n}",
+        refund_to=where,
+        engine=engine,
+        gateway=gw,
+    )
+    await _pay_change(engine, gw, sim, fam, result)
+
+
 async def _step(
     engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, order_id: int, n: int, step
 ):
@@ -153,10 +188,15 @@ async def _step(
     pid = fam["parent_id"]
     if kind == "reprice":
         _reprice(engine, fam, which)
-    elif kind == "move":
+    elif kind in ("move", "modify"):
         lines = _active_lines(engine, order_id)
-        if lines:
-            await _move(engine, gw, sim, fam, lines[which % len(lines)], n, where)
+        if not lines:
+            return
+        line = lines[which % len(lines)]
+        if kind == "move":
+            await _move(engine, gw, sim, fam, line, n, where)
+        else:
+            await _modify(engine, gw, sim, fam, order_id, line, n, where)
     elif kind == "cancel_meal":
         lines = [line.id for line in _active_lines(engine, order_id)]
         if not lines:
