@@ -1,4 +1,6 @@
-"""Issue 25 in Chromium, each flow at 390 px in French and 1280 px in English: one meal of a paid
+"""Issue 25 in Chromium, each flow at 390 px in French and 1280 px in English: an order paid
+partly with family credit (the summary's "Family credit" and "To pay by card" lines, the card
+charged the rest in the Lightbox, the order paid by both sources); one meal of a paid
 order cancelled with its refund sent to family credit (the cancel form's choice), seen at once on
 the family credit screen (a CREDIT refund that never reached Converge); a child marked away for
 a day (the total shown is the total refunded); a school day closed by the operator's command,
@@ -17,10 +19,19 @@ from contextlib import closing
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.cartdata import DEMO
+from tests.e2e.cartdata import DEMO, fill_cart, set_credit
 from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
-from tests.e2e.orderdata import api, api_token, empty_cancel_cart, paid_order, refunds_of
+from tests.e2e.orderdata import (
+    api,
+    api_token,
+    cents,
+    empty_cancel_cart,
+    paid_order,
+    refunds_of,
+    sim_txn,
+)
 from tests.e2e.server import AppServer
+from tests.e2e.test_checkout_flow import VISA, pay_in_lightbox
 
 LONG = 60_000
 
@@ -187,3 +198,42 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
     finally:
         _admin(app, "reopen-day", "--school", str(school_id), "--date", day)
         api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "card"})
+
+
+@BOTH_WIDTHS
+def test_an_order_is_paid_partly_with_family_credit(
+    page: Page, app: AppServer, parent_cookie: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    fill_cart(app)
+    set_credit(app, 300)
+    page.context.add_cookies([parent_cookie])
+    open_page(page, "/edit-profile/order-summary")
+    charges = page.locator("#summary-charges")
+    total = cents(charges.locator(".hm-charge-total_pay dd").inner_text())
+    assert total > 300
+    # Credit pays first: the summary says how much, and Pay names what the card pays.
+    credit_row = charges.locator(".hm-charge-family_credit dd")
+    expect(credit_row).to_have_text("\u2212" + money_text(300, lang))
+    card_row = charges.locator(".hm-charge-card_pay dd")
+    expect(card_row).to_have_text(money_text(total - 300, lang))
+    expect(page.locator("#summary-pay")).to_contain_text(money_text(total - 300, lang))
+    shot(page, f"summary-partly-credit-{lang}")
+    page.click("#pay-card-new")
+    page.click("#summary-pay")
+    pay_in_lightbox(page, VISA)
+    expect(page.locator("#order-placed")).to_be_visible(timeout=LONG)
+    number = page.locator("#order-number").inner_text()
+    expect(page.locator("#order-charges")).to_contain_text("\u2212" + money_text(300, lang))
+    shot(page, f"placed-partly-credit-{lang}")
+
+    paid = query(
+        app,
+        'SELECT p.method, p.amount_cents, p.converge_txn_id FROM payment p JOIN "order" o '
+        "ON o.id = p.order_id WHERE o.number = ? AND p.state = 'APPROVED' ORDER BY p.method",
+        number,
+    )
+    assert [(m, a) for m, a, _ in paid] == [("card", total - 300), ("credit", 300)], paid
+    assert credit_balance(app) == 0
+    sale = sim_txn(app, paid[0][2])  # the card processor charged the card's share only
+    assert sale is not None and sale.amount_cents == total - 300, sale
