@@ -247,7 +247,7 @@ def handle_family(
     applying it run one after the other, per family), then each of the family's orders with a
     meal on the day, locked; each meal not handled yet is handled by the family's choice and
     gets its ``ClosureMeal`` row; the family's e-mail is queued. ``now``: the moment it is
-    applied at (the demo data applies a closure of last week as it was then)."""
+    applied at (default: now), which decides the make-up days whose cut-off is still ahead."""
     result = FamilyResult(parent_id=parent_id)
     closure = lock_row(session, SchoolClosure, closure_id)
     if closure is None or closure.reopened_at is not None:
