@@ -1,7 +1,7 @@
 """school closures, the meals each handled, a child away, meals given to the school
 
 Revision ID: 0020
-Revises: 0018
+Revises: 0019
 Create Date: 2026-11-26 09:40:00
 
 ``schoolclosure``: a school day closed after parents booked it (one row per school and date,
@@ -20,7 +20,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0020'
-down_revision: str | Sequence[str] | None = '0018'
+down_revision: str | Sequence[str] | None = '0019'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -166,7 +166,9 @@ class RefundOut(BaseModel):
     refund_id: int
     amount_cents: int
     amount: str
-    kind: str = Field(description="VOID (before settlement) or RETURN.")
+    kind: str = Field(
+        description="VOID (before settlement), RETURN, or CREDIT (to family credit, at once)."
+    )
     state: str
     state_label: str
     date: str

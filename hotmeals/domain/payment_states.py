@@ -53,6 +53,16 @@ class RefundKind(StrEnum):
     CREDIT = "CREDIT"
 
 
+class PaymentMethod(StrEnum):
+    """What a payment row was paid with (``Payment.method``; issue 25)."""
+
+    # Converge: the Lightbox or a saved card.
+    CARD = "card"
+    # Family credit: APPROVED when written, with its ledger row, in the transaction that
+    # places the order; never sent to Converge (its refunds go back to credit).
+    CREDIT = "credit"
+
+
 class DonationStatus(StrEnum):
     # Created with its payment; not paid yet.
     PENDING = "PENDING"

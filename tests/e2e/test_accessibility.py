@@ -32,6 +32,7 @@ PARENT_PATHS = {
     "/edit-profile/meal-detailed": "#book-calendar",
     "/edit-profile/payment-methods": "#saved-cards, #no-cards",
     "/edit-profile/family-credit": "#credit-balance",
+    "/edit-profile/child-away": "#away-check",
     "/standing-orders": "#standing-list",
 }
 

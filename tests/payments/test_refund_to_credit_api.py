@@ -1,7 +1,9 @@
 """Refunds to family credit through /api/v1 (SQLite and PostgreSQL, the simulator standing in
 for Converge): CancelMeal and CancelOrder take ``refund_to`` (card or credit, else the family's
 standing choice), answer where the refund went (``refund_to``, ``credit_cents``), and
-FamilyCredit shows the balance risen by exactly that; anything else is refused."""
+FamilyCredit shows the balance risen by exactly that; anything else is refused. At checkout
+(getConvergeSessionToken) family credit pays first: all of it, the order is placed with no
+card; ``use_credit: false`` pays by card."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
@@ -9,6 +11,10 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.domain.credit import CreditKind
+from hotmeals.services import credit
+from tests.payments.orders_after_support import add
 from tests.payments.support import SimServer
 from tests.payments.test_orders_after_api import (  # noqa: F401 - fixtures
     api,
@@ -72,3 +78,24 @@ def test_cancel_to_credit_and_back_to_the_card(api: TestClient, family: dict, si
     assert data["refund_cents"] + whole["data"]["refund_cents"] == paid
     assert sums(order_id) == (paid, paid)
     assert _balance(api, tok) == start + data["credit_cents"]
+
+
+def test_family_credit_pays_the_whole_order_at_checkout(api: TestClient, family: dict):
+    tok = family["token"]
+    with session_scope() as s:
+        credit.record(s, family["parent_id"], CreditKind.ADJUST, 50_000, key="g", reason="test")
+    add(get_engine(), family, 0, 2, quantity=1)
+    by_card = call(
+        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order", "use_credit": False}, tok
+    ).json()
+    assert by_card["code"] == 1 and by_card["data"]["credit_cents"] == 0
+    assert by_card["data"]["ssl_txn_auth_token"] and by_card["data"]["status"] is None
+    total = by_card["data"]["amount_cents"]
+    started = call(api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, tok).json()
+    assert started["code"] == 1, started
+    data = started["data"]
+    assert data["status"] == "placed" and data["ssl_txn_auth_token"] == ""
+    assert data["credit_cents"] == total and data["amount_cents"] == 0
+    assert "family credit" in started["message"]
+    assert _balance(api, tok) == 50_000 - total
+    assert sums(data["order_id"]) == (total, 0)

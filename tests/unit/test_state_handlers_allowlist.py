@@ -223,9 +223,9 @@ APP = {
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
     # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
-    # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text and
-    # set_sure_open; the Lightbox's pay and lightbox_closed; the card choice's setters) are
-    # copied onto each state that uses them and are listed there.
+    # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text,
+    # set_refund_to and set_sure_open; the Lightbox's pay and lightbox_closed; the card
+    # choice's setters) are copied onto each state that uses them and are listed there.
     "hotmeals.ui.state.cancel_reason.CancelReasonForm": MIXIN,
     "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
     "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
@@ -244,6 +244,7 @@ APP = {
         "confirm_add",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_cancel_order",
         "set_sure_open",
         "confirm_cancel_order",
@@ -267,6 +268,7 @@ APP = {
         "relang",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_cancel",
         "set_sure_open",
         "confirm_cancel",
@@ -282,6 +284,7 @@ APP = {
         "remove",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_confirm",
         "set_sure_open",
         "confirm",
@@ -289,6 +292,19 @@ APP = {
     # Issue 26: the give-back dashboard and the start of the school year (each call checks
     # the token; confirm and archive go through services.school_year, which checks the child).
     "hotmeals.ui.state.giveback.GiveBackState": {"load"},
+    # Issue 25: the family credit screen; acting_parent() on each call, the choice is checked.
+    "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
+    # Issue 25: child away; only children and meals on screen, services.away checks them again.
+    "hotmeals.ui.state.away.ChildAwayState": {
+        "load",
+        "toggle_child",
+        "set_from_date",
+        "set_to_date",
+        "set_refund_to",
+        "toggle_donate",
+        "check",
+        "confirm",
+    },
     "hotmeals.ui.state.school_year.SchoolYearState": {
         "gate",
         "load",

@@ -17,6 +17,15 @@ EN = {
         "refunds may take a few business days to appear."
     ),
     "credit.change_refund": "Your order {number} is updated. {notice}",
+    "credit.change_paid": (
+        "Your order {number} is updated. {amount} was paid with your family credit."
+    ),
+    "credit.placed": "Thank you! Order {number} is placed, paid with {amount} of family credit.",
+    "credit.summary_credit": "Family credit",
+    "credit.summary_card": "To pay by card",
+    "credit.summary_card_paid": "Paid by card",
+    "credit.summary_available": "Family credit available: {amount}",
+    "credit.summary_covers": "Your family credit pays for this order: no card needed.",
     "mail.refund_to_credit.subject": "Refund to family credit: {number}",
     "mail.refund_to_credit.body": (
         "Hello {name},\n\n"
@@ -46,6 +55,17 @@ FR = {
         "remboursements sur carte peuvent prendre quelques jours ouvrables."
     ),
     "credit.change_refund": "Votre commande {number} est mise à jour. {notice}",
+    "credit.change_paid": (
+        "Votre commande {number} est modifiée. {amount} a été payé avec votre crédit familial."
+    ),
+    "credit.placed": (
+        "Merci ! La commande {number} est passée, payée avec {amount} de crédit familial."
+    ),
+    "credit.summary_credit": "Crédit familial",
+    "credit.summary_card": "À payer par carte",
+    "credit.summary_card_paid": "Payé par carte",
+    "credit.summary_available": "Crédit familial disponible : {amount}",
+    "credit.summary_covers": "Votre crédit familial paie cette commande : aucune carte requise.",
     "mail.refund_to_credit.subject": "Remboursement en crédit familial : {number}",
     "mail.refund_to_credit.body": (
         "Bonjour {name},\n\n"

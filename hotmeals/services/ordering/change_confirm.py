@@ -52,6 +52,7 @@ from hotmeals.services.payments import (
     reserve_payment,
     reserve_refund,
 )
+from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import checked_key, recall, remember
@@ -94,10 +95,12 @@ def _confirm_step(
     card_id: int | None,
     lang: str,
     refund_to: RefundDestination | None = None,
+    use_credit: bool = True,
 ) -> dict:
     """Step 1 under the order's lock: a repeat of ``request_key`` answers what the first did;
     otherwise every step is checked again and priced; a decrease (or no difference) is applied
-    with its refund reserved; an increase reserves its ORDER_CHANGE payment."""
+    with its refund reserved; an increase family credit covers is paid with it and applied at
+    once; any other increase reserves its ORDER_CHANGE payment (the card pays all of it)."""
     now = clock.now()
     order = lock_row(session, Order, order_id)
     if order is None or order.parent_id != parent_id:
@@ -134,6 +137,16 @@ def _confirm_step(
     change.amount_cents = diff
     change.tax_cents = tax_within(plan, diff)
     change.updated_at = now
+    if diff > 0 and use_credit and credit_covers(session, parent_id, diff):
+        # Family credit covers the increase: paid and applied now (no card). The parent's row
+        # is locked by the spend, so the balance read is the balance spent.
+        credit_paid = pay_with_credit(
+            session, order, diff, actor=actor_of(parent_id), change_id=change.id
+        )
+        change.payment_id = credit_paid.id
+        apply_change(session, change, plan, now)
+        queue_change_mail(session, order, change, plan)
+        return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": []}
     if diff > 0:
         payment = reserve_payment(
             session,
@@ -186,6 +199,7 @@ async def confirm(
     engine: Engine | None,
     gateway: PaymentGateway | None,
     refund_to: object = None,
+    use_credit: bool = True,
 ) -> ChangeResult:
     """Confirm the change ``change_id`` (None: the order's draft modification) of the
     parent's order ``order_id``. A decrease's refund goes to the card or to family credit
@@ -204,6 +218,7 @@ async def confirm(
         card_id=card,
         lang=lang,
         refund_to=destination,
+        use_credit=use_credit,
     )
     if step["repeat"]:
         return await repeat(step["change_id"], parent_id, key, lang, engine)

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.money import format_money
-from hotmeals.domain.payment_states import RefundKind
+from hotmeals.domain.payment_states import PaymentMethod, RefundKind
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
 from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE
@@ -36,7 +36,9 @@ class ChangeResult:
     hosted: HostedSession | None = None
     refund_cents: int = 0
     refund_ok: bool = True
-    credit_cents: int = 0  # of the refund, what went to family credit (done at once)
+    # Of the refund, what went to family credit (done at once); of an increase, what family
+    # credit paid.
+    credit_cents: int = 0
 
 
 def _credited(session: Session, order: Order, change: OrderChange) -> int:
@@ -51,7 +53,9 @@ def _credited(session: Session, order: Order, change: OrderChange) -> int:
     return int(total)
 
 
-def _applied_message(order: Order, change: OrderChange, lang: str, credit_cents: int) -> str:
+def _applied_message(
+    order: Order, change: OrderChange, lang: str, credit_cents: int, paid_by_credit_alone: bool
+) -> str:
     diff = change.amount_cents
     if diff < 0 and credit_cents > 0:
         notice = refund_notice(-diff, lang, credit_cents=credit_cents)
@@ -63,6 +67,8 @@ def _applied_message(order: Order, change: OrderChange, lang: str, credit_cents:
             number=order.number,
             amount=format_money(-diff, lang),
         )
+    if diff > 0 and paid_by_credit_alone:
+        return t("credit.change_paid", lang, number=order.number, amount=format_money(diff, lang))
     if diff > 0:
         return t(
             "order_change.applied_paid", lang, number=order.number, amount=format_money(diff, lang)
@@ -97,7 +103,10 @@ def result_of(
         refund_cents = refund_cents or max(-change.amount_cents, 0)
         if credit_cents is None:  # a repeat: what the first confirm gave to credit
             credit_cents = _credited(session, order, change) if change.amount_cents < 0 else 0
-        message = _applied_message(order, change, lang, credit_cents)
+        by_credit = payment is not None and payment.method == PaymentMethod.CREDIT
+        message = _applied_message(order, change, lang, credit_cents, by_credit)
+        if by_credit and payment is not None:
+            credit_cents = payment.amount_cents
         if not refund_ok:
             message = t(
                 "order_change.refund_later",

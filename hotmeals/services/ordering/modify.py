@@ -264,6 +264,7 @@ async def modify_confirm_order(
     save_card: bool = False,
     lang: str = "en",
     refund_to: object = None,
+    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> ChangeResult:
@@ -286,6 +287,7 @@ async def modify_confirm_order(
         engine=engine,
         gateway=gateway,
         refund_to=refund_to,
+        use_credit=use_credit,
     )
 
 

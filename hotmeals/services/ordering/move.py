@@ -377,6 +377,7 @@ async def modify_meal(
     save_card: bool = False,
     lang: str = "en",
     refund_to: object = None,
+    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> ChangeResult:
@@ -415,6 +416,7 @@ async def modify_meal(
             engine=engine,
             gateway=gateway,
             refund_to=refund_to,
+            use_credit=use_credit,
         )
     except DomainError:
         await db(engine, _drop_draft_move, change_id=step["change_id"])

@@ -12,6 +12,8 @@ refund rows under the payment locks after checking the sums, commit, call Conver
   SUCCEEDED at once together with its ``CreditEntry`` (key ``refund:<row id>``) in the same
   transaction. Nothing is sent to Converge (``execute_refund`` only reads it back); never open
   and never failed, the reconciliation and the resends never pick it up.
+- What family credit paid (``credit_pay.py``) always goes back to credit (a RESTORE), and
+  before anything the card paid: credit's share first, then the card's.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from hotmeals.services.payments.records import (
     kept_payment_ids,
     lock_payment,
     lock_row,
+    paid_by_credit,
     refund_sum,
     refund_view,
     refundable_cents,
@@ -136,19 +139,22 @@ def write_pending_refunds(
     planned: list[PlannedRefund] = []
     remaining = amount_cents
     now = utcnow()
-    for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
+    # What family credit paid goes back to credit first, then the card's payments, newest
+    # first (domain.credit.refund_split's order).
+    for payment in sorted(payments, key=lambda p: (not paid_by_credit(p), -(p.id or 0))):
         pid = saved_id(payment)
         share = min(left[pid], remaining)
         if share <= 0:
             continue
         whole = share == payment.amount_cents and refund_sum(session, pid, RESERVING) == 0
-        kind = CREDIT if to_credit else VOID if whole and not payment.settled else RETURN
+        credited = to_credit or paid_by_credit(payment)
+        kind = CREDIT if credited else VOID if whole and not payment.settled else RETURN
         row = Refund(
             payment_id=pid,
             order_id=payment.order_id,
             amount_cents=share,
             kind=kind,
-            state=RefundState.SUCCEEDED if to_credit else RefundState.PENDING,
+            state=RefundState.SUCCEEDED if credited else RefundState.PENDING,
             reason=(reason or "")[:REASON_MAX],
             created_at=now,
             updated_at=now,
@@ -167,7 +173,7 @@ def write_pending_refunds(
                 "reason": row.reason,
             },
         )
-        if to_credit:
+        if credited:
             _credit_refund(session, row, payment, actor)
         planned.append(PlannedRefund(row_id, pid, kind, share, payment.converge_txn_id or ""))
         remaining -= share
@@ -178,13 +184,14 @@ def write_pending_refunds(
 
 def _credit_refund(session: Session, row: Refund, payment: Payment, actor: str) -> None:
     """``row`` (kind CREDIT, SUCCEEDED) was just written: its ledger row (once per refund row:
-    the key is the row's), then what a refund's success does (the order's clock, the refund
-    e-mail saying it went to family credit)."""
+    the key is the row's; RESTORE when credit had paid, REFUND when the card had), then what
+    a refund's success does (the order's clock, the refund e-mail saying it went to family
+    credit)."""
     refund_id = saved_id(row)
     credit.record(
         session,
         payment.parent_id,
-        CreditKind.REFUND,
+        CreditKind.RESTORE if paid_by_credit(payment) else CreditKind.REFUND,
         row.amount_cents,
         key=f"refund:{refund_id}",
         order_id=payment.order_id,

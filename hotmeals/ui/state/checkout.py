@@ -197,7 +197,11 @@ class CheckoutState(CardPayment, rx.State):
         return {"promo_code": code, "donation": donation, "card_id": card, "save_card": save}
 
     async def _start(self, who: ActingParent, ticket: Any, lang: str) -> Started:
-        started = await start_checkout(parent_id=who.parent_id, lang=lang, **ticket)
+        # The /payment screen does not show family credit yet: it pays by card only (the API's
+        # getConvergeSessionToken spends credit first).
+        started = await start_checkout(
+            parent_id=who.parent_id, lang=lang, use_credit=False, **ticket
+        )
         if started.result is not None or started.hosted is None:
             return Started.done(started.result)
         return Started.lightbox(started.hosted, started.payment_id)

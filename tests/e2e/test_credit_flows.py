@@ -1,0 +1,123 @@
+"""Family credit in Chromium (issue 25), at 390 px in French and 1280 px in English: one meal of
+a paid order cancelled with its refund sent to family credit (the cancel form's choice), seen
+at once on the family credit screen; the refund is a CREDIT row that never reached Converge."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.cartdata import DEMO
+from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
+from tests.e2e.orderdata import empty_cancel_cart, paid_order, refunds_of
+from tests.e2e.server import AppServer
+
+LONG = 60_000
+
+
+def query(app: AppServer, sql: str, *params) -> list[tuple]:
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def credit_balance(app: AppServer) -> int:
+    sql = (
+        "SELECT coalesce(sum(amount_cents), 0) FROM creditentry "
+        "WHERE parent_id = (SELECT id FROM parent WHERE email = ?)"
+    )
+    return int(query(app, sql, DEMO)[0][0])
+
+
+def money_text(cents: int, lang: str) -> str:
+    whole, part = divmod(cents, 100)
+    return f"{whole},{part:02d}\u00a0$" if lang == "fr" else f"${whole}.{part:02d}"
+
+
+@pytest.fixture
+def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
+    empty_cancel_cart(app)
+    made = paid_order(app)
+    lines = "SELECT id FROM orderline WHERE order_id = ? ORDER BY id"
+    made["lines"] = [r[0] for r in query(app, lines, made["order_id"])]
+    page.context.add_cookies([parent_cookie])
+    return made
+
+
+@BOTH_WIDTHS
+def test_a_meal_is_cancelled_to_family_credit(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    before = credit_balance(app)
+    refunds_before = len(refunds_of(app, order["order_id"]))
+    line_id = order["lines"][-1]
+    open_page(page, f"/edit-profile/manage-meal-details?id={line_id}")
+    expect(page.locator("#manage-meal")).to_be_visible()
+    select = page.locator("#cancel-reason")
+    values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    select.select_option(next(v for v in values if v))
+    # The family's standing choice (the card) is picked; this cancel's refund goes to credit.
+    expect(page.locator("#cancel-refund-card")).to_be_checked()
+    page.locator("label[for='cancel-refund-credit']").click()
+    expect(page.locator("#cancel-refund-credit")).to_be_checked()
+    shot(page, f"cancel-to-credit-{lang}")
+    page.click("#manage-cancel")
+    page.get_by_role("alertdialog").locator("#manage-sure-yes").click()
+    status = page.locator("#manage-status")
+    expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
+
+    new = refunds_of(app, order["order_id"])[refunds_before:]
+    assert [(kind, state, txn) for kind, state, _amount, txn in new] == [
+        ("CREDIT", "SUCCEEDED", None)
+    ], new
+    refunded = new[0][2]
+    assert refunded > 0 and credit_balance(app) == before + refunded
+    expect(status).to_contain_text(money_text(refunded, lang))
+
+    open_page(page, "/edit-profile/family-credit")
+    expect(page.locator("#credit-balance")).to_have_text(money_text(before + refunded, lang))
+    newest = page.locator(".hm-credit-move").first
+    expect(newest).to_contain_text(re.compile(re.escape("+" + money_text(refunded, lang))))
+    shot(page, f"family-credit-{lang}")
+
+
+@BOTH_WIDTHS
+def test_a_child_is_marked_away_for_a_day(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    line_id = order["lines"][0]
+    child_id, day = query(app, "SELECT child_id, meal_date FROM orderline WHERE id = ?", line_id)[0]
+    open_page(page, "/edit-profile/child-away")
+    kid = page.locator(f"#away-kid-{child_id}")
+    expect(kid).to_be_visible()
+    if not kid.is_checked():
+        page.locator(f"label[for='away-kid-{child_id}']").click()
+    expect(kid).to_be_checked()
+    page.fill("#away-from", day)
+    page.fill("#away-to", day)
+    page.click("#away-check")
+    meal = page.locator(f'.hm-away-meal[data-line-id="{line_id}"]')
+    expect(meal).to_have_attribute("data-state", "cancel")
+    shown = page.locator("#away-refund").inner_text()
+    # Every meal of that child and day is cancelled (other orders of the parent's too).
+    cancelling = page.locator('.hm-away-meal[data-state="cancel"]').evaluate_all(
+        "els => els.map(e => Number(e.dataset.lineId))"
+    )
+    last_refund = query(app, "SELECT coalesce(max(id), 0) FROM refund")[0][0]
+    shot(page, f"child-away-{lang}")
+    page.click("#away-confirm")
+    expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible(timeout=LONG)
+    marks = ",".join("?" * len(cancelling))
+    states = query(app, f"SELECT DISTINCT status FROM orderline WHERE id IN ({marks})", *cancelling)
+    assert line_id in cancelling and states == [("cancelled",)], (cancelling, states)
+    # The refund shown before the confirm is what the refunds of this confirm hold.
+    new = query(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
+    assert new and {r[1] for r in new} == {"SUCCEEDED"}, new
+    assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
+    # Checked again: the meal is no longer booked.
+    expect(meal).to_have_count(0)
