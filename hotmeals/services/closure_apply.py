@@ -63,6 +63,7 @@ from hotmeals.services.ordering.cancel import (
     record_cancel,
     send_planned_refunds,
 )
+from hotmeals.services.ordering.cancel_order import leave_cancel_cart
 from hotmeals.services.ordering.days import DATES_DEFAULT_DAYS, cutoff_rule
 from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
@@ -313,6 +314,7 @@ def handle_family(
             to_credit=outcome is Outcome.CREDIT,
         )
         result.refunds.extend(planned)
+        leave_cancel_cart(session, loaded[oid], parent_id)  # its cancelled lines leave it
         for line in found:
             if line.id in refund:
                 result.handled.append(Handled(line, outcome, amount_cents=shares[line.id or 0]))
