@@ -1,11 +1,17 @@
-"""Family credit in Chromium (issue 25), at 390 px in French and 1280 px in English: one meal of
-a paid order cancelled with its refund sent to family credit (the cancel form's choice), seen
-at once on the family credit screen; the refund is a CREDIT row that never reached Converge."""
+"""Issue 25 in Chromium, each flow at 390 px in French and 1280 px in English: one meal of a paid
+order cancelled with its refund sent to family credit (the cancel form's choice), seen at once on
+the family credit screen (a CREDIT refund that never reached Converge); a child marked away for
+a day (the total shown is the total refunded); a school day closed by the operator's command,
+the family's meal made up on a later day and shown so in the order, the calendar showing the
+closure and its reason."""
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 
 import pytest
@@ -13,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.cartdata import DEMO
 from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
-from tests.e2e.orderdata import empty_cancel_cart, paid_order, refunds_of
+from tests.e2e.orderdata import api, api_token, empty_cancel_cart, paid_order, refunds_of
 from tests.e2e.server import AppServer
 
 LONG = 60_000
@@ -121,3 +127,63 @@ def test_a_child_is_marked_away_for_a_day(
     assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
     # Checked again: the meal is no longer booked.
     expect(meal).to_have_count(0)
+
+
+def _admin(app: AppServer, *args: str) -> str:
+    """The operator's command on the running app's database (docs/api.md "Admin")."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hotmeals.admin", *args],
+        env={**os.environ, **app.env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    return done.stdout
+
+
+@BOTH_WIDTHS
+def test_a_closed_days_meal_is_made_up_on_a_later_day(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    line_id, day, school_id = query(
+        app,
+        "SELECT ol.id, ol.meal_date, c.school_id FROM orderline ol "
+        "JOIN child c ON c.id = ol.child_id WHERE ol.order_id = ? AND c.is_default "
+        "ORDER BY ol.meal_date, ol.id LIMIT 1",
+        order["order_id"],
+    )[0]
+    chosen = api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "makeup"})
+    assert chosen["code"] == 1, chosen
+    try:
+        said = _admin(
+            app, "close-day", "--school", str(school_id), "--date", day, "--reason", "storm"
+        )
+        assert re.search(r"\b[1-9]\d* make-up meal", said), said
+        new_day, moved_from, status = query(
+            app, "SELECT meal_date, moved_from_date, status FROM orderline WHERE id = ?", line_id
+        )[0]
+        assert (moved_from, status) == (day, "active") and new_day > day, (new_day, moved_from)
+
+        # The order shows the meal on its new day, moved from the closed one.
+        open_page(page, f"/edit-profile/order-details?id={order['order_id']}")
+        moved = page.locator(f'.hm-order-line[data-line-id="{line_id}"] .hm-line-moved')
+        expect(moved).to_be_visible()
+        shot(page, f"closure-makeup-order-{lang}")
+        # The calendar shows the day closed, with its reason.
+        open_page(page, "/edit-profile/meal-detailed")
+        cell = page.locator(f"#day-{day}")
+        expect(page.locator("#book-calendar")).to_be_visible()
+        for _ in range(3):  # the closed day may be in a later month
+            if cell.count():
+                break
+            month = page.locator("#book-month").inner_text()
+            page.click("#book-next-month")
+            expect(page.locator("#book-month")).not_to_have_text(month)
+        expect(cell).to_have_class(re.compile(r"\bis-closed\b"))
+        expect(cell).to_have_attribute("aria-label", re.compile("Storm|Tempête"))
+    finally:
+        _admin(app, "reopen-day", "--school", str(school_id), "--date", day)
+        api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "card"})
