@@ -50,6 +50,7 @@ from hotmeals.services.ordering.cancel import (
     refund_destination,
     send_planned_refunds,
 )
+from hotmeals.services.ordering.cancel_order import leave_cancel_cart
 from hotmeals.services.ordering.days import meal_date
 from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import (
@@ -274,6 +275,7 @@ def _mark(
             now=now,
         )
         refunds.extend(done.refunds)
+        leave_cancel_cart(session, loaded, parent_id)  # its cancelled lines leave it
         total += done.refund_cents
     _donate(session, parent_id, [(x, donatable[x.id]) for x, _ in plan.past if x.id in donate])
     count = sum(len(x) for x in plan.cancel.values())

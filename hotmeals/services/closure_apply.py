@@ -63,6 +63,7 @@ from hotmeals.services.ordering.cancel import (
     record_cancel,
     send_planned_refunds,
 )
+from hotmeals.services.ordering.cancel_order import leave_cancel_cart
 from hotmeals.services.ordering.days import DATES_DEFAULT_DAYS, cutoff_rule
 from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
@@ -247,7 +248,7 @@ def handle_family(
     applying it run one after the other, per family), then each of the family's orders with a
     meal on the day, locked; each meal not handled yet is handled by the family's choice and
     gets its ``ClosureMeal`` row; the family's e-mail is queued. ``now``: the moment it is
-    applied at (the demo data applies a closure of last week as it was then)."""
+    applied at (default: now), which decides the make-up days whose cut-off is still ahead."""
     result = FamilyResult(parent_id=parent_id)
     closure = lock_row(session, SchoolClosure, closure_id)
     if closure is None or closure.reopened_at is not None:
@@ -313,6 +314,7 @@ def handle_family(
             to_credit=outcome is Outcome.CREDIT,
         )
         result.refunds.extend(planned)
+        leave_cancel_cart(session, loaded[oid], parent_id)  # its cancelled lines leave it
         for line in found:
             if line.id in refund:
                 result.handled.append(Handled(line, outcome, amount_cents=shares[line.id or 0]))

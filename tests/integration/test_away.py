@@ -8,12 +8,16 @@ school (no refund; counted in the give-back figures)."""
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from sqlmodel import col
 
-from hotmeals.db.engine import session_scope
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import MealDonation
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
@@ -23,6 +27,7 @@ from tests.integration.meals_support import book, family, lines_of, refunds_of, 
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import past_cutoff
 from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
+from tests.payments.support import PATIENT
 from tests.querycount import count_queries
 
 
@@ -178,3 +183,56 @@ async def test_the_preview_is_a_fixed_number_of_statements(pay_engine, gateway, 
         shown = preview(pay_engine, fam, fam["children"], fam["day"], fam["day"])
     assert shown["cancel_count"] == children
     assert queries.count == 12, queries.report()
+
+
+def _marker(url: str, settings: Any, kwargs: dict, barrier: Any, out: Any) -> None:
+    engine = make_engine(url)
+
+    async def main() -> Any:
+        async with ConvergeClient(settings, timeout=PATIENT) as client:
+            barrier.wait(timeout=60)
+            return await away.mark_away(engine=engine, gateway=client, **kwargs)
+
+    try:
+        done = asyncio.run(main())
+        out.put(("ok", done["repeated"], done["refund_cents"]))
+    except Exception as exc:  # noqa: BLE001 - the test reads what each process got
+        out.put(("error", getattr(exc, "code", repr(exc)), 0))
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.asyncio
+async def test_the_same_confirmation_sent_by_two_processes_at_once_refunds_once(
+    pay_engine, gateway, live_sim
+):
+    fam = family(pay_engine, 2)
+    order_id = await book(pay_engine, gateway, live_sim, fam)
+    url = pay_engine.url.render_as_string(hide_password=False)
+    context = multiprocessing.get_context("fork")
+    barrier = context.Barrier(2)
+    out = context.Queue()
+    pay_engine.dispose()  # no pooled connection crosses the fork
+    kwargs = {
+        "parent_id": fam["parent_id"],
+        "child_ids": fam["children"],
+        "from_date": fam["day"].isoformat(),
+        "to_date": fam["day"].isoformat(),
+        "request_key": "away-race",
+    }
+    processes = [
+        context.Process(target=_marker, args=(url, live_sim.settings, kwargs, barrier, out))
+        for _ in range(2)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        results = sorted(out.get(timeout=180) for _ in processes)
+    finally:
+        for process in processes:
+            process.join(timeout=60)
+    # One applied it, the other got its answer; one refund.
+    assert [(r[0], r[1]) for r in results] == [("ok", False), ("ok", True)], results
+    assert results[0][2] == results[1][2] > 0
+    (refund,) = refunds_of(pay_engine, order_id)
+    assert refund.amount_cents == results[0][2]

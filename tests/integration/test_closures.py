@@ -219,7 +219,7 @@ async def test_handling_a_family_is_a_fixed_number_of_statements(
         result = closure_apply.handle_family(s, closure_id=closure_id, parent_id=fam["parent_id"])
     assert len(result.handled) == children
     # Whatever the number of meals: the same statements (no query per meal).
-    expected = {"sqlite": 35, "postgresql": 33}[pay_engine.dialect.name]
+    expected = {"sqlite": 36, "postgresql": 34}[pay_engine.dialect.name]
     assert queries.count == expected, queries.report()
     with session_scope(pay_engine) as s:
         rows = s.exec(select(ClosureMeal).where(col(ClosureMeal.closure_id) == closure_id)).all()
@@ -301,3 +301,26 @@ def test_the_operator_command_closes_and_reopens_a_day(pay_engine, capsys):
         )
         == 1
     )
+
+
+@pytest.mark.asyncio
+async def test_a_family_with_meals_in_two_orders_gets_both_refunds_and_one_email(
+    pay_engine, gateway, live_sim
+):
+    from hotmeals.services.ordering import cancel_cart
+
+    fam = family(pay_engine, 2)
+    first = await book(pay_engine, gateway, live_sim, {**fam, "children": fam["children"][:1]})
+    second = await book(pay_engine, gateway, live_sim, {**fam, "children": fam["children"][1:]})
+    (line,) = lines_of(pay_engine, first)
+    with session_scope(pay_engine) as s:  # a meal waiting in the cancel cart
+        cancel_cart.add_to_cancel_cart(
+            session=s, parent_id=fam["parent_id"], order_line_id=line.id, quantity=1
+        )
+    result = await close(pay_engine, gateway, fam)
+    assert (result.meals, result.families, result.outcomes) == (2, 1, {"card": 2})
+    assert len(refunds_of(pay_engine, first)) == len(refunds_of(pay_engine, second)) == 1
+    (mail,) = mails_to(pay_engine, fam["parent_id"])
+    assert mail.body_text.count("refunded to your card") == 2
+    with session_scope(pay_engine) as s:
+        assert cancel_cart.cancel_cart_count(session=s, parent_id=fam["parent_id"]) == 0

@@ -294,6 +294,12 @@ APP = {
     "hotmeals.ui.state.giveback.GiveBackState": {"load"},
     # Issue 25: the family credit screen; acting_parent() on each call, the choice is checked.
     "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
+    # Issue 25: the closure choice (family credit screen); the setter keeps only a known value.
+    "hotmeals.ui.state.closure_choice.ClosureChoiceState": {
+        "load",
+        "set_closure_choice",
+        "save",
+    },
     # Issue 25: child away; only children and meals on screen, services.away checks them again.
     "hotmeals.ui.state.away.ChildAwayState": {
         "load",

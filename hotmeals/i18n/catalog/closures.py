@@ -25,6 +25,13 @@ EN = {
     "closures.outcome.makeup_card": (
         "{child}, {meal}: no later day serves this meal, so {amount} is refunded to your card"
     ),
+    "closures_ui.legend": "When the school closes a day you booked",
+    "closures_ui.card_text": "The meal is cancelled and the card that paid is refunded.",
+    "closures_ui.credit_text": "The meal is cancelled and refunded to your family credit at once.",
+    "closures_ui.makeup_text": (
+        "The meal moves to the next day the same caterer serves the school, at no cost."
+    ),
+    "closures_ui.saved": "Your choice for closed days has been saved",
     "mail.school_closed.subject": "{school} is closed on {day}",
     "mail.school_closed.body": (
         "Hello,\n\n"
@@ -75,6 +82,15 @@ FR = {
         "{child}, {meal} : aucun jour suivant ne sert ce repas, {amount} sont donc remboursés "
         "sur votre carte"
     ),
+    "closures_ui.legend": "Quand l'école ferme un jour réservé",
+    "closures_ui.card_text": "Le repas est annulé et la carte qui a payé est remboursée.",
+    "closures_ui.credit_text": (
+        "Le repas est annulé et remboursé en crédit familial, tout de suite."
+    ),
+    "closures_ui.makeup_text": (
+        "Le repas est reporté au prochain jour où le même traiteur sert l'école, sans frais."
+    ),
+    "closures_ui.saved": "Votre choix pour les jours de fermeture a été enregistré",
     "mail.school_closed.subject": "{school} est fermée le {day}",
     "mail.school_closed.body": (
         "Bonjour,\n\n"

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import radio_card, save_button
+from hotmeals.ui.components.forms import choice_fieldset, choice_option
 from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.closure_choice import closure_choice
 from hotmeals.ui.state.family_credit import FamilyCreditState
 from hotmeals.ui.state.i18n import t
 
@@ -24,41 +25,18 @@ def balance_card() -> rx.Component:
 
 
 def _destination(value: str) -> rx.Component:
-    return radio_card(
-        value,
-        f"refund-to-{value}",
-        rx.vstack(
-            rx.text(t(f"credit_ui.to_{value}"), weight="medium"),
-            rx.text(t(f"credit_ui.to_{value}_text"), size="2", color=rx.color("gray", 11)),
-            spacing="0",
-            padding_y="8px",
-        ),
+    return choice_option(
+        value, f"refund-to-{value}", t(f"credit_ui.to_{value}"), t(f"credit_ui.to_{value}_text")
     )
 
 
 def refund_choice() -> rx.Component:
-    return rx.el.fieldset(
-        rx.el.legend(t("credit_ui.refunds_go"), class_name="hm-label"),
-        rx.radio_group.root(
-            rx.vstack(_destination("card"), _destination("credit"), spacing="2", width="100%"),
-            value=FamilyCreditState.refund_to,
-            on_change=FamilyCreditState.set_refund_to,
-            name="refund_to",
-            size="3",
-        ),
-        rx.box(
-            save_button(
-                FamilyCreditState.busy,
-                type="button",
-                on_click=FamilyCreditState.save,
-                width="auto",
-                id="refund-choice-save",
-                turn=FamilyCreditState.turn,
-            ),
-            margin_top="12px",
-        ),
-        class_name="hm-fieldset",
-        width="100%",
+    return choice_fieldset(
+        t("credit_ui.refunds_go"),
+        [_destination("card"), _destination("credit")],
+        FamilyCreditState,
+        field="refund_to",
+        save_id="refund-choice-save",
     )
 
 
@@ -109,6 +87,7 @@ def family_credit() -> rx.Component:
         *screen_intro(t("credit_ui.title"), t("credit_ui.intro")),
         balance_card(),
         refund_choice(),
+        closure_choice(),
         history(),
         spacing="5",
         show_cart=False,

@@ -7,14 +7,10 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.credit import RefundDestination
-from hotmeals.domain.errors import DomainError
-from hotmeals.i18n import t as tr
 from hotmeals.services import credit
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.forms import forget_submission, one_turn, save_choice
 
 DESTINATIONS = tuple(d.value for d in RefundDestination)
 
@@ -63,34 +59,12 @@ class FamilyCreditState(rx.State):
 
     @rx.event
     async def save(self):
-        async for event in one_turn(self, self._save()):
+        saving = save_choice(
+            self,
+            name="refund_to",
+            action="refund_choice",
+            fn=credit.choose_refund_to,
+            saved="credit_ui.saved",
+        )
+        async for event in one_turn(self, saving):
             yield event
-
-    async def _save(self):
-        self.busy = True
-        yield
-        lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        choice = self.refund_to
-        try:
-            done = await submit(
-                self,
-                who,
-                {"refund_to": choice},
-                "refund_choice",
-                credit.choose_refund_to,
-                refund_to=choice,
-            )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
-            return
-        self.busy = False
-        if done.repeated:
-            return
-        self.refund_to = done.result["refund_to"]
-        yield succeeded(tr("credit_ui.saved", lang))
