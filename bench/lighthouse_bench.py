@@ -40,13 +40,21 @@ LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 
 
-DEFAULT_PATHS = ["/", "/sign-in", "/sign-up", "/edit-profile/meal-detailed", "/edit-profile/cart"]
+DEFAULT_PATHS = [
+    "/",
+    "/sign-in",
+    "/sign-up",
+    "/edit-profile/meal-detailed",
+    "/edit-profile/cart",
+    "/edit-profile/order-history",
+]
 SIGNED_IN = "/edit-profile"  # paths under it are audited as the demo parent
 
 
-def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
-    """One Lighthouse run: in a Chromium of its own, or (``port``) in the one listening there."""
-    out = Path(tempfile.mkdtemp()) / "report.json"
+def audit(url: str, tasks: bool = False, port: int | None = None, keep: Path | None = None) -> dict:
+    """One Lighthouse run: in a Chromium of its own, or (``port``) in the one listening there.
+    ``keep``: where the full JSON report is saved (Lighthouse's own diagnostics)."""
+    out = keep or Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     browser = [f"--port={port}"] if port else [f"--chrome-flags={FLAGS}"]
     for attempt in range(3):
@@ -73,6 +81,7 @@ def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
     audits = report["audits"]
     if tasks:
         print_tasks(audits)
+        print_diagnostics(audits)
     return {
         "score": round(report["categories"]["performance"]["score"] * 100),
         "a11y": round(report["categories"]["accessibility"]["score"] * 100),
@@ -174,12 +183,30 @@ def print_tasks(audits: dict) -> None:
         )
 
 
+def print_diagnostics(audits: dict) -> None:
+    """Lighthouse's own answer to "why": the LCP element and its phases, render-blocking
+    requests and unused JavaScript."""
+    lcp = (audits.get("largest-contentful-paint-element", {}).get("details") or {}).get("items")
+    for table in lcp or []:
+        for item in table.get("items", []):
+            node = item.get("node") or {}
+            if node:
+                print(f"    LCP element {node.get('snippet', '')[:120]}")
+            elif "phase" in item:
+                print(f"    LCP phase {item['phase']:<20} {item.get('timing', 0):>6.0f} ms")
+    for key in ("render-blocking-resources", "unused-javascript"):
+        for item in (audits.get(key, {}).get("details") or {}).get("items", []):
+            waste = item.get("wastedMs", item.get("wastedBytes", 0) / 1024)
+            print(f"    {key} {waste:>6.0f}  {item.get('url', '')}")
+
+
 def line(label: str, r: dict) -> str:
     return (
         f"{label:<12} performance {r['score']:>3.0f}   FCP {r['fcp']:>4.1f} s"
         f"   LCP {r['lcp']:>4.1f} s   TBT {r['tbt']:>5.0f} ms"
         f"   CLS {r['cls']:>5.3f}   {r['bytes']:.0f} KiB"
         f"   accessibility {r['a11y']:>3.0f}   best practices {r['bp']:>3.0f}"
+        f"   load average {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -188,6 +215,7 @@ def main() -> None:
     parser.add_argument("paths", nargs="*", default=DEFAULT_PATHS)
     parser.add_argument("--runs", type=int, default=1, help="audits per page (median line)")
     parser.add_argument("--tasks", action="store_true", help="print long tasks and script times")
+    parser.add_argument("--reports", type=Path, help="save each audit's JSON report in this folder")
     args = parser.parse_args()
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench")
     server = start_app(
@@ -202,8 +230,12 @@ def main() -> None:
                     chromium, chromium_port = signed_in_chromium(server)
                 port = chromium_port
             runs = []
-            for _ in range(max(1, args.runs)):
-                runs.append(audit(server.url(path), args.tasks, port))
+            for n in range(max(1, args.runs)):
+                keep = None
+                if args.reports:
+                    args.reports.mkdir(parents=True, exist_ok=True)
+                    keep = args.reports / f"{path.strip('/').replace('/', '_') or 'home'}-{n}.json"
+                runs.append(audit(server.url(path), args.tasks, port, keep))
                 print(line(path, runs[-1]), flush=True)
             if len(runs) > 1:
                 median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}

@@ -137,6 +137,12 @@ def parent_header(show_cart: bool = False) -> rx.Component:
     return _header_bar(brand(compact=True), rx.spacer(), parent_actions(show_cart))
 
 
+def pending_header() -> rx.Component:
+    """The bar of a guarded page while the session is checked: the brand alone, the parent
+    header's height (its buttons and avatar are 32 px, like the logo)."""
+    return _header_bar(brand(compact=True), rx.spacer())
+
+
 def site_header(show_cart: bool = False) -> rx.Component:
     return rx.cond(AuthState.is_parent, parent_header(show_cart), visitor_header())
 

@@ -139,7 +139,7 @@ def day_menu() -> rx.Component:
     return rx.box(
         rx.cond(
             BookingState.selected_date == "",
-            rx.text(t("ui.book.pick_day"), color=GRAY_11, id="book-pick-day"),
+            rx.text(t("ui.book.pick_day"), size="2", color=GRAY_11, id="book-pick-day"),
             rx.vstack(
                 rx.heading(
                     BookingState.selected_label,

@@ -75,7 +75,6 @@ def meal_detailed() -> rx.Component:
     return parent_screen(
         # The language changed: reload what the services wrote in the old one.
         on_language_change(BookingState.relang),
-        *screen_intro(t("ui.book.title"), t("ui.book.intro")),
         standing_link(),  # the standing orders screen
         rx.cond(
             BookingState.loaded,
@@ -98,4 +97,5 @@ def meal_detailed() -> rx.Component:
         ),
         meal_dialog(),
         max_width=MAX_WIDTH,
+        frame=screen_intro(t("ui.book.title"), t("ui.book.intro")),
     )
