@@ -59,6 +59,7 @@ def test_a_visitor_is_sent_to_sign_in_and_no_load_runs(database):
         assert any("/sign-in?next=/edit-profile/order-history" in p for p in _redirects(events))
         assert (await root.get_state(AuthState)).status == "visitor"
         assert (await root.get_state(OrderHistoryState)).loaded is False
+        assert not root.is_hydrated
 
     asyncio.run(scenario())
 
@@ -77,5 +78,6 @@ def test_a_parent_gets_the_session_and_the_page_data_in_one_event(database):
         assert _redirects(events) == []
         assert auth.status == "parent"
         assert (await root.get_state(OrderHistoryState)).loaded is True
+        assert root.is_hydrated  # the data shows with this answer
 
     asyncio.run(scenario())

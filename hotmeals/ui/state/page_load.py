@@ -9,7 +9,8 @@ token is checked and the profile read first (a visitor goes to sign-in, a sign-u
 to its step, and no load runs), then each load registered for the route by
 ``register_loads``. A bare ``yield`` of a load (a spinner shown before its data) sends nothing
 here: the data comes in the same answer. The events a load yields or returns (a redirect, a
-toast) are passed on in order, as Reflex would have run them.
+toast) are passed on in order, as Reflex would have run them. The page is marked hydrated
+at the end of the same event, so its data renders with that one answer.
 """
 
 from __future__ import annotations
@@ -88,3 +89,7 @@ class PageLoadState(rx.State):
             state = await self.get_state(handler.state)
             async for event in _events(handler.fn(state)):
                 yield event
+        # Every load has run: the page shows its data with this very answer, not one round
+        # trip later with Reflex's own ``set_is_hydrated`` (queued after this event; it then
+        # changes nothing).
+        self.is_hydrated = True
