@@ -11,7 +11,13 @@ import reflex as rx
 
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.orders import HISTORY_ROUTE, OrderHistoryState
-from hotmeals.ui.state.page_load import PageLoadState, _events, register_loads, route_key
+from hotmeals.ui.state.page_load import (
+    PageLoadState,
+    _events,
+    _is_redirect,
+    register_loads,
+    route_key,
+)
 from hotmeals.ui.state.sign_in import SignInState
 
 DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
@@ -29,6 +35,11 @@ def _redirects(events: list) -> list[str]:
 def test_routes_are_keyed_without_the_prefix_or_a_trailing_slash():
     assert route_key("/parent/edit-profile/cart/") == "/edit-profile/cart"
     assert route_key("/edit-profile/cart") == "/edit-profile/cart"
+
+
+def test_a_redirect_is_told_from_other_events():
+    assert _is_redirect(rx.redirect("/x"))
+    assert not _is_redirect(rx.toast.info("hello")) and not _is_redirect("toast")
 
 
 def test_a_load_with_arguments_is_refused():

@@ -67,6 +67,11 @@ async def _events(result: Any) -> AsyncIterator[Any]:
         yield event
 
 
+def _is_redirect(event: Any) -> bool:
+    handler = getattr(event, "handler", None)
+    return getattr(getattr(handler, "fn", None), "__qualname__", "") == "_redirect"
+
+
 class PageLoadState(rx.State):
     """Holds no data: the handler below is the page's whole on_load."""
 
@@ -84,12 +89,16 @@ class PageLoadState(rx.State):
         if refused is not None:
             yield refused
             return
+        moved = False
         for handler in _LOADS.get(route_key(wanted), ()):
             assert handler.state is not None  # register_loads checked it
             state = await self.get_state(handler.state)
             async for event in _events(handler.fn(state)):
+                moved = moved or _is_redirect(event)
                 yield event
         # Every load has run: the page shows its data with this very answer, not one round
         # trip later with Reflex's own ``set_is_hydrated`` (queued after this event; it then
-        # changes nothing).
-        self.is_hydrated = True
+        # changes nothing). Not when a load sent the parent elsewhere (the school-year
+        # confirmation): that page marks itself.
+        if not moved:
+            self.is_hydrated = True
