@@ -47,6 +47,8 @@ APP = {
         "set_logout_open",
         "confirm_logout",  # revokes the token the browser holds, nothing else
     },
+    # A guarded page's on_load: the session check (AuthState's), then the route's own loads.
+    "hotmeals.ui.state.page_load.PageLoadState": {"enter"},
     "hotmeals.ui.state.steps.ProfileStepState": set(),  # moved only by EditProfileState
     "hotmeals.ui.state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
     "hotmeals.ui.state.content.ContentState": {
