@@ -330,6 +330,8 @@ def choice_option(value: str, id_: str, title: Any, text: Any) -> rx.Component:
             spacing="0",
             padding_y="8px",
         ),
+        width="100%",
+        box_sizing="border-box",
     )
 
 
