@@ -171,6 +171,24 @@ async def sign_in(api: Api, rusher: Rusher) -> None:
         pass
 
 
+def order_lines(child: int, meals: list[dict]) -> list[dict]:
+    """An order's AddToCart bodies: ``LINES_PER_ORDER`` lines of the day's safe meals in turn,
+    small and large."""
+    lines = []
+    for i in range(LINES_PER_ORDER):
+        meal = meals[i % len(meals)]
+        lines.append(
+            {
+                "child_id": child,
+                "meal_id": meal["meal_id"],
+                "menu_day_id": meal["menu_day_id"],
+                "size": "large" if i % 2 else "small",
+                "quantity": 1,
+            }
+        )
+    return lines
+
+
 async def book_and_pay(api: Api, rusher: Rusher, round_no: int) -> None:
     token, child = rusher.token, rusher.child_id
     dates = await api.call("GetDates", "/Parent/menu/GetDates", {"child_id": child}, token)
@@ -190,15 +208,7 @@ async def book_and_pay(api: Api, rusher: Rusher, round_no: int) -> None:
         {"meal_id": meals[0]["meal_id"], "child_id": child},
         token,
     )
-    for i in range(LINES_PER_ORDER):
-        meal = meals[i % len(meals)]
-        line = {
-            "child_id": child,
-            "meal_id": meal["meal_id"],
-            "menu_day_id": meal["menu_day_id"],
-            "size": "large" if i % 2 else "small",
-            "quantity": 1,
-        }
+    for line in order_lines(child, meals):
         await api.call("AddToCart", "/Parent/cart/AddToCart", line, token, once=True)
     summary = await api.call("OrderSummary", "/Parent/cart/OrderSummary", {}, token)
     if summary["payable_count"] < LINES_PER_ORDER:

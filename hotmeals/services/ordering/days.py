@@ -26,8 +26,8 @@ from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.i18n import normalize_lang
+from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import own_child
-from hotmeals.services.clock import now as utcnow
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
@@ -50,7 +50,7 @@ def meal_date(value: object, field: str = "date") -> date:
 
 
 def toronto_today(now: datetime | None = None) -> date:
-    return (now or utcnow()).astimezone(TORONTO).date()
+    return (now or clock.now()).astimezone(TORONTO).date()
 
 
 def cutoff_rule(vendor: Vendor) -> CutoffRule:
@@ -86,23 +86,16 @@ def get_dates(
     """The child's school meal days from ``from_date`` (default: today in Toronto) to
     ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
     and whether it is still open, and the meals already ordered or in the cart for the child.
-    Four statements whatever the number of days."""
+    Four statements whatever the number of days (the days themselves from the menus' cached
+    copy, ``services/menu_cache``)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    now = now or utcnow()
+    now = now or clock.now()
     start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
     end = meal_date(to_date, "to_date") if to_date else start + timedelta(days=DATES_DEFAULT_DAYS)
     if end < start or (end - start).days > DATES_MAX_DAYS:
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
-    days = session.exec(
-        select(MenuDay, Vendor)
-        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-        .where(
-            MenuDay.school_id == child.school_id,
-            MenuDay.meal_date >= start,
-            MenuDay.meal_date <= end,
-        )
-        .order_by(col(MenuDay.meal_date), col(Vendor.name))
-    ).all()
+    school = menu_cache.catalog(session).school_days(session, child.school_id)
+    days = [pair for day, pairs in school.at.items() if start <= day <= end for pair in pairs]
     ordered: dict[date, int] = dict(
         session.exec(
             select(
@@ -162,14 +155,9 @@ def get_dates(
 
 
 def served_days(session: Session, *, school_id: int, day: date) -> list[tuple[MenuDay, Vendor]]:
-    return list(
-        session.exec(
-            select(MenuDay, Vendor)
-            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-            .where(MenuDay.school_id == school_id, MenuDay.meal_date == day)
-            .order_by(col(Vendor.name))
-        ).all()
-    )
+    """The (menu day, vendor) pairs serving the school on ``day``, by vendor name: from the
+    menus' cached copy (``services/menu_cache``, as current as the database)."""
+    return list(menu_cache.catalog(session).school_days(session, school_id).at.get(day, ()))
 
 
 def open_days_or_refuse(

@@ -14,8 +14,7 @@ from hotmeals.domain.charges import check_promo
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import donations, promos
-from hotmeals.services.clock import now as utcnow
+from hotmeals.services import clock, donations, promos
 from hotmeals.services.ordering.cart import cart_summary
 
 
@@ -92,6 +91,6 @@ def priced_summary(
         promo_code=promo_code,
         donation=donation_cents,
         lang=lang,
-        now=now or utcnow(),
+        now=now or clock.now(),
         require_payable=require_payable,
     ).summary
