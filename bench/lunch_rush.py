@@ -24,7 +24,13 @@ after the orders, from the same Python client (which cannot saturate ``/ping``: 
 Then one more parent, alone, places ``--serial-rounds`` orders one call at a time: each call's
 latency on an otherwise idle server and the server's CPU time per call (its processes' user +
 system time around the call), the figure that moves least when other work shares the cores.
-The goal (2 cores): >= 100 orders/s, p99 < 250 ms for every call, 0 errors.
+The goals (2 cores, issue 24): server CPU <= 30 ms per order (13 calls, sign-in aside; the
+local Converge simulator's share printed apart: the real Converge does that work elsewhere),
+>= 40 orders/s, p99 <= 1 s for every ordering call with 50 parents, 0 errors; the long-term
+goal stays printed beside them: >= 100 orders/s, p99 <= 250 ms.
+
+Server CPU: each server process's threads' time on a CPU (``/proc/<pid>/task/*/schedstat``,
+nanoseconds) where Linux has it, else user + system time (``psutil``, 10 ms ticks).
 
 Traffic goes to 127.0.0.1 only, on a free port. PostgreSQL: a database of its own
 (``hm_bench_<random>`` at 127.0.0.1:5432, created and dropped here); Redis: database 12 of
@@ -73,7 +79,9 @@ REDIS = ("127.0.0.1", 6379)
 REDIS_DB = 12
 VISA = {"ssl_card_number": "4000000000000002", "ssl_exp_date": "1230", "ssl_cvv2cvc2": "123"}
 LINES_PER_ORDER = 5
-GOAL_ORDERS_PER_S, GOAL_P99_MS = 100, 250
+GOAL_ORDERS_PER_S, GOAL_P99_MS, GOAL_CPU_MS = 40, 1000, 30  # issue 24
+LONG_TERM_ORDERS_PER_S, LONG_TERM_P99_MS = 100, 250
+SIMULATOR_CALLS = ("Lightbox session (sim)", "Lightbox Pay (sim)")
 CALLS = (
     "Login",
     "GetDates",
@@ -298,18 +306,32 @@ async def ping_rate(base: str, seconds: float) -> tuple[float, int]:
 
 
 def server_cpu(pid: int | None) -> float:
-    """User + system CPU seconds of the server and its workers so far."""
+    """CPU seconds of the server and its workers so far: their threads' run time from
+    ``schedstat`` (nanoseconds), else user + system time (10 ms ticks)."""
     total = 0.0
     if pid is None:
         return total
     root = psutil.Process(pid)
     for proc in [root, *root.children(recursive=True)]:
         try:
-            times = proc.cpu_times()
+            total += _run_time(proc)
         except psutil.Error:
             continue
-        total += times.user + times.system
     return total
+
+
+def _run_time(proc: psutil.Process) -> float:
+    tasks = Path(f"/proc/{proc.pid}/task")
+    if not tasks.is_dir():
+        times = proc.cpu_times()
+        return times.user + times.system
+    total = 0
+    for task in tasks.iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile
+    return total / 1e9
 
 
 def make_rushers(database_url: str, count: int) -> list[Rusher]:
@@ -390,30 +412,36 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
         f"({LINES_PER_ORDER} lines), {base}{unpaid}"
     )
     print()
-    print("| figure | measured | goal (2 cores) |")
-    print("|---|---:|---:|")
+    print("| figure | measured | goal (2 cores) | long-term goal |")
+    print("|---|---:|---:|---:|")
     print(
         f"| orders/s, ordering phase ({stats.orders} of {wanted} orders in {ordering:.1f} s) "
-        f"| {rate:,.1f} | >= {GOAL_ORDERS_PER_S} |"
+        f"| {rate:,.1f} | >= {GOAL_ORDERS_PER_S} | >= {LONG_TERM_ORDERS_PER_S} |"
     )
     print(
         f"| orders/s end to end, sign-in burst included ({finished - started:.1f} s) "
-        f"| {end_to_end:,.1f} | |"
+        f"| {end_to_end:,.1f} | | |"
     )
     worst = max(
         (pct(v, 99) for k, v in stats.latencies.items() if k != "Login"), default=float("nan")
     )
-    print(f"| worst p99 of the ordering calls, ms | {worst:,.0f} | < {GOAL_P99_MS} |")
-    print(f"| errors | {errors} | 0 |")
-    print(f"| server CPU per order, ms | {1000 * cpu / max(1, stats.orders):,.0f} | |")
+    print(
+        f"| worst p99 of the ordering calls, ms | {worst:,.0f} | <= {GOAL_P99_MS:,} "
+        f"| <= {LONG_TERM_P99_MS} |"
+    )
+    print(f"| errors | {errors} | 0 | 0 |")
+    print(
+        f"| server CPU per order, ms (simulator included) "
+        f"| {1000 * cpu / max(1, stats.orders):,.1f} | | |"
+    )
     print(
         f"| this client's CPU per order, ms (on the same cores) "
-        f"| {1000 * client_cpu / max(1, stats.orders):,.0f} | |"
+        f"| {1000 * client_cpu / max(1, stats.orders):,.0f} | | |"
     )
     pinger = "wrk" if shutil.which("wrk") else "httpx"
     print(
         f"| /ping req/s before / after ({pinger}, {PING_CONNECTIONS} connections) "
-        f"| {ping_before:,.0f} / {ping_after:,.0f} | |"
+        f"| {ping_before:,.0f} / {ping_after:,.0f} | | |"
     )
     print()
     print("| call | requests | p50 ms | p99 ms | errors |")
@@ -433,17 +461,24 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     print()
     print("| call | requests | p50 ms alone | server CPU ms/call (mean) | errors |")
     print("|---|---:|---:|---:|---:|")
-    per_order = 0.0
+    per_order = simulator = 0.0
     for name in CALLS:
         times, cpu_ms = serial.latencies.get(name, []), serial.cpu.get(name, [])
         mean_cpu = statistics.fmean(cpu_ms) if cpu_ms else float("nan")
         if cpu_ms and name != "Login":
             per_order += sum(cpu_ms) / max(1, serial.orders)
+            if name in SIMULATOR_CALLS:
+                simulator += sum(cpu_ms) / max(1, serial.orders)
         print(
             f"| {name} | {len(times)} | {pct(times, 50):,.1f} | {mean_cpu:,.1f} "
             f"| {serial.errors.get(name, 0)} |"
         )
-    print(f"| all but Login, per order | | | {per_order:,.0f} | |")
+    print(f"| all but Login, per order | | | {per_order:,.1f} | |")
+    print(f"| of which the local Converge simulator | | | {simulator:,.1f} | |")
+    print(
+        f"| **per order without the simulator** (goal <= {GOAL_CPU_MS}) | | "
+        f"| **{per_order - simulator:,.1f}** | |"
+    )
     for body in serial.bodies:
         print(f"error (alone): {body}")
     if ping_err_before or ping_err_after:
@@ -453,8 +488,15 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     print(
         f"backend workers: {workers}; load average at the end: {load:.1f} on {os.cpu_count()} cores"
     )
-    met = rate >= GOAL_ORDERS_PER_S and worst < GOAL_P99_MS and errors == 0
-    print(f"goal {'met' if met else 'NOT met'}")
+    cpu_met = per_order - simulator <= GOAL_CPU_MS
+    met = rate >= GOAL_ORDERS_PER_S and worst <= GOAL_P99_MS and errors == 0 and cpu_met
+    long_term = rate >= LONG_TERM_ORDERS_PER_S and worst <= LONG_TERM_P99_MS and errors == 0
+    print(
+        f"goal (issue 24: <= {GOAL_CPU_MS} ms CPU/order, >= {GOAL_ORDERS_PER_S} orders/s, "
+        f"p99 <= {GOAL_P99_MS:,} ms, 0 errors) {'met' if met else 'NOT met'}; long-term goal "
+        f"(>= {LONG_TERM_ORDERS_PER_S} orders/s, p99 <= {LONG_TERM_P99_MS} ms) "
+        f"{'met' if long_term else 'NOT met'}"
+    )
 
 
 def _redis_flush() -> None:
