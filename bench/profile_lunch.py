@@ -139,6 +139,25 @@ async def run(args: argparse.Namespace, *, profile: bool) -> Caller:
     return caller
 
 
+PACKAGES = ("hotmeals", "sqlalchemy", "sqlmodel", "fastapi", "starlette", "pydantic", "httpx")
+
+
+def by_package(stats: pstats.Stats) -> list[tuple[str, float]]:
+    """Each package's share of the profile's own (``tottime``) time, largest first; the
+    standard library and C built-ins together as "stdlib and built-ins"."""
+    totals: dict[str, float] = defaultdict(float)
+    for (filename, _, _), row in stats.stats.items():  # type: ignore[attr-defined]
+        own = row[2]
+        package = next((p for p in PACKAGES if f"/{p}/" in filename), "stdlib and built-ins")
+        if package == "sqlmodel":
+            package = "sqlalchemy"  # SQLModel's session is SQLAlchemy's
+        if "/bench/" in filename:
+            package = "this harness"
+        totals[package] += own
+    whole = sum(totals.values()) or 1.0
+    return sorted(((k, v / whole) for k, v in totals.items()), key=lambda kv: -kv[1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=20)
@@ -180,6 +199,13 @@ def main() -> None:
     for label, counts in profiled.calls.items():
         print(f"| {label} | {statistics.fmean(counts):,.0f} |")
     print(f"| per round | {sum(sum(c) for c in profiled.calls.values()) / args.rounds:,.0f} |")
+    print()
+    print("Where the profiled time goes, by package (own time of its functions):")
+    print()
+    print("| package | share |")
+    print("|---|---:|")
+    for package, share in by_package(stats):
+        print(f"| {package} | {share:.0%} |")
     print()
     out = io.StringIO()
     stats.stream = out  # type: ignore[attr-defined]

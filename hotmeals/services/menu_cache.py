@@ -331,13 +331,15 @@ _entries: weakref.WeakKeyDictionary[Engine, tuple[int, Catalog]] = weakref.WeakK
 loads = 0  # how many times this process read the catalog (the tests watch it)
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_VERSION_OF_MENU = select(CacheVersion.version).where(CacheVersion.name == MENU)
+
+
 def version(session: Session) -> int:
     """The menu data's version in the database: read once per transaction."""
     known = session.info.get(_VERSION)
     if known is None:
-        found = session.execute(
-            select(CacheVersion.version).where(CacheVersion.name == MENU)
-        ).scalar_one_or_none()
+        found = session.execute(_VERSION_OF_MENU).scalar_one_or_none()
         known = session.info[_VERSION] = int(found or 0)
     return int(known)
 

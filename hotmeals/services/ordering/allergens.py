@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from sqlalchemy import bindparam
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col
 
@@ -180,6 +181,12 @@ def item_allergies(
     return out
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_LEVELS_OF_CHILDREN = sql_select(
+    col(ChildAllergy.child_id), col(ChildAllergy.ingredient_id), col(ChildAllergy.alert_level)
+).where(col(ChildAllergy.child_id).in_(bindparam("children", expanding=True)))
+
+
 def _child_levels(session: Session, child_ids: Iterable[int]) -> list[tuple[int, dict[int, str]]]:
     """Each child's allergies (ingredient id -> alert level), by child id: one statement."""
     children = sorted(set(child_ids))
@@ -187,11 +194,7 @@ def _child_levels(session: Session, child_ids: Iterable[int]) -> list[tuple[int,
         return []
     levels: dict[int, dict[int, str]] = {child: {} for child in children}
     for child_id, ingredient_id, level in session.execute(
-        sql_select(
-            col(ChildAllergy.child_id),
-            col(ChildAllergy.ingredient_id),
-            col(ChildAllergy.alert_level),
-        ).where(col(ChildAllergy.child_id).in_(children))
+        _LEVELS_OF_CHILDREN, {"children": children}
     ).all():
         if level is not None:
             levels[child_id][ingredient_id] = level

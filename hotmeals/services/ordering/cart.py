@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -182,6 +182,26 @@ class PricedLine:
     payable: bool
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_CART_LINES = (
+    select(CartLine, MenuDay, Child)
+    .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+    .join(Child, col(Child.id) == CartLine.child_id)
+    .where(col(CartLine.parent_id) == bindparam("parent_id"))
+    .order_by(
+        col(Child.is_default).desc(),
+        col(Child.first_name),
+        col(MenuDay.meal_date),
+        col(CartLine.id),
+    )
+)
+_ADDONS_OF_LINES = (
+    select(col(CartLineAddOn.cart_line_id), AddOn)
+    .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
+    .where(col(CartLineAddOn.cart_line_id).in_(bindparam("ids", expanding=True)))
+    .order_by(col(AddOn.name_en))
+)
+
 CartRow = tuple[
     CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption | None, MealOption | None
 ]
@@ -224,30 +244,14 @@ def cart_summary(
     now = now or clock.now()
     rates = rates or get_settings().charge_rates
     french = _fr(lang)
-    lines = session.exec(
-        select(CartLine, MenuDay, Child)
-        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-        .join(Child, col(Child.id) == CartLine.child_id)
-        .where(CartLine.parent_id == parent_id)
-        .order_by(
-            col(Child.is_default).desc(),
-            col(Child.first_name),
-            col(MenuDay.meal_date),
-            col(CartLine.id),
-        )
-    ).all()
+    lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()
     rows = _with_menu(menu_cache.catalog(session), lines)
     line_ids = [row[0].id for row in rows]
     addons: dict[int, list[AddOn]] = {}
     tiers: dict[int, list[TierRule]] = {}
     items: Items = {}
     if rows:
-        for cart_line_id, addon in session.exec(
-            select(col(CartLineAddOn.cart_line_id), AddOn)
-            .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
-            .where(col(CartLineAddOn.cart_line_id).in_(line_ids))
-            .order_by(col(AddOn.name_en))
-        ).all():
+        for cart_line_id, addon in session.execute(_ADDONS_OF_LINES, {"ids": line_ids}).all():
             addons.setdefault(cart_line_id, []).append(addon)
         tiers = tiers_of(session, (row[4].id for row in rows))  # the menus' cached copy
         # One statement: the allergens of every meal, option and add-on of the cart, with the

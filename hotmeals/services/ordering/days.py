@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -73,6 +73,36 @@ def cutoff_state(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
     return closes.isoformat(), before_cutoff(closes, now)
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them): a
+# child's paid meals, and its meals in the parent's cart, by day of a window.
+_ORDERED_BY_DAY = (
+    select(
+        col(OrderLine.meal_date),
+        func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
+    )
+    .join(Order, col(Order.id) == OrderLine.order_id)
+    .where(
+        col(OrderLine.child_id) == bindparam("child_id"),
+        col(OrderLine.meal_date) >= bindparam("start"),
+        col(OrderLine.meal_date) <= bindparam("end"),
+        OrderLine.status == LineStatus.ACTIVE,
+        col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+    )
+    .group_by(col(OrderLine.meal_date))
+)
+_IN_CART_BY_DAY = (
+    select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
+    .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+    .where(
+        col(CartLine.parent_id) == bindparam("parent_id"),
+        col(CartLine.child_id) == bindparam("child_id"),
+        col(MenuDay.meal_date) >= bindparam("start"),
+        col(MenuDay.meal_date) <= bindparam("end"),
+    )
+    .group_by(col(MenuDay.meal_date))
+)
+
+
 def get_dates(
     *,
     session: Session,
@@ -96,36 +126,14 @@ def get_dates(
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
     school = menu_cache.catalog(session).school_days(session, child.school_id)
     days = [pair for day, pairs in school.at.items() if start <= day <= end for pair in pairs]
-    ordered: dict[date, int] = dict(
-        session.exec(
-            select(
-                col(OrderLine.meal_date),
-                func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
-            )
-            .join(Order, col(Order.id) == OrderLine.order_id)
-            .where(
-                OrderLine.child_id == child.id,
-                OrderLine.meal_date >= start,
-                OrderLine.meal_date <= end,
-                OrderLine.status == LineStatus.ACTIVE,
-                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
-            )
-            .group_by(col(OrderLine.meal_date))
-        ).all()
-    )
-    in_cart: dict[date, int] = dict(
-        session.exec(
-            select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
-            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                MenuDay.meal_date >= start,
-                MenuDay.meal_date <= end,
-            )
-            .group_by(col(MenuDay.meal_date))
-        ).all()
-    )
+    window = {"child_id": child.id, "start": start, "end": end}
+    ordered: dict[date, int] = {
+        day: int(n or 0) for day, n in session.execute(_ORDERED_BY_DAY, window).all()
+    }
+    in_cart: dict[date, int] = {
+        day: int(n or 0)
+        for day, n in session.execute(_IN_CART_BY_DAY, {**window, "parent_id": parent_id}).all()
+    }
     french = _fr(lang)
     out = []
     for day, vendor in days:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import func, insert
+from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -186,6 +186,19 @@ def loose_ids(values: object) -> list[int]:
     return [k for k in (loose_id(v) for v in values[: ADDONS_MAX + 1]) if k is not None]
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_CART_SIZE = (
+    select(func.count())
+    .select_from(CartLine)
+    .where(col(CartLine.parent_id) == bindparam("parent_id"))
+)
+_CHILDREN_OF_PARENT = select(Child).where(
+    col(Child.id).in_(bindparam("ids", expanding=True)),
+    col(Child.parent_id) == bindparam("parent_id"),
+    col(Child.is_active),
+)
+
+
 def load_batch(
     session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
 ) -> Batch:
@@ -198,12 +211,8 @@ def load_batch(
     if child_keys:
         children = {
             c.id: c
-            for c in session.exec(
-                select(Child).where(
-                    col(Child.id).in_(sorted(child_keys)),
-                    Child.parent_id == parent_id,
-                    Child.is_active,
-                )
+            for c in session.scalars(
+                _CHILDREN_OF_PARENT, {"ids": sorted(child_keys), "parent_id": parent_id}
             ).all()
             if c.id is not None
         }
@@ -264,9 +273,7 @@ def load_batch(
         for k in loose_ids(r.addons)
         if k in menus.addons and menus.addons[k].is_active
     }
-    count = session.exec(
-        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-    ).one()
+    count = session.execute(_CART_SIZE, {"parent_id": parent_id}).scalar_one()
     return Batch(
         children=children,
         days_by_id=days_by_id,

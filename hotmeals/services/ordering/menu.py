@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -103,6 +103,19 @@ def portion_out(portion: PortionPrices, lang: str) -> dict:
     }
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them): how
+# many of each meal the parent's cart holds for a child on some menu days.
+_IN_CART_BY_MEAL = (
+    select(col(CartLine.menu_day_id), col(CartLine.meal_id), func.sum(col(CartLine.quantity)))
+    .where(
+        col(CartLine.parent_id) == bindparam("parent_id"),
+        col(CartLine.child_id) == bindparam("child_id"),
+        col(CartLine.menu_day_id).in_(bindparam("days", expanding=True)),
+    )
+    .group_by(col(CartLine.menu_day_id), col(CartLine.meal_id))
+)
+
+
 def get_menu(
     *,
     session: Session,
@@ -141,17 +154,8 @@ def get_menu(
     extras_of = _extras_by_owner(items, child.id)
     in_cart: dict[tuple[int, int], int] = {}
     if rows:  # the child's meals already in the parent's cart that day, one statement
-        for menu_day_id, meal_id, quantity in session.exec(
-            select(
-                col(CartLine.menu_day_id), col(CartLine.meal_id), func.sum(col(CartLine.quantity))
-            )
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                col(CartLine.menu_day_id).in_(list(by_day)),
-            )
-            .group_by(col(CartLine.menu_day_id), col(CartLine.meal_id))
-        ).all():
+        asked = {"parent_id": parent_id, "child_id": child.id, "days": list(by_day)}
+        for menu_day_id, meal_id, quantity in session.execute(_IN_CART_BY_MEAL, asked).all():
             in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
     french = _fr(lang)
     meals = []
