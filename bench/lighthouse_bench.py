@@ -2,10 +2,13 @@
 on a prod server started here. Prints one line per page: score, FCP, LCP, TBT, CLS, bytes, and
 the accessibility and best-practices scores.
 
-The pages behind sign-in (``/edit-profile/...``: Book meal, the cart) are audited as the demo
-parent with a meal in the cart: Lighthouse drives a Chromium started here that holds the
-parent's session cookie (Lighthouse clears the page's caches and service workers before each
-audit, not its cookies).
+The pages behind sign-in (``/edit-profile/...``: Book meal, the cart, order history) are
+audited as the demo parent with a meal in the cart: Lighthouse drives a Chromium started here
+that holds the parent's session cookie (Lighthouse clears the page's caches and service workers
+before each audit, not its cookies). Each line ends with the load average (the Total Blocking
+Time, and so the score, follows what else the cores are doing); ``--reports DIR`` keeps the
+JSON reports, ``--tasks`` prints Lighthouse's diagnostics (long tasks, script time, the LCP
+element, render-blocking requests, unused JavaScript).
 
     make bench-lighthouse        # or: .venv/bin/python bench/lighthouse_bench.py / /sign-in
 
@@ -40,13 +43,25 @@ LIGHTHOUSE = ROOT / "bench" / "node_modules" / ".bin" / "lighthouse"
 FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
 
 
-DEFAULT_PATHS = ["/", "/sign-in", "/sign-up", "/edit-profile/meal-detailed", "/edit-profile/cart"]
+DEFAULT_PATHS = [
+    "/",
+    "/sign-in",
+    "/sign-up",
+    "/edit-profile/meal-detailed",
+    "/edit-profile/cart",
+    "/edit-profile/order-history",
+]
 SIGNED_IN = "/edit-profile"  # paths under it are audited as the demo parent
+GOALS = (
+    "goals (issues 11 and 24, every page): performance >= 95, LCP <= 2.5 s, weight <= 250 KiB, "
+    "accessibility 100, best practices 100"
+)
 
 
-def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
-    """One Lighthouse run: in a Chromium of its own, or (``port``) in the one listening there."""
-    out = Path(tempfile.mkdtemp()) / "report.json"
+def audit(url: str, tasks: bool = False, port: int | None = None, keep: Path | None = None) -> dict:
+    """One Lighthouse run: in a Chromium of its own, or (``port``) in the one listening there.
+    ``keep``: where the full JSON report is saved (Lighthouse's own diagnostics)."""
+    out = keep or Path(tempfile.mkdtemp()) / "report.json"
     env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
     browser = [f"--port={port}"] if port else [f"--chrome-flags={FLAGS}"]
     for attempt in range(3):
@@ -73,6 +88,7 @@ def audit(url: str, tasks: bool = False, port: int | None = None) -> dict:
     audits = report["audits"]
     if tasks:
         print_tasks(audits)
+        print_diagnostics(audits)
     return {
         "score": round(report["categories"]["performance"]["score"] * 100),
         "a11y": round(report["categories"]["accessibility"]["score"] * 100),
@@ -174,12 +190,32 @@ def print_tasks(audits: dict) -> None:
         )
 
 
+def print_diagnostics(audits: dict) -> None:
+    """Lighthouse's own answer to "why": the LCP element and its phases, render-blocking
+    requests and unused JavaScript."""
+    lcp = (audits.get("lcp-breakdown-insight", {}).get("details") or {}).get("items")
+    for part in lcp or []:
+        if part.get("type") == "node":
+            box = part.get("boundingRect") or {}
+            print(
+                f"    LCP element {part.get('snippet', '')[:80]} {part.get('nodeLabel', '')[:60]!r}"
+                f" {box.get('width', 0):.0f}x{box.get('height', 0):.0f} px"
+            )
+        for item in part.get("items", []):
+            print(f"    LCP {item.get('label', ''):<24} {item.get('duration', 0):>6.0f} ms")
+    for key in ("render-blocking-resources", "unused-javascript"):
+        for item in (audits.get(key, {}).get("details") or {}).get("items", []):
+            waste = item.get("wastedMs", item.get("wastedBytes", 0) / 1024)
+            print(f"    {key} {waste:>6.0f}  {item.get('url', '')}")
+
+
 def line(label: str, r: dict) -> str:
     return (
         f"{label:<12} performance {r['score']:>3.0f}   FCP {r['fcp']:>4.1f} s"
         f"   LCP {r['lcp']:>4.1f} s   TBT {r['tbt']:>5.0f} ms"
         f"   CLS {r['cls']:>5.3f}   {r['bytes']:.0f} KiB"
         f"   accessibility {r['a11y']:>3.0f}   best practices {r['bp']:>3.0f}"
+        f"   load average {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -188,6 +224,7 @@ def main() -> None:
     parser.add_argument("paths", nargs="*", default=DEFAULT_PATHS)
     parser.add_argument("--runs", type=int, default=1, help="audits per page (median line)")
     parser.add_argument("--tasks", action="store_true", help="print long tasks and script times")
+    parser.add_argument("--reports", type=Path, help="save each audit's JSON report in this folder")
     args = parser.parse_args()
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench")
     server = start_app(
@@ -202,12 +239,17 @@ def main() -> None:
                     chromium, chromium_port = signed_in_chromium(server)
                 port = chromium_port
             runs = []
-            for _ in range(max(1, args.runs)):
-                runs.append(audit(server.url(path), args.tasks, port))
+            for n in range(max(1, args.runs)):
+                keep = None
+                if args.reports:
+                    args.reports.mkdir(parents=True, exist_ok=True)
+                    keep = args.reports / f"{path.strip('/').replace('/', '_') or 'home'}-{n}.json"
+                runs.append(audit(server.url(path), args.tasks, port, keep))
                 print(line(path, runs[-1]), flush=True)
             if len(runs) > 1:
                 median = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                 print(line(f"  median of {len(runs)}", median), flush=True)
+        print(GOALS, flush=True)
     finally:
         if chromium is not None:
             chromium.kill()

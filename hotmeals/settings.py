@@ -58,6 +58,10 @@ class Settings:
     hst_number: str = DEMO_HST_NUMBER
     # HOTMEALS_FEED_SECRET: makes the calendar feeds' tokens (services/calendar_feed.py).
     feed_secret: str = field(repr=False, default=DEMO_FEED_SECRET)
+    # HOTMEALS_ADMIN_API_KEY: the operator's key for /api/v1/Admin/* (closing a school day).
+    # Unset (the default), shorter than 24 characters or equal to the parents' API key: the
+    # admin API is off (api/admin.py).
+    admin_api_key: str = field(repr=False, default="")
     social_links: tuple[tuple[str, str, str], ...] = (
         ("facebook", "Facebook", "https://www.facebook.com/"),
         ("instagram", "Instagram", "https://www.instagram.com/"),
@@ -117,6 +121,7 @@ def load_settings() -> Settings:
         or (DEMO_HST_NUMBER if mode == "demo" else ""),
         feed_secret=env.get("HOTMEALS_FEED_SECRET", "").strip()
         or (DEMO_FEED_SECRET if mode == "demo" else ""),
+        admin_api_key=env.get("HOTMEALS_ADMIN_API_KEY", "").strip(),
     )
 
 

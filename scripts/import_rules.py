@@ -53,6 +53,7 @@ LAYERS: dict[str, str] = {
     "hotmeals.serve": "entry",
     "hotmeals.mode": "entry",
     "hotmeals.cli": "entry",
+    "hotmeals.admin": "entry",
     "hotmeals.demo": "entry",
     "hotmeals.jobs": "entry",
 }

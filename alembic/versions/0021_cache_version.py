@@ -1,7 +1,7 @@
 """the versions of the per-process caches (menu): a row per cached kind, bumped by each write
 
 Revision ID: 0021
-Revises: 0018
+Revises: 0020
 Create Date: 2026-11-26 09:40:00
 
 ``cacheversion``: one row per cached kind of data (``menu``). Every worker keeps its own copy
@@ -17,7 +17,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision: str = '0021'
-down_revision: str | Sequence[str] | None = '0018'
+down_revision: str | Sequence[str] | None = '0020'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

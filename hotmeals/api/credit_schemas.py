@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, Field
 
 from hotmeals.api.account_schemas import In
+
+# Where one refund goes, on the bodies of the calls that refund (cancels, a modify's decrease,
+# a cheaper move): checked by the service (refund_destination_invalid).
+RefundTo = Annotated[str, Field(max_length=8, examples=["card", "credit"])]
+REFUND_TO_HELP = (
+    "card or credit: where this refund goes (credit: family credit, at once, no card "
+    "processor). Default: the family's standing choice (POST user/RefundChoice), else the card."
+)
 
 
 class CreditMoveOut(BaseModel):

@@ -68,6 +68,7 @@ def _change(result: modify.ChangeResult) -> dict:
         "hosted": result.hosted.to_dict() if result.hosted else None,
         "refund_cents": result.refund_cents,
         "refund_ok": result.refund_ok,
+        "credit_cents": result.credit_cents,
     }
 
 
@@ -143,6 +144,7 @@ async def modify_meal(who: ParentWrite = Depends(parent_write)):
         card_id=body.card_id,
         save_card=body.save_card,
         lang=who.lang,
+        refund_to=body.refund_to,
     )
     return ok(_change(result), result.message)
 
@@ -227,6 +229,7 @@ async def modify_confirm_order(who: ParentWrite = Depends(parent_write)):
         card_id=body.card_id,
         save_card=body.save_card,
         lang=who.lang,
+        refund_to=body.refund_to,
     )
     return ok(_change(result), result.message)
 

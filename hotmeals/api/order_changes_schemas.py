@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
+from hotmeals.api.credit_schemas import REFUND_TO_HELP, RefundTo
 from hotmeals.api.deps import (
     Id,
     RequestKey,
@@ -89,6 +90,7 @@ class ConfirmIn(BaseModel):
     request_key: RequestKey | None = Field(
         default=None, description="Or the Idempotency-Key header: the same key confirms once."
     )
+    refund_to: RefundTo | None = Field(default=None, description=REFUND_TO_HELP)
 
 
 class ModifyMealIn(BaseModel):
@@ -104,6 +106,7 @@ class ModifyMealIn(BaseModel):
     card_id: Id | None = None
     save_card: bool = False
     request_key: RequestKey | None = None
+    refund_to: RefundTo | None = Field(default=None, description=REFUND_TO_HELP)
 
 
 class ChangePaidIn(BaseModel):
@@ -304,6 +307,7 @@ class ChangeOut(BaseModel):
             "hosted": None,
             "refund_cents": 622,
             "refund_ok": True,
+            "credit_cents": 0,
         }
     )
     status: str = Field(description="applied, pay (open the Lightbox), pending, declined, dropped")
@@ -316,3 +320,6 @@ class ChangeOut(BaseModel):
     hosted: HostedOut | None = None
     refund_cents: int = 0
     refund_ok: bool = True
+    credit_cents: int = Field(
+        default=0, description="Of refund_cents, what went to family credit at once."
+    )

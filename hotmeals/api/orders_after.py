@@ -187,16 +187,18 @@ async def delete_cancel_cart_item(who: ParentWrite = Depends(parent_write)):
 
 
 def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
-    """What every cancel sends its service: the parent, the reason, the language and the key,
-    checked here with the cancels' own refusal. Without a key, CancelOrder and CancelMeal are
-    repeat-safe by their natural key (the same lines of the same order just cancelled answer
-    that cancel; ``cancel_service.NATURAL_REPEAT_WINDOW``)."""
+    """What every cancel sends its service: the parent, the reason, the language, the key and
+    where the refund goes (``refund_to``: card or credit; None: the family's choice), checked
+    with the cancels' own refusal. Without a key, CancelOrder and CancelMeal are repeat-safe
+    by their natural key (the same lines of the same order just cancelled answer that cancel;
+    ``cancel_service.NATURAL_REPEAT_WINDOW``)."""
     return {
         "parent_id": who.parent_id,
         "reason_id": body.reason_id,
         "other_text": body.other_text,
         "request_key": request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         "lang": who.lang,
+        "refund_to": body.refund_to,
     }
 
 
@@ -214,6 +216,9 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult):
         "title": result.title,
         "notice": result.message,
         "cancel_cart_count": count,
+        "refund_to": "credit" if result.credit_cents > 0 else "card",
+        "credit_cents": result.credit_cents,
+        "credit": format_money(result.credit_cents, who.lang),
     }
     return ok(data, f"{result.title}. {result.message}")
 

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from hotmeals.api.credit_schemas import REFUND_TO_HELP, RefundTo
 from hotmeals.api.deps import (
     Id,
     RequestKey,
@@ -37,6 +38,7 @@ class ReasonFields(BaseModel):
         default=None,
         description="Alternative to the Idempotency-Key header: the same key cancels once.",
     )
+    refund_to: RefundTo | None = Field(default=None, description=REFUND_TO_HELP)
 
 
 class CancelOrderIn(ReasonFields):
@@ -164,7 +166,9 @@ class RefundOut(BaseModel):
     refund_id: int
     amount_cents: int
     amount: str
-    kind: str = Field(description="VOID (before settlement) or RETURN.")
+    kind: str = Field(
+        description="VOID (before settlement), RETURN, or CREDIT (to family credit, at once)."
+    )
     state: str
     state_label: str
     date: str
@@ -244,11 +248,16 @@ class CancelOut(BaseModel):
             "title": "Order Cancelled",
             "notice": "A refund of $6.21 will go back to your card. ...",
             "cancel_cart_count": 0,
+            "refund_to": "card",
+            "credit_cents": 0,
+            "credit": "$0.00",
         }
     )
     order_ids: list[int]
     numbers: list[str]
-    refund_cents: int = Field(description="What this cancel refunds to the card.")
+    refund_cents: int = Field(
+        description="What this cancel refunds (to the card, or credit_cents of it to credit)."
+    )
     refund: str
     refunded_cents: int = Field(description="Confirmed by the card processor already.")
     pending_cents: int = Field(description="Not confirmed yet; finished by the reconciliation.")
@@ -257,6 +266,13 @@ class CancelOut(BaseModel):
     title: str
     notice: str
     cancel_cart_count: int
+    refund_to: str = Field(
+        description="card, or credit when some of the refund went to family credit."
+    )
+    credit_cents: int = Field(
+        description="Of refund_cents, what went to family credit at once (in refunded_cents)."
+    )
+    credit: str
 
 
 class CancelCartItemOut(BaseModel):

@@ -105,6 +105,11 @@ class OrderConfirmationOut(BaseModel):
     giveback: GivebackOut
     total_pay_cents: int
     total_pay: str
+    credit_cents: int = Field(
+        default=0,
+        description="Of the total, what family credit paid (charge_lines then end with "
+        "family_credit and card_pay).",
+    )
 
 
 class AddOrderOut(BaseModel):

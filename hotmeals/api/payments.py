@@ -158,6 +158,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
         card_id=body.card_id,
         save_card=bool(body.save_card),
         lang=who.lang,
+        use_credit=body.use_credit,
     )
     hosted = started.hosted
     data = {
@@ -171,6 +172,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
         "order_id": started.order_id,
         "order_number": started.order_number,
         "status": started.result.status if started.result else None,
+        "credit_cents": started.credit_cents,
     }
     if started.result is None:
         amount = format_money(started.amount_cents, who.lang)
@@ -189,6 +191,7 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
         donation=_donation(body),
         card_id=card_id,
         lang=who.lang,
+        use_credit=body.use_credit,
     )
     view = await run(
         payments.get_payment_view, payment_id=started.payment_id, parent_id=who.parent_id

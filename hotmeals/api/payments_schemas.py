@@ -78,6 +78,11 @@ class SessionTokenIn(In):
         description="order: charge this saved card (GetCards) at once instead of opening the "
         "Lightbox; the answer then says what happened.",
     )
+    use_credit: bool = Field(
+        default=True,
+        description="order: family credit pays first (all of it: placed at once, no card; "
+        "part: the card pays the rest). false: the card pays everything.",
+    )
 
 
 class SavedCardPayIn(SessionTokenIn):
@@ -122,7 +127,13 @@ class SessionOut(BaseModel):
     status: str | None = Field(
         default=None,
         description="order with card_id: placed, declined, pending (being confirmed) or "
-        "voided; null when the Lightbox is to be opened.",
+        "voided; null when the Lightbox is to be opened. placed at once, with no token, when "
+        "family credit pays the whole order.",
+    )
+    credit_cents: int = Field(
+        default=0,
+        description="order: what family credit pays (spent when the order is placed); "
+        "amount_cents is then what the card pays.",
     )
 
 

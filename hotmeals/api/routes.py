@@ -9,10 +9,12 @@ from fastapi import APIRouter, FastAPI
 
 from hotmeals.api import (
     accounts,
+    admin,
     booking,
     calendar_receipts,
     cart,
     children,
+    closures,
     credit,
     menu,
     order_changes,
@@ -43,6 +45,8 @@ ROUTERS: tuple[APIRouter, ...] = (
     standing.router,  # standing orders: list, create, pause, end
     calendar_receipts.router,  # calendar feed, receipts
     credit.router,  # family credit: balance, movements, refund choice
+    closures.router,  # closed days' choice, a child away
+    admin.router,  # the operator: close and reopen a school day (its own key)
 )
 
 

@@ -48,6 +48,19 @@ class RefundKind(StrEnum):
     VOID = "VOID"
     # ``ccreturn``: part or all of a payment, settled or not.
     RETURN = "RETURN"
+    # To family credit (issue 25): written SUCCEEDED with its ledger row, never sent to the
+    # card processor; the reconciliation and the resends never see it (never open, never failed).
+    CREDIT = "CREDIT"
+
+
+class PaymentMethod(StrEnum):
+    """What a payment row was paid with (``Payment.method``; issue 25)."""
+
+    # Converge: the Lightbox or a saved card.
+    CARD = "card"
+    # Family credit: APPROVED when written, with its ledger row, in the transaction that
+    # places the order; never sent to Converge (its refunds go back to credit).
+    CREDIT = "credit"
 
 
 class DonationStatus(StrEnum):

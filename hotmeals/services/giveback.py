@@ -7,7 +7,8 @@ apply to every meal). A meal counts when its order was paid (placed, partly canc
 delivered) and its line is active, for the quantity not cancelled, on a meal date in the school
 year, at the school whose menu it was booked from. Donations count when paid: gifts from the
 donate screen (to the school they name) and the optional donation at checkout (to the school
-of the order's first meal; never refunded with a meal), made within the school year.
+of the order's first meal; never refunded with a meal), made within the school year; and
+meals a family gave to the school when its child was away (``MealDonation``, their value).
 
 Two queries whatever the family's size or the number of orders: the family's children, then
 one aggregate over the three sources.
@@ -21,7 +22,7 @@ from sqlalchemy import Select, Subquery, case, func, literal, or_, union_all
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
-from hotmeals.db.models import Child, Donation, MenuDay, Order, OrderLine, School
+from hotmeals.db.models import Child, Donation, MealDonation, MenuDay, Order, OrderLine, School
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus
 from hotmeals.domain.payment_states import DonationStatus
@@ -87,7 +88,18 @@ def _sources(year: SchoolYear) -> Subquery:
         col(Order.placed_at) >= year.starts_at,
         col(Order.placed_at) < year.ends_at,
     )
-    return union_all(meals, gifts, at_checkout).subquery("given")
+    # A meal past its cut-off that a family whose child was away gave to the school's
+    # student-nutrition program (services/away.py): its value, as a gift to that school.
+    given_meals: Given = select_columns(
+        col(MealDonation.school_id).label("school_id"),
+        col(MealDonation.parent_id).label("parent_id"),
+        literal(0).label("meals"),
+        col(MealDonation.value_cents).label("cents"),
+    ).where(
+        col(MealDonation.created_at) >= year.starts_at,
+        col(MealDonation.created_at) < year.ends_at,
+    )
+    return union_all(meals, gifts, at_checkout, given_meals).subquery("given")
 
 
 def _money(cents: int, lang: str) -> str:

@@ -53,6 +53,19 @@ AFTER_PAINT = (
 )
 
 
+# Reflex writes <html lang="en">; assets/forms.js sets the stored language's tag ("en-CA",
+# "fr-CA") at load. Changing <html>'s lang restyles and lays out the whole page (about 50-100
+# ms of a 4x-slowed phone's main thread, issue 24): the English pages say "en-CA" from the
+# start, so an English page is left as it is (the French copies say "fr-CA", ui/lang_paint.py).
+_HTML_LANG_EN = b'<html lang="en">'
+HTML_LANG_EN_CA = b'<html lang="en-CA">'
+
+
+def document_lang(html: bytes) -> bytes:
+    """The page's ``<html>`` in the tag forms.js would set for English."""
+    return html.replace(_HTML_LANG_EN, HTML_LANG_EN_CA, 1)
+
+
 def lower_script_preloads(html: bytes) -> bytes:
     """Every modulepreload link of a page, at low fetch priority (idempotent)."""
     return _PRELOAD.sub(LOW, html)
@@ -84,7 +97,7 @@ def lower_preloads_in(static_dir: Path) -> int:
     changed = 0
     for page in static_dir.rglob("*.html"):
         html = page.read_bytes()
-        lowered = scripts_after_first_paint(html)
+        lowered = document_lang(scripts_after_first_paint(html))
         if lowered != html:
             page.write_bytes(lowered)
             changed += 1

@@ -24,6 +24,7 @@ import hotmeals.ui.state.allergy
 import hotmeals.ui.state.auth
 import hotmeals.ui.state.children
 import hotmeals.ui.state.edit_profile
+import hotmeals.ui.state.family_credit
 import hotmeals.ui.state.otp
 import hotmeals.ui.state.parent_profile
 import hotmeals.ui.state.payments
@@ -118,6 +119,10 @@ async def _cards(root):
     return (await _state(root, "payments", "CardsState")).cards
 
 
+async def _credit_moves(root):
+    return (await _state(root, "family_credit", "FamilyCreditState")).history
+
+
 async def _prefs(root):
     return (await _state(root, "settings", "NotificationState")).prefs
 
@@ -200,6 +205,12 @@ PAGES = [
         5,
         _cards,
     ),
+    PageLoad(
+        "/edit-profile/family-credit",
+        _chain(GUARD, ("family_credit", "FamilyCreditState", "load", ())),
+        7,  # the guard (3), the acting parent, the balance, the movements, the refund choice
+        _credit_moves,
+    ),
 ]
 
 
@@ -238,7 +249,7 @@ def test_a_page_load_costs_the_same_for_one_or_ten_of_everything(families, page)
         counts[family.size] = count
         shown[family.size] = rows
     assert counts[1] == counts[10], (page.route, counts)
-    if page.rows in (_kids, _donations, _cards, _allergy_items):
+    if page.rows in (_kids, _donations, _cards, _allergy_items, _credit_moves):
         assert len(shown[10]) == 10 and len(shown[1]) == 1, (page.route, shown)
 
 

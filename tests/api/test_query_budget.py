@@ -23,6 +23,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     AllergenIngredient,
     City,
+    CreditEntry,
     Donation,
     Faq,
     NotificationPreference,
@@ -100,6 +101,9 @@ def _make_family(size: int) -> Family:
                     Refund(payment_id=payment.id, amount_cents=100, kind="RETURN", state=state)
                     for state in ("SUCCEEDED", "PENDING", "FAILED")
                 ]
+            )
+            session.add(
+                CreditEntry(parent_id=parent.id, kind="refund", amount_cents=100 + i, key=f"qb-{i}")
             )
         for i in range(min(size, 3)):
             session.add(ParentAltEmail(parent_id=parent.id, email=f"alt{i}.{parent.id}@ex.org"))

@@ -5,6 +5,7 @@ database, with two promo codes of the parent's own."""
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from contextlib import closing
 from datetime import timedelta
 
@@ -12,7 +13,9 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import AddOn, Child, MenuDay, MenuDayMeal, Parent, PromoCode
+from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
+from hotmeals.services import credit
 from hotmeals.services.ordering.cart import add_to_cart
 from hotmeals.services.ordering.days import toronto_today
 from tests.e2e.server import AppServer
@@ -24,6 +27,29 @@ BIG_PROMO = "E2EBIGONLY"
 
 def _db(app: AppServer) -> sqlite3.Connection:
     return sqlite3.connect(app.data_dir / "e2e.db", timeout=30)
+
+
+def set_credit(app: AppServer, cents: int, email: str = DEMO) -> None:
+    """The parent's family credit made ``cents`` (an operator's adjustment that says so): a
+    checkout spends credit first, so a test of the card's amounts starts from a known balance
+    whatever the tests before it gave back or spent."""
+    engine = make_engine(app.env["DATABASE_URL"])
+    try:
+        with session_scope(engine) as session:
+            parent = session.exec(select(Parent).where(Parent.email == email)).one()
+            pid = int(parent.id or 0)
+            change = cents - credit.balance(session, pid)
+            if change:
+                credit.record(
+                    session,
+                    pid,
+                    CreditKind.ADJUST,
+                    change,
+                    key=f"e2e-{uuid.uuid4().hex}",
+                    reason="e2e: the test's starting credit",
+                )
+    finally:
+        engine.dispose()
 
 
 def rows(app: AppServer, sql: str, *params) -> list[tuple]:

@@ -71,7 +71,13 @@ def paid_order(app: AppServer) -> dict:
     finally:
         engine.dispose()
     token = api_token(app)
-    started = api(app, token, "/Parent/order/getConvergeSessionToken", {"purpose": "order"})
+    # By card only: the demo parent's family credit is left alone (its ledgers stay the card's).
+    started = api(
+        app,
+        token,
+        "/Parent/order/getConvergeSessionToken",
+        {"purpose": "order", "use_credit": False},
+    )
     assert started["code"] == 1, started
     data = started["data"]
     session_token = data["ssl_txn_auth_token"]

@@ -31,6 +31,8 @@ PARENT_PATHS = {
     "/edit-profile/donate-payment": "#donate-submit",
     "/edit-profile/meal-detailed": "#book-calendar",
     "/edit-profile/payment-methods": "#saved-cards, #no-cards",
+    "/edit-profile/family-credit": "#credit-balance",
+    "/edit-profile/child-away": "#away-check",
     "/standing-orders": "#standing-list",
 }
 

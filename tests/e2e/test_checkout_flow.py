@@ -16,7 +16,7 @@ from contextlib import closing
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.cartdata import BIG_PROMO, DEMO, PROMO, fill_cart, rows
+from tests.e2e.cartdata import BIG_PROMO, DEMO, PROMO, fill_cart, rows, set_credit
 from tests.e2e.helpers import open_page, shot
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
@@ -43,6 +43,7 @@ def toggle_language(page: Page) -> None:
 @pytest.fixture
 def demo(page: Page, app: AppServer, parent_cookie: dict) -> dict:
     cart = fill_cart(app)
+    set_credit(app, 0)  # the card pays it all (family credit would pay first)
     page.context.add_cookies([parent_cookie])
     return cart
 

@@ -95,7 +95,7 @@ def test_english_visitors_get_the_english_pages(browser: Browser, app: AppServer
         response = page.goto(app.url(path))
         assert response is not None and response.status == 200, path
         html = response.text()
-        assert '<html lang="en"' in html and "data-hm-paint" not in html, path
+        assert '<html lang="en-CA"' in html and "data-hm-paint" not in html, path
         expect(page.locator("body")).to_contain_text(english)
         assert french not in html, path
     context.close()
@@ -144,7 +144,7 @@ def test_switching_to_french_makes_the_next_load_french_from_the_first_byte(
     switch_language(page)
     page.wait_for_function("document.cookie.includes('hm_lang=en')")
     response = page.reload()
-    assert response is not None and '<html lang="en"' in response.text()
+    assert response is not None and '<html lang="en-CA"' in response.text()
     assert [e for e in errors if HYDRATION_ERROR.search(e)] == []
     context.close()
 

@@ -58,6 +58,8 @@ def _routes(made: dict, line_id: int) -> dict[str, str]:
         "/allergy-profile": "#allergy-save",
         "/edit-profile/donate-payment": "#donate-submit",
         "/edit-profile/payment-methods": "#add-card",
+        "/edit-profile/family-credit": "#refund-choice-save",
+        "/edit-profile/child-away": "#away-check",
         "/edit-profile/meal-detailed": "#book-calendar",
         "/edit-profile/cart": ".hm-cart-line",
         "/edit-profile/order-summary": "#summary-charges",

@@ -79,9 +79,10 @@ def test_what_is_typed_before_the_page_is_live_is_never_erased(page: Page, lang:
 def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
     page: Page, app: AppServer, parent_cookie: dict, lang: str
 ):
-    from tests.e2e.cartdata import fill_cart
+    from tests.e2e.cartdata import fill_cart, set_credit
 
     fill_cart(app)
+    set_credit(app, 0)  # the card pays it all (family credit would pay first)
     page.context.add_cookies([parent_cookie])
     use_language(page, lang)
     # One Pay, on the summary (issue 20): it opens the Lightbox, and the confirmation follows
@@ -217,9 +218,10 @@ def test_the_summary_shows_the_charges_that_apply_and_keeps_pay_in_view(
     page: Page, app: AppServer, parent_cookie: dict, lang: str, viewport: str
 ):
     from hotmeals.domain.charges import tax_label
-    from tests.e2e.cartdata import fill_cart
+    from tests.e2e.cartdata import fill_cart, set_credit
 
     fill_cart(app)
+    set_credit(app, 0)  # the card pays it all (family credit would pay first)
     page.context.add_cookies([parent_cookie])
     use_language(page, lang)
     open_page(page, "/edit-profile/order-summary")

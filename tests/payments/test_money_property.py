@@ -14,7 +14,11 @@ life:
 - no payment is refunded beyond what it paid;
 - nothing is left CREATED, UNKNOWN, PENDING, and every failed attempt is closed;
 - and on the way: two saved-card taps at once, or a tap again after a lost answer, make one
-  sale at most."""
+  sale at most;
+- with family credit given along the way (issue 25: spent first by every checkout and by an
+  increase it covers, cancels refunded to the card or to credit): the card's ledgers above
+  count only the card, and the balance equals its rows, is never below zero, and is what was
+  given plus every refund to credit less what credit paid."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
@@ -24,7 +28,7 @@ import asyncio
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from sqlmodel import select
@@ -32,9 +36,10 @@ from sqlmodel import select
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderChange, OrderLine, Payment, PriceTier, Refund
+from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payment_states import PaymentState, RefundState
-from hotmeals.services import cards, payments
+from hotmeals.domain.payment_states import PaymentState, RefundKind, RefundState
+from hotmeals.services import cards, credit, payments
 from hotmeals.services.ordering import cancel_order, change_payment, checkout, modify, move, settle
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
@@ -52,6 +57,10 @@ PAYING = ("pay", "pay_lost", "pay_silent", "browser_fail", "card_declined")
 PAY_WITH = ("lightbox", "approved", "declined", "lost", "http_500")
 CARD_OUTCOMES = ("approved", "declined", "lost", "http_500", "double", "lost_retry")
 PRICES = (None, 450, 700)  # today's price of the meal (made at 550): unchanged, lower, higher
+# Issue 25: a cancel's refund to the family's standing choice (the card), the card, or credit;
+# family credit given (an operator's adjustment), which every later checkout spends first.
+REFUND_TO = (None, "card", "credit")
+CREDIT_GIVEN = (300, 900, 2_000, 20_000)
 
 pick = st.integers(min_value=0, max_value=7)
 operations = st.lists(
@@ -63,7 +72,8 @@ operations = st.lists(
         st.tuples(st.just("browser_fail"), pick, st.sampled_from(["declined", "cancelled"])),
         st.tuples(st.just("card_declined"), pick),
         st.tuples(st.just("card"), pick, st.sampled_from(CARD_OUTCOMES)),
-        st.tuples(st.just("cancel"), pick),
+        st.tuples(st.just("cancel"), pick, st.sampled_from(REFUND_TO)),
+        st.tuples(st.just("credit"), pick),
         st.tuples(st.just("modify"), pick, st.sampled_from(PAY_WITH)),
         st.tuples(st.just("move"), pick, st.sampled_from(PRICES), st.sampled_from(PAY_WITH)),
         st.tuples(st.just("repeat"), pick),
@@ -276,8 +286,19 @@ async def _step(
                 order_id=placed[n % len(placed)],
                 reason_id=shop["reason_id"],
                 request_key=f"c{step}",
+                refund_to=op[2],
                 engine=engine,
                 gateway=gw,
+            )
+    elif kind == "credit":
+        with session_scope(engine) as s:
+            credit.record(
+                s,
+                pid,
+                CreditKind.ADJUST,
+                CREDIT_GIVEN[n % len(CREDIT_GIVEN)],
+                key=f"g{step}",
+                reason="given",
             )
     elif kind == "round":
         sessions.clear()  # time passes: every session's life is over
@@ -412,18 +433,33 @@ def check(engine: Engine, sim: SimServer, pid: int) -> None:
     for sale in sales:
         assert sale["txn_id"] in recorded, sale
     back = {p.id: 0 for p in mine}
+    by_card = {p.id: 0 for p in mine}  # what the card processor gave back
     for r in refunds:
         if r.state == RefundState.SUCCEEDED:
             back[r.payment_id] += r.amount_cents
+            by_card[r.payment_id] += 0 if r.kind == RefundKind.CREDIT else r.amount_cents
     for p in mine:
         assert back[p.id] <= (p.amount_cents if p.state == PaymentState.APPROVED else 0), p
         if p.state == PaymentState.APPROVED and p.id not in kept:
             assert back[p.id] == p.amount_cents, (p, back[p.id])
-    # The ledgers agree to the cent.
-    app_net = sum(p.amount_cents - back[p.id] for p in mine if p.state == PaymentState.APPROVED)
+    # The card's ledgers agree to the cent (family credit never reaches the processor).
+    cards_paid = [p for p in mine if p.state == PaymentState.APPROVED and p.method == "card"]
+    app_net = sum(p.amount_cents - by_card[p.id] for p in cards_paid)
     sim_net = sum(0 if t["voided"] else t["amount_cents"] - t["refunded_cents"] for t in sales)
     assert sim_net == app_net, (sim_net, app_net)
     assert all(by_id[p].state == PaymentState.APPROVED for p in kept)
+    # Family credit (issue 25): the balance is its rows, never below zero, and equals what was
+    # given, plus every refund made to credit, less what credit paid.
+    credited = sum(r.amount_cents for r in refunds if r.state == "SUCCEEDED" and r.kind == "CREDIT")
+    spent = sum(p.amount_cents for p in mine if p.method == "credit")
+    assert all(p.converge_txn_id is None for p in mine if p.method == "credit")
+    assert all(p.state == PaymentState.APPROVED for p in mine if p.method == "credit")
+    with session_scope(engine) as s:
+        have = credit.balance(s, pid)
+        moves = credit.history(s, pid, limit=10_000)
+    given = sum(m.amount_cents for m in moves if m.kind == CreditKind.ADJUST)
+    assert have == sum(m.amount_cents for m in moves) >= 0, moves
+    assert have == given + credited - spent, (have, given, credited, spent)
 
 
 @pytest.mark.timeout(900)
@@ -439,6 +475,21 @@ def test_money_ends_where_converge_says_whatever_the_browser_says(
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
     @given(ops=operations)
+    # Always run (issue 25): an order paid by credit alone, one paid partly by credit, an
+    # increase credit covers, cancels to credit and to the card.
+    @example(
+        ops=[
+            ("credit", 3),
+            ("checkout", 0),
+            ("credit", 0),
+            ("checkout", 1),
+            ("pay", 0),
+            ("credit", 2),
+            ("modify", 1, "lightbox"),
+            ("cancel", 0, "credit"),
+            ("cancel", 1, None),
+        ]
+    )
     def each(ops: list[tuple]) -> None:
         asyncio.run(run_scenario(ops, pay_engine, live_sim))
 

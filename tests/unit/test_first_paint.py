@@ -4,6 +4,7 @@ PAGE has the shape React Router 8 gives a prerendered page (checked against a re
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from hotmeals.ui.first_paint import (
     AFTER_PAINT,
@@ -113,3 +114,16 @@ def test_a_guarded_page_starts_its_scripts_without_waiting_for_a_paint():
     assert b'document.querySelector("[data-hm-placeholder]")) return go();' in AFTER_PAINT
     waits = AFTER_PAINT.index(b"new PerformanceObserver")
     assert AFTER_PAINT.index(b"data-hm-placeholder") < waits
+
+
+def test_english_pages_say_en_ca_from_the_start():
+    """forms.js sets <html lang="en-CA"> for English: the page already says it, so no restyle
+    of the whole page at load (issue 24)."""
+    from hotmeals.ui.first_paint import HTML_LANG_EN_CA, document_lang
+
+    page = b'<!DOCTYPE html><html lang="en"><head></head><body lang="en"></body></html>'
+    assert document_lang(page).startswith(b"<!DOCTYPE html>" + HTML_LANG_EN_CA)
+    assert b'<body lang="en">' in document_lang(page)
+    assert document_lang(document_lang(page)) == document_lang(page)
+    forms_js = Path(__file__).parents[2] / "assets" / "forms.js"
+    assert b'var value = "en-CA";' in forms_js.read_bytes()  # what it sets for English

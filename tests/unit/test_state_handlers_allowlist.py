@@ -47,6 +47,8 @@ APP = {
         "set_logout_open",
         "confirm_logout",  # revokes the token the browser holds, nothing else
     },
+    # A guarded page's on_load: the session check (AuthState's), then the route's own loads.
+    "hotmeals.ui.state.page_load.PageLoadState": {"enter"},
     "hotmeals.ui.state.steps.ProfileStepState": set(),  # moved only by EditProfileState
     "hotmeals.ui.state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
     "hotmeals.ui.state.content.ContentState": {
@@ -223,9 +225,9 @@ APP = {
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
     # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
-    # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text and
-    # set_sure_open; the Lightbox's pay and lightbox_closed; the card choice's setters) are
-    # copied onto each state that uses them and are listed there.
+    # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text,
+    # set_refund_to and set_sure_open; the Lightbox's pay and lightbox_closed; the card
+    # choice's setters) are copied onto each state that uses them and are listed there.
     "hotmeals.ui.state.cancel_reason.CancelReasonForm": MIXIN,
     "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
     "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
@@ -244,6 +246,7 @@ APP = {
         "confirm_add",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_cancel_order",
         "set_sure_open",
         "confirm_cancel_order",
@@ -267,6 +270,7 @@ APP = {
         "relang",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_cancel",
         "set_sure_open",
         "confirm_cancel",
@@ -282,6 +286,7 @@ APP = {
         "remove",
         "set_reason",
         "set_other_text",
+        "set_refund_to",  # "card" or "credit" only; the service checks it again
         "ask_confirm",
         "set_sure_open",
         "confirm",
@@ -289,6 +294,25 @@ APP = {
     # Issue 26: the give-back dashboard and the start of the school year (each call checks
     # the token; confirm and archive go through services.school_year, which checks the child).
     "hotmeals.ui.state.giveback.GiveBackState": {"load"},
+    # Issue 25: the family credit screen; acting_parent() on each call, the choice is checked.
+    "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
+    # Issue 25: the closure choice (family credit screen); the setter keeps only a known value.
+    "hotmeals.ui.state.closure_choice.ClosureChoiceState": {
+        "load",
+        "set_closure_choice",
+        "save",
+    },
+    # Issue 25: child away; only children and meals on screen, services.away checks them again.
+    "hotmeals.ui.state.away.ChildAwayState": {
+        "load",
+        "toggle_child",
+        "set_from_date",
+        "set_to_date",
+        "set_refund_to",
+        "toggle_donate",
+        "check",
+        "confirm",
+    },
     "hotmeals.ui.state.school_year.SchoolYearState": {
         "gate",
         "load",

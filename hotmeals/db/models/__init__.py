@@ -33,6 +33,7 @@ from hotmeals.db.models.catalog import (
     Teacher,
     Vendor,
 )
+from hotmeals.db.models.closures import AwayRequest, ClosureMeal, MealDonation, SchoolClosure
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
 from hotmeals.db.models.credit import CreditEntry, FamilyChoice
 from hotmeals.db.models.jobs import JobLease
@@ -64,6 +65,10 @@ __all__ = [
     "AddOnAllergen",
     "AllergenIngredient",
     "AuditEvent",
+    "AwayRequest",
+    "ClosureMeal",
+    "MealDonation",
+    "SchoolClosure",
     "CalendarFeed",
     "CreditEntry",
     "FamilyChoice",

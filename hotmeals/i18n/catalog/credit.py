@@ -9,6 +9,30 @@ EN = {
     "credit.kind.spend": "Paid with family credit",
     "credit.kind.restore": "Family credit given back (cancelled)",
     "credit.kind.adjust": "Adjustment",
+    "credit.refund_notice": (
+        "{amount} has been added to your family credit. It is used first at your next checkout."
+    ),
+    "credit.refund_notice_split": (
+        "{credit} goes back to your family credit at once and {card} to your card. Card "
+        "refunds may take a few business days to appear."
+    ),
+    "credit.change_refund": "Your order {number} is updated. {notice}",
+    "credit.change_paid": (
+        "Your order {number} is updated. {amount} was paid with your family credit."
+    ),
+    "credit.placed": "Thank you! Order {number} is placed, paid with {amount} of family credit.",
+    "credit.summary_credit": "Family credit",
+    "credit.summary_card": "To pay by card",
+    "credit.summary_card_paid": "Paid by card",
+    "credit.summary_available": "Family credit available: {amount}",
+    "credit.summary_covers": "Your family credit pays for this order: no card needed.",
+    "mail.refund_to_credit.subject": "Refund to family credit: {number}",
+    "mail.refund_to_credit.body": (
+        "Hello {name},\n\n"
+        "{amount} from your order {number} has been added to your family credit. It is used "
+        "first at your next checkout; you can see it on your account page.\n\n"
+        "The Hot Meals team"
+    ),
 }
 
 FR = {
@@ -22,4 +46,32 @@ FR = {
     "credit.kind.spend": "Payé avec le crédit familial",
     "credit.kind.restore": "Crédit familial rendu (annulation)",
     "credit.kind.adjust": "Ajustement",
+    "credit.refund_notice": (
+        "{amount} a été ajouté à votre crédit familial. Il sera utilisé en premier lors de "
+        "votre prochain paiement."
+    ),
+    "credit.refund_notice_split": (
+        "{credit} retourne tout de suite à votre crédit familial et {card} à votre carte. Les "
+        "remboursements sur carte peuvent prendre quelques jours ouvrables."
+    ),
+    "credit.change_refund": "Votre commande {number} est mise à jour. {notice}",
+    "credit.change_paid": (
+        "Votre commande {number} est modifiée. {amount} a été payé avec votre crédit familial."
+    ),
+    "credit.placed": (
+        "Merci ! La commande {number} est passée, payée avec {amount} de crédit familial."
+    ),
+    "credit.summary_credit": "Crédit familial",
+    "credit.summary_card": "À payer par carte",
+    "credit.summary_card_paid": "Payé par carte",
+    "credit.summary_available": "Crédit familial disponible : {amount}",
+    "credit.summary_covers": "Votre crédit familial paie cette commande : aucune carte requise.",
+    "mail.refund_to_credit.subject": "Remboursement en crédit familial : {number}",
+    "mail.refund_to_credit.body": (
+        "Bonjour {name},\n\n"
+        "{amount} de votre commande {number} a été ajouté à votre crédit familial. Il sera "
+        "utilisé en premier lors de votre prochain paiement ; vous le voyez sur la page de "
+        "votre compte.\n\n"
+        "L'équipe Hot Meals"
+    ),
 }

@@ -5,7 +5,9 @@ are in ``menu_cart.py``."""
 EN: dict[str, str] = {
     "title.meal_detailed": "Book a meal — Hot Meals",
     "ui.book.title": "Book a meal",
-    "ui.book.intro": "Choose a child, a school day, then a meal.",
+    "ui.book.intro": (
+        "Choose a child, then an open school day on the calendar, then a meal from that day's menu."
+    ),
     "ui.book.child": "Who is this meal for?",
     "ui.book.default": "Default",
     "ui.book.no_children": "Add a child to start booking meals.",
@@ -68,7 +70,10 @@ EN: dict[str, str] = {
 FR: dict[str, str] = {
     "title.meal_detailed": "Réserver un repas — Hot Meals",
     "ui.book.title": "Réserver un repas",
-    "ui.book.intro": "Choisissez un enfant, un jour d'école, puis un repas.",
+    "ui.book.intro": (
+        "Choisissez un enfant, puis un jour d'école ouvert dans le calendrier, "
+        "puis un repas au menu de ce jour."
+    ),
     "ui.book.child": "Pour qui est ce repas?",
     "ui.book.default": "Par défaut",
     "ui.book.no_children": "Ajoutez un enfant pour commencer à réserver des repas.",

@@ -6,7 +6,10 @@ EN: dict[str, str] = {
     "title.payment": "Payment",
     "checkout.colon": ": ",
     "checkout.cart_title": "Your cart",
-    "checkout.cart_intro": "Meals waiting to be paid, by child and day.",
+    "checkout.cart_intro": (
+        "Meals waiting to be paid, by child and day. "
+        "Change a quantity or remove a meal, then continue to the order summary."
+    ),
     "checkout.empty_title": "Your cart is empty",
     "checkout.empty_text": "Choose a day and a meal for your child to start an order.",
     "checkout.book_meal": "Book Meal",
@@ -103,7 +106,10 @@ FR: dict[str, str] = {
     "title.payment": "Paiement",
     "checkout.colon": "\u00a0: ",  # French puts a (no-break) space before the colon
     "checkout.cart_title": "Votre panier",
-    "checkout.cart_intro": "Les repas à payer, par enfant et par jour.",
+    "checkout.cart_intro": (
+        "Les repas à payer, par enfant et par jour. "
+        "Changez une quantité ou retirez un repas, puis passez au résumé de la commande."
+    ),
     "checkout.empty_title": "Votre panier est vide",
     "checkout.empty_text": "Choisissez un jour et un repas pour votre enfant pour commencer.",
     "checkout.book_meal": "Réserver un repas",

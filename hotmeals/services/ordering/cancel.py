@@ -9,7 +9,7 @@ settlement, a return after) and records each outcome.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -28,6 +28,7 @@ from hotmeals.db.models import (
     Refund,
     Vendor,
 )
+from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import (
     LineStatus,
@@ -37,15 +38,16 @@ from hotmeals.domain.orders import (
     transition,
     transition_line,
 )
-from hotmeals.domain.payment_states import RefundState
+from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.domain.refunds import cancel_refund_reason
+from hotmeals.services import credit
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import audit, owed_failed
-from hotmeals.services.payments.runtime import gateway_or_default
+from hotmeals.services.payments.runtime import db, gateway_or_default
 
 OTHER_TEXT_MAX = 500
 REQUEST_KEY_MAX = 64
@@ -67,6 +69,7 @@ class CancelPlan:
     refunded_cents: int = 0
     pending_cents: int = 0
     failed_cents: int = 0
+    credit_cents: int = 0  # of refund_cents, what went to family credit (done at once)
 
 
 def check_reason(
@@ -95,15 +98,65 @@ class CancelRequest:
     reason_id: int | None
     other_text: str | None
     request_key: str
+    # Where the refund of the card's share goes; None: the family's standing choice.
+    refund_to: RefundDestination | None = None
 
 
 def check_request(
-    session: Session, *, reason_id: object, other_text: object, request_key: object
+    session: Session,
+    *,
+    reason_id: object,
+    other_text: object,
+    request_key: object,
+    refund_to: object = None,
 ) -> CancelRequest:
-    """The reason and the request key of a cancel, checked."""
+    """The reason, the request key and the refund's destination of a cancel, checked."""
     key = check_request_key(request_key)
     rid, text = check_reason(session, reason_id, other_text)
-    return CancelRequest(reason_id=rid, other_text=text, request_key=key)
+    return CancelRequest(
+        reason_id=rid, other_text=text, request_key=key, refund_to=check_refund_to(refund_to)
+    )
+
+
+async def checked_request(
+    engine: Engine | None,
+    *,
+    reason_id: object,
+    other_text: object,
+    request_key: object,
+    refund_to: object = None,
+) -> CancelRequest:
+    """``check_request`` in a transaction of its own (the cancel doors' first step)."""
+    return await db(
+        engine,
+        check_request,
+        reason_id=reason_id,
+        other_text=other_text,
+        request_key=request_key,
+        refund_to=refund_to,
+    )
+
+
+def check_refund_to(refund_to: object) -> RefundDestination | None:
+    """``"card"`` or ``"credit"`` (or the enum); None or ``""``: the family's standing choice."""
+    if refund_to is None or refund_to == "":
+        return None
+    try:
+        return RefundDestination(str(refund_to))
+    except ValueError:
+        raise DomainError("refund_destination_invalid", field="refund_to") from None
+
+
+def refund_destination(
+    session: Session, parent_id: int, wanted: RefundDestination | None
+) -> RefundDestination:
+    """Where this refund goes: as asked, else the family's standing choice (the card)."""
+    return wanted if wanted is not None else credit.refund_to(session, parent_id)
+
+
+def credited_cents(refunds: Sequence[Refund | PlannedRefund]) -> int:
+    """Of these refunds, the cents that went to family credit."""
+    return sum(r.amount_cents for r in refunds if r.kind == RefundKind.CREDIT)
 
 
 def check_request_key(request_key: object) -> str:
@@ -142,6 +195,7 @@ def find_cancellation(session: Session, order_id: int, request_key: str) -> Canc
         refunded_cents=refunded,
         pending_cents=pending,
         failed_cents=failed,
+        credit_cents=credited_cents(refunds),
     )
 
 
@@ -234,7 +288,8 @@ def apply_cancel(
     Refuses (``DomainError``): the order not cancellable, a line not of this order or not
     active, a quantity outside 1..what is left, a line past its cut-off. The refund is
     ``refund_plan`` (net of every refund already reserved); the Refund rows are reserved here
-    (no Converge call) and returned in ``plan.refunds`` for ``send_refunds``."""
+    (no Converge call) and returned in ``plan.refunds`` for ``send_refunds``; to family credit
+    (``request.refund_to``, else the family's standing choice) they are done here at once."""
     order = loaded.order
     found = find_cancellation(session, order.id or 0, request.request_key)
     if found is not None:
@@ -266,6 +321,7 @@ def apply_cancel(
     )
     refunds: list[PlannedRefund] = []
     if plan.refund_cents > 0:
+        to = refund_destination(session, order.parent_id, request.refund_to)
         refunds = reserve_refund(
             session,
             amount_cents=plan.refund_cents,
@@ -273,7 +329,9 @@ def apply_cancel(
             order_id=order.id,
             actor=actor,
             cancellation_id=cancellation.id,
+            to_credit=to is RefundDestination.CREDIT,
         )
+    credit_cents = credited_cents(refunds)
     audit(
         session,
         actor=actor,
@@ -285,11 +343,18 @@ def apply_cancel(
             "cancellation_id": cancellation.id,
             "lines": {str(k): v for k, v in quantities.items()},
             "refund_cents": plan.refund_cents,
+            "credit_cents": credit_cents,
             "status": order.status,
         },
     )
     if mail:
-        queue_cancel_mail(session, loaded, quantities, refund_cents=plan.refund_cents)
+        queue_cancel_mail(
+            session,
+            loaded,
+            quantities,
+            refund_cents=plan.refund_cents,
+            credit_cents=credit_cents,
+        )
     return CancelPlan(
         order_id=order.id or 0,
         order_number=order.number,
@@ -300,6 +365,7 @@ def apply_cancel(
         repeated=False,
         refunds=refunds,
         actor=actor,
+        credit_cents=credit_cents,
     )
 
 

@@ -12,6 +12,7 @@ from sqlmodel import Session, col, func, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
+from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
@@ -20,7 +21,7 @@ from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     CancelPlan,
     CancelRequest,
-    check_request,
+    checked_request,
     find_cancellation,
 )
 from hotmeals.services.ordering.cancel_order import (
@@ -263,17 +264,24 @@ async def confirm_cancel_cart(
     other_text: object = None,
     request_key: object,
     lang: str = "en",
+    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CancelResult:
     """CancelCart: cancel everything in the cancel cart, one ``OrderCancellation`` and one
-    refund per order, with the reason; the cart is emptied. A line that can no longer be
-    cancelled (its cut-off passed, or it was cancelled meanwhile) refuses the whole confirm
-    with its reason (``cancel_cart_line_blocked``): the orders are cancelled all or none.
+    refund per order (the card's share to the card or to family credit: ``refund_to``, None
+    for the family's standing choice), with the reason; the cart is emptied. A line that can
+    no longer be cancelled (its cut-off passed, or it was cancelled meanwhile) refuses the whole
+    confirm with its reason (``cancel_cart_line_blocked``): the orders are cancelled all or
+    none.
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
-    request = await db(
-        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await checked_request(
+        engine,
+        reason_id=reason_id,
+        other_text=other_text,
+        request_key=request_key,
+        refund_to=refund_to,
     )
     try:
         groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)

@@ -35,6 +35,7 @@ from hotmeals.db.models import (
     OrderLine,
     Vendor,
 )
+from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.i18n import normalize_lang, t
@@ -43,7 +44,7 @@ from hotmeals.services.ordering.cancel import (
     CancelPlan,
     CancelRequest,
     apply_cancel,
-    check_request,
+    checked_request,
     ensure_cancellable_line,
     find_cancellation,
     send_refunds,
@@ -73,6 +74,7 @@ class CancelResult:
     repeated: bool  # every order's cancel was already recorded under this key
     title: str  # 'Order Cancelled'
     message: str  # the refund notice, in the parent's language
+    credit_cents: int = 0  # of refund_cents, what went to family credit (in refunded_cents)
 
 
 def cancel_reasons(session: Session, *, lang: str = "en") -> list[dict]:
@@ -272,6 +274,7 @@ async def finish_cancels(
             else:
                 failed += item.amount_cents
     total = sum(p.refund_cents for p in plans)
+    credited = sum(p.credit_cents for p in plans)
     return CancelResult(
         order_ids=[p.order_id for p in plans],
         numbers=[p.order_number for p in plans],
@@ -283,7 +286,12 @@ async def finish_cancels(
         repeated=bool(plans) and all(p.repeated for p in plans),
         title=t("orders_after.cancelled", lang),
         # Converge refused a refund: the cancel stands, the money is not on its way yet.
-        message=t("cancel_refund_failed", lang) if failed else refund_notice(total, lang),
+        message=(
+            t("cancel_refund_failed", lang)
+            if failed
+            else refund_notice(total, lang, credit_cents=credited)
+        ),
+        credit_cents=credited,
     )
 
 
@@ -295,17 +303,23 @@ async def cancel_order(
     other_text: object = None,
     request_key: object,
     lang: str = "en",
+    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CancelResult:
     """CancelOrder: every meal still active of the order (all must be before their cut-off),
-    with a reason; refunds what the order still holds. Repeat-safe by ``request_key``; with
-    none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
+    with a reason; refunds what the order still holds (the card's share to the card or to
+    family credit: ``refund_to``, None for the family's standing choice). Repeat-safe by
+    ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
     request_key, natural = natural_key(request_key)
-    request = await db(
-        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await checked_request(
+        engine,
+        reason_id=reason_id,
+        other_text=other_text,
+        request_key=request_key,
+        refund_to=refund_to,
     )
     plan = await db(
         engine,
@@ -335,16 +349,21 @@ async def cancel_meal(
     other_text: object = None,
     request_key: object,
     lang: str = "en",
+    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CancelResult:
     """CancelMeal: ``quantity`` meals (None: all that is left) of one line, before its
-    cut-off, with a reason. Repeat-safe by ``request_key``; with none (None), by its natural
-    key (``NATURAL_REPEAT_WINDOW``)."""
+    cut-off, with a reason; ``refund_to`` as for ``cancel_order``. Repeat-safe by
+    ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     request_key, natural = natural_key(request_key)
-    request = await db(
-        engine, check_request, reason_id=reason_id, other_text=other_text, request_key=request_key
+    request = await checked_request(
+        engine,
+        reason_id=reason_id,
+        other_text=other_text,
+        request_key=request_key,
+        refund_to=refund_to,
     )
     oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, StoredCard
+from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
@@ -20,7 +21,12 @@ from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
 from hotmeals.services import clock
-from hotmeals.services.ordering.cancel import send_planned_refunds
+from hotmeals.services.ordering.cancel import (
+    check_refund_to,
+    credited_cents,
+    refund_destination,
+    send_planned_refunds,
+)
 from hotmeals.services.ordering.change_apply import apply_change, tax_within
 from hotmeals.services.ordering.change_payment import (
     ask_open_attempts,
@@ -46,6 +52,7 @@ from hotmeals.services.payments import (
     reserve_payment,
     reserve_refund,
 )
+from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import checked_key, recall, remember
@@ -54,11 +61,18 @@ PAY_ACTION = "modify_confirm_pay"
 
 
 def _reserve_refund(
-    session: Session, order: Order, change: OrderChange, amount: int, cancellation_id: int | None
+    session: Session,
+    order: Order,
+    change: OrderChange,
+    amount: int,
+    cancellation_id: int | None,
+    refund_to: RefundDestination | None = None,
 ) -> list[PlannedRefund]:
     """The refund rows of an applied decrease, reserved in the transaction that applies it
     (the payment service's own reservation: under the order's and payments' locks, never more
-    than refundable); sent to Converge once committed."""
+    than refundable); sent to Converge once committed. To family credit (``refund_to``, else
+    the family's standing choice): done here at once, nothing is sent."""
+    to = refund_destination(session, order.parent_id, refund_to)
     return reserve_refund(
         session,
         amount_cents=amount,
@@ -67,6 +81,7 @@ def _reserve_refund(
         parent_id=order.parent_id,
         actor=actor_of(order.parent_id),
         cancellation_id=cancellation_id,
+        to_credit=to is RefundDestination.CREDIT,
     )
 
 
@@ -79,10 +94,13 @@ def _confirm_step(
     request_key: str | None,
     card_id: int | None,
     lang: str,
+    refund_to: RefundDestination | None = None,
+    use_credit: bool = True,
 ) -> dict:
     """Step 1 under the order's lock: a repeat of ``request_key`` answers what the first did;
     otherwise every step is checked again and priced; a decrease (or no difference) is applied
-    with its refund reserved; an increase reserves its ORDER_CHANGE payment."""
+    with its refund reserved; an increase family credit covers is paid with it and applied at
+    once; any other increase reserves its ORDER_CHANGE payment (the card pays all of it)."""
     now = clock.now()
     order = lock_row(session, Order, order_id)
     if order is None or order.parent_id != parent_id:
@@ -119,6 +137,16 @@ def _confirm_step(
     change.amount_cents = diff
     change.tax_cents = tax_within(plan, diff)
     change.updated_at = now
+    if diff > 0 and use_credit and credit_covers(session, parent_id, diff):
+        # Family credit covers the increase: paid and applied now (no card). The parent's row
+        # is locked by the spend, so the balance read is the balance spent.
+        credit_paid = pay_with_credit(
+            session, order, diff, actor=actor_of(parent_id), change_id=change.id
+        )
+        change.payment_id = credit_paid.id
+        apply_change(session, change, plan, now)
+        queue_change_mail(session, order, change, plan)
+        return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": []}
     if diff > 0:
         payment = reserve_payment(
             session,
@@ -136,7 +164,11 @@ def _confirm_step(
     # late sale of it is voided, never counted as this change's money).
     change.payment_id = None
     cancellation_id = apply_change(session, change, plan, now)
-    planned = _reserve_refund(session, order, change, -diff, cancellation_id) if diff < 0 else []
+    planned = (
+        _reserve_refund(session, order, change, -diff, cancellation_id, refund_to)
+        if diff < 0
+        else []
+    )
     queue_change_mail(session, order, change, plan)
     return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": planned}
 
@@ -144,8 +176,8 @@ def _confirm_step(
 async def _send_refunds(
     planned: list[PlannedRefund], engine: Engine | None, gateway: PaymentGateway | None, actor: str
 ) -> tuple[int, bool]:
-    """Converge voids or returns each reserved refund. Returns (cents refunded, every refund
-    succeeded)."""
+    """Converge voids or returns each reserved refund (one to family credit is done already).
+    Returns (cents refunded, every refund succeeded)."""
     states = await send_planned_refunds(planned, actor=actor, engine=engine, gateway=gateway)
     done = sum(
         p.amount_cents
@@ -166,10 +198,14 @@ async def confirm(
     lang: str,
     engine: Engine | None,
     gateway: PaymentGateway | None,
+    refund_to: object = None,
+    use_credit: bool = True,
 ) -> ChangeResult:
     """Confirm the change ``change_id`` (None: the order's draft modification) of the
-    parent's order ``order_id``."""
+    parent's order ``order_id``. A decrease's refund goes to the card or to family credit
+    (``refund_to``; None: the family's standing choice)."""
     key = checked_key(request_key)
+    destination = check_refund_to(refund_to)
     card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
     await ask_open_attempts(order_id, engine=engine, gateway=gateway)
     step = await db(
@@ -181,6 +217,8 @@ async def confirm(
         request_key=key,
         card_id=card,
         lang=lang,
+        refund_to=destination,
+        use_credit=use_credit,
     )
     if step["repeat"]:
         return await repeat(step["change_id"], parent_id, key, lang, engine)
@@ -193,6 +231,7 @@ async def confirm(
             lang=lang,
             refund_cents=done,
             refund_ok=ok,
+            credit_cents=credited_cents(step["planned"]),
         )
     hosted = await open_payment_attempt(
         payment_id=step["payment_id"],

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from sqlmodel import Session
+from sqlalchemy import func
+from sqlmodel import Session, col, select
 
-from hotmeals.db.models import Order, OrderChange, Payment
+from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.money import format_money
+from hotmeals.domain.payment_states import PaymentMethod, RefundKind
+from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
 from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE
+from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import HostedSession
 
 
@@ -32,10 +36,30 @@ class ChangeResult:
     hosted: HostedSession | None = None
     refund_cents: int = 0
     refund_ok: bool = True
+    # Of the refund, what went to family credit (done at once); of an increase, what family
+    # credit paid.
+    credit_cents: int = 0
 
 
-def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
+def _credited(session: Session, order: Order, change: OrderChange) -> int:
+    """What the refund of this applied change gave to family credit (one statement)."""
+    total = session.exec(
+        select(func.coalesce(func.sum(Refund.amount_cents), 0)).where(
+            col(Refund.order_id) == order.id,
+            col(Refund.reason) == change_refund_reason(change.id),
+            col(Refund.kind) == RefundKind.CREDIT,
+        )
+    ).one()
+    return int(total)
+
+
+def _applied_message(
+    order: Order, change: OrderChange, lang: str, credit_cents: int, paid_by_credit_alone: bool
+) -> str:
     diff = change.amount_cents
+    if diff < 0 and credit_cents > 0:
+        notice = refund_notice(-diff, lang, credit_cents=credit_cents)
+        return t("credit.change_refund", lang, number=order.number, notice=notice)
     if diff < 0:
         return t(
             "order_change.applied_refund",
@@ -43,6 +67,8 @@ def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
             number=order.number,
             amount=format_money(-diff, lang),
         )
+    if diff > 0 and paid_by_credit_alone:
+        return t("credit.change_paid", lang, number=order.number, amount=format_money(diff, lang))
     if diff > 0:
         return t(
             "order_change.applied_paid", lang, number=order.number, amount=format_money(diff, lang)
@@ -51,7 +77,13 @@ def _applied_message(order: Order, change: OrderChange, lang: str) -> str:
 
 
 def result_of(
-    session: Session, *, change_id: int, lang: str, refund_cents: int = 0, refund_ok: bool = True
+    session: Session,
+    *,
+    change_id: int,
+    lang: str,
+    refund_cents: int = 0,
+    refund_ok: bool = True,
+    credit_cents: int | None = None,
 ) -> ChangeResult:
     change = session.get(OrderChange, change_id)
     assert change is not None
@@ -69,7 +101,12 @@ def result_of(
     )
     if change.state == APPLIED:
         refund_cents = refund_cents or max(-change.amount_cents, 0)
-        message = _applied_message(order, change, lang)
+        if credit_cents is None:  # a repeat: what the first confirm gave to credit
+            credit_cents = _credited(session, order, change) if change.amount_cents < 0 else 0
+        by_credit = payment is not None and payment.method == PaymentMethod.CREDIT
+        message = _applied_message(order, change, lang, credit_cents, by_credit)
+        if by_credit and payment is not None:
+            credit_cents = payment.amount_cents
         if not refund_ok:
             message = t(
                 "order_change.refund_later",
@@ -83,6 +120,7 @@ def result_of(
             message=message,
             refund_cents=refund_cents,
             refund_ok=refund_ok,
+            credit_cents=credit_cents,
         )
     if change.state == DROPPED:
         return replace(

@@ -41,12 +41,14 @@ from hotmeals.db.models import (
     Payment,
     StoredCard,
 )
+from hotmeals.domain.credit import payment_split
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
+from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import cards, clock, school_year
+from hotmeals.services import cards, clock, credit, school_year
 from hotmeals.services.ordering.place import (
     cart_fingerprint,
     drop_unpaid_order,
@@ -65,6 +67,7 @@ from hotmeals.services.ordering.settle import (
     final_result,
     order_payment_view,
     order_state,
+    place_or_cancel,
     settle_approved,
 )
 from hotmeals.services.payment_outcome import await_charge
@@ -79,6 +82,7 @@ from hotmeals.services.payments import (
     reserve_payment,
     steps,
 )
+from hotmeals.services.payments.credit_pay import pay_with_credit
 from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,
@@ -94,6 +98,7 @@ class CheckoutStarted:
     amount_cents: int
     hosted: HostedSession | None  # the Lightbox session; None when a saved card was charged
     result: CheckoutResult | None  # set when a saved card was charged (or a charge is running)
+    credit_cents: int = 0  # family credit's share (spent once the order is placed)
 
 
 def _reserve_checkout(
@@ -105,6 +110,7 @@ def _reserve_checkout(
     card_id: int | None,
     lang: str,
     asked: frozenset[int] = frozenset(),
+    use_credit: bool = True,
 ) -> dict:
     """Step 1, under the lock of the parent's row: two checkouts of one parent run one after
     the other, so the second finds what the first wrote. Returns the order and either the
@@ -203,12 +209,19 @@ def _reserve_checkout(
     in_flight = [p for p in attempts if p.state in (PaymentState.UNKNOWN, PaymentState.APPROVED)]
     if in_flight:  # a charge may be under way (or was just recorded): never a second one
         return {**common, "ask": [], "settle": in_flight[-1].id}
+    # Family credit first (the parent's row is locked: the balance read is the one spent).
+    split = payment_split(
+        order.total_pay_cents, credit.balance(session, parent_id), use_credit=use_credit
+    )
+    if split.card_cents == 0:
+        return {**common, "ask": [], **_place_with_credit(session, order, split.credit_cents)}
     # One attempt, one payment row, one invoice: every session or saved-card charge is new.
+    # For less than the total when credit pays the rest (spent when the order is placed).
     payment = reserve_payment(
         session,
         parent_id=parent_id,
         purpose=Purpose.ORDER,
-        amount_cents=order.total_pay_cents,
+        amount_cents=split.card_cents,
         order_id=order.id,
     )
     card_sale = None
@@ -226,8 +239,21 @@ def _reserve_checkout(
         "ask": [],
         "payment_id": payment.id,
         "amount_cents": payment.amount_cents,
+        "credit_cents": split.credit_cents,
         "card_sale": card_sale,
     }
+
+
+def _place_with_credit(session: Session, order: Order, amount_cents: int) -> dict:
+    """Family credit covers the whole order: it is paid and placed in this transaction (no
+    card, no Lightbox). A cut-off that passed meanwhile refuses it and nothing is spent (the
+    transaction is rolled back)."""
+    if order.status == OrderStatus.PAYMENT_FAILED:  # an earlier card attempt failed
+        order.status = order_transition(order.status, OrderStatus.PENDING_PAYMENT)
+    payment = pay_with_credit(session, order, amount_cents, actor=actor_of(order.parent_id))
+    if not place_or_cancel(session, order, payment):
+        raise DomainError("cart_nothing_payable")
+    return {"credit_placed": payment.id, "amount_cents": 0, "credit_cents": amount_cents}
 
 
 async def start_checkout(
@@ -238,13 +264,17 @@ async def start_checkout(
     card_id: int | None = None,
     save_card: bool = False,
     lang: str = "en",
+    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> CheckoutStarted:
     """The parent pays their cart: the order (or the pending one of the same cart) and a new
     attempt to pay it, then the Lightbox session, or the saved card ``card_id`` charged at
     once (then ``result`` says what happened). Earlier attempts of the same order are first
-    asked about at Converge: one that was paid places the order and no new attempt opens."""
+    asked about at Converge: one that was paid places the order and no new attempt opens.
+    Family credit is used first (``use_credit``): covering everything, the order is placed
+    at once (``result`` placed, no ``hosted``); covering part, the card attempt is for the
+    rest (``amount_cents``) and the credit is spent when that approval places the order."""
     lang = normalize_lang(lang)
     asked: set[int] = set()
     for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
@@ -257,6 +287,7 @@ async def start_checkout(
             card_id=card_id,
             lang=lang,
             asked=frozenset(asked),
+            use_credit=use_credit,
         )
         if not reserved["ask"]:
             break
@@ -275,6 +306,27 @@ async def start_checkout(
                 return _started(reserved, found.view, result)
     else:  # pragma: no cover - five rounds of new tabs while asking
         raise DomainError("payment_unavailable")
+    if "credit_placed" in reserved:
+        state = await db(engine, order_state, payment_id=reserved["credit_placed"])
+        number = reserved["order_number"]
+        paid = format_money(reserved["credit_cents"], lang)
+        result = CheckoutResult(
+            status=PLACED,
+            order_id=reserved["order_id"],
+            order_number=number,
+            total_pay_cents=state["total"],
+            message=t("credit.placed", lang, number=number, amount=paid),
+            payment_id=reserved["credit_placed"],
+        )
+        return CheckoutStarted(
+            order_id=reserved["order_id"],
+            order_number=number,
+            payment_id=reserved["credit_placed"],
+            amount_cents=0,
+            hosted=None,
+            result=result,
+            credit_cents=reserved["credit_cents"],
+        )
     if "settle" in reserved:
         # Another tap is charging this order (a saved card): answer its outcome ("placed"),
         # not "we are confirming your payment" while it is on its way.
@@ -318,6 +370,7 @@ async def start_checkout(
         amount_cents=reserved["amount_cents"],
         hosted=hosted,
         result=None,
+        credit_cents=reserved["credit_cents"],
     )
 
 

@@ -34,6 +34,7 @@ from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications
 from hotmeals.services.ordering.mails import send_order_mail
+from hotmeals.services.payments.credit_pay import credit_lines, paid_with_credit
 
 
 def _confirmation(session: Session, order: Order, lang: str) -> dict:
@@ -113,6 +114,8 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
         for name, key in CHARGE_LINES
         if charges[name] or name in ALWAYS_SHOWN
     ]
+    by_credit = paid_with_credit(session, order.id or 0)
+    charge_lines += credit_lines(by_credit, order.total_pay_cents - by_credit, lang, done=True)
     return {
         "order_id": order.id,
         "number": order.number,
@@ -129,6 +132,7 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
         "giveback": giveback_summary(meals, lang),
         "total_pay_cents": order.total_pay_cents,
         "total_pay": format_money(order.total_pay_cents, lang),
+        "credit_cents": by_credit,  # of the total, what family credit paid
     }
 
 

@@ -33,7 +33,7 @@ from hotmeals.domain.charges import OrderTerms
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
+from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import LineInput
 from hotmeals.domain.refunds import sold_line
 from hotmeals.services.ordering.days import cutoff_rule
@@ -234,8 +234,8 @@ def earlier_approval() -> Any:
 
 def pays_for_order() -> Any:
     """SQL: ``Payment`` is one that pays for its order (``split_order_payments`` in one
-    condition, for a list): the first approved ORDER attempt, or the payment of a change
-    applied (or being applied)."""
+    condition, for a list): the first approved ORDER attempt, family credit's share, or the
+    payment of a change applied (or being applied)."""
     earlier = earlier_approval()
     changes = select(col(OrderChange.payment_id)).where(
         col(OrderChange.state).in_(CHANGE_PAID_STATES), col(OrderChange.payment_id).is_not(None)
@@ -243,6 +243,7 @@ def pays_for_order() -> Any:
     return and_(
         col(Payment.duplicate_of_id).is_(None),
         or_(
+            col(Payment.method) == PaymentMethod.CREDIT,
             and_(col(Payment.purpose) == Purpose.ORDER, ~earlier),
             and_(col(Payment.purpose) == Purpose.ORDER_CHANGE, col(Payment.id).in_(changes)),
         ),

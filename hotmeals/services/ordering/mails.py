@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Meal, Order, OrderChange, Parent, Refund
 from hotmeals.domain.money import format_money
-from hotmeals.domain.payment_states import RefundState
+from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, notifications
 from hotmeals.services.ordering.change_plan import MOVE, ChangePlan, difference_text
@@ -20,7 +20,12 @@ from hotmeals.services.ordering.loaded_order import LoadedOrder
 
 
 def queue_cancel_mail(
-    session: Session, loaded: LoadedOrder, quantities: Mapping[int, int], *, refund_cents: int
+    session: Session,
+    loaded: LoadedOrder,
+    quantities: Mapping[int, int],
+    *,
+    refund_cents: int,
+    credit_cents: int = 0,
 ) -> None:
     """The 'Order Cancelled' e-mail in the parent's language: what was cancelled and the
     refund that is due (sent after the transaction commits; always sent: it confirms what the
@@ -69,7 +74,7 @@ def queue_cancel_mail(
         lang,
         number=loaded.order.number,
         lines="\n".join(items),
-        refund=cancel_mail_refund(session, parent, refund_cents, lang),
+        refund=cancel_mail_refund(session, parent, refund_cents, lang, credit_cents=credit_cents),
     )
 
 
@@ -101,6 +106,8 @@ def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
         return  # the parent turned refund e-mails off (settings, notifications)
     lang = normalize_lang(parent.language)
     kind = "refund_made" if succeeded else "refund_delayed" if delayed else "refund_processing"
+    if refund.kind == RefundKind.CREDIT:
+        kind = "refund_to_credit"  # done at once, never delayed
     send_order_mail(
         session,
         parent,
@@ -127,22 +134,39 @@ def send_order_mail(
     )
 
 
-def cancel_mail_refund(session: Session, parent: Parent, refund_cents: int, lang: str) -> str:
+def cancel_mail_refund(
+    session: Session, parent: Parent, refund_cents: int, lang: str, *, credit_cents: int = 0
+) -> str:
     """The cancel e-mail's refund line: what is due, never yet what was refunded (Converge
-    has not answered when it is written); the refund e-mail follows when the parent wants it."""
+    has not answered when it is written); the refund e-mail follows when the parent wants it.
+    What went to family credit (``credit_cents``) is said as done."""
 
     if refund_cents <= 0:
         return t("orders_after.no_refund", lang)
+    if credit_cents > 0:
+        return refund_notice(refund_cents, lang, credit_cents=credit_cents)
     amount = format_money(refund_cents, lang)
     if notifications.is_enabled(session=session, parent_id=parent.id or 0, kind="refund"):
         return t("orders_after.mail_refund_due", lang, amount=amount)
     return t("orders_after.mail_refund_due_quiet", lang, amount=amount)
 
 
-def refund_notice(refund_cents: int, lang: str) -> str:
+def refund_notice(refund_cents: int, lang: str, *, credit_cents: int = 0) -> str:
+    """Where a refund of ``refund_cents`` goes: the card, family credit (``credit_cents`` of
+    it) or both."""
     if refund_cents <= 0:
         return t("orders_after.no_refund", lang)
-    return t("orders_after.refund_notice", lang, amount=format_money(refund_cents, lang))
+    card_cents = refund_cents - credit_cents
+    if credit_cents <= 0:
+        return t("orders_after.refund_notice", lang, amount=format_money(refund_cents, lang))
+    if card_cents <= 0:
+        return t("credit.refund_notice", lang, amount=format_money(credit_cents, lang))
+    return t(
+        "credit.refund_notice_split",
+        lang,
+        credit=format_money(credit_cents, lang),
+        card=format_money(card_cents, lang),
+    )
 
 
 def queue_change_mail(

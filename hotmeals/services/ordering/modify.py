@@ -263,11 +263,14 @@ async def modify_confirm_order(
     card_id: object = None,
     save_card: bool = False,
     lang: str = "en",
+    refund_to: object = None,
+    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> ChangeResult:
     """ModifyConfirmOrder: confirm the order's draft. A decrease (or no difference) is applied
-    at once and refunded to the card; an increase is charged to the saved card ``card_id`` or
+    at once and refunded to the card or to family credit (``refund_to``; None: the family's
+    standing choice); an increase is charged to the saved card ``card_id`` or
     answers a Lightbox session (``status`` ``pay``; then ``complete_change_payment``), and the
     order changes once the payment is approved. ``request_key``: the same key again answers
     what the first call did."""
@@ -283,6 +286,8 @@ async def modify_confirm_order(
         lang=lang,
         engine=engine,
         gateway=gateway,
+        refund_to=refund_to,
+        use_credit=use_credit,
     )
 
 

@@ -376,13 +376,16 @@ async def modify_meal(
     card_id: object = None,
     save_card: bool = False,
     lang: str = "en",
+    refund_to: object = None,
+    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> ChangeResult:
     """ModifyMeal: move one meal (its active quantity) to ``new_date``: a day on which the
     same vendor serves the child's school with the same meal, open and before its cut-off, the
     meal's own cut-off still ahead (otherwise refused with a message saying which). Priced at
-    today's catalogue price of the same meal: a difference is refunded at once, or paid first
+    today's catalogue price of the same meal: a difference is refunded at once (to the card or
+    to family credit: ``refund_to``; None: the family's standing choice), or paid first
     (saved card ``card_id`` or the Lightbox: ``status`` ``pay``, then
     ``complete_change_payment``). The line keeps its id and shows as moved."""
     lang = normalize_lang(lang)
@@ -412,6 +415,8 @@ async def modify_meal(
             lang=lang,
             engine=engine,
             gateway=gateway,
+            refund_to=refund_to,
+            use_credit=use_credit,
         )
     except DomainError:
         await db(engine, _drop_draft_move, change_id=step["change_id"])

@@ -11,11 +11,13 @@ from sqlmodel import Session
 
 from hotmeals.db.models import PromoCode
 from hotmeals.domain.charges import check_promo
+from hotmeals.domain.credit import payment_split
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock, donations, promos
+from hotmeals.services import clock, credit, donations, promos
 from hotmeals.services.ordering.cart import cart_summary
+from hotmeals.services.payments.credit_pay import credit_lines
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,10 @@ def priced_summary(
     now: datetime | None = None,
 ) -> dict:
     """OrderSummary / CheckOrderSummary: ``price_cart``'s summary (with ``require_payable``,
-    before paying, a cart with nothing payable is refused)."""
-    return price_cart(
+    before paying, a cart with nothing payable is refused), with what family credit would pay
+    of it (``credit_cents``; the card the rest, ``card_cents``; the lines "Family credit
+    −$x.xx" and "To pay by card $y.yy" in ``credit_lines`` when credit pays some)."""
+    summary = price_cart(
         session,
         parent_id=parent_id,
         promo_code=promo_code,
@@ -94,3 +98,11 @@ def priced_summary(
         now=now or clock.now(),
         require_payable=require_payable,
     ).summary
+    total = int(summary["charges"]["total_pay_cents"])
+    split = payment_split(total, credit.balance(session, parent_id))
+    return {
+        **summary,
+        "credit_cents": split.credit_cents,
+        "card_cents": split.card_cents,
+        "credit_lines": credit_lines(split.credit_cents, split.card_cents, lang, done=False),
+    }

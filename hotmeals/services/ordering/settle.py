@@ -36,7 +36,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.orders import transition as order_transition
-from hotmeals.domain.payment_states import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
 from hotmeals.services import clock
@@ -44,6 +44,7 @@ from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.loaded_order import earlier_approval
 from hotmeals.services.ordering.place import drop_unpaid_order
+from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import (
     RESERVING,
     PaymentView,
@@ -86,23 +87,35 @@ def _closed_days(session: Session, order_id: int, now: datetime) -> list[date]:
     )
 
 
+def credit_share_of(order: Order, payment: Payment) -> int:
+    """What family credit is to pay of ``order`` besides the card attempt ``payment`` (the
+    checkout opened it for the total less the credit it planned to use)."""
+    if payment.method != PaymentMethod.CARD or payment.purpose != Purpose.ORDER:
+        return 0
+    return max(order.total_pay_cents - payment.amount_cents, 0)
+
+
 def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
     """The approval of ``payment`` for a PENDING_PAYMENT ``order`` (locked by the caller, same
-    transaction as the recorded approval). Every line's cut-off still open: PLACED, the cart
-    lines it was made from deleted, the confirmation e-mail queued; returns True. Otherwise
-    the order is CANCELLED (the charge is voided by ``settle_approved`` or the
-    reconciliation); returns False."""
+    transaction as the recorded approval). Every line's cut-off still open (and the family's
+    credit still covering its share, ``credit_share_of``): PLACED, the credit's share spent
+    (``pay_with_credit``), the cart lines it was made from deleted, the confirmation e-mail
+    queued; returns True. Otherwise the order is CANCELLED (the charge is voided by
+    ``settle_approved`` or the reconciliation); returns False."""
     now = clock.now()
     closed = _closed_days(session, order.id or 0, now)
+    why: dict = {"payment_id": payment.id, "number": order.number}
     if closed:
-        days = [d.isoformat() for d in closed]
-        drop_unpaid_order(
-            session,
-            order,
-            now=now,
-            kind="order.cancelled_past_cutoff",
-            data={"payment_id": payment.id, "number": order.number, "days": days},
-        )
+        why["days"] = [d.isoformat() for d in closed]
+        drop_unpaid_order(session, order, now=now, kind="order.cancelled_past_cutoff", data=why)
+        return False
+    # A card attempt for less than the order's total: family credit pays the rest, spent now
+    # (never before the order is placed). Spent meanwhile (another tab): not placed, the card
+    # is voided like any approval that placed nothing.
+    credit_share = credit_share_of(order, payment)
+    if credit_share > 0 and not credit_covers(session, order.parent_id, credit_share):
+        why["credit"] = credit_share
+        drop_unpaid_order(session, order, now=now, kind="order.cancelled_credit_short", data=why)
         return False
     order.status = order_transition(order.status, OrderStatus.PLACED)
     order.placed_at = now
@@ -123,6 +136,10 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
         .where(col(CartLine.id).in_(from_cart), col(CartLine.parent_id) == order.parent_id)
         .execution_options(synchronize_session=False)
     )
+    if credit_share > 0:
+        pay_with_credit(
+            session, order, credit_share, actor="system", verified_at=payment.verified_at
+        )
     audit(
         session,
         actor="system",
@@ -255,6 +272,8 @@ def orphan_payments(session: Session) -> list[int]:
             Payment.purpose == Purpose.ORDER,
             Payment.state == PaymentState.APPROVED,
             col(Payment.duplicate_of_id).is_(None),  # voided on their own (payments service)
+            # Family credit is spent only by the transaction that places its order.
+            col(Payment.method) != PaymentMethod.CREDIT,
             col(Payment.id).not_in(refunded),
             or_(
                 and_(col(Order.status) == OrderStatus.CANCELLED, col(Order.placed_at).is_(None)),

@@ -25,6 +25,7 @@ from hotmeals.db.models import AuditEvent, Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import (
     REFUND_RESERVING,
+    PaymentMethod,
     PaymentState,
     Purpose,
     RefundState,
@@ -294,13 +295,21 @@ def converge_invoice(session: Session, payment: Payment) -> str:
 CHANGE_PAID_STATES = ("applied", "paying")
 
 
+def paid_by_credit(payment: Payment) -> bool:
+    """A payment made with family credit (never sent to Converge)."""
+    return payment.method == PaymentMethod.CREDIT
+
+
 def split_order_payments(
     order: Order, approved: list[Payment], change_payment_ids: Iterable[int]
 ) -> tuple[list[Payment], list[Payment]]:
     """An order's approved payments -> (what pays for the order, what paid for nothing).
     The order's own: the ORDER attempt that placed it (the first approval recorded) and the
     payments of its applied changes (``change_payment_ids``: of changes applied or being
-    applied). The others (a second attempt approved after the order was placed or cancelled,
+    applied), and family credit's share (a credit payment exists only once its order is
+    placed: the card attempt that placed it is then the first approval, the credit row written
+    in the same transaction after it; or, paid by credit alone, the credit row is the first
+    approval). The others (a second attempt approved after the order was placed or cancelled,
     a dropped change's payment, a duplicate sale) are voided by the reconciliation and never
     counted in the order's money."""
     applied = set(change_payment_ids)
@@ -321,7 +330,11 @@ def split_order_payments(
         p
         for p in approved
         if p.duplicate_of_id is None
-        and (p.id == placing or (p.purpose == Purpose.ORDER_CHANGE and p.id in applied))
+        and (
+            p.id == placing
+            or (p.purpose == Purpose.ORDER_CHANGE and p.id in applied)
+            or paid_by_credit(p)  # written only by the transaction that places the order
+        )
     ]
     kept_ids = {p.id for p in kept}
     return kept, [p for p in approved if p.id not in kept_ids]

@@ -7,6 +7,13 @@ refund rows under the payment locks after checking the sums, commit, call Conver
   meanwhile) falls back to a return of the same amount on the same row.
 - Never more than paid: the check ``amount <= approved - (succeeded + pending + unknown)`` runs
   under the lock, so concurrent refunds cannot both pass it.
+- To family credit (``to_credit``, the parent's choice; issue 25): the same row against the
+  same payment, so every "refundable" sum keeps counting it, but of kind CREDIT, written
+  SUCCEEDED at once together with its ``CreditEntry`` (key ``refund:<row id>``) in the same
+  transaction. Nothing is sent to Converge (``execute_refund`` only reads it back); never open
+  and never failed, the reconciliation and the resends never pick it up.
+- What family credit paid (``credit_pay.py``) always goes back to credit (a RESTORE), and
+  before anything the card paid: credit's share first, then the card's.
 """
 
 from __future__ import annotations
@@ -28,8 +35,10 @@ from hotmeals.converge.gateway import (
     UnknownOutcome,
 )
 from hotmeals.db.models import Order, Payment, Refund
+from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import RefundKind, can_transition
+from hotmeals.services import credit
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
@@ -43,6 +52,7 @@ from hotmeals.services.payments.records import (
     kept_payment_ids,
     lock_payment,
     lock_row,
+    paid_by_credit,
     refund_sum,
     refund_view,
     refundable_cents,
@@ -53,7 +63,7 @@ from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
 log = logging.getLogger("hotmeals.converge")
 
-VOID, RETURN = RefundKind.VOID, RefundKind.RETURN
+VOID, RETURN, CREDIT = RefundKind.VOID, RefundKind.RETURN, RefundKind.CREDIT
 VOID_REFUSED_SETTLED = "4018"
 REASON_MAX = 200
 
@@ -103,6 +113,7 @@ def write_pending_refunds(
     order_id: int | None,
     parent_id: int | None,
     actor: str,
+    to_credit: bool = False,
 ) -> list[PlannedRefund]:
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
         raise TypeError("amount_cents must be an int")
@@ -128,19 +139,22 @@ def write_pending_refunds(
     planned: list[PlannedRefund] = []
     remaining = amount_cents
     now = utcnow()
-    for payment in sorted(payments, key=lambda p: p.id or 0, reverse=True):  # newest first
+    # What family credit paid goes back to credit first, then the card's payments, newest
+    # first (domain.credit.refund_split's order).
+    for payment in sorted(payments, key=lambda p: (not paid_by_credit(p), -(p.id or 0))):
         pid = saved_id(payment)
         share = min(left[pid], remaining)
         if share <= 0:
             continue
         whole = share == payment.amount_cents and refund_sum(session, pid, RESERVING) == 0
-        kind = VOID if whole and not payment.settled else RETURN
+        credited = to_credit or paid_by_credit(payment)
+        kind = CREDIT if credited else VOID if whole and not payment.settled else RETURN
         row = Refund(
             payment_id=pid,
             order_id=payment.order_id,
             amount_cents=share,
             kind=kind,
-            state=RefundState.PENDING,
+            state=RefundState.SUCCEEDED if credited else RefundState.PENDING,
             reason=(reason or "")[:REASON_MAX],
             created_at=now,
             updated_at=now,
@@ -159,11 +173,39 @@ def write_pending_refunds(
                 "reason": row.reason,
             },
         )
+        if credited:
+            _credit_refund(session, row, payment, actor)
         planned.append(PlannedRefund(row_id, pid, kind, share, payment.converge_txn_id or ""))
         remaining -= share
         if remaining == 0:
             break
     return planned
+
+
+def _credit_refund(session: Session, row: Refund, payment: Payment, actor: str) -> None:
+    """``row`` (kind CREDIT, SUCCEEDED) was just written: its ledger row (once per refund row:
+    the key is the row's; RESTORE when credit had paid, REFUND when the card had), then what
+    a refund's success does (the order's clock, the refund e-mail saying it went to family
+    credit)."""
+    refund_id = saved_id(row)
+    credit.record(
+        session,
+        payment.parent_id,
+        CreditKind.RESTORE if paid_by_credit(payment) else CreditKind.REFUND,
+        row.amount_cents,
+        key=f"refund:{refund_id}",
+        order_id=payment.order_id,
+    )
+    handler = handler_for(payment.purpose)
+    handler.refunded(session, payment, row)
+    handler.refund_answered(session, payment, row, first=True)
+    audit_refund(
+        session,
+        refund_id,
+        actor=actor,
+        kind="refund.to_credit",
+        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
+    )
 
 
 def reserve_refund(
@@ -176,6 +218,7 @@ def reserve_refund(
     payment_id: int | None = None,
     parent_id: int | None = None,
     cancellation_id: int | None = None,
+    to_credit: bool = False,
 ) -> list[PlannedRefund]:
     """Step 1 of a refund, in the caller's own transaction: for a service that changes an
     order and must reserve its refund atomically with that change (a cancel, a decrease).
@@ -184,7 +227,8 @@ def reserve_refund(
     ``amount_cents`` is no more than what remains refundable (``refund_exceeds_paid``
     otherwise: nothing is written) and writes PENDING ``Refund`` rows, tagged with
     ``cancellation_id`` when given. The caller commits, then sends each with
-    ``execute_refund`` with no transaction open."""
+    ``execute_refund`` with no transaction open. ``to_credit``: the refund goes to the
+    family's credit instead, done here (``_credit_refund``); ``execute_refund`` sends nothing."""
     planned = write_pending_refunds(
         session,
         amount_cents=amount_cents,
@@ -193,6 +237,7 @@ def reserve_refund(
         order_id=order_id,
         parent_id=parent_id,
         actor=actor,
+        to_credit=to_credit,
     )
     if planned and cancellation_id is not None:
         session.execute(
@@ -214,8 +259,15 @@ async def execute_refund(
     """Steps 2 and 3 of a refund ``reserve_refund`` reserved, once that transaction is
     committed and with none open: Converge voids or returns it (a refused void of a settled
     batch becomes a return), and the outcome is recorded on its row. Returns the row's view;
-    a lost answer stays UNKNOWN for the reconciliation."""
+    a lost answer stays UNKNOWN for the reconciliation. A refund to credit is done already:
+    its row is read back, nothing is sent."""
+    if planned.kind == CREDIT:
+        return await db(engine, _read_refund, refund_id=planned.refund_id)
     return await _execute(engine, gateway_or_default(gateway), planned, actor)
+
+
+def _read_refund(session: Session, *, refund_id: int) -> RefundView:
+    return refund_view(fresh_refund(session, refund_id))
 
 
 def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, message: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import label
+from hotmeals.ui.components.forms import label, radio_card
 from hotmeals.ui.state.i18n import t
 
 
@@ -65,7 +65,35 @@ def reason_fields(state: Any) -> rx.Component:
                 width="100%",
             ),
         ),
+        refund_to_field(state),
         spacing="2",
+        width="100%",
+    )
+
+
+def refund_to_field(state: Any) -> rx.Component:
+    """Where this cancel's refund goes: the card that paid or family credit (instant); the
+    family's standing choice is picked until the parent picks the other."""
+
+    def option(value: str, key: str) -> rx.Component:
+        return radio_card(value, f"cancel-refund-{value}", rx.text(t(key)), flex="1")
+
+    return rx.el.fieldset(
+        rx.el.legend(t("credit_ui.refund_to"), class_name="hm-label"),
+        rx.radio_group.root(
+            rx.flex(
+                option("card", "credit_ui.to_card"),
+                option("credit", "credit_ui.to_credit_short"),
+                spacing="2",
+                direction=rx.breakpoints(initial="column", sm="row"),
+                width="100%",
+            ),
+            value=state.refund_to,
+            on_change=state.set_refund_to,
+            name="refund_to",
+            size="3",
+        ),
+        class_name="hm-fieldset",
         width="100%",
     )
 

@@ -319,6 +319,52 @@ def radio_card(
     )
 
 
+def choice_option(value: str, id_: str, title: Any, text: Any) -> rx.Component:
+    """One option of a ``choice_fieldset``: its title, and a line saying what it does."""
+    return radio_card(
+        value,
+        id_,
+        rx.vstack(
+            rx.text(title, weight="medium"),
+            rx.text(text, size="2", color=rx.color("gray", 11)),
+            spacing="0",
+            padding_y="8px",
+        ),
+    )
+
+
+def choice_fieldset(
+    legend: Any, options: list[rx.Component], state: Any, *, field: str, save_id: str, **props: Any
+) -> rx.Component:
+    """A standing choice saved on its own: the ``legend``, one ``radio_card`` per option (the
+    radio group bound to ``state.<field>`` and its ``set_<field>``) and a save button
+    (``state.save``, busy and one tap through ``state.busy`` and ``state.turn``)."""
+    return rx.el.fieldset(
+        rx.el.legend(legend, class_name="hm-label"),
+        rx.radio_group.root(
+            rx.vstack(*options, spacing="2", width="100%"),
+            value=getattr(state, field),
+            on_change=getattr(state, f"set_{field}"),
+            name=field,
+            size="3",
+        ),
+        rx.box(
+            save_button(
+                state.busy,
+                type="button",
+                on_click=state.save,
+                width="auto",
+                id=save_id,
+                turn=state.turn,
+            ),
+            margin_top="12px",
+        ),
+        class_name="hm-fieldset",
+        width="100%",
+        **props,
+    )
+
+
 def busy_button(
     *label: Any,
     icon: rx.Component,

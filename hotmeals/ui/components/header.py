@@ -151,6 +151,18 @@ def profile_menu() -> rx.Component:
             id="menu-standing-orders",
         ),
         menu_button(
+            t("ui.header.child_away"),
+            rx.redirect("/edit-profile/child-away"),
+            icon="calendar-x",
+            id="menu-child-away",
+        ),
+        menu_button(
+            t("ui.header.family_credit"),
+            rx.redirect("/edit-profile/family-credit"),
+            icon="wallet",
+            id="menu-family-credit",
+        ),
+        menu_button(
             t("ui.header.edit_profile"),
             rx.redirect("/edit-profile/parent-edit-profile"),
             icon="user-pen",

@@ -1,4 +1,5 @@
-"""Inline SVG icons for the first screens: the header, the landing page and sign-in.
+"""Inline SVG icons for the first screens (the header, the landing page and sign-in) and for
+Book meal (its calendar, day menu and meal dialog: issue 24).
 
 ``rx.icon`` imports one Lucide module per icon (a request and a module evaluation each, before
 the page is live); these draw the same SVG as Lucide (v1.26's shapes, same attributes and
@@ -33,6 +34,23 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
             },
         ),
     ),
+    "calendar-check": (
+        ("path", {"d": "M8 2v4"}),
+        ("path", {"d": "M16 2v4"}),
+        ("rect", {"width": "18", "height": "18", "x": "3", "y": "4", "rx": "2"}),
+        ("path", {"d": "M3 10h18"}),
+        ("path", {"d": "m9 16 2 2 4-4"}),
+    ),
+    "calendar-range": (
+        ("rect", {"width": "18", "height": "18", "x": "3", "y": "4", "rx": "2"}),
+        ("path", {"d": "M16 2v4"}),
+        ("path", {"d": "M3 10h18"}),
+        ("path", {"d": "M8 2v4"}),
+        ("path", {"d": "M17 14h-6"}),
+        ("path", {"d": "M13 18H7"}),
+        ("path", {"d": "M7 14h.01"}),
+        ("path", {"d": "M17 18h.01"}),
+    ),
     "calendar-x": (
         ("path", {"d": "M8 2v4"}),
         ("path", {"d": "M16 2v4"}),
@@ -42,10 +60,17 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
         ("path", {"d": "m10 14 4 4"}),
     ),
     "chevron-down": (("path", {"d": "m6 9 6 6 6-6"}),),
+    "chevron-left": (("path", {"d": "m15 18-6-6 6-6"}),),
+    "chevron-right": (("path", {"d": "m9 18 6-6-6-6"}),),
+    "chevron-up": (("path", {"d": "m18 15-6-6-6 6"}),),
     "circle-alert": (
         ("circle", {"cx": "12", "cy": "12", "r": "10"}),
         ("line", {"x1": "12", "x2": "12", "y1": "8", "y2": "12"}),
         ("line", {"x1": "12", "x2": "12.01", "y1": "16", "y2": "16"}),
+    ),
+    "clock": (
+        ("circle", {"cx": "12", "cy": "12", "r": "10"}),
+        ("path", {"d": "M12 6v6l4 2"}),
     ),
     "external-link": (
         ("path", {"d": "M15 3h6v6"}),
@@ -59,6 +84,11 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
                 "d": "M19.414 14.414C21 12.828 22 11.5 22 9.5a5.5 5.5 0 0 0-9.591-3.676.6.6 0 0 1-.818.001A5.5 5.5 0 0 0 2 9.5c0 2.3 1.5 4 3 5.5l5.535 5.362a2 2 0 0 0 2.879.052 2.12 2.12 0 0 0-.004-3 2.124 2.124 0 1 0 3-3 2.124 2.124 0 0 0 3.004 0 2 2 0 0 0 0-2.828l-1.881-1.882a2.41 2.41 0 0 0-3.409 0l-1.71 1.71a2 2 0 0 1-2.828 0 2 2 0 0 1 0-2.828l2.823-2.762"
             },
         ),
+    ),
+    "info": (
+        ("circle", {"cx": "12", "cy": "12", "r": "10"}),
+        ("path", {"d": "M12 16v-4"}),
+        ("path", {"d": "M12 8h.01"}),
     ),
     "key-round": (
         (
@@ -90,6 +120,21 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
         ("path", {"d": "M4 5h16"}),
         ("path", {"d": "M4 12h16"}),
         ("path", {"d": "M4 19h16"}),
+    ),
+    "minus": (("path", {"d": "M5 12h14"}),),
+    "octagon-x": (
+        ("path", {"d": "m15 9-6 6"}),
+        (
+            "path",
+            {
+                "d": "M2.586 16.726A2 2 0 0 1 2 15.312V8.688a2 2 0 0 1 .586-1.414l4.688-4.688A2 2 0 0 1 8.688 2h6.624a2 2 0 0 1 1.414.586l4.688 4.688A2 2 0 0 1 22 8.688v6.624a2 2 0 0 1-.586 1.414l-4.688 4.688a2 2 0 0 1-1.414.586H8.688a2 2 0 0 1-1.414-.586z"
+            },
+        ),
+        ("path", {"d": "m9 9 6 6"}),
+    ),
+    "plus": (
+        ("path", {"d": "M5 12h14"}),
+        ("path", {"d": "M12 5v14"}),
     ),
     "receipt-text": (
         ("path", {"d": "M13 16H8"}),
@@ -132,6 +177,11 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
         ("rect", {"width": "14", "height": "20", "x": "5", "y": "2", "rx": "2", "ry": "2"}),
         ("path", {"d": "M12 18h.01"}),
     ),
+    "triangle-alert": (
+        ("path", {"d": "m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"}),
+        ("path", {"d": "M12 9v4"}),
+        ("path", {"d": "M12 17h.01"}),
+    ),
     "user-pen": (
         ("path", {"d": "M11.5 15H7a4 4 0 0 0-4 4v2"}),
         (
@@ -146,6 +196,15 @@ SHAPES: dict[str, tuple[tuple[str, dict[str, str]], ...]] = {
         ("path", {"d": "M3 2v7c0 1.1.9 2 2 2h4a2 2 0 0 0 2-2V2"}),
         ("path", {"d": "M7 2v20"}),
         ("path", {"d": "M21 15V2a5 5 0 0 0-5 5v6c0 1.1.9 2 2 2h3Zm0 0v7"}),
+    ),
+    "wallet": (
+        (
+            "path",
+            {
+                "d": "M19 7V4a1 1 0 0 0-1-1H5a2 2 0 0 0 0 4h15a1 1 0 0 1 1 1v4h-3a2 2 0 0 0 0 4h3a1 1 0 0 0 1-1v-2a1 1 0 0 0-1-1"
+            },
+        ),
+        ("path", {"d": "M3 5v14a2 2 0 0 0 2 2h15a1 1 0 0 0 1-1v-4"}),
     ),
     "x": (
         ("path", {"d": "M18 6 6 18"}),

@@ -137,6 +137,13 @@ def parent_header(show_cart: bool = False) -> rx.Component:
     return _header_bar(brand(compact=True), rx.spacer(), parent_actions(show_cart))
 
 
+def pending_header() -> rx.Component:
+    """The bar of a guarded page while the session is checked: the brand alone, at the parent
+    header's height (its account menu is 40 px high: assets/ui.css ``.hm-menu > summary``),
+    so nothing moves when that header replaces it."""
+    return _header_bar(brand(compact=True), rx.spacer(), rx.box(height="40px"))
+
+
 def site_header(show_cart: bool = False) -> rx.Component:
     return rx.cond(AuthState.is_parent, parent_header(show_cart), visitor_header())
 

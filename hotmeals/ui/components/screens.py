@@ -14,7 +14,8 @@ from hotmeals.ui.components.layout import (
     brand,
     language_switch,
     page,
-    site_header,
+    parent_header,
+    pending_header,
     static,
 )
 from hotmeals.ui.state.auth import AuthState
@@ -42,7 +43,32 @@ def loading_screen() -> rx.Component:
 def parent_only(content: rx.Component) -> rx.Component:
     """docs/product.md §2: nothing protected before hydration, and the shell renders nothing
     until the profile has loaded (``AuthState.is_parent`` is set only by a profile load)."""
-    return rx.cond(rx.State.is_hydrated & AuthState.is_parent, content, loading_screen())
+    return signed_in(content, loading_screen())
+
+
+def signed_in(content: rx.Component, waiting: rx.Component) -> rx.Component:
+    """``content`` once the session is checked and the parent's profile loaded, ``waiting``
+    until then (and in the prerendered page)."""
+    return rx.cond(rx.State.is_hydrated & AuthState.is_parent, content, waiting)
+
+
+def skeleton() -> rx.Component:
+    """Where a guarded page's data will be while the session is checked: gray bars, no text
+    but "Loading…" for screen readers."""
+
+    def bar(width: str, height: str) -> rx.Component:
+        return rx.el.div(class_name="hm-skeleton-bar", style={"width": width, "height": height})
+
+    return rx.vstack(
+        rx.el.span(t("ui.common.loading"), class_name="sr-only"),
+        bar("60%", "36px"),
+        bar("100%", "160px"),
+        bar("100%", "120px"),
+        role="status",
+        spacing="4",
+        width="100%",
+        id="page-skeleton",
+    )
 
 
 def session_only(content: rx.Component) -> rx.Component:
@@ -190,26 +216,36 @@ def missing_notice(title: Any, message: Any, id_: str, **props: Any) -> rx.Compo
 
 def parent_screen(
     *children: Any,
+    frame: tuple[rx.Component, ...] = (),
     spacing: str = "4",
     max_width: str = "720px",
     show_cart: bool = True,
     **props: Any,
 ) -> rx.Component:
-    """A logged-in screen with the site's header and footer: one centred column."""
-    return parent_only(
-        page(
-            rx.vstack(
-                *children,
-                spacing=spacing,
-                width="100%",
-                max_width=max_width,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-                **props,
-            ),
-            header=site_header(show_cart=show_cart),
-        )
+    """A logged-in screen with the site's header and footer: one centred column.
+
+    The page's frame paints before the session check answers (issue 24; a deliberate
+    departure from docs/product.md §2 "the shell renders nothing", documented there): the
+    header bar with the brand alone, the screen's ``frame`` (its heading and intro: catalog
+    text, nothing of the parent's) and a skeleton. The parent's header and ``children`` render
+    only once the check has answered for a parent; a visitor is sent to sign-in by the
+    page's on_load as before."""
+    return page(
+        rx.vstack(
+            *frame,
+            signed_in(rx.fragment(*children), skeleton()),
+            spacing=spacing,
+            width="100%",
+            max_width=max_width,
+            margin_x="auto",
+            padding_x="16px",
+            padding_y=rx.breakpoints(initial="16px", md="32px"),
+            # The footer starts below the first screen, skeleton or data: nothing on screen
+            # moves when the data replaces the skeleton (no layout shift).
+            min_height="100vh",
+            **props,
+        ),
+        header=signed_in(parent_header(show_cart=show_cart), pending_header()),
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import toggle_button
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
@@ -41,7 +42,7 @@ def child_picker() -> rx.Component:
         ),
         # The chosen child's allergies, always in view while booking.
         rx.el.p(
-            rx.icon("shield-alert", size=16, aria_hidden="true"),
+            svg_icon("shield-alert", size=16, aria_hidden="true"),
             BookingState.child_marks,
             class_name="hm-child-marks",
             id="book-child-marks",
@@ -93,7 +94,7 @@ def _month_button(
     icon: str, label_key: str, on_click: Any, disabled: Any, id_: str
 ) -> rx.Component:
     return rx.icon_button(
-        rx.icon(icon, aria_hidden="true"),
+        svg_icon(icon, aria_hidden="true"),
         on_click=on_click,
         disabled=disabled,
         variant="soft",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 
@@ -20,7 +21,7 @@ def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
         (
             "refused",
             rx.el.p(
-                rx.icon("octagon-x", size=16, aria_hidden="true"),
+                svg_icon("octagon-x", size=16, aria_hidden="true"),
                 text,
                 class_name="hm-allergy is-refused",
             ),
@@ -28,7 +29,7 @@ def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
         (
             "acknowledge",
             rx.el.p(
-                rx.icon("triangle-alert", size=16, aria_hidden="true"),
+                svg_icon("triangle-alert", size=16, aria_hidden="true"),
                 text,
                 class_name="hm-allergy is-ack",
             ),
@@ -36,7 +37,7 @@ def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
         (
             "notice",
             rx.el.p(
-                rx.icon("info", size=16, aria_hidden="true"),
+                svg_icon("info", size=16, aria_hidden="true"),
                 text,
                 class_name="hm-allergy is-notice",
             ),
@@ -61,7 +62,7 @@ def meal_card(meal: rx.Var) -> rx.Component:
             rx.cond(
                 meal["in_cart"] != "",
                 rx.el.span(
-                    rx.icon("shopping-cart", size=14, aria_hidden="true"),
+                    svg_icon("shopping-cart", size=14, aria_hidden="true"),
                     meal["in_cart"],
                     class_name="hm-meal-in-cart",
                 ),
@@ -81,7 +82,7 @@ def meal_card(meal: rx.Var) -> rx.Component:
             rx.cond(
                 meal["cutoff"] != "",
                 rx.el.p(
-                    rx.icon("clock", size=14, aria_hidden="true"),
+                    svg_icon("clock", size=14, aria_hidden="true"),
                     meal["cutoff"],
                     class_name="hm-meal-cutoff",
                 ),
@@ -139,7 +140,7 @@ def day_menu() -> rx.Component:
     return rx.box(
         rx.cond(
             BookingState.selected_date == "",
-            rx.text(t("ui.book.pick_day"), color=GRAY_11, id="book-pick-day"),
+            rx.text(t("ui.book.pick_day"), size="2", color=GRAY_11, id="book-pick-day"),
             rx.vstack(
                 rx.heading(
                     BookingState.selected_label,
@@ -153,8 +154,8 @@ def day_menu() -> rx.Component:
                     # DynamicIcon import its map of every icon (37 KiB) on the page.
                     rx.cond(
                         BookingState.selected_kind == "open",
-                        rx.icon("clock", size=16, aria_hidden="true"),
-                        rx.icon("calendar-x", size=16, aria_hidden="true"),
+                        svg_icon("clock", size=16, aria_hidden="true"),
+                        svg_icon("calendar-x", size=16, aria_hidden="true"),
                     ),
                     BookingState.selected_note,
                     class_name="hm-day-note is-" + BookingState.selected_kind,

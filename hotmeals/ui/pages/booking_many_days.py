@@ -11,6 +11,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select, toggle_button
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -224,7 +225,7 @@ def _add_button() -> rx.Component:
     # with the reason.
     return busy_button(
         rx.cond(ManyDaysState.busy, t("ui.many.adding"), label),
-        icon=rx.icon("shopping-cart", size=18),
+        icon=svg_icon("shopping-cart", size=18),
         busy=ManyDaysState.busy,
         turn=ManyDaysState.turn,
         on_click=ManyDaysState.add_all,
@@ -275,7 +276,7 @@ def _repeat() -> rx.Component:
         ),
         busy_button(
             rx.cond(ManyDaysState.repeating, t("ui.many.repeating"), t("ui.many.repeat")),
-            icon=rx.icon("repeat", size=18),
+            icon=svg_icon("repeat", size=18),
             busy=ManyDaysState.repeating,
             turn=ManyDaysState.repeat_turn,
             on_click=ManyDaysState.repeat,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
@@ -153,7 +154,7 @@ def _quantity() -> rx.Component:
         rx.el.p(t("ui.book.quantity"), id="meal-qty-label", class_name="hm-label"),
         rx.hstack(
             rx.icon_button(
-                rx.icon("minus", aria_hidden="true"),
+                svg_icon("minus", aria_hidden="true"),
                 on_click=BookingState.change_quantity(-1),
                 disabled=BookingState.quantity <= 1,
                 variant="soft",
@@ -167,7 +168,7 @@ def _quantity() -> rx.Component:
                 custom_attrs={"aria-labelledby": "meal-qty-label", "aria-live": "polite"},
             ),
             rx.icon_button(
-                rx.icon("plus", aria_hidden="true"),
+                svg_icon("plus", aria_hidden="true"),
                 on_click=BookingState.change_quantity(1),
                 disabled=BookingState.quantity >= 50,
                 variant="soft",
@@ -223,7 +224,7 @@ def _allergy_block() -> rx.Component:
             "refused",
             rx.box(
                 rx.el.p(
-                    rx.icon("octagon-x", size=18, aria_hidden="true"),
+                    svg_icon("octagon-x", size=18, aria_hidden="true"),
                     detail["allergy_message"],
                     class_name="hm-allergy is-refused",
                 ),
@@ -249,7 +250,7 @@ def _allergy_block() -> rx.Component:
         (
             "notice",
             rx.el.p(
-                rx.icon("info", size=18, aria_hidden="true"),
+                svg_icon("info", size=18, aria_hidden="true"),
                 detail["allergy_message"],
                 class_name="hm-allergy is-notice",
                 id="meal-allergy",
@@ -366,7 +367,7 @@ def _add_bar() -> rx.Component:
                     BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
                 ),
             ),
-            icon=rx.icon("shopping-cart", size=18),
+            icon=svg_icon("shopping-cart", size=18),
             busy=BookingState.busy,
             turn=BookingState.turn,
             on_click=BookingState.add,
@@ -399,7 +400,7 @@ def meal_dialog() -> rx.Component:
                 ),
                 rx.dialog.close(
                     rx.icon_button(
-                        rx.icon("x", aria_hidden="true"),
+                        svg_icon("x", aria_hidden="true"),
                         variant="ghost",
                         color_scheme="gray",
                         aria_label=t("ui.common.close"),

@@ -21,4 +21,5 @@ def register_booking_pages(app: rx.App) -> None:
         "title.meal_detailed",
         SchoolYearState.gate,
         BookingState.load,
+        one_event=True,
     )

@@ -241,9 +241,9 @@ def cart_content() -> rx.Component:
 
 def cart_page() -> rx.Component:
     return parent_screen(
-        *screen_intro(t("checkout.cart_title"), t("checkout.cart_intro")),
         cart_content(),
         delete_dialog(),
         # Remounted when the language changes: the cart's text in that language.
         on_language_change(CartState.relang),
+        frame=screen_intro(t("checkout.cart_title"), t("checkout.cart_intro")),
     )

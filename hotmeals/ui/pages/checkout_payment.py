@@ -18,9 +18,9 @@ from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
-from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, summary_group
+from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, pay_label, summary_group
 from hotmeals.ui.pages.receipt import order_receipt_link
-from hotmeals.ui.state.cart import SUMMARY_ROUTE
+from hotmeals.ui.state.cart import CREDIT_ROWS, SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
@@ -37,6 +37,17 @@ def pay_form() -> rx.Component:
                 rx.text(CheckoutState.total, size="6", weight="bold", id="pay-total"),
                 align="center",
             ),
+            *[
+                rx.cond(
+                    CheckoutState.charges[name] != "",
+                    amount_row(
+                        CheckoutState.charges[f"{name}_label"],
+                        rx.text(CheckoutState.charges[name], size="3", id=f"pay-{name}"),
+                        label_size="2",
+                    ),
+                )
+                for name in CREDIT_ROWS
+            ],
             amount_row(
                 t("checkout.meals_count"),
                 rx.text(CheckoutState.meal_count.to_string(), size="2"),
@@ -47,9 +58,7 @@ def pay_form() -> rx.Component:
         card_choice(CheckoutState, "pay", "card-choice-label"),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
         busy_button(
-            t("checkout.pay"),
-            " ",
-            CheckoutState.total,
+            pay_label(CheckoutState.charges),
             icon=rx.icon("lock", size=16, aria_hidden="true"),
             busy=CheckoutState.busy,
             turn=CheckoutState.turn,

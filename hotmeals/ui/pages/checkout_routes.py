@@ -17,7 +17,14 @@ from hotmeals.ui.state.school_year import SchoolYearState
 
 def register_checkout_pages(app: rx.App) -> None:
     add = parent_pages(app)
-    add(cart_page, CART_ROUTE, "title.cart", SchoolYearState.gate, CartState.load_cart)
+    add(
+        cart_page,
+        CART_ROUTE,
+        "title.cart",
+        SchoolYearState.gate,
+        CartState.load_cart,
+        one_event=True,
+    )
     # The cards first: the summary shows its payment choice with its lines.
     add(
         order_summary,

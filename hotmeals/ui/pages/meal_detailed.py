@@ -8,6 +8,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import link_button, toggle_button
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.panels import loading_spinner
@@ -24,7 +25,7 @@ from hotmeals.ui.state.i18n import t
 def _mode_tab(mode: str, icon: str, label_key: str) -> rx.Component:
     active = BookingState.mode == mode
     return toggle_button(
-        rx.icon(icon, size=16, aria_hidden="true"),
+        svg_icon(icon, size=16, aria_hidden="true"),
         t(label_key),
         active=active,
         on_click=BookingState.set_mode(mode),
@@ -60,7 +61,7 @@ def no_children() -> rx.Component:
         rx.vstack(
             rx.text(t("ui.book.no_children")),
             link_button(
-                rx.icon("plus", size=16, aria_hidden="true"),
+                svg_icon("plus", size=16, aria_hidden="true"),
                 t("ui.book.add_child"),
                 href="/add-another-child",
                 id_="book-add-child",
@@ -75,7 +76,6 @@ def meal_detailed() -> rx.Component:
     return parent_screen(
         # The language changed: reload what the services wrote in the old one.
         on_language_change(BookingState.relang),
-        *screen_intro(t("ui.book.title"), t("ui.book.intro")),
         standing_link(),  # the standing orders screen
         rx.cond(
             BookingState.loaded,
@@ -98,4 +98,5 @@ def meal_detailed() -> rx.Component:
         ),
         meal_dialog(),
         max_width=MAX_WIDTH,
+        frame=screen_intro(t("ui.book.title"), t("ui.book.intro")),
     )

@@ -104,7 +104,6 @@ def order_list() -> rx.Component:
 
 def order_history() -> rx.Component:
     return parent_screen(
-        *screen_intro(t("orders_ui.history_title"), t("orders_ui.history_intro")),
         rx.tabs.root(
             rx.tabs.list(
                 rx.tabs.trigger(t("orders_ui.tab_future"), value="future", id="tab-future"),
@@ -118,4 +117,5 @@ def order_history() -> rx.Component:
             width="100%",
         ),
         on_language_change(OrderHistoryState.relang),
+        frame=screen_intro(t("orders_ui.history_title"), t("orders_ui.history_intro")),
     )

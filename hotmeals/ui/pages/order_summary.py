@@ -75,6 +75,20 @@ def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_tota
             class_name="hm-charge hm-charge-total_pay",
             padding_top="10px",
         ),
+        *[
+            rx.cond(
+                charges[name] != "",
+                rx.flex(
+                    rx.el.dt(charges[f"{name}_label"], style={"color": "var(--gray-11)"}),
+                    rx.el.dd(charges[name], style={"margin": "0", "font_weight": "600"}),
+                    justify="between",
+                    gap="12px",
+                    class_name=f"hm-charge hm-charge-{name}",
+                    padding_top="6px",
+                ),
+            )
+            for name in ("family_credit", "card_pay")
+        ],
         id=id_,
         style={"margin": "0", "width": "100%"},
     )
@@ -303,6 +317,16 @@ def giveback_section() -> rx.Component:
     )
 
 
+def pay_label(charges: Any) -> rx.Component:
+    """'Pay $x.xx' (the card's share when family credit pays some), or 'Pay with family
+    credit' when it pays it all."""
+    return rx.cond(
+        charges["pay_amount"] != "",
+        rx.fragment(t("checkout.pay"), " ", charges["pay_amount"]),
+        t("credit_ui.pay_with_credit"),
+    )
+
+
 def pay_bar() -> rx.Component:
     """The payment's progress and the one Pay, under the charges and the card
     choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
@@ -319,9 +343,7 @@ def pay_bar() -> rx.Component:
                 class_name="hm-pay-bar-total",
             ),
             busy_button(
-                t("checkout.pay"),
-                " ",
-                CartState.charges["total_pay"],
+                pay_label(CartState.charges),
                 icon=rx.icon("lock", size=16, aria_hidden="true"),
                 busy=CheckoutState.busy,
                 turn=CheckoutState.turn,

@@ -22,6 +22,6 @@ from hotmeals.ui.state.orders import (
 
 def register_order_pages(app: rx.App) -> None:
     add = parent_pages(app)
-    add(order_history, HISTORY_ROUTE, "title.order_history", OrderHistoryState.load)
+    add(order_history, HISTORY_ROUTE, "title.order_history", OrderHistoryState.load, one_event=True)
     add(order_details, DETAILS_ROUTE, "title.order_details", OrderDetailState.load)
     add(cancel_cart_page, CANCEL_CART_ROUTE, "title.cancel_cart", CancelCartState.load)

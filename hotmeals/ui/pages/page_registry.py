@@ -14,19 +14,24 @@ import reflex as rx
 from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
+from hotmeals.ui.state.page_load import PageLoadState, register_loads
 from hotmeals.ui.state.toasts import leave_screen
 
 
 def parent_pages(app: rx.App) -> Callable[..., None]:
     """``add(component, route, title_key, *loads)`` for each logged-in screen of ``app``."""
 
-    def add(component: Any, route: str, title_key: str, *loads: Any) -> None:
-        app.add_page(
-            component,
-            route=route,
-            title=t(title_key),
-            on_load=[leave_screen(), AuthState.require_parent, *loads],
-        )
+    def add(
+        component: Any, route: str, title_key: str, *loads: Any, one_event: bool = False
+    ) -> None:
+        """``one_event``: the session check and ``loads`` (handlers without arguments) run as
+        one backend event (``state/page_load.py``): one round trip and one answer."""
+        if one_event:
+            register_loads(route, loads)
+            chain: list[Any] = [PageLoadState.enter]
+        else:
+            chain = [AuthState.require_parent, *loads]
+        app.add_page(component, route=route, title=t(title_key), on_load=[leave_screen(), *chain])
         mark_ready(route)
 
     return add

@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.forms import labelled_box, link_button, native_select
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
 
@@ -22,12 +23,12 @@ def repeat_section() -> rx.Component:
                 # A disclosure, not a checkbox: "Add to cart" does not set it up, its own
                 # button below does (a ticked box would look like part of the add).
                 rx.button(
-                    rx.icon("repeat", size=16, aria_hidden="true"),
+                    svg_icon("repeat", size=16, aria_hidden="true"),
                     RepeatState.label,
                     rx.cond(
                         RepeatState.open,
-                        rx.icon("chevron-up", size=16, aria_hidden="true"),
-                        rx.icon("chevron-down", size=16, aria_hidden="true"),
+                        svg_icon("chevron-up", size=16, aria_hidden="true"),
+                        svg_icon("chevron-down", size=16, aria_hidden="true"),
                     ),
                     on_click=RepeatState.toggle,
                     variant="ghost",
@@ -122,7 +123,7 @@ def repeat_line_button(line_id: rx.Var, label: rx.Var) -> rx.Component:
     """A booked meal's "Repeat every <weekday>" (order details): opens ``repeat_line_dialog``
     for that line, loaded on the server."""
     return rx.button(
-        rx.icon("repeat", size=16, aria_hidden="true"),
+        svg_icon("repeat", size=16, aria_hidden="true"),
         label,
         on_click=RepeatState.open_line(line_id),
         variant="soft",
@@ -161,7 +162,7 @@ def repeat_line_dialog() -> rx.Component:
 def standing_link() -> rx.Component:
     """Book meal's way to the standing orders screen."""
     return link_button(
-        rx.icon("repeat", size=16, aria_hidden="true"),
+        svg_icon("repeat", size=16, aria_hidden="true"),
         t("standing_ui.manage"),
         href=STANDING_ROUTE,
         size="2",

@@ -17,10 +17,10 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.i18n import t as tr
-from hotmeals.services.ordering import cancel_cart, cancel_order
+from hotmeals.services.ordering import cancel_cart
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
@@ -107,7 +107,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         self.count = int(answer["count"])
         self.total_refund = str(answer["total_refund"])
         self.empty_message = str(answer.get("message") or "")
-        self.reasons = reason_options(await call_service(cancel_order.cancel_reasons, lang=lang))
+        await self._load_reasons(parent_id, lang)
         self.loaded = True
         self._lang = lang
         await sync_cancel_count(self, self.count)
@@ -214,6 +214,7 @@ class CancelCartState(CancelReasonForm, rx.State):
                 sorted(self._lines.items()),
                 self.reason_id,
                 self.other_text,
+                self.refund_to,
             ],
             act=self._confirm_cart,
             done=self._cancelled,

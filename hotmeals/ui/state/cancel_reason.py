@@ -11,8 +11,11 @@ from typing import Any
 import reflex as rx
 from reflex.event import EventSpec
 
+from hotmeals.domain.credit import RefundDestination
 from hotmeals.i18n import t as tr
-from hotmeals.services.ordering import cancel
+from hotmeals.services import credit
+from hotmeals.services.ordering import cancel, cancel_order
+from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.toasts import succeeded
@@ -39,7 +42,7 @@ class CancelReasonForm(rx.State, mixin=True):
     checks both again (``cancel_reason_required``, ``cancel_other_text_required``).
 
     A mixin: each state gets its own copy of these vars and handlers (set_reason,
-    set_other_text, set_sure_open are in each state's allow-list). The state fills
+    set_other_text, set_refund_to, set_sure_open are in each state's allow-list). The state fills
     ``reasons`` with ``reason_options`` and overrides ``_confirm_busy``."""
 
     reasons: list[ReasonOption] = []
@@ -48,6 +51,9 @@ class CancelReasonForm(rx.State, mixin=True):
     reason_error: str = ""
     other_error: str = ""
     sure_open: bool = False
+    # where this cancel's refund goes ("card" or "credit"): the family's standing choice
+    # until the parent picks the other one for this cancel
+    refund_to: str = RefundDestination.CARD.value
     # the cancel's outcome, shown in place of the form
     done_title: str = ""
     done_message: str = ""
@@ -70,6 +76,13 @@ class CancelReasonForm(rx.State, mixin=True):
         dialog; ``options`` are confirm_once's (busy, ready, once, act, done, refused)."""
         return confirm_once(self, dialog="sure_open", background=True, **options)
 
+    async def _load_reasons(self, parent_id: int, lang: str) -> None:
+        """The reasons the services offer, and the family's refund choice as this cancel's."""
+        rows = await call_service(cancel_order.cancel_reasons, lang=lang)
+        self.reasons = reason_options(rows)
+        chosen = await call_service(credit.refund_to, parent_id=parent_id)
+        self.refund_to = chosen.value
+
     async def _cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
         """A cancel's ``done``: its title and message shown, the form cleared, the screen
         again, and the success toast."""
@@ -88,6 +101,11 @@ class CancelReasonForm(rx.State, mixin=True):
     def set_other_text(self, value: str):
         self.other_text = str(value)[: cancel.OTHER_TEXT_MAX]
         self.other_error = ""
+
+    @rx.event
+    def set_refund_to(self, value: str):
+        if value in {d.value for d in RefundDestination}:  # anything else is ignored
+            self.refund_to = value
 
     @rx.event
     def set_sure_open(self, value: bool):
@@ -111,6 +129,7 @@ class CancelReasonForm(rx.State, mixin=True):
         return {
             "reason_id": browser_id(self.reason_id) or None,
             "other_text": self.other_text if self.other_chosen else None,
+            "refund_to": self.refund_to,
         }
 
     def _clear_reason(self, errors_too: bool = False) -> None:

@@ -135,6 +135,9 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
 ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
 
 
+CREDIT_ROWS = ("family_credit", "card_pay")
+
+
 def charge_texts(summary: dict, lang: str) -> dict[str, str]:
     """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount); ""
     for a charge that does not apply; ``tax_label`` names the tax with its rate."""
@@ -148,6 +151,23 @@ def charge_texts(summary: dict, lang: str) -> dict[str, str]:
     if int(cents.get("discount_cents", 0)):
         out["discount"] = "−" + out["discount"]
     out["tax_label"] = tax_label(int(summary.get("tax_bps") or 0), lang)
+    # Family credit's share and the card's, when credit pays some (the services' lines:
+    # "Family credit −$x.xx", then "To pay by card" or, once paid, "Paid by card").
+    sources = {
+        row["name"]: row
+        for row in [*summary.get("credit_lines", []), *summary.get("charge_lines", [])]
+        if row.get("name") in CREDIT_ROWS
+    }
+    for name in CREDIT_ROWS:
+        row = sources.get(name, {})
+        out[name] = str(row.get("amount", ""))
+        out[f"{name}_label"] = str(row.get("label", ""))
+    # What the Pay button names: the card's share when credit pays some; "" when credit pays
+    # it all (the button then says it pays with family credit).
+    card = sources.get("card_pay")
+    out["pay_amount"] = (
+        out["total_pay"] if card is None else (str(card["amount"]) if card["cents"] else "")
+    )
     return out
 
 

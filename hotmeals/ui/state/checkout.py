@@ -197,6 +197,8 @@ class CheckoutState(CardPayment, rx.State):
         return {"promo_code": code, "donation": donation, "card_id": card, "save_card": save}
 
     async def _start(self, who: ActingParent, ticket: Any, lang: str) -> Started:
+        # Family credit pays first (the summary shows its share): all of it places the order
+        # at once, no card; part of it leaves the card the rest.
         started = await start_checkout(parent_id=who.parent_id, lang=lang, **ticket)
         if started.result is not None or started.hosted is None:
             return Started.done(started.result)

@@ -20,7 +20,7 @@ from hotmeals.services.submissions import submission_key as next_key
 from hotmeals.ui.state.auth import ActingParent, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import failed
+from hotmeals.ui.state.toasts import failed, succeeded
 
 R = TypeVar("R")
 
@@ -93,6 +93,36 @@ async def one_turn(
             yield event
     finally:
         setattr(state, counter, getattr(state, counter) + 1)
+
+
+async def save_choice(
+    state: Any, *, name: str, action: str, fn: Callable[..., Any], saved: str
+) -> AsyncIterator[Any]:
+    """A screen's one standing choice (``state.<name>``, e.g. where refunds go) saved for the
+    acting parent with the busy button, once per value (``submit``; ``fn`` takes ``name`` and
+    answers it): the value kept replaces the state's and the ``saved`` toast says so; a
+    refusal is the one failure toast. For a handler: ``one_turn(self, save_choice(self,
+    ...))``."""
+    state.busy = True
+    yield
+    lang = (await state.get_state(I18nState)).lang
+    who = await acting_parent(state)
+    if who is None:
+        state.busy = False
+        yield session_expired(lang)
+        return
+    value = getattr(state, name)
+    try:
+        done = await submit(state, who, {name: value}, action, fn, **{name: value})
+    except DomainError as err:
+        state.busy = False
+        yield failed(message(err, lang))
+        return
+    state.busy = False
+    if done.repeated:
+        return
+    setattr(state, name, done.result[name])
+    yield succeeded(tr(saved, lang))
 
 
 def forget_submission(state: Any) -> None:

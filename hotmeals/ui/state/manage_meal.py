@@ -26,7 +26,7 @@ from hotmeals.services.ordering import move as changes
 from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
@@ -156,8 +156,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
                     self.quote = str(quoted["message"])
             await self._load_cards(parent_id, lang)
         else:
-            rows = await call_service(cancellations.cancel_reasons, lang=lang)
-            self.reasons = reason_options(rows)
+            await self._load_reasons(parent_id, lang)
 
     async def _load(self, page: str):
         lang = (await self.get_state(I18nState)).lang
@@ -221,7 +220,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         async for event in self._confirm_cancel(
             busy="busy",
             ready=lambda: bool(self._id and self.meal and self._page == "meal"),
-            once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text],
+            once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text, self.refund_to],
             act=self._cancel_meal,
             done=self._meal_cancelled,
             refused=self._cancel_refused,
@@ -268,6 +267,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             request_key=submission_key(self, ["modify_meal", self._id, self._date]),
             card_id=card_id,
             save_card=save_card,
+            use_credit=False,  # these screens do not show family credit yet: the card pays
         )
 
     async def _changed(self, who: ActingParent, result: ChangeResult, lang: str) -> None:

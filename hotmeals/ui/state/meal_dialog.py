@@ -365,12 +365,18 @@ class MealDialog(rx.State, mixin=True):
             self.add_error = message(err, lang)
             yield failed(self.add_error)
             return
-        self.busy = False
-        self._close_detail()
         if done.repeated:
+            self.busy = False
+            self._close_detail()
             return  # a double tap: the first one said so
         result = done.result
+        # The header's count first, in an answer of its own (issue 24, "click to answer"): it
+        # changes only the header, so the browser shows it without re-rendering the screen;
+        # the dialog closes and the toast shows in the next answer, a moment later.
         await sync_cart_count(self, int(result.get("cart_count") or 0))
+        yield
+        self.busy = False
+        self._close_detail()
         yield succeeded(tr("added_to_cart", lang))
         if result.get("allergy_notice"):
             yield rx.toast.info(result["allergy_notice"])

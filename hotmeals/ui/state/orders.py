@@ -21,7 +21,7 @@ from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.cancel_reason import CancelReasonForm, reason_options
+from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
@@ -286,7 +286,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.can_cancel = bool(answer["can_cancel"])
         self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
         self.sure_text = tr("orders_ui.sure_order", lang, number=answer["number"])
-        self.reasons = reason_options(await call_service(cancel_order.cancel_reasons, lang=lang))
+        await self._load_reasons(parent_id, lang)
         self.loaded = True
         self._lang = lang
 
@@ -382,7 +382,13 @@ class OrderDetailState(CancelReasonForm, rx.State):
         async for event in self._confirm_cancel(
             busy="cancelling",
             ready=lambda: bool(self._id),
-            once=lambda: ["cancel_order", self._id, self.reason_id, self.other_text],
+            once=lambda: [
+                "cancel_order",
+                self._id,
+                self.reason_id,
+                self.other_text,
+                self.refund_to,
+            ],
             act=self._cancel_order,
             done=self._cancelled,
         ):

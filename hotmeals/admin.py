@@ -1,0 +1,79 @@
+"""The operator's commands for a school day closed after parents booked it (docs/api.md
+"Admin"; the same as ``POST /api/v1/Admin/CloseDay`` and ``ReopenDay``)::
+
+    python -m hotmeals.admin close-day --school "Maple PS" --date 2026-12-03 --reason storm
+    python -m hotmeals.admin reopen-day --school 4 --date 2026-12-03
+
+``--school``: the school's id or its exact name. ``--reason``: storm, strike, pa_day,
+emergency, power or heat (shown to parents in their language), or any text up to 120
+characters. Closing handles every booked meal at once by each family's closure choice and
+e-mails each family; closing the same day again handles only meals not handled yet.
+Reopening makes the day bookable again; meals already handled stay as they were handled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from hotmeals.db.engine import make_engine
+from hotmeals.domain.errors import DomainError
+from hotmeals.services import closure_apply, closures
+from hotmeals.services.payments.runtime import run_sync
+from hotmeals.settings import get_settings, normalize_db_url
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m hotmeals.admin",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--database-url", help="default: DATABASE_URL or the settings' default")
+    sub = parser.add_subparsers(dest="command", required=True)
+    close = sub.add_parser("close-day", help="close a school day and handle its booked meals")
+    reopen = sub.add_parser("reopen-day", help="make a closed day bookable again")
+    for cmd in (close, reopen):
+        cmd.add_argument("--school", required=True, help="the school's id or exact name")
+        cmd.add_argument("--date", required=True, help="YYYY-MM-DD")
+    close.add_argument("--reason", required=True, help="storm, strike, pa_day, ... or text")
+    args = parser.parse_args(argv)
+    url = normalize_db_url(args.database_url or get_settings().database_url)
+    engine = make_engine(url)
+    try:
+        if args.command == "close-day":
+            result = run_sync(
+                closure_apply.close_day,
+                school=args.school,
+                day=args.date,
+                reason=args.reason,
+                actor="operator:cli",
+                engine=engine,
+            )
+            retry = result.refund_failures
+            print(
+                f"{result.school} closed on {result.date} ({result.reason}): "
+                f"{result.meals} meal(s) of {result.families} family(ies) handled, "
+                f"{result.made_up} make-up meal(s), "
+                f"{result.refunded_cents / 100:.2f} $ refunded to cards, "
+                f"{result.credited_cents / 100:.2f} $ to family credit"
+                + (f", {retry} refund(s) left to the refund retries" if retry else "")
+            )
+        else:
+            done = asyncio.run(
+                closures.reopen_day(
+                    school=args.school, day=args.date, actor="operator:cli", engine=engine
+                )
+            )
+            print(f"{done['school']} is open again on {done['date']}.")
+    except DomainError as err:
+        print(err.message("en"), file=sys.stderr)
+        return 1
+    finally:
+        engine.dispose()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""/api/v1/Admin/CloseDay and ReopenDay: the operator closes a school day after parents booked
+it (the same as ``python -m hotmeals.admin``). Documented in docs/api.md "Admin".
+
+Guarded by its own secret, the ``admin-key`` header, which must equal
+``HOTMEALS_ADMIN_API_KEY``. The admin API is off (every call refused, HTTP 403) while that
+setting is unset, shorter than 24 characters or equal to the parents' ``HOTMEALS_API_KEY``: the
+parents' key, which ships in every parent app, never closes a school.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from fastapi import Depends, Request, Security
+from fastapi.security import APIKeyHeader
+
+from hotmeals.api.admin_schemas import CloseDayIn, CloseDayOut, ReopenDayIn, ReopenDayOut
+from hotmeals.api.bodies import parse_body
+from hotmeals.api.deps import answer, api_router, request_lang, required, route, tags
+from hotmeals.api.envelope import ApiError
+from hotmeals.i18n import t
+from hotmeals.services import closure_apply, closures
+from hotmeals.settings import get_settings
+
+router = api_router()
+ADMIN = tags("Admin")
+ADMIN_KEY_MIN_LENGTH = 24
+
+ADMIN_KEY = APIKeyHeader(
+    name="admin-key",
+    scheme_name="AdminKey",
+    auto_error=False,
+    description="The operator's key (HOTMEALS_ADMIN_API_KEY); never the parents' api-key.",
+)
+
+
+async def admin_lang(request: Request, admin_key: str | None = Security(ADMIN_KEY)) -> str:
+    """The caller's language once the admin key is checked; refused (403) otherwise."""
+    lang = request_lang(request)
+    settings = get_settings()
+    expected = settings.admin_api_key
+    if len(expected) < ADMIN_KEY_MIN_LENGTH or hmac.compare_digest(
+        expected.encode(), settings.api_key.encode()
+    ):
+        raise ApiError(t("admin.api_off", lang), status_code=403)
+    if not admin_key or not hmac.compare_digest(admin_key.encode(), expected.encode()):
+        raise ApiError(t("admin.bad_key", lang), status_code=403)
+    return lang
+
+
+@route(
+    router.post,
+    "/Admin/CloseDay",
+    body=CloseDayIn,
+    answer=CloseDayOut,
+    tags=ADMIN,
+    summary="Close a school day: every booked meal handled at once by its family's choice",
+)
+async def close_day(request: Request, lang: str = Depends(admin_lang)):
+    body = await parse_body(request, CloseDayIn, lang)
+    result = await closure_apply.close_day(
+        school=required(body.school, "closure_school_required", "school"),
+        day=body.date,
+        reason=body.reason,
+        actor="operator:api",
+    )
+    return answer(result.as_dict(), lang)
+
+
+@route(
+    router.post,
+    "/Admin/ReopenDay",
+    body=ReopenDayIn,
+    answer=ReopenDayOut,
+    tags=ADMIN,
+    summary="Make a closed school day bookable again (handled meals stay as they are)",
+)
+async def reopen_day(request: Request, lang: str = Depends(admin_lang)):
+    body = await parse_body(request, ReopenDayIn, lang)
+    done = await closures.reopen_day(
+        school=required(body.school, "closure_school_required", "school"),
+        day=body.date,
+        actor="operator:api",
+    )
+    return answer(done, lang)

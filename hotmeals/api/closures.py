@@ -1,0 +1,109 @@
+"""/api/v1/Parent/user/ClosureChoice (what a closed school day does to a booked meal) and the
+"child away" calls (Parent/child/AwayPreview, Parent/child/MarkAway). Documented in
+docs/api.md."""
+
+from __future__ import annotations
+
+from fastapi import Depends
+
+from hotmeals.api.closures_schemas import (
+    AwayIn,
+    AwayPreviewOut,
+    ClosureChoiceIn,
+    ClosureChoiceOut,
+    MarkAwayIn,
+    MarkAwayOut,
+)
+from hotmeals.api.deps import (
+    PARENT_USER,
+    Client,
+    ParentClient,
+    ParentWrite,
+    answer,
+    api_router,
+    client_context,
+    parent_context,
+    parent_write,
+    read_as_parent,
+    read_for,
+    request_key,
+    route,
+    tags,
+)
+from hotmeals.services import away, closures
+
+router = api_router()
+AWAY = tags("Parent child away")
+
+
+@route(
+    router.get,
+    "/Parent/user/ClosureChoice",
+    answer=ClosureChoiceOut,
+    tags=PARENT_USER,
+    summary="What a school day closed after booking does to a meal: card, credit or makeup",
+)
+async def closure_choice(client: Client = Depends(client_context)):
+    return await read_as_parent(client, closures.closure_choice_of)
+
+
+@route(
+    router.post,
+    "/Parent/user/ClosureChoice",
+    body=ClosureChoiceIn,
+    answer=ClosureChoiceOut,
+    tags=PARENT_USER,
+    summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
+)
+async def choose_closure(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(ClosureChoiceIn)
+    return await who.answer_once(
+        "closure_choice",
+        closures.choose_closure,
+        message="success",
+        closure_choice=body.closure_choice,
+    )
+
+
+@route(
+    router.post,
+    "/Parent/child/AwayPreview",
+    body=AwayIn,
+    answer=AwayPreviewOut,
+    tags=AWAY,
+    summary="What marking children away for some days would cancel and refund (nothing written)",
+)
+async def away_preview(who: ParentClient = Depends(parent_context)):
+    body = await who.body(AwayIn)
+    return await read_for(
+        who,
+        away.away_preview,
+        child_ids=body.child_ids,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        refund_to=body.refund_to,
+    )
+
+
+@route(
+    router.post,
+    "/Parent/child/MarkAway",
+    body=MarkAwayIn,
+    answer=MarkAwayOut,
+    tags=AWAY,
+    summary="Children away: cancel and refund their meals before the cut-off, give others",
+)
+async def mark_away(who: ParentWrite = Depends(parent_write)):
+    body = await who.body(MarkAwayIn)
+    done = await away.mark_away(
+        parent_id=who.parent_id,
+        child_ids=body.child_ids,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        refund_to=body.refund_to,
+        donate_line_ids=body.donate_line_ids,
+        expected_refund_cents=body.expected_refund_cents,
+        request_key=request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
+        lang=who.lang,
+    )
+    return answer(done, who.lang, "away.done", count=done["cancelled"], amount=done["refund"])

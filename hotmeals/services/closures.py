@@ -1,0 +1,211 @@
+"""School closures: the family's standing choice for a closed day's meals, and closing and
+reopening a school day (docs/product.md "Closures"). Closing records the closure
+(``SchoolClosure``, one row per school and date) and closes the school's open menu days of that
+date with the reason, so the calendar, the menus and every booking door show the day closed and
+refuse it (they read ``MenuDay.is_closed``); what then happens to the booked meals is
+``services/closure_apply.py``. Reopening opens the menu days the closure closed (never one a
+vendor closed); meals already handled stay as they were handled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date
+
+from sqlalchemy import func
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from hotmeals.db.models import (
+    FamilyChoice,
+    MenuDay,
+    School,
+    SchoolClosure,
+)
+from hotmeals.domain.credit import ClosureChoice
+from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t
+from hotmeals.services import clock
+from hotmeals.services.ordering.days import meal_date
+from hotmeals.services.parents import lock_parent
+from hotmeals.services.payments.records import audit, lock_row
+from hotmeals.services.payments.runtime import db
+
+KNOWN_REASONS = ("storm", "strike", "pa_day", "emergency", "power", "heat")
+REASON_MAX = 120
+
+
+# --- the family's standing choice ----------------------------------------------------------
+
+
+def closure_choice(session: Session, parent_id: int) -> ClosureChoice:
+    """The family's choice for a closed day's meals (the card unless they chose otherwise)."""
+    return choices_of(session, [parent_id]).get(parent_id, ClosureChoice.CARD)
+
+
+def choices_of(session: Session, parent_ids: Iterable[int]) -> dict[int, ClosureChoice]:
+    """The stored choices of ``parent_ids`` (one statement); a family without a row or with
+    an unknown value is left out (the card)."""
+    rows = session.exec(
+        select(col(FamilyChoice.parent_id), col(FamilyChoice.closure_choice)).where(
+            col(FamilyChoice.parent_id).in_(sorted(set(parent_ids)) or [0])
+        )
+    ).all()
+    return {pid: ClosureChoice(v) for pid, v in rows if v in set(ClosureChoice)}
+
+
+def choose_closure(*, session: Session, parent_id: int, closure_choice: object) -> dict:
+    """``POST /Parent/user/ClosureChoice``: card, credit or makeup, kept for every closure."""
+    try:
+        wanted = ClosureChoice(str(closure_choice or ""))
+    except ValueError:
+        raise DomainError("closure_choice_invalid", field="closure_choice") from None
+    lock_parent(session, parent_id)
+    row = session.exec(
+        select(FamilyChoice).where(col(FamilyChoice.parent_id) == parent_id)
+    ).first() or FamilyChoice(parent_id=parent_id)
+    row.closure_choice = wanted.value
+    row.updated_at = clock.now()
+    session.add(row)
+    return {"closure_choice": wanted.value}
+
+
+def closure_choice_of(*, session: Session, parent_id: int, lang: str = "en") -> dict:
+    """``GET /Parent/user/ClosureChoice``: the choice and the three options in ``lang``."""
+    chosen = closure_choice(session, parent_id)
+    return {
+        "closure_choice": chosen.value,
+        "options": [
+            {"value": c.value, "label": t(f"closures.choice.{c.value}", lang)}
+            for c in ClosureChoice
+        ],
+    }
+
+
+# --- closing and reopening a day -------------------------------------------------------------
+
+
+def reason_text(reason: str, lang: str) -> str:
+    """A known reason code in ``lang`` ("storm" → "Storm"), other text as the operator wrote it."""
+    return t(f"closures.reason.{reason}", lang) if reason in KNOWN_REASONS else reason
+
+
+def checked_reason(reason: object) -> str:
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise DomainError("closure_reason_required", field="reason")
+    if len(text) > REASON_MAX:
+        raise DomainError("closure_reason_too_long", field="reason", max=REASON_MAX)
+    return text
+
+
+def find_school(session: Session, school: object) -> School:
+    """A school by id (a number or digit text) or by its exact name, case aside."""
+    text = str(school if school is not None else "").strip()
+    row = None
+    if isinstance(school, int) or text.isdigit():
+        row = session.get(School, int(text)) if text else None
+    elif text:
+        matches = session.exec(
+            select(School).where(func.lower(col(School.name)) == text.lower())
+        ).all()
+        row = matches[0] if len(matches) == 1 else None
+    if row is None:
+        raise DomainError("closure_school_not_found", field="school", school=text)
+    return row
+
+
+def _day_ids(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip().isdigit()]
+
+
+def _closure(session: Session, school_id: int, day: date) -> SchoolClosure | None:
+    return session.exec(
+        select(SchoolClosure).where(
+            col(SchoolClosure.school_id) == school_id, col(SchoolClosure.closed_date) == day
+        )
+    ).first()
+
+
+def close_school_day(
+    session: Session, *, school: object, day: object, reason: object, actor: str
+) -> int:
+    """Step 1: the closure recorded (or found, and closed again after a reopen) and the
+    school's open menu days of ``day`` closed with the reason. Returns the closure id."""
+    found = find_school(session, school)
+    when = meal_date(day, "date")
+    text = checked_reason(reason)
+    now = clock.now()
+    closure = _closure(session, found.id or 0, when)
+    if closure is None:
+        closure = SchoolClosure(
+            school_id=found.id or 0, closed_date=when, reason=text, actor=actor[:40]
+        )
+        session.add(closure)
+        session.flush()
+    else:
+        closure = lock_row(session, SchoolClosure, closure.id or 0) or closure
+        if closure.reopened_at is not None:
+            closure.reopened_at = None
+            closure.closed_at = now
+        closure.reason = text
+    days = session.exec(
+        select(MenuDay).where(col(MenuDay.school_id) == found.id, col(MenuDay.meal_date) == when)
+    ).all()
+    closed = set(_day_ids(closure.menu_day_ids))
+    for menu_day in days:
+        if not menu_day.is_closed:
+            closed.add(menu_day.id or 0)
+        if (menu_day.id or 0) in closed:
+            menu_day.is_closed = True
+            menu_day.closed_reason_en = reason_text(text, "en")[:120]
+            menu_day.closed_reason_fr = reason_text(text, "fr")[:120]
+            session.add(menu_day)
+    closure.menu_day_ids = ",".join(str(x) for x in sorted(closed))
+    closure.updated_at = now
+    session.add(closure)
+    audit(
+        session,
+        actor=actor,
+        kind="school.closed",
+        entity="school",
+        entity_id=found.id or 0,
+        data={"date": when.isoformat(), "reason": text, "menu_days": sorted(closed)},
+    )
+    session.flush()
+    return closure.id or 0
+
+
+def reopen_school_day(session: Session, *, school: object, day: object, actor: str) -> dict:
+    """The day bookable again: the menu days the closure closed are open again. Meals the
+    closure handled stay as they were handled."""
+    found = find_school(session, school)
+    when = meal_date(day, "date")
+    closure = _closure(session, found.id or 0, when)
+    if closure is None or closure.reopened_at is not None:
+        raise DomainError("closure_not_found", field="date", date=when.isoformat())
+    closure = lock_row(session, SchoolClosure, closure.id or 0) or closure
+    ids = _day_ids(closure.menu_day_ids)
+    for menu_day in session.exec(select(MenuDay).where(col(MenuDay.id).in_(ids or [0]))).all():
+        menu_day.is_closed = False
+        menu_day.closed_reason_en = ""
+        menu_day.closed_reason_fr = ""
+        session.add(menu_day)
+    closure.reopened_at = clock.now()
+    closure.updated_at = closure.reopened_at
+    session.add(closure)
+    audit(
+        session,
+        actor=actor,
+        kind="school.reopened",
+        entity="school",
+        entity_id=found.id or 0,
+        data={"date": when.isoformat(), "menu_days": ids},
+    )
+    return {"closure_id": closure.id, "school": found.name, "date": when.isoformat()}
+
+
+async def reopen_day(
+    *, school: object, day: object, actor: str = "operator", engine: Engine | None = None
+) -> dict:
+    return await db(engine, reopen_school_day, school=school, day=day, actor=actor)

@@ -1,0 +1,181 @@
+"""/edit-profile/child-away: "Emma is away". The children and the days, where refunds go, then
+'Check the meals': each booked meal of those days is cancelled with its refund (before its
+cut-off) or, past its cut-off, may be given to the school's student-nutrition program; one
+confirm does it all, showing the total first."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.cancel_reason import refund_to_field
+from hotmeals.ui.components.forms import busy_button, labelled_box
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.state.away import ChildAwayState
+from hotmeals.ui.state.i18n import t
+
+
+def _kid(kid: rx.Var) -> rx.Component:
+    field_id = "away-kid-" + kid.value.to(str)
+    chosen = ChildAwayState.chosen.contains(kid.value)
+    return rx.el.label(
+        rx.checkbox(
+            id=field_id,
+            checked=chosen,
+            on_change=lambda checked: ChildAwayState.toggle_child(kid.value, checked),
+        ),
+        rx.el.span(kid.label, class_name="hm-chip-name"),
+        html_for=field_id,
+        class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
+        style={"flexDirection": "row", "alignItems": "center", "gap": "10px"},
+    )
+
+
+def _date(field_id: str, label_key: str, value: rx.Var, on_change) -> rx.Component:
+    return labelled_box(
+        t(label_key),
+        field_id,
+        rx.el.input(
+            type="date",
+            id=field_id,
+            value=value,
+            on_change=on_change,
+            class_name="hm-input",
+        ),
+        flex="1",
+        min_width="150px",
+    )
+
+
+def ask_form() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.el.fieldset(
+                rx.el.legend(t("away_ui.who"), class_name="hm-label"),
+                rx.flex(rx.foreach(ChildAwayState.kids, _kid), wrap="wrap", spacing="2"),
+                class_name="hm-fieldset",
+            ),
+            rx.flex(
+                _date(
+                    "away-from",
+                    "away_ui.from",
+                    ChildAwayState.from_date,
+                    ChildAwayState.set_from_date,
+                ),
+                _date("away-to", "away_ui.to", ChildAwayState.to_date, ChildAwayState.set_to_date),
+                spacing="3",
+                wrap="wrap",
+                width="100%",
+            ),
+            refund_to_field(ChildAwayState),
+            rx.button(
+                rx.icon("search", size=16, aria_hidden="true"),
+                t("away_ui.check"),
+                on_click=ChildAwayState.check,
+                variant="soft",
+                size="3",
+                id="away-check",
+            ),
+            rx.cond(
+                ChildAwayState.error != "",
+                rx.text(
+                    ChildAwayState.error, color=rx.color("red", 11), id="away-error", role="alert"
+                ),
+            ),
+            spacing="4",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def _meal(meal: rx.Var) -> rx.Component:
+    donate_id = "away-donate-" + meal["id"]
+    return rx.box(
+        rx.hstack(
+            rx.vstack(
+                rx.text(meal["child"], " — ", meal["day"], weight="medium"),
+                rx.text(meal["name"], " × ", meal["quantity"], size="2"),
+                rx.text(meal["label"], size="2", color=rx.color("gray", 11)),
+                spacing="0",
+                flex="1",
+            ),
+            align="start",
+            width="100%",
+        ),
+        rx.cond(
+            meal["state"] == "past",
+            rx.el.label(
+                rx.checkbox(
+                    id=donate_id,
+                    checked=ChildAwayState.donate.contains(meal["id"]),
+                    on_change=lambda checked: ChildAwayState.toggle_donate(meal["id"], checked),
+                ),
+                rx.el.span(t("away_ui.donate")),
+                html_for=donate_id,
+                style={
+                    "display": "flex",
+                    "alignItems": "center",
+                    "gap": "10px",
+                    "minHeight": "44px",
+                    "marginTop": "4px",
+                },
+            ),
+        ),
+        padding_y="10px",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+        width="100%",
+        class_name="hm-away-meal",
+        custom_attrs={"data-state": meal["state"], "data-line-id": meal["id"]},
+    )
+
+
+def meals_list() -> rx.Component:
+    return rx.cond(
+        ChildAwayState.checked,
+        rx.vstack(
+            rx.heading(t("away_ui.meals"), as_="h2", size="5"),
+            rx.cond(
+                ChildAwayState.meals.length() > 0,
+                rx.vstack(
+                    rx.foreach(ChildAwayState.meals, _meal),
+                    spacing="0",
+                    width="100%",
+                    id="away-meals",
+                ),
+                rx.text(t("away_ui.none"), color=rx.color("gray", 11), id="away-none"),
+            ),
+            rx.cond(
+                ChildAwayState.cancel_count > 0,
+                rx.text(
+                    t("away_ui.total"),
+                    " ",
+                    rx.el.strong(ChildAwayState.refund, id="away-refund"),
+                    id="away-total",
+                ),
+            ),
+            rx.cond(
+                ChildAwayState.can_confirm,
+                busy_button(
+                    t("away_ui.confirm"),
+                    icon=rx.icon("calendar-x", size=16, aria_hidden="true"),
+                    busy=ChildAwayState.busy,
+                    turn=ChildAwayState.turn,
+                    on_click=ChildAwayState.confirm,
+                    size="3",
+                    id="away-confirm",
+                ),
+            ),
+            spacing="3",
+            width="100%",
+        ),
+    )
+
+
+def child_away() -> rx.Component:
+    return parent_screen(
+        *screen_intro(t("away_ui.title"), t("away_ui.intro")),
+        ask_form(),
+        meals_list(),
+        spacing="5",
+        show_cart=False,
+    )

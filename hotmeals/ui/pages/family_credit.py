@@ -1,0 +1,94 @@
+"""/edit-profile/family-credit: the balance, where refunds go (the card by default, or family
+credit, instant), and the newest movements of the ledger."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from hotmeals.ui.components.forms import choice_fieldset, choice_option
+from hotmeals.ui.components.screens import parent_screen, screen_intro
+from hotmeals.ui.pages.closure_choice import closure_choice
+from hotmeals.ui.state.family_credit import FamilyCreditState
+from hotmeals.ui.state.i18n import t
+
+
+def balance_card() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(t("credit_ui.balance"), size="2", color=rx.color("gray", 11)),
+            rx.text(FamilyCreditState.balance, size="8", weight="bold", id="credit-balance"),
+            rx.text(t("credit_ui.balance_text"), size="2", color=rx.color("gray", 11)),
+            spacing="1",
+        ),
+        width="100%",
+    )
+
+
+def _destination(value: str) -> rx.Component:
+    return choice_option(
+        value, f"refund-to-{value}", t(f"credit_ui.to_{value}"), t(f"credit_ui.to_{value}_text")
+    )
+
+
+def refund_choice() -> rx.Component:
+    return choice_fieldset(
+        t("credit_ui.refunds_go"),
+        [_destination("card"), _destination("credit")],
+        FamilyCreditState,
+        field="refund_to",
+        save_id="refund-choice-save",
+    )
+
+
+def history_row(move: rx.Var) -> rx.Component:
+    return rx.hstack(
+        rx.vstack(
+            rx.text(move["label"], weight="medium"),
+            rx.text(move["date"], size="2", color=rx.color("gray", 11)),
+            rx.cond(move["reason"] != "", rx.text(move["reason"], size="2")),
+            spacing="0",
+            flex="1",
+        ),
+        rx.text(
+            move["amount"],
+            weight="bold",
+            color=rx.cond(move["sign"] == "in", rx.color("grass", 11), rx.color("gray", 12)),
+            white_space="nowrap",
+        ),
+        align="center",
+        spacing="3",
+        padding_y="10px",
+        border_bottom=f"1px solid {rx.color('gray', 4)}",
+        width="100%",
+        class_name="hm-credit-move",
+    )
+
+
+def history() -> rx.Component:
+    return rx.vstack(
+        rx.heading(t("credit_ui.history"), as_="h2", size="5"),
+        rx.cond(
+            FamilyCreditState.history.length() > 0,
+            rx.vstack(
+                rx.foreach(FamilyCreditState.history, history_row),
+                spacing="0",
+                width="100%",
+                id="credit-history",
+            ),
+            rx.text(t("credit_ui.no_moves"), color=rx.color("gray", 11), id="credit-no-moves"),
+        ),
+        spacing="2",
+        width="100%",
+    )
+
+
+def family_credit() -> rx.Component:
+    return parent_screen(
+        *screen_intro(t("credit_ui.title"), t("credit_ui.intro")),
+        balance_card(),
+        refund_choice(),
+        closure_choice(),
+        history(),
+        spacing="5",
+        show_cart=False,
+    )

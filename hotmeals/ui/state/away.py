@@ -1,0 +1,171 @@
+"""/edit-profile/child-away: one or several children away for some days. Thin: the preview and
+the one-step cancel are ``services.away`` (``away_preview``, ``mark_away``), which check the
+children are the parent's, the dates, the cut-offs and the total the parent confirmed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.domain.credit import RefundDestination
+from hotmeals.domain.errors import DomainError
+from hotmeals.services import away, children, credit
+from hotmeals.services.ordering.days import toronto_today
+from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import confirm_once, message
+from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.many_days_rows import Choice
+from hotmeals.ui.state.toasts import failed, succeeded
+
+
+def _meal_row(meal: dict) -> dict[str, str]:
+    return {
+        "id": str(meal["order_line_id"]),
+        "child": str(meal["child_name"]),
+        "day": str(meal["day"]),
+        "name": str(meal["name"]),
+        "quantity": str(meal["quantity"]),
+        "state": str(meal["state"]),
+        "label": str(meal["label"]),
+    }
+
+
+class ChildAwayState(rx.State):
+    kids: list[Choice] = []  # value: child id
+    chosen: list[str] = []  # child ids
+    from_date: str = ""
+    to_date: str = ""
+    refund_to: str = RefundDestination.CARD.value
+    meals: list[dict[str, str]] = []
+    donate: list[str] = []  # order line ids to give to the school
+    cancel_count: int = 0
+    refund: str = ""
+    checked: bool = False  # the meals shown are those of the children and days chosen
+    error: str = ""
+    busy: bool = False
+    turn: int = 0
+
+    _refund_cents: int = 0
+    _once_key: str = ""
+    _once_digest: str = ""
+
+    @rx.var
+    def can_confirm(self) -> bool:
+        return self.checked and (self.cancel_count > 0 or len(self.donate) > 0)
+
+    @rx.event
+    async def load(self):
+        self.busy, self.error, self.checked, self.meals, self.donate = False, "", False, [], []
+        who = await acting_parent(self)
+        if who is None or not who.complete:
+            self.kids, self.chosen = [], []
+            return
+        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        self.kids = [Choice(value=str(r["id"]), label=str(r["first_name"])) for r in rows]
+        self.chosen = [k.value for k in self.kids[:1]]
+        self.refund_to = (await call_service(credit.refund_to, parent_id=who.parent_id)).value
+        tomorrow = toronto_today() + timedelta(days=1)
+        self.from_date = self.to_date = tomorrow.isoformat()
+
+    def _changed(self) -> None:
+        """The children or days changed: the meals shown are no longer theirs."""
+        self.checked, self.meals, self.donate, self.error = False, [], [], ""
+
+    @rx.event
+    def toggle_child(self, child_id: str, checked: bool):
+        if child_id not in {k.value for k in self.kids}:
+            return  # not a child on screen
+        rest = [c for c in self.chosen if c != child_id]
+        self.chosen = [*rest, child_id] if checked else rest
+        self._changed()
+
+    @rx.event
+    def set_from_date(self, value: str):
+        self.from_date = str(value)[:10]
+        if self.to_date < self.from_date:
+            self.to_date = self.from_date
+        self._changed()
+
+    @rx.event
+    def set_to_date(self, value: str):
+        self.to_date = str(value)[:10]
+        self._changed()
+
+    @rx.event
+    def set_refund_to(self, value: str):
+        if value in {d.value for d in RefundDestination}:
+            self.refund_to = value
+
+    @rx.event
+    def toggle_donate(self, line_id: str, checked: bool):
+        if not any(m["id"] == line_id and m["state"] == "past" for m in self.meals):
+            return  # only a meal on screen that is past its cut-off
+        rest = [d for d in self.donate if d != line_id]
+        self.donate = [*rest, line_id] if checked else rest
+
+    def _ask(self) -> dict[str, Any]:
+        return {
+            "child_ids": [int(c) for c in self.chosen if c.isdigit()],
+            "from_date": self.from_date,
+            "to_date": self.to_date,
+            "refund_to": self.refund_to,
+        }
+
+    async def _preview(self, parent_id: int, lang: str) -> None:
+        view = await call_service(away.away_preview, parent_id=parent_id, lang=lang, **self._ask())
+        self.meals = [_meal_row(m) for m in view["meals"]]
+        shown = {m["id"] for m in self.meals if m["state"] == "past"}
+        self.donate = [d for d in self.donate if d in shown]
+        self.cancel_count = int(view["cancel_count"])
+        self.refund = str(view["refund"])
+        self._refund_cents = int(view["refund_cents"])
+        self.checked = True
+
+    @rx.event
+    async def check(self):
+        lang = (await self.get_state(I18nState)).lang
+        who = await acting_parent(self)
+        if who is None or self.busy:
+            return
+        self.error = ""
+        try:
+            await self._preview(who.parent_id, lang)
+        except DomainError as err:
+            self._changed()
+            self.error = message(err, lang)
+
+    @rx.event(background=True)
+    async def confirm(self):
+        async for event in confirm_once(
+            self,
+            busy="busy",
+            ready=lambda: self.can_confirm,
+            once=lambda: ["away", self._ask(), sorted(self.donate), self._refund_cents],
+            act=self._mark,
+            done=self._marked,
+            refused=self._refused,
+            background=True,
+        ):
+            yield event
+
+    async def _mark(self, parent_id: int, key: str, lang: str) -> Any:
+        return await away.mark_away(
+            parent_id=parent_id,
+            **self._ask(),
+            donate_line_ids=[int(d) for d in self.donate],
+            expected_refund_cents=self._refund_cents,
+            request_key=key,
+            lang=lang,
+        )
+
+    async def _marked(self, parent_id: int, result: Any, lang: str) -> Any:
+        self.donate = []
+        await self._preview(parent_id, lang)
+        return succeeded(result["message"])
+
+    def _refused(self, err: DomainError, lang: str) -> Any:
+        self.error = message(err, lang)
+        return failed(self.error)

@@ -1,0 +1,239 @@
+"""Issue 25 in Chromium, each flow at 390 px in French and 1280 px in English: an order paid
+partly with family credit (the summary's "Family credit" and "To pay by card" lines, the card
+charged the rest in the Lightbox, the order paid by both sources); one meal of a paid
+order cancelled with its refund sent to family credit (the cancel form's choice), seen at once on
+the family credit screen (a CREDIT refund that never reached Converge); a child marked away for
+a day (the total shown is the total refunded); a school day closed by the operator's command,
+the family's meal made up on a later day and shown so in the order, the calendar showing the
+closure and its reason."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.e2e.cartdata import DEMO, fill_cart, set_credit
+from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
+from tests.e2e.orderdata import (
+    api,
+    api_token,
+    cents,
+    empty_cancel_cart,
+    paid_order,
+    refunds_of,
+    sim_txn,
+)
+from tests.e2e.server import AppServer
+from tests.e2e.test_checkout_flow import VISA, pay_in_lightbox
+
+LONG = 60_000
+
+
+def query(app: AppServer, sql: str, *params) -> list[tuple]:
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def credit_balance(app: AppServer) -> int:
+    sql = (
+        "SELECT coalesce(sum(amount_cents), 0) FROM creditentry "
+        "WHERE parent_id = (SELECT id FROM parent WHERE email = ?)"
+    )
+    return int(query(app, sql, DEMO)[0][0])
+
+
+def money_text(cents: int, lang: str) -> str:
+    whole, part = divmod(cents, 100)
+    return f"{whole},{part:02d}\u00a0$" if lang == "fr" else f"${whole}.{part:02d}"
+
+
+@pytest.fixture
+def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
+    empty_cancel_cart(app)
+    made = paid_order(app)
+    lines = "SELECT id FROM orderline WHERE order_id = ? ORDER BY id"
+    made["lines"] = [r[0] for r in query(app, lines, made["order_id"])]
+    page.context.add_cookies([parent_cookie])
+    return made
+
+
+@BOTH_WIDTHS
+def test_a_meal_is_cancelled_to_family_credit(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    before = credit_balance(app)
+    refunds_before = len(refunds_of(app, order["order_id"]))
+    line_id = order["lines"][-1]
+    open_page(page, f"/edit-profile/manage-meal-details?id={line_id}")
+    expect(page.locator("#manage-meal")).to_be_visible()
+    select = page.locator("#cancel-reason")
+    values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
+    select.select_option(next(v for v in values if v))
+    # The family's standing choice (the card) is picked; this cancel's refund goes to credit.
+    expect(page.locator("#cancel-refund-card")).to_be_checked()
+    page.locator("label[for='cancel-refund-credit']").click()
+    expect(page.locator("#cancel-refund-credit")).to_be_checked()
+    shot(page, f"cancel-to-credit-{lang}")
+    page.click("#manage-cancel")
+    page.get_by_role("alertdialog").locator("#manage-sure-yes").click()
+    status = page.locator("#manage-status")
+    expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
+
+    new = refunds_of(app, order["order_id"])[refunds_before:]
+    assert [(kind, state, txn) for kind, state, _amount, txn in new] == [
+        ("CREDIT", "SUCCEEDED", None)
+    ], new
+    refunded = new[0][2]
+    assert refunded > 0 and credit_balance(app) == before + refunded
+    expect(status).to_contain_text(money_text(refunded, lang))
+
+    open_page(page, "/edit-profile/family-credit")
+    expect(page.locator("#credit-balance")).to_have_text(money_text(before + refunded, lang))
+    newest = page.locator(".hm-credit-move").first
+    expect(newest).to_contain_text(re.compile(re.escape("+" + money_text(refunded, lang))))
+    shot(page, f"family-credit-{lang}")
+
+
+@BOTH_WIDTHS
+def test_a_child_is_marked_away_for_a_day(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    line_id = order["lines"][0]
+    child_id, day = query(app, "SELECT child_id, meal_date FROM orderline WHERE id = ?", line_id)[0]
+    open_page(page, "/edit-profile/child-away")
+    kid = page.locator(f"#away-kid-{child_id}")
+    expect(kid).to_be_visible()
+    if not kid.is_checked():
+        page.locator(f"label[for='away-kid-{child_id}']").click()
+    expect(kid).to_be_checked()
+    page.fill("#away-from", day)
+    page.fill("#away-to", day)
+    page.click("#away-check")
+    meal = page.locator(f'.hm-away-meal[data-line-id="{line_id}"]')
+    expect(meal).to_have_attribute("data-state", "cancel")
+    shown = page.locator("#away-refund").inner_text()
+    # Every meal of that child and day is cancelled (other orders of the parent's too).
+    cancelling = page.locator('.hm-away-meal[data-state="cancel"]').evaluate_all(
+        "els => els.map(e => Number(e.dataset.lineId))"
+    )
+    last_refund = query(app, "SELECT coalesce(max(id), 0) FROM refund")[0][0]
+    shot(page, f"child-away-{lang}")
+    page.click("#away-confirm")
+    expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible(timeout=LONG)
+    marks = ",".join("?" * len(cancelling))
+    states = query(app, f"SELECT DISTINCT status FROM orderline WHERE id IN ({marks})", *cancelling)
+    assert line_id in cancelling and states == [("cancelled",)], (cancelling, states)
+    # The refund shown before the confirm is what the refunds of this confirm hold.
+    new = query(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
+    assert new and {r[1] for r in new} == {"SUCCEEDED"}, new
+    assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
+    # Checked again: the meal is no longer booked.
+    expect(meal).to_have_count(0)
+
+
+def _admin(app: AppServer, *args: str) -> str:
+    """The operator's command on the running app's database (docs/api.md "Admin")."""
+    done = subprocess.run(
+        [sys.executable, "-m", "hotmeals.admin", *args],
+        env={**os.environ, **app.env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr + done.stdout
+    return done.stdout
+
+
+@BOTH_WIDTHS
+def test_a_closed_days_meal_is_made_up_on_a_later_day(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    line_id, day, school_id = query(
+        app,
+        "SELECT ol.id, ol.meal_date, c.school_id FROM orderline ol "
+        "JOIN child c ON c.id = ol.child_id WHERE ol.order_id = ? AND c.is_default "
+        "ORDER BY ol.meal_date, ol.id LIMIT 1",
+        order["order_id"],
+    )[0]
+    chosen = api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "makeup"})
+    assert chosen["code"] == 1, chosen
+    try:
+        said = _admin(
+            app, "close-day", "--school", str(school_id), "--date", day, "--reason", "storm"
+        )
+        assert re.search(r"\b[1-9]\d* make-up meal", said), said
+        new_day, moved_from, status = query(
+            app, "SELECT meal_date, moved_from_date, status FROM orderline WHERE id = ?", line_id
+        )[0]
+        assert (moved_from, status) == (day, "active") and new_day > day, (new_day, moved_from)
+
+        # The order shows the meal on its new day, moved from the closed one.
+        open_page(page, f"/edit-profile/order-details?id={order['order_id']}")
+        moved = page.locator(f'.hm-order-line[data-line-id="{line_id}"] .hm-line-moved')
+        expect(moved).to_be_visible()
+        shot(page, f"closure-makeup-order-{lang}")
+        # The calendar shows the day closed, with its reason.
+        open_page(page, "/edit-profile/meal-detailed")
+        cell = page.locator(f"#day-{day}")
+        expect(page.locator("#book-calendar")).to_be_visible()
+        for _ in range(3):  # the closed day may be in a later month
+            if cell.count():
+                break
+            month = page.locator("#book-month").inner_text()
+            page.click("#book-next-month")
+            expect(page.locator("#book-month")).not_to_have_text(month)
+        expect(cell).to_have_class(re.compile(r"\bis-closed\b"))
+        expect(cell).to_have_attribute("aria-label", re.compile("Storm|Tempête"))
+    finally:
+        _admin(app, "reopen-day", "--school", str(school_id), "--date", day)
+        api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "card"})
+
+
+@BOTH_WIDTHS
+def test_an_order_is_paid_partly_with_family_credit(
+    page: Page, app: AppServer, parent_cookie: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    fill_cart(app)
+    set_credit(app, 300)
+    page.context.add_cookies([parent_cookie])
+    open_page(page, "/edit-profile/order-summary")
+    charges = page.locator("#summary-charges")
+    total = cents(charges.locator(".hm-charge-total_pay dd").inner_text())
+    assert total > 300
+    # Credit pays first: the summary says how much, and Pay names what the card pays.
+    credit_row = charges.locator(".hm-charge-family_credit dd")
+    expect(credit_row).to_have_text("\u2212" + money_text(300, lang))
+    card_row = charges.locator(".hm-charge-card_pay dd")
+    expect(card_row).to_have_text(money_text(total - 300, lang))
+    expect(page.locator("#summary-pay")).to_contain_text(money_text(total - 300, lang))
+    shot(page, f"summary-partly-credit-{lang}")
+    page.click("#pay-card-new")
+    page.click("#summary-pay")
+    pay_in_lightbox(page, VISA)
+    expect(page.locator("#order-placed")).to_be_visible(timeout=LONG)
+    number = page.locator("#order-number").inner_text()
+    expect(page.locator("#order-charges")).to_contain_text("\u2212" + money_text(300, lang))
+    shot(page, f"placed-partly-credit-{lang}")
+
+    paid = query(
+        app,
+        'SELECT p.method, p.amount_cents, p.converge_txn_id FROM payment p JOIN "order" o '
+        "ON o.id = p.order_id WHERE o.number = ? AND p.state = 'APPROVED' ORDER BY p.method",
+        number,
+    )
+    assert [(m, a) for m, a, _ in paid] == [("card", total - 300), ("credit", 300)], paid
+    assert credit_balance(app) == 0
+    sale = sim_txn(app, paid[0][2])  # the card processor charged the card's share only
+    assert sale is not None and sale.amount_cents == total - 300, sale
