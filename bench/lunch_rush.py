@@ -24,7 +24,13 @@ after the orders, from the same Python client (which cannot saturate ``/ping``: 
 Then one more parent, alone, places ``--serial-rounds`` orders one call at a time: each call's
 latency on an otherwise idle server and the server's CPU time per call (its processes' user +
 system time around the call), the figure that moves least when other work shares the cores.
-The goal (2 cores): >= 100 orders/s, p99 < 250 ms for every call, 0 errors.
+The goals (2 cores, issue 24): server CPU <= 30 ms per order (13 calls, sign-in aside; the
+local Converge simulator's share printed apart: the real Converge does that work elsewhere),
+>= 40 orders/s, p99 <= 1 s for every ordering call with 50 parents, 0 errors; the long-term
+goal stays printed beside them: >= 100 orders/s, p99 <= 250 ms.
+
+Server CPU: each server process's threads' time on a CPU (``/proc/<pid>/task/*/schedstat``,
+nanoseconds) where Linux has it, else user + system time (``psutil``, 10 ms ticks).
 
 Traffic goes to 127.0.0.1 only, on a free port. PostgreSQL: a database of its own
 (``hm_bench_<random>`` at 127.0.0.1:5432, created and dropped here); Redis: database 12 of
@@ -73,7 +79,9 @@ REDIS = ("127.0.0.1", 6379)
 REDIS_DB = 12
 VISA = {"ssl_card_number": "4000000000000002", "ssl_exp_date": "1230", "ssl_cvv2cvc2": "123"}
 LINES_PER_ORDER = 5
-GOAL_ORDERS_PER_S, GOAL_P99_MS = 100, 250
+GOAL_ORDERS_PER_S, GOAL_P99_MS, GOAL_CPU_MS = 40, 1000, 30  # issue 24
+LONG_TERM_ORDERS_PER_S, LONG_TERM_P99_MS = 100, 250
+SIMULATOR_CALLS = ("Lightbox session (sim)", "Lightbox Pay (sim)")
 CALLS = (
     "Login",
     "GetDates",
@@ -171,6 +179,24 @@ async def sign_in(api: Api, rusher: Rusher) -> None:
         pass
 
 
+def order_lines(child: int, meals: list[dict]) -> list[dict]:
+    """An order's AddToCart bodies: ``LINES_PER_ORDER`` lines of the day's safe meals in turn,
+    small and large."""
+    lines = []
+    for i in range(LINES_PER_ORDER):
+        meal = meals[i % len(meals)]
+        lines.append(
+            {
+                "child_id": child,
+                "meal_id": meal["meal_id"],
+                "menu_day_id": meal["menu_day_id"],
+                "size": "large" if i % 2 else "small",
+                "quantity": 1,
+            }
+        )
+    return lines
+
+
 async def book_and_pay(api: Api, rusher: Rusher, round_no: int) -> None:
     token, child = rusher.token, rusher.child_id
     dates = await api.call("GetDates", "/Parent/menu/GetDates", {"child_id": child}, token)
@@ -190,15 +216,7 @@ async def book_and_pay(api: Api, rusher: Rusher, round_no: int) -> None:
         {"meal_id": meals[0]["meal_id"], "child_id": child},
         token,
     )
-    for i in range(LINES_PER_ORDER):
-        meal = meals[i % len(meals)]
-        line = {
-            "child_id": child,
-            "meal_id": meal["meal_id"],
-            "menu_day_id": meal["menu_day_id"],
-            "size": "large" if i % 2 else "small",
-            "quantity": 1,
-        }
+    for line in order_lines(child, meals):
         await api.call("AddToCart", "/Parent/cart/AddToCart", line, token, once=True)
     summary = await api.call("OrderSummary", "/Parent/cart/OrderSummary", {}, token)
     if summary["payable_count"] < LINES_PER_ORDER:
@@ -288,11 +306,25 @@ async def ping_rate(base: str, seconds: float) -> tuple[float, int]:
 
 
 def server_cpu(pid: int | None) -> float:
-    """User + system CPU seconds of the server and its workers so far."""
+    """CPU seconds of the server and its workers so far: their threads' run time from
+    ``schedstat`` (nanoseconds), else user + system time (10 ms ticks)."""
     total = 0.0
     if pid is None:
         return total
     root = psutil.Process(pid)
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            total += _run_time(proc)
+        except psutil.Error:
+            continue
+    return total
+
+
+def server_ticks(pid: int) -> float:
+    """User + system CPU seconds of the server and its workers (10 ms ticks; the time of
+    threads that have ended is in it, which ``schedstat`` of the live ones misses)."""
+    root = psutil.Process(pid)
+    total = 0.0
     for proc in [root, *root.children(recursive=True)]:
         try:
             times = proc.cpu_times()
@@ -300,6 +332,24 @@ def server_cpu(pid: int | None) -> float:
             continue
         total += times.user + times.system
     return total
+
+
+_THREAD_NS: dict[tuple[int, str], int] = {}  # every server thread seen: its last run time
+
+
+def _run_time(proc: psutil.Process) -> float:
+    """The process's run time: each thread's from ``schedstat``, a thread that has ended
+    counted at its last reading (anyio's idle workers end; the sum must never go back)."""
+    tasks = Path(f"/proc/{proc.pid}/task")
+    if not tasks.is_dir():
+        times = proc.cpu_times()
+        return times.user + times.system
+    for task in tasks.iterdir():
+        try:
+            _THREAD_NS[(proc.pid, task.name)] = int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue  # a thread that ended meanwhile: its last reading stays
+    return sum(ns for (pid, _), ns in _THREAD_NS.items() if pid == proc.pid) / 1e9
 
 
 def make_rushers(database_url: str, count: int) -> list[Rusher]:
@@ -364,7 +414,9 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     async with httpx.AsyncClient(timeout=120) as client:
         api = Api(client, base, api_key, serial, args.stop_after, server.process.pid)
         await sign_in(api, alone)
+        ticks_before = server_ticks(server.process.pid)
         await rush(api, alone, args.serial_rounds)
+        serial_ticks = server_ticks(server.process.pid) - ticks_before
 
     ordering = finished - signed_in
     rate = stats.orders / ordering if ordering else 0.0
@@ -380,30 +432,36 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
         f"({LINES_PER_ORDER} lines), {base}{unpaid}"
     )
     print()
-    print("| figure | measured | goal (2 cores) |")
-    print("|---|---:|---:|")
+    print("| figure | measured | goal (2 cores) | long-term goal |")
+    print("|---|---:|---:|---:|")
     print(
         f"| orders/s, ordering phase ({stats.orders} of {wanted} orders in {ordering:.1f} s) "
-        f"| {rate:,.1f} | >= {GOAL_ORDERS_PER_S} |"
+        f"| {rate:,.1f} | >= {GOAL_ORDERS_PER_S} | >= {LONG_TERM_ORDERS_PER_S} |"
     )
     print(
         f"| orders/s end to end, sign-in burst included ({finished - started:.1f} s) "
-        f"| {end_to_end:,.1f} | |"
+        f"| {end_to_end:,.1f} | | |"
     )
     worst = max(
         (pct(v, 99) for k, v in stats.latencies.items() if k != "Login"), default=float("nan")
     )
-    print(f"| worst p99 of the ordering calls, ms | {worst:,.0f} | < {GOAL_P99_MS} |")
-    print(f"| errors | {errors} | 0 |")
-    print(f"| server CPU per order, ms | {1000 * cpu / max(1, stats.orders):,.0f} | |")
+    print(
+        f"| worst p99 of the ordering calls, ms | {worst:,.0f} | <= {GOAL_P99_MS:,} "
+        f"| <= {LONG_TERM_P99_MS} |"
+    )
+    print(f"| errors | {errors} | 0 | 0 |")
+    print(
+        f"| server CPU per order, ms (simulator included) "
+        f"| {1000 * cpu / max(1, stats.orders):,.1f} | | |"
+    )
     print(
         f"| this client's CPU per order, ms (on the same cores) "
-        f"| {1000 * client_cpu / max(1, stats.orders):,.0f} | |"
+        f"| {1000 * client_cpu / max(1, stats.orders):,.0f} | | |"
     )
     pinger = "wrk" if shutil.which("wrk") else "httpx"
     print(
         f"| /ping req/s before / after ({pinger}, {PING_CONNECTIONS} connections) "
-        f"| {ping_before:,.0f} / {ping_after:,.0f} | |"
+        f"| {ping_before:,.0f} / {ping_after:,.0f} | | |"
     )
     print()
     print("| call | requests | p50 ms | p99 ms | errors |")
@@ -417,23 +475,34 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     print()
     print(
         f"One parent alone afterwards, {args.serial_rounds} orders one call at a time: "
-        "latency, and the server's CPU time per call (its processes' user + system time "
-        "around each call; the steadier figure on a shared machine)"
+        "latency, and the server's CPU time per call (its threads' run time around each "
+        "call; the steadier figure on a shared machine)"
     )
     print()
     print("| call | requests | p50 ms alone | server CPU ms/call (mean) | errors |")
     print("|---|---:|---:|---:|---:|")
-    per_order = 0.0
+    per_order = simulator = 0.0
     for name in CALLS:
         times, cpu_ms = serial.latencies.get(name, []), serial.cpu.get(name, [])
         mean_cpu = statistics.fmean(cpu_ms) if cpu_ms else float("nan")
         if cpu_ms and name != "Login":
             per_order += sum(cpu_ms) / max(1, serial.orders)
+            if name in SIMULATOR_CALLS:
+                simulator += sum(cpu_ms) / max(1, serial.orders)
         print(
             f"| {name} | {len(times)} | {pct(times, 50):,.1f} | {mean_cpu:,.1f} "
             f"| {serial.errors.get(name, 0)} |"
         )
-    print(f"| all but Login, per order | | | {per_order:,.0f} | |")
+    print(f"| all but Login, per order | | | {per_order:,.1f} | |")
+    print(f"| of which the local Converge simulator | | | {simulator:,.1f} | |")
+    print(
+        f"| cross-check: the serial pass's user + system time per order (10 ms ticks, "
+        f"ended threads included) | | | {1000 * serial_ticks / max(1, serial.orders):,.1f} | |"
+    )
+    print(
+        f"| **per order without the simulator** (goal <= {GOAL_CPU_MS}) | | "
+        f"| **{per_order - simulator:,.1f}** | |"
+    )
     for body in serial.bodies:
         print(f"error (alone): {body}")
     if ping_err_before or ping_err_after:
@@ -443,8 +512,15 @@ async def run_rush(server: AppServer, args: argparse.Namespace, label: str) -> N
     print(
         f"backend workers: {workers}; load average at the end: {load:.1f} on {os.cpu_count()} cores"
     )
-    met = rate >= GOAL_ORDERS_PER_S and worst < GOAL_P99_MS and errors == 0
-    print(f"goal {'met' if met else 'NOT met'}")
+    cpu_met = per_order - simulator <= GOAL_CPU_MS
+    met = rate >= GOAL_ORDERS_PER_S and worst <= GOAL_P99_MS and errors == 0 and cpu_met
+    long_term = rate >= LONG_TERM_ORDERS_PER_S and worst <= LONG_TERM_P99_MS and errors == 0
+    print(
+        f"goal (issue 24: <= {GOAL_CPU_MS} ms CPU/order, >= {GOAL_ORDERS_PER_S} orders/s, "
+        f"p99 <= {GOAL_P99_MS:,} ms, 0 errors) {'met' if met else 'NOT met'}; long-term goal "
+        f"(>= {LONG_TERM_ORDERS_PER_S} orders/s, p99 <= {LONG_TERM_P99_MS} ms) "
+        f"{'met' if long_term else 'NOT met'}"
+    )
 
 
 def _redis_flush() -> None:

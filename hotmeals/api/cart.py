@@ -16,16 +16,16 @@ from hotmeals.api.bodies import meal_choice
 from hotmeals.api.deps import (
     PARENT_CART,
     Client,
-    ParentWrite,
+    TokenWrite,
     answer,
     answer_found,
     api_router,
     client_context,
     list_as_parent,
-    parent_write,
     read_as_parent,
     route,
     run_as_parent,
+    token_write,
 )
 from hotmeals.api.menu_schemas import (
     AddedOut,
@@ -54,7 +54,7 @@ router = api_router()
     tags=PARENT_CART,
     summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
 )
-async def add_to_cart(ctx: ParentWrite = Depends(parent_write)):
+async def add_to_cart(ctx: TokenWrite = Depends(token_write)):
     body = await ctx.body(AddToCartIn)
     return await ctx.answer_once(
         "add_to_cart",
@@ -91,7 +91,7 @@ def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     tags=PARENT_CART,
     summary="Remove one line from the cart",
 )
-async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
+async def delete_cart(ctx: TokenWrite = Depends(token_write)):
     body = await ctx.body(CartIdIn)
     return await ctx.answer_once(
         "delete_cart",
@@ -109,7 +109,7 @@ async def delete_cart(ctx: ParentWrite = Depends(parent_write)):
     tags=PARENT_CART,
     summary="Change a line's quantity (extension); answers the cart summary",
 )
-async def update_cart_quantity(ctx: ParentWrite = Depends(parent_write)):
+async def update_cart_quantity(ctx: TokenWrite = Depends(token_write)):
     body = await ctx.body(QuantityIn)
     return await ctx.answer_once(
         "update_cart_quantity",

@@ -265,12 +265,52 @@ class ParentWrite(ParentClient):
     ) -> JSONResponse:
         """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
         language, or the result's own ``message`` without one."""
-        done = await self.run_once(action, fn, **kwargs)
-        return ok(done.result, t(message, self.lang) if message else done.result["message"])
+        return _answered(await self.run_once(action, fn, **kwargs), message, self.lang)
 
     async def charge_once(self, action: str, call: Callable[[], Any]) -> JSONResponse:
         """``charge_once`` for this parent and key."""
         return await charge_once(self, self.key, action, call)
+
+
+def _answered(done: submissions.Submitted, message: str | None, lang: str) -> JSONResponse:
+    return ok(done.result, t(message, lang) if message else done.result["message"])
+
+
+@dataclass(frozen=True)
+class TokenWrite:
+    """A repeat-safe write by the token's parent, the token checked in the write's own
+    transaction: one transaction and one worker thread per call (``parent_write`` costs two of
+    each), for the lunch rush's writes (AddToCart). A missing token is refused at once (401)."""
+
+    client: Client
+    key: str | None
+
+    @property
+    def lang(self) -> str:
+        return self.client.lang
+
+    async def body(self, model: type[M]) -> M:
+        return await self.client.body(model)
+
+    async def answer_once(
+        self, action: str, fn: Callable[..., Any], /, *, message: str | None = None, **kwargs: Any
+    ) -> JSONResponse:
+        """``ParentWrite.answer_once``, the token checked in the same transaction."""
+        done = await run_as_parent(
+            self.client, submissions.submit_once, key=self.key, action=action, fn=fn, **kwargs
+        )
+        return _answered(done, message, self.lang)
+
+
+async def token_write(
+    client: Client = Depends(client_context),
+    key: str | None = Depends(idempotency_key),
+) -> TokenWrite:
+    """The request's token (checked by the write itself, or HTTP 401 now when there is none)
+    and ``Idempotency-Key``."""
+    if not client.token:
+        raise accounts.Unauthorized()
+    return TokenWrite(client=client, key=key)
 
 
 async def parent_write(

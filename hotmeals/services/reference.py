@@ -29,13 +29,13 @@ from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import ORMExecuteState
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import AllergenIngredient, City, CmsPage, Faq, Grade, School, Teacher
 from hotmeals.i18n import normalize_lang
 from hotmeals.services.ids import saved_id
+from hotmeals.services.write_watch import WriteWatch
 
 TTL_SECONDS = 60.0
 REFERENCE_MODELS: tuple[type, ...] = (
@@ -47,7 +47,6 @@ REFERENCE_MODELS: tuple[type, ...] = (
     CmsPage,
     Faq,
 )
-_DIRTY = "hotmeals.reference_dirty"
 
 T = TypeVar("T")
 
@@ -211,18 +210,8 @@ def _engine_of(session: Session) -> Engine:
     return session.get_bind().engine  # a Connection's engine, or the Engine itself
 
 
-def _has_pending_changes(session: Session) -> bool:
-    if session.info.get(_DIRTY):
-        return True
-    return any(
-        isinstance(obj, REFERENCE_MODELS)
-        for collection in (session.new, session.dirty, session.deleted)
-        for obj in collection
-    )
-
-
 def _cached(session: Session, kind: str, load: Callable[[Session], T]) -> T:
-    if _has_pending_changes(session):
+    if _WRITES.pending(session):
         return load(session)  # this transaction's own edits: fresh, and never shared
     engine = _engine_of(session)
     now = _clock()
@@ -256,31 +245,10 @@ def faq(session: Session) -> Mapping[str, tuple[FaqRef, ...]]:
 
 # --- invalidation on commit -------------------------------------------------------------------
 
-
-@event.listens_for(OrmSession, "after_flush")
-def _note_flushed_changes(session: OrmSession, _context: Any) -> None:
-    if not session.info.get(_DIRTY) and any(
-        isinstance(obj, REFERENCE_MODELS)
-        for collection in (session.new, session.dirty, session.deleted)
-        for obj in collection
-    ):
-        session.info[_DIRTY] = True
-
-
-@event.listens_for(OrmSession, "do_orm_execute")
-def _note_bulk_changes(state: ORMExecuteState) -> None:
-    if (state.is_update or state.is_delete or state.is_insert) and any(
-        mapper.class_ in REFERENCE_MODELS for mapper in state.all_mappers
-    ):
-        state.session.info[_DIRTY] = True
+_WRITES = WriteWatch("reference", REFERENCE_MODELS)
 
 
 @event.listens_for(OrmSession, "after_commit")
 def _invalidate_after_commit(session: OrmSession) -> None:
-    if session.info.pop(_DIRTY, False):
+    if _WRITES.take(session):
         invalidate()
-
-
-@event.listens_for(OrmSession, "after_rollback")
-def _forget_after_rollback(session: OrmSession) -> None:
-    session.info.pop(_DIRTY, None)

@@ -404,7 +404,7 @@ def test_menu_reads_run_a_fixed_number_of_statements(client, world):
             big,
         )
     )
-    assert small_dates == big_dates <= 6, report
+    assert small_dates == big_dates <= 5, report
     small_menu, _ = _count(
         lambda: post(
             client,
@@ -421,7 +421,7 @@ def test_menu_reads_run_a_fixed_number_of_statements(client, world):
             big,
         )
     )
-    assert small_menu == big_menu <= 7, report
+    assert small_menu == big_menu <= 5, report  # the menu from its copy (was 7)
 
 
 def test_get_dates_counts_paid_meals_and_the_cart_for_the_child(client, world):

@@ -17,7 +17,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
 from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.ordering import cart as cart_service
+from hotmeals.services import clock
 from hotmeals.services.ordering.cart import add_to_cart
 from hotmeals.services.ordering.days import cutoff_rule, toronto_today
 from hotmeals.services.parents import start_session
@@ -181,7 +181,7 @@ def test_a_line_past_its_cutoff_is_flagged_and_the_rest_stays_payable(
         # The clock moves one minute past the first day's cut-off (the later days' cut-offs,
         # a school day or more after it, have not passed, whatever weekday today is).
         later = _cutoff_of(parent_id, date.fromisoformat(first_day)) + timedelta(minutes=1)
-        monkeypatch.setattr(cart_service, "utcnow", lambda: later)
+        monkeypatch.setattr(clock, "now", lambda: later)
         await _run(cart.load_cart())
         flagged = [line for g in cart.groups if g.key.endswith(first_day) for line in g.lines]
         assert flagged and all(not line.payable for line in flagged)

@@ -11,6 +11,7 @@ from hotmeals.db.models.accounts import (
     RateLimitHit,
     SessionToken,
 )
+from hotmeals.db.models.cache import CacheVersion
 from hotmeals.db.models.calendar_feed import CalendarFeed
 from hotmeals.db.models.catalog import (
     AddOn,
@@ -59,6 +60,7 @@ from hotmeals.db.models.standing import StandingOrder, StandingOrderRun
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
+    "CacheVersion",
     "AddOn",
     "AddOnAllergen",
     "AllergenIngredient",

@@ -12,23 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from sqlalchemy import String, literal, or_, union_all
+from sqlalchemy import bindparam
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col
 
 from hotmeals.db.models import (
     AddOn,
-    AddOnAllergen,
-    AllergenIngredient,
     ChildAllergy,
     Meal,
-    MealAllergen,
     MealOption,
-    MealOptionAllergen,
     MenuOption,
-    MenuOptionAllergen,
 )
 from hotmeals.domain.allergy import (
     Component,
@@ -42,6 +36,7 @@ from hotmeals.domain.allergy import (
 )
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import menu_cache
 
 
 def _fr(lang: str) -> bool:
@@ -131,108 +126,79 @@ def item_allergies(
 ) -> Items:
     """The allergens of the meals, menu options, meal options and add-ons named (by id, or
     every option of ``options_of_meals`` and every active add-on of ``addons_of_vendors``),
-    each with the levels of ``child_ids``' allergies: ONE statement (a UNION ALL) for any
-    number of items and children, none when nothing is named. Only items with at least one
-    allergen are answered: an absent key has none."""
-    children = sorted(set(child_ids)) or [0]
-    by_owner_meals = sorted(set(options_of_meals))
-    parts: list[Any] = []
-    # One part per kind of item: its model, allergen link, owner column and filters (the
-    # models differ, so the loop's rows are typed loosely).
-    specs: tuple[tuple[str, Any, Any, Any, Any, Iterable[int], Sequence[int], Any], ...] = (
-        (MEAL, Meal, MealAllergen, MealAllergen.meal_id, Meal.id, meal_ids, (), None),
-        (
-            MENU_OPTION,
-            MenuOption,
-            MenuOptionAllergen,
-            MenuOptionAllergen.menu_option_id,
-            MenuOption.meal_id,
-            menu_option_ids,
-            by_owner_meals,
-            None,
-        ),
-        (
-            MEAL_OPTION,
-            MealOption,
-            MealOptionAllergen,
-            MealOptionAllergen.meal_option_id,
-            MealOption.meal_id,
-            meal_option_ids,
-            by_owner_meals,
-            None,
-        ),
-        (
-            ADDON,
-            AddOn,
-            AddOnAllergen,
-            AddOnAllergen.addon_id,
-            AddOn.vendor_id,
-            addon_ids,
-            sorted(set(addons_of_vendors)),
-            AddOn.is_active,
-        ),
-    )
-    for kind, item, link, link_id, owner, ids, owners, active in specs:
-        conditions = []
-        keys = sorted(set(ids))
-        if keys:
-            conditions.append(item.id.in_(keys))
-        if owners:
-            owned = owner.in_(list(owners))
-            conditions.append(owned & active if active is not None else owned)
-        if not conditions:
-            continue
-        parts.append(
-            sql_select(  # nine columns: sqlmodel's ``select`` is typed for four at most
-                literal(kind, type_=String).label("kind"),
-                owner.label("owner_id"),
-                item.id.label("item_id"),
-                item.name_en.label("item_en"),
-                item.name_fr.label("item_fr"),
-                col(AllergenIngredient.name_en).label("name_en"),
-                col(AllergenIngredient.name_fr).label("name_fr"),
-                col(ChildAllergy.child_id).label("child_id"),
-                col(ChildAllergy.alert_level).label("level"),
-            )
-            .select_from(item)
-            .join(link, link_id == item.id)
-            .join(AllergenIngredient, col(AllergenIngredient.id) == link.ingredient_id)
-            .outerjoin(
-                ChildAllergy,
-                (col(ChildAllergy.ingredient_id) == link.ingredient_id)
-                & col(ChildAllergy.child_id).in_(children),
-            )
-            .where(or_(*conditions))
-        )
-    if not parts:
+    each with the levels of ``child_ids``' allergies. The items' allergens come from the
+    menus' cached copy (``services/menu_cache``, as current as the database: its version is
+    checked); the children's allergies are read here, ONE statement for any number of
+    children, none without a child. Only items with at least one allergen are answered: an
+    absent key has none."""
+    wanted = [
+        (MEAL, meal_ids),
+        (MENU_OPTION, menu_option_ids),
+        (MEAL_OPTION, meal_option_ids),
+        (ADDON, addon_ids),
+    ]
+    owned = [(MENU_OPTION, options_of_meals), (MEAL_OPTION, options_of_meals)]
+    owned_active = [(ADDON, addons_of_vendors)]
+    if not any(ids for _, ids in (*wanted, *owned, *owned_active)):
         return {}
-    statement: Any = parts[0] if len(parts) == 1 else union_all(*parts)
-    rows = sorted(
-        session.execute(statement).all(),
-        key=lambda r: (r.kind, r.item_id, r.name_en, r.child_id or 0),
-    )
+    levels = _child_levels(session, child_ids)  # even for items without allergens: a fixed count
+    menus = menu_cache.catalog(session)
+    found: dict[tuple[str, int], menu_cache.ItemRef] = {}
+    for kind, ids in wanted:
+        for item_id in set(ids):
+            ref = menus.items.get((kind, item_id))
+            if ref is not None:
+                found[(kind, item_id)] = ref
+    for kind, owners in (*owned, *owned_active):
+        for owner_id in set(owners):
+            for ref in menus.items_of_owner.get((kind, owner_id), ()):
+                if ref.is_active or kind != ADDON:
+                    found[(kind, ref.item_id)] = ref
+    if not found:
+        return {}
     french = _fr(lang)
     out: Items = {}
-    for row in rows:
-        key = (row.kind, row.item_id)
-        found = out.get(key)
-        if found is None:
-            found = out[key] = ItemAllergy(
-                kind=row.kind,
-                item_id=row.item_id,
-                owner_id=row.owner_id,
-                name=row.item_fr if french else row.item_en,
-                allergens=[],
-                matches={},
-                both={},
-            )
-        name = row.name_fr if french else row.name_en
-        if name not in found.allergens:
-            found.allergens.append(name)
-            found.both[name] = (row.name_en, row.name_fr)
-        if row.child_id is not None and row.level is not None:
-            found.matches.setdefault(row.child_id, []).append((name, row.level))
+    for key in sorted(found):
+        ref = found[key]
+        item = out[key] = ItemAllergy(
+            kind=ref.kind,
+            item_id=ref.item_id,
+            owner_id=ref.owner_id,
+            name=ref.name_fr if french else ref.name_en,
+            allergens=[],
+            matches={},
+            both={},
+        )
+        for allergen in ref.allergens:
+            name = allergen.name_fr if french else allergen.name_en
+            if name not in item.allergens:
+                item.allergens.append(name)
+                item.both[name] = (allergen.name_en, allergen.name_fr)
+            for child_id, of_child in levels:
+                level = of_child.get(allergen.ingredient_id)
+                if level is not None:
+                    item.matches.setdefault(child_id, []).append((name, level))
     return out
+
+
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_LEVELS_OF_CHILDREN = sql_select(
+    col(ChildAllergy.child_id), col(ChildAllergy.ingredient_id), col(ChildAllergy.alert_level)
+).where(col(ChildAllergy.child_id).in_(bindparam("children", expanding=True)))
+
+
+def _child_levels(session: Session, child_ids: Iterable[int]) -> list[tuple[int, dict[int, str]]]:
+    """Each child's allergies (ingredient id -> alert level), by child id: one statement."""
+    children = sorted(set(child_ids))
+    if not children:
+        return []
+    levels: dict[int, dict[int, str]] = {child: {} for child in children}
+    for child_id, ingredient_id, level in session.execute(
+        _LEVELS_OF_CHILDREN, {"children": children}
+    ).all():
+        if level is not None:
+            levels[child_id][ingredient_id] = level
+    return list(levels.items())
 
 
 def empty_item(kind: str, item_id: int, owner_id: int, name: str) -> ItemAllergy:

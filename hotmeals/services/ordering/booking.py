@@ -36,9 +36,8 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import school_year
+from hotmeals.services import clock, school_year
 from hotmeals.services.children import as_id
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL_OPTION,
@@ -276,7 +275,7 @@ def add_many(
     ``portion_id``, ``quantity``, ``menu_option_id``, ``meal_option_id``, ``addons``,
     ``special_note``, ``allergy_ack``). Answers what was added and, for each refused line,
     its day and why."""
-    now = now or utcnow()
+    now = now or clock.now()
     if not isinstance(items, (list, tuple)) or not items:
         raise DomainError("booking_no_items", field="items")
     if len(items) > ADD_MANY_MAX:

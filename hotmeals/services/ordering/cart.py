@@ -10,12 +10,12 @@ changed is flagged and cannot be paid (the rest can). The cart's charges are
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlalchemy import delete, func
+from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
     AddOn,
@@ -47,8 +47,8 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import as_id
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.allergens import (
     Items,
     allergy_problem,
@@ -91,7 +91,7 @@ def add_to_cart(
 ) -> dict:
     """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
     line). Answers the line and the cart count."""
-    now = now or utcnow()
+    now = now or clock.now()
     request = LineRequest(
         child_id=child_id,
         meal_id=meal_id,
@@ -140,7 +140,7 @@ def update_quantity(
 ) -> dict:
     """Change one of the parent's lines to ``quantity`` (1-50) while its day is open; answers
     the whole cart summary (the totals and the tier price change with the quantity)."""
-    now = now or utcnow()
+    now = now or clock.now()
     key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
     found = session.exec(
         select(CartLine, MenuDay, Vendor)
@@ -182,6 +182,49 @@ class PricedLine:
     payable: bool
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_CART_LINES = (
+    select(CartLine, MenuDay, Child)
+    .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+    .join(Child, col(Child.id) == CartLine.child_id)
+    .where(col(CartLine.parent_id) == bindparam("parent_id"))
+    .order_by(
+        col(Child.is_default).desc(),
+        col(Child.first_name),
+        col(MenuDay.meal_date),
+        col(CartLine.id),
+    )
+)
+_ADDONS_OF_LINES = (
+    select(col(CartLineAddOn.cart_line_id), AddOn)
+    .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
+    .where(col(CartLineAddOn.cart_line_id).in_(bindparam("ids", expanding=True)))
+    .order_by(col(AddOn.name_en))
+)
+
+CartRow = tuple[
+    CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption | None, MealOption | None
+]
+
+
+def _with_menu(
+    menus: menu_cache.Catalog, lines: Sequence[tuple[CartLine, MenuDay, Child]]
+) -> list[CartRow]:
+    """Each cart line with its vendor, meal, portion and options from the menus' copy; a line
+    whose meal or portion is gone is left out (as an inner join would)."""
+    rows: list[CartRow] = []
+    for line, menu_day, child in lines:
+        vendor = menus.vendors.get(menu_day.vendor_id)
+        meal = menus.meals.get(line.meal_id)
+        portion = menus.portion_by_id.get(line.portion_id)
+        if vendor is None or meal is None or portion is None:
+            continue
+        menu_option = menus.menu_options.get(line.menu_option_id or 0)
+        meal_option = menus.meal_options.get(line.meal_option_id or 0)
+        rows.append((line, menu_day, vendor, meal, portion, child, menu_option, meal_option))
+    return rows
+
+
 def cart_summary(
     *,
     session: Session,
@@ -195,44 +238,22 @@ def cart_summary(
     """The parent's cart grouped by child and date, each line priced from today's catalogue
     and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
     child's allergies now refuse it or need an acknowledgement it lacks); the charges of the
-    payable lines (``domain.charges.compute_charges``) and what they give back. Five
+    payable lines (``domain.charges.compute_charges``) and what they give back. The meals,
+    prices and allergens from the menus' cached copy (``services/menu_cache``); four
     statements whatever the number of lines."""
-    now = now or utcnow()
+    now = now or clock.now()
     rates = rates or get_settings().charge_rates
     french = _fr(lang)
-    rows = session.exec(
-        # eight entities: sqlmodel's ``select`` is typed for four at most
-        Select[
-            CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption | None, MealOption | None
-        ](CartLine, MenuDay, Vendor, Meal, Portion, Child, MenuOption, MealOption)
-        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-        .join(Meal, col(Meal.id) == CartLine.meal_id)
-        .join(Portion, col(Portion.id) == CartLine.portion_id)
-        .join(Child, col(Child.id) == CartLine.child_id)
-        .outerjoin(MenuOption, col(MenuOption.id) == CartLine.menu_option_id)
-        .outerjoin(MealOption, col(MealOption.id) == CartLine.meal_option_id)
-        .where(CartLine.parent_id == parent_id)
-        .order_by(
-            col(Child.is_default).desc(),
-            col(Child.first_name),
-            col(MenuDay.meal_date),
-            col(CartLine.id),
-        )
-    ).all()
+    lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()
+    rows = _with_menu(menu_cache.catalog(session), lines)
     line_ids = [row[0].id for row in rows]
     addons: dict[int, list[AddOn]] = {}
     tiers: dict[int, list[TierRule]] = {}
     items: Items = {}
     if rows:
-        for cart_line_id, addon in session.exec(
-            select(col(CartLineAddOn.cart_line_id), AddOn)
-            .join(AddOn, col(AddOn.id) == CartLineAddOn.addon_id)
-            .where(col(CartLineAddOn.cart_line_id).in_(line_ids))
-            .order_by(col(AddOn.name_en))
-        ).all():
+        for cart_line_id, addon in session.execute(_ADDONS_OF_LINES, {"ids": line_ids}).all():
             addons.setdefault(cart_line_id, []).append(addon)
-        tiers = tiers_of(session, (row[4].id for row in rows))
+        tiers = tiers_of(session, (row[4].id for row in rows))  # the menus' cached copy
         # One statement: the allergens of every meal, option and add-on of the cart, with the
         # children's allergies as they are now: checked again at payment.
         items = item_allergies(

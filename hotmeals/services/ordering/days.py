@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, time, timedelta
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -26,8 +26,8 @@ from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.i18n import normalize_lang
+from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import own_child
-from hotmeals.services.clock import now as utcnow
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
@@ -50,7 +50,7 @@ def meal_date(value: object, field: str = "date") -> date:
 
 
 def toronto_today(now: datetime | None = None) -> date:
-    return (now or utcnow()).astimezone(TORONTO).date()
+    return (now or clock.now()).astimezone(TORONTO).date()
 
 
 def cutoff_rule(vendor: Vendor) -> CutoffRule:
@@ -73,6 +73,36 @@ def cutoff_state(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
     return closes.isoformat(), before_cutoff(closes, now)
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them): a
+# child's paid meals, and its meals in the parent's cart, by day of a window.
+_ORDERED_BY_DAY = (
+    select(
+        col(OrderLine.meal_date),
+        func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
+    )
+    .join(Order, col(Order.id) == OrderLine.order_id)
+    .where(
+        col(OrderLine.child_id) == bindparam("child_id"),
+        col(OrderLine.meal_date) >= bindparam("start"),
+        col(OrderLine.meal_date) <= bindparam("end"),
+        OrderLine.status == LineStatus.ACTIVE,
+        col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+    )
+    .group_by(col(OrderLine.meal_date))
+)
+_IN_CART_BY_DAY = (
+    select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
+    .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+    .where(
+        col(CartLine.parent_id) == bindparam("parent_id"),
+        col(CartLine.child_id) == bindparam("child_id"),
+        col(MenuDay.meal_date) >= bindparam("start"),
+        col(MenuDay.meal_date) <= bindparam("end"),
+    )
+    .group_by(col(MenuDay.meal_date))
+)
+
+
 def get_dates(
     *,
     session: Session,
@@ -86,53 +116,24 @@ def get_dates(
     """The child's school meal days from ``from_date`` (default: today in Toronto) to
     ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
     and whether it is still open, and the meals already ordered or in the cart for the child.
-    Four statements whatever the number of days."""
+    Four statements whatever the number of days (the days themselves from the menus' cached
+    copy, ``services/menu_cache``)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    now = now or utcnow()
+    now = now or clock.now()
     start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
     end = meal_date(to_date, "to_date") if to_date else start + timedelta(days=DATES_DEFAULT_DAYS)
     if end < start or (end - start).days > DATES_MAX_DAYS:
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
-    days = session.exec(
-        select(MenuDay, Vendor)
-        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-        .where(
-            MenuDay.school_id == child.school_id,
-            MenuDay.meal_date >= start,
-            MenuDay.meal_date <= end,
-        )
-        .order_by(col(MenuDay.meal_date), col(Vendor.name))
-    ).all()
-    ordered: dict[date, int] = dict(
-        session.exec(
-            select(
-                col(OrderLine.meal_date),
-                func.sum(col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)),
-            )
-            .join(Order, col(Order.id) == OrderLine.order_id)
-            .where(
-                OrderLine.child_id == child.id,
-                OrderLine.meal_date >= start,
-                OrderLine.meal_date <= end,
-                OrderLine.status == LineStatus.ACTIVE,
-                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
-            )
-            .group_by(col(OrderLine.meal_date))
-        ).all()
-    )
-    in_cart: dict[date, int] = dict(
-        session.exec(
-            select(col(MenuDay.meal_date), func.sum(col(CartLine.quantity)))
-            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                MenuDay.meal_date >= start,
-                MenuDay.meal_date <= end,
-            )
-            .group_by(col(MenuDay.meal_date))
-        ).all()
-    )
+    school = menu_cache.catalog(session).school_days(session, child.school_id)
+    days = [pair for day, pairs in school.at.items() if start <= day <= end for pair in pairs]
+    window = {"child_id": child.id, "start": start, "end": end}
+    ordered: dict[date, int] = {
+        day: int(n or 0) for day, n in session.execute(_ORDERED_BY_DAY, window).all()
+    }
+    in_cart: dict[date, int] = {
+        day: int(n or 0)
+        for day, n in session.execute(_IN_CART_BY_DAY, {**window, "parent_id": parent_id}).all()
+    }
     french = _fr(lang)
     out = []
     for day, vendor in days:
@@ -162,14 +163,9 @@ def get_dates(
 
 
 def served_days(session: Session, *, school_id: int, day: date) -> list[tuple[MenuDay, Vendor]]:
-    return list(
-        session.exec(
-            select(MenuDay, Vendor)
-            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-            .where(MenuDay.school_id == school_id, MenuDay.meal_date == day)
-            .order_by(col(Vendor.name))
-        ).all()
-    )
+    """The (menu day, vendor) pairs serving the school on ``day``, by vendor name: from the
+    menus' cached copy (``services/menu_cache``, as current as the database)."""
+    return list(menu_cache.catalog(session).school_days(session, school_id).at.get(day, ()))
 
 
 def open_days_or_refuse(

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, insert, or_
+from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -28,10 +28,8 @@ from hotmeals.db.models import (
     Meal,
     MealOption,
     MenuDay,
-    MenuDayMeal,
     MenuOption,
     Portion,
-    PriceTier,
     Vendor,
 )
 from hotmeals.domain.allergy import (
@@ -49,7 +47,7 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import school_year
+from hotmeals.services import menu_cache, school_year
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,
@@ -188,62 +186,57 @@ def loose_ids(values: object) -> list[int]:
     return [k for k in (loose_id(v) for v in values[: ADDONS_MAX + 1]) if k is not None]
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them).
+_CART_SIZE = (
+    select(func.count())
+    .select_from(CartLine)
+    .where(col(CartLine.parent_id) == bindparam("parent_id"))
+)
+_CHILDREN_OF_PARENT = select(Child).where(
+    col(Child.id).in_(bindparam("ids", expanding=True)),
+    col(Child.parent_id) == bindparam("parent_id"),
+    col(Child.is_active),
+)
+
+
 def load_batch(
     session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
 ) -> Batch:
     """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
-    the requests name, and the cart's size: at most nine statements for any number of lines."""
+    the requests name, and the cart's size: the menus from their cached copy
+    (``services/menu_cache``, as current as the database), the children, their allergies and
+    the cart's size read here: at most five statements for any number of lines."""
     child_keys = {k for k in (loose_id(r.child_id) for r in requests) if k is not None}
     children: dict[int, Child] = {}
     if child_keys:
         children = {
             c.id: c
-            for c in session.exec(
-                select(Child).where(
-                    col(Child.id).in_(sorted(child_keys)),
-                    Child.parent_id == parent_id,
-                    Child.is_active,
-                )
+            for c in session.scalars(
+                _CHILDREN_OF_PARENT, {"ids": sorted(child_keys), "parent_id": parent_id}
             ).all()
             if c.id is not None
         }
     day_keys = {k for k in (loose_id(r.menu_day_id) for r in requests) if k is not None}
-    schools = {c.school_id for c in children.values()}
     dates = {d for d in (_loose_date(r.date) for r in requests if r.date) if d is not None}
+    menus = menu_cache.catalog(session)
     days_by_id: dict[int, tuple[MenuDay, Vendor]] = {}
     days_at: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]] = {}
     meals_of_day: dict[int, dict[int, Meal]] = {}
-    conditions: list[ColumnElement[bool]] = []
-    if day_keys:
-        conditions.append(col(MenuDay.id).in_(sorted(day_keys)))
-    if schools and dates:
-        conditions.append(
-            col(MenuDay.school_id).in_(sorted(schools)) & col(MenuDay.meal_date).in_(sorted(dates))
-        )
-    if conditions:
-        for menu_day, vendor in session.exec(
-            select(MenuDay, Vendor)
-            .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-            .where(or_(*conditions))
-            .order_by(col(MenuDay.meal_date), col(Vendor.name), col(MenuDay.id))
-        ).all():
-            assert menu_day.id is not None
-            days_by_id[menu_day.id] = (menu_day, vendor)
-            days_at.setdefault((menu_day.school_id, menu_day.meal_date), []).append(
-                (menu_day, vendor)
-            )
+    for school_id in sorted({c.school_id for c in children.values()}):
+        school = menus.school_days(session, school_id)
+        for day_key in day_keys:
+            if day_key in school.by_id:
+                days_by_id[day_key] = school.by_id[day_key]
+        for day in dates:
+            served = school.at.get(day, ())
+            days_at[(school_id, day)] = list(served)
+            days_by_id.update((d.id, (d, v)) for d, v in served if d.id is not None)
     meal_keys = {k for k in (loose_id(r.meal_id) for r in requests) if k is not None}
-    if days_by_id and meal_keys:
-        for menu_day_id, meal in session.exec(
-            select(col(MenuDayMeal.menu_day_id), Meal)
-            .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
-            .where(
-                col(MenuDayMeal.menu_day_id).in_(sorted(days_by_id)),
-                col(MenuDayMeal.meal_id).in_(sorted(meal_keys)),
-            )
-        ).all():
-            assert meal.id is not None
-            meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
+    for menu_day_id, (menu_day, _vendor) in days_by_id.items():
+        school = menus.school_days(session, menu_day.school_id)
+        for meal in school.meals.get(menu_day_id, ()):
+            if meal.id in meal_keys:
+                meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
     served_meals = sorted({m for found in meals_of_day.values() for m in found})
     items: Items = {}
     if children and served_meals:  # one statement: the meals', options' and add-ons' allergens
@@ -262,51 +255,25 @@ def load_batch(
         for m in served_meals
         if (MEAL, m) in items and items[(MEAL, m)].child_matches(c)
     }
-    portions: dict[int, list[tuple[Portion, tuple[TierRule, ...]]]] = {}
-    if served_meals:
-        rows = session.exec(
-            select(Portion, PriceTier)
-            .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
-            .where(col(Portion.meal_id).in_(served_meals))
-            .order_by(col(Portion.meal_id), col(Portion.id), col(PriceTier.min_quantity))
-        ).all()
-        tiers: dict[int, list[TierRule]] = {}
-        heads: dict[int, Portion] = {}
-        for portion, tier in rows:
-            assert portion.id is not None
-            heads[portion.id] = portion
-            tiers.setdefault(portion.id, []).append(
-                TierRule(tier.min_quantity, tier.unit_price_cents)
-            )
-        for portion_key, portion in heads.items():
-            portions.setdefault(portion.meal_id, []).append((portion, tuple(tiers[portion_key])))
-    menu_options: dict[int, MenuOption] = {}
-    meal_options: dict[int, MealOption] = {}
-    menu_option_keys = _loose_keys(requests, "menu_option_id")
-    if menu_option_keys:
-        for menu_option in session.exec(
-            select(MenuOption).where(col(MenuOption.id).in_(sorted(menu_option_keys)))
-        ).all():
-            assert menu_option.id is not None
-            menu_options[menu_option.id] = menu_option
-    meal_option_keys = _loose_keys(requests, "meal_option_id")
-    if meal_option_keys:
-        for meal_option in session.exec(
-            select(MealOption).where(col(MealOption.id).in_(sorted(meal_option_keys)))
-        ).all():
-            assert meal_option.id is not None
-            meal_options[meal_option.id] = meal_option
-    addon_keys = {k for r in requests if r.addons for k in loose_ids(r.addons)}
-    addons: dict[int, AddOn] = {}
-    if addon_keys:
-        for row in session.exec(
-            select(AddOn).where(col(AddOn.id).in_(sorted(addon_keys)), AddOn.is_active)
-        ).all():
-            assert row.id is not None
-            addons[row.id] = row
-    count = session.exec(
-        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-    ).one()
+    portions = {m: list(menus.portion_rows[m]) for m in served_meals if m in menus.portion_rows}
+    menu_options = {
+        k: menus.menu_options[k]
+        for k in _loose_keys(requests, "menu_option_id")
+        if k in menus.menu_options
+    }
+    meal_options = {
+        k: menus.meal_options[k]
+        for k in _loose_keys(requests, "meal_option_id")
+        if k in menus.meal_options
+    }
+    addons = {
+        k: menus.addons[k]
+        for r in requests
+        if r.addons
+        for k in loose_ids(r.addons)
+        if k in menus.addons and menus.addons[k].is_active
+    }
+    count = session.execute(_CART_SIZE, {"parent_id": parent_id}).scalar_one()
     return Batch(
         children=children,
         days_by_id=days_by_id,

@@ -10,19 +10,15 @@ and one ``IN`` query per related table); ``tests/api/test_menu_api.py`` counts t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
-from sqlmodel.sql.expression import Select
 
 from hotmeals.db.models import (
-    AddOn,
     CartLine,
     Meal,
     MealOption,
-    MenuDayMeal,
     MenuOption,
     Portion,
     PriceTier,
@@ -31,11 +27,11 @@ from hotmeals.db.models import (
 from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import as_id, own_child
-from hotmeals.services.clock import now as utcnow
+from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL,
@@ -76,57 +72,16 @@ def _fr(lang: str) -> bool:
     return normalize_lang(lang) == "fr"
 
 
-@dataclass(frozen=True)
-class PortionPrices:
-    portion_id: int
-    meal_id: int
-    size: str
-    tiers: tuple[TierRule, ...]
-
-
 def portions_of(session: Session, meal_ids: Iterable[int]) -> dict[int, list[PortionPrices]]:
-    """The meals' portions with their price tiers, small first: one statement."""
-    ids = sorted(set(meal_ids))
-    if not ids:
-        return {}
-    rows = session.exec(
-        # five columns: sqlmodel's ``select`` is typed for four at most
-        Select[int, int, str, int, int](
-            col(Portion.meal_id),
-            col(Portion.id),
-            col(Portion.size),
-            col(PriceTier.min_quantity),
-            col(PriceTier.unit_price_cents),
-        )
-        .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
-        .where(col(Portion.meal_id).in_(ids))
-        .order_by(col(Portion.meal_id), col(Portion.id), col(PriceTier.min_quantity))
-    ).all()
-    tiers: dict[int, list[TierRule]] = {}
-    heads: dict[int, tuple[int, str]] = {}
-    for meal_id, portion_id, size, min_quantity, cents in rows:
-        heads[portion_id] = (meal_id, size)
-        tiers.setdefault(portion_id, []).append(TierRule(min_quantity, cents))
-    out: dict[int, list[PortionPrices]] = {meal_id: [] for meal_id in ids}
-    for portion_id, (meal_id, size) in heads.items():
-        out[meal_id].append(PortionPrices(portion_id, meal_id, size, tuple(tiers[portion_id])))
-    for found in out.values():
-        found.sort(key=lambda p: (p.size != PortionSize.SMALL, p.portion_id))
-    return out
+    """The meals' portions with their price tiers, small first (the menus' cached copy)."""
+    cached = menu_cache.catalog(session).portions
+    return {meal_id: list(cached.get(meal_id, ())) for meal_id in sorted(set(meal_ids))}
 
 
 def tiers_of(session: Session, portion_ids: Iterable[int | None]) -> dict[int, list[TierRule]]:
-    """The price tiers of each portion, smallest quantity first: one statement."""
-    tiers: dict[int, list[TierRule]] = {}
-    for tier in session.exec(
-        select(PriceTier)
-        .where(col(PriceTier.portion_id).in_(sorted({k for k in portion_ids if k is not None})))
-        .order_by(col(PriceTier.portion_id), col(PriceTier.min_quantity))
-    ).all():
-        tiers.setdefault(tier.portion_id, []).append(
-            TierRule(tier.min_quantity, tier.unit_price_cents)
-        )
-    return tiers
+    """The price tiers of each portion, smallest quantity first (the menus' cached copy)."""
+    cached = menu_cache.catalog(session).tiers
+    return {k: list(cached[k]) for k in {k for k in portion_ids if k is not None} if k in cached}
 
 
 def portion_out(portion: PortionPrices, lang: str) -> dict:
@@ -148,6 +103,19 @@ def portion_out(portion: PortionPrices, lang: str) -> dict:
     }
 
 
+# Built once (statements built per call cost more CPU than SQLite takes to run them): how
+# many of each meal the parent's cart holds for a child on some menu days.
+_IN_CART_BY_MEAL = (
+    select(col(CartLine.menu_day_id), col(CartLine.meal_id), func.sum(col(CartLine.quantity)))
+    .where(
+        col(CartLine.parent_id) == bindparam("parent_id"),
+        col(CartLine.child_id) == bindparam("child_id"),
+        col(CartLine.menu_day_id).in_(bindparam("days", expanding=True)),
+    )
+    .group_by(col(CartLine.menu_day_id), col(CartLine.meal_id))
+)
+
+
 def get_menu(
     *,
     session: Session,
@@ -159,19 +127,20 @@ def get_menu(
 ) -> dict:
     """The meals the child's school serves on ``date``, each with its portions and prices and
     its allergy marking for the child, its options' and add-ons' allergens (``extras``) and how
-    many of it are in the parent's cart for the child that day. Six statements whatever the
-    number of meals."""
+    many of it are in the parent's cart for the child that day. The menu from its cached copy
+    (``services/menu_cache``); five statements whatever the number of meals."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     day = meal_date(date)
-    now = now or utcnow()
+    now = now or clock.now()
     open_days = open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
     by_day = {d.id: (d, v) for d, v in open_days}
-    rows = session.exec(
-        select(col(MenuDayMeal.menu_day_id), Meal)
-        .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
-        .where(col(MenuDayMeal.menu_day_id).in_(list(by_day)), Meal.is_active)
-        .order_by(col(MenuDayMeal.menu_day_id), col(Meal.name_en))
-    ).all()
+    served = menu_cache.catalog(session).school_days(session, child.school_id).meals
+    rows = [
+        (menu_day_id, meal)
+        for menu_day_id in sorted(k for k in by_day if k is not None)
+        for meal in served.get(menu_day_id, ())
+        if meal.is_active
+    ]
     meal_ids = [meal.id for _, meal in rows if meal.id is not None]
     portions = portions_of(session, meal_ids)
     items = item_allergies(
@@ -185,17 +154,8 @@ def get_menu(
     extras_of = _extras_by_owner(items, child.id)
     in_cart: dict[tuple[int, int], int] = {}
     if rows:  # the child's meals already in the parent's cart that day, one statement
-        for menu_day_id, meal_id, quantity in session.exec(
-            select(
-                col(CartLine.menu_day_id), col(CartLine.meal_id), func.sum(col(CartLine.quantity))
-            )
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                col(CartLine.menu_day_id).in_(list(by_day)),
-            )
-            .group_by(col(CartLine.menu_day_id), col(CartLine.meal_id))
-        ).all():
+        asked = {"parent_id": parent_id, "child_id": child.id, "days": list(by_day)}
+        for menu_day_id, meal_id, quantity in session.execute(_IN_CART_BY_MEAL, asked).all():
             in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
     french = _fr(lang)
     meals = []
@@ -276,13 +236,10 @@ def _addons(
     child_id: int | None = None,
 ) -> list[dict]:
     """The active add-ons (of ``vendor_ids``) with their allergens: ``items`` when the caller
-    read them already, else one more statement."""
-    statement = (
-        select(AddOn).where(AddOn.is_active).order_by(col(AddOn.vendor_id), col(AddOn.name_en))
-    )
-    if vendor_ids is not None:
-        statement = statement.where(col(AddOn.vendor_id).in_(list(vendor_ids)))
-    rows = session.exec(statement).all()
+    read them already, else one more statement (the add-ons from the menus' cached copy)."""
+    of_vendor = menu_cache.catalog(session).addons_of_vendor
+    vendors = sorted(of_vendor if vendor_ids is None else set(vendor_ids))
+    rows = [a for vendor_id in vendors for a in of_vendor.get(vendor_id, ())]
     if items is None:
         items = item_allergies(
             session,
@@ -315,27 +272,27 @@ def _options(
 ) -> list[dict]:
     french = _fr(lang)
     kind = MENU_OPTION if model is MenuOption else MEAL_OPTION
-    rows = session.exec(select(model).where(model.meal_id == meal_id).order_by(model.id)).all()
+    rows = menu_cache.catalog(session).options_of_meal.get((kind, meal_id), ())
     return [
         {
             "id": o.id,
             "name": o.name_fr if french else o.name_en,
             "price_cents": o.price_cents,
             "price": format_money(o.price_cents, lang),
-            **_marked((items or {}).get((kind, o.id)), child_id, lang),
+            **_marked((items or {}).get((kind, o.id or 0)), child_id, lang),
         }
         for o in rows
     ]
 
 
 def active_meal(session: Session, meal_id: object) -> tuple[Meal, Vendor]:
+    """An active meal and its vendor (the menus' cached copy), or 'meal not found'."""
     key = as_id(meal_id, "meal_id", "meal_not_found", "meal_not_found")
-    found = session.exec(
-        select(Meal, Vendor).join(Vendor, col(Vendor.id) == Meal.vendor_id).where(Meal.id == key)
-    ).first()
-    if found is None or not found[0].is_active:
+    menus = menu_cache.catalog(session)
+    meal = menus.meals.get(key)
+    if meal is None or not meal.is_active:
         raise DomainError("meal_not_found", field="meal_id")
-    return found
+    return meal, menus.vendors[meal.vendor_id]
 
 
 def menu_detail(
@@ -348,7 +305,7 @@ def menu_detail(
 ) -> dict:
     """One meal in full: the 15 nutrition facts, ingredients, cooking method, allergens (marked
     for ``child_id`` when given), sizes with tiers, menu and meal options, the vendor's add-ons.
-    Seven statements at most."""
+    The meal from the menus' cached copy (``services/menu_cache``); four statements at most."""
     child = own_child(session, parent_id=parent_id, child_id=child_id) if child_id else None
     meal, vendor = active_meal(session, meal_id)
     assert meal.id is not None and vendor.id is not None  # rows read from the database
@@ -400,8 +357,8 @@ def list_addons(
     child_id: object = None,
 ) -> list[dict]:
     """The active add-ons, of one vendor when ``vendor_id`` is given, each with its allergens
-    and, for ``child_id`` (one of ``parent_id``'s children), its AllergyMark: two statements
-    (three with a child)."""
+    and, for ``child_id`` (one of ``parent_id``'s children), its AllergyMark (from the menus'
+    cached copy; one statement more with a child)."""
     child_key = None
     if child_id not in (None, "", 0, "0"):
         if parent_id is None:

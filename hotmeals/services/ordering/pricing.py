@@ -15,8 +15,7 @@ from hotmeals.domain.credit import payment_split
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import credit, donations, promos
-from hotmeals.services.clock import now as utcnow
+from hotmeals.services import clock, credit, donations, promos
 from hotmeals.services.ordering.cart import cart_summary
 from hotmeals.services.payments.credit_pay import credit_lines
 
@@ -96,7 +95,7 @@ def priced_summary(
         promo_code=promo_code,
         donation=donation_cents,
         lang=lang,
-        now=now or utcnow(),
+        now=now or clock.now(),
         require_payable=require_payable,
     ).summary
     total = int(summary["charges"]["total_pay_cents"])

@@ -34,8 +34,8 @@ from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import clock
 from hotmeals.services.children import as_id
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.days import (
     DATES_MAX_DAYS,
     cutoff_rule,
@@ -65,7 +65,7 @@ def week_choices(
     past its cut-off), the cut-off, what is already in the cart or ordered, and the meals of
     that day with their sizes, prices and allergy verdict for the child. Seven statements
     whatever the number of children, days and meals."""
-    now = now or utcnow()
+    now = now or clock.now()
     if not isinstance(child_ids, (list, tuple)):
         child_ids = [child_ids]
     keys = sorted({as_id(c, "child_id", "child_not_found", "child_not_found") for c in child_ids})
