@@ -293,7 +293,9 @@ def _mark(
         "refund": format_money(total, lang),
         "credit_cents": credit,
         "card_cents": total - credit,
-        "message": t("away.done", lang, count=count, amount=format_money(total, lang)),
+        "message": t("away.done", lang, count=count, amount=format_money(total, lang))
+        if count or donate
+        else t("away.days_stored", lang),
     }
     request.refund_cents = total
     request.result = json.dumps(answer)

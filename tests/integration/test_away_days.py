@@ -60,6 +60,7 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
     # Nothing booked: marking away still stores the days (nothing to cancel).
     done = await mark(pay_engine, gateway, fam, [kid], first, last)
     assert (done["cancelled"], done["refund_cents"], done["repeated"]) == (0, 0, False)
+    assert done["message"].startswith("Done: these days are marked away")
     again = await mark(pay_engine, gateway, fam, [kid], first, last)  # the same request key
     assert again["repeated"]
     with pytest.raises(DomainError) as err:  # a new key, the same range: nothing new to do
