@@ -106,4 +106,5 @@ async def mark_away(who: ParentWrite = Depends(parent_write)):
         request_key=request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         lang=who.lang,
     )
-    return answer(done, who.lang, "away.done", count=done["cancelled"], amount=done["refund"])
+    key = "away.done" if done["cancelled"] or done["donated"] else "away.days_stored"
+    return answer(done, who.lang, key, count=done["cancelled"], amount=done["refund"])

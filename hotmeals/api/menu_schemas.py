@@ -47,7 +47,11 @@ class MealDayOut(BaseModel):
     is_closed: bool
     closed_reason: str
     cutoff_at: str = Field(description="When the day stops taking orders (ISO, UTC).")
-    is_open: bool = Field(description="Not closed and before the cut-off.")
+    is_open: bool = Field(description="Not closed, not away and before the cut-off.")
+    is_away: bool = Field(
+        default=False, description="The child is marked away that day (MarkAway): not bookable."
+    )
+    away_label: str = Field(default="", description="'Emma is away' on such a day, else ''.")
     ordered_quantity: int = Field(description="Meals already ordered (paid) for the child.")
     cart_quantity: int = Field(description="Meals for the child in the cart.")
 

@@ -10,7 +10,9 @@ and ``mark_away``, repeat-safe by its request key (an ``AwayRequest`` row, uniqu
 and key, written first: a retry or a second tap answers the first call's answer). The cancels
 are ``cancel.apply_cancel`` per order (kind ``away``), under each order's row lock, in the one
 transaction; the card refunds are sent after the commit (``cancel.send_planned_refunds``), a
-refusal left to the payment service's refund retries.
+refusal left to the payment service's refund retries. The same transaction stores the days
+(a ``ChildAway`` row per child, ``away_days.record_away``): booking them is refused from then
+on; marking days away with no meal booked is allowed (it only stores them).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
+from hotmeals.services.away_days import record_away
 from hotmeals.services.ordering.cancel import (
     CancelRequest,
     apply_cancel,
@@ -255,7 +258,10 @@ def _mark(
     donatable = {x.id: school for x, school in plan.past if x.id not in plan.donated}
     if any(line_id not in donatable for line_id in donate):
         raise DomainError("away_donate_not_allowed", field="donate_line_ids")
-    if not plan.cancel and not donate:
+    stored = record_away(  # the days the booking doors refuse from now on
+        session, parent_id=parent_id, child_ids=ask.child_ids, first=ask.first, last=ask.last
+    )
+    if not plan.cancel and not donate and not stored:
         raise DomainError("away_nothing", field="from_date")
     cancel = CancelRequest(
         reason_id=None, other_text=None, request_key=f"away-{key}"[:64], refund_to=refund_to
@@ -287,7 +293,9 @@ def _mark(
         "refund": format_money(total, lang),
         "credit_cents": credit,
         "card_cents": total - credit,
-        "message": t("away.done", lang, count=count, amount=format_money(total, lang)),
+        "message": t("away.done", lang, count=count, amount=format_money(total, lang))
+        if count or donate
+        else t("away.days_stored", lang),
     }
     request.refund_cents = total
     request.result = json.dumps(answer)

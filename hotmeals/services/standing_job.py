@@ -158,6 +158,8 @@ def _reason_of(err: DomainError) -> str | None:
         return "allergy"
     if err.code == "child_not_found":
         return "child"
+    if err.code == "child_away":
+        return "away"  # marked away (services/away.py): skipped without a mail
     if err.code == "school_year_unconfirmed":
         return "school_year"
     return "not_served"  # menu_date_not_served, meal_not_on_menu, meal_not_found, portion
@@ -253,6 +255,8 @@ def _claim(
     if checked is None:
         run.reason = reason or "not_served"
         session.add(run)
+        if run.reason == "away":
+            return {"status": SKIPPED}
         _notice(
             session,
             parent=parent,

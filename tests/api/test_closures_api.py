@@ -69,7 +69,13 @@ def test_away_preview_and_mark_away_check_the_children_the_days_and_the_key(clie
         "Choose a first and a last day, the last on or after the first, at most 62 days",
     )
     refused(post(client, "/Parent/child/MarkAway", mine, token), "Please try again.")
+    # No meal booked: the days are stored (booking them refused); the same days again: nothing.
+    stored = ok(
+        post(client, "/Parent/child/MarkAway", mine, token, **{"Idempotency-Key": "away-k1"})
+    )
+    assert stored["message"] == "Done: these days are marked away, no meal can be booked on them"
+    assert stored["data"]["cancelled"] == 0
     refused(
-        post(client, "/Parent/child/MarkAway", mine, token, **{"Idempotency-Key": "away-k1"}),
+        post(client, "/Parent/child/MarkAway", mine, token, **{"Idempotency-Key": "away-k9"}),
         "No booked meals on these days",
     )

@@ -33,7 +33,13 @@ from hotmeals.db.models.catalog import (
     Teacher,
     Vendor,
 )
-from hotmeals.db.models.closures import AwayRequest, ClosureMeal, MealDonation, SchoolClosure
+from hotmeals.db.models.closures import (
+    AwayRequest,
+    ChildAway,
+    ClosureMeal,
+    MealDonation,
+    SchoolClosure,
+)
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
 from hotmeals.db.models.credit import CreditEntry, FamilyChoice
 from hotmeals.db.models.jobs import JobLease
@@ -66,6 +72,7 @@ __all__ = [
     "AllergenIngredient",
     "AuditEvent",
     "AwayRequest",
+    "ChildAway",
     "ClosureMeal",
     "MealDonation",
     "SchoolClosure",

@@ -7,7 +7,9 @@ the menu days it closed itself (``menu_day_ids``), so a reopen opens only those 
 day a vendor had closed for its own reasons. ``ClosureMeal``: one row per booked line the
 closure handled, unique per closure and line, so closing twice or two workers applying the same
 closure handle each meal once. ``AwayRequest``: a "child away" applied, unique per parent and
-key (a retry answers the first). ``MealDonation``: a meal past its cut-off given to the school
+key (a retry answers the first). ``ChildAway``: the days a child is away (one row per child
+and range, written by the same step), which the booking doors refuse and GetDates shows away.
+``MealDonation``: a meal past its cut-off given to the school
 (unique per line: given once), counted in the give-back figures.
 """
 
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from hotmeals.db.models._base import created_at_field, fk
@@ -56,6 +58,16 @@ class AwayRequest(SQLModel, table=True):
     child_ids: str = Field(max_length=400)  # "3,4"
     refund_cents: int = 0
     result: str = Field(default="", max_length=8000)  # the first answer (JSON), for a retry
+    created_at: datetime = created_at_field()
+
+
+class ChildAway(SQLModel, table=True):
+    __table_args__ = (Index("ix_childaway_child_days", "child_id", "first_date", "last_date"),)
+    id: int | None = Field(default=None, primary_key=True)
+    parent_id: int = fk("parent.id", ondelete="CASCADE")
+    child_id: int = fk("child.id", index=False, ondelete="CASCADE")  # the index above
+    first_date: date
+    last_date: date
     created_at: datetime = created_at_field()
 
 

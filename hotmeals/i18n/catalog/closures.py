@@ -55,6 +55,12 @@ EN = {
     "student-nutrition program",
     "away.item.donated": "Given to the school's student-nutrition program",
     "away.done": "Done: {count} meals cancelled, {amount} refunded",
+    "child_away": "{child} is away on {day}: no meal can be booked for that day",
+    "away.day": "{child} is away",
+    "away.days_stored": "Done: these days are marked away, no meal can be booked on them",
+    "standing.reason.away": "the child is away that day",
+    "ui.book.day_away": "away: {label}",
+    "ui.book.legend_away": "Away",
 }
 
 FR = {
@@ -125,4 +131,12 @@ FR = {
     ),
     "away.item.donated": "Donné au programme de nutrition des élèves de l'école",
     "away.done": "C'est fait : {count} repas annulés, {amount} remboursés",
+    "child_away": "{child} est absent(e) le {day} : aucun repas ne peut être réservé ce jour-là",
+    "away.day": "{child} est absent(e)",
+    "away.days_stored": (
+        "C'est fait : ces jours sont marqués comme absence, aucun repas ne peut y être réservé"
+    ),
+    "standing.reason.away": "l'enfant est absent ce jour-là",
+    "ui.book.day_away": "absent : {label}",
+    "ui.book.legend_away": "Absent",
 }

@@ -27,6 +27,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import clock, menu_cache
+from hotmeals.services.away_days import mark_days
 from hotmeals.services.children import own_child
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
@@ -115,9 +116,9 @@ def get_dates(
 ) -> dict:
     """The child's school meal days from ``from_date`` (default: today in Toronto) to
     ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
-    and whether it is still open, and the meals already ordered or in the cart for the child.
-    Four statements whatever the number of days (the days themselves from the menus' cached
-    copy, ``services/menu_cache``)."""
+    and whether it is still open, and the meals already ordered or in the cart for the child;
+    a day the child is away (``away_days``) is not open. Five statements whatever the number
+    of days (the days themselves from the menus' cached copy, ``services/menu_cache``)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     now = now or clock.now()
     start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
@@ -154,6 +155,7 @@ def get_dates(
                 "cart_quantity": int(in_cart.get(day.meal_date) or 0),
             }
         )
+    mark_days(session, child=child, days=out, first=start, last=end, lang=lang)  # away
     return {
         "child_id": child.id,
         "from_date": start.isoformat(),

@@ -38,6 +38,7 @@ from hotmeals.domain.allergy import (
     ensure_can_add_composed,
 )
 from hotmeals.domain.cutoff import ensure_open
+from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.pricing import (
     LineInput,
@@ -48,6 +49,7 @@ from hotmeals.domain.pricing import (
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import menu_cache, school_year
+from hotmeals.services.away_days import Ranges, away_ranges, is_away
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,
@@ -147,6 +149,7 @@ class Batch:
     addons: dict[int, AddOn]
     cart_count: int
     items: Items  # the allergens of the meals, options and add-ons named (menu.item_allergies)
+    away: Ranges  # the children's days away (away_days.away_ranges)
 
 
 @dataclass(frozen=True)
@@ -203,9 +206,10 @@ def load_batch(
     session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
 ) -> Batch:
     """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
-    the requests name, and the cart's size: the menus from their cached copy
-    (``services/menu_cache``, as current as the database), the children, their allergies and
-    the cart's size read here: at most five statements for any number of lines."""
+    the requests name, the cart's size and the children's days away: the menus from their
+    cached copy (``services/menu_cache``, as current as the database), the children, their
+    allergies, the cart's size and the days away read here: at most six statements for any
+    number of lines."""
     child_keys = {k for k in (loose_id(r.child_id) for r in requests) if k is not None}
     children: dict[int, Child] = {}
     if child_keys:
@@ -274,6 +278,8 @@ def load_batch(
         if k in menus.addons and menus.addons[k].is_active
     }
     count = session.execute(_CART_SIZE, {"parent_id": parent_id}).scalar_one()
+    booked = [d.meal_date for d, _ in days_by_id.values()]
+    away = away_ranges(session, children, min(booked), max(booked)) if booked else {}
     return Batch(
         children=children,
         days_by_id=days_by_id,
@@ -286,6 +292,7 @@ def load_batch(
         addons=addons,
         cart_count=int(count),
         items=items,
+        away=away,
     )
 
 
@@ -309,9 +316,9 @@ def _loose_keys(requests: Sequence[LineRequest], field: str) -> set[int]:
 def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) -> CheckedLine:
     """Every rule of adding one line, against ``batch``: the child is the parent's, the meal
     is on the child's school menu that day (by ``menu_day_id`` from GetMenu, or ``date``), the
-    day open and before its cut-off, the child's allergies allow it (Major refused; High/Medium
-    need ``allergy_ack``), the portion, options and add-ons the meal's or its vendor's. Raises
-    the DomainError that says why not."""
+    day open, before its cut-off and not one the child is away, the child's allergies allow it
+    (Major refused; High/Medium need ``allergy_ack``), the portion, options and add-ons the
+    meal's or its vendor's. Raises the DomainError that says why not."""
     key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
     child = batch.children.get(key)
     if child is None:
@@ -352,6 +359,9 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
             "menu_day_closed", field="date", date=menu_day.meal_date.isoformat(), reason=reason
         )
     ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
+    if is_away(batch.away, child.id, menu_day.meal_date):  # marked away (services/away.py)
+        day_text = long_day(menu_day.meal_date, lang)
+        raise DomainError("child_away", field="date", child=child.first_name, day=day_text)
 
     # The allergy rule on the meal as composed: the options and add-ons asked for
     # that are the meal's / its vendor's (any other is refused below, after this rule).

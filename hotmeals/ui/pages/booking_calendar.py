@@ -154,6 +154,7 @@ def calendar() -> rx.Component:
             _legend_item("is-open", "ui.book.legend_open"),
             _legend_item("is-past", "ui.book.legend_past"),
             _legend_item("is-closed", "ui.book.legend_closed"),
+            _legend_item("is-away", "ui.book.legend_away"),
             _legend_item("is-ordered", "ui.book.legend_ordered"),
             _legend_item("is-cart", "ui.book.legend_cart"),
             class_name="hm-legend",

@@ -54,7 +54,8 @@ class ChildAwayState(rx.State):
 
     @rx.var
     def can_confirm(self) -> bool:
-        return self.checked and (self.cancel_count > 0 or len(self.donate) > 0)
+        # With no meal to cancel, confirming still marks the days away (booking them refused).
+        return self.checked
 
     @rx.event
     async def load(self):

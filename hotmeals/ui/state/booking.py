@@ -195,6 +195,8 @@ class BookingState(MealDialog, rx.State):
         when = long_moment(datetime.fromisoformat(day["cutoff_at"]), lang)
         if self.selected_kind == "closed":
             self.selected_note = tr("ui.book.closed", lang, reason=day.get("closed_reason") or "")
+        elif self.selected_kind == "away":
+            self.selected_note = day.get("away_label") or ""
         elif self.selected_kind == "past":
             self.selected_note = tr("ui.book.cutoff_passed", lang, when=when)
         else:
@@ -209,7 +211,7 @@ class BookingState(MealDialog, rx.State):
 
     async def _read_menu(self, who: ActingParent) -> None:
         child_id = await self._child()
-        if not self.selected_date or not child_id or self.selected_kind == "closed":
+        if not self.selected_date or not child_id or self.selected_kind in ("closed", "away"):
             return
         try:
             found = await call_service(

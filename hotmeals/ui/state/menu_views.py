@@ -18,10 +18,12 @@ def image_url(path: str | None) -> str:
 
 
 def day_kind(day: dict) -> str:
-    """How the calendar shows a GetDates day: closed (no school), past (cut-off passed) or
-    open."""
+    """How the calendar shows a GetDates day: closed (no school), away (the child is marked
+    away: shown as a closed day), past (cut-off passed) or open."""
     if day.get("is_closed"):
         return "closed"
+    if day.get("is_away"):
+        return "away"
     return "open" if day.get("is_open") else "past"
 
 
@@ -31,6 +33,8 @@ def day_label(day: dict, lang: str) -> str:
     kind = day_kind(day)
     if kind == "closed":
         status = tr("ui.book.day_closed", lang, reason=day.get("closed_reason") or "")
+    elif kind == "away":
+        status = tr("ui.book.day_away", lang, label=day.get("away_label") or "")
     elif kind == "past":
         status = tr("ui.book.day_past", lang)
     else:
