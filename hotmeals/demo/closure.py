@@ -1,12 +1,13 @@
 """The demo's closed school day (issue 25): the demo parent booked and paid one meal for the
-first demo child on a school day at least two weeks ahead, chose make-up meals for closed days,
+first demo child on a school day at least three weeks ahead, chose make-up meals for closed days,
 and that day of the child's school was then closed for a storm. The closure service did the
 rest, as for any closure (``services/closures.py``, ``services/closure_apply.py``): the day shows
 closed with its reason in the calendar, and the meal moved to the next day the same vendor serves
 the same meal (the order's details say where it moved from), at no cost, so no card is refunded.
 
 The day is picked so that nothing else is booked on it (no other family's meal to refund) and
-the vendor's next open day serves the same meal; not a Monday (the demo standing order's day).
+the vendor's next open day serves the same meal; neither day a Monday (the demo standing
+order's day).
 Added once: its mark is the order's fingerprint, found on every later seed.
 """
 
@@ -37,8 +38,9 @@ from hotmeals.services.ordering.days import DATES_DEFAULT_DAYS, cutoff_rule
 DEMO_CLOSURE_MARK = "demo-closure"  # the closed day's order's ``cart_fingerprint``
 DEMO_CLOSURE_REASON = "storm"
 DEMO_CLOSURE_ACTOR = "demo"
-# The closed day: two weeks ahead at least, after the days the e2e tests' carts book (a week on).
-CLOSED_AFTER_DAYS = 14
+# The closed day: three weeks ahead at least, so neither it nor its make-up day is a day the
+# e2e tests book a week on, or the make-up day of one they close.
+CLOSED_AFTER_DAYS = 21
 
 
 def demo_closure(
@@ -79,9 +81,10 @@ def demo_closure(
 def _closed_day(
     session: Session, parent: Parent, child: Child, today: date, now: datetime
 ) -> tuple[MenuDay, Meal] | None:
-    """The first open school day of ``child``'s school from ``CLOSED_AFTER_DAYS`` on (not a
-    Monday) that nobody booked, with a meal the child may eat that the same vendor's next open
-    day (before its cut-off at ``now``: the make-up day the closure will find) serves too.
+    """The first open school day of ``child``'s school from ``CLOSED_AFTER_DAYS`` on that
+    nobody booked, with a meal the child may eat that the same vendor's next open day (before
+    its cut-off at ``now``: the make-up day the closure will find) serves too; neither of them
+    a Monday (the demo standing order's day).
     Four statements, whatever the number of days."""
     days = session.exec(
         select(MenuDay)
@@ -127,7 +130,7 @@ def _closed_day(
             ),
             None,
         )
-        if makeup is None:
+        if makeup is None or makeup.meal_date.weekday() == 0:
             continue
         again = {m.id for m in served.get(makeup.id or 0, [])}
         for meal in served.get(day.id or 0, []):
