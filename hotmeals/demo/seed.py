@@ -1,5 +1,6 @@
 """The demo family's orders, written by the services' own code: a standing order, a paid order
-with its receipt, and the school year confirmed. Above the services (the database seed,
+with its receipt, the school year confirmed, some family credit, and a closed school day whose
+meal was made up on a later day (``closure.py``). Above the services (the database seed,
 ``hotmeals/db/seed.py``, writes the rows they build on and imports no service).
 
 ``load_demo_data`` is idempotent, as the seed is: each order is looked up by its natural key.
@@ -14,16 +15,13 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db import seed_vendors
 from hotmeals.db.models import (
-    CartLine,
     Child,
     Meal,
     MenuDay,
     MenuDayMeal,
     Order,
     Parent,
-    Payment,
     Portion,
-    PriceTier,
     School,
     StandingOrder,
     Vendor,
@@ -32,17 +30,11 @@ from hotmeals.db.models import (
 from hotmeals.db.seed import SeedReport, SeedTable, TableFactory, load_rows
 from hotmeals.db.seed_calendar import plan_day, toronto_today
 from hotmeals.db.seed_types import MealSpec
-from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
+from hotmeals.demo.closure import demo_closure
+from hotmeals.demo.orders import paid_item, write_paid_order
 from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.payment_states import PaymentState, Purpose
-from hotmeals.domain.pricing import LineInput, price_line
-from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services import credit, school_year, standing
-from hotmeals.services.ordering import place
-from hotmeals.services.payments.records import new_invoice_number
-from hotmeals.settings import get_settings
 
 
 def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport:
@@ -62,6 +54,8 @@ def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport
     )
     _confirm_school_year(session, rows.parent)
     _demo_credit(session, rows.parent)
+    if rows.children:
+        demo_closure(session, rows.report, rows.parent, rows.children[0], today)
     session.flush()
     return rows.report
 
@@ -151,11 +145,9 @@ def _demo_paid_order(
 ) -> None:
     """The demo parent's paid order (a receipt to open): one small meal per demo
     child on the first open school day of last week (its menu day added when the window never
-    held it), so it sits in the history's past tab and blocks no bookable day. Priced and
-    written by the checkout's own code (``price_line``, ``compute_charges``,
-    ``place.write_order``); paid by an APPROVED payment whose answer is taken
-    (``closed_at``), so the reconciliation never asks Converge about it, and the order PLACED,
-    so no orphan void touches it. Added once: its mark is the order's fingerprint."""
+    held it), so it sits in the history's past tab and blocks no bookable day. Priced, written
+    and paid as ``orders.write_paid_order`` says. Added once: its mark is the order's
+    fingerprint."""
     found = session.exec(
         select(Order.id).where(
             Order.parent_id == parent.id, Order.cart_fingerprint == DEMO_ORDER_MARK
@@ -207,79 +199,15 @@ def _demo_paid_order(
     menu_day, meals = picked
     items: list[dict[str, Any]] = []
     for child in children:
-        for meal in meals:
-            try:
-                standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
-            except DomainError:
-                continue
-            portion = session.exec(
-                select(Portion).where(Portion.meal_id == meal.id, Portion.size == "small")
-            ).one()
-            tiers = tuple(
-                TierRule(t.min_quantity, t.unit_price_cents)
-                for t in session.exec(
-                    select(PriceTier)
-                    .where(PriceTier.portion_id == portion.id)
-                    .order_by(col(PriceTier.min_quantity))
-                ).all()
-            )
-            # Never added to the session: what ``write_order`` copies, as a cart line holds it.
-            line = CartLine(
-                parent_id=parent.id or 0,
-                child_id=child.id or 0,
-                menu_day_id=menu_day.id or 0,
-                meal_id=meal.id or 0,
-                portion_id=portion.id or 0,
-            )
-            price = price_line(LineInput(portion_tiers=tiers, quantity=1))
-            items.append(
-                {
-                    "line": line,
-                    "menu_day": menu_day,
-                    "meal": meal,
-                    "portion": portion,
-                    "menu_option": None,
-                    "meal_option": None,
-                    "addons": [],
-                    "tiers": tiers,
-                    "price": price,
-                }
-            )
-            break
+        found_item = next(
+            (i for i in (paid_item(session, parent, child, menu_day, m) for m in meals) if i),
+            None,
+        )
+        if found_item is not None:
+            items.append(found_item)
     if not items:
         return
-    charges = compute_charges([i["price"] for i in items], get_settings().charge_rates)
-    summary = {"charges": {name: getattr(charges, name) for name in CHARGE_FIELDS}}
     # Placed at noon (Toronto) three days before the meal, well before its cut-off.
     when = datetime.combine(menu_day.meal_date - timedelta(days=3), time(17, 0), tzinfo=UTC)
-    order = place.write_order(
-        session,
-        parent_id=parent.id or 0,
-        summary=summary,
-        promo_row=None,
-        items=items,
-        fingerprint=DEMO_ORDER_MARK,
-        now=when,
-    )
-    order.status = OrderStatus.PLACED
-    order.placed_at = when
-    session.add(order)
-    session.add(
-        Payment(
-            parent_id=parent.id or 0,
-            order_id=order.id,
-            purpose=Purpose.ORDER,
-            invoice_number=new_invoice_number(Purpose.ORDER, when, order_number=order.number),
-            amount_cents=order.total_pay_cents,
-            state=PaymentState.APPROVED,
-            approval_code="DEMO01",
-            card_brand="VISA",
-            card_masked="41**********1111",
-            result_message="APPROVAL",
-            verified_at=when,
-            closed_at=when,
-            created_at=when,
-            updated_at=when,
-        )
-    )
+    write_paid_order(session, parent, items, mark=DEMO_ORDER_MARK, when=when)
     report.created["order"] += 1

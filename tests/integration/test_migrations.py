@@ -222,6 +222,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             patch.setattr("hotmeals.demo.seed._demo_credit", lambda *a, **k: None)
             # And the menus' version, bumped by a commit that writes them (0021's table).
             patch.setattr("hotmeals.services.menu_cache._WRITES.take", lambda session: False)
+            # And the demo closed day (0020's tables: the closure, the family's choice).
+            patch.setattr("hotmeals.demo.seed.demo_closure", lambda *a, **k: None)
             with Session(eng) as session:
                 load_demo_data(session, today=SEED_TODAY)
                 session.commit()
@@ -271,8 +273,9 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             assert refunded["s"] == 650  # what total_refund_cents said
             cancellation = q("SELECT kind, actor, request_key FROM ordercancellation")
             assert dict(cancellation) == {"kind": "order", "actor": "", "request_key": None}
-        # At head the seed adds the extras' allergens, the demo standing order and the demo
-        # paid order (with last week's menu day it is on, before the seed's window).
+        # At head the seed adds the extras' allergens, the demo standing order, the demo
+        # paid order (with last week's menu day it is on, before the seed's window) and the
+        # demo closed day's order.
         with Session(eng) as session:
             report = load_demo_data(session, today=SEED_TODAY)
             session.commit()
@@ -286,6 +289,7 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             "menu_day",
             "menu_day_meal",
         }
-        assert report.created["menu_day"] == 1 and report.created["order"] == 1
+        # Two orders: the receipt's and the closed day's (moved to its make-up day).
+        assert report.created["menu_day"] == 1 and report.created["order"] == 2
     finally:
         eng.dispose()

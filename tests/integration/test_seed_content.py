@@ -227,6 +227,7 @@ def test_menu_days_cover_six_school_weeks_with_a_pa_day(session):
         meals_of_day[link.menu_day_id].append(link.meal_id)
     window = school_days(SEED_TODAY)
     assert len({d.isocalendar()[:2] for d in window}) >= 6
+    demo_school_id = min(c.school_id for c in all_(session, Child))
     for school in schools:
         # Before the window: only the day of the demo parent's paid order (last week).
         mine = [d for d in days if d.school_id == school.id and d.meal_date >= window[0]]
@@ -237,14 +238,21 @@ def test_menu_days_cover_six_school_weeks_with_a_pa_day(session):
         closed = [d for d in mine if d.is_closed]
         assert len(closed) >= 1
         assert any(d.closed_reason_en == "PA Day – no school" for d in closed)
+        # The demo closed day (a storm, closed after booking by the closure service) keeps its
+        # menu; the seed's own closed days have none.
+        storms = [d for d in closed if d.closed_reason_en == "Storm"]
+        assert len(storms) == (1 if school.id == demo_school_id else 0)
         for d in closed:
+            if d in storms:
+                assert d.closed_reason_fr == "Tempête" and meals_of_day[d.id]
+                continue
             assert (d.closed_reason_en, d.closed_reason_fr) in {
                 ("PA Day – no school", "Journée pédagogique"),
                 ("Winter break – no school", "Congé d'hiver"),
             }
             assert meals_of_day[d.id] == []
         for d in mine:
-            if not d.is_closed:
+            if not d.is_closed or d in storms:
                 assert 4 <= len(meals_of_day[d.id]) <= 6
                 assert {vendor_of_meal[m] for m in meals_of_day[d.id]} == {d.vendor_id}
 
@@ -377,8 +385,12 @@ def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session)
     from hotmeals.services.payments import steps
 
     parent = session.exec(select(Parent).where(Parent.email == "parent@example.com")).one()
-    (order,) = session.exec(select(Order).where(Order.parent_id == parent.id)).all()
-    assert order.cart_fingerprint == DEMO_ORDER_MARK and order.status == "placed"
+    # The receipt's order (the other one is the demo closed day's, tests/integration/
+    # test_demo_closure.py).
+    (order,) = session.exec(
+        select(Order).where(Order.parent_id == parent.id, Order.cart_fingerprint == DEMO_ORDER_MARK)
+    ).all()
+    assert order.status == "placed"
     lines = session.exec(select(OrderLine).where(OrderLine.order_id == order.id)).all()
     children = session.exec(select(Child.id).where(Child.parent_id == parent.id)).all()
     assert len(lines) == 2 and {ln.child_id for ln in lines} == set(children)
