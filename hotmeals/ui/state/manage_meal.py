@@ -267,7 +267,6 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             request_key=submission_key(self, ["modify_meal", self._id, self._date]),
             card_id=card_id,
             save_card=save_card,
-            use_credit=False,  # these screens do not show family credit yet: the card pays
         )
 
     async def _changed(self, who: ActingParent, result: ChangeResult, lang: str) -> None:

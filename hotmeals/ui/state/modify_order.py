@@ -197,7 +197,6 @@ class ModifyOrderState(ChangePayment, rx.State):
             request_key=key,
             card_id=card_id,
             save_card=save_card,
-            use_credit=False,  # these screens do not show family credit yet: the card pays
         )
 
     async def _refused(self, who: ActingParent, err: DomainError, lang: str) -> None:
