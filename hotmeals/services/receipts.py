@@ -56,7 +56,13 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
-from hotmeals.domain.payment_states import DonationStatus, PaymentState, RefundState
+from hotmeals.domain.payment_states import (
+    DonationStatus,
+    PaymentMethod,
+    PaymentState,
+    RefundKind,
+    RefundState,
+)
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
@@ -99,9 +105,12 @@ def _charge(name: str, label: str, cents: int, lang: str) -> dict:
     return {"name": name, "label": label, **_money(cents, lang)}
 
 
-def _card(payment: Payment | None) -> str:
+def _card(payment: Payment | None, lang: str) -> str:
+    """The card that paid ("VISA 40**…0002"), or "Family credit" for credit's share."""
     if payment is None:
         return ""
+    if payment.method == PaymentMethod.CREDIT:
+        return t("credit.summary_credit", lang)
     return f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
 
 
@@ -111,7 +120,7 @@ def _paid_row(payment: Payment, lang: str) -> dict[str, Any]:
     return {
         "date": day.isoformat(),
         "day": full_day(day, lang),
-        "card": _card(payment),
+        "card": _card(payment, lang),
         "approval_code": payment.approval_code or "",
         "invoice_number": payment.invoice_number,
         **_money(payment.amount_cents, lang),
@@ -135,7 +144,9 @@ def _refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
                 "day": full_day(day, lang),
                 "state": r.state,
                 "state_label": t(
-                    "receipt.refund_done"
+                    "receipt.refund_to_credit"
+                    if r.kind == RefundKind.CREDIT
+                    else "receipt.refund_done"
                     if r.state == RefundState.SUCCEEDED
                     else "receipt.refund_pending",
                     lang,

@@ -23,13 +23,14 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.jobs import payment_round
-from hotmeals.services import credit
+from hotmeals.services import credit, receipts
 from hotmeals.services.ordering import (
     cancel_order,
     checkout,
     confirmation,
     modify,
     pricing,
+    queries,
     settle,
 )
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
@@ -201,6 +202,16 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     back = meal.refund_cents
     assert back > 300  # more than credit paid: credit first (300), the card the rest
     assert meal.credit_cents == 300 and _balance(pay_engine, pid) == 300
+    # The receipt and the order's details name each source: credit's share, its way back.
+    with session_scope(pay_engine) as s:
+        paper = receipts.order_receipt(s, parent_id=pid, order=result.order_number, lang="fr")
+        details = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="en")
+    assert sorted(p["card"] for p in paper["payments"])[0] == "Crédit familial"
+    assert {r["state_label"] for r in paper["refunds"]} == {
+        "ajouté à votre crédit familial",
+        "remboursé",
+    }
+    assert {r["state_label"] for r in details["refunds"]} == {"To family credit", "Refunded"}
     assert _card_txns(live_sim, pay_engine, order_id, "RETURN") == [back - 300]
     rest = await _cancel(pay_engine, gateway, shop, "part-2", order_id=order_id)
     assert rest.credit_cents == 0 and back + rest.refund_cents == total

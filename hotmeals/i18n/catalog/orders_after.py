@@ -41,6 +41,7 @@ EN: dict[str, str] = {
     "orders_after.line_moved": "Moved",
     # refund states
     "orders_after.refund_succeeded": "Refunded",
+    "orders_after.refund_to_credit": "To family credit",
     "orders_after.refund_pending": "Refund in progress",
     "orders_after.refund_unknown": "Refund in progress",
     "orders_after.refund_failed": "Refund failed",
@@ -127,6 +128,7 @@ FR: dict[str, str] = {
     "orders_after.line_cancelled": "Annulée",
     "orders_after.line_moved": "Déplacée",
     "orders_after.refund_succeeded": "Remboursé",
+    "orders_after.refund_to_credit": "En crédit familial",
     "orders_after.refund_pending": "Remboursement en cours",
     "orders_after.voided_attempt": (
         "Un deuxième paiement de {amount} le {day} n'a pas servi à cette commande : {state}."

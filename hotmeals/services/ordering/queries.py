@@ -25,7 +25,7 @@ from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
-from hotmeals.domain.payment_states import RefundState
+from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
 from hotmeals.services.ids import rows_by_id
@@ -353,7 +353,10 @@ def order_detail(
 
 
 def _refund_label(refund: Refund) -> str:
-    """A refund's state for the parent: a failed one still owed is delayed, never 'failed'."""
+    """A refund's state for the parent: a failed one still owed is delayed, never 'failed';
+    one to family credit says so."""
+    if refund.kind == RefundKind.CREDIT:
+        return "orders_after.refund_to_credit"
     if refund.state == RefundState.FAILED and refund.attention_at is not None:
         return "orders_after.refund_attention"
     if refund.state == RefundState.FAILED:
