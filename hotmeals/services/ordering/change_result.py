@@ -13,7 +13,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, RefundKind
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE
+from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE, change_credit_share
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import HostedSession
 
@@ -107,6 +107,8 @@ def result_of(
         message = _applied_message(order, change, lang, credit_cents, by_credit)
         if by_credit and payment is not None:
             credit_cents = payment.amount_cents
+        elif change.amount_cents > 0:  # credit's share besides the card (0: the card alone)
+            credit_cents = change_credit_share(change, payment)
         if not refund_ok:
             message = t(
                 "order_change.refund_later",
