@@ -32,11 +32,13 @@ from hotmeals.services.ordering.change_plan import (
     MODIFY,
     PAYING,
     ChangePlan,
+    change_credit_share,
     draft_steps,
     load_for_change,
     plan_change,
 )
 from hotmeals.services.ordering.mails import queue_change_mail
+from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import audit
 from hotmeals.services.payments.runtime import actor_of
 
@@ -232,7 +234,9 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
     """The approval of ``payment`` (purpose ORDER_CHANGE) for ``order`` (locked by the caller,
     same transaction as the recorded approval): the change it pays for is applied if every
     step still holds (cut-offs ahead, lines active, the meals still served) and the order
-    still costs what was paid; otherwise it is dropped and the charge is voided by
+    still costs what was paid (with family credit's share, ``change_credit_share``, spent
+    here: ``pay_with_credit``, the parent's row locked); otherwise (the credit no longer
+    covering its share too) it is dropped and the charge is voided by
     ``complete_change_payment`` (or the reconciliation). True when applied."""
     change = session.exec(
         select(OrderChange).where(col(OrderChange.payment_id) == payment.id)
@@ -249,9 +253,15 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
             session, loaded, draft_steps(session, change.id), lang=lang, now=now, strict=True
         )
         # The payment is already among the approved ones: what is held now covers the change
-        # exactly when the order costs what was held before plus this payment.
-        if plan.difference != 0:
+        # exactly when the order costs what was held before plus this payment and credit's
+        # share (the card attempt was for the increase less the credit it planned to use).
+        credit_share = change_credit_share(change, payment)
+        if plan.difference != credit_share:
             raise DomainError("order_change_price_changed")
+        # Credit's share is spent now, with the card's approval, under the parent's lock;
+        # spent meanwhile (another tab): the change is dropped and the card voided.
+        if credit_share > 0 and not credit_covers(session, order.parent_id, credit_share):
+            raise DomainError("credit_insufficient")
     except DomainError as err:
         change.state = DROPPED
         change.updated_at = now
@@ -265,6 +275,15 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
             data={"change_id": change.id, "payment_id": payment.id, "why": err.code},
         )
         return False
+    if credit_share > 0:
+        pay_with_credit(
+            session,
+            order,
+            credit_share,
+            actor="system",
+            verified_at=payment.verified_at,
+            change_id=change.id,
+        )
     apply_change(session, change, plan, now)
     queue_change_mail(session, order, change, plan)
     return True

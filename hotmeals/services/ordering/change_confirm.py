@@ -52,7 +52,7 @@ from hotmeals.services.payments import (
     reserve_payment,
     reserve_refund,
 )
-from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
+from hotmeals.services.payments.credit_pay import credit_split, pay_with_credit
 from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import checked_key, recall, remember
@@ -100,7 +100,8 @@ def _confirm_step(
     """Step 1 under the order's lock: a repeat of ``request_key`` answers what the first did;
     otherwise every step is checked again and priced; a decrease (or no difference) is applied
     with its refund reserved; an increase family credit covers is paid with it and applied at
-    once; any other increase reserves its ORDER_CHANGE payment (the card pays all of it)."""
+    once; any other increase reserves its ORDER_CHANGE card payment for what credit does not
+    cover (credit's share is spent when the card's approval applies the change)."""
     now = clock.now()
     order = lock_row(session, Order, order_id)
     if order is None or order.parent_id != parent_id:
@@ -137,7 +138,8 @@ def _confirm_step(
     change.amount_cents = diff
     change.tax_cents = tax_within(plan, diff)
     change.updated_at = now
-    if diff > 0 and use_credit and credit_covers(session, parent_id, diff):
+    split = credit_split(session, parent_id, diff, use_credit=use_credit)
+    if diff > 0 and split.card_cents == 0:
         # Family credit covers the increase: paid and applied now (no card). The parent's row
         # is locked by the spend, so the balance read is the balance spent.
         credit_paid = pay_with_credit(
@@ -148,11 +150,13 @@ def _confirm_step(
         queue_change_mail(session, order, change, plan)
         return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": []}
     if diff > 0:
+        # The card pays what credit does not; credit's share is spent only when the card's
+        # approval applies the change (``apply_paid_change``), never before.
         payment = reserve_payment(
             session,
             parent_id=parent_id,
             purpose=Purpose.ORDER_CHANGE,
-            amount_cents=diff,
+            amount_cents=split.card_cents,
             order_id=order_id,
         )
         change.state = PAYING

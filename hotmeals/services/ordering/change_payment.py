@@ -14,7 +14,7 @@ from sqlmodel import Session, col, select
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.payment_states import PaymentState, Purpose
+from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
 from hotmeals.services import clock
@@ -215,6 +215,8 @@ def _orphan_change_payments(session: Session, *, payment_id: int | None = None) 
         col(Payment.purpose) == Purpose.ORDER_CHANGE,
         col(Payment.state) == PaymentState.APPROVED,
         col(Payment.duplicate_of_id).is_(None),  # voided on their own (payments service)
+        # Family credit's share of a change is written only by the transaction applying it.
+        col(Payment.method) != PaymentMethod.CREDIT,
         col(Payment.id).not_in(refunded),
         col(Payment.id).not_in(applied),
     )

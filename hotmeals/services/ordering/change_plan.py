@@ -49,15 +49,17 @@ from hotmeals.db.models import (
     OrderChangeLine,
     OrderLine,
     OrderLineAddOn,
+    Payment,
     Vendor,
 )
 from hotmeals.domain.charges import OrderCharges
+from hotmeals.domain.credit import payment_split
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
-from hotmeals.domain.payment_states import PaymentState
+from hotmeals.domain.payment_states import PaymentMethod, PaymentState
 from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
@@ -72,6 +74,7 @@ from hotmeals.services.ordering.loaded_order import (
     load_order,
 )
 from hotmeals.services.ordering.refund_plan import order_charges
+from hotmeals.services.payments.credit_pay import credit_lines
 from hotmeals.services.payments.records import lock_row
 
 DRAFT, PAYING, APPLIED, DROPPED = "draft", "paying", "applied", "dropped"
@@ -395,8 +398,12 @@ def difference_text(diff_cents: int, lang: str, *, pay: str, refund: str, even: 
     return t(even, lang)
 
 
-def difference_out(plan: ChangePlan, lang: str) -> dict:
+def difference_out(plan: ChangePlan, lang: str, *, credit_balance: int = 0) -> dict:
+    """The quote of a change: the difference, and of an increase what family credit
+    (``credit_balance``, used first) and the card pay (``credit_cents``, ``card_cents``, and
+    the lines "Family credit −$x.xx" / "To pay by card $y.yy" in ``credit_lines``)."""
     diff = plan.difference
+    split = payment_split(max(diff, 0), credit_balance)
     message = difference_text(
         diff,
         lang,
@@ -415,4 +422,15 @@ def difference_out(plan: ChangePlan, lang: str) -> dict:
         "to_refund": format_money(max(-diff, 0), lang),
         "message": message,
         "charges": charges_out(plan.charges, lang),
+        "credit_cents": split.credit_cents,
+        "card_cents": split.card_cents,
+        "credit_lines": credit_lines(split.credit_cents, split.card_cents, lang, done=False),
     }
+
+
+def change_credit_share(change: OrderChange, payment: Payment | None) -> int:
+    """What family credit pays of ``change``'s increase besides its card payment (the
+    confirm opened the card attempt for the increase less the credit it planned to use)."""
+    if payment is None or payment.method != PaymentMethod.CARD:
+        return 0
+    return max(change.amount_cents - payment.amount_cents, 0)

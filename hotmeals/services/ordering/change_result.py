@@ -13,7 +13,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, RefundKind
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE
+from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE, change_credit_share
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import HostedSession
 
@@ -69,9 +69,10 @@ def _applied_message(
         )
     if diff > 0 and paid_by_credit_alone:
         return t("credit.change_paid", lang, number=order.number, amount=format_money(diff, lang))
-    if diff > 0:
+    if diff > 0:  # what the card paid: the increase less family credit's share
+        card = diff - credit_cents
         return t(
-            "order_change.applied_paid", lang, number=order.number, amount=format_money(diff, lang)
+            "order_change.applied_paid", lang, number=order.number, amount=format_money(card, lang)
         )
     return t("order_change.applied_even", lang, number=order.number)
 
@@ -104,9 +105,11 @@ def result_of(
         if credit_cents is None:  # a repeat: what the first confirm gave to credit
             credit_cents = _credited(session, order, change) if change.amount_cents < 0 else 0
         by_credit = payment is not None and payment.method == PaymentMethod.CREDIT
-        message = _applied_message(order, change, lang, credit_cents, by_credit)
         if by_credit and payment is not None:
             credit_cents = payment.amount_cents
+        elif change.amount_cents > 0:  # credit's share besides the card (0: the card alone)
+            credit_cents = change_credit_share(change, payment)
+        message = _applied_message(order, change, lang, credit_cents, by_credit)
         if not refund_ok:
             message = t(
                 "order_change.refund_later",
@@ -130,7 +133,10 @@ def result_of(
                 "order_change.dropped",
                 lang,
                 number=order.number,
-                amount=format_money(max(change.amount_cents, 0), lang),
+                # The card's charge (the increase less the credit's share, never spent).
+                amount=format_money(
+                    max(change.amount_cents, 0) - change_credit_share(change, payment), lang
+                ),
             ),
         )
     if payment is not None and payment.state in LIVE:

@@ -18,7 +18,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
+from hotmeals.services import clock, credit
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.change_confirm import confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle
@@ -251,7 +251,7 @@ def modify_order_info(
         "added": added,
         "problems": [{"change_line_id": k, "message": v} for k, v in problems.items()],
         "has_changes": bool(steps),
-        **difference_out(plan, lang),
+        **difference_out(plan, lang, credit_balance=credit.balance(session, parent_id)),
     }
 
 

@@ -29,7 +29,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
-from hotmeals.services import clock
+from hotmeals.services import clock, credit
 from hotmeals.services.ordering.change_confirm import confirm, repeat
 from hotmeals.services.ordering.change_plan import (
     DRAFT,
@@ -283,7 +283,7 @@ def quote_move(
     plan, _ = plan_change(
         session, loaded, [_move_line(0, line, day)], lang=lang, now=now, strict=True
     )
-    return difference_out(plan, lang)
+    return difference_out(plan, lang, credit_balance=credit.balance(session, parent_id))
 
 
 def _move_target(

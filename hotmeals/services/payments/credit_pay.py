@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Order, Payment
-from hotmeals.domain.credit import CreditKind
+from hotmeals.domain.credit import CreditKind, PaymentSplit, payment_split
 from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.i18n import t
@@ -44,6 +44,17 @@ def credit_covers(session: Session, parent_id: int, amount_cents: int) -> bool:
     cover ``amount_cents``?"""
     lock_parent(session, parent_id)
     return credit.balance(session, parent_id) >= amount_cents
+
+
+def credit_split(
+    session: Session, parent_id: int, amount_cents: int, *, use_credit: bool = True
+) -> PaymentSplit:
+    """Under the parent's lock (kept to the end of the transaction): how family credit and
+    the card share ``amount_cents`` (credit first; nothing to split when it is not positive)."""
+    if amount_cents <= 0 or not use_credit:
+        return payment_split(max(amount_cents, 0), 0, use_credit=False)
+    lock_parent(session, parent_id)
+    return payment_split(amount_cents, credit.balance(session, parent_id))
 
 
 def pay_with_credit(
