@@ -14,6 +14,7 @@ from hotmeals.api.deps import (
     example_config,
     examples,
 )
+from hotmeals.api.orders_schemas import ChargeLineOut
 
 
 class MealsListIn(BaseModel):
@@ -282,6 +283,12 @@ class ModifyInfoOut(BaseModel):
     to_refund: str
     message: str
     charges: dict[str, Any]
+    credit_cents: int = Field(0, description="Of to_pay_cents, what family credit would pay")
+    card_cents: int = Field(0, description="Of to_pay_cents, what the card would pay")
+    credit_lines: list[ChargeLineOut] = Field(
+        default_factory=list,
+        description="'Family credit −$x.xx' and 'To pay by card $y.yy' when credit pays some",
+    )
 
 
 class HostedOut(BaseModel):

@@ -177,6 +177,14 @@ def summary() -> rx.Component:
             align="center",
         ),
         rx.text(S.difference, size="3", weight="medium", id="change-difference"),
+        rx.foreach(
+            S.credit_lines,
+            lambda x: amount_row(
+                x["label"],
+                rx.text(x["amount"], size="3", class_name="hm-change-" + x["name"]),
+                label_size="2",
+            ),
+        ),
         id="change-summary",
     )
 

@@ -82,6 +82,8 @@ class ModifyOrderState(ChangePayment, rx.State):
     new_total: str = ""
     to_pay_cents: int = 0
     difference: str = ""  # the service's 'You will pay $x more.' / '$x will be refunded...'
+    # 'Family credit −$x.xx' and 'To pay by card $y.yy' when credit pays some of an increase
+    credit_lines: list[dict[str, str]] = []
     # status (ChangePayment): "", paying, confirming, done, pending, declined, dropped, error
     order_link: str = ""
     add_link: str = ""
@@ -98,6 +100,10 @@ class ModifyOrderState(ChangePayment, rx.State):
         self.new_total = str(info["charges"]["total_pay"])
         self.to_pay_cents = int(info["to_pay_cents"])
         self.difference = str(info["message"]) if self.has_changes else ""
+        self.credit_lines = [
+            {"name": str(x["name"]), "label": str(x["label"]), "amount": str(x["amount"])}
+            for x in info.get("credit_lines", [])
+        ]
 
     async def _info(self, parent_id: int, lang: str) -> None:
         self._lang = lang
