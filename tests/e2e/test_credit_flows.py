@@ -186,11 +186,13 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
         # The calendar shows the day closed, with its reason.
         open_page(page, "/edit-profile/meal-detailed")
         cell = page.locator(f"#day-{day}")
-        expect(page.locator("#book-calendar")).to_be_visible()
+        # The month's days are drawn (the calendar loads with the page's data).
+        expect(page.locator("#book-calendar [id^='day-']").first).to_be_visible()
         for _ in range(3):  # the closed day may be in a later month
             if cell.count():
                 break
             month = page.locator("#book-month").inner_text()
+            expect(page.locator("#book-next-month")).to_be_enabled()
             page.click("#book-next-month")
             expect(page.locator("#book-month")).not_to_have_text(month)
         expect(cell).to_have_class(re.compile(r"\bis-closed\b"))
