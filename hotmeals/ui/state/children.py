@@ -21,6 +21,7 @@ from hotmeals.ui.state.forms import (
     message,
     one_turn,
     place_error,
+    refused_at,
     submission_key,
     submit,
 )
@@ -383,7 +384,7 @@ class ChildFormState(rx.State):
         await self._check(FIELDS)
         if self.errors:
             first = next(f for f in FIELDS if f in self.errors)
-            yield rx.set_focus(PREFIX + first)
+            yield refused_at(self, PREFIX + first)
             return
         self.busy = True
         yield

@@ -17,6 +17,7 @@ from hotmeals.ui.state.forms import (
     message,
     one_turn,
     place_error,
+    refused_at,
     submit,
 )
 from hotmeals.ui.state.i18n import I18nState
@@ -73,7 +74,7 @@ class ContactState(rx.State):
         errors = validation.validate_all(values, validation.CONTACT_RULES)
         self.errors = field_messages(errors, lang)
         if errors:
-            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+            yield refused_at(self, PREFIX + next(f for f in FIELDS if f in errors))
             return
         self.busy = True
         yield

@@ -125,6 +125,15 @@ async def save_choice(
     yield succeeded(tr(saved, lang))
 
 
+def refused_at(state: Any, field_id: str, counter: str = "turn") -> EventSpec:
+    """A form refused at its field inside ``one_turn``: the one-tap button is live again with
+    the errors (the counter bumped now, not with the handler's last answer, which a loaded
+    server sends later: a parent who fixed the field at once would tap a dead button), and the
+    focus goes to the field."""
+    setattr(state, counter, getattr(state, counter) + 1)
+    return rx.set_focus(field_id)
+
+
 def forget_submission(state: Any) -> None:
     """A form opened anew: its next submission gets a new key."""
     state._once_key = ""
