@@ -16,7 +16,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from hotmeals.i18n import t
-from hotmeals.services.receipts import TOTALS
+from hotmeals.services.receipt_rows import TOTALS
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),

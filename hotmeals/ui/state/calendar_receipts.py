@@ -15,7 +15,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
-from hotmeals.services.receipts import TOTALS
+from hotmeals.services.receipt_rows import TOTALS
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
