@@ -9,39 +9,52 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import label, radio_card
+from hotmeals.ui.components.forms import label, native_select, radio_card
 from hotmeals.ui.state.i18n import t
+
+
+def _field(label_key: str, field_id: str, control: rx.Component, error: Any) -> rx.Component:
+    """A field the cancel requires: its label, ``control`` and the error under it."""
+    return rx.box(
+        label(t(label_key), field_id),
+        control,
+        rx.text(error, id=f"{field_id}-error", color=rx.color("red", 11), size="2"),
+        class_name="hm-field",
+        width="100%",
+    )
+
+
+def _required(field_id: str, error: Any) -> dict[str, Any]:
+    """A required control's ARIA: invalid while its ``error`` says so, described by it."""
+    return {
+        "aria-required": "true",
+        "aria-invalid": rx.cond(error != "", "true", "false"),
+        "aria-describedby": f"{field_id}-error",
+    }
 
 
 def reason_fields(state: Any) -> rx.Component:
     """The cancel reason (CancelOrderReason) and, for Other, its free text. ``state`` is a
     ``CancelReasonForm`` (the order's details, the cancel cart, one meal)."""
     return rx.vstack(
-        rx.box(
-            label(t("orders_ui.reason"), "cancel-reason"),
-            rx.el.select(
+        _field(
+            "orders_ui.reason",
+            "cancel-reason",
+            native_select(
+                "cancel-reason",
                 rx.el.option(t("orders_ui.reason_placeholder"), value=""),
                 rx.foreach(state.reasons, lambda r: rx.el.option(r.name, value=r.id)),
-                id="cancel-reason",
                 value=state.reason_id,
                 on_change=state.set_reason,
-                class_name="hm-select",
-                custom_attrs={
-                    "aria-required": "true",
-                    "aria-invalid": rx.cond(state.reason_error != "", "true", "false"),
-                    "aria-describedby": "cancel-reason-error",
-                },
+                custom_attrs=_required("cancel-reason", state.reason_error),
             ),
-            rx.text(
-                state.reason_error, id="cancel-reason-error", color=rx.color("red", 11), size="2"
-            ),
-            class_name="hm-field",
-            width="100%",
+            state.reason_error,
         ),
         rx.cond(
             state.other_chosen,
-            rx.box(
-                label(t("orders_ui.other_text"), "cancel-other"),
+            _field(
+                "orders_ui.other_text",
+                "cancel-other",
                 rx.text_area(
                     id="cancel-other",
                     value=state.other_text,
@@ -49,20 +62,9 @@ def reason_fields(state: Any) -> rx.Component:
                     rows="3",
                     size="3",
                     max_length=500,
-                    custom_attrs={
-                        "aria-required": "true",
-                        "aria-invalid": rx.cond(state.other_error != "", "true", "false"),
-                        "aria-describedby": "cancel-other-error",
-                    },
+                    custom_attrs=_required("cancel-other", state.other_error),
                 ),
-                rx.text(
-                    state.other_error,
-                    id="cancel-other-error",
-                    color=rx.color("red", 11),
-                    size="2",
-                ),
-                class_name="hm-field",
-                width="100%",
+                state.other_error,
             ),
         ),
         refund_to_field(state),

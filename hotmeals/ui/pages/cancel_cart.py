@@ -7,22 +7,34 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    GRAY_11,
+    LARGE_SOFT,
+    LINE_CARD,
+    RED_LARGE,
+    column,
+    done_notice,
+    item_list,
+    muted,
+    spinner_button,
+    spread_row,
+)
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
-from hotmeals.ui.components.forms import link_button, notice, once_attrs
+from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
-from hotmeals.ui.components.panels import CARD, loading_spinner, totals_box
+from hotmeals.ui.components.panels import loading_spinner, totals_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
 
-GRAY_11 = rx.color("gray", 11)
+S = CancelCartState
 
 
 def stepper(line: CancelLineView) -> rx.Component:
     return qty_stepper(
-        CancelCartState,
+        S,
         line.cart_id,
         line.quantity,
         "orders_ui",
@@ -33,7 +45,7 @@ def stepper(line: CancelLineView) -> rx.Component:
 
 def cancel_line(line: CancelLineView) -> rx.Component:
     return rx.el.li(
-        rx.vstack(
+        column(
             line_heading(line.meal, line.price, price_props={"size": "2", "color": GRAY_11}),
             rx.text(line.child, " · ", line.day, size="2", class_name="hm-line-day"),
             rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
@@ -44,39 +56,36 @@ def cancel_line(line: CancelLineView) -> rx.Component:
             stepper_row(
                 stepper(line),
                 "orders_ui",
-                CancelCartState.remove(line.cart_id),
-                disabled=CancelCartState.busy_line != "",
-                custom_attrs=once_attrs(CancelCartState.turn),
+                S.remove(line.cart_id),
+                disabled=S.busy_line != "",
+                custom_attrs=once_attrs(S.turn),
             ),
             spacing="1",
-            width="100%",
         ),
         class_name="hm-cancel-line",
         custom_attrs={"data-cart-id": line.cart_id},
-        style={**CARD, "list_style": "none"},
+        style=LINE_CARD,
     )
 
 
 def cancel_group(group: CancelGroupView) -> rx.Component:
     return rx.el.section(
-        rx.vstack(
+        column(
             rx.flex(
                 rx.heading(t("orders_ui.order"), " ", group.number, as_="h2", size="4"),
                 width="100%",
             ),
-            rx.el.ul(
-                rx.foreach(group.lines, cancel_line),
+            item_list(
+                group.lines,
+                cancel_line,
                 style={"display": "grid", "gap": "10px", "padding": "0", "margin": "0"},
                 width="100%",
             ),
-            rx.flex(
+            spread_row(
                 rx.text(t("orders_ui.refund_for")),
                 rx.text(group.refund, weight="bold", class_name="hm-group-refund"),
-                justify="between",
-                width="100%",
             ),
             spacing="2",
-            width="100%",
         ),
         class_name="hm-cancel-group",
         custom_attrs={"data-order-id": group.order_id},
@@ -86,67 +95,56 @@ def cancel_group(group: CancelGroupView) -> rx.Component:
 
 def sure_dialog() -> rx.Component:
     return cancel_sure_dialog(
-        CancelCartState,
+        S,
         t("orders_ui.sure_cart"),
-        on_confirm=CancelCartState.confirm,
-        busy=CancelCartState.confirming,
+        on_confirm=S.confirm,
+        busy=S.confirming,
         confirm_id="confirm-cancel-cart",
     )
 
 
 def footer() -> rx.Component:
     return totals_box(
-        rx.vstack(
-            rx.flex(
+        column(
+            spread_row(
                 rx.text(t("orders_ui.total_refund"), weight="bold", size="3"),
-                rx.text(
-                    CancelCartState.total_refund, weight="bold", size="4", id="cancel-total-refund"
-                ),
-                justify="between",
-                width="100%",
+                rx.text(S.total_refund, weight="bold", size="4", id="cancel-total-refund"),
             ),
-            reason_fields(CancelCartState),
-            rx.button(
-                rx.cond(CancelCartState.confirming, rx.spinner(size="2"), rx.fragment()),
+            reason_fields(S),
+            spinner_button(
                 t("orders_ui.confirm_cancel"),
-                on_click=CancelCartState.ask_confirm,
-                disabled=CancelCartState.confirming,
-                color_scheme="red",
-                size="3",
+                busy=S.confirming,
+                on_click=S.ask_confirm,
+                id_="cancel-cart-confirm",
+                **RED_LARGE,
                 width="100%",
-                id="cancel-cart-confirm",
             ),
             spacing="3",
-            width="100%",
         ),
     )
 
 
 def content() -> rx.Component:
     return rx.cond(
-        CancelCartState.loaded,
+        S.loaded,
         rx.cond(
-            CancelCartState.is_empty,
+            S.is_empty,
             rx.vstack(
-                rx.text(CancelCartState.empty_message, color=GRAY_11, id="cancel-cart-empty"),
+                muted(S.empty_message, size=None, id="cancel-cart-empty"),
                 link_button(
                     t("orders_ui.go_history"),
                     href=HISTORY_ROUTE,
                     id_="cancel-cart-history",
-                    size="3",
-                    variant="soft",
+                    **LARGE_SOFT,
                 ),
                 align="center",
                 padding_y="24px",
                 width="100%",
             ),
-            rx.vstack(
-                rx.vstack(
-                    rx.foreach(CancelCartState.groups, cancel_group), spacing="5", width="100%"
-                ),
+            column(
+                column(rx.foreach(S.groups, cancel_group), spacing="5"),
                 footer(),
                 spacing="5",
-                width="100%",
                 id="cancel-cart-lines",
             ),
         ),
@@ -157,21 +155,8 @@ def content() -> rx.Component:
 def cancel_cart_page() -> rx.Component:
     return parent_screen(
         *screen_intro(t("orders_ui.cancel_cart_title"), t("orders_ui.cancel_cart_intro")),
-        rx.cond(
-            CancelCartState.done_message != "",
-            rx.box(
-                notice(
-                    rx.fragment(
-                        rx.el.strong(CancelCartState.done_title),
-                        " ",
-                        CancelCartState.done_message,
-                    )
-                ),
-                id="cancel-cart-done",
-                width="100%",
-            ),
-        ),
+        done_notice(S.done_title, S.done_message, "cancel-cart-done"),
         content(),
         sure_dialog(),
-        on_language_change(CancelCartState.relang),
+        on_language_change(S.relang),
     )

@@ -7,8 +7,20 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    LARGE_SOFT,
+    RULED_ROW,
+    column,
+    commit_button,
+    glyph,
+    icon_button,
+    muted,
+    ruled_list,
+    section_title,
+    text_stack,
+)
 from hotmeals.ui.components.cancel_reason import refund_to_field
-from hotmeals.ui.components.forms import busy_button, labelled_box
+from hotmeals.ui.components.forms import labelled_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.away import ChildAwayState
 from hotmeals.ui.state.i18n import t
@@ -48,7 +60,7 @@ def _date(field_id: str, label_key: str, value: rx.Var, on_change) -> rx.Compone
 
 def ask_form() -> rx.Component:
     return rx.card(
-        rx.vstack(
+        column(
             rx.el.fieldset(
                 rx.el.legend(t("away_ui.who"), class_name="hm-label"),
                 rx.flex(rx.foreach(ChildAwayState.kids, _kid), wrap="wrap", spacing="2"),
@@ -67,12 +79,11 @@ def ask_form() -> rx.Component:
                 width="100%",
             ),
             refund_to_field(ChildAwayState),
-            rx.button(
-                rx.icon("search", size=16, aria_hidden="true"),
+            icon_button(
+                "search",
                 t("away_ui.check"),
                 on_click=ChildAwayState.check,
-                variant="soft",
-                size="3",
+                **LARGE_SOFT,
                 id="away-check",
             ),
             rx.cond(
@@ -82,7 +93,6 @@ def ask_form() -> rx.Component:
                 ),
             ),
             spacing="4",
-            width="100%",
         ),
         width="100%",
     )
@@ -92,12 +102,10 @@ def _meal(meal: rx.Var) -> rx.Component:
     donate_id = "away-donate-" + meal["id"]
     return rx.box(
         rx.hstack(
-            rx.vstack(
+            text_stack(
                 rx.text(meal["child"], " — ", meal["day"], weight="medium"),
                 rx.text(meal["name"], " × ", meal["quantity"], size="2"),
-                rx.text(meal["label"], size="2", color=rx.color("gray", 11)),
-                spacing="0",
-                flex="1",
+                muted(meal["label"]),
             ),
             align="start",
             width="100%",
@@ -121,9 +129,7 @@ def _meal(meal: rx.Var) -> rx.Component:
                 },
             ),
         ),
-        padding_y="10px",
-        border_bottom=f"1px solid {rx.color('gray', 4)}",
-        width="100%",
+        **RULED_ROW,
         class_name="hm-away-meal",
         custom_attrs={"data-state": meal["state"], "data-line-id": meal["id"]},
     )
@@ -132,17 +138,14 @@ def _meal(meal: rx.Var) -> rx.Component:
 def meals_list() -> rx.Component:
     return rx.cond(
         ChildAwayState.checked,
-        rx.vstack(
-            rx.heading(t("away_ui.meals"), as_="h2", size="5"),
-            rx.cond(
-                ChildAwayState.meals.length() > 0,
-                rx.vstack(
-                    rx.foreach(ChildAwayState.meals, _meal),
-                    spacing="0",
-                    width="100%",
-                    id="away-meals",
-                ),
-                rx.text(t("away_ui.none"), color=rx.color("gray", 11), id="away-none"),
+        column(
+            section_title("away_ui.meals", size="5"),
+            ruled_list(
+                ChildAwayState.meals,
+                _meal,
+                "away-meals",
+                empty_key="away_ui.none",
+                empty_id="away-none",
             ),
             rx.cond(
                 ChildAwayState.cancel_count > 0,
@@ -155,18 +158,15 @@ def meals_list() -> rx.Component:
             ),
             rx.cond(
                 ChildAwayState.can_confirm,
-                busy_button(
+                commit_button(
+                    ChildAwayState,
                     t("away_ui.confirm"),
-                    icon=rx.icon("calendar-x", size=16, aria_hidden="true"),
-                    busy=ChildAwayState.busy,
-                    turn=ChildAwayState.turn,
+                    glyph("calendar-x"),
+                    "away-confirm",
                     on_click=ChildAwayState.confirm,
-                    size="3",
-                    id="away-confirm",
                 ),
             ),
             spacing="3",
-            width="100%",
         ),
     )
 

@@ -5,6 +5,14 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    RULED_ROW,
+    column,
+    muted,
+    ruled_list,
+    section_title,
+    text_stack,
+)
 from hotmeals.ui.components.forms import choice_fieldset, choice_option
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.closure_choice import closure_choice
@@ -15,9 +23,9 @@ from hotmeals.ui.state.i18n import t
 def balance_card() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.text(t("credit_ui.balance"), size="2", color=rx.color("gray", 11)),
+            muted(t("credit_ui.balance")),
             rx.text(FamilyCreditState.balance, size="8", weight="bold", id="credit-balance"),
-            rx.text(t("credit_ui.balance_text"), size="2", color=rx.color("gray", 11)),
+            muted(t("credit_ui.balance_text")),
             spacing="1",
         ),
         width="100%",
@@ -42,12 +50,10 @@ def refund_choice() -> rx.Component:
 
 def history_row(move: rx.Var) -> rx.Component:
     return rx.hstack(
-        rx.vstack(
+        text_stack(
             rx.text(move["label"], weight="medium"),
-            rx.text(move["date"], size="2", color=rx.color("gray", 11)),
+            muted(move["date"]),
             rx.cond(move["reason"] != "", rx.text(move["reason"], size="2")),
-            spacing="0",
-            flex="1",
         ),
         rx.text(
             move["amount"],
@@ -57,28 +63,22 @@ def history_row(move: rx.Var) -> rx.Component:
         ),
         align="center",
         spacing="3",
-        padding_y="10px",
-        border_bottom=f"1px solid {rx.color('gray', 4)}",
-        width="100%",
+        **RULED_ROW,
         class_name="hm-credit-move",
     )
 
 
 def history() -> rx.Component:
-    return rx.vstack(
-        rx.heading(t("credit_ui.history"), as_="h2", size="5"),
-        rx.cond(
-            FamilyCreditState.history.length() > 0,
-            rx.vstack(
-                rx.foreach(FamilyCreditState.history, history_row),
-                spacing="0",
-                width="100%",
-                id="credit-history",
-            ),
-            rx.text(t("credit_ui.no_moves"), color=rx.color("gray", 11), id="credit-no-moves"),
+    return column(
+        section_title("credit_ui.history", size="5"),
+        ruled_list(
+            FamilyCreditState.history,
+            history_row,
+            "credit-history",
+            empty_key="credit_ui.no_moves",
+            empty_id="credit-no-moves",
         ),
         spacing="2",
-        width="100%",
     )
 
 

@@ -9,13 +9,29 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    ACTION_ROW,
+    BARE_LIST,
+    RED_SOFT,
+    SMALL_GHOST,
+    back,
+    column,
+    glyph,
+    icon_button,
+    item_list,
+    loaded_or_missing,
+    meal_summary,
+    muted,
+    pay_button,
+    progress,
+    section_title,
+)
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.card_choice import card_choice
-from hotmeals.ui.components.forms import busy_button, link_button
+from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import column_card, loading_spinner
+from hotmeals.ui.components.panels import column_card
 from hotmeals.ui.components.screens import parent_screen, screen_intro
-from hotmeals.ui.pages.modify_order import GRAY_11, back, progress
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
 
@@ -26,10 +42,9 @@ def _fact(key: str, value: rx.Var) -> rx.Component:
     return rx.cond(
         value != "",
         rx.flex(
-            rx.text(t(key), size="2", color=GRAY_11, min_width="120px"),
+            muted(t(key), min_width="120px"),
             rx.text(value, size="2"),
-            gap="8px",
-            wrap="wrap",
+            **ACTION_ROW,
         ),
     )
 
@@ -38,21 +53,13 @@ def _meal_item(meal: rx.Var) -> rx.Component:
     return rx.el.li(
         rx.link(
             rx.flex(
-                rx.vstack(
-                    rx.text(meal["day"], weight="bold", size="3"),
+                meal_summary(
+                    meal["day"],
                     rx.text(meal["name"], " · ", meal["child"], size="2"),
-                    rx.text(
-                        t("ui.manage.order"),
-                        " ",
-                        meal["number"],
-                        " · ",
-                        meal["price"],
-                        size="1",
-                        color=GRAY_11,
+                    muted(
+                        t("ui.manage.order"), " ", meal["number"], " · ", meal["price"], size="1"
                     ),
                     rx.cond(meal["moved"] != "", rx.badge(t("ui.manage.moved"))),
-                    spacing="1",
-                    align="start",
                 ),
                 rx.spacer(),
                 rx.icon("chevron-right", size=18, aria_hidden="true"),
@@ -72,24 +79,14 @@ def _meal_item(meal: rx.Var) -> rx.Component:
 
 
 def meal_list() -> rx.Component:
-    return rx.vstack(
+    return column(
         *screen_intro(t("ui.manage.list_title"), t("ui.manage.list_intro")),
         rx.cond(
             S.meals.length() > 0,
-            rx.el.ul(
-                rx.foreach(S.meals, _meal_item),
-                display="flex",
-                flex_direction="column",
-                gap="8px",
-                padding="0",
-                margin="0",
-                width="100%",
-                id="manage-meals",
-            ),
-            rx.text(t("ui.common.no_data"), id="manage-empty", color=GRAY_11),
+            item_list(S.meals, _meal_item, "manage-meals"),
+            muted(t("ui.common.no_data"), size=None, id="manage-empty"),
         ),
         spacing="4",
-        width="100%",
     )
 
 
@@ -117,12 +114,7 @@ def meal_card() -> rx.Component:
 def _date_link(day: rx.Var) -> rx.Component:
     return rx.el.li(
         rx.button(
-            rx.link(
-                rx.icon("calendar", size=16, aria_hidden="true"),
-                day["day"],
-                href=day["href"],
-                id="move-to-" + day["date"],
-            ),
+            rx.link(glyph("calendar"), day["day"], href=day["href"], id="move-to-" + day["date"]),
             as_child=True,
             variant="outline",
             size="3",
@@ -133,65 +125,64 @@ def _date_link(day: rx.Var) -> rx.Component:
 
 
 def move_box() -> rx.Component:
-    return rx.vstack(
-        rx.heading(t("ui.manage.move_title"), as_="h2", size="4"),
+    return column(
+        section_title("ui.manage.move_title"),
         rx.cond(
             S.dates.length() > 0,
             rx.vstack(
-                rx.text(t("ui.manage.move_intro"), size="2", color=GRAY_11),
-                rx.el.ul(
-                    rx.foreach(S.dates, _date_link),
+                muted(t("ui.manage.move_intro")),
+                item_list(
+                    S.dates,
+                    _date_link,
+                    "move-dates",
                     display="grid",
                     grid_template_columns=rx.breakpoints(initial="1fr", sm="1fr 1fr"),
                     gap="8px",
-                    padding="0",
-                    margin="0",
-                    width="100%",
-                    id="move-dates",
+                    **BARE_LIST,
                 ),
                 width="100%",
             ),
         ),
         rx.cond(S.dates_note != "", rx.text(S.dates_note, id="move-note", size="2")),
         spacing="2",
-        width="100%",
     )
 
 
 def cancel_box() -> rx.Component:
-    return rx.vstack(
-        rx.heading(t("ui.manage.cancel_title"), as_="h2", size="4"),
+    return column(
+        section_title("ui.manage.cancel_title"),
         reason_fields(S),
-        rx.button(
-            rx.icon("x", size=16, aria_hidden="true"),
+        icon_button(
+            "x",
             t("ui.manage.cancel"),
             on_click=S.ask_cancel,
             disabled=S.busy,
-            color_scheme="red",
-            variant="soft",
+            **RED_SOFT,
             size="3",
             id="manage-cancel",
         ),
         spacing="2",
-        width="100%",
     )
 
 
+def _heading() -> tuple[rx.Component, rx.Component]:
+    """The one meal's h1 and its payment status (a cancel's refund)."""
+    return rx.heading(t("ui.manage.title"), as_="h1", size="7"), progress(S, "manage-status")
+
+
 def one_meal() -> rx.Component:
-    return rx.vstack(
-        rx.heading(t("ui.manage.title"), as_="h1", size="7"),
-        progress(S, "manage-status"),
+    return column(
+        *_heading(),
         rx.cond(
             S.meal.contains("id"),
-            rx.vstack(
+            column(
                 meal_card(),
                 rx.cond(
                     S.meal["can_change"] != "",
-                    rx.vstack(move_box(), cancel_box(), spacing="6", width="100%"),
+                    column(move_box(), cancel_box(), spacing="6"),
                     rx.text(S.dates_note, id="move-note", size="2"),
                 ),
                 spacing="4",
-                width="100%",
             ),
         ),
         rx.cond(
@@ -200,28 +191,19 @@ def one_meal() -> rx.Component:
                 t("ui.manage.view_order"),
                 href=S.order_link,
                 id_="manage-view-order",
-                variant="ghost",
-                size="2",
+                **SMALL_GHOST,
             ),
         ),
         spacing="4",
-        width="100%",
     )
 
 
 def _body(content: rx.Component) -> rx.Component:
-    return rx.cond(
+    return loaded_or_missing(
         S.loaded,
-        rx.cond(
-            S.missing != "",
-            rx.vstack(
-                rx.heading(t("ui.manage.title"), as_="h1", size="7"),
-                progress(S, "manage-status"),
-                rx.text(S.missing, id="manage-missing", color=GRAY_11),
-            ),
-            content,
-        ),
-        loading_spinner(),
+        S.missing,
+        rx.vstack(*_heading(), muted(S.missing, size=None, id="manage-missing")),
+        content,
     )
 
 
@@ -243,7 +225,7 @@ def manage_meal() -> rx.Component:
 
 def confirm_content() -> rx.Component:
     m = S.meal
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.manage.confirm_title"), as_="h1", size="7"),
         column_card(
             rx.heading(m["name"], as_="h2", size="5"),
@@ -260,7 +242,7 @@ def confirm_content() -> rx.Component:
         rx.cond(
             ~S.finished,
             rx.vstack(
-                rx.text(t("ui.manage.difference_note"), size="2", color=GRAY_11),
+                muted(t("ui.manage.difference_note")),
                 card_choice(S, "change", "change-card-label"),
                 width="100%",
             ),
@@ -270,24 +252,14 @@ def confirm_content() -> rx.Component:
             S.finished,
             link_button(
                 t("ui.manage.view_order"),
-                rx.icon("arrow-right", size=16, aria_hidden="true"),
+                glyph("arrow-right"),
                 href=S.order_link,
                 id_="move-view-order",
                 size="3",
             ),
-            busy_button(
-                t("ui.manage.confirm_move"),
-                icon=rx.icon("calendar-check", size=16),
-                busy=S.busy,
-                turn=S.turn,
-                on_click=S.pay,
-                size="3",
-                width="100%",
-                id="move-confirm",
-            ),
+            pay_button(S, t("ui.manage.confirm_move"), "calendar-check", "move-confirm"),
         ),
         spacing="4",
-        width="100%",
     )
 
 

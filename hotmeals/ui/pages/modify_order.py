@@ -10,8 +10,23 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.card_choice import card_choice, payment_progress
-from hotmeals.ui.components.forms import busy_button, link_button
+from hotmeals.ui.components.after_parts import (
+    LARGE_SOFT,
+    RED_SOFT,
+    SMALL_SOFT,
+    back,
+    column,
+    icon_button,
+    icon_link,
+    item_list,
+    loaded_or_missing,
+    meal_summary,
+    muted,
+    pay_button,
+    progress,
+    section_title,
+)
+from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
@@ -23,45 +38,16 @@ from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.modify_order import ModifyOrderState
 
-GRAY_11 = rx.color("gray", 11)
-STATUS_KIND = {
-    "done": "success",
-    "cancelled": "success",
-    "paying": "info",
-    "confirming": "info",
-    "pending": "info",
-    "declined": "error",
-    "dropped": "error",
-    "error": "error",
-}
 S = ModifyOrderState
 
 
-def back(href, key: str, id_: str) -> rx.Component:
-    return rx.box(
-        link_button(
-            rx.icon("arrow-left", size=16, aria_hidden="true"),
-            t(key),
-            href=href,
-            id_=id_,
-            variant="ghost",
-            size="2",
-        )
-    )
-
-
-def progress(state, id_: str) -> rx.Component:
-    return payment_progress(state, STATUS_KIND, id_)
-
-
 def _undo_button(step_id: rx.Var, id_: rx.Var) -> rx.Component:
-    return rx.button(
-        rx.icon("undo-2", size=16, aria_hidden="true"),
+    return icon_button(
+        "undo-2",
         t("ui.change.undo"),
         on_click=S.undo(step_id),
         disabled=S.busy,
-        variant="soft",
-        size="2",
+        **SMALL_SOFT,
         id=id_,
     )
 
@@ -78,21 +64,17 @@ def _change_card(details: rx.Component, action: rx.Component, **props: Any) -> r
     )
 
 
+def _quantity_price(step: rx.Var) -> tuple[Any, ...]:
+    return (t("ui.change.quantity"), " ", step["quantity"], " · ", step["price"])
+
+
 def _line(line: rx.Var) -> rx.Component:
     removing = line["removing"] != ""
     return _change_card(
-        rx.vstack(
-            rx.text(line["name"], weight="bold", size="3"),
-            rx.text(line["child"], " · ", line["day"], size="2", color=GRAY_11),
-            rx.text(
-                t("ui.change.quantity"),
-                " ",
-                line["quantity"],
-                " · ",
-                line["price"],
-                size="2",
-                color=GRAY_11,
-            ),
+        meal_summary(
+            line["name"],
+            muted(line["child"], " · ", line["day"]),
+            muted(*_quantity_price(line)),
             rx.cond(
                 removing,
                 rx.badge(t("ui.change.removing"), " ", line["removing"], color_scheme="red"),
@@ -101,27 +83,24 @@ def _line(line: rx.Var) -> rx.Component:
                 line["status"] == "cancelled",
                 rx.badge(t("ui.change.cancelled"), color_scheme="gray"),
             ),
-            spacing="1",
-            align="start",
         ),
         rx.cond(
             removing,
             _undo_button(line["undo"], "undo-line-" + line["id"]),
             rx.cond(
                 line["can_remove"] != "",
-                rx.button(
-                    rx.icon("trash-2", size=16, aria_hidden="true"),
+                icon_button(
+                    "trash-2",
                     t("ui.change.remove"),
                     on_click=S.remove(line["id"]),
                     disabled=S.busy,
-                    variant="soft",
-                    color_scheme="red",
+                    **RED_SOFT,
                     size="2",
                     id="remove-line-" + line["id"],
                 ),
                 rx.cond(
                     line["status"] != "cancelled",
-                    rx.text(t("ui.change.locked"), size="1", color=GRAY_11, max_width="140px"),
+                    muted(t("ui.change.locked"), size="1", max_width="140px"),
                 ),
             ),
         ),
@@ -131,41 +110,16 @@ def _line(line: rx.Var) -> rx.Component:
 
 def _added(step: rx.Var) -> rx.Component:
     return _change_card(
-        rx.vstack(
-            rx.text(step["name"], weight="bold", size="3"),
-            rx.text(
-                step["day"],
-                " · ",
-                t("ui.change.quantity"),
-                " ",
-                step["quantity"],
-                " · ",
-                step["price"],
-                size="2",
-                color=GRAY_11,
-            ),
+        meal_summary(
+            step["name"],
+            muted(step["day"], " · ", *_quantity_price(step)),
             rx.badge(t("ui.change.adding"), color_scheme="grass"),
             rx.cond(
                 step["problem"] != "",
                 rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
             ),
-            spacing="1",
-            align="start",
         ),
         _undo_button(step["id"], "undo-added-" + step["id"]),
-    )
-
-
-def _step_list(items: rx.Var, render: Any, id_: str) -> rx.Component:
-    return rx.el.ul(
-        rx.foreach(items, render),
-        display="flex",
-        flex_direction="column",
-        gap="8px",
-        padding="0",
-        margin="0",
-        width="100%",
-        id=id_,
     )
 
 
@@ -190,25 +144,24 @@ def summary() -> rx.Component:
 
 
 def modify_content() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.change.title"), " ", S.number, as_="h1", size="7"),
-        rx.text(t("ui.change.intro"), color=GRAY_11),
-        _step_list(S.lines, _line, "change-lines"),
+        muted(t("ui.change.intro"), size=None),
+        item_list(S.lines, _line, "change-lines"),
         rx.cond(
             S.added.length() > 0,
             rx.vstack(
-                rx.heading(t("ui.change.added_title"), as_="h2", size="4"),
-                _step_list(S.added, _added, "change-added"),
+                section_title("ui.change.added_title"),
+                item_list(S.added, _added, "change-added"),
                 width="100%",
             ),
         ),
-        link_button(
-            rx.icon("plus", size=16, aria_hidden="true"),
+        icon_link(
+            "plus",
             t("ui.change.add_item"),
             href=S.add_link,
             id_="change-add-item",
-            variant="soft",
-            size="3",
+            **LARGE_SOFT,
         ),
         rx.cond(S.has_changes, summary()),
         rx.cond(
@@ -217,34 +170,26 @@ def modify_content() -> rx.Component:
         progress(S, "change-status"),
         rx.cond(
             S.has_changes,
-            busy_button(
+            pay_button(
+                S,
                 t("ui.change.confirm"),
-                icon=rx.icon("check", size=16),
-                busy=S.busy,
-                turn=S.turn,
-                on_click=S.pay,
+                "check",
+                "change-confirm",
                 disabled=S.busy | ~S.can_confirm,
-                size="3",
-                width="100%",
-                id="change-confirm",
             ),
         ),
         spacing="4",
-        width="100%",
     )
 
 
 def modify_order() -> rx.Component:
     return parent_screen(
         back(S.order_link, "ui.change.back_order", "back-order"),
-        rx.cond(
+        loaded_or_missing(
             S.loaded,
-            rx.cond(
-                S.missing != "",
-                missing_notice(t("ui.change.title"), S.missing, "change-missing"),
-                modify_content(),
-            ),
-            loading_spinner(),
+            S.missing,
+            missing_notice(t("ui.change.title"), S.missing, "change-missing"),
+            modify_content(),
         ),
         on_language_change(S.relang),
     )
@@ -257,10 +202,10 @@ def add_item() -> rx.Component:
         rx.heading(t("ui.change.add_title"), " ", S.number, as_="h1", size="7"),
         rx.cond(
             S.missing != "",
-            rx.text(S.missing, id="change-missing", color=GRAY_11),
+            muted(S.missing, size=None, id="change-missing"),
             rx.cond(
                 BookingState.loaded,
-                rx.vstack(
+                column(
                     child_picker(),
                     rx.cond(
                         BookingState.months.length() > 0,
@@ -272,7 +217,6 @@ def add_item() -> rx.Component:
                         rx.card(rx.text(t("ui.book.no_days")), width="100%"),
                     ),
                     spacing="4",
-                    width="100%",
                 ),
                 loading_spinner(),
             ),

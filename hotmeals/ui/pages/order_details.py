@@ -8,11 +8,34 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    ACTION_ROW,
+    LINE_CARD,
+    RED_LARGE,
+    RED_SOFT,
+    SMALL_SOFT,
+    back,
+    bold_total,
+    column,
+    dialog_close,
+    done_notice,
+    form_dialog,
+    heading_badge,
+    icon_button,
+    icon_link,
+    item_list,
+    items_or,
+    loaded_or_missing,
+    muted,
+    section_title,
+    spinner_button,
+    spread_row,
+)
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
-from hotmeals.ui.components.forms import label, link_button, notice, once_attrs
+from hotmeals.ui.components.forms import label, native_select, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import detail, line_heading
-from hotmeals.ui.components.panels import CARD, GRID_LIST, loading_spinner
+from hotmeals.ui.components.panels import CARD, GRID_LIST
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.receipt import order_receipt_link
 from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
@@ -25,7 +48,7 @@ from hotmeals.ui.state.orders import (
     RefundRow,
 )
 
-GRAY_11 = rx.color("gray", 11)
+S = OrderDetailState
 
 
 def state_badge(line: DetailLine) -> rx.Component:
@@ -39,14 +62,13 @@ def state_badge(line: DetailLine) -> rx.Component:
 
 def order_line(line: DetailLine) -> rx.Component:
     return rx.el.li(
-        rx.vstack(
+        column(
             line_heading(line.meal, line.price),
             rx.flex(
                 state_badge(line),
                 rx.text(line.child, size="2", weight="medium", class_name="hm-line-child"),
-                rx.text(line.day, size="2", color=GRAY_11, class_name="hm-line-day"),
-                gap="8px",
-                wrap="wrap",
+                muted(line.day, class_name="hm-line-day"),
+                **ACTION_ROW,
                 align="center",
             ),
             rx.text(line.size_label, size="2", weight="medium", class_name="hm-line-size"),
@@ -76,30 +98,27 @@ def order_line(line: DetailLine) -> rx.Component:
             rx.cond(
                 line.can_cancel,
                 rx.flex(
-                    rx.button(
-                        rx.icon("calendar-x", size=16, aria_hidden="true"),
+                    icon_button(
+                        "calendar-x",
                         t("orders_ui.add_to_cancel_cart"),
-                        on_click=OrderDetailState.ask_add(line.line_id),
-                        variant="soft",
-                        color_scheme="red",
+                        on_click=S.ask_add(line.line_id),
+                        **RED_SOFT,
                         size="2",
                         class_name="hm-add-cancel",
                     ),
                     # /edit-profile/manage-meal-details.
-                    link_button(
-                        rx.icon("calendar-cog", size=16, aria_hidden="true"),
+                    icon_link(
+                        "calendar-cog",
                         t("orders_ui.manage_meal"),
                         href=line.manage_href,
-                        variant="soft",
-                        size="2",
+                        **SMALL_SOFT,
                         class_name="hm-manage-meal",
                     ),
-                    gap="8px",
-                    wrap="wrap",
+                    **ACTION_ROW,
                 ),
                 rx.cond(
                     line.state != "cancelled",
-                    rx.text(t("orders_ui.closed"), size="1", color=GRAY_11, class_name="hm-closed"),
+                    muted(t("orders_ui.closed"), size="1", class_name="hm-closed"),
                 ),
             ),
             # A standing order from this booked meal (same child, meal and size).
@@ -108,20 +127,17 @@ def order_line(line: DetailLine) -> rx.Component:
                 rx.box(repeat_line_button(line.line_id, line.repeat_label), padding_top="4px"),
             ),
             spacing="1",
-            width="100%",
         ),
         class_name="hm-order-line",
         custom_attrs={"data-line-id": line.line_id, "data-state": line.state},
-        style={**CARD, "list_style": "none"},
+        style=LINE_CARD,
     )
 
 
 def charge_row(row: ChargeRow) -> rx.Component:
-    return rx.flex(
+    return spread_row(
         rx.el.dt(row.label),
         rx.el.dd(row.amount, style={"margin": "0", "font_weight": "600"}),
-        justify="between",
-        width="100%",
         class_name="hm-charge hm-charge-" + row.name.to(str),
     )
 
@@ -131,7 +147,7 @@ def refund_row(row: RefundRow) -> rx.Component:
         rx.flex(
             rx.text(row.date, size="2"),
             rx.spacer(),
-            rx.text(row.state_label, size="1", color=GRAY_11),
+            muted(row.state_label, size="1"),
             rx.text(row.amount, weight="bold", size="2", class_name="hm-refund-amount"),
             gap="8px",
             align="center",
@@ -143,71 +159,53 @@ def refund_row(row: RefundRow) -> rx.Component:
 
 
 def add_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(t("orders_ui.add_title")),
-            rx.dialog.description(
-                t("orders_ui.add_text"), " ", rx.el.strong(OrderDetailState.add_name)
+    return form_dialog(
+        t("orders_ui.add_title"),
+        rx.dialog.description(t("orders_ui.add_text"), " ", rx.el.strong(S.add_name)),
+        rx.box(
+            label(t("orders_ui.add_quantity"), "add-cancel-qty"),
+            native_select(
+                "add-cancel-qty",
+                rx.foreach(S.add_choices, lambda n: rx.el.option(n, value=n)),
+                value=S.add_qty.to_string(),
+                on_change=S.set_add_qty,
             ),
-            rx.box(
-                label(t("orders_ui.add_quantity"), "add-cancel-qty"),
-                rx.el.select(
-                    rx.foreach(OrderDetailState.add_choices, lambda n: rx.el.option(n, value=n)),
-                    id="add-cancel-qty",
-                    value=OrderDetailState.add_qty.to_string(),
-                    on_change=OrderDetailState.set_add_qty,
-                    class_name="hm-select",
-                ),
-                class_name="hm-field",
-                margin_y="12px",
-            ),
-            rx.flex(
-                rx.dialog.close(
-                    rx.button(
-                        t("orders_ui.add_cancel"),
-                        variant="soft",
-                        color_scheme="gray",
-                        size="3",
-                        disabled=OrderDetailState.adding,
-                    )
-                ),
-                rx.button(
-                    rx.cond(OrderDetailState.adding, rx.spinner(size="2"), rx.fragment()),
-                    t("orders_ui.add_confirm"),
-                    on_click=OrderDetailState.confirm_add,
-                    disabled=OrderDetailState.adding,
-                    color_scheme="red",
-                    size="3",
-                    id="confirm-add-cancel",
-                    custom_attrs=once_attrs(OrderDetailState.turn),
-                ),
-                gap="12px",
-                justify="end",
-                wrap="wrap",
-            ),
-            max_width="440px",
+            class_name="hm-field",
+            margin_y="12px",
         ),
-        open=OrderDetailState.add_open,
-        on_open_change=OrderDetailState.set_add_open,
+        rx.flex(
+            dialog_close(t("orders_ui.add_cancel"), disabled=S.adding),
+            spinner_button(
+                t("orders_ui.add_confirm"),
+                busy=S.adding,
+                on_click=S.confirm_add,
+                id_="confirm-add-cancel",
+                **RED_LARGE,
+                custom_attrs=once_attrs(S.turn),
+            ),
+            gap="12px",
+            justify="end",
+            wrap="wrap",
+        ),
+        open_=S.add_open,
+        on_open_change=S.set_add_open,
     )
 
 
 def cancel_order_box() -> rx.Component:
     return rx.el.section(
-        rx.vstack(
-            rx.heading(t("orders_ui.cancel_order_title"), as_="h2", size="4"),
-            rx.text(t("orders_ui.cancel_order_intro"), size="2", color=GRAY_11),
-            reason_fields(OrderDetailState),
-            rx.button(
-                rx.icon("ban", size=16, aria_hidden="true"),
+        column(
+            section_title("orders_ui.cancel_order_title"),
+            muted(t("orders_ui.cancel_order_intro")),
+            reason_fields(S),
+            icon_button(
+                "ban",
                 t("orders_ui.cancel_order"),
-                on_click=OrderDetailState.ask_cancel_order,
-                color_scheme="red",
-                size="3",
+                on_click=S.ask_cancel_order,
+                **RED_LARGE,
                 id="cancel-order",
             ),
             spacing="3",
-            width="100%",
         ),
         id="cancel-order-box",
         style=CARD,
@@ -216,136 +214,88 @@ def cancel_order_box() -> rx.Component:
 
 def sure_dialog() -> rx.Component:
     return cancel_sure_dialog(
-        OrderDetailState,
-        OrderDetailState.sure_text,
-        on_confirm=OrderDetailState.confirm_cancel_order,
-        busy=OrderDetailState.cancelling,
+        S,
+        S.sure_text,
+        on_confirm=S.confirm_cancel_order,
+        busy=S.cancelling,
         confirm_id="confirm-cancel-order",
     )
 
 
 def details_content() -> rx.Component:
-    return rx.vstack(
-        rx.flex(
+    return column(
+        heading_badge(
             rx.heading(
-                OrderDetailState.title,
+                S.title,
                 as_="h1",
                 size=rx.breakpoints(initial="6", md="7"),
                 id="order-title",
                 style={"white_space": "nowrap"},
             ),
-            rx.spacer(),
-            rx.badge(OrderDetailState.status_label, size="2", id="order-status"),
-            width="100%",
-            align="center",
-            gap="8px",
-            wrap="wrap",
+            rx.badge(S.status_label, size="2", id="order-status"),
         ),
-        rx.text(t("orders_ui.ordered_on"), " ", OrderDetailState.ordered_on, color=GRAY_11),
-        rx.cond(
-            OrderDetailState.done_message != "",
-            rx.box(
-                notice(
-                    rx.fragment(
-                        rx.el.strong(OrderDetailState.done_title),
-                        " ",
-                        OrderDetailState.done_message,
-                    )
-                ),
-                id="order-cancelled",
-                width="100%",
-            ),
-        ),
+        muted(t("orders_ui.ordered_on"), " ", S.ordered_on, size=None),
+        done_notice(S.done_title, S.done_message, "order-cancelled"),
         # /edit-profile/modify-order, and the order's receipt.
         rx.flex(
             rx.cond(
-                OrderDetailState.can_cancel,
-                link_button(
-                    rx.icon("pencil", size=16, aria_hidden="true"),
+                S.can_cancel,
+                icon_link(
+                    "pencil",
                     t("orders_ui.modify_order"),
-                    href=OrderDetailState.modify_href,
+                    href=S.modify_href,
                     id_="modify-order",
-                    variant="soft",
-                    size="2",
+                    **SMALL_SOFT,
                 ),
             ),
-            order_receipt_link(OrderDetailState.number, "order-receipt", variant="soft", size="2"),
-            gap="8px",
-            wrap="wrap",
+            order_receipt_link(S.number, "order-receipt", **SMALL_SOFT),
+            **ACTION_ROW,
         ),
-        rx.el.ul(
-            rx.foreach(OrderDetailState.lines, order_line),
-            id="order-lines",
-            style=GRID_LIST,
-        ),
+        item_list(S.lines, order_line, "order-lines", style=GRID_LIST),
         rx.el.section(
-            rx.heading(t("orders_ui.charges"), as_="h2", size="4", margin_bottom="8px"),
+            section_title("orders_ui.charges", margin_bottom="8px"),
             rx.el.dl(
-                rx.foreach(OrderDetailState.charges, charge_row),
+                rx.foreach(S.charges, charge_row),
                 style={"display": "grid", "gap": "6px", "margin": "0"},
             ),
             id="order-charges",
             style=CARD,
         ),
         rx.el.section(
-            rx.heading(t("orders_ui.refunds"), as_="h2", size="4", margin_bottom="8px"),
-            rx.cond(
-                OrderDetailState.refunds.length() > 0,
-                rx.el.ul(
-                    rx.foreach(OrderDetailState.refunds, refund_row),
+            section_title("orders_ui.refunds", margin_bottom="8px"),
+            items_or(
+                S.refunds,
+                item_list(
+                    S.refunds,
+                    refund_row,
                     style={"display": "grid", "gap": "6px", "padding": "0", "margin": "0"},
                 ),
-                rx.text(t("orders_ui.no_refunds"), size="2", color=GRAY_11),
+                muted(t("orders_ui.no_refunds")),
             ),
-            rx.flex(
-                rx.text(t("orders_ui.total_refund"), weight="bold"),
-                rx.text(OrderDetailState.total_refund, weight="bold", id="order-total-refund"),
-                justify="between",
-                width="100%",
-                margin_top="8px",
+            bold_total(
+                "orders_ui.total_refund", S.total_refund, "order-total-refund", margin_top="8px"
             ),
             # Charges that did not pay for this order, with their void.
-            rx.foreach(
-                OrderDetailState.voided_notes,
-                lambda note: rx.text(note, size="2", color=GRAY_11, margin_top="6px"),
-            ),
+            rx.foreach(S.voided_notes, lambda note: muted(note, margin_top="6px")),
             id="order-refunds",
             style=CARD,
         ),
-        rx.cond(OrderDetailState.can_cancel, cancel_order_box()),
+        rx.cond(S.can_cancel, cancel_order_box()),
         spacing="4",
-        width="100%",
     )
 
 
 def order_details() -> rx.Component:
     return parent_screen(
-        rx.box(
-            link_button(
-                rx.icon("arrow-left", size=16, aria_hidden="true"),
-                t("orders_ui.back_history"),
-                href=HISTORY_ROUTE,
-                id_="back-history",
-                variant="ghost",
-                size="2",
-            ),
-        ),
-        rx.cond(
-            OrderDetailState.loaded,
-            rx.cond(
-                OrderDetailState.missing != "",
-                missing_notice(
-                    t("title.order_details"),
-                    OrderDetailState.missing,
-                    "order-missing",
-                    width="100%",
-                ),
-                details_content(),
-            ),
-            loading_spinner(),
+        back(HISTORY_ROUTE, "orders_ui.back_history", "back-history"),
+        loaded_or_missing(
+            S.loaded,
+            S.missing,
+            missing_notice(t("title.order_details"), S.missing, "order-missing", width="100%"),
+            details_content(),
         ),
         add_dialog(),
         sure_dialog(),
         repeat_line_dialog(),
-        on_language_change(OrderDetailState.relang),
+        on_language_change(S.relang),
     )

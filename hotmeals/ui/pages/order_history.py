@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    SMALL_SOFT,
+    card_list,
+    glyph,
+    heading_badge,
+    list_card,
+    muted,
+)
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import LIST_CARD, loaded_list
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HistoryRow, OrderHistoryState
-
-GRAY_11 = rx.color("gray", 11)
 
 
 def fact(label_key: str, value, class_name: str, wide: bool = False) -> rx.Component:
@@ -27,77 +32,65 @@ def fact(label_key: str, value, class_name: str, wide: bool = False) -> rx.Compo
 
 
 def order_card(row: HistoryRow) -> rx.Component:
-    return rx.el.li(
-        rx.vstack(
-            rx.flex(
-                rx.heading(
-                    t("orders_ui.order"),
-                    " ",
-                    row.number,
-                    as_="h2",
-                    size="4",
-                    class_name="hm-number",
+    return list_card(
+        heading_badge(
+            rx.heading(
+                t("orders_ui.order"),
+                " ",
+                row.number,
+                as_="h2",
+                size="4",
+                class_name="hm-number",
+            ),
+            rx.badge(
+                row.status_label,
+                color_scheme=rx.match(
+                    row.status,
+                    ("cancelled", "red"),
+                    ("partially_cancelled", "orange"),
+                    "grass",
                 ),
-                rx.spacer(),
-                rx.badge(
-                    row.status_label,
-                    color_scheme=rx.match(
-                        row.status,
-                        ("cancelled", "red"),
-                        ("partially_cancelled", "orange"),
-                        "grass",
-                    ),
-                    class_name="hm-order-status",
-                ),
-                width="100%",
-                align="center",
-                gap="8px",
-                wrap="wrap",
+                class_name="hm-order-status",
             ),
-            rx.text(
-                rx.el.strong(row.children, class_name="hm-order-children"),
-                size="2",
+        ),
+        rx.text(
+            rx.el.strong(row.children, class_name="hm-order-children"),
+            size="2",
+        ),
+        muted(row.meals, class_name="hm-order-meals"),
+        rx.el.dl(
+            fact("orders_ui.delivery_dates", row.dates, "hm-order-dates", wide=True),
+            fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed", wide=True),
+            fact("orders_ui.total_items", row.total_items.to_string(), "hm-order-items"),
+            fact("orders_ui.total", row.total, "hm-order-total"),
+            rx.cond(
+                row.has_refund,
+                fact("orders_ui.refunded", row.refunded, "hm-order-refunded"),
             ),
-            rx.text(row.meals, size="2", color=GRAY_11, class_name="hm-order-meals"),
-            rx.el.dl(
-                fact("orders_ui.delivery_dates", row.dates, "hm-order-dates", wide=True),
-                fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed", wide=True),
-                fact("orders_ui.total_items", row.total_items.to_string(), "hm-order-items"),
-                fact("orders_ui.total", row.total, "hm-order-total"),
-                rx.cond(
-                    row.has_refund,
-                    fact("orders_ui.refunded", row.refunded, "hm-order-refunded"),
-                ),
-                class_name="hm-facts",
-                # The card's full width (a column of the stack shrinks to its content).
-                style={"width": "100%"},
-            ),
-            link_button(
-                t("orders_ui.view"),
-                rx.icon("arrow-right", size=16, aria_hidden="true"),
-                href=row.href,
-                size="2",
-                variant="soft",
-                custom_attrs={"aria-label": row.view_label},
-                class_name="hm-order-view",
-            ),
-            spacing="2",
-            width="100%",
+            class_name="hm-facts",
+            # The card's full width (a column of the stack shrinks to its content).
+            style={"width": "100%"},
+        ),
+        link_button(
+            t("orders_ui.view"),
+            glyph("arrow-right"),
+            href=row.href,
+            **SMALL_SOFT,
+            custom_attrs={"aria-label": row.view_label},
+            class_name="hm-order-view",
         ),
         class_name="hm-order-card",
-        custom_attrs={"data-order-id": row.order_id},
-        style=LIST_CARD,
+        data={"data-order-id": row.order_id},
     )
 
 
 def order_list() -> rx.Component:
-    return loaded_list(
-        OrderHistoryState.rows,
+    return card_list(
+        OrderHistoryState,
         order_card,
-        loaded=OrderHistoryState.loaded,
         list_id="order-list",
         list_style={"display": "grid", "gap": "12px", "padding": "0", "margin": "0"},
-        empty=rx.text(OrderHistoryState.empty_message, color=GRAY_11),
+        empty=muted(OrderHistoryState.empty_message, size=None),
         empty_id="orders-empty",
     )
 

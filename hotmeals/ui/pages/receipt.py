@@ -10,7 +10,18 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button
+from hotmeals.ui.components.after_parts import (
+    ACTION_ROW,
+    SMALL_SOFT,
+    column,
+    icon_button,
+    icon_link,
+    items_or,
+    loaded_or_missing,
+    muted,
+    section_title,
+    way_back,
+)
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
@@ -23,7 +34,6 @@ from hotmeals.ui.state.calendar_receipts import (
 )
 from hotmeals.ui.state.i18n import t
 
-GRAY_11 = rx.color("gray", 11)
 # Printing leaves only the receipt: no header, footer, banner, buttons or toasts; black on white.
 PRINT_CSS = """
 @media print {
@@ -45,8 +55,8 @@ PRINT_CSS = """
 
 def order_receipt_link(order_number: Any, id_: str, **props: Any) -> rx.Component:
     """ "View receipt" of an order, from the screens that show the order."""
-    return link_button(
-        rx.icon("receipt", size=16, aria_hidden="true"),
+    return icon_link(
+        "receipt",
         t("receipt.view"),
         href="/receipt?order=" + order_number,
         id_=id_,
@@ -69,13 +79,13 @@ def _line_row(row: ReceiptRow) -> rx.Component:
             "child",
             rx.heading(row.label, as_="h3", size="4", margin_top="12px"),
         ),
-        ("day", rx.text(row.label, size="2", weight="bold", color=GRAY_11, margin_top="4px")),
+        ("day", muted(row.label, weight="bold", margin_top="4px")),
         (
             "line",
             rx.el.div(
                 rx.box(
                     rx.text(row.label, size="3", weight="medium"),
-                    rx.cond(row.detail != "", rx.text(row.detail, size="1", color=GRAY_11)),
+                    rx.cond(row.detail != "", muted(row.detail, size="1")),
                 ),
                 rx.text(row.amount, size="3", weight="medium"),
                 class_name="hm-receipt-row",
@@ -84,11 +94,11 @@ def _line_row(row: ReceiptRow) -> rx.Component:
         ),
         (
             "note",
-            rx.text("“", row.label, "”", size="1", color=GRAY_11, padding_left="20px"),
+            muted("“", row.label, "”", size="1", padding_left="20px"),
         ),
         rx.el.div(
-            rx.text(row.label, size="2", color=GRAY_11),
-            rx.text(row.amount, size="2", color=GRAY_11),
+            muted(row.label),
+            muted(row.amount),
             class_name="hm-receipt-row",
             padding_left="20px",
         ),
@@ -96,36 +106,35 @@ def _line_row(row: ReceiptRow) -> rx.Component:
 
 
 def _section(title_key: str, *children: rx.Component) -> rx.Component:
-    return rx.vstack(
-        rx.heading(t(title_key), as_="h2", size="4"),
+    return column(
+        section_title(title_key),
         rx.separator(size="4"),
         *children,
         spacing="2",
-        width="100%",
         margin_top="12px",
     )
 
 
 def _fact(label_key: str, value) -> rx.Component:
     return rx.el.div(
-        rx.text(t(label_key), size="2", color=GRAY_11),
+        muted(t(label_key)),
         rx.text(value, size="2", weight="medium"),
         class_name="hm-receipt-fact",
     )
 
 
 def _rows(rows: rx.Var, render: Any, id_: str) -> rx.Component:
-    return rx.vstack(rx.foreach(rows, render), spacing="1", width="100%", id=id_)
+    return column(rx.foreach(rows, render), spacing="1", id=id_)
 
 
 def receipt_body() -> rx.Component:
     return rx.card(
-        rx.vstack(
+        column(
             rx.flex(
                 rx.box(
                     rx.text(ReceiptState.seller, size="5", weight="bold"),
-                    rx.text(ReceiptState.hst_label, size="1", color=GRAY_11, id="receipt-hst"),
-                    rx.text(ReceiptState.seller_email, size="1", color=GRAY_11),
+                    muted(ReceiptState.hst_label, size="1", id="receipt-hst"),
+                    muted(ReceiptState.seller_email, size="1"),
                 ),
                 rx.heading(ReceiptState.title, as_="h1", size="6"),
                 justify="between",
@@ -134,7 +143,7 @@ def receipt_body() -> rx.Component:
                 gap="8px",
                 width="100%",
             ),
-            rx.vstack(
+            column(
                 _fact("receipt.number", ReceiptState.number),
                 rx.cond(
                     (ReceiptState.order_number != "")
@@ -145,7 +154,6 @@ def receipt_body() -> rx.Component:
                 _fact("receipt.billed_to", ReceiptState.billed_to),
                 rx.cond(ReceiptState.school != "", _fact("receipt.school", ReceiptState.school)),
                 spacing="1",
-                width="100%",
                 margin_top="8px",
             ),
             rx.cond(
@@ -168,24 +176,23 @@ def receipt_body() -> rx.Component:
             ),
             _section(
                 "receipt.refunds",
-                rx.cond(
-                    ReceiptState.refunds.length() > 0,
+                items_or(
+                    ReceiptState.refunds,
                     _rows(ReceiptState.refunds, _money_row, "receipt-refunds"),
-                    rx.text(t("receipt.no_refunds"), size="2", color=GRAY_11),
+                    muted(t("receipt.no_refunds")),
                 ),
             ),
             rx.cond(
                 ReceiptState.giveback.length() > 0,
                 _section(
                     "receipt.giveback",
-                    rx.vstack(
+                    column(
                         rx.foreach(ReceiptState.giveback, _money_row),
                         rx.cond(
                             ReceiptState.kind == "order",
-                            rx.text(t("receipt.giveback_note"), size="1", color=GRAY_11),
+                            muted(t("receipt.giveback_note"), size="1"),
                         ),
                         spacing="1",
-                        width="100%",
                         id="receipt-giveback",
                     ),
                 ),
@@ -206,7 +213,6 @@ def receipt_body() -> rx.Component:
             ),
             rx.text(t("receipt.thanks"), size="2", margin_top="16px"),
             spacing="2",
-            width="100%",
         ),
         size="3",
         width="100%",
@@ -218,33 +224,24 @@ def receipt_actions() -> rx.Component:
     return rx.flex(
         rx.cond(
             ReceiptState.back_href != "",
-            link_button(
-                rx.icon("arrow-left", size=16, aria_hidden="true"),
-                t("receipt.back"),
-                href=ReceiptState.back_href,
-                id_="receipt-back",
-                variant="ghost",
-                size="2",
-            ),
+            way_back(ReceiptState.back_href, "receipt.back", "receipt-back"),
         ),
         rx.spacer(),
-        rx.button(
-            rx.icon("printer", size=16, aria_hidden="true"),
+        icon_button(
+            "printer",
             t("receipt.print"),
             on_click=rx.call_script("window.print()"),
             id="receipt-print",
-            variant="soft",
-            size="2",
+            **SMALL_SOFT,
         ),
-        rx.button(
-            rx.icon("file-down", size=16, aria_hidden="true"),
+        icon_button(
+            "file-down",
             t("receipt.pdf"),
             on_click=ReceiptState.download_pdf,
             id="receipt-pdf",
             size="2",
         ),
-        gap="8px",
-        wrap="wrap",
+        **ACTION_ROW,
         align="center",
         width="100%",
         class_name="hm-no-print",
@@ -254,15 +251,13 @@ def receipt_actions() -> rx.Component:
 def receipt_page() -> rx.Component:
     return parent_screen(
         rx.el.style(PRINT_CSS),
-        rx.cond(
+        loaded_or_missing(
             ReceiptState.loaded,
-            rx.cond(
-                ReceiptState.missing != "",
-                missing_notice(
-                    t("receipt.view"), ReceiptState.missing, "receipt-missing", width="100%"
-                ),
-                rx.vstack(receipt_actions(), receipt_body(), spacing="3", width="100%"),
+            ReceiptState.missing,
+            missing_notice(
+                t("receipt.view"), ReceiptState.missing, "receipt-missing", width="100%"
             ),
+            column(receipt_actions(), receipt_body(), spacing="3"),
             loading_spinner(rx.text(t("receipt.loading"), class_name="sr-only")),
         ),
         on_language_change(ReceiptState.relang),

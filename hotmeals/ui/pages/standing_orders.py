@@ -9,24 +9,31 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    ACTION_ROW,
+    RED_SOFT,
+    SMALL_SOFT,
+    card_list,
+    glyph,
+    icon_link,
+    list_card,
+    muted,
+)
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import GRID_LIST, LIST_CARD, loaded_list
+from hotmeals.ui.components.panels import GRID_LIST
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingState
-
-GRAY_11 = rx.color("gray", 11)
 
 
 def _act_button(row: StandingRow, action: str, icon: str, **props: Any) -> rx.Component:
     """Pause or Resume: its spinner while this row's action runs; no tap while any does."""
     busy = StandingState.busy_id == row.id
     return rx.button(
-        rx.cond(busy, rx.spinner(size="1"), rx.icon(icon, size=16, aria_hidden="true")),
+        rx.cond(busy, rx.spinner(size="1"), glyph(icon)),
         t(f"standing_ui.{action}"),
         on_click=StandingState.act(row.id, action),
         disabled=StandingState.busy_id != "",
@@ -46,56 +53,48 @@ def _actions(row: StandingRow) -> rx.Component:
                 t("standing_ui.end"),
                 on_click=StandingState.ask_end(row.id),
                 disabled=StandingState.busy_id != "",
-                variant="soft",
-                color_scheme="red",
+                **RED_SOFT,
                 size="2",
                 class_name="hm-standing-end",
             ),
         ),
-        gap="8px",
-        wrap="wrap",
+        **ACTION_ROW,
     )
 
 
 def standing_card(row: StandingRow) -> rx.Component:
-    return rx.el.li(
-        rx.vstack(
-            rx.flex(
-                rx.heading(row.summary, as_="h2", size="3", class_name="hm-standing-summary"),
-                rx.badge(
-                    row.status_label,
-                    color_scheme=rx.match(
-                        row.status, ("active", "grass"), ("paused", "orange"), "gray"
-                    ),
-                    class_name="hm-standing-status",
-                    flex_shrink="0",
+    return list_card(
+        rx.flex(
+            rx.heading(row.summary, as_="h2", size="3", class_name="hm-standing-summary"),
+            rx.badge(
+                row.status_label,
+                color_scheme=rx.match(
+                    row.status, ("active", "grass"), ("paused", "orange"), "gray"
                 ),
-                justify="between",
-                align="start",
-                gap="8px",
-                width="100%",
+                class_name="hm-standing-status",
+                flex_shrink="0",
             ),
-            rx.text(row.ends_label, size="2", color=GRAY_11),
-            rx.cond(row.next_label != "", rx.text(row.next_label, size="2", weight="medium")),
-            rx.cond(row.last_label != "", rx.text(row.last_label, size="2", color=GRAY_11)),
-            _actions(row),
-            spacing="2",
+            justify="between",
+            align="start",
+            gap="8px",
             width="100%",
         ),
+        muted(row.ends_label),
+        rx.cond(row.next_label != "", rx.text(row.next_label, size="2", weight="medium")),
+        rx.cond(row.last_label != "", muted(row.last_label)),
+        _actions(row),
         class_name="hm-standing-card",
-        custom_attrs={"data-standing-id": row.id, "data-status": row.status},
-        style=LIST_CARD,
+        data={"data-standing-id": row.id, "data-status": row.status},
     )
 
 
 def standing_list() -> rx.Component:
-    return loaded_list(
-        StandingState.rows,
+    return card_list(
+        StandingState,
         standing_card,
-        loaded=StandingState.loaded,
         list_id="standing-list",
         list_style=GRID_LIST,
-        empty=rx.text(t("standing_ui.empty"), color=GRAY_11, text_align="center"),
+        empty=muted(t("standing_ui.empty"), size=None, text_align="center"),
         empty_id="standing-empty",
     )
 
@@ -103,12 +102,11 @@ def standing_list() -> rx.Component:
 def standing_orders() -> rx.Component:
     return parent_screen(
         *screen_intro(t("standing_ui.title"), t("standing_ui.intro")),
-        link_button(
-            rx.icon("utensils", size=16, aria_hidden="true"),
+        icon_link(
+            "utensils",
             t("standing_ui.book_link"),
             href=BOOK_MEAL_ROUTE,
-            size="2",
-            variant="soft",
+            **SMALL_SOFT,
             id_="standing-book",
         ),
         standing_list(),

@@ -6,12 +6,19 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import (
+    SMALL_GHOST,
+    SMALL_SOFT,
+    column,
+    dialog_close,
+    form_dialog,
+    muted,
+    spinner_button,
+)
 from hotmeals.ui.components.forms import labelled_box, link_button, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
-
-GRAY_11 = rx.color("gray", 11)
 
 
 def repeat_section() -> rx.Component:
@@ -31,8 +38,7 @@ def repeat_section() -> rx.Component:
                         svg_icon("chevron-down", size=16, aria_hidden="true"),
                     ),
                     on_click=RepeatState.toggle,
-                    variant="ghost",
-                    size="2",
+                    **SMALL_GHOST,
                     id="meal-repeat",
                     custom_attrs={
                         "aria-expanded": rx.cond(RepeatState.open, "true", "false"),
@@ -58,8 +64,8 @@ def repeat_mount() -> rx.Component:
 
 
 def _repeat_form() -> rx.Component:
-    return rx.vstack(
-        rx.text(t("standing_ui.repeat_explain"), size="2", color=GRAY_11),
+    return column(
+        muted(t("standing_ui.repeat_explain")),
         labelled_box(
             t("standing_ui.until_label"),
             "repeat-until",
@@ -95,25 +101,21 @@ def _repeat_form() -> rx.Component:
                 link_button(
                     t("standing_ui.see_all"),
                     href=STANDING_ROUTE,
-                    size="2",
-                    variant="soft",
+                    **SMALL_SOFT,
                     id_="repeat-see-all",
                 ),
                 spacing="2",
             ),
-            rx.button(
-                rx.cond(RepeatState.busy, rx.spinner(size="2"), rx.fragment()),
+            spinner_button(
                 t("standing_ui.set_up"),
+                busy=RepeatState.busy,
                 on_click=RepeatState.create,
-                disabled=RepeatState.busy,
-                variant="soft",
-                size="2",
-                id="repeat-create",
+                id_="repeat-create",
+                **SMALL_SOFT,
                 custom_attrs={"aria-busy": rx.cond(RepeatState.busy, "true", "false")},
             ),
         ),
         spacing="3",
-        width="100%",
         padding_top="8px",
         id="meal-repeat-form",
     )
@@ -126,36 +128,24 @@ def repeat_line_button(line_id: rx.Var, label: rx.Var) -> rx.Component:
         svg_icon("repeat", size=16, aria_hidden="true"),
         label,
         on_click=RepeatState.open_line(line_id),
-        variant="soft",
-        size="2",
+        **SMALL_SOFT,
         class_name="hm-line-repeat",
         custom_attrs={"aria-haspopup": "dialog"},
     )
 
 
 def repeat_line_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(RepeatState.label),
-            _repeat_form(),
-            rx.flex(
-                rx.dialog.close(
-                    rx.button(
-                        t("standing_ui.close"),
-                        variant="soft",
-                        color_scheme="gray",
-                        size="2",
-                        id="repeat-close",
-                    )
-                ),
-                justify="end",
-                padding_top="12px",
-            ),
-            max_width="440px",
-            id="repeat-line-dialog",
+    return form_dialog(
+        RepeatState.label,
+        _repeat_form(),
+        rx.flex(
+            dialog_close(t("standing_ui.close"), size="2", id="repeat-close"),
+            justify="end",
+            padding_top="12px",
         ),
-        open=RepeatState.line_open,
+        open_=RepeatState.line_open,
         on_open_change=RepeatState.set_line_open,
+        id="repeat-line-dialog",
     )
 
 
@@ -165,7 +155,6 @@ def standing_link() -> rx.Component:
         svg_icon("repeat", size=16, aria_hidden="true"),
         t("standing_ui.manage"),
         href=STANDING_ROUTE,
-        size="2",
-        variant="ghost",
+        **SMALL_GHOST,
         id_="book-standing-link",
     )
