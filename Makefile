@@ -74,7 +74,7 @@ lint: install ## ruff (lint and format) and mypy
 	$(BIN)/ruff format --check hotmeals tests bench
 	$(BIN)/mypy
 
-bench: install ## req/s, p50/p99 and server CPU of GetChilds, GetUserDetails, get_city, health beside /ping
+bench: install ## req/s, p50/p99 and server CPU of GetChilds, GetUserDetails, get_city, health beside /ping, and GetMenu beside its hand-written floor (bench/floor_app.py)
 	@if ! command -v wrk >/dev/null && [ "$$(id -u)" = "0" ]; then \
 	  echo "Installing Debian's wrk for the bench"; \
 	  apt-get install -y -qq wrk >/dev/null 2>&1 || \

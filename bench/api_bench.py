@@ -1,5 +1,6 @@
 """Throughput and latency of the parent API's hot reads beside Reflex's no-op /ping, on one
-prod server started here (fresh migrated and seeded SQLite database), in one run.
+prod server started here (fresh migrated and seeded SQLite database), in one run; and GetMenu
+beside its floor.
 
     .venv/bin/python bench/api_bench.py [--seconds 4] [--concurrency 16] [--client wrk|httpx]
 
@@ -16,6 +17,12 @@ share of it: on a machine busy with other work the req/s figures swing, the CPU 
 much less. Traffic goes to 127.0.0.1 only; each call is bounded in time and request count.
 The build folder is ``REFLEX_WEB_WORKDIR`` (default ``.web-bench-api``), so a developer's
 ``make run`` or the e2e suite never races this one.
+
+GetMenu (the default demo child, its first open day) is also loaded on its floor: the same call
+written by hand (``bench/floor_app.py``: plain ASGI and SQLAlchemy Core, no framework, no cache),
+served by granian with the app's worker count on the same database, in the same run, right after
+the app's GetMenu. Its answer is checked equal to the app's first. The bench prints GetMenu's
+req/s as a share of the floor's, and the goal: 50 % or more.
 """
 
 from __future__ import annotations
@@ -26,12 +33,13 @@ import json
 import os
 import re
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import httpx
@@ -40,7 +48,7 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.e2e.server import start_app  # noqa: E402
+from tests.e2e.server import free_port, start_app  # noqa: E402
 
 MAX_REQUESTS = 200_000
 DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
@@ -63,6 +71,9 @@ CALLS = (
     Call("health", "GET", "/api/v1/health"),
 )
 PING = Call("/ping", "GET", "/ping", api=False)
+# Its body (a demo child, an open day) is read from the app before timing (``menu_body``).
+GET_MENU = Call("GetMenu", "POST", "/api/v1/Parent/menu/GetMenu", authenticated=True)
+FLOOR_GOAL = 0.5  # GetMenu's req/s as a share of its floor's
 
 
 @dataclass
@@ -216,6 +227,96 @@ def check(base: str, call: Call, headers: dict) -> None:
         raise SystemExit(f"{call.label} does not answer: {r.status_code} {r.text[:300]}")
 
 
+def menu_body(base: str, api_key: str, token: str) -> bytes:
+    """GetMenu's body: the default demo child on its first open day that has meals."""
+    headers = _headers(api_key, token)
+    children = httpx.get(
+        f"{base}/api/v1/Parent/user/GetChilds", headers=headers, timeout=30
+    ).json()["data"]
+    child = next(c for c in children if c["is_default"])["id"]
+    dates = httpx.post(
+        f"{base}/api/v1/Parent/menu/GetDates",
+        content=json.dumps({"child_id": child}),
+        headers=headers,
+        timeout=30,
+    ).json()["data"]["days"]
+    for day in (d["date"] for d in dates if d["is_open"]):
+        body = json.dumps({"child_id": child, "date": day}).encode()
+        r = httpx.post(base + GET_MENU.path, content=body, headers=headers, timeout=30)
+        if r.status_code == 200 and r.json()["data"]["meals"]:
+            return body
+    raise SystemExit("no open day with meals for the demo child")
+
+
+@dataclass
+class Floor:
+    process: subprocess.Popen
+    base_url: str
+    log: Path
+
+    def stop(self) -> None:
+        """Stop granian and its worker (their own process group)."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+
+
+def start_floor(env: dict[str, str], data_dir: Path) -> Floor:
+    """``bench/floor_app.py`` under granian: the app's environment (its database), the app's
+    worker count, a free port."""
+    port = free_port()
+    log = data_dir / "floor.log"
+    command = [
+        str(Path(sys.executable).parent / "granian"),
+        "--interface",
+        "asgi",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        env.get("GRANIAN_WORKERS", "1"),
+        "bench.floor_app:app",
+    ]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env={**env, "PYTHONPATH": str(ROOT)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    floor = Floor(process, f"http://127.0.0.1:{port}", log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the floor exited early:\n{log.read_text()[-4000:]}")
+        try:
+            httpx.get(floor.base_url + "/", timeout=2)  # any answer (404): it serves
+            return floor
+        except httpx.HTTPError:
+            time.sleep(0.5)
+    floor.stop()
+    raise SystemExit(f"the floor did not start:\n{log.read_text()[-4000:]}")
+
+
+def same_answer(base: str, floor: str, call: Call, headers: dict) -> None:
+    """The floor answers the benched request as the app does (the same status and JSON)."""
+    real, own = (
+        httpx.request(call.method, url + call.path, content=call.body, headers=headers, timeout=30)
+        for url in (base, floor)
+    )
+    if real.status_code != own.status_code or real.json() != own.json():
+        raise SystemExit(
+            f"the floor answers otherwise:\napp   {real.text[:500]}\nfloor {own.text[:500]}"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=4.0)
@@ -224,17 +325,21 @@ def main() -> None:
     args = ap.parse_args()
     client = args.client or ("wrk" if shutil.which("wrk") else "httpx")
     workdir = os.environ.get("REFLEX_WEB_WORKDIR") or str(ROOT / ".web-bench-api")
-    server = start_app(
-        Path(tempfile.mkdtemp(prefix="hotmeals-api-bench-")),
-        {"REFLEX_WEB_WORKDIR": workdir},
-    )
+    data_dir = Path(tempfile.mkdtemp(prefix="hotmeals-api-bench-"))
+    server = start_app(data_dir, {"REFLEX_WEB_WORKDIR": workdir})
+    floor: Floor | None = None
     try:
         base = server.base_url.replace("localhost", "127.0.0.1")
         api_key = server.env.get("HOTMEALS_API_KEY", "hotmeals-dev-key")
         token = login(base, api_key)
-        plan = [PING, *CALLS, PING]
+        get_menu = replace(GET_MENU, body=menu_body(base, api_key, token))
+        floor = start_floor(server.env, data_dir)
+        floor_menu = replace(get_menu, label="GetMenu floor")
+        plan = [PING, *CALLS, get_menu, floor_menu, PING]
         for call in plan:
-            check(base, call, _headers(api_key, token if call.authenticated else None))
+            url = floor.base_url if call is floor_menu else base
+            check(url, call, _headers(api_key, token if call.authenticated else None))
+        same_answer(base, floor.base_url, get_menu, _headers(api_key, token))
         how = "wrk, 2 threads" if client == "wrk" else "httpx, asyncio"
         print(
             f"server {base}, {args.concurrency} concurrent clients ({how}), "
@@ -242,18 +347,28 @@ def main() -> None:
         )
         results = []
         for call in plan:
-            cpu_before = server_cpu(server.process.pid)
+            url, pid = (
+                (floor.base_url, floor.process.pid)
+                if call is floor_menu
+                else (base, server.process.pid)
+            )
+            cpu_before = server_cpu(pid)
             call_headers = _headers(api_key, token if call.authenticated else None)
             if client == "wrk":
-                result = hammer_wrk(base, call, call_headers, args.seconds, args.concurrency)
+                result = hammer_wrk(url, call, call_headers, args.seconds, args.concurrency)
             else:
                 result = asyncio.run(
-                    hammer(base, call, call_headers, args.seconds, args.concurrency)
+                    hammer(url, call, call_headers, args.seconds, args.concurrency)
                 )
-            result.cpu_seconds = server_cpu(server.process.pid) - cpu_before
+            result.cpu_seconds = server_cpu(pid) - cpu_before
             results.append(result)
     finally:
+        if floor is not None:
+            floor.stop()
         server.stop()
+    menu = next(r for r in results if r.call is get_menu)
+    on_floor = next(r for r in results if r.call is floor_menu)
+    results.remove(on_floor)
     pings = [r for r in results if r.call is PING]
     ping_rate = statistics.fmean(r.rate for r in pings)
     ping_cpu = sum(r.cpu_seconds for r in pings) / max(1, sum(r.served for r in pings))
@@ -294,6 +409,20 @@ def main() -> None:
     below = [r.call.label for r in results if r.call.authenticated and r.rate < 0.25 * ping_rate]
     if below:
         print(f"below 25 % of /ping's req/s: {', '.join(below)}")
+    print()
+    print(
+        f"GetMenu floor (bench/floor_app.py: plain ASGI + SQLAlchemy Core, granian, same "
+        f"database): {on_floor.rate:,.0f} req/s, p50 {latency(on_floor, 50):.1f} ms, "
+        f"p99 {latency(on_floor, 99):.1f} ms, {on_floor.errors} errors, "
+        f"server CPU {on_floor.cpu_ms:.2f} ms/req"
+    )
+    share = menu.rate / on_floor.rate
+    verdict = "meets" if share >= FLOOR_GOAL else "below"
+    print(
+        f"GetMenu: {menu.rate:,.0f} req/s = {100 * share:.0f} % of its floor's "
+        f"({verdict} the goal of {100 * FLOOR_GOAL:.0f} %); server CPU per request "
+        f"{menu.cpu_ms / max(on_floor.cpu_ms, 1e-9):.1f}x the floor's"
+    )
 
 
 if __name__ == "__main__":

@@ -10,14 +10,15 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.state.i18n import t
 
 
 def confirm_dialog(
     *,
     title: Any,
     description: Any,
-    cancel_label: Any,
     confirm_label: Any,
+    cancel_label: Any | None = None,
     open_: Any,
     on_open_change: Any,
     on_confirm: Any,
@@ -26,9 +27,10 @@ def confirm_dialog(
     max_width: str = "440px",
     turn: Any | None = None,
 ) -> rx.Component:
-    """A modal with Cancel and a red confirm button that shows a spinner while ``busy``
-    (both buttons are disabled then, so a second click cannot confirm twice); with ``turn``,
-    the confirm button is disabled from the first tap (``forms.once_attrs``)."""
+    """A modal with Cancel (``cancel_label``, "Cancel" unless said) and a red confirm button
+    that shows a spinner while ``busy`` (both buttons are disabled then, so a second click
+    cannot confirm twice); with ``turn``, the confirm button is disabled from the first tap
+    (``forms.once_attrs``)."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),
@@ -36,7 +38,7 @@ def confirm_dialog(
             rx.flex(
                 rx.alert_dialog.cancel(
                     rx.button(
-                        cancel_label,
+                        t("ui.common.cancel") if cancel_label is None else cancel_label,
                         variant="soft",
                         color_scheme="gray",
                         size="3",

@@ -57,7 +57,9 @@ def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **pr
     )
 
 
-def _aria(field_id: str, error: rx.Var, hint: Any | None, required: bool) -> dict[str, Any]:
+def aria_attrs(field_id: str, error: rx.Var, hint: Any | None, required: bool) -> dict[str, Any]:
+    """A control's link to its error and hint (aria-describedby), aria-invalid while there is
+    an error, and aria-required."""
     hint_id = f"{field_id}-hint" if hint is not None else ""
     attrs: dict[str, Any] = {
         "aria-invalid": rx.cond(error != "", "true", "false"),
@@ -89,28 +91,43 @@ def text_field(
         props["auto_complete"] = auto_complete
     if input_mode:
         props["input_mode"] = input_mode
-    return rx.box(
-        label(
-            label_text,
-            field_id,
-            optional=(not required) if show_optional is None else show_optional,
-        ),
+    return field_frame(
+        field_id,
+        label_text,
+        error,
         rx.input(
             id=field_id,
             name=name,
             type=input_type,
             size="3",
-            custom_attrs=_aria(field_id, error, hint, required),
+            custom_attrs=aria_attrs(field_id, error, hint, required),
             class_name="hm-input",
             **props,
         ),
-        rx.el.p(hint, id=f"{field_id}-hint", class_name="hm-hint")
-        if hint is not None
-        else rx.fragment(),
-        reveal_button(field_id) if input_type == "password" else rx.fragment(),
-        field_error(field_id, error),
-        class_name="hm-field",
+        hint=hint,
+        after=reveal_button(field_id) if input_type == "password" else None,
+        optional=(not required) if show_optional is None else show_optional,
     )
+
+
+def field_frame(
+    field_id: str,
+    label_text: Any,
+    error: rx.Var,
+    *controls: Any,
+    hint: Any | None = None,
+    after: rx.Component | None = None,
+    optional: bool = False,
+    **box_props: Any,
+) -> rx.Component:
+    """Every field's frame: its label, the ``controls``, the hint (``{field_id}-hint``),
+    what comes ``after`` it and the error. The controls carry ``aria_attrs``."""
+    parts = [label(label_text, field_id, optional=optional), *controls]
+    if hint is not None:
+        parts.append(rx.el.p(hint, id=f"{field_id}-hint", class_name="hm-hint"))
+    if after is not None:
+        parts.append(after)
+    return rx.box(*parts, field_error(field_id, error), class_name="hm-field", **box_props)
 
 
 def reveal_button(field_id: str) -> rx.Component:
@@ -135,18 +152,18 @@ def reveal_button(field_id: str) -> rx.Component:
 def text_area(
     field_id: str, name: str, label_text: Any, error: rx.Var, **props: Any
 ) -> rx.Component:
-    return rx.box(
-        label(label_text, field_id),
+    return field_frame(
+        field_id,
+        label_text,
+        error,
         rx.text_area(
             id=field_id,
             name=name,
             size="3",
             rows="5",
-            custom_attrs=_aria(field_id, error, None, True),
+            custom_attrs=aria_attrs(field_id, error, None, True),
             **{k: v for k, v in props.items() if v is not None},
         ),
-        field_error(field_id, error),
-        class_name="hm-field",
     )
 
 
@@ -162,8 +179,10 @@ def select_field(
     disabled: Any = False,
 ) -> rx.Component:
     """A native <select> (the phone's own picker; a real label) over ``[{id, name}]``."""
-    return rx.box(
-        label(label_text, field_id),
+    return field_frame(
+        field_id,
+        label_text,
+        error,
         rx.el.select(
             rx.el.option(placeholder, value=""),
             rx.foreach(options, lambda o: rx.el.option(o["name"], value=o["id"])),
@@ -173,10 +192,8 @@ def select_field(
             on_change=on_change,
             disabled=disabled,
             class_name="hm-select",
-            custom_attrs=_aria(field_id, error, None, True),
+            custom_attrs=aria_attrs(field_id, error, None, True),
         ),
-        field_error(field_id, error),
-        class_name="hm-field",
     )
 
 
@@ -217,6 +234,14 @@ def save_button(busy: rx.Var, *, text: Any | None = None, **props: Any) -> rx.Co
     ``busy``; the rest as ``submit_button``."""
     return submit_button(
         t("ui.common.save") if text is None else text, busy, t("ui.common.saving"), **props
+    )
+
+
+def state_save_button(state: Any, id_: str, **props: Any) -> rx.Component:
+    """The button that saves ``state`` on its own, outside a form: ``state.save`` on a tap,
+    busy through ``state.busy``, one tap per ``state.turn``; the rest as ``save_button``."""
+    return save_button(
+        state.busy, type="button", on_click=state.save, id=id_, turn=state.turn, **props
     )
 
 
@@ -341,28 +366,36 @@ def choice_fieldset(
     """A standing choice saved on its own: the ``legend``, one ``radio_card`` per option (the
     radio group bound to ``state.<field>`` and its ``set_<field>``) and a save button
     (``state.save``, busy and one tap through ``state.busy`` and ``state.turn``)."""
+    return radio_fieldset(
+        legend,
+        rx.vstack(*options, spacing="2", width="100%"),
+        rx.box(state_save_button(state, save_id, width="auto"), margin_top="12px"),
+        value=getattr(state, field),
+        on_change=getattr(state, f"set_{field}"),
+        name=field,
+        width="100%",
+        **props,
+    )
+
+
+def radio_fieldset(
+    legend: Any,
+    choices: rx.Component,
+    *after: Any,
+    value: Any,
+    on_change: Any,
+    name: str,
+    intro: Any | None = None,
+    **props: Any,
+) -> rx.Component:
+    """A fieldset of radios: the ``legend`` (and its ``intro`` line), the radio group over
+    ``choices`` (``name``, its ``value`` and ``on_change``), then what comes ``after``."""
     return rx.el.fieldset(
         rx.el.legend(legend, class_name="hm-label"),
-        rx.radio_group.root(
-            rx.vstack(*options, spacing="2", width="100%"),
-            value=getattr(state, field),
-            on_change=getattr(state, f"set_{field}"),
-            name=field,
-            size="3",
-        ),
-        rx.box(
-            save_button(
-                state.busy,
-                type="button",
-                on_click=state.save,
-                width="auto",
-                id=save_id,
-                turn=state.turn,
-            ),
-            margin_top="12px",
-        ),
+        *([intro] if intro is not None else []),
+        rx.radio_group.root(choices, value=value, on_change=on_change, name=name, size="3"),
+        *after,
         class_name="hm-fieldset",
-        width="100%",
         **props,
     )
 
@@ -405,10 +438,11 @@ def toggle_button(
     )
 
 
-def name_fields(first: rx.Component, last: rx.Component) -> rx.Component:
-    """First and last name side by side from the xs width, one under the other below it."""
+def field_pair(first: rx.Component, second: rx.Component) -> rx.Component:
+    """Two fields side by side from the xs width (first and last name, e-mail and phone), one
+    under the other below it."""
     return rx.grid(
-        first, last, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
+        first, second, columns=rx.breakpoints(initial="1", xs="2"), spacing="4", width="100%"
     )
 
 

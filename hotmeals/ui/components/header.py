@@ -31,6 +31,20 @@ from hotmeals.ui.state.steps import (
 GRAY_12 = rx.color("gray", 12)
 BOOK_MEAL_ROUTE = "/edit-profile/meal-detailed"  # the Book meal screen
 STANDING_ROUTE = "/standing-orders"  # the standing orders screen
+PROFILE_ROUTE = "/edit-profile/parent-edit-profile"  # the parent's own details
+
+# The account menu's entries: its label's catalog key, where it goes, its icon and its id.
+ACCOUNT_SCREENS = (  # screens of their own
+    ("ui.header.my_orders", "/edit-profile/order-history", "receipt-text", "menu-my-orders"),
+    ("standing_ui.menu", STANDING_ROUTE, "repeat", "menu-standing-orders"),
+    ("ui.header.child_away", "/edit-profile/child-away", "calendar-x", "menu-child-away"),
+    ("ui.header.family_credit", "/edit-profile/family-credit", "wallet", "menu-family-credit"),
+    ("ui.header.edit_profile", PROFILE_ROUTE, "user-pen", "menu-edit-profile"),
+)
+SETTINGS_STEPS = (  # steps of the /edit-profile settings
+    ("ui.header.manage_notification", NOTIFICATIONS, "bell", "menu-notifications"),
+    ("ui.header.change_password", CHANGE_PASSWORD, "key-round", "menu-change-password"),
+)
 
 
 def avatar(size: Any = "2") -> rx.Component:
@@ -138,48 +152,14 @@ def profile_menu() -> rx.Component:
             id="menu-contact",
         ),
         menu_separator("hm-show-phone"),
-        menu_button(
-            t("ui.header.my_orders"),
-            rx.redirect("/edit-profile/order-history"),
-            icon="receipt-text",
-            id="menu-my-orders",
-        ),
-        menu_button(
-            t("standing_ui.menu"),
-            rx.redirect(STANDING_ROUTE),
-            icon="repeat",
-            id="menu-standing-orders",
-        ),
-        menu_button(
-            t("ui.header.child_away"),
-            rx.redirect("/edit-profile/child-away"),
-            icon="calendar-x",
-            id="menu-child-away",
-        ),
-        menu_button(
-            t("ui.header.family_credit"),
-            rx.redirect("/edit-profile/family-credit"),
-            icon="wallet",
-            id="menu-family-credit",
-        ),
-        menu_button(
-            t("ui.header.edit_profile"),
-            rx.redirect("/edit-profile/parent-edit-profile"),
-            icon="user-pen",
-            id="menu-edit-profile",
-        ),
-        menu_button(
-            t("ui.header.manage_notification"),
-            EditProfileState.open_step(SETTINGS, NOTIFICATIONS),
-            icon="bell",
-            id="menu-notifications",
-        ),
-        menu_button(
-            t("ui.header.change_password"),
-            EditProfileState.open_step(SETTINGS, CHANGE_PASSWORD),
-            icon="key-round",
-            id="menu-change-password",
-        ),
+        *[
+            menu_button(t(key), rx.redirect(route), icon=icon, id=id_)
+            for key, route, icon, id_ in ACCOUNT_SCREENS
+        ],
+        *[
+            menu_button(t(key), EditProfileState.open_step(SETTINGS, step), icon=icon, id=id_)
+            for key, step, icon, id_ in SETTINGS_STEPS
+        ],
         menu_button(
             t("nav.switch_to_other"),
             LanguageState.toggle,
@@ -279,19 +259,49 @@ def visitor_menu() -> rx.Component:
     )
 
 
+def in_lang(fr: rx.Var, en: rx.Var) -> rx.Var:
+    """A CMS text in the page's language: ``fr`` in French, ``en`` otherwise."""
+    return rx.cond(I18nState.is_fr, fr, en)
+
+
+def cms_title() -> rx.Var:
+    """The open CMS page's title ("FAQ" for the questions)."""
+    return rx.cond(
+        ContentState.slug == "faq",
+        t("ui.faq.title"),
+        in_lang(ContentState.title_fr, ContentState.title_en),
+    )
+
+
+def cms_html() -> rx.Component:
+    """The open CMS page as HTML made on the server (visitor pages load no Markdown
+    renderer), or the FAQ's questions."""
+    return rx.cond(
+        ContentState.slug == "faq",
+        faq_list(in_lang(ContentState.faq_fr, ContentState.faq_en), html=True),
+        rx.html(in_lang(ContentState.html_fr, ContentState.html_en), class_name="hm-prose"),
+    )
+
+
+def cms_article(title: Any, body: rx.Component) -> rx.Component:
+    """A CMS page on a screen of its own: its title the page's h1, or why there is none."""
+    return rx.cond(
+        ContentState.failed,
+        rx.text(t("ui.common.no_data")),
+        rx.el.article(
+            rx.heading(title, as_="h1", size="7", margin_bottom="16px"),
+            body,
+            width="100%",
+        ),
+    )
+
+
 def cms_dialog() -> rx.Component:
-    """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog (the
-    text as HTML made on the server: visitor pages load no Markdown renderer)."""
-    title = rx.cond(I18nState.is_fr, ContentState.title_fr, ContentState.title_en)
-    body = rx.cond(I18nState.is_fr, ContentState.html_fr, ContentState.html_en)
-    faq = rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)
+    """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog."""
     return rx.dialog.root(
         rx.dialog.content(
             rx.flex(
-                rx.dialog.title(
-                    rx.cond(ContentState.slug == "faq", t("ui.faq.title"), title),
-                    margin="0",
-                ),
+                rx.dialog.title(cms_title(), margin="0"),
                 rx.dialog.close(
                     rx.icon_button(
                         svg_icon("x", aria_hidden="true"),
@@ -307,11 +317,7 @@ def cms_dialog() -> rx.Component:
             rx.cond(
                 ContentState.loading,
                 rx.center(rx.spinner(size="3"), padding="32px"),
-                rx.cond(
-                    ContentState.slug == "faq",
-                    faq_list(faq, html=True),
-                    rx.html(body, class_name="hm-prose"),
-                ),
+                cms_html(),
             ),
             max_width="720px",
             max_height="85vh",

@@ -20,6 +20,13 @@ from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.steps import ABOUT, CONTACT, PRIVACY, TERMS
 
 MAX_WIDTH = "1120px"
+# The site's column: centred, at most MAX_WIDTH wide, 16 px from a phone's edges.
+CENTRED = {"max_width": MAX_WIDTH, "margin_x": "auto"}
+COLUMN = {**CENTRED, "padding_x": "16px"}
+# The row at the top of every page (the header's, a focused screen's slim bar).
+BAR = {**COLUMN, "padding_y": "12px", "align": "center", "spacing": "4"}
+# A logged-in screen's column: the site's across the page, roomier on desktops.
+SCREEN_COLUMN = {**COLUMN, "padding_y": rx.breakpoints(initial="16px", md="32px"), "width": "100%"}
 PREFIX = "/parent"
 
 
@@ -92,15 +99,7 @@ def visitor_nav_links(direction: str = "row") -> rx.Component:
 def _header_bar(*children: rx.Component) -> rx.Component:
     """The sticky bar at the top of a page with chrome."""
     return rx.el.header(
-        rx.flex(
-            *children,
-            max_width=MAX_WIDTH,
-            margin_x="auto",
-            padding_x="16px",
-            padding_y="12px",
-            align="center",
-            spacing="4",
-        ),
+        rx.flex(*children, **BAR),
         border_bottom=f"1px solid {rx.color('gray', 5)}",
         background_color=rx.color("gray", 1),
         position="sticky",
@@ -205,9 +204,7 @@ def footer() -> rx.Component:
             ),
             columns=rx.breakpoints(initial="1", sm="2", md="4"),
             spacing="6",
-            max_width=MAX_WIDTH,
-            margin_x="auto",
-            padding_x="16px",
+            **COLUMN,
             padding_y="32px",
         ),
         rx.text(

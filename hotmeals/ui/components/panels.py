@@ -19,8 +19,9 @@ LIST_CARD = {**CARD_FRAME, "list_style": "none"}
 GRID_LIST = {"display": "grid", "gap": "12px", "padding": "0", "margin": "0", "width": "100%"}
 
 
-def loading_spinner(*children: rx.Component) -> rx.Component:
-    return rx.center(rx.spinner(size="3"), *children, padding="32px", width="100%")
+def loading_spinner(*children: rx.Component, padding: str = "32px") -> rx.Component:
+    """A screen's (or, with less ``padding``, a panel's) spinner while its data loads."""
+    return rx.center(rx.spinner(size="3"), *children, padding=padding, width="100%")
 
 
 def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **props: Any):
@@ -49,6 +50,18 @@ def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
         background_color=rx.color("orange", 2),
         border=f"1px solid {rx.color('orange', 6)}",
         width="100%",
+    )
+
+
+def rows_or_empty(
+    rows: Any, item: Any, empty: rx.Component, *head: Any, list_id: str, spacing: str
+) -> rx.Component:
+    """``head`` and one ``item`` per row, one under the other, or ``empty`` when there is no
+    row."""
+    return rx.cond(
+        rows.length() > 0,
+        rx.vstack(*head, rx.foreach(rows, item), spacing=spacing, width="100%", id=list_id),
+        empty,
     )
 
 

@@ -8,9 +8,13 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import loading_block, muted
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.layout import (
-    MAX_WIDTH,
+    BAR,
+    CENTRED,
+    COLUMN,
+    SCREEN_COLUMN,
     brand,
     language_switch,
     page,
@@ -29,7 +33,7 @@ def loading_screen() -> rx.Component:
         rx.vstack(
             rx.spinner(size="3"),
             # Visible: a parent on a slow line sees the page answer at once (the first paint).
-            rx.text(t("ui.common.loading"), size="2", color=rx.color("gray", 11)),
+            muted(t("ui.common.loading")),
             align="center",
             role="status",
         ),
@@ -79,18 +83,7 @@ def session_only(content: rx.Component) -> rx.Component:
 
 def top_bar() -> rx.Component:
     """The slim bar of a focused screen: brand and the language switch."""
-    return rx.flex(
-        brand(),
-        rx.spacer(),
-        language_switch(),
-        align="center",
-        spacing="4",
-        max_width=MAX_WIDTH,
-        margin_x="auto",
-        padding_x="16px",
-        padding_y="12px",
-        width="100%",
-    )
+    return rx.flex(brand(), rx.spacer(), language_switch(), **BAR, width="100%")
 
 
 def back_link(href: str, label_key: str) -> rx.Component:
@@ -126,7 +119,7 @@ def focus_screen(
                 loading="lazy",
             ),
             rx.text(aside_title, as_="p", size="6", weight="bold", text_align="center"),
-            rx.text(aside_text, size="3", color=rx.color("gray", 11), text_align="center"),
+            muted(aside_text, size="3", text_align="center"),
             align="center",
             spacing="4",
             max_width="400px",
@@ -151,8 +144,7 @@ def focus_screen(
                     padding_y=rx.breakpoints(initial="8px", md="40px"),
                 ),
                 columns=rx.breakpoints(initial="1", md="2"),
-                max_width=MAX_WIDTH,
-                margin_x="auto",
+                **CENTRED,
                 width="100%",
                 spacing="6",
                 padding_bottom="48px",
@@ -166,9 +158,7 @@ def focus_screen(
 def screen_heading(title: Any, subtitle: Any | None = None, id_: str | None = None):
     return rx.vstack(
         rx.heading(title, as_="h1", size=rx.breakpoints(initial="7", md="8"), id=id_),
-        rx.text(subtitle, size="3", color=rx.color("gray", 11))
-        if subtitle is not None
-        else rx.fragment(),
+        muted(subtitle, size="3") if subtitle is not None else rx.fragment(),
         spacing="2",
         margin_bottom="20px",
     )
@@ -186,9 +176,7 @@ def plain_screen(
         rx.box(
             back_link(back_href, back_key),
             *children,
-            max_width=width,
-            margin_x="auto",
-            padding_x="16px",
+            **COLUMN | {"max_width": width},
             padding_top="8px",
             padding_bottom="48px",
             width="100%",
@@ -201,7 +189,7 @@ def screen_intro(title: Any, intro: Any) -> tuple[rx.Component, rx.Component]:
     """A logged-in screen's h1 and the gray line under it."""
     return (
         rx.heading(title, as_="h1", size="7"),
-        rx.text(intro, color=rx.color("gray", 11)),
+        muted(intro, size=None),
     )
 
 
@@ -209,7 +197,7 @@ def missing_notice(title: Any, message: Any, id_: str, **props: Any) -> rx.Compo
     """The screen's h1 and why there is nothing to show (an order or receipt not found)."""
     return rx.vstack(
         rx.heading(title, as_="h1", size="7"),
-        rx.text(message, id=id_, color=rx.color("gray", 11)),
+        muted(message, size=None, id=id_),
         **props,
     )
 
@@ -235,11 +223,7 @@ def parent_screen(
             *frame,
             signed_in(rx.fragment(*children), skeleton()),
             spacing=spacing,
-            width="100%",
-            max_width=max_width,
-            margin_x="auto",
-            padding_x="16px",
-            padding_y=rx.breakpoints(initial="16px", md="32px"),
+            **SCREEN_COLUMN | {"max_width": max_width},
             # The footer starts below the first screen, skeleton or data: nothing on screen
             # moves when the data replaces the skeleton (no layout shift).
             min_height="100vh",
@@ -271,4 +255,25 @@ def back_button(
         size="2",
         on_click=on_click,
         **props,
+    )
+
+
+def child_or_missing(
+    loading: Any, missing: Any, missing_title: Any, content: rx.Component
+) -> rx.Component:
+    """A screen of one chosen child (edit child, allergy profile): a spinner while it loads,
+    "child not found" and the way back to the profile when the child is not there, else
+    ``content``."""
+    return rx.cond(
+        loading,
+        loading_block(),
+        rx.cond(
+            missing,
+            rx.vstack(
+                screen_heading(missing_title),
+                rx.text(t("child_not_found")),
+                rx.link(t("ui.common.back_to_profile"), href="/edit-profile"),
+            ),
+            content,
+        ),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import loading_block
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import (
     focus_screen,
@@ -14,8 +15,7 @@ from hotmeals.ui.components.screens import (
     session_only,
 )
 from hotmeals.ui.pages.child_form import child_form
-from hotmeals.ui.pages.landing import landing
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.pages.sign_in import parent_sees_landing
 from hotmeals.ui.state.children import ChildFormState
 from hotmeals.ui.state.i18n import t
 
@@ -23,7 +23,7 @@ from hotmeals.ui.state.i18n import t
 def _form(subtitle_key: str, submit_key: str) -> rx.Component:
     return rx.cond(
         ChildFormState.loading,
-        rx.center(rx.spinner(size="3"), padding="48px"),
+        loading_block(),
         rx.box(
             screen_heading(t("ui.child.add_title"), t(subtitle_key)),
             child_form(submit_key),
@@ -43,12 +43,10 @@ def _screen(*children: rx.Component, back_href: str | None = None) -> rx.Compone
 
 
 def add_child() -> rx.Component:
-    return rx.cond(
-        AuthState.is_parent,
-        landing(),
+    return parent_sees_landing(
         session_only(
             _screen(signup_progress(2), _form("ui.child.add_subtitle", "ui.child.save_continue"))
-        ),
+        )
     )
 
 

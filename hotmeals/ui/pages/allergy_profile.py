@@ -7,13 +7,27 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
-from hotmeals.ui.components.forms import label, link_button, save_button
+from hotmeals.ui.components.form_parts import (
+    QUIET_BUTTON,
+    ROW_SHARE,
+    action_row,
+    muted,
+    remove_button,
+)
+from hotmeals.ui.components.forms import label, link_button, state_save_button
 from hotmeals.ui.components.progress import signup_progress
-from hotmeals.ui.components.screens import focus_screen, screen_heading, session_only
+from hotmeals.ui.components.screens import (
+    child_or_missing,
+    focus_screen,
+    screen_heading,
+    session_only,
+)
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.i18n import t
 
 SEARCH_ID = "allergy-search"
+# "Skip" and "Cancel" beside the save button: quiet, the same size, sharing the row.
+SECONDARY = {**QUIET_BUTTON, "size": "3", **ROW_SHARE}
 
 
 def level_select(item: rx.Var) -> rx.Component:
@@ -36,13 +50,13 @@ def chosen_row(item: rx.Var) -> rx.Component:
     return rx.flex(
         rx.text(item["name"], weight="medium", flex="1", min_width="120px"),
         level_select(item),
-        rx.icon_button(
-            rx.icon("x", size=16, aria_hidden="true"),
+        remove_button(
+            "x",
+            16,
+            item["name"],
+            AllergyState.remove(item["ingredient_id"]),
             type="button",
-            variant="ghost",
             color_scheme="gray",
-            on_click=AllergyState.remove(item["ingredient_id"]),
-            aria_label=t("ui.common.remove") + " " + item["name"],
         ),
         align="center",
         spacing="3",
@@ -91,11 +105,9 @@ def allergy_form() -> rx.Component:
             width="100%",
         ),
         rx.box(
-            rx.text(
+            muted(
                 rx.cond(AllergyState.query == "", t("ui.allergy.common"), t("ui.allergy.matches")),
-                size="2",
                 weight="medium",
-                color=rx.color("gray", 11),
                 id="allergy-suggestions-title",
             ),
             rx.cond(
@@ -105,12 +117,7 @@ def allergy_form() -> rx.Component:
                     class_name="hm-chips",
                     id="allergy-suggestions",
                 ),
-                rx.text(
-                    t("ui.allergy.no_match"),
-                    size="2",
-                    color=rx.color("gray", 11),
-                    id="allergy-suggestions",
-                ),
+                muted(t("ui.allergy.no_match"), id="allergy-suggestions"),
             ),
             aria_live="polite",
             width="100%",
@@ -120,24 +127,16 @@ def allergy_form() -> rx.Component:
             rx.cond(
                 AllergyState.items.length() > 0,
                 rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2", width="100%"),
-                rx.text(t("ui.allergy.none_yet"), size="2", color=rx.color("gray", 11)),
+                muted(t("ui.allergy.none_yet")),
             ),
             aria_live="polite",
             width="100%",
             id="allergy-chosen",
         ),
-        rx.flex(
+        action_row(
             rx.box(
-                save_button(
-                    AllergyState.busy,
-                    text=t("ui.allergy.save"),
-                    type="button",
-                    on_click=AllergyState.save,
-                    id="allergy-save",
-                    turn=AllergyState.turn,
-                ),
-                flex="1",
-                min_width="200px",
+                state_save_button(AllergyState, "allergy-save", text=t("ui.allergy.save")),
+                **ROW_SHARE,
             ),
             rx.cond(
                 AllergyState.in_signup,
@@ -147,29 +146,15 @@ def allergy_form() -> rx.Component:
                     rx.button(
                         t("ui.allergy.skip"),
                         type="button",
-                        variant="soft",
-                        size="3",
-                        color_scheme="gray",
                         on_click=AllergyState.skip,
                         disabled=AllergyState.busy,
                         id="allergy-skip",
-                        flex="1",
-                        min_width="200px",
+                        **SECONDARY,
                     ),
                     rx.fragment(),
                 ),
-                link_button(
-                    t("ui.common.cancel"),
-                    href="/edit-profile",
-                    variant="soft",
-                    size="3",
-                    color_scheme="gray",
-                    flex="1",
-                    min_width="200px",
-                ),
+                link_button(t("ui.common.cancel"), href="/edit-profile", **SECONDARY),
             ),
-            spacing="3",
-            wrap="wrap",
             width="100%",
         ),
         spacing="5",
@@ -181,23 +166,16 @@ def allergy_profile() -> rx.Component:
     return session_only(
         focus_screen(
             rx.cond(AllergyState.in_signup, signup_progress(3), rx.fragment()),
-            rx.cond(
+            child_or_missing(
                 AllergyState.loading,
-                rx.center(rx.spinner(size="3"), padding="48px"),
-                rx.cond(
-                    AllergyState.missing,
-                    rx.vstack(
-                        screen_heading(t("ui.allergy.title_plain")),
-                        rx.text(t("child_not_found")),
-                        rx.link(t("ui.common.back_to_profile"), href="/edit-profile"),
+                AllergyState.missing,
+                t("ui.allergy.title_plain"),
+                rx.box(
+                    screen_heading(
+                        rx.fragment(t("ui.allergy.title"), " ", AllergyState.child_name),
+                        t("ui.allergy.subtitle"),
                     ),
-                    rx.box(
-                        screen_heading(
-                            rx.fragment(t("ui.allergy.title"), " ", AllergyState.child_name),
-                            t("ui.allergy.subtitle"),
-                        ),
-                        allergy_form(),
-                    ),
+                    allergy_form(),
                 ),
             ),
             illustration="/illustrations/allergy.svg",

@@ -9,6 +9,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import toggle_button
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.order_parts import chip_row, labelled_group
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.i18n import t
@@ -29,15 +30,13 @@ def _child_chip(kid: rx.Var) -> rx.Component:
 
 
 def child_picker() -> rx.Component:
-    return rx.box(
-        rx.el.p(t("ui.book.child"), id="book-child-label", class_name="hm-label"),
-        rx.flex(
+    return labelled_group(
+        t("ui.book.child"),
+        "book-child-label",
+        chip_row(
             rx.foreach(BookingState.kids, _child_chip),
+            label_id="book-child-label",
             spacing="2",
-            wrap="wrap",
-            role="group",
-            aria_labelledby="book-child-label",
-            margin_top="6px",
             class_name="hm-child-row",
         ),
         # The chosen child's allergies, always in view while booking.
@@ -50,6 +49,11 @@ def child_picker() -> rx.Component:
         ),
         width="100%",
     )
+
+
+def date_heading(text: rx.Var, size: str, id_: str, **props: Any) -> rx.Component:
+    """The h2 of a month or a day (capitalised: French writes them in lower case)."""
+    return rx.heading(text, as_="h2", size=size, id=id_, class_name="hm-capitalize", **props)
 
 
 # ---- calendar --------------------------------------------------------------------------------
@@ -106,12 +110,10 @@ def _month_button(
 def calendar() -> rx.Component:
     return rx.box(
         rx.flex(
-            rx.heading(
+            date_heading(
                 BookingState.month_label,
-                as_="h2",
-                size="4",
-                id="book-month",
-                class_name="hm-capitalize",
+                "4",
+                "book-month",
                 custom_attrs={"aria-live": "polite"},
             ),
             rx.hstack(

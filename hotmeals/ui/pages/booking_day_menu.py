@@ -3,46 +3,47 @@ mark, and the "safe for my child" filter."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.order_parts import muted
+from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.pages.booking_calendar import date_heading
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 
-GRAY_11 = rx.color("gray", 11)
-
-
 # ---- the day's menu --------------------------------------------------------------------------
+
+
+# A verdict on a meal for the child: its icon and its class.
+ALLERGY_MARKS = (
+    ("refused", "octagon-x", "is-refused"),
+    ("acknowledge", "triangle-alert", "is-ack"),
+    ("notice", "info", "is-notice"),
+)
+
+
+def allergy_note(icon: str, text: rx.Var, css: str, size: int = 16, **props: Any) -> rx.Component:
+    """The child's allergy mark on a meal: its icon and what it means."""
+    return rx.el.p(
+        svg_icon(icon, size=size, aria_hidden="true"), text, class_name=f"hm-allergy {css}", **props
+    )
 
 
 def _allergy_badge(verdict: rx.Var, text: rx.Var) -> rx.Component:
     return rx.match(
         verdict,
-        (
-            "refused",
-            rx.el.p(
-                svg_icon("octagon-x", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-refused",
-            ),
-        ),
-        (
-            "acknowledge",
-            rx.el.p(
-                svg_icon("triangle-alert", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-ack",
-            ),
-        ),
-        (
-            "notice",
-            rx.el.p(
-                svg_icon("info", size=16, aria_hidden="true"),
-                text,
-                class_name="hm-allergy is-notice",
-            ),
-        ),
+        *[(value, allergy_note(icon, text, css)) for value, icon, css in ALLERGY_MARKS],
         rx.fragment(),
+    )
+
+
+def _meal_mark(tag: Any, icon: str, value: rx.Var, css: str) -> rx.Component:
+    """A line of the meal's card after its icon, when ``value`` says something."""
+    return rx.cond(
+        value != "", tag(svg_icon(icon, size=14, aria_hidden="true"), value, class_name=css)
     )
 
 
@@ -58,15 +59,8 @@ def meal_card(meal: rx.Var) -> rx.Component:
         ),
         rx.box(
             rx.heading(meal["name"], as_="h3", size="3"),
-            rx.text(meal["vendor"], size="1", color=GRAY_11),
-            rx.cond(
-                meal["in_cart"] != "",
-                rx.el.span(
-                    svg_icon("shopping-cart", size=14, aria_hidden="true"),
-                    meal["in_cart"],
-                    class_name="hm-meal-in-cart",
-                ),
-            ),
+            muted(meal["vendor"], size="1"),
+            _meal_mark(rx.el.span, "shopping-cart", meal["in_cart"], "hm-meal-in-cart"),
             _allergy_badge(meal["verdict"], meal["badge"]),
             rx.cond(
                 meal["verdict"] == "refused",
@@ -79,14 +73,7 @@ def meal_card(meal: rx.Var) -> rx.Component:
                 meal["extras"] != "",
                 rx.el.p(meal["extras"], class_name="hm-meal-contains is-extras"),
             ),
-            rx.cond(
-                meal["cutoff"] != "",
-                rx.el.p(
-                    svg_icon("clock", size=14, aria_hidden="true"),
-                    meal["cutoff"],
-                    class_name="hm-meal-cutoff",
-                ),
-            ),
+            _meal_mark(rx.el.p, "clock", meal["cutoff"], "hm-meal-cutoff"),
             rx.flex(
                 rx.text(meal["price_from"], weight="bold", size="3", class_name="hm-tabular"),
                 rx.button(
@@ -140,15 +127,9 @@ def day_menu() -> rx.Component:
     return rx.box(
         rx.cond(
             BookingState.selected_date == "",
-            rx.text(t("ui.book.pick_day"), size="2", color=GRAY_11, id="book-pick-day"),
+            muted(t("ui.book.pick_day"), size="2", id="book-pick-day"),
             rx.vstack(
-                rx.heading(
-                    BookingState.selected_label,
-                    as_="h2",
-                    size="5",
-                    id="book-day-title",
-                    class_name="hm-capitalize",
-                ),
+                date_heading(BookingState.selected_label, "5", "book-day-title"),
                 rx.el.p(
                     # Two fixed icons, not one named by a Var: a Var name makes Lucide's
                     # DynamicIcon import its map of every icon (37 KiB) on the page.
@@ -164,7 +145,7 @@ def day_menu() -> rx.Component:
                 rx.cond(BookingState.meals.length() > 0, safe_filter()),
                 rx.cond(
                     BookingState.loading_menu,
-                    rx.center(rx.spinner(size="3"), padding="24px", width="100%"),
+                    loading_spinner(padding="24px"),
                     rx.cond(
                         BookingState.meals.length() > 0,
                         rx.el.ul(
@@ -174,7 +155,7 @@ def day_menu() -> rx.Component:
                         ),
                         rx.cond(
                             BookingState.menu_error != "",
-                            rx.text(BookingState.menu_error, color=GRAY_11),
+                            muted(BookingState.menu_error),
                         ),
                     ),
                 ),

@@ -8,10 +8,21 @@ report of what was added and what could not be, and why. 'Repeat last week' belo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select, toggle_button
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.order_parts import (
+    PHONE_WIDE,
+    chip_row,
+    labelled_group,
+    muted,
+    note_card,
+)
+from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -47,11 +58,10 @@ def _range_button(name: str, label_key: str) -> rx.Component:
 
 def _row(row: rx.Var) -> rx.Component:
     key = row.key.to(str)
+    dom_key = key.replace("|", "-")
     open_day = row.state == "open"
-    check_id = "many-day-" + key.replace("|", "-")
-    meal_id = "many-meal-" + key.replace("|", "-")
-    size_id = "many-size-" + key.replace("|", "-")
-    ack_id = "many-ack-" + key.replace("|", "-")
+    check_id = "many-day-" + dom_key
+    ack_id = "many-ack-" + dom_key
     return rx.box(
         rx.flex(
             rx.el.label(
@@ -75,7 +85,7 @@ def _row(row: rx.Var) -> rx.Component:
                     rx.el.span(
                         row.note,
                         class_name="hm-chip-sub",
-                        id="many-note-" + key.replace("|", "-"),
+                        id="many-note-" + dom_key,
                     ),
                     rx.cond(row.marks != "", rx.el.span(row.marks, class_name="hm-chip-sub")),
                     spacing="0",
@@ -94,30 +104,21 @@ def _row(row: rx.Var) -> rx.Component:
             rx.cond(
                 open_day & (row.meals.length() > 0),
                 rx.flex(
-                    labelled_box(
-                        t("ui.many.meal"),
-                        meal_id,
-                        native_select(
-                            meal_id,
-                            rx.foreach(
-                                row.meals,
-                                lambda m: rx.el.option(m.label, value=m.value, disabled=m.disabled),
-                            ),
-                            value=row.meal_id,
-                            on_change=lambda value: ManyDaysState.set_meal(key, value),
-                        ),
-                        style={"flex": "2 1 200px"},
+                    _select(
+                        "many-meal-" + dom_key,
+                        "ui.many.meal",
+                        row.meals,
+                        row.meal_id,
+                        lambda value: ManyDaysState.set_meal(key, value),
+                        flex="2 1 200px",
+                        option=lambda m: rx.el.option(m.label, value=m.value, disabled=m.disabled),
                     ),
-                    labelled_box(
-                        t("ui.many.size"),
-                        size_id,
-                        native_select(
-                            size_id,
-                            rx.foreach(row.sizes, lambda s: rx.el.option(s.label, value=s.value)),
-                            value=row.size,
-                            on_change=lambda value: ManyDaysState.set_size(key, value),
-                        ),
-                        style={"flex": "1 1 220px"},
+                    _select(
+                        "many-size-" + dom_key,
+                        "ui.many.size",
+                        row.sizes,
+                        row.size,
+                        lambda value: ManyDaysState.set_size(key, value),
                     ),
                     gap="12px",
                     wrap="wrap",
@@ -159,7 +160,7 @@ def _row(row: rx.Var) -> rx.Component:
         padding="14px",
         width="100%",
         opacity=rx.cond(open_day, "1", "0.75"),
-        id="many-row-" + key.replace("|", "-"),
+        id="many-row-" + dom_key,
         custom_attrs={"data-state": row.state},
     )
 
@@ -217,43 +218,67 @@ def _report() -> rx.Component:
     )
 
 
-def _add_button() -> rx.Component:
-    label = ManyDaysState.add_label
-    # Disabled only while busy (busy_button's default): assets/forms.js re-enables a
-    # data-hm-once button when its turn ends, so a disabled that outlives the turn would not
-    # hold. Nothing ticked: the handler says so; a line missing its acknowledgement is refused
-    # with the reason.
+def _panel_button(
+    label: Any, busy_label_key: str, icon: str, busy: Any, turn: Any, on_click: Any, **props: Any
+) -> rx.Component:
+    """The panel's commit buttons (busy and one tap per turn): full width on a phone.
+    Disabled only while busy (busy_button's default): assets/forms.js re-enables a
+    data-hm-once button when its turn ends, so a disabled that outlives the turn would not
+    hold."""
     return busy_button(
-        rx.cond(ManyDaysState.busy, t("ui.many.adding"), label),
-        icon=svg_icon("shopping-cart", size=18),
-        busy=ManyDaysState.busy,
-        turn=ManyDaysState.turn,
-        on_click=ManyDaysState.add_all,
+        rx.cond(busy, t(busy_label_key), label),
+        icon=svg_icon(icon, size=18),
+        busy=busy,
+        turn=turn,
+        on_click=on_click,
         type="button",
         size="3",
-        id="many-add",
-        width=rx.breakpoints(initial="100%", md="auto"),
+        **props,
+        width=PHONE_WIDE,
     )
 
 
-def _select(field_id: str, label_key: str, options: rx.Var, value, on_change) -> rx.Component:
+def _add_button() -> rx.Component:
+    # Nothing ticked: the handler says so; a line missing its acknowledgement is refused
+    # with the reason.
+    return _panel_button(
+        ManyDaysState.add_label,
+        "ui.many.adding",
+        "shopping-cart",
+        ManyDaysState.busy,
+        ManyDaysState.turn,
+        ManyDaysState.add_all,
+        id="many-add",
+    )
+
+
+def _plain_option(o: rx.Var) -> rx.Component:
+    return rx.el.option(o.label, value=o.value)
+
+
+def _select(
+    field_id: Any,
+    label_key: str,
+    options: rx.Var,
+    value: Any,
+    on_change: Any,
+    *,
+    flex: str = "1 1 220px",
+    option: Callable[[Any], rx.Component] = _plain_option,
+) -> rx.Component:
+    """A native select under its label; ``flex``: its share of the row it wraps in."""
     return labelled_box(
         t(label_key),
         field_id,
-        native_select(
-            field_id,
-            rx.foreach(options, lambda o: rx.el.option(o.label, value=o.value)),
-            value=value,
-            on_change=on_change,
-        ),
-        style={"flex": "1 1 220px"},
+        native_select(field_id, rx.foreach(options, option), value=value, on_change=on_change),
+        style={"flex": flex},
     )
 
 
 def _repeat() -> rx.Component:
     return rx.box(
         rx.heading(t("ui.many.repeat_title"), as_="h2", size="4"),
-        rx.text(t("ui.many.repeat_intro"), color=rx.color("gray", 11), size="2"),
+        muted(t("ui.many.repeat_intro"), size="2"),
         rx.flex(
             _select(
                 "many-source-week",
@@ -274,18 +299,16 @@ def _repeat() -> rx.Component:
             width="100%",
             margin_top="10px",
         ),
-        busy_button(
-            rx.cond(ManyDaysState.repeating, t("ui.many.repeating"), t("ui.many.repeat")),
-            icon=svg_icon("repeat", size=18),
-            busy=ManyDaysState.repeating,
-            turn=ManyDaysState.repeat_turn,
-            on_click=ManyDaysState.repeat,
-            type="button",
-            size="3",
+        _panel_button(
+            t("ui.many.repeat"),
+            "ui.many.repeating",
+            "repeat",
+            ManyDaysState.repeating,
+            ManyDaysState.repeat_turn,
+            ManyDaysState.repeat,
             variant="soft",
             id="many-repeat",
             margin_top="12px",
-            width=rx.breakpoints(initial="100%", md="auto"),
         ),
         class_name="hm-card",
         padding="16px",
@@ -300,24 +323,19 @@ def many_days_panel() -> rx.Component:
         # with on_mount into a component of its own, so the key goes on a wrapper.
         rx.box(rx.el.span(on_mount=ManyDaysState.relang), key=I18nState.lang, hidden=True),
         rx.el.span(on_mount=ManyDaysState.open, hidden=True),
-        rx.text(t("ui.many.intro"), color=rx.color("gray", 11)),
+        muted(t("ui.many.intro")),
         rx.cond(
             ManyDaysState.kids.length() > 1,
-            rx.box(
-                rx.el.p(t("ui.many.who"), id="many-who", class_name="hm-label"),
-                rx.flex(
-                    rx.foreach(ManyDaysState.kids, _kid),
-                    gap="8px",
-                    wrap="wrap",
-                    role="group",
-                    aria_labelledby="many-who",
-                    margin_top="6px",
-                ),
+            labelled_group(
+                t("ui.many.who"),
+                "many-who",
+                chip_row(rx.foreach(ManyDaysState.kids, _kid), label_id="many-who", gap="8px"),
                 width="100%",
             ),
         ),
-        rx.box(
-            rx.el.p(t("ui.many.which_days"), id="many-days-label", class_name="hm-label"),
+        labelled_group(
+            t("ui.many.which_days"),
+            "many-days-label",
             rx.el.div(
                 _range_button("this_week", "ui.many.this_week"),
                 _range_button("next_week", "ui.many.next_week"),
@@ -336,12 +354,9 @@ def many_days_panel() -> rx.Component:
         ),
         rx.cond(
             ManyDaysState.loading,
-            rx.center(rx.spinner(size="3"), padding="24px", width="100%"),
+            loading_spinner(padding="24px"),
             rx.vstack(
-                rx.cond(
-                    ManyDaysState.error != "",
-                    rx.card(rx.text(ManyDaysState.error), width="100%", id="many-error"),
-                ),
+                rx.cond(ManyDaysState.error != "", note_card(ManyDaysState.error, "many-error")),
                 rx.foreach(ManyDaysState.rows, _row),
                 spacing="2",
                 width="100%",

@@ -7,13 +7,12 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.order_parts import figure, labelled_group, muted
+from hotmeals.ui.pages.booking_day_menu import allergy_note
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.meal_dialog import NOTE_MAX
-
-GRAY_11 = rx.color("gray", 11)
-
 
 # ---- the meal dialog -------------------------------------------------------------------------
 
@@ -30,7 +29,7 @@ def _facts() -> rx.Component:
     return rx.el.details(
         rx.el.summary(t("ui.book.nutrition"), class_name="hm-faq-q"),
         rx.box(
-            rx.text(t("ui.book.nutrition_note"), size="1", color=GRAY_11),
+            muted(t("ui.book.nutrition_note"), size="1"),
             rx.el.dl(
                 rx.foreach(
                     BookingState.nutrition,
@@ -149,32 +148,31 @@ def _addon(addon: rx.Var) -> rx.Component:
     )
 
 
+def _step_button(icon: str, step: int, disabled: rx.Var, label_key: str, id_: str) -> rx.Component:
+    """One less or one more of the meal."""
+    return rx.icon_button(
+        svg_icon(icon, aria_hidden="true"),
+        on_click=BookingState.change_quantity(step),
+        disabled=disabled,
+        variant="soft",
+        aria_label=t(label_key),
+        id=id_,
+    )
+
+
 def _quantity() -> rx.Component:
-    return rx.box(
-        rx.el.p(t("ui.book.quantity"), id="meal-qty-label", class_name="hm-label"),
+    return labelled_group(
+        t("ui.book.quantity"),
+        "meal-qty-label",
         rx.hstack(
-            rx.icon_button(
-                svg_icon("minus", aria_hidden="true"),
-                on_click=BookingState.change_quantity(-1),
-                disabled=BookingState.quantity <= 1,
-                variant="soft",
-                aria_label=t("ui.book.less"),
-                id="meal-qty-less",
-            ),
+            _step_button("minus", -1, BookingState.quantity <= 1, "ui.book.less", "meal-qty-less"),
             rx.el.output(
                 BookingState.quantity,
                 id="meal-qty",
                 class_name="hm-qty hm-tabular",
                 custom_attrs={"aria-labelledby": "meal-qty-label", "aria-live": "polite"},
             ),
-            rx.icon_button(
-                svg_icon("plus", aria_hidden="true"),
-                on_click=BookingState.change_quantity(1),
-                disabled=BookingState.quantity >= 50,
-                variant="soft",
-                aria_label=t("ui.book.more"),
-                id="meal-qty-more",
-            ),
+            _step_button("plus", 1, BookingState.quantity >= 50, "ui.book.more", "meal-qty-more"),
             align="center",
             spacing="3",
         ),
@@ -223,11 +221,7 @@ def _allergy_block() -> rx.Component:
         (
             "refused",
             rx.box(
-                rx.el.p(
-                    svg_icon("octagon-x", size=18, aria_hidden="true"),
-                    detail["allergy_message"],
-                    class_name="hm-allergy is-refused",
-                ),
+                allergy_note("octagon-x", detail["allergy_message"], "is-refused", 18),
                 role="alert",
                 id="meal-allergy",
             ),
@@ -249,12 +243,7 @@ def _allergy_block() -> rx.Component:
         ),
         (
             "notice",
-            rx.el.p(
-                svg_icon("info", size=18, aria_hidden="true"),
-                detail["allergy_message"],
-                class_name="hm-allergy is-notice",
-                id="meal-allergy",
-            ),
+            allergy_note("info", detail["allergy_message"], "is-notice", 18, id="meal-allergy"),
         ),
         rx.fragment(),
     )
@@ -271,8 +260,9 @@ def _choices() -> rx.Component:
 
 def _options() -> rx.Component:
     return rx.vstack(
-        rx.box(
-            rx.el.p(t("ui.book.size"), id="meal-size-label", class_name="hm-label"),
+        labelled_group(
+            t("ui.book.size"),
+            "meal-size-label",
             rx.radio_group.root(
                 rx.vstack(rx.foreach(BookingState.portions, _size_choice), spacing="2"),
                 value=BookingState.portion_id,
@@ -298,8 +288,9 @@ def _options() -> rx.Component:
         ),
         rx.cond(
             BookingState.addons.length() > 0,
-            rx.box(
-                rx.el.p(t("ui.book.addons"), id="meal-addons-label", class_name="hm-label"),
+            labelled_group(
+                t("ui.book.addons"),
+                "meal-addons-label",
                 rx.vstack(
                     rx.foreach(BookingState.addons, _addon),
                     spacing="2",
@@ -313,8 +304,9 @@ def _options() -> rx.Component:
         _note(),
         # A standing order from this day; not when adding to an existing order.
         rx.cond(BookingState.order_number == "", repeat_section()),
-        rx.box(
-            rx.el.p(t("ui.book.tiers"), class_name="hm-label"),
+        labelled_group(
+            t("ui.book.tiers"),
+            None,
             rx.el.ul(
                 rx.foreach(BookingState.tiers, lambda tier: rx.el.li(tier["label"])),
                 class_name="hm-tiers",
@@ -330,12 +322,12 @@ def _options() -> rx.Component:
 def _add_bar() -> rx.Component:
     return rx.flex(
         rx.box(
-            rx.text(t("ui.book.total"), size="1", color=GRAY_11),
-            rx.text(
+            *figure(
+                t("ui.book.total"),
                 BookingState.line_total,
-                size="5",
-                weight="bold",
-                id="meal-total",
+                value_id="meal-total",
+                label_size="1",
+                value_size="5",
                 class_name="hm-tabular",
                 custom_attrs={"aria-live": "polite"},
             ),
@@ -390,7 +382,7 @@ def meal_dialog() -> rx.Component:
             rx.flex(
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
-                    rx.text(detail["vendor"], " · ", detail["day"], size="2", color=GRAY_11),
+                    muted(detail["vendor"], " · ", detail["day"], size="2"),
                     # Who the meal is for, with the child's allergies.
                     rx.el.p(
                         rx.el.strong(BookingState.for_child, id="meal-for"),

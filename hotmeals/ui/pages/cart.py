@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import link_button, notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import static
@@ -18,13 +17,19 @@ from hotmeals.ui.components.line_card import (
     qty_stepper,
     stepper_row,
 )
+from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted, remove_dialog
 from hotmeals.ui.components.panels import loading_spinner, totals_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
 from hotmeals.ui.state.i18n import t
 
-GRAY_11 = rx.color("gray", 11)
 COLON = t("checkout.colon")
+REMOVE_KEYS = (
+    "checkout.remove_title",
+    "checkout.remove_text",
+    "checkout.remove_cancel",
+    "checkout.remove_confirm",
+)
 
 
 def line_details(line: CartLineView) -> rx.Component:
@@ -64,7 +69,7 @@ def line_details(line: CartLineView) -> rx.Component:
         detail("checkout.note", line.note, "hm-line-note", COLON),
         rx.cond(
             line.allergy_ack != "",
-            rx.text(line.allergy_ack, size="1", color=GRAY_11, class_name="hm-line-ack"),
+            muted(line.allergy_ack, size="1", class_name="hm-line-ack"),
         ),
         spacing="1",
         align="start",
@@ -93,7 +98,7 @@ def cart_line(line: CartLineView) -> rx.Component:
             ),
             rx.vstack(
                 line_heading(line.name, line.price, as_="h4"),
-                rx.text(t("checkout.vendor"), " ", line.vendor, size="1", color=GRAY_11),
+                muted(t("checkout.vendor"), " ", line.vendor, size="1"),
                 line_details(line),
                 rx.cond(
                     ~line.payable,
@@ -145,7 +150,7 @@ def empty_cart() -> rx.Component:
             max_width="60vw",
         ),
         rx.heading(t("checkout.empty_title"), as_="h2", size="5"),
-        rx.text(t("checkout.empty_text"), color=GRAY_11, text_align="center"),
+        muted(t("checkout.empty_text"), text_align="center"),
         rx.button(
             rx.icon("utensils", size=16, aria_hidden="true"),
             t("checkout.book_meal"),
@@ -162,17 +167,10 @@ def empty_cart() -> rx.Component:
 
 
 def delete_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("checkout.remove_title"),
-        description=rx.fragment(
-            t("checkout.remove_text"), rx.el.br(), rx.el.strong(CartState.delete_name)
-        ),
-        cancel_label=t("checkout.remove_cancel"),
-        confirm_label=t("checkout.remove_confirm"),
-        open_=CartState.delete_open,
-        on_open_change=CartState.set_delete_open,
-        on_confirm=CartState.confirm_delete,
-        busy=CartState.deleting,
+    return remove_dialog(
+        CartState,
+        CartState.delete_name,
+        REMOVE_KEYS,
         confirm_id="confirm-delete-line",
         turn=CartState.turn,
     )
@@ -181,21 +179,14 @@ def delete_dialog() -> rx.Component:
 def cart_footer() -> rx.Component:
     return totals_box(
         rx.flex(
-            rx.vstack(
-                rx.text(t("checkout.subtotal"), size="2", color=GRAY_11),
-                rx.text(
-                    CartState.meal_count.to_string(),
-                    weight="bold",
-                    size="4",
-                    id="cart-meal-count",
-                ),
-                spacing="0",
+            figure_stack(
+                t("checkout.subtotal"), CartState.meal_count.to_string(), value_id="cart-meal-count"
             ),
             rx.spacer(),
-            rx.vstack(
-                rx.text(t("checkout.charge_meal_net"), size="2", color=GRAY_11),
-                rx.text(CartState.charges["meal_net"], weight="bold", size="4", id="cart-net"),
-                spacing="0",
+            figure_stack(
+                t("checkout.charge_meal_net"),
+                CartState.charges["meal_net"],
+                value_id="cart-net",
                 align="end",
             ),
             align="center",

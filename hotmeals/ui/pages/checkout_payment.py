@@ -13,19 +13,25 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import busy_button, link_button
+from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
+from hotmeals.ui.components.order_parts import figure
 from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
-from hotmeals.ui.pages.order_summary import charges_table, nothing_to_pay, pay_label, summary_group
+from hotmeals.ui.pages.order_summary import (
+    charges_table,
+    nothing_to_pay,
+    pay_button,
+    payment_note,
+    summary_group,
+)
 from hotmeals.ui.pages.receipt import order_receipt_link
 from hotmeals.ui.state.cart import CREDIT_ROWS, SUMMARY_ROUTE
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.orders import HISTORY_ROUTE
 
-GRAY_11 = rx.color("gray", 11)
 STATUS_KIND = CHECKOUT_STATUS_KIND
 
 
@@ -57,17 +63,8 @@ def pay_form() -> rx.Component:
         ),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
-        busy_button(
-            pay_label(CheckoutState.charges),
-            icon=rx.icon("lock", size=16, aria_hidden="true"),
-            busy=CheckoutState.busy,
-            turn=CheckoutState.turn,
-            on_click=CheckoutState.pay,
-            size="3",
-            width="100%",
-            id="pay-submit",
-        ),
-        rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
+        pay_button(CheckoutState.charges, "pay-submit", width="100%"),
+        payment_note(),
         spacing="4",
         width="100%",
     )
@@ -77,8 +74,12 @@ def placed() -> rx.Component:
     return rx.vstack(
         rx.card(
             rx.vstack(
-                rx.text(t("checkout.order_number"), size="2", color=GRAY_11),
-                rx.text(CheckoutState.order_number, size="6", weight="bold", id="order-number"),
+                *figure(
+                    t("checkout.order_number"),
+                    CheckoutState.order_number,
+                    value_id="order-number",
+                    value_size="6",
+                ),
                 rx.text(t("checkout.mail_sent"), size="2"),
                 spacing="1",
             ),
@@ -87,17 +88,10 @@ def placed() -> rx.Component:
         ),
         rx.cond(
             CheckoutState.confirmation.length() > 0,
-            rx.card(
-                rx.vstack(
-                    rx.foreach(CheckoutState.confirmation, summary_group),
-                    charges_table(
-                        CheckoutState.paid_charges, "order-charges", "checkout.total_paid"
-                    ),
-                    spacing="2",
-                    width="100%",
-                ),
+            column_card(
+                rx.foreach(CheckoutState.confirmation, summary_group),
+                charges_table(CheckoutState.paid_charges, "order-charges", "checkout.total_paid"),
                 size="2",
-                width="100%",
                 id="order-confirmation",
             ),
         ),

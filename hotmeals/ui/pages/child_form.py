@@ -7,15 +7,8 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
-from hotmeals.ui.components.forms import (
-    error_of,
-    name_fields,
-    once_attrs,
-    save_button,
-    select_field,
-    server_form,
-    text_field,
-)
+from hotmeals.ui.components.form_parts import choice_field, muted, synced_field, waits_for
+from hotmeals.ui.components.forms import error_of, field_pair, once_attrs, save_button, server_form
 from hotmeals.ui.state.children import (
     PREFIX,
     ChildChoiceState,
@@ -26,78 +19,50 @@ from hotmeals.ui.state.i18n import t
 
 
 def _name_field(name: str, label_key: str) -> rx.Component:
-    return text_field(
-        PREFIX + name,
+    return synced_field(
+        PREFIX,
+        ChildFormState,
         name,
-        t(label_key),
-        error_of(ChildFormState.errors, name),
-        value=getattr(ChildFormState, name),
-        on_change=getattr(ChildFormState, f"set_{name}"),
+        label_key,
         on_blur=ChildFormState.blur_name(name),
         auto_complete="off",
     )
 
 
+def _choice(name: str, label_text: Any, placeholder: Any = None, **props: Any) -> rx.Component:
+    """City, school, teacher or grade: ``ChildFormState.<name>_id``, its message at the field."""
+    return choice_field(
+        ChildFormState,
+        name,
+        PREFIX + name,
+        label_text,
+        placeholder,
+        error=error_of(ChildFormState.errors, name),
+        **props,
+    )
+
+
 def child_form(submit_key: str) -> rx.Component:
-    errors = ChildFormState.errors
+    form = ChildFormState
     return server_form(
-        name_fields(
+        field_pair(
             _name_field("first_name", "ui.field.child_first_name"),
             _name_field("last_name", "ui.field.child_last_name"),
         ),
-        select_field(
-            PREFIX + "city",
-            t("ui.field.city"),
-            error_of(errors, "city"),
-            ChildFormState.cities,
-            ChildFormState.city_id,
-            ChildFormState.set_city,
-            t("ui.field.choose_city"),
-        ),
-        select_field(
-            PREFIX + "school",
+        _choice("city", t("ui.field.city"), t("ui.field.choose_city"), options=form.cities),
+        _choice(
+            "school",
             t("ui.field.school"),
-            error_of(errors, "school"),
-            ChildFormState.schools,
-            ChildFormState.school_id,
-            ChildFormState.set_school,
-            rx.cond(
-                ChildFormState.city_id == "",
-                t("ui.field.city_first"),
-                t("ui.field.choose_school"),
-            ),
-            disabled=ChildFormState.city_id == "",
+            **waits_for(form.city_id, t("ui.field.city_first"), t("ui.field.choose_school")),
         ),
-        select_field(
-            PREFIX + "teacher",
+        _choice(
+            "teacher",
             t("ui.field.teacher"),
-            error_of(errors, "teacher"),
-            ChildFormState.teachers,
-            ChildFormState.teacher_id,
-            ChildFormState.set_teacher,
-            rx.cond(
-                ChildFormState.school_id == "",
-                t("ui.field.school_first"),
-                t("ui.field.choose_teacher"),
-            ),
-            disabled=ChildFormState.school_id == "",
+            **waits_for(form.school_id, t("ui.field.school_first"), t("ui.field.choose_teacher")),
         ),
-        select_field(
-            PREFIX + "grade",
-            t("ui.field.grade"),
-            error_of(errors, "grade"),
-            ChildFormState.grades,
-            ChildFormState.grade_id,
-            ChildFormState.set_grade,
-            t("ui.field.choose_grade"),
-        ),
-        save_button(
-            ChildFormState.busy,
-            text=t(submit_key),
-            id="child-submit",
-            turn=ChildFormState.turn,
-        ),
-        on_submit=ChildFormState.save,
+        _choice("grade", t("ui.field.grade"), t("ui.field.choose_grade")),
+        save_button(form.busy, text=t(submit_key), id="child-submit", turn=form.turn),
+        on_submit=form.save,
         width="100%",
     )
 
@@ -113,7 +78,6 @@ def delete_child_dialog() -> rx.Component:
             " ",
             t("ui.child.delete_text_2"),
         ),
-        cancel_label=t("ui.common.cancel"),
         confirm_label=t("ui.child.delete_confirm"),
         open_=ChildrenState.delete_open,
         on_open_change=ChildrenState.set_delete_open,
@@ -127,7 +91,7 @@ def delete_child_dialog() -> rx.Component:
 def _detail(icon: str, text: rx.Var) -> rx.Component:
     return rx.hstack(
         rx.icon(icon, size=14, aria_hidden="true", color=rx.color("gray", 10), flex_shrink="0"),
-        rx.text(text, size="2", color=rx.color("gray", 11)),
+        muted(text),
         spacing="2",
         align="center",
     )

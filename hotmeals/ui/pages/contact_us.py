@@ -6,63 +6,45 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_area, text_field
+from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, bound_field, section_card
+from hotmeals.ui.components.forms import (
+    error_of,
+    field_pair,
+    server_form,
+    submit_button,
+    text_area,
+)
 from hotmeals.ui.components.header import faq_list
 from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.state.contact import PREFIX, ContactState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.i18n import I18nState, t
 
+# What the form starts with: the parent's own name, e-mail and phone.
+PREFILLED = ("first_name", "last_name", "email", "phone")
 
-def _field(name: str, label_key: str, value: rx.Var | None = None, **props) -> rx.Component:
-    return text_field(
-        PREFIX + name,
+
+def _field(name: str, label_key: str, **props) -> rx.Component:
+    return bound_field(
+        PREFIX,
         name,
-        t(label_key),
-        error_of(ContactState.errors, name),
+        label_key,
+        ContactState.errors,
         on_blur=ContactState.blur(name),
-        default_value=value,
+        default_value=getattr(ContactState, name) if name in PREFILLED else None,
         **props,
     )
 
 
 def contact_form() -> rx.Component:
     return server_form(
-        rx.grid(
-            _field(
-                "first_name",
-                "ui.field.first_name",
-                ContactState.first_name,
-                auto_complete="given-name",
-            ),
-            _field(
-                "last_name",
-                "ui.field.last_name",
-                ContactState.last_name,
-                auto_complete="family-name",
-            ),
-            columns=rx.breakpoints(initial="1", xs="2"),
-            spacing="4",
-            width="100%",
+        field_pair(
+            _field("first_name", "ui.field.first_name", auto_complete="given-name"),
+            _field("last_name", "ui.field.last_name", auto_complete="family-name"),
         ),
-        rx.grid(
-            _field(
-                "email",
-                "ui.field.email",
-                ContactState.email,
-                input_type="email",
-                auto_complete="email",
-            ),
-            _field(
-                "phone",
-                "ui.field.phone",
-                ContactState.phone,
-                input_type="tel",
-                auto_complete="tel",
-            ),
-            columns=rx.breakpoints(initial="1", xs="2"),
-            spacing="4",
-            width="100%",
+        field_pair(
+            _field("email", "ui.field.email", **EMAIL_INPUT),
+            _field("phone", "ui.field.phone", **PHONE_INPUT),
         ),
         _field("subject", "ui.field.subject"),
         text_area(
@@ -87,29 +69,28 @@ def contact_form() -> rx.Component:
     )
 
 
+def _reach_link(icon: str, text: str, href: str) -> rx.Component:
+    """The provider's phone or e-mail, a link that calls or writes."""
+    return rx.link(
+        rx.icon(icon, size=16, aria_hidden="true"),
+        text,
+        href=href,
+        weight="medium",
+        class_name="hm-icon-link",
+    )
+
+
 def contact_step() -> rx.Component:
     s = get_settings()
     return rx.vstack(
         *screen_intro(t("ui.contact.title"), t("ui.contact.intro")),
         rx.flex(
-            rx.link(
-                rx.icon("phone", size=16, aria_hidden="true"),
-                s.support_phone,
-                href=f"tel:{s.support_phone.replace(' ', '')}",
-                weight="medium",
-                class_name="hm-icon-link",
-            ),
-            rx.link(
-                rx.icon("mail", size=16, aria_hidden="true"),
-                s.provider_email,
-                href=f"mailto:{s.provider_email}",
-                weight="medium",
-                class_name="hm-icon-link",
-            ),
+            _reach_link("phone", s.support_phone, f"tel:{s.support_phone.replace(' ', '')}"),
+            _reach_link("mail", s.provider_email, f"mailto:{s.provider_email}"),
             spacing="5",
             wrap="wrap",
         ),
-        rx.card(contact_form(), width="100%", size="3"),
+        section_card(contact_form()),
         rx.heading(t("ui.faq.title"), as_="h2", size="5", margin_top="16px"),
         faq_list(rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)),
         spacing="4",

@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.header import markdown
+from hotmeals.ui.components.header import cms_article, in_lang, markdown
 from hotmeals.ui.state.content import ContentState
-from hotmeals.ui.state.i18n import I18nState, t
 
 
 def cms_step() -> rx.Component:
-    title = rx.cond(I18nState.is_fr, ContentState.title_fr, ContentState.title_en)
-    body = rx.cond(I18nState.is_fr, ContentState.body_fr, ContentState.body_en)
-    return rx.cond(
-        ContentState.failed,
-        rx.text(t("ui.common.no_data")),
-        rx.el.article(
-            rx.heading(title, as_="h1", size="7", margin_bottom="16px"),
-            rx.box(markdown(body), class_name="hm-prose"),
-            width="100%",
+    return cms_article(
+        in_lang(ContentState.title_fr, ContentState.title_en),
+        rx.box(
+            markdown(in_lang(ContentState.body_fr, ContentState.body_en)), class_name="hm-prose"
         ),
     )

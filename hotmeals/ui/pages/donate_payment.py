@@ -6,7 +6,14 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import radio_card, select_field, status_notice, text_field
+from hotmeals.ui.components.forms import (
+    radio_card,
+    select_field,
+    server_form,
+    status_notice,
+    text_field,
+)
+from hotmeals.ui.components.order_parts import labelled_group, muted
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
@@ -27,8 +34,9 @@ def _choice(value: str, label_key: str) -> rx.Component:
 
 
 def amount_choice() -> rx.Component:
-    return rx.box(
-        rx.el.p(t("donate.amount"), id="donate-amount-label", class_name="hm-label"),
+    return labelled_group(
+        t("donate.amount"),
+        "donate-amount-label",
         rx.radio_group.root(
             rx.flex(
                 # The service's presets; each has its label in the catalog (donate.preset_N).
@@ -68,41 +76,36 @@ def amount_choice() -> rx.Component:
 
 def donate_form() -> rx.Component:
     return rx.card(
-        rx.form(
-            rx.vstack(
-                amount_choice(),
-                rx.cond(
-                    DonateState.schools.length() > 0,
-                    select_field(
-                        "donate-school",
-                        t("donate.school"),
-                        DonateState.school_error,
-                        DonateState.schools,
-                        DonateState.school_id,
-                        DonateState.set_school,
-                        t("donate.choose_school"),
-                    ),
-                    rx.text(t("donate.no_school"), color=rx.color("gray", 11)),
+        server_form(
+            amount_choice(),
+            rx.cond(
+                DonateState.schools.length() > 0,
+                select_field(
+                    "donate-school",
+                    t("donate.school"),
+                    DonateState.school_error,
+                    DonateState.schools,
+                    DonateState.school_id,
+                    DonateState.set_school,
+                    t("donate.choose_school"),
                 ),
-                status_notice(
-                    DonateState.message, DonateState.status, STATUS_KIND, id_="donate-status"
-                ),
-                rx.button(
-                    rx.cond(DonateState.busy, rx.spinner(size="2"), rx.fragment()),
-                    rx.cond(DonateState.busy, t("donate.opening"), t("donate.submit")),
-                    type="submit",
-                    size="3",
-                    id="donate-submit",
-                    disabled=DonateState.busy | (DonateState.schools.length() == 0),
-                    custom_attrs={"aria-busy": rx.cond(DonateState.busy, "true", "false")},
-                ),
-                spacing="5",
-                align="start",
-                width="100%",
+                muted(t("donate.no_school")),
+            ),
+            status_notice(
+                DonateState.message, DonateState.status, STATUS_KIND, id_="donate-status"
+            ),
+            rx.button(
+                rx.cond(DonateState.busy, rx.spinner(size="2"), rx.fragment()),
+                rx.cond(DonateState.busy, t("donate.opening"), t("donate.submit")),
+                type="submit",
+                size="3",
+                id="donate-submit",
+                disabled=DonateState.busy | (DonateState.schools.length() == 0),
+                custom_attrs={"aria-busy": rx.cond(DonateState.busy, "true", "false")},
             ),
             on_submit=DonateState.pay,
-            reset_on_submit=False,
-            no_validate=True,
+            spacing="5",
+            align="start",
         ),
         size="3",
         width="100%",
@@ -146,7 +149,7 @@ def history_table() -> rx.Component:
                 variant="surface",
                 id="donation-history",
             ),
-            rx.text(t("no_data_found"), color=rx.color("gray", 11), id="donation-history-empty"),
+            muted(t("no_data_found"), id="donation-history-empty"),
         ),
         spacing="3",
         width="100%",

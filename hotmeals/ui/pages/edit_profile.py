@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
-from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, avatar
-from hotmeals.ui.components.layout import MAX_WIDTH, page, site_header
+from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
+from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
@@ -63,58 +64,49 @@ def step_nav() -> rx.Component:
     )
 
 
-def parent_card() -> rx.Component:
-    return rx.card(
+def _summary_card(
+    lead: rx.Component, *lines: rx.Component, action: rx.Component, min_width: str, **props
+) -> rx.Component:
+    """A card of the profile step: a picture or an icon, a few lines, and what to do next
+    (under the lines when the card is narrow)."""
+    return section_card(
         rx.flex(
-            avatar(rx.breakpoints(initial="5", sm="6")),
-            rx.vstack(
-                rx.heading(AuthState.full_name, as_="h2", size="5"),
-                rx.text(
-                    AuthState.email, size="2", color=rx.color("gray", 11), class_name="hm-break"
-                ),
-                rx.text(AuthState.phone, size="2", color=rx.color("gray", 11)),
-                spacing="1",
-                flex="1",
-                min_width="180px",
-            ),
-            link_button(
-                rx.icon("user-pen", size=16, aria_hidden="true"),
-                t("ui.header.edit_profile"),
-                href="/edit-profile/parent-edit-profile",
-                variant="soft",
-            ),
+            lead,
+            rx.vstack(*lines, spacing="1", flex="1", min_width=min_width),
+            action,
             spacing="4",
             align="center",
             wrap="wrap",
         ),
-        size="3",
-        width="100%",
+        **props,
+    )
+
+
+def parent_card() -> rx.Component:
+    return _summary_card(
+        avatar(rx.breakpoints(initial="5", sm="6")),
+        rx.heading(AuthState.full_name, as_="h2", size="5"),
+        muted(AuthState.email, class_name="hm-break"),
+        muted(AuthState.phone),
+        action=link_button(
+            rx.icon("user-pen", size=16, aria_hidden="true"),
+            t("ui.header.edit_profile"),
+            href=PROFILE_ROUTE,
+            variant="soft",
+        ),
+        min_width="180px",
     )
 
 
 def book_meal_card() -> rx.Component:
-    return rx.card(
-        rx.flex(
-            rx.box(rx.icon("utensils", size=22, aria_hidden="true"), class_name="hm-icon-bubble"),
-            rx.vstack(
-                rx.heading(t("ui.profile.book_title"), as_="h2", size="4"),
-                rx.text(t("ui.profile.book_text"), size="2", color=rx.color("gray", 11)),
-                spacing="1",
-                flex="1",
-                min_width="200px",
-            ),
-            link_button(
-                t("ui.header.book_meal"),
-                href=BOOK_MEAL_ROUTE,
-                size="3",
-                id_="book-meal",
-            ),
-            spacing="4",
-            align="center",
-            wrap="wrap",
+    return _summary_card(
+        icon_bubble("utensils", 22),
+        rx.heading(t("ui.profile.book_title"), as_="h2", size="4"),
+        muted(t("ui.profile.book_text")),
+        action=link_button(
+            t("ui.header.book_meal"), href=BOOK_MEAL_ROUTE, size="3", id_="book-meal"
         ),
-        size="3",
-        width="100%",
+        min_width="200px",
         class_name="hm-book-card",
     )
 
@@ -177,11 +169,7 @@ def edit_profile() -> rx.Component:
                 step_nav(),
                 rx.box(step_content(), width="100%"),
                 class_name="hm-profile-grid",
-                max_width=MAX_WIDTH,
-                margin_x="auto",
-                padding_x="16px",
-                padding_y=rx.breakpoints(initial="16px", md="32px"),
-                width="100%",
+                **SCREEN_COLUMN,
             ),
             header=site_header(show_cart=True),
         )

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.state.giveback import GiveBackState
 from hotmeals.ui.state.i18n import t
 
-GRAY = rx.color("gray", 11)
-
 
 def _figure(label_key: str, value: rx.Var, id_: str) -> rx.Component:
     return rx.vstack(
-        rx.text(t(label_key), size="1", color=GRAY),
+        muted(t(label_key), size="1"),
         rx.text(value, size="4", weight="bold", id=id_),
         spacing="0",
         class_name="hm-gb-figure",
@@ -26,7 +25,7 @@ def _school(row: rx.Var) -> rx.Component:
     donations) beside what it got from every family so far."""
     return rx.box(
         rx.text(row["school"], weight="bold", size="2"),
-        rx.cond(row["children"] != "", rx.text(row["children"], size="1", color=GRAY)),
+        rx.cond(row["children"] != "", muted(row["children"], size="1")),
         rx.grid(
             _figure("gb.school_yours", row["given"], "gb-given-" + row["id"]),
             _figure("gb.school_total", row["school_total"], "gb-school-total-" + row["id"]),
@@ -47,13 +46,10 @@ def giveback_card() -> rx.Component:
             GiveBackState.loaded,
             rx.vstack(
                 rx.flex(
-                    rx.box(
-                        rx.icon("heart-handshake", size=22, aria_hidden="true"),
-                        class_name="hm-icon-bubble",
-                    ),
+                    icon_bubble("heart-handshake", 22),
                     rx.vstack(
                         rx.heading(t("gb.title"), as_="h2", size="4"),
-                        rx.text(t("gb.year"), " ", GiveBackState.year_label, size="1", color=GRAY),
+                        muted(t("gb.year"), " ", GiveBackState.year_label, size="1"),
                         spacing="0",
                         flex="1",
                         min_width="0",
@@ -62,7 +58,7 @@ def giveback_card() -> rx.Component:
                     align="center",
                     width="100%",
                 ),
-                rx.text(t("gb.intro"), size="2", color=GRAY),
+                muted(t("gb.intro")),
                 rx.flex(
                     rx.text(t("gb.family_total"), size="2"),
                     rx.text(GiveBackState.total, size="6", weight="bold", id="giveback-total"),
@@ -83,7 +79,7 @@ def giveback_card() -> rx.Component:
                 ),
                 rx.cond(
                     GiveBackState.meals == 0,
-                    rx.text(t("gb.empty"), size="2", color=GRAY),
+                    muted(t("gb.empty")),
                 ),
                 rx.foreach(GiveBackState.schools, _school),
                 spacing="3",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import error_of, server_form, submit_button, text_field
+from hotmeals.ui.components.form_parts import EMAIL_INPUT, bound_field, password_field
+from hotmeals.ui.components.forms import server_form, submit_button
 from hotmeals.ui.components.screens import back_button, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.state.i18n import t
@@ -33,13 +34,12 @@ def _step(
 
 
 def email_step() -> rx.Component:
-    email = text_field(
-        RESET_PREFIX + "email",
+    email = bound_field(
+        RESET_PREFIX,
         "email",
-        t("ui.field.email"),
-        error_of(ForgotState.errors, "email"),
-        input_type="email",
-        auto_complete="email",
+        "ui.field.email",
+        ForgotState.errors,
+        **EMAIL_INPUT,
         input_mode="email",
         on_blur=ForgotState.blur_email,
         default_value=ForgotState.email,  # what sign-in had typed
@@ -55,15 +55,7 @@ def email_step() -> rx.Component:
 
 
 def _password_field(name: str, label_key: str, **props) -> rx.Component:
-    return text_field(
-        RESET_PREFIX + name,
-        name,
-        t(label_key),
-        error_of(ForgotState.errors, name),
-        input_type="password",
-        auto_complete="new-password",
-        **props,
-    )
+    return password_field(RESET_PREFIX, name, label_key, ForgotState.errors, **props)
 
 
 def new_password_step() -> rx.Component:

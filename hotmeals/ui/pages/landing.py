@@ -8,6 +8,7 @@ import reflex as rx
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
+from hotmeals.ui.components.order_parts import muted
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 
@@ -24,7 +25,7 @@ def _fact(icon: str, title_key: str, text_key: str) -> rx.Component:
                 display="inline-flex",
             ),
             rx.heading(t(title_key), as_="h2", size="4"),
-            rx.text(t(text_key), color=rx.color("gray", 11), size="3"),
+            muted(t(text_key), size="3"),
             spacing="3",
         ),
         size="3",
@@ -47,7 +48,7 @@ def _step(number: str, title_key: str, text_key: str) -> rx.Component:
         ),
         rx.vstack(
             rx.heading(t(title_key), as_="h3", size="3"),
-            rx.text(t(text_key), color=rx.color("gray", 11), size="2"),
+            muted(t(text_key), size="2"),
             spacing="1",
         ),
         spacing="3",
@@ -55,11 +56,18 @@ def _step(number: str, title_key: str, text_key: str) -> rx.Component:
     )
 
 
+def _three_columns(*items: rx.Component, spacing: str) -> rx.Component:
+    """One under the other on a phone, three side by side from the md breakpoint."""
+    return rx.grid(
+        *items, columns=rx.breakpoints(initial="1", md="3"), spacing=spacing, width="100%"
+    )
+
+
 def hero() -> rx.Component:
     return rx.grid(
         rx.vstack(
             rx.heading(t("landing.hero_title"), as_="h1", size=rx.breakpoints(initial="8", md="9")),
-            rx.text(t("landing.hero_text"), size="4", color=rx.color("gray", 11)),
+            muted(t("landing.hero_text"), size="4"),
             rx.cond(
                 AuthState.is_parent,
                 # A signed-in parent goes straight to booking (sign-up would show this page).
@@ -97,23 +105,19 @@ def landing() -> rx.Component:
         rx.box(
             rx.vstack(
                 hero(),
-                rx.grid(
+                _three_columns(
                     _fact("badge-dollar-sign", "landing.price_title", "landing.price_text"),
                     _fact("heart-handshake", "landing.giveback_title", "landing.giveback_text"),
                     _fact("shield-alert", "landing.allergy_title", "landing.allergy_text"),
-                    columns=rx.breakpoints(initial="1", md="3"),
                     spacing="4",
-                    width="100%",
                 ),
                 rx.vstack(
                     rx.heading(t("landing.how_title"), as_="h2", size="6"),
-                    rx.grid(
+                    _three_columns(
                         _step("1", "landing.step1_title", "landing.step1_text"),
                         _step("2", "landing.step2_title", "landing.step2_text"),
                         _step("3", "landing.step3_title", "landing.step3_text"),
-                        columns=rx.breakpoints(initial="1", md="3"),
                         spacing="5",
-                        width="100%",
                     ),
                     spacing="4",
                     width="100%",

@@ -11,6 +11,7 @@ from hotmeals.ui.components.forms import link_button, toggle_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.order_parts import note_card
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.booking_calendar import calendar, child_picker
@@ -52,7 +53,7 @@ def one_day() -> rx.Component:
             day_menu(),
             class_name="hm-book-grid",
         ),
-        rx.card(rx.text(t("ui.book.no_days")), width="100%", id="book-no-days"),
+        note_card(t("ui.book.no_days"), "book-no-days"),
     )
 
 

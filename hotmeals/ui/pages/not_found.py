@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.layout import brand, language_switch, page, static
 from hotmeals.ui.state.i18n import t
 
@@ -15,7 +16,7 @@ def not_found() -> rx.Component:
                 brand(),
                 rx.image(src=static("/empty-plate.svg"), alt="", width="160px", height="120px"),
                 rx.heading(t("not_found.title"), as_="h1", size="7", id="not-found-title"),
-                rx.text(t("not_found.text"), color=rx.color("gray", 11), text_align="center"),
+                muted(t("not_found.text"), size=None, text_align="center"),
                 rx.link(rx.button(t("not_found.home"), size="3"), href="/"),
                 language_switch(),
                 spacing="4",

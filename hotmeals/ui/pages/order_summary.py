@@ -17,7 +17,8 @@ from hotmeals.ui.components.card_choice import (
 )
 from hotmeals.ui.components.forms import busy_button, label, radio_card
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted
+from hotmeals.ui.components.panels import column_card, loading_spinner, rows_or_empty
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
@@ -29,7 +30,6 @@ from hotmeals.ui.state.cart import (
 from hotmeals.ui.state.checkout import CheckoutState
 from hotmeals.ui.state.i18n import t
 
-GRAY_11 = rx.color("gray", 11)
 CHARGE_ROWS = (
     ("meal_net", "checkout.charge_meal_net"),
     ("special_note_fees", "checkout.charge_note_fees"),
@@ -41,6 +41,26 @@ CHARGE_ROWS = (
 )
 
 
+def _charge_row(
+    name: str,
+    label: Any,
+    amount: Any,
+    amount_style: dict[str, str],
+    label_style: dict[str, str] | None = None,
+    **row_props: Any,
+) -> rx.Component:
+    """One line of the charges: its name (gray unless ``label_style``) and, at the right, the
+    amount."""
+    return rx.flex(
+        rx.el.dt(label, style={"color": "var(--gray-11)"} if label_style is None else label_style),
+        rx.el.dd(amount, style={"margin": "0", **amount_style}),
+        justify="between",
+        gap="12px",
+        class_name=f"hm-charge hm-charge-{name}",
+        **row_props,
+    )
+
+
 def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_total") -> rx.Component:
     """The charges of spec §3 that apply and the total (``charges`` a dict Var of formatted
     amounts, "" for a charge that does not apply; the tax named with its rate)."""
@@ -48,42 +68,34 @@ def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_tota
         *[
             rx.cond(
                 charges[name] != "",
-                rx.flex(
-                    rx.el.dt(
-                        charges["tax_label"] if name == "tax" else t(key),
-                        style={"color": "var(--gray-11)"},
-                    ),
-                    rx.el.dd(charges[name], style={"margin": "0", "font_weight": "500"}),
-                    justify="between",
-                    gap="12px",
-                    class_name=f"hm-charge hm-charge-{name}",
+                _charge_row(
+                    name,
+                    charges["tax_label"] if name == "tax" else t(key),
+                    charges[name],
+                    {"font_weight": "500"},
                     padding_y="6px",
                     border_bottom=f"1px solid {rx.color('gray', 4)}",
                 ),
             )
             for name, key in CHARGE_ROWS
         ],
-        rx.flex(
-            rx.el.dt(t(total_key), style={"font_weight": "700"}),
-            rx.el.dd(
-                charges["total_pay"],
-                style={"margin": "0", "font_weight": "700", "font_size": "var(--font-size-5)"},
-            ),
-            justify="between",
+        _charge_row(
+            "total_pay",
+            t(total_key),
+            charges["total_pay"],
+            {"font_weight": "700", "font_size": "var(--font-size-5)"},
+            {"font_weight": "700"},
             align="center",
-            gap="12px",
-            class_name="hm-charge hm-charge-total_pay",
             padding_top="10px",
         ),
         *[
             rx.cond(
                 charges[name] != "",
-                rx.flex(
-                    rx.el.dt(charges[f"{name}_label"], style={"color": "var(--gray-11)"}),
-                    rx.el.dd(charges[name], style={"margin": "0", "font_weight": "600"}),
-                    justify="between",
-                    gap="12px",
-                    class_name=f"hm-charge hm-charge-{name}",
+                _charge_row(
+                    name,
+                    charges[f"{name}_label"],
+                    charges[name],
+                    {"font_weight": "600"},
                     padding_top="6px",
                 ),
             )
@@ -97,7 +109,7 @@ def charges_table(charges: Any, id_: str, total_key: str = "checkout.charge_tota
 def _extra(label_key: str, value: rx.Var) -> rx.Component:
     return rx.cond(
         value != "",
-        rx.text(t(label_key), t("checkout.colon"), value, size="1", color=GRAY_11),
+        muted(t(label_key), t("checkout.colon"), value, size="1"),
     )
 
 
@@ -144,130 +156,125 @@ def summary_group(group: CartGroupView) -> rx.Component:
     )
 
 
-def promo_section() -> rx.Component:
-    return rx.card(
+def _section(title_key: str, *children: Any, spacing: str = "3", **props: Any) -> rx.Component:
+    """A card of the summary: its h2 over its parts."""
+    return column_card(
+        rx.heading(t(title_key), as_="h2", size="4"), *children, spacing=spacing, size="2", **props
+    )
+
+
+def _promo_row(promo: rx.Var) -> rx.Component:
+    """A promo code the parent may use: the code, what it gives, and 'Use'."""
+    return rx.flex(
         rx.vstack(
-            rx.heading(t("checkout.promo_title"), as_="h2", size="4"),
-            rx.cond(
-                CartState.promo_code != "",
+            rx.code(promo["code"], size="2", weight="bold"),
+            muted(promo["detail"], size="1"),
+            rx.cond(promo["description"] != "", muted(promo["description"], size="1")),
+            spacing="1",
+            min_width="0",
+        ),
+        rx.spacer(),
+        rx.button(
+            t("checkout.promo_use"),
+            on_click=CartState.use_promo(promo["code"]),
+            variant="soft",
+            size="2",
+            class_name="hm-promo-use",
+            custom_attrs={"data-code": promo["code"]},
+        ),
+        align="center",
+        gap="8px",
+        width="100%",
+        class_name="hm-promo-row",
+    )
+
+
+def promo_section() -> rx.Component:
+    return _section(
+        "checkout.promo_title",
+        rx.cond(
+            CartState.promo_code != "",
+            rx.flex(
+                rx.badge(
+                    rx.icon("ticket-percent", size=14, aria_hidden="true"),
+                    t("checkout.promo_applied_label"),
+                    t("checkout.colon"),
+                    CartState.promo_code,
+                    size="3",
+                    color_scheme="grass",
+                    id="promo-applied",
+                ),
+                rx.button(
+                    t("checkout.promo_remove"),
+                    on_click=CartState.remove_promo,
+                    variant="ghost",
+                    size="2",
+                    id="promo-remove",
+                ),
+                align="center",
+                gap="8px",
+                wrap="wrap",
+            ),
+        ),
+        rx.form(
+            rx.box(
+                label(t("checkout.promo_label"), "promo-code"),
                 rx.flex(
-                    rx.badge(
-                        rx.icon("ticket-percent", size=14, aria_hidden="true"),
-                        t("checkout.promo_applied_label"),
-                        t("checkout.colon"),
-                        CartState.promo_code,
+                    rx.input(
+                        id="promo-code",
+                        name="promo_code",
+                        value=CartState.promo_input,
+                        on_change=CartState.set_promo_input,
                         size="3",
-                        color_scheme="grass",
-                        id="promo-applied",
+                        max_length=32,
+                        auto_complete="off",
+                        auto_capitalize="characters",
+                        custom_attrs={
+                            "aria-invalid": rx.cond(CartState.promo_error != "", "true", "false"),
+                            "aria-describedby": rx.cond(
+                                CartState.promo_error != "", "promo-code-error", ""
+                            ),
+                        },
+                        flex="1",
                     ),
                     rx.button(
-                        t("checkout.promo_remove"),
-                        on_click=CartState.remove_promo,
-                        variant="ghost",
-                        size="2",
-                        id="promo-remove",
+                        rx.cond(CartState.promo_busy, rx.spinner(size="2"), rx.fragment()),
+                        t("checkout.promo_apply"),
+                        type="submit",
+                        size="3",
+                        variant="outline",
+                        disabled=CartState.promo_busy,
+                        id="promo-apply",
                     ),
-                    align="center",
                     gap="8px",
-                    wrap="wrap",
-                ),
-            ),
-            rx.form(
-                rx.box(
-                    label(t("checkout.promo_label"), "promo-code"),
-                    rx.flex(
-                        rx.input(
-                            id="promo-code",
-                            name="promo_code",
-                            value=CartState.promo_input,
-                            on_change=CartState.set_promo_input,
-                            size="3",
-                            max_length=32,
-                            auto_complete="off",
-                            auto_capitalize="characters",
-                            custom_attrs={
-                                "aria-invalid": rx.cond(
-                                    CartState.promo_error != "", "true", "false"
-                                ),
-                                "aria-describedby": rx.cond(
-                                    CartState.promo_error != "", "promo-code-error", ""
-                                ),
-                            },
-                            flex="1",
-                        ),
-                        rx.button(
-                            rx.cond(CartState.promo_busy, rx.spinner(size="2"), rx.fragment()),
-                            t("checkout.promo_apply"),
-                            type="submit",
-                            size="3",
-                            variant="outline",
-                            disabled=CartState.promo_busy,
-                            id="promo-apply",
-                        ),
-                        gap="8px",
-                        width="100%",
-                    ),
-                    rx.cond(
-                        CartState.promo_error != "",
-                        rx.el.p(
-                            rx.icon("circle-alert", size=14, aria_hidden="true"),
-                            rx.el.span(CartState.promo_error),
-                            id="promo-code-error",
-                            role="alert",
-                            class_name="hm-error",
-                        ),
-                    ),
-                    class_name="hm-field",
                     width="100%",
                 ),
-                on_submit=CartState.apply_promo,
-                reset_on_submit=False,
-                no_validate=True,
+                rx.cond(
+                    CartState.promo_error != "",
+                    rx.el.p(
+                        rx.icon("circle-alert", size=14, aria_hidden="true"),
+                        rx.el.span(CartState.promo_error),
+                        id="promo-code-error",
+                        role="alert",
+                        class_name="hm-error",
+                    ),
+                ),
+                class_name="hm-field",
                 width="100%",
             ),
-            rx.cond(
-                CartState.promos.length() > 0,
-                rx.vstack(
-                    rx.text(t("checkout.promo_available"), size="2", weight="medium"),
-                    rx.foreach(
-                        CartState.promos,
-                        lambda p: rx.flex(
-                            rx.vstack(
-                                rx.code(p["code"], size="2", weight="bold"),
-                                rx.text(p["detail"], size="1", color=GRAY_11),
-                                rx.cond(
-                                    p["description"] != "",
-                                    rx.text(p["description"], size="1", color=GRAY_11),
-                                ),
-                                spacing="1",
-                                min_width="0",
-                            ),
-                            rx.spacer(),
-                            rx.button(
-                                t("checkout.promo_use"),
-                                on_click=CartState.use_promo(p["code"]),
-                                variant="soft",
-                                size="2",
-                                class_name="hm-promo-use",
-                                custom_attrs={"data-code": p["code"]},
-                            ),
-                            align="center",
-                            gap="8px",
-                            width="100%",
-                            class_name="hm-promo-row",
-                        ),
-                    ),
-                    spacing="2",
-                    width="100%",
-                    id="promo-list",
-                ),
-                rx.text(t("checkout.promo_none"), size="2", color=GRAY_11),
-            ),
-            spacing="3",
+            on_submit=CartState.apply_promo,
+            reset_on_submit=False,
+            no_validate=True,
             width="100%",
         ),
-        size="2",
-        width="100%",
+        rows_or_empty(
+            CartState.promos,
+            _promo_row,
+            muted(t("checkout.promo_none"), size="2"),
+            rx.text(t("checkout.promo_available"), size="2", weight="medium"),
+            list_id="promo-list",
+            spacing="2",
+        ),
     )
 
 
@@ -277,22 +284,16 @@ def donation_section() -> rx.Component:
         text = rx.text(t(key), size="2")
         return radio_card(value, f"donation-{value}", text, gap="6px", padding_x="10px")
 
-    return rx.card(
-        rx.vstack(
-            rx.heading(t("checkout.donation_title"), as_="h2", size="4"),
-            rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
-            rx.radio_group.root(
-                rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
-                value=CartState.donation_choice,
-                on_change=CartState.set_donation,
-                name="donation",
-                aria_labelledby="donation-label",
-            ),
-            spacing="3",
-            width="100%",
+    return _section(
+        "checkout.donation_title",
+        rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
+        rx.radio_group.root(
+            rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
+            value=CartState.donation_choice,
+            on_change=CartState.set_donation,
+            name="donation",
+            aria_labelledby="donation-label",
         ),
-        size="2",
-        width="100%",
     )
 
 
@@ -303,7 +304,7 @@ def giveback_section() -> rx.Component:
             rx.vstack(
                 rx.heading(t("checkout.giveback_title"), as_="h2", size="3"),
                 rx.text(CartState.giveback, size="2", id="giveback"),
-                rx.text(t("checkout.giveback_per_meal"), size="1", color=GRAY_11),
+                muted(t("checkout.giveback_per_meal"), size="1"),
                 spacing="1",
             ),
             gap="12px",
@@ -327,6 +328,25 @@ def pay_label(charges: Any) -> rx.Component:
     )
 
 
+def pay_button(charges: Any, id_: str, **props: Any) -> rx.Component:
+    """The one Pay (``CheckoutState.pay``): busy, and one tap per turn."""
+    return busy_button(
+        pay_label(charges),
+        icon=rx.icon("lock", size=16, aria_hidden="true"),
+        busy=CheckoutState.busy,
+        turn=CheckoutState.turn,
+        on_click=CheckoutState.pay,
+        size="3",
+        id=id_,
+        **props,
+    )
+
+
+def payment_note() -> rx.Component:
+    """What paying here does, under Pay."""
+    return muted(t("checkout.payment_intro"), size="1")
+
+
 def pay_bar() -> rx.Component:
     """The payment's progress and the one Pay, under the charges and the card
     choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
@@ -334,24 +354,14 @@ def pay_bar() -> rx.Component:
     return rx.box(
         payment_progress(CheckoutState, CHECKOUT_STATUS_KIND, "pay-status", "pay-progress"),
         rx.flex(
-            rx.vstack(
-                rx.text(t("checkout.charge_total"), size="1", color=GRAY_11),
-                rx.text(
-                    CartState.charges["total_pay"], size="4", weight="bold", id="pay-bar-total"
-                ),
-                spacing="0",
+            figure_stack(
+                t("checkout.charge_total"),
+                CartState.charges["total_pay"],
+                value_id="pay-bar-total",
+                label_size="1",
                 class_name="hm-pay-bar-total",
             ),
-            busy_button(
-                pay_label(CartState.charges),
-                icon=rx.icon("lock", size=16, aria_hidden="true"),
-                busy=CheckoutState.busy,
-                turn=CheckoutState.turn,
-                on_click=CheckoutState.pay,
-                size="3",
-                flex="1",
-                id="summary-pay",
-            ),
+            pay_button(CartState.charges, "summary-pay", flex="1"),
             align="center",
             gap="12px",
             width="100%",
@@ -393,7 +403,7 @@ def pay_section() -> rx.Component:
         rx.separator(size="4"),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         pay_bar(),
-        rx.text(t("checkout.payment_intro"), size="1", color=GRAY_11),
+        payment_note(),
         spacing="3",
         width="100%",
         id="summary-payment",
@@ -405,15 +415,10 @@ def summary_content() -> rx.Component:
         CartState.payable_count > 0,
         rx.grid(
             rx.vstack(
-                rx.card(
-                    rx.vstack(
-                        rx.heading(t("checkout.subtotal"), as_="h2", size="4"),
-                        rx.foreach(CartState.groups, summary_group),
-                        spacing="2",
-                        width="100%",
-                    ),
-                    size="2",
-                    width="100%",
+                _section(
+                    "checkout.subtotal",
+                    rx.foreach(CartState.groups, summary_group),
+                    spacing="2",
                     id="summary-lines",
                 ),
                 promo_section(),
@@ -422,16 +427,11 @@ def summary_content() -> rx.Component:
                 width="100%",
             ),
             rx.vstack(
-                rx.card(
-                    rx.vstack(
-                        rx.heading(t("checkout.charges"), as_="h2", size="4"),
-                        charges_table(CartState.charges, "summary-charges"),
-                        pay_section(),
-                        spacing="4",
-                        width="100%",
-                    ),
-                    size="2",
-                    width="100%",
+                _section(
+                    "checkout.charges",
+                    charges_table(CartState.charges, "summary-charges"),
+                    pay_section(),
+                    spacing="4",
                     # Radix's card contains its paint: the phone's fixed bar needs it not to.
                     class_name="hm-pay-card",
                 ),

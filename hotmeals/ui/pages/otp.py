@@ -8,7 +8,8 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import field_error, label, server_form, submit_button
+from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.forms import aria_attrs, field_frame, server_form, submit_button
 from hotmeals.ui.components.layout import static
 from hotmeals.ui.components.screens import back_button
 from hotmeals.ui.state.i18n import t
@@ -21,16 +22,14 @@ def resend_row() -> rx.Component:
     return rx.flex(
         rx.cond(
             OtpState.resend_wait > 0,
-            rx.text(
+            muted(
                 t("ui.otp.resend_in"),
                 " ",
                 rx.el.span(OtpState.resend_wait, class_name="hm-tabular"),
                 " s",
-                size="2",
-                color=rx.color("gray", 11),
                 id="otp-cooldown",
             ),
-            rx.text(t("ui.otp.no_code"), size="2", color=rx.color("gray", 11)),
+            muted(t("ui.otp.no_code")),
         ),
         rx.button(
             rx.cond(
@@ -63,6 +62,7 @@ def otp_panel(
     """The code form. ``heading=False`` inside a dialog, which has its own title;
     ``on_submit`` is the handler of the screen's purpose (the sign-up code by default)."""
     error = OtpState.error
+    hint = t("ui.otp.hint")
     return rx.vstack(
         rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px", height="110px")
         if show_image
@@ -70,7 +70,7 @@ def otp_panel(
         rx.heading(t("ui.otp.title"), as_="h1", size="7", id="otp-title")
         if heading
         else rx.fragment(),
-        rx.text(
+        muted(
             t("ui.otp.sent_to"),
             " ",
             rx.el.strong(OtpState.email, class_name="hm-break"),
@@ -81,11 +81,12 @@ def otp_panel(
             " ",
             t("ui.otp.minutes"),
             size="3",
-            color=rx.color("gray", 11),
         ),
         server_form(
-            rx.box(
-                label(t("ui.otp.label"), FIELD_ID),
+            field_frame(
+                FIELD_ID,
+                t("ui.otp.label"),
+                error,
                 rx.input(
                     id=FIELD_ID,
                     name="otp",
@@ -98,16 +99,12 @@ def otp_panel(
                     placeholder="123456",
                     class_name="hm-otp",
                     custom_attrs={
-                        "aria-invalid": rx.cond(error != "", "true", "false"),
-                        "aria-describedby": rx.cond(error != "", "otp-error otp-hint", "otp-hint"),
-                        "aria-required": "true",
+                        **aria_attrs(FIELD_ID, error, hint, True),
                         # Digits only, six at most (a pasted "Code: 123456" works).
                         "data-hm-digits": "6",
                     },
                 ),
-                rx.el.p(t("ui.otp.hint"), id="otp-hint", class_name="hm-hint"),
-                field_error(FIELD_ID, error),
-                class_name="hm-field",
+                hint=hint,
                 width="100%",
             ),
             submit_button(

@@ -7,11 +7,20 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import (
+    PHONE_INPUT,
+    action_row,
+    done_badge,
+    loading_block,
+    muted,
+    remove_button,
+    section_card,
+    synced_field,
+)
 from hotmeals.ui.components.forms import (
-    error_of,
-    field_error,
-    label,
-    name_fields,
+    aria_attrs,
+    field_frame,
+    field_pair,
     once_attrs,
     save_button,
     server_form,
@@ -35,12 +44,7 @@ def picture_section() -> rx.Component:
         avatar("7"),
         rx.vstack(
             rx.text(t("ui.profile.picture"), weight="bold"),
-            rx.text(
-                t("ui.profile.picture_hint"),
-                size="2",
-                color=rx.color("gray", 11),
-                id="picture-hint",
-            ),
+            muted(t("ui.profile.picture_hint"), id="picture-hint"),
             rx.upload.root(
                 rx.button(
                     rx.cond(
@@ -89,31 +93,18 @@ def picture_section() -> rx.Component:
 
 def _detail(name: str, label_key: str, **props: Any) -> rx.Component:
     """One of the parent's details, checked when the field is left."""
-    return text_field(
-        PREFIX + name,
-        name,
-        t(label_key),
-        error_of(ParentEditState.errors, name),
-        value=getattr(ParentEditState, name),
-        on_change=getattr(ParentEditState, f"set_{name}"),
-        on_blur=ParentEditState.blur(name),
-        **props,
+    return synced_field(
+        PREFIX, ParentEditState, name, label_key, on_blur=ParentEditState.blur(name), **props
     )
 
 
 def details_form() -> rx.Component:
     return server_form(
-        name_fields(
+        field_pair(
             _detail("first_name", "ui.field.first_name", auto_complete="given-name"),
             _detail("last_name", "ui.field.last_name", auto_complete="family-name"),
         ),
-        _detail(
-            "phone",
-            "ui.field.phone",
-            input_type="tel",
-            auto_complete="tel",
-            hint=t("ui.field.phone_hint"),
-        ),
+        _detail("phone", "ui.field.phone", **PHONE_INPUT, hint=t("ui.field.phone_hint")),
         text_field(
             PREFIX + "email",
             "email",
@@ -144,12 +135,7 @@ def alt_row(row: rx.Var) -> rx.Component:
         rx.text(row["email"], flex="1", min_width="160px", class_name="hm-break"),
         rx.cond(
             verified,
-            rx.badge(
-                rx.icon("badge-check", size=12, aria_hidden="true"),
-                t("ui.alt_email.verified"),
-                color_scheme="grass",
-                size="2",
-            ),
+            done_badge("badge-check", t("ui.alt_email.verified")),
             rx.button(
                 t("ui.alt_email.verify"),
                 size="1",
@@ -158,13 +144,13 @@ def alt_row(row: rx.Var) -> rx.Component:
                 aria_label=t("ui.alt_email.verify") + " " + row["email"],
             ),
         ),
-        rx.icon_button(
-            rx.icon("trash-2", size=14, aria_hidden="true"),
+        remove_button(
+            "trash-2",
+            14,
+            row["email"],
+            ParentEditState.remove_alt(row["email"]),
             size="1",
-            variant="ghost",
             color_scheme="red",
-            on_click=ParentEditState.remove_alt(row["email"]),
-            aria_label=t("ui.common.remove") + " " + row["email"],
             custom_attrs=once_attrs(ParentEditState.turn),
         ),
         align="center",
@@ -181,7 +167,7 @@ def alt_emails_section() -> rx.Component:
     error = ParentEditState.alt_error
     return rx.vstack(
         rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
-        rx.text(t("ui.alt_email.intro"), size="2", color=rx.color("gray", 11)),
+        muted(t("ui.alt_email.intro")),
         rx.cond(
             ParentEditState.alt_emails.length() > 0,
             rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0", width="100%"),
@@ -189,12 +175,7 @@ def alt_emails_section() -> rx.Component:
         rx.cond(
             ParentEditState.can_add_alt,
             alt_add_form(field_id, error),
-            rx.text(
-                t("ui.alt_email.limit_reached"),
-                size="2",
-                id="alt-limit",
-                color=rx.color("gray", 11),
-            ),
+            muted(t("ui.alt_email.limit_reached"), id="alt-limit"),
         ),
         spacing="3",
         width="100%",
@@ -203,9 +184,11 @@ def alt_emails_section() -> rx.Component:
 
 def alt_add_form(field_id: str, error) -> rx.Component:
     return rx.form(
-        rx.box(
-            label(t("ui.alt_email.add_label"), field_id),
-            rx.flex(
+        field_frame(
+            field_id,
+            t("ui.alt_email.add_label"),
+            error,
+            action_row(
                 rx.input(
                     id=field_id,
                     name="alt_email",
@@ -214,10 +197,7 @@ def alt_add_form(field_id: str, error) -> rx.Component:
                     auto_complete="email",
                     flex="1",
                     min_width="200px",
-                    custom_attrs={
-                        "aria-invalid": rx.cond(error != "", "true", "false"),
-                        "aria-describedby": rx.cond(error != "", f"{field_id}-error", ""),
-                    },
+                    custom_attrs=aria_attrs(field_id, error, None, False),
                 ),
                 submit_button(
                     t("ui.alt_email.add"),
@@ -228,11 +208,7 @@ def alt_add_form(field_id: str, error) -> rx.Component:
                     id="alt-add",
                     turn=ParentEditState.turn,
                 ),
-                spacing="3",
-                wrap="wrap",
             ),
-            field_error(field_id, error),
-            class_name="hm-field",
         ),
         on_submit=ParentEditState.add_alt,
         reset_on_submit=False,
@@ -259,12 +235,12 @@ def parent_edit_profile() -> rx.Component:
             screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
             rx.cond(
                 ParentEditState.loading,
-                rx.center(rx.spinner(size="3"), padding="48px"),
+                loading_block(),
                 rx.vstack(
-                    rx.card(picture_section(), width="100%", size="3"),
-                    rx.card(details_form(), width="100%", size="3"),
-                    rx.card(alt_emails_section(), width="100%", size="3"),
-                    rx.card(language_choice(), width="100%", size="3"),
+                    section_card(picture_section()),
+                    section_card(details_form()),
+                    section_card(alt_emails_section()),
+                    section_card(language_choice()),
                     alt_otp_dialog(),
                     spacing="4",
                     width="100%",

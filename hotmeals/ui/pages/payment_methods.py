@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import status_notice
+from hotmeals.ui.components.order_parts import muted, remove_dialog
+from hotmeals.ui.components.panels import rows_or_empty
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import CardsState
 
 STATUS_KIND = {"success": "success", "declined": "error", "error": "error"}
+REMOVE_KEYS = ("cards.confirm_title", "cards.confirm_text", "cards.confirm_no", "cards.confirm_yes")
 
 
 def card_row(card: rx.Var) -> rx.Component:
@@ -23,13 +25,7 @@ def card_row(card: rx.Var) -> rx.Component:
                 rx.text(card["brand"], " ", t("cards.ending"), " ", card["last4"], weight="medium"),
                 rx.cond(
                     card["expiry"] != "",
-                    rx.text(
-                        t("cards.expires"),
-                        " ",
-                        card["expiry"],
-                        size="2",
-                        color=rx.color("gray", 11),
-                    ),
+                    muted(t("cards.expires"), " ", card["expiry"], size="2"),
                 ),
                 spacing="1",
                 flex="1",
@@ -55,18 +51,8 @@ def card_row(card: rx.Var) -> rx.Component:
 
 
 def delete_dialog() -> rx.Component:
-    return confirm_dialog(
-        title=t("cards.confirm_title"),
-        description=rx.fragment(
-            t("cards.confirm_text"), rx.el.br(), rx.el.strong(CardsState.delete_label)
-        ),
-        cancel_label=t("cards.confirm_no"),
-        confirm_label=t("cards.confirm_yes"),
-        open_=CardsState.delete_open,
-        on_open_change=CardsState.set_delete_open,
-        on_confirm=CardsState.confirm_delete,
-        busy=CardsState.deleting,
-        confirm_id="confirm-delete-card",
+    return remove_dialog(
+        CardsState, CardsState.delete_label, REMOVE_KEYS, confirm_id="confirm-delete-card"
     )
 
 
@@ -74,15 +60,12 @@ def payment_methods() -> rx.Component:
     return parent_screen(
         *screen_intro(t("cards.title"), t("cards.intro")),
         status_notice(CardsState.message, CardsState.status, STATUS_KIND, id_="cards-status"),
-        rx.cond(
-            CardsState.cards.length() > 0,
-            rx.vstack(
-                rx.foreach(CardsState.cards, card_row),
-                spacing="3",
-                width="100%",
-                id="saved-cards",
-            ),
-            rx.text(t("cards.empty"), color=rx.color("gray", 11), id="no-cards"),
+        rows_or_empty(
+            CardsState.cards,
+            card_row,
+            muted(t("cards.empty"), id="no-cards"),
+            list_id="saved-cards",
+            spacing="3",
         ),
         rx.button(
             rx.cond(

@@ -7,15 +7,21 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button, select_field, submit_button
+from hotmeals.ui.components.form_parts import (
+    QUIET_BUTTON,
+    action_row,
+    choice_field,
+    icon_button,
+    loading_block,
+    muted,
+    section_card,
+)
+from hotmeals.ui.components.forms import link_button, once_attrs, submit_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
-
-GRAY = rx.color("gray", 11)
-NO_ERROR = rx.Var.create("")
 
 
 def _allergy(row: rx.Var) -> rx.Component:
@@ -35,9 +41,9 @@ def _allergies() -> rx.Component:
         rx.cond(
             SchoolYearState.allergies.length() > 0,
             rx.flex(rx.foreach(SchoolYearState.allergies, _allergy), spacing="2", wrap="wrap"),
-            rx.text(t("sy.no_allergies"), size="2", color=GRAY),
+            muted(t("sy.no_allergies")),
         ),
-        rx.text(t("sy.allergies_hint"), size="1", color=GRAY),
+        muted(t("sy.allergies_hint"), size="1"),
         rx.el.label(
             rx.checkbox(
                 checked=SchoolYearState.reviewed,
@@ -59,41 +65,35 @@ def _archive() -> rx.Component:
     return rx.vstack(
         rx.cond(
             SchoolYearState.archive_open,
-            rx.flex(
-                rx.button(
-                    rx.icon("archive", size=14, aria_hidden="true"),
+            action_row(
+                icon_button(
+                    "archive",
                     t("sy.archive_yes"),
                     color_scheme="red",
                     on_click=SchoolYearState.archive,
                     disabled=SchoolYearState.busy,
-                    custom_attrs={"data-hm-once": "", "data-hm-turn": SchoolYearState.turn},
+                    custom_attrs=once_attrs(SchoolYearState.turn),
                     id="sy-archive-yes",
                 ),
                 rx.button(
-                    t("sy.archive_no"),
-                    variant="soft",
-                    color_scheme="gray",
-                    on_click=SchoolYearState.ask_archive(False),
+                    t("sy.archive_no"), **QUIET_BUTTON, on_click=SchoolYearState.ask_archive(False)
                 ),
-                spacing="3",
-                wrap="wrap",
             ),
-            rx.button(
-                rx.icon("archive", size=14, aria_hidden="true"),
+            icon_button(
+                "archive",
                 t("sy.archive"),
-                variant="soft",
-                color_scheme="gray",
+                **QUIET_BUTTON,
                 on_click=SchoolYearState.ask_archive(True),
                 id="sy-archive",
             ),
         ),
-        rx.text(t("sy.archive_hint"), size="1", color=GRAY),
+        muted(t("sy.archive_hint"), size="1"),
         spacing="1",
     )
 
 
 def _child_form() -> rx.Component:
-    return rx.card(
+    return section_card(
         rx.vstack(
             rx.flex(
                 rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
@@ -110,22 +110,8 @@ def _child_form() -> rx.Component:
                 spacing="2",
                 width="100%",
             ),
-            rx.text(
-                rx.text.strong(t("sy.last_year")),
-                " ",
-                SchoolYearState.last_year,
-                size="2",
-                color=GRAY,
-            ),
-            select_field(
-                "sy-grade",
-                t("sy.grade"),
-                NO_ERROR,
-                SchoolYearState.grades,
-                SchoolYearState.grade_id,
-                SchoolYearState.set_grade,
-                t("sy.choose_grade"),
-            ),
+            muted(rx.text.strong(t("sy.last_year")), " ", SchoolYearState.last_year),
+            choice_field(SchoolYearState, "grade", "sy-grade", t("sy.grade"), t("sy.choose_grade")),
             rx.cond(
                 SchoolYearState.graduating,
                 rx.callout.root(
@@ -136,25 +122,13 @@ def _child_form() -> rx.Component:
                     width="100%",
                     id="sy-graduating",
                 ),
-                rx.text(t("sy.offered"), size="1", color=GRAY),
+                muted(t("sy.offered"), size="1"),
             ),
-            select_field(
-                "sy-school",
-                t("sy.school"),
-                NO_ERROR,
-                SchoolYearState.schools,
-                SchoolYearState.school_id,
-                SchoolYearState.set_school,
-                t("sy.choose_school"),
+            choice_field(
+                SchoolYearState, "school", "sy-school", t("sy.school"), t("sy.choose_school")
             ),
-            select_field(
-                "sy-teacher",
-                t("sy.teacher"),
-                NO_ERROR,
-                SchoolYearState.teachers,
-                SchoolYearState.teacher_id,
-                SchoolYearState.set_teacher,
-                t("sy.choose_teacher"),
+            choice_field(
+                SchoolYearState, "teacher", "sy-teacher", t("sy.teacher"), t("sy.choose_teacher")
             ),
             _allergies(),
             submit_button(
@@ -170,29 +144,23 @@ def _child_form() -> rx.Component:
             spacing="4",
             width="100%",
         ),
-        size="3",
-        width="100%",
     )
 
 
 def _done() -> rx.Component:
-    return rx.card(
+    return section_card(
         rx.vstack(
             rx.icon("party-popper", size=28, aria_hidden="true"),
             rx.heading(t("sy.done_title"), as_="h2", size="5", id="sy-done"),
-            rx.text(t("sy.done_text"), size="2", color=GRAY),
-            rx.flex(
+            muted(t("sy.done_text")),
+            action_row(
                 link_button(t("sy.book"), href=BOOK_MEAL_ROUTE, size="3", id_="sy-book"),
                 link_button(t("sy.account"), href="/edit-profile", size="3", variant="soft"),
-                spacing="3",
-                wrap="wrap",
             ),
             spacing="3",
             align="center",
             text_align="center",
         ),
-        size="3",
-        width="100%",
     )
 
 
@@ -205,7 +173,7 @@ def school_year() -> rx.Component:
             ),
             rx.cond(
                 SchoolYearState.loading,
-                rx.center(rx.spinner(size="3"), padding="48px"),
+                loading_block(),
                 rx.cond(SchoolYearState.child_id != "", _child_form(), _done()),
             ),
         )

@@ -6,7 +6,14 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services.notifications import NOTIFICATION_KINDS
-from hotmeals.ui.components.forms import error_of, save_button, server_form, text_field
+from hotmeals.ui.components.form_parts import icon_bubble, muted, password_field, section_card
+from hotmeals.ui.components.forms import (
+    radio_fieldset,
+    save_button,
+    server_form,
+    state_save_button,
+)
+from hotmeals.ui.components.header import PROFILE_ROUTE
 from hotmeals.ui.components.screens import back_button, screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -34,10 +41,10 @@ def _back_to_settings() -> rx.Component:
 def _menu_row(icon: str, title_key: str, text_key: str, on_click, id_: str) -> rx.Component:
     return rx.el.button(
         rx.hstack(
-            rx.box(rx.icon(icon, size=20, aria_hidden="true"), class_name="hm-icon-bubble"),
+            icon_bubble(icon),
             rx.vstack(
                 rx.text(t(title_key), weight="bold", size="3"),
-                rx.text(t(text_key), size="2", color=rx.color("gray", 11)),
+                muted(t(text_key)),
                 spacing="1",
                 align="start",
             ),
@@ -66,26 +73,13 @@ def _language(code: str, name: str) -> rx.Component:
 
 
 def language_choice() -> rx.Component:
-    return rx.el.fieldset(
-        rx.el.legend(t("ui.settings.language"), class_name="hm-label"),
-        rx.text(
-            t("ui.settings.language_text"),
-            size="2",
-            color=rx.color("gray", 11),
-            margin_bottom="8px",
-        ),
-        rx.radio_group.root(
-            rx.flex(
-                _language("en", "English"),
-                _language("fr", "Français"),
-                spacing="5",
-            ),
-            value=I18nState.lang,
-            on_change=LanguageState.choose,
-            name="language",
-            size="3",
-        ),
-        class_name="hm-fieldset",
+    return radio_fieldset(
+        t("ui.settings.language"),
+        rx.flex(_language("en", "English"), _language("fr", "Français"), spacing="5"),
+        intro=muted(t("ui.settings.language_text"), margin_bottom="8px"),
+        value=I18nState.lang,
+        on_change=LanguageState.choose,
+        name="language",
     )
 
 
@@ -111,7 +105,7 @@ def settings_menu() -> rx.Component:
                 "user-pen",
                 "ui.header.edit_profile",
                 "ui.settings.profile_text",
-                rx.redirect("/edit-profile/parent-edit-profile"),
+                rx.redirect(PROFILE_ROUTE),
                 "settings-profile",
             ),
             spacing="2",
@@ -131,12 +125,7 @@ def _switch(kind: str) -> rx.Component:
             rx.el.label(
                 t(f"ui.notif.{kind}"), html_for=field_id, class_name="hm-label", margin="0"
             ),
-            rx.text(
-                t(f"ui.notif.{kind}_text"),
-                size="2",
-                color=rx.color("gray", 11),
-                id=f"{field_id}-text",
-            ),
+            muted(t(f"ui.notif.{kind}_text"), id=f"{field_id}-text"),
             spacing="1",
             flex="1",
         ),
@@ -163,16 +152,7 @@ def notifications_panel() -> rx.Component:
             rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0", width="100%"),
             width="100%",
         ),
-        rx.box(
-            save_button(
-                NotificationState.busy,
-                type="button",
-                on_click=NotificationState.save,
-                width="auto",
-                id="notifications-save",
-                turn=NotificationState.turn,
-            ),
-        ),
+        rx.box(state_save_button(NotificationState, "notifications-save", width="auto")),
         spacing="4",
         width="100%",
     )
@@ -180,20 +160,13 @@ def notifications_panel() -> rx.Component:
 
 def change_password_panel() -> rx.Component:
     def field(name: str, label_key: str, autocomplete: str, hint=None) -> rx.Component:
-        return text_field(
-            PASSWORD_PREFIX + name,
-            name,
-            t(label_key),
-            error_of(ChangePasswordState.errors, name),
-            input_type="password",
-            auto_complete=autocomplete,
-            hint=hint,
-        )
+        errors = ChangePasswordState.errors
+        return password_field(PASSWORD_PREFIX, name, label_key, errors, autocomplete, hint=hint)
 
     return rx.vstack(
         _back_to_settings(),
         rx.heading(t("ui.settings.password"), as_="h1", size="7"),
-        rx.card(
+        section_card(
             server_form(
                 field("current_password", "ui.field.current_password", "current-password"),
                 field(
@@ -210,9 +183,7 @@ def change_password_panel() -> rx.Component:
                 ),
                 on_submit=ChangePasswordState.submit,
             ),
-            width="100%",
             max_width="520px",
-            size="3",
         ),
         spacing="4",
         width="100%",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
 from hotmeals.ui.state.i18n import t
 
@@ -14,15 +15,12 @@ def calendar_feed_card() -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(
-                rx.box(
-                    rx.icon("calendar-days", size=20, aria_hidden="true"),
-                    class_name="hm-icon-bubble",
-                ),
+                icon_bubble("calendar-days"),
                 rx.heading(t("feed.card_title"), as_="h2", size="4"),
                 align="center",
                 spacing="3",
             ),
-            rx.text(t("feed.card_text"), size="2", color=rx.color("gray", 11)),
+            muted(t("feed.card_text")),
             rx.el.label(t("feed.link_label"), html_for="calendar-feed-url", class_name="hm-label"),
             rx.cond(
                 CalendarFeedState.url != "",
@@ -86,7 +84,6 @@ def calendar_feed_card() -> rx.Component:
             confirm_dialog(
                 title=t("feed.rotate"),
                 description=t("feed.rotate_confirm"),
-                cancel_label=t("ui.common.cancel"),
                 confirm_label=t("feed.rotate"),
                 open_=CalendarFeedState.rotate_open,
                 on_open_change=CalendarFeedState.set_rotate_open,

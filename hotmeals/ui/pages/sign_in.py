@@ -4,16 +4,16 @@ parent sees the landing screen."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
-from hotmeals.ui.components.forms import (
-    error_of,
-    notice,
-    other_form_link,
-    server_form,
-    submit_button,
-    text_field,
+from hotmeals.ui.components.form_parts import (
+    PHONE_INPUT,
+    bound_field,
+    password_field,
 )
+from hotmeals.ui.components.forms import notice, other_form_link, server_form, submit_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.screens import focus_screen, screen_heading
 from hotmeals.ui.pages.forgot_password import forgot_panel
@@ -25,30 +25,42 @@ from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.sign_in import PREFIX, SignInState
 
 
+def parent_sees_landing(screen: rx.Component) -> rx.Component:
+    """A visitor's ``screen`` (sign-in, sign-up, the first child): a logged-in parent gets
+    the landing screen instead."""
+    return rx.cond(AuthState.is_parent, landing(), screen)
+
+
+def welcome_screen(content: rx.Component, aside_title: Any, aside_text: Any) -> rx.Component:
+    """Sign-in and sign-up: ``content`` beside the welcome illustration, for visitors."""
+    return parent_sees_landing(
+        focus_screen(
+            content,
+            illustration="/illustrations/welcome.svg",
+            aside_title=aside_title,
+            aside_text=aside_text,
+        )
+    )
+
+
 def identifier_field() -> rx.Component:
-    error = error_of(SignInState.errors, "identifier")
+    def identifier(label_key: str, **props: Any) -> rx.Component:
+        return bound_field(
+            PREFIX,
+            "identifier",
+            label_key,
+            SignInState.errors,
+            on_blur=SignInState.blur_identifier,
+            **props,
+        )
+
     return rx.cond(
         SignInState.mode == "phone",
-        text_field(
-            PREFIX + "identifier",
-            "identifier",
-            t("ui.field.phone"),
-            error,
-            input_type="tel",
-            auto_complete="tel",
-            input_mode="tel",
-            on_blur=SignInState.blur_identifier,
-            hint=t("ui.field.phone_hint"),
+        identifier(
+            "ui.field.phone", **PHONE_INPUT, input_mode="tel", hint=t("ui.field.phone_hint")
         ),
-        text_field(
-            PREFIX + "identifier",
-            "identifier",
-            t("ui.field.email"),
-            error,
-            input_type="email",
-            auto_complete="username",
-            input_mode="email",
-            on_blur=SignInState.blur_identifier,
+        identifier(
+            "ui.field.email", input_type="email", auto_complete="username", input_mode="email"
         ),
     )
 
@@ -97,12 +109,11 @@ def sign_in_form() -> rx.Component:
             ),
             identifier_field(),
             rx.box(
-                text_field(
-                    PREFIX + "password",
+                password_field(
+                    PREFIX,
                     "password",
-                    t("ui.field.password"),
-                    error_of(SignInState.errors, "password"),
-                    input_type="password",
+                    "ui.field.password",
+                    SignInState.errors,
                     auto_complete="current-password",
                 ),
                 rx.el.button(
@@ -128,17 +139,12 @@ def sign_in_form() -> rx.Component:
 
 
 def sign_in() -> rx.Component:
-    return rx.cond(
-        AuthState.is_parent,
-        landing(),
-        focus_screen(
-            rx.cond(
-                OtpState.purpose == VERIFY_EMAIL,
-                otp_panel(),
-                rx.cond(SignInState.view == "forgot", forgot_panel(), sign_in_form()),
-            ),
-            illustration="/illustrations/welcome.svg",
-            aside_title=t("ui.signin.aside_title"),
-            aside_text=t("ui.signin.aside_text"),
+    return welcome_screen(
+        rx.cond(
+            OtpState.purpose == VERIFY_EMAIL,
+            otp_panel(),
+            rx.cond(SignInState.view == "forgot", forgot_panel(), sign_in_form()),
         ),
+        t("ui.signin.aside_title"),
+        t("ui.signin.aside_text"),
     )

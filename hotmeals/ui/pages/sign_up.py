@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, bound_field
 from hotmeals.ui.components.forms import (
+    aria_attrs,
     error_of,
     field_error,
+    field_pair,
     other_form_link,
     server_form,
     submit_button,
-    text_field,
 )
 from hotmeals.ui.components.header import cms_dialog
 from hotmeals.ui.components.progress import signup_progress
-from hotmeals.ui.components.screens import focus_screen, screen_heading
-from hotmeals.ui.pages.landing import landing
+from hotmeals.ui.components.screens import screen_heading
 from hotmeals.ui.pages.otp import otp_panel
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.pages.sign_in import welcome_screen
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
@@ -27,17 +28,21 @@ from hotmeals.ui.state.sign_up import KEPT, PREFIX, SignUpState
 
 
 def _field(name: str, label_key: str, **props) -> rx.Component:
-    return text_field(
-        PREFIX + name,
+    return bound_field(
+        PREFIX,
         name,
-        t(label_key),
-        error_of(SignUpState.errors, name),
+        label_key,
+        SignUpState.errors,
         on_blur=SignUpState.blur(name),
         on_change=SignUpState.change(name).debounce(350),
         # What this tab typed, shown again after a reload or Back from the code step.
         default_value=SignUpState.kept.get(name, "").to(str) if name in KEPT else None,
         **props,
     )
+
+
+def _password(name: str, label_key: str, **props) -> rx.Component:
+    return _field(name, label_key, input_type="password", auto_complete="new-password", **props)
 
 
 def terms_field() -> rx.Component:
@@ -51,11 +56,7 @@ def terms_field() -> rx.Component:
                 size="3",
                 default_checked=SignUpState.kept.get("terms", "").to(str) == "1",
                 on_change=SignUpState.set_terms,
-                custom_attrs={
-                    "aria-invalid": rx.cond(error != "", "true", "false"),
-                    "aria-describedby": rx.cond(error != "", f"{field_id}-error", ""),
-                    "aria-required": "true",
-                },
+                custom_attrs=aria_attrs(field_id, error, None, True),
             ),
             rx.el.label(t("ui.signup.terms"), html_for=field_id, class_name="hm-check-label"),
             spacing="3",
@@ -78,41 +79,20 @@ def sign_up_form() -> rx.Component:
         signup_progress(1),
         screen_heading(t("ui.signup.title"), t("ui.signup.subtitle")),
         server_form(
-            rx.grid(
+            field_pair(
                 _field("first_name", "ui.field.first_name", auto_complete="given-name"),
                 _field("last_name", "ui.field.last_name", auto_complete="family-name"),
-                columns=rx.breakpoints(initial="1", xs="2"),
-                spacing="4",
-                width="100%",
             ),
-            _field(
-                "email",
-                "ui.field.email",
-                input_type="email",
-                auto_complete="email",
-                input_mode="email",
-            ),
+            _field("email", "ui.field.email", **EMAIL_INPUT, input_mode="email"),
             _field(
                 "phone",
                 "ui.field.phone",
-                input_type="tel",
-                auto_complete="tel",
+                **PHONE_INPUT,
                 input_mode="tel",
                 hint=t("ui.field.phone_hint"),
             ),
-            _field(
-                "password",
-                "ui.field.password",
-                input_type="password",
-                auto_complete="new-password",
-                hint=t("ui.field.password_hint"),
-            ),
-            _field(
-                "confirm_password",
-                "ui.field.confirm_password",
-                input_type="password",
-                auto_complete="new-password",
-            ),
+            _password("password", "ui.field.password", hint=t("ui.field.password_hint")),
+            _password("confirm_password", "ui.field.confirm_password"),
             terms_field(),
             submit_button(
                 t("ui.signup.submit"),
@@ -134,17 +114,12 @@ def sign_up_form() -> rx.Component:
 
 
 def sign_up() -> rx.Component:
-    return rx.cond(
-        AuthState.is_parent,
-        landing(),
-        focus_screen(
-            rx.cond(
-                (OtpState.purpose == VERIFY_EMAIL) & SignUpState.at_code,
-                otp_panel(),
-                sign_up_form(),
-            ),
-            illustration="/illustrations/welcome.svg",
-            aside_title=t("ui.signup.aside_title"),
-            aside_text=t("ui.signup.aside_text"),
+    return welcome_screen(
+        rx.cond(
+            (OtpState.purpose == VERIFY_EMAIL) & SignUpState.at_code,
+            otp_panel(),
+            sign_up_form(),
         ),
+        t("ui.signup.aside_title"),
+        t("ui.signup.aside_text"),
     )

@@ -1,0 +1,91 @@
+"""What the ordering screens (booking, cart, order summary, payment, saved cards, donation,
+and the landing page's gray text) write alike: gray text, a group's label over its controls
+and a row of chips, a total's label over its figure, a message alone in a card, and the
+'Remove?' dialog of a list. Components take values; the dialog takes the state whose
+``delete_*`` protocol it drives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.state.i18n import t
+
+GRAY_11 = rx.color("gray", 11)
+# Full width on a phone, the button's own width from the md breakpoint.
+PHONE_WIDE = rx.breakpoints(initial="100%", md="auto")
+
+
+def muted(*children: Any, **props: Any) -> rx.Component:
+    """Gray text: what a screen says beside its facts (an intro, a hint, an empty list)."""
+    return rx.text(*children, color=GRAY_11, **props)
+
+
+def labelled_group(label: Any, label_id: str | None, *children: Any, **props: Any) -> rx.Component:
+    """A group's visible label (``hm-label``; ``label_id`` is what the group's
+    aria-labelledby names) over its controls."""
+    named = {"id": label_id} if label_id is not None else {}
+    return rx.box(rx.el.p(label, **named, class_name="hm-label"), *children, **props)
+
+
+def chip_row(*items: Any, label_id: str, **props: Any) -> rx.Component:
+    """A wrapping row of chips under their label, one group named by it (``label_id``)."""
+    return rx.flex(
+        *items, wrap="wrap", role="group", aria_labelledby=label_id, **props, margin_top="6px"
+    )
+
+
+def figure(
+    label: Any,
+    value: Any,
+    *,
+    value_id: str,
+    label_size: str = "2",
+    value_size: str = "4",
+    **value_props: Any,
+) -> tuple[rx.Component, rx.Component]:
+    """A total's two lines, for the caller's stack: its name small and gray over the figure
+    in bold."""
+    return (
+        rx.text(label, size=label_size, color=GRAY_11),
+        rx.text(value, size=value_size, weight="bold", id=value_id, **value_props),
+    )
+
+
+def figure_stack(
+    label: Any, value: Any, *, value_id: str, label_size: str = "2", **stack_props: Any
+) -> rx.Component:
+    """A total on its own: ``figure``'s two lines tight in a column."""
+    return rx.vstack(
+        *figure(label, value, value_id=value_id, label_size=label_size),
+        spacing="0",
+        **stack_props,
+    )
+
+
+def note_card(text: Any, id_: str) -> rx.Component:
+    """A message alone in a full-width card (no day to book, a list that did not load)."""
+    return rx.card(rx.text(text), width="100%", id=id_)
+
+
+def remove_dialog(
+    state: Any, name: Any, keys: tuple[str, str, str, str], *, confirm_id: str, turn: Any = None
+) -> rx.Component:
+    """'Remove this?' for an item of a list: ``state`` has delete_open, set_delete_open,
+    confirm_delete and deleting; ``keys`` are the catalog's title, text, cancel and confirm;
+    ``name`` (the item) is shown in bold under the text."""
+    title, text, cancel, confirm = keys
+    return confirm_dialog(
+        title=t(title),
+        description=rx.fragment(t(text), rx.el.br(), rx.el.strong(name)),
+        cancel_label=t(cancel),
+        confirm_label=t(confirm),
+        open_=state.delete_open,
+        on_open_change=state.set_delete_open,
+        on_confirm=state.confirm_delete,
+        busy=state.deleting,
+        confirm_id=confirm_id,
+        turn=turn,
+    )
