@@ -1,6 +1,6 @@
 """The pieces the screens after an order share (an order's history and details, modify an
 order, manage a meal, the cancel cart, standing orders, the receipt, family credit, a child
-away): gray notes, plain lists, a label with its amount, a row of actions, a dialog with its
+away): plain lists, a label with its amount, a row of actions, a dialog with its
 buttons, the way back, a payment's progress and a screen that loads one thing or says it is
 missing. The presets below name that one look, so each screen does not spell it again."""
 
@@ -11,11 +11,16 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.card_choice import payment_progress
+from hotmeals.ui.components.form_parts import QUIET_BUTTON, muted
 from hotmeals.ui.components.forms import busy_button, link_button, notice
-from hotmeals.ui.components.panels import CARD, LIST_CARD, loaded_list, loading_spinner
+from hotmeals.ui.components.panels import (
+    CARD,
+    LIST_CARD,
+    loaded_list,
+    loading_spinner,
+    rows_or_empty,
+)
 from hotmeals.ui.state.i18n import t
-
-GRAY_11 = rx.color("gray", 11)
 
 # A list without bullets or indent, as wide as its column.
 BARE_LIST = {"padding": "0", "margin": "0", "width": "100%"}
@@ -86,12 +91,6 @@ def spinner_button(*label: Any, busy: Any, on_click: Any, id_: str, **props: Any
     )
 
 
-def muted(*children: Any, size: str | None = "2", **props: Any) -> rx.Component:
-    """Gray text: a note, a date, why something cannot be done (``size=None``: the body's)."""
-    sized = {} if size is None else {"size": size}
-    return rx.text(*children, **sized, color=GRAY_11, **props)
-
-
 def heading_badge(heading: rx.Component, badge: rx.Component) -> rx.Component:
     """An order's heading and, pushed to the right (under it when there is no room), its
     status."""
@@ -138,10 +137,8 @@ def ruled_list(
     items: rx.Var, render: Any, id_: str, *, empty_key: str, empty_id: str
 ) -> rx.Component:
     """``RULED_ROW`` lines touching one another, or the gray line that says there are none."""
-    return items_or(
-        items,
-        column(rx.foreach(items, render), spacing="0", id=id_),
-        muted(t(empty_key), size=None, id=empty_id),
+    return rows_or_empty(
+        items, render, muted(t(empty_key), size=None, id=empty_id), list_id=id_, spacing="0"
     )
 
 
@@ -232,9 +229,7 @@ def loaded_or_missing(
 
 def dialog_close(label: Any, size: str = "3", **props: Any) -> rx.Component:
     """A dialog's gray button that closes it without doing anything."""
-    return rx.dialog.close(
-        rx.button(label, variant="soft", color_scheme="gray", size=size, **props)
-    )
+    return rx.dialog.close(rx.button(label, **QUIET_BUTTON, size=size, **props))
 
 
 def form_dialog(

@@ -8,18 +8,17 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.after_parts import (
-    GRAY_11,
     LARGE_SOFT,
     LINE_CARD,
     RED_LARGE,
     column,
     done_notice,
     item_list,
-    muted,
     spinner_button,
     spread_row,
 )
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
+from hotmeals.ui.components.form_parts import GRAY_11, muted
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row

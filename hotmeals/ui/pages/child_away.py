@@ -14,12 +14,12 @@ from hotmeals.ui.components.after_parts import (
     commit_button,
     glyph,
     icon_button,
-    muted,
     ruled_list,
     section_title,
     text_stack,
 )
 from hotmeals.ui.components.cancel_reason import refund_to_field
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import labelled_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.away import ChildAwayState

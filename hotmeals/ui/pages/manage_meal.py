@@ -21,13 +21,13 @@ from hotmeals.ui.components.after_parts import (
     item_list,
     loaded_or_missing,
     meal_summary,
-    muted,
     pay_button,
     progress,
     section_title,
 )
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
 from hotmeals.ui.components.card_choice import card_choice
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import column_card

@@ -26,12 +26,12 @@ from hotmeals.ui.components.after_parts import (
     item_list,
     items_or,
     loaded_or_missing,
-    muted,
     section_title,
     spinner_button,
     spread_row,
 )
 from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import label, native_select, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import detail, line_heading

@@ -12,8 +12,8 @@ from hotmeals.ui.components.after_parts import (
     glyph,
     heading_badge,
     list_card,
-    muted,
 )
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.screens import parent_screen, screen_intro

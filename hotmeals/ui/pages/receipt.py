@@ -18,10 +18,10 @@ from hotmeals.ui.components.after_parts import (
     icon_link,
     items_or,
     loaded_or_missing,
-    muted,
     section_title,
     way_back,
 )
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen

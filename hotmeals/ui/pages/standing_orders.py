@@ -17,9 +17,9 @@ from hotmeals.ui.components.after_parts import (
     glyph,
     icon_link,
     list_card,
-    muted,
 )
 from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import GRID_LIST

@@ -12,9 +12,9 @@ from hotmeals.ui.components.after_parts import (
     column,
     dialog_close,
     form_dialog,
-    muted,
     spinner_button,
 )
+from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import labelled_box, link_button, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import t
