@@ -175,12 +175,7 @@ class ReceiptState(rx.State):
             MoneyRow(c["label"], c["amount"], c["name"] in TOTALS) for c in data["charges"]
         ]
         self.payments = [
-            MoneyRow(
-                f"{p['day']} — "
-                + tr("receipt.paid_by", lang, card=p["card"], code=p["approval_code"] or "—"),
-                p["amount"],
-            )
-            for p in data["payments"]
+            MoneyRow(f"{p['day']} — {p['paid_by']}", p["amount"]) for p in data["payments"]
         ]
         self.refunds = [
             MoneyRow(f"{r['day']} — {r['state_label']}", r["amount"]) for r in data["refunds"]
