@@ -219,16 +219,9 @@ def signup(
         )
         session.add(parent)
         session.flush()
-        _send_code(
-            session,
-            email=address_email,
-            purpose=Purpose.VERIFY_EMAIL,
-            parent=parent,
-            template="otp_verify",
-        )
-    elif parent.email_verified_at is None and parent.is_active:
-        # Not verified yet: send a new code, but keep the details of the first sign-up, so
-        # that nobody can set the password of an address they cannot read.
+    if parent.email_verified_at is None and parent.is_active:
+        # New, or not verified yet: send a new code, but keep the details of the first
+        # sign-up, so that nobody can set the password of an address they cannot read.
         _send_code(
             session,
             email=address_email,

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from sqlalchemy import func, update
 from sqlalchemy.engine import Engine
@@ -26,7 +25,14 @@ from hotmeals.converge.gateway import PaymentGateway, SessionTokenError, TokenRe
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
-from hotmeals.services.payments.records import PaymentView, audit, lock_row, rowcount, saved_id
+from hotmeals.services.payments.records import (
+    PaymentView,
+    View,
+    audit,
+    lock_row,
+    rowcount,
+    saved_id,
+)
 from hotmeals.services.payments.runtime import (
     actor_of,
     db,
@@ -40,7 +46,7 @@ _EXP_RE = re.compile(r"^(0[1-9]|1[0-2])(\d\d)$")
 
 
 @dataclass(frozen=True)
-class CardView:
+class CardView(View):
     id: int
     brand: str
     masked: str
@@ -48,20 +54,14 @@ class CardView:
     expiry: str  # MM/YY, '' when unknown
     created_at: str
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class CardSession:
+class CardSession(View):
     """A ``ccgettoken`` Lightbox session: the browser opens it to add a card."""
 
     token: str = field(repr=False)
     lightbox_url: str
     transaction_type: str = "ccgettoken"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def card_view(card: StoredCard) -> CardView:

@@ -179,8 +179,7 @@ def receipt_pdf(data: dict[str, Any]) -> bytes:
     if data["payments"]:
         pdf.heading(t("receipt.payments", lang))
         for p in data["payments"]:
-            paid_by = t("receipt.paid_by", lang, card=p["card"], code=p["approval_code"] or "—")
-            pdf.row(f"{p['day']} — {paid_by}", p["amount"])
+            pdf.row(f"{p['day']} — {p['paid_by']}", p["amount"])
 
     pdf.heading(t("receipt.refunds", lang))
     if data["refunds"]:

@@ -84,13 +84,19 @@ def _card(payment: Payment | None, lang: str) -> str:
 
 
 def paid_row(payment: Payment, lang: str) -> dict[str, Any]:
-    """A payment as a receipt lists it: its day, card, approval code, invoice and amount."""
+    """A payment as a receipt lists it: its day, card, approval code, invoice and amount, and
+    ``paid_by`` as the receipt prints it (a card with its approval code; family credit, which
+    has none, by its name alone)."""
     day = local_day(payment.verified_at or payment.created_at)
+    card = _card(payment, lang)
+    code = payment.approval_code or ""
+    credit = payment.method == PaymentMethod.CREDIT
     return {
         "date": day.isoformat(),
         "day": full_day(day, lang),
-        "card": _card(payment, lang),
-        "approval_code": payment.approval_code or "",
+        "card": card,
+        "paid_by": card if credit else t("receipt.paid_by", lang, card=card, code=code or "—"),
+        "approval_code": code,
         "invoice_number": payment.invoice_number,
         **money(payment.amount_cents, lang),
     }

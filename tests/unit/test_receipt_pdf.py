@@ -47,6 +47,7 @@ def _receipt(lang: str) -> dict:
             {
                 "day": "mercredi 25 novembre 2026",
                 "card": "VISA 40**0002",
+                "paid_by": "VISA 40**0002 · autorisation A1",
                 "approval_code": "A1",
                 "amount": amount,
             }

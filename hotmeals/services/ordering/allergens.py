@@ -35,12 +35,9 @@ from hotmeals.domain.allergy import (
     refused_extras_text,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import menu_cache
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
+from hotmeals.services.ordering.labels import is_french
 
 
 @dataclass(frozen=True)
@@ -156,7 +153,7 @@ def item_allergies(
                     found[(kind, ref.item_id)] = ref
     if not found:
         return {}
-    french = _fr(lang)
+    french = is_french(lang)
     out: Items = {}
     for key in sorted(found):
         ref = found[key]
@@ -241,7 +238,7 @@ def components(
 ) -> list[Component]:
     """The meal as composed, for the allergy rule: the meal and each chosen option and add-on
     with the child's allergens it contains (``item_allergies``)."""
-    french = _fr(lang)
+    french = is_french(lang)
     parts = []
     for kind, row in (
         (MEAL, meal),

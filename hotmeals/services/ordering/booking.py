@@ -35,7 +35,7 @@ from hotmeals.domain.allergy import (
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import clock, school_year
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
@@ -44,6 +44,7 @@ from hotmeals.services.ordering.allergens import (
     MENU_OPTION,
 )
 from hotmeals.services.ordering.days import meal_date
+from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
     Batch,
@@ -71,10 +72,6 @@ _ITEM_FIELDS = {
     "special_note": ("special_note", "special_message"),
     "allergy_ack": ("allergy_ack",),
 }
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def _request(item: object) -> LineRequest:
@@ -154,7 +151,7 @@ def add_lines(
             for index, request in enumerate(requests)
         ]
     names = names if names is not None else meal_names(session, requests)
-    french = _fr(lang)
+    french = is_french(lang)
     accepted: list[tuple[int, CheckedLine]] = []
     refused: list[dict] = []
     for index, request in enumerate(requests):

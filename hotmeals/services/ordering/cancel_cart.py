@@ -79,12 +79,17 @@ def add_to_cancel_cart(
     if row is None:
         row = CancelCartLine(parent_id=parent_id, order_line_id=line.id or 0, quantity=qty)
     row.quantity = qty
+    return _saved(session, row, parent_id)
+
+
+def _saved(session: Session, row: CancelCartLine, parent_id: int) -> dict:
+    """The cancel cart line, written: the answer of the calls that put a quantity in it."""
     session.add(row)
     session.flush()
     return {
         "cancel_cart_id": row.id,
-        "order_line_id": line.id,
-        "quantity": qty,
+        "order_line_id": row.order_line_id,
+        "quantity": row.quantity,
         "cancel_cart_count": cancel_cart_count(session, parent_id=parent_id),
     }
 
@@ -113,14 +118,7 @@ def update_cancel_cart_quantity(
     line, order, vendor = own_line(session, parent_id, row.order_line_id)
     left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
     row.quantity = _quantity(quantity, min(left, MAX_QUANTITY))
-    session.add(row)
-    session.flush()
-    return {
-        "cancel_cart_id": row.id,
-        "order_line_id": line.id,
-        "quantity": row.quantity,
-        "cancel_cart_count": cancel_cart_count(session, parent_id=parent_id),
-    }
+    return _saved(session, row, parent_id)
 
 
 def delete_cancel_cart_item(session: Session, *, parent_id: int, cancel_cart_id: object) -> dict:

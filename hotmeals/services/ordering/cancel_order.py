@@ -49,6 +49,7 @@ from hotmeals.services.ordering.cancel import (
     find_cancellation,
     send_refunds,
 )
+from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.runtime import actor_of, db
@@ -80,7 +81,7 @@ class CancelResult:
 def cancel_reasons(session: Session, *, lang: str = "en") -> list[dict]:
     """CancelOrderReason: every reason in the parent's language, the Other entry (free text
     required) last as seeded."""
-    french = normalize_lang(lang) == "fr"
+    french = is_french(lang)
     rows = session.exec(
         select(CancelReason).order_by(col(CancelReason.sort), col(CancelReason.id))
     ).all()

@@ -46,7 +46,7 @@ from hotmeals.domain.pricing import (
     validate_quantity,
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
@@ -55,6 +55,7 @@ from hotmeals.services.ordering.allergens import (
     item_allergies,
 )
 from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
     LineRequest,
@@ -64,10 +65,6 @@ from hotmeals.services.ordering.lines import (
 )
 from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.settings import get_settings
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def add_to_cart(
@@ -243,7 +240,7 @@ def cart_summary(
     statements whatever the number of lines."""
     now = now or clock.now()
     rates = rates or get_settings().charge_rates
-    french = _fr(lang)
+    french = is_french(lang)
     lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()
     rows = _with_menu(menu_cache.catalog(session), lines)
     line_ids = [row[0].id for row in rows]

@@ -52,6 +52,7 @@ from hotmeals.db.models import (
     Payment,
     Vendor,
 )
+from hotmeals.domain.charges import CHARGE_FIELDS as ORDER_CHARGE_FIELDS
 from hotmeals.domain.charges import OrderCharges
 from hotmeals.domain.credit import payment_split
 from hotmeals.domain.cutoff import before_cutoff
@@ -82,14 +83,10 @@ MODIFY, MOVE = "modify", "move"
 ADD, REMOVE, MOVE_STEP = "add", "remove", "move"
 DRAFT_MAX_STEPS = 50
 LIVE = (PaymentState.CREATED, PaymentState.UNKNOWN)
-CHARGE_FIELDS = (
-    "meal_net_cents",
-    "special_note_fees_cents",
-    "processing_fee_cents",
-    "tax_cents",
-    "discount_cents",
-    "total_pay_cents",
-)
+# The order's charges a change prices again: the school donation and the additional charge
+# stay the order's as paid.
+KEPT_CHARGES = ("school_donation_cents", "additional_charge_cents")
+CHARGE_FIELDS = tuple(name for name in ORDER_CHARGE_FIELDS if name not in KEPT_CHARGES)
 
 
 def parse_id(value: object, field: str, code: str) -> int:

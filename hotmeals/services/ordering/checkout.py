@@ -83,6 +83,7 @@ from hotmeals.services.payments import (
     steps,
 )
 from hotmeals.services.payments.credit_pay import pay_with_credit
+from hotmeals.services.payments.reconciliation import browser_reason
 from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,
@@ -276,6 +277,14 @@ async def start_checkout(
     at once (``result`` placed, no ``hosted``); covering part, the card attempt is for the
     rest (``amount_cents``) and the credit is spent when that approval places the order."""
     lang = normalize_lang(lang)
+
+    async def placed(reserved: dict, view: PaymentView) -> CheckoutStarted:
+        """An approved payment, found or made here: the order placed (or the sale voided)."""
+        result = await settle_approved(
+            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
+        )
+        return _started(reserved, view, result)
+
     asked: set[int] = set()
     for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
         reserved = await db(
@@ -300,10 +309,7 @@ async def start_checkout(
                 raise DomainError("payment_unavailable")
             asked.add(attempt)
             if found.view.state == PaymentState.APPROVED:
-                result = await settle_approved(
-                    found.view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-                )
-                return _started(reserved, found.view, result)
+                return await placed(reserved, found.view)
     else:  # pragma: no cover - five rounds of new tabs while asking
         raise DomainError("payment_unavailable")
     if "credit_placed" in reserved:
@@ -334,10 +340,7 @@ async def start_checkout(
         view = await db(
             engine, order_payment_view, payment_id=reserved["settle"], parent_id=parent_id
         )
-        result = await settle_approved(
-            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
-        return _started(reserved, view, result)
+        return await placed(reserved, view)
     payment_id = reserved["payment_id"]
     if reserved["card_sale"] is not None:
         token, amount, invoice = reserved["card_sale"]
@@ -350,10 +353,7 @@ async def start_checkout(
             engine=engine,
             gateway=gateway,
         )
-        result = await settle_approved(
-            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
-        return _started(reserved, view, result)
+        return await placed(reserved, view)
     hosted = await open_payment_attempt(
         payment_id=payment_id,
         parent_id=parent_id,
@@ -466,7 +466,7 @@ async def checkout_declined(
     error, or no answer from Converge, is "we could not confirm the payment"."""
     lang = normalize_lang(lang)
     await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
-    reason = str(message or "")[:120].strip() or "DECLINED"
+    reason = browser_reason(message)
     asked = await report_browser_failure(
         payment_id=payment_id,
         parent_id=parent_id,

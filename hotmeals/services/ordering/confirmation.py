@@ -33,12 +33,13 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications
+from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.mails import send_order_mail
 from hotmeals.services.payments.credit_pay import credit_lines, paid_with_credit
 
 
 def _confirmation(session: Session, order: Order, lang: str) -> dict:
-    french = normalize_lang(lang) == "fr"
+    french = is_french(lang)
     rows = session.exec(
         # five entities: sqlmodel's ``select`` is typed for four at most
         Select[OrderLine, Child, Meal | None, MenuOption | None, MealOption | None](

@@ -25,18 +25,14 @@ from hotmeals.domain.cutoff import TORONTO, CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
-from hotmeals.i18n import normalize_lang
 from hotmeals.services import clock, menu_cache
 from hotmeals.services.away_days import mark_days
 from hotmeals.services.children import own_child
+from hotmeals.services.ordering.labels import closed_reason
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
 ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def meal_date(value: object, field: str = "date") -> date:
@@ -135,7 +131,6 @@ def get_dates(
         day: int(n or 0)
         for day, n in session.execute(_IN_CART_BY_DAY, {**window, "parent_id": parent_id}).all()
     }
-    french = _fr(lang)
     out = []
     for day, vendor in days:
         closes, before_cutoff = cutoff_state(vendor, day.meal_date, now)
@@ -146,9 +141,7 @@ def get_dates(
                 "vendor_id": vendor.id,
                 "vendor": vendor.name,
                 "is_closed": day.is_closed,
-                "closed_reason": (day.closed_reason_fr if french else day.closed_reason_en)
-                if day.is_closed
-                else "",
+                "closed_reason": closed_reason(day, lang) if day.is_closed else "",
                 "cutoff_at": closes,
                 "is_open": before_cutoff and not day.is_closed and vendor.is_active,
                 "ordered_quantity": int(ordered.get(day.meal_date) or 0),
@@ -188,7 +181,12 @@ def open_or_refuse(
         raise DomainError("menu_date_not_served", field="date", date=day.isoformat())
     open_days = [(d, v) for d, v in served if not d.is_closed and v.is_active]
     if not open_days:
-        first = served[0][0]
-        reason = (first.closed_reason_fr if _fr(lang) else first.closed_reason_en) or ""
-        raise DomainError("menu_day_closed", field="date", date=day.isoformat(), reason=reason)
+        raise closed_day(served[0][0], day=day, lang=lang)
     return open_days
+
+
+def closed_day(menu_day: MenuDay, *, day: date, lang: str) -> DomainError:
+    """``menu_day_closed`` for ``day`` with the menu day's reason in the parent's language (a
+    closed day, or its vendor no longer serving)."""
+    reason = closed_reason(menu_day, lang)
+    return DomainError("menu_day_closed", field="date", date=day.isoformat(), reason=reason)

@@ -47,7 +47,7 @@ from hotmeals.domain.pricing import (
     validate_quantity,
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import menu_cache, school_year
 from hotmeals.services.away_days import Ranges, away_ranges, is_away
 from hotmeals.services.children import as_id
@@ -62,6 +62,7 @@ from hotmeals.services.ordering.allergens import (
     item_allergies,
 )
 from hotmeals.services.ordering.days import (
+    closed_day,
     cutoff_rule,
     meal_date,
     open_or_refuse,
@@ -70,10 +71,6 @@ from hotmeals.services.ordering.days import (
 SPECIAL_NOTE_MAX = 120
 CART_MAX_LINES = 100
 ADDONS_MAX = 10
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def special_note(value: object) -> str | None:
@@ -354,10 +351,7 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     if not meal.is_active:
         raise DomainError("meal_not_found", field="meal_id")
     if menu_day.is_closed or not vendor.is_active:
-        reason = menu_day.closed_reason_fr if _fr(lang) else menu_day.closed_reason_en
-        raise DomainError(
-            "menu_day_closed", field="date", date=menu_day.meal_date.isoformat(), reason=reason
-        )
+        raise closed_day(menu_day, day=menu_day.meal_date, lang=lang)
     ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
     if is_away(batch.away, child.id, menu_day.meal_date):  # marked away (services/away.py)
         day_text = long_day(menu_day.meal_date, lang)

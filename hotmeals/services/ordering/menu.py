@@ -28,7 +28,7 @@ from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import PriceTier as TierRule
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import as_id, own_child
 from hotmeals.services.menu_cache import PortionPrices
@@ -47,6 +47,7 @@ from hotmeals.services.ordering.days import (
     meal_date,
     open_days_or_refuse,
 )
+from hotmeals.services.ordering.labels import is_french
 
 NUTRITION = (
     # (column, key, unit)
@@ -66,10 +67,6 @@ NUTRITION = (
     ("calcium_pct", "calcium", "%"),
     ("iron_pct", "iron", "%"),
 )
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def portions_of(session: Session, meal_ids: Iterable[int]) -> dict[int, list[PortionPrices]]:
@@ -157,7 +154,7 @@ def get_menu(
         asked = {"parent_id": parent_id, "child_id": child.id, "days": list(by_day)}
         for menu_day_id, meal_id, quantity in session.execute(_IN_CART_BY_MEAL, asked).all():
             in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
-    french = _fr(lang)
+    french = is_french(lang)
     meals = []
     for menu_day_id, meal in rows:
         menu_day, vendor = by_day[menu_day_id]
@@ -247,7 +244,7 @@ def _addons(
             child_ids=[child_id] if child_id else [],
             addon_ids=[a.id for a in rows if a.id is not None],
         )
-    french = _fr(lang)
+    french = is_french(lang)
     return [
         {
             "id": a.id,
@@ -270,7 +267,7 @@ def _options(
     items: Items | None = None,
     child_id: int | None = None,
 ) -> list[dict]:
-    french = _fr(lang)
+    french = is_french(lang)
     kind = MENU_OPTION if model is MenuOption else MEAL_OPTION
     rows = menu_cache.catalog(session).options_of_meal.get((kind, meal_id), ())
     return [
@@ -309,7 +306,7 @@ def menu_detail(
     child = own_child(session, parent_id=parent_id, child_id=child_id) if child_id else None
     meal, vendor = active_meal(session, meal_id)
     assert meal.id is not None and vendor.id is not None  # rows read from the database
-    french = _fr(lang)
+    french = is_french(lang)
     child_key = child.id if child else None
     items = item_allergies(
         session,

@@ -39,6 +39,7 @@ from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments import confirm_payment, report_browser_failure
+from hotmeals.services.payments.reconciliation import browser_reason
 from hotmeals.services.payments.runtime import db
 
 
@@ -352,7 +353,7 @@ async def change_payment_declined(
     lang = normalize_lang(lang)
     change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
     paid = parse_id(payment_id, "payment_id", "payment_not_found")
-    reason = str(message or "")[:120].strip() or "DECLINED"
+    reason = browser_reason(message)
     asked = await report_browser_failure(
         payment_id=paid, parent_id=parent_id, message=reason, engine=engine, gateway=gateway
     )

@@ -49,6 +49,7 @@ from hotmeals.services.ordering.change_plan import (
 from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.services.ordering.days import (
     DATES_DEFAULT_DAYS,
+    closed_day,
     cutoff_rule,
     meal_date,
     toronto_today,
@@ -323,10 +324,7 @@ def _move_target(
             day=order_day(target, lang),
         )
     if day.is_closed or not vendor.is_active:
-        reason = (
-            day.closed_reason_fr if normalize_lang(lang) == "fr" else day.closed_reason_en
-        ) or ""
-        raise DomainError("menu_day_closed", field="date", date=target.isoformat(), reason=reason)
+        raise closed_day(day, day=target, lang=lang)
     target_closes = cutoff_at(cutoff_rule(vendor), target)
     if not before_cutoff(target_closes, now):
         raise DomainError(

@@ -20,7 +20,7 @@ from hotmeals.db.models import (
     Payment,
     Refund,
 )
-from hotmeals.domain.charges import tax_label
+from hotmeals.domain.charges import CHARGE_LINES, tax_label
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -254,16 +254,6 @@ def order_detail(
                 "cutoff_at": line_closes(line, vendor).isoformat(),
             }
         )
-    labels = (
-        ("meal_net_cents", "orderpay.charge_meal_net"),
-        ("special_note_fees_cents", "orderpay.charge_note_fees"),
-        ("discount_cents", "orderpay.charge_discount"),
-        ("processing_fee_cents", "orderpay.charge_processing"),
-        ("tax_cents", "orderpay.charge_tax"),
-        ("school_donation_cents", "orderpay.charge_donation"),
-        ("additional_charge_cents", "orderpay.charge_additional"),
-        ("total_pay_cents", "orderpay.charge_total"),
-    )
     refunded = loaded.refunded_cents
     charges = [
         {
@@ -274,7 +264,7 @@ def order_detail(
                 -getattr(order, name) if name == "discount_cents" else getattr(order, name), lang
             ),
         }
-        for name, key in labels
+        for name, key in CHARGE_LINES
     ]
     charges.append(
         {

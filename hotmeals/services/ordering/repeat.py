@@ -23,7 +23,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services.children import own_child
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.booking import Outcome, add_lines, meal_names, outcome_answer
@@ -31,11 +31,8 @@ from hotmeals.services.ordering.days import (
     meal_date,
     week_start,
 )
+from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import LineRequest
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def repeat_week(
@@ -167,7 +164,7 @@ def repeat_week(
         ).all()
     )
     names = meal_names(session, choices.values())
-    french = _fr(lang)
+    french = is_french(lang)
     requests: list[LineRequest] = []
     labels: list[dict] = []
     skipped: list[dict] = []

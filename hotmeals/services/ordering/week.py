@@ -33,7 +33,7 @@ from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import t
 from hotmeals.services import clock
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.days import (
@@ -43,11 +43,8 @@ from hotmeals.services.ordering.days import (
     toronto_today,
     week_start,
 )
+from hotmeals.services.ordering.labels import closed_reason, is_french
 from hotmeals.services.ordering.menu import portion_out, portions_of
-
-
-def _fr(lang: str) -> bool:
-    return normalize_lang(lang) == "fr"
 
 
 def week_choices(
@@ -142,7 +139,7 @@ def week_choices(
     ).all():
         ordered[(child_key, day)] = int(qty or 0)
 
-    french = _fr(lang)
+    french = is_french(lang)
     by_school: dict[tuple[int, date], list[tuple[MenuDay, Vendor]]] = {}
     for menu_day, vendor in days:
         by_school.setdefault((menu_day.school_id, menu_day.meal_date), []).append(
@@ -165,8 +162,7 @@ def week_choices(
                     "menu_day_closed",
                     lang,
                     date=long_day(day, lang),
-                    reason=(first_day.closed_reason_fr if french else first_day.closed_reason_en)
-                    or "",
+                    reason=closed_reason(first_day, lang),
                 )
             elif not before_cutoff(closes, now):
                 state = "past_cutoff"
@@ -246,7 +242,7 @@ def _matches(
         .where(col(ChildAllergy.child_id).in_(child_ids), col(MealAllergen.meal_id).in_(meal_ids))
         .order_by(col(AllergenIngredient.name_en))
     ).all()
-    french = _fr(lang)
+    french = is_french(lang)
     found: dict[tuple[int, int], list[tuple[str, str]]] = {}
     for child_id, meal_id, name_en, name_fr, level in rows:
         if (child_id, meal_id) in pairs:

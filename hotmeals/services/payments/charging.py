@@ -4,8 +4,7 @@ reserve / call / record design)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -26,6 +25,7 @@ from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     Purpose,
+    View,
     audit_payment,
     clip,
     get_payment,
@@ -43,7 +43,7 @@ MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not
 
 
 @dataclass(frozen=True)
-class HostedSession:
+class HostedSession(View):
     """What the browser needs to open the Lightbox: the token and the script's URL. The
     amount and invoice are the server's, shown for the parent's information only."""
 
@@ -54,9 +54,6 @@ class HostedSession:
     invoice_number: str
     purpose: str
     transaction_type: str = "ccsale"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def reserve_payment(

@@ -124,6 +124,12 @@ async def ask_converge(
     return Asked(await db(engine, steps.close_attempt, payment_id=payment_id, actor=actor), True)
 
 
+def browser_reason(message: object) -> str:
+    """What a browser said of a failed attempt, as the screens keep it: its first 120
+    characters, DECLINED when it said nothing."""
+    return str(message or "")[:120].strip() or "DECLINED"
+
+
 async def report_browser_failure(
     *,
     payment_id: int,

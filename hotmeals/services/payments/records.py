@@ -385,8 +385,15 @@ def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> 
 # -- views ------------------------------------------------------------------------------------
 
 
+class View:
+    """A service's answer (a dataclass) as the API and the screens read it: ``to_dict``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(cast(Any, self))
+
+
 @dataclass(frozen=True)
-class PaymentView:
+class PaymentView(View):
     id: int
     parent_id: int
     purpose: str
@@ -409,12 +416,9 @@ class PaymentView:
     def approved(self) -> bool:
         return self.state == PaymentState.APPROVED
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
 
 @dataclass(frozen=True)
-class RefundView:
+class RefundView(View):
     id: int
     payment_id: int
     order_id: int | None
@@ -429,9 +433,6 @@ class RefundView:
     @property
     def succeeded(self) -> bool:
         return self.state == RefundState.SUCCEEDED
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[str, int]]:

@@ -144,10 +144,11 @@ def icon_bubble(icon: str, size: int = 20) -> rx.Component:
 def remove_button(icon: str, icon_size: int, what: Any, on_click: Any, **props: Any):
     """The ghost icon button that takes one row off a list, named "Remove <what>" for screen
     readers."""
+    remove: Any = t("ui.common.remove")  # a string Var: + joins in the browser
     return rx.icon_button(
         rx.icon(icon, size=icon_size, aria_hidden="true"),
         variant="ghost",
         on_click=on_click,
-        aria_label=t("ui.common.remove") + " " + what,
+        aria_label=remove + " " + what,
         **props,
     )

@@ -9,13 +9,18 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import AlertLevel
-from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
+from hotmeals.ui.state.forms import (
+    Answered,
+    busy_call,
+    forget_submission,
+    one_turn,
+    submitting,
+)
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -136,33 +141,22 @@ class AllergyState(rx.State):
             yield event
 
     async def _save(self):
-        self.busy = True
-        yield
         lang = await self._lang()
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            # child_id was chosen among who's children by start; the service checks again.
-            items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-            done = await submit(
-                self,
-                who,
-                [self.child_id, items],
-                "set_child_allergies",
-                children.set_child_allergies,
-                child_id=self.child_id,
-                items=items,
-                lang=lang,
-            )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
-            return
-        self.busy = False
-        if done.repeated:
+        saved = Answered()
+        # child_id was chosen among who's children by start; the service checks again.
+        items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
+        call = submitting(
+            self,
+            [self.child_id, items],
+            "set_child_allergies",
+            children.set_child_allergies,
+            child_id=self.child_id,
+            items=items,
+            lang=lang,
+        )
+        async for event in busy_call(self, lang, saved, call):
+            yield event
+        if not saved.ok:
             return
         async for event in self._finish(lang, "allergies_saved"):
             yield event

@@ -25,7 +25,6 @@ from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expire
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import message
-from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import MealDialog
 from hotmeals.ui.state.menu_views import (
     child_marks,
@@ -34,6 +33,7 @@ from hotmeals.ui.state.menu_views import (
     meal_card,
     month_cells,
 )
+from hotmeals.ui.state.screens import new_language
 
 
 class BookingState(MealDialog, rx.State):
@@ -257,8 +257,7 @@ class BookingState(MealDialog, rx.State):
     async def relang(self):
         """The language changed: what the services wrote (names, prices, dates) is reloaded in
         the new one. Nothing happens when it did not change."""
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
+        if await new_language(self) is None:
             return
         who, _ = await self._who()
         if who is None:

@@ -16,10 +16,11 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.receipt_rows import TOTALS
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.screens import new_language
 from hotmeals.ui.state.toasts import succeeded
 
 RECEIPT_ROUTE = "/receipt"
@@ -140,6 +141,17 @@ class ReceiptState(rx.State):
     _query: dict[str, str] = {}
     _lang: str = ""
 
+    async def _receipt(self, who: ActingParent, lang: str) -> dict:
+        """The receipt the address names, for ``who`` (the service checks it is theirs)."""
+        return await call_service(
+            receipts.receipt,
+            parent_id=who.parent_id,
+            order=self._query.get("order") or None,
+            change=self._query.get("change") or None,
+            donation=self._query.get("donation") or None,
+            lang=lang,
+        )
+
     async def _load(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
@@ -148,14 +160,7 @@ class ReceiptState(rx.State):
             return
         self._lang = lang
         try:
-            data = await call_service(
-                receipts.receipt,
-                parent_id=who.parent_id,
-                order=self._query.get("order") or None,
-                change=self._query.get("change") or None,
-                donation=self._query.get("donation") or None,
-                lang=lang,
-            )
+            data = await self._receipt(who, lang)
         except DomainError as err:
             self.missing, self.loaded = err.message(lang), True
             return
@@ -170,12 +175,7 @@ class ReceiptState(rx.State):
             MoneyRow(c["label"], c["amount"], c["name"] in TOTALS) for c in data["charges"]
         ]
         self.payments = [
-            MoneyRow(
-                f"{p['day']} — "
-                + tr("receipt.paid_by", lang, card=p["card"], code=p["approval_code"] or "—"),
-                p["amount"],
-            )
-            for p in data["payments"]
+            MoneyRow(f"{p['day']} — {p['paid_by']}", p["amount"]) for p in data["payments"]
         ]
         self.refunds = [
             MoneyRow(f"{r['day']} — {r['state_label']}", r["amount"]) for r in data["refunds"]
@@ -202,8 +202,7 @@ class ReceiptState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await new_language(self):
             await self._load()
 
     @rx.event
@@ -212,13 +211,6 @@ class ReceiptState(rx.State):
         if who is None or not self.loaded or self.missing:
             return None
         lang = (await self.get_state(I18nState)).lang
-        data = await call_service(
-            receipts.receipt,
-            parent_id=who.parent_id,
-            order=self._query.get("order") or None,
-            change=self._query.get("change") or None,
-            donation=self._query.get("donation") or None,
-            lang=lang,
-        )
+        data = await self._receipt(who, lang)
         pdf = await to_thread.run_sync(receipt_pdf, data)
         return rx.download(data=pdf, filename=f"receipt-{data['number']}.pdf")

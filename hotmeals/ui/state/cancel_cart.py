@@ -18,10 +18,10 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cancel_cart
-from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
+from hotmeals.ui.state.auth import sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
-from hotmeals.ui.state.forms import confirm_once, forget_submission
+from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
@@ -117,24 +117,14 @@ class CancelCartState(CancelReasonForm, rx.State):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.busy_line = ""
-        self.sure_open = self.confirming = False
-        self.reason_error = self.other_error = ""
-        self.done_title = self.done_message = ""
-        forget_submission(self)
-        who = await acting_parent(self)
-        if who is None:
+        self.confirming = False
+        self._open_anew()
+        if not await self._fill_acting(lang):
             self.groups = []
-            return
-        await self._fill(who.parent_id, lang)
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        await self._relang()
 
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
@@ -200,22 +190,13 @@ class CancelCartState(CancelReasonForm, rx.State):
 
     @rx.event
     async def ask_confirm(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.count:
-            return None
-        return self._ask_sure(lang)
+        return await self._ask_sure(ready=bool(self.count))
 
     @rx.event(background=True)
     async def confirm(self):
         async for event in self._confirm_cancel(
             busy="confirming",
-            once=lambda: [
-                "cancel_cart",
-                sorted(self._lines.items()),
-                self.reason_id,
-                self.other_text,
-                self.refund_to,
-            ],
+            once=lambda: self._reason_once("cancel_cart", sorted(self._lines.items())),
             act=self._confirm_cart,
             done=self._cancelled,
         ):
@@ -225,9 +206,4 @@ class CancelCartState(CancelReasonForm, rx.State):
         # Every rule is the service's: the lines are the parent's and before their cut-offs
         # (one past it refuses the whole confirm), one refund per order, the cart emptied;
         # the same key again (a double tap, a retry) refunds once.
-        return await cancel_cart.confirm_cancel_cart(
-            parent_id=parent_id,
-            **self._reason_args(),
-            request_key=key,
-            lang=lang,
-        )
+        return await cancel_cart.confirm_cancel_cart(**self._cancel_args(parent_id, key, lang))

@@ -15,9 +15,12 @@ from hotmeals.domain.credit import RefundDestination
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering import cancel, cancel_order
+from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import confirm_once
+from hotmeals.ui.state.forms import confirm_once, forget_submission
+from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
+from hotmeals.ui.state.screens import new_language_for
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -76,6 +79,35 @@ class CancelReasonForm(rx.State, mixin=True):
         dialog; ``options`` are confirm_once's (busy, ready, once, act, done, refused)."""
         return confirm_once(self, dialog="sure_open", background=True, **options)
 
+    async def _fill_acting(self, lang: str) -> bool:
+        """The screen from the services for the acting parent on this call (False: none)."""
+        who = await acting_parent(self)
+        if who is None:
+            return False
+        await self._fill(who.parent_id, lang)
+        return True
+
+    async def _relang(self, ready: bool = True) -> None:
+        """A ``relang`` handler: the screen again in the language now chosen, when it was
+        loaded in another and ``ready``."""
+        found = await new_language_for(self, ready)
+        if found is not None:
+            who, lang = found
+            await self._fill(who.parent_id, lang)
+
+    def _open_anew(self) -> None:
+        """The screen opened again: 'Are you sure?' closed, no field error, no outcome shown,
+        and its next confirm gets a new key."""
+        self.sure_open = False
+        self.reason_error = self.other_error = ""
+        self.done_title = self.done_message = ""
+        forget_submission(self)
+
+    def _reason_once(self, *head: Any) -> list[Any]:
+        """A cancel's submission payload (``confirm_once``'s ``once``): what it cancels
+        (``head``), the reason and where the refund goes."""
+        return [*head, self.reason_id, self.other_text, self.refund_to]
+
     async def _load_reasons(self, parent_id: int, lang: str) -> None:
         """The reasons the services offer, and the family's refund choice as this cancel's."""
         rows = await call_service(cancel_order.cancel_reasons, lang=lang)
@@ -112,9 +144,13 @@ class CancelReasonForm(rx.State, mixin=True):
         if not self._confirm_busy():
             self.sure_open = bool(value)
 
-    def _ask_sure(self, lang: str) -> EventSpec | None:
-        """A reason chosen (Other with its text): 'Are you sure?' opens; otherwise the
+    async def _ask_sure(self, ready: bool = True) -> EventSpec | None:
+        """The screen's 'Cancel' (nothing when not ``ready``: nothing to cancel, or a cancel
+        runs): a reason chosen (Other with its text), 'Are you sure?' opens; otherwise the
         missing field says why and takes the focus."""
+        if not ready:
+            return None
+        lang = (await self.get_state(I18nState)).lang
         if not self.reason_id:
             self.reason_error = tr("cancel_reason_required", lang)
             return rx.set_focus("cancel-reason")
@@ -124,9 +160,14 @@ class CancelReasonForm(rx.State, mixin=True):
         self.sure_open = True
         return None
 
-    def _reason_args(self) -> dict[str, Any]:
-        """The reason as the cancellation services take it (they check it again)."""
+    def _cancel_args(self, parent_id: int, key: str, lang: str) -> dict[str, Any]:
+        """A cancellation service's arguments besides what it cancels (``confirm_once``'s
+        ``act`` gets them): the parent, the reason as the services take it (they check it
+        again), where the refund goes, and the request key that makes a repeat refund once."""
         return {
+            "parent_id": parent_id,
+            "request_key": key,
+            "lang": lang,
             "reason_id": browser_id(self.reason_id) or None,
             "other_text": self.other_text if self.other_chosen else None,
             "refund_to": self.refund_to,

@@ -33,6 +33,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
+from hotmeals.ui.state.screens import new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -285,12 +286,10 @@ class CartState(rx.State):
     @rx.event
     async def relang(self):
         """The language was switched: the same screen's text again in that language."""
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
+        found = await new_language_for(self)
+        if found is None:
             return
-        who = await acting_parent(self)
-        if who is None:
-            return
+        who, lang = found
         if self._view == "summary":
             self._apply(await self._priced(who.parent_id, lang), lang)
             rows = await call_service(

@@ -41,6 +41,7 @@ from hotmeals.ui.state.cart import (
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import Started
+from hotmeals.ui.state.screens import new_language_for
 from hotmeals.ui.state.steps import history_replace_script
 
 ORDER_ROUTE = "/edit-profile/order-details"
@@ -138,12 +139,10 @@ class CheckoutState(CardPayment, rx.State):
     @rx.event
     async def relang(self):
         """The language was switched: amounts, cards and the confirmation in that language."""
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or self.busy or lang == self._lang:
+        found = await new_language_for(self, ready=not self.busy)
+        if found is None:
             return
-        who = await acting_parent(self)
-        if who is None:
-            return
+        who, lang = found
         self._lang = lang
         if self.status == "placed" and self._order_id:
             await self._show_order(who.parent_id, self._order_id, lang)

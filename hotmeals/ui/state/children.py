@@ -7,29 +7,35 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.services.submissions import submit_once
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
+    Answered,
+    busy_call,
     field_messages,
     forget_submission,
-    message,
     one_turn,
-    place_error,
     refused_at,
-    submission_key,
-    submit,
+    refused_in_form,
+    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "child-"
 FIELDS = ("first_name", "last_name", "city", "school", "teacher", "grade")
+SERVICE_FIELDS = {
+    "city_id": "city",
+    "school_id": "school",
+    "teacher_id": "teacher",
+    "grade_id": "grade",
+}
 
 
 def _options(rows: list[dict], label: str = "name") -> list[dict[str, str]]:
@@ -114,26 +120,20 @@ class ChildrenState(rx.State):
 
     async def _set_default(self, child_id: str):
         lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is None:
-            yield session_expired(lang)
+        done = Answered()
+        # The service refuses a child of another parent ("child_not_found").
+        call = submitting(
+            self,
+            ["set_default", str(child_id)],
+            "set_default_child",
+            children.set_default_child,
+            child_id=str(child_id),
+        )
+        async for event in busy_call(self, lang, done, call, busy=""):
+            yield event
+        if not done.ok or done.who is None:
             return
-        try:
-            # The service refuses a child of another parent ("child_not_found").
-            done = await submit(
-                self,
-                who,
-                ["set_default", str(child_id)],
-                "set_default_child",
-                children.set_default_child,
-                child_id=str(child_id),
-            )
-        except DomainError as err:
-            yield failed(message(err, lang))
-            return
-        if done.repeated:
-            return
-        await self._reload(who)
+        await self._reload(done.who)
         form = await self.get_state(ChildFormState)
         if str(form.child_id) == str(child_id):
             form.is_default = True
@@ -161,35 +161,23 @@ class ChildrenState(rx.State):
             yield event
 
     async def _confirm_delete(self):
-        self.busy = True
-        yield
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            self.delete_open = False
-            yield session_expired(lang)
+        done = Answered()
+        call = submitting(
+            self,
+            ["delete", self._delete_id],
+            "delete_child",
+            children.delete_child,
+            child_id=self._delete_id,
+        )
+
+        # "Yes, delete" tapped twice: the first tap deleted and said so, the second is not ok.
+        async for event in busy_call(self, lang, done, call, dialog="delete_open"):
+            yield event
+        if not done.ok or done.who is None:
             return
-        try:
-            done = await submit(
-                self,
-                who,
-                ["delete", self._delete_id],
-                "delete_child",
-                children.delete_child,
-                child_id=self._delete_id,
-            )
-        except DomainError as err:
-            self.busy = False
-            self.delete_open = False
-            yield failed(message(err, lang))
-            return
-        self.busy = False
-        self.delete_open = False
-        if done.repeated:
-            return  # "Yes, delete" tapped twice: the first tap deleted and said so
-        await self._reload(who)
+        await self._reload(done.who)
         await auth._refresh()
         yield succeeded(tr("child_deleted", lang))
         form = await self.get_state(ChildFormState)
@@ -386,17 +374,9 @@ class ChildFormState(rx.State):
             first = next(f for f in FIELDS if f in self.errors)
             yield refused_at(self, PREFIX + first)
             return
-        self.busy = True
-        yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        kwargs = {
-            "parent_id": who.parent_id,
+        kwargs: dict[str, Any] = {
             "first_name": self.first_name.strip(),
             "last_name": self.last_name.strip(),
             "city_id": int(self.city_id),
@@ -407,34 +387,26 @@ class ChildFormState(rx.State):
         }
         if self.mode == "edit":
             kwargs["child_id"] = self.child_id
+        saved = Answered()
         # Sent twice (a double tap, a repeated event), the same form is saved once.
-        key = submission_key(self, {k: v for k, v in kwargs.items() if k != "parent_id"})
-        try:
-            done = await call_service(
-                submit_once,
-                key=key,
-                action="edit_child" if self.mode == "edit" else "add_child",
-                fn=children.edit_child if self.mode == "edit" else children.add_child,
-                **kwargs,
-            )
-        except DomainError as err:
-            self.busy = False
-            errors = dict(self.errors)
-            service_field = {
-                "city_id": "city",
-                "school_id": "school",
-                "teacher_id": "teacher",
-                "grade_id": "grade",
-            }.get(err.field or "", err.field)
-            err.field = service_field
-            event = place_error(err, lang, FIELDS, errors, PREFIX)
-            self.errors = errors
+        call = submitting(
+            self,
+            kwargs,
+            "edit_child" if self.mode == "edit" else "add_child",
+            children.edit_child if self.mode == "edit" else children.add_child,
+            **kwargs,
+        )
+
+        def refused(err: DomainError) -> EventSpec:
+            # The service names the ids; the form's fields are their names.
+            err.field = SERVICE_FIELDS.get(err.field or "", err.field)
+            return refused_in_form(self, err, lang, FIELDS, PREFIX, dict(self.errors))
+
+        async for event in busy_call(self, lang, saved, call, refused=refused):
             yield event
-            return
-        self.busy = False
-        if done.repeated:
-            return  # the first answer already said so and moved on
-        child = done.result
+        if not saved.ok:
+            return  # a repeat: the first answer already said so and moved on
+        child = saved.result
         choice = await self.get_state(ChildChoiceState)
         if self.mode != "another" or not choice.child_id:
             # Adding another child leaves the chosen child as it was (Book meal must

@@ -8,11 +8,17 @@ import reflex as rx
 
 from hotmeals.domain.credit import ClosureChoice
 from hotmeals.services import closures
-from hotmeals.ui.state.auth import acting_parent
-from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, one_turn, save_choice
+from hotmeals.ui.state.forms import FamilyChoice
 
 CHOICES = tuple(c.value for c in ClosureChoice)
+CHOICE = FamilyChoice(
+    name="closure_choice",
+    allowed=CHOICES,
+    action="closure_choice",
+    view=closures.closure_choice_of,
+    save_fn=closures.choose_closure,
+    saved="closures_ui.saved",
+)
 
 
 class ClosureChoiceState(rx.State):
@@ -25,29 +31,13 @@ class ClosureChoiceState(rx.State):
 
     @rx.event
     async def load(self):
-        self.busy = False
-        who = await acting_parent(self)
-        if who is None or not who.complete:
-            return
-        view = await call_service(
-            closures.closure_choice_of, parent_id=who.parent_id, lang=who.lang
-        )
-        self.closure_choice = view["closure_choice"]
-        forget_submission(self)
+        await CHOICE.load(self)
 
     @rx.event
     def set_closure_choice(self, value: str):
-        if value in CHOICES:  # anything else from the browser is ignored
-            self.closure_choice = value
+        CHOICE.set(self, value)
 
     @rx.event
     async def save(self):
-        saving = save_choice(
-            self,
-            name="closure_choice",
-            action="closure_choice",
-            fn=closures.choose_closure,
-            saved="closures_ui.saved",
-        )
-        async for event in one_turn(self, saving):
+        async for event in CHOICE.save(self):
             yield event

@@ -6,19 +6,19 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain import validation
-from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
+    Answered,
+    busy_call,
+    checked_field,
     field_messages,
     forget_submission,
-    message,
     one_turn,
-    place_error,
     refused_at,
-    submit,
+    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -55,13 +55,8 @@ class ContactState(rx.State):
 
     @rx.event
     async def blur(self, field: str, value: str):
-        if field not in FIELDS:
-            return
-        err = validation.CONTACT_RULES[field](value)
-        errors = {k: v for k, v in self.errors.items() if k != field}
-        if err is not None:
-            errors[field] = message(err, (await self.get_state(I18nState)).lang)
-        self.errors = errors
+        if field in FIELDS:
+            await checked_field(self, field, validation.CONTACT_RULES[field](value))
 
     @rx.event
     async def submit(self, form_data: dict):
@@ -76,37 +71,23 @@ class ContactState(rx.State):
         if errors:
             yield refused_at(self, PREFIX + next(f for f in FIELDS if f in errors))
             return
-        self.busy = True
-        yield
         # The form is on a signed-in screen only: a message goes out in a checked parent's
         # name or not at all.
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
         auth = await self.get_state(AuthState)
-        try:
-            # The same message sent twice from this form is stored once.
-            done = await submit(
-                self,
-                who,
-                values,
-                "contact_us",
-                content.contact_us,
-                **values,
-                lang=lang,
-                address=auth._client_address(),
-            )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
-            self.errors = errors_text
+        sent = Answered()
+        # The same message sent twice from this form is stored once.
+        call = submitting(
+            self,
+            values,
+            "contact_us",
+            content.contact_us,
+            **values,
+            lang=lang,
+            address=auth._client_address(),
+        )
+        async for event in busy_call(self, lang, sent, call, form=(FIELDS, PREFIX)):
             yield event
-            return
-        self.busy = False
-        if done.repeated:
+        if not sent.ok:
             return
         self.sent = True
         # A fresh form (same prefilled names), and the thanks in a toast.

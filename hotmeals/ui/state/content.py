@@ -81,6 +81,10 @@ class ContentState(rx.State):
     @rx.event
     async def open_dialog(self, slug: str):
         """The footer's About / Terms / Privacy for a visitor: the page in a dialog."""
+        async for event in self._in_dialog(slug):
+            yield event
+
+    async def _in_dialog(self, slug: str):
         self.dialog_open = True
         self.loading = True
         yield
@@ -98,11 +102,8 @@ class ContentState(rx.State):
             await self._ensure_loaded(slug)
             yield rx.redirect(arrival_url(steps.current))
             return
-        self.dialog_open = True
-        self.loading = True
-        yield
-        await self._ensure_loaded(slug)
-        self.loading = False
+        async for event in self._in_dialog(slug):
+            yield event
 
     @rx.event
     async def show_page(self):

@@ -8,11 +8,17 @@ import reflex as rx
 
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.services import credit
-from hotmeals.ui.state.auth import acting_parent
-from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, one_turn, save_choice
+from hotmeals.ui.state.forms import FamilyChoice
 
 DESTINATIONS = tuple(d.value for d in RefundDestination)
+CHOICE = FamilyChoice(
+    name="refund_to",
+    allowed=DESTINATIONS,
+    action="refund_choice",
+    view=credit.family_credit,
+    save_fn=credit.choose_refund_to,
+    saved="credit_ui.saved",
+)
 
 
 def _move_row(move: dict) -> dict[str, str]:
@@ -40,31 +46,19 @@ class FamilyCreditState(rx.State):
 
     @rx.event
     async def load(self):
-        self.busy = False
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        view = await CHOICE.load(self)
+        if view is None:
             self.history, self.balance, self.loaded = [], "", False
             return
-        view = await call_service(credit.family_credit, parent_id=who.parent_id, lang=who.lang)
         self.balance = view["balance"]
-        self.refund_to = view["refund_to"]
         self.history = [_move_row(move) for move in view["history"]]
         self.loaded = True
-        forget_submission(self)
 
     @rx.event
     def set_refund_to(self, value: str):
-        if value in DESTINATIONS:  # anything else from the browser is ignored
-            self.refund_to = value
+        CHOICE.set(self, value)
 
     @rx.event
     async def save(self):
-        saving = save_choice(
-            self,
-            name="refund_to",
-            action="refund_choice",
-            fn=credit.choose_refund_to,
-            saved="credit_ui.saved",
-        )
-        async for event in one_turn(self, saving):
+        async for event in CHOICE.save(self):
             yield event

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import reflex as rx
@@ -95,34 +96,156 @@ async def one_turn(
         setattr(state, counter, getattr(state, counter) + 1)
 
 
-async def save_choice(
-    state: Any, *, name: str, action: str, fn: Callable[..., Any], saved: str
+def submitting(
+    state: Any, payload: Any, action: str, fn: Callable[..., Any], **arguments: Any
+) -> Callable[[ActingParent], Awaitable[Submitted]]:
+    """``busy_call``'s call that submits ``payload`` for the parent, once (``submit``)."""
+
+    def call(who: ActingParent) -> Awaitable[Submitted]:
+        return submit(state, who, payload, action, fn, **arguments)
+
+    return call
+
+
+@dataclass
+class Answered:
+    """What ``busy_call`` got when the service answered (``ok``): the parent it acted for
+    and the result (for a submission, the first call's result; a repeat is not ``ok``)."""
+
+    ok: bool = False
+    who: ActingParent | None = None
+    result: Any = None
+
+
+async def busy_call(
+    state: Any,
+    lang: str,
+    answered: Answered,
+    call: Callable[[ActingParent], Awaitable[Any]],
+    *,
+    busy: str = "busy",
+    dialog: str = "",
+    form: tuple[Iterable[str], str] | None = None,
+    refused: Callable[[DomainError], Any] | None = None,
 ) -> AsyncIterator[Any]:
-    """A screen's one standing choice (``state.<name>``, e.g. where refunds go) saved for the
-    acting parent with the busy button, once per value (``submit``; ``fn`` takes ``name`` and
-    answers it): the value kept replaces the state's and the ``saved`` toast says so; a
-    refusal is the one failure toast. For a handler: ``one_turn(self, save_choice(self,
-    ...))``."""
-    state.busy = True
-    yield
-    lang = (await state.get_state(I18nState)).lang
+    """A form's service call, for a handler to yield from: ``async for event in
+    busy_call(self, lang, answered, call): yield event``, then ``if not answered.ok: return``.
+
+    The state's ``busy`` var is set and reaches the browser first (``busy=""``: no busy mark).
+    The parent is ``acting_parent(state)`` on this call (none: the session-expired toast), then
+    ``call(who)`` runs the service; a ``DomainError`` shows as ``refused(err)``, or with
+    ``form=(fields, prefix)`` at its field of the form (``refused_in_form``), else as its
+    message in an error toast. However it ends the busy mark is cleared and the ``dialog``
+    closed. A ``Submitted`` answer (``submit``) that is a repeat - a double tap - ends there:
+    the first call already said so."""
+
+    def settle() -> None:
+        if busy:
+            setattr(state, busy, False)
+        if dialog:
+            setattr(state, dialog, False)
+
+    if busy:
+        setattr(state, busy, True)
+        yield
     who = await acting_parent(state)
     if who is None:
-        state.busy = False
+        settle()
         yield session_expired(lang)
         return
-    value = getattr(state, name)
     try:
-        done = await submit(state, who, {name: value}, action, fn, **{name: value})
+        result = await call(who)
     except DomainError as err:
+        settle()
+        if refused is not None:
+            yield refused(err)
+        elif form is not None:
+            yield refused_in_form(state, err, lang, *form)
+        else:
+            yield failed(message(err, lang))
+        return
+    settle()
+    if isinstance(result, Submitted):
+        if result.repeated:
+            return
+        result = result.result
+    answered.ok, answered.who, answered.result = True, who, result
+
+
+def refused_in_form(
+    state: Any,
+    err: DomainError,
+    lang: str,
+    fields: Iterable[str],
+    prefix: str,
+    errors: dict[str, str] | None = None,
+) -> EventSpec:
+    """A service's refusal of a form (``state.errors``): at its field, the form's errors then
+    being ``errors`` (none by default) with it, or in an error toast (``place_error``)."""
+    errors = {} if errors is None else errors
+    event = place_error(err, lang, fields, errors, prefix)
+    state.errors = errors
+    return event
+
+
+async def checked_field(state: Any, field: str, err: DomainError | None) -> None:
+    """A field's check on leaving it: ``state.errors`` with that field's text replaced by
+    ``err``'s (none: cleared)."""
+    errors = {k: v for k, v in state.errors.items() if k != field}
+    if err is not None:
+        errors[field] = message(err, (await state.get_state(I18nState)).lang)
+    state.errors = errors
+
+
+@dataclass(frozen=True)
+class FamilyChoice:
+    """A screen's one standing choice of the family (e.g. where refunds go), kept in the state's
+    var ``name`` among ``allowed``: ``view`` answers the screen's view with it, ``save_fn`` keeps
+    a new one (it takes ``name`` and answers it), ``saved`` is the toast's catalog key. The state
+    has ``busy``, ``turn``, ``_once_key`` and ``_once_digest``."""
+
+    name: str
+    allowed: tuple[str, ...]
+    action: str
+    view: Callable[..., Any]
+    save_fn: Callable[..., Any]
+    saved: str
+
+    async def load(self, state: Any) -> dict[str, Any] | None:
+        """The screen opened anew: not busy, the next save gets a new key, the choice as
+        ``view`` answers it for the acting parent, and the whole view (None: no parent whose
+        sign-up is complete on this call)."""
         state.busy = False
-        yield failed(message(err, lang))
-        return
-    state.busy = False
-    if done.repeated:
-        return
-    setattr(state, name, done.result[name])
-    yield succeeded(tr(saved, lang))
+        who = await acting_parent(state)
+        if who is None or not who.complete:
+            return None
+        view = await call_service(self.view, parent_id=who.parent_id, lang=who.lang)
+        setattr(state, self.name, view[self.name])
+        forget_submission(state)
+        return view
+
+    def set(self, state: Any, value: Any) -> None:
+        """The choice on screen; anything else from the browser is ignored."""
+        if value in self.allowed:
+            setattr(state, self.name, value)
+
+    def save(self, state: Any) -> AsyncIterator[Any]:
+        """The choice on screen saved for the acting parent with the busy button, once per
+        value (``submit``): the value kept replaces the state's and the ``saved`` toast says
+        so; a refusal is the one failure toast; ``state.turn`` is bumped at the end
+        (``one_turn``). For a handler: ``async for event in CHOICE.save(self): yield event``."""
+        return one_turn(state, self._save(state))
+
+    async def _save(self, state: Any) -> AsyncIterator[Any]:
+        lang = (await state.get_state(I18nState)).lang
+        answered = Answered()
+        value = {self.name: getattr(state, self.name)}
+        call = submitting(state, value, self.action, self.save_fn, **value)
+        async for event in busy_call(state, lang, answered, call):
+            yield event
+        if answered.ok:
+            setattr(state, self.name, answered.result[self.name])
+            yield succeeded(tr(self.saved, lang))
 
 
 def refused_at(state: Any, field_id: str, counter: str = "turn") -> EventSpec:

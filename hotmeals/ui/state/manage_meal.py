@@ -196,12 +196,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or self.busy or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        await self._relang(ready=not self.busy)
 
     # ---- cancel this meal -------------------------------------------------------------------
     def _confirm_busy(self) -> bool:
@@ -210,17 +205,16 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     @rx.event
     async def ask_cancel(self):
         """'Cancel this meal': a reason first (Other with its text), then 'Are you sure?'."""
-        lang = (await self.get_state(I18nState)).lang
-        if self.busy or not self.meal or self._page != "meal":
-            return None
-        return self._ask_sure(lang)
+        return await self._ask_sure(
+            ready=not self.busy and bool(self.meal) and self._page == "meal"
+        )
 
     @rx.event(background=True)
     async def confirm_cancel(self):
         async for event in self._confirm_cancel(
             busy="busy",
             ready=lambda: bool(self._id and self.meal and self._page == "meal"),
-            once=lambda: ["cancel_meal", self._id, self.reason_id, self.other_text, self.refund_to],
+            once=lambda: self._reason_once("cancel_meal", self._id),
             act=self._cancel_meal,
             done=self._meal_cancelled,
             refused=self._cancel_refused,
@@ -231,11 +225,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         # The service checks the line is the parent's, before its cut-off, the reason, and
         # refunds once whatever the number of taps (the key).
         return await cancellations.cancel_meal(
-            parent_id=parent_id,
-            order_line_id=self._id,
-            **self._reason_args(),
-            request_key=key,
-            lang=lang,
+            order_line_id=self._id, **self._cancel_args(parent_id, key, lang)
         )
 
     def _cancel_refused(self, err: DomainError, lang: str) -> Any:

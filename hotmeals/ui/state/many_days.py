@@ -34,8 +34,8 @@ from hotmeals.ui.state.auth import (
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
-from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
+from hotmeals.ui.state.screens import new_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
 RANGES = ("this_week", "next_week", "month")
@@ -239,8 +239,8 @@ class ManyDaysState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
+        lang = await new_language(self)
+        if lang is None:
             return
         who, _ = await self._who()
         if who is None:

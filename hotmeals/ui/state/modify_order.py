@@ -31,6 +31,7 @@ from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.meal_dialog import aim_at_order
+from hotmeals.ui.state.screens import new_language_for
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
@@ -141,12 +142,10 @@ class ModifyOrderState(ChangePayment, rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or self.busy or lang == self._lang or not self._id:
+        found = await new_language_for(self, ready=not self.busy and bool(self._id))
+        if found is None:
             return
-        who = await acting_parent(self)
-        if who is None:
-            return
+        who, lang = found
         self._lang = lang
         await self._info(who.parent_id, lang)
         self.cards = await card_options(who.parent_id, lang)

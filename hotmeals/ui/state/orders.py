@@ -23,9 +23,10 @@ from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.cart import long_date
-from hotmeals.ui.state.forms import confirm_once, forget_submission, message
+from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
+from hotmeals.ui.state.screens import new_language
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
@@ -195,8 +196,7 @@ class OrderHistoryState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await new_language(self):
             await self._load()
 
 
@@ -295,26 +295,17 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def load(self):
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
-        self.add_open = self.sure_open = self.adding = self.cancelling = False
-        self._clear_reason(errors_too=True)
-        self.done_title = self.done_message = ""
+        self.add_open = self.adding = self.cancelling = False
+        self._clear_reason()
+        self._open_anew()
         self.number = self.title = ""
-        forget_submission(self)
         self._id = query_id(self)
-        who = await acting_parent(self)
-        if who is None:
+        if not await self._fill_acting(lang):
             self.lines, self.loaded = [], False
-            return
-        await self._fill(who.parent_id, lang)
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if not self.loaded or lang == self._lang:
-            return
-        who = await acting_parent(self)
-        if who is not None:
-            await self._fill(who.parent_id, lang)
+        await self._relang()
 
     # ---- add to cancel cart -------------------------------------------------------------
     @rx.event
@@ -372,23 +363,14 @@ class OrderDetailState(CancelReasonForm, rx.State):
     @rx.event
     async def ask_cancel_order(self):
         """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
-        lang = (await self.get_state(I18nState)).lang
-        if not self.can_cancel:
-            return None
-        return self._ask_sure(lang)
+        return await self._ask_sure(ready=self.can_cancel)
 
     @rx.event(background=True)
     async def confirm_cancel_order(self):
         async for event in self._confirm_cancel(
             busy="cancelling",
             ready=lambda: bool(self._id),
-            once=lambda: [
-                "cancel_order",
-                self._id,
-                self.reason_id,
-                self.other_text,
-                self.refund_to,
-            ],
+            once=lambda: self._reason_once("cancel_order", self._id),
             act=self._cancel_order,
             done=self._cancelled,
         ):
@@ -398,9 +380,5 @@ class OrderDetailState(CancelReasonForm, rx.State):
         # The service checks the order is the parent's, every remaining meal before its
         # cut-off, the reason; repeat-safe by the key (a double tap refunds once).
         return await cancel_order.cancel_order(
-            parent_id=parent_id,
-            order_id=self._id,
-            **self._reason_args(),
-            request_key=key,
-            lang=lang,
+            order_id=self._id, **self._cancel_args(parent_id, key, lang)
         )

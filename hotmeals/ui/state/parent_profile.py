@@ -4,15 +4,24 @@ verified) and language. Rules: ``validation.PROFILE_RULES`` and ``services.profi
 from __future__ import annotations
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.ui.state.auth import AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, one_turn, place_error, submit
+from hotmeals.ui.state.forms import (
+    Answered,
+    busy_call,
+    checked_field,
+    forget_submission,
+    message,
+    one_turn,
+    submitting,
+)
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
 from hotmeals.ui.state.settings import save_language
@@ -87,14 +96,9 @@ class ParentEditState(rx.State):
 
     @rx.event
     async def blur(self, field: str, value: str):
-        if field not in FIELDS:
-            return
-        setattr(self, field, value)
-        err = validation.PROFILE_RULES[field](value)
-        errors = {k: v for k, v in self.errors.items() if k != field}
-        if err is not None:
-            errors[field] = message(err, await self._lang())
-        self.errors = errors
+        if field in FIELDS:
+            setattr(self, field, value)
+            await checked_field(self, field, validation.PROFILE_RULES[field](value))
 
     @rx.event
     async def save(self, form_data: dict):
@@ -112,37 +116,22 @@ class ParentEditState(rx.State):
         if errors:
             yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
             return
-        self.busy = True
-        yield
         auth = await self.get_state(AuthState)
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            done = await submit(
-                self,
-                who,
-                ["profile", values],
-                "edit_profile",
-                profile.edit_profile,
-                first_name=self.first_name,
-                last_name=self.last_name,
-                phone=self.phone,
-            )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, FIELDS, errors_text, PREFIX)
-            self.errors = errors_text
+        saved = Answered()
+        call = submitting(
+            self,
+            ["profile", values],
+            "edit_profile",
+            profile.edit_profile,
+            first_name=self.first_name,
+            last_name=self.last_name,
+            phone=self.phone,
+        )
+        async for event in busy_call(self, lang, saved, call, form=(FIELDS, PREFIX)):
             yield event
-            return
-        self.busy = False
-        if done.repeated:
-            return
-        auth._apply_profile(done.result)
-        yield succeeded(tr("profile_updated", lang))
+        if saved.ok:
+            auth._apply_profile(saved.result)
+            yield succeeded(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
@@ -159,32 +148,25 @@ class ParentEditState(rx.State):
             yield rx.set_focus(PREFIX + "alt_email")
             return
         self.alt_error = ""
-        self.adding = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.adding = False
-            yield session_expired(lang)
-            return
-        try:
-            done = await submit(
-                self,
-                who,
-                ["alt_email", address.lower()],
-                "add_alt_email",
-                profile.add_alt_email,
-                email=address,
-            )
-        except DomainError as err:
-            self.adding = False
+        added = Answered()
+        call = submitting(
+            self,
+            ["alt_email", address.lower()],
+            "add_alt_email",
+            profile.add_alt_email,
+            email=address,
+        )
+
+        def refused(err: DomainError) -> EventSpec:
             self.alt_error = message(err, lang)
-            yield rx.set_focus(PREFIX + "alt_email")
+            return rx.set_focus(PREFIX + "alt_email")
+
+        async for event in busy_call(self, lang, added, call, busy="adding", refused=refused):
+            yield event
+        if not added.ok or added.who is None:
             return
-        self.adding = False
-        if done.repeated:
-            return
-        sent = done.result
-        data = await call_service(profile.get_profile, parent_id=who.parent_id)
+        sent = added.result
+        data = await call_service(profile.get_profile, parent_id=added.who.parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
@@ -228,26 +210,20 @@ class ParentEditState(rx.State):
     async def _remove_alt(self, address: str):
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        who = await acting_parent(self)
-        if who is None:
-            yield session_expired(lang)
+        removed = Answered()
+        # Tapped twice, the second tap answers "removed" once, not "not found".
+        call = submitting(
+            self,
+            ["remove_alt", str(address).lower()],
+            "remove_alt_email",
+            profile.remove_alt_email,
+            email=address,
+        )
+        async for event in busy_call(self, lang, removed, call, busy=""):
+            yield event
+        if not removed.ok:
             return
-        try:
-            # Tapped twice, the second tap answers "removed" once, not "not found".
-            done = await submit(
-                self,
-                who,
-                ["remove_alt", str(address).lower()],
-                "remove_alt_email",
-                profile.remove_alt_email,
-                email=address,
-            )
-        except DomainError as err:
-            yield failed(message(err, lang))
-            return
-        if done.repeated:
-            return
-        data = done.result
+        data = removed.result
         self._apply_alt_emails(data)
         auth._apply_profile(data)
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
@@ -289,31 +265,26 @@ class ParentEditState(rx.State):
     async def upload_picture(self, files: list[rx.UploadFile]):
         if not files:
             return
-        self.uploading = True
-        yield
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        # Whose picture it is first: an anonymous upload is not even read.
-        who = await acting_parent(self)
-        if who is None:
-            self.uploading = False
-            yield session_expired(lang)
-            return
-        upload = files[0]
-        data = await upload.read()
-        try:
-            url = await call_service(
+        saved = Answered()
+
+        async def call(who: ActingParent) -> str:
+            # Whose picture it is first (busy_call): an anonymous upload is not even read.
+            upload = files[0]
+            data = await upload.read()
+            return await call_service(
                 profile.save_profile_image,
                 parent_id=who.parent_id,
                 filename=upload.name or "picture",
                 data=data,
             )
-        except DomainError as err:
-            self.uploading = False
-            yield failed(message(err, lang))
+
+        async for event in busy_call(self, lang, saved, call, busy="uploading"):
+            yield event
+        if not saved.ok:
             return
-        self.uploading = False
-        auth.profile_image = url
+        auth.profile_image = saved.result
         yield succeeded(tr("ui.profile.picture_saved", lang))
 
     # ---- language ----------------------------------------------------------------------------

@@ -4,7 +4,7 @@ follow it)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from typing import Any
 
 import reflex as rx
@@ -16,12 +16,13 @@ from hotmeals.services import accounts, notifications, profile
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
+    Answered,
+    busy_call,
     field_messages,
     forget_submission,
     message,
     one_turn,
-    place_error,
-    submit,
+    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -91,33 +92,21 @@ class NotificationState(rx.State):
             yield event
 
     async def _save(self):
-        self.busy = True
-        yield
         lang = (await self.get_state(I18nState)).lang
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
         preferences = dict(self.prefs)
-        try:
-            done = await submit(
-                self,
-                who,
-                preferences,
-                "update_notifications",
-                notifications.update_preferences,
-                preferences=preferences,
-            )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
-            return
-        self.busy = False
-        if done.repeated:
-            return
-        self.prefs = done.result
-        yield succeeded(tr("notifications_updated", lang))
+        saved = Answered()
+        call = submitting(
+            self,
+            preferences,
+            "update_notifications",
+            notifications.update_preferences,
+            preferences=preferences,
+        )
+        async for event in busy_call(self, lang, saved, call):
+            yield event
+        if saved.ok:
+            self.prefs = saved.result
+            yield succeeded(tr("notifications_updated", lang))
 
 
 class ChangePasswordState(rx.State):
@@ -140,28 +129,21 @@ class ChangePasswordState(rx.State):
         if errors:
             yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
             return
-        self.busy = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            await call_service(
+        changed = Answered()
+
+        def call(who: ActingParent) -> Awaitable[Any]:
+            return call_service(
                 accounts.change_password,
                 parent_id=who.parent_id,
                 keep_session_id=who.session_id,
                 **values,
             )
-        except DomainError as err:
-            self.busy = False
-            errors_text: dict[str, str] = {}
-            event = place_error(err, lang, PASSWORD_FIELDS, errors_text, PASSWORD_PREFIX)
-            self.errors = errors_text
+
+        form = (PASSWORD_FIELDS, PASSWORD_PREFIX)
+        async for event in busy_call(self, lang, changed, call, form=form):
             yield event
+        if not changed.ok:
             return
-        self.busy = False
         for field in PASSWORD_FIELDS:
             yield rx.set_value(PASSWORD_PREFIX + field, "")
         yield succeeded(tr("password_changed", lang))

@@ -6,6 +6,7 @@ order details screen
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -17,12 +18,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
 from hotmeals.services.ordering.days import toronto_today
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.forms import Answered, busy_call, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
+from hotmeals.ui.state.screens import new_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
 STANDING_ROUTE = "/standing-orders"
@@ -86,8 +88,7 @@ class StandingState(rx.State):
 
     @rx.event
     async def relang(self):
-        lang = (await self.get_state(I18nState)).lang
-        if self.loaded and lang != self._lang:
+        if await new_language(self):
             await self._load()
 
     @rx.event
@@ -250,15 +251,10 @@ class RepeatState(rx.State):
     async def _create(self, lang: str, create: Any, **arguments: Any):
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
-        self.busy = True
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            self.busy = False
-            yield session_expired(lang)
-            return
-        try:
-            row = await call_service(
+        created = Answered()
+
+        def call(who: ActingParent) -> Awaitable[dict]:
+            return call_service(
                 create,
                 parent_id=who.parent_id,
                 until=self.until,
@@ -266,11 +262,12 @@ class RepeatState(rx.State):
                 lang=lang,
                 **arguments,
             )
-        except DomainError as err:
-            self.busy = False
-            yield failed(message(err, lang))
+
+        async for event in busy_call(self, lang, created, call):
+            yield event
+        if not created.ok:
             return
-        self.busy = False
+        row = created.result
         self.done = row["summary"] + " · " + row["ends_label"]
         yield succeeded(tr("standing_created", lang))
 

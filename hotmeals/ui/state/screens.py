@@ -1,0 +1,30 @@
+"""What the screens that load from the services share: the language their text was made in.
+
+A screen loaded (its ``loaded``) in one language (its backend var ``_lang``) is made again when
+the parent switches to the other; its ``relang`` handler asks ``new_language`` first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hotmeals.ui.state.auth import ActingParent, acting_parent
+from hotmeals.ui.state.i18n import I18nState
+
+
+async def new_language(state: Any, ready: bool = True) -> str | None:
+    """The language now chosen when ``state`` is loaded in another one and ``ready`` (e.g.
+    nothing runs meanwhile); None: nothing to make again."""
+    lang = (await state.get_state(I18nState)).lang
+    if not state.loaded or not ready or lang == state._lang:
+        return None
+    return lang
+
+
+async def new_language_for(state: Any, ready: bool = True) -> tuple[ActingParent, str] | None:
+    """``new_language`` with the acting parent on this call to make it again for; None:
+    nothing to make again, or no parent signed in."""
+    lang = await new_language(state, ready)
+    if lang is None:
+        return None
+    who = await acting_parent(state)
+    return None if who is None else (who, lang)
