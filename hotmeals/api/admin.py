@@ -10,13 +10,21 @@ parents' key, which ships in every parent app, never closes a school.
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader
 
 from hotmeals.api.admin_schemas import CloseDayIn, CloseDayOut, ReopenDayIn, ReopenDayOut
-from hotmeals.api.bodies import parse_body
-from hotmeals.api.deps import answer, api_router, request_lang, required, route, tags
+from hotmeals.api.deps import (
+    Client,
+    answer,
+    api_router,
+    request_lang,
+    required,
+    route,
+    tags,
+)
 from hotmeals.api.envelope import ApiError
 from hotmeals.i18n import t
 from hotmeals.services import closure_apply, closures
@@ -34,8 +42,8 @@ ADMIN_KEY = APIKeyHeader(
 )
 
 
-async def admin_lang(request: Request, admin_key: str | None = Security(ADMIN_KEY)) -> str:
-    """The caller's language once the admin key is checked; refused (403) otherwise."""
+async def admin_client(request: Request, admin_key: str | None = Security(ADMIN_KEY)) -> Client:
+    """The operator's call once the admin key is checked; refused (403) otherwise."""
     lang = request_lang(request)
     settings = get_settings()
     expected = settings.admin_api_key
@@ -45,7 +53,13 @@ async def admin_lang(request: Request, admin_key: str | None = Security(ADMIN_KE
         raise ApiError(t("admin.api_off", lang), status_code=403)
     if not admin_key or not hmac.compare_digest(admin_key.encode(), expected.encode()):
         raise ApiError(t("admin.bad_key", lang), status_code=403)
-    return lang
+    return Client.of(request, lang)
+
+
+def _school_day(body: CloseDayIn | ReopenDayIn) -> dict[str, Any]:
+    """The school (required) and the day a body names, acted on by the operator's API."""
+    school = required(body.school, "closure_school_required", "school")
+    return {"school": school, "day": body.date, "actor": "operator:api"}
 
 
 @route(
@@ -56,15 +70,10 @@ async def admin_lang(request: Request, admin_key: str | None = Security(ADMIN_KE
     tags=ADMIN,
     summary="Close a school day: every booked meal handled at once by its family's choice",
 )
-async def close_day(request: Request, lang: str = Depends(admin_lang)):
-    body = await parse_body(request, CloseDayIn, lang)
-    result = await closure_apply.close_day(
-        school=required(body.school, "closure_school_required", "school"),
-        day=body.date,
-        reason=body.reason,
-        actor="operator:api",
-    )
-    return answer(result.as_dict(), lang)
+async def close_day(admin: Client = Depends(admin_client)):
+    body = await admin.body(CloseDayIn)
+    result = await closure_apply.close_day(**_school_day(body), reason=body.reason)
+    return answer(result.as_dict(), admin.lang)
 
 
 @route(
@@ -75,11 +84,6 @@ async def close_day(request: Request, lang: str = Depends(admin_lang)):
     tags=ADMIN,
     summary="Make a closed school day bookable again (handled meals stay as they are)",
 )
-async def reopen_day(request: Request, lang: str = Depends(admin_lang)):
-    body = await parse_body(request, ReopenDayIn, lang)
-    done = await closures.reopen_day(
-        school=required(body.school, "closure_school_required", "school"),
-        day=body.date,
-        actor="operator:api",
-    )
-    return answer(done, lang)
+async def reopen_day(admin: Client = Depends(admin_client)):
+    body = await admin.body(ReopenDayIn)
+    return answer(await closures.reopen_day(**_school_day(body)), admin.lang)

@@ -10,27 +10,27 @@ from __future__ import annotations
 
 from fastapi import Depends
 
-from hotmeals.api.bodies import openapi_body
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
 from hotmeals.api.deps import (
     PARENT_CART,
     ParentWrite,
     api_router,
     parent_write,
+    route,
 )
-from hotmeals.api.envelope import Envelope
 from hotmeals.services.ordering import booking, repeat
 
 router = api_router()
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/AddManyToCart",
+    body=AddManyIn,
+    answer=AddManyOut,
     tags=PARENT_CART,
     summary="Add meals on several days, for one child or siblings (extension): the good lines "
     "are added, each refused one says its day and why",
-    openapi_extra=openapi_body(AddManyIn),
-    response_model=Envelope[AddManyOut],
 )
 async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
     body = await ctx.body(AddManyIn)
@@ -42,13 +42,14 @@ async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
     )
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/cart/RepeatWeek",
+    body=RepeatWeekIn,
+    answer=RepeatWeekOut,
     tags=PARENT_CART,
     summary="Copy a child's meals of one week into the cart for another week (extension); "
     "says which days could not be copied and why",
-    openapi_extra=openapi_body(RepeatWeekIn),
-    response_model=Envelope[RepeatWeekOut],
 )
 async def repeat_week(ctx: ParentWrite = Depends(parent_write)):
     body = await ctx.body(RepeatWeekIn)

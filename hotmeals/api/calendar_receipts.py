@@ -23,9 +23,16 @@ from hotmeals.api.calendar_receipts_schemas import (
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.deps import ParentClient, api_router, parent_context, read_for, route, run, tags
-from hotmeals.api.envelope import ok
-from hotmeals.i18n import t
+from hotmeals.api.deps import (
+    ParentClient,
+    answer,
+    api_router,
+    parent_context,
+    read_for,
+    route,
+    run,
+    tags,
+)
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.transaction import run_in_transaction
@@ -69,8 +76,7 @@ async def calendar(token: str) -> Response:
     summary="The parent's private calendar feed address (made on first ask)",
 )
 async def get_feed(who: ParentClient = Depends(parent_context)):
-    data = await run(calendar_feed.get_feed, parent_id=who.parent_id)
-    return ok(data, t("success", who.lang))
+    return answer(await run(calendar_feed.get_feed, parent_id=who.parent_id), who.lang)
 
 
 @route(
@@ -82,7 +88,7 @@ async def get_feed(who: ParentClient = Depends(parent_context)):
 )
 async def rotate_feed(who: ParentClient = Depends(parent_context)):
     data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id)
-    return ok(data, t("feed.rotated", who.lang))
+    return answer(data, who.lang, "feed.rotated")
 
 
 @route(
@@ -94,7 +100,7 @@ async def rotate_feed(who: ParentClient = Depends(parent_context)):
 )
 async def revoke_feed(who: ParentClient = Depends(parent_context)):
     revoked = await run(calendar_feed.revoke_feed, parent_id=who.parent_id)
-    return ok({"revoked": revoked}, t("success", who.lang))
+    return answer({"revoked": revoked}, who.lang)
 
 
 # -- receipts -------------------------------------------------------------------------------------

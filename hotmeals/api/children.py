@@ -27,24 +27,22 @@ from hotmeals.api.account_schemas import (
     SuggestionsIn,
     TeacherOut,
 )
-from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     PARENT_USER,
     Client,
     ParentClient,
     ParentWrite,
     answer,
-    answer_found,
     api_router,
     client_context,
     list_as_parent,
+    list_of,
     parent_context,
     parent_write,
     read_for,
     route,
-    run,
+    tags,
 )
-from hotmeals.api.envelope import Envelope
 from hotmeals.services import children
 
 router = api_router()
@@ -61,7 +59,7 @@ router = api_router()
     summary="Cities with schools",
 )
 async def get_city(client: Client = Depends(client_context)):
-    return answer_found(await run(children.list_cities), client.lang)
+    return await list_of(client.lang, children.list_cities)
 
 
 @route(
@@ -74,7 +72,7 @@ async def get_city(client: Client = Depends(client_context)):
 )
 async def get_school(client: Client = Depends(client_context)):
     body = await client.body(CityIdIn)
-    return answer_found(await run(children.list_schools, city_id=body.city_id), client.lang)
+    return await list_of(client.lang, children.list_schools, city_id=body.city_id)
 
 
 @route(
@@ -87,8 +85,9 @@ async def get_school(client: Client = Depends(client_context)):
 )
 async def get_teachers(client: Client = Depends(client_context)):
     body = await client.body(SchoolIdIn)
-    rows = await run(children.list_teachers, school_id=body.school_id, lang=client.lang)
-    return answer_found(rows, client.lang)
+    return await list_of(
+        client.lang, children.list_teachers, school_id=body.school_id, lang=client.lang
+    )
 
 
 @route(
@@ -99,7 +98,7 @@ async def get_teachers(client: Client = Depends(client_context)):
     summary="Grades JK to 8, labelled in the request's language",
 )
 async def get_grades(client: Client = Depends(client_context)):
-    return answer_found(await run(children.list_grades, lang=client.lang), client.lang)
+    return await list_of(client.lang, children.list_grades, lang=client.lang)
 
 
 # --- children -------------------------------------------------------------------------------------
@@ -233,21 +232,23 @@ async def set_child_allergies(ctx: ParentWrite = Depends(parent_write)):
     summary="Every ingredient a child can be allergic to, priority allergens first",
 )
 async def allergic_ingredients(client: Client = Depends(client_context)):
-    return answer_found(
-        await run(children.list_allergic_ingredients, lang=client.lang), client.lang
-    )
+    return await list_of(client.lang, children.list_allergic_ingredients, lang=client.lang)
 
 
-@router.post(
+@route(
+    router.post,
     "/Admin/allergy_suggestions/list",
-    tags=["Admin"],
+    body=SuggestionsIn,
+    answer=list[IngredientOut],
+    tags=tags("Admin"),
     summary="Ingredients matching a search (type-ahead), accents and case ignored",
-    openapi_extra=openapi_body(SuggestionsIn),
-    response_model=Envelope[list[IngredientOut]],
 )
 async def allergy_suggestions(client: Client = Depends(client_context)):
     body = await client.body(SuggestionsIn)
-    rows = await run(
-        children.allergy_suggestions, query=body.search, lang=client.lang, limit=body.limit
+    return await list_of(
+        client.lang,
+        children.allergy_suggestions,
+        query=body.search,
+        lang=client.lang,
+        limit=body.limit,
     )
-    return answer_found(rows, client.lang)

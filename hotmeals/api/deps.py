@@ -161,6 +161,17 @@ class Client:
     token: str | None
     request: Request
 
+    @classmethod
+    def of(cls, request: Request, lang: str, token: str | None = None) -> Client:
+        """The caller of ``request``: its address, user agent and ``token``."""
+        return cls(
+            lang=lang,
+            address=client_address(request),
+            user_agent=request.headers.get("user-agent"),
+            token=token,
+            request=request,
+        )
+
     async def body(self, model: type[M]) -> M:
         """The request body validated with ``model`` (refusals in the caller's language)."""
         return await parse_body(self.request, model, self.lang)
@@ -189,13 +200,7 @@ async def client_context(  # async: nothing here blocks, and a sync dependency c
         raise ApiError(t("api.bad_api_key", lang), status_code=403)
     if app is not None and app.strip() and app.strip().upper() != "P":
         raise ApiError(t("api_app_invalid", lang), status_code=403)
-    return Client(
-        lang=lang,
-        address=client_address(request),
-        user_agent=request.headers.get("user-agent"),
-        token=token.strip() if token and token.strip() else None,
-        request=request,
-    )
+    return Client.of(request, lang, token.strip() if token and token.strip() else None)
 
 
 @dataclass(frozen=True)
@@ -408,11 +413,19 @@ async def read_as_parent(
     return answer(data, client.lang, message)
 
 
-async def list_as_parent(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+async def list_as_parent(
+    client: Client, fn: Callable[..., Any], /, *, found_in: str | None = None, **kwargs: Any
+) -> JSONResponse:
     """A signed-in parent's list (``run_as_parent``) in the parent's language, answered
-    "success", or "no_data_found" when empty."""
+    "success", or "no_data_found" when empty (when its ``found_in`` entry is, for a screen)."""
     rows = await run_as_parent(client, fn, lang=client.lang, **kwargs)
-    return answer_found(rows, client.lang)
+    return answer_found(rows, client.lang, found=None if found_in is None else bool(rows[found_in]))
+
+
+async def list_of(lang: str, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
+    """``fn(session=..., **kwargs)``'s rows (one transaction), answered "success", or
+    "no_data_found" when there are none."""
+    return answer_found(await run(fn, **kwargs), lang)
 
 
 async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
@@ -441,6 +454,23 @@ def required(value: T | None, code: str, field: str) -> T:
     if value is None:
         raise DomainError(code, field=field)
     return value
+
+
+def payment_of(body: Any) -> int:
+    """The body's ``payment_id``, or "payment not found" on that field."""
+    return required(body.payment_id, "payment_not_found", "payment_id")
+
+
+def lightbox_declined(who: ParentClient, body: Any) -> dict[str, Any]:
+    """What a payment the Lightbox declined (or closed) tells its service: the parent, the
+    payment, the decline's message and the language. Only a hint: the service asks Converge
+    before believing it."""
+    return {
+        "parent_id": who.parent_id,
+        "payment_id": payment_of(body),
+        "message": body.ssl_result_message or "DECLINED",
+        "lang": who.lang,
+    }
 
 
 def request_key(

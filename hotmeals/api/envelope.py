@@ -40,6 +40,11 @@ def ok(data: Any = None, message: str = "") -> JSONResponse:
     return JSONResponse({"code": 1, "message": message, "data": data})
 
 
+def ok_or_fail(succeeded: bool, data: Any, message: str) -> JSONResponse:
+    """``data`` with ``message``: a success, or a refusal that carries the same data."""
+    return ok(data, message) if succeeded else fail(message, data=data)
+
+
 def fail(message: str, *, status_code: int = 200, data: Any = None) -> JSONResponse:
     """A refused request: HTTP 200 with code 0, as the original client expects, unless a
     status is required (401 for a missing or expired token, 404 for an unknown path)."""

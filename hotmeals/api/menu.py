@@ -11,13 +11,12 @@ from fastapi import Depends, Query
 
 from hotmeals.api.deps import (
     Client,
-    answer_found,
     api_router,
     client_context,
+    list_as_parent,
+    list_of,
     read_as_parent,
     route,
-    run,
-    run_as_parent,
     tags,
 )
 from hotmeals.api.menu_schemas import (
@@ -45,15 +44,14 @@ MENU = tags("Parent menu")
 )
 async def get_dates(client: Client = Depends(client_context)):
     body = await client.body(DatesIn)
-    data = await run_as_parent(
+    return await list_as_parent(
         client,
         days.get_dates,
+        found_in="days",
         child_id=body.child_id,
         from_date=body.from_date,
         to_date=body.to_date,
-        lang=client.lang,
     )
-    return answer_found(data, client.lang, found=bool(data["days"]))
 
 
 @route(
@@ -66,10 +64,9 @@ async def get_dates(client: Client = Depends(client_context)):
 )
 async def get_menu(client: Client = Depends(client_context)):
     body = await client.body(MenuIn)
-    data = await run_as_parent(
-        client, menu.get_menu, child_id=body.child_id, date=body.date, lang=client.lang
+    return await list_as_parent(
+        client, menu.get_menu, found_in="meals", child_id=body.child_id, date=body.date
     )
-    return answer_found(data, client.lang, found=bool(data["meals"]))
 
 
 @route(
@@ -102,9 +99,7 @@ async def adds_on(
     ),
 ):
     if child_id not in (None, ""):
-        rows = await run_as_parent(
-            client, menu.list_addons, vendor_id=vendor_id, child_id=child_id, lang=client.lang
+        return await list_as_parent(
+            client, menu.list_addons, vendor_id=vendor_id, child_id=child_id
         )
-    else:
-        rows = await run(menu.list_addons, vendor_id=vendor_id, lang=client.lang)
-    return answer_found(rows, client.lang)
+    return await list_of(client.lang, menu.list_addons, vendor_id=vendor_id, lang=client.lang)

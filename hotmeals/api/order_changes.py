@@ -25,8 +25,10 @@ from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
     api_router,
+    lightbox_declined,
     parent_context,
     parent_write,
+    payment_of,
     read_for,
     request_key,
     required,
@@ -56,8 +58,9 @@ router = api_router()
 TAGS = tags("Parent orders: modify an order, move a meal")
 
 
-def _change(result: modify.ChangeResult) -> dict:
-    return {
+def _changed(result: modify.ChangeResult) -> JSONResponse:
+    """A change's answer, with its own message."""
+    data = {
         "status": result.status,
         "order_id": result.order_id,
         "order_number": result.order_number,
@@ -69,6 +72,20 @@ def _change(result: modify.ChangeResult) -> dict:
         "refund_cents": result.refund_cents,
         "refund_ok": result.refund_ok,
         "credit_cents": result.credit_cents,
+    }
+    return ok(data, result.message)
+
+
+def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]:
+    """What a change that may refund or charge sends its service: the parent, the request's key,
+    the card that pays (saved or not), where a refund goes and the language."""
+    return {
+        "parent_id": who.parent_id,
+        "request_key": request_key(who.key, body.request_key),
+        "card_id": body.card_id,
+        "save_card": body.save_card,
+        "refund_to": body.refund_to,
+        "lang": who.lang,
     }
 
 
@@ -137,16 +154,9 @@ async def get_dates_for_modify_meal(who: ParentClient = Depends(parent_context))
 async def modify_meal(who: ParentWrite = Depends(parent_write)):
     body = await who.body(ModifyMealIn)
     result = await move.modify_meal(
-        parent_id=who.parent_id,
-        order_line_id=_line_id(body),
-        new_date=body.date,
-        request_key=request_key(who.key, body.request_key),
-        card_id=body.card_id,
-        save_card=body.save_card,
-        lang=who.lang,
-        refund_to=body.refund_to,
+        order_line_id=_line_id(body), new_date=body.date, **_paid_by(who, body)
     )
-    return ok(_change(result), result.message)
+    return _changed(result)
 
 
 # -- modify an order ------------------------------------------------------------------------------
@@ -222,16 +232,8 @@ async def delete_from_modify_order(who: ParentWrite = Depends(parent_write)):
 )
 async def modify_confirm_order(who: ParentWrite = Depends(parent_write)):
     body = await who.body(ConfirmIn)
-    result = await modify.modify_confirm_order(
-        parent_id=who.parent_id,
-        order_id=_order_id(body),
-        request_key=request_key(who.key, body.request_key),
-        card_id=body.card_id,
-        save_card=body.save_card,
-        lang=who.lang,
-        refund_to=body.refund_to,
-    )
-    return ok(_change(result), result.message)
+    result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
+    return _changed(result)
 
 
 @route(
@@ -246,11 +248,11 @@ async def modify_change_paid(who: ParentClient = Depends(parent_context)):
     body = await who.body(ChangePaidIn)
     result = await modify.complete_change_payment(
         parent_id=who.parent_id,
-        payment_id=required(body.payment_id, "payment_not_found", "payment_id"),
+        payment_id=payment_of(body),
         txn_id=required(body.ssl_txn_id, "payment_not_found", "ssl_txn_id"),
         lang=who.lang,
     )
-    return ok(_change(result), result.message)
+    return _changed(result)
 
 
 @route(
@@ -263,11 +265,4 @@ async def modify_change_paid(who: ParentClient = Depends(parent_context)):
 )
 async def modify_change_declined(who: ParentClient = Depends(parent_context)):
     body = await who.body(ChangeDeclinedIn)
-    # Only a hint: the service asks Converge before believing it.
-    result = await modify.change_payment_declined(
-        parent_id=who.parent_id,
-        payment_id=required(body.payment_id, "payment_not_found", "payment_id"),
-        message=body.ssl_result_message or "DECLINED",
-        lang=who.lang,
-    )
-    return ok(_change(result), result.message)
+    return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))

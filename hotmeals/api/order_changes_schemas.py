@@ -14,7 +14,7 @@ from hotmeals.api.deps import (
     example_config,
     examples,
 )
-from hotmeals.api.orders_schemas import ChargeLineOut
+from hotmeals.api.orders_schemas import ChargeLineOut, LineHeadOut
 
 
 class MealsListIn(BaseModel):
@@ -204,13 +204,7 @@ class MealDatesOut(BaseModel):
     dates: list[MealDateOut]
 
 
-class ModifyLineOut(BaseModel):
-    order_line_id: int
-    child_id: int
-    child_name: str
-    date: str
-    day: str
-    meal_id: int
+class ModifyLineOut(LineHeadOut):
     name: str
     size: str
     quantity: int

@@ -16,15 +16,17 @@ from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
     api_router,
+    lightbox_declined,
     parent_context,
     parent_write,
+    payment_of,
     read_for,
     required,
     route,
     run,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import ok_or_fail
 from hotmeals.api.orders_schemas import (
     AddOrderIn,
     AddOrderOut,
@@ -55,9 +57,7 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult):
         "total_pay": format_money(result.total_pay_cents, who.lang),
         "order": order,
     }
-    if result.status == settle.PLACED:
-        return ok(data, result.message)
-    return fail(result.message, data=data)
+    return ok_or_fail(result.status == settle.PLACED, data, result.message)
 
 
 @route(
@@ -70,7 +70,7 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult):
 )
 async def add_order(who: ParentWrite = Depends(parent_write)):
     body = await who.body(AddOrderIn)
-    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
+    payment_id = payment_of(body)
 
     async def place():
         result = await checkout.complete_checkout(
@@ -97,15 +97,7 @@ async def add_order(who: ParentWrite = Depends(parent_write)):
 )
 async def order_declined(who: ParentClient = Depends(parent_context)):
     body = await who.body(OrderDeclinedIn)
-    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
-    # Only a hint: the service asks Converge before believing it.
-    result = await checkout.checkout_declined(
-        parent_id=who.parent_id,
-        payment_id=payment_id,
-        message=body.ssl_result_message or "DECLINED",
-        lang=who.lang,
-    )
-    return await _answer(who, result)
+    return await _answer(who, await checkout.checkout_declined(**lightbox_declined(who, body)))
 
 
 @route(

@@ -15,15 +15,17 @@ key (the same lines and quantities of the same order for the same reason, within
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
-    answer_found,
     api_router,
+    list_of,
     parent_context,
     parent_write,
     read_for,
@@ -62,6 +64,26 @@ router = api_router()
 ORDERS = tags("Parent orders: history and cancellations")
 
 
+def _order_id(body: Any) -> int:
+    return required(body.order_id, "order_not_found", "order_id")
+
+
+def _order_line_id(body: Any) -> int:
+    return required(body.order_line_id, "order_line_not_found", "order_line_id")
+
+
+def _cancel_cart_id(body: Any) -> int:
+    return required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
+
+
+async def _with_its_message(
+    who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any
+) -> JSONResponse:
+    """``fn`` for the parent, answered with its own message ("success" when it has none)."""
+    data = await run(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
+    return ok(data, data["message"] or t("success", who.lang))
+
+
 # -- reads ----------------------------------------------------------------------------------------
 
 
@@ -75,8 +97,7 @@ ORDERS = tags("Parent orders: history and cancellations")
 )
 async def order_history(who: ParentClient = Depends(parent_context)):
     body = await who.body(HistoryIn)
-    data = await run(queries.order_history, parent_id=who.parent_id, tab=body.tab, lang=who.lang)
-    return ok(data, data["message"] or t("success", who.lang))
+    return await _with_its_message(who, queries.order_history, tab=body.tab)
 
 
 @route(
@@ -89,8 +110,7 @@ async def order_history(who: ParentClient = Depends(parent_context)):
 )
 async def order_detail(who: ParentClient = Depends(parent_context)):
     body = await who.body(OrderIdIn)
-    order_id = required(body.order_id, "order_not_found", "order_id")
-    return await read_for(who, queries.order_detail, order_id=order_id)
+    return await read_for(who, queries.order_detail, order_id=_order_id(body))
 
 
 @route(
@@ -101,8 +121,7 @@ async def order_detail(who: ParentClient = Depends(parent_context)):
     summary="The cancel reasons, with Other (free text)",
 )
 async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
-    rows = await run(cancel_service.cancel_reasons, lang=who.lang)
-    return answer_found(rows, who.lang)
+    return await list_of(who.lang, cancel_service.cancel_reasons, lang=who.lang)
 
 
 @route(
@@ -113,10 +132,7 @@ async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
     summary="The cancel cart by order, with the refund each order would get",
 )
 async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
-    data = await run(
-        cancel_cart_service.cancel_cart_details, parent_id=who.parent_id, lang=who.lang
-    )
-    return ok(data, data["message"] or t("success", who.lang))
+    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
 
 
 # -- cancel-cart edits ----------------------------------------------------------------------------
@@ -132,12 +148,11 @@ async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
 )
 async def add_to_cancel_cart(who: ParentWrite = Depends(parent_write)):
     body = await who.body(AddToCancelCartIn)
-    order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
     return await who.answer_once(
         "add_to_cancel_cart",
         cancel_cart_service.add_to_cancel_cart,
         message="orders_after.added_to_cancel_cart",
-        order_line_id=order_line_id,
+        order_line_id=_order_line_id(body),
         quantity=body.quantity,
         lang=who.lang,
     )
@@ -153,12 +168,11 @@ async def add_to_cancel_cart(who: ParentWrite = Depends(parent_write)):
 )
 async def update_cancel_cart_quantity(who: ParentWrite = Depends(parent_write)):
     body = await who.body(CancelCartQuantityIn)
-    cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
     return await who.answer_once(
         "update_cancel_cart",
         cancel_cart_service.update_cancel_cart_quantity,
         message="orders_after.cancel_cart_updated",
-        cancel_cart_id=cancel_cart_id,
+        cancel_cart_id=_cancel_cart_id(body),
         quantity=body.quantity,
         lang=who.lang,
     )
@@ -174,12 +188,11 @@ async def update_cancel_cart_quantity(who: ParentWrite = Depends(parent_write)):
 )
 async def delete_cancel_cart_item(who: ParentWrite = Depends(parent_write)):
     body = await who.body(CancelCartIdIn)
-    cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
     return await who.answer_once(
         "delete_cancel_cart",
         cancel_cart_service.delete_cancel_cart_item,
         message="orders_after.cancel_cart_removed",
-        cancel_cart_id=cancel_cart_id,
+        cancel_cart_id=_cancel_cart_id(body),
     )
 
 
@@ -233,8 +246,7 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult):
 )
 async def cancel_order(who: ParentWrite = Depends(parent_write)):
     body = await who.body(CancelOrderIn)
-    order_id = required(body.order_id, "order_not_found", "order_id")
-    result = await cancel_service.cancel_order(order_id=order_id, **cancel_fields(who, body))
+    result = await cancel_service.cancel_order(order_id=_order_id(body), **cancel_fields(who, body))
     return await _answer(who, result)
 
 
@@ -248,10 +260,8 @@ async def cancel_order(who: ParentWrite = Depends(parent_write)):
 )
 async def cancel_meal(who: ParentWrite = Depends(parent_write)):
     body = await who.body(CancelMealIn)
-    order_line_id = required(body.order_line_id, "order_line_not_found", "order_line_id")
-    fields = cancel_fields(who, body)
     result = await cancel_service.cancel_meal(
-        order_line_id=order_line_id, quantity=body.quantity, **fields
+        order_line_id=_order_line_id(body), quantity=body.quantity, **cancel_fields(who, body)
     )
     return await _answer(who, result)
 

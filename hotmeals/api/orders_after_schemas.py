@@ -13,6 +13,7 @@ from hotmeals.api.deps import (
     example_config,
     examples,
 )
+from hotmeals.api.orders_schemas import LineHeadOut
 
 Quantity = Annotated[int, Field(ge=1, le=50)]
 
@@ -128,13 +129,7 @@ class AddOnOut(BaseModel):
     price: str
 
 
-class DetailLineOut(BaseModel):
-    order_line_id: int
-    child_id: int
-    child_name: str
-    date: str
-    day: str
-    meal_id: int
+class DetailLineOut(LineHeadOut):
     meal_name: str
     size: str
     size_label: str

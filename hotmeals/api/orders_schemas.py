@@ -74,6 +74,17 @@ class OrderGroupOut(BaseModel):
     lines: list[OrderLineOut]
 
 
+# The head of a paid order's line in an answer: the line, the child, the day, the meal (a base:
+# a docstring here would become the answers' description in the OpenAPI document).
+class LineHeadOut(BaseModel):
+    order_line_id: int
+    child_id: int
+    child_name: str
+    date: str
+    day: str
+    meal_id: int
+
+
 class ChargeLineOut(BaseModel):
     name: str
     label: str

@@ -26,12 +26,13 @@ from hotmeals.api.deps import (
     api_router,
     parent_context,
     parent_write,
+    payment_of,
     required,
     route,
     run,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import fail, ok, ok_or_fail
 from hotmeals.api.payments_schemas import (
     AddCardOut,
     CardIdIn,
@@ -108,7 +109,7 @@ def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) 
 def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None = None):
     status, message = outcome_message(view, lang)
     data = payment_out(view, card)
-    return ok(data, message) if status == "success" else fail(message, data=data)
+    return ok_or_fail(status == "success", data, message)
 
 
 # -- routes ---------------------------------------------------------------------------------------
@@ -136,16 +137,23 @@ async def _session_token(who: ParentClient, body: SessionTokenIn):
     session = await payments.open_hosted_session(
         payment_id=payment_id, parent_id=who.parent_id, save_card=bool(body.save_card)
     )
-    data = {
-        "payment_id": session.payment_id,
-        "ssl_txn_auth_token": session.token,
-        "lightbox_url": session.lightbox_url,
-        "amount": to_decimal_string(session.amount_cents),
-        "amount_cents": session.amount_cents,
-        "invoice_number": session.invoice_number,
-        "purpose": session.purpose,
-    }
+    data = _lightbox(session.payment_id, session, session.amount_cents, session.purpose)
     return ok(data, t("pay.session_ready", who.lang))
+
+
+def _lightbox(
+    payment_id: int, hosted: payments.HostedSession | None, amount_cents: int, purpose: str
+) -> dict[str, Any]:
+    """A payment and its Lightbox session (empty when none is opened: a saved card paid)."""
+    return {
+        "payment_id": payment_id,
+        "ssl_txn_auth_token": hosted.token if hosted else "",
+        "lightbox_url": hosted.lightbox_url if hosted else "",
+        "amount": to_decimal_string(amount_cents),
+        "amount_cents": amount_cents,
+        "invoice_number": hosted.invoice_number if hosted else "",
+        "purpose": purpose,
+    }
 
 
 async def _order_session(who: ParentClient, body: SessionTokenIn):
@@ -160,15 +168,8 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
         lang=who.lang,
         use_credit=body.use_credit,
     )
-    hosted = started.hosted
     data = {
-        "payment_id": started.payment_id,
-        "ssl_txn_auth_token": hosted.token if hosted else "",
-        "lightbox_url": hosted.lightbox_url if hosted else "",
-        "amount": to_decimal_string(started.amount_cents),
-        "amount_cents": started.amount_cents,
-        "invoice_number": hosted.invoice_number if hosted else "",
-        "purpose": Purpose.ORDER.value,
+        **_lightbox(started.payment_id, started.hosted, started.amount_cents, Purpose.ORDER.value),
         "order_id": started.order_id,
         "order_number": started.order_number,
         "status": started.result.status if started.result else None,
@@ -178,9 +179,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
         amount = format_money(started.amount_cents, who.lang)
         message = t("orderpay.session_ready", who.lang, amount=amount, number=started.order_number)
         return ok(data, message)
-    if started.result.status == settle.PLACED:
-        return ok(data, started.result.message)
-    return fail(started.result.message, data=data)
+    return ok_or_fail(started.result.status == settle.PLACED, data, started.result.message)
 
 
 async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
@@ -198,9 +197,7 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     )
     result = started.result
     assert result is not None  # a saved card was charged (or its charge is running)
-    if result.status == settle.PLACED:
-        return ok(payment_out(view), result.message)
-    return fail(result.message, data=payment_out(view))
+    return ok_or_fail(result.status == settle.PLACED, payment_out(view), result.message)
 
 
 @route(
@@ -213,10 +210,9 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
 )
 async def confirm_payment(who: ParentClient = Depends(parent_context)):
     body = await who.body(ConfirmIn)
-    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     view, card = await confirm_and_save_card(
         parent_id=who.parent_id,
-        payment_id=payment_id,
+        payment_id=payment_of(body),
         txn_id=body.ssl_txn_id or "",
         card_token=body.ssl_token,
     )
@@ -233,11 +229,10 @@ async def confirm_payment(who: ParentClient = Depends(parent_context)):
 )
 async def payment_declined(who: ParentClient = Depends(parent_context)):
     body = await who.body(DeclinedIn)
-    payment_id = required(body.payment_id, "payment_not_found", "payment_id")
     # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
     asked = await payments.report_browser_failure(
-        payment_id=payment_id,
+        payment_id=payment_of(body),
         parent_id=who.parent_id,
         message=body.ssl_result_message or "",
     )

@@ -12,10 +12,10 @@ from functools import partial
 
 from fastapi import Depends
 
-from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     Client,
     ParentWrite,
+    answer,
     api_router,
     client_context,
     list_as_parent,
@@ -23,9 +23,7 @@ from hotmeals.api.deps import (
     route,
     tags,
 )
-from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
-from hotmeals.i18n import t
 from hotmeals.services import standing
 
 router = api_router()
@@ -44,13 +42,14 @@ async def list_standing_orders(client: Client = Depends(client_context)):
     return await list_as_parent(client, standing.listing)
 
 
-@router.post(
+@route(
+    router.post,
     "/Parent/standing/CreateStandingOrder",
+    body=StandingCreateIn,
+    answer=StandingOut,
     tags=STANDING,
     summary="Repeat a meal every week on one weekday until the end of term, of the school "
     "year or a date (extension)",
-    openapi_extra=openapi_body(StandingCreateIn),
-    response_model=Envelope[StandingOut],
 )
 async def create_standing_order(ctx: ParentWrite = Depends(parent_write)):
     body = await ctx.body(StandingCreateIn)
@@ -71,7 +70,7 @@ async def _change(ctx: ParentWrite, action: str):
         standing_id=body.standing_order_id,
         lang=ctx.lang,
     )
-    return ok(done.result, t(DONE[action], ctx.lang))
+    return answer(done.result, ctx.lang, DONE[action])
 
 
 @route(
