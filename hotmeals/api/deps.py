@@ -342,6 +342,22 @@ async def run_once(
     )
 
 
+async def _claimed(
+    who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
+) -> JSONResponse:
+    """``call()`` under a key this request holds; its answer stored for a repeat."""
+    try:
+        response = await call()
+    except DomainError:
+        await run(submissions.release, parent_id=who.parent_id, key=key)
+        raise
+    # Anything else may have come after a charge: the key stays claimed, so a repeat
+    # answers "being processed" instead of charging again (the reconciliation settles it).
+    stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
+    await run(submissions.remember, parent_id=who.parent_id, key=key, action=action, result=stored)
+    return response
+
+
 async def charge_once(
     who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
 ) -> JSONResponse:
@@ -349,29 +365,23 @@ async def charge_once(
     ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
     wins even when two race), the answer is stored, and a repeat gets that answer, waiting
     while the first is still running. A call refused (a ``DomainError``: the services raise
-    them before charging) frees its key. Without a key, ``call()`` simply runs."""
+    them before charging) frees its key. A first call still in flight after longer than any
+    call takes died with its worker: a call safe to run again (``submissions.RETAKEABLE``) is
+    run again for the repeat; any other answers "being processed" until the payments round has
+    asked Converge. Without a key, ``call()`` simply runs."""
     if submissions.checked_key(key) is None:
         return await call()
     first = await run(submissions.claim, parent_id=who.parent_id, key=key, action=action)
     if first is None:
-        try:
-            response = await call()
-        except DomainError:
-            await run(submissions.release, parent_id=who.parent_id, key=key)
-            raise
-        # Anything else may have come after a charge: the key stays claimed, so a repeat
-        # answers "being processed" instead of charging again (the reconciliation settles it).
-        stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
-        await run(
-            submissions.remember,
-            parent_id=who.parent_id,
-            key=key,
-            action=action,
-            result=stored,
-        )
-        return response
+        return await _claimed(who, key, action, call)
     if first == submissions.IN_FLIGHT:
         first = await submissions.answer_of(parent_id=who.parent_id, key=key, action=action)
+    if first == submissions.IN_FLIGHT and await run(
+        submissions.retake, parent_id=who.parent_id, key=key, action=action
+    ):
+        # Still in flight after longer than any call takes: its worker died. A call that is
+        # safe to run again (submissions.RETAKEABLE) runs again under the same key.
+        return await _claimed(who, key, action, call)
     if first == submissions.IN_FLIGHT:
         return fail(t("payment_not_open", who.lang))
     return JSONResponse(first["body"], status_code=first["status"])

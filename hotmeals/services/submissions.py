@@ -19,9 +19,9 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete
+from sqlalchemy import CursorResult, delete, update
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import FormSubmission
@@ -164,6 +164,36 @@ def recall(session: Session, *, parent_id: int, key: object, action: str) -> Any
         )
     ).first()
     return None if row is None else json.loads(row.result)
+
+
+# Actions whose call may run again once its first run is known dead: AddOrder asks Converge
+# about the sale before it places the order (one order per payment, a repeat gets it), and a
+# Lightbox session moves no money. A stored card's charge is not among them: after a worker
+# died mid-charge only Converge knows, and the payments round asks it.
+RETAKEABLE = frozenset({"add_order", "pay_session"})
+
+
+def retake(session: Session, *, parent_id: int, key: object, action: str) -> bool:
+    """True: this call now owns ``key``, whose first call has been in flight longer than any
+    call can take (``ANSWER_WAIT``: its worker died, say), so it runs the call again. One
+    request wins even when two retry at once (a conditional update); an answer stored
+    meanwhile, a younger claim or an action not in ``RETAKEABLE`` is never taken."""
+    checked = checked_key(key)
+    if checked is None or action not in RETAKEABLE:
+        return False
+    now = utcnow()
+    done = session.execute(
+        update(FormSubmission)
+        .where(
+            col(FormSubmission.parent_id) == parent_id,
+            col(FormSubmission.key) == checked,
+            col(FormSubmission.action) == action,
+            col(FormSubmission.result) == json.dumps(IN_FLIGHT),
+            col(FormSubmission.created_at) < now - ANSWER_WAIT,
+        )
+        .values(created_at=now)
+    )
+    return cast(CursorResult[Any], done).rowcount == 1
 
 
 def release(session: Session, *, parent_id: int, key: object) -> None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
-from hotmeals.db.engine import session_scope
+from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Donation, Payment
+from hotmeals.services import submissions
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit, sim_txns
 from tests.payments.support import DECLINED_CARD, SimServer
 from tests.payments.test_checkout_api import fill, make_family
@@ -177,6 +179,41 @@ def test_add_order_repeated_with_its_key_gets_the_first_answer(
     again = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-1")
     assert first["code"] == 1 and first["data"]["status"] == "placed", first
     assert again == first
+    assert len(sim_txns(sim, started["data"]["invoice_number"], "SALE")) == 1
+
+
+@pytest.mark.parametrize("purpose_call", ["session", "order"])
+def test_a_call_that_died_in_flight_is_run_again_by_its_retry(
+    api: TestClient, family: dict, sim: SimServer, monkeypatch, purpose_call: str
+) -> None:
+    """The first call's worker died after it claimed its key (the claim stays "in flight"):
+    once the claim is older than any call takes (``ANSWER_WAIT``, 45 s; 0 here), the retry
+    with the same key runs getConvergeSessionToken or AddOrder again, and places the order
+    once. (A stored card's charge is not run again: tests/unit/test_submissions_retake.py.)"""
+    fill(family, 1)
+    monkeypatch.setattr(submissions, "ANSWER_WAIT", timedelta(0))
+
+    def died_in_flight(key: str, action: str) -> None:
+        with session_scope(get_engine()) as s:
+            assert (
+                submissions.claim(s, parent_id=family["parent_id"], key=key, action=action) is None
+            )
+
+    path = "/Parent/order/getConvergeSessionToken"
+    if purpose_call == "session":
+        died_in_flight("session-dead", "pay_session")
+    started = call(api, path, {"purpose": "order"}, family["token"], key="session-dead")
+    assert started["code"] == 1, started
+    answer = lightbox_submit(sim, started["data"]["ssl_txn_auth_token"])
+    body = {
+        "payment_id": started["data"]["payment_id"],
+        "ssl_txn_id": answer["response"]["ssl_txn_id"],
+    }
+    if purpose_call == "order":
+        died_in_flight("add-dead", "add_order")
+    placed = call(api, "/Parent/order/AddOrder", body, family["token"], key="add-dead")
+    assert placed["code"] == 1 and placed["data"]["status"] == "placed", placed
+    assert call(api, "/Parent/order/AddOrder", body, family["token"], key="add-dead") == placed
     assert len(sim_txns(sim, started["data"]["invoice_number"], "SALE")) == 1
 
 
