@@ -15,6 +15,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cancel_cart, cancel_order
@@ -144,7 +145,9 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
                 price=str(x["line_total"]),
                 state=str(x["state"]),
                 state_label=str(x["state_label"]),
-                moved_from=str(x.get("moved_from") or ""),
+                moved_from=full_day_or_text(str(x.get("moved_from") or ""), lang)
+                if x.get("moved_from")
+                else "",
                 can_cancel=bool(x["can_cancel"]),
                 manage_href=f"{MANAGE_ROUTE}?id={int(x['order_line_id'])}",
                 repeat_label=tr("standing_ui.repeat", lang, weekday=weekday)
