@@ -12,6 +12,7 @@ every worker and kept across restarts, on SQLite and on PostgreSQL:
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import secrets
 from collections.abc import Iterator
@@ -99,7 +100,13 @@ def _racer(url: str, index: int, op: str, args: Any, barrier: Any, results: Any)
 
 
 def race(url: str, calls: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """Run every call in a process of its own, all released at once; (status, result) each."""
+    """Run every call in a process of its own, all released at once; (status, result) each.
+
+    No open SQLite connection may cross the fork (SQLite forbids it: a child that closes one
+    drops the locks of its own transaction). The engines made inline above (``engine_for(url)``
+    in an argument) sit in reference cycles until a collection closes their pooled connections,
+    so one runs first. A CI run hung here on SQLite before."""
+    gc.collect()
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(len(calls))
     results = context.Queue()
@@ -117,6 +124,8 @@ def race(url: str, calls: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
     finally:
         for process in processes:
             process.join(timeout=60)
+            if process.is_alive():  # its answer is in (or the test fails): do not wait on
+                process.kill()
     crashes = [value for status, value in answers.values() if status == "crash"]
     assert not crashes, crashes
     return [answers[i] for i in range(len(calls))]
