@@ -343,16 +343,7 @@ async def start_checkout(
         return await placed(reserved, view)
     payment_id = reserved["payment_id"]
     if reserved["card_sale"] is not None:
-        token, amount, invoice = reserved["card_sale"]
-        view = await charge_begun_card(
-            payment_id=payment_id,
-            token=token,
-            amount_cents=amount,
-            invoice=invoice,
-            actor=actor_of(parent_id),
-            engine=engine,
-            gateway=gateway,
-        )
+        view = await charge_begun_card(reserved["card_sale"], engine=engine, gateway=gateway)
         return await placed(reserved, view)
     hosted = await open_payment_attempt(
         payment_id=payment_id,
