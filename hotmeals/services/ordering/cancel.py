@@ -44,9 +44,10 @@ from hotmeals.services import credit
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
-from hotmeals.services.payments.records import audit, owed_failed
+from hotmeals.services.payments.records import owed_failed
 from hotmeals.services.payments.runtime import db, gateway_or_default
 
 OTHER_TEXT_MAX = 500
@@ -332,12 +333,11 @@ def apply_cancel(
             to_credit=to is RefundDestination.CREDIT,
         )
     credit_cents = credited_cents(refunds)
-    audit(
+    audit_order(
         session,
-        actor=actor,
+        order,
         kind=f"order.cancel_{kind}",
-        entity="order",
-        entity_id=order.id or 0,
+        actor=actor,
         data={
             "number": order.number,
             "cancellation_id": cancellation.id,

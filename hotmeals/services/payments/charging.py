@@ -280,6 +280,32 @@ async def confirm_payment(
     raise DomainError("payment_not_verified")
 
 
+async def confirm_approval(
+    *,
+    payment_id: int,
+    txn_id: str,
+    parent_id: int,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView | None:
+    """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
+    order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
+    an attempt already paid (``confirm_payment`` recorded it as a row of its own and voided
+    it when Converge vouched for it)."""
+    try:
+        return await confirm_payment(
+            payment_id=payment_id,
+            txn_id=txn_id,
+            parent_id=parent_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:
+        if err.code != "payment_already_paid":
+            raise
+        return None
+
+
 def record_decline(
     session: Session,
     *,
