@@ -155,6 +155,34 @@ def refund_destination(
     return wanted if wanted is not None else credit.refund_to(session, parent_id)
 
 
+def reserve_order_refund(
+    session: Session,
+    order: Order,
+    amount_cents: int,
+    *,
+    reason: str,
+    actor: str,
+    cancellation_id: int | None,
+    refund_to: RefundDestination | None,
+) -> list[PlannedRefund]:
+    """The refund rows of what a change of ``order`` gives back (a cancel, a decrease),
+    reserved in the transaction that changes it (the payment service's own reservation: under
+    the order's and payments' locks, never more than refundable); sent to Converge once
+    committed. To family credit (``refund_to``, else the family's standing choice): done here
+    at once, nothing is sent."""
+    to = refund_destination(session, order.parent_id, refund_to)
+    return reserve_refund(
+        session,
+        amount_cents=amount_cents,
+        reason=reason,
+        order_id=order.id,
+        parent_id=order.parent_id,
+        actor=actor,
+        cancellation_id=cancellation_id,
+        to_credit=to is RefundDestination.CREDIT,
+    )
+
+
 def credited_cents(refunds: Sequence[Refund | PlannedRefund]) -> int:
     """Of these refunds, the cents that went to family credit."""
     return sum(r.amount_cents for r in refunds if r.kind == RefundKind.CREDIT)
@@ -322,15 +350,14 @@ def apply_cancel(
     )
     refunds: list[PlannedRefund] = []
     if plan.refund_cents > 0:
-        to = refund_destination(session, order.parent_id, request.refund_to)
-        refunds = reserve_refund(
+        refunds = reserve_order_refund(
             session,
-            amount_cents=plan.refund_cents,
+            order,
+            plan.refund_cents,
             reason=cancel_refund_reason(kind, order.number),
-            order_id=order.id,
             actor=actor,
             cancellation_id=cancellation.id,
-            to_credit=to is RefundDestination.CREDIT,
+            refund_to=request.refund_to,
         )
     credit_cents = credited_cents(refunds)
     audit_order(
@@ -394,3 +421,19 @@ async def send_planned_refunds(
         view = await execute_refund(item, actor=actor, engine=engine, gateway=gw)
         states.append(str(view.state))
     return states
+
+
+def refund_outcomes(
+    planned: Sequence[PlannedRefund], states: Sequence[str]
+) -> tuple[int, int, int]:
+    """The cents of ``planned`` by the state each ended in once sent (``send_planned_refunds``):
+    (refunded, still on its way: PENDING or UNKNOWN, refused)."""
+    refunded = pending = failed = 0
+    for item, state in zip(planned, states, strict=True):
+        if state == RefundState.SUCCEEDED:
+            refunded += item.amount_cents
+        elif state in (RefundState.PENDING, RefundState.UNKNOWN):
+            pending += item.amount_cents
+        else:
+            failed += item.amount_cents
+    return refunded, pending, failed
