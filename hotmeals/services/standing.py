@@ -59,7 +59,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
-from hotmeals.services.ordering.allergens import components, item_allergies
+from hotmeals.services.ordering.allergens import Dish, components, item_allergies
 from hotmeals.services.ordering.days import ORDERED_STATUSES, toronto_today
 
 log = logging.getLogger("hotmeals.standing")
@@ -289,15 +289,7 @@ def allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Meal
         meal_option_ids=set(),
         addon_ids=set(),
     )
-    parts = components(
-        items,
-        child_id=child.id,
-        meal=meal,
-        menu_option=None,
-        meal_option=None,
-        addons=[],
-        lang="en",
-    )
+    parts = components(items, child_id=child.id, dish=Dish(meal), lang="en")
     ensure_can_add_composed(parts, acknowledged=False, lang="en")
 
 

@@ -421,18 +421,9 @@ async def run(
         if claimed["status"] != CHARGING:
             _count(done, claimed["status"])
             continue
-        token, amount, invoice = claimed["sale"]
         gw = gateway_or_default(gateway)
         try:
-            view = await charge_begun_card(
-                payment_id=claimed["payment_id"],
-                token=token,
-                amount_cents=amount,
-                invoice=invoice,
-                actor="standing-order",
-                engine=engine,
-                gateway=gw,
-            )
+            view = await charge_begun_card(claimed["sale"], engine=engine, gateway=gw)
             await settle_approved(
                 view, parent_id=view.parent_id, lang="en", engine=engine, gateway=gw
             )

@@ -226,26 +226,31 @@ def allergy_out(allergy: MealAllergy, lang: str) -> dict:
     }
 
 
-def components(
-    items: Items,
-    *,
-    child_id: int,
-    meal: Meal,
-    menu_option: MenuOption | None,
-    meal_option: MealOption | None,
-    addons: Sequence[AddOn],
-    lang: str,
-) -> list[Component]:
+@dataclass(frozen=True)
+class Dish:
+    """A meal as composed: the meal, the options chosen with it (or None) and its add-ons."""
+
+    meal: Meal
+    menu_option: MenuOption | None = None
+    meal_option: MealOption | None = None
+    addons: Sequence[AddOn] = ()
+
+    def rows(self) -> list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]]:
+        """Each part with its kind (the meal first, then the options, then the add-ons)."""
+        return [
+            (MEAL, self.meal),
+            (MENU_OPTION, self.menu_option),
+            (MEAL_OPTION, self.meal_option),
+            *((ADDON, a) for a in self.addons),
+        ]
+
+
+def components(items: Items, *, child_id: int, dish: Dish, lang: str) -> list[Component]:
     """The meal as composed, for the allergy rule: the meal and each chosen option and add-on
     with the child's allergens it contains (``item_allergies``)."""
     french = is_french(lang)
     parts = []
-    for kind, row in (
-        (MEAL, meal),
-        (MENU_OPTION, menu_option),
-        (MEAL_OPTION, meal_option),
-        *((ADDON, a) for a in addons),
-    ):
+    for kind, row in dish.rows():
         if row is None or row.id is None:
             continue
         found = items.get((kind, row.id))
@@ -260,12 +265,12 @@ def components(
     return parts
 
 
-def ack_names(items: Items, parts: Sequence[Component], rows: Sequence) -> list[tuple]:
+def ack_names(items: Items, parts: Sequence[Component], dish: Dish) -> list[tuple]:
     """For each allergen that needs an acknowledgement, its names in both languages."""
     needed = set(ack_needed(parts))
     out = []
-    for kind, row in rows:
-        if row is None:
+    for kind, row in dish.rows():
+        if row is None or row.id is None:
             continue
         found = items.get((kind, row.id))
         if found is None:
@@ -280,10 +285,7 @@ def allergy_problem(
     items: Items,
     *,
     child_id: int,
-    meal: Meal,
-    menu_option: MenuOption | None,
-    meal_option: MealOption | None,
-    addons: Sequence[AddOn],
+    dish: Dish,
     ack_text: str | None,
     lang: str,
 ) -> tuple[str, dict]:
@@ -293,15 +295,7 @@ def allergy_problem(
     The same rule as AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen
     of the meal or of one of its options or add-ons; or one that needs an acknowledgement the
     line lacks (none stored, or one that does not name it: an allergy raised since)."""
-    parts = components(
-        items,
-        child_id=child_id,
-        meal=meal,
-        menu_option=menu_option,
-        meal_option=meal_option,
-        addons=addons,
-        lang=lang,
-    )
+    parts = components(items, child_id=child_id, dish=dish, lang=lang)
     composition = compose(parts, lang)
     levels = [[n, level] for part in parts for n, level in part.matches]
     names = list(dict.fromkeys(n for n, level in levels if level != "Non-allergic"))
@@ -322,13 +316,7 @@ def allergy_problem(
     message = ""
     if composition.verdict is MealVerdict.ACKNOWLEDGE:
         message = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
-        rows: list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]] = [
-            (MEAL, meal),
-            (MENU_OPTION, menu_option),
-            (MEAL_OPTION, meal_option),
-        ]
-        rows += [(ADDON, a) for a in addons]
-        if not ack_covers(ack_text, ack_names(items, parts, rows)):
+        if not ack_covers(ack_text, ack_names(items, parts, dish)):
             problem = t("allergy_ack_required", lang, allergens=", ".join(composition.acknowledge))
             return problem, mark(problem)
     elif composition.notice:

@@ -44,9 +44,10 @@ from hotmeals.services import credit
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
-from hotmeals.services.payments.records import audit, owed_failed
+from hotmeals.services.payments.records import owed_failed
 from hotmeals.services.payments.runtime import db, gateway_or_default
 
 OTHER_TEXT_MAX = 500
@@ -152,6 +153,34 @@ def refund_destination(
 ) -> RefundDestination:
     """Where this refund goes: as asked, else the family's standing choice (the card)."""
     return wanted if wanted is not None else credit.refund_to(session, parent_id)
+
+
+def reserve_order_refund(
+    session: Session,
+    order: Order,
+    amount_cents: int,
+    *,
+    reason: str,
+    actor: str,
+    cancellation_id: int | None,
+    refund_to: RefundDestination | None,
+) -> list[PlannedRefund]:
+    """The refund rows of what a change of ``order`` gives back (a cancel, a decrease),
+    reserved in the transaction that changes it (the payment service's own reservation: under
+    the order's and payments' locks, never more than refundable); sent to Converge once
+    committed. To family credit (``refund_to``, else the family's standing choice): done here
+    at once, nothing is sent."""
+    to = refund_destination(session, order.parent_id, refund_to)
+    return reserve_refund(
+        session,
+        amount_cents=amount_cents,
+        reason=reason,
+        order_id=order.id,
+        parent_id=order.parent_id,
+        actor=actor,
+        cancellation_id=cancellation_id,
+        to_credit=to is RefundDestination.CREDIT,
+    )
 
 
 def credited_cents(refunds: Sequence[Refund | PlannedRefund]) -> int:
@@ -321,23 +350,21 @@ def apply_cancel(
     )
     refunds: list[PlannedRefund] = []
     if plan.refund_cents > 0:
-        to = refund_destination(session, order.parent_id, request.refund_to)
-        refunds = reserve_refund(
+        refunds = reserve_order_refund(
             session,
-            amount_cents=plan.refund_cents,
+            order,
+            plan.refund_cents,
             reason=cancel_refund_reason(kind, order.number),
-            order_id=order.id,
             actor=actor,
             cancellation_id=cancellation.id,
-            to_credit=to is RefundDestination.CREDIT,
+            refund_to=request.refund_to,
         )
     credit_cents = credited_cents(refunds)
-    audit(
+    audit_order(
         session,
-        actor=actor,
+        order,
         kind=f"order.cancel_{kind}",
-        entity="order",
-        entity_id=order.id or 0,
+        actor=actor,
         data={
             "number": order.number,
             "cancellation_id": cancellation.id,
@@ -394,3 +421,19 @@ async def send_planned_refunds(
         view = await execute_refund(item, actor=actor, engine=engine, gateway=gw)
         states.append(str(view.state))
     return states
+
+
+def refund_outcomes(
+    planned: Sequence[PlannedRefund], states: Sequence[str]
+) -> tuple[int, int, int]:
+    """The cents of ``planned`` by the state each ended in once sent (``send_planned_refunds``):
+    (refunded, still on its way: PENDING or UNKNOWN, refused)."""
+    refunded = pending = failed = 0
+    for item, state in zip(planned, states, strict=True):
+        if state == RefundState.SUCCEEDED:
+            refunded += item.amount_cents
+        elif state in (RefundState.PENDING, RefundState.UNKNOWN):
+            pending += item.amount_cents
+        else:
+            failed += item.amount_cents
+    return refunded, pending, failed

@@ -47,6 +47,7 @@ from hotmeals.services.ordering.cancel import (
     checked_request,
     ensure_cancellable_line,
     find_cancellation,
+    refund_outcomes,
     send_refunds,
 )
 from hotmeals.services.ordering.labels import is_french
@@ -267,13 +268,10 @@ async def finish_cancels(
             failed += plan.failed_cents
             continue
         states = await send_refunds(plan, engine=engine, gateway=gateway)
-        for item, state in zip(plan.refunds, states, strict=True):
-            if state == "SUCCEEDED":
-                refunded += item.amount_cents
-            elif state in ("PENDING", "UNKNOWN"):
-                pending += item.amount_cents
-            else:
-                failed += item.amount_cents
+        done, waiting, refused = refund_outcomes(plan.refunds, states)
+        refunded += done
+        pending += waiting
+        failed += refused
     total = sum(p.refund_cents for p in plans)
     credited = sum(p.credit_cents for p in plans)
     return CancelResult(

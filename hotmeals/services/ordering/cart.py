@@ -50,6 +50,7 @@ from hotmeals.i18n import t
 from hotmeals.services import clock, menu_cache
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
+    Dish,
     Items,
     allergy_problem,
     item_allergies,
@@ -282,10 +283,7 @@ def cart_summary(
         problem, allergy_mark = allergy_problem(
             items,
             child_id=child.id,
-            meal=meal,
-            menu_option=menu_option,
-            meal_option=meal_option,
-            addons=line_addons,
+            dish=Dish(meal, menu_option, meal_option, line_addons),
             ack_text=line.allergy_ack,
             lang=lang,
         )

@@ -38,8 +38,8 @@ from hotmeals.services.ordering.change_plan import (
     plan_change,
 )
 from hotmeals.services.ordering.mails import queue_change_mail
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
-from hotmeals.services.payments.records import audit
 from hotmeals.services.payments.runtime import actor_of
 
 
@@ -80,12 +80,11 @@ def apply_change(
     change.updated_at = now
     session.add(change)
     session.flush()
-    audit(
+    audit_order(
         session,
-        actor=actor_of(order.parent_id),
+        order,
         kind="order.changed" if change.kind == MODIFY else "order.meal_moved",
-        entity="order",
-        entity_id=order.id or 0,
+        actor=actor_of(order.parent_id),
         data={
             "change_id": change.id,
             "removed": {str(k): v for k, v in plan.removed.items()},
@@ -266,12 +265,10 @@ def apply_paid_change(session: Session, order: Order, payment: Payment) -> bool:
         change.state = DROPPED
         change.updated_at = now
         session.add(change)
-        audit(
+        audit_order(
             session,
-            actor="system",
+            order,
             kind="order.change_dropped",
-            entity="order",
-            entity_id=order.id or 0,
             data={"change_id": change.id, "payment_id": payment.id, "why": err.code},
         )
         return False

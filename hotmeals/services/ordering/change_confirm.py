@@ -24,7 +24,8 @@ from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     check_refund_to,
     credited_cents,
-    refund_destination,
+    refund_outcomes,
+    reserve_order_refund,
     send_planned_refunds,
 )
 from hotmeals.services.ordering.change_apply import apply_change, tax_within
@@ -50,7 +51,6 @@ from hotmeals.services.payments import (
     PlannedRefund,
     open_payment_attempt,
     reserve_payment,
-    reserve_refund,
 )
 from hotmeals.services.payments.credit_pay import credit_split, pay_with_credit
 from hotmeals.services.payments.records import lock_row
@@ -58,31 +58,6 @@ from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import checked_key, recall, remember
 
 PAY_ACTION = "modify_confirm_pay"
-
-
-def _reserve_refund(
-    session: Session,
-    order: Order,
-    change: OrderChange,
-    amount: int,
-    cancellation_id: int | None,
-    refund_to: RefundDestination | None = None,
-) -> list[PlannedRefund]:
-    """The refund rows of an applied decrease, reserved in the transaction that applies it
-    (the payment service's own reservation: under the order's and payments' locks, never more
-    than refundable); sent to Converge once committed. To family credit (``refund_to``, else
-    the family's standing choice): done here at once, nothing is sent."""
-    to = refund_destination(session, order.parent_id, refund_to)
-    return reserve_refund(
-        session,
-        amount_cents=amount,
-        reason=change_refund_reason(change.id),
-        order_id=order.id,
-        parent_id=order.parent_id,
-        actor=actor_of(order.parent_id),
-        cancellation_id=cancellation_id,
-        to_credit=to is RefundDestination.CREDIT,
-    )
 
 
 def _confirm_step(
@@ -169,7 +144,15 @@ def _confirm_step(
     change.payment_id = None
     cancellation_id = apply_change(session, change, plan, now)
     planned = (
-        _reserve_refund(session, order, change, -diff, cancellation_id, refund_to)
+        reserve_order_refund(
+            session,
+            order,
+            -diff,
+            reason=change_refund_reason(change.id),
+            actor=actor_of(order.parent_id),
+            cancellation_id=cancellation_id,
+            refund_to=refund_to,
+        )
         if diff < 0
         else []
     )
@@ -183,11 +166,7 @@ async def _send_refunds(
     """Converge voids or returns each reserved refund (one to family credit is done already).
     Returns (cents refunded, every refund succeeded)."""
     states = await send_planned_refunds(planned, actor=actor, engine=engine, gateway=gateway)
-    done = sum(
-        p.amount_cents
-        for p, state in zip(planned, states, strict=True)
-        if state == RefundState.SUCCEEDED
-    )
+    done, _pending, _failed = refund_outcomes(planned, states)
     return done, all(state == RefundState.SUCCEEDED for state in states)
 
 

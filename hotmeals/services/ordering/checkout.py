@@ -76,7 +76,7 @@ from hotmeals.services.payments import (
     HostedSession,
     ask_converge,
     charge_begun_card,
-    confirm_payment,
+    confirm_approval,
     open_payment_attempt,
     report_browser_failure,
     reserve_payment,
@@ -343,16 +343,7 @@ async def start_checkout(
         return await placed(reserved, view)
     payment_id = reserved["payment_id"]
     if reserved["card_sale"] is not None:
-        token, amount, invoice = reserved["card_sale"]
-        view = await charge_begun_card(
-            payment_id=payment_id,
-            token=token,
-            amount_cents=amount,
-            invoice=invoice,
-            actor=actor_of(parent_id),
-            engine=engine,
-            gateway=gateway,
-        )
+        view = await charge_begun_card(reserved["card_sale"], engine=engine, gateway=gateway)
         return await placed(reserved, view)
     hosted = await open_payment_attempt(
         payment_id=payment_id,
@@ -404,22 +395,20 @@ async def complete_checkout(
     lang = normalize_lang(lang)
     # The parent's own order's payment, or ``payment_not_found``:
     await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
-    try:
-        view = await confirm_payment(
-            payment_id=payment_id,
-            txn_id=txn_id,
-            parent_id=parent_id,
-            engine=engine,
-            gateway=gateway,
-        )
-    except DomainError as err:
-        if err.code != "payment_already_paid":
-            raise
+    view = await confirm_approval(
+        payment_id=payment_id,
+        txn_id=txn_id,
+        parent_id=parent_id,
+        engine=engine,
+        gateway=gateway,
+    )
+    if view is None:
         # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
         # of its own and voided it when Converge vouched for it.
         duplicate = await db(engine, _duplicate_of, payment_id=payment_id, txn_id=txn_id)
         if duplicate is None:
-            raise  # not a sale of this attempt: nothing of ours was voided
+            # not a sale of this attempt: nothing of ours was voided
+            raise DomainError("payment_already_paid")
         view = await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
         state = await db(engine, order_state, payment_id=payment_id)
         amount = format_money(view.amount_cents, lang)

@@ -52,10 +52,8 @@ from hotmeals.services import menu_cache, school_year
 from hotmeals.services.away_days import Ranges, away_ranges, is_away
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
-    ADDON,
     MEAL,
-    MEAL_OPTION,
-    MENU_OPTION,
+    Dish,
     Items,
     ack_names,
     components,
@@ -368,25 +366,12 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     ]
     menu_row = asked_menu if asked_menu and asked_menu.meal_id == meal.id else None
     meal_row = asked_meal if asked_meal and asked_meal.meal_id == meal.id else None
-    parts = components(
-        batch.items,
-        child_id=child.id,
-        meal=meal,
-        menu_option=menu_row,
-        meal_option=meal_row,
-        addons=asked_addons,
-        lang=lang,
-    )
+    dish = Dish(meal, menu_row, meal_row, asked_addons)
+    parts = components(batch.items, child_id=child.id, dish=dish, lang=lang)
     composition = ensure_can_add_composed(parts, acknowledged=bool(request.allergy_ack), lang=lang)
     verdict = composition.verdict
     if verdict is MealVerdict.ACKNOWLEDGE and request.ack_given is not None:
-        rows: list[tuple[str, Meal | MenuOption | MealOption | AddOn | None]] = [
-            (MEAL, meal),
-            (MENU_OPTION, menu_row),
-            (MEAL_OPTION, meal_row),
-        ]
-        rows += [(ADDON, a) for a in asked_addons]
-        if not ack_covers(request.ack_given, ack_names(batch.items, parts, rows)):
+        if not ack_covers(request.ack_given, ack_names(batch.items, parts, dish)):
             raise DomainError(
                 "allergy_ack_required",
                 field="allergy_ack",

@@ -172,9 +172,7 @@ def get_menu(
                 "vendor_id": vendor.id,
                 "vendor": vendor.name,
                 "meal_id": meal.id,
-                "name": meal.name_fr if french else meal.name_en,
-                "description": meal.description_fr if french else meal.description_en,
-                "image": meal.image,
+                **_meal_words(meal, french),
                 "price_from_cents": cheapest,
                 "price_from": format_money(cheapest, lang),
                 "portions": [portion_out(p, lang) for p in sizes],
@@ -188,6 +186,15 @@ def get_menu(
             }
         )
     return {"child_id": child.id, "date": day.isoformat(), "meals": meals}
+
+
+def _meal_words(meal: Meal, french: bool) -> dict[str, str]:
+    """A meal's name and description in the parent's language, and its picture."""
+    return {
+        "name": meal.name_fr if french else meal.name_en,
+        "description": meal.description_fr if french else meal.description_en,
+        "image": meal.image,
+    }
 
 
 def _extras_by_owner(items: Items, child_id: int | None) -> dict[tuple[str, int], list[dict]]:
@@ -322,9 +329,7 @@ def menu_detail(
         "meal_id": meal.id,
         "vendor_id": vendor.id,
         "vendor": vendor.name,
-        "name": meal.name_fr if french else meal.name_en,
-        "description": meal.description_fr if french else meal.description_en,
-        "image": meal.image,
+        **_meal_words(meal, french),
         "ingredients": meal.ingredients_fr if french else meal.ingredients_en,
         "cooking_method": meal.cooking_method_fr if french else meal.cooking_method_en,
         "nutrition": [

@@ -38,7 +38,7 @@ from hotmeals.services.ordering.change_plan import (
 from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
-from hotmeals.services.payments import confirm_payment, report_browser_failure
+from hotmeals.services.payments import confirm_approval, report_browser_failure
 from hotmeals.services.payments.reconciliation import browser_reason
 from hotmeals.services.payments.runtime import db
 
@@ -313,18 +313,14 @@ async def complete_change_payment(
     lang = normalize_lang(lang)
     change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
     paid = parse_id(payment_id, "payment_id", "payment_not_found")
-    try:
-        await confirm_payment(
-            payment_id=paid,
-            txn_id=txn_id,
-            parent_id=parent_id,
-            engine=engine,
-            gateway=gateway,
-        )
-    except DomainError as err:
-        if err.code != "payment_already_paid":
-            raise
-        # A second sale of a paid attempt: recorded apart and voided by confirm_payment.
+    # None (not used here) for a second sale of a paid attempt: recorded apart and voided.
+    await confirm_approval(
+        payment_id=paid,
+        txn_id=txn_id,
+        parent_id=parent_id,
+        engine=engine,
+        gateway=gateway,
+    )
     return await settle(
         change_id,
         parent_id=parent_id,

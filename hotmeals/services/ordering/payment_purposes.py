@@ -27,8 +27,9 @@ from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import Purpose
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering import change_apply, change_payment, mails, refund_plan, settle
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler, register
-from hotmeals.services.payments.records import audit, lock_row
+from hotmeals.services.payments.records import lock_row
 
 
 def _order_of(session: Session, payment: Payment) -> Order:
@@ -42,12 +43,10 @@ def _order_of(session: Session, payment: Payment) -> Order:
 
 def _note_unexpected_money(session: Session, order: Order, payment: Payment, kind: str) -> None:
     """Keep the evidence of an approval the order was not waiting for."""
-    audit(
+    audit_order(
         session,
-        actor="system",
+        order,
         kind=kind,
-        entity="order",
-        entity_id=order.id or 0,
         data={"payment_id": payment.id, "status": order.status},
     )
 

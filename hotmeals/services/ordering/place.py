@@ -35,7 +35,7 @@ from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.pricing import LineInput, LinePrice, price_line, tiers_to_text
 from hotmeals.services import promos
 from hotmeals.services.ordering.menu import tiers_of
-from hotmeals.services.payments.records import audit
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.runtime import actor_of
 from hotmeals.settings import get_settings
 
@@ -210,12 +210,11 @@ def write_order(
         session.execute(insert(addon_table.__table__), sold)
     session.add(order)
     session.flush()
-    audit(
+    audit_order(
         session,
-        actor=actor_of(parent_id),
+        order,
         kind="order.created",
-        entity="order",
-        entity_id=order.id or 0,
+        actor=actor_of(parent_id),
         data={
             "number": order.number,
             "lines": len(lines),
@@ -256,11 +255,9 @@ def drop_unpaid_order(
     order.status = order_transition(order.status, OrderStatus.CANCELLED)
     order.updated_at = now
     session.add(order)
-    audit(
+    audit_order(
         session,
-        actor="system",
+        order,
         kind=kind,
-        entity="order",
-        entity_id=order.id or 0,
         data=data,
     )

@@ -43,12 +43,12 @@ from hotmeals.services import clock
 from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.loaded_order import earlier_approval
+from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.ordering.place import drop_unpaid_order
 from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import (
     RESERVING,
     PaymentView,
-    audit,
     get_payment,
     payment_view,
 )
@@ -140,12 +140,10 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
         pay_with_credit(
             session, order, credit_share, actor="system", verified_at=payment.verified_at
         )
-    audit(
+    audit_order(
         session,
-        actor="system",
+        order,
         kind="order.placed",
-        entity="order",
-        entity_id=order.id or 0,
         data={"payment_id": payment.id, "number": order.number},
     )
     session.flush()

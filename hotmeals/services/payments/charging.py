@@ -280,6 +280,32 @@ async def confirm_payment(
     raise DomainError("payment_not_verified")
 
 
+async def confirm_approval(
+    *,
+    payment_id: int,
+    txn_id: str,
+    parent_id: int,
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+) -> PaymentView | None:
+    """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
+    order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
+    an attempt already paid (``confirm_payment`` recorded it as a row of its own and voided
+    it when Converge vouched for it)."""
+    try:
+        return await confirm_payment(
+            payment_id=payment_id,
+            txn_id=txn_id,
+            parent_id=parent_id,
+            engine=engine,
+            gateway=gateway,
+        )
+    except DomainError as err:
+        if err.code != "payment_already_paid":
+            raise
+        return None
+
+
 def record_decline(
     session: Session,
     *,
@@ -322,53 +348,30 @@ async def charge_stored_card(
     token). Runs at most once per payment: the payment is moved to UNKNOWN before the call, so
     a second call (a double click) is refused with ``payment_not_open``. A lost answer leaves
     it UNKNOWN for ``reconcile_payment``."""
-    gw = gateway_or_default(gateway)
-    who = actor_of(parent_id, actor)
-    token, amount, invoice = await db(
+    sale = await db(
         engine,
         steps.begin_card_sale,
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=card_id,
-        actor=who,
+        actor=actor_of(parent_id, actor),
     )
-    return await charge_begun_card(
-        payment_id=payment_id,
-        token=token,
-        amount_cents=amount,
-        invoice=invoice,
-        actor=who,
-        engine=engine,
-        gateway=gw,
-    )
+    return await charge_begun_card(sale, engine=engine, gateway=gateway)
 
 
 async def charge_begun_card(
+    sale: steps.CardSale,
     *,
-    payment_id: int,
-    token: str,
-    amount_cents: int,
-    invoice: str,
-    actor: str,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
 ) -> PaymentView:
     """Steps 2 and 3 of a saved-card charge whose payment ``steps.begin_card_sale`` already
     moved to UNKNOWN (in the caller's transaction, so no other tab can start another):
     ``ccsale`` with the card's token, then its outcome recorded."""
-    gw = gateway_or_default(gateway)
-    outcome = await gw.sale_with_token(
-        token, amount_cents, invoice, merchant_txn_id=f"HM-P{payment_id}"
+    outcome = await gateway_or_default(gateway).sale_with_token(
+        sale.token, sale.amount_cents, sale.invoice, merchant_txn_id=f"HM-P{sale.payment_id}"
     )
-    return await db(
-        engine,
-        steps.record_sale_outcome,
-        payment_id=payment_id,
-        outcome=outcome,
-        amount_cents=amount_cents,
-        invoice=invoice,
-        actor=actor,
-    )
+    return await db(engine, steps.record_sale_outcome, sale=sale, outcome=outcome)
 
 
 async def open_payment_attempt(

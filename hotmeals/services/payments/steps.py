@@ -5,7 +5,7 @@ reading what a network call needs, and recording what Converge answered under th
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -176,20 +176,25 @@ def record_approval(
     return payment_view(session, payment)
 
 
-def record_sale_outcome(
-    session: Session,
-    *,
-    payment_id: int,
-    outcome: SaleOutcome,
-    amount_cents: int,
-    invoice: str,
-    actor: str,
-) -> PaymentView:
+@dataclass(frozen=True)
+class CardSale:
+    """A saved-card sale ``begin_card_sale`` began (its payment UNKNOWN, "in flight"): what
+    ``charging.charge_begun_card`` sends to Converge and records the outcome of, by whom."""
+
+    payment_id: int
+    token: str = field(repr=False)
+    amount_cents: int
+    invoice: str
+    actor: str
+
+
+def record_sale_outcome(session: Session, *, sale: CardSale, outcome: SaleOutcome) -> PaymentView:
     """What Converge answered to our own ``ccsale`` (a saved card's charge), recorded once: an
     approval of another amount or invoice is left UNKNOWN for the reconciliation."""
+    payment_id, actor = sale.payment_id, sale.actor
     if isinstance(outcome, Approved):
-        if outcome.amount_cents != amount_cents or (
-            outcome.invoice_number and outcome.invoice_number != invoice
+        if outcome.amount_cents != sale.amount_cents or (
+            outcome.invoice_number and outcome.invoice_number != sale.invoice
         ):
             return mark_unknown(
                 session,
@@ -277,7 +282,7 @@ def verification_failed(
 
 def begin_card_sale(
     session: Session, *, payment_id: int, parent_id: int, card_id: int, actor: str
-) -> tuple[str, int, str]:
+) -> CardSale:
     payment = lock_payment(session, payment_id, parent_id)
     if payment.state != PaymentState.CREATED:
         raise DomainError("payment_not_open")
@@ -294,7 +299,13 @@ def begin_card_sale(
         kind="payment.charge_started",
         data={"invoice": payment.invoice_number, "card_id": card.id, "card": card.masked},
     )
-    return card.converge_token, payment.amount_cents, payment.invoice_number
+    return CardSale(
+        payment_id=payment_id,
+        token=card.converge_token,
+        amount_cents=payment.amount_cents,
+        invoice=payment.invoice_number,
+        actor=actor,
+    )
 
 
 def reconcile_inputs(session: Session, *, payment_id: int) -> tuple[Payment, PaymentView]:
