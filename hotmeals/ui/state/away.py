@@ -15,7 +15,7 @@ from hotmeals.services import away, children, credit
 from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import confirm_once, message
+from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -33,7 +33,7 @@ def _meal_row(meal: dict) -> dict[str, str]:
     }
 
 
-class ChildAwayState(rx.State):
+class ChildAwayState(OnceForm, rx.State):
     kids: list[Choice] = []  # value: child id
     chosen: list[str] = []  # child ids
     from_date: str = ""
@@ -45,12 +45,8 @@ class ChildAwayState(rx.State):
     refund: str = ""
     checked: bool = False  # the meals shown are those of the children and days chosen
     error: str = ""
-    busy: bool = False
-    turn: int = 0
 
     _refund_cents: int = 0
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def can_confirm(self) -> bool:

@@ -21,7 +21,7 @@ from hotmeals.services.ordering import cancel_cart
 from hotmeals.ui.state.auth import sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
-from hotmeals.ui.state.forms import confirm_once
+from hotmeals.ui.state.forms import OnceKey, confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
@@ -79,7 +79,7 @@ def group_views(answer: dict) -> list[CancelGroupView]:
     return groups
 
 
-class CancelCartState(CancelReasonForm, rx.State):
+class CancelCartState(CancelReasonForm, OnceKey, rx.State):
     groups: list[CancelGroupView] = []
     count: int = 0
     total_refund: str = ""
@@ -89,8 +89,6 @@ class CancelCartState(CancelReasonForm, rx.State):
     confirming: bool = False
     turn: int = 0
 
-    _once_key: str = ""
-    _once_digest: str = ""
     _lines: dict[str, tuple[int, int]] = {}  # cart id -> (quantity, most)
     _lang: str = ""
 

@@ -17,6 +17,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    OnceForm,
     busy_call,
     field_messages,
     forget_submission,
@@ -85,17 +86,13 @@ class ChildChoiceState(rx.State):
         return rx.redirect("/allergy-profile")
 
 
-class ChildrenState(rx.State):
+class ChildrenState(OnceForm, rx.State):
     kids: list[dict[str, str]] = []
     loading: bool = False
     delete_open: bool = False
     delete_name: str = ""
-    busy: bool = False
-    turn: int = 0  # bumped when a delete or a default ends (components.forms.once_attrs)
 
     _delete_id: int = 0
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
@@ -185,7 +182,7 @@ class ChildrenState(rx.State):
             yield rx.redirect("/edit-profile")
 
 
-class ChildFormState(rx.State):
+class ChildFormState(OnceForm, rx.State):
     mode: str = "add"  # add (sign-up step), another (logged in), edit
     child_id: int = 0
     first_name: str = ""
@@ -200,14 +197,10 @@ class ChildFormState(rx.State):
     teachers: list[dict[str, str]] = []
     grades: list[dict[str, str]] = []
     errors: dict[str, str] = {}
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends: releases the button (components.forms.once_attrs)
     loading: bool = True
     missing: bool = False
 
     _teacher_grades: dict[str, str] = {}
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang

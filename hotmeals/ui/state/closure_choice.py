@@ -8,7 +8,7 @@ import reflex as rx
 
 from hotmeals.domain.credit import ClosureChoice
 from hotmeals.services import closures
-from hotmeals.ui.state.forms import FamilyChoice
+from hotmeals.ui.state.forms import FamilyChoice, OnceForm
 
 CHOICES = tuple(c.value for c in ClosureChoice)
 CHOICE = FamilyChoice(
@@ -21,13 +21,8 @@ CHOICE = FamilyChoice(
 )
 
 
-class ClosureChoiceState(rx.State):
+class ClosureChoiceState(OnceForm, rx.State):
     closure_choice: str = ClosureChoice.CARD.value
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.event
     async def load(self):

@@ -8,7 +8,7 @@ import reflex as rx
 
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.services import credit
-from hotmeals.ui.state.forms import FamilyChoice
+from hotmeals.ui.state.forms import FamilyChoice, OnceForm
 
 DESTINATIONS = tuple(d.value for d in RefundDestination)
 CHOICE = FamilyChoice(
@@ -33,16 +33,11 @@ def _move_row(move: dict) -> dict[str, str]:
     }
 
 
-class FamilyCreditState(rx.State):
+class FamilyCreditState(OnceForm, rx.State):
     balance: str = ""
     refund_to: str = RefundDestination.CARD.value
     history: list[dict[str, str]] = []
     loaded: bool = False
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.event
     async def load(self):

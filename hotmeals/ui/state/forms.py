@@ -54,6 +54,23 @@ def place_error(
     return failed(message(err, lang))
 
 
+class OnceKey(rx.State, mixin=True):
+    """A state that submits once per payload: the backend vars of its submission key
+    (``submission_key``, ``forget_submission``)."""
+
+    _once_key: str = ""
+    _once_digest: str = ""
+
+
+class OnceForm(OnceKey, mixin=True):
+    """A form with a one-tap button that submits once per payload: ``busy`` while its call
+    runs (``busy_call``), ``turn`` bumped when it ends (``one_turn``;
+    ``components.forms.once_attrs`` enables the button again)."""
+
+    busy: bool = False
+    turn: int = 0
+
+
 def submission_key(state: Any, payload: Any) -> str:
     """The idempotency key of submitting ``payload`` from ``state`` (which declares the
     backend vars ``_once_key`` and ``_once_digest``): unchanged for the same payload, so the

@@ -24,7 +24,7 @@ from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.cart import long_date
-from hotmeals.ui.state.forms import confirm_once, message
+from hotmeals.ui.state.forms import OnceKey, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.screens import new_language
@@ -203,7 +203,7 @@ class OrderHistoryState(rx.State):
             await self._load()
 
 
-class OrderDetailState(CancelReasonForm, rx.State):
+class OrderDetailState(CancelReasonForm, OnceKey, rx.State):
     """/edit-profile/order-details?id=N: the order's lines and charges, 'Add to cancel cart'
     per line and 'Cancel order' (a reason, then 'Are you sure?')."""
 
@@ -236,8 +236,6 @@ class OrderDetailState(CancelReasonForm, rx.State):
     cancelling: bool = False
     turn: int = 0
 
-    _once_key: str = ""
-    _once_digest: str = ""
     _id: int = 0
     _lang: str = ""
     _quantities: dict[str, int] = {}

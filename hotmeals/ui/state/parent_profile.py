@@ -15,6 +15,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, sessi
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    OnceForm,
     busy_call,
     checked_field,
     forget_submission,
@@ -32,7 +33,7 @@ FIELDS = ("first_name", "last_name", "phone")
 UPLOAD_ID = "profile-picture"
 
 
-class ParentEditState(rx.State):
+class ParentEditState(OnceForm, rx.State):
     first_name: str = ""
     last_name: str = ""
     phone: str = ""
@@ -40,14 +41,9 @@ class ParentEditState(rx.State):
     alt_emails: list[dict[str, str]] = []  # email, verified ("1" or "")
     errors: dict[str, str] = {}
     alt_error: str = ""
-    busy: bool = False
     adding: bool = False
     uploading: bool = False
     loading: bool = True
-    turn: int = 0  # bumped when a save or an add ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def can_add_alt(self) -> bool:

@@ -12,7 +12,7 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import school_year
 from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, one_turn, submit
+from hotmeals.ui.state.forms import OnceForm, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -23,7 +23,7 @@ def _s(value: object) -> str:
     return "" if value is None else str(value)
 
 
-class SchoolYearState(rx.State):
+class SchoolYearState(OnceForm, rx.State):
     loading: bool = True
     year_label: str = ""
     remaining: int = 0
@@ -40,11 +40,6 @@ class SchoolYearState(rx.State):
     grade_id: str = ""
     reviewed: bool = False
     archive_open: bool = False  # "Left the school" tapped: asks before archiving
-    busy: bool = False
-    turn: int = 0
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def teachers(self) -> list[dict[str, str]]:
