@@ -265,6 +265,30 @@ class FamilyChoice:
             yield succeeded(tr(self.saved, lang))
 
 
+class FamilyChoiceForm(OnceForm, mixin=True):
+    """A screen of one ``FamilyChoice`` (the state's ``_choice``): ``load`` shows it, ``save``
+    keeps the one on screen. The state writes its ``set_<name>`` (``FamilyChoice.set``) and
+    may show more of the view (``_shown``).
+
+    A mixin: ``load`` and ``save`` are copied onto each state that uses it and are listed in
+    its allow-list."""
+
+    def _choice(self) -> FamilyChoice:
+        raise NotImplementedError
+
+    def _shown(self, view: dict[str, Any] | None) -> None:
+        """The view ``load`` got (None: no parent whose sign-up is complete on this call)."""
+
+    @rx.event
+    async def load(self):
+        self._shown(await self._choice().load(self))
+
+    @rx.event
+    async def save(self):
+        async for event in self._choice().save(self):
+            yield event
+
+
 def refused_at(state: Any, field_id: str, counter: str = "turn") -> EventSpec:
     """A form refused at its field inside ``one_turn``: the one-tap button is live again with
     the errors (the counter bumped now, not with the handler's last answer, which a loaded
