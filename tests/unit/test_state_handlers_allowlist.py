@@ -235,6 +235,7 @@ APP = {
     "hotmeals.ui.state.meal_dialog.MealDialog": MIXIN,
     "hotmeals.ui.state.forms.OnceKey": MIXIN,
     "hotmeals.ui.state.forms.OnceForm": MIXIN,
+    "hotmeals.ui.state.forms.NameForm": MIXIN,
     "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
     # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
     # and services.receipts checks they are the parent's.

@@ -17,6 +17,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    NameForm,
     OnceForm,
     busy_call,
     field_messages,
@@ -182,11 +183,9 @@ class ChildrenState(OnceForm, rx.State):
             yield rx.redirect("/edit-profile")
 
 
-class ChildFormState(OnceForm, rx.State):
+class ChildFormState(NameForm, rx.State):
     mode: str = "add"  # add (sign-up step), another (logged in), edit
     child_id: int = 0
-    first_name: str = ""
-    last_name: str = ""
     city_id: str = ""
     school_id: str = ""
     teacher_id: str = ""
@@ -308,14 +307,6 @@ class ChildFormState(OnceForm, rx.State):
             "teacher": self.teacher_id,
             "grade": self.grade_id,
         }
-
-    @rx.event
-    def set_first_name(self, value: str):
-        self.first_name = value
-
-    @rx.event
-    def set_last_name(self, value: str):
-        self.last_name = value
 
     @rx.event
     async def blur_name(self, field: str, value: str):

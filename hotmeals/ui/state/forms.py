@@ -265,6 +265,24 @@ class FamilyChoice:
             yield succeeded(tr(self.saved, lang))
 
 
+class NameForm(OnceForm, mixin=True):
+    """A form with a person's first and last name (a parent's, a child's), typed in.
+
+    A mixin: ``set_first_name`` and ``set_last_name`` are copied onto each state that uses it
+    and are listed in its allow-list."""
+
+    first_name: str = ""
+    last_name: str = ""
+
+    @rx.event
+    def set_first_name(self, value: str):
+        self.first_name = value
+
+    @rx.event
+    def set_last_name(self, value: str):
+        self.last_name = value
+
+
 class FamilyChoiceForm(OnceForm, mixin=True):
     """A screen of one ``FamilyChoice`` (the state's ``_choice``): ``load`` shows it, ``save``
     keeps the one on screen. The state writes its ``set_<name>`` (``FamilyChoice.set``) and

@@ -15,7 +15,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, sessi
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
-    OnceForm,
+    NameForm,
     busy_call,
     checked_field,
     forget_submission,
@@ -33,9 +33,7 @@ FIELDS = ("first_name", "last_name", "phone")
 UPLOAD_ID = "profile-picture"
 
 
-class ParentEditState(OnceForm, rx.State):
-    first_name: str = ""
-    last_name: str = ""
+class ParentEditState(NameForm, rx.State):
     phone: str = ""
     email: str = ""
     alt_emails: list[dict[str, str]] = []  # email, verified ("1" or "")
@@ -77,14 +75,6 @@ class ParentEditState(OnceForm, rx.State):
         self.email = data["email"]
         self._apply_alt_emails(data)
         self.loading = False
-
-    @rx.event
-    def set_first_name(self, value: str):
-        self.first_name = value
-
-    @rx.event
-    def set_last_name(self, value: str):
-        self.last_name = value
 
     @rx.event
     def set_phone(self, value: str):
