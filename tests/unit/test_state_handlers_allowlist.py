@@ -237,6 +237,8 @@ APP = {
     "hotmeals.ui.state.forms.OnceForm": MIXIN,
     "hotmeals.ui.state.forms.NameForm": MIXIN,
     "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
+    "hotmeals.ui.state.screens.LoadedScreen": MIXIN,
+    "hotmeals.ui.state.screens.RelangScreen": MIXIN,
     # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
     # and services.receipts checks they are the parent's.
     "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},

@@ -21,7 +21,7 @@ from hotmeals.services.ordering import cancel_cart
 from hotmeals.ui.state.auth import sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
-from hotmeals.ui.state.forms import OnceKey, confirm_once
+from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
@@ -79,18 +79,16 @@ def group_views(answer: dict) -> list[CancelGroupView]:
     return groups
 
 
-class CancelCartState(CancelReasonForm, OnceKey, rx.State):
+class CancelCartState(CancelReasonForm, rx.State):
     groups: list[CancelGroupView] = []
     count: int = 0
     total_refund: str = ""
     empty_message: str = ""
-    loaded: bool = False
     busy_line: str = ""
     confirming: bool = False
     turn: int = 0
 
     _lines: dict[str, tuple[int, int]] = {}  # cart id -> (quantity, most)
-    _lang: str = ""
 
     @rx.var
     def is_empty(self) -> bool:

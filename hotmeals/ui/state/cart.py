@@ -33,7 +33,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
-from hotmeals.ui.state.screens import new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -188,11 +188,10 @@ def promo_view(row: dict, lang: str) -> dict[str, str]:
     return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
 
 
-class CartState(OnceKey, rx.State):
+class CartState(OnceKey, LoadedScreen, rx.State):
     """The cart and the order summary."""
 
     groups: list[CartGroupView] = []
-    loaded: bool = False
     line_count: int = 0
     payable_count: int = 0
     meal_count: int = 0
@@ -214,7 +213,6 @@ class CartState(OnceKey, rx.State):
     promos: list[dict[str, str]] = []
 
     _quantities: dict[str, int] = {}
-    _lang: str = ""  # the language the screen's text was made in
     _view: str = "cart"  # or "summary"
 
     @rx.var

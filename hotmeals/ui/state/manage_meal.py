@@ -77,7 +77,6 @@ def meal_cancelled_text(result: Any, lang: str) -> str:
 class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     """/edit-profile/manage-meal-details[?id=N] and /manage-confirm-order?id=N&date=D."""
 
-    loaded: bool = False
     missing: str = ""
     meals: list[dict[str, str]] = []
     meal: dict[str, str] = {}
@@ -93,7 +92,6 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     _id: int = 0
     _date: str = ""
-    _lang: str = ""
     _page: str = ""  # list, meal, confirm
 
     @rx.var
