@@ -18,15 +18,13 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
+from hotmeals.ui.state.screens import order_line_row
 from hotmeals.ui.state.toasts import failed, succeeded
 
 
 def _meal_row(meal: dict) -> dict[str, str]:
     return {
-        "id": str(meal["order_line_id"]),
-        "child": str(meal["child_name"]),
-        "day": str(meal["day"]),
-        "name": str(meal["name"]),
+        **order_line_row(meal),
         "quantity": str(meal["quantity"]),
         "state": str(meal["state"]),
         "label": str(meal["label"]),

@@ -32,6 +32,17 @@ async def new_language_for(state: Any, ready: bool = True) -> tuple[ActingParent
     return None if who is None else (who, lang)
 
 
+def order_line_row(line: dict) -> dict[str, str]:
+    """A booked meal (an order line of a service's answer) as a screen's row: its id, whose,
+    which day, which meal; the screen adds what else it shows."""
+    return {
+        "id": str(line["order_line_id"]),
+        "child": str(line["child_name"]),
+        "day": str(line["day"]),
+        "name": str(line["name"]),
+    }
+
+
 class LoadedScreen(rx.State, mixin=True):
     """A screen loaded from the services: ``loaded`` once it shows their answer, ``_lang`` the
     language its text was made in (``new_language``)."""
