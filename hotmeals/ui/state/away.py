@@ -13,7 +13,7 @@ from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import away, children, credit
 from hotmeals.services.ordering.days import toronto_today
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
@@ -54,8 +54,8 @@ class ChildAwayState(OnceForm, rx.State):
     @rx.event
     async def load(self):
         self.busy, self.error, self.checked, self.meals, self.donate = False, "", False, [], []
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.kids, self.chosen = [], []
             return
         rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)

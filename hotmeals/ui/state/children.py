@@ -13,7 +13,7 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
@@ -104,8 +104,8 @@ class ChildrenState(OnceForm, rx.State):
     async def load(self):
         self.loading = True
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.kids = []
         else:
             await self._reload(who)
@@ -235,8 +235,8 @@ class ChildFormState(NameForm, rx.State):
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
         self.loading = True
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)

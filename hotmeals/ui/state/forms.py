@@ -18,7 +18,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.submissions import Submitted, submit_once
 from hotmeals.services.submissions import submission_key as next_key
-from hotmeals.ui.state.auth import ActingParent, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    acting_parent,
+    after_login_path,
+    session_expired,
+    signed_up_parent,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -233,8 +239,8 @@ class FamilyChoice:
         ``view`` answers it for the acting parent, and the whole view (None: no parent whose
         sign-up is complete on this call)."""
         state.busy = False
-        who = await acting_parent(state)
-        if who is None or not who.complete:
+        who = await signed_up_parent(state)
+        if who is None:
             return None
         view = await call_service(self.view, parent_id=who.parent_id, lang=who.lang)
         setattr(state, self.name, view[self.name])

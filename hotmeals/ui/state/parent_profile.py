@@ -11,7 +11,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    AuthState,
+    acting_parent,
+    session_expired,
+    signed_up_parent,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
@@ -65,8 +71,8 @@ class ParentEditState(NameForm, rx.State):
         self.alt_error = ""
         forget_submission(self)
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
