@@ -253,21 +253,23 @@ class MealDialog(OnceForm, mixin=True):
         (the server refuses it too: this only keeps the dialog honest)."""
         return key not in self._refused
 
-    @rx.event
-    def set_menu_option(self, value: str):
-        value = str(value)
-        key = f"menu:{value}"
-        self.menu_option_id = value if key in self._option_cents and self._offered(key) else ""
+    def _choose_option(self, kind: str, value: str) -> None:
+        """The ``kind`` ("menu" or "meal") option chosen (its var ``<kind>_option_id``):
+        ``value`` when the loaded meal has it and it is ``_offered``, else none; the price and
+        the allergy verdict follow."""
+        key = f"{kind}:{value}"
+        chosen = value if key in self._option_cents and self._offered(key) else ""
+        setattr(self, f"{kind}_option_id", chosen)
         self._reprice()
         self._recompose()
 
     @rx.event
+    def set_menu_option(self, value: str):
+        self._choose_option("menu", str(value))
+
+    @rx.event
     def set_meal_option(self, value: str):
-        value = str(value)
-        key = f"meal:{value}"
-        self.meal_option_id = value if key in self._option_cents and self._offered(key) else ""
-        self._reprice()
-        self._recompose()
+        self._choose_option("meal", str(value))
 
     @rx.event
     def toggle_addon(self, addon_id: str, checked: bool):
