@@ -233,6 +233,12 @@ APP = {
     "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
     "hotmeals.ui.state.change_payment.ChangePayment": MIXIN,
     "hotmeals.ui.state.meal_dialog.MealDialog": MIXIN,
+    "hotmeals.ui.state.forms.OnceKey": MIXIN,
+    "hotmeals.ui.state.forms.OnceForm": MIXIN,
+    "hotmeals.ui.state.forms.NameForm": MIXIN,
+    "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
+    "hotmeals.ui.state.screens.LoadedScreen": MIXIN,
+    "hotmeals.ui.state.screens.RelangScreen": MIXIN,
     # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
     # and services.receipts checks they are the parent's.
     "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},

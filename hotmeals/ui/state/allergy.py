@@ -16,6 +16,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import (
     Answered,
+    OnceForm,
     busy_call,
     forget_submission,
     one_turn,
@@ -32,7 +33,7 @@ def _suggestion(row: dict) -> dict[str, str]:
     return {"id": str(row["id"]), "name": row["name"], "priority": priority}
 
 
-class AllergyState(rx.State):
+class AllergyState(OnceForm, rx.State):
     child_id: int = 0
     child_name: str = ""
     query: str = ""
@@ -40,12 +41,7 @@ class AllergyState(rx.State):
     items: list[dict[str, str]] = []  # ingredient_id, name, alert_level
     in_signup: bool = False
     loading: bool = True
-    busy: bool = False
     missing: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang

@@ -347,12 +347,18 @@ async def sync_cancel_count(state: rx.State, count: int) -> None:
     auth.cancel_cart_count_store = str(int(count))
 
 
+async def signed_up_parent(state: rx.State) -> ActingParent | None:
+    """``acting_parent`` when that parent's sign-up is complete (None otherwise: the screens
+    behind the sign-up show nothing to a parent still signing up)."""
+    who = await acting_parent(state)
+    return who if who is not None and who.complete else None
+
+
 async def complete_parent(state: rx.State) -> tuple[ActingParent | None, str]:
     """The acting parent when their profile is complete (None otherwise: the screens that
     book need it), and the language."""
     lang = (await state.get_state(I18nState)).lang
-    who = await acting_parent(state)
-    return (who if who is not None and who.complete else None), lang
+    return await signed_up_parent(state), lang
 
 
 def session_expired(lang: str) -> list:

@@ -13,27 +13,25 @@ from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import away, children, credit
 from hotmeals.services.ordering.days import toronto_today
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import confirm_once, message
+from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
+from hotmeals.ui.state.screens import order_line_row
 from hotmeals.ui.state.toasts import failed, succeeded
 
 
 def _meal_row(meal: dict) -> dict[str, str]:
     return {
-        "id": str(meal["order_line_id"]),
-        "child": str(meal["child_name"]),
-        "day": str(meal["day"]),
-        "name": str(meal["name"]),
+        **order_line_row(meal),
         "quantity": str(meal["quantity"]),
         "state": str(meal["state"]),
         "label": str(meal["label"]),
     }
 
 
-class ChildAwayState(rx.State):
+class ChildAwayState(OnceForm, rx.State):
     kids: list[Choice] = []  # value: child id
     chosen: list[str] = []  # child ids
     from_date: str = ""
@@ -45,12 +43,8 @@ class ChildAwayState(rx.State):
     refund: str = ""
     checked: bool = False  # the meals shown are those of the children and days chosen
     error: str = ""
-    busy: bool = False
-    turn: int = 0
 
     _refund_cents: int = 0
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def can_confirm(self) -> bool:
@@ -60,8 +54,8 @@ class ChildAwayState(rx.State):
     @rx.event
     async def load(self):
         self.busy, self.error, self.checked, self.meals, self.donate = False, "", False, [], []
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.kids, self.chosen = [], []
             return
         rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)

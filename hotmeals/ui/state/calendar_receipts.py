@@ -20,7 +20,7 @@ from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.orders import DETAILS_ROUTE
-from hotmeals.ui.state.screens import new_language
+from hotmeals.ui.state.screens import RelangScreen
 from hotmeals.ui.state.toasts import succeeded
 
 RECEIPT_ROUTE = "/receipt"
@@ -116,10 +116,9 @@ def receipt_rows(data: dict, lang: str) -> list[ReceiptRow]:
     return rows
 
 
-class ReceiptState(rx.State):
+class ReceiptState(RelangScreen, rx.State):
     """/receipt?order=HM-000123 (&change=N) or ?donation=N: the receipt, print and PDF."""
 
-    loaded: bool = False
     missing: str = ""
     kind: str = ""
     title: str = ""
@@ -139,7 +138,6 @@ class ReceiptState(rx.State):
     changes: list[MoneyRow] = []
     back_href: str = ""
     _query: dict[str, str] = {}
-    _lang: str = ""
 
     async def _receipt(self, who: ActingParent, lang: str) -> dict:
         """The receipt the address names, for ``who`` (the service checks it is theirs)."""
@@ -199,11 +197,6 @@ class ReceiptState(rx.State):
         self._query = _query_of(self.router.url.query_parameters)
         self.loaded = False
         await self._load()
-
-    @rx.event
-    async def relang(self):
-        if await new_language(self):
-            await self._load()
 
     @rx.event
     async def download_pdf(self):

@@ -84,15 +84,11 @@ class CancelCartState(CancelReasonForm, rx.State):
     count: int = 0
     total_refund: str = ""
     empty_message: str = ""
-    loaded: bool = False
     busy_line: str = ""
     confirming: bool = False
     turn: int = 0
 
-    _once_key: str = ""
-    _once_digest: str = ""
     _lines: dict[str, tuple[int, int]] = {}  # cart id -> (quantity, most)
-    _lang: str = ""
 
     @rx.var
     def is_empty(self) -> bool:

@@ -17,10 +17,10 @@ from hotmeals.services import credit
 from hotmeals.services.ordering import cancel, cancel_order
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import confirm_once, forget_submission
+from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
-from hotmeals.ui.state.screens import new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -38,7 +38,7 @@ def reason_options(rows: list[dict]) -> list[ReasonOption]:
     ]
 
 
-class CancelReasonForm(rx.State, mixin=True):
+class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
     """The cancel-reason form of the screens that cancel (the order's details, the cancel
     cart, one meal): a reason is required and Other needs its text, said at the field
     (ids ``cancel-reason`` and ``cancel-other``) before 'Are you sure?' opens. The service

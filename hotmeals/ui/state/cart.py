@@ -30,10 +30,10 @@ from hotmeals.services.ordering import pricing
 from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import confirm_once, forget_submission, message
+from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
-from hotmeals.ui.state.screens import new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -188,11 +188,10 @@ def promo_view(row: dict, lang: str) -> dict[str, str]:
     return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
 
 
-class CartState(rx.State):
+class CartState(OnceKey, LoadedScreen, rx.State):
     """The cart and the order summary."""
 
     groups: list[CartGroupView] = []
-    loaded: bool = False
     line_count: int = 0
     payable_count: int = 0
     meal_count: int = 0
@@ -213,10 +212,7 @@ class CartState(rx.State):
     promo_busy: bool = False
     promos: list[dict[str, str]] = []
 
-    _once_key: str = ""
-    _once_digest: str = ""
     _quantities: dict[str, int] = {}
-    _lang: str = ""  # the language the screen's text was made in
     _view: str = "cart"  # or "summary"
 
     @rx.var

@@ -16,7 +16,7 @@ from hotmeals.services.ordering import modify as changes
 from hotmeals.services.ordering.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent
 from hotmeals.ui.state.card_choice import CardPayment
-from hotmeals.ui.state.forms import forget_submission, message
+from hotmeals.ui.state.forms import OnceKey, forget_submission, message
 from hotmeals.ui.state.lightbox import Started
 from hotmeals.ui.state.toasts import succeeded
 
@@ -45,12 +45,9 @@ async def settle_change(
     )
 
 
-class ChangePayment(CardPayment, mixin=True):
+class ChangePayment(CardPayment, OnceKey, mixin=True):
     """``pay`` confirms the change the screen shows. The state names the service call
     (``_change_call``) and shows the order after a result (``_changed``)."""
-
-    _once_key: str = ""  # forms.submission_key
-    _once_digest: str = ""
 
     @rx.var
     def waiting(self) -> bool:

@@ -41,7 +41,7 @@ from hotmeals.ui.state.cart import (
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import Started
-from hotmeals.ui.state.screens import new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.steps import history_replace_script
 
 ORDER_ROUTE = "/edit-profile/order-details"
@@ -49,10 +49,9 @@ ORDER_ROUTE = "/edit-profile/order-details"
 CANCELLED = "cancelled"
 
 
-class CheckoutState(CardPayment, rx.State):
+class CheckoutState(CardPayment, LoadedScreen, rx.State):
     """The order summary's payment choice and Pay, and /payment."""
 
-    loaded: bool = False
     total: str = ""
     meal_count: int = 0
     charges: dict[str, str] = {}
@@ -65,7 +64,6 @@ class CheckoutState(CardPayment, rx.State):
 
     _saving: bool = False  # "save this card" was ticked for the open payment
     _order_id: int = 0
-    _lang: str = ""
     _picked: bool = False  # the parent chose the card for this cart (else their default)
     _summary: bool = False  # shown on the order summary (it prices the cart itself)
     _paid_from_summary: bool = False  # the running payment was started on the summary

@@ -13,10 +13,12 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent
+from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    NameForm,
+    OnceForm,
     busy_call,
     field_messages,
     forget_submission,
@@ -85,17 +87,13 @@ class ChildChoiceState(rx.State):
         return rx.redirect("/allergy-profile")
 
 
-class ChildrenState(rx.State):
+class ChildrenState(OnceForm, rx.State):
     kids: list[dict[str, str]] = []
     loading: bool = False
     delete_open: bool = False
     delete_name: str = ""
-    busy: bool = False
-    turn: int = 0  # bumped when a delete or a default ends (components.forms.once_attrs)
 
     _delete_id: int = 0
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
@@ -106,8 +104,8 @@ class ChildrenState(rx.State):
     async def load(self):
         self.loading = True
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.kids = []
         else:
             await self._reload(who)
@@ -185,11 +183,9 @@ class ChildrenState(rx.State):
             yield rx.redirect("/edit-profile")
 
 
-class ChildFormState(rx.State):
+class ChildFormState(NameForm, rx.State):
     mode: str = "add"  # add (sign-up step), another (logged in), edit
     child_id: int = 0
-    first_name: str = ""
-    last_name: str = ""
     city_id: str = ""
     school_id: str = ""
     teacher_id: str = ""
@@ -200,14 +196,10 @@ class ChildFormState(rx.State):
     teachers: list[dict[str, str]] = []
     grades: list[dict[str, str]] = []
     errors: dict[str, str] = {}
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends: releases the button (components.forms.once_attrs)
     loading: bool = True
     missing: bool = False
 
     _teacher_grades: dict[str, str] = {}
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
@@ -243,8 +235,8 @@ class ChildFormState(rx.State):
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
         self.loading = True
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)
@@ -315,14 +307,6 @@ class ChildFormState(rx.State):
             "teacher": self.teacher_id,
             "grade": self.grade_id,
         }
-
-    @rx.event
-    def set_first_name(self, value: str):
-        self.first_name = value
-
-    @rx.event
-    def set_last_name(self, value: str):
-        self.last_name = value
 
     @rx.event
     async def blur_name(self, field: str, value: str):

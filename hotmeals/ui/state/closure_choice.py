@@ -8,7 +8,7 @@ import reflex as rx
 
 from hotmeals.domain.credit import ClosureChoice
 from hotmeals.services import closures
-from hotmeals.ui.state.forms import FamilyChoice
+from hotmeals.ui.state.forms import FamilyChoice, FamilyChoiceForm
 
 CHOICES = tuple(c.value for c in ClosureChoice)
 CHOICE = FamilyChoice(
@@ -21,23 +21,12 @@ CHOICE = FamilyChoice(
 )
 
 
-class ClosureChoiceState(rx.State):
+class ClosureChoiceState(FamilyChoiceForm, rx.State):
     closure_choice: str = ClosureChoice.CARD.value
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
 
-    _once_key: str = ""
-    _once_digest: str = ""
-
-    @rx.event
-    async def load(self):
-        await CHOICE.load(self)
+    def _choice(self) -> FamilyChoice:
+        return CHOICE
 
     @rx.event
     def set_closure_choice(self, value: str):
         CHOICE.set(self, value)
-
-    @rx.event
-    async def save(self):
-        async for event in CHOICE.save(self):
-            yield event

@@ -12,6 +12,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    OnceForm,
     busy_call,
     checked_field,
     field_messages,
@@ -27,9 +28,8 @@ PREFIX = "contact-"
 FIELDS = ("first_name", "last_name", "email", "phone", "subject", "description")
 
 
-class ContactState(rx.State):
+class ContactState(OnceForm, rx.State):
     errors: dict[str, str] = {}
-    busy: bool = False
     sent: bool = False
     # Pre-filled from the profile; the parent may change them.
     first_name: str = ""
@@ -37,10 +37,6 @@ class ContactState(rx.State):
     email: str = ""
     phone: str = ""
     form_key: int = 0
-    turn: int = 0  # bumped when a submission ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""

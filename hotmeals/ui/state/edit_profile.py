@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, session_expired, signed_up_parent
 from hotmeals.ui.state.children import ChildrenState
 from hotmeals.ui.state.contact import ContactState
 from hotmeals.ui.state.content import ContentState
@@ -54,8 +54,8 @@ class EditProfileState(rx.State):
         arrival, on a reload, and on Back or Forward between steps. The address's step
         (``?step=6&sub=2``) wins; without one, the step kept in browser storage is shown and
         written into the address, so that Back returns to it."""
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return None
         steps = await self.get_state(ProfileStepState)
         query = self.router.url.query_parameters
@@ -78,8 +78,8 @@ class EditProfileState(rx.State):
     @rx.event
     async def go(self, step: str, settings_step: str):
         """Show a step of /edit-profile (side menu, settings rows)."""
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             yield session_expired((await self.get_state(I18nState)).lang)
             return
         steps = await self.get_state(ProfileStepState)
@@ -104,6 +104,6 @@ class EditProfileState(rx.State):
         steps._set_steps(str(step), str(settings_step))
         yield rx.redirect(arrival_url(steps.current, steps.current_settings))
         yield rx.call_script(SCROLL_TOP)
-        who = await acting_parent(self)
-        if who is not None and who.complete:
+        who = await signed_up_parent(self)
+        if who is not None:
             await self._load_for_step(who)

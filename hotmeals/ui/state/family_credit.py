@@ -4,11 +4,13 @@ Thin: the ledger and the choice are ``services.credit`` (``family_credit``,
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.services import credit
-from hotmeals.ui.state.forms import FamilyChoice
+from hotmeals.ui.state.forms import FamilyChoice, FamilyChoiceForm
 
 DESTINATIONS = tuple(d.value for d in RefundDestination)
 CHOICE = FamilyChoice(
@@ -33,20 +35,16 @@ def _move_row(move: dict) -> dict[str, str]:
     }
 
 
-class FamilyCreditState(rx.State):
+class FamilyCreditState(FamilyChoiceForm, rx.State):
     balance: str = ""
     refund_to: str = RefundDestination.CARD.value
     history: list[dict[str, str]] = []
     loaded: bool = False
-    busy: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
 
-    _once_key: str = ""
-    _once_digest: str = ""
+    def _choice(self) -> FamilyChoice:
+        return CHOICE
 
-    @rx.event
-    async def load(self):
-        view = await CHOICE.load(self)
+    def _shown(self, view: dict[str, Any] | None) -> None:
         if view is None:
             self.history, self.balance, self.loaded = [], "", False
             return
@@ -57,8 +55,3 @@ class FamilyCreditState(rx.State):
     @rx.event
     def set_refund_to(self, value: str):
         CHOICE.set(self, value)
-
-    @rx.event
-    async def save(self):
-        async for event in CHOICE.save(self):
-            yield event

@@ -18,7 +18,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.submissions import Submitted, submit_once
 from hotmeals.services.submissions import submission_key as next_key
-from hotmeals.ui.state.auth import ActingParent, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    acting_parent,
+    after_login_path,
+    session_expired,
+    signed_up_parent,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -52,6 +58,23 @@ def place_error(
         errors[err.field] = message(err, lang)
         return rx.set_focus(prefix + err.field)
     return failed(message(err, lang))
+
+
+class OnceKey(rx.State, mixin=True):
+    """A state that submits once per payload: the backend vars of its submission key
+    (``submission_key``, ``forget_submission``)."""
+
+    _once_key: str = ""
+    _once_digest: str = ""
+
+
+class OnceForm(OnceKey, mixin=True):
+    """A form with a one-tap button that submits once per payload: ``busy`` while its call
+    runs (``busy_call``), ``turn`` bumped when it ends (``one_turn``;
+    ``components.forms.once_attrs`` enables the button again)."""
+
+    busy: bool = False
+    turn: int = 0
 
 
 def submission_key(state: Any, payload: Any) -> str:
@@ -216,8 +239,8 @@ class FamilyChoice:
         ``view`` answers it for the acting parent, and the whole view (None: no parent whose
         sign-up is complete on this call)."""
         state.busy = False
-        who = await acting_parent(state)
-        if who is None or not who.complete:
+        who = await signed_up_parent(state)
+        if who is None:
             return None
         view = await call_service(self.view, parent_id=who.parent_id, lang=who.lang)
         setattr(state, self.name, view[self.name])
@@ -246,6 +269,48 @@ class FamilyChoice:
         if answered.ok:
             setattr(state, self.name, answered.result[self.name])
             yield succeeded(tr(self.saved, lang))
+
+
+class NameForm(OnceForm, mixin=True):
+    """A form with a person's first and last name (a parent's, a child's), typed in.
+
+    A mixin: ``set_first_name`` and ``set_last_name`` are copied onto each state that uses it
+    and are listed in its allow-list."""
+
+    first_name: str = ""
+    last_name: str = ""
+
+    @rx.event
+    def set_first_name(self, value: str):
+        self.first_name = value
+
+    @rx.event
+    def set_last_name(self, value: str):
+        self.last_name = value
+
+
+class FamilyChoiceForm(OnceForm, mixin=True):
+    """A screen of one ``FamilyChoice`` (the state's ``_choice``): ``load`` shows it, ``save``
+    keeps the one on screen. The state writes its ``set_<name>`` (``FamilyChoice.set``) and
+    may show more of the view (``_shown``).
+
+    A mixin: ``load`` and ``save`` are copied onto each state that uses it and are listed in
+    its allow-list."""
+
+    def _choice(self) -> FamilyChoice:
+        raise NotImplementedError
+
+    def _shown(self, view: dict[str, Any] | None) -> None:
+        """The view ``load`` got (None: no parent whose sign-up is complete on this call)."""
+
+    @rx.event
+    async def load(self):
+        self._shown(await self._choice().load(self))
+
+    @rx.event
+    async def save(self):
+        async for event in self._choice().save(self):
+            yield event
 
 
 def refused_at(state: Any, field_id: str, counter: str = "turn") -> EventSpec:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services import giveback
-from hotmeals.ui.state.auth import acting_parent
+from hotmeals.ui.state.auth import signed_up_parent
 from hotmeals.ui.state.base import call_service
 
 
@@ -22,8 +22,8 @@ class GiveBackState(rx.State):
 
     @rx.event
     async def load(self):
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         got = await call_service(giveback.family_giveback, parent_id=who.parent_id, lang=who.lang)
         self.year_label = got["school_year_label"]

@@ -31,6 +31,7 @@ from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
+from hotmeals.ui.state.screens import order_line_row
 from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
@@ -42,13 +43,10 @@ def _meal_row(meal: dict) -> dict[str, str]:
     extras = [meal.get("menu_option") or "", meal.get("meal_option") or ""]
     extras += list(meal.get("addons") or [])
     return {
-        "id": str(meal["order_line_id"]),
+        **order_line_row(meal),
         "order_id": str(meal["order_id"]),
         "number": str(meal["order_number"]),
-        "child": str(meal["child_name"]),
-        "day": str(meal["day"]),
         "date": str(meal["date"]),
-        "name": str(meal["name"]),
         "size": str(meal["size_label"] or ""),
         "extras": ", ".join(x for x in extras if x),
         "note": str(meal.get("special_note") or ""),
@@ -77,7 +75,6 @@ def meal_cancelled_text(result: Any, lang: str) -> str:
 class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
     """/edit-profile/manage-meal-details[?id=N] and /manage-confirm-order?id=N&date=D."""
 
-    loaded: bool = False
     missing: str = ""
     meals: list[dict[str, str]] = []
     meal: dict[str, str] = {}
@@ -93,7 +90,6 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
 
     _id: int = 0
     _date: str = ""
-    _lang: str = ""
     _page: str = ""  # list, meal, confirm
 
     @rx.var

@@ -33,27 +33,24 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
+from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
-from hotmeals.ui.state.screens import new_language
+from hotmeals.ui.state.screens import LoadedScreen, new_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
 RANGES = ("this_week", "next_week", "month")
 SIZES = ("small", "large")
 
 
-class ManyDaysState(rx.State):
+class ManyDaysState(OnceForm, LoadedScreen, rx.State):
     """The 'Book several days' panel of /edit-profile/meal-detailed."""
 
-    loaded: bool = False
     loading: bool = False
     kids: list[Choice] = []  # value: child id; disabled is "not chosen"
     chosen: list[str] = []  # child ids
     range_name: str = "this_week"
     rows: list[DayRow] = []
     error: str = ""
-    busy: bool = False
-    turn: int = 0
     report_title: str = ""
     report_added: list[ReportLine] = []
     report_refused: list[ReportLine] = []
@@ -70,9 +67,6 @@ class ManyDaysState(rx.State):
 
     _meals: dict[str, list[dict]] = {}  # row key -> the day's meals as the service said
     _added: bool = False  # the last _submit added
-    _lang: str = ""
-    _once_key: str = ""
-    _once_digest: str = ""
 
     # ---- derived ---------------------------------------------------------------------------
     @rx.var

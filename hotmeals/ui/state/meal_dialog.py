@@ -22,7 +22,7 @@ from hotmeals.services.ordering import modify as order_changes
 from hotmeals.services.ordering.allergens import composed_allergy
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import forget_submission, message, one_turn, submit
+from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.menu_views import allergy_badge, image_url, item_row
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -31,7 +31,7 @@ NOTE_MAX = 120
 QUANTITY_MAX = 50
 
 
-class MealDialog(rx.State, mixin=True):
+class MealDialog(OnceForm, mixin=True):
     """The dialog's vars and handlers, for ``BookingState`` (a mixin: its handlers are in
     BookingState's allow-list). The screen tells it the parent, the child, the day's menu and
     what to reload after an add (the hooks below)."""
@@ -54,8 +54,6 @@ class MealDialog(rx.State, mixin=True):
     add_error: str = ""  # the server's refusal of the last add, shown in the dialog
     line_total: str = ""
     note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
-    busy: bool = False
-    turn: int = 0  # bumped when an add ends (components.forms.once_attrs)
     # Set by ModifyOrderState.load_add_item (/edit-profile/modify-order/add-item): the dialog
     # adds to that order's draft (AddToMyOrder) instead of the cart.
     order_number: str = ""
@@ -71,8 +69,6 @@ class MealDialog(rx.State, mixin=True):
     _refused: set[str] = set()  # "menu:ID", "meal:ID", "addon:ID" the child cannot have
     _found: dict = {}  # MenuDetail's answer: composed_allergy judges the choices on it
     _ack_text: str = ""  # what the ticked box acknowledged
-    _once_key: str = ""
-    _once_digest: str = ""
 
     # ---- hooks ------------------------------------------------------------------------------
     async def _who(self) -> tuple[ActingParent | None, str]:
@@ -257,21 +253,23 @@ class MealDialog(rx.State, mixin=True):
         (the server refuses it too: this only keeps the dialog honest)."""
         return key not in self._refused
 
-    @rx.event
-    def set_menu_option(self, value: str):
-        value = str(value)
-        key = f"menu:{value}"
-        self.menu_option_id = value if key in self._option_cents and self._offered(key) else ""
+    def _choose_option(self, kind: str, value: str) -> None:
+        """The ``kind`` ("menu" or "meal") option chosen (its var ``<kind>_option_id``):
+        ``value`` when the loaded meal has it and it is ``_offered``, else none; the price and
+        the allergy verdict follow."""
+        key = f"{kind}:{value}"
+        chosen = value if key in self._option_cents and self._offered(key) else ""
+        setattr(self, f"{kind}_option_id", chosen)
         self._reprice()
         self._recompose()
 
     @rx.event
+    def set_menu_option(self, value: str):
+        self._choose_option("menu", str(value))
+
+    @rx.event
     def set_meal_option(self, value: str):
-        value = str(value)
-        key = f"meal:{value}"
-        self.meal_option_id = value if key in self._option_cents and self._offered(key) else ""
-        self._reprice()
-        self._recompose()
+        self._choose_option("meal", str(value))
 
     @rx.event
     def toggle_addon(self, addon_id: str, checked: bool):

@@ -31,7 +31,7 @@ from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.meal_dialog import aim_at_order
-from hotmeals.ui.state.screens import new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for, order_line_row
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
@@ -42,10 +42,7 @@ DETAILS_ROUTE = "/edit-profile/order-details"
 
 def _line_row(line: dict) -> dict[str, str]:
     return {
-        "id": str(line["order_line_id"]),
-        "child": str(line["child_name"]),
-        "day": str(line["day"]),
-        "name": str(line["name"]),
+        **order_line_row(line),
         "size": str(line["size"] or ""),
         "quantity": str(line["active_quantity"]),
         "removing": str(line["remove_quantity"] or ""),
@@ -70,10 +67,9 @@ def _added_row(step: dict, lang: str) -> dict[str, str]:
     }
 
 
-class ModifyOrderState(ChangePayment, rx.State):
+class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
     """/edit-profile/modify-order?id=N."""
 
-    loaded: bool = False
     missing: str = ""  # 'No data found' and the like: the id is not one of who's orders
     number: str = ""
     lines: list[dict[str, str]] = []
@@ -90,7 +86,6 @@ class ModifyOrderState(ChangePayment, rx.State):
     add_link: str = ""
 
     _id: int = 0
-    _lang: str = ""
 
     def _fill(self, info: dict) -> None:
         self.number = str(info["number"])

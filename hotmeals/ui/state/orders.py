@@ -27,7 +27,7 @@ from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
-from hotmeals.ui.state.screens import new_language
+from hotmeals.ui.state.screens import RelangScreen
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
@@ -158,14 +158,12 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
     return out
 
 
-class OrderHistoryState(rx.State):
+class OrderHistoryState(RelangScreen, rx.State):
     """/edit-profile/order-history: the Future and Past tabs."""
 
     tab: str = "future"
     rows: list[HistoryRow] = []
-    loaded: bool = False
     empty_message: str = ""
-    _lang: str = ""
 
     async def _load(self) -> None:
         lang = (await self.get_state(I18nState)).lang
@@ -197,11 +195,6 @@ class OrderHistoryState(rx.State):
         yield
         await self._load()
 
-    @rx.event
-    async def relang(self):
-        if await new_language(self):
-            await self._load()
-
 
 class OrderDetailState(CancelReasonForm, rx.State):
     """/edit-profile/order-details?id=N: the order's lines and charges, 'Add to cancel cart'
@@ -219,7 +212,6 @@ class OrderDetailState(CancelReasonForm, rx.State):
     voided_notes: list[str] = []  # charges that did not pay for this order, with their void
     total_refund: str = ""
     can_cancel: bool = False
-    loaded: bool = False
     missing: str = ""  # 'No data found' for a missing or another parent's order
     modify_href: str = ""
 
@@ -236,10 +228,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     cancelling: bool = False
     turn: int = 0
 
-    _once_key: str = ""
-    _once_digest: str = ""
     _id: int = 0
-    _lang: str = ""
     _quantities: dict[str, int] = {}
 
     @rx.var

@@ -11,10 +11,17 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
-from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    AuthState,
+    acting_parent,
+    session_expired,
+    signed_up_parent,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    NameForm,
     busy_call,
     checked_field,
     forget_submission,
@@ -32,22 +39,15 @@ FIELDS = ("first_name", "last_name", "phone")
 UPLOAD_ID = "profile-picture"
 
 
-class ParentEditState(rx.State):
-    first_name: str = ""
-    last_name: str = ""
+class ParentEditState(NameForm, rx.State):
     phone: str = ""
     email: str = ""
     alt_emails: list[dict[str, str]] = []  # email, verified ("1" or "")
     errors: dict[str, str] = {}
     alt_error: str = ""
-    busy: bool = False
     adding: bool = False
     uploading: bool = False
     loading: bool = True
-    turn: int = 0  # bumped when a save or an add ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def can_add_alt(self) -> bool:
@@ -71,8 +71,8 @@ class ParentEditState(rx.State):
         self.alt_error = ""
         forget_submission(self)
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
@@ -81,14 +81,6 @@ class ParentEditState(rx.State):
         self.email = data["email"]
         self._apply_alt_emails(data)
         self.loading = False
-
-    @rx.event
-    def set_first_name(self, value: str):
-        self.first_name = value
-
-    @rx.event
-    def set_last_name(self, value: str):
-        self.last_name = value
 
     @rx.event
     def set_phone(self, value: str):

@@ -14,7 +14,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
-from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import LightboxPayment, Started
@@ -66,10 +66,10 @@ class DonateState(LightboxPayment, rx.State):
 
     @rx.event
     async def load(self):
-        who = await acting_parent(self)
+        who = await signed_up_parent(self)
         self.status = self.message = self.amount_error = self.school_error = ""
         self.busy = False
-        if who is None or not who.complete:
+        if who is None:
             self.schools, self.history, self.school_id = [], [], ""
             return
         schools = await call_service(donations.donation_schools, parent_id=who.parent_id)
@@ -100,8 +100,8 @@ class DonateState(LightboxPayment, rx.State):
 
     # ---- donate: LightboxPayment's pay (the form's submit) --------------------------------
     async def _payer(self) -> ActingParent | None:
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.schools, self.history = [], []
             return None
         return who
@@ -172,8 +172,8 @@ class CardsState(LightboxPayment, rx.State):
     async def load(self):
         self.status = self.message = ""
         self.busy = self.deleting = self.delete_open = False
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             self.cards = []
             return
         await self._reload(who)
@@ -185,8 +185,7 @@ class CardsState(LightboxPayment, rx.State):
 
     # ---- add a card: LightboxPayment's pay (no money: Converge keeps the card) -------------
     async def _payer(self) -> ActingParent | None:
-        who = await acting_parent(self)
-        return who if who is not None and who.complete else None
+        return await signed_up_parent(self)
 
     async def _begin(self, who: ActingParent, lang: str) -> Any:
         self.status = self.message = ""

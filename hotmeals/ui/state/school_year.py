@@ -10,9 +10,9 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import school_year
-from hotmeals.ui.state.auth import acting_parent, session_expired
+from hotmeals.ui.state.auth import acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message, one_turn, submit
+from hotmeals.ui.state.forms import OnceForm, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -23,7 +23,7 @@ def _s(value: object) -> str:
     return "" if value is None else str(value)
 
 
-class SchoolYearState(rx.State):
+class SchoolYearState(OnceForm, rx.State):
     loading: bool = True
     year_label: str = ""
     remaining: int = 0
@@ -40,11 +40,6 @@ class SchoolYearState(rx.State):
     grade_id: str = ""
     reviewed: bool = False
     archive_open: bool = False  # "Left the school" tapped: asks before archiving
-    busy: bool = False
-    turn: int = 0
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     @rx.var
     def teachers(self) -> list[dict[str, str]]:
@@ -54,8 +49,8 @@ class SchoolYearState(rx.State):
     async def gate(self):
         """on_load of Book meal and the cart: a child to confirm sends the parent to the
         confirmation first (the services refuse to book for that child anyway)."""
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return None
         count = await call_service(school_year.pending_count, parent_id=who.parent_id)
         if count:
@@ -66,8 +61,8 @@ class SchoolYearState(rx.State):
     async def load(self):
         self.loading = True
         yield
-        who = await acting_parent(self)
-        if who is None or not who.complete:
+        who = await signed_up_parent(self)
+        if who is None:
             return
         await self._show(who.parent_id, who.lang)
         self.loading = False

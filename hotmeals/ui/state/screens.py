@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import reflex as rx
+
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.i18n import I18nState
 
@@ -28,3 +30,38 @@ async def new_language_for(state: Any, ready: bool = True) -> tuple[ActingParent
         return None
     who = await acting_parent(state)
     return None if who is None else (who, lang)
+
+
+def order_line_row(line: dict) -> dict[str, str]:
+    """A booked meal (an order line of a service's answer) as a screen's row: its id, whose,
+    which day, which meal; the screen adds what else it shows."""
+    return {
+        "id": str(line["order_line_id"]),
+        "child": str(line["child_name"]),
+        "day": str(line["day"]),
+        "name": str(line["name"]),
+    }
+
+
+class LoadedScreen(rx.State, mixin=True):
+    """A screen loaded from the services: ``loaded`` once it shows their answer, ``_lang`` the
+    language its text was made in (``new_language``)."""
+
+    loaded: bool = False
+    _lang: str = ""
+
+
+class RelangScreen(LoadedScreen, mixin=True):
+    """A ``LoadedScreen`` that ``_load``s itself for the acting parent: ``relang`` loads it
+    again when the parent switched to the other language.
+
+    A mixin: ``relang`` is copied onto each state that uses it and is listed in its
+    allow-list."""
+
+    async def _load(self) -> Any:
+        raise NotImplementedError
+
+    @rx.event
+    async def relang(self):
+        if await new_language(self):
+            await self._load()

@@ -17,6 +17,7 @@ from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, sessi
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
+    OnceForm,
     busy_call,
     field_messages,
     forget_submission,
@@ -69,14 +70,9 @@ class LanguageState(rx.State):
             yield event
 
 
-class NotificationState(rx.State):
+class NotificationState(OnceForm, rx.State):
     prefs: dict[str, bool] = {}
-    busy: bool = False
     loading: bool = False
-    turn: int = 0  # bumped when a save ends (components.forms.once_attrs)
-
-    _once_key: str = ""
-    _once_digest: str = ""
 
     async def _reload(self, who: ActingParent) -> None:
         self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)

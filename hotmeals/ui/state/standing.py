@@ -24,7 +24,7 @@ from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.forms import Answered, busy_call, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
-from hotmeals.ui.state.screens import new_language
+from hotmeals.ui.state.screens import RelangScreen
 from hotmeals.ui.state.toasts import failed, succeeded
 
 STANDING_ROUTE = "/standing-orders"
@@ -58,15 +58,13 @@ def _rows(found: list[dict]) -> list[StandingRow]:
     ]
 
 
-class StandingState(rx.State):
+class StandingState(RelangScreen, rx.State):
     """/standing-orders."""
 
     rows: list[StandingRow] = []
-    loaded: bool = False
     busy_id: str = ""
     end_id: str = ""  # the standing order whose "End" asks "Are you sure?"
     end_open: bool = False
-    _lang: str = ""
 
     async def _load(self) -> bool:
         lang = (await self.get_state(I18nState)).lang
@@ -85,11 +83,6 @@ class StandingState(rx.State):
         self.loaded = False
         self.busy_id, self.end_id, self.end_open = "", "", False
         await self._load()
-
-    @rx.event
-    async def relang(self):
-        if await new_language(self):
-            await self._load()
 
     @rx.event
     def ask_end(self, standing_id: str):
