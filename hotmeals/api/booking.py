@@ -8,56 +8,36 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 
 from __future__ import annotations
 
-from fastapi import Depends
-
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
+from hotmeals.api.calls import Once, declare
 from hotmeals.api.deps import (
     PARENT_CART,
-    ParentWrite,
     api_router,
-    parent_write,
-    route,
 )
 from hotmeals.services.ordering import booking, repeat
 
 router = api_router()
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/AddManyToCart",
+    Once("add_many_to_cart", booking.add_many, lang=True),
     body=AddManyIn,
     answer=AddManyOut,
     tags=PARENT_CART,
     summary="Add meals on several days, for one child or siblings (extension): the good lines "
     "are added, each refused one says its day and why",
 )
-async def add_many_to_cart(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(AddManyIn)
-    return await ctx.answer_once(
-        "add_many_to_cart",
-        booking.add_many,
-        items=[item.model_dump() for item in body.items],
-        lang=ctx.lang,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/RepeatWeek",
+    Once("repeat_week", repeat.repeat_week, lang=True),
     body=RepeatWeekIn,
     answer=RepeatWeekOut,
     tags=PARENT_CART,
     summary="Copy a child's meals of one week into the cart for another week (extension); "
     "says which days could not be copied and why",
 )
-async def repeat_week(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(RepeatWeekIn)
-    return await ctx.answer_once(
-        "repeat_week",
-        repeat.repeat_week,
-        child_id=body.child_id,
-        source_week_start=body.source_week_start,
-        target_week_start=body.target_week_start,
-        lang=ctx.lang,
-    )

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import Depends
 
 from hotmeals.api.bodies import meal_choice
+from hotmeals.api.calls import Once, ParentListing, ParentRead, declare
 from hotmeals.api.deps import (
     PARENT_CART,
     Client,
@@ -21,7 +22,6 @@ from hotmeals.api.deps import (
     answer_found,
     api_router,
     client_context,
-    list_as_parent,
     read_as_parent,
     route,
     run_as_parent,
@@ -66,59 +66,47 @@ async def add_to_cart(ctx: TokenWrite = Depends(token_write)):
     )
 
 
-@route(
+def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
+    return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
+
+
+declare(
     router.post,
     "/Parent/cart/GetPriceTiersByPortionId",
+    ParentRead("get_price_tiers", _tiers),
     body=PortionIdIn,
     answer=PriceTiersOut,
     tags=PARENT_CART,
     summary="A portion's size and its unit price by quantity",
 )
-async def get_price_tiers(client: Client = Depends(client_context)):
-    body = await client.body(PortionIdIn)
-    return await read_as_parent(client, _tiers, portion_id=body.portion_id)
 
 
-def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
-    return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
-
-
-@route(
+declare(
     router.post,
     "/Parent/cart/DeleteCart",
+    Once("delete_cart", cart.delete_line, message="cart_line_deleted", who=token_write),
     body=CartIdIn,
     answer=CartCountOut,
     tags=PARENT_CART,
     summary="Remove one line from the cart",
 )
-async def delete_cart(ctx: TokenWrite = Depends(token_write)):
-    body = await ctx.body(CartIdIn)
-    return await ctx.answer_once(
-        "delete_cart",
-        cart.delete_line,
-        message="cart_line_deleted",
-        cart_id=body.cart_id,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/UpdateCartQuantity",
+    Once(
+        "update_cart_quantity",
+        cart.update_quantity,
+        message="cart_quantity_updated",
+        lang=True,
+        who=token_write,
+    ),
     body=QuantityIn,
     answer=CartSummaryOut,
     tags=PARENT_CART,
     summary="Change a line's quantity (extension); answers the cart summary",
 )
-async def update_cart_quantity(ctx: TokenWrite = Depends(token_write)):
-    body = await ctx.body(QuantityIn)
-    return await ctx.answer_once(
-        "update_cart_quantity",
-        cart.update_quantity,
-        message="cart_quantity_updated",
-        cart_id=body.cart_id,
-        quantity=body.quantity,
-        lang=ctx.lang,
-    )
 
 
 @route(
@@ -180,12 +168,11 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     )
 
 
-@route(
+declare(
     router.post,
     "/Parent/auth/ListPromocodesByParent",
+    ParentListing("list_promocodes", promos.list_for_parent),
     answer=list[PromoOut],
     tags=PARENT_CART,
     summary="The promo codes this parent can use today (open to all, or their own)",
 )
-async def list_promocodes(client: Client = Depends(client_context)):
-    return await list_as_parent(client, promos.list_for_parent)

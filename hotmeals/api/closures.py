@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fastapi import Depends
 
+from hotmeals.api.calls import Once, ParentRead, ReadFor, declare
 from hotmeals.api.closures_schemas import (
     AwayIn,
     AwayPreviewOut,
@@ -16,16 +17,10 @@ from hotmeals.api.closures_schemas import (
 )
 from hotmeals.api.deps import (
     PARENT_USER,
-    Client,
-    ParentClient,
     ParentWrite,
     answer,
     api_router,
-    client_context,
-    parent_context,
     parent_write,
-    read_as_parent,
-    read_for,
     request_key,
     route,
     tags,
@@ -36,53 +31,36 @@ router = api_router()
 AWAY = tags("Parent child away")
 
 
-@route(
+declare(
     router.get,
     "/Parent/user/ClosureChoice",
+    ParentRead("closure_choice", closures.closure_choice_of),
     answer=ClosureChoiceOut,
     tags=PARENT_USER,
     summary="What a school day closed after booking does to a meal: card, credit or makeup",
 )
-async def closure_choice(client: Client = Depends(client_context)):
-    return await read_as_parent(client, closures.closure_choice_of)
 
 
-@route(
+declare(
     router.post,
     "/Parent/user/ClosureChoice",
+    Once("choose_closure", closures.choose_closure, action="closure_choice", message="success"),
     body=ClosureChoiceIn,
     answer=ClosureChoiceOut,
     tags=PARENT_USER,
     summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
 )
-async def choose_closure(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(ClosureChoiceIn)
-    return await who.answer_once(
-        "closure_choice",
-        closures.choose_closure,
-        message="success",
-        closure_choice=body.closure_choice,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/child/AwayPreview",
+    ReadFor("away_preview", away.away_preview),
     body=AwayIn,
     answer=AwayPreviewOut,
     tags=AWAY,
     summary="What marking children away for some days would cancel and refund (nothing written)",
 )
-async def away_preview(who: ParentClient = Depends(parent_context)):
-    body = await who.body(AwayIn)
-    return await read_for(
-        who,
-        away.away_preview,
-        child_ids=body.child_ids,
-        from_date=body.from_date,
-        to_date=body.to_date,
-        refund_to=body.refund_to,
-    )
 
 
 @route(

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from fastapi import Depends, Query
 
+from hotmeals.api.calls import ParentListing, ParentRead, declare
 from hotmeals.api.deps import (
     Client,
     api_router,
     client_context,
     list_as_parent,
     list_of,
-    read_as_parent,
     route,
     tags,
 )
@@ -34,54 +34,37 @@ router = api_router()
 MENU = tags("Parent menu")
 
 
-@route(
+declare(
     router.post,
     "/Parent/menu/GetDates",
+    ParentListing("get_dates", days.get_dates, found_in="days"),
     body=DatesIn,
     answer=DatesOut,
     tags=MENU,
     summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
 )
-async def get_dates(client: Client = Depends(client_context)):
-    body = await client.body(DatesIn)
-    return await list_as_parent(
-        client,
-        days.get_dates,
-        found_in="days",
-        child_id=body.child_id,
-        from_date=body.from_date,
-        to_date=body.to_date,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/menu/GetMenu",
+    ParentListing("get_menu", menu.get_menu, found_in="meals"),
     body=MenuIn,
     answer=MenuOut,
     tags=MENU,
     summary="The day's meals for a child's school, each marked for the child's allergies",
 )
-async def get_menu(client: Client = Depends(client_context)):
-    body = await client.body(MenuIn)
-    return await list_as_parent(
-        client, menu.get_menu, found_in="meals", child_id=body.child_id, date=body.date
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/menu/MenuDetail",
+    ParentRead("menu_detail", menu.menu_detail),
     body=MenuDetailIn,
     answer=MenuDetailOut,
     tags=MENU,
     summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
 )
-async def menu_detail(client: Client = Depends(client_context)):
-    body = await client.body(MenuDetailIn)
-    return await read_as_parent(
-        client, menu.menu_detail, meal_id=body.meal_id, child_id=body.child_id
-    )
 
 
 @route(

@@ -14,13 +14,13 @@ answers what was done.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from fastapi import Depends
 from fastapi.responses import JSONResponse
 
 from hotmeals.api.bodies import meal_choice
+from hotmeals.api.calls import Once, ReadFor, declare
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -29,7 +29,6 @@ from hotmeals.api.deps import (
     parent_context,
     parent_write,
     payment_of,
-    read_for,
     request_key,
     required,
     route,
@@ -89,58 +88,53 @@ def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]
     }
 
 
+# The refusal of a body without its order line, or without its order (``Call.required``).
+LINE = {"order_line_id": "order_change_line_not_found"}
+ORDER = {"order_id": "order_change_order_not_found"}
+
+
 def _line_id(body: Any) -> int:
-    return required(body.order_line_id, "order_change_line_not_found", "order_line_id")
+    return required(body.order_line_id, LINE["order_line_id"], "order_line_id")
 
 
 def _order_id(body: Any) -> int:
-    return required(body.order_id, "order_change_order_not_found", "order_id")
-
-
-async def _line_view(who: ParentClient, fn: Callable[..., Any]) -> JSONResponse:
-    """One of the parent's meals as ``fn`` shows it (the order line of the body)."""
-    body = await who.body(LineIdIn)
-    return await read_for(who, fn, order_line_id=_line_id(body))
+    return required(body.order_id, ORDER["order_id"], "order_id")
 
 
 # -- manage one meal ------------------------------------------------------------------------------
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/GetMealsList",
+    ReadFor("get_meals_list", move.get_meals_list),
     body=MealsListIn,
     answer=list[MealOut],
     tags=TAGS,
     summary="The parent's upcoming meals, one per active order line",
 )
-async def get_meals_list(who: ParentClient = Depends(parent_context)):
-    body = await who.body(MealsListIn)
-    return await read_for(who, move.get_meals_list, child_id=body.child_id)
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/MealOrderDetail",
+    ReadFor("meal_order_detail", move.meal_order_detail, required=LINE),
     body=LineIdIn,
     answer=MealOut,
     tags=TAGS,
     summary="One of the parent's meals",
 )
-async def meal_order_detail(who: ParentClient = Depends(parent_context)):
-    return await _line_view(who, move.meal_order_detail)
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/GetDatesForModifyMeal",
+    ReadFor("get_dates_for_modify_meal", move.get_dates_for_modify_meal, required=LINE),
     body=LineIdIn,
     answer=MealDatesOut,
     tags=TAGS,
     summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
 )
-async def get_dates_for_modify_meal(who: ParentClient = Depends(parent_context)):
-    return await _line_view(who, move.get_dates_for_modify_meal)
 
 
 @route(
@@ -201,25 +195,15 @@ async def add_to_my_order(who: ParentWrite = Depends(parent_write)):
     )
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/DeleteFromModifyOrder",
+    Once("delete_from_modify_order", modify.delete_from_modify_order, lang=True, required=ORDER),
     body=DeleteFromModifyOrderIn,
     answer=ModifyInfoOut,
     tags=TAGS,
     summary="Remove meals of an order line (before its cut-off), or take back a step",
 )
-async def delete_from_modify_order(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(DeleteFromModifyOrderIn)
-    return await who.answer_once(
-        "delete_from_modify_order",
-        modify.delete_from_modify_order,
-        order_id=_order_id(body),
-        order_line_id=body.order_line_id,
-        quantity=body.quantity,
-        change_line_id=body.change_line_id,
-        lang=who.lang,
-    )
 
 
 @route(

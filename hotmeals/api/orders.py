@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fastapi import Depends
 
+from hotmeals.api.calls import ReadFor, declare
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -20,8 +21,6 @@ from hotmeals.api.deps import (
     parent_context,
     parent_write,
     payment_of,
-    read_for,
-    required,
     route,
     run,
     tags,
@@ -100,15 +99,16 @@ async def order_declined(who: ParentClient = Depends(parent_context)):
     return await _answer(who, await checkout.checkout_declined(**lightbox_declined(who, body)))
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/OrderConfirmation",
+    ReadFor(
+        "order_confirmation",
+        confirmation.order_confirmation,
+        required={"order_id": "payment_order_not_found"},
+    ),
     body=OrderIdIn,
     answer=OrderConfirmationOut,
     tags=ORDERS,
     summary="One of the parent's orders as the confirmation screen shows it",
 )
-async def order_confirmation(who: ParentClient = Depends(parent_context)):
-    body = await who.body(OrderIdIn)
-    order_id = required(body.order_id, "payment_order_not_found", "order_id")
-    return await read_for(who, confirmation.order_confirmation, order_id=order_id)

@@ -21,14 +21,13 @@ from typing import Any
 from fastapi import Depends
 from fastapi.responses import JSONResponse
 
+from hotmeals.api.calls import Listing, Once, ReadFor, declare
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
     api_router,
-    list_of,
     parent_context,
     parent_write,
-    read_for,
     request_key,
     required,
     route,
@@ -72,10 +71,6 @@ def _order_line_id(body: Any) -> int:
     return required(body.order_line_id, "order_line_not_found", "order_line_id")
 
 
-def _cancel_cart_id(body: Any) -> int:
-    return required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
-
-
 async def _with_its_message(
     who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any
 ) -> JSONResponse:
@@ -100,28 +95,25 @@ async def order_history(who: ParentClient = Depends(parent_context)):
     return await _with_its_message(who, queries.order_history, tab=body.tab)
 
 
-@route(
+declare(
     router.post,
     "/Parent/order/OrderDetail",
+    ReadFor("order_detail", queries.order_detail, required={"order_id": "order_not_found"}),
     body=OrderIdIn,
     answer=DetailOut,
     tags=ORDERS,
     summary="One paid order: lines and their state, charges, total refund and each refund",
 )
-async def order_detail(who: ParentClient = Depends(parent_context)):
-    body = await who.body(OrderIdIn)
-    return await read_for(who, queries.order_detail, order_id=_order_id(body))
 
 
-@route(
+declare(
     router.get,
     "/Parent/order/CancelOrderReason",
+    Listing("cancel_order_reason", cancel_service.cancel_reasons, lang=True, who=parent_context),
     answer=list[ReasonOut],
     tags=ORDERS,
     summary="The cancel reasons, with Other (free text)",
 )
-async def cancel_order_reason(who: ParentClient = Depends(parent_context)):
-    return await list_of(who.lang, cancel_service.cancel_reasons, lang=who.lang)
 
 
 @route(
@@ -138,62 +130,56 @@ async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
 # -- cancel-cart edits ----------------------------------------------------------------------------
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/AddToCancelCart",
+    Once(
+        "add_to_cancel_cart",
+        cancel_cart_service.add_to_cancel_cart,
+        message="orders_after.added_to_cancel_cart",
+        lang=True,
+        required={"order_line_id": "order_line_not_found"},
+    ),
     body=AddToCancelCartIn,
     answer=CancelCartItemOut,
     tags=ORDERS,
     summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
 )
-async def add_to_cancel_cart(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(AddToCancelCartIn)
-    return await who.answer_once(
-        "add_to_cancel_cart",
-        cancel_cart_service.add_to_cancel_cart,
-        message="orders_after.added_to_cancel_cart",
-        order_line_id=_order_line_id(body),
-        quantity=body.quantity,
-        lang=who.lang,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/UpdateCancelCartQuantity",
+    Once(
+        "update_cancel_cart_quantity",
+        cancel_cart_service.update_cancel_cart_quantity,
+        action="update_cancel_cart",
+        message="orders_after.cancel_cart_updated",
+        lang=True,
+        required={"cancel_cart_id": "cancel_cart_line_not_found"},
+    ),
     body=CancelCartQuantityIn,
     answer=CancelCartItemOut,
     tags=ORDERS,
     summary="Change a cancel-cart line's quantity",
 )
-async def update_cancel_cart_quantity(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(CancelCartQuantityIn)
-    return await who.answer_once(
-        "update_cancel_cart",
-        cancel_cart_service.update_cancel_cart_quantity,
-        message="orders_after.cancel_cart_updated",
-        cancel_cart_id=_cancel_cart_id(body),
-        quantity=body.quantity,
-        lang=who.lang,
-    )
 
 
-@route(
+declare(
     router.post,
     "/Parent/cart/DeleteCancelCartItem",
+    Once(
+        "delete_cancel_cart_item",
+        cancel_cart_service.delete_cancel_cart_item,
+        action="delete_cancel_cart",
+        message="orders_after.cancel_cart_removed",
+        required={"cancel_cart_id": "cancel_cart_line_not_found"},
+    ),
     body=CancelCartIdIn,
     answer=CancelCartCountOut,
     tags=ORDERS,
     summary="Remove a line from the cancel cart",
 )
-async def delete_cancel_cart_item(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(CancelCartIdIn)
-    return await who.answer_once(
-        "delete_cancel_cart",
-        cancel_cart_service.delete_cancel_cart_item,
-        message="orders_after.cancel_cart_removed",
-        cancel_cart_id=_cancel_cart_id(body),
-    )
 
 
 # -- cancels (refunds) ----------------------------------------------------------------------------

@@ -6,14 +6,12 @@ from __future__ import annotations
 from fastapi import Depends
 
 from hotmeals.api.account_schemas import ChildIdIn
+from hotmeals.api.calls import Once, ParentRead, declare
 from hotmeals.api.deps import (
     PARENT_USER,
-    Client,
     ParentWrite,
     api_router,
-    client_context,
     parent_write,
-    read_as_parent,
     route,
 )
 from hotmeals.api.envelope import ok
@@ -30,26 +28,24 @@ from hotmeals.services import giveback, school_year
 router = api_router()
 
 
-@route(
+declare(
     router.get,
     "/Parent/user/GiveBack",
+    ParentRead("give_back", giveback.family_giveback),
     answer=GiveBackOut,
     tags=PARENT_USER,
     summary="What the family's meals and donations gave this school year, per school",
 )
-async def give_back(client: Client = Depends(client_context)):
-    return await read_as_parent(client, giveback.family_giveback)
 
 
-@route(
+declare(
     router.get,
     "/Parent/user/SchoolYear",
+    ParentRead("get_school_year", school_year.status),
     answer=SchoolYearOut,
     tags=PARENT_USER,
     summary="The school year and the children to confirm for it before booking",
 )
-async def get_school_year(client: Client = Depends(client_context)):
-    return await read_as_parent(client, school_year.status)
 
 
 @route(
@@ -76,19 +72,12 @@ async def confirm_school_year(ctx: ParentWrite = Depends(parent_write)):
     return ok(result, t("sy.confirmed", ctx.lang, name=result["child"]["first_name"]))
 
 
-@route(
+declare(
     router.post,
     "/Parent/user/ArchiveChild",
+    Once("archive_child", school_year.archive_child, message="child_archived"),
     body=ChildIdIn,
     answer=ArchivedOut,
     tags=PARENT_USER,
     summary="Archive a child who left (hidden from booking; order history kept)",
 )
-async def archive_child(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(ChildIdIn)
-    return await ctx.answer_once(
-        "archive_child",
-        school_year.archive_child,
-        message="child_archived",
-        child_id=body.child_id,
-    )

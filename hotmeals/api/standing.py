@@ -12,13 +12,11 @@ from functools import partial
 
 from fastapi import Depends
 
+from hotmeals.api.calls import Once, ParentListing, declare
 from hotmeals.api.deps import (
-    Client,
     ParentWrite,
     answer,
     api_router,
-    client_context,
-    list_as_parent,
     parent_write,
     route,
     tags,
@@ -31,35 +29,32 @@ STANDING = tags("Parent standing orders")
 DONE = {"pause": "standing_paused", "resume": "standing_resumed", "end": "standing_ended_ok"}
 
 
-@route(
+declare(
     router.post,
     "/Parent/standing/ListStandingOrders",
+    ParentListing("list_standing_orders", standing.listing),
     answer=list[StandingOut],
     tags=STANDING,
     summary="The parent's standing orders, active and paused first (extension)",
 )
-async def list_standing_orders(client: Client = Depends(client_context)):
-    return await list_as_parent(client, standing.listing)
 
 
-@route(
+declare(
     router.post,
     "/Parent/standing/CreateStandingOrder",
+    Once(
+        "create_standing_order",
+        standing.create,
+        action="standing_create",
+        message="standing_created",
+        lang=True,
+    ),
     body=StandingCreateIn,
     answer=StandingOut,
     tags=STANDING,
     summary="Repeat a meal every week on one weekday until the end of term, of the school "
     "year or a date (extension)",
 )
-async def create_standing_order(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(StandingCreateIn)
-    return await ctx.answer_once(
-        "standing_create",
-        standing.create,
-        message="standing_created",
-        **body.model_dump(),
-        lang=ctx.lang,
-    )
 
 
 async def _change(ctx: ParentWrite, action: str):

@@ -1,0 +1,155 @@
+"""The /api/v1 routes that only hand their body's fields to one service function and answer its
+result: declared (``declare``) instead of written as an endpoint each.
+
+``declare`` takes what ``route`` takes for a hand-written endpoint (method, path, body, answer,
+tags, summary) and a ``Call`` of one kind (``Listing``, ``ParentListing``, ``ParentRead``,
+``ReadFor``, ``Once``, ``Done``): the kind says who may call (its dependency) and how the
+service's result is answered. The endpoint it registers is the one a hand-written route would
+be: a function of the call's ``name`` (the start of the OpenAPI operationId) taking the kind's
+dependency, so the OpenAPI document and every answer stay the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import KW_ONLY, dataclass, field
+from enum import Enum
+from typing import Any
+
+from fastapi import Depends
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+
+from hotmeals.api.deps import (
+    answer as message_answer,
+)
+from hotmeals.api.deps import (
+    client_context,
+    list_as_parent,
+    list_of,
+    parent_context,
+    parent_write,
+    read_as_parent,
+    read_for,
+    required,
+    route,
+)
+
+
+@dataclass(frozen=True)
+class Call:
+    """The endpoint ``name``: it hands every field of its body to ``fn``, and ``lang``, the
+    caller's language, when asked; a ``required`` field the body left out is refused with its
+    refusal code instead. A kind's ``answered`` runs ``fn`` and answers."""
+
+    name: str
+    fn: Callable[..., Any]
+    _: KW_ONLY
+    lang: bool = False
+    required: Mapping[str, str] = field(default_factory=dict)
+    who: Callable[..., Any] = client_context
+
+    def arguments(self, body: BaseModel | None, lang: str) -> dict[str, Any]:
+        """The keyword arguments of ``fn`` besides those its kind adds."""
+        kwargs = {} if body is None else body.model_dump()
+        for name, refusal in self.required.items():
+            required(kwargs[name], refusal, name)
+        if self.lang:
+            kwargs["lang"] = lang
+        return kwargs
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, kw_only=True)
+class Listing(Call):
+    """Rows for anyone with the api-key (``list_of``): "no_data_found" when there are none."""
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        return await list_of(who.lang, self.fn, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParentListing(Call):
+    """The token's parent's rows (``list_as_parent``): "no_data_found" when there are none (when
+    the ``found_in`` entry has none, for a screen)."""
+
+    found_in: str | None = None
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        return await list_as_parent(who, self.fn, found_in=self.found_in, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParentRead(Call):
+    """A read of the token's parent in one transaction (``read_as_parent``), answered with the
+    catalog's ``message``."""
+
+    message: str = "success"
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        return await read_as_parent(who, self.fn, message=self.message, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReadFor(Call):
+    """A read of the signed-in parent (``read_for``), answered "success"."""
+
+    who: Callable[..., Any] = parent_context
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        return await read_for(who, self.fn, **kwargs)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Once(Call):
+    """A repeat-safe write ``action`` (the endpoint's ``name`` when not given), by
+    ``answer_once`` of ``parent_write`` (or of ``token_write`` for the lunch rush's), answered
+    with the catalog's ``message``, or with the result's own message without one."""
+
+    action: str = ""
+    message: str | None = None
+    who: Callable[..., Any] = parent_write
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        return await who.answer_once(
+            self.action or self.name, self.fn, message=self.message, **kwargs
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Done(Once):
+    """A repeat-safe write ``action`` answered with the catalog's ``message`` alone."""
+
+    message: str
+
+    async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
+        await who.run_once(self.action or self.name, self.fn, **kwargs)
+        return message_answer(None, who.lang, self.message)
+
+
+def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
+    async def endpoint(who: Any = Depends(call.who)):
+        fields = None if body is None else await who.body(body)
+        return await call.answered(who, call.arguments(fields, who.lang))
+
+    endpoint.__name__ = endpoint.__qualname__ = call.name
+    return endpoint
+
+
+def declare(
+    method: Callable[..., Any],
+    path: str,
+    call: Call,
+    *,
+    body: type[BaseModel] | None = None,
+    answer: Any,
+    tags: list[str | Enum],
+    summary: str,
+) -> None:
+    """``call`` as the endpoint at ``method(path)`` (a router's ``post`` or ``get``), declared as
+    ``route`` declares a hand-written one: ``body`` read and handed to the call, ``answer`` the
+    data of its envelope."""
+    declared = route(method, path, body=body, answer=answer, tags=tags, summary=summary)
+    declared(_endpoint(call, body))
