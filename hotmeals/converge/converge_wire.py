@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
+from typing import TypedDict
 from xml.sax.saxutils import escape
 
 from hotmeals.converge.gateway import (
@@ -101,6 +102,20 @@ def parse_xml_body(body: str) -> Parsed | None:
     return None
 
 
+class _Card(TypedDict):
+    card_masked: str
+    card_brand: str
+
+
+def _card(raw: Mapping[str, str], safe: Mapping[str, str]) -> _Card:
+    """The card as every answer reports it: its masked number (from the scrubbed copy) and
+    its brand."""
+    return {
+        "card_masked": safe.get("ssl_card_number", ""),
+        "card_brand": raw.get("ssl_card_short_description", ""),
+    }
+
+
 def read_gateway_error(raw: Mapping[str, str]) -> GatewayError:
     return GatewayError(
         raw.get("errorCode", ""),
@@ -139,8 +154,7 @@ def read_sale(parsed: Parsed | UnknownOutcome, *, amount_required: bool = True) 
         txn_id=txn_id,
         approval_code=raw.get("ssl_approval_code", ""),
         amount_cents=amount_cents,
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
+        **_card(raw, safe),
         token=raw.get("ssl_token") or None,
         invoice_number=raw.get("ssl_invoice_number", ""),
         transaction_type=raw.get("ssl_transaction_type", ""),
@@ -172,8 +186,7 @@ def read_token(
         ok=ok,
         token=raw.get("ssl_token", token),
         token_response=raw.get("ssl_token_response", ""),
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
+        **_card(raw, safe),
         exp_date=raw.get("ssl_exp_date", ""),
         first_name=raw.get("ssl_first_name", ""),
         last_name=raw.get("ssl_last_name", ""),
@@ -209,8 +222,7 @@ def _query_result(raw: Mapping[str, str]) -> TxnQueryResult:
         invoice_number=raw.get("ssl_invoice_number", ""),
         result_message=raw.get("ssl_result_message", ""),
         approval_code=raw.get("ssl_approval_code", ""),
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
+        **_card(raw, safe),
         txn_time=raw.get("ssl_txn_time", ""),
         settle_time=raw.get("ssl_settle_time", ""),
         raw=safe,
