@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
+from typing import Any
 from xml.sax.saxutils import escape
 
 from hotmeals.converge.gateway import (
@@ -101,6 +102,17 @@ def parse_xml_body(body: str) -> Parsed | None:
     return None
 
 
+def _fields(raw: Mapping[str, str], safe: Mapping[str, str], *names: str) -> dict[str, Any]:
+    """An outcome's text fields ``names``, each as Converge sent ``ssl_<name>`` ('' when
+    absent), and the card as every answer reports it: its masked number (from the scrubbed
+    copy) and its brand."""
+    return {
+        **{name: raw.get(f"ssl_{name}", "") for name in names},
+        "card_masked": safe.get("ssl_card_number", ""),
+        "card_brand": raw.get("ssl_card_short_description", ""),
+    }
+
+
 def read_gateway_error(raw: Mapping[str, str]) -> GatewayError:
     return GatewayError(
         raw.get("errorCode", ""),
@@ -109,13 +121,21 @@ def read_gateway_error(raw: Mapping[str, str]) -> GatewayError:
     )
 
 
-def read_sale(parsed: Parsed | UnknownOutcome, *, amount_required: bool = True) -> SaleOutcome:
-    """The outcome of ccsale / ccreturn / ccvoid."""
+def _one_txn(parsed: Parsed | UnknownOutcome) -> dict[str, str] | UnknownOutcome:
+    """The fields of the answer's one transaction (an unknown outcome stays one; a list of
+    transactions where one was asked is one)."""
     if isinstance(parsed, UnknownOutcome):
         return parsed
     if parsed[0] != "txn":
         return UnknownOutcome("unexpected txnlist")
-    raw = parsed[1][0]
+    return parsed[1][0]
+
+
+def read_sale(parsed: Parsed | UnknownOutcome, *, amount_required: bool = True) -> SaleOutcome:
+    """The outcome of ccsale / ccreturn / ccvoid."""
+    raw = _one_txn(parsed)
+    if isinstance(raw, UnknownOutcome):
+        return raw
     if "errorCode" in raw:
         error = read_gateway_error(raw)
         if error.error_code == GATEWAY_TIMEOUT_CODE:
@@ -137,13 +157,9 @@ def read_sale(parsed: Parsed | UnknownOutcome, *, amount_required: bool = True) 
         return UnknownOutcome("approval with unreadable amount")
     return Approved(
         txn_id=txn_id,
-        approval_code=raw.get("ssl_approval_code", ""),
         amount_cents=amount_cents,
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
         token=raw.get("ssl_token") or None,
-        invoice_number=raw.get("ssl_invoice_number", ""),
-        transaction_type=raw.get("ssl_transaction_type", ""),
+        **_fields(raw, safe, "approval_code", "invoice_number", "transaction_type"),
         raw=safe,
     )
 
@@ -153,11 +169,9 @@ def read_token(
 ) -> TokenOutcome:
     """The outcome of the token calls. With ``card_failure_is_decline`` (ccgettoken with a
     card), a failed verification is a ``Declined``; otherwise a ``TokenResult(ok=False)``."""
-    if isinstance(parsed, UnknownOutcome):
-        return parsed
-    if parsed[0] != "txn":
-        return UnknownOutcome("unexpected txnlist")
-    raw = parsed[1][0]
+    raw = _one_txn(parsed)
+    if isinstance(raw, UnknownOutcome):
+        return raw
     if "errorCode" in raw:
         return read_gateway_error(raw)
     if "ssl_result" not in raw and "ssl_token_response" not in raw:
@@ -171,13 +185,9 @@ def read_token(
     return TokenResult(
         ok=ok,
         token=raw.get("ssl_token", token),
-        token_response=raw.get("ssl_token_response", ""),
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
-        exp_date=raw.get("ssl_exp_date", ""),
-        first_name=raw.get("ssl_first_name", ""),
-        last_name=raw.get("ssl_last_name", ""),
-        result_message=raw.get("ssl_result_message", ""),
+        **_fields(
+            raw, safe, "token_response", "exp_date", "first_name", "last_name", "result_message"
+        ),
         raw=safe,
     )
 
@@ -202,16 +212,18 @@ def _query_result(raw: Mapping[str, str]) -> TxnQueryResult:
     amount = raw.get("ssl_amount", "")
     return TxnQueryResult(
         found=True,
-        txn_id=raw.get("ssl_txn_id", ""),
         status=raw.get("ssl_trans_status", ""),
-        transaction_type=raw.get("ssl_transaction_type", ""),
         amount_cents=amount_to_cents(amount) if amount else 0,
-        invoice_number=raw.get("ssl_invoice_number", ""),
-        result_message=raw.get("ssl_result_message", ""),
-        approval_code=raw.get("ssl_approval_code", ""),
-        card_masked=safe.get("ssl_card_number", ""),
-        card_brand=raw.get("ssl_card_short_description", ""),
-        txn_time=raw.get("ssl_txn_time", ""),
-        settle_time=raw.get("ssl_settle_time", ""),
+        **_fields(
+            raw,
+            safe,
+            "txn_id",
+            "transaction_type",
+            "invoice_number",
+            "result_message",
+            "approval_code",
+            "txn_time",
+            "settle_time",
+        ),
         raw=safe,
     )

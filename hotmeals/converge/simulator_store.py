@@ -187,6 +187,14 @@ def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
+def _row(conn: Connection, key: Column, value: str, *, for_update: bool) -> RowMapping | None:
+    """The row of ``key``'s table whose ``key`` is ``value`` (locked with ``for_update``)."""
+    query = key.table.select().where(key == value)
+    if for_update:
+        query = query.with_for_update()
+    return conn.execute(query).mappings().first()
+
+
 class SimulatorStore:
     """The simulator's database. One instance per app; each process opens its own engine."""
 
@@ -348,10 +356,7 @@ class SimulatorStore:
 
     @staticmethod
     def get_txn(conn: Connection, txn_id: str, *, for_update: bool = False) -> Txn | None:
-        query = txn_table.select().where(txn_table.c.txn_id == txn_id)
-        if for_update:
-            query = query.with_for_update()
-        row = conn.execute(query).mappings().first()
+        row = _row(conn, txn_table.c.txn_id, txn_id, for_update=for_update)
         return None if row is None else txn_from_row(row)
 
     @staticmethod
@@ -395,10 +400,7 @@ class SimulatorStore:
 
     @staticmethod
     def get_card(conn: Connection, token: str, *, for_update: bool = False) -> StoredCard | None:
-        query = card_table.select().where(card_table.c.token == token)
-        if for_update:
-            query = query.with_for_update()
-        row = conn.execute(query).mappings().first()
+        row = _row(conn, card_table.c.token, token, for_update=for_update)
         return None if row is None else card_from_row(row)
 
     @staticmethod

@@ -1,7 +1,7 @@
 """Shapes of the demo data: plain frozen records that ``seed.py`` turns into rows.
 
-Kept apart from the data modules so each vendor's menu can live in a file of its own without
-import cycles.
+Kept apart from ``seed_vendors.py``, which reads each caterer's menu from its data file
+(``menus/<name>.toml``) into these records.
 """
 
 from __future__ import annotations

@@ -1,10 +1,16 @@
 """The three demo caterers, each with its own cut-off rule, menu and add-ons, plus the drink
-choices offered with most meals."""
+choices offered with most meals. Each caterer is data: ``menus/<name>.toml``, read by
+``vendor_spec``."""
 
 from __future__ import annotations
 
-from hotmeals.db import seed_menu_lakeshore, seed_menu_rideau, seed_menu_trillium
-from hotmeals.db.seed_types import AddOnSpec, Option, VendorSpec
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from hotmeals.db.seed_types import AddOnSpec, MealSpec, Option, VendorSpec
+
+MENUS = Path(__file__).with_name("menus")
 
 # Each add-on's own allergens, as its label declares them.
 FRUIT_CUP = AddOnSpec("fruit-cup", "Fruit cup", "Coupe de fruits", 150)  # peaches, pears: none
@@ -50,32 +56,39 @@ DRINKS: tuple[Option, ...] = (
     Option("Water", "Eau", 0),
 )
 
-VENDORS: tuple[VendorSpec, ...] = (
-    # Two calendar days before, at 17:00.
-    VendorSpec(
-        name="Rideau Valley Kitchen",
-        cutoff_days_before=2,
-        cutoff_time="17:00",
-        cutoff_skip_weekends=False,
-        meals=seed_menu_rideau.MEALS,
-        addons=(FRUIT_CUP, COOKIE, VEGGIE_STICKS, CHEESE_STRING),
-    ),
-    # The day before, at 10:00.
-    VendorSpec(
-        name="Lakeshore Lunch Co.",
-        cutoff_days_before=1,
-        cutoff_time="10:00",
-        cutoff_skip_weekends=False,
-        meals=seed_menu_lakeshore.MEALS,
-        addons=(FRUIT_CUP, YOGURT, APPLE_SLICES, GRANOLA_BAR),
-    ),
-    # Three school days before, at noon: Monday's lunch closes on Wednesday.
-    VendorSpec(
-        name="Trillium Fresh Catering",
-        cutoff_days_before=3,
-        cutoff_time="12:00",
-        cutoff_skip_weekends=True,
-        meals=seed_menu_trillium.MEALS,
-        addons=(COOKIE, YOGURT, BANANA_MUFFIN, VEGGIE_STICKS, APPLE_SLICES),
-    ),
+
+def _option(raw: dict[str, Any]) -> Option:
+    return Option(**{**raw, "allergens": tuple(raw.get("allergens", ()))})
+
+
+def _meal(raw: dict[str, Any], options: dict[str, Option]) -> MealSpec:
+    return MealSpec(
+        **{
+            **raw,
+            "nutrition": tuple(raw["nutrition"]),
+            "allergens": tuple(raw["allergens"]),
+            "meal_options": tuple(options[key] for key in raw.get("meal_options", ())),
+        }
+    )
+
+
+def vendor_spec(name: str) -> VendorSpec:
+    """The caterer of ``menus/<name>.toml``: its cut-off rule, its add-ons (slugs of
+    ``ADDONS``) and its meals (each meal option a key of the file's ``[options]``)."""
+    with (MENUS / f"{name}.toml").open("rb") as file:
+        data = tomllib.load(file)
+    options = {key: _option(raw) for key, raw in data.get("options", {}).items()}
+    addons = {addon.slug: addon for addon in ADDONS}
+    return VendorSpec(
+        name=data["name"],
+        cutoff_days_before=data["cutoff_days_before"],
+        cutoff_time=data["cutoff_time"],
+        cutoff_skip_weekends=data["cutoff_skip_weekends"],
+        meals=tuple(_meal(raw, options) for raw in data["meals"]),
+        addons=tuple(addons[slug] for slug in data["addons"]),
+    )
+
+
+VENDORS: tuple[VendorSpec, ...] = tuple(
+    vendor_spec(name) for name in ("rideau", "lakeshore", "trillium")
 )

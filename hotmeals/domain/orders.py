@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
+from typing import TypeVar
 
 from hotmeals.domain.errors import DomainError
 
@@ -60,33 +61,52 @@ PAID_STATUSES = frozenset({OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED})
 """Orders the parent can still cancel from or modify (subject to each meal day's cut-off)."""
 
 
-def can_transition(current: OrderStatus | str, new: OrderStatus | str) -> bool:
-    """Is ``current -> new`` in ``ALLOWED``? Unknown status strings are never allowed."""
+Status = TypeVar("Status", OrderStatus, LineStatus)
+
+
+def _allowed(
+    moves: Mapping[Status, frozenset[Status]],
+    status: type[Status],
+    current: Status | str,
+    new: Status | str,
+) -> bool:
+    """Is ``current -> new`` in ``moves``? Unknown status strings are never allowed."""
     try:
-        return OrderStatus(new) in ALLOWED[OrderStatus(current)]
+        return status(new) in moves[status(current)]
     except ValueError:
         return False
+
+
+def _moved(
+    moves: Mapping[Status, frozenset[Status]],
+    status: type[Status],
+    refusal: str,
+    current: Status | str,
+    new: Status | str,
+) -> Status:
+    """``new`` if the move is in ``moves``, else ``DomainError(refusal)``."""
+    if not _allowed(moves, status, current, new):
+        raise DomainError(refusal, current=str(current), new=str(new))
+    return status(new)
+
+
+def can_transition(current: OrderStatus | str, new: OrderStatus | str) -> bool:
+    """Is ``current -> new`` in ``ALLOWED``? Unknown status strings are never allowed."""
+    return _allowed(ALLOWED, OrderStatus, current, new)
 
 
 def transition(current: OrderStatus | str, new: OrderStatus | str) -> OrderStatus:
     """``new`` if the move is allowed, else ``DomainError("invalid_order_transition")``."""
-    if not can_transition(current, new):
-        raise DomainError("invalid_order_transition", current=str(current), new=str(new))
-    return OrderStatus(new)
+    return _moved(ALLOWED, OrderStatus, "invalid_order_transition", current, new)
 
 
 def can_transition_line(current: LineStatus | str, new: LineStatus | str) -> bool:
-    try:
-        return LineStatus(new) in LINE_ALLOWED[LineStatus(current)]
-    except ValueError:
-        return False
+    return _allowed(LINE_ALLOWED, LineStatus, current, new)
 
 
 def transition_line(current: LineStatus | str, new: LineStatus | str) -> LineStatus:
     """``new`` if the move is allowed, else ``DomainError("invalid_line_transition")``."""
-    if not can_transition_line(current, new):
-        raise DomainError("invalid_line_transition", current=str(current), new=str(new))
-    return LineStatus(new)
+    return _moved(LINE_ALLOWED, LineStatus, "invalid_line_transition", current, new)
 
 
 def can_cancel(status: OrderStatus) -> bool:

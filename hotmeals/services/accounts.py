@@ -13,6 +13,7 @@ password hash either way.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, update
 from sqlalchemy import select as select_columns
@@ -56,6 +57,9 @@ from hotmeals.services.parents import (
     session_data,
     start_session,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 _PHONE_CANDIDATES = 3  # accounts sharing a phone number that sign-in by phone tries
 
@@ -116,26 +120,21 @@ def _send_code(
 # --- sign-up and verification ------------------------------------------------------------------
 
 
-def validate_signup(
-    *,
-    first_name: object,
-    last_name: object,
-    email: object,
-    phone: object,
-    password: object,
-    confirm_password: object,
-    terms: object,
-) -> dict[str, DomainError]:
+class SignupForm(TypedDict):
+    """The sign-up form's fields, as the browser or the API sends them."""
+
+    first_name: object
+    last_name: object
+    email: object
+    phone: object
+    password: object
+    confirm_password: object
+    terms: object
+
+
+def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
     """Every field error of the sign-up form at once, keyed by field, in form order."""
-    values = {
-        "first_name": first_name,
-        "last_name": last_name,
-        "email": email,
-        "phone": phone,
-        "password": password,
-        "confirm_password": confirm_password,
-        "terms": terms,
-    }
+    password = form["password"]
     rules = {
         "first_name": lambda v: validate_name(v, "first_name"),
         "last_name": lambda v: validate_name(v, "last_name"),
@@ -145,12 +144,12 @@ def validate_signup(
         "confirm_password": lambda v: validate_confirm_password(password, v),
         "terms": validate_terms,
     }
-    errors = validate_all(values, rules)
+    errors = validate_all(form, rules)
     if "password" not in errors and len(password_text(password)) > PASSWORD_MAX_CHARS:
         errors["password"] = DomainError("password_too_long", field="password")
     if "password" not in errors and is_common_password(password):
         errors["password"] = DomainError("password_common", field="password")
-    errors = dict(sorted(errors.items(), key=lambda kv: list(values).index(kv[0])))
+    errors = dict(sorted(errors.items(), key=lambda kv: list(rules).index(kv[0])))
     return errors
 
 
@@ -173,44 +172,28 @@ def validate_login(*, identifier: object, password: object, by_phone: bool) -> d
 def signup(
     *,
     session: Session,
-    first_name: object,
-    last_name: object,
-    email: object,
-    phone: object,
-    password: object,
-    confirm_password: object,
-    terms: object,
     language: str = "en",
     address: str | None = None,
+    **form: Unpack[SignupForm],
 ) -> OtpSent:
-    raise_first(
-        validate_signup(
-            first_name=first_name,
-            last_name=last_name,
-            email=email,
-            phone=phone,
-            password=password,
-            confirm_password=confirm_password,
-            terms=terms,
-        )
-    )
-    address_email = normalize_email(email)
+    raise_first(validate_signup(**form))
+    address_email = normalize_email(form["email"])
     # Hash whether or not the account exists, so the answer takes the same time; before any
     # query, so that no pooled connection waits on the CPU.
-    password_hash = hash_password(str(password))
+    password_hash = hash_password(str(form["password"]))
     otp.ensure_can_send(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
     parent = parent_by_email(session, address_email)
     if parent is None:
         now = utcnow()
-        phone_text = str(phone).strip()
+        phone_text = str(form["phone"]).strip()
         check_phone_free(session, phone_text)
         parent = Parent(
             email=address_email,
             phone=phone_text,
             phone_digits=phone_digits(phone_text),
             password_hash=password_hash,
-            first_name=normalize_name(first_name),
-            last_name=normalize_name(last_name),
+            first_name=normalize_name(form["first_name"]),
+            last_name=normalize_name(form["last_name"]),
             language=normalize_lang(language),
             terms_accepted_at=now,
             signup_step=ADD_CHILD,

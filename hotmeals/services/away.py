@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -40,10 +41,10 @@ from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
 from hotmeals.services.away_days import record_away
+from hotmeals.services.booked import booked_meals
 from hotmeals.services.ordering.cancel import (
     CancelRequest,
     apply_cancel,
@@ -66,6 +67,9 @@ from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund
 from hotmeals.services.payments.runtime import actor_of, db
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
 AWAY_MAX_DAYS = 62  # two months at most in one step
 AWAY_KIND = "away"  # OrderCancellation.kind
 
@@ -79,8 +83,18 @@ class AwayAsk:
     last: date
 
 
-def check_ask(session: Session, *, parent_id: int, child_ids: object, first: object, last: object):
+class AwayDays(TypedDict):
+    """The question as the browser or the API sends it: which children, from which day to
+    which (both included)."""
+
+    child_ids: object
+    from_date: object
+    to_date: object
+
+
+def check_ask(session: Session, *, parent_id: int, **days: Unpack[AwayDays]) -> AwayAsk:
     """The children (each the parent's, active) and the days, checked (one statement)."""
+    child_ids = days["child_ids"]
     if not isinstance(child_ids, list) or not child_ids:
         raise DomainError("away_children_required", field="child_ids")
     ids = sorted({c for c in child_ids if isinstance(c, int) and not isinstance(c, bool)})
@@ -93,7 +107,7 @@ def check_ask(session: Session, *, parent_id: int, child_ids: object, first: obj
     ).all()
     if sorted(x for x in own if x is not None) != ids:
         raise DomainError("child_not_found", field="child_ids")
-    start, end = meal_date(first, "from_date"), meal_date(last, "to_date")
+    start, end = meal_date(days["from_date"], "from_date"), meal_date(days["to_date"], "to_date")
     if end < start or (end - start).days >= AWAY_MAX_DAYS:
         raise DomainError("away_range_invalid", field="to_date", max=AWAY_MAX_DAYS)
     return AwayAsk(child_ids=ids, first=start, last=end)
@@ -123,12 +137,10 @@ def plan_away(
         .join(MenuDay, col(MenuDay.id) == OrderLine.menu_day_id)
         .where(
             col(Order.parent_id) == parent_id,
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            *booked_meals(),
             col(OrderLine.child_id).in_(ask.child_ids),
             col(OrderLine.meal_date) >= ask.first,
             col(OrderLine.meal_date) <= ask.last,
-            col(OrderLine.status) == LineStatus.ACTIVE,
-            col(OrderLine.quantity) > col(OrderLine.cancelled_quantity),
         )
         .order_by(col(OrderLine.meal_date), col(OrderLine.child_id), col(OrderLine.id))
     ).all()
@@ -200,19 +212,15 @@ def away_preview(
     *,
     session: Session,
     parent_id: int,
-    child_ids: object,
-    from_date: object,
-    to_date: object,
     refund_to: object = None,
     lang: str = "en",
+    **days: Unpack[AwayDays],
 ) -> dict:
     """``POST /Parent/child/AwayPreview``: what ``mark_away`` would do now, nothing written:
     each meal (cancelled, or past its cut-off and may be given to the school), how many are
     cancelled, the refund and where it goes."""
     lang = normalize_lang(lang)
-    ask = check_ask(
-        session, parent_id=parent_id, child_ids=child_ids, first=from_date, last=to_date
-    )
+    ask = check_ask(session, parent_id=parent_id, **days)
     plan = plan_away(session, parent_id=parent_id, ask=ask, lang=lang, now=clock.now())
     to = refund_destination(session, parent_id, check_refund_to(refund_to))
     return _summary(plan, to, lang)
@@ -334,9 +342,6 @@ def _stored(session: Session, *, parent_id: int, key: str) -> dict | None:
 async def mark_away(
     *,
     parent_id: int,
-    child_ids: object,
-    from_date: object,
-    to_date: object,
     request_key: object,
     refund_to: object = None,
     donate_line_ids: object = None,
@@ -344,6 +349,7 @@ async def mark_away(
     lang: str = "en",
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **days: Unpack[AwayDays],
 ) -> dict:
     """``POST /Parent/child/MarkAway``: cancel every meal of the children in the days that is
     before its cut-off, with its refund, and give the meals ``donate_line_ids`` (past their
@@ -358,9 +364,7 @@ async def mark_away(
     seen = await db(engine, _stored, parent_id=parent_id, key=key)
     if seen is not None:
         return seen
-    ask = await db(
-        engine, check_ask, parent_id=parent_id, child_ids=child_ids, first=from_date, last=to_date
-    )
+    ask = await db(engine, check_ask, parent_id=parent_id, **days)
     try:
         answer, refunds = await db(
             engine,

@@ -44,7 +44,6 @@ from hotmeals.db.models import (
     Child,
     Meal,
     MenuDay,
-    MenuDayMeal,
     Order,
     OrderLine,
     Parent,
@@ -53,8 +52,9 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.domain.dates import long_day, short_moment
-from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import reminder_rows
+from hotmeals.services.booked import booked_meals
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 from hotmeals.settings import get_settings
@@ -212,9 +212,7 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
         .join(Meal, col(Meal.id) == OrderLine.meal_id)
         .where(
             col(Order.parent_id) == parent_id,
-            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
-            col(OrderLine.status) == LineStatus.ACTIVE,
-            col(OrderLine.quantity) > OrderLine.cancelled_quantity,
+            *booked_meals(ORDERED_STATUSES),
             col(OrderLine.meal_date) >= today - timedelta(days=HISTORY_DAYS),
         )
         .order_by(col(OrderLine.meal_date), col(OrderLine.id))
@@ -236,16 +234,9 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
             s.id or 0: s.name
             for s in session.exec(select(School).where(col(School.id).in_(school_ids))).all()
         }
-        open_ids = sorted({d.id or 0 for d, v in days if not d.is_closed and v.is_active})
-        if open_ids:
-            with_meals = set(
-                session.exec(
-                    select(MenuDayMeal.menu_day_id)
-                    .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
-                    .where(col(MenuDayMeal.menu_day_id).in_(open_ids), col(Meal.is_active))
-                    .distinct()
-                ).all()
-            )
+        with_meals = reminder_rows.with_meals(
+            session, [d.id or 0 for d, v in days if not d.is_closed and v.is_active]
+        )
 
     cal = Calendar()
     cal.add("prodid", "-//Hot Meals//Calendar feed//EN")

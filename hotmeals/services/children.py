@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from sqlalchemy import bindparam, delete, func, join
 from sqlalchemy import select as select_columns
@@ -44,6 +44,9 @@ from hotmeals.services.parents import (
     get_parent,
     lock_parent,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 CHILD_MAX = 10
 ALLERGY_MAX = 30
@@ -142,10 +145,27 @@ def list_alert_levels(*, session: Session | None = None, lang: str = "en") -> li
 # --- children ----------------------------------------------------------------------------------
 
 
+class SchoolPlace(TypedDict):
+    """Where a child goes to school, as a form sends it: the school, teacher and grade ids."""
+
+    school_id: object
+    teacher_id: object
+    grade_id: object
+
+
+class ChildForm(SchoolPlace):
+    """The child form (add and edit), as the browser or the API sends it."""
+
+    first_name: object
+    last_name: object
+    city_id: object
+
+
 def _placement(
-    session: Session, *, city_id: object, school_id: object, teacher_id: object, grade_id: object
+    session: Session, city_id: object, place: SchoolPlace
 ) -> tuple[City, School, Teacher, Grade]:
     """City, school of that city, teacher of that school, grade; required and consistent."""
+    school_id, teacher_id, grade_id = place["school_id"], place["teacher_id"], place["grade_id"]
     for value, name in (
         (city_id, "city"),
         (school_id, "school"),
@@ -170,23 +190,13 @@ def _placement(
     return city, school, teacher, grade
 
 
-def _form_columns(
-    session: Session,
-    *,
-    first_name: object,
-    last_name: object,
-    city_id: object,
-    school_id: object,
-    teacher_id: object,
-    grade_id: object,
-) -> dict[str, Any]:
+def _form_columns(session: Session, form: ChildForm) -> dict[str, Any]:
     """The child form checked (the names first, then the placement), as the columns of the
     child it adds or edits."""
+    first_name, last_name = form["first_name"], form["last_name"]
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    city, school, teacher, grade = _placement(
-        session, city_id=city_id, school_id=school_id, teacher_id=teacher_id, grade_id=grade_id
-    )
+    city, school, teacher, grade = _placement(session, form["city_id"], form)
     return {
         "first_name": normalize_name(first_name),
         "last_name": normalize_name(last_name),
@@ -198,26 +208,9 @@ def _form_columns(
 
 
 def add_child(
-    *,
-    session: Session,
-    parent_id: int,
-    first_name: object,
-    last_name: object,
-    city_id: object,
-    school_id: object,
-    teacher_id: object,
-    grade_id: object,
-    lang: str = "en",
+    *, session: Session, parent_id: int, lang: str = "en", **form: Unpack[ChildForm]
 ) -> dict:
-    columns = _form_columns(
-        session,
-        first_name=first_name,
-        last_name=last_name,
-        city_id=city_id,
-        school_id=school_id,
-        teacher_id=teacher_id,
-        grade_id=grade_id,
-    )
+    columns = _form_columns(session, form)
     parent = lock_parent(session, parent_id)  # before counting: parallel adds take turns
     active = session.exec(
         select(func.count()).select_from(Child).where(Child.parent_id == parent.id, Child.is_active)
@@ -242,24 +235,11 @@ def edit_child(
     session: Session,
     parent_id: int,
     child_id: object,
-    first_name: object,
-    last_name: object,
-    city_id: object,
-    school_id: object,
-    teacher_id: object,
-    grade_id: object,
     lang: str = "en",
+    **form: Unpack[ChildForm],
 ) -> dict:
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    columns = _form_columns(
-        session,
-        first_name=first_name,
-        last_name=last_name,
-        city_id=city_id,
-        school_id=school_id,
-        teacher_id=teacher_id,
-        grade_id=grade_id,
-    )
+    columns = _form_columns(session, form)
     for name, value in columns.items():
         setattr(child, name, value)
     session.add(child)

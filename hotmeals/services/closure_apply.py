@@ -53,10 +53,10 @@ from hotmeals.domain.credit import ClosureChoice
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.money import format_money
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.domain.refunds import cancel_refund_reason
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock, mail
+from hotmeals.services.booked import booked_meals
 from hotmeals.services.closures import close_school_day, closure_choice, reason_text
 from hotmeals.services.ordering.cancel import (
     credited_cents,
@@ -95,9 +95,7 @@ def _booked_rows(session: Session, closure: SchoolClosure, parent_id: int | None
         .where(
             col(MenuDay.school_id) == closure.school_id,
             col(OrderLine.meal_date) == closure.closed_date,
-            col(OrderLine.status) == LineStatus.ACTIVE,
-            col(OrderLine.quantity) > col(OrderLine.cancelled_quantity),
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            *booked_meals(),
         )
     )
     if parent_id is not None:

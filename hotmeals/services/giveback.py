@@ -17,6 +17,7 @@ one aggregate over the three sources.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Select, Subquery, case, func, literal, or_, union_all
 from sqlalchemy import select as select_columns
@@ -38,14 +39,24 @@ Given = Select[int, int, int, int]
 """(school_id, parent_id, meals, cents) rows."""
 
 
+def _given(school_id: Any, parent_id: Any, meals: Any, cents: Any) -> Given:
+    """One part of the give-back union: its four columns under the union's names."""
+    return select_columns(
+        school_id.label("school_id"),
+        parent_id.label("parent_id"),
+        meals.label("meals"),
+        cents.label("cents"),
+    )
+
+
 def _sources(year: SchoolYear) -> Subquery:
     """(school_id, parent_id, meals, donation_cents) rows of the school year."""
-    meals: Given = (
-        select_columns(
-            col(MenuDay.school_id).label("school_id"),
-            col(Order.parent_id).label("parent_id"),
-            (col(OrderLine.quantity) - col(OrderLine.cancelled_quantity)).label("meals"),
-            literal(0).label("cents"),
+    meals = (
+        _given(
+            col(MenuDay.school_id),
+            col(Order.parent_id),
+            col(OrderLine.quantity) - col(OrderLine.cancelled_quantity),
+            literal(0),
         )
         .select_from(OrderLine)
         .join(Order, col(Order.id) == OrderLine.order_id)
@@ -57,11 +68,8 @@ def _sources(year: SchoolYear) -> Subquery:
             col(OrderLine.meal_date) < year.next_first_day,
         )
     )
-    gifts: Given = select_columns(
-        col(Donation.school_id).label("school_id"),
-        col(Donation.parent_id).label("parent_id"),
-        literal(0).label("meals"),
-        col(Donation.amount_cents).label("cents"),
+    gifts = _given(
+        col(Donation.school_id), col(Donation.parent_id), literal(0), col(Donation.amount_cents)
     ).where(
         col(Donation.status) == DonationStatus.PAID,
         col(Donation.school_id).is_not(None),
@@ -77,11 +85,8 @@ def _sources(year: SchoolYear) -> Subquery:
         .correlate(Order)
         .scalar_subquery()
     )
-    at_checkout: Given = select_columns(
-        first_school.label("school_id"),
-        col(Order.parent_id).label("parent_id"),
-        literal(0).label("meals"),
-        col(Order.school_donation_cents).label("cents"),
+    at_checkout = _given(
+        first_school, col(Order.parent_id), literal(0), col(Order.school_donation_cents)
     ).where(
         col(Order.status).in_(COUNTED),
         col(Order.school_donation_cents) > 0,
@@ -90,11 +95,11 @@ def _sources(year: SchoolYear) -> Subquery:
     )
     # A meal past its cut-off that a family whose child was away gave to the school's
     # student-nutrition program (services/away.py): its value, as a gift to that school.
-    given_meals: Given = select_columns(
-        col(MealDonation.school_id).label("school_id"),
-        col(MealDonation.parent_id).label("parent_id"),
-        literal(0).label("meals"),
-        col(MealDonation.value_cents).label("cents"),
+    given_meals = _given(
+        col(MealDonation.school_id),
+        col(MealDonation.parent_id),
+        literal(0),
+        col(MealDonation.value_cents),
     ).where(
         col(MealDonation.created_at) >= year.starts_at,
         col(MealDonation.created_at) < year.ends_at,

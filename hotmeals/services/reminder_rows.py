@@ -28,9 +28,9 @@ from hotmeals.db.models import (
     ReminderSent,
 )
 from hotmeals.domain.cutoff import TORONTO
-from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail
+from hotmeals.services.booked import booked_meals
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.ordering.days import ORDERED_STATUSES
@@ -176,9 +176,7 @@ def booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date])
             .where(
                 col(OrderLine.child_id).in_(kids),
                 col(OrderLine.meal_date).in_(days),
-                col(OrderLine.status) == LineStatus.ACTIVE,
-                col(OrderLine.quantity) > OrderLine.cancelled_quantity,
-                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+                *booked_meals(ORDERED_STATUSES),
             )
             .order_by(col(OrderLine.meal_date), col(OrderLine.id))
         ).all()

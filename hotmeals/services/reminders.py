@@ -60,9 +60,9 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at, cutoff_day
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications, reminder_rows
+from hotmeals.services.booked import booked_meals
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.ordering.days import cutoff_rule, toronto_today
@@ -312,9 +312,7 @@ def menu_round(session: Session, *, now: datetime) -> int:
         .outerjoin(MenuDayMeal, on_day)
         .where(
             col(OrderLine.meal_date) >= today,
-            col(OrderLine.status) == LineStatus.ACTIVE,
-            col(OrderLine.quantity) > OrderLine.cancelled_quantity,
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            *booked_meals(),
             or_(
                 col(MenuDay.is_closed),
                 ~col(Vendor.is_active),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, insert, update
 from sqlmodel import Session, col, select
@@ -29,6 +30,9 @@ from hotmeals.services import children as children_service
 from hotmeals.services import clock, reference
 from hotmeals.services.ids import known_id, saved_id
 from hotmeals.settings import get_settings
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 CONFIRM_PATH = "/edit-profile/school-year"
 """The confirmation screen (under the parent path prefix)."""
@@ -168,12 +172,10 @@ def confirm_child(
     session: Session,
     parent_id: int,
     child_id: object,
-    school_id: object,
-    teacher_id: object,
-    grade_id: object,
     allergies_reviewed: object,
     lang: str = "en",
     now: datetime | None = None,
+    **place: Unpack[children_service.SchoolPlace],
 ) -> dict:
     """Confirm one child for the current school year: school (of the child's city), teacher
     (of that school) and grade checked as when adding a child; the allergies must have been
@@ -182,13 +184,7 @@ def confirm_child(
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
     if allergies_reviewed is not True:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
-    _city, school, teacher, grade = children_service._placement(
-        session,
-        city_id=child.city_id,
-        school_id=school_id,
-        teacher_id=teacher_id,
-        grade_id=grade_id,
-    )
+    _city, school, teacher, grade = children_service._placement(session, child.city_id, place)
     child.school_id = saved_id(school)
     child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
     session.add(child)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from sqlalchemy import Index, text
 from sqlmodel import Field
 
 OnDelete = Literal["CASCADE", "SET NULL", "RESTRICT"]
@@ -41,3 +42,8 @@ def fk(
         nullable=nullable,
         ondelete=ondelete,
     )
+
+
+def partial_unique(name: str, column: str, *, where: str) -> Index:
+    """A unique index over the rows that match ``where``, the same on SQLite and PostgreSQL."""
+    return Index(name, column, unique=True, sqlite_where=text(where), postgresql_where=text(where))

@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Index, UniqueConstraint, text
+from sqlalchemy import Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from hotmeals.db.models._base import created_at_field, fk, utcnow
+from hotmeals.db.models._base import created_at_field, fk, partial_unique, utcnow
 
 
 class Parent(SQLModel, table=True):
     __table_args__ = (
         # A phone number identifies one account: unique among active accounts.
-        Index(
+        partial_unique(
             "uq_parent_phone_digits_active",
             "phone_digits",
-            unique=True,
-            sqlite_where=text("is_active AND phone_digits <> ''"),
-            postgresql_where=text("is_active AND phone_digits <> ''"),
+            where="is_active AND phone_digits <> ''",
         ),
     )
     id: int | None = Field(default=None, primary_key=True)
@@ -100,13 +98,7 @@ class RateLimitHit(SQLModel, table=True):
 class Child(SQLModel, table=True):
     __table_args__ = (
         # One default child per parent (a partial unique index, on SQLite and PostgreSQL).
-        Index(
-            "uq_child_default_per_parent",
-            "parent_id",
-            unique=True,
-            sqlite_where=text("is_default"),
-            postgresql_where=text("is_default"),
-        ),
+        partial_unique("uq_child_default_per_parent", "parent_id", where="is_default"),
     )
     id: int | None = Field(default=None, primary_key=True)
     parent_id: int = fk("parent.id", ondelete="CASCADE")

@@ -114,24 +114,22 @@ class PriceTier(SQLModel, table=True):
     unit_price_cents: int
 
 
-class MenuOption(SQLModel, table=True):
+class _MealChoice(SQLModel):
+    """The columns of a choice that belongs to one meal and may add to its price."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    meal_id: int = fk("meal.id", ondelete="CASCADE")
+    name_en: str = Field(max_length=80)
+    name_fr: str = Field(max_length=80)
+    price_cents: int = 0
+
+
+class MenuOption(_MealChoice, table=True):
     """A choice offered with a meal (e.g. the drink); may add to the price."""
 
-    id: int | None = Field(default=None, primary_key=True)
-    meal_id: int = fk("meal.id", ondelete="CASCADE")
-    name_en: str = Field(max_length=80)
-    name_fr: str = Field(max_length=80)
-    price_cents: int = 0
 
-
-class MealOption(SQLModel, table=True):
+class MealOption(_MealChoice, table=True):
     """A variant of the meal itself (e.g. gluten-free bun); may add to the price."""
-
-    id: int | None = Field(default=None, primary_key=True)
-    meal_id: int = fk("meal.id", ondelete="CASCADE")
-    name_en: str = Field(max_length=80)
-    name_fr: str = Field(max_length=80)
-    price_cents: int = 0
 
 
 class AddOn(SQLModel, table=True):
