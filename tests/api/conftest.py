@@ -10,6 +10,7 @@ unless ``REQUIRE_SERVICES=1`` (CI), which makes that a failure.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from sqlmodel import Session
 from hotmeals.api.app import create_api
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import RateLimitHit
+from hotmeals.services import ratelimit
 from tests.api.helpers import API_KEY
 from tests.databases import BACKENDS, app_database
 
@@ -60,3 +62,12 @@ def db(database) -> Iterator[Session]:
     """A session for arranging and checking rows; committed at the end of the test."""
     with session_scope() as session:
         yield session
+
+
+@pytest.fixture
+def frozen_limits(monkeypatch):
+    """Every reservation sees the same instant: a burst is one moment, whatever the machine's
+    speed, so the number of checks allowed is exactly the throttle's free checks."""
+    instant = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
+    monkeypatch.setattr(ratelimit, "utcnow", lambda: instant)
+    return instant

@@ -395,7 +395,7 @@ def _age_login_checks(seconds: int) -> None:
             session.add(row)
 
 
-def test_login_slows_an_account_down_instead_of_locking_it(client):
+def test_login_slows_an_account_down_instead_of_locking_it(client, frozen_limits):
     email = new_email()
     signed_up(client, email)
     for _ in range(5):
@@ -421,7 +421,7 @@ def test_login_slows_an_account_down_instead_of_locking_it(client):
         ).all()
 
 
-def test_email_and_phone_sign_ins_share_the_accounts_budget(client):
+def test_email_and_phone_sign_ins_share_the_accounts_budget(client, frozen_limits):
     email = new_email()
     token, _ = signed_up(client, email)
     ok(

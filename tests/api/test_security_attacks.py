@@ -15,7 +15,6 @@ import time
 import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 
 import pytest
 from PIL import Image
@@ -25,7 +24,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Child, ContactMessage, Parent, ParentAltEmail
-from hotmeals.services import accounts, ratelimit
+from hotmeals.services import accounts
 from tests.api.helpers import (
     DEMO_EMAIL,
     STRONG,
@@ -55,15 +54,6 @@ def _parallel(count: int, call: Callable[[int], object]) -> list:
 
     with ThreadPoolExecutor(max_workers=count) as pool:
         return [f.result(timeout=TIMEOUT) for f in [pool.submit(run, n) for n in range(count)]]
-
-
-@pytest.fixture
-def frozen_limits(monkeypatch):
-    """Every reservation sees the same instant: a burst is one moment, whatever the machine's
-    speed, so the number of checks allowed is exactly the throttle's free checks."""
-    instant = datetime(2030, 1, 7, 12, 0, tzinfo=UTC)
-    monkeypatch.setattr(ratelimit, "utcnow", lambda: instant)
-    return instant
 
 
 @pytest.fixture
