@@ -128,11 +128,6 @@ def card_list(state: Any, card: Any, *, list_id: str, empty: rx.Component, **pro
     return loaded_list(state.rows, card, loaded=state.loaded, list_id=list_id, empty=empty, **props)
 
 
-def items_or(items: rx.Var, present: rx.Component, empty: rx.Component) -> rx.Component:
-    """``present`` while there are ``items``, else ``empty`` (what says there are none)."""
-    return rx.cond(items.length() > 0, present, empty)
-
-
 def ruled_list(
     items: rx.Var, render: Any, id_: str, *, empty_key: str, empty_id: str
 ) -> rx.Component:

@@ -10,7 +10,13 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ObjectVar
 
-from hotmeals.ui.components.forms import error_of, select_field, text_field
+from hotmeals.ui.components.forms import (
+    error_of,
+    other_form_link,
+    select_field,
+    submit_button,
+    text_field,
+)
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -33,6 +39,26 @@ def bound_field(
     """``text_field`` of the form field ``name``: id ``prefix + name``, its label from the
     catalog, its message from the form state's ``errors``."""
     return text_field(prefix + name, name, t(label_key), error_of(errors, name), **props)
+
+
+def checked_field(prefix: str, state: Any, name: str, label_key: str, **props: Any) -> rx.Component:
+    """``bound_field`` that ``state`` checks when the parent leaves it (``state.blur(name)``):
+    the sign-up and contact forms."""
+    return bound_field(prefix, name, label_key, state.errors, on_blur=state.blur(name), **props)
+
+
+def form_end(
+    state: Any, keys: tuple[str, str], submit_id: str, other: tuple[str, str, str]
+) -> tuple[rx.Component, rx.Component]:
+    """The last two lines of the sign-in and sign-up forms: the submit button (``keys``: its
+    text and its text while ``state.busy``), and the line that leads to the other form
+    (``other``: the question's key, the link's key and where it goes)."""
+    text, busy_text = keys
+    question, link_text, href = other
+    return (
+        submit_button(t(text), state.busy, t(busy_text), id=submit_id),
+        other_form_link(t(question), t(link_text), href),
+    )
 
 
 def password_field(

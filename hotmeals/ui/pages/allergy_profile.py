@@ -15,6 +15,7 @@ from hotmeals.ui.components.form_parts import (
     remove_button,
 )
 from hotmeals.ui.components.forms import label, link_button, state_save_button
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import (
     child_or_missing,
@@ -110,8 +111,8 @@ def allergy_form() -> rx.Component:
                 weight="medium",
                 id="allergy-suggestions-title",
             ),
-            rx.cond(
-                AllergyState.suggestions.length() > 0,
+            items_or(
+                AllergyState.suggestions,
                 rx.el.ul(
                     rx.foreach(AllergyState.suggestions, suggestion_chip),
                     class_name="hm-chips",
@@ -124,8 +125,8 @@ def allergy_form() -> rx.Component:
         ),
         rx.box(
             rx.heading(t("ui.allergy.chosen"), as_="h2", size="4", margin_bottom="8px"),
-            rx.cond(
-                AllergyState.items.length() > 0,
+            items_or(
+                AllergyState.items,
                 rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2", width="100%"),
                 muted(t("ui.allergy.none_yet")),
             ),

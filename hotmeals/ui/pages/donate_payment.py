@@ -14,6 +14,7 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.order_parts import labelled_group, muted
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
@@ -78,8 +79,8 @@ def donate_form() -> rx.Component:
     return rx.card(
         server_form(
             amount_choice(),
-            rx.cond(
-                DonateState.schools.length() > 0,
+            items_or(
+                DonateState.schools,
                 select_field(
                     "donate-school",
                     t("donate.school"),
@@ -115,8 +116,8 @@ def donate_form() -> rx.Component:
 def history_table() -> rx.Component:
     return rx.vstack(
         rx.heading(t("donate.history"), as_="h2", size="5"),
-        rx.cond(
-            DonateState.history.length() > 0,
+        items_or(
+            DonateState.history,
             rx.table.root(
                 rx.table.header(
                     rx.table.row(

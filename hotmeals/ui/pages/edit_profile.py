@@ -10,6 +10,7 @@ from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
@@ -133,8 +134,8 @@ def profile_step() -> rx.Component:
             spacing="3",
             margin_top="8px",
         ),
-        rx.cond(
-            ChildrenState.kids.length() > 0,
+        items_or(
+            ChildrenState.kids,
             rx.grid(
                 rx.foreach(ChildrenState.kids, child_card),
                 columns=rx.breakpoints(initial="1", sm="2"),

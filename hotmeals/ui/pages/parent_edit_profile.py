@@ -28,7 +28,8 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.header import avatar
-from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.pages.settings import language_choice
 from hotmeals.ui.state.i18n import t
@@ -168,8 +169,8 @@ def alt_emails_section() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
         muted(t("ui.alt_email.intro")),
-        rx.cond(
-            ParentEditState.alt_emails.length() > 0,
+        items_or(
+            ParentEditState.alt_emails,
             rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0", width="100%"),
         ),
         rx.cond(
@@ -230,21 +231,19 @@ def alt_otp_dialog() -> rx.Component:
 
 
 def parent_edit_profile() -> rx.Component:
-    return parent_only(
-        plain_screen(
-            screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
-            rx.cond(
-                ParentEditState.loading,
-                loading_block(),
-                rx.vstack(
-                    section_card(picture_section()),
-                    section_card(details_form()),
-                    section_card(alt_emails_section()),
-                    section_card(language_choice()),
-                    alt_otp_dialog(),
-                    spacing="4",
-                    width="100%",
-                ),
+    return plain_screen(
+        screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
+        rx.cond(
+            ParentEditState.loading,
+            loading_block(),
+            rx.vstack(
+                section_card(picture_section()),
+                section_card(details_form()),
+                section_card(alt_emails_section()),
+                section_card(language_choice()),
+                alt_otp_dialog(),
+                spacing="4",
+                width="100%",
             ),
-        )
+        ),
     )
