@@ -109,6 +109,20 @@ def icon_button(icon: str, label: Any, **props: Any) -> rx.Component:
     return rx.button(rx.icon(icon, size=14, aria_hidden="true"), label, **props)
 
 
+def busy_icon_button(
+    icon: str, label: Any, busy_label: Any, busy: Any, **props: Any
+) -> rx.Component:
+    """A button that starts something slow (add a card, upload a picture): its icon turns
+    into a spinner and its ``label`` into ``busy_label`` while ``busy``, and it takes no tap
+    then."""
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16, aria_hidden="true")),
+        rx.cond(busy, busy_label, label),
+        disabled=busy,
+        **props,
+    )
+
+
 def synced_field(prefix: str, state: Any, name: str, label_key: str, **props: Any) -> rx.Component:
     """``bound_field`` whose value is ``state.<name>``, set through ``state.set_<name>`` as
     the parent types (the child and profile forms)."""

@@ -95,9 +95,11 @@ def meal_picture(src: Any, class_name: str, width: str, height: str, **props: An
     return rx.image(src=src, alt="", class_name=class_name, width=width, height=height, **props)
 
 
-def note_card(text: Any, id_: str) -> rx.Component:
-    """A message alone in a full-width card (no day to book, a list that did not load)."""
-    return rx.card(rx.text(text), width="100%", id=id_)
+def note_card(text: Any, id_: str | None = None) -> rx.Component:
+    """A message alone in a full-width card (no day to book, no child yet, a list that did
+    not load)."""
+    named = {"id": id_} if id_ is not None else {}
+    return rx.card(rx.text(text), width="100%", **named)
 
 
 def remove_dialog(

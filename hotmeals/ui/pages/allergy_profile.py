@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     ROW_SHARE,
@@ -113,10 +114,11 @@ def allergy_form() -> rx.Component:
             ),
             items_or(
                 AllergyState.suggestions,
-                rx.el.ul(
-                    rx.foreach(AllergyState.suggestions, suggestion_chip),
+                item_list(
+                    AllergyState.suggestions,
+                    suggestion_chip,
+                    "allergy-suggestions",
                     class_name="hm-chips",
-                    id="allergy-suggestions",
                 ),
                 muted(t("ui.allergy.no_match"), id="allergy-suggestions"),
             ),

@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import meal_picture, muted
 from hotmeals.ui.components.panels import items_or, loading_spinner
@@ -141,10 +142,11 @@ def day_menu() -> rx.Component:
                     loading_spinner(padding="24px"),
                     items_or(
                         BookingState.meals,
-                        rx.el.ul(
-                            rx.foreach(BookingState.shown_meals, meal_card),
+                        item_list(
+                            BookingState.shown_meals,
+                            meal_card,
+                            "book-meals",
                             class_name="hm-meal-grid",
-                            id="book-meals",
                         ),
                         rx.cond(
                             BookingState.menu_error != "",

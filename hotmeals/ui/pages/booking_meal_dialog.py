@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import figure, labelled_group, meal_picture, muted
@@ -294,10 +295,11 @@ def _options() -> rx.Component:
         labelled_group(
             t("ui.book.tiers"),
             None,
-            rx.el.ul(
-                rx.foreach(BookingState.tiers, lambda tier: rx.el.li(tier["label"])),
+            item_list(
+                BookingState.tiers,
+                lambda tier: rx.el.li(tier["label"]),
+                "meal-tiers",
                 class_name="hm-tiers",
-                id="meal-tiers",
             ),
             width="100%",
         ),

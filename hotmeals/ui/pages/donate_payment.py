@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import section_card
 from hotmeals.ui.components.forms import (
     radio_card,
     select_field,
@@ -76,7 +77,7 @@ def amount_choice() -> rx.Component:
 
 
 def donate_form() -> rx.Component:
-    return rx.card(
+    return section_card(
         server_form(
             amount_choice(),
             items_or(
@@ -108,8 +109,6 @@ def donate_form() -> rx.Component:
             spacing="5",
             align="start",
         ),
-        size="3",
-        width="100%",
     )
 
 

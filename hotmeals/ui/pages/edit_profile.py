@@ -10,6 +10,7 @@ from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
+from hotmeals.ui.components.order_parts import note_card
 from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
@@ -143,7 +144,7 @@ def profile_step() -> rx.Component:
                 width="100%",
             ),
             # No children: the one "Add a child" is the heading's button.
-            rx.card(rx.text(t("ui.profile.no_children")), width="100%"),
+            note_card(t("ui.profile.no_children")),
         ),
         delete_child_dialog(),
         spacing="4",

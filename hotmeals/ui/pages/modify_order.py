@@ -29,6 +29,7 @@ from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
+from hotmeals.ui.components.order_parts import note_card
 from hotmeals.ui.components.panels import amount_row, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.booking_calendar import child_picker
@@ -207,7 +208,7 @@ def add_item() -> rx.Component:
                 BookingState.loaded,
                 column(
                     child_picker(),
-                    book_grid(rx.card(rx.text(t("ui.book.no_days")), width="100%")),
+                    book_grid(note_card(t("ui.book.no_days"))),
                     spacing="4",
                 ),
                 loading_spinner(),

@@ -7,9 +7,11 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import form_dialog
 from hotmeals.ui.components.form_parts import (
     PHONE_INPUT,
     action_row,
+    busy_icon_button,
     done_badge,
     loading_block,
     muted,
@@ -47,20 +49,13 @@ def picture_section() -> rx.Component:
             rx.text(t("ui.profile.picture"), weight="bold"),
             muted(t("ui.profile.picture_hint"), id="picture-hint"),
             rx.upload.root(
-                rx.button(
-                    rx.cond(
-                        ParentEditState.uploading,
-                        rx.spinner(size="2"),
-                        rx.icon("camera", size=16, aria_hidden="true"),
-                    ),
-                    rx.cond(
-                        ParentEditState.uploading,
-                        t("ui.common.saving"),
-                        t("ui.profile.change_picture"),
-                    ),
+                busy_icon_button(
+                    "camera",
+                    t("ui.profile.change_picture"),
+                    t("ui.common.saving"),
+                    ParentEditState.uploading,
                     type="button",
                     variant="soft",
-                    disabled=ParentEditState.uploading,
                     custom_attrs={"aria-describedby": "picture-hint"},
                 ),
                 id=UPLOAD_ID,
@@ -219,13 +214,10 @@ def alt_add_form(field_id: str, error) -> rx.Component:
 
 
 def alt_otp_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(t("ui.otp.title")),
-            otp_panel(show_image=False, heading=False, on_submit=ParentEditState.submit_alt_code),
-            max_width="440px",
-        ),
-        open=OtpState.purpose == ALT_EMAIL,
+    return form_dialog(
+        t("ui.otp.title"),
+        otp_panel(show_image=False, heading=False, on_submit=ParentEditState.submit_alt_code),
+        open_=OtpState.purpose == ALT_EMAIL,
         on_open_change=ParentEditState.close_otp,
     )
 

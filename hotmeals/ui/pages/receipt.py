@@ -20,7 +20,7 @@ from hotmeals.ui.components.after_parts import (
     section_title,
     way_back,
 )
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
@@ -127,7 +127,7 @@ def _rows(rows: rx.Var, render: Any, id_: str) -> rx.Component:
 
 
 def receipt_body() -> rx.Component:
-    return rx.card(
+    return section_card(
         column(
             rx.flex(
                 rx.box(
@@ -213,8 +213,6 @@ def receipt_body() -> rx.Component:
             rx.text(t("receipt.thanks"), size="2", margin_top="16px"),
             spacing="2",
         ),
-        size="3",
-        width="100%",
         id="receipt",
     )
 
