@@ -143,7 +143,8 @@ def text_stack(*lines: Any, **props: Any) -> rx.Component:
 
 
 def spread_row(label: Any, value: Any, **props: Any) -> rx.Component:
-    """A label at the left, its value (an amount) at the right."""
+    """Two things at the row's two ends: a label and its value (an amount), a heading and
+    its badge or button."""
     return rx.flex(label, value, justify="between", width="100%", **props)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
@@ -119,7 +120,7 @@ def profile_step() -> rx.Component:
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
         giveback_card(),  # what the family's meals and donations gave this year
-        rx.flex(
+        spread_row(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
                 rx.icon("plus", size=16, aria_hidden="true"),
@@ -128,9 +129,7 @@ def profile_step() -> rx.Component:
                 id_="add-another-child",
                 variant="outline",
             ),
-            justify="between",
             align="center",
-            width="100%",
             wrap="wrap",
             spacing="3",
             margin_top="8px",

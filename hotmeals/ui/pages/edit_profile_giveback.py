@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.state.giveback import GiveBackState
@@ -59,13 +60,11 @@ def giveback_card() -> rx.Component:
                     width="100%",
                 ),
                 muted(t("gb.intro")),
-                rx.flex(
+                spread_row(
                     rx.text(t("gb.family_total"), size="2"),
                     rx.text(GiveBackState.total, size="6", weight="bold", id="giveback-total"),
                     align="baseline",
-                    justify="between",
                     spacing="3",
-                    width="100%",
                     wrap="wrap",
                 ),
                 rx.grid(

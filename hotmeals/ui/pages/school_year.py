@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     action_row,
@@ -96,7 +97,7 @@ def _archive() -> rx.Component:
 def _child_form() -> rx.Component:
     return section_card(
         rx.vstack(
-            rx.flex(
+            spread_row(
                 rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
                 rx.badge(
                     SchoolYearState.remaining.to_string(),
@@ -105,11 +106,9 @@ def _child_form() -> rx.Component:
                     variant="soft",
                     size="2",
                 ),
-                justify="between",
                 align="center",
                 wrap="wrap",
                 spacing="2",
-                width="100%",
             ),
             muted(rx.text.strong(t("sy.last_year")), " ", SchoolYearState.last_year),
             choice_field(SchoolYearState, "grade", "sy-grade", t("sy.grade"), t("sy.choose_grade")),
