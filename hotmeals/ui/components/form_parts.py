@@ -89,6 +89,13 @@ def muted(*children: Any, size: str | None = "2", **props: Any) -> rx.Component:
     return rx.text(*children, color=GRAY_11, **props)
 
 
+def alert_text(message: Any, **props: Any) -> rx.Component:
+    """A refusal in red text, read out (role=alert), shown only while there is one."""
+    return rx.cond(
+        message != "", rx.text(message, color=rx.color("red", 11), role="alert", **props)
+    )
+
+
 def section_card(*children: Any, **props: Any) -> rx.Component:
     """A section of an account screen: a roomy card across the column."""
     return rx.card(*children, width="100%", size="3", **props)

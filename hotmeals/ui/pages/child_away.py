@@ -19,7 +19,7 @@ from hotmeals.ui.components.after_parts import (
     text_stack,
 )
 from hotmeals.ui.components.cancel_reason import refund_to_field
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.forms import labelled_box
 from hotmeals.ui.components.order_parts import child_chips
 from hotmeals.ui.components.screens import parent_screen, screen_intro
@@ -71,12 +71,7 @@ def ask_form() -> rx.Component:
                 **LARGE_SOFT,
                 id="away-check",
             ),
-            rx.cond(
-                ChildAwayState.error != "",
-                rx.text(
-                    ChildAwayState.error, color=rx.color("red", 11), id="away-error", role="alert"
-                ),
-            ),
+            alert_text(ChildAwayState.error, id="away-error"),
             spacing="4",
         ),
         width="100%",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.form_parts import section_card
+from hotmeals.ui.components.form_parts import alert_text, section_card
 from hotmeals.ui.components.forms import (
     radio_card,
     select_field,
@@ -67,10 +67,7 @@ def amount_choice() -> rx.Component:
                 ),
                 margin_top="12px",
             ),
-            rx.cond(
-                DonateState.amount_error != "",
-                rx.text(DonateState.amount_error, color=rx.color("red", 11), role="alert"),
-            ),
+            alert_text(DonateState.amount_error),
         ),
         width="100%",
     )

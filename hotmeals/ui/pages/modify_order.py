@@ -26,7 +26,7 @@ from hotmeals.ui.components.after_parts import (
     section_title,
 )
 from hotmeals.ui.components.card_choice import card_choice
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.order_parts import note_card
@@ -115,10 +115,7 @@ def _added(step: rx.Var) -> rx.Component:
             step["name"],
             muted(step["day"], " · ", *_quantity_price(step)),
             rx.badge(t("ui.change.adding"), color_scheme="grass"),
-            rx.cond(
-                step["problem"] != "",
-                rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
-            ),
+            alert_text(step["problem"], size="2"),
         ),
         _undo_button(step["id"], "undo-added-" + step["id"]),
     )

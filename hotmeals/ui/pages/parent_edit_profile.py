@@ -7,7 +7,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import form_dialog
+from hotmeals.ui.components.after_parts import RULED_ROW, form_dialog
 from hotmeals.ui.components.form_parts import (
     PHONE_INPUT,
     action_row,
@@ -151,10 +151,8 @@ def alt_row(row: rx.Var) -> rx.Component:
         ),
         align="center",
         spacing="3",
-        padding_y="10px",
-        border_bottom=f"1px solid {rx.color('gray', 4)}",
         wrap="wrap",
-        width="100%",
+        **RULED_ROW,
     )
 
 
