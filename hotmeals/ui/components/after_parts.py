@@ -128,11 +128,6 @@ def card_list(state: Any, card: Any, *, list_id: str, empty: rx.Component, **pro
     return loaded_list(state.rows, card, loaded=state.loaded, list_id=list_id, empty=empty, **props)
 
 
-def items_or(items: rx.Var, present: rx.Component, empty: rx.Component) -> rx.Component:
-    """``present`` while there are ``items``, else ``empty`` (what says there are none)."""
-    return rx.cond(items.length() > 0, present, empty)
-
-
 def ruled_list(
     items: rx.Var, render: Any, id_: str, *, empty_key: str, empty_id: str
 ) -> rx.Component:
@@ -148,7 +143,8 @@ def text_stack(*lines: Any, **props: Any) -> rx.Component:
 
 
 def spread_row(label: Any, value: Any, **props: Any) -> rx.Component:
-    """A label at the left, its value (an amount) at the right."""
+    """Two things at the row's two ends: a label and its value (an amount), a heading and
+    its badge or button."""
     return rx.flex(label, value, justify="between", width="100%", **props)
 
 

@@ -10,7 +10,13 @@ from typing import Any
 import reflex as rx
 from reflex.vars import ObjectVar
 
-from hotmeals.ui.components.forms import error_of, select_field, text_field
+from hotmeals.ui.components.forms import (
+    error_of,
+    other_form_link,
+    select_field,
+    submit_button,
+    text_field,
+)
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -33,6 +39,26 @@ def bound_field(
     """``text_field`` of the form field ``name``: id ``prefix + name``, its label from the
     catalog, its message from the form state's ``errors``."""
     return text_field(prefix + name, name, t(label_key), error_of(errors, name), **props)
+
+
+def checked_field(prefix: str, state: Any, name: str, label_key: str, **props: Any) -> rx.Component:
+    """``bound_field`` that ``state`` checks when the parent leaves it (``state.blur(name)``):
+    the sign-up and contact forms."""
+    return bound_field(prefix, name, label_key, state.errors, on_blur=state.blur(name), **props)
+
+
+def form_end(
+    state: Any, keys: tuple[str, str], submit_id: str, other: tuple[str, str, str]
+) -> tuple[rx.Component, rx.Component]:
+    """The last two lines of the sign-in and sign-up forms: the submit button (``keys``: its
+    text and its text while ``state.busy``), and the line that leads to the other form
+    (``other``: the question's key, the link's key and where it goes)."""
+    text, busy_text = keys
+    question, link_text, href = other
+    return (
+        submit_button(t(text), state.busy, t(busy_text), id=submit_id),
+        other_form_link(t(question), t(link_text), href),
+    )
 
 
 def password_field(
@@ -63,6 +89,13 @@ def muted(*children: Any, size: str | None = "2", **props: Any) -> rx.Component:
     return rx.text(*children, color=GRAY_11, **props)
 
 
+def alert_text(message: Any, **props: Any) -> rx.Component:
+    """A refusal in red text, read out (role=alert), shown only while there is one."""
+    return rx.cond(
+        message != "", rx.text(message, color=rx.color("red", 11), role="alert", **props)
+    )
+
+
 def section_card(*children: Any, **props: Any) -> rx.Component:
     """A section of an account screen: a roomy card across the column."""
     return rx.card(*children, width="100%", size="3", **props)
@@ -81,6 +114,20 @@ def loading_block() -> rx.Component:
 def icon_button(icon: str, label: Any, **props: Any) -> rx.Component:
     """A button with a small decorative icon before its text."""
     return rx.button(rx.icon(icon, size=14, aria_hidden="true"), label, **props)
+
+
+def busy_icon_button(
+    icon: str, label: Any, busy_label: Any, busy: Any, **props: Any
+) -> rx.Component:
+    """A button that starts something slow (add a card, upload a picture): its icon turns
+    into a spinner and its ``label`` into ``busy_label`` while ``busy``, and it takes no tap
+    then."""
+    return rx.button(
+        rx.cond(busy, rx.spinner(size="2"), rx.icon(icon, size=16, aria_hidden="true")),
+        rx.cond(busy, busy_label, label),
+        disabled=busy,
+        **props,
+    )
 
 
 def synced_field(prefix: str, state: Any, name: str, label_key: str, **props: Any) -> rx.Component:

@@ -1,8 +1,8 @@
 """What the ordering screens (booking, cart, order summary, payment, saved cards, donation,
-and the landing page's gray text) write alike: gray text, a group's label over its controls
-and a row of chips, a total's label over its figure, a message alone in a card, and the
-'Remove?' dialog of a list. Components take values; the dialog takes the state whose
-``delete_*`` protocol it drives."""
+a child away, and the landing page's gray text) write alike: gray text, a group's label over
+its controls and a row of chips, a child's chip of a 'for whom?' row, a total's label over its
+figure, a meal's picture, a message alone in a card, and the 'Remove?' dialog of a list.
+Components take values; the chip and the dialog take the state whose protocol they drive."""
 
 from __future__ import annotations
 
@@ -65,9 +65,41 @@ def figure_stack(
     )
 
 
-def note_card(text: Any, id_: str) -> rx.Component:
-    """A message alone in a full-width card (no day to book, a list that did not load)."""
-    return rx.card(rx.text(text), width="100%", id=id_)
+def child_chips(state: Any, prefix: str) -> rx.Component:
+    """The chips of a 'for whom?' row: one ``child_chip`` per child of ``state.kids``."""
+    return rx.foreach(state.kids, lambda kid: child_chip(state, kid, prefix))
+
+
+def child_chip(state: Any, kid: Any, prefix: str) -> rx.Component:
+    """One child of a 'for whom?' row, ticked on and off (``state.chosen`` holds the ticked
+    children's values, ``state.toggle_child(value, checked)`` changes it); the chip shows
+    ``is-active`` while ticked. Its checkbox's id is ``prefix`` and the child's value."""
+    field_id = prefix + kid.value.to(str)
+    chosen = state.chosen.contains(kid.value)
+    return rx.el.label(
+        rx.checkbox(
+            id=field_id,
+            checked=chosen,
+            on_change=lambda checked: state.toggle_child(kid.value, checked),
+        ),
+        rx.el.span(kid.label, class_name="hm-chip-name"),
+        html_for=field_id,
+        class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
+        style={"flexDirection": "row", "alignItems": "center", "gap": "10px"},
+    )
+
+
+def meal_picture(src: Any, class_name: str, width: str, height: str, **props: Any):
+    """A meal's picture (a menu card's, the meal dialog's): decoration beside its name, so no
+    alternative text; ``width`` and ``height`` keep its box before it arrives."""
+    return rx.image(src=src, alt="", class_name=class_name, width=width, height=height, **props)
+
+
+def note_card(text: Any, id_: str | None = None) -> rx.Component:
+    """A message alone in a full-width card (no day to book, no child yet, a list that did
+    not load)."""
+    named = {"id": id_} if id_ is not None else {}
+    return rx.card(rx.text(text), width="100%", **named)
 
 
 def remove_dialog(

@@ -1,6 +1,6 @@
 """The boxes the screens share: a list item's gray card, the orange box of totals at the foot
-of a list, an unstyled grid list, a loaded list with its empty message, and the spinner a
-screen shows while it loads."""
+of a list, an unstyled grid list, a list or what says it is empty (a loaded one too), and the
+spinner a screen shows while it loads."""
 
 from __future__ import annotations
 
@@ -51,6 +51,14 @@ def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
         border=f"1px solid {rx.color('orange', 6)}",
         width="100%",
     )
+
+
+def items_or(items: Any, present: Any, empty: Any = None) -> rx.Component:
+    """``present`` while there are ``items``, else ``empty`` (what says there are none), or
+    nothing when there is no ``empty``."""
+    if empty is None:
+        return rx.cond(items.length() > 0, present)
+    return rx.cond(items.length() > 0, present, empty)
 
 
 def rows_or_empty(

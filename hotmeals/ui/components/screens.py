@@ -170,18 +170,21 @@ def plain_screen(
     back_key: str = "ui.common.back_to_profile",
     width: str = "720px",
 ):
-    """A logged-in focused screen (parent-edit-profile, edit-child): slim bar, one column."""
-    return page(
-        top_bar(),
-        rx.box(
-            back_link(back_href, back_key),
-            *children,
-            **COLUMN | {"max_width": width},
-            padding_top="8px",
-            padding_bottom="48px",
-            width="100%",
-        ),
-        chrome=False,
+    """A logged-in focused screen (parent-edit-profile, edit-child, school year): slim bar,
+    one column; shown to a signed-in parent only (``parent_only``)."""
+    return parent_only(
+        page(
+            top_bar(),
+            rx.box(
+                back_link(back_href, back_key),
+                *children,
+                **COLUMN | {"max_width": width},
+                padding_top="8px",
+                padding_bottom="48px",
+                width="100%",
+            ),
+            chrome=False,
+        )
     )
 
 

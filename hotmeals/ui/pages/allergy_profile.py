@@ -7,6 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     ROW_SHARE,
@@ -15,6 +16,7 @@ from hotmeals.ui.components.form_parts import (
     remove_button,
 )
 from hotmeals.ui.components.forms import label, link_button, state_save_button
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import (
     child_or_missing,
@@ -110,12 +112,13 @@ def allergy_form() -> rx.Component:
                 weight="medium",
                 id="allergy-suggestions-title",
             ),
-            rx.cond(
-                AllergyState.suggestions.length() > 0,
-                rx.el.ul(
-                    rx.foreach(AllergyState.suggestions, suggestion_chip),
+            items_or(
+                AllergyState.suggestions,
+                item_list(
+                    AllergyState.suggestions,
+                    suggestion_chip,
+                    "allergy-suggestions",
                     class_name="hm-chips",
-                    id="allergy-suggestions",
                 ),
                 muted(t("ui.allergy.no_match"), id="allergy-suggestions"),
             ),
@@ -124,8 +127,8 @@ def allergy_form() -> rx.Component:
         ),
         rx.box(
             rx.heading(t("ui.allergy.chosen"), as_="h2", size="4", margin_bottom="8px"),
-            rx.cond(
-                AllergyState.items.length() > 0,
+            items_or(
+                AllergyState.items,
                 rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2", width="100%"),
                 muted(t("ui.allergy.none_yet")),
             ),

@@ -7,10 +7,11 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.icons import icon as svg_icon
-from hotmeals.ui.components.order_parts import muted
-from hotmeals.ui.components.panels import loading_spinner
-from hotmeals.ui.pages.booking_calendar import date_heading
+from hotmeals.ui.components.order_parts import meal_picture, muted
+from hotmeals.ui.components.panels import items_or, loading_spinner
+from hotmeals.ui.pages.booking_calendar import calendar, date_heading
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
 
@@ -49,14 +50,7 @@ def _meal_mark(tag: Any, icon: str, value: rx.Var, css: str) -> rx.Component:
 
 def meal_card(meal: rx.Var) -> rx.Component:
     return rx.el.li(
-        rx.image(
-            src=meal["image"],
-            alt="",
-            class_name="hm-meal-img",
-            loading="lazy",
-            width="320",
-            height="200",
-        ),
+        meal_picture(meal["image"], "hm-meal-img", "320", "200", loading="lazy"),
         rx.box(
             rx.heading(meal["name"], as_="h3", size="3"),
             muted(meal["vendor"], size="1"),
@@ -142,16 +136,17 @@ def day_menu() -> rx.Component:
                     class_name="hm-day-note is-" + BookingState.selected_kind,
                     id="book-day-note",
                 ),
-                rx.cond(BookingState.meals.length() > 0, safe_filter()),
+                items_or(BookingState.meals, safe_filter()),
                 rx.cond(
                     BookingState.loading_menu,
                     loading_spinner(padding="24px"),
-                    rx.cond(
-                        BookingState.meals.length() > 0,
-                        rx.el.ul(
-                            rx.foreach(BookingState.shown_meals, meal_card),
+                    items_or(
+                        BookingState.meals,
+                        item_list(
+                            BookingState.shown_meals,
+                            meal_card,
+                            "book-meals",
                             class_name="hm-meal-grid",
-                            id="book-meals",
                         ),
                         rx.cond(
                             BookingState.menu_error != "",
@@ -165,4 +160,18 @@ def day_menu() -> rx.Component:
         ),
         width="100%",
         id="book-day",
+    )
+
+
+def book_grid(no_days: rx.Component) -> rx.Component:
+    """Book meal's calendar beside the chosen day's menu (Book meal, add to an order), or
+    ``no_days`` when there is no month to book in."""
+    return items_or(
+        BookingState.months,
+        rx.el.div(
+            rx.box(calendar(), class_name="hm-book-side"),
+            day_menu(),
+            class_name="hm-book-grid",
+        ),
+        no_days,
     )

@@ -17,31 +17,15 @@ from hotmeals.ui.components.forms import busy_button, labelled_box, native_selec
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import (
     PHONE_WIDE,
+    child_chips,
     chip_row,
     labelled_group,
     muted,
     note_card,
 )
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import items_or, loading_spinner
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
-
-
-def _kid(kid: rx.Var) -> rx.Component:
-    field_id = "many-kid-" + kid.value.to(str)
-    return rx.el.label(
-        rx.checkbox(
-            id=field_id,
-            checked=ManyDaysState.chosen.contains(kid.value),
-            on_change=lambda checked: ManyDaysState.toggle_child(kid.value, checked),
-        ),
-        rx.el.span(kid.label, class_name="hm-chip-name"),
-        html_for=field_id,
-        class_name=rx.cond(
-            ManyDaysState.chosen.contains(kid.value), "hm-child-chip is-active", "hm-child-chip"
-        ),
-        style={"flexDirection": "row", "alignItems": "center", "gap": "10px"},
-    )
 
 
 def _range_button(name: str, label_key: str) -> rx.Component:
@@ -166,8 +150,8 @@ def _row(row: rx.Var) -> rx.Component:
 
 
 def _report_list(title_key: str, lines: rx.Var, tone: str, id_: str) -> rx.Component:
-    return rx.cond(
-        lines.length() > 0,
+    return items_or(
+        lines,
         rx.box(
             rx.heading(t(title_key), as_="h3", size="3"),
             rx.el.ul(
@@ -275,25 +259,25 @@ def _select(
     )
 
 
+def _week_select(end: str, label_key: str) -> rx.Component:
+    """The week a repeat copies from (``end`` "source") or to ("target"): the state's
+    ``<end>_weeks``, ``<end>_week`` and ``set_<end>_week``."""
+    return _select(
+        f"many-{end}-week",
+        label_key,
+        getattr(ManyDaysState, f"{end}_weeks"),
+        getattr(ManyDaysState, f"{end}_week"),
+        getattr(ManyDaysState, f"set_{end}_week"),
+    )
+
+
 def _repeat() -> rx.Component:
     return rx.box(
         rx.heading(t("ui.many.repeat_title"), as_="h2", size="4"),
         muted(t("ui.many.repeat_intro"), size="2"),
         rx.flex(
-            _select(
-                "many-source-week",
-                "ui.many.copy_from",
-                ManyDaysState.source_weeks,
-                ManyDaysState.source_week,
-                ManyDaysState.set_source_week,
-            ),
-            _select(
-                "many-target-week",
-                "ui.many.copy_to",
-                ManyDaysState.target_weeks,
-                ManyDaysState.target_week,
-                ManyDaysState.set_target_week,
-            ),
+            _week_select("source", "ui.many.copy_from"),
+            _week_select("target", "ui.many.copy_to"),
             gap="12px",
             wrap="wrap",
             width="100%",
@@ -329,7 +313,7 @@ def many_days_panel() -> rx.Component:
             labelled_group(
                 t("ui.many.who"),
                 "many-who",
-                chip_row(rx.foreach(ManyDaysState.kids, _kid), label_id="many-who", gap="8px"),
+                chip_row(child_chips(ManyDaysState, "many-kid-"), label_id="many-who", gap="8px"),
                 width="100%",
             ),
         ),

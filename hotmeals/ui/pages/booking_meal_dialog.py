@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
-from hotmeals.ui.components.order_parts import figure, labelled_group, muted
+from hotmeals.ui.components.order_parts import figure, labelled_group, meal_picture, muted
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.pages.booking_day_menu import allergy_note
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
@@ -51,13 +53,7 @@ def _facts() -> rx.Component:
 def _hero() -> rx.Component:
     detail = BookingState.detail
     return rx.vstack(
-        rx.image(
-            src=detail["image"],
-            alt="",
-            class_name="hm-meal-hero",
-            width="640",
-            height="400",
-        ),
+        meal_picture(detail["image"], "hm-meal-hero", "640", "400"),
         rx.text(detail["description"], size="2"),
         spacing="3",
         width="100%",
@@ -98,11 +94,15 @@ def _item_mark(item: rx.Var, id_prefix: str, key: str = "mark") -> rx.Component:
     )
 
 
-def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_change):
-    return rx.cond(
-        options.length() > 0,
+def _option_select(name: str) -> rx.Component:
+    """The choice of the meal's ``name`` ("menu_option" or "meal_option"): the state's
+    ``<name>s``, ``<name>_id`` and ``set_<name>``, its label ``ui.book.<name>``."""
+    field_id = "meal-" + name.replace("_", "-")
+    options = getattr(BookingState, f"{name}s")
+    return items_or(
+        options,
         labelled_box(
-            t(label_key),
+            t(f"ui.book.{name}"),
             field_id,
             native_select(
                 field_id,
@@ -112,8 +112,8 @@ def _option_select(field_id: str, label_key: str, options: rx.Var, value, on_cha
                     # A Major one is listed, greyed, with why; it cannot be picked.
                     lambda o: rx.el.option(o["label"], value=o["id"], disabled=o["disabled"] != ""),
                 ),
-                value=value,
-                on_change=on_change,
+                value=getattr(BookingState, f"{name}_id"),
+                on_change=getattr(BookingState, f"set_{name}"),
                 custom_attrs={"aria-describedby": field_id + "-marks"},
             ),
             # Each option's mark in view, not only inside the closed list.
@@ -272,22 +272,10 @@ def _options() -> rx.Component:
             ),
             width="100%",
         ),
-        _option_select(
-            "meal-menu-option",
-            "ui.book.menu_option",
-            BookingState.menu_options,
-            BookingState.menu_option_id,
-            BookingState.set_menu_option,
-        ),
-        _option_select(
-            "meal-meal-option",
-            "ui.book.meal_option",
-            BookingState.meal_options,
-            BookingState.meal_option_id,
-            BookingState.set_meal_option,
-        ),
-        rx.cond(
-            BookingState.addons.length() > 0,
+        _option_select("menu_option"),
+        _option_select("meal_option"),
+        items_or(
+            BookingState.addons,
             labelled_group(
                 t("ui.book.addons"),
                 "meal-addons-label",
@@ -307,10 +295,11 @@ def _options() -> rx.Component:
         labelled_group(
             t("ui.book.tiers"),
             None,
-            rx.el.ul(
-                rx.foreach(BookingState.tiers, lambda tier: rx.el.li(tier["label"])),
+            item_list(
+                BookingState.tiers,
+                lambda tier: rx.el.li(tier["label"]),
+                "meal-tiers",
                 class_name="hm-tiers",
-                id="meal-tiers",
             ),
             width="100%",
         ),

@@ -17,7 +17,7 @@ from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.order_parts import figure
-from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
+from hotmeals.ui.components.panels import amount_row, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import (
     charges_table,
@@ -86,8 +86,8 @@ def placed() -> rx.Component:
             size="2",
             width="100%",
         ),
-        rx.cond(
-            CheckoutState.confirmation.length() > 0,
+        items_or(
+            CheckoutState.confirmation,
             column_card(
                 rx.foreach(CheckoutState.confirmation, summary_group),
                 charges_table(CheckoutState.paid_charges, "order-charges", "checkout.total_paid"),

@@ -9,22 +9,14 @@ import reflex as rx
 from hotmeals.ui.pages.cart import cart_page
 from hotmeals.ui.pages.checkout_payment import checkout_payment
 from hotmeals.ui.pages.order_summary import order_summary
-from hotmeals.ui.pages.page_registry import parent_pages
+from hotmeals.ui.pages.page_registry import add_booking_page, parent_pages
 from hotmeals.ui.state.cart import CART_ROUTE, PAYMENT_ROUTE, SUMMARY_ROUTE, CartState
 from hotmeals.ui.state.checkout import CheckoutState
-from hotmeals.ui.state.school_year import SchoolYearState
 
 
 def register_checkout_pages(app: rx.App) -> None:
     add = parent_pages(app)
-    add(
-        cart_page,
-        CART_ROUTE,
-        "title.cart",
-        SchoolYearState.gate,
-        CartState.load_cart,
-        one_event=True,
-    )
+    add_booking_page(add, cart_page, CART_ROUTE, "title.cart", CartState.load_cart)
     # The cards first: the summary shows its payment choice with its lines.
     add(
         order_summary,

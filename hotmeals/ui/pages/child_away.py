@@ -19,27 +19,12 @@ from hotmeals.ui.components.after_parts import (
     text_stack,
 )
 from hotmeals.ui.components.cancel_reason import refund_to_field
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.forms import labelled_box
+from hotmeals.ui.components.order_parts import child_chips
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.away import ChildAwayState
 from hotmeals.ui.state.i18n import t
-
-
-def _kid(kid: rx.Var) -> rx.Component:
-    field_id = "away-kid-" + kid.value.to(str)
-    chosen = ChildAwayState.chosen.contains(kid.value)
-    return rx.el.label(
-        rx.checkbox(
-            id=field_id,
-            checked=chosen,
-            on_change=lambda checked: ChildAwayState.toggle_child(kid.value, checked),
-        ),
-        rx.el.span(kid.label, class_name="hm-chip-name"),
-        html_for=field_id,
-        class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
-        style={"flexDirection": "row", "alignItems": "center", "gap": "10px"},
-    )
 
 
 def _date(field_id: str, label_key: str, value: rx.Var, on_change) -> rx.Component:
@@ -63,7 +48,7 @@ def ask_form() -> rx.Component:
         column(
             rx.el.fieldset(
                 rx.el.legend(t("away_ui.who"), class_name="hm-label"),
-                rx.flex(rx.foreach(ChildAwayState.kids, _kid), wrap="wrap", spacing="2"),
+                rx.flex(child_chips(ChildAwayState, "away-kid-"), wrap="wrap", spacing="2"),
                 class_name="hm-fieldset",
             ),
             rx.flex(
@@ -86,12 +71,7 @@ def ask_form() -> rx.Component:
                 **LARGE_SOFT,
                 id="away-check",
             ),
-            rx.cond(
-                ChildAwayState.error != "",
-                rx.text(
-                    ChildAwayState.error, color=rx.color("red", 11), id="away-error", role="alert"
-                ),
-            ),
+            alert_text(ChildAwayState.error, id="away-error"),
             spacing="4",
         ),
         width="100%",

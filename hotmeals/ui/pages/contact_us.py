@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, bound_field, section_card
+from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, section_card
 from hotmeals.ui.components.forms import (
     error_of,
     field_pair,
@@ -25,12 +25,11 @@ PREFILLED = ("first_name", "last_name", "email", "phone")
 
 
 def _field(name: str, label_key: str, **props) -> rx.Component:
-    return bound_field(
+    return checked_field(
         PREFIX,
+        ContactState,
         name,
         label_key,
-        ContactState.errors,
-        on_blur=ContactState.blur(name),
         default_value=getattr(ContactState, name) if name in PREFILLED else None,
         **props,
     )

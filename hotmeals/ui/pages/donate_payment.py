@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import alert_text, section_card
 from hotmeals.ui.components.forms import (
     radio_card,
     select_field,
@@ -14,6 +15,7 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.order_parts import labelled_group, muted
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
@@ -65,21 +67,18 @@ def amount_choice() -> rx.Component:
                 ),
                 margin_top="12px",
             ),
-            rx.cond(
-                DonateState.amount_error != "",
-                rx.text(DonateState.amount_error, color=rx.color("red", 11), role="alert"),
-            ),
+            alert_text(DonateState.amount_error),
         ),
         width="100%",
     )
 
 
 def donate_form() -> rx.Component:
-    return rx.card(
+    return section_card(
         server_form(
             amount_choice(),
-            rx.cond(
-                DonateState.schools.length() > 0,
+            items_or(
+                DonateState.schools,
                 select_field(
                     "donate-school",
                     t("donate.school"),
@@ -107,16 +106,14 @@ def donate_form() -> rx.Component:
             spacing="5",
             align="start",
         ),
-        size="3",
-        width="100%",
     )
 
 
 def history_table() -> rx.Component:
     return rx.vstack(
         rx.heading(t("donate.history"), as_="h2", size="5"),
-        rx.cond(
-            DonateState.history.length() > 0,
+        items_or(
+            DonateState.history,
             rx.table.root(
                 rx.table.header(
                     rx.table.row(

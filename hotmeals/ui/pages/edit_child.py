@@ -15,7 +15,6 @@ from hotmeals.ui.components.form_parts import (
 from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.screens import (
     child_or_missing,
-    parent_only,
     plain_screen,
     screen_heading,
 )
@@ -65,20 +64,18 @@ def _actions() -> rx.Component:
 
 
 def edit_child() -> rx.Component:
-    return parent_only(
-        plain_screen(
-            child_or_missing(
-                ChildFormState.loading,
-                ChildFormState.missing,
-                t("ui.child.edit_title"),
-                rx.vstack(
-                    screen_heading(t("ui.child.edit_title"), t("ui.child.edit_subtitle")),
-                    section_card(child_form("ui.common.save")),
-                    _actions(),
-                    delete_child_dialog(),
-                    spacing="5",
-                    width="100%",
-                ),
+    return plain_screen(
+        child_or_missing(
+            ChildFormState.loading,
+            ChildFormState.missing,
+            t("ui.child.edit_title"),
+            rx.vstack(
+                screen_heading(t("ui.child.edit_title"), t("ui.child.edit_subtitle")),
+                section_card(child_form("ui.common.save")),
+                _actions(),
+                delete_child_dialog(),
+                spacing="5",
+                width="100%",
             ),
-        )
+        ),
     )

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
+from hotmeals.ui.components.order_parts import note_card
+from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
@@ -117,7 +120,7 @@ def profile_step() -> rx.Component:
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
         giveback_card(),  # what the family's meals and donations gave this year
-        rx.flex(
+        spread_row(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
                 rx.icon("plus", size=16, aria_hidden="true"),
@@ -126,15 +129,13 @@ def profile_step() -> rx.Component:
                 id_="add-another-child",
                 variant="outline",
             ),
-            justify="between",
             align="center",
-            width="100%",
             wrap="wrap",
             spacing="3",
             margin_top="8px",
         ),
-        rx.cond(
-            ChildrenState.kids.length() > 0,
+        items_or(
+            ChildrenState.kids,
             rx.grid(
                 rx.foreach(ChildrenState.kids, child_card),
                 columns=rx.breakpoints(initial="1", sm="2"),
@@ -142,7 +143,7 @@ def profile_step() -> rx.Component:
                 width="100%",
             ),
             # No children: the one "Add a child" is the heading's button.
-            rx.card(rx.text(t("ui.profile.no_children")), width="100%"),
+            note_card(t("ui.profile.no_children")),
         ),
         delete_child_dialog(),
         spacing="4",

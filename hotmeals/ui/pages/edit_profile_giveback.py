@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.form_parts import icon_bubble, muted
+from hotmeals.ui.components.after_parts import spread_row
+from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.state.giveback import GiveBackState
 from hotmeals.ui.state.i18n import t
@@ -40,7 +41,7 @@ def _school(row: rx.Var) -> rx.Component:
 
 
 def giveback_card() -> rx.Component:
-    return rx.card(
+    return section_card(
         on_language_change(GiveBackState.load),
         rx.cond(
             GiveBackState.loaded,
@@ -59,13 +60,11 @@ def giveback_card() -> rx.Component:
                     width="100%",
                 ),
                 muted(t("gb.intro")),
-                rx.flex(
+                spread_row(
                     rx.text(t("gb.family_total"), size="2"),
                     rx.text(GiveBackState.total, size="6", weight="bold", id="giveback-total"),
                     align="baseline",
-                    justify="between",
                     spacing="3",
-                    width="100%",
                     wrap="wrap",
                 ),
                 rx.grid(
@@ -87,8 +86,6 @@ def giveback_card() -> rx.Component:
             ),
             rx.center(rx.spinner(size="2"), padding="16px"),
         ),
-        size="3",
-        width="100%",
         id="giveback",
         class_name="hm-gb-card",
     )

@@ -30,7 +30,7 @@ from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import column_card
+from hotmeals.ui.components.panels import column_card, items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState
@@ -81,8 +81,8 @@ def _meal_item(meal: rx.Var) -> rx.Component:
 def meal_list() -> rx.Component:
     return column(
         *screen_intro(t("ui.manage.list_title"), t("ui.manage.list_intro")),
-        rx.cond(
-            S.meals.length() > 0,
+        items_or(
+            S.meals,
             item_list(S.meals, _meal_item, "manage-meals"),
             muted(t("ui.common.no_data"), size=None, id="manage-empty"),
         ),
@@ -127,8 +127,8 @@ def _date_link(day: rx.Var) -> rx.Component:
 def move_box() -> rx.Component:
     return column(
         section_title("ui.manage.move_title"),
-        rx.cond(
-            S.dates.length() > 0,
+        items_or(
+            S.dates,
             rx.vstack(
                 muted(t("ui.manage.move_intro")),
                 item_list(

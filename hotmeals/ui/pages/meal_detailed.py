@@ -12,10 +12,10 @@ from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.order_parts import note_card
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import items_or, loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
-from hotmeals.ui.pages.booking_calendar import calendar, child_picker
-from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_calendar import child_picker
+from hotmeals.ui.pages.booking_day_menu import book_grid
 from hotmeals.ui.pages.booking_many_days import many_days_panel
 from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
 from hotmeals.ui.pages.standing_repeat import standing_link
@@ -46,15 +46,7 @@ def mode_tabs() -> rx.Component:
 
 
 def one_day() -> rx.Component:
-    return rx.cond(
-        BookingState.months.length() > 0,
-        rx.el.div(
-            rx.box(calendar(), class_name="hm-book-side"),
-            day_menu(),
-            class_name="hm-book-grid",
-        ),
-        note_card(t("ui.book.no_days"), "book-no-days"),
-    )
+    return book_grid(note_card(t("ui.book.no_days"), "book-no-days"))
 
 
 def no_children() -> rx.Component:
@@ -80,8 +72,8 @@ def meal_detailed() -> rx.Component:
         standing_link(),  # the standing orders screen
         rx.cond(
             BookingState.loaded,
-            rx.cond(
-                BookingState.kids.length() > 0,
+            items_or(
+                BookingState.kids,
                 rx.vstack(
                     child_picker(),
                     mode_tabs(),

@@ -26,13 +26,14 @@ from hotmeals.ui.components.after_parts import (
     section_title,
 )
 from hotmeals.ui.components.card_choice import card_choice
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
-from hotmeals.ui.components.panels import amount_row, column_card, loading_spinner
+from hotmeals.ui.components.order_parts import note_card
+from hotmeals.ui.components.panels import amount_row, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
-from hotmeals.ui.pages.booking_calendar import calendar, child_picker
-from hotmeals.ui.pages.booking_day_menu import day_menu
+from hotmeals.ui.pages.booking_calendar import child_picker
+from hotmeals.ui.pages.booking_day_menu import book_grid
 from hotmeals.ui.pages.booking_meal_dialog import meal_dialog
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
@@ -114,10 +115,7 @@ def _added(step: rx.Var) -> rx.Component:
             step["name"],
             muted(step["day"], " · ", *_quantity_price(step)),
             rx.badge(t("ui.change.adding"), color_scheme="grass"),
-            rx.cond(
-                step["problem"] != "",
-                rx.text(step["problem"], color=rx.color("red", 11), size="2", role="alert"),
-            ),
+            alert_text(step["problem"], size="2"),
         ),
         _undo_button(step["id"], "undo-added-" + step["id"]),
     )
@@ -148,8 +146,8 @@ def modify_content() -> rx.Component:
         rx.heading(t("ui.change.title"), " ", S.number, as_="h1", size="7"),
         muted(t("ui.change.intro"), size=None),
         item_list(S.lines, _line, "change-lines"),
-        rx.cond(
-            S.added.length() > 0,
+        items_or(
+            S.added,
             rx.vstack(
                 section_title("ui.change.added_title"),
                 item_list(S.added, _added, "change-added"),
@@ -207,15 +205,7 @@ def add_item() -> rx.Component:
                 BookingState.loaded,
                 column(
                     child_picker(),
-                    rx.cond(
-                        BookingState.months.length() > 0,
-                        rx.el.div(
-                            rx.box(calendar(), class_name="hm-book-side"),
-                            day_menu(),
-                            class_name="hm-book-grid",
-                        ),
-                        rx.card(rx.text(t("ui.book.no_days")), width="100%"),
-                    ),
+                    book_grid(note_card(t("ui.book.no_days"))),
                     spacing="4",
                 ),
                 loading_spinner(),

@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import aria_attrs, field_frame, server_form, submit_button
 from hotmeals.ui.components.layout import static
@@ -19,7 +20,7 @@ FIELD_ID = "otp"
 
 
 def resend_row() -> rx.Component:
-    return rx.flex(
+    return spread_row(
         rx.cond(
             OtpState.resend_wait > 0,
             muted(
@@ -49,10 +50,8 @@ def resend_row() -> rx.Component:
             cursor=rx.cond(OtpState.can_resend, "pointer", "not-allowed"),
         ),
         align="center",
-        justify="between",
         wrap="wrap",
         spacing="2",
-        width="100%",
     )
 
 

@@ -15,6 +15,7 @@ from hotmeals.ui.components.links import mark_ready
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.page_load import PageLoadState, register_loads
+from hotmeals.ui.state.school_year import SchoolYearState
 from hotmeals.ui.state.toasts import leave_screen
 
 
@@ -35,3 +36,11 @@ def parent_pages(app: rx.App) -> Callable[..., None]:
         mark_ready(route)
 
     return add
+
+
+def add_booking_page(
+    add: Callable[..., None], component: Any, route: str, title_key: str, load: Any
+):
+    """With ``add`` (``parent_pages``), a screen that books (Book meal, the cart): the school
+    year's gate first (``SchoolYearState.gate``), then the screen's ``load``, as one event."""
+    add(component, route, title_key, SchoolYearState.gate, load, one_event=True)

@@ -7,9 +7,11 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import RULED_ROW, form_dialog
 from hotmeals.ui.components.form_parts import (
     PHONE_INPUT,
     action_row,
+    busy_icon_button,
     done_badge,
     loading_block,
     muted,
@@ -28,7 +30,8 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.header import avatar
-from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.pages.settings import language_choice
 from hotmeals.ui.state.i18n import t
@@ -46,20 +49,13 @@ def picture_section() -> rx.Component:
             rx.text(t("ui.profile.picture"), weight="bold"),
             muted(t("ui.profile.picture_hint"), id="picture-hint"),
             rx.upload.root(
-                rx.button(
-                    rx.cond(
-                        ParentEditState.uploading,
-                        rx.spinner(size="2"),
-                        rx.icon("camera", size=16, aria_hidden="true"),
-                    ),
-                    rx.cond(
-                        ParentEditState.uploading,
-                        t("ui.common.saving"),
-                        t("ui.profile.change_picture"),
-                    ),
+                busy_icon_button(
+                    "camera",
+                    t("ui.profile.change_picture"),
+                    t("ui.common.saving"),
+                    ParentEditState.uploading,
                     type="button",
                     variant="soft",
-                    disabled=ParentEditState.uploading,
                     custom_attrs={"aria-describedby": "picture-hint"},
                 ),
                 id=UPLOAD_ID,
@@ -155,10 +151,8 @@ def alt_row(row: rx.Var) -> rx.Component:
         ),
         align="center",
         spacing="3",
-        padding_y="10px",
-        border_bottom=f"1px solid {rx.color('gray', 4)}",
         wrap="wrap",
-        width="100%",
+        **RULED_ROW,
     )
 
 
@@ -168,8 +162,8 @@ def alt_emails_section() -> rx.Component:
     return rx.vstack(
         rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
         muted(t("ui.alt_email.intro")),
-        rx.cond(
-            ParentEditState.alt_emails.length() > 0,
+        items_or(
+            ParentEditState.alt_emails,
             rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0", width="100%"),
         ),
         rx.cond(
@@ -218,33 +212,28 @@ def alt_add_form(field_id: str, error) -> rx.Component:
 
 
 def alt_otp_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(t("ui.otp.title")),
-            otp_panel(show_image=False, heading=False, on_submit=ParentEditState.submit_alt_code),
-            max_width="440px",
-        ),
-        open=OtpState.purpose == ALT_EMAIL,
+    return form_dialog(
+        t("ui.otp.title"),
+        otp_panel(show_image=False, heading=False, on_submit=ParentEditState.submit_alt_code),
+        open_=OtpState.purpose == ALT_EMAIL,
         on_open_change=ParentEditState.close_otp,
     )
 
 
 def parent_edit_profile() -> rx.Component:
-    return parent_only(
-        plain_screen(
-            screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
-            rx.cond(
-                ParentEditState.loading,
-                loading_block(),
-                rx.vstack(
-                    section_card(picture_section()),
-                    section_card(details_form()),
-                    section_card(alt_emails_section()),
-                    section_card(language_choice()),
-                    alt_otp_dialog(),
-                    spacing="4",
-                    width="100%",
-                ),
+    return plain_screen(
+        screen_heading(t("ui.profile.edit_title"), t("ui.profile.edit_subtitle")),
+        rx.cond(
+            ParentEditState.loading,
+            loading_block(),
+            rx.vstack(
+                section_card(picture_section()),
+                section_card(details_form()),
+                section_card(alt_emails_section()),
+                section_card(language_choice()),
+                alt_otp_dialog(),
+                spacing="4",
+                width="100%",
             ),
-        )
+        ),
     )

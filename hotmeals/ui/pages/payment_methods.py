@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.form_parts import busy_icon_button
 from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.components.order_parts import muted, remove_dialog
 from hotmeals.ui.components.panels import rows_or_empty
@@ -67,15 +68,12 @@ def payment_methods() -> rx.Component:
             list_id="saved-cards",
             spacing="3",
         ),
-        rx.button(
-            rx.cond(
-                CardsState.busy,
-                rx.spinner(size="2"),
-                rx.icon("plus", size=16, aria_hidden="true"),
-            ),
-            rx.cond(CardsState.busy, t("cards.saving"), t("cards.add")),
+        busy_icon_button(
+            "plus",
+            t("cards.add"),
+            t("cards.saving"),
+            CardsState.busy,
             on_click=CardsState.pay,
-            disabled=CardsState.busy,
             size="3",
             id="add-card",
         ),

@@ -16,14 +16,13 @@ from hotmeals.ui.components.after_parts import (
     column,
     icon_button,
     icon_link,
-    items_or,
     loaded_or_missing,
     section_title,
     way_back,
 )
-from hotmeals.ui.components.form_parts import muted
+from hotmeals.ui.components.form_parts import muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import loading_spinner
+from hotmeals.ui.components.panels import items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.calendar_receipts import (
@@ -128,7 +127,7 @@ def _rows(rows: rx.Var, render: Any, id_: str) -> rx.Component:
 
 
 def receipt_body() -> rx.Component:
-    return rx.card(
+    return section_card(
         column(
             rx.flex(
                 rx.box(
@@ -156,8 +155,8 @@ def receipt_body() -> rx.Component:
                 spacing="1",
                 margin_top="8px",
             ),
-            rx.cond(
-                ReceiptState.rows.length() > 0,
+            items_or(
+                ReceiptState.rows,
                 _section(
                     "receipt.lines",
                     _rows(ReceiptState.rows, _line_row, "receipt-lines"),
@@ -167,8 +166,8 @@ def receipt_body() -> rx.Component:
                 "receipt.charges",
                 _rows(ReceiptState.charges, _money_row, "receipt-charges"),
             ),
-            rx.cond(
-                ReceiptState.payments.length() > 0,
+            items_or(
+                ReceiptState.payments,
                 _section(
                     "receipt.payments",
                     rx.vstack(rx.foreach(ReceiptState.payments, _money_row), width="100%"),
@@ -182,8 +181,8 @@ def receipt_body() -> rx.Component:
                     muted(t("receipt.no_refunds")),
                 ),
             ),
-            rx.cond(
-                ReceiptState.giveback.length() > 0,
+            items_or(
+                ReceiptState.giveback,
                 _section(
                     "receipt.giveback",
                     column(
@@ -197,8 +196,8 @@ def receipt_body() -> rx.Component:
                     ),
                 ),
             ),
-            rx.cond(
-                ReceiptState.changes.length() > 0,
+            items_or(
+                ReceiptState.changes,
                 rx.box(
                     _section(
                         "receipt.changes",
@@ -214,8 +213,6 @@ def receipt_body() -> rx.Component:
             rx.text(t("receipt.thanks"), size="2", margin_top="16px"),
             spacing="2",
         ),
-        size="3",
-        width="100%",
         id="receipt",
     )
 

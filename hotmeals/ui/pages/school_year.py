@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     action_row,
@@ -18,7 +19,8 @@ from hotmeals.ui.components.form_parts import (
 )
 from hotmeals.ui.components.forms import link_button, once_attrs, submit_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
-from hotmeals.ui.components.screens import parent_only, plain_screen, screen_heading
+from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
@@ -38,8 +40,8 @@ def _allergy(row: rx.Var) -> rx.Component:
 def _allergies() -> rx.Component:
     return rx.vstack(
         rx.heading(t("sy.allergies"), as_="h3", size="3"),
-        rx.cond(
-            SchoolYearState.allergies.length() > 0,
+        items_or(
+            SchoolYearState.allergies,
             rx.flex(rx.foreach(SchoolYearState.allergies, _allergy), spacing="2", wrap="wrap"),
             muted(t("sy.no_allergies")),
         ),
@@ -95,7 +97,7 @@ def _archive() -> rx.Component:
 def _child_form() -> rx.Component:
     return section_card(
         rx.vstack(
-            rx.flex(
+            spread_row(
                 rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
                 rx.badge(
                     SchoolYearState.remaining.to_string(),
@@ -104,11 +106,9 @@ def _child_form() -> rx.Component:
                     variant="soft",
                     size="2",
                 ),
-                justify="between",
                 align="center",
                 wrap="wrap",
                 spacing="2",
-                width="100%",
             ),
             muted(rx.text.strong(t("sy.last_year")), " ", SchoolYearState.last_year),
             choice_field(SchoolYearState, "grade", "sy-grade", t("sy.grade"), t("sy.choose_grade")),
@@ -165,18 +165,16 @@ def _done() -> rx.Component:
 
 
 def school_year() -> rx.Component:
-    return parent_only(
-        plain_screen(
-            screen_heading(
-                rx.fragment(t("sy.heading")),
-                rx.fragment(SchoolYearState.year_label, " · ", t("sy.intro")),
-            ),
-            rx.cond(
-                SchoolYearState.loading,
-                loading_block(),
-                rx.cond(SchoolYearState.child_id != "", _child_form(), _done()),
-            ),
-        )
+    return plain_screen(
+        screen_heading(
+            rx.fragment(t("sy.heading")),
+            rx.fragment(SchoolYearState.year_label, " · ", t("sy.intro")),
+        ),
+        rx.cond(
+            SchoolYearState.loading,
+            loading_block(),
+            rx.cond(SchoolYearState.child_id != "", _child_form(), _done()),
+        ),
     )
 
 

@@ -11,9 +11,10 @@ import reflex as rx
 from hotmeals.ui.components.form_parts import (
     PHONE_INPUT,
     bound_field,
+    form_end,
     password_field,
 )
-from hotmeals.ui.components.forms import notice, other_form_link, server_form, submit_button
+from hotmeals.ui.components.forms import notice, server_form
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.screens import focus_screen, screen_heading
 from hotmeals.ui.pages.forgot_password import forgot_panel
@@ -125,13 +126,12 @@ def sign_in_form() -> rx.Component:
                 ),
                 width="100%",
             ),
-            submit_button(
-                t("ui.signin.submit"),
-                SignInState.busy,
-                t("ui.signin.submitting"),
-                id="signin-submit",
+            *form_end(
+                SignInState,
+                ("ui.signin.submit", "ui.signin.submitting"),
+                "signin-submit",
+                ("ui.signin.new_here", "ui.signin.create_account", "/sign-up"),
             ),
-            other_form_link(t("ui.signin.new_here"), t("ui.signin.create_account"), "/sign-up"),
             on_submit=SignInState.submit,
         ),
         width="100%",

@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, bound_field
+from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, form_end
 from hotmeals.ui.components.forms import (
     aria_attrs,
     error_of,
     field_error,
     field_pair,
-    other_form_link,
     server_form,
-    submit_button,
 )
 from hotmeals.ui.components.header import cms_dialog
 from hotmeals.ui.components.progress import signup_progress
@@ -28,12 +26,11 @@ from hotmeals.ui.state.sign_up import KEPT, PREFIX, SignUpState
 
 
 def _field(name: str, label_key: str, **props) -> rx.Component:
-    return bound_field(
+    return checked_field(
         PREFIX,
+        SignUpState,
         name,
         label_key,
-        SignUpState.errors,
-        on_blur=SignUpState.blur(name),
         on_change=SignUpState.change(name).debounce(350),
         # What this tab typed, shown again after a reload or Back from the code step.
         default_value=SignUpState.kept.get(name, "").to(str) if name in KEPT else None,
@@ -94,13 +91,12 @@ def sign_up_form() -> rx.Component:
             _password("password", "ui.field.password", hint=t("ui.field.password_hint")),
             _password("confirm_password", "ui.field.confirm_password"),
             terms_field(),
-            submit_button(
-                t("ui.signup.submit"),
-                SignUpState.busy,
-                t("ui.common.please_wait"),
-                id="signup-submit",
+            *form_end(
+                SignUpState,
+                ("ui.signup.submit", "ui.common.please_wait"),
+                "signup-submit",
+                ("ui.signup.have_account", "ui.signup.login_link", "/sign-in"),
             ),
-            other_form_link(t("ui.signup.have_account"), t("ui.signup.login_link"), "/sign-in"),
             on_submit=SignUpState.submit,
             width="100%",
             # Never mounted again: a remount once the tab's state arrived erased
