@@ -12,7 +12,7 @@ import zlib
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import open_page, sign_in, stored, wait_hydrated
+from tests.e2e.helpers import close_toasts, open_page, sign_in, stored, wait_hydrated
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
 
@@ -191,6 +191,7 @@ def test_parent_area_steps_settings_and_password(page: Page, parent_cookie: dict
     page.get_by_label("Newsletter").click()
     page.click("#notifications-save")
     expect(page.get_by_text("Notification preferences saved")).to_be_visible()
+    close_toasts(page)  # on a phone it lies over the step tabs (a loaded run tapped the toast)
 
     # Contact us (step 8) from the side menu: the contact form, prefilled from the profile.
     page.click("#step-8")
