@@ -150,15 +150,24 @@ def _book(page: Page, child_id: int) -> None:
 
 
 def _open_day_with(page: Page, wanted) -> None:
-    """The first open day (this month's calendar) whose menu has a card ``wanted`` finds."""
+    """The first open day whose menu has a card ``wanted`` finds: this month's calendar, then
+    (late in a month, when few days are left before its end) the next month's."""
     days = page.locator("#book-calendar button.is-open")
-    for n in range(days.count()):
-        days.nth(n).click()
-        expect(days.nth(n)).to_have_attribute("aria-pressed", "true")
-        expect(page.locator("#book-meals > li").first).to_be_visible()
-        if wanted(page).count():
-            return
-    pytest.fail("no open day this month with the meal the test needs")
+    first_day = page.locator("#book-calendar [id^='day-']").first
+    expect(first_day).to_be_visible()
+    for month in range(2):
+        if month:
+            shown = (first_day.get_attribute("id") or "")[: len("day-2026-01")]
+            expect(page.locator("#book-next-month")).to_be_enabled()
+            page.click("#book-next-month")
+            expect(first_day).not_to_have_id(re.compile(rf"^{shown}-"))
+        for n in range(days.count()):
+            days.nth(n).click()
+            expect(days.nth(n)).to_have_attribute("aria-pressed", "true")
+            expect(page.locator("#book-meals > li").first).to_be_visible()
+            if wanted(page).count():
+                return
+    pytest.fail("no open day this month or the next with the meal the test needs")
 
 
 def _milk_free(page: Page):
