@@ -7,6 +7,9 @@ tags, summary) and a ``Call`` of one kind (``Listing``, ``ParentListing``, ``Par
 service's result is answered. The endpoint it registers is the one a hand-written route would
 be: a function of the call's ``name`` (the start of the OpenAPI operationId) taking the kind's
 dependency, so the OpenAPI document and every answer stay the same.
+
+``declare_all`` declares a module's group of routes (one router, one OpenAPI tag) from a list of
+``Post`` and ``Get`` records, in the order listed (the order the OpenAPI document shows).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
 from typing import Any
 
-from fastapi import Depends
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
@@ -38,20 +41,25 @@ from hotmeals.api.deps import (
 
 @dataclass(frozen=True)
 class Call:
-    """The endpoint ``name``: it hands every field of its body to ``fn``, and ``lang``, the
-    caller's language, when asked; a ``required`` field the body left out is refused with its
-    refusal code instead. A kind's ``answered`` runs ``fn`` and answers."""
+    """The endpoint ``name``: it hands every field of its body to ``fn`` (or what ``fields``
+    makes of the body, where the service's arguments are named or shaped otherwise), and
+    ``lang``, the caller's language, when asked; a ``required`` field the body left out is
+    refused with its refusal code instead. A kind's ``answered`` runs ``fn`` and answers."""
 
     name: str
     fn: Callable[..., Any]
     _: KW_ONLY
     lang: bool = False
     required: Mapping[str, str] = field(default_factory=dict)
+    fields: Callable[[Any], dict[str, Any]] | None = None
     who: Callable[..., Any] = client_context
 
     def arguments(self, body: BaseModel | None, lang: str) -> dict[str, Any]:
         """The keyword arguments of ``fn`` besides those its kind adds."""
-        kwargs = {} if body is None else body.model_dump()
+        if body is None:
+            kwargs: dict[str, Any] = {}
+        else:
+            kwargs = body.model_dump() if self.fields is None else self.fields(body)
         for name, refusal in self.required.items():
             required(kwargs[name], refusal, name)
         if self.lang:
@@ -153,3 +161,41 @@ def declare(
     data of its envelope."""
     declared = route(method, path, body=body, answer=answer, tags=tags, summary=summary)
     declared(_endpoint(call, body))
+
+
+@dataclass(frozen=True)
+class Post:
+    """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it,
+    ``answer`` the data of its envelope."""
+
+    path: str
+    call: Call
+    _: KW_ONLY
+    body: type[BaseModel] | None = None
+    answer: Any
+    summary: str
+
+    def method(self, router: APIRouter) -> Callable[..., Any]:
+        return router.post
+
+
+@dataclass(frozen=True)
+class Get(Post):
+    """A route of ``declare_all`` at GET ``path``."""
+
+    def method(self, router: APIRouter) -> Callable[..., Any]:
+        return router.get
+
+
+def declare_all(router: APIRouter, tags: list[str | Enum], routes: list[Post]) -> None:
+    """Every route of ``routes`` declared on ``router`` under the OpenAPI ``tags``, in order."""
+    for declared in routes:
+        declare(
+            declared.method(router),
+            declared.path,
+            declared.call,
+            body=declared.body,
+            answer=declared.answer,
+            tags=tags,
+            summary=declared.summary,
+        )
