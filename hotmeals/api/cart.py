@@ -13,16 +13,14 @@ from typing import Any
 from fastapi import Depends
 
 from hotmeals.api.bodies import meal_choice
-from hotmeals.api.calls import Once, ParentListing, ParentRead, declare
+from hotmeals.api.calls import Once, ParentListing, ParentRead, Post, declare_all
 from hotmeals.api.deps import (
     PARENT_CART,
     Client,
-    TokenWrite,
     answer,
     answer_found,
     api_router,
     client_context,
-    read_as_parent,
     route,
     run_as_parent,
     token_write,
@@ -46,66 +44,61 @@ from hotmeals.services.ordering import cart, menu, pricing
 router = api_router()
 
 
-@route(
-    router.post,
-    "/Parent/cart/AddToCart",
-    body=AddToCartIn,
-    answer=AddedOut,
-    tags=PARENT_CART,
-    summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
-)
-async def add_to_cart(ctx: TokenWrite = Depends(token_write)):
-    body = await ctx.body(AddToCartIn)
-    return await ctx.answer_once(
-        "add_to_cart",
-        cart.add_to_cart,
-        message="added_to_cart",
-        **meal_choice(body),
-        quantity=body.quantity,
-        lang=ctx.lang,
-    )
+def _added(body: AddToCartIn) -> dict[str, Any]:
+    return {**meal_choice(body), "quantity": body.quantity}
 
 
 def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
-declare(
-    router.post,
-    "/Parent/cart/GetPriceTiersByPortionId",
-    ParentRead("get_price_tiers", _tiers),
-    body=PortionIdIn,
-    answer=PriceTiersOut,
-    tags=PARENT_CART,
-    summary="A portion's size and its unit price by quantity",
-)
-
-
-declare(
-    router.post,
-    "/Parent/cart/DeleteCart",
-    Once("delete_cart", cart.delete_line, message="cart_line_deleted", who=token_write),
-    body=CartIdIn,
-    answer=CartCountOut,
-    tags=PARENT_CART,
-    summary="Remove one line from the cart",
-)
-
-
-declare(
-    router.post,
-    "/Parent/cart/UpdateCartQuantity",
-    Once(
-        "update_cart_quantity",
-        cart.update_quantity,
-        message="cart_quantity_updated",
-        lang=True,
-        who=token_write,
-    ),
-    body=QuantityIn,
-    answer=CartSummaryOut,
-    tags=PARENT_CART,
-    summary="Change a line's quantity (extension); answers the cart summary",
+declare_all(
+    router,
+    PARENT_CART,
+    [
+        Post(
+            "/Parent/cart/AddToCart",
+            Once(
+                "add_to_cart",
+                cart.add_to_cart,
+                message="added_to_cart",
+                lang=True,
+                fields=_added,
+                who=token_write,
+            ),
+            body=AddToCartIn,
+            answer=AddedOut,
+            summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the "
+            "menu)",
+        ),
+        Post(
+            "/Parent/cart/GetPriceTiersByPortionId",
+            ParentRead("get_price_tiers", _tiers),
+            body=PortionIdIn,
+            answer=PriceTiersOut,
+            summary="A portion's size and its unit price by quantity",
+        ),
+        Post(
+            "/Parent/cart/DeleteCart",
+            Once("delete_cart", cart.delete_line, message="cart_line_deleted", who=token_write),
+            body=CartIdIn,
+            answer=CartCountOut,
+            summary="Remove one line from the cart",
+        ),
+        Post(
+            "/Parent/cart/UpdateCartQuantity",
+            Once(
+                "update_cart_quantity",
+                cart.update_quantity,
+                message="cart_quantity_updated",
+                lang=True,
+                who=token_write,
+            ),
+            body=QuantityIn,
+            answer=CartSummaryOut,
+            summary="Change a line's quantity (extension); answers the cart summary",
+        ),
+    ],
 )
 
 
@@ -147,18 +140,8 @@ async def _priced_summary(client: Client, **extra: Any) -> dict[str, Any]:
     )
 
 
-@route(
-    router.post,
-    "/Promocode/promocode_management/check_promocode",
-    body=PromoIn,
-    answer=CartSummaryOut,
-    tags=PARENT_CART,
-    summary="Check a promo code against the parent's cart; answers the cart with the discount",
-)
-async def check_promocode(client: Client = Depends(client_context)):
-    body = await client.body(PromoIn)
-    code = body.promo_code if body.promo_code is not None else ""
-    return await read_as_parent(client, _check_promo, promo_code=code, message="promo_applied")
+def _promo_code(body: PromoIn) -> dict[str, Any]:
+    return {"promo_code": body.promo_code if body.promo_code is not None else ""}
 
 
 def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
@@ -168,11 +151,25 @@ def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict
     )
 
 
-declare(
-    router.post,
-    "/Parent/auth/ListPromocodesByParent",
-    ParentListing("list_promocodes", promos.list_for_parent),
-    answer=list[PromoOut],
-    tags=PARENT_CART,
-    summary="The promo codes this parent can use today (open to all, or their own)",
+declare_all(
+    router,
+    PARENT_CART,
+    [
+        Post(
+            "/Promocode/promocode_management/check_promocode",
+            ParentRead(
+                "check_promocode", _check_promo, message="promo_applied", fields=_promo_code
+            ),
+            body=PromoIn,
+            answer=CartSummaryOut,
+            summary="Check a promo code against the parent's cart; answers the cart with the "
+            "discount",
+        ),
+        Post(
+            "/Parent/auth/ListPromocodesByParent",
+            ParentListing("list_promocodes", promos.list_for_parent),
+            answer=list[PromoOut],
+            summary="The promo codes this parent can use today (open to all, or their own)",
+        ),
+    ],
 )
