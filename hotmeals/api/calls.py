@@ -9,12 +9,14 @@ be: a function of the call's ``name`` (the start of the OpenAPI operationId) tak
 dependency, so the OpenAPI document and every answer stay the same.
 
 ``declare_all`` declares a module's group of routes (one router, one OpenAPI tag) from a list of
-``Post`` and ``Get`` records, in the order listed (the order the OpenAPI document shows).
+``Post`` and ``Get`` records, in the order listed (the order the OpenAPI document shows); a route
+whose answer takes more than one service call is a ``handler``: a function of the caller and
+the body, declared in the same list.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
 from typing import Any
@@ -65,6 +67,10 @@ class Call:
         if self.lang:
             kwargs["lang"] = lang
         return kwargs
+
+    async def respond(self, who: Any, body: BaseModel | None) -> JSONResponse:
+        """The answer to ``who`` for the request's ``body`` (None for a route without one)."""
+        return await self.answered(who, self.arguments(body, who.lang))
 
     async def answered(self, who: Any, kwargs: dict[str, Any]) -> JSONResponse:
         raise NotImplementedError
@@ -137,10 +143,26 @@ class Done(Once):
         return message_answer(None, who.lang, self.message)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Handler(Call):
+    """A route whose answer is written by hand: ``fn(who, body)`` (``fn(who)`` for a route
+    without a body) takes what it needs of the caller and the body, runs its services and
+    answers. ``handler`` makes one of a function's own name."""
+
+    async def respond(self, who: Any, body: BaseModel | None) -> JSONResponse:
+        return await (self.fn(who) if body is None else self.fn(who, body))
+
+
+def handler(
+    fn: Callable[..., Awaitable[JSONResponse]], *, who: Callable[..., Any] = client_context
+) -> Handler:
+    """``fn`` as the endpoint of its own name, called by ``who`` (a dependency: the caller)."""
+    return Handler(fn.__name__, fn, who=who)
+
+
 def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
     async def endpoint(who: Any = Depends(call.who)):
-        fields = None if body is None else await who.body(body)
-        return await call.answered(who, call.arguments(fields, who.lang))
+        return await call.respond(who, None if body is None else await who.body(body))
 
     endpoint.__name__ = endpoint.__qualname__ = call.name
     return endpoint

@@ -18,10 +18,9 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import Depends
 from fastapi.responses import JSONResponse
 
-from hotmeals.api.calls import Listing, Once, ReadFor, declare
+from hotmeals.api.calls import Get, Listing, Once, Post, ReadFor, declare_all, handler
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -30,7 +29,6 @@ from hotmeals.api.deps import (
     parent_write,
     request_key,
     required,
-    route,
     run,
     tags,
 )
@@ -79,112 +77,6 @@ async def _with_its_message(
     return ok(data, data["message"] or t("success", who.lang))
 
 
-# -- reads ----------------------------------------------------------------------------------------
-
-
-@route(
-    router.post,
-    "/Parent/order/OrderHistory",
-    body=HistoryIn,
-    answer=HistoryOut,
-    tags=ORDERS,
-    summary="The parent's paid orders, future or past",
-)
-async def order_history(who: ParentClient = Depends(parent_context)):
-    body = await who.body(HistoryIn)
-    return await _with_its_message(who, queries.order_history, tab=body.tab)
-
-
-declare(
-    router.post,
-    "/Parent/order/OrderDetail",
-    ReadFor("order_detail", queries.order_detail, required={"order_id": "order_not_found"}),
-    body=OrderIdIn,
-    answer=DetailOut,
-    tags=ORDERS,
-    summary="One paid order: lines and their state, charges, total refund and each refund",
-)
-
-
-declare(
-    router.get,
-    "/Parent/order/CancelOrderReason",
-    Listing("cancel_order_reason", cancel_service.cancel_reasons, lang=True, who=parent_context),
-    answer=list[ReasonOut],
-    tags=ORDERS,
-    summary="The cancel reasons, with Other (free text)",
-)
-
-
-@route(
-    router.post,
-    "/Parent/cart/CancelCartDetails",
-    answer=CancelCartDetailsOut,
-    tags=ORDERS,
-    summary="The cancel cart by order, with the refund each order would get",
-)
-async def cancel_cart_details(who: ParentClient = Depends(parent_context)):
-    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
-
-
-# -- cancel-cart edits ----------------------------------------------------------------------------
-
-
-declare(
-    router.post,
-    "/Parent/cart/AddToCancelCart",
-    Once(
-        "add_to_cancel_cart",
-        cancel_cart_service.add_to_cancel_cart,
-        message="orders_after.added_to_cancel_cart",
-        lang=True,
-        required={"order_line_id": "order_line_not_found"},
-    ),
-    body=AddToCancelCartIn,
-    answer=CancelCartItemOut,
-    tags=ORDERS,
-    summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
-)
-
-
-declare(
-    router.post,
-    "/Parent/cart/UpdateCancelCartQuantity",
-    Once(
-        "update_cancel_cart_quantity",
-        cancel_cart_service.update_cancel_cart_quantity,
-        action="update_cancel_cart",
-        message="orders_after.cancel_cart_updated",
-        lang=True,
-        required={"cancel_cart_id": "cancel_cart_line_not_found"},
-    ),
-    body=CancelCartQuantityIn,
-    answer=CancelCartItemOut,
-    tags=ORDERS,
-    summary="Change a cancel-cart line's quantity",
-)
-
-
-declare(
-    router.post,
-    "/Parent/cart/DeleteCancelCartItem",
-    Once(
-        "delete_cancel_cart_item",
-        cancel_cart_service.delete_cancel_cart_item,
-        action="delete_cancel_cart",
-        message="orders_after.cancel_cart_removed",
-        required={"cancel_cart_id": "cancel_cart_line_not_found"},
-    ),
-    body=CancelCartIdIn,
-    answer=CancelCartCountOut,
-    tags=ORDERS,
-    summary="Remove a line from the cancel cart",
-)
-
-
-# -- cancels (refunds) ----------------------------------------------------------------------------
-
-
 def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     """What every cancel sends its service: the parent, the reason, the language, the key and
     where the refund goes (``refund_to``: card or credit; None: the family's choice), checked
@@ -222,48 +114,129 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult):
     return ok(data, f"{result.title}. {result.message}")
 
 
-@route(
-    router.post,
-    "/Parent/order/CancelOrder",
-    body=CancelOrderIn,
-    answer=CancelOut,
-    tags=ORDERS,
-    summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
-)
-async def cancel_order(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(CancelOrderIn)
+async def cancel_order(who: ParentWrite, body: CancelOrderIn) -> JSONResponse:
     result = await cancel_service.cancel_order(order_id=_order_id(body), **cancel_fields(who, body))
     return await _answer(who, result)
 
 
-@route(
-    router.post,
-    "/Parent/order/CancelMeal",
-    body=CancelMealIn,
-    answer=CancelOut,
-    tags=ORDERS,
-    summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
-)
-async def cancel_meal(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(CancelMealIn)
+async def cancel_meal(who: ParentWrite, body: CancelMealIn) -> JSONResponse:
     result = await cancel_service.cancel_meal(
         order_line_id=_order_line_id(body), quantity=body.quantity, **cancel_fields(who, body)
     )
     return await _answer(who, result)
 
 
-@route(
-    router.post,
-    "/Parent/order/CancelCart",
-    body=CancelCartIn,
-    answer=CancelOut,
-    tags=ORDERS,
-    summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
-)
-async def cancel_cart(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(CancelCartIn)
+async def cancel_cart(who: ParentWrite, body: CancelCartIn) -> JSONResponse:
     fields = cancel_fields(who, body)
     # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
     fields["request_key"] = fields["request_key"] or f"api-{uuid.uuid4().hex}"
     result = await cancel_cart_service.confirm_cancel_cart(**fields)
     return await _answer(who, result)
+
+
+async def order_history(who: ParentClient, body: HistoryIn) -> JSONResponse:
+    return await _with_its_message(who, queries.order_history, tab=body.tab)
+
+
+async def cancel_cart_details(who: ParentClient) -> JSONResponse:
+    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
+
+
+declare_all(
+    router,
+    ORDERS,
+    [
+        # -- reads ---------------------------------------------------------------------------
+        Post(
+            "/Parent/order/OrderHistory",
+            handler(order_history, who=parent_context),
+            body=HistoryIn,
+            answer=HistoryOut,
+            summary="The parent's paid orders, future or past",
+        ),
+        Post(
+            "/Parent/order/OrderDetail",
+            ReadFor("order_detail", queries.order_detail, required={"order_id": "order_not_found"}),
+            body=OrderIdIn,
+            answer=DetailOut,
+            summary="One paid order: lines and their state, charges, total refund and each refund",
+        ),
+        Get(
+            "/Parent/order/CancelOrderReason",
+            Listing(
+                "cancel_order_reason", cancel_service.cancel_reasons, lang=True, who=parent_context
+            ),
+            answer=list[ReasonOut],
+            summary="The cancel reasons, with Other (free text)",
+        ),
+        Post(
+            "/Parent/cart/CancelCartDetails",
+            handler(cancel_cart_details, who=parent_context),
+            answer=CancelCartDetailsOut,
+            summary="The cancel cart by order, with the refund each order would get",
+        ),
+        # -- cancel-cart edits ---------------------------------------------------------------
+        Post(
+            "/Parent/cart/AddToCancelCart",
+            Once(
+                "add_to_cancel_cart",
+                cancel_cart_service.add_to_cancel_cart,
+                message="orders_after.added_to_cancel_cart",
+                lang=True,
+                required={"order_line_id": "order_line_not_found"},
+            ),
+            body=AddToCancelCartIn,
+            answer=CancelCartItemOut,
+            summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
+        ),
+        Post(
+            "/Parent/cart/UpdateCancelCartQuantity",
+            Once(
+                "update_cancel_cart_quantity",
+                cancel_cart_service.update_cancel_cart_quantity,
+                action="update_cancel_cart",
+                message="orders_after.cancel_cart_updated",
+                lang=True,
+                required={"cancel_cart_id": "cancel_cart_line_not_found"},
+            ),
+            body=CancelCartQuantityIn,
+            answer=CancelCartItemOut,
+            summary="Change a cancel-cart line's quantity",
+        ),
+        Post(
+            "/Parent/cart/DeleteCancelCartItem",
+            Once(
+                "delete_cancel_cart_item",
+                cancel_cart_service.delete_cancel_cart_item,
+                action="delete_cancel_cart",
+                message="orders_after.cancel_cart_removed",
+                required={"cancel_cart_id": "cancel_cart_line_not_found"},
+            ),
+            body=CancelCartIdIn,
+            answer=CancelCartCountOut,
+            summary="Remove a line from the cancel cart",
+        ),
+        # -- cancels (refunds) ---------------------------------------------------------------
+        Post(
+            "/Parent/order/CancelOrder",
+            handler(cancel_order, who=parent_write),
+            body=CancelOrderIn,
+            answer=CancelOut,
+            summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
+        ),
+        Post(
+            "/Parent/order/CancelMeal",
+            handler(cancel_meal, who=parent_write),
+            body=CancelMealIn,
+            answer=CancelOut,
+            summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
+        ),
+        Post(
+            "/Parent/order/CancelCart",
+            handler(cancel_cart, who=parent_write),
+            body=CancelCartIn,
+            answer=CancelOut,
+            summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
+        ),
+    ],
+)
