@@ -68,8 +68,8 @@ declare_all(
             ),
             body=AddToCartIn,
             answer=AddedOut,
-            summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the "
-            "menu)",
+            summary="Add a meal for a child on a meal day "
+            "(allergy rule, cut-off, prices from the menu)",
         ),
         Post(
             "/Parent/cart/GetPriceTiersByPortionId",
@@ -162,8 +162,8 @@ declare_all(
             ),
             body=PromoIn,
             answer=CartSummaryOut,
-            summary="Check a promo code against the parent's cart; answers the cart with the "
-            "discount",
+            summary="Check a promo code against the parent's cart; "
+            "answers the cart with the discount",
         ),
         Post(
             "/Parent/auth/ListPromocodesByParent",

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends
 from fastapi.responses import JSONResponse
 
 from hotmeals.api.bodies import meal_choice
-from hotmeals.api.calls import Once, ReadFor, declare
+from hotmeals.api.calls import Once, Post, ReadFor, declare_all, handler
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -31,7 +30,6 @@ from hotmeals.api.deps import (
     payment_of,
     request_key,
     required,
-    route,
     run,
     tags,
 )
@@ -54,7 +52,6 @@ from hotmeals.api.order_changes_schemas import (
 from hotmeals.services.ordering import modify, move
 
 router = api_router()
-TAGS = tags("Parent orders: modify an order, move a meal")
 
 
 def _changed(result: modify.ChangeResult) -> JSONResponse:
@@ -101,71 +98,22 @@ def _order_id(body: Any) -> int:
     return required(body.order_id, ORDER["order_id"], "order_id")
 
 
-# -- manage one meal ------------------------------------------------------------------------------
+def _added(body: AddToMyOrderIn) -> dict[str, Any]:
+    return {
+        "order_id": body.order_id,
+        **meal_choice(body),
+        "quantity": 1 if body.quantity is None else body.quantity,
+    }
 
 
-declare(
-    router.post,
-    "/Parent/order/GetMealsList",
-    ReadFor("get_meals_list", move.get_meals_list),
-    body=MealsListIn,
-    answer=list[MealOut],
-    tags=TAGS,
-    summary="The parent's upcoming meals, one per active order line",
-)
-
-
-declare(
-    router.post,
-    "/Parent/order/MealOrderDetail",
-    ReadFor("meal_order_detail", move.meal_order_detail, required=LINE),
-    body=LineIdIn,
-    answer=MealOut,
-    tags=TAGS,
-    summary="One of the parent's meals",
-)
-
-
-declare(
-    router.post,
-    "/Parent/order/GetDatesForModifyMeal",
-    ReadFor("get_dates_for_modify_meal", move.get_dates_for_modify_meal, required=LINE),
-    body=LineIdIn,
-    answer=MealDatesOut,
-    tags=TAGS,
-    summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
-)
-
-
-@route(
-    router.post,
-    "/Parent/order/ModifyMeal",
-    body=ModifyMealIn,
-    answer=ChangeOut,
-    tags=TAGS,
-    summary="Move one meal to another date; a price difference is refunded or paid",
-)
-async def modify_meal(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(ModifyMealIn)
+async def modify_meal(who: ParentWrite, body: ModifyMealIn) -> JSONResponse:
     result = await move.modify_meal(
         order_line_id=_line_id(body), new_date=body.date, **_paid_by(who, body)
     )
     return _changed(result)
 
 
-# -- modify an order ------------------------------------------------------------------------------
-
-
-@route(
-    router.post,
-    "/Parent/order/ModifyOrderInfo",
-    body=OrderIdIn,
-    answer=ModifyInfoOut,
-    tags=TAGS,
-    summary="The order, the meals the modification adds and removes, and the difference",
-)
-async def modify_order_info(who: ParentClient = Depends(parent_context)):
-    body = await who.body(OrderIdIn)
+async def modify_order_info(who: ParentClient, body: OrderIdIn) -> JSONResponse:
     data = await run(
         modify.modify_order_info,
         parent_id=who.parent_id,
@@ -175,61 +123,12 @@ async def modify_order_info(who: ParentClient = Depends(parent_context)):
     return ok(data, data["message"])
 
 
-@route(
-    router.post,
-    "/Parent/order/AddToMyOrder",
-    body=AddToMyOrderIn,
-    answer=ModifyInfoOut,
-    tags=TAGS,
-    summary="Add a meal to the order's modification (the booking's rules); answers the difference",
-)
-async def add_to_my_order(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(AddToMyOrderIn)
-    return await who.answer_once(
-        "add_to_my_order",
-        modify.add_to_my_order,
-        order_id=_order_id(body),
-        **meal_choice(body),
-        quantity=1 if body.quantity is None else body.quantity,
-        lang=who.lang,
-    )
-
-
-declare(
-    router.post,
-    "/Parent/order/DeleteFromModifyOrder",
-    Once("delete_from_modify_order", modify.delete_from_modify_order, lang=True, required=ORDER),
-    body=DeleteFromModifyOrderIn,
-    answer=ModifyInfoOut,
-    tags=TAGS,
-    summary="Remove meals of an order line (before its cut-off), or take back a step",
-)
-
-
-@route(
-    router.post,
-    "/Parent/order/ModifyConfirmOrder",
-    body=ConfirmIn,
-    answer=ChangeOut,
-    tags=TAGS,
-    summary="Confirm the modification: a decrease is refunded, an increase paid first",
-)
-async def modify_confirm_order(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(ConfirmIn)
+async def modify_confirm_order(who: ParentWrite, body: ConfirmIn) -> JSONResponse:
     result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
     return _changed(result)
 
 
-@route(
-    router.post,
-    "/Parent/order/ModifyChangePaid",
-    body=ChangePaidIn,
-    answer=ChangeOut,
-    tags=TAGS,
-    summary="(extension) After the Lightbox's onApproval for a change: confirm and apply it",
-)
-async def modify_change_paid(who: ParentClient = Depends(parent_context)):
-    body = await who.body(ChangePaidIn)
+async def modify_change_paid(who: ParentClient, body: ChangePaidIn) -> JSONResponse:
     result = await modify.complete_change_payment(
         parent_id=who.parent_id,
         payment_id=payment_of(body),
@@ -239,14 +138,98 @@ async def modify_change_paid(who: ParentClient = Depends(parent_context)):
     return _changed(result)
 
 
-@route(
-    router.post,
-    "/Parent/order/ModifyChangeDeclined",
-    body=ChangeDeclinedIn,
-    answer=ChangeOut,
-    tags=TAGS,
-    summary="(extension) The Lightbox declined or was closed: nothing changes",
-)
-async def modify_change_declined(who: ParentClient = Depends(parent_context)):
-    body = await who.body(ChangeDeclinedIn)
+async def modify_change_declined(who: ParentClient, body: ChangeDeclinedIn) -> JSONResponse:
     return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))
+
+
+declare_all(
+    router,
+    tags("Parent orders: modify an order, move a meal"),
+    [
+        # -- manage one meal -----------------------------------------------------------------
+        Post(
+            "/Parent/order/GetMealsList",
+            ReadFor("get_meals_list", move.get_meals_list),
+            body=MealsListIn,
+            answer=list[MealOut],
+            summary="The parent's upcoming meals, one per active order line",
+        ),
+        Post(
+            "/Parent/order/MealOrderDetail",
+            ReadFor("meal_order_detail", move.meal_order_detail, required=LINE),
+            body=LineIdIn,
+            answer=MealOut,
+            summary="One of the parent's meals",
+        ),
+        Post(
+            "/Parent/order/GetDatesForModifyMeal",
+            ReadFor("get_dates_for_modify_meal", move.get_dates_for_modify_meal, required=LINE),
+            body=LineIdIn,
+            answer=MealDatesOut,
+            summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
+        ),
+        Post(
+            "/Parent/order/ModifyMeal",
+            handler(modify_meal, who=parent_write),
+            body=ModifyMealIn,
+            answer=ChangeOut,
+            summary="Move one meal to another date; a price difference is refunded or paid",
+        ),
+        # -- modify an order -----------------------------------------------------------------
+        Post(
+            "/Parent/order/ModifyOrderInfo",
+            handler(modify_order_info, who=parent_context),
+            body=OrderIdIn,
+            answer=ModifyInfoOut,
+            summary="The order, the meals the modification adds and removes, and the difference",
+        ),
+        Post(
+            "/Parent/order/AddToMyOrder",
+            Once(
+                "add_to_my_order",
+                modify.add_to_my_order,
+                lang=True,
+                required=ORDER,
+                fields=_added,
+            ),
+            body=AddToMyOrderIn,
+            answer=ModifyInfoOut,
+            summary="Add a meal to the order's modification (the booking's rules); "
+            "answers the difference",
+        ),
+        Post(
+            "/Parent/order/DeleteFromModifyOrder",
+            Once(
+                "delete_from_modify_order",
+                modify.delete_from_modify_order,
+                lang=True,
+                required=ORDER,
+            ),
+            body=DeleteFromModifyOrderIn,
+            answer=ModifyInfoOut,
+            summary="Remove meals of an order line (before its cut-off), or take back a step",
+        ),
+        Post(
+            "/Parent/order/ModifyConfirmOrder",
+            handler(modify_confirm_order, who=parent_write),
+            body=ConfirmIn,
+            answer=ChangeOut,
+            summary="Confirm the modification: a decrease is refunded, an increase paid first",
+        ),
+        Post(
+            "/Parent/order/ModifyChangePaid",
+            handler(modify_change_paid, who=parent_context),
+            body=ChangePaidIn,
+            answer=ChangeOut,
+            summary="(extension) After the Lightbox's onApproval for a change: "
+            "confirm and apply it",
+        ),
+        Post(
+            "/Parent/order/ModifyChangeDeclined",
+            handler(modify_change_declined, who=parent_context),
+            body=ChangeDeclinedIn,
+            answer=ChangeOut,
+            summary="(extension) The Lightbox declined or was closed: nothing changes",
+        ),
+    ],
+)
