@@ -9,7 +9,7 @@ parent's child refuses the whole request ('Child not found'). Both take an optio
 from __future__ import annotations
 
 from hotmeals.api.booking_schemas import AddManyIn, AddManyOut, RepeatWeekIn, RepeatWeekOut
-from hotmeals.api.calls import Once, declare
+from hotmeals.api.calls import Once, Post, declare_all
 from hotmeals.api.deps import (
     PARENT_CART,
     api_router,
@@ -19,25 +19,25 @@ from hotmeals.services.ordering import booking, repeat
 router = api_router()
 
 
-declare(
-    router.post,
-    "/Parent/cart/AddManyToCart",
-    Once("add_many_to_cart", booking.add_many, lang=True),
-    body=AddManyIn,
-    answer=AddManyOut,
-    tags=PARENT_CART,
-    summary="Add meals on several days, for one child or siblings (extension): the good lines "
-    "are added, each refused one says its day and why",
-)
-
-
-declare(
-    router.post,
-    "/Parent/cart/RepeatWeek",
-    Once("repeat_week", repeat.repeat_week, lang=True),
-    body=RepeatWeekIn,
-    answer=RepeatWeekOut,
-    tags=PARENT_CART,
-    summary="Copy a child's meals of one week into the cart for another week (extension); "
-    "says which days could not be copied and why",
+declare_all(
+    router,
+    PARENT_CART,
+    [
+        Post(
+            "/Parent/cart/AddManyToCart",
+            Once("add_many_to_cart", booking.add_many, lang=True),
+            body=AddManyIn,
+            answer=AddManyOut,
+            summary="Add meals on several days, for one child or siblings (extension): the good "
+            "lines are added, each refused one says its day and why",
+        ),
+        Post(
+            "/Parent/cart/RepeatWeek",
+            Once("repeat_week", repeat.repeat_week, lang=True),
+            body=RepeatWeekIn,
+            answer=RepeatWeekOut,
+            summary="Copy a child's meals of one week into the cart for another week "
+            "(extension); says which days could not be copied and why",
+        ),
+    ],
 )

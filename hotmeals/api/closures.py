@@ -4,9 +4,9 @@ docs/api.md."""
 
 from __future__ import annotations
 
-from fastapi import Depends
+from fastapi.responses import JSONResponse
 
-from hotmeals.api.calls import Once, ParentRead, ReadFor, declare
+from hotmeals.api.calls import Get, Once, ParentRead, Post, ReadFor, declare_all, handler
 from hotmeals.api.closures_schemas import (
     AwayIn,
     AwayPreviewOut,
@@ -22,57 +22,14 @@ from hotmeals.api.deps import (
     api_router,
     parent_write,
     request_key,
-    route,
     tags,
 )
 from hotmeals.services import away, closures
 
 router = api_router()
-AWAY = tags("Parent child away")
 
 
-declare(
-    router.get,
-    "/Parent/user/ClosureChoice",
-    ParentRead("closure_choice", closures.closure_choice_of),
-    answer=ClosureChoiceOut,
-    tags=PARENT_USER,
-    summary="What a school day closed after booking does to a meal: card, credit or makeup",
-)
-
-
-declare(
-    router.post,
-    "/Parent/user/ClosureChoice",
-    Once("choose_closure", closures.choose_closure, action="closure_choice", message="success"),
-    body=ClosureChoiceIn,
-    answer=ClosureChoiceOut,
-    tags=PARENT_USER,
-    summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
-)
-
-
-declare(
-    router.post,
-    "/Parent/child/AwayPreview",
-    ReadFor("away_preview", away.away_preview),
-    body=AwayIn,
-    answer=AwayPreviewOut,
-    tags=AWAY,
-    summary="What marking children away for some days would cancel and refund (nothing written)",
-)
-
-
-@route(
-    router.post,
-    "/Parent/child/MarkAway",
-    body=MarkAwayIn,
-    answer=MarkAwayOut,
-    tags=AWAY,
-    summary="Children away: cancel and refund their meals before the cut-off, give others",
-)
-async def mark_away(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(MarkAwayIn)
+async def mark_away(who: ParentWrite, body: MarkAwayIn) -> JSONResponse:
     done = await away.mark_away(
         parent_id=who.parent_id,
         child_ids=body.child_ids,
@@ -86,3 +43,52 @@ async def mark_away(who: ParentWrite = Depends(parent_write)):
     )
     key = "away.done" if done["cancelled"] or done["donated"] else "away.days_stored"
     return answer(done, who.lang, key, count=done["cancelled"], amount=done["refund"])
+
+
+declare_all(
+    router,
+    PARENT_USER,
+    [
+        Get(
+            "/Parent/user/ClosureChoice",
+            ParentRead("closure_choice", closures.closure_choice_of),
+            answer=ClosureChoiceOut,
+            summary="What a school day closed after booking does to a meal: card, credit or makeup",
+        ),
+        Post(
+            "/Parent/user/ClosureChoice",
+            Once(
+                "choose_closure",
+                closures.choose_closure,
+                action="closure_choice",
+                message="success",
+            ),
+            body=ClosureChoiceIn,
+            answer=ClosureChoiceOut,
+            summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
+        ),
+    ],
+)
+
+
+declare_all(
+    router,
+    tags("Parent child away"),
+    [
+        Post(
+            "/Parent/child/AwayPreview",
+            ReadFor("away_preview", away.away_preview),
+            body=AwayIn,
+            answer=AwayPreviewOut,
+            summary="What marking children away for some days would cancel and refund (nothing "
+            "written)",
+        ),
+        Post(
+            "/Parent/child/MarkAway",
+            handler(mark_away, who=parent_write),
+            body=MarkAwayIn,
+            answer=MarkAwayOut,
+            summary="Children away: cancel and refund their meals before the cut-off, give others",
+        ),
+    ],
+)

@@ -3,7 +3,7 @@ refunds go by default). Documented in docs/api.md."""
 
 from __future__ import annotations
 
-from hotmeals.api.calls import Once, ParentRead, declare
+from hotmeals.api.calls import Get, Once, ParentRead, Post, declare_all
 from hotmeals.api.credit_schemas import FamilyCreditOut, RefundChoiceIn, RefundChoiceOut
 from hotmeals.api.deps import (
     PARENT_USER,
@@ -14,22 +14,24 @@ from hotmeals.services import credit
 router = api_router()
 
 
-declare(
-    router.get,
-    "/Parent/user/FamilyCredit",
-    ParentRead("family_credit", credit.family_credit),
-    answer=FamilyCreditOut,
-    tags=PARENT_USER,
-    summary="The family's credit: its balance (the sum of its movements) and the newest ones",
-)
-
-
-declare(
-    router.post,
-    "/Parent/user/RefundChoice",
-    Once("refund_choice", credit.choose_refund_to, message="success"),
-    body=RefundChoiceIn,
-    answer=RefundChoiceOut,
-    tags=PARENT_USER,
-    summary="Where refunds go unless said otherwise: back to the card (default) or family credit",
+declare_all(
+    router,
+    PARENT_USER,
+    [
+        Get(
+            "/Parent/user/FamilyCredit",
+            ParentRead("family_credit", credit.family_credit),
+            answer=FamilyCreditOut,
+            summary="The family's credit: its balance (the sum of its movements) and the newest "
+            "ones",
+        ),
+        Post(
+            "/Parent/user/RefundChoice",
+            Once("refund_choice", credit.choose_refund_to, message="success"),
+            body=RefundChoiceIn,
+            answer=RefundChoiceOut,
+            summary="Where refunds go unless said otherwise: back to the card (default) or "
+            "family credit",
+        ),
+    ],
 )

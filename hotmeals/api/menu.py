@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fastapi import Depends, Query
 
-from hotmeals.api.calls import ParentListing, ParentRead, declare
+from hotmeals.api.calls import ParentListing, ParentRead, Post, declare_all
 from hotmeals.api.deps import (
     Client,
     api_router,
@@ -34,36 +34,33 @@ router = api_router()
 MENU = tags("Parent menu")
 
 
-declare(
-    router.post,
-    "/Parent/menu/GetDates",
-    ParentListing("get_dates", days.get_dates, found_in="days"),
-    body=DatesIn,
-    answer=DatesOut,
-    tags=MENU,
-    summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
-)
-
-
-declare(
-    router.post,
-    "/Parent/menu/GetMenu",
-    ParentListing("get_menu", menu.get_menu, found_in="meals"),
-    body=MenuIn,
-    answer=MenuOut,
-    tags=MENU,
-    summary="The day's meals for a child's school, each marked for the child's allergies",
-)
-
-
-declare(
-    router.post,
-    "/Parent/menu/MenuDetail",
-    ParentRead("menu_detail", menu.menu_detail),
-    body=MenuDetailIn,
-    answer=MenuDetailOut,
-    tags=MENU,
-    summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
+declare_all(
+    router,
+    MENU,
+    [
+        Post(
+            "/Parent/menu/GetDates",
+            ParentListing("get_dates", days.get_dates, found_in="days"),
+            body=DatesIn,
+            answer=DatesOut,
+            summary="A child's school meal days: open or closed (reason), cut-off, ordered, in "
+            "cart",
+        ),
+        Post(
+            "/Parent/menu/GetMenu",
+            ParentListing("get_menu", menu.get_menu, found_in="meals"),
+            body=MenuIn,
+            answer=MenuOut,
+            summary="The day's meals for a child's school, each marked for the child's allergies",
+        ),
+        Post(
+            "/Parent/menu/MenuDetail",
+            ParentRead("menu_detail", menu.menu_detail),
+            body=MenuDetailIn,
+            answer=MenuDetailOut,
+            summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
+        ),
+    ],
 )
 
 

@@ -10,9 +10,9 @@ token (401); another parent's payment or order is "not found".
 
 from __future__ import annotations
 
-from fastapi import Depends
+from fastapi.responses import JSONResponse
 
-from hotmeals.api.calls import ReadFor, declare
+from hotmeals.api.calls import Post, ReadFor, declare_all, handler
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
@@ -21,7 +21,6 @@ from hotmeals.api.deps import (
     parent_context,
     parent_write,
     payment_of,
-    route,
     run,
     tags,
 )
@@ -37,7 +36,6 @@ from hotmeals.domain.money import format_money
 from hotmeals.services.ordering import checkout, confirmation, settle
 
 router = api_router()
-ORDERS = tags("Parent orders")
 
 
 async def _answer(who: ParentClient, result: settle.CheckoutResult):
@@ -59,16 +57,7 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult):
     return ok_or_fail(result.status == settle.PLACED, data, result.message)
 
 
-@route(
-    router.post,
-    "/Parent/order/AddOrder",
-    body=AddOrderIn,
-    answer=AddOrderOut,
-    tags=ORDERS,
-    summary="After onApproval: Converge confirms the sale and the cart becomes the order",
-)
-async def add_order(who: ParentWrite = Depends(parent_write)):
-    body = await who.body(AddOrderIn)
+async def add_order(who: ParentWrite, body: AddOrderIn) -> JSONResponse:
     payment_id = payment_of(body)
 
     async def place():
@@ -86,29 +75,38 @@ async def add_order(who: ParentWrite = Depends(parent_write)):
     return await who.charge_once("add_order", place)
 
 
-@route(
-    router.post,
-    "/Parent/order/OrderDeclined",
-    body=OrderDeclinedIn,
-    answer=AddOrderOut,
-    tags=ORDERS,
-    summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
-)
-async def order_declined(who: ParentClient = Depends(parent_context)):
-    body = await who.body(OrderDeclinedIn)
+async def order_declined(who: ParentClient, body: OrderDeclinedIn) -> JSONResponse:
     return await _answer(who, await checkout.checkout_declined(**lightbox_declined(who, body)))
 
 
-declare(
-    router.post,
-    "/Parent/order/OrderConfirmation",
-    ReadFor(
-        "order_confirmation",
-        confirmation.order_confirmation,
-        required={"order_id": "payment_order_not_found"},
-    ),
-    body=OrderIdIn,
-    answer=OrderConfirmationOut,
-    tags=ORDERS,
-    summary="One of the parent's orders as the confirmation screen shows it",
+declare_all(
+    router,
+    tags("Parent orders"),
+    [
+        Post(
+            "/Parent/order/AddOrder",
+            handler(add_order, who=parent_write),
+            body=AddOrderIn,
+            answer=AddOrderOut,
+            summary="After onApproval: Converge confirms the sale and the cart becomes the order",
+        ),
+        Post(
+            "/Parent/order/OrderDeclined",
+            handler(order_declined, who=parent_context),
+            body=OrderDeclinedIn,
+            answer=AddOrderOut,
+            summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
+        ),
+        Post(
+            "/Parent/order/OrderConfirmation",
+            ReadFor(
+                "order_confirmation",
+                confirmation.order_confirmation,
+                required={"order_id": "payment_order_not_found"},
+            ),
+            body=OrderIdIn,
+            answer=OrderConfirmationOut,
+            summary="One of the parent's orders as the confirmation screen shows it",
+        ),
+    ],
 )

@@ -3,16 +3,15 @@ school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/ap
 
 from __future__ import annotations
 
-from fastapi import Depends
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.account_schemas import ChildIdIn
-from hotmeals.api.calls import Once, ParentRead, declare
+from hotmeals.api.calls import Get, Once, ParentRead, Post, declare_all, handler
 from hotmeals.api.deps import (
     PARENT_USER,
     ParentWrite,
     api_router,
     parent_write,
-    route,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
@@ -28,56 +27,43 @@ from hotmeals.services import giveback, school_year
 router = api_router()
 
 
-declare(
-    router.get,
-    "/Parent/user/GiveBack",
-    ParentRead("give_back", giveback.family_giveback),
-    answer=GiveBackOut,
-    tags=PARENT_USER,
-    summary="What the family's meals and donations gave this school year, per school",
-)
-
-
-declare(
-    router.get,
-    "/Parent/user/SchoolYear",
-    ParentRead("get_school_year", school_year.status),
-    answer=SchoolYearOut,
-    tags=PARENT_USER,
-    summary="The school year and the children to confirm for it before booking",
-)
-
-
-@route(
-    router.post,
-    "/Parent/user/ConfirmSchoolYear",
-    body=ConfirmSchoolYearIn,
-    answer=ConfirmedOut,
-    tags=PARENT_USER,
-    summary="Confirm a child's grade, teacher, school and allergies for this school year",
-)
-async def confirm_school_year(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(ConfirmSchoolYearIn)
-    done = await ctx.run_once(
-        "confirm_school_year",
-        school_year.confirm_child,
-        child_id=body.child_id,
-        school_id=body.school_id,
-        teacher_id=body.teacher_id,
-        grade_id=body.grade_id,
-        allergies_reviewed=body.allergies_reviewed,
-        lang=ctx.lang,
+async def confirm_school_year(who: ParentWrite, body: ConfirmSchoolYearIn) -> JSONResponse:
+    done = await who.run_once(
+        "confirm_school_year", school_year.confirm_child, **body.model_dump(), lang=who.lang
     )
     result = done.result
-    return ok(result, t("sy.confirmed", ctx.lang, name=result["child"]["first_name"]))
+    return ok(result, t("sy.confirmed", who.lang, name=result["child"]["first_name"]))
 
 
-declare(
-    router.post,
-    "/Parent/user/ArchiveChild",
-    Once("archive_child", school_year.archive_child, message="child_archived"),
-    body=ChildIdIn,
-    answer=ArchivedOut,
-    tags=PARENT_USER,
-    summary="Archive a child who left (hidden from booking; order history kept)",
+declare_all(
+    router,
+    PARENT_USER,
+    [
+        Get(
+            "/Parent/user/GiveBack",
+            ParentRead("give_back", giveback.family_giveback),
+            answer=GiveBackOut,
+            summary="What the family's meals and donations gave this school year, per school",
+        ),
+        Get(
+            "/Parent/user/SchoolYear",
+            ParentRead("get_school_year", school_year.status),
+            answer=SchoolYearOut,
+            summary="The school year and the children to confirm for it before booking",
+        ),
+        Post(
+            "/Parent/user/ConfirmSchoolYear",
+            handler(confirm_school_year, who=parent_write),
+            body=ConfirmSchoolYearIn,
+            answer=ConfirmedOut,
+            summary="Confirm a child's grade, teacher, school and allergies for this school year",
+        ),
+        Post(
+            "/Parent/user/ArchiveChild",
+            Once("archive_child", school_year.archive_child, message="child_archived"),
+            body=ChildIdIn,
+            answer=ArchivedOut,
+            summary="Archive a child who left (hidden from booking; order history kept)",
+        ),
+    ],
 )
