@@ -35,6 +35,7 @@ from hotmeals.api.account_schemas import (
     VerifyOtpIn,
 )
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
+from hotmeals.api.calls import Get, Once, Post, declare_all, handler
 from hotmeals.api.deps import (
     PARENT_USER,
     Client,
@@ -65,16 +66,7 @@ AUTH = tags("Parent auth")
 # --- sign-up, verification, sign-in ------------------------------------------------------------
 
 
-@route(
-    router.post,
-    "/Parent/auth/Signup",
-    body=SignupIn,
-    answer=OtpSentOut,
-    tags=AUTH,
-    summary="Create an account and e-mail a 6-digit verification code",
-)
-async def signup(client: Client = Depends(client_context)):
-    body = await client.body(SignupIn)
+async def signup(client: Client, body: SignupIn) -> JSONResponse:
     return await _code_sent(
         client, "signup_success", accounts.signup, **body.model_dump(), language=client.lang
     )
@@ -89,16 +81,7 @@ async def _code_sent(
     return answer(asdict(sent), client.lang, message, email=sent.email)
 
 
-@route(
-    router.post,
-    "/Parent/auth/VerifyOtp",
-    body=VerifyOtpIn,
-    answer=SessionDataOut | OtpValidOut,
-    tags=AUTH,
-    summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
-)
-async def verify_otp(client: Client = Depends(client_context)):
-    body = await client.body(VerifyOtpIn)
+async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
     if body.purpose == "RESET_PASSWORD":
         await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
         email = accounts.normalize_email(body.email)
@@ -113,16 +96,7 @@ async def verify_otp(client: Client = Depends(client_context)):
     return ok(result.session_data, t("email_verified", client.lang))
 
 
-@route(
-    router.post,
-    "/Parent/auth/ResendOtp",
-    body=ResendOtpIn,
-    answer=OtpSentOut,
-    tags=AUTH,
-    summary="Send a new code (60 s cooldown); the same answer for any address",
-)
-async def resend_otp(client: Client = Depends(client_context)):
-    body = await client.body(ResendOtpIn)
+async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
     return await _code_sent(
         client,
         "otp_on_its_way",
@@ -132,16 +106,7 @@ async def resend_otp(client: Client = Depends(client_context)):
     )
 
 
-@route(
-    router.post,
-    "/Parent/auth/Login",
-    body=LoginIn,
-    answer=SessionDataOut,
-    tags=AUTH,
-    summary="Sign in with e-mail or phone and password; answers the session data",
-)
-async def login(client: Client = Depends(client_context)):
-    body = await client.body(LoginIn)
+async def login(client: Client, body: LoginIn) -> JSONResponse:
     result = await run(
         accounts.login,
         email=body.email,
@@ -159,14 +124,7 @@ async def login(client: Client = Depends(client_context)):
     return ok(result.session_data, t("login_success", client.lang))
 
 
-@route(
-    router.post,
-    "/Parent/auth/Logout",
-    answer=None,
-    tags=AUTH,
-    summary="Revoke the session token (always succeeds)",
-)
-async def logout(client: Client = Depends(client_context)):
+async def logout(client: Client) -> JSONResponse:
     await run(accounts.logout, token=client.token)
     return ok(None, t("logout_success", client.lang))
 
@@ -174,45 +132,18 @@ async def logout(client: Client = Depends(client_context)):
 # --- passwords ---------------------------------------------------------------------------------
 
 
-@route(
-    router.post,
-    "/Parent/auth/Forgot_Password",
-    body=EmailIn,
-    answer=OtpSentOut,
-    tags=AUTH,
-    summary="E-mail a password-reset code; the same answer for any address",
-)
-async def forgot_password(client: Client = Depends(client_context)):
-    body = await client.body(EmailIn)
+async def forgot_password(client: Client, body: EmailIn) -> JSONResponse:
     return await _code_sent(
         client, "forgot_password_sent", accounts.forgot_password, email=body.email
     )
 
 
-@route(
-    router.post,
-    "/Parent/auth/NewPassword",
-    body=NewPasswordIn,
-    answer=None,
-    tags=AUTH,
-    summary="Set a new password with the reset code (signs out every session)",
-)
-async def new_password(client: Client = Depends(client_context)):
-    body = await client.body(NewPasswordIn)
+async def new_password(client: Client, body: NewPasswordIn) -> JSONResponse:
     await run(accounts.new_password, **body.model_dump(), address=client.address)
     return ok(None, t("password_reset_success", client.lang))
 
 
-@route(
-    router.post,
-    "/Parent/auth/ChangePassword",
-    body=ChangePasswordIn,
-    answer=None,
-    tags=AUTH,
-    summary="Change the password (other sessions are signed out)",
-)
-async def change_password(ctx: ParentClient = Depends(parent_context)):
-    body = await ctx.body(ChangePasswordIn)
+async def change_password(ctx: ParentClient, body: ChangePasswordIn) -> JSONResponse:
     await run(
         accounts.change_password,
         parent_id=ctx.parent_id,
@@ -260,16 +191,7 @@ def _edit_profile(
     return profile.get_profile(session=session, parent_id=parent_id, token=token)
 
 
-@route(
-    router.post,
-    "/Parent/auth/EditProfile",
-    body=EditProfileIn,
-    answer=ProfileOut,
-    tags=AUTH,
-    summary="Edit names, phone, alternate e-mails, picture and language",
-)
-async def edit_profile(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(EditProfileIn)
+async def edit_profile(ctx: ParentWrite, body: EditProfileIn) -> JSONResponse:
     image = decode_image(body.profile_image) if body.profile_image else None
     done = await ctx.run_once(
         "edit_profile",
@@ -288,16 +210,7 @@ async def edit_profile(ctx: ParentWrite = Depends(parent_write)):
     return ok(data, t("profile_updated", ctx.lang))
 
 
-@route(
-    router.post,
-    "/Parent/auth/AddAltEmail",
-    body=EmailIn,
-    answer=OtpSentOut,
-    tags=AUTH,
-    summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
-)
-async def add_alt_email(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(EmailIn)
+async def add_alt_email(ctx: ParentWrite, body: EmailIn) -> JSONResponse:
     done = await ctx.run_once(
         "add_alt_email",
         profile.add_alt_email,
@@ -306,16 +219,7 @@ async def add_alt_email(ctx: ParentWrite = Depends(parent_write)):
     return ok(done.result, t("otp_sent", ctx.lang, email=done.result["email"]))
 
 
-@route(
-    router.post,
-    "/Parent/auth/VerifyAltEmail",
-    body=AltEmailVerifyIn,
-    answer=ProfileOut,
-    tags=AUTH,
-    summary="Verify an alternate e-mail with its code",
-)
-async def verify_alt_email(ctx: ParentClient = Depends(parent_context)):
-    body = await ctx.body(AltEmailVerifyIn)
+async def verify_alt_email(ctx: ParentClient, body: AltEmailVerifyIn) -> JSONResponse:
     data = await run(
         profile.verify_alt_email, parent_id=ctx.parent_id, email=body.email, otp=body.otp
     )
@@ -323,51 +227,142 @@ async def verify_alt_email(ctx: ParentClient = Depends(parent_context)):
     return ok(data, t("alt_email_verified", ctx.lang))
 
 
-@route(
-    router.get,
-    "/Parent/user/GetUserDetails",
-    answer=ProfileOut,
-    tags=PARENT_USER,
-    summary="The parent profile with cart counts",
-)
-async def get_user_details(client: Client = Depends(client_context)):
+async def get_user_details(client: Client) -> JSONResponse:
     data = await run_as_parent(client, profile.get_profile, token=client.token)
     return ok(data, t("profile_loaded", client.lang))
 
 
-@route(
-    router.post,
-    "/Parent/user/update_parent_email_noti_details",
-    body=NotificationsIn,
-    answer=NotificationsOut,
-    tags=PARENT_USER,
-    summary="Turn e-mail notification kinds on or off; answers every kind",
-)
-async def update_notifications(ctx: ParentWrite = Depends(parent_write)):
-    body = await ctx.body(NotificationsIn)
-    return await ctx.answer_once(
-        "update_notifications",
-        notifications.update_preferences,
-        message="notifications_updated",
-        preferences=body.model_dump(exclude_none=True),
-    )
+def _preferences(body: NotificationsIn) -> dict[str, Any]:
+    """The notification kinds the body turns on or off (the others are left as they are)."""
+    return {"preferences": body.model_dump(exclude_none=True)}
 
 
 # --- content -------------------------------------------------------------------------------------
 
 
-@route(
-    router.post,
-    "/Parent/user/cms_pages",
-    body=CmsPageIn,
-    answer=CmsPageOutModel,
-    tags=PARENT_USER,
-    summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
-)
-async def cms_pages(client: Client = Depends(client_context)):
-    body = await client.body(CmsPageIn)
+async def cms_pages(client: Client, body: CmsPageIn) -> JSONResponse:
     page = await run(content.page, slug=body.slug, lang=client.lang)
     return ok(page, t("success", client.lang))
+
+
+# --- the routes (contact_us, with dependencies of its own, written after them) -------------------
+
+
+declare_all(
+    router,
+    AUTH,
+    [
+        Post(
+            "/Parent/auth/Signup",
+            handler(signup),
+            body=SignupIn,
+            answer=OtpSentOut,
+            summary="Create an account and e-mail a 6-digit verification code",
+        ),
+        Post(
+            "/Parent/auth/VerifyOtp",
+            handler(verify_otp),
+            body=VerifyOtpIn,
+            answer=SessionDataOut | OtpValidOut,
+            summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
+        ),
+        Post(
+            "/Parent/auth/ResendOtp",
+            handler(resend_otp),
+            body=ResendOtpIn,
+            answer=OtpSentOut,
+            summary="Send a new code (60 s cooldown); the same answer for any address",
+        ),
+        Post(
+            "/Parent/auth/Login",
+            handler(login),
+            body=LoginIn,
+            answer=SessionDataOut,
+            summary="Sign in with e-mail or phone and password; answers the session data",
+        ),
+        Post(
+            "/Parent/auth/Logout",
+            handler(logout),
+            answer=None,
+            summary="Revoke the session token (always succeeds)",
+        ),
+        Post(
+            "/Parent/auth/Forgot_Password",
+            handler(forgot_password),
+            body=EmailIn,
+            answer=OtpSentOut,
+            summary="E-mail a password-reset code; the same answer for any address",
+        ),
+        Post(
+            "/Parent/auth/NewPassword",
+            handler(new_password),
+            body=NewPasswordIn,
+            answer=None,
+            summary="Set a new password with the reset code (signs out every session)",
+        ),
+        Post(
+            "/Parent/auth/ChangePassword",
+            handler(change_password, who=parent_context),
+            body=ChangePasswordIn,
+            answer=None,
+            summary="Change the password (other sessions are signed out)",
+        ),
+        Post(
+            "/Parent/auth/EditProfile",
+            handler(edit_profile, who=parent_write),
+            body=EditProfileIn,
+            answer=ProfileOut,
+            summary="Edit names, phone, alternate e-mails, picture and language",
+        ),
+        Post(
+            "/Parent/auth/AddAltEmail",
+            handler(add_alt_email, who=parent_write),
+            body=EmailIn,
+            answer=OtpSentOut,
+            summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
+        ),
+        Post(
+            "/Parent/auth/VerifyAltEmail",
+            handler(verify_alt_email, who=parent_context),
+            body=AltEmailVerifyIn,
+            answer=ProfileOut,
+            summary="Verify an alternate e-mail with its code",
+        ),
+    ],
+)
+
+
+declare_all(
+    router,
+    PARENT_USER,
+    [
+        Get(
+            "/Parent/user/GetUserDetails",
+            handler(get_user_details),
+            answer=ProfileOut,
+            summary="The parent profile with cart counts",
+        ),
+        Post(
+            "/Parent/user/update_parent_email_noti_details",
+            Once(
+                "update_notifications",
+                notifications.update_preferences,
+                message="notifications_updated",
+                fields=_preferences,
+            ),
+            body=NotificationsIn,
+            answer=NotificationsOut,
+            summary="Turn e-mail notification kinds on or off; answers every kind",
+        ),
+        Post(
+            "/Parent/user/cms_pages",
+            handler(cms_pages),
+            body=CmsPageIn,
+            answer=CmsPageOutModel,
+            summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
+        ),
+    ],
+)
 
 
 @route(

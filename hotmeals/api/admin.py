@@ -12,17 +12,18 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from fastapi import Depends, Request, Security
+from fastapi import Request, Security
+from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader
 
 from hotmeals.api.admin_schemas import CloseDayIn, CloseDayOut, ReopenDayIn, ReopenDayOut
+from hotmeals.api.calls import Post, declare_all, handler
 from hotmeals.api.deps import (
     Client,
     answer,
     api_router,
     request_lang,
     required,
-    route,
     tags,
 )
 from hotmeals.api.envelope import ApiError
@@ -31,7 +32,6 @@ from hotmeals.services import closure_apply, closures
 from hotmeals.settings import get_settings
 
 router = api_router()
-ADMIN = tags("Admin")
 ADMIN_KEY_MIN_LENGTH = 24
 
 ADMIN_KEY = APIKeyHeader(
@@ -62,28 +62,32 @@ def _school_day(body: CloseDayIn | ReopenDayIn) -> dict[str, Any]:
     return {"school": school, "day": body.date, "actor": "operator:api"}
 
 
-@route(
-    router.post,
-    "/Admin/CloseDay",
-    body=CloseDayIn,
-    answer=CloseDayOut,
-    tags=ADMIN,
-    summary="Close a school day: every booked meal handled at once by its family's choice",
-)
-async def close_day(admin: Client = Depends(admin_client)):
-    body = await admin.body(CloseDayIn)
+async def close_day(admin: Client, body: CloseDayIn) -> JSONResponse:
     result = await closure_apply.close_day(**_school_day(body), reason=body.reason)
     return answer(result.as_dict(), admin.lang)
 
 
-@route(
-    router.post,
-    "/Admin/ReopenDay",
-    body=ReopenDayIn,
-    answer=ReopenDayOut,
-    tags=ADMIN,
-    summary="Make a closed school day bookable again (handled meals stay as they are)",
-)
-async def reopen_day(admin: Client = Depends(admin_client)):
-    body = await admin.body(ReopenDayIn)
+async def reopen_day(admin: Client, body: ReopenDayIn) -> JSONResponse:
     return answer(await closures.reopen_day(**_school_day(body)), admin.lang)
+
+
+declare_all(
+    router,
+    tags("Admin"),
+    [
+        Post(
+            "/Admin/CloseDay",
+            handler(close_day, who=admin_client),
+            body=CloseDayIn,
+            answer=CloseDayOut,
+            summary="Close a school day: every booked meal handled at once by its family's choice",
+        ),
+        Post(
+            "/Admin/ReopenDay",
+            handler(reopen_day, who=admin_client),
+            body=ReopenDayIn,
+            answer=ReopenDayOut,
+            summary="Make a closed school day bookable again (handled meals stay as they are)",
+        ),
+    ],
+)

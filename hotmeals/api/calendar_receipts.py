@@ -16,13 +16,14 @@ See docs/api.md.
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 
 from hotmeals.api.calendar_receipts_schemas import (
     FeedOut,
     ReceiptOut,
     RevokedOut,
 )
+from hotmeals.api.calls import Get, Post, declare_all, handler
 from hotmeals.api.deps import (
     ParentClient,
     answer,
@@ -39,7 +40,6 @@ from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 feeds = APIRouter(tags=["Calendar feed"])
-FEED = tags("Calendar feed")
 RECEIPTS = tags("Receipts")
 ICS = "text/calendar; charset=utf-8"
 
@@ -68,39 +68,44 @@ async def calendar(token: str) -> Response:
     )
 
 
-@route(
-    router.get,
-    "/Parent/CalendarFeed",
-    answer=FeedOut,
-    tags=FEED,
-    summary="The parent's private calendar feed address (made on first ask)",
-)
-async def get_feed(who: ParentClient = Depends(parent_context)):
+async def get_feed(who: ParentClient) -> JSONResponse:
     return answer(await run(calendar_feed.get_feed, parent_id=who.parent_id), who.lang)
 
 
-@route(
-    router.post,
-    "/Parent/CalendarFeed/Rotate",
-    answer=FeedOut,
-    tags=FEED,
-    summary="A new feed address; the old one stops working",
-)
-async def rotate_feed(who: ParentClient = Depends(parent_context)):
+async def rotate_feed(who: ParentClient) -> JSONResponse:
     data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id)
     return answer(data, who.lang, "feed.rotated")
 
 
-@route(
-    router.post,
-    "/Parent/CalendarFeed/Revoke",
-    answer=RevokedOut,
-    tags=FEED,
-    summary="No feed any more: its address stops working",
-)
-async def revoke_feed(who: ParentClient = Depends(parent_context)):
+async def revoke_feed(who: ParentClient) -> JSONResponse:
     revoked = await run(calendar_feed.revoke_feed, parent_id=who.parent_id)
     return answer({"revoked": revoked}, who.lang)
+
+
+declare_all(
+    router,
+    tags("Calendar feed"),
+    [
+        Get(
+            "/Parent/CalendarFeed",
+            handler(get_feed, who=parent_context),
+            answer=FeedOut,
+            summary="The parent's private calendar feed address (made on first ask)",
+        ),
+        Post(
+            "/Parent/CalendarFeed/Rotate",
+            handler(rotate_feed, who=parent_context),
+            answer=FeedOut,
+            summary="A new feed address; the old one stops working",
+        ),
+        Post(
+            "/Parent/CalendarFeed/Revoke",
+            handler(revoke_feed, who=parent_context),
+            answer=RevokedOut,
+            summary="No feed any more: its address stops working",
+        ),
+    ],
+)
 
 
 # -- receipts -------------------------------------------------------------------------------------
