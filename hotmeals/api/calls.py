@@ -1,17 +1,16 @@
-"""The /api/v1 routes that only hand their body's fields to one service function and answer its
-result: declared (``declare``) instead of written as an endpoint each.
+"""The /api/v1 routes, declared as a list of records per group (one router, one OpenAPI tag)
+instead of written as an endpoint each.
 
-``declare`` takes what ``route`` takes for a hand-written endpoint (method, path, body, answer,
-tags, summary) and a ``Call`` of one kind (``Listing``, ``ParentListing``, ``ParentRead``,
-``ReadFor``, ``Once``, ``Done``): the kind says who may call (its dependency) and how the
-service's result is answered. The endpoint it registers is the one a hand-written route would
-be: a function of the call's ``name`` (the start of the OpenAPI operationId) taking the kind's
-dependency, so the OpenAPI document and every answer stay the same.
-
-``declare_all`` declares a module's group of routes (one router, one OpenAPI tag) from a list of
-``Post`` and ``Get`` records, in the order listed (the order the OpenAPI document shows); a route
-whose answer takes more than one service call is a ``handler``: a function of the caller and
-the body, declared in the same list.
+``declare_all`` takes a router, the group's tags and a list of ``Post`` and ``Get`` records,
+each with what ``route`` takes for a hand-written endpoint (path, body, answer, summary) and a
+``Call``, declared in the order listed (the order the OpenAPI document shows). A route that
+only hands its body's fields to one service function and answers its result is a ``Call`` of
+one kind (``Listing``, ``ParentListing``, ``ParentRead``, ``ReadFor``, ``Once``, ``Done``): the
+kind says who may call (its dependency) and how the service's result is answered. A route whose
+answer takes more is a ``handler``: a function of the caller and the body. The endpoint
+registered is the one a hand-written route would be: a function of the call's ``name`` (the
+start of the OpenAPI operationId) taking the kind's dependency, so the OpenAPI document and
+every answer stay the same.
 """
 
 from __future__ import annotations
@@ -168,23 +167,6 @@ def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
     return endpoint
 
 
-def declare(
-    method: Callable[..., Any],
-    path: str,
-    call: Call,
-    *,
-    body: type[BaseModel] | None = None,
-    answer: Any,
-    tags: list[str | Enum],
-    summary: str,
-) -> None:
-    """``call`` as the endpoint at ``method(path)`` (a router's ``post`` or ``get``), declared as
-    ``route`` declares a hand-written one: ``body`` read and handed to the call, ``answer`` the
-    data of its envelope."""
-    declared = route(method, path, body=body, answer=answer, tags=tags, summary=summary)
-    declared(_endpoint(call, body))
-
-
 @dataclass(frozen=True)
 class Post:
     """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it,
@@ -210,14 +192,15 @@ class Get(Post):
 
 
 def declare_all(router: APIRouter, tags: list[str | Enum], routes: list[Post]) -> None:
-    """Every route of ``routes`` declared on ``router`` under the OpenAPI ``tags``, in order."""
+    """Every route of ``routes`` declared on ``router`` under the OpenAPI ``tags``, in order, as
+    ``route`` declares a hand-written endpoint: its ``body`` read and handed to its call."""
     for declared in routes:
-        declare(
+        endpoint = route(
             declared.method(router),
             declared.path,
-            declared.call,
             body=declared.body,
             answer=declared.answer,
             tags=tags,
             summary=declared.summary,
         )
+        endpoint(_endpoint(declared.call, declared.body))
