@@ -21,7 +21,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock, credit
 from hotmeals.services.ordering import lines as line_rules
-from hotmeals.services.ordering.change_confirm import confirm
+from hotmeals.services.ordering.change_confirm import ChangePaying, confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle
 from hotmeals.services.ordering.change_plan import (
     ADD,
@@ -239,14 +239,10 @@ async def modify_confirm_order(
     *,
     parent_id: int,
     order_id: object,
-    request_key: object = None,
-    card_id: object = None,
-    save_card: bool = False,
     lang: str = "en",
-    refund_to: object = None,
-    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyConfirmOrder: confirm the order's draft. A decrease (or no difference) is applied
     at once and refunded to the card or to family credit (``refund_to``; None: the family's
@@ -260,14 +256,10 @@ async def modify_confirm_order(
         parent_id=parent_id,
         order_id=key,
         change_id=None,
-        request_key=request_key,
-        card_id=card_id,
-        save_card=save_card,
         lang=lang,
         engine=engine,
         gateway=gateway,
-        refund_to=refund_to,
-        use_credit=use_credit,
+        **paying,
     )
 
 

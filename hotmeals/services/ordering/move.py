@@ -5,6 +5,7 @@ confirmed at once through ``change_confirm``)."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
@@ -30,7 +31,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import clock, credit
-from hotmeals.services.ordering.change_confirm import confirm, repeat
+from hotmeals.services.ordering.change_confirm import ChangePaying, confirm, repeat
 from hotmeals.services.ordering.change_plan import (
     DRAFT,
     DROPPED,
@@ -58,6 +59,9 @@ from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments.runtime import db
 from hotmeals.services.submissions import checked_key
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 
 def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: date) -> list:
@@ -370,14 +374,10 @@ async def modify_meal(
     parent_id: int,
     order_line_id: object,
     new_date: object,
-    request_key: object = None,
-    card_id: object = None,
-    save_card: bool = False,
     lang: str = "en",
-    refund_to: object = None,
-    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyMeal: move one meal (its active quantity) to ``new_date``: a day on which the
     same vendor serves the child's school with the same meal, open and before its cut-off, the
@@ -387,7 +387,7 @@ async def modify_meal(
     (saved card ``card_id`` or the Lightbox: ``status`` ``pay``, then
     ``complete_change_payment``). The line keeps its id and shows as moved."""
     lang = normalize_lang(lang)
-    key = checked_key(request_key)
+    key = checked_key(paying.get("request_key"))
     if key:
         seen = await db(
             engine, _move_repeat, parent_id=parent_id, order_line_id=order_line_id, key=key
@@ -407,14 +407,10 @@ async def modify_meal(
             parent_id=parent_id,
             order_id=step["order_id"],
             change_id=step["change_id"],
-            request_key=key,
-            card_id=card_id,
-            save_card=save_card,
             lang=lang,
             engine=engine,
             gateway=gateway,
-            refund_to=refund_to,
-            use_credit=use_credit,
+            **paying,
         )
     except DomainError:
         await db(engine, _drop_draft_move, change_id=step["change_id"])
