@@ -4,6 +4,7 @@ confirmed at once through ``change_confirm``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -236,20 +237,20 @@ def get_dates_for_modify_meal(
     }
 
 
-def _move_step(
-    session: Session, *, parent_id: int, order_line_id: object, new_date: object, lang: str
-) -> dict:
+@dataclass(frozen=True)
+class _MealMove:
+    """What the parent asks: move the meal ``order_line_id`` to ``new_date`` (raw values)."""
+
+    parent_id: int
+    order_line_id: object
+    new_date: object
+    lang: str
+
+
+def _move_step(session: Session, *, move: _MealMove) -> dict:
     """Check the move and write it as a change of kind ``move`` (confirmed by the caller)."""
     now = clock.now()
-    order, _loaded, line, day = _move_target(
-        session,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-        now=now,
-        lock=True,
-    )
+    order, _loaded, line, day = _move_target(session, move, now=now, lock=True)
     change = new_change(session, order, kind=MOVE, now=now)
     session.add(_move_line(change.id or 0, line, day))
     session.flush()
@@ -276,15 +277,8 @@ def quote_move(
     < 0 to refund), ``to_pay``/``to_refund`` formatted in ``lang`` and a ``message``."""
     lang = normalize_lang(lang)
     now = clock.now()
-    _order, loaded, line, day = _move_target(
-        session,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-        now=now,
-        lock=False,
-    )
+    move = _MealMove(parent_id, order_line_id, new_date, lang)
+    _order, loaded, line, day = _move_target(session, move, now=now, lock=False)
     plan, _ = plan_change(
         session, loaded, [_move_line(0, line, day)], lang=lang, now=now, strict=True
     )
@@ -292,23 +286,17 @@ def quote_move(
 
 
 def _move_target(
-    session: Session,
-    *,
-    parent_id: int,
-    order_line_id: object,
-    new_date: object,
-    lang: str,
-    now: datetime,
-    lock: bool,
+    session: Session, move: _MealMove, *, now: datetime, lock: bool
 ) -> tuple[Order, ChangeLoaded, OrderLine, MenuDay]:
     """The parent's line and the day it would move to, every move rule checked."""
+    parent_id, order_line_id, lang = move.parent_id, move.order_line_id, move.lang
     order = line_order(session, parent_id=parent_id, order_line_id=order_line_id, lock=lock)
     loaded = load_for_change(session, order)
     line = loaded.line(parse_id(order_line_id, "order_line_id", "order_change_line_not_found"))
     if line is None:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     ensure_changeable(loaded, line, now, lang)
-    target = meal_date(new_date, "date")
+    target = meal_date(move.new_date, "date")
     if target == line.meal_date:
         raise DomainError("order_change_same_date", field="date")
     child = loaded.children[line.child_id]
@@ -394,14 +382,7 @@ async def modify_meal(
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
             return await repeat(seen, parent_id, key, lang, engine)
-    step = await db(
-        engine,
-        _move_step,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-    )
+    step = await db(engine, _move_step, move=_MealMove(parent_id, order_line_id, new_date, lang))
     try:
         return await confirm(
             parent_id=parent_id,
