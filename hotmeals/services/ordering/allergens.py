@@ -324,6 +324,18 @@ def allergy_problem(
     return "", mark(message)
 
 
+def _shown_component(shown: dict, *, is_meal: bool = False, field: str = "meal_id") -> Component:
+    """A part of the meal as ``menu_detail`` shows it (the meal, an option or an add-on: its
+    name and its ``allergy`` mark's levels)."""
+    mark = shown.get("allergy") or {}
+    return Component(
+        name=str(shown.get("name") or ""),
+        matches=tuple((str(n), str(lv)) for n, lv in mark.get("levels", [])),
+        is_meal=is_meal,
+        field=field,
+    )
+
+
 def composed_allergy(
     detail: dict,
     *,
@@ -336,15 +348,7 @@ def composed_allergy(
     child) with these choices: the same rule (``domain.allergy.ensure_can_add_composed``) on
     the marks the detail carries, no statement. ``verdict`` the worst part's, ``message`` the
     refusal or what to acknowledge, ``ack_text`` the sentence the parent confirms."""
-    parts: list[Component] = []
-    own = detail.get("allergy") or {}
-    parts.append(
-        Component(
-            name=str(detail.get("name") or ""),
-            matches=tuple((str(n), str(lv)) for n, lv in own.get("levels", [])),
-            is_meal=True,
-        )
-    )
+    parts = [_shown_component(detail, is_meal=True)]
     chosen: list[tuple[str, str, object]] = [
         ("menu_options", "menu_option_id", menu_option_id),
         ("meal_options", "meal_option_id", meal_option_id),
@@ -356,14 +360,7 @@ def composed_allergy(
             continue
         for item in detail.get(list_name) or []:
             if str(item.get("id")) == str(key):
-                mark = item.get("allergy") or {}
-                parts.append(
-                    Component(
-                        name=str(item.get("name") or ""),
-                        matches=tuple((str(n), str(lv)) for n, lv in mark.get("levels", [])),
-                        field=field,
-                    )
-                )
+                parts.append(_shown_component(item, field=field))
     composition = compose(parts, lang)
     ack_text = ""
     if composition.acknowledge:

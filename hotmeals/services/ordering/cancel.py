@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from sqlalchemy import insert
 from sqlalchemy.engine import Engine
@@ -49,6 +49,9 @@ from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import owed_failed
 from hotmeals.services.payments.runtime import db, gateway_or_default
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 OTHER_TEXT_MAX = 500
 REQUEST_KEY_MAX = 64
@@ -103,39 +106,31 @@ class CancelRequest:
     refund_to: RefundDestination | None = None
 
 
-def check_request(
-    session: Session,
-    *,
-    reason_id: object,
-    other_text: object,
-    request_key: object,
-    refund_to: object = None,
-) -> CancelRequest:
+class CancelAsk(TypedDict, total=False):
+    """Why and under which key the parent cancels, as the browser or the API sends it (every
+    cancel door: CancelOrder, CancelMeal, CancelCart): checked into a ``CancelRequest``."""
+
+    reason_id: Required[object]
+    other_text: object
+    request_key: Required[object]
+    refund_to: RefundDestination | str | None
+
+
+def check_request(session: Session, **ask: Unpack[CancelAsk]) -> CancelRequest:
     """The reason, the request key and the refund's destination of a cancel, checked."""
-    key = check_request_key(request_key)
-    rid, text = check_reason(session, reason_id, other_text)
+    key = check_request_key(ask["request_key"])
+    rid, text = check_reason(session, ask["reason_id"], ask.get("other_text"))
     return CancelRequest(
-        reason_id=rid, other_text=text, request_key=key, refund_to=check_refund_to(refund_to)
+        reason_id=rid,
+        other_text=text,
+        request_key=key,
+        refund_to=check_refund_to(ask.get("refund_to")),
     )
 
 
-async def checked_request(
-    engine: Engine | None,
-    *,
-    reason_id: object,
-    other_text: object,
-    request_key: object,
-    refund_to: object = None,
-) -> CancelRequest:
+async def checked_request(engine: Engine | None, **ask: Unpack[CancelAsk]) -> CancelRequest:
     """``check_request`` in a transaction of its own (the cancel doors' first step)."""
-    return await db(
-        engine,
-        check_request,
-        reason_id=reason_id,
-        other_text=other_text,
-        request_key=request_key,
-        refund_to=refund_to,
-    )
+    return await db(engine, check_request, **ask)
 
 
 def check_refund_to(refund_to: object) -> RefundDestination | None:

@@ -5,6 +5,7 @@ refund each order would get, and confirms them all at once with a reason (one
 from __future__ import annotations
 
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
@@ -12,13 +13,13 @@ from sqlmodel import Session, col, func, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
-from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
+    CancelAsk,
     CancelPlan,
     CancelRequest,
     checked_request,
@@ -35,6 +36,9 @@ from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments.runtime import db
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 
 def _quantity(value: object, most: int) -> int:
@@ -258,13 +262,10 @@ def _retried_cart(session: Session, *, parent_id: int, request_key: str) -> list
 async def confirm_cancel_cart(
     *,
     parent_id: int,
-    reason_id: object,
-    other_text: object = None,
-    request_key: object,
     lang: str = "en",
-    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelCart: cancel everything in the cancel cart, one ``OrderCancellation`` and one
     refund per order (the card's share to the card or to family credit: ``refund_to``, None
@@ -274,13 +275,7 @@ async def confirm_cancel_cart(
     none.
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
-    request = await checked_request(
-        engine,
-        reason_id=reason_id,
-        other_text=other_text,
-        request_key=request_key,
-        refund_to=refund_to,
-    )
+    request = await checked_request(engine, **ask)
     try:
         groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
     except DomainError as err:

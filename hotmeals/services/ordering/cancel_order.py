@@ -20,6 +20,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete
 from sqlalchemy.engine import Engine
@@ -35,12 +36,12 @@ from hotmeals.db.models import (
     OrderLine,
     Vendor,
 )
-from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
+    CancelAsk,
     CancelPlan,
     CancelRequest,
     apply_cancel,
@@ -54,6 +55,9 @@ from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.runtime import actor_of, db
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 # A cancel sent with no request key (an API client that sends no Idempotency-Key and no
 # request_key) is repeat-safe by its natural key: the same order, the same kind, the same lines
@@ -298,13 +302,10 @@ async def cancel_order(
     *,
     parent_id: int,
     order_id: object,
-    reason_id: object,
-    other_text: object = None,
-    request_key: object,
     lang: str = "en",
-    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelOrder: every meal still active of the order (all must be before their cut-off),
     with a reason; refunds what the order still holds (the card's share to the card or to
@@ -312,14 +313,7 @@ async def cancel_order(
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
-    request_key, natural = natural_key(request_key)
-    request = await checked_request(
-        engine,
-        reason_id=reason_id,
-        other_text=other_text,
-        request_key=request_key,
-        refund_to=refund_to,
-    )
+    request, natural = await _naturally_keyed(engine, ask)
     plan = await db(
         engine,
         reserve_cancel,
@@ -334,6 +328,14 @@ async def cancel_order(
     return await finish_cancels([plan], lang, engine, gateway)
 
 
+async def _naturally_keyed(engine: Engine | None, ask: CancelAsk) -> tuple[CancelRequest, bool]:
+    """The ask checked (``checked_request``); one with no request key gets a fresh one and
+    True: it is repeat-safe by its natural key (``natural_key``)."""
+    key, natural = natural_key(ask["request_key"])
+    keyed: CancelAsk = {**ask, "request_key": key}
+    return await checked_request(engine, **keyed), natural
+
+
 def _line_order(session: Session, *, parent_id: int, order_line_id: object) -> tuple[int, int]:
     line, order, _vendor = own_line(session, parent_id, order_line_id)
     return order.id or 0, line.quantity - line.cancelled_quantity
@@ -344,26 +346,16 @@ async def cancel_meal(
     parent_id: int,
     order_line_id: object,
     quantity: object = None,
-    reason_id: object,
-    other_text: object = None,
-    request_key: object,
     lang: str = "en",
-    refund_to: RefundDestination | str | None = None,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelMeal: ``quantity`` meals (None: all that is left) of one line, before its
     cut-off, with a reason; ``refund_to`` as for ``cancel_order``. Repeat-safe by
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
-    request_key, natural = natural_key(request_key)
-    request = await checked_request(
-        engine,
-        reason_id=reason_id,
-        other_text=other_text,
-        request_key=request_key,
-        refund_to=refund_to,
-    )
+    request, natural = await _naturally_keyed(engine, ask)
     oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
     # step below answers the retry or refuses.

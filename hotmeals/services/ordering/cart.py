@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, delete, func
 from sqlmodel import Session, col, select
@@ -59,53 +60,32 @@ from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
-    LineRequest,
+    MealChoice,
     check_added_line,
+    chosen_line,
     insert_lines,
     parse_quantity,
 )
 from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.settings import get_settings
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
 
 def add_to_cart(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    meal_id: object,
-    portion_id: object = None,
-    size: object = None,
-    menu_day_id: object = None,
-    date: object = None,
-    quantity: object = 1,
-    menu_option_id: object = None,
-    meal_option_id: object = None,
-    addons: object = None,
-    special_note_text: object = None,
-    allergy_ack: bool = False,
     lang: str = "en",
     now: datetime | None = None,
+    **choice: Unpack[MealChoice],
 ) -> dict:
     """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
     line). Answers the line and the cart count."""
     now = now or clock.now()
-    request = LineRequest(
-        child_id=child_id,
-        meal_id=meal_id,
-        portion_id=portion_id,
-        size=size,
-        menu_day_id=menu_day_id,
-        date=date,
-        quantity=quantity,
-        menu_option_id=menu_option_id,
-        meal_option_id=meal_option_id,
-        addons=addons,
-        special_note=special_note_text,
-        allergy_ack=allergy_ack,
-    )
     batch, checked = check_added_line(
-        session, parent_id=parent_id, request=request, lang=lang, now=now
+        session, parent_id=parent_id, request=chosen_line(choice), lang=lang, now=now
     )
     if batch.cart_count >= CART_MAX_LINES:
         raise DomainError("cart_full", max=CART_MAX_LINES)

@@ -7,6 +7,7 @@ what the first confirm did."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -57,7 +58,25 @@ from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import actor_of, db
 from hotmeals.services.submissions import checked_key, recall, remember
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
 PAY_ACTION = "modify_confirm_pay"
+
+
+class ChangePaying(TypedDict, total=False):
+    """How the parent settles a change's difference, as the browser or the API sends it
+    (ModifyConfirmOrder, ModifyMeal): ``request_key`` (the same key again answers what the
+    first confirm did), an increase paid with the saved card ``card_id`` or in the Lightbox
+    (``save_card``), a decrease refunded to the card or to family credit (``refund_to``;
+    None: the family's standing choice), family credit paying first (``use_credit``, True
+    when left out)."""
+
+    request_key: object
+    card_id: object
+    save_card: bool
+    refund_to: object
+    use_credit: bool
 
 
 def _confirm_step(
@@ -175,20 +194,16 @@ async def confirm(
     parent_id: int,
     order_id: int,
     change_id: int | None,
-    request_key: object,
-    card_id: object,
-    save_card: bool,
     lang: str,
     engine: Engine | None,
     gateway: PaymentGateway | None,
-    refund_to: object = None,
-    use_credit: bool = True,
+    **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """Confirm the change ``change_id`` (None: the order's draft modification) of the
-    parent's order ``order_id``. A decrease's refund goes to the card or to family credit
-    (``refund_to``; None: the family's standing choice)."""
-    key = checked_key(request_key)
-    destination = check_refund_to(refund_to)
+    parent's order ``order_id``, settled as ``paying`` says."""
+    key = checked_key(paying.get("request_key"))
+    destination = check_refund_to(paying.get("refund_to"))
+    card_id = paying.get("card_id")
     card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
     await ask_open_attempts(order_id, engine=engine, gateway=gateway)
     step = await db(
@@ -201,7 +216,7 @@ async def confirm(
         card_id=card,
         lang=lang,
         refund_to=destination,
-        use_credit=use_credit,
+        use_credit=paying.get("use_credit", True),
     )
     if step["repeat"]:
         return await repeat(step["change_id"], parent_id, key, lang, engine)
@@ -220,7 +235,7 @@ async def confirm(
         payment_id=step["payment_id"],
         parent_id=parent_id,
         card_id=card,
-        save_card=save_card,
+        save_card=paying.get("save_card", False),
         engine=engine,
         gateway=gateway,
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from sqlalchemy import bindparam, func, insert
 from sqlmodel import Session, col, select
@@ -127,6 +127,42 @@ class LineRequest:
     # An acknowledgement given earlier and stored (a draft order change's step, a moved order
     # line's): it must still name every allergen that needs one (``domain.allergy.ack_covers``).
     ack_given: str | None = None
+
+
+class MealChoice(TypedDict, total=False):
+    """A meal as the Book meal dialog or the API asks for it, for a cart (AddToCart) or an
+    order's draft (AddToMyOrder): raw client values, the note as ``special_note_text``."""
+
+    child_id: Required[object]
+    meal_id: Required[object]
+    portion_id: object
+    size: object
+    menu_day_id: object
+    date: object
+    quantity: object
+    menu_option_id: object
+    meal_option_id: object
+    addons: object
+    special_note_text: object
+    allergy_ack: bool
+
+
+def chosen_line(choice: MealChoice) -> LineRequest:
+    """The request of a meal choice (a quantity left out is 1)."""
+    return LineRequest(
+        child_id=choice["child_id"],
+        meal_id=choice["meal_id"],
+        portion_id=choice.get("portion_id"),
+        size=choice.get("size"),
+        menu_day_id=choice.get("menu_day_id"),
+        date=choice.get("date"),
+        quantity=choice.get("quantity", 1),
+        menu_option_id=choice.get("menu_option_id"),
+        meal_option_id=choice.get("meal_option_id"),
+        addons=choice.get("addons"),
+        special_note=choice.get("special_note_text"),
+        allergy_ack=bool(choice.get("allergy_ack", False)),
+    )
 
 
 @dataclass

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -20,7 +21,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import clock, credit
 from hotmeals.services.ordering import lines as line_rules
-from hotmeals.services.ordering.change_confirm import confirm
+from hotmeals.services.ordering.change_confirm import ChangePaying, confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle
 from hotmeals.services.ordering.change_plan import (
     ADD,
@@ -42,25 +43,17 @@ from hotmeals.services.payments import confirm_approval, report_browser_failure
 from hotmeals.services.payments.reconciliation import browser_reason
 from hotmeals.services.payments.runtime import db
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
 
 def add_to_my_order(
     *,
     session: Session,
     parent_id: int,
     order_id: object,
-    child_id: object,
-    meal_id: object,
-    menu_day_id: object = None,
-    date: object = None,
-    portion_id: object = None,
-    size: object = None,
-    quantity: object = 1,
-    menu_option_id: object = None,
-    meal_option_id: object = None,
-    addons: object = None,
-    special_note_text: object = None,
-    allergy_ack: bool = False,
     lang: str = "en",
+    **choice: Unpack[line_rules.MealChoice],
 ) -> dict:
     """AddToMyOrder: a meal for a child on a day, added to the order's draft change, with the
     rules of AddToCart (the same ``check_line``); priced from the catalogue when confirmed.
@@ -68,22 +61,8 @@ def add_to_my_order(
     lang = normalize_lang(lang)
     now = clock.now()
     order = own_order(session, parent_id=parent_id, order_id=order_id, lock=True)
-    request = line_rules.LineRequest(
-        child_id=child_id,
-        meal_id=meal_id,
-        portion_id=portion_id,
-        size=size,
-        menu_day_id=menu_day_id,
-        date=date,
-        quantity=quantity,
-        menu_option_id=menu_option_id,
-        meal_option_id=meal_option_id,
-        addons=addons,
-        special_note=special_note_text,
-        allergy_ack=bool(allergy_ack),
-    )
     _batch, checked = line_rules.check_added_line(
-        session, parent_id=parent_id, request=request, lang=lang, now=now
+        session, parent_id=parent_id, request=line_rules.chosen_line(choice), lang=lang, now=now
     )
     change = find_draft(session, order, create=True, now=now)
     assert change is not None
@@ -260,14 +239,10 @@ async def modify_confirm_order(
     *,
     parent_id: int,
     order_id: object,
-    request_key: object = None,
-    card_id: object = None,
-    save_card: bool = False,
     lang: str = "en",
-    refund_to: object = None,
-    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyConfirmOrder: confirm the order's draft. A decrease (or no difference) is applied
     at once and refunded to the card or to family credit (``refund_to``; None: the family's
@@ -281,14 +256,10 @@ async def modify_confirm_order(
         parent_id=parent_id,
         order_id=key,
         change_id=None,
-        request_key=request_key,
-        card_id=card_id,
-        save_card=save_card,
         lang=lang,
         engine=engine,
         gateway=gateway,
-        refund_to=refund_to,
-        use_credit=use_credit,
+        **paying,
     )
 
 

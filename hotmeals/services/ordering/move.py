@@ -4,7 +4,9 @@ confirmed at once through ``change_confirm``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
@@ -30,7 +32,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import clock, credit
-from hotmeals.services.ordering.change_confirm import confirm, repeat
+from hotmeals.services.ordering.change_confirm import ChangePaying, confirm, repeat
 from hotmeals.services.ordering.change_plan import (
     DRAFT,
     DROPPED,
@@ -58,6 +60,9 @@ from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments.runtime import db
 from hotmeals.services.submissions import checked_key
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 
 def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: date) -> list:
@@ -232,20 +237,20 @@ def get_dates_for_modify_meal(
     }
 
 
-def _move_step(
-    session: Session, *, parent_id: int, order_line_id: object, new_date: object, lang: str
-) -> dict:
+@dataclass(frozen=True)
+class _MealMove:
+    """What the parent asks: move the meal ``order_line_id`` to ``new_date`` (raw values)."""
+
+    parent_id: int
+    order_line_id: object
+    new_date: object
+    lang: str
+
+
+def _move_step(session: Session, *, move: _MealMove) -> dict:
     """Check the move and write it as a change of kind ``move`` (confirmed by the caller)."""
     now = clock.now()
-    order, _loaded, line, day = _move_target(
-        session,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-        now=now,
-        lock=True,
-    )
+    order, _loaded, line, day = _move_target(session, move, now=now, lock=True)
     change = new_change(session, order, kind=MOVE, now=now)
     session.add(_move_line(change.id or 0, line, day))
     session.flush()
@@ -272,15 +277,8 @@ def quote_move(
     < 0 to refund), ``to_pay``/``to_refund`` formatted in ``lang`` and a ``message``."""
     lang = normalize_lang(lang)
     now = clock.now()
-    _order, loaded, line, day = _move_target(
-        session,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-        now=now,
-        lock=False,
-    )
+    move = _MealMove(parent_id, order_line_id, new_date, lang)
+    _order, loaded, line, day = _move_target(session, move, now=now, lock=False)
     plan, _ = plan_change(
         session, loaded, [_move_line(0, line, day)], lang=lang, now=now, strict=True
     )
@@ -288,23 +286,17 @@ def quote_move(
 
 
 def _move_target(
-    session: Session,
-    *,
-    parent_id: int,
-    order_line_id: object,
-    new_date: object,
-    lang: str,
-    now: datetime,
-    lock: bool,
+    session: Session, move: _MealMove, *, now: datetime, lock: bool
 ) -> tuple[Order, ChangeLoaded, OrderLine, MenuDay]:
     """The parent's line and the day it would move to, every move rule checked."""
+    parent_id, order_line_id, lang = move.parent_id, move.order_line_id, move.lang
     order = line_order(session, parent_id=parent_id, order_line_id=order_line_id, lock=lock)
     loaded = load_for_change(session, order)
     line = loaded.line(parse_id(order_line_id, "order_line_id", "order_change_line_not_found"))
     if line is None:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     ensure_changeable(loaded, line, now, lang)
-    target = meal_date(new_date, "date")
+    target = meal_date(move.new_date, "date")
     if target == line.meal_date:
         raise DomainError("order_change_same_date", field="date")
     child = loaded.children[line.child_id]
@@ -370,14 +362,10 @@ async def modify_meal(
     parent_id: int,
     order_line_id: object,
     new_date: object,
-    request_key: object = None,
-    card_id: object = None,
-    save_card: bool = False,
     lang: str = "en",
-    refund_to: object = None,
-    use_credit: bool = True,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyMeal: move one meal (its active quantity) to ``new_date``: a day on which the
     same vendor serves the child's school with the same meal, open and before its cut-off, the
@@ -387,34 +375,23 @@ async def modify_meal(
     (saved card ``card_id`` or the Lightbox: ``status`` ``pay``, then
     ``complete_change_payment``). The line keeps its id and shows as moved."""
     lang = normalize_lang(lang)
-    key = checked_key(request_key)
+    key = checked_key(paying.get("request_key"))
     if key:
         seen = await db(
             engine, _move_repeat, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
             return await repeat(seen, parent_id, key, lang, engine)
-    step = await db(
-        engine,
-        _move_step,
-        parent_id=parent_id,
-        order_line_id=order_line_id,
-        new_date=new_date,
-        lang=lang,
-    )
+    step = await db(engine, _move_step, move=_MealMove(parent_id, order_line_id, new_date, lang))
     try:
         return await confirm(
             parent_id=parent_id,
             order_id=step["order_id"],
             change_id=step["change_id"],
-            request_key=key,
-            card_id=card_id,
-            save_card=save_card,
             lang=lang,
             engine=engine,
             gateway=gateway,
-            refund_to=refund_to,
-            use_credit=use_credit,
+            **paying,
         )
     except DomainError:
         await db(engine, _drop_draft_move, change_id=step["change_id"])
