@@ -13,25 +13,22 @@ Reopening makes the day bookable again; meals already handled stay as they were 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 
-from hotmeals.db.engine import make_engine
+from hotmeals.cli import command_engine, command_parser, database_url
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import closure_apply, closures
 from hotmeals.services.payments.runtime import run_sync
-from hotmeals.settings import get_settings, normalize_db_url
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m hotmeals.admin",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser, sub = command_parser(
+        "hotmeals.admin",
+        __doc__,
+        url_flag="--database-url",
+        url_help="default: DATABASE_URL or the settings' default",
     )
-    parser.add_argument("--database-url", help="default: DATABASE_URL or the settings' default")
-    sub = parser.add_subparsers(dest="command", required=True)
     close = sub.add_parser("close-day", help="close a school day and handle its booked meals")
     reopen = sub.add_parser("reopen-day", help="make a closed day bookable again")
     for cmd in (close, reopen):
@@ -39,39 +36,36 @@ def main(argv: list[str] | None = None) -> int:
         cmd.add_argument("--date", required=True, help="YYYY-MM-DD")
     close.add_argument("--reason", required=True, help="storm, strike, pa_day, ... or text")
     args = parser.parse_args(argv)
-    url = normalize_db_url(args.database_url or get_settings().database_url)
-    engine = make_engine(url)
     try:
-        if args.command == "close-day":
-            result = run_sync(
-                closure_apply.close_day,
-                school=args.school,
-                day=args.date,
-                reason=args.reason,
-                actor="operator:cli",
-                engine=engine,
-            )
-            retry = result.refund_failures
-            print(
-                f"{result.school} closed on {result.date} ({result.reason}): "
-                f"{result.meals} meal(s) of {result.families} family(ies) handled, "
-                f"{result.made_up} make-up meal(s), "
-                f"{result.refunded_cents / 100:.2f} $ refunded to cards, "
-                f"{result.credited_cents / 100:.2f} $ to family credit"
-                + (f", {retry} refund(s) left to the refund retries" if retry else "")
-            )
-        else:
-            done = asyncio.run(
-                closures.reopen_day(
-                    school=args.school, day=args.date, actor="operator:cli", engine=engine
+        with command_engine(database_url(args.database_url)) as engine:
+            if args.command == "close-day":
+                result = run_sync(
+                    closure_apply.close_day,
+                    school=args.school,
+                    day=args.date,
+                    reason=args.reason,
+                    actor="operator:cli",
+                    engine=engine,
                 )
-            )
-            print(f"{done['school']} is open again on {done['date']}.")
+                retry = result.refund_failures
+                print(
+                    f"{result.school} closed on {result.date} ({result.reason}): "
+                    f"{result.meals} meal(s) of {result.families} family(ies) handled, "
+                    f"{result.made_up} make-up meal(s), "
+                    f"{result.refunded_cents / 100:.2f} $ refunded to cards, "
+                    f"{result.credited_cents / 100:.2f} $ to family credit"
+                    + (f", {retry} refund(s) left to the refund retries" if retry else "")
+                )
+            else:
+                done = asyncio.run(
+                    closures.reopen_day(
+                        school=args.school, day=args.date, actor="operator:cli", engine=engine
+                    )
+                )
+                print(f"{done['school']} is open again on {done['date']}.")
     except DomainError as err:
         print(err.message("en"), file=sys.stderr)
         return 1
-    finally:
-        engine.dispose()
     return 0
 
 

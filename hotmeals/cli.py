@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 
+from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
@@ -28,16 +31,46 @@ from hotmeals.services.school_year import reopen_for_demo
 from hotmeals.settings import get_settings, normalize_db_url
 
 DEMO_LOGIN = "Demo login: parent@example.com / Lunch@2026"
+URL_HELP = "database URL (default: DATABASE_URL)"
+
+
+def command_parser(
+    module: str, doc: str | None, *, url_flag: str = "--url", url_help: str = URL_HELP
+) -> tuple[argparse.ArgumentParser, argparse._SubParsersAction[argparse.ArgumentParser]]:
+    """An operator command's parser (this module's, ``hotmeals.admin``'s, ``hotmeals.jobs``'):
+    ``python -m <module>`` with its docstring as the help, the database URL option, and the
+    sub-commands (one required, in ``args.command``) for the caller to add."""
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {module}",
+        description=doc,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(url_flag, help=url_help)
+    return parser, parser.add_subparsers(dest="command", required=True)
+
+
+@contextmanager
+def command_engine(url: str) -> Iterator[Engine]:
+    """The engine of one command's run, disposed of when it is over."""
+    engine = make_engine(url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def database_url(given: str | None) -> str:
+    """The URL a command was given (``postgres://`` accepted), else the settings' one."""
+    return normalize_db_url(given) if given else get_settings().database_url
 
 
 def seed(url: str | None = None, today: date | None = None) -> str:
     """Load the demo data in one transaction; returns the printable report."""
-    engine = make_engine(url or get_settings().database_url)
-    try:
-        with session_scope(engine) as session:
-            report = load_demo_data(session, today=today)
-    finally:
-        engine.dispose()
+    with (
+        command_engine(url or get_settings().database_url) as engine,
+        session_scope(engine) as session,
+    ):
+        report = load_demo_data(session, today=today)
     # A caller in this process (tests, an operator's script) reads the new reference data at
     # once; a running server sees it when its cached copies expire (services/reference.py).
     reference.invalidate()
@@ -45,13 +78,7 @@ def seed(url: str | None = None, today: date | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m hotmeals.cli",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--url", help="database URL (default: DATABASE_URL)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser, sub = command_parser("hotmeals.cli", __doc__)
     sub.add_parser("migrate", help="upgrade the database to the latest schema")
     seed_cmd = sub.add_parser("seed", help="add the demo data (idempotent)")
     seed_cmd.add_argument(
@@ -74,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     due_cmd.add_argument("email")
     args = parser.parse_args(argv)
-    url = normalize_db_url(args.url) if args.url else get_settings().database_url
+    url = database_url(args.url)
     if args.command == "migrate":
         migrate(url)
         print("Database is at the latest revision.")
@@ -89,25 +116,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def school_year_due(url: str, email: str) -> int:
     """The parent's next visit shows the start-of-year confirmation."""
-    engine = make_engine(url)
-    try:
-        with session_scope(engine) as session:
-            parent = session.exec(select(Parent).where(Parent.email == email.lower())).first()
-            if parent is None or parent.id is None:
-                print(f"No parent with the email {email}.")
-                return 1
-            count = reopen_for_demo(session, parent_id=parent.id)
-    finally:
-        engine.dispose()
+    with command_engine(url) as engine, session_scope(engine) as session:
+        parent = session.exec(select(Parent).where(Parent.email == email.lower())).first()
+        if parent is None or parent.id is None:
+            print(f"No parent with the email {email}.")
+            return 1
+        count = reopen_for_demo(session, parent_id=parent.id)
     print(f"{count} child(ren) to confirm for the new school year at the next visit.")
     return 0
 
 
 def refunds_command(url: str, args: argparse.Namespace) -> int:
     """The operator's side of refunds Converge kept refusing."""
-    engine = make_engine(url)
     try:
-        with session_scope(engine) as session:
+        with command_engine(url) as engine, session_scope(engine) as session:
             if args.command == "refunds-needing-attention":
                 rows = payments.refunds_needing_attention(session)
                 for r in rows:
@@ -130,8 +152,6 @@ def refunds_command(url: str, args: argparse.Namespace) -> int:
     except DomainError as err:
         print(f"refund {args.refund_id}: no such failed refund ({err.code}).", file=sys.stderr)
         return 2
-    finally:
-        engine.dispose()
     return 0
 
 

@@ -49,6 +49,7 @@ from hotmeals.db.models import (
     Vendor,
     utcnow,
 )
+from hotmeals.db.models.accounts import NOTIFICATION_DEFAULTS
 from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
 from hotmeals.db.seed_types import (
     BULK_MIN_QUANTITY,
@@ -206,7 +207,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     prefs = table(
         "notification_preference", NotificationPreference, lambda r: (r.parent_id, r.kind)
     )
-    for kind, enabled in seed_content.NOTIFICATION_KINDS.items():
+    for kind, enabled in NOTIFICATION_DEFAULTS.items():
         prefs.ensure(NotificationPreference(parent_id=pk(parent), kind=kind, enabled=enabled))
     session.flush()
 

@@ -136,16 +136,6 @@ DEMO_CHILDREN: tuple[tuple[str, str, str, bool, tuple[tuple[str, str], ...]], ..
     ("Lucas", "Tremblay", "SK", False, (("strawberries", "Low"),)),
 )
 
-# kind -> enabled by default
-NOTIFICATION_KINDS: dict[str, bool] = {
-    "order_confirmation": True,
-    "order_reminder": True,
-    "cutoff_reminder": True,
-    "refund": True,
-    "menu_updates": True,
-    "newsletter": False,
-}
-
 # code -> fields; "parent" marks the code tied to the demo parent.
 PROMO_CODES: dict[str, dict] = {
     "WELCOME10": {

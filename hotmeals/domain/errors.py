@@ -6,6 +6,9 @@ parent's language with ``hotmeals.i18n.t(err.code, lang, **err.params)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from hotmeals.i18n import t
 
 
@@ -21,3 +24,14 @@ class DomainError(Exception):
 
     def __repr__(self) -> str:
         return f"DomainError({self.code!r}, field={self.field!r}, params={self.params!r})"
+
+
+@contextmanager
+def suppress_refusal(code: str) -> Iterator[None]:
+    """``contextlib.suppress`` for one refusal: a ``DomainError`` of ``code`` in the block is
+    an expected answer, and the caller carries on after the block; any other propagates."""
+    try:
+        yield
+    except DomainError as err:
+        if err.code != code:
+            raise

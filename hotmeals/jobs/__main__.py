@@ -12,19 +12,17 @@ default they run in lease loops, shown with their lease. ``DATABASE_URL`` as for
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import sys
 
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from hotmeals.db.engine import make_engine
+from hotmeals.cli import command_engine, command_parser, database_url
 from hotmeals.db.models import EmailOutbox, JobLease
 from hotmeals.jobs import queue
 from hotmeals.services import mail
 from hotmeals.services.clock import now as utcnow
-from hotmeals.settings import get_settings, normalize_db_url
 
 
 def _leases(session: Session) -> list[str]:
@@ -82,13 +80,7 @@ async def _queue(url: str, command: str, job_id: int | None = None) -> tuple[int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m hotmeals.jobs",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("--url", help="database URL (default: DATABASE_URL)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser, sub = command_parser("hotmeals.jobs", __doc__)
     sub.add_parser("list", help="the periodic jobs and the mail queue")
     sub.add_parser("failed", help="jobs and mail every retry failed")
     retry = sub.add_parser("retry", help="run a failed job again")
@@ -96,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     retry_mail = sub.add_parser("retry-mail", help="send a FAILED mail again")
     retry_mail.add_argument("id", type=int)
     args = parser.parse_args(argv)
-    url = normalize_db_url(args.url) if args.url else get_settings().database_url
+    url = database_url(args.url)
     on_queue = url.startswith("postgresql")
     status = 0
     lines: list[str] = []
@@ -107,23 +99,19 @@ def main(argv: list[str] | None = None) -> int:
             "The embedded default has no job queue: its rounds run every interval.", file=sys.stderr
         )
         return 1
-    engine = make_engine(url)
-    try:
-        with Session(engine) as session:
-            if args.command == "list":
-                lines = (lines if on_queue else _leases(session)) + _mail(session)
-            elif args.command == "failed":
-                lines = [line for line in lines if not line.startswith("No ")]
-                lines += _failed_mail(session)
-                lines = lines or ["Nothing failed."]
-            elif args.command == "retry-mail":
-                if not mail.retry_failed(session, outbox_id=args.id):
-                    print(f"Mail {args.id} is not a FAILED mail.", file=sys.stderr)
-                    return 1
-                session.commit()
-                lines = [f"Mail {args.id} is due again; the mail job sends it within a minute."]
-    finally:
-        engine.dispose()
+    with command_engine(url) as engine, Session(engine) as session:
+        if args.command == "list":
+            lines = (lines if on_queue else _leases(session)) + _mail(session)
+        elif args.command == "failed":
+            lines = [line for line in lines if not line.startswith("No ")]
+            lines += _failed_mail(session)
+            lines = lines or ["Nothing failed."]
+        elif args.command == "retry-mail":
+            if not mail.retry_failed(session, outbox_id=args.id):
+                print(f"Mail {args.id} is not a FAILED mail.", file=sys.stderr)
+                return 1
+            session.commit()
+            lines = [f"Mail {args.id} is due again; the mail job sends it within a minute."]
     print("\n".join(lines), file=sys.stderr if status else sys.stdout)
     return status
 

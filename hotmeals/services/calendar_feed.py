@@ -98,10 +98,13 @@ def _row(session: Session, parent_id: int) -> CalendarFeed | None:
     return session.exec(select(CalendarFeed).where(CalendarFeed.parent_id == parent_id)).first()
 
 
-def _new_nonce(row: CalendarFeed) -> None:
+def _write_new_nonce(session: Session, row: CalendarFeed) -> None:
+    """A new address for ``row``, written (the old one stops working)."""
     row.nonce = secrets.token_hex(16)
     row.token_hash = _hash(_token_of(row.parent_id, row.nonce))
     row.created_at = utcnow()
+    session.add(row)
+    session.flush()
 
 
 def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
@@ -110,9 +113,7 @@ def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
     try:
         with session.begin_nested():
             row = CalendarFeed(parent_id=parent_id, nonce="", token_hash="")
-            _new_nonce(row)
-            session.add(row)
-            session.flush()
+            _write_new_nonce(session, row)
             return row
     except IntegrityError:
         found = _row(session, parent_id)
@@ -123,9 +124,7 @@ def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
 
 def get_feed(session: Session, *, parent_id: int) -> dict:
     """The parent's feed address, made on first ask."""
-    row = _row(session, parent_id)
-    if row is None:
-        return _answer(_first_feed(session, parent_id))
+    row = _row(session, parent_id) or _first_feed(session, parent_id)
     token = _token_of(parent_id, row.nonce)
     if row.token_hash != _hash(token):
         # The feed secret changed: the address shown is the one that works from now on.
@@ -140,9 +139,7 @@ def rotate_feed(session: Session, *, parent_id: int) -> dict:
     row = _row(session, parent_id)
     if row is None:
         return _answer(_first_feed(session, parent_id))
-    _new_nonce(row)
-    session.add(row)
-    session.flush()
+    _write_new_nonce(session, row)
     return _answer(row)
 
 

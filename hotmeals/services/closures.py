@@ -127,6 +127,22 @@ def _closure(session: Session, school_id: int, day: date) -> SchoolClosure | Non
     ).first()
 
 
+def _save_closure(
+    session: Session, closure: SchoolClosure, *, actor: str, kind: str, **data: object
+) -> None:
+    """The closure written and the school's audit event of it (``kind``: ``school.closed``,
+    ``school.reopened``), whose data is the day and ``data``."""
+    session.add(closure)
+    audit(
+        session,
+        actor=actor,
+        kind=kind,
+        entity="school",
+        entity_id=closure.school_id,
+        data={"date": closure.closed_date.isoformat(), **data},
+    )
+
+
 def close_school_day(
     session: Session, *, school: object, day: object, reason: object, actor: str
 ) -> int:
@@ -163,14 +179,13 @@ def close_school_day(
             session.add(menu_day)
     closure.menu_day_ids = ",".join(str(x) for x in sorted(closed))
     closure.updated_at = now
-    session.add(closure)
-    audit(
+    _save_closure(
         session,
+        closure,
         actor=actor,
         kind="school.closed",
-        entity="school",
-        entity_id=found.id or 0,
-        data={"date": when.isoformat(), "reason": text, "menu_days": sorted(closed)},
+        reason=text,
+        menu_days=sorted(closed),
     )
     session.flush()
     return closure.id or 0
@@ -193,15 +208,7 @@ def reopen_school_day(session: Session, *, school: object, day: object, actor: s
         session.add(menu_day)
     closure.reopened_at = clock.now()
     closure.updated_at = closure.reopened_at
-    session.add(closure)
-    audit(
-        session,
-        actor=actor,
-        kind="school.reopened",
-        entity="school",
-        entity_id=found.id or 0,
-        data={"date": when.isoformat(), "menu_days": ids},
-    )
+    _save_closure(session, closure, actor=actor, kind="school.reopened", menu_days=ids)
     return {"closure_id": closure.id, "school": found.name, "date": when.isoformat()}
 
 

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
-from hotmeals.domain.errors import DomainError
+from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
 from hotmeals.domain.payment_states import (
     DONATION_HISTORY,
@@ -247,7 +247,7 @@ async def donate_with_saved_card(
         view = await db(engine, current)
         if view.state != PaymentState.CREATED:
             return view  # charged (or being charged) by the first call: its outcome
-    try:
+    with suppress_refusal("payment_not_open"):
         return await charge_stored_card(
             payment_id=payment_id,
             parent_id=parent_id,
@@ -255,9 +255,6 @@ async def donate_with_saved_card(
             engine=engine,
             gateway=gateway,
         )
-    except DomainError as err:
-        if err.code != "payment_not_open":
-            raise
     # A repeat racing the first call: the first charges; answer its outcome.
     await await_charge(payment_id=payment_id, engine=engine)
     return await db(engine, current)

@@ -11,17 +11,10 @@ from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from hotmeals.db.models import NotificationPreference
+from hotmeals.db.models.accounts import NOTIFICATION_DEFAULTS
 from hotmeals.domain.errors import DomainError
 
-# kind -> on by default. The same kinds the demo data seeds (db/seed_content.py).
-DEFAULTS: dict[str, bool] = {
-    "order_confirmation": True,
-    "order_reminder": True,
-    "cutoff_reminder": True,
-    "refund": True,
-    "menu_updates": True,
-    "newsletter": False,
-}
+DEFAULTS: dict[str, bool] = NOTIFICATION_DEFAULTS  # kind -> on by default
 NOTIFICATION_KINDS: tuple[str, ...] = tuple(DEFAULTS)
 
 

@@ -48,6 +48,18 @@ class ParentAltEmail(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+# kind -> on by default: a parent without a row for a kind has its default
+# (services/notifications.py); the demo family's rows are these (db/seed.py).
+NOTIFICATION_DEFAULTS: dict[str, bool] = {
+    "order_confirmation": True,
+    "order_reminder": True,
+    "cutoff_reminder": True,
+    "refund": True,
+    "menu_updates": True,
+    "newsletter": False,
+}
+
+
 class NotificationPreference(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("parent_id", "kind"),)
     id: int | None = Field(default=None, primary_key=True)

@@ -16,7 +16,7 @@ from hotmeals.converge.gateway import (
     UnknownOutcome,
 )
 from hotmeals.db.models import Donation, Order, Payment
-from hotmeals.domain.errors import DomainError
+from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.duplicates import void_duplicate_sale, void_duplicate_txn
@@ -292,7 +292,7 @@ async def confirm_approval(
     order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
     an attempt already paid (``confirm_payment`` recorded it as a row of its own and voided
     it when Converge vouched for it)."""
-    try:
+    with suppress_refusal("payment_already_paid"):
         return await confirm_payment(
             payment_id=payment_id,
             txn_id=txn_id,
@@ -300,10 +300,7 @@ async def confirm_approval(
             engine=engine,
             gateway=gateway,
         )
-    except DomainError as err:
-        if err.code != "payment_already_paid":
-            raise
-        return None
+    return None
 
 
 def record_decline(
