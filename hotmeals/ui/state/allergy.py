@@ -11,7 +11,13 @@ import reflex as rx
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
-from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
+from hotmeals.ui.state.auth import (
+    ActingParent,
+    AuthState,
+    acting_parent,
+    after_login_path,
+    session_expired,
+)
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import (
@@ -23,6 +29,7 @@ from hotmeals.ui.state.forms import (
     submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
@@ -50,14 +57,13 @@ class AllergyState(OnceForm, rx.State):
     async def start(self):
         """on_load of /allergy-profile (after the guard): the chosen child, or during sign-up
         the child just added."""
-        self.loading = True
         self.missing = False
         self.query = ""
         forget_submission(self)
-        yield
-        who = await acting_parent(self)
-        if who is None:
-            return
+        async for event in load_behind_spinner(self, self._show, parent=acting_parent):
+            yield event
+
+    async def _show(self, who: ActingParent) -> None:
         self.in_signup = not who.complete
         lang = who.lang
         choice = await self.get_state(ChildChoiceState)
@@ -72,7 +78,6 @@ class AllergyState(OnceForm, rx.State):
         child = by_id.get(wanted) or by_id.get(choice._chosen()) or fallback
         if child is None:
             self.missing = True
-            self.loading = False
             return
         self.child_id = int(child["id"])
         self.child_name = child["first_name"]
@@ -85,7 +90,6 @@ class AllergyState(OnceForm, rx.State):
             for a in child.get("allergies") or []
         ]
         await self._suggest("")
-        self.loading = False
 
     async def _suggest(self, query: str) -> None:
         rows = await call_service(

@@ -23,6 +23,7 @@ from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_step
 from hotmeals.ui.state.orders import DETAILS_ROUTE
 from hotmeals.ui.state.toasts import succeeded
 
@@ -125,10 +126,7 @@ class CancelCartState(CancelReasonForm, rx.State):
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
         cart_id = str(cart_id)
-        try:
-            step = 1 if int(delta) > 0 else -1
-        except (TypeError, ValueError):
-            step = 0
+        step = browser_step(delta)
         quantity, most = self._lines.get(cart_id, (0, 0))
         wanted = quantity + step
 

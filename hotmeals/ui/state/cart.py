@@ -32,6 +32,7 @@ from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission, message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_step
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
 from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
@@ -301,10 +302,7 @@ class CartState(OnceKey, LoadedScreen, rx.State):
     @rx.event
     async def change_quantity(self, cart_id: str, delta: int):
         cart_id = str(cart_id)
-        try:
-            step = 1 if int(delta) > 0 else -1
-        except (TypeError, ValueError):
-            step = 0
+        step = browser_step(delta)
         # Only a line on screen (the service checks it is the parent's); one change at a time.
         wanted = self._quantities.get(cart_id, 0) + step
 

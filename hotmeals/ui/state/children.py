@@ -28,6 +28,7 @@ from hotmeals.ui.state.forms import (
     submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import succeeded
 
 PREFIX = "child-"
@@ -233,11 +234,10 @@ class ChildFormState(NameForm, rx.State):
     @rx.event
     async def start_edit(self):
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
-        self.loading = True
-        yield
-        who = await signed_up_parent(self)
-        if who is None:
-            return
+        async for event in load_behind_spinner(self, self._edit):
+            yield event
+
+    async def _edit(self, who: ActingParent) -> None:
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)
         lang = who.lang
@@ -258,7 +258,6 @@ class ChildFormState(NameForm, rx.State):
                 child = kids[0]
         except DomainError:
             self.missing = True
-            self.loading = False
             return
         self.child_id = int(child["id"])
         choice.child_id = str(child["id"])
@@ -269,7 +268,6 @@ class ChildFormState(NameForm, rx.State):
         await self._pick_school(str(child["school_id"]))
         self.teacher_id = str(child["teacher_id"])
         self.grade_id = str(child["grade_id"])
-        self.loading = False
 
     async def _pick_city(self, city_id: str) -> None:
         self.city_id = city_id

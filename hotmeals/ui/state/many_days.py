@@ -13,7 +13,7 @@ and the services check them again.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from datetime import date, timedelta
 from typing import Any
 
@@ -329,16 +329,10 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
 
     @rx.event
     async def add_all(self):
-        async for event in one_turn(self, self._add_all()):
+        async for event in self._adding("busy", self._add_all):
             yield event
 
-    async def _add_all(self):
-        if self.busy:
-            return
-        who, lang = await self._who()
-        if who is None:
-            yield session_expired(lang)
-            return
+    async def _add_all(self, who: ActingParent, lang: str) -> AsyncIterator[Any]:
         items = []
         for row in self.rows:
             if not (row.picked and row.meal_id and row.state == "open"):
@@ -373,6 +367,29 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             self.rows = [
                 dataclasses.replace(r, picked=False) if r.key in picked else r for r in self.rows
             ]
+
+    def _adding(
+        self,
+        flag: str,
+        body: Callable[[ActingParent, str], AsyncIterator[Any]],
+        counter: str = "turn",
+    ) -> AsyncIterator[Any]:
+        """One tap of an adding button (``flag`` its busy var, ``counter`` its ``one_turn``
+        counter): nothing while ``flag`` is set, the session-expired toast when no parent with
+        a complete profile acts, else ``body`` for that parent and the language."""
+        return one_turn(self, self._for_parent(flag, body), counter)
+
+    async def _for_parent(
+        self, flag: str, body: Callable[[ActingParent, str], AsyncIterator[Any]]
+    ) -> AsyncIterator[Any]:
+        if getattr(self, flag):
+            return
+        who, lang = await self._who()
+        if who is None:
+            yield session_expired(lang)
+            return
+        async for event in body(who, lang):
+            yield event
 
     async def _submit(
         self,
@@ -415,16 +432,10 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
 
     @rx.event
     async def repeat(self):
-        async for event in one_turn(self, self._repeat(), "repeat_turn"):
+        async for event in self._adding("repeating", self._repeat, "repeat_turn"):
             yield event
 
-    async def _repeat(self):
-        if self.repeating:
-            return
-        who, lang = await self._who()
-        if who is None:
-            yield session_expired(lang)
-            return
+    async def _repeat(self, who: ActingParent, lang: str) -> AsyncIterator[Any]:
         payload = {
             "child_ids": list(self.chosen),
             "source_week_start": self.source_week,

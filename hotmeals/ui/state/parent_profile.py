@@ -16,7 +16,6 @@ from hotmeals.ui.state.auth import (
     AuthState,
     acting_parent,
     session_expired,
-    signed_up_parent,
 )
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
@@ -31,6 +30,7 @@ from hotmeals.ui.state.forms import (
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.settings import save_language
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -66,21 +66,19 @@ class ParentEditState(NameForm, rx.State):
     @rx.event
     async def load(self):
         """on_load (after the guard)."""
-        self.loading = True
         self.errors = {}
         self.alt_error = ""
         forget_submission(self)
-        yield
-        who = await signed_up_parent(self)
-        if who is None:
-            return
+        async for event in load_behind_spinner(self, self._fill):
+            yield event
+
+    async def _fill(self, who: ActingParent) -> None:
         data = await call_service(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
         self.last_name = data["last_name"]
         self.phone = data.get("phone") or ""
         self.email = data["email"]
         self._apply_alt_emails(data)
-        self.loading = False
 
     @rx.event
     def set_phone(self, value: str):

@@ -10,10 +10,11 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import school_year
-from hotmeals.ui.state.auth import acting_parent, session_expired, signed_up_parent
+from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
 
 ROUTE = "/edit-profile/school-year"
@@ -59,13 +60,11 @@ class SchoolYearState(OnceForm, rx.State):
 
     @rx.event
     async def load(self):
-        self.loading = True
-        yield
-        who = await signed_up_parent(self)
-        if who is None:
-            return
+        async for event in load_behind_spinner(self, self._show_for):
+            yield event
+
+    async def _show_for(self, who: ActingParent) -> None:
         await self._show(who.parent_id, who.lang)
-        self.loading = False
 
     async def _show(self, parent_id: int, lang: str) -> None:
         state = await call_service(school_year.status, parent_id=parent_id, lang=lang)

@@ -5,11 +5,12 @@ the parent switches to the other; its ``relang`` handler asks ``new_language`` f
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.state.auth import ActingParent, acting_parent
+from hotmeals.ui.state.auth import ActingParent, acting_parent, signed_up_parent
 from hotmeals.ui.state.i18n import I18nState
 
 
@@ -30,6 +31,25 @@ async def new_language_for(state: Any, ready: bool = True) -> tuple[ActingParent
         return None
     who = await acting_parent(state)
     return None if who is None else (who, lang)
+
+
+async def load_behind_spinner(
+    state: Any,
+    load: Callable[[ActingParent], Awaitable[None]],
+    parent: Callable[[Any], Awaitable[ActingParent | None]] = signed_up_parent,
+) -> AsyncIterator[None]:
+    """A screen's on_load behind its spinner: ``state.loading`` set and sent at once (the bare
+    yield), then ``load`` for ``parent(state)`` on this call (by default the parent whose
+    sign-up is complete) and the spinner gone. Without that parent nothing loads and the
+    spinner stays (the guard sends the visitor away). For a handler:
+    ``async for event in load_behind_spinner(self, self._fill): yield event``."""
+    state.loading = True
+    yield
+    who = await parent(state)
+    if who is None:
+        return
+    await load(who)
+    state.loading = False
 
 
 def order_line_row(line: dict) -> dict[str, str]:
