@@ -79,6 +79,11 @@ def icon_link(icon: str, *label: Any, href: Any, **props: Any) -> rx.Component:
     return link_button(glyph(icon), *label, href=href, **props)
 
 
+def onward_link(label: Any, *, href: Any, **props: Any) -> rx.Component:
+    """A link that looks like a button and leads on: its text, then an arrow."""
+    return link_button(label, glyph("arrow-right"), href=href, **props)
+
+
 def spinner_button(*label: Any, busy: Any, on_click: Any, id_: str, **props: Any) -> rx.Component:
     """A button that shows a spinner before its text, and takes no tap, while ``busy``."""
     return rx.button(

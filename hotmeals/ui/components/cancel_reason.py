@@ -1,6 +1,7 @@
 """What the screens that cancel share: the reason select and, for Other, its text, with their
 errors (ids ``cancel-reason`` and ``cancel-other``, which the state's ``_ask_sure`` focuses),
-and the "Are you sure?" that confirms the cancel."""
+the section around them with the button that asks, and the "Are you sure?" that confirms the
+cancel."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import column
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.forms import label, native_select, radio_card
 from hotmeals.ui.state.i18n import t
@@ -71,6 +73,15 @@ def reason_fields(state: Any) -> rx.Component:
         spacing="2",
         width="100%",
     )
+
+
+def cancel_section(
+    state: Any, *before: rx.Component, button: rx.Component, spacing: str
+) -> rx.Component:
+    """What a cancel asks before "Are you sure?": ``before`` (its title and intro, or its
+    total), the reason and where the refund goes (``reason_fields``), then ``button``, which
+    asks."""
+    return column(*before, reason_fields(state), button, spacing=spacing)
 
 
 def refund_to_field(state: Any) -> rx.Component:

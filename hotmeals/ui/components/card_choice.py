@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import radio_card, status_notice
+from hotmeals.ui.components.forms import check_label, named_radios, radio_card, status_notice
 from hotmeals.ui.state.card_choice import NEW_CARD
 from hotmeals.ui.state.i18n import t
 
@@ -38,7 +38,7 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
     save_id = f"{prefix}-save-card"
     return rx.vstack(
         rx.el.p(t("checkout.choose_card"), id=label_id, class_name="hm-label"),
-        rx.radio_group.root(
+        named_radios(
             rx.vstack(
                 rx.foreach(
                     state.cards,
@@ -57,19 +57,20 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
                 spacing="2",
                 width="100%",
             ),
-            value=state.card_choice,
-            on_change=state.set_card_choice,
+            label_id,
+            state.card_choice,
+            state.set_card_choice,
             name="card",
-            aria_labelledby=label_id,
             disabled=state.busy,
             width="100%",
         ),
         rx.cond(
             state.card_choice == NEW_CARD,
-            rx.el.label(
-                rx.checkbox(checked=state.save_card, on_change=state.set_save_card, id=save_id),
+            check_label(
+                save_id,
+                state.save_card,
+                state.set_save_card,
                 rx.text(t("checkout.save_card"), size="2"),
-                html_for=save_id,
                 display="flex",
                 align_items="center",
                 gap="8px",

@@ -10,6 +10,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import t
 
 
@@ -65,3 +66,22 @@ def confirm_dialog(
         open=open_,
         on_open_change=on_open_change,
     )
+
+
+def close_x(**props: Any) -> rx.Component:
+    """The gray X in a dialog's corner that closes it, named "Close" for screen readers."""
+    return rx.dialog.close(
+        rx.icon_button(
+            svg_icon("x", aria_hidden="true"),
+            variant="ghost",
+            color_scheme="gray",
+            aria_label=t("ui.common.close"),
+            **props,
+        ),
+    )
+
+
+def title_bar(top: rx.Component, *, align: str, **close_props: Any) -> rx.Component:
+    """A dialog's first row: its ``top`` (the title, and what goes under it) and, at the
+    row's other end, its ``close_x``."""
+    return rx.flex(top, close_x(**close_props), justify="between", align=align, spacing="3")

@@ -50,6 +50,20 @@ def labelled_box(text: Any, field_id: Any, *controls: Any, **box_props: Any) -> 
     )
 
 
+def date_field(
+    field_id: str, label_text: Any, value: Any, on_change: Any, **box_props: Any
+) -> rx.Component:
+    """A day to pick in the browser's own date picker, under its label (``labelled_box``)."""
+    return labelled_box(
+        label_text,
+        field_id,
+        rx.el.input(
+            type="date", id=field_id, value=value, on_change=on_change, class_name="hm-input"
+        ),
+        **box_props,
+    )
+
+
 def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **props: Any):
     """The browser's own select (``hm-select``), for lists a phone should pick natively."""
     return rx.el.select(
@@ -95,18 +109,40 @@ def text_field(
         field_id,
         label_text,
         error,
-        rx.input(
-            id=field_id,
-            name=name,
+        field_input(
+            field_id,
+            name,
+            error,
+            hint=hint,
+            required=required,
             type=input_type,
-            size="3",
-            custom_attrs=aria_attrs(field_id, error, hint, required),
             class_name="hm-input",
             **props,
         ),
         hint=hint,
         after=reveal_button(field_id) if input_type == "password" else None,
         optional=(not required) if show_optional is None else show_optional,
+    )
+
+
+def field_input(
+    field_id: str,
+    name: str,
+    error: rx.Var,
+    *,
+    hint: Any | None = None,
+    required: bool = True,
+    more_attrs: dict[str, Any] | None = None,
+    **props: Any,
+) -> rx.Component:
+    """A field's input at the forms' size, tied to its label, hint and error
+    (``aria_attrs``); ``more_attrs`` are further HTML attributes, ``props`` the input's."""
+    return rx.input(
+        id=field_id,
+        name=name,
+        size="3",
+        custom_attrs={**aria_attrs(field_id, error, hint, required), **(more_attrs or {})},
+        **props,
     )
 
 
@@ -304,12 +340,33 @@ def server_form(
     column: dict[str, Any] = {"spacing": spacing, "width": "100%"}
     if align is not None:
         column["align"] = align
+    return kept_form(rx.vstack(*children, **column), on_submit=on_submit, **form_props)
+
+
+def kept_form(*children: Any, on_submit: Any, **form_props: Any) -> rx.Component:
+    """A form the server checks, laid out by its ``children``: no browser validation and no
+    reset (the state keeps what was typed)."""
     return rx.form(
-        rx.vstack(*children, **column),
-        on_submit=on_submit,
-        reset_on_submit=False,
-        no_validate=True,
-        **form_props,
+        *children, on_submit=on_submit, reset_on_submit=False, no_validate=True, **form_props
+    )
+
+
+def check_label(
+    field_id: Any,
+    checked: Any,
+    on_change: Any,
+    *text: Any,
+    checkbox: dict[str, Any] | None = None,
+    **label_props: Any,
+) -> rx.Component:
+    """A checkbox and its ``text``, the whole row its label (one tap target): ticked while
+    ``checked``, ``on_change`` on a tap; ``checkbox`` holds the box's other props (its size,
+    ``disabled``...)."""
+    return rx.el.label(
+        rx.checkbox(id=field_id, checked=checked, on_change=on_change, **(checkbox or {})),
+        *text,
+        html_for=field_id,
+        **label_props,
     )
 
 
@@ -375,6 +432,16 @@ def choice_fieldset(
         name=field,
         width="100%",
         **props,
+    )
+
+
+def named_radios(
+    choices: rx.Component, label_id: str, value: Any, on_change: Any, *, name: str, **props: Any
+) -> rx.Component:
+    """A radio group over ``choices`` (one choice, ``name``, its ``value`` and ``on_change``)
+    that screen readers name by the visible label whose id is ``label_id``."""
+    return rx.radio_group.root(
+        choices, value=value, on_change=on_change, name=name, aria_labelledby=label_id, **props
     )
 
 

@@ -10,11 +10,12 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, title_bar
 from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu_separator
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
+from hotmeals.ui.components.panels import faq_fold
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -300,20 +301,7 @@ def cms_dialog() -> rx.Component:
     """The footer's About / Terms / Privacy / FAQ for a visitor, in an accessible dialog."""
     return rx.dialog.root(
         rx.dialog.content(
-            rx.flex(
-                rx.dialog.title(cms_title(), margin="0"),
-                rx.dialog.close(
-                    rx.icon_button(
-                        svg_icon("x", aria_hidden="true"),
-                        variant="ghost",
-                        color_scheme="gray",
-                        aria_label=t("ui.common.close"),
-                    ),
-                ),
-                justify="between",
-                align="center",
-                spacing="3",
-            ),
+            title_bar(rx.dialog.title(cms_title(), margin="0"), align="center"),
             rx.cond(
                 ContentState.loading,
                 rx.center(rx.spinner(size="3"), padding="32px"),
@@ -360,11 +348,7 @@ def faq_list(items: rx.Var, html: bool = False) -> rx.Component:
     return rx.vstack(
         rx.foreach(
             items,
-            lambda qa: rx.el.details(
-                rx.el.summary(qa["question"], class_name="hm-faq-q"),
-                answer(qa),
-                class_name="hm-faq",
-            ),
+            lambda qa: faq_fold(qa["question"], answer(qa)),
         ),
         spacing="2",
         width="100%",

@@ -11,6 +11,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.forms import check_label
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -76,14 +77,11 @@ def child_chip(state: Any, kid: Any, prefix: str) -> rx.Component:
     ``is-active`` while ticked. Its checkbox's id is ``prefix`` and the child's value."""
     field_id = prefix + kid.value.to(str)
     chosen = state.chosen.contains(kid.value)
-    return rx.el.label(
-        rx.checkbox(
-            id=field_id,
-            checked=chosen,
-            on_change=lambda checked: state.toggle_child(kid.value, checked),
-        ),
+    return check_label(
+        field_id,
+        chosen,
+        lambda checked: state.toggle_child(kid.value, checked),
         rx.el.span(kid.label, class_name="hm-chip-name"),
-        html_for=field_id,
         class_name=rx.cond(chosen, "hm-child-chip is-active", "hm-child-chip"),
         style={"flexDirection": "row", "alignItems": "center", "gap": "10px"},
     )

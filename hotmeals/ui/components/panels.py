@@ -1,6 +1,6 @@
 """The boxes the screens share: a list item's gray card, the orange box of totals at the foot
-of a list, an unstyled grid list, a list or what says it is empty (a loaded one too), and the
-spinner a screen shows while it loads."""
+of a list, an unstyled grid list, a list or what says it is empty (a loaded one too), the
+spinner a screen shows while it loads, and a question that unfolds its answer."""
 
 from __future__ import annotations
 
@@ -93,4 +93,12 @@ def loaded_list(
             rx.center(empty, id=empty_id, padding="32px", width="100%"),
         ),
         loading_spinner(),
+    )
+
+
+def faq_fold(question: Any, answer: rx.Component) -> rx.Component:
+    """A question that unfolds its ``answer`` on a tap (a FAQ's, the meal's nutrition): a
+    <details> in the FAQ's look."""
+    return rx.el.details(
+        rx.el.summary(question, class_name="hm-faq-q"), answer, class_name="hm-faq"
     )

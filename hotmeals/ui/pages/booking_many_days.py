@@ -13,7 +13,13 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import busy_button, labelled_box, native_select, toggle_button
+from hotmeals.ui.components.forms import (
+    busy_button,
+    check_label,
+    labelled_box,
+    native_select,
+    toggle_button,
+)
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import (
     PHONE_WIDE,
@@ -48,14 +54,10 @@ def _row(row: rx.Var) -> rx.Component:
     ack_id = "many-ack-" + dom_key
     return rx.box(
         rx.flex(
-            rx.el.label(
-                rx.checkbox(
-                    id=check_id,
-                    checked=row.picked,
-                    disabled=~open_day | (row.meal_id == ""),
-                    on_change=lambda checked: ManyDaysState.toggle_day(key, checked),
-                    size="3",
-                ),
+            check_label(
+                check_id,
+                row.picked,
+                lambda checked: ManyDaysState.toggle_day(key, checked),
                 rx.vstack(
                     rx.el.span(
                         row.label,
@@ -75,7 +77,7 @@ def _row(row: rx.Var) -> rx.Component:
                     spacing="0",
                     align="start",
                 ),
-                html_for=check_id,
+                checkbox={"disabled": ~open_day | (row.meal_id == ""), "size": "3"},
                 style={
                     "display": "flex",
                     "gap": "12px",
@@ -118,14 +120,11 @@ def _row(row: rx.Var) -> rx.Component:
             open_day & (row.allergy != ""),
             rx.cond(
                 row.needs_ack,
-                rx.el.label(
-                    rx.checkbox(
-                        id=ack_id,
-                        checked=row.ack,
-                        on_change=lambda checked: ManyDaysState.set_ack(key, checked),
-                    ),
+                check_label(
+                    ack_id,
+                    row.ack,
+                    lambda checked: ManyDaysState.set_ack(key, checked),
                     rx.el.span(row.allergy),
-                    html_for=ack_id,
                     style={
                         "display": "flex",
                         "gap": "10px",

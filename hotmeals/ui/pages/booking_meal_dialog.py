@@ -6,10 +6,17 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.after_parts import item_list
-from hotmeals.ui.components.forms import busy_button, labelled_box, native_select
+from hotmeals.ui.components.dialogs import title_bar
+from hotmeals.ui.components.forms import (
+    busy_button,
+    check_label,
+    labelled_box,
+    named_radios,
+    native_select,
+)
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import figure, labelled_group, meal_picture, muted
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import faq_fold, items_or
 from hotmeals.ui.pages.booking_day_menu import allergy_note
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
@@ -28,8 +35,8 @@ def _section(title_key: str, *children: rx.Component) -> rx.Component:
 
 
 def _facts() -> rx.Component:
-    return rx.el.details(
-        rx.el.summary(t("ui.book.nutrition"), class_name="hm-faq-q"),
+    return faq_fold(
+        t("ui.book.nutrition"),
         rx.box(
             muted(t("ui.book.nutrition_note"), size="1"),
             rx.el.dl(
@@ -46,7 +53,6 @@ def _facts() -> rx.Component:
             ),
             padding="0 16px 12px",
         ),
-        class_name="hm-faq",
     )
 
 
@@ -129,21 +135,20 @@ def _option_select(name: str) -> rx.Component:
 def _addon(addon: rx.Var) -> rx.Component:
     field_id = "addon-" + addon["id"].to(str)
     refused = addon["disabled"] != ""
-    return rx.el.label(
-        rx.checkbox(
-            checked=BookingState.chosen_addons.contains(addon["id"]),
-            on_change=lambda checked: BookingState.toggle_addon(addon["id"], checked),
-            disabled=refused,
-            id=field_id,
-            custom_attrs={"aria-describedby": "addon-mark-" + addon["id"].to(str)},
-        ),
+    return check_label(
+        field_id,
+        BookingState.chosen_addons.contains(addon["id"]),
+        lambda checked: BookingState.toggle_addon(addon["id"], checked),
         rx.el.span(
             rx.el.span(addon["name"], class_name="hm-choice-name"),
             _item_mark(addon, "addon-mark-"),
             class_name="hm-choice-text hm-choice-body",
         ),
         rx.el.span(addon["price"], class_name="hm-choice-price hm-tabular"),
-        html_for=field_id,
+        checkbox={
+            "disabled": refused,
+            "custom_attrs": {"aria-describedby": "addon-mark-" + addon["id"].to(str)},
+        },
         class_name=rx.cond(refused, "hm-choice-row is-refused", "hm-choice-row"),
     )
 
@@ -228,15 +233,12 @@ def _allergy_block() -> rx.Component:
         ),
         (
             "acknowledge",
-            rx.el.label(
-                rx.checkbox(
-                    checked=BookingState.acknowledged,
-                    on_change=BookingState.set_acknowledged,
-                    id="meal-ack",
-                    color_scheme="orange",
-                ),
+            check_label(
+                "meal-ack",
+                BookingState.acknowledged,
+                BookingState.set_acknowledged,
                 rx.el.span(detail["allergy_message"], class_name="hm-check-label"),
-                html_for="meal-ack",
+                checkbox={"color_scheme": "orange"},
                 class_name="hm-ack",
                 id="meal-allergy",
             ),
@@ -263,12 +265,12 @@ def _options() -> rx.Component:
         labelled_group(
             t("ui.book.size"),
             "meal-size-label",
-            rx.radio_group.root(
+            named_radios(
                 rx.vstack(rx.foreach(BookingState.portions, _size_choice), spacing="2"),
-                value=BookingState.portion_id,
-                on_change=BookingState.set_portion,
+                "meal-size-label",
+                BookingState.portion_id,
+                BookingState.set_portion,
                 name="size",
-                aria_labelledby="meal-size-label",
             ),
             width="100%",
         ),
@@ -368,7 +370,7 @@ def meal_dialog() -> rx.Component:
     detail = BookingState.detail
     return rx.dialog.root(
         rx.dialog.content(
-            rx.flex(
+            title_bar(
                 rx.box(
                     rx.dialog.title(detail["name"], margin="0", id="meal-title"),
                     muted(detail["vendor"], " · ", detail["day"], size="2"),
@@ -379,18 +381,8 @@ def meal_dialog() -> rx.Component:
                         class_name="hm-meal-for",
                     ),
                 ),
-                rx.dialog.close(
-                    rx.icon_button(
-                        svg_icon("x", aria_hidden="true"),
-                        variant="ghost",
-                        color_scheme="gray",
-                        aria_label=t("ui.common.close"),
-                        id="meal-close",
-                    ),
-                ),
-                justify="between",
                 align="start",
-                spacing="3",
+                id="meal-close",
             ),
             rx.dialog.description(detail["description"], class_name="sr-only"),
             rx.el.div(

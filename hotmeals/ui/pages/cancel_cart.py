@@ -17,7 +17,7 @@ from hotmeals.ui.components.after_parts import (
     spinner_button,
     spread_row,
 )
-from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
+from hotmeals.ui.components.cancel_reason import cancel_section, cancel_sure_dialog
 from hotmeals.ui.components.form_parts import GRAY_11, muted
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -104,13 +104,13 @@ def sure_dialog() -> rx.Component:
 
 def footer() -> rx.Component:
     return totals_box(
-        column(
+        cancel_section(
+            S,
             spread_row(
                 rx.text(t("orders_ui.total_refund"), weight="bold", size="3"),
                 rx.text(S.total_refund, weight="bold", size="4", id="cancel-total-refund"),
             ),
-            reason_fields(S),
-            spinner_button(
+            button=spinner_button(
                 t("orders_ui.confirm_cancel"),
                 busy=S.confirming,
                 on_click=S.ask_confirm,

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.forms import link_button, notice
+from hotmeals.ui.components.after_parts import onward_link
+from hotmeals.ui.components.forms import notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import static
 from hotmeals.ui.components.line_card import (
@@ -194,9 +195,8 @@ def cart_footer() -> rx.Component:
         ),
         rx.cond(
             CartState.payable_count > 0,
-            link_button(
+            onward_link(
                 t("checkout.continue"),
-                rx.icon("arrow-right", size=16, aria_hidden="true"),
                 href=SUMMARY_ROUTE,
                 id_="cart-continue",
                 size="3",

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import onward_link
 from hotmeals.ui.components.card_choice import (
     CHECKOUT_STATUS_KIND,
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.order_parts import figure
@@ -96,9 +96,8 @@ def placed() -> rx.Component:
             ),
         ),
         rx.flex(
-            link_button(
+            onward_link(
                 t("checkout.view_order"),
-                rx.icon("arrow-right", size=16, aria_hidden="true"),
                 href=CheckoutState.order_link,
                 id_="view-order",
                 size="3",

@@ -20,7 +20,7 @@ from hotmeals.ui.components.after_parts import (
 )
 from hotmeals.ui.components.cancel_reason import refund_to_field
 from hotmeals.ui.components.form_parts import alert_text, muted
-from hotmeals.ui.components.forms import labelled_box
+from hotmeals.ui.components.forms import check_label, date_field
 from hotmeals.ui.components.order_parts import child_chips
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.away import ChildAwayState
@@ -28,19 +28,7 @@ from hotmeals.ui.state.i18n import t
 
 
 def _date(field_id: str, label_key: str, value: rx.Var, on_change) -> rx.Component:
-    return labelled_box(
-        t(label_key),
-        field_id,
-        rx.el.input(
-            type="date",
-            id=field_id,
-            value=value,
-            on_change=on_change,
-            class_name="hm-input",
-        ),
-        flex="1",
-        min_width="150px",
-    )
+    return date_field(field_id, t(label_key), value, on_change, flex="1", min_width="150px")
 
 
 def ask_form() -> rx.Component:
@@ -92,14 +80,11 @@ def _meal(meal: rx.Var) -> rx.Component:
         ),
         rx.cond(
             meal["state"] == "past",
-            rx.el.label(
-                rx.checkbox(
-                    id=donate_id,
-                    checked=ChildAwayState.donate.contains(meal["id"]),
-                    on_change=lambda checked: ChildAwayState.toggle_donate(meal["id"], checked),
-                ),
+            check_label(
+                donate_id,
+                ChildAwayState.donate.contains(meal["id"]),
+                lambda checked: ChildAwayState.toggle_donate(meal["id"], checked),
                 rx.el.span(t("away_ui.donate")),
-                html_for=donate_id,
                 style={
                     "display": "flex",
                     "alignItems": "center",

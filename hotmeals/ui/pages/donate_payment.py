@@ -8,6 +8,7 @@ import reflex as rx
 
 from hotmeals.ui.components.form_parts import alert_text, section_card
 from hotmeals.ui.components.forms import (
+    named_radios,
     radio_card,
     select_field,
     server_form,
@@ -39,7 +40,7 @@ def amount_choice() -> rx.Component:
     return labelled_group(
         t("donate.amount"),
         "donate-amount-label",
-        rx.radio_group.root(
+        named_radios(
             rx.flex(
                 # The service's presets; each has its label in the catalog (donate.preset_N).
                 *[_choice(amount, f"donate.preset_{amount}") for amount in PRESETS],
@@ -47,10 +48,10 @@ def amount_choice() -> rx.Component:
                 spacing="3",
                 wrap="wrap",
             ),
-            value=DonateState.choice,
-            on_change=DonateState.set_choice,
+            "donate-amount-label",
+            DonateState.choice,
+            DonateState.set_choice,
             name="amount",
-            aria_labelledby="donate-amount-label",
         ),
         rx.cond(
             DonateState.is_other,

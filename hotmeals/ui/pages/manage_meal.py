@@ -21,11 +21,12 @@ from hotmeals.ui.components.after_parts import (
     item_list,
     loaded_or_missing,
     meal_summary,
+    onward_link,
     pay_button,
     progress,
     section_title,
 )
-from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
+from hotmeals.ui.components.cancel_reason import cancel_section, cancel_sure_dialog
 from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import link_button
@@ -149,10 +150,10 @@ def move_box() -> rx.Component:
 
 
 def cancel_box() -> rx.Component:
-    return column(
+    return cancel_section(
+        S,
         section_title("ui.manage.cancel_title"),
-        reason_fields(S),
-        icon_button(
+        button=icon_button(
             "x",
             t("ui.manage.cancel"),
             on_click=S.ask_cancel,
@@ -250,9 +251,8 @@ def confirm_content() -> rx.Component:
         progress(S, "move-status"),
         rx.cond(
             S.finished,
-            link_button(
+            onward_link(
                 t("ui.manage.view_order"),
-                glyph("arrow-right"),
                 href=S.order_link,
                 id_="move-view-order",
                 size="3",

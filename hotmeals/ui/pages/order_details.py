@@ -29,7 +29,7 @@ from hotmeals.ui.components.after_parts import (
     spinner_button,
     spread_row,
 )
-from hotmeals.ui.components.cancel_reason import cancel_sure_dialog, reason_fields
+from hotmeals.ui.components.cancel_reason import cancel_section, cancel_sure_dialog
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import label, native_select, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -193,11 +193,11 @@ def add_dialog() -> rx.Component:
 
 def cancel_order_box() -> rx.Component:
     return rx.el.section(
-        column(
+        cancel_section(
+            S,
             section_title("orders_ui.cancel_order_title"),
             muted(t("orders_ui.cancel_order_intro")),
-            reason_fields(S),
-            icon_button(
+            button=icon_button(
                 "ban",
                 t("orders_ui.cancel_order"),
                 on_click=S.ask_cancel_order,

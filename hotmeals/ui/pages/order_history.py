@@ -9,12 +9,11 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import (
     SMALL_SOFT,
     card_list,
-    glyph,
     heading_badge,
     list_card,
+    onward_link,
 )
 from hotmeals.ui.components.form_parts import muted
-from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
@@ -71,9 +70,8 @@ def order_card(row: HistoryRow) -> rx.Component:
             # The card's full width (a column of the stack shrinks to its content).
             style={"width": "100%"},
         ),
-        link_button(
+        onward_link(
             t("orders_ui.view"),
-            glyph("arrow-right"),
             href=row.href,
             **SMALL_SOFT,
             custom_attrs={"aria-label": row.view_label},

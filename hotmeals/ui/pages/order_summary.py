@@ -15,7 +15,14 @@ from hotmeals.ui.components.card_choice import (
     card_choice,
     payment_progress,
 )
-from hotmeals.ui.components.forms import busy_button, label, radio_card
+from hotmeals.ui.components.forms import (
+    busy_button,
+    field_input,
+    kept_form,
+    label,
+    named_radios,
+    radio_card,
+)
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted
 from hotmeals.ui.components.panels import column_card, loading_spinner, rows_or_empty
@@ -216,25 +223,20 @@ def promo_section() -> rx.Component:
                 wrap="wrap",
             ),
         ),
-        rx.form(
+        kept_form(
             rx.box(
                 label(t("checkout.promo_label"), "promo-code"),
                 rx.flex(
-                    rx.input(
-                        id="promo-code",
-                        name="promo_code",
+                    field_input(
+                        "promo-code",
+                        "promo_code",
+                        CartState.promo_error,
+                        required=False,
                         value=CartState.promo_input,
                         on_change=CartState.set_promo_input,
-                        size="3",
                         max_length=32,
                         auto_complete="off",
                         auto_capitalize="characters",
-                        custom_attrs={
-                            "aria-invalid": rx.cond(CartState.promo_error != "", "true", "false"),
-                            "aria-describedby": rx.cond(
-                                CartState.promo_error != "", "promo-code-error", ""
-                            ),
-                        },
                         flex="1",
                     ),
                     rx.button(
@@ -263,8 +265,6 @@ def promo_section() -> rx.Component:
                 width="100%",
             ),
             on_submit=CartState.apply_promo,
-            reset_on_submit=False,
-            no_validate=True,
             width="100%",
         ),
         rows_or_empty(
@@ -287,12 +287,12 @@ def donation_section() -> rx.Component:
     return _section(
         "checkout.donation_title",
         rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
-        rx.radio_group.root(
+        named_radios(
             rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
-            value=CartState.donation_choice,
-            on_change=CartState.set_donation,
+            "donation-label",
+            CartState.donation_choice,
+            CartState.set_donation,
             name="donation",
-            aria_labelledby="donation-label",
         ),
     )
 

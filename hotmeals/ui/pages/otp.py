@@ -10,7 +10,7 @@ import reflex as rx
 
 from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import muted
-from hotmeals.ui.components.forms import aria_attrs, field_frame, server_form, submit_button
+from hotmeals.ui.components.forms import field_frame, field_input, server_form, submit_button
 from hotmeals.ui.components.layout import static
 from hotmeals.ui.components.screens import back_button
 from hotmeals.ui.state.i18n import t
@@ -86,22 +86,20 @@ def otp_panel(
                 FIELD_ID,
                 t("ui.otp.label"),
                 error,
-                rx.input(
-                    id=FIELD_ID,
-                    name="otp",
+                field_input(
+                    FIELD_ID,
+                    "otp",
+                    error,
+                    hint=hint,
+                    # Digits only, six at most (a pasted "Code: 123456" works).
+                    more_attrs={"data-hm-digits": "6"},
                     type="text",
                     input_mode="numeric",
                     auto_complete="one-time-code",
                     pattern="[0-9]*",
                     auto_focus=True,
-                    size="3",
                     placeholder="123456",
                     class_name="hm-otp",
-                    custom_attrs={
-                        **aria_attrs(FIELD_ID, error, hint, True),
-                        # Digits only, six at most (a pasted "Code: 123456" works).
-                        "data-hm-digits": "6",
-                    },
                 ),
                 hint=hint,
                 width="100%",

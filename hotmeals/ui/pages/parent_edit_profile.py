@@ -20,9 +20,10 @@ from hotmeals.ui.components.form_parts import (
     synced_field,
 )
 from hotmeals.ui.components.forms import (
-    aria_attrs,
     field_frame,
+    field_input,
     field_pair,
+    kept_form,
     once_attrs,
     save_button,
     server_form,
@@ -177,21 +178,21 @@ def alt_emails_section() -> rx.Component:
 
 
 def alt_add_form(field_id: str, error) -> rx.Component:
-    return rx.form(
+    return kept_form(
         field_frame(
             field_id,
             t("ui.alt_email.add_label"),
             error,
             action_row(
-                rx.input(
-                    id=field_id,
-                    name="alt_email",
+                field_input(
+                    field_id,
+                    "alt_email",
+                    error,
+                    required=False,
                     type="email",
-                    size="3",
                     auto_complete="email",
                     flex="1",
                     min_width="200px",
-                    custom_attrs=aria_attrs(field_id, error, None, False),
                 ),
                 submit_button(
                     t("ui.alt_email.add"),
@@ -205,8 +206,6 @@ def alt_add_form(field_id: str, error) -> rx.Component:
             ),
         ),
         on_submit=ParentEditState.add_alt,
-        reset_on_submit=False,
-        no_validate=True,
         width="100%",
     )
 

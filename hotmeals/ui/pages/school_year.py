@@ -17,7 +17,7 @@ from hotmeals.ui.components.form_parts import (
     muted,
     section_card,
 )
-from hotmeals.ui.components.forms import link_button, once_attrs, submit_button
+from hotmeals.ui.components.forms import check_label, link_button, once_attrs, submit_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.panels import items_or
 from hotmeals.ui.components.screens import plain_screen, screen_heading
@@ -46,15 +46,12 @@ def _allergies() -> rx.Component:
             muted(t("sy.no_allergies")),
         ),
         muted(t("sy.allergies_hint"), size="1"),
-        rx.el.label(
-            rx.checkbox(
-                checked=SchoolYearState.reviewed,
-                on_change=SchoolYearState.set_reviewed,
-                id="sy-reviewed",
-                size="3",
-            ),
+        check_label(
+            "sy-reviewed",
+            SchoolYearState.reviewed,
+            SchoolYearState.set_reviewed,
             rx.text(t("sy.reviewed"), size="2", weight="medium"),
-            html_for="sy-reviewed",
+            checkbox={"size": "3"},
             class_name="hm-sy-check",
         ),
         spacing="2",

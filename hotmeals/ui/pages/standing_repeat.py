@@ -15,7 +15,7 @@ from hotmeals.ui.components.after_parts import (
     spinner_button,
 )
 from hotmeals.ui.components.form_parts import muted
-from hotmeals.ui.components.forms import labelled_box, link_button, native_select
+from hotmeals.ui.components.forms import date_field, labelled_box, link_button, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
@@ -81,16 +81,11 @@ def _repeat_form() -> rx.Component:
         ),
         rx.cond(
             RepeatState.until == "date",
-            labelled_box(
-                t("standing_ui.ends_on_label"),
+            date_field(
                 "repeat-ends-on",
-                rx.el.input(
-                    type="date",
-                    id="repeat-ends-on",
-                    value=RepeatState.ends_on,
-                    on_change=RepeatState.set_ends_on,
-                    class_name="hm-input",
-                ),
+                t("standing_ui.ends_on_label"),
+                RepeatState.ends_on,
+                RepeatState.set_ends_on,
                 width="100%",
             ),
         ),
