@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 import reflex as rx
 
@@ -33,6 +33,20 @@ def _history_row(row: dict) -> dict[str, str]:
         "amount": row["amount_display"],
         "card": row["card"],
     }
+
+
+class _CardOutcome(TypedDict):
+    outcome: str
+    card_token: str
+    message: str
+
+
+def _card_outcome(outcome: dict[str, str]) -> _CardOutcome:
+    """What both settle services take from the Lightbox's answer (``lightbox_result``): its
+    outcome, the card token Converge issued and its message (a hint; the services check)."""
+    return _CardOutcome(
+        outcome=outcome["outcome"], card_token=outcome["token"], message=outcome["message"]
+    )
 
 
 def _card_row(card: cards.CardView) -> dict[str, str]:
@@ -142,11 +156,9 @@ class DonateState(LightboxPayment, rx.State):
         return await settle_lightbox(
             parent_id=who.parent_id,
             payment_id=payment_id,
-            outcome=outcome["outcome"],
             txn_id=outcome["txn_id"],
-            card_token=outcome["token"],
-            message=outcome["message"],
             lang=lang,
+            **_card_outcome(outcome),
         )
 
     async def _finish(self, who: ActingParent, result: Settled, lang: str) -> list:
@@ -198,11 +210,7 @@ class CardsState(LightboxPayment, rx.State):
         self, who: ActingParent, payment_id: int, outcome: dict[str, str], lang: str
     ) -> Settled:
         return await settle_card_lightbox(
-            parent_id=who.parent_id,
-            outcome=outcome["outcome"],
-            card_token=outcome["token"],
-            message=outcome["message"],
-            lang=lang,
+            parent_id=who.parent_id, lang=lang, **_card_outcome(outcome)
         )
 
     async def _finish(self, who: ActingParent, result: Settled, lang: str) -> list:
