@@ -13,7 +13,7 @@ argument, and the server checks and re-prices them at every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import reflex as rx
@@ -57,17 +57,37 @@ CHARGE_NAMES = (
 
 
 @dataclass
-class CartLineView:
+class MealChoices:
+    """What was chosen with a booked meal, as its line shows it (in the cart, on the order):
+    the fields ``meal_choices`` fills."""
+
+    size_label: str = ""
+    menu_option: str = ""
+    meal_option: str = ""
+    addons: str = ""  # 'Cookie (+$1.00), Juice (+$1.50)'
+    note: str = ""  # the special note
+
+
+def meal_choices(line: dict) -> dict[str, Any]:
+    """A service's cart or order line's choices, as the fields of ``MealChoices``."""
+    return asdict(
+        MealChoices(
+            size_label=str(line.get("size_label") or ""),
+            menu_option=str(line.get("menu_option") or ""),
+            meal_option=str(line.get("meal_option") or ""),
+            addons=", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons") or []),
+            note=str(line.get("special_note") or ""),
+        )
+    )
+
+
+@dataclass
+class CartLineView(MealChoices):
     cart_id: str = ""
     name: str = ""
     image: str = ""
     vendor: str = ""
-    size_label: str = ""
     quantity: int = 1
-    menu_option: str = ""
-    meal_option: str = ""
-    addons: str = ""
-    note: str = ""
     allergy_ack: str = ""
     price: str = ""
     payable: bool = True
@@ -97,20 +117,15 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
         lines = []
         name = str(group.get("child_first_name") or group["child_name"])
         for line in group["lines"]:
-            addons = ", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons", []))
             mark = line.get("allergy") or {}
             lines.append(
                 CartLineView(
+                    **meal_choices(line),
                     cart_id=str(line.get("cart_id") or line.get("line_id") or ""),
                     name=str(line["name"]),
                     image=str(line.get("image") or ""),
                     vendor=str(line.get("vendor") or ""),
-                    size_label=str(line.get("size_label") or ""),
                     quantity=int(line["quantity"]),
-                    menu_option=str(line.get("menu_option") or ""),
-                    meal_option=str(line.get("meal_option") or ""),
-                    addons=addons,
-                    note=str(line.get("special_note") or ""),
                     allergy_ack=str(line.get("allergy_ack") or ""),
                     price=str(line["line_total"]),
                     payable=bool(line.get("payable", True)),

@@ -23,7 +23,7 @@ from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
-from hotmeals.ui.state.cart import long_date
+from hotmeals.ui.state.cart import MealChoices, long_date, meal_choices
 from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
@@ -62,16 +62,11 @@ class HistoryRow:
 
 
 @dataclass
-class DetailLine:
+class DetailLine(MealChoices):
     line_id: str = ""
     child: str = ""
     day: str = ""
     meal: str = ""
-    size_label: str = ""
-    menu_option: str = ""
-    meal_option: str = ""
-    addons: str = ""
-    note: str = ""
     quantity: int = 0
     cancelled: int = 0
     active: int = 0
@@ -127,18 +122,13 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
     out = []
     for x in answer.get("lines", []):
         weekday = weekday_of(str(x.get("date") or ""), lang)
-        addons = ", ".join(f"{a['name']} (+{a['price']})" for a in x.get("addons") or [])
         out.append(
             DetailLine(
+                **meal_choices(x),
                 line_id=str(x["order_line_id"]),
                 child=str(x["child_name"]),
                 day=str(x["day"]),
                 meal=str(x["meal_name"]),
-                size_label=str(x["size_label"]),
-                menu_option=str(x.get("menu_option") or ""),
-                meal_option=str(x.get("meal_option") or ""),
-                addons=addons,
-                note=str(x.get("special_note") or ""),
                 quantity=int(x["quantity"]),
                 cancelled=int(x["cancelled_quantity"]),
                 active=int(x["active_quantity"]),
