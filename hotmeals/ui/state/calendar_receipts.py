@@ -19,8 +19,7 @@ from hotmeals.services.receipt_rows import TOTALS
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.orders import DETAILS_ROUTE
-from hotmeals.ui.state.screens import RelangScreen
+from hotmeals.ui.state.screens import RelangScreen, order_details_href
 from hotmeals.ui.state.toasts import succeeded
 
 RECEIPT_ROUTE = "/receipt"
@@ -189,7 +188,7 @@ class ReceiptState(RelangScreen, rx.State):
             for c in data["changes"]
         ]
         order_id = data.get("order_id")
-        self.back_href = f"{DETAILS_ROUTE}?id={int(order_id)}" if order_id else ""
+        self.back_href = order_details_href(order_id) if order_id else ""
         self.loaded = True
 
     @rx.event

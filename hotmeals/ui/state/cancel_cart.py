@@ -24,7 +24,7 @@ from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_step
-from hotmeals.ui.state.orders import DETAILS_ROUTE
+from hotmeals.ui.state.screens import OrderLink, order_link
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -43,10 +43,7 @@ class CancelLineView:
 
 
 @dataclass
-class CancelGroupView:
-    order_id: str = ""
-    number: str = ""
-    href: str = ""
+class CancelGroupView(OrderLink):
     refund: str = ""
     lines: list[CancelLineView] = field(default_factory=list)
 
@@ -56,9 +53,7 @@ def group_views(answer: dict) -> list[CancelGroupView]:
     for g in answer.get("orders", []):
         groups.append(
             CancelGroupView(
-                order_id=str(g["order_id"]),
-                number=str(g["number"]),
-                href=f"{DETAILS_ROUTE}?id={int(g['order_id'])}",
+                **order_link(g),
                 refund=str(g["refund"]),
                 lines=[
                     CancelLineView(

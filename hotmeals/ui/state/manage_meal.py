@@ -31,12 +31,11 @@ from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
-from hotmeals.ui.state.screens import order_line_row
+from hotmeals.ui.state.screens import order_details_href, order_line_row
 from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 CONFIRM_MOVE_ROUTE = "/edit-profile/manage-meal-details/manage-confirm-order"
-DETAILS_ROUTE = "/edit-profile/order-details"
 
 
 def _meal_row(meal: dict) -> dict[str, str]:
@@ -111,7 +110,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             self.missing, self.meal, self.dates = message(err, lang), {}, []
             return
         self.meal = _meal_row(found)
-        self.order_link = f"{DETAILS_ROUTE}?id={int(found['order_id'])}"
+        self.order_link = order_details_href(found["order_id"])
         try:
             days = await call_service(
                 changes.get_dates_for_modify_meal,

@@ -31,13 +31,17 @@ from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.meal_dialog import aim_at_order
-from hotmeals.ui.state.screens import LoadedScreen, new_language_for, order_line_row
+from hotmeals.ui.state.screens import (
+    LoadedScreen,
+    new_language_for,
+    order_details_href,
+    order_line_row,
+)
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
 ADD_ITEM_ROUTE = "/edit-profile/modify-order/add-item"
 MODIFY_MEAL_ROUTE = "/edit-profile/modify-meal-details"
-DETAILS_ROUTE = "/edit-profile/order-details"
 
 
 def _line_row(line: dict) -> dict[str, str]:
@@ -122,7 +126,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         self._id = query_id(self)
         self.status = self.message = ""
         self.loaded = False
-        self.order_link = f"{DETAILS_ROUTE}?id={self._id}"
+        self.order_link = order_details_href(self._id)
         self.add_link = f"{ADD_ITEM_ROUTE}?id={self._id}"
         who = await acting_parent(self)
         if who is None:

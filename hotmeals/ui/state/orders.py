@@ -27,12 +27,12 @@ from hotmeals.ui.state.cart import MealChoices, long_date, meal_choices
 from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
-from hotmeals.ui.state.screens import RelangScreen
+from hotmeals.ui.state.screens import DETAILS_ROUTE as DETAILS_ROUTE  # for the pages' routes
+from hotmeals.ui.state.screens import OrderLink, RelangScreen, order_link
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
 HISTORY_ROUTE = "/edit-profile/order-history"
-DETAILS_ROUTE = "/edit-profile/order-details"
 CANCEL_CART_ROUTE = "/edit-profile/cancel-cart"
 MODIFY_ROUTE = "/edit-profile/modify-order"
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
@@ -44,9 +44,7 @@ ORDER_CHARGES_ALWAYS = ("meal_net_cents", "tax_cents", "total_pay_cents", "total
 
 
 @dataclass
-class HistoryRow:
-    order_id: str = ""
-    number: str = ""
+class HistoryRow(OrderLink):
     status: str = ""
     status_label: str = ""
     dates: str = ""
@@ -55,7 +53,6 @@ class HistoryRow:
     total: str = ""
     refunded: str = ""
     has_refund: bool = False
-    href: str = ""
     view_label: str = ""
     children: str = ""  # whose meals: "Emma, Lucas"
     meals: str = ""  # which: "Beef Burger · Baked Mac and Cheese"
@@ -99,8 +96,7 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     for o in answer.get("orders", []):
         rows.append(
             HistoryRow(
-                order_id=str(o["order_id"]),
-                number=str(o["number"]),
+                **order_link(o),
                 status=str(o["status"]),
                 status_label=str(o["status_label"]),
                 dates=" · ".join(o.get("delivery_dates_label") or []),
@@ -109,7 +105,6 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
                 total=str(o["total_pay"]),
                 refunded=str(o["total_refund"]),
                 has_refund=int(o.get("total_refund_cents") or 0) > 0,
-                href=f"{DETAILS_ROUTE}?id={int(o['order_id'])}",
                 view_label=tr("orders_ui.view_label", lang, number=o["number"]),
                 children=", ".join(o.get("children") or []),
                 meals=" · ".join(o.get("meals") or []),

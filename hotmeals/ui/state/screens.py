@@ -6,6 +6,7 @@ the parent switches to the other; its ``relang`` handler asks ``new_language`` f
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import reflex as rx
@@ -50,6 +51,36 @@ async def load_behind_spinner(
         return
     await load(who)
     state.loading = False
+
+
+DETAILS_ROUTE = "/edit-profile/order-details"
+
+
+def order_details_href(order_id: Any) -> str:
+    """The address of an order's details screen (the service checks the order is the
+    parent's)."""
+    return f"{DETAILS_ROUTE}?id={int(order_id)}"
+
+
+@dataclass
+class OrderLink:
+    """An order as a screen's row links to it: its id, its number and its details' address
+    (the fields ``order_link`` fills)."""
+
+    order_id: str = ""
+    number: str = ""
+    href: str = ""
+
+
+def order_link(order: dict) -> dict[str, Any]:
+    """A service's order (``order_id``, ``number``) as the fields of ``OrderLink``."""
+    return asdict(
+        OrderLink(
+            order_id=str(order["order_id"]),
+            number=str(order["number"]),
+            href=order_details_href(order["order_id"]),
+        )
+    )
 
 
 def order_line_row(line: dict) -> dict[str, str]:
