@@ -24,20 +24,15 @@ from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_step
-from hotmeals.ui.state.screens import OrderLink, order_link
+from hotmeals.ui.state.screens import OrderedMeal, OrderLink, order_link, ordered_meal
 from hotmeals.ui.state.toasts import succeeded
 
 
 @dataclass
-class CancelLineView:
+class CancelLineView(OrderedMeal):
     cart_id: str = ""
-    child: str = ""
-    day: str = ""
-    meal: str = ""
     size_label: str = ""
-    quantity: int = 1
     max_quantity: int = 0
-    price: str = ""
     cancellable: bool = True
     reason: str = ""
 
@@ -57,14 +52,10 @@ def group_views(answer: dict) -> list[CancelGroupView]:
                 refund=str(g["refund"]),
                 lines=[
                     CancelLineView(
+                        **ordered_meal(x),
                         cart_id=str(x["cancel_cart_id"]),
-                        child=str(x["child_name"]),
-                        day=str(x["day"]),
-                        meal=str(x["meal_name"]),
                         size_label=str(x["size_label"]),
-                        quantity=int(x["quantity"]),
                         max_quantity=int(x["max_quantity"]),
-                        price=str(x["line_total"]),
                         cancellable=bool(x["cancellable"]),
                         reason=str(x.get("reason") or ""),
                     )

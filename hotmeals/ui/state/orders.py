@@ -28,7 +28,13 @@ from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.screens import DETAILS_ROUTE as DETAILS_ROUTE  # for the pages' routes
-from hotmeals.ui.state.screens import OrderLink, RelangScreen, order_link
+from hotmeals.ui.state.screens import (
+    OrderedMeal,
+    OrderLink,
+    RelangScreen,
+    order_link,
+    ordered_meal,
+)
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.toasts import succeeded
 
@@ -59,15 +65,10 @@ class HistoryRow(OrderLink):
 
 
 @dataclass
-class DetailLine(MealChoices):
+class DetailLine(OrderedMeal, MealChoices):
     line_id: str = ""
-    child: str = ""
-    day: str = ""
-    meal: str = ""
-    quantity: int = 0
     cancelled: int = 0
     active: int = 0
-    price: str = ""
     state: str = ""
     state_label: str = ""
     moved_from: str = ""
@@ -120,14 +121,10 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
         out.append(
             DetailLine(
                 **meal_choices(x),
+                **ordered_meal(x),
                 line_id=str(x["order_line_id"]),
-                child=str(x["child_name"]),
-                day=str(x["day"]),
-                meal=str(x["meal_name"]),
-                quantity=int(x["quantity"]),
                 cancelled=int(x["cancelled_quantity"]),
                 active=int(x["active_quantity"]),
-                price=str(x["line_total"]),
                 state=str(x["state"]),
                 state_label=str(x["state_label"]),
                 moved_from=full_day_or_text(str(x.get("moved_from") or ""), lang)

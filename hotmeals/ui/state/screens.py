@@ -83,6 +83,32 @@ def order_link(order: dict) -> dict[str, Any]:
     )
 
 
+@dataclass
+class OrderedMeal:
+    """A meal of a placed order as its line shows it: whose, which day, which meal, how many
+    and their price (the fields ``ordered_meal`` fills)."""
+
+    child: str = ""
+    day: str = ""
+    meal: str = ""
+    quantity: int = 0
+    price: str = ""
+
+
+def ordered_meal(line: dict) -> dict[str, Any]:
+    """A service's order line (``child_name``, ``day``, ``meal_name``, ``quantity``,
+    ``line_total``) as the fields of ``OrderedMeal``."""
+    return asdict(
+        OrderedMeal(
+            child=str(line["child_name"]),
+            day=str(line["day"]),
+            meal=str(line["meal_name"]),
+            quantity=int(line["quantity"]),
+            price=str(line["line_total"]),
+        )
+    )
+
+
 def order_line_row(line: dict) -> dict[str, str]:
     """A booked meal (an order line of a service's answer) as a screen's row: its id, whose,
     which day, which meal; the screen adds what else it shows."""
