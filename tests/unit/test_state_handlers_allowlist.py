@@ -236,6 +236,7 @@ APP = {
     "hotmeals.ui.state.forms.OnceKey": MIXIN,
     "hotmeals.ui.state.forms.OnceForm": MIXIN,
     "hotmeals.ui.state.forms.NameForm": MIXIN,
+    "hotmeals.ui.state.forms.RemoveDialog": MIXIN,
     "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
     "hotmeals.ui.state.screens.LoadedScreen": MIXIN,
     "hotmeals.ui.state.screens.RelangScreen": MIXIN,

@@ -30,7 +30,13 @@ from hotmeals.services.ordering import pricing
 from hotmeals.services.submissions import submit_once
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission, message
+from hotmeals.ui.state.forms import (
+    OnceKey,
+    RemoveDialog,
+    confirm_once,
+    forget_submission,
+    message,
+)
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_step
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
@@ -204,7 +210,7 @@ def promo_view(row: dict, lang: str) -> dict[str, str]:
     return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
 
 
-class CartState(OnceKey, LoadedScreen, rx.State):
+class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
     """The cart and the order summary."""
 
     groups: list[CartGroupView] = []
@@ -214,10 +220,7 @@ class CartState(OnceKey, LoadedScreen, rx.State):
     charges: dict[str, str] = {}
     giveback: str = ""
     busy_line: str = ""  # the line whose quantity is changing
-    delete_open: bool = False
-    delete_id: str = ""
     delete_name: str = ""
-    deleting: bool = False
     turn: int = 0  # bumped when a write ends: re-arms data-hm-once buttons
 
     # The summary's choices, kept for the payment screen (browser input: checked server-side).
@@ -354,11 +357,6 @@ class CartState(OnceKey, LoadedScreen, rx.State):
             return
         self.delete_id, self.delete_name = cart_id, names[cart_id]
         self.delete_open = True
-
-    @rx.event
-    def set_delete_open(self, value: bool):
-        if not self.deleting:
-            self.delete_open = bool(value)
 
     @rx.event
     async def confirm_delete(self):

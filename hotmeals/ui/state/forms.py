@@ -289,6 +289,25 @@ class NameForm(OnceForm, mixin=True):
         self.last_name = value
 
 
+class RemoveDialog(rx.State, mixin=True):
+    """A list whose item is removed after "Remove this?" (``components.order_parts.
+    remove_dialog``): the item asked about (``delete_id``), the dialog, and ``deleting`` while
+    the removal runs, when the dialog stays open. The state writes ``ask_delete`` and
+    ``confirm_delete``.
+
+    A mixin: ``set_delete_open`` is copied onto each state that uses it and is listed in its
+    allow-list."""
+
+    delete_open: bool = False
+    delete_id: str = ""
+    deleting: bool = False
+
+    @rx.event
+    def set_delete_open(self, value: bool):
+        if not self.deleting:
+            self.delete_open = bool(value)
+
+
 class FamilyChoiceForm(OnceForm, mixin=True):
     """A screen of one ``FamilyChoice`` (the state's ``_choice``): ``load`` shows it, ``save``
     keeps the one on screen. The state writes its ``set_<name>`` (``FamilyChoice.set``) and

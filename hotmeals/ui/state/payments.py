@@ -16,6 +16,7 @@ from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.base import call_service
+from hotmeals.ui.state.forms import RemoveDialog
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import LightboxPayment, Started
 
@@ -170,15 +171,12 @@ class DonateState(LightboxPayment, rx.State):
         return []
 
 
-class CardsState(LightboxPayment, rx.State):
+class CardsState(RemoveDialog, LightboxPayment, rx.State):
     """/edit-profile/payment-methods."""
 
     cards: list[dict[str, str]] = []
     loaded: bool = False
-    delete_open: bool = False
-    delete_id: str = ""
     delete_label: str = ""
-    deleting: bool = False
 
     @rx.event
     async def load(self):
@@ -222,11 +220,6 @@ class CardsState(LightboxPayment, rx.State):
     def ask_delete(self, card_id: str, label: str):
         self.delete_id, self.delete_label = str(card_id), str(label)
         self.delete_open = True
-
-    @rx.event
-    def set_delete_open(self, value: bool):
-        if not self.deleting:
-            self.delete_open = bool(value)
 
     @rx.event(background=True)
     async def confirm_delete(self):
