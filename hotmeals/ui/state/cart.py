@@ -13,7 +13,7 @@ argument, and the server checks and re-prices them at every step.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
@@ -40,7 +40,7 @@ from hotmeals.ui.state.forms import (
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_step
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
-from hotmeals.ui.state.screens import LoadedScreen, new_language_for
+from hotmeals.ui.state.screens import LoadedScreen, MealChoices, meal_choices, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
 
@@ -60,31 +60,6 @@ CHARGE_NAMES = (
     "additional_charge",
     "total_pay",
 )
-
-
-@dataclass
-class MealChoices:
-    """What was chosen with a booked meal, as its line shows it (in the cart, on the order):
-    the fields ``meal_choices`` fills."""
-
-    size_label: str = ""
-    menu_option: str = ""
-    meal_option: str = ""
-    addons: str = ""  # 'Cookie (+$1.00), Juice (+$1.50)'
-    note: str = ""  # the special note
-
-
-def meal_choices(line: dict) -> dict[str, Any]:
-    """A service's cart or order line's choices, as the fields of ``MealChoices``."""
-    return asdict(
-        MealChoices(
-            size_label=str(line.get("size_label") or ""),
-            menu_option=str(line.get("menu_option") or ""),
-            meal_option=str(line.get("meal_option") or ""),
-            addons=", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons") or []),
-            note=str(line.get("special_note") or ""),
-        )
-    )
 
 
 @dataclass

@@ -23,15 +23,17 @@ from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
-from hotmeals.ui.state.cart import MealChoices, long_date, meal_choices
+from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.screens import DETAILS_ROUTE as DETAILS_ROUTE  # for the pages' routes
 from hotmeals.ui.state.screens import (
+    MealChoices,
     OrderedMeal,
     OrderLink,
     RelangScreen,
+    meal_choices,
     order_link,
     ordered_meal,
 )

@@ -1,7 +1,11 @@
 """What the screens that load from the services share: the language their text was made in.
 
 A screen loaded (its ``loaded``) in one language (its backend var ``_lang``) is made again when
-the parent switches to the other; its ``relang`` handler asks ``new_language`` first."""
+the parent switches to the other; its ``relang`` handler asks ``new_language`` first.
+
+Also the rows several screens make of the same service answers: an order and its details' link
+(``OrderLink``), a placed order's meal (``OrderedMeal``) and what was chosen with a meal
+(``MealChoices``)."""
 
 from __future__ import annotations
 
@@ -105,6 +109,31 @@ def ordered_meal(line: dict) -> dict[str, Any]:
             meal=str(line["meal_name"]),
             quantity=int(line["quantity"]),
             price=str(line["line_total"]),
+        )
+    )
+
+
+@dataclass
+class MealChoices:
+    """What was chosen with a booked meal, as its line shows it (in the cart, on the order):
+    the fields ``meal_choices`` fills."""
+
+    size_label: str = ""
+    menu_option: str = ""
+    meal_option: str = ""
+    addons: str = ""  # 'Cookie (+$1.00), Juice (+$1.50)'
+    note: str = ""  # the special note
+
+
+def meal_choices(line: dict) -> dict[str, Any]:
+    """A service's cart or order line's choices, as the fields of ``MealChoices``."""
+    return asdict(
+        MealChoices(
+            size_label=str(line.get("size_label") or ""),
+            menu_option=str(line.get("menu_option") or ""),
+            meal_option=str(line.get("meal_option") or ""),
+            addons=", ".join(f"{a['name']} (+{a['price']})" for a in line.get("addons") or []),
+            note=str(line.get("special_note") or ""),
         )
     )
 
