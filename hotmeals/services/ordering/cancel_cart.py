@@ -13,7 +13,7 @@ from sqlmodel import Session, col, func, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
-from hotmeals.domain.errors import DomainError
+from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
@@ -276,14 +276,13 @@ async def confirm_cancel_cart(
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
     request = await checked_request(engine, **ask)
-    try:
+    groups = None
+    with suppress_refusal("cancel_cart_empty"):
         groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
-    except DomainError as err:
-        if err.code != "cancel_cart_empty":
-            raise
+    if groups is None:
         done = await db(engine, _retried_cart, parent_id=parent_id, request_key=request.request_key)
         if not done:
-            raise
+            raise DomainError("cancel_cart_empty")
         return await finish_cancels(done, lang, engine, gateway)
     plans = await db(
         engine,
