@@ -7,6 +7,7 @@ day is skipped (reported as such), so a second run adds nothing more.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Required, TypedDict
 
@@ -82,17 +83,7 @@ def repeat_week(
         )
         .order_by(col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
-    in_cart = session.exec(
-        select(CartLine, col(MenuDay.meal_date))
-        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-        .where(
-            CartLine.parent_id == parent_id,
-            CartLine.child_id == child.id,
-            MenuDay.meal_date >= source,
-            MenuDay.meal_date <= source_end,
-        )
-        .order_by(col(MenuDay.meal_date), col(CartLine.id))
-    ).all()
+    in_cart = _in_cart(session, parent_id, child.id, source)
     order_addons: dict[int, list[int]] = {}
     if ordered:
         for line_id, addon_id in session.exec(
@@ -146,18 +137,7 @@ def repeat_week(
             "repeat_week_empty", field="source_week_start", date=long_day(source, lang)
         )
 
-    there_in_cart = set(
-        session.exec(
-            select(col(MenuDay.meal_date), col(CartLine.meal_id))
-            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                MenuDay.meal_date >= target,
-                MenuDay.meal_date <= target_end,
-            )
-        ).all()
-    )
+    there_in_cart = {(day, c.meal_id) for c, day in _in_cart(session, parent_id, child.id, target)}
     there_ordered = set(
         session.exec(
             select(col(OrderLine.meal_date), col(OrderLine.meal_id))
@@ -227,6 +207,23 @@ def repeat_week(
         }
     )
     return answer
+
+
+def _in_cart(
+    session: Session, parent_id: int, child_id: int, monday: date
+) -> Sequence[tuple[CartLine, date]]:
+    """The child's lines in the parent's cart for the week of ``monday``, with their day."""
+    return session.exec(
+        select(CartLine, col(MenuDay.meal_date))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .where(
+            CartLine.parent_id == parent_id,
+            CartLine.child_id == child_id,
+            MenuDay.meal_date >= monday,
+            MenuDay.meal_date <= monday + timedelta(days=6),
+        )
+        .order_by(col(MenuDay.meal_date), col(CartLine.id))
+    ).all()
 
 
 def repeat_weeks(
