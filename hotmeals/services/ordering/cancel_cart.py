@@ -13,7 +13,7 @@ from sqlmodel import Session, col, func, select
 
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
-from hotmeals.domain.errors import DomainError
+from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
@@ -21,11 +21,11 @@ from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     CancelAsk,
     CancelPlan,
-    CancelRequest,
     checked_request,
     find_cancellation,
 )
 from hotmeals.services.ordering.cancel_order import (
+    Canceller,
     CancelResult,
     cancellable_quantity,
     finish_cancels,
@@ -276,33 +276,20 @@ async def confirm_cancel_cart(
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
     request = await checked_request(engine, **ask)
-    try:
+    groups = None
+    with suppress_refusal("cancel_cart_empty"):
         groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
-    except DomainError as err:
-        if err.code != "cancel_cart_empty":
-            raise
+    if groups is None:
         done = await db(engine, _retried_cart, parent_id=parent_id, request_key=request.request_key)
         if not done:
-            raise
+            raise DomainError("cancel_cart_empty")
         return await finish_cancels(done, lang, engine, gateway)
-    plans = await db(
-        engine,
-        _reserve_cart,
-        parent_id=parent_id,
-        groups=groups,
-        request=request,
-        lang=lang,
-    )
+    plans = await db(engine, _reserve_cart, by=Canceller(parent_id, request, lang), groups=groups)
     return await finish_cancels(plans, lang, engine, gateway)
 
 
 def _reserve_cart(
-    session: Session,
-    *,
-    parent_id: int,
-    groups: list[tuple[int, dict[int, int], list[int]]],
-    request: CancelRequest,
-    lang: str,
+    session: Session, *, by: Canceller, groups: list[tuple[int, dict[int, int], list[int]]]
 ) -> list[CancelPlan]:
     """Every order of the cancel cart in one transaction, all or nothing: when one
     is refused (another tab cancelled it meanwhile, a cut-off passed), no order is cancelled
@@ -312,12 +299,10 @@ def _reserve_cart(
     return [
         reserve_cancel(
             session,
-            parent_id=parent_id,
+            by=by,
             order_id=order_id,
             quantities=quantities,
             kind="cart",
-            request=request,
-            lang=lang,
             drop_cart_ids=cart_ids,
         )
         for order_id, quantities, cart_ids in sorted(groups, key=lambda g: g[0])

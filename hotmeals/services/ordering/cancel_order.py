@@ -151,22 +151,31 @@ def leave_cancel_cart(
         )
 
 
+@dataclass(frozen=True)
+class Canceller:
+    """Who cancels, why and under which key (the checked ask) and in which language: the same
+    for every order a cancel door reserves. ``natural``: the caller sent no request key
+    (``request.request_key`` is a fresh one), so an identical recent cancel is a repeat
+    (``same_recent_cancel``)."""
+
+    parent_id: int
+    request: CancelRequest
+    lang: str
+    natural: bool = False
+
+
 def reserve_cancel(
     session: Session,
     *,
-    parent_id: int,
+    by: Canceller,
     order_id: int,
     quantities: dict[int, int] | None,
     kind: str,
-    request: CancelRequest,
-    lang: str,
     drop_cart_ids: list[int] | None = None,
-    natural: bool = False,
 ) -> CancelPlan:
     """One order's cancel under its row lock (first statement). ``quantities`` None: every
-    active meal of the order (cancel the whole order). ``natural``: the caller sent no request
-    key (``request_key`` is a fresh one), so an identical recent cancel is a repeat
-    (``same_recent_cancel``)."""
+    active meal of the order (cancel the whole order)."""
+    parent_id, request = by.parent_id, by.request
     loaded = load_order(session, order_id=order_id, parent_id=parent_id, lock=True)
     if loaded.order.placed_at is None:
         raise DomainError("order_not_found", field="order_id")
@@ -175,7 +184,7 @@ def reserve_cancel(
         found = find_cancellation(session, order_id, request.request_key)
         if found is not None:
             return found
-        if natural:
+        if by.natural:
             found = same_recent_cancel(session, loaded, kind=kind, lines=None, request=request)
             if found is not None:
                 return found
@@ -193,7 +202,7 @@ def reserve_cancel(
         kind=kind,
         request=request,
         actor=actor_of(parent_id),
-        lang=lang,
+        lang=by.lang,
         now=clock.now(),
     )
     leave_cancel_cart(session, loaded, parent_id, drop_cart_ids)
@@ -313,27 +322,19 @@ async def cancel_order(
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
-    request, natural = await _naturally_keyed(engine, ask)
-    plan = await db(
-        engine,
-        reserve_cancel,
-        parent_id=parent_id,
-        order_id=oid,
-        quantities=None,
-        kind="order",
-        request=request,
-        lang=lang,
-        natural=natural,
-    )
+    by = await _naturally_keyed(engine, parent_id, lang, ask)
+    plan = await db(engine, reserve_cancel, by=by, order_id=oid, quantities=None, kind="order")
     return await finish_cancels([plan], lang, engine, gateway)
 
 
-async def _naturally_keyed(engine: Engine | None, ask: CancelAsk) -> tuple[CancelRequest, bool]:
+async def _naturally_keyed(
+    engine: Engine | None, parent_id: int, lang: str, ask: CancelAsk
+) -> Canceller:
     """The ask checked (``checked_request``); one with no request key gets a fresh one and
-    True: it is repeat-safe by its natural key (``natural_key``)."""
+    is repeat-safe by its natural key (``natural_key``)."""
     key, natural = natural_key(ask["request_key"])
     keyed: CancelAsk = {**ask, "request_key": key}
-    return await checked_request(engine, **keyed), natural
+    return Canceller(parent_id, await checked_request(engine, **keyed), lang, natural)
 
 
 def _line_order(session: Session, *, parent_id: int, order_line_id: object) -> tuple[int, int]:
@@ -355,7 +356,7 @@ async def cancel_meal(
     cut-off, with a reason; ``refund_to`` as for ``cancel_order``. Repeat-safe by
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
-    request, natural = await _naturally_keyed(engine, ask)
+    by = await _naturally_keyed(engine, parent_id, lang, ask)
     oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
     # step below answers the retry or refuses.
@@ -365,13 +366,10 @@ async def cancel_meal(
     plan = await db(
         engine,
         _reserve_meal,
-        parent_id=parent_id,
+        by=by,
         order_id=oid,
         order_line_id=order_line_id,
         quantity=qty,
-        request=request,
-        lang=lang,
-        natural=natural,
         all_left=quantity is None,
     )
     return await finish_cancels([plan], lang, engine, gateway)
@@ -380,20 +378,18 @@ async def cancel_meal(
 def _reserve_meal(
     session: Session,
     *,
-    parent_id: int,
+    by: Canceller,
     order_id: int,
     order_line_id: int,
     quantity: int,
-    request: CancelRequest,
-    lang: str,
-    natural: bool = False,
     all_left: bool = False,
 ) -> CancelPlan:
+    parent_id, request = by.parent_id, by.request
     loaded = load_order(session, order_id=order_id, parent_id=parent_id, lock=True)
     found = find_cancellation(session, order_id, request.request_key)
     if found is not None:
         return found
-    if natural:
+    if by.natural:
         found = same_recent_cancel(
             session,
             loaded,
@@ -416,7 +412,7 @@ def _reserve_meal(
         kind="meal",
         request=request,
         actor=actor_of(parent_id),
-        lang=lang,
+        lang=by.lang,
         now=clock.now(),
     )
     leave_cancel_cart(session, loaded, parent_id)

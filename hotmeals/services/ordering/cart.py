@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy import bindparam, delete, func
+from sqlalchemy import bindparam, delete
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -61,6 +61,7 @@ from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
     MealChoice,
+    cart_count,
     check_added_line,
     chosen_line,
     insert_lines,
@@ -147,10 +148,7 @@ def delete_line(*, session: Session, parent_id: int, cart_id: object) -> dict:
     session.execute(delete(CartLineAddOn).where(col(CartLineAddOn.cart_line_id) == line.id))
     session.delete(line)
     session.flush()
-    count = session.exec(
-        select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-    ).one()
-    return {"cart_count": count}
+    return {"cart_count": cart_count(session, parent_id)}
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ and refunds once; the refund rows are reserved in the transaction that applies t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -265,6 +266,20 @@ class ChangePlan:
         return diff
 
 
+@contextmanager
+def _step_checked(
+    problems: dict[int, str], step: OrderChangeLine, *, lang: str, strict: bool
+) -> Iterator[None]:
+    """A step's broken rule: raised when ``strict``; otherwise noted against the step's id
+    in ``problems`` (in the parent's language) and the step left out."""
+    try:
+        yield
+    except DomainError as err:
+        if strict:
+            raise
+        problems[step.id or 0] = err.message(lang)
+
+
 def plan_change(
     session: Session,
     loaded: ChangeLoaded,
@@ -284,7 +299,7 @@ def plan_change(
         if step.action not in (REMOVE, MOVE_STEP):
             continue
         line = loaded.line(step.order_line_id or 0)
-        try:
+        with _step_checked(problems, step, lang=lang, strict=strict):
             if line is None:
                 raise DomainError("order_change_line_not_found", field="order_line_id")
             ensure_changeable(loaded, line, now, lang)
@@ -295,10 +310,6 @@ def plan_change(
                 removed[line.id or 0] = removed.get(line.id or 0, 0) + step.quantity
             else:
                 moved_steps.append((step, line))
-        except DomainError as err:
-            if strict:
-                raise
-            problems[step.id or 0] = err.message(lang)
     requests: list[tuple[OrderChangeLine, line_rules.LineRequest]] = [
         (step, step_request(step)) for step in steps if step.action == ADD
     ]
@@ -335,7 +346,7 @@ def plan_change(
         )
         moves = {step.id: line for step, line in moved_steps}
         for step, request in requests:
-            try:
+            with _step_checked(problems, step, lang=lang, strict=strict):
                 checked = line_rules.check_line(batch, request, lang=lang, now=now)
                 if step.action == MOVE_STEP:
                     line = moves[step.id]
@@ -344,10 +355,6 @@ def plan_change(
                     moved.append((line, checked))
                 else:
                     added.append((step, checked))
-            except DomainError as err:
-                if strict:
-                    raise
-                problems[step.id or 0] = err.message(lang)
     moved_ids = {line.id for line, _ in moved}
     prices: list[LinePrice] = []
     for line, sold in loaded.base.sold_lines():  # what is kept, as it was sold

@@ -283,7 +283,7 @@ async def start_checkout(
         result = await settle_approved(
             view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
         )
-        return _started(reserved, view, result)
+        return _started(reserved, view.id, view.amount_cents, result=result)
 
     asked: set[int] = set()
     for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
@@ -324,12 +324,10 @@ async def start_checkout(
             message=t("credit.placed", lang, number=number, amount=paid),
             payment_id=reserved["credit_placed"],
         )
-        return CheckoutStarted(
-            order_id=reserved["order_id"],
-            order_number=number,
-            payment_id=reserved["credit_placed"],
-            amount_cents=0,
-            hosted=None,
+        return _started(
+            reserved,
+            reserved["credit_placed"],
+            0,
             result=result,
             credit_cents=reserved["credit_cents"],
         )
@@ -354,25 +352,34 @@ async def start_checkout(
         gateway=gateway,
     )
     assert isinstance(hosted, HostedSession)
-    return CheckoutStarted(
-        order_id=reserved["order_id"],
-        order_number=reserved["order_number"],
-        payment_id=payment_id,
-        amount_cents=reserved["amount_cents"],
+    return _started(
+        reserved,
+        payment_id,
+        reserved["amount_cents"],
         hosted=hosted,
-        result=None,
         credit_cents=reserved["credit_cents"],
     )
 
 
-def _started(reserved: dict, view: PaymentView, result: CheckoutResult) -> CheckoutStarted:
+def _started(
+    reserved: dict,
+    payment_id: int,
+    amount_cents: int,
+    *,
+    hosted: HostedSession | None = None,
+    result: CheckoutResult | None = None,
+    credit_cents: int = 0,
+) -> CheckoutStarted:
+    """The checkout of the order ``_reserve_checkout`` answered, with its attempt
+    ``payment_id`` of ``amount_cents``: the Lightbox session to open, or what happened."""
     return CheckoutStarted(
         order_id=reserved["order_id"],
         order_number=reserved["order_number"],
-        payment_id=view.id,
-        amount_cents=view.amount_cents,
-        hosted=None,
+        payment_id=payment_id,
+        amount_cents=amount_cents,
+        hosted=hosted,
         result=result,
+        credit_cents=credit_cents,
     )
 
 

@@ -8,8 +8,9 @@ is 'Child not found'). The cut-off is ``domain.cutoff``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
@@ -29,6 +30,9 @@ from hotmeals.services import clock, menu_cache
 from hotmeals.services.away_days import mark_days
 from hotmeals.services.children import own_child
 from hotmeals.services.ordering.labels import closed_reason
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
@@ -100,15 +104,34 @@ _IN_CART_BY_DAY = (
 )
 
 
+class DaysAsk(TypedDict, total=False):
+    """Which school days the parent looks at, as the browser or the API asks (raw client
+    values; each end left out has its default), and the language of the answer (``en``
+    when left out): the calendar (``get_dates``) and several days at once
+    (``week.week_choices``)."""
+
+    from_date: object
+    to_date: object
+    lang: str
+    now: datetime | None
+
+
+def asked_days(
+    ask: DaysAsk, now: datetime, default_end: Callable[[date], date]
+) -> tuple[date, date]:
+    """The first and last day asked: from ``from_date`` (default: today in Toronto) to
+    ``to_date`` (default: ``default_end`` of the first); one ending before it starts or
+    longer than ``DATES_MAX_DAYS`` is refused (``date_range_invalid``)."""
+    from_date, to_date = ask.get("from_date"), ask.get("to_date")
+    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
+    end = meal_date(to_date, "to_date") if to_date else default_end(start)
+    if end < start or (end - start).days > DATES_MAX_DAYS:
+        raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
+    return start, end
+
+
 def get_dates(
-    *,
-    session: Session,
-    parent_id: int,
-    child_id: object,
-    from_date: object = None,
-    to_date: object = None,
-    lang: str = "en",
-    now: datetime | None = None,
+    *, session: Session, parent_id: int, child_id: object, **ask: Unpack[DaysAsk]
 ) -> dict:
     """The child's school meal days from ``from_date`` (default: today in Toronto) to
     ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
@@ -116,11 +139,9 @@ def get_dates(
     a day the child is away (``away_days``) is not open. Five statements whatever the number
     of days (the days themselves from the menus' cached copy, ``services/menu_cache``)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    now = now or clock.now()
-    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
-    end = meal_date(to_date, "to_date") if to_date else start + timedelta(days=DATES_DEFAULT_DAYS)
-    if end < start or (end - start).days > DATES_MAX_DAYS:
-        raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
+    lang = ask.get("lang", "en")
+    now = ask.get("now") or clock.now()
+    start, end = asked_days(ask, now, lambda first: first + timedelta(days=DATES_DEFAULT_DAYS))
     school = menu_cache.catalog(session).school_days(session, child.school_id)
     days = [pair for day, pairs in school.at.items() if start <= day <= end for pair in pairs]
     window = {"child_id": child.id, "start": start, "end": end}

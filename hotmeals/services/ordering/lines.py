@@ -226,6 +226,13 @@ _CART_SIZE = (
     .select_from(CartLine)
     .where(col(CartLine.parent_id) == bindparam("parent_id"))
 )
+
+
+def cart_count(session: Session, parent_id: int) -> int:
+    """How many lines the parent's cart holds."""
+    return int(session.execute(_CART_SIZE, {"parent_id": parent_id}).scalar_one())
+
+
 _CHILDREN_OF_PARENT = select(Child).where(
     col(Child.id).in_(bindparam("ids", expanding=True)),
     col(Child.parent_id) == bindparam("parent_id"),
@@ -308,7 +315,7 @@ def load_batch(
         for k in loose_ids(r.addons)
         if k in menus.addons and menus.addons[k].is_active
     }
-    count = session.execute(_CART_SIZE, {"parent_id": parent_id}).scalar_one()
+    count = cart_count(session, parent_id)
     booked = [d.meal_date for d, _ in days_by_id.values()]
     away = away_ranges(session, children, min(booked), max(booked)) if booked else {}
     return Batch(
@@ -321,7 +328,7 @@ def load_batch(
         menu_options=menu_options,
         meal_options=meal_options,
         addons=addons,
-        cart_count=int(count),
+        cart_count=count,
         items=items,
         away=away,
     )

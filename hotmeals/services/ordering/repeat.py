@@ -7,9 +7,10 @@ day is skipped (reported as such), so a second run adds nothing more.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Required, TypedDict
 
-from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -21,7 +22,7 @@ from hotmeals.db.models import (
     OrderLineAddOn,
 )
 from hotmeals.domain.dates import long_day
-from hotmeals.domain.errors import DomainError
+from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import t
 from hotmeals.services.children import own_child
@@ -32,29 +33,37 @@ from hotmeals.services.ordering.days import (
     week_start,
 )
 from hotmeals.services.ordering.labels import is_french
-from hotmeals.services.ordering.lines import LineRequest
+from hotmeals.services.ordering.lines import LineRequest, cart_count
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
+
+class RepeatAsk(TypedDict, total=False):
+    """Which week to copy to which, as the browser or the API asks (raw client values), and
+    the language of the answer (``en`` when left out): the same for one child
+    (``repeat_week``) and for siblings (``repeat_weeks``)."""
+
+    source_week_start: Required[object]
+    target_week_start: Required[object]
+    lang: str
+    now: datetime | None
 
 
 def repeat_week(
-    *,
-    session: Session,
-    parent_id: int,
-    child_id: object,
-    source_week_start: object,
-    target_week_start: object,
-    lang: str = "en",
-    now: datetime | None = None,
+    *, session: Session, parent_id: int, child_id: object, **ask: Unpack[RepeatAsk]
 ) -> dict:
     """Copy the child's meals of the source week (active lines of paid orders, and the lines
     now in the cart) to the same weekdays of the target week, each through the cart's rules.
     A meal already in the cart or ordered for the child on the target day is skipped, so a
     second run adds nothing. Answers what was added, what could not be (day and reason) and
     what was skipped."""
-    now = now or utcnow()
+    lang = ask.get("lang", "en")
+    now = ask.get("now") or utcnow()
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None
-    source = week_start(meal_date(source_week_start, "source_week_start"))
-    target = week_start(meal_date(target_week_start, "target_week_start"))
+    source = week_start(meal_date(ask["source_week_start"], "source_week_start"))
+    target = week_start(meal_date(ask["target_week_start"], "target_week_start"))
     if source == target:
         raise DomainError("repeat_same_week", field="target_week_start")
     shift = target - source
@@ -74,17 +83,7 @@ def repeat_week(
         )
         .order_by(col(OrderLine.meal_date), col(OrderLine.id))
     ).all()
-    in_cart = session.exec(
-        select(CartLine, col(MenuDay.meal_date))
-        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-        .where(
-            CartLine.parent_id == parent_id,
-            CartLine.child_id == child.id,
-            MenuDay.meal_date >= source,
-            MenuDay.meal_date <= source_end,
-        )
-        .order_by(col(MenuDay.meal_date), col(CartLine.id))
-    ).all()
+    in_cart = _in_cart(session, parent_id, child.id, source)
     order_addons: dict[int, list[int]] = {}
     if ordered:
         for line_id, addon_id in session.exec(
@@ -138,18 +137,7 @@ def repeat_week(
             "repeat_week_empty", field="source_week_start", date=long_day(source, lang)
         )
 
-    there_in_cart = set(
-        session.exec(
-            select(col(MenuDay.meal_date), col(CartLine.meal_id))
-            .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
-            .where(
-                CartLine.parent_id == parent_id,
-                CartLine.child_id == child.id,
-                MenuDay.meal_date >= target,
-                MenuDay.meal_date <= target_end,
-            )
-        ).all()
-    )
+    there_in_cart = {(day, c.meal_id) for c, day in _in_cart(session, parent_id, child.id, target)}
     there_ordered = set(
         session.exec(
             select(col(OrderLine.meal_date), col(OrderLine.meal_id))
@@ -206,10 +194,7 @@ def repeat_week(
             drop_conflicting_extras=True,
         )
     else:
-        count = session.exec(
-            select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-        ).one()
-        outcome = Outcome([], [], int(count))
+        outcome = Outcome([], [], cart_count(session, parent_id))
     for entry in outcome.added:
         entry["source_date"] = labels[entry["index"]]["source_date"]
     answer = outcome_answer(outcome, "repeat_result", lang, skipped)
@@ -224,54 +209,52 @@ def repeat_week(
     return answer
 
 
+def _in_cart(
+    session: Session, parent_id: int, child_id: int, monday: date
+) -> Sequence[tuple[CartLine, date]]:
+    """The child's lines in the parent's cart for the week of ``monday``, with their day."""
+    return session.exec(
+        select(CartLine, col(MenuDay.meal_date))
+        .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
+        .where(
+            CartLine.parent_id == parent_id,
+            CartLine.child_id == child_id,
+            MenuDay.meal_date >= monday,
+            MenuDay.meal_date <= monday + timedelta(days=6),
+        )
+        .order_by(col(MenuDay.meal_date), col(CartLine.id))
+    ).all()
+
+
 def repeat_weeks(
-    *,
-    session: Session,
-    parent_id: int,
-    child_ids: object,
-    source_week_start: object,
-    target_week_start: object,
-    lang: str = "en",
-    now: datetime | None = None,
+    *, session: Session, parent_id: int, child_ids: object, **ask: Unpack[RepeatAsk]
 ) -> dict:
     """``repeat_week`` for several of the parent's children (siblings) in one transaction;
     a child with nothing chosen that week is listed in ``empty`` (its name), not an error.
     Another parent's child refuses the whole call."""
+    lang = ask.get("lang", "en")
     if not isinstance(child_ids, (list, tuple)) or not child_ids or len(child_ids) > 10:
         raise DomainError("child_not_found", field="child_id")
     merged: dict = {"added": [], "refused": [], "skipped": [], "empty": []}
-    cart_count = None
+    count = None
     for child_id in child_ids:
-        try:
-            one = repeat_week(
-                session=session,
-                parent_id=parent_id,
-                child_id=child_id,
-                source_week_start=source_week_start,
-                target_week_start=target_week_start,
-                lang=lang,
-                now=now,
-            )
-        except DomainError as err:
-            if err.code != "repeat_week_empty":
-                raise
+        one = None
+        with suppress_refusal("repeat_week_empty"):
+            one = repeat_week(session=session, parent_id=parent_id, child_id=child_id, **ask)
+        if one is None:
             child = own_child(session, parent_id=parent_id, child_id=child_id)
             merged["empty"].append(child.first_name)
             continue
         for name in ("added", "refused", "skipped"):
             merged[name] += one[name]
-        cart_count = one["cart_count"]
-    if cart_count is None:
-        cart_count = session.exec(
-            select(func.count()).select_from(CartLine).where(CartLine.parent_id == parent_id)
-        ).one()
+        count = one["cart_count"]
     added, refused = len(merged["added"]), len(merged["refused"])
     merged.update(
         {
             "added_count": added,
             "refused_count": refused,
             "skipped_count": len(merged["skipped"]),
-            "cart_count": int(cart_count),
+            "cart_count": cart_count(session, parent_id) if count is None else count,
             "message": t("repeat_result", lang, added=added, refused=refused),
         }
     )

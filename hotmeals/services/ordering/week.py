@@ -6,7 +6,8 @@ ordered, and that day's meals with their sizes, prices and allergy verdict for t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -37,45 +38,35 @@ from hotmeals.i18n import t
 from hotmeals.services import clock
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.days import (
-    DATES_MAX_DAYS,
+    DaysAsk,
+    asked_days,
     cutoff_rule,
-    meal_date,
-    toronto_today,
     week_start,
 )
 from hotmeals.services.ordering.labels import closed_reason, is_french
 from hotmeals.services.ordering.menu import portion_out, portions_of
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
 
 def week_choices(
-    *,
-    session: Session,
-    parent_id: int,
-    child_ids: object,
-    from_date: object = None,
-    to_date: object = None,
-    lang: str = "en",
-    now: datetime | None = None,
+    *, session: Session, parent_id: int, child_ids: object, **ask: Unpack[DaysAsk]
 ) -> dict:
     """For one or more of the parent's children, each school day from ``from_date`` (default
     today) to ``to_date`` (default the end of next week): open or not (closed with its reason,
     past its cut-off), the cut-off, what is already in the cart or ordered, and the meals of
     that day with their sizes, prices and allergy verdict for the child. Seven statements
     whatever the number of children, days and meals."""
-    now = now or clock.now()
+    lang = ask.get("lang", "en")
+    now = ask.get("now") or clock.now()
     if not isinstance(child_ids, (list, tuple)):
         child_ids = [child_ids]
     keys = sorted({as_id(c, "child_id", "child_not_found", "child_not_found") for c in child_ids})
     if not keys or len(keys) > 10:
         raise DomainError("child_not_found", field="child_id")
-    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
-    end = (
-        meal_date(to_date, "to_date")
-        if to_date
-        else week_start(start) + timedelta(days=13)  # the end of next week
-    )
-    if end < start or (end - start).days > DATES_MAX_DAYS:
-        raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)
+    # By default, to the end of next week.
+    start, end = asked_days(ask, now, lambda first: week_start(first) + timedelta(days=13))
     children = session.exec(
         select(Child).where(col(Child.id).in_(keys), Child.parent_id == parent_id, Child.is_active)
     ).all()
