@@ -38,7 +38,7 @@ def _required(field_id: str, error: Any) -> dict[str, Any]:
 def reason_fields(state: Any) -> rx.Component:
     """The cancel reason (CancelOrderReason) and, for Other, its free text. ``state`` is a
     ``CancelReasonForm`` (the order's details, the cancel cart, one meal)."""
-    return rx.vstack(
+    return column(
         _field(
             "orders_ui.reason",
             "cancel-reason",
@@ -71,7 +71,6 @@ def reason_fields(state: Any) -> rx.Component:
         ),
         refund_to_field(state),
         spacing="2",
-        width="100%",
     )
 
 

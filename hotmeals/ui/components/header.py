@@ -15,7 +15,7 @@ from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
-from hotmeals.ui.components.panels import faq_fold
+from hotmeals.ui.components.panels import column, faq_fold
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -345,13 +345,12 @@ def faq_list(items: rx.Var, html: bool = False) -> rx.Component:
             return rx.html(qa["answer_html"], class_name="hm-prose hm-faq-a")
         return rx.box(markdown(qa["answer"]), class_name="hm-prose hm-faq-a")
 
-    return rx.vstack(
+    return column(
         rx.foreach(
             items,
             lambda qa: faq_fold(qa["question"], answer(qa)),
         ),
         spacing="2",
-        width="100%",
     )
 
 

@@ -15,6 +15,7 @@ from hotmeals.ui.components.forms import (
     text_area,
 )
 from hotmeals.ui.components.header import faq_list
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.state.contact import PREFIX, ContactState
 from hotmeals.ui.state.content import ContentState
@@ -81,7 +82,7 @@ def _reach_link(icon: str, text: str, href: str) -> rx.Component:
 
 def contact_step() -> rx.Component:
     s = get_settings()
-    return rx.vstack(
+    return column(
         *screen_intro(t("ui.contact.title"), t("ui.contact.intro")),
         rx.flex(
             _reach_link("phone", s.support_phone, f"tel:{s.support_phone.replace(' ', '')}"),
@@ -93,5 +94,4 @@ def contact_step() -> rx.Component:
         rx.heading(t("ui.faq.title"), as_="h2", size="5", margin_top="16px"),
         faq_list(rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)),
         spacing="4",
-        width="100%",
     )

@@ -12,7 +12,7 @@ from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
 from hotmeals.ui.components.order_parts import note_card
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
@@ -115,7 +115,7 @@ def book_meal_card() -> rx.Component:
 
 
 def profile_step() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
@@ -147,7 +147,6 @@ def profile_step() -> rx.Component:
         ),
         delete_child_dialog(),
         spacing="4",
-        width="100%",
     )
 
 

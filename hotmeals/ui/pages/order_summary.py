@@ -25,7 +25,7 @@ from hotmeals.ui.components.forms import (
 )
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted
-from hotmeals.ui.components.panels import column_card, loading_spinner, rows_or_empty
+from hotmeals.ui.components.panels import column, column_card, loading_spinner, rows_or_empty
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
@@ -153,10 +153,9 @@ def summary_line(line: CartLineView) -> rx.Component:
 
 
 def summary_group(group: CartGroupView) -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.text(group.child, " · ", group.date, weight="bold", size="2"),
         rx.foreach(group.lines, summary_line),
-        width="100%",
         spacing="1",
         padding_y="6px",
         class_name="hm-summary-group",
@@ -399,13 +398,12 @@ def pay_bar() -> rx.Component:
 
 def pay_section() -> rx.Component:
     """How to pay, then Pay: one tap pays from here."""
-    return rx.vstack(
+    return column(
         rx.separator(size="4"),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         pay_bar(),
         payment_note(),
         spacing="3",
-        width="100%",
         id="summary-payment",
     )
 
@@ -414,7 +412,7 @@ def summary_content() -> rx.Component:
     return rx.cond(
         CartState.payable_count > 0,
         rx.grid(
-            rx.vstack(
+            column(
                 _section(
                     "checkout.subtotal",
                     rx.foreach(CartState.groups, summary_group),
@@ -424,9 +422,8 @@ def summary_content() -> rx.Component:
                 promo_section(),
                 donation_section(),
                 spacing="4",
-                width="100%",
             ),
-            rx.vstack(
+            column(
                 _section(
                     "checkout.charges",
                     charges_table(CartState.charges, "summary-charges"),
@@ -437,7 +434,6 @@ def summary_content() -> rx.Component:
                 ),
                 giveback_section(),
                 spacing="4",
-                width="100%",
                 position=rx.breakpoints(initial="static", md="sticky"),
                 top="88px",
             ),

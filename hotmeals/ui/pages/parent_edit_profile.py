@@ -31,7 +31,7 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.header import avatar
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.pages.settings import language_choice
@@ -160,12 +160,12 @@ def alt_row(row: rx.Var) -> rx.Component:
 def alt_emails_section() -> rx.Component:
     field_id = PREFIX + "alt_email"
     error = ParentEditState.alt_error
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
         muted(t("ui.alt_email.intro")),
         items_or(
             ParentEditState.alt_emails,
-            rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0", width="100%"),
+            column(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0"),
         ),
         rx.cond(
             ParentEditState.can_add_alt,
@@ -173,7 +173,6 @@ def alt_emails_section() -> rx.Component:
             muted(t("ui.alt_email.limit_reached"), id="alt-limit"),
         ),
         spacing="3",
-        width="100%",
     )
 
 
@@ -225,14 +224,13 @@ def parent_edit_profile() -> rx.Component:
         rx.cond(
             ParentEditState.loading,
             loading_block(),
-            rx.vstack(
+            column(
                 section_card(picture_section()),
                 section_card(details_form()),
                 section_card(alt_emails_section()),
                 section_card(language_choice()),
                 alt_otp_dialog(),
                 spacing="4",
-                width="100%",
             ),
         ),
     )

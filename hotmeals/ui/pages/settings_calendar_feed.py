@@ -7,13 +7,14 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog
 from hotmeals.ui.components.form_parts import icon_bubble, muted
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
 from hotmeals.ui.state.i18n import t
 
 
 def calendar_feed_card() -> rx.Component:
     return rx.card(
-        rx.vstack(
+        column(
             rx.hstack(
                 icon_bubble("calendar-days"),
                 rx.heading(t("feed.card_title"), as_="h2", size="4"),
@@ -92,7 +93,6 @@ def calendar_feed_card() -> rx.Component:
                 confirm_id="calendar-feed-rotate-confirm",
             ),
             spacing="3",
-            width="100%",
             on_mount=CalendarFeedState.load,
         ),
         width="100%",
