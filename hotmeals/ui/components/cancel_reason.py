@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.after_parts import column
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import label, native_select, radio_card
 from hotmeals.ui.state.i18n import t
 
@@ -126,8 +126,7 @@ def cancel_sure_dialog(
         description=description,
         cancel_label=t("orders_ui.sure_no"),
         confirm_label=t("orders_ui.sure_yes") if confirm_label is None else confirm_label,
-        open_=state.sure_open,
-        on_open_change=state.set_sure_open,
+        **shown_by(state, "sure_open"),
         on_confirm=on_confirm,
         busy=busy,
         confirm_id=confirm_id,

@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.dialogs import confirm_dialog, title_bar
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by, title_bar
 from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu_separator
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
@@ -189,8 +189,7 @@ def logout_dialog() -> rx.Component:
         description=t("ui.logout.text"),
         cancel_label=t("ui.logout.cancel"),
         confirm_label=t("ui.logout.confirm"),
-        open_=AuthState.logout_open,
-        on_open_change=AuthState.set_logout_open,
+        **shown_by(AuthState, "logout_open"),
         on_confirm=AuthState.confirm_logout,
         busy=AuthState.logging_out,
         confirm_id="logout-confirm",

@@ -30,6 +30,7 @@ from hotmeals.ui.components.after_parts import (
     spread_row,
 )
 from hotmeals.ui.components.cancel_reason import cancel_section, cancel_sure_dialog
+from hotmeals.ui.components.dialogs import shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import label, native_select, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -186,8 +187,7 @@ def add_dialog() -> rx.Component:
             justify="end",
             wrap="wrap",
         ),
-        open_=S.add_open,
-        on_open_change=S.set_add_open,
+        **shown_by(S, "add_open"),
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
@@ -86,8 +86,7 @@ def calendar_feed_card() -> rx.Component:
                 title=t("feed.rotate"),
                 description=t("feed.rotate_confirm"),
                 confirm_label=t("feed.rotate"),
-                open_=CalendarFeedState.rotate_open,
-                on_open_change=CalendarFeedState.set_rotate_open,
+                **shown_by(CalendarFeedState, "rotate_open"),
                 on_confirm=CalendarFeedState.rotate,
                 busy=CalendarFeedState.busy,
                 confirm_id="calendar-feed-rotate-confirm",
