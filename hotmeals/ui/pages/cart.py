@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import onward_link
+from hotmeals.ui.components.after_parts import glyph, onward_link, section_title
 from hotmeals.ui.components.forms import notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import static
@@ -148,10 +148,10 @@ def empty_cart() -> rx.Component:
             height="auto",
             max_width="60vw",
         ),
-        rx.heading(t("checkout.empty_title"), as_="h2", size="5"),
+        section_title("checkout.empty_title", "5"),
         muted(t("checkout.empty_text"), text_align="center"),
         rx.button(
-            rx.icon("utensils", size=16, aria_hidden="true"),
+            glyph("utensils"),
             t("checkout.book_meal"),
             on_click=CartState.book_meal,
             size="3",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
+from hotmeals.ui.components.after_parts import glyph, section_title
 from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, section_card
 from hotmeals.ui.components.forms import (
     error_of,
@@ -72,7 +73,7 @@ def contact_form() -> rx.Component:
 def _reach_link(icon: str, text: str, href: str) -> rx.Component:
     """The provider's phone or e-mail, a link that calls or writes."""
     return rx.link(
-        rx.icon(icon, size=16, aria_hidden="true"),
+        glyph(icon),
         text,
         href=href,
         weight="medium",
@@ -91,7 +92,7 @@ def contact_step() -> rx.Component:
             wrap="wrap",
         ),
         section_card(contact_form()),
-        rx.heading(t("ui.faq.title"), as_="h2", size="5", margin_top="16px"),
+        section_title("ui.faq.title", size="5", margin_top="16px"),
         faq_list(rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)),
         spacing="4",
     )

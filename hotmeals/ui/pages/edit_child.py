@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import section_title
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     action_row,
@@ -28,7 +29,7 @@ def _actions() -> rx.Component:
     child_id = ChildFormState.child_id.to_string()
     return section_card(
         rx.vstack(
-            rx.heading(t("ui.child.more"), as_="h2", size="4"),
+            section_title("ui.child.more"),
             action_row(
                 icon_button(
                     "shield-alert",

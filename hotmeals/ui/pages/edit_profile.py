@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import spread_row
+from hotmeals.ui.components.after_parts import glyph, section_title, spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
@@ -92,7 +92,7 @@ def parent_card() -> rx.Component:
         muted(AuthState.email, class_name="hm-break"),
         muted(AuthState.phone),
         action=link_button(
-            rx.icon("user-pen", size=16, aria_hidden="true"),
+            glyph("user-pen"),
             t("ui.header.edit_profile"),
             href=PROFILE_ROUTE,
             variant="soft",
@@ -104,7 +104,7 @@ def parent_card() -> rx.Component:
 def book_meal_card() -> rx.Component:
     return _summary_card(
         icon_bubble("utensils", 22),
-        rx.heading(t("ui.profile.book_title"), as_="h2", size="4"),
+        section_title("ui.profile.book_title"),
         muted(t("ui.profile.book_text")),
         action=link_button(
             t("ui.header.book_meal"), href=BOOK_MEAL_ROUTE, size="3", id_="book-meal"
@@ -121,9 +121,9 @@ def profile_step() -> rx.Component:
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
         giveback_card(),  # what the family's meals and donations gave this year
         spread_row(
-            rx.heading(t("ui.profile.children"), as_="h2", size="5"),
+            section_title("ui.profile.children", "5"),
             link_button(
-                rx.icon("plus", size=16, aria_hidden="true"),
+                glyph("plus"),
                 t("ui.profile.add_child"),
                 href="/add-another-child",
                 id_="add-another-child",

@@ -10,6 +10,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph, section_title
 from hotmeals.ui.components.card_choice import (
     CHECKOUT_STATUS_KIND,
     card_choice,
@@ -218,8 +219,7 @@ def promo_section() -> rx.Component:
                     id="promo-remove",
                 ),
                 align="center",
-                gap="8px",
-                wrap="wrap",
+                **ACTION_ROW,
             ),
         ),
         kept_form(
@@ -287,7 +287,7 @@ def donation_section() -> rx.Component:
         "checkout.donation_title",
         rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
         named_radios(
-            rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
+            rx.flex(*[item(v) for v in DONATION_CHOICES], **ACTION_ROW),
             "donation-label",
             CartState.donation_choice,
             CartState.set_donation,
@@ -301,7 +301,7 @@ def giveback_section() -> rx.Component:
         rx.flex(
             rx.icon("heart-handshake", size=22, aria_hidden="true", color=rx.color("grass", 11)),
             rx.vstack(
-                rx.heading(t("checkout.giveback_title"), as_="h2", size="3"),
+                section_title("checkout.giveback_title", "3"),
                 rx.text(CartState.giveback, size="2", id="giveback"),
                 muted(t("checkout.giveback_per_meal"), size="1"),
                 spacing="1",
@@ -331,7 +331,7 @@ def pay_button(charges: Any, id_: str, **props: Any) -> rx.Component:
     """The one Pay (``CheckoutState.pay``): busy, and one tap per turn."""
     return busy_button(
         pay_label(charges),
-        icon=rx.icon("lock", size=16, aria_hidden="true"),
+        icon=glyph("lock"),
         busy=CheckoutState.busy,
         turn=CheckoutState.turn,
         on_click=CheckoutState.pay,

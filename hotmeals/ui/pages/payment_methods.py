@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import glyph
 from hotmeals.ui.components.form_parts import busy_icon_button
 from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.components.order_parts import muted, remove_dialog
@@ -32,7 +33,7 @@ def card_row(card: rx.Var) -> rx.Component:
                 flex="1",
             ),
             rx.button(
-                rx.icon("trash-2", size=16, aria_hidden="true"),
+                glyph("trash-2"),
                 t("cards.delete"),
                 variant="soft",
                 color_scheme="red",

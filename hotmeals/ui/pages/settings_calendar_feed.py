@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph, section_title
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.components.panels import column
@@ -17,7 +18,7 @@ def calendar_feed_card() -> rx.Component:
         column(
             rx.hstack(
                 icon_bubble("calendar-days"),
-                rx.heading(t("feed.card_title"), as_="h2", size="4"),
+                section_title("feed.card_title"),
                 align="center",
                 spacing="3",
             ),
@@ -49,7 +50,7 @@ def calendar_feed_card() -> rx.Component:
             ),
             rx.flex(
                 rx.button(
-                    rx.icon("copy", size=16, aria_hidden="true"),
+                    glyph("copy"),
                     t("feed.copy"),
                     on_click=[
                         rx.set_clipboard(CalendarFeedState.url),
@@ -61,7 +62,7 @@ def calendar_feed_card() -> rx.Component:
                 ),
                 rx.button(
                     rx.el.a(
-                        rx.icon("calendar-plus", size=16, aria_hidden="true"),
+                        glyph("calendar-plus"),
                         t("feed.open"),
                         href=CalendarFeedState.webcal_url,
                         id="calendar-feed-subscribe",
@@ -71,7 +72,7 @@ def calendar_feed_card() -> rx.Component:
                     size="2",
                 ),
                 rx.button(
-                    rx.icon("refresh-cw", size=16, aria_hidden="true"),
+                    glyph("refresh-cw"),
                     t("feed.rotate"),
                     on_click=CalendarFeedState.set_rotate_open(True),
                     variant="outline",
@@ -79,8 +80,7 @@ def calendar_feed_card() -> rx.Component:
                     size="2",
                     id="calendar-feed-rotate",
                 ),
-                gap="8px",
-                wrap="wrap",
+                **ACTION_ROW,
             ),
             confirm_dialog(
                 title=t("feed.rotate"),
