@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.after_parts import ACTION_ROW, glyph, section_title
-from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
+from hotmeals.ui.components.dialogs import asked, confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
@@ -83,9 +83,7 @@ def calendar_feed_card() -> rx.Component:
                 **ACTION_ROW,
             ),
             confirm_dialog(
-                title=t("feed.rotate"),
-                description=t("feed.rotate_confirm"),
-                confirm_label=t("feed.rotate"),
+                **asked("feed.rotate", "feed.rotate_confirm", "feed.rotate"),
                 **shown_by(CalendarFeedState, "rotate_open"),
                 on_confirm=CalendarFeedState.rotate,
                 busy=CalendarFeedState.busy,
