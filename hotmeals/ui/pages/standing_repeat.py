@@ -9,7 +9,6 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import (
     SMALL_GHOST,
     SMALL_SOFT,
-    column,
     dialog_close,
     form_dialog,
     spinner_button,
@@ -18,6 +17,7 @@ from hotmeals.ui.components.dialogs import shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import date_field, labelled_box, link_button, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
 
