@@ -101,6 +101,19 @@ def section_card(*children: Any, **props: Any) -> rx.Component:
     return rx.card(*children, width="100%", size="3", **props)
 
 
+def lead_row(lead: Any, *lines: Any, action: Any, **lines_props: Any) -> rx.Component:
+    """A picture or an icon, a few lines taking the room left, and what to do with them
+    (under the lines when the row is narrow): a profile card, a saved card."""
+    return rx.flex(
+        lead,
+        rx.vstack(*lines, spacing="1", flex="1", **lines_props),
+        action,
+        spacing="4",
+        align="center",
+        wrap="wrap",
+    )
+
+
 def action_row(*buttons: Any, **props: Any) -> rx.Component:
     """A form's or a card's buttons side by side, wrapping on narrow screens."""
     return rx.flex(*buttons, spacing="3", wrap="wrap", **props)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.ui.components.after_parts import glyph, section_title, spread_row
-from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
+from hotmeals.ui.components.form_parts import icon_bubble, lead_row, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
@@ -72,17 +72,7 @@ def _summary_card(
 ) -> rx.Component:
     """A card of the profile step: a picture or an icon, a few lines, and what to do next
     (under the lines when the card is narrow)."""
-    return section_card(
-        rx.flex(
-            lead,
-            rx.vstack(*lines, spacing="1", flex="1", min_width=min_width),
-            action,
-            spacing="4",
-            align="center",
-            wrap="wrap",
-        ),
-        **props,
-    )
+    return section_card(lead_row(lead, *lines, action=action, min_width=min_width), **props)
 
 
 def parent_card() -> rx.Component:
