@@ -12,6 +12,7 @@ from reflex.vars import ObjectVar
 
 from hotmeals.ui.components.forms import (
     error_of,
+    field_pair,
     other_form_link,
     select_field,
     submit_button,
@@ -45,6 +46,15 @@ def checked_field(prefix: str, state: Any, name: str, label_key: str, **props: A
     """``bound_field`` that ``state`` checks when the parent leaves it (``state.blur(name)``):
     the sign-up and contact forms."""
     return bound_field(prefix, name, label_key, state.errors, on_blur=state.blur(name), **props)
+
+
+def name_pair(field: Any) -> rx.Component:
+    """The parent's first and last names side by side, with the browser's autofill: each
+    made by the form's ``field(name, label_key, **props)``."""
+    return field_pair(
+        field("first_name", "ui.field.first_name", auto_complete="given-name"),
+        field("last_name", "ui.field.last_name", auto_complete="family-name"),
+    )
 
 
 def form_end(

@@ -7,7 +7,13 @@ import reflex as rx
 
 from hotmeals.settings import get_settings
 from hotmeals.ui.components.after_parts import glyph, section_title
-from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, section_card
+from hotmeals.ui.components.form_parts import (
+    EMAIL_INPUT,
+    PHONE_INPUT,
+    checked_field,
+    name_pair,
+    section_card,
+)
 from hotmeals.ui.components.forms import (
     error_of,
     field_pair,
@@ -39,10 +45,7 @@ def _field(name: str, label_key: str, **props) -> rx.Component:
 
 def contact_form() -> rx.Component:
     return server_form(
-        field_pair(
-            _field("first_name", "ui.field.first_name", auto_complete="given-name"),
-            _field("last_name", "ui.field.last_name", auto_complete="family-name"),
-        ),
+        name_pair(_field),
         field_pair(
             _field("email", "ui.field.email", **EMAIL_INPUT),
             _field("phone", "ui.field.phone", **PHONE_INPUT),

@@ -15,6 +15,7 @@ from hotmeals.ui.components.form_parts import (
     done_badge,
     loading_block,
     muted,
+    name_pair,
     remove_button,
     section_card,
     synced_field,
@@ -22,7 +23,6 @@ from hotmeals.ui.components.form_parts import (
 from hotmeals.ui.components.forms import (
     field_frame,
     field_input,
-    field_pair,
     kept_form,
     once_attrs,
     save_button,
@@ -97,10 +97,7 @@ def _detail(name: str, label_key: str, **props: Any) -> rx.Component:
 
 def details_form() -> rx.Component:
     return server_form(
-        field_pair(
-            _detail("first_name", "ui.field.first_name", auto_complete="given-name"),
-            _detail("last_name", "ui.field.last_name", auto_complete="family-name"),
-        ),
+        name_pair(_detail),
         _detail("phone", "ui.field.phone", **PHONE_INPUT, hint=t("ui.field.phone_hint")),
         text_field(
             PREFIX + "email",
