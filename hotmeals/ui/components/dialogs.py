@@ -68,13 +68,6 @@ def confirm_dialog(
     )
 
 
-def asked(title: str, text: str, confirm: str, cancel: str | None = None) -> dict[str, Any]:
-    """A ``confirm_dialog``'s question, its text and its buttons, from their catalog keys
-    (without ``cancel``, the dialog's own "Cancel")."""
-    labels = {"title": t(title), "description": t(text), "confirm_label": t(confirm)}
-    return labels if cancel is None else {**labels, "cancel_label": t(cancel)}
-
-
 def shown_by(state: Any, flag: str) -> dict[str, Any]:
     """A dialog's ``open_`` and ``on_open_change`` (``confirm_dialog``, ``form_dialog``): the
     state's ``flag`` (``<name>_open``) and its setter."""

@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.dialogs import asked, confirm_dialog, shown_by, title_bar
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by, title_bar
 from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu_separator
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
@@ -185,7 +185,10 @@ def profile_menu() -> rx.Component:
 def logout_dialog() -> rx.Component:
     """docs/product.md §2: 'Logout?' / 'Are you sure you want to log out of your account?'."""
     return confirm_dialog(
-        **asked("ui.logout.title", "ui.logout.text", "ui.logout.confirm", "ui.logout.cancel"),
+        title=t("ui.logout.title"),
+        description=t("ui.logout.text"),
+        cancel_label=t("ui.logout.cancel"),
+        confirm_label=t("ui.logout.confirm"),
         **shown_by(AuthState, "logout_open"),
         on_confirm=AuthState.confirm_logout,
         busy=AuthState.logging_out,

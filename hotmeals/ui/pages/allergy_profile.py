@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
-from hotmeals.ui.components.after_parts import glyph, item_list, section_title
+from hotmeals.ui.components.after_parts import glyph, item_list
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     ROW_SHARE,
@@ -126,7 +126,7 @@ def allergy_form() -> rx.Component:
             width="100%",
         ),
         rx.box(
-            section_title("ui.allergy.chosen", margin_bottom="8px"),
+            rx.heading(t("ui.allergy.chosen"), as_="h2", size="4", margin_bottom="8px"),
             items_or(
                 AllergyState.items,
                 column(rx.foreach(AllergyState.items, chosen_row), spacing="2"),

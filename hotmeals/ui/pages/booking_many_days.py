@@ -13,7 +13,6 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title
 from hotmeals.ui.components.forms import (
     busy_button,
     check_label,
@@ -272,7 +271,7 @@ def _week_select(end: str, label_key: str) -> rx.Component:
 
 def _repeat() -> rx.Component:
     return rx.box(
-        section_title("ui.many.repeat_title"),
+        rx.heading(t("ui.many.repeat_title"), as_="h2", size="4"),
         muted(t("ui.many.repeat_intro"), size="2"),
         rx.flex(
             _week_select("source", "ui.many.copy_from"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import glyph, onward_link, section_title
+from hotmeals.ui.components.after_parts import glyph, onward_link
 from hotmeals.ui.components.forms import notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import static
@@ -148,7 +148,7 @@ def empty_cart() -> rx.Component:
             height="auto",
             max_width="60vw",
         ),
-        section_title("checkout.empty_title", "5"),
+        rx.heading(t("checkout.empty_title"), as_="h2", size="5"),
         muted(t("checkout.empty_text"), text_align="center"),
         rx.button(
             glyph("utensils"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.after_parts import glyph, section_title
+from hotmeals.ui.components.after_parts import glyph
 from hotmeals.ui.components.form_parts import (
     EMAIL_INPUT,
     PHONE_INPUT,
@@ -95,7 +95,7 @@ def contact_step() -> rx.Component:
             wrap="wrap",
         ),
         section_card(contact_form()),
-        section_title("ui.faq.title", size="5", margin_top="16px"),
+        rx.heading(t("ui.faq.title"), as_="h2", size="5", margin_top="16px"),
         faq_list(rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)),
         spacing="4",
     )

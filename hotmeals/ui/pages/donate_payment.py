@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title
 from hotmeals.ui.components.form_parts import alert_text, section_card
 from hotmeals.ui.components.forms import (
     named_radios,
@@ -113,7 +112,7 @@ def donate_form() -> rx.Component:
 
 def history_table() -> rx.Component:
     return column(
-        section_title("donate.history", "5"),
+        rx.heading(t("donate.history"), as_="h2", size="5"),
         items_or(
             DonateState.history,
             rx.table.root(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     action_row,
@@ -29,7 +28,7 @@ def _actions() -> rx.Component:
     child_id = ChildFormState.child_id.to_string()
     return section_card(
         rx.vstack(
-            section_title("ui.child.more"),
+            rx.heading(t("ui.child.more"), as_="h2", size="4"),
             action_row(
                 icon_button(
                     "shield-alert",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import glyph, section_title, spread_row
+from hotmeals.ui.components.after_parts import glyph, spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, lead_row, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
@@ -94,7 +94,7 @@ def parent_card() -> rx.Component:
 def book_meal_card() -> rx.Component:
     return _summary_card(
         icon_bubble("utensils", 22),
-        section_title("ui.profile.book_title"),
+        rx.heading(t("ui.profile.book_title"), as_="h2", size="4"),
         muted(t("ui.profile.book_text")),
         action=link_button(
             t("ui.header.book_meal"), href=BOOK_MEAL_ROUTE, size="3", id_="book-meal"
@@ -111,7 +111,7 @@ def profile_step() -> rx.Component:
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
         giveback_card(),  # what the family's meals and donations gave this year
         spread_row(
-            section_title("ui.profile.children", "5"),
+            rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
                 glyph("plus"),
                 t("ui.profile.add_child"),

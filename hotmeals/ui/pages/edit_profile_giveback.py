@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title, spread_row
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import column
@@ -50,7 +50,7 @@ def giveback_card() -> rx.Component:
                 rx.flex(
                     icon_bubble("heart-handshake", 22),
                     rx.vstack(
-                        section_title("gb.title"),
+                        rx.heading(t("gb.title"), as_="h2", size="4"),
                         muted(t("gb.year"), " ", GiveBackState.year_label, size="1"),
                         spacing="0",
                         flex="1",

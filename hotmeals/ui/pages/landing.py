@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
@@ -114,7 +113,7 @@ def landing() -> rx.Component:
                     spacing="4",
                 ),
                 column(
-                    section_title("landing.how_title", "6"),
+                    rx.heading(t("landing.how_title"), as_="h2", size="6"),
                     _three_columns(
                         _step("1", "landing.step1_title", "landing.step1_text"),
                         _step("2", "landing.step2_title", "landing.step2_text"),

@@ -10,7 +10,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import ACTION_ROW, glyph, section_title
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph
 from hotmeals.ui.components.card_choice import (
     CHECKOUT_STATUS_KIND,
     card_choice,
@@ -301,7 +301,7 @@ def giveback_section() -> rx.Component:
         rx.flex(
             rx.icon("heart-handshake", size=22, aria_hidden="true", color=rx.color("grass", 11)),
             rx.vstack(
-                section_title("checkout.giveback_title", "3"),
+                rx.heading(t("checkout.giveback_title"), as_="h2", size="3"),
                 rx.text(CartState.giveback, size="2", id="giveback"),
                 muted(t("checkout.giveback_per_meal"), size="1"),
                 spacing="1",

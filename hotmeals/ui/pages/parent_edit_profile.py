@@ -7,7 +7,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import RULED_ROW, form_dialog, section_title
+from hotmeals.ui.components.after_parts import RULED_ROW, form_dialog
 from hotmeals.ui.components.form_parts import (
     PHONE_INPUT,
     action_row,
@@ -158,7 +158,7 @@ def alt_emails_section() -> rx.Component:
     field_id = PREFIX + "alt_email"
     error = ParentEditState.alt_error
     return column(
-        section_title("ui.alt_email.title"),
+        rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
         muted(t("ui.alt_email.intro")),
         items_or(
             ParentEditState.alt_emails,

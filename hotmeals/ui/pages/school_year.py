@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import section_title, spread_row
+from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     action_row,
@@ -146,7 +146,7 @@ def _done() -> rx.Component:
     return section_card(
         rx.vstack(
             rx.icon("party-popper", size=28, aria_hidden="true"),
-            section_title("sy.done_title", size="5", id="sy-done"),
+            rx.heading(t("sy.done_title"), as_="h2", size="5", id="sy-done"),
             muted(t("sy.done_text")),
             action_row(
                 link_button(t("sy.book"), href=BOOK_MEAL_ROUTE, size="3", id_="sy-book"),

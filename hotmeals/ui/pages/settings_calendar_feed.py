@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import ACTION_ROW, glyph, section_title
-from hotmeals.ui.components.dialogs import asked, confirm_dialog, shown_by
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
 from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
@@ -18,7 +18,7 @@ def calendar_feed_card() -> rx.Component:
         column(
             rx.hstack(
                 icon_bubble("calendar-days"),
-                section_title("feed.card_title"),
+                rx.heading(t("feed.card_title"), as_="h2", size="4"),
                 align="center",
                 spacing="3",
             ),
@@ -83,7 +83,9 @@ def calendar_feed_card() -> rx.Component:
                 **ACTION_ROW,
             ),
             confirm_dialog(
-                **asked("feed.rotate", "feed.rotate_confirm", "feed.rotate"),
+                title=t("feed.rotate"),
+                description=t("feed.rotate_confirm"),
+                confirm_label=t("feed.rotate"),
                 **shown_by(CalendarFeedState, "rotate_open"),
                 on_confirm=CalendarFeedState.rotate,
                 busy=CalendarFeedState.busy,

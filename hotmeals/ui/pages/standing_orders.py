@@ -18,7 +18,7 @@ from hotmeals.ui.components.after_parts import (
     icon_link,
     list_card,
 )
-from hotmeals.ui.components.dialogs import asked, confirm_dialog, shown_by
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -111,12 +111,10 @@ def standing_orders() -> rx.Component:
         ),
         standing_list(),
         confirm_dialog(
-            **asked(
-                "standing_ui.end_title",
-                "standing_ui.end_text",
-                "standing_ui.end",
-                "standing_ui.end_cancel",
-            ),
+            title=t("standing_ui.end_title"),
+            description=t("standing_ui.end_text"),
+            cancel_label=t("standing_ui.end_cancel"),
+            confirm_label=t("standing_ui.end"),
             **shown_by(StandingState, "end_open"),
             on_confirm=StandingState.confirm_end,
             busy=StandingState.busy_id != "",
