@@ -9,9 +9,9 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import column
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import label, native_select, radio_card
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.i18n import t
 
 
