@@ -15,6 +15,7 @@ from hotmeals.ui.components.forms import (
     native_select,
 )
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.icons import icon_only_button
 from hotmeals.ui.components.order_parts import figure, labelled_group, meal_picture, muted
 from hotmeals.ui.components.panels import column, faq_fold, items_or
 from hotmeals.ui.pages.booking_day_menu import allergy_note
@@ -153,12 +154,11 @@ def _addon(addon: rx.Var) -> rx.Component:
 
 def _step_button(icon: str, step: int, disabled: rx.Var, label_key: str, id_: str) -> rx.Component:
     """One less or one more of the meal."""
-    return rx.icon_button(
+    return icon_only_button(
         svg_icon(icon, aria_hidden="true"),
+        t(label_key),
         on_click=BookingState.change_quantity(step),
         disabled=disabled,
-        variant="soft",
-        aria_label=t(label_key),
         id=id_,
     )
 
