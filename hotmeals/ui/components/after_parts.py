@@ -16,6 +16,7 @@ from hotmeals.ui.components.forms import busy_button, link_button, notice
 from hotmeals.ui.components.panels import (
     CARD,
     LIST_CARD,
+    column,
     loaded_list,
     loading_spinner,
     rows_or_empty,
@@ -56,12 +57,6 @@ STATUS_KIND = {
     "dropped": "error",
     "error": "error",
 }
-
-
-def column(*children: Any, spacing: str, **props: Any) -> rx.Component:
-    """Things one under the other, as wide as the screen's column (``spacing`` always
-    said: ``rx.vstack``'s own is 3)."""
-    return rx.vstack(*children, spacing=spacing, width="100%", **props)
 
 
 def glyph(name: str) -> rx.Component:

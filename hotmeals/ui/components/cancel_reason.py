@@ -9,9 +9,9 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import column
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import label, native_select, radio_card
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.i18n import t
 
 
@@ -38,7 +38,7 @@ def _required(field_id: str, error: Any) -> dict[str, Any]:
 def reason_fields(state: Any) -> rx.Component:
     """The cancel reason (CancelOrderReason) and, for Other, its free text. ``state`` is a
     ``CancelReasonForm`` (the order's details, the cancel cart, one meal)."""
-    return rx.vstack(
+    return column(
         _field(
             "orders_ui.reason",
             "cancel-reason",
@@ -71,7 +71,6 @@ def reason_fields(state: Any) -> rx.Component:
         ),
         refund_to_field(state),
         spacing="2",
-        width="100%",
     )
 
 
@@ -127,8 +126,7 @@ def cancel_sure_dialog(
         description=description,
         cancel_label=t("orders_ui.sure_no"),
         confirm_label=t("orders_ui.sure_yes") if confirm_label is None else confirm_label,
-        open_=state.sure_open,
-        on_open_change=state.set_sure_open,
+        **shown_by(state, "sure_open"),
         on_confirm=on_confirm,
         busy=busy,
         confirm_id=confirm_id,

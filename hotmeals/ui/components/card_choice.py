@@ -9,6 +9,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import check_label, named_radios, radio_card, status_notice
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.card_choice import NEW_CARD
 from hotmeals.ui.state.i18n import t
 
@@ -36,10 +37,10 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
     the radios' ids are ``<prefix>-card-<id>`` and ``<prefix>-card-new``, the checkbox's
     ``<prefix>-save-card``, the group is labelled by ``label_id``."""
     save_id = f"{prefix}-save-card"
-    return rx.vstack(
+    return column(
         rx.el.p(t("checkout.choose_card"), id=label_id, class_name="hm-label"),
         named_radios(
-            rx.vstack(
+            column(
                 rx.foreach(
                     state.cards,
                     lambda c: _choice(c["id"], c["label"], f"{prefix}-card-" + c["id"]),
@@ -55,7 +56,6 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
                     f"{prefix}-card-new",
                 ),
                 spacing="2",
-                width="100%",
             ),
             label_id,
             state.card_choice,
@@ -78,7 +78,6 @@ def card_choice(state: Any, prefix: str, label_id: str) -> rx.Component:
             ),
         ),
         spacing="2",
-        width="100%",
     )
 
 

@@ -68,6 +68,12 @@ def confirm_dialog(
     )
 
 
+def shown_by(state: Any, flag: str) -> dict[str, Any]:
+    """A dialog's ``open_`` and ``on_open_change`` (``confirm_dialog``, ``form_dialog``): the
+    state's ``flag`` (``<name>_open``) and its setter."""
+    return {"open_": getattr(state, flag), "on_open_change": getattr(state, f"set_{flag}")}
+
+
 def close_x(**props: Any) -> rx.Component:
     """The gray X in a dialog's corner that closes it, named "Close" for screen readers."""
     return rx.dialog.close(

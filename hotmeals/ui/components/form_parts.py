@@ -12,6 +12,7 @@ from reflex.vars import ObjectVar
 
 from hotmeals.ui.components.forms import (
     error_of,
+    field_pair,
     other_form_link,
     select_field,
     submit_button,
@@ -45,6 +46,15 @@ def checked_field(prefix: str, state: Any, name: str, label_key: str, **props: A
     """``bound_field`` that ``state`` checks when the parent leaves it (``state.blur(name)``):
     the sign-up and contact forms."""
     return bound_field(prefix, name, label_key, state.errors, on_blur=state.blur(name), **props)
+
+
+def name_pair(field: Any) -> rx.Component:
+    """The parent's first and last names side by side, with the browser's autofill: each
+    made by the form's ``field(name, label_key, **props)``."""
+    return field_pair(
+        field("first_name", "ui.field.first_name", auto_complete="given-name"),
+        field("last_name", "ui.field.last_name", auto_complete="family-name"),
+    )
 
 
 def form_end(
@@ -99,6 +109,19 @@ def alert_text(message: Any, **props: Any) -> rx.Component:
 def section_card(*children: Any, **props: Any) -> rx.Component:
     """A section of an account screen: a roomy card across the column."""
     return rx.card(*children, width="100%", size="3", **props)
+
+
+def lead_row(lead: Any, *lines: Any, action: Any, **lines_props: Any) -> rx.Component:
+    """A picture or an icon, a few lines taking the room left, and what to do with them
+    (under the lines when the row is narrow): a profile card, a saved card."""
+    return rx.flex(
+        lead,
+        rx.vstack(*lines, spacing="1", flex="1", **lines_props),
+        action,
+        spacing="4",
+        align="center",
+        wrap="wrap",
+    )
 
 
 def action_row(*buttons: Any, **props: Any) -> rx.Component:

@@ -10,6 +10,7 @@ import reflex as rx
 from reflex.vars import ObjectVar
 from reflex_components_core.react_router.dom import ReactRouterLink
 
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.i18n import t
 
 
@@ -337,10 +338,10 @@ def server_form(
 ) -> rx.Component:
     """A form the server checks: no browser validation and no reset (the state keeps what was
     typed), its fields in one column."""
-    column: dict[str, Any] = {"spacing": spacing, "width": "100%"}
-    if align is not None:
-        column["align"] = align
-    return kept_form(rx.vstack(*children, **column), on_submit=on_submit, **form_props)
+    layout = {} if align is None else {"align": align}
+    return kept_form(
+        column(*children, spacing=spacing, **layout), on_submit=on_submit, **form_props
+    )
 
 
 def kept_form(*children: Any, on_submit: Any, **form_props: Any) -> rx.Component:
@@ -425,7 +426,7 @@ def choice_fieldset(
     (``state.save``, busy and one tap through ``state.busy`` and ``state.turn``)."""
     return radio_fieldset(
         legend,
-        rx.vstack(*options, spacing="2", width="100%"),
+        column(*options, spacing="2"),
         rx.box(state_save_button(state, save_id, width="auto"), margin_top="12px"),
         value=getattr(state, field),
         on_change=getattr(state, f"set_{field}"),

@@ -10,12 +10,12 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.dialogs import confirm_dialog, title_bar
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by, title_bar
 from hotmeals.ui.components.disclosure import disclosure_menu, menu_button, menu_separator
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
-from hotmeals.ui.components.panels import faq_fold
+from hotmeals.ui.components.panels import column, faq_fold
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -189,8 +189,7 @@ def logout_dialog() -> rx.Component:
         description=t("ui.logout.text"),
         cancel_label=t("ui.logout.cancel"),
         confirm_label=t("ui.logout.confirm"),
-        open_=AuthState.logout_open,
-        on_open_change=AuthState.set_logout_open,
+        **shown_by(AuthState, "logout_open"),
         on_confirm=AuthState.confirm_logout,
         busy=AuthState.logging_out,
         confirm_id="logout-confirm",
@@ -345,13 +344,12 @@ def faq_list(items: rx.Var, html: bool = False) -> rx.Component:
             return rx.html(qa["answer_html"], class_name="hm-prose hm-faq-a")
         return rx.box(markdown(qa["answer"]), class_name="hm-prose hm-faq-a")
 
-    return rx.vstack(
+    return column(
         rx.foreach(
             items,
             lambda qa: faq_fold(qa["question"], answer(qa)),
         ),
         spacing="2",
-        width="100%",
     )
 
 

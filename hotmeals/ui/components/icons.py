@@ -233,3 +233,9 @@ def icon(name: str, size: int = 24, **props: Any) -> rx.Component:
         },
         **props,
     )
+
+
+def icon_only_button(mark: rx.Component, label: Any, **props: Any) -> rx.Component:
+    """A soft button that shows only its icon ``mark``, named ``label`` for screen readers
+    (the month arrows, the quantity steps)."""
+    return rx.icon_button(mark, variant="soft", aria_label=label, **props)

@@ -10,6 +10,7 @@ from typing import Any
 import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.icons import icon_only_button
 from hotmeals.ui.state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
@@ -72,33 +73,28 @@ def qty_stepper(
     step)); ``keys`` is the catalog's prefix of decrease/increase/quantity; the buttons are
     closed while the line is busy or not ``open_``, 'one more' also when ``more_closed``."""
     busy = state.busy_line == cart_id
-    return rx.hstack(
-        rx.icon_button(
-            rx.icon("minus", size=16, aria_hidden="true"),
-            on_click=state.change_quantity(cart_id, -1),
-            disabled=busy | (quantity <= 1) | ~open_,
-            variant="soft",
+    more = busy | ~open_ if more_closed is None else busy | more_closed | ~open_
+
+    def step(sign: str, word: str, by: int, closed: Any) -> rx.Component:
+        return icon_only_button(
+            rx.icon(sign, size=16, aria_hidden="true"),
+            t(f"{keys}.{word}"),
+            on_click=state.change_quantity(cart_id, by),
+            disabled=closed,
             size="3",
-            aria_label=t(f"{keys}.decrease"),
-            class_name="hm-qty-minus",
+            class_name=f"hm-qty-{sign}",
             custom_attrs=once_attrs(state.turn),
-        ),
+        )
+
+    return rx.hstack(
+        step("minus", "decrease", -1, busy | (quantity <= 1) | ~open_),
         rx.el.output(
             rx.cond(busy, rx.spinner(size="2"), quantity.to_string()),
             class_name="hm-qty-value",
             custom_attrs={"aria-live": "polite", "aria-label": t(f"{keys}.quantity")},
             style={"min_width": "32px", "text_align": "center", "font_weight": "600"},
         ),
-        rx.icon_button(
-            rx.icon("plus", size=16, aria_hidden="true"),
-            on_click=state.change_quantity(cart_id, 1),
-            disabled=busy | ~open_ if more_closed is None else busy | more_closed | ~open_,
-            variant="soft",
-            size="3",
-            aria_label=t(f"{keys}.increase"),
-            class_name="hm-qty-plus",
-            custom_attrs=once_attrs(state.turn),
-        ),
+        step("plus", "increase", 1, more),
         align="center",
         spacing="2",
         role="group",

@@ -10,7 +10,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import check_label
 from hotmeals.ui.state.i18n import t
 
@@ -112,8 +112,7 @@ def remove_dialog(
         description=rx.fragment(t(text), rx.el.br(), rx.el.strong(name)),
         cancel_label=t(cancel),
         confirm_label=t(confirm),
-        open_=state.delete_open,
-        on_open_change=state.set_delete_open,
+        **shown_by(state, "delete_open"),
         on_confirm=state.confirm_delete,
         busy=state.deleting,
         confirm_id=confirm_id,

@@ -19,6 +19,12 @@ LIST_CARD = {**CARD_FRAME, "list_style": "none"}
 GRID_LIST = {"display": "grid", "gap": "12px", "padding": "0", "margin": "0", "width": "100%"}
 
 
+def column(*children: Any, spacing: str, **props: Any) -> rx.Component:
+    """Things one under the other, as wide as the screen's column (``spacing`` always
+    said: ``rx.vstack``'s own is 3)."""
+    return rx.vstack(*children, spacing=spacing, width="100%", **props)
+
+
 def loading_spinner(*children: rx.Component, padding: str = "32px") -> rx.Component:
     """A screen's (or, with less ``padding``, a panel's) spinner while its data loads."""
     return rx.center(rx.spinner(size="3"), *children, padding=padding, width="100%")
@@ -37,7 +43,7 @@ def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **prop
 
 def column_card(*children: rx.Component, spacing: str = "2", **props: Any) -> rx.Component:
     """A full-width card of facts or totals, one under the other."""
-    return rx.card(rx.vstack(*children, spacing=spacing, width="100%"), width="100%", **props)
+    return rx.card(column(*children, spacing=spacing), width="100%", **props)
 
 
 def totals_box(*children: rx.Component, **props: Any) -> rx.Component:
@@ -68,7 +74,7 @@ def rows_or_empty(
     row."""
     return rx.cond(
         rows.length() > 0,
-        rx.vstack(*head, rx.foreach(rows, item), spacing=spacing, width="100%", id=list_id),
+        column(*head, rx.foreach(rows, item), spacing=spacing, id=list_id),
         empty,
     )
 

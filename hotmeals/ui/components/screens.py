@@ -22,6 +22,7 @@ from hotmeals.ui.components.layout import (
     pending_header,
     static,
 )
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import I18nState, t
 
@@ -63,14 +64,13 @@ def skeleton() -> rx.Component:
     def bar(width: str, height: str) -> rx.Component:
         return rx.el.div(class_name="hm-skeleton-bar", style={"width": width, "height": height})
 
-    return rx.vstack(
+    return column(
         rx.el.span(t("ui.common.loading"), class_name="sr-only"),
         bar("60%", "36px"),
         bar("100%", "160px"),
         bar("100%", "120px"),
         role="status",
         spacing="4",
-        width="100%",
         id="page-skeleton",
     )
 

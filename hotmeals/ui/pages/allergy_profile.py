@@ -7,7 +7,7 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.domain.allergy import BY_SEVERITY
-from hotmeals.ui.components.after_parts import item_list
+from hotmeals.ui.components.after_parts import glyph, item_list
 from hotmeals.ui.components.form_parts import (
     QUIET_BUTTON,
     ROW_SHARE,
@@ -16,7 +16,7 @@ from hotmeals.ui.components.form_parts import (
     remove_button,
 )
 from hotmeals.ui.components.forms import label, link_button, state_save_button
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.progress import signup_progress
 from hotmeals.ui.components.screens import (
     child_or_missing,
@@ -87,11 +87,11 @@ def suggestion_chip(row: rx.Var) -> rx.Component:
 
 
 def allergy_form() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.box(
             label(t("ui.allergy.search_label"), SEARCH_ID),
             rx.input(
-                rx.input.slot(rx.icon("search", size=16, aria_hidden="true")),
+                rx.input.slot(glyph("search")),
                 id=SEARCH_ID,
                 type="search",
                 size="3",
@@ -129,7 +129,7 @@ def allergy_form() -> rx.Component:
             rx.heading(t("ui.allergy.chosen"), as_="h2", size="4", margin_bottom="8px"),
             items_or(
                 AllergyState.items,
-                rx.vstack(rx.foreach(AllergyState.items, chosen_row), spacing="2", width="100%"),
+                column(rx.foreach(AllergyState.items, chosen_row), spacing="2"),
                 muted(t("ui.allergy.none_yet")),
             ),
             aria_live="polite",
@@ -161,7 +161,6 @@ def allergy_form() -> rx.Component:
             width="100%",
         ),
         spacing="5",
-        width="100%",
     )
 
 

@@ -9,6 +9,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import toggle_button
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.icons import icon_only_button
 from hotmeals.ui.components.order_parts import chip_row, labelled_group
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.children import ChildChoiceState
@@ -97,12 +98,11 @@ def _legend_item(css: str, key: str) -> rx.Component:
 def _month_button(
     icon: str, label_key: str, on_click: Any, disabled: Any, id_: str
 ) -> rx.Component:
-    return rx.icon_button(
+    return icon_only_button(
         svg_icon(icon, aria_hidden="true"),
+        t(label_key),
         on_click=on_click,
         disabled=disabled,
-        variant="soft",
-        aria_label=t(label_key),
         id=id_,
     )
 

@@ -10,7 +10,7 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import item_list
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.order_parts import meal_picture, muted
-from hotmeals.ui.components.panels import items_or, loading_spinner
+from hotmeals.ui.components.panels import column, items_or, loading_spinner
 from hotmeals.ui.pages.booking_calendar import calendar, date_heading
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.i18n import t
@@ -122,7 +122,7 @@ def day_menu() -> rx.Component:
         rx.cond(
             BookingState.selected_date == "",
             muted(t("ui.book.pick_day"), size="2", id="book-pick-day"),
-            rx.vstack(
+            column(
                 date_heading(BookingState.selected_label, "5", "book-day-title"),
                 rx.el.p(
                     # Two fixed icons, not one named by a Var: a Var name makes Lucide's
@@ -155,7 +155,6 @@ def day_menu() -> rx.Component:
                     ),
                 ),
                 spacing="3",
-                width="100%",
             ),
         ),
         width="100%",

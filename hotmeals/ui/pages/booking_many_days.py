@@ -29,7 +29,7 @@ from hotmeals.ui.components.order_parts import (
     muted,
     note_card,
 )
-from hotmeals.ui.components.panels import items_or, loading_spinner
+from hotmeals.ui.components.panels import column, items_or, loading_spinner
 from hotmeals.ui.state.i18n import I18nState, t
 from hotmeals.ui.state.many_days import ManyDaysState
 
@@ -181,7 +181,7 @@ def _report_list(title_key: str, lines: rx.Var, tone: str, id_: str) -> rx.Compo
 def _report() -> rx.Component:
     return rx.cond(
         ManyDaysState.report_title != "",
-        rx.vstack(
+        column(
             rx.el.p(
                 ManyDaysState.report_title,
                 role="status",
@@ -195,7 +195,6 @@ def _report() -> rx.Component:
             class_name="hm-card",
             padding="16px",
             spacing="3",
-            width="100%",
             id="many-report",
         ),
     )
@@ -301,7 +300,7 @@ def _repeat() -> rx.Component:
 
 
 def many_days_panel() -> rx.Component:
-    return rx.vstack(
+    return column(
         # The language changed: reload what the services wrote. Reflex memoizes an element
         # with on_mount into a component of its own, so the key goes on a wrapper.
         rx.box(rx.el.span(on_mount=ManyDaysState.relang), key=I18nState.lang, hidden=True),
@@ -338,11 +337,10 @@ def many_days_panel() -> rx.Component:
         rx.cond(
             ManyDaysState.loading,
             loading_spinner(padding="24px"),
-            rx.vstack(
+            column(
                 rx.cond(ManyDaysState.error != "", note_card(ManyDaysState.error, "many-error")),
                 rx.foreach(ManyDaysState.rows, _row),
                 spacing="2",
-                width="100%",
                 id="many-days",
             ),
         ),
@@ -350,6 +348,5 @@ def many_days_panel() -> rx.Component:
         _report(),
         _repeat(),
         spacing="4",
-        width="100%",
         id="many-panel",
     )

@@ -15,8 +15,9 @@ from hotmeals.ui.components.forms import (
     native_select,
 )
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.icons import icon_only_button
 from hotmeals.ui.components.order_parts import figure, labelled_group, meal_picture, muted
-from hotmeals.ui.components.panels import faq_fold, items_or
+from hotmeals.ui.components.panels import column, faq_fold, items_or
 from hotmeals.ui.pages.booking_day_menu import allergy_note
 from hotmeals.ui.pages.standing_repeat import repeat_section
 from hotmeals.ui.state.booking import BookingState
@@ -58,23 +59,21 @@ def _facts() -> rx.Component:
 
 def _hero() -> rx.Component:
     detail = BookingState.detail
-    return rx.vstack(
+    return column(
         meal_picture(detail["image"], "hm-meal-hero", "640", "400"),
         rx.text(detail["description"], size="2"),
         spacing="3",
-        width="100%",
     )
 
 
 def _about() -> rx.Component:
     detail = BookingState.detail
-    return rx.vstack(
+    return column(
         _section("ui.book.allergens", rx.text(detail["allergens"], size="2", id="meal-allergens")),
         _section("ui.book.ingredients", rx.text(detail["ingredients"], size="2")),
         _section("ui.book.cooking", rx.text(detail["cooking"], size="2")),
         _facts(),
         spacing="3",
-        width="100%",
     )
 
 
@@ -155,12 +154,11 @@ def _addon(addon: rx.Var) -> rx.Component:
 
 def _step_button(icon: str, step: int, disabled: rx.Var, label_key: str, id_: str) -> rx.Component:
     """One less or one more of the meal."""
-    return rx.icon_button(
+    return icon_only_button(
         svg_icon(icon, aria_hidden="true"),
+        t(label_key),
         on_click=BookingState.change_quantity(step),
         disabled=disabled,
-        variant="soft",
-        aria_label=t(label_key),
         id=id_,
     )
 
@@ -252,16 +250,15 @@ def _allergy_block() -> rx.Component:
 
 
 def _choices() -> rx.Component:
-    return rx.vstack(
+    return column(
         _allergy_block(),
         rx.cond(BookingState.detail["meal_verdict"] != "refused", _options()),
         spacing="4",
-        width="100%",
     )
 
 
 def _options() -> rx.Component:
-    return rx.vstack(
+    return column(
         labelled_group(
             t("ui.book.size"),
             "meal-size-label",
@@ -306,7 +303,6 @@ def _options() -> rx.Component:
             width="100%",
         ),
         spacing="4",
-        width="100%",
     )
 
 

@@ -11,7 +11,6 @@ from hotmeals.ui.components.after_parts import (
     LARGE_SOFT,
     LINE_CARD,
     RED_LARGE,
-    column,
     done_notice,
     item_list,
     spinner_button,
@@ -22,7 +21,7 @@ from hotmeals.ui.components.form_parts import GRAY_11, muted
 from hotmeals.ui.components.forms import link_button, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import line_heading, line_problem, qty_stepper, stepper_row
-from hotmeals.ui.components.panels import loading_spinner, totals_box
+from hotmeals.ui.components.panels import column, loading_spinner, totals_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cancel_cart import CancelCartState, CancelGroupView, CancelLineView
 from hotmeals.ui.state.i18n import t

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import onward_link
+from hotmeals.ui.components.after_parts import glyph, onward_link
 from hotmeals.ui.components.forms import notice
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import static
@@ -19,7 +19,7 @@ from hotmeals.ui.components.line_card import (
     stepper_row,
 )
 from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted, remove_dialog
-from hotmeals.ui.components.panels import loading_spinner, totals_box
+from hotmeals.ui.components.panels import column, loading_spinner, totals_box
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.cart import SUMMARY_ROUTE, CartGroupView, CartLineView, CartState
 from hotmeals.ui.state.i18n import t
@@ -97,7 +97,7 @@ def cart_line(line: CartLineView) -> rx.Component:
                     background_color=rx.color("orange", 2),
                 ),
             ),
-            rx.vstack(
+            column(
                 line_heading(line.name, line.price, as_="h4"),
                 muted(t("checkout.vendor"), " ", line.vendor, size="1"),
                 line_details(line),
@@ -107,7 +107,6 @@ def cart_line(line: CartLineView) -> rx.Component:
                 ),
                 stepper_row(stepper(line), "checkout", CartState.ask_delete(line.cart_id)),
                 spacing="2",
-                width="100%",
                 min_width="0",
             ),
             gap="12px",
@@ -128,12 +127,11 @@ def cart_line(line: CartLineView) -> rx.Component:
 
 def cart_group(group: CartGroupView) -> rx.Component:
     return rx.el.section(
-        rx.vstack(
+        column(
             rx.heading(group.child, as_="h2", size="4", class_name="hm-group-child"),
             rx.heading(group.date, as_="h3", size="2", color=GRAY_11, weight="medium"),
-            rx.vstack(rx.foreach(group.lines, cart_line), spacing="3", width="100%"),
+            column(rx.foreach(group.lines, cart_line), spacing="3"),
             spacing="2",
-            width="100%",
         ),
         class_name="hm-cart-group",
         custom_attrs={"data-group": group.key},
@@ -142,7 +140,7 @@ def cart_group(group: CartGroupView) -> rx.Component:
 
 
 def empty_cart() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.image(
             src=static("/empty-plate.svg"),
             alt="",
@@ -153,7 +151,7 @@ def empty_cart() -> rx.Component:
         rx.heading(t("checkout.empty_title"), as_="h2", size="5"),
         muted(t("checkout.empty_text"), text_align="center"),
         rx.button(
-            rx.icon("utensils", size=16, aria_hidden="true"),
+            glyph("utensils"),
             t("checkout.book_meal"),
             on_click=CartState.book_meal,
             size="3",
@@ -162,7 +160,6 @@ def empty_cart() -> rx.Component:
         align="center",
         spacing="4",
         padding_y="32px",
-        width="100%",
         id="cart-empty",
     )
 
@@ -214,15 +211,14 @@ def cart_content() -> rx.Component:
         empty_cart(),
         rx.cond(
             CartState.loaded,
-            rx.vstack(
+            column(
                 rx.cond(
                     CartState.has_unpayable,
                     rx.box(notice(t("checkout.unpayable_notice"), "error"), id="cart-unpayable"),
                 ),
-                rx.vstack(rx.foreach(CartState.groups, cart_group), spacing="6", width="100%"),
+                column(rx.foreach(CartState.groups, cart_group), spacing="6"),
                 cart_footer(),
                 spacing="5",
-                width="100%",
                 id="cart-lines",
             ),
             loading_spinner(),

@@ -17,7 +17,7 @@ from hotmeals.ui.components.card_choice import (
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import page
 from hotmeals.ui.components.order_parts import figure
-from hotmeals.ui.components.panels import amount_row, column_card, items_or, loading_spinner
+from hotmeals.ui.components.panels import amount_row, column, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import (
     charges_table,
@@ -36,7 +36,7 @@ STATUS_KIND = CHECKOUT_STATUS_KIND
 
 
 def pay_form() -> rx.Component:
-    return rx.vstack(
+    return column(
         column_card(
             amount_row(
                 t("checkout.amount_due"),
@@ -66,12 +66,11 @@ def pay_form() -> rx.Component:
         pay_button(CheckoutState.charges, "pay-submit", width="100%"),
         payment_note(),
         spacing="4",
-        width="100%",
     )
 
 
 def placed() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.card(
             rx.vstack(
                 *figure(
@@ -109,7 +108,6 @@ def placed() -> rx.Component:
             wrap="wrap",
         ),
         spacing="4",
-        width="100%",
         id="order-placed",
     )
 

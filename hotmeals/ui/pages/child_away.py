@@ -10,7 +10,6 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import (
     LARGE_SOFT,
     RULED_ROW,
-    column,
     commit_button,
     glyph,
     icon_button,
@@ -22,6 +21,7 @@ from hotmeals.ui.components.cancel_reason import refund_to_field
 from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.forms import check_label, date_field
 from hotmeals.ui.components.order_parts import child_chips
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.away import ChildAwayState
 from hotmeals.ui.state.i18n import t

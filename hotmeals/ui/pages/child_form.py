@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import choice_field, muted, synced_field, waits_for
 from hotmeals.ui.components.forms import error_of, field_pair, once_attrs, save_button, server_form
 from hotmeals.ui.state.children import (
@@ -79,8 +79,7 @@ def delete_child_dialog() -> rx.Component:
             t("ui.child.delete_text_2"),
         ),
         confirm_label=t("ui.child.delete_confirm"),
-        open_=ChildrenState.delete_open,
-        on_open_change=ChildrenState.set_delete_open,
+        **shown_by(ChildrenState, "delete_open"),
         on_confirm=ChildrenState.confirm_delete,
         busy=ChildrenState.busy,
         turn=ChildrenState.turn,

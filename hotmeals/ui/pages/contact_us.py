@@ -6,7 +6,14 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.settings import get_settings
-from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, section_card
+from hotmeals.ui.components.after_parts import glyph
+from hotmeals.ui.components.form_parts import (
+    EMAIL_INPUT,
+    PHONE_INPUT,
+    checked_field,
+    name_pair,
+    section_card,
+)
 from hotmeals.ui.components.forms import (
     error_of,
     field_pair,
@@ -15,6 +22,7 @@ from hotmeals.ui.components.forms import (
     text_area,
 )
 from hotmeals.ui.components.header import faq_list
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import screen_intro
 from hotmeals.ui.state.contact import PREFIX, ContactState
 from hotmeals.ui.state.content import ContentState
@@ -37,10 +45,7 @@ def _field(name: str, label_key: str, **props) -> rx.Component:
 
 def contact_form() -> rx.Component:
     return server_form(
-        field_pair(
-            _field("first_name", "ui.field.first_name", auto_complete="given-name"),
-            _field("last_name", "ui.field.last_name", auto_complete="family-name"),
-        ),
+        name_pair(_field),
         field_pair(
             _field("email", "ui.field.email", **EMAIL_INPUT),
             _field("phone", "ui.field.phone", **PHONE_INPUT),
@@ -71,7 +76,7 @@ def contact_form() -> rx.Component:
 def _reach_link(icon: str, text: str, href: str) -> rx.Component:
     """The provider's phone or e-mail, a link that calls or writes."""
     return rx.link(
-        rx.icon(icon, size=16, aria_hidden="true"),
+        glyph(icon),
         text,
         href=href,
         weight="medium",
@@ -81,7 +86,7 @@ def _reach_link(icon: str, text: str, href: str) -> rx.Component:
 
 def contact_step() -> rx.Component:
     s = get_settings()
-    return rx.vstack(
+    return column(
         *screen_intro(t("ui.contact.title"), t("ui.contact.intro")),
         rx.flex(
             _reach_link("phone", s.support_phone, f"tel:{s.support_phone.replace(' ', '')}"),
@@ -93,5 +98,4 @@ def contact_step() -> rx.Component:
         rx.heading(t("ui.faq.title"), as_="h2", size="5", margin_top="16px"),
         faq_list(rx.cond(I18nState.is_fr, ContentState.faq_fr, ContentState.faq_en)),
         spacing="4",
-        width="100%",
     )

@@ -16,7 +16,7 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.order_parts import labelled_group, muted
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.payments import OTHER, PRESETS, DonateState
@@ -111,7 +111,7 @@ def donate_form() -> rx.Component:
 
 
 def history_table() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("donate.history"), as_="h2", size="5"),
         items_or(
             DonateState.history,
@@ -150,7 +150,6 @@ def history_table() -> rx.Component:
             muted(t("no_data_found"), id="donation-history-empty"),
         ),
         spacing="3",
-        width="100%",
         overflow_x="auto",
     )
 

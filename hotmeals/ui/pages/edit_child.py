@@ -13,6 +13,7 @@ from hotmeals.ui.components.form_parts import (
     section_card,
 )
 from hotmeals.ui.components.forms import once_attrs
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import (
     child_or_missing,
     plain_screen,
@@ -69,13 +70,12 @@ def edit_child() -> rx.Component:
             ChildFormState.loading,
             ChildFormState.missing,
             t("ui.child.edit_title"),
-            rx.vstack(
+            column(
                 screen_heading(t("ui.child.edit_title"), t("ui.child.edit_subtitle")),
                 section_card(child_form("ui.common.save")),
                 _actions(),
                 delete_child_dialog(),
                 spacing="5",
-                width="100%",
             ),
         ),
     )

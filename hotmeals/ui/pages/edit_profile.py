@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.after_parts import spread_row
-from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
+from hotmeals.ui.components.after_parts import glyph, spread_row
+from hotmeals.ui.components.form_parts import icon_bubble, lead_row, muted, section_card
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE, PROFILE_ROUTE, avatar
 from hotmeals.ui.components.layout import SCREEN_COLUMN, page, site_header
 from hotmeals.ui.components.order_parts import note_card
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import parent_only
 from hotmeals.ui.pages.child_form import child_card, delete_child_dialog
 from hotmeals.ui.pages.contact_us import contact_step
@@ -72,17 +72,7 @@ def _summary_card(
 ) -> rx.Component:
     """A card of the profile step: a picture or an icon, a few lines, and what to do next
     (under the lines when the card is narrow)."""
-    return section_card(
-        rx.flex(
-            lead,
-            rx.vstack(*lines, spacing="1", flex="1", min_width=min_width),
-            action,
-            spacing="4",
-            align="center",
-            wrap="wrap",
-        ),
-        **props,
-    )
+    return section_card(lead_row(lead, *lines, action=action, min_width=min_width), **props)
 
 
 def parent_card() -> rx.Component:
@@ -92,7 +82,7 @@ def parent_card() -> rx.Component:
         muted(AuthState.email, class_name="hm-break"),
         muted(AuthState.phone),
         action=link_button(
-            rx.icon("user-pen", size=16, aria_hidden="true"),
+            glyph("user-pen"),
             t("ui.header.edit_profile"),
             href=PROFILE_ROUTE,
             variant="soft",
@@ -115,7 +105,7 @@ def book_meal_card() -> rx.Component:
 
 
 def profile_step() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.profile.hello"), " ", AuthState.first_name, as_="h1", size="7"),
         parent_card(),
         rx.cond(AuthState.active_child_count > 0, book_meal_card()),
@@ -123,7 +113,7 @@ def profile_step() -> rx.Component:
         spread_row(
             rx.heading(t("ui.profile.children"), as_="h2", size="5"),
             link_button(
-                rx.icon("plus", size=16, aria_hidden="true"),
+                glyph("plus"),
                 t("ui.profile.add_child"),
                 href="/add-another-child",
                 id_="add-another-child",
@@ -147,7 +137,6 @@ def profile_step() -> rx.Component:
         ),
         delete_child_dialog(),
         spacing="4",
-        width="100%",
     )
 
 

@@ -8,6 +8,7 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import icon_bubble, muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.giveback import GiveBackState
 from hotmeals.ui.state.i18n import t
 
@@ -45,7 +46,7 @@ def giveback_card() -> rx.Component:
         on_language_change(GiveBackState.load),
         rx.cond(
             GiveBackState.loaded,
-            rx.vstack(
+            column(
                 rx.flex(
                     icon_bubble("heart-handshake", 22),
                     rx.vstack(
@@ -82,7 +83,6 @@ def giveback_card() -> rx.Component:
                 ),
                 rx.foreach(GiveBackState.schools, _school),
                 spacing="3",
-                width="100%",
             ),
             rx.center(rx.spinner(size="2"), padding="16px"),
         ),

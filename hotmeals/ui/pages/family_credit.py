@@ -7,13 +7,13 @@ import reflex as rx
 
 from hotmeals.ui.components.after_parts import (
     RULED_ROW,
-    column,
     ruled_list,
     section_title,
     text_stack,
 )
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import choice_fieldset, choice_option
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.closure_choice import closure_choice
 from hotmeals.ui.state.family_credit import FamilyCreditState

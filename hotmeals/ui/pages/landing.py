@@ -9,6 +9,7 @@ from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.layout import MAX_WIDTH, page, static
 from hotmeals.ui.components.order_parts import muted
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.i18n import t
 
@@ -111,7 +112,7 @@ def landing() -> rx.Component:
                     _fact("shield-alert", "landing.allergy_title", "landing.allergy_text"),
                     spacing="4",
                 ),
-                rx.vstack(
+                column(
                     rx.heading(t("landing.how_title"), as_="h2", size="6"),
                     _three_columns(
                         _step("1", "landing.step1_title", "landing.step1_text"),
@@ -120,7 +121,6 @@ def landing() -> rx.Component:
                         spacing="5",
                     ),
                     spacing="4",
-                    width="100%",
                 ),
                 spacing="8",
             ),

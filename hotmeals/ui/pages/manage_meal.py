@@ -15,7 +15,6 @@ from hotmeals.ui.components.after_parts import (
     RED_SOFT,
     SMALL_GHOST,
     back,
-    column,
     glyph,
     icon_button,
     item_list,
@@ -31,7 +30,7 @@ from hotmeals.ui.components.card_choice import card_choice
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import column_card, items_or
+from hotmeals.ui.components.panels import column, column_card, items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.manage_meal import MANAGE_ROUTE, ManageMealState

@@ -12,7 +12,7 @@ from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.order_parts import note_card
-from hotmeals.ui.components.panels import items_or, loading_spinner
+from hotmeals.ui.components.panels import column, items_or, loading_spinner
 from hotmeals.ui.components.screens import parent_screen, screen_intro
 from hotmeals.ui.pages.booking_calendar import child_picker
 from hotmeals.ui.pages.booking_day_menu import book_grid
@@ -74,7 +74,7 @@ def meal_detailed() -> rx.Component:
             BookingState.loaded,
             items_or(
                 BookingState.kids,
-                rx.vstack(
+                column(
                     child_picker(),
                     mode_tabs(),
                     rx.cond(
@@ -83,7 +83,6 @@ def meal_detailed() -> rx.Component:
                         one_day(),
                     ),
                     spacing="4",
-                    width="100%",
                 ),
                 no_children(),
             ),

@@ -15,7 +15,6 @@ from hotmeals.ui.components.after_parts import (
     RED_SOFT,
     SMALL_SOFT,
     back,
-    column,
     icon_button,
     icon_link,
     item_list,
@@ -30,7 +29,7 @@ from hotmeals.ui.components.form_parts import alert_text, muted
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.layout import MAX_WIDTH
 from hotmeals.ui.components.order_parts import note_card
-from hotmeals.ui.components.panels import amount_row, column_card, items_or, loading_spinner
+from hotmeals.ui.components.panels import amount_row, column, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.booking_calendar import child_picker
 from hotmeals.ui.pages.booking_day_menu import book_grid

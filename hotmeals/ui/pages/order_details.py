@@ -16,7 +16,6 @@ from hotmeals.ui.components.after_parts import (
     SMALL_SOFT,
     back,
     bold_total,
-    column,
     dialog_close,
     done_notice,
     form_dialog,
@@ -30,11 +29,12 @@ from hotmeals.ui.components.after_parts import (
     spread_row,
 )
 from hotmeals.ui.components.cancel_reason import cancel_section, cancel_sure_dialog
+from hotmeals.ui.components.dialogs import shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import label, native_select, once_attrs
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.line_card import detail, line_heading
-from hotmeals.ui.components.panels import CARD, GRID_LIST, items_or
+from hotmeals.ui.components.panels import CARD, GRID_LIST, column, items_or
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.receipt import order_receipt_link
 from hotmeals.ui.pages.standing_repeat import repeat_line_button, repeat_line_dialog
@@ -186,8 +186,7 @@ def add_dialog() -> rx.Component:
             justify="end",
             wrap="wrap",
         ),
-        open_=S.add_open,
-        on_open_change=S.set_add_open,
+        **shown_by(S, "add_open"),
     )
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph
 from hotmeals.ui.components.card_choice import (
     CHECKOUT_STATUS_KIND,
     card_choice,
@@ -25,7 +26,7 @@ from hotmeals.ui.components.forms import (
 )
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.order_parts import GRAY_11, figure_stack, muted
-from hotmeals.ui.components.panels import column_card, loading_spinner, rows_or_empty
+from hotmeals.ui.components.panels import column, column_card, loading_spinner, rows_or_empty
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_screen, screen_intro
 from hotmeals.ui.state.cart import (
     CART_ROUTE,
@@ -153,10 +154,9 @@ def summary_line(line: CartLineView) -> rx.Component:
 
 
 def summary_group(group: CartGroupView) -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.text(group.child, " · ", group.date, weight="bold", size="2"),
         rx.foreach(group.lines, summary_line),
-        width="100%",
         spacing="1",
         padding_y="6px",
         class_name="hm-summary-group",
@@ -219,8 +219,7 @@ def promo_section() -> rx.Component:
                     id="promo-remove",
                 ),
                 align="center",
-                gap="8px",
-                wrap="wrap",
+                **ACTION_ROW,
             ),
         ),
         kept_form(
@@ -288,7 +287,7 @@ def donation_section() -> rx.Component:
         "checkout.donation_title",
         rx.el.p(t("checkout.donation_label"), id="donation-label", class_name="hm-label"),
         named_radios(
-            rx.flex(*[item(v) for v in DONATION_CHOICES], gap="8px", wrap="wrap"),
+            rx.flex(*[item(v) for v in DONATION_CHOICES], **ACTION_ROW),
             "donation-label",
             CartState.donation_choice,
             CartState.set_donation,
@@ -332,7 +331,7 @@ def pay_button(charges: Any, id_: str, **props: Any) -> rx.Component:
     """The one Pay (``CheckoutState.pay``): busy, and one tap per turn."""
     return busy_button(
         pay_label(charges),
-        icon=rx.icon("lock", size=16, aria_hidden="true"),
+        icon=glyph("lock"),
         busy=CheckoutState.busy,
         turn=CheckoutState.turn,
         on_click=CheckoutState.pay,
@@ -399,13 +398,12 @@ def pay_bar() -> rx.Component:
 
 def pay_section() -> rx.Component:
     """How to pay, then Pay: one tap pays from here."""
-    return rx.vstack(
+    return column(
         rx.separator(size="4"),
         card_choice(CheckoutState, "pay", "card-choice-label"),
         pay_bar(),
         payment_note(),
         spacing="3",
-        width="100%",
         id="summary-payment",
     )
 
@@ -414,7 +412,7 @@ def summary_content() -> rx.Component:
     return rx.cond(
         CartState.payable_count > 0,
         rx.grid(
-            rx.vstack(
+            column(
                 _section(
                     "checkout.subtotal",
                     rx.foreach(CartState.groups, summary_group),
@@ -424,9 +422,8 @@ def summary_content() -> rx.Component:
                 promo_section(),
                 donation_section(),
                 spacing="4",
-                width="100%",
             ),
-            rx.vstack(
+            column(
                 _section(
                     "checkout.charges",
                     charges_table(CartState.charges, "summary-charges"),
@@ -437,7 +434,6 @@ def summary_content() -> rx.Component:
                 ),
                 giveback_section(),
                 spacing="4",
-                width="100%",
                 position=rx.breakpoints(initial="static", md="sticky"),
                 top="88px",
             ),

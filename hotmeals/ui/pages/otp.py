@@ -12,6 +12,7 @@ from hotmeals.ui.components.after_parts import spread_row
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import field_frame, field_input, server_form, submit_button
 from hotmeals.ui.components.layout import static
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import back_button
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.otp import OtpState
@@ -62,7 +63,7 @@ def otp_panel(
     ``on_submit`` is the handler of the screen's purpose (the sign-up code by default)."""
     error = OtpState.error
     hint = t("ui.otp.hint")
-    return rx.vstack(
+    return column(
         rx.image(src=static("/illustrations/mail-code.svg"), alt="", width="160px", height="110px")
         if show_image
         else rx.fragment(),
@@ -114,6 +115,5 @@ def otp_panel(
         back_button(t("ui.otp.change_email"), OtpState.cancel),
         spacing="4",
         align="start",
-        width="100%",
         id="otp-panel",
     )

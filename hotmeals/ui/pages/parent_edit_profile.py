@@ -15,6 +15,7 @@ from hotmeals.ui.components.form_parts import (
     done_badge,
     loading_block,
     muted,
+    name_pair,
     remove_button,
     section_card,
     synced_field,
@@ -22,7 +23,6 @@ from hotmeals.ui.components.form_parts import (
 from hotmeals.ui.components.forms import (
     field_frame,
     field_input,
-    field_pair,
     kept_form,
     once_attrs,
     save_button,
@@ -31,7 +31,7 @@ from hotmeals.ui.components.forms import (
     text_field,
 )
 from hotmeals.ui.components.header import avatar
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.otp import otp_panel
 from hotmeals.ui.pages.settings import language_choice
@@ -97,10 +97,7 @@ def _detail(name: str, label_key: str, **props: Any) -> rx.Component:
 
 def details_form() -> rx.Component:
     return server_form(
-        field_pair(
-            _detail("first_name", "ui.field.first_name", auto_complete="given-name"),
-            _detail("last_name", "ui.field.last_name", auto_complete="family-name"),
-        ),
+        name_pair(_detail),
         _detail("phone", "ui.field.phone", **PHONE_INPUT, hint=t("ui.field.phone_hint")),
         text_field(
             PREFIX + "email",
@@ -160,12 +157,12 @@ def alt_row(row: rx.Var) -> rx.Component:
 def alt_emails_section() -> rx.Component:
     field_id = PREFIX + "alt_email"
     error = ParentEditState.alt_error
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.alt_email.title"), as_="h2", size="4"),
         muted(t("ui.alt_email.intro")),
         items_or(
             ParentEditState.alt_emails,
-            rx.vstack(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0", width="100%"),
+            column(rx.foreach(ParentEditState.alt_emails, alt_row), spacing="0"),
         ),
         rx.cond(
             ParentEditState.can_add_alt,
@@ -173,7 +170,6 @@ def alt_emails_section() -> rx.Component:
             muted(t("ui.alt_email.limit_reached"), id="alt-limit"),
         ),
         spacing="3",
-        width="100%",
     )
 
 
@@ -225,14 +221,13 @@ def parent_edit_profile() -> rx.Component:
         rx.cond(
             ParentEditState.loading,
             loading_block(),
-            rx.vstack(
+            column(
                 section_card(picture_section()),
                 section_card(details_form()),
                 section_card(alt_emails_section()),
                 section_card(language_choice()),
                 alt_otp_dialog(),
                 spacing="4",
-                width="100%",
             ),
         ),
     )

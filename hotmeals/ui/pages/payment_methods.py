@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.form_parts import busy_icon_button
+from hotmeals.ui.components.after_parts import glyph
+from hotmeals.ui.components.form_parts import busy_icon_button, lead_row
 from hotmeals.ui.components.forms import status_notice
 from hotmeals.ui.components.order_parts import muted, remove_dialog
 from hotmeals.ui.components.panels import rows_or_empty
@@ -20,19 +21,15 @@ REMOVE_KEYS = ("cards.confirm_title", "cards.confirm_text", "cards.confirm_no", 
 def card_row(card: rx.Var) -> rx.Component:
     label = card["brand"] + " •••• " + card["last4"]
     return rx.card(
-        rx.flex(
+        lead_row(
             rx.icon("credit-card", size=22, aria_hidden="true"),
-            rx.vstack(
-                rx.text(card["brand"], " ", t("cards.ending"), " ", card["last4"], weight="medium"),
-                rx.cond(
-                    card["expiry"] != "",
-                    muted(t("cards.expires"), " ", card["expiry"], size="2"),
-                ),
-                spacing="1",
-                flex="1",
+            rx.text(card["brand"], " ", t("cards.ending"), " ", card["last4"], weight="medium"),
+            rx.cond(
+                card["expiry"] != "",
+                muted(t("cards.expires"), " ", card["expiry"], size="2"),
             ),
-            rx.button(
-                rx.icon("trash-2", size=16, aria_hidden="true"),
+            action=rx.button(
+                glyph("trash-2"),
                 t("cards.delete"),
                 variant="soft",
                 color_scheme="red",
@@ -41,9 +38,6 @@ def card_row(card: rx.Var) -> rx.Component:
                 class_name="hm-card-delete",
                 custom_attrs={"data-card-id": card["id"]},
             ),
-            align="center",
-            spacing="4",
-            wrap="wrap",
         ),
         width="100%",
         class_name="hm-saved-card",

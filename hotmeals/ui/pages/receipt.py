@@ -13,7 +13,6 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import (
     ACTION_ROW,
     SMALL_SOFT,
-    column,
     icon_button,
     icon_link,
     loaded_or_missing,
@@ -22,7 +21,7 @@ from hotmeals.ui.components.after_parts import (
 )
 from hotmeals.ui.components.form_parts import muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
-from hotmeals.ui.components.panels import items_or, loading_spinner
+from hotmeals.ui.components.panels import column, items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.calendar_receipts import (

@@ -19,7 +19,7 @@ from hotmeals.ui.components.form_parts import (
 )
 from hotmeals.ui.components.forms import check_label, link_button, once_attrs, submit_button
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
-from hotmeals.ui.components.panels import items_or
+from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import plain_screen, screen_heading
 from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
@@ -38,7 +38,7 @@ def _allergy(row: rx.Var) -> rx.Component:
 
 
 def _allergies() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("sy.allergies"), as_="h3", size="3"),
         items_or(
             SchoolYearState.allergies,
@@ -55,7 +55,6 @@ def _allergies() -> rx.Component:
             class_name="hm-sy-check",
         ),
         spacing="2",
-        width="100%",
     )
 
 
@@ -93,7 +92,7 @@ def _archive() -> rx.Component:
 
 def _child_form() -> rx.Component:
     return section_card(
-        rx.vstack(
+        column(
             spread_row(
                 rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
                 rx.badge(
@@ -139,7 +138,6 @@ def _child_form() -> rx.Component:
             rx.divider(),
             _archive(),
             spacing="4",
-            width="100%",
         ),
     )
 

@@ -14,6 +14,7 @@ from hotmeals.ui.components.forms import (
     state_save_button,
 )
 from hotmeals.ui.components.header import PROFILE_ROUTE
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.components.screens import back_button, screen_intro
 from hotmeals.ui.pages.settings_calendar_feed import calendar_feed_card
 from hotmeals.ui.state.edit_profile import EditProfileState
@@ -84,9 +85,9 @@ def language_choice() -> rx.Component:
 
 
 def settings_menu() -> rx.Component:
-    return rx.vstack(
+    return column(
         rx.heading(t("ui.settings.title"), as_="h1", size="7"),
-        rx.vstack(
+        column(
             _menu_row(
                 "bell",
                 "ui.settings.notifications",
@@ -109,12 +110,10 @@ def settings_menu() -> rx.Component:
                 "settings-profile",
             ),
             spacing="2",
-            width="100%",
         ),
         rx.card(language_choice(), width="100%"),
         calendar_feed_card(),  # the family's private calendar link
         spacing="4",
-        width="100%",
     )
 
 
@@ -145,16 +144,15 @@ def _switch(kind: str) -> rx.Component:
 
 
 def notifications_panel() -> rx.Component:
-    return rx.vstack(
+    return column(
         _back_to_settings(),
         *screen_intro(t("ui.settings.notifications"), t("ui.settings.notifications_intro")),
         rx.card(
-            rx.vstack(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0", width="100%"),
+            column(*[_switch(kind) for kind in NOTIFICATION_KINDS], spacing="0"),
             width="100%",
         ),
         rx.box(state_save_button(NotificationState, "notifications-save", width="auto")),
         spacing="4",
-        width="100%",
     )
 
 
@@ -163,7 +161,7 @@ def change_password_panel() -> rx.Component:
         errors = ChangePasswordState.errors
         return password_field(PASSWORD_PREFIX, name, label_key, errors, autocomplete, hint=hint)
 
-    return rx.vstack(
+    return column(
         _back_to_settings(),
         rx.heading(t("ui.settings.password"), as_="h1", size="7"),
         section_card(
@@ -186,7 +184,6 @@ def change_password_panel() -> rx.Component:
             max_width="520px",
         ),
         spacing="4",
-        width="100%",
     )
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.after_parts import ACTION_ROW, glyph
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
 from hotmeals.ui.state.i18n import t
 
 
 def calendar_feed_card() -> rx.Component:
     return rx.card(
-        rx.vstack(
+        column(
             rx.hstack(
                 icon_bubble("calendar-days"),
                 rx.heading(t("feed.card_title"), as_="h2", size="4"),
@@ -48,7 +50,7 @@ def calendar_feed_card() -> rx.Component:
             ),
             rx.flex(
                 rx.button(
-                    rx.icon("copy", size=16, aria_hidden="true"),
+                    glyph("copy"),
                     t("feed.copy"),
                     on_click=[
                         rx.set_clipboard(CalendarFeedState.url),
@@ -60,7 +62,7 @@ def calendar_feed_card() -> rx.Component:
                 ),
                 rx.button(
                     rx.el.a(
-                        rx.icon("calendar-plus", size=16, aria_hidden="true"),
+                        glyph("calendar-plus"),
                         t("feed.open"),
                         href=CalendarFeedState.webcal_url,
                         id="calendar-feed-subscribe",
@@ -70,7 +72,7 @@ def calendar_feed_card() -> rx.Component:
                     size="2",
                 ),
                 rx.button(
-                    rx.icon("refresh-cw", size=16, aria_hidden="true"),
+                    glyph("refresh-cw"),
                     t("feed.rotate"),
                     on_click=CalendarFeedState.set_rotate_open(True),
                     variant="outline",
@@ -78,21 +80,18 @@ def calendar_feed_card() -> rx.Component:
                     size="2",
                     id="calendar-feed-rotate",
                 ),
-                gap="8px",
-                wrap="wrap",
+                **ACTION_ROW,
             ),
             confirm_dialog(
                 title=t("feed.rotate"),
                 description=t("feed.rotate_confirm"),
                 confirm_label=t("feed.rotate"),
-                open_=CalendarFeedState.rotate_open,
-                on_open_change=CalendarFeedState.set_rotate_open,
+                **shown_by(CalendarFeedState, "rotate_open"),
                 on_confirm=CalendarFeedState.rotate,
                 busy=CalendarFeedState.busy,
                 confirm_id="calendar-feed-rotate-confirm",
             ),
             spacing="3",
-            width="100%",
             on_mount=CalendarFeedState.load,
         ),
         width="100%",

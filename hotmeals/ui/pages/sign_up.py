@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.components.form_parts import EMAIL_INPUT, PHONE_INPUT, checked_field, form_end
+from hotmeals.ui.components.form_parts import (
+    EMAIL_INPUT,
+    PHONE_INPUT,
+    checked_field,
+    form_end,
+    name_pair,
+)
 from hotmeals.ui.components.forms import (
     aria_attrs,
     error_of,
     field_error,
-    field_pair,
     server_form,
 )
 from hotmeals.ui.components.header import cms_dialog
@@ -76,10 +81,7 @@ def sign_up_form() -> rx.Component:
         signup_progress(1),
         screen_heading(t("ui.signup.title"), t("ui.signup.subtitle")),
         server_form(
-            field_pair(
-                _field("first_name", "ui.field.first_name", auto_complete="given-name"),
-                _field("last_name", "ui.field.last_name", auto_complete="family-name"),
-            ),
+            name_pair(_field),
             _field("email", "ui.field.email", **EMAIL_INPUT, input_mode="email"),
             _field(
                 "phone",

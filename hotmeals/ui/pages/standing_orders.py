@@ -18,7 +18,7 @@ from hotmeals.ui.components.after_parts import (
     icon_link,
     list_card,
 )
-from hotmeals.ui.components.dialogs import confirm_dialog
+from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -115,8 +115,7 @@ def standing_orders() -> rx.Component:
             description=t("standing_ui.end_text"),
             cancel_label=t("standing_ui.end_cancel"),
             confirm_label=t("standing_ui.end"),
-            open_=StandingState.end_open,
-            on_open_change=StandingState.set_end_open,
+            **shown_by(StandingState, "end_open"),
             on_confirm=StandingState.confirm_end,
             busy=StandingState.busy_id != "",
             confirm_id="standing-end-confirm",

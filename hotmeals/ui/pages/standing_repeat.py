@@ -9,14 +9,15 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import (
     SMALL_GHOST,
     SMALL_SOFT,
-    column,
     dialog_close,
     form_dialog,
     spinner_button,
 )
+from hotmeals.ui.components.dialogs import shown_by
 from hotmeals.ui.components.form_parts import muted
 from hotmeals.ui.components.forms import date_field, labelled_box, link_button, native_select
 from hotmeals.ui.components.icons import icon as svg_icon
+from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.i18n import t
 from hotmeals.ui.state.standing import STANDING_ROUTE, RepeatState
 
@@ -138,8 +139,7 @@ def repeat_line_dialog() -> rx.Component:
             justify="end",
             padding_top="12px",
         ),
-        open_=RepeatState.line_open,
-        on_open_change=RepeatState.set_line_open,
+        **shown_by(RepeatState, "line_open"),
         id="repeat-line-dialog",
     )
 
