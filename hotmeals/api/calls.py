@@ -15,6 +15,7 @@ every answer stay the same.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
@@ -37,6 +38,7 @@ from hotmeals.api.deps import (
     read_for,
     required,
     route,
+    token_write,
 )
 
 
@@ -146,17 +148,30 @@ class Done(Once):
 class Handler(Call):
     """A route whose answer is written by hand: ``fn(who, body)`` (``fn(who)`` for a route
     without a body) takes what it needs of the caller and the body, runs its services and
-    answers. ``handler`` makes one of a function's own name."""
+    answers. ``handler`` makes one of a function's own name and parameters."""
+
+    body: type[BaseModel] | None = None
 
     async def respond(self, who: Any, body: BaseModel | None) -> JSONResponse:
         return await (self.fn(who) if body is None else self.fn(who, body))
 
 
+# The dependency giving each kind of caller (its return annotation), for ``handler``.
+DEPENDENCY_OF: Mapping[Any, Callable[..., Any]] = {
+    inspect.signature(dependency, eval_str=True).return_annotation: dependency
+    for dependency in (client_context, parent_context, parent_write, token_write)
+}
+
+
 def handler(
-    fn: Callable[..., Awaitable[JSONResponse]], *, who: Callable[..., Any] = client_context
+    fn: Callable[..., Awaitable[JSONResponse]], *, who: Callable[..., Any] | None = None
 ) -> Handler:
-    """``fn`` as the endpoint of its own name, called by ``who`` (a dependency: the caller)."""
-    return Handler(fn.__name__, fn, who=who)
+    """``fn`` as the endpoint of its own name: its first parameter's annotation says who calls
+    (the dependency giving that kind of caller, or ``who`` where another one gives it, as the
+    operator's key does) and its second's, when it has one, the body it is handed."""
+    caller, *rest = inspect.signature(fn, eval_str=True).parameters.values()
+    dependency = who if who is not None else DEPENDENCY_OF[caller.annotation]
+    return Handler(fn.__name__, fn, who=dependency, body=rest[0].annotation if rest else None)
 
 
 def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
@@ -169,8 +184,8 @@ def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
 
 @dataclass(frozen=True)
 class Post:
-    """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it,
-    ``answer`` the data of its envelope."""
+    """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it (a
+    handler's own when not given), ``answer`` the data of its envelope."""
 
     path: str
     call: Call
@@ -181,6 +196,13 @@ class Post:
 
     def method(self, router: APIRouter) -> Callable[..., Any]:
         return router.post
+
+    @property
+    def model(self) -> type[BaseModel] | None:
+        """The request's body: the one given, or the handler's."""
+        if self.body is None and isinstance(self.call, Handler):
+            return self.call.body
+        return self.body
 
 
 @dataclass(frozen=True)
@@ -198,9 +220,9 @@ def declare_all(router: APIRouter, tags: list[str | Enum], routes: list[Post]) -
         endpoint = route(
             declared.method(router),
             declared.path,
-            body=declared.body,
+            body=declared.model,
             answer=declared.answer,
             tags=tags,
             summary=declared.summary,
         )
-        endpoint(_endpoint(declared.call, declared.body))
+        endpoint(_endpoint(declared.call, declared.model))
