@@ -185,7 +185,10 @@ class MenuDetailOut(BaseModel):
 # --- cart ---------------------------------------------------------------------------------------
 
 
-class AddToCartIn(In):
+class MealChoiceIn(BaseModel):
+    """A meal chosen for a child on a day (``bodies.meal_choice`` reads it): AddToCart's body,
+    and AddToMyOrder's with the order it goes into."""
+
     child_id: Id | None = None
     meal_id: Id | None = None
     menu_day_id: Id | None = Field(default=None, description="From GetMenu; or give date.")
@@ -214,6 +217,11 @@ class AddToCartIn(In):
         default=False,
         description="The parent acknowledges a High or Medium allergen of the child.",
     )
+
+
+# The meal choice, a number sent for a text taken as that text (``In``).
+class AddToCartIn(MealChoiceIn, In):
+    pass
 
 
 class PortionIdIn(In):
