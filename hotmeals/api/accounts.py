@@ -84,14 +84,14 @@ async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
         await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
-    result = await run(
-        accounts.verify_otp,
-        email=body.email,
-        otp=body.otp,
-        address=client.address,
-        user_agent=client.user_agent,
-    )
+    result = await _signing_in(client, accounts.verify_otp, email=body.email, otp=body.otp)
     return ok(result.session_data, t("email_verified", client.lang))
+
+
+async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
+    """``fn`` opening a session for the caller: its attempts counted by the caller's address,
+    the session recorded with the caller's user agent."""
+    return await run(fn, **kwargs, address=client.address, user_agent=client.user_agent)
 
 
 async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
@@ -105,13 +105,8 @@ async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
 
 
 async def login(client: Client, body: LoginIn) -> JSONResponse:
-    result = await run(
-        accounts.login,
-        email=body.email,
-        phone=body.phone,
-        password=body.password,
-        address=client.address,
-        user_agent=client.user_agent,
+    result = await _signing_in(
+        client, accounts.login, email=body.email, phone=body.phone, password=body.password
     )
     if result.needs_verification:
         key = "login_code_sent" if result.second_factor else "email_not_verified"
