@@ -10,7 +10,9 @@ kind says who may call (its dependency) and how the service's result is answered
 answer takes more is a ``handler``: a function of the caller and the body. The endpoint
 registered is the one a hand-written route would be: a function of the call's ``name`` (the
 start of the OpenAPI operationId) taking the kind's dependency, so the OpenAPI document and
-every answer stay the same.
+every answer stay the same. A group of handlers may instead declare each route where its
+function is written (``Routes``: ``post`` and ``get`` make the same record), as the payments
+do.
 """
 
 from __future__ import annotations
@@ -163,9 +165,10 @@ DEPENDENCY_OF: Mapping[Any, Callable[..., Any]] = {
 }
 
 
-def handler(
-    fn: Callable[..., Awaitable[JSONResponse]], *, who: Callable[..., Any] | None = None
-) -> Handler:
+Handled = Callable[..., Awaitable[JSONResponse]]
+
+
+def handler(fn: Handled, *, who: Callable[..., Any] | None = None) -> Handler:
     """``fn`` as the endpoint of its own name: its first parameter's annotation says who calls
     (the dependency giving that kind of caller, or ``who`` where another one gives it, as the
     operator's key does) and its second's, when it has one, the body it is handed."""
@@ -226,3 +229,38 @@ def declare_all(router: APIRouter, tags: list[str | Enum], routes: list[Post]) -
             summary=declared.summary,
         )
         endpoint(_endpoint(declared.call, declared.model))
+
+
+@dataclass(frozen=True)
+class Routes:
+    """A group's routes written beside their handlers: ``post`` and ``get`` declare the
+    function they decorate on ``router`` under the OpenAPI ``tags`` as ``declare_all`` declares
+    a ``handler``'s record, in the order the functions are written."""
+
+    router: APIRouter
+    tags: list[str | Enum]
+
+    def post(
+        self, path: str, *, answer: Any, summary: str, who: Callable[..., Any] | None = None
+    ) -> Callable[[Handled], Handled]:
+        return self._declaring(Post, path, answer, summary, who)
+
+    def get(
+        self, path: str, *, answer: Any, summary: str, who: Callable[..., Any] | None = None
+    ) -> Callable[[Handled], Handled]:
+        return self._declaring(Get, path, answer, summary, who)
+
+    def _declaring(
+        self,
+        kind: type[Post],
+        path: str,
+        answer: Any,
+        summary: str,
+        who: Callable[..., Any] | None,
+    ) -> Callable[[Handled], Handled]:
+        def declare(fn: Handled) -> Handled:
+            declared = kind(path, handler(fn, who=who), answer=answer, summary=summary)
+            declare_all(self.router, self.tags, [declared])
+            return fn
+
+        return declare
