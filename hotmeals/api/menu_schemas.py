@@ -4,7 +4,7 @@ own message. Ids are numbers or digit strings; dates ``YYYY-MM-DD`` or ``M/D/YYY
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -140,15 +140,20 @@ class NutritionOut(BaseModel):
     unit: str
 
 
+# An option's or add-on's verdict for the child the request names.
+ExtraAllergyOut = Annotated[
+    AllergyMarkOut | None,
+    Field(description="Its verdict for the child (null when no child_id is given)."),
+]
+
+
 class OptionOut(BaseModel):
     id: int
     name: str
     price_cents: int
     price: str
     allergens: list[str] = Field(description="Every allergen of this option.")
-    allergy: AllergyMarkOut | None = Field(
-        description="Its verdict for the child (null when no child_id is given)."
-    )
+    allergy: ExtraAllergyOut
 
 
 class AddOnOut(BaseModel):
@@ -159,9 +164,7 @@ class AddOnOut(BaseModel):
     price: str
     image: str
     allergens: list[str] = Field(description="Every allergen of this add-on.")
-    allergy: AllergyMarkOut | None = Field(
-        description="Its verdict for the child (null when no child_id is given)."
-    )
+    allergy: ExtraAllergyOut
 
 
 class MenuDetailOut(BaseModel):
