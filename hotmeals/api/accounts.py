@@ -46,8 +46,6 @@ from hotmeals.api.deps import (
     client_context,
     idempotency_key,
     optional_parent,
-    parent_context,
-    parent_write,
     route,
     run,
     run_as_parent,
@@ -86,14 +84,14 @@ async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
         await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
-    result = await run(
-        accounts.verify_otp,
-        email=body.email,
-        otp=body.otp,
-        address=client.address,
-        user_agent=client.user_agent,
-    )
+    result = await _signing_in(client, accounts.verify_otp, email=body.email, otp=body.otp)
     return ok(result.session_data, t("email_verified", client.lang))
+
+
+async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
+    """``fn`` opening a session for the caller: its attempts counted by the caller's address,
+    the session recorded with the caller's user agent."""
+    return await run(fn, **kwargs, address=client.address, user_agent=client.user_agent)
 
 
 async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
@@ -107,13 +105,8 @@ async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
 
 
 async def login(client: Client, body: LoginIn) -> JSONResponse:
-    result = await run(
-        accounts.login,
-        email=body.email,
-        phone=body.phone,
-        password=body.password,
-        address=client.address,
-        user_agent=client.user_agent,
+    result = await _signing_in(
+        client, accounts.login, email=body.email, phone=body.phone, password=body.password
     )
     if result.needs_verification:
         key = "login_code_sent" if result.second_factor else "email_not_verified"
@@ -255,28 +248,24 @@ declare_all(
         Post(
             "/Parent/auth/Signup",
             handler(signup),
-            body=SignupIn,
             answer=OtpSentOut,
             summary="Create an account and e-mail a 6-digit verification code",
         ),
         Post(
             "/Parent/auth/VerifyOtp",
             handler(verify_otp),
-            body=VerifyOtpIn,
             answer=SessionDataOut | OtpValidOut,
             summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
         ),
         Post(
             "/Parent/auth/ResendOtp",
             handler(resend_otp),
-            body=ResendOtpIn,
             answer=OtpSentOut,
             summary="Send a new code (60 s cooldown); the same answer for any address",
         ),
         Post(
             "/Parent/auth/Login",
             handler(login),
-            body=LoginIn,
             answer=SessionDataOut,
             summary="Sign in with e-mail or phone and password; answers the session data",
         ),
@@ -289,42 +278,36 @@ declare_all(
         Post(
             "/Parent/auth/Forgot_Password",
             handler(forgot_password),
-            body=EmailIn,
             answer=OtpSentOut,
             summary="E-mail a password-reset code; the same answer for any address",
         ),
         Post(
             "/Parent/auth/NewPassword",
             handler(new_password),
-            body=NewPasswordIn,
             answer=None,
             summary="Set a new password with the reset code (signs out every session)",
         ),
         Post(
             "/Parent/auth/ChangePassword",
-            handler(change_password, who=parent_context),
-            body=ChangePasswordIn,
+            handler(change_password),
             answer=None,
             summary="Change the password (other sessions are signed out)",
         ),
         Post(
             "/Parent/auth/EditProfile",
-            handler(edit_profile, who=parent_write),
-            body=EditProfileIn,
+            handler(edit_profile),
             answer=ProfileOut,
             summary="Edit names, phone, alternate e-mails, picture and language",
         ),
         Post(
             "/Parent/auth/AddAltEmail",
-            handler(add_alt_email, who=parent_write),
-            body=EmailIn,
+            handler(add_alt_email),
             answer=OtpSentOut,
             summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
         ),
         Post(
             "/Parent/auth/VerifyAltEmail",
-            handler(verify_alt_email, who=parent_context),
-            body=AltEmailVerifyIn,
+            handler(verify_alt_email),
             answer=ProfileOut,
             summary="Verify an alternate e-mail with its code",
         ),
@@ -357,7 +340,6 @@ declare_all(
         Post(
             "/Parent/user/cms_pages",
             handler(cms_pages),
-            body=CmsPageIn,
             answer=CmsPageOutModel,
             summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
         ),

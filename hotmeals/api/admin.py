@@ -78,14 +78,12 @@ declare_all(
         Post(
             "/Admin/CloseDay",
             handler(close_day, who=admin_client),
-            body=CloseDayIn,
             answer=CloseDayOut,
             summary="Close a school day: every booked meal handled at once by its family's choice",
         ),
         Post(
             "/Admin/ReopenDay",
             handler(reopen_day, who=admin_client),
-            body=ReopenDayIn,
             answer=ReopenDayOut,
             summary="Make a closed school day bookable again (handled meals stay as they are)",
         ),

@@ -88,19 +88,19 @@ declare_all(
     [
         Get(
             "/Parent/CalendarFeed",
-            handler(get_feed, who=parent_context),
+            handler(get_feed),
             answer=FeedOut,
             summary="The parent's private calendar feed address (made on first ask)",
         ),
         Post(
             "/Parent/CalendarFeed/Rotate",
-            handler(rotate_feed, who=parent_context),
+            handler(rotate_feed),
             answer=FeedOut,
             summary="A new feed address; the old one stops working",
         ),
         Post(
             "/Parent/CalendarFeed/Revoke",
-            handler(revoke_feed, who=parent_context),
+            handler(revoke_feed),
             answer=RevokedOut,
             summary="No feed any more: its address stops working",
         ),

@@ -10,11 +10,14 @@ kind says who may call (its dependency) and how the service's result is answered
 answer takes more is a ``handler``: a function of the caller and the body. The endpoint
 registered is the one a hand-written route would be: a function of the call's ``name`` (the
 start of the OpenAPI operationId) taking the kind's dependency, so the OpenAPI document and
-every answer stay the same.
+every answer stay the same. A group of handlers may instead declare each route where its
+function is written (``Routes``: ``post`` and ``get`` make the same record), as the payments
+do.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from enum import Enum
@@ -37,6 +40,7 @@ from hotmeals.api.deps import (
     read_for,
     required,
     route,
+    token_write,
 )
 
 
@@ -146,17 +150,31 @@ class Done(Once):
 class Handler(Call):
     """A route whose answer is written by hand: ``fn(who, body)`` (``fn(who)`` for a route
     without a body) takes what it needs of the caller and the body, runs its services and
-    answers. ``handler`` makes one of a function's own name."""
+    answers. ``handler`` makes one of a function's own name and parameters."""
+
+    body: type[BaseModel] | None = None
 
     async def respond(self, who: Any, body: BaseModel | None) -> JSONResponse:
         return await (self.fn(who) if body is None else self.fn(who, body))
 
 
-def handler(
-    fn: Callable[..., Awaitable[JSONResponse]], *, who: Callable[..., Any] = client_context
-) -> Handler:
-    """``fn`` as the endpoint of its own name, called by ``who`` (a dependency: the caller)."""
-    return Handler(fn.__name__, fn, who=who)
+# The dependency giving each kind of caller (its return annotation), for ``handler``.
+DEPENDENCY_OF: Mapping[Any, Callable[..., Any]] = {
+    inspect.signature(dependency, eval_str=True).return_annotation: dependency
+    for dependency in (client_context, parent_context, parent_write, token_write)
+}
+
+
+Handled = Callable[..., Awaitable[JSONResponse]]
+
+
+def handler(fn: Handled, *, who: Callable[..., Any] | None = None) -> Handler:
+    """``fn`` as the endpoint of its own name: its first parameter's annotation says who calls
+    (the dependency giving that kind of caller, or ``who`` where another one gives it, as the
+    operator's key does) and its second's, when it has one, the body it is handed."""
+    caller, *rest = inspect.signature(fn, eval_str=True).parameters.values()
+    dependency = who if who is not None else DEPENDENCY_OF[caller.annotation]
+    return Handler(fn.__name__, fn, who=dependency, body=rest[0].annotation if rest else None)
 
 
 def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
@@ -169,8 +187,8 @@ def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
 
 @dataclass(frozen=True)
 class Post:
-    """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it,
-    ``answer`` the data of its envelope."""
+    """A route of ``declare_all``: ``call`` at POST ``path``, ``body`` read and handed to it (a
+    handler's own when not given), ``answer`` the data of its envelope."""
 
     path: str
     call: Call
@@ -181,6 +199,13 @@ class Post:
 
     def method(self, router: APIRouter) -> Callable[..., Any]:
         return router.post
+
+    @property
+    def model(self) -> type[BaseModel] | None:
+        """The request's body: the one given, or the handler's."""
+        if self.body is None and isinstance(self.call, Handler):
+            return self.call.body
+        return self.body
 
 
 @dataclass(frozen=True)
@@ -198,9 +223,44 @@ def declare_all(router: APIRouter, tags: list[str | Enum], routes: list[Post]) -
         endpoint = route(
             declared.method(router),
             declared.path,
-            body=declared.body,
+            body=declared.model,
             answer=declared.answer,
             tags=tags,
             summary=declared.summary,
         )
-        endpoint(_endpoint(declared.call, declared.body))
+        endpoint(_endpoint(declared.call, declared.model))
+
+
+@dataclass(frozen=True)
+class Routes:
+    """A group's routes written beside their handlers: ``post`` and ``get`` declare the
+    function they decorate on ``router`` under the OpenAPI ``tags`` as ``declare_all`` declares
+    a ``handler``'s record, in the order the functions are written."""
+
+    router: APIRouter
+    tags: list[str | Enum]
+
+    def post(
+        self, path: str, *, answer: Any, summary: str, who: Callable[..., Any] | None = None
+    ) -> Callable[[Handled], Handled]:
+        return self._declaring(Post, path, answer, summary, who)
+
+    def get(
+        self, path: str, *, answer: Any, summary: str, who: Callable[..., Any] | None = None
+    ) -> Callable[[Handled], Handled]:
+        return self._declaring(Get, path, answer, summary, who)
+
+    def _declaring(
+        self,
+        kind: type[Post],
+        path: str,
+        answer: Any,
+        summary: str,
+        who: Callable[..., Any] | None,
+    ) -> Callable[[Handled], Handled]:
+        def declare(fn: Handled) -> Handled:
+            declared = kind(path, handler(fn, who=who), answer=answer, summary=summary)
+            declare_all(self.router, self.tags, [declared])
+            return fn
+
+        return declare

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import Depends
+from fastapi.responses import JSONResponse
 
 from hotmeals.api.bodies import meal_choice
-from hotmeals.api.calls import Once, ParentListing, ParentRead, Post, declare_all
+from hotmeals.api.calls import Once, ParentListing, ParentRead, Post, declare_all, handler
 from hotmeals.api.deps import (
     PARENT_CART,
     Client,
     answer,
     answer_found,
     api_router,
-    client_context,
-    route,
     run_as_parent,
     token_write,
 )
@@ -50,6 +48,38 @@ def _added(body: AddToCartIn) -> dict[str, Any]:
 
 def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
     return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
+
+
+async def _priced_summary(client: Client, body: SummaryIn, **extra: Any) -> dict[str, Any]:
+    """The parent's cart priced with the body's promo code and donation."""
+    return await run_as_parent(
+        client,
+        pricing.priced_summary,
+        promo_code=body.promo_code,
+        donation_cents=body.donation_cents,
+        lang=client.lang,
+        **extra,
+    )
+
+
+async def order_summary(client: Client, body: SummaryIn) -> JSONResponse:
+    data = await _priced_summary(client, body)
+    return answer_found(data, client.lang, found=bool(data["cart_count"]))
+
+
+async def check_order_summary(client: Client, body: SummaryIn) -> JSONResponse:
+    return answer(await _priced_summary(client, body, require_payable=True), client.lang)
+
+
+def _promo_code(body: PromoIn) -> dict[str, Any]:
+    return {"promo_code": body.promo_code if body.promo_code is not None else ""}
+
+
+def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
+    promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
+    return pricing.priced_summary(
+        session=session, parent_id=parent_id, promo_code=promo_code, lang=lang
+    )
 
 
 declare_all(
@@ -98,63 +128,19 @@ declare_all(
             answer=CartSummaryOut,
             summary="Change a line's quantity (extension); answers the cart summary",
         ),
-    ],
-)
-
-
-@route(
-    router.post,
-    "/Parent/cart/OrderSummary",
-    body=SummaryIn,
-    answer=CartSummaryOut,
-    tags=PARENT_CART,
-    summary="The cart by child and date, lines past cut-off flagged, and its charges",
-)
-async def order_summary(client: Client = Depends(client_context)):
-    data = await _priced_summary(client)
-    return answer_found(data, client.lang, found=bool(data["cart_count"]))
-
-
-@route(
-    router.post,
-    "/Parent/cart/CheckOrderSummary",
-    body=SummaryIn,
-    answer=CartSummaryOut,
-    tags=PARENT_CART,
-    summary="Before paying: the charges of the payable lines; refused when none can be paid",
-)
-async def check_order_summary(client: Client = Depends(client_context)):
-    return answer(await _priced_summary(client, require_payable=True), client.lang)
-
-
-async def _priced_summary(client: Client, **extra: Any) -> dict[str, Any]:
-    """The parent's cart priced with the body's promo code and donation."""
-    body = await client.body(SummaryIn)
-    return await run_as_parent(
-        client,
-        pricing.priced_summary,
-        promo_code=body.promo_code,
-        donation_cents=body.donation_cents,
-        lang=client.lang,
-        **extra,
-    )
-
-
-def _promo_code(body: PromoIn) -> dict[str, Any]:
-    return {"promo_code": body.promo_code if body.promo_code is not None else ""}
-
-
-def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
-    promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
-    return pricing.priced_summary(
-        session=session, parent_id=parent_id, promo_code=promo_code, lang=lang
-    )
-
-
-declare_all(
-    router,
-    PARENT_CART,
-    [
+        Post(
+            "/Parent/cart/OrderSummary",
+            handler(order_summary),
+            answer=CartSummaryOut,
+            summary="The cart by child and date, lines past cut-off flagged, and its charges",
+        ),
+        Post(
+            "/Parent/cart/CheckOrderSummary",
+            handler(check_order_summary),
+            answer=CartSummaryOut,
+            summary="Before paying: the charges of the payable lines; refused when none can "
+            "be paid",
+        ),
         Post(
             "/Promocode/promocode_management/check_promocode",
             ParentRead(

@@ -20,7 +20,6 @@ from hotmeals.api.deps import (
     ParentWrite,
     answer,
     api_router,
-    parent_write,
     request_key,
     tags,
 )
@@ -85,8 +84,7 @@ declare_all(
         ),
         Post(
             "/Parent/child/MarkAway",
-            handler(mark_away, who=parent_write),
-            body=MarkAwayIn,
+            handler(mark_away),
             answer=MarkAwayOut,
             summary="Children away: cancel and refund their meals before the cut-off, give others",
         ),

@@ -4,7 +4,7 @@ own message. Ids are numbers or digit strings; dates ``YYYY-MM-DD`` or ``M/D/YYY
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -140,15 +140,20 @@ class NutritionOut(BaseModel):
     unit: str
 
 
+# An option's or add-on's verdict for the child the request names.
+ExtraAllergyOut = Annotated[
+    AllergyMarkOut | None,
+    Field(description="Its verdict for the child (null when no child_id is given)."),
+]
+
+
 class OptionOut(BaseModel):
     id: int
     name: str
     price_cents: int
     price: str
     allergens: list[str] = Field(description="Every allergen of this option.")
-    allergy: AllergyMarkOut | None = Field(
-        description="Its verdict for the child (null when no child_id is given)."
-    )
+    allergy: ExtraAllergyOut
 
 
 class AddOnOut(BaseModel):
@@ -159,9 +164,7 @@ class AddOnOut(BaseModel):
     price: str
     image: str
     allergens: list[str] = Field(description="Every allergen of this add-on.")
-    allergy: AllergyMarkOut | None = Field(
-        description="Its verdict for the child (null when no child_id is given)."
-    )
+    allergy: ExtraAllergyOut
 
 
 class MenuDetailOut(BaseModel):
@@ -185,7 +188,10 @@ class MenuDetailOut(BaseModel):
 # --- cart ---------------------------------------------------------------------------------------
 
 
-class AddToCartIn(In):
+class MealChoiceIn(BaseModel):
+    """A meal chosen for a child on a day (``bodies.meal_choice`` reads it): AddToCart's body,
+    and AddToMyOrder's with the order it goes into."""
+
     child_id: Id | None = None
     meal_id: Id | None = None
     menu_day_id: Id | None = Field(default=None, description="From GetMenu; or give date.")
@@ -214,6 +220,11 @@ class AddToCartIn(In):
         default=False,
         description="The parent acknowledges a High or Medium allergen of the child.",
     )
+
+
+# The meal choice, a number sent for a text taken as that text (``In``).
+class AddToCartIn(MealChoiceIn, In):
+    pass
 
 
 class PortionIdIn(In):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
 
@@ -14,6 +14,7 @@ from hotmeals.api.deps import (
     example_config,
     examples,
 )
+from hotmeals.api.menu_schemas import MealChoiceIn
 from hotmeals.api.orders_schemas import ChargeLineOut, LineHeadOut
 
 
@@ -32,7 +33,9 @@ class LineIdIn(BaseModel):
     order_line_id: Id | None = None
 
 
-class AddToMyOrderIn(BaseModel):
+# After OrderIdIn's order_id (its base first), the meal choice: its date, add-ons and note
+# described and bounded as this call has always declared them.
+class AddToMyOrderIn(MealChoiceIn, OrderIdIn):
     model_config = example_config(
         {
             "order_id": 7,
@@ -44,18 +47,9 @@ class AddToMyOrderIn(BaseModel):
             "addons": [4],
         }
     )
-    order_id: Id | None = None
-    child_id: Id | None = None
-    meal_id: Id | None = None
-    menu_day_id: Id | None = Field(default=None, description="From GetMenu; or give date.")
     date: ShortText | None = Field(
         default=None, validation_alias=AliasChoices("date", "meal_date"), description="Or this."
     )
-    portion_id: Id | None = Field(default=None, description="Or give size.")
-    size: Literal["small", "large"] | None = None
-    quantity: int | None = Field(default=None, description="1 to 50 (default 1).")
-    menu_option_id: Id | None = None
-    meal_option_id: Id | None = None
     addons: list[Id] = Field(
         default_factory=list,
         max_length=10,
@@ -64,10 +58,6 @@ class AddToMyOrderIn(BaseModel):
     # No length here: the service's rule and message (at most 120 characters).
     special_note: str | None = Field(
         default=None, validation_alias=AliasChoices("special_note", "special_message")
-    )
-    allergy_ack: bool = Field(
-        default=False,
-        description="The parent acknowledges a High or Medium allergen of the child.",
     )
 
 

@@ -18,8 +18,6 @@ from hotmeals.api.deps import (
     ParentWrite,
     api_router,
     lightbox_declined,
-    parent_context,
-    parent_write,
     payment_of,
     run,
     tags,
@@ -85,15 +83,13 @@ declare_all(
     [
         Post(
             "/Parent/order/AddOrder",
-            handler(add_order, who=parent_write),
-            body=AddOrderIn,
+            handler(add_order),
             answer=AddOrderOut,
             summary="After onApproval: Converge confirms the sale and the cart becomes the order",
         ),
         Post(
             "/Parent/order/OrderDeclined",
-            handler(order_declined, who=parent_context),
-            body=OrderDeclinedIn,
+            handler(order_declined),
             answer=AddOrderOut,
             summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
         ),

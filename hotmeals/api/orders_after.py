@@ -26,7 +26,6 @@ from hotmeals.api.deps import (
     ParentWrite,
     api_router,
     parent_context,
-    parent_write,
     request_key,
     required,
     run,
@@ -149,8 +148,7 @@ declare_all(
         # -- reads ---------------------------------------------------------------------------
         Post(
             "/Parent/order/OrderHistory",
-            handler(order_history, who=parent_context),
-            body=HistoryIn,
+            handler(order_history),
             answer=HistoryOut,
             summary="The parent's paid orders, future or past",
         ),
@@ -171,7 +169,7 @@ declare_all(
         ),
         Post(
             "/Parent/cart/CancelCartDetails",
-            handler(cancel_cart_details, who=parent_context),
+            handler(cancel_cart_details),
             answer=CancelCartDetailsOut,
             summary="The cancel cart by order, with the refund each order would get",
         ),
@@ -219,22 +217,19 @@ declare_all(
         # -- cancels (refunds) ---------------------------------------------------------------
         Post(
             "/Parent/order/CancelOrder",
-            handler(cancel_order, who=parent_write),
-            body=CancelOrderIn,
+            handler(cancel_order),
             answer=CancelOut,
             summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
         ),
         Post(
             "/Parent/order/CancelMeal",
-            handler(cancel_meal, who=parent_write),
-            body=CancelMealIn,
+            handler(cancel_meal),
             answer=CancelOut,
             summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
         ),
         Post(
             "/Parent/order/CancelCart",
-            handler(cancel_cart, who=parent_write),
-            body=CancelCartIn,
+            handler(cancel_cart),
             answer=CancelOut,
             summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
         ),

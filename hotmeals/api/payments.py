@@ -19,14 +19,12 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from hotmeals.api.calls import Get, Post, declare_all, handler
+from hotmeals.api.calls import Routes
 from hotmeals.api.deps import (
     ParentClient,
     ParentWrite,
     answer_found,
     api_router,
-    parent_context,
-    parent_write,
     payment_of,
     required,
     run,
@@ -55,6 +53,7 @@ from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_message
 
 router = api_router()
+PAYMENTS = Routes(router, tags("Parent payments"))
 
 
 # -- what is paid ---------------------------------------------------------------------------------
@@ -111,9 +110,14 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
     return ok_or_fail(status == "success", data, message)
 
 
-# -- the routes (declared in the list at the end of the module) -----------------------------------
+# -- the routes, declared in this order --------------------------------------------------------
 
 
+@PAYMENTS.post(
+    "/Parent/order/getConvergeSessionToken",
+    answer=SessionOut,
+    summary="Start a card payment: a Converge Lightbox session token",
+)
 async def get_converge_session_token(who: ParentWrite, body: SessionTokenIn) -> JSONResponse:
     # A repeat of the key answers the first call: the same Lightbox session (or the saved
     # card's outcome), never a second attempt.
@@ -190,6 +194,11 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
     return ok_or_fail(result.status == settle.PLACED, payment_out(view), result.message)
 
 
+@PAYMENTS.post(
+    "/Parent/payment/ConfirmPayment",
+    answer=PaymentOut,
+    summary="After onApproval: the server verifies the sale with Converge and records it",
+)
 async def confirm_payment(who: ParentClient, body: ConfirmIn) -> JSONResponse:
     view, card = await confirm_and_save_card(
         parent_id=who.parent_id,
@@ -200,6 +209,11 @@ async def confirm_payment(who: ParentClient, body: ConfirmIn) -> JSONResponse:
     return _answer(view, who.lang, card)
 
 
+@PAYMENTS.post(
+    "/Parent/payment/PaymentDeclined",
+    answer=PaymentOut,
+    summary="After onDeclined: keep the decline message on the payment",
+)
 async def payment_declined(who: ParentClient, body: DeclinedIn) -> JSONResponse:
     # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
@@ -213,6 +227,11 @@ async def payment_declined(who: ParentClient, body: DeclinedIn) -> JSONResponse:
     return _answer(asked.view, who.lang)
 
 
+@PAYMENTS.post(
+    "/Parent/payment/PayWithSavedCard",
+    answer=PaymentOut,
+    summary="Pay with a saved card (no Lightbox)",
+)
 async def pay_with_saved_card(who: ParentWrite, body: SavedCardPayIn) -> JSONResponse:
     if body.purpose == "order":
         return await who.charge_once("pay_saved_card", lambda: _order_with_saved_card(who, body))
@@ -230,11 +249,21 @@ async def pay_with_saved_card(who: ParentWrite, body: SavedCardPayIn) -> JSONRes
     return _answer(view, who.lang)
 
 
+@PAYMENTS.get(
+    "/Parent/payment/GetCards",
+    answer=list[CardOut],
+    summary="The parent's saved cards (brand, masked number, expiry)",
+)
 async def get_cards(who: ParentClient) -> JSONResponse:
     rows = await run(cards.list_cards, parent_id=who.parent_id)
     return answer_found([c.to_dict() for c in rows], who.lang)
 
 
+@PAYMENTS.post(
+    "/Parent/payment/AddCardSession",
+    answer=AddCardOut,
+    summary="A Lightbox session that saves a card without charging it (ccgettoken)",
+)
 async def add_card_session(who: ParentClient) -> JSONResponse:
     session = await cards.start_add_card(parent_id=who.parent_id)
     data: dict[str, Any] = {
@@ -245,85 +274,32 @@ async def add_card_session(who: ParentClient) -> JSONResponse:
     return ok(data, t("pay.session_ready", who.lang))
 
 
+@PAYMENTS.post(
+    "/Parent/payment/SaveCard",
+    answer=CardOut,
+    summary="Store the card behind a Lightbox token once Converge confirms it",
+)
 async def save_card(who: ParentClient, body: SaveCardIn) -> JSONResponse:
     card = await cards.save_card(parent_id=who.parent_id, token=body.ssl_token or "")
     return ok(card.to_dict(), t("pay.card_saved", who.lang))
 
 
+@PAYMENTS.post(
+    "/Parent/payment/DeleteCard",
+    answer=None,
+    summary="Delete a saved card (at Converge too)",
+)
 async def delete_card(who: ParentClient, body: CardIdIn) -> JSONResponse:
     card_id = required(body.card_id, "card_not_found", "card_id")
     await cards.delete_card(parent_id=who.parent_id, card_id=card_id)
     return ok(None, t("pay.card_deleted", who.lang))
 
 
+@PAYMENTS.get(
+    "/Parent/payment/DonationHistory",
+    answer=list[DonationOut],
+    summary="The parent's donations (paid and refunded), newest first",
+)
 async def donation_history(who: ParentClient) -> JSONResponse:
     rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
     return answer_found(rows, who.lang)
-
-
-declare_all(
-    router,
-    tags("Parent payments"),
-    [
-        Post(
-            "/Parent/order/getConvergeSessionToken",
-            handler(get_converge_session_token, who=parent_write),
-            body=SessionTokenIn,
-            answer=SessionOut,
-            summary="Start a card payment: a Converge Lightbox session token",
-        ),
-        Post(
-            "/Parent/payment/ConfirmPayment",
-            handler(confirm_payment, who=parent_context),
-            body=ConfirmIn,
-            answer=PaymentOut,
-            summary="After onApproval: the server verifies the sale with Converge and records it",
-        ),
-        Post(
-            "/Parent/payment/PaymentDeclined",
-            handler(payment_declined, who=parent_context),
-            body=DeclinedIn,
-            answer=PaymentOut,
-            summary="After onDeclined: keep the decline message on the payment",
-        ),
-        Post(
-            "/Parent/payment/PayWithSavedCard",
-            handler(pay_with_saved_card, who=parent_write),
-            body=SavedCardPayIn,
-            answer=PaymentOut,
-            summary="Pay with a saved card (no Lightbox)",
-        ),
-        Get(
-            "/Parent/payment/GetCards",
-            handler(get_cards, who=parent_context),
-            answer=list[CardOut],
-            summary="The parent's saved cards (brand, masked number, expiry)",
-        ),
-        Post(
-            "/Parent/payment/AddCardSession",
-            handler(add_card_session, who=parent_context),
-            answer=AddCardOut,
-            summary="A Lightbox session that saves a card without charging it (ccgettoken)",
-        ),
-        Post(
-            "/Parent/payment/SaveCard",
-            handler(save_card, who=parent_context),
-            body=SaveCardIn,
-            answer=CardOut,
-            summary="Store the card behind a Lightbox token once Converge confirms it",
-        ),
-        Post(
-            "/Parent/payment/DeleteCard",
-            handler(delete_card, who=parent_context),
-            body=CardIdIn,
-            answer=None,
-            summary="Delete a saved card (at Converge too)",
-        ),
-        Get(
-            "/Parent/payment/DonationHistory",
-            handler(donation_history, who=parent_context),
-            answer=list[DonationOut],
-            summary="The parent's donations (paid and refunded), newest first",
-        ),
-    ],
-)

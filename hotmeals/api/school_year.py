@@ -11,7 +11,6 @@ from hotmeals.api.deps import (
     PARENT_USER,
     ParentWrite,
     api_router,
-    parent_write,
 )
 from hotmeals.api.envelope import ok
 from hotmeals.api.school_year_schemas import (
@@ -53,8 +52,7 @@ declare_all(
         ),
         Post(
             "/Parent/user/ConfirmSchoolYear",
-            handler(confirm_school_year, who=parent_write),
-            body=ConfirmSchoolYearIn,
+            handler(confirm_school_year),
             answer=ConfirmedOut,
             summary="Confirm a child's grade, teacher, school and allergies for this school year",
         ),

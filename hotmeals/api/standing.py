@@ -23,16 +23,23 @@ def _standing_id(body: StandingIdIn) -> dict[str, Any]:
     return {"standing_id": body.standing_order_id}
 
 
-def _change(name: str, action: str, message: str) -> Once:
-    """Pause, resume or end (``action``) the body's standing order, answered with the catalog's
-    ``message``."""
-    return Once(
-        name,
-        partial(standing.change, action=action),  # run_once has an ``action`` of its own
-        action=f"standing_{action}",
-        message=message,
-        lang=True,
-        fields=_standing_id,
+def _change(action: str, message: str, summary: str) -> Post:
+    """The route that pauses, resumes or ends (``action``) the body's standing order, answered
+    with the catalog's ``message``: POST /Parent/standing/PauseStandingOrder (endpoint
+    ``pause_standing_order``), ResumeStandingOrder or EndStandingOrder."""
+    return Post(
+        f"/Parent/standing/{action.title()}StandingOrder",
+        Once(
+            f"{action}_standing_order",
+            partial(standing.change, action=action),  # run_once has an ``action`` of its own
+            action=f"standing_{action}",
+            message=message,
+            lang=True,
+            fields=_standing_id,
+        ),
+        body=StandingIdIn,
+        answer=StandingOut,
+        summary=summary,
     )
 
 
@@ -60,26 +67,16 @@ declare_all(
             summary="Repeat a meal every week on one weekday until the end of term, of the "
             "school year or a date (extension)",
         ),
-        Post(
-            "/Parent/standing/PauseStandingOrder",
-            _change("pause_standing_order", "pause", "standing_paused"),
-            body=StandingIdIn,
-            answer=StandingOut,
-            summary="Pause a standing order: no date is booked until it is resumed (extension)",
+        _change(
+            "pause",
+            "standing_paused",
+            "Pause a standing order: no date is booked until it is resumed (extension)",
         ),
-        Post(
-            "/Parent/standing/ResumeStandingOrder",
-            _change("resume_standing_order", "resume", "standing_resumed"),
-            body=StandingIdIn,
-            answer=StandingOut,
-            summary="Resume a paused standing order (extension)",
-        ),
-        Post(
-            "/Parent/standing/EndStandingOrder",
-            _change("end_standing_order", "end", "standing_ended_ok"),
-            body=StandingIdIn,
-            answer=StandingOut,
-            summary="End a standing order for good; dates already booked stay booked (extension)",
+        _change("resume", "standing_resumed", "Resume a paused standing order (extension)"),
+        _change(
+            "end",
+            "standing_ended_ok",
+            "End a standing order for good; dates already booked stay booked (extension)",
         ),
     ],
 )
