@@ -30,7 +30,7 @@ from hotmeals.services.payments.records import (
     get_payment,
     refund_view,
 )
-from hotmeals.services.payments.refunds import VOID, settle_refund
+from hotmeals.services.payments.refunds import VOID, RefundAnswer, settle_refund
 from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
 
 log = logging.getLogger("hotmeals.converge")
@@ -278,11 +278,10 @@ async def reconcile_refund(
             settle_refund,
             refund_id=refund_id,
             payment_id=payment.id,
-            to=RefundState.SUCCEEDED,
+            answer=RefundAnswer(
+                RefundState.SUCCEEDED, "refund.succeeded", match.txn_id, "reconciled"
+            ),
             actor=actor,
-            kind="refund.succeeded",
-            txn_id=match.txn_id,
-            message="reconciled",
             from_states=states,
         )
     if current - row.created_at < window:
@@ -292,10 +291,10 @@ async def reconcile_refund(
         settle_refund,
         refund_id=refund_id,
         payment_id=payment.id,
-        to=RefundState.FAILED,
+        answer=RefundAnswer(
+            RefundState.FAILED, "refund.failed", message="no refund at Converge (reconciled)"
+        ),
         actor=actor,
-        kind="refund.failed",
-        message="no refund at Converge (reconciled)",
         from_states=states,
     )
 

@@ -20,7 +20,7 @@ from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
-    audit_refund,
+    audit_refund_row,
     fresh_refund,
     lock_payment,
     refund_view,
@@ -69,13 +69,7 @@ def _reserve_again(
     session.add(row)
     session.flush()
     if owed <= 0:
-        audit_refund(
-            session,
-            refund_id,
-            actor="system",
-            kind="refund.not_owed",
-            data={"payment_id": payment_id, "amount_cents": row.amount_cents},
-        )
+        audit_refund_row(session, row, actor="system", kind="refund.not_owed")
         return None
     [planned] = write_pending_refunds(
         session,
@@ -166,13 +160,7 @@ def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
     row.retry_at = utcnow()
     row.attempt = min(row.attempt, MAX_TRIES - 1)
     session.add(row)
-    audit_refund(
-        session,
-        refund_id,
-        actor=actor,
-        kind="refund.retry_requested",
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
-    )
+    audit_refund_row(session, row, actor=actor, kind="refund.retry_requested")
     session.flush()
     return refund_view(row)
 
@@ -183,12 +171,6 @@ def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -
     row.attention_at = None
     row.retry_at = None
     session.add(row)
-    audit_refund(
-        session,
-        refund_id,
-        actor=actor,
-        kind="refund.resolved",
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents, "note": note[:200]},
-    )
+    audit_refund_row(session, row, actor=actor, kind="refund.resolved", note=note[:200])
     session.flush()
     return refund_view(row)
