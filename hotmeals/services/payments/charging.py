@@ -254,13 +254,7 @@ async def confirm_payment(
                     payment_id=payment_id, charge=charge, actor=who, engine=engine, gateway=gw
                 )
             raise
-    if (
-        query.approved
-        and query.transaction_type.upper() == "SALE"
-        and query.status in ("PEN", "REV")
-        and query.amount_cents == amount
-        and query.invoice_number == invoice
-    ):
+    if query.holds_sale(amount_cents=amount, invoice_number=invoice):
         # Approved but held for review: not paid yet, and not a forgery. Look again later.
         return await db(
             engine,

@@ -14,7 +14,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.converge.converge import SharedSearches
-from hotmeals.converge.gateway import GatewayError, PaymentGateway, UnknownOutcome
+from hotmeals.converge.gateway import (
+    HELD_STATUSES,
+    GatewayError,
+    PaymentGateway,
+    UnknownOutcome,
+)
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -114,7 +119,7 @@ async def ask_converge(
         q
         for q in found
         if q.transaction_type.upper() == "SALE"
-        and q.status in ("PEN", "REV")
+        and q.status in HELD_STATUSES
         and q.amount_cents == payment.amount_cents
     ]
     if held or close_after is None or current - payment.created_at < close_after:
