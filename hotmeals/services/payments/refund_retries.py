@@ -155,7 +155,7 @@ def _failed_refund(session: Session, refund_id: int) -> tuple[Refund, Payment]:
 def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
     """An operator sends a flagged (or failed) refund again at the next round, with one more
     try before it is flagged again."""
-    row, payment = _failed_refund(session, refund_id)
+    row, _locked = _failed_refund(session, refund_id)  # the payment stays locked
     row.attention_at = None
     row.retry_at = utcnow()
     row.attempt = min(row.attempt, MAX_TRIES - 1)
@@ -167,7 +167,7 @@ def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
 
 def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -> RefundView:
     """An operator settled a flagged refund by other means: it is owed no more."""
-    row, payment = _failed_refund(session, refund_id)
+    row, _locked = _failed_refund(session, refund_id)  # the payment stays locked
     row.attention_at = None
     row.retry_at = None
     session.add(row)
