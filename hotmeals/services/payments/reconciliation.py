@@ -276,31 +276,22 @@ async def reconcile_refund(
         ),
         None,
     )
-    states = (RefundState.PENDING, RefundState.UNKNOWN)
     if match is not None:
-        return await db(
-            engine,
-            settle_refund,
-            refund_id=refund_id,
-            payment_id=payment.id,
-            answer=RefundAnswer(
-                RefundState.SUCCEEDED, "refund.succeeded", match.txn_id, "reconciled"
-            ),
-            actor=actor,
-            from_states=states,
-        )
-    if current - row.created_at < window:
+        answer = RefundAnswer(RefundState.SUCCEEDED, "refund.succeeded", match.txn_id, "reconciled")
+    elif current - row.created_at < window:
         return refund_view(row)
+    else:
+        answer = RefundAnswer(
+            RefundState.FAILED, "refund.failed", message="no refund at Converge (reconciled)"
+        )
     return await db(
         engine,
         settle_refund,
         refund_id=refund_id,
         payment_id=payment.id,
-        answer=RefundAnswer(
-            RefundState.FAILED, "refund.failed", message="no refund at Converge (reconciled)"
-        ),
+        answer=answer,
         actor=actor,
-        from_states=states,
+        from_states=(RefundState.PENDING, RefundState.UNKNOWN),
     )
 
 
