@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Unpack
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -32,7 +31,7 @@ from hotmeals.services.payments.refunds import (
     execute_refund,
     write_pending_refunds,
 )
-from hotmeals.services.payments.runtime import db, gateway_or_default
+from hotmeals.services.payments.runtime import Wiring, db, gateway_of
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -96,13 +95,12 @@ def _reserve_again(
 async def resend_failed_refunds(
     *,
     now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[RefundView]:
     """The periodic round's part (``jobs/payment_round.py``): every FAILED refund whose next try is
     due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
     answer reconciled as not made), is sent again. Returns the new tries' views."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     current = now or utcnow()
     out = []
     for refund_id, payment_id in await db(engine, _due_refunds, now=current):

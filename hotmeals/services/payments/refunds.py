@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Unpack
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -60,7 +61,7 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
+from hotmeals.services.payments.runtime import Wiring, actor_of, db, gateway_of
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -248,17 +249,17 @@ async def execute_refund(
     planned: PlannedRefund,
     *,
     actor: str,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> RefundView:
     """Steps 2 and 3 of a refund ``reserve_refund`` reserved, once that transaction is
     committed and with none open: Converge voids or returns it (a refused void of a settled
     batch becomes a return), and the outcome is recorded on its row. Returns the row's view;
     a lost answer stays UNKNOWN for the reconciliation. A refund to credit is done already:
     its row is read back, nothing is sent."""
+    engine = wiring.get("engine")
     if planned.kind == CREDIT:
         return await db(engine, _read_refund, refund_id=planned.refund_id)
-    return await _execute(engine, gateway_or_default(gateway), planned, actor)
+    return await _execute(engine, gateway_of(wiring), planned, actor)
 
 
 def _read_refund(session: Session, *, refund_id: int) -> RefundView:
@@ -391,14 +392,13 @@ async def refund(
     order_id: int | None = None,
     parent_id: int | None = None,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> RefundResult:
     """Refund ``amount_cents`` of one payment, or of an order (spread over its approved
     payments, newest first). Raises ``refund_exceeds_paid`` (nothing is sent) when that is
     more than what remains refundable. Converge's refusals are recorded as FAILED refunds
     with their message and returned; check ``result.ok``."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     who = actor_of(parent_id, actor)
     plan = await db(
         engine,
