@@ -5,12 +5,14 @@ reserve / call / record design)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Unpack
+from typing import Required, TypedDict, Unpack
 
+from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from hotmeals.converge.gateway import (
     GatewayError,
+    PaymentGateway,
     SessionTokenError,
     UnknownOutcome,
 )
@@ -167,31 +169,36 @@ async def open_hosted_session(
     )
 
 
+class PaymentFor(TypedDict, total=False):
+    """What ``reserve_payment`` reserves a payment for, as a service names it: whose, why, how
+    much, and the order or donation it pays."""
+
+    parent_id: Required[int]
+    purpose: Required[str]
+    amount_cents: Required[int]
+    order_id: int | None
+    donation_id: int | None
+
+
+def _reserved_id(session: Session, **paying: Unpack[PaymentFor]) -> int:
+    return saved_id(reserve_payment(session, **paying))
+
+
 async def start_payment(
     *,
-    parent_id: int,
-    purpose: str,
-    amount_cents: int,
-    order_id: int | None = None,
-    donation_id: int | None = None,
     save_card: bool = False,
-    **wiring: Unpack[Wiring],
+    engine: Engine | None = None,
+    gateway: PaymentGateway | None = None,
+    **paying: Unpack[PaymentFor],
 ) -> HostedSession:
     """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
-    payment = await db(
-        wiring.get("engine"),
-        lambda session, **kw: saved_id(reserve_payment(session, **kw)),
-        parent_id=parent_id,
-        purpose=purpose,
-        amount_cents=amount_cents,
-        order_id=order_id,
-        donation_id=donation_id,
-    )
+    payment = await db(engine, _reserved_id, **paying)
     return await open_hosted_session(
         payment_id=payment,
-        parent_id=parent_id,
+        parent_id=paying["parent_id"],
         save_card=save_card,
-        **wiring,
+        engine=engine,
+        gateway=gateway,
     )
 
 
