@@ -138,10 +138,20 @@ class TxnQueryResult:
     def confirms_sale(self, *, amount_cents: int, invoice_number: str) -> bool:
         """The server-side check after the browser reports ``onApproval``: the sale exists,
         is approved, is for exactly this amount and invoice, and has not failed a rule."""
+        return self._approved_sale(amount_cents, invoice_number, CONFIRMED_STATUSES)
+
+    def holds_sale(self, *, amount_cents: int, invoice_number: str) -> bool:
+        """An approved sale of exactly this amount and invoice, held for review (PEN, REV):
+        not paid yet, and not a forgery (look again later)."""
+        return self._approved_sale(amount_cents, invoice_number, HELD_STATUSES)
+
+    def _approved_sale(
+        self, amount_cents: int, invoice_number: str, statuses: frozenset[str]
+    ) -> bool:
         return (
             self.approved
             and self.transaction_type.upper() == "SALE"
-            and self.status in CONFIRMED_STATUSES
+            and self.status in statuses
             and self.amount_cents == amount_cents
             and self.invoice_number == invoice_number
         )
@@ -151,6 +161,7 @@ APPROVAL_MESSAGES = frozenset({"APPROVAL", "APPROVED"})
 # PEN (pended for review) and REV are approved authorisations that have not been released;
 # treat them as "not yet" and look again later rather than as paid.
 CONFIRMED_STATUSES = frozenset({"OPN", "STL"})
+HELD_STATUSES = frozenset({"PEN", "REV"})
 
 
 @dataclass(frozen=True, slots=True)

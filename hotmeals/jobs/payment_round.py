@@ -7,21 +7,19 @@ still records every outcome once.
 
 from __future__ import annotations
 
-from sqlalchemy.engine import Engine
+from typing import Unpack
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.services import payments
 from hotmeals.services.ordering.payment_purposes import void_stray_order_payments
+from hotmeals.services.payments.runtime import Wiring
 
 
-async def reconcile_round(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> None:
+async def reconcile_round(**wiring: Unpack[Wiring]) -> None:
     """Reconcile open payments, void order payments that paid for nothing, void duplicate
     sales, reconcile open refunds, then send again every refused refund whose next try is
     due (finitely, then flagged for a person: ``services/payments/refund_retries.py``)."""
-    await payments.reconcile_open_payments(engine=engine, gateway=gateway)
-    await void_stray_order_payments(engine=engine, gateway=gateway)
-    await payments.void_duplicate_payments(engine=engine, gateway=gateway)
-    await payments.reconcile_open_refunds(engine=engine, gateway=gateway)
-    await payments.resend_failed_refunds(engine=engine, gateway=gateway)
+    await payments.reconcile_open_payments(**wiring)
+    await void_stray_order_payments(**wiring)
+    await payments.void_duplicate_payments(**wiring)
+    await payments.reconcile_open_refunds(**wiring)
+    await payments.resend_failed_refunds(**wiring)

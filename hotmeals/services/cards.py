@@ -16,12 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Unpack
 
 from sqlalchemy import func, update
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway, SessionTokenError, TokenResult
+from hotmeals.converge.gateway import SessionTokenError, TokenResult
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -34,9 +34,10 @@ from hotmeals.services.payments.records import (
     saved_id,
 )
 from hotmeals.services.payments.runtime import (
+    Wiring,
     actor_of,
     db,
-    gateway_or_default,
+    gateway_of,
     lightbox_script_url,
 )
 
@@ -110,12 +111,11 @@ def _names(session: Session, *, parent_id: int) -> tuple[str, str]:
 async def start_add_card(
     *,
     parent_id: int,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CardSession:
     """A Lightbox session that saves a card without charging it."""
-    gw = gateway_or_default(gateway)
-    first, last = await db(engine, _names, parent_id=parent_id)
+    gw = gateway_of(wiring)
+    first, last = await db(wiring.get("engine"), _names, parent_id=parent_id)
     try:
         token = await gw.create_session_token(
             0, "", transaction_type="ccgettoken", first_name=first, last_name=last
@@ -185,13 +185,12 @@ async def save_card(
     token: str,
     expect_masked: str | None = None,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CardView:
     """Store the card behind a token the browser got from the Lightbox, once Converge says it
     exists (``query_token``). ``expect_masked``: the masked number of the sale that produced
     the token, which must match (a token cannot be swapped for another card)."""
-    gw = gateway_or_default(gateway)
+    gw = gateway_of(wiring)
     token = (token or "").strip()
     if not _TOKEN_RE.match(token):
         raise DomainError("card_not_verified")
@@ -203,7 +202,7 @@ async def save_card(
     if expect_masked and expect_masked[-4:] != answer.card_masked[-4:]:
         raise DomainError("card_not_verified")
     return await db(
-        engine,
+        wiring.get("engine"),
         _store,
         parent_id=parent_id,
         token=token,
@@ -215,9 +214,7 @@ async def save_card(
 async def save_paying_card(
     paid: PaymentView,
     card_token: str | None,
-    *,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CardView | None:
     """After the approved Lightbox sale ``paid``, whose payer asked to keep the card: save
     the card behind ``card_token`` for the payer if it is the card that paid. None when there
@@ -229,8 +226,7 @@ async def save_paying_card(
             parent_id=paid.parent_id,
             token=card_token,
             expect_masked=paid.card_masked,
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
     except DomainError:
         return None
@@ -271,11 +267,10 @@ async def delete_card(
     parent_id: int,
     card_id: int,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> None:
     """Forget the card at Converge, then here. Deleting twice is not an error."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     token = await db(engine, _token_of, parent_id=parent_id, card_id=card_id)
     answer = await gw.delete_token(token)
     gone = isinstance(answer, TokenResult) and (

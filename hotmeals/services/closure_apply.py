@@ -28,14 +28,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
-from typing import Any
+from typing import Any, Unpack
 
 from sqlalchemy import insert
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Child,
     ClosureMeal,
@@ -70,7 +68,7 @@ from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lo
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, reserve_refund
 from hotmeals.services.payments.records import audit, lock_row
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 CLOSURE_KIND = "closure"  # OrderCancellation.kind of a closure's refunds
 
@@ -437,11 +435,11 @@ async def close_day(
     day: object,
     reason: object,
     actor: str = "operator",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> ClosureResult:
     """Close ``school`` on ``day`` for ``reason`` and handle every booked meal at once (the
     module's three steps). Safe to repeat: closing again handles only meals not handled yet."""
+    engine = wiring.get("engine")
     try:
         closure_id = await db(
             engine, close_school_day, school=school, day=day, reason=reason, actor=actor
@@ -458,9 +456,7 @@ async def close_day(
     ]
     failures = 0
     for result in results:
-        states = await send_planned_refunds(
-            result.refunds, actor=f"closure:{closure_id}", engine=engine, gateway=gateway
-        )
+        states = await send_planned_refunds(result.refunds, actor=f"closure:{closure_id}", **wiring)
         failures += sum(1 for s in states if s not in ("SUCCEEDED", "PENDING", "UNKNOWN"))
     handled = [item for result in results for item in result.handled]
     credited = sum(credited_cents(r.refunds) for r in results)

@@ -10,13 +10,12 @@ PAID and REFUNDED donations: attempts that never went through are not donations.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
@@ -46,7 +45,7 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.payments.runtime import Wiring, actor_of, db
 from hotmeals.services.submissions import submit_once
 
 MIN_DONATION_CENTS = 100
@@ -164,19 +163,17 @@ async def start_donation(
     amount: object,
     school_id: int | None = None,
     save_card: bool = False,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> HostedSession:
     """A donation and its hosted card session."""
     payment_id = await reserve_donation(
-        parent_id=parent_id, amount=amount, school_id=school_id, engine=engine
+        parent_id=parent_id, amount=amount, school_id=school_id, engine=wiring.get("engine")
     )
     return await open_hosted_session(
         payment_id=payment_id,
         parent_id=parent_id,
         save_card=save_card,
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )
 
 
@@ -222,12 +219,12 @@ async def donate_with_saved_card(
     card_id: int,
     school_id: int | None = None,
     request_key: object = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
     ``request_key`` (the API's ``Idempotency-Key``): a repeat charges nothing more
     and answers the first one's payment, once its charge has an outcome."""
+    engine = wiring.get("engine")
     cents = parse_amount(amount)
     payment_id, repeated = await db(
         engine,
@@ -252,8 +249,7 @@ async def donate_with_saved_card(
             payment_id=payment_id,
             parent_id=parent_id,
             card_id=card_id,
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
     # A repeat racing the first call: the first charges; answer its outcome.
     await await_charge(payment_id=payment_id, engine=engine)

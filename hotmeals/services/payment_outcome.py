@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Unpack
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -22,7 +22,7 @@ from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.charging import confirm_payment
 from hotmeals.services.payments.reconciliation import report_browser_failure
 from hotmeals.services.payments.records import PaymentView
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 # What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
 APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
@@ -61,18 +61,17 @@ async def confirm_and_save_card(
     payment_id: int,
     txn_id: str,
     card_token: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> tuple[PaymentView, cards.CardView | None]:
     """Confirm the payment with Converge; once it is approved, save the card behind
     ``card_token`` (only if it is the card that paid). The payment stands even when the card
     cannot be saved."""
     view = await confirm_payment(
-        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, engine=engine, gateway=gateway
+        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, **wiring
     )
     if not view.approved:
         return view, None
-    card = await cards.save_paying_card(view, card_token, engine=engine, gateway=gateway)
+    card = await cards.save_paying_card(view, card_token, **wiring)
     return view, card
 
 
@@ -85,8 +84,7 @@ async def settle_lightbox(
     card_token: str = "",
     message: str = "",
     lang: str | None = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> Settled:
     """What the Lightbox said, checked and recorded by the server -> ``Settled``."""
     try:
@@ -96,8 +94,7 @@ async def settle_lightbox(
                 payment_id=payment_id,
                 txn_id=txn_id,
                 card_token=card_token,
-                engine=engine,
-                gateway=gateway,
+                **wiring,
             )
             status, text = outcome_message(view, lang)
             return Settled(status, text, view, card)
@@ -108,8 +105,7 @@ async def settle_lightbox(
             payment_id=payment_id,
             parent_id=parent_id,
             message=reason,
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
         view = asked.view
         if view.state in (PaymentState.APPROVED, PaymentState.UNKNOWN):
@@ -133,16 +129,13 @@ async def settle_card_lightbox(
     card_token: str = "",
     message: str = "",
     lang: str | None = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> Settled:
     """The add-card Lightbox (``ccgettoken``, no money) has closed: save the card Converge
     vouches for -> ``Settled`` (``card`` set on success). Closing it is no message at all."""
     try:
         if outcome == APPROVAL and card_token:
-            card = await cards.save_card(
-                parent_id=parent_id, token=card_token, engine=engine, gateway=gateway
-            )
+            card = await cards.save_card(parent_id=parent_id, token=card_token, **wiring)
             return Settled("success", t("pay.card_saved", lang), card=card)
         if outcome == DECLINED:
             return Settled("declined", t("pay.declined", lang, reason=message or "DECLINED"))

@@ -8,14 +8,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, cast
+from typing import Any, Unpack, cast
 
 from sqlalchemy import update
 from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CartLine,
     Child,
@@ -44,7 +43,7 @@ from hotmeals.services.ordering.place import write_one_line_order
 from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
 from hotmeals.services.payments import charge_begun_card, steps
 from hotmeals.services.payments.records import lock_row
-from hotmeals.services.payments.runtime import db, gateway_or_default, run_sync
+from hotmeals.services.payments.runtime import Wiring, db, gateway_of, run_sync
 from hotmeals.services.standing import (
     ACTIVE,
     BOOK_AHEAD,
@@ -398,11 +397,11 @@ def _charging(session: Session) -> list[int]:
 async def run(
     *,
     now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> Round:
     """One sweep: every due (standing order, date) dealt with once, and the runs left
     charging by an earlier round finished when their payment has an outcome."""
+    engine = wiring.get("engine")
     now = now or clock.now()
     done = Round()
     for run_id in await db(engine, _charging):
@@ -421,7 +420,7 @@ async def run(
         if claimed["status"] != CHARGING:
             _count(done, claimed["status"])
             continue
-        gw = gateway_or_default(gateway)
+        gw = gateway_of(wiring)
         try:
             view = await charge_begun_card(claimed["sale"], engine=engine, gateway=gw)
             await settle_approved(

@@ -5,6 +5,7 @@ reserve / call / record design)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Required, TypedDict, Unpack
 
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -33,9 +34,10 @@ from hotmeals.services.payments.records import (
     saved_id,
 )
 from hotmeals.services.payments.runtime import (
+    Wiring,
     actor_of,
     db,
-    gateway_or_default,
+    gateway_of,
     lightbox_script_url,
 )
 
@@ -129,13 +131,12 @@ async def open_hosted_session(
     payment_id: int,
     parent_id: int | None = None,
     save_card: bool = False,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> HostedSession:
     """A Lightbox session token for a CREATED payment. A refused or unanswered token request
     closes the attempt as ERROR (nothing can have been charged) and raises
     ``payment_unavailable``; the parent may simply try again."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     inputs = await db(engine, steps.session_inputs, payment_id=payment_id, parent_id=parent_id)
     try:
         token = await gw.create_session_token(
@@ -168,30 +169,33 @@ async def open_hosted_session(
     )
 
 
+class PaymentFor(TypedDict, total=False):
+    """What ``reserve_payment`` reserves a payment for, as a service names it: whose, why, how
+    much, and the order or donation it pays."""
+
+    parent_id: Required[int]
+    purpose: Required[str]
+    amount_cents: Required[int]
+    order_id: int | None
+    donation_id: int | None
+
+
+def _reserved_id(session: Session, **paying: Unpack[PaymentFor]) -> int:
+    return saved_id(reserve_payment(session, **paying))
+
+
 async def start_payment(
     *,
-    parent_id: int,
-    purpose: str,
-    amount_cents: int,
-    order_id: int | None = None,
-    donation_id: int | None = None,
     save_card: bool = False,
     engine: Engine | None = None,
     gateway: PaymentGateway | None = None,
+    **paying: Unpack[PaymentFor],
 ) -> HostedSession:
     """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
-    payment = await db(
-        engine,
-        lambda session, **kw: saved_id(reserve_payment(session, **kw)),
-        parent_id=parent_id,
-        purpose=purpose,
-        amount_cents=amount_cents,
-        order_id=order_id,
-        donation_id=donation_id,
-    )
+    payment = await db(engine, _reserved_id, **paying)
     return await open_hosted_session(
         payment_id=payment,
-        parent_id=parent_id,
+        parent_id=paying["parent_id"],
         save_card=save_card,
         engine=engine,
         gateway=gateway,
@@ -211,15 +215,14 @@ async def confirm_payment(
     txn_id: str,
     parent_id: int | None = None,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView:
     """After the browser's ``onApproval``: check ``txn_id`` with ``txnquery`` and record the
     payment as APPROVED once. Returns the payment (state APPROVED, or UNKNOWN when Converge
     could not be asked: reconcile later). Raises ``payment_not_verified`` when Converge does
     not vouch for a sale of this amount and invoice, ``payment_already_paid`` for a second,
     different transaction. Safe to call any number of times, concurrently."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     who = actor_of(parent_id, actor)
     txn_id = _valid_txn_id(txn_id)
     try:
@@ -254,13 +257,7 @@ async def confirm_payment(
                     payment_id=payment_id, charge=charge, actor=who, engine=engine, gateway=gw
                 )
             raise
-    if (
-        query.approved
-        and query.transaction_type.upper() == "SALE"
-        and query.status in ("PEN", "REV")
-        and query.amount_cents == amount
-        and query.invoice_number == invoice
-    ):
+    if query.holds_sale(amount_cents=amount, invoice_number=invoice):
         # Approved but held for review: not paid yet, and not a forgery. Look again later.
         return await db(
             engine,
@@ -285,8 +282,7 @@ async def confirm_approval(
     payment_id: int,
     txn_id: str,
     parent_id: int,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView | None:
     """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
     order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
@@ -297,8 +293,7 @@ async def confirm_approval(
             payment_id=payment_id,
             txn_id=txn_id,
             parent_id=parent_id,
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
     return None
 
@@ -338,37 +333,34 @@ async def charge_stored_card(
     parent_id: int,
     card_id: int,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView:
     """Charge a CREATED payment to one of the parent's saved cards (``ccsale`` with the
     token). Runs at most once per payment: the payment is moved to UNKNOWN before the call, so
     a second call (a double click) is refused with ``payment_not_open``. A lost answer leaves
     it UNKNOWN for ``reconcile_payment``."""
     sale = await db(
-        engine,
+        wiring.get("engine"),
         steps.begin_card_sale,
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=card_id,
         actor=actor_of(parent_id, actor),
     )
-    return await charge_begun_card(sale, engine=engine, gateway=gateway)
+    return await charge_begun_card(sale, **wiring)
 
 
 async def charge_begun_card(
     sale: steps.CardSale,
-    *,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView:
     """Steps 2 and 3 of a saved-card charge whose payment ``steps.begin_card_sale`` already
     moved to UNKNOWN (in the caller's transaction, so no other tab can start another):
     ``ccsale`` with the card's token, then its outcome recorded."""
-    outcome = await gateway_or_default(gateway).sale_with_token(
+    outcome = await gateway_of(wiring).sale_with_token(
         sale.token, sale.amount_cents, sale.invoice, merchant_txn_id=f"HM-P{sale.payment_id}"
     )
-    return await db(engine, steps.record_sale_outcome, sale=sale, outcome=outcome)
+    return await db(wiring.get("engine"), steps.record_sale_outcome, sale=sale, outcome=outcome)
 
 
 async def open_payment_attempt(
@@ -377,8 +369,7 @@ async def open_payment_attempt(
     parent_id: int,
     card_id: int | None,
     save_card: bool = False,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView | HostedSession:
     """Step 2 of a payment a service reserved (``reserve_payment``) for what the parent is
     buying, the way the parent chose to pay: the saved card ``card_id`` charged at once (its
@@ -390,13 +381,11 @@ async def open_payment_attempt(
             payment_id=payment_id,
             parent_id=parent_id,
             card_id=card_id,
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
     return await open_hosted_session(
         payment_id=payment_id,
         parent_id=parent_id,
         save_card=save_card,
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )

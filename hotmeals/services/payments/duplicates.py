@@ -6,6 +6,7 @@ the reconciliation round's part: a duplicate whose void Converge refused is trie
 from __future__ import annotations
 
 import logging
+from typing import Unpack
 
 from sqlalchemy.engine import Engine
 
@@ -14,7 +15,7 @@ from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.records import get_payment
 from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -24,20 +25,18 @@ async def void_duplicate_sale(
     payment_id: int,
     charge: steps.Charge,
     actor: str = "system",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> int | None:
     """Record a second approved sale under ``payment_id``'s invoice as a row of its own and
     void it (a refund row of its own; a return once settled). The sale's id is checked by
     the caller against Converge. Returns the duplicate row's id (None: it is the attempt's
     own sale). Safe to repeat: the same sale is the same row, refunded once."""
+    engine = wiring.get("engine")
     dup = await db(
         engine, steps.record_duplicate, payment_id=payment_id, charge=charge, actor=actor
     )
     if dup is not None:
-        await reverse_in_full(
-            dup, reason=RefundReason.DUPLICATE_SALE, engine=engine, gateway=gateway
-        )
+        await reverse_in_full(dup, reason=RefundReason.DUPLICATE_SALE, **wiring)
     return dup
 
 
@@ -66,15 +65,12 @@ async def void_duplicate_txn(
     )
 
 
-async def void_duplicate_payments(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> list[int]:
+async def void_duplicate_payments(**wiring: Unpack[Wiring]) -> list[int]:
     """The round's part: every duplicate sale row not refunded yet is voided."""
     return await reverse_each(
-        await db(engine, steps.unrefunded_duplicates),
+        await db(wiring.get("engine"), steps.unrefunded_duplicates),
         reason=RefundReason.DUPLICATE_SALE,
         log=log,
         what="a duplicate sale",
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )

@@ -8,13 +8,17 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Unpack, cast
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.converge.converge import SharedSearches
-from hotmeals.converge.gateway import GatewayError, PaymentGateway, UnknownOutcome
+from hotmeals.converge.gateway import (
+    HELD_STATUSES,
+    GatewayError,
+    PaymentGateway,
+    UnknownOutcome,
+)
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -30,8 +34,8 @@ from hotmeals.services.payments.records import (
     get_payment,
     refund_view,
 )
-from hotmeals.services.payments.refunds import VOID, settle_refund
-from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
+from hotmeals.services.payments.refunds import VOID, RefundAnswer, settle_refund
+from hotmeals.services.payments.runtime import Wiring, actor_of, db, gateway_of
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -56,8 +60,7 @@ async def ask_converge(
     actor: str = "system",
     now: datetime | None = None,
     close_after: timedelta | None = SESSION_WINDOW,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> Asked:
     """Converge's word on one attempt, by its invoice (``find_by_invoice``), recorded once:
 
@@ -70,7 +73,7 @@ async def ask_converge(
     - otherwise (a sale held for review, the session may still be used) nothing changes.
 
     An attempt already approved or closed is not asked about again."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     payment, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
     if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
         return Asked(view, True)
@@ -114,7 +117,7 @@ async def ask_converge(
         q
         for q in found
         if q.transaction_type.upper() == "SALE"
-        and q.status in ("PEN", "REV")
+        and q.status in HELD_STATUSES
         and q.amount_cents == payment.amount_cents
     ]
     if held or close_after is None or current - payment.created_at < close_after:
@@ -135,20 +138,19 @@ async def report_browser_failure(
     payment_id: int,
     parent_id: int,
     message: str,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> Asked:
     """A browser (or an API client) says the attempt failed: ask Converge first. A sale it
     made is recorded (APPROVED: what it pays for is placed or applied); otherwise the
     report is kept as a hint (``record_decline``), and ``answered`` says whether Converge
     could be asked at all."""
+    engine = wiring.get("engine")
     await db(engine, steps.reconcile_inputs_of, payment_id=payment_id, parent_id=parent_id)
     asked = await ask_converge(
         payment_id=payment_id,
         actor=actor_of(parent_id),
         close_after=None,
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )
     if asked.view.state == PaymentState.APPROVED:
         return asked
@@ -164,8 +166,7 @@ async def reconcile_payment(
     actor: str = "system",
     now: datetime | None = None,
     window: timedelta = SESSION_WINDOW,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> PaymentView:
     """Find out what happened to a payment whose answer we never got (or never checked, or
     only a browser reported): ``ask_converge`` with the session window. A confirming sale ->
@@ -176,8 +177,7 @@ async def reconcile_payment(
         actor=actor,
         now=now,
         close_after=window,
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )
     return asked.view
 
@@ -187,13 +187,13 @@ async def reconcile_open_payments(
     unknown_after: timedelta = timedelta(minutes=1),
     window: timedelta = SESSION_WINDOW,
     now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[PaymentView]:
     """The periodic job: reconcile UNKNOWN payments untouched for ``unknown_after``, CREATED
     ones whose hosted session is over (their browser never confirmed: paid and the
     confirmation lost, or abandoned), and failures only a browser reported, once their
     session is over (each asked about once, then closed)."""
+    engine = wiring.get("engine")
     current = now or utcnow()  # fixed before the first search (``SharedSearches``)
     ids = await db(
         engine,
@@ -202,7 +202,7 @@ async def reconcile_open_payments(
         created_before=current - window,
     )
     # One search per day range for the whole round, not one per open attempt.
-    shared = cast(PaymentGateway, SharedSearches(gateway_or_default(gateway)))
+    shared = cast(PaymentGateway, SharedSearches(gateway_of(wiring)))
     views = []
     for pid in ids:
         views.append(
@@ -242,13 +242,12 @@ async def reconcile_refund(
     actor: str = "system",
     now: datetime | None = None,
     window: timedelta = REFUND_WINDOW,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> RefundView:
     """A refund whose answer was lost: look for a VOID/RETURN of that amount under the
     payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
     window is over -> FAILED (the money is refundable again); otherwise unchanged."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     row, payment, invoice, known = await db(engine, _refund_inputs, refund_id=refund_id)
     if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
         return refund_view(row)
@@ -271,32 +270,22 @@ async def reconcile_refund(
         ),
         None,
     )
-    states = (RefundState.PENDING, RefundState.UNKNOWN)
     if match is not None:
-        return await db(
-            engine,
-            settle_refund,
-            refund_id=refund_id,
-            payment_id=payment.id,
-            to=RefundState.SUCCEEDED,
-            actor=actor,
-            kind="refund.succeeded",
-            txn_id=match.txn_id,
-            message="reconciled",
-            from_states=states,
-        )
-    if current - row.created_at < window:
+        answer = RefundAnswer(RefundState.SUCCEEDED, "refund.succeeded", match.txn_id, "reconciled")
+    elif current - row.created_at < window:
         return refund_view(row)
+    else:
+        answer = RefundAnswer(
+            RefundState.FAILED, "refund.failed", message="no refund at Converge (reconciled)"
+        )
     return await db(
         engine,
         settle_refund,
         refund_id=refund_id,
         payment_id=payment.id,
-        to=RefundState.FAILED,
+        answer=answer,
         actor=actor,
-        kind="refund.failed",
-        message="no refund at Converge (reconciled)",
-        from_states=states,
+        from_states=(RefundState.PENDING, RefundState.UNKNOWN),
     )
 
 
@@ -316,13 +305,13 @@ async def reconcile_open_refunds(
     *,
     older_than: timedelta = timedelta(minutes=2),
     now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[RefundView]:
     """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
+    engine = wiring.get("engine")
     current = now or utcnow()  # fixed before the first search (``SharedSearches``)
     ids = await db(engine, _open_refunds, before=current - older_than)
-    shared = cast(PaymentGateway, SharedSearches(gateway_or_default(gateway)))
+    shared = cast(PaymentGateway, SharedSearches(gateway_of(wiring)))
     return [
         await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=shared)
         for rid in ids

@@ -205,6 +205,13 @@ def audit_refund(
     audit(session, actor=actor, kind=kind, entity="refund", entity_id=refund_id, data=data)
 
 
+def audit_refund_row(session: Session, row: Refund, *, actor: str, kind: str, **more: Any) -> None:
+    """``audit_refund`` for ``row``, with the data every such event carries (its payment and
+    amount) and ``more``."""
+    data = {"payment_id": row.payment_id, "amount_cents": row.amount_cents, **more}
+    audit_refund(session, saved_id(row), actor=actor, kind=kind, data=data)
+
+
 def insert_audited(
     session: Session,
     row: _Stored,

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Unpack
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.clock import now as utcnow
@@ -20,7 +19,7 @@ from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
-    audit_refund,
+    audit_refund_row,
     fresh_refund,
     lock_payment,
     refund_view,
@@ -32,7 +31,7 @@ from hotmeals.services.payments.refunds import (
     execute_refund,
     write_pending_refunds,
 )
-from hotmeals.services.payments.runtime import db, gateway_or_default
+from hotmeals.services.payments.runtime import Wiring, db, gateway_of
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -69,13 +68,7 @@ def _reserve_again(
     session.add(row)
     session.flush()
     if owed <= 0:
-        audit_refund(
-            session,
-            refund_id,
-            actor="system",
-            kind="refund.not_owed",
-            data={"payment_id": payment_id, "amount_cents": row.amount_cents},
-        )
+        audit_refund_row(session, row, actor="system", kind="refund.not_owed")
         return None
     [planned] = write_pending_refunds(
         session,
@@ -102,13 +95,12 @@ def _reserve_again(
 async def resend_failed_refunds(
     *,
     now: datetime | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[RefundView]:
     """The periodic round's part (``jobs/payment_round.py``): every FAILED refund whose next try is
     due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
     answer reconciled as not made), is sent again. Returns the new tries' views."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     current = now or utcnow()
     out = []
     for refund_id, payment_id in await db(engine, _due_refunds, now=current):
@@ -161,34 +153,22 @@ def _failed_refund(session: Session, refund_id: int) -> tuple[Refund, Payment]:
 def retry_refund(session: Session, *, refund_id: int, actor: str) -> RefundView:
     """An operator sends a flagged (or failed) refund again at the next round, with one more
     try before it is flagged again."""
-    row, payment = _failed_refund(session, refund_id)
+    row, _locked = _failed_refund(session, refund_id)  # the payment stays locked
     row.attention_at = None
     row.retry_at = utcnow()
     row.attempt = min(row.attempt, MAX_TRIES - 1)
     session.add(row)
-    audit_refund(
-        session,
-        refund_id,
-        actor=actor,
-        kind="refund.retry_requested",
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
-    )
+    audit_refund_row(session, row, actor=actor, kind="refund.retry_requested")
     session.flush()
     return refund_view(row)
 
 
 def resolve_refund(session: Session, *, refund_id: int, actor: str, note: str) -> RefundView:
     """An operator settled a flagged refund by other means: it is owed no more."""
-    row, payment = _failed_refund(session, refund_id)
+    row, _locked = _failed_refund(session, refund_id)  # the payment stays locked
     row.attention_at = None
     row.retry_at = None
     session.add(row)
-    audit_refund(
-        session,
-        refund_id,
-        actor=actor,
-        kind="refund.resolved",
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents, "note": note[:200]},
-    )
+    audit_refund_row(session, row, actor=actor, kind="refund.resolved", note=note[:200])
     session.flush()
     return refund_view(row)

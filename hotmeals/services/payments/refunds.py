@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Unpack
 
 from sqlalchemy import update
 from sqlalchemy.engine import Engine
@@ -46,6 +47,7 @@ from hotmeals.services.payments.records import (
     RefundState,
     RefundView,
     audit_refund,
+    audit_refund_row,
     clip,
     fresh_refund,
     insert_audited,
@@ -59,7 +61,7 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import actor_of, db, gateway_or_default
+from hotmeals.services.payments.runtime import Wiring, actor_of, db, gateway_of
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -199,13 +201,7 @@ def _credit_refund(session: Session, row: Refund, payment: Payment, actor: str) 
     handler = handler_for(payment.purpose)
     handler.refunded(session, payment, row)
     handler.refund_answered(session, payment, row, first=True)
-    audit_refund(
-        session,
-        refund_id,
-        actor=actor,
-        kind="refund.to_credit",
-        data={"payment_id": payment.id, "amount_cents": row.amount_cents},
-    )
+    audit_refund_row(session, row, actor=actor, kind="refund.to_credit")
 
 
 def reserve_refund(
@@ -253,17 +249,17 @@ async def execute_refund(
     planned: PlannedRefund,
     *,
     actor: str,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> RefundView:
     """Steps 2 and 3 of a refund ``reserve_refund`` reserved, once that transaction is
     committed and with none open: Converge voids or returns it (a refused void of a settled
     batch becomes a return), and the outcome is recorded on its row. Returns the row's view;
     a lost answer stays UNKNOWN for the reconciliation. A refund to credit is done already:
     its row is read back, nothing is sent."""
+    engine = wiring.get("engine")
     if planned.kind == CREDIT:
         return await db(engine, _read_refund, refund_id=planned.refund_id)
-    return await _execute(engine, gateway_or_default(gateway), planned, actor)
+    return await _execute(engine, gateway_of(wiring), planned, actor)
 
 
 def _read_refund(session: Session, *, refund_id: int) -> RefundView:
@@ -289,18 +285,27 @@ def _void_refused(session: Session, *, planned: PlannedRefund, actor: str, messa
     )
 
 
+@dataclass(frozen=True)
+class RefundAnswer:
+    """What became of a void or return: the refund's new state, the kind of its audit event,
+    and the transaction id and message Converge gave (or the reconciliation's)."""
+
+    to: str
+    kind: str
+    txn_id: str | None = None
+    message: str | None = None
+
+
 def settle_refund(
     session: Session,
     *,
     refund_id: int,
     payment_id: int,
-    to: str,
+    answer: RefundAnswer,
     actor: str,
-    kind: str,
-    txn_id: str | None = None,
-    message: str | None = None,
     from_states: tuple[str, ...] = (RefundState.PENDING,),
 ) -> RefundView:
+    to, txn_id, message = answer.to, answer.txn_id, answer.message
     payment = lock_payment(session, payment_id)
     # Only the moves domain.payment_states allows; a row in any other state is left alone.
     from_states = tuple(s for s in from_states if can_transition(s, RefundState(to)))
@@ -329,7 +334,7 @@ def settle_refund(
             session,
             refund_id,
             actor=actor,
-            kind=kind,
+            kind=answer.kind,
             data={
                 "payment_id": payment_id,
                 "invoice": payment.invoice_number,
@@ -342,17 +347,19 @@ def settle_refund(
     return refund_view(row)
 
 
-def _outcome_fields(outcome: SaleOutcome) -> tuple[str, str, str | None, str | None]:
-    """(state, audit kind, txn id, message) for a void/return answer."""
+def _answer_of(outcome: SaleOutcome) -> RefundAnswer:
+    """Converge's answer to a void or return, as the refund records it."""
     if isinstance(outcome, Approved):
-        return RefundState.SUCCEEDED, "refund.succeeded", outcome.txn_id, "APPROVAL"
+        return RefundAnswer(RefundState.SUCCEEDED, "refund.succeeded", outcome.txn_id, "APPROVAL")
     if isinstance(outcome, Declined):
-        return RefundState.FAILED, "refund.failed", outcome.txn_id, outcome.result_message
+        return RefundAnswer(
+            RefundState.FAILED, "refund.failed", outcome.txn_id, outcome.result_message
+        )
     if isinstance(outcome, GatewayError):
         text = f"{outcome.error_code} {outcome.error_name}: {outcome.error_message}"
-        return RefundState.FAILED, "refund.failed", None, text
+        return RefundAnswer(RefundState.FAILED, "refund.failed", None, text)
     assert isinstance(outcome, UnknownOutcome)
-    return RefundState.UNKNOWN, "refund.unknown", None, outcome.reason
+    return RefundAnswer(RefundState.UNKNOWN, "refund.unknown", None, outcome.reason)
 
 
 async def _execute(
@@ -367,17 +374,13 @@ async def _execute(
             outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
     else:
         outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
-    state, kind, txn_id, message = _outcome_fields(outcome)
     return await db(
         engine,
         settle_refund,
         refund_id=planned.refund_id,
         payment_id=planned.payment_id,
-        to=state,
+        answer=_answer_of(outcome),
         actor=actor,
-        kind=kind,
-        txn_id=txn_id,
-        message=message,
     )
 
 
@@ -389,14 +392,13 @@ async def refund(
     order_id: int | None = None,
     parent_id: int | None = None,
     actor: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> RefundResult:
     """Refund ``amount_cents`` of one payment, or of an order (spread over its approved
     payments, newest first). Raises ``refund_exceeds_paid`` (nothing is sent) when that is
     more than what remains refundable. Converge's refusals are recorded as FAILED refunds
     with their message and returned; check ``result.ok``."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     who = actor_of(parent_id, actor)
     plan = await db(
         engine,
@@ -436,18 +438,14 @@ def _after_failure(session: Session, row: Refund, payment: Payment) -> None:
     else:
         row.retry_at = None
         row.attention_at = now
-        audit_refund(
+        audit_refund_row(
             session,
-            row.id or 0,
+            row,
             actor="system",
             kind="refund.needs_attention",
-            data={
-                "payment_id": payment.id,
-                "invoice": payment.invoice_number,
-                "amount_cents": row.amount_cents,
-                "tries": row.attempt,
-                "message": row.result_message,
-            },
+            invoice=payment.invoice_number,
+            tries=row.attempt,
+            message=row.result_message,
         )
     session.add(row)
     session.flush()

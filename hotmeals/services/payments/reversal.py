@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import Unpack
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments.records import refundable_cents
 from hotmeals.services.payments.refunds import refund
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 
 def _refundable(session: Session, *, payment_id: int) -> int:
@@ -28,14 +27,13 @@ async def reverse_in_full(
     payment_id: int,
     *,
     reason: RefundReason,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> bool:
     """Refund what is left of ``payment_id`` (all of it, unless part is refunded already).
     True when the money is back or on its way, or nothing is left to give back (refunded
     meanwhile by another call); False when Converge refused (the reconciliation tries
     again)."""
-    amount = await db(engine, _refundable, payment_id=payment_id)
+    amount = await db(wiring.get("engine"), _refundable, payment_id=payment_id)
     if amount <= 0:
         return True
     try:
@@ -44,8 +42,7 @@ async def reverse_in_full(
             reason=reason,
             payment_id=payment_id,
             actor="system",
-            engine=engine,
-            gateway=gateway,
+            **wiring,
         )
     except DomainError as err:  # nothing left to refund: given back already by another call
         if err.code in ("refund_exceeds_paid", "invalid_amount"):
@@ -60,8 +57,7 @@ async def reverse_each(
     reason: RefundReason,
     log: logging.Logger,
     what: str,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[int]:
     """``reverse_in_full`` for each payment of a periodic round, one failure (logged to
     ``log`` as "could not void ``what``") not stopping the others. Returns the ids reversed
@@ -69,7 +65,7 @@ async def reverse_each(
     done = []
     for payment_id in payment_ids:
         try:
-            if await reverse_in_full(payment_id, reason=reason, engine=engine, gateway=gateway):
+            if await reverse_in_full(payment_id, reason=reason, **wiring):
                 done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("payment %s: could not void %s", payment_id, what)

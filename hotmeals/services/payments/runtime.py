@@ -3,6 +3,9 @@
 - ``default_gateway()``: one ``ConvergeClient`` per event loop (an httpx pool belongs to the
   loop that created it; Reflex and the API share the server's loop, tests and threads have
   their own). Every service function also takes ``gateway=`` (tests, fakes).
+- ``Wiring``: the ``engine=`` and ``gateway=`` keywords a service call runs on (None or left
+  out: the app's engine, ``default_gateway()``), taken as ``**wiring: Unpack[Wiring]`` and
+  passed on as ``**wiring``.
 - ``db(engine, fn, **kw)``: ``fn(session=..., **kw)`` in its own short transaction on a worker
   thread (``services/transaction.py``), so the event loop never waits on SQL and no
   transaction spans a network call.
@@ -14,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 from sqlalchemy.engine import Engine
 
@@ -47,6 +50,19 @@ def default_gateway() -> PaymentGateway:
 
 def gateway_or_default(gateway: PaymentGateway | None) -> PaymentGateway:
     return gateway if gateway is not None else default_gateway()
+
+
+class Wiring(TypedDict, total=False):
+    """What a service call runs on, as its caller names it: the database (``engine``; None:
+    the app's, ``db/engine.py``) and Converge (``gateway``; None: ``default_gateway()``)."""
+
+    engine: Engine | None
+    gateway: PaymentGateway | None
+
+
+def gateway_of(wiring: Wiring) -> PaymentGateway:
+    """The gateway ``wiring`` names, or the default one."""
+    return gateway_or_default(wiring.get("gateway"))
 
 
 def lightbox_script_url(gateway: PaymentGateway | None = None) -> str:
