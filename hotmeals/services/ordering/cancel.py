@@ -18,7 +18,6 @@ from sqlalchemy import insert
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CancelReason,
     Order,
@@ -48,7 +47,7 @@ from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import owed_failed
-from hotmeals.services.payments.runtime import db, gateway_or_default
+from hotmeals.services.payments.runtime import Wiring, db, gateway_of
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -391,26 +390,21 @@ def apply_cancel(
     )
 
 
-async def send_refunds(
-    plan: CancelPlan, *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> list[str]:
+async def send_refunds(plan: CancelPlan, **wiring: Unpack[Wiring]) -> list[str]:
     """Step 2 and 3 for the refunds ``apply_cancel`` reserved: ``send_planned_refunds``."""
-    return await send_planned_refunds(
-        plan.refunds, actor=plan.actor or "system", engine=engine, gateway=gateway
-    )
+    return await send_planned_refunds(plan.refunds, actor=plan.actor or "system", **wiring)
 
 
 async def send_planned_refunds(
     planned: list[PlannedRefund],
     *,
     actor: str,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> list[str]:
     """With no transaction open, Converge voids or returns each reserved refund and the
     outcome is recorded (a lost answer is left to the payment service's reconciliation).
     Returns each refund's final state."""
-    gw = gateway_or_default(gateway)
+    engine, gw = wiring.get("engine"), gateway_of(wiring)
     states = []
     for item in planned:
         view = await execute_refund(item, actor=actor, engine=engine, gateway=gw)

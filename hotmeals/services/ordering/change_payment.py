@@ -7,11 +7,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Unpack
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
@@ -31,15 +30,13 @@ from hotmeals.services.ordering.change_result import ChangeResult, result_of
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
 from hotmeals.services.payments.records import RESERVING, get_payment, lock_row
 from hotmeals.services.payments.reversal import reverse_in_full
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 log = logging.getLogger("hotmeals.order_changes")
 
 
-async def _void(payment_id: int, *, engine: Engine | None, gateway: PaymentGateway | None) -> None:
-    await reverse_in_full(
-        payment_id, reason=RefundReason.CHANGE_NOT_APPLIED, engine=engine, gateway=gateway
-    )
+async def _void(payment_id: int, **wiring: Unpack[Wiring]) -> None:
+    await reverse_in_full(payment_id, reason=RefundReason.CHANGE_NOT_APPLIED, **wiring)
 
 
 def close_stale_payments(session: Session, order_id: int) -> None:
@@ -86,17 +83,17 @@ async def settle(
     *,
     parent_id: int,
     lang: str,
-    engine: Engine | None,
-    gateway: PaymentGateway | None,
     payment_id: int | None = None,
+    **wiring: Unpack[Wiring],
 ) -> ChangeResult:
     """After the payment's outcome is recorded: a dropped change's approved charge is voided;
     so is an approved attempt its change no longer waits for (``payment_id``: the attempt
     just settled, when it may not be the change's current one)."""
+    engine = wiring.get("engine")
     result = await db(engine, result_of, change_id=change_id, lang=lang)
     stray = await db(engine, _stray_attempt, change_id=change_id, payment_id=payment_id)
     if stray is not None:
-        await _void(stray, engine=engine, gateway=gateway)
+        await _void(stray, **wiring)
         return replace(
             result,
             status="dropped",
@@ -104,7 +101,7 @@ async def settle(
             message=t("order_change.attempt_voided", lang, number=result.order_number),
         )
     if result.status == "dropped" and result.payment_id is not None:
-        await _void(result.payment_id, engine=engine, gateway=gateway)
+        await _void(result.payment_id, **wiring)
     elif result.status == "declined":
         await db(engine, _declined_change, change_id=change_id)
     return result
@@ -148,22 +145,19 @@ def _open_attempts(session: Session, *, order_id: int) -> list[int]:
     )
 
 
-async def ask_open_attempts(
-    order_id: int, *, engine: Engine | None, gateway: PaymentGateway | None
-) -> None:
+async def ask_open_attempts(order_id: int, **wiring: Unpack[Wiring]) -> None:
     """Before a new attempt for the order opens, Converge is asked about the earlier ones:
     a sale it made applies its change, or is voided when the change no longer
     waits for it. Converge not answering: no new attempt now (``payment_unavailable``)."""
+    engine = wiring.get("engine")
     for attempt in await db(engine, _open_attempts, order_id=order_id):
-        asked = await ask_converge(
-            payment_id=attempt, close_after=SESSION_WINDOW, engine=engine, gateway=gateway
-        )
+        asked = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, **wiring)
         if not asked.answered:
             raise DomainError("payment_unavailable")
         if asked.view.state == PaymentState.APPROVED:
             stray = await db(engine, _orphan_change_payment, payment_id=attempt)
             if stray:
-                await _void(attempt, engine=engine, gateway=gateway)
+                await _void(attempt, **wiring)
 
 
 def _orphan_change_payment(session: Session, *, payment_id: int) -> bool:
@@ -231,18 +225,16 @@ def dropped_change_payments(session: Session) -> list[int]:
     return _orphan_change_payments(session)
 
 
-async def void_dropped_change_payments(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> list[int]:
+async def void_dropped_change_payments(**wiring: Unpack[Wiring]) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every approved change
     payment that paid for no change (dropped, set back to a draft, or replaced by a newer
     attempt; its completion call never came, or Converge refused the void then).
     Returns the ids it voided (or started to)."""
-    ids = await db(engine, dropped_change_payments)
+    ids = await db(wiring.get("engine"), dropped_change_payments)
     done = []
     for payment_id in ids:
         try:
-            await _void(payment_id, engine=engine, gateway=gateway)
+            await _void(payment_id, **wiring)
             done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("payment %s: could not void a dropped change's payment", payment_id)

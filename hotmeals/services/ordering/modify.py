@@ -41,7 +41,7 @@ from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments import confirm_approval, report_browser_failure
 from hotmeals.services.payments.reconciliation import browser_reason
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -268,38 +268,32 @@ def _own_id(session: Session, *, parent_id: int, order_id: object) -> int:
     return order.id or 0
 
 
+async def _paid_change(
+    parent_id: int, payment_id: object, engine: Engine | None
+) -> tuple[int, int]:
+    """The parent's change that ``payment_id`` pays for, and the payment's id (or
+    ``payment_not_found``)."""
+    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
+    return change_id, parse_id(payment_id, "payment_id", "payment_not_found")
+
+
 async def complete_change_payment(
     *,
     parent_id: int,
     payment_id: object,
     txn_id: str,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> ChangeResult:
     """After the Lightbox's ``onApproval`` for a change: Converge confirms the sale and the
     change is applied in the same transaction (or, when it cannot be any more, dropped and the
     charge voided; so is the sale of an attempt its change no longer waits for). Safe to
     repeat."""
     lang = normalize_lang(lang)
-    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
-    paid = parse_id(payment_id, "payment_id", "payment_not_found")
+    change_id, paid = await _paid_change(parent_id, payment_id, wiring.get("engine"))
     # None (not used here) for a second sale of a paid attempt: recorded apart and voided.
-    await confirm_approval(
-        payment_id=paid,
-        txn_id=txn_id,
-        parent_id=parent_id,
-        engine=engine,
-        gateway=gateway,
-    )
-    return await settle(
-        change_id,
-        parent_id=parent_id,
-        lang=lang,
-        engine=engine,
-        gateway=gateway,
-        payment_id=paid,
-    )
+    await confirm_approval(payment_id=paid, txn_id=txn_id, parent_id=parent_id, **wiring)
+    return await settle(change_id, parent_id=parent_id, lang=lang, payment_id=paid, **wiring)
 
 
 async def change_payment_declined(
@@ -309,8 +303,7 @@ async def change_payment_declined(
     message: str = "",
     outcome: str = "declined",
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> ChangeResult:
     """ModifyChangeDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
     for a change (``outcome``). Only a hint: Converge is asked first; a sale it
@@ -318,20 +311,12 @@ async def change_payment_declined(
     shows, nothing changes, and the change is a draft again; the attempt stays open for the
     reconciliation and the next attempt to ask about."""
     lang = normalize_lang(lang)
-    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
-    paid = parse_id(payment_id, "payment_id", "payment_not_found")
+    change_id, paid = await _paid_change(parent_id, payment_id, wiring.get("engine"))
     reason = browser_reason(message)
     asked = await report_browser_failure(
-        payment_id=paid, parent_id=parent_id, message=reason, engine=engine, gateway=gateway
+        payment_id=paid, parent_id=parent_id, message=reason, **wiring
     )
-    result = await settle(
-        change_id,
-        parent_id=parent_id,
-        lang=lang,
-        engine=engine,
-        gateway=gateway,
-        payment_id=paid,
-    )
+    result = await settle(change_id, parent_id=parent_id, lang=lang, payment_id=paid, **wiring)
     if result.status == "declined" and not (asked.answered and outcome == "declined"):
         result = replace(
             result, message=t("order_change.not_confirmed", lang, number=result.order_number)

@@ -15,10 +15,10 @@ The ordering modules these call are imported here and nowhere else in the paymen
 
 from __future__ import annotations
 
-from sqlalchemy.engine import Engine
+from typing import Unpack
+
 from sqlmodel import Session
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
@@ -30,6 +30,7 @@ from hotmeals.services.ordering import change_apply, change_payment, mails, refu
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler, register
 from hotmeals.services.payments.records import lock_row
+from hotmeals.services.payments.runtime import Wiring
 
 
 def _order_of(session: Session, payment: Payment) -> Order:
@@ -134,12 +135,10 @@ register(OrderPayment())
 register(OrderChangePayment())
 
 
-async def void_stray_order_payments(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> None:
+async def void_stray_order_payments(**wiring: Unpack[Wiring]) -> None:
     """The reconciliation round's part for orders: an approved order payment whose order was
     not placed (a cut-off passed before the approval, the cart was checked out again) is
     voided, and likewise an approved payment of an order change that could not be applied
     any more: no money is kept without what it paid for."""
-    await settle.void_orphan_payments(engine=engine, gateway=gateway)
-    await change_payment.void_dropped_change_payments(engine=engine, gateway=gateway)
+    await settle.void_orphan_payments(**wiring)
+    await change_payment.void_dropped_change_payments(**wiring)

@@ -15,12 +15,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Unpack
 
 from sqlalchemy import and_, delete, or_
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CartLine,
     CartLineAddOn,
@@ -53,7 +52,7 @@ from hotmeals.services.payments.records import (
     payment_view,
 )
 from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.payments.runtime import Wiring, db
 
 log = logging.getLogger("hotmeals.checkout")
 
@@ -229,20 +228,17 @@ async def settle_approved(
     *,
     parent_id: int,
     lang: str,
-    engine: Engine | None,
-    gateway: PaymentGateway | None,
+    **wiring: Unpack[Wiring],
 ) -> CheckoutResult:
     """What the parent is told of an order payment Converge has answered: placed by it,
     pending, declined; or, approved but not what placed the order (paid already by another
     attempt, a cut-off passed, the cart checked out again), voided at once."""
-    state = await db(engine, order_state, payment_id=view.id)
+    state = await db(wiring.get("engine"), order_state, payment_id=view.id)
     done = final_result(view, state, lang)
     if done is not None:
         return done
     # Approved, but the order was not placed by this payment: give the money back now.
-    back = await reverse_in_full(
-        view.id, reason=RefundReason.ORDER_NOT_PLACED, engine=engine, gateway=gateway
-    )
+    back = await reverse_in_full(view.id, reason=RefundReason.ORDER_NOT_PLACED, **wiring)
     amount = format_money(view.amount_cents, lang)
     key = "orderpay.voided" if back else "orderpay.void_later"
     if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
@@ -283,16 +279,13 @@ def orphan_payments(session: Session) -> list[int]:
     return [payment_id for payment_id in rows if payment_id is not None]
 
 
-async def void_orphan_payments(
-    *, engine: Engine | None = None, gateway: PaymentGateway | None = None
-) -> list[int]:
+async def void_orphan_payments(**wiring: Unpack[Wiring]) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every orphan payment.
     Returns the ids it voided (or started to)."""
     return await reverse_each(
-        await db(engine, orphan_payments),
+        await db(wiring.get("engine"), orphan_payments),
         reason=RefundReason.ORDER_NOT_PLACED,
         log=log,
         what="an orphan order payment",
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )
