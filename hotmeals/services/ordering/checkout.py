@@ -30,11 +30,10 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Unpack
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Order,
     Parent,
@@ -88,7 +87,7 @@ from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,
 )
-from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.payments.runtime import Wiring, actor_of, db
 
 
 @dataclass(frozen=True)
@@ -266,8 +265,7 @@ async def start_checkout(
     save_card: bool = False,
     lang: str = "en",
     use_credit: bool = True,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CheckoutStarted:
     """The parent pays their cart: the order (or the pending one of the same cart) and a new
     attempt to pay it, then the Lightbox session, or the saved card ``card_id`` charged at
@@ -277,12 +275,11 @@ async def start_checkout(
     at once (``result`` placed, no ``hosted``); covering part, the card attempt is for the
     rest (``amount_cents``) and the credit is spent when that approval places the order."""
     lang = normalize_lang(lang)
+    engine = wiring.get("engine")
 
     async def placed(reserved: dict, view: PaymentView) -> CheckoutStarted:
         """An approved payment, found or made here: the order placed (or the sale voided)."""
-        result = await settle_approved(
-            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
+        result = await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
         return _started(reserved, view.id, view.amount_cents, result=result)
 
     asked: set[int] = set()
@@ -301,9 +298,7 @@ async def start_checkout(
         if not reserved["ask"]:
             break
         for attempt in reserved["ask"]:
-            found = await ask_converge(
-                payment_id=attempt, close_after=SESSION_WINDOW, engine=engine, gateway=gateway
-            )
+            found = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, **wiring)
             if not found.answered:
                 # Converge cannot say whether the earlier attempt was paid: no new one now.
                 raise DomainError("payment_unavailable")
@@ -341,15 +336,14 @@ async def start_checkout(
         return await placed(reserved, view)
     payment_id = reserved["payment_id"]
     if reserved["card_sale"] is not None:
-        view = await charge_begun_card(reserved["card_sale"], engine=engine, gateway=gateway)
+        view = await charge_begun_card(reserved["card_sale"], **wiring)
         return await placed(reserved, view)
     hosted = await open_payment_attempt(
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=None,
         save_card=save_card,
-        engine=engine,
-        gateway=gateway,
+        **wiring,
     )
     assert isinstance(hosted, HostedSession)
     return _started(
@@ -390,8 +384,7 @@ async def complete_checkout(
     txn_id: str,
     lang: str = "en",
     card_token: str | None = None,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CheckoutResult:
     """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
     (``confirm_payment``), the order is placed in the same transaction, or, when it cannot be
@@ -400,14 +393,11 @@ async def complete_checkout(
     this card" (saved once the order is placed, only if it is the card that paid; the order
     stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
     lang = normalize_lang(lang)
+    engine = wiring.get("engine")
     # The parent's own order's payment, or ``payment_not_found``:
     await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
     view = await confirm_approval(
-        payment_id=payment_id,
-        txn_id=txn_id,
-        parent_id=parent_id,
-        engine=engine,
-        gateway=gateway,
+        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, **wiring
     )
     if view is None:
         # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
@@ -426,11 +416,9 @@ async def complete_checkout(
             VOIDED,
             t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount),
         )
-    result = await settle_approved(
-        view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-    )
+    result = await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
     if result.status == PLACED:  # the order stands whether the card is saved or not
-        await cards.save_paying_card(view, card_token, engine=engine, gateway=gateway)
+        await cards.save_paying_card(view, card_token, **wiring)
     return result
 
 
@@ -450,8 +438,7 @@ async def checkout_declined(
     message: str,
     outcome: str = "declined",
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    **wiring: Unpack[Wiring],
 ) -> CheckoutResult:
     """OrderDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
     (``outcome``: declined, error or cancelled). Only a hint: Converge is asked
@@ -461,20 +448,15 @@ async def checkout_declined(
     message says what is known: a decline Converge shows no charge for is a decline; an
     error, or no answer from Converge, is "we could not confirm the payment"."""
     lang = normalize_lang(lang)
+    engine = wiring.get("engine")
     await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
     reason = browser_reason(message)
     asked = await report_browser_failure(
-        payment_id=payment_id,
-        parent_id=parent_id,
-        message=reason,
-        engine=engine,
-        gateway=gateway,
+        payment_id=payment_id, parent_id=parent_id, message=reason, **wiring
     )
     view = asked.view
     if view.state == PaymentState.APPROVED:
-        return await settle_approved(
-            view, parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
+        return await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
     state = await db(engine, order_state, payment_id=payment_id)
     if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
         return final_result(view, state, lang) or checkout_result(
