@@ -3,6 +3,7 @@ parent's language, and every screen text the UI uses is in both catalogs."""
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import re
 from pathlib import Path
@@ -35,6 +36,33 @@ def test_every_ui_text_key_is_in_both_languages():
         used |= set(KEY_RE.findall(path.read_text(encoding="utf-8")))
     assert "ui.logout.title" in used  # the scan is not vacuous
     missing = sorted(k for k in used if k not in EN or k not in FR)
+    assert not missing
+
+
+def test_keys_handed_to_helpers_are_in_both_languages():
+    """A key given to a helper as a plain string (``section_title("…")``, a dialog's texts, a
+    FamilyChoice's ``saved``) escapes the ``t("…")`` scan above: every string literal in ui/ shaped
+    like a catalog key of a known area must be in both catalogs; one ending in ``_`` is a prefix
+    joined with a value at run time, and must begin at least one key."""
+    areas = {key.split(".")[0] for key in EN if "." in key}
+    shaped = re.compile(r"^[a-z_]+(\.[a-z0-9_]+)+$")
+    literals = {
+        node.value
+        for path in UI_ROOT.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and shaped.match(node.value)
+        and node.value.split(".")[0] in areas
+    }
+    assert "credit_ui.saved" in literals  # a key only ever handed over as a string
+    missing = sorted(
+        key
+        for key in literals
+        if not (
+            any(k.startswith(key) for k in EN) if key.endswith("_") else key in EN and key in FR
+        )
+    )
     assert not missing
 
 
