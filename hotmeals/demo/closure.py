@@ -1,4 +1,4 @@
-"""The demo's closed school day (issue 25): the demo parent booked and paid one meal for the
+"""The demo's closed school day: the demo parent booked and paid one meal for the
 first demo child on a school day at least three weeks ahead, chose make-up meals for closed days,
 and that day of the child's school was then closed for a storm. The closure service did the
 rest, as for any closure (``services/closures.py``, ``services/closure_apply.py``): the day shows

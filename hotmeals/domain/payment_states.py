@@ -48,13 +48,13 @@ class RefundKind(StrEnum):
     VOID = "VOID"
     # ``ccreturn``: part or all of a payment, settled or not.
     RETURN = "RETURN"
-    # To family credit (issue 25): written SUCCEEDED with its ledger row, never sent to the
+    # To family credit: written SUCCEEDED with its ledger row, never sent to the
     # card processor; the reconciliation and the resends never see it (never open, never failed).
     CREDIT = "CREDIT"
 
 
 class PaymentMethod(StrEnum):
-    """What a payment row was paid with (``Payment.method``; issue 25)."""
+    """What a payment row was paid with (``Payment.method``)."""
 
     # Converge: the Lightbox or a saved card.
     CARD = "card"

@@ -55,7 +55,7 @@ AFTER_PAINT = (
 
 # Reflex writes <html lang="en">; assets/forms.js sets the stored language's tag ("en-CA",
 # "fr-CA") at load. Changing <html>'s lang restyles and lays out the whole page (about 50-100
-# ms of a 4x-slowed phone's main thread, issue 24): the English pages say "en-CA" from the
+# ms of a 4x-slowed phone's main thread): the English pages say "en-CA" from the
 # start, so an English page is left as it is (the French copies say "fr-CA", ui/lang_paint.py).
 _HTML_LANG_EN = b'<html lang="en">'
 HTML_LANG_EN_CA = b'<html lang="en-CA">'

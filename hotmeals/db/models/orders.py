@@ -247,8 +247,8 @@ class Payment(SQLModel, table=True):
     duplicate_of_id: int | None = fk("payment.id", nullable=True)
     created_at: datetime = created_at_field()
     updated_at: datetime = created_at_field()
-    # ``domain.payment_states.PaymentMethod``: the card (Converge) or family credit (issue 25:
-    # no Converge transaction; written APPROVED with its ledger row when the order is placed).
+    # ``domain.payment_states.PaymentMethod``: the card (Converge) or family credit
+    # (no Converge transaction; written APPROVED with its ledger row when the order is placed).
     method: str = Field(default="card", max_length=8, sa_column_kwargs={"server_default": "card"})
 
 

@@ -1,4 +1,4 @@
-"""Family credit paying for an order (issue 25): part of the payment service.
+"""Family credit paying for an order: part of the payment service.
 
 A credit payment is a ``Payment`` row of its own (``method`` credit, the order's purpose),
 APPROVED when written, with no Converge transaction, written together with the ledger's SPEND

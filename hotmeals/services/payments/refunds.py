@@ -7,7 +7,7 @@ refund rows under the payment locks after checking the sums, commit, call Conver
   meanwhile) falls back to a return of the same amount on the same row.
 - Never more than paid: the check ``amount <= approved - (succeeded + pending + unknown)`` runs
   under the lock, so concurrent refunds cannot both pass it.
-- To family credit (``to_credit``, the parent's choice; issue 25): the same row against the
+- To family credit (``to_credit``, the parent's choice): the same row against the
   same payment, so every "refundable" sum keeps counting it, but of kind CREDIT, written
   SUCCEEDED at once together with its ``CreditEntry`` (key ``refund:<row id>``) in the same
   transaction. Nothing is sent to Converge (``execute_refund`` only reads it back); never open

@@ -1,5 +1,5 @@
 """Inline SVG icons for the first screens (the header, the landing page and sign-in) and for
-Book meal (its calendar, day menu and meal dialog: issue 24).
+Book meal (its calendar, day menu and meal dialog).
 
 ``rx.icon`` imports one Lucide module per icon (a request and a module evaluation each, before
 the page is live); these draw the same SVG as Lucide (v1.26's shapes, same attributes and

@@ -215,7 +215,7 @@ def parent_screen(
 ) -> rx.Component:
     """A logged-in screen with the site's header and footer: one centred column.
 
-    The page's frame paints before the session check answers (issue 24; a deliberate
+    The page's frame paints before the session check answers (for a fast first paint; a deliberate
     departure from docs/product.md §2 "the shell renders nothing", documented there): the
     header bar with the brand alone, the screen's ``frame`` (its heading and intro: catalog
     text, nothing of the parent's) and a skeleton. The parent's header and ``children`` render

@@ -368,7 +368,7 @@ class MealDialog(OnceForm, mixin=True):
             self._close_detail()
             return  # a double tap: the first one said so
         result = done.result
-        # The header's count first, in an answer of its own (issue 24, "click to answer"): it
+        # The header's count first, in an answer of its own ("click to answer"): it
         # changes only the header, so the browser shows it without re-rendering the screen;
         # the dialog closes and the toast shows in the next answer, a moment later.
         await sync_cart_count(self, int(result.get("cart_count") or 0))

@@ -1,4 +1,4 @@
-"""One on_load event for a guarded page (issue 24): the session check and the page's own loads
+"""One on_load event for a guarded page: the session check and the page's own loads
 run in one backend event, so the browser gets one answer carrying both instead of one round
 trip (and one render) per handler.
 
