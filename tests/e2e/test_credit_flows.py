@@ -41,6 +41,11 @@ def query(app: AppServer, sql: str, *params) -> list[tuple]:
         return conn.execute(sql, params).fetchall()
 
 
+def execute(app: AppServer, sql: str, *params) -> None:
+    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn, conn:
+        conn.execute(sql, params)
+
+
 def credit_balance(app: AppServer) -> int:
     sql = (
         "SELECT coalesce(sum(amount_cents), 0) FROM creditentry "
@@ -167,13 +172,29 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
     page: Page, app: AppServer, order: dict, lang: str
 ) -> None:
     use_language(page, lang)
-    line_id, day, school_id = query(
+    line_id, day, school_id, vendor_id, meal_id = query(
         app,
-        "SELECT ol.id, ol.meal_date, c.school_id FROM orderline ol "
+        "SELECT ol.id, ol.meal_date, c.school_id, ol.vendor_id, ol.meal_id FROM orderline ol "
         "JOIN child c ON c.id = ol.child_id WHERE ol.order_id = ? AND c.is_default "
         "ORDER BY ol.meal_date, ol.id LIMIT 1",
         order["order_id"],
     )[0]
+    # The make-up day is the vendor's next open day at the school. The seeded menus rotate, so
+    # whether that day serves this meal depends on today's date: the vendor is made to serve it.
+    makeup_day = query(
+        app,
+        "SELECT id FROM menuday WHERE school_id = ? AND vendor_id = ? AND meal_date > ? "
+        "AND NOT is_closed ORDER BY meal_date LIMIT 1",
+        school_id,
+        vendor_id,
+        day,
+    )[0][0]
+    served = "SELECT 1 FROM menudaymeal WHERE menu_day_id = ? AND meal_id = ?"
+    added = not query(app, served, makeup_day, meal_id)
+    if added:
+        execute(
+            app, "INSERT INTO menudaymeal (menu_day_id, meal_id) VALUES (?, ?)", makeup_day, meal_id
+        )
     chosen = api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "makeup"})
     assert chosen["code"] == 1, chosen
     try:
@@ -211,6 +232,13 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
     finally:
         _admin(app, "reopen-day", "--school", str(school_id), "--date", day)
         api(app, api_token(app), "/Parent/user/ClosureChoice", {"closure_choice": "card"})
+        if added:
+            execute(
+                app,
+                "DELETE FROM menudaymeal WHERE menu_day_id = ? AND meal_id = ?",
+                makeup_day,
+                meal_id,
+            )
 
 
 @BOTH_WIDTHS
