@@ -76,6 +76,90 @@
   watch();
 })();
 
+/* 1b. A press on a submit (or one-tap) button is never lost to a field's check. Pressing the
+   button would blur the field the parent just corrected; that field's check answers at once and
+   takes its message away, the button moves up by a line, and the release lands beside it: no
+   click, nothing sent (seen on a desktop, where a press lasts longer than the answer takes).
+   So the press does not move the focus; the click itself does, before the app sees the click,
+   so the field's last change and its check still go before the submission, as they did. A
+   click from the keyboard (Enter in a field, Space on the button) is left as it is. */
+(function () {
+  "use strict";
+  var COMMIT = "button[type=submit],[data-hm-once]";
+  var FIELD = "input,textarea,select";
+  var pressed = null;
+
+  document.addEventListener(
+    "mousedown",
+    function (event) {
+      pressed = null;
+      if (event.button !== 0) return;
+      var button = event.target && event.target.closest && event.target.closest(COMMIT);
+      var active = document.activeElement;
+      if (!button || button.disabled || !active || !active.matches || !active.matches(FIELD)) {
+        return;
+      }
+      event.preventDefault(); // the field keeps the focus until the click
+      pressed = button;
+    },
+    true
+  );
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = pressed;
+      pressed = null;
+      if (!button || event.detail === 0 || !button.contains(event.target)) return;
+      button.focus({ preventScroll: true }); // the field's blur, then the click goes on
+    },
+    true
+  );
+})();
+
+/* 1c. The focus a form's answer asks for (ui/state/forms.focus_field: the field refused, the
+   code field that opens) goes there unless the parent has gone to another field since sending
+   the form: an answer that comes late never pulls the cursor out of the field being typed in
+   (the letters would land in the other field). Enter in a field, a tap on a button: sent. */
+(function () {
+  "use strict";
+  var FIELD = "input,textarea,select";
+  var moved = false;
+  var focusing = false;
+
+  function sent() {
+    moved = false;
+  }
+  document.addEventListener("submit", sent, true);
+  document.addEventListener(
+    "click",
+    function (event) {
+      if (event.target && event.target.closest && event.target.closest("button")) sent();
+    },
+    true
+  );
+  document.addEventListener(
+    "focusin",
+    function (event) {
+      var el = event.target;
+      if (!focusing && el && el.matches && el.matches(FIELD)) moved = true;
+    },
+    true
+  );
+
+  window.hmFocus = function (id) {
+    var field = document.getElementById(id);
+    if (!field || typeof field.focus !== "function") return;
+    if (moved && field !== document.activeElement) return;
+    focusing = true;
+    try {
+      field.focus();
+    } finally {
+      focusing = false;
+    }
+  };
+})();
+
 /* 2. Focus goes back to what opened a dialog. The app's dialogs are opened by the server
    (logout, delete, terms), not by a Radix trigger, so Radix has nowhere to put the focus when
    they close and it falls to the page. The control the parent last used outside a dialog is

@@ -1,7 +1,9 @@
 """e2e fixtures: the app served once per run, Debian's Chromium, one page per test at a phone
 (390 px) or desktop (1280 px) width, and a screenshot of every failing test in ``test-results/``
 (plus a Playwright trace when E2E_TRACE=1: recording one for every test costs the suite minutes;
-re-run the failing test with it to get its trace).
+re-run the failing test with it to get its trace). E2E_WSLOG=1 writes every test's websocket
+frames and console messages, timed, to ``test-results/<test>.ws.log``: what was sent and what
+came back when a screen "did not answer".
 
 Extend by writing ``def test_x(page, app): ...``; the ``page`` fixture is parametrized over both
 widths. Helpers for common steps are in ``tests/e2e/helpers.py``.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import zlib
 from pathlib import Path
 
@@ -24,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "test-results"
 CHROMIUM = "/usr/bin/chromium"
 TRACE = os.environ.get("E2E_TRACE") == "1"
+WSLOG = os.environ.get("E2E_WSLOG") == "1"
 # What a page waits for (an answer from the server, a sign-in's password hash) takes seconds on a
 # busy 2-core machine: every wait and assertion gets the same 15 s, not expect()'s default 5 s.
 expect.set_options(timeout=15_000)
@@ -143,11 +147,15 @@ def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
     if TRACE:
         context.tracing.start(screenshots=True, snapshots=True, sources=False)
     pg = context.new_page()
+    wslog = _record_traffic(pg) if WSLOG else None
     yield pg
+    if wslog is not None:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / f"{_result_name(request)}.ws.log").write_text("\n".join(wslog))
     failed = getattr(request.node, "rep_call", None) is not None and request.node.rep_call.failed
     if failed:
         RESULTS.mkdir(exist_ok=True)
-        name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-120:]
+        name = _result_name(request)
         try:
             pg.screenshot(path=str(RESULTS / f"{name}.png"), full_page=True)
         except Exception:  # noqa: BLE001 - a dead page must not hide the real failure
@@ -157,6 +165,28 @@ def page(request, browser: Browser, app: AppServer, viewport: str) -> Page:
     elif TRACE:
         context.tracing.stop()
     context.close()
+
+
+def _result_name(request) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)[-120:]
+
+
+def _record_traffic(page: Page) -> list[str]:
+    """Each websocket frame and console message of ``page``, with the time it was seen."""
+    lines: list[str] = []
+
+    def note(kind: str, text: object) -> None:
+        lines.append(f"{time.time():.3f} {kind} {str(text)[:400]}")
+
+    def socket(ws) -> None:
+        note("open", ws.url)
+        ws.on("framesent", lambda payload: note(">", payload))
+        ws.on("framereceived", lambda payload: note("<", payload))
+        ws.on("close", lambda _ws: note("close", ""))
+
+    page.on("websocket", socket)
+    page.on("console", lambda m: note(f"console.{m.type}", m.text))
+    return lines
 
 
 @pytest.fixture(scope="session")

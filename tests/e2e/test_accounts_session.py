@@ -136,6 +136,7 @@ def test_forgot_password_then_new_password(page: Page, app: AppServer, smtp: Smt
     page.click("#reset-save")
     done = page.get_by_role("status").filter(has_text="Your password has been reset")
     expect(done).to_be_visible()
+    expect(page.locator("#signin-identifier")).to_be_focused()  # where the parent goes on
     sign_in(page, email, DEMO_PASSWORD)
     expect(page.locator("#signin-form-error")).to_have_text("Invalid email or password")
     sign_in(page, email, "Dinner@2026")

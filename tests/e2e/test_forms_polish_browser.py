@@ -1,12 +1,13 @@
 """Issue 12 in Chromium at 390 px, in English and in French: phone sign-in asks for a phone
 number, shows every error at once, counts digits as sign-up does (14 digits refused,
-"+1 (613) 558-NNNN" accepted) and a success leaves no stale error behind; a password can be
-shown; the e-mail typed on sign-in carries into Forgot password, whose code screen words the
-privacy truthfully for an unknown address, as sign-up does for an address that already has an
-account (a parent of this test's own per language: a code per address per minute); the code
-field takes digits only and a disabled "Send a new code" looks disabled. (A Major allergy on the
-child card and "Make default" are checked in test_forms_once.py, on the way through the
-double taps.)"""
+"+1 (613) 558-NNNN" accepted), a press on the button after a correction is never lost and a
+late focus never takes the cursor from another field (assets/forms.js, 1b and 1c), and a
+success leaves no stale error behind; a password can be shown; the e-mail typed on sign-in
+carries into Forgot password, whose code screen words the privacy truthfully for an unknown
+address, as sign-up does for an address that already has an account (a parent of this test's
+own per language: a code per address per minute); the code field takes digits only and a
+disabled "Send a new code" looks disabled. (A Major allergy on the child card and "Make
+default" are checked in test_forms_once.py, on the way through the double taps.)"""
 
 from __future__ import annotations
 
@@ -47,6 +48,12 @@ def test_phone_sign_in_errors_digits_password_toggle_and_no_stale_error(
     page.click("#signin-submit")
     expect(page.locator("#signin-identifier-error")).to_have_text(msg("phone_required", lang))
     expect(page.locator("#signin-password-error")).to_have_text(msg("password_required", lang))
+    # The cursor goes to the first field refused; an answer that comes once the parent is in
+    # another field leaves it there (assets/forms.js, 1c).
+    expect(page.locator("#signin-identifier")).to_be_focused()
+    page.focus("#signin-password")
+    page.evaluate("window.hmFocus('signin-identifier')")
+    expect(page.locator("#signin-password")).to_be_focused()
     # The password can be shown and hidden again.
     page.fill("#signin-password", "wrong-Password1!")
     reveal = page.get_by_role("button", name=msg("ui.form.show_password", lang))
@@ -63,8 +70,20 @@ def test_phone_sign_in_errors_digits_password_toggle_and_no_stale_error(
     # The number as Canadians write it: a wrong password is refused, then the right one opens
     # the account and no error from before stays on screen.
     page.fill("#signin-identifier", f"+1 (613) 558-{line}")
-    page.click("#signin-submit")
+    # Pressing the button leaves the focus in the corrected field until the release: its message
+    # cannot go (moving the button up a line) under the pointer and lose the click. The click
+    # then checks the field and sends the form.
+    submit = page.locator("#signin-submit")
+    submit.scroll_into_view_if_needed()
+    box = submit.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    assert page.evaluate("document.activeElement.id") == "signin-identifier"
+    expect(page.locator("#signin-identifier-error")).to_have_text(msg("phone_too_long", lang))
+    page.mouse.up()
     expect(page.locator("#signin-form-error")).to_have_text(msg("login_phone_invalid", lang))
+    expect(page.locator("#signin-identifier-error")).to_have_count(0)
     page.fill("#signin-password", DEFAULT_PASSWORD)
     page.click("#signin-submit")
     page.wait_for_url(re.compile(r"/parent/edit-profile/?$"))

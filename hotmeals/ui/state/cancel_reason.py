@@ -17,7 +17,7 @@ from hotmeals.services import credit
 from hotmeals.services.ordering import cancel, cancel_order
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import OnceKey, confirm_once, forget_submission
+from hotmeals.ui.state.forms import OnceKey, confirm_once, focus_field, forget_submission
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.screens import LoadedScreen, new_language_for
@@ -153,10 +153,10 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
         lang = (await self.get_state(I18nState)).lang
         if not self.reason_id:
             self.reason_error = tr("cancel_reason_required", lang)
-            return rx.set_focus("cancel-reason")
+            return focus_field("cancel-reason")
         if self.other_chosen and not self.other_text.strip():
             self.other_error = tr("cancel_other_text_required", lang)
-            return rx.set_focus("cancel-other")
+            return focus_field("cancel-other")
         self.sure_open = True
         return None
 

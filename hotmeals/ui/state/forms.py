@@ -6,6 +6,7 @@ text from the catalog in the parent's language.
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -56,7 +57,7 @@ def place_error(
     field ids on the page are ``prefix + field``."""
     if err.field and err.field in set(fields):
         errors[err.field] = message(err, lang)
-        return rx.set_focus(prefix + err.field)
+        return focus_field(prefix + err.field)
     return failed(message(err, lang))
 
 
@@ -332,13 +333,25 @@ class FamilyChoiceForm(OnceForm, mixin=True):
             yield event
 
 
+def focus_field(field_id: str) -> EventSpec:
+    """Put the cursor in the element ``field_id`` (the field a refusal names, the field a new
+    panel starts with), unless the parent went to another field since sending the form
+    (assets/forms.js, 1c: a late answer never takes the cursor out of the field being typed in).
+    Without forms.js, the field is focused."""
+    target = json.dumps(field_id)
+    return rx.call_script(
+        f"(window.hmFocus || function (id) {{ var f = document.getElementById(id); "
+        f"if (f) f.focus(); }})({target})"
+    )
+
+
 def refused_at(state: Any, field_id: str, counter: str = "turn") -> EventSpec:
     """A form refused at its field inside ``one_turn``: the one-tap button is live again with
     the errors (the counter bumped now, not with the handler's last answer, which a loaded
     server sends later: a parent who fixed the field at once would tap a dead button), and the
     focus goes to the field."""
     setattr(state, counter, getattr(state, counter) + 1)
-    return rx.set_focus(field_id)
+    return focus_field(field_id)
 
 
 def forget_submission(state: Any) -> None:

@@ -15,7 +15,7 @@ from hotmeals.services import accounts, profile
 from hotmeals.services.otp import OTP_TTL, RESEND_COOLDOWN_SECONDS
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.forms import focus_field, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -96,7 +96,7 @@ class OtpState(rx.State):
     def _refused(self, err: DomainError, lang: str) -> EventSpec:
         self.error = message(err, lang)
         self.busy = False
-        return rx.set_focus("otp")
+        return focus_field("otp")
 
     @rx.event
     async def submit(self, form_data: dict):

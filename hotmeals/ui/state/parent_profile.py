@@ -23,6 +23,7 @@ from hotmeals.ui.state.forms import (
     NameForm,
     busy_call,
     checked_field,
+    focus_field,
     forget_submission,
     message,
     one_turn,
@@ -104,7 +105,7 @@ class ParentEditState(NameForm, rx.State):
         errors = validation.validate_all(values, {f: validation.PROFILE_RULES[f] for f in FIELDS})
         self.errors = {f: message(e, lang) for f, e in errors.items()}
         if errors:
-            yield rx.set_focus(PREFIX + next(f for f in FIELDS if f in errors))
+            yield focus_field(PREFIX + next(f for f in FIELDS if f in errors))
             return
         auth = await self.get_state(AuthState)
         saved = Answered()
@@ -135,7 +136,7 @@ class ParentEditState(NameForm, rx.State):
         invalid = validation.validate_email(address, "alt_email")
         if invalid is not None:
             self.alt_error = message(invalid, lang)
-            yield rx.set_focus(PREFIX + "alt_email")
+            yield focus_field(PREFIX + "alt_email")
             return
         self.alt_error = ""
         added = Answered()
@@ -149,7 +150,7 @@ class ParentEditState(NameForm, rx.State):
 
         def refused(err: DomainError) -> EventSpec:
             self.alt_error = message(err, lang)
-            return rx.set_focus(PREFIX + "alt_email")
+            return focus_field(PREFIX + "alt_email")
 
         async for event in busy_call(self, lang, added, call, busy="adding", refused=refused):
             yield event

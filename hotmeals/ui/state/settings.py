@@ -20,6 +20,7 @@ from hotmeals.ui.state.forms import (
     OnceForm,
     busy_call,
     field_messages,
+    focus_field,
     forget_submission,
     message,
     one_turn,
@@ -123,7 +124,7 @@ class ChangePasswordState(rx.State):
         )
         self.errors = field_messages(errors, lang)
         if errors:
-            yield rx.set_focus(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
+            yield focus_field(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
             return
         changed = Answered()
 

@@ -11,7 +11,13 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, message, place_error, signed_in_elsewhere
+from hotmeals.ui.state.forms import (
+    field_messages,
+    focus_field,
+    message,
+    place_error,
+    signed_in_elsewhere,
+)
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import RESET_PASSWORD, VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.toasts import succeeded
@@ -86,7 +92,7 @@ class SignInState(rx.State):
         if invalid:  # every message at once, at its field
             self.errors = field_messages(invalid, (await self.get_state(I18nState)).lang)
             self.form_error = ""
-            yield rx.set_focus(PREFIX + next(iter(invalid)))
+            yield focus_field(PREFIX + next(iter(invalid)))
             return
         self.busy = True
         self.errors = {}
@@ -139,7 +145,7 @@ class SignInState(rx.State):
         forgot._start()
         # The address typed here is the one to reset; the parent can change it.
         forgot.email = self._typed_email if self.mode == "email" else ""
-        yield rx.set_focus(RESET_PREFIX + "email")
+        yield focus_field(RESET_PREFIX + "email")
 
     @rx.event
     async def back_to_login(self):
@@ -198,7 +204,7 @@ class ForgotState(rx.State):
             return
         self._code_checked(code)
         otp.busy = False
-        yield rx.set_focus("reset-password")
+        yield focus_field("reset-password")
 
     @rx.event
     async def blur_email(self, value: str):
@@ -250,7 +256,7 @@ class ForgotState(rx.State):
                 errors[field] = message(err, lang)
         self.errors = errors
         if errors:
-            yield rx.set_focus(RESET_PREFIX + next(iter(errors)))
+            yield focus_field(RESET_PREFIX + next(iter(errors)))
             return
         self.busy = True
         yield
@@ -286,4 +292,4 @@ class ForgotState(rx.State):
         sign_in = await self.get_state(SignInState)
         sign_in._password_was_reset()
         yield succeeded(tr("password_reset_success", lang))
-        yield rx.set_focus(PREFIX + "identifier")
+        yield focus_field(PREFIX + "identifier")

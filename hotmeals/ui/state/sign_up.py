@@ -13,7 +13,7 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import field_messages, place_error, signed_in_elsewhere
+from hotmeals.ui.state.forms import field_messages, focus_field, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
 from hotmeals.ui.state.steps import frontend_url, history_push_script
@@ -148,7 +148,7 @@ class SignUpState(rx.State):
         errors = await self._show(only_touched=False)
         if errors:
             first = next(f for f in FIELDS if f in errors)
-            yield rx.set_focus(PREFIX + first)
+            yield focus_field(PREFIX + first)
             return
         self.busy = True
         yield
@@ -176,4 +176,4 @@ class SignUpState(rx.State):
         yield succeeded(tr("signup_success", lang, email=sent.email))
         yield rx.call_script("window.scrollTo({top: 0, behavior: 'instant'})")
         yield rx.call_script(history_push_script(CODE_STEP_URL))
-        yield rx.set_focus("otp")
+        yield focus_field("otp")
