@@ -20,7 +20,7 @@ from tests.e2e.test_payments import API_HEADERS, db_rows, logged_in
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # one per test: each variant changes the refund choice
 def family(app: AppServer) -> dict:
     """A parent with $12.50 refunded to credit and $4.00 of it spent, signed in by the API."""
     email = f"credit-{uuid.uuid4().hex[:8]}@example.com"
