@@ -76,18 +76,29 @@
   watch();
 })();
 
-/* 1b. A press on a submit (or one-tap) button is never lost to a field's check. Pressing the
+/* 1b. The focus around a submission.
+   A press on a submit (or one-tap) button is never lost to a field's check. Pressing the
    button would blur the field the parent just corrected; that field's check answers at once and
    takes its message away, the button moves up by a line, and the release lands beside it: no
    click, nothing sent (seen on a desktop, where a press lasts longer than the answer takes).
    So the press does not move the focus; the click itself does, before the app sees the click,
    so the field's last change and its check still go before the submission, as they did. A
-   click from the keyboard (Enter in a field, Space on the button) is left as it is. */
+   click from the keyboard (Enter in a field, Space on the button) is left as it is.
+   1c. The focus a form's answer asks for (ui/state/forms.focus_field: the field refused, the
+   code field that opens) goes there unless the parent has gone to another field since sending
+   the form: an answer that comes late never pulls the cursor out of the field being typed in
+   (the letters would land in the other field). Enter in a field, a tap on a button: sent. */
 (function () {
   "use strict";
   var COMMIT = "button[type=submit],[data-hm-once]";
   var FIELD = "input,textarea,select";
-  var pressed = null;
+  var pressed = null; // the commit button pressed while a field had the focus
+  var moved = false; // the parent went to another field since the last submission
+  var focusing = false;
+
+  function isField(el) {
+    return !!(el && el.matches && el.matches(FIELD));
+  }
 
   document.addEventListener(
     "mousedown",
@@ -95,10 +106,7 @@
       pressed = null;
       if (event.button !== 0) return;
       var button = event.target && event.target.closest && event.target.closest(COMMIT);
-      var active = document.activeElement;
-      if (!button || button.disabled || !active || !active.matches || !active.matches(FIELD)) {
-        return;
-      }
+      if (!button || button.disabled || !isField(document.activeElement)) return;
       event.preventDefault(); // the field keeps the focus until the click
       pressed = button;
     },
@@ -110,39 +118,24 @@
     function (event) {
       var button = pressed;
       pressed = null;
-      if (!button || event.detail === 0 || !button.contains(event.target)) return;
-      button.focus({ preventScroll: true }); // the field's blur, then the click goes on
+      if (button && event.detail !== 0 && button.contains(event.target)) {
+        button.focus({ preventScroll: true }); // the field's blur, then the click goes on
+      }
+      if (event.target && event.target.closest && event.target.closest("button")) moved = false;
     },
     true
   );
-})();
-
-/* 1c. The focus a form's answer asks for (ui/state/forms.focus_field: the field refused, the
-   code field that opens) goes there unless the parent has gone to another field since sending
-   the form: an answer that comes late never pulls the cursor out of the field being typed in
-   (the letters would land in the other field). Enter in a field, a tap on a button: sent. */
-(function () {
-  "use strict";
-  var FIELD = "input,textarea,select";
-  var moved = false;
-  var focusing = false;
-
-  function sent() {
-    moved = false;
-  }
-  document.addEventListener("submit", sent, true);
   document.addEventListener(
-    "click",
-    function (event) {
-      if (event.target && event.target.closest && event.target.closest("button")) sent();
+    "submit",
+    function () {
+      moved = false;
     },
     true
   );
   document.addEventListener(
     "focusin",
     function (event) {
-      var el = event.target;
-      if (!focusing && el && el.matches && el.matches(FIELD)) moved = true;
+      if (!focusing && isField(event.target)) moved = true;
     },
     true
   );

@@ -57,6 +57,12 @@ def rows(app: AppServer, sql: str, *params) -> list[tuple]:
         return conn.execute(sql, params).fetchall()
 
 
+def execute(app: AppServer, sql: str, *params) -> None:
+    """One write to the app's database, committed."""
+    with closing(_db(app)) as conn, conn:
+        conn.execute(sql, params)
+
+
 def fill_cart(app: AppServer) -> dict:
     """Empty the demo parent's cart, then add: child 1 on day 1 (a large meal with an add-on and
     a special note) and another meal; two meals for child 2 on day 2. Two promo codes."""

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import subprocess
 import sys
-from contextlib import closing
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.cartdata import DEMO, fill_cart, set_credit
+from tests.e2e.cartdata import DEMO, execute, fill_cart, rows, set_credit
 from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
 from tests.e2e.orderdata import (
     api,
@@ -36,22 +34,12 @@ from tests.e2e.test_checkout_flow import VISA, pay_in_lightbox
 LONG = 60_000
 
 
-def query(app: AppServer, sql: str, *params) -> list[tuple]:
-    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn:
-        return conn.execute(sql, params).fetchall()
-
-
-def execute(app: AppServer, sql: str, *params) -> None:
-    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn, conn:
-        conn.execute(sql, params)
-
-
 def credit_balance(app: AppServer) -> int:
     sql = (
         "SELECT coalesce(sum(amount_cents), 0) FROM creditentry "
         "WHERE parent_id = (SELECT id FROM parent WHERE email = ?)"
     )
-    return int(query(app, sql, DEMO)[0][0])
+    return int(rows(app, sql, DEMO)[0][0])
 
 
 def money_text(cents: int, lang: str) -> str:
@@ -64,7 +52,7 @@ def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
     empty_cancel_cart(app)
     made = paid_order(app)
     lines = "SELECT id FROM orderline WHERE order_id = ? ORDER BY id"
-    made["lines"] = [r[0] for r in query(app, lines, made["order_id"])]
+    made["lines"] = [r[0] for r in rows(app, lines, made["order_id"])]
     page.context.add_cookies([parent_cookie])
     return made
 
@@ -110,8 +98,7 @@ def test_a_meal_is_cancelled_to_family_credit(
 def forget_away(app: AppServer, child_id: int) -> None:
     """Take the child's away days out again: later tests' carts would skip those days and book
     the children's meals in another order of days."""
-    with closing(sqlite3.connect(app.data_dir / "e2e.db", timeout=30)) as conn, conn:
-        conn.execute("DELETE FROM childaway WHERE child_id = ?", (child_id,))
+    execute(app, "DELETE FROM childaway WHERE child_id = ?", child_id)
 
 
 @BOTH_WIDTHS
@@ -120,7 +107,7 @@ def test_a_child_is_marked_away_for_a_day(
 ) -> None:
     use_language(page, lang)
     line_id = order["lines"][0]
-    child_id, day = query(app, "SELECT child_id, meal_date FROM orderline WHERE id = ?", line_id)[0]
+    child_id, day = rows(app, "SELECT child_id, meal_date FROM orderline WHERE id = ?", line_id)[0]
     request.addfinalizer(lambda: forget_away(app, child_id))
     open_page(page, "/edit-profile/child-away")
     kid = page.locator(f"#away-kid-{child_id}")
@@ -138,15 +125,15 @@ def test_a_child_is_marked_away_for_a_day(
     cancelling = page.locator('.hm-away-meal[data-state="cancel"]').evaluate_all(
         "els => els.map(e => Number(e.dataset.lineId))"
     )
-    last_refund = query(app, "SELECT coalesce(max(id), 0) FROM refund")[0][0]
+    last_refund = rows(app, "SELECT coalesce(max(id), 0) FROM refund")[0][0]
     shot(page, f"child-away-{lang}")
     page.click("#away-confirm")
     expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible(timeout=LONG)
     marks = ",".join("?" * len(cancelling))
-    states = query(app, f"SELECT DISTINCT status FROM orderline WHERE id IN ({marks})", *cancelling)
+    states = rows(app, f"SELECT DISTINCT status FROM orderline WHERE id IN ({marks})", *cancelling)
     assert line_id in cancelling and states == [("cancelled",)], (cancelling, states)
     # The refund shown before the confirm is what the refunds of this confirm hold.
-    new = query(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
+    new = rows(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
     assert new and {r[1] for r in new} == {"SUCCEEDED"}, new
     assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
     # Checked again: the meal is no longer booked.
@@ -172,7 +159,7 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
     page: Page, app: AppServer, order: dict, lang: str
 ) -> None:
     use_language(page, lang)
-    line_id, day, school_id, vendor_id, meal_id = query(
+    line_id, day, school_id, vendor_id, meal_id = rows(
         app,
         "SELECT ol.id, ol.meal_date, c.school_id, ol.vendor_id, ol.meal_id FROM orderline ol "
         "JOIN child c ON c.id = ol.child_id WHERE ol.order_id = ? AND c.is_default "
@@ -181,7 +168,7 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
     )[0]
     # The make-up day is the vendor's next open day at the school. The seeded menus rotate, so
     # whether that day serves this meal depends on today's date: the vendor is made to serve it.
-    makeup_day = query(
+    makeup_day = rows(
         app,
         "SELECT id FROM menuday WHERE school_id = ? AND vendor_id = ? AND meal_date > ? "
         "AND NOT is_closed ORDER BY meal_date LIMIT 1",
@@ -190,7 +177,7 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
         day,
     )[0][0]
     served = "SELECT 1 FROM menudaymeal WHERE menu_day_id = ? AND meal_id = ?"
-    added = not query(app, served, makeup_day, meal_id)
+    added = not rows(app, served, makeup_day, meal_id)
     if added:
         execute(
             app, "INSERT INTO menudaymeal (menu_day_id, meal_id) VALUES (?, ?)", makeup_day, meal_id
@@ -202,7 +189,7 @@ def test_a_closed_days_meal_is_made_up_on_a_later_day(
             app, "close-day", "--school", str(school_id), "--date", day, "--reason", "storm"
         )
         assert re.search(r"\b[1-9]\d* make-up meal", said), said
-        new_day, moved_from, status = query(
+        new_day, moved_from, status = rows(
             app, "SELECT meal_date, moved_from_date, status FROM orderline WHERE id = ?", line_id
         )[0]
         assert (moved_from, status) == (day, "active") and new_day > day, (new_day, moved_from)
@@ -268,7 +255,7 @@ def test_an_order_is_paid_partly_with_family_credit(
     expect(page.locator("#order-charges")).to_contain_text("\u2212" + money_text(300, lang))
     shot(page, f"placed-partly-credit-{lang}")
 
-    paid = query(
+    paid = rows(
         app,
         'SELECT p.method, p.amount_cents, p.converge_txn_id FROM payment p JOIN "order" o '
         "ON o.id = p.order_id WHERE o.number = ? AND p.state = 'APPROVED' ORDER BY p.method",
