@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run run-cluster dev test test-split unit coverage e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
+.PHONY: run run-cluster dev test test-dates test-split unit coverage e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -26,6 +26,9 @@ dev: install migrate seed ## Reflex dev mode with hot reload: UI on :3000/parent
 
 test: install browser e2e-tools ## the whole suite: the non-browser tests on 2 xdist workers, then e2e (scripts/run_tests.py)
 	$(BIN)/python scripts/run_tests.py $(PYTEST_ARGS)
+
+test-dates: install browser e2e-tools ## the whole suite once per date that breaks date-bound tests (scripts/test_dates.py; DATES="winter-break june-30")
+	$(BIN)/python scripts/test_dates.py $(DATES) $(PYTEST_ARGS)
 
 test-split: install browser e2e-tools ## the same suite as two processes at once (scripts/run_suite.py)
 	$(BIN)/python scripts/run_suite.py $(PYTEST_ARGS)

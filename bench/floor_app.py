@@ -33,6 +33,7 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, func, literal_column, select, union_all
 
+from hotmeals import clock
 from hotmeals.api.bodies import read_json, validate_body
 from hotmeals.api.envelope import ApiError
 from hotmeals.api.menu_schemas import MenuIn
@@ -44,7 +45,6 @@ from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.security import token_digest
-from hotmeals.services import clock
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL,

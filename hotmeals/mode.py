@@ -17,6 +17,8 @@ import logging
 import os
 from collections.abc import Mapping
 
+from hotmeals import clock
+from hotmeals.clock import NOW_VAR
 from hotmeals.converge.configured import settings_from_env
 from hotmeals.converge.settings import CREDENTIAL_VARS
 from hotmeals.settings import DEFAULT_API_KEY, DEMO_FEED_SECRET, Settings, get_settings
@@ -48,6 +50,8 @@ def production_problems(settings: Settings, environ: Mapping[str, str] | None = 
         else:
             if not converge.base_url.startswith("https://"):
                 problems.append("CONVERGE_BASE_URL must be an https address")
+    if env.get(NOW_VAR, "").strip():
+        problems.append(f"{NOW_VAR} must not be set: production reads the system clock")
     if env.get("CONVERGE_SIM_CONTROL", "").strip():
         problems.append("CONVERGE_SIM_CONTROL must not be set: it exposes the simulator's controls")
     if not settings.smtp_host:
@@ -91,4 +95,10 @@ def check_mode(settings: Settings | None = None, environ: Mapping[str, str] | No
         "codes are written to this log when SMTP_HOST is unset, and every page shows a demo "
         "banner. Never take real orders like this: set HOTMEALS_MODE=production (README)."
     )
+    if clock.is_set():
+        log.warning(
+            "DEMO CLOCK: %s sets now to %s (Toronto); it runs on from there",
+            NOW_VAR,
+            clock.now().astimezone(clock.TORONTO).isoformat(timespec="minutes"),
+        )
     return settings.mode

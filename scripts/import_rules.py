@@ -38,6 +38,7 @@ PACKAGE = "hotmeals"
 LAYERS: dict[str, str] = {
     "hotmeals": "config",  # the package's own __init__ (this entry names it alone)
     "hotmeals.settings": "config",
+    "hotmeals.clock": "config",
     "hotmeals.logs": "config",
     "hotmeals.security": "config",
     "hotmeals.i18n": "i18n",

@@ -8,6 +8,8 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, settings
 
+from hotmeals import clock
+
 _tmp = tempfile.mkdtemp(prefix="hotmeals-tests-")
 os.environ.setdefault("DATA_DIR", _tmp)
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{_tmp}/unit.db")
@@ -34,6 +36,15 @@ def pytest_collection_modifyitems(session, config, items):
     thread while a browser is up, so neither asyncio tests nor a second sync Playwright could
     start after tests/e2e has opened its session-wide browser."""
     items.sort(key=_browser_rank)  # stable: order within each group is kept
+
+
+@pytest.fixture(autouse=True)
+def _clock_put_back():
+    """A test may set the one clock (``clock.set_now(instant)``, docs/testing.md "A test that
+    needs a particular day"); after it the clock is the suite's again: the system's, or
+    ``HOTMEALS_NOW``'s under ``make test-dates``."""
+    yield
+    clock.set_now(None)
 
 
 @pytest.fixture(scope="session")

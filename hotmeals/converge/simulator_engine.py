@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.engine import Connection
 
+from hotmeals import clock as hotmeals_clock
 from hotmeals.converge.gateway import mask_card_number
 from hotmeals.converge.simulator_cards import (
     NO_ANSWER_CENTS,
@@ -95,7 +96,9 @@ class SimulatorEngine:
         self.store = store
         # None: the merchant kept in the store (its generated PIN), shared by every worker.
         self.credentials = credentials
-        self._clock: Clock = clock or (lambda: datetime.now(UTC))
+        # The demo's simulated Converge lives in the app's time (hotmeals.clock): a demo or test run
+        # with its clock set finds its transactions on the days its payments say.
+        self._clock: Clock = clock or hotmeals_clock.now
         # The app's start-up setting; /_sim/config overrides it in the store until a reset.
         self.default_decline_by_cents = decline_by_cents
 

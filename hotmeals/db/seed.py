@@ -19,6 +19,7 @@ from typing import Any, Generic, TypeVar
 
 from sqlmodel import Session, SQLModel, col, select
 
+from hotmeals import clock
 from hotmeals.db import seed_content, seed_pages_en, seed_pages_fr, seed_places, seed_vendors
 from hotmeals.db.models import (
     AddOn,
@@ -50,7 +51,7 @@ from hotmeals.db.models import (
     utcnow,
 )
 from hotmeals.db.models.accounts import NOTIFICATION_DEFAULTS
-from hotmeals.db.seed_calendar import plan_day, school_days, toronto_today
+from hotmeals.db.seed_calendar import plan_day, school_days
 from hotmeals.db.seed_types import (
     BULK_MIN_QUANTITY,
     NUTRITION_FIELDS,
@@ -237,7 +238,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
                 )
     children = _demo_children(table, parent, school_list[0][1], teachers, grades)
     new_days = _menu_days(
-        session, report, today or toronto_today(), school_list, vendors, vendor_meals
+        session, report, today or clock.today(), school_list, vendors, vendor_meals
     )
     session.flush()
 

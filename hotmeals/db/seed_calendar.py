@@ -8,7 +8,7 @@ date. That is what lets a later run add new days that fit the ones already there
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 from zoneinfo import ZoneInfo
 
 TORONTO = ZoneInfo("America/Toronto")
@@ -32,10 +32,6 @@ class PlannedDay:
 def is_winter_break(day: date) -> bool:
     """Ontario boards close from about December 21 to January 1."""
     return (day.month == 12 and day.day >= 21) or (day.month == 1 and day.day <= 1)
-
-
-def toronto_today() -> date:
-    return datetime.now(TORONTO).date()
 
 
 def school_days(today: date) -> list[date]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db import seed_vendors
 from hotmeals.db.models import (
     Child,
@@ -28,7 +29,7 @@ from hotmeals.db.models import (
     utcnow,
 )
 from hotmeals.db.seed import SeedReport, SeedTable, TableFactory, load_rows
-from hotmeals.db.seed_calendar import plan_day, toronto_today
+from hotmeals.db.seed_calendar import plan_day
 from hotmeals.db.seed_types import MealSpec
 from hotmeals.demo.closure import demo_closure
 from hotmeals.demo.orders import paid_item, write_paid_order
@@ -39,7 +40,7 @@ from hotmeals.services import credit, school_year, standing
 
 def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport:
     """Add whatever demo rows are missing; returns what was created. Flushes, does not commit."""
-    today = today or toronto_today()
+    today = today or clock.today()
     rows = load_rows(session, today=today)
     _demo_standing_order(session, rows.table, rows.parent, rows.children[0], today)
     _demo_paid_order(

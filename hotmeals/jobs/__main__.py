@@ -4,6 +4,15 @@
     python -m hotmeals.jobs failed        # jobs and mail every retry failed (a person looks)
     python -m hotmeals.jobs retry ID      # run a failed job again (PostgreSQL's job queue)
     python -m hotmeals.jobs retry-mail ID # send a FAILED mail again, with a fresh set of tries
+    python -m hotmeals.jobs run standing  # one round of a job now, here: reconcile, mail,
+                                          # housekeeping, reminders or standing
+    python -m hotmeals.jobs run reminders --now 2026-12-07T17:05  # demo and tests: at that time
+
+``run`` takes the job's lease first (jobs/periodic.py), so it never runs beside a round of the
+embedded default's loops, and prints what the round did. On PostgreSQL the job queue's lock does
+not see it; each job is a sweep that is safe to run twice (a standing order's date is booked
+once, a reminder sent once, a payment asked again). ``--now`` sets the one clock
+(``hotmeals/clock.py``) for this run, as ``HOTMEALS_NOW`` does: demo mode only.
 
 On PostgreSQL the jobs are procrastinate's (hotmeals/jobs/queue.py); on the embedded SQLite
 default they run in lease loops, shown with their lease. ``DATABASE_URL`` as for the app;
@@ -13,16 +22,20 @@ default they run in lease loops, shown with their lease. ``DATABASE_URL`` as for
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from hotmeals import clock
 from hotmeals.cli import command_engine, command_parser, database_url
+from hotmeals.clock import now as utcnow
+from hotmeals.db.engine import get_engine
 from hotmeals.db.models import EmailOutbox, JobLease
-from hotmeals.jobs import queue
+from hotmeals.jobs import periodic, queue
 from hotmeals.services import mail
-from hotmeals.services.clock import now as utcnow
+from hotmeals.settings import get_settings
 
 
 def _leases(session: Session) -> list[str]:
@@ -79,6 +92,34 @@ async def _queue(url: str, command: str, job_id: int | None = None) -> tuple[int
         ]
 
 
+def _run_round(name: str, when: str | None) -> int:
+    """One round of the periodic job ``name`` in this process, under its lease."""
+    if when:
+        os.environ[clock.NOW_VAR] = when
+        os.environ.pop(clock.SINCE_VAR, None)
+        try:
+            clock.set_now(None)  # read again: refused in production
+        except clock.ClockSettingError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+    job = next(j for j in periodic.PERIODIC if j.name == name)
+    answers: list[object] = []
+
+    async def one_round() -> None:
+        answers.append(await job.run())
+
+    if not asyncio.run(periodic.run_once(name, one_round)):
+        print(f"{name}: another worker is running a round now; try again in a minute.")
+        return 1
+    at = clock.now().astimezone(clock.TORONTO).isoformat(timespec="minutes")
+    done = answers[0] if answers else None
+    counts = vars(done) if done is not None and hasattr(done, "__dict__") else {}
+    shown = ", ".join(f"{key} {value}" for key, value in counts.items() if isinstance(value, int))
+    outcome = f" ({shown})" if shown else ""
+    print(f"{name}: one round ran at {at}{outcome}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser, sub = command_parser("hotmeals.jobs", __doc__)
     sub.add_parser("list", help="the periodic jobs and the mail queue")
@@ -87,8 +128,17 @@ def main(argv: list[str] | None = None) -> int:
     retry.add_argument("id", type=int)
     retry_mail = sub.add_parser("retry-mail", help="send a FAILED mail again")
     retry_mail.add_argument("id", type=int)
+    run = sub.add_parser("run", help="one round of a periodic job now, in this process")
+    run.add_argument("job", choices=[job.name for job in periodic.PERIODIC])
+    run.add_argument("--now", help="demo and tests: the clock's time for this run (HOTMEALS_NOW)")
     args = parser.parse_args(argv)
     url = database_url(args.url)
+    if args.command == "run":
+        if args.url:  # the jobs reach the database through the app's settings
+            os.environ["DATABASE_URL"] = url
+            get_settings.cache_clear()
+            get_engine.cache_clear()
+        return _run_round(args.job, args.now)
     on_queue = url.startswith("postgresql")
     status = 0
     lines: list[str] = []

@@ -44,12 +44,12 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.engine import get_engine
 from hotmeals.db.models import JobLease
 from hotmeals.jobs import payment_round
 from hotmeals.services import housekeeping, mail, reminders
 from hotmeals.services import standing_job as standing_sweep
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
 
@@ -229,27 +229,28 @@ async def reconcile_job() -> None:
     await payment_round.reconcile_round()
 
 
-async def mail_job() -> None:
+async def mail_job() -> mail.SendRound | None:
     """Mail whose (next) try is due (``services.mail.send_due``)."""
     if get_settings().smtp_host:  # without SMTP every mail is LOGGED: nothing is due
-        await asyncio.to_thread(mail.send_due, engine=get_engine())
+        return await asyncio.to_thread(mail.send_due, engine=get_engine())
+    return None
 
 
-async def housekeeping_job() -> None:
+async def housekeeping_job() -> housekeeping.Tidied:
     """What no rule can see any more (``services.housekeeping``)."""
-    await housekeeping.run_async()
+    return await housekeeping.run_async()
 
 
-async def reminders_job() -> None:
+async def reminders_job() -> reminders.Round:
     """Cut-off reminders, order reminders and menu updates that are due
     (``services.reminders.run``): a sweep, so a missed round is made up by the next one."""
-    await asyncio.to_thread(reminders.run, engine=get_engine())
+    return await asyncio.to_thread(reminders.run, engine=get_engine())
 
 
-async def standing_job() -> None:
+async def standing_job() -> standing_sweep.Round:
     """The standing orders' dates to book and pay (``services.standing_job.run``): a sweep, so a
     missed round is made up by the next one while the cut-off lasts."""
-    await standing_sweep.run(engine=get_engine())
+    return await standing_sweep.run(engine=get_engine())
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from sqlalchemy import bindparam, update
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.engine import release_connection
 from hotmeals.db.models import Parent, SessionToken
 from hotmeals.domain.errors import DomainError
@@ -38,7 +39,6 @@ from hotmeals.domain.validation import (
 from hotmeals.i18n import normalize_lang
 from hotmeals.security import hash_password, token_digest, verify_password
 from hotmeals.services import mail, otp, ratelimit
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (

@@ -26,6 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     AwayRequest,
@@ -42,7 +43,6 @@ from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
 from hotmeals.services.away_days import record_away
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ordering.cancel import (

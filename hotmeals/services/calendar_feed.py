@@ -39,6 +39,7 @@ from sqlalchemy import select as select_columns
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     CalendarFeed,
     Child,
@@ -55,7 +56,6 @@ from hotmeals.domain.dates import long_day, short_moment
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import reminder_rows
 from hotmeals.services.booked import booked_meals
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 from hotmeals.settings import get_settings
 

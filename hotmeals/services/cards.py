@@ -21,10 +21,10 @@ from typing import Unpack
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.gateway import SessionTokenError, TokenResult
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.records import (
     PaymentView,
     View,

@@ -14,6 +14,7 @@ from sqlalchemy import bindparam, delete, func, join
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     AllergenIngredient,
     CartLine,
@@ -34,7 +35,6 @@ from hotmeals.domain.validation import (
 )
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import reference
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.parents import (
     ADD_CHILD,

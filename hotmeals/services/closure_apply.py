@@ -34,6 +34,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     Child,
     ClosureMeal,
@@ -53,7 +54,7 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.money import format_money
 from hotmeals.domain.refunds import cancel_refund_reason
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock, mail
+from hotmeals.services import mail
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.closures import close_school_day, closure_choice, reason_text
 from hotmeals.services.ordering.cancel import (

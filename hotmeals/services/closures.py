@@ -16,6 +16,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     FamilyChoice,
     MenuDay,
@@ -25,7 +26,6 @@ from hotmeals.db.models import (
 from hotmeals.domain.credit import ClosureChoice
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
-from hotmeals.services import clock
 from hotmeals.services.ordering.days import meal_date
 from hotmeals.services.parents import lock_parent
 from hotmeals.services.payments.records import audit, lock_row

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import ContactMessage
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.headers import validate_one_line
 from hotmeals.domain.validation import CONTACT_RULES, raise_first, validate_all
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, ratelimit, reference
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.parents import normalize_email
 from hotmeals.settings import get_settings
 

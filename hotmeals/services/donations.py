@@ -16,6 +16,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
@@ -27,7 +28,6 @@ from hotmeals.domain.payment_states import (
     RefundState,
     can_transition,
 )
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     HostedSession,

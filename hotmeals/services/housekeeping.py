@@ -23,10 +23,10 @@ from sqlalchemy import delete, or_
 from sqlalchemy.engine import CursorResult, Engine, Result
 from sqlmodel import Session, col
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.engine import get_engine
 from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
 from hotmeals.services import submissions
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.transaction import in_transaction
 
 log = logging.getLogger("hotmeals.housekeeping")

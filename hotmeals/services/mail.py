@@ -48,10 +48,10 @@ from sqlalchemy import event, insert, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import OTP_TTL
 from hotmeals.settings import get_settings

@@ -15,11 +15,11 @@ from enum import StrEnum
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import OtpCode
 from hotmeals.domain.errors import DomainError
 from hotmeals.security import digests_equal, new_otp, token_digest
 from hotmeals.services import ratelimit
-from hotmeals.services.clock import now as utcnow
 
 OTP_TTL = timedelta(minutes=10)
 OTP_MAX_ATTEMPTS = 5

@@ -11,11 +11,11 @@ from datetime import timedelta
 from sqlalchemy import bindparam, text, update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Parent, ParentAltEmail, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import raise_first, validate_email
 from hotmeals.security import new_token, token_digest
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 
 SESSION_TTL = timedelta(days=7)

@@ -12,13 +12,13 @@ from typing import Unpack
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentState
 from hotmeals.i18n import t
 from hotmeals.services import cards
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.charging import confirm_payment
 from hotmeals.services.payments.reconciliation import report_browser_failure
 from hotmeals.services.payments.records import PaymentView

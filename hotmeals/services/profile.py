@@ -19,6 +19,7 @@ from sqlalchemy import (
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     CancelCartLine,
     CartLine,
@@ -38,7 +39,6 @@ from hotmeals.domain.validation import (
 from hotmeals.i18n import LANGS
 from hotmeals.services import mail, notifications, otp, pictures
 from hotmeals.services.accounts import OtpSent
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (

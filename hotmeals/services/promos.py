@@ -15,14 +15,14 @@ from datetime import date, datetime
 from sqlalchemy import func
 from sqlmodel import Session, col, or_, select
 
+from hotmeals import clock
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, PromoCode
 from hotmeals.domain.charges import Promo
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.i18n import normalize_lang
-from hotmeals.services.clock import now as utcnow
-from hotmeals.services.ordering.days import toronto_today
 
 CODE_MAX = 32
 USED_STATUSES = [str(s) for s in (*PAID_STATUSES, OrderStatus.DELIVERED)]
@@ -62,7 +62,7 @@ def usable_promo(
     row = session.exec(select(PromoCode).where(PromoCode.code == key)).first()
     if row is None or not row.is_active or row.parent_id not in (None, parent_id):
         raise DomainError("promo_not_found", field="promo_code")
-    today = toronto_today(now or utcnow())
+    today = clock.today(now or utcnow())
     if row.valid_from and today < row.valid_from:
         raise DomainError("promo_not_started", field="promo_code", date=row.valid_from.isoformat())
     if row.valid_until and today > row.valid_until:
@@ -79,7 +79,7 @@ def list_for_parent(
     *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
 ) -> list[dict]:
     """The codes this parent can use today (open to all or their own), in two statements."""
-    today: date = toronto_today(now or utcnow())
+    today: date = clock.today(now or utcnow())
     rows = session.exec(
         select(PromoCode)
         .where(

@@ -28,9 +28,9 @@ from sqlalchemy import delete, func, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import RateLimitHit
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 
 
 @dataclass(frozen=True)

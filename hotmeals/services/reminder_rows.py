@@ -17,6 +17,7 @@ from sqlalchemy import insert
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -31,7 +32,6 @@ from hotmeals.domain.cutoff import TORONTO
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail
 from hotmeals.services.booked import booked_meals
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.ordering.days import ORDERED_STATUSES
 from hotmeals.settings import get_settings

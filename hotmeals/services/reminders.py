@@ -46,6 +46,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -63,9 +65,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications, reminder_rows
 from hotmeals.services.booked import booked_meals
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ids import saved_id
-from hotmeals.services.ordering.days import cutoff_rule, toronto_today
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabulary
     BOOK_MEAL_PATH,
     CUTOFF,
@@ -96,7 +97,7 @@ def _cutoff_candidates(
     """(vendor id, meal date) -> (cut-off day, cut-off instant) of the meal days whose
     reminder is due now: the cut-off day C is today or tomorrow (Toronto), the evening before
     C at ``at`` has come, and the cut-off has not passed."""
-    today = toronto_today(now)
+    today = clock.today(now)
     out: dict[tuple[int, date], tuple[date, datetime]] = {}
     for vendor in vendors:
         rule = cutoff_rule(vendor)
@@ -204,7 +205,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
 
 
 def order_round(session: Session, *, now: datetime, at: time) -> int:
-    today = toronto_today(now)
+    today = clock.today(now)
     if now < reminder_rows.moment(today, at):
         return 0
     day = today + timedelta(days=1)
@@ -286,7 +287,7 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
 
 def menu_round(session: Session, *, now: datetime) -> int:
     """Booked meals whose day closed or whose meal left the day, each told once."""
-    today = toronto_today(now)
+    today = clock.today(now)
     on_day = and_(
         col(MenuDayMeal.menu_day_id) == OrderLine.menu_day_id,
         col(MenuDayMeal.meal_id) == OrderLine.meal_id,

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import and_, delete, insert, update
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import Child, ChildSchoolYear
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.school_year import (
@@ -27,7 +28,7 @@ from hotmeals.domain.school_year import (
     school_year_at,
 )
 from hotmeals.services import children as children_service
-from hotmeals.services import clock, reference
+from hotmeals.services import reference
 from hotmeals.services.ids import known_id, saved_id
 from hotmeals.settings import get_settings
 

@@ -43,6 +43,7 @@ from sqlalchemy import update
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -58,9 +59,8 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
 from hotmeals.services.ordering.allergens import Dish, components, item_allergies
-from hotmeals.services.ordering.days import ORDERED_STATUSES, toronto_today
+from hotmeals.services.ordering.days import ORDERED_STATUSES
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -159,7 +159,7 @@ def create(
     and the portion the meal's; the child's allergies must allow the meal without an
     acknowledgement (the job never acknowledges for the parent). Answers the listing's row."""
     now = now or clock.now()
-    today = toronto_today(now)
+    today = clock.today(now)
     child = session.get(Child, _id(child_id, "child_id", "child_not_found"))
     if child is None or child.parent_id != parent_id or not child.is_active:
         raise DomainError("child_not_found", field="child_id")
@@ -321,7 +321,7 @@ def listing(
 ) -> list[dict]:
     """The parent's standing orders (ended ones last), ready to show: two statements."""
     lang = normalize_lang(lang)
-    today = toronto_today(now or clock.now())
+    today = clock.today(now or clock.now())
     # five columns: sqlmodel's ``select`` is typed for four at most
     query = (
         Select[StandingOrder, str, str, str, str](
@@ -429,7 +429,7 @@ def change(
         raise DomainError("standing_not_found", field="id")
     target = TARGET[str(action)]
     if row.status != target:
-        if row.status not in ACTIONS[str(action)] or row.ends_on < toronto_today(now):
+        if row.status not in ACTIONS[str(action)] or row.ends_on < clock.today(now):
             raise DomainError("standing_ended", field="id")
         table: Any = StandingOrder
         session.execute(

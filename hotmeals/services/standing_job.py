@@ -15,6 +15,7 @@ from sqlalchemy.engine import CursorResult, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     CartLine,
     Child,
@@ -36,8 +37,8 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock, mail, payments, school_year
-from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, toronto_today
+from hotmeals.services import mail, payments, school_year
+from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch
 from hotmeals.services.ordering.place import write_one_line_order
 from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
@@ -77,7 +78,7 @@ class Round:
 def _due(session: Session, *, now: datetime) -> list[tuple[int, date]]:
     """(standing order id, date) of the active standing orders' dates from today to
     ``BOOK_AHEAD`` days ahead that have no run yet: three statements."""
-    today = toronto_today(now)
+    today = clock.today(now)
     horizon = today + timedelta(days=BOOK_AHEAD)
     rows = session.exec(
         select(StandingOrder)

@@ -24,9 +24,9 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, delete, update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import FormSubmission
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.parents import lock_parent
 from hotmeals.services.transaction import run_in_transaction
 

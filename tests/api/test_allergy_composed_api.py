@@ -14,6 +14,7 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     AddOn,
@@ -27,7 +28,6 @@ from hotmeals.db.models import (
     MenuOptionAllergen,
     School,
 )
-from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import get, ok, post, quick_token, refused
 from tests.factories import (
     get_allergen,
@@ -42,7 +42,7 @@ from tests.querycount import count_queries
 
 
 def _monday_in(weeks: int) -> date:
-    today = toronto_today()
+    today = clock.today()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
 
 

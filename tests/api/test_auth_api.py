@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals.clock import now
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import OtpCode, Parent, RateLimitHit, SessionToken
 from hotmeals.security import token_digest
-from hotmeals.services.clock import now
 from tests.api.helpers import (
     DEMO_EMAIL,
     DEMO_PASSWORD,

@@ -11,10 +11,11 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, School
 from hotmeals.domain.dates import long_day
-from hotmeals.services.ordering.days import toronto_today, week_start
+from hotmeals.services.ordering.days import week_start
 from tests.api.helpers import ok, post, quick_token, refused
 from tests.factories import make_child, make_meal, make_menu_day, make_parent, make_school
 from tests.factories import make_vendor as vendor_of
@@ -33,7 +34,7 @@ class Week:
 
 @pytest.fixture(scope="module")
 def week(database) -> Week:
-    source = week_start(toronto_today() + timedelta(days=21))
+    source = week_start(clock.today() + timedelta(days=21))
     target = source + timedelta(days=7)
     with session_scope() as s:
         school = make_school(s)

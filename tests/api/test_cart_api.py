@@ -11,9 +11,9 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, ChildAllergy, MenuOption, Parent
-from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import login, ok, post, quick_token, refused
 from tests.factories import (
     get_allergen,
@@ -29,7 +29,7 @@ from tests.querycount import count_queries
 
 
 def _weekday_after(days: int) -> date:
-    day = toronto_today() + timedelta(days=days)
+    day = clock.today() + timedelta(days=days)
     while day.weekday() >= 5:
         day += timedelta(days=1)
     return day
@@ -62,7 +62,7 @@ class Shop:
 @pytest.fixture(scope="module")
 def shop(database) -> Shop:
     day, day2, closed_day = _weekday_after(21), _weekday_after(24), _weekday_after(27)
-    past_day = toronto_today() + timedelta(days=1)
+    past_day = clock.today() + timedelta(days=1)
     with session_scope() as s:
         school = make_school(s)
         vendor = make_vendor(s, cutoff_days_before=2, cutoff_time="17:00")
@@ -528,8 +528,8 @@ def test_check_promocode_says_why_a_code_is_refused(client, shop, code, message)
     from hotmeals.db.models import Order
 
     if code == "LATER":
-        _promo("LATER", percent_bps=500, valid_from=toronto_today() + timedelta(days=3))
-        message = f"This promo code can be used from {toronto_today() + timedelta(days=3)}"
+        _promo("LATER", percent_bps=500, valid_from=clock.today() + timedelta(days=3))
+        message = f"This promo code can be used from {clock.today() + timedelta(days=3)}"
     if code == "USEDUP":
         _promo("USEDUP", amount_off_cents=100, max_uses=1)
         demo_token = login(client)

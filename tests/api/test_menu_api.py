@@ -10,9 +10,9 @@ from datetime import date, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, MenuDay
-from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import get, login, ok, post, quick_token, refused
 from tests.factories import (
     make_child,
@@ -27,7 +27,7 @@ from tests.querycount import count_queries
 
 
 def _weekday_after(days: int) -> date:
-    day = toronto_today() + timedelta(days=days)
+    day = clock.today() + timedelta(days=days)
     while day.weekday() >= 5:
         day += timedelta(days=1)
     return day
@@ -60,7 +60,7 @@ def world(database) -> World:
     open_day = _weekday_after(21)
     closed_day = _weekday_after(22)
     unserved_day = _weekday_after(40)
-    past_cutoff_day = toronto_today() + timedelta(days=1)
+    past_cutoff_day = clock.today() + timedelta(days=1)
     with session_scope() as s:
         parent = make_parent(s, first_name="Menu", last_name="Tester")
         school = make_school(s)

@@ -11,9 +11,9 @@ import pytest
 from PIL import Image
 from sqlmodel import select
 
+from hotmeals.clock import now
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import ContactMessage, Parent, RateLimitHit
-from hotmeals.services.clock import now
 from hotmeals.settings import get_settings
 from tests.api.helpers import (
     get,

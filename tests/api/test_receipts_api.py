@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from icalendar import Calendar
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     AddOn,
     Donation,
@@ -22,7 +23,6 @@ from hotmeals.db.models import (
     Payment,
     Refund,
 )
-from hotmeals.services.clock import now as utcnow
 from tests import factories as f
 from tests.api.helpers import get, ok, post, quick_token, refused
 

@@ -17,9 +17,9 @@ import pytest
 from sqlmodel import select
 
 from bench import floor_app
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, MenuDay, Parent, School
-from hotmeals.services.ordering.days import toronto_today
 from tests.api.helpers import DEMO_EMAIL, headers, login, ok, post
 from tests.factories import make_child, make_parent
 
@@ -87,9 +87,9 @@ def demo(client) -> Demo:
             row.is_closed, row.closed_reason_en, row.closed_reason_fr = True, "Storm", "Tempête"
             days["closed"] = last
     days["unserved"] = next(
-        toronto_today() + timedelta(days=n)
+        clock.today() + timedelta(days=n)
         for n in range(1, 30)
-        if toronto_today() + timedelta(days=n) not in served
+        if clock.today() + timedelta(days=n) not in served
     )
     # Two of Noa's first meal of the open day in the cart: the floor counts them too.
     menu = ok(

@@ -11,13 +11,13 @@ from datetime import timedelta
 
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import AddOn, Child, MenuDay, MenuDayMeal, Parent, PromoCode
 from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit
 from hotmeals.services.ordering.cart import add_to_cart
-from hotmeals.services.ordering.days import toronto_today
 from tests.e2e.server import AppServer
 
 DEMO = "parent@example.com"
@@ -97,7 +97,7 @@ def fill_cart(app: AppServer) -> dict:
             ).all()[:2]
             assert len(children) == 2, "the demo parent has two children"
             added = []
-            first_day = toronto_today() + timedelta(days=7)
+            first_day = clock.today() + timedelta(days=7)
             used_days: list = []
             for index, child in enumerate(children):
                 wanted = 2

@@ -21,8 +21,9 @@ import httpx
 import pytest
 from playwright.sync_api import Page, expect
 
+from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.services.ordering.days import toronto_today, week_start
+from hotmeals.services.ordering.days import week_start
 from tests.e2e.helpers import BOTH_WIDTHS, open_page
 from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
@@ -41,7 +42,7 @@ API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/
 
 
 def _next_monday() -> date:
-    return week_start(toronto_today()) + timedelta(days=7)
+    return week_start(clock.today()) + timedelta(days=7)
 
 
 @pytest.fixture(scope="module")

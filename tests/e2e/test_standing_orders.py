@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, MenuDay, Parent, School
 from tests.e2e.helpers import msg, open_page, use_language
@@ -53,7 +54,7 @@ def _family(app: AppServer) -> dict:
                 select(MenuDay.meal_date).where(
                     MenuDay.school_id == school.id,
                     MenuDay.is_closed == False,  # noqa: E712 - SQL
-                    MenuDay.meal_date >= date.today() + timedelta(days=7),
+                    MenuDay.meal_date >= clock.today() + timedelta(days=7),
                 )
             ).all()
             monday = min(d for d in days if d.weekday() == 0)

@@ -16,13 +16,14 @@ from typing import Any
 import pytest
 from sqlmodel import col
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import MealDonation
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
-from hotmeals.services import away, clock, credit, giveback
+from hotmeals.services import away, credit, giveback
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import past_cutoff
@@ -133,7 +134,7 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
     fam = family(pay_engine)
     order_id = await book(pay_engine, gateway, live_sim, fam, [fam["menu_day_id"], fam["later_id"]])
     first, last = fam["day"], fam["day"] + timedelta(days=7)
-    monkeypatch.setattr(clock, "now", lambda: past_cutoff(fam["day"]))
+    clock.set_now(past_cutoff(fam["day"]))
     shown = preview(pay_engine, fam, fam["children"], first, last)
     assert [(m["state"], m["can_donate"]) for m in shown["meals"]] == [
         ("past", True),

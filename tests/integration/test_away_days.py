@@ -13,11 +13,12 @@ from datetime import UTC, datetime, time, timedelta
 import pytest
 from sqlmodel import col
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import ChildAway, EmailOutbox, StandingOrderRun
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock, standing, standing_job
+from hotmeals.services import standing, standing_job
 from hotmeals.services.away_days import record_away
 from hotmeals.services.ordering import booking, cart
 from hotmeals.services.ordering.days import get_dates
@@ -109,7 +110,7 @@ async def test_a_standing_order_skips_the_away_days_without_an_email(
     kid, sister = fam["children"]
     # The Wednesday before the Monday, at noon in Toronto: the job books that Monday.
     now = datetime.combine(fam["day"] - timedelta(days=5), time(12, 0), tzinfo=TORONTO)
-    monkeypatch.setattr(clock, "now", lambda: now.astimezone(UTC))
+    clock.set_now(now.astimezone(UTC))
     with session_scope(pay_engine) as s:
         for child in (kid, sister):
             standing.create(

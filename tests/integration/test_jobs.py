@@ -4,18 +4,26 @@ housekeeping removes, keeps and sends again."""
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
 
-from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
+from hotmeals.clock import now as utcnow
+from hotmeals.db.engine import make_engine
+from hotmeals.db.models import JobLease, OtpCode, RateLimitHit, SessionToken, StandingOrderRun
 from hotmeals.jobs import periodic as jobs
 from hotmeals.services import housekeeping
-from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import get_settings
+from tests.databases import SEED_TODAY, fresh_database
 from tests.e2e.smtp import SmtpServer
 from tests.factories import make_parent
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_lease_has_one_holder_until_released_or_expired(engine):
@@ -250,3 +258,44 @@ def test_the_embedded_default_starts_one_lease_loop_per_periodic_job(monkeypatch
     runner.register_background_jobs(on_queue)
     assert on_queue.tasks == [(queue.lifespan, {})]
     get_settings.cache_clear()
+
+
+def _jobs_command(url: str, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("HOTMEALS_NOW")}
+    return subprocess.run(
+        [sys.executable, "-m", "hotmeals.jobs", "--url", url, *args],
+        cwd=ROOT,
+        env={**environ, **env},
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_an_operator_runs_one_standing_round_at_a_given_time(tmp_path):
+    """``python -m hotmeals.jobs run standing --now ...``: one round at that time, under the
+    lease, saying what it did; the demo's standing order (every Monday) gets its run for the
+    Monday ahead, once however often it is run; production refuses the clock."""
+    with fresh_database("sqlite", tmp_path, f"migrated+demo@{SEED_TODAY}") as url:
+        when = f"{SEED_TODAY}T07:00"  # a Wednesday; the next Monday is five days ahead
+        first = _jobs_command(url, "run", "standing", "--now", when)
+        assert first.returncode == 0, first.stderr
+        assert f"standing: one round ran at {SEED_TODAY}T07:00-05:00 (booked " in first.stdout
+        monday = SEED_TODAY + timedelta(days=(7 - SEED_TODAY.weekday()) % 7)
+        engine = make_engine(url)
+        try:
+            with Session(engine) as session:
+                runs = session.exec(select(StandingOrderRun)).all()
+                assert [r.meal_date for r in runs] == [monday]
+                lease = session.get(JobLease, "standing")
+                assert lease is not None and lease.expires_at <= utcnow()  # released
+            again = _jobs_command(url, "run", "standing", "--now", f"{SEED_TODAY}T07:05")
+            assert again.returncode == 0, again.stderr
+            assert "(booked 0, in_cart 0, skipped 0, pending 0)" in again.stdout
+            assert jobs.acquire("standing", holder="a worker", engine=engine)
+            busy = _jobs_command(url, "run", "standing")
+            assert busy.returncode == 1 and "another worker is running a round" in busy.stdout
+        finally:
+            engine.dispose()
+        refused = _jobs_command(url, "run", "standing", "--now", when, HOTMEALS_MODE="production")
+        assert refused.returncode == 2
+        assert "production reads the system clock" in refused.stderr

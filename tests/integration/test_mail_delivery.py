@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import EmailOutbox
 from hotmeals.services import mail
-from hotmeals.services.clock import now as utcnow
 from hotmeals.settings import get_settings
 from tests.e2e.smtp import SmtpServer
 

@@ -1,7 +1,7 @@
 """The menus' per-process copy (services/menu_cache.py) against a migrated database, on SQLite
 and PostgreSQL, with two engines standing for two backend workers on one database: a write
 through one is seen by the very next read through the other (the version lives in the
-database), a cut-off passing is seen at once (``services.clock``), the allergy rule stays
+database), a cut-off passing is seen at once (``hotmeals.clock``), the allergy rule stays
 exact, and nothing is read again while nothing changed."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlalchemy import text, update
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import (
     AddOn,
@@ -26,7 +27,7 @@ from hotmeals.db.models import (
     PriceTier,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock, menu_cache
+from hotmeals.services import menu_cache
 from hotmeals.services.ordering import cart, days, menu
 from hotmeals.services.transaction import in_transaction
 from tests import factories as f
@@ -59,7 +60,7 @@ def workers(migrated_url: str) -> Iterator[tuple[Engine, Engine]]:
 
 @pytest.fixture
 def shop(workers, monkeypatch) -> Shop:
-    monkeypatch.setattr(clock, "now", lambda: BEFORE)
+    clock.set_now(BEFORE)
     with session_scope(workers[0]) as session:
         parent = f.make_parent(session)
         child = f.make_child(session, parent)
@@ -167,7 +168,7 @@ def test_the_cutoff_passing_is_seen_by_the_next_call(workers, shop, monkeypatch)
     _, b = workers
     assert _menu(b, shop)["meals"][0]["is_open"] is True
     _add(b, shop)
-    monkeypatch.setattr(clock, "now", lambda: CUTOFF)
+    clock.set_now(CUTOFF)
     assert _menu(b, shop)["meals"][0]["is_open"] is False
     _refused("meal_day_closed", _add, b, shop)
 

@@ -98,7 +98,7 @@ def test_adding_a_meal_to_a_paid_order_is_gated_too(engine, monkeypatch):
         parent, kid = _family(s)
         order = _order(s, parent, kid, date(2026, 3, 10), quantity=1)
         pid, cid, oid = parent.id, kid.id, order.id
-    monkeypatch.setattr(clock, "now", lambda: SEPTEMBER)
+    clock.set_now(SEPTEMBER)
     with session_scope(engine) as s:
         code = _refused_code(
             lambda: modify.add_to_my_order(

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine
@@ -25,7 +26,7 @@ WEEKS = (2, 3, 4, 5, 6, 7)
 
 
 def monday_in(weeks: int) -> date:
-    today = datetime.now(UTC).date()
+    today = clock.now().date()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
 
 

@@ -11,7 +11,6 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest_asyncio
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import get_engine, make_engine, session_scope
 from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
@@ -75,7 +75,7 @@ def api_client(
 def live_sim(sim: SimServer) -> SimServer:
     """The simulator with its clock at the real time: reconciliation searches Converge by
     date around the payment's own (real) creation time."""
-    sim.clock.now = datetime.now(UTC)
+    sim.clock.now = clock.now()
     return sim
 
 

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import AddOn, CartLine, Order, Payment
 from hotmeals.services.ordering import cart
@@ -41,7 +42,7 @@ def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient
 
 
 def _monday_in(weeks: int) -> date:
-    today = datetime.now(UTC).date()
+    today = clock.now().date()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
 
 
@@ -307,7 +308,7 @@ def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
 ) -> None:
     """Issue 21: the page's onError after the sale (its answer lost) is only a hint; the
     server asks Converge and the order is placed with that sale, never charged twice."""
-    sim.clock.now = datetime.now(UTC)  # Converge is searched by the payment's own dates
+    sim.clock.now = clock.now()  # Converge is searched by the payment's own dates
     fill(family, 1)
     first = start(api, family)["data"]
     assert lightbox_submit(sim, first["ssl_txn_auth_token"])["outcome"] == "approval"

@@ -25,7 +25,7 @@ life:
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderChange, OrderLine, Payment, PriceTier, Refund
@@ -87,7 +88,7 @@ operations = st.lists(
 
 async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER) -> None:
     """``jobs.payment_round.reconcile_round``, as if every session's life were over."""
-    now = datetime.now(UTC) + later
+    now = clock.now() + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await settle.void_orphan_payments(engine=engine, gateway=gw)
     await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)

@@ -15,6 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Donation, Payment
 from hotmeals.services import submissions
@@ -225,9 +226,8 @@ def test_paymentdeclined_after_a_real_sale_is_not_believed(
     the report is kept: the donation is paid with that sale (code 1, APPROVED), never
     'your card was declined' (before: DECLINED until a round, and a parent told so pays again).
     A real decline is still said as one."""
-    from datetime import UTC, datetime
 
-    sim.clock.now = datetime.now(UTC)  # Converge is searched by the payment's own dates
+    sim.clock.now = clock.now()  # Converge is searched by the payment's own dates
     path = "/Parent/order/getConvergeSessionToken"
     start = call(api, path, {"purpose": "donation", "amount": "12.00"}, family["token"])
     assert lightbox_submit(sim, start["data"]["ssl_txn_auth_token"])["outcome"] == "approval"

@@ -10,13 +10,14 @@ order pages count only the money that pays for the order."""
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import httpx
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent, Order, OrderLine, Payment, Refund
@@ -91,7 +92,7 @@ def rows(engine: Engine, model, **where):
 
 async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) -> None:
     """The periodic round (``jobs/payment_round.py``), run as if ``later`` had passed."""
-    now = datetime.now(UTC) + later
+    now = clock.now() + later
     await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
     await settle.void_orphan_payments(engine=engine, gateway=gw)
     await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
@@ -374,7 +375,7 @@ async def test_a_second_checkout_opens_its_own_attempt_and_expiry_runs_on_each_o
     assert second.hosted.invoice_number != first.hosted.invoice_number
     with session_scope(pay_engine) as s:  # the second attempt's session is its own, later
         newer = s.get(Payment, second.payment_id)
-        newer.created_at = datetime.now(UTC) + timedelta(minutes=10)
+        newer.created_at = clock.now() + timedelta(minutes=10)
         s.add(newer)
     await round_after_window(pay_engine, gateway)  # the first is over, the second is not
     states = {p.id: p.state for p in rows(pay_engine, Payment, order_id=first.order_id)}

@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import OrderLine, Parent
-from hotmeals.services import clock
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import add, make_shop, monday_in, past_cutoff
@@ -326,7 +326,7 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
         target,
         str(monday_in(2)),
     )
-    monkeypatch.setattr(clock, "now", lambda: past_cutoff(monday_in(3)))
+    clock.set_now(past_cutoff(monday_in(3)))
     body = {"order_line_id": line_id, "date": str(monday_in(5))}
     en = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "en"))
     fr = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "fr"))

@@ -17,9 +17,9 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import CancelReason, Parent, Refund
-from hotmeals.services import clock
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (
@@ -356,7 +356,7 @@ def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
     )
     line_id = detail.json()["data"]["lines"][0]["order_line_id"]
     late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
-    monkeypatch.setattr(clock, "now", lambda: late)
+    clock.set_now(late)
     messages = {}
     for lang in ("en", "fr"):
         answer = call(

@@ -15,11 +15,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CreditEntry, EmailOutbox, Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock, credit, payments
+from hotmeals.services import credit, payments
 from hotmeals.services.ordering import cancel_cart, cancel_order, modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures

@@ -14,13 +14,13 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.jobs import payment_round
-from hotmeals.services import clock
 from hotmeals.services.ordering import cancel_cart, cancel_order, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
@@ -283,7 +283,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
             s, parent_id=shop["parent_id"], order_line_id=line_id, quantity=1
         )
     late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
-    monkeypatch.setattr(clock, "now", lambda: late)
+    clock.set_now(late)
     texts = {}
     for lang in ("en", "fr"):
         with pytest.raises(DomainError) as info:
@@ -425,7 +425,7 @@ async def _fail_refund(engine: Engine, gateway: ConvergeClient, order_id: int) -
 
 
 def _later(minutes: float):
-    from hotmeals.services.clock import now
+    from hotmeals.clock import now
 
     return now() + timedelta(minutes=minutes)
 

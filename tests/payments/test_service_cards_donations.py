@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, StoredCard
@@ -326,7 +327,6 @@ async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_
     with several open attempts of the same days searches once and picks each attempt's
     invoice out of that answer, with the same outcome as asking one by one: the attempt paid
     in the Lightbox (its confirmation lost) is approved, the abandoned ones expire."""
-    from datetime import UTC, datetime
 
     from hotmeals.db.models import Payment
     from hotmeals.domain.payment_states import PaymentState
@@ -339,7 +339,7 @@ async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_
     ]
     lightbox_submit(live_sim, sessions[1].token, number=VISA)  # paid; the browser never says
     counting = _Searching(gateway)
-    later = datetime.now(UTC) + payments.SESSION_WINDOW + payments.SESSION_WINDOW
+    later = clock.now() + payments.SESSION_WINDOW + payments.SESSION_WINDOW
     await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=counting)
     with session_scope(pay_engine) as s:
         states = [s.get(Payment, x.payment_id).state for x in sessions]

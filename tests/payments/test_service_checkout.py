@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import func, select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
@@ -34,7 +35,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.jobs import payment_round
-from hotmeals.services import cards, clock, payments
+from hotmeals.services import cards, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
 from hotmeals.settings import get_settings
 from tests import factories as f
@@ -51,7 +52,7 @@ from tests.payments.support import DECLINED_CARD, MASTERCARD, VISA, SimServer
 
 
 def _monday_in(weeks: int) -> date:
-    today = datetime.now(UTC).date()
+    today = clock.now().date()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
 
 
@@ -438,7 +439,7 @@ async def test_a_cart_past_its_cutoff_is_refused_and_nothing_is_charged(
 ) -> None:
     add(pay_engine, shop)
     late = _cutoff(shop["soon"]) + timedelta(minutes=5)
-    monkeypatch.setattr(clock, "now", lambda: late)
+    clock.set_now(late)
     with pytest.raises(DomainError) as err:
         await _start(pay_engine, gateway, shop)
     assert err.value.code == "orderpay_cutoff_passed"
@@ -460,7 +461,7 @@ async def test_a_line_past_its_cutoff_stays_in_the_cart_and_the_rest_is_paid(
 ) -> None:
     past = add(pay_engine, shop)
     open_line = add(pay_engine, shop, child=1, when="later")
-    monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(minutes=5))
+    clock.set_now(_cutoff(shop["soon"]) + timedelta(minutes=5))
     result = await pay(pay_engine, gateway, live_sim, shop)
     assert result.status == "placed"
     with session_scope(pay_engine) as s:
@@ -479,7 +480,7 @@ async def test_an_approval_after_the_cutoff_is_voided_and_the_cart_stays(
     add(pay_engine, shop)
     started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
-    monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(seconds=1))
+    clock.set_now(_cutoff(shop["soon"]) + timedelta(seconds=1))
     result = await _complete(pay_engine, gateway, shop, started.payment_id, txn)
     assert result.status == "voided" and "deadline" in result.message
     with session_scope(pay_engine) as s:
@@ -537,8 +538,8 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
         assert s.get(Order, started.order_id).status == OrderStatus.PENDING_PAYMENT
     monkeypatch.undo()
     # The cut-off passes before the reconciliation finds the sale: no order, money voided.
-    monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(minutes=1))
-    later = datetime.now(UTC) + payments.SESSION_WINDOW + timedelta(minutes=1)
+    clock.set_now(_cutoff(shop["soon"]) + timedelta(minutes=1))
+    later = clock.now() + payments.SESSION_WINDOW + timedelta(minutes=1)
     await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as s:
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
@@ -564,7 +565,7 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     add(pay_engine, shop)
     started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
-    monkeypatch.setattr(clock, "now", lambda: _cutoff(shop["soon"]) + timedelta(minutes=1))
+    clock.set_now(_cutoff(shop["soon"]) + timedelta(minutes=1))
 
     async def crash(*args, **kwargs):
         raise RuntimeError("crashed before the void")

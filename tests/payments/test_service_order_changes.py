@@ -15,6 +15,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
@@ -27,7 +28,6 @@ from hotmeals.db.models import (
     Refund,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock
 from hotmeals.services.ordering import cancel_order, change_payment, modify, move, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
@@ -385,7 +385,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         )
     assert info.value.code == "order_change_order_not_found"
     # after the meal's cut-off: refused with the day, in English and in French
-    monkeypatch.setattr(clock, "now", lambda: past_cutoff(monday_in(4)))
+    clock.set_now(past_cutoff(monday_in(4)))
     err = await refused(new_date=monday_in(6).isoformat())
     assert err.code == "order_change_cutoff_passed"
     assert "deadline" in err.message("en") and "date limite" in err.message("fr")
@@ -646,7 +646,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     )
     assert started.status == "pay"
     answer = lightbox_submit(live_sim, started.hosted.token)
-    monkeypatch.setattr(clock, "now", lambda: past_cutoff(monday_in(2)))
+    clock.set_now(past_cutoff(monday_in(2)))
     done = await modify.complete_change_payment(
         parent_id=pid,
         payment_id=started.payment_id,

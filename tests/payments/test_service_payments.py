@@ -11,12 +11,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy.engine import Engine
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, donations, payments
-from hotmeals.services.clock import now as utcnow
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
     audit_kinds,

@@ -166,7 +166,7 @@ async def test_converge_refusing_a_refund_is_recorded_and_frees_the_amount(
     assert view.state == "UNKNOWN"  # nothing at Converge yet, window not over
     from datetime import timedelta
 
-    from hotmeals.services.clock import now as utcnow
+    from hotmeals.clock import now as utcnow
 
     view = await payments.reconcile_refund(
         refund_id=refund_id, now=utcnow() + timedelta(hours=1), engine=pay_engine, gateway=gateway

@@ -15,6 +15,7 @@ from sqlalchemy import func
 from sqlalchemy.engine import Engine
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
@@ -33,7 +34,7 @@ from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState
-from hotmeals.services import cards, clock, standing, standing_job
+from hotmeals.services import cards, standing, standing_job
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
@@ -48,7 +49,7 @@ from tests.payments.support import MASTERCARD, PATIENT, SimServer
 
 
 def _monday_in(weeks: int) -> date:
-    today = datetime.now(UTC).date()
+    today = clock.now().date()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
 
 
@@ -61,7 +62,7 @@ NOW = datetime.combine(MONDAY - timedelta(days=5), time(12, 0), tzinfo=TORONTO)
 @pytest.fixture
 def now(monkeypatch: pytest.MonkeyPatch) -> datetime:
     """The services' clock (checkout's placement reads it too) set to ``NOW``."""
-    monkeypatch.setattr(clock, "now", lambda: NOW.astimezone(UTC))
+    clock.set_now(NOW.astimezone(UTC))
     return NOW
 
 

@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, select
 
+from hotmeals.clock import now
 from hotmeals.db.engine import make_engine
 from hotmeals.db.models import EmailOutbox, OtpCode, RateLimitHit, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.security import token_digest
 from hotmeals.services import accounts, mail, otp, ratelimit
-from hotmeals.services.clock import now
 from hotmeals.services.otp import Purpose
 from hotmeals.settings import get_settings
 from tests.factories import DEFAULT_PASSWORD, make_parent

@@ -12,10 +12,10 @@ from pathlib import Path
 
 from sqlmodel import select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import FormSubmission, Parent
 from hotmeals.services import submissions
-from hotmeals.services.clock import now as utcnow
 
 
 def _parent_id() -> int:

@@ -13,56 +13,58 @@ import pytest
 import reflex as rx
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
-from hotmeals.db.models import CartLine, Child, MenuDay, MenuDayMeal, Parent, Vendor
-from hotmeals.domain.cutoff import cutoff_at
-from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock
+from hotmeals.db.models import CartLine, MenuDay, Parent, Vendor
+from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.services.ordering.cart import add_to_cart
-from hotmeals.services.ordering.days import cutoff_rule, toronto_today
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cart import CartState
-from tests.factories import make_child, make_parent
+from tests.factories import (
+    make_child,
+    make_meal,
+    make_menu_day,
+    make_parent,
+    make_school,
+    make_vendor,
+)
 
 DEMO_EMAIL = "parent@example.com"
 
 
-def _fill_demo_cart() -> tuple[int, list[int]]:
-    """Two lines for each of the demo parent's two children, a week or more ahead."""
+# A Monday, 7 a.m. in Toronto: each test that fills a cart sets the clock here and makes its
+# own school, vendor and menu days, so no test hopes that today's date finds them in the seed.
+MONDAY = datetime(2026, 3, 2, 7, 0, tzinfo=TORONTO)
+DAYS = (date(2026, 3, 4), date(2026, 3, 6))  # the Wednesday and Friday of that week
+
+
+def _fill_cart() -> tuple[int, list[int]]:
+    """A parent of two children at a school of their own, with two lines each: one on each of
+    ``DAYS`` (a vendor whose orders close at 17:00 the day before), the clock at ``MONDAY``."""
+    clock.set_now(MONDAY)
     with session_scope() as s:
-        parent = s.exec(select(Parent).where(Parent.email == DEMO_EMAIL)).one()
-        kids = s.exec(select(Child).where(Child.parent_id == parent.id).order_by(Child.id)).all()
-        ids = []
-        for child in kids[:2]:
-            days = s.exec(
-                select(MenuDay)
-                .where(
-                    MenuDay.school_id == child.school_id,
-                    MenuDay.meal_date >= toronto_today() + timedelta(days=7),
-                    MenuDay.is_closed.is_(False),
-                )
-                .order_by(MenuDay.meal_date)
-            ).all()
-            for day in days:
-                if len(ids) >= (2 if child is kids[0] else 4):
-                    break
-                for meal_id in s.exec(
-                    select(MenuDayMeal.meal_id).where(MenuDayMeal.menu_day_id == day.id)
-                ).all():
-                    try:
-                        line = add_to_cart(
-                            session=s,
-                            parent_id=parent.id,
-                            child_id=child.id,
-                            meal_id=meal_id,
-                            menu_day_id=day.id,
-                            allergy_ack=True,
-                        )
-                    except DomainError:
-                        continue
-                    ids.append(line["cart_id"])
-                    break
+        parent = make_parent(s, first_name="Claire")
+        school = make_school(s)
+        kids = [
+            make_child(s, parent, school=school, first_name=name, is_default=first)
+            for name, first in (("Mia", True), ("Noah", False))
+        ]
+        vendor = make_vendor(s, cutoff_days_before=1, cutoff_time="17:00")
+        meal = make_meal(s, vendor)
+        menus = [make_menu_day(s, school, vendor, day, [meal]) for day in DAYS]
+        ids = [
+            add_to_cart(
+                session=s,
+                parent_id=parent.id,
+                child_id=child.id,
+                meal_id=meal.id,
+                menu_day_id=menu.id,
+            )["cart_id"]
+            for child in kids
+            for menu in menus
+        ]
         return parent.id, ids
 
 
@@ -102,7 +104,7 @@ def _quantities(ids: list[int]) -> dict[int, int]:
 
 def test_the_parent_sees_changes_and_removes_own_lines(database: Path) -> None:
     async def scenario():
-        parent_id, ids = _fill_demo_cart()
+        parent_id, ids = _fill_cart()
         assert len(ids) == 4
         root = await _signed_in(parent_id)
         cart = await root.get_state(CartState)
@@ -140,7 +142,7 @@ def test_the_parent_sees_changes_and_removes_own_lines(database: Path) -> None:
 
 def test_another_parents_line_ids_change_and_show_nothing(database: Path) -> None:
     async def scenario():
-        victim_id, ids = _fill_demo_cart()
+        victim_id, ids = _fill_cart()
         before = _quantities(ids)
         with session_scope() as session:
             attacker = make_parent(session, first_name="Eve", last_name="Attacker")
@@ -172,16 +174,16 @@ def test_a_line_past_its_cutoff_is_flagged_and_the_rest_stays_payable(
     database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def scenario():
-        parent_id, _ = _fill_demo_cart()
+        parent_id, _ = _fill_cart()
         root = await _signed_in(parent_id)
         cart = await root.get_state(CartState)
         await _run(cart.load_cart())
         first_day = min(g.key.split("-", 1)[1] for g in cart.groups)
         assert cart.payable_count == cart.line_count
-        # The clock moves one minute past the first day's cut-off (the later days' cut-offs,
-        # a school day or more after it, have not passed, whatever weekday today is).
+        # The clock moves one minute past the first day's cut-off (17:00 the day before); the
+        # second day's, two days later, has not passed.
         later = _cutoff_of(parent_id, date.fromisoformat(first_day)) + timedelta(minutes=1)
-        monkeypatch.setattr(clock, "now", lambda: later)
+        clock.set_now(later)
         await _run(cart.load_cart())
         flagged = [line for g in cart.groups if g.key.endswith(first_day) for line in g.lines]
         assert flagged and all(not line.payable for line in flagged)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import reflex as rx
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.services.cards import CardView, default_card
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.card_choice import NEW_CARD, preselected
@@ -78,7 +78,7 @@ async def _checkout(parent_id: int) -> CheckoutState:
 
 
 def test_the_summary_starts_with_the_default_card_and_keeps_a_pick(database: Path) -> None:
-    year = toronto_today().year % 100
+    year = clock.today().year % 100
     with session_scope() as s:
         parent = make_parent(s)
         make_child(s, parent, is_default=True)

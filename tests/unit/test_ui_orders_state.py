@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import ClassVar
 
@@ -21,6 +21,7 @@ import reflex as rx
 from reflex.istate.data import ReflexURL
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     CancelCartLine,
@@ -34,7 +35,6 @@ from hotmeals.db.models import (
 )
 from hotmeals.demo.closure import DEMO_CLOSURE_MARK
 from hotmeals.demo.seed import DEMO_ORDER_MARK
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState
@@ -69,7 +69,7 @@ def _placed_order(number: str) -> tuple[int, int, int]:
             select(MenuDay)
             .where(
                 MenuDay.school_id == child.school_id,
-                MenuDay.meal_date >= toronto_today() + timedelta(days=7),
+                MenuDay.meal_date >= clock.today() + timedelta(days=7),
                 MenuDay.is_closed.is_(False),
             )
             .order_by(MenuDay.meal_date)
@@ -90,7 +90,7 @@ def _placed_order(number: str) -> tuple[int, int, int]:
             tax_bps=0,
             processing_fee_bps=0,
             processing_fee_fixed_cents=0,
-            placed_at=datetime.now(UTC),
+            placed_at=clock.now(),
         )
         s.add(order)
         s.flush()
@@ -426,7 +426,7 @@ def test_a_line_past_its_cutoff_is_refused_with_the_services_message(
         # The cut-off passes while the dialog is open: the meal is now tomorrow.
         with session_scope() as s:
             line = s.get(OrderLine, line_id)
-            line.meal_date = toronto_today()
+            line.meal_date = clock.today()
             s.add(line)
         events = await _run(detail.confirm_add())
         texts = " ".join(str(e) for e in events)

@@ -18,10 +18,10 @@ from babel.dates import format_date
 from reflex.istate.data import ReflexURL
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StandingOrder
 from hotmeals.services import standing
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.booking import BookingState
@@ -48,7 +48,7 @@ async def _root(parent_id: int | None, path: str = "/standing-orders") -> rx.Sta
 
 def _monday() -> str:
     """A Monday one to two weeks ahead (a day Book meal offers)."""
-    today = toronto_today()
+    today = clock.today()
     return (today + timedelta(days=(7 - today.weekday()) % 7 + 7)).isoformat()
 
 
@@ -205,13 +205,13 @@ def test_repeat_every_weekday_creates_a_standing_order_from_the_dialog(database:
         said = await _run(repeat.create())
         assert bad_end in str(said) and not repeat.busy
         repeat.set_until("date")
-        for ends_on in ("2020-01-06", "not a date", (toronto_today() + timedelta(days=800))):
+        for ends_on in ("2020-01-06", "not a date", (clock.today() + timedelta(days=800))):
             repeat.set_ends_on(str(ends_on))
             said = await _run(repeat.create())
             assert bad_end in str(said), ends_on
         assert len(_standing_of(home["parent_id"])) == 1
 
-        ends = (toronto_today() + timedelta(days=60)).isoformat()
+        ends = (clock.today() + timedelta(days=60)).isoformat()
         repeat.set_ends_on(ends + "T00:00:00")  # cut to a date
         assert repeat.ends_on == ends
         said = await _run(repeat.create())
@@ -225,7 +225,7 @@ def test_repeat_every_weekday_creates_a_standing_order_from_the_dialog(database:
             home["large_id"],
         )
         assert new[0].weekday == 0 and new[0].starts_on.isoformat() == monday
-        assert new[0].ends_on <= toronto_today() + timedelta(days=60)
+        assert new[0].ends_on <= clock.today() + timedelta(days=60)
         assert new[0].status == "active"
 
         repeat.busy = True  # a second tap while the first is awaited: ignored
@@ -242,7 +242,7 @@ def test_repeat_every_weekday_creates_a_standing_order_from_the_dialog(database:
         (await root.get_state(I18nState)).lang = "fr"
         booking.selected_date = monday
         await _run(repeat.prepare())
-        last = standing.last_weekday(standing.term_end(toronto_today()), 0)
+        last = standing.last_weekday(standing.term_end(clock.today()), 0)
         assert "lundi" in repeat.label
         assert format_date(last, "d MMMM", locale="fr_CA") in repeat.term_label
 

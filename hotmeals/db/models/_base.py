@@ -9,18 +9,21 @@ values of the domain's ``StrEnum`` types) so that no database enum type needs mi
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import Index, text
 from sqlmodel import Field
 
+from hotmeals import clock
+
 OnDelete = Literal["CASCADE", "SET NULL", "RESTRICT"]
 
 
 def utcnow() -> datetime:
-    """Aware UTC now: what every timestamp column holds."""
-    return datetime.now(UTC)
+    """Aware UTC now, from the one clock (``hotmeals.clock``): what every timestamp column
+    holds."""
+    return clock.now()
 
 
 def created_at_field() -> datetime:

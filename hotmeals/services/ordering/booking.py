@@ -27,6 +27,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import Meal
 from hotmeals.domain.allergy import (
     MealVerdict,
@@ -36,7 +37,7 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
-from hotmeals.services import clock, school_year
+from hotmeals.services import school_year
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,

@@ -11,13 +11,13 @@ from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
 from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     CancelAsk,
     CancelPlan,

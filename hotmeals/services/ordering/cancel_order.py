@@ -26,6 +26,7 @@ from sqlalchemy import delete
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CancelCartLine,
@@ -39,7 +40,6 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     CancelAsk,
     CancelPlan,

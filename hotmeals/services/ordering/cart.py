@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy import bindparam, delete
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     AddOn,
     CartLine,
@@ -48,7 +49,7 @@ from hotmeals.domain.pricing import (
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
-from hotmeals.services import clock, menu_cache
+from hotmeals.services import menu_cache
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     Dish,

@@ -18,11 +18,11 @@ from typing import Any
 from sqlalchemy import insert, update
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import Order, OrderChange, OrderLine, OrderLineAddOn, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.domain.pricing import tiers_to_text
-from hotmeals.services import clock
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.cancel import record_cancel
 from hotmeals.services.ordering.change_plan import (

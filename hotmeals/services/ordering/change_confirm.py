@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, TypedDict
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.credit import RefundDestination
@@ -21,7 +22,6 @@ from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.services import clock
 from hotmeals.services.ordering.cancel import (
     check_refund_to,
     credited_cents,

@@ -11,12 +11,12 @@ from typing import Unpack
 
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.services import clock
 from hotmeals.services.ordering.change_plan import (
     APPLIED,
     DRAFT,

@@ -34,6 +34,7 @@ from typing import Unpack
 
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     Order,
     Parent,
@@ -47,7 +48,7 @@ from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import cards, clock, credit, school_year
+from hotmeals.services import cards, credit, school_year
 from hotmeals.services.ordering.place import (
     cart_fingerprint,
     drop_unpaid_order,

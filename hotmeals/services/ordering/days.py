@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TypedDict
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     CartLine,
     MenuDay,
@@ -22,11 +23,11 @@ from hotmeals.db.models import (
     OrderLine,
     Vendor,
 )
-from hotmeals.domain.cutoff import TORONTO, CutoffRule, before_cutoff, cutoff_at
+from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
-from hotmeals.services import clock, menu_cache
+from hotmeals.services import menu_cache
 from hotmeals.services.away_days import mark_days
 from hotmeals.services.children import own_child
 from hotmeals.services.ordering.labels import closed_reason
@@ -48,10 +49,6 @@ def meal_date(value: object, field: str = "date") -> date:
         return parse_mdy(text) if "/" in text else parse_iso(text)
     except DomainError:
         raise DomainError("invalid_date", field=field) from None
-
-
-def toronto_today(now: datetime | None = None) -> date:
-    return (now or clock.now()).astimezone(TORONTO).date()
 
 
 def cutoff_rule(vendor: Vendor) -> CutoffRule:
@@ -123,7 +120,7 @@ def asked_days(
     ``to_date`` (default: ``default_end`` of the first); one ending before it starts or
     longer than ``DATES_MAX_DAYS`` is refused (``date_range_invalid``)."""
     from_date, to_date = ask.get("from_date"), ask.get("to_date")
-    start = meal_date(from_date, "from_date") if from_date else toronto_today(now)
+    start = meal_date(from_date, "from_date") if from_date else clock.today(now)
     end = meal_date(to_date, "to_date") if to_date else default_end(start)
     if end < start or (end - start).days > DATES_MAX_DAYS:
         raise DomainError("date_range_invalid", field="to_date", max=DATES_MAX_DAYS)

@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     CartLine,
     Meal,
@@ -29,7 +30,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
-from hotmeals.services import clock, menu_cache
+from hotmeals.services import menu_cache
 from hotmeals.services.children import as_id, own_child
 from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import (

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import OrderChange, OrderChangeLine
 from hotmeals.domain.cutoff import before_cutoff
@@ -19,7 +20,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock, credit
+from hotmeals.services import credit
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.change_confirm import ChangePaying, confirm
 from hotmeals.services.ordering.change_payment import change_of_payment, settle

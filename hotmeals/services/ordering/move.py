@@ -12,6 +12,7 @@ from sqlalchemy import select as select_rows
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Child,
@@ -31,7 +32,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
-from hotmeals.services import clock, credit
+from hotmeals.services import credit
 from hotmeals.services.ordering.change_confirm import ChangePaying, confirm, repeat
 from hotmeals.services.ordering.change_plan import (
     DRAFT,
@@ -54,7 +55,6 @@ from hotmeals.services.ordering.days import (
     closed_day,
     cutoff_rule,
     meal_date,
-    toronto_today,
 )
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
@@ -152,7 +152,7 @@ def get_meals_list(
             raise DomainError("child_not_found", field="child_id")
     rows = [
         r
-        for r in _meal_rows(session, parent_id=parent_id, line_id=None, today=toronto_today(now))
+        for r in _meal_rows(session, parent_id=parent_id, line_id=None, today=clock.today(now))
         if active_quantity(r[0]) > 0 and (child is None or r[0].child_id == child)
     ]
     addons = _addons_of(session, [r[0].id for r in rows])
@@ -161,7 +161,7 @@ def get_meals_list(
 
 def _own_meal(session: Session, *, parent_id: int, order_line_id: object, now: datetime) -> tuple:
     key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
-    rows = _meal_rows(session, parent_id=parent_id, line_id=key, today=toronto_today(now))
+    rows = _meal_rows(session, parent_id=parent_id, line_id=key, today=clock.today(now))
     if not rows or active_quantity(rows[0][0]) <= 0:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     return rows[0]
@@ -192,7 +192,7 @@ def get_dates_for_modify_meal(
     line, _, vendor, child, _ = row
     closes = line_closes(line, vendor)
     ensure_change_open(line, closes, now, lang)
-    today = toronto_today(now)
+    today = clock.today(now)
     days = session.exec(
         select(MenuDay)
         .where(

@@ -19,13 +19,13 @@ from typing import Unpack
 
 from sqlmodel import Session
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.orders import can_transition as order_can_move
 from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import Purpose
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering import change_apply, change_payment, mails, refund_plan, settle
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler, register

@@ -9,13 +9,14 @@ from datetime import datetime
 
 from sqlmodel import Session
 
+from hotmeals import clock
 from hotmeals.db.models import PromoCode
 from hotmeals.domain.charges import check_promo
 from hotmeals.domain.credit import payment_split
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import clock, credit, donations, promos
+from hotmeals.services import credit, donations, promos
 from hotmeals.services.ordering.cart import cart_summary
 from hotmeals.services.payments.credit_pay import credit_lines
 

@@ -9,6 +9,7 @@ from sqlalchemy import case
 from sqlalchemy import select as select_rows
 from sqlmodel import Session, col, func, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     AddOn,
     Child,
@@ -27,9 +28,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import clock
 from hotmeals.services.ids import rows_by_id
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import (
     line_closes,
@@ -64,7 +63,7 @@ def order_history(
     if tab not in (FUTURE, PAST):
         raise DomainError("invalid_history_tab", field="tab")
     lang = normalize_lang(lang)
-    today = toronto_today(now or clock.now())
+    today = clock.today(now or clock.now())
     active = (col(OrderLine.status) == LineStatus.ACTIVE) & (
         col(OrderLine.quantity) > OrderLine.cancelled_quantity
     )

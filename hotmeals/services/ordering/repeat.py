@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Required, TypedDict
 
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     CartLine,
     CartLineAddOn,
@@ -26,7 +27,6 @@ from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import t
 from hotmeals.services.children import own_child
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.ordering.booking import Outcome, add_lines, meal_names, outcome_answer
 from hotmeals.services.ordering.days import (
     meal_date,

@@ -20,6 +20,7 @@ from typing import Unpack
 from sqlalchemy import and_, delete, or_
 from sqlmodel import Session, col, select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     CartLine,
     CartLineAddOn,
@@ -38,7 +39,6 @@ from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.services import clock
 from hotmeals.services.ordering import confirmation
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.loaded_order import earlier_approval

@@ -13,6 +13,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import Select
 
+from hotmeals import clock
 from hotmeals.db.models import (
     AllergenIngredient,
     CartLine,
@@ -35,7 +36,6 @@ from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import t
-from hotmeals.services import clock
 from hotmeals.services.children import as_id
 from hotmeals.services.ordering.days import (
     DaysAsk,

@@ -10,6 +10,7 @@ from typing import Required, TypedDict, Unpack
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.gateway import (
     GatewayError,
     PaymentGateway,
@@ -18,7 +19,6 @@ from hotmeals.converge.gateway import (
 )
 from hotmeals.db.models import Donation, Order, Payment
 from hotmeals.domain.errors import DomainError, suppress_refusal
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.duplicates import void_duplicate_sale, void_duplicate_txn
 from hotmeals.services.payments.purposes import handler_for

@@ -16,13 +16,13 @@ from datetime import datetime
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, Payment
 from hotmeals.domain.credit import CreditKind, PaymentSplit, payment_split
 from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import credit
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.parents import lock_parent
 from hotmeals.services.payments.records import insert_audited, new_invoice_number
 

@@ -12,6 +12,7 @@ from typing import Unpack, cast
 
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.converge import SharedSearches
 from hotmeals.converge.gateway import (
     HELD_STATUSES,
@@ -21,7 +22,6 @@ from hotmeals.converge.gateway import (
 )
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.charging import record_decline
 from hotmeals.services.payments.duplicates import void_duplicate_sale

@@ -21,6 +21,7 @@ from sqlalchemy import func, update
 from sqlalchemy.engine import CursorResult, Result
 from sqlmodel import Session, SQLModel, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import AuditEvent, Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import (
@@ -31,7 +32,6 @@ from hotmeals.domain.payment_states import (
     RefundState,
     can_transition,
 )
-from hotmeals.services.clock import now as utcnow
 
 log = logging.getLogger("hotmeals.converge")
 

@@ -12,9 +12,9 @@ from typing import Unpack
 from sqlalchemy import update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Payment, Refund
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RefundState,

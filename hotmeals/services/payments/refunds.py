@@ -27,6 +27,7 @@ from sqlalchemy import update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.gateway import (
     Approved,
     Declined,
@@ -40,7 +41,6 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import RefundKind, can_transition
 from hotmeals.services import credit
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RESERVING,

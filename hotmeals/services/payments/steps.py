@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
 
+from hotmeals.clock import now as utcnow
 from hotmeals.converge.gateway import (
     Approved,
     Declined,
@@ -21,7 +22,6 @@ from hotmeals.converge.gateway import (
 )
 from hotmeals.db.models import Parent, Payment, Refund, StoredCard
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.clock import now as utcnow
 from hotmeals.services.payments.purposes import handler_for
 from hotmeals.services.payments.records import (
     RESERVING,

@@ -9,10 +9,10 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals import clock
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import away, children, credit
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
@@ -62,7 +62,7 @@ class ChildAwayState(OnceForm, rx.State):
         self.kids = [Choice(value=str(r["id"]), label=str(r["first_name"])) for r in rows]
         self.chosen = [k.value for k in self.kids[:1]]
         self.refund_to = (await call_service(credit.refund_to, parent_id=who.parent_id)).value
-        tomorrow = toronto_today() + timedelta(days=1)
+        tomorrow = clock.today() + timedelta(days=1)
         self.from_date = self.to_date = tomorrow.isoformat()
 
     def _changed(self) -> None:

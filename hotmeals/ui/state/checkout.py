@@ -17,6 +17,7 @@ from urllib.parse import quote
 import reflex as rx
 from reflex.event import EventSpec
 
+from hotmeals import clock
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
@@ -27,7 +28,6 @@ from hotmeals.services.ordering.checkout import (
     start_checkout,
 )
 from hotmeals.services.ordering.confirmation import order_confirmation, placed_order_confirmation
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.card_choice import CardPayment, card_option, card_options, preselected
@@ -126,7 +126,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
     async def _load_cards(self, parent_id: int, lang: str) -> None:
         rows = await call_service(cards.list_cards, parent_id=parent_id)
         self.cards = [card_option(c, lang) for c in rows]
-        default = cards.default_card(rows, toronto_today())
+        default = cards.default_card(rows, clock.today())
         self.card_choice = preselected(
             self.card_choice,
             self._picked,

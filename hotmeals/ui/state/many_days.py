@@ -19,12 +19,12 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals import clock
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
 from hotmeals.services.ordering import booking, repeat, week
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import (
     ActingParent,
     complete_parent,
@@ -98,7 +98,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         if not self.chosen:
             self.rows, self._meals = [], {}
             return
-        start, end = week.quick_range(self.range_name, toronto_today())
+        start, end = week.quick_range(self.range_name, clock.today())
         try:
             data = await call_service(
                 week.week_choices,
@@ -159,7 +159,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         forget_submission(self)
 
     def _weeks(self, lang: str) -> None:
-        monday = toronto_today() - timedelta(days=toronto_today().weekday())
+        monday = clock.today() - timedelta(days=clock.today().weekday())
         self.source_weeks, self.target_weeks = week_choices(monday, lang)
         sources = {c.value for c in self.source_weeks}
         targets = {c.value for c in self.target_weeks}

@@ -13,11 +13,11 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals import clock
 from hotmeals.domain.dates import short_day, weekday_name
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
-from hotmeals.services.ordering.days import toronto_today
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
@@ -183,7 +183,7 @@ class RepeatState(rx.State):
 
     def _labels(self, day: date, lang: str) -> None:
         self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(day.isoformat(), lang))
-        today = toronto_today()
+        today = clock.today()
         term = standing.last_weekday(standing.term_end(today), day.weekday())
         year = standing.last_weekday(standing.year_end(today), day.weekday())
         # Short (no weekday): the choice fits a phone's select.
