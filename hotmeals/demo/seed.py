@@ -134,6 +134,9 @@ def _demo_standing_order(
 DEMO_ORDER_MARK = "demo-receipt"  # the demo order's ``cart_fingerprint``: its natural key
 
 
+PAID_ORDER_WEEKS_BACK = 4  # the winter break is two weeks: the school week before it is found
+
+
 def _demo_paid_order(
     session: Session,
     report: SeedReport,
@@ -145,10 +148,10 @@ def _demo_paid_order(
     today: date,
 ) -> None:
     """The demo parent's paid order (a receipt to open): one small meal per demo
-    child on the first open school day of last week (its menu day added when the window never
-    held it), so it sits in the history's past tab and blocks no bookable day. Priced, written
-    and paid as ``orders.write_paid_order`` says. Added once: its mark is the order's
-    fingerprint."""
+    child on the first open school day of last week, or of the last school week before it when
+    last week was a break (its menu day added when the window never held it), so it sits in
+    the history's past tab and blocks no bookable day. Priced, written and paid as
+    ``orders.write_paid_order`` says. Added once: its mark is the order's fingerprint."""
     found = session.exec(
         select(Order.id).where(
             Order.parent_id == parent.id, Order.cart_fingerprint == DEMO_ORDER_MARK
@@ -156,9 +159,14 @@ def _demo_paid_order(
     ).first()
     if found is not None or not children:
         return
-    monday = today - timedelta(days=today.weekday() + 7)
     picked: tuple[MenuDay, list[Meal]] | None = None
-    for day in (monday + timedelta(days=n) for n in range(5)):
+    this_monday = today - timedelta(days=today.weekday())
+    past_days = (
+        this_monday - timedelta(weeks=weeks) + timedelta(days=n)
+        for weeks in range(1, PAID_ORDER_WEEKS_BACK + 1)
+        for n in range(5)
+    )
+    for day in past_days:
         menu_day = session.exec(
             select(MenuDay).where(MenuDay.school_id == school.id, MenuDay.meal_date == day)
         ).first()

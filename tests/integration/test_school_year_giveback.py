@@ -17,13 +17,13 @@ from datetime import date, datetime, time, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, ChildSchoolYear, Donation, Order, OrderLine
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.school_year import TORONTO
 from hotmeals.services import (
     children,
-    clock,
     giveback,
     reference,
     school_year,

@@ -16,8 +16,9 @@ from sqlmodel import select
 from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
-from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine
+from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine, Parent
 from hotmeals.services.ordering import cart, checkout, settle
+from hotmeals.services.parents import start_session
 from tests import factories as f
 from tests.payments.service_support import lightbox_submit
 from tests.payments.support import VISA, SimServer
@@ -28,6 +29,13 @@ WEEKS = (2, 3, 4, 5, 6, 7)
 def monday_in(weeks: int) -> date:
     today = clock.now().date()
     return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
+
+
+def signed_in_again(parent_id: int) -> str:
+    """A new session token at the clock's time: a test that moves the clock weeks ahead outlives
+    the 7-day session it started with."""
+    with session_scope() as s:
+        return start_session(s, s.get(Parent, parent_id), "pytest")
 
 
 def past_cutoff(day: date) -> datetime:

@@ -20,7 +20,13 @@ from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import OrderLine, Parent
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
-from tests.payments.orders_after_support import add, make_shop, monday_in, past_cutoff
+from tests.payments.orders_after_support import (
+    add,
+    make_shop,
+    monday_in,
+    past_cutoff,
+    signed_in_again,
+)
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit, sim_txns
 from tests.payments.support import DECLINED_CARD, VISA, SimServer
 from tests.querycount import count_queries
@@ -326,8 +332,9 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
         target,
         str(monday_in(2)),
     )
-    clock.set_now(past_cutoff(monday_in(3)))
     body = {"order_line_id": line_id, "date": str(monday_in(5))}
+    clock.set_now(past_cutoff(monday_in(3)))
+    tok = signed_in_again(family["parent_id"])
     en = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "en"))
     fr = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "fr"))
     assert "deadline" in en and "can no longer be changed" in en

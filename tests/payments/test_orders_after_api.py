@@ -28,6 +28,7 @@ from tests.payments.orders_after_support import (
     make_shop,
     monday_in,
     past_cutoff,
+    signed_in_again,
 )
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
 from tests.payments.support import VISA, SimServer
@@ -357,6 +358,7 @@ def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
     line_id = detail.json()["data"]["lines"][0]["order_line_id"]
     late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
     clock.set_now(late)
+    family["token"] = signed_in_again(family["parent_id"])
     messages = {}
     for lang in ("en", "fr"):
         answer = call(

@@ -27,7 +27,8 @@ READY = {
 
 @pytest.fixture
 def env(monkeypatch):
-    for name in (*READY, "CONVERGE_SIM_CONTROL", "CONVERGE_SIM_PIN", "SMTP_PORT"):
+    # HOTMEALS_NOW too: `make test-dates` sets it, and production refuses a set clock.
+    for name in (*READY, "CONVERGE_SIM_CONTROL", "CONVERGE_SIM_PIN", "SMTP_PORT", "HOTMEALS_NOW"):
         monkeypatch.delenv(name, raising=False)
 
     def apply(values: dict[str, str]):
