@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from hotmeals.api.deps import examples
 
@@ -70,6 +70,10 @@ class PaymentOut(AmountOut):
     date: str
     day: str
     card: str
+    paid_by: str = Field(
+        description="The payment as the receipt prints it: the card with its approval code, "
+        "or 'Family credit'."
+    )
     approval_code: str
     invoice_number: str
 

@@ -29,6 +29,7 @@ from hotmeals.api.menu_schemas import (
     CartCountOut,
     CartIdIn,
     CartSummaryOut,
+    OrderSummaryOut,
     PortionIdIn,
     PriceTiersOut,
     PromoIn,
@@ -131,13 +132,13 @@ declare_all(
         Post(
             "/Parent/cart/OrderSummary",
             handler(order_summary),
-            answer=CartSummaryOut,
+            answer=OrderSummaryOut,
             summary="The cart by child and date, lines past cut-off flagged, and its charges",
         ),
         Post(
             "/Parent/cart/CheckOrderSummary",
             handler(check_order_summary),
-            answer=CartSummaryOut,
+            answer=OrderSummaryOut,
             summary="Before paying: the charges of the payable lines; refused when none can "
             "be paid",
         ),
@@ -147,7 +148,7 @@ declare_all(
                 "check_promocode", _check_promo, message="promo_applied", fields=_promo_code
             ),
             body=PromoIn,
-            answer=CartSummaryOut,
+            answer=OrderSummaryOut,
             summary="Check a promo code against the parent's cart; "
             "answers the cart with the discount",
         ),

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AliasChoices, BaseModel, Field
 
 from hotmeals.api.account_schemas import Id, In, Text
+from hotmeals.api.orders_schemas import ChargeLineOut
 
 Verdict = Literal["safe", "notice", "acknowledge", "refused"]
 
@@ -347,6 +348,18 @@ class CartSummaryOut(BaseModel):
     total_pay: str
     giveback: GivebackOut
     promo_code: str | None
+
+
+class OrderSummaryOut(CartSummaryOut):
+    """OrderSummary, CheckOrderSummary and check_promocode: the cart summary with how family
+    credit and the card would share its total (credit first)."""
+
+    credit_cents: int = Field(description="What the family's credit would pay of the total.")
+    card_cents: int = Field(description="What the card would pay of the total.")
+    credit_lines: list[ChargeLineOut] = Field(
+        description='"Family credit −$x.xx" and "To pay by card $y.yy" when credit pays some; '
+        "empty otherwise."
+    )
 
 
 class SummaryIn(In):

@@ -4,9 +4,15 @@ refunds go (card by default), refuses anything else, and needs a token."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
+
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.domain.credit import CreditKind
+from hotmeals.domain.cutoff import TORONTO
+from hotmeals.i18n import t
 from hotmeals.services import credit
+from hotmeals.services.ordering.cart import add_to_cart
 from tests import factories as f
 from tests.api.helpers import get, ok, post, quick_token, refused
 
@@ -67,3 +73,41 @@ def test_the_refund_choice_is_a_setting_and_only_card_or_credit(client):
     refused(post(client, "/Parent/user/RefundChoice", {}, token))
     back = ok(post(client, "/Parent/user/RefundChoice", {"refund_to": "card"}, token))
     assert back["data"] == {"refund_to": "card"}
+
+
+def test_the_order_summary_says_how_credit_and_the_card_share_the_total(client):
+    """OrderSummary, CheckOrderSummary and check_promocode answer ``credit_cents``,
+    ``card_cents`` and ``credit_lines`` (docs/api.md): credit pays first."""
+    clock.set_now(datetime(2026, 3, 2, 7, 0, tzinfo=TORONTO))  # a Monday morning
+    with session_scope() as s:
+        parent = f.make_parent(s)
+        child = f.make_child(s, parent, is_default=True)
+        vendor = f.make_vendor(s, cutoff_days_before=1)
+        meal = f.make_meal(s, vendor, small_cents=650)
+        day = f.make_menu_day(s, f.child_school(s, child), vendor, date(2026, 3, 4), [meal])
+        add_to_cart(
+            session=s, parent_id=parent.id, child_id=child.id, meal_id=meal.id, menu_day_id=day.id
+        )
+        credit.record(s, parent.id, CreditKind.ADJUST, 500, key="adjust:summary", reason="gift")
+        email = parent.email
+    token = quick_token(email)
+    for path, body in (
+        ("/Parent/cart/OrderSummary", {}),
+        ("/Parent/cart/CheckOrderSummary", {}),
+        ("/Promocode/promocode_management/check_promocode", {"promo_code": "WELCOME10"}),
+    ):
+        data = ok(post(client, path, body, token))["data"]
+        total = data["charges"]["total_pay_cents"]
+        assert total > 500, path
+        assert (data["credit_cents"], data["card_cents"]) == (500, total - 500), path
+        assert [(x["name"], x["cents"]) for x in data["credit_lines"]] == [
+            ("family_credit", -500),
+            ("card_pay", total - 500),
+        ], path
+    french = ok(post(client, "/Parent/cart/OrderSummary", {}, token, lang="fr"))["data"]
+    assert french["credit_lines"][0] == {
+        "name": "family_credit",
+        "label": t("credit.summary_credit", "fr"),
+        "cents": -500,
+        "amount": "−5,00\u00a0$",
+    }

@@ -241,6 +241,11 @@ def test_order_receipt_is_the_orders_stored_charges_to_the_cent(client, world, d
     }
     assert sum(v for k, v in charges.items() if k != "total_pay_cents") == order.total_pay_cents
     assert data["total_cents"] == world["total"] == sum(p["cents"] for p in data["payments"])
+    # Each payment as the receipt prints it (docs/api.md): the card with its approval code.
+    assert all(
+        p["paid_by"].startswith(p["card"]) and p["approval_code"] in p["paid_by"]
+        for p in data["payments"]
+    )
     tax = next(c for c in data["charges"] if c["name"] == "tax_cents")
     assert tax["label"] == "Tax (HST 13%)"
     assert data["hst_number"] and data["hst_number"] in data["hst_label"]
