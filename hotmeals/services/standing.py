@@ -53,14 +53,16 @@ from hotmeals.db.models import (
     Portion,
     StandingOrder,
     StandingOrderRun,
+    Vendor,
 )
 from hotmeals.domain.allergy import ensure_can_add_composed
+from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.ordering.allergens import Dish, components, item_allergies
-from hotmeals.services.ordering.days import ORDERED_STATUSES
+from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -304,11 +306,20 @@ def _weekday_name(weekday: int, lang: str) -> str:
     return str(get_day_names("wide", locale=locale)[weekday])
 
 
-def _next_date(row: StandingOrder, today: date) -> date | None:
+def _next_date(
+    row: StandingOrder, now: datetime, handled: set[date], rule: CutoffRule
+) -> date | None:
+    """The next date the standing order can still book: its weekday from today on, within its
+    span, whose cut-off (``rule``: the meal's vendor's) has not passed and that the job has not
+    handled yet (``handled``: the dates with a run, booked or skipped)."""
     if row.status != ACTIVE:
         return None
-    day = next_weekday(max(today, row.starts_on), row.weekday)
-    return day if day <= row.ends_on else None
+    day = next_weekday(max(clock.today(now), row.starts_on), row.weekday)
+    while day <= row.ends_on:
+        if day not in handled and before_cutoff(cutoff_at(rule, day), now):
+            return day
+        day += timedelta(days=7)
+    return None
 
 
 def listing(
@@ -321,18 +332,21 @@ def listing(
 ) -> list[dict]:
     """The parent's standing orders (ended ones last), ready to show: two statements."""
     lang = normalize_lang(lang)
-    today = clock.today(now or clock.now())
-    # five columns: sqlmodel's ``select`` is typed for four at most
+    now = now or clock.now()
+    today = clock.today(now)
+    # six columns: sqlmodel's ``select`` is typed for four at most
     query = (
-        Select[StandingOrder, str, str, str, str](
+        Select[StandingOrder, str, str, str, str, Vendor](
             StandingOrder,
             col(Child.first_name),
             col(Meal.name_en),
             col(Meal.name_fr),
             col(Portion.size),
+            Vendor,
         )
         .join(Child, col(Child.id) == StandingOrder.child_id)
         .join(Meal, col(Meal.id) == StandingOrder.meal_id)
+        .join(Vendor, col(Vendor.id) == Meal.vendor_id)
         .join(Portion, col(Portion.id) == StandingOrder.portion_id)
         .where(StandingOrder.parent_id == parent_id)
         .order_by(col(StandingOrder.id))
@@ -342,6 +356,7 @@ def listing(
     rows = session.exec(query).all()
     ids = [r[0].id for r in rows]
     last: dict[int, StandingOrderRun] = {}
+    handled: dict[int, set[date]] = {}
     if ids:
         for found in session.exec(
             select(StandingOrderRun)
@@ -349,11 +364,16 @@ def listing(
             .order_by(col(StandingOrderRun.meal_date))
         ).all():
             last[found.standing_order_id] = found
+            handled.setdefault(found.standing_order_id, set()).add(found.meal_date)
     out = []
-    for row, child_name, meal_en, meal_fr, size in rows:
+    for row, child_name, meal_en, meal_fr, size, vendor in rows:
         ended = row.status == ENDED or row.ends_on < today
         status = ENDED if ended else row.status
-        upcoming = None if ended else _next_date(row, today)
+        upcoming = (
+            None
+            if ended
+            else _next_date(row, now, handled.get(row.id or 0, set()), cutoff_rule(vendor))
+        )
         run = last.get(row.id or 0)
         out.append(
             {

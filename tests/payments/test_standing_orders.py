@@ -124,6 +124,12 @@ def _rows(engine: Engine, model, **where) -> list:
         return rows
 
 
+def _next_date(engine: Engine, home: dict, now: datetime) -> str | None:
+    with session_scope(engine) as s:
+        [row] = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+    return row["next_date"]
+
+
 def _mails(engine: Engine, to: str) -> list[EmailOutbox]:
     return [m for m in _rows(engine, EmailOutbox, to_address=to) if m.kind == "standing_order"]
 
@@ -132,8 +138,11 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
+    assert _next_date(pay_engine, home, now) == MONDAY.isoformat()
     done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
     assert (done.booked, done.in_cart, done.skipped, done.pending) == (1, 0, 0, 0)
+    # Booked: "Next" is the Monday after, never the date the job has handled.
+    assert _next_date(pay_engine, home, now) == (MONDAY + timedelta(days=7)).isoformat()
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     assert order.status == OrderStatus.PLACED
     [payment] = _rows(pay_engine, Payment, order_id=order.id)
@@ -213,6 +222,10 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
             ).all()
         )
     assert reasons == ["allergy", "closed", "not_served"]
+    # A skipped date is handled too: no standing order says "Next" for it.
+    with session_scope(pay_engine) as s:
+        listed = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+    assert len(listed) == 3 and MONDAY.isoformat() not in {x["next_date"] for x in listed}
     mails = _mails(pay_engine, home["email"])
     assert len(mails) == 3 and {m.language for m in mails} == {"fr"}
     bodies = "\n".join(m.body_text for m in mails)
@@ -311,6 +324,8 @@ async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
     after = datetime.combine(MONDAY - timedelta(days=1), time(10, 30), tzinfo=TORONTO)
     done = await standing_job.run(now=after, engine=pay_engine, gateway=gateway)
     assert done.dates == [] and _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
+    # Its cut-off passed: "Next" is the Monday after, which the job can still book.
+    assert _next_date(pay_engine, home, after) == (MONDAY + timedelta(days=7)).isoformat()
     # Made up just before it.
     before = datetime.combine(MONDAY - timedelta(days=1), time(9, 30), tzinfo=TORONTO)
     assert (await standing_job.run(now=before, engine=pay_engine, gateway=gateway)).booked == 1
