@@ -88,9 +88,11 @@ def _confirm_school_year(session: Session, parent: Parent) -> None:
 def _demo_standing_order(
     session: Session, table: TableFactory, parent: Parent, child: Child, today: date
 ) -> None:
-    """The demo parent's standing order: every Monday, for the first demo child, a
-    meal served on Mondays at the child's school that the child's allergies allow (a pizza
-    when there is one), until the end of term."""
+    """The demo parent's standing order: every Monday, for the first demo child, until the end
+    of term, of a meal served on the first Monday after today at the child's school that the
+    child's allergies allow (a pizza when there is one): so the job books that Monday once it
+    is 7 days ahead or less (the rotation serves other meals on later Mondays, which it skips
+    with an e-mail)."""
     rows = table("standing_order", StandingOrder, lambda r: (r.parent_id, r.child_id, r.weekday))
     if (parent.id, child.id, 0) in rows.rows:
         return
@@ -98,12 +100,14 @@ def _demo_standing_order(
         select(col(MenuDay.meal_date), Meal)
         .join(MenuDayMeal, col(MenuDayMeal.menu_day_id) == MenuDay.id)
         .join(Meal, col(Meal.id) == MenuDayMeal.meal_id)
-        .where(MenuDay.school_id == child.school_id, MenuDay.meal_date >= today)
+        .where(MenuDay.school_id == child.school_id, MenuDay.meal_date > today)
+        .where(col(MenuDay.is_closed).is_(False))
         .order_by(col(MenuDay.meal_date), col(Meal.id))
     ).all()
-    mondays = [meal for day, meal in meals if day.weekday() == 0]
-    mondays.sort(key=lambda m: "pizza" not in m.name_en.lower())
-    for meal in mondays:
+    # the Mondays' meals in date order, a pizza first within a day (sort is stable)
+    mondays = [(day, meal) for day, meal in meals if day.weekday() == 0]
+    mondays.sort(key=lambda dm: (dm[0], "pizza" not in dm[1].name_en.lower()))
+    for _, meal in mondays:
         try:
             standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
         except DomainError:

@@ -273,13 +273,16 @@ def _jobs_command(url: str, *args: str, **env: str) -> subprocess.CompletedProce
 
 def test_an_operator_runs_one_standing_round_at_a_given_time(tmp_path):
     """``python -m hotmeals.jobs run standing --now ...``: one round at that time, under the
-    lease, saying what it did; the demo's standing order (every Monday) gets its run for the
-    Monday ahead, once however often it is run; production refuses the clock."""
+    lease, saying what it did; the demo's standing order (every Monday) books the Monday ahead
+    (its meal is on that day's menu), once however often it is run; production refuses the
+    clock."""
     with fresh_database("sqlite", tmp_path, f"migrated+demo@{SEED_TODAY}") as url:
         when = f"{SEED_TODAY}T07:00"  # a Wednesday; the next Monday is five days ahead
         first = _jobs_command(url, "run", "standing", "--now", when)
         assert first.returncode == 0, first.stderr
-        assert f"standing: one round ran at {SEED_TODAY}T07:00-05:00 (booked " in first.stdout
+        # the demo parent has no saved card: that Monday's meal waits in the cart
+        ran = f"standing: one round ran at {SEED_TODAY}T07:00-05:00"
+        assert f"{ran} (booked 0, in_cart 1, skipped 0, pending 0)" in first.stdout
         monday = SEED_TODAY + timedelta(days=(7 - SEED_TODAY.weekday()) % 7)
         engine = make_engine(url)
         try:
