@@ -76,9 +76,17 @@ def test_a_meal_is_cancelled_to_family_credit(
     expect(page.locator("#cancel-refund-credit")).to_be_checked()
     shot(page, f"cancel-to-credit-{lang}")
     page.click("#manage-cancel")
-    page.get_by_role("alertdialog").locator("#manage-sure-yes").click()
+    sure = page.get_by_role("alertdialog")
+    # Before and after, the money's destination in the words of the choice made (no "card").
+    ahead = {"en": "will be added to your family credit at once", "fr": "sera ajouté tout de suite"}
+    expect(sure).to_contain_text(ahead[lang])
+    expect(sure).not_to_contain_text("card" if lang == "en" else "carte")
+    shot(page, f"cancel-to-credit-sure-{lang}")
+    sure.locator("#manage-sure-yes").click()
     status = page.locator("#manage-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
+    done = {"en": "has been added to your family credit", "fr": "a été ajouté à votre crédit"}
+    expect(status).to_contain_text(done[lang])
 
     new = refunds_of(app, order["order_id"])[refunds_before:]
     assert [(kind, state, txn) for kind, state, _amount, txn in new] == [

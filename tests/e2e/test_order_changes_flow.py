@@ -268,12 +268,19 @@ def test_one_meal_is_cancelled_after_are_you_sure(page: Page, app: AppServer, or
     page.click("#manage-cancel")
     sure = page.get_by_role("alertdialog")
     expect(sure).to_contain_text("Are you sure?")
+    # Before: how much and where, by the rule the answer after uses (the card, the default).
+    ahead = re.compile(
+        r"This meal will be cancelled\. A refund of \$\d+\.\d\d will go back to your card"
+    )
+    expect(sure).to_contain_text(ahead)
     shot(page, "manage-cancel-sure")
     sure.locator("#manage-sure-yes").click()
     status = page.locator("#manage-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
     # One message, the meal's (issue 20): the meal and its order stay in view, no toast.
-    expect(status).to_have_text(re.compile(r"Meal cancelled — \$\d+\.\d\d refund on its way"))
+    expect(status).to_have_text(
+        re.compile(r"Meal cancelled\. A refund of \$\d+\.\d\d will go back to your card\.")
+    )
     expect(page.locator("#manage-meal")).to_be_visible()
     expect(page.locator("#meal-cancelled")).to_have_text("Cancelled")
     expect(page.locator("#manage-view-order")).to_be_visible()

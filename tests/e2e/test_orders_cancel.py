@@ -151,6 +151,8 @@ def test_a_whole_order_is_cancelled_in_french(page: Page, app: AppServer, order:
     sure = page.get_by_role("alertdialog")
     expect(sure).to_contain_text("Êtes-vous sûr?")
     expect(sure).to_contain_text(order["number"])
+    # How much comes back and where, before: the card (the standing choice), all of it.
+    expect(sure).to_contain_text(f"Un remboursement de {total} sera versé sur votre carte")
     sure.locator("#confirm-cancel-order").click()
     done = page.locator("#order-cancelled")
     expect(done).to_contain_text("Commande annulée", timeout=60_000)

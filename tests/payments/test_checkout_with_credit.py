@@ -33,6 +33,7 @@ from hotmeals.services.ordering import (
     queries,
     settle,
 )
+from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
@@ -198,10 +199,28 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert again.status == settle.PLACED and _balance(pay_engine, pid) == 0
 
     first, _second = _line_ids(pay_engine, order_id)
+    with session_scope(pay_engine) as s:  # what "Are you sure?" says, for either choice
+        ahead = cancel_order.refund_preview(
+            s, parent_id=pid, order_id=order_id, order_line_id=first
+        )
+        to_credit = cancel_order.refund_preview(
+            s, parent_id=pid, order_id=order_id, order_line_id=first, refund_to="credit"
+        )
     meal = await _cancel(pay_engine, gateway, shop, "part-1", line_id=first)
     back = meal.refund_cents
     assert back > 300  # more than credit paid: credit first (300), the card the rest
     assert meal.credit_cents == 300 and _balance(pay_engine, pid) == 300
+    # The preview was the cancel's own split, and both say it by the same rule.
+    assert (ahead.credit_cents, ahead.card_refund_cents) == (300, back - 300)
+    assert (to_credit.credit_cents, to_credit.card_refund_cents) == (back, 0)
+    assert (
+        meal.message
+        == refund_notice(back, "en", credit_cents=300)
+        == (
+            f"$3.00 goes back to your family credit at once and {format_money(back - 300, 'en')} "
+            "to your card. Card refunds may take a few business days to appear."
+        )
+    )
     # The receipt and the order's details name each source: credit's share, its way back.
     with session_scope(pay_engine) as s:
         paper = receipts.order_receipt(s, parent_id=pid, order=result.order_number, lang="fr")
@@ -218,7 +237,10 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     }
     assert {r["state_label"] for r in details["refunds"]} == {"To family credit", "Refunded"}
     assert _card_txns(live_sim, pay_engine, order_id, "RETURN") == [back - 300]
+    with session_scope(pay_engine) as s:  # credit's share is back: the rest is the card's
+        rest_ahead = cancel_order.refund_preview(s, parent_id=pid, order_id=order_id)
     rest = await _cancel(pay_engine, gateway, shop, "part-2", order_id=order_id)
+    assert (rest_ahead.credit_cents, rest_ahead.card_refund_cents) == (0, rest.refund_cents)
     assert rest.credit_cents == 0 and back + rest.refund_cents == total
     assert _sums(pay_engine, order_id) == (total, total)
     assert _balance(pay_engine, pid) == 300

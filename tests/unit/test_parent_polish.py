@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.ui.state.manage_meal import meal_cancelled_text
 
 
@@ -13,17 +14,37 @@ def _result(refund: int, refunded: int, pending: int = 0, message: str = "") -> 
     )
 
 
-def test_one_meal_cancelled_says_meal_and_its_refund_in_both_languages():
-    assert meal_cancelled_text(_result(452, 452), "en") == (
-        "Meal cancelled — $4.52 refund on its way"
+def test_one_meal_cancelled_says_meal_and_the_cancels_refund_notice_in_both_languages():
+    """The result is "Meal cancelled." and the cancel's own refund notice (how much, where:
+    the card, family credit or both), the sentence every cancel door answers."""
+    card = refund_notice(452, "en")
+    assert meal_cancelled_text(_result(452, 452, message=card), "en") == (
+        "Meal cancelled. A refund of $4.52 will go back to your card. Refunds follow our "
+        "refund policy and may take a few business days to appear."
     )
-    assert meal_cancelled_text(_result(452, 0, 452), "fr") == (
-        "Repas annulé — remboursement de 4,52\u00a0$ en route"
+    french = refund_notice(452, "fr", credit_cents=452)
+    assert meal_cancelled_text(_result(452, 452, message=french), "fr") == (
+        "Repas annulé. 4,52\u00a0$ a été ajouté à votre crédit familial. Il sera utilisé en "
+        "premier lors de votre prochain paiement."
     )
-    assert meal_cancelled_text(_result(0, 0), "en") == "Meal cancelled"
+    none = meal_cancelled_text(_result(0, 0, message=refund_notice(0, "en")), "en")
+    assert none == "Meal cancelled. No refund is due for this cancellation."
     refused = meal_cancelled_text(_result(452, 0, 0, "The refund is not confirmed yet."), "en")
     assert refused == "Meal cancelled. The refund is not confirmed yet."
-    assert "Order" not in meal_cancelled_text(_result(452, 452), "en")
+
+
+def test_before_a_cancel_credits_share_is_said_as_still_to_come():
+    """'Are you sure?' says the refund by the same rule (``ahead``): the card's words are the
+    same before and after; family credit's "has been added" becomes "will be added"."""
+    assert refund_notice(452, "en", ahead=True) == refund_notice(452, "en")
+    assert refund_notice(452, "en", credit_cents=452, ahead=True) == (
+        "$4.52 will be added to your family credit at once. It is used first at your next checkout."
+    )
+    assert refund_notice(452, "fr", credit_cents=452, ahead=True).startswith(
+        "4,52\u00a0$ sera ajouté tout de suite à votre crédit familial."
+    )
+    split = refund_notice(652, "en", credit_cents=500, ahead=True)
+    assert split.startswith("$5.00 goes back to your family credit at once and $1.52 to your card")
 
 
 def test_french_says_one_word_for_add_ons_and_no_raw_status():

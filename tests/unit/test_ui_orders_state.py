@@ -35,6 +35,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.demo.closure import DEMO_CLOSURE_MARK
 from hotmeals.demo.seed import DEMO_ORDER_MARK
+from hotmeals.domain.errors import DomainError
+from hotmeals.services.ordering import cancel_order
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState
@@ -203,6 +205,12 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
         ]
         assert detail.total_refund == "$0.00"
         assert detail.reasons and detail.reasons[-1].is_other
+        # 'Are you sure?' says what the cancel would refund (this order was never paid)
+        detail.set_reason(detail.reasons[0].id)
+        await _run(detail.ask_cancel_order())
+        assert detail.sure_open and detail.sure_refund == "No refund is due for this cancellation."
+        detail.set_sure_open(False)
+        detail.set_reason("")
 
         detail.ask_add(str(line_id))
         assert detail.add_open and detail.add_max == 2
@@ -371,6 +379,9 @@ def test_another_parent_sees_and_touches_nothing(database: Path) -> None:
         assert not detail.add_open
         detail.add_line = str(line_id)  # even forced, the line is not among the listed
         await _run(detail.confirm_add())
+        with session_scope() as s, pytest.raises(DomainError) as refused:
+            cancel_order.refund_preview(s, parent_id=mallory_id, order_id=order_id)
+        assert refused.value.code == "order_not_found"
         detail.reason_id = "1"
         # the service refuses another's order
         await _run(background(detail, "confirm_cancel_order"))

@@ -12,6 +12,10 @@ EN = {
     "credit.refund_notice": (
         "{amount} has been added to your family credit. It is used first at your next checkout."
     ),
+    "credit.refund_ahead": (
+        "{amount} will be added to your family credit at once. It is used first at your next "
+        "checkout."
+    ),
     "credit.refund_notice_split": (
         "{credit} goes back to your family credit at once and {card} to your card. Card "
         "refunds may take a few business days to appear."
@@ -49,6 +53,10 @@ FR = {
     "credit.refund_notice": (
         "{amount} a été ajouté à votre crédit familial. Il sera utilisé en premier lors de "
         "votre prochain paiement."
+    ),
+    "credit.refund_ahead": (
+        "{amount} sera ajouté tout de suite à votre crédit familial. Il sera utilisé en premier "
+        "lors de votre prochain paiement."
     ),
     "credit.refund_notice_split": (
         "{credit} retourne tout de suite à votre crédit familial et {card} à votre carte. Les "

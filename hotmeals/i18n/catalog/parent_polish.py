@@ -4,7 +4,6 @@ cancel, the order summary's lines and the other screens' new words."""
 EN = {
     "checkout.go_to_orders": "See my orders",
     "ui.manage.meal_cancelled": "Meal cancelled",
-    "ui.manage.meal_cancelled_refund": "Meal cancelled — {amount} refund on its way",
     "ui.manage.cancelled_badge": "Cancelled",
     "charge.tax_rate": "Tax (HST {rate})",
 }
@@ -12,7 +11,6 @@ EN = {
 FR = {
     "checkout.go_to_orders": "Voir mes commandes",
     "ui.manage.meal_cancelled": "Repas annulé",
-    "ui.manage.meal_cancelled_refund": "Repas annulé — remboursement de {amount} en route",
     "ui.manage.cancelled_badge": "Annulé",
     "charge.tax_rate": "Taxe (TVH {rate})",
 }

@@ -46,7 +46,8 @@ EN: dict[str, str] = {
     "orders_ui.cancel_order": "Cancel order",
     "orders_ui.cancel_order_title": "Cancel this whole order",
     "orders_ui.cancel_order_intro": (
-        "Every meal still to come is cancelled and refunded to your card."
+        "Every meal still to come is cancelled. What family credit paid goes back to it; "
+        "you choose below where the rest of the refund goes."
     ),
     "orders_ui.reason": "Reason for cancelling",
     "orders_ui.reason_placeholder": "Choose a reason",
@@ -118,7 +119,8 @@ FR: dict[str, str] = {
     "orders_ui.cancel_order": "Annuler la commande",
     "orders_ui.cancel_order_title": "Annuler toute la commande",
     "orders_ui.cancel_order_intro": (
-        "Tous les repas à venir sont annulés et remboursés sur votre carte."
+        "Tous les repas à venir sont annulés. Ce que le crédit familial a payé lui revient ; "
+        "vous choisissez ci-dessous où va le reste du remboursement."
     ),
     "orders_ui.reason": "Motif de l'annulation",
     "orders_ui.reason_placeholder": "Choisissez un motif",

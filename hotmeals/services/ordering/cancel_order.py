@@ -37,6 +37,7 @@ from hotmeals.db.models import (
     OrderLine,
     Vendor,
 )
+from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.i18n import normalize_lang, t
@@ -45,15 +46,18 @@ from hotmeals.services.ordering.cancel import (
     CancelPlan,
     CancelRequest,
     apply_cancel,
+    check_refund_to,
     checked_request,
     ensure_cancellable_line,
     find_cancellation,
+    refund_destination,
     refund_outcomes,
     send_refunds,
 )
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.ordering.refund_plan import refund_plan, refund_sources
 from hotmeals.services.payments.runtime import actor_of, db
 
 if TYPE_CHECKING:
@@ -127,6 +131,30 @@ def cancellable_quantity(
         raise DomainError("order_line_not_found", field="order_line_id")
     ensure_cancellable_line(line, vendor, now, lang)
     return left
+
+
+def refund_preview(
+    session: Session,
+    *,
+    parent_id: int,
+    order_id: object,
+    order_line_id: object = None,
+    refund_to: object = None,
+) -> RefundSplit:
+    """What cancelling the order's remaining meals (or, with ``order_line_id``, that line's
+    remaining meals) would refund and where (``refund_plan.refund_sources``), writing nothing:
+    what "Are you sure?" says before the cancel. ``refund_to`` as for ``cancel_order``."""
+    oid = positive_id(order_id, "order_not_found", "order_id")
+    loaded = load_order(session, order_id=oid, parent_id=parent_id)
+    lines = loaded.active_lines()
+    if order_line_id is not None:
+        lines = [x for x in lines if x.id == order_line_id]
+        if not lines:
+            raise DomainError("order_line_not_found", field="order_line_id")
+    wanted = {x.id or 0: x.quantity - x.cancelled_quantity for x in lines}
+    refund = refund_plan(loaded, wanted).refund_cents
+    to = refund_destination(session, parent_id, check_refund_to(refund_to))
+    return refund_sources(loaded, refund, to)
 
 
 def leave_cancel_cart(

@@ -151,16 +151,21 @@ def cancel_mail_refund(
     return t("orders_after.mail_refund_due_quiet", lang, amount=amount)
 
 
-def refund_notice(refund_cents: int, lang: str, *, credit_cents: int = 0) -> str:
+def refund_notice(
+    refund_cents: int, lang: str, *, credit_cents: int = 0, ahead: bool = False
+) -> str:
     """Where a refund of ``refund_cents`` goes: the card, family credit (``credit_cents`` of
-    it) or both."""
+    it) or both. The one way every cancel door says it: after the cancel (its answer, the
+    e-mail) and, ``ahead``, before it ("Are you sure?", from ``cancel_order.refund_preview``),
+    where credit's share is still to come."""
     if refund_cents <= 0:
         return t("orders_after.no_refund", lang)
     card_cents = refund_cents - credit_cents
     if credit_cents <= 0:
         return t("orders_after.refund_notice", lang, amount=format_money(refund_cents, lang))
     if card_cents <= 0:
-        return t("credit.refund_notice", lang, amount=format_money(credit_cents, lang))
+        key = "credit.refund_ahead" if ahead else "credit.refund_notice"
+        return t(key, lang, amount=format_money(credit_cents, lang))
     return t(
         "credit.refund_notice_split",
         lang,

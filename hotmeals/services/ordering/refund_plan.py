@@ -10,10 +10,11 @@ from sqlmodel import Session
 
 from hotmeals.db.models import Refund
 from hotmeals.domain.charges import OrderCharges, compute_charges
+from hotmeals.domain.credit import RefundDestination, RefundSplit, refund_split
 from hotmeals.domain.pricing import LinePrice
 from hotmeals.domain.refunds import CancelRefund, plan_cancel_refund
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
-from hotmeals.services.payments.records import RESERVING, owed_failed
+from hotmeals.services.payments.records import RESERVING, owed_failed, paid_by_credit
 
 
 def refund_plan(
@@ -32,6 +33,26 @@ def refund_plan(
         terms=loaded.terms(),
         school_donation_cents=loaded.order.school_donation_cents,
         additional_charge_cents=loaded.order.additional_charge_cents,
+    )
+
+
+def refund_sources(
+    loaded: LoadedOrder, refund_cents: int, destination: RefundDestination
+) -> RefundSplit:
+    """Where a refund of ``refund_cents`` of the order goes (``domain.credit.refund_split``):
+    what family credit paid back to credit first, the rest to the card or, as ``destination``
+    says, to credit; what earlier refunds hold (reserved, succeeded or still owed) is not
+    given again. The refund's writer (``payments.refunds``) splits it the same way."""
+    by_credit = {p.id for p in loaded.payments if paid_by_credit(p)}
+    held = [r for r in loaded.refunds if r.state in RESERVING or owed_failed(r)]
+    credit_paid = sum(p.amount_cents for p in loaded.payments if p.id in by_credit)
+    return refund_split(
+        refund_cents,
+        paid_by_credit=credit_paid,
+        paid_by_card=loaded.paid_cents - credit_paid,
+        refunded_to_credit=sum(r.amount_cents for r in held if r.payment_id in by_credit),
+        refunded_from_card=sum(r.amount_cents for r in held if r.payment_id not in by_credit),
+        destination=destination,
     )
 
 

@@ -213,7 +213,7 @@ def manage_meal() -> rx.Component:
         _body(rx.cond(S.view == "list", meal_list(), one_meal())),
         cancel_sure_dialog(
             S,
-            t("ui.manage.sure_text"),
+            rx.fragment(t("ui.manage.sure_text"), " ", S.sure_refund),
             on_confirm=S.confirm_cancel,
             busy=S.busy,
             confirm_id="manage-sure-yes",

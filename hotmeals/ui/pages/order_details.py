@@ -213,7 +213,7 @@ def cancel_order_box() -> rx.Component:
 def sure_dialog() -> rx.Component:
     return cancel_sure_dialog(
         S,
-        S.sure_text,
+        rx.fragment(S.sure_text, " ", S.sure_refund),
         on_confirm=S.confirm_cancel_order,
         busy=S.cancelling,
         confirm_id="confirm-cancel-order",

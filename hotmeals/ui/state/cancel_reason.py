@@ -11,10 +11,12 @@ from typing import Any
 import reflex as rx
 from reflex.event import EventSpec
 
-from hotmeals.domain.credit import RefundDestination
+from hotmeals.domain.credit import RefundDestination, RefundSplit
+from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering import cancel, cancel_order
+from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceKey, confirm_once, focus_field, forget_submission
@@ -57,6 +59,8 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
     # where this cancel's refund goes ("card" or "credit"): the family's standing choice
     # until the parent picks the other one for this cancel
     refund_to: str = RefundDestination.CARD.value
+    # what 'Are you sure?' says this cancel refunds and where (``_refund_ahead``)
+    sure_refund: str = ""
     # the cancel's outcome, shown in place of the form
     done_title: str = ""
     done_message: str = ""
@@ -72,6 +76,26 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
     async def _fill(self, parent_id: int, lang: str) -> None:
         """The screen again from the services (after a cancel)."""
         raise NotImplementedError
+
+    async def _refund_ahead(self, parent_id: int) -> RefundSplit | None:
+        """What this screen's cancel would refund and where (``cancel_order.refund_preview``
+        with ``self.refund_to``); None: the screen says it its own way."""
+        return None
+
+    async def _sure_refund(self, lang: str) -> str:
+        """The refund sentence of 'Are you sure?' (``mails.refund_notice``, ahead: the same
+        rule as the answer after the cancel); "" when there is none to say."""
+        who = await acting_parent(self)
+        if who is None:
+            return ""
+        try:
+            split = await self._refund_ahead(who.parent_id)
+        except DomainError:  # the confirm itself says why it cannot be done
+            return ""
+        if split is None:
+            return ""
+        total = split.credit_cents + split.card_refund_cents
+        return refund_notice(total, lang, credit_cents=split.credit_cents, ahead=True)
 
     def _confirm_cancel(self, **options: Any) -> AsyncIterator[Any]:
         """'Yes' on 'Are you sure?': ``forms.confirm_once`` in the background (the refund
@@ -157,6 +181,7 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
         if self.other_chosen and not self.other_text.strip():
             self.other_error = tr("cancel_other_text_required", lang)
             return focus_field("cancel-other")
+        self.sure_refund = await self._sure_refund(lang)
         self.sure_open = True
         return None
 

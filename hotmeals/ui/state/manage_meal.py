@@ -18,8 +18,8 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cancel_order as cancellations
 from hotmeals.services.ordering import move as changes
@@ -30,7 +30,7 @@ from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.ids import query_id
+from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.screens import order_details_href, order_line_row
 from hotmeals.ui.state.toasts import failed
 
@@ -60,15 +60,10 @@ def _meal_row(meal: dict) -> dict[str, str]:
 
 
 def meal_cancelled_text(result: Any, lang: str) -> str:
-    """What a parent reads once one meal is cancelled: the refund on its way, or why not."""
-    refund = int(result.refund_cents or 0)
-    on_its_way = refund > 0 and result.refunded_cents + result.pending_cents >= refund
-    if on_its_way:
-        return tr("ui.manage.meal_cancelled_refund", lang, amount=format_money(refund, lang))
-    if refund <= 0:
-        return tr("ui.manage.meal_cancelled", lang)
-    # Converge refused the refund: the cancel stands; the service's notice says what next.
-    return tr("ui.manage.meal_cancelled", lang) + ". " + str(result.message)
+    """What a parent reads once one meal is cancelled: "Meal cancelled." and the cancel's
+    refund notice (how much, where: the card, family credit or both, and when; or none due;
+    or that Converge refused it and what next), the sentence every cancel door answers."""
+    return f"{tr('ui.manage.meal_cancelled', lang)}. {result.message}"
 
 
 class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
@@ -223,14 +218,23 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             order_line_id=self._id, **self._cancel_args(parent_id, key, lang)
         )
 
+    async def _refund_ahead(self, parent_id: int) -> RefundSplit | None:
+        return await call_service(
+            cancellations.refund_preview,
+            parent_id=parent_id,
+            order_id=browser_id(self.meal.get("order_id", "")),
+            order_line_id=self._id,
+            refund_to=self.refund_to,
+        )
+
     def _cancel_refused(self, err: DomainError, lang: str) -> Any:
         self.status, self.message = "error", message(err, lang)
         return failed(self.message)
 
     async def _meal_cancelled(self, _parent_id: int, result: Any, lang: str) -> Any:
-        """One message where the meal was: "Meal cancelled — $4.52 refund on its
-        way"; the meal stays in view, marked cancelled, with its order's link. No toast: it
-        only repeated the message (and "Order Cancelled" said more than happened)."""
+        """One message where the meal was ("Meal cancelled. A refund of $4.52 will go back
+        to your card…"); the meal stays in view, marked cancelled, with its order's link. No
+        toast: it only repeated the message (and "Order Cancelled" said more than happened)."""
         self.status = "cancelled"
         self.message = meal_cancelled_text(result, lang)
         self.meal = {**self.meal, "can_change": "", "cancelled": "1"}

@@ -15,6 +15,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -335,6 +336,14 @@ class OrderDetailState(CancelReasonForm, rx.State):
     # ---- cancel the whole order ---------------------------------------------------------
     def _confirm_busy(self) -> bool:
         return self.cancelling
+
+    async def _refund_ahead(self, parent_id: int) -> RefundSplit | None:
+        return await call_service(
+            cancel_order.refund_preview,
+            parent_id=parent_id,
+            order_id=self._id,
+            refund_to=self.refund_to,
+        )
 
     @rx.event
     async def ask_cancel_order(self):
