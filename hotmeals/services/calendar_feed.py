@@ -10,7 +10,7 @@ address answers 404 from then on; ``revoke_feed`` removes the feed.
 
 **What it holds** (in the parent's language, ``Parent.language``):
 - each booked meal (an active line with meals left, of a paid or delivered order): an all-day
-  event (``VALUE=DATE``) "Emma — Butter chicken (large)", UID ``meal-<line id>@<host>``, so a
+  event (``VALUE=DATE``) "Emma — Butter chicken (1 portion + upgrade)", UID ``meal-<line id>@<host>``, so a
   moved meal moves and a cancelled one disappears on the next refresh;
 - each closed school day (PA day, holiday) at an active child's school: an all-day event,
   UID ``closed-<school id>-<date>@<host>``;
@@ -57,6 +57,7 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import reminder_rows
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.ordering.labels import size_label
 from hotmeals.settings import get_settings
 
 PATH_PREFIX = "/api/v1/calendar/"
@@ -161,7 +162,7 @@ def _host() -> str:
 
 
 def _meal_summary(child: str, meal: str, size: str, quantity: int, lang: str) -> str:
-    text = t("feed.meal", lang, child=child, meal=meal, size=t(f"remind.size.{size}", lang))
+    text = t("feed.meal", lang, child=child, meal=meal, size=size_label(size, lang))
     return text if quantity == 1 else f"{text} ×{quantity}"
 
 

@@ -67,6 +67,7 @@ from hotmeals.services import notifications, reminder_rows
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ids import saved_id
 from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabulary
     BOOK_MEAL_PATH,
     CUTOFF,
@@ -247,7 +248,7 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
                     "remind.order.meal",
                     lang,
                     meal=name_fr if lang == "fr" else name_en,
-                    size=t(f"remind.size.{size}", lang) if size in ("small", "large") else size,
+                    size=size_label(size, lang),
                 )
                 + (f" × {left}" if left > 1 else "")
                 for name_en, name_fr, size, left in meals.get(child_id, [])

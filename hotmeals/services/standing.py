@@ -63,6 +63,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.ordering.allergens import Dish, components, item_allergies
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.ordering.labels import size_label
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -295,10 +296,6 @@ def allergy_allows(session: Session, *, parent_id: int, child: Child, meal: Meal
     ensure_can_add_composed(parts, acknowledged=False, lang="en")
 
 
-def _size_label(size: str, lang: str) -> str:
-    return t(f"standing.size.{size}", lang) if size in ("small", "large") else size
-
-
 def _weekday_name(weekday: int, lang: str) -> str:
     from babel.dates import get_day_names
 
@@ -384,14 +381,14 @@ def listing(
                 "meal_name": meal_fr if lang == "fr" else meal_en,
                 "portion_id": row.portion_id,
                 "size": size,
-                "size_label": _size_label(size, lang),
+                "size_label": size_label(size, lang),
                 "weekday": row.weekday,
                 "summary": t(
                     "standing.summary",
                     lang,
                     weekday=_weekday_name(row.weekday, lang),
                     meal=meal_fr if lang == "fr" else meal_en,
-                    size=_size_label(size, lang),
+                    size=size_label(size, lang),
                     child=child_name,
                 ),
                 "starts_on": row.starts_on.isoformat(),

@@ -372,7 +372,9 @@ def test_feed_address_works_without_a_session_until_replaced(client, world):
     assert answer.headers["content-type"] == "text/calendar; charset=utf-8"
     cal = Calendar.from_ical(answer.content)
     summaries = [str(e["SUMMARY"]) for e in cal.walk("VEVENT")]
-    assert "Emma — Poulet au beurre (grand) ×2" in summaries  # the parent reads French
+    assert (
+        "Emma — Poulet au beurre (1 portion + upgrade) ×2" in summaries
+    )  # the parent reads French
     new = ok(post(client, "/Parent/CalendarFeed/Rotate", {}, token))["data"]
     assert new["url"] != first["url"]
     assert client.get(f"/{path}").status_code == 404

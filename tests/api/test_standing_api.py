@@ -39,7 +39,9 @@ def test_create_pause_resume_end(client):
     again = ok(post(client, "/Parent/standing/CreateStandingOrder", body, token, **key))
     assert created == again and created["message"] == "Standing order set up"
     row = created["data"]
-    assert row["summary"].startswith("Every Wednesday: ") and "(large)" in row["summary"]
+    assert (
+        row["summary"].startswith("Every Wednesday: ") and "(1 portion + upgrade)" in row["summary"]
+    )
     assert row["ends_on"].endswith("-06-30") or row["ends_on"][5:7] == "06"
     assert len(ok(post(client, LIST, token=token))["data"]) == 2
     target = {"standing_order_id": row["id"]}

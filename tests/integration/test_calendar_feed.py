@@ -90,7 +90,9 @@ def test_feed_lists_meals_closures_and_cutoffs_in_the_parents_language(engine, l
     meal = events[f"meal-{w['line']}@{host}"]
     french = lang == "fr"
     assert str(meal["SUMMARY"]) == (
-        "Emma — Poulet au beurre (grand)" if french else "Emma — Butter chicken (large)"
+        "Emma — Poulet au beurre (1 portion + upgrade)"
+        if french
+        else "Emma — Butter chicken (1 portion + upgrade)"
     )
     assert meal["DTSTART"].dt == WED and meal["DTSTART"].params.get("VALUE") == "DATE"
     assert meal["DTEND"].dt == THU

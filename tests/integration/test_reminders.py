@@ -211,8 +211,8 @@ def test_order_reminder_the_night_before_lists_each_child(engine):
     # a school serving on Wednesday.
     assert _to(engine, w, "order_reminder") == ["booked", "open_", "switched_off", "two"]
     mails = {m.subject for m in _mails(engine, "order_reminder")}
-    assert "Tomorrow: Lucas — Butter chicken (large)" in mails
-    assert "Tomorrow: Ada — Butter chicken (small) · Zoe — no lunch booked" in mails
+    assert "Tomorrow: Lucas — Butter chicken (1 portion + upgrade)" in mails
+    assert "Tomorrow: Ada — Butter chicken (1 portion) · Zoe — no lunch booked" in mails
     assert "Demain : Emma — aucun dîner réservé" in mails
     assert _run(engine, TUE_EVENING + timedelta(minutes=30)).order == 0
     assert len(_mails(engine, "order_reminder")) == 4

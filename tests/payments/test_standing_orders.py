@@ -69,7 +69,7 @@ def now(monkeypatch: pytest.MonkeyPatch) -> datetime:
 @pytest.fixture
 def home(pay_engine: Engine, live_sim: SimServer, now: datetime) -> dict:
     """A French parent with Emma, a vendor (cut-off the day before at 10:00) serving pizza on
-    Mondays at her school, and a standing order "every Monday, pizza (small) for Emma"."""
+    Mondays at her school, and a standing order "every Monday, pizza (1 portion) for Emma"."""
     live_sim.control("config", decline_by_cents="0")
     with session_scope(pay_engine) as s:
         parent = f.make_parent(s, language="fr", first_name="Nora")
@@ -164,7 +164,7 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     assert week.booked == 1
     with session_scope(pay_engine) as s:
         listed = standing.listing(session=s, parent_id=home["parent_id"], lang="fr", now=now)
-    assert listed[0]["summary"] == "Chaque lundi : Pizza (petit) pour Emma"
+    assert listed[0]["summary"] == "Chaque lundi : Pizza (1 portion) pour Emma"
     assert "réservé et payé" in listed[0]["last_label"]
 
 

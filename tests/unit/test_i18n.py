@@ -120,6 +120,16 @@ def test_portion_labels_follow_the_spec():
     assert FR["portion_large"] == "1 portion + upgrade"
 
 
+def test_a_size_has_one_name_on_every_screen_mail_and_feed():
+    """The meal dialog, the cart, the receipt, standing orders, the reminders and the calendar
+    feed all name a size with ``labels.size_label`` (``portion_small``/``portion_large``): no
+    catalogue has a second word for it."""
+    sizes = {"small", "large", "petit", "grand", "petite", "grande"}
+    for lang, table in (("en", EN), ("fr", FR)):
+        other = [k for k, v in table.items() if k.rsplit(".", 1)[-1] in sizes or v in sizes]
+        assert other == [], (lang, other)
+
+
 def test_i18n_module_exposes_both_languages():
     assert i18n.LANGS == ("en", "fr")
 

@@ -102,7 +102,7 @@ def test_the_parent_lists_pauses_resumes_and_ends_a_standing_order(database: Pat
         await _run(state.load())
         assert state.loaded
         assert [(r.id, r.status) for r in state.rows] == [(str(sid), "active")]
-        assert state.rows[0].summary == "Every Monday: Pizza (small) for Emma"
+        assert state.rows[0].summary == "Every Monday: Pizza (1 portion) for Emma"
         assert state.rows[0].status_label == "Active"
 
         said = await _run(state.act(str(sid), "pause"))
@@ -216,7 +216,7 @@ def test_repeat_every_weekday_creates_a_standing_order_from_the_dialog(database:
         assert repeat.ends_on == ends
         said = await _run(repeat.create())
         assert "Standing order set up" in str(said)
-        assert repeat.done.startswith("Every Monday: Pizza (large) for Emma · ")
+        assert repeat.done.startswith("Every Monday: Pizza (1 portion + upgrade) for Emma · ")
         new = [r for r in _standing_of(home["parent_id"]) if r.id != home["standing_id"]]
         assert len(new) == 1
         assert (new[0].child_id, new[0].meal_id, new[0].portion_id) == (

@@ -26,8 +26,6 @@ EN = {
     "remind.order.meal": "{meal} ({size})",
     "remind.order.none": "no lunch booked",
     "remind.order.closed": "no hot lunch: {reason}",
-    "remind.size.small": "small",
-    "remind.size.large": "large",
     "mail.menu_updates.subject": "A change to a meal you booked",
     "mail.menu_updates.body": (
         "Hello {first_name},\n\n"
@@ -88,8 +86,6 @@ FR = {
     "remind.order.meal": "{meal} ({size})",
     "remind.order.none": "aucun dîner réservé",
     "remind.order.closed": "pas de repas chaud : {reason}",
-    "remind.size.small": "petit",
-    "remind.size.large": "grand",
     "mail.menu_updates.subject": "Un changement à un repas réservé",
     "mail.menu_updates.body": (
         "Bonjour {first_name},\n\n"
