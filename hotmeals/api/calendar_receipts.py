@@ -53,8 +53,8 @@ ICS = "text/calendar; charset=utf-8"
     response_class=Response,
     responses={200: {"content": {"text/calendar": {}}}, 404: {"description": "No such feed."}},
 )
-async def calendar(token: str) -> Response:
-    body = await run_in_transaction(calendar_feed.build_feed, token=token)
+async def calendar(token: str, lang: str | None = None) -> Response:
+    body = await run_in_transaction(calendar_feed.build_feed, token=token, lang=lang)
     if body is None:
         return Response("Not found\n", status_code=404, media_type="text/plain; charset=utf-8")
     return Response(
@@ -68,12 +68,19 @@ async def calendar(token: str) -> Response:
     )
 
 
+def _feed_lang(who: ParentClient) -> str | None:
+    """The language the feed's link speaks: the request's when it names one
+    (Accept-Language), else None (the parent's, ``Parent.language``)."""
+    return who.lang if who.client.request.headers.get("accept-language") else None
+
+
 async def get_feed(who: ParentClient) -> JSONResponse:
-    return answer(await run(calendar_feed.get_feed, parent_id=who.parent_id), who.lang)
+    data = await run(calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who))
+    return answer(data, who.lang)
 
 
 async def rotate_feed(who: ParentClient) -> JSONResponse:
-    data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id)
+    data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who))
     return answer(data, who.lang, "feed.rotated")
 
 

@@ -8,10 +8,16 @@ the token, so a copy of the database does not open anyone's feed, and the accoun
 show the same link every time. ``rotate_feed`` ("Make a new link") draws a new nonce: the old
 address answers 404 from then on; ``revoke_feed`` removes the feed.
 
-**What it holds** (in the parent's language, ``Parent.language``):
+**Its language** is the link's: the address the screens and ``GetFeed`` show ends in
+``?lang=fr`` or ``?lang=en``, the language of the screen (or the request) that showed it, so a
+link copied from the French screen gives a French feed; an address without it (or with another
+value) speaks the parent's language (``Parent.language``).
+
+**What it holds**:
 - each booked meal (an active line with meals left, of a paid or delivered order): an all-day
-  event (``VALUE=DATE``) "Emma — Butter chicken (1 portion + upgrade)", UID ``meal-<line id>@<host>``, so a
-  moved meal moves and a cancelled one disappears on the next refresh;
+  event (``VALUE=DATE``) "Emma — Butter chicken (1 portion + upgrade)", UID
+  ``meal-<line id>@<host>``, so a moved meal moves and a cancelled one disappears on the next
+  refresh;
 - each closed school day (PA day, holiday) at an active child's school: an all-day event,
   UID ``closed-<school id>-<date>@<host>``;
 - each cut-off of an open school day from today on: a timed event (UTC) in the half hour that
@@ -80,13 +86,15 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def feed_url(token: str) -> str:
-    return f"{get_settings().public_base_url}{PATH_PREFIX}{token}.ics"
+def feed_url(token: str, lang: str | None = None) -> str:
+    """The feed's address; with ``lang``, the feed speaks it (``?lang=``)."""
+    address = f"{get_settings().public_base_url}{PATH_PREFIX}{token}.ics"
+    return f"{address}?lang={normalize_lang(lang)}" if lang else address
 
 
-def _answer(row: CalendarFeed) -> dict:
+def _answer(row: CalendarFeed, lang: str | None) -> dict:
     token = _token_of(row.parent_id, row.nonce)
-    url = feed_url(token)
+    url = feed_url(token, lang)
     return {
         "url": url,
         # webcal:// opens the subscribe dialog of Apple Calendar and Outlook directly.
@@ -123,8 +131,9 @@ def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
         return found
 
 
-def get_feed(session: Session, *, parent_id: int) -> dict:
-    """The parent's feed address, made on first ask."""
+def get_feed(session: Session, *, parent_id: int, lang: str | None = None) -> dict:
+    """The parent's feed address, made on first ask, speaking ``lang`` (None: the parent's
+    language)."""
     row = _row(session, parent_id) or _first_feed(session, parent_id)
     token = _token_of(parent_id, row.nonce)
     if row.token_hash != _hash(token):
@@ -132,16 +141,17 @@ def get_feed(session: Session, *, parent_id: int) -> dict:
         row.token_hash = _hash(token)
         session.add(row)
         session.flush()
-    return _answer(row)
+    return _answer(row, lang)
 
 
-def rotate_feed(session: Session, *, parent_id: int) -> dict:
-    """A new address; the old one (if any) stops working at once."""
+def rotate_feed(session: Session, *, parent_id: int, lang: str | None = None) -> dict:
+    """A new address (speaking ``lang``, as ``get_feed``); the old one (if any) stops working
+    at once."""
     row = _row(session, parent_id)
     if row is None:
-        return _answer(_first_feed(session, parent_id))
+        return _answer(_first_feed(session, parent_id), lang)
     _write_new_nonce(session, row)
-    return _answer(row)
+    return _answer(row, lang)
 
 
 def revoke_feed(session: Session, *, parent_id: int) -> bool:
@@ -166,8 +176,11 @@ def _meal_summary(child: str, meal: str, size: str, quantity: int, lang: str) ->
     return text if quantity == 1 else f"{text} ×{quantity}"
 
 
-def build_feed(session: Session, *, token: object, now: datetime | None = None) -> bytes | None:
-    """The iCal text of the feed behind ``token``; None for an unknown or revoked one."""
+def build_feed(
+    session: Session, *, token: object, lang: object = None, now: datetime | None = None
+) -> bytes | None:
+    """The iCal text of the feed behind ``token``, in ``lang`` (the link's ``?lang=``; "en" or
+    "fr", else the parent's language); None for an unknown or revoked one."""
     if not isinstance(token, str) or not _TOKEN.match(token):
         return None
     found = session.exec(
@@ -178,7 +191,7 @@ def build_feed(session: Session, *, token: object, now: datetime | None = None) 
     if found is None:
         return None
     parent_id, language = found
-    lang = normalize_lang(language)
+    lang = lang if lang in ("en", "fr") else normalize_lang(language)
     french = lang == "fr"
     moment = now or utcnow()
     today = moment.astimezone(TORONTO).date()

@@ -364,8 +364,9 @@ def test_another_parent_gets_no_receipt(client, world):
 
 def test_feed_address_works_without_a_session_until_replaced(client, world):
     token = quick_token(world["email"])
-    first = ok(get(client, "/Parent/CalendarFeed", token))["data"]
-    assert ok(get(client, "/Parent/CalendarFeed", token))["data"]["url"] == first["url"]
+    first = ok(get(client, "/Parent/CalendarFeed", token, lang="fr"))["data"]
+    assert first["url"].endswith(".ics?lang=fr")  # the language the request reads
+    assert ok(get(client, "/Parent/CalendarFeed", token, lang="fr"))["data"]["url"] == first["url"]
     path = first["url"].split("://", 1)[1].split("/", 1)[1]
     answer = client.get(f"/{path}")  # no api-key, no token: a calendar app
     assert answer.status_code == 200

@@ -39,7 +39,10 @@ def test_feed_link_and_receipt_from_order_details(
     card = page.locator("#calendar-feed")
     expect(card).to_contain_text(msg("feed.card_title", lang))
     url = page.locator("#calendar-feed-url")
-    expect(url).to_have_value(re.compile(r"/api/v1/calendar/[A-Za-z0-9_-]{43}\.ics$"))
+    # the link speaks the screen's language (the demo parent's stored one is English)
+    expect(url).to_have_value(
+        re.compile(rf"/api/v1/calendar/[A-Za-z0-9_-]{{43}}\.ics\?lang={lang}$")
+    )
     expect(page.locator("#calendar-feed-copy")).to_be_enabled()
     card.scroll_into_view_if_needed()
     shot(page, f"calendar-feed-{lang}")
@@ -47,6 +50,12 @@ def test_feed_link_and_receipt_from_order_details(
     path = url.input_value().split("://", 1)[1].split("/", 1)[1]  # PUBLIC_BASE_URL's host aside
     feed = httpx.get(f"{app.base_url}/{path}", timeout=60)
     assert feed.status_code == 200 and feed.text.startswith("BEGIN:VCALENDAR")
+    # the order just paid is in it, named in the screen's language
+    named = {
+        x: f"DESCRIPTION:{msg('feed.order_number', x, number=order['number'])}"
+        for x in ("en", "fr")
+    }
+    assert named[lang] in feed.text and named["fr" if lang == "en" else "en"] not in feed.text
 
     open_page(page, f"/edit-profile/order-details?id={order['order_id']}")
     page.locator("#order-receipt").click()

@@ -67,9 +67,12 @@ def _world(s, *, lang: str) -> dict:
 
 
 def _fetch(engine, url: str) -> Calendar | None:
-    token = url.rsplit("/", 1)[1].removesuffix(".ics")
+    """What a calendar app gets from ``url`` (its token and its ``?lang=``)."""
+    address, _, query = url.partition("?")
+    token = address.rsplit("/", 1)[1].removesuffix(".ics")
+    lang = query.removeprefix("lang=") if query else None
     with session_scope(engine) as s:
-        body = calendar_feed.build_feed(s, token=token, now=NOW)
+        body = calendar_feed.build_feed(s, token=token, lang=lang, now=NOW)
     return None if body is None else Calendar.from_ical(body)
 
 
@@ -116,6 +119,28 @@ def test_feed_lists_meals_closures_and_cutoffs_in_the_parents_language(engine, l
     # Lucas has nothing on Wednesday: an alarm before that cut-off.
     assert tuesday.walk("VALARM")
     assert len(events) == 4  # nothing of the other family
+
+
+def test_the_feed_speaks_the_language_of_the_screen_that_showed_its_link(engine):
+    """An English parent reading the French screen copies a French feed (and a new link made
+    there stays French); the address alone speaks the parent's language."""
+    with session_scope(engine) as s:
+        w = _world(s, lang="en")
+        french = calendar_feed.get_feed(s, parent_id=w["parent"], lang="fr")["url"]
+        rotated = calendar_feed.rotate_feed(s, parent_id=w["parent"], lang="fr")["url"]
+    assert french.endswith(".ics?lang=fr") and rotated.endswith(".ics?lang=fr")
+    for url, meal in [
+        (rotated, "Emma — Poulet au beurre (1 portion + upgrade)"),
+        (rotated.partition("?")[0], "Emma — Butter chicken (1 portion + upgrade)"),
+        (rotated.partition("?")[0] + "?lang=xx", "Emma — Butter chicken (1 portion + upgrade)"),
+    ]:
+        cal = _fetch(engine, url)
+        assert cal is not None
+        summaries = {str(e["SUMMARY"]) for e in cal.walk("VEVENT")}
+        assert meal in summaries, (url, summaries)
+    cal = _fetch(engine, rotated)
+    assert cal is not None and "Commander avant" in str(cal.walk("VEVENT")[-1]["SUMMARY"])
+    assert _fetch(engine, french) is None  # the old link stopped working, whatever its lang
 
 
 def test_uids_are_stable_and_a_new_link_revokes_the_old_one(engine):

@@ -8,6 +8,7 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import ACTION_ROW, glyph
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import icon_bubble, muted
+from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import column
 from hotmeals.ui.state.calendar_receipts import CalendarFeedState
 from hotmeals.ui.state.i18n import t
@@ -91,8 +92,9 @@ def calendar_feed_card() -> rx.Component:
                 busy=CalendarFeedState.busy,
                 confirm_id="calendar-feed-rotate-confirm",
             ),
+            # loaded on mount and again in the language chosen: the link speaks it
+            on_language_change(CalendarFeedState.load),
             spacing="3",
-            on_mount=CalendarFeedState.load,
         ),
         width="100%",
         id="calendar-feed",

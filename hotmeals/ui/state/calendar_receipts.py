@@ -39,7 +39,8 @@ class CalendarFeedState(rx.State):
         if who is None:
             self.url = self.webcal_url = ""
             return
-        answer = await call_service(calendar_feed.get_feed, parent_id=who.parent_id)
+        # the link speaks the screen's language (the card reloads when it changes)
+        answer = await call_service(calendar_feed.get_feed, parent_id=who.parent_id, lang=who.lang)
         self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
 
     @rx.event
@@ -56,7 +57,9 @@ class CalendarFeedState(rx.State):
             return None
         self.busy = True
         try:
-            answer = await call_service(calendar_feed.rotate_feed, parent_id=who.parent_id)
+            answer = await call_service(
+                calendar_feed.rotate_feed, parent_id=who.parent_id, lang=who.lang
+            )
         finally:
             self.busy = False
         self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
