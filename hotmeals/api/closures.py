@@ -18,8 +18,8 @@ from hotmeals.api.closures_schemas import (
 from hotmeals.api.deps import (
     PARENT_USER,
     ParentWrite,
-    answer,
     api_router,
+    ok,
     request_key,
     tags,
 )
@@ -40,8 +40,7 @@ async def mark_away(who: ParentWrite, body: MarkAwayIn) -> JSONResponse:
         request_key=request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         lang=who.lang,
     )
-    key = "away.done" if done["cancelled"] or done["donated"] else "away.days_stored"
-    return answer(done, who.lang, key, count=done["cancelled"], amount=done["refund"])
+    return ok(done, away.done_message(done, who.lang))
 
 
 declare_all(

@@ -42,7 +42,7 @@ from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang, t, tn
 from hotmeals.services.away_days import record_away
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ordering.cancel import (
@@ -63,6 +63,7 @@ from hotmeals.services.ordering.loaded_order import (
     load_order,
     load_orders,
 )
+from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund
 from hotmeals.services.payments.runtime import actor_of, db
@@ -301,14 +302,26 @@ def _mark(
         "refund": format_money(total, lang),
         "credit_cents": credit,
         "card_cents": total - credit,
-        "message": t("away.done", lang, count=count, amount=format_money(total, lang))
-        if count or donate
-        else t("away.days_stored", lang),
     }
+    answer["message"] = done_message(answer, lang)
     request.refund_cents = total
     request.result = json.dumps(answer)
     session.add(request)
     return answer, refunds
+
+
+def done_message(answer: dict, lang: str) -> str:
+    """What the parent reads once the days are marked (``answer`` is ``mark_away``'s): the
+    meals cancelled and where their refund goes (``mails.refund_notice``, the sentence of
+    every cancel door), the meals given to the school with thanks, or that the days are
+    stored; counts in their CLDR plural."""
+    parts = []
+    if answer["cancelled"]:
+        refund = refund_notice(answer["refund_cents"], lang, credit_cents=answer["credit_cents"])
+        parts.append(tn("away.done", answer["cancelled"], lang, refund=refund))
+    if answer["donated"]:
+        parts.append(tn("away.donated", answer["donated"], lang))
+    return " ".join(parts) or t("away.days_stored", lang)
 
 
 def _donate(session: Session, parent_id: int, lines: list[tuple[OrderLine, int]]) -> None:

@@ -59,7 +59,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.domain.dates import long_day, short_moment
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang, t, tn
 from hotmeals.services import reminder_rows
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
@@ -342,12 +342,11 @@ def build_feed(
                 )
         first = min(dated)
         more = len(dated) - 1
-        summary = t(
-            "feed.cutoff" if not more else "feed.cutoff_more",
-            lang,
-            when=short_moment(instant, lang),
-            day=long_day(first, lang),
-            more=more,
+        when, day = short_moment(instant, lang), long_day(first, lang)
+        summary = (
+            tn("feed.cutoff_more", more, lang, when=when, day=day)
+            if more
+            else t("feed.cutoff", lang, when=when, day=day)
         )
         ev = event(
             f"cutoff-{parent_id}-{instant.astimezone(UTC):%Y%m%dT%H%MZ}", summary, "\n".join(detail)

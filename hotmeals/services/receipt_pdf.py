@@ -15,7 +15,7 @@ from typing import Any, cast
 from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
-from hotmeals.i18n import t
+from hotmeals.i18n import t, tn
 from hotmeals.services.receipt_rows import TOTALS
 
 FONT_DIRS = (
@@ -148,9 +148,7 @@ def receipt_pdf(data: dict[str, Any]) -> bytes:
                     title = f"{line['meal']} ({line['size_label']})"
                     notes = [line.get("action_label", "")]
                     if line["cancelled_quantity"] and "action" not in line:
-                        notes.append(
-                            t("receipt.cancelled_qty", lang, qty=line["cancelled_quantity"])
-                        )
+                        notes.append(tn("receipt.cancelled_qty", line["cancelled_quantity"], lang))
                     if line["moved_from_day"]:
                         notes.append(t("receipt.moved_from", lang, day=line["moved_from_day"]))
                     extra = " — ".join(n for n in notes if n)

@@ -21,6 +21,7 @@ from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import MealDonation
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import away, credit, giveback
@@ -121,6 +122,11 @@ async def test_away_refunds_to_family_credit_when_asked(pay_engine, gateway, liv
     day = fam["day"]
     done = await mark(pay_engine, gateway, fam, fam["children"], day, day, refund_to="credit")
     assert done["credit_cents"] == done["refund_cents"] > 0 and done["card_cents"] == 0
+    amount = format_money(done["refund_cents"], "en")
+    assert done["message"] == (  # where the money went, in the plural of the count
+        f"Done: 1 meal cancelled. {amount} has been added to your family credit. It is used "
+        "first at your next checkout."
+    )
     (refund,) = refunds_of(pay_engine, order_id)
     assert refund.kind == RefundKind.CREDIT
     with session_scope(pay_engine) as s:
@@ -163,6 +169,12 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
         expected_refund_cents=shown["refund_cents"],
     )
     assert (done["cancelled"], done["donated"]) == (1, 1)
+    assert done["message"].startswith("Done: 1 meal cancelled. A refund of ")
+    assert done["message"].endswith(
+        " Thank you: 1 meal is given to the school's student-nutrition program."
+    )
+    french = away.done_message({**done, "cancelled": 0}, "fr")  # a gift alone: the thanks
+    assert french == "Merci : 1 repas est donné au programme de nutrition des élèves de l'école."
     kept = next(x for x in lines_of(pay_engine, order_id) if x.id == past_line)
     assert kept.status == LineStatus.ACTIVE  # delivered: the school's program has it
     (gift,) = rows_of(pay_engine, MealDonation, col(MealDonation.order_line_id) == past_line)

@@ -76,7 +76,7 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
         (True, False, "Kid0 is away"),
     ]
     assert {d["away_label"] for d in dates(pay_engine, fam, kid, "fr").values()} == {
-        "Kid0 est absent(e)"
+        "Kid0 n'est pas là"
     }
     assert [(d["is_away"], d["is_open"]) for d in dates(pay_engine, fam, sister).values()] == [
         (False, True),

@@ -146,7 +146,7 @@ def test_history_detail_cancel_cart_and_cancel_meal(
     detail = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, tok, "fr").json()
     assert detail["code"] == 1
     first, second = (x["order_line_id"] for x in detail["data"]["lines"])
-    assert detail["data"]["lines"][0]["state_label"] == "Active"
+    assert detail["data"]["lines"][0]["state_label"] == "Actif"  # a meal (le repas)
 
     reasons = call(api, "/Parent/order/CancelOrderReason", token=tok, method="get").json()
     assert reasons["code"] == 1 and any(r["is_other"] for r in reasons["data"])

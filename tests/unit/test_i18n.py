@@ -15,6 +15,7 @@ from hotmeals.domain.money import NBSP, format_money
 from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.validation import REQUIRED_KEYS
 from hotmeals.i18n import CATALOGS, EN, FR, catalog, normalize_lang, t
+from hotmeals.i18n import tn as t_n
 
 PACKAGE_ROOT = Path(hotmeals.__file__).parent
 # DomainError("code", ...) or DomainError(code="code", ...), across line breaks.
@@ -152,3 +153,29 @@ def test_codes_said_where_the_address_may_belong_to_nobody_promise_nothing(lang)
         text = t(key, lang, email="a@b.ca").lower()
         assert text.startswith(("if ", "si ")) or " if " in text or " si " in text, key
         assert "we have sent" not in text and "nous avons envoyé" not in text, key
+
+
+def test_counted_messages_take_their_cldr_plural_form_through_babel():
+    """French counts 0 and 1 as singular, English only 1; a form a catalogue does not write
+    (French "many", a million) reads as "other"."""
+    assert i18n.plural_form(0, "fr") == "one" and i18n.plural_form(0, "en") == "other"
+    assert t_n("receipt.cancelled_qty", 1, "fr") == "1 annulé"
+    assert t_n("receipt.cancelled_qty", 0, "fr") == "0 annulé"
+    assert t_n("receipt.cancelled_qty", 2, "fr") == "2 annulés"
+    assert t_n("receipt.cancelled_qty", 1_000_000, "fr") == "1000000 annulés"
+    assert t_n("ui.safe.hidden", 1, "en", name="Zoe") == "1 hidden: Zoe cannot have it."
+    assert t_n("ui.safe.hidden", 3, "en", name="Zoe") == "3 hidden: Zoe cannot have them."
+    assert t_n("away.done", 1, "en", refund="") == "Done: 1 meal cancelled. "
+    assert t_n("away.done", 2, "fr", refund="").startswith("C'est fait : 2 repas annulés.")
+
+
+def test_no_message_hedges_a_plural_or_a_gender_with_brackets():
+    """Never "commandé(s)" or "absent(e)": a counted message has its plural forms (``tn``); a
+    child's state is said without a gender (no pronoun is recorded)."""
+    hedged = re.compile(r"\w\((s|e|es|x)\)")
+    for lang, table in (("en", EN), ("fr", FR)):
+        found = {k: v for k, v in table.items() if hedged.search(v)}
+        assert found == {}, (lang, found)
+        for key in table:
+            if key.endswith(".one"):
+                assert key.removesuffix(".one") + ".other" in table, key

@@ -135,7 +135,7 @@ def test_no_allergies_continue_never_drops_the_picked_allergies():
         # The page no longer offers the button; a call that still comes is refused, says what
         # to do, and completes nothing.
         events = await _run(allergy.skip())
-        assert any("You picked 1 allergies" in str(e) for e in events)
+        assert any("You picked 1 allergy: save it" in str(e) for e in events)
         assert _step(parent_id) == "ALLERGY" and allergy.items and not allergy.busy
         assert _allergies(child_id) == []
         # Saving keeps them and completes the sign-up.

@@ -76,9 +76,9 @@ def test_an_away_day_is_shown_like_a_closed_day_with_its_own_label():
     away = _day("2026-12-07", is_open=False, is_away=True, away_label="Emma is away")
     (cell,) = [c for c in month_cells([away], "2026-12", "en") if c["date"]]
     assert cell["kind"] == "away"  # styled as a closed day (assets/booking.css)
-    assert cell["label"] == "Monday, December 7: away: Emma is away"
-    fr = {**away, "away_label": "Emma est absent(e)"}
-    assert day_label(fr, "fr") == "lundi 7 décembre : absent : Emma est absent(e)"
+    assert cell["label"] == "Monday, December 7: Emma is away"
+    fr = {**away, "away_label": "Emma n'est pas là"}
+    assert day_label(fr, "fr") == "lundi 7 décembre : Emma n'est pas là"
 
 
 def test_dates_in_the_parents_language():

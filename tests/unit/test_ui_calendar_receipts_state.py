@@ -44,7 +44,7 @@ async def _root(email: str | None, path: str = "/settings") -> rx.State:
 
 
 def _token_of(url: str) -> str:
-    return url.rsplit("/", 1)[1].removesuffix(".ics")
+    return url.partition("?")[0].rsplit("/", 1)[1].removesuffix(".ics")
 
 
 def _serves(url: str) -> bool:
@@ -68,7 +68,7 @@ def test_the_feed_address_is_shown_and_a_new_link_replaces_it(database: Path) ->
         card = await root.get_state(CalendarFeedState)
         await _run(card.load())
         first = card.url
-        assert "/api/v1/calendar/" in first and first.endswith(".ics")
+        assert "/api/v1/calendar/" in first and first.endswith(".ics?lang=en")
         assert card.webcal_url == "webcal://" + first.split("://", 1)[1]
         assert _feeds(email) == 1 and _serves(first)
         await _run(card.load())  # shown again: the same address

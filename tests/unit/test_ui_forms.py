@@ -39,6 +39,11 @@ def test_every_ui_text_key_is_in_both_languages():
     assert not missing
 
 
+def _forms(key: str) -> list[str]:
+    """The catalogue keys of ``key``: itself, or a counted message's plural forms (``tn``)."""
+    return [key] if key in EN or f"{key}.other" not in EN else [f"{key}.one", f"{key}.other"]
+
+
 def test_keys_handed_to_helpers_are_in_both_languages():
     """A key given to a helper as a plain string (``section_title("…")``, a dialog's texts, a
     FamilyChoice's ``saved``) escapes the ``t("…")`` scan above: every string literal in ui/ shaped
@@ -60,7 +65,9 @@ def test_keys_handed_to_helpers_are_in_both_languages():
         key
         for key in literals
         if not (
-            any(k.startswith(key) for k in EN) if key.endswith("_") else key in EN and key in FR
+            any(k.startswith(key) for k in EN)
+            if key.endswith("_")
+            else all(k in EN and k in FR for k in _forms(key))
         )
     )
     assert not missing

@@ -10,7 +10,8 @@ EN = {
     "feed.closed_text": "{school} is closed this day: no hot lunch.",
     "feed.child_state": "{child}: {state}",
     "feed.cutoff": "Order by {when} — hot lunch of {day}",
-    "feed.cutoff_more": "Order by {when} — hot lunch of {day} and {more} more",
+    "feed.cutoff_more.one": "Order by {when} — hot lunch of {day} and {count} more",
+    "feed.cutoff_more.other": "Order by {when} — hot lunch of {day} and {count} more",
     "feed.card_title": "Calendar",
     "feed.card_text": (
         "Add your children's meals, school closures and order deadlines to Google Calendar, "
@@ -38,7 +39,8 @@ FR = {
     "feed.closed_text": "{school} est fermée ce jour-là : pas de repas chaud.",
     "feed.child_state": "{child} : {state}",
     "feed.cutoff": "Commander avant {when} — repas chaud du {day}",
-    "feed.cutoff_more": "Commander avant {when} — repas chaud du {day} et {more} autre(s)",
+    "feed.cutoff_more.one": "Commander avant {when} — repas chaud du {day} et {count} autre",
+    "feed.cutoff_more.other": "Commander avant {when} — repas chaud du {day} et {count} autres",
     "feed.card_title": "Calendrier",
     "feed.card_text": (
         "Ajoutez les repas de vos enfants, les fermetures d'école et les dates limites de "

@@ -51,15 +51,22 @@ EN = {
     "away_nothing": "No booked meals on these days",
     "away_donate_not_allowed": "Only a meal past its cut-off can be given to the school",
     "away.item.cancel": "Cancelled, with its refund",
-    "away.item.past": "Past its cut-off: it is delivered; you may give it to the school's "
+    "away.item.past": "Past its cut-off: it will be delivered; you may give it to the school's "
     "student-nutrition program",
     "away.item.donated": "Given to the school's student-nutrition program",
-    "away.done": "Done: {count} meals cancelled, {amount} refunded",
+    "away.done.one": "Done: {count} meal cancelled. {refund}",
+    "away.done.other": "Done: {count} meals cancelled. {refund}",
+    "away.donated.one": (
+        "Thank you: {count} meal is given to the school's student-nutrition program."
+    ),
+    "away.donated.other": (
+        "Thank you: {count} meals are given to the school's student-nutrition program."
+    ),
     "child_away": "{child} is away on {day}: no meal can be booked for that day",
     "away.day": "{child} is away",
     "away.days_stored": "Done: these days are marked away, no meal can be booked on them",
     "standing.reason.away": "the child is away that day",
-    "ui.book.day_away": "away: {label}",
+    "ui.book.day_away": "{label}",
     "ui.book.legend_away": "Away",
 }
 
@@ -126,17 +133,24 @@ FR = {
     ),
     "away.item.cancel": "Annulé, avec son remboursement",
     "away.item.past": (
-        "Heure limite passée : il est livré; vous pouvez le donner au programme de nutrition "
+        "Heure limite passée : il sera livré ; vous pouvez le donner au programme de nutrition "
         "des élèves de l'école"
     ),
     "away.item.donated": "Donné au programme de nutrition des élèves de l'école",
-    "away.done": "C'est fait : {count} repas annulés, {amount} remboursés",
-    "child_away": "{child} est absent(e) le {day} : aucun repas ne peut être réservé ce jour-là",
-    "away.day": "{child} est absent(e)",
+    "away.done.one": "C'est fait : {count} repas annulé. {refund}",
+    "away.done.other": "C'est fait : {count} repas annulés. {refund}",
+    "away.donated.one": (
+        "Merci : {count} repas est donné au programme de nutrition des élèves de l'école."
+    ),
+    "away.donated.other": (
+        "Merci : {count} repas sont donnés au programme de nutrition des élèves de l'école."
+    ),
+    "child_away": ("{child} n'est pas là le {day} : aucun repas ne peut être réservé ce jour-là"),
+    "away.day": "{child} n'est pas là",
     "away.days_stored": (
         "C'est fait : ces jours sont marqués comme absence, aucun repas ne peut y être réservé"
     ),
-    "standing.reason.away": "l'enfant est absent ce jour-là",
-    "ui.book.day_away": "absent : {label}",
+    "standing.reason.away": "l'enfant n'est pas là ce jour-là",
+    "ui.book.day_away": "{label}",
     "ui.book.legend_away": "Absent",
 }

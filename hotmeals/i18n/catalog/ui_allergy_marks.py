@@ -4,7 +4,10 @@ add-on's mark in the meal dialog, and the sign-up allergy step that never drops 
 allergies. Kept apart from ``ui_booking.py`` so parallel work on that file merges cleanly."""
 
 EN: dict[str, str] = {
-    "ui.allergy.skip_has_items": (
+    "ui.allergy.skip_has_items.one": (
+        "You picked {count} allergy: save it, or remove it first to continue without any."
+    ),
+    "ui.allergy.skip_has_items.other": (
         "You picked {count} allergies: save them, or remove them first to continue without any."
     ),
     "ui.safe.for_child": "For {name}",
@@ -12,7 +15,8 @@ EN: dict[str, str] = {
     "ui.safe.child_none": "No allergies listed for {name}",
     "ui.safe.filter": "Safe for {name}",
     "ui.safe.filter_hint": "Hides the meals {name} cannot have (Major allergy).",
-    "ui.safe.hidden": "{count} hidden: {name} cannot have them.",
+    "ui.safe.hidden.one": "{count} hidden: {name} cannot have it.",
+    "ui.safe.hidden.other": "{count} hidden: {name} cannot have them.",
     "ui.safe.all_hidden": "No meal on this day is safe for {name}.",
     "ui.safe.contains": "Contains: {allergens}",
     "ui.safe.no_allergens": "No listed allergens",
@@ -29,8 +33,12 @@ EN: dict[str, str] = {
 }
 
 FR: dict[str, str] = {
-    "ui.allergy.skip_has_items": (
-        "Vous avez choisi {count} allergie(s) : enregistrez-les, ou retirez-les d'abord pour "
+    "ui.allergy.skip_has_items.one": (
+        "Vous avez choisi {count} allergie : enregistrez-la, ou retirez-la d'abord pour "
+        "continuer sans allergie."
+    ),
+    "ui.allergy.skip_has_items.other": (
+        "Vous avez choisi {count} allergies : enregistrez-les, ou retirez-les d'abord pour "
         "continuer sans allergie."
     ),
     "ui.safe.for_child": "Pour {name}",
@@ -38,7 +46,8 @@ FR: dict[str, str] = {
     "ui.safe.child_none": "Aucune allergie indiquée pour {name}",
     "ui.safe.filter": "Sans danger pour {name}",
     "ui.safe.filter_hint": "Masque les repas interdits à {name} (allergie majeure).",
-    "ui.safe.hidden": "{count} repas masqué(s), interdit(s) à {name}.",
+    "ui.safe.hidden.one": "{count} repas masqué, interdit à {name}.",
+    "ui.safe.hidden.other": "{count} repas masqués, interdits à {name}.",
     "ui.safe.all_hidden": "Aucun repas de ce jour n'est sans danger pour {name}.",
     "ui.safe.contains": "Contient : {allergens}",
     "ui.safe.no_allergens": "Aucun allergène indiqué",

@@ -118,13 +118,15 @@ def cancel_sure_dialog(
     busy: Any,
     confirm_id: str,
     confirm_label: Any = None,
+    keep_key: str = "orders_ui.sure_no",
 ) -> rx.Component:
     """ "Are you sure?" before a cancel; ``state`` is the screen's ``CancelReasonForm`` (its
-    ``sure_open`` and one tap per ``turn``)."""
+    ``sure_open`` and one tap per ``turn``). ``keep_key``: "No, keep it" in the grammar of what
+    is cancelled (French: "la garder", an order; "le garder", a meal; "les garder", meals)."""
     return confirm_dialog(
         title=t("orders_ui.sure_title"),
         description=description,
-        cancel_label=t("orders_ui.sure_no"),
+        cancel_label=t(keep_key),
         confirm_label=t("orders_ui.sure_yes") if confirm_label is None else confirm_label,
         **shown_by(state, "sure_open"),
         on_confirm=on_confirm,

@@ -96,6 +96,7 @@ def sure_dialog() -> rx.Component:
         S,
         t("orders_ui.sure_cart"),
         on_confirm=S.confirm,
+        keep_key="orders_ui.sure_no_meals",
         busy=S.confirming,
         confirm_id="confirm-cancel-cart",
     )

@@ -215,6 +215,7 @@ def manage_meal() -> rx.Component:
             S,
             rx.fragment(t("ui.manage.sure_text"), " ", S.sure_refund),
             on_confirm=S.confirm_cancel,
+            keep_key="ui.manage.sure_no",
             busy=S.busy,
             confirm_id="manage-sure-yes",
             confirm_label=t("ui.manage.sure_yes"),

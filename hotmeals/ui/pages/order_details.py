@@ -85,9 +85,7 @@ def order_line(line: DetailLine) -> rx.Component:
                     line.cancelled > 0,
                     rx.el.span(
                         " (",
-                        line.cancelled.to_string(),
-                        " ",
-                        t("orders_ui.cancelled_of"),
+                        line.cancelled_text,
                         ")",
                         class_name="hm-line-cancelled",
                     ),

@@ -10,6 +10,7 @@ import reflex as rx
 
 from hotmeals.domain.allergy import AlertLevel
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.ui.state.auth import (
     ActingParent,
@@ -180,7 +181,7 @@ class AllergyState(OnceForm, rx.State):
             return
         if self.items:
             self.busy = False
-            yield failed(tr("ui.allergy.skip_has_items", lang, count=len(self.items)))
+            yield failed(tn("ui.allergy.skip_has_items", len(self.items), lang))
             return
         await call_service(children.complete_allergy_step, parent_id=who.parent_id)
         self.busy = False

@@ -19,6 +19,7 @@ import reflex as rx
 from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import days, menu
 from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expired
@@ -142,7 +143,7 @@ class BookingState(MealDialog, rx.State):
         if hidden and not self.shown_meals:
             self.hidden_note = tr("ui.safe.all_hidden", lang, name=name)
         elif hidden:
-            self.hidden_note = tr("ui.safe.hidden", lang, count=hidden, name=name)
+            self.hidden_note = tn("ui.safe.hidden", hidden, lang, name=name)
         else:
             self.hidden_note = ""
 

@@ -13,6 +13,7 @@ from anyio import to_thread
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.receipt_rows import TOTALS
@@ -101,7 +102,7 @@ def receipt_rows(data: dict, lang: str) -> list[ReceiptRow]:
             for line in day["lines"]:
                 notes = [line.get("action_label") or ""]
                 if line["cancelled_quantity"] and not line.get("action"):
-                    notes.append(tr("receipt.cancelled_qty", lang, qty=line["cancelled_quantity"]))
+                    notes.append(tn("receipt.cancelled_qty", line["cancelled_quantity"], lang))
                 if line["moved_from_day"]:
                     notes.append(tr("receipt.moved_from", lang, day=line["moved_from_day"]))
                 rows.append(

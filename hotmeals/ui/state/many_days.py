@@ -23,6 +23,7 @@ from hotmeals import clock
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import booking, repeat, week
 from hotmeals.ui.state.auth import (
@@ -123,7 +124,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
                 if day["cart_quantity"]:
                     marks.append(tr("ui.many.in_cart", who.lang, n=day["cart_quantity"]))
                 if day["ordered_quantity"]:
-                    marks.append(tr("ui.many.ordered", who.lang, n=day["ordered_quantity"]))
+                    marks.append(tn("ui.many.ordered", day["ordered_quantity"], who.lang))
                 row = DayRow(
                     key=key,
                     child_name=str(child["child_name"]).split(" ")[0],

@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 
 from hotmeals.domain.dates import long_day, short_moment
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 
 STATIC_PREFIX = "/parent"
 
@@ -41,7 +42,7 @@ def day_label(day: dict, lang: str) -> str:
         status = tr("ui.book.day_open", lang)
     extras = [status]
     if day.get("ordered_quantity"):
-        extras.append(tr("ui.book.day_ordered", lang, n=day["ordered_quantity"]))
+        extras.append(tn("ui.book.day_ordered", day["ordered_quantity"], lang))
     if day.get("cart_quantity"):
         extras.append(tr("ui.book.day_in_cart", lang, n=day["cart_quantity"]))
     return tr("ui.book.day_aria", lang, day=parts[0], status=", ".join(extras))

@@ -19,6 +19,7 @@ from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.services.ordering import queries as order_service
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
@@ -71,6 +72,7 @@ class HistoryRow(OrderLink):
 class DetailLine(OrderedMeal, MealChoices):
     line_id: str = ""
     cancelled: int = 0
+    cancelled_text: str = ""  # "2 cancelled" / "2 annulés" (CLDR plural)
     active: int = 0
     state: str = ""
     state_label: str = ""
@@ -127,6 +129,7 @@ def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
                 **ordered_meal(x),
                 line_id=str(x["order_line_id"]),
                 cancelled=int(x["cancelled_quantity"]),
+                cancelled_text=tn("orders_ui.cancelled_of", int(x["cancelled_quantity"]), lang),
                 active=int(x["active_quantity"]),
                 state=str(x["state"]),
                 state_label=str(x["state_label"]),
