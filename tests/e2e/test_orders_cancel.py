@@ -177,3 +177,13 @@ def test_a_whole_order_is_cancelled_in_french(page: Page, app: AppServer, order:
     expect(page.locator(mine)).to_contain_text(order["number"])
     expect(page.locator(mine).locator(".hm-order-status")).to_have_text("Annulée")
     shot(page, "order-history-past-fr")
+    # The tab is in the address: a reload, and Back from the order opened from it, keep it.
+    expect(page).to_have_url(re.compile(r"/edit-profile/order-history/?\?tab=past$"))
+    page.reload()
+    expect(page.locator("#tab-past")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(mine)).to_contain_text(order["number"])
+    page.locator(mine).get_by_role("link").first.click()
+    expect(page).to_have_url(re.compile(r"/edit-profile/order-details/?\?id="))
+    page.go_back()
+    expect(page.locator("#tab-past")).to_have_attribute("aria-selected", "true")
+    expect(page.locator(mine)).to_contain_text(order["number"])

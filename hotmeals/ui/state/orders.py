@@ -40,6 +40,7 @@ from hotmeals.ui.state.screens import (
     ordered_meal,
 )
 from hotmeals.ui.state.standing import weekday_of
+from hotmeals.ui.state.steps import history_replace_script
 from hotmeals.ui.state.toasts import succeeded
 
 HISTORY_ROUTE = "/edit-profile/order-history"
@@ -176,11 +177,13 @@ class OrderHistoryState(RelangScreen, rx.State):
 
     @rx.event
     async def set_tab(self, tab: str):
+        """The tab shown, and in the address (``?tab=``, the entry replaced): a reload, or
+        Back from an order opened from it, shows the same tab (``load`` reads it)."""
         if tab not in TABS or tab == self.tab:
             return
         self.tab = tab
         self.loaded = False
-        yield
+        yield rx.call_script(history_replace_script(f"{HISTORY_ROUTE}?tab={tab}"))
         await self._load()
 
 

@@ -85,7 +85,7 @@ def step_history_script(
     ``leaving``), or the current one replaced (``history_push_script``)."""
     path = step_url(step, settings_step)
     if replace:
-        return f"window.history.replaceState(window.history.state, '', '{frontend_url(path)}')"
+        return history_replace_script(path)
     return history_push_script(path, step_url(*leaving) if leaving else None)
 
 
