@@ -20,7 +20,8 @@ Converge's own doors (same paths as the real hosts):
 The stand-in Lightbox's own endpoints (browser side; open to any origin):
     GET  /hosted-payments/session?ssl_txn_auth_token=...   amount/invoice for the dialog
     POST /hosted-payments/process             form: ssl_txn_auth_token, ssl_card_number,
-                                              ssl_exp_date (MMYY), ssl_cvv2cvc2, save_card=1|0
+                                              ssl_exp_date (MMYY), ssl_cvv2cvc2 (the session
+                                              decides whether the card is saved)
                                               -> JSON {"outcome": approval|declined|invalid|
                                                  error, "response": {...} | "error": {...}}
 
@@ -228,7 +229,6 @@ class SimulatorApp:
             "ssl_transaction_type": fields.get("ssl_transaction_type", ""),
             "ssl_amount": fields.get("ssl_amount", ""),
             "ssl_invoice_number": fields.get("ssl_invoice_number", ""),
-            "save_card": fields.get("ssl_add_token", "").upper() == "Y",
         }
         return JSONResponse(info, headers=CORS)
 
@@ -239,16 +239,11 @@ class SimulatorApp:
             if fault.status_code != 200:
                 return Response(fault.body, fault.status_code, headers=CORS)
             return JSONResponse({"outcome": "error", "error": TIMEOUT_ERROR.fields()}, headers=CORS)
-        # Absent: the session decides (save_card at token time); present: the payer's tick box.
-        save = None
-        if "save_card" in form:
-            save = form["save_card"].lower() in ("1", "y", "on", "true")
         try:
             outcome, answer = await _off_loop(
                 self.engine.process_hosted,
                 form.get("ssl_txn_auth_token", ""),
                 form,
-                save_card=save,
             )
             payload: dict[str, Any] = {"outcome": outcome, "response": answer}
         except InvalidInput as error:

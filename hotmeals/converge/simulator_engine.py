@@ -183,9 +183,7 @@ class SimulatorEngine:
         with self.call() as call:
             return dict(self._open_session(call, token).fields)
 
-    def process_hosted(
-        self, token: str, card: Mapping[str, str], *, save_card: bool | None
-    ) -> tuple[str, dict[str, str]]:
+    def process_hosted(self, token: str, card: Mapping[str, str]) -> tuple[str, dict[str, str]]:
         """One Lightbox submission -> ("approval" | "declined", response fields).
 
         Card-format problems raise SimError before the session is used, so the payer can fix a
@@ -208,11 +206,6 @@ class SimulatorEngine:
                 ssl_exp_date=exp_date,
                 ssl_cvv2cvc2=card.get("ssl_cvv2cvc2", ""),
             )
-            if save_card:
-                fields.update(ssl_get_token="Y", ssl_add_token="Y")
-            elif save_card is not None:
-                fields.pop("ssl_get_token", None)
-                fields.pop("ssl_add_token", None)
             kind = fields["ssl_transaction_type"]
             answer: dict[str, str] = {}
             try:

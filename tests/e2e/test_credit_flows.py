@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.cartdata import DEMO, execute, fill_cart, rows, set_credit
-from tests.e2e.helpers import BOTH_WIDTHS, open_page, shot, use_language
+from tests.e2e.helpers import BOTH_WIDTHS, msg, open_page, shot, use_language
 from tests.e2e.orderdata import (
     api,
     api_token,
@@ -29,6 +29,7 @@ from tests.e2e.orderdata import (
     sim_txn,
 )
 from tests.e2e.server import AppServer
+from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_checkout_flow import VISA, pay_in_lightbox
 
 LONG = 60_000
@@ -254,6 +255,10 @@ def test_an_order_is_paid_partly_with_family_credit(
     card_row = charges.locator(".hm-charge-card_pay dd")
     expect(card_row).to_have_text(money_text(total - 300, lang))
     expect(page.locator("#summary-pay")).to_contain_text(money_text(total - 300, lang))
+    # The figure beside Pay (the phone's bottom bar) is the card's share too, named so.
+    expect(page.locator("#pay-bar-total")).to_have_text(money_text(total - 300, lang))
+    card_words = {"en": "To pay by card", "fr": "À payer par carte"}[lang]
+    expect(page.locator(".hm-pay-bar-total")).to_contain_text(card_words)
     shot(page, f"summary-partly-credit-{lang}")
     page.click("#pay-card-new")
     page.click("#summary-pay")
@@ -262,6 +267,12 @@ def test_an_order_is_paid_partly_with_family_credit(
     number = page.locator("#order-number").inner_text()
     expect(page.locator("#order-charges")).to_contain_text("\u2212" + money_text(300, lang))
     shot(page, f"placed-partly-credit-{lang}")
+    page.locator("#view-order").click()  # the order's details split it the same way
+    details = page.locator("#order-charges")
+    paid_words = {"en": ("Total paid", "Paid by card"), "fr": ("Total payé", "Payé par carte")}
+    for words in paid_words[lang]:
+        expect(details).to_contain_text(words)
+    expect(details).to_contain_text(money_text(total - 300, lang))
 
     paid = rows(
         app,
@@ -273,3 +284,31 @@ def test_an_order_is_paid_partly_with_family_credit(
     assert credit_balance(app) == 0
     sale = sim_txn(app, paid[0][2])  # the card processor charged the card's share only
     assert sale is not None and sale.amount_cents == total - 300, sale
+
+
+@BOTH_WIDTHS
+def test_credit_that_pays_it_all_offers_no_card(
+    page: Page, app: AppServer, parent_cookie: dict, lang: str
+) -> None:
+    use_language(page, lang)
+    fill_cart(app)
+    set_credit(app, 100_000)
+    try:
+        page.context.add_cookies([parent_cookie])
+        open_page(page, "/edit-profile/order-summary")
+        covers = {
+            "en": "Your family credit pays for this order: no card needed.",
+            "fr": "Votre crédit familial paie cette commande : aucune carte requise.",
+        }[lang]
+        expect(page.locator("#pay-credit-covers")).to_have_text(covers)
+        expect(page.locator("#summary-pay")).to_contain_text(msg("credit_ui.pay_with_credit", lang))
+        # no card to choose or save, no word of the card processor
+        for gone in ("#pay-card-new", "#pay-save-card"):
+            expect(page.locator(gone)).to_have_count(0)
+        expect(page.locator("#summary-payment")).not_to_contain_text(
+            msg("checkout.payment_intro", lang)
+        )
+        shot(page, f"summary-all-credit-{lang}")
+        assert serious_violations(page) == []
+    finally:
+        set_credit(app, 0)

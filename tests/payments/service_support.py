@@ -104,7 +104,6 @@ def lightbox_submit(
     number: str = VISA,
     exp: str = EXP,
     cvv: str = CVV,
-    save_card: bool | None = None,
 ) -> dict[str, Any]:
     """What the stand-in Lightbox posts when the payer clicks Pay: the card goes to Converge
     (the simulator), never to our server. Returns the simulator's JSON answer."""
@@ -114,8 +113,6 @@ def lightbox_submit(
         "ssl_exp_date": exp,
         "ssl_cvv2cvc2": cvv,
     }
-    if save_card is not None:
-        form["save_card"] = "1" if save_card else "0"
     response = sim.http.post(f"{sim.url}/hosted-payments/process", data=form)
     response.raise_for_status()
     return response.json()

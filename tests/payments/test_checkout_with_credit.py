@@ -236,6 +236,14 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
         "remboursé",
     }
     assert {r["state_label"] for r in details["refunds"]} == {"To family credit", "Refunded"}
+    # The order's details split the total paid as the confirmation and the receipt do.
+    split = [(c["label"], c["cents"]) for c in details["charges"]][-4:]
+    assert split == [
+        ("Total paid", total),
+        ("Family credit", -300),
+        ("Paid by card", total - 300),
+        ("Total refund", back),
+    ]
     assert _card_txns(live_sim, pay_engine, order_id, "RETURN") == [back - 300]
     with session_scope(pay_engine) as s:  # credit's share is back: the rest is the card's
         rest_ahead = cancel_order.refund_preview(s, parent_id=pid, order_id=order_id)

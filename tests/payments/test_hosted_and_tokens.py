@@ -49,7 +49,6 @@ async def test_hosted_sale_is_confirmed_by_txnquery(client: ConvergeClient, sim:
         "ssl_transaction_type": "ccsale",
         "ssl_amount": "12.50",
         "ssl_invoice_number": "HM-2001",
-        "save_card": False,
     }
     result = await pay(sim, token)
     assert result["outcome"] == "approval"
@@ -77,18 +76,17 @@ async def test_hosted_sale_can_save_the_card(client: ConvergeClient, sim: SimSer
     assert isinstance(query, TokenResult) and query.ok and query.card_masked.endswith("0002")
 
 
-async def test_payer_ticking_save_card_gets_a_token(client: ConvergeClient, sim: SimServer) -> None:
-    token = await client.create_session_token(500, "HM-2004")
-    result = await pay(sim, token, save_card="1")
-    assert result["response"]["ssl_token"].endswith("0002")
-
-
-async def test_payer_unticking_save_card_gets_no_token(
+async def test_the_session_alone_decides_whether_the_card_is_saved(
     client: ConvergeClient, sim: SimServer
 ) -> None:
+    """As in Converge's Lightbox, the payment window offers no "save this card" of its own (the
+    app's box sets the session): whatever the form posts, the session decides."""
+    token = await client.create_session_token(500, "HM-2004")
+    result = await pay(sim, token, save_card="1")
+    assert result["outcome"] == "approval" and "ssl_token" not in result["response"]
     token = await client.create_session_token(500, "HM-2010", save_card=True)
     result = await pay(sim, token, save_card="0")
-    assert result["outcome"] == "approval" and "ssl_token" not in result["response"]
+    assert result["response"]["ssl_token"].endswith("0002")
 
 
 async def test_session_token_is_usable_once(client: ConvergeClient, sim: SimServer) -> None:

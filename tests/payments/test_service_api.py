@@ -91,7 +91,7 @@ def test_a_donation_paid_in_the_lightbox_is_confirmed_by_the_server(
     assert data["lightbox_url"] == f"{sim.url}/hosted-payments/PayWithConverge.js"
     assert sim.settings.pin not in json.dumps(start)
 
-    answer = lightbox_submit(sim, data["ssl_txn_auth_token"], number=MASTERCARD, save_card=True)
+    answer = lightbox_submit(sim, data["ssl_txn_auth_token"], number=MASTERCARD)
     response = answer["response"]
     confirmed = call(
         api,

@@ -95,9 +95,13 @@ async def test_a_card_saved_while_paying_is_checked_against_the_sale(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
     session = await donations.start_donation(
-        parent_id=family["parent_id"], amount="12.00", engine=pay_engine, gateway=gateway
+        parent_id=family["parent_id"],
+        amount="12.00",
+        save_card=True,
+        engine=pay_engine,
+        gateway=gateway,
     )
-    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD, save_card=True)
+    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD)
     response = answer["response"]
     view = await payments.confirm_payment(
         payment_id=session.payment_id,

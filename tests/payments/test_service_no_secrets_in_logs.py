@@ -100,7 +100,7 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
     session = await donations.start_donation(
         parent_id=parent_id, amount="15", save_card=True, engine=pay_engine, gateway=gateway
     )
-    answer = lightbox_submit(live_sim, session.token, number=VISA, cvv=CVV, save_card=True)
+    answer = lightbox_submit(live_sim, session.token, number=VISA, cvv=CVV)
     tokens.append(answer["response"]["ssl_token"])
     live_sim.control("fault", kind="no_answer", scope="xml")
     async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:

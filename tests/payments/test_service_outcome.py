@@ -36,7 +36,7 @@ async def test_an_approval_is_confirmed_the_card_saved_and_worded_in_the_parents
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
     session = await _donation(pay_engine, gateway, family, save_card=True)
-    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD, save_card=True)
+    answer = lightbox_submit(live_sim, session.token, number=MASTERCARD)
     settled = await settle_lightbox(
         parent_id=family["parent_id"],
         payment_id=session.payment_id,

@@ -85,7 +85,7 @@ def _racer(url: str, index: int, op: str, args: Any, barrier: Any, results: Any)
         if op == "xml":
             outcome: Any = engine.process_xml(args)
         elif op == "pay":
-            outcome = engine.process_hosted(args, card(), save_card=None)
+            outcome = engine.process_hosted(args, card())
         elif op == "fault":
             outcome = SimulatorControls(engine).take_fault("xml")
         else:

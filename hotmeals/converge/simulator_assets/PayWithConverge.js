@@ -8,7 +8,9 @@
  * It opens an accessible modal card form and posts the card to the simulator that served this
  * script (URLs are derived from this script's own src, so any mount prefix works). Test cards
  * only. Element ids for tests: pwc-dialog, pwc-card-number, pwc-exp-date, pwc-cvv,
- * pwc-save-card, pwc-pay, pwc-cancel, pwc-error. open() accepts an optional `lang: "fr"`.
+ * pwc-pay, pwc-cancel, pwc-error. open() accepts an optional `lang: "fr"`. As in Converge's
+ * Lightbox, the form offers no "save this card": the session decides (ssl_get_token and
+ * ssl_add_token, from the app's own "Save this card" box).
  */
 (function () {
   "use strict";
@@ -47,7 +49,6 @@
       number: "Card number",
       expiry: "Expiry date (MMYY)",
       cvv: "Security code (CVV)",
-      save: "Save this card for next time",
       pay: "Pay",
       saveOnly: "Save card",
       cancel: "Cancel",
@@ -68,7 +69,6 @@
       number: "Numéro de carte",
       expiry: "Date d'expiration (MMAA)",
       cvv: "Code de sécurité (CVV)",
-      save: "Enregistrer cette carte pour la prochaine fois",
       pay: "Payer",
       saveOnly: "Enregistrer la carte",
       cancel: "Annuler",
@@ -93,8 +93,6 @@
     "font-size:16px;border:1px solid #767676;border-radius:8px}" +
     ".pwc-field input[aria-invalid=true]{border-color:#b00020;border-width:2px}" +
     ".pwc-row{display:flex;gap:12px}.pwc-row .pwc-field{flex:1}" +
-    ".pwc-check{display:flex;align-items:center;gap:8px;margin:0 0 12px;min-height:44px}" +
-    ".pwc-check input{width:20px;height:20px}" +
     ".pwc-error{color:#b00020;font-weight:600;min-height:1.4em}" +
     ".pwc-actions{display:flex;gap:12px;justify-content:flex-end;flex-wrap:wrap}" +
     ".pwc-actions button{min-height:44px;min-width:96px;padding:8px 16px;font-size:16px;" +
@@ -158,8 +156,6 @@
     if (info.ssl_invoice_number) summary.push(t.invoice + " " + info.ssl_invoice_number);
 
     var error = make("p", { id: "pwc-error", class: "pwc-error", role: "alert" });
-    var save = make("input", { id: "pwc-save-card", type: "checkbox" });
-    save.checked = !!info.save_card;
     var pay = make("button", {
       id: "pwc-pay",
       type: "submit",
@@ -193,12 +189,6 @@
           "aria-describedby": "pwc-error",
         }),
       ]),
-      saleLike
-        ? make("div", { class: "pwc-check" }, [
-            save,
-            make("label", { for: "pwc-save-card", text: t.save }),
-          ])
-        : make("div"),
       error,
       make("div", { class: "pwc-actions" }, [cancel, pay]),
     ]);
@@ -307,7 +297,6 @@
         ssl_card_number: number,
         ssl_exp_date: expiry,
         ssl_cvv2cvc2: cvv,
-        save_card: saleLike && save.checked ? "1" : "0",
       });
       fetch(HOSTED + "/process", { method: "POST", body: body, cache: "no-store" })
         .then(function (response) {

@@ -57,7 +57,7 @@ EN: dict[str, str] = {
     "orderpay.charge_tax": "Tax",
     "orderpay.charge_donation": "School donation",
     "orderpay.charge_additional": "Additional charge",
-    "orderpay.charge_total": "Total pay",
+    "orderpay.charge_total": "Total paid",  # a paid order's (confirmation, details, mail)
     # the confirmation e-mail
     "orderpay.mail_group": "{child}, {day}",
     "orderpay.mail_line": "  {quantity} × {meal} ({size}): {amount}",
@@ -132,7 +132,7 @@ FR: dict[str, str] = {
     "orderpay.charge_tax": "Taxe",
     "orderpay.charge_donation": "Don à l'école",
     "orderpay.charge_additional": "Frais supplémentaires",
-    "orderpay.charge_total": "Total à payer",
+    "orderpay.charge_total": "Total payé",
     "orderpay.mail_group": "{child}, {day}",
     "orderpay.mail_line": "  {quantity} × {meal} ({size}) : {amount}",
     "orderpay.mail_with": "avec {items}",

@@ -105,18 +105,8 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
             }
         )
     charges = {name: getattr(order, name) for name in CHARGE_FIELDS}
-    charge_lines = [
-        {
-            "name": name,
-            "label": charge_label(name, key, order.tax_bps, lang),
-            "cents": shown_cents(name, charges[name]),
-            "amount": format_money(shown_cents(name, charges[name]), lang),
-        }
-        for name, key in CHARGE_LINES
-        if charges[name] or name in ALWAYS_SHOWN
-    ]
     by_credit = paid_with_credit(session, order.id or 0)
-    charge_lines += credit_lines(by_credit, order.total_pay_cents - by_credit, lang, done=True)
+    charge_lines = paid_charge_lines(order, by_credit, lang)
     return {
         "order_id": order.id,
         "number": order.number,
@@ -135,6 +125,24 @@ def _confirmation(session: Session, order: Order, lang: str) -> dict:
         "total_pay": format_money(order.total_pay_cents, lang),
         "credit_cents": by_credit,  # of the total, what family credit paid
     }
+
+
+def paid_charge_lines(order: Order, credit_cents: int, lang: str) -> list[dict]:
+    """A paid order's charges as the parent reads them (the confirmation, the order's details):
+    the lines that apply (the meal net, the tax and the total always), the total paid, then,
+    when family credit paid some (``credit_cents``), credit's share and the card's."""
+    lines = [
+        {
+            "name": name,
+            "label": charge_label(name, key, order.tax_bps, lang),
+            "cents": shown_cents(name, getattr(order, name)),
+            "amount": format_money(shown_cents(name, getattr(order, name)), lang),
+        }
+        for name, key in CHARGE_LINES
+        if getattr(order, name) or name in ALWAYS_SHOWN
+    ]
+    card_cents = order.total_pay_cents - credit_cents
+    return lines + credit_lines(credit_cents, card_cents, lang, done=True)
 
 
 def order_confirmation(

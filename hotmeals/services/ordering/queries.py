@@ -21,7 +21,6 @@ from hotmeals.db.models import (
     Payment,
     Refund,
 )
-from hotmeals.domain.charges import CHARGE_LINES, tax_label
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -29,6 +28,7 @@ from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.ids import rows_by_id
+from hotmeals.services.ordering.confirmation import paid_charge_lines
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import (
     line_closes,
@@ -36,7 +36,7 @@ from hotmeals.services.ordering.loaded_order import (
     load_order,
     pays_for_order,
 )
-from hotmeals.services.payments.records import RESERVING, owed_failed
+from hotmeals.services.payments.records import RESERVING, owed_failed, paid_by_credit
 
 HISTORY_STATUSES = (
     OrderStatus.PLACED,
@@ -254,17 +254,8 @@ def order_detail(
             }
         )
     refunded = loaded.refunded_cents
-    charges = [
-        {
-            "name": name,
-            "label": tax_label(order.tax_bps, lang) if name == "tax_cents" else t(key, lang),
-            "cents": getattr(order, name),
-            "amount": format_money(
-                -getattr(order, name) if name == "discount_cents" else getattr(order, name), lang
-            ),
-        }
-        for name, key in CHARGE_LINES
-    ]
+    by_credit = sum(p.amount_cents for p in loaded.payments if paid_by_credit(p))
+    charges = paid_charge_lines(order, by_credit, lang)
     charges.append(
         {
             "name": "total_refund_cents",

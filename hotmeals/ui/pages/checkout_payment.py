@@ -11,7 +11,6 @@ import reflex as rx
 from hotmeals.ui.components.after_parts import onward_link
 from hotmeals.ui.components.card_choice import (
     CHECKOUT_STATUS_KIND,
-    card_choice,
     payment_progress,
 )
 from hotmeals.ui.components.lang_watch import on_language_change
@@ -20,6 +19,7 @@ from hotmeals.ui.components.order_parts import figure
 from hotmeals.ui.components.panels import amount_row, column, column_card, items_or, loading_spinner
 from hotmeals.ui.components.screens import back_link, message_with_link, parent_only, top_bar
 from hotmeals.ui.pages.order_summary import (
+    card_or_credit,
     charges_table,
     nothing_to_pay,
     pay_button,
@@ -61,10 +61,10 @@ def pay_form() -> rx.Component:
             ),
             size="2",
         ),
-        card_choice(CheckoutState, "pay", "card-choice-label"),
+        card_or_credit(CheckoutState.charges),
         payment_progress(CheckoutState, STATUS_KIND, "pay-status", "pay-progress"),
         pay_button(CheckoutState.charges, "pay-submit", width="100%"),
-        payment_note(),
+        rx.cond(CheckoutState.charges["pay_amount"] != "", payment_note()),
         spacing="4",
     )
 

@@ -346,6 +346,16 @@ def payment_note() -> rx.Component:
     return muted(t("checkout.payment_intro"), size="1")
 
 
+def card_or_credit(charges: Any) -> rx.Component:
+    """Which card pays (``card_choice``), or, when family credit pays it all (``charges``'
+    ``pay_amount`` is ""), that no card is needed: no card choice and no "Save this card"."""
+    return rx.cond(
+        charges["pay_amount"] != "",
+        card_choice(CheckoutState, "pay", "card-choice-label"),
+        rx.text(t("credit.summary_covers"), size="2", id="pay-credit-covers"),
+    )
+
+
 def pay_bar() -> rx.Component:
     """The payment's progress and the one Pay, under the charges and the card
     choice on a desktop; on a phone a bar fixed to the bottom of the screen with the total
@@ -353,9 +363,19 @@ def pay_bar() -> rx.Component:
     return rx.box(
         payment_progress(CheckoutState, CHECKOUT_STATUS_KIND, "pay-status", "pay-progress"),
         rx.flex(
+            # beside Pay, what the card pays: the total, or the card's share ("To pay by
+            # card") when family credit pays some
             figure_stack(
-                t("checkout.charge_total"),
-                CartState.charges["total_pay"],
+                rx.cond(
+                    CartState.charges["card_pay"] != "",
+                    CartState.charges["card_pay_label"],
+                    t("checkout.charge_total"),
+                ),
+                rx.cond(
+                    CartState.charges["card_pay"] != "",
+                    CartState.charges["card_pay"],
+                    CartState.charges["total_pay"],
+                ),
                 value_id="pay-bar-total",
                 label_size="1",
                 class_name="hm-pay-bar-total",
@@ -400,9 +420,9 @@ def pay_section() -> rx.Component:
     """How to pay, then Pay: one tap pays from here."""
     return column(
         rx.separator(size="4"),
-        card_choice(CheckoutState, "pay", "card-choice-label"),
+        card_or_credit(CartState.charges),
         pay_bar(),
-        payment_note(),
+        rx.cond(CartState.charges["pay_amount"] != "", payment_note()),
         spacing="3",
         id="summary-payment",
     )
