@@ -24,7 +24,15 @@ class CreditMoveOut(BaseModel):
     amount_cents: int = Field(description="Signed: a spend is negative")
     amount: str
     order_id: int | None
-    reason: str | None = Field(description="An operator's adjustment says why")
+    order_number: str | None = Field(description="The order it moved for")
+    about: str = Field(
+        description="What it was for, in the parent's language: 'Order HM-000041', or an "
+        "adjustment's reason"
+    )
+    reason: str | None = Field(
+        description="An operator's adjustment says why: a known code (demo, goodwill, "
+        "correction: 'about' says it in the parent's language) or the operator's words"
+    )
     date: str
     created_at: str
 

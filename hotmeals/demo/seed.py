@@ -74,7 +74,7 @@ def _demo_credit(session: Session, parent: Parent) -> None:
         CreditKind.ADJUST,
         DEMO_CREDIT_CENTS,
         key="adjust:demo-credit",
-        reason="Demo credit",
+        reason="demo",  # said in the parent's language (credit.ADJUST_REASONS)
     )
 
 

@@ -41,10 +41,15 @@ def _group(units: int, separator: str) -> str:
     return f"{units:,}".replace(",", separator)
 
 
+MINUS = "\u2212"  # the minus sign, not the hyphen
+
+
 def format_money(cents: int, lang: str | None = "en") -> str:
-    """Cents as a price for people: ``$1,234.56`` (en) or ``1 234,56 $`` (fr, NBSP spaces)."""
+    """Cents as a price for people: ``$1,234.56`` (en) or ``1 234,56 $`` (fr, NBSP spaces); a
+    negative amount (money off, credit spent) with the minus sign U+2212, ``−$3.00``, the one
+    way every screen, e-mail and answer writes it."""
     _require_int(cents, "cents")
-    sign = "-" if cents < 0 else ""
+    sign = MINUS if cents < 0 else ""
     units, frac = divmod(abs(cents), 100)
     if _is_french(lang):
         return f"{sign}{_group(units, NBSP)},{frac:02d}{NBSP}$"

@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from hotmeals.db.models import CreditEntry, FamilyChoice, utcnow
+from hotmeals.db.models import CreditEntry, FamilyChoice, Order, utcnow
 from hotmeals.domain.credit import CreditKind, RefundDestination, signed_amount
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
@@ -25,6 +25,9 @@ from hotmeals.i18n import t
 from hotmeals.services.parents import lock_parent
 
 HISTORY_LIMIT = 50
+# The adjustment reasons the screens say in the parent's language (``credit.reason.<code>``);
+# any other reason is shown as the operator wrote it.
+ADJUST_REASONS = ("demo", "goodwill", "correction")
 
 
 @dataclass(frozen=True)
@@ -36,9 +39,10 @@ class CreditMove:
     order_id: int | None
     reason: str | None
     created_at: datetime
+    order_number: str | None = None  # the order it moved for (history only)
 
 
-def _move(row: CreditEntry) -> CreditMove:
+def _move(row: CreditEntry, order_number: str | None = None) -> CreditMove:
     assert row.id is not None
     return CreditMove(
         id=row.id,
@@ -48,6 +52,7 @@ def _move(row: CreditEntry) -> CreditMove:
         order_id=row.order_id,
         reason=row.reason,
         created_at=row.created_at,
+        order_number=order_number,
     )
 
 
@@ -62,14 +67,23 @@ def balance(session: Session, parent_id: int) -> int:
 
 
 def history(session: Session, parent_id: int, limit: int = HISTORY_LIMIT) -> list[CreditMove]:
-    """The newest movements first (one statement)."""
+    """The newest movements first, each with its order's number (one statement)."""
     rows = session.exec(
-        select(CreditEntry)
+        select(CreditEntry, col(Order.number))
+        .outerjoin(Order, col(Order.id) == CreditEntry.order_id)
         .where(col(CreditEntry.parent_id) == parent_id)
         .order_by(col(CreditEntry.created_at).desc(), col(CreditEntry.id).desc())
         .limit(limit)
     ).all()
-    return [_move(row) for row in rows]
+    return [_move(row, number) for row, number in rows]
+
+
+def reason_text(reason: str | None, lang: str) -> str:
+    """An adjustment's reason as the parent reads it: one of the known reasons
+    (``ADJUST_REASONS``: said in the parent's language) or the operator's own words."""
+    if not reason:
+        return ""
+    return t(f"credit.reason.{reason}", lang) if reason in ADJUST_REASONS else reason
 
 
 def _existing(session: Session, parent_id: int, key: str) -> CreditEntry | None:
@@ -168,6 +182,11 @@ def family_credit(
                 "amount_cents": move.amount_cents,
                 "amount": format_money(move.amount_cents, lang),
                 "order_id": move.order_id,
+                "order_number": move.order_number,
+                # what it was for: its order, or an adjustment's reason
+                "about": t("credit.about_order", lang, number=move.order_number)
+                if move.order_number
+                else reason_text(move.reason, lang),
                 "reason": move.reason,
                 "date": full_day(move.created_at.date(), lang),
                 "created_at": move.created_at.isoformat(),

@@ -44,6 +44,10 @@ def test_family_credit_is_the_sum_of_the_movements(client):
     french = ok(get(client, "/Parent/user/FamilyCredit", token, lang="fr"))["data"]
     assert french["balance"] == "8,50\u00a0$"
     assert "Ajustement" in {m["label"] for m in french["history"]}
+    # each says what it was for in the parent's language, a minus sign as the summary's
+    about = {m["kind"]: (m["about"], m["amount"]) for m in french["history"]}
+    assert about["adjust"] == ("Crédit de courtoisie", "1,00\u00a0$")
+    assert about["spend"] == ("", "\u22125,00\u00a0$")  # no order: nothing to name
 
 
 def _new_family() -> tuple[str, int]:

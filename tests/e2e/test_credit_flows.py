@@ -101,6 +101,7 @@ def test_a_meal_is_cancelled_to_family_credit(
     expect(page.locator("#credit-balance")).to_have_text(money_text(before + refunded, lang))
     newest = page.locator(".hm-credit-move").first
     expect(newest).to_contain_text(re.compile(re.escape("+" + money_text(refunded, lang))))
+    expect(newest).to_contain_text(msg("credit.about_order", lang, number=order["number"]))
     shot(page, f"family-credit-{lang}")
 
 

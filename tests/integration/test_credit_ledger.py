@@ -170,7 +170,8 @@ def test_the_demo_parent_has_some_credit_written_once(seeded_engine: Engine):
         assert parent.id is not None
         assert credit.balance(session, parent.id) == DEMO_CREDIT_CENTS
         (move,) = credit.history(session, parent.id)
-        assert move.kind is CreditKind.ADJUST and move.reason == "Demo credit"
+        assert move.kind is CreditKind.ADJUST and move.reason == "demo"
+        assert credit.reason_text(move.reason, "fr") == "Crédit de démonstration"
         load_demo_data(session)  # seeding again adds nothing
         assert credit.balance(session, parent.id) == DEMO_CREDIT_CENTS
         session.rollback()  # the module's seeded database is read-only for the other tests

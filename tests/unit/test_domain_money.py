@@ -26,9 +26,9 @@ from hotmeals.domain.money import (
         (100_000, "$1,000.00"),
         (123_456, "$1,234.56"),
         (123_456_789, "$1,234,567.89"),
-        (-300, "-$3.00"),
-        (-5, "-$0.05"),
-        (-123_456, "-$1,234.56"),
+        (-300, "\u2212$3.00"),
+        (-5, "\u2212$0.05"),
+        (-123_456, "\u2212$1,234.56"),
     ],
 )
 def test_format_money_in_english_puts_the_sign_before_the_dollar(cents, expected):
@@ -45,7 +45,7 @@ def test_format_money_in_english_puts_the_sign_before_the_dollar(cents, expected
         (99_999, "999,99 $"),
         (123_456, "1 234,56 $"),
         (123_456_789, "1 234 567,89 $"),
-        (-300, "-3,00 $"),
+        (-300, "\u22123,00 $"),
     ],
 )
 def test_format_money_in_french_uses_comma_and_trailing_dollar(cents, expected):

@@ -9,6 +9,10 @@ EN = {
     "credit.kind.spend": "Paid with family credit",
     "credit.kind.restore": "Family credit given back (cancelled)",
     "credit.kind.adjust": "Adjustment",
+    "credit.about_order": "Order {number}",
+    "credit.reason.demo": "Demo credit",
+    "credit.reason.goodwill": "Goodwill credit",
+    "credit.reason.correction": "A correction of your balance",
     "credit.refund_notice": (
         "{amount} has been added to your family credit. It is used first at your next checkout."
     ),
@@ -50,6 +54,10 @@ FR = {
     "credit.kind.spend": "Payé avec le crédit familial",
     "credit.kind.restore": "Crédit familial rendu (annulation)",
     "credit.kind.adjust": "Ajustement",
+    "credit.about_order": "Commande {number}",
+    "credit.reason.demo": "Crédit de démonstration",
+    "credit.reason.goodwill": "Crédit de courtoisie",
+    "credit.reason.correction": "Une correction de votre solde",
     "credit.refund_notice": (
         "{amount} a été ajouté à votre crédit familial. Il sera utilisé en premier lors de "
         "votre prochain paiement."

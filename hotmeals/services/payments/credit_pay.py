@@ -135,7 +135,7 @@ def credit_lines(credit_cents: int, card_cents: int, lang: str, *, done: bool) -
             "name": "family_credit",
             "label": t("credit.summary_credit", lang),
             "cents": -credit_cents,
-            "amount": "−" + format_money(credit_cents, lang),
+            "amount": format_money(-credit_cents, lang),
         },
         {
             "name": "card_pay",

@@ -53,7 +53,7 @@ def history_row(move: rx.Var) -> rx.Component:
         text_stack(
             rx.text(move["label"], weight="medium"),
             muted(move["date"]),
-            rx.cond(move["reason"] != "", rx.text(move["reason"], size="2")),
+            rx.cond(move["about"] != "", rx.text(move["about"], size="2")),
         ),
         rx.text(
             move["amount"],

@@ -147,7 +147,7 @@ def charge_texts(summary: dict, lang: str) -> dict[str, str]:
         for name in CHARGE_NAMES
     }
     if int(cents.get("discount_cents", 0)):
-        out["discount"] = "−" + out["discount"]
+        out["discount"] = format_money(-int(cents["discount_cents"]), lang)  # money off
     out["tax_label"] = tax_label(int(summary.get("tax_bps") or 0), lang)
     # Family credit's share and the card's, when credit pays some (the services' lines:
     # "Family credit −$x.xx", then "To pay by card" or, once paid, "Paid by card").

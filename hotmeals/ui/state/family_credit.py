@@ -29,7 +29,7 @@ def _move_row(move: dict) -> dict[str, str]:
         "id": str(move["id"]),
         "date": move["date"],
         "label": move["label"],
-        "reason": move["reason"] or "",
+        "about": move["about"] or "",
         "amount": ("+" if cents > 0 else "") + move["amount"],
         "sign": "in" if cents > 0 else "out",
     }
