@@ -60,3 +60,12 @@ def test_french_says_one_word_for_add_ons_and_no_raw_status():
             assert "DECLINED" not in t(key, lang, reason="DECLINED"), (key, lang)
     # French puts a no-break space before the colon.
     assert FR["checkout.colon"] == "\u00a0: "
+
+
+def test_a_history_card_counts_the_meals_still_booked_and_names_the_cancelled_ones():
+    from hotmeals.ui.state.orders import items_text
+
+    assert items_text(3, 3, "en") == "3"
+    assert items_text(2, 3, "en") == "2 (1 cancelled)"
+    assert items_text(0, 3, "fr") == "0 (3 annulés)"
+    assert items_text(1, 2, "fr") == "1 (1 annulé)"

@@ -37,6 +37,7 @@ from hotmeals.demo.closure import DEMO_CLOSURE_MARK
 from hotmeals.demo.seed import DEMO_ORDER_MARK
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import cancel_order
+from hotmeals.services.ordering import queries as order_service
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState
@@ -196,6 +197,12 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
         with session_scope() as s:
             demo = s.exec(select(Order).where(Order.cart_fingerprint == DEMO_ORDER_MARK)).one()
         assert [r.number for r in history.rows] == [demo.number]
+        # its meals are behind it: delivered, the order and each meal
+        assert history.rows[0].status_label == "Delivered"
+        with session_scope() as s:
+            past = order_service.order_detail(s, parent_id=parent_id, order_id=demo.id, lang="fr")
+        assert past["status_label"] == "Livrée"
+        assert {x["state_label"] for x in past["lines"]} == {"Livré"}
 
         detail = await root.get_state(OrderDetailState)
         await _run(detail.load())

@@ -37,6 +37,7 @@ EN: dict[str, str] = {
     "orders_after.total_refund": "Total refund",
     # line states
     "orders_after.line_active": "Active",
+    "orders_after.line_delivered": "Delivered",
     "orders_after.line_cancelled": "Cancelled",
     "orders_after.line_moved": "Moved",
     # refund states
@@ -125,6 +126,7 @@ FR: dict[str, str] = {
     "orders_after.cancel_cart_removed": "Retiré du panier d'annulation",
     "orders_after.total_refund": "Remboursement total",
     "orders_after.line_active": "Actif",
+    "orders_after.line_delivered": "Livré",
     "orders_after.line_cancelled": "Annulé",
     "orders_after.line_moved": "Déplacé",
     "orders_after.refund_succeeded": "Remboursé",

@@ -124,7 +124,7 @@ def order_history(
         ).all():
             refunded[oid or 0] = int(cents)
     orders = []
-    for order, _up, items, active_items in picked:
+    for order, up, items, active_items in picked:
         days = dates.get(order.id or 0, [])
         back = refunded.get(order.id or 0, 0)
         placed = (order.placed_at or order.created_at).astimezone(TORONTO).date()
@@ -133,7 +133,7 @@ def order_history(
                 "order_id": order.id,
                 "number": order.number,
                 "status": order.status,
-                "status_label": t(f"orderpay.status_{order.status}", lang),
+                "status_label": status_label(order.status, bool(active_items) and not up, lang),
                 "delivery_dates": [d.isoformat() for d in days],
                 "delivery_dates_label": [order_day(d, lang) for d in days],
                 "ordered_on": placed.isoformat(),
@@ -153,6 +153,22 @@ def order_history(
         "orders": orders,
         "message": "" if orders else t("no_data_found", lang),
     }
+
+
+def status_label(status: str, served: bool, lang: str) -> str:
+    """An order's status as the parent reads it: "Delivered" once every meal still booked is
+    behind it (``served``: some are booked, none from today on), else its status's word."""
+    if served and status in (OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED):
+        return t("orderpay.status_delivered", lang)
+    return t(f"orderpay.status_{status}", lang)
+
+
+def line_label(state: str, meal_date: date, today: date, lang: str) -> str:
+    """A meal's state as the parent reads it: an active one whose day has passed was
+    delivered ("Delivered" / "Livré"); else its state's word."""
+    if state == "active" and meal_date < today:
+        return t("orders_after.line_delivered", lang)
+    return t(f"orders_after.line_{state}", lang)
 
 
 def line_state(line: OrderLine) -> str:
@@ -185,6 +201,7 @@ def order_detail(
     if order.status not in [str(s) for s in HISTORY_STATUSES] or order.placed_at is None:
         raise DomainError("order_not_found", field="order_id")
     lines = loaded.lines
+    booked = loaded.active_lines()
     children: dict[int, Child] = {}
     meals: dict[int, Meal] = {}
     menu_options: dict[int, MenuOption] = {}
@@ -247,7 +264,7 @@ def order_detail(
                 "line_total_cents": line.line_total_cents,
                 "line_total": format_money(line.line_total_cents, lang),
                 "state": state,
-                "state_label": t(f"orders_after.line_{state}", lang),
+                "state_label": line_label(state, line.meal_date, clock.today(current), lang),
                 "moved_from": moved_from.isoformat() if moved_from else None,
                 "can_cancel": bool(open_ and can_cancel(OrderStatus(order.status))),
                 "cutoff_at": line_closes(line, vendor).isoformat(),
@@ -318,7 +335,11 @@ def order_detail(
         "order_id": order.id,
         "number": order.number,
         "status": order.status,
-        "status_label": t(f"orderpay.status_{order.status}", lang),
+        "status_label": status_label(
+            order.status,
+            bool(booked) and all(x.meal_date < clock.today(current) for x in booked),
+            lang,
+        ),
         "ordered_on": (order.placed_at or order.created_at).astimezone(TORONTO).date().isoformat(),
         "promo_code": order.promo_code,
         "lines": out_lines,

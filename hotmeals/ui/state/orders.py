@@ -60,7 +60,7 @@ class HistoryRow(OrderLink):
     status_label: str = ""
     dates: str = ""
     ordered_on: str = ""
-    total_items: int = 0
+    items: str = ""  # the meals still booked, and how many were cancelled: "2 (1 cancelled)"
     total: str = ""
     refunded: str = ""
     has_refund: bool = False
@@ -98,6 +98,15 @@ class RefundRow:
     state_label: str = ""
 
 
+def items_text(active: int, total: int, lang: str) -> str:
+    """A card's meals: those still booked, and the cancelled ones beside them (never counted
+    as items): "2", "2 (1 cancelled)", "0 (3 annulés)"."""
+    cancelled = total - active
+    if cancelled <= 0:
+        return str(active)
+    return f"{active} ({tn('orders_ui.cancelled_of', cancelled, lang)})"
+
+
 def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
     rows = []
     for o in answer.get("orders", []):
@@ -108,7 +117,7 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
                 status_label=str(o["status_label"]),
                 dates=" · ".join(o.get("delivery_dates_label") or []),
                 ordered_on=str(o["ordered_on_label"]),
-                total_items=int(o["total_items"]),
+                items=items_text(int(o["active_items"]), int(o["total_items"]), lang),
                 total=str(o["total_pay"]),
                 refunded=str(o["total_refund"]),
                 has_refund=int(o.get("total_refund_cents") or 0) > 0,
