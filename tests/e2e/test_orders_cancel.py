@@ -116,11 +116,16 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     page.locator("#cancel-cart-confirm").click()
     sure = page.get_by_role("alertdialog")
     expect(sure).to_contain_text("Are you sure?")
+    expect(sure.get_by_role("button", name="No, keep them")).to_be_visible()
     sure.locator("#confirm-cancel-cart").click()
     done = page.locator("#cancel-cart-done")
-    expect(done).to_contain_text("Order Cancelled", timeout=60_000)
+    # what was cancelled (one meal of the order, not the order), where the money goes
+    expect(done).to_contain_text("1 meal cancelled", timeout=60_000)
     expect(done).to_contain_text(f"A refund of {refund_one} will go back to your card.")
-    expect(page.locator("#cancel-cart-empty")).to_have_text("No data found")
+    expect(sure.locator("#confirm-cancel-cart")).to_have_count(0)
+    expect(page.locator("#cancel-cart-empty")).to_have_text(
+        "Your cancel cart is empty. To cancel meals, add them from an order's details."
+    )
     expect(header_count).to_have_count(0)  # nothing left to cancel: gone (issue 20)
     shot(page, "cancel-cart-done")
 

@@ -117,6 +117,7 @@ def test_a_parent_sets_up_a_standing_order_from_book_meal_and_pauses_it(
     helpers_shot(page, f"standing/active-{viewport}-{lang}")
     card.locator(".hm-standing-pause").click()
     expect(card).to_have_attribute("data-status", "paused")
+    expect(card.locator(".hm-standing-resume")).to_be_focused()  # the focus stays on the card
     expect(card.locator(".hm-standing-status")).to_have_text(msg("standing.status.paused", lang))
     expect(card.locator(".hm-standing-resume")).to_be_visible()
     expect(card).to_contain_text(msg("standing.paused_note", lang))

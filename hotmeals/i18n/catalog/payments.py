@@ -76,7 +76,7 @@ EN: dict[str, str] = {
     "later.",
     "cards.confirm_yes": "Yes, delete",
     "cards.confirm_no": "Cancel",
-    "cards.back_to_donate": "Back to donations",
+    "cards.back_to_account": "Back to my account",
 }
 
 FR: dict[str, str] = {
@@ -152,5 +152,5 @@ FR: dict[str, str] = {
     "nouveau plus tard.",
     "cards.confirm_yes": "Oui, supprimer",
     "cards.confirm_no": "Annuler",
-    "cards.back_to_donate": "Retour aux dons",
+    "cards.back_to_account": "Retour à mon compte",
 }

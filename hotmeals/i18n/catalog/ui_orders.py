@@ -72,6 +72,11 @@ EN: dict[str, str] = {
     "orders_ui.confirm_cancel": "Confirm cancellation",
     "orders_ui.confirming": "Cancelling…",
     "orders_ui.go_history": "Go to my orders",
+    "orders_ui.cancel_cart_empty": (
+        "Your cancel cart is empty. To cancel meals, add them from an order's details."
+    ),
+    "orders_ui.meals_cancelled.one": "{count} meal cancelled",
+    "orders_ui.meals_cancelled.other": "{count} meals cancelled",
     "orders_ui.blocked": "Cannot be cancelled",
 }
 
@@ -148,5 +153,11 @@ FR: dict[str, str] = {
     "orders_ui.confirm_cancel": "Confirmer l'annulation",
     "orders_ui.confirming": "Annulation…",
     "orders_ui.go_history": "Voir mes commandes",
+    "orders_ui.cancel_cart_empty": (
+        "Votre panier d'annulation est vide. Pour annuler des repas, ajoutez-les depuis le "
+        "détail d'une commande."
+    ),
+    "orders_ui.meals_cancelled.one": "{count} repas annulé",
+    "orders_ui.meals_cancelled.other": "{count} repas annulés",
     "orders_ui.blocked": "Ne peut pas être annulé",
 }

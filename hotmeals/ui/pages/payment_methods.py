@@ -71,7 +71,7 @@ def payment_methods() -> rx.Component:
             size="3",
             id="add-card",
         ),
-        rx.link(t("cards.back_to_donate"), href="/edit-profile/donate-payment"),
+        rx.link(t("cards.back_to_account"), href="/edit-profile"),
         delete_dialog(),
         spacing="5",
         show_cart=False,

@@ -39,6 +39,7 @@ def _act_button(row: StandingRow, action: str, icon: str, **props: Any) -> rx.Co
         disabled=StandingState.busy_id != "",
         **props,
         size="2",
+        id=f"standing-{row.id}-{action}",  # focused after the other one is tapped
         class_name=f"hm-standing-{action}",
     )
 

@@ -11,12 +11,13 @@ The header's Cancel Cart count follows every change (``auth.sync_cancel_count``)
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import reflex as rx
 
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services.ordering import cancel_cart
 from hotmeals.ui.state.auth import sync_cancel_count
 from hotmeals.ui.state.base import call_service
@@ -89,7 +90,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         }
         self.count = int(answer["count"])
         self.total_refund = str(answer["total_refund"])
-        self.empty_message = str(answer.get("message") or "")
+        self.empty_message = tr("orders_ui.cancel_cart_empty", lang)
         await self._load_reasons(parent_id, lang)
         self.loaded = True
         self._lang = lang
@@ -178,9 +179,16 @@ class CancelCartState(CancelReasonForm, rx.State):
             busy="confirming",
             once=lambda: self._reason_once("cancel_cart", sorted(self._lines.items())),
             act=self._confirm_cart,
-            done=self._cancelled,
+            done=self._cart_cancelled,
         ):
             yield event
+
+    async def _cart_cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
+        """The cancel's outcome, titled with what was cancelled ("1 meal cancelled"): the
+        cart may hold one meal of an order, and "Order Cancelled" would say more."""
+        meals = sum(quantity for quantity, _most in self._lines.values())
+        titled = replace(result, title=tn("orders_ui.meals_cancelled", meals, lang))
+        return await self._cancelled(parent_id, titled, lang)
 
     async def _confirm_cart(self, parent_id: int, key: str, lang: str) -> Any:
         # Every rule is the service's: the lines are the parent's and before their cut-offs

@@ -21,7 +21,7 @@ from hotmeals.services import standing
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.forms import Answered, busy_call, message
+from hotmeals.ui.state.forms import Answered, busy_call, focus_field, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.meal_dialog import dialog_meal
 from hotmeals.ui.state.screens import RelangScreen
@@ -133,6 +133,10 @@ class StandingState(RelangScreen, rx.State):
         await self._load()
         self.busy_id = ""
         yield succeeded(tr(DONE[action], lang))
+        # the button tapped is gone: the focus goes to the one in its place (Pause <-> Resume)
+        other = {"pause": "resume", "resume": "pause"}.get(action)
+        if other and any(r.id == str(standing_id) for r in self.rows):
+            yield focus_field(f"standing-{standing_id}-{other}")
 
 
 class RepeatState(rx.State):
