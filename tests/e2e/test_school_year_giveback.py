@@ -124,7 +124,16 @@ def test_start_of_year_confirmation_then_the_giveback_dashboard(
         "Grade 4" if lang == "en" else "4e année"
     )
     page.select_option("#sy-teacher", label=teacher)
+    expect(
+        page.locator(".rt-Badge").filter(has_text=msg("sy.children_to_confirm.one", lang, count=1))
+    ).to_be_visible()
+    # Confirming before the allergies are reviewed: said at the box, and the focus goes there.
+    page.click("#sy-confirm")
+    expect(page.locator("#sy-reviewed-error")).to_have_text(msg("allergies_review_required", lang))
+    expect(page.locator("#sy-reviewed")).to_be_focused()
+    expect(page.locator("#sy-reviewed")).to_have_attribute("aria-invalid", "true")
     page.click("#sy-reviewed")
+    expect(page.locator("#sy-reviewed-error")).to_have_text("")
     helpers_shot(page, f"school-year-{viewport}-{lang}")
     from tests.e2e.test_accessibility import serious_violations
 

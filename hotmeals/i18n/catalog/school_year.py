@@ -15,7 +15,8 @@ EN = {
         "Before booking meals, please check each child's class for this year. "
         "It takes a minute and makes sure every lunch reaches the right classroom."
     ),
-    "sy.to_confirm": "to confirm",
+    "sy.children_to_confirm.one": "{count} child to confirm",
+    "sy.children_to_confirm.other": "{count} children to confirm",
     "sy.last_year": "Last year",
     "sy.grade": "Grade this year",
     "sy.offered": "We suggest the next grade; change it if needed.",
@@ -75,7 +76,8 @@ FR = {
         "Avant de réserver des repas, vérifiez la classe de chaque enfant pour cette année. "
         "Cela prend une minute et chaque repas arrive dans la bonne classe."
     ),
-    "sy.to_confirm": "à confirmer",
+    "sy.children_to_confirm.one": "{count} enfant à confirmer",
+    "sy.children_to_confirm.other": "{count} enfants à confirmer",
     "sy.last_year": "L'an dernier",
     "sy.grade": "Niveau cette année",
     "sy.offered": "Nous suggérons le niveau suivant ; modifiez-le au besoin.",

@@ -51,8 +51,22 @@ def _allergies() -> rx.Component:
             SchoolYearState.reviewed,
             SchoolYearState.set_reviewed,
             rx.text(t("sy.reviewed"), size="2", weight="medium"),
-            checkbox={"size": "3"},
+            checkbox={
+                "size": "3",
+                "custom_attrs": {
+                    "aria-required": "true",
+                    "aria-invalid": rx.cond(SchoolYearState.reviewed_error != "", "true", "false"),
+                    "aria-describedby": "sy-reviewed-error",
+                },
+            },
             class_name="hm-sy-check",
+        ),
+        # said at the box that needs it, not in a toast (the focus goes to the box)
+        rx.text(
+            SchoolYearState.reviewed_error,
+            id="sy-reviewed-error",
+            color=rx.color("red", 11),
+            size="2",
         ),
         spacing="2",
     )
@@ -95,13 +109,7 @@ def _child_form() -> rx.Component:
         column(
             spread_row(
                 rx.heading(SchoolYearState.name, as_="h2", size="5", id="sy-child"),
-                rx.badge(
-                    SchoolYearState.remaining.to_string(),
-                    " ",
-                    t("sy.to_confirm"),
-                    variant="soft",
-                    size="2",
-                ),
+                rx.badge(SchoolYearState.remaining_text, variant="soft", size="2"),
                 align="center",
                 wrap="wrap",
                 spacing="2",

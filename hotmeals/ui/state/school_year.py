@@ -9,10 +9,11 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
+from hotmeals.i18n import tn
 from hotmeals.services import school_year
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.base import call_service
-from hotmeals.ui.state.forms import OnceForm, message, one_turn, submit
+from hotmeals.ui.state.forms import OnceForm, focus_field, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -40,6 +41,8 @@ class SchoolYearState(OnceForm, rx.State):
     teacher_id: str = ""
     grade_id: str = ""
     reviewed: bool = False
+    reviewed_error: str = ""  # "Please confirm that you reviewed the allergies", at the box
+    remaining_text: str = ""  # "2 children to confirm", the family's (not this child's)
     archive_open: bool = False  # "Left the school" tapped: asks before archiving
 
     @rx.var
@@ -70,6 +73,8 @@ class SchoolYearState(OnceForm, rx.State):
         state = await call_service(school_year.status, parent_id=parent_id, lang=lang)
         self.year_label = state["school_year_label"]
         self.remaining = state["pending_count"]
+        self.remaining_text = tn("sy.children_to_confirm", self.remaining, lang)
+        self.reviewed_error = ""
         self.grades = [{"id": _s(g["id"]), "name": g["label"]} for g in state["grades"]]
         self.reviewed = False
         self.archive_open = False
@@ -115,6 +120,7 @@ class SchoolYearState(OnceForm, rx.State):
     @rx.event
     def set_reviewed(self, value: bool):
         self.reviewed = bool(value)
+        self.reviewed_error = ""
 
     @rx.event
     def ask_archive(self, value: bool):
@@ -170,6 +176,10 @@ class SchoolYearState(OnceForm, rx.State):
                 done = tr("sy.archived", lang, name=name)
         except DomainError as err:
             self.busy = False
+            if err.field == "allergies_reviewed":
+                self.reviewed_error = message(err, lang)
+                yield focus_field("sy-reviewed")
+                return
             yield failed(message(err, lang))
             return
         await self._show(who.parent_id, lang)
