@@ -111,6 +111,8 @@ def check_ask(session: Session, *, parent_id: int, **days: Unpack[AwayDays]) -> 
     start, end = meal_date(days["from_date"], "from_date"), meal_date(days["to_date"], "to_date")
     if end < start or (end - start).days >= AWAY_MAX_DAYS:
         raise DomainError("away_range_invalid", field="to_date", max=AWAY_MAX_DAYS)
+    if start < clock.today():  # a day gone by: nothing left to cancel or to keep from booking
+        raise DomainError("away_range_past", field="from_date")
     return AwayAsk(child_ids=ids, first=start, last=end)
 
 

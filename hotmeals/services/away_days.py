@@ -9,6 +9,7 @@ Its own module, below ``ordering``: ``away.py`` imports ``ordering.days``."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date, timedelta
 
 from sqlmodel import Session, col, select
@@ -37,6 +38,33 @@ def away_ranges(session: Session, child_ids: Iterable[int], first: date, last: d
     for child_id, start, end in rows:
         out.setdefault(child_id, []).append((start, end))
     return out
+
+
+@dataclass(frozen=True)
+class AwayRange:
+    """Days a child is marked away, as the away screen lists them."""
+
+    child_id: int
+    first_name: str
+    first: date
+    last: date
+
+
+def upcoming_away(session: Session, parent_id: int, today: date) -> list[AwayRange]:
+    """The parent's children's away ranges that end today or later, soonest first (one
+    statement): what the away screen shows as lasting ("Emma is away from … to …")."""
+    rows = session.exec(
+        select(
+            col(ChildAway.child_id),
+            col(Child.first_name),
+            col(ChildAway.first_date),
+            col(ChildAway.last_date),
+        )
+        .join(Child, col(Child.id) == ChildAway.child_id)
+        .where(col(ChildAway.parent_id) == parent_id, col(ChildAway.last_date) >= today)
+        .order_by(col(ChildAway.first_date), col(Child.first_name), col(ChildAway.id))
+    ).all()
+    return [AwayRange(child_id, name, first, last) for child_id, name, first, last in rows]
 
 
 def is_away(ranges: Ranges, child_id: int, day: date) -> bool:

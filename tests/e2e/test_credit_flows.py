@@ -130,6 +130,12 @@ def test_a_child_is_marked_away_for_a_day(
     page.click("#away-check")
     meal = page.locator(f'.hm-away-meal[data-line-id="{line_id}"]')
     expect(meal).to_have_attribute("data-state", "cancel")
+    # The days are in the address: a reload shows the same meals; the range is final, said so.
+    expect(page).to_have_url(re.compile(rf"\?who=[0-9,]*{child_id}[0-9,]*&from={day}&to={day}$"))
+    page.reload()
+    expect(meal).to_have_attribute("data-state", "cancel")
+    expect(page.locator("#away-from")).to_have_value(day)
+    expect(page.locator("#away-final")).to_have_text(msg("away_ui.final", lang))
     shown = page.locator("#away-refund").inner_text()
     # Every meal of that child and day is cancelled (other orders of the parent's too).
     cancelling = page.locator('.hm-away-meal[data-state="cancel"]').evaluate_all(
@@ -146,8 +152,16 @@ def test_a_child_is_marked_away_for_a_day(
     new = rows(app, "SELECT amount_cents, state FROM refund WHERE id > ?", last_refund)
     assert new and {r[1] for r in new} == {"SUCCEEDED"}, new
     assert money_text(sum(r[0] for r in new), lang) == shown, (new, shown)
-    # Checked again: the meal is no longer booked.
+    # Done: said where the Confirm was (with where the money went), no second Confirm, and
+    # the days listed as marked.
+    done = page.locator("#away-done")
+    expect(done).to_contain_text({"en": "Done: ", "fr": "C'est fait : "}[lang])
+    expect(done).to_contain_text(shown)
+    expect(page.locator("#away-confirm")).to_have_count(0)
     expect(meal).to_have_count(0)
+    name = rows(app, "SELECT first_name FROM child WHERE id = ?", child_id)[0][0]
+    expect(page.locator("#away-ranges")).to_contain_text(name)
+    shot(page, f"child-away-done-{lang}")
 
 
 def _admin(app: AppServer, *args: str) -> str:

@@ -113,6 +113,10 @@ async def test_a_changed_total_or_another_parents_child_is_refused(pay_engine, g
     with pytest.raises(DomainError) as err:
         preview(pay_engine, fam, fam["children"], day, day - timedelta(days=1))
     assert err.value.code == "away_range_invalid"
+    yesterday = clock.today() - timedelta(days=1)  # a day gone by is not marked away
+    with pytest.raises(DomainError) as err:
+        preview(pay_engine, fam, fam["children"], yesterday, day)
+    assert err.value.code == "away_range_past"
 
 
 @pytest.mark.asyncio

@@ -19,7 +19,7 @@ from hotmeals.db.models import ChildAway, EmailOutbox, StandingOrderRun
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import standing, standing_job
-from hotmeals.services.away_days import record_away
+from hotmeals.services.away_days import record_away, upcoming_away
 from hotmeals.services.ordering import booking, cart
 from hotmeals.services.ordering.days import get_dates
 from tests.integration.meals_support import family, rows_of
@@ -69,6 +69,10 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
     assert err.value.code == "away_nothing"
     (row,) = rows_of(pay_engine, ChildAway, col(ChildAway.parent_id) == fam["parent_id"])
     assert (row.child_id, row.first_date, row.last_date) == (kid, first, last)
+    with session_scope(pay_engine) as s:  # listed as lasting until its last day has passed
+        listed = upcoming_away(s, fam["parent_id"], first)
+        assert [(r.child_id, r.first, r.last) for r in listed] == [(kid, first, last)]
+        assert upcoming_away(s, fam["parent_id"], last + timedelta(days=1)) == []
 
     shown = dates(pay_engine, fam, kid)
     assert [(d["is_away"], d["is_open"], d["away_label"]) for d in shown.values()] == [

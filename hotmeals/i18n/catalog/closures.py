@@ -47,6 +47,7 @@ EN = {
     "away_range_invalid": "Choose a first and a last day, the last on or after the first, "
     "at most {max} days",
     "away_children_required": "Choose at least one child",
+    "away_range_past": "The first day cannot be before today",
     "away_total_changed": "The meals of these days changed since you checked them: check again",
     "away_nothing": "No booked meals on these days",
     "away_donate_not_allowed": "Only a meal past its cut-off can be given to the school",
@@ -123,6 +124,7 @@ FR = {
         "Choisissez un premier et un dernier jour, le dernier le même jour ou après, "
         "au plus {max} jours"
     ),
+    "away_range_past": "Le premier jour ne peut pas être avant aujourd'hui",
     "away_children_required": "Choisissez au moins un enfant",
     "away_total_changed": (
         "Les repas de ces jours ont changé depuis votre vérification : vérifiez de nouveau"

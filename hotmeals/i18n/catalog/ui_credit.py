@@ -38,6 +38,11 @@ EN = {
     "away_ui.donate": "Give this meal to the school's student-nutrition program",
     "away_ui.total": "Refund:",
     "away_ui.confirm": "Confirm",
+    "away_ui.final": (
+        "Days marked away cannot be removed or shortened afterwards: no meal can be booked on them."
+    ),
+    "away_ui.marked": "Days marked away",
+    "away_ui.range": "{child}: {first} to {last}",
 }
 
 FR = {
@@ -80,4 +85,10 @@ FR = {
     "away_ui.donate": "Donner ce repas au programme de nutrition des élèves de l'école",
     "away_ui.total": "Remboursement :",
     "away_ui.confirm": "Confirmer",
+    "away_ui.final": (
+        "Les jours d'absence ne peuvent pas être retirés ni raccourcis ensuite : aucun repas ne "
+        "peut y être réservé."
+    ),
+    "away_ui.marked": "Jours d'absence",
+    "away_ui.range": "{child} : du {first} au {last}",
 }

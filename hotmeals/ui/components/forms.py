@@ -52,14 +52,27 @@ def labelled_box(text: Any, field_id: Any, *controls: Any, **box_props: Any) -> 
 
 
 def date_field(
-    field_id: str, label_text: Any, value: Any, on_change: Any, **box_props: Any
+    field_id: str,
+    label_text: Any,
+    value: Any,
+    on_change: Any,
+    *,
+    min_date: Any = None,
+    **box_props: Any,
 ) -> rx.Component:
-    """A day to pick in the browser's own date picker, under its label (``labelled_box``)."""
+    """A day to pick in the browser's own date picker, under its label (``labelled_box``);
+    ``min_date`` (ISO) the first day the picker offers (the service checks it again)."""
+    limits = {} if min_date is None else {"min": min_date}
     return labelled_box(
         label_text,
         field_id,
         rx.el.input(
-            type="date", id=field_id, value=value, on_change=on_change, class_name="hm-input"
+            type="date",
+            id=field_id,
+            value=value,
+            on_change=on_change,
+            class_name="hm-input",
+            **limits,
         ),
         **box_props,
     )

@@ -28,7 +28,15 @@ from hotmeals.ui.state.i18n import t
 
 
 def _date(field_id: str, label_key: str, value: rx.Var, on_change) -> rx.Component:
-    return date_field(field_id, t(label_key), value, on_change, flex="1", min_width="150px")
+    return date_field(
+        field_id,
+        t(label_key),
+        value,
+        on_change,
+        min_date=ChildAwayState.today,  # no day gone by (the service refuses it too)
+        flex="1",
+        min_width="150px",
+    )
 
 
 def ask_form() -> rx.Component:
@@ -123,15 +131,53 @@ def meals_list() -> rx.Component:
             ),
             rx.cond(
                 ChildAwayState.can_confirm,
-                commit_button(
-                    ChildAwayState,
-                    t("away_ui.confirm"),
-                    glyph("calendar-x"),
-                    "away-confirm",
-                    on_click=ChildAwayState.confirm,
+                column(
+                    muted(t("away_ui.final"), size="2", id="away-final"),
+                    commit_button(
+                        ChildAwayState,
+                        t("away_ui.confirm"),
+                        glyph("calendar-x"),
+                        "away-confirm",
+                        on_click=ChildAwayState.confirm,
+                    ),
+                    spacing="2",
                 ),
             ),
             spacing="3",
+        ),
+    )
+
+
+def done_notice() -> rx.Component:
+    """What the last confirm did, where the meals and Confirm were."""
+    return rx.cond(
+        ChildAwayState.done != "",
+        rx.callout.root(
+            rx.callout.icon(rx.icon("circle-check", aria_hidden="true")),
+            rx.callout.text(ChildAwayState.done),
+            color_scheme="grass",
+            role="status",
+            id="away-done",
+            width="100%",
+        ),
+    )
+
+
+def marked_days() -> rx.Component:
+    """The days already marked, lasting (from today on)."""
+    return rx.cond(
+        ChildAwayState.ranges.length() > 0,
+        column(
+            section_title("away_ui.marked", size="4"),
+            rx.el.ul(
+                rx.foreach(
+                    ChildAwayState.ranges,
+                    lambda r: rx.el.li(rx.text(r, size="2"), class_name="hm-away-range"),
+                ),
+                id="away-ranges",
+                style={"margin": "0", "padding_left": "20px"},
+            ),
+            spacing="2",
         ),
     )
 
@@ -140,7 +186,9 @@ def child_away() -> rx.Component:
     return parent_screen(
         *screen_intro(t("away_ui.title"), t("away_ui.intro")),
         ask_form(),
+        done_notice(),
         meals_list(),
+        marked_days(),
         spacing="5",
         show_cart=False,
     )

@@ -4,6 +4,7 @@ children are the parent's, the dates, the cut-offs and the total the parent conf
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -11,15 +12,22 @@ import reflex as rx
 
 from hotmeals import clock
 from hotmeals.domain.credit import RefundDestination
+from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
+from hotmeals.i18n import t as tr
 from hotmeals.services import away, children, credit
+from hotmeals.services.away_days import upcoming_away
 from hotmeals.ui.state.auth import acting_parent, signed_up_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
 from hotmeals.ui.state.screens import order_line_row
+from hotmeals.ui.state.steps import history_replace_script
 from hotmeals.ui.state.toasts import failed, succeeded
+
+ROUTE = "/edit-profile/child-away"
+ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def _meal_row(meal: dict) -> dict[str, str]:
@@ -43,6 +51,9 @@ class ChildAwayState(OnceForm, rx.State):
     refund: str = ""
     checked: bool = False  # the meals shown are those of the children and days chosen
     error: str = ""
+    done: str = ""  # what the last confirm did, shown where the Confirm was
+    today: str = ""  # the date pickers' first day
+    ranges: list[str] = []  # the days already marked, lasting: "Emma: Monday, … to …"
 
     _refund_cents: int = 0
 
@@ -53,21 +64,51 @@ class ChildAwayState(OnceForm, rx.State):
 
     @rx.event
     async def load(self):
+        """The screen; the children and days of the address (``?who=&from=&to=``, written by
+        Check) are checked again, so a reload or Back shows the same meals."""
         self.busy, self.error, self.checked, self.meals, self.donate = False, "", False, [], []
+        self.done = ""
         who = await signed_up_parent(self)
         if who is None:
-            self.kids, self.chosen = [], []
+            self.kids, self.chosen, self.ranges = [], [], []
             return
         rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
         self.kids = [Choice(value=str(r["id"]), label=str(r["first_name"])) for r in rows]
-        self.chosen = [k.value for k in self.kids[:1]]
         self.refund_to = (await call_service(credit.refund_to, parent_id=who.parent_id)).value
-        tomorrow = clock.today() + timedelta(days=1)
-        self.from_date = self.to_date = tomorrow.isoformat()
+        today = clock.today()
+        self.today = today.isoformat()
+        await self._load_ranges(who.parent_id, who.lang)
+        query = self.router.url.query_parameters
+        kids = {k.value for k in self.kids}
+        asked = [c for c in str(query.get("who", "")).split(",") if c in kids]
+        first, last = str(query.get("from", "")), str(query.get("to", ""))
+        if asked and ISO_DAY.match(first) and ISO_DAY.match(last):
+            self.chosen, self.from_date, self.to_date = asked, first, last
+            try:
+                await self._preview(who.parent_id, who.lang)
+            except DomainError as err:
+                self._changed()
+                self.error = message(err, who.lang)
+            return
+        self.chosen = [k.value for k in self.kids[:1]]
+        self.from_date = self.to_date = (today + timedelta(days=1)).isoformat()
+
+    async def _load_ranges(self, parent_id: int, lang: str) -> None:
+        found = await call_service(upcoming_away, parent_id=parent_id, today=clock.today())
+        self.ranges = [
+            tr(
+                "away_ui.range",
+                lang,
+                child=r.first_name,
+                first=full_day(r.first, lang),
+                last=full_day(r.last, lang),
+            )
+            for r in found
+        ]
 
     def _changed(self) -> None:
         """The children or days changed: the meals shown are no longer theirs."""
-        self.checked, self.meals, self.donate, self.error = False, [], [], ""
+        self.checked, self.meals, self.donate, self.error, self.done = False, [], [], "", ""
 
     @rx.event
     def toggle_child(self, child_id: str, checked: bool):
@@ -125,12 +166,16 @@ class ChildAwayState(OnceForm, rx.State):
         who = await acting_parent(self)
         if who is None or self.busy:
             return
-        self.error = ""
+        self.error = self.done = ""
         try:
             await self._preview(who.parent_id, lang)
         except DomainError as err:
             self._changed()
             self.error = message(err, lang)
+            return None
+        # the children and days in the address: a reload or Back shows these meals again
+        query = f"?who={','.join(self.chosen)}&from={self.from_date}&to={self.to_date}"
+        return rx.call_script(history_replace_script(ROUTE + query))
 
     @rx.event(background=True)
     async def confirm(self):
@@ -157,9 +202,13 @@ class ChildAwayState(OnceForm, rx.State):
         )
 
     async def _marked(self, parent_id: int, result: Any, lang: str) -> Any:
-        self.donate = []
-        await self._preview(parent_id, lang)
-        return succeeded(result["message"])
+        """Done: what it did, where the Confirm was (no second Confirm for the same days),
+        and the days in the lasting list."""
+        self.checked, self.meals, self.donate = False, [], []
+        self.done = str(result["message"])
+        await self._load_ranges(parent_id, lang)
+        # the address names no days any more: a reload shows the form, not these days again
+        return [succeeded(self.done), rx.call_script(history_replace_script(ROUTE))]
 
     def _refused(self, err: DomainError, lang: str) -> Any:
         self.error = message(err, lang)
