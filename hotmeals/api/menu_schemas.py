@@ -55,6 +55,10 @@ class MealDayOut(BaseModel):
     away_label: str = Field(default="", description="'Emma is away' on such a day, else ''.")
     ordered_quantity: int = Field(description="Meals already ordered (paid) for the child.")
     cart_quantity: int = Field(description="Meals for the child in the cart.")
+    moved_to: str = Field(
+        default="",
+        description="A closed day whose booked meal the closure moved: the make-up day (ISO).",
+    )
 
 
 class DatesOut(BaseModel):

@@ -69,6 +69,7 @@ EN = {
     "standing.reason.away": "the child is away that day",
     "ui.book.day_away": "{label}",
     "ui.book.legend_away": "Away",
+    "ui.book.legend_none": "No hot lunch",
 }
 
 FR = {
@@ -154,5 +155,6 @@ FR = {
     ),
     "standing.reason.away": "l'enfant n'est pas là ce jour-là",
     "ui.book.day_away": "{label}",
-    "ui.book.legend_away": "Absent",
+    "ui.book.legend_away": "Absence",
+    "ui.book.legend_none": "Pas de repas chaud",
 }

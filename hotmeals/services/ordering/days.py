@@ -18,9 +18,11 @@ from sqlmodel import Session, col, select
 from hotmeals import clock
 from hotmeals.db.models import (
     CartLine,
+    ClosureMeal,
     MenuDay,
     Order,
     OrderLine,
+    SchoolClosure,
     Vendor,
 )
 from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
@@ -100,6 +102,22 @@ _IN_CART_BY_DAY = (
     .group_by(col(MenuDay.meal_date))
 )
 
+# The child's meals a school closure moved to a make-up day, by the day closed (the first
+# make-up day when there are several): Book meal's closed day says where the meal went.
+_MOVED_BY_DAY = (
+    select(col(SchoolClosure.closed_date), func.min(col(ClosureMeal.new_date)))
+    .join(ClosureMeal, col(ClosureMeal.closure_id) == SchoolClosure.id)
+    .join(OrderLine, col(OrderLine.id) == ClosureMeal.order_line_id)
+    .where(
+        col(OrderLine.child_id) == bindparam("child_id"),
+        col(SchoolClosure.closed_date) >= bindparam("start"),
+        col(SchoolClosure.closed_date) <= bindparam("end"),
+        col(SchoolClosure.reopened_at).is_(None),
+        col(ClosureMeal.new_date).is_not(None),
+    )
+    .group_by(col(SchoolClosure.closed_date))
+)
+
 
 class DaysAsk(TypedDict, total=False):
     """Which school days the parent looks at, as the browser or the API asks (raw client
@@ -134,7 +152,9 @@ def get_dates(
     ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
     and whether it is still open, and the meals already ordered or in the cart for the child;
     a day the child is away (``away_days``) is not open. Five statements whatever the number
-    of days (the days themselves from the menus' cached copy, ``services/menu_cache``)."""
+    of days (the days themselves from the menus' cached copy, ``services/menu_cache``); a
+    closed day whose meal a closure moved names the make-up day (``moved_to``: one statement
+    more when the days hold a closed one)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     lang = ask.get("lang", "en")
     now = ask.get("now") or clock.now()
@@ -149,6 +169,9 @@ def get_dates(
         day: int(n or 0)
         for day, n in session.execute(_IN_CART_BY_DAY, {**window, "parent_id": parent_id}).all()
     }
+    moved: dict[date, date] = {}
+    if any(day.is_closed for day, _vendor in days):  # only then can a closure have moved one
+        moved = dict(session.execute(_MOVED_BY_DAY, window).all())
     out = []
     for day, vendor in days:
         closes, before_cutoff = cutoff_state(vendor, day.meal_date, now)
@@ -164,6 +187,8 @@ def get_dates(
                 "is_open": before_cutoff and not day.is_closed and vendor.is_active,
                 "ordered_quantity": int(ordered.get(day.meal_date) or 0),
                 "cart_quantity": int(in_cart.get(day.meal_date) or 0),
+                # a closed day whose booked meal the closure moved: to this make-up day
+                "moved_to": moved[day.meal_date].isoformat() if day.meal_date in moved else "",
             }
         )
     mark_days(session, child=child, days=out, first=start, last=end, lang=lang)  # away

@@ -157,6 +157,7 @@ def calendar() -> rx.Component:
             _legend_item("is-past", "ui.book.legend_past"),
             _legend_item("is-closed", "ui.book.legend_closed"),
             _legend_item("is-away", "ui.book.legend_away"),
+            _legend_item("is-none", "ui.book.legend_none"),
             _legend_item("is-ordered", "ui.book.legend_ordered"),
             _legend_item("is-cart", "ui.book.legend_cart"),
             class_name="hm-legend",

@@ -60,7 +60,7 @@ def order_card(row: HistoryRow) -> rx.Component:
         rx.el.dl(
             fact("orders_ui.delivery_dates", row.dates, "hm-order-dates", wide=True),
             fact("orders_ui.ordered_on", row.ordered_on, "hm-order-placed", wide=True),
-            fact("orders_ui.total_items", row.items, "hm-order-items"),
+            fact("orders_ui.total_items", row.meal_count, "hm-order-items"),
             fact("orders_ui.total", row.total, "hm-order-total"),
             rx.cond(
                 row.has_refund,

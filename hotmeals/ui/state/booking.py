@@ -36,6 +36,14 @@ from hotmeals.ui.state.menu_views import (
 )
 from hotmeals.ui.state.screens import new_language
 
+SHOW_DAY_SCRIPT = (
+    "(() => { const el = document.getElementById('book-day'); if (!el) return; "
+    "const top = el.getBoundingClientRect().top; "
+    "if (top > window.innerHeight * 0.6 || top < 0) el.scrollIntoView({block: 'start', "
+    "behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth'}); "
+    "})()"
+)
+
 
 class BookingState(MealDialog, rx.State):
     """/edit-profile/meal-detailed."""
@@ -196,6 +204,9 @@ class BookingState(MealDialog, rx.State):
         when = long_moment(datetime.fromisoformat(day["cutoff_at"]), lang)
         if self.selected_kind == "closed":
             self.selected_note = tr("ui.book.closed", lang, reason=day.get("closed_reason") or "")
+            if day.get("moved_to"):  # the closure moved this child's meal: say where
+                moved = long_day(date.fromisoformat(day["moved_to"]), lang)
+                self.selected_note += " " + tr("ui.book.moved_to", lang, day=moved)
         elif self.selected_kind == "away":
             self.selected_note = day.get("away_label") or ""
         elif self.selected_kind == "past":
@@ -319,7 +330,9 @@ class BookingState(MealDialog, rx.State):
         self._describe_day()
         self.meals = self.shown_meals = []
         self.loading_menu = True
-        yield
+        # On a phone the day's menu is under the calendar: bring it into view, so the tap
+        # answers where the parent looks (nothing moves when it is already in view).
+        yield rx.call_script(SHOW_DAY_SCRIPT)
         await self._load_menu(who)
         self.loading_menu = False
 

@@ -34,6 +34,9 @@ def day_label(day: dict, lang: str) -> str:
     kind = day_kind(day)
     if kind == "closed":
         status = tr("ui.book.day_closed", lang, reason=day.get("closed_reason") or "")
+        if day.get("moved_to"):
+            moved = long_day(date.fromisoformat(day["moved_to"]), lang)
+            status += ", " + tr("ui.book.day_moved_to", lang, day=moved)
     elif kind == "away":
         status = tr("ui.book.day_away", lang, label=day.get("away_label") or "")
     elif kind == "past":

@@ -60,7 +60,7 @@ class HistoryRow(OrderLink):
     status_label: str = ""
     dates: str = ""
     ordered_on: str = ""
-    items: str = ""  # the meals still booked, and how many were cancelled: "2 (1 cancelled)"
+    meal_count: str = ""  # the meals still booked, and how many were cancelled: "2 (1 cancelled)"
     total: str = ""
     refunded: str = ""
     has_refund: bool = False
@@ -117,7 +117,7 @@ def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
                 status_label=str(o["status_label"]),
                 dates=" · ".join(o.get("delivery_dates_label") or []),
                 ordered_on=str(o["ordered_on_label"]),
-                items=items_text(int(o["active_items"]), int(o["total_items"]), lang),
+                meal_count=items_text(int(o["active_items"]), int(o["total_items"]), lang),
                 total=str(o["total_pay"]),
                 refunded=str(o["total_refund"]),
                 has_refund=int(o.get("total_refund_cents") or 0) > 0,
