@@ -58,7 +58,7 @@ class World:
 @pytest.fixture(scope="module")
 def world(database) -> World:
     open_day = _weekday_after(21)
-    closed_day = _weekday_after(22)
+    closed_day = _weekday_after((open_day - clock.today()).days + 1)  # the school day after
     unserved_day = _weekday_after(40)
     past_cutoff_day = clock.today() + timedelta(days=1)
     with session_scope() as s:
