@@ -25,6 +25,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import away, credit, giveback
+from hotmeals.services.ordering import queries
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import past_cutoff
@@ -185,6 +186,10 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
     assert gift.value_cents == kept.line_total_cents and gift.school_id == fam["school_id"]
     again = preview(pay_engine, fam, fam["children"], first, first)
     assert [m["state"] for m in again["meals"]] == ["donated"]
+    with session_scope(pay_engine) as s:  # the order's details say where the meal went
+        shown = queries.order_detail(s, parent_id=fam["parent_id"], order_id=order_id)
+    labels = {x["order_line_id"]: x["state_label"] for x in shown["lines"]}
+    assert labels[past_line] == "Given to the school's student-nutrition program"
     with session_scope(pay_engine) as s:
         figures = giveback.family_giveback(session=s, parent_id=fam["parent_id"])
     (school,) = [x for x in figures["schools"] if x["school_id"] == fam["school_id"]]

@@ -14,6 +14,7 @@ from hotmeals.db.models import (
     AddOn,
     Child,
     Meal,
+    MealDonation,
     MealOption,
     MenuOption,
     Order,
@@ -163,9 +164,14 @@ def status_label(status: str, served: bool, lang: str) -> str:
     return t(f"orderpay.status_{status}", lang)
 
 
-def line_label(state: str, meal_date: date, today: date, lang: str) -> str:
-    """A meal's state as the parent reads it: an active one whose day has passed was
-    delivered ("Delivered" / "Livré"); else its state's word."""
+def line_label(
+    state: str, meal_date: date, today: date, lang: str, *, donated: bool = False
+) -> str:
+    """A meal's state as the parent reads it: one given to the school's student-nutrition
+    program says so; an active one whose day has passed was delivered ("Delivered" /
+    "Livré"); else its state's word."""
+    if donated and state == "active":
+        return t("away.item.donated", lang)
     if state == "active" and meal_date < today:
         return t("orders_after.line_delivered", lang)
     return t(f"orders_after.line_{state}", lang)
@@ -202,6 +208,14 @@ def order_detail(
         raise DomainError("order_not_found", field="order_id")
     lines = loaded.lines
     booked = loaded.active_lines()
+    # the meals given to the school's program (a child away, past the cut-off): said so
+    donated = set(
+        session.exec(
+            select(col(MealDonation.order_line_id)).where(
+                col(MealDonation.order_line_id).in_([x.id for x in lines] or [0])
+            )
+        ).all()
+    )
     children: dict[int, Child] = {}
     meals: dict[int, Meal] = {}
     menu_options: dict[int, MenuOption] = {}
@@ -264,7 +278,9 @@ def order_detail(
                 "line_total_cents": line.line_total_cents,
                 "line_total": format_money(line.line_total_cents, lang),
                 "state": state,
-                "state_label": line_label(state, line.meal_date, clock.today(current), lang),
+                "state_label": line_label(
+                    state, line.meal_date, clock.today(current), lang, donated=line.id in donated
+                ),
                 "moved_from": moved_from.isoformat() if moved_from else None,
                 "can_cancel": bool(open_ and can_cancel(OrderStatus(order.status))),
                 "cutoff_at": line_closes(line, vendor).isoformat(),
