@@ -158,6 +158,7 @@ def test_a_child_is_marked_away_for_a_day(
     expect(done).to_contain_text({"en": "Done: ", "fr": "C'est fait : "}[lang])
     expect(done).to_contain_text(shown)
     expect(page.locator("#away-confirm")).to_have_count(0)
+    expect(page).to_have_url(re.compile(r"/edit-profile/child-away/?$"))  # a reload: the form
     expect(meal).to_have_count(0)
     name = rows(app, "SELECT first_name FROM child WHERE id = ?", child_id)[0][0]
     expect(page.locator("#away-ranges")).to_contain_text(name)

@@ -43,6 +43,7 @@ EN = {
     ),
     "away_ui.marked": "Days marked away",
     "away_ui.range": "{child}: {first} to {last}",
+    "away_ui.range_day": "{child}: {day}",
 }
 
 FR = {
@@ -91,4 +92,5 @@ FR = {
     ),
     "away_ui.marked": "Jours d'absence",
     "away_ui.range": "{child} : du {first} au {last}",
+    "away_ui.range_day": "{child} : le {day}",
 }

@@ -96,7 +96,9 @@ class ChildAwayState(OnceForm, rx.State):
     async def _load_ranges(self, parent_id: int, lang: str) -> None:
         found = await call_service(upcoming_away, parent_id=parent_id, today=clock.today())
         self.ranges = [
-            tr(
+            tr("away_ui.range_day", lang, child=r.first_name, day=full_day(r.first, lang))
+            if r.first == r.last
+            else tr(
                 "away_ui.range",
                 lang,
                 child=r.first_name,
@@ -190,6 +192,10 @@ class ChildAwayState(OnceForm, rx.State):
             background=True,
         ):
             yield event
+        async with self:
+            marked = self.done != ""
+        if marked:  # the address names no days any more: a reload shows the form again
+            yield rx.call_script(history_replace_script(ROUTE))
 
     async def _mark(self, parent_id: int, key: str, lang: str) -> Any:
         return await away.mark_away(
@@ -207,8 +213,7 @@ class ChildAwayState(OnceForm, rx.State):
         self.checked, self.meals, self.donate = False, [], []
         self.done = str(result["message"])
         await self._load_ranges(parent_id, lang)
-        # the address names no days any more: a reload shows the form, not these days again
-        return [succeeded(self.done), rx.call_script(history_replace_script(ROUTE))]
+        return succeeded(self.done)
 
     def _refused(self, err: DomainError, lang: str) -> Any:
         self.error = message(err, lang)
