@@ -24,7 +24,7 @@ from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
 from hotmeals.ui.state.screens import order_line_row
 from hotmeals.ui.state.steps import history_replace_script
-from hotmeals.ui.state.toasts import failed, succeeded
+from hotmeals.ui.state.toasts import failed
 
 ROUTE = "/edit-profile/child-away"
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -208,12 +208,12 @@ class ChildAwayState(OnceForm, rx.State):
         )
 
     async def _marked(self, parent_id: int, result: Any, lang: str) -> Any:
-        """Done: what it did, where the Confirm was (no second Confirm for the same days),
-        and the days in the lasting list."""
+        """Done: what it did, where the Confirm was (no second Confirm for the same days; no
+        toast: it would only repeat it over the screen), and the days in the lasting list."""
         self.checked, self.meals, self.donate = False, [], []
         self.done = str(result["message"])
         await self._load_ranges(parent_id, lang)
-        return succeeded(self.done)
+        return None
 
     def _refused(self, err: DomainError, lang: str) -> Any:
         self.error = message(err, lang)
