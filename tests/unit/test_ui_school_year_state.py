@@ -134,11 +134,14 @@ def test_the_parent_confirms_a_child_one_grade_up_after_reviewing_allergies(
         # The allergy review box is required: refused, nothing recorded.
         turn = page.turn
         said = await _run(page.confirm())
-        assert "Please confirm that you have reviewed the allergies" in str(said)
+        # said at the box (not in a toast), and the focus goes there
+        assert page.reviewed_error == "Please confirm that you have reviewed the allergies"
+        assert "sy-reviewed" in str(said) and "toast" not in str(said)
         assert not page.busy and page.turn == turn + 1
         assert not _confirmed(noah) and _child(noah).grade_id == home["grade3"]
 
         page.set_reviewed(True)
+        assert page.reviewed_error == ""  # ticking the box clears it
         said = await _run(page.confirm())
         assert "Noah is confirmed for this school year" in str(said)
         assert _confirmed(noah)
@@ -196,6 +199,7 @@ def test_another_parents_child_is_refused(database: Path) -> None:  # noqa: F811
         page.school_id, page.teacher_id = str(victim["school_id"]), str(victim["teacher_id"])
         page.set_grade(str(victim["grade4"]))
         page.set_reviewed(True)
+        assert page.reviewed_error == ""  # ticking the box clears it
         said = await _run(page.confirm())
         assert "Child not found" in str(said) and not page.busy
         page.child_id = str(target)
