@@ -49,9 +49,14 @@ def use_language(page: Page, lang: str) -> None:
 
 def msg(key: str, lang: str, **params: object) -> str:
     """The catalog's text for ``key`` in ``lang``: tests assert what the app shows verbatim
-    without retyping it."""
-    from hotmeals.i18n import t
+    without retyping it. A counted message (``key.one``/``key.other``) takes its plural form
+    for ``count`` (``i18n.tn``)."""
+    from hotmeals.i18n import EN, t, tn
 
+    if key not in EN and f"{key}.other" in EN:
+        count = params.pop("count")
+        assert isinstance(count, int), count
+        return tn(key, count, lang, **params)
     return t(key, lang, **params)
 
 
