@@ -107,7 +107,7 @@ def _demo_standing_order(
     # the Mondays' meals in date order, a pizza first within a day (sort is stable)
     mondays = [(day, meal) for day, meal in meals if day.weekday() == 0]
     mondays.sort(key=lambda dm: (dm[0], "pizza" not in dm[1].name_en.lower()))
-    for _, meal in mondays:
+    for monday, meal in mondays:
         try:
             standing.allergy_allows(session, parent_id=parent.id or 0, child=child, meal=meal)
         except DomainError:
@@ -126,7 +126,7 @@ def _demo_standing_order(
                 portion_id=portion.id or 0,
                 weekday=0,
                 starts_on=today,
-                ends_on=standing.last_weekday(standing.term_end(today), 0),
+                ends_on=standing.last_weekday(standing.term_end(monday), 0),
                 status=standing.ACTIVE,
                 created_at=now,
                 updated_at=now,

@@ -86,9 +86,10 @@ SKIP_REASONS = ("closed", "not_served", "allergy", "child")
 
 
 def term_end(today: date) -> date:
-    """The last day of the current term of the Ontario school year: January 31 for the fall
-    term (August to January), June 30 for the spring term."""
-    if today.month >= 8:
+    """The last day of the term ``today`` is in (or, in the summer, the next one) of the
+    Ontario school year: January 31 for the fall term (July to January), June 30 for the
+    spring term."""
+    if today.month >= 7:
         return date(today.year + 1, 1, 31)
     if today.month == 1:
         return date(today.year, 1, 31)
@@ -96,8 +97,8 @@ def term_end(today: date) -> date:
 
 
 def year_end(today: date) -> date:
-    """The last day of the current school year (June 30; from August on, next June's)."""
-    return date(today.year + 1 if today.month >= 8 else today.year, 6, 30)
+    """The last day of the school year ``today`` is in (June 30; from July on, next June's)."""
+    return date(today.year + 1 if today.month >= 7 else today.year, 6, 30)
 
 
 def next_weekday(day: date, weekday: int) -> date:
@@ -124,11 +125,13 @@ def _id(value: object, field_name: str, code: str) -> int:
     return number
 
 
-def _until(value: object, ends_on: object, today: date) -> date:
+def _until(value: object, ends_on: object, first: date, today: date) -> date:
+    """The last day the parent chose: the end of the term or of the school year of the
+    standing order's ``first`` date, or a date of their own (from ``today`` on)."""
     if value in (None, "", UNTIL_TERM):
-        return term_end(today)
+        return term_end(first)
     if value == UNTIL_YEAR:
-        return year_end(today)
+        return year_end(first)
     if value == UNTIL_DATE:
         try:
             day = date.fromisoformat(str(ends_on))
@@ -197,7 +200,14 @@ def create(
         portion = sorted(portions, key=lambda p: (p.size != "small", p.id))[0]
     if portion is None:
         raise DomainError("portion_not_found", field="portion_id")
-    last = last_weekday(_until(until, ends_on, today), day_of_week)
+    # the term and the year are those of its first date it can still book (the first of its
+    # weekday whose cut-off is open): created on June 30, next term's end, not today's
+    first = next_weekday(start, day_of_week)
+    vendor = session.get(Vendor, meal.vendor_id)
+    if vendor is not None:
+        while not before_cutoff(cutoff_at(cutoff_rule(vendor), first), now):
+            first += timedelta(days=7)
+    last = last_weekday(_until(until, ends_on, first, today), day_of_week)
     if last < start:
         raise DomainError("standing_bad_end", field="ends_on")
     allergy_allows(session, parent_id=parent_id, child=child, meal=meal)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import reflex as rx
@@ -242,7 +242,9 @@ def test_repeat_every_weekday_creates_a_standing_order_from_the_dialog(database:
         (await root.get_state(I18nState)).lang = "fr"
         booking.selected_date = monday
         await _run(repeat.prepare())
-        last = standing.last_weekday(standing.term_end(clock.today()), 0)
+        # the end of the term of its first Monday (on June 30: next term's)
+        first = standing.next_weekday(max(date.fromisoformat(monday), clock.today()), 0)
+        last = standing.last_weekday(standing.term_end(first), 0)
         assert "lundi" in repeat.label
         assert format_date(last, "d MMMM", locale="fr_CA") in repeat.term_label
 

@@ -187,9 +187,9 @@ class RepeatState(rx.State):
 
     def _labels(self, day: date, lang: str) -> None:
         self.label = tr("standing_ui.repeat", lang, weekday=weekday_of(day.isoformat(), lang))
-        today = clock.today()
-        term = standing.last_weekday(standing.term_end(today), day.weekday())
-        year = standing.last_weekday(standing.year_end(today), day.weekday())
+        first = standing.next_weekday(max(day, clock.today()), day.weekday())
+        term = standing.last_weekday(standing.term_end(first), day.weekday())
+        year = standing.last_weekday(standing.year_end(first), day.weekday())
         # Short (no weekday): the choice fits a phone's select.
         self.term_label = tr("standing_ui.until_term", lang, day=short_day(term, lang))
         self.year_label = tr("standing_ui.until_year", lang, day=short_day(year, lang))
