@@ -105,17 +105,3 @@ def test_production_refuses_a_set_clock(monkeypatch: pytest.MonkeyPatch) -> None
     assert "HOTMEALS_NOW must not be set: production reads the system clock" in problems
     assert not any("HOTMEALS_NOW" in p for p in mode.production_problems(load_settings(), {}))
     monkeypatch.delenv("HOTMEALS_MODE")
-
-
-def test_a_standing_orders_term_and_year_are_those_of_its_first_date():
-    """In the summer (and on June 30, once its cut-off has passed) "until the end of term"
-    means the next term, never a day gone by: the june-30 date's run found it."""
-    from datetime import date
-
-    from hotmeals.services import standing
-
-    assert standing.term_end(date(2027, 7, 5)) == date(2028, 1, 31)
-    assert standing.term_end(date(2027, 6, 30)) == date(2027, 6, 30)
-    assert standing.term_end(date(2027, 3, 1)) == date(2027, 6, 30)
-    assert standing.year_end(date(2027, 7, 5)) == date(2028, 6, 30)
-    assert standing.year_end(date(2027, 6, 30)) == date(2027, 6, 30)

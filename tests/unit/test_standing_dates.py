@@ -18,7 +18,10 @@ from hotmeals.ui.state.menu_views import linked_date
         (date(2026, 12, 20), date(2027, 1, 31), date(2027, 6, 30)),
         (date(2027, 1, 15), date(2027, 1, 31), date(2027, 6, 30)),
         (date(2027, 2, 1), date(2027, 6, 30), date(2027, 6, 30)),
-        (date(2027, 7, 31), date(2027, 6, 30), date(2027, 6, 30)),
+        (date(2027, 6, 30), date(2027, 6, 30), date(2027, 6, 30)),
+        # in the summer the next term and year: never a day gone by
+        (date(2027, 7, 5), date(2028, 1, 31), date(2028, 6, 30)),
+        (date(2027, 7, 31), date(2028, 1, 31), date(2028, 6, 30)),
         (date(2027, 8, 1), date(2028, 1, 31), date(2028, 6, 30)),
     ],
 )
