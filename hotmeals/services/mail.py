@@ -12,6 +12,10 @@ commits.
 
 A rolled-back transaction sends nothing: the row and the mail go together.
 
+A mail from the catalog (``send_templated``) goes as plain text with an HTML alternative made
+from the same text (``services/mail_html.py``: paragraphs, lists, links, and a ``MailTable``
+parameter as a table); both are stored on the row, so any sender delivers the same mail.
+
 **Never lost, never doubled** (several workers, crashes, a dead SMTP server):
 - a sender first *claims* the row with one conditional UPDATE (still PENDING, due, and not
   claimed by another sender whose claim is still running: ``claimed_until``); only the one
@@ -52,6 +56,7 @@ from hotmeals.clock import now as utcnow
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import mail_html
 from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import OTP_TTL
 from hotmeals.settings import get_settings
@@ -90,18 +95,43 @@ class _Mail:
     body: str
     kind: str
     smtp: bool
+    html: str | None = None
+
+    @classmethod
+    def of(cls, row: EmailOutbox, *, smtp: bool = True) -> _Mail:
+        return cls(
+            row.id or 0, row.to_address, row.subject, row.body_text, row.kind, smtp, row.body_html
+        )
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A catalog mail in one language: its subject, its plain text and its HTML."""
+
+    subject: str
+    body: str
+    html: str
 
 
 def queue_mail(
-    *, session: Session, to: str, subject: str, body: str, kind: str, language: str = "en"
+    *,
+    session: Session,
+    to: str,
+    subject: str,
+    body: str,
+    kind: str,
+    language: str = "en",
+    html: str | None = None,
 ) -> int:
-    """Write an outbox row and deliver it once ``session`` commits. Returns the row id."""
+    """Write an outbox row and deliver it once ``session`` commits (``html``: the mail's HTML
+    alternative, when it has one). Returns the row id."""
     smtp = bool(get_settings().smtp_host)
     now = utcnow()
     row = EmailOutbox(
         to_address=one_line(to)[:254],
         subject=one_line(subject)[:200],  # services refuse line breaks; never a header break
         body_text=body,
+        body_html=html,
         language=normalize_lang(language),
         kind=kind[:32],
         status="PENDING" if smtp else "LOGGED",
@@ -113,7 +143,7 @@ def queue_mail(
     session.add(row)
     session.flush()
     row_id = saved_id(row)
-    _pending(session).append(_Mail(row_id, row.to_address, row.subject, body, row.kind, smtp))
+    _pending(session).append(_Mail.of(row, smtp=smtp))
     return row_id
 
 
@@ -122,9 +152,15 @@ def send_templated(
 ) -> int:
     """Render ``mail.<template>.subject`` and ``.body`` from the catalog in ``language``."""
     lang = normalize_lang(language)
-    subject, body = render_templated(template=template, language=lang, **params)
+    mail = render_templated(template=template, language=lang, **params)
     return queue_mail(
-        session=session, to=to, subject=subject, body=body, kind=kind or template, language=lang
+        session=session,
+        to=to,
+        subject=mail.subject,
+        body=mail.body,
+        html=mail.html,
+        kind=kind or template,
+        language=lang,
     )
 
 
@@ -149,12 +185,13 @@ def queue_templated_many(*, session: Session, mails: list[Templated]) -> list[in
     rows: list[dict[str, Any]] = []
     for mail in mails:
         lang = normalize_lang(mail.language)
-        subject, body = render_templated(template=mail.template, language=lang, **mail.params)
+        made = render_templated(template=mail.template, language=lang, **mail.params)
         rows.append(
             {
                 "to_address": one_line(mail.to)[:254],
-                "subject": one_line(subject)[:200],
-                "body_text": body,
+                "subject": one_line(made.subject)[:200],
+                "body_text": made.body,
+                "body_html": made.html,
                 "language": lang,
                 "kind": mail.kind[:32],
                 "status": "PENDING" if smtp else "LOGGED",
@@ -174,19 +211,29 @@ def queue_templated_many(*, session: Session, mails: list[Templated]) -> list[in
             col(EmailOutbox.subject),
             col(EmailOutbox.body_text),
             col(EmailOutbox.kind),
+            col(EmailOutbox.body_html),
         ),
         rows,
     ).all()
     pending = _pending(session)
-    for outbox_id, to, subject, body, kind in written:
-        pending.append(_Mail(outbox_id, to, subject, body, kind, smtp))
+    for outbox_id, to, subject, body, kind, html in written:
+        pending.append(_Mail(outbox_id, to, subject, body, kind, smtp, html))
     return sorted(outbox_id for outbox_id, *_ in written)
 
 
-def render_templated(*, template: str, language: str, **params) -> tuple[str, str]:
-    """The subject and body of ``mail.<template>`` in ``language``."""
+def render_templated(*, template: str, language: str, **params) -> Rendered:
+    """``mail.<template>`` in ``language``: its subject, its text and its HTML, from one
+    catalog text (a ``mail_html.MailTable`` parameter is a table in the HTML)."""
     lang = normalize_lang(language)
-    return t(f"mail.{template}.subject", lang, **params), t(f"mail.{template}.body", lang, **params)
+    subject = t(f"mail.{template}.subject", lang, **params)
+    marked, tables = mail_html.slots(params)
+    html = mail_html.document(
+        lang=lang,
+        subject=subject,
+        body=t(f"mail.{template}.body", lang, **marked),
+        tables=tables,
+    )
+    return Rendered(subject, t(f"mail.{template}.body", lang, **params), html)
 
 
 def drain(timeout: float = 30) -> None:
@@ -359,9 +406,7 @@ def send_due(*, engine: Engine, now: datetime | None = None) -> SendRound:
             if _expired(row, current):
                 stale.append(row.id or 0)
             else:
-                batch.append(
-                    _Mail(row.id or 0, row.to_address, row.subject, row.body_text, row.kind, True)
-                )
+                batch.append(_Mail.of(row))
         if stale:
             # Codes nobody can use any more: say so on the rows instead of sending them.
             expired = (
@@ -420,6 +465,8 @@ def _send_smtp(mail: _Mail) -> None:
     message["Date"] = formatdate(localtime=False)
     message["Message-ID"] = make_msgid(domain="hotmeals.local")
     message.set_content(mail.body)
+    if mail.html:
+        message.add_alternative(mail.html, subtype="html")  # multipart/alternative
     host, port = settings.smtp_host or "localhost", settings.smtp_port
     if port == 465:
         client: smtplib.SMTP = smtplib.SMTP_SSL(

@@ -39,9 +39,6 @@ from hotmeals.settings import get_settings
 CUTOFF, ORDER, MENU = "cutoff_reminder", "order_reminder", "menu_updates"
 KINDS = (CUTOFF, ORDER, MENU)
 DEFAULT_TIME = time(18, 0)
-# The parent app's screens, under rxconfig's ``frontend_path`` ("/parent").
-BOOK_MEAL_PATH = "/parent/edit-profile/meal-detailed"
-ORDERS_PATH = "/parent/edit-profile/order-history"
 UNSUBSCRIBE_PATH = "/api/v1/mail/unsubscribe"
 DAY_CLOSED, MEAL_WITHDRAWN = "day_closed", "meal_withdrawn"
 

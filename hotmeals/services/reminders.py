@@ -66,10 +66,10 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications, reminder_rows
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.ids import saved_id
+from hotmeals.services.links import BOOK_MEAL_PATH, ORDERS_PATH, parent_url
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabulary
-    BOOK_MEAL_PATH,
     CUTOFF,
     DAY_CLOSED,
     DEFAULT_TIME,
@@ -77,7 +77,6 @@ from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabu
     MEAL_WITHDRAWN,
     MENU,
     ORDER,
-    ORDERS_PATH,
     UNSUBSCRIBE_PATH,
     Family,
     Outgoing,
@@ -167,7 +166,6 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
             if (family.parent_id, c, "") not in sent:
                 missing[(family, c)].append((name, found))
     outgoing = []
-    base = get_settings().public_base_url
     for (family, c), per_child in sorted(
         missing.items(), key=lambda kv: (kv[0][0].parent_id, kv[0][1])
     ):
@@ -195,7 +193,7 @@ def cutoff_round(session: Session, *, now: datetime, at: time) -> int:
                 {
                     "cutoff_day": long_day(c, lang),
                     "lines": "\n".join(lines),
-                    "book_url": f"{base}{BOOK_MEAL_PATH}?date={first.isoformat()}",
+                    "book_url": parent_url(BOOK_MEAL_PATH, date=first.isoformat()),
                 },
             )
         )
@@ -264,7 +262,6 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
         else:
             continue
         per_family[family].append(f"{name} — {what}")
-    base = get_settings().public_base_url
     outgoing = [
         Outgoing(
             family,
@@ -275,7 +272,7 @@ def order_round(session: Session, *, now: datetime, at: time) -> int:
                 "day": long_day(day, family.lang),
                 "summary": " · ".join(lines),
                 "lines": "\n".join(f"  - {line}" for line in lines),
-                "book_url": f"{base}{BOOK_MEAL_PATH}?date={day.isoformat()}",
+                "book_url": parent_url(BOOK_MEAL_PATH, date=day.isoformat()),
             },
         )
         for family, lines in sorted(per_family.items(), key=lambda kv: kv[0].parent_id)
@@ -385,7 +382,6 @@ def menu_round(session: Session, *, now: datetime) -> int:
             then=then,
         )
         per_family[family].append((day, subject, text))
-    base = get_settings().public_base_url
     outgoing = []
     for family, changes in sorted(per_family.items(), key=lambda kv: kv[0].parent_id):
         # One mail per family and round; one row per (line, change), keyed by the first date.
@@ -400,7 +396,7 @@ def menu_round(session: Session, *, now: datetime) -> int:
             "menu_updates",
             {
                 "lines": "\n\n".join(f"  - {text}" for _, _, text in changes),
-                "orders_url": f"{base}{ORDERS_PATH}",
+                "orders_url": parent_url(ORDERS_PATH),
             },
             subjects=by_date[first],
         )

@@ -74,10 +74,6 @@ CHARGING, BOOKED, IN_CART, SKIPPED = "charging", "booked", "in_cart", "skipped"
 BOOK_AHEAD = 7
 MAX_SPAN_DAYS = 400
 MAX_PER_PARENT = 30
-# The parent app's screens, under rxconfig's ``frontend_path`` ("/parent").
-CART_PATH = "/parent/edit-profile/cart"
-BOOK_MEAL_PATH = "/parent/edit-profile/meal-detailed"
-SCREEN_PATH = "/parent/standing-orders"
 UNTIL_TERM, UNTIL_YEAR, UNTIL_DATE = "term", "year", "date"
 SKIP_REASONS = ("closed", "not_served", "allergy", "child")
 

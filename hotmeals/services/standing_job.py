@@ -38,6 +38,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, payments, school_year
+from hotmeals.services.links import BOOK_MEAL_PATH, CART_PATH, STANDING_PATH, parent_url
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
 from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch
 from hotmeals.services.ordering.place import write_one_line_order
@@ -48,17 +49,13 @@ from hotmeals.services.payments.runtime import Wiring, db, gateway_of, run_sync
 from hotmeals.services.standing import (
     ACTIVE,
     BOOK_AHEAD,
-    BOOK_MEAL_PATH,
     BOOKED,
-    CART_PATH,
     CHARGING,
     IN_CART,
-    SCREEN_PATH,
     SKIPPED,
     next_weekday,
 )
 from hotmeals.services.transaction import in_transaction
-from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -176,7 +173,6 @@ def _notice(
     **params: Any,
 ) -> None:
     lang = normalize_lang(parent.language)
-    base = get_settings().public_base_url
     mail.send_templated(
         session=session,
         to=parent.email,
@@ -187,9 +183,9 @@ def _notice(
         child=child,
         meal=meal,
         day=long_day(day, lang),
-        standing_url=f"{base}{SCREEN_PATH}",
-        cart_url=f"{base}{CART_PATH}",
-        book_url=f"{base}{BOOK_MEAL_PATH}?date={day.isoformat()}",
+        standing_url=parent_url(STANDING_PATH),
+        cart_url=parent_url(CART_PATH),
+        book_url=parent_url(BOOK_MEAL_PATH, date=day.isoformat()),
         **params,
     )
 

@@ -20,7 +20,9 @@ CODE_RE = re.compile(r"\b(\d{6})\b")
 class Mail:
     to: tuple[str, ...]
     subject: str
-    body: str
+    body: str  # the text/plain part
+    html: str = ""  # the text/html alternative, when the mail has one
+    content_type: str = "text/plain"  # of the whole message: multipart/alternative with HTML
 
 
 class Inbox:
@@ -33,8 +35,16 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's hook
         msg = message_from_bytes(envelope.content, policy=policy.default)
         part = msg.get_body(preferencelist=("plain",)) if msg.is_multipart() else msg
-        body = part.get_content() if part is not None else ""
-        mail = Mail(tuple(a.lower() for a in envelope.rcpt_tos), str(msg["Subject"] or ""), body)
+        # SMTP carries CRLF line ends; the mail's text has "\n".
+        body = part.get_content().replace("\r\n", "\n") if part is not None else ""
+        html_part = msg.get_body(preferencelist=("html",)) if msg.is_multipart() else None
+        mail = Mail(
+            tuple(a.lower() for a in envelope.rcpt_tos),
+            str(msg["Subject"] or ""),
+            body,
+            html_part.get_content().replace("\r\n", "\n") if html_part is not None else "",
+            msg.get_content_type(),
+        )
         with self._lock:
             self._mails.append(mail)
         return "250 Message accepted for delivery"

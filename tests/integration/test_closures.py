@@ -32,6 +32,7 @@ from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import closure_apply, closures, credit
 from hotmeals.services.ordering import cart, days
 from tests.integration.meals_support import book, choose, family, lines_of, refunds_of, rows_of
+from tests.mailparts import received
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
 from tests.payments.support import PATIENT
@@ -75,6 +76,9 @@ async def test_a_closed_day_refunds_each_meal_to_the_card_once(pay_engine, gatew
     assert refund.amount_cents == result.refunded_cents > 0
     (mail,) = mails_to(pay_engine, fam["parent_id"])
     assert "Storm" in mail.body_text and "refunded to your card" in mail.body_text
+    got, html = received(mail)  # as the parent's mail program gets it: each meal's fate
+    assert got.content_type == "multipart/alternative" and html.lang == "en"
+    assert len(html.items) == 1 and "refunded to your card" in html.items[0]
     # The day shows closed with its reason, and cannot be booked.
     with session_scope(pay_engine) as s:
         shown = days.get_dates(

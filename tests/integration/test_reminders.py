@@ -31,6 +31,7 @@ from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import notifications, reminder_rows, reminders
 from tests import factories as f
+from tests.mailparts import received
 from tests.querycount import count_queries
 
 AT = time(18, 0)
@@ -214,6 +215,14 @@ def test_order_reminder_the_night_before_lists_each_child(engine):
     assert "Tomorrow: Lucas — Butter chicken (1 portion + upgrade)" in mails
     assert "Tomorrow: Ada — Butter chicken (1 portion) · Zoe — no lunch booked" in mails
     assert "Demain : Emma — aucun dîner réservé" in mails
+    french = next(m for m in _mails(engine, "order_reminder") if m.language == "fr")
+    got, html = received(french)  # as the parent's mail program gets it
+    assert got.content_type == "multipart/alternative" and html.lang == "fr"
+    assert got.body.strip() == french.body_text.strip()
+    assert html.items == ["Emma — aucun dîner réservé"], html
+    hrefs = [href for href, _ in html.links]
+    assert len(hrefs) == 2 and "/parent/edit-profile/meal-detailed?date=" in hrefs[0]
+    assert "/api/v1/mail/unsubscribe?token=" in hrefs[1]
     assert _run(engine, TUE_EVENING + timedelta(minutes=30)).order == 0
     assert len(_mails(engine, "order_reminder")) == 4
 

@@ -24,6 +24,7 @@ from hotmeals.jobs import payment_round
 from hotmeals.services.ordering import cancel_cart, cancel_order, queries
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
+from tests.mailparts import received
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
     paid_order,
@@ -593,6 +594,15 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
     [made] = _mails(pay_engine, pid, "refund_made")
     assert made.subject.startswith("Refund made: ") and made.language == "en"
     assert f"{amount} has been refunded to your card" in made.body_text
+    got, html = received(made)  # as the parent's mail program gets it
+    assert got.content_type == "multipart/alternative" and html.lang == "en"
+    assert any(f"{amount} has been refunded to your card" in p for p in html.paragraphs)
+    assert [href for href, _ in html.links] == [
+        f"http://localhost:1805/parent/edit-profile/order-details?id={order_id}"
+    ]
+    got, html = received(cancelled)
+    assert html.captions == ["Cancelled meals"] and len(html.rows) == 1
+    assert html.rows[0][0] and html.rows[0][3] == "1"
     assert _mails(pay_engine, pid, "refund_processing") == []
     await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
     await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)

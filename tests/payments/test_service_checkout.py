@@ -39,6 +39,7 @@ from hotmeals.services import cards, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
 from hotmeals.settings import get_settings
 from tests import factories as f
+from tests.mailparts import received
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
     gateway,
@@ -311,6 +312,22 @@ async def test_the_confirmation_email_is_queued_once_in_the_parents_language(
     body = mail.body_text
     assert "Sans noix" in body and "Pomme" in body and "Total payé" in body
     assert "Taxe" in body and "lundi" in body  # the meal days in French, by Babel
+    # As the parent's mail program gets it: the same text, and its HTML with the lines and the
+    # charges as tables, the give-back and the link to the order, in French.
+    got, html = received(mail)
+    assert got.content_type == "multipart/alternative" and got.body.strip() == body.strip()
+    assert html.lang == "fr" and html.captions == ["Vos repas", "Paiement"]
+    assert [h for h, _ in html.headers][:5] == ["Enfant", "Jour", "Repas", "Quantité", "Montant"]
+    assert {scope for _, scope in html.headers} == {"col"}
+    meals = [row for row in html.rows if len(row) == 5]
+    charges = [row for row in html.rows if len(row) == 2]
+    assert len(meals) == 2 and len(charges) == len(html.rows) - 2
+    assert "Sans noix" in meals[0][2] and "Pomme" in meals[1][2] and meals[0][3] == "1"
+    assert any(label.startswith("Taxe") for label, _ in charges)
+    assert any("communauté scolaire" in p for p in html.paragraphs)  # the give-back
+    assert [href for href, _ in html.links] == [
+        f"http://localhost:1805/parent/edit-profile/order-details?id={started.order_id}"
+    ]
 
 
 async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(

@@ -53,6 +53,8 @@ class EmailOutbox(SQLModel, table=True):
     to_address: str = Field(max_length=254, index=True)
     subject: str = Field(max_length=200)
     body_text: str = Field(sa_column=Column(Text, nullable=False))
+    # The HTML alternative of a catalog mail (services/mail_html.py); None: plain text only.
+    body_html: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     language: str = Field(default="en", max_length=2)
     kind: str = Field(max_length=32)  # otp_verify, otp_reset, contact, order_confirmation, ...
     # PENDING: to send (first try, or a retry at next_attempt_at); SENT; LOGGED (no SMTP: demo);

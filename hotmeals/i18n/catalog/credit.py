@@ -39,7 +39,7 @@ EN = {
         "Hello {name},\n\n"
         "{amount} from your order {number} has been added to your family credit. It is used "
         "first at your next checkout; you can see it on your account page.\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
 }
 
@@ -88,6 +88,6 @@ FR = {
         "{amount} de votre commande {number} a été ajouté à votre crédit familial. Il sera "
         "utilisé en premier lors de votre prochain paiement ; vous le voyez sur la page de "
         "votre compte.\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
 }

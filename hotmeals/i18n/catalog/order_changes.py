@@ -82,11 +82,12 @@ EN: dict[str, str] = {
     "mail.order_changed.subject": "Your Hot Meals order {number} was changed",
     "mail.order_changed.body": (
         "Hello {name},\n\nYour order {number} was changed:\n{changes}\n\n{money}\n"
-        "Order total: {total}\n\nThe Hot Meals team"
+        "Order total: {total}\n\nSee your order: {order_url}\n\nThe Hot Meals team"
     ),
     "mail.meal_moved.subject": "Your Hot Meals meal was moved (order {number})",
     "mail.meal_moved.body": (
-        "Hello {name},\n\n{changes}\n\n{money}\nOrder total: {total}\n\nThe Hot Meals team"
+        "Hello {name},\n\n{changes}\n\n{money}\nOrder total: {total}\n\n"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
 }
 
@@ -173,11 +174,11 @@ FR: dict[str, str] = {
     "mail.order_changed.subject": "Votre commande Hot Meals {number} a été modifiée",
     "mail.order_changed.body": (
         "Bonjour {name},\n\nVotre commande {number} a été modifiée :\n{changes}\n\n{money}\n"
-        "Total de la commande : {total}\n\nL'équipe Hot Meals"
+        "Total de la commande : {total}\n\nVoir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
     "mail.meal_moved.subject": "Votre repas Hot Meals a été déplacé (commande {number})",
     "mail.meal_moved.body": (
         "Bonjour {name},\n\n{changes}\n\n{money}\nTotal de la commande : {total}\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
 }

@@ -64,6 +64,17 @@ EN: dict[str, str] = {
     "orderpay.mail_with": "with {items}",
     "orderpay.mail_note": "note: {note}",
     "orderpay.mail_charge": "{label}: {amount}",
+    # the tables of a mail's HTML part (services/mail_html.py)
+    "orderpay.mail_meal": "{meal} ({size})",
+    "mail.caption.meals": "Your meals",
+    "mail.caption.cancelled": "Cancelled meals",
+    "mail.caption.charges": "Payment",
+    "mail.col.child": "Child",
+    "mail.col.day": "Day",
+    "mail.col.meal": "Meal",
+    "mail.col.quantity": "Quantity",
+    "mail.col.amount": "Amount",
+    "mail.col.charge": "Description",
     "mail.order_confirmation.subject": "Your Hot Meals order {number}",
     "mail.order_confirmation.body": (
         "Hello {name},\n\n"
@@ -72,7 +83,7 @@ EN: dict[str, str] = {
         "{charges}\n\n"
         "Total paid: {total}\n\n"
         "{giveback}.\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
 }
 
@@ -138,6 +149,16 @@ FR: dict[str, str] = {
     "orderpay.mail_with": "avec {items}",
     "orderpay.mail_note": "message : {note}",
     "orderpay.mail_charge": "{label} : {amount}",
+    "orderpay.mail_meal": "{meal} ({size})",
+    "mail.caption.meals": "Vos repas",
+    "mail.caption.cancelled": "Repas annulés",
+    "mail.caption.charges": "Paiement",
+    "mail.col.child": "Enfant",
+    "mail.col.day": "Jour",
+    "mail.col.meal": "Repas",
+    "mail.col.quantity": "Quantité",
+    "mail.col.amount": "Montant",
+    "mail.col.charge": "Description",
     "mail.order_confirmation.subject": "Votre commande Hot Meals {number}",
     "mail.order_confirmation.body": (
         "Bonjour {name},\n\n"
@@ -146,6 +167,6 @@ FR: dict[str, str] = {
         "{charges}\n\n"
         "Total payé : {total}\n\n"
         "{giveback}.\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
 }

@@ -66,7 +66,7 @@ EN: dict[str, str] = {
         "Hello {name},\n\n"
         "{amount} has been refunded to your card for your order {number}. Refunds follow our "
         "refund policy and may take a few business days to appear on your statement.\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
     "mail.refund_delayed.subject": "Refund delayed: {number}",
     "mail.refund_delayed.body": (
@@ -74,7 +74,7 @@ EN: dict[str, str] = {
         "Your refund of {amount} for your order {number} is delayed: the card processor "
         "refused it several times. It is still owed to you, and our team is looking into it; "
         "we will e-mail you as soon as it is made.\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
     "mail.refund_processing.subject": "Refund in progress: {number}",
     "mail.refund_processing.body": (
@@ -82,7 +82,7 @@ EN: dict[str, str] = {
         "Your refund of {amount} for your order {number} is being processed: the card "
         "processor has not confirmed it yet. We keep trying and will e-mail you as soon as it "
         "is made.\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
     "mail.order_cancelled.subject": "Order Cancelled: {number}",
     "mail.order_cancelled.body": (
@@ -90,7 +90,7 @@ EN: dict[str, str] = {
         "Order Cancelled. These meals of your order {number} are cancelled:\n\n"
         "{lines}\n\n"
         "{refund}\n\n"
-        "The Hot Meals team"
+        "See your order: {order_url}\n\nThe Hot Meals team"
     ),
 }
 
@@ -155,7 +155,7 @@ FR: dict[str, str] = {
         "{amount} a été remboursé sur votre carte pour votre commande {number}. Les "
         "remboursements suivent notre politique de remboursement et peuvent prendre quelques "
         "jours ouvrables avant de paraître sur votre relevé.\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
     "mail.refund_delayed.subject": "Remboursement retardé : {number}",
     "mail.refund_delayed.body": (
@@ -163,7 +163,7 @@ FR: dict[str, str] = {
         "Votre remboursement de {amount} pour votre commande {number} est retardé : le "
         "processeur de paiement l'a refusé plusieurs fois. Il vous est toujours dû et notre "
         "équipe s'en occupe ; nous vous écrirons dès qu'il sera effectué.\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
     "mail.refund_processing.subject": "Remboursement en cours : {number}",
     "mail.refund_processing.body": (
@@ -171,7 +171,7 @@ FR: dict[str, str] = {
         "Votre remboursement de {amount} pour votre commande {number} est en cours : le "
         "processeur de paiement ne l'a pas encore confirmé. Nous réessayons et vous écrirons "
         "dès qu'il sera effectué.\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
     "mail.order_cancelled.subject": "Commande annulée : {number}",
     "mail.order_cancelled.body": (
@@ -179,6 +179,6 @@ FR: dict[str, str] = {
         "Commande annulée. Ces repas de votre commande {number} sont annulés :\n\n"
         "{lines}\n\n"
         "{refund}\n\n"
-        "L'équipe Hot Meals"
+        "Voir votre commande : {order_url}\n\nL'équipe Hot Meals"
     ),
 }

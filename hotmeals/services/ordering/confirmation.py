@@ -33,6 +33,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import notifications
+from hotmeals.services.mail_html import MailTable
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.mails import send_order_mail
 from hotmeals.services.payments.credit_pay import credit_lines, paid_with_credit
@@ -185,12 +186,15 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
         return  # the parent turned order confirmations off (settings, notifications)
     lang = normalize_lang(parent.language)
     data = _confirmation(session, order, lang)
-    lines = []
+    lines, rows = [], []
     for group in data["groups"]:
         lines.append(t("orderpay.mail_group", lang, child=group["child_name"], day=group["day"]))
         for line in group["lines"]:
             extras = [x for x in (line["menu_option"], line["meal_option"]) if x]
             extras += [a["name"] for a in line["addons"]]
+            more = [t("orderpay.mail_with", lang, items=", ".join(extras))] if extras else []
+            if line["special_note"]:
+                more.append(t("orderpay.mail_note", lang, note=line["special_note"]))
             text = t(
                 "orderpay.mail_line",
                 lang,
@@ -199,25 +203,44 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
                 size=line["size_label"],
                 amount=line["line_total"],
             )
-            if extras:
-                text += "\n    " + t("orderpay.mail_with", lang, items=", ".join(extras))
-            if line["special_note"]:
-                text += "\n    " + t("orderpay.mail_note", lang, note=line["special_note"])
-            lines.append(text)
+            lines.append("\n    ".join([text, *more]))
+            meal = t("orderpay.mail_meal", lang, meal=line["name"], size=line["size_label"])
+            rows.append(
+                (
+                    group["child_name"],
+                    group["day"],
+                    "; ".join([meal, *more]),
+                    str(line["quantity"]),
+                    line["line_total"],
+                )
+            )
         lines.append("")
-    charges = [
-        t("orderpay.mail_charge", lang, label=c["label"], amount=c["amount"])
-        for c in data["charge_lines"]
-        if c["name"] != "total_pay_cents"  # the body says "Total paid"
-    ]
+    shown = [c for c in data["charge_lines"] if c["name"] != "total_pay_cents"]  # "Total paid"
     send_order_mail(
         session,
         parent,
         "order_confirmation",
         lang,
-        number=order.number,
-        lines="\n".join(lines).rstrip(),
-        charges="\n".join(charges),
+        order,
+        lines=MailTable(
+            text="\n".join(lines).rstrip(),
+            caption=t("mail.caption.meals", lang),
+            columns=tuple(
+                t(f"mail.col.{name}", lang)
+                for name in ("child", "day", "meal", "quantity", "amount")
+            ),
+            rows=tuple(rows),
+            numeric=frozenset({3, 4}),
+        ),
+        charges=MailTable(
+            text="\n".join(
+                t("orderpay.mail_charge", lang, label=c["label"], amount=c["amount"]) for c in shown
+            ),
+            caption=t("mail.caption.charges", lang),
+            columns=(t("mail.col.charge", lang), t("mail.col.amount", lang)),
+            rows=tuple((c["label"], c["amount"]) for c in shown),
+            numeric=frozenset({1}),
+        ),
         total=data["total_pay"],
         giveback=data["giveback"]["message"],
     )

@@ -13,7 +13,8 @@ from hotmeals.db.models import Child, Meal, Order, OrderChange, Parent, Refund
 from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail, notifications
+from hotmeals.services import links, mail, notifications
+from hotmeals.services.mail_html import MailTable
 from hotmeals.services.ordering.change_plan import MOVE, ChangePlan, difference_text
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder
@@ -52,28 +53,42 @@ def queue_cancel_mail(
             ).all()
             if mid is not None and name
         }
-    items = []
+    items, rows = [], []
     for line in loaded.lines:
         qty = quantities.get(line.id or 0)
-        if qty:
-            items.append(
-                t(
-                    "orders_after.mail_line",
-                    lang,
-                    child=names.get(line.child_id, ""),
-                    quantity=qty,
-                    meal=french.get(line.meal_id, line.meal_name),
-                    size=size_label(line.size, lang),
-                    day=order_day(line.meal_date, lang),
-                )
+        if not qty:
+            continue
+        child = names.get(line.child_id, "")
+        meal = french.get(line.meal_id, line.meal_name)
+        size = size_label(line.size, lang)
+        day = order_day(line.meal_date, lang)
+        items.append(
+            t(
+                "orders_after.mail_line",
+                lang,
+                child=child,
+                quantity=qty,
+                meal=meal,
+                size=size,
+                day=day,
             )
+        )
+        rows.append((child, day, t("orderpay.mail_meal", lang, meal=meal, size=size), str(qty)))
     send_order_mail(
         session,
         parent,
         "order_cancelled",
         lang,
-        number=loaded.order.number,
-        lines="\n".join(items),
+        loaded.order,
+        lines=MailTable(
+            text="\n".join(items),
+            caption=t("mail.caption.cancelled", lang),
+            columns=tuple(
+                t(f"mail.col.{name}", lang) for name in ("child", "day", "meal", "quantity")
+            ),
+            rows=tuple(rows),
+            numeric=frozenset({3}),
+        ),
         refund=cancel_mail_refund(session, parent, refund_cents, lang, credit_cents=credit_cents),
     )
 
@@ -113,23 +128,24 @@ def queue_refund_mail(session: Session, refund: Refund, *, first: bool) -> None:
         parent,
         kind,
         lang,
-        number=order.number,
+        order,
         amount=format_money(refund.amount_cents, lang),
     )
 
 
 def send_order_mail(
-    session: Session, parent: Parent, template: str, lang: str, *, number: str, **params: Any
+    session: Session, parent: Parent, template: str, lang: str, order: Order, **params: Any
 ) -> None:
-    """An e-mail about the order ``number`` to its parent in ``lang`` (``mail.<template>``,
-    queued under the template's name as its kind)."""
+    """An e-mail about ``order`` to its parent in ``lang`` (``mail.<template>``, queued under
+    the template's name as its kind), with the order's number and the link to its details."""
     mail.send_templated(
         session=session,
         to=parent.email,
         template=template,
         language=lang,
         name=parent.first_name,
-        number=number,
+        number=order.number,
+        order_url=links.order_url(order.id or 0),
         **params,
     )
 
@@ -230,7 +246,7 @@ def queue_change_mail(
         parent,
         template,
         lang,
-        number=order.number,
+        order,
         changes="\n".join(f"  - {step}" for step in steps),
         money=money,
         total=format_money(plan.charges.total_pay_cents, lang),
