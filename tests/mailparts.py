@@ -23,7 +23,7 @@ class HtmlParts:
 
     lang: str = ""
     captions: list[str] = field(default_factory=list)
-    headers: list[tuple[str, str]] = field(default_factory=list)  # (text, scope)
+    headers: list[tuple[str, str]] = field(default_factory=list)  # (text, scope: col, rowgroup)
     rows: list[list[str]] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)  # (href, text)
     paragraphs: list[str] = field(default_factory=list)
@@ -63,7 +63,8 @@ class _Reader(HTMLParser):
         assert opened == tag, f"<{opened}> closed by </{tag}>"
         if tag not in _CAPTURED:
             if tag == "tr" and self._row is not None:
-                self.parts.rows.append(self._row)
+                if self._row:  # a group's header row has no data cell
+                    self.parts.rows.append(self._row)
                 self._row = None
             return
         text = "".join(self._texts.pop()).strip()

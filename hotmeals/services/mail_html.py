@@ -3,8 +3,9 @@ sentence is written once and both parts say the same.
 
 The body's paragraphs (blank-line separated) become ``<p>`` (their lines joined by ``<br>``),
 a paragraph whose every line starts with "- " becomes a list, an address becomes a link, and a
-``MailTable`` parameter (an order's lines, its charges) becomes a table with a caption and
-column headers; its ``text`` is what the plain-text part shows. Everything else is escaped.
+``MailTable`` parameter (an order's lines, its charges) becomes a table with a caption, column
+headers and, for a row of one cell, a group header (a child's day: its meals follow); its
+``text`` is what the plain-text part shows. Everything else is escaped.
 The page is one column of 600 px at most, its language set (``lang``), with the product's
 colours at AA contrast and styles inline (mail programs drop style sheets).
 """
@@ -32,7 +33,7 @@ class MailTable:
     text: str
     caption: str
     columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[str, ...], ...]  # a row of one cell heads the group of rows after it
     numeric: frozenset[int] = frozenset()  # right-aligned columns: quantities, amounts
 
     def __str__(self) -> str:
@@ -102,10 +103,11 @@ def _inline(text: str) -> str:
     return "".join(out)
 
 
-def _cell(tag: str, text: str, right: bool, scope: str = "") -> str:
+def _cell(tag: str, text: str, right: bool, scope: str = "", span: int = 1) -> str:
     align = "right" if right else "left"
     weight = "font-weight:600;" if tag == "th" else ""
-    attrs = f' scope="{scope}"' if scope else ""
+    weight += "white-space:nowrap;" if right else ""  # an amount on one line
+    attrs = (f' scope="{scope}"' if scope else "") + (f' colspan="{span}"' if span > 1 else "")
     return (
         f'<{tag}{attrs} style="text-align:{align};{weight}padding:6px 8px;'
         f'border-bottom:1px solid {_RULE};vertical-align:top;">{_inline(text)}</{tag}>'
@@ -113,17 +115,22 @@ def _cell(tag: str, text: str, right: bool, scope: str = "") -> str:
 
 
 def _table(table: MailTable) -> str:
+    width = len(table.columns)
     head = "".join(
         _cell("th", name, i in table.numeric, "col") for i, name in enumerate(table.columns)
     )
-    rows = "".join(
-        "<tr>" + "".join(_cell("td", v, i in table.numeric) for i, v in enumerate(row)) + "</tr>"
-        for row in table.rows
-    )
+    groups: list[list[str]] = [[]]
+    for row in table.rows:
+        if len(row) == 1 and width > 1:  # a group's header: its rows follow in its own tbody
+            groups.append([f"<tr>{_cell('th', row[0], False, 'rowgroup', width)}</tr>"])
+            continue
+        cells = "".join(_cell("td", v, i in table.numeric) for i, v in enumerate(row))
+        groups[-1].append(f"<tr>{cells}</tr>")
+    bodies = "".join(f"<tbody>{''.join(rows)}</tbody>" for rows in groups if rows)
     return (
         '<table role="table" style="width:100%;border-collapse:collapse;margin:0 0 16px;'
         'font-size:15px;">'
         f'<caption style="text-align:left;font-weight:600;padding:0 0 8px;color:{_MUTED};">'
         f"{escape(table.caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        f"<thead><tr>{head}</tr></thead>{bodies}</table>"
     )

@@ -63,6 +63,16 @@ class Inbox:
             time.sleep(0.2)
         raise AssertionError(f"no mail #{count} to {address} within {timeout}s")
 
+    def wait_for_subject(self, address: str, part: str, *, timeout: float = 60) -> Mail:
+        """The first mail to ``address`` whose subject holds ``part`` (waiting for it)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for mail in self.mails_to(address):
+                if part in mail.subject:
+                    return mail
+            time.sleep(0.2)
+        raise AssertionError(f"no mail to {address} about {part!r} within {timeout}s")
+
     def wait_for_code(self, address: str, *, count: int = 1, timeout: float = 20) -> str:
         mail = self.wait_for_mail(address, count=count, timeout=timeout)
         match = CODE_RE.search(mail.body)

@@ -149,3 +149,16 @@ def test_order_change_screens_have_no_serious_axe_violation(page: Page, app, par
     }
     found = {p: v for p, mark in paths.items() if (v := _check(page, p, mark, lang))}
     assert not found, json.dumps(found, indent=1)
+
+
+def test_the_confirmation_mails_html_has_no_serious_axe_violation(page: Page, app, smtp):
+    """The HTML part of the mail a paid order sends (services/mail_html.py), as the SMTP sink
+    received it, opened as a page."""
+    from tests.e2e.orderdata import DEMO, paid_order
+
+    made = paid_order(app)
+    mail = smtp.inbox.wait_for_subject(DEMO, made["number"])
+    assert mail.content_type == "multipart/alternative" and "<table" in mail.html
+    page.set_content(mail.html)
+    expect(page.locator("caption").first).to_be_visible()
+    assert serious_violations(page) == []

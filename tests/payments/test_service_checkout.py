@@ -317,12 +317,14 @@ async def test_the_confirmation_email_is_queued_once_in_the_parents_language(
     got, html = received(mail)
     assert got.content_type == "multipart/alternative" and got.body.strip() == body.strip()
     assert html.lang == "fr" and html.captions == ["Vos repas", "Paiement"]
-    assert [h for h, _ in html.headers][:5] == ["Enfant", "Jour", "Repas", "Quantité", "Montant"]
-    assert {scope for _, scope in html.headers} == {"col"}
-    meals = [row for row in html.rows if len(row) == 5]
+    columns = [h for h, scope in html.headers if scope == "col"]
+    assert columns == ["Repas", "Quantité", "Montant", "Description", "Montant"]
+    days = [h for h, scope in html.headers if scope == "rowgroup"]  # each child's day
+    assert len(days) == 2 and all(d.startswith("Sam Martin, lundi") for d in days)
+    meals = [row for row in html.rows if len(row) == 3]
     charges = [row for row in html.rows if len(row) == 2]
     assert len(meals) == 2 and len(charges) == len(html.rows) - 2
-    assert "Sans noix" in meals[0][2] and "Pomme" in meals[1][2] and meals[0][3] == "1"
+    assert "Sans noix" in meals[0][0] and "Pomme" in meals[1][0] and meals[0][1] == "1"
     assert any(label.startswith("Taxe") for label, _ in charges)
     assert any("communauté scolaire" in p for p in html.paragraphs)  # the give-back
     assert [href for href, _ in html.links] == [

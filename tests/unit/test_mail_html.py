@@ -13,9 +13,9 @@ def _table() -> MailTable:
     return MailTable(
         text="  1 × Pizza <b>grande</b> (1 portion) : 6,50 $",
         caption="Vos repas",
-        columns=("Enfant", "Repas", "Quantité", "Montant"),
-        rows=(("Emma", "Pizza <b>grande</b> (1 portion)", "1", "6,50 $"),),
-        numeric=frozenset({2, 3}),
+        columns=("Repas", "Quantité", "Montant"),
+        rows=(("Emma, lundi 7 décembre",), ("Pizza <b>grande</b> (1 portion)", "1", "6,50 $")),
+        numeric=frozenset({1, 2}),
     )
 
 
@@ -36,9 +36,16 @@ def test_the_text_part_shows_the_tables_text_and_the_html_part_its_cells():
     html = read_html(made.html)
     assert html.lang == "fr"
     assert html.captions == ["Vos repas", "Paiement"]
-    assert ("Enfant", "col") in html.headers and ("Montant", "col") in html.headers
+    assert html.headers == [
+        ("Repas", "col"),
+        ("Quantité", "col"),
+        ("Montant", "col"),
+        ("Emma, lundi 7 décembre", "rowgroup"),  # the child's day heads its meals
+        ("A", "col"),
+        ("B", "col"),
+    ]
     # the meal's name is text, never markup
-    assert html.rows == [["Emma", "Pizza <b>grande</b> (1 portion)", "1", "6,50 $"]]
+    assert html.rows == [["Pizza <b>grande</b> (1 portion)", "1", "6,50 $"]]
     assert "<b>grande" not in made.html
     assert html.paragraphs[0] == "Bonjour Claire,"
     assert "Total payé : 7,35 $" in html.paragraphs

@@ -186,9 +186,12 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
         return  # the parent turned order confirmations off (settings, notifications)
     lang = normalize_lang(parent.language)
     data = _confirmation(session, order, lang)
-    lines, rows = [], []
+    lines: list[str] = []
+    rows: list[tuple[str, ...]] = []  # a child's day (one cell), then its meals
     for group in data["groups"]:
-        lines.append(t("orderpay.mail_group", lang, child=group["child_name"], day=group["day"]))
+        heading = t("orderpay.mail_group", lang, child=group["child_name"], day=group["day"])
+        lines.append(heading)
+        rows.append((heading,))
         for line in group["lines"]:
             extras = [x for x in (line["menu_option"], line["meal_option"]) if x]
             extras += [a["name"] for a in line["addons"]]
@@ -205,15 +208,7 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
             )
             lines.append("\n    ".join([text, *more]))
             meal = t("orderpay.mail_meal", lang, meal=line["name"], size=line["size_label"])
-            rows.append(
-                (
-                    group["child_name"],
-                    group["day"],
-                    "; ".join([meal, *more]),
-                    str(line["quantity"]),
-                    line["line_total"],
-                )
-            )
+            rows.append(("; ".join([meal, *more]), str(line["quantity"]), line["line_total"]))
         lines.append("")
     shown = [c for c in data["charge_lines"] if c["name"] != "total_pay_cents"]  # "Total paid"
     send_order_mail(
@@ -225,12 +220,9 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
         lines=MailTable(
             text="\n".join(lines).rstrip(),
             caption=t("mail.caption.meals", lang),
-            columns=tuple(
-                t(f"mail.col.{name}", lang)
-                for name in ("child", "day", "meal", "quantity", "amount")
-            ),
+            columns=tuple(t(f"mail.col.{name}", lang) for name in ("meal", "quantity", "amount")),
             rows=tuple(rows),
-            numeric=frozenset({3, 4}),
+            numeric=frozenset({1, 2}),
         ),
         charges=MailTable(
             text="\n".join(

@@ -53,7 +53,9 @@ def queue_cancel_mail(
             ).all()
             if mid is not None and name
         }
-    items, rows = [], []
+    items: list[str] = []
+    rows: list[tuple[str, ...]] = []
+    last_heading = ""
     for line in loaded.lines:
         qty = quantities.get(line.id or 0)
         if not qty:
@@ -73,7 +75,11 @@ def queue_cancel_mail(
                 day=day,
             )
         )
-        rows.append((child, day, t("orderpay.mail_meal", lang, meal=meal, size=size), str(qty)))
+        heading = t("orderpay.mail_group", lang, child=child, day=day)
+        if heading != last_heading:
+            rows.append((heading,))
+            last_heading = heading
+        rows.append((t("orderpay.mail_meal", lang, meal=meal, size=size), str(qty)))
     send_order_mail(
         session,
         parent,
@@ -83,11 +89,9 @@ def queue_cancel_mail(
         lines=MailTable(
             text="\n".join(items),
             caption=t("mail.caption.cancelled", lang),
-            columns=tuple(
-                t(f"mail.col.{name}", lang) for name in ("child", "day", "meal", "quantity")
-            ),
+            columns=(t("mail.col.meal", lang), t("mail.col.quantity", lang)),
             rows=tuple(rows),
-            numeric=frozenset({3}),
+            numeric=frozenset({1}),
         ),
         refund=cancel_mail_refund(session, parent, refund_cents, lang, credit_cents=credit_cents),
     )
