@@ -11,7 +11,7 @@ export REFLEX_TELEMETRY_ENABLED := false
 export NEXT_TELEMETRY_DISABLED := 1
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 
-.PHONY: run run-cluster dev test test-dates test-split unit coverage e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click clean
+.PHONY: run run-cluster dev test test-dates test-split unit coverage e2e install browser e2e-tools migrate seed lint bench bench-lighthouse bench-lunch bench-click bench-pay clean
 
 run: install migrate seed ## install, migrate, load demo data, serve on http://localhost:$(PORT)/parent/
 	@echo "Serving on http://localhost:$(PORT)/parent/  (API: http://localhost:$(PORT)/api/v1/health)"
@@ -94,6 +94,9 @@ bench-lunch: install ## lunch rush: N parents sign in, book 5 meals and pay at o
 
 bench-click: install browser ## Chromium: click 'Add to cart' on Book meal -> header cart count shown, p50/p95 at 390 and 1280 px
 	$(BIN)/python bench/click_bench.py $(BENCH_ARGS)
+
+bench-pay: install browser ## Chromium: Pay on the order summary -> payment window on screen, a session's first Pay and the later ones
+	$(BIN)/python bench/pay_bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf .web .states test-results
