@@ -1,5 +1,5 @@
 """Click -> visible update in Chromium: 'Add to cart' in the meal dialog of /edit-profile/meal-
-detailed until the header's cart count shows the new number (issue 9, "Speed").
+detailed until the header's cart count shows the new number.
 
     .venv/bin/python bench/click_bench.py [--adds 24] [--viewport phone|desktop|both]
 

@@ -1,4 +1,4 @@
-"""Forgot_Password answers known and unknown addresses in about the same time (issue 7, "Low").
+"""Forgot_Password answers known and unknown addresses in about the same time.
 
 The rule itself is tested without a clock (tests/api/test_security_attacks.py: both paths run
 the same SQL statements but the outbox row, and the mail leaves after the answer). This prints

@@ -1,4 +1,4 @@
-"""Count the SQL statements an engine runs: the query budget of issue 11.
+"""Count the SQL statements an engine runs, for the query budget.
 
     with count_queries() as queries:
         client.get(...)

@@ -1,4 +1,4 @@
-"""Issue 20, part 1: the allergy rule applies to the meal AS COMPOSED (the meal, its menu
+"""The allergy rule applies to the meal AS COMPOSED (the meal, its menu
 option, its meal option and its add-ons, each with its own allergens), through every /api/v1
 door that adds a meal to a cart (AddToCart, AddManyToCart, RepeatWeek), in the menu reads
 (MenuDetail, GetMenu, AddsOn mark each option and add-on for the child), and again at payment

@@ -82,7 +82,7 @@ def _documented(section: str) -> tuple[dict, dict]:
 
 
 def test_the_signup_example_of_docs_api_is_what_signup_answers(client):
-    """Issue 21 (small): the documented Signup answer said another message than the one sent.
+    """The documented Signup answer once said another message than the one sent.
     The example's request (its address and phone made new) gets the example's message."""
     request, answer = _documented("POST /api/v1/Parent/auth/Signup")
     email = new_email()

@@ -1,4 +1,4 @@
-"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek (issue 9, screen 2), on
+"""/api/v1/Parent/cart/AddManyToCart and /api/v1/Parent/cart/RepeatWeek ('Book several days'), on
 SQLite and PostgreSQL: good lines added and refused ones listed with their day and reason (EN
 and FR), another parent's child refused, a repeated Idempotency-Key adds nothing, 'Repeat'
 twice adds nothing more, and a fixed number of statements for 1 and 10 lines."""
@@ -114,7 +114,7 @@ def test_add_many_adds_the_good_lines_and_says_why_not_for_the_others(client, we
 
 
 def test_a_line_with_a_long_special_note_refuses_only_itself(client, week):
-    """Issue 21 (small): one line's overlong note refused the whole batch with 'Please check
+    """One line's overlong note once refused the whole batch with 'Please check
     the value of special_note'; now that line alone is refused, with the documented
     message, and the others are added."""
     family = _family(week)

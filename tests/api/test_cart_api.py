@@ -1,5 +1,5 @@
-"""/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary
-(issue 9), on SQLite and PostgreSQL: prices from the database, the allergy rule, cut-offs,
+"""/api/v1/Parent/cart/*: AddToCart, GetPriceTiersByPortionId, DeleteCart, OrderSummary,
+on SQLite and PostgreSQL: prices from the database, the allergy rule, cut-offs,
 ownership, one line per submission, the cart grouped by child and date with its charges, and
 a fixed number of statements for a cart of 1 and of 12 lines."""
 

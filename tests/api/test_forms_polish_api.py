@@ -1,4 +1,4 @@
-"""Issue 12: a child's allergies are listed most severe first (Major ... Non-allergic), then by
+"""A child's allergies are listed most severe first (Major ... Non-allergic), then by
 name, wherever they are read."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 7, "Bodies are read whole before any check" and "No security headers": the ASGI guard
+"""Bodies refused before they are read whole, and security headers on every answer: the ASGI guard
 in front of the whole backend (hotmeals.web.guard.py), attacked at the ASGI level.
 
 Oversized bodies come from generators, so neither the test nor the server ever holds them;

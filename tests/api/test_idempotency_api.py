@@ -1,4 +1,4 @@
-"""Issue 12, one tap is one record, through /api/v1: a write sent twice with the same
+"""One tap is one record, through /api/v1: a write sent twice with the same
 ``Idempotency-Key`` changes nothing the second time and answers what the first answered."""
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
-"""Issue 7 (low): "After 30 failures from one address, a correct login to another account from
-that address was refused". Now the address limit never refuses a right password: over it, the
-parent gets a 6-digit code by e-mail and finishes signing in with it (a school or a library
-shares one address among many parents), while a guesser still needs the code from the inbox.
+"""A right password is never refused for its address. After 30 failures from one address, a correct
+login to another account from that address was once refused. Now the address limit never refuses a
+right password: over it, the parent gets a 6-digit code by e-mail and finishes signing in with it (a
+school or a library shares one address among many parents), while a guesser still needs the code
+from the inbox.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""/api/v1/Parent/menu/*: GetDates, GetMenu, MenuDetail, AddsOn (issue 9), on SQLite and
+"""/api/v1/Parent/menu/*: GetDates, GetMenu, MenuDetail, AddsOn, on SQLite and
 PostgreSQL: ownership, closed and unserved dates, cut-offs, the allergy marking per child, and a
 fixed number of SQL statements whatever the number of days and meals."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: a phone number identifies one account. Sign-up and edit profile refuse a number
+"""A phone number identifies one account. Sign-up and edit profile refuse a number
 another active account has, however it is written, with a clear message in EN and FR; the
 database refuses it too (a partial unique index)."""
 

@@ -1,4 +1,4 @@
-"""Issue 7, "Fail closed in production": in production mode no sign-up code and no session token
+"""Production fails closed: in production mode no sign-up code and no session token
 is ever written to a log, even when the SMTP server is down; in demo mode (the control) the
 code is in the log, where ``make run`` shows it."""
 

@@ -40,7 +40,7 @@ PNG, JPEG, WEBP = _picture("PNG"), _picture("JPEG"), _picture("WEBP")
 
 
 def _profile_body(**changes) -> dict:
-    """A new number each time: a phone number is one account's (issue 12)."""
+    """A new number each time: a phone number is one account's."""
     return {"first_name": "Ann", "last_name": "Lee", "phone": new_phone(), **changes}
 
 

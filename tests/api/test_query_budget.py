@@ -1,4 +1,4 @@
-"""Issue 11's query budget: the number of SQL statements behind each API call and each Reflex
+"""The query budget: the number of SQL statements behind each API call and each Reflex
 page load is fixed - it does not grow with the parent's children, allergies, cards, donations,
 alternate e-mails or notification settings - and reference data (cities, schools, teachers,
 grades, allergens, CMS pages, FAQ) comes from the process cache once it is warm.

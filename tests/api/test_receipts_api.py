@@ -1,4 +1,4 @@
-"""Receipts and the calendar feed through /api/v1 (issue 26, items 5 and 6) on SQLite and
+"""Receipts and the calendar feed through /api/v1 on SQLite and
 PostgreSQL: an order with options, add-ons, a note fee, a donation and refunds, a change that
 refunded, a change that charged, and a donation each have a receipt whose totals are what
 was stored and charged, to the cent, in JSON and PDF, EN and FR; another parent gets nothing;

@@ -1,6 +1,6 @@
-"""Issue 26 on /api/v1 (SQLite and PostgreSQL): GiveBack, SchoolYear, ConfirmSchoolYear and
-ArchiveChild with a token; AddToCart refused for a child not confirmed for this school year,
-with the message that points to the confirmation."""
+"""The give-back figures and the start of the school year on /api/v1 (SQLite and PostgreSQL):
+GiveBack, SchoolYear, ConfirmSchoolYear and ArchiveChild with a token; AddToCart refused for a child
+not confirmed for this school year, with the message that points to the confirmation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7's attacks on /api/v1, replayed: each must now fail to get in (SQLite and PostgreSQL,
+"""The attacks once found on /api/v1, replayed: each must now fail to get in (SQLite and PostgreSQL,
 through the API conftest's ``client``).
 
 Parallel calls go through one TestClient from many threads: the app runs them concurrently on

@@ -1,4 +1,4 @@
-"""/api/v1/Parent/standing/* (issue 26, item 4; extensions) on SQLite and PostgreSQL: the demo
+"""/api/v1/Parent/standing/* (extensions) on SQLite and PostgreSQL: the demo
 parent's standing order listed in the request's language; create, pause, resume, end in the
 envelope; a repeated Idempotency-Key creates once; another parent's standing order is not
 found; no token is 401."""

@@ -1,4 +1,4 @@
-"""The reminder e-mails' unsubscribe link (/api/v1/mail/unsubscribe, issue 26): opened with no
+"""The reminder e-mails' unsubscribe link (/api/v1/mail/unsubscribe): opened with no
 api-key and no session; GET asks (a mail scanner opening the link changes nothing), POST turns
 that one switch off, in the parent's language; a bad token is a page saying so, never a 500."""
 

@@ -127,7 +127,7 @@ def viewport(request) -> str:
 
 @pytest.fixture(params=["en", "fr"], ids=["en", "fr"])
 def lang(request) -> str:
-    """The page's language, for tests that must hold in English and French (issue 12). A module
+    """The page's language, for tests that must hold in English and French. A module
     that also pins ``viewport`` to "phone" runs each such test as [en] and [fr] at 390 px; the
     test calls ``helpers.use_language(page, lang)`` before opening its first page."""
     return request.param

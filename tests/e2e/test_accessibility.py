@@ -89,7 +89,7 @@ def test_parent_screens_have_no_serious_axe_violation(page: Page, parent_cookie:
     assert not found, json.dumps(found, indent=1)
 
 
-# The cart, order summary and payment (issue 9), with meals in the demo parent's cart so the
+# The cart, order summary and payment, with meals in the demo parent's cart so the
 # whole screens are checked (tests/e2e/cartdata.py).
 CHECKOUT_PATHS = {
     "/edit-profile/cart": ".hm-cart-line",
@@ -110,7 +110,7 @@ def test_checkout_screens_have_no_serious_axe_violation(page: Page, app, parent_
 
 @BOTH_WIDTHS
 def test_order_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
-    """Issue 10: the order history, a paid order's details and a cancel cart with a meal."""
+    """The order history, a paid order's details and a cancel cart with a meal."""
     from tests.e2e.orderdata import empty_cancel_cart, fill_cancel_cart, paid_order
 
     empty_cancel_cart(app)
@@ -128,7 +128,7 @@ def test_order_screens_have_no_serious_axe_violation(page: Page, app, parent_coo
 
 @BOTH_WIDTHS
 def test_order_change_screens_have_no_serious_axe_violation(page: Page, app, parent_cookie, lang):
-    """Issue 10 screens 2 and 5: modify an order (and its add-item step), the upcoming meals,
+    """Modify an order (and its add-item step), the upcoming meals,
     one meal, the confirm-move step."""
     from tests.e2e.cartdata import rows
     from tests.e2e.orderdata import empty_cancel_cart, paid_order

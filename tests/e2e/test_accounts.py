@@ -24,7 +24,7 @@ def field_error(page: Page, field_id: str):
 
 
 def new_phone() -> str:
-    """A number of its own: a phone number identifies one account (issue 12)."""
+    """A number of its own: a phone number identifies one account."""
     n = uuid.uuid4().int
     return f"613-{n % 900 + 100}-{n // 1000 % 10_000:04d}"
 

@@ -80,7 +80,7 @@ def test_sign_in_by_phone_then_logout_dialog(page: Page):
     wait_hydrated(page)
     expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("Hello, Maria"))
     # Two active children: the cart with its count (docs/product.md §2); the meals to cancel
-    # appear only when there are some (issue 20, test_parent_trips.py).
+    # appear only when there are some (test_parent_trips.py).
     expect(page.locator("#header-cart")).to_be_visible()
 
     open_account_menu_item(page, "Logout")
@@ -109,7 +109,7 @@ def test_forgot_password_then_new_password(page: Page, app: AppServer, smtp: Smt
         "first_name": "Robin",
         "last_name": "Reset",
         "email": email,
-        # A number of its own: a phone number identifies one account (issue 12).
+        # A number of its own: a phone number identifies one account.
         "phone": f"613-554-{uuid.uuid4().int % 10_000:04d}",
         "password": DEMO_PASSWORD,
         "confirm_password": DEMO_PASSWORD,

@@ -1,4 +1,4 @@
-"""Allergy safety in the browser (issue 20), once at 390 px in French and once at 1280 px in
+"""Allergy safety in the browser, once at 390 px in French and once at 1280 px in
 English: the sign-up's "No allergies, continue" is not offered once an allergy is picked (and
 saving keeps it); on Book meal the dialog names the child with her allergies, a Major-milk child
 sees the milk drink and the milky add-on listed but not selectable with the reason, "Safe for"

@@ -1,4 +1,4 @@
-"""Book meal (/edit-profile/meal-detailed, issue 9 screens 1 and 3) in Chromium at 390 and
+"""Book meal (/edit-profile/meal-detailed) in Chromium at 390 and
 1280 px: a parent picks a child, an open school day on the calendar, a meal, the large size, an
 add-on and a special note, adds it to the cart, sees 'Added to cart Successfully' and the
 header's cart count go up; a meal with a child's Major allergen cannot be added; one with a

@@ -1,4 +1,4 @@
-"""Book several days (issue 9, screen 2) in Chromium at 390 and 1280 px: on the Book meal
+"""Book several days in Chromium at 390 and 1280 px: on the Book meal
 screen's 'Book several days' tab a parent picks 'Next week', sees the five open days each
 with a meal, changes one day's size, adds the five meals in one tap (the header count goes to
 5), then repeats that week into the week after and sees which days could not be copied and why

@@ -1,8 +1,8 @@
-"""Issue 26, items 5 and 6 in Chromium: at 390 px in French and at 1280 px in English, the
-demo parent sees the private calendar link on the Settings screen (and the link serves an iCal
-feed with no session), then opens a paid order's receipt from its details: the HST number and
-the total paid, as the order stored it, in the page's language. Both screens pass axe (WCAG 2.1
-AA, no serious violation)."""
+"""The calendar feed and the receipts in Chromium: at 390 px in French and at 1280 px in English,
+the demo parent sees the private calendar link on the Settings screen (and the link serves an iCal
+feed with no session), then opens a paid order's receipt from its details: the HST number and the
+total paid, as the order stored it, in the page's language. Both screens pass axe (WCAG 2.1 AA, no
+serious violation)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""The cart, the order summary and the payment in Chromium at 390 and 1280 px (issue 9,
-screens 4-7): the demo parent's cart holds meals for two children on two dates (one with an
+"""The cart, the order summary and the payment in Chromium at 390 and 1280 px:
+the demo parent's cart holds meals for two children on two dates (one with an
 add-on and a special note, made through ``ordering.cart.add_to_cart``); the parent changes a
 quantity, removes a line behind 'Are you sure?', applies a promo code (after a refused one),
-sees every charge, pays from the summary with one Pay in the stand-in Lightbox (issue 20) and
+sees every charge, pays from the summary with one Pay in the stand-in Lightbox and
 gets the order number, the empty cart and the confirmation e-mail. A declining card leaves the
 cart as it was and a retry with another card pays; that run is in French. A card saved while
 paying is the next summary's choice and pays with one tap."""
@@ -95,7 +95,7 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     charges = page.locator("#summary-charges")
     for label in ("Meal net amount", "Special note fees", "Tax (HST 13%)", "Total pay"):
         expect(charges).to_contain_text(label)
-    # Only the charges that apply (issue 20): no $0.00 discount, fee or donation line.
+    # Only the charges that apply: no $0.00 discount, fee or donation line.
     expect(charges).not_to_contain_text("$0.00")
     for absent in ("discount", "processing_fee", "school_donation", "additional_charge"):
         expect(charges.locator(f".hm-charge-{absent}")).to_have_count(0)
@@ -122,7 +122,7 @@ def test_the_demo_parent_pays_a_cart_for_two_children(
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
     shot(page, "summary")
 
-    # One Pay, on the summary (issue 20): the amount with the promo and the donation, then
+    # One Pay, on the summary: the amount with the promo and the donation, then
     # the Lightbox, then the confirmation at its own address; no second Pay on the way.
     pay = page.locator("#summary-pay")
     expect(pay).to_have_text(f"Pay {total}")

@@ -1,11 +1,11 @@
-"""Issue 25 in Chromium, each flow at 390 px in French and 1280 px in English: an order paid
-partly with family credit (the summary's "Family credit" and "To pay by card" lines, the card
-charged the rest in the Lightbox, the order paid by both sources); one meal of a paid
-order cancelled with its refund sent to family credit (the cancel form's choice), seen at once on
-the family credit screen (a CREDIT refund that never reached Converge); a child marked away for
-a day (the total shown is the total refunded); a school day closed by the operator's command,
-the family's meal made up on a later day and shown so in the order, the calendar showing the
-closure and its reason."""
+"""Family credit, away days and closures in Chromium, each flow at 390 px in French and 1280 px in
+English: an order paid partly with family credit (the summary's "Family credit" and "To pay by card"
+lines, the card charged the rest in the Lightbox, the order paid by both sources); one meal of a
+paid order cancelled with its refund sent to family credit (the cancel form's choice), seen at once
+on the family credit screen (a CREDIT refund that never reached Converge); a child marked away for a
+day (the total shown is the total refunded); a school day closed by the operator's command, the
+family's meal made up on a later day and shown so in the order, the calendar showing the closure and
+its reason."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The served stylesheet is the pruned one (hotmeals/ui/css_prune.py, issue 11): it styles the
+"""The served stylesheet is the pruned one (hotmeals/ui/css_prune.py): it styles the
 Radix components the build can render, and none that it never names."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SIGTERM drains (issue 22): a server told to stop lets the requests in flight finish with
+"""SIGTERM drains: a server told to stop lets the requests in flight finish with
 their full answer before it goes, and then exits cleanly.
 
 The request in flight is a Converge call to the app's own simulator held for a few seconds by

@@ -1,4 +1,4 @@
-"""Issue 12: a parent who chose French gets French from the first paint (hotmeals/ui/lang_paint.py,
+"""A parent who chose French gets French from the first paint (hotmeals/ui/lang_paint.py,
 hotmeals.web.lang_pages.py): the HTML the server sends is French before any script runs, and
 React hydrates it without a mismatch (a mismatch makes React redraw the page and log a
 "Minified React error" #418/#423/#425 in production)."""

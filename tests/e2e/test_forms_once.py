@@ -1,5 +1,5 @@
-"""Issue 12 in Chromium at 390 px, in English and in French: one tap is one record on every
-account form that writes. Each button is double-tapped (or tapped twice in one task, before
+"""The account forms in Chromium at 390 px, in English and in French: one tap is one record
+on every account form that writes. Each button is double-tapped (or tapped twice in one task, before
 any answer could arrive) and the database then holds one record: add-child (sign-up's
 /add-child and /add-another-child), the allergy profile, Make default, "Yes, delete", the
 profile, an alternate e-mail added and removed, Contact us and Manage notification. On the
@@ -164,7 +164,7 @@ def test_every_account_form_records_a_double_tap_once(
     open_page(page, "/add-another-child")
     _fill_child(page, "Jean-Luc", "O'Neil")
     assert _tap_twice_in_one_task(page, "#child-submit") == [True, "true"]
-    # The new child is named in the address: the chosen child stays as it was (issue 20).
+    # The new child is named in the address: the chosen child stays as it was.
     page.wait_for_url(re.compile(r"/parent/allergy-profile/?\?child=\d+$"))
     wait_hydrated(page)
     assert _children(app, parent_id) == {"Émilie": True, "Jean-Luc": False}

@@ -1,4 +1,4 @@
-"""Issue 12 in Chromium at 390 px, in English and in French: phone sign-in asks for a phone
+"""The forms' polish in Chromium at 390 px, in English and in French: phone sign-in asks for a phone
 number, shows every error at once, counts digits as sign-up does (14 digits refused,
 "+1 (613) 558-NNNN" accepted), a press on the button after a correction is never lost and a
 late focus never takes the cursor from another field (assets/forms.js, 1b and 1c), and a

@@ -1,4 +1,4 @@
-"""Issue 12 in Chromium at 390 px, in English and in French (the ``lang`` fixture): what the
+"""The page shell in Chromium at 390 px, in English and in French (the ``lang`` fixture): what the
 header, dialogs and links say to a keyboard and a screen reader, and where a signed-in parent
 who opens /sign-in or /sign-up goes; the page's language, its title and its toasts; About,
 Terms, Privacy and FAQ at their own addresses."""
@@ -48,7 +48,7 @@ def test_header_names_and_focus_back_from_dialogs(page: Page, parent_cookie, lan
     use_language(page, lang)
     open_page(page, "/edit-profile")
     # The meals to cancel (shown only when there are some) are named and pictured apart from
-    # the cart in test_parent_trips.py (issue 20).
+    # the cart in test_parent_trips.py.
     cart = page.locator("#header-cart")
     items = f"({msg('ui.header.item', lang)}|{msg('ui.header.items', lang)})"
     name = re.compile(rf"^{re.escape(msg('ui.header.cart_name', lang))}, \d+ {items}$")

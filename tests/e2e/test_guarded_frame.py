@@ -1,4 +1,4 @@
-"""Issue 24: a guarded page paints its frame before the session check (the brand, the screen's
+"""A guarded page paints its frame before the session check (the brand, the screen's
 heading and intro, a skeleton) and nothing of the parent's until the check has answered; a
 visitor is still sent to sign-in (docs/product.md §2, "Page shell")."""
 

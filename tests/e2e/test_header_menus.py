@@ -1,4 +1,4 @@
-"""The header's menus are native disclosures (components/disclosure.py, issue 11): they open
+"""The header's menus are native disclosures (components/disclosure.py): they open
 from the keyboard and by touch, close on Escape (focus back on the button), on a tap outside
 and once an item is chosen, and the first screens load no Radix dropdown code for them."""
 

@@ -1,4 +1,4 @@
-"""Issue 7 on the real single-port prod server (granian): security headers on pages and the
+"""The HTTP edge on the real single-port prod server (granian): security headers on pages and the
 API, a CSP the app runs under without a violation, the demo banner on every page, and bodies
 refused before they are read (raw sockets, so the test decides how much it sends)."""
 

@@ -1,4 +1,4 @@
-"""Issue 20: no signed-in screen is wider than a phone. At 360 and 390 px every screen the demo
+"""No signed-in screen is wider than a phone. At 360 and 390 px every screen the demo
 parent (two children, a paid order, a meal in the cancel cart, meals in the cart) can open
 fits the window: ``document.documentElement.scrollWidth <= window.innerWidth``, and
 ``window.innerWidth`` is the phone's width (an emulated phone, as a real one, widens its

@@ -1,5 +1,5 @@
-"""Issue 10 screens 2 and 5 in Chromium at 390 and 1280 px, on a paid order of the demo
-parent (paid through the app's checkout against its Converge simulator,
+"""Modifying an order and managing one meal in Chromium at 390 and 1280 px, on a paid order of
+the demo parent (paid through the app's checkout against its Converge simulator,
 tests/e2e/orderdata.py):
 
 - modify the order: remove one line, add one meal through the Book meal dialog (add-item),
@@ -277,7 +277,7 @@ def test_one_meal_is_cancelled_after_are_you_sure(page: Page, app: AppServer, or
     sure.locator("#manage-sure-yes").click()
     status = page.locator("#manage-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
-    # One message, the meal's (issue 20): the meal and its order stay in view, no toast.
+    # One message, the meal's: the meal and its order stay in view, no toast.
     expect(status).to_have_text(
         re.compile(r"Meal cancelled\. A refund of \$\d+\.\d\d will go back to your card\.")
     )

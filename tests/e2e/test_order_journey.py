@@ -1,5 +1,5 @@
-"""The whole booking journey through the screens, as the demo parent does it on `make run`
-(issue 9's Done-when), at 390 and 1280 px: on Book meal, three meals for the two children on
+"""The whole booking journey through the screens, as the demo parent does it on `make run`,
+at 390 and 1280 px: on Book meal, three meals for the two children on
 two dates (the first with the large size, an add-on and a special note), the header's count
 going up; the cart; the parent's promo code on the order summary; 4000000000000002 in the
 Lightbox; the order number on screen, the order in the database with the meals as booked, and
@@ -134,7 +134,7 @@ def test_the_demo_parent_books_three_meals_for_two_children_and_pays(
     charges = page.locator("#summary-charges")
     expect(charges.locator(".hm-charge-discount dd")).to_contain_text("−$")
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
-    # One Pay, on the summary (issue 20).
+    # One Pay, on the summary.
     expect(page.locator("#summary-pay")).to_contain_text(total)
     page.click("#pay-card-new")
     page.click("#summary-pay")

@@ -1,9 +1,10 @@
-"""Issue 10 in Chromium at 390 and 1280 px: the demo parent's paid order (paid through the app's
-checkout against its Converge simulator, tests/e2e/orderdata.py) in the order history and the
-order details; 1 of the 2 meals of a line cancelled through the cancel cart (the header's count
-follows; 'Order Cancelled' with the refund notice); a whole order cancelled after 'Are you
-sure?' in French. After each, the order details show the total refund that the order's refund
-rows hold, and the simulator holds the matching void or return."""
+"""The order history, the order details and cancels in Chromium at 390 and 1280 px: the demo
+parent's paid order (paid through the app's checkout against its Converge simulator,
+tests/e2e/orderdata.py) in the order history and the order details; 1 of the 2 meals of a line
+cancelled through the cancel cart (the header's count follows; 'Order Cancelled' with the refund
+notice); a whole order cancelled after 'Are you sure?' in French. After each, the order details show
+the total refund that the order's refund rows hold, and the simulator holds the matching void or
+return."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     # A second tab of the same browser, on another screen with the header.
     other_tab = page.context.new_page()
     open_page(other_tab, "/edit-profile/order-history")
-    # Nothing to cancel yet: no "To cancel" in the header (issue 20).
+    # Nothing to cancel yet: no "To cancel" in the header.
     expect(other_tab.locator("#header-cart")).to_be_visible()
     expect(other_tab.locator("#header-cancel-cart")).to_have_count(0)
 
@@ -126,7 +127,7 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     expect(page.locator("#cancel-cart-empty")).to_have_text(
         "Your cancel cart is empty. To cancel meals, add them from an order's details."
     )
-    expect(header_count).to_have_count(0)  # nothing left to cancel: gone (issue 20)
+    expect(header_count).to_have_count(0)  # nothing left to cancel: gone
     shot(page, "cancel-cart-done")
 
     # Back to the order (browser Back walks the screens): the line keeps one meal.

@@ -1,4 +1,4 @@
-"""Issue 20, part 2: what a parent trips over, in Chromium at 390 px in French and at 1280 px
+"""What a parent trips over, in Chromium at 390 px in French and at 1280 px
 in English (one run each): nothing typed on sign-up is erased when the page comes alive; the
 order summary pays with one Pay, kept in view, and the payment's confirmation has its own
 address (the order's number) and survives a reload and Back."""
@@ -85,7 +85,7 @@ def test_the_confirmation_has_its_own_address_and_survives_reload_and_back(
     set_credit(app, 0)  # the card pays it all (family credit would pay first)
     page.context.add_cookies([parent_cookie])
     use_language(page, lang)
-    # One Pay, on the summary (issue 20): it opens the Lightbox, and the confirmation follows
+    # One Pay, on the summary: it opens the Lightbox, and the confirmation follows
     # with no second Pay.
     open_page(page, "/edit-profile/order-summary")
     total = page.locator("#summary-charges .hm-charge-total_pay dd").inner_text()
@@ -236,7 +236,7 @@ def test_the_summary_shows_the_charges_that_apply_and_keeps_pay_in_view(
     )
     total = charges.locator(".hm-charge-total_pay dd").inner_text()
     pay = page.locator("#summary-pay")
-    # The one Pay, with the amount (issue 20), under the parent's payment choice.
+    # The one Pay, with the amount, under the parent's payment choice.
     expect(pay).to_have_text(f"{msg('checkout.pay', lang)} {total}")
     expect(page.locator("#summary-payment")).to_contain_text(msg("checkout.choose_card", lang))
     # In view at the top of the page, without scrolling: on a phone, with the total beside it.

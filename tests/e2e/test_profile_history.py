@@ -1,4 +1,4 @@
-"""Issue 12 in Chromium at 390 px, in English and in French: Back and Forward walk the
+"""Browser history in Chromium at 390 px, in English and in French: Back and Forward walk the
 /edit-profile steps and settings sub-steps (each is a history entry, ``?step=6&sub=2``), a
 reload keeps the step, and the step is still kept in browser storage (docs/product.md §2:
 editProfileStep, editProfileSetingsStep). The sign-up's code step is an address too, and keeps

@@ -1,7 +1,7 @@
-"""Issue 26, items 7 and 8, in Chromium: at 390 px in French and at 1280 px in English, a
-family whose child was added last school year taps Book meal, is sent to the start-of-year
-confirmation first (grade one up offered, teacher, allergies reviewed), confirms, and then
-sees on its account page what its meals and donation gave this school year.
+"""The start of the school year and the give-back figures in Chromium: at 390 px in French and at
+1280 px in English, a family whose child was added last school year taps Book meal, is sent to the
+start-of-year confirmation first (grade one up offered, teacher, allergies reviewed), confirms, and
+then sees on its account page what its meals and donation gave this school year.
 
 The school year is "rolled over" for this family the way the server sees it: the child's
 ``created_at`` is set before the current school year began (no clock is moved)."""

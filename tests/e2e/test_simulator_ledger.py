@@ -1,5 +1,5 @@
-"""The local Converge simulator keeps one ledger whatever worker answers and across restarts
-(issue 14), like the real Converge whichever of its servers answers.
+"""The local Converge simulator keeps one ledger whatever worker answers and across restarts,
+like the real Converge whichever of its servers answers.
 
 - Two backend workers (``GRANIAN_WORKERS=2``, Redis, PostgreSQL: the scale-out profile): 50
   rounds of sale -> txnquery, hosted session -> Lightbox pay -> the server's verification,

@@ -1,4 +1,4 @@
-"""Standing orders (issue 26, item 4) in Chromium, at 390 px in French and at 1280 px in
+"""Standing orders in Chromium, at 390 px in French and at 1280 px in
 English: Book meal opened from a reminder e-mail's link (``?date=``) shows that day; a meal's
 "Repeat every <weekday>" sets up a standing order; the standing orders screen (from the
 account menu) lists it, and Pause pauses it. Screenshots of the screen go to

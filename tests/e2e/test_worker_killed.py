@@ -1,4 +1,4 @@
-"""A backend worker killed mid-rush (issue 22): the scale-out profile (2 workers, PostgreSQL,
+"""A backend worker killed mid-rush: the scale-out profile (2 workers, PostgreSQL,
 Redis) keeps serving, the dead worker is replaced, every parent's retried order is placed once,
 the money matches the simulator's ledger and each confirmation e-mail arrives once.
 

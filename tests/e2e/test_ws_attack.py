@@ -1,4 +1,4 @@
-"""Issue 7 (critical), attacked the way it was found: a raw websocket client on the real prod
+"""Acting as another parent, attacked the way it was found: a raw websocket client on the real prod
 server's ``/_event``, no browser. It claims to be the demo parent (the helpers that used to
 set the signed-in parent, a forged token cookie, the victim's id in the storage it controls),
 then sends every signed-in load and action, the background payment events included, aimed at
@@ -337,7 +337,7 @@ def test_a_forged_identity_on_the_websocket_gets_nothing_and_changes_nothing(app
         "isLoginData": True,
     }
     claims = [
-        # The helpers issue 7's attack called, under their old names and their new ones.
+        # The helpers the attack first called, under their old names and their new ones.
         (ev(AuthState, "apply_profile"), {"profile": profile}),
         (ev(AuthState, "start_session"), {"token": "forged", "session_data": profile}),
         (ev(AuthState, "_apply_profile"), {"profile": profile}),

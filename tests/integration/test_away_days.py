@@ -1,4 +1,4 @@
-"""A child's away days, stored (services/away_days.py, issue 25 part 3) on SQLite and
+"""A child's away days, stored (services/away_days.py) on SQLite and
 PostgreSQL: MarkAway stores the range once per child (a repeat, or the same range again, adds
 nothing); GetDates shows those days away and not open; every door that adds a meal refuses
 them (the cart, several days at once) while a brother or sister is not affected; a standing

@@ -1,4 +1,4 @@
-"""The private calendar feed (issue 26, item 5; services/calendar_feed.py) on migrated SQLite
+"""The private calendar feed (services/calendar_feed.py) on migrated SQLite
 and PostgreSQL, read back with the icalendar library: booked meals as all-day events, closures,
 cut-offs with their alarm, in the parent's language, UIDs stable across fetches, a new link
 revoking the old one, and the token never stored."""

@@ -1,4 +1,4 @@
-"""Issue 25's demo data: the demo parent's closed day (a storm) whose meal was made up on the
+"""The demo data of a closure: the demo parent's closed day (a storm) whose meal was made up on the
 next day the same vendor serves the same meal, written by the closure service; on each backend,
 and once however often the seed runs."""
 

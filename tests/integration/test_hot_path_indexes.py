@@ -1,4 +1,4 @@
-"""Every WHERE and JOIN of the hot paths finds an index in the migrated schema (issue 11):
+"""Every WHERE and JOIN of the hot paths finds an index in the migrated schema:
 the session token, a parent's children and their allergies, a parent's settings, e-mails,
 cards and donations, the menu of a school by date.
 

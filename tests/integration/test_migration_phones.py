@@ -1,4 +1,4 @@
-"""Migration 0003 (issue 12): a phone number identifies one active account. Numbers are
+"""Migration 0003: a phone number identifies one active account. Numbers are
 normalized the way sign-in compares them; where active accounts shared one, the oldest keeps
 it and the others are asked for theirs again; the database then refuses a second holder."""
 

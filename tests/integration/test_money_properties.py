@@ -1,11 +1,10 @@
-"""Issue 25's property test, on SQLite and PostgreSQL against the Converge simulator: random
-sequences of what moves a family's money - a checkout paid with credit first and the card for the
-rest, a meal cancelled (refund to the card or to credit), the whole order cancelled, an order
-modified (a meal out, another in) or a meal
-moved to another day at today's price (the catalogue price changes between steps: a cheaper day
-refunds, a dearer one is paid with credit first, then the card), the school day closed (refund
-to the card, to credit, or a make-up meal) and a child marked away - and after each step, to
-the cent:
+"""The property test of a family's money, on SQLite and PostgreSQL against the Converge simulator:
+random sequences of what moves a family's money - a checkout paid with credit first and the card for
+the rest, a meal cancelled (refund to the card or to credit), the whole order cancelled, an order
+modified (a meal out, another in) or a meal moved to another day at today's price (the catalogue
+price changes between steps: a cheaper day refunds, a dearer one is paid with credit first, then the
+card), the school day closed (refund to the card, to credit, or a make-up meal) and a child marked
+away - and after each step, to the cent:
 
 - the family's credit balance is the sum of its ledger rows and never below zero, and each
   order's credit rows are exactly its credit payment (spent) and its refunds to credit (given);

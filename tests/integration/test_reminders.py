@@ -1,4 +1,4 @@
-"""The reminders parents switch on (issue 26, services/reminders.py) on migrated SQLite and
+"""The reminders parents switch on (services/reminders.py) on migrated SQLite and
 PostgreSQL with the clock given: the cut-off reminder, the order reminder the night before and
 menu updates reach the right families once (booked, switch off, closed day, no active child:
 none), a second round or a racing one sends nothing more, a missed 18:00 is made up but not

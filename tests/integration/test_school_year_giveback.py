@@ -1,4 +1,5 @@
-"""Issue 26, items 7 and 8, on migrated SQLite and PostgreSQL with the clock given.
+"""The start of the school year and the give-back dashboard, on migrated SQLite and PostgreSQL
+with the clock given.
 
 The start of the school year (services/school_year.py): after 1 August a child added last year
 must be confirmed before any booking service takes it (the cart, Book meal's many days, the

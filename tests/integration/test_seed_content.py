@@ -151,7 +151,7 @@ def test_allergen_links_match_the_ingredients(session):
 
 
 def test_every_drink_meal_option_and_add_on_carries_its_real_allergens(session):
-    """Issue 20: milk in the white milk, the cheese string and the yogurt; wheat, eggs and milk
+    """Milk in the white milk, the cheese string and the yogurt; wheat, eggs and milk
     in the cookie and the muffin; nothing in water, juice or apple slices."""
     from hotmeals.db.models import AddOnAllergen, MealOptionAllergen, MenuOptionAllergen
 
@@ -371,7 +371,7 @@ def test_a_weekday_serves_the_same_vendor_and_first_meals_every_week():
 
 
 def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session):
-    """Issue 26: `make run` opens a receipt. The demo order is on a school day before the
+    """`make run` opens a receipt. The demo order is on a school day before the
     window (the history's past tab), priced by the checkout's code, paid by an approved
     payment the reconciliation never asks Converge about nor voids."""
     from datetime import UTC, datetime

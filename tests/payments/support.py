@@ -15,7 +15,7 @@ from hotmeals.converge.settings import ConvergeSettings
 START = datetime(2025, 9, 2, 12, 0, tzinfo=UTC)
 # Tests that assert a rule (sums of refunds, one charge per payment) must not depend on how
 # fast the machine is: a call to a healthy simulator takes milliseconds, but on a busy machine
-# a 3-second limit turned a stored-card charge into UNKNOWN (issue 11). They get PATIENT.
+# a 3-second limit turned a stored-card charge into UNKNOWN. They get PATIENT.
 # Only the tests about time-outs use SHORT, against a simulator told not to answer.
 PATIENT = httpx.Timeout(30.0, connect=10.0)
 SHORT = httpx.Timeout(0.4, connect=0.4)

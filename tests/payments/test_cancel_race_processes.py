@@ -1,4 +1,4 @@
-"""Cancels racing in separate PROCESSES (issue 10), on SQLite and PostgreSQL: each forked process
+"""Cancels racing in separate PROCESSES, on SQLite and PostgreSQL: each forked process
 has its own engine, connections and Converge client, and only the database is shared (what two
 server workers see). The same cancel sent twice at once refunds once; a cancel of a meal racing
 a move of the same meal refunds that meal once, whichever wins."""

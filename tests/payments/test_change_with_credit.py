@@ -1,4 +1,4 @@
-"""Family credit paying part of an order change's increase (issue 25) on SQLite and PostgreSQL
+"""Family credit paying part of an order change's increase on SQLite and PostgreSQL
 against the simulator: the quote and the answer say the split; the card attempt is for the
 increase less the credit; the credit is spent only when the card's approval applies the change
 (one SPEND, whatever the repeats); a decline spends nothing; credit spent meanwhile by another

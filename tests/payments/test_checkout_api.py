@@ -190,7 +190,7 @@ def test_a_declined_card_keeps_the_cart_and_the_retry_places_the_order(
         family["token"],
     ).json()
     assert declined["code"] == 0 and declined["data"]["status"] == "declined"
-    # No raw processor status in a parent's message (issue 20).
+    # No raw processor status in a parent's message.
     assert message not in declined["message"] and "another card" in declined["message"]
     assert cart_count(family["parent_id"]) == 2
     retry = start(api, family)["data"]
@@ -306,7 +306,7 @@ def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
 def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
     api: TestClient, family: dict, sim: SimServer
 ) -> None:
-    """Issue 21: the page's onError after the sale (its answer lost) is only a hint; the
+    """The page's onError after the sale (its answer lost) is only a hint; the
     server asks Converge and the order is placed with that sale, never charged twice."""
     sim.clock.now = clock.now()  # Converge is searched by the payment's own dates
     fill(family, 1)

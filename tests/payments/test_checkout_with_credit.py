@@ -1,4 +1,4 @@
-"""Family credit spent at checkout (issue 25) on SQLite and PostgreSQL against the simulator:
+"""Family credit spent at checkout on SQLite and PostgreSQL against the simulator:
 credit is used first; covering everything, the order is placed at once with no card and no
 call to the card processor; covering part, the card pays the rest and the credit is spent only
 when that approval places the order (a decline, or credit spent meanwhile by another tab,

@@ -1,4 +1,4 @@
-"""The confirmation's own address (issue 20): ``confirmation.placed_order_confirmation`` shows a
+"""The confirmation's own address: ``confirmation.placed_order_confirmation`` shows a
 paid order by its number to its parent only, on SQLite and PostgreSQL; an order still being
 paid, another parent's and an unknown number all answer ``payment_order_not_found``."""
 
@@ -58,7 +58,7 @@ async def test_a_paid_order_is_shown_by_its_number_to_its_parent_only(
     # The tax line names the rate the order stored.
     tax = next(c for c in shown["charge_lines"] if c["name"] == "tax_cents")
     assert tax["label"] == "Taxe (TVH 13\u00a0%)" and shown["tax_bps"] == 1300
-    # The history card says whose meals and which (issue 20), in one statement with the days.
+    # The history card says whose meals and which, in one statement with the days.
     with session_scope(pay_engine) as s:
         history = queries.order_history(s, parent_id=shop["parent_id"], lang="en")
         kid = s.get(Child, shop["children"][0]).first_name

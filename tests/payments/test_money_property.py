@@ -1,4 +1,4 @@
-"""Property (issue 21): over random sequences of checkouts, Lightbox sessions paid, paid with
+"""Property: over random sequences of checkouts, Lightbox sessions paid, paid with
 the answer lost (the browser then reports an error), paid with no report at all, declined
 cards, browser declines and cancels of sessions that may still be paid later, retries (a new
 checkout of the same cart), checkouts with a saved card (approved, declined, the answer lost,
@@ -15,7 +15,7 @@ life:
 - nothing is left CREATED, UNKNOWN, PENDING, and every failed attempt is closed;
 - and on the way: two saved-card taps at once, or a tap again after a lost answer, make one
   sale at most;
-- with family credit given along the way (issue 25: spent first by every checkout and by an
+- with family credit given along the way (spent first by every checkout and by an
   increase it covers, cancels refunded to the card or to credit): the card's ledgers above
   count only the card, and the balance equals its rows, is never below zero, and is what was
   given plus every refund to credit less what credit paid."""
@@ -58,7 +58,7 @@ PAYING = ("pay", "pay_lost", "pay_silent", "browser_fail", "card_declined")
 PAY_WITH = ("lightbox", "approved", "declined", "lost", "http_500")
 CARD_OUTCOMES = ("approved", "declined", "lost", "http_500", "double", "lost_retry")
 PRICES = (None, 450, 700)  # today's price of the meal (made at 550): unchanged, lower, higher
-# Issue 25: a cancel's refund to the family's standing choice (the card), the card, or credit;
+# A cancel's refund to the family's standing choice (the card), the card, or credit;
 # family credit given (an operator's adjustment), which every later checkout spends first.
 REFUND_TO = (None, "card", "credit")
 CREDIT_GIVEN = (300, 900, 2_000, 20_000)
@@ -343,7 +343,7 @@ def _sales(engine: Engine, sim: SimServer, parent_id: int) -> set[str]:
 async def _card_checkout(engine: Engine, gw, impatient, sim, shop: dict, n: int, how: str) -> None:
     """The cart paid with a saved card. ``double``: two taps (or tabs) at once;
     ``lost_retry``: the answer is lost, and the parent taps again at once. Either way the
-    card is charged once at most (issue 21 §4)."""
+    card is charged once at most."""
     _add_to_cart(engine, shop, n)
     kind = {"double": "approved", "lost_retry": "lost"}.get(how, how)
     card, pay_gw = await _paying(engine, gw, sim, shop, kind, impatient)
@@ -449,7 +449,7 @@ def check(engine: Engine, sim: SimServer, pid: int) -> None:
     sim_net = sum(0 if t["voided"] else t["amount_cents"] - t["refunded_cents"] for t in sales)
     assert sim_net == app_net, (sim_net, app_net)
     assert all(by_id[p].state == PaymentState.APPROVED for p in kept)
-    # Family credit (issue 25): the balance is its rows, never below zero, and equals what was
+    # Family credit: the balance is its rows, never below zero, and equals what was
     # given, plus every refund made to credit, less what credit paid.
     credited = sum(r.amount_cents for r in refunds if r.state == "SUCCEEDED" and r.kind == "CREDIT")
     spent = sum(p.amount_cents for p in mine if p.method == "credit")
@@ -476,7 +476,7 @@ def test_money_ends_where_converge_says_whatever_the_browser_says(
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
     @given(ops=operations)
-    # Always run (issue 25): an order paid by credit alone, one paid partly by credit, an
+    # Always run: an order paid by credit alone, one paid partly by credit, an
     # increase credit covers, cancels to credit and to the card.
     @example(
         ops=[

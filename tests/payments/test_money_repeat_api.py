@@ -1,4 +1,4 @@
-"""Issue 21 §4 through HTTP on SQLite and PostgreSQL, with the simulator over real HTTP: every
+"""Safe repeats through HTTP on SQLite and PostgreSQL, with the simulator over real HTTP: every
 call that charges is safe to repeat with its ``Idempotency-Key`` (PayWithSavedCard for a
 donation and for an order, getConvergeSessionToken), and the donation has one unit (cents in
 ``donation_cents``, as in the summary calls; a bare number in a dollars field is refused)."""
@@ -221,7 +221,7 @@ def test_a_call_that_died_in_flight_is_run_again_by_its_retry(
 def test_paymentdeclined_after_a_real_sale_is_not_believed(
     api: TestClient, family: dict, sim: SimServer
 ) -> None:
-    """Issue 21 §1 for PaymentDeclined (a donation, or any attempt paid in the Lightbox): the
+    """PaymentDeclined (a donation, or any attempt paid in the Lightbox) is only a hint: the
     sale was made and its answer lost, the client reports onError. Converge is asked before
     the report is kept: the donation is paid with that sale (code 1, APPROVED), never
     'your card was declined' (before: DECLINED until a round, and a parent told so pays again).

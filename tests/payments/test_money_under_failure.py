@@ -1,4 +1,4 @@
-"""Issue 21, sections 1 and 2, on SQLite and PostgreSQL against the Converge simulator over
+"""Money under failure, on SQLite and PostgreSQL against the Converge simulator over
 HTTP with its fault controls: a decline, error or cancel reported by a browser is only a hint
 (Converge is asked before it is believed, before a new attempt for the same order opens, and
 once by the reconciliation after the session's life); every hosted session or saved-card

@@ -1,4 +1,4 @@
-"""Issue 20, part 1: the doors of a paid order that add a meal (AddToMyOrder, the add-item path
+"""The doors of a paid order that add a meal (AddToMyOrder, the add-item path
 of modify order and manage meal) or copy one to another day (ModifyMeal) check the meal AS
 COMPOSED, its add-ons' own allergens included, against the child's allergies as they are now;
 and paying the cart (getConvergeSessionToken -> ``checkout.start_checkout``) leaves out a line

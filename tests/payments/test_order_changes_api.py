@@ -1,4 +1,4 @@
-"""The /api/v1 calls that change a paid order (issue 10: GetMealsList, MealOrderDetail,
+"""The /api/v1 calls that change a paid order (GetMealsList, MealOrderDetail,
 GetDatesForModifyMeal, ModifyMeal, ModifyOrderInfo, AddToMyOrder, DeleteFromModifyOrder,
 ModifyConfirmOrder, ModifyChangePaid, ModifyChangeDeclined) through HTTP (TestClient on
 ``create_api()``) on migrated SQLite and PostgreSQL with the simulator standing in for Converge:
@@ -198,7 +198,7 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
     )
     assert sums(order_id) == (paid, back)
 
-    # a note over 200 characters gets the documented message (issue 21: "Please check the
+    # a note over 200 characters gets the documented message (before, "Please check the
     # value of special_note")
     long_note = call(
         api,
@@ -281,7 +281,7 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
     tok = family["token"]
     order_id = pay_api(api, sim, family, [{"child": 0, "weeks": 2, "quantity": 1}])
     (line_id,) = line_ids(order_id)
-    # A child of this parent: its meals; another parent's child: not found (issue 21: it
+    # A child of this parent: its meals; another parent's child: not found (before, it
     # answered an empty list).
     mine = ok(call(api, "/Parent/order/GetMealsList", {"child_id": family["children"][0]}, tok))
     assert mine and all(m["child_id"] == family["children"][0] for m in mine)

@@ -1,4 +1,4 @@
-"""The /api/v1 calls after the purchase (issue 10) through HTTP (TestClient on ``create_api()``)
+"""The /api/v1 calls after the purchase through HTTP (TestClient on ``create_api()``)
 on migrated SQLite and PostgreSQL with the simulator standing in for Converge: OrderHistory,
 OrderDetail, CancelOrderReason, the cancel cart (AddToCancelCart, UpdateCancelCartQuantity,
 DeleteCancelCartItem, CancelCartDetails, CancelCart), CancelOrder, CancelMeal; 401, bad input,

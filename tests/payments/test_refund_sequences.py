@@ -1,4 +1,4 @@
-"""The refund arithmetic over random sequences (issue 10, hypothesis) on PostgreSQL against
+"""The refund arithmetic over random sequences (hypothesis) on PostgreSQL against
 the simulator: a paid order of 1-3 lines (quantities, an add-on, a note), then partial
 cancels through the cancel cart, cancels of one meal, modify-order decreases
 (DeleteFromModifyOrder + ModifyConfirmOrder) and moves of a meal to another Monday (ModifyMeal),

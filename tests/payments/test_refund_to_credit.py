@@ -1,4 +1,4 @@
-"""Refunds to family credit (issue 25) on SQLite and PostgreSQL against the simulator: a cancel
+"""Refunds to family credit on SQLite and PostgreSQL against the simulator: a cancel
 (meal, order, cancel cart), a modify's decrease and a cheaper move refund the card's share to
 the family's credit at once when the parent asks (or chose it as a setting): the balance rises
 by exactly the refund, nothing reaches the card processor, the order's refunded sum counts it,

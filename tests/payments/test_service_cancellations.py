@@ -1,4 +1,4 @@
-"""services/orders.py and services/cancellations.py (issue 10) on SQLite and PostgreSQL against
+"""services/orders.py and services/cancellations.py on SQLite and PostgreSQL against
 the simulator: history and detail, the cancel cart and its refund preview, cancel a whole order
 (refunds everything: a void before settlement), cancel one meal (a return), repeat safety,
 ownership, after-cut-off refusals in EN and FR, the e-mail, and the same cancel twice at once
@@ -373,7 +373,7 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     # A retry of the same cancel sends nothing more.
     again = await _cancel_meal(pay_engine, gateway, shop, line_id, "lost-1")
     assert again.repeated and again.refund_cents == paid
-    # ... and answers what the first did: the refund is on its way (issue 21; was 0 and 0).
+    # ... and answers what the first did: the refund is on its way (it answered 0 and 0 before).
     assert (again.pending_cents, again.refunded_cents) == (paid, 0)
     assert "refund of" in again.message
     assert _sums(pay_engine, order_id) == (paid, 0)
@@ -467,7 +467,7 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
 async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
-    """Issue 21: the next cancel refunds its own meals only (before, it gave back the failed
+    """The next cancel refunds its own meals only (before, it gave back the failed
     part too, and the failed refund was dropped); the failed one is sent again, once."""
     from hotmeals.services import payments
 
@@ -710,7 +710,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
     shop: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 21: another tab cancels the second order between the cart's check and its
+    """Another tab cancels the second order between the cart's check and its
     confirm. Before, the first order stayed cancelled with a PENDING refund this call never
     sent; now nothing is cancelled, nothing reserved, and a new confirm does the rest."""
     pid = shop["parent_id"]

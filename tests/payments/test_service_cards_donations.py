@@ -257,7 +257,7 @@ async def test_donation_history_lists_paid_donations_only(
 async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
-    """Issue 21: the charge is made but its answer is lost; the retry with the same key
+    """The charge is made but its answer is lost; the retry with the same key
     charges nothing more and answers that payment (UNKNOWN, then APPROVED once the
     reconciliation found the sale). Before, each call was a new donation and a new charge."""
     from tests.payments.service_support import sim_txns
@@ -327,7 +327,7 @@ class _Searching:
 async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_attempts(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
-    """Issue 22: Converge's search by date lists every transaction of its days, so a round
+    """Converge's search by date lists every transaction of its days, so a round
     with several open attempts of the same days searches once and picks each attempt's
     invoice out of that answer, with the same outcome as asking one by one: the attempt paid
     in the Lightbox (its confirmation lost) is approved, the abandoned ones expire."""

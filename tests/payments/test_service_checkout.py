@@ -346,7 +346,7 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
     tabs = all_at_once(2, start)
     assert all(isinstance(tab, checkout.CheckoutStarted) for tab in tabs), tabs
     assert {tab.order_id for tab in tabs} == {tabs[0].order_id}
-    # One attempt, one payment row, one invoice (issue 21): each tab's session is its own.
+    # One attempt, one payment row, one invoice: each tab's session is its own.
     assert len({tab.payment_id for tab in tabs}) == 2
     assert len({tab.hosted.invoice_number for tab in tabs}) == 2
     assert len(orders(pay_engine, shop["parent_id"])) == 1
@@ -409,7 +409,7 @@ async def test_two_saved_card_checkouts_at_once_charge_once(
     late = [a for a in answers if a not in tabs]
     assert all(isinstance(a, DomainError) and a.code == "cart_nothing_payable" for a in late)
     assert tabs and {tab.payment_id for tab in tabs} == {tabs[0].payment_id}, answers
-    # Every tap that found the order answers that it is placed (issue 21: the one that lost
+    # Every tap that found the order answers that it is placed (before, the one that lost
     # the race said "we are confirming your payment").
     statuses = sorted(tab.result.status for tab in tabs)
     assert set(statuses) == {"placed"}, statuses
@@ -520,7 +520,7 @@ async def test_a_declined_card_keeps_the_cart_and_another_card_places_the_order(
     add(pay_engine, shop, child=1, when="later")
     before = cart_ids(pay_engine, shop["parent_id"])
     declined = await pay(pay_engine, gateway, live_sim, shop, number=DECLINED_CARD)
-    # The parent's words, never the processor's raw status (issue 20).
+    # The parent's words, never the processor's raw status.
     assert declined.status == "declined" and "declined" in declined.message
     assert "DECLINED" not in declined.message
     assert "another card" in declined.message

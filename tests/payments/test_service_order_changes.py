@@ -1,4 +1,4 @@
-"""services/order_changes.py (issue 10: modify an order, move a meal) on SQLite and PostgreSQL
+"""services/order_changes.py (modify an order, move a meal) on SQLite and PostgreSQL
 against the Converge simulator over HTTP: a decrease refunded exactly (the simulator's ledger
 matches), an increase paid through the Lightbox before the order changes, a move with the same
 price and with a lower one, the refusals (after the cut-off in EN and FR, another vendor's
@@ -193,7 +193,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     )
     assert started.status == "pay" and started.hosted is not None
     assert started.hosted.amount_cents == due and started.hosted.purpose == "ORDER_CHANGE"
-    # A retry with the same key (a lost answer) opens the same Lightbox session (issue 21:
+    # A retry with the same key (a lost answer) opens the same Lightbox session (before,
     # it answered "pending" with none, though nothing was charged).
     retried = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
@@ -670,7 +670,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
 async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_its_way(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
-    """Issue 21: a move to a cheaper day refunds with no cancellation row; when Converge
+    """A move to a cheaper day refunds with no cancellation row; when Converge
     refuses that refund it is sent again by the periodic job (it was never, before), and the
     answer says it is delayed, never 'will reach your card shortly'."""
     from datetime import timedelta

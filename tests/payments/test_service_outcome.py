@@ -87,13 +87,13 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
     )
     assert declined.status == "declined"
     assert declined.message.startswith("Your card was declined. ")
-    assert "DECLINED" not in declined.message  # no raw status (issue 20)
+    assert "DECLINED" not in declined.message  # no raw status
     assert payment_row(pay_engine, session.payment_id).state == "DECLINED"
     closed = await settle_lightbox(outcome="cancelled", **common)
     assert closed.status == "cancelled"
     assert closed.message == "Payment cancelled. No money was taken."
     broken = await settle_lightbox(outcome="error", message="script", **common)
-    # A browser's error is a hint (issue 21): Converge shows no sale, but the parent is told
+    # A browser's error is a hint: Converge shows no sale, but the parent is told
     # only what is known.
     assert broken.status == "error" and broken.message.startswith("We could not confirm")
     row = payment_row(pay_engine, session.payment_id)
@@ -104,9 +104,9 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
 async def test_a_lightbox_failure_after_a_real_sale_is_the_sale(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict, outcome: str
 ) -> None:
-    """Issue 21 §1 on the screens' door (the donate page's ``lightbox_closed``): Converge made
-    the sale, the page reports a failure; the server asks Converge and the payment is the
-    sale: 'approved', the donation paid, one sale."""
+    """A failure a page reports is only a hint, on the screens' door (the donate page's
+    ``lightbox_closed``): Converge made the sale, the page reports a failure; the server asks
+    Converge and the payment is the sale: 'approved', the donation paid, one sale."""
     from sqlmodel import select
 
     from hotmeals.db.engine import session_scope

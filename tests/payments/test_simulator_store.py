@@ -8,7 +8,7 @@ every worker and kept across restarts, on SQLite and on PostgreSQL:
   clock) is found again through a new store object that carries nothing over in memory (what a
   restart sees; tests/e2e/test_simulator_ledger.py restarts the app for real);
 - its merchant API refuses a caller without the merchant's credentials, whose PIN is generated
-  with the store and written nowhere in the source (issue 7)."""
+  with the store and written nowhere in the source."""
 
 from __future__ import annotations
 
@@ -242,7 +242,7 @@ def test_a_new_store_finds_the_whole_ledger(store_url: str) -> None:
     after.store.dispose()
 
 
-# -- credentials (issue 7) -----------------------------------------------------------------------
+# -- credentials ---------------------------------------------------------------------------------
 
 
 def test_each_store_generates_its_own_pin_and_every_worker_reads_the_same(

@@ -1,4 +1,4 @@
-"""Standing orders (issue 26, services/standing.py) on SQLite and PostgreSQL with the clock
+"""Standing orders (services/standing.py) on SQLite and PostgreSQL with the clock
 given and Converge's simulator over HTTP: a date is booked and paid with the saved card once,
 even with two rounds at once and a restart; closed days, days without the meal and allergy
 conflicts are skipped with an e-mail in the parent's language; no card or a declined card
@@ -382,7 +382,7 @@ async def test_a_day_already_in_the_cart_is_skipped_quietly(
 async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
-    """The start of a school year (issue 26 item 8) stops a standing order too: a child added
+    """The start of a school year stops a standing order too: a child added
     last school year and not confirmed for this one is skipped, and the parent is told why."""
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     with session_scope(pay_engine) as s:

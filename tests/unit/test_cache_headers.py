@@ -1,4 +1,4 @@
-"""Issue 11: hashed build files are cached for a year, the rest of the frontend revalidates, and
+"""Hashed build files are cached for a year, the rest of the frontend revalidates, and
 brotli is served to browsers that take it (gzip to the others). The frontend is served by the
 same static-file app Reflex mounts in single-port prod, behind our cache middleware."""
 

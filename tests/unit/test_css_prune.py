@@ -1,4 +1,4 @@
-"""The stylesheet pruner (hotmeals/ui/css_prune.py, issue 11): only rules that style Radix
+"""The stylesheet pruner (hotmeals/ui/css_prune.py): only rules that style Radix
 components the build never names go; everything else stays byte for byte."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The allergy rule for a meal as composed (domain/allergy.py, issue 20): the meal and each
+"""The allergy rule for a meal as composed (domain/allergy.py): the meal and each
 chosen option and add-on, each with its own allergens; the worst part decides; a refused option
 or add-on is named with its allergen; an acknowledgement names what it covers. And the
 dialog's preview (allergens.composed_allergy) applies the same rule to MenuDetail's marks."""

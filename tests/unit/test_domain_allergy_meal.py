@@ -1,4 +1,4 @@
-"""The allergy rule for a meal and a child (domain/allergy.py, issue 9): Major refuses, High
+"""The allergy rule for a meal and a child (domain/allergy.py): Major refuses, High
 and Medium need an acknowledgement, Low is a notice; the most severe level wins."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 11: a burst of concurrent requests on SQLite reuses its connections (each new one
+"""A burst of concurrent requests on SQLite reuses its connections (each new one
 opens the file and runs the pragmas: under 16 concurrent requests that was most of the
 difference between GetChilds and /ping)."""
 

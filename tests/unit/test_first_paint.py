@@ -1,4 +1,4 @@
-"""Issue 11: the prerendered pages paint before their scripts load (hotmeals/ui/first_paint.py).
+"""The prerendered pages paint before their scripts load (hotmeals/ui/first_paint.py).
 PAGE has the shape React Router 8 gives a prerendered page (checked against a real build)."""
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def test_a_guarded_page_starts_its_scripts_without_waiting_for_a_paint():
 
 def test_english_pages_say_en_ca_from_the_start():
     """forms.js sets <html lang="en-CA"> for English: the page already says it, so no restyle
-    of the whole page at load (issue 24)."""
+    of the whole page at load."""
     from hotmeals.ui.first_paint import HTML_LANG_EN_CA, document_lang
 
     page = b'<!DOCTYPE html><html lang="en"><head></head><body lang="en"></body></html>'

@@ -1,4 +1,4 @@
-"""Issue 12's polish, without a browser: allergy levels by severity (Major first) and a Major
+"""The forms' polish, without a browser: allergy levels by severity (Major first) and a Major
 allergy named on the child card, sign-in's every error at once, a success toast that clears
 the ones before it. (In the browser: tests/e2e/test_forms_polish_browser.py.)"""
 

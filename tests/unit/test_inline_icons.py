@@ -1,4 +1,4 @@
-"""Issue 11: the first screens' icons are inline SVG drawn as Lucide draws them
+"""The first screens' icons are inline SVG drawn as Lucide draws them
 (hotmeals/ui/components/icons.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12: a page request with the cookie hm_lang=fr is answered with the French copy the build
+"""A page request with the cookie hm_lang=fr is answered with the French copy the build
 wrote (hotmeals.web.lang_pages.py), through the same static files Reflex serves the pages with
 (precompressed variants, ETags, the not-found page), inside the cache headers as installed."""
 

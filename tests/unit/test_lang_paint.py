@@ -1,4 +1,4 @@
-"""Issue 12: the French copy of the prerendered pages and the French first render
+"""The French copy of the prerendered pages and the French first render
 (hotmeals/ui/lang_paint.py). CONTEXT has the shape Reflex 0.10.1 compiles utils/context.jsx to
 (checked against a real build)."""
 

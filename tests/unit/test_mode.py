@@ -1,4 +1,4 @@
-"""Issue 7, "Fail closed in production": HOTMEALS_MODE=production refuses to start without real
+"""Production fails closed: HOTMEALS_MODE=production refuses to start without real
 Converge credentials over https, SMTP, a secret API key and an https public address; demo mode
 (the default) announces itself."""
 

@@ -1,4 +1,4 @@
-"""Issue 20, part 2: the words a parent reads after cancelling one meal, in EN and FR."""
+"""The words a parent reads after cancelling one meal, in EN and FR."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 7: the ``hm_token`` cookie is Secure when parents use https, and the demo banner is on
+"""The ``hm_token`` cookie is Secure when parents use https, and the demo banner is on
 the pages only in demo mode. The cookie's options are compiled into the frontend from the State
 class, whose definition reads the settings: each case compiles it in a fresh interpreter."""
 

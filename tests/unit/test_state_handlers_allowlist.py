@@ -1,7 +1,7 @@
 """Every event handler the browser can call, decided on purpose.
 
 Reflex registers every public method of a State as an event handler that any browser can call
-over ``/_event`` with any arguments (docs/architecture.md, issue 7). A helper left
+over ``/_event`` with any arguments (docs/architecture.md). A helper left
 public once let an anonymous socket act as any parent. This test lists the handlers of every
 State class in the process - the app's, including ones added later, and Reflex's own - and
 compares them with the list below: a new public method fails the suite until someone adds it
@@ -139,7 +139,7 @@ APP = {
     },
     "hotmeals.ui.state.settings.LanguageState": {"choose", "toggle"},
     "hotmeals.ui.state.settings.NotificationState": {"set_pref", "save"},
-    # Standing orders (issue 26): acting_parent() first; the service checks the ids.
+    # Standing orders: acting_parent() first; the service checks the ids.
     "hotmeals.ui.state.standing.StandingState": {
         "load",
         "relang",
@@ -221,7 +221,7 @@ APP = {
         "set_delete_open",
         "confirm_delete",
     },
-    # Issue 10: order history, order details, cancel cart. Every handler that reads or writes
+    # Order history, order details, cancel cart. Every handler that reads or writes
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
     "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
     # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
@@ -240,8 +240,8 @@ APP = {
     "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
     "hotmeals.ui.state.screens.LoadedScreen": MIXIN,
     "hotmeals.ui.state.screens.RelangScreen": MIXIN,
-    # Issue 26: each handler calls acting_parent(); the receipt's ids come from the address
-    # and services.receipts checks they are the parent's.
+    # The calendar feed and the receipt: each handler calls acting_parent(); the receipt's ids
+    # come from the address and services.receipts checks they are the parent's.
     "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},
     "hotmeals.ui.state.calendar_receipts.ReceiptState": {"load", "relang", "download_pdf"},
     "hotmeals.ui.state.orders.OrderDetailState": {
@@ -258,7 +258,7 @@ APP = {
         "set_sure_open",
         "confirm_cancel_order",
     },
-    # Issue 10: modify an order, manage one meal. acting_parent() on every call; ids must be
+    # Modify an order, manage one meal. acting_parent() on every call; ids must be
     # on screen (or the address's, checked by the services against the parent).
     "hotmeals.ui.state.modify_order.ModifyOrderState": {
         "load",
@@ -298,18 +298,18 @@ APP = {
         "set_sure_open",
         "confirm",
     },
-    # Issue 26: the give-back dashboard and the start of the school year (each call checks
+    # The give-back dashboard and the start of the school year (each call checks
     # the token; confirm and archive go through services.school_year, which checks the child).
     "hotmeals.ui.state.giveback.GiveBackState": {"load"},
-    # Issue 25: the family credit screen; acting_parent() on each call, the choice is checked.
+    # The family credit screen; acting_parent() on each call, the choice is checked.
     "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
-    # Issue 25: the closure choice (family credit screen); the setter keeps only a known value.
+    # The closure choice (family credit screen); the setter keeps only a known value.
     "hotmeals.ui.state.closure_choice.ClosureChoiceState": {
         "load",
         "set_closure_choice",
         "save",
     },
-    # Issue 25: child away; only children and meals on screen, services.away checks them again.
+    # Child away; only children and meals on screen, services.away checks them again.
     "hotmeals.ui.state.away.ChildAwayState": {
         "load",
         "toggle_child",

@@ -1,4 +1,4 @@
-"""Issue 7 (critical), through the Reflex states without a browser: a browser that has no
+"""Who may act as a parent, through the Reflex states without a browser: a browser that has no
 session, a forged one, one that claims an identity in the storage it controls, or one whose
 session was revoked, gets none of a parent's data from any signed-in load or action, and
 changes nothing. A browser with its own valid session cannot reach another parent's children

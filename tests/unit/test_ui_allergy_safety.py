@@ -1,4 +1,4 @@
-"""Issue 20 on the screens, through the Reflex states without a browser: the sign-up's
+"""Allergy safety on the screens, through the Reflex states without a browser: the sign-up's
 "No allergies, continue" never drops allergies already picked; adding another child leaves
 Book meal's chosen child as it was (its allergy step names the new one by address); the menu
 cards say what a meal contains, its price from the small size, its cut-off, and "Safe for Emma"
@@ -303,7 +303,7 @@ def test_each_cart_line_says_whom_it_is_for_with_the_childs_mark():
     assert fr.lines[0].for_child == "Pour Emma"
 
 
-# --- options and add-ons in the dialog (issue 20 part 1, with the allergy branch's data) -------
+# --- options and add-ons in the dialog (with the allergy branch's data) -------------------------
 
 
 def _extras_family() -> dict:

@@ -1,4 +1,4 @@
-"""The Book meal screen's state (issue 9) without a browser: the calendar's cells and labels
+"""The Book meal screen's state without a browser: the calendar's cells and labels
 (Babel, EN and FR), and BookingState on the demo data - the demo parent books a meal and the
 header's count follows; a browser with its own session that sends another family's child id,
 or no session at all, sees nothing of that family and adds nothing to anyone's cart."""

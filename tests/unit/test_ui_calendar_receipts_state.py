@@ -1,4 +1,4 @@
-"""The calendar feed card and the receipt page without a browser (issue 26, items 5 and 6):
+"""The calendar feed card and the receipt page without a browser:
 the parent's feed address is made once and shown again, 'Make a new link' replaces it and the
 old address then serves nothing; the receipt page shows the parent's own order, a change and
 a donation with the stored amounts, switches language, and answers "No receipt found" for

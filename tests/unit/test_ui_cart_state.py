@@ -1,4 +1,4 @@
-"""The cart and order-summary states without a browser (issue 9): the acting parent's own cart
+"""The cart and order-summary states without a browser: the acting parent's own cart
 grouped by child and date, a quantity change and a removal; an attacker with a session of their
 own who sends the victim's cart line ids changes nothing and sees nothing; a browser without a
 session gets nothing; a refused promo code says why and the stored code is checked again."""

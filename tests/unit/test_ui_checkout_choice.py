@@ -1,4 +1,4 @@
-"""The order summary's payment choice (issue 20: one Pay on the summary): the card a payment
+"""The order summary's payment choice (one Pay on the summary): the card a payment
 starts with is the parent's default saved card (the one saved last, not expired), a pick of
 their own holds while it is still theirs, and the summary's choice lists only the acting
 parent's cards."""

@@ -1,4 +1,4 @@
-"""Issue 12, one tap is one record, at the websocket's level: every Reflex handler that writes,
+"""One tap is one record, at the websocket's level: every Reflex handler that writes,
 called twice with the same submission (what a double tap or a repeated event sends), changes
 nothing the second time and shows nothing more - no second record, no second toast, no
 "Child not found". Each handler also bumps its state's ``turn``, which releases the button

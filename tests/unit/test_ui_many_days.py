@@ -1,4 +1,4 @@
-"""ManyDaysState ('Book several days', issue 9 screen 2) without a browser, on the demo data:
+"""ManyDaysState ('Book several days') without a browser, on the demo data:
 a family's own two weeks of menus at a set clock, and the demo parent for the attacks:
 the panel loads the chosen child's open days with a meal each, 'Add N meals' adds them once
 (a double tap adds nothing more) and updates the header count, 'Repeat' copies a week and

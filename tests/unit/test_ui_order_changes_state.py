@@ -1,4 +1,4 @@
-"""The modify-order and manage-one-meal states without a browser (issue 10, screens 2 and 5):
+"""The modify-order and manage-one-meal states without a browser:
 the owner sees the order's lines, removes one and takes it back (the difference follows); the
 add-item step points the Book meal dialog at the order; another parent with a session of
 their own who sends the victim's order or line id sees nothing, and nothing they send
@@ -158,7 +158,7 @@ def test_no_session_gets_nothing(database: Path) -> None:  # noqa: F811
 
 
 def test_a_modification_confirmed_twice_at_once_runs_once(database: Path) -> None:  # noqa: F811
-    """Issue 21 §5: two taps on 'Confirm' reach the background handler together (SQLite and
+    """Two taps on 'Confirm' reach the background handler together (SQLite and
     PostgreSQL): the change is applied once, one answer; the screen is not busy after."""
 
     async def scenario():

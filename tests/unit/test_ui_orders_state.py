@@ -1,4 +1,4 @@
-"""The order history, order details and cancel cart states without a browser (issue 10): the
+"""The order history, order details and cancel cart states without a browser: the
 acting parent's own order in the history and the details, one meal into the cancel cart (the
 header's count and its stored copy follow), a quantity and a removal; another parent with a
 session of their own who sends the victim's order id, line id or cancel-cart id sees and
@@ -48,7 +48,7 @@ from tests.factories import make_child, make_parent, portion_of
 DEMO_EMAIL = "parent@example.com"
 
 
-# SQLite and PostgreSQL (issue 21 §5: a confirm tapped twice, or in two tabs, at once runs
+# SQLite and PostgreSQL (a confirm tapped twice, or in two tabs, at once runs
 # once, whatever the database's locking); the tests that only read or refuse run on SQLite
 # (``sqlite_only``).
 sqlite_only = pytest.mark.parametrize("database", ["sqlite"], indirect=True)
@@ -253,7 +253,7 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
 
 
 def test_every_handler_that_waits_on_converge_runs_in_the_background() -> None:
-    """Issue 21 §5: a cancel, a move, a modification and a Lightbox outcome wait on Converge
+    """A cancel, a move, a modification and a Lightbox outcome wait on Converge
     (up to 30 s a call); as foreground events they held the parent's state lock meanwhile,
     freezing every other event of the parent's session."""
     from hotmeals.ui.state.cancel_cart import CancelCartState
@@ -460,7 +460,7 @@ def test_a_line_past_its_cutoff_is_refused_with_the_services_message(
 def test_a_booked_meal_is_repeated_every_weekday_and_another_parents_line_is_refused(
     database: Path,
 ) -> None:
-    """Issue 26: "Repeat every <weekday>" on a booked meal of the order details sets up a
+    """On the order details, a booked meal's "Repeat every <weekday>" sets up a
     standing order for the line's child, meal and size on its weekday, all read on the
     server; another parent who sends that line's id (or forces it into the state) gets
     nothing."""

@@ -1,4 +1,4 @@
-"""A guarded page's one on_load event (``hotmeals/ui/state/page_load.py``, issue 24): the
+"""A guarded page's one on_load event (``hotmeals/ui/state/page_load.py``): the
 session check first - a visitor goes to sign-in and no load runs - then the route's loads in
 the same event, through the Reflex states, without a browser, on a fresh seeded database."""
 

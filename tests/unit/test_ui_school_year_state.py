@@ -1,4 +1,4 @@
-"""The start-of-school-year screen's state without a browser (issue 26): a child added last
+"""The start-of-school-year screen's state without a browser: a child added last
 school year is shown to confirm with the grade one up offered and the teacher asked again;
 confirming needs the allergy review box ticked, then records the year, the grade and the
 teacher; "Left the school" asks first, then archives; Book meal's gate sends the parent to the

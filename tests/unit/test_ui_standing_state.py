@@ -1,4 +1,4 @@
-"""The standing orders' states without a browser (issue 26, item 4): the parent lists their
+"""The standing orders' states without a browser: the parent lists their
 standing orders, pauses, resumes and ends one (End only through its "Are you sure?"), in
 English then French; Book meal's "Repeat every <weekday>" creates one from the dialog's own
 meal, size, child and day. What an untrusted browser may send is refused by the service and

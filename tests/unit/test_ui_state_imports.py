@@ -1,4 +1,4 @@
-"""The UI states import each other without circles (issue 8 §4): the step machine depends on
+"""The UI states import each other without circles: the step machine depends on
 nothing in the app, and no state module reaches back - not even through an import hidden in a
 function body."""
 
