@@ -63,7 +63,7 @@
       amount: "Montant",
       invoice: "Facture",
       colon: "\u00a0: ",
-      // "15,26 $", as French Canada writes it (issue 20).
+      // "15,26 $", as French Canada writes it.
       money: function (amount) { return grouped(amount, "\u00a0", ",") + "\u00a0$"; },
       note: "Simulateur de paiement : aucune vraie carte n'est débitée. Carte test 4000 0000 0000 0002.",
       number: "Numéro de carte",
