@@ -26,6 +26,22 @@ def wait_hydrated(page: Page) -> None:
     expect(page.locator('main[data-hydrated="true"]')).to_have_count(1, timeout=20_000)
 
 
+def open_profile_menu(page: Page) -> None:
+    """The header's profile menu (a <details>), open. On a busy machine a tap can land while
+    the header is still re-rendered for the signed-in parent, which closes the menu again:
+    tap once more while it is not open, until it is."""
+    menu = page.locator("details.hm-menu:has(#profile-menu)")
+    for _ in range(4):
+        if menu.get_attribute("open") is None:
+            page.click("#profile-menu")
+        try:
+            expect(menu).to_have_attribute("open", "", timeout=5_000)
+            return
+        except AssertionError:
+            continue
+    expect(menu).to_have_attribute("open", "")
+
+
 def switch_language(page: Page) -> None:
     page.locator("#lang-switch").first.click()
 

@@ -12,7 +12,14 @@ import zlib
 import httpx
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import close_toasts, open_page, sign_in, stored, wait_hydrated
+from tests.e2e.helpers import (
+    close_toasts,
+    open_page,
+    open_profile_menu,
+    sign_in,
+    stored,
+    wait_hydrated,
+)
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
 
@@ -29,7 +36,7 @@ def as_parent(page: Page, cookie: dict) -> Page:
 
 
 def open_account_menu_item(page: Page, name: str) -> None:
-    page.click("#profile-menu")
+    open_profile_menu(page)
     page.get_by_role("button", name=name, exact=True).click()
 
 

@@ -23,7 +23,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
-from tests.e2e.helpers import BOTH_WIDTHS, open_page
+from tests.e2e.helpers import BOTH_WIDTHS, open_page, open_profile_menu
 from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
@@ -214,7 +214,7 @@ def test_the_booking_runs_in_french(
     open_first_day(page)
     expect(page.locator("#book-day-note")).to_contain_text("Order by")
     # The profile menu's language switch: what the services wrote reloads in French.
-    page.click("#profile-menu")
+    open_profile_menu(page)
     page.locator("#menu-language").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     # The day and its cut-off in French (Babel): 'Commandez au plus tard le vendredi ...'.
@@ -249,7 +249,7 @@ def test_book_meal_in_the_header_and_on_the_profile_opens_the_screen(
     if viewport == "desktop":
         page.click("#nav-book-meal")
     else:  # phones: in the profile menu
-        page.click("#profile-menu")
+        open_profile_menu(page)
         page.click("#menu-book-meal")
     page.wait_for_url(re.compile(r"/parent/edit-profile/meal-detailed$"))
     expect(page.locator("#book-calendar")).to_be_visible()

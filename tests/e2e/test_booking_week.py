@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.services.ordering.days import week_start
-from tests.e2e.helpers import BOTH_WIDTHS, open_page
+from tests.e2e.helpers import BOTH_WIDTHS, open_page, open_profile_menu
 from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import (
@@ -183,7 +183,7 @@ def test_book_several_days_in_french(
     _open_panel(page, app, week_family)
     expect(page.locator("#many-add")).to_have_text("Add 5 meals to cart")
     # switched with the panel open: the days and meals reload in French
-    page.click("#profile-menu")
+    open_profile_menu(page)
     page.locator("#menu-language").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Réserver un repas")
     add = page.locator("#many-add")

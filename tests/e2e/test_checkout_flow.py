@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.cartdata import BIG_PROMO, DEMO, PROMO, fill_cart, rows, set_credit
-from tests.e2e.helpers import open_page, shot
+from tests.e2e.helpers import open_page, open_profile_menu, shot
 from tests.e2e.server import AppServer
 from tests.e2e.smtp import SmtpServer
 
@@ -36,7 +36,7 @@ def pay_in_lightbox(page: Page, number: str) -> None:
 
 def toggle_language(page: Page) -> None:
     """The parent header's profile menu: 'Français' / 'English'."""
-    page.click("#profile-menu")
+    open_profile_menu(page)
     page.locator("#menu-language").click()
 
 
