@@ -1,10 +1,10 @@
 """The order history, the order details and cancels in Chromium at 390 and 1280 px: the demo
 parent's paid order (paid through the app's checkout against its Converge simulator,
 tests/e2e/orderdata.py) in the order history and the order details; 1 of the 2 meals of a line
-cancelled through the cancel cart (the header's count follows; 'Order Cancelled' with the refund
-notice); a whole order cancelled after 'Are you sure?' in French. After each, the order details show
-the total refund that the order's refund rows hold, and the simulator holds the matching void or
-return."""
+cancelled through the cancel cart (the header's count follows; what was cancelled, with the
+refund notice), at 390 px in French or 1280 px in English; a whole order cancelled after 'Are
+you sure?' in French. After each, the order details show the total refund that the order's
+refund rows hold, and the simulator holds the matching void or return."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.helpers import open_page, shot
+from hotmeals.domain.money import format_money
+from tests.e2e.helpers import msg, open_page, shot, use_language
 from tests.e2e.orderdata import cents, empty_cancel_cart, paid_order, refunds_of, sim_txn
 from tests.e2e.server import AppServer
 
@@ -52,10 +53,11 @@ def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
 
 
 def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
-    page: Page, app: AppServer, order: dict
+    page: Page, app: AppServer, order: dict, lang: str
 ) -> None:
+    use_language(page, lang)
     open_page(page, "/edit-profile/order-history")
-    expect(page.get_by_role("heading", level=1)).to_have_text("My orders")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("orders_ui.history_title", lang))
     card = page.locator(f'.hm-order-card[data-order-id="{order["order_id"]}"]')
     expect(card).to_contain_text(order["number"])
     expect(card.locator(".hm-order-items")).to_have_text("5")
@@ -68,7 +70,7 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     first = lines.filter(has_text="No onions please")  # the line of 2 meals
     expect(first.locator(".hm-line-qty")).to_have_text("2")
     expect(first.locator(".hm-line-note")).to_contain_text("No onions please")
-    expect(page.locator("#order-total-refund")).to_have_text("$0.00")
+    expect(page.locator("#order-total-refund")).to_have_text(format_money(0, lang))
     shot(page, "order-details")
 
     # A second tab of the same browser, on another screen with the header.
@@ -81,7 +83,7 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     # One of the two meals into the cancel cart; the header's count follows.
     first.locator(".hm-add-cancel").click()
     dialog = page.get_by_role("dialog")
-    expect(dialog).to_contain_text("How many")
+    expect(dialog).to_contain_text(msg("orders_ui.add_text", lang))
     dialog.locator("#add-cancel-qty").select_option("1")
     dialog.locator("#confirm-add-cancel").click()
     expect(dialog).to_have_count(0)
@@ -93,7 +95,9 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
 
     header_count.click()
     expect(page).to_have_url(re.compile(r"/edit-profile/cancel-cart/?$"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Cancel cart")
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        msg("orders_ui.cancel_cart_title", lang)
+    )
     line = page.locator(".hm-cancel-line")
     expect(line).to_have_count(1)
     expect(line.locator(".hm-qty-value")).to_have_text("1")
@@ -109,23 +113,21 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
 
     # No reason: refused at the field; then a reason, 'Are you sure?', confirm.
     page.locator("#cancel-cart-confirm").click()
-    expect(page.locator("#cancel-reason-error")).to_have_text(
-        "Please choose a reason for the cancellation."
-    )
+    expect(page.locator("#cancel-reason-error")).to_have_text(msg("cancel_reason_required", lang))
     choose_reason(page)
     shot(page, "cancel-cart")
     page.locator("#cancel-cart-confirm").click()
     sure = page.get_by_role("alertdialog")
-    expect(sure).to_contain_text("Are you sure?")
-    expect(sure.get_by_role("button", name="No, keep them")).to_be_visible()
+    expect(sure).to_contain_text(msg("orders_ui.sure_title", lang))
+    expect(sure.get_by_role("button", name=msg("orders_ui.sure_no_meals", lang))).to_be_visible()
     sure.locator("#confirm-cancel-cart").click()
     done = page.locator("#cancel-cart-done")
     # what was cancelled (one meal of the order, not the order), where the money goes
-    expect(done).to_contain_text("1 meal cancelled", timeout=60_000)
-    expect(done).to_contain_text(f"A refund of {refund_one} will go back to your card.")
+    expect(done).to_contain_text(msg("orders_ui.meals_cancelled", lang, count=1), timeout=60_000)
+    expect(done).to_contain_text(msg("orders_after.refund_notice", lang, amount=refund_one))
     expect(sure.locator("#confirm-cancel-cart")).to_have_count(0)
     expect(page.locator("#cancel-cart-empty")).to_have_text(
-        "Your cancel cart is empty. To cancel meals, add them from an order's details."
+        msg("orders_ui.cancel_cart_empty", lang)
     )
     expect(header_count).to_have_count(0)  # nothing left to cancel: gone
     shot(page, "cancel-cart-done")
@@ -139,7 +141,9 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     expect(page.locator(".hm-refund")).to_have_count(1)
     check_ledgers(app, order["order_id"], refund_one)
     page.go_forward()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Cancel cart")
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        msg("orders_ui.cancel_cart_title", lang)
+    )
 
 
 def test_a_whole_order_is_cancelled_in_french(page: Page, app: AppServer, order: dict) -> None:
