@@ -2,8 +2,8 @@
 parent's paid order (paid through the app's checkout against its Converge simulator,
 tests/e2e/orderdata.py) in the order history and the order details; 1 of the 2 meals of a line
 cancelled through the cancel cart (the header's count follows; what was cancelled, with the
-refund notice), at 390 px in French or 1280 px in English; a whole order cancelled after 'Are
-you sure?' in French. After each, the order details show the total refund that the order's
+refund notice); a whole order cancelled after 'Are you sure?'; each at 390 px in French or
+1280 px in English. After each, the order details show the total refund that the order's
 refund rows hold, and the simulator holds the matching void or return."""
 
 from __future__ import annotations
@@ -17,6 +17,11 @@ from hotmeals.domain.money import format_money
 from tests.e2e.helpers import msg, open_page, shot, use_language
 from tests.e2e.orderdata import cents, empty_cancel_cart, paid_order, refunds_of, sim_txn
 from tests.e2e.server import AppServer
+
+WEEKDAYS = {
+    "en": "Monday|Tuesday|Wednesday|Thursday|Friday",
+    "fr": "lundi|mardi|mercredi|jeudi|vendredi",
+}
 
 
 def check_ledgers(app: AppServer, order_id: int, shown_refund: str) -> int:
@@ -146,47 +151,53 @@ def test_one_of_two_meals_is_cancelled_through_the_cancel_cart(
     )
 
 
-def test_a_whole_order_is_cancelled_in_french(page: Page, app: AppServer, order: dict) -> None:
-    page.add_init_script("window.localStorage.setItem('lang', 'fr')")
+def test_a_whole_order_is_cancelled(page: Page, app: AppServer, order: dict, lang: str) -> None:
+    use_language(page, lang)
     open_page(page, f"/edit-profile/order-details?id={order['order_id']}")
-    expect(page.locator("#order-title")).to_contain_text(f"Commande {order['number']}")
+    expect(page.locator("#order-title")).to_contain_text(
+        msg("orders_ui.details_title", lang, number=order["number"])
+    )
+    weekdays = WEEKDAYS[lang]
     expect(page.locator(".hm-order-line").first.locator(".hm-line-day")).to_have_text(
-        re.compile(r"^(lundi|mardi|mercredi|jeudi|vendredi) ")
+        re.compile(rf"^({weekdays})\b")
     )
     total = page.locator("#order-charges .hm-charge-total_pay_cents dd").inner_text()
     assert cents(total) == order["total_pay_cents"]
     choose_reason(page)
-    shot(page, "order-details-fr")
+    shot(page, f"order-details-{lang}")
     page.locator("#cancel-order").click()
     sure = page.get_by_role("alertdialog")
-    expect(sure).to_contain_text("Êtes-vous sûr?")
+    expect(sure).to_contain_text(msg("orders_ui.sure_title", lang))
     expect(sure).to_contain_text(order["number"])
     # How much comes back and where, before: the card (the standing choice), all of it.
-    expect(sure).to_contain_text(f"Un remboursement de {total} sera versé sur votre carte")
+    card_refund = msg("orders_after.refund_notice", lang, amount=total).split(". ")[0]
+    expect(sure).to_contain_text(card_refund)
     sure.locator("#confirm-cancel-order").click()
     done = page.locator("#order-cancelled")
-    expect(done).to_contain_text("Commande annulée", timeout=60_000)
+    expect(done).to_contain_text(msg("orders_after.cancelled", lang), timeout=60_000)
     expect(done).to_contain_text(total)
     # Everything refunded, every line cancelled, the actions gone.
     expect(page.locator("#order-total-refund")).to_have_text(total)
     expect(page.locator('.hm-order-line[data-state="cancelled"]')).to_have_count(4)
     expect(page.locator("#cancel-order")).to_have_count(0)
     expect(page.locator(".hm-add-cancel")).to_have_count(0)
-    shot(page, "order-cancelled-fr")
+    shot(page, f"order-cancelled-{lang}")
     check_ledgers(app, order["order_id"], total)
     kinds = {r[0] for r in refunds_of(app, order["order_id"])}
     assert kinds <= {"VOID", "RETURN"}, kinds
 
     # The history: the order is now past, not future.
     open_page(page, "/edit-profile/order-history")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Mes commandes")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("orders_ui.history_title", lang))
     mine = f'.hm-order-card[data-order-id="{order["order_id"]}"]'
     expect(page.locator("#order-list, #orders-empty").first).to_be_visible()
     expect(page.locator(mine)).to_have_count(0)
     page.locator("#tab-past").click()
     expect(page.locator(mine)).to_contain_text(order["number"])
-    expect(page.locator(mine).locator(".hm-order-status")).to_have_text("Annulée")
-    shot(page, "order-history-past-fr")
+    expect(page.locator(mine).locator(".hm-order-status")).to_have_text(
+        msg("orderpay.status_cancelled", lang)
+    )
+    shot(page, f"order-history-past-{lang}")
     # The tab is in the address: a reload, and Back from the order opened from it, keep it.
     expect(page).to_have_url(re.compile(r"/edit-profile/order-history/?\?tab=past$"))
     page.reload()
