@@ -4,7 +4,8 @@ tests/e2e/orderdata.py):
 
 - modify the order: remove one line, add one meal through the Book meal dialog (add-item),
   see the difference, confirm - a decrease is refunded, an increase paid in the Lightbox;
-- move one meal to another day of the same vendor, in French, in two taps from the meal;
+- move one meal to another day of the same vendor in two taps from the meal (French at 390 px
+  or English at 1280 px);
 - cancel one meal after 'Are you sure?'.
 
 After each, the order's total in the database is the one shown, its refunds match the
@@ -21,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.cartdata import set_credit
-from tests.e2e.helpers import open_page, shot
+from tests.e2e.helpers import msg, open_page, shot, use_language
 from tests.e2e.orderdata import VISA, cents, empty_cancel_cart, paid_order, refunds_of, sim_txn
 from tests.e2e.server import AppServer
 
@@ -209,32 +210,32 @@ def _movable(app: AppServer, order: dict) -> int:
     pytest.fail("no line of the order can move")
 
 
-def test_a_meal_moves_to_another_day_in_two_taps_in_french(
-    page: Page, app: AppServer, order: dict
+def test_a_meal_moves_to_another_day_in_two_taps(
+    page: Page, app: AppServer, order: dict, lang: str
 ) -> None:
     oid = order["order_id"]
     line_id = _movable(app, order)
     before = query(app, "SELECT meal_date FROM orderline WHERE id = ?", line_id)[0][0]
-    page.add_init_script("window.localStorage.setItem('lang', 'fr')")
+    use_language(page, lang)
     open_page(page, "/edit-profile/manage-meal-details")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Repas à venir")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("ui.manage.list_title", lang))
     page.click(f"#meal-{line_id}")
     expect(page).to_have_url(re.compile(rf"/manage-meal-details/?\?id={line_id}$"))
     expect(page.locator("#manage-meal")).to_be_visible()
     expect(page.locator("#move-dates")).to_be_visible()
-    shot(page, "manage-meal-fr")
+    shot(page, f"manage-meal-{lang}")
 
     # Tap 1: the day; tap 2: confirm.
     target = page.locator("#move-dates a").first
     new_date = (target.get_attribute("id") or "").removeprefix("move-to-")
     target.click()
     expect(page).to_have_url(re.compile(r"/manage-confirm-order/?\?id=\d+&date="))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Déplacer le repas")
-    shot(page, "manage-confirm-fr")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("ui.manage.confirm_title", lang))
+    shot(page, f"manage-confirm-{lang}")
     page.click("#move-confirm")
     text = settle(page, "move-status")
-    assert order["number"] in text and "commande" in text.lower(), text
-    shot(page, "manage-moved-fr")
+    assert order["number"] in text and {"en": "order", "fr": "commande"}[lang] in text.lower()
+    shot(page, f"manage-moved-{lang}")
 
     moved = query(
         app, "SELECT meal_date, moved_from_date, status FROM orderline WHERE id = ?", line_id
@@ -250,7 +251,7 @@ def test_a_meal_moves_to_another_day_in_two_taps_in_french(
     # Back: the meal, now on its new day (the list's link of the same line).
     page.go_back()
     expect(page).to_have_url(re.compile(rf"/manage-meal-details/?\?id={line_id}$"))
-    expect(page.locator("#manage-meal")).to_contain_text("Déplacé")
+    expect(page.locator("#manage-meal")).to_contain_text(msg("ui.manage.moved", lang))
 
 
 def test_one_meal_is_cancelled_after_are_you_sure(page: Page, app: AppServer, order: dict) -> None:
