@@ -6,7 +6,7 @@ tests/e2e/orderdata.py):
   see the difference, confirm - a decrease is refunded, an increase paid in the Lightbox;
 - move one meal to another day of the same vendor in two taps from the meal (French at 390 px
   or English at 1280 px);
-- cancel one meal after 'Are you sure?'.
+- cancel one meal after 'Are you sure?' (likewise in the suite's language variant).
 
 After each, the order's total in the database is the one shown, its refunds match the
 simulator's VOID/RETURN, an increase is an approved ORDER_CHANGE payment that the simulator
@@ -254,41 +254,46 @@ def test_a_meal_moves_to_another_day_in_two_taps(
     expect(page.locator("#manage-meal")).to_contain_text(msg("ui.manage.moved", lang))
 
 
-def test_one_meal_is_cancelled_after_are_you_sure(page: Page, app: AppServer, order: dict) -> None:
+def money_pattern(text: str, lang: str) -> str:
+    """``text`` as a regular expression in which ``AMOUNT`` is any amount in ``lang``."""
+    money = r"\$\d+\.\d\d" if lang == "en" else r"\d+,\d\d\s\$"
+    return re.escape(text).replace("AMOUNT", money)
+
+
+def test_one_meal_is_cancelled_after_are_you_sure(
+    page: Page, app: AppServer, order: dict, lang: str
+) -> None:
     oid = order["order_id"]
     line_id = order["lines"][-1]
+    use_language(page, lang)
     open_page(page, f"/edit-profile/manage-meal-details?id={line_id}")
     expect(page.locator("#manage-meal")).to_be_visible()
     page.click("#manage-cancel")
-    expect(page.locator("#cancel-reason-error")).to_have_text(
-        "Please choose a reason for the cancellation."
-    )
+    expect(page.locator("#cancel-reason-error")).to_have_text(msg("cancel_reason_required", lang))
     select = page.locator("#cancel-reason")
     values = select.locator("option").evaluate_all("os => os.map(o => o.value)")
     select.select_option(next(v for v in values if v))
     page.click("#manage-cancel")
     sure = page.get_by_role("alertdialog")
-    expect(sure).to_contain_text("Are you sure?")
+    expect(sure).to_contain_text(msg("orders_ui.sure_title", lang))
     # Before: how much and where, by the rule the answer after uses (the card, the default).
-    ahead = re.compile(
-        r"This meal will be cancelled\. A refund of \$\d+\.\d\d will go back to your card"
-    )
-    expect(sure).to_contain_text(ahead)
-    shot(page, "manage-cancel-sure")
+    to_card = msg("orders_after.refund_notice", lang, amount="AMOUNT").split(". ")[0]
+    ahead = money_pattern(f"{msg('ui.manage.sure_text', lang)} {to_card}", lang)
+    expect(sure).to_contain_text(re.compile(ahead))
+    shot(page, f"manage-cancel-sure-{lang}")
     sure.locator("#manage-sure-yes").click()
     status = page.locator("#manage-status")
     expect(status).to_have_attribute("data-status", "cancelled", timeout=LONG)
     # One message, the meal's: the meal and its order stay in view, no toast.
-    expect(status).to_have_text(
-        re.compile(r"Meal cancelled\. A refund of \$\d+\.\d\d will go back to your card\.")
-    )
+    done = money_pattern(f"{msg('ui.manage.meal_cancelled', lang)}. {to_card}.", lang)
+    expect(status).to_have_text(re.compile(done))
     expect(page.locator("#manage-meal")).to_be_visible()
-    expect(page.locator("#meal-cancelled")).to_have_text("Cancelled")
+    expect(page.locator("#meal-cancelled")).to_have_text(msg("ui.manage.cancelled_badge", lang))
     expect(page.locator("#manage-view-order")).to_be_visible()
     expect(page.locator("[data-sonner-toast]")).to_have_count(0)
     refunded = check_refunds(app, oid)
     assert refunded > 0
-    amounts = re.findall(r"\$\d+\.\d\d", status.inner_text())
+    amounts = re.findall(money_pattern("AMOUNT", lang), status.inner_text())
     assert refunded in [cents(a) for a in amounts], (refunded, status.inner_text())
     state = query(app, "SELECT status FROM orderline WHERE id = ?", line_id)[0][0]
     assert state == "cancelled"
