@@ -97,12 +97,15 @@ def order(app: AppServer, page: Page, parent_cookie: dict) -> dict:
 
 @pytest.mark.parametrize("money", ["pay", "refund"])
 def test_an_order_is_modified_adding_one_meal_and_removing_another(
-    page: Page, app: AppServer, order: dict, money: str
+    page: Page, app: AppServer, order: dict, money: str, lang: str
 ) -> None:
     """``pay``: the last line (1 meal) out, 2 meals in - an increase paid in the Lightbox;
     ``refund``: the first line (2 large meals with an add-on and a note) out, 1 meal in - a
     decrease refunded to the card."""
     oid = order["order_id"]
+    pays = money_pattern(msg("order_change.info_pay", lang, amount="AMOUNT"), lang)
+    refunds = money_pattern(msg("order_change.info_refund", lang, amount="AMOUNT"), lang)
+    use_language(page, lang)
     open_page(page, f"/edit-profile/modify-order?id={oid}")
     expect(page.get_by_role("heading", level=1)).to_contain_text(order["number"])
     expect(page.locator("#change-lines > li")).to_have_count(4)
@@ -111,7 +114,7 @@ def test_an_order_is_modified_adding_one_meal_and_removing_another(
     # Remove a line (its meals): the difference appears; undo and remove again.
     last = order["lines"][-1 if money == "pay" else 0]
     page.click(f"#remove-line-{last}")
-    expect(page.locator("#change-difference")).to_contain_text("refunded")
+    expect(page.locator("#change-difference")).to_have_text(re.compile(refunds))
     page.click(f"#undo-line-{last}")
     expect(page.locator("#change-difference")).to_have_count(0)
     page.click(f"#remove-line-{last}")
@@ -128,7 +131,7 @@ def test_an_order_is_modified_adding_one_meal_and_removing_another(
     meal.click()
     expect(page.locator("#meal-dialog")).to_be_visible()
     add = page.locator("#meal-add")
-    expect(add).to_contain_text("Add to order")
+    expect(add).to_contain_text(msg("ui.change.add_to_order", lang))
     if page.locator("#meal-ack").count():
         page.locator("#meal-ack").click()
     if money == "pay":
@@ -144,8 +147,8 @@ def test_an_order_is_modified_adding_one_meal_and_removing_another(
     difference = page.locator("#change-difference").inner_text()
     shot(page, f"modify-order-{money}")
     paid_before = order["total_pay_cents"]
-    assert ("more" if money == "pay" else "refunded") in difference, difference
-    if "more" in difference:
+    assert re.fullmatch(pays if money == "pay" else refunds, difference), difference
+    if money == "pay":
         page.click("#change-card-new")
     page.click("#change-confirm")
     done = settle(page, "change-status")
@@ -157,7 +160,7 @@ def test_an_order_is_modified_adding_one_meal_and_removing_another(
     refunded = check_refunds(app, oid)
     assert order_total(app, oid) - refunded == cents(new_total)
     payments = change_payments(app, oid)
-    if "more" in difference:
+    if money == "pay":
         assert refunded == 0, refunded
         assert len(payments) == 1 and payments[0][1] == "APPROVED", payments
         amount, _, txn_id = payments[0]
