@@ -156,6 +156,9 @@ def test_an_amount_outside_the_limits_is_refused_before_any_payment(
 def test_a_card_is_saved_listed_and_deleted(page: Page, app: AppServer, payer: dict) -> None:
     open_page(logged_in(page, app, payer), "/edit-profile/payment-methods")
     expect(page.get_by_role("heading", level=1)).to_have_text("Payment methods")
+    # The way back goes to the account, as it says (not to donations).
+    back = page.get_by_role("link", name="Back to my account")
+    expect(back).to_have_attribute("href", re.compile(r"/parent/edit-profile/?$"))
     page.click("#add-card")
     pay_in_lightbox(page, VISA)  # a ccgettoken session: the button saves, nothing is charged
     expect(page.locator("#cards-status")).to_have_attribute(
