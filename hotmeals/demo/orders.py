@@ -22,12 +22,11 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.charges import CHARGE_FIELDS, compute_charges
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.domain.pricing import LineInput, price_line
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services import standing
-from hotmeals.services.ordering import place
+from hotmeals.services.ordering import lifecycle, place
 from hotmeals.services.payments.records import new_invoice_number
 from hotmeals.settings import get_settings
 
@@ -91,9 +90,7 @@ def write_paid_order(
         fingerprint=mark,
         now=when,
     )
-    order.status = OrderStatus.PLACED
-    order.placed_at = when
-    session.add(order)
+    lifecycle.place(session, order, now=when, data={"number": order.number, "demo": True})
     session.add(
         Payment(
             parent_id=parent.id or 0,

@@ -1,7 +1,7 @@
 """Order and order-line statuses, and the only moves allowed between them.
 
-Every status change goes through ``transition`` (or ``transition_line``), which checks the
-``ALLOWED`` table; services record an audit event for each move they make.
+``services/ordering/lifecycle.py`` makes every status change, through ``transition`` (or
+``transition_line``), which checks the ``ALLOWED`` table, and audits each move.
 """
 
 from __future__ import annotations

@@ -30,16 +30,13 @@ from hotmeals.db.models import (
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import (
-    LineStatus,
     OrderStatus,
     can_cancel,
-    status_after_cancel,
-    transition,
-    transition_line,
 )
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.domain.refunds import cancel_refund_reason
 from hotmeals.services import credit
+from hotmeals.services.ordering import lifecycle
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail
@@ -253,8 +250,8 @@ def record_cancel(
 ) -> OrderCancellation:
     """Write the cancel of ``quantities[line_id]`` meals of ``loaded``'s lines (checked by the
     caller): the ``OrderCancellation`` and its lines, each line's cancelled quantity and
-    status, and the order's status (``adds_lines``: the same change adds active lines). Every
-    status moves through the order and line transition tables."""
+    status, and the order's status (``adds_lines``: the same change adds active lines), both
+    moved by ``lifecycle.cancel_lines``."""
     order = loaded.order
     cancellation = OrderCancellation(
         order_id=order.id or 0,
@@ -276,19 +273,16 @@ def record_cancel(
             for line_id, qty in sorted(quantities.items())
         ],
     )
-    for line_id, qty in sorted(quantities.items()):
-        line = loaded.line(line_id)
-        assert line is not None
-        line.cancelled_quantity += qty
-        if line.cancelled_quantity >= line.quantity:
-            line.status = transition_line(line.status, LineStatus.CANCELLED)
-        session.add(line)
-    statuses = [LineStatus(x.status) for x in loaded.lines]
-    if adds_lines:
-        statuses.append(LineStatus.ACTIVE)
-    order.status = transition(order.status, status_after_cancel(statuses))
-    order.updated_at = now
-    session.add(order)
+    lifecycle.cancel_lines(
+        session,
+        order,
+        list(loaded.lines),
+        quantities,
+        now=now,
+        actor=actor[:40],
+        cancellation_id=cancellation.id,
+        adds_lines=adds_lines,
+    )
     session.flush()
     return cancellation
 

@@ -45,13 +45,12 @@ from hotmeals.domain.credit import payment_split
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import cards, credit, school_year
+from hotmeals.services.ordering import lifecycle
 from hotmeals.services.ordering.place import (
     cart_fingerprint,
-    drop_unpaid_order,
     order_items,
     write_order,
 )
@@ -170,7 +169,7 @@ def _reserve_checkout(
         if order is None and old.cart_fingerprint == fingerprint:
             order = old
         else:
-            drop_unpaid_order(
+            lifecycle.drop_unpaid(
                 session,
                 old,
                 now=now,
@@ -249,8 +248,7 @@ def _place_with_credit(session: Session, order: Order, amount_cents: int) -> dic
     """Family credit covers the whole order: it is paid and placed in this transaction (no
     card, no Lightbox). A cut-off that passed meanwhile refuses it and nothing is spent (the
     transaction is rolled back)."""
-    if order.status == OrderStatus.PAYMENT_FAILED:  # an earlier card attempt failed
-        order.status = order_transition(order.status, OrderStatus.PENDING_PAYMENT)
+    lifecycle.retry_payment(session, order, now=clock.now(), payment_id=None, why="credit")
     payment = pay_with_credit(session, order, amount_cents, actor=actor_of(order.parent_id))
     if not place_or_cancel(session, order, payment):
         raise DomainError("cart_nothing_payable")

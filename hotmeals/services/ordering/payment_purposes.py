@@ -24,9 +24,15 @@ from hotmeals.db.models import Order, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.orders import can_transition as order_can_move
-from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import Purpose
-from hotmeals.services.ordering import change_apply, change_payment, mails, refund_plan, settle
+from hotmeals.services.ordering import (
+    change_apply,
+    change_payment,
+    lifecycle,
+    mails,
+    refund_plan,
+    settle,
+)
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler, register
 from hotmeals.services.payments.records import lock_row
@@ -60,17 +66,13 @@ class OrderPayment(PurposeHandler):
 
     def reserved(self, session: Session, payment: Payment) -> None:
         order = _order_of(session, payment)
-        if order.status == OrderStatus.PAYMENT_FAILED:  # a retry: a new attempt is pending
-            order.status = order_transition(order.status, OrderStatus.PENDING_PAYMENT)
-            order.updated_at = utcnow()
-            session.add(order)
+        lifecycle.retry_payment(session, order, now=utcnow(), payment_id=payment.id, why="card")
 
     def approved(self, session: Session, payment: Payment) -> None:
         order = _order_of(session, payment)
         now = utcnow()
-        if order.status == OrderStatus.PAYMENT_FAILED:
-            # Converge confirmed a sale of an attempt we had written off: it is paid.
-            order.status = order_transition(order.status, OrderStatus.PENDING_PAYMENT)
+        # An approval of an attempt written off as failed: pending again, then placed.
+        lifecycle.retry_payment(session, order, now=now, payment_id=payment.id, why="approved")
         if order_can_move(order.status, OrderStatus.PLACED):
             # The checkout places it (every cut-off still open: the cart lines it was made
             # from go, the confirmation e-mail is queued) or cancels it (a cut-off passed:
@@ -85,11 +87,9 @@ class OrderPayment(PurposeHandler):
         session.add(order)
 
     def failed(self, session: Session, payment: Payment) -> None:
-        order = _order_of(session, payment)
-        if order.status == OrderStatus.PENDING_PAYMENT:
-            order.status = OrderStatus.PAYMENT_FAILED
-            order.updated_at = utcnow()
-            session.add(order)
+        lifecycle.fail_payment(
+            session, _order_of(session, payment), now=utcnow(), payment_id=payment.id
+        )
 
     def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
         # The total refund is the sum of succeeded refunds; the status after a cancel is the

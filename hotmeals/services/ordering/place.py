@@ -31,7 +31,6 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.charges import CHARGE_FIELDS, OrderTerms, compute_charges
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.pricing import LineInput, LinePrice, price_line, tiers_to_text
 from hotmeals.services import promos
 from hotmeals.services.ordering.menu import tiers_of
@@ -244,20 +243,4 @@ def write_one_line_order(
         items=items,
         fingerprint=fingerprint,
         now=now,
-    )
-
-
-def drop_unpaid_order(
-    session: Session, order: Order, *, now: datetime, kind: str, data: dict[str, Any]
-) -> None:
-    """An order never paid for is CANCELLED (a changed cart's old one, or one whose cut-off
-    passed before its approval), audited as ``kind``."""
-    order.status = order_transition(order.status, OrderStatus.CANCELLED)
-    order.updated_at = now
-    session.add(order)
-    audit_order(
-        session,
-        order,
-        kind=kind,
-        data=data,
     )

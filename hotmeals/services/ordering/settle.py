@@ -35,15 +35,12 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.orders import transition as order_transition
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.services.ordering import confirmation
+from hotmeals.services.ordering import confirmation, lifecycle
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.loaded_order import earlier_approval
-from hotmeals.services.ordering.order_events import audit_order
-from hotmeals.services.ordering.place import drop_unpaid_order
 from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
 from hotmeals.services.payments.records import (
     RESERVING,
@@ -106,7 +103,7 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
     why: dict = {"payment_id": payment.id, "number": order.number}
     if closed:
         why["days"] = [d.isoformat() for d in closed]
-        drop_unpaid_order(session, order, now=now, kind="order.cancelled_past_cutoff", data=why)
+        lifecycle.drop_unpaid(session, order, now=now, kind="order.cancelled_past_cutoff", data=why)
         return False
     # A card attempt for less than the order's total: family credit pays the rest, spent now
     # (never before the order is placed). Spent meanwhile (another tab): not placed, the card
@@ -114,12 +111,13 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
     credit_share = credit_share_of(order, payment)
     if credit_share > 0 and not credit_covers(session, order.parent_id, credit_share):
         why["credit"] = credit_share
-        drop_unpaid_order(session, order, now=now, kind="order.cancelled_credit_short", data=why)
+        lifecycle.drop_unpaid(
+            session, order, now=now, kind="order.cancelled_credit_short", data=why
+        )
         return False
-    order.status = order_transition(order.status, OrderStatus.PLACED)
-    order.placed_at = now
-    order.updated_at = now
-    session.add(order)
+    lifecycle.place(
+        session, order, now=now, data={"payment_id": payment.id, "number": order.number}
+    )
     from_cart = (
         select(col(OrderLine.cart_line_id))
         .where(OrderLine.order_id == order.id, col(OrderLine.cart_line_id).is_not(None))
@@ -139,12 +137,6 @@ def place_or_cancel(session: Session, order: Order, payment: Payment) -> bool:
         pay_with_credit(
             session, order, credit_share, actor="system", verified_at=payment.verified_at
         )
-    audit_order(
-        session,
-        order,
-        kind="order.placed",
-        data={"payment_id": payment.id, "number": order.number},
-    )
     session.flush()
     confirmation.queue_confirmation_mail(session, order)
     return True
