@@ -2,7 +2,9 @@
 1280 px: a parent picks a child, an open school day on the calendar, a meal, the large size, an
 add-on and a special note, adds it to the cart, sees 'Added to cart Successfully' and the
 header's cart count go up; a meal with a child's Major allergen cannot be added; one with a
-Medium allergen needs the acknowledgement; the booking also runs in French.
+Medium allergen needs the acknowledgement. Each flow runs in the suite's language variant (390 px
+in French or 1280 px in English), its texts from the catalog; the profile menu's language switch
+turns a booking begun in English into French.
 
 The family is made for this module in the running app's database (three children at the demo
 school, with allergies the demo menu's meals contain: milk and wheat), so its cart starts empty
@@ -23,7 +25,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
-from tests.e2e.helpers import BOTH_WIDTHS, open_page, open_profile_menu
+from tests.e2e.helpers import BOTH_WIDTHS, msg, open_page, open_profile_menu, use_language
 from tests.e2e.helpers import shot as helpers_shot
 from tests.e2e.server import AppServer
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
@@ -118,6 +120,18 @@ def open_first_day(page: Page) -> None:
     expect(page.locator("#book-meals > li").first).to_be_visible()
 
 
+def cart_label(count: int, lang: str) -> str:
+    """The header cart's name: "Cart, 1 item" / "Panier, 0 article"."""
+    items = msg("ui.header.items", lang, count=count)
+    return f"{msg('ui.header.cart_name', lang)}, {count} {items}"
+
+
+def before_blank(key: str, lang: str, param: str) -> str:
+    """The catalog text of ``key`` before its parameter ``param``: "Order by" of
+    "Order by {when}"."""
+    return msg(key, lang, **{param: "\x00"}).split("\x00")[0].strip()
+
+
 def shot(page: Page, name: str, viewport: str) -> None:
     """The screen as the parent sees it (a dialog: the window; otherwise the whole page)."""
     full = page.locator("#meal-dialog").count() == 0
@@ -125,19 +139,24 @@ def shot(page: Page, name: str, viewport: str) -> None:
 
 
 def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
-    page: Page, app: AppServer, family: dict, viewport: str
+    page: Page, app: AppServer, family: dict, viewport: str, lang: str
 ) -> None:
     clear_cart(app, family["id"])
+    use_language(page, lang)
     booking_page(page, app, family)
-    expect(page.get_by_role("heading", level=1)).to_have_text("Book a meal")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("ui.book.title", lang))
     nora = page.locator(f"#book-child-{family['kids']['nora']}")
     expect(nora).to_have_attribute("aria-pressed", "true")
     cart = page.locator("#header-cart")
-    expect(cart).to_have_attribute("aria-label", "Cart, 0 items")
+    expect(cart).to_have_attribute("aria-label", cart_label(0, lang))
 
     open_first_day(page)
-    expect(page.locator("#book-day-note")).to_contain_text("Order by")
-    shot(page, "day-en", viewport)
+    order_by = before_blank("ui.book.cutoff", lang, "when")
+    expect(page.locator("#book-day-note")).to_contain_text(order_by)
+    # The tapped day's title and menu come up to where the parent looks (on a phone they
+    # start below the calendar, out of sight).
+    expect(page.locator("#book-day-title")).to_be_in_viewport()
+    shot(page, f"day-{lang}", viewport)
     page.locator("#book-meals > li button").first.click()
     dialog = page.locator("#meal-dialog")
     expect(dialog).to_be_visible()
@@ -149,12 +168,12 @@ def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
     dialog.locator("[id^=addon-]").first.click()
     page.fill("#meal-note", "Happy birthday Nora!")
     expect(page.locator("#meal-note-count")).to_have_text("20/120")
-    shot(page, "dialog-en", viewport)
+    shot(page, f"dialog-{lang}", viewport)
     page.click("#meal-add")
 
-    expect(page.get_by_text("Added to cart Successfully")).to_be_visible()
+    expect(page.get_by_text(msg("added_to_cart", lang))).to_be_visible()
     expect(dialog).to_be_hidden()
-    expect(cart).to_have_attribute("aria-label", "Cart, 1 item")
+    expect(cart).to_have_attribute("aria-label", cart_label(1, lang))
     expect(page.locator("#book-calendar button.is-selected .hm-cal-dot.is-cart")).to_have_count(1)
     lines = cart_lines(app, family["id"])
     assert [(c, q, n) for c, q, n, _ in lines] == [
@@ -163,9 +182,10 @@ def test_a_parent_books_a_large_meal_with_an_add_on_and_a_note(
 
 
 def test_a_major_allergen_meal_cannot_be_added(
-    page: Page, app: AppServer, family: dict, viewport: str
+    page: Page, app: AppServer, family: dict, viewport: str, lang: str
 ) -> None:
     clear_cart(app, family["id"])
+    use_language(page, lang)
     booking_page(page, app, family, "milo")
     expect(page.locator(f"#book-child-{family['kids']['milo']}")).to_have_attribute(
         "aria-pressed", "true"
@@ -173,20 +193,24 @@ def test_a_major_allergen_meal_cannot_be_added(
     open_first_day(page)
     refused = page.locator("#book-meals > li.is-refused").first
     expect(refused).to_be_visible()
+    major = before_blank("ui.book.allergy_major", lang, "allergens")
+    names = "|".join(re.escape(msg(f"allergen_{k}", lang)) for k in ("milk", "wheat_and_triticale"))
     expect(refused.locator(".hm-allergy")).to_contain_text(
-        re.compile(r"Major allergy: .*(Milk|Wheat)")
+        re.compile(re.escape(major) + f" .*({names})")
     )
     refused.locator("button").click()
-    expect(page.locator("#meal-allergy")).to_contain_text("cannot be added")
+    refusal = msg("allergy_refused", lang, allergens="\x00").split("\x00")[-1]
+    expect(page.locator("#meal-allergy")).to_contain_text(refusal)
     expect(page.locator("#meal-add")).to_be_disabled()
-    shot(page, "major-en", viewport)
+    shot(page, f"major-{lang}", viewport)
     assert cart_lines(app, family["id"]) == []
 
 
 def test_a_medium_allergen_meal_needs_the_acknowledgement(
-    page: Page, app: AppServer, family: dict, viewport: str
+    page: Page, app: AppServer, family: dict, viewport: str, lang: str
 ) -> None:
     clear_cart(app, family["id"])
+    use_language(page, lang)
     booking_page(page, app, family, "ivy")
     open_first_day(page)
     flagged = page.locator("#book-meals > li", has=page.locator(".hm-allergy.is-ack")).first
@@ -194,19 +218,20 @@ def test_a_medium_allergen_meal_needs_the_acknowledgement(
     flagged.locator("button").click()
     add = page.locator("#meal-add")
     expect(add).to_be_disabled()
-    expect(page.locator("#meal-allergy")).to_contain_text("I understand this meal contains")
+    understand = before_blank("allergy_ack_text", lang, "allergens")
+    expect(page.locator("#meal-allergy")).to_contain_text(understand)
     page.locator("#meal-ack").click()
     expect(add).to_be_enabled()
-    shot(page, "ack-en", viewport)
+    shot(page, f"ack-{lang}", viewport)
     add.click()
-    expect(page.get_by_text("Added to cart Successfully")).to_be_visible()
-    expect(page.locator("#header-cart")).to_have_attribute("aria-label", "Cart, 1 item")
+    expect(page.get_by_text(msg("added_to_cart", lang))).to_be_visible()
+    expect(page.locator("#header-cart")).to_have_attribute("aria-label", cart_label(1, lang))
     ((child_id, _q, _n, ack),) = cart_lines(app, family["id"])
     assert child_id == family["kids"]["ivy"]
-    assert ack and ack.startswith("I understand this meal contains")
+    assert ack and ack.startswith(understand)  # the sentence the parent ticked, as shown
 
 
-def test_the_booking_runs_in_french(
+def test_the_language_switch_turns_a_booking_into_french(
     page: Page, app: AppServer, family: dict, viewport: str
 ) -> None:
     clear_cart(app, family["id"])

@@ -1,10 +1,10 @@
-"""The family credit screen in Chromium: the balance and the movements from the ledger, and the
-refund choice saved once (the busy button) and kept on the account."""
+"""The family credit screen in Chromium, in the suite's language variant (390 px in French or
+1280 px in English): the balance and the movements from the ledger, and the refund choice saved
+once (the busy button), said in the page's language and kept on the account."""
 
 from __future__ import annotations
 
 import json
-import re
 import uuid
 
 import httpx
@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.domain.credit import CreditKind
 from hotmeals.services import credit
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import msg, open_page, use_language
 from tests.e2e.server import AppServer
 from tests.e2e.test_payments import API_HEADERS, db_rows, logged_in
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
@@ -44,23 +44,26 @@ def family(app: AppServer) -> dict:
     return {"id": parent_id, "token": answer["data"]["token"]}
 
 
-def money(cents: int) -> re.Pattern[str]:
-    """$8.50 (en-CA) or 8,50 $ (fr-CA): whichever language the page runs in."""
+def money(cents: int, lang: str) -> str:
+    """$8.50 (en-CA) or 8,50 $ (fr-CA, a no-break space before the sign)."""
     whole, part = divmod(cents, 100)
-    return re.compile(rf"^(\${whole}\.{part:02d}|{whole},{part:02d}\s\$)$")
+    return f"{whole},{part:02d}\u00a0$" if lang == "fr" else f"${whole}.{part:02d}"
 
 
 def test_the_balance_its_movements_and_the_refund_choice(
-    page: Page, app: AppServer, family: dict
+    page: Page, app: AppServer, family: dict, lang: str
 ) -> None:
+    use_language(page, lang)
     open_page(logged_in(page, app, family), "/edit-profile/family-credit")
-    expect(page.locator("#credit-balance")).to_have_text(money(850))
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("credit_ui.title", lang))
+    expect(page.locator("#credit-balance")).to_have_text(money(850, lang))
     expect(page.locator(".hm-credit-move")).to_have_count(2)
     expect(page.locator("#refund-to-card")).to_be_checked()
 
     page.locator("label[for='refund-to-credit']").click()
     page.click("#refund-choice-save")
-    expect(page.locator("[data-sonner-toast][data-type='success']")).to_be_visible()
+    saved = page.locator("[data-sonner-toast][data-type='success']")
+    expect(saved).to_contain_text(msg("credit_ui.saved", lang))
     chosen = "SELECT refund_to FROM familychoice WHERE parent_id = ?"
     assert db_rows(app, chosen, family["id"]) == [("credit",)]
 

@@ -50,7 +50,7 @@ def test_header_names_and_focus_back_from_dialogs(page: Page, parent_cookie, lan
     # The meals to cancel (shown only when there are some) are named and pictured apart from
     # the cart in test_parent_trips.py.
     cart = page.locator("#header-cart")
-    items = f"({msg('ui.header.item', lang)}|{msg('ui.header.items', lang)})"
+    items = f"({msg('ui.header.items.one', lang)}|{msg('ui.header.items.other', lang)})"
     name = re.compile(rf"^{re.escape(msg('ui.header.cart_name', lang))}, \d+ {items}$")
     expect(cart).to_have_accessible_name(name)
 

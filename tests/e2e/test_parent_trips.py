@@ -161,7 +161,7 @@ def test_the_meals_to_cancel_are_named_so_and_shown_only_when_there_are_some(
 
     fill_cancel_cart(app, made["order_id"])
     open_page(page, "/edit-profile")
-    items = f"({msg('ui.header.item', lang)}|{msg('ui.header.items', lang)})"
+    items = f"({msg('ui.header.items.one', lang)}|{msg('ui.header.items.other', lang)})"
     # Named at every width, also where only the icons and counts show (390 px).
     for control, key, count in (
         (cart, "ui.header.cart_name", r"\d+"),

@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from hotmeals.db.engine import make_engine, session_scope
-from tests.e2e.helpers import open_page
+from tests.e2e.helpers import msg, open_page, use_language
 from tests.e2e.server import AppServer
 from tests.e2e.simulator import merchant_credentials
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent
@@ -153,11 +153,14 @@ def test_an_amount_outside_the_limits_is_refused_before_any_payment(
     assert payments_made() == before
 
 
-def test_a_card_is_saved_listed_and_deleted(page: Page, app: AppServer, payer: dict) -> None:
+def test_a_card_is_saved_listed_and_deleted(
+    page: Page, app: AppServer, payer: dict, lang: str
+) -> None:
+    use_language(page, lang)
     open_page(logged_in(page, app, payer), "/edit-profile/payment-methods")
-    expect(page.get_by_role("heading", level=1)).to_have_text("Payment methods")
+    expect(page.get_by_role("heading", level=1)).to_have_text(msg("cards.title", lang))
     # The way back goes to the account, as it says (not to donations).
-    back = page.get_by_role("link", name="Back to my account")
+    back = page.get_by_role("link", name=msg("cards.back_to_account", lang))
     expect(back).to_have_attribute("href", re.compile(r"/parent/edit-profile/?$"))
     page.click("#add-card")
     pay_in_lightbox(page, VISA)  # a ccgettoken session: the button saves, nothing is charged
@@ -165,8 +168,8 @@ def test_a_card_is_saved_listed_and_deleted(page: Page, app: AppServer, payer: d
         "data-status", "success", timeout=30_000
     )
     card = page.locator(".hm-saved-card").first
-    expect(card).to_contain_text("VISA ending in 0002")
-    expect(card).to_contain_text("Expires 12/30")
+    expect(card).to_contain_text(f"VISA {msg('cards.ending', lang)} 0002")
+    expect(card).to_contain_text(f"{msg('cards.expires', lang)} 12/30")
     stored = db_rows(
         app,
         "SELECT brand, masked, converge_token FROM storedcard WHERE parent_id = ? "
@@ -178,9 +181,9 @@ def test_a_card_is_saved_listed_and_deleted(page: Page, app: AppServer, payer: d
     cards_before = page.locator(".hm-saved-card").count()
     card.locator(".hm-card-delete").click()
     dialog = page.get_by_role("alertdialog")
-    expect(dialog).to_contain_text("Are you sure?")
+    expect(dialog).to_contain_text(msg("cards.confirm_title", lang))
     dialog.locator("#confirm-delete-card").click()
-    expect(page.locator("#cards-status")).to_contain_text("Card deleted")
+    expect(page.locator("#cards-status")).to_contain_text(msg("pay.card_deleted", lang))
     expect(page.locator(".hm-saved-card")).to_have_count(cards_before - 1)
 
 

@@ -169,6 +169,15 @@ def test_counted_messages_take_their_cldr_plural_form_through_babel():
     assert t_n("away.done", 2, "fr", refund="").startswith("C'est fait : 2 repas annulés.")
 
 
+def test_the_screens_count_rule_is_babels_for_whole_counts():
+    """``ui.state.i18n.t_count`` picks "one" for 1 alone in English and for 0 and 1 in French
+    (the header's "Panier, 0 article"): the rule Babel gives for every whole count."""
+    for count in range(0, 2001):
+        assert (i18n.plural_form(count, "en") == "one") == (count == 1), count
+        assert (i18n.plural_form(count, "fr") == "one") == (count <= 1), count
+    assert i18n.EN["ui.header.items.one"] == "item" and i18n.FR["ui.header.items.one"] == "article"
+
+
 def test_no_message_hedges_a_plural_or_a_gender_with_brackets():
     """Never "commandé(s)" or "absent(e)": a counted message has its plural forms (``tn``); a
     child's state is said without a gender (no pronoun is recorded)."""
@@ -179,3 +188,10 @@ def test_no_message_hedges_a_plural_or_a_gender_with_brackets():
         for key in table:
             if key.endswith(".one"):
                 assert key.removesuffix(".one") + ".other" in table, key
+
+
+def test_french_asks_the_parent_without_a_gender():
+    """No pronoun of the parent is recorded: "Voulez-vous vraiment continuer?", never "Êtes-vous
+    sûr?" (or "sûre")."""
+    gendered = re.compile(r"\b(Êtes-vous|êtes-vous) (sûr|sûre|certain|certaine)\b")
+    assert {k: v for k, v in FR.items() if gendered.search(v)} == {}

@@ -9,7 +9,6 @@ EN: dict[str, str] = {
     "phone_taken": "This phone number is already used by another account",
     "ui.header.cart_name": "Cart",
     "ui.header.cancel_cart_name": "Meals to cancel",
-    "ui.header.item": "item",
     "ui.child.major_allergy": "Major allergy",
     "ui.form.show_password": "Show password",
     "ui.alt_email.limit_reached": (
@@ -48,7 +47,6 @@ FR: dict[str, str] = {
     "phone_taken": "Ce numéro de téléphone est déjà utilisé par un autre compte",
     "ui.header.cart_name": "Panier",
     "ui.header.cancel_cart_name": "Repas à annuler",
-    "ui.header.item": "article",
     "ui.child.major_allergy": "Allergie majeure",
     "ui.form.show_password": "Afficher le mot de passe",
     "ui.alt_email.limit_reached": (

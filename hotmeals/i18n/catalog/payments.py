@@ -147,7 +147,7 @@ FR: dict[str, str] = {
     "cards.expires": "Expire",
     "cards.delete": "Supprimer",
     "cards.delete_label": "Supprimer cette carte",
-    "cards.confirm_title": "Êtes-vous sûr?",
+    "cards.confirm_title": "Voulez-vous vraiment continuer?",
     "cards.confirm_text": "Cette carte sera retirée de votre compte. Vous pourrez l'ajouter de "
     "nouveau plus tard.",
     "cards.confirm_yes": "Oui, supprimer",

@@ -50,7 +50,8 @@ EN: dict[str, str] = {
     "ui.header.contact_us": "Contact us",
     "ui.header.cart": "Cart",
     "ui.header.cancel_cart": "To cancel",
-    "ui.header.items": "items",
+    "ui.header.items.one": "item",
+    "ui.header.items.other": "items",
     "ui.header.account_menu": "Account menu",
     "ui.header.edit_profile": "Edit profile",
     "ui.header.manage_notification": "Manage notification",
@@ -264,7 +265,8 @@ FR: dict[str, str] = {
     "ui.header.contact_us": "Nous joindre",
     "ui.header.cart": "Panier",
     "ui.header.cancel_cart": "À annuler",
-    "ui.header.items": "articles",
+    "ui.header.items.one": "article",
+    "ui.header.items.other": "articles",
     "ui.header.account_menu": "Menu du compte",
     "ui.header.edit_profile": "Modifier le profil",
     "ui.header.manage_notification": "Gérer les notifications",
@@ -351,7 +353,7 @@ FR: dict[str, str] = {
     "ui.child.make_default": "Définir par défaut",
     "ui.child.no_allergies": "Aucune allergie indiquée",
     "ui.child.delete": "Supprimer l'enfant",
-    "ui.child.delete_title": "Êtes-vous sûr?",
+    "ui.child.delete_title": "Voulez-vous vraiment continuer?",
     "ui.child.delete_text_1": "Cette action retire",
     "ui.child.delete_text_2": (
         "de votre compte et vide son panier. Les commandes passées restent dans votre historique."

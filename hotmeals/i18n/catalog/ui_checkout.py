@@ -119,7 +119,7 @@ FR: dict[str, str] = {
     "checkout.increase": "Un de plus",
     "checkout.remove": "Retirer",
     "checkout.remove_label": "Retirer ce repas du panier",
-    "checkout.remove_title": "Êtes-vous sûr?",
+    "checkout.remove_title": "Voulez-vous vraiment continuer?",
     "checkout.remove_text": "Ce repas sera retiré de votre panier :",
     "checkout.remove_cancel": "Annuler",
     "checkout.remove_confirm": "Oui, retirer",

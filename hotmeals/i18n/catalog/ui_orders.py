@@ -133,7 +133,7 @@ FR: dict[str, str] = {
     "orders_ui.reason": "Motif de l'annulation",
     "orders_ui.reason_placeholder": "Choisissez un motif",
     "orders_ui.other_text": "Dites-nous pourquoi",
-    "orders_ui.sure_title": "Êtes-vous sûr?",
+    "orders_ui.sure_title": "Voulez-vous vraiment continuer?",
     "orders_ui.sure_order": "Tous les repas restants de la commande {number} seront annulés.",
     "orders_ui.sure_cart": "Les repas de votre panier d'annulation seront annulés.",
     "orders_ui.sure_no": "Non, la garder",

@@ -19,7 +19,7 @@ from hotmeals.ui.components.panels import column, faq_fold
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.content import ContentState
 from hotmeals.ui.state.edit_profile import EditProfileState
-from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.state.i18n import I18nState, t, t_count
 from hotmeals.ui.state.settings import LanguageState
 from hotmeals.ui.state.steps import (
     CHANGE_PASSWORD,
@@ -65,13 +65,7 @@ def _count_link(
 ) -> rx.Component:
     # The name says what and how many, whatever is hidden at a phone's width: "Cart, 0 items"
     # and "Cancel cart, 0 items", never two bare "0 items".
-    name = (
-        t(name_key)
-        + ", "
-        + count.to_string()
-        + " "
-        + rx.cond(count == 1, t("ui.header.item"), t("ui.header.items"))
-    )
+    name = t(name_key) + ", " + count.to_string() + " " + t_count("ui.header.items", count)
     content = [
         svg_icon(icon, size=18, aria_hidden="true"),
         rx.el.span(t(label_key), class_name="hm-hide-phone", aria_hidden="true"),

@@ -35,3 +35,11 @@ class I18nState(rx.State):
 def t(key: str) -> rx.Var:
     """The catalog text for ``key`` in the current language (a Var)."""
     return rx.cond(I18nState.lang == "fr", FR[key], EN[key])
+
+
+def t_count(key: str, count: rx.Var) -> rx.Var:
+    """``key.one`` or ``key.other`` for the whole ``count`` (>= 0) in the current language, as
+    ``i18n.tn`` picks it on the server: CLDR's "one" is 1 alone in English, 0 and 1 in French
+    ("0 article"); tests/unit/test_i18n.py checks that rule against Babel's."""
+    one = rx.cond(I18nState.lang == "fr", count <= 1, count == 1)
+    return rx.cond(one, t(f"{key}.one"), t(f"{key}.other"))
