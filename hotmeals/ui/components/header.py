@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.vars.number import NumberVar
 
 from hotmeals.settings import get_settings
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by, title_bar
@@ -61,7 +62,7 @@ def avatar(size: Any = "2") -> rx.Component:
 
 
 def _count_link(
-    label_key: str, name_key: str, count: rx.Var, route: str, icon: str, id_: str
+    label_key: str, name_key: str, count: NumberVar, route: str, icon: str, id_: str
 ) -> rx.Component:
     # The name says what and how many, whatever is hidden at a phone's width: "Cart, 0 items"
     # and "Cancel cart, 0 items", never two bare "0 items".

@@ -8,6 +8,7 @@ is instant and no catalog is held in state. Backend text (toasts, e-mails) uses
 from __future__ import annotations
 
 import reflex as rx
+from reflex.vars.number import NumberVar
 
 from hotmeals.i18n import EN, FR
 
@@ -37,7 +38,7 @@ def t(key: str) -> rx.Var:
     return rx.cond(I18nState.lang == "fr", FR[key], EN[key])
 
 
-def t_count(key: str, count: rx.Var) -> rx.Var:
+def t_count(key: str, count: NumberVar) -> rx.Var:
     """``key.one`` or ``key.other`` for the whole ``count`` (>= 0) in the current language, as
     ``i18n.tn`` picks it on the server: CLDR's "one" is 1 alone in English, 0 and 1 in French
     ("0 article"); tests/unit/test_i18n.py checks that rule against Babel's."""
