@@ -9,7 +9,7 @@ taken with it, and ``make bench`` installs it when it can), else from Python (ht
 which cannot saturate /ping: with it the req/s shares say little, the CPU shares still hold.
 
 For each call: requests/s, p50 and p99 latency (ms), errors, and its throughput as a share of
-/ping's (the issue-11 goal: every authenticated read at 25 % or more). /ping is measured first
+/ping's (the goal: every authenticated read at 25 % or more). /ping is measured first
 and last and the mean is the reference, so a machine that slows down during the run skews the
 shares less. Beside them, the server's CPU time per request (its processes' user + system
 time over the call's run, divided by the requests served) and /ping's CPU per request as a

@@ -47,7 +47,7 @@ from hotmeals.api.order_changes_schemas import (
     ModifyMealIn,
     OrderIdIn,
 )
-from hotmeals.services.ordering import modify, move
+from hotmeals.services.ordering.changing import modify, move
 
 router = api_router()
 

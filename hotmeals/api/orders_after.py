@@ -52,9 +52,9 @@ from hotmeals.api.orders_after_schemas import (
 )
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
-from hotmeals.services.ordering import cancel_cart as cancel_cart_service
-from hotmeals.services.ordering import cancel_order as cancel_service
 from hotmeals.services.ordering import queries
+from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
+from hotmeals.services.ordering.cancelling import cancel_order as cancel_service
 
 router = api_router()
 ORDERS = tags("Parent orders: history and cancellations")

@@ -45,7 +45,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang, t, tn
 from hotmeals.services.away_days import record_away
 from hotmeals.services.booked import booked_meals
-from hotmeals.services.ordering.cancel import (
+from hotmeals.services.ordering.cancelling.cancel import (
     CancelRequest,
     apply_cancel,
     check_refund_to,
@@ -54,7 +54,8 @@ from hotmeals.services.ordering.cancel import (
     refund_destination,
     send_planned_refunds,
 )
-from hotmeals.services.ordering.cancel_order import leave_cancel_cart
+from hotmeals.services.ordering.cancelling.cancel_order import leave_cancel_cart
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.days import meal_date
 from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import (
@@ -64,7 +65,6 @@ from hotmeals.services.ordering.loaded_order import (
     load_orders,
 )
 from hotmeals.services.ordering.mails import refund_notice
-from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund
 from hotmeals.services.payments.runtime import actor_of, db
 

@@ -57,16 +57,16 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail
 from hotmeals.services.booked import booked_meals
 from hotmeals.services.closures import close_school_day, closure_choice, reason_text
-from hotmeals.services.ordering.cancel import (
+from hotmeals.services.ordering.cancelling.cancel import (
     credited_cents,
     record_cancel,
     send_planned_refunds,
 )
-from hotmeals.services.ordering.cancel_order import leave_cancel_cart
+from hotmeals.services.ordering.cancelling.cancel_order import leave_cancel_cart
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.days import DATES_DEFAULT_DAYS, cutoff_rule
 from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
-from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, reserve_refund
 from hotmeals.services.payments.records import audit, lock_row
 from hotmeals.services.payments.runtime import Wiring, db

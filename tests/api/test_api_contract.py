@@ -1,4 +1,4 @@
-"""What every issue-4 call shares: api-key and app checks, 401 without a session, bodies that
+"""What every account call shares: api-key and app checks, 401 without a session, bodies that
 never crash, the OpenAPI document, and CORS limited to the configured origins."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Property-based calls generated from /api/v1/openapi.json for the issue-4 operations
-(Parent/auth, Parent/user, Admin/allergy_suggestions): no payload the schema allows (and
+"""Property-based calls generated from /api/v1/openapi.json for the account
+operations (Parent/auth, Parent/user, Admin/allergy_suggestions): no payload the schema allows (and
 none of schemathesis's negative variants) makes the API answer a server error."""
 
 from __future__ import annotations

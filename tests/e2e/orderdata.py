@@ -1,4 +1,4 @@
-"""A paid order of the demo parent for the issue-10 e2e tests (test_orders_cancel.py,
+"""A paid order of the demo parent for the order e2e tests (test_orders_cancel.py,
 test_accessibility.py): the cart filled through the services (cartdata.fill_cart, the first
 line at quantity 2), then paid the way the app pays it - /api/v1 getConvergeSessionToken, the
 stand-in Lightbox posting the card to the running app's Converge simulator, AddOrder - and the
@@ -141,7 +141,7 @@ def cents(text: str) -> int:
 def fill_cancel_cart(app: AppServer, order_id: int) -> None:
     """One meal of the order's first line in the demo parent's cancel cart (the service)."""
     from hotmeals.db.models import OrderLine
-    from hotmeals.services.ordering.cancel_cart import add_to_cancel_cart
+    from hotmeals.services.ordering.cancelling.cancel_cart import add_to_cancel_cart
 
     engine = make_engine(app.env["DATABASE_URL"])
     try:

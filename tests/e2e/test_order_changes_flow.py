@@ -196,7 +196,7 @@ def test_an_order_is_modified_adding_one_meal_and_removing_another(
 def _movable(app: AppServer, order: dict) -> int:
     """A line of the order whose meal the same vendor serves on another open day."""
     from hotmeals.db.engine import make_engine, session_scope
-    from hotmeals.services.ordering.move import get_dates_for_modify_meal
+    from hotmeals.services.ordering.changing.move import get_dates_for_modify_meal
 
     parent_id = query(app, 'SELECT parent_id FROM "order" WHERE id = ?', order["order_id"])[0][0]
     engine = make_engine(app.env["DATABASE_URL"])

@@ -311,7 +311,7 @@ def test_the_operator_command_closes_and_reopens_a_day(pay_engine, capsys):
 async def test_a_family_with_meals_in_two_orders_gets_both_refunds_and_one_email(
     pay_engine, gateway, live_sim
 ):
-    from hotmeals.services.ordering import cancel_cart
+    from hotmeals.services.ordering.cancelling import cancel_cart
 
     fam = family(pay_engine, 2)
     first = await book(pay_engine, gateway, live_sim, {**fam, "children": fam["children"][:1]})

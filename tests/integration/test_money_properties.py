@@ -39,9 +39,11 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import PaymentState, RefundKind, RefundState
 from hotmeals.services import away, closure_apply, credit
-from hotmeals.services.ordering import cancel_order, checkout, modify, move, settle
+from hotmeals.services.ordering import checkout, settle
+from hotmeals.services.ordering.cancelling import cancel_order
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
+from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.loaded_order import load_order
-from hotmeals.services.ordering.refund_plan import refund_plan
 from tests.integration.meals_support import choose, family
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.service_support import (  # noqa: F401 - fixtures

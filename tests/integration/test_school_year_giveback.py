@@ -29,7 +29,8 @@ from hotmeals.services import (
     reference,
     school_year,
 )
-from hotmeals.services.ordering import booking, cart, modify, queries
+from hotmeals.services.ordering import booking, cart, queries
+from hotmeals.services.ordering.changing import modify
 from tests import factories as f
 from tests.querycount import count_queries
 

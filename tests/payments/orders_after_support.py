@@ -1,4 +1,4 @@
-"""Paid orders for the issue-10 tests (order history, cancellations): a shop (a parent with two
+"""Paid orders for the after-sale tests (order history, cancellations): a shop (a parent with two
 children, a vendor whose cut-off is the day before at 10:00, a meal with a bulk tier, an
 option and an add-on, served on six Mondays at each child's school) and ``paid_order`` that
 fills the cart and pays it through the real checkout against the simulator."""

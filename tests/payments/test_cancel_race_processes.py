@@ -31,7 +31,8 @@ from tests.payments.support import PATIENT, SimServer
 
 
 def _racer(url: str, settings: Any, call: str, kwargs: dict, barrier: Any, out: Any) -> None:
-    from hotmeals.services.ordering import cancel_order, move
+    from hotmeals.services.ordering.cancelling import cancel_order
+    from hotmeals.services.ordering.changing import move
 
     fn = {
         "cancel_meal": cancel_order.cancel_meal,

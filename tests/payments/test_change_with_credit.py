@@ -17,7 +17,8 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CreditEntry, OrderChange, OrderLine, Payment
 from hotmeals.domain.credit import CreditKind
 from hotmeals.services import cards, credit
-from hotmeals.services.ordering import cancel_order, modify, move
+from hotmeals.services.ordering.cancelling import cancel_order
+from hotmeals.services.ordering.changing import modify, move
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
     paid_order,

@@ -24,15 +24,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.jobs import payment_round
 from hotmeals.services import credit, receipts
-from hotmeals.services.ordering import (
-    cancel_order,
-    checkout,
-    confirmation,
-    modify,
-    pricing,
-    queries,
-    settle,
-)
+from hotmeals.services.ordering import checkout, confirmation, pricing, queries, settle
+from hotmeals.services.ordering.cancelling import cancel_order
+from hotmeals.services.ordering.changing import modify
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures

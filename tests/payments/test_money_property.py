@@ -41,7 +41,9 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentState, RefundKind, RefundState
 from hotmeals.services import cards, credit, payments
-from hotmeals.services.ordering import cancel_order, change_payment, checkout, modify, move, settle
+from hotmeals.services.ordering import checkout, settle
+from hotmeals.services.ordering.cancelling import cancel_order
+from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
 from tests.payments.service_support import (  # noqa: F401 - fixtures

@@ -25,7 +25,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services import cards, payments
-from hotmeals.services.ordering import change_payment, checkout, modify, queries, settle
+from hotmeals.services.ordering import checkout, queries, settle
+from hotmeals.services.ordering.changing import change_payment, modify
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
     monday_in,

@@ -24,7 +24,8 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderLine, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentState, RefundState
-from hotmeals.services.ordering import cancel_cart, cancel_order, modify, move
+from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
+from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import WEEKS, make_shop, monday_in, paid_order
 from tests.payments.service_support import live_sim, pay_engine  # noqa: F401 - fixtures

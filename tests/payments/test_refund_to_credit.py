@@ -21,7 +21,8 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CreditEntry, EmailOutbox, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, payments
-from hotmeals.services.ordering import cancel_cart, cancel_order, modify, move
+from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
+from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,

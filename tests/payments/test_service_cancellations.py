@@ -21,7 +21,8 @@ from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancella
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.jobs import payment_round
-from hotmeals.services.ordering import cancel_cart, cancel_order, queries
+from hotmeals.services.ordering import queries
+from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
 from tests.mailparts import received

@@ -28,7 +28,9 @@ from hotmeals.db.models import (
     Refund,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.ordering import cancel_order, change_payment, modify, move, queries
+from hotmeals.services.ordering import queries
+from hotmeals.services.ordering.cancelling import cancel_order
+from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from tests import factories as f
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures

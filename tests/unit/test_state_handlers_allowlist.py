@@ -388,7 +388,7 @@ def test_reflex_state_handlers_match_the_allow_list(name):
     assert _handlers(cls) == REFLEX[name], f"{name}: {sorted(_handlers(cls))}"
 
 
-def test_the_helpers_issue_7_named_are_not_handlers():
+def test_the_helpers_a_websocket_attack_called_are_not_handlers():
     """The ones the attack used, by name: never again callable from the browser."""
     states = _every_state()
     forbidden = {

@@ -36,8 +36,8 @@ from hotmeals.db.models import (
 from hotmeals.demo.closure import DEMO_CLOSURE_MARK
 from hotmeals.demo.seed import DEMO_ORDER_MARK
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.ordering import cancel_order
 from hotmeals.services.ordering import queries as order_service
+from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.cancel_cart import CancelCartState

@@ -1,5 +1,5 @@
-"""Modify an order and move a meal (services/ordering/modify.py and move.py, and the /api/v1
-order calls): refusals, the difference before confirming, outcomes and e-mails."""
+"""Modify an order and move a meal (services/ordering/changing/modify.py and move.py, and the
+/api/v1 order calls): refusals, the difference before confirming, outcomes and e-mails."""
 
 EN: dict[str, str] = {
     # refusals (DomainError codes)

@@ -15,7 +15,7 @@ from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import links, mail, notifications
 from hotmeals.services.mail_html import MailTable
-from hotmeals.services.ordering.change_plan import MOVE, ChangePlan, difference_text
+from hotmeals.services.ordering.changing.change_plan import MOVE, ChangePlan, difference_text
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder
 

@@ -25,14 +25,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.orders import can_transition as order_can_move
 from hotmeals.domain.payment_states import Purpose
-from hotmeals.services.ordering import (
-    change_apply,
-    change_payment,
-    lifecycle,
-    mails,
-    refund_plan,
-    settle,
-)
+from hotmeals.services.ordering import lifecycle, mails, settle
+from hotmeals.services.ordering.cancelling import refund_plan
+from hotmeals.services.ordering.changing import change_apply, change_payment
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler, register
 from hotmeals.services.payments.records import lock_row

@@ -298,7 +298,7 @@ def converge_invoice(session: Session, payment: Payment) -> str:
 
 
 # OrderChange.state of a change whose payment pays for it: applied, or being applied in the
-# transaction that records its approval (services/ordering/change_apply.py).
+# transaction that records its approval (services/ordering/changing/change_apply.py).
 CHANGE_PAID_STATES = ("applied", "paying")
 
 

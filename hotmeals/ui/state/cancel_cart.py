@@ -1,7 +1,7 @@
 """State of the cancel cart (/edit-profile/cancel-cart).
 
-Thin caller of ``hotmeals.services.ordering.cancel_cart``: cancel_cart_details (the lines by order,
-each order's refund from the terms it was sold on), update_cancel_cart_quantity,
+Thin caller of ``hotmeals.services.ordering.cancelling.cancel_cart``: cancel_cart_details (the
+lines by order, each order's refund from the terms it was sold on), update_cancel_cart_quantity,
 delete_cancel_cart_item, cancel_reasons and confirm_cancel_cart (one cancellation and one
 refund per order, repeat-safe by the request key). The parent is ``acting_parent(self)`` on
 every call; a cancel-cart id must be one on screen, and the service checks it is the parent's.
@@ -18,7 +18,7 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
-from hotmeals.services.ordering import cancel_cart
+from hotmeals.services.ordering.cancelling import cancel_cart
 from hotmeals.ui.state.auth import sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm

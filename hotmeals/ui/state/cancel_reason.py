@@ -15,7 +15,7 @@ from hotmeals.domain.credit import RefundDestination, RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
-from hotmeals.services.ordering import cancel, cancel_order
+from hotmeals.services.ordering.cancelling import cancel, cancel_order
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.base import call_service

@@ -12,8 +12,8 @@ import reflex as rx
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services.ordering import modify as changes
-from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.changing import modify as changes
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent
 from hotmeals.ui.state.card_choice import CardPayment
 from hotmeals.ui.state.forms import OnceKey, forget_submission, message

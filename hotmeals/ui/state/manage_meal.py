@@ -4,8 +4,8 @@ it, or pick another day) and /edit-profile/manage-meal-details/manage-confirm-or
 (?id=<order line>&date=<day>: confirm the move; a difference to pay is paid with a saved card
 or in the Lightbox, one to refund goes back to the card: ``ChangePayment``).
 
-Thin callers of ``hotmeals.services.ordering.move`` (get_meals_list, meal_order_detail,
-get_dates_for_modify_meal, modify_meal) and ``hotmeals.services.ordering.cancel_order``
+Thin callers of ``hotmeals.services.ordering.changing.move`` (get_meals_list, meal_order_detail,
+get_dates_for_modify_meal, modify_meal) and ``hotmeals.services.ordering.cancelling.cancel_order``
 (cancel_reasons, cancel_meal). The parent is ``acting_parent(self)`` on every call; the ids
 come from the address and are checked by the services against that parent (another parent's
 line is 'not found').
@@ -21,9 +21,9 @@ import reflex as rx
 from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services.ordering import cancel_order as cancellations
-from hotmeals.services.ordering import move as changes
-from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.cancelling import cancel_order as cancellations
+from hotmeals.services.ordering.changing import move as changes
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm

@@ -18,8 +18,8 @@ from hotmeals.domain.pricing import SPECIAL_NOTE_FEE_CENTS, LineInput, price_lin
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cart, menu
-from hotmeals.services.ordering import modify as order_changes
 from hotmeals.services.ordering.allergens import composed_allergy
+from hotmeals.services.ordering.changing import modify as order_changes
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit

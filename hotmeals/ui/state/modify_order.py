@@ -1,12 +1,12 @@
 """State of /edit-profile/modify-order?id=N and its /add-item step.
 
-Thin callers of ``hotmeals.services.ordering.modify``: ``modify_order_info`` (the order's lines,
-the draft's steps and the difference), ``delete_from_modify_order`` (remove a line's meals or
-take a step back), ``add_to_my_order`` (through the Book meal dialog, ``BookingState`` with
-its ``_order_id`` set by ``load_add_item``), ``modify_confirm_order`` (a decrease applied and
-refunded, an increase paid with a saved card or in the Lightbox: ``ChangePayment``). The
-parent is ``acting_parent(self)`` on every call; an id from the browser must be one shown on
-screen, and the services check it is the parent's.
+Thin callers of ``hotmeals.services.ordering.changing.modify``: ``modify_order_info`` (the
+order's lines, the draft's steps and the difference), ``delete_from_modify_order`` (remove a
+line's meals or take a step back), ``add_to_my_order`` (through the Book meal dialog,
+``BookingState`` with its ``_order_id`` set by ``load_add_item``), ``modify_confirm_order``
+(a decrease applied and refunded, an increase paid with a saved card or in the Lightbox:
+``ChangePayment``). The parent is ``acting_parent(self)`` on every call; an id from the
+browser must be one shown on screen, and the services check it is the parent's.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import reflex as rx
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
-from hotmeals.services.ordering import modify as changes
-from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.changing import modify as changes
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState

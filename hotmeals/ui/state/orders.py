@@ -20,8 +20,8 @@ from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
-from hotmeals.services.ordering import cancel_cart, cancel_order
 from hotmeals.services.ordering import queries as order_service
+from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
 from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm

@@ -37,11 +37,11 @@ from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.domain.refunds import cancel_refund_reason
 from hotmeals.services import credit
 from hotmeals.services.ordering import lifecycle
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
 from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.order_events import audit_order
-from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import owed_failed
 from hotmeals.services.payments.runtime import Wiring, db, gateway_of

@@ -18,13 +18,13 @@ from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.ordering.cancel import (
+from hotmeals.services.ordering.cancelling.cancel import (
     CancelAsk,
     CancelPlan,
     checked_request,
     find_cancellation,
 )
-from hotmeals.services.ordering.cancel_order import (
+from hotmeals.services.ordering.cancelling.cancel_order import (
     Canceller,
     CancelResult,
     cancellable_quantity,
@@ -32,9 +32,9 @@ from hotmeals.services.ordering.cancel_order import (
     own_line,
     reserve_cancel,
 )
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders
-from hotmeals.services.ordering.refund_plan import refund_plan
 from hotmeals.services.payments.runtime import db
 
 if TYPE_CHECKING:

@@ -41,7 +41,7 @@ from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.ordering.cancel import (
+from hotmeals.services.ordering.cancelling.cancel import (
     CancelAsk,
     CancelPlan,
     CancelRequest,
@@ -54,10 +54,10 @@ from hotmeals.services.ordering.cancel import (
     refund_outcomes,
     send_refunds,
 )
+from hotmeals.services.ordering.cancelling.refund_plan import refund_plan, refund_sources
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
-from hotmeals.services.ordering.refund_plan import refund_plan, refund_sources
 from hotmeals.services.payments.runtime import actor_of, db
 
 if TYPE_CHECKING:

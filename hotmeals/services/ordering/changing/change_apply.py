@@ -24,8 +24,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
 from hotmeals.domain.pricing import tiers_to_text
 from hotmeals.services.ordering import lines as line_rules
-from hotmeals.services.ordering.cancel import record_cancel
-from hotmeals.services.ordering.change_plan import (
+from hotmeals.services.ordering.cancelling.cancel import record_cancel
+from hotmeals.services.ordering.changing.change_plan import (
     APPLIED,
     CHARGE_FIELDS,
     DROPPED,

@@ -22,21 +22,21 @@ from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.services.ordering.cancel import (
+from hotmeals.services.ordering.cancelling.cancel import (
     check_refund_to,
     credited_cents,
     refund_outcomes,
     reserve_order_refund,
     send_planned_refunds,
 )
-from hotmeals.services.ordering.change_apply import apply_change, tax_within
-from hotmeals.services.ordering.change_payment import (
+from hotmeals.services.ordering.changing.change_apply import apply_change, tax_within
+from hotmeals.services.ordering.changing.change_payment import (
     ask_open_attempts,
     close_stale_payments,
     payment_state,
     settle,
 )
-from hotmeals.services.ordering.change_plan import (
+from hotmeals.services.ordering.changing.change_plan import (
     DRAFT,
     PAYING,
     draft_steps,
@@ -45,7 +45,7 @@ from hotmeals.services.ordering.change_plan import (
     parse_id,
     plan_change,
 )
-from hotmeals.services.ordering.change_result import ChangeResult, result_of
+from hotmeals.services.ordering.changing.change_result import ChangeResult, result_of
 from hotmeals.services.ordering.mails import queue_change_mail
 from hotmeals.services.payments import (
     HostedSession,

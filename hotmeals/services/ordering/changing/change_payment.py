@@ -17,7 +17,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
-from hotmeals.services.ordering.change_plan import (
+from hotmeals.services.ordering.changing.change_plan import (
     APPLIED,
     DRAFT,
     DROPPED,
@@ -26,7 +26,7 @@ from hotmeals.services.ordering.change_plan import (
     PAYING,
     parse_id,
 )
-from hotmeals.services.ordering.change_result import ChangeResult, result_of
+from hotmeals.services.ordering.changing.change_result import ChangeResult, result_of
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
 from hotmeals.services.payments.records import RESERVING, get_payment, lock_row
 from hotmeals.services.payments.reversal import reverse_in_full

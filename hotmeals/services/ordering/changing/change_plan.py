@@ -68,6 +68,7 @@ from hotmeals.i18n import t
 from hotmeals.services.children import as_id
 from hotmeals.services.ids import rows_by_id
 from hotmeals.services.ordering import lines as line_rules
+from hotmeals.services.ordering.cancelling.refund_plan import order_charges
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.ordering.loaded_order import (
     LoadedOrder,
@@ -75,7 +76,6 @@ from hotmeals.services.ordering.loaded_order import (
     line_closes,
     load_order,
 )
-from hotmeals.services.ordering.refund_plan import order_charges
 from hotmeals.services.payments.credit_pay import credit_lines
 from hotmeals.services.payments.records import lock_row
 

@@ -13,7 +13,12 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, RefundKind
 from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import t
-from hotmeals.services.ordering.change_plan import APPLIED, DROPPED, LIVE, change_credit_share
+from hotmeals.services.ordering.changing.change_plan import (
+    APPLIED,
+    DROPPED,
+    LIVE,
+    change_credit_share,
+)
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import HostedSession
 

@@ -22,9 +22,9 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import credit
 from hotmeals.services.ordering import lines as line_rules
-from hotmeals.services.ordering.change_confirm import ChangePaying, confirm
-from hotmeals.services.ordering.change_payment import change_of_payment, settle
-from hotmeals.services.ordering.change_plan import (
+from hotmeals.services.ordering.changing.change_confirm import ChangePaying, confirm
+from hotmeals.services.ordering.changing.change_payment import change_of_payment, settle
+from hotmeals.services.ordering.changing.change_plan import (
     ADD,
     DRAFT_MAX_STEPS,
     REMOVE,
@@ -37,7 +37,7 @@ from hotmeals.services.ordering.change_plan import (
     parse_id,
     plan_change,
 )
-from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments import confirm_approval, report_browser_failure

@@ -33,8 +33,8 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import credit
-from hotmeals.services.ordering.change_confirm import ChangePaying, confirm, repeat
-from hotmeals.services.ordering.change_plan import (
+from hotmeals.services.ordering.changing.change_confirm import ChangePaying, confirm, repeat
+from hotmeals.services.ordering.changing.change_plan import (
     DRAFT,
     DROPPED,
     MOVE,
@@ -49,7 +49,7 @@ from hotmeals.services.ordering.change_plan import (
     parse_id,
     plan_change,
 )
-from hotmeals.services.ordering.change_result import ChangeResult
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.ordering.days import (
     DATES_DEFAULT_DAYS,
     closed_day,
