@@ -20,9 +20,11 @@ from hotmeals.cli import command_engine, command_parser, database_url
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import closure_apply, closures
 from hotmeals.services.payments.runtime import run_sync
+from hotmeals.services.startup import register_payment_purposes
 
 
 def main(argv: list[str] | None = None) -> int:
+    register_payment_purposes()
     parser, sub = command_parser(
         "hotmeals.admin",
         __doc__,

@@ -28,6 +28,7 @@ from hotmeals.demo.seed import load_demo_data
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import payments, reference
 from hotmeals.services.school_year import reopen_for_demo
+from hotmeals.services.startup import register_payment_purposes
 from hotmeals.settings import get_settings, normalize_db_url
 
 DEMO_LOGIN = "Demo login: parent@example.com / Lunch@2026"
@@ -78,6 +79,7 @@ def seed(url: str | None = None, today: date | None = None) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    register_payment_purposes()
     parser, sub = command_parser("hotmeals.cli", __doc__)
     sub.add_parser("migrate", help="upgrade the database to the latest schema")
     seed_cmd = sub.add_parser("seed", help="add the demo data (idempotent)")

@@ -38,6 +38,15 @@ def pytest_collection_modifyitems(session, config, items):
     items.sort(key=_browser_rank)  # stable: order within each group is kept
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _payment_purposes() -> None:
+    """What every entry point does before it serves (``services/startup.py``); imported here,
+    after the settings' environment above is set."""
+    from hotmeals.services.startup import register_payment_purposes
+
+    register_payment_purposes()
+
+
 @pytest.fixture(autouse=True)
 def _clock_put_back():
     """A test may set the one clock (``clock.set_now(instant)``, docs/testing.md "A test that

@@ -19,6 +19,7 @@ from hotmeals.api.readiness import readiness
 from hotmeals.api.routes import include_routers
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.health import database_state
+from hotmeals.services.startup import register_payment_purposes
 
 log = logging.getLogger("hotmeals.api")
 
@@ -51,6 +52,7 @@ def _lunch_rush_first(api: FastAPI) -> None:
 
 
 def create_api() -> FastAPI:
+    register_payment_purposes()
     api = FastAPI(
         title="hotmeals parent API",
         version="1.0.0",

@@ -75,8 +75,9 @@ class DonationStatus(StrEnum):
 
 
 class Purpose(StrEnum):
-    """What a payment pays for; each has one handler, registered with the payment service
-    (``services/payments/purposes.py``) by the module that owns the purpose."""
+    """What a payment pays for; each has one handler, defined by the module that owns the
+    purpose and registered with the payment service (``services/payments/purposes.py``) by
+    ``services/startup.register_payment_purposes``."""
 
     # A new order from the cart.
     ORDER = "ORDER"

@@ -35,6 +35,7 @@ from hotmeals.db.engine import get_engine
 from hotmeals.db.models import EmailOutbox, JobLease
 from hotmeals.jobs import periodic, queue
 from hotmeals.services import mail
+from hotmeals.services.startup import register_payment_purposes
 from hotmeals.settings import get_settings
 
 
@@ -121,6 +122,7 @@ def _run_round(name: str, when: str | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    register_payment_purposes()
     parser, sub = command_parser("hotmeals.jobs", __doc__)
     sub.add_parser("list", help="the periodic jobs and the mail queue")
     sub.add_parser("failed", help="jobs and mail every retry failed")

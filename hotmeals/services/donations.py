@@ -4,8 +4,9 @@
 one transaction; the caller then opens the hosted session or charges a saved card (the same two
 doors every purpose uses). The donation becomes PAID in the same transaction that records the
 confirmed approval, FAILED when the payment is declined, errors or expires, and REFUNDED when
-refunded in full: ``DonationPayment`` below, registered with the payment service. History lists
-PAID and REFUNDED donations: attempts that never went through are not donations.
+refunded in full: ``DonationPayment`` below, registered with the payment service by
+``services/startup.py``. History lists PAID and REFUNDED donations: attempts that never went
+through are not donations.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from hotmeals.services.payments import (
     open_hosted_session,
     reserve_payment,
 )
-from hotmeals.services.payments.purposes import PurposeHandler, register
+from hotmeals.services.payments.purposes import PurposeHandler
 from hotmeals.services.payments.records import (
     PaymentView,
     get_payment,
@@ -327,6 +328,3 @@ class DonationPayment(PurposeHandler):
         refunded = refund_sum(session, saved_id(payment), (RefundState.SUCCEEDED,))
         if payment.donation_id is not None and refunded >= payment.amount_cents:
             _set_donation(session, payment.donation_id, DonationStatus.REFUNDED)
-
-
-register(DonationPayment())

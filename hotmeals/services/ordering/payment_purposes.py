@@ -1,7 +1,7 @@
 """What an order's payments do: the ORDER and ORDER_CHANGE purposes, registered with the
-payment service (``services/payments/purposes.py`` keeps the registry and calls them in the
-transaction that records an outcome, under the payment's row lock), and the reconciliation
-round's sweep of order money that paid for nothing.
+payment service by ``services/startup.py`` (``services/payments/purposes.py`` keeps the
+registry and calls them in the transaction that records an outcome, under the payment's row
+lock), and the reconciliation round's sweep of order money that paid for nothing.
 
 - ORDER: a new order, PENDING_PAYMENT (or PAYMENT_FAILED, retried), is placed or cancelled
   by the checkout when its payment is approved; a failed attempt leaves it PAYMENT_FAILED.
@@ -29,7 +29,7 @@ from hotmeals.services.ordering import lifecycle, mails, settle
 from hotmeals.services.ordering.cancelling import refund_plan
 from hotmeals.services.ordering.changing import change_apply, change_payment
 from hotmeals.services.ordering.order_events import audit_order
-from hotmeals.services.payments.purposes import PurposeHandler, register
+from hotmeals.services.payments.purposes import PurposeHandler
 from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import Wiring
 
@@ -124,10 +124,6 @@ class OrderChangePayment(OrderPayment):
 
     def failed(self, session: Session, payment: Payment) -> None:
         _order_of(session, payment)  # nothing changes: the change is applied only once paid
-
-
-register(OrderPayment())
-register(OrderChangePayment())
 
 
 async def void_stray_order_payments(**wiring: Unpack[Wiring]) -> None:

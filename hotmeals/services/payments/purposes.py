@@ -16,11 +16,11 @@ Handlers change only what the payment is for (the order, the donation) and write
 payments and refunds are rows of their own, and what was paid or refunded is a sum over them
 (``records.order_paid_cents``, ``records.order_refunded_cents``).
 
-The payment service knows no purpose but its own card check: the modules above it register
-theirs with ``register`` (``services/ordering/payment_purposes.py`` the order and order-change
-payments, ``services/donations.py`` the donation). ``hotmeals/services/__init__.py`` imports
-those modules, so every process that uses a service has every purpose registered before a
-payment outcome can be recorded; ``missing_purposes`` says which are not.
+The payment service knows no purpose but its own card check: the handlers are defined by the
+modules above it (``services/ordering/payment_purposes.py`` the order and order-change
+payments, ``services/donations.py`` the donation) and registered with ``register`` by
+``services/startup.register_payment_purposes``, which every entry point calls before it serves;
+``missing_purposes`` says which are not.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def handler_for(purpose: str) -> PurposeHandler:
     if handler is None:
         raise RuntimeError(
             f"no handler registered for payment purpose {purpose!r} "
-            "(hotmeals/services/__init__.py imports the modules that register them)"
+            "(each entry point calls services.startup.register_payment_purposes)"
         )
     return handler
 
@@ -117,6 +117,3 @@ class CardCheck(PurposeHandler):
 
     def refunded(self, session: Session, payment: Payment, refund: Refund) -> None:
         raise DomainError("refund_exceeds_paid", refundable_cents=0)
-
-
-register(CardCheck())
