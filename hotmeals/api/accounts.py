@@ -47,7 +47,6 @@ from hotmeals.api.deps import (
     idempotency_key,
     optional_parent,
     route,
-    run,
     run_as_parent,
     run_once,
     tags,
@@ -56,6 +55,7 @@ from hotmeals.api.envelope import fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 AUTH = tags("Parent auth")
@@ -75,13 +75,15 @@ async def _code_sent(
 ) -> JSONResponse:
     """``fn`` e-mails a code: answered with the address it went to, in the catalog's
     ``message``."""
-    sent = await run(fn, **kwargs, address=client.address)
+    sent = await run_in_transaction(fn, **kwargs, address=client.address)
     return answer(asdict(sent), client.lang, message, email=sent.email)
 
 
 async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
     if body.purpose == "RESET_PASSWORD":
-        await run(accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address)
+        await run_in_transaction(
+            accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address
+        )
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
     result = await _signing_in(client, accounts.verify_otp, email=body.email, otp=body.otp)
@@ -91,7 +93,9 @@ async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
 async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
     """``fn`` opening a session for the caller: its attempts counted by the caller's address,
     the session recorded with the caller's user agent."""
-    return await run(fn, **kwargs, address=client.address, user_agent=client.user_agent)
+    return await run_in_transaction(
+        fn, **kwargs, address=client.address, user_agent=client.user_agent
+    )
 
 
 async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
@@ -118,7 +122,7 @@ async def login(client: Client, body: LoginIn) -> JSONResponse:
 
 
 async def logout(client: Client) -> JSONResponse:
-    await run(accounts.logout, token=client.token)
+    await run_in_transaction(accounts.logout, token=client.token)
     return ok(None, t("logout_success", client.lang))
 
 
@@ -132,12 +136,12 @@ async def forgot_password(client: Client, body: EmailIn) -> JSONResponse:
 
 
 async def new_password(client: Client, body: NewPasswordIn) -> JSONResponse:
-    await run(accounts.new_password, **body.model_dump(), address=client.address)
+    await run_in_transaction(accounts.new_password, **body.model_dump(), address=client.address)
     return ok(None, t("password_reset_success", client.lang))
 
 
 async def change_password(ctx: ParentClient, body: ChangePasswordIn) -> JSONResponse:
-    await run(
+    await run_in_transaction(
         accounts.change_password,
         parent_id=ctx.parent_id,
         **body.model_dump(),
@@ -213,7 +217,7 @@ async def add_alt_email(ctx: ParentWrite, body: EmailIn) -> JSONResponse:
 
 
 async def verify_alt_email(ctx: ParentClient, body: AltEmailVerifyIn) -> JSONResponse:
-    data = await run(
+    data = await run_in_transaction(
         profile.verify_alt_email, parent_id=ctx.parent_id, email=body.email, otp=body.otp
     )
     data["token"] = ctx.client.token
@@ -234,7 +238,7 @@ def _preferences(body: NotificationsIn) -> dict[str, Any]:
 
 
 async def cms_pages(client: Client, body: CmsPageIn) -> JSONResponse:
-    page = await run(content.page, slug=body.slug, lang=client.lang)
+    page = await run_in_transaction(content.page, slug=body.slug, lang=client.lang)
     return ok(page, t("success", client.lang))
 
 
@@ -363,7 +367,7 @@ async def contact_us(
     body = await client.body(ContactIn)
     fields = {**body.model_dump(), "lang": client.lang, "address": client.address}
     if parent is None:  # a visitor's message: no account to keep the key against
-        await run(content.contact_us, **fields, parent_id=None)
+        await run_in_transaction(content.contact_us, **fields, parent_id=None)
     else:
         await run_once(
             parent.parent_id,

@@ -31,7 +31,6 @@ from hotmeals.api.deps import (
     parent_context,
     read_for,
     route,
-    run,
     tags,
 )
 from hotmeals.services import calendar_feed, receipts
@@ -75,17 +74,21 @@ def _feed_lang(who: ParentClient) -> str | None:
 
 
 async def get_feed(who: ParentClient) -> JSONResponse:
-    data = await run(calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who))
+    data = await run_in_transaction(
+        calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who)
+    )
     return answer(data, who.lang)
 
 
 async def rotate_feed(who: ParentClient) -> JSONResponse:
-    data = await run(calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who))
+    data = await run_in_transaction(
+        calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who)
+    )
     return answer(data, who.lang, "feed.rotated")
 
 
 async def revoke_feed(who: ParentClient) -> JSONResponse:
-    revoked = await run(calendar_feed.revoke_feed, parent_id=who.parent_id)
+    revoked = await run_in_transaction(calendar_feed.revoke_feed, parent_id=who.parent_id)
     return answer({"revoked": revoked}, who.lang)
 
 
@@ -152,7 +155,7 @@ async def receipt_as_pdf(
     donation: int | None = DONATION_Q,
     who: ParentClient = Depends(parent_context),
 ):
-    data = await run(
+    data = await run_in_transaction(
         receipts.receipt,
         parent_id=who.parent_id,
         order=order,

@@ -225,7 +225,7 @@ async def parent_context(client: Client = Depends(client_context)) -> ParentClie
     """A signed-in parent, or HTTP 401."""
     if not client.token:
         raise accounts.Unauthorized()
-    parent = await run(accounts.authenticate, token=client.token)
+    parent = await run_in_transaction(accounts.authenticate, token=client.token)
     return ParentClient(client=client, parent=parent)
 
 
@@ -236,7 +236,7 @@ async def optional_parent(
     if not client.token:
         return None
     try:
-        return await run(accounts.authenticate, token=client.token)
+        return await run_in_transaction(accounts.authenticate, token=client.token)
     except accounts.Unauthorized:
         return None
 
@@ -326,18 +326,13 @@ async def parent_write(
     return ParentWrite(client=who.client, parent=who.parent, key=key)
 
 
-async def run(fn: Callable[..., T], /, **kwargs: Any) -> T:
-    """``fn(session=..., **kwargs)`` in one transaction, on a worker thread."""
-    return await run_in_transaction(fn, **kwargs)
-
-
 async def run_once(
     parent_id: int, key: str | None, action: str, fn: Callable[..., Any], /, **kwargs: Any
 ) -> Any:
     """A write that is safe to repeat: ``fn(session=..., parent_id=..., **kwargs)`` through
     ``services.submissions.submit_once``, so a repeat of the request's ``Idempotency-Key``
     changes nothing and gets the first answer (``.result``)."""
-    return await run(
+    return await run_in_transaction(
         submissions.submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs
     )
 
@@ -349,12 +344,14 @@ async def _claimed(
     try:
         response = await call()
     except DomainError:
-        await run(submissions.release, parent_id=who.parent_id, key=key)
+        await run_in_transaction(submissions.release, parent_id=who.parent_id, key=key)
         raise
     # Anything else may have come after a charge: the key stays claimed, so a repeat
     # answers "being processed" instead of charging again (the reconciliation settles it).
     stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
-    await run(submissions.remember, parent_id=who.parent_id, key=key, action=action, result=stored)
+    await run_in_transaction(
+        submissions.remember, parent_id=who.parent_id, key=key, action=action, result=stored
+    )
     return response
 
 
@@ -371,12 +368,14 @@ async def charge_once(
     asked Converge. Without a key, ``call()`` simply runs."""
     if submissions.checked_key(key) is None:
         return await call()
-    first = await run(submissions.claim, parent_id=who.parent_id, key=key, action=action)
+    first = await run_in_transaction(
+        submissions.claim, parent_id=who.parent_id, key=key, action=action
+    )
     if first is None:
         return await _claimed(who, key, action, call)
     if first == submissions.IN_FLIGHT:
         first = await submissions.answer_of(parent_id=who.parent_id, key=key, action=action)
-    if first == submissions.IN_FLIGHT and await run(
+    if first == submissions.IN_FLIGHT and await run_in_transaction(
         submissions.retake, parent_id=who.parent_id, key=key, action=action
     ):
         # Still in flight after longer than any call takes: its worker died. A call that is
@@ -398,7 +397,7 @@ async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) 
     then ``run`` costs two of each). No token, or a bad one: HTTP 401."""
     if not client.token:
         raise accounts.Unauthorized()
-    return await run(_as_parent, _token=client.token, _fn=fn, **kwargs)
+    return await run_in_transaction(_as_parent, _token=client.token, _fn=fn, **kwargs)
 
 
 def answer(data: Any, lang: str, message: str = "success", **values: Any) -> JSONResponse:
@@ -435,13 +434,13 @@ async def list_as_parent(
 async def list_of(lang: str, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
     """``fn(session=..., **kwargs)``'s rows (one transaction), answered "success", or
     "no_data_found" when there are none."""
-    return answer_found(await run(fn, **kwargs), lang)
+    return answer_found(await run_in_transaction(fn, **kwargs), lang)
 
 
 async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
     """``fn(session=..., parent_id=..., lang=..., **kwargs)`` for the signed-in parent,
     answered "success"."""
-    data = await run(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
+    data = await run_in_transaction(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
     return answer(data, who.lang)
 
 

@@ -28,7 +28,6 @@ from hotmeals.api.deps import (
     payment_of,
     request_key,
     required,
-    run,
     tags,
 )
 from hotmeals.api.envelope import ok
@@ -48,6 +47,7 @@ from hotmeals.api.order_changes_schemas import (
     OrderIdIn,
 )
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 
@@ -112,7 +112,7 @@ async def modify_meal(who: ParentWrite, body: ModifyMealIn) -> JSONResponse:
 
 
 async def modify_order_info(who: ParentClient, body: OrderIdIn) -> JSONResponse:
-    data = await run(
+    data = await run_in_transaction(
         modify.modify_order_info,
         parent_id=who.parent_id,
         order_id=_order_id(body),

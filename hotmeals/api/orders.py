@@ -19,7 +19,6 @@ from hotmeals.api.deps import (
     api_router,
     lightbox_declined,
     payment_of,
-    run,
     tags,
 )
 from hotmeals.api.envelope import ok_or_fail
@@ -32,12 +31,13 @@ from hotmeals.api.orders_schemas import (
 )
 from hotmeals.domain.money import format_money
 from hotmeals.services.ordering import checkout, confirmation, settle
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 
 
 async def _answer(who: ParentClient, result: settle.CheckoutResult):
-    order = await run(
+    order = await run_in_transaction(
         confirmation.order_confirmation,
         parent_id=who.parent_id,
         order_id=result.order_id,

@@ -28,7 +28,6 @@ from hotmeals.api.deps import (
     parent_context,
     request_key,
     required,
-    run,
     tags,
 )
 from hotmeals.api.envelope import ok
@@ -55,6 +54,7 @@ from hotmeals.i18n import t
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
 from hotmeals.services.ordering.cancelling import cancel_order as cancel_service
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 ORDERS = tags("Parent orders: history and cancellations")
@@ -72,7 +72,7 @@ async def _with_its_message(
     who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any
 ) -> JSONResponse:
     """``fn`` for the parent, answered with its own message ("success" when it has none)."""
-    data = await run(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
+    data = await run_in_transaction(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
     return ok(data, data["message"] or t("success", who.lang))
 
 
@@ -93,7 +93,7 @@ def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
 
 
 async def _answer(who: ParentClient, result: cancel_service.CancelResult):
-    count = await run(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
+    count = await run_in_transaction(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
     data = {
         "order_ids": result.order_ids,
         "numbers": result.numbers,

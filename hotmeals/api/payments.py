@@ -27,7 +27,6 @@ from hotmeals.api.deps import (
     api_router,
     payment_of,
     required,
-    run,
     tags,
 )
 from hotmeals.api.envelope import fail, ok, ok_or_fail
@@ -51,6 +50,7 @@ from hotmeals.i18n import t
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_message
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 PAYMENTS = Routes(router, tags("Parent payments"))
@@ -186,7 +186,7 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
         lang=who.lang,
         use_credit=body.use_credit,
     )
-    view = await run(
+    view = await run_in_transaction(
         payments.get_payment_view, payment_id=started.payment_id, parent_id=who.parent_id
     )
     result = started.result
@@ -255,7 +255,7 @@ async def pay_with_saved_card(who: ParentWrite, body: SavedCardPayIn) -> JSONRes
     summary="The parent's saved cards (brand, masked number, expiry)",
 )
 async def get_cards(who: ParentClient) -> JSONResponse:
-    rows = await run(cards.list_cards, parent_id=who.parent_id)
+    rows = await run_in_transaction(cards.list_cards, parent_id=who.parent_id)
     return answer_found([c.to_dict() for c in rows], who.lang)
 
 
@@ -301,5 +301,7 @@ async def delete_card(who: ParentClient, body: CardIdIn) -> JSONResponse:
     summary="The parent's donations (paid and refunded), newest first",
 )
 async def donation_history(who: ParentClient) -> JSONResponse:
-    rows = await run(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
+    rows = await run_in_transaction(
+        donations.list_donations, parent_id=who.parent_id, lang=who.lang
+    )
     return answer_found(rows, who.lang)

@@ -66,7 +66,8 @@ from hotmeals.services.ordering.loaded_order import (
 )
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import PlannedRefund
-from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -376,14 +377,14 @@ async def mark_away(
     to = check_refund_to(refund_to)
     donate = _ids(donate_line_ids)
     expected = _cents(expected_refund_cents)
-    seen = await db(engine, _stored, parent_id=parent_id, key=key)
+    seen = await run_in_transaction(_stored, engine=engine, parent_id=parent_id, key=key)
     if seen is not None:
         return seen
-    ask = await db(engine, check_ask, parent_id=parent_id, **days)
+    ask = await run_in_transaction(check_ask, engine=engine, parent_id=parent_id, **days)
     try:
-        answer, refunds = await db(
-            engine,
+        answer, refunds = await run_in_transaction(
             _mark,
+            engine=engine,
             parent_id=parent_id,
             ask=ask,
             key=key,
@@ -394,7 +395,7 @@ async def mark_away(
         )
     except IntegrityError:
         # The same request at the same moment (a second tap, a retry): its answer.
-        seen = await db(engine, _stored, parent_id=parent_id, key=key)
+        seen = await run_in_transaction(_stored, engine=engine, parent_id=parent_id, key=key)
         if seen is None:
             raise
         return seen

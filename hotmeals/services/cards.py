@@ -33,13 +33,8 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import (
-    Wiring,
-    actor_of,
-    db,
-    gateway_of,
-    lightbox_script_url,
-)
+from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of, lightbox_script_url
+from hotmeals.services.transaction import run_in_transaction
 
 CARD_LIMIT = 10
 _TOKEN_RE = re.compile(r"^[A-Za-z0-9]{8,32}$")
@@ -115,7 +110,7 @@ async def start_add_card(
 ) -> CardSession:
     """A Lightbox session that saves a card without charging it."""
     gw = gateway_of(wiring)
-    first, last = await db(wiring.get("engine"), _names, parent_id=parent_id)
+    first, last = await run_in_transaction(_names, engine=wiring.get("engine"), parent_id=parent_id)
     try:
         token = await gw.create_session_token(
             0, "", transaction_type="ccgettoken", first_name=first, last_name=last
@@ -201,9 +196,9 @@ async def save_card(
         raise DomainError("card_not_verified")
     if expect_masked and expect_masked[-4:] != answer.card_masked[-4:]:
         raise DomainError("card_not_verified")
-    return await db(
-        wiring.get("engine"),
+    return await run_in_transaction(
         _store,
+        engine=wiring.get("engine"),
         parent_id=parent_id,
         token=token,
         answer=answer,
@@ -271,16 +266,16 @@ async def delete_card(
 ) -> None:
     """Forget the card at Converge, then here. Deleting twice is not an error."""
     engine, gw = wiring.get("engine"), gateway_of(wiring)
-    token = await db(engine, _token_of, parent_id=parent_id, card_id=card_id)
+    token = await run_in_transaction(_token_of, engine=engine, parent_id=parent_id, card_id=card_id)
     answer = await gw.delete_token(token)
     gone = isinstance(answer, TokenResult) and (
         answer.ok or answer.token_response.lower() == "invalid token"
     )
     if not gone:
         raise DomainError("card_delete_failed")
-    await db(
-        engine,
+    await run_in_transaction(
         _mark_deleted,
+        engine=engine,
         parent_id=parent_id,
         card_id=card_id,
         actor=actor_of(parent_id, actor),

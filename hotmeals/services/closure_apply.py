@@ -69,7 +69,8 @@ from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
 from hotmeals.services.payments import PlannedRefund, reserve_refund
 from hotmeals.services.payments.records import audit, lock_row
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 CLOSURE_KIND = "closure"  # OrderCancellation.kind of a closure's refunds
 
@@ -442,17 +443,19 @@ async def close_day(
     module's three steps). Safe to repeat: closing again handles only meals not handled yet."""
     engine = wiring.get("engine")
     try:
-        closure_id = await db(
-            engine, close_school_day, school=school, day=day, reason=reason, actor=actor
+        closure_id = await run_in_transaction(
+            close_school_day, engine=engine, school=school, day=day, reason=reason, actor=actor
         )
     except (IntegrityError, OperationalError):
         # Another worker created the same closure at the same moment: take its row.
-        closure_id = await db(
-            engine, close_school_day, school=school, day=day, reason=reason, actor=actor
+        closure_id = await run_in_transaction(
+            close_school_day, engine=engine, school=school, day=day, reason=reason, actor=actor
         )
-    families = await db(engine, families_to_handle, closure_id=closure_id)
+    families = await run_in_transaction(families_to_handle, engine=engine, closure_id=closure_id)
     results = [
-        await db(engine, handle_family, closure_id=closure_id, parent_id=parent_id)
+        await run_in_transaction(
+            handle_family, engine=engine, closure_id=closure_id, parent_id=parent_id
+        )
         for parent_id in families
     ]
     failures = 0
@@ -461,7 +464,7 @@ async def close_day(
         failures += sum(1 for s in states if s not in ("SUCCEEDED", "PENDING", "UNKNOWN"))
     handled = [item for result in results for item in result.handled]
     credited = sum(credited_cents(r.refunds) for r in results)
-    name, when, text = await db(engine, _closure_view, closure_id=closure_id)
+    name, when, text = await run_in_transaction(_closure_view, engine=engine, closure_id=closure_id)
     outcomes: dict[str, int] = {}
     for item in handled:
         outcomes[item.outcome.value] = outcomes.get(item.outcome.value, 0) + 1

@@ -29,7 +29,7 @@ from hotmeals.i18n import t
 from hotmeals.services.ordering.days import meal_date
 from hotmeals.services.parents import lock_parent
 from hotmeals.services.payments.records import audit, lock_row
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.transaction import run_in_transaction
 
 KNOWN_REASONS = ("storm", "strike", "pa_day", "emergency", "power", "heat")
 REASON_MAX = 120
@@ -215,4 +215,6 @@ def reopen_school_day(session: Session, *, school: object, day: object, actor: s
 async def reopen_day(
     *, school: object, day: object, actor: str = "operator", engine: Engine | None = None
 ) -> dict:
-    return await db(engine, reopen_school_day, school=school, day=day, actor=actor)
+    return await run_in_transaction(
+        reopen_school_day, engine=engine, school=school, day=day, actor=actor
+    )

@@ -46,8 +46,9 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, db
+from hotmeals.services.payments.runtime import Wiring, actor_of
 from hotmeals.services.submissions import submit_once
+from hotmeals.services.transaction import run_in_transaction
 
 MIN_DONATION_CENTS = 100
 MAX_DONATION_CENTS = 50_000
@@ -147,9 +148,9 @@ async def reserve_donation(
     """A PENDING donation and its CREATED payment; returns the payment id. ``amount``: cents
     (int) or text ("10.00")."""
     cents = parse_amount(amount)
-    _donation_id, payment_id = await db(
-        engine,
+    _donation_id, payment_id = await run_in_transaction(
         _create,
+        engine=engine,
         parent_id=parent_id,
         amount_cents=cents,
         school_id=school_id,
@@ -227,9 +228,9 @@ async def donate_with_saved_card(
     and answers the first one's payment, once its charge has an outcome."""
     engine = wiring.get("engine")
     cents = parse_amount(amount)
-    payment_id, repeated = await db(
-        engine,
+    payment_id, repeated = await run_in_transaction(
         _reserve_with_card,
+        engine=engine,
         parent_id=parent_id,
         amount_cents=cents,
         card_id=card_id,
@@ -242,7 +243,7 @@ async def donate_with_saved_card(
 
     if repeated:
         await await_charge(payment_id=payment_id, engine=engine)
-        view = await db(engine, current)
+        view = await run_in_transaction(current, engine=engine)
         if view.state != PaymentState.CREATED:
             return view  # charged (or being charged) by the first call: its outcome
     with suppress_refusal("payment_not_open"):
@@ -254,7 +255,7 @@ async def donate_with_saved_card(
         )
     # A repeat racing the first call: the first charges; answer its outcome.
     await await_charge(payment_id=payment_id, engine=engine)
-    return await db(engine, current)
+    return await run_in_transaction(current, engine=engine)
 
 
 def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> list[dict[str, Any]]:

@@ -22,7 +22,8 @@ from hotmeals.services import cards
 from hotmeals.services.payments.charging import confirm_payment
 from hotmeals.services.payments.reconciliation import report_browser_failure
 from hotmeals.services.payments.records import PaymentView
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 # What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
 APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
@@ -165,7 +166,9 @@ async def await_charge(*, payment_id: int, engine: Engine | None = None, poll: f
     happened ("placed") instead of "we are confirming your payment". Bounded by
     ``CHARGE_WAIT`` from the charge's start."""
     while True:
-        state, message, age = await db(engine, _charge_state, payment_id=payment_id)
+        state, message, age = await run_in_transaction(
+            _charge_state, engine=engine, payment_id=payment_id
+        )
         if state != PaymentState.UNKNOWN or message != IN_FLIGHT or age > CHARGE_WAIT:
             return
         await asyncio.sleep(poll)

@@ -45,7 +45,7 @@ from hotmeals.services.ordering.place import write_one_line_order
 from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
 from hotmeals.services.payments import charge_begun_card, steps
 from hotmeals.services.payments.records import lock_row
-from hotmeals.services.payments.runtime import Wiring, db, gateway_of, run_sync
+from hotmeals.services.payments.runtime import Wiring, gateway_of, run_sync
 from hotmeals.services.standing import (
     ACTIVE,
     BOOK_AHEAD,
@@ -55,7 +55,7 @@ from hotmeals.services.standing import (
     SKIPPED,
     next_weekday,
 )
-from hotmeals.services.transaction import in_transaction
+from hotmeals.services.transaction import in_transaction, run_in_transaction
 
 log = logging.getLogger("hotmeals.standing")
 
@@ -401,11 +401,13 @@ async def run(
     engine = wiring.get("engine")
     now = now or clock.now()
     done = Round()
-    for run_id in await db(engine, _charging):
-        _count(done, await db(engine, _finish, run_id=run_id))
-    for standing_id, day in await db(engine, _due, now=now):
+    for run_id in await run_in_transaction(_charging, engine=engine):
+        _count(done, await run_in_transaction(_finish, engine=engine, run_id=run_id))
+    for standing_id, day in await run_in_transaction(_due, engine=engine, now=now):
         try:
-            claimed = await db(engine, _claim, standing_id=standing_id, day=day, now=now)
+            claimed = await run_in_transaction(
+                _claim, engine=engine, standing_id=standing_id, day=day, now=now
+            )
         except IntegrityError:
             continue  # another worker claimed this date first; this one rolled back
         except Exception:  # noqa: BLE001 - one date must not stop the round
@@ -425,7 +427,7 @@ async def run(
             )
         except Exception:  # noqa: BLE001 - the payment stays UNKNOWN: reconciled, then _finish
             log.exception("standing order %s, %s: charge not settled yet", standing_id, day)
-        _count(done, await db(engine, _finish, run_id=claimed["run_id"]))
+        _count(done, await run_in_transaction(_finish, engine=engine, run_id=claimed["run_id"]))
     return done
 
 

@@ -1,7 +1,7 @@
 """Run a service function in one transaction, from a thread or from the event loop.
 
-The one copy of what the Reflex states (``ui/state/base.call_service``), the API routes
-(``api/deps.run``) and the payment service (``services/payments/runtime.db``) all need: open
+The one way the Reflex states, the API routes and the services themselves (the payment
+service between its network calls) run a service function in a transaction: open
 ``session_scope`` (commit on return, roll back on any error), call ``fn(session=..., **kw)``,
 and from async code do it on a worker thread so the event loop never waits on SQL.
 """

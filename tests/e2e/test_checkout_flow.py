@@ -28,6 +28,8 @@ DECLINED_CARD = "4000000000000069"
 def pay_in_lightbox(page: Page, number: str) -> None:
     dialog = page.locator("#pwc-dialog")
     expect(dialog).to_be_visible(timeout=20_000)
+    # Whether the card is saved is the session's (the app's own box): the window has no box.
+    expect(dialog.locator("input[type=checkbox]")).to_have_count(0)
     page.fill("#pwc-card-number", number)
     page.fill("#pwc-exp-date", "1230")
     page.fill("#pwc-cvv", "123")

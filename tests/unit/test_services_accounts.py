@@ -38,7 +38,7 @@ def engine(tmp_path, monkeypatch) -> Iterator[Engine]:
 
 
 def _tx(engine: Engine, fn, **kwargs):
-    """One committed transaction, as ``call_service`` runs it."""
+    """One committed transaction, as ``run_in_transaction`` runs it."""
     with Session(engine, expire_on_commit=False) as session:
         try:
             result = fn(session=session, **kwargs)

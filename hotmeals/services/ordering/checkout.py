@@ -87,7 +87,8 @@ from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, db
+from hotmeals.services.payments.runtime import Wiring, actor_of
+from hotmeals.services.transaction import run_in_transaction
 
 
 @dataclass(frozen=True)
@@ -283,9 +284,9 @@ async def start_checkout(
 
     asked: set[int] = set()
     for _ in range(5):  # each turn asks about attempts another tab opened meanwhile
-        reserved = await db(
-            engine,
+        reserved = await run_in_transaction(
             _reserve_checkout,
+            engine=engine,
             parent_id=parent_id,
             promo_code=promo_code,
             donation=donation,
@@ -307,7 +308,9 @@ async def start_checkout(
     else:  # pragma: no cover - five rounds of new tabs while asking
         raise DomainError("payment_unavailable")
     if "credit_placed" in reserved:
-        state = await db(engine, order_state, payment_id=reserved["credit_placed"])
+        state = await run_in_transaction(
+            order_state, engine=engine, payment_id=reserved["credit_placed"]
+        )
         number = reserved["order_number"]
         paid = format_money(reserved["credit_cents"], lang)
         result = CheckoutResult(
@@ -329,8 +332,8 @@ async def start_checkout(
         # Another tap is charging this order (a saved card): answer its outcome ("placed"),
         # not "we are confirming your payment" while it is on its way.
         await await_charge(payment_id=reserved["settle"], engine=engine)
-        view = await db(
-            engine, order_payment_view, payment_id=reserved["settle"], parent_id=parent_id
+        view = await run_in_transaction(
+            order_payment_view, engine=engine, payment_id=reserved["settle"], parent_id=parent_id
         )
         return await placed(reserved, view)
     payment_id = reserved["payment_id"]
@@ -394,19 +397,25 @@ async def complete_checkout(
     lang = normalize_lang(lang)
     engine = wiring.get("engine")
     # The parent's own order's payment, or ``payment_not_found``:
-    await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
+    await run_in_transaction(
+        order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
+    )
     view = await confirm_approval(
         payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, **wiring
     )
     if view is None:
         # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
         # of its own and voided it when Converge vouched for it.
-        duplicate = await db(engine, _duplicate_of, payment_id=payment_id, txn_id=txn_id)
+        duplicate = await run_in_transaction(
+            _duplicate_of, engine=engine, payment_id=payment_id, txn_id=txn_id
+        )
         if duplicate is None:
             # not a sale of this attempt: nothing of ours was voided
             raise DomainError("payment_already_paid")
-        view = await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
-        state = await db(engine, order_state, payment_id=payment_id)
+        view = await run_in_transaction(
+            order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
+        )
+        state = await run_in_transaction(order_state, engine=engine, payment_id=payment_id)
         amount = format_money(view.amount_cents, lang)
         return checkout_result(
             view,
@@ -448,7 +457,9 @@ async def checkout_declined(
     error, or no answer from Converge, is "we could not confirm the payment"."""
     lang = normalize_lang(lang)
     engine = wiring.get("engine")
-    await db(engine, order_payment_view, payment_id=payment_id, parent_id=parent_id)
+    await run_in_transaction(
+        order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
+    )
     reason = browser_reason(message)
     asked = await report_browser_failure(
         payment_id=payment_id, parent_id=parent_id, message=reason, **wiring
@@ -456,7 +467,7 @@ async def checkout_declined(
     view = asked.view
     if view.state == PaymentState.APPROVED:
         return await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
-    state = await db(engine, order_state, payment_id=payment_id)
+    state = await run_in_transaction(order_state, engine=engine, payment_id=payment_id)
     if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
         return final_result(view, state, lang) or checkout_result(
             view, state, lang, PENDING, t("orderpay.pending", lang, number=state["number"])

@@ -49,7 +49,8 @@ from hotmeals.services.payments.records import (
     payment_view,
 )
 from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.checkout")
 
@@ -225,7 +226,7 @@ async def settle_approved(
     """What the parent is told of an order payment Converge has answered: placed by it,
     pending, declined; or, approved but not what placed the order (paid already by another
     attempt, a cut-off passed, the cart checked out again), voided at once."""
-    state = await db(wiring.get("engine"), order_state, payment_id=view.id)
+    state = await run_in_transaction(order_state, engine=wiring.get("engine"), payment_id=view.id)
     done = final_result(view, state, lang)
     if done is not None:
         return done
@@ -275,7 +276,7 @@ async def void_orphan_payments(**wiring: Unpack[Wiring]) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every orphan payment.
     Returns the ids it voided (or started to)."""
     return await reverse_each(
-        await db(wiring.get("engine"), orphan_payments),
+        await run_in_transaction(orphan_payments, engine=wiring.get("engine")),
         reason=RefundReason.ORDER_NOT_PLACED,
         log=log,
         what="an orphan order payment",

@@ -33,13 +33,8 @@ from hotmeals.services.payments.records import (
     new_invoice_number,
     saved_id,
 )
-from hotmeals.services.payments.runtime import (
-    Wiring,
-    actor_of,
-    db,
-    gateway_of,
-    lightbox_script_url,
-)
+from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of, lightbox_script_url
+from hotmeals.services.transaction import run_in_transaction
 
 MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not a business rule
 
@@ -137,7 +132,9 @@ async def open_hosted_session(
     closes the attempt as ERROR (nothing can have been charged) and raises
     ``payment_unavailable``; the parent may simply try again."""
     engine, gw = wiring.get("engine"), gateway_of(wiring)
-    inputs = await db(engine, steps.session_inputs, payment_id=payment_id, parent_id=parent_id)
+    inputs = await run_in_transaction(
+        steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
+    )
     try:
         token = await gw.create_session_token(
             inputs["amount_cents"],
@@ -149,9 +146,9 @@ async def open_hosted_session(
             merchant_txn_id=f"HM-P{payment_id}",
         )
     except SessionTokenError as exc:
-        await db(
-            engine,
+        await run_in_transaction(
             steps.mark_failed,
+            engine=engine,
             payment_id=payment_id,
             to=PaymentState.ERROR,
             message=str(exc),
@@ -192,7 +189,7 @@ async def start_payment(
     **paying: Unpack[PaymentFor],
 ) -> HostedSession:
     """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
-    payment = await db(engine, _reserved_id, **paying)
+    payment = await run_in_transaction(_reserved_id, engine=engine, **paying)
     return await open_hosted_session(
         payment_id=payment,
         parent_id=paying["parent_id"],
@@ -226,8 +223,12 @@ async def confirm_payment(
     who = actor_of(parent_id, actor)
     txn_id = _valid_txn_id(txn_id)
     try:
-        amount, invoice, done = await db(
-            engine, steps.confirm_inputs, payment_id=payment_id, parent_id=parent_id, txn_id=txn_id
+        amount, invoice, done = await run_in_transaction(
+            steps.confirm_inputs,
+            engine=engine,
+            payment_id=payment_id,
+            parent_id=parent_id,
+            txn_id=txn_id,
         )
     except DomainError as err:
         if err.code == "payment_already_paid":
@@ -244,12 +245,18 @@ async def confirm_payment(
             if isinstance(query, GatewayError)
             else f"verification pending: {query.reason}"
         )
-        return await db(engine, steps.mark_unknown, payment_id=payment_id, reason=reason, actor=who)
+        return await run_in_transaction(
+            steps.mark_unknown, engine=engine, payment_id=payment_id, reason=reason, actor=who
+        )
     if query.confirms_sale(amount_cents=amount, invoice_number=invoice):
         charge = steps.Charge.of_query(query, "txnquery")
         try:
-            return await db(
-                engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=who
+            return await run_in_transaction(
+                steps.record_approval,
+                engine=engine,
+                payment_id=payment_id,
+                charge=charge,
+                actor=who,
             )
         except DomainError as err:
             if err.code == "payment_already_paid":  # another sale was recorded meanwhile
@@ -259,16 +266,16 @@ async def confirm_payment(
             raise
     if query.holds_sale(amount_cents=amount, invoice_number=invoice):
         # Approved but held for review: not paid yet, and not a forgery. Look again later.
-        return await db(
-            engine,
+        return await run_in_transaction(
             steps.mark_unknown,
+            engine=engine,
             payment_id=payment_id,
             reason=f"held: {query.status}",
             actor=who,
         )
-    await db(
-        engine,
+    await run_in_transaction(
         steps.verification_failed,
+        engine=engine,
         payment_id=payment_id,
         txn_id=txn_id,
         query=query,
@@ -339,9 +346,9 @@ async def charge_stored_card(
     token). Runs at most once per payment: the payment is moved to UNKNOWN before the call, so
     a second call (a double click) is refused with ``payment_not_open``. A lost answer leaves
     it UNKNOWN for ``reconcile_payment``."""
-    sale = await db(
-        wiring.get("engine"),
+    sale = await run_in_transaction(
         steps.begin_card_sale,
+        engine=wiring.get("engine"),
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=card_id,
@@ -360,7 +367,9 @@ async def charge_begun_card(
     outcome = await gateway_of(wiring).sale_with_token(
         sale.token, sale.amount_cents, sale.invoice, merchant_txn_id=f"HM-P{sale.payment_id}"
     )
-    return await db(wiring.get("engine"), steps.record_sale_outcome, sale=sale, outcome=outcome)
+    return await run_in_transaction(
+        steps.record_sale_outcome, engine=wiring.get("engine"), sale=sale, outcome=outcome
+    )
 
 
 async def open_payment_attempt(

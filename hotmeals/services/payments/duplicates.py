@@ -15,7 +15,8 @@ from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments import steps
 from hotmeals.services.payments.records import get_payment
 from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -32,8 +33,8 @@ async def void_duplicate_sale(
     the caller against Converge. Returns the duplicate row's id (None: it is the attempt's
     own sale). Safe to repeat: the same sale is the same row, refunded once."""
     engine = wiring.get("engine")
-    dup = await db(
-        engine, steps.record_duplicate, payment_id=payment_id, charge=charge, actor=actor
+    dup = await run_in_transaction(
+        steps.record_duplicate, engine=engine, payment_id=payment_id, charge=charge, actor=actor
     )
     if dup is not None:
         await reverse_in_full(dup, reason=RefundReason.DUPLICATE_SALE, **wiring)
@@ -46,8 +47,8 @@ async def void_duplicate_txn(
     """Void ``txn_id`` as a duplicate sale of ``payment_id`` if Converge vouches that it is a
     sale of this attempt (its invoice and amount) other than the one recorded. Returns the
     duplicate row's id, or None when there is nothing of ours to void."""
-    payment = await db(
-        engine, lambda session, **kw: get_payment(session, kw["pid"]), pid=payment_id
+    payment = await run_in_transaction(
+        lambda session, **kw: get_payment(session, kw["pid"]), engine=engine, pid=payment_id
     )
     if payment.converge_txn_id == txn_id:
         return None
@@ -68,7 +69,7 @@ async def void_duplicate_txn(
 async def void_duplicate_payments(**wiring: Unpack[Wiring]) -> list[int]:
     """The round's part: every duplicate sale row not refunded yet is voided."""
     return await reverse_each(
-        await db(wiring.get("engine"), steps.unrefunded_duplicates),
+        await run_in_transaction(steps.unrefunded_duplicates, engine=wiring.get("engine")),
         reason=RefundReason.DUPLICATE_SALE,
         log=log,
         what="a duplicate sale",

@@ -35,7 +35,8 @@ from hotmeals.services.payments.records import (
     refund_view,
 )
 from hotmeals.services.payments.refunds import VOID, RefundAnswer, settle_refund
-from hotmeals.services.payments.runtime import Wiring, actor_of, db, gateway_of
+from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -74,7 +75,9 @@ async def ask_converge(
 
     An attempt already approved or closed is not asked about again."""
     engine, gw = wiring.get("engine"), gateway_of(wiring)
-    payment, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
+    payment, view = await run_in_transaction(
+        steps.reconcile_inputs, engine=engine, payment_id=payment_id
+    )
     if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
         return Asked(view, True)
     current = now or utcnow()
@@ -97,13 +100,19 @@ async def ask_converge(
     if sales:
         charge = steps.Charge.of_query(sales[0], "reconcile")
         try:
-            view = await db(
-                engine, steps.record_approval, payment_id=payment_id, charge=charge, actor=actor
+            view = await run_in_transaction(
+                steps.record_approval,
+                engine=engine,
+                payment_id=payment_id,
+                charge=charge,
+                actor=actor,
             )
         except DomainError as err:
             if err.code != "payment_already_paid":
                 raise
-            _, view = await db(engine, steps.reconcile_inputs, payment_id=payment_id)
+            _, view = await run_in_transaction(
+                steps.reconcile_inputs, engine=engine, payment_id=payment_id
+            )
         for other in sales:
             await void_duplicate_sale(
                 payment_id=payment_id,
@@ -123,8 +132,18 @@ async def ask_converge(
     if held or close_after is None or current - payment.created_at < close_after:
         return Asked(view, True)
     if payment.state in (PaymentState.CREATED, PaymentState.UNKNOWN):
-        return Asked(await db(engine, steps.expire, payment_id=payment_id, actor=actor), True)
-    return Asked(await db(engine, steps.close_attempt, payment_id=payment_id, actor=actor), True)
+        return Asked(
+            await run_in_transaction(
+                steps.expire, engine=engine, payment_id=payment_id, actor=actor
+            ),
+            True,
+        )
+    return Asked(
+        await run_in_transaction(
+            steps.close_attempt, engine=engine, payment_id=payment_id, actor=actor
+        ),
+        True,
+    )
 
 
 def browser_reason(message: object) -> str:
@@ -145,7 +164,9 @@ async def report_browser_failure(
     report is kept as a hint (``record_decline``), and ``answered`` says whether Converge
     could be asked at all."""
     engine = wiring.get("engine")
-    await db(engine, steps.reconcile_inputs_of, payment_id=payment_id, parent_id=parent_id)
+    await run_in_transaction(
+        steps.reconcile_inputs_of, engine=engine, payment_id=payment_id, parent_id=parent_id
+    )
     asked = await ask_converge(
         payment_id=payment_id,
         actor=actor_of(parent_id),
@@ -154,8 +175,8 @@ async def report_browser_failure(
     )
     if asked.view.state == PaymentState.APPROVED:
         return asked
-    view = await db(
-        engine, record_decline, payment_id=payment_id, message=message, parent_id=parent_id
+    view = await run_in_transaction(
+        record_decline, engine=engine, payment_id=payment_id, message=message, parent_id=parent_id
     )
     return Asked(view, asked.answered)
 
@@ -195,9 +216,9 @@ async def reconcile_open_payments(
     session is over (each asked about once, then closed)."""
     engine = wiring.get("engine")
     current = now or utcnow()  # fixed before the first search (``SharedSearches``)
-    ids = await db(
-        engine,
+    ids = await run_in_transaction(
         steps.open_payments,
+        engine=engine,
         unknown_before=current - unknown_after,
         created_before=current - window,
     )
@@ -248,7 +269,9 @@ async def reconcile_refund(
     payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
     window is over -> FAILED (the money is refundable again); otherwise unchanged."""
     engine, gw = wiring.get("engine"), gateway_of(wiring)
-    row, payment, invoice, known = await db(engine, _refund_inputs, refund_id=refund_id)
+    row, payment, invoice, known = await run_in_transaction(
+        _refund_inputs, engine=engine, refund_id=refund_id
+    )
     if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
         return refund_view(row)
     current = now or utcnow()
@@ -278,9 +301,9 @@ async def reconcile_refund(
         answer = RefundAnswer(
             RefundState.FAILED, "refund.failed", message="no refund at Converge (reconciled)"
         )
-    return await db(
-        engine,
+    return await run_in_transaction(
         settle_refund,
+        engine=engine,
         refund_id=refund_id,
         payment_id=payment.id,
         answer=answer,
@@ -310,7 +333,7 @@ async def reconcile_open_refunds(
     """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
     engine = wiring.get("engine")
     current = now or utcnow()  # fixed before the first search (``SharedSearches``)
-    ids = await db(engine, _open_refunds, before=current - older_than)
+    ids = await run_in_transaction(_open_refunds, engine=engine, before=current - older_than)
     shared = cast(PaymentGateway, SharedSearches(gateway_of(wiring)))
     return [
         await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=shared)

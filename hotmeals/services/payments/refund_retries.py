@@ -31,7 +31,8 @@ from hotmeals.services.payments.refunds import (
     execute_refund,
     write_pending_refunds,
 )
-from hotmeals.services.payments.runtime import Wiring, db, gateway_of
+from hotmeals.services.payments.runtime import Wiring, gateway_of
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -103,10 +104,14 @@ async def resend_failed_refunds(
     engine, gw = wiring.get("engine"), gateway_of(wiring)
     current = now or utcnow()
     out = []
-    for refund_id, payment_id in await db(engine, _due_refunds, now=current):
+    for refund_id, payment_id in await run_in_transaction(_due_refunds, engine=engine, now=current):
         try:
-            planned = await db(
-                engine, _reserve_again, refund_id=refund_id, payment_id=payment_id, now=current
+            planned = await run_in_transaction(
+                _reserve_again,
+                engine=engine,
+                refund_id=refund_id,
+                payment_id=payment_id,
+                now=current,
             )
             if planned is not None:
                 out.append(await execute_refund(planned, actor="system", engine=engine, gateway=gw))

@@ -61,7 +61,8 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, db, gateway_of
+from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
 
@@ -258,7 +259,7 @@ async def execute_refund(
     its row is read back, nothing is sent."""
     engine = wiring.get("engine")
     if planned.kind == CREDIT:
-        return await db(engine, _read_refund, refund_id=planned.refund_id)
+        return await run_in_transaction(_read_refund, engine=engine, refund_id=planned.refund_id)
     return await _execute(engine, gateway_of(wiring), planned, actor)
 
 
@@ -368,15 +369,19 @@ async def _execute(
     if planned.kind == VOID:
         outcome = await gw.void(planned.sale_txn_id)
         if isinstance(outcome, GatewayError) and outcome.error_code == VOID_REFUSED_SETTLED:
-            await db(
-                engine, _void_refused, planned=planned, actor=actor, message=outcome.error_message
+            await run_in_transaction(
+                _void_refused,
+                engine=engine,
+                planned=planned,
+                actor=actor,
+                message=outcome.error_message,
             )
             outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
     else:
         outcome = await gw.refund(planned.sale_txn_id, planned.amount_cents)
-    return await db(
-        engine,
+    return await run_in_transaction(
         settle_refund,
+        engine=engine,
         refund_id=planned.refund_id,
         payment_id=planned.payment_id,
         answer=_answer_of(outcome),
@@ -400,9 +405,9 @@ async def refund(
     with their message and returned; check ``result.ok``."""
     engine, gw = wiring.get("engine"), gateway_of(wiring)
     who = actor_of(parent_id, actor)
-    plan = await db(
-        engine,
+    plan = await run_in_transaction(
         write_pending_refunds,
+        engine=engine,
         amount_cents=amount_cents,
         reason=reason,
         payment_id=payment_id,

@@ -15,7 +15,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments.records import refundable_cents
 from hotmeals.services.payments.refunds import refund
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 
 def _refundable(session: Session, *, payment_id: int) -> int:
@@ -33,7 +34,9 @@ async def reverse_in_full(
     True when the money is back or on its way, or nothing is left to give back (refunded
     meanwhile by another call); False when Converge refused (the reconciliation tries
     again)."""
-    amount = await db(wiring.get("engine"), _refundable, payment_id=payment_id)
+    amount = await run_in_transaction(
+        _refundable, engine=wiring.get("engine"), payment_id=payment_id
+    )
     if amount <= 0:
         return True
     try:

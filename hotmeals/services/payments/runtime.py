@@ -6,9 +6,9 @@
 - ``Wiring``: the ``engine=`` and ``gateway=`` keywords a service call runs on (None or left
   out: the app's engine, ``default_gateway()``), taken as ``**wiring: Unpack[Wiring]`` and
   passed on as ``**wiring``.
-- ``db(engine, fn, **kw)``: ``fn(session=..., **kw)`` in its own short transaction on a worker
-  thread (``services/transaction.py``), so the event loop never waits on SQL and no
-  transaction spans a network call.
+- Each database step is ``services/transaction.run_in_transaction(fn, engine=..., **kw)``:
+  ``fn(session=..., **kw)`` in its own short transaction on a worker thread, so the event loop
+  never waits on SQL and no transaction spans a network call.
 - ``run_sync(fn, **kw)``: run an async service function from synchronous code.
 """
 
@@ -25,7 +25,6 @@ from hotmeals.converge.configured import settings_from_env
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.converge.settings import ConvergeSettings
-from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 
 T = TypeVar("T")
@@ -70,12 +69,6 @@ def lightbox_script_url(gateway: PaymentGateway | None = None) -> str:
     if isinstance(gateway, ConvergeClient):
         return gateway.settings.lightbox_script_url
     return converge_settings().lightbox_script_url
-
-
-async def db(engine: Engine | None, fn: Callable[..., T], /, **kwargs: Any) -> T:
-    """``fn(session=..., **kwargs)`` in its own transaction (committed on return) on a
-    thread."""
-    return await run_in_transaction(fn, engine=engine, **kwargs)
 
 
 def run_sync(fn: Callable[..., Awaitable[T]], /, **kwargs: Any) -> T:

@@ -12,6 +12,7 @@ from hotmeals.domain.allergy import AlertLevel
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
     AuthState,
@@ -19,7 +20,6 @@ from hotmeals.ui.state.auth import (
     after_login_path,
     session_expired,
 )
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import (
     Answered,
@@ -68,7 +68,7 @@ class AllergyState(OnceForm, rx.State):
         self.in_signup = not who.complete
         lang = who.lang
         choice = await self.get_state(ChildChoiceState)
-        kids = await call_service(children.list_children, parent_id=who.parent_id, lang=lang)
+        kids = await run_in_transaction(children.list_children, parent_id=who.parent_id, lang=lang)
         by_id = {int(k["id"]): k for k in kids}
         # The child the address names (the one just added: adding a child does not change the
         # chosen one), then the chosen child (only among who's own); else, during sign-up, the
@@ -93,7 +93,7 @@ class AllergyState(OnceForm, rx.State):
         await self._suggest("")
 
     async def _suggest(self, query: str) -> None:
-        rows = await call_service(
+        rows = await run_in_transaction(
             children.allergy_suggestions, query=query.strip(), lang=await self._lang(), limit=12
         )
         chosen = {i["ingredient_id"] for i in self.items}
@@ -183,7 +183,7 @@ class AllergyState(OnceForm, rx.State):
             self.busy = False
             yield failed(tn("ui.allergy.skip_has_items", len(self.items), lang))
             return
-        await call_service(children.complete_allergy_step, parent_id=who.parent_id)
+        await run_in_transaction(children.complete_allergy_step, parent_id=who.parent_id)
         self.busy = False
         async for event in self._finish(lang, "ui.signup.complete"):
             yield event

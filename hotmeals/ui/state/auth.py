@@ -33,8 +33,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, profile
 from hotmeals.services.parents import COMPLETE, SESSION_TTL
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
@@ -208,7 +208,7 @@ class AuthState(rx.State):
             self.status = "visitor"
             return
         try:
-            _ctx, profile = await call_service(_load_session, token=self.token)
+            _ctx, profile = await run_in_transaction(_load_session, token=self.token)
         except DomainError:
             # An expired or revoked token (the API's 401): the session ends here.
             self._forget_session()
@@ -275,7 +275,7 @@ class AuthState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         if self.token:
             try:
-                await call_service(accounts.logout, token=self.token)
+                await run_in_transaction(accounts.logout, token=self.token)
             except DomainError:
                 pass  # already gone: logging out is idempotent
         self.logout_open = False
@@ -317,7 +317,7 @@ async def acting_parent(state: rx.State) -> ActingParent | None:
     ctx = None
     if auth.token:
         try:
-            ctx = await call_service(accounts.authenticate, token=auth.token)
+            ctx = await run_in_transaction(accounts.authenticate, token=auth.token)
         except DomainError:
             ctx = None
     if ctx is None:

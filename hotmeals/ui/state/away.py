@@ -17,8 +17,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import away, children, credit
 from hotmeals.services.away_days import upcoming_away
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent, signed_up_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
@@ -72,9 +72,11 @@ class ChildAwayState(OnceForm, rx.State):
         if who is None:
             self.kids, self.chosen, self.ranges = [], [], []
             return
-        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        rows = await run_in_transaction(
+            children.list_children, parent_id=who.parent_id, lang=who.lang
+        )
         self.kids = [Choice(value=str(r["id"]), label=str(r["first_name"])) for r in rows]
-        self.refund_to = (await call_service(credit.refund_to, parent_id=who.parent_id)).value
+        self.refund_to = (await run_in_transaction(credit.refund_to, parent_id=who.parent_id)).value
         today = clock.today()
         self.today = today.isoformat()
         await self._load_ranges(who.parent_id, who.lang)
@@ -94,7 +96,7 @@ class ChildAwayState(OnceForm, rx.State):
         self.from_date = self.to_date = (today + timedelta(days=1)).isoformat()
 
     async def _load_ranges(self, parent_id: int, lang: str) -> None:
-        found = await call_service(upcoming_away, parent_id=parent_id, today=clock.today())
+        found = await run_in_transaction(upcoming_away, parent_id=parent_id, today=clock.today())
         self.ranges = [
             tr("away_ui.range_day", lang, child=r.first_name, day=full_day(r.first, lang))
             if r.first == r.last
@@ -153,7 +155,9 @@ class ChildAwayState(OnceForm, rx.State):
         }
 
     async def _preview(self, parent_id: int, lang: str) -> None:
-        view = await call_service(away.away_preview, parent_id=parent_id, lang=lang, **self._ask())
+        view = await run_in_transaction(
+            away.away_preview, parent_id=parent_id, lang=lang, **self._ask()
+        )
         self.meals = [_meal_row(m) for m in view["meals"]]
         shown = {m["id"] for m in self.meals if m["state"] == "past"}
         self.donate = [d for d in self.donate if d in shown]

@@ -22,8 +22,8 @@ from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import days, menu
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expired
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.meal_dialog import MealDialog
@@ -112,7 +112,9 @@ class BookingState(MealDialog, rx.State):
         await self._load_menu(who)  # and so does the meal's card ("In cart")
 
     async def _load_children(self, who: ActingParent) -> None:
-        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        rows = await run_in_transaction(
+            children.list_children, parent_id=who.parent_id, lang=who.lang
+        )
         self.kids = [
             {
                 "id": str(c["id"]),
@@ -160,7 +162,7 @@ class BookingState(MealDialog, rx.State):
         self._days = []
         if child_id:
             try:
-                found = await call_service(
+                found = await run_in_transaction(
                     days.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
                 )
                 self._days = list(found["days"])
@@ -226,7 +228,7 @@ class BookingState(MealDialog, rx.State):
         if not self.selected_date or not child_id or self.selected_kind in ("closed", "away"):
             return
         try:
-            found = await call_service(
+            found = await run_in_transaction(
                 menu.get_menu,
                 parent_id=who.parent_id,
                 child_id=child_id,

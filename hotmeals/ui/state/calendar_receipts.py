@@ -17,8 +17,8 @@ from hotmeals.i18n import tn
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.receipt_rows import TOTALS
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.screens import RelangScreen, order_details_href
 from hotmeals.ui.state.toasts import succeeded
@@ -41,7 +41,9 @@ class CalendarFeedState(rx.State):
             self.url = self.webcal_url = ""
             return
         # the link speaks the screen's language (the card reloads when it changes)
-        answer = await call_service(calendar_feed.get_feed, parent_id=who.parent_id, lang=who.lang)
+        answer = await run_in_transaction(
+            calendar_feed.get_feed, parent_id=who.parent_id, lang=who.lang
+        )
         self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
 
     @rx.event
@@ -58,7 +60,7 @@ class CalendarFeedState(rx.State):
             return None
         self.busy = True
         try:
-            answer = await call_service(
+            answer = await run_in_transaction(
                 calendar_feed.rotate_feed, parent_id=who.parent_id, lang=who.lang
             )
         finally:
@@ -144,7 +146,7 @@ class ReceiptState(RelangScreen, rx.State):
 
     async def _receipt(self, who: ActingParent, lang: str) -> dict:
         """The receipt the address names, for ``who`` (the service checks it is theirs)."""
-        return await call_service(
+        return await run_in_transaction(
             receipts.receipt,
             parent_id=who.parent_id,
             order=self._query.get("order") or None,

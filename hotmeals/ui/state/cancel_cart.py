@@ -19,8 +19,8 @@ import reflex as rx
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services.ordering.cancelling import cancel_cart
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import sync_cancel_count
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
@@ -83,7 +83,9 @@ class CancelCartState(CancelReasonForm, rx.State):
         return self.loaded and self.count == 0
 
     async def _fill(self, parent_id: int, lang: str) -> None:
-        answer = await call_service(cancel_cart.cancel_cart_details, parent_id=parent_id, lang=lang)
+        answer = await run_in_transaction(
+            cancel_cart.cancel_cart_details, parent_id=parent_id, lang=lang
+        )
         self.groups = group_views(answer)
         self._lines = {
             x.cart_id: (x.quantity, x.max_quantity) for g in self.groups for x in g.lines
@@ -118,7 +120,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         wanted = quantity + step
 
         async def act(parent_id: int, _key: str, lang: str) -> Any:
-            return await call_service(
+            return await run_in_transaction(
                 cancel_cart.update_cancel_cart_quantity,
                 parent_id=parent_id,
                 cancel_cart_id=int(cart_id),
@@ -141,7 +143,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         cart_id = str(cart_id)
 
         async def act(parent_id: int, _key: str, _lang: str) -> Any:
-            return await call_service(
+            return await run_in_transaction(
                 cancel_cart.delete_cancel_cart_item,
                 parent_id=parent_id,
                 cancel_cart_id=int(cart_id),

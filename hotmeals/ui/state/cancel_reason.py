@@ -17,8 +17,8 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering.cancelling import cancel, cancel_order
 from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceKey, confirm_once, focus_field, forget_submission
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
@@ -134,9 +134,9 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
 
     async def _load_reasons(self, parent_id: int, lang: str) -> None:
         """The reasons the services offer, and the family's refund choice as this cancel's."""
-        rows = await call_service(cancel_order.cancel_reasons, lang=lang)
+        rows = await run_in_transaction(cancel_order.cancel_reasons, lang=lang)
         self.reasons = reason_options(rows)
-        chosen = await call_service(credit.refund_to, parent_id=parent_id)
+        chosen = await run_in_transaction(credit.refund_to, parent_id=parent_id)
         self.refund_to = chosen.value
 
     async def _cancelled(self, parent_id: int, result: Any, lang: str) -> Any:

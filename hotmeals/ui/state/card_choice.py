@@ -7,7 +7,7 @@ import reflex as rx
 
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
-from hotmeals.ui.state.base import call_service
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.lightbox import LightboxPayment
 
@@ -23,7 +23,7 @@ def card_option(card: cards.CardView, lang: str) -> dict[str, str]:
 
 
 async def card_options(parent_id: int, lang: str) -> list[dict[str, str]]:
-    rows = await call_service(cards.list_cards, parent_id=parent_id)
+    rows = await run_in_transaction(cards.list_cards, parent_id=parent_id)
     return [card_option(c, lang) for c in rows]
 
 

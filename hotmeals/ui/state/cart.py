@@ -28,8 +28,8 @@ from hotmeals.services import promos as promo_service
 from hotmeals.services.ordering import cart as cart_service
 from hotmeals.services.ordering import pricing
 from hotmeals.services.submissions import submit_once
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     OnceKey,
     RemoveDialog,
@@ -242,7 +242,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         """The summary with the stored promo and donation; a promo that no longer holds is
         dropped (its refusal shown at the field) and the cart priced without it."""
         try:
-            return await call_service(
+            return await run_in_transaction(
                 pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=self.promo_code or None,
@@ -255,7 +255,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
                 self.promo_code = ""
             else:
                 self.donation_cents = "0"
-            return await call_service(pricing.priced_summary, parent_id=parent_id, lang=lang)
+            return await run_in_transaction(pricing.priced_summary, parent_id=parent_id, lang=lang)
 
     # ---- the cart -----------------------------------------------------------------------
     @rx.event
@@ -269,7 +269,9 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         if who is None:
             self.groups, self.loaded = [], False
             return
-        summary = await call_service(cart_service.cart_summary, parent_id=who.parent_id, lang=lang)
+        summary = await run_in_transaction(
+            cart_service.cart_summary, parent_id=who.parent_id, lang=lang
+        )
         self._apply(summary, lang)
         await sync_cart_count(self, self.line_count)
 
@@ -282,12 +284,12 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         who, lang = found
         if self._view == "summary":
             self._apply(await self._priced(who.parent_id, lang), lang)
-            rows = await call_service(
+            rows = await run_in_transaction(
                 promo_service.list_for_parent, parent_id=who.parent_id, lang=lang
             )
             self.promos = [promo_view(r, lang) for r in rows]
         else:
-            summary = await call_service(
+            summary = await run_in_transaction(
                 cart_service.cart_summary, parent_id=who.parent_id, lang=lang
             )
             self._apply(summary, lang)
@@ -302,7 +304,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         async def act(parent_id: int, _key: str, lang: str) -> Any:
             # The service changes only a line of the parent's (another parent's: not found)
             # and refuses a day whose cut-off has passed.
-            return await call_service(
+            return await run_in_transaction(
                 cart_service.update_quantity,
                 parent_id=parent_id,
                 cart_id=cart_id,
@@ -347,7 +349,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             yield event
 
     async def _delete_line(self, parent_id: int, key: str, lang: str) -> Any:
-        return await call_service(
+        return await run_in_transaction(
             submit_once,
             parent_id=parent_id,
             key=key,
@@ -357,7 +359,9 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         )
 
     async def _line_deleted(self, parent_id: int, _result: Any, lang: str) -> Any:
-        summary = await call_service(cart_service.cart_summary, parent_id=parent_id, lang=lang)
+        summary = await run_in_transaction(
+            cart_service.cart_summary, parent_id=parent_id, lang=lang
+        )
         self._apply(summary, lang)
         await sync_cart_count(self, self.line_count)
         self.delete_id = ""
@@ -385,7 +389,9 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         summary = await self._priced(who.parent_id, lang)
         self._apply(summary, lang)
         await sync_cart_count(self, self.line_count)
-        rows = await call_service(promo_service.list_for_parent, parent_id=who.parent_id, lang=lang)
+        rows = await run_in_transaction(
+            promo_service.list_for_parent, parent_id=who.parent_id, lang=lang
+        )
         self.promos = [promo_view(r, lang) for r in rows]
 
     @rx.event
@@ -413,7 +419,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         try:
             # The service says why a code is refused: unknown (or another parent's), not yet
             # valid, expired, used up, or the cart below its minimum.
-            summary = await call_service(
+            summary = await run_in_transaction(
                 pricing.priced_summary,
                 parent_id=who.parent_id,
                 promo_code=code,

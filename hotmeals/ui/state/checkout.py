@@ -28,8 +28,8 @@ from hotmeals.services.ordering.checkout import (
     start_checkout,
 )
 from hotmeals.services.ordering.confirmation import order_confirmation, placed_order_confirmation
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path, sync_cart_count
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.card_choice import CardPayment, card_option, card_options, preselected
 from hotmeals.ui.state.cart import (
     PAYMENT_ROUTE,
@@ -124,7 +124,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
         self._lang = lang
 
     async def _load_cards(self, parent_id: int, lang: str) -> None:
-        rows = await call_service(cards.list_cards, parent_id=parent_id)
+        rows = await run_in_transaction(cards.list_cards, parent_id=parent_id)
         self.cards = [card_option(c, lang) for c in rows]
         default = cards.default_card(rows, clock.today())
         self.card_choice = preselected(
@@ -158,7 +158,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
     async def _price(self, parent_id: int, lang: str) -> None:
         code, donation = await self._choices()
         try:
-            summary = await call_service(
+            summary = await run_in_transaction(
                 pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=code,
@@ -169,7 +169,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
             # The summary's promo no longer holds: price without it (the summary says why).
             cart_state = await self.get_state(CartState)
             cart_state.promo_code = ""
-            summary = await call_service(
+            summary = await run_in_transaction(
                 pricing.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
             )
         self.total = str(summary["total_pay"]) if summary.get("payable_count") else ""
@@ -237,7 +237,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
     async def _show_order(self, parent_id: int, order_id: int, lang: str) -> None:
         """The placed order's lines and charges (the service checks it is the parent's)."""
         try:
-            confirmation = await call_service(
+            confirmation = await run_in_transaction(
                 order_confirmation, parent_id=parent_id, order_id=order_id, lang=lang
             )
         except DomainError:
@@ -248,7 +248,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
 
     async def _show_placed(self, parent_id: int, number: str, lang: str) -> None:
         try:
-            shown = await call_service(
+            shown = await run_in_transaction(
                 placed_order_confirmation, parent_id=parent_id, number=number, lang=lang
             )
         except DomainError as err:

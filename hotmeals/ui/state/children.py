@@ -13,8 +13,8 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, signed_up_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
     NameForm,
@@ -98,7 +98,9 @@ class ChildrenState(OnceForm, rx.State):
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
-        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        rows = await run_in_transaction(
+            children.list_children, parent_id=who.parent_id, lang=who.lang
+        )
         self.kids = [child_row(c) for c in rows]
 
     @rx.event
@@ -217,8 +219,8 @@ class ChildFormState(NameForm, rx.State):
         self.schools = []
         self.teachers = []
         lang = await self._lang()
-        self.cities = _options(await call_service(children.list_cities))
-        self.grades = _options(await call_service(children.list_grades, lang=lang), "label")
+        self.cities = _options(await run_in_transaction(children.list_cities))
+        self.grades = _options(await run_in_transaction(children.list_grades, lang=lang), "label")
         if len(self.cities) == 1:
             await self._pick_city(self.cities[0]["id"])
 
@@ -245,12 +247,12 @@ class ChildFormState(NameForm, rx.State):
             # The chosen id is browser storage: the service looks it up among who's children.
             child_id = choice._chosen()
             if child_id:
-                child = await call_service(
+                child = await run_in_transaction(
                     children.get_child, parent_id=who.parent_id, child_id=child_id, lang=lang
                 )
             else:
                 # No child chosen yet (a new browser): the default child, listed first.
-                kids = await call_service(
+                kids = await run_in_transaction(
                     children.list_children, parent_id=who.parent_id, lang=lang
                 )
                 if not kids:
@@ -275,7 +277,9 @@ class ChildFormState(NameForm, rx.State):
         self.teachers = []
         self.schools = []
         if city_id:
-            self.schools = _options(await call_service(children.list_schools, city_id=int(city_id)))
+            self.schools = _options(
+                await run_in_transaction(children.list_schools, city_id=int(city_id))
+            )
 
     async def _pick_school(self, school_id: str) -> None:
         self.school_id = school_id
@@ -283,7 +287,7 @@ class ChildFormState(NameForm, rx.State):
         self.teachers = []
         self._teacher_grades = {}
         if school_id:
-            rows = await call_service(children.list_teachers, school_id=int(school_id))
+            rows = await run_in_transaction(children.list_teachers, school_id=int(school_id))
             self.teachers = _options(rows)
             self._teacher_grades = {
                 str(r["id"]): str(r["grade_id"]) for r in rows if r.get("grade_id")

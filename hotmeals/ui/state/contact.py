@@ -8,8 +8,8 @@ import reflex as rx
 from hotmeals.domain import validation
 from hotmeals.i18n import t as tr
 from hotmeals.services import content, profile
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
     OnceForm,
@@ -40,7 +40,7 @@ class ContactState(OnceForm, rx.State):
 
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""
-        data = await call_service(profile.get_profile, parent_id=who.parent_id)
+        data = await run_in_transaction(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data.get("first_name") or ""
         self.last_name = data.get("last_name") or ""
         self.email = data.get("email") or ""

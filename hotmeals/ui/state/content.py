@@ -15,8 +15,8 @@ from markdown_it import MarkdownIt
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import content
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.steps import ProfileStepState, arrival_url
 
 CMS_SLUGS = ("about", "terms", "privacy")
@@ -56,7 +56,7 @@ class ContentState(rx.State):
         if slug == "faq":
             self.slug = "faq"
             if not self.faq_en:
-                faq = await call_service(_page_both, slug="faq")
+                faq = await run_in_transaction(_page_both, slug="faq")
                 self.faq_en = [_qa(row) for row in faq["en"]["items"]]
                 self.faq_fr = [_qa(row) for row in faq["fr"]["items"]]
             return
@@ -65,7 +65,7 @@ class ContentState(rx.State):
         self.failed = False
         if slug not in self._pages:
             try:
-                self._pages[slug] = await call_service(_page_both, slug=slug)
+                self._pages[slug] = await run_in_transaction(_page_both, slug=slug)
             except DomainError:
                 self.failed = True
                 self.slug = slug

@@ -19,6 +19,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.submissions import Submitted, submit_once
 from hotmeals.services.submissions import submission_key as next_key
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
     acting_parent,
@@ -26,7 +27,6 @@ from hotmeals.ui.state.auth import (
     session_expired,
     signed_up_parent,
 )
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -97,7 +97,7 @@ async def submit(
     """``fn`` for the acting parent, once per ``payload`` from ``state`` (``submit_once`` with
     ``submission_key``): the same payload again - a double tap - runs nothing and answers the
     first call's result (``repeated``)."""
-    return await call_service(
+    return await run_in_transaction(
         submit_once,
         parent_id=who.parent_id,
         key=submission_key(state, payload),
@@ -243,7 +243,7 @@ class FamilyChoice:
         who = await signed_up_parent(state)
         if who is None:
             return None
-        view = await call_service(self.view, parent_id=who.parent_id, lang=who.lang)
+        view = await run_in_transaction(self.view, parent_id=who.parent_id, lang=who.lang)
         setattr(state, self.name, view[self.name])
         forget_submission(state)
         return view

@@ -6,8 +6,8 @@ from __future__ import annotations
 import reflex as rx
 
 from hotmeals.services import giveback
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import signed_up_parent
-from hotmeals.ui.state.base import call_service
 
 
 class GiveBackState(rx.State):
@@ -25,7 +25,9 @@ class GiveBackState(rx.State):
         who = await signed_up_parent(self)
         if who is None:
             return
-        got = await call_service(giveback.family_giveback, parent_id=who.parent_id, lang=who.lang)
+        got = await run_in_transaction(
+            giveback.family_giveback, parent_id=who.parent_id, lang=who.lang
+        )
         self.year_label = got["school_year_label"]
         self.meals = int(got["meals"])
         self.total = got["total"]

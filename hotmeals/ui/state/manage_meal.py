@@ -24,8 +24,8 @@ from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.cancelling import cancel_order as cancellations
 from hotmeals.services.ordering.changing import move as changes
 from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
@@ -94,11 +94,11 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         self._lang = lang
         self.missing = ""
         if self._page == "list":
-            rows = await call_service(changes.get_meals_list, parent_id=parent_id, lang=lang)
+            rows = await run_in_transaction(changes.get_meals_list, parent_id=parent_id, lang=lang)
             self.meals = [_meal_row(m) for m in rows]
             return
         try:
-            found = await call_service(
+            found = await run_in_transaction(
                 changes.meal_order_detail, parent_id=parent_id, order_line_id=self._id, lang=lang
             )
         except DomainError as err:
@@ -107,7 +107,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         self.meal = _meal_row(found)
         self.order_link = order_details_href(found["order_id"])
         try:
-            days = await call_service(
+            days = await run_in_transaction(
                 changes.get_dates_for_modify_meal,
                 parent_id=parent_id,
                 order_line_id=self._id,
@@ -133,7 +133,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
             self.quote = ""
             if self.target and not self.finished:
                 try:
-                    quoted = await call_service(
+                    quoted = await run_in_transaction(
                         changes.quote_move,
                         parent_id=parent_id,
                         order_line_id=self._id,
@@ -219,7 +219,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         )
 
     async def _refund_ahead(self, parent_id: int) -> RefundSplit | None:
-        return await call_service(
+        return await run_in_transaction(
             cancellations.refund_preview,
             parent_id=parent_id,
             order_id=browser_id(self.meal.get("order_id", "")),

@@ -26,13 +26,13 @@ from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import booking, repeat, week
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
     complete_parent,
     session_expired,
     sync_cart_count,
 )
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
@@ -85,7 +85,9 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         return await complete_parent(self)
 
     async def _load_kids(self, who: ActingParent) -> None:
-        rows = await call_service(children.list_children, parent_id=who.parent_id, lang=who.lang)
+        rows = await run_in_transaction(
+            children.list_children, parent_id=who.parent_id, lang=who.lang
+        )
         self.kids = [Choice(str(c["id"]), str(c["first_name"])) for c in rows]
         known = {k.value for k in self.kids}
         self.chosen = [c for c in self.chosen if c in known]
@@ -101,7 +103,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             return
         start, end = week.quick_range(self.range_name, clock.today())
         try:
-            data = await call_service(
+            data = await run_in_transaction(
                 week.week_choices,
                 parent_id=who.parent_id,
                 child_ids=list(self.chosen),

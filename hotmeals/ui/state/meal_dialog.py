@@ -20,8 +20,8 @@ from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cart, menu
 from hotmeals.services.ordering.allergens import composed_allergy
 from hotmeals.services.ordering.changing import modify as order_changes
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.menu_views import allergy_badge, image_url, item_row
@@ -140,7 +140,7 @@ class MealDialog(OnceForm, mixin=True):
     async def _load_detail(
         self, who: ActingParent, meal_id: int, menu_day_id: int, keep_choices: bool = False
     ) -> None:
-        found = await call_service(
+        found = await run_in_transaction(
             menu.menu_detail,
             parent_id=who.parent_id,
             meal_id=meal_id,

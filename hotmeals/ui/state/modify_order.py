@@ -22,8 +22,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.changing import modify as changes
 from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.card_choice import card_options
 from hotmeals.ui.state.change_payment import ChangePayment
@@ -108,7 +108,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
     async def _info(self, parent_id: int, lang: str) -> None:
         self._lang = lang
         try:
-            info = await call_service(
+            info = await run_in_transaction(
                 changes.modify_order_info, parent_id=parent_id, order_id=self._id, lang=lang
             )
         except DomainError as err:
@@ -154,7 +154,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         if who is None:
             return session_expired(lang)
         try:
-            info = await call_service(
+            info = await run_in_transaction(
                 changes.delete_from_modify_order,
                 parent_id=who.parent_id,
                 order_id=self._id,

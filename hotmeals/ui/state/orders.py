@@ -22,8 +22,8 @@ from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services.ordering import queries as order_service
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent, sync_cancel_count
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.cart import long_date
 from hotmeals.ui.state.forms import confirm_once, message
@@ -169,7 +169,7 @@ class OrderHistoryState(RelangScreen, rx.State):
         if who is None:
             self.rows, self.loaded = [], False
             return
-        answer = await call_service(
+        answer = await run_in_transaction(
             order_service.order_history, parent_id=who.parent_id, tab=self.tab, lang=lang
         )
         self.rows = history_rows(answer, lang)
@@ -238,7 +238,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     # ---- private ------------------------------------------------------------------------
     async def _fill(self, parent_id: int, lang: str) -> None:
         try:
-            answer = await call_service(
+            answer = await run_in_transaction(
                 order_service.order_detail, parent_id=parent_id, order_id=self._id, lang=lang
             )
         except DomainError as err:
@@ -336,7 +336,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
     async def _add_to_cancel_cart(self, parent_id: int, _key: str, lang: str) -> dict:
         # The service checks the line is the parent's, still active and before its cut-off,
         # and the quantity within what is left; a repeat sets the same quantity again.
-        return await call_service(
+        return await run_in_transaction(
             cancel_cart.add_to_cancel_cart,
             parent_id=parent_id,
             order_line_id=int(self.add_line),
@@ -353,7 +353,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
         return self.cancelling
 
     async def _refund_ahead(self, parent_id: int) -> RefundSplit | None:
-        return await call_service(
+        return await run_in_transaction(
             cancel_order.refund_preview,
             parent_id=parent_id,
             order_id=self._id,

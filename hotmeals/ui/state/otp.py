@@ -13,8 +13,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, profile
 from hotmeals.services.otp import OTP_TTL, RESEND_COOLDOWN_SECONDS
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import AuthState, acting_parent, after_login_path, session_expired
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import focus_field, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -110,7 +110,7 @@ class OtpState(rx.State):
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         try:
-            result = await call_service(
+            result = await run_in_transaction(
                 accounts.verify_otp,
                 email=self.email,
                 otp=code,
@@ -147,11 +147,11 @@ class OtpState(rx.State):
                     self._close()
                     yield session_expired(lang)
                     return
-                sent = await call_service(
+                sent = await run_in_transaction(
                     profile.add_alt_email, parent_id=who.parent_id, email=self.email
                 )
             else:
-                sent = await call_service(
+                sent = await run_in_transaction(
                     accounts.resend_otp,
                     email=self.email,
                     purpose=self.purpose,

@@ -11,13 +11,13 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
 from hotmeals.services.profile import ALT_EMAIL_MAX
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
     AuthState,
     acting_parent,
     session_expired,
 )
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
     NameForm,
@@ -74,7 +74,7 @@ class ParentEditState(NameForm, rx.State):
             yield event
 
     async def _fill(self, who: ActingParent) -> None:
-        data = await call_service(profile.get_profile, parent_id=who.parent_id)
+        data = await run_in_transaction(profile.get_profile, parent_id=who.parent_id)
         self.first_name = data["first_name"]
         self.last_name = data["last_name"]
         self.phone = data.get("phone") or ""
@@ -157,7 +157,7 @@ class ParentEditState(NameForm, rx.State):
         if not added.ok or added.who is None:
             return
         sent = added.result
-        data = await call_service(profile.get_profile, parent_id=added.who.parent_id)
+        data = await run_in_transaction(profile.get_profile, parent_id=added.who.parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
@@ -179,7 +179,9 @@ class ParentEditState(NameForm, rx.State):
             yield session_expired(lang)
             return
         try:
-            sent = await call_service(profile.add_alt_email, parent_id=who.parent_id, email=address)
+            sent = await run_in_transaction(
+                profile.add_alt_email, parent_id=who.parent_id, email=address
+            )
         except DomainError as err:
             if err.code != "otp_cooldown":
                 yield failed(message(err, lang))
@@ -234,7 +236,7 @@ class ParentEditState(NameForm, rx.State):
             yield session_expired(lang)
             return
         try:
-            data = await call_service(
+            data = await run_in_transaction(
                 profile.verify_alt_email, parent_id=who.parent_id, email=otp.email, otp=code
             )
         except DomainError as err:
@@ -264,7 +266,7 @@ class ParentEditState(NameForm, rx.State):
             # Whose picture it is first (busy_call): an anonymous upload is not even read.
             upload = files[0]
             data = await upload.read()
-            return await call_service(
+            return await run_in_transaction(
                 profile.save_profile_image,
                 parent_id=who.parent_id,
                 filename=upload.name or "picture",

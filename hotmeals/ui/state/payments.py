@@ -14,8 +14,8 @@ from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import Settled, settle_card_lightbox, settle_lightbox
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import RemoveDialog
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import LightboxPayment, Started
@@ -87,7 +87,7 @@ class DonateState(LightboxPayment, rx.State):
         if who is None:
             self.schools, self.history, self.school_id = [], [], ""
             return
-        schools = await call_service(donations.donation_schools, parent_id=who.parent_id)
+        schools = await run_in_transaction(donations.donation_schools, parent_id=who.parent_id)
         self.schools = [{"id": str(s["id"]), "name": s["name"]} for s in schools]
         if self.school_id not in {s["id"] for s in self.schools}:
             self.school_id = self.schools[0]["id"] if self.schools else ""
@@ -95,7 +95,9 @@ class DonateState(LightboxPayment, rx.State):
         self.loaded = True
 
     async def _load_history(self, who: ActingParent) -> None:
-        rows = await call_service(donations.list_donations, parent_id=who.parent_id, lang=who.lang)
+        rows = await run_in_transaction(
+            donations.list_donations, parent_id=who.parent_id, lang=who.lang
+        )
         self.history = [_history_row(r) for r in rows]
 
     @rx.event
@@ -190,7 +192,7 @@ class CardsState(RemoveDialog, LightboxPayment, rx.State):
         self.loaded = True
 
     async def _reload(self, who: ActingParent) -> None:
-        rows = await call_service(cards.list_cards, parent_id=who.parent_id)
+        rows = await run_in_transaction(cards.list_cards, parent_id=who.parent_id)
         self.cards = [_card_row(c) for c in rows]
 
     # ---- add a card: LightboxPayment's pay (no money: Converge keeps the card) -------------

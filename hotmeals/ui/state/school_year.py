@@ -11,8 +11,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import school_year
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import OnceForm, focus_field, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.screens import load_behind_spinner
@@ -56,7 +56,7 @@ class SchoolYearState(OnceForm, rx.State):
         who = await signed_up_parent(self)
         if who is None:
             return None
-        count = await call_service(school_year.pending_count, parent_id=who.parent_id)
+        count = await run_in_transaction(school_year.pending_count, parent_id=who.parent_id)
         if count:
             return rx.redirect(ROUTE, replace=True)
         return None
@@ -70,7 +70,7 @@ class SchoolYearState(OnceForm, rx.State):
         await self._show(who.parent_id, who.lang)
 
     async def _show(self, parent_id: int, lang: str) -> None:
-        state = await call_service(school_year.status, parent_id=parent_id, lang=lang)
+        state = await run_in_transaction(school_year.status, parent_id=parent_id, lang=lang)
         self.year_label = state["school_year_label"]
         self.remaining = state["pending_count"]
         self.remaining_text = tn("sy.children_to_confirm", self.remaining, lang)

@@ -13,8 +13,8 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, notifications, profile
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     Answered,
     OnceForm,
@@ -51,7 +51,9 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
             yield session_expired(i18n.lang)
             return
         try:
-            await call_service(profile.set_language, parent_id=who.parent_id, language=i18n.lang)
+            await run_in_transaction(
+                profile.set_language, parent_id=who.parent_id, language=i18n.lang
+            )
         except DomainError as err:
             yield failed(message(err, i18n.lang))
             return
@@ -76,7 +78,9 @@ class NotificationState(OnceForm, rx.State):
     loading: bool = False
 
     async def _reload(self, who: ActingParent) -> None:
-        self.prefs = await call_service(notifications.get_preferences, parent_id=who.parent_id)
+        self.prefs = await run_in_transaction(
+            notifications.get_preferences, parent_id=who.parent_id
+        )
         forget_submission(self)
 
     @rx.event
@@ -117,7 +121,7 @@ class ChangePasswordState(rx.State):
 
     @rx.event
     async def submit(self, form_data: dict):
-        values = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
+        values: dict[str, Any] = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_change_password(
             values["current_password"], values["new_password"], values["confirm_password"]
@@ -129,7 +133,7 @@ class ChangePasswordState(rx.State):
         changed = Answered()
 
         def call(who: ActingParent) -> Awaitable[Any]:
-            return call_service(
+            return run_in_transaction(
                 accounts.change_password,
                 parent_id=who.parent_id,
                 keep_session_id=who.session_id,

@@ -3,14 +3,16 @@ screen), and forgot password -> code -> new password (docs/product.md §4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import AuthState, after_login_path, safe_next
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import (
     field_messages,
     focus_field,
@@ -101,9 +103,11 @@ class SignInState(rx.State):
         yield
         lang = (await self.get_state(I18nState)).lang
         auth = await self.get_state(AuthState)
-        by = {"phone": identifier} if self.mode == "phone" else {"email": identifier}
+        by: dict[str, Any] = (
+            {"phone": identifier} if self.mode == "phone" else {"email": identifier}
+        )
         try:
-            result = await call_service(
+            result = await run_in_transaction(
                 accounts.login,
                 password=password,
                 address=auth._client_address(),
@@ -193,7 +197,7 @@ class ForgotState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         auth = await self.get_state(AuthState)
         try:
-            await call_service(
+            await run_in_transaction(
                 accounts.check_reset_otp,
                 email=self.email,
                 otp=code,
@@ -223,7 +227,7 @@ class ForgotState(rx.State):
         lang = (await self.get_state(I18nState)).lang
         auth = await self.get_state(AuthState)
         try:
-            sent = await call_service(
+            sent = await run_in_transaction(
                 accounts.forgot_password, email=email, address=auth._client_address()
             )
         except DomainError as err:
@@ -262,7 +266,7 @@ class ForgotState(rx.State):
         yield
         auth = await self.get_state(AuthState)
         try:
-            await call_service(
+            await run_in_transaction(
                 accounts.new_password,
                 email=self.email,
                 otp=self._code,

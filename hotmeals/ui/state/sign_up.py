@@ -11,8 +11,8 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.forms import field_messages, focus_field, place_error, signed_in_elsewhere
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import VERIFY_EMAIL, OtpState
@@ -156,7 +156,7 @@ class SignUpState(rx.State):
         auth = await self.get_state(AuthState)
         values = dict(self._values)
         try:
-            sent = await call_service(
+            sent = await run_in_transaction(
                 accounts.signup, **values, language=lang, address=auth._client_address()
             )
         except DomainError as err:

@@ -18,8 +18,8 @@ from hotmeals.domain.dates import short_day, weekday_name
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
+from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
-from hotmeals.ui.state.base import call_service
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.forms import Answered, busy_call, focus_field, message
 from hotmeals.ui.state.i18n import I18nState
@@ -72,7 +72,7 @@ class StandingState(RelangScreen, rx.State):
         if who is None:
             self.rows, self.loaded = [], False
             return False
-        found = await call_service(standing.listing, parent_id=who.parent_id, lang=lang)
+        found = await run_in_transaction(standing.listing, parent_id=who.parent_id, lang=lang)
         self.rows = _rows(found)
         self.loaded = True
         self._lang = lang
@@ -119,7 +119,7 @@ class StandingState(RelangScreen, rx.State):
             yield session_expired(lang)
             return
         try:
-            await call_service(
+            await run_in_transaction(
                 standing.change,
                 parent_id=who.parent_id,
                 standing_id=standing_id,
@@ -205,7 +205,7 @@ class RepeatState(rx.State):
             yield session_expired(lang)
             return
         try:
-            line = await call_service(
+            line = await run_in_transaction(
                 standing.booked_line, parent_id=who.parent_id, order_line_id=order_line_id
             )
         except DomainError as err:
@@ -251,7 +251,7 @@ class RepeatState(rx.State):
         created = Answered()
 
         def call(who: ActingParent) -> Awaitable[dict]:
-            return call_service(
+            return run_in_transaction(
                 create,
                 parent_id=who.parent_id,
                 until=self.until,

@@ -44,7 +44,8 @@ from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import owed_failed
-from hotmeals.services.payments.runtime import Wiring, db, gateway_of
+from hotmeals.services.payments.runtime import Wiring, gateway_of
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -126,7 +127,7 @@ def check_request(session: Session, **ask: Unpack[CancelAsk]) -> CancelRequest:
 
 async def checked_request(engine: Engine | None, **ask: Unpack[CancelAsk]) -> CancelRequest:
     """``check_request`` in a transaction of its own (the cancel doors' first step)."""
-    return await db(engine, check_request, **ask)
+    return await run_in_transaction(check_request, engine=engine, **ask)
 
 
 def check_refund_to(refund_to: object) -> RefundDestination | None:

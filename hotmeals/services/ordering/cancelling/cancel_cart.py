@@ -35,7 +35,7 @@ from hotmeals.services.ordering.cancelling.cancel_order import (
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders
-from hotmeals.services.payments.runtime import db
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -278,13 +278,17 @@ async def confirm_cancel_cart(
     request = await checked_request(engine, **ask)
     groups = None
     with suppress_refusal("cancel_cart_empty"):
-        groups = await db(engine, _cart_plan, parent_id=parent_id, lang=lang)
+        groups = await run_in_transaction(_cart_plan, engine=engine, parent_id=parent_id, lang=lang)
     if groups is None:
-        done = await db(engine, _retried_cart, parent_id=parent_id, request_key=request.request_key)
+        done = await run_in_transaction(
+            _retried_cart, engine=engine, parent_id=parent_id, request_key=request.request_key
+        )
         if not done:
             raise DomainError("cancel_cart_empty")
         return await finish_cancels(done, lang, engine, gateway)
-    plans = await db(engine, _reserve_cart, by=Canceller(parent_id, request, lang), groups=groups)
+    plans = await run_in_transaction(
+        _reserve_cart, engine=engine, by=Canceller(parent_id, request, lang), groups=groups
+    )
     return await finish_cancels(plans, lang, engine, gateway)
 
 

@@ -58,7 +58,8 @@ from hotmeals.services.ordering.cancelling.refund_plan import refund_plan, refun
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
-from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -351,7 +352,9 @@ async def cancel_order(
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
     by = await _naturally_keyed(engine, parent_id, lang, ask)
-    plan = await db(engine, reserve_cancel, by=by, order_id=oid, quantities=None, kind="order")
+    plan = await run_in_transaction(
+        reserve_cancel, engine=engine, by=by, order_id=oid, quantities=None, kind="order"
+    )
     return await finish_cancels([plan], lang, engine, gateway)
 
 
@@ -385,15 +388,17 @@ async def cancel_meal(
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     by = await _naturally_keyed(engine, parent_id, lang, ask)
-    oid, left = await db(engine, _line_order, parent_id=parent_id, order_line_id=order_line_id)
+    oid, left = await run_in_transaction(
+        _line_order, engine=engine, parent_id=parent_id, order_line_id=order_line_id
+    )
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
     # step below answers the retry or refuses.
     qty = max(left, 1) if quantity is None else quantity
     if isinstance(qty, bool) or not isinstance(qty, int) or qty < 1:
         raise DomainError("cancel_quantity_invalid", field="quantity", max=max(left, 1))
-    plan = await db(
-        engine,
+    plan = await run_in_transaction(
         _reserve_meal,
+        engine=engine,
         by=by,
         order_id=oid,
         order_line_id=order_line_id,

@@ -55,8 +55,9 @@ from hotmeals.services.payments import (
 )
 from hotmeals.services.payments.credit_pay import credit_split, pay_with_credit
 from hotmeals.services.payments.records import lock_row
-from hotmeals.services.payments.runtime import actor_of, db
+from hotmeals.services.payments.runtime import actor_of
 from hotmeals.services.submissions import checked_key, recall, remember
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -206,9 +207,9 @@ async def confirm(
     card_id = paying.get("card_id")
     card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
     await ask_open_attempts(order_id, engine=engine, gateway=gateway)
-    step = await db(
-        engine,
+    step = await run_in_transaction(
         _confirm_step,
+        engine=engine,
         parent_id=parent_id,
         order_id=order_id,
         change_id=change_id,
@@ -222,9 +223,9 @@ async def confirm(
         return await repeat(step["change_id"], parent_id, key, lang, engine)
     if step["payment_id"] is None:
         done, ok = await _send_refunds(step["planned"], engine, gateway, actor_of(parent_id))
-        return await db(
-            engine,
+        return await run_in_transaction(
             result_of,
+            engine=engine,
             change_id=step["change_id"],
             lang=lang,
             refund_cents=done,
@@ -244,9 +245,9 @@ async def confirm(
             step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
         )
     # Kept under the request key so that a repeat opens this same Lightbox session.
-    await db(
-        engine,
+    await run_in_transaction(
         remember,
+        engine=engine,
         parent_id=parent_id,
         key=key,
         action=PAY_ACTION,
@@ -258,7 +259,7 @@ async def confirm(
 async def _pay_answer(
     change_id: int, hosted: HostedSession, lang: str, engine: Engine | None
 ) -> ChangeResult:
-    result = await db(engine, result_of, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
     return replace(
         result,
         status="pay",
@@ -272,11 +273,13 @@ async def repeat(
 ) -> ChangeResult:
     """A repeat of a confirm answers what the first did: while its payment is still to be
     made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
-    result = await db(engine, result_of, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
     if result.status != "pending" or result.payment_id is None:
         return result
-    first = await db(engine, recall, parent_id=parent_id, key=key, action=PAY_ACTION)
-    state = await db(engine, payment_state, payment_id=result.payment_id)
+    first = await run_in_transaction(
+        recall, engine=engine, parent_id=parent_id, key=key, action=PAY_ACTION
+    )
+    state = await run_in_transaction(payment_state, engine=engine, payment_id=result.payment_id)
     if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
         return result
     return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, engine)

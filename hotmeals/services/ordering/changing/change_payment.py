@@ -30,7 +30,8 @@ from hotmeals.services.ordering.changing.change_result import ChangeResult, resu
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
 from hotmeals.services.payments.records import RESERVING, get_payment, lock_row
 from hotmeals.services.payments.reversal import reverse_in_full
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.order_changes")
 
@@ -90,8 +91,10 @@ async def settle(
     so is an approved attempt its change no longer waits for (``payment_id``: the attempt
     just settled, when it may not be the change's current one)."""
     engine = wiring.get("engine")
-    result = await db(engine, result_of, change_id=change_id, lang=lang)
-    stray = await db(engine, _stray_attempt, change_id=change_id, payment_id=payment_id)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    stray = await run_in_transaction(
+        _stray_attempt, engine=engine, change_id=change_id, payment_id=payment_id
+    )
     if stray is not None:
         await _void(stray, **wiring)
         return replace(
@@ -103,7 +106,7 @@ async def settle(
     if result.status == "dropped" and result.payment_id is not None:
         await _void(result.payment_id, **wiring)
     elif result.status == "declined":
-        await db(engine, _declined_change, change_id=change_id)
+        await run_in_transaction(_declined_change, engine=engine, change_id=change_id)
     return result
 
 
@@ -150,12 +153,14 @@ async def ask_open_attempts(order_id: int, **wiring: Unpack[Wiring]) -> None:
     a sale it made applies its change, or is voided when the change no longer
     waits for it. Converge not answering: no new attempt now (``payment_unavailable``)."""
     engine = wiring.get("engine")
-    for attempt in await db(engine, _open_attempts, order_id=order_id):
+    for attempt in await run_in_transaction(_open_attempts, engine=engine, order_id=order_id):
         asked = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, **wiring)
         if not asked.answered:
             raise DomainError("payment_unavailable")
         if asked.view.state == PaymentState.APPROVED:
-            stray = await db(engine, _orphan_change_payment, payment_id=attempt)
+            stray = await run_in_transaction(
+                _orphan_change_payment, engine=engine, payment_id=attempt
+            )
             if stray:
                 await _void(attempt, **wiring)
 
@@ -230,7 +235,7 @@ async def void_dropped_change_payments(**wiring: Unpack[Wiring]) -> list[int]:
     payment that paid for no change (dropped, set back to a draft, or replaced by a newer
     attempt; its completion call never came, or Converge refused the void then).
     Returns the ids it voided (or started to)."""
-    ids = await db(wiring.get("engine"), dropped_change_payments)
+    ids = await run_in_transaction(dropped_change_payments, engine=wiring.get("engine"))
     done = []
     for payment_id in ids:
         try:

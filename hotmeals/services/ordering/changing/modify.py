@@ -42,7 +42,8 @@ from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments import confirm_approval, report_browser_failure
 from hotmeals.services.payments.reconciliation import browser_reason
-from hotmeals.services.payments.runtime import Wiring, db
+from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -252,7 +253,7 @@ async def modify_confirm_order(
     order changes once the payment is approved. ``request_key``: the same key again answers
     what the first call did."""
     lang = normalize_lang(lang)
-    key = await db(engine, _own_id, parent_id=parent_id, order_id=order_id)
+    key = await run_in_transaction(_own_id, engine=engine, parent_id=parent_id, order_id=order_id)
     return await confirm(
         parent_id=parent_id,
         order_id=key,
@@ -274,7 +275,9 @@ async def _paid_change(
 ) -> tuple[int, int]:
     """The parent's change that ``payment_id`` pays for, and the payment's id (or
     ``payment_not_found``)."""
-    change_id = await db(engine, change_of_payment, parent_id=parent_id, payment_id=payment_id)
+    change_id = await run_in_transaction(
+        change_of_payment, engine=engine, parent_id=parent_id, payment_id=payment_id
+    )
     return change_id, parse_id(payment_id, "payment_id", "payment_not_found")
 
 

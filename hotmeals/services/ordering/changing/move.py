@@ -58,8 +58,8 @@ from hotmeals.services.ordering.days import (
 )
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
-from hotmeals.services.payments.runtime import db
 from hotmeals.services.submissions import checked_key
+from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
@@ -377,12 +377,14 @@ async def modify_meal(
     lang = normalize_lang(lang)
     key = checked_key(paying.get("request_key"))
     if key:
-        seen = await db(
-            engine, _move_repeat, parent_id=parent_id, order_line_id=order_line_id, key=key
+        seen = await run_in_transaction(
+            _move_repeat, engine=engine, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
             return await repeat(seen, parent_id, key, lang, engine)
-    step = await db(engine, _move_step, move=_MealMove(parent_id, order_line_id, new_date, lang))
+    step = await run_in_transaction(
+        _move_step, engine=engine, move=_MealMove(parent_id, order_line_id, new_date, lang)
+    )
     try:
         return await confirm(
             parent_id=parent_id,
@@ -394,7 +396,7 @@ async def modify_meal(
             **paying,
         )
     except DomainError:
-        await db(engine, _drop_draft_move, change_id=step["change_id"])
+        await run_in_transaction(_drop_draft_move, engine=engine, change_id=step["change_id"])
         raise
 
 
