@@ -363,7 +363,7 @@ async def contact_us(
     client: Client = Depends(client_context),
     parent: accounts.ParentContext | None = Depends(optional_parent),
     key: str | None = Depends(idempotency_key),
-):
+) -> Any:
     body = await client.body(ContactIn)
     fields = {**body.model_dump(), "lang": client.lang, "address": client.address}
     if parent is None:  # a visitor's message: no account to keep the key against
@@ -385,7 +385,7 @@ files = APIRouter()
 
 
 @files.get("/uploads/profile/{name}", tags=["files"], summary="A profile picture")
-def profile_picture(name: str):
+def profile_picture(name: str) -> Any:
     path = profile.profile_image_path(name)
     if path is None:
         return fail(t("page_not_found"), status_code=404)

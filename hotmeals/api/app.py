@@ -7,6 +7,7 @@ TestClient already started refuses new middleware.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -62,11 +63,11 @@ def create_api() -> FastAPI:
     )
 
     @api.exception_handler(RequestValidationError)
-    async def _invalid(request: Request, exc: RequestValidationError):
+    async def _invalid(request: Request, exc: RequestValidationError) -> Any:
         return fail(t("api.invalid_request", _lang(request)))
 
     @api.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException):
+    async def _http(request: Request, exc: StarletteHTTPException) -> Any:
         if exc.status_code == 404:
             return fail(t("api.not_found", _lang(request)), status_code=404)
         if exc.status_code == 405:
@@ -74,17 +75,17 @@ def create_api() -> FastAPI:
         return fail(str(exc.detail), status_code=exc.status_code)
 
     @api.exception_handler(PoolTimeout)
-    async def _busy(request: Request, exc: PoolTimeout):
+    async def _busy(request: Request, exc: PoolTimeout) -> Any:
         log.warning("connection pool exhausted on %s %s", request.method, request.url.path)
         return fail(t("service_busy", _lang(request)), status_code=503)
 
     @api.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception):
+    async def _unexpected(request: Request, exc: Exception) -> Any:
         log.exception("unexpected error on %s %s", request.method, request.url.path)
         return fail(t("api.server_error", _lang(request)), status_code=500)
 
     @api.get(f"{API_PREFIX}/health", tags=["ops"], summary="Service and database state")
-    def health():
+    def health() -> Any:
         db = database_state()
         body = {"service": "ok", "database": db}
         if db["status"] != "ok":
@@ -92,7 +93,7 @@ def create_api() -> FastAPI:
         return ok(body, "ok")
 
     @api.get(f"{API_PREFIX}/ready", tags=["ops"], summary="Ready to serve parents (readiness)")
-    def ready():
+    def ready() -> Any:
         is_ready, body = readiness(database_state())
         if not is_ready:
             return fail("not ready", status_code=503, data=body)
@@ -107,7 +108,7 @@ def create_api() -> FastAPI:
         methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
         include_in_schema=False,
     )
-    def _unknown_api(request: Request, rest: str):
+    def _unknown_api(request: Request, rest: str) -> Any:
         return fail(t("api.not_found", _lang(request)), status_code=404)
 
     return api

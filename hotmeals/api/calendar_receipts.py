@@ -15,6 +15,8 @@ See docs/api.md.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import JSONResponse, Response
 
@@ -138,7 +140,7 @@ async def receipt(
     change: int | None = CHANGE_Q,
     donation: int | None = DONATION_Q,
     who: ParentClient = Depends(parent_context),
-):
+) -> Any:
     return await read_for(who, receipts.receipt, order=order, change=change, donation=donation)
 
 
@@ -154,7 +156,7 @@ async def receipt_as_pdf(
     change: int | None = CHANGE_Q,
     donation: int | None = DONATION_Q,
     who: ParentClient = Depends(parent_context),
-):
+) -> Any:
     data = await run_in_transaction(
         receipts.receipt,
         parent_id=who.parent_id,

@@ -178,7 +178,7 @@ def handler(fn: Handled, *, who: Callable[..., Any] | None = None) -> Handler:
 
 
 def _endpoint(call: Call, body: type[BaseModel] | None) -> Callable[..., Any]:
-    async def endpoint(who: Any = Depends(call.who)):
+    async def endpoint(who: Any = Depends(call.who)) -> Any:
         return await call.respond(who, None if body is None else await who.body(body))
 
     endpoint.__name__ = endpoint.__qualname__ = call.name

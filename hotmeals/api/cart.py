@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import JSONResponse
+from sqlmodel import Session
 
 from hotmeals.api.bodies import meal_choice
 from hotmeals.api.calls import Once, ParentListing, ParentRead, Post, declare_all, handler
@@ -47,7 +48,7 @@ def _added(body: AddToCartIn) -> dict[str, Any]:
     return {**meal_choice(body), "quantity": body.quantity}
 
 
-def _tiers(*, session, parent_id: int, portion_id, lang: str) -> dict:
+def _tiers(*, session: Session, parent_id: int, portion_id: object, lang: str) -> dict:
     return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
@@ -76,7 +77,7 @@ def _promo_code(body: PromoIn) -> dict[str, Any]:
     return {"promo_code": body.promo_code if body.promo_code is not None else ""}
 
 
-def _check_promo(*, session, parent_id: int, promo_code: str, lang: str) -> dict:
+def _check_promo(*, session: Session, parent_id: int, promo_code: str, lang: str) -> dict:
     promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
     return pricing.priced_summary(
         session=session, parent_id=parent_id, promo_code=promo_code, lang=lang

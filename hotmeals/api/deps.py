@@ -106,7 +106,7 @@ class EnvelopeRoute(APIRoute):
         handler = super().get_route_handler()
         declared = TypeAdapter(self.response_model) if self.response_model is not None else None
 
-        async def route(request: Request):
+        async def route(request: Request) -> Any:
             lang = request_lang(request)
             try:
                 return _as_declared(declared, await handler(request))

@@ -7,6 +7,8 @@ found', like one that does not exist.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import Depends, Query
 
 from hotmeals.api.calls import ParentListing, ParentRead, Post, declare_all
@@ -77,7 +79,7 @@ async def adds_on(
     child_id: str | None = Query(
         default=None, max_length=12, description="Marks each add-on's allergens for this child."
     ),
-):
+) -> Any:
     if child_id not in (None, ""):
         return await list_as_parent(
             client, menu.list_addons, vendor_id=vendor_id, child_id=child_id

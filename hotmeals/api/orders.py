@@ -10,6 +10,8 @@ token (401); another parent's payment or order is "not found".
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi.responses import JSONResponse
 
 from hotmeals.api.calls import Post, ReadFor, declare_all, handler
@@ -36,7 +38,7 @@ from hotmeals.services.transaction import run_in_transaction
 router = api_router()
 
 
-async def _answer(who: ParentClient, result: settle.CheckoutResult):
+async def _answer(who: ParentClient, result: settle.CheckoutResult) -> Any:
     order = await run_in_transaction(
         confirmation.order_confirmation,
         parent_id=who.parent_id,
@@ -58,7 +60,7 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult):
 async def add_order(who: ParentWrite, body: AddOrderIn) -> JSONResponse:
     payment_id = payment_of(body)
 
-    async def place():
+    async def place() -> Any:
         result = await checkout.complete_checkout(
             parent_id=who.parent_id,
             payment_id=payment_id,

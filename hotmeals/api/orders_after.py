@@ -92,7 +92,7 @@ def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     }
 
 
-async def _answer(who: ParentClient, result: cancel_service.CancelResult):
+async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> Any:
     count = await run_in_transaction(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
     data = {
         "order_ids": result.order_ids,

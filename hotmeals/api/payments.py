@@ -104,7 +104,7 @@ def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) 
     }
 
 
-def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None = None):
+def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None = None) -> Any:
     status, message = outcome_message(view, lang)
     data = payment_out(view, card)
     return ok_or_fail(status == "success", data, message)
@@ -124,7 +124,7 @@ async def get_converge_session_token(who: ParentWrite, body: SessionTokenIn) -> 
     return await who.charge_once("pay_session", lambda: _session_token(who, body))
 
 
-async def _session_token(who: ParentClient, body: SessionTokenIn):
+async def _session_token(who: ParentClient, body: SessionTokenIn) -> Any:
     if body.purpose == "order":
         return await _order_session(who, body)
     payment_id = await _reserver(body)(who, body)
@@ -150,7 +150,7 @@ def _lightbox(
     }
 
 
-async def _order_session(who: ParentClient, body: SessionTokenIn):
+async def _order_session(who: ParentClient, body: SessionTokenIn) -> Any:
     """The parent's cart as an order (``services.ordering.checkout.start_checkout``: priced from the
     database, never from this body): the Lightbox session, or the saved card charged."""
     started = await checkout.start_checkout(
@@ -176,7 +176,7 @@ async def _order_session(who: ParentClient, body: SessionTokenIn):
     return ok_or_fail(started.result.status == settle.PLACED, data, started.result.message)
 
 
-async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn):
+async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn) -> Any:
     card_id = required(body.card_id, "card_not_found", "card_id")  # before anything is reserved
     started = await checkout.start_checkout(
         parent_id=who.parent_id,

@@ -9,6 +9,7 @@ Ingredient suggestions beyond these come from the admin's list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -95,7 +96,7 @@ class MealVerdict(StrEnum):
     REFUSED = "refused"  # Major: never added to a cart
 
 
-_VERDICT_OF_LEVEL = {
+_VERDICT_OF_LEVEL: dict[str, MealVerdict] = {
     AlertLevel.MAJOR: MealVerdict.REFUSED,
     AlertLevel.HIGH: MealVerdict.ACKNOWLEDGE,
     AlertLevel.MEDIUM: MealVerdict.ACKNOWLEDGE,
@@ -110,7 +111,7 @@ _VERDICT_RANK = (
 )
 
 
-def meal_verdict(levels) -> MealVerdict:
+def meal_verdict(levels: Iterable[str]) -> MealVerdict:
     """The verdict for a meal from the child's alert levels of the meal's allergens (the
     ingredients both the meal and the child's profile list). An unknown stored level counts
     as Major: a value nobody can read is not a reason to serve the meal."""
@@ -125,7 +126,7 @@ def meal_verdict(levels) -> MealVerdict:
     return worst
 
 
-def ensure_can_add(matches, *, acknowledged: bool) -> MealVerdict:
+def ensure_can_add(matches: Iterable[tuple[str, str]], *, acknowledged: bool) -> MealVerdict:
     """The allergy rule when a meal goes into a child's cart. ``matches``: (allergen name,
     alert level) pairs of the child's allergies found in the meal. Major refuses
     (``allergy_refused``); High and Medium need ``acknowledged`` (``allergy_ack_required``);
@@ -187,7 +188,7 @@ def _level_verdict(level: str) -> MealVerdict:
         return MealVerdict.REFUSED
 
 
-def compose(components, lang: str | None = "en") -> Composition:
+def compose(components: Iterable[Component], lang: str | None = "en") -> Composition:
     """The verdict for the meal as composed (the worst of its parts) with the names the
     messages need, each name once, in the order of the parts."""
     worst = MealVerdict.SAFE
@@ -234,7 +235,7 @@ def refused_extras_text(composition: Composition, lang: str | None = "en") -> st
 
 
 def ensure_can_add_composed(
-    components, *, acknowledged: bool, lang: str | None = "en"
+    components: Iterable[Component], *, acknowledged: bool, lang: str | None = "en"
 ) -> Composition:
     """The allergy rule when a meal as composed goes into a child's cart or order. The meal's
     own Major allergen refuses it (``allergy_refused``, naming the allergens); an option's or
@@ -262,7 +263,7 @@ def ensure_can_add_composed(
     return composition
 
 
-def ack_covers(ack_text: str | None, needed) -> bool:
+def ack_covers(ack_text: str | None, needed: Iterable[Iterable[str]]) -> bool:
     """Whether a stored acknowledgement still covers what the meal as composed needs now:
     ``needed`` holds, for each allergen that needs one, its names in every language; the
     acknowledgement (written in the parent's language when given) must name each of them.
@@ -273,7 +274,7 @@ def ack_covers(ack_text: str | None, needed) -> bool:
     return all(any(name and name in text for name in names) for names in needed)
 
 
-def ack_needed(components) -> list[str]:
+def ack_needed(components: Iterable[Component]) -> list[str]:
     """The allergen names of the parts (as matched) whose level needs an acknowledgement."""
     out: list[str] = []
     for part in components:

@@ -7,7 +7,7 @@ Both directions are strict: ASCII digits only, no surrounding spaces, and the da
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, datetime
 
 from hotmeals.domain.errors import DomainError
 
@@ -119,7 +119,7 @@ def weekday_names(lang: str | None = "en") -> list[str]:
     return [str(names[n]) for n in range(7)]
 
 
-def long_moment(value, lang: str | None = "en") -> str:
+def long_moment(value: datetime, lang: str | None = "en") -> str:
     """An aware datetime in Toronto: ``"vendredi 21 novembre, 17 h 00"`` /
     ``"Friday, November 21, 5:00 p.m."``."""
     from zoneinfo import ZoneInfo
@@ -131,7 +131,7 @@ def long_moment(value, lang: str | None = "en") -> str:
     return f"{long_day(local.date(), lang)}, {clock}"
 
 
-def short_moment(value, lang: str | None = "en") -> str:
+def short_moment(value: datetime, lang: str | None = "en") -> str:
     """An aware datetime in Toronto, short, for a card: ``"jeu. 26 nov., 18 h 00"`` /
     ``"Thu, Nov 26, 6:00 p.m."`` (each day's cut-off on the menu)."""
     from zoneinfo import ZoneInfo

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
 from hotmeals.db.engine import release_connection
-from hotmeals.db.models import Parent, SessionToken
+from hotmeals.db.models import OtpCode, Parent, SessionToken
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.passwords import is_common_password, validate_not_common
 from hotmeals.domain.validation import (
@@ -246,7 +246,15 @@ def verify_otp(
     return LoginResult(token=token, session_data=session_data(session, parent, token))
 
 
-def _otp_check(session, email, purpose, code, address, *, consume):
+def _otp_check(
+    session: Session,
+    email: str,
+    purpose: Purpose,
+    code: object,
+    address: str | None,
+    *,
+    consume: bool,
+) -> OtpCode:
     # the module ``otp`` is shadowed by the ``otp`` argument in the public functions
     return otp.check(
         session, email=email, purpose=purpose, code=code, address=address, consume=consume

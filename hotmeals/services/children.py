@@ -10,7 +10,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from sqlalchemy import bindparam, delete, func, join
+from sqlalchemy import Executable, bindparam, delete, func, join
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
@@ -347,7 +347,9 @@ _ALLERGIES_OF_CHILDREN = (
 )
 
 
-def _child_dicts(session: Session, lang: str, statement, **params) -> list[dict]:
+def _child_dicts(
+    session: Session, lang: str, statement: Executable, **params: object
+) -> list[dict]:
     """Children with their places (one query with joins) and allergies (one query for all)."""
     french = normalize_lang(lang) == "fr"
     lang = "fr" if french else "en"

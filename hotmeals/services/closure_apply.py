@@ -87,7 +87,7 @@ class Outcome(StrEnum):
 # --- the booked meals ------------------------------------------------------------------------
 
 
-def _booked_rows(session: Session, closure: SchoolClosure, parent_id: int | None = None):
+def _booked_rows(session: Session, closure: SchoolClosure, parent_id: int | None = None) -> Any:
     query = (
         select(OrderLine, Order.parent_id)
         .join(Order, col(Order.id) == OrderLine.order_id)

@@ -148,7 +148,13 @@ def queue_mail(
 
 
 def send_templated(
-    *, session: Session, to: str, template: str, language: str, kind: str | None = None, **params
+    *,
+    session: Session,
+    to: str,
+    template: str,
+    language: str,
+    kind: str | None = None,
+    **params: object,
 ) -> int:
     """Render ``mail.<template>.subject`` and ``.body`` from the catalog in ``language``."""
     lang = normalize_lang(language)
@@ -221,7 +227,7 @@ def queue_templated_many(*, session: Session, mails: list[Templated]) -> list[in
     return sorted(outbox_id for outbox_id, *_ in written)
 
 
-def render_templated(*, template: str, language: str, **params) -> Rendered:
+def render_templated(*, template: str, language: str, **params: object) -> Rendered:
     """``mail.<template>`` in ``language``: its subject, its text and its HTML, from one
     catalog text (a ``mail_html.MailTable`` parameter is a table in the HTML)."""
     lang = normalize_lang(language)

@@ -152,7 +152,9 @@ def start_session(session: Session, parent: Parent, user_agent: str | None) -> s
     return token
 
 
-def revoke_sessions(session: Session, parent_id: int, *, keep_session_id: int | None = None):
+def revoke_sessions(
+    session: Session, parent_id: int, *, keep_session_id: int | None = None
+) -> None:
     stmt = (
         update(SessionToken)
         .where(col(SessionToken.parent_id) == parent_id)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
     CompoundSelect,
+    ScalarSelect,
     String,
     bindparam,
     cast,
@@ -17,7 +19,7 @@ from sqlalchemy import (
     union_all,
 )
 from sqlalchemy import select as select_columns
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
@@ -70,7 +72,7 @@ def image_url(file_name: str | None) -> str | None:
     return image_path(file_name) if file_name else None
 
 
-def _count(model, *where):
+def _count(model: type[SQLModel], *where: Any) -> ScalarSelect[int]:
     return select(func.count()).select_from(model).where(*where).scalar_subquery()
 
 
@@ -270,7 +272,7 @@ def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: ob
     return get_profile(session=session, parent_id=saved_id(parent))
 
 
-def _check_code(session: Session, address: str, code: object):
+def _check_code(session: Session, address: str, code: object) -> Any:
     return otp.check(
         session, email=address, purpose=Purpose.ALT_EMAIL, code=code, address=None, consume=True
     )

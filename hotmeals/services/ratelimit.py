@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import delete, func, text
 from sqlalchemy.engine import Engine
@@ -94,7 +95,7 @@ def _key(key: str) -> str:
     return key.strip().lower()[:KEY_MAX]
 
 
-def _hits_since(session: Session, limit: Limit, key: str, since: datetime):
+def _hits_since(session: Session, limit: Limit, key: str, since: datetime) -> Any:
     return (
         select(func.count(), func.min(RateLimitHit.created_at))
         .where(RateLimitHit.bucket == limit.bucket)
@@ -217,7 +218,7 @@ def clear(session: Session, limit: Limit | Throttle, key: str | None) -> None:
         )
 
 
-def last_hit_age(session: Session, limit: Limit, key: str, *, now: datetime | None = None):
+def last_hit_age(session: Session, limit: Limit, key: str, *, now: datetime | None = None) -> Any:
     """Seconds since the newest hit in the bucket for ``key``, or ``None`` if there is none
     within the window (used for the 60-second resend cooldown)."""
     now = now or utcnow()

@@ -37,8 +37,10 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from sqlalchemy import and_, or_
 from sqlalchemy import select as select_columns
@@ -418,7 +420,7 @@ class Round:
     menu: int
 
 
-def _guarded(fn, *, engine: Engine | None, **kwargs) -> int:
+def _guarded(fn: Callable[..., int], *, engine: Engine | None, **kwargs: Any) -> int:
     try:
         return in_transaction(fn, engine=engine, **kwargs)
     except IntegrityError:

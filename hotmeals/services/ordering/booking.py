@@ -287,7 +287,7 @@ def add_many(
 
 def outcome_answer(
     outcome: Outcome, message_key: str, lang: str, skipped: list[dict] | None = None
-):
+) -> Any:
     return {
         "added": outcome.added,
         "refused": outcome.refused,

@@ -269,7 +269,7 @@ def _addons(
 
 def _options(
     session: Session,
-    model,
+    model: type[MenuOption] | type[MealOption],
     meal_id: int,
     lang: str,
     items: Items | None = None,

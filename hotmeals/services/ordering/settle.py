@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Unpack
+from typing import Any, Unpack
 
 from sqlalchemy import and_, delete, or_
 from sqlmodel import Session, col, select
@@ -188,7 +188,7 @@ def _paying_payment_id(session: Session, order: Order) -> int | None:
     ).first()
 
 
-def checkout_result(view: PaymentView, state: dict, lang: str, status: str, message: str):
+def checkout_result(view: PaymentView, state: dict, lang: str, status: str, message: str) -> Any:
     return CheckoutResult(
         status=status,
         order_id=state["order_id"],

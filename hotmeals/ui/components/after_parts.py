@@ -122,7 +122,7 @@ def list_card(*children: rx.Component, class_name: str, data: dict[str, Any]) ->
     )
 
 
-def card_list(state: Any, card: Any, *, list_id: str, empty: rx.Component, **props: Any):
+def card_list(state: Any, card: Any, *, list_id: str, empty: rx.Component, **props: Any) -> Any:
     """A ``card`` (a ``list_card``) per row of ``state.rows`` once ``state.loaded``, or
     ``empty`` (``panels.loaded_list``)."""
     return loaded_list(state.rows, card, loaded=state.loaded, list_id=list_id, empty=empty, **props)

@@ -211,7 +211,7 @@ def icon_bubble(icon: str, size: int = 20) -> rx.Component:
     return rx.box(rx.icon(icon, size=size, aria_hidden="true"), class_name="hm-icon-bubble")
 
 
-def remove_button(icon: str, icon_size: int, what: Any, on_click: Any, **props: Any):
+def remove_button(icon: str, icon_size: int, what: Any, on_click: Any, **props: Any) -> Any:
     """The ghost icon button that takes one row off a list, named "Remove <what>" for screen
     readers."""
     remove: Any = t("ui.common.remove")  # a string Var: + joins in the browser

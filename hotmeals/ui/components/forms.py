@@ -78,7 +78,7 @@ def date_field(
     )
 
 
-def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **props: Any):
+def native_select(field_id: Any, *options: Any, value: Any, on_change: Any, **props: Any) -> Any:
     """The browser's own select (``hm-select``), for lists a phone should pick natively."""
     return rx.el.select(
         *options, id=field_id, value=value, on_change=on_change, class_name="hm-select", **props
@@ -261,7 +261,7 @@ def submit_button(
     *,
     turn: Any | None = None,
     **props: Any,
-):
+) -> Any:
     """A submit button that shows a spinner and stays put while the server works; with
     ``turn``, disabled from the first tap (``once_attrs``)."""
     props.setdefault("size", "3")
@@ -337,7 +337,7 @@ def status_notice(message: Any, status: Any, kinds: dict[str, str], *, id_: str)
     )
 
 
-def link_button(*children: Any, href: str, id_: str | None = None, **button_props: Any):
+def link_button(*children: Any, href: str, id_: str | None = None, **button_props: Any) -> Any:
     """A link that looks like a button: one element (a link inside a button would be two
     nested controls for keyboards and screen readers), routed without a page reload."""
     link_props = {"to": href}

@@ -4,6 +4,8 @@ a logged-in parent gets the parent header of ``components/header.py``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.settings import get_settings
@@ -249,7 +251,7 @@ def skip_link() -> rx.Component:
     return rx.el.a(t("nav.skip_to_content"), href="#main", class_name="skip-link")
 
 
-def page(*children: rx.Component, header: rx.Component | None = None, chrome: bool = True):
+def page(*children: rx.Component, header: rx.Component | None = None, chrome: bool = True) -> Any:
     """A page with the visitor header and footer (``chrome=False`` hides both, as docs/product.md §2
     asks for sign-in, sign-up, errors and the like)."""
     # data-hydrated tells tests (and only tests) that event handlers are live.

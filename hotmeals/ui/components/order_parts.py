@@ -87,7 +87,7 @@ def child_chip(state: Any, kid: Any, prefix: str) -> rx.Component:
     )
 
 
-def meal_picture(src: Any, class_name: str, width: str, height: str, **props: Any):
+def meal_picture(src: Any, class_name: str, width: str, height: str, **props: Any) -> Any:
     """A meal's picture (a menu card's, the meal dialog's): decoration beside its name, so no
     alternative text; ``width`` and ``height`` keep its box before it arrives."""
     return rx.image(src=src, alt="", class_name=class_name, width=width, height=height, **props)

@@ -30,7 +30,7 @@ def loading_spinner(*children: rx.Component, padding: str = "32px") -> rx.Compon
     return rx.center(rx.spinner(size="3"), *children, padding=padding, width="100%")
 
 
-def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **props: Any):
+def amount_row(label: Any, value: rx.Component, *, label_size: str = "3", **props: Any) -> Any:
     """A total's row: its name in gray on the left, the amount pushed to the right."""
     return rx.flex(
         rx.text(label, size=label_size, color=rx.color("gray", 11)),

@@ -155,7 +155,7 @@ def focus_screen(
     )
 
 
-def screen_heading(title: Any, subtitle: Any | None = None, id_: str | None = None):
+def screen_heading(title: Any, subtitle: Any | None = None, id_: str | None = None) -> Any:
     return rx.vstack(
         rx.heading(title, as_="h1", size=rx.breakpoints(initial="7", md="8"), id=id_),
         muted(subtitle, size="3") if subtitle is not None else rx.fragment(),
@@ -169,7 +169,7 @@ def plain_screen(
     back_href: str = "/edit-profile",
     back_key: str = "ui.common.back_to_profile",
     width: str = "720px",
-):
+) -> Any:
     """A logged-in focused screen (parent-edit-profile, edit-child, school year): slim bar,
     one column; shown to a signed-in parent only (``parent_only``)."""
     return parent_only(

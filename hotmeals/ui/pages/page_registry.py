@@ -40,7 +40,7 @@ def parent_pages(app: rx.App) -> Callable[..., None]:
 
 def add_booking_page(
     add: Callable[..., None], component: Any, route: str, title_key: str, load: Any
-):
+) -> None:
     """With ``add`` (``parent_pages``), a screen that books (Book meal, the cart): the school
     year's gate first (``SchoolYearState.gate``), then the screen's ``load``, as one event."""
     add(component, route, title_key, SchoolYearState.gate, load, one_event=True)

@@ -6,6 +6,9 @@ parent lands in /edit-profile (docs/product.md §2 "After sign-in")."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain.allergy import AlertLevel
@@ -55,7 +58,7 @@ class AllergyState(OnceForm, rx.State):
         return (await self.get_state(I18nState)).lang
 
     @rx.event
-    async def start(self):
+    async def start(self) -> AsyncIterator[Any]:
         """on_load of /allergy-profile (after the guard): the chosen child, or during sign-up
         the child just added."""
         self.missing = False
@@ -100,12 +103,12 @@ class AllergyState(OnceForm, rx.State):
         self.suggestions = [_suggestion(r) for r in rows if str(r["id"]) not in chosen]
 
     @rx.event
-    async def search(self, query: str):
+    async def search(self, query: str) -> None:
         self.query = query
         await self._suggest(query)
 
     @rx.event
-    def add(self, ingredient_id: str, name: str):
+    def add(self, ingredient_id: str, name: str) -> None:
         if any(i["ingredient_id"] == ingredient_id for i in self.items):
             return
         self.items = [
@@ -115,18 +118,18 @@ class AllergyState(OnceForm, rx.State):
         self.suggestions = [s for s in self.suggestions if s["id"] != ingredient_id]
 
     @rx.event
-    async def remove(self, ingredient_id: str):
+    async def remove(self, ingredient_id: str) -> None:
         self.items = [i for i in self.items if i["ingredient_id"] != ingredient_id]
         await self._suggest(self.query)
 
     @rx.event
-    def set_level(self, ingredient_id: str, level: str):
+    def set_level(self, ingredient_id: str, level: str) -> None:
         self.items = [
             {**i, "alert_level": level} if i["ingredient_id"] == ingredient_id else i
             for i in self.items
         ]
 
-    async def _finish(self, lang: str, toast_key: str):
+    async def _finish(self, lang: str, toast_key: str) -> AsyncIterator[Any]:
         auth = await self.get_state(AuthState)
         was_signup = self.in_signup
         await auth._refresh()
@@ -137,11 +140,11 @@ class AllergyState(OnceForm, rx.State):
             yield rx.redirect("/edit-profile")
 
     @rx.event
-    async def save(self):
+    async def save(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save()):
             yield event
 
-    async def _save(self):
+    async def _save(self) -> AsyncIterator[Any]:
         lang = await self._lang()
         saved = Answered()
         # child_id was chosen among who's children by start; the service checks again.
@@ -163,7 +166,7 @@ class AllergyState(OnceForm, rx.State):
             yield event
 
     @rx.event
-    async def skip(self):
+    async def skip(self) -> AsyncIterator[Any]:
         """'No allergies' during sign-up completes the step without saving anything. Once an
         allergy is picked the screen no longer offers it: picked allergies are
         never dropped silently, so a call that still comes (an old page, a forged event) is

@@ -22,6 +22,7 @@ Imports nothing app-level but the services it calls, the i18n state and the step
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -224,18 +225,18 @@ class AuthState(rx.State):
 
     # ---- page loads ----------------------------------------------------------------------
     @rx.event
-    async def load_session(self):
+    async def load_session(self) -> None:
         """on_load of public pages: know who is here (header, 'landing when logged in')."""
         await self._refresh()
 
     @rx.event
-    async def require_parent(self):
+    async def require_parent(self) -> Any:
         """on_load of logged-in pages: a visitor goes to sign-in and comes back after."""
         await self._refresh()
         return self._guard_redirect(page_path(self.router.url.path))
 
     @rx.event
-    async def require_signup_step(self, step: str):
+    async def require_signup_step(self, step: str) -> Any:
         """on_load of /add-child: open to a sign-up at ADD_CHILD (a logged-in parent sees the
         landing screen, docs/product.md §2)."""
         await self._refresh()
@@ -248,7 +249,7 @@ class AuthState(rx.State):
         return rx.redirect(f"/sign-in?next={quote(SIGNUP_PATHS[step])}", replace=True)
 
     @rx.event
-    async def require_session(self):
+    async def require_session(self) -> Any:
         """on_load of /allergy-profile: a parent (for any child) or a sign-up at ALLERGY."""
         await self._refresh()
         if self.status == "parent":
@@ -261,15 +262,15 @@ class AuthState(rx.State):
 
     # ---- logout (docs/product.md §2 header) ----------------------------------------------
     @rx.event
-    def open_logout(self):
+    def open_logout(self) -> None:
         self.logout_open = True
 
     @rx.event
-    def set_logout_open(self, value: bool):
+    def set_logout_open(self, value: bool) -> None:
         self.logout_open = value
 
     @rx.event
-    async def confirm_logout(self):
+    async def confirm_logout(self) -> AsyncIterator[Any]:
         self.logging_out = True
         yield
         lang = (await self.get_state(I18nState)).lang

@@ -5,6 +5,7 @@ children are the parent's, the dates, the cut-offs and the total the parent conf
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
@@ -63,7 +64,7 @@ class ChildAwayState(OnceForm, rx.State):
         return self.checked
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         """The screen; the children and days of the address (``?who=&from=&to=``, written by
         Check) are checked again, so a reload or Back shows the same meals."""
         self.busy, self.error, self.checked, self.meals, self.donate = False, "", False, [], []
@@ -115,7 +116,7 @@ class ChildAwayState(OnceForm, rx.State):
         self.checked, self.meals, self.donate, self.error, self.done = False, [], [], "", ""
 
     @rx.event
-    def toggle_child(self, child_id: str, checked: bool):
+    def toggle_child(self, child_id: str, checked: bool) -> None:
         if child_id not in {k.value for k in self.kids}:
             return  # not a child on screen
         rest = [c for c in self.chosen if c != child_id]
@@ -123,24 +124,24 @@ class ChildAwayState(OnceForm, rx.State):
         self._changed()
 
     @rx.event
-    def set_from_date(self, value: str):
+    def set_from_date(self, value: str) -> None:
         self.from_date = str(value)[:10]
         if self.to_date < self.from_date:
             self.to_date = self.from_date
         self._changed()
 
     @rx.event
-    def set_to_date(self, value: str):
+    def set_to_date(self, value: str) -> None:
         self.to_date = str(value)[:10]
         self._changed()
 
     @rx.event
-    def set_refund_to(self, value: str):
+    def set_refund_to(self, value: str) -> None:
         if value in {d.value for d in RefundDestination}:
             self.refund_to = value
 
     @rx.event
-    def toggle_donate(self, line_id: str, checked: bool):
+    def toggle_donate(self, line_id: str, checked: bool) -> None:
         if not any(m["id"] == line_id and m["state"] == "past" for m in self.meals):
             return  # only a meal on screen that is past its cut-off
         rest = [d for d in self.donate if d != line_id]
@@ -167,7 +168,7 @@ class ChildAwayState(OnceForm, rx.State):
         self.checked = True
 
     @rx.event
-    async def check(self):
+    async def check(self) -> Any:
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None or self.busy:
@@ -184,7 +185,7 @@ class ChildAwayState(OnceForm, rx.State):
         return rx.call_script(history_replace_script(ROUTE + query))
 
     @rx.event(background=True)
-    async def confirm(self):
+    async def confirm(self) -> AsyncIterator[Any]:
         async for event in confirm_once(
             self,
             busy="busy",

@@ -12,7 +12,9 @@ calendar is one GetDates, the day's menu one GetMenu, the dialog one MenuDetail.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import date, datetime
+from typing import Any
 
 import reflex as rx
 
@@ -245,7 +247,7 @@ class BookingState(MealDialog, rx.State):
 
     # ---- page load -------------------------------------------------------------------------
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         """on_load: the children, the chosen child's calendar (one GetDates)."""
         who, lang = await self._who()
         self._close_detail()
@@ -268,7 +270,7 @@ class BookingState(MealDialog, rx.State):
         self.loaded = True
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         """The language changed: what the services wrote (names, prices, dates) is reloaded in
         the new one. Nothing happens when it did not change."""
         if await new_language(self) is None:
@@ -284,7 +286,7 @@ class BookingState(MealDialog, rx.State):
 
     # ---- choices ---------------------------------------------------------------------------
     @rx.event
-    async def choose_child(self, child_id: str):
+    async def choose_child(self, child_id: str) -> Any:
         who, lang = await self._who()
         if who is None:
             return session_expired(lang)
@@ -298,30 +300,30 @@ class BookingState(MealDialog, rx.State):
         return None
 
     @rx.event
-    def set_safe_only(self, value: bool):
+    def set_safe_only(self, value: bool) -> None:
         """The "Safe for Emma" switch: only what is shown changes (the server still refuses
         a Major allergen whatever the screen shows)."""
         self.safe_only = bool(value)
         self._refilter()
 
     @rx.event
-    async def set_mode(self, mode: str):
+    async def set_mode(self, mode: str) -> None:
         self.mode = "many" if mode == "many" else "one"
 
     @rx.event
-    def prev_month(self):
+    def prev_month(self) -> None:
         if self.has_prev_month:
             self.month = self.months[self.months.index(self.month) - 1]
             self._build_calendar()
 
     @rx.event
-    def next_month(self):
+    def next_month(self) -> None:
         if self.has_next_month:
             self.month = self.months[self.months.index(self.month) + 1]
             self._build_calendar()
 
     @rx.event
-    async def choose_day(self, day: str):
+    async def choose_day(self, day: str) -> AsyncIterator[Any]:
         who, lang = await self._who()
         if who is None:
             yield session_expired(lang)

@@ -35,7 +35,7 @@ class CalendarFeedState(rx.State):
     busy: bool = False
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         who = await acting_parent(self)
         if who is None:
             self.url = self.webcal_url = ""
@@ -47,12 +47,12 @@ class CalendarFeedState(rx.State):
         self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
 
     @rx.event
-    def set_rotate_open(self, value: bool):
+    def set_rotate_open(self, value: bool) -> None:
         if not self.busy:
             self.rotate_open = bool(value)
 
     @rx.event
-    async def rotate(self):
+    async def rotate(self) -> Any:
         if self.busy:
             return None
         who = await acting_parent(self)
@@ -198,13 +198,13 @@ class ReceiptState(RelangScreen, rx.State):
         self.loaded = True
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         self._query = _query_of(self.router.url.query_parameters)
         self.loaded = False
         await self._load()
 
     @rx.event
-    async def download_pdf(self):
+    async def download_pdf(self) -> Any:
         who = await acting_parent(self)
         if who is None or not self.loaded or self.missing:
             return None

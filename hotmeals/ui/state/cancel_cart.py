@@ -10,7 +10,7 @@ The header's Cancel Cart count follows every change (``auth.sync_cancel_count``)
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -99,7 +99,7 @@ class CancelCartState(CancelReasonForm, rx.State):
         await sync_cancel_count(self, self.count)
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.busy_line = ""
@@ -109,11 +109,11 @@ class CancelCartState(CancelReasonForm, rx.State):
             self.groups = []
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         await self._relang()
 
     @rx.event
-    async def change_quantity(self, cart_id: str, delta: int):
+    async def change_quantity(self, cart_id: str, delta: int) -> AsyncIterator[Any]:
         cart_id = str(cart_id)
         step = browser_step(delta)
         quantity, most = self._lines.get(cart_id, (0, 0))
@@ -139,7 +139,7 @@ class CancelCartState(CancelReasonForm, rx.State):
             yield event
 
     @rx.event
-    async def remove(self, cart_id: str):
+    async def remove(self, cart_id: str) -> AsyncIterator[Any]:
         cart_id = str(cart_id)
 
         async def act(parent_id: int, _key: str, _lang: str) -> Any:
@@ -172,11 +172,11 @@ class CancelCartState(CancelReasonForm, rx.State):
         return self.confirming
 
     @rx.event
-    async def ask_confirm(self):
+    async def ask_confirm(self) -> Any:
         return await self._ask_sure(ready=bool(self.count))
 
     @rx.event(background=True)
-    async def confirm(self):
+    async def confirm(self) -> AsyncIterator[Any]:
         async for event in self._confirm_cancel(
             busy="confirming",
             once=lambda: self._reason_once("cancel_cart", sorted(self._lines.items())),

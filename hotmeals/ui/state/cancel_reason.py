@@ -148,23 +148,23 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
         return succeeded(result.title, description=result.message)
 
     @rx.event
-    def set_reason(self, value: str):
+    def set_reason(self, value: str) -> None:
         value = str(value)
         self.reason_id = value if any(r.id == value for r in self.reasons) else ""
         self.reason_error = self.other_error = ""
 
     @rx.event
-    def set_other_text(self, value: str):
+    def set_other_text(self, value: str) -> None:
         self.other_text = str(value)[: cancel.OTHER_TEXT_MAX]
         self.other_error = ""
 
     @rx.event
-    def set_refund_to(self, value: str):
+    def set_refund_to(self, value: str) -> None:
         if value in {d.value for d in RefundDestination}:  # anything else is ignored
             self.refund_to = value
 
     @rx.event
-    def set_sure_open(self, value: bool):
+    def set_sure_open(self, value: bool) -> None:
         if not self._confirm_busy():
             self.sure_open = bool(value)
 

@@ -56,11 +56,11 @@ class CardPayment(LightboxPayment, mixin=True):
         return card, self.save_card and card is None
 
     @rx.event
-    def set_card_choice(self, value: str):
+    def set_card_choice(self, value: str) -> None:
         if not self.busy:
             value = str(value)
             self.card_choice = value if value in {c["id"] for c in self.cards} else NEW_CARD
 
     @rx.event
-    def set_save_card(self, value: bool):
+    def set_save_card(self, value: bool) -> None:
         self.save_card = bool(value)

@@ -13,6 +13,7 @@ argument, and the server checks and re-prices them at every step.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -259,7 +260,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
 
     # ---- the cart -----------------------------------------------------------------------
     @rx.event
-    async def load_cart(self):
+    async def load_cart(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.delete_open = self.deleting = False
         self.busy_line = ""
@@ -276,7 +277,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         await sync_cart_count(self, self.line_count)
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         """The language was switched: the same screen's text again in that language."""
         found = await new_language_for(self)
         if found is None:
@@ -295,7 +296,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             self._apply(summary, lang)
 
     @rx.event
-    async def change_quantity(self, cart_id: str, delta: int):
+    async def change_quantity(self, cart_id: str, delta: int) -> AsyncIterator[Any]:
         cart_id = str(cart_id)
         step = browser_step(delta)
         # Only a line on screen (the service checks it is the parent's); one change at a time.
@@ -327,7 +328,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             yield event
 
     @rx.event
-    def ask_delete(self, cart_id: str):
+    def ask_delete(self, cart_id: str) -> None:
         cart_id = str(cart_id)
         names = {line.cart_id: line.name for group in self.groups for line in group.lines}
         if cart_id not in names:
@@ -336,7 +337,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         self.delete_open = True
 
     @rx.event
-    async def confirm_delete(self):
+    async def confirm_delete(self) -> AsyncIterator[Any]:
         async for event in confirm_once(
             self,
             busy="deleting",
@@ -368,7 +369,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         return succeeded(tr("cart_line_deleted", lang))
 
     @rx.event
-    async def book_meal(self):
+    async def book_meal(self) -> Any:
         """The empty cart's 'Book Meal': the edit-profile step back to 1, then the menu."""
         steps = await self.get_state(ProfileStepState)
         steps._reset_steps()
@@ -376,7 +377,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
 
     # ---- the order summary --------------------------------------------------------------
     @rx.event
-    async def load_summary(self):
+    async def load_summary(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.promo_error = ""
         self.promo_busy = False
@@ -395,20 +396,20 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         self.promos = [promo_view(r, lang) for r in rows]
 
     @rx.event
-    def set_promo_input(self, value: str):
+    def set_promo_input(self, value: str) -> None:
         self.promo_input = str(value)[:40]
         self.promo_error = ""
 
     @rx.event
-    async def apply_promo(self, form_data: dict | None = None):
+    async def apply_promo(self, form_data: dict | None = None) -> None:
         await self._apply_code(self.promo_input)
 
     @rx.event
-    async def use_promo(self, code: str):
+    async def use_promo(self, code: str) -> None:
         self.promo_input = str(code)[:40]
         await self._apply_code(self.promo_input)
 
-    async def _apply_code(self, code: str):
+    async def _apply_code(self, code: str) -> None:
         lang = (await self.get_state(I18nState)).lang
         if self.promo_busy:
             return
@@ -437,7 +438,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         self.promo_busy = False
 
     @rx.event
-    async def remove_promo(self):
+    async def remove_promo(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.promo_code = ""
         self.promo_input = ""
@@ -448,7 +449,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         self._apply(await self._priced(who.parent_id, lang), lang)
 
     @rx.event
-    async def set_donation(self, value: str):
+    async def set_donation(self, value: str) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.donation_cents = value if value in DONATION_CHOICES else "0"
         who = await acting_parent(self)

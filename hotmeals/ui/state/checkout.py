@@ -82,12 +82,12 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
         return self.status in ("opening", "confirming", "paying")
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         """/payment's on_load: the confirmation its address names, or the choice and Pay."""
         await self._enter(summary=False)
 
     @rx.event
-    async def load_choice(self):
+    async def load_choice(self) -> None:
         """The order summary's on_load: the parent's cards and the choice (no pricing: the
         summary prices the cart, with its promo and donation)."""
         await self._enter(summary=True)
@@ -135,7 +135,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
         )
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         """The language was switched: amounts, cards and the confirmation in that language."""
         found = await new_language_for(self, ready=not self.busy)
         if found is None:
@@ -177,7 +177,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
         self.charges = charge_texts(summary, lang)
 
     @rx.event
-    def set_card_choice(self, value: str):
+    def set_card_choice(self, value: str) -> None:
         if not self.busy:
             self.card_choice = str(value)
             self._picked = True

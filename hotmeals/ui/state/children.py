@@ -4,6 +4,7 @@ city -> school -> teacher cascade. The rules are ``validation.CHILD_RULES`` and 
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -78,12 +79,12 @@ class ChildChoiceState(rx.State):
             return 0
 
     @rx.event
-    def edit(self, child_id: str):
+    def edit(self, child_id: str) -> Any:
         self.child_id = str(child_id)
         return rx.redirect("/edit-profile/edit-child")
 
     @rx.event
-    def allergies(self, child_id: str):
+    def allergies(self, child_id: str) -> Any:
         self.child_id = str(child_id)
         return rx.redirect("/allergy-profile")
 
@@ -104,7 +105,7 @@ class ChildrenState(OnceForm, rx.State):
         self.kids = [child_row(c) for c in rows]
 
     @rx.event
-    async def load(self):
+    async def load(self) -> AsyncIterator[Any]:
         self.loading = True
         yield
         who = await signed_up_parent(self)
@@ -115,11 +116,11 @@ class ChildrenState(OnceForm, rx.State):
         self.loading = False
 
     @rx.event
-    async def set_default(self, child_id: str):
+    async def set_default(self, child_id: str) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._set_default(child_id)):
             yield event
 
-    async def _set_default(self, child_id: str):
+    async def _set_default(self, child_id: str) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         done = Answered()
         # The service refuses a child of another parent ("child_not_found").
@@ -145,7 +146,7 @@ class ChildrenState(OnceForm, rx.State):
         )
 
     @rx.event
-    def ask_delete(self, child_id: str, name: str):
+    def ask_delete(self, child_id: str, name: str) -> None:
         # Only remembered here: confirm_delete's service call checks whose child it is.
         self._delete_id = int(child_id) if str(child_id).isdigit() else 0
         self.delete_name = str(name)[:120]
@@ -153,15 +154,15 @@ class ChildrenState(OnceForm, rx.State):
         forget_submission(self)  # each time the dialog opens, one confirmation counts
 
     @rx.event
-    def set_delete_open(self, value: bool):
+    def set_delete_open(self, value: bool) -> None:
         self.delete_open = value
 
     @rx.event
-    async def confirm_delete(self):
+    async def confirm_delete(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._confirm_delete()):
             yield event
 
-    async def _confirm_delete(self):
+    async def _confirm_delete(self) -> AsyncIterator[Any]:
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
         done = Answered()
@@ -225,7 +226,7 @@ class ChildFormState(NameForm, rx.State):
             await self._pick_city(self.cities[0]["id"])
 
     @rx.event
-    async def start_add(self):
+    async def start_add(self) -> None:
         """on_load of /add-child and /add-another-child (after the guard)."""
         self.loading = True
         who = await acting_parent(self)
@@ -234,7 +235,7 @@ class ChildFormState(NameForm, rx.State):
         self.loading = False
 
     @rx.event
-    async def start_edit(self):
+    async def start_edit(self) -> AsyncIterator[Any]:
         """on_load of /edit-profile/edit-child: the chosen child (docs/product.md §3)."""
         async for event in load_behind_spinner(self, self._edit):
             yield event
@@ -311,7 +312,7 @@ class ChildFormState(NameForm, rx.State):
         }
 
     @rx.event
-    async def blur_name(self, field: str, value: str):
+    async def blur_name(self, field: str, value: str) -> None:
         if field == "first_name":
             self.first_name = value
         elif field == "last_name":
@@ -321,17 +322,17 @@ class ChildFormState(NameForm, rx.State):
         await self._check((field,))
 
     @rx.event
-    async def set_city(self, value: str):
+    async def set_city(self, value: str) -> None:
         await self._pick_city(value)
         await self._check(("city",))
 
     @rx.event
-    async def set_school(self, value: str):
+    async def set_school(self, value: str) -> None:
         await self._pick_school(value)
         await self._check(("school",))
 
     @rx.event
-    async def set_teacher(self, value: str):
+    async def set_teacher(self, value: str) -> None:
         self.teacher_id = value
         # A class usually is one grade: suggest it, the parent can still change it.
         if value and not self.grade_id and value in self._teacher_grades:
@@ -339,16 +340,16 @@ class ChildFormState(NameForm, rx.State):
         await self._check(("teacher",))
 
     @rx.event
-    async def set_grade(self, value: str):
+    async def set_grade(self, value: str) -> None:
         self.grade_id = value
         await self._check(("grade",))
 
     @rx.event
-    async def save(self, form_data: dict):
+    async def save(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save(form_data)):
             yield event
 
-    async def _save(self, form_data: dict):
+    async def _save(self, form_data: dict) -> AsyncIterator[Any]:
         # What the parent sees is what is saved: the form's values win over a change event
         # still on its way.
         self.first_name = str(form_data.get("first_name", self.first_name))

@@ -28,5 +28,5 @@ class ClosureChoiceState(FamilyChoiceForm, rx.State):
         return CHOICE
 
     @rx.event
-    def set_closure_choice(self, value: str):
+    def set_closure_choice(self, value: str) -> None:
         CHOICE.set(self, value)

@@ -3,6 +3,9 @@ mailed to the provider. Rules: ``validation.CONTACT_RULES`` and ``services.conte
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain import validation
@@ -50,16 +53,16 @@ class ContactState(OnceForm, rx.State):
         forget_submission(self)
 
     @rx.event
-    async def blur(self, field: str, value: str):
+    async def blur(self, field: str, value: str) -> None:
         if field in FIELDS:
             await checked_field(self, field, validation.CONTACT_RULES[field](value))
 
     @rx.event
-    async def submit(self, form_data: dict):
+    async def submit(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._submit(form_data)):
             yield event
 
-    async def _submit(self, form_data: dict):
+    async def _submit(self, form_data: dict) -> AsyncIterator[Any]:
         values = {f: str(form_data.get(f) or "") for f in FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_all(values, validation.CONTACT_RULES)

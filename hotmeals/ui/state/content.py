@@ -8,6 +8,7 @@ a logged-in parent sees them as /edit-profile steps, a visitor in a dialog from 
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -79,12 +80,12 @@ class ContentState(rx.State):
         self.html_en, self.html_fr = to_html(self.body_en), to_html(self.body_fr)
 
     @rx.event
-    async def open_dialog(self, slug: str):
+    async def open_dialog(self, slug: str) -> AsyncIterator[Any]:
         """The footer's About / Terms / Privacy for a visitor: the page in a dialog."""
         async for event in self._in_dialog(slug):
             yield event
 
-    async def _in_dialog(self, slug: str):
+    async def _in_dialog(self, slug: str) -> AsyncIterator[Any]:
         self.dialog_open = True
         self.loading = True
         yield
@@ -92,7 +93,7 @@ class ContentState(rx.State):
         self.loading = False
 
     @rx.event
-    async def open_from_footer(self, slug: str, step: str):
+    async def open_from_footer(self, slug: str, step: str) -> AsyncIterator[Any]:
         """Footer links: a logged-in parent gets the /edit-profile step, a visitor a dialog."""
         auth = await self.get_state(AuthState)
         if auth.is_parent:
@@ -106,7 +107,7 @@ class ContentState(rx.State):
             yield event
 
     @rx.event
-    async def show_page(self):
+    async def show_page(self) -> AsyncIterator[Any]:
         """on_load of /about, /terms, /privacy and /faq: the page the address names (public
         text; an unknown address loads nothing)."""
         slug = page_slug(self.router.url.path)
@@ -118,7 +119,7 @@ class ContentState(rx.State):
         self.loading = False
 
     @rx.event
-    def set_dialog_open(self, value: bool):
+    def set_dialog_open(self, value: bool) -> None:
         self.dialog_open = value
 
 

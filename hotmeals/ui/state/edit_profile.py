@@ -6,6 +6,9 @@ step (they import it)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.ui.state.auth import ActingParent, session_expired, signed_up_parent
@@ -49,7 +52,7 @@ class EditProfileState(rx.State):
             await (await self.get_state(ChildrenState))._reload(who)
 
     @rx.event
-    async def enter(self):
+    async def enter(self) -> Any:
         """on_load of /edit-profile (after the guard, which already sent a visitor away): on
         arrival, on a reload, and on Back or Forward between steps. The address's step
         (``?step=6&sub=2``) wins; without one, the step kept in browser storage is shown and
@@ -76,7 +79,7 @@ class EditProfileState(rx.State):
         return events
 
     @rx.event
-    async def go(self, step: str, settings_step: str):
+    async def go(self, step: str, settings_step: str) -> AsyncIterator[Any]:
         """Show a step of /edit-profile (side menu, settings rows)."""
         who = await signed_up_parent(self)
         if who is None:
@@ -97,7 +100,7 @@ class EditProfileState(rx.State):
         await self._load_for_step(who)
 
     @rx.event
-    async def open_step(self, step: str, settings_step: str):
+    async def open_step(self, step: str, settings_step: str) -> AsyncIterator[Any]:
         """From the header, menu or footer: set the step, then go to /edit-profile (already
         there, the page's on_load may not run again: load here too)."""
         steps = await self.get_state(ProfileStepState)

@@ -53,5 +53,5 @@ class FamilyCreditState(FamilyChoiceForm, rx.State):
         self.loaded = True
 
     @rx.event
-    def set_refund_to(self, value: str):
+    def set_refund_to(self, value: str) -> None:
         CHOICE.set(self, value)

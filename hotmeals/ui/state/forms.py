@@ -282,11 +282,11 @@ class NameForm(OnceForm, mixin=True):
     last_name: str = ""
 
     @rx.event
-    def set_first_name(self, value: str):
+    def set_first_name(self, value: str) -> None:
         self.first_name = value
 
     @rx.event
-    def set_last_name(self, value: str):
+    def set_last_name(self, value: str) -> None:
         self.last_name = value
 
 
@@ -304,7 +304,7 @@ class RemoveDialog(rx.State, mixin=True):
     deleting: bool = False
 
     @rx.event
-    def set_delete_open(self, value: bool):
+    def set_delete_open(self, value: bool) -> None:
         if not self.deleting:
             self.delete_open = bool(value)
 
@@ -324,11 +324,11 @@ class FamilyChoiceForm(OnceForm, mixin=True):
         """The view ``load`` got (None: no parent whose sign-up is complete on this call)."""
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         self._shown(await self._choice().load(self))
 
     @rx.event
-    async def save(self):
+    async def save(self) -> AsyncIterator[Any]:
         async for event in self._choice().save(self):
             yield event
 

@@ -21,7 +21,7 @@ class GiveBackState(rx.State):
     schools: list[dict[str, str]] = []
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         who = await signed_up_parent(self)
         if who is None:
             return

@@ -17,11 +17,11 @@ class I18nState(rx.State):
     lang: str = rx.LocalStorage("en", name="lang", sync=True)
 
     @rx.event
-    def set_lang(self, lang: str):
+    def set_lang(self, lang: str) -> None:
         self.lang = "fr" if lang == "fr" else "en"
 
     @rx.event
-    def toggle_lang(self):
+    def toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "fr" else "fr"
 
     @rx.var

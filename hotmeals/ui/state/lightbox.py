@@ -16,6 +16,7 @@ to the browser.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +163,7 @@ class LightboxPayment(rx.State, mixin=True):
 
     # ---- handlers ---------------------------------------------------------------------------
     @rx.event(background=True)
-    async def pay(self, form_data: dict | None = None):
+    async def pay(self, form_data: dict | None = None) -> AsyncIterator[Any]:
         """The Pay (or Confirm, Donate, Add card) button; a form's fields are in the state
         already (no card data is in it)."""
         async with self:
@@ -205,7 +206,7 @@ class LightboxPayment(rx.State, mixin=True):
             yield event
 
     @rx.event(background=True)
-    async def lightbox_closed(self, value: Any):
+    async def lightbox_closed(self, value: Any) -> AsyncIterator[Any]:
         outcome = lightbox_result(value)
         async with self:
             lang = (await self.get_state(I18nState)).lang

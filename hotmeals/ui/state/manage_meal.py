@@ -13,6 +13,7 @@ line is 'not found').
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
 
@@ -148,7 +149,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         else:
             await self._load_reasons(parent_id, lang)
 
-    async def _load(self, page: str):
+    async def _load(self, page: str) -> None:
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return None
@@ -175,17 +176,17 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         return None
 
     @rx.event
-    async def load(self):
+    async def load(self) -> Any:
         """on_load of /manage-meal-details: the list, or one meal with ?id=."""
         return await self._load("meal")
 
     @rx.event
-    async def load_confirm(self):
+    async def load_confirm(self) -> Any:
         """on_load of /manage-confirm-order?id=&date=."""
         return await self._load("confirm")
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         await self._relang(ready=not self.busy)
 
     # ---- cancel this meal -------------------------------------------------------------------
@@ -193,14 +194,14 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         return self.busy
 
     @rx.event
-    async def ask_cancel(self):
+    async def ask_cancel(self) -> Any:
         """'Cancel this meal': a reason first (Other with its text), then 'Are you sure?'."""
         return await self._ask_sure(
             ready=not self.busy and bool(self.meal) and self._page == "meal"
         )
 
     @rx.event(background=True)
-    async def confirm_cancel(self):
+    async def confirm_cancel(self) -> AsyncIterator[Any]:
         async for event in self._confirm_cancel(
             busy="busy",
             ready=lambda: bool(self._id and self.meal and self._page == "meal"),

@@ -215,7 +215,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
 
     # ---- events ----------------------------------------------------------------------------
     @rx.event
-    async def open(self):
+    async def open(self) -> AsyncIterator[Any]:
         """The panel is shown: the children and this week's days (one service call)."""
         who, lang = await self._who()
         self.busy = self.repeating = False
@@ -235,7 +235,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self.loaded = True
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         lang = await new_language(self)
         if lang is None:
             return
@@ -247,7 +247,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self._clear_report()
 
     @rx.event
-    async def toggle_child(self, child_id: str, checked: bool):
+    async def toggle_child(self, child_id: str, checked: bool) -> Any:
         who, lang = await self._who()
         if who is None:
             return session_expired(lang)
@@ -265,7 +265,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         return None
 
     @rx.event
-    async def pick_range(self, name: str):
+    async def pick_range(self, name: str) -> Any:
         who, lang = await self._who()
         if who is None:
             return session_expired(lang)
@@ -281,7 +281,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         return None
 
     @rx.event
-    def toggle_day(self, key: str, checked: bool):
+    def toggle_day(self, key: str, checked: bool) -> None:
         index = self._row(key)
         if index < 0:
             return
@@ -291,7 +291,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self._put(index, dataclasses.replace(row, picked=bool(checked)))
 
     @rx.event
-    def set_meal(self, key: str, meal_id: str):
+    def set_meal(self, key: str, meal_id: str) -> None:
         index = self._row(key)
         if index < 0:
             return
@@ -305,33 +305,33 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self._put(index, row)
 
     @rx.event
-    def set_size(self, key: str, size: str):
+    def set_size(self, key: str, size: str) -> None:
         index = self._row(key)
         if index < 0 or size not in {c.value for c in self.rows[index].sizes}:
             return
         self._put(index, dataclasses.replace(self.rows[index], size=str(size)))
 
     @rx.event
-    def set_ack(self, key: str, checked: bool):
+    def set_ack(self, key: str, checked: bool) -> None:
         index = self._row(key)
         if index < 0:
             return
         self._put(index, dataclasses.replace(self.rows[index], ack=bool(checked)))
 
     @rx.event
-    def set_source_week(self, value: str):
+    def set_source_week(self, value: str) -> None:
         if value in {c.value for c in self.source_weeks}:
             self.source_week = value
             forget_submission(self)
 
     @rx.event
-    def set_target_week(self, value: str):
+    def set_target_week(self, value: str) -> None:
         if value in {c.value for c in self.target_weeks}:
             self.target_week = value
             forget_submission(self)
 
     @rx.event
-    async def add_all(self):
+    async def add_all(self) -> AsyncIterator[Any]:
         async for event in self._adding("busy", self._add_all):
             yield event
 
@@ -404,7 +404,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         key: Any,
         arguments: dict[str, Any],
         say_none: bool = False,
-    ):
+    ) -> AsyncIterator[Any]:
         """Send the adding once (``submit_once``: the same ``key`` again adds nothing), with
         ``flag`` set meanwhile; the report, the header's count, the toast (``say_none``: one
         when nothing was added too), then the days again. ``_added``: whether it added (not
@@ -434,7 +434,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self._added = True
 
     @rx.event
-    async def repeat(self):
+    async def repeat(self) -> AsyncIterator[Any]:
         async for event in self._adding("repeating", self._repeat, "repeat_turn"):
             yield event
 

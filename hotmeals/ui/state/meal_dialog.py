@@ -8,6 +8,7 @@ Thin: the menu detail, the allergy rule and the adding are the services' (``menu
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -222,7 +223,7 @@ class MealDialog(OnceForm, mixin=True):
         self._recompose()
 
     @rx.event
-    async def open_meal(self, meal_id: str):
+    async def open_meal(self, meal_id: str) -> Any:
         who, lang = await self._who()
         if who is None:
             return session_expired(lang)
@@ -238,12 +239,12 @@ class MealDialog(OnceForm, mixin=True):
         return None
 
     @rx.event
-    def set_detail_open(self, value: bool):
+    def set_detail_open(self, value: bool) -> None:
         if not value:
             self._close_detail()
 
     @rx.event
-    def set_portion(self, value: str):
+    def set_portion(self, value: str) -> None:
         if str(value) in self._portion_tiers:
             self.portion_id = str(value)
             self._reprice()
@@ -264,15 +265,15 @@ class MealDialog(OnceForm, mixin=True):
         self._recompose()
 
     @rx.event
-    def set_menu_option(self, value: str):
+    def set_menu_option(self, value: str) -> None:
         self._choose_option("menu", str(value))
 
     @rx.event
-    def set_meal_option(self, value: str):
+    def set_meal_option(self, value: str) -> None:
         self._choose_option("meal", str(value))
 
     @rx.event
-    def toggle_addon(self, addon_id: str, checked: bool):
+    def toggle_addon(self, addon_id: str, checked: bool) -> None:
         addon_id = str(addon_id)
         if addon_id not in self._addon_cents:
             return
@@ -306,26 +307,26 @@ class MealDialog(OnceForm, mixin=True):
         self.add_error = ""
 
     @rx.event
-    def change_quantity(self, step: int):
+    def change_quantity(self, step: int) -> None:
         step = 1 if browser_id(step) == 1 else -1
         self.quantity = max(1, min(QUANTITY_MAX, self.quantity + step))
         self._reprice()
 
     @rx.event
-    def set_note(self, value: str):
+    def set_note(self, value: str) -> None:
         self.note = str(value)[:NOTE_MAX]
         self._reprice()
 
     @rx.event
-    def set_acknowledged(self, value: bool):
+    def set_acknowledged(self, value: bool) -> None:
         self.acknowledged = bool(value)
 
     @rx.event
-    async def add(self):
+    async def add(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._add()):
             yield event
 
-    async def _add(self):
+    async def _add(self) -> AsyncIterator[Any]:
         if self.busy or not self._meal_id:
             return
         who, lang = await self._who()
@@ -380,7 +381,7 @@ class MealDialog(OnceForm, mixin=True):
             yield rx.toast.info(result["allergy_notice"])
         await self._added(who)
 
-    async def _add_to_order(self, who: ActingParent, lang: str, values: dict):
+    async def _add_to_order(self, who: ActingParent, lang: str, values: dict) -> AsyncIterator[Any]:
         """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,
         checked by the service against the order, which must be who's), then back to it."""
         order_id = self._order_id

@@ -119,7 +119,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         self._fill(info)
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return  # a payment in flight on this tab: keep its screen
@@ -140,7 +140,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         self.loaded = True
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         found = await new_language_for(self, ready=not self.busy and bool(self._id))
         if found is None:
             return
@@ -149,7 +149,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         await self._info(who.parent_id, lang)
         self.cards = await card_options(who.parent_id, lang)
 
-    async def _step(self, lang: str, **kwargs: Any):
+    async def _step(self, lang: str, **kwargs: Any) -> Any:
         who = await acting_parent(self)
         if who is None:
             return session_expired(lang)
@@ -169,7 +169,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         return None
 
     @rx.event
-    async def remove(self, line_id: str):
+    async def remove(self, line_id: str) -> Any:
         """Remove a line's remaining meals (only a line on screen that can still change)."""
         lang = (await self.get_state(I18nState)).lang
         if self.busy or not any(x["id"] == str(line_id) and x["can_remove"] for x in self.lines):
@@ -177,7 +177,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         return await self._step(lang, order_line_id=browser_id(line_id))
 
     @rx.event
-    async def undo(self, step_id: str):
+    async def undo(self, step_id: str) -> Any:
         """Take back a step of the draft: a removal or an added meal shown on screen."""
         lang = (await self.get_state(I18nState)).lang
         shown = {x["undo"] for x in self.lines} | {x["id"] for x in self.added}
@@ -211,7 +211,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         await self._info(who.parent_id, lang)
 
     @rx.event
-    async def load_add_item(self):
+    async def load_add_item(self) -> None:
         """on_load of /add-item (after ``BookingState.load``): the Book meal dialog adds to
         this order's draft. The order must be who's (``modify_order_info`` says so)."""
         lang = (await self.get_state(I18nState)).lang

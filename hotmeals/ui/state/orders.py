@@ -10,6 +10,7 @@ on screen, and the services check that it is the parent's (another parent's orde
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -178,14 +179,14 @@ class OrderHistoryState(RelangScreen, rx.State):
         self._lang = lang
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         wanted = self.router.url.query_parameters.get("tab")
         self.tab = wanted if wanted in TABS else "future"
         self.loaded = False
         await self._load()
 
     @rx.event
-    async def set_tab(self, tab: str):
+    async def set_tab(self, tab: str) -> AsyncIterator[Any]:
         """The tab shown, and in the address (``?tab=``, the entry replaced): a reload, or
         Back from an order opened from it, shows the same tab (``load`` reads it)."""
         if tab not in TABS or tab == self.tab:
@@ -284,7 +285,7 @@ class OrderDetailState(CancelReasonForm, rx.State):
 
     # ---- loading ------------------------------------------------------------------------
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         lang = (await self.get_state(I18nState)).lang
         self.loaded = False
         self.add_open = self.adding = self.cancelling = False
@@ -296,12 +297,12 @@ class OrderDetailState(CancelReasonForm, rx.State):
             self.lines, self.loaded = [], False
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         await self._relang()
 
     # ---- add to cancel cart -------------------------------------------------------------
     @rx.event
-    def ask_add(self, line_id: str):
+    def ask_add(self, line_id: str) -> None:
         line_id = str(line_id)
         line = next((x for x in self.lines if x.line_id == line_id and x.can_cancel), None)
         if line is None:
@@ -312,17 +313,17 @@ class OrderDetailState(CancelReasonForm, rx.State):
         self.add_open = True
 
     @rx.event
-    def set_add_open(self, value: bool):
+    def set_add_open(self, value: bool) -> None:
         if not self.adding:
             self.add_open = bool(value)
 
     @rx.event
-    def set_add_qty(self, value: str):
+    def set_add_qty(self, value: str) -> None:
         number = browser_id(value) or 1
         self.add_qty = min(number, max(self.add_max, 1))
 
     @rx.event
-    async def confirm_add(self):
+    async def confirm_add(self) -> AsyncIterator[Any]:
         async for event in confirm_once(
             self,
             busy="adding",
@@ -361,12 +362,12 @@ class OrderDetailState(CancelReasonForm, rx.State):
         )
 
     @rx.event
-    async def ask_cancel_order(self):
+    async def ask_cancel_order(self) -> Any:
         """'Cancel order': a reason first (the Other one with its text), then 'Are you sure?'."""
         return await self._ask_sure(ready=self.can_cancel)
 
     @rx.event(background=True)
-    async def confirm_cancel_order(self):
+    async def confirm_cancel_order(self) -> AsyncIterator[Any]:
         async for event in self._confirm_cancel(
             busy="cancelling",
             ready=lambda: bool(self._id),

@@ -5,6 +5,8 @@ service's; this state shows the countdown before another code may be asked for."
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -46,7 +48,7 @@ class OtpState(rx.State):
         resend_after: int = RESEND_COOLDOWN_SECONDS,
         expires_in: int = int(OTP_TTL.total_seconds()),
         next_path: str | None = None,
-    ):
+    ) -> Any:
         """Open the code screen; returns the countdown event to yield."""
         self.purpose = purpose
         self.email = email
@@ -63,11 +65,11 @@ class OtpState(rx.State):
         self.busy = False
 
     @rx.event
-    def cancel(self):
+    def cancel(self) -> None:
         self._close()
 
     @rx.event(background=True)
-    async def countdown(self):
+    async def countdown(self) -> None:
         async with self:
             if self._ticking:
                 return
@@ -99,7 +101,7 @@ class OtpState(rx.State):
         return focus_field("otp")
 
     @rx.event
-    async def submit(self, form_data: dict):
+    async def submit(self, form_data: dict) -> AsyncIterator[Any]:
         """The sign-up address's code (sign-up, and a sign-in whose e-mail was never verified).
         The other purposes are checked by their owners: ``ForgotState.submit_code`` and
         ``ParentEditState.submit_alt_code``, so this module imports neither."""
@@ -130,7 +132,7 @@ class OtpState(rx.State):
         yield rx.redirect(target)
 
     @rx.event
-    async def resend(self):
+    async def resend(self) -> AsyncIterator[Any]:
         if not self.can_resend:
             return
         self.resending = True

@@ -76,7 +76,7 @@ class PageLoadState(rx.State):
     """Holds no data: the handler below is the page's whole on_load."""
 
     @rx.event
-    async def enter(self):
+    async def enter(self) -> AsyncIterator[Any]:
         """The session check, then the route's loads (module doc)."""
         async for event in self._enter(self.router.url.path):
             yield event

@@ -3,6 +3,9 @@ verified) and language. Rules: ``validation.PROFILE_RULES`` and ``services.profi
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import reflex as rx
 from reflex.event import EventSpec
 
@@ -65,7 +68,7 @@ class ParentEditState(NameForm, rx.State):
         ]
 
     @rx.event
-    async def load(self):
+    async def load(self) -> AsyncIterator[Any]:
         """on_load (after the guard)."""
         self.errors = {}
         self.alt_error = ""
@@ -82,21 +85,21 @@ class ParentEditState(NameForm, rx.State):
         self._apply_alt_emails(data)
 
     @rx.event
-    def set_phone(self, value: str):
+    def set_phone(self, value: str) -> None:
         self.phone = value
 
     @rx.event
-    async def blur(self, field: str, value: str):
+    async def blur(self, field: str, value: str) -> None:
         if field in FIELDS:
             setattr(self, field, value)
             await checked_field(self, field, validation.PROFILE_RULES[field](value))
 
     @rx.event
-    async def save(self, form_data: dict):
+    async def save(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save(form_data)):
             yield event
 
-    async def _save(self, form_data: dict):
+    async def _save(self, form_data: dict) -> AsyncIterator[Any]:
         for field in FIELDS:
             if field in form_data:
                 setattr(self, field, str(form_data[field]))
@@ -126,11 +129,11 @@ class ParentEditState(NameForm, rx.State):
 
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
-    async def add_alt(self, form_data: dict):
+    async def add_alt(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._add_alt(form_data)):
             yield event
 
-    async def _add_alt(self, form_data: dict):
+    async def _add_alt(self, form_data: dict) -> AsyncIterator[Any]:
         address = str(form_data.get("alt_email") or "").strip()
         lang = await self._lang()
         invalid = validation.validate_email(address, "alt_email")
@@ -170,7 +173,7 @@ class ParentEditState(NameForm, rx.State):
         yield succeeded(tr("otp_sent", lang, email=sent["email"]))
 
     @rx.event
-    async def verify_alt(self, address: str):
+    async def verify_alt(self, address: str) -> AsyncIterator[Any]:
         """'Verify' on an unverified address: a new code, then the code dialog."""
         lang = await self._lang()
         otp = await self.get_state(OtpState)
@@ -196,11 +199,11 @@ class ParentEditState(NameForm, rx.State):
         yield succeeded(tr("otp_sent", lang, email=sent.email))
 
     @rx.event
-    async def remove_alt(self, address: str):
+    async def remove_alt(self, address: str) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._remove_alt(address)):
             yield event
 
-    async def _remove_alt(self, address: str):
+    async def _remove_alt(self, address: str) -> AsyncIterator[Any]:
         lang = await self._lang()
         auth = await self.get_state(AuthState)
         removed = Answered()
@@ -222,7 +225,7 @@ class ParentEditState(NameForm, rx.State):
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
 
     @rx.event
-    async def submit_alt_code(self, form_data: dict):
+    async def submit_alt_code(self, form_data: dict) -> AsyncIterator[Any]:
         """The code sent to an alternate address (the code dialog's form)."""
         otp = await self.get_state(OtpState)
         if otp.purpose != ALT_EMAIL:
@@ -248,14 +251,14 @@ class ParentEditState(NameForm, rx.State):
         yield succeeded(tr("alt_email_verified", lang))
 
     @rx.event
-    async def close_otp(self, open_: bool):
+    async def close_otp(self, open_: bool) -> None:
         if not open_:
             otp = await self.get_state(OtpState)
             otp._close()
 
     # ---- picture ---------------------------------------------------------------------------
     @rx.event
-    async def upload_picture(self, files: list[rx.UploadFile]):
+    async def upload_picture(self, files: list[rx.UploadFile]) -> AsyncIterator[Any]:
         if not files:
             return
         lang = await self._lang()
@@ -282,6 +285,6 @@ class ParentEditState(NameForm, rx.State):
 
     # ---- language ----------------------------------------------------------------------------
     @rx.event
-    async def choose_language(self, lang: str):
+    async def choose_language(self, lang: str) -> AsyncIterator[Any]:
         async for event in save_language(self, lang):
             yield event

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any, TypedDict
 
 import reflex as rx
@@ -80,7 +81,7 @@ class DonateState(LightboxPayment, rx.State):
         return self.choice == OTHER
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         who = await signed_up_parent(self)
         self.status = self.message = self.amount_error = self.school_error = ""
         self.busy = False
@@ -101,17 +102,17 @@ class DonateState(LightboxPayment, rx.State):
         self.history = [_history_row(r) for r in rows]
 
     @rx.event
-    def set_choice(self, value: str):
+    def set_choice(self, value: str) -> None:
         self.choice = value if value in (*PRESETS, OTHER) else DEFAULT_PRESET
         self.amount_error = ""
 
     @rx.event
-    def set_other_amount(self, value: str):
+    def set_other_amount(self, value: str) -> None:
         self.other_amount = str(value)[:12]
         self.amount_error = ""
 
     @rx.event
-    def set_school(self, value: str):
+    def set_school(self, value: str) -> None:
         self.school_id = str(value)
         self.school_error = ""
 
@@ -181,7 +182,7 @@ class CardsState(RemoveDialog, LightboxPayment, rx.State):
     delete_label: str = ""
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         self.status = self.message = ""
         self.busy = self.deleting = self.delete_open = False
         who = await signed_up_parent(self)
@@ -219,12 +220,12 @@ class CardsState(RemoveDialog, LightboxPayment, rx.State):
         return []
 
     @rx.event
-    def ask_delete(self, card_id: str, label: str):
+    def ask_delete(self, card_id: str, label: str) -> None:
         self.delete_id, self.delete_label = str(card_id), str(label)
         self.delete_open = True
 
     @rx.event(background=True)
-    async def confirm_delete(self):
+    async def confirm_delete(self) -> AsyncIterator[Any]:
         async with self:
             if self.deleting or not self.delete_id.isdigit():
                 return

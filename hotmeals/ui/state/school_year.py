@@ -5,6 +5,9 @@ services refuse an unconfirmed child whatever the browser does."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from typing import Any
+
 import reflex as rx
 
 from hotmeals.domain.errors import DomainError
@@ -50,7 +53,7 @@ class SchoolYearState(OnceForm, rx.State):
         return [t for t in self.all_teachers if t["school_id"] == self.school_id]
 
     @rx.event
-    async def gate(self):
+    async def gate(self) -> Any:
         """on_load of Book meal and the cart: a child to confirm sends the parent to the
         confirmation first (the services refuse to book for that child anyway)."""
         who = await signed_up_parent(self)
@@ -62,7 +65,7 @@ class SchoolYearState(OnceForm, rx.State):
         return None
 
     @rx.event
-    async def load(self):
+    async def load(self) -> AsyncIterator[Any]:
         async for event in load_behind_spinner(self, self._show_for):
             yield event
 
@@ -104,39 +107,39 @@ class SchoolYearState(OnceForm, rx.State):
         self.teacher_id = _s(child["teacher_id"]) if same else ""
 
     @rx.event
-    def set_school(self, value: str):
+    def set_school(self, value: str) -> None:
         self.school_id = str(value)
         if not any(t["id"] == self.teacher_id for t in self.teachers):
             self.teacher_id = ""
 
     @rx.event
-    def set_teacher(self, value: str):
+    def set_teacher(self, value: str) -> None:
         self.teacher_id = str(value)
 
     @rx.event
-    def set_grade(self, value: str):
+    def set_grade(self, value: str) -> None:
         self.grade_id = str(value)
 
     @rx.event
-    def set_reviewed(self, value: bool):
+    def set_reviewed(self, value: bool) -> None:
         self.reviewed = bool(value)
         self.reviewed_error = ""
 
     @rx.event
-    def ask_archive(self, value: bool):
+    def ask_archive(self, value: bool) -> None:
         self.archive_open = bool(value)
 
     @rx.event
-    async def confirm(self):
+    async def confirm(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._act("confirm")):
             yield event
 
     @rx.event
-    async def archive(self):
+    async def archive(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._act("archive")):
             yield event
 
-    async def _act(self, action: str):
+    async def _act(self, action: str) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         who = await acting_parent(self)
         if who is None:

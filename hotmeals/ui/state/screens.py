@@ -168,6 +168,6 @@ class RelangScreen(LoadedScreen, mixin=True):
         raise NotImplementedError
 
     @rx.event
-    async def relang(self):
+    async def relang(self) -> None:
         if await new_language(self):
             await self._load()

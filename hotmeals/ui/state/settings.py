@@ -62,12 +62,12 @@ async def save_language(state: rx.State, lang: str) -> AsyncIterator[Any]:
 
 class LanguageState(rx.State):
     @rx.event
-    async def choose(self, lang: str):
+    async def choose(self, lang: str) -> AsyncIterator[Any]:
         async for event in save_language(self, lang):
             yield event
 
     @rx.event
-    async def toggle(self):
+    async def toggle(self) -> AsyncIterator[Any]:
         i18n = await self.get_state(I18nState)
         async for event in save_language(self, "en" if i18n.lang == "fr" else "fr"):
             yield event
@@ -84,15 +84,15 @@ class NotificationState(OnceForm, rx.State):
         forget_submission(self)
 
     @rx.event
-    def set_pref(self, kind: str, value: bool):
+    def set_pref(self, kind: str, value: bool) -> None:
         self.prefs = {**self.prefs, kind: bool(value)}
 
     @rx.event
-    async def save(self):
+    async def save(self) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save()):
             yield event
 
-    async def _save(self):
+    async def _save(self) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         preferences = dict(self.prefs)
         saved = Answered()
@@ -115,12 +115,12 @@ class ChangePasswordState(rx.State):
     busy: bool = False
 
     @rx.event
-    def clear(self):
+    def clear(self) -> None:
         self.errors = {}
         self.busy = False
 
     @rx.event
-    async def submit(self, form_data: dict):
+    async def submit(self, form_data: dict) -> AsyncIterator[Any]:
         values: dict[str, Any] = {f: str(form_data.get(f) or "") for f in PASSWORD_FIELDS}
         lang = (await self.get_state(I18nState)).lang
         errors = validation.validate_change_password(

@@ -3,6 +3,7 @@ screen), and forgot password -> code -> new password (docs/product.md §4)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -39,7 +40,7 @@ class SignInState(rx.State):
 
     _typed_email: str = ""
 
-    async def _open(self, mode: str):
+    async def _open(self, mode: str) -> Any:
         self.mode = mode
         self.view = "login"
         self.errors = {}
@@ -53,22 +54,22 @@ class SignInState(rx.State):
         return signed_in_elsewhere(auth, self.next_path)
 
     @rx.event
-    async def open_email(self):
+    async def open_email(self) -> Any:
         """on_load of /sign-in."""
         return await self._open("email")
 
     @rx.event
-    async def open_phone(self):
+    async def open_phone(self) -> Any:
         """on_load of /sign-in-with-phone."""
         return await self._open("phone")
 
     @rx.event
-    def use_mode(self, mode: str):
+    def use_mode(self, mode: str) -> None:
         self.mode = "phone" if mode == "phone" else "email"
         self.errors = {}
 
     @rx.event
-    async def blur_identifier(self, value: str):
+    async def blur_identifier(self, value: str) -> None:
         if not value:
             return
         err = (
@@ -85,7 +86,7 @@ class SignInState(rx.State):
             self._typed_email = value.strip()[:254]  # carried into "Forgot password"
 
     @rx.event
-    async def submit(self, form_data: dict):
+    async def submit(self, form_data: dict) -> AsyncIterator[Any]:
         identifier = str(form_data.get("identifier") or "").strip()
         password = str(form_data.get("password") or "")
         invalid = accounts.validate_login(
@@ -142,7 +143,7 @@ class SignInState(rx.State):
         )
 
     @rx.event
-    async def forgot(self):
+    async def forgot(self) -> AsyncIterator[Any]:
         self.view = "forgot"
         self.errors = {}
         forgot = await self.get_state(ForgotState)
@@ -152,7 +153,7 @@ class SignInState(rx.State):
         yield focus_field(RESET_PREFIX + "email")
 
     @rx.event
-    async def back_to_login(self):
+    async def back_to_login(self) -> None:
         self.view = "login"
         otp = await self.get_state(OtpState)
         otp._close()
@@ -186,7 +187,7 @@ class ForgotState(rx.State):
         self.errors = {}
 
     @rx.event
-    async def submit_code(self, form_data: dict):
+    async def submit_code(self, form_data: dict) -> AsyncIterator[Any]:
         """The reset code (the code screen's form while resetting): checked, not used up, so
         the new password can follow on the next screen."""
         otp = await self.get_state(OtpState)
@@ -211,7 +212,7 @@ class ForgotState(rx.State):
         yield focus_field("reset-password")
 
     @rx.event
-    async def blur_email(self, value: str):
+    async def blur_email(self, value: str) -> None:
         if not value:
             return
         err = validation.validate_email(value)
@@ -219,7 +220,7 @@ class ForgotState(rx.State):
         self.errors = {} if err is None else {"email": message(err, lang)}
 
     @rx.event
-    async def send_code(self, form_data: dict):
+    async def send_code(self, form_data: dict) -> AsyncIterator[Any]:
         email = str(form_data.get("email") or "").strip()
         self.busy = True
         self.errors = {}
@@ -247,7 +248,7 @@ class ForgotState(rx.State):
         yield succeeded(tr("forgot_password_sent", lang, email=sent.email))
 
     @rx.event
-    async def save_password(self, form_data: dict):
+    async def save_password(self, form_data: dict) -> AsyncIterator[Any]:
         password = str(form_data.get("password") or "")
         confirm = str(form_data.get("confirm_password") or "")
         lang = (await self.get_state(I18nState)).lang

@@ -4,6 +4,7 @@ e-mail code. The rules are ``accounts.validate_signup``'s (the service runs them
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -81,14 +82,14 @@ class SignUpState(rx.State):
             self._touched = [*self._touched, field]
 
     @rx.event
-    def reset_form(self):
+    def reset_form(self) -> None:
         self.errors = {}
         self.busy = False
         self._values = {}
         self._touched = []
 
     @rx.event
-    async def enter(self):
+    async def enter(self) -> Any:
         """on_load of /sign-up: the code step when the address asks for it and a code is
         waiting; otherwise the form, with what this tab typed before."""
         auth = await self.get_state(AuthState)  # load_session refreshed it just before
@@ -114,7 +115,7 @@ class SignUpState(rx.State):
         return None if self.at_code else rx.call_script(_restore_script(self.kept))
 
     @rx.event
-    async def blur(self, field: str, value: str):
+    async def blur(self, field: str, value: str) -> None:
         """Leaving a field: its message appears now (docs/product.md §5: as the parent types)."""
         if field not in FIELDS:
             return
@@ -125,7 +126,7 @@ class SignUpState(rx.State):
         await self._show()
 
     @rx.event
-    async def change(self, field: str, value: str):
+    async def change(self, field: str, value: str) -> None:
         """Typing (debounced): a field already shown with a message re-checks as it changes."""
         if field not in FIELDS:
             return
@@ -134,14 +135,14 @@ class SignUpState(rx.State):
             await self._show()
 
     @rx.event
-    async def set_terms(self, checked: bool):
+    async def set_terms(self, checked: bool) -> None:
         self._values["terms"] = bool(checked)
         self._touch("terms")
         self._remember()
         await self._show()
 
     @rx.event
-    async def submit(self, form_data: dict):
+    async def submit(self, form_data: dict) -> AsyncIterator[Any]:
         self._values = _values_from_form(form_data)
         self._remember()
         self._touched = list(FIELDS)

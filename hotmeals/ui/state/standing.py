@@ -6,7 +6,7 @@ order details screen
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -79,35 +79,35 @@ class StandingState(RelangScreen, rx.State):
         return True
 
     @rx.event
-    async def load(self):
+    async def load(self) -> None:
         self.loaded = False
         self.busy_id, self.end_id, self.end_open = "", "", False
         await self._load()
 
     @rx.event
-    def ask_end(self, standing_id: str):
+    def ask_end(self, standing_id: str) -> None:
         self.end_id = str(standing_id)[:12]
         self.end_open = True
 
     @rx.event
-    def set_end_open(self, value: bool):
+    def set_end_open(self, value: bool) -> None:
         self.end_open = bool(value)
 
     @rx.event
-    async def confirm_end(self):
+    async def confirm_end(self) -> AsyncIterator[Any]:
         async for event in self._act(self.end_id, "end"):
             yield event
         self.end_open = False
 
     @rx.event
-    async def act(self, standing_id: str, action: str):
+    async def act(self, standing_id: str, action: str) -> AsyncIterator[Any]:
         """Pause or resume (End goes through ``ask_end`` / ``confirm_end``)."""
         if action not in ("pause", "resume"):
             return
         async for event in self._act(standing_id, action):
             yield event
 
-    async def _act(self, standing_id: str, action: str):
+    async def _act(self, standing_id: str, action: str) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         if self.busy_id:
             return
@@ -150,16 +150,16 @@ class RepeatState(rx.State):
     done: str = ""  # "Standing order set up" with a link to the screen, once created
 
     @rx.event
-    def toggle(self):
+    def toggle(self) -> None:
         self.open = not self.open
         self.done = ""
 
     @rx.event
-    def set_until(self, value: str):
+    def set_until(self, value: str) -> None:
         self.until = value if value in UNTIL else "term"
 
     @rx.event
-    def set_ends_on(self, value: str):
+    def set_ends_on(self, value: str) -> None:
         self.ends_on = str(value)[:10]
 
     label: str = ""  # "Repeat every Monday"
@@ -167,7 +167,7 @@ class RepeatState(rx.State):
     year_label: str = ""
 
     @rx.event
-    async def prepare(self):
+    async def prepare(self) -> None:
         """The dialog's section mounted (a meal opened): start afresh, named for its day."""
         self.open, self.until, self.ends_on, self.busy, self.done = False, "term", "", False, ""
         self.line_open, self._line_id = False, 0
@@ -195,7 +195,7 @@ class RepeatState(rx.State):
         self.year_label = tr("standing_ui.until_year", lang, day=short_day(year, lang))
 
     @rx.event
-    async def open_line(self, order_line_id: str):
+    async def open_line(self, order_line_id: str) -> AsyncIterator[Any]:
         """A booked meal's "Repeat every <weekday>": the line is loaded on the server for the
         parent of the token (another parent's, or a cancelled one, is refused)."""
         lang = (await self.get_state(I18nState)).lang
@@ -217,13 +217,13 @@ class RepeatState(rx.State):
         self.line_open = True
 
     @rx.event
-    def set_line_open(self, value: bool):
+    def set_line_open(self, value: bool) -> None:
         self.line_open = bool(value)
         if not self.line_open:
             self._line_id = 0
 
     @rx.event
-    async def create(self):
+    async def create(self) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         if self.busy:
             return
@@ -245,7 +245,7 @@ class RepeatState(rx.State):
         ):
             yield event
 
-    async def _create(self, lang: str, create: Any, **arguments: Any):
+    async def _create(self, lang: str, create: Any, **arguments: Any) -> AsyncIterator[Any]:
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
         created = Answered()
