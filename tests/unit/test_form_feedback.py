@@ -1,6 +1,6 @@
-"""The forms' polish, without a browser: allergy levels by severity (Major first) and a Major
+"""What the forms say back, without a browser: allergy levels by severity (Major first) and a Major
 allergy named on the child card, sign-in's every error at once, a success toast that clears
-the ones before it. (In the browser: tests/e2e/test_forms_polish_browser.py.)"""
+the ones before it. (In the browser: tests/e2e/test_sign_in_forms.py.)"""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
-"""The forms' polish in Chromium at 390 px, in English and in French: phone sign-in asks for a phone
-number, shows every error at once, counts digits as sign-up does (14 digits refused,
-"+1 (613) 558-NNNN" accepted), a press on the button after a correction is never lost and a
-late focus never takes the cursor from another field (assets/forms.js, 1b and 1c), and a
-success leaves no stale error behind; a password can be shown; the e-mail typed on sign-in
-carries into Forgot password, whose code screen words the privacy truthfully for an unknown
-address, as sign-up does for an address that already has an account (a parent of this test's
-own per language: a code per address per minute); the code field takes digits only and a
-disabled "Send a new code" looks disabled. (A Major allergy on the child card and "Make
-default" are checked in test_forms_once.py, on the way through the double taps.)"""
+"""Sign-in, forgot-password and sign-up forms in Chromium at 390 px, in English and in French:
+phone sign-in asks for a phone number, shows every error at once, counts digits as sign-up does
+(14 digits refused, "+1 (613) 558-NNNN" accepted), a press on the button after a correction is
+never lost and a late focus never takes the cursor from another field (assets/forms.js, 1b and
+1c), and a success leaves no stale error behind; a password can be shown; the e-mail typed on
+sign-in carries into Forgot password, whose code screen words the privacy truthfully for an
+unknown address, as sign-up does for an address that already has an account (a parent of this
+test's own per language: a code per address per minute); the code field takes digits only and a
+disabled "Send a new code" looks disabled. (A Major allergy on the child card and "Make default"
+are checked in test_forms_once.py, on the way through the double taps.)"""
 
 from __future__ import annotations
 
