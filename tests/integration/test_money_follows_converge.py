@@ -45,6 +45,7 @@ from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
+from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     lightbox_submit,
