@@ -1,0 +1,128 @@
+"""Planning and applying a change to a paid order, directly (the doors, modify and move, are
+tested in tests/payments/test_service_order_changes.py), on SQLite and PostgreSQL with an order
+paid against the simulator: ``change_plan.plan_change`` checks every step against the order as
+it is and prices what is left on the order's stored terms, leaving a broken step out with its
+reason (or raising it when strict); ``change_apply.apply_change`` writes what the plan says,
+the removed meals as a cancellation of kind ``modify`` moved by the order lifecycle."""
+
+# ruff: noqa: F811 - pytest fixtures are imported from the support modules
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from hotmeals import clock
+from hotmeals.converge.converge import ConvergeClient
+from hotmeals.db.engine import session_scope
+from hotmeals.db.models import (
+    AuditEvent,
+    Order,
+    OrderCancellation,
+    OrderChange,
+    OrderChangeLine,
+    OrderLine,
+)
+from hotmeals.domain.errors import DomainError
+from hotmeals.domain.orders import OrderStatus
+from hotmeals.domain.refunds import refund_for_cancel
+from hotmeals.i18n import t
+from hotmeals.services.ordering.changing import change_apply, change_plan
+from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
+from tests.payments.orders_after_support import paid_order, shop  # noqa: F401 - fixtures
+from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
+from tests.payments.support import SimServer
+
+TWO_LINES = [{"child": 0, "weeks": 2, "quantity": 2}, {"child": 1, "weeks": 3, "quantity": 1}]
+
+
+def _draft(session: Session, order: Order, steps: list[tuple[str, int, int]]) -> OrderChange:
+    change = change_plan.new_change(session, order, kind=change_plan.MODIFY, now=clock.now())
+    for action, line_id, quantity in steps:
+        session.add(
+            OrderChangeLine(
+                change_id=change.id or 0, action=action, order_line_id=line_id, quantity=quantity
+            )
+        )
+    session.flush()
+    return change
+
+
+async def test_a_plan_prices_what_is_left_and_names_the_step_it_cannot_take(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_LINES)
+    with session_scope(pay_engine) as session:
+        order = session.get(Order, order_id)
+        assert order is not None
+        change = _draft(session, order, [("remove", first, 1), ("remove", second, 5)])
+        steps = change_plan.draft_steps(session, change.id)
+        loaded = change_plan.load_for_change(session, order)
+
+        plan, problems = change_plan.plan_change(
+            session, loaded, steps, lang="fr", now=clock.now(), strict=False
+        )
+        # The second step asks for more meals than the line has: left out, said in French.
+        assert list(problems) == [steps[1].id]
+        assert problems[steps[1].id] == t("order_change_quantity_invalid", "fr", max=1)
+        assert plan.removed == {first: 1}
+        # Removing only never costs anything: the refund is a cancel's, from what was paid.
+        assert plan.difference == -refund_for_cancel(
+            plan.paid, plan.refunded, plan.charges.total_pay_cents
+        )
+        assert plan.difference < 0 and plan.charges.total_pay_cents < order.total_pay_cents
+
+        with pytest.raises(DomainError) as strict:
+            change_plan.plan_change(session, loaded, steps, lang="en", now=clock.now(), strict=True)
+        assert strict.value.code == "order_change_quantity_invalid"
+
+
+async def test_applying_a_plan_cancels_the_removed_meals_through_the_lifecycle(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
+) -> None:
+    order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_LINES)
+    with session_scope(pay_engine) as session:
+        order = session.get(Order, order_id)
+        assert order is not None
+        change = _draft(session, order, [("remove", first, 1), ("remove", second, 1)])
+        loaded = change_plan.load_for_change(session, order)
+        plan, problems = change_plan.plan_change(
+            session,
+            loaded,
+            change_plan.draft_steps(session, change.id),
+            lang="en",
+            now=clock.now(),
+            strict=True,
+        )
+        assert problems == {}
+        cancellation_id = change_apply.apply_change(session, change, plan, clock.now())
+    with session_scope(pay_engine) as session:
+        lines = {
+            line.id: line
+            for line in session.exec(select(OrderLine).where(OrderLine.order_id == order_id))
+        }
+        assert (lines[first].cancelled_quantity, lines[first].status) == (1, "active")
+        assert (lines[second].cancelled_quantity, lines[second].status) == (1, "cancelled")
+        cancellation = session.get(OrderCancellation, cancellation_id)
+        assert cancellation is not None and cancellation.kind == "modify"
+        order = session.get(Order, order_id)
+        assert order is not None and order.status == OrderStatus.PARTIALLY_CANCELLED
+        assert session.get(OrderChange, change.id).state == change_plan.APPLIED
+        events = session.exec(
+            select(AuditEvent)
+            .where(AuditEvent.entity == "order", AuditEvent.entity_id == str(order_id))
+            .order_by(col(AuditEvent.id))
+        ).all()
+        moved = [json.loads(e.data) for e in events if e.kind == "order.lines_cancelled"]
+        assert moved == [
+            {
+                "cancellation_id": cancellation_id,
+                "lines": {str(first): 1, str(second): 1},
+                "from": "placed",
+                "to": "partially_cancelled",
+            }
+        ]
+        assert events[-1].kind == "order.changed"
