@@ -30,11 +30,11 @@ config = rx.Config(
     default_color_mode="light",
     cors_allowed_origins=list(_s.cors_origins),
     # Brotli first (about 20 % fewer bytes than gzip on the JS, 40 % on the CSS), gzip for the
-    # clients without it (issue 11)
+    # clients without it
     frontend_compression_formats=["brotli", "gzip"],
     # The app renders no dynamic components: without this, the root imports all of Radix
     # Themes for window.__reflex, and every first screen preloads the dropdown, dialogs,
-    # checkbox, radio group, table and text area chunks it does not show (issue 11).
+    # checkbox, radio group, table and text area chunks it does not show.
     frontend_lazy_bundled_libraries=True,
     # LangPaintPlugin after FirstPaintPlugin: the French copies are made from its final pages.
     plugins=[

@@ -1,4 +1,4 @@
-/* What the forms and dialogs need beyond React (issue 12).
+/* What the forms and dialogs need beyond React.
 
    1. One tap, one submission. A button marked data-hm-once is disabled from the first
    tap until the server has answered that submission: its state's "turn" counter, rendered as
@@ -199,7 +199,7 @@
    (the app writes the choice before it redraws). On a phone the toasts start just below the
    header instead of covering it (--hm-toast-top, read by the toaster): measured only while a
    toast is on screen, since measuring the header forces a layout, and after every change
-   of the page that was one per frame while React hydrates (issue 11). */
+   of the page that was one per frame while React hydrates. */
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -229,7 +229,7 @@
       root.style.setProperty("--hm-toast-top", top + "px");
     }
   }
-  // A toast belongs to the screen it was shown on (issue 20): leaving the screen closes the
+  // A toast belongs to the screen it was shown on: leaving the screen closes the
   // toasts that were already there. One shown with the move (a success that sends the parent
   // elsewhere, "session expired") is younger than LEAVE_MS when the address changes: it stays.
   var LEAVE_MS = 1500;

@@ -4,7 +4,7 @@ Revision ID: 0003
 Revises: 0002
 Create Date: 2026-11-23 11:40:00
 
-- ``formsubmission``: (parent_id, key) unique; the first answer kept as JSON (issue 12).
+- ``formsubmission``: (parent_id, key) unique; the first answer kept as JSON.
 - ``parent.phone_digits`` is recomputed with today's rule (digits only, a leading North
   American 1 dropped before 10 digits), then made unique among active accounts by a partial
   unique index. Where active accounts shared a number, the oldest account keeps it and the

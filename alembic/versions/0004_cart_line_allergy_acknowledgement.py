@@ -4,7 +4,7 @@ Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-23 12:10:00
 
-Issue 9: a meal with a High or Medium allergen of the child is added only when the parent
+A meal with a High or Medium allergen of the child is added only when the parent
 acknowledges it ("I understand this meal contains Milk"); the text and the time are kept on
 the cart line and copied to the order line (``domain.allergy.ensure_can_add``).
 """

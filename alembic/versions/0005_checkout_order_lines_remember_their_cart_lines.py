@@ -4,7 +4,7 @@ Revision ID: 0005
 Revises: 0004
 Create Date: 2026-11-23 13:40:00
 
-Issue 9 (payment): the approval of an order's payment deletes exactly the cart lines the order
+Checkout: the approval of an order's payment deletes exactly the cart lines the order
 was made from (``OrderLine.cart_line_id``; no foreign key: cart lines are deleted), and a
 second checkout of the same cart (two tabs, a double tap) finds the pending order made from
 the same content (``Order.cart_fingerprint``) instead of writing another.

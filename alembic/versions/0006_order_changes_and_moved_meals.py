@@ -4,7 +4,7 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-23 14:10:00
 
-Issue 10 (modify an order, move a meal): ``orderchange`` and ``orderchangeline`` hold a change
+Modify an order, move a meal: ``orderchange`` and ``orderchangeline`` hold a change
 before it is confirmed and while its price difference is being paid
 (``services/order_changes.py``); ``orderline.moved_from_date`` is the date a moved meal was
 first ordered for.

@@ -4,7 +4,7 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-11-25 18:50:00
 
-Issue 20 (allergy safety): every menu option, meal option and add-on has its own allergens
+Allergy safety: every menu option, meal option and add-on has its own allergens
 (``menuoptionallergen``, ``mealoptionallergen``, ``addonallergen``, like ``mealallergen``);
 the allergy rule applies to the meal as composed (``services/cart.py`` ``check_line``).
 """

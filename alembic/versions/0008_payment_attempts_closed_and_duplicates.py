@@ -4,7 +4,7 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-25 19:00:00
 
-Issue 21 (money under failure), sections 1 and 2: ``payment.closed_at`` is when Converge's
+Money under failure: ``payment.closed_at`` is when Converge's
 word on an attempt was taken (its sale confirmed, its own answer recorded, or no sale found
 once the hosted session could no longer be used); a decline, error or cancel reported by a
 browser leaves it empty, so the reconciliation asks Converge about that attempt once.

@@ -4,7 +4,7 @@ Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-25 19:00:00
 
-Issue 21: ``refund.attempt`` counts the tries of one refund, ``refund.retry_of_id`` is the
+Refunds sent again: ``refund.attempt`` counts the tries of one refund, ``refund.retry_of_id`` is the
 FAILED row a try sends again, a FAILED row's ``refund.retry_at`` is when the periodic job
 sends it again, and ``refund.attention_at`` flags a refund whose last try failed for an
 operator. A refund that had already failed is due again at once (its resend is capped by what

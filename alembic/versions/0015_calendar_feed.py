@@ -1,4 +1,4 @@
-"""calendar feed: one private iCal address per family (issue 26, item 5)
+"""calendar feed: one private iCal address per family
 
 Revision ID: 0015
 Revises: 0014

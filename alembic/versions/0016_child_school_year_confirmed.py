@@ -5,7 +5,7 @@ Revises: 0015
 Create Date: 2026-11-26 02:00:00
 
 ``childschoolyear``: one row per (child, school year) the parent confirmed the child's grade,
-teacher, school and allergies for (issue 26). See ``hotmeals/services/school_year.py``.
+teacher, school and allergies for. See ``hotmeals/services/school_year.py``.
 """
 from typing import Sequence, Union
 

@@ -4,7 +4,7 @@ Revision ID: 0017
 Revises: 0016
 Create Date: 2026-11-26 02:45:00
 
-``orderchange.tax_cents``: the HST part of what a change charged or refunded (issue 26: a
+``orderchange.tax_cents``: the HST part of what a change charged or refunded (a
 change's receipt shows every charge line). Nullable: changes confirmed before it was recorded
 keep a single line "HST included".
 """
