@@ -253,11 +253,11 @@ def test_the_language_switch_turns_a_booking_into_french(
     expect(dialog).to_contain_text("1 portion + upgrade")
     expect(dialog).to_contain_text("Valeur nutritive")
     expect(page.locator("#meal-total")).to_contain_text("$")
-    shot(page, "dialog-fr", viewport)
+    shot(page, "switch-dialog-fr", viewport)
     page.click("#meal-add")
     expect(page.get_by_text("Ajouté au panier avec succès")).to_be_visible()
     expect(page.locator("#header-cart")).to_have_attribute("aria-label", re.compile(r"1"))
-    shot(page, "day-fr", viewport)
+    shot(page, "switch-day-fr", viewport)
     assert len(cart_lines(app, family["id"])) == 1
 
 
