@@ -153,7 +153,9 @@ def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
     return errors
 
 
-def validate_login(*, identifier: object, password: object, by_phone: bool) -> dict:
+def validate_login(
+    *, identifier: object, password: object, by_phone: bool
+) -> dict[str, DomainError]:
     """Every field error of the sign-in form at once, as sign-up shows them: the
     e-mail or phone, and the password. ``login`` runs the same rules again."""
     errors: dict[str, DomainError] = {}
