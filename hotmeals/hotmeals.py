@@ -22,18 +22,18 @@ from hotmeals.ui.pages.standing_orders import register_standing_pages
 from hotmeals.ui.routes import register_pages, toaster
 from hotmeals.ui.state.i18n import t
 from hotmeals.web.cache import cache_headers
-from hotmeals.web.guard import edge_guard
+from hotmeals.web.guard import backend_entry
 from hotmeals.web.lang_pages import lang_pages
 
 configure_from_env()  # HOTMEALS_LOG_LEVEL (README "Settings")
 check_mode()  # production refuses to start without the real thing; demo says it is one
 
 app = rx.App(
-    # The API is mounted first; the guard then wraps everything (API, /_upload, /_event, and
-    # the pages in single-port prod): body sizes, the upload's session, security headers.
-    # Then a page in the parent's language (hotmeals.web.lang_pages.py); last, the cache
-    # headers of the built frontend files (hotmeals.web.cache.py).
-    api_transformer=[create_api(), edge_guard, lang_pages, cache_headers],
+    # Around Reflex's app: a page in the parent's language (hotmeals.web.lang_pages.py), then
+    # the cache headers of the built frontend files (hotmeals.web.cache.py). Last, the guard
+    # in front of everything (body sizes, the upload's session, security headers), which also
+    # hands /api/v1 straight to the FastAPI app (hotmeals.web.guard.backend_entry).
+    api_transformer=[lang_pages, cache_headers, backend_entry(create_api())],
     stylesheets=["/hotmeals.css", "/ui.css", "/booking.css"],
     toaster=toaster(),
     head_components=[

@@ -9,10 +9,10 @@ import base64
 import binascii
 from collections.abc import Callable
 from dataclasses import asdict
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse
 from sqlmodel import Session
 
 from hotmeals.api.account_schemas import (
@@ -35,26 +35,26 @@ from hotmeals.api.account_schemas import (
     VerifyOtpIn,
 )
 from hotmeals.api.account_schemas import CmsPageOut as CmsPageOutModel
-from hotmeals.api.calls import Get, Once, Post, declare_all, handler
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     PARENT_USER,
+    Caller,
     Client,
-    ParentClient,
-    ParentWrite,
+    CurrentParent,
+    ParentWriting,
+    SignedIn,
     answer,
+    answered,
     api_router,
-    client_context,
     idempotency_key,
+    json_body,
     optional_parent,
-    route,
-    run_as_parent,
-    run_once,
     tags,
 )
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
-from hotmeals.services import accounts, content, notifications, profile
+from hotmeals.services import accounts, content, notifications, profile, submissions
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
@@ -64,30 +64,46 @@ AUTH = tags("Parent auth")
 # --- sign-up, verification, sign-in ------------------------------------------------------------
 
 
-async def signup(client: Client, body: SignupIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/Signup",
+    tags=AUTH,
+    summary="Create an account and e-mail a 6-digit verification code",
+    response_model=Envelope[OtpSentOut],
+    openapi_extra=openapi_body(SignupIn),
+)
+async def signup(who: Caller, body: Annotated[SignupIn, Depends(json_body(SignupIn))]) -> Any:
     return await _code_sent(
-        client, "signup_success", accounts.signup, **body.model_dump(), language=client.lang
+        who, "signup_success", accounts.signup, **body.model_dump(), language=who.lang
     )
 
 
 async def _code_sent(
     client: Client, message: str, fn: Callable[..., Any], /, **kwargs: Any
-) -> JSONResponse:
+) -> dict[str, Any]:
     """``fn`` e-mails a code: answered with the address it went to, in the catalog's
     ``message``."""
     sent = await run_in_transaction(fn, **kwargs, address=client.address)
     return answer(asdict(sent), client.lang, message, email=sent.email)
 
 
-async def verify_otp(client: Client, body: VerifyOtpIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/VerifyOtp",
+    tags=AUTH,
+    summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
+    response_model=Envelope[SessionDataOut | OtpValidOut],
+    openapi_extra=openapi_body(VerifyOtpIn),
+)
+async def verify_otp(
+    who: Caller, body: Annotated[VerifyOtpIn, Depends(json_body(VerifyOtpIn))]
+) -> Any:
     if body.purpose == "RESET_PASSWORD":
         await run_in_transaction(
-            accounts.check_reset_otp, email=body.email, otp=body.otp, address=client.address
+            accounts.check_reset_otp, email=body.email, otp=body.otp, address=who.address
         )
         email = accounts.normalize_email(body.email)
-        return ok({"email": email, "otp_valid": True}, t("otp_valid", client.lang))
-    result = await _signing_in(client, accounts.verify_otp, email=body.email, otp=body.otp)
-    return ok(result.session_data, t("email_verified", client.lang))
+        return ok({"email": email, "otp_valid": True}, t("otp_valid", who.lang))
+    result = await _signing_in(who, accounts.verify_otp, email=body.email, otp=body.otp)
+    return ok(result.session_data, t("email_verified", who.lang))
 
 
 async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
@@ -98,9 +114,18 @@ async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) 
     )
 
 
-async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/ResendOtp",
+    tags=AUTH,
+    summary="Send a new code (60 s cooldown); the same answer for any address",
+    response_model=Envelope[OtpSentOut],
+    openapi_extra=openapi_body(ResendOtpIn),
+)
+async def resend_otp(
+    who: Caller, body: Annotated[ResendOtpIn, Depends(json_body(ResendOtpIn))]
+) -> Any:
     return await _code_sent(
-        client,
+        who,
         "otp_on_its_way",
         accounts.resend_otp,
         email=body.email,
@@ -108,46 +133,84 @@ async def resend_otp(client: Client, body: ResendOtpIn) -> JSONResponse:
     )
 
 
-async def login(client: Client, body: LoginIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/Login",
+    tags=AUTH,
+    summary="Sign in with e-mail or phone and password; answers the session data",
+    response_model=Envelope[SessionDataOut],
+    openapi_extra=openapi_body(LoginIn),
+)
+async def login(who: Caller, body: Annotated[LoginIn, Depends(json_body(LoginIn))]) -> Any:
     result = await _signing_in(
-        client, accounts.login, email=body.email, phone=body.phone, password=body.password
+        who, accounts.login, email=body.email, phone=body.phone, password=body.password
     )
     if result.needs_verification:
         key = "login_code_sent" if result.second_factor else "email_not_verified"
         return fail(
-            t(key, client.lang, email=result.email),
+            t(key, who.lang, email=result.email),
             data={"email": result.email, "verify_email": True},
         )
-    return ok(result.session_data, t("login_success", client.lang))
+    return ok(result.session_data, t("login_success", who.lang))
 
 
-async def logout(client: Client) -> JSONResponse:
-    await run_in_transaction(accounts.logout, token=client.token)
-    return ok(None, t("logout_success", client.lang))
+@router.post(
+    "/Parent/auth/Logout",
+    tags=AUTH,
+    summary="Revoke the session token (always succeeds)",
+    response_model=Envelope[None],
+)
+async def logout(who: Caller) -> Any:
+    await run_in_transaction(accounts.logout, token=who.token)
+    return ok(None, t("logout_success", who.lang))
 
 
 # --- passwords ---------------------------------------------------------------------------------
 
 
-async def forgot_password(client: Client, body: EmailIn) -> JSONResponse:
-    return await _code_sent(
-        client, "forgot_password_sent", accounts.forgot_password, email=body.email
-    )
+@router.post(
+    "/Parent/auth/Forgot_Password",
+    tags=AUTH,
+    summary="E-mail a password-reset code; the same answer for any address",
+    response_model=Envelope[OtpSentOut],
+    openapi_extra=openapi_body(EmailIn),
+)
+async def forgot_password(
+    who: Caller, body: Annotated[EmailIn, Depends(json_body(EmailIn))]
+) -> Any:
+    return await _code_sent(who, "forgot_password_sent", accounts.forgot_password, email=body.email)
 
 
-async def new_password(client: Client, body: NewPasswordIn) -> JSONResponse:
-    await run_in_transaction(accounts.new_password, **body.model_dump(), address=client.address)
-    return ok(None, t("password_reset_success", client.lang))
+@router.post(
+    "/Parent/auth/NewPassword",
+    tags=AUTH,
+    summary="Set a new password with the reset code (signs out every session)",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(NewPasswordIn),
+)
+async def new_password(
+    who: Caller, body: Annotated[NewPasswordIn, Depends(json_body(NewPasswordIn))]
+) -> Any:
+    await run_in_transaction(accounts.new_password, **body.model_dump(), address=who.address)
+    return ok(None, t("password_reset_success", who.lang))
 
 
-async def change_password(ctx: ParentClient, body: ChangePasswordIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/ChangePassword",
+    tags=AUTH,
+    summary="Change the password (other sessions are signed out)",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(ChangePasswordIn),
+)
+async def change_password(
+    who: CurrentParent, body: Annotated[ChangePasswordIn, Depends(json_body(ChangePasswordIn))]
+) -> Any:
     await run_in_transaction(
         accounts.change_password,
-        parent_id=ctx.parent_id,
+        parent_id=who.parent_id,
         **body.model_dump(),
-        keep_session_id=ctx.parent.session_id,
+        keep_session_id=who.parent.session_id,
     )
-    return ok(None, t("password_changed", ctx.lang))
+    return ok(None, t("password_changed", who.lang))
 
 
 # --- profile -----------------------------------------------------------------------------------
@@ -188,11 +251,23 @@ def _edit_profile(
     return profile.get_profile(session=session, parent_id=parent_id, token=token)
 
 
-async def edit_profile(ctx: ParentWrite, body: EditProfileIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/EditProfile",
+    tags=AUTH,
+    summary="Edit names, phone, alternate e-mails, picture and language",
+    response_model=Envelope[ProfileOut],
+    openapi_extra=openapi_body(EditProfileIn),
+)
+async def edit_profile(
+    who: ParentWriting, body: Annotated[EditProfileIn, Depends(json_body(EditProfileIn))]
+) -> Any:
     image = decode_image(body.profile_image) if body.profile_image else None
-    done = await ctx.run_once(
-        "edit_profile",
-        _edit_profile,
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="edit_profile",
+        fn=_edit_profile,
         token=None,  # the answer is stored for a repeat: never with the session token
         fields={
             "first_name": body.first_name,
@@ -203,180 +278,122 @@ async def edit_profile(ctx: ParentWrite, body: EditProfileIn) -> JSONResponse:
         image=image,
         language=body.language,
     )
-    data = {**done.result, "token": ctx.client.token}
-    return ok(data, t("profile_updated", ctx.lang))
+    data = {**done.result, "token": who.client.token}
+    return ok(data, t("profile_updated", who.lang))
 
 
-async def add_alt_email(ctx: ParentWrite, body: EmailIn) -> JSONResponse:
-    done = await ctx.run_once(
-        "add_alt_email",
-        profile.add_alt_email,
+@router.post(
+    "/Parent/auth/AddAltEmail",
+    tags=AUTH,
+    summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
+    response_model=Envelope[OtpSentOut],
+    openapi_extra=openapi_body(EmailIn),
+)
+async def add_alt_email(
+    who: ParentWriting, body: Annotated[EmailIn, Depends(json_body(EmailIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="add_alt_email",
+        fn=profile.add_alt_email,
         email=body.email,
     )
-    return ok(done.result, t("otp_sent", ctx.lang, email=done.result["email"]))
+    return ok(done.result, t("otp_sent", who.lang, email=done.result["email"]))
 
 
-async def verify_alt_email(ctx: ParentClient, body: AltEmailVerifyIn) -> JSONResponse:
+@router.post(
+    "/Parent/auth/VerifyAltEmail",
+    tags=AUTH,
+    summary="Verify an alternate e-mail with its code",
+    response_model=Envelope[ProfileOut],
+    openapi_extra=openapi_body(AltEmailVerifyIn),
+)
+async def verify_alt_email(
+    who: CurrentParent, body: Annotated[AltEmailVerifyIn, Depends(json_body(AltEmailVerifyIn))]
+) -> Any:
     data = await run_in_transaction(
-        profile.verify_alt_email, parent_id=ctx.parent_id, email=body.email, otp=body.otp
+        profile.verify_alt_email, parent_id=who.parent_id, email=body.email, otp=body.otp
     )
-    data["token"] = ctx.client.token
-    return ok(data, t("alt_email_verified", ctx.lang))
+    data["token"] = who.client.token
+    return ok(data, t("alt_email_verified", who.lang))
 
 
-async def get_user_details(client: Client) -> JSONResponse:
-    data = await run_as_parent(client, profile.get_profile, token=client.token)
-    return ok(data, t("profile_loaded", client.lang))
+@router.get(
+    "/Parent/user/GetUserDetails",
+    tags=PARENT_USER,
+    summary="The parent profile with cart counts",
+    response_model=Envelope[ProfileOut],
+)
+async def get_user_details(who: SignedIn) -> Any:
+    data = await run_in_transaction(profile.get_profile, parent_token=who.token, token=who.token)
+    return ok(data, t("profile_loaded", who.lang))
 
 
-def _preferences(body: NotificationsIn) -> dict[str, Any]:
-    """The notification kinds the body turns on or off (the others are left as they are)."""
-    return {"preferences": body.model_dump(exclude_none=True)}
+@router.post(
+    "/Parent/user/update_parent_email_noti_details",
+    tags=PARENT_USER,
+    summary="Turn e-mail notification kinds on or off; answers every kind",
+    response_model=Envelope[NotificationsOut],
+    openapi_extra=openapi_body(NotificationsIn),
+)
+async def update_notifications(
+    who: ParentWriting, body: Annotated[NotificationsIn, Depends(json_body(NotificationsIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="update_notifications",
+        fn=notifications.update_preferences,
+        # the kinds the body turns on or off (the others are left as they are)
+        preferences=body.model_dump(exclude_none=True),
+    )
+    return answered(done, who.lang, "notifications_updated")
 
 
 # --- content -------------------------------------------------------------------------------------
 
 
-async def cms_pages(client: Client, body: CmsPageIn) -> JSONResponse:
-    page = await run_in_transaction(content.page, slug=body.slug, lang=client.lang)
-    return ok(page, t("success", client.lang))
-
-
-# --- the routes (contact_us, with dependencies of its own, written after them) -------------------
-
-
-declare_all(
-    router,
-    AUTH,
-    [
-        Post(
-            "/Parent/auth/Signup",
-            handler(signup),
-            answer=OtpSentOut,
-            summary="Create an account and e-mail a 6-digit verification code",
-        ),
-        Post(
-            "/Parent/auth/VerifyOtp",
-            handler(verify_otp),
-            answer=SessionDataOut | OtpValidOut,
-            summary="Verify the sign-up e-mail (signs in) or check a password-reset code",
-        ),
-        Post(
-            "/Parent/auth/ResendOtp",
-            handler(resend_otp),
-            answer=OtpSentOut,
-            summary="Send a new code (60 s cooldown); the same answer for any address",
-        ),
-        Post(
-            "/Parent/auth/Login",
-            handler(login),
-            answer=SessionDataOut,
-            summary="Sign in with e-mail or phone and password; answers the session data",
-        ),
-        Post(
-            "/Parent/auth/Logout",
-            handler(logout),
-            answer=None,
-            summary="Revoke the session token (always succeeds)",
-        ),
-        Post(
-            "/Parent/auth/Forgot_Password",
-            handler(forgot_password),
-            answer=OtpSentOut,
-            summary="E-mail a password-reset code; the same answer for any address",
-        ),
-        Post(
-            "/Parent/auth/NewPassword",
-            handler(new_password),
-            answer=None,
-            summary="Set a new password with the reset code (signs out every session)",
-        ),
-        Post(
-            "/Parent/auth/ChangePassword",
-            handler(change_password),
-            answer=None,
-            summary="Change the password (other sessions are signed out)",
-        ),
-        Post(
-            "/Parent/auth/EditProfile",
-            handler(edit_profile),
-            answer=ProfileOut,
-            summary="Edit names, phone, alternate e-mails, picture and language",
-        ),
-        Post(
-            "/Parent/auth/AddAltEmail",
-            handler(add_alt_email),
-            answer=OtpSentOut,
-            summary="Add an alternate e-mail (or resend its code); a code is e-mailed to it",
-        ),
-        Post(
-            "/Parent/auth/VerifyAltEmail",
-            handler(verify_alt_email),
-            answer=ProfileOut,
-            summary="Verify an alternate e-mail with its code",
-        ),
-    ],
+@router.post(
+    "/Parent/user/cms_pages",
+    tags=PARENT_USER,
+    summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
+    response_model=Envelope[CmsPageOutModel],
+    openapi_extra=openapi_body(CmsPageIn),
 )
+async def cms_pages(who: Caller, body: Annotated[CmsPageIn, Depends(json_body(CmsPageIn))]) -> Any:
+    page = await run_in_transaction(content.page, slug=body.slug, lang=who.lang)
+    return ok(page, t("success", who.lang))
 
 
-declare_all(
-    router,
-    PARENT_USER,
-    [
-        Get(
-            "/Parent/user/GetUserDetails",
-            handler(get_user_details),
-            answer=ProfileOut,
-            summary="The parent profile with cart counts",
-        ),
-        Post(
-            "/Parent/user/update_parent_email_noti_details",
-            Once(
-                "update_notifications",
-                notifications.update_preferences,
-                message="notifications_updated",
-                fields=_preferences,
-            ),
-            body=NotificationsIn,
-            answer=NotificationsOut,
-            summary="Turn e-mail notification kinds on or off; answers every kind",
-        ),
-        Post(
-            "/Parent/user/cms_pages",
-            handler(cms_pages),
-            answer=CmsPageOutModel,
-            summary="About, terms, privacy (Markdown) or the FAQ, in the request's language",
-        ),
-    ],
-)
-
-
-@route(
-    router.post,
+@router.post(
     "/Parent/user/contact_us",
-    body=ContactIn,
-    answer=None,
     tags=PARENT_USER,
     summary="Send a message to the provider (stored and e-mailed)",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(ContactIn),
 )
 async def contact_us(
-    client: Client = Depends(client_context),
-    parent: accounts.ParentContext | None = Depends(optional_parent),
-    key: str | None = Depends(idempotency_key),
+    who: Caller,
+    parent: Annotated[accounts.ParentContext | None, Depends(optional_parent)],
+    key: Annotated[str | None, Depends(idempotency_key)],
+    body: Annotated[ContactIn, Depends(json_body(ContactIn))],
 ) -> Any:
-    body = await client.body(ContactIn)
-    fields = {**body.model_dump(), "lang": client.lang, "address": client.address}
+    fields = {**body.model_dump(), "lang": who.lang, "address": who.address}
     if parent is None:  # a visitor's message: no account to keep the key against
         await run_in_transaction(content.contact_us, **fields, parent_id=None)
     else:
-        await run_once(
-            parent.parent_id,
-            key,
-            "contact_us",
-            content.contact_us,
+        await run_in_transaction(
+            submissions.submit_once,
+            parent_id=parent.parent_id,
+            key=key,
+            action="contact_us",
+            fn=content.contact_us,
             **fields,
         )
-    return ok(None, t("contact_sent", client.lang))
+    return ok(None, t("contact_sent", who.lang))
 
 
 # --- uploaded pictures (no api-key: an <img> tag cannot send headers) -----------------------------

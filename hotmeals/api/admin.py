@@ -10,28 +10,29 @@ parents' key, which ships in every parent app, never closes a school.
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import Request, Security
-from fastapi.responses import JSONResponse
+from fastapi import Depends, Request, Security
 from fastapi.security import APIKeyHeader
 
 from hotmeals.api.admin_schemas import CloseDayIn, CloseDayOut, ReopenDayIn, ReopenDayOut
-from hotmeals.api.calls import Post, declare_all, handler
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     Client,
     answer,
     api_router,
+    json_body,
     request_lang,
     required,
     tags,
 )
-from hotmeals.api.envelope import ApiError
+from hotmeals.api.envelope import ApiError, Envelope
 from hotmeals.i18n import t
 from hotmeals.services import closure_apply, closures
 from hotmeals.settings import get_settings
 
 router = api_router()
+ADMIN = tags("Admin")
 ADMIN_KEY_MIN_LENGTH = 24
 
 ADMIN_KEY = APIKeyHeader(
@@ -62,30 +63,30 @@ def _school_day(body: CloseDayIn | ReopenDayIn) -> dict[str, Any]:
     return {"school": school, "day": body.date, "actor": "operator:api"}
 
 
-async def close_day(admin: Client, body: CloseDayIn) -> JSONResponse:
+@router.post(
+    "/Admin/CloseDay",
+    tags=ADMIN,
+    summary="Close a school day: every booked meal handled at once by its family's choice",
+    response_model=Envelope[CloseDayOut],
+    openapi_extra=openapi_body(CloseDayIn),
+)
+async def close_day(
+    admin: Annotated[Client, Depends(admin_client)],
+    body: Annotated[CloseDayIn, Depends(json_body(CloseDayIn))],
+) -> Any:
     result = await closure_apply.close_day(**_school_day(body), reason=body.reason)
     return answer(result.as_dict(), admin.lang)
 
 
-async def reopen_day(admin: Client, body: ReopenDayIn) -> JSONResponse:
-    return answer(await closures.reopen_day(**_school_day(body)), admin.lang)
-
-
-declare_all(
-    router,
-    tags("Admin"),
-    [
-        Post(
-            "/Admin/CloseDay",
-            handler(close_day, who=admin_client),
-            answer=CloseDayOut,
-            summary="Close a school day: every booked meal handled at once by its family's choice",
-        ),
-        Post(
-            "/Admin/ReopenDay",
-            handler(reopen_day, who=admin_client),
-            answer=ReopenDayOut,
-            summary="Make a closed school day bookable again (handled meals stay as they are)",
-        ),
-    ],
+@router.post(
+    "/Admin/ReopenDay",
+    tags=ADMIN,
+    summary="Make a closed school day bookable again (handled meals stay as they are)",
+    response_model=Envelope[ReopenDayOut],
+    openapi_extra=openapi_body(ReopenDayIn),
 )
+async def reopen_day(
+    admin: Annotated[Client, Depends(admin_client)],
+    body: Annotated[ReopenDayIn, Depends(json_body(ReopenDayIn))],
+) -> Any:
+    return answer(await closures.reopen_day(**_school_day(body)), admin.lang)

@@ -11,14 +11,17 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotmeals.api import cart, menu, orders, payments
-from hotmeals.api.envelope import fail, ok
+from hotmeals.api.envelope import ApiError, fail, ok
 from hotmeals.api.readiness import readiness
 from hotmeals.api.routes import include_routers
+from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
+from hotmeals.services import accounts
 from hotmeals.services.health import database_state
 from hotmeals.services.startup import register_payment_purposes
 
@@ -74,8 +77,33 @@ def create_api() -> FastAPI:
             return fail(t("api.method_not_allowed", _lang(request)), status_code=405)
         return fail(str(exc.detail), status_code=exc.status_code)
 
+    # Refusals raised anywhere in a call, its dependencies included, answered in the envelope.
+    @api.exception_handler(ApiError)
+    async def _refused(request: Request, exc: ApiError) -> Any:
+        return fail(exc.message, status_code=exc.status_code, data=exc.data)
+
+    @api.exception_handler(accounts.Unauthorized)
+    async def _unauthorized(request: Request, exc: accounts.Unauthorized) -> Any:
+        return fail(exc.message(_lang(request)), status_code=401)
+
+    @api.exception_handler(DomainError)
+    async def _domain(request: Request, exc: DomainError) -> Any:
+        return fail(exc.message(_lang(request)), data={"field": exc.field} if exc.field else None)
+
+    @api.exception_handler(IntegrityError)
+    async def _conflict(request: Request, exc: IntegrityError) -> Any:
+        # Two requests raced for the same row (a double click): refuse this one.
+        log.warning("conflict on %s %s", request.method, request.url.path, exc_info=exc)
+        return fail(t("api.server_error", _lang(request)), status_code=409)
+
+    @api.exception_handler(OperationalError)
+    async def _database_down(request: Request, exc: OperationalError) -> Any:
+        log.warning("database unavailable on %s", request.url.path, exc_info=exc)
+        return fail(t("api.server_error", _lang(request)), status_code=503)
+
     @api.exception_handler(PoolTimeout)
     async def _busy(request: Request, exc: PoolTimeout) -> Any:
+        # Every pooled connection stayed busy for pool_timeout: a burst, not a bug.
         log.warning("connection pool exhausted on %s %s", request.method, request.url.path)
         return fail(t("service_busy", _lang(request)), status_code=503)
 

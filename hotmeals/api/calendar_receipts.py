@@ -18,29 +18,29 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Query
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from hotmeals.api.calendar_receipts_schemas import (
     FeedOut,
     ReceiptOut,
     RevokedOut,
 )
-from hotmeals.api.calls import Get, Post, declare_all, handler
 from hotmeals.api.deps import (
+    CurrentParent,
     ParentClient,
     answer,
     api_router,
     parent_context,
-    read_for,
-    route,
     tags,
 )
+from hotmeals.api.envelope import Envelope
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 feeds = APIRouter(tags=["Calendar feed"])
+FEED = tags("Calendar feed")
 RECEIPTS = tags("Receipts")
 ICS = "text/calendar; charset=utf-8"
 
@@ -75,49 +75,41 @@ def _feed_lang(who: ParentClient) -> str | None:
     return who.lang if who.client.request.headers.get("accept-language") else None
 
 
-async def get_feed(who: ParentClient) -> JSONResponse:
+@router.get(
+    "/Parent/CalendarFeed",
+    tags=FEED,
+    summary="The parent's private calendar feed address (made on first ask)",
+    response_model=Envelope[FeedOut],
+)
+async def get_feed(who: CurrentParent) -> Any:
     data = await run_in_transaction(
         calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
     return answer(data, who.lang)
 
 
-async def rotate_feed(who: ParentClient) -> JSONResponse:
+@router.post(
+    "/Parent/CalendarFeed/Rotate",
+    tags=FEED,
+    summary="A new feed address; the old one stops working",
+    response_model=Envelope[FeedOut],
+)
+async def rotate_feed(who: CurrentParent) -> Any:
     data = await run_in_transaction(
         calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
     return answer(data, who.lang, "feed.rotated")
 
 
-async def revoke_feed(who: ParentClient) -> JSONResponse:
+@router.post(
+    "/Parent/CalendarFeed/Revoke",
+    tags=FEED,
+    summary="No feed any more: its address stops working",
+    response_model=Envelope[RevokedOut],
+)
+async def revoke_feed(who: CurrentParent) -> Any:
     revoked = await run_in_transaction(calendar_feed.revoke_feed, parent_id=who.parent_id)
     return answer({"revoked": revoked}, who.lang)
-
-
-declare_all(
-    router,
-    tags("Calendar feed"),
-    [
-        Get(
-            "/Parent/CalendarFeed",
-            handler(get_feed),
-            answer=FeedOut,
-            summary="The parent's private calendar feed address (made on first ask)",
-        ),
-        Post(
-            "/Parent/CalendarFeed/Rotate",
-            handler(rotate_feed),
-            answer=FeedOut,
-            summary="A new feed address; the old one stops working",
-        ),
-        Post(
-            "/Parent/CalendarFeed/Revoke",
-            handler(revoke_feed),
-            answer=RevokedOut,
-            summary="No feed any more: its address stops working",
-        ),
-    ],
-)
 
 
 # -- receipts -------------------------------------------------------------------------------------
@@ -128,20 +120,28 @@ CHANGE_Q = Query(None, ge=1, le=2**31 - 1, description="An applied change of tha
 DONATION_Q = Query(None, ge=1, le=2**31 - 1, description="A donation's id (instead of order).")
 
 
-@route(
-    router.get,
+@router.get(
     "/Parent/Receipt",
-    answer=ReceiptOut,
     tags=RECEIPTS,
     summary="The receipt of an order, of a change of it, or of a donation",
+    response_model=Envelope[ReceiptOut],
 )
 async def receipt(
+    *,
     order: str | None = ORDER_Q,
     change: int | None = CHANGE_Q,
     donation: int | None = DONATION_Q,
-    who: ParentClient = Depends(parent_context),
+    who: CurrentParent,
 ) -> Any:
-    return await read_for(who, receipts.receipt, order=order, change=change, donation=donation)
+    data = await run_in_transaction(
+        receipts.receipt,
+        parent_id=who.parent_id,
+        lang=who.lang,
+        order=order,
+        change=change,
+        donation=donation,
+    )
+    return answer(data, who.lang)
 
 
 @router.get(
@@ -175,5 +175,5 @@ async def receipt_as_pdf(
     )
 
 
-# The feed's route keeps its own plain class (its answers are iCal text and a bare 404).
+# The feed's route answers iCal text and a bare 404, never the envelope.
 router.include_router(feeds)

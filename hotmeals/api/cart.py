@@ -8,22 +8,23 @@ one line (``services.submissions.submit_once``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi.responses import JSONResponse
+from fastapi import Depends
 from sqlmodel import Session
 
-from hotmeals.api.bodies import meal_choice
-from hotmeals.api.calls import Once, ParentListing, ParentRead, Post, declare_all, handler
+from hotmeals.api.bodies import meal_choice, openapi_body
 from hotmeals.api.deps import (
     PARENT_CART,
-    Client,
+    SignedIn,
+    SignedInWriting,
     answer,
     answer_found,
+    answered,
     api_router,
-    run_as_parent,
-    token_write,
+    json_body,
 )
+from hotmeals.api.envelope import Envelope
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -38,43 +39,139 @@ from hotmeals.api.menu_schemas import (
     QuantityIn,
     SummaryIn,
 )
-from hotmeals.services import promos
+from hotmeals.services import promos, submissions
 from hotmeals.services.ordering import cart, menu, pricing
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 
 
-def _added(body: AddToCartIn) -> dict[str, Any]:
-    return {**meal_choice(body), "quantity": body.quantity}
+@router.post(
+    "/Parent/cart/AddToCart",
+    tags=PARENT_CART,
+    summary="Add a meal for a child on a meal day (allergy rule, cut-off, prices from the menu)",
+    response_model=Envelope[AddedOut],
+    openapi_extra=openapi_body(AddToCartIn),
+)
+async def add_to_cart(
+    who: SignedInWriting, body: Annotated[AddToCartIn, Depends(json_body(AddToCartIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_token=who.token,
+        key=who.key,
+        action="add_to_cart",
+        fn=cart.add_to_cart,
+        lang=who.lang,
+        quantity=body.quantity,
+        **meal_choice(body),
+    )
+    return answered(done, who.lang, "added_to_cart")
 
 
 def _tiers(*, session: Session, parent_id: int, portion_id: object, lang: str) -> dict:
     return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
 
 
-async def _priced_summary(client: Client, body: SummaryIn, **extra: Any) -> dict[str, Any]:
-    """The parent's cart priced with the body's promo code and donation."""
-    return await run_as_parent(
-        client,
+@router.post(
+    "/Parent/cart/GetPriceTiersByPortionId",
+    tags=PARENT_CART,
+    summary="A portion's size and its unit price by quantity",
+    response_model=Envelope[PriceTiersOut],
+    openapi_extra=openapi_body(PortionIdIn),
+)
+async def get_price_tiers(
+    who: SignedIn, body: Annotated[PortionIdIn, Depends(json_body(PortionIdIn))]
+) -> Any:
+    tiers = await run_in_transaction(
+        _tiers, parent_token=who.token, portion_id=body.portion_id, lang=who.lang
+    )
+    return answer(tiers, who.lang)
+
+
+@router.post(
+    "/Parent/cart/DeleteCart",
+    tags=PARENT_CART,
+    summary="Remove one line from the cart",
+    response_model=Envelope[CartCountOut],
+    openapi_extra=openapi_body(CartIdIn),
+)
+async def delete_cart(
+    who: SignedInWriting, body: Annotated[CartIdIn, Depends(json_body(CartIdIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_token=who.token,
+        key=who.key,
+        action="delete_cart",
+        fn=cart.delete_line,
+        cart_id=body.cart_id,
+    )
+    return answered(done, who.lang, "cart_line_deleted")
+
+
+@router.post(
+    "/Parent/cart/UpdateCartQuantity",
+    tags=PARENT_CART,
+    summary="Change a line's quantity (extension); answers the cart summary",
+    response_model=Envelope[CartSummaryOut],
+    openapi_extra=openapi_body(QuantityIn),
+)
+async def update_cart_quantity(
+    who: SignedInWriting, body: Annotated[QuantityIn, Depends(json_body(QuantityIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_token=who.token,
+        key=who.key,
+        action="update_cart_quantity",
+        fn=cart.update_quantity,
+        cart_id=body.cart_id,
+        quantity=body.quantity,
+        lang=who.lang,
+    )
+    return answered(done, who.lang, "cart_quantity_updated")
+
+
+@router.post(
+    "/Parent/cart/OrderSummary",
+    tags=PARENT_CART,
+    summary="The cart by child and date, lines past cut-off flagged, and its charges",
+    response_model=Envelope[OrderSummaryOut],
+    openapi_extra=openapi_body(SummaryIn),
+)
+async def order_summary(
+    who: SignedIn, body: Annotated[SummaryIn, Depends(json_body(SummaryIn))]
+) -> Any:
+    summary = await run_in_transaction(
         pricing.priced_summary,
+        parent_token=who.token,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
-        lang=client.lang,
-        **extra,
+        lang=who.lang,
     )
+    return answer_found(summary, who.lang, found=bool(summary["cart_count"]))
 
 
-async def order_summary(client: Client, body: SummaryIn) -> JSONResponse:
-    data = await _priced_summary(client, body)
-    return answer_found(data, client.lang, found=bool(data["cart_count"]))
-
-
-async def check_order_summary(client: Client, body: SummaryIn) -> JSONResponse:
-    return answer(await _priced_summary(client, body, require_payable=True), client.lang)
-
-
-def _promo_code(body: PromoIn) -> dict[str, Any]:
-    return {"promo_code": body.promo_code if body.promo_code is not None else ""}
+@router.post(
+    "/Parent/cart/CheckOrderSummary",
+    tags=PARENT_CART,
+    summary="Before paying: the charges of the payable lines; refused when none can be paid",
+    response_model=Envelope[OrderSummaryOut],
+    openapi_extra=openapi_body(SummaryIn),
+)
+async def check_order_summary(
+    who: SignedIn, body: Annotated[SummaryIn, Depends(json_body(SummaryIn))]
+) -> Any:
+    summary = await run_in_transaction(
+        pricing.priced_summary,
+        parent_token=who.token,
+        promo_code=body.promo_code,
+        donation_cents=body.donation_cents,
+        require_payable=True,
+        lang=who.lang,
+    )
+    return answer(summary, who.lang)
 
 
 def _check_promo(*, session: Session, parent_id: int, promo_code: str, lang: str) -> dict:
@@ -84,80 +181,31 @@ def _check_promo(*, session: Session, parent_id: int, promo_code: str, lang: str
     )
 
 
-declare_all(
-    router,
-    PARENT_CART,
-    [
-        Post(
-            "/Parent/cart/AddToCart",
-            Once(
-                "add_to_cart",
-                cart.add_to_cart,
-                message="added_to_cart",
-                lang=True,
-                fields=_added,
-                who=token_write,
-            ),
-            body=AddToCartIn,
-            answer=AddedOut,
-            summary="Add a meal for a child on a meal day "
-            "(allergy rule, cut-off, prices from the menu)",
-        ),
-        Post(
-            "/Parent/cart/GetPriceTiersByPortionId",
-            ParentRead("get_price_tiers", _tiers),
-            body=PortionIdIn,
-            answer=PriceTiersOut,
-            summary="A portion's size and its unit price by quantity",
-        ),
-        Post(
-            "/Parent/cart/DeleteCart",
-            Once("delete_cart", cart.delete_line, message="cart_line_deleted", who=token_write),
-            body=CartIdIn,
-            answer=CartCountOut,
-            summary="Remove one line from the cart",
-        ),
-        Post(
-            "/Parent/cart/UpdateCartQuantity",
-            Once(
-                "update_cart_quantity",
-                cart.update_quantity,
-                message="cart_quantity_updated",
-                lang=True,
-                who=token_write,
-            ),
-            body=QuantityIn,
-            answer=CartSummaryOut,
-            summary="Change a line's quantity (extension); answers the cart summary",
-        ),
-        Post(
-            "/Parent/cart/OrderSummary",
-            handler(order_summary),
-            answer=OrderSummaryOut,
-            summary="The cart by child and date, lines past cut-off flagged, and its charges",
-        ),
-        Post(
-            "/Parent/cart/CheckOrderSummary",
-            handler(check_order_summary),
-            answer=OrderSummaryOut,
-            summary="Before paying: the charges of the payable lines; refused when none can "
-            "be paid",
-        ),
-        Post(
-            "/Promocode/promocode_management/check_promocode",
-            ParentRead(
-                "check_promocode", _check_promo, message="promo_applied", fields=_promo_code
-            ),
-            body=PromoIn,
-            answer=OrderSummaryOut,
-            summary="Check a promo code against the parent's cart; "
-            "answers the cart with the discount",
-        ),
-        Post(
-            "/Parent/auth/ListPromocodesByParent",
-            ParentListing("list_promocodes", promos.list_for_parent),
-            answer=list[PromoOut],
-            summary="The promo codes this parent can use today (open to all, or their own)",
-        ),
-    ],
+@router.post(
+    "/Promocode/promocode_management/check_promocode",
+    tags=PARENT_CART,
+    summary="Check a promo code against the parent's cart; answers the cart with the discount",
+    response_model=Envelope[OrderSummaryOut],
+    openapi_extra=openapi_body(PromoIn),
 )
+async def check_promocode(
+    who: SignedIn, body: Annotated[PromoIn, Depends(json_body(PromoIn))]
+) -> Any:
+    summary = await run_in_transaction(
+        _check_promo,
+        parent_token=who.token,
+        promo_code=body.promo_code if body.promo_code is not None else "",
+        lang=who.lang,
+    )
+    return answer(summary, who.lang, "promo_applied")
+
+
+@router.post(
+    "/Parent/auth/ListPromocodesByParent",
+    tags=PARENT_CART,
+    summary="The promo codes this parent can use today (open to all, or their own)",
+    response_model=Envelope[list[PromoOut]],
+)
+async def list_promocodes(who: SignedIn) -> Any:
+    codes = await run_in_transaction(promos.list_for_parent, parent_token=who.token, lang=who.lang)
+    return answer_found(codes, who.lang)

@@ -6,7 +6,9 @@ as for one that does not exist (the service checks ownership).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Depends
 
 from hotmeals.api.account_schemas import (
     ChildAllergiesIn,
@@ -23,133 +25,234 @@ from hotmeals.api.account_schemas import (
     SuggestionsIn,
     TeacherOut,
 )
-from hotmeals.api.calls import Done, Get, Listing, Once, ParentListing, Post, ReadFor, declare_all
-from hotmeals.api.deps import PARENT_USER, api_router, tags
-from hotmeals.services import children
+from hotmeals.api.bodies import openapi_body
+from hotmeals.api.deps import (
+    PARENT_USER,
+    Caller,
+    CurrentParent,
+    ParentWriting,
+    SignedIn,
+    answer,
+    answer_found,
+    answered,
+    api_router,
+    json_body,
+    tags,
+)
+from hotmeals.api.envelope import Envelope
+from hotmeals.services import children, submissions
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+ADMIN = tags("Admin")
 
 
-def _allergies(body: ChildAllergiesIn) -> dict[str, Any]:
-    """Add_Child_Allergicingredients' body as the service takes it: the child and its
-    ``(ingredient_id, alert_level)`` pairs."""
-    return {
-        "child_id": body.child_id,
-        "items": [(a.ingredient_id, a.alert_level) for a in body.allergies],
-    }
-
-
-def _search(body: SuggestionsIn) -> dict[str, Any]:
-    return {"query": body.search, "limit": body.limit}
-
-
-declare_all(
-    router,
-    PARENT_USER,
-    [
-        # --- places ---------------------------------------------------------------------------
-        Post(
-            "/Parent/user/get_city",
-            Listing("get_city", children.list_cities),
-            answer=list[CityOut],
-            summary="Cities with schools",
-        ),
-        Post(
-            "/Parent/user/GetSchool",
-            Listing("get_school", children.list_schools),
-            body=CityIdIn,
-            answer=list[SchoolOut],
-            summary="The schools of a city",
-        ),
-        Post(
-            "/Parent/user/get_teachers",
-            Listing("get_teachers", children.list_teachers, lang=True),
-            body=SchoolIdIn,
-            answer=list[TeacherOut],
-            summary="The teachers of a school, each with their grade",
-        ),
-        Get(
-            "/Parent/user/get_grades",
-            Listing("get_grades", children.list_grades, lang=True),
-            answer=list[GradeOut],
-            summary="Grades JK to 8, labelled in the request's language",
-        ),
-        # --- children -------------------------------------------------------------------------
-        Post(
-            "/Parent/user/AddChild",
-            Once("add_child", children.add_child, message="child_added", lang=True),
-            body=ChildIn,
-            answer=ChildOut,
-            summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
-        ),
-        Post(
-            "/Parent/user/EditChild",
-            Once("edit_child", children.edit_child, message="child_updated", lang=True),
-            body=EditChildIn,
-            answer=ChildOut,
-            summary="Edit a child's names, school, teacher and grade",
-        ),
-        Post(
-            "/Parent/user/DeleteChild",
-            Done("delete_child", children.delete_child, message="child_deleted"),
-            body=ChildIdIn,
-            answer=None,
-            summary="Delete a child (order history is kept)",
-        ),
-        Post(
-            "/Parent/user/SetDefaultChild",
-            Done("set_default_child", children.set_default_child, message="default_child_set"),
-            body=ChildIdIn,
-            answer=None,
-            summary="Make a child the default one",
-        ),
-        Post(
-            "/Parent/user/GetOneChildInfo",
-            ReadFor("get_one_child", children.get_child),
-            body=ChildIdIn,
-            answer=ChildOut,
-            summary="One child with allergies",
-        ),
-        Get(
-            "/Parent/user/GetChilds",
-            ParentListing("get_children", children.list_children),
-            answer=list[ChildOut],
-            summary="The parent's children, the default first",
-        ),
-        # --- allergies ------------------------------------------------------------------------
-        Post(
-            "/Parent/user/Add_Child_Allergicingredients",
-            Once(
-                "set_child_allergies",
-                children.set_child_allergies,
-                message="allergies_saved",
-                lang=True,
-                fields=_allergies,
-            ),
-            body=ChildAllergiesIn,
-            answer=ChildOut,
-            summary="Replace a child's allergies (may be empty; completes sign-up)",
-        ),
-        Get(
-            "/Parent/user/Allergicingredients",
-            Listing("allergic_ingredients", children.list_allergic_ingredients, lang=True),
-            answer=list[IngredientOut],
-            summary="Every ingredient a child can be allergic to, priority allergens first",
-        ),
-    ],
+@router.post(
+    "/Parent/user/get_city",
+    tags=PARENT_USER,
+    summary="Cities with schools",
+    response_model=Envelope[list[CityOut]],
 )
+async def get_city(who: Caller) -> Any:
+    return answer_found(await run_in_transaction(children.list_cities), who.lang)
 
 
-declare_all(
-    router,
-    tags("Admin"),
-    [
-        Post(
-            "/Admin/allergy_suggestions/list",
-            Listing("allergy_suggestions", children.allergy_suggestions, lang=True, fields=_search),
-            body=SuggestionsIn,
-            answer=list[IngredientOut],
-            summary="Ingredients matching a search (type-ahead), accents and case ignored",
-        )
-    ],
+@router.post(
+    "/Parent/user/GetSchool",
+    tags=PARENT_USER,
+    summary="The schools of a city",
+    response_model=Envelope[list[SchoolOut]],
+    openapi_extra=openapi_body(CityIdIn),
 )
+async def get_school(who: Caller, body: Annotated[CityIdIn, Depends(json_body(CityIdIn))]) -> Any:
+    schools = await run_in_transaction(children.list_schools, city_id=body.city_id)
+    return answer_found(schools, who.lang)
+
+
+@router.post(
+    "/Parent/user/get_teachers",
+    tags=PARENT_USER,
+    summary="The teachers of a school, each with their grade",
+    response_model=Envelope[list[TeacherOut]],
+    openapi_extra=openapi_body(SchoolIdIn),
+)
+async def get_teachers(
+    who: Caller, body: Annotated[SchoolIdIn, Depends(json_body(SchoolIdIn))]
+) -> Any:
+    teachers = await run_in_transaction(
+        children.list_teachers, school_id=body.school_id, lang=who.lang
+    )
+    return answer_found(teachers, who.lang)
+
+
+@router.get(
+    "/Parent/user/get_grades",
+    tags=PARENT_USER,
+    summary="Grades JK to 8, labelled in the request's language",
+    response_model=Envelope[list[GradeOut]],
+)
+async def get_grades(who: Caller) -> Any:
+    return answer_found(await run_in_transaction(children.list_grades, lang=who.lang), who.lang)
+
+
+@router.post(
+    "/Parent/user/AddChild",
+    tags=PARENT_USER,
+    summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
+    response_model=Envelope[ChildOut],
+    openapi_extra=openapi_body(ChildIn),
+)
+async def add_child(
+    who: ParentWriting, body: Annotated[ChildIn, Depends(json_body(ChildIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="add_child",
+        fn=children.add_child,
+        lang=who.lang,
+        **body.model_dump(),
+    )
+    return answered(done, who.lang, "child_added")
+
+
+@router.post(
+    "/Parent/user/EditChild",
+    tags=PARENT_USER,
+    summary="Edit a child's names, school, teacher and grade",
+    response_model=Envelope[ChildOut],
+    openapi_extra=openapi_body(EditChildIn),
+)
+async def edit_child(
+    who: ParentWriting, body: Annotated[EditChildIn, Depends(json_body(EditChildIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="edit_child",
+        fn=children.edit_child,
+        lang=who.lang,
+        **body.model_dump(),
+    )
+    return answered(done, who.lang, "child_updated")
+
+
+@router.post(
+    "/Parent/user/DeleteChild",
+    tags=PARENT_USER,
+    summary="Delete a child (order history is kept)",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(ChildIdIn),
+)
+async def delete_child(
+    who: ParentWriting, body: Annotated[ChildIdIn, Depends(json_body(ChildIdIn))]
+) -> Any:
+    await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="delete_child",
+        fn=children.delete_child,
+        child_id=body.child_id,
+    )
+    return answer(None, who.lang, "child_deleted")
+
+
+@router.post(
+    "/Parent/user/SetDefaultChild",
+    tags=PARENT_USER,
+    summary="Make a child the default one",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(ChildIdIn),
+)
+async def set_default_child(
+    who: ParentWriting, body: Annotated[ChildIdIn, Depends(json_body(ChildIdIn))]
+) -> Any:
+    await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="set_default_child",
+        fn=children.set_default_child,
+        child_id=body.child_id,
+    )
+    return answer(None, who.lang, "default_child_set")
+
+
+@router.post(
+    "/Parent/user/GetOneChildInfo",
+    tags=PARENT_USER,
+    summary="One child with allergies",
+    response_model=Envelope[ChildOut],
+    openapi_extra=openapi_body(ChildIdIn),
+)
+async def get_one_child(
+    who: CurrentParent, body: Annotated[ChildIdIn, Depends(json_body(ChildIdIn))]
+) -> Any:
+    child = await run_in_transaction(
+        children.get_child, parent_id=who.parent_id, lang=who.lang, child_id=body.child_id
+    )
+    return answer(child, who.lang)
+
+
+@router.get(
+    "/Parent/user/GetChilds",
+    tags=PARENT_USER,
+    summary="The parent's children, the default first",
+    response_model=Envelope[list[ChildOut]],
+)
+async def get_children(who: SignedIn) -> Any:
+    rows = await run_in_transaction(children.list_children, parent_token=who.token, lang=who.lang)
+    return answer_found(rows, who.lang)
+
+
+@router.post(
+    "/Parent/user/Add_Child_Allergicingredients",
+    tags=PARENT_USER,
+    summary="Replace a child's allergies (may be empty; completes sign-up)",
+    response_model=Envelope[ChildOut],
+    openapi_extra=openapi_body(ChildAllergiesIn),
+)
+async def set_child_allergies(
+    who: ParentWriting, body: Annotated[ChildAllergiesIn, Depends(json_body(ChildAllergiesIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="set_child_allergies",
+        fn=children.set_child_allergies,
+        lang=who.lang,
+        child_id=body.child_id,
+        items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
+    )
+    return answered(done, who.lang, "allergies_saved")
+
+
+@router.get(
+    "/Parent/user/Allergicingredients",
+    tags=PARENT_USER,
+    summary="Every ingredient a child can be allergic to, priority allergens first",
+    response_model=Envelope[list[IngredientOut]],
+)
+async def allergic_ingredients(who: Caller) -> Any:
+    rows = await run_in_transaction(children.list_allergic_ingredients, lang=who.lang)
+    return answer_found(rows, who.lang)
+
+
+@router.post(
+    "/Admin/allergy_suggestions/list",
+    tags=ADMIN,
+    summary="Ingredients matching a search (type-ahead), accents and case ignored",
+    response_model=Envelope[list[IngredientOut]],
+    openapi_extra=openapi_body(SuggestionsIn),
+)
+async def allergy_suggestions(
+    who: Caller, body: Annotated[SuggestionsIn, Depends(json_body(SuggestionsIn))]
+) -> Any:
+    rows = await run_in_transaction(
+        children.allergy_suggestions, query=body.search, limit=body.limit, lang=who.lang
+    )
+    return answer_found(rows, who.lang)

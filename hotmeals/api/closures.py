@@ -4,9 +4,11 @@ docs/api.md."""
 
 from __future__ import annotations
 
-from fastapi.responses import JSONResponse
+from typing import Annotated, Any
 
-from hotmeals.api.calls import Get, Once, ParentRead, Post, ReadFor, declare_all, handler
+from fastapi import Depends
+
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.closures_schemas import (
     AwayIn,
     AwayPreviewOut,
@@ -17,18 +19,90 @@ from hotmeals.api.closures_schemas import (
 )
 from hotmeals.api.deps import (
     PARENT_USER,
-    ParentWrite,
+    CurrentParent,
+    ParentWriting,
+    SignedIn,
+    answer,
+    answered,
     api_router,
-    ok,
+    json_body,
     request_key,
     tags,
 )
-from hotmeals.services import away, closures
+from hotmeals.api.envelope import Envelope, ok
+from hotmeals.services import away, closures, submissions
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+CHILD_AWAY = tags("Parent child away")
 
 
-async def mark_away(who: ParentWrite, body: MarkAwayIn) -> JSONResponse:
+@router.get(
+    "/Parent/user/ClosureChoice",
+    tags=PARENT_USER,
+    summary="What a school day closed after booking does to a meal: card, credit or makeup",
+    response_model=Envelope[ClosureChoiceOut],
+)
+async def closure_choice(who: SignedIn) -> Any:
+    choice = await run_in_transaction(
+        closures.closure_choice_of, parent_token=who.token, lang=who.lang
+    )
+    return answer(choice, who.lang)
+
+
+@router.post(
+    "/Parent/user/ClosureChoice",
+    tags=PARENT_USER,
+    summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
+    response_model=Envelope[ClosureChoiceOut],
+    openapi_extra=openapi_body(ClosureChoiceIn),
+)
+async def choose_closure(
+    who: ParentWriting, body: Annotated[ClosureChoiceIn, Depends(json_body(ClosureChoiceIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="closure_choice",
+        fn=closures.choose_closure,
+        closure_choice=body.closure_choice,
+    )
+    return answered(done, who.lang, "success")
+
+
+@router.post(
+    "/Parent/child/AwayPreview",
+    tags=CHILD_AWAY,
+    summary="What marking children away for some days would cancel and refund (nothing written)",
+    response_model=Envelope[AwayPreviewOut],
+    openapi_extra=openapi_body(AwayIn),
+)
+async def away_preview(
+    who: CurrentParent, body: Annotated[AwayIn, Depends(json_body(AwayIn))]
+) -> Any:
+    preview = await run_in_transaction(
+        away.away_preview,
+        parent_id=who.parent_id,
+        lang=who.lang,
+        child_ids=body.child_ids,
+        from_date=body.from_date,
+        to_date=body.to_date,
+        refund_to=body.refund_to,
+    )
+    return answer(preview, who.lang)
+
+
+@router.post(
+    "/Parent/child/MarkAway",
+    tags=CHILD_AWAY,
+    summary="Children away: cancel and refund their meals before the cut-off, give others",
+    response_model=Envelope[MarkAwayOut],
+    openapi_extra=openapi_body(MarkAwayIn),
+)
+async def mark_away(
+    who: ParentWriting, body: Annotated[MarkAwayIn, Depends(json_body(MarkAwayIn))]
+) -> Any:
     done = await away.mark_away(
         parent_id=who.parent_id,
         child_ids=body.child_ids,
@@ -41,51 +115,3 @@ async def mark_away(who: ParentWrite, body: MarkAwayIn) -> JSONResponse:
         lang=who.lang,
     )
     return ok(done, away.done_message(done, who.lang))
-
-
-declare_all(
-    router,
-    PARENT_USER,
-    [
-        Get(
-            "/Parent/user/ClosureChoice",
-            ParentRead("closure_choice", closures.closure_choice_of),
-            answer=ClosureChoiceOut,
-            summary="What a school day closed after booking does to a meal: card, credit or makeup",
-        ),
-        Post(
-            "/Parent/user/ClosureChoice",
-            Once(
-                "choose_closure",
-                closures.choose_closure,
-                action="closure_choice",
-                message="success",
-            ),
-            body=ClosureChoiceIn,
-            answer=ClosureChoiceOut,
-            summary="Keep a choice for closed days: refund to the card (default), credit or makeup",
-        ),
-    ],
-)
-
-
-declare_all(
-    router,
-    tags("Parent child away"),
-    [
-        Post(
-            "/Parent/child/AwayPreview",
-            ReadFor("away_preview", away.away_preview),
-            body=AwayIn,
-            answer=AwayPreviewOut,
-            summary="What marking children away for some days would cancel and refund (nothing "
-            "written)",
-        ),
-        Post(
-            "/Parent/child/MarkAway",
-            handler(mark_away),
-            answer=MarkAwayOut,
-            summary="Children away: cancel and refund their meals before the cut-off, give others",
-        ),
-    ],
-)

@@ -17,21 +17,18 @@ import json
 import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Header, Request, Security
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from fastapi.security import APIKeyHeader
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
+from pydantic import BaseModel, ConfigDict, Field
 
-from hotmeals.api.bodies import openapi_body, parse_body
-from hotmeals.api.envelope import FAILURES, ApiError, Envelope, fail, ok
+from hotmeals.api.bodies import parse_body
+from hotmeals.api.envelope import FAILURES, ApiError, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import accounts, submissions
@@ -81,76 +78,22 @@ def request_lang(request: Request) -> str:
     return normalize_lang(request.headers.get("accept-language"))
 
 
-def _as_declared(declared: TypeAdapter | None, response: Any) -> Any:
-    """A success answer rebuilt from the route's ``response_model``: the JSON a client gets is
-    what /api/v1/openapi.json declares, never more (a field the model lacks is dropped) and
-    never different (a field that does not fit fails here, in the tests). Routes answer with
-    ``envelope.ok``'s JSONResponse, which FastAPI itself would pass through unchecked."""
-    if declared is None or not isinstance(response, JSONResponse) or response.status_code != 200:
-        return response
-    body = json.loads(bytes(response.body))
-    if not isinstance(body, dict) or body.get("code") != 1:
-        return response  # refusals carry their own small data ({"field": ...})
-    checked = declared.dump_python(declared.validate_python(body), mode="json")
-    answer = JSONResponse(checked, status_code=response.status_code)
-    for name, value in response.headers.items():
-        if name.lower() not in ("content-length", "content-type"):
-            answer.headers.append(name, value)
-    return answer
-
-
-class EnvelopeRoute(APIRoute):
-    """Turns refusals raised anywhere in a call (dependencies included) into the envelope."""
-
-    def get_route_handler(self) -> Callable:
-        handler = super().get_route_handler()
-        declared = TypeAdapter(self.response_model) if self.response_model is not None else None
-
-        async def route(request: Request) -> Any:
-            lang = request_lang(request)
-            try:
-                return _as_declared(declared, await handler(request))
-            except ApiError as err:
-                return fail(err.message, status_code=err.status_code, data=err.data)
-            except accounts.Unauthorized as err:
-                return fail(err.message(lang), status_code=401)
-            except DomainError as err:
-                data = {"field": err.field} if err.field else None
-                return fail(err.message(lang), data=data)
-            except IntegrityError:
-                # Two requests raced for the same row (a double click): refuse this one.
-                log.warning("conflict on %s %s", request.method, request.url.path, exc_info=True)
-                return fail(t("api.server_error", lang), status_code=409)
-            except OperationalError:
-                log.warning("database unavailable on %s", request.url.path, exc_info=True)
-                return fail(t("api.server_error", lang), status_code=503)
-            except PoolTimeout:
-                # Every pooled connection stayed busy for pool_timeout: a burst, not a bug.
-                log.warning("connection pool exhausted on %s", request.url.path)
-                return fail(t("service_busy", lang), status_code=503)
-
-        return route
-
-
-def route(
-    method: Callable[..., Any],
-    path: str,
-    *,
-    body: type[BaseModel] | None = None,
-    answer: Any,
-    tags: list[str | Enum],
-    summary: str,
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """``method(path)`` (a router's ``post`` or ``get``) declaring ``body`` as the JSON request
-    body (read by ``parse_body``) and ``Envelope[answer]`` as the answer."""
-    extra = {"openapi_extra": openapi_body(body)} if body is not None else {}
-    return method(path, tags=tags, summary=summary, response_model=Envelope[answer], **extra)
-
-
 def api_router() -> APIRouter:
-    """A router of /api/v1 parent calls: refusals answered in the envelope, 401 and 403
-    declared."""
-    return APIRouter(prefix="/api/v1", route_class=EnvelopeRoute, responses=FAILURES)
+    """A router of /api/v1 calls: 401 and 403 declared for the OpenAPI document (refusals are
+    answered in the envelope by the app's exception handlers, ``api/app.py``)."""
+    return APIRouter(prefix="/api/v1", responses=FAILURES)
+
+
+def json_body(model: type[M]) -> Callable[[Request], Awaitable[M]]:
+    """A dependency reading the request body as ``model`` (``parse_body``: whatever the content
+    type, refusals in the caller's language). Declared after the caller's dependency, it is
+    read after the api-key and the token are checked. The route declares the body in OpenAPI
+    with ``openapi_extra=openapi_body(model)``."""
+
+    async def read(request: Request) -> M:
+        return await parse_body(request, model, request_lang(request))
+
+    return read
 
 
 @dataclass(frozen=True)
@@ -203,42 +146,8 @@ async def client_context(  # async: nothing here blocks, and a sync dependency c
     return Client.of(request, lang, token.strip() if token and token.strip() else None)
 
 
-@dataclass(frozen=True)
-class ParentClient:
-    client: Client
-    parent: accounts.ParentContext
-
-    @property
-    def lang(self) -> str:
-        return self.client.lang
-
-    @property
-    def parent_id(self) -> int:
-        return self.parent.parent_id
-
-    async def body(self, model: type[M]) -> M:
-        """The request body validated with ``model``."""
-        return await self.client.body(model)
-
-
-async def parent_context(client: Client = Depends(client_context)) -> ParentClient:
-    """A signed-in parent, or HTTP 401."""
-    if not client.token:
-        raise accounts.Unauthorized()
-    parent = await run_in_transaction(accounts.authenticate, token=client.token)
-    return ParentClient(client=client, parent=parent)
-
-
-async def optional_parent(
-    client: Client = Depends(client_context),
-) -> accounts.ParentContext | None:
-    """The parent when a valid token is sent; a visitor otherwise (never a 401)."""
-    if not client.token:
-        return None
-    try:
-        return await run_in_transaction(accounts.authenticate, token=client.token)
-    except accounts.Unauthorized:
-        return None
+Caller = Annotated[Client, Depends(client_context)]
+"""Anyone with the api-key (a visitor: places, grades, sign-in)."""
 
 
 async def idempotency_key(  # async: no thread hop for reading a header
@@ -255,67 +164,84 @@ async def idempotency_key(  # async: no thread hop for reading a header
 
 
 @dataclass(frozen=True)
-class ParentWrite(ParentClient):
-    """A signed-in parent's write with the request's ``Idempotency-Key``, so a repeat of the
-    same submission changes nothing (``run_once``, ``answer_once``, ``charge_once``)."""
-
-    key: str | None
-
-    async def run_once(self, action: str, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
-        """``run_once`` for this parent and key."""
-        return await run_once(self.parent_id, self.key, action, fn, **kwargs)
-
-    async def answer_once(
-        self, action: str, fn: Callable[..., Any], /, *, message: str | None = None, **kwargs: Any
-    ) -> JSONResponse:
-        """``run_once`` answered: its result, with the catalog's ``message`` in the parent's
-        language, or the result's own ``message`` without one."""
-        return _answered(await self.run_once(action, fn, **kwargs), message, self.lang)
-
-    async def charge_once(self, action: str, call: Callable[[], Any]) -> JSONResponse:
-        """``charge_once`` for this parent and key."""
-        return await charge_once(self, self.key, action, call)
-
-
-def _answered(done: submissions.Submitted, message: str | None, lang: str) -> JSONResponse:
-    return ok(done.result, t(message, lang) if message else done.result["message"])
-
-
-@dataclass(frozen=True)
-class TokenWrite:
-    """A repeat-safe write by the token's parent, the token checked in the write's own
-    transaction: one transaction and one worker thread per call (``parent_write`` costs two of
-    each), for the lunch rush's writes (AddToCart). A missing token is refused at once (401)."""
+class SignedInClient:
+    """A caller with a session token, not checked yet: the route hands it to its service's
+    transaction (``run_in_transaction(..., parent_token=who.token)``), which checks it there,
+    so a signed-in call costs one transaction and one thread hop."""
 
     client: Client
-    key: str | None
+    token: str
 
     @property
     def lang(self) -> str:
         return self.client.lang
 
-    async def body(self, model: type[M]) -> M:
-        return await self.client.body(model)
 
-    async def answer_once(
-        self, action: str, fn: Callable[..., Any], /, *, message: str | None = None, **kwargs: Any
-    ) -> JSONResponse:
-        """``ParentWrite.answer_once``, the token checked in the same transaction."""
-        done = await run_as_parent(
-            self.client, submissions.submit_once, key=self.key, action=action, fn=fn, **kwargs
-        )
-        return _answered(done, message, self.lang)
-
-
-async def token_write(
-    client: Client = Depends(client_context),
-    key: str | None = Depends(idempotency_key),
-) -> TokenWrite:
-    """The request's token (checked by the write itself, or HTTP 401 now when there is none)
-    and ``Idempotency-Key``."""
+async def signed_in(client: Client = Depends(client_context)) -> SignedInClient:
+    """The request's token (HTTP 401 now when there is none)."""
     if not client.token:
         raise accounts.Unauthorized()
-    return TokenWrite(client=client, key=key)
+    return SignedInClient(client=client, token=client.token)
+
+
+SignedIn = Annotated[SignedInClient, Depends(signed_in)]
+"""A parent's read whose token its service's transaction checks (``parent_token``)."""
+
+
+@dataclass(frozen=True)
+class SignedInWrite(SignedInClient):
+    """A repeat-safe write by the token's parent, with the request's ``Idempotency-Key``
+    (``services.submissions.submit_once`` in the transaction that checks the token)."""
+
+    key: str | None
+
+
+async def signed_in_write(
+    who: SignedInClient = Depends(signed_in),
+    key: str | None = Depends(idempotency_key),
+) -> SignedInWrite:
+    return SignedInWrite(client=who.client, token=who.token, key=key)
+
+
+SignedInWriting = Annotated[SignedInWrite, Depends(signed_in_write)]
+"""A parent's write whose token its service's transaction checks, with its key."""
+
+
+@dataclass(frozen=True)
+class ParentClient:
+    """A signed-in parent, checked before the route runs (its own transaction): for the calls
+    that run several transactions or a payment, and need the parent throughout."""
+
+    client: Client
+    parent: accounts.ParentContext
+
+    @property
+    def lang(self) -> str:
+        return self.client.lang
+
+    @property
+    def parent_id(self) -> int:
+        return self.parent.parent_id
+
+
+async def parent_context(client: Client = Depends(client_context)) -> ParentClient:
+    """A signed-in parent, or HTTP 401."""
+    if not client.token:
+        raise accounts.Unauthorized()
+    parent = await run_in_transaction(accounts.authenticate, token=client.token)
+    return ParentClient(client=client, parent=parent)
+
+
+CurrentParent = Annotated[ParentClient, Depends(parent_context)]
+"""The signed-in parent (HTTP 401 otherwise)."""
+
+
+@dataclass(frozen=True)
+class ParentWrite(ParentClient):
+    """A signed-in parent's write with the request's ``Idempotency-Key``, so a repeat of the
+    same submission changes nothing (``submissions.submit_once``, ``charge_once``)."""
+
+    key: str | None
 
 
 async def parent_write(
@@ -326,20 +252,25 @@ async def parent_write(
     return ParentWrite(client=who.client, parent=who.parent, key=key)
 
 
-async def run_once(
-    parent_id: int, key: str | None, action: str, fn: Callable[..., Any], /, **kwargs: Any
-) -> Any:
-    """A write that is safe to repeat: ``fn(session=..., parent_id=..., **kwargs)`` through
-    ``services.submissions.submit_once``, so a repeat of the request's ``Idempotency-Key``
-    changes nothing and gets the first answer (``.result``)."""
-    return await run_in_transaction(
-        submissions.submit_once, parent_id=parent_id, key=key, action=action, fn=fn, **kwargs
-    )
+ParentWriting = Annotated[ParentWrite, Depends(parent_write)]
+"""The signed-in parent writing, with the request's ``Idempotency-Key``."""
+
+
+async def optional_parent(
+    client: Client = Depends(client_context),
+) -> accounts.ParentContext | None:
+    """The parent when a valid token is sent; a visitor otherwise (never a 401)."""
+    if not client.token:
+        return None
+    try:
+        return await run_in_transaction(accounts.authenticate, token=client.token)
+    except accounts.Unauthorized:
+        return None
 
 
 async def _claimed(
-    who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
-) -> JSONResponse:
+    who: ParentWrite, key: str | None, action: str, call: Callable[[], Awaitable[Any]]
+) -> Any:
     """``call()`` under a key this request holds; its answer stored for a repeat."""
     try:
         response = await call()
@@ -348,16 +279,17 @@ async def _claimed(
         raise
     # Anything else may have come after a charge: the key stays claimed, so a repeat
     # answers "being processed" instead of charging again (the reconciliation settles it).
-    stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
+    if isinstance(response, JSONResponse):
+        stored = {"status": response.status_code, "body": json.loads(bytes(response.body))}
+    else:
+        stored = {"status": 200, "body": response}
     await run_in_transaction(
         submissions.remember, parent_id=who.parent_id, key=key, action=action, result=stored
     )
     return response
 
 
-async def charge_once(
-    who: ParentClient, key: str | None, action: str, call: Callable[[], Any]
-) -> JSONResponse:
+async def charge_once(who: ParentWrite, action: str, call: Callable[[], Awaitable[Any]]) -> Any:
     """A call that charges (or opens what charges), safe to repeat by the request's
     ``Idempotency-Key``: the key is claimed before ``call()`` runs (one request
     wins even when two race), the answer is stored, and a repeat gets that answer, waiting
@@ -366,6 +298,7 @@ async def charge_once(
     call takes died with its worker: a call safe to run again (``submissions.RETAKEABLE``) is
     run again for the repeat; any other answers "being processed" until the payments round has
     asked Converge. Without a key, ``call()`` simply runs."""
+    key = who.key
     if submissions.checked_key(key) is None:
         return await call()
     first = await run_in_transaction(
@@ -383,29 +316,23 @@ async def charge_once(
         return await _claimed(who, key, action, call)
     if first == submissions.IN_FLIGHT:
         return fail(t("payment_not_open", who.lang))
-    return JSONResponse(first["body"], status_code=first["status"])
+    body = first["body"]
+    if first["status"] == 200 and isinstance(body, dict) and body.get("code") == 1:
+        return body  # a success: checked against the route's model as the first one was
+    return JSONResponse(body, status_code=first["status"])
 
 
-def _as_parent(*, session: Any, _token: str, _fn: Callable[..., T], **kwargs: Any) -> T:
-    parent = accounts.authenticate(session=session, token=_token)
-    return _fn(session=session, parent_id=parent.parent_id, **kwargs)
+# --- answers -----------------------------------------------------------------------------------
 
 
-async def run_as_parent(client: Client, fn: Callable[..., T], /, **kwargs: Any) -> T:
-    """``fn(session=..., parent_id=<the token's parent>, **kwargs)``: the token check and the
-    service in one transaction on one worker thread, for the hot reads (``parent_context``
-    then ``run`` costs two of each). No token, or a bad one: HTTP 401."""
-    if not client.token:
-        raise accounts.Unauthorized()
-    return await run_in_transaction(_as_parent, _token=client.token, _fn=fn, **kwargs)
-
-
-def answer(data: Any, lang: str, message: str = "success", **values: Any) -> JSONResponse:
-    """``data`` with the catalog's ``message`` in ``lang``."""
+def answer(data: Any, lang: str, message: str = "success", **values: Any) -> dict[str, Any]:
+    """``data`` with the catalog's ``message`` in ``lang``: a success, which FastAPI checks
+    against the route's ``response_model`` (a field the model lacks is dropped, one that
+    does not fit fails in the tests)."""
     return ok(data, t(message, lang, **values))
 
 
-def answer_found(data: Any, lang: str, *, found: bool | None = None) -> JSONResponse:
+def answer_found(data: Any, lang: str, *, found: bool | None = None) -> dict[str, Any]:
     """``data`` with "success", or with "no_data_found" when nothing was found (``data`` is
     empty, unless ``found`` says): the lists and screens that may have nothing to show."""
     if found is None:
@@ -413,35 +340,10 @@ def answer_found(data: Any, lang: str, *, found: bool | None = None) -> JSONResp
     return answer(data, lang, "success" if found else "no_data_found")
 
 
-async def read_as_parent(
-    client: Client, fn: Callable[..., Any], /, *, message: str = "success", **kwargs: Any
-) -> JSONResponse:
-    """A signed-in parent's read (``run_as_parent``) in the parent's language, answered with
-    the catalog's ``message``."""
-    data = await run_as_parent(client, fn, lang=client.lang, **kwargs)
-    return answer(data, client.lang, message)
-
-
-async def list_as_parent(
-    client: Client, fn: Callable[..., Any], /, *, found_in: str | None = None, **kwargs: Any
-) -> JSONResponse:
-    """A signed-in parent's list (``run_as_parent``) in the parent's language, answered
-    "success", or "no_data_found" when empty (when its ``found_in`` entry is, for a screen)."""
-    rows = await run_as_parent(client, fn, lang=client.lang, **kwargs)
-    return answer_found(rows, client.lang, found=None if found_in is None else bool(rows[found_in]))
-
-
-async def list_of(lang: str, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
-    """``fn(session=..., **kwargs)``'s rows (one transaction), answered "success", or
-    "no_data_found" when there are none."""
-    return answer_found(await run_in_transaction(fn, **kwargs), lang)
-
-
-async def read_for(who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any) -> JSONResponse:
-    """``fn(session=..., parent_id=..., lang=..., **kwargs)`` for the signed-in parent,
-    answered "success"."""
-    data = await run_in_transaction(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
-    return answer(data, who.lang)
+def answered(done: submissions.Submitted, lang: str, message: str | None = None) -> dict[str, Any]:
+    """A repeat-safe write's answer (``submissions.submit_once``): its result, with the
+    catalog's ``message`` in ``lang``, or the result's own ``message`` without one."""
+    return ok(done.result, t(message, lang) if message else done.result["message"])
 
 
 # --- bodies ------------------------------------------------------------------------------------

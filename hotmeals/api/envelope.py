@@ -36,11 +36,13 @@ class ApiError(Exception):
         self.data = data
 
 
-def ok(data: Any = None, message: str = "") -> JSONResponse:
-    return JSONResponse({"code": 1, "message": message, "data": data})
+def ok(data: Any = None, message: str = "") -> dict[str, Any]:
+    """A success: the route's ``response_model`` (``Envelope[its data]``) checks and
+    serializes it (FastAPI)."""
+    return {"code": 1, "message": message, "data": data}
 
 
-def ok_or_fail(succeeded: bool, data: Any, message: str) -> JSONResponse:
+def ok_or_fail(succeeded: bool, data: Any, message: str) -> dict[str, Any] | JSONResponse:
     """``data`` with ``message``: a success, or a refusal that carries the same data."""
     return ok(data, message) if succeeded else fail(message, data=data)
 

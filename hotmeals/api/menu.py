@@ -1,26 +1,27 @@
 """/api/v1/Parent/menu/*: a child's meal days, the day's menu, one meal, the add-ons.
 
 These are the lunch rush's reads: each checks the token and runs its service in one
-transaction on one worker thread (``run_as_parent``). A child of another parent is 'Child not
-found', like one that does not exist.
+transaction on one worker thread (``run_in_transaction(..., parent_token=...)``). A child of
+another parent is 'Child not found', like one that does not exist.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import Depends, Query
 
-from hotmeals.api.calls import ParentListing, ParentRead, Post, declare_all
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
-    Client,
+    Caller,
+    SignedIn,
+    answer,
+    answer_found,
     api_router,
-    client_context,
-    list_as_parent,
-    list_of,
-    route,
+    json_body,
     tags,
 )
+from hotmeals.api.envelope import Envelope
 from hotmeals.api.menu_schemas import (
     AddOnOut,
     DatesIn,
@@ -30,58 +31,95 @@ from hotmeals.api.menu_schemas import (
     MenuIn,
     MenuOut,
 )
+from hotmeals.services import accounts
 from hotmeals.services.ordering import days, menu
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 MENU = tags("Parent menu")
 
 
-declare_all(
-    router,
-    MENU,
-    [
-        Post(
-            "/Parent/menu/GetDates",
-            ParentListing("get_dates", days.get_dates, found_in="days"),
-            body=DatesIn,
-            answer=DatesOut,
-            summary="A child's school meal days: open or closed (reason), cut-off, ordered, in "
-            "cart",
-        ),
-        Post(
-            "/Parent/menu/GetMenu",
-            ParentListing("get_menu", menu.get_menu, found_in="meals"),
-            body=MenuIn,
-            answer=MenuOut,
-            summary="The day's meals for a child's school, each marked for the child's allergies",
-        ),
-        Post(
-            "/Parent/menu/MenuDetail",
-            ParentRead("menu_detail", menu.menu_detail),
-            body=MenuDetailIn,
-            answer=MenuDetailOut,
-            summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
-        ),
-    ],
+@router.post(
+    "/Parent/menu/GetDates",
+    tags=MENU,
+    summary="A child's school meal days: open or closed (reason), cut-off, ordered, in cart",
+    response_model=Envelope[DatesOut],
+    openapi_extra=openapi_body(DatesIn),
 )
+async def get_dates(who: SignedIn, body: Annotated[DatesIn, Depends(json_body(DatesIn))]) -> Any:
+    dates = await run_in_transaction(
+        days.get_dates,
+        parent_token=who.token,
+        lang=who.lang,
+        child_id=body.child_id,
+        from_date=body.from_date,
+        to_date=body.to_date,
+    )
+    return answer_found(dates, who.lang, found=bool(dates["days"]))
 
 
-@route(
-    router.get,
+@router.post(
+    "/Parent/menu/GetMenu",
+    tags=MENU,
+    summary="The day's meals for a child's school, each marked for the child's allergies",
+    response_model=Envelope[MenuOut],
+    openapi_extra=openapi_body(MenuIn),
+)
+async def get_menu(who: SignedIn, body: Annotated[MenuIn, Depends(json_body(MenuIn))]) -> Any:
+    meals = await run_in_transaction(
+        menu.get_menu,
+        parent_token=who.token,
+        lang=who.lang,
+        child_id=body.child_id,
+        date=body.date,
+    )
+    return answer_found(meals, who.lang, found=bool(meals["meals"]))
+
+
+@router.post(
+    "/Parent/menu/MenuDetail",
+    tags=MENU,
+    summary="One meal: nutrition facts, ingredients, allergens, sizes, options, add-ons",
+    response_model=Envelope[MenuDetailOut],
+    openapi_extra=openapi_body(MenuDetailIn),
+)
+async def menu_detail(
+    who: SignedIn, body: Annotated[MenuDetailIn, Depends(json_body(MenuDetailIn))]
+) -> Any:
+    meal = await run_in_transaction(
+        menu.menu_detail,
+        parent_token=who.token,
+        lang=who.lang,
+        meal_id=body.meal_id,
+        child_id=body.child_id,
+    )
+    return answer(meal, who.lang)
+
+
+@router.get(
     "/Parent/menu/AddsOn",
-    answer=list[AddOnOut],
     tags=MENU,
     summary="The active add-ons, of one vendor when vendor_id is given",
+    response_model=Envelope[list[AddOnOut]],
 )
 async def adds_on(
-    client: Client = Depends(client_context),
+    who: Caller,
     vendor_id: str | None = Query(default=None, max_length=12, description="A vendor's id."),
     child_id: str | None = Query(
         default=None, max_length=12, description="Marks each add-on's allergens for this child."
     ),
 ) -> Any:
     if child_id not in (None, ""):
-        return await list_as_parent(
-            client, menu.list_addons, vendor_id=vendor_id, child_id=child_id
+        # Marked for a child: the parent's own (the token checked in the same transaction).
+        if not who.token:
+            raise accounts.Unauthorized()
+        addons = await run_in_transaction(
+            menu.list_addons,
+            parent_token=who.token,
+            lang=who.lang,
+            vendor_id=vendor_id,
+            child_id=child_id,
         )
-    return await list_of(client.lang, menu.list_addons, vendor_id=vendor_id, lang=client.lang)
+    else:
+        addons = await run_in_transaction(menu.list_addons, vendor_id=vendor_id, lang=who.lang)
+    return answer_found(addons, who.lang)

@@ -6,31 +6,34 @@ through the Lightbox (ModifyChangePaid after ``onApproval``, ModifyChangeDecline
 
 Thin callers of ``hotmeals.services.ordering`` (modify, move) (the screens call the same functions).
 Every call needs a parent token (401); another parent's order or line is "not found". Draft
-edits go through ``run_once`` with the ``Idempotency-Key`` header; ModifyConfirmOrder and
-ModifyMeal are repeat-safe by their request key (the ``Idempotency-Key`` header, or
-``request_key`` in the body): the same key changes, charges or refunds once, and a repeat
-answers what was done.
+edits go through ``services.submissions.submit_once`` with the ``Idempotency-Key`` header;
+ModifyConfirmOrder and ModifyMeal are repeat-safe by their request key (the ``Idempotency-Key``
+header, or ``request_key`` in the body): the same key changes, charges or refunds once, and a
+repeat answers what was done.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi.responses import JSONResponse
+from fastapi import Depends
 
-from hotmeals.api.bodies import meal_choice
-from hotmeals.api.calls import Once, Post, ReadFor, declare_all, handler
+from hotmeals.api.bodies import meal_choice, openapi_body
 from hotmeals.api.deps import (
-    ParentClient,
+    CurrentParent,
     ParentWrite,
+    ParentWriting,
+    answer,
+    answered,
     api_router,
+    json_body,
     lightbox_declined,
     payment_of,
     request_key,
     required,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.order_changes_schemas import (
     AddToMyOrderIn,
     ChangeDeclinedIn,
@@ -46,13 +49,15 @@ from hotmeals.api.order_changes_schemas import (
     ModifyMealIn,
     OrderIdIn,
 )
+from hotmeals.services import submissions
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+CHANGES = tags("Parent orders: modify an order, move a meal")
 
 
-def _changed(result: modify.ChangeResult) -> JSONResponse:
+def _changed(result: modify.ChangeResult) -> dict[str, Any]:
     """A change's answer, with its own message."""
     data = {
         "status": result.status,
@@ -83,35 +88,102 @@ def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]
     }
 
 
-# The refusal of a body without its order line, or without its order (``Call.required``).
-LINE = {"order_line_id": "order_change_line_not_found"}
-ORDER = {"order_id": "order_change_order_not_found"}
-
-
 def _line_id(body: Any) -> int:
-    return required(body.order_line_id, LINE["order_line_id"], "order_line_id")
+    """The body's order line, or the refusal of a body without it."""
+    return required(body.order_line_id, "order_change_line_not_found", "order_line_id")
 
 
 def _order_id(body: Any) -> int:
-    return required(body.order_id, ORDER["order_id"], "order_id")
+    """The body's order, or the refusal of a body without it."""
+    return required(body.order_id, "order_change_order_not_found", "order_id")
 
 
-def _added(body: AddToMyOrderIn) -> dict[str, Any]:
-    return {
-        "order_id": body.order_id,
-        **meal_choice(body),
-        "quantity": 1 if body.quantity is None else body.quantity,
-    }
+# -- manage one meal ------------------------------------------------------------------------
 
 
-async def modify_meal(who: ParentWrite, body: ModifyMealIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/GetMealsList",
+    tags=CHANGES,
+    summary="The parent's upcoming meals, one per active order line",
+    response_model=Envelope[list[MealOut]],
+    openapi_extra=openapi_body(MealsListIn),
+)
+async def get_meals_list(
+    who: CurrentParent, body: Annotated[MealsListIn, Depends(json_body(MealsListIn))]
+) -> Any:
+    data = await run_in_transaction(
+        move.get_meals_list, parent_id=who.parent_id, lang=who.lang, child_id=body.child_id
+    )
+    return answer(data, who.lang)
+
+
+@router.post(
+    "/Parent/order/MealOrderDetail",
+    tags=CHANGES,
+    summary="One of the parent's meals",
+    response_model=Envelope[MealOut],
+    openapi_extra=openapi_body(LineIdIn),
+)
+async def meal_order_detail(
+    who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
+) -> Any:
+    data = await run_in_transaction(
+        move.meal_order_detail,
+        parent_id=who.parent_id,
+        lang=who.lang,
+        order_line_id=_line_id(body),
+    )
+    return answer(data, who.lang)
+
+
+@router.post(
+    "/Parent/order/GetDatesForModifyMeal",
+    tags=CHANGES,
+    summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
+    response_model=Envelope[MealDatesOut],
+    openapi_extra=openapi_body(LineIdIn),
+)
+async def get_dates_for_modify_meal(
+    who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
+) -> Any:
+    data = await run_in_transaction(
+        move.get_dates_for_modify_meal,
+        parent_id=who.parent_id,
+        lang=who.lang,
+        order_line_id=_line_id(body),
+    )
+    return answer(data, who.lang)
+
+
+@router.post(
+    "/Parent/order/ModifyMeal",
+    tags=CHANGES,
+    summary="Move one meal to another date; a price difference is refunded or paid",
+    response_model=Envelope[ChangeOut],
+    openapi_extra=openapi_body(ModifyMealIn),
+)
+async def modify_meal(
+    who: ParentWriting, body: Annotated[ModifyMealIn, Depends(json_body(ModifyMealIn))]
+) -> Any:
     result = await move.modify_meal(
         order_line_id=_line_id(body), new_date=body.date, **_paid_by(who, body)
     )
     return _changed(result)
 
 
-async def modify_order_info(who: ParentClient, body: OrderIdIn) -> JSONResponse:
+# -- modify an order ------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/order/ModifyOrderInfo",
+    tags=CHANGES,
+    summary="The order, the meals the modification adds and removes, and the difference",
+    response_model=Envelope[ModifyInfoOut],
+    openapi_extra=openapi_body(OrderIdIn),
+)
+async def modify_order_info(
+    who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
+) -> Any:
     data = await run_in_transaction(
         modify.modify_order_info,
         parent_id=who.parent_id,
@@ -121,12 +193,80 @@ async def modify_order_info(who: ParentClient, body: OrderIdIn) -> JSONResponse:
     return ok(data, data["message"])
 
 
-async def modify_confirm_order(who: ParentWrite, body: ConfirmIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/AddToMyOrder",
+    tags=CHANGES,
+    summary="Add a meal to the order's modification (the booking's rules); answers the difference",
+    response_model=Envelope[ModifyInfoOut],
+    openapi_extra=openapi_body(AddToMyOrderIn),
+)
+async def add_to_my_order(
+    who: ParentWriting, body: Annotated[AddToMyOrderIn, Depends(json_body(AddToMyOrderIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="add_to_my_order",
+        fn=modify.add_to_my_order,
+        order_id=_order_id(body),
+        quantity=1 if body.quantity is None else body.quantity,
+        lang=who.lang,
+        **meal_choice(body),
+    )
+    return answered(done, who.lang)
+
+
+@router.post(
+    "/Parent/order/DeleteFromModifyOrder",
+    tags=CHANGES,
+    summary="Remove meals of an order line (before its cut-off), or take back a step",
+    response_model=Envelope[ModifyInfoOut],
+    openapi_extra=openapi_body(DeleteFromModifyOrderIn),
+)
+async def delete_from_modify_order(
+    who: ParentWriting,
+    body: Annotated[DeleteFromModifyOrderIn, Depends(json_body(DeleteFromModifyOrderIn))],
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="delete_from_modify_order",
+        fn=modify.delete_from_modify_order,
+        order_id=_order_id(body),
+        order_line_id=body.order_line_id,
+        quantity=body.quantity,
+        change_line_id=body.change_line_id,
+        lang=who.lang,
+    )
+    return answered(done, who.lang)
+
+
+@router.post(
+    "/Parent/order/ModifyConfirmOrder",
+    tags=CHANGES,
+    summary="Confirm the modification: a decrease is refunded, an increase paid first",
+    response_model=Envelope[ChangeOut],
+    openapi_extra=openapi_body(ConfirmIn),
+)
+async def modify_confirm_order(
+    who: ParentWriting, body: Annotated[ConfirmIn, Depends(json_body(ConfirmIn))]
+) -> Any:
     result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
     return _changed(result)
 
 
-async def modify_change_paid(who: ParentClient, body: ChangePaidIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/ModifyChangePaid",
+    tags=CHANGES,
+    summary="(extension) After the Lightbox's onApproval for a change: confirm and apply it",
+    response_model=Envelope[ChangeOut],
+    openapi_extra=openapi_body(ChangePaidIn),
+)
+async def modify_change_paid(
+    who: CurrentParent, body: Annotated[ChangePaidIn, Depends(json_body(ChangePaidIn))]
+) -> Any:
     result = await modify.complete_change_payment(
         parent_id=who.parent_id,
         payment_id=payment_of(body),
@@ -136,93 +276,14 @@ async def modify_change_paid(who: ParentClient, body: ChangePaidIn) -> JSONRespo
     return _changed(result)
 
 
-async def modify_change_declined(who: ParentClient, body: ChangeDeclinedIn) -> JSONResponse:
-    return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))
-
-
-declare_all(
-    router,
-    tags("Parent orders: modify an order, move a meal"),
-    [
-        # -- manage one meal -----------------------------------------------------------------
-        Post(
-            "/Parent/order/GetMealsList",
-            ReadFor("get_meals_list", move.get_meals_list),
-            body=MealsListIn,
-            answer=list[MealOut],
-            summary="The parent's upcoming meals, one per active order line",
-        ),
-        Post(
-            "/Parent/order/MealOrderDetail",
-            ReadFor("meal_order_detail", move.meal_order_detail, required=LINE),
-            body=LineIdIn,
-            answer=MealOut,
-            summary="One of the parent's meals",
-        ),
-        Post(
-            "/Parent/order/GetDatesForModifyMeal",
-            ReadFor("get_dates_for_modify_meal", move.get_dates_for_modify_meal, required=LINE),
-            body=LineIdIn,
-            answer=MealDatesOut,
-            summary="The dates a meal can move to (same vendor, open, both cut-offs ahead)",
-        ),
-        Post(
-            "/Parent/order/ModifyMeal",
-            handler(modify_meal),
-            answer=ChangeOut,
-            summary="Move one meal to another date; a price difference is refunded or paid",
-        ),
-        # -- modify an order -----------------------------------------------------------------
-        Post(
-            "/Parent/order/ModifyOrderInfo",
-            handler(modify_order_info),
-            answer=ModifyInfoOut,
-            summary="The order, the meals the modification adds and removes, and the difference",
-        ),
-        Post(
-            "/Parent/order/AddToMyOrder",
-            Once(
-                "add_to_my_order",
-                modify.add_to_my_order,
-                lang=True,
-                required=ORDER,
-                fields=_added,
-            ),
-            body=AddToMyOrderIn,
-            answer=ModifyInfoOut,
-            summary="Add a meal to the order's modification (the booking's rules); "
-            "answers the difference",
-        ),
-        Post(
-            "/Parent/order/DeleteFromModifyOrder",
-            Once(
-                "delete_from_modify_order",
-                modify.delete_from_modify_order,
-                lang=True,
-                required=ORDER,
-            ),
-            body=DeleteFromModifyOrderIn,
-            answer=ModifyInfoOut,
-            summary="Remove meals of an order line (before its cut-off), or take back a step",
-        ),
-        Post(
-            "/Parent/order/ModifyConfirmOrder",
-            handler(modify_confirm_order),
-            answer=ChangeOut,
-            summary="Confirm the modification: a decrease is refunded, an increase paid first",
-        ),
-        Post(
-            "/Parent/order/ModifyChangePaid",
-            handler(modify_change_paid),
-            answer=ChangeOut,
-            summary="(extension) After the Lightbox's onApproval for a change: "
-            "confirm and apply it",
-        ),
-        Post(
-            "/Parent/order/ModifyChangeDeclined",
-            handler(modify_change_declined),
-            answer=ChangeOut,
-            summary="(extension) The Lightbox declined or was closed: nothing changes",
-        ),
-    ],
+@router.post(
+    "/Parent/order/ModifyChangeDeclined",
+    tags=CHANGES,
+    summary="(extension) The Lightbox declined or was closed: nothing changes",
+    response_model=Envelope[ChangeOut],
+    openapi_extra=openapi_body(ChangeDeclinedIn),
 )
+async def modify_change_declined(
+    who: CurrentParent, body: Annotated[ChangeDeclinedIn, Depends(json_body(ChangeDeclinedIn))]
+) -> Any:
+    return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))

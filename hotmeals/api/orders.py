@@ -10,20 +10,25 @@ token (401); another parent's payment or order is "not found".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi.responses import JSONResponse
+from fastapi import Depends
 
-from hotmeals.api.calls import Post, ReadFor, declare_all, handler
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    CurrentParent,
     ParentClient,
-    ParentWrite,
+    ParentWriting,
+    answer,
     api_router,
+    charge_once,
+    json_body,
     lightbox_declined,
     payment_of,
+    required,
     tags,
 )
-from hotmeals.api.envelope import ok_or_fail
+from hotmeals.api.envelope import Envelope, ok_or_fail
 from hotmeals.api.orders_schemas import (
     AddOrderIn,
     AddOrderOut,
@@ -36,6 +41,7 @@ from hotmeals.services.ordering import checkout, confirmation, settle
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+ORDERS = tags("Parent orders")
 
 
 async def _answer(who: ParentClient, result: settle.CheckoutResult) -> Any:
@@ -57,7 +63,16 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult) -> Any:
     return ok_or_fail(result.status == settle.PLACED, data, result.message)
 
 
-async def add_order(who: ParentWrite, body: AddOrderIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/AddOrder",
+    tags=ORDERS,
+    summary="After onApproval: Converge confirms the sale and the cart becomes the order",
+    response_model=Envelope[AddOrderOut],
+    openapi_extra=openapi_body(AddOrderIn),
+)
+async def add_order(
+    who: ParentWriting, body: Annotated[AddOrderIn, Depends(json_body(AddOrderIn))]
+) -> Any:
     payment_id = payment_of(body)
 
     async def place() -> Any:
@@ -72,39 +87,34 @@ async def add_order(who: ParentWrite, body: AddOrderIn) -> JSONResponse:
 
     # Repeat-safe by the payment and its sale already; with an Idempotency-Key a repeat
     # also gets the first answer word for word.
-    return await who.charge_once("add_order", place)
+    return await charge_once(who, "add_order", place)
 
 
-async def order_declined(who: ParentClient, body: OrderDeclinedIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/OrderDeclined",
+    tags=ORDERS,
+    summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
+    response_model=Envelope[AddOrderOut],
+    openapi_extra=openapi_body(OrderDeclinedIn),
+)
+async def order_declined(
+    who: CurrentParent, body: Annotated[OrderDeclinedIn, Depends(json_body(OrderDeclinedIn))]
+) -> Any:
     return await _answer(who, await checkout.checkout_declined(**lightbox_declined(who, body)))
 
 
-declare_all(
-    router,
-    tags("Parent orders"),
-    [
-        Post(
-            "/Parent/order/AddOrder",
-            handler(add_order),
-            answer=AddOrderOut,
-            summary="After onApproval: Converge confirms the sale and the cart becomes the order",
-        ),
-        Post(
-            "/Parent/order/OrderDeclined",
-            handler(order_declined),
-            answer=AddOrderOut,
-            summary="After onDeclined / onError / onCancelled: the attempt fails, the cart stays",
-        ),
-        Post(
-            "/Parent/order/OrderConfirmation",
-            ReadFor(
-                "order_confirmation",
-                confirmation.order_confirmation,
-                required={"order_id": "payment_order_not_found"},
-            ),
-            body=OrderIdIn,
-            answer=OrderConfirmationOut,
-            summary="One of the parent's orders as the confirmation screen shows it",
-        ),
-    ],
+@router.post(
+    "/Parent/order/OrderConfirmation",
+    tags=ORDERS,
+    summary="One of the parent's orders as the confirmation screen shows it",
+    response_model=Envelope[OrderConfirmationOut],
+    openapi_extra=openapi_body(OrderIdIn),
 )
+async def order_confirmation(
+    who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
+) -> Any:
+    order_id = required(body.order_id, "payment_order_not_found", "order_id")
+    order = await run_in_transaction(
+        confirmation.order_confirmation, parent_id=who.parent_id, lang=who.lang, order_id=order_id
+    )
+    return answer(order, who.lang)

@@ -4,33 +4,38 @@ cancel a whole order, cancel one meal, the cancel reasons.
 Thin callers of ``hotmeals.services.ordering`` (queries, cancel_cart, cancel_order) (the
 order screens call the same functions). Every call needs a parent token (401); another
 parent's order, line or cancel-cart line is "No data found". Cancel-cart edits go through
-``run_once`` with the ``Idempotency-Key`` header; the cancels themselves (CancelOrder,
-CancelMeal, CancelCart) are repeat-safe by their request key: the ``Idempotency-Key`` header
-(or ``request_key`` in the body): the same key cancels and refunds once, and a repeat answers
-what was done. CancelOrder and CancelMeal sent with neither are repeat-safe by their natural
-key (the same lines and quantities of the same order for the same reason, within
-``cancel_service.NATURAL_REPEAT_WINDOW`` of the order's last cancel).
+``services.submissions.submit_once`` with the ``Idempotency-Key`` header; the cancels themselves
+(CancelOrder, CancelMeal, CancelCart) are repeat-safe by their request key: the
+``Idempotency-Key`` header (or ``request_key`` in the body): the same key cancels and refunds
+once, and a repeat answers what was done. CancelOrder and CancelMeal sent with neither are
+repeat-safe by their natural key (the same lines and quantities of the same order for the same
+reason, within ``cancel_service.NATURAL_REPEAT_WINDOW`` of the order's last cancel).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi.responses import JSONResponse
+from fastapi import Depends
 
-from hotmeals.api.calls import Get, Listing, Once, Post, ReadFor, declare_all, handler
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    CurrentParent,
     ParentClient,
     ParentWrite,
+    ParentWriting,
+    answer,
+    answer_found,
+    answered,
     api_router,
-    parent_context,
+    json_body,
     request_key,
     required,
     tags,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope, ok
 from hotmeals.api.orders_after_schemas import (
     AddToCancelCartIn,
     CancelCartCountOut,
@@ -51,6 +56,7 @@ from hotmeals.api.orders_after_schemas import (
 )
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
+from hotmeals.services import submissions
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
 from hotmeals.services.ordering.cancelling import cancel_order as cancel_service
@@ -70,7 +76,7 @@ def _order_line_id(body: Any) -> int:
 
 async def _with_its_message(
     who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any
-) -> JSONResponse:
+) -> dict[str, Any]:
     """``fn`` for the parent, answered with its own message ("success" when it has none)."""
     data = await run_in_transaction(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
     return ok(data, data["message"] or t("success", who.lang))
@@ -92,7 +98,7 @@ def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     }
 
 
-async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> Any:
+async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> dict[str, Any]:
     count = await run_in_transaction(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
     data = {
         "order_ids": result.order_ids,
@@ -113,125 +119,178 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> Any
     return ok(data, f"{result.title}. {result.message}")
 
 
-async def cancel_order(who: ParentWrite, body: CancelOrderIn) -> JSONResponse:
+# -- reads ----------------------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/order/OrderHistory",
+    tags=ORDERS,
+    summary="The parent's paid orders, future or past",
+    response_model=Envelope[HistoryOut],
+    openapi_extra=openapi_body(HistoryIn),
+)
+async def order_history(
+    who: CurrentParent, body: Annotated[HistoryIn, Depends(json_body(HistoryIn))]
+) -> Any:
+    return await _with_its_message(who, queries.order_history, tab=body.tab)
+
+
+@router.post(
+    "/Parent/order/OrderDetail",
+    tags=ORDERS,
+    summary="One paid order: lines and their state, charges, total refund and each refund",
+    response_model=Envelope[DetailOut],
+    openapi_extra=openapi_body(OrderIdIn),
+)
+async def order_detail(
+    who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
+) -> Any:
+    data = await run_in_transaction(
+        queries.order_detail, parent_id=who.parent_id, lang=who.lang, order_id=_order_id(body)
+    )
+    return answer(data, who.lang)
+
+
+@router.get(
+    "/Parent/order/CancelOrderReason",
+    tags=ORDERS,
+    summary="The cancel reasons, with Other (free text)",
+    response_model=Envelope[list[ReasonOut]],
+)
+async def cancel_order_reason(who: CurrentParent) -> Any:
+    rows = await run_in_transaction(cancel_service.cancel_reasons, lang=who.lang)
+    return answer_found(rows, who.lang)
+
+
+@router.post(
+    "/Parent/cart/CancelCartDetails",
+    tags=ORDERS,
+    summary="The cancel cart by order, with the refund each order would get",
+    response_model=Envelope[CancelCartDetailsOut],
+)
+async def cancel_cart_details(who: CurrentParent) -> Any:
+    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
+
+
+# -- cancel-cart edits ----------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/cart/AddToCancelCart",
+    tags=ORDERS,
+    summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
+    response_model=Envelope[CancelCartItemOut],
+    openapi_extra=openapi_body(AddToCancelCartIn),
+)
+async def add_to_cancel_cart(
+    who: ParentWriting, body: Annotated[AddToCancelCartIn, Depends(json_body(AddToCancelCartIn))]
+) -> Any:
+    order_line_id = _order_line_id(body)
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="add_to_cancel_cart",
+        fn=cancel_cart_service.add_to_cancel_cart,
+        order_line_id=order_line_id,
+        quantity=body.quantity,
+        lang=who.lang,
+    )
+    return answered(done, who.lang, "orders_after.added_to_cancel_cart")
+
+
+@router.post(
+    "/Parent/cart/UpdateCancelCartQuantity",
+    tags=ORDERS,
+    summary="Change a cancel-cart line's quantity",
+    response_model=Envelope[CancelCartItemOut],
+    openapi_extra=openapi_body(CancelCartQuantityIn),
+)
+async def update_cancel_cart_quantity(
+    who: ParentWriting,
+    body: Annotated[CancelCartQuantityIn, Depends(json_body(CancelCartQuantityIn))],
+) -> Any:
+    cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="update_cancel_cart",
+        fn=cancel_cart_service.update_cancel_cart_quantity,
+        cancel_cart_id=cancel_cart_id,
+        quantity=body.quantity,
+        lang=who.lang,
+    )
+    return answered(done, who.lang, "orders_after.cancel_cart_updated")
+
+
+@router.post(
+    "/Parent/cart/DeleteCancelCartItem",
+    tags=ORDERS,
+    summary="Remove a line from the cancel cart",
+    response_model=Envelope[CancelCartCountOut],
+    openapi_extra=openapi_body(CancelCartIdIn),
+)
+async def delete_cancel_cart_item(
+    who: ParentWriting, body: Annotated[CancelCartIdIn, Depends(json_body(CancelCartIdIn))]
+) -> Any:
+    cancel_cart_id = required(body.cancel_cart_id, "cancel_cart_line_not_found", "cancel_cart_id")
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="delete_cancel_cart",
+        fn=cancel_cart_service.delete_cancel_cart_item,
+        cancel_cart_id=cancel_cart_id,
+    )
+    return answered(done, who.lang, "orders_after.cancel_cart_removed")
+
+
+# -- cancels (refunds) ----------------------------------------------------------------------
+
+
+@router.post(
+    "/Parent/order/CancelOrder",
+    tags=ORDERS,
+    summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
+    response_model=Envelope[CancelOut],
+    openapi_extra=openapi_body(CancelOrderIn),
+)
+async def cancel_order(
+    who: ParentWriting, body: Annotated[CancelOrderIn, Depends(json_body(CancelOrderIn))]
+) -> Any:
     result = await cancel_service.cancel_order(order_id=_order_id(body), **cancel_fields(who, body))
     return await _answer(who, result)
 
 
-async def cancel_meal(who: ParentWrite, body: CancelMealIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/CancelMeal",
+    tags=ORDERS,
+    summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
+    response_model=Envelope[CancelOut],
+    openapi_extra=openapi_body(CancelMealIn),
+)
+async def cancel_meal(
+    who: ParentWriting, body: Annotated[CancelMealIn, Depends(json_body(CancelMealIn))]
+) -> Any:
     result = await cancel_service.cancel_meal(
         order_line_id=_order_line_id(body), quantity=body.quantity, **cancel_fields(who, body)
     )
     return await _answer(who, result)
 
 
-async def cancel_cart(who: ParentWrite, body: CancelCartIn) -> JSONResponse:
+@router.post(
+    "/Parent/order/CancelCart",
+    tags=ORDERS,
+    summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
+    response_model=Envelope[CancelOut],
+    openapi_extra=openapi_body(CancelCartIn),
+)
+async def cancel_cart(
+    who: ParentWriting, body: Annotated[CancelCartIn, Depends(json_body(CancelCartIn))]
+) -> Any:
     fields = cancel_fields(who, body)
     # No key: a fresh one (the confirmed cancel cart is emptied, so a repeat finds nothing).
     fields["request_key"] = fields["request_key"] or f"api-{uuid.uuid4().hex}"
     result = await cancel_cart_service.confirm_cancel_cart(**fields)
     return await _answer(who, result)
-
-
-async def order_history(who: ParentClient, body: HistoryIn) -> JSONResponse:
-    return await _with_its_message(who, queries.order_history, tab=body.tab)
-
-
-async def cancel_cart_details(who: ParentClient) -> JSONResponse:
-    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
-
-
-declare_all(
-    router,
-    ORDERS,
-    [
-        # -- reads ---------------------------------------------------------------------------
-        Post(
-            "/Parent/order/OrderHistory",
-            handler(order_history),
-            answer=HistoryOut,
-            summary="The parent's paid orders, future or past",
-        ),
-        Post(
-            "/Parent/order/OrderDetail",
-            ReadFor("order_detail", queries.order_detail, required={"order_id": "order_not_found"}),
-            body=OrderIdIn,
-            answer=DetailOut,
-            summary="One paid order: lines and their state, charges, total refund and each refund",
-        ),
-        Get(
-            "/Parent/order/CancelOrderReason",
-            Listing(
-                "cancel_order_reason", cancel_service.cancel_reasons, lang=True, who=parent_context
-            ),
-            answer=list[ReasonOut],
-            summary="The cancel reasons, with Other (free text)",
-        ),
-        Post(
-            "/Parent/cart/CancelCartDetails",
-            handler(cancel_cart_details),
-            answer=CancelCartDetailsOut,
-            summary="The cancel cart by order, with the refund each order would get",
-        ),
-        # -- cancel-cart edits ---------------------------------------------------------------
-        Post(
-            "/Parent/cart/AddToCancelCart",
-            Once(
-                "add_to_cancel_cart",
-                cancel_cart_service.add_to_cancel_cart,
-                message="orders_after.added_to_cancel_cart",
-                lang=True,
-                required={"order_line_id": "order_line_not_found"},
-            ),
-            body=AddToCancelCartIn,
-            answer=CancelCartItemOut,
-            summary="Choose a quantity of a paid meal to cancel (before its cut-off)",
-        ),
-        Post(
-            "/Parent/cart/UpdateCancelCartQuantity",
-            Once(
-                "update_cancel_cart_quantity",
-                cancel_cart_service.update_cancel_cart_quantity,
-                action="update_cancel_cart",
-                message="orders_after.cancel_cart_updated",
-                lang=True,
-                required={"cancel_cart_id": "cancel_cart_line_not_found"},
-            ),
-            body=CancelCartQuantityIn,
-            answer=CancelCartItemOut,
-            summary="Change a cancel-cart line's quantity",
-        ),
-        Post(
-            "/Parent/cart/DeleteCancelCartItem",
-            Once(
-                "delete_cancel_cart_item",
-                cancel_cart_service.delete_cancel_cart_item,
-                action="delete_cancel_cart",
-                message="orders_after.cancel_cart_removed",
-                required={"cancel_cart_id": "cancel_cart_line_not_found"},
-            ),
-            body=CancelCartIdIn,
-            answer=CancelCartCountOut,
-            summary="Remove a line from the cancel cart",
-        ),
-        # -- cancels (refunds) ---------------------------------------------------------------
-        Post(
-            "/Parent/order/CancelOrder",
-            handler(cancel_order),
-            answer=CancelOut,
-            summary="Cancel every remaining meal of an order (all before their cut-off) and refund",
-        ),
-        Post(
-            "/Parent/order/CancelMeal",
-            handler(cancel_meal),
-            answer=CancelOut,
-            summary="Cancel one meal (or some of its quantity) before its cut-off and refund",
-        ),
-        Post(
-            "/Parent/order/CancelCart",
-            handler(cancel_cart),
-            answer=CancelOut,
-            summary="Confirm the cancel cart with a reason: one cancel and one refund per order",
-        ),
-    ],
-)

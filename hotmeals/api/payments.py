@@ -15,21 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi.responses import JSONResponse
+from fastapi import Depends
 
-from hotmeals.api.calls import Routes
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    CurrentParent,
     ParentClient,
-    ParentWrite,
+    ParentWriting,
     answer_found,
     api_router,
+    charge_once,
+    json_body,
     payment_of,
     required,
     tags,
 )
-from hotmeals.api.envelope import fail, ok, ok_or_fail
+from hotmeals.api.envelope import Envelope, fail, ok, ok_or_fail
 from hotmeals.api.payments_schemas import (
     AddCardOut,
     CardIdIn,
@@ -53,7 +56,7 @@ from hotmeals.services.payment_outcome import confirm_and_save_card, outcome_mes
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
-PAYMENTS = Routes(router, tags("Parent payments"))
+PAYMENTS = tags("Parent payments")
 
 
 # -- what is paid ---------------------------------------------------------------------------------
@@ -113,15 +116,19 @@ def _answer(view: payments.PaymentView, lang: str, card: cards.CardView | None =
 # -- the routes, declared in this order --------------------------------------------------------
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/order/getConvergeSessionToken",
-    answer=SessionOut,
+    tags=PAYMENTS,
     summary="Start a card payment: a Converge Lightbox session token",
+    response_model=Envelope[SessionOut],
+    openapi_extra=openapi_body(SessionTokenIn),
 )
-async def get_converge_session_token(who: ParentWrite, body: SessionTokenIn) -> JSONResponse:
+async def get_converge_session_token(
+    who: ParentWriting, body: Annotated[SessionTokenIn, Depends(json_body(SessionTokenIn))]
+) -> Any:
     # A repeat of the key answers the first call: the same Lightbox session (or the saved
     # card's outcome), never a second attempt.
-    return await who.charge_once("pay_session", lambda: _session_token(who, body))
+    return await charge_once(who, "pay_session", lambda: _session_token(who, body))
 
 
 async def _session_token(who: ParentClient, body: SessionTokenIn) -> Any:
@@ -194,12 +201,16 @@ async def _order_with_saved_card(who: ParentClient, body: SavedCardPayIn) -> Any
     return ok_or_fail(result.status == settle.PLACED, payment_out(view), result.message)
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/ConfirmPayment",
-    answer=PaymentOut,
+    tags=PAYMENTS,
     summary="After onApproval: the server verifies the sale with Converge and records it",
+    response_model=Envelope[PaymentOut],
+    openapi_extra=openapi_body(ConfirmIn),
 )
-async def confirm_payment(who: ParentClient, body: ConfirmIn) -> JSONResponse:
+async def confirm_payment(
+    who: CurrentParent, body: Annotated[ConfirmIn, Depends(json_body(ConfirmIn))]
+) -> Any:
     view, card = await confirm_and_save_card(
         parent_id=who.parent_id,
         payment_id=payment_of(body),
@@ -209,12 +220,16 @@ async def confirm_payment(who: ParentClient, body: ConfirmIn) -> JSONResponse:
     return _answer(view, who.lang, card)
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/PaymentDeclined",
-    answer=PaymentOut,
+    tags=PAYMENTS,
     summary="After onDeclined: keep the decline message on the payment",
+    response_model=Envelope[PaymentOut],
+    openapi_extra=openapi_body(DeclinedIn),
 )
-async def payment_declined(who: ParentClient, body: DeclinedIn) -> JSONResponse:
+async def payment_declined(
+    who: CurrentParent, body: Annotated[DeclinedIn, Depends(json_body(DeclinedIn))]
+) -> Any:
     # A hint, never Converge's word: Converge is asked first, and a sale it made
     # pays for the attempt (the client's answer was lost) instead of "your card was declined".
     asked = await payments.report_browser_failure(
@@ -227,14 +242,18 @@ async def payment_declined(who: ParentClient, body: DeclinedIn) -> JSONResponse:
     return _answer(asked.view, who.lang)
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/PayWithSavedCard",
-    answer=PaymentOut,
+    tags=PAYMENTS,
     summary="Pay with a saved card (no Lightbox)",
+    response_model=Envelope[PaymentOut],
+    openapi_extra=openapi_body(SavedCardPayIn),
 )
-async def pay_with_saved_card(who: ParentWrite, body: SavedCardPayIn) -> JSONResponse:
+async def pay_with_saved_card(
+    who: ParentWriting, body: Annotated[SavedCardPayIn, Depends(json_body(SavedCardPayIn))]
+) -> Any:
     if body.purpose == "order":
-        return await who.charge_once("pay_saved_card", lambda: _order_with_saved_card(who, body))
+        return await charge_once(who, "pay_saved_card", lambda: _order_with_saved_card(who, body))
     _reserver(body)  # the purposes the Lightbox route takes
     card_id = required(body.card_id, "card_not_found", "card_id")  # before anything is reserved
     # The service's own door: checks the card, reserves, charges once per Idempotency-Key (a
@@ -249,22 +268,24 @@ async def pay_with_saved_card(who: ParentWrite, body: SavedCardPayIn) -> JSONRes
     return _answer(view, who.lang)
 
 
-@PAYMENTS.get(
+@router.get(
     "/Parent/payment/GetCards",
-    answer=list[CardOut],
+    tags=PAYMENTS,
     summary="The parent's saved cards (brand, masked number, expiry)",
+    response_model=Envelope[list[CardOut]],
 )
-async def get_cards(who: ParentClient) -> JSONResponse:
+async def get_cards(who: CurrentParent) -> Any:
     rows = await run_in_transaction(cards.list_cards, parent_id=who.parent_id)
     return answer_found([c.to_dict() for c in rows], who.lang)
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/AddCardSession",
-    answer=AddCardOut,
+    tags=PAYMENTS,
     summary="A Lightbox session that saves a card without charging it (ccgettoken)",
+    response_model=Envelope[AddCardOut],
 )
-async def add_card_session(who: ParentClient) -> JSONResponse:
+async def add_card_session(who: CurrentParent) -> Any:
     session = await cards.start_add_card(parent_id=who.parent_id)
     data: dict[str, Any] = {
         "ssl_txn_auth_token": session.token,
@@ -274,33 +295,42 @@ async def add_card_session(who: ParentClient) -> JSONResponse:
     return ok(data, t("pay.session_ready", who.lang))
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/SaveCard",
-    answer=CardOut,
+    tags=PAYMENTS,
     summary="Store the card behind a Lightbox token once Converge confirms it",
+    response_model=Envelope[CardOut],
+    openapi_extra=openapi_body(SaveCardIn),
 )
-async def save_card(who: ParentClient, body: SaveCardIn) -> JSONResponse:
+async def save_card(
+    who: CurrentParent, body: Annotated[SaveCardIn, Depends(json_body(SaveCardIn))]
+) -> Any:
     card = await cards.save_card(parent_id=who.parent_id, token=body.ssl_token or "")
     return ok(card.to_dict(), t("pay.card_saved", who.lang))
 
 
-@PAYMENTS.post(
+@router.post(
     "/Parent/payment/DeleteCard",
-    answer=None,
+    tags=PAYMENTS,
     summary="Delete a saved card (at Converge too)",
+    response_model=Envelope[None],
+    openapi_extra=openapi_body(CardIdIn),
 )
-async def delete_card(who: ParentClient, body: CardIdIn) -> JSONResponse:
+async def delete_card(
+    who: CurrentParent, body: Annotated[CardIdIn, Depends(json_body(CardIdIn))]
+) -> Any:
     card_id = required(body.card_id, "card_not_found", "card_id")
     await cards.delete_card(parent_id=who.parent_id, card_id=card_id)
     return ok(None, t("pay.card_deleted", who.lang))
 
 
-@PAYMENTS.get(
+@router.get(
     "/Parent/payment/DonationHistory",
-    answer=list[DonationOut],
+    tags=PAYMENTS,
     summary="The parent's donations (paid and refunded), newest first",
+    response_model=Envelope[list[DonationOut]],
 )
-async def donation_history(who: ParentClient) -> JSONResponse:
+async def donation_history(who: CurrentParent) -> Any:
     rows = await run_in_transaction(
         donations.list_donations, parent_id=who.parent_id, lang=who.lang
     )

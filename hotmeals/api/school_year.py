@@ -3,16 +3,22 @@ school year (SchoolYear, ConfirmSchoolYear, ArchiveChild). Documented in docs/ap
 
 from __future__ import annotations
 
-from fastapi.responses import JSONResponse
+from typing import Annotated, Any
+
+from fastapi import Depends
 
 from hotmeals.api.account_schemas import ChildIdIn
-from hotmeals.api.calls import Get, Once, ParentRead, Post, declare_all, handler
+from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
     PARENT_USER,
-    ParentWrite,
+    ParentWriting,
+    SignedIn,
+    answer,
+    answered,
     api_router,
+    json_body,
 )
-from hotmeals.api.envelope import ok
+from hotmeals.api.envelope import Envelope
 from hotmeals.api.school_year_schemas import (
     ArchivedOut,
     ConfirmedOut,
@@ -20,48 +26,76 @@ from hotmeals.api.school_year_schemas import (
     GiveBackOut,
     SchoolYearOut,
 )
-from hotmeals.i18n import t
-from hotmeals.services import giveback, school_year
+from hotmeals.services import giveback, school_year, submissions
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 
 
-async def confirm_school_year(who: ParentWrite, body: ConfirmSchoolYearIn) -> JSONResponse:
-    done = await who.run_once(
-        "confirm_school_year", school_year.confirm_child, **body.model_dump(), lang=who.lang
+@router.get(
+    "/Parent/user/GiveBack",
+    tags=PARENT_USER,
+    summary="What the family's meals and donations gave this school year, per school",
+    response_model=Envelope[GiveBackOut],
+)
+async def give_back(who: SignedIn) -> Any:
+    figures = await run_in_transaction(
+        giveback.family_giveback, parent_token=who.token, lang=who.lang
+    )
+    return answer(figures, who.lang)
+
+
+@router.get(
+    "/Parent/user/SchoolYear",
+    tags=PARENT_USER,
+    summary="The school year and the children to confirm for it before booking",
+    response_model=Envelope[SchoolYearOut],
+)
+async def get_school_year(who: SignedIn) -> Any:
+    status = await run_in_transaction(school_year.status, parent_token=who.token, lang=who.lang)
+    return answer(status, who.lang)
+
+
+@router.post(
+    "/Parent/user/ConfirmSchoolYear",
+    tags=PARENT_USER,
+    summary="Confirm a child's grade, teacher, school and allergies for this school year",
+    response_model=Envelope[ConfirmedOut],
+    openapi_extra=openapi_body(ConfirmSchoolYearIn),
+)
+async def confirm_school_year(
+    who: ParentWriting,
+    body: Annotated[ConfirmSchoolYearIn, Depends(json_body(ConfirmSchoolYearIn))],
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="confirm_school_year",
+        fn=school_year.confirm_child,
+        **body.model_dump(),
+        lang=who.lang,
     )
     result = done.result
-    return ok(result, t("sy.confirmed", who.lang, name=result["child"]["first_name"]))
+    return answer(result, who.lang, "sy.confirmed", name=result["child"]["first_name"])
 
 
-declare_all(
-    router,
-    PARENT_USER,
-    [
-        Get(
-            "/Parent/user/GiveBack",
-            ParentRead("give_back", giveback.family_giveback),
-            answer=GiveBackOut,
-            summary="What the family's meals and donations gave this school year, per school",
-        ),
-        Get(
-            "/Parent/user/SchoolYear",
-            ParentRead("get_school_year", school_year.status),
-            answer=SchoolYearOut,
-            summary="The school year and the children to confirm for it before booking",
-        ),
-        Post(
-            "/Parent/user/ConfirmSchoolYear",
-            handler(confirm_school_year),
-            answer=ConfirmedOut,
-            summary="Confirm a child's grade, teacher, school and allergies for this school year",
-        ),
-        Post(
-            "/Parent/user/ArchiveChild",
-            Once("archive_child", school_year.archive_child, message="child_archived"),
-            body=ChildIdIn,
-            answer=ArchivedOut,
-            summary="Archive a child who left (hidden from booking; order history kept)",
-        ),
-    ],
+@router.post(
+    "/Parent/user/ArchiveChild",
+    tags=PARENT_USER,
+    summary="Archive a child who left (hidden from booking; order history kept)",
+    response_model=Envelope[ArchivedOut],
+    openapi_extra=openapi_body(ChildIdIn),
 )
+async def archive_child(
+    who: ParentWriting, body: Annotated[ChildIdIn, Depends(json_body(ChildIdIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="archive_child",
+        fn=school_year.archive_child,
+        child_id=body.child_id,
+    )
+    return answered(done, who.lang, "child_archived")

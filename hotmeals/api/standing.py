@@ -9,74 +9,113 @@ never a call's."""
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 
-from hotmeals.api.calls import Once, ParentListing, Post, declare_all
-from hotmeals.api.deps import api_router, tags
+from fastapi import Depends
+
+from hotmeals.api.bodies import openapi_body
+from hotmeals.api.deps import (
+    ParentWrite,
+    ParentWriting,
+    SignedIn,
+    answer_found,
+    answered,
+    api_router,
+    json_body,
+    tags,
+)
+from hotmeals.api.envelope import Envelope
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
-from hotmeals.services import standing
+from hotmeals.services import standing, submissions
+from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+STANDING = tags("Parent standing orders")
 
 
-def _standing_id(body: StandingIdIn) -> dict[str, Any]:
-    return {"standing_id": body.standing_order_id}
-
-
-def _change(action: str, message: str, summary: str) -> Post:
-    """The route that pauses, resumes or ends (``action``) the body's standing order, answered
-    with the catalog's ``message``: POST /Parent/standing/PauseStandingOrder (endpoint
-    ``pause_standing_order``), ResumeStandingOrder or EndStandingOrder."""
-    return Post(
-        f"/Parent/standing/{action.title()}StandingOrder",
-        Once(
-            f"{action}_standing_order",
-            partial(standing.change, action=action),  # run_once has an ``action`` of its own
-            action=f"standing_{action}",
-            message=message,
-            lang=True,
-            fields=_standing_id,
-        ),
-        body=StandingIdIn,
-        answer=StandingOut,
-        summary=summary,
-    )
-
-
-declare_all(
-    router,
-    tags("Parent standing orders"),
-    [
-        Post(
-            "/Parent/standing/ListStandingOrders",
-            ParentListing("list_standing_orders", standing.listing),
-            answer=list[StandingOut],
-            summary="The parent's standing orders, active and paused first (extension)",
-        ),
-        Post(
-            "/Parent/standing/CreateStandingOrder",
-            Once(
-                "create_standing_order",
-                standing.create,
-                action="standing_create",
-                message="standing_created",
-                lang=True,
-            ),
-            body=StandingCreateIn,
-            answer=StandingOut,
-            summary="Repeat a meal every week on one weekday until the end of term, of the "
-            "school year or a date (extension)",
-        ),
-        _change(
-            "pause",
-            "standing_paused",
-            "Pause a standing order: no date is booked until it is resumed (extension)",
-        ),
-        _change("resume", "standing_resumed", "Resume a paused standing order (extension)"),
-        _change(
-            "end",
-            "standing_ended_ok",
-            "End a standing order for good; dates already booked stay booked (extension)",
-        ),
-    ],
+@router.post(
+    "/Parent/standing/ListStandingOrders",
+    tags=STANDING,
+    summary="The parent's standing orders, active and paused first (extension)",
+    response_model=Envelope[list[StandingOut]],
 )
+async def list_standing_orders(who: SignedIn) -> Any:
+    rows = await run_in_transaction(standing.listing, parent_token=who.token, lang=who.lang)
+    return answer_found(rows, who.lang)
+
+
+@router.post(
+    "/Parent/standing/CreateStandingOrder",
+    tags=STANDING,
+    summary="Repeat a meal every week on one weekday until the end of term, of the school year "
+    "or a date (extension)",
+    response_model=Envelope[StandingOut],
+    openapi_extra=openapi_body(StandingCreateIn),
+)
+async def create_standing_order(
+    who: ParentWriting, body: Annotated[StandingCreateIn, Depends(json_body(StandingCreateIn))]
+) -> Any:
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action="standing_create",
+        fn=standing.create,
+        lang=who.lang,
+        **body.model_dump(),
+    )
+    return answered(done, who.lang, "standing_created")
+
+
+async def _change(who: ParentWrite, body: StandingIdIn, action: str, message: str) -> Any:
+    """Pause, resume or end (``action``) the body's standing order, answered with the
+    catalog's ``message``."""
+    done = await run_in_transaction(
+        submissions.submit_once,
+        parent_id=who.parent_id,
+        key=who.key,
+        action=f"standing_{action}",
+        fn=partial(standing.change, action=action),  # submit_once has an ``action`` of its own
+        standing_id=body.standing_order_id,
+        lang=who.lang,
+    )
+    return answered(done, who.lang, message)
+
+
+@router.post(
+    "/Parent/standing/PauseStandingOrder",
+    tags=STANDING,
+    summary="Pause a standing order: no date is booked until it is resumed (extension)",
+    response_model=Envelope[StandingOut],
+    openapi_extra=openapi_body(StandingIdIn),
+)
+async def pause_standing_order(
+    who: ParentWriting, body: Annotated[StandingIdIn, Depends(json_body(StandingIdIn))]
+) -> Any:
+    return await _change(who, body, "pause", "standing_paused")
+
+
+@router.post(
+    "/Parent/standing/ResumeStandingOrder",
+    tags=STANDING,
+    summary="Resume a paused standing order (extension)",
+    response_model=Envelope[StandingOut],
+    openapi_extra=openapi_body(StandingIdIn),
+)
+async def resume_standing_order(
+    who: ParentWriting, body: Annotated[StandingIdIn, Depends(json_body(StandingIdIn))]
+) -> Any:
+    return await _change(who, body, "resume", "standing_resumed")
+
+
+@router.post(
+    "/Parent/standing/EndStandingOrder",
+    tags=STANDING,
+    summary="End a standing order for good; dates already booked stay booked (extension)",
+    response_model=Envelope[StandingOut],
+    openapi_extra=openapi_body(StandingIdIn),
+)
+async def end_standing_order(
+    who: ParentWriting, body: Annotated[StandingIdIn, Depends(json_body(StandingIdIn))]
+) -> Any:
+    return await _change(who, body, "end", "standing_ended_ok")

@@ -130,16 +130,29 @@ class _Gone(Exception):
     pass
 
 
+# The paths the FastAPI app answers (/api/v1, the calendar feed and files under it, the
+# simulator): the guard hands them to it directly, past Reflex's routes and page middlewares.
+API_PATHS = ("/api/", "/converge-sim/")
+
+
+def is_api_path(path: str) -> bool:
+    return path.startswith(API_PATHS)
+
+
 class EdgeGuard:
-    """ASGI middleware: sizes, the upload session check, security headers (module doc)."""
+    """ASGI middleware: sizes, the upload session check, security headers (module doc). With
+    ``api``, also the backend's entry: a request under ``API_PATHS`` goes straight to ``api``
+    (the FastAPI app), everything else to ``app`` (Reflex's pages, events and uploads)."""
 
     def __init__(
         self,
         app: ASGIApp,
         *,
+        api: ASGIApp | None = None,
         authenticate: Callable[[str], Awaitable[bool]] | None = None,
     ) -> None:
         self.app = app
+        self.api = api
         self._authenticate = authenticate or _session_is_valid
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -173,12 +186,18 @@ class EdgeGuard:
             return
         except _Gone:
             return
-        await self.app(scope, _replay(body, receive), send)
+        inner = self.api if self.api is not None and is_api_path(path) else self.app
+        await inner(scope, _replay(body, receive), send)
 
 
-def edge_guard(app: ASGIApp) -> ASGIApp:
-    """The ``api_transformer`` form: wrap Reflex's backend app."""
-    return EdgeGuard(app)
+def backend_entry(api: ASGIApp) -> Callable[[ASGIApp], ASGIApp]:
+    """The last ``api_transformer`` (``hotmeals/hotmeals.py``): the guard in front of
+    everything, handing /api/v1 to ``api`` and the rest to Reflex's app as transformed."""
+
+    def entry(app: ASGIApp) -> ASGIApp:
+        return EdgeGuard(app, api=api)
+
+    return entry
 
 
 def _headers(scope: Scope) -> dict[str, str]:
