@@ -20,6 +20,7 @@ from hotmeals.cli import command_engine, command_parser, database_url
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import closure_apply, closures
 from hotmeals.services.payments.runtime import run_sync
+from hotmeals.services.runtime import Runtime
 from hotmeals.services.startup import register_payment_purposes
 
 
@@ -40,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         with command_engine(database_url(args.database_url)) as engine:
+            runtime = Runtime(engine=engine)
             if args.command == "close-day":
                 result = run_sync(
                     closure_apply.close_day,
@@ -47,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
                     day=args.date,
                     reason=args.reason,
                     actor="operator:cli",
-                    engine=engine,
+                    runtime=runtime,
                 )
                 retry = result.refund_failures
                 print(
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 done = asyncio.run(
                     closures.reopen_day(
-                        school=args.school, day=args.date, actor="operator:cli", engine=engine
+                        school=args.school, day=args.date, actor="operator:cli", runtime=runtime
                     )
                 )
                 print(f"{done['school']} is open again on {done['date']}.")

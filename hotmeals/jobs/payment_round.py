@@ -7,19 +7,17 @@ still records every outcome once.
 
 from __future__ import annotations
 
-from typing import Unpack
-
 from hotmeals.services import payments
 from hotmeals.services.ordering.payment_purposes import void_stray_order_payments
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 
 
-async def reconcile_round(**wiring: Unpack[Wiring]) -> None:
+async def reconcile_round(*, runtime: Runtime = APP) -> None:
     """Reconcile open payments, void order payments that paid for nothing, void duplicate
     sales, reconcile open refunds, then send again every refused refund whose next try is
     due (finitely, then flagged for a person: ``services/payments/refund_retries.py``)."""
-    await payments.reconcile_open_payments(**wiring)
-    await void_stray_order_payments(**wiring)
-    await payments.void_duplicate_payments(**wiring)
-    await payments.reconcile_open_refunds(**wiring)
-    await payments.resend_failed_refunds(**wiring)
+    await payments.reconcile_open_payments(runtime=runtime)
+    await void_stray_order_payments(runtime=runtime)
+    await payments.void_duplicate_payments(runtime=runtime)
+    await payments.reconcile_open_refunds(runtime=runtime)
+    await payments.resend_failed_refunds(runtime=runtime)

@@ -45,7 +45,6 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from hotmeals.clock import now as utcnow
-from hotmeals.db.engine import get_engine
 from hotmeals.db.models import JobLease
 from hotmeals.jobs import payment_round
 from hotmeals.services import housekeeping, mail, reminders
@@ -232,7 +231,7 @@ async def reconcile_job() -> None:
 async def mail_job() -> mail.SendRound | None:
     """Mail whose (next) try is due (``services.mail.send_due``)."""
     if get_settings().smtp_host:  # without SMTP every mail is LOGGED: nothing is due
-        return await asyncio.to_thread(mail.send_due, engine=get_engine())
+        return await asyncio.to_thread(mail.send_due)
     return None
 
 
@@ -244,13 +243,13 @@ async def housekeeping_job() -> housekeeping.Tidied:
 async def reminders_job() -> reminders.Round:
     """Cut-off reminders, order reminders and menu updates that are due
     (``services.reminders.run``): a sweep, so a missed round is made up by the next one."""
-    return await asyncio.to_thread(reminders.run, engine=get_engine())
+    return await asyncio.to_thread(reminders.run)
 
 
 async def standing_job() -> standing_sweep.Round:
     """The standing orders' dates to book and pay (``services.standing_job.run``): a sweep, so a
     missed round is made up by the next one while the cut-off lasts."""
-    return await standing_sweep.run(engine=get_engine())
+    return await standing_sweep.run()
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,10 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, TypedDict
 
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     AwayRequest,
     Child,
@@ -67,6 +65,7 @@ from hotmeals.services.ordering.loaded_order import (
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments import PlannedRefund
 from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
@@ -363,8 +362,7 @@ async def mark_away(
     donate_line_ids: object = None,
     expected_refund_cents: object = None,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **days: Unpack[AwayDays],
 ) -> dict:
     """``POST /Parent/child/MarkAway``: cancel every meal of the children in the days that is
@@ -377,6 +375,7 @@ async def mark_away(
     to = check_refund_to(refund_to)
     donate = _ids(donate_line_ids)
     expected = _cents(expected_refund_cents)
+    engine = runtime.engine
     seen = await run_in_transaction(_stored, engine=engine, parent_id=parent_id, key=key)
     if seen is not None:
         return seen
@@ -399,7 +398,7 @@ async def mark_away(
         if seen is None:
             raise
         return seen
-    await send_planned_refunds(refunds, actor=actor_of(parent_id), engine=engine, gateway=gateway)
+    await send_planned_refunds(refunds, actor=actor_of(parent_id), runtime=runtime)
     return {**answer, "repeated": False}
 
 

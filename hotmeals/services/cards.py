@@ -16,7 +16,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Unpack
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
@@ -33,7 +32,8 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of, lightbox_script_url
+from hotmeals.services.payments.runtime import actor_of, lightbox_script_url
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 CARD_LIMIT = 10
@@ -106,11 +106,11 @@ def _names(session: Session, *, parent_id: int) -> tuple[str, str]:
 async def start_add_card(
     *,
     parent_id: int,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CardSession:
     """A Lightbox session that saves a card without charging it."""
-    gw = gateway_of(wiring)
-    first, last = await run_in_transaction(_names, engine=wiring.get("engine"), parent_id=parent_id)
+    gw = runtime.converge
+    first, last = await run_in_transaction(_names, engine=runtime.engine, parent_id=parent_id)
     try:
         token = await gw.create_session_token(
             0, "", transaction_type="ccgettoken", first_name=first, last_name=last
@@ -180,12 +180,12 @@ async def save_card(
     token: str,
     expect_masked: str | None = None,
     actor: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CardView:
     """Store the card behind a token the browser got from the Lightbox, once Converge says it
     exists (``query_token``). ``expect_masked``: the masked number of the sale that produced
     the token, which must match (a token cannot be swapped for another card)."""
-    gw = gateway_of(wiring)
+    gw = runtime.converge
     token = (token or "").strip()
     if not _TOKEN_RE.match(token):
         raise DomainError("card_not_verified")
@@ -198,7 +198,7 @@ async def save_card(
         raise DomainError("card_not_verified")
     return await run_in_transaction(
         _store,
-        engine=wiring.get("engine"),
+        engine=runtime.engine,
         parent_id=parent_id,
         token=token,
         answer=answer,
@@ -209,7 +209,8 @@ async def save_card(
 async def save_paying_card(
     paid: PaymentView,
     card_token: str | None,
-    **wiring: Unpack[Wiring],
+    *,
+    runtime: Runtime = APP,
 ) -> CardView | None:
     """After the approved Lightbox sale ``paid``, whose payer asked to keep the card: save
     the card behind ``card_token`` for the payer if it is the card that paid. None when there
@@ -221,7 +222,7 @@ async def save_paying_card(
             parent_id=paid.parent_id,
             token=card_token,
             expect_masked=paid.card_masked,
-            **wiring,
+            runtime=runtime,
         )
     except DomainError:
         return None
@@ -262,10 +263,10 @@ async def delete_card(
     parent_id: int,
     card_id: int,
     actor: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> None:
     """Forget the card at Converge, then here. Deleting twice is not an error."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
+    engine, gw = runtime.engine, runtime.converge
     token = await run_in_transaction(_token_of, engine=engine, parent_id=parent_id, card_id=card_id)
     answer = await gw.delete_token(token)
     gone = isinstance(answer, TokenResult) and (

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
-from typing import Any, Unpack
+from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -69,7 +69,7 @@ from hotmeals.services.ordering.labels import meal_name
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders, lock_order
 from hotmeals.services.payments import PlannedRefund, reserve_refund
 from hotmeals.services.payments.records import audit, lock_row
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 CLOSURE_KIND = "closure"  # OrderCancellation.kind of a closure's refunds
@@ -437,11 +437,11 @@ async def close_day(
     day: object,
     reason: object,
     actor: str = "operator",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> ClosureResult:
     """Close ``school`` on ``day`` for ``reason`` and handle every booked meal at once (the
     module's three steps). Safe to repeat: closing again handles only meals not handled yet."""
-    engine = wiring.get("engine")
+    engine = runtime.engine
     try:
         closure_id = await run_in_transaction(
             close_school_day, engine=engine, school=school, day=day, reason=reason, actor=actor
@@ -460,7 +460,9 @@ async def close_day(
     ]
     failures = 0
     for result in results:
-        states = await send_planned_refunds(result.refunds, actor=f"closure:{closure_id}", **wiring)
+        states = await send_planned_refunds(
+            result.refunds, actor=f"closure:{closure_id}", runtime=runtime
+        )
         failures += sum(1 for s in states if s not in ("SUCCEEDED", "PENDING", "UNKNOWN"))
     handled = [item for result in results for item in result.handled]
     credited = sum(credited_cents(r.refunds) for r in results)

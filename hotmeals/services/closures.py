@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from datetime import date
 
 from sqlalchemy import func
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
@@ -29,6 +28,7 @@ from hotmeals.i18n import t
 from hotmeals.services.ordering.days import meal_date
 from hotmeals.services.parents import lock_parent
 from hotmeals.services.payments.records import audit, lock_row
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 KNOWN_REASONS = ("storm", "strike", "pa_day", "emergency", "power", "heat")
@@ -213,8 +213,8 @@ def reopen_school_day(session: Session, *, school: object, day: object, actor: s
 
 
 async def reopen_day(
-    *, school: object, day: object, actor: str = "operator", engine: Engine | None = None
+    *, school: object, day: object, actor: str = "operator", runtime: Runtime = APP
 ) -> dict:
     return await run_in_transaction(
-        reopen_school_day, engine=engine, school=school, day=day, actor=actor
+        reopen_school_day, engine=runtime.engine, school=school, day=day, actor=actor
     )

@@ -11,10 +11,9 @@ through are not donations.
 
 from __future__ import annotations
 
-from typing import Any, Unpack
+from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
@@ -46,7 +45,8 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import submit_once
 from hotmeals.services.transaction import run_in_transaction
 
@@ -143,14 +143,14 @@ async def reserve_donation(
     parent_id: int,
     amount: object,
     school_id: int | None = None,
-    engine: Engine | None = None,
+    runtime: Runtime = APP,
 ) -> int:
     """A PENDING donation and its CREATED payment; returns the payment id. ``amount``: cents
     (int) or text ("10.00")."""
     cents = parse_amount(amount)
     _donation_id, payment_id = await run_in_transaction(
         _create,
-        engine=engine,
+        engine=runtime.engine,
         parent_id=parent_id,
         amount_cents=cents,
         school_id=school_id,
@@ -165,17 +165,17 @@ async def start_donation(
     amount: object,
     school_id: int | None = None,
     save_card: bool = False,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> HostedSession:
     """A donation and its hosted card session."""
     payment_id = await reserve_donation(
-        parent_id=parent_id, amount=amount, school_id=school_id, engine=wiring.get("engine")
+        parent_id=parent_id, amount=amount, school_id=school_id, runtime=runtime
     )
     return await open_hosted_session(
         payment_id=payment_id,
         parent_id=parent_id,
         save_card=save_card,
-        **wiring,
+        runtime=runtime,
     )
 
 
@@ -221,12 +221,12 @@ async def donate_with_saved_card(
     card_id: int,
     school_id: int | None = None,
     request_key: object = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
     ``request_key`` (the API's ``Idempotency-Key``): a repeat charges nothing more
     and answers the first one's payment, once its charge has an outcome."""
-    engine = wiring.get("engine")
+    engine = runtime.engine
     cents = parse_amount(amount)
     payment_id, repeated = await run_in_transaction(
         _reserve_with_card,
@@ -242,7 +242,7 @@ async def donate_with_saved_card(
         return payment_view(session, get_payment(session, payment_id, parent_id))
 
     if repeated:
-        await await_charge(payment_id=payment_id, engine=engine)
+        await await_charge(payment_id=payment_id, runtime=runtime)
         view = await run_in_transaction(current, engine=engine)
         if view.state != PaymentState.CREATED:
             return view  # charged (or being charged) by the first call: its outcome
@@ -251,10 +251,10 @@ async def donate_with_saved_card(
             payment_id=payment_id,
             parent_id=parent_id,
             card_id=card_id,
-            **wiring,
+            runtime=runtime,
         )
     # A repeat racing the first call: the first charges; answer its outcome.
-    await await_charge(payment_id=payment_id, engine=engine)
+    await await_charge(payment_id=payment_id, runtime=runtime)
     return await run_in_transaction(current, engine=engine)
 
 

@@ -20,13 +20,12 @@ from typing import Any, cast
 
 from anyio import to_thread
 from sqlalchemy import delete, or_
-from sqlalchemy.engine import CursorResult, Engine, Result
+from sqlalchemy.engine import CursorResult, Result
 from sqlmodel import Session, col
 
-from hotmeals.clock import now as utcnow
-from hotmeals.db.engine import get_engine
 from hotmeals.db.models import OtpCode, RateLimitHit, SessionToken
 from hotmeals.services import submissions
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import in_transaction
 
 log = logging.getLogger("hotmeals.housekeeping")
@@ -68,17 +67,16 @@ def purge(session: Session, *, now: datetime) -> tuple[int, int, int]:
     return hits or 0, sessions or 0, codes or 0
 
 
-def run(*, now: datetime | None = None, engine: Engine | None = None) -> Tidied:
+def run(*, now: datetime | None = None, runtime: Runtime = APP) -> Tidied:
     """One housekeeping round (synchronous: call it from a thread)."""
-    current = now or utcnow()
-    eng = engine or get_engine()
-    hits, sessions, codes = in_transaction(purge, now=current, engine=eng)
+    current = now or runtime.now()
+    hits, sessions, codes = in_transaction(purge, now=current, engine=runtime.engine)
     result = Tidied(hits, sessions, codes)
     if any((hits, sessions, codes)):
         log.info("housekeeping: %s", result)
     return result
 
 
-async def run_async(*, engine: Engine | None = None) -> Tidied:
+async def run_async(*, runtime: Runtime = APP) -> Tidied:
     """``run`` on a worker thread (the periodic job's form)."""
-    return await to_thread.run_sync(partial(run, engine=engine))
+    return await to_thread.run_sync(partial(run, runtime=runtime))

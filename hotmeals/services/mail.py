@@ -53,12 +53,14 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
+from hotmeals.db.engine import get_engine
 from hotmeals.db.models import EmailOutbox
 from hotmeals.domain.headers import one_line
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail_html
 from hotmeals.services.ids import saved_id
 from hotmeals.services.otp import OTP_TTL
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.settings import get_settings
 
 log = logging.getLogger("hotmeals.mail")
@@ -400,10 +402,11 @@ class SendRound:
     expired: int  # a code's mail past its code's life: not sent
 
 
-def send_due(*, engine: Engine, now: datetime | None = None) -> SendRound:
+def send_due(*, now: datetime | None = None, runtime: Runtime = APP) -> SendRound:
     """One round of the mail job: send every due row once (synchronous: call it from a
     thread). Without SMTP_HOST nothing is PENDING (rows are LOGGED), so nothing happens."""
-    current = now or utcnow()
+    current = now or runtime.now()
+    engine = runtime.engine or get_engine()
     sent = failed = expired = 0
     with Session(engine) as session:
         batch: list[_Mail] = []

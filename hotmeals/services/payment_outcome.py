@@ -7,12 +7,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Unpack
+from datetime import datetime
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -22,7 +20,7 @@ from hotmeals.services import cards
 from hotmeals.services.payments.charging import confirm_payment
 from hotmeals.services.payments.reconciliation import report_browser_failure
 from hotmeals.services.payments.records import PaymentView
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 # What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
@@ -62,17 +60,17 @@ async def confirm_and_save_card(
     payment_id: int,
     txn_id: str,
     card_token: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> tuple[PaymentView, cards.CardView | None]:
     """Confirm the payment with Converge; once it is approved, save the card behind
     ``card_token`` (only if it is the card that paid). The payment stands even when the card
     cannot be saved."""
     view = await confirm_payment(
-        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, **wiring
+        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, runtime=runtime
     )
     if not view.approved:
         return view, None
-    card = await cards.save_paying_card(view, card_token, **wiring)
+    card = await cards.save_paying_card(view, card_token, runtime=runtime)
     return view, card
 
 
@@ -85,7 +83,7 @@ async def settle_lightbox(
     card_token: str = "",
     message: str = "",
     lang: str | None = "en",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> Settled:
     """What the Lightbox said, checked and recorded by the server -> ``Settled``."""
     try:
@@ -95,7 +93,7 @@ async def settle_lightbox(
                 payment_id=payment_id,
                 txn_id=txn_id,
                 card_token=card_token,
-                **wiring,
+                runtime=runtime,
             )
             status, text = outcome_message(view, lang)
             return Settled(status, text, view, card)
@@ -106,7 +104,7 @@ async def settle_lightbox(
             payment_id=payment_id,
             parent_id=parent_id,
             message=reason,
-            **wiring,
+            runtime=runtime,
         )
         view = asked.view
         if view.state in (PaymentState.APPROVED, PaymentState.UNKNOWN):
@@ -130,13 +128,13 @@ async def settle_card_lightbox(
     card_token: str = "",
     message: str = "",
     lang: str | None = "en",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> Settled:
     """The add-card Lightbox (``ccgettoken``, no money) has closed: save the card Converge
     vouches for -> ``Settled`` (``card`` set on success). Closing it is no message at all."""
     try:
         if outcome == APPROVAL and card_token:
-            card = await cards.save_card(parent_id=parent_id, token=card_token, **wiring)
+            card = await cards.save_card(parent_id=parent_id, token=card_token, runtime=runtime)
             return Settled("success", t("pay.card_saved", lang), card=card)
         if outcome == DECLINED:
             return Settled("declined", t("pay.declined", lang, reason=message or "DECLINED"))
@@ -153,21 +151,23 @@ IN_FLIGHT = "in flight"  # the result message ``steps.begin_card_sale`` writes
 CHARGE_WAIT = 40  # seconds: longer than one Converge call may take
 
 
-def _charge_state(session: Session, *, payment_id: int) -> tuple[str, str | None, float]:
+def _charge_state(
+    session: Session, *, payment_id: int, now: datetime
+) -> tuple[str, str | None, float]:
     payment = session.get(Payment, payment_id)
     if payment is None:
         return "", None, 0.0
-    return payment.state, payment.result_message, (utcnow() - payment.updated_at).total_seconds()
+    return payment.state, payment.result_message, (now - payment.updated_at).total_seconds()
 
 
-async def await_charge(*, payment_id: int, engine: Engine | None = None, poll: float = 0.1) -> None:
+async def await_charge(*, payment_id: int, runtime: Runtime = APP, poll: float = 0.1) -> None:
     """Return once the saved-card charge another call started on this payment has an
     outcome (approved, declined, or unknown after a lost answer), so a repeat answers what
     happened ("placed") instead of "we are confirming your payment". Bounded by
     ``CHARGE_WAIT`` from the charge's start."""
     while True:
         state, message, age = await run_in_transaction(
-            _charge_state, engine=engine, payment_id=payment_id
+            _charge_state, engine=runtime.engine, payment_id=payment_id, now=runtime.now()
         )
         if state != PaymentState.UNKNOWN or message != IN_FLIGHT or age > CHARGE_WAIT:
             return

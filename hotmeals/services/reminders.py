@@ -44,12 +44,10 @@ from typing import Any
 
 from sqlalchemy import and_, or_
 from sqlalchemy import select as select_columns
-from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
-from hotmeals.clock import now as utcnow
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -84,6 +82,7 @@ from hotmeals.services.reminder_rows import (  # noqa: F401 - the rounds' vocabu
     Outgoing,
     reminder_time,
 )
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import in_transaction
 from hotmeals.settings import get_settings
 
@@ -420,26 +419,24 @@ class Round:
     menu: int
 
 
-def _guarded(fn: Callable[..., int], *, engine: Engine | None, **kwargs: Any) -> int:
+def _guarded(fn: Callable[..., int], *, runtime: Runtime, **kwargs: Any) -> int:
     try:
-        return in_transaction(fn, engine=engine, **kwargs)
+        return in_transaction(fn, engine=runtime.engine, **kwargs)
     except IntegrityError:
         # Another round wrote the same rows first: it sent them; this one sent nothing.
         log.info("%s: another round sent these first", fn.__name__)
         return 0
 
 
-def run(
-    *, now: datetime | None = None, at: time | None = None, engine: Engine | None = None
-) -> Round:
+def run(*, now: datetime | None = None, at: time | None = None, runtime: Runtime = APP) -> Round:
     """One round of the reminders job (synchronous: call it from a thread). Each kind in its
     own transaction."""
-    current = now or utcnow()
+    current = now or runtime.now()
     when = at or reminder_time()
     result = Round(
-        _guarded(cutoff_round, engine=engine, now=current, at=when),
-        _guarded(order_round, engine=engine, now=current, at=when),
-        _guarded(menu_round, engine=engine, now=current),
+        _guarded(cutoff_round, runtime=runtime, now=current, at=when),
+        _guarded(order_round, runtime=runtime, now=current, at=when),
+        _guarded(menu_round, runtime=runtime, now=current),
     )
     if any((result.cutoff, result.order, result.menu)):
         log.info("reminders round: %s", result)

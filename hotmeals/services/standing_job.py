@@ -8,10 +8,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any, Unpack, cast
+from typing import Any, cast
 
 from sqlalchemy import update
-from sqlalchemy.engine import CursorResult, Engine
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -45,7 +45,8 @@ from hotmeals.services.ordering.place import write_one_line_order
 from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
 from hotmeals.services.payments import charge_begun_card, steps
 from hotmeals.services.payments.records import lock_row
-from hotmeals.services.payments.runtime import Wiring, gateway_of, run_sync
+from hotmeals.services.payments.runtime import run_sync
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.standing import (
     ACTIVE,
     BOOK_AHEAD,
@@ -394,12 +395,12 @@ def _charging(session: Session) -> list[int]:
 async def run(
     *,
     now: datetime | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> Round:
     """One sweep: every due (standing order, date) dealt with once, and the runs left
     charging by an earlier round finished when their payment has an outcome."""
-    engine = wiring.get("engine")
-    now = now or clock.now()
+    engine = runtime.engine
+    now = now or runtime.now()
     done = Round()
     for run_id in await run_in_transaction(_charging, engine=engine):
         _count(done, await run_in_transaction(_finish, engine=engine, run_id=run_id))
@@ -419,12 +420,9 @@ async def run(
         if claimed["status"] != CHARGING:
             _count(done, claimed["status"])
             continue
-        gw = gateway_of(wiring)
         try:
-            view = await charge_begun_card(claimed["sale"], engine=engine, gateway=gw)
-            await settle_approved(
-                view, parent_id=view.parent_id, lang="en", engine=engine, gateway=gw
-            )
+            view = await charge_begun_card(claimed["sale"], runtime=runtime)
+            await settle_approved(view, parent_id=view.parent_id, lang="en", runtime=runtime)
         except Exception:  # noqa: BLE001 - the payment stays UNKNOWN: reconciled, then _finish
             log.exception("standing order %s, %s: charge not settled yet", standing_id, day)
         _count(done, await run_in_transaction(_finish, engine=engine, run_id=claimed["run_id"]))
@@ -442,12 +440,12 @@ def _count(done: Round, status: str) -> None:
         done.pending += 1
 
 
-def run_in_thread(*, engine: Engine | None = None) -> Round:
+def run_in_thread(*, runtime: Runtime = APP) -> Round:
     """``run`` from synchronous code (a thread of its own, its own Converge client)."""
-    return run_sync(run, engine=engine)
+    return run_sync(run, runtime=runtime)
 
 
-def booked_runs(*, engine: Engine | None = None) -> list[tuple[int, date, str]]:
+def booked_runs(*, runtime: Runtime = APP) -> list[tuple[int, date, str]]:
     """(standing order id, date, status) of every run: for tests and the admin's eye."""
 
     def read(session: Session) -> list[tuple[int, date, str]]:
@@ -462,4 +460,4 @@ def booked_runs(*, engine: Engine | None = None) -> list[tuple[int, date, str]]:
             ).all()
         ]
 
-    return in_transaction(read, engine=engine)
+    return in_transaction(read, engine=runtime.engine)

@@ -28,6 +28,7 @@ from hotmeals.clock import now as utcnow
 from hotmeals.db.models import FormSubmission
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.parents import lock_parent
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 KEY_MAX = 64
@@ -214,16 +215,16 @@ ANSWER_WAIT = timedelta(seconds=45)  # longer than one Converge call may take
 
 
 async def answer_of(
-    *, parent_id: int, key: object, action: str, engine: Any = None, poll: float = 0.1
+    *, parent_id: int, key: object, action: str, runtime: Runtime = APP, poll: float = 0.1
 ) -> Any:
     """The first call's answer under ``key``, waiting while it is in flight (up to
     ``ANSWER_WAIT``; then ``IN_FLIGHT``)."""
-    deadline = utcnow() + ANSWER_WAIT
+    deadline = runtime.now() + ANSWER_WAIT
     while True:
         found = await run_in_transaction(
-            recall, engine=engine, parent_id=parent_id, key=key, action=action
+            recall, engine=runtime.engine, parent_id=parent_id, key=key, action=action
         )
-        if found != IN_FLIGHT or utcnow() >= deadline:
+        if found != IN_FLIGHT or runtime.now() >= deadline:
             return found
         await asyncio.sleep(poll)
 

@@ -37,7 +37,9 @@ def in_transaction(
     with ``parent_token``, ``fn`` also gets the token's ``parent_id``."""
     with session_scope(engine) as session:
         if parent_token is not None:
-            kwargs["parent_id"] = accounts.authenticate(session=session, token=parent_token).parent_id
+            kwargs["parent_id"] = accounts.authenticate(
+                session=session, token=parent_token
+            ).parent_id
         return fn(session=session, **kwargs)
 
 

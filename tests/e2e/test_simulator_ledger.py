@@ -29,6 +29,7 @@ from hotmeals.converge.converge import ConvergeClient
 from hotmeals.converge.settings import ConvergeSettings
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.services.payments import refunds
+from hotmeals.services.runtime import Runtime
 from tests.databases import PG_ADMIN_DSN
 from tests.e2e.server import AppServer, start_app
 from tests.e2e.simulator import merchant_credentials, xml_call
@@ -317,8 +318,7 @@ def test_a_restart_keeps_saved_cards_and_refundable_sales(restart_folder: Path, 
                         amount_cents=700,
                         reason="restart test",
                         actor="operator",
-                        engine=engine,
-                        gateway=client,
+                        runtime=Runtime(engine=engine, gateway=client),
                     )
 
             result = _run_async(refund_it)

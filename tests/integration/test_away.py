@@ -26,6 +26,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import away, credit, giveback
 from hotmeals.services.ordering import queries
+from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import past_cutoff
@@ -53,8 +54,7 @@ async def mark(engine, gw, fam, children, first, last, key="away-1", **extra) ->
         from_date=first.isoformat(),
         to_date=last.isoformat(),
         request_key=key,
-        engine=engine,
-        gateway=gw,
+        runtime=Runtime(engine=engine, gateway=gw),
         **extra,
     )
 
@@ -213,7 +213,7 @@ def _marker(url: str, settings: Any, kwargs: dict, barrier: Any, out: Any) -> No
     async def main() -> Any:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)
-            return await away.mark_away(engine=engine, gateway=client, **kwargs)
+            return await away.mark_away(runtime=Runtime(engine=engine, gateway=client), **kwargs)
 
     try:
         done = asyncio.run(main())

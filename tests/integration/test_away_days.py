@@ -22,6 +22,7 @@ from hotmeals.services import standing, standing_job
 from hotmeals.services.away_days import record_away, upcoming_away
 from hotmeals.services.ordering import booking, cart
 from hotmeals.services.ordering.days import get_dates
+from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import family, rows_of
 from tests.integration.test_away import mark
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
@@ -126,7 +127,7 @@ async def test_a_standing_order_skips_the_away_days_without_an_email(
                 now=now,
             )
     await mark(pay_engine, gateway, fam, [kid], fam["day"], fam["day"])
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert (done.skipped, done.in_cart) == (1, 1)  # hers in the cart: no saved card
     runs = {(r.status, r.reason) for r in rows_of(pay_engine, StandingOrderRun)}
     assert ("skipped", "away") in runs

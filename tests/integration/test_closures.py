@@ -31,6 +31,7 @@ from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import closure_apply, closures, credit
 from hotmeals.services.ordering import cart, days
+from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, choose, family, lines_of, refunds_of, rows_of
 from tests.mailparts import received
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
@@ -57,8 +58,7 @@ async def close(engine: Engine, gw: ConvergeClient, fam: dict, day: date | None 
         school=fam["school_id"],
         day=(day or fam["day"]).isoformat(),
         reason="storm",
-        engine=engine,
-        gateway=gw,
+        runtime=Runtime(engine=engine, gateway=gw),
     )
 
 
@@ -110,6 +110,7 @@ async def test_a_closed_day_refunds_each_meal_to_the_card_once(pay_engine, gatew
 
 @pytest.mark.asyncio
 async def test_a_makeup_meal_moves_to_the_next_served_day_at_no_cost(pay_engine, gateway, live_sim):
+    runtime = Runtime(engine=pay_engine)
     fam = family(pay_engine)
     choose(pay_engine, fam, "makeup")
     order_id = await book(pay_engine, gateway, live_sim, fam)
@@ -126,7 +127,7 @@ async def test_a_makeup_meal_moves_to_the_next_served_day_at_no_cost(pay_engine,
     assert "moved to" in mail.body_text
     # Reopened: bookable again; the make-up meal stays where it went.
     done = await closures.reopen_day(
-        school=fam["school"], day=fam["day"].isoformat(), engine=pay_engine
+        school=fam["school"], day=fam["day"].isoformat(), runtime=runtime
     )
     assert done["date"] == fam["day"].isoformat()
     with session_scope(pay_engine) as s:
@@ -138,7 +139,7 @@ async def test_a_makeup_meal_moves_to_the_next_served_day_at_no_cost(pay_engine,
     assert line.meal_date == fam["day"] + timedelta(days=7)
     with pytest.raises(DomainError) as err:
         await closures.reopen_day(
-            school=fam["school_id"], day=fam["day"].isoformat(), engine=pay_engine
+            school=fam["school_id"], day=fam["day"].isoformat(), runtime=runtime
         )
     assert err.value.code == "closure_not_found"
 
@@ -236,7 +237,9 @@ def _closer(url: str, settings: Any, kwargs: dict, barrier: Any, out: Any) -> No
     async def main() -> Any:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)
-            return await closure_apply.close_day(engine=engine, gateway=client, **kwargs)
+            return await closure_apply.close_day(
+                runtime=Runtime(engine=engine, gateway=client), **kwargs
+            )
 
     try:
         out.put(("ok", asyncio.run(main()).meals))

@@ -18,6 +18,7 @@ from hotmeals.db.engine import make_engine
 from hotmeals.db.models import JobLease, OtpCode, RateLimitHit, SessionToken, StandingOrderRun
 from hotmeals.jobs import periodic as jobs
 from hotmeals.services import housekeeping
+from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
 from tests.databases import SEED_TODAY, fresh_database
 from tests.e2e.smtp import SmtpServer
@@ -191,17 +192,18 @@ def _old_and_new_rows(session: Session, parent_id: int):
 
 
 def test_housekeeping_purges_only_what_no_rule_can_see(engine):
+    runtime = Runtime(engine=engine)
     with Session(engine) as session:
         parent = make_parent(session)
         _old_and_new_rows(session, parent.id)
         session.commit()
-    tidied = housekeeping.run(engine=engine)
+    tidied = housekeeping.run(runtime=runtime)
     assert (tidied.rate_limit_hits, tidied.sessions, tidied.codes) == (1, 2, 1)
     with Session(engine) as session:
         assert [h.key for h in session.exec(select(RateLimitHit)).all()] == ["new"]
         assert [s.token_hash[0] for s in session.exec(select(SessionToken)).all()] == ["l"]
         assert [c.code_hash[0] for c in session.exec(select(OtpCode)).all()] == ["y"]
-    assert housekeeping.run(engine=engine).rate_limit_hits == 0  # nothing left to purge
+    assert housekeeping.run(runtime=runtime).rate_limit_hits == 0  # nothing left to purge
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import EmailOutbox
 from hotmeals.services import mail
+from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
 from tests.e2e.smtp import SmtpServer
 
@@ -72,6 +73,7 @@ def _row(engine: Engine, outbox_id: int) -> EmailOutbox:
 
 
 def test_a_mail_that_failed_is_sent_once_the_server_is_back(engine, sink):
+    runtime = Runtime(engine=engine)
     outbox_id = _queue(engine, to="emma.parent@example.org")
     failed = _row(engine, outbox_id)
     assert (failed.status, failed.attempts, failed.claimed_until) == ("PENDING", 1, None)
@@ -80,10 +82,10 @@ def test_a_mail_that_failed_is_sent_once_the_server_is_back(engine, sink):
     assert timedelta(seconds=30) < first_retry <= mail.RETRY_DELAYS[0]
 
     # Not due yet: nothing is tried (the server is still down, so a try would fail).
-    assert mail.send_due(engine=engine) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=runtime) == mail.SendRound(0, 0, 0)
     sink.start()
     later = utcnow() + mail.RETRY_DELAYS[0] + timedelta(seconds=1)
-    assert mail.send_due(engine=engine, now=later) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=runtime, now=later) == mail.SendRound(1, 0, 0)
     assert (
         sink.inbox.wait_for_mail("emma.parent@example.org")
         .body.strip()
@@ -92,11 +94,12 @@ def test_a_mail_that_failed_is_sent_once_the_server_is_back(engine, sink):
     sent = _row(engine, outbox_id)
     assert (sent.status, sent.attempts, sent.error, sent.next_attempt_at) == ("SENT", 2, None, None)
     # Sent means never again, however many rounds run.
-    assert mail.send_due(engine=engine, now=later + timedelta(hours=2)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=runtime, now=later + timedelta(hours=2)) == mail.SendRound(0, 0, 0)
     assert len(sink.inbox.mails_to("emma.parent@example.org")) == 1
 
 
 def test_retries_back_off_then_wait_for_an_operator(engine, sink):
+    runtime = Runtime(engine=engine)
     outbox_id = _queue(engine, to="lucas.parent@example.org")
     now = utcnow()
     delays = []
@@ -105,13 +108,13 @@ def test_retries_back_off_then_wait_for_an_operator(engine, sink):
         assert row.status == "PENDING"
         delays.append(row.next_attempt_at - now)
         now = row.next_attempt_at + timedelta(seconds=1)
-        assert mail.send_due(engine=engine, now=now) == mail.SendRound(0, 1, 0)
+        assert mail.send_due(runtime=runtime, now=now) == mail.SendRound(0, 1, 0)
     # 1, 5, 15, 60 minutes, then hourly: each wait at least as long as the one before.
     assert [round(d.total_seconds() / 60) for d in delays[:5]] == [1, 5, 15, 60, 60]
     assert all(b >= a - timedelta(seconds=5) for a, b in zip(delays, delays[1:], strict=False))
     given_up = _row(engine, outbox_id)
     assert (given_up.status, given_up.attempts) == ("FAILED", len(mail.RETRY_DELAYS) + 1)
-    assert mail.send_due(engine=engine, now=now + timedelta(days=2)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=runtime, now=now + timedelta(days=2)) == mail.SendRound(0, 0, 0)
 
     with Session(engine) as session:
         assert [r.id for r in mail.failed_mail(session)] == [outbox_id]
@@ -119,7 +122,7 @@ def test_retries_back_off_then_wait_for_an_operator(engine, sink):
         assert not mail.retry_failed(session, outbox_id=outbox_id, now=now)  # once
         session.commit()
     sink.start()
-    assert mail.send_due(engine=engine, now=now + timedelta(seconds=1)) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=runtime, now=now + timedelta(seconds=1)) == mail.SendRound(1, 0, 0)
     assert len(sink.inbox.mails_to("lucas.parent@example.org")) == 1
     assert _row(engine, outbox_id).status == "SENT"
 
@@ -129,7 +132,9 @@ def test_a_code_that_expired_is_not_sent_late(engine, sink):
     other_id = _queue(engine, to="receipt@example.org", kind="order_confirmation")
     sink.start()
     past_the_code = utcnow() + mail.CODE_MAIL_TTL + timedelta(seconds=1)
-    assert mail.send_due(engine=engine, now=past_the_code) == mail.SendRound(1, 0, 1)
+    assert mail.send_due(runtime=Runtime(engine=engine), now=past_the_code) == mail.SendRound(
+        1, 0, 1
+    )
     assert _row(engine, code_id).status == "EXPIRED"
     assert _row(engine, other_id).status == "SENT"
     assert sink.inbox.mails_to("code@example.org") == []
@@ -145,7 +150,7 @@ def test_two_senders_of_one_due_mail_deliver_it_once(engine, sink):
 
     def worker() -> None:
         gate.wait()
-        rounds.append(mail.send_due(engine=engine, now=due))
+        rounds.append(mail.send_due(runtime=Runtime(engine=engine), now=due))
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
     for thread in threads:
@@ -159,15 +164,16 @@ def test_two_senders_of_one_due_mail_deliver_it_once(engine, sink):
 
 
 def test_a_sender_that_died_mid_send_is_replaced_once_its_claim_runs_out(engine, sink):
+    runtime = Runtime(engine=engine)
     outbox_id = _queue(engine, to="crash@example.org")
     due = utcnow() + mail.RETRY_DELAYS[0] + timedelta(seconds=1)
     with Session(engine) as session:  # a sender claimed it, then its process died
         assert mail._claim(session, outbox_id=outbox_id, now=due, due_only=True)
         session.commit()
     sink.start()
-    assert mail.send_due(engine=engine, now=due + timedelta(seconds=5)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=runtime, now=due + timedelta(seconds=5)) == mail.SendRound(0, 0, 0)
     after_claim = due + mail.CLAIM_FOR + timedelta(seconds=1)
-    assert mail.send_due(engine=engine, now=after_claim) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=runtime, now=after_claim) == mail.SendRound(1, 0, 0)
     assert len(sink.inbox.mails_to("crash@example.org")) == 1
     with Session(engine) as session:
         rows = session.exec(select(EmailOutbox)).all()
@@ -191,5 +197,5 @@ def test_the_jobs_cli_lists_failed_mail_and_retries_it(engine, migrated_url, sin
     assert main(["--url", migrated_url, "retry-mail", str(outbox_id)]) == 0
     assert main(["--url", migrated_url, "retry-mail", str(outbox_id)]) == 1  # not FAILED now
     sink.start()
-    assert mail.send_due(engine=engine).sent == 1
+    assert mail.send_due(runtime=Runtime(engine=engine)).sent == 1
     assert len(sink.inbox.mails_to("ops@example.org")) == 1

@@ -45,6 +45,7 @@ from hotmeals.services.ordering import checkout, settle
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
+from hotmeals.services.runtime import Runtime
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -91,13 +92,14 @@ operations = st.lists(
 
 async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER) -> None:
     """``jobs.payment_round.reconcile_round``, as if every session's life were over."""
+    runtime = Runtime(engine=engine, gateway=gw)
     now = clock.now() + later
-    await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
-    await settle.void_orphan_payments(engine=engine, gateway=gw)
-    await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
-    await payments.void_duplicate_payments(engine=engine, gateway=gw)
-    await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)
-    await payments.resend_failed_refunds(now=now, engine=engine, gateway=gw)
+    await payments.reconcile_open_payments(now=now, runtime=runtime)
+    await settle.void_orphan_payments(runtime=runtime)
+    await change_payment.void_dropped_change_payments(runtime=runtime)
+    await payments.void_duplicate_payments(runtime=runtime)
+    await payments.reconcile_open_refunds(now=now, runtime=runtime)
+    await payments.resend_failed_refunds(now=now, runtime=runtime)
 
 
 class FaultyCharge:
@@ -164,13 +166,14 @@ async def _saved_card(engine: Engine, gw, sim: SimServer, shop: dict, *, decline
     """A card the parent saved through the add-card Lightbox (once each). The declined one
     has expired at Converge since (its token updated to a past expiry): every sale with it is
     declined."""
+    runtime = Runtime(engine=engine, gateway=gw)
     cards_of = shop.setdefault("cards", {})
     if declined not in cards_of:
         pid = shop["parent_id"]
-        started = await cards.start_add_card(parent_id=pid, engine=engine, gateway=gw)
+        started = await cards.start_add_card(parent_id=pid, runtime=runtime)
         number = VISA_2 if declined else VISA
         token = lightbox_submit(sim, started.token, number=number)["response"]["ssl_token"]
-        card = await cards.save_card(parent_id=pid, token=token, engine=engine, gateway=gw)
+        card = await cards.save_card(parent_id=pid, token=token, runtime=runtime)
         if declined and not getattr(await gw.update_token(token, exp_date="0120"), "ok", False):
             raise DomainError("payment_unavailable")  # a 500 (a "fault" step): not this time
         cards_of[declined] = card.id
@@ -291,8 +294,7 @@ async def _step(
                 reason_id=shop["reason_id"],
                 request_key=f"c{step}",
                 refund_to=op[2],
-                engine=engine,
-                gateway=gw,
+                runtime=Runtime(engine=engine, gateway=gw),
             )
     elif kind == "credit":
         with session_scope(engine) as s:
@@ -312,7 +314,7 @@ async def _step(
 async def _change(engine: Engine, gw, sessions: list[dict], call: tuple) -> None:
     """A modify or a move confirmed; a difference to pay in the Lightbox opens a session."""
     fn, kwargs = call
-    result = await fn(engine=engine, gateway=gw, **kwargs)
+    result = await fn(runtime=Runtime(engine=engine, gateway=gw), **kwargs)
     if result.hosted is not None and all(t["id"] != result.payment_id for t in sessions):
         sessions.append({"kind": "change", "id": result.payment_id, "token": result.hosted.token})
 
@@ -327,7 +329,9 @@ def _add_to_cart(engine: Engine, shop: dict, n: int) -> None:
 async def _checkout(engine: Engine, gw, shop: dict, n: int, sessions: list[dict]) -> None:
     """A tab checks the cart out (a meal is added first when there is room)."""
     _add_to_cart(engine, shop, n)
-    started = await checkout.start_checkout(parent_id=shop["parent_id"], engine=engine, gateway=gw)
+    started = await checkout.start_checkout(
+        parent_id=shop["parent_id"], runtime=Runtime(engine=engine, gateway=gw)
+    )
     if started.hosted is not None:
         sessions.append({"kind": "order", "id": started.payment_id, "token": started.hosted.token})
 
@@ -354,7 +358,9 @@ async def _card_checkout(engine: Engine, gw, impatient, sim, shop: dict, n: int,
 
     def tap(client):
         return checkout.start_checkout(
-            parent_id=shop["parent_id"], card_id=card, engine=engine, gateway=client
+            parent_id=shop["parent_id"],
+            card_id=card,
+            runtime=Runtime(engine=engine, gateway=client),
         )
 
     taps = [[tap(pay_gw), tap(pay_gw)]] if how == "double" else [[tap(pay_gw)]]
@@ -370,25 +376,26 @@ async def _card_checkout(engine: Engine, gw, impatient, sim, shop: dict, n: int,
 
 
 async def _approve(engine: Engine, gw, pid: int, tab: dict, txn: str) -> None:
+    runtime = Runtime(engine=engine, gateway=gw)
     if tab["kind"] == "order":
         await checkout.complete_checkout(
-            parent_id=pid, payment_id=tab["id"], txn_id=txn, engine=engine, gateway=gw
+            parent_id=pid, payment_id=tab["id"], txn_id=txn, runtime=runtime
         )
     else:
         await modify.complete_change_payment(
-            parent_id=pid, payment_id=tab["id"], txn_id=txn, engine=engine, gateway=gw
+            parent_id=pid, payment_id=tab["id"], txn_id=txn, runtime=runtime
         )
 
 
 async def _report(engine: Engine, gw, pid: int, tab: dict, outcome: str) -> None:
+    runtime = Runtime(engine=engine, gateway=gw)
     if tab["kind"] == "order":
         await checkout.checkout_declined(
             parent_id=pid,
             payment_id=tab["id"],
             message=outcome.upper(),
             outcome=outcome,
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
     else:
         await modify.change_payment_declined(
@@ -396,8 +403,7 @@ async def _report(engine: Engine, gw, pid: int, tab: dict, outcome: str) -> None
             payment_id=tab["id"],
             message=outcome.upper(),
             outcome=outcome,
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
 
 

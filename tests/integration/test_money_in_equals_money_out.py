@@ -44,6 +44,7 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.loaded_order import load_order
+from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import choose, family
 from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -69,6 +70,7 @@ STEP = st.one_of(
 
 async def _checkout(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict) -> int:
     """Every child booked on both Mondays, paid: credit first, the card (Lightbox) the rest."""
+    runtime = Runtime(engine=engine, gateway=gw)
     from hotmeals.services.ordering import cart
 
     with session_scope(engine) as s:
@@ -81,7 +83,7 @@ async def _checkout(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dic
                     meal_id=fam["meal_id"],
                     menu_day_id=menu_day_id,
                 )
-    started = await checkout.start_checkout(parent_id=fam["parent_id"], engine=engine, gateway=gw)
+    started = await checkout.start_checkout(parent_id=fam["parent_id"], runtime=runtime)
     if started.hosted is None:  # credit covered it all: placed at once
         assert started.result is not None and started.result.status == settle.PLACED
         return started.result.order_id
@@ -91,8 +93,7 @@ async def _checkout(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dic
         parent_id=fam["parent_id"],
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        engine=engine,
-        gateway=gw,
+        runtime=runtime,
     )
     assert result.status == settle.PLACED, result
     return result.order_id
@@ -132,8 +133,7 @@ async def _pay_change(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: d
             parent_id=fam["parent_id"],
             payment_id=result.payment_id,
             txn_id=answer["response"]["ssl_txn_id"],
-            engine=engine,
-            gateway=gw,
+            runtime=Runtime(engine=engine, gateway=gw),
         )
     assert result.status == "applied", result
 
@@ -160,8 +160,7 @@ async def _modify(engine, gw, sim, fam: dict, order_id: int, line, n: int, where
         order_id=order_id,
         request_key=f"prop-{n}",
         refund_to=where,
-        engine=engine,
-        gateway=gw,
+        runtime=Runtime(engine=engine, gateway=gw),
     )
     await _pay_change(engine, gw, sim, fam, result)
 
@@ -176,8 +175,7 @@ async def _move(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, l
         new_date=other.isoformat(),
         request_key=f"prop-{n}",
         refund_to=where,
-        engine=engine,
-        gateway=gw,
+        runtime=Runtime(engine=engine, gateway=gw),
     )
     await _pay_change(engine, gw, sim, fam, result)
 
@@ -185,6 +183,7 @@ async def _move(engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, l
 async def _step(
     engine: Engine, gw: ConvergeClient, sim: SimServer, fam: dict, order_id: int, n: int, step
 ):
+    runtime = Runtime(engine=engine, gateway=gw)
     kind, which, where = step
     pid = fam["parent_id"]
     if kind == "reprice":
@@ -208,8 +207,7 @@ async def _step(
             reason_id=fam["reason_id"],
             request_key=f"prop-{n}",
             refund_to=where,
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
     elif kind == "cancel_order":
         await cancel_order.cancel_order(
@@ -218,8 +216,7 @@ async def _step(
             reason_id=fam["reason_id"],
             request_key=f"prop-{n}",
             refund_to=where,
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
     elif kind == "close":
         choose(engine, fam, where)
@@ -227,8 +224,7 @@ async def _step(
             school=fam["school_id"],
             day=fam["day"].isoformat(),
             reason="storm",
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
     else:  # a child away for both Mondays
         await away.mark_away(
@@ -238,8 +234,7 @@ async def _step(
             to_date=(fam["day"] + timedelta(days=7)).isoformat(),
             request_key=f"prop-{n}",
             refund_to=where,
-            engine=engine,
-            gateway=gw,
+            runtime=runtime,
         )
 
 

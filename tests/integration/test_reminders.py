@@ -30,6 +30,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import notifications, reminder_rows, reminders
+from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.mailparts import received
 from tests.querycount import count_queries
@@ -150,7 +151,7 @@ def _to(engine, w: World, kind: str) -> list[str]:
 
 
 def _run(engine, now):
-    return reminders.run(now=now, at=AT, engine=engine)
+    return reminders.run(now=now, at=AT, runtime=Runtime(engine=engine))
 
 
 # --- cut-off reminder ---------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine, Parent
 from hotmeals.services.ordering import cart, checkout, settle
 from hotmeals.services.parents import start_session
+from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.payments.service_support import lightbox_submit
 from tests.payments.support import VISA, SimServer
@@ -103,9 +104,8 @@ def add(engine: Engine, shop: dict, child: int, weeks: int, **extra) -> int:
 
 
 async def pay(engine: Engine, gateway: ConvergeClient, sim: SimServer, shop: dict) -> int:
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=engine, gateway=gateway
-    )
+    runtime = Runtime(engine=engine, gateway=gateway)
+    started = await checkout.start_checkout(parent_id=shop["parent_id"], runtime=runtime)
     assert started.hosted is not None
     answer = lightbox_submit(sim, started.hosted.token, number=VISA)
     assert answer["outcome"] == "approval"
@@ -113,8 +113,7 @@ async def pay(engine: Engine, gateway: ConvergeClient, sim: SimServer, shop: dic
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.status == settle.PLACED, result
     return result.order_id

@@ -11,6 +11,7 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import get_engine, make_engine, session_scope
 from hotmeals.db.models import AuditEvent, Donation, Payment, Refund
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.settings import get_settings
 from tests.databases import BACKENDS, fresh_database
 from tests.factories import make_child, make_parent
@@ -52,7 +54,7 @@ def api_client(
     from fastapi.testclient import TestClient
 
     from hotmeals.api.app import create_api
-    from hotmeals.services.payments import runtime as payment_runtime
+    from hotmeals.services import runtime as service_runtime
 
     with (
         fresh_database(backend, folder, "migrated", prefix=db_prefix, sqlite_name="api.db") as url,
@@ -61,7 +63,7 @@ def api_client(
         mp.setenv("DATABASE_URL", url)
         mp.setenv("DATA_DIR", str(folder))
         mp.setenv("HOTMEALS_API_KEY", api_key)
-        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
+        mp.setattr(service_runtime, "converge_settings", lambda: sim_server.settings)
         get_settings.cache_clear()
         get_engine.cache_clear()
         with TestClient(create_api()) as client:
@@ -131,13 +133,22 @@ def sim_txns(sim: SimServer, invoice: str | None = None, kind: str | None = None
 # -- running service calls the way a second server would ------------------------------------------
 
 
-def in_new_loop(sim: SimServer, fn: Callable[..., Any], /, timeout=PATIENT, **kwargs: Any) -> Any:
+def in_new_loop(
+    sim: SimServer,
+    fn: Callable[..., Any],
+    /,
+    timeout=PATIENT,
+    *,
+    runtime: Runtime = APP,
+    **kwargs: Any,
+) -> Any:
     """Run an async service function in a fresh event loop with its own Converge client (what
-    a thread, another worker or another server does). Exceptions are returned, not raised."""
+    a thread, another worker or another server does): ``fn(runtime=..., **kwargs)`` on
+    ``runtime`` with that client. Exceptions are returned, not raised."""
 
     async def main() -> Any:
         async with ConvergeClient(sim.settings, timeout=timeout) as client:
-            return await fn(gateway=client, **kwargs)
+            return await fn(runtime=replace(runtime, gateway=client), **kwargs)
 
     try:
         return asyncio.run(main())

@@ -20,6 +20,7 @@ from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import OrderCancellation, Payment, Refund
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     WEEKS,
     monday_in,
@@ -43,7 +44,7 @@ def _racer(url: str, settings: Any, call: str, kwargs: dict, barrier: Any, out: 
     async def main() -> Any:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)
-            return await fn(engine=engine, gateway=client, **kwargs)
+            return await fn(runtime=Runtime(engine=engine, gateway=client), **kwargs)
 
     try:
         result = asyncio.run(main())

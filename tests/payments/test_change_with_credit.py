@@ -19,6 +19,7 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.services import cards, credit
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
     paid_order,
@@ -76,7 +77,10 @@ async def _add_meal(engine: Engine, shop: dict, order_id: int, weeks: int = 4) -
 async def _confirm(engine, gateway, pid: int, order_id: int, key: str):
     """Confirm the draft: the Lightbox opens for the card's share only."""
     started = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key=key, engine=engine, gateway=gateway
+        parent_id=pid,
+        order_id=order_id,
+        request_key=key,
+        runtime=Runtime(engine=engine, gateway=gateway),
     )
     assert started.status == "pay" and started.hosted.amount_cents == SHORT, started
     return started
@@ -92,8 +96,7 @@ async def _complete(engine, gateway, pid: int, payment_id, answer: dict):
         parent_id=pid,
         payment_id=payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        engine=engine,
-        gateway=gateway,
+        runtime=Runtime(engine=engine, gateway=gateway),
     )
 
 
@@ -145,8 +148,7 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
         order_id=order_id,
         reason_id=shop["reason_id"],
         request_key="all",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert (_sums(pay_engine, order_id), _balance(pay_engine, pid)) == (
         (paid + due, paid + due),
@@ -165,8 +167,7 @@ async def test_a_declined_card_spends_no_credit(
         parent_id=pid,
         payment_id=started.payment_id,
         message="DECLINED",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert result.status == "declined", result
     assert _balance(pay_engine, pid) == due - SHORT and _spends(pay_engine, pid) == []
@@ -196,14 +197,15 @@ async def test_credit_spent_by_another_tab_drops_the_change_and_voids_the_card(
 async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     order_id, (line_id,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     paid = _sums(pay_engine, order_id)[0]
-    session = await cards.start_add_card(parent_id=pid, engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=pid, runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    card = await cards.save_card(parent_id=pid, token=token, engine=pay_engine, gateway=gateway)
+    card = await cards.save_card(parent_id=pid, token=token, runtime=runtime)
     _set_price(pay_engine, shop, 2000)
     with session_scope(pay_engine) as s:
         due = move.quote_move(
@@ -217,8 +219,7 @@ async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
         new_date=monday_in(3).isoformat(),
         request_key="dearer",
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert moved.status == "applied" and moved.credit_cents == due - SHORT, moved
     assert _change_payments(pay_engine, order_id) == [

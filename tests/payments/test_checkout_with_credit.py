@@ -29,6 +29,7 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
     monday_in,
@@ -91,8 +92,7 @@ async def _add_order(
         parent_id=parent_id,
         payment_id=payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        engine=engine,
-        gateway=gateway,
+        runtime=Runtime(engine=engine, gateway=gateway),
     )
 
 
@@ -104,8 +104,7 @@ async def _cancel(
         "parent_id": shop["parent_id"],
         "reason_id": shop["reason_id"],
         "request_key": key,
-        "engine": engine,
-        "gateway": gateway,
+        "runtime": Runtime(engine=engine, gateway=gateway),
     }
     if line_id:
         return await cancel_order.cancel_meal(order_line_id=line_id, **common)
@@ -124,7 +123,9 @@ async def test_credit_covering_everything_places_the_order_at_once_with_no_card(
     _two_meals(pay_engine, shop)
     _give(pay_engine, pid, 100_000)
     before = len(sim_txns(live_sim))
-    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    started = await checkout.start_checkout(
+        parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
+    )
     assert started.hosted is None and started.amount_cents == 0
     assert started.result is not None and started.result.status == settle.PLACED
     assert "family credit" in started.result.message
@@ -168,7 +169,9 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
         ("Crédit familial", "−3,00\u00a0$"),
         ("À payer par carte", format_money(summary["card_cents"], "fr")),
     ]
-    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    started = await checkout.start_checkout(
+        parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
+    )
     assert started.hosted is not None and started.credit_cents == 300
     card = started.amount_cents
     assert started.hosted.amount_cents == card
@@ -257,18 +260,18 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
 async def test_a_declined_card_spends_no_credit(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
     _give(pay_engine, pid, 250)
-    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    started = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert started.hosted is not None and started.credit_cents == 250
     declined = await checkout.checkout_declined(
         parent_id=pid,
         payment_id=started.payment_id,
         message="CANCELLED",
         outcome="cancelled",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert declined.status == settle.DECLINED
     assert _balance(pay_engine, pid) == 250
@@ -279,7 +282,7 @@ async def test_a_declined_card_spends_no_credit(
     assert spends == []
     # Credit grew meanwhile and now covers everything: placed by credit alone, no card.
     _give(pay_engine, pid, 100_000, key="more")
-    again = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    again = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert again.result is not None and again.result.status == settle.PLACED
     assert again.order_id == started.order_id and again.hosted is None
     assert _balance(pay_engine, pid) == 100_250 - again.result.total_pay_cents
@@ -291,7 +294,9 @@ async def test_credit_spent_by_another_tab_meanwhile_places_nothing_and_voids_th
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
     _give(pay_engine, pid, 400)
-    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    started = await checkout.start_checkout(
+        parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
+    )
     assert started.hosted is not None and started.credit_cents == 400
     with session_scope(pay_engine) as s:  # another tab spends some of it first
         credit.record(s, pid, CreditKind.SPEND, 150, key="spend:elsewhere")
@@ -310,7 +315,9 @@ def _checkout_in_process(url: str, parent_id: int, barrier: Any, out: Any) -> No
     engine = make_engine(url)
     try:
         barrier.wait(timeout=60)
-        started = asyncio.run(checkout.start_checkout(parent_id=parent_id, engine=engine))
+        started = asyncio.run(
+            checkout.start_checkout(parent_id=parent_id, runtime=Runtime(engine=engine))
+        )
         out.put(started.result.status if started.result else "lightbox")
     except DomainError as exc:
         out.put(exc.code)
@@ -357,9 +364,10 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
 async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_it(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     add(pay_engine, shop, 0, 2, quantity=1)
-    started = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    started = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert started.hosted is not None and started.credit_cents == 0  # no credit yet
     answer = lightbox_submit(live_sim, started.hosted.token, number=VISA)
     placed = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
@@ -377,7 +385,7 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
     due = info["to_pay_cents"]
     before = len(sim_txns(live_sim))
     confirm = {"parent_id": pid, "order_id": order_id, "request_key": "add-credit"}
-    confirm |= {"engine": pay_engine, "gateway": gateway}
+    confirm |= {"runtime": runtime}
     result = await modify.modify_confirm_order(**confirm)
     assert result.status == "applied" and result.hosted is None, result
     assert result.credit_cents == due and "family credit" in result.message
@@ -400,12 +408,13 @@ async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
     """Tab 1 opens the Lightbox for the whole order (no credit then); credit arrives and tab 2
     places the same order with it; tab 1's card is then approved: it paid for nothing and is
     voided at once, the credit stays spent once, and the payment round changes nothing."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
-    by_card = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    by_card = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert by_card.hosted is not None and by_card.credit_cents == 0
     _give(pay_engine, pid, 100_000)
-    by_credit = await checkout.start_checkout(parent_id=pid, engine=pay_engine, gateway=gateway)
+    by_credit = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert by_credit.result is not None and by_credit.result.status == settle.PLACED
     assert by_credit.order_id == by_card.order_id
     total = by_credit.credit_cents
@@ -413,7 +422,7 @@ async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
     late = await _add_order(pay_engine, gateway, pid, by_card.payment_id, answer)
     assert late.status == settle.VOIDED, late
     assert _card_txns(live_sim, pay_engine, by_card.order_id, "VOID") == [by_card.amount_cents]
-    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(runtime=runtime)
     assert _balance(pay_engine, pid) == 100_000 - total
     assert _sums(pay_engine, by_card.order_id)[0] - total == by_card.amount_cents  # voided
     with session_scope(pay_engine) as s:

@@ -27,6 +27,7 @@ from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services import cards, payments
 from hotmeals.services.ordering import checkout, queries, settle
 from hotmeals.services.ordering.changing import change_payment, modify
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     add,
     monday_in,
@@ -93,12 +94,13 @@ def rows(engine: Engine, model, **where):
 
 async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) -> None:
     """The periodic round (``jobs/payment_round.py``), run as if ``later`` had passed."""
+    runtime = Runtime(engine=engine, gateway=gw)
     now = clock.now() + later
-    await payments.reconcile_open_payments(now=now, engine=engine, gateway=gw)
-    await settle.void_orphan_payments(engine=engine, gateway=gw)
-    await change_payment.void_dropped_change_payments(engine=engine, gateway=gw)
-    await payments.void_duplicate_payments(engine=engine, gateway=gw)
-    await payments.reconcile_open_refunds(now=now, engine=engine, gateway=gw)
+    await payments.reconcile_open_payments(now=now, runtime=runtime)
+    await settle.void_orphan_payments(runtime=runtime)
+    await change_payment.void_dropped_change_payments(runtime=runtime)
+    await payments.void_duplicate_payments(runtime=runtime)
+    await payments.reconcile_open_refunds(now=now, runtime=runtime)
 
 
 class CountingGateway:
@@ -121,7 +123,7 @@ class CountingGateway:
 
 async def start(engine: Engine, gw, shop: dict, **kw) -> checkout.CheckoutStarted:
     return await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=engine, gateway=gw, **kw
+        parent_id=shop["parent_id"], runtime=Runtime(engine=engine, gateway=gw), **kw
     )
 
 
@@ -131,8 +133,7 @@ async def declined(engine: Engine, gw, shop: dict, payment_id: int, outcome: str
         payment_id=payment_id,
         message=kw.pop("message", outcome.upper()),
         outcome=outcome,
-        engine=engine,
-        gateway=gw,
+        runtime=Runtime(engine=engine, gateway=gw),
         **kw,
     )
 
@@ -244,8 +245,7 @@ async def test_the_round_asks_once_about_a_browser_declined_attempt_and_voids_it
         parent_id=shop["parent_id"],
         payment_id=second.payment_id,
         txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert placed.status == "placed"
     # The first tab's session is paid after all, and its answer never comes back.
@@ -285,6 +285,7 @@ async def test_a_browser_decline_with_no_sale_is_closed_by_one_round_and_never_a
 async def test_modify_change_declined_after_a_real_sale_applies_the_change(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, _ = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
@@ -299,7 +300,7 @@ async def test_modify_change_declined_after_a_real_sale_applies_the_change(
             date=monday_in(4).isoformat(),
         )
     started = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="k1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="k1", runtime=runtime
     )
     assert started.status == "pay"
     pay_with_lost_answer(live_sim, started.hosted.token, started.hosted.invoice_number)
@@ -308,8 +309,7 @@ async def test_modify_change_declined_after_a_real_sale_applies_the_change(
         payment_id=started.payment_id,
         message="error",
         outcome="error",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.status == "applied", result
     assert len(rows(pay_engine, OrderLine, order_id=order_id)) == 2
@@ -320,6 +320,7 @@ async def test_modify_change_declined_after_a_real_sale_applies_the_change(
 async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next_one(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, _ = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
@@ -334,19 +335,18 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
             date=monday_in(4).isoformat(),
         )
     first = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="k1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="k1", runtime=runtime
     )
     told = await modify.change_payment_declined(
         parent_id=pid,
         payment_id=first.payment_id,
         message="DECLINED",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert told.status == "declined"
     lightbox_submit(live_sim, first.hosted.token)  # paid after all, answer lost
     second = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="k2", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="k2", runtime=runtime
     )
     assert second.status == "pay" and second.payment_id != first.payment_id
     # Asked before the new attempt: the late sale paid for no change, so it is voided.
@@ -354,7 +354,7 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
     assert (void.kind, void.state) == ("VOID", "SUCCEEDED")
     txn = lightbox_submit(live_sim, second.hosted.token)["response"]["ssl_txn_id"]
     done = await modify.complete_change_payment(
-        parent_id=pid, payment_id=second.payment_id, txn_id=txn, engine=pay_engine, gateway=gateway
+        parent_id=pid, payment_id=second.payment_id, txn_id=txn, runtime=runtime
     )
     assert done.status == "applied"
     with session_scope(pay_engine) as s:
@@ -386,8 +386,7 @@ async def test_a_second_checkout_opens_its_own_attempt_and_expiry_runs_on_each_o
         parent_id=shop["parent_id"],
         payment_id=second.payment_id,
         txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert placed.status == "placed"
 
@@ -395,9 +394,8 @@ async def test_a_second_checkout_opens_its_own_attempt_and_expiry_runs_on_each_o
 async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
-    session = await cards.start_add_card(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=shop["parent_id"], runtime=runtime)
     token = lightbox_submit(live_sim, session.token)["response"]["ssl_token"]
     add(pay_engine, shop, 0, 2)
     started = await start(pay_engine, gateway, shop)
@@ -406,8 +404,7 @@ async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
         txn_id=txn,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert placed.status == "placed"
     # Converge made a second sale under the same invoice and amount.
@@ -416,8 +413,7 @@ async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
         txn_id=dup.txn_id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert voided.status == "voided" and "already paid" in voided.message
     [row] = rows(pay_engine, Payment, duplicate_of_id=started.payment_id)
@@ -434,8 +430,7 @@ async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
         txn_id=dup.txn_id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert len(rows(pay_engine, Payment, duplicate_of_id=started.payment_id)) == 1
     assert len(sim_txns(live_sim, started.hosted.invoice_number, "VOID")) == 1
@@ -453,7 +448,7 @@ async def test_two_sales_found_by_the_reconciliation_are_one_approval_and_one_vo
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     session = await cards.start_add_card(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
+        parent_id=shop["parent_id"], runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
     token = lightbox_submit(live_sim, session.token)["response"]["ssl_token"]
     add(pay_engine, shop, 0, 2)
@@ -482,8 +477,7 @@ async def test_order_pages_count_this_orders_refunds_only(
             parent_id=shop["parent_id"],
             payment_id=tab.payment_id,
             txn_id=txn,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
         for tab, txn in zip(tabs, txns, strict=True)
     ]

@@ -27,6 +27,7 @@ from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import WEEKS, make_shop, monday_in, paid_order
 from tests.payments.service_support import live_sim, pay_engine  # noqa: F401 - fixtures
 from tests.payments.support import PATIENT, SimServer
@@ -70,6 +71,7 @@ def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
 
 async def _step(engine, gateway, shop, order_id, step) -> None:
 
+    runtime = Runtime(engine=engine, gateway=gateway)
     kind, pick, count = step
     active = _active(engine, order_id)
     if not active:
@@ -88,8 +90,7 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
                 parent_id=pid,
                 reason_id=shop["reason_id"],
                 request_key=key,
-                engine=engine,
-                gateway=gateway,
+                runtime=runtime,
             )
         elif kind == "meal":
             await cancel_order.cancel_meal(
@@ -98,8 +99,7 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
                 quantity=qty,
                 reason_id=shop["reason_id"],
                 request_key=key,
-                engine=engine,
-                gateway=gateway,
+                runtime=runtime,
             )
         elif kind == "modify":
             with session_scope(engine) as s:
@@ -107,7 +107,7 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
                     session=s, parent_id=pid, order_id=order_id, order_line_id=line_id, quantity=qty
                 )
             await modify.modify_confirm_order(
-                parent_id=pid, order_id=order_id, request_key=key, engine=engine, gateway=gateway
+                parent_id=pid, order_id=order_id, request_key=key, runtime=runtime
             )
         else:
             target = monday_in(WEEKS[3 + (week + count) % 3])  # a Monday no line starts on
@@ -116,8 +116,7 @@ async def _step(engine, gateway, shop, order_id, step) -> None:
                 order_line_id=line_id,
                 new_date=target.isoformat(),
                 request_key=key,
-                engine=engine,
-                gateway=gateway,
+                runtime=runtime,
             )
     except DomainError:
         pass  # a refusal the rules allow (e.g. a move to a day already taken); nothing changed
@@ -191,8 +190,7 @@ def test_refunds_over_any_sequence_add_up_to_what_was_paid(
                     order_id=order_id,
                     reason_id=shop["reason_id"],
                     request_key=f"rest-{next(_keys)}",
-                    engine=pay_engine,
-                    gateway=gateway,
+                    runtime=Runtime(engine=pay_engine, gateway=gateway),
                 )
             paid, refunded = _sums(pay_engine, order_id)
             assert refunded == paid, (steps, paid, refunded)

@@ -24,6 +24,7 @@ from hotmeals.services import credit, payments
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
     paid_order,
@@ -74,6 +75,7 @@ def _mail_kinds(engine: Engine) -> list[str]:
 async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, _second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
@@ -87,8 +89,7 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
             request_key="to-credit-1",
             refund_to="credit",
             lang=lang,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
 
     result = await cancel()
@@ -116,9 +117,9 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
     assert _balance(pay_engine, pid) == before + back
 
     # Neither the reconciliation nor the resends touch a refund to credit.
-    await payments.reconcile_open_refunds(engine=pay_engine, gateway=gateway)
+    await payments.reconcile_open_refunds(runtime=runtime)
     later = clock.now() + timedelta(days=1)
-    assert await payments.resend_failed_refunds(now=later, engine=pay_engine, gateway=gateway) == []
+    assert await payments.resend_failed_refunds(now=later, runtime=runtime) == []
     assert _card_refunds(live_sim, pay_engine, order_id) == []
     assert _balance(pay_engine, pid) == before + back
 
@@ -126,6 +127,7 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
 async def test_the_standing_choice_applies_and_one_refund_can_override_it(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
@@ -137,8 +139,7 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
         order_line_id=first,
         reason_id=shop["reason_id"],
         request_key="choice-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert by_choice.credit_cents == by_choice.refund_cents > 0
     assert _balance(pay_engine, pid) == start + by_choice.refund_cents
@@ -149,8 +150,7 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
         reason_id=shop["reason_id"],
         request_key="choice-2",
         refund_to="card",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert to_card.credit_cents == 0 and to_card.refunded_cents == to_card.refund_cents > 0
     assert by_choice.refund_cents + to_card.refund_cents == paid
@@ -167,8 +167,7 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
             reason_id=shop["reason_id"],
             request_key="choice-3",
             refund_to="cash",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert bad.value.code == "refund_destination_invalid"
 
@@ -188,8 +187,7 @@ async def test_the_cancel_cart_refunds_each_order_to_credit(
         reason_id=shop["reason_id"],
         request_key="cart-credit",
         refund_to="credit",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert result.refund_cents == paid == result.credit_cents
     assert _balance(pay_engine, pid) == start + paid
@@ -200,6 +198,7 @@ async def test_the_cancel_cart_refunds_each_order_to_credit(
 async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from tests.payments.test_service_order_changes import _set_price
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
@@ -216,8 +215,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         order_id=order_id,
         request_key="mod-credit",
         refund_to="credit",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.status == "applied" and result.refund_cents == expected == result.credit_cents
     assert "family credit" in result.message
@@ -225,8 +223,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         parent_id=pid,
         order_id=order_id,
         request_key="mod-credit",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert again.change_id == result.change_id and again.credit_cents == expected
     assert _balance(pay_engine, pid) == start + expected
@@ -238,8 +235,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         new_date=monday_in(4).isoformat(),
         request_key="move-credit",
         refund_to="credit",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     back = -cheaper.difference_cents
     assert cheaper.status == "applied" and back > 0 and cheaper.credit_cents == back, cheaper

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from hotmeals.api.app import create_api
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import Payment
+from hotmeals.services import runtime as service_runtime
 from hotmeals.services.parents import start_session
-from hotmeals.services.payments import runtime as payment_runtime
 from hotmeals.settings import get_settings
 from tests.databases import migrate
 from tests.factories import make_child, make_parent
@@ -31,7 +31,7 @@ def api(tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
         mp.setenv("DATA_DIR", str(folder))
         mp.setenv("HOTMEALS_API_KEY", API_KEY)
         # The server reaches "Converge" (the simulator) over HTTP, as in production.
-        mp.setattr(payment_runtime, "converge_settings", lambda: sim_server.settings)
+        mp.setattr(service_runtime, "converge_settings", lambda: sim_server.settings)
         get_settings.cache_clear()
         get_engine.cache_clear()
         migrate(get_settings().database_url)

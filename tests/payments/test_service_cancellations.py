@@ -24,6 +24,7 @@ from hotmeals.jobs import payment_round
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.mailparts import received
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -60,8 +61,7 @@ async def _cancel_meal(
         order_line_id=line_id,
         reason_id=shop["reason_id"],
         request_key=key,
-        engine=engine,
-        gateway=gateway,
+        runtime=Runtime(engine=engine, gateway=gateway),
         **kw,
     )
 
@@ -69,6 +69,7 @@ async def _cancel_meal(
 async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, line_ids = await paid_order(
         pay_engine,
         gateway,
@@ -95,8 +96,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         reason_id=shop["reason_id"],
         request_key="whole-1",
         lang="fr",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.refund_cents == paid and result.refunded_cents == paid
     assert result.title == "Commande annulée" and "remboursement" in result.message
@@ -120,8 +120,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         order_id=order_id,
         reason_id=shop["reason_id"],
         request_key="whole-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert again.repeated and again.refund_cents == paid
     assert _sums(pay_engine, order_id) == (paid, paid)
@@ -131,8 +130,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
             order_id=order_id,
             reason_id=shop["reason_id"],
             request_key="whole-2",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "cancel_order_not_cancellable"
 
@@ -140,6 +138,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
 async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_paid(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, second) = await paid_order(
         pay_engine,
         gateway,
@@ -188,8 +187,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
             reason_id=shop["other_id"],
             other_text="  ",
             request_key="cart-1",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "cancel_other_text_required"
     done = await cancel_cart.confirm_cancel_cart(
@@ -197,8 +195,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
         reason_id=shop["other_id"],
         other_text="Field trip",
         request_key="cart-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert done.refund_cents == preview == done.refunded_cents
     assert done.statuses == ["partially_cancelled"]
@@ -207,8 +204,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
         reason_id=shop["other_id"],
         other_text="Field trip",
         request_key="cart-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert repeat.repeated and repeat.refund_cents == preview
     with session_scope(pay_engine) as s:
@@ -264,8 +260,7 @@ async def test_another_parents_order_line_and_cancel_cart_are_not_found(
                 parent_id=other,
                 reason_id=shop["reason_id"],
                 request_key="x",
-                engine=pay_engine,
-                gateway=gateway,
+                runtime=Runtime(engine=pay_engine, gateway=gateway),
                 **kw,
             )
         assert info.value.message("fr") == "Aucune donnée trouvée"
@@ -297,8 +292,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
                 reason_id=shop["reason_id"],
                 request_key=f"late-cart-{lang}",
                 lang=lang,
-                engine=pay_engine,
-                gateway=gateway,
+                runtime=Runtime(engine=pay_engine, gateway=gateway),
             )
         assert info.value.code == "cancel_cart_line_blocked"
     assert "deadline" in texts["en"] and "date limite" in texts["fr"]
@@ -325,7 +319,7 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
             quantity=1,
             reason_id=shop["reason_id"],
             request_key="twice",
-            engine=pay_engine,
+            runtime=Runtime(engine=pay_engine),
         )
 
     results = all_at_once(2, cancel)
@@ -347,7 +341,7 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
             order_line_id=line_id,
             reason_id=shop["reason_id"],
             request_key=key,
-            engine=pay_engine,
+            runtime=Runtime(engine=pay_engine),
         )
 
     # Two different cancels of the rest at once: one refunds the rest, the other finds
@@ -380,7 +374,9 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     assert _sums(pay_engine, order_id) == (paid, 0)
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    view = await payments.reconcile_refund(refund_id=row.id, engine=pay_engine, gateway=gateway)
+    view = await payments.reconcile_refund(
+        refund_id=row.id, runtime=Runtime(engine=pay_engine, gateway=gateway)
+    )
     assert view.state == RefundState.SUCCEEDED
     assert _sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
@@ -419,7 +415,7 @@ async def _fail_refund(engine: Engine, gateway: ConvergeClient, order_id: int) -
             select(Refund).where(Refund.order_id == order_id).order_by(Refund.id.desc())
         ).first()
     view = await payments.reconcile_refund(
-        refund_id=row.id, window=timedelta(0), engine=engine, gateway=gateway
+        refund_id=row.id, window=timedelta(0), runtime=Runtime(engine=engine, gateway=gateway)
     )
     assert view.state == RefundState.FAILED
     with session_scope(engine) as s:
@@ -435,6 +431,7 @@ def _later(minutes: float):
 async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.services import payments
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
@@ -445,17 +442,21 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     assert 0 < owed < paid and result.refunded_cents == 0
     failed = await _fail_refund(pay_engine, gateway, order_id)
     assert failed.retry_at is not None and failed.attention_at is None
-    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)  # not due yet
+    await payment_round.reconcile_round(runtime=runtime)  # not due yet
     assert _sums(pay_engine, order_id) == (paid, 0)
-    [again] = await payments.resend_failed_refunds(
-        now=_later(3), engine=pay_engine, gateway=gateway
-    )
+    [again] = await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
     assert again.state == RefundState.SUCCEEDED and again.amount_cents == owed
     assert _sums(pay_engine, order_id) == (paid, owed)
-    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
+    assert (
+        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        == []
+    )
     # The rest cancelled: exactly what was paid back in all, the failed attempt not counted.
     await _cancel_meal(pay_engine, gateway, shop, second, "rest")
-    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
+    assert (
+        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        == []
+    )
     assert _sums(pay_engine, order_id) == (paid, paid)
     sale = next(
         t
@@ -486,11 +487,14 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     assert [r["amount_cents"] for r in delayed] == [owed]
     assert delayed[0]["state_label"] == "Refund delayed: we are sending it again"
     [again] = await payments.resend_failed_refunds(
-        now=_later(3), engine=pay_engine, gateway=gateway
+        now=_later(3), runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
     assert again.amount_cents == owed and again.state == RefundState.SUCCEEDED
     assert _sums(pay_engine, order_id) == (paid, paid)
-    assert await payments.resend_failed_refunds(now=_later(600), engine=pay_engine) == []
+    assert (
+        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        == []
+    )
     assert _sums(pay_engine, order_id) == (paid, paid)
 
 
@@ -500,6 +504,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     """Five tries over growing delays (stored on the rows), then a person is needed: the
     operator's list shows it, the order says 'delayed', the parent gets one 'delayed'
     e-mail, and no round sends anything more until the operator asks for a retry."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.cli import main as cli_main
     from hotmeals.services import payments
     from hotmeals.services.payments.refunds import MAX_TRIES, RESEND_DELAYS
@@ -516,21 +521,24 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
         # Not before its delay.
         assert (
             await payments.resend_failed_refunds(
-                now=row.retry_at - timedelta(seconds=1), engine=pay_engine, gateway=gateway
+                now=row.retry_at - timedelta(seconds=1), runtime=runtime
             )
             == []
         )
         live_sim.control("fault", kind="http_500")
-        [sent] = await payments.resend_failed_refunds(
-            now=row.retry_at, engine=pay_engine, gateway=gateway
-        )
+        [sent] = await payments.resend_failed_refunds(now=row.retry_at, runtime=runtime)
         assert sent.amount_cents == owed and sent.state != RefundState.SUCCEEDED
         elapsed += delay
         row = await _fail_refund(pay_engine, gateway, order_id)
         assert row.attempt == attempt and row.retry_of_id is not None
     assert row.attention_at is not None and row.retry_at is None
     assert elapsed >= 120  # hours of tries, not seconds
-    assert await payments.resend_failed_refunds(now=_later(24 * 60), engine=pay_engine) == []
+    assert (
+        await payments.resend_failed_refunds(
+            now=_later(24 * 60), runtime=Runtime(engine=pay_engine)
+        )
+        == []
+    )
     with session_scope(pay_engine) as s:
         flagged = payments.refunds_needing_attention(s)
         detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
@@ -551,7 +559,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
 
     # The operator fixed the cause: one more try at the next round, which goes through.
     assert cli_main(["--url", url, "refund-retry", str(row.id)]) == 0
-    [done] = await payments.resend_failed_refunds(now=_later(1), engine=pay_engine, gateway=gateway)
+    [done] = await payments.resend_failed_refunds(now=_later(1), runtime=runtime)
     assert done.state == RefundState.SUCCEEDED and done.amount_cents == owed
     assert _sums(pay_engine, order_id) == (paid, owed)
     assert cli_main(["--url", url, "refunds-needing-attention"]) == 0
@@ -579,6 +587,7 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
     approved it, with the amount, once (the periodic job run twice adds none); with the
     parent's 'refund' notification off, the cancel is still confirmed and no refund e-mail
     is sent."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.domain.money import format_money
     from hotmeals.services import notifications
 
@@ -606,8 +615,8 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
     assert [scope for _, scope in html.headers] == ["col", "col", "rowgroup"]
     assert html.rows[0][0] and html.rows[0][1] == "1"
     assert _mails(pay_engine, pid, "refund_processing") == []
-    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
-    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(runtime=runtime)
+    await payment_round.reconcile_round(runtime=runtime)
     assert len(_mails(pay_engine, pid, "refund_made")) == 1
 
     with session_scope(pay_engine) as s:
@@ -627,6 +636,7 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
     """No answer from Converge: 'being processed' (in the parent's language), nothing more
     when the reconciliation finds no refund, then 'refunded' with the amount when the
     periodic job's retry goes through."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.db.models import Parent
     from hotmeals.domain.money import format_money
     from hotmeals.services import payments
@@ -649,14 +659,12 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
     assert _mails(pay_engine, pid, "refund_made") == []
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    view = await payments.reconcile_refund(
-        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_refund(refund_id=row.id, window=timedelta(0), runtime=runtime)
     assert view.state == RefundState.FAILED
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1
     # The periodic job, once the next try is due, twice.
-    await payments.resend_failed_refunds(now=_later(3), engine=pay_engine, gateway=gateway)
-    await payments.resend_failed_refunds(now=_later(3), engine=pay_engine, gateway=gateway)
+    await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
+    await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
     assert _sums(pay_engine, order_id)[1] == owed
     [made] = _mails(pay_engine, pid, "refund_made")
     assert made.subject == f"Remboursement effectué : {number}"
@@ -667,6 +675,7 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
 async def test_a_lost_refund_answer_found_by_two_reconciliations_at_once_mails_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine)
     import asyncio
 
     from hotmeals.services import payments
@@ -687,14 +696,14 @@ async def test_a_lost_refund_answer_found_by_two_reconciliations_at_once_mails_o
             live_sim,
             payments.reconcile_refund,
             refund_id=row.id,
-            engine=pay_engine,
+            runtime=runtime,
         ),
         asyncio.to_thread(
             in_new_loop,
             live_sim,
             payments.reconcile_refund,
             refund_id=row.id,
-            engine=pay_engine,
+            runtime=runtime,
         ),
     )
     assert any(v.state == RefundState.SUCCEEDED for v in views), views
@@ -714,6 +723,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
     """Another tab cancels the second order between the cart's check and its
     confirm. Before, the first order stayed cancelled with a PENDING refund this call never
     sent; now nothing is cancelled, nothing reserved, and a new confirm does the rest."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     first_order, (first,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
@@ -736,7 +746,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
             order_id=second_order,
             reason_id=shop["reason_id"],
             request_key="other-tab",
-            engine=pay_engine,
+            runtime=Runtime(engine=pay_engine),
         )
         assert not isinstance(got, Exception), got
         return plan
@@ -747,8 +757,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
             parent_id=pid,
             reason_id=shop["reason_id"],
             request_key="cart-race",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code in ("cancel_order_not_cancellable", "order_line_not_found")
     with session_scope(pay_engine) as s:
@@ -761,8 +770,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
         parent_id=pid,
         reason_id=shop["reason_id"],
         request_key="cart-race-2",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert done.order_ids == [first_order] and done.refunded_cents == paid_first
     assert _sums(pay_engine, first_order) == (paid_first, paid_first)

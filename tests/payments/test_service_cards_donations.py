@@ -15,6 +15,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, donations, payments
+from hotmeals.services.runtime import Runtime
 from tests.factories import make_child, make_parent, make_school
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
@@ -27,17 +28,15 @@ from tests.payments.support import MASTERCARD, VISA, SimServer
 
 
 async def add_card(engine, gateway, sim, family, number=VISA) -> cards.CardView:
-    session = await cards.start_add_card(
-        parent_id=family["parent_id"], engine=engine, gateway=gateway
-    )
+    runtime = Runtime(engine=engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=family["parent_id"], runtime=runtime)
     assert session.transaction_type == "ccgettoken"
     answer = lightbox_submit(sim, session.token, number=number)
     assert answer["outcome"] == "approval"
     return await cards.save_card(
         parent_id=family["parent_id"],
         token=answer["response"]["ssl_token"],
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
 
 
@@ -61,22 +60,17 @@ async def test_a_card_added_through_the_hosted_form_is_listed_without_its_number
 async def test_saving_the_same_token_twice_keeps_one_card(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
-    session = await cards.start_add_card(
-        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=family["parent_id"], runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    first = await cards.save_card(
-        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
-    )
-    again = await cards.save_card(
-        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
-    )
+    first = await cards.save_card(parent_id=family["parent_id"], token=token, runtime=runtime)
+    again = await cards.save_card(parent_id=family["parent_id"], token=token, runtime=runtime)
     assert first == again and first.brand == "MC"
     # Another parent cannot claim it.
     with session_scope(pay_engine) as db:
         other = make_parent(db).id
     with pytest.raises(DomainError) as info:
-        await cards.save_card(parent_id=other, token=token, engine=pay_engine, gateway=gateway)
+        await cards.save_card(parent_id=other, token=token, runtime=runtime)
     assert info.value.code == "card_not_verified"
 
 
@@ -86,7 +80,9 @@ async def test_an_unknown_or_malformed_token_is_not_stored(
     for token in ("1234567890120002", "", "<xml/>", "x" * 64):
         with pytest.raises(DomainError) as info:
             await cards.save_card(
-                parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
+                parent_id=family["parent_id"],
+                token=token,
+                runtime=Runtime(engine=pay_engine, gateway=gateway),
             )
         assert info.value.code == "card_not_verified"
 
@@ -94,27 +90,25 @@ async def test_an_unknown_or_malformed_token_is_not_stored(
 async def test_a_card_saved_while_paying_is_checked_against_the_sale(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     session = await donations.start_donation(
         parent_id=family["parent_id"],
         amount="12.00",
         save_card=True,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     answer = lightbox_submit(live_sim, session.token, number=MASTERCARD)
     response = answer["response"]
     view = await payments.confirm_payment(
         payment_id=session.payment_id,
         txn_id=response["ssl_txn_id"],
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     card = await cards.save_card(
         parent_id=family["parent_id"],
         token=response["ssl_token"],
         expect_masked=view.card_masked,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert card.masked == view.card_masked == "51**********2124"
     other = await add_card(pay_engine, gateway, live_sim, family, number=VISA)
@@ -123,34 +117,28 @@ async def test_a_card_saved_while_paying_is_checked_against_the_sale(
             parent_id=family["parent_id"],
             token=response["ssl_token"],
             expect_masked=other.masked,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
 
 
 async def test_deleting_a_card_forgets_it_at_converge_and_here(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     card = await add_card(pay_engine, gateway, live_sim, family)
     with session_scope(pay_engine) as db:
         other_parent = make_parent(db).id
     with pytest.raises(DomainError) as info:
-        await cards.delete_card(
-            parent_id=other_parent, card_id=card.id, engine=pay_engine, gateway=gateway
-        )
+        await cards.delete_card(parent_id=other_parent, card_id=card.id, runtime=runtime)
     assert info.value.code == "card_not_found"
 
-    await cards.delete_card(
-        parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
-    )
+    await cards.delete_card(parent_id=family["parent_id"], card_id=card.id, runtime=runtime)
     assert live_sim.get("state")["tokens"] == []
     with session_scope(pay_engine) as db:
         assert cards.list_cards(db, parent_id=family["parent_id"]) == []
         assert db.get(StoredCard, card.id).deleted_at is not None
     with pytest.raises(DomainError) as info:
-        await cards.delete_card(
-            parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
-        )
+        await cards.delete_card(parent_id=family["parent_id"], card_id=card.id, runtime=runtime)
     assert info.value.code == "card_not_found"
 
 
@@ -161,7 +149,9 @@ async def test_a_card_is_kept_when_converge_cannot_delete_it(
     live_sim.control("fault", kind="http_500", scope="xml")
     with pytest.raises(DomainError) as info:
         await cards.delete_card(
-            parent_id=family["parent_id"], card_id=card.id, engine=pay_engine, gateway=gateway
+            parent_id=family["parent_id"],
+            card_id=card.id,
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
     assert info.value.code == "card_delete_failed"
     with session_scope(pay_engine) as db:
@@ -196,6 +186,7 @@ def test_donation_amounts_in_range_are_read_as_cents() -> None:
 async def test_a_donation_goes_to_a_school_of_the_parents_children(
     pay_engine: Engine, gateway: ConvergeClient, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as db:
         foreign = make_school(db).id
         lonely = make_parent(db).id
@@ -206,17 +197,14 @@ async def test_a_donation_goes_to_a_school_of_the_parents_children(
             parent_id=family["parent_id"],
             amount="5",
             school_id=foreign,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "school_not_found"
     with pytest.raises(DomainError) as info:
-        await donations.start_donation(
-            parent_id=lonely, amount="5", engine=pay_engine, gateway=gateway
-        )
+        await donations.start_donation(parent_id=lonely, amount="5", runtime=runtime)
     assert info.value.code == "school_required"
     session = await donations.start_donation(
-        parent_id=family["parent_id"], amount="5", engine=pay_engine, gateway=gateway
+        parent_id=family["parent_id"], amount="5", runtime=runtime
     )
     with session_scope(pay_engine) as db:
         donation = db.exec(select(Donation).where(Donation.parent_id == family["parent_id"])).all()[
@@ -229,6 +217,7 @@ async def test_a_donation_goes_to_a_school_of_the_parents_children(
 async def test_donation_history_lists_paid_donations_only(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as db:
         parent = make_parent(db)
         second = make_school(db, name="Maple Grove Public School")
@@ -236,14 +225,12 @@ async def test_donation_history_lists_paid_donations_only(
         make_child(db, parent, school=second)
         parent_id, second_id = parent.id, second.id
     paid = await donations.start_donation(
-        parent_id=parent_id, amount="20", school_id=second_id, engine=pay_engine, gateway=gateway
+        parent_id=parent_id, amount="20", school_id=second_id, runtime=runtime
     )
     txn = lightbox_submit(live_sim, paid.token)["response"]["ssl_txn_id"]
-    await payments.confirm_payment(
-        payment_id=paid.payment_id, txn_id=txn, engine=pay_engine, gateway=gateway
-    )
+    await payments.confirm_payment(payment_id=paid.payment_id, txn_id=txn, runtime=runtime)
     await donations.start_donation(  # abandoned: never paid
-        parent_id=parent_id, amount="10", engine=pay_engine, gateway=gateway
+        parent_id=parent_id, amount="10", runtime=runtime
     )
     with session_scope(pay_engine) as db:
         history = donations.list_donations(db, parent_id=parent_id, lang="fr")
@@ -260,6 +247,7 @@ async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once
     """The charge is made but its answer is lost; the retry with the same key
     charges nothing more and answers that payment (UNKNOWN, then APPROVED once the
     reconciliation found the sale). Before, each call was a new donation and a new charge."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from tests.payments.service_support import sim_txns
     from tests.payments.support import SHORT
 
@@ -271,8 +259,7 @@ async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once
             amount="12.00",
             card_id=card.id,
             request_key="gift-1",
-            engine=pay_engine,
-            gateway=impatient,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
     assert lost.state == "UNKNOWN" and lost.result_message != "in flight"
     retried = await donations.donate_with_saved_card(
@@ -280,20 +267,18 @@ async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once
         amount="12.00",
         card_id=card.id,
         request_key="gift-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert retried.id == lost.id and retried.state == "UNKNOWN"
     assert len(sim_txns(live_sim, lost.invoice_number, "SALE")) == 1
-    found = await payments.reconcile_payment(payment_id=lost.id, engine=pay_engine, gateway=gateway)
+    found = await payments.reconcile_payment(payment_id=lost.id, runtime=runtime)
     assert found.state == "APPROVED"
     again = await donations.donate_with_saved_card(
         parent_id=family["parent_id"],
         amount="12.00",
         card_id=card.id,
         request_key="gift-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert again.id == lost.id and again.state == "APPROVED"
     with session_scope(pay_engine) as db:
@@ -337,14 +322,18 @@ async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_
 
     sessions = [
         await donations.start_donation(
-            parent_id=family["parent_id"], amount=amount, engine=pay_engine, gateway=gateway
+            parent_id=family["parent_id"],
+            amount=amount,
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
         for amount in ("4.00", "5.00", "6.00")
     ]
     lightbox_submit(live_sim, sessions[1].token, number=VISA)  # paid; the browser never says
     counting = _Searching(gateway)
     later = clock.now() + payments.SESSION_WINDOW + payments.SESSION_WINDOW
-    await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=counting)
+    await payments.reconcile_open_payments(
+        now=later, runtime=Runtime(engine=pay_engine, gateway=counting)
+    )
     with session_scope(pay_engine) as s:
         states = [s.get(Payment, x.payment_id).state for x in sessions]
     assert states == [PaymentState.EXPIRED, PaymentState.APPROVED, PaymentState.EXPIRED]

@@ -37,6 +37,7 @@ from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.jobs import payment_round
 from hotmeals.services import cards, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
+from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
 from tests import factories as f
 from tests.mailparts import received
@@ -126,7 +127,7 @@ async def _start(
 ) -> checkout.CheckoutStarted:
     """``start_checkout`` for the shop's parent."""
     return await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=engine, gateway=gateway, **kw
+        parent_id=shop["parent_id"], runtime=Runtime(engine=engine, gateway=gateway), **kw
     )
 
 
@@ -138,16 +139,14 @@ async def _complete(
         parent_id=shop["parent_id"],
         payment_id=payment_id,
         txn_id=txn_id,
-        engine=engine,
-        gateway=gateway,
+        runtime=Runtime(engine=engine, gateway=gateway),
         **kw,
     )
 
 
 async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> settle.CheckoutResult:
-    started = await checkout.start_checkout(
-        parent_id=shop["parent_id"], engine=engine, gateway=gateway, **kw
-    )
+    runtime = Runtime(engine=engine, gateway=gateway)
+    started = await checkout.start_checkout(parent_id=shop["parent_id"], runtime=runtime, **kw)
     assert started.hosted is not None and started.result is None
     answer = lightbox_submit(sim, started.hosted.token, number=number)
     if answer["outcome"] != "approval":
@@ -156,16 +155,14 @@ async def pay(engine, gateway, sim, shop, number=VISA, **kw) -> settle.CheckoutR
             payment_id=started.payment_id,
             message=answer["response"].get("ssl_result_message", "DECLINED"),
             lang=kw.get("lang", "en"),
-            engine=engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     return await checkout.complete_checkout(
         parent_id=shop["parent_id"],
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
         lang=kw.get("lang", "en"),
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
 
 
@@ -340,7 +337,10 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
 
     def start():
         return in_new_loop(
-            live_sim, checkout.start_checkout, parent_id=shop["parent_id"], engine=pay_engine
+            live_sim,
+            checkout.start_checkout,
+            parent_id=shop["parent_id"],
+            runtime=Runtime(engine=pay_engine),
         )
 
     tabs = all_at_once(2, start)
@@ -361,7 +361,7 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
                 parent_id=shop["parent_id"],
                 payment_id=tabs[i].payment_id,
                 txn_id=txns[i],
-                engine=pay_engine,
+                runtime=Runtime(engine=pay_engine),
             )
             for i in range(2)
         ]
@@ -382,13 +382,10 @@ async def test_the_same_cart_from_two_tabs_at_once_is_one_order_and_one_charge(
 async def test_two_saved_card_checkouts_at_once_charge_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
-    session = await cards.start_add_card(
-        parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=shop["parent_id"], runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    card = await cards.save_card(
-        parent_id=shop["parent_id"], token=token, engine=pay_engine, gateway=gateway
-    )
+    card = await cards.save_card(parent_id=shop["parent_id"], token=token, runtime=runtime)
     add(pay_engine, shop)
     add(pay_engine, shop, child=1)
 
@@ -398,7 +395,7 @@ async def test_two_saved_card_checkouts_at_once_charge_once(
             checkout.start_checkout,
             parent_id=shop["parent_id"],
             card_id=card.id,
-            engine=pay_engine,
+            runtime=Runtime(engine=pay_engine),
         )
 
     # The charge takes a second: the other taps come while it is on its way.
@@ -510,7 +507,9 @@ async def test_an_approval_after_the_cutoff_is_voided_and_the_cart_stays(
     assert len(sim_txns(live_sim, started.hosted.invoice_number, "VOID")) == 1
     assert len(cart_ids(pay_engine, shop["parent_id"])) == 1
     # Nothing left for the reconciliation to void.
-    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
+    assert (
+        await settle.void_orphan_payments(runtime=Runtime(engine=pay_engine, gateway=gateway)) == []
+    )
 
 
 async def test_a_declined_card_keeps_the_cart_and_another_card_places_the_order(
@@ -542,6 +541,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     shop: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     add(pay_engine, shop)
     started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
@@ -559,19 +559,17 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     # The cut-off passes before the reconciliation finds the sale: no order, money voided.
     clock.set_now(_cutoff(shop["soon"]) + timedelta(minutes=1))
     later = clock.now() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=gateway)
+    await payments.reconcile_open_payments(now=later, runtime=runtime)
     with session_scope(pay_engine) as s:
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
-    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == [
-        started.payment_id
-    ]
+    assert await settle.void_orphan_payments(runtime=runtime) == [started.payment_id]
     with session_scope(pay_engine) as s:
         [refund] = s.exec(select(Refund).where(Refund.payment_id == started.payment_id)).all()
         assert refund.state == RefundState.SUCCEEDED and refund.amount_cents == (
             started.amount_cents
         )
-    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == []
+    assert await settle.void_orphan_payments(runtime=runtime) == []
 
 
 async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round(
@@ -597,7 +595,7 @@ async def test_a_void_that_fails_in_addorder_is_done_by_the_reconciliation_round
     with session_scope(pay_engine) as s:  # paid, not placed, not refunded yet
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED
-    await payment_round.reconcile_round(engine=pay_engine, gateway=gateway)
+    await payment_round.reconcile_round(runtime=Runtime(engine=pay_engine, gateway=gateway))
     with session_scope(pay_engine) as s:
         [refund] = s.exec(select(Refund).where(Refund.payment_id == started.payment_id)).all()
         assert refund.state == RefundState.SUCCEEDED
@@ -629,6 +627,7 @@ async def test_prices_are_read_from_the_database_at_payment_time(
 async def test_another_parents_payment_or_order_is_not_found(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     add(pay_engine, shop)
     started = await _start(pay_engine, gateway, shop)
     txn = lightbox_submit(live_sim, started.hosted.token)["response"]["ssl_txn_id"]
@@ -639,8 +638,7 @@ async def test_another_parents_payment_or_order_is_not_found(
             parent_id=other,
             payment_id=started.payment_id,
             txn_id=txn,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert err.value.code == "payment_not_found"
     with pytest.raises(DomainError) as err:
@@ -648,8 +646,7 @@ async def test_another_parents_payment_or_order_is_not_found(
             parent_id=other,
             payment_id=started.payment_id,
             message="x",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert err.value.code == "payment_not_found"
     with session_scope(pay_engine) as s:
@@ -732,6 +729,7 @@ async def test_a_made_up_transaction_for_a_paid_order_voids_nothing(
 async def test_a_second_approved_payment_of_a_placed_order_is_voided_by_the_reconciliation(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     add(pay_engine, shop)
     placed = await pay(pay_engine, gateway, live_sim, shop)
     with session_scope(pay_engine) as s:  # another attempt for the same order (a stray one)
@@ -744,16 +742,14 @@ async def test_a_second_approved_payment_of_a_placed_order_is_voided_by_the_reco
             order_id=order.id,
         ).id
     hosted = await payments.open_hosted_session(
-        payment_id=stray, parent_id=shop["parent_id"], engine=pay_engine, gateway=gateway
+        payment_id=stray, parent_id=shop["parent_id"], runtime=runtime
     )
     txn = lightbox_submit(live_sim, hosted.token)["response"]["ssl_txn_id"]
-    view = await payments.confirm_payment(
-        payment_id=stray, txn_id=txn, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.confirm_payment(payment_id=stray, txn_id=txn, runtime=runtime)
     assert view.state == PaymentState.APPROVED  # recorded; the order stays placed once
     with session_scope(pay_engine) as s:
         assert s.get(Order, placed.order_id).status == OrderStatus.PLACED
-    assert await settle.void_orphan_payments(engine=pay_engine, gateway=gateway) == [stray]
+    assert await settle.void_orphan_payments(runtime=runtime) == [stray]
     with session_scope(pay_engine) as s:
         kept = s.exec(select(Refund).where(Refund.payment_id == placed.payment_id)).all()
         [voided] = s.exec(select(Refund).where(Refund.payment_id == stray)).all()

@@ -20,6 +20,7 @@ from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent
 from hotmeals.services import cards, donations, payments
+from hotmeals.services.runtime import Runtime
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
     gateway,
@@ -75,30 +76,28 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
     family: dict,
     log_file: Path,
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     parent_id = family["parent_id"]
     tokens: list[str] = []
 
     # Add a card through the hosted form, pay with it, refund part of it, delete it.
-    add = await cards.start_add_card(parent_id=parent_id, engine=pay_engine, gateway=gateway)
+    add = await cards.start_add_card(parent_id=parent_id, runtime=runtime)
     answer = lightbox_submit(live_sim, add.token, number=MASTERCARD, cvv=CVV)
     tokens.append(answer["response"]["ssl_token"])
-    card = await cards.save_card(
-        parent_id=parent_id, token=tokens[-1], engine=pay_engine, gateway=gateway
-    )
+    card = await cards.save_card(parent_id=parent_id, token=tokens[-1], runtime=runtime)
     with session_scope(pay_engine) as db:
         reserved = reserve_donation_payment(db, parent_id=parent_id, amount_cents=2500)
     sale = await payments.charge_stored_card(
         payment_id=reserved.id,
         parent_id=parent_id,
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
-    await payments.refund(payment_id=sale.id, amount_cents=500, engine=pay_engine, gateway=gateway)
+    await payments.refund(payment_id=sale.id, amount_cents=500, runtime=runtime)
 
     # A hosted donation, saved card included, confirmed after a lost txnquery answer.
     session = await donations.start_donation(
-        parent_id=parent_id, amount="15", save_card=True, engine=pay_engine, gateway=gateway
+        parent_id=parent_id, amount="15", save_card=True, runtime=runtime
     )
     answer = lightbox_submit(live_sim, session.token, number=VISA, cvv=CVV)
     tokens.append(answer["response"]["ssl_token"])
@@ -107,33 +106,25 @@ async def test_no_pin_card_number_or_cvv_in_any_log(
         await payments.confirm_payment(
             payment_id=session.payment_id,
             txn_id=answer["response"]["ssl_txn_id"],
-            engine=pay_engine,
-            gateway=impatient,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
-    view = await payments.reconcile_payment(
-        payment_id=session.payment_id, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_payment(payment_id=session.payment_id, runtime=runtime)
     assert view.state == "APPROVED"
     await cards.save_card(
         parent_id=parent_id,
         token=tokens[-1],
         expect_masked=view.card_masked,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
-    await payments.refund(payment_id=view.id, amount_cents=1500, engine=pay_engine, gateway=gateway)
+    await payments.refund(payment_id=view.id, amount_cents=1500, runtime=runtime)
     # A decline, and the card is deleted.
-    declined = await donations.start_donation(
-        parent_id=parent_id, amount="7", engine=pay_engine, gateway=gateway
-    )
+    declined = await donations.start_donation(parent_id=parent_id, amount="7", runtime=runtime)
     answer = lightbox_submit(live_sim, declined.token, number=DECLINED_CARD, cvv=CVV)
     with session_scope(pay_engine) as db:
         payments.record_decline(
             db, payment_id=declined.payment_id, message=answer["response"]["ssl_result_message"]
         )
-    await cards.delete_card(
-        parent_id=parent_id, card_id=card.id, engine=pay_engine, gateway=gateway
-    )
+    await cards.delete_card(parent_id=parent_id, card_id=card.id, runtime=runtime)
 
     for handler in logging.getLogger().handlers:
         handler.flush()

@@ -32,6 +32,7 @@ from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     make_shop,
@@ -91,6 +92,7 @@ def _set_price(engine: Engine, shop: dict, cents: int) -> None:
 async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, second) = await paid_order(
         pay_engine,
         gateway,
@@ -118,12 +120,12 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
     assert too_many.value.code == "order_change_quantity_invalid"
 
     result = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="mod-1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="mod-1", runtime=runtime
     )
     assert result.status == "applied" and result.refund_cents == expected, result
     assert result.difference_cents == -expected and result.refund_ok
     again = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="mod-1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="mod-1", runtime=runtime
     )
     assert again.status == "applied" and again.change_id == result.change_id
     assert _sums(pay_engine, order_id) == (paid, expected)
@@ -152,8 +154,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
             parent_id=pid,
             order_id=order_id,
             request_key="mod-2",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert empty.value.code == "order_change_empty"
     # Cancelling what remains refunds the rest: everything paid is back.
@@ -162,8 +163,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         order_id=order_id,
         reason_id=shop["reason_id"],
         request_key="rest",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert _sums(pay_engine, order_id) == (paid, paid)
 
@@ -171,6 +171,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
 async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_changes(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
@@ -191,14 +192,14 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
     assert due > 0 and info["new_total_cents"] == paid + due
     assert [a["ok"] for a in info["added"]] == [True]
     started = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="add-1", runtime=runtime
     )
     assert started.status == "pay" and started.hosted is not None
     assert started.hosted.amount_cents == due and started.hosted.purpose == "ORDER_CHANGE"
     # A retry with the same key (a lost answer) opens the same Lightbox session (before,
     # it answered "pending" with none, though nothing was charged).
     retried = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="add-1", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="add-1", runtime=runtime
     )
     assert retried.status == "pay" and retried.hosted == started.hosted, retried
     assert retried.hosted.token == started.hosted.token
@@ -216,8 +217,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
             parent_id=pid,
             order_id=order_id,
             request_key="add-2",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert busy.value.code == "order_change_in_progress"
     with session_scope(pay_engine) as s:  # take the removal back
@@ -234,8 +234,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
         lang="fr",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert done.status == "applied" and "modifiée" in done.message, done
     assert _sums(pay_engine, order_id) == (paid + due, 0)
@@ -259,8 +258,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert again.status == "applied"
     with session_scope(pay_engine) as s:
@@ -271,8 +269,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         order_id=order_id,
         reason_id=shop["reason_id"],
         request_key="all",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert _sums(pay_engine, order_id) == (paid + due, paid + due)
 
@@ -284,6 +281,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     shop: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (line_id,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
@@ -305,8 +303,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         order_line_id=line_id,
         new_date=monday_in(3).isoformat(),
         request_key="move-1",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert moved.status == "applied" and moved.difference_cents == 0, moved
     with session_scope(pay_engine) as s:
@@ -323,8 +320,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         order_line_id=line_id,
         new_date=monday_in(4).isoformat(),
         request_key="move-2",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert cheaper.status == "applied" and cheaper.difference_cents < 0, cheaper
     back = -cheaper.difference_cents
@@ -345,8 +341,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
                 parent_id=kw.pop("parent_id", pid),
                 order_line_id=kw.pop("order_line_id", line_id),
                 lang=lang,
-                engine=pay_engine,
-                gateway=gateway,
+                runtime=Runtime(engine=pay_engine, gateway=gateway),
                 **kw,
             )
         return info.value
@@ -442,8 +437,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
         order_line_id=line_id,
         new_date=monday_in(4).isoformat(),
         request_key="quoted-move",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert moved.status == "applied" and moved.difference_cents == -back
     assert _sums(pay_engine, order_id) == (paid, back)
@@ -481,7 +475,7 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
                 order_line_id=line_id,
                 new_date=monday_in(week).isoformat(),
                 request_key=f"race-{week}",
-                engine=pay_engine,
+                runtime=Runtime(engine=pay_engine),
             )
             for week in (3, 4)
         ]
@@ -497,6 +491,7 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
 async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine)
     order_id, (line_id, keep_id) = await paid_order(
         pay_engine,
         gateway,
@@ -516,7 +511,7 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
             order_line_id=line_id,
             new_date=monday_in(4).isoformat(),
             request_key="race-move",
-            engine=pay_engine,
+            runtime=runtime,
         ),
         asyncio.to_thread(
             in_new_loop,
@@ -526,7 +521,7 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
             order_line_id=line_id,
             reason_id=shop["reason_id"],
             request_key="race-cancel",
-            engine=pay_engine,
+            runtime=runtime,
         ),
     )
     assert not isinstance(cancel, Exception), cancel
@@ -570,7 +565,10 @@ async def test_statement_count_does_not_grow_with_the_lines(
     counts["meals"] = q.count
     with count_queries(pay_engine) as q:
         result = await modify.modify_confirm_order(
-            parent_id=pid, order_id=order_id, request_key="qc", engine=pay_engine, gateway=gateway
+            parent_id=pid,
+            order_id=order_id,
+            request_key="qc",
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
     counts["confirm"] = q.count
     assert result.status in ("applied", "pay")
@@ -584,6 +582,7 @@ _BUDGET: dict[str, dict[str, int]] = {}
 async def test_an_increase_paid_with_a_saved_card_at_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.services import cards
     from tests.payments.support import MASTERCARD
 
@@ -592,9 +591,9 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
     )
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
-    session = await cards.start_add_card(parent_id=pid, engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=pid, runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    card = await cards.save_card(parent_id=pid, token=token, engine=pay_engine, gateway=gateway)
+    card = await cards.save_card(parent_id=pid, token=token, runtime=runtime)
     with session_scope(pay_engine) as s:
         due = modify.add_to_my_order(
             session=s,
@@ -610,8 +609,7 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
         order_id=order_id,
         request_key="card-1",
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.status == "applied" and result.difference_cents == due > 0, result
     assert _sums(pay_engine, order_id) == (paid + due, 0)
@@ -629,6 +627,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     shop: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, _ = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 3, "quantity": 1}]
     )
@@ -644,7 +643,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
             date=monday_in(2).isoformat(),
         )
     started = await modify.modify_confirm_order(
-        parent_id=pid, order_id=order_id, request_key="late", engine=pay_engine, gateway=gateway
+        parent_id=pid, order_id=order_id, request_key="late", runtime=runtime
     )
     assert started.status == "pay"
     answer = lightbox_submit(live_sim, started.hosted.token)
@@ -654,8 +653,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
         lang="fr",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert done.status == "dropped" and "annulé" in done.message, done
     due = started.difference_cents
@@ -664,9 +662,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     with session_scope(pay_engine) as s:
         assert len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all()) == 1
         assert change_payment.dropped_change_payments(s) == []
-    assert (
-        await change_payment.void_dropped_change_payments(engine=pay_engine, gateway=gateway) == []
-    )
+    assert await change_payment.void_dropped_change_payments(runtime=runtime) == []
 
 
 async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_its_way(
@@ -675,6 +671,7 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     """A move to a cheaper day refunds with no cancellation row; when Converge
     refuses that refund it is sent again by the periodic job (it was never, before), and the
     answer says it is delayed, never 'will reach your card shortly'."""
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     from datetime import timedelta
 
     from hotmeals.services import payments
@@ -691,8 +688,7 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
         order_line_id=line_id,
         new_date=monday_in(3).isoformat(),
         request_key="move-fail",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     back = -cheaper.difference_cents
     assert cheaper.status == "applied" and back > 0 and not cheaper.refund_ok, cheaper
@@ -700,20 +696,16 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     assert row.cancellation_id is None
-    view = await payments.reconcile_refund(
-        refund_id=row.id, window=timedelta(0), engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_refund(refund_id=row.id, window=timedelta(0), runtime=runtime)
     assert view.state == "FAILED"
     assert _sums(pay_engine, order_id) == (paid, 0)
     [again] = await payments.resend_failed_refunds(
-        now=clock.now() + timedelta(minutes=3), engine=pay_engine, gateway=gateway
+        now=clock.now() + timedelta(minutes=3), runtime=runtime
     )
     assert again.state == "SUCCEEDED" and again.amount_cents == back
     assert _sums(pay_engine, order_id) == (paid, back)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
     assert (
-        await payments.resend_failed_refunds(
-            now=clock.now() + timedelta(days=1), engine=pay_engine, gateway=gateway
-        )
+        await payments.resend_failed_refunds(now=clock.now() + timedelta(days=1), runtime=runtime)
         == []
     )

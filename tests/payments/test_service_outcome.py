@@ -11,6 +11,7 @@ from sqlalchemy.engine import Engine
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import settle_card_lightbox, settle_lightbox
+from hotmeals.services.runtime import Runtime
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
     gateway,
@@ -27,8 +28,7 @@ async def _donation(engine, gateway, family, amount="12.00", save_card=False):
         parent_id=family["parent_id"],
         amount=amount,
         save_card=save_card,
-        engine=engine,
-        gateway=gateway,
+        runtime=Runtime(engine=engine, gateway=gateway),
     )
 
 
@@ -44,8 +44,7 @@ async def test_an_approval_is_confirmed_the_card_saved_and_worded_in_the_parents
         txn_id=answer["response"]["ssl_txn_id"],
         card_token=answer["response"]["ssl_token"],
         lang="fr",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert settled.ok and settled.view is not None and settled.view.approved
     assert settled.message == "Merci! Votre paiement de 12,00\u00a0$ a été approuvé."
@@ -63,8 +62,7 @@ async def test_a_forged_approval_is_an_error_and_pays_nothing(
         outcome="approval",
         txn_id="000000AD3-00000000-0000-0000-0000-000000000000",
         lang="en",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert settled.status == "error" and "could not verify" in settled.message
     assert payment_row(pay_engine, session.payment_id).state == "CREATED"
@@ -79,8 +77,7 @@ async def test_a_decline_is_recorded_and_a_close_or_error_says_so(
         parent_id=family["parent_id"],
         payment_id=session.payment_id,
         lang="en",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     declined = await settle_lightbox(
         outcome="declined", message=answer["response"]["ssl_result_message"], **common
@@ -121,8 +118,7 @@ async def test_a_lightbox_failure_after_a_real_sale_is_the_sale(
         outcome=outcome,
         message=outcome.upper(),
         lang="fr",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert settled.status == "success", settled
     assert payment_row(pay_engine, session.payment_id).state == "APPROVED"
@@ -137,11 +133,10 @@ async def test_a_lightbox_failure_after_a_real_sale_is_the_sale(
 async def test_the_add_card_lightbox_saves_only_a_card_converge_vouches_for(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
-    session = await cards.start_add_card(
-        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=family["parent_id"], runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    common = dict(parent_id=family["parent_id"], lang="en", engine=pay_engine, gateway=gateway)
+    common = dict(parent_id=family["parent_id"], lang="en", runtime=runtime)
     saved = await settle_card_lightbox(outcome="approval", card_token=token, **common)
     assert (saved.status, saved.message) == ("success", "Card saved")
     assert saved.card is not None and saved.card.last4 == "2124"

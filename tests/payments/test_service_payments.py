@@ -17,6 +17,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Donation, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, donations, payments
+from hotmeals.services.runtime import Runtime
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
     audit_kinds,
@@ -35,7 +36,7 @@ from tests.payments.support import DECLINED_CARD, SHORT, VISA, SimServer
 
 async def start(engine: Engine, gateway: ConvergeClient, family: dict, cents: int = 1000):
     return await donations.start_donation(
-        parent_id=family["parent_id"], amount=cents, engine=engine, gateway=gateway
+        parent_id=family["parent_id"], amount=cents, runtime=Runtime(engine=engine, gateway=gateway)
     )
 
 
@@ -53,8 +54,7 @@ async def test_a_hosted_payment_counts_only_once_txnquery_confirms_it(
         payment_id=session.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
         parent_id=family["parent_id"],
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert view.state == "APPROVED" and view.verified and view.amount_cents == 1250
     assert view.card_masked == "40**********0002" and view.card_brand == "VISA"
@@ -80,6 +80,7 @@ async def test_invoice_numbers_are_unique_per_charge(
 async def test_an_approval_of_another_payment_does_not_confirm_this_one(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     mine = await start(pay_engine, gateway, family, 1000)
     other = await start(pay_engine, gateway, family, 1000)  # same amount, other invoice
     answer = lightbox_submit(live_sim, other.token)
@@ -87,8 +88,7 @@ async def test_an_approval_of_another_payment_does_not_confirm_this_one(
         await payments.confirm_payment(
             payment_id=mine.payment_id,
             txn_id=answer["response"]["ssl_txn_id"],
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "payment_not_verified"
     assert payment_row(pay_engine, mine.payment_id).state == "CREATED"
@@ -96,7 +96,7 @@ async def test_an_approval_of_another_payment_does_not_confirm_this_one(
     for bogus in ("", "not a txn", "x" * 200, "010101AD3-0000"):
         with pytest.raises(DomainError):
             await payments.confirm_payment(
-                payment_id=mine.payment_id, txn_id=bogus, engine=pay_engine, gateway=gateway
+                payment_id=mine.payment_id, txn_id=bogus, runtime=runtime
             )
 
 
@@ -110,8 +110,7 @@ async def test_another_parent_cannot_confirm_or_see_the_payment(
             payment_id=session.payment_id,
             txn_id=answer["response"]["ssl_txn_id"],
             parent_id=family["parent_id"] + 999,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=Runtime(engine=pay_engine, gateway=gateway),
         )
     assert info.value.code == "payment_not_found"
 
@@ -120,12 +119,13 @@ async def test_another_parent_cannot_confirm_or_see_the_payment(
 def test_twenty_concurrent_confirmations_of_one_approval_record_one_payment(
     pay_engine: Engine, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine)
     session = in_new_loop(
         live_sim,
         donations.start_donation,
         parent_id=family["parent_id"],
         amount=2000,
-        engine=pay_engine,
+        runtime=runtime,
     )
     txn_id = lightbox_submit(live_sim, session.token)["response"]["ssl_txn_id"]
 
@@ -137,7 +137,7 @@ def test_twenty_concurrent_confirmations_of_one_approval_record_one_payment(
             payment_id=session.payment_id,
             txn_id=txn_id,
             parent_id=family["parent_id"],
-            engine=pay_engine,
+            runtime=runtime,
         ),
     )
     assert all(isinstance(r, payments.PaymentView) for r in results), results
@@ -154,22 +154,23 @@ def test_twenty_concurrent_confirmations_of_one_approval_record_one_payment(
 async def test_a_lost_confirmation_is_reconciled_into_one_charge(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     session = await start(pay_engine, gateway, family, 1500)
     txn_id = lightbox_submit(live_sim, session.token)["response"]["ssl_txn_id"]
     live_sim.control("fault", kind="no_answer", scope="xml")
     async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
         view = await payments.confirm_payment(
-            payment_id=session.payment_id, txn_id=txn_id, engine=pay_engine, gateway=impatient
+            payment_id=session.payment_id,
+            txn_id=txn_id,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
     assert view.state == "UNKNOWN" and view.refundable_cents == 0
 
-    view = await payments.reconcile_payment(
-        payment_id=session.payment_id, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_payment(payment_id=session.payment_id, runtime=runtime)
     assert view.state == "APPROVED" and view.txn_id == txn_id
     # The browser's retry after the reconciliation changes nothing.
     again = await payments.confirm_payment(
-        payment_id=session.payment_id, txn_id=txn_id, engine=pay_engine, gateway=gateway
+        payment_id=session.payment_id, txn_id=txn_id, runtime=runtime
     )
     assert again.state == "APPROVED"
     assert len(sim_txns(live_sim, session.invoice_number, "SALE")) == 1
@@ -178,13 +179,13 @@ async def test_a_lost_confirmation_is_reconciled_into_one_charge(
 
 
 async def saved_card(engine: Engine, gateway: ConvergeClient, sim: SimServer, family: dict):
-    add = await cards.start_add_card(parent_id=family["parent_id"], engine=engine, gateway=gateway)
+    runtime = Runtime(engine=engine, gateway=gateway)
+    add = await cards.start_add_card(parent_id=family["parent_id"], runtime=runtime)
     answer = lightbox_submit(sim, add.token)
     return await cards.save_card(
         parent_id=family["parent_id"],
         token=answer["response"]["ssl_token"],
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
 
 
@@ -196,6 +197,7 @@ async def reserve(engine: Engine, family: dict, cents: int) -> Payment:
 async def test_a_timed_out_card_sale_is_reconciled_never_retried(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     card = await saved_card(pay_engine, gateway, live_sim, family)
     payment = await reserve(pay_engine, family, 2500)
     # Converge charges the card, then the answer is lost on the way back.
@@ -205,8 +207,7 @@ async def test_a_timed_out_card_sale_is_reconciled_never_retried(
             payment_id=payment.id,
             parent_id=family["parent_id"],
             card_id=card.id,
-            engine=pay_engine,
-            gateway=impatient,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
     assert view.state == "UNKNOWN"
     # A second click is not a second charge.
@@ -215,13 +216,10 @@ async def test_a_timed_out_card_sale_is_reconciled_never_retried(
             payment_id=payment.id,
             parent_id=family["parent_id"],
             card_id=card.id,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "payment_not_open"
-    view = await payments.reconcile_payment(
-        payment_id=payment.id, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_payment(payment_id=payment.id, runtime=runtime)
     assert view.state == "APPROVED" and view.verified
     assert len(sim_txns(live_sim, payment.invoice_number, "SALE")) == 1
 
@@ -229,6 +227,7 @@ async def test_a_timed_out_card_sale_is_reconciled_never_retried(
 async def test_a_sale_that_never_reached_converge_expires_and_a_new_attempt_charges_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     card = await saved_card(pay_engine, gateway, live_sim, family)
     first = await reserve(pay_engine, family, 3000)
     live_sim.control("fault", kind="no_answer", scope="xml")
@@ -237,17 +236,14 @@ async def test_a_sale_that_never_reached_converge_expires_and_a_new_attempt_char
             payment_id=first.id,
             parent_id=family["parent_id"],
             card_id=card.id,
-            engine=pay_engine,
-            gateway=impatient,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
     assert view.state == "UNKNOWN"
     # Too early to tell: the attempt stays open.
-    view = await payments.reconcile_payment(payment_id=first.id, engine=pay_engine, gateway=gateway)
+    view = await payments.reconcile_payment(payment_id=first.id, runtime=runtime)
     assert view.state == "UNKNOWN"
     later = utcnow() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    view = await payments.reconcile_payment(
-        payment_id=first.id, now=later, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_payment(payment_id=first.id, now=later, runtime=runtime)
     assert view.state == "EXPIRED"
 
     second = await reserve(pay_engine, family, 3000)
@@ -255,8 +251,7 @@ async def test_a_sale_that_never_reached_converge_expires_and_a_new_attempt_char
         payment_id=second.id,
         parent_id=family["parent_id"],
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert view.state == "APPROVED"
     sales = [t for t in sim_txns(live_sim, kind="SALE") if t["amount_cents"] == 3000]
@@ -267,7 +262,8 @@ async def test_a_sale_that_never_reached_converge_expires_and_a_new_attempt_char
 def test_concurrent_charges_of_one_payment_charge_the_card_once(
     pay_engine: Engine, live_sim: SimServer, family: dict
 ) -> None:
-    card = in_new_loop(live_sim, _saved_card_sync, engine=pay_engine, sim=live_sim, family=family)
+    runtime = Runtime(engine=pay_engine)
+    card = in_new_loop(live_sim, _saved_card_sync, runtime=runtime, sim=live_sim, family=family)
     payment = _reserve_sync(pay_engine, family, 4200)
     results = all_at_once(
         10,
@@ -277,7 +273,7 @@ def test_concurrent_charges_of_one_payment_charge_the_card_once(
             payment_id=payment.id,
             parent_id=family["parent_id"],
             card_id=card.id,
-            engine=pay_engine,
+            runtime=runtime,
         ),
     )
     approved = [r for r in results if isinstance(r, payments.PaymentView)]
@@ -287,8 +283,8 @@ def test_concurrent_charges_of_one_payment_charge_the_card_once(
     assert len(sim_txns(live_sim, payment.invoice_number, "SALE")) == 1
 
 
-async def _saved_card_sync(*, engine, sim, family, gateway):
-    return await saved_card(engine, gateway, sim, family)
+async def _saved_card_sync(*, runtime, sim, family):
+    return await saved_card(runtime.engine, runtime.gateway, sim, family)
 
 
 def _reserve_sync(engine: Engine, family: dict, cents: int) -> Payment:
@@ -319,6 +315,7 @@ async def test_a_decline_is_recorded_with_its_message(
 async def test_a_declined_saved_card_sale_keeps_the_message(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     card = await saved_card(pay_engine, gateway, live_sim, family)
     live_sim.control("config", decline_by_cents="1")
     payment = await reserve(pay_engine, family, 1059)  # .59: DECLINED by the test host rule
@@ -326,8 +323,7 @@ async def test_a_declined_saved_card_sale_keeps_the_message(
         payment_id=payment.id,
         parent_id=family["parent_id"],
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert view.state == "DECLINED" and view.result_message == "DECLINED"
     payment = await reserve(pay_engine, family, 1096)  # .96: errorCode 3000, nothing charged
@@ -335,8 +331,7 @@ async def test_a_declined_saved_card_sale_keeps_the_message(
         payment_id=payment.id,
         parent_id=family["parent_id"],
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert view.state == "ERROR" and view.result_message.startswith("3000")
 
@@ -356,14 +351,13 @@ async def test_a_refused_session_token_closes_the_attempt(
 async def test_an_unpaid_hosted_session_expires_after_the_window(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     session = await start(pay_engine, gateway, family)
-    view = await payments.reconcile_payment(
-        payment_id=session.payment_id, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.reconcile_payment(payment_id=session.payment_id, runtime=runtime)
     assert view.state == "CREATED"
     later = utcnow() + payments.SESSION_WINDOW + timedelta(seconds=1)
     view = await payments.reconcile_payment(
-        payment_id=session.payment_id, now=later, engine=pay_engine, gateway=gateway
+        payment_id=session.payment_id, now=later, runtime=runtime
     )
     assert view.state == "EXPIRED"
     assert VISA  # the card never reached Converge
@@ -372,14 +366,15 @@ async def test_an_unpaid_hosted_session_expires_after_the_window(
 async def test_the_periodic_job_settles_lost_confirmations_and_abandoned_sessions(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     paid = await start(pay_engine, gateway, family, 3300)  # paid, but the browser never said so
     lightbox_submit(live_sim, paid.token)
     abandoned = await start(pay_engine, gateway, family, 3400)
-    fresh_now = await payments.reconcile_open_payments(engine=pay_engine, gateway=gateway)
+    fresh_now = await payments.reconcile_open_payments(runtime=runtime)
     assert paid.payment_id not in {v.id for v in fresh_now}  # the session may still be in use
 
     later = utcnow() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    views = await payments.reconcile_open_payments(now=later, engine=pay_engine, gateway=gateway)
+    views = await payments.reconcile_open_payments(now=later, runtime=runtime)
     states = {v.id: v.state for v in views}
     assert states[paid.payment_id] == "APPROVED"
     assert states[abandoned.payment_id] == "EXPIRED"
@@ -389,19 +384,20 @@ async def test_the_periodic_job_settles_lost_confirmations_and_abandoned_session
 async def test_the_periodic_job_settles_a_refund_whose_answer_was_lost(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     session = await start(pay_engine, gateway, family, 2800)
     txn_id = lightbox_submit(live_sim, session.token)["response"]["ssl_txn_id"]
-    await payments.confirm_payment(
-        payment_id=session.payment_id, txn_id=txn_id, engine=pay_engine, gateway=gateway
-    )
+    await payments.confirm_payment(payment_id=session.payment_id, txn_id=txn_id, runtime=runtime)
     live_sim.control("fault", kind="lost_answer", scope="xml")
     async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
         result = await payments.refund(
-            payment_id=session.payment_id, amount_cents=800, engine=pay_engine, gateway=impatient
+            payment_id=session.payment_id,
+            amount_cents=800,
+            runtime=Runtime(engine=pay_engine, gateway=impatient),
         )
     assert result.pending_cents == 800 and result.refunds[0].state == "UNKNOWN"
     later = utcnow() + timedelta(minutes=5)
-    views = await payments.reconcile_open_refunds(now=later, engine=pay_engine, gateway=gateway)
+    views = await payments.reconcile_open_refunds(now=later, runtime=runtime)
     mine = [v for v in views if v.payment_id == session.payment_id]
     assert [v.state for v in mine] == ["SUCCEEDED"] and mine[0].txn_id
     with session_scope(pay_engine) as db:

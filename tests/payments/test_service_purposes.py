@@ -18,6 +18,7 @@ from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import Purpose
 from hotmeals.services import cards, payments
 from hotmeals.services.payments.purposes import HANDLERS
+from hotmeals.services.runtime import Runtime
 from tests.factories import make_parent
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     family,
@@ -55,14 +56,14 @@ def _status(engine: Engine, order_id: int) -> OrderStatus:
 async def test_a_declined_order_payment_fails_the_order_and_a_retry_places_it(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id = _order(pay_engine, family["parent_id"], f"HM-P{family['parent_id']:06d}")
     first = await payments.start_payment(
         parent_id=family["parent_id"],
         purpose=Purpose.ORDER,
         amount_cents=1850,
         order_id=order_id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     declined = lightbox_submit(live_sim, first.token, number=DECLINED_CARD)["response"]
     with session_scope(pay_engine) as db:
@@ -79,14 +80,11 @@ async def test_a_declined_order_payment_fails_the_order_and_a_retry_places_it(
         purpose=Purpose.ORDER,
         amount_cents=1850,
         order_id=order_id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert _status(pay_engine, order_id) is OrderStatus.PENDING_PAYMENT  # a new attempt
     txn = lightbox_submit(live_sim, retry.token)["response"]["ssl_txn_id"]
-    view = await payments.confirm_payment(
-        payment_id=retry.payment_id, txn_id=txn, engine=pay_engine, gateway=gateway
-    )
+    view = await payments.confirm_payment(payment_id=retry.payment_id, txn_id=txn, runtime=runtime)
     assert view.approved
     assert _status(pay_engine, order_id) is OrderStatus.PLACED
 
@@ -120,13 +118,10 @@ async def test_a_saved_card_order_payment_places_the_order_like_the_lightbox(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
     # The saved-card door records its sale through the same ORDER handler as the Lightbox.
-    adding = await cards.start_add_card(
-        parent_id=family["parent_id"], engine=pay_engine, gateway=gateway
-    )
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    adding = await cards.start_add_card(parent_id=family["parent_id"], runtime=runtime)
     token = lightbox_submit(live_sim, adding.token)["response"]["ssl_token"]
-    card = await cards.save_card(
-        parent_id=family["parent_id"], token=token, engine=pay_engine, gateway=gateway
-    )
+    card = await cards.save_card(parent_id=family["parent_id"], token=token, runtime=runtime)
     order_id = _order(pay_engine, family["parent_id"], f"HM-S{family['parent_id']:06d}")
     with session_scope(pay_engine) as db:
         payment_id = payments.reserve_payment(
@@ -140,8 +135,7 @@ async def test_a_saved_card_order_payment_places_the_order_like_the_lightbox(
         payment_id=payment_id,
         parent_id=family["parent_id"],
         card_id=card.id,
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert view.approved
     assert _status(pay_engine, order_id) is OrderStatus.PLACED

@@ -18,6 +18,7 @@ from hotmeals.converge.simulator_cards import NO_ANSWER_CENTS
 from hotmeals.db.engine import session_scope
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, payments
+from hotmeals.services.runtime import Runtime
 from tests.factories import make_parent
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     lightbox_submit,
@@ -47,9 +48,13 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
         parent_id = make_parent(db).id  # a new parent per example: a fresh card limit
     sim.control("config", decline_by_cents="0")  # any amount is approved: this is about sums
     async with ConvergeClient(sim.settings, timeout=PATIENT) as gw:
-        add = await cards.start_add_card(parent_id=parent_id, engine=engine, gateway=gw)
+        add = await cards.start_add_card(
+            parent_id=parent_id, runtime=Runtime(engine=engine, gateway=gw)
+        )
         token = lightbox_submit(sim, add.token)["response"]["ssl_token"]
-        card = await cards.save_card(parent_id=parent_id, token=token, engine=engine, gateway=gw)
+        card = await cards.save_card(
+            parent_id=parent_id, token=token, runtime=Runtime(engine=engine, gateway=gw)
+        )
         paid: list[payments.PaymentView] = []
         model: dict[int, int] = {}  # payment id -> refundable, as a plain model of the rule
         for op in ops:
@@ -60,8 +65,7 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
                     payment_id=reserved.id,
                     parent_id=parent_id,
                     card_id=card.id,
-                    engine=engine,
-                    gateway=gw,
+                    runtime=Runtime(engine=engine, gateway=gw),
                 )
                 assert view.state == "APPROVED"
                 paid.append(view)
@@ -71,7 +75,9 @@ async def run_scenario(ops: list[tuple], engine: Engine, sim: SimServer) -> None
                 amount = op[2]
                 try:
                     result = await payments.refund(
-                        payment_id=target.id, amount_cents=amount, engine=engine, gateway=gw
+                        payment_id=target.id,
+                        amount_cents=amount,
+                        runtime=Runtime(engine=engine, gateway=gw),
                     )
                 except DomainError as err:
                     assert err.code == "refund_exceeds_paid"

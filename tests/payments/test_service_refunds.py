@@ -18,6 +18,7 @@ from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import Purpose
 from hotmeals.services import donations, payments
 from hotmeals.services.payments.records import order_refunded_cents
+from hotmeals.services.runtime import Runtime
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
     audit_kinds,
@@ -37,12 +38,13 @@ from tests.payments.support import SimServer
 async def paid_donation(
     engine: Engine, gateway: ConvergeClient, sim: SimServer, family: dict, cents: int
 ) -> payments.PaymentView:
+    runtime = Runtime(engine=engine, gateway=gateway)
     session = await donations.start_donation(
-        parent_id=family["parent_id"], amount=cents, engine=engine, gateway=gateway
+        parent_id=family["parent_id"], amount=cents, runtime=runtime
     )
     txn_id = lightbox_submit(sim, session.token)["response"]["ssl_txn_id"]
     view = await payments.confirm_payment(
-        payment_id=session.payment_id, txn_id=txn_id, engine=engine, gateway=gateway
+        payment_id=session.payment_id, txn_id=txn_id, runtime=runtime
     )
     assert view.state == "APPROVED"
     return view
@@ -55,21 +57,19 @@ def sim_sale(sim: SimServer, txn_id: str) -> dict:
 async def test_partial_refunds_sum_to_the_total_and_not_a_cent_more(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     paid = await paid_donation(pay_engine, gateway, live_sim, family, 3000)
     for cents in (1000, 1500, 500):
         result = await payments.refund(
             payment_id=paid.id,
             amount_cents=cents,
             reason="partial",
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
         assert result.ok and result.refunded_cents == cents
         assert [r.kind for r in result.refunds] == ["RETURN"]
     with pytest.raises(DomainError) as info:
-        await payments.refund(
-            payment_id=paid.id, amount_cents=1, engine=pay_engine, gateway=gateway
-        )
+        await payments.refund(payment_id=paid.id, amount_cents=1, runtime=runtime)
     assert info.value.code == "refund_exceeds_paid" and info.value.params["refundable_cents"] == 0
 
     with session_scope(pay_engine) as db:
@@ -84,11 +84,10 @@ async def test_partial_refunds_sum_to_the_total_and_not_a_cent_more(
 async def test_a_refund_beyond_the_total_is_refused_before_converge_is_asked(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     paid = await paid_donation(pay_engine, gateway, live_sim, family, 2000)
     with pytest.raises(DomainError) as info:
-        await payments.refund(
-            payment_id=paid.id, amount_cents=2001, engine=pay_engine, gateway=gateway
-        )
+        await payments.refund(payment_id=paid.id, amount_cents=2001, runtime=runtime)
     assert (
         info.value.code == "refund_exceeds_paid" and info.value.params["refundable_cents"] == 2000
     )
@@ -96,21 +95,18 @@ async def test_a_refund_beyond_the_total_is_refused_before_converge_is_asked(
     assert sim_txns(live_sim, paid.invoice_number, "RETURN") == []
     for bad in (0, -5):
         with pytest.raises(DomainError):
-            await payments.refund(
-                payment_id=paid.id, amount_cents=bad, engine=pay_engine, gateway=gateway
-            )
+            await payments.refund(payment_id=paid.id, amount_cents=bad, runtime=runtime)
 
 
 async def test_an_unpaid_payment_cannot_be_refunded(
     pay_engine: Engine, gateway: ConvergeClient, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     session = await donations.start_donation(
-        parent_id=family["parent_id"], amount=1000, engine=pay_engine, gateway=gateway
+        parent_id=family["parent_id"], amount=1000, runtime=runtime
     )
     with pytest.raises(DomainError) as info:
-        await payments.refund(
-            payment_id=session.payment_id, amount_cents=1000, engine=pay_engine, gateway=gateway
-        )
+        await payments.refund(payment_id=session.payment_id, amount_cents=1000, runtime=runtime)
     assert info.value.code == "refund_exceeds_paid"
 
 
@@ -122,8 +118,7 @@ async def test_a_whole_refund_before_settlement_is_a_void(
         payment_id=paid.id,
         amount_cents=1800,
         reason="changed mind",
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert result.ok and [r.kind for r in result.refunds] == ["VOID"]
     assert sim_sale(live_sim, paid.txn_id)["voided"] is True
@@ -139,7 +134,7 @@ async def test_a_void_after_settlement_falls_back_to_a_return(
     assert payment_row(pay_engine, paid.id).settled is False  # confirmed while open
     live_sim.control("settle")
     result = await payments.refund(
-        payment_id=paid.id, amount_cents=2200, engine=pay_engine, gateway=gateway
+        payment_id=paid.id, amount_cents=2200, runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
     assert result.ok and [r.kind for r in result.refunds] == ["RETURN"]
     assert sim_sale(live_sim, paid.txn_id)["voided"] is False
@@ -155,26 +150,23 @@ async def test_a_void_after_settlement_falls_back_to_a_return(
 async def test_converge_refusing_a_refund_is_recorded_and_frees_the_amount(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     paid = await paid_donation(pay_engine, gateway, live_sim, family, 1000)
     live_sim.control("fault", kind="http_500", scope="xml")
-    result = await payments.refund(
-        payment_id=paid.id, amount_cents=400, engine=pay_engine, gateway=gateway
-    )
+    result = await payments.refund(payment_id=paid.id, amount_cents=400, runtime=runtime)
     assert not result.ok and result.pending_cents == 400  # no answer: still reserved
     refund_id = result.refunds[0].id
-    view = await payments.reconcile_refund(refund_id=refund_id, engine=pay_engine, gateway=gateway)
+    view = await payments.reconcile_refund(refund_id=refund_id, runtime=runtime)
     assert view.state == "UNKNOWN"  # nothing at Converge yet, window not over
     from datetime import timedelta
 
     from hotmeals.clock import now as utcnow
 
     view = await payments.reconcile_refund(
-        refund_id=refund_id, now=utcnow() + timedelta(hours=1), engine=pay_engine, gateway=gateway
+        refund_id=refund_id, now=utcnow() + timedelta(hours=1), runtime=runtime
     )
     assert view.state == "FAILED"
-    result = await payments.refund(
-        payment_id=paid.id, amount_cents=1000, engine=pay_engine, gateway=gateway
-    )
+    result = await payments.refund(payment_id=paid.id, amount_cents=1000, runtime=runtime)
     assert result.ok
 
 
@@ -182,13 +174,14 @@ async def test_converge_refusing_a_refund_is_recorded_and_frees_the_amount(
 def test_concurrent_refunds_never_exceed_the_payment(
     pay_engine: Engine, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine)
     paid = in_new_loop(
-        live_sim, _paid_sync, engine=pay_engine, sim=live_sim, family=family, cents=3000
+        live_sim, _paid_sync, runtime=runtime, sim=live_sim, family=family, cents=3000
     )
     results = all_at_once(
         10,
         lambda: in_new_loop(
-            live_sim, payments.refund, payment_id=paid.id, amount_cents=500, engine=pay_engine
+            live_sim, payments.refund, payment_id=paid.id, amount_cents=500, runtime=runtime
         ),
     )
     done = [r for r in results if isinstance(r, payments.RefundResult)]
@@ -199,13 +192,14 @@ def test_concurrent_refunds_never_exceed_the_payment(
     assert sum(r.amount_cents for r in refund_rows(pay_engine, paid.id)) == 3000
 
 
-async def _paid_sync(*, engine, sim, family, cents, gateway):
-    return await paid_donation(engine, gateway, sim, family, cents)
+async def _paid_sync(*, runtime, sim, family, cents):
+    return await paid_donation(runtime.engine, runtime.gateway, sim, family, cents)
 
 
 async def test_an_order_refund_is_spread_over_its_payments(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, family: dict
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     with session_scope(pay_engine) as db:
         order = Order(
             number=f"HM-T{family['parent_id']:06d}",
@@ -224,16 +218,14 @@ async def test_an_order_refund_is_spread_over_its_payments(
             purpose=purpose,
             amount_cents=cents,
             order_id=order_id,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
         txn_id = lightbox_submit(live_sim, session.token)["response"]["ssl_txn_id"]
         paid.append(
             await payments.confirm_payment(
                 payment_id=session.payment_id,
                 txn_id=txn_id,
-                engine=pay_engine,
-                gateway=gateway,
+                runtime=runtime,
             )
         )
     with session_scope(pay_engine) as db:  # the change the second payment paid for
@@ -250,8 +242,7 @@ async def test_an_order_refund_is_spread_over_its_payments(
         order_id=order_id,
         amount_cents=2500,
         parent_id=family["parent_id"],
-        engine=pay_engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     assert result.ok
     # Newest first: the whole second payment (a void), then 10.00 of the first.
@@ -264,16 +255,13 @@ async def test_an_order_refund_is_spread_over_its_payments(
         assert OrderStatus(db.get(Order, order_id).status) is OrderStatus.PLACED
         assert order_refunded_cents(db, order_id) == 2500
     with pytest.raises(DomainError) as info:
-        await payments.refund(
-            order_id=order_id, amount_cents=1001, engine=pay_engine, gateway=gateway
-        )
+        await payments.refund(order_id=order_id, amount_cents=1001, runtime=runtime)
     assert info.value.code == "refund_exceeds_paid"
     with pytest.raises(DomainError) as info:
         await payments.refund(
             order_id=order_id,
             amount_cents=100,
             parent_id=family["parent_id"] + 999,
-            engine=pay_engine,
-            gateway=gateway,
+            runtime=runtime,
         )
     assert info.value.code == "payment_order_not_found"

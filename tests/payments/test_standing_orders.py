@@ -35,6 +35,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState
 from hotmeals.services import cards, standing, standing_job
+from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
     all_at_once,
@@ -108,9 +109,10 @@ def home(pay_engine: Engine, live_sim: SimServer, now: datetime) -> dict:
 
 
 async def _save_card(engine: Engine, gateway: ConvergeClient, sim: SimServer, parent_id: int):
-    session = await cards.start_add_card(parent_id=parent_id, engine=engine, gateway=gateway)
+    runtime = Runtime(engine=engine, gateway=gateway)
+    session = await cards.start_add_card(parent_id=parent_id, runtime=runtime)
     token = lightbox_submit(sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
-    return await cards.save_card(parent_id=parent_id, token=token, engine=engine, gateway=gateway)
+    return await cards.save_card(parent_id=parent_id, token=token, runtime=runtime)
 
 
 def _rows(engine: Engine, model, **where) -> list:
@@ -137,9 +139,10 @@ def _mails(engine: Engine, to: str) -> list[EmailOutbox]:
 async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     assert _next_date(pay_engine, home, now) == MONDAY.isoformat()
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=runtime)
     assert (done.booked, done.in_cart, done.skipped, done.pending) == (1, 0, 0, 0)
     # Booked: "Next" is the Monday after, never the date the job has handled.
     assert _next_date(pay_engine, home, now) == (MONDAY + timedelta(days=7)).isoformat()
@@ -153,14 +156,18 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []  # placed: left cart
     # The next Monday is beyond BOOK_AHEAD: not yet. A restart (the same sweep again) and a
     # round an hour later book nothing more.
-    again = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
-    later = await standing_job.run(now=now + timedelta(hours=1), engine=pay_engine, gateway=gateway)
+    again = await standing_job.run(now=now, runtime=runtime)
+    later = await standing_job.run(now=now + timedelta(hours=1), runtime=runtime)
     assert again.dates == later.dates == []
     assert len(_rows(pay_engine, Order, parent_id=home["parent_id"])) == 1
-    runs = [r for r in standing_job.booked_runs(engine=pay_engine) if r[0] == home["standing_id"]]
+    runs = [
+        r
+        for r in standing_job.booked_runs(runtime=Runtime(engine=pay_engine))
+        if r[0] == home["standing_id"]
+    ]
     assert runs == [(home["standing_id"], MONDAY, "booked")]
     # The next Monday comes within reach a week later.
-    week = await standing_job.run(now=now + timedelta(days=7), engine=pay_engine, gateway=gateway)
+    week = await standing_job.run(now=now + timedelta(days=7), runtime=runtime)
     assert week.booked == 1
     with session_scope(pay_engine) as s:
         listed = standing.listing(session=s, parent_id=home["parent_id"], lang="fr", now=now)
@@ -175,7 +182,7 @@ async def test_two_rounds_at_once_make_one_order_and_one_charge(
     live_sim.control("fault", kind="delay:1", scope="xml")  # the charge takes a second
 
     def sweep():
-        return in_new_loop(live_sim, standing_job.run, now=now, engine=pay_engine)
+        return in_new_loop(live_sim, standing_job.run, now=now, runtime=Runtime(engine=pay_engine))
 
     answers = all_at_once(2, sweep)
     assert all(isinstance(a, standing_job.Round) for a in answers), answers
@@ -192,6 +199,7 @@ async def test_two_rounds_at_once_make_one_order_and_one_charge(
 async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_email(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     with session_scope(pay_engine) as s:
         parent = s.get(Parent, home["parent_id"])
@@ -209,7 +217,7 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
         # Emma is now allergic to milk (Major): the pizza is refused for her.
         ingredient = f.get_allergen(s, "Milk")
         s.add(ChildAllergy(child_id=emma.id, ingredient_id=ingredient.id, alert_level="Major"))
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=runtime)
     assert (done.booked, done.skipped) == (0, 3)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []
@@ -235,14 +243,14 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     assert "Rien n'a été facturé" in bodies
     assert f"meal-detailed?date={MONDAY.isoformat()}" in bodies
     # Told once: a second round writes no more.
-    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, runtime=runtime)
     assert len(_mails(pay_engine, home["email"])) == 3
 
 
 async def test_no_card_leaves_it_in_the_cart_with_an_email(
     pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
 ) -> None:
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert done.in_cart == 1
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [line] = _rows(pay_engine, CartLine, parent_id=home["parent_id"])
@@ -256,12 +264,13 @@ async def test_no_card_leaves_it_in_the_cart_with_an_email(
 async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     card = await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     with session_scope(pay_engine) as s:  # the card's token no longer works at Converge
         row = s.get(StoredCard, card.id)
         row.converge_token = "0000000000000000"
         s.add(row)
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=runtime)
     assert done.in_cart == 1 and done.booked == 0
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     assert order.status == OrderStatus.PAYMENT_FAILED
@@ -269,7 +278,7 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
     [mail] = _mails(pay_engine, home["email"])
     assert "a été refusée" in mail.body_text
     # The next round does not charge again.
-    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, runtime=runtime)
     assert len(_rows(pay_engine, Payment, order_id=order.id)) == 1
     assert len(_mails(pay_engine, home["email"])) == 1
 
@@ -277,18 +286,19 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
 async def test_paused_or_ended_books_nothing_and_resumed_books(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     with session_scope(pay_engine) as s:
         paused = standing.change(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="pause"
         )
     assert paused["status"] == "paused"
-    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
+    assert (await standing_job.run(now=now, runtime=runtime)).dates == []
     with session_scope(pay_engine) as s:
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="end"
         )
-    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).dates == []
+    assert (await standing_job.run(now=now, runtime=runtime)).dates == []
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     with session_scope(pay_engine) as s:
         with pytest.raises(DomainError) as ended:
@@ -314,21 +324,22 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=again["id"], action="resume"
         )
-    assert (await standing_job.run(now=now, engine=pay_engine, gateway=gateway)).booked == 1
+    assert (await standing_job.run(now=now, runtime=runtime)).booked == 1
 
 
 async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
 ) -> None:
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     after = datetime.combine(MONDAY - timedelta(days=1), time(10, 30), tzinfo=TORONTO)
-    done = await standing_job.run(now=after, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=after, runtime=runtime)
     assert done.dates == [] and _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     # Its cut-off passed: "Next" is the Monday after, which the job can still book.
     assert _next_date(pay_engine, home, after) == (MONDAY + timedelta(days=7)).isoformat()
     # Made up just before it.
     before = datetime.combine(MONDAY - timedelta(days=1), time(9, 30), tzinfo=TORONTO)
-    assert (await standing_job.run(now=before, engine=pay_engine, gateway=gateway)).booked == 1
+    assert (await standing_job.run(now=before, runtime=runtime)).booked == 1
 
 
 def test_only_the_parents_own_child_meal_and_standing_orders(pay_engine: Engine, home: dict):
@@ -371,7 +382,7 @@ async def test_a_day_already_in_the_cart_is_skipped_quietly(
             menu_day_id=home["menu_day"],
             now=now,
         )
-    await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
     assert (run.status, run.reason) == ("skipped", "booked")
     assert len(_rows(pay_engine, CartLine, parent_id=home["parent_id"])) == 1
@@ -389,7 +400,7 @@ async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
         emma = s.get(Child, home["child_id"])
         emma.created_at = (NOW - timedelta(days=400)).astimezone(UTC)
         s.add(emma)
-    done = await standing_job.run(now=now, engine=pay_engine, gateway=gateway)
+    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert (done.booked, done.skipped) == (0, 1)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
@@ -410,7 +421,7 @@ def _sweeper(url: str, settings: object, now: datetime, barrier: object, out: ob
     async def main() -> standing_job.Round:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)  # type: ignore[attr-defined]
-            return await standing_job.run(now=now, engine=engine, gateway=client)
+            return await standing_job.run(now=now, runtime=Runtime(engine=engine, gateway=client))
 
     try:
         done = asyncio.run(main())

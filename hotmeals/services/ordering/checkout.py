@@ -30,7 +30,6 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Unpack
 
 from sqlmodel import Session, col, select
 
@@ -87,7 +86,8 @@ from hotmeals.services.payments.records import (
     PaymentView,
     lock_row,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 
@@ -265,7 +265,7 @@ async def start_checkout(
     save_card: bool = False,
     lang: str = "en",
     use_credit: bool = True,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CheckoutStarted:
     """The parent pays their cart: the order (or the pending one of the same cart) and a new
     attempt to pay it, then the Lightbox session, or the saved card ``card_id`` charged at
@@ -275,11 +275,11 @@ async def start_checkout(
     at once (``result`` placed, no ``hosted``); covering part, the card attempt is for the
     rest (``amount_cents``) and the credit is spent when that approval places the order."""
     lang = normalize_lang(lang)
-    engine = wiring.get("engine")
+    engine = runtime.engine
 
     async def placed(reserved: dict, view: PaymentView) -> CheckoutStarted:
         """An approved payment, found or made here: the order placed (or the sale voided)."""
-        result = await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
+        result = await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
         return _started(reserved, view.id, view.amount_cents, result=result)
 
     asked: set[int] = set()
@@ -298,7 +298,9 @@ async def start_checkout(
         if not reserved["ask"]:
             break
         for attempt in reserved["ask"]:
-            found = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, **wiring)
+            found = await ask_converge(
+                payment_id=attempt, close_after=SESSION_WINDOW, runtime=runtime
+            )
             if not found.answered:
                 # Converge cannot say whether the earlier attempt was paid: no new one now.
                 raise DomainError("payment_unavailable")
@@ -331,21 +333,21 @@ async def start_checkout(
     if "settle" in reserved:
         # Another tap is charging this order (a saved card): answer its outcome ("placed"),
         # not "we are confirming your payment" while it is on its way.
-        await await_charge(payment_id=reserved["settle"], engine=engine)
+        await await_charge(payment_id=reserved["settle"], runtime=runtime)
         view = await run_in_transaction(
             order_payment_view, engine=engine, payment_id=reserved["settle"], parent_id=parent_id
         )
         return await placed(reserved, view)
     payment_id = reserved["payment_id"]
     if reserved["card_sale"] is not None:
-        view = await charge_begun_card(reserved["card_sale"], **wiring)
+        view = await charge_begun_card(reserved["card_sale"], runtime=runtime)
         return await placed(reserved, view)
     hosted = await open_payment_attempt(
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=None,
         save_card=save_card,
-        **wiring,
+        runtime=runtime,
     )
     assert isinstance(hosted, HostedSession)
     return _started(
@@ -386,7 +388,7 @@ async def complete_checkout(
     txn_id: str,
     lang: str = "en",
     card_token: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CheckoutResult:
     """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
     (``confirm_payment``), the order is placed in the same transaction, or, when it cannot be
@@ -395,13 +397,13 @@ async def complete_checkout(
     this card" (saved once the order is placed, only if it is the card that paid; the order
     stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
     lang = normalize_lang(lang)
-    engine = wiring.get("engine")
+    engine = runtime.engine
     # The parent's own order's payment, or ``payment_not_found``:
     await run_in_transaction(
         order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
     )
     view = await confirm_approval(
-        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, **wiring
+        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, runtime=runtime
     )
     if view is None:
         # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
@@ -424,9 +426,9 @@ async def complete_checkout(
             VOIDED,
             t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount),
         )
-    result = await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
+    result = await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
     if result.status == PLACED:  # the order stands whether the card is saved or not
-        await cards.save_paying_card(view, card_token, **wiring)
+        await cards.save_paying_card(view, card_token, runtime=runtime)
     return result
 
 
@@ -446,7 +448,7 @@ async def checkout_declined(
     message: str,
     outcome: str = "declined",
     lang: str = "en",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CheckoutResult:
     """OrderDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
     (``outcome``: declined, error or cancelled). Only a hint: Converge is asked
@@ -456,17 +458,17 @@ async def checkout_declined(
     message says what is known: a decline Converge shows no charge for is a decline; an
     error, or no answer from Converge, is "we could not confirm the payment"."""
     lang = normalize_lang(lang)
-    engine = wiring.get("engine")
+    engine = runtime.engine
     await run_in_transaction(
         order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
     )
     reason = browser_reason(message)
     asked = await report_browser_failure(
-        payment_id=payment_id, parent_id=parent_id, message=reason, **wiring
+        payment_id=payment_id, parent_id=parent_id, message=reason, runtime=runtime
     )
     view = asked.view
     if view.state == PaymentState.APPROVED:
-        return await settle_approved(view, parent_id=parent_id, lang=lang, **wiring)
+        return await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
     state = await run_in_transaction(order_state, engine=engine, payment_id=payment_id)
     if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
         return final_result(view, state, lang) or checkout_result(

@@ -15,8 +15,6 @@ The ordering modules these call are imported here and nowhere else in the paymen
 
 from __future__ import annotations
 
-from typing import Unpack
-
 from sqlmodel import Session
 
 from hotmeals.clock import now as utcnow
@@ -31,7 +29,7 @@ from hotmeals.services.ordering.changing import change_apply, change_payment
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments.purposes import PurposeHandler
 from hotmeals.services.payments.records import lock_row
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 
 
 def _order_of(session: Session, payment: Payment) -> Order:
@@ -126,10 +124,10 @@ class OrderChangePayment(OrderPayment):
         _order_of(session, payment)  # nothing changes: the change is applied only once paid
 
 
-async def void_stray_order_payments(**wiring: Unpack[Wiring]) -> None:
+async def void_stray_order_payments(*, runtime: Runtime = APP) -> None:
     """The reconciliation round's part for orders: an approved order payment whose order was
     not placed (a cut-off passed before the approval, the cart was checked out again) is
     voided, and likewise an approved payment of an order change that could not be applied
     any more: no money is kept without what it paid for."""
-    await settle.void_orphan_payments(**wiring)
-    await change_payment.void_dropped_change_payments(**wiring)
+    await settle.void_orphan_payments(runtime=runtime)
+    await change_payment.void_dropped_change_payments(runtime=runtime)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Unpack
+from typing import Any
 
 from sqlalchemy import and_, delete, or_
 from sqlmodel import Session, col, select
@@ -49,7 +49,7 @@ from hotmeals.services.payments.records import (
     payment_view,
 )
 from hotmeals.services.payments.reversal import reverse_each, reverse_in_full
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.checkout")
@@ -221,17 +221,17 @@ async def settle_approved(
     *,
     parent_id: int,
     lang: str,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> CheckoutResult:
     """What the parent is told of an order payment Converge has answered: placed by it,
     pending, declined; or, approved but not what placed the order (paid already by another
     attempt, a cut-off passed, the cart checked out again), voided at once."""
-    state = await run_in_transaction(order_state, engine=wiring.get("engine"), payment_id=view.id)
+    state = await run_in_transaction(order_state, engine=runtime.engine, payment_id=view.id)
     done = final_result(view, state, lang)
     if done is not None:
         return done
     # Approved, but the order was not placed by this payment: give the money back now.
-    back = await reverse_in_full(view.id, reason=RefundReason.ORDER_NOT_PLACED, **wiring)
+    back = await reverse_in_full(view.id, reason=RefundReason.ORDER_NOT_PLACED, runtime=runtime)
     amount = format_money(view.amount_cents, lang)
     key = "orderpay.voided" if back else "orderpay.void_later"
     if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
@@ -272,13 +272,13 @@ def orphan_payments(session: Session) -> list[int]:
     return [payment_id for payment_id in rows if payment_id is not None]
 
 
-async def void_orphan_payments(**wiring: Unpack[Wiring]) -> list[int]:
+async def void_orphan_payments(*, runtime: Runtime = APP) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every orphan payment.
     Returns the ids it voided (or started to)."""
     return await reverse_each(
-        await run_in_transaction(orphan_payments, engine=wiring.get("engine")),
+        await run_in_transaction(orphan_payments, engine=runtime.engine),
         reason=RefundReason.ORDER_NOT_PLACED,
         log=log,
         what="an orphan order payment",
-        **wiring,
+        runtime=runtime,
     )

@@ -55,9 +55,11 @@ Modules: ``charging.py`` (reserve, hosted session, confirm, saved-card sale),
 record), ``refund_retries.py`` (refused refunds sent again, flagged for a person),
 ``duplicates.py`` (second sales voided), ``steps.py`` (the one-transaction steps),
 ``records.py`` (locks, moves, sums, views), ``purposes.py`` (the purpose registry),
-``runtime.py`` (gateway and threads). This package imports nothing of the app above it:
-what a closed Lightbox means to the parent is ``services/payment_outcome.py``, the periodic
-round that calls these is ``hotmeals/jobs/payment_round.py``.
+``runtime.py`` (the Lightbox script, ``run_sync``). What a call runs on (database, Converge,
+clock) is ``services/runtime.Runtime``, taken as ``runtime: Runtime = APP``. This package
+imports nothing of the app above it: what a closed Lightbox means to the parent is
+``services/payment_outcome.py``, the periodic round that calls these is
+``hotmeals/jobs/payment_round.py``.
 """
 
 from hotmeals.services.payments.charging import (

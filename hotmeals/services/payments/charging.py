@@ -7,13 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Required, TypedDict, Unpack
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from hotmeals.clock import now as utcnow
 from hotmeals.converge.gateway import (
     GatewayError,
-    PaymentGateway,
     SessionTokenError,
     UnknownOutcome,
 )
@@ -33,7 +31,8 @@ from hotmeals.services.payments.records import (
     new_invoice_number,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of, lightbox_script_url
+from hotmeals.services.payments.runtime import actor_of, lightbox_script_url
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not a business rule
@@ -126,12 +125,12 @@ async def open_hosted_session(
     payment_id: int,
     parent_id: int | None = None,
     save_card: bool = False,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> HostedSession:
     """A Lightbox session token for a CREATED payment. A refused or unanswered token request
     closes the attempt as ERROR (nothing can have been charged) and raises
     ``payment_unavailable``; the parent may simply try again."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
+    engine, gw = runtime.engine, runtime.converge
     inputs = await run_in_transaction(
         steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
     )
@@ -184,18 +183,16 @@ def _reserved_id(session: Session, **paying: Unpack[PaymentFor]) -> int:
 async def start_payment(
     *,
     save_card: bool = False,
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **paying: Unpack[PaymentFor],
 ) -> HostedSession:
     """Reserve a payment (CREATED, own invoice number), commit, then get its hosted session."""
-    payment = await run_in_transaction(_reserved_id, engine=engine, **paying)
+    payment = await run_in_transaction(_reserved_id, engine=runtime.engine, **paying)
     return await open_hosted_session(
         payment_id=payment,
         parent_id=paying["parent_id"],
         save_card=save_card,
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
 
 
@@ -212,14 +209,14 @@ async def confirm_payment(
     txn_id: str,
     parent_id: int | None = None,
     actor: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView:
     """After the browser's ``onApproval``: check ``txn_id`` with ``txnquery`` and record the
     payment as APPROVED once. Returns the payment (state APPROVED, or UNKNOWN when Converge
     could not be asked: reconcile later). Raises ``payment_not_verified`` when Converge does
     not vouch for a sale of this amount and invoice, ``payment_already_paid`` for a second,
     different transaction. Safe to call any number of times, concurrently."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
+    engine, gw = runtime.engine, runtime.converge
     who = actor_of(parent_id, actor)
     txn_id = _valid_txn_id(txn_id)
     try:
@@ -234,7 +231,7 @@ async def confirm_payment(
         if err.code == "payment_already_paid":
             # Another sale for an attempt already paid: if Converge vouches for it (our
             # invoice and amount), it is a row of its own and voided at once.
-            await void_duplicate_txn(engine, gw, payment_id, txn_id, who)
+            await void_duplicate_txn(payment_id, txn_id, who, runtime=runtime)
         raise
     if done is not None:
         return done
@@ -261,7 +258,7 @@ async def confirm_payment(
         except DomainError as err:
             if err.code == "payment_already_paid":  # another sale was recorded meanwhile
                 await void_duplicate_sale(
-                    payment_id=payment_id, charge=charge, actor=who, engine=engine, gateway=gw
+                    payment_id=payment_id, charge=charge, actor=who, runtime=runtime
                 )
             raise
     if query.holds_sale(amount_cents=amount, invoice_number=invoice):
@@ -289,7 +286,7 @@ async def confirm_approval(
     payment_id: int,
     txn_id: str,
     parent_id: int,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView | None:
     """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
     order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
@@ -300,7 +297,7 @@ async def confirm_approval(
             payment_id=payment_id,
             txn_id=txn_id,
             parent_id=parent_id,
-            **wiring,
+            runtime=runtime,
         )
     return None
 
@@ -340,7 +337,7 @@ async def charge_stored_card(
     parent_id: int,
     card_id: int,
     actor: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView:
     """Charge a CREATED payment to one of the parent's saved cards (``ccsale`` with the
     token). Runs at most once per payment: the payment is moved to UNKNOWN before the call, so
@@ -348,27 +345,28 @@ async def charge_stored_card(
     it UNKNOWN for ``reconcile_payment``."""
     sale = await run_in_transaction(
         steps.begin_card_sale,
-        engine=wiring.get("engine"),
+        engine=runtime.engine,
         payment_id=payment_id,
         parent_id=parent_id,
         card_id=card_id,
         actor=actor_of(parent_id, actor),
     )
-    return await charge_begun_card(sale, **wiring)
+    return await charge_begun_card(sale, runtime=runtime)
 
 
 async def charge_begun_card(
     sale: steps.CardSale,
-    **wiring: Unpack[Wiring],
+    *,
+    runtime: Runtime = APP,
 ) -> PaymentView:
     """Steps 2 and 3 of a saved-card charge whose payment ``steps.begin_card_sale`` already
     moved to UNKNOWN (in the caller's transaction, so no other tab can start another):
     ``ccsale`` with the card's token, then its outcome recorded."""
-    outcome = await gateway_of(wiring).sale_with_token(
+    outcome = await runtime.converge.sale_with_token(
         sale.token, sale.amount_cents, sale.invoice, merchant_txn_id=f"HM-P{sale.payment_id}"
     )
     return await run_in_transaction(
-        steps.record_sale_outcome, engine=wiring.get("engine"), sale=sale, outcome=outcome
+        steps.record_sale_outcome, engine=runtime.engine, sale=sale, outcome=outcome
     )
 
 
@@ -378,7 +376,7 @@ async def open_payment_attempt(
     parent_id: int,
     card_id: int | None,
     save_card: bool = False,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView | HostedSession:
     """Step 2 of a payment a service reserved (``reserve_payment``) for what the parent is
     buying, the way the parent chose to pay: the saved card ``card_id`` charged at once (its
@@ -390,11 +388,11 @@ async def open_payment_attempt(
             payment_id=payment_id,
             parent_id=parent_id,
             card_id=card_id,
-            **wiring,
+            runtime=runtime,
         )
     return await open_hosted_session(
         payment_id=payment_id,
         parent_id=parent_id,
         save_card=save_card,
-        **wiring,
+        runtime=runtime,
     )

@@ -6,13 +6,12 @@ what it says is recorded once, whoever else confirms or reconciles at the same t
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Unpack, cast
+from typing import cast
 
 from sqlmodel import Session, col, select
 
-from hotmeals.clock import now as utcnow
 from hotmeals.converge.converge import SharedSearches
 from hotmeals.converge.gateway import (
     HELD_STATUSES,
@@ -35,7 +34,8 @@ from hotmeals.services.payments.records import (
     refund_view,
 )
 from hotmeals.services.payments.refunds import VOID, RefundAnswer, settle_refund
-from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
@@ -61,7 +61,7 @@ async def ask_converge(
     actor: str = "system",
     now: datetime | None = None,
     close_after: timedelta | None = SESSION_WINDOW,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> Asked:
     """Converge's word on one attempt, by its invoice (``find_by_invoice``), recorded once:
 
@@ -74,13 +74,13 @@ async def ask_converge(
     - otherwise (a sale held for review, the session may still be used) nothing changes.
 
     An attempt already approved or closed is not asked about again."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
+    engine, gw = runtime.engine, runtime.converge
     payment, view = await run_in_transaction(
         steps.reconcile_inputs, engine=engine, payment_id=payment_id
     )
     if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
         return Asked(view, True)
-    current = now or utcnow()
+    current = now or runtime.now()
     # A sale of this attempt can only be made while its session lives: the search stops a
     # day after that (an old attempt asked about once is one short search, not months).
     last = min(current, payment.created_at + SESSION_WINDOW)
@@ -118,8 +118,7 @@ async def ask_converge(
                 payment_id=payment_id,
                 charge=steps.Charge.of_query(other, "reconcile"),
                 actor=actor,
-                engine=engine,
-                gateway=gw,
+                runtime=runtime,
             )
         return Asked(view, True)
     held = [
@@ -157,13 +156,13 @@ async def report_browser_failure(
     payment_id: int,
     parent_id: int,
     message: str,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> Asked:
     """A browser (or an API client) says the attempt failed: ask Converge first. A sale it
     made is recorded (APPROVED: what it pays for is placed or applied); otherwise the
     report is kept as a hint (``record_decline``), and ``answered`` says whether Converge
     could be asked at all."""
-    engine = wiring.get("engine")
+    engine = runtime.engine
     await run_in_transaction(
         steps.reconcile_inputs_of, engine=engine, payment_id=payment_id, parent_id=parent_id
     )
@@ -171,7 +170,7 @@ async def report_browser_failure(
         payment_id=payment_id,
         actor=actor_of(parent_id),
         close_after=None,
-        **wiring,
+        runtime=runtime,
     )
     if asked.view.state == PaymentState.APPROVED:
         return asked
@@ -187,7 +186,7 @@ async def reconcile_payment(
     actor: str = "system",
     now: datetime | None = None,
     window: timedelta = SESSION_WINDOW,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> PaymentView:
     """Find out what happened to a payment whose answer we never got (or never checked, or
     only a browser reported): ``ask_converge`` with the session window. A confirming sale ->
@@ -198,7 +197,7 @@ async def reconcile_payment(
         actor=actor,
         now=now,
         close_after=window,
-        **wiring,
+        runtime=runtime,
     )
     return asked.view
 
@@ -208,14 +207,14 @@ async def reconcile_open_payments(
     unknown_after: timedelta = timedelta(minutes=1),
     window: timedelta = SESSION_WINDOW,
     now: datetime | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> list[PaymentView]:
     """The periodic job: reconcile UNKNOWN payments untouched for ``unknown_after``, CREATED
     ones whose hosted session is over (their browser never confirmed: paid and the
     confirmation lost, or abandoned), and failures only a browser reported, once their
     session is over (each asked about once, then closed)."""
-    engine = wiring.get("engine")
-    current = now or utcnow()  # fixed before the first search (``SharedSearches``)
+    engine = runtime.engine
+    current = now or runtime.now()  # fixed before the first search (``SharedSearches``)
     ids = await run_in_transaction(
         steps.open_payments,
         engine=engine,
@@ -223,13 +222,11 @@ async def reconcile_open_payments(
         created_before=current - window,
     )
     # One search per day range for the whole round, not one per open attempt.
-    shared = cast(PaymentGateway, SharedSearches(gateway_of(wiring)))
+    shared = replace(runtime, gateway=cast(PaymentGateway, SharedSearches(runtime.converge)))
     views = []
     for pid in ids:
         views.append(
-            await reconcile_payment(
-                payment_id=pid, now=current, window=window, engine=engine, gateway=shared
-            )
+            await reconcile_payment(payment_id=pid, now=current, window=window, runtime=shared)
         )
     return views
 
@@ -263,18 +260,18 @@ async def reconcile_refund(
     actor: str = "system",
     now: datetime | None = None,
     window: timedelta = REFUND_WINDOW,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> RefundView:
     """A refund whose answer was lost: look for a VOID/RETURN of that amount under the
     payment's invoice that no other refund row claims. Found -> SUCCEEDED; none once the
     window is over -> FAILED (the money is refundable again); otherwise unchanged."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
+    engine, gw = runtime.engine, runtime.converge
     row, payment, invoice, known = await run_in_transaction(
         _refund_inputs, engine=engine, refund_id=refund_id
     )
     if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
         return refund_view(row)
-    current = now or utcnow()
+    current = now or runtime.now()
     found = await gw.find_by_invoice(
         invoice,
         start=(row.created_at - timedelta(days=1)).date(),
@@ -328,14 +325,11 @@ async def reconcile_open_refunds(
     *,
     older_than: timedelta = timedelta(minutes=2),
     now: datetime | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> list[RefundView]:
     """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
-    engine = wiring.get("engine")
-    current = now or utcnow()  # fixed before the first search (``SharedSearches``)
+    engine = runtime.engine
+    current = now or runtime.now()  # fixed before the first search (``SharedSearches``)
     ids = await run_in_transaction(_open_refunds, engine=engine, before=current - older_than)
-    shared = cast(PaymentGateway, SharedSearches(gateway_of(wiring)))
-    return [
-        await reconcile_refund(refund_id=rid, now=current, engine=engine, gateway=shared)
-        for rid in ids
-    ]
+    shared = replace(runtime, gateway=cast(PaymentGateway, SharedSearches(runtime.converge)))
+    return [await reconcile_refund(refund_id=rid, now=current, runtime=shared) for rid in ids]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Unpack
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -31,7 +30,7 @@ from hotmeals.services.payments.refunds import (
     execute_refund,
     write_pending_refunds,
 )
-from hotmeals.services.payments.runtime import Wiring, gateway_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
@@ -96,13 +95,13 @@ def _reserve_again(
 async def resend_failed_refunds(
     *,
     now: datetime | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> list[RefundView]:
     """The periodic round's part (``jobs/payment_round.py``): every FAILED refund whose next try is
     due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
     answer reconciled as not made), is sent again. Returns the new tries' views."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
-    current = now or utcnow()
+    engine = runtime.engine
+    current = now or runtime.now()
     out = []
     for refund_id, payment_id in await run_in_transaction(_due_refunds, engine=engine, now=current):
         try:
@@ -114,7 +113,7 @@ async def resend_failed_refunds(
                 now=current,
             )
             if planned is not None:
-                out.append(await execute_refund(planned, actor="system", engine=engine, gateway=gw))
+                out.append(await execute_refund(planned, actor="system", runtime=runtime))
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("refund %s: could not send it again", refund_id)
     return out

@@ -21,10 +21,8 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Unpack
 
 from sqlalchemy import update
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col
 
 from hotmeals.clock import now as utcnow
@@ -32,7 +30,6 @@ from hotmeals.converge.gateway import (
     Approved,
     Declined,
     GatewayError,
-    PaymentGateway,
     SaleOutcome,
     UnknownOutcome,
 )
@@ -61,7 +58,8 @@ from hotmeals.services.payments.records import (
     rowcount,
     saved_id,
 )
-from hotmeals.services.payments.runtime import Wiring, actor_of, gateway_of
+from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.converge")
@@ -250,17 +248,18 @@ async def execute_refund(
     planned: PlannedRefund,
     *,
     actor: str,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> RefundView:
     """Steps 2 and 3 of a refund ``reserve_refund`` reserved, once that transaction is
     committed and with none open: Converge voids or returns it (a refused void of a settled
     batch becomes a return), and the outcome is recorded on its row. Returns the row's view;
     a lost answer stays UNKNOWN for the reconciliation. A refund to credit is done already:
     its row is read back, nothing is sent."""
-    engine = wiring.get("engine")
     if planned.kind == CREDIT:
-        return await run_in_transaction(_read_refund, engine=engine, refund_id=planned.refund_id)
-    return await _execute(engine, gateway_of(wiring), planned, actor)
+        return await run_in_transaction(
+            _read_refund, engine=runtime.engine, refund_id=planned.refund_id
+        )
+    return await _execute(planned, actor, runtime=runtime)
 
 
 def _read_refund(session: Session, *, refund_id: int) -> RefundView:
@@ -363,9 +362,8 @@ def _answer_of(outcome: SaleOutcome) -> RefundAnswer:
     return RefundAnswer(RefundState.UNKNOWN, "refund.unknown", None, outcome.reason)
 
 
-async def _execute(
-    engine: Engine | None, gw: PaymentGateway, planned: PlannedRefund, actor: str
-) -> RefundView:
+async def _execute(planned: PlannedRefund, actor: str, *, runtime: Runtime) -> RefundView:
+    engine, gw = runtime.engine, runtime.converge
     if planned.kind == VOID:
         outcome = await gw.void(planned.sale_txn_id)
         if isinstance(outcome, GatewayError) and outcome.error_code == VOID_REFUSED_SETTLED:
@@ -397,17 +395,16 @@ async def refund(
     order_id: int | None = None,
     parent_id: int | None = None,
     actor: str | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> RefundResult:
     """Refund ``amount_cents`` of one payment, or of an order (spread over its approved
     payments, newest first). Raises ``refund_exceeds_paid`` (nothing is sent) when that is
     more than what remains refundable. Converge's refusals are recorded as FAILED refunds
     with their message and returned; check ``result.ok``."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
     who = actor_of(parent_id, actor)
     plan = await run_in_transaction(
         write_pending_refunds,
-        engine=engine,
+        engine=runtime.engine,
         amount_cents=amount_cents,
         reason=reason,
         payment_id=payment_id,
@@ -415,7 +412,7 @@ async def refund(
         parent_id=parent_id,
         actor=who,
     )
-    return RefundResult([await _execute(engine, gw, item, who) for item in plan])
+    return RefundResult([await _execute(item, who, runtime=runtime) for item in plan])
 
 
 # -- refunds Converge refused: sent again, finitely -------------------------------------------

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Unpack
 
 from sqlmodel import Session
 
@@ -15,7 +14,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.services.payments.records import refundable_cents
 from hotmeals.services.payments.refunds import refund
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 
@@ -28,15 +27,13 @@ async def reverse_in_full(
     payment_id: int,
     *,
     reason: RefundReason,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> bool:
     """Refund what is left of ``payment_id`` (all of it, unless part is refunded already).
     True when the money is back or on its way, or nothing is left to give back (refunded
     meanwhile by another call); False when Converge refused (the reconciliation tries
     again)."""
-    amount = await run_in_transaction(
-        _refundable, engine=wiring.get("engine"), payment_id=payment_id
-    )
+    amount = await run_in_transaction(_refundable, engine=runtime.engine, payment_id=payment_id)
     if amount <= 0:
         return True
     try:
@@ -45,7 +42,7 @@ async def reverse_in_full(
             reason=reason,
             payment_id=payment_id,
             actor="system",
-            **wiring,
+            runtime=runtime,
         )
     except DomainError as err:  # nothing left to refund: given back already by another call
         if err.code in ("refund_exceeds_paid", "invalid_amount"):
@@ -60,7 +57,7 @@ async def reverse_each(
     reason: RefundReason,
     log: logging.Logger,
     what: str,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> list[int]:
     """``reverse_in_full`` for each payment of a periodic round, one failure (logged to
     ``log`` as "could not void ``what``") not stopping the others. Returns the ids reversed
@@ -68,7 +65,7 @@ async def reverse_each(
     done = []
     for payment_id in payment_ids:
         try:
-            if await reverse_in_full(payment_id, reason=reason, **wiring):
+            if await reverse_in_full(payment_id, reason=reason, runtime=runtime):
                 done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("payment %s: could not void %s", payment_id, what)

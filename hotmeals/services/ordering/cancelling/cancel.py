@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from sqlalchemy import insert
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -44,7 +43,7 @@ from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
 from hotmeals.services.payments.records import owed_failed
-from hotmeals.services.payments.runtime import Wiring, gateway_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
@@ -125,9 +124,9 @@ def check_request(session: Session, **ask: Unpack[CancelAsk]) -> CancelRequest:
     )
 
 
-async def checked_request(engine: Engine | None, **ask: Unpack[CancelAsk]) -> CancelRequest:
+async def checked_request(*, runtime: Runtime = APP, **ask: Unpack[CancelAsk]) -> CancelRequest:
     """``check_request`` in a transaction of its own (the cancel doors' first step)."""
-    return await run_in_transaction(check_request, engine=engine, **ask)
+    return await run_in_transaction(check_request, engine=runtime.engine, **ask)
 
 
 def check_refund_to(refund_to: object) -> RefundDestination | None:
@@ -385,24 +384,23 @@ def apply_cancel(
     )
 
 
-async def send_refunds(plan: CancelPlan, **wiring: Unpack[Wiring]) -> list[str]:
+async def send_refunds(plan: CancelPlan, *, runtime: Runtime = APP) -> list[str]:
     """Step 2 and 3 for the refunds ``apply_cancel`` reserved: ``send_planned_refunds``."""
-    return await send_planned_refunds(plan.refunds, actor=plan.actor or "system", **wiring)
+    return await send_planned_refunds(plan.refunds, actor=plan.actor or "system", runtime=runtime)
 
 
 async def send_planned_refunds(
     planned: list[PlannedRefund],
     *,
     actor: str,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> list[str]:
     """With no transaction open, Converge voids or returns each reserved refund and the
     outcome is recorded (a lost answer is left to the payment service's reconciliation).
     Returns each refund's final state."""
-    engine, gw = wiring.get("engine"), gateway_of(wiring)
     states = []
     for item in planned:
-        view = await execute_refund(item, actor=actor, engine=engine, gateway=gw)
+        view = await execute_refund(item, actor=actor, runtime=runtime)
         states.append(str(view.state))
     return states
 

@@ -8,11 +8,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, func, select
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
 from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.money import format_money
@@ -35,6 +33,7 @@ from hotmeals.services.ordering.cancelling.cancel_order import (
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_orders
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
@@ -263,8 +262,7 @@ async def confirm_cancel_cart(
     *,
     parent_id: int,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelCart: cancel everything in the cancel cart, one ``OrderCancellation`` and one
@@ -275,7 +273,8 @@ async def confirm_cancel_cart(
     none.
     Repeat-safe by ``request_key``: a retry whose cart is empty answers what the first did."""
     lang = normalize_lang(lang)
-    request = await checked_request(engine, **ask)
+    engine = runtime.engine
+    request = await checked_request(runtime=runtime, **ask)
     groups = None
     with suppress_refusal("cancel_cart_empty"):
         groups = await run_in_transaction(_cart_plan, engine=engine, parent_id=parent_id, lang=lang)
@@ -285,11 +284,11 @@ async def confirm_cancel_cart(
         )
         if not done:
             raise DomainError("cancel_cart_empty")
-        return await finish_cancels(done, lang, engine, gateway)
+        return await finish_cancels(done, lang, runtime=runtime)
     plans = await run_in_transaction(
         _reserve_cart, engine=engine, by=Canceller(parent_id, request, lang), groups=groups
     )
-    return await finish_cancels(plans, lang, engine, gateway)
+    return await finish_cancels(plans, lang, runtime=runtime)
 
 
 def _reserve_cart(

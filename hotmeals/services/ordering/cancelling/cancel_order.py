@@ -23,11 +23,9 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import delete
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     CancelCartLine,
     CancelReason,
@@ -59,6 +57,7 @@ from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
@@ -299,8 +298,8 @@ def same_recent_cancel(
 async def finish_cancels(
     plans: list[CancelPlan],
     lang: str,
-    engine: Engine | None,
-    gateway: PaymentGateway | None,
+    *,
+    runtime: Runtime = APP,
 ) -> CancelResult:
     refunded = pending = failed = 0
     for plan in plans:
@@ -309,7 +308,7 @@ async def finish_cancels(
             pending += plan.pending_cents
             failed += plan.failed_cents
             continue
-        states = await send_refunds(plan, engine=engine, gateway=gateway)
+        states = await send_refunds(plan, runtime=runtime)
         done, waiting, refused = refund_outcomes(plan.refunds, states)
         refunded += done
         pending += waiting
@@ -341,8 +340,7 @@ async def cancel_order(
     parent_id: int,
     order_id: object,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelOrder: every meal still active of the order (all must be before their cut-off),
@@ -351,21 +349,22 @@ async def cancel_order(
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
     oid = positive_id(order_id, "order_not_found", "order_id")
-    by = await _naturally_keyed(engine, parent_id, lang, ask)
+    engine = runtime.engine
+    by = await _naturally_keyed(parent_id, lang, ask, runtime=runtime)
     plan = await run_in_transaction(
         reserve_cancel, engine=engine, by=by, order_id=oid, quantities=None, kind="order"
     )
-    return await finish_cancels([plan], lang, engine, gateway)
+    return await finish_cancels([plan], lang, runtime=runtime)
 
 
 async def _naturally_keyed(
-    engine: Engine | None, parent_id: int, lang: str, ask: CancelAsk
+    parent_id: int, lang: str, ask: CancelAsk, *, runtime: Runtime
 ) -> Canceller:
     """The ask checked (``checked_request``); one with no request key gets a fresh one and
     is repeat-safe by its natural key (``natural_key``)."""
     key, natural = natural_key(ask["request_key"])
     keyed: CancelAsk = {**ask, "request_key": key}
-    return Canceller(parent_id, await checked_request(engine, **keyed), lang, natural)
+    return Canceller(parent_id, await checked_request(runtime=runtime, **keyed), lang, natural)
 
 
 def _line_order(session: Session, *, parent_id: int, order_line_id: object) -> tuple[int, int]:
@@ -379,15 +378,15 @@ async def cancel_meal(
     order_line_id: object,
     quantity: object = None,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **ask: Unpack[CancelAsk],
 ) -> CancelResult:
     """CancelMeal: ``quantity`` meals (None: all that is left) of one line, before its
     cut-off, with a reason; ``refund_to`` as for ``cancel_order``. Repeat-safe by
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
-    by = await _naturally_keyed(engine, parent_id, lang, ask)
+    engine = runtime.engine
+    by = await _naturally_keyed(parent_id, lang, ask, runtime=runtime)
     oid, left = await run_in_transaction(
         _line_order, engine=engine, parent_id=parent_id, order_line_id=order_line_id
     )
@@ -405,7 +404,7 @@ async def cancel_meal(
         quantity=qty,
         all_left=quantity is None,
     )
-    return await finish_cancels([plan], lang, engine, gateway)
+    return await finish_cancels([plan], lang, runtime=runtime)
 
 
 def _reserve_meal(

@@ -9,11 +9,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypedDict
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
@@ -56,6 +54,7 @@ from hotmeals.services.payments import (
 from hotmeals.services.payments.credit_pay import credit_split, pay_with_credit
 from hotmeals.services.payments.records import lock_row
 from hotmeals.services.payments.runtime import actor_of
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import checked_key, recall, remember
 from hotmeals.services.transaction import run_in_transaction
 
@@ -181,11 +180,11 @@ def _confirm_step(
 
 
 async def _send_refunds(
-    planned: list[PlannedRefund], engine: Engine | None, gateway: PaymentGateway | None, actor: str
+    planned: list[PlannedRefund], actor: str, *, runtime: Runtime
 ) -> tuple[int, bool]:
     """Converge voids or returns each reserved refund (one to family credit is done already).
     Returns (cents refunded, every refund succeeded)."""
-    states = await send_planned_refunds(planned, actor=actor, engine=engine, gateway=gateway)
+    states = await send_planned_refunds(planned, actor=actor, runtime=runtime)
     done, _pending, _failed = refund_outcomes(planned, states)
     return done, all(state == RefundState.SUCCEEDED for state in states)
 
@@ -196,8 +195,7 @@ async def confirm(
     order_id: int,
     change_id: int | None,
     lang: str,
-    engine: Engine | None,
-    gateway: PaymentGateway | None,
+    runtime: Runtime = APP,
     **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """Confirm the change ``change_id`` (None: the order's draft modification) of the
@@ -206,7 +204,8 @@ async def confirm(
     destination = check_refund_to(paying.get("refund_to"))
     card_id = paying.get("card_id")
     card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
-    await ask_open_attempts(order_id, engine=engine, gateway=gateway)
+    engine = runtime.engine
+    await ask_open_attempts(order_id, runtime=runtime)
     step = await run_in_transaction(
         _confirm_step,
         engine=engine,
@@ -220,9 +219,9 @@ async def confirm(
         use_credit=paying.get("use_credit", True),
     )
     if step["repeat"]:
-        return await repeat(step["change_id"], parent_id, key, lang, engine)
+        return await repeat(step["change_id"], parent_id, key, lang, runtime=runtime)
     if step["payment_id"] is None:
-        done, ok = await _send_refunds(step["planned"], engine, gateway, actor_of(parent_id))
+        done, ok = await _send_refunds(step["planned"], actor_of(parent_id), runtime=runtime)
         return await run_in_transaction(
             result_of,
             engine=engine,
@@ -237,13 +236,10 @@ async def confirm(
         parent_id=parent_id,
         card_id=card,
         save_card=paying.get("save_card", False),
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
     )
     if not isinstance(hosted, HostedSession):  # the saved card was charged: its outcome
-        return await settle(
-            step["change_id"], parent_id=parent_id, lang=lang, engine=engine, gateway=gateway
-        )
+        return await settle(step["change_id"], parent_id=parent_id, lang=lang, runtime=runtime)
     # Kept under the request key so that a repeat opens this same Lightbox session.
     await run_in_transaction(
         remember,
@@ -253,13 +249,15 @@ async def confirm(
         action=PAY_ACTION,
         result={"change_id": step["change_id"], "hosted": hosted.to_dict()},
     )
-    return await _pay_answer(step["change_id"], hosted, lang, engine)
+    return await _pay_answer(step["change_id"], hosted, lang, runtime=runtime)
 
 
 async def _pay_answer(
-    change_id: int, hosted: HostedSession, lang: str, engine: Engine | None
+    change_id: int, hosted: HostedSession, lang: str, *, runtime: Runtime
 ) -> ChangeResult:
-    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    result = await run_in_transaction(
+        result_of, engine=runtime.engine, change_id=change_id, lang=lang
+    )
     return replace(
         result,
         status="pay",
@@ -269,10 +267,11 @@ async def _pay_answer(
 
 
 async def repeat(
-    change_id: int, parent_id: int, key: str | None, lang: str, engine: Engine | None
+    change_id: int, parent_id: int, key: str | None, lang: str, *, runtime: Runtime = APP
 ) -> ChangeResult:
     """A repeat of a confirm answers what the first did: while its payment is still to be
     made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
+    engine = runtime.engine
     result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
     if result.status != "pending" or result.payment_id is None:
         return result
@@ -282,4 +281,4 @@ async def repeat(
     state = await run_in_transaction(payment_state, engine=engine, payment_id=result.payment_id)
     if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
         return result
-    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, engine)
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, runtime=runtime)

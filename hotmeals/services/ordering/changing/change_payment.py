@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Unpack
 
 from sqlmodel import Session, col, select
 
@@ -30,14 +29,14 @@ from hotmeals.services.ordering.changing.change_result import ChangeResult, resu
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
 from hotmeals.services.payments.records import RESERVING, get_payment, lock_row
 from hotmeals.services.payments.reversal import reverse_in_full
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 log = logging.getLogger("hotmeals.order_changes")
 
 
-async def _void(payment_id: int, **wiring: Unpack[Wiring]) -> None:
-    await reverse_in_full(payment_id, reason=RefundReason.CHANGE_NOT_APPLIED, **wiring)
+async def _void(payment_id: int, *, runtime: Runtime) -> None:
+    await reverse_in_full(payment_id, reason=RefundReason.CHANGE_NOT_APPLIED, runtime=runtime)
 
 
 def close_stale_payments(session: Session, order_id: int) -> None:
@@ -85,18 +84,18 @@ async def settle(
     parent_id: int,
     lang: str,
     payment_id: int | None = None,
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> ChangeResult:
     """After the payment's outcome is recorded: a dropped change's approved charge is voided;
     so is an approved attempt its change no longer waits for (``payment_id``: the attempt
     just settled, when it may not be the change's current one)."""
-    engine = wiring.get("engine")
+    engine = runtime.engine
     result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
     stray = await run_in_transaction(
         _stray_attempt, engine=engine, change_id=change_id, payment_id=payment_id
     )
     if stray is not None:
-        await _void(stray, **wiring)
+        await _void(stray, runtime=runtime)
         return replace(
             result,
             status="dropped",
@@ -104,7 +103,7 @@ async def settle(
             message=t("order_change.attempt_voided", lang, number=result.order_number),
         )
     if result.status == "dropped" and result.payment_id is not None:
-        await _void(result.payment_id, **wiring)
+        await _void(result.payment_id, runtime=runtime)
     elif result.status == "declined":
         await run_in_transaction(_declined_change, engine=engine, change_id=change_id)
     return result
@@ -148,13 +147,13 @@ def _open_attempts(session: Session, *, order_id: int) -> list[int]:
     )
 
 
-async def ask_open_attempts(order_id: int, **wiring: Unpack[Wiring]) -> None:
+async def ask_open_attempts(order_id: int, *, runtime: Runtime = APP) -> None:
     """Before a new attempt for the order opens, Converge is asked about the earlier ones:
     a sale it made applies its change, or is voided when the change no longer
     waits for it. Converge not answering: no new attempt now (``payment_unavailable``)."""
-    engine = wiring.get("engine")
+    engine = runtime.engine
     for attempt in await run_in_transaction(_open_attempts, engine=engine, order_id=order_id):
-        asked = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, **wiring)
+        asked = await ask_converge(payment_id=attempt, close_after=SESSION_WINDOW, runtime=runtime)
         if not asked.answered:
             raise DomainError("payment_unavailable")
         if asked.view.state == PaymentState.APPROVED:
@@ -162,7 +161,7 @@ async def ask_open_attempts(order_id: int, **wiring: Unpack[Wiring]) -> None:
                 _orphan_change_payment, engine=engine, payment_id=attempt
             )
             if stray:
-                await _void(attempt, **wiring)
+                await _void(attempt, runtime=runtime)
 
 
 def _orphan_change_payment(session: Session, *, payment_id: int) -> bool:
@@ -230,16 +229,16 @@ def dropped_change_payments(session: Session) -> list[int]:
     return _orphan_change_payments(session)
 
 
-async def void_dropped_change_payments(**wiring: Unpack[Wiring]) -> list[int]:
+async def void_dropped_change_payments(*, runtime: Runtime = APP) -> list[int]:
     """The periodic job's part (``payments.reconcile_round``): void every approved change
     payment that paid for no change (dropped, set back to a draft, or replaced by a newer
     attempt; its completion call never came, or Converge refused the void then).
     Returns the ids it voided (or started to)."""
-    ids = await run_in_transaction(dropped_change_payments, engine=wiring.get("engine"))
+    ids = await run_in_transaction(dropped_change_payments, engine=runtime.engine)
     done = []
     for payment_id in ids:
         try:
-            await _void(payment_id, **wiring)
+            await _void(payment_id, runtime=runtime)
             done.append(payment_id)
         except Exception:  # noqa: BLE001 - one failure must not stop the round
             log.exception("payment %s: could not void a dropped change's payment", payment_id)

@@ -9,11 +9,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import OrderChange, OrderChangeLine
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
@@ -42,7 +40,7 @@ from hotmeals.services.ordering.labels import meal_name, order_day
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
 from hotmeals.services.payments import confirm_approval, report_browser_failure
 from hotmeals.services.payments.reconciliation import browser_reason
-from hotmeals.services.payments.runtime import Wiring
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
 if TYPE_CHECKING:
@@ -242,8 +240,7 @@ async def modify_confirm_order(
     parent_id: int,
     order_id: object,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyConfirmOrder: confirm the order's draft. A decrease (or no difference) is applied
@@ -253,14 +250,15 @@ async def modify_confirm_order(
     order changes once the payment is approved. ``request_key``: the same key again answers
     what the first call did."""
     lang = normalize_lang(lang)
-    key = await run_in_transaction(_own_id, engine=engine, parent_id=parent_id, order_id=order_id)
+    key = await run_in_transaction(
+        _own_id, engine=runtime.engine, parent_id=parent_id, order_id=order_id
+    )
     return await confirm(
         parent_id=parent_id,
         order_id=key,
         change_id=None,
         lang=lang,
-        engine=engine,
-        gateway=gateway,
+        runtime=runtime,
         **paying,
     )
 
@@ -270,13 +268,11 @@ def _own_id(session: Session, *, parent_id: int, order_id: object) -> int:
     return order.id or 0
 
 
-async def _paid_change(
-    parent_id: int, payment_id: object, engine: Engine | None
-) -> tuple[int, int]:
+async def _paid_change(parent_id: int, payment_id: object, *, runtime: Runtime) -> tuple[int, int]:
     """The parent's change that ``payment_id`` pays for, and the payment's id (or
     ``payment_not_found``)."""
     change_id = await run_in_transaction(
-        change_of_payment, engine=engine, parent_id=parent_id, payment_id=payment_id
+        change_of_payment, engine=runtime.engine, parent_id=parent_id, payment_id=payment_id
     )
     return change_id, parse_id(payment_id, "payment_id", "payment_not_found")
 
@@ -287,17 +283,17 @@ async def complete_change_payment(
     payment_id: object,
     txn_id: str,
     lang: str = "en",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> ChangeResult:
     """After the Lightbox's ``onApproval`` for a change: Converge confirms the sale and the
     change is applied in the same transaction (or, when it cannot be any more, dropped and the
     charge voided; so is the sale of an attempt its change no longer waits for). Safe to
     repeat."""
     lang = normalize_lang(lang)
-    change_id, paid = await _paid_change(parent_id, payment_id, wiring.get("engine"))
+    change_id, paid = await _paid_change(parent_id, payment_id, runtime=runtime)
     # None (not used here) for a second sale of a paid attempt: recorded apart and voided.
-    await confirm_approval(payment_id=paid, txn_id=txn_id, parent_id=parent_id, **wiring)
-    return await settle(change_id, parent_id=parent_id, lang=lang, payment_id=paid, **wiring)
+    await confirm_approval(payment_id=paid, txn_id=txn_id, parent_id=parent_id, runtime=runtime)
+    return await settle(change_id, parent_id=parent_id, lang=lang, payment_id=paid, runtime=runtime)
 
 
 async def change_payment_declined(
@@ -307,7 +303,7 @@ async def change_payment_declined(
     message: str = "",
     outcome: str = "declined",
     lang: str = "en",
-    **wiring: Unpack[Wiring],
+    runtime: Runtime = APP,
 ) -> ChangeResult:
     """ModifyChangeDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
     for a change (``outcome``). Only a hint: Converge is asked first; a sale it
@@ -315,12 +311,14 @@ async def change_payment_declined(
     shows, nothing changes, and the change is a draft again; the attempt stays open for the
     reconciliation and the next attempt to ask about."""
     lang = normalize_lang(lang)
-    change_id, paid = await _paid_change(parent_id, payment_id, wiring.get("engine"))
+    change_id, paid = await _paid_change(parent_id, payment_id, runtime=runtime)
     reason = browser_reason(message)
     asked = await report_browser_failure(
-        payment_id=paid, parent_id=parent_id, message=reason, **wiring
+        payment_id=paid, parent_id=parent_id, message=reason, runtime=runtime
     )
-    result = await settle(change_id, parent_id=parent_id, lang=lang, payment_id=paid, **wiring)
+    result = await settle(
+        change_id, parent_id=parent_id, lang=lang, payment_id=paid, runtime=runtime
+    )
     if result.status == "declined" and not (asked.answered and outcome == "declined"):
         result = replace(
             result, message=t("order_change.not_confirmed", lang, number=result.order_number)

@@ -9,11 +9,9 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
-from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals import clock
-from hotmeals.converge.gateway import PaymentGateway
 from hotmeals.db.models import (
     Child,
     Meal,
@@ -58,6 +56,7 @@ from hotmeals.services.ordering.days import (
 )
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
 from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
+from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import checked_key
 from hotmeals.services.transaction import run_in_transaction
 
@@ -363,8 +362,7 @@ async def modify_meal(
     order_line_id: object,
     new_date: object,
     lang: str = "en",
-    engine: Engine | None = None,
-    gateway: PaymentGateway | None = None,
+    runtime: Runtime = APP,
     **paying: Unpack[ChangePaying],
 ) -> ChangeResult:
     """ModifyMeal: move one meal (its active quantity) to ``new_date``: a day on which the
@@ -375,13 +373,14 @@ async def modify_meal(
     (saved card ``card_id`` or the Lightbox: ``status`` ``pay``, then
     ``complete_change_payment``). The line keeps its id and shows as moved."""
     lang = normalize_lang(lang)
+    engine = runtime.engine
     key = checked_key(paying.get("request_key"))
     if key:
         seen = await run_in_transaction(
             _move_repeat, engine=engine, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
-            return await repeat(seen, parent_id, key, lang, engine)
+            return await repeat(seen, parent_id, key, lang, runtime=runtime)
     step = await run_in_transaction(
         _move_step, engine=engine, move=_MealMove(parent_id, order_line_id, new_date, lang)
     )
@@ -391,8 +390,7 @@ async def modify_meal(
             order_id=step["order_id"],
             change_id=step["change_id"],
             lang=lang,
-            engine=engine,
-            gateway=gateway,
+            runtime=runtime,
             **paying,
         )
     except DomainError:
