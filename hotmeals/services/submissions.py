@@ -38,7 +38,7 @@ _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 
 @dataclass(frozen=True)
 class Submitted:
-    result: Any  # what the service answered the first time (a dataclass as a dict)
+    result: Any  # the first time's answer as the door presented it (JSON-able)
     repeated: bool  # True: this key was seen before and nothing was done
 
 
@@ -61,20 +61,24 @@ def submit_once(
     key: object,
     action: str,
     fn: Callable[..., Any],
+    present: Callable[[Any], Any] | None = None,
     **kwargs: Any,
 ) -> Submitted:
-    """``fn(session=..., parent_id=..., **kwargs)`` once per ``(parent_id, key)``.
+    """``fn(session=..., parent_id=..., **kwargs)`` once per ``(parent_id, key)``, its answer
+    as the door presents it: ``present(result)``, JSON-able, so that a repeat gets back the
+    door's own answer (without ``present``: a dataclass answer as a dict).
 
     Without a key, ``fn`` simply runs. With one seen before for the same ``action``, nothing
     runs and the first answer comes back (``repeated``); the same key for another action is
     refused (``idempotency_key_reused``)."""
+    shape = present or _shaped
     checked = checked_key(key)
     if checked is None:
-        return Submitted(_shaped(fn(session=session, parent_id=parent_id, **kwargs)), False)
+        return Submitted(shape(fn(session=session, parent_id=parent_id, **kwargs)), False)
     seen = _seen(session, parent_id=parent_id, key=checked, action=action)
     if seen is not None:
         return Submitted(json.loads(seen.result), repeated=True)
-    result = _shaped(fn(session=session, parent_id=parent_id, **kwargs))
+    result = shape(fn(session=session, parent_id=parent_id, **kwargs))
     _store(session, parent_id=parent_id, key=checked, action=action, result=result)
     return Submitted(result, repeated=False)
 
