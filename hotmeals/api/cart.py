@@ -39,6 +39,8 @@ from hotmeals.api.menu_schemas import (
     QuantityIn,
     SummaryIn,
 )
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import normalize_lang
 from hotmeals.services import promos, submissions
 from hotmeals.services.ordering import cart, menu, pricing
 from hotmeals.services.transaction import run_in_transaction
@@ -207,5 +209,23 @@ async def check_promocode(
     response_model=Envelope[list[PromoOut]],
 )
 async def list_promocodes(who: SignedIn) -> Any:
-    codes = await run_in_transaction(promos.list_for_parent, parent_token=who.token, lang=who.lang)
-    return answer_found(codes, who.lang)
+    codes = await run_in_transaction(promos.list_for_parent, parent_token=who.token)
+    return answer_found([promo_out(code, who.lang) for code in codes], who.lang)
+
+
+def promo_out(promo: promos.UsablePromo, lang: str) -> dict[str, Any]:
+    """A usable code as ListPromocodesByParent shows it: its description in ``lang``, its
+    minimum order as money."""
+    return {
+        "code": promo.code,
+        "description": promo.description_fr
+        if normalize_lang(lang) == "fr"
+        else promo.description_en,
+        "kind": promo.kind,
+        "percent_bps": promo.percent_bps,
+        "amount_off_cents": promo.amount_off_cents,
+        "min_order_cents": promo.min_order_cents,
+        "min_order": format_money(promo.min_order_cents, lang),
+        "valid_until": promo.valid_until.isoformat() if promo.valid_until else None,
+        "personal": promo.personal,
+    }

@@ -10,6 +10,7 @@ Another parent's code answers exactly like an unknown one.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy import func
@@ -20,9 +21,7 @@ from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, PromoCode
 from hotmeals.domain.charges import Promo
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
-from hotmeals.i18n import normalize_lang
 
 CODE_MAX = 32
 USED_STATUSES = [str(s) for s in (*PAID_STATUSES, OrderStatus.DELIVERED)]
@@ -75,11 +74,27 @@ def usable_promo(
     return row
 
 
-def list_for_parent(
-    *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
-) -> list[dict]:
+@dataclass(frozen=True)
+class UsablePromo:
+    """A code the parent can use today, with what it takes off and its conditions."""
+
+    code: str
+    description_en: str
+    description_fr: str
+    percent_bps: int  # 1000 = 10 %
+    amount_off_cents: int
+    min_order_cents: int
+    valid_until: date | None
+    personal: bool  # the parent's own code (not one open to all)
+
+    @property
+    def kind(self) -> str:
+        return "percent" if self.percent_bps else "fixed"
+
+
+def list_for_parent(*, session: Session, parent_id: int) -> list[UsablePromo]:
     """The codes this parent can use today (open to all or their own), in two statements."""
-    today: date = clock.today(now or utcnow())
+    today: date = clock.today()
     rows = session.exec(
         select(PromoCode)
         .where(
@@ -91,19 +106,17 @@ def list_for_parent(
         .order_by(PromoCode.code)
     ).all()
     uses = _uses(session, [r.id for r in rows if r.max_uses is not None and r.id is not None])
-    french = normalize_lang(lang) == "fr"
     return [
-        {
-            "code": r.code,
-            "description": r.description_fr if french else r.description_en,
-            "kind": "percent" if r.percent_bps else "fixed",
-            "percent_bps": r.percent_bps,
-            "amount_off_cents": r.amount_off_cents,
-            "min_order_cents": r.min_order_cents,
-            "min_order": format_money(r.min_order_cents, lang),
-            "valid_until": r.valid_until.isoformat() if r.valid_until else None,
-            "personal": r.parent_id is not None,
-        }
+        UsablePromo(
+            code=r.code,
+            description_en=r.description_en,
+            description_fr=r.description_fr,
+            percent_bps=r.percent_bps,
+            amount_off_cents=r.amount_off_cents,
+            min_order_cents=r.min_order_cents,
+            valid_until=r.valid_until,
+            personal=r.parent_id is not None,
+        )
         for r in rows
         if r.max_uses is None or uses.get(r.id or 0, 0) < r.max_uses
     ]

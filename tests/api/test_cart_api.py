@@ -476,6 +476,12 @@ def test_list_promocodes_shows_the_codes_a_parent_can_use(client, shop):
     codes = {p["code"]: p for p in demo}
     assert {"WELCOME10", "LUNCH2", "TREMBLAY5"} <= set(codes) and "SUMMER25" not in codes
     assert codes["TREMBLAY5"]["personal"] is True and codes["LUNCH2"]["min_order"] == "$10.00"
+    assert codes["LUNCH2"]["description"] == "$2 off orders of $10 or more"
+    assert codes["LUNCH2"]["kind"] == "fixed" and codes["WELCOME10"]["kind"] == "percent"
+    french = ok(post(client, "/Parent/auth/ListPromocodesByParent", {}, login(client), lang="fr"))
+    lunch = {p["code"]: p for p in french["data"]}["LUNCH2"]
+    assert lunch["description"] == "2 $ de rabais sur les commandes de 10 $ ou plus"
+    assert lunch["min_order"] == "10,00\xa0$"
     family = _family(shop)
     theirs = ok(post(client, "/Parent/auth/ListPromocodesByParent", {}, family.token))["data"]
     assert "TREMBLAY5" not in {p["code"] for p in theirs}
