@@ -84,7 +84,7 @@ def price_tiers_out(portion: PortionPrices, lang: str) -> dict[str, Any]:
     return {"meal_id": portion.meal_id, **portion_out(portion, lang)}
 
 
-def _extra_out(extra: Extra) -> dict[str, Any]:
+def extra_out(extra: Extra) -> dict[str, Any]:
     return {
         "kind": extra.kind,
         "id": extra.id,
@@ -108,7 +108,7 @@ def menu_meal_out(meal: MenuMeal, lang: str) -> dict[str, Any]:
         "portions": [portion_out(p, lang) for p in meal.portions],
         "allergens": list(meal.allergens),
         "allergy": allergy_mark_out(meal.allergy),
-        "extras": [_extra_out(e) for e in meal.extras],
+        "extras": [extra_out(e) for e in meal.extras],
         "extras_allergens": list(meal.extras_allergens),
         "in_cart_quantity": meal.in_cart_quantity,
         "cutoff_at": meal.cutoff_at.isoformat(),
