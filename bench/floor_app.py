@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import hmac
 import json
-from dataclasses import dataclass
 from itertools import groupby
 from typing import Any
 
@@ -36,6 +35,7 @@ from sqlalchemy import and_, bindparam, func, literal_column, select, union_all
 from hotmeals import clock
 from hotmeals.api.bodies import read_json, validate_body
 from hotmeals.api.envelope import ApiError
+from hotmeals.api.menu_present import allergy_mark_out, extra_out, portion_out
 from hotmeals.api.menu_schemas import MenuIn
 from hotmeals.db import models as m
 from hotmeals.db.engine import get_engine
@@ -45,6 +45,7 @@ from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.security import token_digest
+from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL,
@@ -54,7 +55,7 @@ from hotmeals.services.ordering.allergens import (
     empty_item,
 )
 from hotmeals.services.ordering.days import cutoff_state, meal_date, open_or_refuse
-from hotmeals.services.ordering.menu import _extras_by_owner, portion_out
+from hotmeals.services.ordering.menu import _extras_by_owner
 from hotmeals.services.parents import TOKEN_MAX_CHARS
 from hotmeals.settings import get_settings
 
@@ -171,13 +172,6 @@ _IN_CART = (
 )
 
 
-@dataclass(frozen=True)
-class _Portion:  # what ``portion_out`` reads
-    portion_id: int
-    size: str
-    tiers: tuple[TierRule, ...]
-
-
 class _Raw:  # what ``read_json`` reads of a request
     def __init__(self, raw: bytes) -> None:
         self.raw = raw
@@ -252,12 +246,14 @@ def get_menu(token: str | None, child_id: int | None, date: object, lang: str) -
         for meal in group:
             price = TierRule(meal.min_quantity, meal.unit_price_cents)
             tiers.setdefault((meal.portion_id, meal.size), []).append(price)
-        sizes = [_Portion(key, size, tuple(found)) for (key, size), found in tiers.items()]
+        sizes = [
+            PortionPrices(key, meal_id, size, tuple(found)) for (key, size), found in tiers.items()
+        ]
         vendor = by_day[menu_day_id]
         closes, before_cutoff = cutoff_state(vendor, day, now)
         cheapest = min(p.tiers[0].unit_price_cents for p in sizes)
         own = items.get((MEAL, meal_id)) or empty_item(MEAL, meal_id, meal_id, "")
-        extras = extras_of.get((MEAL, meal_id), []) + extras_of.get((ADDON, vendor.vendor_id), [])
+        extras = extras_of.get((MEAL, meal_id), ()) + extras_of.get((ADDON, vendor.vendor_id), ())
         meals.append(
             {
                 "menu_day_id": menu_day_id,
@@ -271,11 +267,11 @@ def get_menu(token: str | None, child_id: int | None, date: object, lang: str) -
                 "price_from": format_money(cheapest, lang),
                 "portions": [portion_out(p, lang) for p in sizes],
                 "allergens": list(own.allergens),
-                "allergy": own.mark(who.child_id, lang),
-                "extras": extras,
-                "extras_allergens": sorted({a for e in extras for a in e["allergens"]}),
+                "allergy": allergy_mark_out(own.mark(who.child_id, lang)),
+                "extras": [extra_out(e) for e in extras],
+                "extras_allergens": sorted({a for e in extras for a in e.allergens}),
                 "in_cart_quantity": in_cart.get((menu_day_id, meal_id), 0),
-                "cutoff_at": closes,
+                "cutoff_at": closes.isoformat(),
                 "is_open": before_cutoff,
             }
         )

@@ -25,6 +25,7 @@ from hotmeals.api.deps import (
     json_body,
 )
 from hotmeals.api.envelope import Envelope
+from hotmeals.api.menu_present import price_tiers_out
 from hotmeals.api.menu_schemas import (
     AddedOut,
     AddToCartIn,
@@ -42,6 +43,7 @@ from hotmeals.api.menu_schemas import (
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import promos, submissions
+from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering import cart, menu, pricing
 from hotmeals.services.transaction import run_in_transaction
 
@@ -71,8 +73,8 @@ async def add_to_cart(
     return answered(done, who.lang, "added_to_cart")
 
 
-def _tiers(*, session: Session, parent_id: int, portion_id: object, lang: str) -> dict:
-    return menu.price_tiers(session=session, portion_id=portion_id, lang=lang)
+def _tiers(*, session: Session, parent_id: int, portion_id: int) -> PortionPrices:
+    return menu.price_tiers(session=session, portion_id=portion_id)
 
 
 @router.post(
@@ -85,10 +87,10 @@ def _tiers(*, session: Session, parent_id: int, portion_id: object, lang: str) -
 async def get_price_tiers(
     who: SignedIn, body: Annotated[PortionIdIn, Depends(json_body(PortionIdIn))]
 ) -> Any:
-    tiers = await run_in_transaction(
-        _tiers, parent_token=who.token, portion_id=body.portion_id, lang=who.lang
+    portion = await run_in_transaction(
+        _tiers, parent_token=who.token, portion_id=body.portion_id or 0
     )
-    return answer(tiers, who.lang)
+    return answer(price_tiers_out(portion, who.lang), who.lang)
 
 
 @router.post(

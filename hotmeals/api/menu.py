@@ -13,6 +13,7 @@ from fastapi import Depends, Query
 
 from hotmeals.api.bodies import openapi_body
 from hotmeals.api.deps import (
+    ID_MAX,
     Caller,
     SignedIn,
     answer,
@@ -22,6 +23,12 @@ from hotmeals.api.deps import (
     tags,
 )
 from hotmeals.api.envelope import Envelope
+from hotmeals.api.menu_present import (
+    addon_out,
+    child_dates_out,
+    day_menu_out,
+    meal_detail_out,
+)
 from hotmeals.api.menu_schemas import (
     AddOnOut,
     DatesIn,
@@ -51,11 +58,11 @@ async def get_dates(who: SignedIn, body: Annotated[DatesIn, Depends(json_body(Da
         days.get_dates,
         parent_token=who.token,
         lang=who.lang,
-        child_id=body.child_id,
-        from_date=body.from_date,
-        to_date=body.to_date,
+        child_id=body.child_id or 0,
+        from_date=body.from_date or "",
+        to_date=body.to_date or "",
     )
-    return answer_found(dates, who.lang, found=bool(dates["days"]))
+    return answer_found(child_dates_out(dates), who.lang, found=bool(dates.days))
 
 
 @router.post(
@@ -66,14 +73,14 @@ async def get_dates(who: SignedIn, body: Annotated[DatesIn, Depends(json_body(Da
     openapi_extra=openapi_body(MenuIn),
 )
 async def get_menu(who: SignedIn, body: Annotated[MenuIn, Depends(json_body(MenuIn))]) -> Any:
-    meals = await run_in_transaction(
+    found = await run_in_transaction(
         menu.get_menu,
         parent_token=who.token,
         lang=who.lang,
-        child_id=body.child_id,
-        date=body.date,
+        child_id=body.child_id or 0,
+        date=body.date or "",
     )
-    return answer_found(meals, who.lang, found=bool(meals["meals"]))
+    return answer_found(day_menu_out(found, who.lang), who.lang, found=bool(found.meals))
 
 
 @router.post(
@@ -90,10 +97,10 @@ async def menu_detail(
         menu.menu_detail,
         parent_token=who.token,
         lang=who.lang,
-        meal_id=body.meal_id,
+        meal_id=body.meal_id or 0,
         child_id=body.child_id,
     )
-    return answer(meal, who.lang)
+    return answer(meal_detail_out(meal, who.lang), who.lang)
 
 
 @router.get(
@@ -109,17 +116,28 @@ async def adds_on(
         default=None, max_length=12, description="Marks each add-on's allergens for this child."
     ),
 ) -> Any:
+    # Blank: every vendor's; not an id: 0, which the service refuses.
+    vendor = _query_id(vendor_id) if vendor_id is not None and vendor_id.strip() else None
     if child_id not in (None, ""):
-        # Marked for a child: the parent's own (the token checked in the same transaction).
+        # Marked for a child: the parent's own (the token checked in the same transaction);
+        # "0" is no child, anything else not an id none of the parent's (0).
         if not who.token:
             raise accounts.Unauthorized()
         addons = await run_in_transaction(
             menu.list_addons,
             parent_token=who.token,
             lang=who.lang,
-            vendor_id=vendor_id,
-            child_id=child_id,
+            vendor_id=vendor,
+            child_id=None if child_id == "0" else _query_id(child_id),
         )
     else:
-        addons = await run_in_transaction(menu.list_addons, vendor_id=vendor_id, lang=who.lang)
-    return answer_found(addons, who.lang)
+        addons = await run_in_transaction(menu.list_addons, vendor_id=vendor, lang=who.lang)
+    return answer_found([addon_out(a, who.lang) for a in addons], who.lang)
+
+
+def _query_id(text: str) -> int:
+    """An id of the query string (digits, spaces around allowed) as a number; 0 when it is
+    not one of a row (the services answer 'not found' for 0)."""
+    text = text.strip()
+    number = int(text) if text.isascii() and text.isdigit() else 0
+    return number if number <= ID_MAX else 0

@@ -15,7 +15,6 @@ from datetime import date, timedelta
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, ChildAway
-from hotmeals.i18n import t
 
 Ranges = dict[int, list[tuple[date, date]]]  # child id -> (first, last) days away
 
@@ -102,16 +101,3 @@ def record_away(
     )
     session.flush()
     return len(new)
-
-
-def mark_days(
-    session: Session, *, child: Child, days: list[dict], first: date, last: date, lang: str
-) -> None:
-    """GetDates' days (``ordering.days.get_dates``) of a child away: ``is_away`` (then not
-    open) and its label, 'Emma is away' (one statement)."""
-    away = away_days(session, child.id or 0, first, last)
-    label = t("away.day", lang, child=child.first_name) if away else ""
-    for day in days:
-        day["is_away"] = date.fromisoformat(day["date"]) in away
-        day["away_label"] = label if day["is_away"] else ""
-        day["is_open"] = day["is_open"] and not day["is_away"]

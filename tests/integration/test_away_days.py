@@ -21,7 +21,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services import standing, standing_job
 from hotmeals.services.away_days import record_away, upcoming_away
 from hotmeals.services.ordering import booking, cart
-from hotmeals.services.ordering.days import get_dates
+from hotmeals.services.ordering.days import MealDay, get_dates
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import family, rows_of
 from tests.integration.test_away import mark
@@ -30,7 +30,7 @@ from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa
 from tests.querycount import count_queries
 
 
-def dates(engine, fam, child_id, lang="en") -> dict[str, dict]:
+def dates(engine, fam, child_id, lang="en") -> dict[str, MealDay]:
     with session_scope(engine) as s:
         shown = get_dates(
             session=s,
@@ -40,7 +40,7 @@ def dates(engine, fam, child_id, lang="en") -> dict[str, dict]:
             to_date=(fam["day"] + timedelta(days=7)).isoformat(),
             lang=lang,
         )
-    return {d["date"]: d for d in shown["days"]}
+    return {d.day.isoformat(): d for d in shown.days}
 
 
 def add(engine, fam, child_id, **where) -> dict:
@@ -76,14 +76,14 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
         assert upcoming_away(s, fam["parent_id"], last + timedelta(days=1)) == []
 
     shown = dates(pay_engine, fam, kid)
-    assert [(d["is_away"], d["is_open"], d["away_label"]) for d in shown.values()] == [
+    assert [(d.is_away, d.is_open, d.away_label) for d in shown.values()] == [
         (True, False, "Kid0 is away"),
         (True, False, "Kid0 is away"),
     ]
-    assert {d["away_label"] for d in dates(pay_engine, fam, kid, "fr").values()} == {
+    assert {d.away_label for d in dates(pay_engine, fam, kid, "fr").values()} == {
         "Kid0 n'est pas là"
     }
-    assert [(d["is_away"], d["is_open"]) for d in dates(pay_engine, fam, sister).values()] == [
+    assert [(d.is_away, d.is_open) for d in dates(pay_engine, fam, sister).values()] == [
         (False, True),
         (False, True),
     ]
@@ -145,5 +145,5 @@ def test_get_dates_costs_the_same_for_one_or_ten_away_ranges(pay_engine, ranges)
             record_away(s, parent_id=fam["parent_id"], child_ids=[kid], first=start, last=start)
     with count_queries(pay_engine) as queries:
         shown = dates(pay_engine, fam, kid)
-    assert [d["is_away"] for d in shown.values()] == [True, False]
+    assert [d.is_away for d in shown.values()] == [True, False]
     assert queries.count == 5, queries.report()  # as get_dates says

@@ -310,28 +310,28 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
                 session=s,
                 parent_id=w.parent_id,
                 child_ids=[w.ava, w.ben],
-                from_date=TARGET,
-                to_date=TARGET + timedelta(days=4),
+                from_date=TARGET.isoformat(),
+                to_date=(TARGET + timedelta(days=4)).isoformat(),
                 lang="en",
                 now=NOW,
             )
         assert queries.count <= 8, queries.report()
-        ava, ben = data["children"]
-        assert [d["state"] for d in ava["days"]] == [
+        ava, ben = data.children
+        assert [d.state for d in ava.days] == [
             "past_cutoff",
             "open",
             "closed",
             "open",
             "open",
         ]
-        tuesday = ava["days"][1]
-        verdicts = {m["name"]: m["verdict"] for m in tuesday["meals"]}
+        tuesday = ava.days[1]
+        verdicts = {m.name: m.verdict.value for m in tuesday.meals}
         assert verdicts == {
             "Mac and cheese": "acknowledge",
             "Rice bowl": "safe",
             "Satay": "refused",
         }
-        assert [m["name"] for m in ben["days"][1]["meals"]] == ["Pasta"]
+        assert [m.name for m in ben.days[1].meals] == ["Pasta"]
         with pytest.raises(DomainError):
             week_choices(session=s, parent_id=w.parent_id, child_ids=[w.stranger_child], now=NOW)
 

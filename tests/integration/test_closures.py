@@ -88,8 +88,8 @@ async def test_a_closed_day_refunds_each_meal_to_the_card_once(pay_engine, gatew
             from_date=fam["day"].isoformat(),
             to_date=fam["day"].isoformat(),
             lang="fr",
-        )["days"]
-        assert [(d["is_closed"], d["closed_reason"], d["is_open"]) for d in shown] == [
+        ).days
+        assert [(d.is_closed, d.closed_reason, d.is_open) for d in shown] == [
             (True, "Tempête", False)
         ]
         with pytest.raises(DomainError) as err:

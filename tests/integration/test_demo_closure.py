@@ -68,14 +68,14 @@ def test_the_demo_parent_has_a_closed_day_with_a_make_up_meal(seeded_engine):
             from_date=closed.isoformat(),
             to_date=line.meal_date.isoformat(),
             lang="fr",
-        )["days"]
-        by_date = {d["date"]: d for d in days}
-        assert by_date[closed.isoformat()]["is_closed"]
-        assert by_date[closed.isoformat()]["closed_reason"] == "Tempête"
+        ).days
+        by_date = {d.day: d for d in days}
+        assert by_date[closed].is_closed
+        assert by_date[closed].closed_reason == "Tempête"
         # the closed day names where its meal went; the make-up day names none
-        assert by_date[closed.isoformat()]["moved_to"] == line.meal_date.isoformat()
-        assert by_date[line.meal_date.isoformat()]["moved_to"] == ""
-        assert by_date[line.meal_date.isoformat()]["ordered_quantity"] >= 1
+        assert by_date[closed].moved_to == line.meal_date
+        assert by_date[line.meal_date].moved_to is None
+        assert by_date[line.meal_date].ordered_quantity >= 1
 
 
 def _counts(session) -> dict[str, int]:

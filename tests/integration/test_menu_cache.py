@@ -75,9 +75,13 @@ def shop(workers, monkeypatch) -> Shop:
         return Shop(parent.id, child.id, meal.id, addon.id, day.id)
 
 
-def _menu(engine: Engine, shop: Shop) -> dict:
+def _menu(engine: Engine, shop: Shop) -> menu.DayMenu:
     return in_transaction(
-        menu.get_menu, engine=engine, parent_id=shop.parent_id, child_id=shop.child_id, date=MONDAY
+        menu.get_menu,
+        engine=engine,
+        parent_id=shop.parent_id,
+        child_id=shop.child_id,
+        date=MONDAY.isoformat(),
     )
 
 
@@ -110,28 +114,28 @@ def test_nothing_is_read_again_while_nothing_changes(workers, shop):
     _menu(b, shop)
     loads = menu_cache.loads
     for _ in range(3):
-        assert [m["name"] for m in _menu(b, shop)["meals"]] == ["Rice bowl"]
+        assert [m.name for m in _menu(b, shop).meals] == ["Rice bowl"]
         _add(b, shop)
     assert menu_cache.loads == loads
 
 
 def test_a_meal_changed_on_one_worker_is_seen_by_the_next_read_on_the_other(workers, shop):
     a, b = workers
-    before = _menu(b, shop)["meals"][0]
-    assert (before["name"], before["price_from_cents"]) == ("Rice bowl", 550)
+    before = _menu(b, shop).meals[0]
+    assert (before.name, before.price_from_cents) == ("Rice bowl", 550)
     _write(
         a,
         update(Meal).where(Meal.id == shop.meal_id).values(name_en="Noodle bowl"),
         update(PriceTier).where(PriceTier.unit_price_cents == 550).values(unit_price_cents=600),
     )
-    after = _menu(b, shop)["meals"][0]
-    assert (after["name"], after["price_from_cents"]) == ("Noodle bowl", 600)
+    after = _menu(b, shop).meals[0]
+    assert (after.name, after.price_from_cents) == ("Noodle bowl", 600)
     assert _add(b, shop)["unit_price_cents"] == 600
 
 
 def test_a_day_closed_on_one_worker_is_refused_at_once_on_the_other(workers, shop):
     a, b = workers
-    assert _menu(b, shop)["meals"]
+    assert _menu(b, shop).meals
     with session_scope(a) as session:  # the ORM way an operator closes a day
         day = session.get(MenuDay, shop.menu_day_id)
         day.is_closed, day.closed_reason_en = True, "Snow day"
@@ -142,15 +146,15 @@ def test_a_day_closed_on_one_worker_is_refused_at_once_on_the_other(workers, sho
         engine=b,
         parent_id=shop.parent_id,
         child_id=shop.child_id,
-        from_date=MONDAY,
-        to_date=MONDAY,
-    )["days"]
-    assert [(d["is_closed"], d["closed_reason"]) for d in listed] == [(True, "Snow day")]
+        from_date=MONDAY.isoformat(),
+        to_date=MONDAY.isoformat(),
+    ).days
+    assert [(d.is_closed, d.closed_reason) for d in listed] == [(True, "Snow day")]
 
 
 def test_an_allergen_added_on_one_worker_is_checked_at_once_on_the_other(workers, shop):
     a, b = workers
-    assert _menu(b, shop)["meals"][0]["allergy"]["verdict"] == "safe"
+    assert _menu(b, shop).meals[0].allergy.verdict.value == "safe"
     _add(b, shop, addons=[shop.addon_id])
     with session_scope(a) as session:
         peanuts = f.get_allergen(session, "Peanuts")
@@ -158,7 +162,7 @@ def test_an_allergen_added_on_one_worker_is_checked_at_once_on_the_other(workers
     _refused("allergy_refused_extra", _add, b, shop, addons=[shop.addon_id])
     with session_scope(a) as session:
         session.add(MealAllergen(meal_id=shop.meal_id, ingredient_id=peanuts.id))
-    assert _menu(b, shop)["meals"][0]["allergy"]["verdict"] == "refused"
+    assert _menu(b, shop).meals[0].allergy.verdict.value == "refused"
     _refused("allergy_refused", _add, b, shop)
     summary = in_transaction(cart.cart_summary, engine=b, parent_id=shop.parent_id)
     assert [line["payable"] for g in summary["groups"] for line in g["lines"]] == [False]
@@ -166,10 +170,10 @@ def test_an_allergen_added_on_one_worker_is_checked_at_once_on_the_other(workers
 
 def test_the_cutoff_passing_is_seen_by_the_next_call(workers, shop, monkeypatch):
     _, b = workers
-    assert _menu(b, shop)["meals"][0]["is_open"] is True
+    assert _menu(b, shop).meals[0].is_open is True
     _add(b, shop)
     clock.set_now(CUTOFF)
-    assert _menu(b, shop)["meals"][0]["is_open"] is False
+    assert _menu(b, shop).meals[0].is_open is False
     _refused("meal_day_closed", _add, b, shop)
 
 
@@ -179,26 +183,29 @@ def test_a_rolled_back_edit_never_reaches_the_copy(workers, shop):
         with session_scope(a) as session:
             session.get(Meal, shop.meal_id).name_en = "Never sold"
             seen = [
-                m["name"]
+                m.name
                 for m in menu.get_menu(
-                    session=session, parent_id=shop.parent_id, child_id=shop.child_id, date=MONDAY
-                )["meals"]
+                    session=session,
+                    parent_id=shop.parent_id,
+                    child_id=shop.child_id,
+                    date=MONDAY.isoformat(),
+                ).meals
             ]
             assert seen == ["Never sold"]  # its own transaction reads its own edit
             raise RuntimeError("rolled back")
     for engine in (a, b):
-        assert [m["name"] for m in _menu(engine, shop)["meals"]] == ["Rice bowl"]
+        assert [m.name for m in _menu(engine, shop).meals] == ["Rice bowl"]
 
 
 def test_a_write_the_orm_cannot_see_is_reported_by_bump(workers, shop):
     a, b = workers
-    assert _menu(b, shop)["meals"][0]["name"] == "Rice bowl"
+    assert _menu(b, shop).meals[0].name == "Rice bowl"
     with session_scope(a) as session:
         session.execute(
             text("UPDATE meal SET name_en = 'Raw bowl' WHERE id = :id"), {"id": shop.meal_id}
         )
         menu_cache.bump(session)
-    assert _menu(b, shop)["meals"][0]["name"] == "Raw bowl"
+    assert _menu(b, shop).meals[0].name == "Raw bowl"
 
 
 def test_the_version_is_counted_in_the_database(workers, shop):

@@ -16,7 +16,8 @@ from hotmeals.domain.allergy import (
     ensure_can_add_composed,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.ordering.allergens import composed_allergy
+from hotmeals.services.ordering.allergens import AllergyMark, composed_allergy
+from hotmeals.services.ordering.menu import AddOnView, MealDetail, OptionView
 
 PASTA = Component("Pasta", (), is_meal=True)
 MILK = Component("White milk (250 mL)", (("Milk", "Major"),), field="menu_option_id")
@@ -85,33 +86,59 @@ def test_an_acknowledgement_covers_only_the_allergens_it_names():
     assert not ack_covers(None, [("Milk", "Lait")]) and ack_covers(None, [])
 
 
-def _detail() -> dict:
-    def mark(levels):
-        return {"verdict": "x", "allergens": [], "message": "", "levels": levels}
+def _detail() -> MealDetail:
+    """MenuDetail's meal for a child: only each part's name and levels count here."""
 
-    return {
-        "name": "Pasta",
-        "allergy": mark([["Eggs", "Low"]]),
-        "menu_options": [
-            {"id": 1, "name": "White milk (250 mL)", "allergy": mark([["Milk", "Major"]])},
-            {"id": 2, "name": "Water", "allergy": mark([])},
-        ],
-        "meal_options": [{"id": 3, "name": "Gluten-free bun", "allergy": mark([])}],
-        "addons": [
-            {"id": 7, "name": "Cheese string", "allergy": mark([["Milk", "High"]])},
-            {"id": 8, "name": "Apple", "allergy": mark([])},
-        ],
-    }
+    def mark(levels):
+        return AllergyMark(MealVerdict.SAFE, (), "", tuple((n, lv) for n, lv in levels))
+
+    def option(id_, name, levels):
+        return OptionView(id=id_, name=name, price_cents=0, allergens=(), allergy=mark(levels))
+
+    def addon(id_, name, levels):
+        return AddOnView(
+            id=id_,
+            vendor_id=1,
+            name=name,
+            price_cents=0,
+            image="",
+            allergens=(),
+            allergy=mark(levels),
+        )
+
+    return MealDetail(
+        meal_id=1,
+        vendor_id=1,
+        vendor="",
+        name="Pasta",
+        description="",
+        image="",
+        ingredients="",
+        cooking_method="",
+        nutrition=(),
+        allergens=(),
+        allergy=mark([["Eggs", "Low"]]),
+        portions=(),
+        menu_options=(
+            option(1, "White milk (250 mL)", [["Milk", "Major"]]),
+            option(2, "Water", []),
+        ),
+        meal_options=(option(3, "Gluten-free bun", []),),
+        addons=(
+            addon(7, "Cheese string", [["Milk", "High"]]),
+            addon(8, "Apple", []),
+        ),
+    )
 
 
 def test_the_dialog_preview_applies_the_same_rule_to_the_choices():
     detail = _detail()
     plain = composed_allergy(detail, menu_option_id=2, addon_ids=[8])
-    assert plain["verdict"] == "notice" and plain["can_add"] and not plain["ack_required"]
-    assert plain["message"] == "Contains Eggs (low alert level)"
+    assert plain.verdict.value == "notice" and plain.can_add and not plain.ack_required
+    assert plain.message == "Contains Eggs (low alert level)"
     milk = composed_allergy(detail, menu_option_id=1, addon_ids=[8])
-    assert milk["verdict"] == "refused" and not milk["can_add"]
-    assert milk["message"].startswith("White milk (250 mL) contains Milk, a Major allergy")
-    cheese = composed_allergy(detail, menu_option_id="2", addon_ids=["7"])
-    assert cheese["verdict"] == "acknowledge" and cheese["ack_required"] and cheese["can_add"]
-    assert cheese["ack_text"] == "I understand this meal contains Milk (Cheese string)"
+    assert milk.verdict.value == "refused" and not milk.can_add
+    assert milk.message.startswith("White milk (250 mL) contains Milk, a Major allergy")
+    cheese = composed_allergy(detail, menu_option_id=2, addon_ids=[7])
+    assert cheese.verdict.value == "acknowledge" and cheese.ack_required and cheese.can_add
+    assert cheese.ack_text == "I understand this meal contains Milk (Cheese string)"

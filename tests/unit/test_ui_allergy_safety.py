@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from datetime import UTC, datetime
 
 import pytest
 import reflex as rx
@@ -16,6 +17,10 @@ from sqlmodel import select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AllergenIngredient, CartLine, Child, ChildAllergy, Parent
+from hotmeals.domain.pricing import PriceTier
+from hotmeals.services.menu_cache import PortionPrices
+from hotmeals.services.ordering.allergens import SAFE_MARK
+from hotmeals.services.ordering.menu import MenuMeal
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.allergy import AllergyState
 from hotmeals.ui.state.auth import AuthState
@@ -66,13 +71,37 @@ def _allergies(child_id: int) -> list[tuple[int, str]]:
 # --- pure helpers ------------------------------------------------------------------------------
 
 
+def _meal(**fields) -> MenuMeal:
+    """A meal of GetMenu as ``ordering.menu.get_menu`` answers it."""
+    base = MenuMeal(
+        menu_day_id=2,
+        vendor_id=1,
+        vendor="",
+        meal_id=1,
+        name="Soup",
+        description="",
+        image="",
+        price_from_cents=500,
+        portions=(),
+        allergens=(),
+        allergy=SAFE_MARK,
+        extras=(),
+        extras_allergens=(),
+        in_cart_quantity=0,
+        cutoff_at=datetime(2026, 11, 26, 23, 0, tzinfo=UTC),
+        is_open=True,
+    )
+    return dataclasses.replace(base, **fields)
+
+
+def _portion(size: str, cents: int) -> PortionPrices:
+    return PortionPrices(portion_id=1, meal_id=1, size=size, tiers=(PriceTier(1, cents),))
+
+
 def test_the_card_price_is_the_small_sizes_and_says_from():
-    meal = {
-        "price_from": "$5.00",
-        "portions": [{"size": "large", "price": "$8.00"}, {"size": "small", "price": "$6.50"}],
-    }
-    assert small_price(meal) == "$6.50"
-    assert small_price({"price_from": "$5.00", "portions": []}) == "$5.00"
+    meal = _meal(portions=(_portion("large", 800), _portion("small", 650)))
+    assert small_price(meal, "en") == "$6.50"
+    assert small_price(_meal(portions=()), "en") == "$5.00"
 
 
 def test_the_cutoff_is_short_in_the_parents_language_at_torontos_time():
@@ -88,19 +117,13 @@ def test_the_cutoff_is_short_in_the_parents_language_at_torontos_time():
 
 
 def test_a_card_shows_its_cutoff_only_when_it_is_not_the_days():
-    meal = {
-        "meal_id": 1,
-        "menu_day_id": 2,
-        "name": "Soup",
-        "price_from": "$5.00",
-        "portions": [],
-        "allergens": [],
-        "cutoff_at": "2026-11-26T23:00:00+00:00",
-        "is_open": True,
-        "in_cart_quantity": 2,
-    }
-    same = meal_card(meal, "en", "2026-11-26T18:00:00-05:00")  # the same moment
-    other = meal_card(meal, "en", "2026-11-25T23:00:00+00:00")  # a second vendor's day
+    meal = _meal(in_cart_quantity=2)
+    same = meal_card(
+        meal, "en", datetime.fromisoformat("2026-11-26T18:00:00-05:00")
+    )  # the same moment
+    other = meal_card(
+        meal, "en", datetime.fromisoformat("2026-11-25T23:00:00+00:00")
+    )  # a second vendor's day
     assert same["cutoff"] == "" and other["cutoff"] == "Order by Thu, Nov 26, 6:00\u202fp.m."
     assert same["in_cart"] == "In cart (2)" and same["contains"] == "No listed allergens"
     assert same["price_from"] == "from $5.00"

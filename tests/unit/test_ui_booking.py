@@ -6,13 +6,15 @@ or no session at all, sees nothing of that family and adds nothing to anyone's c
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC
+import dataclasses
+from datetime import UTC, date, datetime
 
 import reflex as rx
 from sqlmodel import func, select
 
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, Parent
+from hotmeals.services.ordering.days import MealDay
 from hotmeals.services.parents import start_session
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.booking import BookingState
@@ -24,17 +26,24 @@ from tests.factories import make_child, make_parent
 DEMO_EMAIL = "parent@example.com"
 
 
-def _day(iso: str, **fields) -> dict:
-    base = {
-        "date": iso,
-        "is_closed": False,
-        "is_open": True,
-        "closed_reason": "",
-        "cutoff_at": "2026-11-20T22:00:00+00:00",
-        "ordered_quantity": 0,
-        "cart_quantity": 0,
-    }
-    return {**base, **fields}
+def _day(iso: str, **fields) -> MealDay:
+    """A GetDates day as ``ordering.days.get_dates`` answers it."""
+    base = MealDay(
+        day=date.fromisoformat(iso),
+        menu_day_id=1,
+        vendor_id=1,
+        vendor="Vendor",
+        is_closed=False,
+        closed_reason="",
+        cutoff_at=datetime(2026, 11, 20, 22, 0, tzinfo=UTC),
+        is_open=True,
+        ordered_quantity=0,
+        cart_quantity=0,
+        moved_to=None,
+        is_away=False,
+        away_label="",
+    )
+    return dataclasses.replace(base, **fields)
 
 
 def test_a_month_is_its_school_weeks_monday_to_friday():
@@ -77,7 +86,7 @@ def test_an_away_day_is_shown_like_a_closed_day_with_its_own_label():
     (cell,) = [c for c in month_cells([away], "2026-12", "en") if c["date"]]
     assert cell["kind"] == "away"  # styled as a closed day (assets/booking.css)
     assert cell["label"] == "Monday, December 7: Emma is away"
-    fr = {**away, "away_label": "Emma n'est pas là"}
+    fr = dataclasses.replace(away, away_label="Emma n'est pas là")
     assert day_label(fr, "fr") == "lundi 7 décembre : Emma n'est pas là"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam
 from sqlalchemy import select as sql_select
@@ -39,12 +40,31 @@ from hotmeals.i18n import t
 from hotmeals.services import menu_cache
 from hotmeals.services.ordering.labels import is_french
 
+if TYPE_CHECKING:
+    from hotmeals.services.ordering.menu import MealDetail
+
 
 @dataclass(frozen=True)
 class MealAllergy:
     allergens: tuple[str, ...]  # every allergen of the meal, in the request's language
     matches: tuple[tuple[str, str], ...]  # (name, child's level) of the child's allergens
     verdict: MealVerdict
+
+
+@dataclass(frozen=True)
+class AllergyMark:
+    """What a menu shows for a child about one meal, option or add-on: the verdict, the
+    child's allergens it names (none when safe, nor a Non-allergic one), the sentence saying
+    so ("" when safe) and each of the child's allergens the item contains with the child's
+    level (Non-allergic included)."""
+
+    verdict: MealVerdict
+    allergens: tuple[str, ...]
+    message: str
+    levels: tuple[tuple[str, str], ...]
+
+
+SAFE_MARK = AllergyMark(MealVerdict.SAFE, (), "", ())
 
 
 MEAL, MENU_OPTION, MEAL_OPTION, ADDON = "meal", "menu_option", "meal_option", "addon"
@@ -81,14 +101,14 @@ class ItemAllergy:
             field=FIELD_OF_KIND[self.kind],
         )
 
-    def mark(self, child_id: int | None, lang: str) -> dict:
-        """The AllergyMark of this item alone for the child (see ``allergy_out``)."""
+    def mark(self, child_id: int | None, lang: str) -> AllergyMark:
+        """The mark of this item alone for the child (a meal's: ``meal_mark``)."""
         matches = self.child_matches(child_id)
         if self.kind == MEAL:
             verdict = meal_verdict(level for _, level in matches)
-            return allergy_out(MealAllergy(tuple(self.allergens), matches, verdict), lang)
+            return meal_mark(MealAllergy(tuple(self.allergens), matches, verdict), lang)
         composition = compose([self.component(child_id)], lang)
-        relevant = [n for n, level in matches if level != "Non-allergic"]
+        relevant = tuple(n for n, level in matches if level != "Non-allergic")
         message = ""
         if composition.verdict is MealVerdict.REFUSED:
             message = t("allergy_refused_extra", lang, items=refused_extras_text(composition, lang))
@@ -97,13 +117,8 @@ class ItemAllergy:
         elif composition.verdict is MealVerdict.NOTICE:
             message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
         if composition.verdict is MealVerdict.SAFE:
-            relevant = []
-        return {
-            "verdict": composition.verdict.value,
-            "allergens": relevant,
-            "message": message,
-            "levels": [[n, level] for n, level in matches],
-        }
+            relevant = ()
+        return AllergyMark(composition.verdict, relevant, message, matches)
 
 
 Items = dict[tuple[str, int], ItemAllergy]
@@ -203,13 +218,13 @@ def empty_item(kind: str, item_id: int, owner_id: int, name: str) -> ItemAllergy
     return ItemAllergy(kind, item_id, owner_id, name, [], {}, {})
 
 
-def allergy_out(allergy: MealAllergy, lang: str) -> dict:
+def meal_mark(allergy: MealAllergy, lang: str) -> AllergyMark:
     """The marking a menu shows for a child: the verdict and the allergens named."""
-    relevant = [
+    relevant = tuple(
         name
         for name, level in allergy.matches
         if allergy.verdict is not MealVerdict.SAFE and level != "Non-allergic"
-    ]
+    )
     names = ", ".join(relevant)
     message = ""
     if allergy.verdict is MealVerdict.REFUSED:
@@ -218,12 +233,7 @@ def allergy_out(allergy: MealAllergy, lang: str) -> dict:
         message = t("allergy_ack_text", lang, allergens=names)
     elif allergy.verdict is MealVerdict.NOTICE:
         message = t("allergy_notice", lang, allergens=names)
-    return {
-        "verdict": allergy.verdict.value,
-        "allergens": relevant,
-        "message": message,
-        "levels": [[n, level] for n, level in allergy.matches],
-    }
+    return AllergyMark(allergy.verdict, relevant, message, allergy.matches)
 
 
 @dataclass(frozen=True)
@@ -324,43 +334,55 @@ def allergy_problem(
     return "", mark(message)
 
 
-def _shown_component(shown: dict, *, is_meal: bool = False, field: str = "meal_id") -> Component:
+def _shown_component(
+    name: str, mark: AllergyMark | None, *, is_meal: bool = False, field: str = "meal_id"
+) -> Component:
     """A part of the meal as ``menu_detail`` shows it (the meal, an option or an add-on: its
-    name and its ``allergy`` mark's levels)."""
-    mark = shown.get("allergy") or {}
+    name and its mark's levels)."""
     return Component(
-        name=str(shown.get("name") or ""),
-        matches=tuple((str(n), str(lv)) for n, lv in mark.get("levels", [])),
+        name=name,
+        matches=mark.levels if mark is not None else (),
         is_meal=is_meal,
         field=field,
     )
 
 
+@dataclass(frozen=True)
+class AllergyPreview:
+    """What AddToCart will say about a meal with the options and add-ons chosen: the worst
+    part's verdict, the refusal or what to acknowledge (``message``), whether the box must
+    be ticked, the sentence the parent confirms (``ack_text``) and whether it can be added."""
+
+    verdict: MealVerdict
+    message: str
+    ack_required: bool
+    ack_text: str
+    can_add: bool
+
+
 def composed_allergy(
-    detail: dict,
+    detail: MealDetail,
     *,
-    menu_option_id: object = None,
-    meal_option_id: object = None,
-    addon_ids: object = (),
+    menu_option_id: int = 0,
+    meal_option_id: int = 0,
+    addon_ids: Sequence[int] = (),
     lang: str = "en",
-) -> dict:
+) -> AllergyPreview:
     """What AddToCart will say about the meal of ``detail`` (``menu_detail``'s answer for a
-    child) with these choices: the same rule (``domain.allergy.ensure_can_add_composed``) on
-    the marks the detail carries, no statement. ``verdict`` the worst part's, ``message`` the
-    refusal or what to acknowledge, ``ack_text`` the sentence the parent confirms."""
-    parts = [_shown_component(detail, is_meal=True)]
-    chosen: list[tuple[str, str, object]] = [
-        ("menu_options", "menu_option_id", menu_option_id),
-        ("meal_options", "meal_option_id", meal_option_id),
-    ]
-    wanted = addon_ids if isinstance(addon_ids, (list, tuple, set)) else [addon_ids]
-    chosen += [("addons", "addons", a) for a in wanted]
-    for list_name, field, key in chosen:
-        if key in (None, "", 0, "0"):
-            continue
-        for item in detail.get(list_name) or []:
-            if str(item.get("id")) == str(key):
-                parts.append(_shown_component(item, field=field))
+    child) with these choices (0: none): the same rule
+    (``domain.allergy.ensure_can_add_composed``) on the marks the detail carries, no
+    statement."""
+    parts = [_shown_component(detail.name, detail.allergy, is_meal=True)]
+    for option in detail.menu_options:
+        if menu_option_id and option.id == menu_option_id:
+            parts.append(_shown_component(option.name, option.allergy, field="menu_option_id"))
+    for option in detail.meal_options:
+        if meal_option_id and option.id == meal_option_id:
+            parts.append(_shown_component(option.name, option.allergy, field="meal_option_id"))
+    for addon_id in addon_ids:
+        for addon in detail.addons:
+            if addon_id and addon.id == addon_id:
+                parts.append(_shown_component(addon.name, addon.allergy, field="addons"))
     composition = compose(parts, lang)
     ack_text = ""
     if composition.acknowledge:
@@ -372,10 +394,10 @@ def composed_allergy(
             message = t("allergy_notice", lang, allergens=", ".join(composition.notice))
     except DomainError as err:
         message = err.message(lang)
-    return {
-        "verdict": composition.verdict.value,
-        "message": message,
-        "ack_required": composition.verdict is MealVerdict.ACKNOWLEDGE,
-        "ack_text": ack_text,
-        "can_add": composition.verdict is not MealVerdict.REFUSED,
-    }
+    return AllergyPreview(
+        verdict=composition.verdict,
+        message=message,
+        ack_required=composition.verdict is MealVerdict.ACKNOWLEDGE,
+        ack_text=ack_text,
+        can_add=composition.verdict is not MealVerdict.REFUSED,
+    )

@@ -9,8 +9,8 @@ is 'Child not found'). The cut-off is ``domain.cutoff``.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
@@ -29,13 +29,11 @@ from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
+from hotmeals.i18n import t
 from hotmeals.services import menu_cache
-from hotmeals.services.away_days import mark_days
+from hotmeals.services.away_days import away_days
 from hotmeals.services.children import own_child
 from hotmeals.services.ordering.labels import closed_reason
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
@@ -68,9 +66,10 @@ def week_start(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
-def cutoff_state(vendor: Vendor, day: date, now: datetime) -> tuple[str, bool]:
+def cutoff_state(vendor: Vendor, day: date, now: datetime) -> tuple[datetime, bool]:
+    """When the vendor stops taking orders for ``day``, and whether ``now`` is before."""
     closes = cutoff_at(cutoff_rule(vendor), day)
-    return closes.isoformat(), before_cutoff(closes, now)
+    return closes, before_cutoff(closes, now)
 
 
 # Built once (statements built per call cost more CPU than SQLite takes to run them): a
@@ -119,25 +118,13 @@ _MOVED_BY_DAY = (
 )
 
 
-class DaysAsk(TypedDict, total=False):
-    """Which school days the parent looks at, as the browser or the API asks (raw client
-    values; each end left out has its default), and the language of the answer (``en``
-    when left out): the calendar (``get_dates``) and several days at once
-    (``week.week_choices``)."""
-
-    from_date: object
-    to_date: object
-    lang: str
-    now: datetime | None
-
-
 def asked_days(
-    ask: DaysAsk, now: datetime, default_end: Callable[[date], date]
+    from_date: str, to_date: str, now: datetime, default_end: Callable[[date], date]
 ) -> tuple[date, date]:
-    """The first and last day asked: from ``from_date`` (default: today in Toronto) to
-    ``to_date`` (default: ``default_end`` of the first); one ending before it starts or
-    longer than ``DATES_MAX_DAYS`` is refused (``date_range_invalid``)."""
-    from_date, to_date = ask.get("from_date"), ask.get("to_date")
+    """The first and last day asked (the client's text, "" when left out): from
+    ``from_date`` (default: today in Toronto) to ``to_date`` (default: ``default_end`` of the
+    first); one ending before it starts or longer than ``DATES_MAX_DAYS`` is refused
+    (``date_range_invalid``)."""
     start = meal_date(from_date, "from_date") if from_date else clock.today(now)
     end = meal_date(to_date, "to_date") if to_date else default_end(start)
     if end < start or (end - start).days > DATES_MAX_DAYS:
@@ -145,20 +132,58 @@ def asked_days(
     return start, end
 
 
+@dataclass(frozen=True)
+class MealDay:
+    """A school meal day of a child (``get_dates``): open or closed with its reason, the
+    vendor's cut-off and whether it is still open (and the child not away), the meals already
+    ordered or in the cart for the child, and where a closure moved the child's meal."""
+
+    day: date
+    menu_day_id: int
+    vendor_id: int
+    vendor: str
+    is_closed: bool
+    closed_reason: str  # in the parent's language, "" when open
+    cutoff_at: datetime
+    is_open: bool  # not closed, the vendor serving, before the cut-off, the child not away
+    ordered_quantity: int
+    cart_quantity: int
+    moved_to: date | None  # a closed day whose booked meal a closure moved: the make-up day
+    is_away: bool  # the child is marked away (``away_days``)
+    away_label: str  # 'Emma is away' on such a day, else ""
+
+
+@dataclass(frozen=True)
+class ChildDates:
+    child_id: int
+    first: date
+    last: date
+    days: tuple[MealDay, ...]  # by date, then vendor name
+
+
 def get_dates(
-    *, session: Session, parent_id: int, child_id: object, **ask: Unpack[DaysAsk]
-) -> dict:
-    """The child's school meal days from ``from_date`` (default: today in Toronto) to
-    ``to_date`` (default: eight weeks on): open or closed with the reason, each day's cut-off
-    and whether it is still open, and the meals already ordered or in the cart for the child;
-    a day the child is away (``away_days``) is not open. Five statements whatever the number
-    of days (the days themselves from the menus' cached copy, ``services/menu_cache``); a
-    closed day whose meal a closure moved names the make-up day (``moved_to``: one statement
-    more when the days hold a closed one)."""
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: int,
+    from_date: str = "",
+    to_date: str = "",
+    lang: str = "en",
+    now: datetime | None = None,
+) -> ChildDates:
+    """The child's school meal days from ``from_date`` (the client's text; default: today in
+    Toronto) to ``to_date`` (default: eight weeks on): open or closed with the reason, each
+    day's cut-off and whether it is still open, and the meals already ordered or in the cart
+    for the child; a day the child is away (``away_days``) is not open. Five statements
+    whatever the number of days (the days themselves from the menus' cached copy,
+    ``services/menu_cache``); a closed day whose meal a closure moved names the make-up day
+    (``moved_to``: one statement more when the days hold a closed one)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    lang = ask.get("lang", "en")
-    now = ask.get("now") or clock.now()
-    start, end = asked_days(ask, now, lambda first: first + timedelta(days=DATES_DEFAULT_DAYS))
+    assert child.id is not None  # read from the database
+    now = now or clock.now()
+    start, end = asked_days(
+        from_date, to_date, now, lambda first: first + timedelta(days=DATES_DEFAULT_DAYS)
+    )
     school = menu_cache.catalog(session).school_days(session, child.school_id)
     days = [pair for day, pairs in school.at.items() if start <= day <= end for pair in pairs]
     window = {"child_id": child.id, "start": start, "end": end}
@@ -172,32 +197,31 @@ def get_dates(
     moved: dict[date, date] = {}
     if any(day.is_closed for day, _vendor in days):  # only then can a closure have moved one
         moved = dict(session.execute(_MOVED_BY_DAY, window).all())
+    away = away_days(session, child.id, start, end)  # one statement
+    away_label = t("away.day", lang, child=child.first_name) if away else ""
     out = []
     for day, vendor in days:
+        assert day.id is not None and vendor.id is not None  # read from the database
         closes, before_cutoff = cutoff_state(vendor, day.meal_date, now)
+        is_away = day.meal_date in away
         out.append(
-            {
-                "date": day.meal_date.isoformat(),
-                "menu_day_id": day.id,
-                "vendor_id": vendor.id,
-                "vendor": vendor.name,
-                "is_closed": day.is_closed,
-                "closed_reason": closed_reason(day, lang) if day.is_closed else "",
-                "cutoff_at": closes,
-                "is_open": before_cutoff and not day.is_closed and vendor.is_active,
-                "ordered_quantity": int(ordered.get(day.meal_date) or 0),
-                "cart_quantity": int(in_cart.get(day.meal_date) or 0),
-                # a closed day whose booked meal the closure moved: to this make-up day
-                "moved_to": moved[day.meal_date].isoformat() if day.meal_date in moved else "",
-            }
+            MealDay(
+                day=day.meal_date,
+                menu_day_id=day.id,
+                vendor_id=vendor.id,
+                vendor=vendor.name,
+                is_closed=day.is_closed,
+                closed_reason=closed_reason(day, lang) if day.is_closed else "",
+                cutoff_at=closes,
+                is_open=before_cutoff and not day.is_closed and vendor.is_active and not is_away,
+                ordered_quantity=ordered.get(day.meal_date, 0),
+                cart_quantity=in_cart.get(day.meal_date, 0),
+                moved_to=moved.get(day.meal_date),
+                is_away=is_away,
+                away_label=away_label if is_away else "",
+            )
         )
-    mark_days(session, child=child, days=out, first=start, last=end, lang=lang)  # away
-    return {
-        "child_id": child.id,
-        "from_date": start.isoformat(),
-        "to_date": end.isoformat(),
-        "days": out,
-    }
+    return ChildDates(child_id=child.id, first=start, last=end, days=tuple(out))
 
 
 def served_days(session: Session, *, school_id: int, day: date) -> list[tuple[MenuDay, Vendor]]:

@@ -10,7 +10,8 @@ and one ``IN`` query per related table); ``tests/api/test_menu_api.py`` counts t
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
@@ -27,17 +28,17 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import PriceTier as TierRule
-from hotmeals.i18n import t
 from hotmeals.services import menu_cache
-from hotmeals.services.children import as_id, own_child
+from hotmeals.services.children import own_child
 from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL,
     MEAL_OPTION,
     MENU_OPTION,
+    SAFE_MARK,
+    AllergyMark,
     ItemAllergy,
     Items,
     empty_item,
@@ -49,6 +50,105 @@ from hotmeals.services.ordering.days import (
     open_days_or_refuse,
 )
 from hotmeals.services.ordering.labels import is_french
+
+
+@dataclass(frozen=True)
+class Extra:
+    """An option of a meal, or an add-on of its vendor, that carries an allergen: its
+    allergens and its verdict for the child."""
+
+    kind: str  # MENU_OPTION, MEAL_OPTION or ADDON
+    id: int
+    name: str
+    allergens: tuple[str, ...]
+    verdict: MealVerdict
+
+
+@dataclass(frozen=True)
+class MenuMeal:
+    """A meal of the day's menu for a child (``get_menu``)."""
+
+    menu_day_id: int
+    vendor_id: int
+    vendor: str
+    meal_id: int
+    name: str  # in the parent's language, as the description
+    description: str
+    image: str
+    price_from_cents: int  # the cheapest size's first tier
+    portions: tuple[PortionPrices, ...]  # small first
+    allergens: tuple[str, ...]  # the meal's own
+    allergy: AllergyMark  # the meal's own verdict for the child
+    extras: tuple[Extra, ...]  # its options', then its vendor's add-ons', with an allergen
+    extras_allergens: tuple[str, ...]  # every allergen of the extras, sorted
+    in_cart_quantity: int  # of this meal in the parent's cart for the child that day
+    cutoff_at: datetime
+    is_open: bool  # before the cut-off
+
+
+@dataclass(frozen=True)
+class DayMenu:
+    """The meals a child's school serves on a day (``get_menu``)."""
+
+    child_id: int
+    day: date
+    meals: tuple[MenuMeal, ...]
+
+
+@dataclass(frozen=True)
+class Nutrient:
+    """One of a meal's 15 nutrition facts (``NUTRITION``'s key and unit)."""
+
+    key: str
+    value: float
+    unit: str
+
+
+@dataclass(frozen=True)
+class OptionView:
+    """A menu or meal option of a meal: its price, allergens and, with a child, its mark."""
+
+    id: int
+    name: str
+    price_cents: int
+    allergens: tuple[str, ...]
+    allergy: AllergyMark | None  # None without a child
+
+
+@dataclass(frozen=True)
+class AddOnView:
+    """An active add-on of a vendor: its price, picture, allergens and, with a child, its
+    mark."""
+
+    id: int
+    vendor_id: int
+    name: str
+    price_cents: int
+    image: str
+    allergens: tuple[str, ...]
+    allergy: AllergyMark | None  # None without a child
+
+
+@dataclass(frozen=True)
+class MealDetail:
+    """One meal in full (``menu_detail``)."""
+
+    meal_id: int
+    vendor_id: int
+    vendor: str
+    name: str
+    description: str
+    image: str
+    ingredients: str
+    cooking_method: str
+    nutrition: tuple[Nutrient, ...]  # NUTRITION's order
+    allergens: tuple[str, ...]
+    allergy: AllergyMark | None  # None without a child
+    portions: tuple[PortionPrices, ...]  # small first
+    menu_options: tuple[OptionView, ...]
+    meal_options: tuple[OptionView, ...]
+    addons: tuple[AddOnView, ...]
+
 
 NUTRITION = (
     # (column, key, unit)
@@ -82,25 +182,6 @@ def tiers_of(session: Session, portion_ids: Iterable[int | None]) -> dict[int, l
     return {k: list(cached[k]) for k in {k for k in portion_ids if k is not None} if k in cached}
 
 
-def portion_out(portion: PortionPrices, lang: str) -> dict:
-    label_key = f"portion_{portion.size}" if portion.size in ("small", "large") else ""
-    return {
-        "id": portion.portion_id,
-        "size": portion.size,
-        "label": t(label_key, lang) if label_key else portion.size,
-        "unit_price_cents": portion.tiers[0].unit_price_cents,
-        "price": format_money(portion.tiers[0].unit_price_cents, lang),
-        "tiers": [
-            {
-                "min_quantity": tier.min_quantity,
-                "unit_price_cents": tier.unit_price_cents,
-                "price": format_money(tier.unit_price_cents, lang),
-            }
-            for tier in portion.tiers
-        ],
-    }
-
-
 # Built once (statements built per call cost more CPU than SQLite takes to run them): how
 # many of each meal the parent's cart holds for a child on some menu days.
 _IN_CART_BY_MEAL = (
@@ -118,21 +199,24 @@ def get_menu(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    date: object,
+    child_id: int,
+    date: str,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
-    """The meals the child's school serves on ``date``, each with its portions and prices and
-    its allergy marking for the child, its options' and add-ons' allergens (``extras``) and how
-    many of it are in the parent's cart for the child that day. The menu from its cached copy
-    (``services/menu_cache``); five statements whatever the number of meals."""
+) -> DayMenu:
+    """The meals the child's school serves on ``date`` (the client's text: ``meal_date``),
+    each with its portions and prices and its allergy marking for the child, its options'
+    and add-ons' allergens (``extras``) and how many of it are in the parent's cart for the
+    child that day. The menu from its cached copy (``services/menu_cache``); five statements
+    whatever the number of meals."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
+    assert child.id is not None  # read from the database
     day = meal_date(date)
     now = now or clock.now()
     open_days = open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
     by_day = {d.id: (d, v) for d, v in open_days}
-    served = menu_cache.catalog(session).school_days(session, child.school_id).meals
+    menus = menu_cache.catalog(session)
+    served = menus.school_days(session, child.school_id).meals
     rows = [
         (menu_day_id, meal)
         for menu_day_id in sorted(k for k in by_day if k is not None)
@@ -140,11 +224,10 @@ def get_menu(
         if meal.is_active
     ]
     meal_ids = [meal.id for _, meal in rows if meal.id is not None]
-    portions = portions_of(session, meal_ids)
     items = item_allergies(
         session,
         lang=lang,
-        child_ids=[child.id] if child.id is not None else [],
+        child_ids=[child.id],
         meal_ids=meal_ids,
         options_of_meals=meal_ids,
         addons_of_vendors=[v.id for _, v in open_days if v.id is not None],
@@ -161,47 +244,40 @@ def get_menu(
         menu_day, vendor = by_day[menu_day_id]
         assert meal.id is not None and vendor.id is not None  # read from the database
         closes, before_cutoff = cutoff_state(vendor, day, now)
-        sizes = portions.get(meal.id, [])
+        sizes = tuple(menus.portions.get(meal.id, ()))
         if not sizes:
             continue  # a meal without a price cannot be sold
-        cheapest = min(p.tiers[0].unit_price_cents for p in sizes)
         own = items.get((MEAL, meal.id)) or empty_item(MEAL, meal.id, meal.id, "")
-        extras = extras_of.get((MEAL, meal.id), []) + extras_of.get((ADDON, vendor.id), [])
+        extras = extras_of.get((MEAL, meal.id), ()) + extras_of.get((ADDON, vendor.id), ())
         meals.append(
-            {
-                "menu_day_id": menu_day_id,
-                "vendor_id": vendor.id,
-                "vendor": vendor.name,
-                "meal_id": meal.id,
-                **_meal_words(meal, french),
-                "price_from_cents": cheapest,
-                "price_from": format_money(cheapest, lang),
-                "portions": [portion_out(p, lang) for p in sizes],
-                "allergens": list(own.allergens),
-                "allergy": own.mark(child.id, lang),
-                "extras": extras,
-                "extras_allergens": sorted({n for e in extras for n in e["allergens"]}),
-                "in_cart_quantity": in_cart.get((menu_day_id, meal.id), 0),
-                "cutoff_at": closes,
-                "is_open": before_cutoff,
-            }
+            MenuMeal(
+                menu_day_id=menu_day_id,
+                vendor_id=vendor.id,
+                vendor=vendor.name,
+                meal_id=meal.id,
+                name=meal.name_fr if french else meal.name_en,
+                description=meal.description_fr if french else meal.description_en,
+                image=meal.image,
+                price_from_cents=min(p.tiers[0].unit_price_cents for p in sizes),
+                portions=sizes,
+                allergens=tuple(own.allergens),
+                allergy=own.mark(child.id, lang),
+                extras=extras,
+                extras_allergens=tuple(sorted({n for e in extras for n in e.allergens})),
+                in_cart_quantity=in_cart.get((menu_day_id, meal.id), 0),
+                cutoff_at=closes,
+                is_open=before_cutoff,
+            )
         )
-    return {"child_id": child.id, "date": day.isoformat(), "meals": meals}
+    return DayMenu(child_id=child.id, day=day, meals=tuple(meals))
 
 
-def _meal_words(meal: Meal, french: bool) -> dict[str, str]:
-    """A meal's name and description in the parent's language, and its picture."""
-    return {
-        "name": meal.name_fr if french else meal.name_en,
-        "description": meal.description_fr if french else meal.description_en,
-        "image": meal.image,
-    }
-
-
-def _extras_by_owner(items: Items, child_id: int | None) -> dict[tuple[str, int], list[dict]]:
+def _extras_by_owner(
+    items: Items, child_id: int | None
+) -> dict[tuple[str, int], tuple[Extra, ...]]:
     """The card's extras: the options of each meal (key ``(MEAL, meal id)``) and the add-ons
     of each vendor (key ``(ADDON, vendor id)``) that carry an allergen, options first."""
-    out: dict[tuple[str, int], list[dict]] = {}
+    out: dict[tuple[str, int], list[Extra]] = {}
     order = {MENU_OPTION: 0, MEAL_OPTION: 1, ADDON: 2}
     for item in sorted(
         (i for i in items.values() if i.kind != MEAL),
@@ -209,28 +285,22 @@ def _extras_by_owner(items: Items, child_id: int | None) -> dict[tuple[str, int]
     ):
         owner = (ADDON if item.kind == ADDON else MEAL, item.owner_id)
         out.setdefault(owner, []).append(
-            {
-                "kind": item.kind,
-                "id": item.item_id,
-                "name": item.name,
-                "allergens": list(item.allergens),
-                "verdict": item.mark(child_id, "en")["verdict"],
-            }
+            Extra(
+                kind=item.kind,
+                id=item.item_id,
+                name=item.name,
+                allergens=tuple(item.allergens),
+                verdict=item.mark(child_id, "en").verdict,
+            )
         )
-    return out
+    return {owner: tuple(extras) for owner, extras in out.items()}
 
 
-def _marked(item: ItemAllergy | None, child_id: int | None, lang: str) -> dict:
-    """An option's or add-on's allergens and, with a child, its AllergyMark."""
-    if item is None:
-        return {"allergens": [], "allergy": _SAFE_MARK if child_id else None}
-    return {
-        "allergens": list(item.allergens),
-        "allergy": item.mark(child_id, lang) if child_id else None,
-    }
-
-
-_SAFE_MARK = {"verdict": MealVerdict.SAFE.value, "allergens": [], "message": "", "levels": []}
+def _mark(item: ItemAllergy | None, child_id: int | None, lang: str) -> AllergyMark | None:
+    """An option's or add-on's AllergyMark for the child (None without one)."""
+    if not child_id:
+        return None
+    return item.mark(child_id, lang) if item is not None else SAFE_MARK
 
 
 def _addons(
@@ -239,7 +309,7 @@ def _addons(
     lang: str,
     items: Items | None = None,
     child_id: int | None = None,
-) -> list[dict]:
+) -> tuple[AddOnView, ...]:
     """The active add-ons (of ``vendor_ids``) with their allergens: ``items`` when the caller
     read them already, else one more statement (the add-ons from the menus' cached copy)."""
     of_vendor = menu_cache.catalog(session).addons_of_vendor
@@ -253,18 +323,22 @@ def _addons(
             addon_ids=[a.id for a in rows if a.id is not None],
         )
     french = is_french(lang)
-    return [
-        {
-            "id": a.id,
-            "vendor_id": a.vendor_id,
-            "name": a.name_fr if french else a.name_en,
-            "price_cents": a.price_cents,
-            "price": format_money(a.price_cents, lang),
-            "image": a.image,
-            **_marked(items.get((ADDON, a.id or 0)), child_id, lang),
-        }
-        for a in rows
-    ]
+    out = []
+    for a in rows:
+        assert a.id is not None  # read from the database
+        item = items.get((ADDON, a.id))
+        out.append(
+            AddOnView(
+                id=a.id,
+                vendor_id=a.vendor_id,
+                name=a.name_fr if french else a.name_en,
+                price_cents=a.price_cents,
+                image=a.image,
+                allergens=tuple(item.allergens) if item is not None else (),
+                allergy=_mark(item, child_id, lang),
+            )
+        )
+    return tuple(out)
 
 
 def _options(
@@ -272,29 +346,32 @@ def _options(
     model: type[MenuOption] | type[MealOption],
     meal_id: int,
     lang: str,
-    items: Items | None = None,
+    items: Items,
     child_id: int | None = None,
-) -> list[dict]:
+) -> tuple[OptionView, ...]:
     french = is_french(lang)
     kind = MENU_OPTION if model is MenuOption else MEAL_OPTION
-    rows = menu_cache.catalog(session).options_of_meal.get((kind, meal_id), ())
-    return [
-        {
-            "id": o.id,
-            "name": o.name_fr if french else o.name_en,
-            "price_cents": o.price_cents,
-            "price": format_money(o.price_cents, lang),
-            **_marked((items or {}).get((kind, o.id or 0)), child_id, lang),
-        }
-        for o in rows
-    ]
+    out = []
+    for o in menu_cache.catalog(session).options_of_meal.get((kind, meal_id), ()):
+        assert o.id is not None  # read from the database
+        item = items.get((kind, o.id))
+        out.append(
+            OptionView(
+                id=o.id,
+                name=o.name_fr if french else o.name_en,
+                price_cents=o.price_cents,
+                allergens=tuple(item.allergens) if item is not None else (),
+                allergy=_mark(item, child_id, lang),
+            )
+        )
+    return tuple(out)
 
 
-def active_meal(session: Session, meal_id: object) -> tuple[Meal, Vendor]:
-    """An active meal and its vendor (the menus' cached copy), or 'meal not found'."""
-    key = as_id(meal_id, "meal_id", "meal_not_found", "meal_not_found")
+def active_meal(session: Session, meal_id: int) -> tuple[Meal, Vendor]:
+    """An active meal and its vendor (the menus' cached copy), or 'meal not found' (also for
+    0)."""
     menus = menu_cache.catalog(session)
-    meal = menus.meals.get(key)
+    meal = menus.meals.get(meal_id)
     if meal is None or not meal.is_active:
         raise DomainError("meal_not_found", field="meal_id")
     return meal, menus.vendors[meal.vendor_id]
@@ -304,10 +381,10 @@ def menu_detail(
     *,
     session: Session,
     parent_id: int,
-    meal_id: object,
-    child_id: object = None,
+    meal_id: int,
+    child_id: int | None = None,
     lang: str = "en",
-) -> dict:
+) -> MealDetail:
     """One meal in full: the 15 nutrition facts, ingredients, cooking method, allergens (marked
     for ``child_id`` when given), sizes with tiers, menu and meal options, the vendor's add-ons.
     The meal from the menus' cached copy (``services/menu_cache``); four statements at most."""
@@ -325,62 +402,60 @@ def menu_detail(
         addons_of_vendors=[vendor.id],
     )
     own = items.get((MEAL, meal.id)) or empty_item(MEAL, meal.id, meal.id, meal.name_en)
-    sizes = portions_of(session, [meal.id]).get(meal.id, [])
-    return {
-        "meal_id": meal.id,
-        "vendor_id": vendor.id,
-        "vendor": vendor.name,
-        **_meal_words(meal, french),
-        "ingredients": meal.ingredients_fr if french else meal.ingredients_en,
-        "cooking_method": meal.cooking_method_fr if french else meal.cooking_method_en,
-        "nutrition": [
-            {
-                "key": key,
-                "label": t(f"nutrition_{key}", lang),
-                "value": float(getattr(meal, column)),
-                "unit": unit,
-            }
+    return MealDetail(
+        meal_id=meal.id,
+        vendor_id=vendor.id,
+        vendor=vendor.name,
+        name=meal.name_fr if french else meal.name_en,
+        description=meal.description_fr if french else meal.description_en,
+        image=meal.image,
+        ingredients=meal.ingredients_fr if french else meal.ingredients_en,
+        cooking_method=meal.cooking_method_fr if french else meal.cooking_method_en,
+        nutrition=tuple(
+            Nutrient(key=key, value=float(getattr(meal, column)), unit=unit)
             for column, key, unit in NUTRITION
-        ],
-        "allergens": list(own.allergens),
-        "allergy": own.mark(child_key, lang) if child else None,
-        "portions": [portion_out(p, lang) for p in sizes],
-        "menu_options": _options(session, MenuOption, meal.id, lang, items, child_key),
-        "meal_options": _options(session, MealOption, meal.id, lang, items, child_key),
-        "addons": _addons(session, [vendor.id], lang, items, child_key),
-    }
+        ),
+        allergens=tuple(own.allergens),
+        allergy=own.mark(child_key, lang) if child else None,
+        portions=tuple(menu_cache.catalog(session).portions.get(meal.id, ())),
+        menu_options=_options(session, MenuOption, meal.id, lang, items, child_key),
+        meal_options=_options(session, MealOption, meal.id, lang, items, child_key),
+        addons=_addons(session, [vendor.id], lang, items, child_key),
+    )
 
 
 def list_addons(
     *,
     session: Session,
-    vendor_id: object = None,
+    vendor_id: int | None = None,
     lang: str = "en",
     parent_id: int | None = None,
-    child_id: object = None,
-) -> list[dict]:
-    """The active add-ons, of one vendor when ``vendor_id`` is given, each with its allergens
-    and, for ``child_id`` (one of ``parent_id``'s children), its AllergyMark (from the menus'
-    cached copy; one statement more with a child)."""
+    child_id: int | None = None,
+) -> tuple[AddOnView, ...]:
+    """The active add-ons, of one vendor when ``vendor_id`` is given (0, not an id: 'vendor
+    not found'), each with its allergens and, for ``child_id`` (one of ``parent_id``'s
+    children; 0 is none of them), its AllergyMark (from the menus' cached copy; one statement
+    more with a child)."""
     child_key = None
-    if child_id not in (None, "", 0, "0"):
+    if child_id is not None:
         if parent_id is None:
             raise DomainError("child_not_found", field="child_id")
         child_key = own_child(session, parent_id=parent_id, child_id=child_id).id
-    if vendor_id is None or (isinstance(vendor_id, str) and not vendor_id.strip()):
+    if vendor_id is None:
         return _addons(session, None, lang, child_id=child_key)
-    key = as_id(vendor_id, "vendor_id", "vendor_not_found", "vendor_not_found")
-    return _addons(session, [key], lang, child_id=child_key)
+    if vendor_id < 1:
+        raise DomainError("vendor_not_found", field="vendor_id")
+    return _addons(session, [vendor_id], lang, child_id=child_key)
 
 
-def price_tiers(*, session: Session, portion_id: object, lang: str = "en") -> dict:
-    """A portion's size and price tiers: one statement."""
-    key = as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
+def price_tiers(*, session: Session, portion_id: int) -> PortionPrices:
+    """A portion of an active meal with its size and price tiers (0, or a portion not sold:
+    'portion not found'): one statement."""
     rows = session.exec(
         select(Portion, PriceTier)
         .join(PriceTier, col(PriceTier.portion_id) == Portion.id)
         .join(Meal, col(Meal.id) == Portion.meal_id)
-        .where(Portion.id == key, Meal.is_active)
+        .where(Portion.id == portion_id, Meal.is_active)
         .order_by(col(PriceTier.min_quantity))
     ).all()
     if not rows:
@@ -388,5 +463,4 @@ def price_tiers(*, session: Session, portion_id: object, lang: str = "en") -> di
     portion = rows[0][0]
     assert portion.id is not None  # read from the database
     tiers = tuple(TierRule(tier.min_quantity, tier.unit_price_cents) for _, tier in rows)
-    out = portion_out(PortionPrices(portion.id, portion.meal_id, portion.size, tiers), lang)
-    return {"meal_id": portion.meal_id, **out}
+    return PortionPrices(portion.id, portion.meal_id, portion.size, tiers)

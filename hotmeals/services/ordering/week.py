@@ -5,9 +5,9 @@ ordered, and that day's meals with their sizes, prices and allergy verdict for t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -32,41 +32,90 @@ from hotmeals.domain.allergy import (
     meal_verdict,
 )
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
-from hotmeals.domain.dates import long_day, long_moment
+from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import t
-from hotmeals.services.children import as_id
+from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.days import (
-    DaysAsk,
     asked_days,
     cutoff_rule,
     week_start,
 )
 from hotmeals.services.ordering.labels import closed_reason, is_french
-from hotmeals.services.ordering.menu import portion_out, portions_of
+from hotmeals.services.ordering.menu import portions_of
 
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
+@dataclass(frozen=True)
+class WeekMeal:
+    """A meal a child can be booked on a day: its sizes with prices and its allergy verdict
+    for the child (``allergy``: the sentence saying why, "" when safe)."""
+
+    meal_id: int
+    menu_day_id: int
+    vendor: str
+    name: str  # in the parent's language
+    verdict: MealVerdict
+    allergy: str
+    portions: tuple[PortionPrices, ...]  # small first
+
+
+@dataclass(frozen=True)
+class WeekDay:
+    """A school day of a child: open, past its cut-off or closed (``note`` says why), the
+    cut-off, what is in the cart or ordered for the child, and the day's meals (open
+    days)."""
+
+    day: date
+    state: str  # "open", "past_cutoff" or "closed"
+    note: str  # "" when open
+    cutoff_at: datetime
+    cart_quantity: int
+    ordered_quantity: int
+    meals: tuple[WeekMeal, ...]
+
+
+@dataclass(frozen=True)
+class ChildWeek:
+    child_id: int
+    child_name: str  # first and last name
+    school_id: int
+    days: tuple[WeekDay, ...]
+
+
+@dataclass(frozen=True)
+class WeekChoices:
+    """The days asked (``first`` to ``last``) of each child, the default child first."""
+
+    first: date
+    last: date
+    children: tuple[ChildWeek, ...]
 
 
 def week_choices(
-    *, session: Session, parent_id: int, child_ids: object, **ask: Unpack[DaysAsk]
-) -> dict:
-    """For one or more of the parent's children, each school day from ``from_date`` (default
-    today) to ``to_date`` (default the end of next week): open or not (closed with its reason,
-    past its cut-off), the cut-off, what is already in the cart or ordered, and the meals of
-    that day with their sizes, prices and allergy verdict for the child. Seven statements
-    whatever the number of children, days and meals."""
-    lang = ask.get("lang", "en")
-    now = ask.get("now") or clock.now()
-    if not isinstance(child_ids, (list, tuple)):
-        child_ids = [child_ids]
-    keys = sorted({as_id(c, "child_id", "child_not_found", "child_not_found") for c in child_ids})
-    if not keys or len(keys) > 10:
+    *,
+    session: Session,
+    parent_id: int,
+    child_ids: Sequence[int],
+    from_date: str = "",
+    to_date: str = "",
+    lang: str = "en",
+    now: datetime | None = None,
+) -> WeekChoices:
+    """For one or more (ten at most) of the parent's children, each school day from
+    ``from_date`` (the client's text; default today) to ``to_date`` (default the end of next
+    week): open or not (closed with its reason, past its cut-off), the cut-off, what is
+    already in the cart or ordered, and the meals of that day with their sizes, prices and
+    allergy verdict for the child. Seven statements whatever the number of children, days and
+    meals."""
+    now = now or clock.now()
+    keys = sorted(set(child_ids))
+    if not keys or len(keys) > 10 or keys[0] < 1:
         raise DomainError("child_not_found", field="child_id")
     # By default, to the end of next week.
-    start, end = asked_days(ask, now, lambda first: week_start(first) + timedelta(days=13))
+    start, end = asked_days(
+        from_date, to_date, now, lambda first: week_start(first) + timedelta(days=13)
+    )
     children = session.exec(
         select(Child).where(col(Child.id).in_(keys), Child.parent_id == parent_id, Child.is_active)
     ).all()
@@ -175,38 +224,36 @@ def week_choices(
                     elif verdict is MealVerdict.NOTICE:
                         allergy = t("allergy_notice", lang, allergens=named)
                     meals.append(
-                        {
-                            "meal_id": meal.id,
-                            "menu_day_id": menu_day.id,
-                            "vendor": vendor.name,
-                            "name": meal.name_fr if french else meal.name_en,
-                            "verdict": verdict.value,
-                            "allergy": allergy,
-                            "portions": [portion_out(p, lang) for p in sizes],
-                        }
+                        WeekMeal(
+                            meal_id=meal.id or 0,
+                            menu_day_id=menu_day.id or 0,
+                            vendor=vendor.name,
+                            name=meal.name_fr if french else meal.name_en,
+                            verdict=verdict,
+                            allergy=allergy,
+                            portions=tuple(sizes),
+                        )
                     )
             child_days.append(
-                {
-                    "date": day.isoformat(),
-                    "label": long_day(day, lang),
-                    "state": state,
-                    "note": note,
-                    "cutoff_at": closes.isoformat(),
-                    "cutoff_label": long_moment(closes, lang),
-                    "cart_quantity": in_cart.get((child.id, day), 0),
-                    "ordered_quantity": ordered.get((child.id, day), 0),
-                    "meals": meals,
-                }
+                WeekDay(
+                    day=day,
+                    state=state,
+                    note=note,
+                    cutoff_at=closes,
+                    cart_quantity=in_cart.get((child.id, day), 0),
+                    ordered_quantity=ordered.get((child.id, day), 0),
+                    meals=tuple(meals),
+                )
             )
         out.append(
-            {
-                "child_id": child.id,
-                "child_name": f"{child.first_name} {child.last_name}",
-                "school_id": child.school_id,
-                "days": child_days,
-            }
+            ChildWeek(
+                child_id=child.id,
+                child_name=f"{child.first_name} {child.last_name}",
+                school_id=child.school_id,
+                days=tuple(child_days),
+            )
         )
-    return {"from_date": start.isoformat(), "to_date": end.isoformat(), "children": out}
+    return WeekChoices(first=start, last=end, children=tuple(out))
 
 
 def _matches(

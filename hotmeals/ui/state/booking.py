@@ -13,7 +13,7 @@ calendar is one GetDates, the day's menu one GetMenu, the dialog one MenuDetail.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import date, datetime
+from datetime import date
 from typing import Any
 
 import reflex as rx
@@ -24,10 +24,12 @@ from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import days, menu
+from hotmeals.services.ordering.days import MealDay
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, complete_parent, session_expired
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import message
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.meal_dialog import MealDialog
 from hotmeals.ui.state.menu_views import (
     child_marks,
@@ -80,7 +82,7 @@ class BookingState(MealDialog, rx.State):
     safe_hint: str = ""
     child_marks: str = ""  # "Emma's allergies: Peanuts (Major)"
 
-    _days: list[dict] = []
+    _days: list[MealDay] = []
 
     # ---- derived ---------------------------------------------------------------------------
     @rx.var
@@ -105,8 +107,12 @@ class BookingState(MealDialog, rx.State):
     def _menu_meal(self, meal_id: str) -> dict[str, str] | None:
         return next((m for m in self.meals if m["meal_id"] == meal_id), None)
 
+    def _day(self, iso: str) -> MealDay | None:
+        """The calendar's day of ``iso`` ('YYYY-MM-DD'), None when it is not one of them."""
+        return next((d for d in self._days if d.day.isoformat() == iso), None)
+
     def _chosen_day(self) -> tuple[bool, str]:
-        day = next((d for d in self._days if d["date"] == self.selected_date), None)
+        day = self._day(self.selected_date)
         return day is not None and day_kind(day) == "open", self.selected_label
 
     async def _added(self, who: ActingParent) -> None:
@@ -165,14 +171,17 @@ class BookingState(MealDialog, rx.State):
         if child_id:
             try:
                 found = await run_in_transaction(
-                    days.get_dates, parent_id=who.parent_id, child_id=child_id, lang=who.lang
+                    days.get_dates,
+                    parent_id=who.parent_id,
+                    child_id=browser_id(child_id),
+                    lang=who.lang,
                 )
-                self._days = list(found["days"])
+                self._days = list(found.days)
             except DomainError:
                 self._days = []
         self._lang = who.lang
-        self.months = sorted({d["date"][:7] for d in self._days})
-        known = {d["date"] for d in self._days}
+        self.months = sorted({d.day.isoformat()[:7] for d in self._days})
+        known = {d.day.isoformat() for d in self._days}
         if self.selected_date not in known:
             self.selected_date = ""
         if not keep or self.month not in self.months:
@@ -184,7 +193,7 @@ class BookingState(MealDialog, rx.State):
     def _first_open_month(self) -> str:
         for day in self._days:
             if day_kind(day) == "open":
-                return day["date"][:7]
+                return day.day.isoformat()[:7]
         return self.months[0] if self.months else ""
 
     def _build_calendar(self) -> None:
@@ -199,20 +208,20 @@ class BookingState(MealDialog, rx.State):
 
     def _describe_day(self) -> None:
         lang = self._lang or "en"
-        day = next((d for d in self._days if d["date"] == self.selected_date), None)
+        day = self._day(self.selected_date)
         if day is None:
             self.selected_label = self.selected_kind = self.selected_note = ""
             return
-        self.selected_label = long_day(date.fromisoformat(day["date"]), lang)
+        self.selected_label = long_day(day.day, lang)
         self.selected_kind = day_kind(day)
-        when = long_moment(datetime.fromisoformat(day["cutoff_at"]), lang)
+        when = long_moment(day.cutoff_at, lang)
         if self.selected_kind == "closed":
-            self.selected_note = tr("ui.book.closed", lang, reason=day.get("closed_reason") or "")
-            if day.get("moved_to"):  # the closure moved this child's meal: say where
-                moved = long_day(date.fromisoformat(day["moved_to"]), lang)
+            self.selected_note = tr("ui.book.closed", lang, reason=day.closed_reason)
+            if day.moved_to is not None:  # the closure moved this child's meal: say where
+                moved = long_day(day.moved_to, lang)
                 self.selected_note += " " + tr("ui.book.moved_to", lang, day=moved)
         elif self.selected_kind == "away":
-            self.selected_note = day.get("away_label") or ""
+            self.selected_note = day.away_label
         elif self.selected_kind == "past":
             self.selected_note = tr("ui.book.cutoff_passed", lang, when=when)
         else:
@@ -233,15 +242,16 @@ class BookingState(MealDialog, rx.State):
             found = await run_in_transaction(
                 menu.get_menu,
                 parent_id=who.parent_id,
-                child_id=child_id,
+                child_id=browser_id(child_id),
                 date=self.selected_date,
                 lang=who.lang,
             )
         except DomainError as err:
             self.menu_error = message(err, who.lang)
             return
-        day = next((d for d in self._days if d["date"] == self.selected_date), {})
-        self.meals = [meal_card(m, who.lang, day.get("cutoff_at") or "") for m in found["meals"]]
+        day = self._day(self.selected_date)
+        cutoff = day.cutoff_at if day is not None else None
+        self.meals = [meal_card(m, who.lang, cutoff) for m in found.meals]
         if not self.meals:
             self.menu_error = tr("ui.common.no_data", who.lang)
 
@@ -328,7 +338,7 @@ class BookingState(MealDialog, rx.State):
         if who is None:
             yield session_expired(lang)
             return
-        if str(day) not in {d["date"] for d in self._days}:
+        if self._day(str(day)) is None:
             return
         self.selected_date = str(day)
         self._describe_day()

@@ -20,12 +20,13 @@ from typing import Any
 import reflex as rx
 
 from hotmeals import clock
-from hotmeals.domain.dates import long_day
+from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import booking, repeat, week
+from hotmeals.services.ordering.week import WeekMeal
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
@@ -35,6 +36,7 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.children import ChildChoiceState
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.many_days_rows import Choice, DayRow, ReportLine, fill_row, week_choices
 from hotmeals.ui.state.screens import LoadedScreen, new_language
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -66,7 +68,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
     repeat_turn: int = 0
     lang_seen: str = "en"  # the language the rows were loaded in
 
-    _meals: dict[str, list[dict]] = {}  # row key -> the day's meals as the service said
+    _meals: dict[str, tuple[WeekMeal, ...]] = {}  # row key -> the day's meals, the service's
     _added: bool = False  # the last _submit added
 
     # ---- derived ---------------------------------------------------------------------------
@@ -106,7 +108,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             data = await run_in_transaction(
                 week.week_choices,
                 parent_id=who.parent_id,
-                child_ids=list(self.chosen),
+                child_ids=[browser_id(c) for c in self.chosen],
                 from_date=start.isoformat(),
                 to_date=end.isoformat(),
                 lang=who.lang,
@@ -117,31 +119,32 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             return
         previous = {r.key: r for r in self.rows}
         rows: list[DayRow] = []
-        meals: dict[str, list[dict]] = {}
-        for child in data["children"]:
-            for day in child["days"]:
-                key = f"{child['child_id']}|{day['date']}"
-                meals[key] = list(day["meals"])
+        meals: dict[str, tuple[WeekMeal, ...]] = {}
+        for child in data.children:
+            for day in child.days:
+                key = f"{child.child_id}|{day.day.isoformat()}"
+                meals[key] = day.meals
                 marks = []
-                if day["cart_quantity"]:
-                    marks.append(tr("ui.many.in_cart", who.lang, n=day["cart_quantity"]))
-                if day["ordered_quantity"]:
-                    marks.append(tn("ui.many.ordered", day["ordered_quantity"], who.lang))
+                if day.cart_quantity:
+                    marks.append(tr("ui.many.in_cart", who.lang, n=day.cart_quantity))
+                if day.ordered_quantity:
+                    marks.append(tn("ui.many.ordered", day.ordered_quantity, who.lang))
+                when = long_moment(day.cutoff_at, who.lang)
                 row = DayRow(
                     key=key,
-                    child_name=str(child["child_name"]).split(" ")[0],
-                    date=day["date"],
-                    label=day["label"],
-                    state=day["state"],
-                    note=day["note"] or tr("ui.book.cutoff", who.lang, when=day["cutoff_label"]),
+                    child_name=child.child_name.split(" ")[0],
+                    date=day.day.isoformat(),
+                    label=long_day(day.day, who.lang),
+                    state=day.state,
+                    note=day.note or tr("ui.book.cutoff", who.lang, when=when),
                     marks=" · ".join(marks),
                 )
                 before = previous.get(key)
-                open_day = day["state"] == "open" and bool(day["meals"])
+                open_day = day.state == "open" and bool(day.meals)
                 row.picked = (
                     before.picked
                     if before is not None
-                    else open_day and not day["cart_quantity"] and not day["ordered_quantity"]
+                    else open_day and not day.cart_quantity and not day.ordered_quantity
                 )
                 row.picked = row.picked and open_day
                 wanted = before.meal_id if before is not None else ""
@@ -296,7 +299,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         if index < 0:
             return
         row = dataclasses.replace(self.rows[index])
-        served = {str(m["meal_id"]) for m in self._meals.get(row.key, [])}
+        served = {str(m.meal_id) for m in self._meals.get(row.key, ())}
         if str(meal_id) not in served:
             return
         fill_row(row, self._meals[row.key], str(meal_id), row.size, self._lang or "en")

@@ -4,11 +4,16 @@ the services' answers."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.dates import long_day
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
+from hotmeals.services.ordering.labels import size_label
+from hotmeals.services.ordering.week import WeekMeal
 
 
 @dataclass
@@ -56,33 +61,39 @@ def week_choices(monday: date, lang: str) -> tuple[list[Choice], list[Choice]]:
     return [week(n) for n in (-1, -2, -3, 0, 1)], [week(n) for n in (0, 1, 2, 3)]
 
 
-def fill_row(row: DayRow, meals: list[dict], meal_id: str, size: str, lang: str) -> None:
+def fill_row(row: DayRow, meals: Sequence[WeekMeal], meal_id: str, size: str, lang: str) -> None:
     """The row's meal list, its chosen meal (kept if still served; else the first meal the
     child can have), sizes with prices and the allergy line."""
+    refused = MealVerdict.REFUSED
     row.meals = [
         Choice(
-            str(m["meal_id"]),
-            m["name"]
-            + (" — " + tr("ui.many.not_for_child", lang) if m["verdict"] == "refused" else ""),
-            m["verdict"] == "refused",
+            str(m.meal_id),
+            m.name + (" — " + tr("ui.many.not_for_child", lang) if m.verdict is refused else ""),
+            m.verdict is refused,
         )
         for m in meals
     ]
-    allowed = [m for m in meals if m["verdict"] != "refused"]
-    chosen = next((m for m in allowed if str(m["meal_id"]) == meal_id), None)
+    allowed = [m for m in meals if m.verdict is not refused]
+    chosen = next((m for m in allowed if str(m.meal_id) == meal_id), None)
     if chosen is None:
-        chosen = next((m for m in allowed if m["verdict"] == "safe"), None) or (
+        chosen = next((m for m in allowed if m.verdict is MealVerdict.SAFE), None) or (
             allowed[0] if allowed else None
         )
     if chosen is None:
         row.meal_id, row.sizes, row.allergy, row.needs_ack = "", [], "", False
         row.picked = False
         return
-    row.meal_id = str(chosen["meal_id"])
-    row.sizes = [Choice(p["size"], f"{p['label']} · {p['price']}") for p in chosen["portions"]]
-    sizes = [p["size"] for p in chosen["portions"]]
+    row.meal_id = str(chosen.meal_id)
+    row.sizes = [
+        Choice(
+            p.size,
+            f"{size_label(p.size, lang)} · {format_money(p.tiers[0].unit_price_cents, lang)}",
+        )
+        for p in chosen.portions
+    ]
+    sizes = [p.size for p in chosen.portions]
     row.size = size if size in sizes else (sizes[0] if sizes else "small")
-    row.allergy = chosen["allergy"]
-    row.needs_ack = chosen["verdict"] == "acknowledge"
+    row.allergy = chosen.allergy
+    row.needs_ack = chosen.verdict is MealVerdict.ACKNOWLEDGE
     if not row.needs_ack:
         row.ack = False

@@ -21,11 +21,18 @@ from hotmeals.i18n import t as tr
 from hotmeals.services.ordering import cart, menu
 from hotmeals.services.ordering.allergens import composed_allergy
 from hotmeals.services.ordering.changing import modify as order_changes
+from hotmeals.services.ordering.labels import size_label
+from hotmeals.services.ordering.menu import MealDetail
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.ids import browser_id
-from hotmeals.ui.state.menu_views import allergy_badge, image_url, item_row
+from hotmeals.ui.state.menu_views import (
+    extra_price,
+    image_url,
+    item_row,
+    mark_badge,
+)
 from hotmeals.ui.state.toasts import failed, succeeded
 
 NOTE_MAX = 120
@@ -68,7 +75,7 @@ class MealDialog(OnceForm, mixin=True):
     _option_cents: dict[str, int] = {}
     _addon_cents: dict[str, int] = {}
     _refused: set[str] = set()  # "menu:ID", "meal:ID", "addon:ID" the child cannot have
-    _found: dict = {}  # MenuDetail's answer: composed_allergy judges the choices on it
+    _found: MealDetail | None = None  # MenuDetail's: composed_allergy judges the choices on it
     _ack_text: str = ""  # what the ticked box acknowledged
 
     # ---- hooks ------------------------------------------------------------------------------
@@ -134,7 +141,7 @@ class MealDialog(OnceForm, mixin=True):
         self.detail_open = False
         self.detail = {}
         self.add_error = ""
-        self._found = {}
+        self._found = None
         self._refused = set()
         self._meal_id = self._menu_day_id = 0
 
@@ -145,62 +152,67 @@ class MealDialog(OnceForm, mixin=True):
             menu.menu_detail,
             parent_id=who.parent_id,
             meal_id=meal_id,
-            child_id=await self._child(),
+            child_id=browser_id(await self._child()) or None,
             lang=who.lang,
         )
         lang = who.lang
-        allergy = found.get("allergy") or {}
+        allergy = found.allergy
+        verdict = allergy.verdict.value if allergy is not None else "safe"
         listed = self._menu_meal(str(meal_id))
         day_open, day_label = self._chosen_day()
         self._meal_id, self._menu_day_id = meal_id, menu_day_id
         self.detail = {
-            "name": found["name"],
-            "description": found.get("description") or "",
-            "image": image_url(found.get("image")),
-            "ingredients": found.get("ingredients") or "",
-            "cooking": found.get("cooking_method") or "",
-            "allergens": ", ".join(found.get("allergens") or []),
-            "vendor": found.get("vendor") or "",
-            "verdict": allergy.get("verdict") or "safe",
+            "name": found.name,
+            "description": found.description,
+            "image": image_url(found.image),
+            "ingredients": found.ingredients,
+            "cooking": found.cooking_method,
+            "allergens": ", ".join(found.allergens),
+            "vendor": found.vendor,
+            "verdict": verdict,
             # the meal's own verdict (a Major meal offers no choices); "verdict" and
             # "allergy_message" follow the choices (_recompose)
-            "meal_verdict": allergy.get("verdict") or "safe",
-            "allergy_message": allergy.get("message") or "",
-            "badge": allergy_badge(allergy, lang),
+            "meal_verdict": verdict,
+            "allergy_message": allergy.message if allergy is not None else "",
+            "badge": mark_badge(allergy, lang),
             "is_open": "1" if listed is not None and day_open else "",
             "day": day_label,
         }
         self.nutrition = [
             {
-                "label": n["label"],
-                "value": (f"{n['value']:g}" + (f" {n['unit']}" if n["unit"] else "")),
+                "label": tr(f"nutrition_{n.key}", lang),
+                "value": (f"{n.value:g}" + (f" {n.unit}" if n.unit else "")),
             }
-            for n in found["nutrition"]
+            for n in found.nutrition
         ]
         self.portions = [
-            {"id": str(p["id"]), "label": p["label"], "price": p["price"]}
-            for p in found["portions"]
+            {
+                "id": str(p.portion_id),
+                "label": size_label(p.size, lang),
+                "price": format_money(p.tiers[0].unit_price_cents, lang),
+            }
+            for p in found.portions
         ]
         self._portion_tiers = {
-            str(p["id"]): [(t["min_quantity"], t["unit_price_cents"]) for t in p["tiers"]]
-            for p in found["portions"]
+            str(p.portion_id): [(t.min_quantity, t.unit_price_cents) for t in p.tiers]
+            for p in found.portions
         }
 
         name = self._child_name
         self.menu_options = [
-            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
-            for o in found["menu_options"]
+            item_row(o, name, lang, extra_price(o.price_cents, lang)) for o in found.menu_options
         ]
         self.meal_options = [
-            item_row(o, name, lang, ("+" + o["price"]) if o["price_cents"] else "")
-            for o in found["meal_options"]
+            item_row(o, name, lang, extra_price(o.price_cents, lang)) for o in found.meal_options
         ]
         self._option_cents = {
-            **{f"menu:{o['id']}": o["price_cents"] for o in found["menu_options"]},
-            **{f"meal:{o['id']}": o["price_cents"] for o in found["meal_options"]},
+            **{f"menu:{o.id}": o.price_cents for o in found.menu_options},
+            **{f"meal:{o.id}": o.price_cents for o in found.meal_options},
         }
-        self.addons = [item_row(a, name, lang, "+" + a["price"]) for a in found["addons"]]
-        self._addon_cents = {str(a["id"]): a["price_cents"] for a in found["addons"]}
+        self.addons = [
+            item_row(a, name, lang, "+" + format_money(a.price_cents, lang)) for a in found.addons
+        ]
+        self._addon_cents = {str(a.id): a.price_cents for a in found.addons}
         # What the dialog may not offer: an option or add-on with the child's Major allergen.
         self._refused = {
             *(f"menu:{o['id']}" for o in self.menu_options if o["disabled"]),
@@ -293,13 +305,13 @@ class MealDialog(OnceForm, mixin=True):
             return
         found = composed_allergy(
             self._found,
-            menu_option_id=self.menu_option_id or None,
-            meal_option_id=self.meal_option_id or None,
-            addon_ids=list(self.chosen_addons),
+            menu_option_id=browser_id(self.menu_option_id),
+            meal_option_id=browser_id(self.meal_option_id),
+            addon_ids=[browser_id(a) for a in self.chosen_addons],
             lang=self._lang or "en",
         )
-        verdict = str(found.get("verdict") or "safe")
-        text = str(found.get("ack_text") or found.get("message") or "")
+        verdict = found.verdict.value
+        text = found.ack_text or found.message
         if verdict == "acknowledge" and text != self._ack_text:
             self.acknowledged = False
         self._ack_text = text if verdict == "acknowledge" else ""

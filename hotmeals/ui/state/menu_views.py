@@ -4,11 +4,16 @@ functions of the services' answers and the language."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from hotmeals.domain.dates import long_day, short_moment
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
+from hotmeals.services.ordering.allergens import AllergyMark
+from hotmeals.services.ordering.days import MealDay
+from hotmeals.services.ordering.menu import AddOnView, MenuMeal, OptionView
 
 STATIC_PREFIX = "/parent"
 
@@ -18,46 +23,46 @@ def image_url(path: str | None) -> str:
     return f"{STATIC_PREFIX}{path}" if path.startswith("/") else path
 
 
-def day_kind(day: dict) -> str:
+def day_kind(day: MealDay) -> str:
     """How the calendar shows a GetDates day: closed (no school), away (the child is marked
     away: shown as a closed day), past (cut-off passed) or open."""
-    if day.get("is_closed"):
+    if day.is_closed:
         return "closed"
-    if day.get("is_away"):
+    if day.is_away:
         return "away"
-    return "open" if day.get("is_open") else "past"
+    return "open" if day.is_open else "past"
 
 
-def day_label(day: dict, lang: str) -> str:
+def day_label(day: MealDay, lang: str) -> str:
     """The day button's accessible name: 'Monday, November 24: open, 1 in cart'."""
-    parts = [long_day(date.fromisoformat(day["date"]), lang)]
+    parts = [long_day(day.day, lang)]
     kind = day_kind(day)
     if kind == "closed":
-        status = tr("ui.book.day_closed", lang, reason=day.get("closed_reason") or "")
-        if day.get("moved_to"):
-            moved = long_day(date.fromisoformat(day["moved_to"]), lang)
+        status = tr("ui.book.day_closed", lang, reason=day.closed_reason)
+        if day.moved_to is not None:
+            moved = long_day(day.moved_to, lang)
             status += ", " + tr("ui.book.day_moved_to", lang, day=moved)
     elif kind == "away":
-        status = tr("ui.book.day_away", lang, label=day.get("away_label") or "")
+        status = tr("ui.book.day_away", lang, label=day.away_label)
     elif kind == "past":
         status = tr("ui.book.day_past", lang)
     else:
         status = tr("ui.book.day_open", lang)
     extras = [status]
-    if day.get("ordered_quantity"):
-        extras.append(tn("ui.book.day_ordered", day["ordered_quantity"], lang))
-    if day.get("cart_quantity"):
-        extras.append(tr("ui.book.day_in_cart", lang, n=day["cart_quantity"]))
+    if day.ordered_quantity:
+        extras.append(tn("ui.book.day_ordered", day.ordered_quantity, lang))
+    if day.cart_quantity:
+        extras.append(tr("ui.book.day_in_cart", lang, n=day.cart_quantity))
     return tr("ui.book.day_aria", lang, day=parts[0], status=", ".join(extras))
 
 
-def month_cells(days: list[dict], month: str, lang: str) -> list[dict[str, str]]:
+def month_cells(days: Sequence[MealDay], month: str, lang: str) -> list[dict[str, str]]:
     """The weekday cells (Monday to Friday: school days) of ``month`` ('YYYY-MM'), weeks in
     rows, for a grid of five columns. A cell outside the month is blank; a weekday the school
     serves no meals is 'none'; the rest carry the GetDates day."""
     year, mon = (int(p) for p in month.split("-"))
     first = date(year, mon, 1)
-    by_date = {d["date"]: d for d in days}
+    by_date = {d.day: d for d in days}
     while first.weekday() >= 5:  # a month starting on a weekend starts on its first Monday
         first += timedelta(days=1)
     start = first - timedelta(days=first.weekday())
@@ -67,19 +72,18 @@ def month_cells(days: list[dict], month: str, lang: str) -> list[dict[str, str]]
         if cursor.weekday() < 5:
             cell = {"date": "", "day": "", "kind": "blank", "label": "", "ordered": "", "cart": ""}
             if cursor.month == mon:
-                iso = cursor.isoformat()
-                found = by_date.get(iso)
+                found = by_date.get(cursor)
                 cell["day"] = str(cursor.day)
                 if found is None:
                     cell["kind"] = "none"
                     cell["label"] = long_day(cursor, lang)
                 else:
                     cell.update(
-                        date=iso,
+                        date=cursor.isoformat(),
                         kind=day_kind(found),
                         label=day_label(found, lang),
-                        ordered="1" if found.get("ordered_quantity") else "",
-                        cart=str(found.get("cart_quantity") or "") or "",
+                        ordered="1" if found.ordered_quantity else "",
+                        cart=str(found.cart_quantity or ""),
                     )
             cells.append(cell)
         cursor += timedelta(days=1)
@@ -104,18 +108,29 @@ BADGE_KEYS = {
 
 def allergy_badge(allergy: dict, lang: str) -> str:
     """The mark a meal carries for the child: the verdict and the allergens named."""
-    key = BADGE_KEYS.get(allergy.get("verdict") or "safe")
+    return verdict_badge(allergy.get("verdict") or "safe", allergy.get("allergens") or [], lang)
+
+
+def mark_badge(mark: AllergyMark | None, lang: str) -> str:
+    """``allergy_badge`` of a menu's AllergyMark (none without a child)."""
+    if mark is None:
+        return ""
+    return verdict_badge(mark.verdict.value, mark.allergens, lang)
+
+
+def verdict_badge(verdict: str, allergens: Sequence[str], lang: str) -> str:
+    key = BADGE_KEYS.get(verdict)
     if key is None:
         return ""
-    return tr(key, lang, allergens=", ".join(allergy.get("allergens") or []))
+    return tr(key, lang, allergens=", ".join(allergens))
 
 
-def small_price(meal: dict) -> str:
-    """The card's price: the small size's (the first listed, small first), as the service
-    formatted it; the cheapest when the meal has no small size."""
-    portions = meal.get("portions") or []
-    small = next((p for p in portions if p.get("size") == "small"), None)
-    return str((small or {}).get("price") or meal["price_from"])
+def small_price(meal: MenuMeal, lang: str) -> str:
+    """The card's price: the small size's (the first listed, small first); the cheapest when
+    the meal has no small size."""
+    small = next((p for p in meal.portions if p.size == "small"), None)
+    cents = small.tiers[0].unit_price_cents if small is not None else meal.price_from_cents
+    return format_money(cents, lang)
 
 
 def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
@@ -126,33 +141,29 @@ def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
     return tr("ui.safe.order_by" if is_open else "ui.safe.closed_at", lang, when=when)
 
 
-def meal_card(meal: dict, lang: str, day_cutoff: str = "") -> dict[str, str]:
+def meal_card(meal: MenuMeal, lang: str, day_cutoff: datetime | None = None) -> dict[str, str]:
     """A menu card's strings. Its cut-off is shown when it is not the day's (the day note
     says that one): a day served by two vendors may close at two times."""
-    allergy = meal.get("allergy") or {}
-    cutoff = str(meal.get("cutoff_at") or "")
-    if (
-        cutoff
-        and day_cutoff
-        and datetime.fromisoformat(cutoff) == datetime.fromisoformat(day_cutoff)
-    ):
+    allergy = meal.allergy
+    cutoff = meal.cutoff_at.isoformat()
+    if meal.cutoff_at == day_cutoff:
         cutoff = ""
-    own = list(meal.get("allergens") or [])
-    extras = [a for a in meal.get("extras_allergens") or [] if a not in own]
-    in_cart = int(meal.get("in_cart_quantity") or 0)
+    own = list(meal.allergens)
+    extras = [a for a in meal.extras_allergens if a not in own]
+    in_cart = meal.in_cart_quantity
     return {
-        "choose_label": tr("ui.book.view_label", lang, meal=meal["name"]),
-        "badge": allergy_badge(allergy, lang),
-        "meal_id": str(meal["meal_id"]),
-        "menu_day_id": str(meal["menu_day_id"]),
-        "name": meal["name"],
-        "description": meal.get("description") or "",
-        "image": image_url(meal.get("image")),
-        "price_from": tr("ui.safe.from", lang, price=small_price(meal)),
-        "verdict": allergy.get("verdict") or "safe",
-        "allergens": ", ".join(allergy.get("allergens") or []),
-        "allergy_message": allergy.get("message") or "",
-        "vendor": meal.get("vendor") or "",
+        "choose_label": tr("ui.book.view_label", lang, meal=meal.name),
+        "badge": mark_badge(allergy, lang),
+        "meal_id": str(meal.meal_id),
+        "menu_day_id": str(meal.menu_day_id),
+        "name": meal.name,
+        "description": meal.description,
+        "image": image_url(meal.image),
+        "price_from": tr("ui.safe.from", lang, price=small_price(meal, lang)),
+        "verdict": allergy.verdict.value,
+        "allergens": ", ".join(allergy.allergens),
+        "allergy_message": allergy.message,
+        "vendor": meal.vendor,
         # Every allergen of the meal, and those only some of its options or add-ons carry.
         "contains": (
             tr("ui.safe.contains", lang, allergens=", ".join(own))
@@ -161,8 +172,13 @@ def meal_card(meal: dict, lang: str, day_cutoff: str = "") -> dict[str, str]:
         ),
         "extras": tr("ui.safe.extras", lang, allergens=", ".join(extras)) if extras else "",
         "in_cart": tr("ui.safe.in_cart", lang, count=in_cart) if in_cart else "",
-        "cutoff": cutoff_text(cutoff, bool(meal.get("is_open")), lang),
+        "cutoff": cutoff_text(cutoff, meal.is_open, lang),
     }
+
+
+def extra_price(cents: int, lang: str) -> str:
+    """An option's price as the dialog adds it ('+$0.50'), "" when it costs nothing."""
+    return "+" + format_money(cents, lang) if cents else ""
 
 
 ITEM_MARKS = {
@@ -172,23 +188,23 @@ ITEM_MARKS = {
 }
 
 
-def item_row(item: dict, child: str, lang: str, price: str) -> dict[str, str]:
+def item_row(item: OptionView | AddOnView, child: str, lang: str, price: str) -> dict[str, str]:
     """A menu option, meal option or add-on as the dialog lists it: its own allergens and,
     before the tap, the child's mark. A Major one is not offered ("disabled"),
     with the reason; a High/Medium one says the box will ask; a Low one is a notice."""
-    mark = item.get("allergy") or {}
-    verdict = str(mark.get("verdict") or "safe")
-    named = ", ".join(mark.get("allergens") or []) or ", ".join(item.get("allergens") or [])
+    mark = item.allergy
+    verdict = mark.verdict.value if mark is not None else "safe"
+    named = ", ".join(mark.allergens if mark is not None else ()) or ", ".join(item.allergens)
     key = ITEM_MARKS.get(verdict)
     if key:
         text = tr(key, lang, name=child, allergens=named)
-    elif item.get("allergens"):
-        text = tr("ui.safe.contains", lang, allergens=", ".join(item["allergens"]))
+    elif item.allergens:
+        text = tr("ui.safe.contains", lang, allergens=", ".join(item.allergens))
     else:
         text = ""
-    name = str(item["name"])
+    name = item.name
     return {
-        "id": str(item["id"]),
+        "id": str(item.id),
         "name": name,
         "price": price,
         "verdict": verdict,
