@@ -43,7 +43,7 @@ def dates(engine, fam, child_id, lang="en") -> dict[str, dict]:
     return {d["date"]: d for d in shown["days"]}
 
 
-def add(engine, fam, child_id, **where) -> dict:
+def add(engine, fam, child_id, **where) -> cart.AddedLine:
     with session_scope(engine) as s:
         return cart.add_to_cart(
             session=s,

@@ -61,7 +61,7 @@ def _fill_cart() -> tuple[int, list[int]]:
                 child_id=child.id,
                 meal_id=meal.id,
                 menu_day_id=menu.id,
-            )["cart_id"]
+            ).cart_id
             for child in kids
             for menu in menus
         ]

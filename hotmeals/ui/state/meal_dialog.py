@@ -368,17 +368,17 @@ class MealDialog(OnceForm, mixin=True):
             self.busy = False
             self._close_detail()
             return  # a double tap: the first one said so
-        result = done.result
+        added = done.result  # ``cart.AddedLine`` as submit_once keeps it (its fields by name)
         # The header's count first, in an answer of its own ("click to answer"): it
         # changes only the header, so the browser shows it without re-rendering the screen;
         # the dialog closes and the toast shows in the next answer, a moment later.
-        await sync_cart_count(self, int(result.get("cart_count") or 0))
+        await sync_cart_count(self, int(added["cart_count"]))
         yield
         self.busy = False
         self._close_detail()
         yield succeeded(tr("added_to_cart", lang))
-        if result.get("allergy_notice"):
-            yield rx.toast.info(result["allergy_notice"])
+        if added["allergy_notice"]:
+            yield rx.toast.info(added["allergy_notice"])
         await self._added(who)
 
     async def _add_to_order(self, who: ActingParent, lang: str, values: dict) -> AsyncIterator[Any]:
