@@ -35,7 +35,6 @@ from hotmeals.domain.allergy import (
 )
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services import school_year
 from hotmeals.services.children import as_id
@@ -59,42 +58,50 @@ from hotmeals.services.ordering.lines import (
 )
 
 ADD_MANY_MAX = CART_MAX_LINES
-_ITEM_FIELDS = {
-    "child_id": ("child_id",),
-    "meal_id": ("meal_id",),
-    "portion_id": ("portion_id",),
-    "size": ("size",),
-    "menu_day_id": ("menu_day_id",),
-    "date": ("date", "meal_date"),
-    "quantity": ("quantity",),
-    "menu_option_id": ("menu_option_id",),
-    "meal_option_id": ("meal_option_id",),
-    "addons": ("addons", "addon_ids", "adds_on"),
-    "special_note": ("special_note", "special_message"),
-    "allergy_ack": ("allergy_ack",),
-}
+Day = date  # the type, inside a class that has a field named ``date``
 
 
-def _request(item: object) -> LineRequest:
-    if not isinstance(item, dict):
-        raise DomainError("booking_item_invalid")
-    values: dict[str, Any] = {}
-    for name, aliases in _ITEM_FIELDS.items():
-        for alias in aliases:
-            if item.get(alias) is not None:
-                values[name] = item[alias]
-                break
-    values["allergy_ack"] = values.get("allergy_ack") is True
-    values.setdefault("quantity", 1)
-    values.setdefault("child_id", None)
-    values.setdefault("meal_id", None)
-    return LineRequest(**values)
+@dataclass(frozen=True)
+class Booked:
+    """A line added to the cart (``index``: its place among the lines asked)."""
+
+    index: int
+    cart_id: int
+    child_id: int
+    child_name: str
+    date: date
+    meal_id: int
+    meal: str  # the meal's name in the parent's language
+    size: str
+    quantity: int
+    line_total_cents: int
+    allergy_ack: str
+    allergy_notice: str
+    left_out: tuple[str, ...]  # Repeat last week: the options and add-ons not copied, and why
+    source_date: Day | None  # Repeat last week: the day copied
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A line that could not be added: its day (None when unreadable), its meal (None when
+    not known) and why (``code``, ``reason`` in the parent's language)."""
+
+    index: int
+    child_id: int
+    child_name: str
+    date: Day | None
+    meal_id: int | None
+    meal: str
+    code: str
+    reason: str
+    left_out: tuple[str, ...]
+    source_date: Day | None
 
 
 @dataclass(frozen=True)
 class Outcome:
-    added: list[dict]
-    refused: list[dict]
+    added: tuple[Booked, ...]
+    refused: tuple[Refused, ...]
     cart_count: int
 
 
@@ -128,12 +135,12 @@ def add_lines(
     requests: Sequence[LineRequest],
     lang: str,
     now: datetime,
-    labels: Sequence[dict] | None = None,
+    sources: Sequence[date] | None = None,
     names: dict[int, Meal] | None = None,
     drop_conflicting_extras: bool = False,
 ) -> Outcome:
-    """Check every request with the cart's rules and add the good ones; ``labels`` (per
-    request) add what the caller knows about where a line came from. With
+    """Check every request with the cart's rules and add the good ones; ``sources`` (per
+    request, Repeat last week) the day each line is copied from. With
     ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
     now refuse or need an acknowledgement for is left out of the copy, and the line says so
     (``left_out``); the meal itself still goes through the whole rule."""
@@ -154,56 +161,54 @@ def add_lines(
     names = names if names is not None else meal_names(session, requests)
     french = is_french(lang)
     accepted: list[tuple[int, CheckedLine]] = []
-    refused: list[dict] = []
+    refused: list[Refused] = []
     for index, request in enumerate(requests):
         child = batch.children[as_id(request.child_id, "child_id", "x", "x")]
+        assert child.id is not None  # read
         try:
             checked = check_line(batch, request, lang=lang, now=now)
             if batch.cart_count + len(accepted) >= CART_MAX_LINES:
                 raise DomainError("cart_full", max=CART_MAX_LINES)
             accepted.append((index, checked))
         except DomainError as err:
-            day = _day_of(request, batch)
             meal = names.get(as_id(request.meal_id, "m", "x", "x")) if _ok_id(request) else None
             refused.append(
-                {
-                    "index": index,
-                    "child_id": child.id,
-                    "child_name": child.first_name,
-                    "date": day.isoformat() if day else "",
-                    "date_label": long_day(day, lang) if day else "",
-                    "meal_id": meal.id if meal else None,
-                    "meal": (meal.name_fr if french else meal.name_en) if meal else "",
-                    "code": err.code,
-                    "reason": _reason(err, lang),
-                    "left_out": left_out[index],
-                    **((labels or [{}] * len(requests))[index]),
-                }
+                Refused(
+                    index=index,
+                    child_id=child.id,
+                    child_name=child.first_name,
+                    date=_day_of(request, batch),
+                    meal_id=meal.id if meal else None,
+                    meal=(meal.name_fr if french else meal.name_en) if meal else "",
+                    code=err.code,
+                    reason=_reason(err, lang),
+                    left_out=tuple(left_out[index]),
+                    source_date=sources[index] if sources else None,
+                )
             )
     ids = insert_lines(session, parent_id=parent_id, lines=[c for _, c in accepted], now=now)
     added = []
     for (index, checked), line_id in zip(accepted, ids, strict=True):
-        day = checked.menu_day.meal_date
+        assert checked.child.id is not None and checked.meal.id is not None  # read rows
         added.append(
-            {
-                "index": index,
-                "cart_id": line_id,
-                "child_id": checked.child.id,
-                "child_name": checked.child.first_name,
-                "date": day.isoformat(),
-                "date_label": long_day(day, lang),
-                "meal_id": checked.meal.id,
-                "meal": checked.meal.name_fr if french else checked.meal.name_en,
-                "size": checked.portion.size,
-                "quantity": checked.quantity,
-                "line_total_cents": checked.price.total_cents,
-                "line_total": format_money(checked.price.total_cents, lang),
-                "allergy_ack": checked.ack_text or "",
-                "allergy_notice": checked.notice,
-                "left_out": left_out[index],
-            }
+            Booked(
+                index=index,
+                cart_id=line_id,
+                child_id=checked.child.id,
+                child_name=checked.child.first_name,
+                date=checked.menu_day.meal_date,
+                meal_id=checked.meal.id,
+                meal=checked.meal.name_fr if french else checked.meal.name_en,
+                size=checked.portion.size,
+                quantity=checked.quantity,
+                line_total_cents=checked.price.total_cents,
+                allergy_ack=checked.ack_text or "",
+                allergy_notice=checked.notice,
+                left_out=tuple(left_out[index]),
+                source_date=sources[index] if sources else None,
+            )
         )
-    return Outcome(added, refused, batch.cart_count + len(ids))
+    return Outcome(tuple(added), tuple(refused), batch.cart_count + len(ids))
 
 
 def _without_conflicts(
@@ -264,36 +269,15 @@ def add_many(
     *,
     session: Session,
     parent_id: int,
-    items: object,
+    items: Sequence[LineRequest],
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
-    """Add several lines at once (up to ``ADD_MANY_MAX``): each is a dict with AddToCart's
-    fields (``child_id``, ``date`` or ``menu_day_id``, ``meal_id``, ``size`` or
-    ``portion_id``, ``quantity``, ``menu_option_id``, ``meal_option_id``, ``addons``,
-    ``special_note``, ``allergy_ack``). Answers what was added and, for each refused line,
-    its day and why."""
+) -> Outcome:
+    """Add several lines at once (up to ``ADD_MANY_MAX``), each with AddToCart's fields.
+    Answers what was added and, for each refused line, its day and why."""
     now = now or clock.now()
     if not isinstance(items, (list, tuple)) or not items:
         raise DomainError("booking_no_items", field="items")
     if len(items) > ADD_MANY_MAX:
         raise DomainError("booking_too_many", field="items", max=ADD_MANY_MAX)
-    requests = []
-    for item in items:
-        requests.append(_request(item))
-    outcome = add_lines(session, parent_id=parent_id, requests=requests, lang=lang, now=now)
-    return outcome_answer(outcome, "booking_result", lang)
-
-
-def outcome_answer(
-    outcome: Outcome, message_key: str, lang: str, skipped: list[dict] | None = None
-) -> Any:
-    return {
-        "added": outcome.added,
-        "refused": outcome.refused,
-        "skipped": skipped or [],
-        "added_count": len(outcome.added),
-        "refused_count": len(outcome.refused),
-        "cart_count": outcome.cart_count,
-        "message": t(message_key, lang, added=len(outcome.added), refused=len(outcome.refused)),
-    }
+    return add_lines(session, parent_id=parent_id, requests=items, lang=lang, now=now)
