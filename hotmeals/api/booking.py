@@ -41,8 +41,8 @@ def line_request(item: AddToCartIn) -> LineRequest:
     """One line of AddManyToCart's body as the cart's rules take it (a quantity left out
     is 1)."""
     return LineRequest(
-        child_id=item.child_id,
-        meal_id=item.meal_id,
+        child_id=item.child_id or 0,  # none: not found
+        meal_id=item.meal_id or 0,
         portion_id=item.portion_id,
         size=item.size,
         menu_day_id=item.menu_day_id,

@@ -37,7 +37,6 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import school_year
-from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL_OPTION,
@@ -50,11 +49,10 @@ from hotmeals.services.ordering.lines import (
     Batch,
     CheckedLine,
     LineRequest,
+    asked_addons,
     check_line,
     insert_lines,
     load_batch,
-    loose_id,
-    loose_ids,
 )
 
 ADD_MANY_MAX = CART_MAX_LINES
@@ -106,12 +104,7 @@ class Outcome:
 
 
 def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, Meal]:
-    keys = set()
-    for request in requests:
-        try:
-            keys.add(as_id(request.meal_id, "meal_id", "x", "x"))
-        except DomainError:
-            continue
+    keys = {request.meal_id for request in requests if request.meal_id > 0}
     if not keys:
         return {}
     rows = session.exec(select(Meal).where(col(Meal.id).in_(sorted(keys)))).all()
@@ -119,10 +112,10 @@ def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, M
 
 
 def _day_of(request: LineRequest, batch: Batch) -> date | None:
+    if request.menu_day_id:
+        found = batch.days_by_id.get(request.menu_day_id)
+        return found[0].meal_date if found else None
     try:
-        if request.menu_day_id not in (None, "", 0):
-            found = batch.days_by_id.get(as_id(request.menu_day_id, "d", "x", "x"))
-            return found[0].meal_date if found else None
         return meal_date(request.date)
     except DomainError:
         return None
@@ -149,8 +142,7 @@ def add_lines(
     )
     batch = load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
     for request in requests:  # a child that is not the parent's refuses the whole call
-        key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
-        if key not in batch.children:
+        if request.child_id not in batch.children:
             raise DomainError("child_not_found", field="child_id")
     left_out: list[list[str]] = [[] for _ in requests]
     if drop_conflicting_extras:
@@ -163,7 +155,7 @@ def add_lines(
     accepted: list[tuple[int, CheckedLine]] = []
     refused: list[Refused] = []
     for index, request in enumerate(requests):
-        child = batch.children[as_id(request.child_id, "child_id", "x", "x")]
+        child = batch.children[request.child_id]
         assert child.id is not None  # read
         try:
             checked = check_line(batch, request, lang=lang, now=now)
@@ -171,7 +163,7 @@ def add_lines(
                 raise DomainError("cart_full", max=CART_MAX_LINES)
             accepted.append((index, checked))
         except DomainError as err:
-            meal = names.get(as_id(request.meal_id, "m", "x", "x")) if _ok_id(request) else None
+            meal = names.get(request.meal_id)
             refused.append(
                 Refused(
                     index=index,
@@ -217,9 +209,7 @@ def _without_conflicts(
     """``request`` without the options and add-ons whose own allergens the child's allergies
     refuse or need an acknowledgement for (a copy asks no one); each one left out is named in
     ``notes`` ("White milk (250 mL) left out: it contains Milk")."""
-    child_key = loose_id(request.child_id)
-    if child_key is None:
-        return request
+    child_key = request.child_id
 
     def conflicts(kind: str, key: int | None) -> bool:
         item = batch.items.get((kind, key or 0))
@@ -236,10 +226,10 @@ def _without_conflicts(
 
     changes: dict[str, Any] = {}
     for kind, field in ((MENU_OPTION, "menu_option_id"), (MEAL_OPTION, "meal_option_id")):
-        if conflicts(kind, loose_id(getattr(request, field))):
+        if conflicts(kind, getattr(request, field)):
             changes[field] = None
     if request.addons:
-        keys = loose_ids(request.addons)
+        keys = asked_addons(request)
         kept = [k for k in keys if not conflicts(ADDON, k)]
         if len(kept) != len(keys):
             changes["addons"] = kept
@@ -255,14 +245,6 @@ def _reason(err: DomainError, lang: str) -> str:
         except ValueError:
             pass
     return t(err.code, lang, **params)
-
-
-def _ok_id(request: LineRequest) -> bool:
-    try:
-        as_id(request.meal_id, "m", "x", "x")
-    except DomainError:
-        return False
-    return True
 
 
 def add_many(
