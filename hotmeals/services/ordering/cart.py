@@ -285,9 +285,10 @@ def cart_summary(
     """The parent's cart grouped by child and date, each line priced from today's catalogue
     and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
     child's allergies now refuse it or need an acknowledgement it lacks); the charges of the
-    payable lines (``domain.charges.compute_charges``) and what they give back. The meals,
-    prices and allergens from the menus' cached copy (``services/menu_cache``); four
-    statements whatever the number of lines."""
+    payable lines (``domain.charges.compute_charges``) and how many meals they are (what they
+    give back is ``domain.pricing.giveback_summary`` of it). Names and problems in ``lang``.
+    The meals, prices and allergens from the menus' cached copy (``services/menu_cache``);
+    four statements whatever the number of lines."""
     now = now or clock.now()
     rates = rates or get_settings().charge_rates
     french = is_french(lang)

@@ -190,7 +190,7 @@ class CheckedLine:
     price: LinePrice
 
 
-def _loose_date(value: object) -> date | None:
+def _loose_date(value: str | None) -> date | None:
     try:
         return meal_date(value)
     except DomainError:
