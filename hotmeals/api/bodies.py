@@ -135,11 +135,12 @@ class MealChoice(Protocol):
 
 
 def meal_choice(body: MealChoice) -> dict[str, Any]:
-    """The chosen meal as the cart's and the order change's services take it (the quantity
-    aside: each has its own default)."""
+    """The chosen meal as the cart's and the order change's services take it
+    (``ordering.lines.MealChoice``; the quantity aside: each has its own default). No child or
+    no meal is 0: the services answer 'not found' for it."""
     return {
-        "child_id": body.child_id,
-        "meal_id": body.meal_id,
+        "child_id": body.child_id or 0,
+        "meal_id": body.meal_id or 0,
         "menu_day_id": body.menu_day_id,
         "date": body.date,
         "portion_id": body.portion_id,

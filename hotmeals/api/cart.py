@@ -14,6 +14,12 @@ from fastapi import Depends
 from sqlmodel import Session
 
 from hotmeals.api.bodies import meal_choice, openapi_body
+from hotmeals.api.cart_present import (
+    added_out,
+    cart_count_out,
+    cart_summary_out,
+    order_summary_out,
+)
 from hotmeals.api.deps import (
     PARENT_CART,
     SignedIn,
@@ -66,6 +72,7 @@ async def add_to_cart(
         key=who.key,
         action="add_to_cart",
         fn=cart.add_to_cart,
+        present=lambda line: added_out(line, who.lang),
         lang=who.lang,
         quantity=body.quantity,
         **meal_choice(body),
@@ -109,7 +116,8 @@ async def delete_cart(
         key=who.key,
         action="delete_cart",
         fn=cart.delete_line,
-        cart_id=body.cart_id,
+        present=cart_count_out,
+        cart_id=body.cart_id or 0,  # none: not found, as any line not the parent's
     )
     return answered(done, who.lang, "cart_line_deleted")
 
@@ -130,7 +138,8 @@ async def update_cart_quantity(
         key=who.key,
         action="update_cart_quantity",
         fn=cart.update_quantity,
-        cart_id=body.cart_id,
+        present=lambda summary: cart_summary_out(summary, who.lang),
+        cart_id=body.cart_id or 0,  # none: not found, as any line not the parent's
         quantity=body.quantity,
         lang=who.lang,
     )
@@ -147,14 +156,15 @@ async def update_cart_quantity(
 async def order_summary(
     who: SignedIn, body: Annotated[SummaryIn, Depends(json_body(SummaryIn))]
 ) -> Any:
-    summary = await run_in_transaction(
+    priced = await run_in_transaction(
         pricing.priced_summary,
         parent_token=who.token,
         promo_code=body.promo_code,
         donation_cents=body.donation_cents,
         lang=who.lang,
     )
-    return answer_found(summary, who.lang, found=bool(summary["cart_count"]))
+    summary = order_summary_out(priced, who.lang)
+    return answer_found(summary, who.lang, found=bool(priced.summary.cart_count))
 
 
 @router.post(
@@ -167,7 +177,7 @@ async def order_summary(
 async def check_order_summary(
     who: SignedIn, body: Annotated[SummaryIn, Depends(json_body(SummaryIn))]
 ) -> Any:
-    summary = await run_in_transaction(
+    priced = await run_in_transaction(
         pricing.priced_summary,
         parent_token=who.token,
         promo_code=body.promo_code,
@@ -175,10 +185,12 @@ async def check_order_summary(
         require_payable=True,
         lang=who.lang,
     )
-    return answer(summary, who.lang)
+    return answer(order_summary_out(priced, who.lang), who.lang)
 
 
-def _check_promo(*, session: Session, parent_id: int, promo_code: str, lang: str) -> dict:
+def _check_promo(
+    *, session: Session, parent_id: int, promo_code: str, lang: str
+) -> pricing.PricedSummary:
     promos.normalize_code(promo_code)  # an empty code is 'Please enter a promo code'
     return pricing.priced_summary(
         session=session, parent_id=parent_id, promo_code=promo_code, lang=lang
@@ -195,13 +207,13 @@ def _check_promo(*, session: Session, parent_id: int, promo_code: str, lang: str
 async def check_promocode(
     who: SignedIn, body: Annotated[PromoIn, Depends(json_body(PromoIn))]
 ) -> Any:
-    summary = await run_in_transaction(
+    priced = await run_in_transaction(
         _check_promo,
         parent_token=who.token,
         promo_code=body.promo_code if body.promo_code is not None else "",
         lang=who.lang,
     )
-    return answer(summary, who.lang, "promo_applied")
+    return answer(order_summary_out(priced, who.lang), who.lang, "promo_applied")
 
 
 @router.post(

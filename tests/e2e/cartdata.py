@@ -143,7 +143,7 @@ def fill_cart(app: AppServer) -> dict:
                             )
                         except DomainError:
                             continue  # an allergy of this child, or a size the meal lacks
-                        added.append((child.first_name, day.meal_date, line["cart_id"]))
+                        added.append((child.first_name, day.meal_date, line.cart_id))
                         wanted -= 1
                     if any(a[1] == day.meal_date for a in added):
                         used_days.append(day.meal_date)

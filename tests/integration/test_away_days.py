@@ -22,6 +22,7 @@ from hotmeals.services import standing, standing_job
 from hotmeals.services.away_days import record_away, upcoming_away
 from hotmeals.services.ordering import booking, cart
 from hotmeals.services.ordering.days import MealDay, get_dates
+from hotmeals.services.ordering.lines import LineRequest
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import family, rows_of
 from tests.integration.test_away import mark
@@ -43,7 +44,7 @@ def dates(engine, fam, child_id, lang="en") -> dict[str, MealDay]:
     return {d.day.isoformat(): d for d in shown.days}
 
 
-def add(engine, fam, child_id, **where) -> dict:
+def add(engine, fam, child_id, **where) -> cart.AddedLine:
     with session_scope(engine) as s:
         return cart.add_to_cart(
             session=s,
@@ -98,12 +99,12 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
             session=s,
             parent_id=fam["parent_id"],
             items=[
-                {"child_id": c, "meal_id": fam["meal_id"], "menu_day_id": fam["later_id"]}
+                LineRequest(child_id=c, meal_id=fam["meal_id"], menu_day_id=fam["later_id"])
                 for c in (kid, sister)
             ],
         )
-    assert many["added_count"] == 1 and many["refused_count"] == 1
-    assert "Kid0 is away" in str(many["refused"])
+    assert len(many.added) == 1 and len(many.refused) == 1
+    assert "Kid0 is away" in many.refused[0].reason
     assert add(pay_engine, fam, sister, menu_day_id=fam["menu_day_id"])  # her days are open
 
 

@@ -13,11 +13,14 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals.api.booking import outcome_out, repeated_out
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Order, OrderLine
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import booking, repeat
+from hotmeals.services.ordering.lines import LineRequest
 from hotmeals.services.ordering.week import week_choices
+from hotmeals.ui.state.many_days import repeated_report
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -82,6 +85,15 @@ def _day(n: int, week: date = TARGET) -> str:
     return (week + timedelta(days=n)).isoformat()
 
 
+def _lines(items: list[dict]) -> list[LineRequest]:
+    return [LineRequest(**{"meal_id": None, **item}) for item in items]
+
+
+def _added(answer: booking.Outcome, lang: str = "en") -> dict:
+    """AddManyToCart's answer."""
+    return outcome_out(answer, "booking_result", lang)
+
+
 def _codes(answer: dict) -> list[tuple[str, str]]:
     return [(r["date"], r["code"]) for r in answer["refused"]]
 
@@ -97,7 +109,12 @@ def test_good_lines_are_added_and_each_refused_one_says_its_day_and_why(engine):
             {"child_id": w.ben, "date": _day(1), "meal_id": w.pasta, "size": "large"},
             {"child_id": w.ben, "date": _day(4), "meal_id": w.plain},  # not at Ben's school
         ]
-        answer = booking.add_many(session=s, parent_id=w.parent_id, items=items, lang="fr", now=NOW)
+        answer = _added(
+            booking.add_many(
+                session=s, parent_id=w.parent_id, items=_lines(items), lang="fr", now=NOW
+            ),
+            "fr",
+        )
         added = [(a["child_id"], a["date"], a["meal_id"]) for a in answer["added"]]
         assert added == [
             (w.ava, _day(1), w.plain),
@@ -135,10 +152,10 @@ def test_another_parents_child_refuses_the_whole_call(engine):
             {"child_id": w.stranger_child, "date": _day(1), "meal_id": w.plain},
         ]
         with pytest.raises(DomainError) as err:
-            booking.add_many(session=s, parent_id=w.parent_id, items=items, now=NOW)
+            booking.add_many(session=s, parent_id=w.parent_id, items=_lines(items), now=NOW)
         assert err.value.code == "child_not_found"
         assert s.exec(select(CartLine).where(CartLine.parent_id == w.parent_id)).all() == []
-        for bad in ([], "x", [{"child_id": w.ava}] * (booking.ADD_MANY_MAX + 1)):
+        for bad in ([], "x", _lines([{"child_id": w.ava}] * (booking.ADD_MANY_MAX + 1))):
             with pytest.raises(DomainError):
                 booking.add_many(session=s, parent_id=w.parent_id, items=bad, now=NOW)
 
@@ -159,8 +176,10 @@ def test_add_many_runs_a_fixed_number_of_statements(engine):
             for i in range(n)
         ]
         with session_scope(engine) as s, count_queries(engine) as queries:
-            answer = booking.add_many(session=s, parent_id=w.parent_id, items=items, now=NOW)
-        assert answer["added_count"] >= 1
+            answer = booking.add_many(
+                session=s, parent_id=w.parent_id, items=_lines(items), now=NOW
+            )
+        assert len(answer.added) >= 1
         counts.append((queries.count, queries.report()))
     assert counts[0][0] == counts[1][0], counts[1][1]
 
@@ -216,10 +235,10 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
         booking.add_many(
             session=s,
             parent_id=w.parent_id,
-            items=[{"child_id": w.ava, "date": _day(4, SOURCE), "meal_id": w.plain}],
+            items=_lines([{"child_id": w.ava, "date": _day(4, SOURCE), "meal_id": w.plain}]),
             now=datetime(2026, 2, 20, tzinfo=UTC),
         )
-        first = repeat.repeat_week(
+        done = repeat.repeat_week(
             session=s,
             parent_id=w.parent_id,
             child_id=w.ava,
@@ -228,6 +247,7 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
             lang="en",
             now=NOW,
         )
+        first = repeated_out(done, "en")
         assert [(a["date"], a["quantity"]) for a in first["added"]] == [
             (_day(1), 2),
             (_day(4), 1),
@@ -241,14 +261,15 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
         assert first["refused"][2]["reason"] == "This meal is not on the menu of that day"
         assert first["refused"][0]["source_date"] == _day(0, SOURCE)
         assert first["message"] == "Meals copied to your cart: 2. Not copied: 3."
-        second = repeat.repeat_week(
+        again = repeat.repeat_week(
             session=s,
             parent_id=w.parent_id,
             child_id=w.ava,
-            source_week_start=SOURCE,
-            target_week_start=TARGET,
+            source_week_start=SOURCE.isoformat(),
+            target_week_start=TARGET.isoformat(),
             now=NOW,
         )
+        second = repeated_out(again, "en")
         assert second["added"] == [] and second["skipped_count"] == 2
         assert {k["code"] for k in second["skipped"]} == {"repeat_already_in_cart"}
         lines = s.exec(
@@ -342,8 +363,10 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
         booking.add_many(
             session=s,
             parent_id=w.parent_id,
-            items=[{"child_id": w.ava, "date": _day(n, SOURCE), "meal_id": w.plain} for n in (1, 3)]
-            + [{"child_id": w.ben, "date": _day(n, SOURCE), "meal_id": w.pasta} for n in (1, 2)],
+            items=_lines(
+                [{"child_id": w.ava, "date": _day(n, SOURCE), "meal_id": w.plain} for n in (1, 3)]
+                + [{"child_id": w.ben, "date": _day(n, SOURCE), "meal_id": w.pasta} for n in (1, 2)]
+            ),
             now=datetime(2026, 2, 20, tzinfo=UTC),
         )
         answer = repeat.repeat_weeks(
@@ -355,10 +378,15 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
             lang="en",
             now=NOW,
         )
-        added = sorted((a["child_name"], a["date"]) for a in answer["added"])
+        added = sorted((a.child_name, a.date.isoformat()) for a in answer.added)
         assert added == [("Ava", _day(1)), ("Ben", _day(1)), ("Ben", _day(2))]
-        assert _codes(answer) == [(_day(3), "meal_not_on_menu")]
-        assert answer["message"] == "Meals copied to your cart: 3. Not copied: 1."
+        assert [(r.date and r.date.isoformat(), r.code) for r in answer.refused] == [
+            (_day(3), "meal_not_on_menu")
+        ]
+        # the sentence the panel shows
+        assert repeated_report(answer, "en")["message"] == (
+            "Meals copied to your cart: 3. Not copied: 1."
+        )
         with pytest.raises(DomainError) as err:
             repeat.repeat_weeks(
                 session=s,

@@ -12,6 +12,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, MealOption
 from hotmeals.domain.charges import ChargeRates, Promo
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.pricing import giveback_summary
 from hotmeals.services.ordering import cart, lines
 from tests import factories as f
 
@@ -55,12 +56,12 @@ def test_the_day_closes_at_the_cutoff_instant(engine):
             _add(session, parent, child, meal, day, CUTOFF)
         assert err.value.code == "meal_day_closed"
         summary = cart.cart_summary(session=session, parent_id=parent.id, now=CUTOFF)
-        line = summary["groups"][0]["lines"][0]
-        assert line["payable"] is False and summary["charges"]["total_pay_cents"] == 0
+        line = summary.groups[0].lines[0]
+        assert line.payable is False and summary.charges.total_pay_cents == 0
         before = cart.cart_summary(
             session=session, parent_id=parent.id, now=CUTOFF - timedelta(seconds=1)
         )
-        assert before["groups"][0]["lines"][0]["payable"] is True
+        assert before.groups[0].lines[0].payable is True
 
 
 def test_a_school_day_cutoff_before_monday_is_on_friday(engine):
@@ -89,18 +90,18 @@ def test_a_cart_is_priced_to_the_cent(engine):
             special_note_text="  Peanut-free table,   please ",
         )
         # tier 5+: 5.50 - 0.25 = 5.25; + 0.75 bun + 1.25 apple = 7.25 a meal; x 5 + $1 note
-        assert (line["unit_price_cents"], line["line_total_cents"]) == (525, 3725)
+        assert (line.unit_price_cents, line.line_total_cents) == (525, 3725)
         large = _add(session, parent, child, meal, day, now, size="large", quantity=1)
-        assert large["line_total_cents"] == 700
-        stored = session.get(CartLine, line["cart_id"])
+        assert large.line_total_cents == 700
+        stored = session.get(CartLine, line.cart_id)
         assert stored.special_note == "Peanut-free table, please"
 
         plain = cart.cart_summary(
             session=session, parent_id=parent.id, now=now, rates=ChargeRates(tax_bps=1300)
-        )["charges"]
+        ).charges
         # meals 36.25 + 7.00 = 43.25, note 1.00; HST 13 % of 44.25 = 5.7525 -> 5.75
-        assert plain["meal_net_cents"] == 4325 and plain["special_note_fees_cents"] == 100
-        assert plain["tax_cents"] == 575 and plain["total_pay_cents"] == 4325 + 100 + 575
+        assert plain.meal_net_cents == 4325 and plain.special_note_fees_cents == 100
+        assert plain.tax_cents == 575 and plain.total_pay_cents == 4325 + 100 + 575
 
         summary = cart.cart_summary(
             session=session,
@@ -110,19 +111,17 @@ def test_a_cart_is_priced_to_the_cent(engine):
             promo=Promo.percent(1000, code="TEN"),
             school_donation_cents=500,
         )
-        charges = summary["charges"]
+        charges = summary.charges
         # discount 10 % of 43.25 = 4.325 -> 4.33; goods 43.25 - 4.33 + 1.00 = 39.92
         # card fee 2.5 % of (39.92 + 5.00 gift) = 1.123 -> 1.12, + 0.30 = 1.42
         # HST 13 % of (39.92 + 1.42) = 5.3742 -> 5.37; total 39.92 + 1.42 + 5.37 + 5.00
-        assert charges["discount_cents"] == 433
-        assert charges["processing_fee_cents"] == 142
-        assert charges["tax_cents"] == 537
-        assert charges["total_pay_cents"] == 3992 + 142 + 537 + 500 == 5171
-        assert summary["meal_count"] == 6
-        assert (summary["giveback"]["school_cents"], summary["giveback"]["nutrition_cents"]) == (
-            300,
-            120,
-        )
+        assert charges.discount_cents == 433
+        assert charges.processing_fee_cents == 142
+        assert charges.tax_cents == 537
+        assert charges.total_pay_cents == 3992 + 142 + 537 + 500 == 5171
+        assert summary.meal_count == 6
+        shares = giveback_summary(summary.meal_count, "en")
+        assert (shares["school_cents"], shares["nutrition_cents"]) == (300, 120)
 
 
 def test_a_note_over_120_characters_is_refused_and_blank_is_none():

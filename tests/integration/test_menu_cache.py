@@ -85,7 +85,7 @@ def _menu(engine: Engine, shop: Shop) -> menu.DayMenu:
     )
 
 
-def _add(engine: Engine, shop: Shop, **extra) -> dict:
+def _add(engine: Engine, shop: Shop, **extra) -> cart.AddedLine:
     return in_transaction(
         cart.add_to_cart,
         engine=engine,
@@ -130,7 +130,7 @@ def test_a_meal_changed_on_one_worker_is_seen_by_the_next_read_on_the_other(work
     )
     after = _menu(b, shop).meals[0]
     assert (after.name, after.price_from_cents) == ("Noodle bowl", 600)
-    assert _add(b, shop)["unit_price_cents"] == 600
+    assert _add(b, shop).unit_price_cents == 600
 
 
 def test_a_day_closed_on_one_worker_is_refused_at_once_on_the_other(workers, shop):
@@ -165,7 +165,7 @@ def test_an_allergen_added_on_one_worker_is_checked_at_once_on_the_other(workers
     assert _menu(b, shop).meals[0].allergy.verdict.value == "refused"
     _refused("allergy_refused", _add, b, shop)
     summary = in_transaction(cart.cart_summary, engine=b, parent_id=shop.parent_id)
-    assert [line["payable"] for g in summary["groups"] for line in g["lines"]] == [False]
+    assert [line.payable for g in summary.groups for line in g.lines] == [False]
 
 
 def test_the_cutoff_passing_is_seen_by_the_next_call(workers, shop, monkeypatch):

@@ -31,6 +31,7 @@ from hotmeals.services import (
 )
 from hotmeals.services.ordering import booking, cart, queries
 from hotmeals.services.ordering.changing import modify
+from hotmeals.services.ordering.lines import LineRequest
 from tests import factories as f
 from tests.querycount import count_queries
 
@@ -88,7 +89,7 @@ def test_rollover_on_the_first_of_august_gates_every_booking_service(engine):
         message = info.value.message("fr")
         assert "Emma" in message and "2026-2027" in message and "Réserver un repas" in message
     with session_scope(engine) as s:
-        items = [{"child_id": cid, "meal_id": 1, "date": "2026-09-14"}]
+        items = [LineRequest(child_id=cid, meal_id=1, date="2026-09-14")]
         code = _refused_code(
             lambda: booking.add_many(session=s, parent_id=pid, items=items, now=SEPTEMBER)
         )

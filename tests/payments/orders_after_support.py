@@ -100,7 +100,7 @@ def add(engine: Engine, shop: dict, child: int, weeks: int, **extra) -> int:
             menu_day_id=shop["days"][(shop["schools"][child], monday_in(weeks))],
             **extra,
         )
-        return line["cart_id"]
+        return line.cart_id
 
 
 async def pay(engine: Engine, gateway: ConvergeClient, sim: SimServer, shop: dict) -> int:

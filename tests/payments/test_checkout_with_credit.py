@@ -163,11 +163,11 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     _give(pay_engine, pid, 300)
     with session_scope(pay_engine) as s:  # the summary says what each source would pay
         summary = pricing.priced_summary(session=s, parent_id=pid, lang="fr")
-    assert summary["credit_cents"] == 300
-    assert summary["card_cents"] == summary["charges"]["total_pay_cents"] - 300
-    assert [(x["label"], x["amount"]) for x in summary["credit_lines"]] == [
+    assert summary.credit_cents == 300
+    assert summary.card_cents == summary.summary.charges.total_pay_cents - 300
+    assert [(x["label"], x["amount"]) for x in summary.credit_lines] == [
         ("Crédit familial", "−3,00\u00a0$"),
-        ("À payer par carte", format_money(summary["card_cents"], "fr")),
+        ("À payer par carte", format_money(summary.card_cents, "fr")),
     ]
     started = await checkout.start_checkout(
         parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
@@ -333,7 +333,7 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
     with session_scope(pay_engine) as s:
-        total = pricing.priced_summary(session=s, parent_id=pid)["charges"]["total_pay_cents"]
+        total = pricing.priced_summary(session=s, parent_id=pid).summary.charges.total_pay_cents
     _give(pay_engine, pid, total + 50)
     url = pay_engine.url.render_as_string(hide_password=False)
     context = multiprocessing.get_context("fork")

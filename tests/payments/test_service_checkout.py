@@ -109,7 +109,7 @@ def add(engine: Engine, shop: dict, child: int = 0, when: str = "soon", **extra)
             menu_day_id=shop["days"][(shop["schools"][child], shop[when])],
             **extra,
         )
-        return line["cart_id"]
+        return line.cart_id
 
 
 def cart_ids(engine: Engine, parent_id: int) -> list[int]:

@@ -20,8 +20,9 @@ from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.services.ordering.cart import add_to_cart
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.parents import start_session
+from hotmeals.services.promos import UsablePromo
 from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.cart import CartState
+from hotmeals.ui.state.cart import CartState, promo_view
 from tests.factories import (
     make_child,
     make_meal,
@@ -61,7 +62,7 @@ def _fill_cart() -> tuple[int, list[int]]:
                 child_id=child.id,
                 meal_id=meal.id,
                 menu_day_id=menu.id,
-            )["cart_id"]
+            ).cart_id
             for child in kids
             for menu in menus
         ]
@@ -194,3 +195,29 @@ def test_a_line_past_its_cutoff_is_flagged_and_the_rest_stays_payable(
         assert _quantities([int(flagged[0].cart_id)]) == before
 
     asyncio.run(scenario())
+
+
+def test_a_usable_promo_reads_in_the_parents_language() -> None:
+    lunch = UsablePromo(
+        code="LUNCH2",
+        description_en="$2 off orders of $10 or more",
+        description_fr="2 $ de rabais sur les commandes de 10 $ ou plus",
+        percent_bps=0,
+        amount_off_cents=200,
+        min_order_cents=1000,
+        valid_until=date(2027, 6, 30),
+        personal=False,
+    )
+    assert promo_view(lunch, "en") == {
+        "code": "LUNCH2",
+        "description": "$2 off orders of $10 or more",
+        "detail": "$2.00 off meals, minimum order $10.00, until Wednesday, June 30, 2027",
+    }
+    french = promo_view(lunch, "fr")
+    assert french["description"] == "2 $ de rabais sur les commandes de 10 $ ou plus"
+    assert french["detail"] == (
+        "2,00\xa0$ de rabais sur les repas, commande minimale de 10,00\xa0$,"
+        " jusqu'au mercredi 30 juin 2027"
+    )
+    tenth = UsablePromo("WELCOME10", "10 % off", "10 % de rabais", 1050, 0, 0, None, False)
+    assert promo_view(tenth, "fr")["detail"] == "10,5 % de rabais sur les repas"

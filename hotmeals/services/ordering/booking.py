@@ -35,10 +35,8 @@ from hotmeals.domain.allergy import (
 )
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services import school_year
-from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL_OPTION,
@@ -51,60 +49,62 @@ from hotmeals.services.ordering.lines import (
     Batch,
     CheckedLine,
     LineRequest,
+    asked_addons,
     check_line,
     insert_lines,
     load_batch,
-    loose_id,
-    loose_ids,
 )
 
 ADD_MANY_MAX = CART_MAX_LINES
-_ITEM_FIELDS = {
-    "child_id": ("child_id",),
-    "meal_id": ("meal_id",),
-    "portion_id": ("portion_id",),
-    "size": ("size",),
-    "menu_day_id": ("menu_day_id",),
-    "date": ("date", "meal_date"),
-    "quantity": ("quantity",),
-    "menu_option_id": ("menu_option_id",),
-    "meal_option_id": ("meal_option_id",),
-    "addons": ("addons", "addon_ids", "adds_on"),
-    "special_note": ("special_note", "special_message"),
-    "allergy_ack": ("allergy_ack",),
-}
+Day = date  # the type, inside a class that has a field named ``date``
 
 
-def _request(item: object) -> LineRequest:
-    if not isinstance(item, dict):
-        raise DomainError("booking_item_invalid")
-    values: dict[str, Any] = {}
-    for name, aliases in _ITEM_FIELDS.items():
-        for alias in aliases:
-            if item.get(alias) is not None:
-                values[name] = item[alias]
-                break
-    values["allergy_ack"] = values.get("allergy_ack") is True
-    values.setdefault("quantity", 1)
-    values.setdefault("child_id", None)
-    values.setdefault("meal_id", None)
-    return LineRequest(**values)
+@dataclass(frozen=True)
+class Booked:
+    """A line added to the cart (``index``: its place among the lines asked)."""
+
+    index: int
+    cart_id: int
+    child_id: int
+    child_name: str
+    date: date
+    meal_id: int
+    meal: str  # the meal's name in the parent's language
+    size: str
+    quantity: int
+    line_total_cents: int
+    allergy_ack: str
+    allergy_notice: str
+    left_out: tuple[str, ...]  # Repeat last week: the options and add-ons not copied, and why
+    source_date: Day | None  # Repeat last week: the day copied
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A line that could not be added: its day (None when unreadable), its meal (None when
+    not known) and why (``code``, ``reason`` in the parent's language)."""
+
+    index: int
+    child_id: int
+    child_name: str
+    date: Day | None
+    meal_id: int | None
+    meal: str
+    code: str
+    reason: str
+    left_out: tuple[str, ...]
+    source_date: Day | None
 
 
 @dataclass(frozen=True)
 class Outcome:
-    added: list[dict]
-    refused: list[dict]
+    added: tuple[Booked, ...]
+    refused: tuple[Refused, ...]
     cart_count: int
 
 
 def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, Meal]:
-    keys = set()
-    for request in requests:
-        try:
-            keys.add(as_id(request.meal_id, "meal_id", "x", "x"))
-        except DomainError:
-            continue
+    keys = {request.meal_id for request in requests if request.meal_id > 0}
     if not keys:
         return {}
     rows = session.exec(select(Meal).where(col(Meal.id).in_(sorted(keys)))).all()
@@ -112,10 +112,10 @@ def meal_names(session: Session, requests: Iterable[LineRequest]) -> dict[int, M
 
 
 def _day_of(request: LineRequest, batch: Batch) -> date | None:
+    if request.menu_day_id:
+        found = batch.days_by_id.get(request.menu_day_id)
+        return found[0].meal_date if found else None
     try:
-        if request.menu_day_id not in (None, "", 0):
-            found = batch.days_by_id.get(as_id(request.menu_day_id, "d", "x", "x"))
-            return found[0].meal_date if found else None
         return meal_date(request.date)
     except DomainError:
         return None
@@ -128,12 +128,12 @@ def add_lines(
     requests: Sequence[LineRequest],
     lang: str,
     now: datetime,
-    labels: Sequence[dict] | None = None,
+    sources: Sequence[date] | None = None,
     names: dict[int, Meal] | None = None,
     drop_conflicting_extras: bool = False,
 ) -> Outcome:
-    """Check every request with the cart's rules and add the good ones; ``labels`` (per
-    request) add what the caller knows about where a line came from. With
+    """Check every request with the cart's rules and add the good ones; ``sources`` (per
+    request, Repeat last week) the day each line is copied from. With
     ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
     now refuse or need an acknowledgement for is left out of the copy, and the line says so
     (``left_out``); the meal itself still goes through the whole rule."""
@@ -142,8 +142,7 @@ def add_lines(
     )
     batch = load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
     for request in requests:  # a child that is not the parent's refuses the whole call
-        key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
-        if key not in batch.children:
+        if request.child_id not in batch.children:
             raise DomainError("child_not_found", field="child_id")
     left_out: list[list[str]] = [[] for _ in requests]
     if drop_conflicting_extras:
@@ -154,56 +153,54 @@ def add_lines(
     names = names if names is not None else meal_names(session, requests)
     french = is_french(lang)
     accepted: list[tuple[int, CheckedLine]] = []
-    refused: list[dict] = []
+    refused: list[Refused] = []
     for index, request in enumerate(requests):
-        child = batch.children[as_id(request.child_id, "child_id", "x", "x")]
+        child = batch.children[request.child_id]
+        assert child.id is not None  # read
         try:
             checked = check_line(batch, request, lang=lang, now=now)
             if batch.cart_count + len(accepted) >= CART_MAX_LINES:
                 raise DomainError("cart_full", max=CART_MAX_LINES)
             accepted.append((index, checked))
         except DomainError as err:
-            day = _day_of(request, batch)
-            meal = names.get(as_id(request.meal_id, "m", "x", "x")) if _ok_id(request) else None
+            meal = names.get(request.meal_id)
             refused.append(
-                {
-                    "index": index,
-                    "child_id": child.id,
-                    "child_name": child.first_name,
-                    "date": day.isoformat() if day else "",
-                    "date_label": long_day(day, lang) if day else "",
-                    "meal_id": meal.id if meal else None,
-                    "meal": (meal.name_fr if french else meal.name_en) if meal else "",
-                    "code": err.code,
-                    "reason": _reason(err, lang),
-                    "left_out": left_out[index],
-                    **((labels or [{}] * len(requests))[index]),
-                }
+                Refused(
+                    index=index,
+                    child_id=child.id,
+                    child_name=child.first_name,
+                    date=_day_of(request, batch),
+                    meal_id=meal.id if meal else None,
+                    meal=(meal.name_fr if french else meal.name_en) if meal else "",
+                    code=err.code,
+                    reason=_reason(err, lang),
+                    left_out=tuple(left_out[index]),
+                    source_date=sources[index] if sources else None,
+                )
             )
     ids = insert_lines(session, parent_id=parent_id, lines=[c for _, c in accepted], now=now)
     added = []
     for (index, checked), line_id in zip(accepted, ids, strict=True):
-        day = checked.menu_day.meal_date
+        assert checked.child.id is not None and checked.meal.id is not None  # read rows
         added.append(
-            {
-                "index": index,
-                "cart_id": line_id,
-                "child_id": checked.child.id,
-                "child_name": checked.child.first_name,
-                "date": day.isoformat(),
-                "date_label": long_day(day, lang),
-                "meal_id": checked.meal.id,
-                "meal": checked.meal.name_fr if french else checked.meal.name_en,
-                "size": checked.portion.size,
-                "quantity": checked.quantity,
-                "line_total_cents": checked.price.total_cents,
-                "line_total": format_money(checked.price.total_cents, lang),
-                "allergy_ack": checked.ack_text or "",
-                "allergy_notice": checked.notice,
-                "left_out": left_out[index],
-            }
+            Booked(
+                index=index,
+                cart_id=line_id,
+                child_id=checked.child.id,
+                child_name=checked.child.first_name,
+                date=checked.menu_day.meal_date,
+                meal_id=checked.meal.id,
+                meal=checked.meal.name_fr if french else checked.meal.name_en,
+                size=checked.portion.size,
+                quantity=checked.quantity,
+                line_total_cents=checked.price.total_cents,
+                allergy_ack=checked.ack_text or "",
+                allergy_notice=checked.notice,
+                left_out=tuple(left_out[index]),
+                source_date=sources[index] if sources else None,
+            )
         )
-    return Outcome(added, refused, batch.cart_count + len(ids))
+    return Outcome(tuple(added), tuple(refused), batch.cart_count + len(ids))
 
 
 def _without_conflicts(
@@ -212,9 +209,7 @@ def _without_conflicts(
     """``request`` without the options and add-ons whose own allergens the child's allergies
     refuse or need an acknowledgement for (a copy asks no one); each one left out is named in
     ``notes`` ("White milk (250 mL) left out: it contains Milk")."""
-    child_key = loose_id(request.child_id)
-    if child_key is None:
-        return request
+    child_key = request.child_id
 
     def conflicts(kind: str, key: int | None) -> bool:
         item = batch.items.get((kind, key or 0))
@@ -231,10 +226,10 @@ def _without_conflicts(
 
     changes: dict[str, Any] = {}
     for kind, field in ((MENU_OPTION, "menu_option_id"), (MEAL_OPTION, "meal_option_id")):
-        if conflicts(kind, loose_id(getattr(request, field))):
+        if conflicts(kind, getattr(request, field)):
             changes[field] = None
     if request.addons:
-        keys = loose_ids(request.addons)
+        keys = asked_addons(request)
         kept = [k for k in keys if not conflicts(ADDON, k)]
         if len(kept) != len(keys):
             changes["addons"] = kept
@@ -252,48 +247,19 @@ def _reason(err: DomainError, lang: str) -> str:
     return t(err.code, lang, **params)
 
 
-def _ok_id(request: LineRequest) -> bool:
-    try:
-        as_id(request.meal_id, "m", "x", "x")
-    except DomainError:
-        return False
-    return True
-
-
 def add_many(
     *,
     session: Session,
     parent_id: int,
-    items: object,
+    items: Sequence[LineRequest],
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
-    """Add several lines at once (up to ``ADD_MANY_MAX``): each is a dict with AddToCart's
-    fields (``child_id``, ``date`` or ``menu_day_id``, ``meal_id``, ``size`` or
-    ``portion_id``, ``quantity``, ``menu_option_id``, ``meal_option_id``, ``addons``,
-    ``special_note``, ``allergy_ack``). Answers what was added and, for each refused line,
-    its day and why."""
+) -> Outcome:
+    """Add several lines at once (up to ``ADD_MANY_MAX``), each with AddToCart's fields.
+    Answers what was added and, for each refused line, its day and why."""
     now = now or clock.now()
     if not isinstance(items, (list, tuple)) or not items:
         raise DomainError("booking_no_items", field="items")
     if len(items) > ADD_MANY_MAX:
         raise DomainError("booking_too_many", field="items", max=ADD_MANY_MAX)
-    requests = []
-    for item in items:
-        requests.append(_request(item))
-    outcome = add_lines(session, parent_id=parent_id, requests=requests, lang=lang, now=now)
-    return outcome_answer(outcome, "booking_result", lang)
-
-
-def outcome_answer(
-    outcome: Outcome, message_key: str, lang: str, skipped: list[dict] | None = None
-) -> Any:
-    return {
-        "added": outcome.added,
-        "refused": outcome.refused,
-        "skipped": skipped or [],
-        "added_count": len(outcome.added),
-        "refused_count": len(outcome.refused),
-        "cart_count": outcome.cart_count,
-        "message": t(message_key, lang, added=len(outcome.added), refused=len(outcome.refused)),
-    }
+    return add_lines(session, parent_id=parent_id, requests=items, lang=lang, now=now)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import bindparam, delete
 from sqlmodel import Session, col, select
@@ -32,25 +32,22 @@ from hotmeals.db.models import (
     Vendor,
 )
 from hotmeals.domain.charges import (
-    CHARGE_FIELDS,
     ChargeRates,
+    OrderCharges,
     Promo,
     compute_charges,
 )
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at, ensure_open
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import (
     LineInput,
     LinePrice,
-    giveback_summary,
     price_line,
     validate_quantity,
 )
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache
-from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     Dish,
     Items,
@@ -66,13 +63,30 @@ from hotmeals.services.ordering.lines import (
     check_added_line,
     chosen_line,
     insert_lines,
-    parse_quantity,
 )
 from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.settings import get_settings
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
+
+@dataclass(frozen=True)
+class AddedLine:
+    """A line AddToCart added, priced, and the cart's count with it."""
+
+    cart_id: int
+    child_id: int
+    menu_day_id: int
+    date: date
+    meal_id: int
+    portion_id: int
+    quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+    allergy_ack: str | None  # what the parent acknowledged, if anything
+    allergy_notice: str  # a Low allergen's notice, else ""
+    cart_count: int
 
 
 def add_to_cart(
@@ -82,7 +96,7 @@ def add_to_cart(
     lang: str = "en",
     now: datetime | None = None,
     **choice: Unpack[MealChoice],
-) -> dict:
+) -> AddedLine:
     """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
     line). Answers the line and the cart count."""
     now = now or clock.now()
@@ -92,47 +106,48 @@ def add_to_cart(
     if batch.cart_count >= CART_MAX_LINES:
         raise DomainError("cart_full", max=CART_MAX_LINES)
     (line_id,) = insert_lines(session, parent_id=parent_id, lines=[checked], now=now)
-    return {
-        "cart_id": line_id,
-        "child_id": checked.child.id,
-        "menu_day_id": checked.menu_day.id,
-        "date": checked.menu_day.meal_date.isoformat(),
-        "meal_id": checked.meal.id,
-        "portion_id": checked.portion.id,
-        "quantity": checked.quantity,
-        "unit_price_cents": checked.price.unit_cents,
-        "line_total_cents": checked.price.total_cents,
-        "line_total": format_money(checked.price.total_cents, lang),
-        "allergy_ack": checked.ack_text,
-        "allergy_notice": checked.notice,
-        "cart_count": batch.cart_count + 1,
-    }
+    assert checked.child.id is not None and checked.menu_day.id is not None  # read rows
+    assert checked.meal.id is not None and checked.portion.id is not None
+    return AddedLine(
+        cart_id=line_id,
+        child_id=checked.child.id,
+        menu_day_id=checked.menu_day.id,
+        date=checked.menu_day.meal_date,
+        meal_id=checked.meal.id,
+        portion_id=checked.portion.id,
+        quantity=checked.quantity,
+        unit_price_cents=checked.price.unit_cents,
+        line_total_cents=checked.price.total_cents,
+        allergy_ack=checked.ack_text,
+        allergy_notice=checked.notice,
+        cart_count=batch.cart_count + 1,
+    )
 
 
 def update_quantity(
     *,
     session: Session,
     parent_id: int,
-    cart_id: object,
-    quantity: object,
+    cart_id: int,
+    quantity: int | None,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> CartSummary:
     """Change one of the parent's lines to ``quantity`` (1-50) while its day is open; answers
-    the whole cart summary (the totals and the tier price change with the quantity)."""
+    the whole cart summary (the totals and the tier price change with the quantity). Another
+    parent's line, or no line (``cart_id`` 0), is 'not found'."""
     now = now or clock.now()
-    key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
     found = session.exec(
         select(CartLine, MenuDay, Vendor)
         .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
         .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-        .where(CartLine.id == key, CartLine.parent_id == parent_id)
+        .where(CartLine.id == cart_id, CartLine.parent_id == parent_id)
     ).first()
     if found is None:
         raise DomainError("cart_line_not_found", field="cart_id")
     line, menu_day, vendor = found
     # Unlike AddToCart, no quantity is not 1 here: validate_quantity refuses it.
-    qty = validate_quantity(quantity) if quantity in (None, "") else parse_quantity(quantity)
+    qty = validate_quantity(quantity)
     ensure_open(cutoff_rule(vendor), menu_day.meal_date, now)
     line.quantity = qty
     session.add(line)
@@ -140,23 +155,78 @@ def update_quantity(
     return cart_summary(session=session, parent_id=parent_id, lang=lang, now=now)
 
 
-def delete_line(*, session: Session, parent_id: int, cart_id: object) -> dict:
-    """Remove one of the parent's lines (another parent's is 'not found'); answers the count."""
-    key = as_id(cart_id, "cart_id", "cart_line_not_found", "cart_line_not_found")
-    line = session.get(CartLine, key)
+def delete_line(*, session: Session, parent_id: int, cart_id: int) -> int:
+    """Remove one of the parent's lines (another parent's, or ``cart_id`` 0, is 'not found');
+    answers how many lines the cart holds now."""
+    line = session.get(CartLine, cart_id)
     if line is None or line.parent_id != parent_id:
         raise DomainError("cart_line_not_found", field="cart_id")
     session.execute(delete(CartLineAddOn).where(col(CartLineAddOn.cart_line_id) == line.id))
     session.delete(line)
     session.flush()
-    return {"cart_count": cart_count(session, parent_id)}
+    return cart_count(session, parent_id)
 
 
 @dataclass(frozen=True)
-class PricedLine:
-    line: dict
-    price: LinePrice | None  # None: the line cannot be priced any more (meal or tier gone)
+class LineAddOn:
+    """An add-on of a cart line, named in the parent's language."""
+
+    id: int
+    name: str
+    price_cents: int
+
+
+@dataclass(frozen=True)
+class CartItem:
+    """One line of the cart, priced from today's catalogue; ``payable`` False (with the
+    ``problems``, in the parent's language) when it cannot be paid."""
+
+    cart_id: int
+    meal_id: int
+    menu_day_id: int
+    vendor: str
+    name: str
+    image: str | None
+    portion_id: int
+    size: str
+    size_label: str
+    quantity: int
+    menu_option: str
+    meal_option: str
+    addons: tuple[LineAddOn, ...]
+    special_note: str
+    allergy_ack: str
+    allergy: dict[str, Any]  # the line's allergy mark (``allergens.allergy_problem``)
+    unit_price_cents: int
+    special_note_fee_cents: int
+    line_total_cents: int
+    cutoff_at: datetime
     payable: bool
+    problems: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class CartGroup:
+    """The lines of one child on one day."""
+
+    child_id: int
+    child_name: str
+    child_first_name: str
+    date: date
+    lines: tuple[CartItem, ...]
+
+
+@dataclass(frozen=True)
+class CartSummary:
+    """The cart by child and date and the charges of its payable lines."""
+
+    groups: tuple[CartGroup, ...]
+    cart_count: int
+    payable_count: int
+    meal_count: int  # the payable meals (quantities): what the order gives back is per meal
+    charges: OrderCharges
+    promo_code: str | None
+    tax_bps: int  # the tax line names its rate
 
 
 # Built once (statements built per call cost more CPU than SQLite takes to run them).
@@ -211,13 +281,14 @@ def cart_summary(
     rates: ChargeRates | None = None,
     promo: Promo | None = None,
     school_donation_cents: int = 0,
-) -> dict:
+) -> CartSummary:
     """The parent's cart grouped by child and date, each line priced from today's catalogue
     and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
     child's allergies now refuse it or need an acknowledgement it lacks); the charges of the
-    payable lines (``domain.charges.compute_charges``) and what they give back. The meals,
-    prices and allergens from the menus' cached copy (``services/menu_cache``); four
-    statements whatever the number of lines."""
+    payable lines (``domain.charges.compute_charges``) and how many meals they are (what they
+    give back is ``domain.pricing.giveback_summary`` of it). Names and problems in ``lang``.
+    The meals, prices and allergens from the menus' cached copy (``services/menu_cache``);
+    four statements whatever the number of lines."""
     now = now or clock.now()
     rates = rates or get_settings().charge_rates
     french = is_french(lang)
@@ -243,10 +314,12 @@ def cart_summary(
             addon_ids={a.id or 0 for found in addons.values() for a in found},
         )
 
-    groups: dict[tuple[int, date], dict] = {}
-    priced: list[PricedLine] = []
+    groups: dict[tuple[int, date], list[CartItem]] = {}
+    children: dict[tuple[int, date], Child] = {}
+    payable_prices: list[LinePrice] = []
     for line, menu_day, vendor, meal, portion, child, menu_option, meal_option in rows:
         assert line.id is not None and child.id is not None and portion.id is not None  # read
+        assert meal.id is not None and menu_day.id is not None
         problems = []
         closes = cutoff_at(cutoff_rule(vendor), menu_day.meal_date)
         if not before_cutoff(closes, now):
@@ -282,70 +355,59 @@ def cart_summary(
             price = None
             problems.append(t("cart_line_unavailable", lang))
         payable = not problems
-        out = {
-            "cart_id": line.id,
-            "meal_id": meal.id,
-            "menu_day_id": menu_day.id,
-            "vendor": vendor.name,
-            "name": meal.name_fr if french else meal.name_en,
-            "image": meal.image,
-            "portion_id": portion.id,
-            "size": portion.size,
-            "size_label": t(f"portion_{portion.size}", lang)
+        if payable and price is not None:
+            payable_prices.append(price)
+        item = CartItem(
+            cart_id=line.id,
+            meal_id=meal.id,
+            menu_day_id=menu_day.id,
+            vendor=vendor.name,
+            name=meal.name_fr if french else meal.name_en,
+            image=meal.image,
+            portion_id=portion.id,
+            size=portion.size,
+            size_label=t(f"portion_{portion.size}", lang)
             if portion.size in ("small", "large")
             else portion.size,
-            "quantity": line.quantity,
-            "menu_option": _name(menu_option, french),
-            "meal_option": _name(meal_option, french),
-            "addons": [
-                {
-                    "id": a.id,
-                    "name": a.name_fr if french else a.name_en,
-                    "price_cents": a.price_cents,
-                    "price": format_money(a.price_cents, lang),
-                }
+            quantity=line.quantity,
+            menu_option=_name(menu_option, french),
+            meal_option=_name(meal_option, french),
+            addons=tuple(
+                LineAddOn(a.id or 0, a.name_fr if french else a.name_en, a.price_cents)
                 for a in line_addons
-            ],
-            "special_note": line.special_note or "",
-            "allergy_ack": line.allergy_ack or "",
-            "allergy": allergy_mark,
-            "unit_price_cents": price.unit_cents if price else 0,
-            "special_note_fee_cents": price.special_note_fee_cents if price else 0,
-            "line_total_cents": price.total_cents if price else 0,
-            "line_total": format_money(price.total_cents if price else 0, lang),
-            "cutoff_at": closes.isoformat(),
-            "payable": payable,
-            "problems": problems,
-        }
-        priced.append(PricedLine(out, price, payable))
+            ),
+            special_note=line.special_note or "",
+            allergy_ack=line.allergy_ack or "",
+            allergy=allergy_mark,
+            unit_price_cents=price.unit_cents if price else 0,
+            special_note_fee_cents=price.special_note_fee_cents if price else 0,
+            line_total_cents=price.total_cents if price else 0,
+            cutoff_at=closes,
+            payable=payable,
+            problems=tuple(problems),
+        )
         key = (child.id, menu_day.meal_date)
-        if key not in groups:
-            groups[key] = {
-                "child_id": child.id,
-                "child_name": f"{child.first_name} {child.last_name}",
-                "child_first_name": child.first_name,
-                "date": menu_day.meal_date.isoformat(),
-                "lines": [],
-            }
-        groups[key]["lines"].append(out)
+        children.setdefault(key, child)
+        groups.setdefault(key, []).append(item)
 
-    payable_prices = [p.price for p in priced if p.payable and p.price is not None]
     charges = compute_charges(
         payable_prices, rates, promo=promo, school_donation_cents=school_donation_cents
     )
-    meals = sum(p.line["quantity"] for p in priced if p.payable)
-    charge_out = {name: getattr(charges, name) for name in (*CHARGE_FIELDS, "total_refund_cents")}
-    return {
-        "groups": list(groups.values()),
-        "cart_count": len(priced),
-        "payable_count": sum(1 for p in priced if p.payable),
-        "meal_count": meals,
-        "charges": charge_out,
-        "total_pay": format_money(charges.total_pay_cents, lang),
-        "giveback": giveback_summary(meals, lang),
-        "promo_code": promo.code if promo else None,
-        "tax_bps": rates.tax_bps,  # the tax line names its rate
-    }
+    every = [item for found in groups.values() for item in found]
+    out: list[CartGroup] = []
+    for (child_id, day), found in groups.items():
+        child = children[(child_id, day)]
+        name = f"{child.first_name} {child.last_name}"
+        out.append(CartGroup(child_id, name, child.first_name, day, tuple(found)))
+    return CartSummary(
+        groups=tuple(out),
+        cart_count=len(every),
+        payable_count=sum(1 for item in every if item.payable),
+        meal_count=sum(item.quantity for item in every if item.payable),
+        charges=charges,
+        promo_code=promo.code if promo else None,
+        tax_bps=rates.tax_bps,
+    )
 
 
 def _name(option: MenuOption | MealOption | None, french: bool) -> str:

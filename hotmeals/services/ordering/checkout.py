@@ -40,6 +40,7 @@ from hotmeals.db.models import (
     Payment,
     StoredCard,
 )
+from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.credit import payment_split
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
@@ -137,9 +138,7 @@ def _reserve_checkout(
         name_past_cutoff=True,
     )
     summary, promo_row = priced.summary, priced.promo_row
-    payable = [
-        line["cart_id"] for group in summary["groups"] for line in group["lines"] if line["payable"]
-    ]
+    payable = [line.cart_id for group in summary.groups for line in group.lines if line.payable]
     found = order_items(session, payable)
     items = [found[cart_id] for cart_id in payable if cart_id in found]
     school_year.require_confirmed(
@@ -147,14 +146,14 @@ def _reserve_checkout(
     )
     # The order's lines add up to what the summary charges (both read the same rows).
     net = sum(item["price"].meal_cents for item in items)
-    if len(items) != len(payable) or net != summary["charges"]["meal_net_cents"]:
+    charges = summary.charges
+    if len(items) != len(payable) or net != charges.meal_net_cents:
         raise DomainError("cart_nothing_payable")  # the cart changed under us: try again
-    charges = summary["charges"]
     fingerprint = cart_fingerprint(
         items,
         promo_code=promo_row.code if promo_row else None,
-        donation_cents=charges["school_donation_cents"],
-        total=charges["total_pay_cents"],
+        donation_cents=charges.school_donation_cents,
+        total=charges.total_pay_cents,
     )
 
     waiting = session.exec(
@@ -181,7 +180,7 @@ def _reserve_checkout(
         order = write_order(
             session,
             parent_id=parent_id,
-            summary=summary,
+            summary={"charges": {name: getattr(charges, name) for name in CHARGE_FIELDS}},
             promo_row=promo_row,
             items=items,
             fingerprint=fingerprint,

@@ -50,7 +50,6 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache, school_year
 from hotmeals.services.away_days import Ranges, away_ranges, is_away
-from hotmeals.services.children import as_id
 from hotmeals.services.ordering.allergens import (
     MEAL,
     Dish,
@@ -71,11 +70,11 @@ CART_MAX_LINES = 100
 ADDONS_MAX = 10
 
 
-def special_note(value: object) -> str | None:
+def special_note(value: str | None) -> str | None:
     """The note printed on the label: blank is none; at most 120 characters."""
     if value is None:
         return None
-    text = " ".join(str(value).split())
+    text = " ".join(value.split())
     if not text:
         return None
     if len(text) > SPECIAL_NOTE_MAX:
@@ -83,46 +82,36 @@ def special_note(value: object) -> str | None:
     return text
 
 
-def parse_quantity(value: object) -> int:
-    if value is None or value == "":
-        return 1
-    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        value = int(value.strip())
-    return validate_quantity(value)
+def _quantity(value: int | None) -> int:
+    """A line's quantity: none is 1; else 1 to 50 (``validate_quantity``)."""
+    return 1 if value is None else validate_quantity(value)
 
 
-def _optional_id(value: object, field: str, code: str) -> int | None:
-    if value is None or value == "" or value == 0 or value == "0":
-        return None
-    return as_id(value, field, code, code)
-
-
-def _addon_ids(values: object) -> list[int]:
-    if values is None or values == "":
-        return []
-    if not isinstance(values, (list, tuple)):
-        values = [values]
-    ids = sorted({as_id(v, "addons", "addon_not_found", "addon_not_found") for v in values})
-    if len(ids) > ADDONS_MAX:
+def _addon_ids(values: Sequence[int]) -> list[int]:
+    """The add-ons asked for, each once; 0 (not an id) or more than ``ADDONS_MAX`` refused."""
+    ids = sorted(set(values))
+    if len(ids) > ADDONS_MAX or any(k < 1 for k in ids):
         raise DomainError("addon_not_found", field="addons")
     return ids
 
 
 @dataclass(frozen=True)
 class LineRequest:
-    """One line as asked (raw client values: ``check_line`` parses them)."""
+    """One line as asked, its ids as ints (0: none given, which ``check_line`` refuses as not
+    found for the child and the meal; for the portion, the day and the options it means "not
+    chosen": the portion by ``size``, the day by ``date``, no option)."""
 
-    child_id: object
-    meal_id: object
-    portion_id: object = None
-    size: object = None
-    menu_day_id: object = None
-    date: object = None
-    quantity: object = 1
-    menu_option_id: object = None
-    meal_option_id: object = None
-    addons: object = None
-    special_note: object = None
+    child_id: int
+    meal_id: int
+    portion_id: int | None = None
+    size: str | None = None
+    menu_day_id: int | None = None
+    date: str | None = None  # when no ``menu_day_id``: YYYY-MM-DD or M/D/YYYY
+    quantity: int | None = 1  # none is 1
+    menu_option_id: int | None = None
+    meal_option_id: int | None = None
+    addons: Sequence[int] = ()
+    special_note: str | None = None
     allergy_ack: bool = False
     # An acknowledgement given earlier and stored (a draft order change's step, a moved order
     # line's): it must still name every allergen that needs one (``domain.allergy.ack_covers``).
@@ -131,19 +120,20 @@ class LineRequest:
 
 class MealChoice(TypedDict, total=False):
     """A meal as the Book meal dialog or the API asks for it, for a cart (AddToCart) or an
-    order's draft (AddToMyOrder): raw client values, the note as ``special_note_text``."""
+    order's draft (AddToMyOrder): the fields of ``LineRequest``, the note as
+    ``special_note_text``."""
 
-    child_id: Required[object]
-    meal_id: Required[object]
-    portion_id: object
-    size: object
-    menu_day_id: object
-    date: object
-    quantity: object
-    menu_option_id: object
-    meal_option_id: object
-    addons: object
-    special_note_text: object
+    child_id: Required[int]
+    meal_id: Required[int]
+    portion_id: int | None
+    size: str | None
+    menu_day_id: int | None
+    date: str | None
+    quantity: int | None
+    menu_option_id: int | None
+    meal_option_id: int | None
+    addons: Sequence[int]
+    special_note_text: str | None
     allergy_ack: bool
 
 
@@ -159,7 +149,7 @@ def chosen_line(choice: MealChoice) -> LineRequest:
         quantity=choice.get("quantity", 1),
         menu_option_id=choice.get("menu_option_id"),
         meal_option_id=choice.get("meal_option_id"),
-        addons=choice.get("addons"),
+        addons=choice.get("addons") or (),
         special_note=choice.get("special_note_text"),
         allergy_ack=bool(choice.get("allergy_ack", False)),
     )
@@ -200,24 +190,16 @@ class CheckedLine:
     price: LinePrice
 
 
-def loose_id(value: object) -> int | None:
-    try:
-        return as_id(value, "id", "x", "x")
-    except DomainError:
-        return None
-
-
-def _loose_date(value: object) -> date | None:
+def _loose_date(value: str | None) -> date | None:
     try:
         return meal_date(value)
     except DomainError:
         return None
 
 
-def loose_ids(values: object) -> list[int]:
-    if not isinstance(values, (list, tuple)):
-        values = [values]
-    return [k for k in (loose_id(v) for v in values[: ADDONS_MAX + 1]) if k is not None]
+def asked_addons(request: LineRequest) -> list[int]:
+    """The add-on ids a request names (at most one more than allowed: enough to refuse)."""
+    return [k for k in request.addons[: ADDONS_MAX + 1] if k > 0]
 
 
 # Built once (statements built per call cost more CPU than SQLite takes to run them).
@@ -248,7 +230,7 @@ def load_batch(
     cached copy (``services/menu_cache``, as current as the database), the children, their
     allergies, the cart's size and the days away read here: at most six statements for any
     number of lines."""
-    child_keys = {k for k in (loose_id(r.child_id) for r in requests) if k is not None}
+    child_keys = {r.child_id for r in requests if r.child_id > 0}
     children: dict[int, Child] = {}
     if child_keys:
         children = {
@@ -258,7 +240,7 @@ def load_batch(
             ).all()
             if c.id is not None
         }
-    day_keys = {k for k in (loose_id(r.menu_day_id) for r in requests) if k is not None}
+    day_keys = {r.menu_day_id for r in requests if r.menu_day_id}
     dates = {d for d in (_loose_date(r.date) for r in requests if r.date) if d is not None}
     menus = menu_cache.catalog(session)
     days_by_id: dict[int, tuple[MenuDay, Vendor]] = {}
@@ -273,13 +255,15 @@ def load_batch(
             served = school.at.get(day, ())
             days_at[(school_id, day)] = list(served)
             days_by_id.update((d.id, (d, v)) for d, v in served if d.id is not None)
-    meal_keys = {k for k in (loose_id(r.meal_id) for r in requests) if k is not None}
+    meal_keys = {r.meal_id for r in requests if r.meal_id > 0}
     for menu_day_id, (menu_day, _vendor) in days_by_id.items():
         school = menus.school_days(session, menu_day.school_id)
         for meal in school.meals.get(menu_day_id, ()):
             if meal.id in meal_keys:
                 meals_of_day.setdefault(menu_day_id, {})[meal.id] = meal
     served_meals = sorted({m for found in meals_of_day.values() for m in found})
+    menu_option_ids = {r.menu_option_id for r in requests if r.menu_option_id}
+    meal_option_ids = {r.meal_option_id for r in requests if r.meal_option_id}
     items: Items = {}
     if children and served_meals:  # one statement: the meals', options' and add-ons' allergens
         items = item_allergies(
@@ -287,9 +271,9 @@ def load_batch(
             lang=lang,
             child_ids=children,
             meal_ids=served_meals,
-            menu_option_ids=_loose_keys(requests, "menu_option_id"),
-            meal_option_ids=_loose_keys(requests, "meal_option_id"),
-            addon_ids={k for r in requests if r.addons for k in loose_ids(r.addons)},
+            menu_option_ids=menu_option_ids,
+            meal_option_ids=meal_option_ids,
+            addon_ids={k for r in requests for k in asked_addons(r)},
         )
     matches = {
         (c, m): list(items[(MEAL, m)].child_matches(c))
@@ -298,21 +282,12 @@ def load_batch(
         if (MEAL, m) in items and items[(MEAL, m)].child_matches(c)
     }
     portions = {m: list(menus.portion_rows[m]) for m in served_meals if m in menus.portion_rows}
-    menu_options = {
-        k: menus.menu_options[k]
-        for k in _loose_keys(requests, "menu_option_id")
-        if k in menus.menu_options
-    }
-    meal_options = {
-        k: menus.meal_options[k]
-        for k in _loose_keys(requests, "meal_option_id")
-        if k in menus.meal_options
-    }
+    menu_options = {k: menus.menu_options[k] for k in menu_option_ids if k in menus.menu_options}
+    meal_options = {k: menus.meal_options[k] for k in meal_option_ids if k in menus.meal_options}
     addons = {
         k: menus.addons[k]
         for r in requests
-        if r.addons
-        for k in loose_ids(r.addons)
+        for k in asked_addons(r)
         if k in menus.addons and menus.addons[k].is_active
     }
     count = cart_count(session, parent_id)
@@ -347,24 +322,21 @@ def check_added_line(
     return batch, check_line(batch, request, lang=lang, now=now)
 
 
-def _loose_keys(requests: Sequence[LineRequest], field: str) -> set[int]:
-    return {k for k in (loose_id(getattr(r, field)) for r in requests) if k is not None}
-
-
 def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) -> CheckedLine:
     """Every rule of adding one line, against ``batch``: the child is the parent's, the meal
     is on the child's school menu that day (by ``menu_day_id`` from GetMenu, or ``date``), the
     day open, before its cut-off and not one the child is away, the child's allergies allow it
     (Major refused; High/Medium need ``allergy_ack``), the portion, options and add-ons the
     meal's or its vendor's. Raises the DomainError that says why not."""
-    key = as_id(request.child_id, "child_id", "child_not_found", "child_not_found")
-    child = batch.children.get(key)
+    child = batch.children.get(request.child_id)
     if child is None:
         raise DomainError("child_not_found", field="child_id")
-    meal_key = as_id(request.meal_id, "meal_id", "meal_not_found", "meal_not_found")
-    day_key = _optional_id(request.menu_day_id, "menu_day_id", "meal_not_on_menu")
+    meal_key = request.meal_id
+    if meal_key < 1:
+        raise DomainError("meal_not_found", field="meal_id")
+    day_key = request.menu_day_id or None
     day = None if day_key is not None else meal_date(request.date)
-    qty = parse_quantity(request.quantity)
+    qty = _quantity(request.quantity)
     note = special_note(request.special_note)
     addon_keys = _addon_ids(request.addons)
     found: tuple[MenuDay, Vendor, Meal] | None = None
@@ -400,16 +372,16 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
 
     # The allergy rule on the meal as composed: the options and add-ons asked for
     # that are the meal's / its vendor's (any other is refused below, after this rule).
-    asked_menu = batch.menu_options.get(loose_id(request.menu_option_id) or 0)
-    asked_meal = batch.meal_options.get(loose_id(request.meal_option_id) or 0)
-    asked_addons = [
+    asked_menu = batch.menu_options.get(request.menu_option_id or 0)
+    asked_meal = batch.meal_options.get(request.meal_option_id or 0)
+    extras = [
         a
-        for a in (batch.addons.get(k) for k in loose_ids(request.addons or []))
+        for a in (batch.addons.get(k) for k in asked_addons(request))
         if a is not None and a.vendor_id == vendor.id
     ]
     menu_row = asked_menu if asked_menu and asked_menu.meal_id == meal.id else None
     meal_row = asked_meal if asked_meal and asked_meal.meal_id == meal.id else None
-    dish = Dish(meal, menu_row, meal_row, asked_addons)
+    dish = Dish(meal, menu_row, meal_row, extras)
     parts = components(batch.items, child_id=child.id, dish=dish, lang=lang)
     composition = ensure_can_add_composed(parts, acknowledged=bool(request.allergy_ack), lang=lang)
     verdict = composition.verdict
@@ -425,8 +397,8 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
         ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
 
     portion, tiers = _portion(batch, meal.id, request.portion_id, request.size)
-    menu_option_key = _optional_id(request.menu_option_id, "menu_option_id", "option_not_found")
-    meal_option_key = _optional_id(request.meal_option_id, "meal_option_id", "option_not_found")
+    menu_option_key = request.menu_option_id or None
+    meal_option_key = request.meal_option_id or None
     option_cents: list[int] = []
     for options, option_key, field in (
         (batch.menu_options, menu_option_key, "menu_option_id"),
@@ -472,15 +444,14 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
 
 
 def _portion(
-    batch: Batch, meal_id: int, portion_id: object, size: object
+    batch: Batch, meal_id: int, portion_id: int | None, size: str | None
 ) -> tuple[Portion, tuple[TierRule, ...]]:
     """The meal's portion, by id or by size ('small' when neither is given), with its tiers."""
     choices = batch.portions.get(meal_id, [])
-    if portion_id not in (None, "", 0):
-        key = as_id(portion_id, "portion_id", "portion_not_found", "portion_not_found")
-        found = [p for p in choices if p[0].id == key]
+    if portion_id:
+        found = [p for p in choices if p[0].id == portion_id]
     else:
-        wanted = str(size or "small").strip().lower()
+        wanted = (size or "small").strip().lower()
         if wanted not in ("small", "large"):
             raise DomainError("portion_not_found", field="size")
         found = [p for p in choices if p[0].size == wanted]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session
 
@@ -17,13 +18,13 @@ from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, donations, promos
-from hotmeals.services.ordering.cart import cart_summary
+from hotmeals.services.ordering.cart import CartSummary, cart_summary
 from hotmeals.services.payments.credit_pay import credit_lines
 
 
 @dataclass(frozen=True)
 class PricedCart:
-    summary: dict  # ``cart.cart_summary`` with the promo and the donation
+    summary: CartSummary  # ``cart.cart_summary`` with the promo and the donation
     promo_row: PromoCode | None  # the promo's row: an order records where its terms came from
 
 
@@ -60,36 +61,47 @@ def price_cart(
         promo=promo,
         school_donation_cents=gift,
     )
-    if require_payable and summary["payable_count"] == 0:
+    if require_payable and summary.payable_count == 0:
         if name_past_cutoff:
             past = sorted(
-                group["date"]
-                for group in summary["groups"]
-                for line in group["lines"]
-                if not before_cutoff(datetime.fromisoformat(line["cutoff_at"]), now)
+                group.date.isoformat()
+                for group in summary.groups
+                for line in group.lines
+                if not before_cutoff(line.cutoff_at, now)
             )
             if past:
                 raise DomainError("orderpay_cutoff_passed", day=full_day(past[0], lang))
         raise DomainError("cart_nothing_payable")
     if promo is not None:
-        check_promo(promo, summary["charges"]["meal_net_cents"], lang)
+        check_promo(promo, summary.charges.meal_net_cents, lang)
     return PricedCart(summary, row)
+
+
+@dataclass(frozen=True)
+class PricedSummary:
+    """The cart priced with the promo and the donation, and how it would be paid: family
+    credit first (``credit_cents``), the card the rest (``card_cents``); ``credit_lines`` the
+    lines "Family credit −$x.xx" and "To pay by card $y.yy" when credit pays some."""
+
+    summary: CartSummary
+    credit_cents: int
+    card_cents: int
+    credit_lines: list[dict[str, Any]]
 
 
 def priced_summary(
     *,
     session: Session,
     parent_id: int,
-    promo_code: object = None,
-    donation_cents: object = None,
+    promo_code: str | None = None,
+    donation_cents: int | None = None,
     require_payable: bool = False,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> PricedSummary:
     """OrderSummary / CheckOrderSummary: ``price_cart``'s summary (with ``require_payable``,
     before paying, a cart with nothing payable is refused), with what family credit would pay
-    of it (``credit_cents``; the card the rest, ``card_cents``; the lines "Family credit
-    −$x.xx" and "To pay by card $y.yy" in ``credit_lines`` when credit pays some)."""
+    of it."""
     summary = price_cart(
         session,
         parent_id=parent_id,
@@ -99,11 +111,11 @@ def priced_summary(
         now=now or clock.now(),
         require_payable=require_payable,
     ).summary
-    total = int(summary["charges"]["total_pay_cents"])
+    total = summary.charges.total_pay_cents
     split = payment_split(total, credit.balance(session, parent_id))
-    return {
-        **summary,
-        "credit_cents": split.credit_cents,
-        "card_cents": split.card_cents,
-        "credit_lines": credit_lines(split.credit_cents, split.card_cents, lang, done=False),
-    }
+    return PricedSummary(
+        summary=summary,
+        credit_cents=split.credit_cents,
+        card_cents=split.card_cents,
+        credit_lines=credit_lines(split.credit_cents, split.card_cents, lang, done=False),
+    )

@@ -8,8 +8,8 @@ day is skipped (reported as such), so a second run adds nothing more.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, Required, TypedDict
 
 from sqlmodel import Session, col, select
 
@@ -27,7 +27,14 @@ from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import t
 from hotmeals.services.children import own_child
-from hotmeals.services.ordering.booking import Outcome, add_lines, meal_names, outcome_answer
+from hotmeals.services.ordering.booking import (
+    Booked,
+    Day,
+    Outcome,
+    Refused,
+    add_lines,
+    meal_names,
+)
 from hotmeals.services.ordering.days import (
     meal_date,
     week_start,
@@ -35,35 +42,54 @@ from hotmeals.services.ordering.days import (
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import LineRequest, cart_count
 
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
+@dataclass(frozen=True)
+class Skipped:
+    """A meal not copied because the child already has it in the cart or ordered that day
+    (``code``: ``repeat_already_in_cart`` or ``repeat_already_ordered``; ``reason`` in the
+    parent's language)."""
+
+    child_id: int
+    child_name: str
+    date: date
+    meal_id: int
+    meal: str
+    code: str
+    reason: str
+    source_date: Day
 
 
-class RepeatAsk(TypedDict, total=False):
-    """Which week to copy to which, as the browser or the API asks (raw client values), and
-    the language of the answer (``en`` when left out): the same for one child
-    (``repeat_week``) and for siblings (``repeat_weeks``)."""
+@dataclass(frozen=True)
+class Repeated:
+    """What copying one child's week did."""
 
-    source_week_start: Required[object]
-    target_week_start: Required[object]
-    lang: str
-    now: datetime | None
+    child_id: int
+    source_week_start: date
+    target_week_start: date
+    outcome: Outcome  # what was added and what could not be (day and reason)
+    skipped: tuple[Skipped, ...]
 
 
 def repeat_week(
-    *, session: Session, parent_id: int, child_id: object, **ask: Unpack[RepeatAsk]
-) -> dict:
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: int,
+    source_week_start: str,
+    target_week_start: str,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> Repeated:
     """Copy the child's meals of the source week (active lines of paid orders, and the lines
-    now in the cart) to the same weekdays of the target week, each through the cart's rules.
-    A meal already in the cart or ordered for the child on the target day is skipped, so a
-    second run adds nothing. Answers what was added, what could not be (day and reason) and
-    what was skipped."""
-    lang = ask.get("lang", "en")
-    now = ask.get("now") or utcnow()
+    now in the cart) to the same weekdays of the target week (any day of each week, as
+    ``YYYY-MM-DD`` or ``M/D/YYYY``), each through the cart's rules. A meal already in the
+    cart or ordered for the child on the target day is skipped, so a second run adds nothing.
+    Another parent's child, or none (``child_id`` 0), is 'not found'."""
+    now = now or utcnow()
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None
-    source = week_start(meal_date(ask["source_week_start"], "source_week_start"))
-    target = week_start(meal_date(ask["target_week_start"], "target_week_start"))
+    source = week_start(meal_date(source_week_start, "source_week_start"))
+    target = week_start(meal_date(target_week_start, "target_week_start"))
     if source == target:
         raise DomainError("repeat_same_week", field="target_week_start")
     shift = target - source
@@ -154,12 +180,11 @@ def repeat_week(
     names = meal_names(session, choices.values())
     french = is_french(lang)
     requests: list[LineRequest] = []
-    labels: list[dict] = []
-    skipped: list[dict] = []
+    sources: list[date] = []
+    skipped: list[Skipped] = []
     for (day, meal_id), request in sorted(choices.items()):
         to_day = day + shift
         meal = names.get(meal_id)
-        label = {"source_date": day.isoformat()}
         reason = None
         if (to_day, meal_id) in there_in_cart:
             reason = "repeat_already_in_cart"
@@ -167,21 +192,20 @@ def repeat_week(
             reason = "repeat_already_ordered"
         if reason:
             skipped.append(
-                {
-                    "child_id": child.id,
-                    "child_name": child.first_name,
-                    "date": to_day.isoformat(),
-                    "date_label": long_day(to_day, lang),
-                    "meal_id": meal_id,
-                    "meal": (meal.name_fr if french else meal.name_en) if meal else "",
-                    "code": reason,
-                    "reason": t(reason, lang),
-                    **label,
-                }
+                Skipped(
+                    child_id=child.id,
+                    child_name=child.first_name,
+                    date=to_day,
+                    meal_id=meal_id,
+                    meal=(meal.name_fr if french else meal.name_en) if meal else "",
+                    code=reason,
+                    reason=t(reason, lang),
+                    source_date=day,
+                )
             )
             continue
         requests.append(request)
-        labels.append(label)
+        sources.append(day)
     if requests:
         outcome = add_lines(
             session,
@@ -189,24 +213,13 @@ def repeat_week(
             requests=requests,
             lang=lang,
             now=now,
-            labels=labels,
+            sources=sources,
             names=names,
             drop_conflicting_extras=True,
         )
     else:
-        outcome = Outcome([], [], cart_count(session, parent_id))
-    for entry in outcome.added:
-        entry["source_date"] = labels[entry["index"]]["source_date"]
-    answer = outcome_answer(outcome, "repeat_result", lang, skipped)
-    answer.update(
-        {
-            "child_id": child.id,
-            "source_week_start": source.isoformat(),
-            "target_week_start": target.isoformat(),
-            "skipped_count": len(skipped),
-        }
-    )
-    return answer
+        outcome = Outcome((), (), cart_count(session, parent_id))
+    return Repeated(child.id, source, target, outcome, tuple(skipped))
 
 
 def _in_cart(
@@ -226,36 +239,62 @@ def _in_cart(
     ).all()
 
 
+@dataclass(frozen=True)
+class RepeatedWeeks:
+    """What copying the week did for several children: the lines of all of them, and the
+    first names of the children with nothing chosen that week (``empty``)."""
+
+    added: tuple[Booked, ...]
+    refused: tuple[Refused, ...]
+    skipped: tuple[Skipped, ...]
+    empty: tuple[str, ...]
+    cart_count: int
+
+
 def repeat_weeks(
-    *, session: Session, parent_id: int, child_ids: object, **ask: Unpack[RepeatAsk]
-) -> dict:
+    *,
+    session: Session,
+    parent_id: int,
+    child_ids: Sequence[int],
+    source_week_start: str,
+    target_week_start: str,
+    lang: str = "en",
+    now: datetime | None = None,
+) -> RepeatedWeeks:
     """``repeat_week`` for several of the parent's children (siblings) in one transaction;
     a child with nothing chosen that week is listed in ``empty`` (its name), not an error.
     Another parent's child refuses the whole call."""
-    lang = ask.get("lang", "en")
-    if not isinstance(child_ids, (list, tuple)) or not child_ids or len(child_ids) > 10:
+    if not child_ids or len(child_ids) > 10:
         raise DomainError("child_not_found", field="child_id")
-    merged: dict = {"added": [], "refused": [], "skipped": [], "empty": []}
+    added: list[Booked] = []
+    refused: list[Refused] = []
+    skipped: list[Skipped] = []
+    empty: list[str] = []
     count = None
     for child_id in child_ids:
         one = None
         with suppress_refusal("repeat_week_empty"):
-            one = repeat_week(session=session, parent_id=parent_id, child_id=child_id, **ask)
+            one = repeat_week(
+                session=session,
+                parent_id=parent_id,
+                child_id=child_id,
+                source_week_start=source_week_start,
+                target_week_start=target_week_start,
+                lang=lang,
+                now=now,
+            )
         if one is None:
             child = own_child(session, parent_id=parent_id, child_id=child_id)
-            merged["empty"].append(child.first_name)
+            empty.append(child.first_name)
             continue
-        for name in ("added", "refused", "skipped"):
-            merged[name] += one[name]
-        count = one["cart_count"]
-    added, refused = len(merged["added"]), len(merged["refused"])
-    merged.update(
-        {
-            "added_count": added,
-            "refused_count": refused,
-            "skipped_count": len(merged["skipped"]),
-            "cart_count": cart_count(session, parent_id) if count is None else count,
-            "message": t("repeat_result", lang, added=added, refused=refused),
-        }
+        added += one.outcome.added
+        refused += one.outcome.refused
+        skipped += one.skipped
+        count = one.outcome.cart_count
+    return RepeatedWeeks(
+        added=tuple(added),
+        refused=tuple(refused),
+        skipped=tuple(skipped),
+        empty=tuple(empty),
+        cart_count=cart_count(session, parent_id) if count is None else count,
     )
-    return merged

@@ -19,15 +19,19 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.domain.charges import tax_label
+from hotmeals.domain.charges import CHARGE_FIELDS, tax_label
 from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
+from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang
 from hotmeals.i18n import t as tr
 from hotmeals.services import promos as promo_service
 from hotmeals.services.ordering import cart as cart_service
 from hotmeals.services.ordering import pricing
+from hotmeals.services.ordering.cart import CartSummary
+from hotmeals.services.ordering.pricing import PricedSummary
+from hotmeals.services.promos import UsablePromo
 from hotmeals.services.submissions import submit_once
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent, sync_cart_count
@@ -39,7 +43,7 @@ from hotmeals.ui.state.forms import (
     message,
 )
 from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.ids import browser_step
+from hotmeals.ui.state.ids import browser_id, browser_step
 from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
 from hotmeals.ui.state.screens import LoadedScreen, MealChoices, meal_choices, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
@@ -129,6 +133,50 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
     return views
 
 
+def cart_group_views(summary: CartSummary, lang: str) -> list[CartGroupView]:
+    """The cart's groups (``cart.cart_summary``) as what the screens show (text in ``lang``)."""
+    views = []
+    for group in summary.groups:
+        lines = []
+        name = group.child_first_name or group.child_name
+        for line in group.lines:
+            addons = ", ".join(
+                f"{a.name} (+{format_money(a.price_cents, lang)})" for a in line.addons
+            )
+            lines.append(
+                CartLineView(
+                    size_label=line.size_label,
+                    menu_option=line.menu_option,
+                    meal_option=line.meal_option,
+                    addons=addons,
+                    note=line.special_note,
+                    cart_id=str(line.cart_id),
+                    name=line.name,
+                    image=line.image or "",
+                    vendor=line.vendor,
+                    quantity=line.quantity,
+                    allergy_ack=line.allergy_ack,
+                    price=format_money(line.line_total_cents, lang),
+                    payable=line.payable,
+                    problems=" ".join(line.problems),
+                    for_child=tr("ui.safe.for_child", lang, name=name),
+                    allergy_verdict=str(line.allergy.get("verdict") or "safe"),
+                    allergy_text=allergy_badge(line.allergy, lang),
+                    cutoff=cutoff_text(line.cutoff_at.isoformat(), True, lang),
+                )
+            )
+        day = group.date.isoformat()
+        views.append(
+            CartGroupView(
+                key=f"{group.child_id}-{day}",
+                child=group.child_name,
+                date=long_date(day, lang),
+                lines=lines,
+            )
+        )
+    return views
+
+
 # Shown whatever their amount; the other charges only when they apply (no $0.00
 # lines for a discount, a fee or a donation the parent does not have).
 ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
@@ -138,9 +186,26 @@ CREDIT_ROWS = ("family_credit", "card_pay")
 
 
 def charge_texts(summary: dict, lang: str) -> dict[str, str]:
+    """Each charge of spec §3 of an answer that carries them (the confirmation), formatted in
+    ``lang`` (``_charge_texts``)."""
+    rows = [*summary.get("credit_lines", []), *summary.get("charge_lines", [])]
+    return _charge_texts(summary.get("charges", {}), int(summary.get("tax_bps") or 0), rows, lang)
+
+
+def cart_charge_texts(
+    summary: CartSummary, credit_lines: list[dict[str, Any]], lang: str
+) -> dict[str, str]:
+    """The cart's charges (``cart.cart_summary``) formatted in ``lang`` (``_charge_texts``),
+    with the credit's lines of ``pricing.priced_summary`` when there are some."""
+    cents = {name: getattr(summary.charges, name) for name in CHARGE_FIELDS}
+    return _charge_texts(cents, summary.tax_bps, credit_lines, lang)
+
+
+def _charge_texts(
+    cents: dict[str, Any], tax_bps: int, rows: list[dict[str, Any]], lang: str
+) -> dict[str, str]:
     """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount); ""
     for a charge that does not apply; ``tax_label`` names the tax with its rate."""
-    cents = summary.get("charges", {})
     out = {
         name: format_money(int(cents.get(f"{name}_cents", 0)), lang)
         if name in ALWAYS_SHOWN or int(cents.get(f"{name}_cents", 0))
@@ -149,14 +214,10 @@ def charge_texts(summary: dict, lang: str) -> dict[str, str]:
     }
     if int(cents.get("discount_cents", 0)):
         out["discount"] = format_money(-int(cents["discount_cents"]), lang)  # money off
-    out["tax_label"] = tax_label(int(summary.get("tax_bps") or 0), lang)
+    out["tax_label"] = tax_label(tax_bps, lang)
     # Family credit's share and the card's, when credit pays some (the services' lines:
     # "Family credit −$x.xx", then "To pay by card" or, once paid, "Paid by card").
-    sources = {
-        row["name"]: row
-        for row in [*summary.get("credit_lines", []), *summary.get("charge_lines", [])]
-        if row.get("name") in CREDIT_ROWS
-    }
+    sources = {row["name"]: row for row in rows if row.get("name") in CREDIT_ROWS}
     for name in CREDIT_ROWS:
         row = sources.get(name, {})
         out[name] = str(row.get("amount", ""))
@@ -170,20 +231,26 @@ def charge_texts(summary: dict, lang: str) -> dict[str, str]:
     return out
 
 
-def promo_view(row: dict, lang: str) -> dict[str, str]:
-    if row["kind"] == "percent":
-        pct = row["percent_bps"] / 100
-        shown = f"{pct:g}".replace(".", ",") if normalize_lang(lang) == "fr" else f"{pct:g}"
+def promo_view(promo: UsablePromo, lang: str) -> dict[str, str]:
+    french = normalize_lang(lang) == "fr"
+    if promo.kind == "percent":
+        pct = promo.percent_bps / 100
+        shown = f"{pct:g}".replace(".", ",") if french else f"{pct:g}"
         what = tr("checkout.promo_percent", lang, percent=shown)
     else:
-        what = tr("checkout.promo_fixed", lang, amount=format_money(row["amount_off_cents"], lang))
+        what = tr("checkout.promo_fixed", lang, amount=format_money(promo.amount_off_cents, lang))
     extra = []
-    if row.get("min_order_cents"):
-        extra.append(tr("checkout.promo_min", lang, amount=row["min_order"]))
-    if row.get("valid_until"):
-        extra.append(tr("checkout.promo_until", lang, date=long_date(row["valid_until"], lang)))
+    if promo.min_order_cents:
+        extra.append(
+            tr("checkout.promo_min", lang, amount=format_money(promo.min_order_cents, lang))
+        )
+    if promo.valid_until:
+        extra.append(
+            tr("checkout.promo_until", lang, date=long_date(promo.valid_until.isoformat(), lang))
+        )
     detail = ", ".join([what, *extra])
-    return {"code": row["code"], "description": row.get("description") or "", "detail": detail}
+    description = promo.description_fr if french else promo.description_en
+    return {"code": promo.code, "description": description, "detail": detail}
 
 
 class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
@@ -223,23 +290,28 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         return self.donation_cents if self.donation_cents in DONATION_CHOICES else "0"
 
     # ---- private ------------------------------------------------------------------------
-    def _apply(self, summary: dict, lang: str) -> None:
-        self.groups = group_views(summary, lang)
+    def _apply(
+        self, summary: CartSummary, lang: str, credit_lines: list[dict[str, Any]] | None = None
+    ) -> None:
+        self.groups = cart_group_views(summary, lang)
         self._quantities = {
             line.cart_id: line.quantity for group in self.groups for line in group.lines
         }
-        self.line_count = int(summary.get("cart_count", 0))
-        self.payable_count = int(summary.get("payable_count", 0))
-        self.meal_count = int(summary.get("meal_count", 0))
-        self.charges = charge_texts(summary, lang)
-        self.giveback = str(summary.get("giveback", {}).get("message", ""))
+        self.line_count = summary.cart_count
+        self.payable_count = summary.payable_count
+        self.meal_count = summary.meal_count
+        self.charges = cart_charge_texts(summary, credit_lines or [], lang)
+        self.giveback = str(giveback_summary(summary.meal_count, lang)["message"])
         self.loaded = True
         self._lang = lang
+
+    def _apply_priced(self, priced: PricedSummary, lang: str) -> None:
+        self._apply(priced.summary, lang, priced.credit_lines)
 
     def _donation(self) -> int:
         return int(self.donation_choice)
 
-    async def _priced(self, parent_id: int, lang: str) -> dict:
+    async def _priced(self, parent_id: int, lang: str) -> PricedSummary:
         """The summary with the stored promo and donation; a promo that no longer holds is
         dropped (its refusal shown at the field) and the cart priced without it."""
         try:
@@ -284,10 +356,8 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             return
         who, lang = found
         if self._view == "summary":
-            self._apply(await self._priced(who.parent_id, lang), lang)
-            rows = await run_in_transaction(
-                promo_service.list_for_parent, parent_id=who.parent_id, lang=lang
-            )
+            self._apply_priced(await self._priced(who.parent_id, lang), lang)
+            rows = await run_in_transaction(promo_service.list_for_parent, parent_id=who.parent_id)
             self.promos = [promo_view(r, lang) for r in rows]
         else:
             summary = await run_in_transaction(
@@ -308,7 +378,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             return await run_in_transaction(
                 cart_service.update_quantity,
                 parent_id=parent_id,
-                cart_id=cart_id,
+                cart_id=browser_id(cart_id),
                 quantity=wanted,
                 lang=lang,
             )
@@ -356,7 +426,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             key=key,
             action="delete_cart_line",
             fn=cart_service.delete_line,
-            cart_id=self.delete_id,
+            cart_id=browser_id(self.delete_id),
         )
 
     async def _line_deleted(self, parent_id: int, _result: Any, lang: str) -> Any:
@@ -387,12 +457,9 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         if who is None:
             self.groups, self.loaded = [], False
             return
-        summary = await self._priced(who.parent_id, lang)
-        self._apply(summary, lang)
+        self._apply_priced(await self._priced(who.parent_id, lang), lang)
         await sync_cart_count(self, self.line_count)
-        rows = await run_in_transaction(
-            promo_service.list_for_parent, parent_id=who.parent_id, lang=lang
-        )
+        rows = await run_in_transaction(promo_service.list_for_parent, parent_id=who.parent_id)
         self.promos = [promo_view(r, lang) for r in rows]
 
     @rx.event
@@ -420,7 +487,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         try:
             # The service says why a code is refused: unknown (or another parent's), not yet
             # valid, expired, used up, or the cart below its minimum.
-            summary = await run_in_transaction(
+            priced = await run_in_transaction(
                 pricing.priced_summary,
                 parent_id=who.parent_id,
                 promo_code=code,
@@ -431,10 +498,10 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
             self.promo_busy = False
             self.promo_error = message(err, lang)
             return
-        self.promo_code = str(summary.get("promo_code") or "")
+        self.promo_code = priced.summary.promo_code or ""
         self.promo_input = self.promo_code
         self.promo_error = ""
-        self._apply(summary, lang)
+        self._apply_priced(priced, lang)
         self.promo_busy = False
 
     @rx.event
@@ -446,7 +513,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         who = await acting_parent(self)
         if who is None:
             return
-        self._apply(await self._priced(who.parent_id, lang), lang)
+        self._apply_priced(await self._priced(who.parent_id, lang), lang)
 
     @rx.event
     async def set_donation(self, value: str) -> None:
@@ -455,4 +522,4 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         who = await acting_parent(self)
         if who is None:
             return
-        self._apply(await self._priced(who.parent_id, lang), lang)
+        self._apply_priced(await self._priced(who.parent_id, lang), lang)

@@ -19,6 +19,7 @@ from reflex.event import EventSpec
 
 from hotmeals import clock
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import cards
 from hotmeals.services.ordering import pricing
@@ -35,6 +36,7 @@ from hotmeals.ui.state.cart import (
     PAYMENT_ROUTE,
     CartGroupView,
     CartState,
+    cart_charge_texts,
     charge_texts,
     group_views,
 )
@@ -158,7 +160,7 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
     async def _price(self, parent_id: int, lang: str) -> None:
         code, donation = await self._choices()
         try:
-            summary = await run_in_transaction(
+            priced = await run_in_transaction(
                 pricing.priced_summary,
                 parent_id=parent_id,
                 promo_code=code,
@@ -169,12 +171,14 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
             # The summary's promo no longer holds: price without it (the summary says why).
             cart_state = await self.get_state(CartState)
             cart_state.promo_code = ""
-            summary = await run_in_transaction(
+            priced = await run_in_transaction(
                 pricing.priced_summary, parent_id=parent_id, donation_cents=donation, lang=lang
             )
-        self.total = str(summary["total_pay"]) if summary.get("payable_count") else ""
-        self.meal_count = int(summary.get("meal_count", 0))
-        self.charges = charge_texts(summary, lang)
+        summary = priced.summary
+        total = format_money(summary.charges.total_pay_cents, lang)
+        self.total = total if summary.payable_count else ""
+        self.meal_count = summary.meal_count
+        self.charges = cart_charge_texts(summary, priced.credit_lines, lang)
 
     @rx.event
     def set_card_choice(self, value: str) -> None:

@@ -22,10 +22,14 @@ import reflex as rx
 from hotmeals import clock
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
 from hotmeals.services.ordering import booking, repeat, week
+from hotmeals.services.ordering.booking import Booked, Outcome, Refused
+from hotmeals.services.ordering.lines import LineRequest
+from hotmeals.services.ordering.repeat import RepeatedWeeks, Skipped
 from hotmeals.services.ordering.week import WeekMeal
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
@@ -43,6 +47,51 @@ from hotmeals.ui.state.toasts import failed, succeeded
 
 RANGES = ("this_week", "next_week", "month")
 SIZES = ("small", "large")
+
+
+# The report of an adding, as ``submit_once`` keeps it (a repeat gets the same): its sentence,
+# a ``ReportLine``'s fields for each line added, refused or skipped, the children with nothing
+# to copy, and the cart's count.
+def _booked_row(line: Booked, lang: str) -> list[str]:
+    money = format_money(line.line_total_cents, lang)
+    return [line.child_name, long_day(line.date, lang), line.meal, money]
+
+
+def _refused_row(line: Refused, lang: str) -> list[str]:
+    day = long_day(line.date, lang) if line.date else ""
+    return [line.child_name, day, line.meal, line.reason]
+
+
+def _skipped_row(line: Skipped, lang: str) -> list[str]:
+    return [line.child_name, long_day(line.date, lang), line.meal, line.reason]
+
+
+def added_report(outcome: Outcome, lang: str) -> dict[str, Any]:
+    """'Add all': ``booking.add_many``'s outcome as the panel reports it."""
+    added, refused = len(outcome.added), len(outcome.refused)
+    return {
+        "message": tr("booking_result", lang, added=added, refused=refused),
+        "added": [_booked_row(line, lang) for line in outcome.added],
+        "refused": [_refused_row(line, lang) for line in outcome.refused],
+        "skipped": [],
+        "empty": [],
+        "added_count": added,
+        "cart_count": outcome.cart_count,
+    }
+
+
+def repeated_report(done: RepeatedWeeks, lang: str) -> dict[str, Any]:
+    """'Repeat last week': ``repeat.repeat_weeks``' answer as the panel reports it."""
+    added, refused = len(done.added), len(done.refused)
+    return {
+        "message": tr("repeat_result", lang, added=added, refused=refused),
+        "added": [_booked_row(line, lang) for line in done.added],
+        "refused": [_refused_row(line, lang) for line in done.refused],
+        "skipped": [_skipped_row(line, lang) for line in done.skipped],
+        "empty": list(done.empty),
+        "added_count": added,
+        "cart_count": done.cart_count,
+    }
 
 
 class ManyDaysState(OnceForm, LoadedScreen, rx.State):
@@ -186,23 +235,13 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self.report_title = ""
         self.report_added, self.report_refused, self.report_skipped = [], [], []
 
-    def _report(self, result: dict, lang: str) -> None:
-        def lines(entries: list[dict]) -> list[ReportLine]:
-            return [
-                ReportLine(
-                    str(e.get("child_name") or ""),
-                    str(e.get("date_label") or e.get("date") or ""),
-                    str(e.get("meal") or ""),
-                    str(e.get("reason") or e.get("line_total") or ""),
-                )
-                for e in entries
-            ]
-
-        self.report_title = str(result.get("message") or "")
-        self.report_added = lines(result.get("added", []))
-        self.report_refused = lines(result.get("refused", []))
-        self.report_skipped = lines(result.get("skipped", []))
-        for name in result.get("empty", []):
+    def _report(self, result: dict[str, Any], lang: str) -> None:
+        """The report of an adding (``added_report`` / ``repeated_report``, as kept)."""
+        self.report_title = str(result["message"])
+        self.report_added = [ReportLine(*row) for row in result["added"]]
+        self.report_refused = [ReportLine(*row) for row in result["refused"]]
+        self.report_skipped = [ReportLine(*row) for row in result["skipped"]]
+        for name in result["empty"]:
             self.report_refused.append(
                 ReportLine(
                     str(name),
@@ -340,18 +379,29 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
 
     async def _add_all(self, who: ActingParent, lang: str) -> AsyncIterator[Any]:
         items = []
+        requests = []
         for row in self.rows:
             if not (row.picked and row.meal_id and row.state == "open"):
                 continue
             child_id, _, day = row.key.partition("|")
+            size = row.size if row.size in SIZES else "small"
             items.append(
                 {
                     "child_id": child_id,
                     "date": day,
                     "meal_id": row.meal_id,
-                    "size": row.size if row.size in SIZES else "small",
+                    "size": size,
                     "allergy_ack": bool(row.ack),
                 }
+            )
+            requests.append(
+                LineRequest(
+                    child_id=browser_id(child_id),
+                    meal_id=browser_id(row.meal_id),
+                    date=day,
+                    size=size,
+                    allergy_ack=bool(row.ack),
+                )
             )
         if not items:
             yield failed(tr("booking_no_items", lang))
@@ -364,7 +414,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             "add_many_to_cart",
             booking.add_many,
             items,
-            {"items": items},
+            {"items": requests, "present": lambda outcome: added_report(outcome, lang)},
             say_none=True,
         ):
             yield event
@@ -427,9 +477,9 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         self._report(result, lang)
         if done.repeated:
             return
-        await sync_cart_count(self, int(result.get("cart_count") or 0))
+        await sync_cart_count(self, int(result["cart_count"]))
         forget_submission(self)
-        if result.get("added_count"):
+        if result["added_count"]:
             yield succeeded(result["message"])
         elif say_none:
             yield failed(result["message"])
@@ -447,7 +497,13 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             "source_week_start": self.source_week,
             "target_week_start": self.target_week,
         }
+        arguments = {
+            "child_ids": [browser_id(c) for c in self.chosen],
+            "source_week_start": self.source_week,
+            "target_week_start": self.target_week,
+            "present": lambda done: repeated_report(done, lang),
+        }
         async for event in self._submit(
-            who, lang, "repeating", "repeat_week", repeat.repeat_weeks, payload, payload
+            who, lang, "repeating", "repeat_week", repeat.repeat_weeks, payload, arguments
         ):
             yield event

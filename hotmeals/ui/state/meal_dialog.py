@@ -22,6 +22,7 @@ from hotmeals.services.ordering import cart, menu
 from hotmeals.services.ordering.allergens import composed_allergy
 from hotmeals.services.ordering.changing import modify as order_changes
 from hotmeals.services.ordering.labels import size_label
+from hotmeals.services.ordering.lines import MealChoice
 from hotmeals.services.ordering.menu import MealDetail
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_count
@@ -348,15 +349,17 @@ class MealDialog(OnceForm, mixin=True):
             return
         self.busy = True
         yield
-        values = {
-            "child_id": await self._child(),
+        # The ids as ints (0 for what is not one: the services answer 'not found'; for the
+        # portion and the options, 0 is none chosen).
+        values: MealChoice = {
+            "child_id": browser_id(await self._child()),
             "meal_id": self._meal_id,
             "menu_day_id": self._menu_day_id,
-            "portion_id": self.portion_id,
+            "portion_id": browser_id(self.portion_id),
             "quantity": self.quantity,
-            "menu_option_id": self.menu_option_id or None,
-            "meal_option_id": self.meal_option_id or None,
-            "addons": list(self.chosen_addons),
+            "menu_option_id": browser_id(self.menu_option_id),
+            "meal_option_id": browser_id(self.meal_option_id),
+            "addons": [browser_id(a) for a in self.chosen_addons],
             "special_note_text": self.note,
             "allergy_ack": bool(self.acknowledged),
         }
@@ -380,20 +383,22 @@ class MealDialog(OnceForm, mixin=True):
             self.busy = False
             self._close_detail()
             return  # a double tap: the first one said so
-        result = done.result
+        added = done.result  # ``cart.AddedLine`` as submit_once keeps it (its fields by name)
         # The header's count first, in an answer of its own ("click to answer"): it
         # changes only the header, so the browser shows it without re-rendering the screen;
         # the dialog closes and the toast shows in the next answer, a moment later.
-        await sync_cart_count(self, int(result.get("cart_count") or 0))
+        await sync_cart_count(self, int(added["cart_count"]))
         yield
         self.busy = False
         self._close_detail()
         yield succeeded(tr("added_to_cart", lang))
-        if result.get("allergy_notice"):
-            yield rx.toast.info(result["allergy_notice"])
+        if added["allergy_notice"]:
+            yield rx.toast.info(added["allergy_notice"])
         await self._added(who)
 
-    async def _add_to_order(self, who: ActingParent, lang: str, values: dict) -> AsyncIterator[Any]:
+    async def _add_to_order(
+        self, who: ActingParent, lang: str, values: MealChoice
+    ) -> AsyncIterator[Any]:
         """The add-item step of modify-order: AddToMyOrder (the same rules as the cart's,
         checked by the service against the order, which must be who's), then back to it."""
         order_id = self._order_id

@@ -225,8 +225,8 @@ def draft_steps(session: Session, change_id: int | None) -> list[OrderChangeLine
 
 def step_request(step: OrderChangeLine, *, quantity: int | None = None) -> line_rules.LineRequest:
     return line_rules.LineRequest(
-        child_id=step.child_id,
-        meal_id=step.meal_id,
+        child_id=step.child_id or 0,  # none: not found
+        meal_id=step.meal_id or 0,
         portion_id=step.portion_id,
         menu_day_id=step.menu_day_id,
         quantity=quantity if quantity is not None else step.quantity,
