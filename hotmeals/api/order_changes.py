@@ -34,6 +34,12 @@ from hotmeals.api.deps import (
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.order_changes_present import (
+    change_out,
+    meal_out,
+    modify_info_out,
+    move_dates_out,
+)
 from hotmeals.api.order_changes_schemas import (
     AddToMyOrderIn,
     ChangeDeclinedIn,
@@ -51,28 +57,16 @@ from hotmeals.api.order_changes_schemas import (
 )
 from hotmeals.services import submissions
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 CHANGES = tags("Parent orders: modify an order, move a meal")
 
 
-def _changed(result: modify.ChangeResult) -> dict[str, Any]:
+def _changed(result: ChangeResult) -> dict[str, Any]:
     """A change's answer, with its own message."""
-    data = {
-        "status": result.status,
-        "order_id": result.order_id,
-        "order_number": result.order_number,
-        "change_id": result.change_id,
-        "difference_cents": result.difference_cents,
-        "message": result.message,
-        "payment_id": result.payment_id,
-        "hosted": result.hosted.to_dict() if result.hosted else None,
-        "refund_cents": result.refund_cents,
-        "refund_ok": result.refund_ok,
-        "credit_cents": result.credit_cents,
-    }
-    return ok(data, result.message)
+    return ok(change_out(result), result.message)
 
 
 def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]:
@@ -83,7 +77,7 @@ def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]
         "request_key": request_key(who.key, body.request_key),
         "card_id": body.card_id,
         "save_card": body.save_card,
-        "refund_to": body.refund_to,
+        "refund_to": body.refund_to or "",
         "lang": who.lang,
     }
 
@@ -111,10 +105,10 @@ def _order_id(body: Any) -> int:
 async def get_meals_list(
     who: CurrentParent, body: Annotated[MealsListIn, Depends(json_body(MealsListIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    meals = await run_in_transaction(
         move.get_meals_list, parent_id=who.parent_id, lang=who.lang, child_id=body.child_id
     )
-    return answer(data, who.lang)
+    return answer([meal_out(meal, who.lang) for meal in meals], who.lang)
 
 
 @router.post(
@@ -127,13 +121,13 @@ async def get_meals_list(
 async def meal_order_detail(
     who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    meal = await run_in_transaction(
         move.meal_order_detail,
         parent_id=who.parent_id,
         lang=who.lang,
         order_line_id=_line_id(body),
     )
-    return answer(data, who.lang)
+    return answer(meal_out(meal, who.lang), who.lang)
 
 
 @router.post(
@@ -146,13 +140,13 @@ async def meal_order_detail(
 async def get_dates_for_modify_meal(
     who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    found = await run_in_transaction(
         move.get_dates_for_modify_meal,
         parent_id=who.parent_id,
         lang=who.lang,
         order_line_id=_line_id(body),
     )
-    return answer(data, who.lang)
+    return answer(move_dates_out(found, who.lang), who.lang)
 
 
 @router.post(
@@ -166,7 +160,7 @@ async def modify_meal(
     who: ParentWriting, body: Annotated[ModifyMealIn, Depends(json_body(ModifyMealIn))]
 ) -> Any:
     result = await move.modify_meal(
-        order_line_id=_line_id(body), new_date=body.date, **_paid_by(who, body)
+        order_line_id=_line_id(body), new_date=body.date or "", **_paid_by(who, body)
     )
     return _changed(result)
 
@@ -184,12 +178,13 @@ async def modify_meal(
 async def modify_order_info(
     who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    info = await run_in_transaction(
         modify.modify_order_info,
         parent_id=who.parent_id,
         order_id=_order_id(body),
         lang=who.lang,
     )
+    data = modify_info_out(info, who.lang)
     return ok(data, data["message"])
 
 
@@ -209,6 +204,7 @@ async def add_to_my_order(
         key=who.key,
         action="add_to_my_order",
         fn=modify.add_to_my_order,
+        present=lambda info: modify_info_out(info, who.lang),
         order_id=_order_id(body),
         quantity=1 if body.quantity is None else body.quantity,
         lang=who.lang,
@@ -234,8 +230,9 @@ async def delete_from_modify_order(
         key=who.key,
         action="delete_from_modify_order",
         fn=modify.delete_from_modify_order,
+        present=lambda info: modify_info_out(info, who.lang),
         order_id=_order_id(body),
-        order_line_id=body.order_line_id,
+        order_line_id=body.order_line_id or 0,
         quantity=body.quantity,
         change_line_id=body.change_line_id,
         lang=who.lang,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from hotmeals.api.order_changes_present import quote_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CreditEntry, OrderChange, OrderLine, Payment
@@ -61,7 +62,7 @@ def _change_payments(engine: Engine, order_id: int) -> list[tuple[str, str, int]
         return [(p.method, p.state, p.amount_cents) for p in rows]
 
 
-async def _add_meal(engine: Engine, shop: dict, order_id: int, weeks: int = 4) -> dict:
+async def _add_meal(engine: Engine, shop: dict, order_id: int, weeks: int = 4) -> modify.ModifyInfo:
     with session_scope(engine) as s:
         return modify.add_to_my_order(
             session=s,
@@ -106,7 +107,7 @@ async def _added_with_short_credit(engine, gateway, sim, shop) -> tuple[int, int
     order_id, _ = await paid_order(
         engine, gateway, sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
-    due = (await _add_meal(engine, shop, order_id))["to_pay_cents"]
+    due = (await _add_meal(engine, shop, order_id)).quote.to_pay_cents
     assert due > SHORT
     _give(engine, shop["parent_id"], due - SHORT)
     return order_id, _sums(engine, order_id)[0], due
@@ -118,9 +119,10 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
     pid = shop["parent_id"]
     order_id, paid, due = await _added_with_short_credit(pay_engine, gateway, live_sim, shop)
     with session_scope(pay_engine) as s:
-        quote = modify.modify_order_info(session=s, parent_id=pid, order_id=order_id)
-    assert (quote["credit_cents"], quote["card_cents"]) == (due - SHORT, SHORT)
-    assert [line["cents"] for line in quote["credit_lines"]] == [-(due - SHORT), SHORT]
+        quote = modify.modify_order_info(session=s, parent_id=pid, order_id=order_id).quote
+    assert (quote.credit_cents, quote.card_cents) == (due - SHORT, SHORT)
+    shown = quote_out(quote, "en")["credit_lines"]
+    assert [line["cents"] for line in shown] == [-(due - SHORT), SHORT]
 
     started = await _confirm(pay_engine, gateway, pid, order_id, "part")
     assert _balance(pay_engine, pid) == due - SHORT  # nothing spent before the approval
@@ -210,7 +212,7 @@ async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
     with session_scope(pay_engine) as s:
         due = move.quote_move(
             session=s, parent_id=pid, order_line_id=line_id, new_date=monday_in(3).isoformat()
-        )["to_pay_cents"]
+        ).to_pay_cents
     assert due > SHORT
     _give(pay_engine, pid, due - SHORT)
     moved = await move.modify_meal(

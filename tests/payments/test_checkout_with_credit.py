@@ -382,7 +382,7 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
             meal_id=shop["meal_id"],
             date=monday_in(4).isoformat(),
         )
-    due = info["to_pay_cents"]
+    due = info.quote.to_pay_cents
     before = len(sim_txns(live_sim))
     confirm = {"parent_id": pid, "order_id": order_id, "request_key": "add-credit"}
     confirm |= {"runtime": runtime}

@@ -209,7 +209,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=second
         )
-    expected = info["to_refund_cents"]
+    expected = info.quote.to_refund_cents
     result = await modify.modify_confirm_order(
         parent_id=pid,
         order_id=order_id,

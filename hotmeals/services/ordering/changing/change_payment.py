@@ -23,7 +23,6 @@ from hotmeals.services.ordering.changing.change_plan import (
     LIVE,
     MODIFY,
     PAYING,
-    parse_id,
 )
 from hotmeals.services.ordering.changing.change_result import ChangeResult, result_of
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
@@ -178,11 +177,10 @@ def _declined_change(session: Session, *, change_id: int) -> None:
         back_to_draft(session, change)
 
 
-def change_of_payment(session: Session, *, parent_id: int, payment_id: object) -> int:
+def change_of_payment(session: Session, *, parent_id: int, payment_id: int) -> int:
     """The change a (parent's, ORDER_CHANGE) payment was made for: the change that holds it
-    now, else the one it was last made for (audit), else ``payment_not_found``."""
-    key = parse_id(payment_id, "payment_id", "payment_not_found")
-    payment = get_payment(session, key, parent_id)
+    now, else the one it was last made for (audit), else ``payment_not_found`` (0 too)."""
+    payment = get_payment(session, payment_id, parent_id)
     if payment.purpose != Purpose.ORDER_CHANGE:
         raise DomainError("payment_not_found", field="payment_id")
     change = session.exec(
