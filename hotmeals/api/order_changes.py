@@ -27,7 +27,6 @@ from hotmeals.api.deps import (
     answered,
     api_router,
     json_body,
-    lightbox_declined,
     payment_of,
     request_key,
     required,
@@ -64,9 +63,10 @@ router = api_router()
 CHANGES = tags("Parent orders: modify an order, move a meal")
 
 
-def _changed(result: ChangeResult) -> dict[str, Any]:
+def _changed(result: ChangeResult, lang: str) -> dict[str, Any]:
     """A change's answer, with its own message."""
-    return ok(change_out(result), result.message)
+    data = change_out(result, lang)
+    return ok(data, data["message"])
 
 
 def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]:
@@ -162,7 +162,7 @@ async def modify_meal(
     result = await move.modify_meal(
         order_line_id=_line_id(body), new_date=body.date or "", **_paid_by(who, body)
     )
-    return _changed(result)
+    return _changed(result, who.lang)
 
 
 # -- modify an order ------------------------------------------------------------------------
@@ -251,7 +251,7 @@ async def modify_confirm_order(
     who: ParentWriting, body: Annotated[ConfirmIn, Depends(json_body(ConfirmIn))]
 ) -> Any:
     result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
-    return _changed(result)
+    return _changed(result, who.lang)
 
 
 @router.post(
@@ -268,9 +268,8 @@ async def modify_change_paid(
         parent_id=who.parent_id,
         payment_id=payment_of(body),
         txn_id=required(body.ssl_txn_id, "payment_not_found", "ssl_txn_id"),
-        lang=who.lang,
     )
-    return _changed(result)
+    return _changed(result, who.lang)
 
 
 @router.post(
@@ -283,4 +282,9 @@ async def modify_change_paid(
 async def modify_change_declined(
     who: CurrentParent, body: Annotated[ChangeDeclinedIn, Depends(json_body(ChangeDeclinedIn))]
 ) -> Any:
-    return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))
+    result = await modify.change_payment_declined(
+        parent_id=who.parent_id,
+        payment_id=payment_of(body),
+        message=body.ssl_result_message or "DECLINED",
+    )
+    return _changed(result, who.lang)

@@ -10,7 +10,7 @@ from typing import Any
 from hotmeals.domain.charges import OrderCharges
 from hotmeals.domain.money import format_money
 from hotmeals.services.ordering.changing.change_plan import CHARGE_FIELDS, ChangeQuote, quote_text
-from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.ordering.changing.change_result import ChangeResult, change_message
 from hotmeals.services.ordering.changing.modify import AddedMeal, ModifyInfo, ModifyLine
 from hotmeals.services.ordering.changing.move import MealView, MoveDates
 from hotmeals.services.ordering.labels import order_day
@@ -152,15 +152,16 @@ def modify_info_out(info: ModifyInfo, lang: str) -> dict[str, Any]:
     }
 
 
-def change_out(result: ChangeResult) -> dict[str, Any]:
-    """What a confirmed change (or a move, or its payment) did."""
+def change_out(result: ChangeResult, lang: str) -> dict[str, Any]:
+    """What a confirmed change (or a move, or its payment) did, and what the parent reads of
+    it."""
     return {
         "status": result.status,
         "order_id": result.order_id,
         "order_number": result.order_number,
         "change_id": result.change_id,
         "difference_cents": result.difference_cents,
-        "message": result.message,
+        "message": change_message(result, lang),
         "payment_id": result.payment_id,
         "hosted": result.hosted.to_dict() if result.hosted else None,
         "refund_cents": result.refund_cents,

@@ -20,6 +20,7 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.services import cards, credit
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
@@ -129,7 +130,8 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
     assert done.status == "applied" and done.credit_cents == due - SHORT, done
-    assert "$3.00 was charged to your card" in done.message  # the card's share alone
+    # the card's share alone
+    assert "$3.00 was charged to your card" in change_message(done, "en")
     assert [t["amount_cents"] for t in sim_txns(live_sim, started.hosted.invoice_number)] == [SHORT]
     assert _change_payments(pay_engine, order_id) == [
         ("card", "APPROVED", SHORT),
@@ -186,7 +188,8 @@ async def test_credit_spent_by_another_tab_drops_the_change_and_voids_the_card(
         credit.record(s, pid, CreditKind.SPEND, 1, key="other-tab")
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
-    assert done.status == "dropped" and "charge of $3.00 is cancelled" in done.message, done
+    told = change_message(done, "en")
+    assert done.status == "dropped" and "charge of $3.00 is cancelled" in told, done
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
     assert _balance(pay_engine, pid) == due - SHORT - 1  # what the other tab left
     assert _spends(pay_engine, pid) == [("other-tab", -1)]

@@ -33,6 +33,7 @@ from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.ordering.changing.change_plan import ChangeQuote
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
@@ -235,10 +236,9 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        lang="fr",
         runtime=runtime,
     )
-    assert done.status == "applied" and "modifiée" in done.message, done
+    assert done.status == "applied" and "modifiée" in change_message(done, "fr"), done
     assert _sums(pay_engine, order_id) == (paid + due, 0)
     assert _ledger(live_sim, pay_engine, order_id, "SALE") == sorted([paid, due])
     with session_scope(pay_engine) as s:
@@ -653,10 +653,9 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        lang="fr",
         runtime=runtime,
     )
-    assert done.status == "dropped" and "annulé" in done.message, done
+    assert done.status == "dropped" and "annulé" in change_message(done, "fr"), done
     due = started.difference_cents
     assert _sums(pay_engine, order_id) == (paid + due, due)  # the change's charge is voided
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
@@ -693,7 +692,8 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     )
     back = -cheaper.difference_cents
     assert cheaper.status == "applied" and back > 0 and not cheaper.refund_ok, cheaper
-    assert "shortly" not in cheaper.message and "delayed" in cheaper.message
+    told = change_message(cheaper, "en")
+    assert "shortly" not in told and "delayed" in told
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     assert row.cancellation_id is None

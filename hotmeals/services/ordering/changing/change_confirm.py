@@ -14,11 +14,9 @@ from hotmeals import clock
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
-from hotmeals.i18n import t
 from hotmeals.services.ordering.cancelling.cancel import (
     check_refund_to,
     credited_cents,
@@ -216,7 +214,7 @@ async def confirm(
         use_credit=use_credit,
     )
     if step.repeat:
-        return await repeat(step.change_id, parent_id, key, lang, runtime=runtime)
+        return await repeat(step.change_id, parent_id, key, runtime=runtime)
     if step.payment_id is None:
         planned = list(step.planned)
         done, ok = await _send_refunds(planned, actor_of(parent_id), runtime=runtime)
@@ -224,7 +222,6 @@ async def confirm(
             result_of,
             engine=engine,
             change_id=step.change_id,
-            lang=lang,
             refund_cents=done,
             refund_ok=ok,
             credit_cents=credited_cents(planned),
@@ -237,7 +234,7 @@ async def confirm(
         runtime=runtime,
     )
     if not isinstance(hosted, HostedSession):  # the saved card was charged: its outcome
-        return await settle(step.change_id, parent_id=parent_id, lang=lang, runtime=runtime)
+        return await settle(step.change_id, parent_id=parent_id, runtime=runtime)
     # Kept under the request key so that a repeat opens this same Lightbox session.
     await run_in_transaction(
         remember,
@@ -247,30 +244,27 @@ async def confirm(
         action=PAY_ACTION,
         result={"change_id": step.change_id, "hosted": hosted.to_dict()},
     )
-    return await _pay_answer(step.change_id, hosted, lang, runtime=runtime)
+    return await _pay_answer(step.change_id, hosted, runtime=runtime)
 
 
-async def _pay_answer(
-    change_id: int, hosted: HostedSession, lang: str, *, runtime: Runtime
-) -> ChangeResult:
-    result = await run_in_transaction(
-        result_of, engine=runtime.engine, change_id=change_id, lang=lang
-    )
+async def _pay_answer(change_id: int, hosted: HostedSession, *, runtime: Runtime) -> ChangeResult:
+    result = await run_in_transaction(result_of, engine=runtime.engine, change_id=change_id)
     return replace(
         result,
         status="pay",
         hosted=hosted,
-        message=t("order_change.pay", lang, amount=format_money(hosted.amount_cents, lang)),
+        notice="order_change.pay",
+        notice_cents=hosted.amount_cents,
     )
 
 
 async def repeat(
-    change_id: int, parent_id: int, key: str | None, lang: str, *, runtime: Runtime = APP
+    change_id: int, parent_id: int, key: str | None, *, runtime: Runtime = APP
 ) -> ChangeResult:
     """A repeat of a confirm answers what the first did: while its payment is still to be
     made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
     engine = runtime.engine
-    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id)
     if result.status != "pending" or result.payment_id is None:
         return result
     first = await run_in_transaction(
@@ -279,4 +273,4 @@ async def repeat(
     state = await run_in_transaction(payment_state, engine=engine, payment_id=result.payment_id)
     if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
         return result
-    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, runtime=runtime)
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), runtime=runtime)

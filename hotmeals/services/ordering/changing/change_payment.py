@@ -15,7 +15,6 @@ from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
-from hotmeals.i18n import t
 from hotmeals.services.ordering.changing.change_plan import (
     APPLIED,
     DRAFT,
@@ -81,7 +80,6 @@ async def settle(
     change_id: int,
     *,
     parent_id: int,
-    lang: str,
     payment_id: int | None = None,
     runtime: Runtime = APP,
 ) -> ChangeResult:
@@ -89,17 +87,14 @@ async def settle(
     so is an approved attempt its change no longer waits for (``payment_id``: the attempt
     just settled, when it may not be the change's current one)."""
     engine = runtime.engine
-    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id)
     stray = await run_in_transaction(
         _stray_attempt, engine=engine, change_id=change_id, payment_id=payment_id
     )
     if stray is not None:
         await _void(stray, runtime=runtime)
         return replace(
-            result,
-            status="dropped",
-            payment_id=stray,
-            message=t("order_change.attempt_voided", lang, number=result.order_number),
+            result, status="dropped", payment_id=stray, notice="order_change.attempt_voided"
         )
     if result.status == "dropped" and result.payment_id is not None:
         await _void(result.payment_id, runtime=runtime)

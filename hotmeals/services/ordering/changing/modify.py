@@ -16,7 +16,7 @@ from hotmeals.db.models import OrderChange, OrderChangeLine
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang
 from hotmeals.services import credit
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.changing.change_confirm import confirm
@@ -339,22 +339,18 @@ async def complete_change_payment(
     parent_id: int,
     payment_id: int,
     txn_id: str,
-    lang: str = "en",
     runtime: Runtime = APP,
 ) -> ChangeResult:
     """After the Lightbox's ``onApproval`` for a change: Converge confirms the sale and the
     change is applied in the same transaction (or, when it cannot be any more, dropped and the
     charge voided; so is the sale of an attempt its change no longer waits for). Safe to
     repeat."""
-    lang = normalize_lang(lang)
     change_id = await _paid_change(parent_id, payment_id, runtime=runtime)
     # None (not used here) for a second sale of a paid attempt: recorded apart and voided.
     await confirm_approval(
         payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, runtime=runtime
     )
-    return await settle(
-        change_id, parent_id=parent_id, lang=lang, payment_id=payment_id, runtime=runtime
-    )
+    return await settle(change_id, parent_id=parent_id, payment_id=payment_id, runtime=runtime)
 
 
 async def change_payment_declined(
@@ -363,7 +359,6 @@ async def change_payment_declined(
     payment_id: int,
     message: str = "",
     outcome: str = "declined",
-    lang: str = "en",
     runtime: Runtime = APP,
 ) -> ChangeResult:
     """ModifyChangeDeclined: the Lightbox's ``onDeclined`` / ``onError`` / ``onCancelled``
@@ -371,19 +366,14 @@ async def change_payment_declined(
     made applies the change (or is voided). Otherwise nothing is charged as far as Converge
     shows, nothing changes, and the change is a draft again; the attempt stays open for the
     reconciliation and the next attempt to ask about."""
-    lang = normalize_lang(lang)
     change_id = await _paid_change(parent_id, payment_id, runtime=runtime)
     reason = browser_reason(message)
     asked = await report_browser_failure(
         payment_id=payment_id, parent_id=parent_id, message=reason, runtime=runtime
     )
-    result = await settle(
-        change_id, parent_id=parent_id, lang=lang, payment_id=payment_id, runtime=runtime
-    )
+    result = await settle(change_id, parent_id=parent_id, payment_id=payment_id, runtime=runtime)
     if result.status == "declined" and not (asked.answered and outcome == "declined"):
-        result = replace(
-            result, message=t("order_change.not_confirmed", lang, number=result.order_number)
-        )
+        result = replace(result, notice="order_change.not_confirmed")
     return result
 
 

@@ -428,7 +428,7 @@ async def modify_meal(
             _move_repeat, engine=engine, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
-            return await repeat(seen, parent_id, key, lang, runtime=runtime)
+            return await repeat(seen, parent_id, key, runtime=runtime)
     order_id, change_id = await run_in_transaction(
         _move_step, engine=engine, move=_MealMove(parent_id, order_line_id, new_date, lang)
     )
