@@ -21,7 +21,6 @@ from fastapi import Depends
 from hotmeals.api.bodies import meal_choice, openapi_body
 from hotmeals.api.deps import (
     CurrentParent,
-    ParentWrite,
     ParentWriting,
     answer,
     answered,
@@ -67,19 +66,6 @@ def _changed(result: ChangeResult, lang: str) -> dict[str, Any]:
     """A change's answer, with its own message."""
     data = change_out(result, lang)
     return ok(data, data["message"])
-
-
-def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]:
-    """What a change that may refund or charge sends its service: the parent, the request's key,
-    the card that pays (saved or not), where a refund goes and the language."""
-    return {
-        "parent_id": who.parent_id,
-        "request_key": request_key(who.key, body.request_key),
-        "card_id": body.card_id,
-        "save_card": body.save_card,
-        "refund_to": body.refund_to or "",
-        "lang": who.lang,
-    }
 
 
 def _line_id(body: Any) -> int:
@@ -160,7 +146,14 @@ async def modify_meal(
     who: ParentWriting, body: Annotated[ModifyMealIn, Depends(json_body(ModifyMealIn))]
 ) -> Any:
     result = await move.modify_meal(
-        order_line_id=_line_id(body), new_date=body.date or "", **_paid_by(who, body)
+        parent_id=who.parent_id,
+        order_line_id=_line_id(body),
+        new_date=body.date or "",
+        request_key=request_key(who.key, body.request_key),
+        card_id=body.card_id,
+        save_card=body.save_card,
+        refund_to=body.refund_to or "",
+        lang=who.lang,
     )
     return _changed(result, who.lang)
 
@@ -250,7 +243,15 @@ async def delete_from_modify_order(
 async def modify_confirm_order(
     who: ParentWriting, body: Annotated[ConfirmIn, Depends(json_body(ConfirmIn))]
 ) -> Any:
-    result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
+    result = await modify.modify_confirm_order(
+        parent_id=who.parent_id,
+        order_id=_order_id(body),
+        request_key=request_key(who.key, body.request_key),
+        card_id=body.card_id,
+        save_card=body.save_card,
+        refund_to=body.refund_to or "",
+        lang=who.lang,
+    )
     return _changed(result, who.lang)
 
 
