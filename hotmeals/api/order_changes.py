@@ -21,19 +21,23 @@ from fastapi import Depends
 from hotmeals.api.bodies import meal_choice, openapi_body
 from hotmeals.api.deps import (
     CurrentParent,
-    ParentWrite,
     ParentWriting,
     answer,
     answered,
     api_router,
     json_body,
-    lightbox_declined,
     payment_of,
     request_key,
     required,
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok
+from hotmeals.api.order_changes_present import (
+    change_out,
+    meal_out,
+    modify_info_out,
+    move_dates_out,
+)
 from hotmeals.api.order_changes_schemas import (
     AddToMyOrderIn,
     ChangeDeclinedIn,
@@ -51,41 +55,17 @@ from hotmeals.api.order_changes_schemas import (
 )
 from hotmeals.services import submissions
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 CHANGES = tags("Parent orders: modify an order, move a meal")
 
 
-def _changed(result: modify.ChangeResult) -> dict[str, Any]:
+def _changed(result: ChangeResult, lang: str) -> dict[str, Any]:
     """A change's answer, with its own message."""
-    data = {
-        "status": result.status,
-        "order_id": result.order_id,
-        "order_number": result.order_number,
-        "change_id": result.change_id,
-        "difference_cents": result.difference_cents,
-        "message": result.message,
-        "payment_id": result.payment_id,
-        "hosted": result.hosted.to_dict() if result.hosted else None,
-        "refund_cents": result.refund_cents,
-        "refund_ok": result.refund_ok,
-        "credit_cents": result.credit_cents,
-    }
-    return ok(data, result.message)
-
-
-def _paid_by(who: ParentWrite, body: ConfirmIn | ModifyMealIn) -> dict[str, Any]:
-    """What a change that may refund or charge sends its service: the parent, the request's key,
-    the card that pays (saved or not), where a refund goes and the language."""
-    return {
-        "parent_id": who.parent_id,
-        "request_key": request_key(who.key, body.request_key),
-        "card_id": body.card_id,
-        "save_card": body.save_card,
-        "refund_to": body.refund_to,
-        "lang": who.lang,
-    }
+    data = change_out(result, lang)
+    return ok(data, data["message"])
 
 
 def _line_id(body: Any) -> int:
@@ -111,10 +91,10 @@ def _order_id(body: Any) -> int:
 async def get_meals_list(
     who: CurrentParent, body: Annotated[MealsListIn, Depends(json_body(MealsListIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    meals = await run_in_transaction(
         move.get_meals_list, parent_id=who.parent_id, lang=who.lang, child_id=body.child_id
     )
-    return answer(data, who.lang)
+    return answer([meal_out(meal, who.lang) for meal in meals], who.lang)
 
 
 @router.post(
@@ -127,13 +107,13 @@ async def get_meals_list(
 async def meal_order_detail(
     who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    meal = await run_in_transaction(
         move.meal_order_detail,
         parent_id=who.parent_id,
         lang=who.lang,
         order_line_id=_line_id(body),
     )
-    return answer(data, who.lang)
+    return answer(meal_out(meal, who.lang), who.lang)
 
 
 @router.post(
@@ -146,13 +126,13 @@ async def meal_order_detail(
 async def get_dates_for_modify_meal(
     who: CurrentParent, body: Annotated[LineIdIn, Depends(json_body(LineIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    found = await run_in_transaction(
         move.get_dates_for_modify_meal,
         parent_id=who.parent_id,
         lang=who.lang,
         order_line_id=_line_id(body),
     )
-    return answer(data, who.lang)
+    return answer(move_dates_out(found, who.lang), who.lang)
 
 
 @router.post(
@@ -166,9 +146,16 @@ async def modify_meal(
     who: ParentWriting, body: Annotated[ModifyMealIn, Depends(json_body(ModifyMealIn))]
 ) -> Any:
     result = await move.modify_meal(
-        order_line_id=_line_id(body), new_date=body.date, **_paid_by(who, body)
+        parent_id=who.parent_id,
+        order_line_id=_line_id(body),
+        new_date=body.date or "",
+        request_key=request_key(who.key, body.request_key),
+        card_id=body.card_id,
+        save_card=body.save_card,
+        refund_to=body.refund_to or "",
+        lang=who.lang,
     )
-    return _changed(result)
+    return _changed(result, who.lang)
 
 
 # -- modify an order ------------------------------------------------------------------------
@@ -184,12 +171,13 @@ async def modify_meal(
 async def modify_order_info(
     who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    info = await run_in_transaction(
         modify.modify_order_info,
         parent_id=who.parent_id,
         order_id=_order_id(body),
         lang=who.lang,
     )
+    data = modify_info_out(info, who.lang)
     return ok(data, data["message"])
 
 
@@ -209,6 +197,7 @@ async def add_to_my_order(
         key=who.key,
         action="add_to_my_order",
         fn=modify.add_to_my_order,
+        present=lambda info: modify_info_out(info, who.lang),
         order_id=_order_id(body),
         quantity=1 if body.quantity is None else body.quantity,
         lang=who.lang,
@@ -234,8 +223,9 @@ async def delete_from_modify_order(
         key=who.key,
         action="delete_from_modify_order",
         fn=modify.delete_from_modify_order,
+        present=lambda info: modify_info_out(info, who.lang),
         order_id=_order_id(body),
-        order_line_id=body.order_line_id,
+        order_line_id=body.order_line_id or 0,
         quantity=body.quantity,
         change_line_id=body.change_line_id,
         lang=who.lang,
@@ -253,8 +243,16 @@ async def delete_from_modify_order(
 async def modify_confirm_order(
     who: ParentWriting, body: Annotated[ConfirmIn, Depends(json_body(ConfirmIn))]
 ) -> Any:
-    result = await modify.modify_confirm_order(order_id=_order_id(body), **_paid_by(who, body))
-    return _changed(result)
+    result = await modify.modify_confirm_order(
+        parent_id=who.parent_id,
+        order_id=_order_id(body),
+        request_key=request_key(who.key, body.request_key),
+        card_id=body.card_id,
+        save_card=body.save_card,
+        refund_to=body.refund_to or "",
+        lang=who.lang,
+    )
+    return _changed(result, who.lang)
 
 
 @router.post(
@@ -271,9 +269,8 @@ async def modify_change_paid(
         parent_id=who.parent_id,
         payment_id=payment_of(body),
         txn_id=required(body.ssl_txn_id, "payment_not_found", "ssl_txn_id"),
-        lang=who.lang,
     )
-    return _changed(result)
+    return _changed(result, who.lang)
 
 
 @router.post(
@@ -286,4 +283,9 @@ async def modify_change_paid(
 async def modify_change_declined(
     who: CurrentParent, body: Annotated[ChangeDeclinedIn, Depends(json_body(ChangeDeclinedIn))]
 ) -> Any:
-    return _changed(await modify.change_payment_declined(**lightbox_declined(who, body)))
+    result = await modify.change_payment_declined(
+        parent_id=who.parent_id,
+        payment_id=payment_of(body),
+        message=body.ssl_result_message or "DECLINED",
+    )
+    return _changed(result, who.lang)

@@ -206,7 +206,7 @@ def _movable(app: AppServer, order: dict) -> int:
                 found = get_dates_for_modify_meal(
                     session=s, parent_id=parent_id, order_line_id=line_id
                 )
-                if any(d["meal_served"] for d in found["dates"]):
+                if any(d.meal_served for d in found.dates):
                     return int(line_id)
     finally:
         engine.dispose()

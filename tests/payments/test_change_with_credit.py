@@ -12,6 +12,7 @@ from __future__ import annotations
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from hotmeals.api.order_changes_present import quote_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CreditEntry, OrderChange, OrderLine, Payment
@@ -19,6 +20,7 @@ from hotmeals.domain.credit import CreditKind
 from hotmeals.services import cards, credit
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
     monday_in,
@@ -61,7 +63,7 @@ def _change_payments(engine: Engine, order_id: int) -> list[tuple[str, str, int]
         return [(p.method, p.state, p.amount_cents) for p in rows]
 
 
-async def _add_meal(engine: Engine, shop: dict, order_id: int, weeks: int = 4) -> dict:
+async def _add_meal(engine: Engine, shop: dict, order_id: int, weeks: int = 4) -> modify.ModifyInfo:
     with session_scope(engine) as s:
         return modify.add_to_my_order(
             session=s,
@@ -106,7 +108,7 @@ async def _added_with_short_credit(engine, gateway, sim, shop) -> tuple[int, int
     order_id, _ = await paid_order(
         engine, gateway, sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
-    due = (await _add_meal(engine, shop, order_id))["to_pay_cents"]
+    due = (await _add_meal(engine, shop, order_id)).quote.to_pay_cents
     assert due > SHORT
     _give(engine, shop["parent_id"], due - SHORT)
     return order_id, _sums(engine, order_id)[0], due
@@ -118,16 +120,18 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
     pid = shop["parent_id"]
     order_id, paid, due = await _added_with_short_credit(pay_engine, gateway, live_sim, shop)
     with session_scope(pay_engine) as s:
-        quote = modify.modify_order_info(session=s, parent_id=pid, order_id=order_id)
-    assert (quote["credit_cents"], quote["card_cents"]) == (due - SHORT, SHORT)
-    assert [line["cents"] for line in quote["credit_lines"]] == [-(due - SHORT), SHORT]
+        quote = modify.modify_order_info(session=s, parent_id=pid, order_id=order_id).quote
+    assert (quote.credit_cents, quote.card_cents) == (due - SHORT, SHORT)
+    shown = quote_out(quote, "en")["credit_lines"]
+    assert [line["cents"] for line in shown] == [-(due - SHORT), SHORT]
 
     started = await _confirm(pay_engine, gateway, pid, order_id, "part")
     assert _balance(pay_engine, pid) == due - SHORT  # nothing spent before the approval
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
     assert done.status == "applied" and done.credit_cents == due - SHORT, done
-    assert "$3.00 was charged to your card" in done.message  # the card's share alone
+    # the card's share alone
+    assert "$3.00 was charged to your card" in change_message(done, "en")
     assert [t["amount_cents"] for t in sim_txns(live_sim, started.hosted.invoice_number)] == [SHORT]
     assert _change_payments(pay_engine, order_id) == [
         ("card", "APPROVED", SHORT),
@@ -184,7 +188,8 @@ async def test_credit_spent_by_another_tab_drops_the_change_and_voids_the_card(
         credit.record(s, pid, CreditKind.SPEND, 1, key="other-tab")
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
-    assert done.status == "dropped" and "charge of $3.00 is cancelled" in done.message, done
+    told = change_message(done, "en")
+    assert done.status == "dropped" and "charge of $3.00 is cancelled" in told, done
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
     assert _balance(pay_engine, pid) == due - SHORT - 1  # what the other tab left
     assert _spends(pay_engine, pid) == [("other-tab", -1)]
@@ -210,7 +215,7 @@ async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
     with session_scope(pay_engine) as s:
         due = move.quote_move(
             session=s, parent_id=pid, order_line_id=line_id, new_date=monday_in(3).isoformat()
-        )["to_pay_cents"]
+        ).to_pay_cents
     assert due > SHORT
     _give(pay_engine, pid, due - SHORT)
     moved = await move.modify_meal(

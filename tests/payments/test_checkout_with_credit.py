@@ -27,6 +27,7 @@ from hotmeals.services import credit, receipts
 from hotmeals.services.ordering import checkout, confirmation, pricing, queries, settle
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
@@ -382,13 +383,13 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
             meal_id=shop["meal_id"],
             date=monday_in(4).isoformat(),
         )
-    due = info["to_pay_cents"]
+    due = info.quote.to_pay_cents
     before = len(sim_txns(live_sim))
     confirm = {"parent_id": pid, "order_id": order_id, "request_key": "add-credit"}
     confirm |= {"runtime": runtime}
     result = await modify.modify_confirm_order(**confirm)
     assert result.status == "applied" and result.hosted is None, result
-    assert result.credit_cents == due and "family credit" in result.message
+    assert result.credit_cents == due and "family credit" in change_message(result, "en")
     assert len(sim_txns(live_sim)) == before  # no card
     assert _balance(pay_engine, pid) == 50_000 - due
     assert _sums(pay_engine, order_id) == (paid + due, 0)

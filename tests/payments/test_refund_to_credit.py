@@ -23,6 +23,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, payments
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -209,7 +210,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=second
         )
-    expected = info["to_refund_cents"]
+    expected = info.quote.to_refund_cents
     result = await modify.modify_confirm_order(
         parent_id=pid,
         order_id=order_id,
@@ -218,7 +219,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         runtime=runtime,
     )
     assert result.status == "applied" and result.refund_cents == expected == result.credit_cents
-    assert "family credit" in result.message
+    assert "family credit" in change_message(result, "en")
     again = await modify.modify_confirm_order(
         parent_id=pid,
         order_id=order_id,

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from hotmeals import clock
+from hotmeals.api.order_changes_present import quote_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
@@ -31,6 +32,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
+from hotmeals.services.ordering.changing.change_plan import ChangeQuote
+from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
@@ -59,7 +62,7 @@ def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
         return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
 
 
-def _info(engine: Engine, pid: int, order_id: int, lang: str = "en") -> dict:
+def _info(engine: Engine, pid: int, order_id: int, lang: str = "en") -> modify.ModifyInfo:
     with session_scope(engine) as s:
         return modify.modify_order_info(session=s, parent_id=pid, order_id=order_id, lang=lang)
 
@@ -109,10 +112,10 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=first, quantity=1
         )
-    assert info["has_changes"] and info["to_pay_cents"] == 0
-    expected = info["to_refund_cents"]
-    assert 0 < expected < paid and info["new_total_cents"] == paid - expected
-    assert [ln["remove_quantity"] for ln in info["lines"]] == [1, 1]
+    assert info.has_changes and info.quote.to_pay_cents == 0
+    expected = info.quote.to_refund_cents
+    assert 0 < expected < paid and info.quote.new_total_cents == paid - expected
+    assert [ln.remove_quantity for ln in info.lines] == [1, 1]
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as too_many:
         modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=first, quantity=2
@@ -188,9 +191,9 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
             date=monday_in(4).isoformat(),
             addons=[shop["addon_id"]],
         )
-    due = info["to_pay_cents"]
-    assert due > 0 and info["new_total_cents"] == paid + due
-    assert [a["ok"] for a in info["added"]] == [True]
+    due = info.quote.to_pay_cents
+    assert due > 0 and info.quote.new_total_cents == paid + due
+    assert [a.ok for a in info.added] == [True]
     started = await modify.modify_confirm_order(
         parent_id=pid, order_id=order_id, request_key="add-1", runtime=runtime
     )
@@ -226,17 +229,16 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
             session=s,
             parent_id=pid,
             order_id=order_id,
-            change_line_id=draft["lines"][0]["remove_steps"][0],
+            change_line_id=draft.lines[0].remove_steps[0],
         )
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await modify.complete_change_payment(
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        lang="fr",
         runtime=runtime,
     )
-    assert done.status == "applied" and "modifiée" in done.message, done
+    assert done.status == "applied" and "modifiée" in change_message(done, "fr"), done
     assert _sums(pay_engine, order_id) == (paid + due, 0)
     assert _ledger(live_sim, pay_engine, order_id, "SALE") == sorted([paid, due])
     with session_scope(pay_engine) as s:
@@ -291,12 +293,10 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         meals = move.get_meals_list(session=s, parent_id=pid, lang="fr")
         detail = move.meal_order_detail(session=s, parent_id=pid, order_line_id=line_id)
         dates = move.get_dates_for_modify_meal(session=s, parent_id=pid, order_line_id=line_id)
-    assert [m["order_line_id"] for m in meals] == [line_id] and meals[0]["can_change"]
-    assert detail["status"] == "active" and detail["quantity"] == 1
-    assert [d["date"] for d in dates["dates"]] == [
-        monday_in(w).isoformat() for w in (3, 4, 5, 6, 7)
-    ]
-    assert all(d["meal_served"] for d in dates["dates"])
+    assert [m.order_line_id for m in meals] == [line_id] and meals[0].can_change
+    assert detail.status == "active" and detail.quantity == 1
+    assert [d.meal_date for d in dates.dates] == [monday_in(w) for w in (3, 4, 5, 6, 7)]
+    assert all(d.meal_served for d in dates.dates)
 
     moved = await move.modify_meal(
         parent_id=pid,
@@ -405,7 +405,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
     pid = shop["parent_id"]
     paid, _ = _sums(pay_engine, order_id)
 
-    def quote(new_date: str, lang: str = "en", parent_id: int = pid) -> dict:
+    def quote(new_date: str, lang: str = "en", parent_id: int = pid) -> ChangeQuote:
         with session_scope(pay_engine) as s:
             return move.quote_move(
                 session=s,
@@ -421,15 +421,16 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
 
     before = changes()
     even = quote(monday_in(3).isoformat())
-    assert even["difference_cents"] == 0 and even["to_pay_cents"] == even["to_refund_cents"] == 0
+    assert even.difference_cents == 0 and even.to_pay_cents == even.to_refund_cents == 0
     _set_price(pay_engine, shop, 2000)
     dearer = quote(monday_in(3).isoformat())
-    assert dearer["difference_cents"] > 0 and dearer["to_pay_cents"] == dearer["difference_cents"]
+    assert dearer.difference_cents > 0 and dearer.to_pay_cents == dearer.difference_cents
     _set_price(pay_engine, shop, 500)
     cheaper = quote(monday_in(4).isoformat(), "fr")
-    back = -cheaper["difference_cents"]
-    assert back > 0 and cheaper["to_refund_cents"] == back
-    assert cheaper["to_refund"].endswith("$") and "," in cheaper["to_refund"]  # 5,65 $
+    back = -cheaper.difference_cents
+    assert back > 0 and cheaper.to_refund_cents == back
+    to_refund = quote_out(cheaper, "fr")["to_refund"]
+    assert to_refund.endswith("$") and "," in to_refund  # 5,65 $
     assert changes() == before  # a quote writes nothing
 
     moved = await move.modify_meal(
@@ -533,7 +534,7 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
         assert s.get(OrderLine, keep_id).status == "active"
     # What is held is exactly what the meal that is left costs as sold: nothing refunded twice.
     assert 0 < refunded < paid
-    assert _info(pay_engine, pid, order_id)["new_total_cents"] == paid - refunded
+    assert _info(pay_engine, pid, order_id).quote.new_total_cents == paid - refunded
     assert sum(_ledger(live_sim, pay_engine, order_id, "RETURN")) == refunded
 
 
@@ -603,7 +604,7 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
             meal_id=shop["meal_id"],
             date=monday_in(5).isoformat(),
             size="large",
-        )["to_pay_cents"]
+        ).quote.to_pay_cents
     result = await modify.modify_confirm_order(
         parent_id=pid,
         order_id=order_id,
@@ -652,10 +653,9 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
         parent_id=pid,
         payment_id=started.payment_id,
         txn_id=answer["response"]["ssl_txn_id"],
-        lang="fr",
         runtime=runtime,
     )
-    assert done.status == "dropped" and "annulé" in done.message, done
+    assert done.status == "dropped" and "annulé" in change_message(done, "fr"), done
     due = started.difference_cents
     assert _sums(pay_engine, order_id) == (paid + due, due)  # the change's charge is voided
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
@@ -692,7 +692,8 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     )
     back = -cheaper.difference_cents
     assert cheaper.status == "applied" and back > 0 and not cheaper.refund_ok, cheaper
-    assert "shortly" not in cheaper.message and "delayed" in cheaper.message
+    told = change_message(cheaper, "en")
+    assert "shortly" not in told and "delayed" in told
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     assert row.cancellation_id is None

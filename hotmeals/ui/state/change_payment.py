@@ -13,7 +13,7 @@ import reflex as rx
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.changing import modify as changes
-from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.ordering.changing.change_result import ChangeResult, change_message
 from hotmeals.ui.state.auth import ActingParent
 from hotmeals.ui.state.card_choice import CardPayment
 from hotmeals.ui.state.forms import OnceKey, forget_submission, message
@@ -26,14 +26,12 @@ def result_status(result: ChangeResult) -> str:
     return "done" if result.status == "applied" else result.status
 
 
-async def settle_change(
-    parent_id: int, payment_id: int, outcome: dict[str, str], lang: str
-) -> ChangeResult:
+async def settle_change(parent_id: int, payment_id: int, outcome: dict[str, str]) -> ChangeResult:
     """The Lightbox closed on a change's payment: an approval is confirmed with Converge and
     the change applied (or dropped and voided); anything else leaves the order as it was."""
     if outcome["outcome"] == "approval":
         return await changes.complete_change_payment(
-            parent_id=parent_id, payment_id=payment_id, txn_id=outcome["txn_id"], lang=lang
+            parent_id=parent_id, payment_id=payment_id, txn_id=outcome["txn_id"]
         )
     # A hint only: Converge is asked first; a sale it made applies the change.
     return await changes.change_payment_declined(
@@ -41,7 +39,6 @@ async def settle_change(
         payment_id=payment_id,
         message=outcome["message"] or outcome["outcome"],
         outcome=outcome["outcome"],
-        lang=lang,
     )
 
 
@@ -73,20 +70,21 @@ class ChangePayment(CardPayment, OnceKey, mixin=True):
         return Started.done(result)
 
     def _opened(self, started: Started, lang: str) -> None:
-        self.status, self.message = "paying", started.result.message
+        self.status, self.message = "paying", change_message(started.result, lang)
 
     async def _settle(
         self, who: ActingParent, payment_id: int, outcome: dict[str, str], lang: str
     ) -> ChangeResult:
-        return await settle_change(who.parent_id, payment_id, outcome, lang)
+        return await settle_change(who.parent_id, payment_id, outcome)
 
     async def _refused(self, who: ActingParent, err: DomainError, lang: str) -> None:
         self.status, self.message = "error", message(err, lang)
         forget_submission(self)
 
     async def _finish(self, who: ActingParent, result: ChangeResult, lang: str) -> list:
-        self.status, self.message = result_status(result), result.message
+        told = change_message(result, lang)
+        self.status, self.message = result_status(result), told
         if result.status in ("applied", "declined", "dropped"):
             forget_submission(self)
         await self._changed(who, result, lang)
-        return succeeded(result.message) if result.status == "applied" else []
+        return succeeded(told) if result.status == "applied" else []

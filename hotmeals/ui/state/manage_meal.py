@@ -21,10 +21,14 @@ import reflex as rx
 
 from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.cancelling import cancel_order as cancellations
 from hotmeals.services.ordering.changing import move as changes
+from hotmeals.services.ordering.changing.change_plan import quote_text
 from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.ordering.changing.move import MealView
+from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.cancel_reason import CancelReasonForm
@@ -32,31 +36,33 @@ from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
-from hotmeals.ui.state.screens import order_details_href, order_line_row
+from hotmeals.ui.state.screens import order_details_href
 from hotmeals.ui.state.toasts import failed
 
 MANAGE_ROUTE = "/edit-profile/manage-meal-details"
 CONFIRM_MOVE_ROUTE = "/edit-profile/manage-meal-details/manage-confirm-order"
 
 
-def _meal_row(meal: dict) -> dict[str, str]:
-    extras = [meal.get("menu_option") or "", meal.get("meal_option") or ""]
-    extras += list(meal.get("addons") or [])
+def _meal_row(meal: MealView, lang: str) -> dict[str, str]:
+    extras = [meal.menu_option or "", meal.meal_option or "", *meal.addons]
     return {
-        **order_line_row(meal),
-        "order_id": str(meal["order_id"]),
-        "number": str(meal["order_number"]),
-        "date": str(meal["date"]),
-        "size": str(meal["size_label"] or ""),
+        "id": str(meal.order_line_id),
+        "child": meal.child_name,
+        "day": order_day(meal.meal_date, lang),
+        "name": meal.name,
+        "order_id": str(meal.order_id),
+        "number": meal.order_number,
+        "date": meal.meal_date.isoformat(),
+        "size": meal.size_label or "",
         "extras": ", ".join(x for x in extras if x),
-        "note": str(meal.get("special_note") or ""),
-        "quantity": str(meal["quantity"]),
-        "price": str(meal["price"]),
-        "vendor": str(meal["vendor"] or ""),
-        "moved": "1" if meal["status"] == "moved" else "",
-        "cancelled": "1" if meal["status"] == "cancelled" else "",
-        "can_change": "1" if meal["can_change"] else "",
-        "href": f"{MANAGE_ROUTE}?id={int(meal['order_line_id'])}",
+        "note": meal.special_note,
+        "quantity": str(meal.quantity),
+        "price": format_money(meal.price_cents, lang),
+        "vendor": meal.vendor or "",
+        "moved": "1" if meal.status == "moved" else "",
+        "cancelled": "1" if meal.status == "cancelled" else "",
+        "can_change": "1" if meal.can_change else "",
+        "href": f"{MANAGE_ROUTE}?id={meal.order_line_id}",
     }
 
 
@@ -96,7 +102,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         self.missing = ""
         if self._page == "list":
             rows = await run_in_transaction(changes.get_meals_list, parent_id=parent_id, lang=lang)
-            self.meals = [_meal_row(m) for m in rows]
+            self.meals = [_meal_row(m, lang) for m in rows]
             return
         try:
             found = await run_in_transaction(
@@ -105,8 +111,8 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         except DomainError as err:
             self.missing, self.meal, self.dates = message(err, lang), {}, []
             return
-        self.meal = _meal_row(found)
-        self.order_link = order_details_href(found["order_id"])
+        self.meal = _meal_row(found, lang)
+        self.order_link = order_details_href(found.order_id)
         try:
             days = await run_in_transaction(
                 changes.get_dates_for_modify_meal,
@@ -119,12 +125,12 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
         else:
             self.dates = [
                 {
-                    "date": str(d["date"]),
-                    "day": str(d["day"]),
-                    "href": f"{CONFIRM_MOVE_ROUTE}?id={self._id}&date={d['date']}",
+                    "date": d.meal_date.isoformat(),
+                    "day": order_day(d.meal_date, lang),
+                    "href": f"{CONFIRM_MOVE_ROUTE}?id={self._id}&date={d.meal_date.isoformat()}",
                 }
-                for d in days["dates"]
-                if d["meal_served"]
+                for d in days.dates
+                if d.meal_served
             ]
             self.dates_note = "" if self.dates else tr("ui.manage.no_dates", lang)
         if self._page == "confirm":
@@ -144,7 +150,7 @@ class ManageMealState(CancelReasonForm, ChangePayment, rx.State):
                 except DomainError as err:
                     self.quote = message(err, lang)
                 else:
-                    self.quote = str(quoted["message"])
+                    self.quote = quote_text(quoted.difference_cents, lang)
             await self._load_cards(parent_id, lang)
         else:
             await self._load_reasons(parent_id, lang)

@@ -409,6 +409,7 @@ class MealDialog(OnceForm, mixin=True):
                 {"order_id": order_id, **values},
                 "add_to_my_order",
                 order_changes.add_to_my_order,
+                present=lambda info: {"order_id": info.order_id},
                 order_id=order_id,
                 lang=lang,
                 **values,

@@ -11,7 +11,6 @@ browser must be one shown on screen, and the services check it is the parent's.
 
 from __future__ import annotations
 
-from datetime import date
 from functools import partial
 from typing import Any
 
@@ -19,9 +18,14 @@ import reflex as rx
 
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.changing import modify as changes
+from hotmeals.services.ordering.changing.change_plan import quote_text
 from hotmeals.services.ordering.changing.change_result import ChangeResult
+from hotmeals.services.ordering.changing.modify import AddedMeal, ModifyInfo, ModifyLine
+from hotmeals.services.ordering.labels import order_day
+from hotmeals.services.payments.credit_pay import credit_lines
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.booking import BookingState
@@ -31,12 +35,7 @@ from hotmeals.ui.state.forms import message, submission_key
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, query_id
 from hotmeals.ui.state.meal_dialog import aim_at_order
-from hotmeals.ui.state.screens import (
-    LoadedScreen,
-    new_language_for,
-    order_details_href,
-    order_line_row,
-)
+from hotmeals.ui.state.screens import LoadedScreen, new_language_for, order_details_href
 from hotmeals.ui.state.toasts import failed
 
 MODIFY_ROUTE = "/edit-profile/modify-order"
@@ -44,30 +43,32 @@ ADD_ITEM_ROUTE = "/edit-profile/modify-order/add-item"
 MODIFY_MEAL_ROUTE = "/edit-profile/modify-meal-details"
 
 
-def _line_row(line: dict) -> dict[str, str]:
+def _line_row(line: ModifyLine, lang: str) -> dict[str, str]:
     return {
-        **order_line_row(line),
-        "size": str(line["size"] or ""),
-        "quantity": str(line["active_quantity"]),
-        "removing": str(line["remove_quantity"] or ""),
-        "undo": str(line["remove_steps"][-1]) if line["remove_steps"] else "",
-        "price": str(line["price"]),
-        "status": str(line["status"]),
+        "id": str(line.order_line_id),
+        "child": line.child_name,
+        "day": order_day(line.meal_date, lang),
+        "name": line.name,
+        "size": line.size or "",
+        "quantity": str(line.active_quantity),
+        "removing": str(line.remove_quantity or ""),
+        "undo": str(line.remove_steps[-1]) if line.remove_steps else "",
+        "price": format_money(line.price_cents, lang),
+        "status": line.status,
         "can_remove": "1"
-        if line["can_change"] and line["active_quantity"] > line["remove_quantity"]
+        if line.can_change and line.active_quantity > line.remove_quantity
         else "",
     }
 
 
-def _added_row(step: dict, lang: str) -> dict[str, str]:
-    day = long_day(date.fromisoformat(step["date"]), lang) if step.get("date") else ""
+def _added_row(step: AddedMeal, lang: str) -> dict[str, str]:
     return {
-        "id": str(step["change_line_id"]),
-        "name": str(step["name"]),
-        "day": day,
-        "quantity": str(step["quantity"]),
-        "price": str(step["price"]),
-        "problem": str(step["problem"] or ""),
+        "id": str(step.change_line_id),
+        "name": step.name,
+        "day": long_day(step.meal_date, lang) if step.meal_date else "",
+        "quantity": str(step.quantity),
+        "price": format_money(step.price_cents, lang),
+        "problem": step.problem,
     }
 
 
@@ -91,18 +92,19 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
 
     _id: int = 0
 
-    def _fill(self, info: dict) -> None:
-        self.number = str(info["number"])
-        self.lines = [_line_row(x) for x in info["lines"]]
-        self.added = [_added_row(x, self._lang or "en") for x in info["added"]]
-        self.has_changes = bool(info["has_changes"])
-        self.can_confirm = self.has_changes and not info["problems"]
-        self.new_total = str(info["charges"]["total_pay"])
-        self.to_pay_cents = int(info["to_pay_cents"])
-        self.difference = str(info["message"]) if self.has_changes else ""
+    def _fill(self, info: ModifyInfo, lang: str) -> None:
+        quote = info.quote
+        self.number = info.number
+        self.lines = [_line_row(x, lang) for x in info.lines]
+        self.added = [_added_row(x, lang) for x in info.added]
+        self.has_changes = info.has_changes
+        self.can_confirm = self.has_changes and not info.problems
+        self.new_total = format_money(quote.charges.total_pay_cents, lang)
+        self.to_pay_cents = quote.to_pay_cents
+        self.difference = quote_text(quote.difference_cents, lang) if self.has_changes else ""
         self.credit_lines = [
             {"name": str(x["name"]), "label": str(x["label"]), "amount": str(x["amount"])}
-            for x in info.get("credit_lines", [])
+            for x in credit_lines(quote.credit_cents, quote.card_cents, lang, done=False)
         ]
 
     async def _info(self, parent_id: int, lang: str) -> None:
@@ -116,7 +118,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
             self.lines, self.added, self.has_changes, self.can_confirm = [], [], False, False
             return
         self.missing = ""
-        self._fill(info)
+        self._fill(info, lang)
 
     @rx.event
     async def load(self) -> None:
@@ -164,7 +166,7 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         except DomainError as err:
             await self._info(who.parent_id, lang)
             return failed(message(err, lang))
-        self._fill(info)
+        self._fill(info, lang)
         self.status = self.message = ""
         return None
 

@@ -6,8 +6,7 @@ what the first confirm did."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, TypedDict
+from dataclasses import dataclass, replace
 
 from sqlmodel import Session, col, select
 
@@ -15,11 +14,9 @@ from hotmeals import clock
 from hotmeals.db.models import Order, OrderChange, StoredCard
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
 from hotmeals.domain.payment_states import PaymentState, Purpose, RefundState
 from hotmeals.domain.refunds import change_refund_reason
-from hotmeals.i18n import t
 from hotmeals.services.ordering.cancelling.cancel import (
     check_refund_to,
     credited_cents,
@@ -40,7 +37,6 @@ from hotmeals.services.ordering.changing.change_plan import (
     draft_steps,
     find_draft,
     load_for_change,
-    parse_id,
     plan_change,
 )
 from hotmeals.services.ordering.changing.change_result import ChangeResult, result_of
@@ -58,25 +54,19 @@ from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import checked_key, recall, remember
 from hotmeals.services.transaction import run_in_transaction
 
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
-
 PAY_ACTION = "modify_confirm_pay"
 
 
-class ChangePaying(TypedDict, total=False):
-    """How the parent settles a change's difference, as the browser or the API sends it
-    (ModifyConfirmOrder, ModifyMeal): ``request_key`` (the same key again answers what the
-    first confirm did), an increase paid with the saved card ``card_id`` or in the Lightbox
-    (``save_card``), a decrease refunded to the card or to family credit (``refund_to``;
-    None: the family's standing choice), family credit paying first (``use_credit``, True
-    when left out)."""
+@dataclass(frozen=True)
+class _Confirmed:
+    """What the confirm's transaction did: a ``repeat`` of the request key (the first
+    confirm's change), or the change confirmed with its card payment to open
+    (``payment_id``) or its refunds reserved (``planned``)."""
 
-    request_key: object
-    card_id: object
-    save_card: bool
-    refund_to: object
-    use_credit: bool
+    repeat: bool
+    change_id: int
+    payment_id: int | None = None
+    planned: tuple[PlannedRefund, ...] = ()
 
 
 def _confirm_step(
@@ -90,7 +80,7 @@ def _confirm_step(
     lang: str,
     refund_to: RefundDestination | None = None,
     use_credit: bool = True,
-) -> dict:
+) -> _Confirmed:
     """Step 1 under the order's lock: a repeat of ``request_key`` answers what the first did;
     otherwise every step is checked again and priced; a decrease (or no difference) is applied
     with its refund reserved; an increase family credit covers is paid with it and applied at
@@ -107,7 +97,7 @@ def _confirm_step(
             )
         ).first()
         if seen is not None:
-            return {"repeat": True, "change_id": seen.id}
+            return _Confirmed(repeat=True, change_id=seen.id or 0)
     if OrderStatus(order.status) not in PAID_STATUSES:
         raise DomainError("order_change_not_modifiable", field="order_id", number=order.number)
     if card_id is not None:
@@ -142,7 +132,7 @@ def _confirm_step(
         change.payment_id = credit_paid.id
         apply_change(session, change, plan, now)
         queue_change_mail(session, order, change, plan)
-        return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": []}
+        return _Confirmed(repeat=False, change_id=change.id or 0)
     if diff > 0:
         # The card pays what credit does not; credit's share is spent only when the card's
         # approval applies the change (``apply_paid_change``), never before.
@@ -157,7 +147,7 @@ def _confirm_step(
         change.payment_id = payment.id
         session.add(change)
         session.flush()
-        return {"repeat": False, "change_id": change.id, "payment_id": payment.id, "planned": []}
+        return _Confirmed(repeat=False, change_id=change.id or 0, payment_id=payment.id)
     # Applied without a payment: an earlier attempt of this draft no longer pays for it (a
     # late sale of it is voided, never counted as this change's money).
     change.payment_id = None
@@ -176,7 +166,7 @@ def _confirm_step(
         else []
     )
     queue_change_mail(session, order, change, plan)
-    return {"repeat": False, "change_id": change.id, "payment_id": None, "planned": planned}
+    return _Confirmed(repeat=False, change_id=change.id or 0, planned=tuple(planned))
 
 
 async def _send_refunds(
@@ -196,14 +186,19 @@ async def confirm(
     change_id: int | None,
     lang: str,
     runtime: Runtime = APP,
-    **paying: Unpack[ChangePaying],
+    request_key: str | None = None,
+    card_id: int | None = None,
+    save_card: bool = False,
+    refund_to: str = "",
+    use_credit: bool = True,
 ) -> ChangeResult:
     """Confirm the change ``change_id`` (None: the order's draft modification) of the
-    parent's order ``order_id``, settled as ``paying`` says."""
-    key = checked_key(paying.get("request_key"))
-    destination = check_refund_to(paying.get("refund_to"))
-    card_id = paying.get("card_id")
-    card = None if card_id in (None, "") else parse_id(card_id, "card_id", "card_not_found")
+    parent's order ``order_id``: ``request_key`` (the same key again answers what the first
+    confirm did), an increase paid with the saved card ``card_id`` or in the Lightbox
+    (``save_card``), family credit paying first (``use_credit``), a decrease refunded to
+    ``refund_to`` ("card" or "credit"; "": the family's standing choice)."""
+    key = checked_key(request_key)
+    destination = check_refund_to(refund_to)
     engine = runtime.engine
     await ask_open_attempts(order_id, runtime=runtime)
     step = await run_in_transaction(
@@ -213,33 +208,33 @@ async def confirm(
         order_id=order_id,
         change_id=change_id,
         request_key=key,
-        card_id=card,
+        card_id=card_id,
         lang=lang,
         refund_to=destination,
-        use_credit=paying.get("use_credit", True),
+        use_credit=use_credit,
     )
-    if step["repeat"]:
-        return await repeat(step["change_id"], parent_id, key, lang, runtime=runtime)
-    if step["payment_id"] is None:
-        done, ok = await _send_refunds(step["planned"], actor_of(parent_id), runtime=runtime)
+    if step.repeat:
+        return await repeat(step.change_id, parent_id, key, runtime=runtime)
+    if step.payment_id is None:
+        planned = list(step.planned)
+        done, ok = await _send_refunds(planned, actor_of(parent_id), runtime=runtime)
         return await run_in_transaction(
             result_of,
             engine=engine,
-            change_id=step["change_id"],
-            lang=lang,
+            change_id=step.change_id,
             refund_cents=done,
             refund_ok=ok,
-            credit_cents=credited_cents(step["planned"]),
+            credit_cents=credited_cents(planned),
         )
     hosted = await open_payment_attempt(
-        payment_id=step["payment_id"],
+        payment_id=step.payment_id,
         parent_id=parent_id,
-        card_id=card,
-        save_card=paying.get("save_card", False),
+        card_id=card_id,
+        save_card=save_card,
         runtime=runtime,
     )
     if not isinstance(hosted, HostedSession):  # the saved card was charged: its outcome
-        return await settle(step["change_id"], parent_id=parent_id, lang=lang, runtime=runtime)
+        return await settle(step.change_id, parent_id=parent_id, runtime=runtime)
     # Kept under the request key so that a repeat opens this same Lightbox session.
     await run_in_transaction(
         remember,
@@ -247,32 +242,29 @@ async def confirm(
         parent_id=parent_id,
         key=key,
         action=PAY_ACTION,
-        result={"change_id": step["change_id"], "hosted": hosted.to_dict()},
+        result={"change_id": step.change_id, "hosted": hosted.to_dict()},
     )
-    return await _pay_answer(step["change_id"], hosted, lang, runtime=runtime)
+    return await _pay_answer(step.change_id, hosted, runtime=runtime)
 
 
-async def _pay_answer(
-    change_id: int, hosted: HostedSession, lang: str, *, runtime: Runtime
-) -> ChangeResult:
-    result = await run_in_transaction(
-        result_of, engine=runtime.engine, change_id=change_id, lang=lang
-    )
+async def _pay_answer(change_id: int, hosted: HostedSession, *, runtime: Runtime) -> ChangeResult:
+    result = await run_in_transaction(result_of, engine=runtime.engine, change_id=change_id)
     return replace(
         result,
         status="pay",
         hosted=hosted,
-        message=t("order_change.pay", lang, amount=format_money(hosted.amount_cents, lang)),
+        notice="order_change.pay",
+        notice_cents=hosted.amount_cents,
     )
 
 
 async def repeat(
-    change_id: int, parent_id: int, key: str | None, lang: str, *, runtime: Runtime = APP
+    change_id: int, parent_id: int, key: str | None, *, runtime: Runtime = APP
 ) -> ChangeResult:
     """A repeat of a confirm answers what the first did: while its payment is still to be
     made in the Lightbox (nothing charged), the same Lightbox session, not "pending"."""
     engine = runtime.engine
-    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id)
     if result.status != "pending" or result.payment_id is None:
         return result
     first = await run_in_transaction(
@@ -281,4 +273,4 @@ async def repeat(
     state = await run_in_transaction(payment_state, engine=engine, payment_id=result.payment_id)
     if not first or first.get("change_id") != change_id or state != PaymentState.CREATED:
         return result
-    return await _pay_answer(change_id, HostedSession(**first["hosted"]), lang, runtime=runtime)
+    return await _pay_answer(change_id, HostedSession(**first["hosted"]), runtime=runtime)

@@ -15,7 +15,6 @@ from hotmeals.db.models import Order, OrderChange, Payment, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
-from hotmeals.i18n import t
 from hotmeals.services.ordering.changing.change_plan import (
     APPLIED,
     DRAFT,
@@ -23,7 +22,6 @@ from hotmeals.services.ordering.changing.change_plan import (
     LIVE,
     MODIFY,
     PAYING,
-    parse_id,
 )
 from hotmeals.services.ordering.changing.change_result import ChangeResult, result_of
 from hotmeals.services.payments import SESSION_WINDOW, ask_converge
@@ -82,7 +80,6 @@ async def settle(
     change_id: int,
     *,
     parent_id: int,
-    lang: str,
     payment_id: int | None = None,
     runtime: Runtime = APP,
 ) -> ChangeResult:
@@ -90,17 +87,14 @@ async def settle(
     so is an approved attempt its change no longer waits for (``payment_id``: the attempt
     just settled, when it may not be the change's current one)."""
     engine = runtime.engine
-    result = await run_in_transaction(result_of, engine=engine, change_id=change_id, lang=lang)
+    result = await run_in_transaction(result_of, engine=engine, change_id=change_id)
     stray = await run_in_transaction(
         _stray_attempt, engine=engine, change_id=change_id, payment_id=payment_id
     )
     if stray is not None:
         await _void(stray, runtime=runtime)
         return replace(
-            result,
-            status="dropped",
-            payment_id=stray,
-            message=t("order_change.attempt_voided", lang, number=result.order_number),
+            result, status="dropped", payment_id=stray, notice="order_change.attempt_voided"
         )
     if result.status == "dropped" and result.payment_id is not None:
         await _void(result.payment_id, runtime=runtime)
@@ -178,11 +172,10 @@ def _declined_change(session: Session, *, change_id: int) -> None:
         back_to_draft(session, change)
 
 
-def change_of_payment(session: Session, *, parent_id: int, payment_id: object) -> int:
+def change_of_payment(session: Session, *, parent_id: int, payment_id: int) -> int:
     """The change a (parent's, ORDER_CHANGE) payment was made for: the change that holds it
-    now, else the one it was last made for (audit), else ``payment_not_found``."""
-    key = parse_id(payment_id, "payment_id", "payment_not_found")
-    payment = get_payment(session, key, parent_id)
+    now, else the one it was last made for (audit), else ``payment_not_found`` (0 too)."""
+    payment = get_payment(session, payment_id, parent_id)
     if payment.purpose != Purpose.ORDER_CHANGE:
         raise DomainError("payment_not_found", field="payment_id")
     change = session.exec(

@@ -38,7 +38,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -65,7 +64,6 @@ from hotmeals.domain.payment_states import PaymentMethod, PaymentState
 from hotmeals.domain.pricing import LinePrice, price_line
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
-from hotmeals.services.children import as_id
 from hotmeals.services.ids import rows_by_id
 from hotmeals.services.ordering import lines as line_rules
 from hotmeals.services.ordering.cancelling.refund_plan import order_charges
@@ -76,7 +74,6 @@ from hotmeals.services.ordering.loaded_order import (
     line_closes,
     load_order,
 )
-from hotmeals.services.payments.credit_pay import credit_lines
 from hotmeals.services.payments.records import lock_row
 
 DRAFT, PAYING, APPLIED, DROPPED = "draft", "paying", "applied", "dropped"
@@ -88,11 +85,6 @@ LIVE = (PaymentState.CREATED, PaymentState.UNKNOWN)
 # stay the order's as paid.
 KEPT_CHARGES = ("school_donation_cents", "additional_charge_cents")
 CHARGE_FIELDS = tuple(name for name in ORDER_CHARGE_FIELDS if name not in KEPT_CHARGES)
-
-
-def parse_id(value: object, field: str, code: str) -> int:
-    """A form's or a call's id, else ``DomainError(code)`` (blank or not an id)."""
-    return as_id(value, field, code, code)
 
 
 @dataclass
@@ -135,11 +127,10 @@ def load_for_change(session: Session, order: Order) -> ChangeLoaded:
     return ChangeLoaded(base=base, children=children, meals=meals)
 
 
-def own_order(session: Session, *, parent_id: int, order_id: object, lock: bool) -> Order:
-    """The parent's paid order (locked when ``lock``); another parent's or an unknown id is
-    'not found', a cancelled or delivered one 'can no longer be changed'."""
-    key = parse_id(order_id, "order_id", "order_change_order_not_found")
-    order = lock_row(session, Order, key) if lock else session.get(Order, key)
+def own_order(session: Session, *, parent_id: int, order_id: int, lock: bool) -> Order:
+    """The parent's paid order (locked when ``lock``); another parent's or an unknown id (0
+    too) is 'not found', a cancelled or delivered one 'can no longer be changed'."""
+    order = lock_row(session, Order, order_id) if lock else session.get(Order, order_id)
     if order is None or order.parent_id != parent_id:
         raise DomainError("order_change_order_not_found", field="order_id")
     if OrderStatus(order.status) not in PAID_STATUSES:
@@ -147,13 +138,13 @@ def own_order(session: Session, *, parent_id: int, order_id: object, lock: bool)
     return order
 
 
-def line_order(session: Session, *, parent_id: int, order_line_id: object, lock: bool) -> Order:
-    """The order of the parent's order line ``order_line_id`` (locked when ``lock``)."""
-    key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
+def line_order(session: Session, *, parent_id: int, order_line_id: int, lock: bool) -> Order:
+    """The order of the parent's order line ``order_line_id`` (locked when ``lock``; 0 is
+    'not found')."""
     found = session.exec(
         select(col(OrderLine.order_id), col(Order.parent_id))
         .join(Order, col(Order.id) == OrderLine.order_id)
-        .where(col(OrderLine.id) == key)
+        .where(col(OrderLine.id) == order_line_id)
     ).first()
     if found is None or found[1] != parent_id:
         raise DomainError("order_change_line_not_found", field="order_line_id")
@@ -384,17 +375,10 @@ def plan_change(
     )
 
 
-def charges_out(charges: OrderCharges, lang: str) -> dict:
-    out: dict[str, Any] = {name: getattr(charges, name) for name in CHARGE_FIELDS}
-    out["school_donation_cents"] = charges.school_donation_cents
-    out["additional_charge_cents"] = charges.additional_charge_cents
-    out["total_pay"] = format_money(charges.total_pay_cents, lang)
-    return out
-
-
 def difference_text(diff_cents: int, lang: str, *, pay: str, refund: str, even: str) -> str:
     """What a change's difference means for the parent, in ``lang``: the message ``pay`` (more
-    to pay), ``refund`` (money back) or ``even``, with the amount."""
+    to pay), ``refund`` (money back) or ``even``, with the amount (the change's e-mail, and the
+    quote's sentence: ``quote_text``)."""
     if diff_cents > 0:
         return t(pay, lang, amount=format_money(diff_cents, lang))
     if diff_cents < 0:
@@ -402,34 +386,54 @@ def difference_text(diff_cents: int, lang: str, *, pay: str, refund: str, even: 
     return t(even, lang)
 
 
-def difference_out(plan: ChangePlan, lang: str, *, credit_balance: int = 0) -> dict:
-    """The quote of a change: the difference, and of an increase what family credit
-    (``credit_balance``, used first) and the card pay (``credit_cents``, ``card_cents``, and
-    the lines "Family credit −$x.xx" / "To pay by card $y.yy" in ``credit_lines``)."""
-    diff = plan.difference
-    split = payment_split(max(diff, 0), credit_balance)
-    message = difference_text(
-        diff,
+def quote_text(diff_cents: int, lang: str) -> str:
+    """The quote's sentence before a change is confirmed ("You will pay $x more.", "$x will
+    be refunded...", or even), the one both doors show."""
+    return difference_text(
+        diff_cents,
         lang,
         pay="order_change.info_pay",
         refund="order_change.info_refund",
         even="order_change.info_even",
     )
-    return {
-        "paid_cents": plan.paid,
-        "refunded_cents": plan.refunded,
-        "new_total_cents": plan.charges.total_pay_cents,
-        "difference_cents": diff,
-        "to_pay_cents": max(diff, 0),
-        "to_refund_cents": max(-diff, 0),
-        "to_pay": format_money(max(diff, 0), lang),
-        "to_refund": format_money(max(-diff, 0), lang),
-        "message": message,
-        "charges": charges_out(plan.charges, lang),
-        "credit_cents": split.credit_cents,
-        "card_cents": split.card_cents,
-        "credit_lines": credit_lines(split.credit_cents, split.card_cents, lang, done=False),
-    }
+
+
+@dataclass(frozen=True)
+class ChangeQuote:
+    """The quote of a change before it is confirmed: what the order was paid and refunded,
+    its new total and the difference (> 0 to pay, < 0 to refund), the order's charges after
+    the change, and of an increase what family credit (used first) and the card would pay."""
+
+    paid_cents: int
+    refunded_cents: int
+    new_total_cents: int
+    difference_cents: int
+    charges: OrderCharges
+    credit_cents: int
+    card_cents: int
+
+    @property
+    def to_pay_cents(self) -> int:
+        return max(self.difference_cents, 0)
+
+    @property
+    def to_refund_cents(self) -> int:
+        return max(-self.difference_cents, 0)
+
+
+def quote_of(plan: ChangePlan, *, credit_balance: int = 0) -> ChangeQuote:
+    """The plan's quote, family credit's ``credit_balance`` paying an increase first."""
+    diff = plan.difference
+    split = payment_split(max(diff, 0), credit_balance)
+    return ChangeQuote(
+        paid_cents=plan.paid,
+        refunded_cents=plan.refunded,
+        new_total_cents=plan.charges.total_pay_cents,
+        difference_cents=diff,
+        charges=plan.charges,
+        credit_cents=split.credit_cents,
+        card_cents=split.card_cents,
+    )
 
 
 def change_credit_share(change: OrderChange, payment: Payment | None) -> int:

@@ -1,5 +1,5 @@
 """What a confirmed change (or a move) did, for the parent: ``ChangeResult`` read back from
-the change and its payment, with the message in the parent's language."""
+the change and its payment, and what the parent reads of it (``change_message``)."""
 
 from __future__ import annotations
 
@@ -29,14 +29,16 @@ class ChangeResult:
     ``refund_cents`` on its way back to the card, or nothing to pay), ``pay`` (open the
     Lightbox with ``hosted``), ``pending`` (the payment is being confirmed), ``declined``
     (nothing changed; the draft is kept for another try), ``dropped`` (the payment came but the
-    change could no longer be applied: the charge is voided)."""
+    change could no longer be applied: the charge is voided). ``notice``: what the parent is
+    told (the catalogue's message, written by ``change_message``), with the amount it names
+    (``notice_cents``) and a decline's ``reason``."""
 
     status: str
     order_id: int
     order_number: str
     change_id: int
     difference_cents: int
-    message: str
+    notice: str
     payment_id: int | None = None
     hosted: HostedSession | None = None
     refund_cents: int = 0
@@ -44,6 +46,24 @@ class ChangeResult:
     # Of the refund, what went to family credit (done at once); of an increase, what family
     # credit paid.
     credit_cents: int = 0
+    notice_cents: int = 0
+    reason: str = ""
+
+
+def change_message(result: ChangeResult, lang: str) -> str:
+    """What the parent reads of ``result``, in ``lang`` (the answer's message at both
+    doors): a refund partly or wholly to family credit says where it goes
+    (``mails.refund_notice``); every other notice names the order, its amount and reason."""
+    if result.notice == "credit.change_refund":
+        notice = refund_notice(-result.difference_cents, lang, credit_cents=result.credit_cents)
+        return t(result.notice, lang, number=result.order_number, notice=notice)
+    return t(
+        result.notice,
+        lang,
+        number=result.order_number,
+        amount=format_money(result.notice_cents, lang),
+        reason=result.reason,
+    )
 
 
 def _credited(session: Session, order: Order, change: OrderChange) -> int:
@@ -58,35 +78,28 @@ def _credited(session: Session, order: Order, change: OrderChange) -> int:
     return int(total)
 
 
-def _applied_message(
-    order: Order, change: OrderChange, lang: str, credit_cents: int, paid_by_credit_alone: bool
-) -> str:
+def _applied_notice(
+    change: OrderChange, credit_cents: int, paid_by_credit_alone: bool, refund_ok: bool
+) -> tuple[str, int]:
+    """The notice of an applied change and the amount it names."""
     diff = change.amount_cents
+    if not refund_ok:
+        return "order_change.refund_later", -diff
     if diff < 0 and credit_cents > 0:
-        notice = refund_notice(-diff, lang, credit_cents=credit_cents)
-        return t("credit.change_refund", lang, number=order.number, notice=notice)
+        return "credit.change_refund", -diff
     if diff < 0:
-        return t(
-            "order_change.applied_refund",
-            lang,
-            number=order.number,
-            amount=format_money(-diff, lang),
-        )
+        return "order_change.applied_refund", -diff
     if diff > 0 and paid_by_credit_alone:
-        return t("credit.change_paid", lang, number=order.number, amount=format_money(diff, lang))
+        return "credit.change_paid", diff
     if diff > 0:  # what the card paid: the increase less family credit's share
-        card = diff - credit_cents
-        return t(
-            "order_change.applied_paid", lang, number=order.number, amount=format_money(card, lang)
-        )
-    return t("order_change.applied_even", lang, number=order.number)
+        return "order_change.applied_paid", diff - credit_cents
+    return "order_change.applied_even", 0
 
 
 def result_of(
     session: Session,
     *,
     change_id: int,
-    lang: str,
     refund_cents: int = 0,
     refund_ok: bool = True,
     credit_cents: int | None = None,
@@ -102,7 +115,7 @@ def result_of(
         order_number=order.number,
         change_id=change.id or 0,
         difference_cents=change.amount_cents,
-        message="",
+        notice="",
         payment_id=change.payment_id,
     )
     if change.state == APPLIED:
@@ -114,18 +127,12 @@ def result_of(
             credit_cents = payment.amount_cents
         elif change.amount_cents > 0:  # credit's share besides the card (0: the card alone)
             credit_cents = change_credit_share(change, payment)
-        message = _applied_message(order, change, lang, credit_cents, by_credit)
-        if not refund_ok:
-            message = t(
-                "order_change.refund_later",
-                lang,
-                number=order.number,
-                amount=format_money(-change.amount_cents, lang),
-            )
+        notice, cents = _applied_notice(change, credit_cents, by_credit, refund_ok)
         return replace(
             common,
             status="applied",
-            message=message,
+            notice=notice,
+            notice_cents=cents,
             refund_cents=refund_cents,
             refund_ok=refund_ok,
             credit_cents=credit_cents,
@@ -134,20 +141,12 @@ def result_of(
         return replace(
             common,
             status="dropped",
-            message=t(
-                "order_change.dropped",
-                lang,
-                number=order.number,
-                # The card's charge (the increase less the credit's share, never spent).
-                amount=format_money(
-                    max(change.amount_cents, 0) - change_credit_share(change, payment), lang
-                ),
-            ),
+            notice="order_change.dropped",
+            # The card's charge (the increase less the credit's share, never spent).
+            notice_cents=max(change.amount_cents, 0) - change_credit_share(change, payment),
         )
     if payment is not None and payment.state in LIVE:
-        return replace(
-            common, status="pending", message=t("order_change.pending", lang, number=order.number)
-        )
+        return replace(common, status="pending", notice="order_change.pending")
     reason = (payment.result_message if payment else None) or "DECLINED"
     # The Lightbox closed (onCancelled) or failed (onError): not a decline of the card.
     key = (
@@ -155,4 +154,4 @@ def result_of(
         if reason.strip().upper() in ("CANCELLED", "CANCELED", "ERROR")
         else "order_change.declined"
     )
-    return replace(common, status="declined", message=t(key, lang, reason=reason))
+    return replace(common, status="declined", notice=key, reason=reason)

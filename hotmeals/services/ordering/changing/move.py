@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
 from sqlmodel import Session, col, select
@@ -27,25 +26,24 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_moment
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import PAID_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import credit
-from hotmeals.services.ordering.changing.change_confirm import ChangePaying, confirm, repeat
+from hotmeals.services.ordering.changing.change_confirm import confirm, repeat
 from hotmeals.services.ordering.changing.change_plan import (
     DRAFT,
     DROPPED,
     MOVE,
     MOVE_STEP,
     ChangeLoaded,
-    difference_out,
+    ChangeQuote,
     ensure_change_open,
     ensure_changeable,
     line_order,
     load_for_change,
     new_change,
-    parse_id,
     plan_change,
+    quote_of,
 )
 from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.ordering.days import (
@@ -60,8 +58,58 @@ from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import checked_key
 from hotmeals.services.transaction import run_in_transaction
 
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+
+@dataclass(frozen=True)
+class MealView:
+    """One of the parent's active meals (an order line of a paid order): whose, which day,
+    which meal (``name`` and ``size_label`` in the parent's language), its options, add-ons,
+    note, active quantity and price as sold, its order, whether it was moved (from
+    ``moved_from_date``) and whether it can still change (its cut-off ahead)."""
+
+    order_line_id: int
+    order_id: int
+    order_number: str
+    child_id: int
+    child_name: str
+    meal_date: date
+    meal_id: int
+    name: str
+    image: str
+    size: str
+    size_label: str
+    menu_option: str | None
+    meal_option: str | None
+    addons: tuple[str, ...]
+    special_note: str
+    quantity: int
+    price_cents: int
+    vendor: str
+    status: str  # active, or moved
+    moved_from_date: date | None
+    cutoff_at: datetime
+    can_change: bool
+
+
+@dataclass(frozen=True)
+class MoveDay:
+    """A day a meal can move to: its menu day, its cut-off, whether the same meal is on it."""
+
+    meal_date: date
+    menu_day_id: int
+    cutoff_at: datetime
+    meal_served: bool
+
+
+@dataclass(frozen=True)
+class MoveDates:
+    """The days the meal ``order_line_id`` (on ``date``, closing at ``cutoff_at``, served by
+    ``vendor``) can move to."""
+
+    order_line_id: int
+    meal_date: date
+    cutoff_at: datetime
+    vendor: str
+    dates: tuple[MoveDay, ...]
 
 
 def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: date) -> list:
@@ -88,35 +136,33 @@ def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: 
     )
 
 
-def _meal_out(row: tuple, addons: list[OrderLineAddOn], lang: str, now: datetime) -> dict:
+def _meal_view(row: tuple, addons: list[OrderLineAddOn], lang: str, now: datetime) -> MealView:
     line, order, vendor, child, meal = row
     closes = line_closes(line, vendor)
-    return {
-        "order_line_id": line.id,
-        "order_id": order.id,
-        "order_number": order.number,
-        "child_id": child.id,
-        "child_name": f"{child.first_name} {child.last_name}",
-        "date": line.meal_date.isoformat(),
-        "day": order_day(line.meal_date, lang),
-        "meal_id": line.meal_id,
-        "name": meal_name(meal, line.meal_name, lang),
-        "image": meal.image if meal else "",
-        "size": line.size,
-        "size_label": size_label(line.size, lang),
-        "menu_option": line.menu_option_name,
-        "meal_option": line.meal_option_name,
-        "addons": [a.name for a in addons],
-        "special_note": line.special_note or "",
-        "quantity": active_quantity(line),
-        "price_cents": line.line_total_cents,
-        "price": format_money(line.line_total_cents, lang),
-        "vendor": vendor.name,
-        "status": "moved" if line.moved_from_date else "active",
-        "moved_from_date": line.moved_from_date.isoformat() if line.moved_from_date else None,
-        "cutoff_at": closes.isoformat(),
-        "can_change": before_cutoff(closes, now),
-    }
+    return MealView(
+        order_line_id=line.id or 0,
+        order_id=order.id or 0,
+        order_number=order.number,
+        child_id=child.id or 0,
+        child_name=f"{child.first_name} {child.last_name}",
+        meal_date=line.meal_date,
+        meal_id=line.meal_id,
+        name=meal_name(meal, line.meal_name, lang),
+        image=meal.image if meal else "",
+        size=line.size,
+        size_label=size_label(line.size, lang),
+        menu_option=line.menu_option_name,
+        meal_option=line.meal_option_name,
+        addons=tuple(a.name for a in addons),
+        special_note=line.special_note or "",
+        quantity=active_quantity(line),
+        price_cents=line.line_total_cents,
+        vendor=vendor.name,
+        status="moved" if line.moved_from_date else "active",
+        moved_from_date=line.moved_from_date,
+        cutoff_at=closes,
+        can_change=before_cutoff(closes, now),
+    )
 
 
 def _addons_of(session: Session, line_ids: list[int]) -> dict[int, list[OrderLineAddOn]]:
@@ -132,8 +178,8 @@ def _addons_of(session: Session, line_ids: list[int]) -> dict[int, list[OrderLin
 
 
 def get_meals_list(
-    *, session: Session, parent_id: int, child_id: object = None, lang: str = "en"
-) -> list[dict]:
+    *, session: Session, parent_id: int, child_id: int | None = None, lang: str = "en"
+) -> list[MealView]:
     """GetMealsList: the parent's upcoming meals (from today in Toronto), one per active
     order line of a paid order, by date (``child_id``: that child's only): child, meal, size,
     options, add-ons, note, quantity, price, order number, whether it was moved and whether it
@@ -141,7 +187,7 @@ def get_meals_list(
     ``child_id``, which must be one of the parent's children: ``child_not_found``)."""
     lang = normalize_lang(lang)
     now = clock.now()
-    child = None if child_id in (None, "") else parse_id(child_id, "child_id", "child_not_found")
+    child = child_id
     if child is not None:
         # Another parent's child (or none) is not found, not an empty list.
         own = session.exec(
@@ -155,32 +201,31 @@ def get_meals_list(
         if active_quantity(r[0]) > 0 and (child is None or r[0].child_id == child)
     ]
     addons = _addons_of(session, [r[0].id for r in rows])
-    return [_meal_out(r, addons.get(r[0].id, []), lang, now) for r in rows]
+    return [_meal_view(r, addons.get(r[0].id, []), lang, now) for r in rows]
 
 
-def _own_meal(session: Session, *, parent_id: int, order_line_id: object, now: datetime) -> tuple:
-    key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
-    rows = _meal_rows(session, parent_id=parent_id, line_id=key, today=clock.today(now))
+def _own_meal(session: Session, *, parent_id: int, order_line_id: int, now: datetime) -> tuple:
+    rows = _meal_rows(session, parent_id=parent_id, line_id=order_line_id, today=clock.today(now))
     if not rows or active_quantity(rows[0][0]) <= 0:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     return rows[0]
 
 
 def meal_order_detail(
-    *, session: Session, parent_id: int, order_line_id: object, lang: str = "en"
-) -> dict:
+    *, session: Session, parent_id: int, order_line_id: int, lang: str = "en"
+) -> MealView:
     """MealOrderDetail: one of the parent's active meals (as in GetMealsList). Another
     parent's line, a cancelled one or an unknown id: 'not found'."""
     lang = normalize_lang(lang)
     now = clock.now()
     row = _own_meal(session, parent_id=parent_id, order_line_id=order_line_id, now=now)
     addons = _addons_of(session, [row[0].id])
-    return _meal_out(row, addons.get(row[0].id, []), lang, now)
+    return _meal_view(row, addons.get(row[0].id, []), lang, now)
 
 
 def get_dates_for_modify_meal(
-    *, session: Session, parent_id: int, order_line_id: object, lang: str = "en"
-) -> dict:
+    *, session: Session, parent_id: int, order_line_id: int, lang: str = "en"
+) -> MoveDates:
     """GetDatesForModifyMeal: the dates the meal can move to: days on which the same vendor
     serves the child's school, open, before their cut-off, other than the meal's own day, in
     the next eight weeks; each says whether the same meal is on that day's menu (a move needs
@@ -219,41 +264,42 @@ def get_dates_for_modify_meal(
         if not before_cutoff(target_closes, now) or not vendor.is_active:
             continue
         out.append(
-            {
-                "date": day.meal_date.isoformat(),
-                "day": order_day(day.meal_date, lang),
-                "menu_day_id": day.id,
-                "cutoff_at": target_closes.isoformat(),
-                "meal_served": day.id in served,
-            }
+            MoveDay(
+                meal_date=day.meal_date,
+                menu_day_id=day.id or 0,
+                cutoff_at=target_closes,
+                meal_served=day.id in served,
+            )
         )
-    return {
-        "order_line_id": line.id,
-        "date": line.meal_date.isoformat(),
-        "cutoff_at": closes.isoformat(),
-        "vendor": vendor.name,
-        "dates": out,
-    }
+    return MoveDates(
+        order_line_id=line.id or 0,
+        meal_date=line.meal_date,
+        cutoff_at=closes,
+        vendor=vendor.name,
+        dates=tuple(out),
+    )
 
 
 @dataclass(frozen=True)
 class _MealMove:
-    """What the parent asks: move the meal ``order_line_id`` to ``new_date`` (raw values)."""
+    """What the parent asks: move the meal ``order_line_id`` to ``new_date`` (the form's
+    text, checked after the meal)."""
 
     parent_id: int
-    order_line_id: object
-    new_date: object
+    order_line_id: int
+    new_date: str
     lang: str
 
 
-def _move_step(session: Session, *, move: _MealMove) -> dict:
-    """Check the move and write it as a change of kind ``move`` (confirmed by the caller)."""
+def _move_step(session: Session, *, move: _MealMove) -> tuple[int, int]:
+    """Check the move and write it as a change of kind ``move`` (confirmed by the caller):
+    the order's id and the change's."""
     now = clock.now()
     order, _loaded, line, day = _move_target(session, move, now=now, lock=True)
     change = new_change(session, order, kind=MOVE, now=now)
     session.add(_move_line(change.id or 0, line, day))
     session.flush()
-    return {"order_id": order.id, "change_id": change.id}
+    return order.id or 0, change.id or 0
 
 
 def _move_line(change_id: int, line: OrderLine, day: MenuDay) -> OrderChangeLine:
@@ -267,13 +313,13 @@ def _move_line(change_id: int, line: OrderLine, day: MenuDay) -> OrderChangeLine
 
 
 def quote_move(
-    *, session: Session, parent_id: int, order_line_id: object, new_date: object, lang: str = "en"
-) -> dict:
+    *, session: Session, parent_id: int, order_line_id: int, new_date: str, lang: str = "en"
+) -> ChangeQuote:
     """What moving the meal ``order_line_id`` to ``new_date`` would cost or give back, before
     the parent confirms: the same checks and the same pricing as ``modify_meal`` (so the
     amount shown is the amount then charged or refunded), with nothing written. Refuses as
-    ``modify_meal`` would. Answers ``change_plan.difference_out``: ``difference_cents`` (> 0 to pay,
-    < 0 to refund), ``to_pay``/``to_refund`` formatted in ``lang`` and a ``message``."""
+    ``modify_meal`` would. Answers the quote: ``difference_cents`` (> 0 to pay, < 0 to
+    refund) and what family credit and the card would pay of an increase."""
     lang = normalize_lang(lang)
     now = clock.now()
     move = _MealMove(parent_id, order_line_id, new_date, lang)
@@ -281,7 +327,7 @@ def quote_move(
     plan, _ = plan_change(
         session, loaded, [_move_line(0, line, day)], lang=lang, now=now, strict=True
     )
-    return difference_out(plan, lang, credit_balance=credit.balance(session, parent_id))
+    return quote_of(plan, credit_balance=credit.balance(session, parent_id))
 
 
 def _move_target(
@@ -291,7 +337,7 @@ def _move_target(
     parent_id, order_line_id, lang = move.parent_id, move.order_line_id, move.lang
     order = line_order(session, parent_id=parent_id, order_line_id=order_line_id, lock=lock)
     loaded = load_for_change(session, order)
-    line = loaded.line(parse_id(order_line_id, "order_line_id", "order_change_line_not_found"))
+    line = loaded.line(order_line_id)
     if line is None:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     ensure_changeable(loaded, line, now, lang)
@@ -339,16 +385,13 @@ def _move_target(
     return order, loaded, line, day
 
 
-def _move_repeat(
-    session: Session, *, parent_id: int, order_line_id: object, key: str
-) -> int | None:
-    line_key = parse_id(order_line_id, "order_line_id", "order_change_line_not_found")
+def _move_repeat(session: Session, *, parent_id: int, order_line_id: int, key: str) -> int | None:
     found = session.exec(
         select(col(OrderChange.id))
         .join(Order, col(Order.id) == OrderChange.order_id)
         .join(OrderLine, col(OrderLine.order_id) == Order.id)
         .where(
-            col(OrderLine.id) == line_key,
+            col(OrderLine.id) == order_line_id,
             col(Order.parent_id) == parent_id,
             col(OrderChange.request_key) == key,
         )
@@ -359,42 +402,51 @@ def _move_repeat(
 async def modify_meal(
     *,
     parent_id: int,
-    order_line_id: object,
-    new_date: object,
+    order_line_id: int,
+    new_date: str,
     lang: str = "en",
     runtime: Runtime = APP,
-    **paying: Unpack[ChangePaying],
+    request_key: str | None = None,
+    card_id: int | None = None,
+    save_card: bool = False,
+    refund_to: str = "",
+    use_credit: bool = True,
 ) -> ChangeResult:
     """ModifyMeal: move one meal (its active quantity) to ``new_date``: a day on which the
     same vendor serves the child's school with the same meal, open and before its cut-off, the
     meal's own cut-off still ahead (otherwise refused with a message saying which). Priced at
     today's catalogue price of the same meal: a difference is refunded at once (to the card or
-    to family credit: ``refund_to``; None: the family's standing choice), or paid first
-    (saved card ``card_id`` or the Lightbox: ``status`` ``pay``, then
-    ``complete_change_payment``). The line keeps its id and shows as moved."""
+    to family credit: ``refund_to``; "": the family's standing choice), or paid first (family
+    credit first, ``use_credit``; the saved card ``card_id`` or the Lightbox: ``status``
+    ``pay``, then ``complete_change_payment``). The line keeps its id and shows as moved.
+    ``request_key``: the same key again answers what the first call did."""
     lang = normalize_lang(lang)
     engine = runtime.engine
-    key = checked_key(paying.get("request_key"))
+    key = checked_key(request_key)
     if key:
         seen = await run_in_transaction(
             _move_repeat, engine=engine, parent_id=parent_id, order_line_id=order_line_id, key=key
         )
         if seen is not None:  # a repeat: what the first did (the same Lightbox session)
-            return await repeat(seen, parent_id, key, lang, runtime=runtime)
-    step = await run_in_transaction(
+            return await repeat(seen, parent_id, key, runtime=runtime)
+    order_id, change_id = await run_in_transaction(
         _move_step, engine=engine, move=_MealMove(parent_id, order_line_id, new_date, lang)
     )
     try:
         return await confirm(
             parent_id=parent_id,
-            order_id=step["order_id"],
-            change_id=step["change_id"],
+            order_id=order_id,
+            change_id=change_id,
             lang=lang,
             runtime=runtime,
-            **paying,
+            request_key=request_key,
+            card_id=card_id,
+            save_card=save_card,
+            refund_to=refund_to,
+            use_credit=use_credit,
         )
     except DomainError:
-        await run_in_transaction(_drop_draft_move, engine=engine, change_id=step["change_id"])
+        await run_in_transaction(_drop_draft_move, engine=engine, change_id=change_id)
         raise
 
 
