@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotmeals.api.menu_present import allergy_mark_out
 from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.services.ordering.cart import AddedLine, CartGroup, CartItem, CartSummary
 from hotmeals.services.ordering.pricing import PricedSummary
+from hotmeals.services.payments.credit_pay import CreditLine, credit_line_label
 
 
 def added_out(line: AddedLine, lang: str) -> dict[str, Any]:
@@ -62,7 +64,7 @@ def cart_line_out(line: CartItem, lang: str) -> dict[str, Any]:
         ],
         "special_note": line.special_note,
         "allergy_ack": line.allergy_ack,
-        "allergy": line.allergy,
+        "allergy": allergy_mark_out(line.allergy),
         "unit_price_cents": line.unit_price_cents,
         "special_note_fee_cents": line.special_note_fee_cents,
         "line_total_cents": line.line_total_cents,
@@ -108,5 +110,15 @@ def order_summary_out(priced: PricedSummary, lang: str) -> dict[str, Any]:
         **cart_summary_out(priced.summary, lang),
         "credit_cents": priced.credit_cents,
         "card_cents": priced.card_cents,
-        "credit_lines": priced.credit_lines,
+        "credit_lines": [credit_line_out(line, lang) for line in priced.credit_lines],
+    }
+
+
+def credit_line_out(line: CreditLine, lang: str) -> dict[str, Any]:
+    """A line of family credit's share or the card's, as the charges' lines are written."""
+    return {
+        "name": line.name,
+        "label": credit_line_label(line, lang),
+        "cents": line.cents,
+        "amount": format_money(line.cents, lang),
     }

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from hotmeals.api.cart_present import order_summary_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import CartLine, CreditEntry, Order, Payment
@@ -29,6 +30,7 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify
 from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.payments.credit_pay import CARD_PAY, FAMILY_CREDIT, CreditLine
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -166,7 +168,13 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
         summary = pricing.priced_summary(session=s, parent_id=pid, lang="fr")
     assert summary.credit_cents == 300
     assert summary.card_cents == summary.summary.charges.total_pay_cents - 300
-    assert [(x["label"], x["amount"]) for x in summary.credit_lines] == [
+    assert summary.credit_lines == (
+        CreditLine(FAMILY_CREDIT, -300, done=False),
+        CreditLine(CARD_PAY, summary.card_cents, done=False),
+    )
+    assert [
+        (x["label"], x["amount"]) for x in order_summary_out(summary, "fr")["credit_lines"]
+    ] == [
         ("Crédit familial", "−3,00\u00a0$"),
         ("À payer par carte", format_money(summary.card_cents, "fr")),
     ]

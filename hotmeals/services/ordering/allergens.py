@@ -298,26 +298,24 @@ def allergy_problem(
     dish: Dish,
     ack_text: str | None,
     lang: str,
-) -> tuple[str, dict]:
+) -> tuple[str, AllergyMark]:
     """Why a line (a meal as composed, with the acknowledgement it stores) cannot be paid
     because of the child's allergies as they are now ("" when it can), and the line's mark for
-    the cart (``{"verdict", "message"}``: the refusal, what was acknowledged, the Low notice).
+    the cart (its message: the refusal, what was acknowledged, the Low notice; its levels: the
+    child's allergens of each part, in the parts' order).
     The same rule as AddToCart's (``domain.allergy.ensure_can_add_composed``): a Major allergen
     of the meal or of one of its options or add-ons; or one that needs an acknowledgement the
     line lacks (none stored, or one that does not name it: an allergy raised since)."""
     parts = components(items, child_id=child_id, dish=dish, lang=lang)
     composition = compose(parts, lang)
-    levels = [[n, level] for part in parts for n, level in part.matches]
-    names = list(dict.fromkeys(n for n, level in levels if level != "Non-allergic"))
+    levels = tuple((n, level) for part in parts for n, level in part.matches)
+    names = tuple(dict.fromkeys(n for n, level in levels if level != "Non-allergic"))
 
-    def mark(message: str) -> dict:
+    def mark(message: str) -> AllergyMark:
         verdict = composition.verdict
-        return {
-            "verdict": verdict.value,
-            "allergens": names if verdict is not MealVerdict.SAFE else [],
-            "message": message,
-            "levels": levels,
-        }
+        return AllergyMark(
+            verdict, names if verdict is not MealVerdict.SAFE else (), message, levels
+        )
 
     try:
         ensure_can_add_composed(parts, acknowledged=bool(ack_text), lang=lang)

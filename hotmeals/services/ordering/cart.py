@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, delete
 from sqlmodel import Session, col, select
@@ -49,6 +49,7 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache
 from hotmeals.services.ordering.allergens import (
+    AllergyMark,
     Dish,
     Items,
     allergy_problem,
@@ -196,7 +197,7 @@ class CartItem:
     addons: tuple[LineAddOn, ...]
     special_note: str
     allergy_ack: str
-    allergy: dict[str, Any]  # the line's allergy mark (``allergens.allergy_problem``)
+    allergy: AllergyMark  # the line's allergy mark (``allergens.allergy_problem``)
     unit_price_cents: int
     special_note_fee_cents: int
     line_total_cents: int

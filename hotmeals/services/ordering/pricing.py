@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session
 
@@ -19,7 +18,7 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, donations, promos
 from hotmeals.services.ordering.cart import CartSummary, cart_summary
-from hotmeals.services.payments.credit_pay import credit_lines
+from hotmeals.services.payments.credit_pay import CreditLine, credit_share
 
 
 @dataclass(frozen=True)
@@ -81,12 +80,12 @@ def price_cart(
 class PricedSummary:
     """The cart priced with the promo and the donation, and how it would be paid: family
     credit first (``credit_cents``), the card the rest (``card_cents``); ``credit_lines`` the
-    lines "Family credit −$x.xx" and "To pay by card $y.yy" when credit pays some."""
+    lines of family credit's share and the card's when credit pays some (none otherwise)."""
 
     summary: CartSummary
     credit_cents: int
     card_cents: int
-    credit_lines: list[dict[str, Any]]
+    credit_lines: tuple[CreditLine, ...]
 
 
 def priced_summary(
@@ -117,5 +116,5 @@ def priced_summary(
         summary=summary,
         credit_cents=split.credit_cents,
         card_cents=split.card_cents,
-        credit_lines=credit_lines(split.credit_cents, split.card_cents, lang, done=False),
+        credit_lines=credit_share(split.credit_cents, split.card_cents, done=False),
     )

@@ -11,6 +11,7 @@ balance the first left). Its refunds go back to credit (``refunds.py``, a RESTOR
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func
@@ -123,24 +124,45 @@ def paid_with_credit(session: Session, order_id: int) -> int:
     return int(total)
 
 
-def credit_lines(credit_cents: int, card_cents: int, lang: str, *, done: bool) -> list[dict]:
+FAMILY_CREDIT, CARD_PAY = "family_credit", "card_pay"
+
+
+@dataclass(frozen=True)
+class CreditLine:
+    """A line under the total when family credit pays some: credit's share (``FAMILY_CREDIT``,
+    its cents negative: taken off what the card pays) or the card's (``CARD_PAY``, what the card
+    pays, or paid once ``done``)."""
+
+    name: str  # FAMILY_CREDIT or CARD_PAY, the /api/v1 line's name
+    cents: int
+    done: bool  # the order is paid ("Paid by card"), not yet ("To pay by card")
+
+
+def credit_share(credit_cents: int, card_cents: int, *, done: bool) -> tuple[CreditLine, ...]:
     """The summary's and the confirmation's lines under the total when family credit pays
-    (none otherwise): "Family credit −$x.xx", then what the card pays ("To pay by card", or
-    "Paid by card" once ``done``), as ``charge_lines`` entries."""
+    (none otherwise): family credit (−``credit_cents``), then what the card pays."""
     if credit_cents <= 0:
-        return []
-    card_key = "credit.summary_card_paid" if done else "credit.summary_card"
+        return ()
+    return (CreditLine(FAMILY_CREDIT, -credit_cents, done), CreditLine(CARD_PAY, card_cents, done))
+
+
+def credit_line_label(line: CreditLine, lang: str) -> str:
+    """How a credit line is named in ``lang``: "Family credit", then "To pay by card" or, once
+    paid, "Paid by card"."""
+    if line.name == FAMILY_CREDIT:
+        return t("credit.summary_credit", lang)
+    return t("credit.summary_card_paid" if line.done else "credit.summary_card", lang)
+
+
+def credit_lines(credit_cents: int, card_cents: int, lang: str, *, done: bool) -> list[dict]:
+    """``credit_share``'s lines as ``charge_lines`` entries with the label and the money in
+    ``lang`` (the placed order's confirmation and a change's quote, which answer dicts)."""
     return [
         {
-            "name": "family_credit",
-            "label": t("credit.summary_credit", lang),
-            "cents": -credit_cents,
-            "amount": format_money(-credit_cents, lang),
-        },
-        {
-            "name": "card_pay",
-            "label": t(card_key, lang),
-            "cents": card_cents,
-            "amount": format_money(card_cents, lang),
-        },
+            "name": line.name,
+            "label": credit_line_label(line, lang),
+            "cents": line.cents,
+            "amount": format_money(line.cents, lang),
+        }
+        for line in credit_share(credit_cents, card_cents, done=done)
     ]

@@ -13,7 +13,7 @@ argument, and the server checks and re-prices them at every step.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,12 @@ from hotmeals.services.ordering import cart as cart_service
 from hotmeals.services.ordering import pricing
 from hotmeals.services.ordering.cart import CartSummary
 from hotmeals.services.ordering.pricing import PricedSummary
+from hotmeals.services.payments.credit_pay import (
+    CARD_PAY,
+    FAMILY_CREDIT,
+    CreditLine,
+    credit_line_label,
+)
 from hotmeals.services.promos import UsablePromo
 from hotmeals.services.submissions import submit_once
 from hotmeals.services.transaction import run_in_transaction
@@ -44,7 +50,7 @@ from hotmeals.ui.state.forms import (
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, browser_step
-from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text
+from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text, mark_badge
 from hotmeals.ui.state.screens import LoadedScreen, MealChoices, meal_choices, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
@@ -160,8 +166,8 @@ def cart_group_views(summary: CartSummary, lang: str) -> list[CartGroupView]:
                     payable=line.payable,
                     problems=" ".join(line.problems),
                     for_child=tr("ui.safe.for_child", lang, name=name),
-                    allergy_verdict=str(line.allergy.get("verdict") or "safe"),
-                    allergy_text=allergy_badge(line.allergy, lang),
+                    allergy_verdict=line.allergy.verdict.value,
+                    allergy_text=mark_badge(line.allergy, lang),
                     cutoff=cutoff_text(line.cutoff_at.isoformat(), True, lang),
                 )
             )
@@ -182,27 +188,58 @@ def cart_group_views(summary: CartSummary, lang: str) -> list[CartGroupView]:
 ALWAYS_SHOWN = ("meal_net", "tax", "total_pay")
 
 
-CREDIT_ROWS = ("family_credit", "card_pay")
+CREDIT_ROWS = (FAMILY_CREDIT, CARD_PAY)
+
+
+@dataclass(frozen=True)
+class CreditRow:
+    """Family credit's share or the card's, as the summary writes it (label and money in the
+    parent's language)."""
+
+    name: str  # FAMILY_CREDIT or CARD_PAY
+    label: str
+    amount: str
+    cents: int
 
 
 def charge_texts(summary: dict, lang: str) -> dict[str, str]:
     """Each charge of spec §3 of an answer that carries them (the confirmation), formatted in
     ``lang`` (``_charge_texts``)."""
     rows = [*summary.get("credit_lines", []), *summary.get("charge_lines", [])]
-    return _charge_texts(summary.get("charges", {}), int(summary.get("tax_bps") or 0), rows, lang)
+    credit = [
+        CreditRow(
+            name=str(row["name"]),
+            label=str(row.get("label", "")),
+            amount=str(row.get("amount", "")),
+            cents=int(row.get("cents") or 0),
+        )
+        for row in rows
+        if row.get("name") in CREDIT_ROWS
+    ]
+    cents = summary.get("charges", {})
+    return _charge_texts(cents, int(summary.get("tax_bps") or 0), credit, lang)
 
 
 def cart_charge_texts(
-    summary: CartSummary, credit_lines: list[dict[str, Any]], lang: str
+    summary: CartSummary, credit_lines: Sequence[CreditLine], lang: str
 ) -> dict[str, str]:
     """The cart's charges (``cart.cart_summary``) formatted in ``lang`` (``_charge_texts``),
     with the credit's lines of ``pricing.priced_summary`` when there are some."""
     cents = {name: getattr(summary.charges, name) for name in CHARGE_FIELDS}
-    return _charge_texts(cents, summary.tax_bps, credit_lines, lang)
+    credit = [
+        CreditRow(
+            name=line.name,
+            label=credit_line_label(line, lang),
+            amount=format_money(line.cents, lang),
+            cents=line.cents,
+        )
+        for line in credit_lines
+    ]
+    return _charge_texts(cents, summary.tax_bps, credit, lang)
 
 
 def _charge_texts(
-    cents: dict[str, Any], tax_bps: int, rows: list[dict[str, Any]], lang: str
+    cents: dict[str, Any], tax_bps: int, credit: Sequence[CreditRow], lang: str
 ) -> dict[str, str]:
     """Each charge of spec §3 formatted in ``lang`` (the discount as a negative amount); ""
     for a charge that does not apply; ``tax_label`` names the tax with its rate."""
@@ -215,19 +252,17 @@ def _charge_texts(
     if int(cents.get("discount_cents", 0)):
         out["discount"] = format_money(-int(cents["discount_cents"]), lang)  # money off
     out["tax_label"] = tax_label(tax_bps, lang)
-    # Family credit's share and the card's, when credit pays some (the services' lines:
-    # "Family credit −$x.xx", then "To pay by card" or, once paid, "Paid by card").
-    sources = {row["name"]: row for row in rows if row.get("name") in CREDIT_ROWS}
+    # Family credit's share and the card's, when credit pays some ("Family credit −$x.xx",
+    # then "To pay by card" or, once paid, "Paid by card").
+    sources = {row.name: row for row in credit}
     for name in CREDIT_ROWS:
-        row = sources.get(name, {})
-        out[name] = str(row.get("amount", ""))
-        out[f"{name}_label"] = str(row.get("label", ""))
+        row = sources.get(name)
+        out[name] = row.amount if row is not None else ""
+        out[f"{name}_label"] = row.label if row is not None else ""
     # What the Pay button names: the card's share when credit pays some; "" when credit pays
     # it all (the button then says it pays with family credit).
-    card = sources.get("card_pay")
-    out["pay_amount"] = (
-        out["total_pay"] if card is None else (str(card["amount"]) if card["cents"] else "")
-    )
+    card = sources.get(CARD_PAY)
+    out["pay_amount"] = out["total_pay"] if card is None else (card.amount if card.cents else "")
     return out
 
 
@@ -291,7 +326,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
 
     # ---- private ------------------------------------------------------------------------
     def _apply(
-        self, summary: CartSummary, lang: str, credit_lines: list[dict[str, Any]] | None = None
+        self, summary: CartSummary, lang: str, credit_lines: Sequence[CreditLine] = ()
     ) -> None:
         self.groups = cart_group_views(summary, lang)
         self._quantities = {
@@ -300,7 +335,7 @@ class CartState(RemoveDialog, OnceKey, LoadedScreen, rx.State):
         self.line_count = summary.cart_count
         self.payable_count = summary.payable_count
         self.meal_count = summary.meal_count
-        self.charges = cart_charge_texts(summary, credit_lines or [], lang)
+        self.charges = cart_charge_texts(summary, credit_lines, lang)
         self.giveback = str(giveback_summary(summary.meal_count, lang)["message"])
         self.loaded = True
         self._lang = lang
