@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import t
@@ -69,7 +70,7 @@ def confirmation_out(order: Confirmation, lang: str) -> dict[str, Any]:
             for group in order.groups
         ],
         "meal_count": order.meal_count,
-        "charges": dict(order.charges),
+        "charges": {name: getattr(order.charges, name) for name in CHARGE_FIELDS},
         "tax_bps": order.tax_bps,
         "charge_lines": [charge_out(c, lang) for c in order.charge_lines],
         "giveback": giveback_summary(order.meal_count, lang),

@@ -278,7 +278,7 @@ async def test_a_real_cart_is_priced_to_the_cent_and_charged_what_the_order_says
     giveback = giveback_summary(shown.meal_count, "fr")
     assert giveback["school_cents"] == 7 * 50
     assert giveback["nutrition_cents"] == 7 * 20
-    assert shown.charges["discount_cents"] == 488
+    assert shown.charges.discount_cents == 488
 
 
 async def test_the_confirmation_email_is_queued_once_in_the_parents_language(

@@ -25,6 +25,7 @@ from hotmeals.domain.charges import (
     ALWAYS_SHOWN,
     CHARGE_FIELDS,
     CHARGE_LINES,
+    OrderCharges,
     charge_label,
     shown_cents,
 )
@@ -100,7 +101,7 @@ class Confirmation:
     promo_code: str | None
     groups: list[SoldGroup]  # by child, then date
     meal_count: int
-    charges: dict[str, int]  # the order's stored charges (CHARGE_FIELDS), in cents
+    charges: OrderCharges  # the order's stored charges (CHARGE_FIELDS)
     tax_bps: int  # the order's stored rate
     charge_lines: list[ChargeLine]
     total_pay_cents: int
@@ -179,7 +180,7 @@ def _confirmation(session: Session, order: Order, lang: str) -> Confirmation:
         promo_code=order.promo_code,
         groups=list(groups.values()),
         meal_count=meals,
-        charges={name: getattr(order, name) for name in CHARGE_FIELDS},
+        charges=OrderCharges(**{name: getattr(order, name) for name in CHARGE_FIELDS}),
         tax_bps=order.tax_bps,
         charge_lines=paid_charge_lines(order, by_credit, lang),
         total_pay_cents=order.total_pay_cents,

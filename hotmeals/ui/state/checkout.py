@@ -18,6 +18,7 @@ import reflex as rx
 from reflex.event import EventSpec
 
 from hotmeals import clock
+from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
@@ -93,9 +94,8 @@ def paid_charge_texts(order: Confirmation, lang: str) -> dict[str, str]:
         {"name": c.name, "label": c.label, "cents": c.cents, "amount": format_money(c.cents, lang)}
         for c in order.charge_lines
     ]
-    return charge_texts(
-        {"charges": order.charges, "tax_bps": order.tax_bps, "charge_lines": lines}, lang
-    )
+    charges = {name: getattr(order.charges, name) for name in CHARGE_FIELDS}
+    return charge_texts({"charges": charges, "tax_bps": order.tax_bps, "charge_lines": lines}, lang)
 
 
 class CheckoutState(CardPayment, LoadedScreen, rx.State):
