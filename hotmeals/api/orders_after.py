@@ -60,7 +60,6 @@ from hotmeals.api.orders_present import (
     history_out,
 )
 from hotmeals.domain.money import format_money
-from hotmeals.i18n import t
 from hotmeals.services import submissions
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
@@ -132,8 +131,7 @@ async def order_history(
     history = await run_in_transaction(
         queries.order_history, parent_id=who.parent_id, lang=who.lang, tab=body.tab
     )
-    data = history_out(history, who.lang)
-    return ok(data, data["message"] or t("success", who.lang))
+    return answer_found(history_out(history, who.lang), who.lang, found=bool(history.orders))
 
 
 @router.post(
@@ -173,8 +171,7 @@ async def cancel_cart_details(who: CurrentParent) -> Any:
     cart = await run_in_transaction(
         cancel_cart_service.cancel_cart_details, parent_id=who.parent_id, lang=who.lang
     )
-    data = cancel_cart_details_out(cart, who.lang)
-    return ok(data, data["message"] or t("success", who.lang))
+    return answer_found(cancel_cart_details_out(cart, who.lang), who.lang, found=bool(cart.count))
 
 
 # -- cancel-cart edits ----------------------------------------------------------------------
