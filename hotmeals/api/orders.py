@@ -29,6 +29,7 @@ from hotmeals.api.deps import (
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok_or_fail
+from hotmeals.api.orders_present import confirmation_out
 from hotmeals.api.orders_schemas import (
     AddOrderIn,
     AddOrderOut,
@@ -58,7 +59,7 @@ async def _answer(who: ParentClient, result: settle.CheckoutResult) -> Any:
         "payment_id": result.payment_id,
         "total_pay_cents": result.total_pay_cents,
         "total_pay": format_money(result.total_pay_cents, who.lang),
-        "order": order,
+        "order": confirmation_out(order, who.lang),
     }
     return ok_or_fail(result.status == settle.PLACED, data, result.message)
 
@@ -117,4 +118,4 @@ async def order_confirmation(
     order = await run_in_transaction(
         confirmation.order_confirmation, parent_id=who.parent_id, lang=who.lang, order_id=order_id
     )
-    return answer(order, who.lang)
+    return answer(confirmation_out(order, who.lang), who.lang)

@@ -15,7 +15,6 @@ reason, within ``cancel_service.NATURAL_REPEAT_WINDOW`` of the order's last canc
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import Depends
@@ -54,8 +53,13 @@ from hotmeals.api.orders_after_schemas import (
     ReasonFields,
     ReasonOut,
 )
+from hotmeals.api.orders_present import (
+    cancel_cart_details_out,
+    cancel_cart_item_out,
+    detail_out,
+    history_out,
+)
 from hotmeals.domain.money import format_money
-from hotmeals.i18n import t
 from hotmeals.services import submissions
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
@@ -72,14 +76,6 @@ def _order_id(body: Any) -> int:
 
 def _order_line_id(body: Any) -> int:
     return required(body.order_line_id, "order_line_not_found", "order_line_id")
-
-
-async def _with_its_message(
-    who: ParentClient, fn: Callable[..., Any], /, **kwargs: Any
-) -> dict[str, Any]:
-    """``fn`` for the parent, answered with its own message ("success" when it has none)."""
-    data = await run_in_transaction(fn, parent_id=who.parent_id, lang=who.lang, **kwargs)
-    return ok(data, data["message"] or t("success", who.lang))
 
 
 def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
@@ -132,7 +128,10 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> dic
 async def order_history(
     who: CurrentParent, body: Annotated[HistoryIn, Depends(json_body(HistoryIn))]
 ) -> Any:
-    return await _with_its_message(who, queries.order_history, tab=body.tab)
+    history = await run_in_transaction(
+        queries.order_history, parent_id=who.parent_id, lang=who.lang, tab=body.tab
+    )
+    return answer_found(history_out(history, who.lang), who.lang, found=bool(history.orders))
 
 
 @router.post(
@@ -145,10 +144,10 @@ async def order_history(
 async def order_detail(
     who: CurrentParent, body: Annotated[OrderIdIn, Depends(json_body(OrderIdIn))]
 ) -> Any:
-    data = await run_in_transaction(
+    order = await run_in_transaction(
         queries.order_detail, parent_id=who.parent_id, lang=who.lang, order_id=_order_id(body)
     )
-    return answer(data, who.lang)
+    return answer(detail_out(order, who.lang), who.lang)
 
 
 @router.get(
@@ -169,7 +168,10 @@ async def cancel_order_reason(who: CurrentParent) -> Any:
     response_model=Envelope[CancelCartDetailsOut],
 )
 async def cancel_cart_details(who: CurrentParent) -> Any:
-    return await _with_its_message(who, cancel_cart_service.cancel_cart_details)
+    cart = await run_in_transaction(
+        cancel_cart_service.cancel_cart_details, parent_id=who.parent_id, lang=who.lang
+    )
+    return answer_found(cancel_cart_details_out(cart, who.lang), who.lang, found=bool(cart.count))
 
 
 # -- cancel-cart edits ----------------------------------------------------------------------
@@ -192,6 +194,7 @@ async def add_to_cancel_cart(
         key=who.key,
         action="add_to_cancel_cart",
         fn=cancel_cart_service.add_to_cancel_cart,
+        present=cancel_cart_item_out,
         order_line_id=order_line_id,
         quantity=body.quantity,
         lang=who.lang,
@@ -217,8 +220,10 @@ async def update_cancel_cart_quantity(
         key=who.key,
         action="update_cancel_cart",
         fn=cancel_cart_service.update_cancel_cart_quantity,
+        present=cancel_cart_item_out,
         cancel_cart_id=cancel_cart_id,
-        quantity=body.quantity,
+        # none given: 0, refused by the service as any quantity out of range
+        quantity=body.quantity or 0,
         lang=who.lang,
     )
     return answered(done, who.lang, "orders_after.cancel_cart_updated")
@@ -241,6 +246,7 @@ async def delete_cancel_cart_item(
         key=who.key,
         action="delete_cancel_cart",
         fn=cancel_cart_service.delete_cancel_cart_item,
+        present=lambda count: {"cancel_cart_count": count},
         cancel_cart_id=cancel_cart_id,
     )
     return answered(done, who.lang, "orders_after.cancel_cart_removed")

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -33,7 +32,7 @@ from hotmeals.settings import get_settings
 
 def paid_item(
     session: Session, parent: Parent, child: Child, menu_day: MenuDay, meal: Meal
-) -> dict[str, Any] | None:
+) -> place.OrderItem | None:
     """One small ``meal`` for ``child`` on ``menu_day``, priced as a cart line is (what
     ``write_order`` copies); ``None`` when the child's allergies refuse the meal."""
     try:
@@ -59,27 +58,27 @@ def paid_item(
         meal_id=meal.id or 0,
         portion_id=portion.id or 0,
     )
-    return {
-        "line": line,
-        "menu_day": menu_day,
-        "meal": meal,
-        "portion": portion,
-        "menu_option": None,
-        "meal_option": None,
-        "addons": [],
-        "tiers": tiers,
-        "price": price_line(LineInput(portion_tiers=tiers, quantity=1)),
-    }
+    return place.OrderItem(
+        line=line,
+        menu_day=menu_day,
+        meal=meal,
+        portion=portion,
+        menu_option=None,
+        meal_option=None,
+        addons=[],
+        tiers=tiers,
+        price=price_line(LineInput(portion_tiers=tiers, quantity=1)),
+    )
 
 
 def write_paid_order(
-    session: Session, parent: Parent, items: list[dict[str, Any]], *, mark: str, when: datetime
+    session: Session, parent: Parent, items: list[place.OrderItem], *, mark: str, when: datetime
 ) -> Order:
     """The order of ``items``, placed at ``when`` with ``mark`` as its fingerprint (its natural
     key), paid by an APPROVED payment whose answer is taken (``closed_at``), so the
     reconciliation never asks Converge about it, and the order PLACED, so no orphan void
     touches it."""
-    charges = compute_charges([i["price"] for i in items], get_settings().charge_rates)
+    charges = compute_charges([i.price for i in items], get_settings().charge_rates)
     summary = {"charges": {name: getattr(charges, name) for name in CHARGE_FIELDS}}
     order = place.write_order(
         session,

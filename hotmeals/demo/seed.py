@@ -9,7 +9,6 @@ meal was made up on a later day (``closure.py``). Above the services (the databa
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -36,6 +35,7 @@ from hotmeals.demo.orders import paid_item, write_paid_order
 from hotmeals.domain.credit import CreditKind
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, school_year, standing
+from hotmeals.services.ordering.place import OrderItem
 
 
 def load_demo_data(session: Session, *, today: date | None = None) -> SeedReport:
@@ -210,7 +210,7 @@ def _demo_paid_order(
     if picked is None:
         return
     menu_day, meals = picked
-    items: list[dict[str, Any]] = []
+    items: list[OrderItem] = []
     for child in children:
         found_item = next(
             (i for i in (paid_item(session, parent, child, menu_day, m) for m in meals) if i),

@@ -188,7 +188,7 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
     assert [m["state"] for m in again["meals"]] == ["donated"]
     with session_scope(pay_engine) as s:  # the order's details say where the meal went
         shown = queries.order_detail(s, parent_id=fam["parent_id"], order_id=order_id)
-    labels = {x["order_line_id"]: x["state_label"] for x in shown["lines"]}
+    labels = {x.order_line_id: x.state_label for x in shown.lines}
     assert labels[past_line] == "Given to the school's student-nutrition program"
     with session_scope(pay_engine) as s:
         figures = giveback.family_giveback(session=s, parent_id=fam["parent_id"])

@@ -199,7 +199,7 @@ def test_archive_hides_from_booking_and_keeps_the_history(engine):
         )
         assert code == "child_not_found"
         past = queries.order_history(s, parent_id=pid, tab="past", now=SEPTEMBER)
-        assert len(past["orders"]) == 1
+        assert len(past.orders) == 1
 
 
 # --- give-back ---------------------------------------------------------------------------------

@@ -200,9 +200,9 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert _card_txns(live_sim, pay_engine, order_id, "SALE") == [card]
     with session_scope(pay_engine) as s:
         shown = confirmation.order_confirmation(s, parent_id=pid, order_id=order_id)
-    assert shown["credit_cents"] == 300
-    assert [x["name"] for x in shown["charge_lines"]][-2:] == ["family_credit", "card_pay"]
-    assert shown["charge_lines"][-1]["cents"] == card
+    assert shown.credit_cents == 300
+    assert [x.name for x in shown.charge_lines][-2:] == ["family_credit", "card_pay"]
+    assert shown.charge_lines[-1].cents == card
     # AddOrder repeated: nothing more spent
     again = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
     assert again.status == settle.PLACED and _balance(pay_engine, pid) == 0
@@ -244,9 +244,9 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
         "ajouté à votre crédit familial",
         "remboursé",
     }
-    assert {r["state_label"] for r in details["refunds"]} == {"To family credit", "Refunded"}
+    assert {r.state_label for r in details.refunds} == {"To family credit", "Refunded"}
     # The order's details split the total paid as the confirmation and the receipt do.
-    split = [(c["label"], c["cents"]) for c in details["charges"]][-4:]
+    split = [(c.label, c.cents) for c in details.charges][-4:]
     assert split == [
         ("Total paid", total),
         ("Family credit", -300),
@@ -437,4 +437,4 @@ async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
     with session_scope(pay_engine) as s:
         shown = confirmation.order_confirmation(s, parent_id=pid, order_id=by_card.order_id)
         assert s.get(Order, by_card.order_id).status == "placed"
-    assert shown["credit_cents"] == total
+    assert shown.credit_cents == total

@@ -52,19 +52,19 @@ async def test_a_paid_order_is_shown_by_its_number_to_its_parent_only(
             s, parent_id=shop["parent_id"], number=started.order_number.lower(), lang="fr"
         )
         other = f.make_parent(s).id
-    assert shown["number"] == started.order_number
-    assert shown["order_id"] == started.order_id
-    assert shown["total_pay_cents"] > 0 and shown["groups"]
+    assert shown.number == started.order_number
+    assert shown.order_id == started.order_id
+    assert shown.total_pay_cents > 0 and shown.groups
     # The tax line names the rate the order stored.
-    tax = next(c for c in shown["charge_lines"] if c["name"] == "tax_cents")
-    assert tax["label"] == "Taxe (TVH 13\u00a0%)" and shown["tax_bps"] == 1300
+    tax = next(c for c in shown.charge_lines if c.name == "tax_cents")
+    assert tax.label == "Taxe (TVH 13\u00a0%)" and shown.tax_bps == 1300
     # The history card says whose meals and which, in one statement with the days.
     with session_scope(pay_engine) as s:
         history = queries.order_history(s, parent_id=shop["parent_id"], lang="en")
         kid = s.get(Child, shop["children"][0]).first_name
         meal = s.get(Meal, shop["meal_id"]).name_en
-    card = next(o for o in history["orders"] if o["number"] == started.order_number)
-    assert card["children"] == [kid] and card["meals"] == [meal]
+    card = next(o for o in history.orders if o.number == started.order_number)
+    assert card.children == [kid] and card.meals == [meal]
     _refused(pay_engine, other, started.order_number)
     for bad in ("HM-999999", "", " ", "x" * 40, 12, None):
         _refused(pay_engine, shop["parent_id"], bad)

@@ -18,6 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from hotmeals import clock
+from hotmeals.api.orders_present import detail_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent, Order, OrderLine, Payment, Refund
@@ -359,8 +360,8 @@ async def test_a_change_attempt_paid_after_its_decline_is_voided_before_the_next
     assert done.status == "applied"
     with session_scope(pay_engine) as s:
         shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
-    assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
-    assert [v["payment_id"] for v in shown["voided_attempts"]] == [first.payment_id]
+    assert shown.total_refund_cents == 0 and shown.refunds == []
+    assert [v.payment_id for v in shown.voided_attempts] == [first.payment_id]
 
 
 # -- 2. one attempt, one payment row, one invoice -----------------------------------------------
@@ -437,10 +438,8 @@ async def test_a_duplicate_sale_under_one_invoice_is_a_row_with_its_own_void(
     with session_scope(pay_engine) as s:
         shown = queries.order_detail(s, parent_id=shop["parent_id"], order_id=placed.order_id)
         kinds = [e.kind for e in s.exec(select(AuditEvent)).all()]
-    assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
-    assert [(v["payment_id"], v["state"]) for v in shown["voided_attempts"]] == [
-        (row.id, "SUCCEEDED")
-    ]
+    assert shown.total_refund_cents == 0 and shown.refunds == []
+    assert [(v.payment_id, v.state) for v in shown.voided_attempts] == [(row.id, "SUCCEEDED")]
     assert "payment.duplicate_recorded" in kinds
 
 
@@ -486,9 +485,9 @@ async def test_order_pages_count_this_orders_refunds_only(
     with session_scope(pay_engine) as s:
         shown = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id, lang="fr")
         listed = queries.order_history(s, parent_id=shop["parent_id"], tab="future")
-    assert shown["total_refund_cents"] == 0 and shown["refunds"] == []
-    [extra] = shown["voided_attempts"]
+    assert shown.total_refund_cents == 0 and shown.refunds == []
+    [extra] = detail_out(shown, "fr")["voided_attempts"]
     assert extra["payment_id"] == tabs[1].payment_id and extra["state"] == "SUCCEEDED"
     assert extra["text"].startswith("Un deuxième paiement de")
-    [row] = [o for o in listed["orders"] if o["order_id"] == order_id]
-    assert row["total_refund_cents"] == 0
+    [row] = [o for o in listed.orders if o.order_id == order_id]
+    assert row.total_refund_cents == 0

@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import select
 
 from hotmeals import clock
+from hotmeals.api.orders_present import history_out
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
@@ -82,12 +83,12 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         future = queries.order_history(s, parent_id=pid, tab="future", lang="fr")
         past = queries.order_history(s, parent_id=pid, tab="past")
         detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
-    assert [o["order_id"] for o in future["orders"]] == [order_id]
-    assert future["orders"][0]["total_items"] == 3
-    assert past["orders"] == [] and past["message"] == "No data found"
-    assert [x["state"] for x in detail["lines"]] == ["active", "active"]
-    assert detail["lines"][0]["size_label"] == "1 portion"
-    assert detail["total_refund_cents"] == 0 and detail["refunds"] == []
+    assert [o.order_id for o in future.orders] == [order_id]
+    assert future.orders[0].total_items == 3
+    assert past.orders == [] and history_out(past, "en")["message"] == "No data found"
+    assert [x.state for x in detail.lines] == ["active", "active"]
+    assert detail.lines[0].size_label == "1 portion"
+    assert detail.total_refund_cents == 0 and detail.refunds == []
     paid, _ = _sums(pay_engine, order_id)
 
     result = await cancel_order.cancel_order(
@@ -110,9 +111,9 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         mails = s.exec(select(EmailOutbox).where(EmailOutbox.kind == "order_cancelled")).all()
         future = queries.order_history(s, parent_id=pid, tab="future")
         past = queries.order_history(s, parent_id=pid, tab="past")
-    assert [x["state"] for x in detail["lines"]] == ["cancelled", "cancelled"]
-    assert detail["total_refund_cents"] == paid and len(detail["refunds"]) == 1
-    assert future["orders"] == [] and [o["order_id"] for o in past["orders"]] == [order_id]
+    assert [x.state for x in detail.lines] == ["cancelled", "cancelled"]
+    assert detail.total_refund_cents == paid and len(detail.refunds) == 1
+    assert future.orders == [] and [o.order_id for o in past.orders] == [order_id]
     assert any(order.number in m.subject for m in mails)
 
     again = await cancel_order.cancel_order(
@@ -153,33 +154,33 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
     paid, _ = _sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         added = cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=first, quantity=2)
-        assert added["cancel_cart_count"] == 1
+        assert added.cancel_cart_count == 1
         with pytest.raises(DomainError) as info:
             cancel_cart.update_cancel_cart_quantity(
-                s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=3
+                s, parent_id=pid, cancel_cart_id=added.cancel_cart_id, quantity=3
             )
         assert info.value.code == "cancel_quantity_invalid"
         cancel_cart.update_cancel_cart_quantity(
-            s, parent_id=pid, cancel_cart_id=added["cancel_cart_id"], quantity=1
+            s, parent_id=pid, cancel_cart_id=added.cancel_cart_id, quantity=1
         )
         details = cancel_cart.cancel_cart_details(s, parent_id=pid)
         assert cancel_cart.cancel_cart_count(s, parent_id=pid) == 1
         # The meal is named in the parent's language, as on the order's details.
         detail_names = {
             lang: {
-                line["order_line_id"]: line["meal_name"]
-                for line in queries.order_detail(s, parent_id=pid, order_id=order_id, lang=lang)[
-                    "lines"
-                ]
+                line.order_line_id: line.meal_name
+                for line in queries.order_detail(
+                    s, parent_id=pid, order_id=order_id, lang=lang
+                ).lines
             }
             for lang in ("en", "fr")
         }
         for lang in ("en", "fr"):
             shown = cancel_cart.cancel_cart_details(s, parent_id=pid, lang=lang)
-            assert shown["orders"][0]["lines"][0]["meal_name"] == detail_names[lang][first]
+            assert shown.orders[0].lines[0].meal_name == detail_names[lang][first]
         assert detail_names["en"][first] != detail_names["fr"][first]
-    preview = details["total_refund_cents"]
-    assert 0 < preview < paid and details["orders"][0]["lines"][0]["quantity"] == 1
+    preview = details.total_refund_cents
+    assert 0 < preview < paid and details.orders[0].lines[0].quantity == 1
 
     with pytest.raises(DomainError) as info:
         await cancel_cart.confirm_cancel_cart(
@@ -242,15 +243,15 @@ async def test_another_parents_order_line_and_cancel_cart_are_not_found(
             (cancel_cart.add_to_cancel_cart, {"order_line_id": line_id}),
             (
                 cancel_cart.update_cancel_cart_quantity,
-                {"cancel_cart_id": mine["cancel_cart_id"], "quantity": 1},
+                {"cancel_cart_id": mine.cancel_cart_id, "quantity": 1},
             ),
-            (cancel_cart.delete_cancel_cart_item, {"cancel_cart_id": mine["cancel_cart_id"]}),
+            (cancel_cart.delete_cancel_cart_item, {"cancel_cart_id": mine.cancel_cart_id}),
         ):
             with pytest.raises(DomainError) as info:
                 call(s, parent_id=other, **kw)
             assert info.value.message("en") == "No data found"
-        assert queries.order_history(s, parent_id=other)["orders"] == []
-        assert cancel_cart.cancel_cart_details(s, parent_id=other)["orders"] == []
+        assert queries.order_history(s, parent_id=other).orders == []
+        assert cancel_cart.cancel_cart_details(s, parent_id=other).orders == []
     for call, kw in (
         (cancel_order.cancel_order, {"order_id": order_id}),
         (cancel_order.cancel_meal, {"order_line_id": line_id}),
@@ -300,7 +301,7 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
         detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
         with pytest.raises(DomainError):
             cancel_cart.add_to_cancel_cart(s, parent_id=shop["parent_id"], order_line_id=line_id)
-    assert detail["lines"][0]["can_cancel"] is False
+    assert detail.lines[0].can_cancel is False
     assert _sums(pay_engine, order_id)[1] == 0
 
 
@@ -381,7 +382,7 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     assert _sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
         detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
-    assert detail["total_refund_cents"] == paid
+    assert detail.total_refund_cents == paid
 
 
 async def test_the_cancel_email_is_in_the_parents_language(
@@ -483,9 +484,9 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     assert _sums(pay_engine, order_id) == (paid, paid - owed)
     with session_scope(pay_engine) as s:
         detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
-    delayed = [r for r in detail["refunds"] if r["state"] == "FAILED"]
-    assert [r["amount_cents"] for r in delayed] == [owed]
-    assert delayed[0]["state_label"] == "Refund delayed: we are sending it again"
+    delayed = [r for r in detail.refunds if r.state == "FAILED"]
+    assert [r.amount_cents for r in delayed] == [owed]
+    assert delayed[0].state_label == "Refund delayed: we are sending it again"
     [again] = await payments.resend_failed_refunds(
         now=_later(3), runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
@@ -547,8 +548,8 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
         (row.id, owed, MAX_TRIES)
     ]
     assert len(tries) == MAX_TRIES
-    [shown] = [r for r in detail["refunds"] if r["state"] == "FAILED"]
-    assert shown["state_label"] == "Remboursement retardé : notre équipe s'en occupe"
+    [shown] = [r for r in detail.refunds if r.state == "FAILED"]
+    assert shown.state_label == "Remboursement retardé : notre équipe s'en occupe"
     [delayed] = _mails(pay_engine, pid, "refund_delayed")
     assert "is delayed" in delayed.body_text and "still owed" in delayed.body_text
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1

@@ -34,6 +34,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState, RefundState
+from hotmeals.domain.pricing import giveback_summary
 from hotmeals.jobs import payment_round
 from hotmeals.services import cards, payments
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
@@ -265,18 +266,19 @@ async def test_a_real_cart_is_priced_to_the_cent_and_charged_what_the_order_says
         shown = confirmation.order_confirmation(
             s, parent_id=shop["parent_id"], order_id=started.order_id, lang="fr"
         )
-    assert shown["number"] == started.order_number and shown["total_pay_cents"] == 5570
-    assert [len(g["lines"]) for g in shown["groups"]] == [2, 1]
-    first = shown["groups"][0]["lines"][0]
-    assert (first["quantity"], first["meal_option"], first["special_note"]) == (
+    assert shown.number == started.order_number and shown.total_pay_cents == 5570
+    assert [len(g.lines) for g in shown.groups] == [2, 1]
+    first = shown.groups[0].lines[0]
+    assert (first.quantity, first.meal_option, first.special_note) == (
         5,
         "Gluten-free bun",
         "Peanut-free table",
     )
-    assert first["addons"][0]["name"] == "Pomme" and first["size_label"] == "1 portion"
-    assert shown["giveback"]["school_cents"] == 7 * 50
-    assert shown["giveback"]["nutrition_cents"] == 7 * 20
-    assert shown["charges"]["discount_cents"] == 488
+    assert first.addons[0].name == "Pomme" and first.size_label == "1 portion"
+    giveback = giveback_summary(shown.meal_count, "fr")
+    assert giveback["school_cents"] == 7 * 50
+    assert giveback["nutrition_cents"] == 7 * 20
+    assert shown.charges.discount_cents == 488
 
 
 async def test_the_confirmation_email_is_queued_once_in_the_parents_language(

@@ -150,7 +150,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         mails = s.exec(select(EmailOutbox).where(EmailOutbox.kind == "order_changed")).all()
         assert any(order.number in m.subject for m in mails)
         shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
-        assert shown["total_pay_cents"] - shown["total_refund_cents"] == paid - expected
+        assert shown.total_pay_cents - shown.total_refund_cents == paid - expected
     # Nothing left in the draft: confirming again with a new key is refused.
     with pytest.raises(DomainError) as empty:
         await modify.modify_confirm_order(
@@ -310,7 +310,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         line = s.get(OrderLine, line_id)
         assert (line.meal_date, line.moved_from_date) == (monday_in(3), monday_in(2))
         shown = queries.order_detail(s, parent_id=pid, order_id=order_id)
-        assert [x["state"] for x in shown["lines"]] == ["moved"]
+        assert [x.state for x in shown.lines] == ["moved"]
         assert s.exec(select(EmailOutbox).where(EmailOutbox.kind == "meal_moved")).first()
 
     # cheaper today: moving again refunds the difference (and its tax) exactly

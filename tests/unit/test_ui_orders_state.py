@@ -201,8 +201,8 @@ def test_the_parent_sees_the_order_and_fills_the_cancel_cart(database: Path) -> 
         assert history.rows[0].status_label == "Delivered"
         with session_scope() as s:
             past = order_service.order_detail(s, parent_id=parent_id, order_id=demo.id, lang="fr")
-        assert past["status_label"] == "Livrée"
-        assert {x["state_label"] for x in past["lines"]} == {"Livré"}
+        assert past.status_label == "Livrée"
+        assert {x.state_label for x in past.lines} == {"Livré"}
 
         detail = await root.get_state(OrderDetailState)
         await _run(detail.load())

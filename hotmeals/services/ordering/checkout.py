@@ -142,10 +142,10 @@ def _reserve_checkout(
     found = order_items(session, payable)
     items = [found[cart_id] for cart_id in payable if cart_id in found]
     school_year.require_confirmed(
-        session, parent_id=parent_id, child_ids=[i["line"].child_id for i in items], now=now
+        session, parent_id=parent_id, child_ids=[i.line.child_id for i in items], now=now
     )
     # The order's lines add up to what the summary charges (both read the same rows).
-    net = sum(item["price"].meal_cents for item in items)
+    net = sum(item.price.meal_cents for item in items)
     charges = summary.charges
     if len(items) != len(payable) or net != charges.meal_net_cents:
         raise DomainError("cart_nothing_payable")  # the cart changed under us: try again
@@ -318,7 +318,7 @@ async def start_checkout(
             status=PLACED,
             order_id=reserved["order_id"],
             order_number=number,
-            total_pay_cents=state["total"],
+            total_pay_cents=state.total_pay_cents,
             message=t("credit.placed", lang, number=number, amount=paid),
             payment_id=reserved["credit_placed"],
         )
@@ -421,9 +421,8 @@ async def complete_checkout(
         return checkout_result(
             view,
             state,
-            lang,
             VOIDED,
-            t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount),
+            t("orderpay.duplicate_voided", lang, number=state.number, amount=amount),
         )
     result = await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
     if result.status == PLACED:  # the order stands whether the card is saved or not
@@ -471,10 +470,10 @@ async def checkout_declined(
     state = await run_in_transaction(order_state, engine=engine, payment_id=payment_id)
     if view.state in LIVE:  # a saved card's charge in flight: the browser knows nothing
         return final_result(view, state, lang) or checkout_result(
-            view, state, lang, PENDING, t("orderpay.pending", lang, number=state["number"])
+            view, state, PENDING, t("orderpay.pending", lang, number=state.number)
         )
     if asked.answered and outcome == "declined":
         text = t("orderpay.declined", lang, reason=view.result_message or reason)
     else:
-        text = t("orderpay.not_confirmed", lang, number=state["number"])
-    return checkout_result(view, state, lang, DECLINED, text)
+        text = t("orderpay.not_confirmed", lang, number=state.number)
+    return checkout_result(view, state, DECLINED, text)

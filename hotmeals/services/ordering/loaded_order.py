@@ -133,20 +133,21 @@ def lock_order(session: Session, order_id: int, parent_id: int | None) -> Order:
 
 
 def load_order(
-    session: Session, *, order_id: object, parent_id: int | None, lock: bool = False
+    session: Session, *, order_id: int | None, parent_id: int | None, lock: bool = False
 ) -> LoadedOrder:
     """The order with its lines, vendors, add-ons, approved payments and refunds. Another
-    parent's order (or a missing one) raises ``DomainError("order_not_found")``; ``lock=True``
-    locks the order row first."""
-    oid = positive_id(order_id, "order_not_found", "order_id")
+    parent's order (or a missing one: id 0, or None, a row's id as the ORM types it) raises
+    ``DomainError("order_not_found")``; ``lock=True`` locks the order row first."""
+    if order_id is None:
+        raise DomainError("order_not_found", field="order_id")
     if lock:
-        order = lock_order(session, oid, parent_id)
+        order = lock_order(session, order_id, parent_id)
     else:
-        found = session.get(Order, oid)
+        found = session.get(Order, order_id)
         if found is None or (parent_id is not None and found.parent_id != parent_id):
             raise DomainError("order_not_found", field="order_id")
         order = found
-    return _load_rest(session, [order])[oid]
+    return _load_rest(session, [order])[order_id]
 
 
 def load_orders(session: Session, order_ids: list[int]) -> dict[int, LoadedOrder]:

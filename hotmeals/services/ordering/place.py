@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +32,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.charges import CHARGE_FIELDS, OrderTerms, compute_charges
 from hotmeals.domain.orders import OrderStatus
-from hotmeals.domain.pricing import LineInput, LinePrice, price_line, tiers_to_text
+from hotmeals.domain.pricing import LineInput, LinePrice, PriceTier, price_line, tiers_to_text
 from hotmeals.services import promos
 from hotmeals.services.ordering.menu import tiers_of
 from hotmeals.services.ordering.order_events import audit_order
@@ -39,7 +40,23 @@ from hotmeals.services.payments.runtime import actor_of
 from hotmeals.settings import get_settings
 
 
-def order_items(session: Session, cart_ids: list[int]) -> dict[int, dict]:
+@dataclass(frozen=True)
+class OrderItem:
+    """A payable cart line with what its order line copies: the menu day, the meal and
+    portion, the options, the active add-ons, the portion's price tiers and the price."""
+
+    line: CartLine
+    menu_day: MenuDay
+    meal: Meal
+    portion: Portion
+    menu_option: MenuOption | None
+    meal_option: MealOption | None
+    addons: list[AddOn]
+    tiers: tuple[PriceTier, ...]
+    price: LinePrice
+
+
+def order_items(session: Session, cart_ids: list[int]) -> dict[int, OrderItem]:
     """What an order line copies from each payable cart line, in three statements."""
     rows = session.exec(
         # six entities: sqlmodel's ``select`` is typed for four at most
@@ -62,7 +79,7 @@ def order_items(session: Session, cart_ids: list[int]) -> dict[int, dict]:
         .order_by(col(AddOn.id))
     ).all():
         addons.setdefault(cart_line_id, []).append(addon)
-    out: dict[int, dict] = {}
+    out: dict[int, OrderItem] = {}
     for line, menu_day, meal, portion, menu_option, meal_option in rows:
         assert line.id is not None and portion.id is not None  # rows read from the database
         line_addons = addons.get(line.id, [])
@@ -76,39 +93,39 @@ def order_items(session: Session, cart_ids: list[int]) -> dict[int, dict]:
                 special_note=line.special_note,
             )
         )
-        out[line.id] = {
-            "line": line,
-            "menu_day": menu_day,
-            "meal": meal,
-            "portion": portion,
-            "menu_option": menu_option,
-            "meal_option": meal_option,
-            "addons": line_addons,
-            "tiers": line_tiers,
-            "price": price,
-        }
+        out[line.id] = OrderItem(
+            line=line,
+            menu_day=menu_day,
+            meal=meal,
+            portion=portion,
+            menu_option=menu_option,
+            meal_option=meal_option,
+            addons=line_addons,
+            tiers=line_tiers,
+            price=price,
+        )
     return out
 
 
 def cart_fingerprint(
-    items: list[dict], *, promo_code: str | None, donation_cents: int, total: int
+    items: list[OrderItem], *, promo_code: str | None, donation_cents: int, total: int
 ) -> str:
     """What the parent is paying for, to the cent: a second checkout of the same content is
     the same order."""
     content = sorted(
         [
-            item["line"].id,
-            item["line"].child_id,
-            item["line"].menu_day_id,
-            item["line"].meal_id,
-            item["line"].portion_id,
-            item["line"].quantity,
-            item["line"].menu_option_id,
-            item["line"].meal_option_id,
-            [a.id for a in item["addons"]],
-            item["line"].special_note or "",
-            item["line"].allergy_ack or "",
-            item["price"].total_cents,
+            item.line.id,
+            item.line.child_id,
+            item.line.menu_day_id,
+            item.line.meal_id,
+            item.line.portion_id,
+            item.line.quantity,
+            item.line.menu_option_id,
+            item.line.meal_option_id,
+            [a.id for a in item.addons],
+            item.line.special_note or "",
+            item.line.allergy_ack or "",
+            item.price.total_cents,
         ]
         for item in items
     )
@@ -122,7 +139,7 @@ def write_order(
     parent_id: int,
     summary: dict,
     promo_row: Any,
-    items: list[dict],
+    items: list[OrderItem],
     fingerprint: str,
     now: datetime,
 ) -> Order:
@@ -148,21 +165,16 @@ def write_order(
     order.number = f"HM-{order.id:06d}"
     lines = []
     for item in items:
-        cart_line, menu_day, meal, portion = (
-            item["line"],
-            item["menu_day"],
-            item["meal"],
-            item["portion"],
-        )
-        menu_option, meal_option, price = item["menu_option"], item["meal_option"], item["price"]
+        cart_line, menu_day, meal, portion = item.line, item.menu_day, item.meal, item.portion
+        menu_option, meal_option, price = item.menu_option, item.meal_option, item.price
         lines.append(
             OrderLine(
                 order_id=order.id,
                 child_id=cart_line.child_id,
-                menu_day_id=menu_day.id,
+                menu_day_id=cart_line.menu_day_id,  # the cart line's, joined on them
                 vendor_id=menu_day.vendor_id,
-                meal_id=meal.id,
-                portion_id=portion.id,
+                meal_id=cart_line.meal_id,
+                portion_id=cart_line.portion_id,
                 menu_option_id=cart_line.menu_option_id,
                 meal_option_id=cart_line.meal_option_id,
                 meal_date=menu_day.meal_date,
@@ -171,7 +183,7 @@ def write_order(
                 menu_option_name=menu_option.name_en if menu_option else "",
                 meal_option_name=meal_option.name_en if meal_option else "",
                 quantity=cart_line.quantity,
-                price_tiers=tiers_to_text(item["tiers"]),
+                price_tiers=tiers_to_text(item.tiers),
                 unit_price_cents=price.unit_cents,
                 menu_option_cents=menu_option.price_cents if menu_option else 0,
                 meal_option_cents=meal_option.price_cents if meal_option else 0,
@@ -196,13 +208,13 @@ def write_order(
     )
     sold = [
         {
-            "order_line_id": ids[item["line"].id],
+            "order_line_id": ids[item.line.id],
             "addon_id": addon.id,
             "name": addon.name_en[:80],
             "price_cents": addon.price_cents,
         }
         for item in items
-        for addon in item["addons"]
+        for addon in item.addons
     ]
     if sold:
         addon_table: Any = OrderLineAddOn

@@ -3,6 +3,7 @@ history (future and past) and one order's detail, both from ``loaded_order``."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from sqlalchemy import case
@@ -24,12 +25,11 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.ids import rows_by_id
-from hotmeals.services.ordering.confirmation import paid_charge_lines
+from hotmeals.services.ordering.confirmation import ChargeLine, paid_charge_lines
 from hotmeals.services.ordering.labels import order_day, size_label
 from hotmeals.services.ordering.loaded_order import (
     line_closes,
@@ -48,6 +48,110 @@ HISTORY_STATUSES = (
 FUTURE, PAST = "future", "past"
 
 
+@dataclass(frozen=True)
+class HistoryOrder:
+    """A paid order as the history lists it."""
+
+    order_id: int
+    number: str
+    status: str
+    status_label: str
+    delivery_dates: list[date]
+    delivery_dates_label: list[str]
+    ordered_on: date
+    ordered_on_label: str
+    total_items: int
+    active_items: int
+    total_pay_cents: int
+    total_refund_cents: int
+    children: list[str]  # whose meals, each named once
+    meals: list[str]  # which meals, each named once
+
+
+@dataclass(frozen=True)
+class OrderHistory:
+    """One tab of the parent's paid orders (``future`` or ``past``), newest first."""
+
+    tab: str
+    orders: list[HistoryOrder]
+
+
+@dataclass(frozen=True)
+class LineAddOn:
+    name: str
+    price_cents: int
+
+
+@dataclass(frozen=True)
+class DetailLine:
+    """A line of a paid order, as sold and as it is now."""
+
+    order_line_id: int
+    child_id: int
+    child_name: str
+    moved_from: date | None  # the day it was moved from, if it was
+    date: date
+    day: str
+    meal_id: int
+    meal_name: str
+    size: str
+    size_label: str
+    menu_option: str
+    meal_option: str
+    addons: list[LineAddOn]
+    special_note: str
+    quantity: int
+    cancelled_quantity: int
+    active_quantity: int
+    unit_price_cents: int
+    line_total_cents: int
+    state: str  # active, moved or cancelled
+    state_label: str
+    can_cancel: bool
+    cutoff_at: datetime
+
+
+@dataclass(frozen=True)
+class OrderRefund:
+    refund_id: int
+    amount_cents: int
+    kind: str
+    state: str
+    state_label: str
+    date: date
+    date_label: str
+
+
+@dataclass(frozen=True)
+class VoidedAttempt:
+    """A charge that paid for nothing, with how far its void went."""
+
+    payment_id: int
+    amount_cents: int
+    refunded_cents: int
+    state: str
+    state_label: str
+    date: date
+    date_label: str
+
+
+@dataclass(frozen=True)
+class OrderDetail:
+    order_id: int
+    number: str
+    status: str
+    status_label: str
+    ordered_on: date
+    promo_code: str | None
+    lines: list[DetailLine]
+    charges: list[ChargeLine]  # docs/product.md §3, then the total refund
+    total_pay_cents: int
+    total_refund_cents: int
+    refunds: list[OrderRefund]
+    voided_attempts: list[VoidedAttempt]
+    can_cancel: bool
+
+
 def order_history(
     session: Session,
     *,
@@ -55,7 +159,7 @@ def order_history(
     tab: str = FUTURE,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> OrderHistory:
     """The parent's paid orders (placed, partially cancelled, cancelled, delivered; never an
     unpaid attempt), newest first. ``tab`` ``future``: orders with an active meal on or after
     today (Toronto); ``past``: the others. Each: order id and number, delivery dates,
@@ -130,30 +234,24 @@ def order_history(
         back = refunded.get(order.id or 0, 0)
         placed = (order.placed_at or order.created_at).astimezone(TORONTO).date()
         orders.append(
-            {
-                "order_id": order.id,
-                "number": order.number,
-                "status": order.status,
-                "status_label": status_label(order.status, bool(active_items) and not up, lang),
-                "delivery_dates": [d.isoformat() for d in days],
-                "delivery_dates_label": [order_day(d, lang) for d in days],
-                "ordered_on": placed.isoformat(),
-                "ordered_on_label": order_day(placed, lang),
-                "total_items": int(items or 0),
-                "active_items": int(active_items or 0),
-                "total_pay_cents": order.total_pay_cents,
-                "total_pay": format_money(order.total_pay_cents, lang),
-                "total_refund_cents": back,
-                "total_refund": format_money(back, lang),
-                "children": kids.get(order.id or 0, []),
-                "meals": meals.get(order.id or 0, []),
-            }
+            HistoryOrder(
+                order_id=order.id or 0,
+                number=order.number,
+                status=order.status,
+                status_label=status_label(order.status, bool(active_items) and not up, lang),
+                delivery_dates=days,
+                delivery_dates_label=[order_day(d, lang) for d in days],
+                ordered_on=placed,
+                ordered_on_label=order_day(placed, lang),
+                total_items=int(items or 0),
+                active_items=int(active_items or 0),
+                total_pay_cents=order.total_pay_cents,
+                total_refund_cents=back,
+                children=kids.get(order.id or 0, []),
+                meals=meals.get(order.id or 0, []),
+            )
         )
-    return {
-        "tab": tab,
-        "orders": orders,
-        "message": "" if orders else t("no_data_found", lang),
-    }
+    return OrderHistory(tab=tab, orders=orders)
 
 
 def status_label(status: str, served: bool, lang: str) -> str:
@@ -190,15 +288,15 @@ def order_detail(
     session: Session,
     *,
     parent_id: int,
-    order_id: object,
+    order_id: int,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> OrderDetail:
     """One order as sold and as it is now: each line (child, date, meal, size, options,
     add-ons, note, quantity, cancelled quantity, price, state, whether it can still be
     cancelled), the charges of docs/product.md §3 with the total refund (the sum of succeeded
-    refunds) and each refund with its date. Another parent's order: ``order_not_found``.
-    A fixed number of statements whatever the number of lines."""
+    refunds) and each refund with its date. Another parent's order (or id 0):
+    ``order_not_found``. A fixed number of statements whatever the number of lines."""
     lang = normalize_lang(lang)
     french = lang == "fr"
     current = now or clock.now()
@@ -239,75 +337,70 @@ def order_detail(
         state = line_state(line)
         vendor = loaded.vendors[line.vendor_id]
         open_ = state != "cancelled" and line_is_open(line, vendor, current)
-        moved_from = getattr(line, "moved_from_date", None)
         out_lines.append(
-            {
-                "order_line_id": line.id,
-                "child_id": line.child_id,
-                "child_name": f"{child.first_name} {child.last_name}" if child else "",
-                "date": line.meal_date.isoformat(),
-                "day": order_day(line.meal_date, lang),
-                "meal_id": line.meal_id,
-                "meal_name": (meal.name_fr if (french and meal and meal.name_fr) else None)
+            DetailLine(
+                order_line_id=line.id or 0,
+                child_id=line.child_id,
+                child_name=f"{child.first_name} {child.last_name}" if child else "",
+                date=line.meal_date,
+                day=order_day(line.meal_date, lang),
+                meal_id=line.meal_id,
+                meal_name=(meal.name_fr if (french and meal and meal.name_fr) else None)
                 or line.meal_name,
-                "size": line.size,
-                "size_label": size_label(line.size, lang),
-                "menu_option": (mo.name_fr if (french and mo and mo.name_fr) else None)
+                size=line.size,
+                size_label=size_label(line.size, lang),
+                menu_option=(mo.name_fr if (french and mo and mo.name_fr) else None)
                 or line.menu_option_name,
-                "meal_option": (xo.name_fr if (french and xo and xo.name_fr) else None)
+                meal_option=(xo.name_fr if (french and xo and xo.name_fr) else None)
                 or line.meal_option_name,
-                "addons": [
-                    {
-                        "name": (
+                addons=[
+                    LineAddOn(
+                        name=(
                             addon_rows[a.addon_id].name_fr
                             if french and a.addon_id in addon_rows
                             else a.name
                         ),
-                        "price_cents": a.price_cents,
-                        "price": format_money(a.price_cents, lang),
-                    }
+                        price_cents=a.price_cents,
+                    )
                     for a in loaded.addons.get(line.id or 0, [])
                 ],
-                "special_note": line.special_note or "",
-                "quantity": line.quantity,
-                "cancelled_quantity": line.cancelled_quantity,
-                "active_quantity": line.quantity - line.cancelled_quantity
+                special_note=line.special_note or "",
+                quantity=line.quantity,
+                cancelled_quantity=line.cancelled_quantity,
+                active_quantity=line.quantity - line.cancelled_quantity
                 if state != "cancelled"
                 else 0,
-                "unit_price_cents": line.unit_price_cents,
-                "line_total_cents": line.line_total_cents,
-                "line_total": format_money(line.line_total_cents, lang),
-                "state": state,
-                "state_label": line_label(
+                unit_price_cents=line.unit_price_cents,
+                line_total_cents=line.line_total_cents,
+                state=state,
+                state_label=line_label(
                     state, line.meal_date, clock.today(current), lang, donated=line.id in donated
                 ),
-                "moved_from": moved_from.isoformat() if moved_from else None,
-                "can_cancel": bool(open_ and can_cancel(OrderStatus(order.status))),
-                "cutoff_at": line_closes(line, vendor).isoformat(),
-            }
+                moved_from=getattr(line, "moved_from_date", None),
+                can_cancel=bool(open_ and can_cancel(OrderStatus(order.status))),
+                cutoff_at=line_closes(line, vendor),
+            )
         )
     refunded = loaded.refunded_cents
     by_credit = sum(p.amount_cents for p in loaded.payments if paid_by_credit(p))
     charges = paid_charge_lines(order, by_credit, lang)
     charges.append(
-        {
-            "name": "total_refund_cents",
-            "label": t("orders_after.total_refund", lang),
-            "cents": refunded,
-            "amount": format_money(refunded, lang),
-        }
+        ChargeLine(
+            name="total_refund_cents",
+            label=t("orders_after.total_refund", lang),
+            cents=refunded,
+        )
     )
     refunds = [
-        {
-            "refund_id": r.id,
-            "amount_cents": r.amount_cents,
-            "amount": format_money(r.amount_cents, lang),
-            "kind": r.kind,
-            "state": r.state,
-            "state_label": t(_refund_label(r), lang),
-            "date": r.created_at.date().isoformat(),
-            "date_label": order_day(r.created_at.date(), lang),
-        }
+        OrderRefund(
+            refund_id=r.id or 0,
+            amount_cents=r.amount_cents,
+            kind=r.kind,
+            state=r.state,
+            state_label=t(_refund_label(r), lang),
+            date=r.created_at.date(),
+            date_label=order_day(r.created_at.date(), lang),
+        )
         for r in loaded.refunds
         # A failed try is shown while it is still owed (delayed), not once sent again.
         if r.state != RefundState.FAILED or owed_failed(r)
@@ -318,7 +411,7 @@ def order_detail(
     for p in loaded.strays:
         back = [r for r in loaded.stray_refunds if r.payment_id == p.id]
         done = sum(r.amount_cents for r in back if r.state == RefundState.SUCCEEDED)
-        state = (
+        voiding = (
             RefundState.SUCCEEDED
             if done >= p.amount_cents
             else RefundState.PENDING
@@ -328,45 +421,36 @@ def order_detail(
             else RefundState.PENDING
         )
         day = (p.verified_at or p.created_at).astimezone(TORONTO).date()
-        state_label = t(f"orders_after.refund_{str(state).lower()}", lang)
         voided.append(
-            {
-                "payment_id": p.id,
-                "amount_cents": p.amount_cents,
-                "amount": format_money(p.amount_cents, lang),
-                "refunded_cents": done,
-                "state": state,
-                "state_label": state_label,
-                "date": day.isoformat(),
-                "text": t(
-                    "orders_after.voided_attempt",
-                    lang,
-                    amount=format_money(p.amount_cents, lang),
-                    day=order_day(day, lang),
-                    state=state_label,
-                ),
-            }
+            VoidedAttempt(
+                payment_id=p.id or 0,
+                amount_cents=p.amount_cents,
+                refunded_cents=done,
+                state=voiding,
+                state_label=t(f"orders_after.refund_{str(voiding).lower()}", lang),
+                date=day,
+                date_label=order_day(day, lang),
+            )
         )
-    return {
-        "order_id": order.id,
-        "number": order.number,
-        "status": order.status,
-        "status_label": status_label(
+    return OrderDetail(
+        order_id=order.id or 0,
+        number=order.number,
+        status=order.status,
+        status_label=status_label(
             order.status,
             bool(booked) and all(x.meal_date < clock.today(current) for x in booked),
             lang,
         ),
-        "ordered_on": (order.placed_at or order.created_at).astimezone(TORONTO).date().isoformat(),
-        "promo_code": order.promo_code,
-        "lines": out_lines,
-        "charges": charges,
-        "total_pay_cents": order.total_pay_cents,
-        "total_refund_cents": refunded,
-        "total_refund": format_money(refunded, lang),
-        "refunds": refunds,
-        "voided_attempts": voided,
-        "can_cancel": any(x["can_cancel"] for x in out_lines),
-    }
+        ordered_on=(order.placed_at or order.created_at).astimezone(TORONTO).date(),
+        promo_code=order.promo_code,
+        lines=out_lines,
+        charges=charges,
+        total_pay_cents=order.total_pay_cents,
+        total_refund_cents=refunded,
+        refunds=refunds,
+        voided_attempts=voided,
+        can_cancel=any(x.can_cancel for x in out_lines),
+    )
 
 
 def _refund_label(refund: Refund) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from sqlalchemy import and_, delete, or_
 from sqlmodel import Session, col, select
@@ -150,21 +149,33 @@ def order_payment_view(session: Session, *, payment_id: int, parent_id: int | No
     return payment_view(session, payment)
 
 
-def order_state(session: Session, *, payment_id: int) -> dict:
+@dataclass(frozen=True)
+class OrderState:
+    """The order an order payment pays for, as its checkout result needs it."""
+
+    order_id: int
+    number: str
+    status: str
+    total_pay_cents: int
+    paid_by_this: bool  # this payment is the approval that placed the order
+    closed: list[date]  # the days whose cut-off passed, while the order is not placed
+
+
+def order_state(session: Session, *, payment_id: int) -> OrderState:
     payment = session.get(Payment, payment_id)
     assert payment is not None and payment.order_id is not None
     order = session.get(Order, payment.order_id)
     assert order is not None
     paying = _paying_payment_id(session, order)
     closed = _closed_days(session, order.id or 0, clock.now()) if order.placed_at is None else []
-    return {
-        "order_id": order.id,
-        "number": order.number,
-        "status": order.status,
-        "total": order.total_pay_cents,
-        "paid_by_this": paying == payment_id,
-        "closed": [d.isoformat() for d in closed],
-    }
+    return OrderState(
+        order_id=order.id or 0,
+        number=order.number,
+        status=order.status,
+        total_pay_cents=order.total_pay_cents,
+        paid_by_this=paying == payment_id,
+        closed=closed,
+    )
 
 
 def _paying_payment_id(session: Session, order: Order) -> int | None:
@@ -188,32 +199,30 @@ def _paying_payment_id(session: Session, order: Order) -> int | None:
     ).first()
 
 
-def checkout_result(view: PaymentView, state: dict, lang: str, status: str, message: str) -> Any:
+def checkout_result(
+    view: PaymentView, state: OrderState, status: str, message: str
+) -> CheckoutResult:
     return CheckoutResult(
         status=status,
-        order_id=state["order_id"],
-        order_number=state["number"],
-        total_pay_cents=state["total"],
+        order_id=state.order_id,
+        order_number=state.number,
+        total_pay_cents=state.total_pay_cents,
         message=message,
         payment_id=view.id,
     )
 
 
-def final_result(view: PaymentView, state: dict, lang: str) -> CheckoutResult | None:
+def final_result(view: PaymentView, state: OrderState, lang: str) -> CheckoutResult | None:
     """The result when nothing is left to do (None: an approval to void)."""
-    number = state["number"]
+    number = state.number
     if view.state == PaymentState.APPROVED:
-        if state["paid_by_this"]:
-            return checkout_result(
-                view, state, lang, PLACED, t("orderpay.placed", lang, number=number)
-            )
+        if state.paid_by_this:
+            return checkout_result(view, state, PLACED, t("orderpay.placed", lang, number=number))
         return None
     if view.state in LIVE:
-        return checkout_result(
-            view, state, lang, PENDING, t("orderpay.pending", lang, number=number)
-        )
+        return checkout_result(view, state, PENDING, t("orderpay.pending", lang, number=number))
     reason = view.result_message or view.state
-    return checkout_result(view, state, lang, DECLINED, t("orderpay.declined", lang, reason=reason))
+    return checkout_result(view, state, DECLINED, t("orderpay.declined", lang, reason=reason))
 
 
 async def settle_approved(
@@ -234,16 +243,16 @@ async def settle_approved(
     back = await reverse_in_full(view.id, reason=RefundReason.ORDER_NOT_PLACED, runtime=runtime)
     amount = format_money(view.amount_cents, lang)
     key = "orderpay.voided" if back else "orderpay.void_later"
-    if back and state["status"] in PLACED_STATUSES:  # paid already by another attempt
-        message = t("orderpay.duplicate_voided", lang, number=state["number"], amount=amount)
-    elif state["closed"]:
+    if back and state.status in PLACED_STATUSES:  # paid already by another attempt
+        message = t("orderpay.duplicate_voided", lang, number=state.number, amount=amount)
+    elif state.closed:
         key += "_cutoff"
         message = t(
-            key, lang, number=state["number"], amount=amount, day=full_day(state["closed"][0], lang)
+            key, lang, number=state.number, amount=amount, day=full_day(state.closed[0], lang)
         )
     else:
-        message = t(key, lang, number=state["number"], amount=amount)
-    return checkout_result(view, state, lang, VOIDED, message)
+        message = t(key, lang, number=state.number, amount=amount)
+    return checkout_result(view, state, VOIDED, message)
 
 
 def orphan_payments(session: Session) -> list[int]:

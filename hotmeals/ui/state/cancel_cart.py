@@ -16,6 +16,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services.ordering.cancelling import cancel_cart
@@ -25,7 +26,7 @@ from hotmeals.ui.state.cancel_reason import CancelReasonForm
 from hotmeals.ui.state.forms import confirm_once
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_step
-from hotmeals.ui.state.screens import OrderedMeal, OrderLink, order_link, ordered_meal
+from hotmeals.ui.state.screens import OrderedMeal, OrderLink, order_details_href
 from hotmeals.ui.state.toasts import succeeded
 
 
@@ -44,27 +45,31 @@ class CancelGroupView(OrderLink):
     lines: list[CancelLineView] = field(default_factory=list)
 
 
-def group_views(answer: dict) -> list[CancelGroupView]:
-    groups = []
-    for g in answer.get("orders", []):
-        groups.append(
-            CancelGroupView(
-                **order_link(g),
-                refund=str(g["refund"]),
-                lines=[
-                    CancelLineView(
-                        **ordered_meal(x),
-                        cart_id=str(x["cancel_cart_id"]),
-                        size_label=str(x["size_label"]),
-                        max_quantity=int(x["max_quantity"]),
-                        cancellable=bool(x["cancellable"]),
-                        reason=str(x.get("reason") or ""),
-                    )
-                    for x in g["lines"]
-                ],
-            )
+def group_views(cart: cancel_cart.CancelCartDetails, lang: str) -> list[CancelGroupView]:
+    return [
+        CancelGroupView(
+            order_id=str(g.order_id),
+            number=g.number,
+            href=order_details_href(g.order_id),
+            refund=format_money(g.refund_cents, lang),
+            lines=[
+                CancelLineView(
+                    child=x.child_name,
+                    day=x.day,
+                    meal=x.meal_name,
+                    quantity=x.quantity,
+                    price=format_money(x.line_total_cents, lang),
+                    cart_id=str(x.cancel_cart_id),
+                    size_label=x.size_label,
+                    max_quantity=x.max_quantity,
+                    cancellable=x.cancellable,
+                    reason=x.reason,
+                )
+                for x in g.lines
+            ],
         )
-    return groups
+        for g in cart.orders
+    ]
 
 
 class CancelCartState(CancelReasonForm, rx.State):
@@ -86,12 +91,12 @@ class CancelCartState(CancelReasonForm, rx.State):
         answer = await run_in_transaction(
             cancel_cart.cancel_cart_details, parent_id=parent_id, lang=lang
         )
-        self.groups = group_views(answer)
+        self.groups = group_views(answer, lang)
         self._lines = {
             x.cart_id: (x.quantity, x.max_quantity) for g in self.groups for x in g.lines
         }
-        self.count = int(answer["count"])
-        self.total_refund = str(answer["total_refund"])
+        self.count = answer.count
+        self.total_refund = format_money(answer.total_refund_cents, lang)
         self.empty_message = tr("orders_ui.cancel_cart_empty", lang)
         await self._load_reasons(parent_id, lang)
         self.loaded = True

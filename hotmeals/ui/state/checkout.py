@@ -18,6 +18,7 @@ import reflex as rx
 from reflex.event import EventSpec
 
 from hotmeals import clock
+from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
@@ -28,27 +29,74 @@ from hotmeals.services.ordering.checkout import (
     complete_checkout,
     start_checkout,
 )
-from hotmeals.services.ordering.confirmation import order_confirmation, placed_order_confirmation
+from hotmeals.services.ordering.confirmation import (
+    Confirmation,
+    order_confirmation,
+    placed_order_confirmation,
+)
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, page_path, sync_cart_count
 from hotmeals.ui.state.card_choice import CardPayment, card_option, card_options, preselected
 from hotmeals.ui.state.cart import (
     PAYMENT_ROUTE,
     CartGroupView,
+    CartLineView,
     CartState,
     cart_charge_texts,
     charge_texts,
-    group_views,
+    long_date,
 )
 from hotmeals.ui.state.forms import message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.lightbox import Started
+from hotmeals.ui.state.menu_views import allergy_badge
 from hotmeals.ui.state.screens import LoadedScreen, new_language_for
 from hotmeals.ui.state.steps import history_replace_script
 
 ORDER_ROUTE = "/edit-profile/order-details"
 # What ``_settle`` answers when the parent closed the Lightbox: the cart stays as it was.
 CANCELLED = "cancelled"
+
+
+def confirmation_views(order: Confirmation, lang: str) -> list[CartGroupView]:
+    """A paid order's meals as the cart shows its own (by child, then date)."""
+    return [
+        CartGroupView(
+            key=f"{group.child_id}-{group.date.isoformat()}",
+            child=group.child_name,
+            date=long_date(group.date.isoformat(), lang),
+            lines=[
+                CartLineView(
+                    size_label=line.size_label,
+                    menu_option=line.menu_option,
+                    meal_option=line.meal_option,
+                    addons=", ".join(
+                        f"{a.name} (+{format_money(a.price_cents, lang)})" for a in line.addons
+                    ),
+                    note=line.special_note,
+                    cart_id=str(line.line_id or ""),
+                    name=line.name,
+                    quantity=line.quantity,
+                    allergy_ack=line.allergy_ack,
+                    price=format_money(line.line_total_cents, lang),
+                    for_child=tr("ui.safe.for_child", lang, name=group.child_name),
+                    allergy_text=allergy_badge({}, lang),
+                )
+                for line in group.lines
+            ],
+        )
+        for group in order.groups
+    ]
+
+
+def paid_charge_texts(order: Confirmation, lang: str) -> dict[str, str]:
+    """A paid order's charges as the summary shows its own (``charge_texts``)."""
+    lines = [
+        {"name": c.name, "label": c.label, "cents": c.cents, "amount": format_money(c.cents, lang)}
+        for c in order.charge_lines
+    ]
+    charges = {name: getattr(order.charges, name) for name in CHARGE_FIELDS}
+    return charge_texts({"charges": charges, "tax_bps": order.tax_bps, "charge_lines": lines}, lang)
 
 
 class CheckoutState(CardPayment, LoadedScreen, rx.State):
@@ -245,10 +293,11 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
                 order_confirmation, parent_id=parent_id, order_id=order_id, lang=lang
             )
         except DomainError:
-            confirmation = {}
-        self.confirmation = group_views(confirmation, lang) if confirmation else []
-        self.paid_charges = charge_texts(confirmation, lang) if confirmation else {}
-        self.total = str(confirmation.get("total_pay") or self.total)
+            self.confirmation, self.paid_charges = [], {}
+            return
+        self.confirmation = confirmation_views(confirmation, lang)
+        self.paid_charges = paid_charge_texts(confirmation, lang)
+        self.total = format_money(confirmation.total_pay_cents, lang)
 
     async def _show_placed(self, parent_id: int, number: str, lang: str) -> None:
         try:
@@ -260,12 +309,12 @@ class CheckoutState(CardPayment, LoadedScreen, rx.State):
             self.total = ""
             return
         self.status = "placed"
-        self.order_number = str(shown["number"])
-        self._order_id = int(shown["order_id"])
+        self.order_number = shown.number
+        self._order_id = shown.order_id
         self.order_link = f"{ORDER_ROUTE}?id={self._order_id}"
-        self.confirmation = group_views(shown, lang)
-        self.paid_charges = charge_texts(shown, lang)
-        self.total = str(shown.get("total_pay") or "")
+        self.confirmation = confirmation_views(shown, lang)
+        self.paid_charges = paid_charge_texts(shown, lang)
+        self.total = format_money(shown.total_pay_cents, lang)
 
     def _placed_address(self) -> EventSpec | None:
         """Once placed, the tab's address names the order: a reload or Back shows this

@@ -19,6 +19,7 @@ import reflex as rx
 from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.dates import full_day_or_text
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services.ordering import queries as order_service
@@ -36,9 +37,7 @@ from hotmeals.ui.state.screens import (
     OrderedMeal,
     OrderLink,
     RelangScreen,
-    meal_choices,
-    order_link,
-    ordered_meal,
+    order_details_href,
 )
 from hotmeals.ui.state.standing import weekday_of
 from hotmeals.ui.state.steps import history_replace_script
@@ -108,49 +107,57 @@ def items_text(active: int, total: int, lang: str) -> str:
     return f"{active} ({tn('orders_ui.cancelled_of', cancelled, lang)})"
 
 
-def history_rows(answer: dict, lang: str) -> list[HistoryRow]:
-    rows = []
-    for o in answer.get("orders", []):
-        rows.append(
-            HistoryRow(
-                **order_link(o),
-                status=str(o["status"]),
-                status_label=str(o["status_label"]),
-                dates=" · ".join(o.get("delivery_dates_label") or []),
-                ordered_on=str(o["ordered_on_label"]),
-                meal_count=items_text(int(o["active_items"]), int(o["total_items"]), lang),
-                total=str(o["total_pay"]),
-                refunded=str(o["total_refund"]),
-                has_refund=int(o.get("total_refund_cents") or 0) > 0,
-                view_label=tr("orders_ui.view_label", lang, number=o["number"]),
-                children=", ".join(o.get("children") or []),
-                meals=" · ".join(o.get("meals") or []),
-            )
+def history_rows(history: order_service.OrderHistory, lang: str) -> list[HistoryRow]:
+    return [
+        HistoryRow(
+            order_id=str(o.order_id),
+            number=o.number,
+            href=order_details_href(o.order_id),
+            status=o.status,
+            status_label=o.status_label,
+            dates=" · ".join(o.delivery_dates_label),
+            ordered_on=o.ordered_on_label,
+            meal_count=items_text(o.active_items, o.total_items, lang),
+            total=format_money(o.total_pay_cents, lang),
+            refunded=format_money(o.total_refund_cents, lang),
+            has_refund=o.total_refund_cents > 0,
+            view_label=tr("orders_ui.view_label", lang, number=o.number),
+            children=", ".join(o.children),
+            meals=" · ".join(o.meals),
         )
-    return rows
+        for o in history.orders
+    ]
 
 
-def detail_lines(answer: dict, lang: str = "en") -> list[DetailLine]:
+def detail_lines(order: order_service.OrderDetail, lang: str = "en") -> list[DetailLine]:
     out = []
-    for x in answer.get("lines", []):
-        weekday = weekday_of(str(x.get("date") or ""), lang)
+    for x in order.lines:
+        weekday = weekday_of(x.date.isoformat(), lang)
         out.append(
             DetailLine(
-                **meal_choices(x),
-                **ordered_meal(x),
-                line_id=str(x["order_line_id"]),
-                cancelled=int(x["cancelled_quantity"]),
-                cancelled_text=tn("orders_ui.cancelled_of", int(x["cancelled_quantity"]), lang),
-                active=int(x["active_quantity"]),
-                state=str(x["state"]),
-                state_label=str(x["state_label"]),
-                moved_from=full_day_or_text(str(x.get("moved_from") or ""), lang)
-                if x.get("moved_from")
-                else "",
-                can_cancel=bool(x["can_cancel"]),
-                manage_href=f"{MANAGE_ROUTE}?id={int(x['order_line_id'])}",
+                size_label=x.size_label,
+                menu_option=x.menu_option,
+                meal_option=x.meal_option,
+                addons=", ".join(
+                    f"{a.name} (+{format_money(a.price_cents, lang)})" for a in x.addons
+                ),
+                note=x.special_note,
+                child=x.child_name,
+                day=x.day,
+                meal=x.meal_name,
+                quantity=x.quantity,
+                price=format_money(x.line_total_cents, lang),
+                line_id=str(x.order_line_id),
+                cancelled=x.cancelled_quantity,
+                cancelled_text=tn("orders_ui.cancelled_of", x.cancelled_quantity, lang),
+                active=x.active_quantity,
+                state=x.state,
+                state_label=x.state_label,
+                moved_from=full_day_or_text(x.moved_from.isoformat(), lang) if x.moved_from else "",
+                can_cancel=x.can_cancel,
+                manage_href=f"{MANAGE_ROUTE}?id={x.order_line_id}",
                 repeat_label=tr("standing_ui.repeat", lang, weekday=weekday)
-                if weekday and x["state"] != "cancelled"
+                if weekday and x.state != "cancelled"
                 else "",
             )
         )
@@ -174,7 +181,7 @@ class OrderHistoryState(RelangScreen, rx.State):
             order_service.order_history, parent_id=who.parent_id, tab=self.tab, lang=lang
         )
         self.rows = history_rows(answer, lang)
-        self.empty_message = str(answer.get("message") or "")
+        self.empty_message = "" if answer.orders else tr("no_data_found", lang)
         self.loaded = True
         self._lang = lang
 
@@ -250,35 +257,44 @@ class OrderDetailState(CancelReasonForm, rx.State):
             self._lang = lang
             return
         self.missing = ""
-        self.order_id = str(answer["order_id"])
-        self.number = str(answer["number"])
-        self.title = tr("orders_ui.details_title", lang, number=answer["number"])
-        self.status = str(answer["status"])
-        self.status_label = str(answer["status_label"])
+        self.order_id = str(answer.order_id)
+        self.number = answer.number
+        self.title = tr("orders_ui.details_title", lang, number=answer.number)
+        self.status = answer.status
+        self.status_label = answer.status_label
 
-        self.ordered_on = long_date(str(answer["ordered_on"]), lang)
+        self.ordered_on = long_date(answer.ordered_on.isoformat(), lang)
         self.lines = detail_lines(answer, lang)
         self._quantities = {x.line_id: x.active for x in self.lines if x.can_cancel}
         # Only the charges that apply: no $0.00 discount, fee or donation line.
         self.charges = [
-            ChargeRow(name=c["name"], label=c["label"], amount=c["amount"])
-            for c in answer["charges"]
-            if c["cents"] or c["name"] in ORDER_CHARGES_ALWAYS
+            ChargeRow(name=c.name, label=c.label, amount=format_money(c.cents, lang))
+            for c in answer.charges
+            if c.cents or c.name in ORDER_CHARGES_ALWAYS
         ]
         self.refunds = [
             RefundRow(
-                refund_id=str(r["refund_id"]),
-                amount=r["amount"],
-                date=r["date_label"],
-                state_label=r["state_label"],
+                refund_id=str(r.refund_id),
+                amount=format_money(r.amount_cents, lang),
+                date=r.date_label,
+                state_label=r.state_label,
             )
-            for r in answer["refunds"]
+            for r in answer.refunds
         ]
-        self.voided_notes = [str(v["text"]) for v in answer.get("voided_attempts", [])]
-        self.total_refund = str(answer["total_refund"])
-        self.can_cancel = bool(answer["can_cancel"])
+        self.voided_notes = [
+            tr(
+                "orders_after.voided_attempt",
+                lang,
+                amount=format_money(v.amount_cents, lang),
+                day=v.date_label,
+                state=v.state_label,
+            )
+            for v in answer.voided_attempts
+        ]
+        self.total_refund = format_money(answer.total_refund_cents, lang)
+        self.can_cancel = answer.can_cancel
         self.modify_href = f"{MODIFY_ROUTE}?id={self._id}"
-        self.sure_text = tr("orders_ui.sure_order", lang, number=answer["number"])
+        self.sure_text = tr("orders_ui.sure_order", lang, number=answer.number)
         await self._load_reasons(parent_id, lang)
         self.loaded = True
         self._lang = lang
@@ -334,7 +350,9 @@ class OrderDetailState(CancelReasonForm, rx.State):
         ):
             yield event
 
-    async def _add_to_cancel_cart(self, parent_id: int, _key: str, lang: str) -> dict:
+    async def _add_to_cancel_cart(
+        self, parent_id: int, _key: str, lang: str
+    ) -> cancel_cart.CancelCartItem:
         # The service checks the line is the parent's, still active and before its cut-off,
         # and the quantity within what is left; a repeat sets the same quantity again.
         return await run_in_transaction(
@@ -345,8 +363,10 @@ class OrderDetailState(CancelReasonForm, rx.State):
             lang=lang,
         )
 
-    async def _added_to_cancel_cart(self, _parent_id: int, answer: dict, lang: str) -> Any:
-        await sync_cancel_count(self, int(answer["cancel_cart_count"]))
+    async def _added_to_cancel_cart(
+        self, _parent_id: int, answer: cancel_cart.CancelCartItem, lang: str
+    ) -> Any:
+        await sync_cancel_count(self, answer.cancel_cart_count)
         return succeeded(tr("orders_after.added_to_cancel_cart", lang))
 
     # ---- cancel the whole order ---------------------------------------------------------

@@ -68,49 +68,24 @@ def order_details_href(order_id: Any) -> str:
 
 @dataclass
 class OrderLink:
-    """An order as a screen's row links to it: its id, its number and its details' address
-    (the fields ``order_link`` fills)."""
+    """An order as a screen's row links to it: its id, its number and its details'
+    address."""
 
     order_id: str = ""
     number: str = ""
     href: str = ""
 
 
-def order_link(order: dict) -> dict[str, Any]:
-    """A service's order (``order_id``, ``number``) as the fields of ``OrderLink``."""
-    return asdict(
-        OrderLink(
-            order_id=str(order["order_id"]),
-            number=str(order["number"]),
-            href=order_details_href(order["order_id"]),
-        )
-    )
-
-
 @dataclass
 class OrderedMeal:
     """A meal of a placed order as its line shows it: whose, which day, which meal, how many
-    and their price (the fields ``ordered_meal`` fills)."""
+    and their price."""
 
     child: str = ""
     day: str = ""
     meal: str = ""
     quantity: int = 0
     price: str = ""
-
-
-def ordered_meal(line: dict) -> dict[str, Any]:
-    """A service's order line (``child_name``, ``day``, ``meal_name``, ``quantity``,
-    ``line_total``) as the fields of ``OrderedMeal``."""
-    return asdict(
-        OrderedMeal(
-            child=str(line["child_name"]),
-            day=str(line["day"]),
-            meal=str(line["meal_name"]),
-            quantity=int(line["quantity"]),
-            price=str(line["line_total"]),
-        )
-    )
 
 
 @dataclass

@@ -4,7 +4,8 @@ refund each order would get, and confirms them all at once with a reason (one
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
@@ -13,9 +14,8 @@ from sqlmodel import Session, col, func, select
 from hotmeals import clock
 from hotmeals.db.models import CancelCartLine, Child, Meal, Order, OrderCancellation, OrderLine
 from hotmeals.domain.errors import DomainError, suppress_refusal
-from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import MAX_QUANTITY
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang
 from hotmeals.services.ordering.cancelling.cancel import (
     CancelAsk,
     CancelPlan,
@@ -40,8 +40,54 @@ if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 
-def _quantity(value: object, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+@dataclass(frozen=True)
+class CancelCartItem:
+    """A cancel-cart line as written, with the cart's new count."""
+
+    cancel_cart_id: int
+    order_line_id: int
+    quantity: int
+    cancel_cart_count: int
+
+
+@dataclass(frozen=True)
+class CancelCartLineView:
+    """A line of the cancel cart: the meal as sold, the quantity chosen, what is left of it
+    (``max_quantity``) and why it cannot be cancelled any more (``reason``, "" when it can)."""
+
+    cancel_cart_id: int
+    order_line_id: int
+    child_name: str
+    date: date
+    day: str
+    meal_name: str
+    size_label: str
+    quantity: int
+    max_quantity: int
+    line_total_cents: int
+    cancellable: bool
+    reason: str
+
+
+@dataclass(frozen=True)
+class CancelCartOrder:
+    """The cancel cart's lines of one order, with the refund the order would get."""
+
+    order_id: int
+    number: str
+    lines: list[CancelCartLineView]
+    refund_cents: int
+
+
+@dataclass(frozen=True)
+class CancelCartDetails:
+    orders: list[CancelCartOrder]
+    count: int  # the lines in the cancel cart
+    total_refund_cents: int
+
+
+def _quantity(value: int, most: int) -> int:
+    if not 1 <= value <= most:
         raise DomainError("cancel_quantity_invalid", field="quantity", max=most)
     return value
 
@@ -62,14 +108,15 @@ def add_to_cancel_cart(
     session: Session,
     *,
     parent_id: int,
-    order_line_id: object,
-    quantity: object = 1,
+    order_line_id: int,
+    quantity: int = 1,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> CancelCartItem:
     """AddToCancelCart: put ``quantity`` meals of one of the parent's paid lines in the cancel
     cart (a line already there gets this quantity: a repeat changes nothing). Refused after the
-    line's cut-off, beyond what is left of it, for another parent's line."""
+    line's cut-off, beyond what is left of it (a quantity below 1 too), for another parent's
+    line (or id 0)."""
     lang = normalize_lang(lang)
     line, order, vendor = own_line(session, parent_id, order_line_id)
     left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
@@ -85,22 +132,20 @@ def add_to_cancel_cart(
     return _saved(session, row, parent_id)
 
 
-def _saved(session: Session, row: CancelCartLine, parent_id: int) -> dict:
+def _saved(session: Session, row: CancelCartLine, parent_id: int) -> CancelCartItem:
     """The cancel cart line, written: the answer of the calls that put a quantity in it."""
     session.add(row)
     session.flush()
-    return {
-        "cancel_cart_id": row.id,
-        "order_line_id": row.order_line_id,
-        "quantity": row.quantity,
-        "cancel_cart_count": cancel_cart_count(session, parent_id=parent_id),
-    }
+    return CancelCartItem(
+        cancel_cart_id=row.id or 0,
+        order_line_id=row.order_line_id,
+        quantity=row.quantity,
+        cancel_cart_count=cancel_cart_count(session, parent_id=parent_id),
+    )
 
 
-def _own_cart_line(session: Session, parent_id: int, cancel_cart_id: object) -> CancelCartLine:
-    if isinstance(cancel_cart_id, bool) or not isinstance(cancel_cart_id, int):
-        raise DomainError("cancel_cart_line_not_found", field="cancel_cart_id")
-    row = session.get(CancelCartLine, cancel_cart_id)
+def _own_cart_line(session: Session, parent_id: int, cancel_cart_id: int) -> CancelCartLine:
+    row = session.get(CancelCartLine, cancel_cart_id) if cancel_cart_id > 0 else None
     if row is None or row.parent_id != parent_id:
         raise DomainError("cancel_cart_line_not_found", field="cancel_cart_id")
     return row
@@ -110,11 +155,11 @@ def update_cancel_cart_quantity(
     session: Session,
     *,
     parent_id: int,
-    cancel_cart_id: object,
-    quantity: object,
+    cancel_cart_id: int,
+    quantity: int,
     lang: str = "en",
     now: datetime | None = None,
-) -> dict:
+) -> CancelCartItem:
     """UpdateCancelCartQuantity: 1..what is left of the line (before its cut-off)."""
     lang = normalize_lang(lang)
     row = _own_cart_line(session, parent_id, cancel_cart_id)
@@ -124,17 +169,17 @@ def update_cancel_cart_quantity(
     return _saved(session, row, parent_id)
 
 
-def delete_cancel_cart_item(session: Session, *, parent_id: int, cancel_cart_id: object) -> dict:
-    """DeleteCancelCartItem: remove one line from the cancel cart."""
+def delete_cancel_cart_item(session: Session, *, parent_id: int, cancel_cart_id: int) -> int:
+    """DeleteCancelCartItem: remove one line from the cancel cart; the cart's new count."""
     row = _own_cart_line(session, parent_id, cancel_cart_id)
     session.delete(row)
     session.flush()
-    return {"cancel_cart_count": cancel_cart_count(session, parent_id=parent_id)}
+    return cancel_cart_count(session, parent_id=parent_id)
 
 
 def cancel_cart_details(
     session: Session, *, parent_id: int, lang: str = "en", now: datetime | None = None
-) -> dict:
+) -> CancelCartDetails:
     """CancelCartDetails: the cancel cart's lines grouped by order, each order with the
     refund it would get (``plan_cancel_refund`` with the order's stored terms), and the total.
     A line whose cut-off passed (or that was cancelled meanwhile) is flagged ``cancellable:
@@ -175,40 +220,30 @@ def cancel_cart_details(
             if not reason:
                 quantities[line.id or 0] = cart_row.quantity
             out_lines.append(
-                {
-                    "cancel_cart_id": cart_row.id,
-                    "order_line_id": line.id,
-                    "child_name": f"{child.first_name} {child.last_name}",
-                    "date": line.meal_date.isoformat(),
-                    "day": order_day(line.meal_date, lang),
+                CancelCartLineView(
+                    cancel_cart_id=cart_row.id or 0,
+                    order_line_id=line.id or 0,
+                    child_name=f"{child.first_name} {child.last_name}",
+                    date=line.meal_date,
+                    day=order_day(line.meal_date, lang),
                     # As sold; the French name of the catalogue in French (as order_detail).
-                    "meal_name": (name_fr if lang == "fr" and name_fr else line.meal_name),
-                    "size_label": size_label(line.size, lang),
-                    "quantity": cart_row.quantity,
-                    "max_quantity": left,
-                    "line_total": format_money(line.line_total_cents, lang),
-                    "cancellable": not reason,
-                    "reason": reason,
-                }
+                    meal_name=(name_fr if lang == "fr" and name_fr else line.meal_name),
+                    size_label=size_label(line.size, lang),
+                    quantity=cart_row.quantity,
+                    max_quantity=left,
+                    line_total_cents=line.line_total_cents,
+                    cancellable=not reason,
+                    reason=reason,
+                )
             )
         refund = _planned_refund(lo, quantities) if quantities else 0
         total += refund
         groups.append(
-            {
-                "order_id": oid,
-                "number": lo.order.number,
-                "lines": out_lines,
-                "refund_cents": refund,
-                "refund": format_money(refund, lang),
-            }
+            CancelCartOrder(
+                order_id=oid, number=lo.order.number, lines=out_lines, refund_cents=refund
+            )
         )
-    return {
-        "orders": groups,
-        "count": len(rows),
-        "total_refund_cents": total,
-        "total_refund": format_money(total, lang),
-        "message": "" if rows else t("no_data_found", lang),
-    }
+    return CancelCartDetails(orders=groups, count=len(rows), total_refund_cents=total)
 
 
 def _planned_refund(loaded: LoadedOrder, quantities: dict[int, int]) -> int:
@@ -224,18 +259,18 @@ def _cart_plan(
     """The cancel cart by order: (order id, {line id: quantity}, cart line ids). Every line
     must still be cancellable (else the first problem is raised, naming its day)."""
     details = cancel_cart_details(session, parent_id=parent_id, lang=lang)
-    if not details["orders"]:
+    if not details.orders:
         raise DomainError("cancel_cart_empty")
     out = []
-    for group in details["orders"]:
-        for line in group["lines"]:
-            if not line["cancellable"]:
-                raise DomainError("cancel_cart_line_blocked", reason=line["reason"])
+    for group in details.orders:
+        for line in group.lines:
+            if not line.cancellable:
+                raise DomainError("cancel_cart_line_blocked", reason=line.reason)
         out.append(
             (
-                group["order_id"],
-                {x["order_line_id"]: x["quantity"] for x in group["lines"]},
-                [x["cancel_cart_id"] for x in group["lines"]],
+                group.order_id,
+                {x.order_line_id: x.quantity for x in group.lines},
+                [x.cancel_cart_id for x in group.lines],
             )
         )
     return out
