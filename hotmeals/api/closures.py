@@ -30,11 +30,24 @@ from hotmeals.api.deps import (
     tags,
 )
 from hotmeals.api.envelope import Envelope, ok
+from hotmeals.domain.credit import ClosureChoice
+from hotmeals.i18n import t
 from hotmeals.services import away, closures, submissions
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 CHILD_AWAY = tags("Parent child away")
+
+
+def closure_choice_out(chosen: ClosureChoice, lang: str) -> dict[str, Any]:
+    """The family's closure choice and the three options in ``lang``."""
+    return {
+        "closure_choice": chosen.value,
+        "options": [
+            {"value": c.value, "label": t(f"closures.choice.{c.value}", lang)}
+            for c in ClosureChoice
+        ],
+    }
 
 
 @router.get(
@@ -44,10 +57,8 @@ CHILD_AWAY = tags("Parent child away")
     response_model=Envelope[ClosureChoiceOut],
 )
 async def closure_choice(who: SignedIn) -> Any:
-    choice = await run_in_transaction(
-        closures.closure_choice_of, parent_token=who.token, lang=who.lang
-    )
-    return answer(choice, who.lang)
+    chosen = await run_in_transaction(closures.closure_choice, parent_token=who.token)
+    return answer(closure_choice_out(chosen, who.lang), who.lang)
 
 
 @router.post(
@@ -66,7 +77,8 @@ async def choose_closure(
         key=who.key,
         action="closure_choice",
         fn=closures.choose_closure,
-        closure_choice=body.closure_choice,
+        present=lambda chosen: {"closure_choice": chosen.value},
+        closure_choice=body.closure_choice or "",
     )
     return answered(done, who.lang, "success")
 

@@ -186,8 +186,11 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert _sums(pay_engine, order_id) == (total, 0)
     assert sorted(_invoices(pay_engine, order_id).values()) == ["card", "credit"]
     with session_scope(pay_engine) as s:  # the movement names the order it paid
-        spent = credit.family_credit(session=s, parent_id=pid, lang="fr")["history"][0]
-    assert (spent["kind"], spent["about"]) == ("spend", f"Commande {result.order_number}")
+        spent = credit.family_credit(session=s, parent_id=pid).history[0]
+    assert (spent.kind.value, credit.about_text(spent, "fr")) == (
+        "spend",
+        f"Commande {result.order_number}",
+    )
     assert _card_txns(live_sim, pay_engine, order_id, "SALE") == [card]
     with session_scope(pay_engine) as s:
         shown = confirmation.order_confirmation(s, parent_id=pid, order_id=order_id)
