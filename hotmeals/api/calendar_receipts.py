@@ -35,6 +35,7 @@ from hotmeals.api.deps import (
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services import calendar_feed, receipts
+from hotmeals.services.calendar_feed import FeedAddress
 from hotmeals.services.receipt_pdf import receipt_pdf
 from hotmeals.services.transaction import run_in_transaction
 
@@ -69,6 +70,14 @@ async def calendar(token: str, lang: str | None = None) -> Response:
     )
 
 
+def feed_out(feed: FeedAddress) -> dict[str, Any]:
+    return {
+        "url": feed.url,
+        "webcal_url": feed.webcal_url,
+        "created_at": feed.created_at.isoformat(),
+    }
+
+
 def _feed_lang(who: ParentClient) -> str | None:
     """The language the feed's link speaks: the request's when it names one
     (Accept-Language), else None (the parent's, ``Parent.language``)."""
@@ -82,10 +91,10 @@ def _feed_lang(who: ParentClient) -> str | None:
     response_model=Envelope[FeedOut],
 )
 async def get_feed(who: CurrentParent) -> Any:
-    data = await run_in_transaction(
+    feed = await run_in_transaction(
         calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
-    return answer(data, who.lang)
+    return answer(feed_out(feed), who.lang)
 
 
 @router.post(
@@ -95,10 +104,10 @@ async def get_feed(who: CurrentParent) -> Any:
     response_model=Envelope[FeedOut],
 )
 async def rotate_feed(who: CurrentParent) -> Any:
-    data = await run_in_transaction(
+    feed = await run_in_transaction(
         calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
-    return answer(data, who.lang, "feed.rotated")
+    return answer(feed_out(feed), who.lang, "feed.rotated")
 
 
 @router.post(

@@ -44,7 +44,7 @@ class CalendarFeedState(rx.State):
         answer = await run_in_transaction(
             calendar_feed.get_feed, parent_id=who.parent_id, lang=who.lang
         )
-        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+        self.url, self.webcal_url = answer.url, answer.webcal_url
 
     @rx.event
     def set_rotate_open(self, value: bool) -> None:
@@ -65,7 +65,7 @@ class CalendarFeedState(rx.State):
             )
         finally:
             self.busy = False
-        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+        self.url, self.webcal_url = answer.url, answer.webcal_url
         self.rotate_open = False
         return succeeded(tr("feed.rotated", who.lang))
 
