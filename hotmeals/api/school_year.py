@@ -96,6 +96,7 @@ async def archive_child(
         key=who.key,
         action="archive_child",
         fn=school_year.archive_child,
-        child_id=body.child_id,
+        present=lambda left: {"pending_count": left},
+        child_id=body.child_id or 0,
     )
     return answered(done, who.lang, "child_archived")

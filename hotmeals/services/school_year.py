@@ -200,12 +200,12 @@ def confirm_child(
 
 
 def archive_child(
-    *, session: Session, parent_id: int, child_id: object, now: datetime | None = None
-) -> dict:
+    *, session: Session, parent_id: int, child_id: int, now: datetime | None = None
+) -> int:
     """A child who left: archived (hidden from booking, orders kept in the history; the
     existing soft delete). Answers how many children are left to confirm."""
     children_service.delete_child(session=session, parent_id=parent_id, child_id=child_id)
-    return {"pending_count": pending_count(session=session, parent_id=parent_id, now=now)}
+    return pending_count(session=session, parent_id=parent_id, now=now)
 
 
 def confirm_all_current(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
