@@ -172,8 +172,8 @@ def confirm_child(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    allergies_reviewed: object,
+    child_id: int,
+    allergies_reviewed: bool,
     lang: str = "en",
     now: datetime | None = None,
     **place: Unpack[children_service.SchoolPlace],
@@ -183,7 +183,7 @@ def confirm_child(
     reviewed (``allergies_review_required``). Answers the child and how many are left."""
     now = now or clock.now()
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
-    if allergies_reviewed is not True:
+    if not allergies_reviewed:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
     _city, school, teacher, grade = children_service._placement(session, child.city_id, place)
     child.school_id = saved_id(school)

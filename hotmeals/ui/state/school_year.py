@@ -152,7 +152,7 @@ class SchoolYearState(OnceForm, rx.State):
         try:
             if action == "confirm":
                 payload = {
-                    "child_id": self.child_id,
+                    "child_id": browser_id(self.child_id),
                     "school_id": self.school_id,
                     "teacher_id": self.teacher_id,
                     "grade_id": self.grade_id,
