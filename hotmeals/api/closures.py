@@ -79,15 +79,16 @@ def away_preview_out(preview: AwayPreview, lang: str) -> dict[str, Any]:
     }
 
 
-def mark_away_out(done: AwayDone, lang: str) -> dict[str, Any]:
+def mark_away_out(done: AwayDone) -> dict[str, Any]:
+    """``MarkAwayOut``, in the language of the first answer (``done.lang``)."""
     return {
         "cancelled": done.cancelled,
         "donated": done.donated,
         "refund_cents": done.refund_cents,
-        "refund": format_money(done.refund_cents, lang),
+        "refund": format_money(done.refund_cents, done.lang),
         "credit_cents": done.credit_cents,
         "card_cents": done.card_cents,
-        "message": away.done_message(done, lang),
+        "message": away.done_message(done, done.lang),
         "repeated": done.repeated,
     }
 
@@ -167,4 +168,4 @@ async def mark_away(
         request_key=request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         lang=who.lang,
     )
-    return ok(mark_away_out(done, who.lang), away.done_message(done, who.lang))
+    return ok(mark_away_out(done), away.done_message(done, who.lang))

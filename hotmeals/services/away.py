@@ -256,7 +256,8 @@ def away_preview(
 
 @dataclass(frozen=True)
 class AwayDone:
-    """What ``mark_away`` did (``repeated``: this key was applied before, its first answer)."""
+    """What ``mark_away`` did (``repeated``: this key was applied before, its first answer,
+    which was said in ``lang``: a repeat is answered in the first call's language)."""
 
     cancelled: int
     donated: int
@@ -264,6 +265,7 @@ class AwayDone:
     credit_cents: int  # of refund_cents, what went to family credit
     card_cents: int
     repeated: bool
+    lang: str
 
 
 def _mark(
@@ -331,6 +333,7 @@ def _mark(
         credit_cents=credit,
         card_cents=total - credit,
         repeated=False,
+        lang=lang,
     )
     request.refund_cents = total
     request.result = json.dumps(
@@ -340,6 +343,7 @@ def _mark(
             "refund_cents": answer.refund_cents,
             "credit_cents": answer.credit_cents,
             "card_cents": answer.card_cents,
+            "lang": answer.lang,
         }
     )
     session.add(request)
@@ -393,6 +397,7 @@ def _stored(session: Session, *, parent_id: int, key: str) -> AwayDone | None:
         credit_cents=data["credit_cents"],
         card_cents=data["card_cents"],
         repeated=True,
+        lang=data.get("lang", "en"),
     )
 
 

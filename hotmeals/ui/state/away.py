@@ -219,7 +219,7 @@ class ChildAwayState(OnceForm, rx.State):
         """Done: what it did, where the Confirm was (no second Confirm for the same days; no
         toast: it would only repeat it over the screen), and the days in the lasting list."""
         self.checked, self.meals, self.donate = False, [], []
-        self.done = away.done_message(result, lang)
+        self.done = away.done_message(result, result.lang)  # a repeat: as first said
         await self._load_ranges(parent_id, lang)
         return None
 
