@@ -182,7 +182,7 @@ def _meal_summary(child: str, meal: str, size: str, quantity: int, lang: str) ->
 
 
 def build_feed(
-    session: Session, *, token: object, lang: object = None, now: datetime | None = None
+    session: Session, *, token: str, lang: str | None = None, now: datetime | None = None
 ) -> bytes | None:
     """The iCal text of the feed behind ``token``, in ``lang`` (the link's ``?lang=``; "en" or
     "fr", else the parent's language); None for an unknown or revoked one."""
