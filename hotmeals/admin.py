@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                         school=args.school, day=args.date, actor="operator:cli", runtime=runtime
                     )
                 )
-                print(f"{done['school']} is open again on {done['date']}.")
+                print(f"{done.school} is open again on {done.day.isoformat()}.")
     except DomainError as err:
         print(err.message("en"), file=sys.stderr)
         return 1

@@ -29,6 +29,8 @@ from hotmeals.api.deps import (
 from hotmeals.api.envelope import ApiError, Envelope
 from hotmeals.i18n import t
 from hotmeals.services import closure_apply, closures
+from hotmeals.services.closure_apply import ClosureResult
+from hotmeals.services.closures import ReopenedDay
 from hotmeals.settings import get_settings
 
 router = api_router()
@@ -60,7 +62,27 @@ async def admin_client(request: Request, admin_key: str | None = Security(ADMIN_
 def _school_day(body: CloseDayIn | ReopenDayIn) -> dict[str, Any]:
     """The school (required) and the day a body names, acted on by the operator's API."""
     school = required(body.school, "closure_school_required", "school")
-    return {"school": school, "day": body.date, "actor": "operator:api"}
+    return {"school": school, "day": body.date or "", "actor": "operator:api"}
+
+
+def closed_day_out(result: ClosureResult) -> dict[str, Any]:
+    return {
+        "closure_id": result.closure_id,
+        "school": result.school,
+        "date": result.date,
+        "reason": result.reason,
+        "families": result.families,
+        "meals": result.meals,
+        "made_up": result.made_up,
+        "refunded_cents": result.refunded_cents,
+        "credited_cents": result.credited_cents,
+        "refund_failures": result.refund_failures,
+        "outcomes": result.outcomes,
+    }
+
+
+def reopened_day_out(done: ReopenedDay) -> dict[str, Any]:
+    return {"closure_id": done.closure_id, "school": done.school, "date": done.day.isoformat()}
 
 
 @router.post(
@@ -74,8 +96,8 @@ async def close_day(
     admin: Annotated[Client, Depends(admin_client)],
     body: Annotated[CloseDayIn, Depends(json_body(CloseDayIn))],
 ) -> Any:
-    result = await closure_apply.close_day(**_school_day(body), reason=body.reason)
-    return answer(result.as_dict(), admin.lang)
+    result = await closure_apply.close_day(**_school_day(body), reason=body.reason or "")
+    return answer(closed_day_out(result), admin.lang)
 
 
 @router.post(
@@ -89,4 +111,5 @@ async def reopen_day(
     admin: Annotated[Client, Depends(admin_client)],
     body: Annotated[ReopenDayIn, Depends(json_body(ReopenDayIn))],
 ) -> Any:
-    return answer(await closures.reopen_day(**_school_day(body)), admin.lang)
+    done = await closures.reopen_day(**_school_day(body))
+    return answer(reopened_day_out(done), admin.lang)

@@ -35,7 +35,16 @@ from hotmeals.api.deps import (
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services import calendar_feed, receipts
+from hotmeals.services.calendar_feed import FeedAddress
 from hotmeals.services.receipt_pdf import receipt_pdf
+from hotmeals.services.receipt_rows import (
+    Receipt,
+    ReceiptCharge,
+    ReceiptGroup,
+    ReceiptLine,
+    ReceiptPayment,
+    ReceiptRefund,
+)
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
@@ -69,6 +78,14 @@ async def calendar(token: str, lang: str | None = None) -> Response:
     )
 
 
+def feed_out(feed: FeedAddress) -> dict[str, Any]:
+    return {
+        "url": feed.url,
+        "webcal_url": feed.webcal_url,
+        "created_at": feed.created_at.isoformat(),
+    }
+
+
 def _feed_lang(who: ParentClient) -> str | None:
     """The language the feed's link speaks: the request's when it names one
     (Accept-Language), else None (the parent's, ``Parent.language``)."""
@@ -82,10 +99,10 @@ def _feed_lang(who: ParentClient) -> str | None:
     response_model=Envelope[FeedOut],
 )
 async def get_feed(who: CurrentParent) -> Any:
-    data = await run_in_transaction(
+    feed = await run_in_transaction(
         calendar_feed.get_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
-    return answer(data, who.lang)
+    return answer(feed_out(feed), who.lang)
 
 
 @router.post(
@@ -95,10 +112,10 @@ async def get_feed(who: CurrentParent) -> Any:
     response_model=Envelope[FeedOut],
 )
 async def rotate_feed(who: CurrentParent) -> Any:
-    data = await run_in_transaction(
+    feed = await run_in_transaction(
         calendar_feed.rotate_feed, parent_id=who.parent_id, lang=_feed_lang(who)
     )
-    return answer(data, who.lang, "feed.rotated")
+    return answer(feed_out(feed), who.lang, "feed.rotated")
 
 
 @router.post(
@@ -113,6 +130,108 @@ async def revoke_feed(who: CurrentParent) -> Any:
 
 
 # -- receipts -------------------------------------------------------------------------------------
+
+
+def _charge_out(row: ReceiptCharge) -> dict[str, Any]:
+    return {"name": row.name, "label": row.label, "cents": row.cents, "amount": row.amount}
+
+
+def _line_out(line: ReceiptLine) -> dict[str, Any]:
+    return {
+        "order_line_id": line.order_line_id,
+        "meal": line.meal,
+        "size_label": line.size_label,
+        "quantity": line.quantity,
+        "cancelled_quantity": line.cancelled_quantity,
+        "status": line.status,
+        "moved_from": line.moved_from.isoformat() if line.moved_from else None,
+        "moved_from_day": line.moved_from_day,
+        "special_note": line.special_note,
+        "items": [
+            {"label": item.label, "cents": item.cents, "amount": item.amount} for item in line.items
+        ],
+        "cents": line.cents,
+        "amount": line.amount,
+        "action": line.action,  # a change's line: what the change did
+        "action_label": line.action_label,
+    }
+
+
+def _group_out(group: ReceiptGroup) -> dict[str, Any]:
+    return {
+        "child_id": group.child_id,
+        "child_name": group.child_name,
+        "days": [
+            {
+                "date": day.on.isoformat(),
+                "day": day.day,
+                "lines": [_line_out(line) for line in day.lines],
+            }
+            for day in group.days
+        ],
+    }
+
+
+def _payment_out(row: ReceiptPayment) -> dict[str, Any]:
+    return {
+        "date": row.on.isoformat(),
+        "day": row.day,
+        "card": row.card,
+        "paid_by": row.paid_by,
+        "approval_code": row.approval_code,
+        "invoice_number": row.invoice_number,
+        "cents": row.cents,
+        "amount": row.amount,
+    }
+
+
+def _refund_out(row: ReceiptRefund) -> dict[str, Any]:
+    return {
+        "refund_id": row.refund_id,
+        "date": row.on.isoformat(),
+        "day": row.day,
+        "state": row.state,
+        "state_label": row.state_label,
+        "cents": row.cents,
+        "amount": row.amount,
+    }
+
+
+def receipt_out(receipt: Receipt) -> dict[str, Any]:
+    """A receipt as ``GET /Parent/Receipt`` answers it (``ReceiptOut``)."""
+    head = receipt.head
+    return {
+        "kind": head.kind,
+        "number": head.number,
+        "title": head.title,
+        "date": head.on.isoformat(),
+        "day": head.day,
+        "parent_name": head.parent_name,
+        "parent_email": head.parent_email,
+        "seller": head.seller,
+        "seller_email": head.seller_email,
+        "hst_number": head.hst_number,
+        "hst_label": head.hst_label,
+        "lang": head.lang,
+        "order_number": receipt.order_number,
+        "order_id": receipt.order_id,
+        "status_label": receipt.status_label,
+        "promo_code": receipt.promo_code,
+        "school": receipt.school,
+        "change_id": receipt.change_id,
+        "groups": [_group_out(group) for group in receipt.groups],
+        "charges": [_charge_out(row) for row in receipt.charges],
+        "total_cents": receipt.total_cents,
+        "tax_bps": receipt.tax_bps,
+        "payments": [_payment_out(row) for row in receipt.payments],
+        "refunds": [_refund_out(row) for row in receipt.refunds],
+        "refunded_cents": receipt.refunded_cents,
+        "refunded": receipt.refunded,
+        "net_cents": receipt.net_cents,
+        "net": receipt.net,
+        "giveback": [_charge_out(row) for row in receipt.giveback],
+        "changes": [{"change_id": link.change_id, "label": link.label} for link in receipt.changes],
+    }
 
 
 ORDER_Q = Query(None, max_length=20, description="The order number, e.g. HM-000123.")
@@ -133,15 +252,15 @@ async def receipt(
     donation: int | None = DONATION_Q,
     who: CurrentParent,
 ) -> Any:
-    data = await run_in_transaction(
+    found = await run_in_transaction(
         receipts.receipt,
         parent_id=who.parent_id,
         lang=who.lang,
-        order=order,
+        order=order or "",
         change=change,
         donation=donation,
     )
-    return answer(data, who.lang)
+    return answer(receipt_out(found), who.lang)
 
 
 @router.get(
@@ -157,19 +276,19 @@ async def receipt_as_pdf(
     donation: int | None = DONATION_Q,
     who: ParentClient = Depends(parent_context),
 ) -> Any:
-    data = await run_in_transaction(
+    found = await run_in_transaction(
         receipts.receipt,
         parent_id=who.parent_id,
-        order=order,
+        order=order or "",
         change=change,
         donation=donation,
         lang=who.lang,
     )
     return Response(
-        receipt_pdf(data),
+        receipt_pdf(found),
         media_type="application/pdf",
         headers={
-            "Content-Disposition": f'inline; filename="receipt-{data["number"]}.pdf"',
+            "Content-Disposition": f'inline; filename="receipt-{found.head.number}.pdf"',
             "Cache-Control": "private, no-store",
         },
     )

@@ -19,10 +19,39 @@ from hotmeals.api.deps import (
     json_body,
 )
 from hotmeals.api.envelope import Envelope
+from hotmeals.domain.dates import full_day
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
 from hotmeals.services import credit, submissions
+from hotmeals.services.credit import CreditMove, FamilyCredit
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+
+
+def credit_move_out(move: CreditMove, lang: str) -> dict[str, Any]:
+    return {
+        "id": move.id,
+        "kind": move.kind.value,
+        "label": t(f"credit.kind.{move.kind.value}", lang),
+        "amount_cents": move.amount_cents,
+        "amount": format_money(move.amount_cents, lang),
+        "order_id": move.order_id,
+        "order_number": move.order_number,
+        "about": credit.about_text(move, lang),
+        "reason": move.reason,
+        "date": full_day(move.created_at.date(), lang),
+        "created_at": move.created_at.isoformat(),
+    }
+
+
+def family_credit_out(view: FamilyCredit, lang: str) -> dict[str, Any]:
+    return {
+        "balance_cents": view.balance_cents,
+        "balance": format_money(view.balance_cents, lang),
+        "refund_to": view.refund_to.value,
+        "history": [credit_move_out(move, lang) for move in view.history],
+    }
 
 
 @router.get(
@@ -32,8 +61,8 @@ router = api_router()
     response_model=Envelope[FamilyCreditOut],
 )
 async def family_credit(who: SignedIn) -> Any:
-    data = await run_in_transaction(credit.family_credit, parent_token=who.token, lang=who.lang)
-    return answer(data, who.lang)
+    view = await run_in_transaction(credit.family_credit, parent_token=who.token)
+    return answer(family_credit_out(view, who.lang), who.lang)
 
 
 @router.post(
@@ -52,6 +81,7 @@ async def refund_choice(
         key=who.key,
         action="refund_choice",
         fn=credit.choose_refund_to,
-        refund_to=body.refund_to,
+        present=lambda kept: {"refund_to": kept.value},
+        refund_to=body.refund_to or "",
     )
     return answered(done, who.lang, "success")

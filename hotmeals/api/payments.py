@@ -324,6 +324,20 @@ async def delete_card(
     return ok(None, t("pay.card_deleted", who.lang))
 
 
+def donation_out(row: donations.DonationView, lang: str) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "amount_cents": row.amount_cents,
+        "amount": to_decimal_string(row.amount_cents),
+        "amount_display": format_money(row.amount_cents, lang),
+        "school_id": row.school_id,
+        "school": row.school,
+        "status": row.status.value,
+        "date": row.created_at.date().isoformat(),
+        "card": row.card,
+    }
+
+
 @router.get(
     "/Parent/payment/DonationHistory",
     tags=PAYMENTS,
@@ -331,7 +345,5 @@ async def delete_card(
     response_model=Envelope[list[DonationOut]],
 )
 async def donation_history(who: CurrentParent) -> Any:
-    rows = await run_in_transaction(
-        donations.list_donations, parent_id=who.parent_id, lang=who.lang
-    )
-    return answer_found(rows, who.lang)
+    rows = await run_in_transaction(donations.list_donations, parent_id=who.parent_id)
+    return answer_found([donation_out(row, who.lang) for row in rows], who.lang)

@@ -73,7 +73,11 @@ async def confirm_school_year(
         key=who.key,
         action="confirm_school_year",
         fn=school_year.confirm_child,
-        **body.model_dump(),
+        child_id=body.child_id or 0,
+        school_id=body.school_id,
+        teacher_id=body.teacher_id,
+        grade_id=body.grade_id,
+        allergies_reviewed=body.allergies_reviewed is True,
         lang=who.lang,
     )
     result = done.result
@@ -96,6 +100,7 @@ async def archive_child(
         key=who.key,
         action="archive_child",
         fn=school_year.archive_child,
-        child_id=body.child_id,
+        present=lambda left: {"pending_count": left},
+        child_id=body.child_id or 0,
     )
     return answered(done, who.lang, "child_archived")

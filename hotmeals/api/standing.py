@@ -27,10 +27,36 @@ from hotmeals.api.deps import (
 from hotmeals.api.envelope import Envelope
 from hotmeals.api.standing_schemas import StandingCreateIn, StandingIdIn, StandingOut
 from hotmeals.services import standing, submissions
+from hotmeals.services.standing import StandingView
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 STANDING = tags("Parent standing orders")
+
+
+def standing_out(view: StandingView, lang: str) -> dict[str, Any]:
+    """A standing order as the calls answer it (``StandingOut``), its words in ``lang``."""
+    words = standing.wording(view, lang)
+    return {
+        "id": view.id,
+        "child_id": view.child_id,
+        "child_name": view.child_name,
+        "meal_id": view.meal_id,
+        "meal_name": words.meal_name,
+        "portion_id": view.portion_id,
+        "size": view.size,
+        "size_label": words.size_label,
+        "weekday": view.weekday,
+        "summary": words.summary,
+        "starts_on": view.starts_on.isoformat(),
+        "ends_on": view.ends_on.isoformat(),
+        "ends_label": words.ends_label,
+        "status": view.status,
+        "status_label": words.status_label,
+        "next_date": view.next_date.isoformat() if view.next_date else None,
+        "next_label": words.next_label,
+        "last_label": words.last_label,
+    }
 
 
 @router.post(
@@ -40,8 +66,8 @@ STANDING = tags("Parent standing orders")
     response_model=Envelope[list[StandingOut]],
 )
 async def list_standing_orders(who: SignedIn) -> Any:
-    rows = await run_in_transaction(standing.listing, parent_token=who.token, lang=who.lang)
-    return answer_found(rows, who.lang)
+    rows = await run_in_transaction(standing.listing, parent_token=who.token)
+    return answer_found([standing_out(view, who.lang) for view in rows], who.lang)
 
 
 @router.post(
@@ -61,8 +87,15 @@ async def create_standing_order(
         key=who.key,
         action="standing_create",
         fn=standing.create,
-        lang=who.lang,
-        **body.model_dump(),
+        present=lambda view: standing_out(view, who.lang),
+        child_id=body.child_id or 0,
+        meal_id=body.meal_id or 0,
+        portion_id=body.portion_id or 0,
+        size=body.size or "",
+        weekday=body.weekday,
+        from_date=body.from_date or "",
+        until=body.until or "",
+        ends_on=body.ends_on or "",
     )
     return answered(done, who.lang, "standing_created")
 
@@ -76,8 +109,8 @@ async def _change(who: ParentWrite, body: StandingIdIn, action: str, message: st
         key=who.key,
         action=f"standing_{action}",
         fn=partial(standing.change, action=action),  # submit_once has an ``action`` of its own
-        standing_id=body.standing_order_id,
-        lang=who.lang,
+        present=lambda view: standing_out(view, who.lang),
+        standing_id=body.standing_order_id or 0,
     )
     return answered(done, who.lang, message)
 

@@ -69,8 +69,8 @@ def demo_closure(
     choose_closure(session=session, parent_id=parent.id, closure_choice=ClosureChoice.MAKEUP)
     closure_id = close_school_day(
         session,
-        school=child.school_id,
-        day=menu_day.meal_date,
+        school=str(child.school_id),
+        day=menu_day.meal_date.isoformat(),
         reason=DEMO_CLOSURE_REASON,
         actor=DEMO_CLOSURE_ACTOR,
     )

@@ -39,7 +39,6 @@ from hotmeals.db.models import (
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.i18n import normalize_lang, t, tn
 from hotmeals.services.away_days import record_away
 from hotmeals.services.booked import booked_meals
@@ -55,7 +54,7 @@ from hotmeals.services.ordering.cancelling.cancel import (
 from hotmeals.services.ordering.cancelling.cancel_order import leave_cancel_cart
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.days import meal_date
-from hotmeals.services.ordering.labels import meal_name, order_day
+from hotmeals.services.ordering.labels import is_french, meal_name
 from hotmeals.services.ordering.loaded_order import (
     active_quantity,
     line_closes,
@@ -88,15 +87,15 @@ class AwayDays(TypedDict):
     """The question as the browser or the API sends it: which children, from which day to
     which (both included)."""
 
-    child_ids: object
-    from_date: object
-    to_date: object
+    child_ids: list[int]
+    from_date: str
+    to_date: str
 
 
 def check_ask(session: Session, *, parent_id: int, **days: Unpack[AwayDays]) -> AwayAsk:
     """The children (each the parent's, active) and the days, checked (one statement)."""
     child_ids = days["child_ids"]
-    if not isinstance(child_ids, list) or not child_ids:
+    if not child_ids:
         raise DomainError("away_children_required", field="child_ids")
     ids = sorted({c for c in child_ids if isinstance(c, int) and not isinstance(c, bool)})
     if len(ids) != len(set(child_ids)):
@@ -116,6 +115,24 @@ def check_ask(session: Session, *, parent_id: int, **days: Unpack[AwayDays]) -> 
     return AwayAsk(child_ids=ids, first=start, last=end)
 
 
+@dataclass(frozen=True)
+class AwayMeal:
+    """A booked meal of the children in the days, and what marking them away does to it."""
+
+    order_line_id: int
+    order_id: int
+    child_id: int
+    child_name: str
+    day: date
+    name_en: str  # the catalogue's name (as sold, without one)
+    name_fr: str
+    quantity: int
+    state: str  # cancel (before its cut-off), past, or donated (past, given to the school)
+
+    def name(self, lang: str) -> str:
+        return self.name_fr if is_french(lang) else self.name_en
+
+
 @dataclass
 class AwayPlan:
     """What marking the children away would do, now."""
@@ -124,12 +141,10 @@ class AwayPlan:
     past: list[tuple[OrderLine, int]]  # lines past their cut-off, with their school
     donated: set[int]  # of those, the lines already given to the school
     refund_cents: int
-    items: list[dict]
+    items: list[AwayMeal]
 
 
-def plan_away(
-    session: Session, *, parent_id: int, ask: AwayAsk, lang: str, now: datetime
-) -> AwayPlan:
+def plan_away(session: Session, *, parent_id: int, ask: AwayAsk, now: datetime) -> AwayPlan:
     """Every booked meal of the children in the days: cancelled (before its cut-off) or past
     its cut-off (may be given to the school); the refund the cancels would make (per order,
     ``refund_plan`` on its stored terms). A fixed number of statements."""
@@ -168,20 +183,19 @@ def plan_away(
     items = []
     for line, _, _ in rows:
         state = "cancel" if line.id in cancelled else "donated" if line.id in donated else "past"
+        meal = meals.get(line.meal_id)
         items.append(
-            {
-                "order_line_id": line.id,
-                "order_id": line.order_id,
-                "child_id": line.child_id,
-                "child_name": names.get(line.child_id, ""),
-                "date": line.meal_date.isoformat(),
-                "day": order_day(line.meal_date, lang),
-                "name": meal_name(meals.get(line.meal_id), line.meal_name, lang),
-                "quantity": active_quantity(line),
-                "state": state,
-                "can_donate": state == "past",
-                "label": t(f"away.item.{state}", lang),
-            }
+            AwayMeal(
+                order_line_id=line.id or 0,
+                order_id=line.order_id,
+                child_id=line.child_id,
+                child_name=names.get(line.child_id, ""),
+                day=line.meal_date,
+                name_en=meal_name(meal, line.meal_name, "en"),
+                name_fr=meal_name(meal, line.meal_name, "fr"),
+                quantity=active_quantity(line),
+                state=state,
+            )
         )
     return AwayPlan(
         cancel=cancel,
@@ -211,32 +225,47 @@ def _labels(session: Session, lines: list[OrderLine]) -> tuple[dict[int, str], d
     return names, meals
 
 
+@dataclass(frozen=True)
+class AwayPreview:
+    meals: list[AwayMeal]
+    cancel_count: int
+    refund_cents: int
+    refund_to: RefundDestination
+
+
 def away_preview(
     *,
     session: Session,
     parent_id: int,
-    refund_to: object = None,
-    lang: str = "en",
+    refund_to: str = "",
     **days: Unpack[AwayDays],
-) -> dict:
+) -> AwayPreview:
     """``POST /Parent/child/AwayPreview``: what ``mark_away`` would do now, nothing written:
     each meal (cancelled, or past its cut-off and may be given to the school), how many are
-    cancelled, the refund and where it goes."""
-    lang = normalize_lang(lang)
+    cancelled, the refund and where it goes (``refund_to`` "": the family's choice)."""
     ask = check_ask(session, parent_id=parent_id, **days)
-    plan = plan_away(session, parent_id=parent_id, ask=ask, lang=lang, now=clock.now())
+    plan = plan_away(session, parent_id=parent_id, ask=ask, now=clock.now())
     to = refund_destination(session, parent_id, check_refund_to(refund_to))
-    return _summary(plan, to, lang)
+    return AwayPreview(
+        meals=plan.items,
+        cancel_count=sum(len(x) for x in plan.cancel.values()),
+        refund_cents=plan.refund_cents,
+        refund_to=to,
+    )
 
 
-def _summary(plan: AwayPlan, to: RefundDestination, lang: str) -> dict:
-    return {
-        "meals": plan.items,
-        "cancel_count": sum(len(x) for x in plan.cancel.values()),
-        "refund_cents": plan.refund_cents,
-        "refund": format_money(plan.refund_cents, lang),
-        "refund_to": to.value,
-    }
+@dataclass(frozen=True)
+class AwayDone:
+    """What ``mark_away`` did (``repeated``: this key was applied before, its first answer,
+    which was said in ``lang``: a repeat is answered in the first call's language)."""
+
+    cancelled: int
+    donated: int
+    refund_cents: int
+    credit_cents: int  # of refund_cents, what went to family credit
+    card_cents: int
+    repeated: bool
+    lang: str
 
 
 def _mark(
@@ -249,7 +278,7 @@ def _mark(
     donate: list[int],
     expected_refund_cents: int | None,
     lang: str,
-) -> tuple[dict, list[PlannedRefund]]:
+) -> tuple[AwayDone, list[PlannedRefund]]:
     """The one transaction of ``mark_away``: the request row first (a racing duplicate waits
     on its unique key, then fails), then the cancels under each order's lock, the donations
     and the answer stored for a retry."""
@@ -263,7 +292,7 @@ def _mark(
     session.add(request)
     session.flush()
     now = clock.now()
-    plan = plan_away(session, parent_id=parent_id, ask=ask, lang=lang, now=now)
+    plan = plan_away(session, parent_id=parent_id, ask=ask, now=now)
     if expected_refund_cents is not None and expected_refund_cents != plan.refund_cents:
         raise DomainError("away_total_changed", field="expected_refund_cents")
     donatable = {x.id: school for x, school in plan.past if x.id not in plan.donated}
@@ -297,32 +326,41 @@ def _mark(
     _donate(session, parent_id, [(x, donatable[x.id]) for x, _ in plan.past if x.id in donate])
     count = sum(len(x) for x in plan.cancel.values())
     credit = credited_cents(refunds)
-    answer = {
-        "cancelled": count,
-        "donated": len(donate),
-        "refund_cents": total,
-        "refund": format_money(total, lang),
-        "credit_cents": credit,
-        "card_cents": total - credit,
-    }
-    answer["message"] = done_message(answer, lang)
+    answer = AwayDone(
+        cancelled=count,
+        donated=len(donate),
+        refund_cents=total,
+        credit_cents=credit,
+        card_cents=total - credit,
+        repeated=False,
+        lang=lang,
+    )
     request.refund_cents = total
-    request.result = json.dumps(answer)
+    request.result = json.dumps(
+        {
+            "cancelled": answer.cancelled,
+            "donated": answer.donated,
+            "refund_cents": answer.refund_cents,
+            "credit_cents": answer.credit_cents,
+            "card_cents": answer.card_cents,
+            "lang": answer.lang,
+        }
+    )
     session.add(request)
     return answer, refunds
 
 
-def done_message(answer: dict, lang: str) -> str:
+def done_message(answer: AwayDone, lang: str) -> str:
     """What the parent reads once the days are marked (``answer`` is ``mark_away``'s): the
     meals cancelled and where their refund goes (``mails.refund_notice``, the sentence of
     every cancel door), the meals given to the school with thanks, or that the days are
     stored; counts in their CLDR plural."""
     parts = []
-    if answer["cancelled"]:
-        refund = refund_notice(answer["refund_cents"], lang, credit_cents=answer["credit_cents"])
-        parts.append(tn("away.done", answer["cancelled"], lang, refund=refund))
-    if answer["donated"]:
-        parts.append(tn("away.donated", answer["donated"], lang))
+    if answer.cancelled:
+        refund = refund_notice(answer.refund_cents, lang, credit_cents=answer.credit_cents)
+        parts.append(tn("away.done", answer.cancelled, lang, refund=refund))
+    if answer.donated:
+        parts.append(tn("away.donated", answer.donated, lang))
     return " ".join(parts) or t("away.days_stored", lang)
 
 
@@ -343,7 +381,7 @@ def _donate(session: Session, parent_id: int, lines: list[tuple[OrderLine, int]]
     session.flush()
 
 
-def _stored(session: Session, *, parent_id: int, key: str) -> dict | None:
+def _stored(session: Session, *, parent_id: int, key: str) -> AwayDone | None:
     row = session.exec(
         select(AwayRequest).where(
             col(AwayRequest.parent_id) == parent_id, col(AwayRequest.request_key) == key
@@ -351,30 +389,39 @@ def _stored(session: Session, *, parent_id: int, key: str) -> dict | None:
     ).first()
     if row is None or not row.result:
         return None
-    return {**json.loads(row.result), "repeated": True}
+    data = json.loads(row.result)
+    return AwayDone(
+        cancelled=data["cancelled"],
+        donated=data["donated"],
+        refund_cents=data["refund_cents"],
+        credit_cents=data["credit_cents"],
+        card_cents=data["card_cents"],
+        repeated=True,
+        lang=data.get("lang", "en"),
+    )
 
 
 async def mark_away(
     *,
     parent_id: int,
-    request_key: object,
-    refund_to: object = None,
-    donate_line_ids: object = None,
-    expected_refund_cents: object = None,
+    request_key: str | None,
+    refund_to: str = "",
+    donate_line_ids: list[int] | None = None,
+    expected_refund_cents: int | None = None,
     lang: str = "en",
     runtime: Runtime = APP,
     **days: Unpack[AwayDays],
-) -> dict:
+) -> AwayDone:
     """``POST /Parent/child/MarkAway``: cancel every meal of the children in the days that is
     before its cut-off, with its refund, and give the meals ``donate_line_ids`` (past their
     cut-off) to the school. ``expected_refund_cents``: the total the parent confirmed
     (``away_preview``); when the meals changed meanwhile, refused (``away_total_changed``).
-    Repeat-safe by ``request_key``: a repeat answers the first call (``repeated``: True)."""
+    Repeat-safe by ``request_key``: a repeat answers the first call (``repeated``: True).
+    ``lang``: the refund mail's language."""
     lang = normalize_lang(lang)
     key = check_request_key(request_key)
     to = check_refund_to(refund_to)
-    donate = _ids(donate_line_ids)
-    expected = _cents(expected_refund_cents)
+    donate = sorted(set(donate_line_ids or []))
     engine = runtime.engine
     seen = await run_in_transaction(_stored, engine=engine, parent_id=parent_id, key=key)
     if seen is not None:
@@ -389,7 +436,7 @@ async def mark_away(
             key=key,
             refund_to=to,
             donate=donate,
-            expected_refund_cents=expected,
+            expected_refund_cents=expected_refund_cents,
             lang=lang,
         )
     except IntegrityError:
@@ -399,22 +446,4 @@ async def mark_away(
             raise
         return seen
     await send_planned_refunds(refunds, actor=actor_of(parent_id), runtime=runtime)
-    return {**answer, "repeated": False}
-
-
-def _ids(value: object) -> list[int]:
-    if value in (None, ""):
-        return []
-    if not isinstance(value, list) or any(
-        isinstance(x, bool) or not isinstance(x, int) for x in value
-    ):
-        raise DomainError("away_donate_not_allowed", field="donate_line_ids")
-    return sorted(set(value))
-
-
-def _cents(value: object) -> int | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DomainError("away_total_changed", field="expected_refund_cents")
-    return value
+    return answer

@@ -37,6 +37,7 @@ import hmac
 import re
 import secrets
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -92,15 +93,19 @@ def feed_url(token: str, lang: str | None = None) -> str:
     return f"{address}?lang={normalize_lang(lang)}" if lang else address
 
 
-def _answer(row: CalendarFeed, lang: str | None) -> dict:
+@dataclass(frozen=True)
+class FeedAddress:
+    url: str
+    webcal_url: str  # webcal:// opens the subscribe dialog of Apple Calendar and Outlook directly
+    created_at: datetime
+
+
+def _answer(row: CalendarFeed, lang: str | None) -> FeedAddress:
     token = _token_of(row.parent_id, row.nonce)
     url = feed_url(token, lang)
-    return {
-        "url": url,
-        # webcal:// opens the subscribe dialog of Apple Calendar and Outlook directly.
-        "webcal_url": "webcal://" + url.split("://", 1)[1],
-        "created_at": row.created_at.isoformat(),
-    }
+    return FeedAddress(
+        url=url, webcal_url="webcal://" + url.split("://", 1)[1], created_at=row.created_at
+    )
 
 
 def _row(session: Session, parent_id: int) -> CalendarFeed | None:
@@ -131,7 +136,7 @@ def _first_feed(session: Session, parent_id: int) -> CalendarFeed:
         return found
 
 
-def get_feed(session: Session, *, parent_id: int, lang: str | None = None) -> dict:
+def get_feed(session: Session, *, parent_id: int, lang: str | None = None) -> FeedAddress:
     """The parent's feed address, made on first ask, speaking ``lang`` (None: the parent's
     language)."""
     row = _row(session, parent_id) or _first_feed(session, parent_id)
@@ -144,7 +149,7 @@ def get_feed(session: Session, *, parent_id: int, lang: str | None = None) -> di
     return _answer(row, lang)
 
 
-def rotate_feed(session: Session, *, parent_id: int, lang: str | None = None) -> dict:
+def rotate_feed(session: Session, *, parent_id: int, lang: str | None = None) -> FeedAddress:
     """A new address (speaking ``lang``, as ``get_feed``); the old one (if any) stops working
     at once."""
     row = _row(session, parent_id)
@@ -177,7 +182,7 @@ def _meal_summary(child: str, meal: str, size: str, quantity: int, lang: str) ->
 
 
 def build_feed(
-    session: Session, *, token: object, lang: object = None, now: datetime | None = None
+    session: Session, *, token: str, lang: str | None = None, now: datetime | None = None
 ) -> bytes | None:
     """The iCal text of the feed behind ``token``, in ``lang`` (the link's ``?lang=``; "en" or
     "fr", else the parent's language); None for an unknown or revoked one."""

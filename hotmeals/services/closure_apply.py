@@ -408,21 +408,6 @@ class ClosureResult:
     refund_failures: int  # refunds Converge refused now: the refund retries send them again
     outcomes: dict[str, int]
 
-    def as_dict(self) -> dict:
-        return {
-            "closure_id": self.closure_id,
-            "school": self.school,
-            "date": self.date,
-            "reason": self.reason,
-            "families": self.families,
-            "meals": self.meals,
-            "made_up": self.made_up,
-            "refunded_cents": self.refunded_cents,
-            "credited_cents": self.credited_cents,
-            "refund_failures": self.refund_failures,
-            "outcomes": self.outcomes,
-        }
-
 
 def _closure_view(session: Session, *, closure_id: int) -> tuple[str, str, str]:
     closure = session.get(SchoolClosure, closure_id)
@@ -433,9 +418,9 @@ def _closure_view(session: Session, *, closure_id: int) -> tuple[str, str, str]:
 
 async def close_day(
     *,
-    school: object,
-    day: object,
-    reason: object,
+    school: str,
+    day: str,
+    reason: str,
     actor: str = "operator",
     runtime: Runtime = APP,
 ) -> ClosureResult:

@@ -10,6 +10,7 @@ vendor closed); meals already handled stay as they were handled.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import date
 
 from sqlalchemy import func
@@ -39,7 +40,8 @@ REASON_MAX = 120
 
 
 def closure_choice(session: Session, parent_id: int) -> ClosureChoice:
-    """The family's choice for a closed day's meals (the card unless they chose otherwise)."""
+    """The family's choice for a closed day's meals (the card unless they chose otherwise);
+    ``GET /Parent/user/ClosureChoice``."""
     return choices_of(session, [parent_id]).get(parent_id, ClosureChoice.CARD)
 
 
@@ -54,10 +56,10 @@ def choices_of(session: Session, parent_ids: Iterable[int]) -> dict[int, Closure
     return {pid: ClosureChoice(v) for pid, v in rows if v in set(ClosureChoice)}
 
 
-def choose_closure(*, session: Session, parent_id: int, closure_choice: object) -> dict:
+def choose_closure(*, session: Session, parent_id: int, closure_choice: str) -> ClosureChoice:
     """``POST /Parent/user/ClosureChoice``: card, credit or makeup, kept for every closure."""
     try:
-        wanted = ClosureChoice(str(closure_choice or ""))
+        wanted = ClosureChoice(closure_choice)
     except ValueError:
         raise DomainError("closure_choice_invalid", field="closure_choice") from None
     lock_parent(session, parent_id)
@@ -67,19 +69,7 @@ def choose_closure(*, session: Session, parent_id: int, closure_choice: object) 
     row.closure_choice = wanted.value
     row.updated_at = clock.now()
     session.add(row)
-    return {"closure_choice": wanted.value}
-
-
-def closure_choice_of(*, session: Session, parent_id: int, lang: str = "en") -> dict:
-    """``GET /Parent/user/ClosureChoice``: the choice and the three options in ``lang``."""
-    chosen = closure_choice(session, parent_id)
-    return {
-        "closure_choice": chosen.value,
-        "options": [
-            {"value": c.value, "label": t(f"closures.choice.{c.value}", lang)}
-            for c in ClosureChoice
-        ],
-    }
+    return wanted
 
 
 # --- closing and reopening a day -------------------------------------------------------------
@@ -90,8 +80,8 @@ def reason_text(reason: str, lang: str) -> str:
     return t(f"closures.reason.{reason}", lang) if reason in KNOWN_REASONS else reason
 
 
-def checked_reason(reason: object) -> str:
-    text = " ".join(str(reason or "").split())
+def checked_reason(reason: str) -> str:
+    text = " ".join(reason.split())
     if not text:
         raise DomainError("closure_reason_required", field="reason")
     if len(text) > REASON_MAX:
@@ -99,12 +89,12 @@ def checked_reason(reason: object) -> str:
     return text
 
 
-def find_school(session: Session, school: object) -> School:
-    """A school by id (a number or digit text) or by its exact name, case aside."""
-    text = str(school if school is not None else "").strip()
+def find_school(session: Session, school: str) -> School:
+    """A school by id (digit text) or by its exact name, case aside."""
+    text = school.strip()
     row = None
-    if isinstance(school, int) or text.isdigit():
-        row = session.get(School, int(text)) if text else None
+    if text.isdigit():
+        row = session.get(School, int(text))
     elif text:
         matches = session.exec(
             select(School).where(func.lower(col(School.name)) == text.lower())
@@ -143,9 +133,7 @@ def _save_closure(
     )
 
 
-def close_school_day(
-    session: Session, *, school: object, day: object, reason: object, actor: str
-) -> int:
+def close_school_day(session: Session, *, school: str, day: str, reason: str, actor: str) -> int:
     """Step 1: the closure recorded (or found, and closed again after a reopen) and the
     school's open menu days of ``day`` closed with the reason. Returns the closure id."""
     found = find_school(session, school)
@@ -191,7 +179,14 @@ def close_school_day(
     return closure.id or 0
 
 
-def reopen_school_day(session: Session, *, school: object, day: object, actor: str) -> dict:
+@dataclass(frozen=True)
+class ReopenedDay:
+    closure_id: int
+    school: str  # its name
+    day: date
+
+
+def reopen_school_day(session: Session, *, school: str, day: str, actor: str) -> ReopenedDay:
     """The day bookable again: the menu days the closure closed are open again. Meals the
     closure handled stay as they were handled."""
     found = find_school(session, school)
@@ -209,12 +204,12 @@ def reopen_school_day(session: Session, *, school: object, day: object, actor: s
     closure.reopened_at = clock.now()
     closure.updated_at = closure.reopened_at
     _save_closure(session, closure, actor=actor, kind="school.reopened", menu_days=ids)
-    return {"closure_id": closure.id, "school": found.name, "date": when.isoformat()}
+    return ReopenedDay(closure_id=closure.id or 0, school=found.name, day=when)
 
 
 async def reopen_day(
-    *, school: object, day: object, actor: str = "operator", runtime: Runtime = APP
-) -> dict:
+    *, school: str, day: str, actor: str = "operator", runtime: Runtime = APP
+) -> ReopenedDay:
     return await run_in_transaction(
         reopen_school_day, engine=runtime.engine, school=school, day=day, actor=actor
     )

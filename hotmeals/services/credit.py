@@ -18,9 +18,7 @@ from sqlmodel import Session, col, select
 
 from hotmeals.db.models import CreditEntry, FamilyChoice, Order, utcnow
 from hotmeals.domain.credit import CreditKind, RefundDestination, signed_amount
-from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services.parents import lock_parent
 
@@ -84,6 +82,13 @@ def reason_text(reason: str | None, lang: str) -> str:
     if not reason:
         return ""
     return t(f"credit.reason.{reason}", lang) if reason in ADJUST_REASONS else reason
+
+
+def about_text(move: CreditMove, lang: str) -> str:
+    """What a movement was for, as the parent reads it: its order, or an adjustment's reason."""
+    if move.order_number:
+        return t("credit.about_order", lang, number=move.order_number)
+    return reason_text(move.reason, lang)
 
 
 def _existing(session: Session, parent_id: int, key: str) -> CreditEntry | None:
@@ -163,40 +168,21 @@ def set_refund_to(session: Session, parent_id: int, destination: str) -> RefundD
     return wanted
 
 
-def family_credit(
-    *, session: Session, parent_id: int, lang: str = "en", limit: int = HISTORY_LIMIT
-) -> dict:
+@dataclass(frozen=True)
+class FamilyCredit:
+    balance_cents: int
+    refund_to: RefundDestination  # the standing choice
+    history: list[CreditMove]  # the newest first
+
+
+def family_credit(*, session: Session, parent_id: int, limit: int = HISTORY_LIMIT) -> FamilyCredit:
     """What the account page and ``GET /Parent/user/FamilyCredit`` show: the balance, the
     newest movements and the standing refund choice (three statements)."""
     have = balance(session, parent_id)
     moves = history(session, parent_id, limit)
-    return {
-        "balance_cents": have,
-        "balance": format_money(have, lang),
-        "refund_to": refund_to(session, parent_id).value,
-        "history": [
-            {
-                "id": move.id,
-                "kind": move.kind.value,
-                "label": t(f"credit.kind.{move.kind.value}", lang),
-                "amount_cents": move.amount_cents,
-                "amount": format_money(move.amount_cents, lang),
-                "order_id": move.order_id,
-                "order_number": move.order_number,
-                # what it was for: its order, or an adjustment's reason
-                "about": t("credit.about_order", lang, number=move.order_number)
-                if move.order_number
-                else reason_text(move.reason, lang),
-                "reason": move.reason,
-                "date": full_day(move.created_at.date(), lang),
-                "created_at": move.created_at.isoformat(),
-            }
-            for move in moves
-        ],
-    }
+    return FamilyCredit(balance_cents=have, refund_to=refund_to(session, parent_id), history=moves)
 
 
-def choose_refund_to(*, session: Session, parent_id: int, refund_to: object) -> dict:
+def choose_refund_to(*, session: Session, parent_id: int, refund_to: str) -> RefundDestination:
     """``POST /Parent/user/RefundChoice``: where refunds go unless said otherwise."""
-    chosen = set_refund_to(session, parent_id, str(refund_to or ""))
-    return {"refund_to": chosen.value}
+    return set_refund_to(session, parent_id, refund_to)

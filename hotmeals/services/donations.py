@@ -11,7 +11,8 @@ through are not donations.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import update
 from sqlmodel import Session, col, select
@@ -19,7 +20,7 @@ from sqlmodel import Session, col, select
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Child, Donation, Payment, Refund, School, StoredCard
 from hotmeals.domain.errors import DomainError, suppress_refusal
-from hotmeals.domain.money import format_money, parse_decimal_string, to_decimal_string
+from hotmeals.domain.money import parse_decimal_string
 from hotmeals.domain.payment_states import (
     DONATION_HISTORY,
     DonationStatus,
@@ -76,7 +77,13 @@ def parse_amount(value: object) -> int:
     return cents
 
 
-def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class DonationSchool:
+    id: int
+    name: str
+
+
+def donation_schools(session: Session, *, parent_id: int) -> list[DonationSchool]:
     """The schools of the parent's active children, the default child's first."""
     children = session.exec(
         select(Child)
@@ -93,7 +100,7 @@ def donation_schools(session: Session, *, parent_id: int) -> list[dict[str, Any]
             select(School).where(col(School.id).in_(seen), col(School.is_active).is_(True))
         ).all()
     }
-    return [{"id": sid, "name": schools[sid].name} for sid in seen if sid in schools]
+    return [DonationSchool(id=sid, name=schools[sid].name) for sid in seen if sid in schools]
 
 
 def _create(
@@ -105,11 +112,11 @@ def _create(
     actor: str,
 ) -> tuple[int, int]:
     schools = donation_schools(session, parent_id=parent_id)
-    allowed = {s["id"] for s in schools}
+    allowed = {s.id for s in schools}
     if school_id is None:
         if not schools:
             raise DomainError("school_required", field="school")
-        school_id = schools[0]["id"]
+        school_id = schools[0].id
     elif school_id not in allowed:
         raise DomainError("school_not_found", field="school")
     donation = Donation(
@@ -141,7 +148,7 @@ def _create(
 async def reserve_donation(
     *,
     parent_id: int,
-    amount: object,
+    amount: str | int,
     school_id: int | None = None,
     runtime: Runtime = APP,
 ) -> int:
@@ -162,7 +169,7 @@ async def reserve_donation(
 async def start_donation(
     *,
     parent_id: int,
-    amount: object,
+    amount: str | int,
     school_id: int | None = None,
     save_card: bool = False,
     runtime: Runtime = APP,
@@ -184,15 +191,15 @@ def _reserve_with_card(
     *,
     parent_id: int,
     amount_cents: int,
-    card_id: object,
+    card_id: int,
     school_id: int | None,
     request_key: str | None,
 ) -> tuple[int, bool]:
     """(payment id, repeated): the donation and its payment, once per ``request_key`` (a
     repeat finds the first one's payment). The card is checked before anything is written."""
 
-    def create(session: Session, parent_id: int) -> dict:
-        card = session.get(StoredCard, card_id) if isinstance(card_id, int) else None
+    def create(session: Session, parent_id: int) -> int:
+        card = session.get(StoredCard, card_id)
         if card is None or card.parent_id != parent_id or card.deleted_at is not None:
             raise DomainError("card_not_found", field="card_id")
         _donation_id, payment_id = _create(
@@ -202,7 +209,7 @@ def _reserve_with_card(
             school_id=school_id,
             actor=actor_of(parent_id),
         )
-        return {"payment_id": payment_id}
+        return payment_id
 
     done = submit_once(
         session=session,
@@ -210,6 +217,7 @@ def _reserve_with_card(
         key=request_key,
         action="donate_saved_card",
         fn=create,
+        present=lambda payment_id: {"payment_id": payment_id},
     )
     return int(done.result["payment_id"]), done.repeated
 
@@ -217,10 +225,10 @@ def _reserve_with_card(
 async def donate_with_saved_card(
     *,
     parent_id: int,
-    amount: object,
+    amount: str | int,
     card_id: int,
     school_id: int | None = None,
-    request_key: object = None,
+    request_key: str | None = None,
     runtime: Runtime = APP,
 ) -> PaymentView:
     """A donation charged at once to a saved card (no Lightbox). Safe to repeat by
@@ -258,7 +266,18 @@ async def donate_with_saved_card(
     return await run_in_transaction(current, engine=engine)
 
 
-def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class DonationView:
+    id: int
+    amount_cents: int
+    school_id: int | None
+    school: str  # its name ("" when gone)
+    status: DonationStatus
+    created_at: datetime
+    card: str  # the card that paid ("VISA 40**…0002"), "" when none
+
+
+def list_donations(session: Session, *, parent_id: int) -> list[DonationView]:
     """Donation history, newest first: PAID and REFUNDED donations."""
     rows = session.exec(
         select(Donation, School, Payment)
@@ -273,19 +292,17 @@ def list_donations(session: Session, *, parent_id: int, lang: str = "en") -> lis
         .order_by(col(Donation.created_at).desc(), col(Donation.id).desc())
     ).all()
     return [
-        {
-            "id": donation.id,
-            "amount_cents": donation.amount_cents,
-            "amount": to_decimal_string(donation.amount_cents),
-            "amount_display": format_money(donation.amount_cents, lang),
-            "school_id": donation.school_id,
-            "school": school.name if school else "",
-            "status": donation.status,
-            "date": donation.created_at.date().isoformat(),
-            "card": f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
+        DonationView(
+            id=donation.id or 0,
+            amount_cents=donation.amount_cents,
+            school_id=donation.school_id,
+            school=school.name if school else "",
+            status=DonationStatus(donation.status),
+            created_at=donation.created_at,
+            card=f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
             if payment
             else "",
-        }
+        )
         for donation, school, payment in rows
     ]
 

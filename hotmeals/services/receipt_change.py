@@ -3,8 +3,6 @@ charged or its refunds gave back, and the meals it added, removed or moved."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -28,6 +26,10 @@ from hotmeals.domain.refunds import change_refund_reason
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.receipt_rows import (
     CHANGE,
+    Receipt,
+    ReceiptCharge,
+    ReceiptLine,
+    asked_id,
     charge_row,
     grouped_lines,
     line_names,
@@ -36,18 +38,17 @@ from hotmeals.services.receipt_rows import (
     own_order,
     paid_row,
     receipt_head,
-    receipt_id,
     refund_rows,
 )
 
 
 def change_receipt(
-    session: Session, *, parent_id: int, order: object, change: object, lang: str = "en"
-) -> dict:
+    session: Session, *, parent_id: int, order: str, change: int, lang: str = "en"
+) -> Receipt:
     """The receipt of one applied change (meals added or removed, a meal moved): what it did,
     line by line as sold, and what it charged or refunded."""
     lang = normalize_lang(lang)
-    change_id = receipt_id(change)
+    change_id = asked_id(change)
     loaded = own_order(session, parent_id=parent_id, number=order)
     o = loaded.order
     found = session.get(OrderChange, change_id)
@@ -73,11 +74,23 @@ def change_receipt(
     children, meals, addon_names = line_names(session, loaded.lines, addon_ids, lang)
     by_id = {x.id: x for x in loaded.lines}
     taken: set[int] = set()
-    entries: list[tuple[OrderLine, dict]] = []
+    entries: list[tuple[OrderLine, ReceiptLine]] = []
 
-    def sold(line: OrderLine, quantity: int, total_cents: int | None = None) -> dict[str, Any]:
+    def sold(
+        line: OrderLine, quantity: int, action: str, label: str, total_cents: int | None = None
+    ) -> ReceiptLine:
         addons = loaded.addons.get(line.id or 0, [])
-        return line_row(line, quantity, addons, meals, addon_names, lang, total_cents=total_cents)
+        return line_row(
+            line,
+            quantity,
+            addons,
+            meals,
+            addon_names,
+            lang,
+            total_cents=total_cents,
+            action=action,
+            action_label=label,
+        )
 
     for step in steps:
         if step.action == "add":
@@ -100,21 +113,19 @@ def change_receipt(
             if line is None:
                 continue
             taken.add(line.id or 0)
-            out = sold(line, line.quantity)
-            out["action_label"] = t("receipt.action_add", lang)
+            out = sold(line, line.quantity, step.action, t("receipt.action_add", lang))
         else:
             line = by_id.get(step.order_line_id)
             if line is None:
                 continue
             if step.action == "remove":
                 share = line.line_total_cents * step.quantity // max(line.quantity, 1)
-                out = sold(line, step.quantity, total_cents=share)
-                out["action_label"] = t("receipt.action_remove", lang, qty=step.quantity)
+                label = t("receipt.action_remove", lang, qty=step.quantity)
+                out = sold(line, step.quantity, step.action, label, total_cents=share)
             else:
                 new_day = day_dates.get(step.menu_day_id or 0, line.meal_date)
-                out = sold(line, line.quantity)
-                out["action_label"] = t("receipt.action_move", lang, day=full_day(new_day, lang))
-        out["action"] = step.action
+                label = t("receipt.action_move", lang, day=full_day(new_day, lang))
+                out = sold(line, line.quantity, step.action, label)
         entries.append((line, out))
     payment = session.get(Payment, found.payment_id) if found.payment_id else None
     paid = (
@@ -129,7 +140,7 @@ def change_receipt(
     ).all()
     refunds, refunded = refund_rows(list(found_refunds), lang)
     rate = tax_label(o.tax_bps, lang)
-    charges = []
+    charges: list[ReceiptCharge] = []
     tax = found.tax_cents
     if tax is not None and (paid or found.amount_cents < 0):
         # Every charge line: the difference before HST, the HST at the order's stored rate,
@@ -164,25 +175,27 @@ def change_receipt(
         )
     else:
         charges.append(charge_row("no_difference", t("receipt.change_none", lang), 0, lang))
-    return {
-        **receipt_head(CHANGE, f"{o.number}-C{change_id}", found.updated_at, parent, lang),
-        "title": t(f"receipt.title_change_{found.kind}", lang),
-        "order_number": o.number,
-        "order_id": o.id,
-        "change_id": change_id,
-        "groups": grouped_lines(entries, children, lang),
-        "charges": charges,
-        "total_cents": paid if paid else found.amount_cents,
-        "tax_bps": o.tax_bps,
-        "payments": [paid_row(payment, lang)] if paid and payment is not None else [],
-        "refunds": refunds,
-        "refunded_cents": refunded,
-        "refunded": format_money(refunded, lang),
-        "net_cents": paid - refunded,
-        "net": format_money(paid - refunded, lang),
-        "giveback": [],
-        "changes": [],
-    }
-
-
-# -- a donation -----------------------------------------------------------------------------------
+    title = t(f"receipt.title_change_{found.kind}", lang)
+    return Receipt(
+        head=receipt_head(
+            CHANGE, f"{o.number}-C{change_id}", found.updated_at, parent, lang, title=title
+        ),
+        order_number=o.number,
+        order_id=o.id,
+        status_label=None,
+        promo_code=None,
+        school=None,
+        change_id=change_id,
+        groups=grouped_lines(entries, children, lang),
+        charges=charges,
+        total_cents=paid if paid else found.amount_cents,
+        tax_bps=o.tax_bps,
+        payments=[paid_row(payment, lang)] if paid and payment is not None else [],
+        refunds=refunds,
+        refunded_cents=refunded,
+        refunded=format_money(refunded, lang),
+        net_cents=paid - refunded,
+        net=format_money(paid - refunded, lang),
+        giveback=[],
+        changes=[],
+    )

@@ -20,22 +20,22 @@ from hotmeals.domain.payment_states import (
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.receipt_rows import (
     DONATION,
+    Receipt,
+    asked_id,
     charge_row,
-    money,
     not_found,
     paid_row,
     receipt_head,
-    receipt_id,
     refund_rows,
 )
 
 
 def donation_receipt(
-    session: Session, *, parent_id: int, donation: object, lang: str = "en"
-) -> dict:
+    session: Session, *, parent_id: int, donation: int, lang: str = "en"
+) -> Receipt:
     """The receipt of a paid donation: the gift, the school it goes to, no tax."""
     lang = normalize_lang(lang)
-    donation_id = receipt_id(donation)
+    donation_id = asked_id(donation)
     row = session.exec(
         select(Donation, School)
         .join(School, col(School.id) == Donation.school_id, isouter=True)
@@ -71,12 +71,16 @@ def donation_receipt(
     )
     when = (payment.verified_at if payment else None) or gift.created_at
     school_name = school.name if school else ""
-    return {
-        **receipt_head(DONATION, f"DN-{donation_id:06d}", when, parent, lang),
-        "order_number": "",
-        "school": school_name,
-        "groups": [],
-        "charges": [
+    return Receipt(
+        head=receipt_head(DONATION, f"DN-{donation_id:06d}", when, parent, lang),
+        order_number="",
+        order_id=None,
+        status_label=None,
+        promo_code=None,
+        school=school_name,
+        change_id=None,
+        groups=[],
+        charges=[
             charge_row(
                 "donation_cents",
                 t("receipt.donation_line", lang, school=school_name or "—"),
@@ -86,20 +90,21 @@ def donation_receipt(
             charge_row("tax_cents", t("receipt.donation_no_tax", lang), 0, lang),
             charge_row("total_pay_cents", t("receipt.total_paid", lang), gift.amount_cents, lang),
         ],
-        "total_cents": gift.amount_cents,
-        "tax_bps": 0,
-        "payments": [paid_row(payment, lang)] if payment is not None else [],
-        "refunds": refunds,
-        "refunded_cents": refunded,
-        "refunded": format_money(refunded, lang),
-        "net_cents": gift.amount_cents - refunded,
-        "net": format_money(gift.amount_cents - refunded, lang),
-        "giveback": [
-            {
-                "name": "donation",
-                "label": t("receipt.giveback_gift", lang, school=school_name or "—"),
-                **money(gift.amount_cents - refunded, lang),
-            }
+        total_cents=gift.amount_cents,
+        tax_bps=0,
+        payments=[paid_row(payment, lang)] if payment is not None else [],
+        refunds=refunds,
+        refunded_cents=refunded,
+        refunded=format_money(refunded, lang),
+        net_cents=gift.amount_cents - refunded,
+        net=format_money(gift.amount_cents - refunded, lang),
+        giveback=[
+            charge_row(
+                "donation",
+                t("receipt.giveback_gift", lang, school=school_name or "—"),
+                gift.amount_cents - refunded,
+                lang,
+            )
         ],
-        "changes": [],
-    }
+        changes=[],
+    )

@@ -16,7 +16,7 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 from hotmeals.i18n import t, tn
-from hotmeals.services.receipt_rows import TOTALS
+from hotmeals.services.receipt_rows import TOTALS, Receipt
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),
@@ -103,96 +103,97 @@ class _Receipt(FPDF):
         self.ln(1.5)
 
 
-def receipt_pdf(data: dict[str, Any]) -> bytes:
-    """The receipt ``data`` (``receipts.receipt``) as PDF bytes, in its language."""
-    lang = data["lang"]
+def receipt_pdf(receipt: Receipt) -> bytes:
+    """``receipt`` (``receipts.receipt``) as PDF bytes, in its language."""
+    head = receipt.head
+    lang = head.lang
     pdf = _Receipt(lang)
-    pdf.set_title(pdf.text_of(f"{data['title']} {data['number']}"))
-    pdf.set_author(pdf.text_of(data["seller"]))
+    pdf.set_title(pdf.text_of(f"{head.title} {head.number}"))
+    pdf.set_author(pdf.text_of(head.seller))
     pdf.set_creator("Hot Meals")
     pdf.add_page()
 
     pdf.font(18, True)
-    pdf.cell(0, 9, pdf.text_of(data["seller"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 9, pdf.text_of(head.seller), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.font(9)
-    pdf.cell(0, 5, pdf.text_of(data["hst_label"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-    pdf.cell(0, 5, pdf.text_of(data["seller_email"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 5, pdf.text_of(head.hst_label), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 5, pdf.text_of(head.seller_email), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     pdf.ln(4)
     pdf.font(15, True)
-    pdf.cell(0, 8, pdf.text_of(data["title"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+    pdf.cell(0, 8, pdf.text_of(head.title), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
     facts = [
-        (t("receipt.number", lang), data["number"]),
-        (t("receipt.date", lang), data["day"]),
-        (t("receipt.billed_to", lang), f"{data['parent_name']} · {data['parent_email']}"),
+        (t("receipt.number", lang), head.number),
+        (t("receipt.date", lang), head.day),
+        (t("receipt.billed_to", lang), f"{head.parent_name} · {head.parent_email}"),
     ]
-    if data.get("order_number") and data["order_number"] != data["number"]:
-        facts.insert(1, (t("receipt.order_number", lang), data["order_number"]))
-    if data.get("school"):
-        facts.append((t("receipt.school", lang), data["school"]))
+    if receipt.order_number and receipt.order_number != head.number:
+        facts.insert(1, (t("receipt.order_number", lang), receipt.order_number))
+    if receipt.school:
+        facts.append((t("receipt.school", lang), receipt.school))
     for label, value in facts:
         pdf.font(10, True)
         pdf.cell(40, 5.5, pdf.text_of(label))
         pdf.font(10)
         pdf.cell(0, 5.5, pdf.text_of(value), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
 
-    if data["groups"]:
+    if receipt.groups:
         pdf.heading(t("receipt.lines", lang))
-        for group in data["groups"]:
+        for group in receipt.groups:
             pdf.font(11, True)
-            pdf.cell(0, 6.5, pdf.text_of(group["child_name"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-            for day in group["days"]:
+            pdf.cell(0, 6.5, pdf.text_of(group.child_name), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+            for day in group.days:
                 pdf.font(10, True)
                 pdf.set_x(18)
-                pdf.cell(0, 5.5, pdf.text_of(day["day"]), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
-                for line in day["lines"]:
-                    title = f"{line['meal']} ({line['size_label']})"
-                    notes = [line.get("action_label", "")]
-                    if line["cancelled_quantity"] and "action" not in line:
-                        notes.append(tn("receipt.cancelled_qty", line["cancelled_quantity"], lang))
-                    if line["moved_from_day"]:
-                        notes.append(t("receipt.moved_from", lang, day=line["moved_from_day"]))
+                pdf.cell(0, 5.5, pdf.text_of(day.day), new_x=XPos.LMARGIN, new_y=YPos.NEXT)
+                for line in day.lines:
+                    title = f"{line.meal} ({line.size_label})"
+                    notes = [line.action_label or ""]
+                    if line.cancelled_quantity and line.action is None:
+                        notes.append(tn("receipt.cancelled_qty", line.cancelled_quantity, lang))
+                    if line.moved_from_day:
+                        notes.append(t("receipt.moved_from", lang, day=line.moved_from_day))
                     extra = " — ".join(n for n in notes if n)
                     pdf.row(
                         f"{title}{' — ' + extra if extra else ''}",
-                        line["amount"],
+                        line.amount,
                         bold=True,
                         indent=6,
                     )
-                    for item in line["items"]:
-                        pdf.row(item["label"], item["amount"], size=9, indent=10)
-                    if line["special_note"]:
+                    for item in line.items:
+                        pdf.row(item.label, item.amount, size=9, indent=10)
+                    if line.special_note:
                         pdf.row(
-                            f"« {line['special_note']} »"
+                            f"« {line.special_note} »"
                             if lang == "fr"
-                            else f"“{line['special_note']}”",
+                            else f"“{line.special_note}”",
                             size=9,
                             indent=10,
                         )
 
     pdf.heading(t("receipt.charges", lang))
-    for charge in data["charges"]:
-        total = charge["name"] in TOTALS
-        pdf.row(charge["label"], charge["amount"], bold=total)
+    for charge in receipt.charges:
+        total = charge.name in TOTALS
+        pdf.row(charge.label, charge.amount, bold=total)
 
-    if data["payments"]:
+    if receipt.payments:
         pdf.heading(t("receipt.payments", lang))
-        for p in data["payments"]:
-            pdf.row(f"{p['day']} — {p['paid_by']}", p["amount"])
+        for p in receipt.payments:
+            pdf.row(f"{p.day} — {p.paid_by}", p.amount)
 
     pdf.heading(t("receipt.refunds", lang))
-    if data["refunds"]:
-        for r in data["refunds"]:
-            pdf.row(f"{r['day']} — {r['state_label']}", r["amount"])
-        pdf.row(t("receipt.refunded_total", lang), data["refunded"], bold=True)
-        pdf.row(t("receipt.net", lang), data["net"], bold=True)
+    if receipt.refunds:
+        for r in receipt.refunds:
+            pdf.row(f"{r.day} — {r.state_label}", r.amount)
+        pdf.row(t("receipt.refunded_total", lang), receipt.refunded, bold=True)
+        pdf.row(t("receipt.net", lang), receipt.net, bold=True)
     else:
         pdf.row(t("receipt.no_refunds", lang))
 
-    if data["giveback"]:
+    if receipt.giveback:
         pdf.heading(t("receipt.giveback", lang))
-        for g in data["giveback"]:
-            pdf.row(g["label"], g["amount"])
-        if data["kind"] == "order":
+        for g in receipt.giveback:
+            pdf.row(g.label, g.amount)
+        if head.kind == "order":
             pdf.row(t("receipt.giveback_note", lang), size=8.5)
 
     pdf.ln(6)

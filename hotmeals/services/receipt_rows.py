@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -48,16 +48,139 @@ _ID_MAX = 2**31 - 1
 TOTALS = ("total_pay_cents", "charged_cents", "refund_due_cents")
 
 
+# -- a receipt, as its page, its PDF and the API show it: rows of labels and cents, each amount
+# -- also as the receipt prints it in its language ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReceiptCharge:
+    """A charge line (or a give-back line): ``name`` says which (``TOTALS``: a total)."""
+
+    name: str
+    label: str
+    cents: int
+    amount: str
+
+
+@dataclass(frozen=True)
+class ReceiptItem:
+    label: str
+    cents: int
+    amount: str
+
+
+@dataclass(frozen=True)
+class ReceiptLine:
+    """An order line as sold (for a change: what the change did to it, ``action``)."""
+
+    order_line_id: int | None
+    meal: str
+    size_label: str
+    quantity: int
+    cancelled_quantity: int
+    status: str
+    moved_from: date | None
+    moved_from_day: str
+    special_note: str
+    items: list[ReceiptItem]
+    cents: int
+    amount: str
+    action: str | None = None  # a change's: add, remove or move
+    action_label: str | None = None
+
+
+@dataclass(frozen=True)
+class ReceiptDay:
+    on: date
+    day: str
+    lines: list[ReceiptLine]
+
+
+@dataclass(frozen=True)
+class ReceiptGroup:
+    child_id: int
+    child_name: str
+    days: list[ReceiptDay]
+
+
+@dataclass(frozen=True)
+class ReceiptPayment:
+    on: date
+    day: str
+    card: str
+    paid_by: str  # the card with its approval code, or family credit by its name alone
+    approval_code: str
+    invoice_number: str
+    cents: int
+    amount: str
+
+
+@dataclass(frozen=True)
+class ReceiptRefund:
+    refund_id: int | None
+    on: date
+    day: str
+    state: str
+    state_label: str
+    cents: int
+    amount: str
+
+
+@dataclass(frozen=True)
+class ReceiptChangeLink:
+    """An applied change of the order, whose own receipt the order's links to."""
+
+    change_id: int | None
+    label: str
+
+
+@dataclass(frozen=True)
+class ReceiptHead:
+    kind: str  # ORDER, CHANGE or DONATION
+    number: str
+    title: str
+    on: date
+    day: str
+    parent_name: str
+    parent_email: str
+    seller: str
+    seller_email: str
+    hst_number: str
+    hst_label: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class Receipt:
+    head: ReceiptHead
+    order_number: str  # "" for a donation
+    order_id: int | None
+    status_label: str | None  # an order's
+    promo_code: str | None  # an order's
+    school: str | None  # a donation's
+    change_id: int | None  # a change's
+    groups: list[ReceiptGroup]
+    charges: list[ReceiptCharge]
+    total_cents: int
+    tax_bps: int
+    payments: list[ReceiptPayment]
+    refunds: list[ReceiptRefund]
+    refunded_cents: int
+    refunded: str
+    net_cents: int
+    net: str
+    giveback: list[ReceiptCharge]
+    changes: list[ReceiptChangeLink]
+
+
 def not_found() -> DomainError:
     return DomainError("receipt_not_found", field="order")
 
 
-def receipt_id(value: object) -> int:
-    if isinstance(value, bool):
-        raise not_found()
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
-    if not isinstance(value, int) or not 1 <= value <= _ID_MAX:
+def asked_id(value: int) -> int:
+    """A change's or donation's id as asked: one the table may hold, else
+    ``receipt_not_found`` (0, the doors' "not an id", included)."""
+    if not 1 <= value <= _ID_MAX:
         raise not_found()
     return value
 
@@ -66,12 +189,12 @@ def local_day(moment: datetime) -> date:
     return moment.astimezone(TORONTO).date()
 
 
-def money(cents: int, lang: str) -> dict[str, Any]:
-    return {"cents": cents, "amount": format_money(cents, lang)}
+def charge_row(name: str, label: str, cents: int, lang: str) -> ReceiptCharge:
+    return ReceiptCharge(name=name, label=label, cents=cents, amount=format_money(cents, lang))
 
 
-def charge_row(name: str, label: str, cents: int, lang: str) -> dict:
-    return {"name": name, "label": label, **money(cents, lang)}
+def item_row(label: str, cents: int, lang: str) -> ReceiptItem:
+    return ReceiptItem(label=label, cents=cents, amount=format_money(cents, lang))
 
 
 def _card(payment: Payment | None, lang: str) -> str:
@@ -83,7 +206,7 @@ def _card(payment: Payment | None, lang: str) -> str:
     return f"{payment.card_brand or ''} {payment.card_masked or ''}".strip()
 
 
-def paid_row(payment: Payment, lang: str) -> dict[str, Any]:
+def paid_row(payment: Payment, lang: str) -> ReceiptPayment:
     """A payment as a receipt lists it: its day, card, approval code, invoice and amount, and
     ``paid_by`` as the receipt prints it (a card with its approval code; family credit, which
     has none, by its name alone)."""
@@ -91,21 +214,23 @@ def paid_row(payment: Payment, lang: str) -> dict[str, Any]:
     card = _card(payment, lang)
     code = payment.approval_code or ""
     credit = payment.method == PaymentMethod.CREDIT
-    return {
-        "date": day.isoformat(),
-        "day": full_day(day, lang),
-        "card": card,
-        "paid_by": card if credit else t("receipt.paid_by", lang, card=card, code=code or "—"),
-        "approval_code": code,
-        "invoice_number": payment.invoice_number,
-        **money(payment.amount_cents, lang),
-    }
+    return ReceiptPayment(
+        on=day,
+        day=full_day(day, lang),
+        card=card,
+        paid_by=card if credit else t("receipt.paid_by", lang, card=card, code=code or "—"),
+        approval_code=code,
+        invoice_number=payment.invoice_number,
+        cents=payment.amount_cents,
+        amount=format_money(payment.amount_cents, lang),
+    )
 
 
-def refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
+def refund_rows(refunds: list[Refund], lang: str) -> tuple[list[ReceiptRefund], int]:
     """Succeeded refunds and those still under way (not counted); a failed try that was sent
     again is the same refund: not listed twice."""
-    out, done = [], 0
+    out: list[ReceiptRefund] = []
+    done = 0
     for r in refunds:
         if r.state == RefundState.FAILED:
             continue
@@ -113,12 +238,12 @@ def refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
             done += r.amount_cents
         day = local_day(r.created_at)
         out.append(
-            {
-                "refund_id": r.id,
-                "date": day.isoformat(),
-                "day": full_day(day, lang),
-                "state": r.state,
-                "state_label": t(
+            ReceiptRefund(
+                refund_id=r.id,
+                on=day,
+                day=full_day(day, lang),
+                state=r.state,
+                state_label=t(
                     "receipt.refund_to_credit"
                     if r.kind == RefundKind.CREDIT
                     else "receipt.refund_done"
@@ -126,31 +251,33 @@ def refund_rows(refunds: list[Refund], lang: str) -> tuple[list[dict], int]:
                     else "receipt.refund_pending",
                     lang,
                 ),
-                **money(r.amount_cents, lang),
-            }
+                cents=r.amount_cents,
+                amount=format_money(r.amount_cents, lang),
+            )
         )
     return out, done
 
 
 def receipt_head(
-    kind: str, number: str, when: datetime, parent: Parent, lang: str
-) -> dict[str, Any]:
+    kind: str, number: str, when: datetime, parent: Parent, lang: str, title: str = ""
+) -> ReceiptHead:
+    """The head of a receipt (``title``: its own, else its kind's)."""
     day = local_day(when)
     settings = get_settings()
-    return {
-        "kind": kind,
-        "number": number,
-        "title": t(f"receipt.title_{kind}", lang),
-        "date": day.isoformat(),
-        "day": full_day(day, lang),
-        "parent_name": f"{parent.first_name} {parent.last_name}".strip(),
-        "parent_email": parent.email,
-        "seller": t("receipt.seller", lang),
-        "seller_email": settings.provider_email,
-        "hst_number": settings.hst_number,
-        "hst_label": t("receipt.hst_number", lang, number=settings.hst_number),
-        "lang": lang,
-    }
+    return ReceiptHead(
+        kind=kind,
+        number=number,
+        title=title or t(f"receipt.title_{kind}", lang),
+        on=day,
+        day=full_day(day, lang),
+        parent_name=f"{parent.first_name} {parent.last_name}".strip(),
+        parent_email=parent.email,
+        seller=t("receipt.seller", lang),
+        seller_email=settings.provider_email,
+        hst_number=settings.hst_number,
+        hst_label=t("receipt.hst_number", lang, number=settings.hst_number),
+        lang=lang,
+    )
 
 
 # -- names in the parent's language --------------------------------------------------------------
@@ -201,18 +328,22 @@ def line_row(
     lang: str,
     *,
     total_cents: int | None = None,
-) -> dict[str, Any]:
-    """One order line as sold: its price items for ``quantity`` meals."""
+    action: str | None = None,
+    action_label: str | None = None,
+) -> ReceiptLine:
+    """One order line as sold: its price items for ``quantity`` meals (for a change, with
+    what the change did to it)."""
     items = [
-        {
-            "label": t(
+        item_row(
+            t(
                 "receipt.item_meal",
                 lang,
                 qty=quantity,
                 unit=format_money(line.unit_price_cents, lang),
             ),
-            **money(line.unit_price_cents * quantity, lang),
-        }
+            line.unit_price_cents * quantity,
+            lang,
+        )
     ]
     for name, cents in (
         (
@@ -226,48 +357,51 @@ def line_row(
     ):
         if name or cents:
             items.append(
-                {
-                    "label": t("receipt.item_option", lang, name=name, qty=quantity),
-                    **money(cents * quantity, lang),
-                }
+                item_row(
+                    t("receipt.item_option", lang, name=name, qty=quantity),
+                    cents * quantity,
+                    lang,
+                )
             )
     for addon in addons:
         items.append(
-            {
-                "label": t(
+            item_row(
+                t(
                     "receipt.item_addon",
                     lang,
                     name=addon_names.get(addon.addon_id, addon.name),
                     qty=quantity,
                 ),
-                **money(addon.price_cents * quantity, lang),
-            }
+                addon.price_cents * quantity,
+                lang,
+            )
         )
     if line.special_note and line.special_note_fee_cents:
-        items.append(
-            {"label": t("receipt.item_note", lang), **money(line.special_note_fee_cents, lang)}
-        )
+        items.append(item_row(t("receipt.item_note", lang), line.special_note_fee_cents, lang))
     total = line.line_total_cents if total_cents is None else total_cents
-    return {
-        "order_line_id": line.id,
-        "meal": meals.get(line.meal_id) or line.meal_name,
-        "size_label": size_label(line.size, lang),
-        "quantity": line.quantity,
-        "cancelled_quantity": line.cancelled_quantity,
-        "status": line.status,
-        "moved_from": line.moved_from_date.isoformat() if line.moved_from_date else None,
-        "moved_from_day": full_day(line.moved_from_date, lang) if line.moved_from_date else "",
-        "special_note": line.special_note or "",
-        "items": items,
-        **money(total, lang),
-    }
+    return ReceiptLine(
+        order_line_id=line.id,
+        meal=meals.get(line.meal_id) or line.meal_name,
+        size_label=size_label(line.size, lang),
+        quantity=line.quantity,
+        cancelled_quantity=line.cancelled_quantity,
+        status=line.status,
+        moved_from=line.moved_from_date,
+        moved_from_day=full_day(line.moved_from_date, lang) if line.moved_from_date else "",
+        special_note=line.special_note or "",
+        items=items,
+        cents=total,
+        amount=format_money(total, lang),
+        action=action,
+        action_label=action_label,
+    )
 
 
 def grouped_lines(
-    entries: list[tuple[OrderLine, dict]], children: dict[int, Child], lang: str
-) -> list:
-    """Lines by child, then by date: ``[{child_name, days: [{date, day, lines}]}]``."""
-    by_child: dict[int, dict[date, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    entries: list[tuple[OrderLine, ReceiptLine]], children: dict[int, Child], lang: str
+) -> list[ReceiptGroup]:
+    """Lines by child, then by date."""
+    by_child: dict[int, dict[date, list[ReceiptLine]]] = defaultdict(lambda: defaultdict(list))
     for line, out in entries:
         by_child[line.child_id][line.meal_date].append(out)
 
@@ -276,18 +410,18 @@ def grouped_lines(
         return (c is None, c.first_name if c else "", child_id)
 
     return [
-        {
-            "child_id": child_id,
-            "child_name": (
+        ReceiptGroup(
+            child_id=child_id,
+            child_name=(
                 f"{children[child_id].first_name} {children[child_id].last_name}"
                 if child_id in children
                 else ""
             ),
-            "days": [
-                {"date": day.isoformat(), "day": full_day(day, lang), "lines": lines}
+            days=[
+                ReceiptDay(on=day, day=full_day(day, lang), lines=lines)
                 for day, lines in sorted(by_child[child_id].items())
             ],
-        }
+        )
         for child_id in sorted(by_child, key=child_key)
     ]
 
@@ -295,8 +429,8 @@ def grouped_lines(
 # -- an order -------------------------------------------------------------------------------------
 
 
-def own_order(session: Session, *, parent_id: int, number: object) -> LoadedOrder:
-    if not isinstance(number, str) or not _NUMBER.match(number.strip().upper()):
+def own_order(session: Session, *, parent_id: int, number: str) -> LoadedOrder:
+    if not _NUMBER.match(number.strip().upper()):
         raise not_found()
     order_id = session.exec(
         select(Order.id).where(Order.number == number.strip().upper(), Order.parent_id == parent_id)
@@ -311,23 +445,13 @@ def own_order(session: Session, *, parent_id: int, number: object) -> LoadedOrde
     return loaded
 
 
-def giveback_rows(school: int, nutrition: int, donation: int, lang: str) -> list[dict]:
+def giveback_rows(school: int, nutrition: int, donation: int, lang: str) -> list[ReceiptCharge]:
     rows = [
-        {"name": "school", "label": t("receipt.giveback_school", lang), **money(school, lang)},
-        {
-            "name": "nutrition",
-            "label": t("receipt.giveback_nutrition", lang),
-            **money(nutrition, lang),
-        },
+        charge_row("school", t("receipt.giveback_school", lang), school, lang),
+        charge_row("nutrition", t("receipt.giveback_nutrition", lang), nutrition, lang),
     ]
     if donation:
-        rows.append(
-            {
-                "name": "donation",
-                "label": t("receipt.giveback_donation", lang),
-                **money(donation, lang),
-            }
-        )
+        rows.append(charge_row("donation", t("receipt.giveback_donation", lang), donation, lang))
     return rows
 
 

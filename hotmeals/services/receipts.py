@@ -40,6 +40,8 @@ from hotmeals.services.receipt_change import change_receipt
 from hotmeals.services.receipt_donation import donation_receipt
 from hotmeals.services.receipt_rows import (
     ORDER,
+    Receipt,
+    ReceiptChangeLink,
     charge_row,
     giveback_rows,
     grouped_lines,
@@ -53,7 +55,7 @@ from hotmeals.services.receipt_rows import (
 )
 
 
-def order_receipt(session: Session, *, parent_id: int, order: object, lang: str = "en") -> dict:
+def order_receipt(session: Session, *, parent_id: int, order: str, lang: str = "en") -> Receipt:
     """The receipt of a paid order, as it stands: every line as sold, the order's charges,
     its payments, its refunds and what was paid in all after them."""
     lang = normalize_lang(lang)
@@ -97,50 +99,52 @@ def order_receipt(session: Session, *, parent_id: int, order: object, lang: str 
         .order_by(col(OrderChange.updated_at), col(OrderChange.id))
     ).all()
     payments = [paid_row(p, lang) for p in loaded.payments]
-    return {
-        **receipt_head(ORDER, o.number, o.placed_at or o.created_at, parent, lang),
-        "order_number": o.number,
-        "order_id": o.id,
-        "status_label": t(f"orderpay.status_{o.status}", lang),
-        "promo_code": o.promo_code or "",
-        "groups": grouped_lines(entries, children, lang),
-        "charges": charges,
-        "total_cents": o.total_pay_cents,
-        "tax_bps": o.tax_bps,
-        "payments": payments,
-        "refunds": refunds,
-        "refunded_cents": refunded,
-        "refunded": format_money(refunded, lang),
-        "net_cents": o.total_pay_cents - refunded,
-        "net": format_money(o.total_pay_cents - refunded, lang),
-        "giveback": giveback_rows(school, nutrition, o.school_donation_cents, lang),
-        "changes": [
-            {
-                "change_id": c.id,
-                "label": t(
+    return Receipt(
+        head=receipt_head(ORDER, o.number, o.placed_at or o.created_at, parent, lang),
+        order_number=o.number,
+        order_id=o.id,
+        status_label=t(f"orderpay.status_{o.status}", lang),
+        promo_code=o.promo_code or "",
+        school=None,
+        change_id=None,
+        groups=grouped_lines(entries, children, lang),
+        charges=charges,
+        total_cents=o.total_pay_cents,
+        tax_bps=o.tax_bps,
+        payments=payments,
+        refunds=refunds,
+        refunded_cents=refunded,
+        refunded=format_money(refunded, lang),
+        net_cents=o.total_pay_cents - refunded,
+        net=format_money(o.total_pay_cents - refunded, lang),
+        giveback=giveback_rows(school, nutrition, o.school_donation_cents, lang),
+        changes=[
+            ReceiptChangeLink(
+                change_id=c.id,
+                label=t(
                     f"receipt.change_{c.kind}",
                     lang,
                     day=full_day(local_day(c.updated_at), lang),
                 ),
-            }
+            )
             for c in changes
         ],
-    }
+    )
 
 
 def receipt(
     session: Session,
     *,
     parent_id: int,
-    order: object = None,
-    change: object = None,
-    donation: object = None,
+    order: str = "",
+    change: int | None = None,
+    donation: int | None = None,
     lang: str = "en",
-) -> dict:
+) -> Receipt:
     """One receipt of the parent's: an order's, a change's (``order`` and ``change``) or a
-    donation's."""
-    if donation not in (None, ""):
+    donation's. None: not asked; 0, an id that is not one: ``receipt_not_found``."""
+    if donation is not None:
         return donation_receipt(session, parent_id=parent_id, donation=donation, lang=lang)
-    if change not in (None, ""):
+    if change is not None:
         return change_receipt(session, parent_id=parent_id, order=order, change=change, lang=lang)
     return order_receipt(session, parent_id=parent_id, order=order, lang=lang)

@@ -180,7 +180,7 @@ def booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date])
     )
 
 
-def outbox_row(out: Outgoing, subject: str, digest: str, now: datetime) -> dict[str, Any]:
+def _sent_row(out: Outgoing, subject: str, digest: str, now: datetime) -> dict[str, Any]:
     return {
         "parent_id": out.family.parent_id,
         "kind": out.kind,
@@ -204,7 +204,7 @@ def write_outgoing(session: Session, outgoing: list[Outgoing]) -> int:
     for out in outgoing:
         token, digest = new_token()
         for n, subject in enumerate(out.subjects):
-            rows.append(outbox_row(out, subject, digest if n == 0 else new_token()[1], now))
+            rows.append(_sent_row(out, subject, digest if n == 0 else new_token()[1], now))
         if not out.template:
             continue
         mails.append(

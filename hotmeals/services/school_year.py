@@ -172,8 +172,8 @@ def confirm_child(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    allergies_reviewed: object,
+    child_id: int,
+    allergies_reviewed: bool,
     lang: str = "en",
     now: datetime | None = None,
     **place: Unpack[children_service.SchoolPlace],
@@ -183,7 +183,7 @@ def confirm_child(
     reviewed (``allergies_review_required``). Answers the child and how many are left."""
     now = now or clock.now()
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
-    if allergies_reviewed is not True:
+    if not allergies_reviewed:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
     _city, school, teacher, grade = children_service._placement(session, child.city_id, place)
     child.school_id = saved_id(school)
@@ -200,12 +200,12 @@ def confirm_child(
 
 
 def archive_child(
-    *, session: Session, parent_id: int, child_id: object, now: datetime | None = None
-) -> dict:
+    *, session: Session, parent_id: int, child_id: int, now: datetime | None = None
+) -> int:
     """A child who left: archived (hidden from booking, orders kept in the history; the
     existing soft delete). Answers how many children are left to confirm."""
     children_service.delete_child(session=session, parent_id=parent_id, child_id=child_id)
-    return {"pending_count": pending_count(session=session, parent_id=parent_id, now=now)}
+    return pending_count(session=session, parent_id=parent_id, now=now)
 
 
 def confirm_all_current(session: Session, *, parent_id: int, now: datetime | None = None) -> int:

@@ -36,6 +36,7 @@ next sweep finishes the run from the payment's outcome (``standing_job``).
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -49,7 +50,6 @@ from hotmeals.db.models import (
     Meal,
     Order,
     OrderLine,
-    Parent,
     Portion,
     StandingOrder,
     StandingOrderRun,
@@ -109,28 +109,16 @@ def last_weekday(day: date, weekday: int) -> date:
 # --- the parent's side: create, list, pause, resume, end --------------------------------------
 
 
-def _id(value: object, field_name: str, code: str) -> int:
-    if isinstance(value, bool):
-        raise DomainError(code, field=field_name)
-    try:
-        number = int(str(value))
-    except (TypeError, ValueError):
-        raise DomainError(code, field=field_name) from None
-    if not 0 < number < 2**31:
-        raise DomainError(code, field=field_name)
-    return number
-
-
-def _until(value: object, ends_on: object, first: date, today: date) -> date:
+def _until(value: str, ends_on: str, first: date, today: date) -> date:
     """The last day the parent chose: the end of the term or of the school year of the
     standing order's ``first`` date, or a date of their own (from ``today`` on)."""
-    if value in (None, "", UNTIL_TERM):
+    if value in ("", UNTIL_TERM):
         return term_end(first)
     if value == UNTIL_YEAR:
         return year_end(first)
     if value == UNTIL_DATE:
         try:
-            day = date.fromisoformat(str(ends_on))
+            day = date.fromisoformat(ends_on)
         except ValueError:
             raise DomainError("standing_bad_end", field="ends_on") from None
         if day < today or day > today + timedelta(days=MAX_SPAN_DAYS):
@@ -143,54 +131,45 @@ def create(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    meal_id: object,
-    portion_id: object = None,
-    size: object = None,
-    weekday: object = None,
-    from_date: object = None,
-    until: object = UNTIL_TERM,
-    ends_on: object = None,
-    lang: str | None = None,
+    child_id: int,
+    meal_id: int,
+    portion_id: int = 0,
+    size: str = "",
+    weekday: int | None = None,
+    from_date: str = "",
+    until: str = UNTIL_TERM,
+    ends_on: str = "",
     now: datetime | None = None,
-) -> dict:
+) -> StandingView:
     """A new ACTIVE standing order: every ``weekday`` (0 Monday .. 4 Friday; or the weekday of
     ``from_date``, the day the parent picked in Book meal), ``meal_id`` in ``portion_id`` (or
-    ``size``) for ``child_id``, from today (or ``from_date``) until the end of term, of the
-    school year, or ``ends_on``. The child must be the parent's and active, the meal active
-    and the portion the meal's; the child's allergies must allow the meal without an
-    acknowledgement (the job never acknowledges for the parent). Answers the listing's row."""
+    ``size``; 0 and "": the small one) for ``child_id``, from today (or ``from_date``) until
+    the end of term, of the school year, or ``ends_on``. The child must be the parent's and
+    active, the meal active and the portion the meal's; the child's allergies must allow the
+    meal without an acknowledgement (the job never acknowledges for the parent). Answers the
+    listing's row."""
     now = now or clock.now()
     today = clock.today(now)
-    child = session.get(Child, _id(child_id, "child_id", "child_not_found"))
+    child = session.get(Child, child_id)
     if child is None or child.parent_id != parent_id or not child.is_active:
         raise DomainError("child_not_found", field="child_id")
-    meal = session.get(Meal, _id(meal_id, "meal_id", "meal_not_found"))
+    meal = session.get(Meal, meal_id)
     if meal is None or not meal.is_active:
         raise DomainError("meal_not_found", field="meal_id")
     start = today
-    if from_date not in (None, ""):
+    if from_date:
         try:
-            start = max(today, date.fromisoformat(str(from_date)))
+            start = max(today, date.fromisoformat(from_date))
         except ValueError:
             raise DomainError("standing_bad_day", field="from_date") from None
-    if weekday in (None, ""):
-        day_of_week = start.weekday()
-    elif isinstance(weekday, int | str) and not isinstance(weekday, bool):
-        try:
-            day_of_week = int(weekday)
-        except ValueError:
-            raise DomainError("standing_bad_day", field="weekday") from None
-    else:
-        raise DomainError("standing_bad_day", field="weekday")
+    day_of_week = start.weekday() if weekday is None else weekday
     if not 0 <= day_of_week <= 4:
         raise DomainError("standing_bad_day", field="weekday")
     portions = session.exec(select(Portion).where(Portion.meal_id == meal.id)).all()
     portion = None
-    if portion_id not in (None, ""):
-        wanted = _id(portion_id, "portion_id", "portion_not_found")
-        portion = next((p for p in portions if p.id == wanted), None)
-    elif size not in (None, ""):
+    if portion_id:
+        portion = next((p for p in portions if p.id == portion_id), None)
+    elif size:
         portion = next((p for p in portions if p.size == size), None)
     elif portions:
         portion = sorted(portions, key=lambda p: (p.size != "small", p.id))[0]
@@ -230,23 +209,18 @@ def create(
     )
     session.add(row)
     session.flush()
-    if lang is None:
-        parent = session.get(Parent, parent_id)
-        lang = parent.language if parent else "en"
-    lang = normalize_lang(lang)
-    return listing(session=session, parent_id=parent_id, lang=lang, now=now, only=row.id)[0]
+    return listing(session=session, parent_id=parent_id, now=now, only=row.id)[0]
 
 
-def booked_line(session: Session, *, parent_id: int, order_line_id: object) -> OrderLine:
+def booked_line(session: Session, *, parent_id: int, order_line_id: int) -> OrderLine:
     """A booked meal of the parent's (an order line, not cancelled, of a paid order) that a
     standing order can repeat: the ids a browser sends are checked here, and the child, meal,
     portion and weekday are the line's, never the browser's."""
-    line_id = _id(order_line_id, "order_line_id", "order_change_line_not_found")
     found = session.exec(
         select(OrderLine)
         .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
-            OrderLine.id == line_id,
+            OrderLine.id == order_line_id,
             Order.parent_id == parent_id,
             col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             OrderLine.status != LineStatus.CANCELLED,
@@ -261,12 +235,11 @@ def create_from_line(
     *,
     session: Session,
     parent_id: int,
-    order_line_id: object,
-    until: object = UNTIL_TERM,
-    ends_on: object = None,
-    lang: str | None = None,
+    order_line_id: int,
+    until: str = UNTIL_TERM,
+    ends_on: str = "",
     now: datetime | None = None,
-) -> dict:
+) -> StandingView:
     """ "Repeat every <weekday>" on a booked meal: ``create`` for the line's child, meal and
     portion, on the weekday of its date, from the day after it (or today, if later)."""
     line = booked_line(session, parent_id=parent_id, order_line_id=order_line_id)
@@ -280,7 +253,6 @@ def create_from_line(
         from_date=(line.meal_date + timedelta(days=1)).isoformat(),
         until=until,
         ends_on=ends_on,
-        lang=lang,
         now=now,
     )
 
@@ -325,16 +297,36 @@ def _next_date(
     return None
 
 
+@dataclass(frozen=True)
+class StandingView:
+    """A standing order as the screen lists it (``wording`` says it in the parent's words)."""
+
+    id: int
+    child_id: int
+    child_name: str
+    meal_id: int
+    meal_name_en: str
+    meal_name_fr: str
+    portion_id: int
+    size: str
+    weekday: int  # 0 Monday .. 4 Friday
+    starts_on: date
+    ends_on: date
+    status: str  # ACTIVE, PAUSED or ENDED (ended too once past its last day)
+    next_date: date | None  # the next date the job can still book
+    last_status: str | None  # what the job did for the latest date it dealt with (None: none)
+    last_date: date | None
+    last_reason: str | None  # why it skipped it (SKIP_REASONS)
+
+
 def listing(
     *,
     session: Session,
     parent_id: int,
-    lang: str = "en",
     now: datetime | None = None,
     only: int | None = None,
-) -> list[dict]:
-    """The parent's standing orders (ended ones last), ready to show: two statements."""
-    lang = normalize_lang(lang)
+) -> list[StandingView]:
+    """The parent's standing orders (ended ones last): two statements."""
     now = now or clock.now()
     today = clock.today(now)
     # six columns: sqlmodel's ``select`` is typed for four at most
@@ -371,7 +363,6 @@ def listing(
     out = []
     for row, child_name, meal_en, meal_fr, size, vendor in rows:
         ended = row.status == ENDED or row.ends_on < today
-        status = ENDED if ended else row.status
         upcoming = (
             None
             if ended
@@ -379,51 +370,78 @@ def listing(
         )
         run = last.get(row.id or 0)
         out.append(
-            {
-                "id": row.id,
-                "child_id": row.child_id,
-                "child_name": child_name,
-                "meal_id": row.meal_id,
-                "meal_name": meal_fr if lang == "fr" else meal_en,
-                "portion_id": row.portion_id,
-                "size": size,
-                "size_label": size_label(size, lang),
-                "weekday": row.weekday,
-                "summary": t(
-                    "standing.summary",
-                    lang,
-                    weekday=_weekday_name(row.weekday, lang),
-                    meal=meal_fr if lang == "fr" else meal_en,
-                    size=size_label(size, lang),
-                    child=child_name,
-                ),
-                "starts_on": row.starts_on.isoformat(),
-                "ends_on": row.ends_on.isoformat(),
-                "ends_label": t("standing.until", lang, day=long_day(row.ends_on, lang)),
-                "status": status,
-                "status_label": t(f"standing.status.{status}", lang),
-                "next_date": upcoming.isoformat() if upcoming else None,
-                "next_label": (
-                    t("standing.next", lang, day=long_day(upcoming, lang))
-                    if upcoming
-                    else t("standing.paused_note", lang)
-                    if status == PAUSED
-                    else ""
-                ),
-                "last_label": (
-                    t(
-                        f"standing.last.{run.status}",
-                        lang,
-                        day=long_day(run.meal_date, lang),
-                        reason=t(f"standing.reason.{run.reason}", lang) if run.reason else "",
-                    )
-                    if run is not None
-                    else ""
-                ),
-            }
+            StandingView(
+                id=row.id or 0,
+                child_id=row.child_id,
+                child_name=child_name,
+                meal_id=row.meal_id,
+                meal_name_en=meal_en,
+                meal_name_fr=meal_fr,
+                portion_id=row.portion_id,
+                size=size,
+                weekday=row.weekday,
+                starts_on=row.starts_on,
+                ends_on=row.ends_on,
+                status=ENDED if ended else row.status,
+                next_date=upcoming,
+                last_status=run.status if run is not None else None,
+                last_date=run.meal_date if run is not None else None,
+                last_reason=run.reason if run is not None else None,
+            )
         )
-    out.sort(key=lambda r: (r["status"] == ENDED, r["id"]))
+    out.sort(key=lambda r: (r.status == ENDED, r.id))
     return out
+
+
+@dataclass(frozen=True)
+class StandingWording:
+    """A standing order in the parent's words: what both doors show."""
+
+    meal_name: str
+    size_label: str
+    summary: str  # "Every Monday: Pizza (1 portion) for Emma"
+    ends_label: str
+    status_label: str
+    next_label: str
+    last_label: str
+
+
+def wording(view: StandingView, lang: str) -> StandingWording:
+    """``view`` said in ``lang`` (the listing's words: the screen's and the API's)."""
+    lang = normalize_lang(lang)
+    meal = view.meal_name_fr if lang == "fr" else view.meal_name_en
+    size = size_label(view.size, lang)
+    return StandingWording(
+        meal_name=meal,
+        size_label=size,
+        summary=t(
+            "standing.summary",
+            lang,
+            weekday=_weekday_name(view.weekday, lang),
+            meal=meal,
+            size=size,
+            child=view.child_name,
+        ),
+        ends_label=t("standing.until", lang, day=long_day(view.ends_on, lang)),
+        status_label=t(f"standing.status.{view.status}", lang),
+        next_label=(
+            t("standing.next", lang, day=long_day(view.next_date, lang))
+            if view.next_date
+            else t("standing.paused_note", lang)
+            if view.status == PAUSED
+            else ""
+        ),
+        last_label=(
+            t(
+                f"standing.last.{view.last_status}",
+                lang,
+                day=long_day(view.last_date, lang),
+                reason=t(f"standing.reason.{view.last_reason}", lang) if view.last_reason else "",
+            )
+            if view.last_status is not None and view.last_date is not None
+            else ""
+        ),
+    )
 
 
 ACTIONS = {"pause": (ACTIVE,), "resume": (PAUSED,), "end": (ACTIVE, PAUSED)}
@@ -434,11 +452,10 @@ def change(
     *,
     session: Session,
     parent_id: int,
-    standing_id: object,
-    action: object,
-    lang: str = "en",
+    standing_id: int,
+    action: str,
     now: datetime | None = None,
-) -> dict:
+) -> StandingView:
     """Pause, resume or end one of the parent's standing orders (another parent's, or an
     unknown id: ``standing_not_found``). Pausing or ending stops the job from booking any date
     not booked yet; a date already booked stays booked (it can be cancelled in the orders).
@@ -446,13 +463,13 @@ def change(
     now = now or clock.now()
     if action not in ACTIONS:
         raise DomainError("standing_bad_action", field="action")
-    key = _id(standing_id, "id", "standing_not_found")
+    key = standing_id
     row = session.get(StandingOrder, key)
     if row is None or row.parent_id != parent_id:
         raise DomainError("standing_not_found", field="id")
-    target = TARGET[str(action)]
+    target = TARGET[action]
     if row.status != target:
-        if row.status not in ACTIONS[str(action)] or row.ends_on < clock.today(now):
+        if row.status not in ACTIONS[action] or row.ends_on < clock.today(now):
             raise DomainError("standing_ended", field="id")
         table: Any = StandingOrder
         session.execute(
@@ -462,4 +479,4 @@ def change(
             .execution_options(synchronize_session=False)
         )
         session.refresh(row)
-    return listing(session=session, parent_id=parent_id, lang=lang, now=now, only=key)[0]
+    return listing(session=session, parent_id=parent_id, now=now, only=key)[0]

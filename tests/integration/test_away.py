@@ -9,6 +9,7 @@ school (no refund; counted in the give-back figures)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import multiprocessing
 from datetime import timedelta
 from typing import Any
@@ -35,7 +36,7 @@ from tests.payments.support import PATIENT
 from tests.querycount import count_queries
 
 
-def preview(engine, fam, children, first, last, **extra) -> dict:
+def preview(engine, fam, children, first, last, **extra) -> away.AwayPreview:
     with session_scope(engine) as s:
         return away.away_preview(
             session=s,
@@ -47,7 +48,7 @@ def preview(engine, fam, children, first, last, **extra) -> dict:
         )
 
 
-async def mark(engine, gw, fam, children, first, last, key="away-1", **extra) -> dict:
+async def mark(engine, gw, fam, children, first, last, key="away-1", **extra) -> away.AwayDone:
     return await away.mark_away(
         parent_id=fam["parent_id"],
         child_ids=children,
@@ -67,30 +68,30 @@ async def test_marking_a_child_away_cancels_and_refunds_its_meals_once(
     order_id = await book(pay_engine, gateway, live_sim, fam, [fam["menu_day_id"], fam["later_id"]])
     first, last = fam["day"], fam["day"] + timedelta(days=7)
     kid = fam["children"][0]
-    shown = preview(pay_engine, fam, [kid], first, last, lang="fr")
-    assert [m["state"] for m in shown["meals"]] == ["cancel", "cancel"]
-    assert shown["cancel_count"] == 2 and shown["refund_cents"] > 0
-    assert shown["refund_to"] == "card" and shown["refund"].endswith("$")
+    shown = preview(pay_engine, fam, [kid], first, last)
+    assert [m.state for m in shown.meals] == ["cancel", "cancel"]
+    assert shown.cancel_count == 2 and shown.refund_cents > 0
+    assert shown.refund_to == "card"
     assert all(x.status == LineStatus.ACTIVE for x in lines_of(pay_engine, order_id))
     done = await mark(
-        pay_engine, gateway, fam, [kid], first, last, expected_refund_cents=shown["refund_cents"]
+        pay_engine, gateway, fam, [kid], first, last, expected_refund_cents=shown.refund_cents
     )
-    assert (done["cancelled"], done["refund_cents"], done["repeated"]) == (
+    assert (done.cancelled, done.refund_cents, done.repeated) == (
         2,
-        shown["refund_cents"],
+        shown.refund_cents,
         False,
     )
-    assert done["card_cents"] == done["refund_cents"] and done["credit_cents"] == 0
+    assert done.card_cents == done.refund_cents and done.credit_cents == 0
     lines = lines_of(pay_engine, order_id)
     assert {(x.child_id, x.status) for x in lines} == {
         (kid, LineStatus.CANCELLED),
         (fam["children"][1], LineStatus.ACTIVE),
     }
     (refund,) = refunds_of(pay_engine, order_id)
-    assert refund.state == RefundState.SUCCEEDED and refund.amount_cents == done["refund_cents"]
+    assert refund.state == RefundState.SUCCEEDED and refund.amount_cents == done.refund_cents
     # The same confirmation again: its first answer, nothing more refunded.
     again = await mark(pay_engine, gateway, fam, [kid], first, last)
-    assert again["repeated"] and again["refund_cents"] == done["refund_cents"]
+    assert again.repeated and again.refund_cents == done.refund_cents
     assert len(refunds_of(pay_engine, order_id)) == 1
     # A new confirmation over the same days finds nothing left to cancel.
     with pytest.raises(DomainError) as err:
@@ -126,16 +127,16 @@ async def test_away_refunds_to_family_credit_when_asked(pay_engine, gateway, liv
     order_id = await book(pay_engine, gateway, live_sim, fam)
     day = fam["day"]
     done = await mark(pay_engine, gateway, fam, fam["children"], day, day, refund_to="credit")
-    assert done["credit_cents"] == done["refund_cents"] > 0 and done["card_cents"] == 0
-    amount = format_money(done["refund_cents"], "en")
-    assert done["message"] == (  # where the money went, in the plural of the count
+    assert done.credit_cents == done.refund_cents > 0 and done.card_cents == 0
+    amount = format_money(done.refund_cents, "en")
+    assert away.done_message(done, "en") == (  # where the money went, in the plural of the count
         f"Done: 1 meal cancelled. {amount} has been added to your family credit. It is used "
         "first at your next checkout."
     )
     (refund,) = refunds_of(pay_engine, order_id)
     assert refund.kind == RefundKind.CREDIT
     with session_scope(pay_engine) as s:
-        assert credit.balance(s, fam["parent_id"]) == done["refund_cents"]
+        assert credit.balance(s, fam["parent_id"]) == done.refund_cents
 
 
 @pytest.mark.asyncio
@@ -147,11 +148,8 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
     first, last = fam["day"], fam["day"] + timedelta(days=7)
     clock.set_now(past_cutoff(fam["day"]))
     shown = preview(pay_engine, fam, fam["children"], first, last)
-    assert [(m["state"], m["can_donate"]) for m in shown["meals"]] == [
-        ("past", True),
-        ("cancel", False),
-    ]
-    past_line = shown["meals"][0]["order_line_id"]
+    assert [m.state for m in shown.meals] == ["past", "cancel"]
+    past_line = shown.meals[0].order_line_id
     with pytest.raises(DomainError) as err:  # a meal before its cut-off is cancelled, not given
         await mark(
             pay_engine,
@@ -160,7 +158,7 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
             fam["children"],
             first,
             last,
-            donate_line_ids=[shown["meals"][1]["order_line_id"]],
+            donate_line_ids=[shown.meals[1].order_line_id],
         )
     assert err.value.code == "away_donate_not_allowed"
     done = await mark(
@@ -171,21 +169,24 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
         first,
         last,
         donate_line_ids=[past_line],
-        expected_refund_cents=shown["refund_cents"],
+        expected_refund_cents=shown.refund_cents,
     )
-    assert (done["cancelled"], done["donated"]) == (1, 1)
-    assert done["message"].startswith("Done: 1 meal cancelled. A refund of ")
-    assert done["message"].endswith(
+    assert (done.cancelled, done.donated) == (1, 1)
+    message = away.done_message(done, "en")
+    assert message.startswith("Done: 1 meal cancelled. A refund of ")
+    assert message.endswith(
         " Thank you: 1 meal is given to the school's student-nutrition program."
     )
-    french = away.done_message({**done, "cancelled": 0}, "fr")  # a gift alone: the thanks
+    french = away.done_message(
+        dataclasses.replace(done, cancelled=0), "fr"
+    )  # a gift alone: the thanks
     assert french == "Merci : 1 repas est donné au programme de nutrition des élèves de l'école."
     kept = next(x for x in lines_of(pay_engine, order_id) if x.id == past_line)
     assert kept.status == LineStatus.ACTIVE  # delivered: the school's program has it
     (gift,) = rows_of(pay_engine, MealDonation, col(MealDonation.order_line_id) == past_line)
     assert gift.value_cents == kept.line_total_cents and gift.school_id == fam["school_id"]
     again = preview(pay_engine, fam, fam["children"], first, first)
-    assert [m["state"] for m in again["meals"]] == ["donated"]
+    assert [m.state for m in again.meals] == ["donated"]
     with session_scope(pay_engine) as s:  # the order's details say where the meal went
         shown = queries.order_detail(s, parent_id=fam["parent_id"], order_id=order_id)
     labels = {x.order_line_id: x.state_label for x in shown.lines}
@@ -203,7 +204,7 @@ async def test_the_preview_is_a_fixed_number_of_statements(pay_engine, gateway, 
     await book(pay_engine, gateway, live_sim, fam)
     with count_queries(pay_engine) as queries:
         shown = preview(pay_engine, fam, fam["children"], fam["day"], fam["day"])
-    assert shown["cancel_count"] == children
+    assert shown.cancel_count == children
     assert queries.count == 12, queries.report()
 
 
@@ -217,7 +218,7 @@ def _marker(url: str, settings: Any, kwargs: dict, barrier: Any, out: Any) -> No
 
     try:
         done = asyncio.run(main())
-        out.put(("ok", done["repeated"], done["refund_cents"]))
+        out.put(("ok", done.repeated, done.refund_cents))
     except Exception as exc:  # noqa: BLE001 - the test reads what each process got
         out.put(("error", getattr(exc, "code", repr(exc)), 0))
     finally:

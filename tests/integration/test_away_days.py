@@ -18,7 +18,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import ChildAway, EmailOutbox, StandingOrderRun
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import standing, standing_job
+from hotmeals.services import away, standing, standing_job
 from hotmeals.services.away_days import record_away, upcoming_away
 from hotmeals.services.ordering import booking, cart
 from hotmeals.services.ordering.days import MealDay, get_dates
@@ -62,10 +62,10 @@ async def test_away_days_are_stored_once_shown_away_and_refused_at_every_door(pa
     first, last = fam["day"], fam["day"] + timedelta(days=7)
     # Nothing booked: marking away still stores the days (nothing to cancel).
     done = await mark(pay_engine, gateway, fam, [kid], first, last)
-    assert (done["cancelled"], done["refund_cents"], done["repeated"]) == (0, 0, False)
-    assert done["message"].startswith("Done: these days are marked away")
+    assert (done.cancelled, done.refund_cents, done.repeated) == (0, 0, False)
+    assert away.done_message(done, "en").startswith("Done: these days are marked away")
     again = await mark(pay_engine, gateway, fam, [kid], first, last)  # the same request key
-    assert again["repeated"]
+    assert again.repeated
     with pytest.raises(DomainError) as err:  # a new key, the same range: nothing new to do
         await mark(pay_engine, gateway, fam, [kid], first, last, key="away-2")
     assert err.value.code == "away_nothing"

@@ -84,7 +84,7 @@ def _events(cal: Calendar) -> dict[str, object]:
 def test_feed_lists_meals_closures_and_cutoffs_in_the_parents_language(engine, lang):
     with session_scope(engine) as s:
         w = _world(s, lang=lang)
-        url = calendar_feed.get_feed(s, parent_id=w["parent"])["url"]
+        url = calendar_feed.get_feed(s, parent_id=w["parent"]).url
     cal = _fetch(engine, url)
     assert cal is not None
     assert str(cal["VERSION"]) == "2.0" and "Hot Meals" in str(cal["PRODID"])
@@ -126,8 +126,8 @@ def test_the_feed_speaks_the_language_of_the_screen_that_showed_its_link(engine)
     there stays French); the address alone speaks the parent's language."""
     with session_scope(engine) as s:
         w = _world(s, lang="en")
-        french = calendar_feed.get_feed(s, parent_id=w["parent"], lang="fr")["url"]
-        rotated = calendar_feed.rotate_feed(s, parent_id=w["parent"], lang="fr")["url"]
+        french = calendar_feed.get_feed(s, parent_id=w["parent"], lang="fr").url
+        rotated = calendar_feed.rotate_feed(s, parent_id=w["parent"], lang="fr").url
     assert french.endswith(".ics?lang=fr") and rotated.endswith(".ics?lang=fr")
     for url, meal in [
         (rotated, "Emma — Poulet au beurre (1 portion + upgrade)"),
@@ -148,22 +148,22 @@ def test_uids_are_stable_and_a_new_link_revokes_the_old_one(engine):
         w = _world(s, lang="en")
         first = calendar_feed.get_feed(s, parent_id=w["parent"])
         again = calendar_feed.get_feed(s, parent_id=w["parent"])
-    assert first["url"] == again["url"] and first["url"].endswith(".ics")
-    token = first["url"].rsplit("/", 1)[1].removesuffix(".ics")
+    assert first.url == again.url and first.url.endswith(".ics")
+    token = first.url.rsplit("/", 1)[1].removesuffix(".ics")
     assert len(token) == 43
-    one, two = _fetch(engine, first["url"]), _fetch(engine, first["url"])
+    one, two = _fetch(engine, first.url), _fetch(engine, first.url)
     assert one is not None and two is not None
     assert set(_events(one)) == set(_events(two))
     with session_scope(engine) as s:
         row = s.exec(select(CalendarFeed).where(CalendarFeed.parent_id == w["parent"])).one()
         assert token not in (row.nonce, row.token_hash)  # the token is never stored
         new = calendar_feed.rotate_feed(s, parent_id=w["parent"])
-    assert new["url"] != first["url"]
-    assert _fetch(engine, first["url"]) is None
-    assert _fetch(engine, new["url"]) is not None
+    assert new.url != first.url
+    assert _fetch(engine, first.url) is None
+    assert _fetch(engine, new.url) is not None
     with session_scope(engine) as s:
         assert calendar_feed.revoke_feed(s, parent_id=w["parent"])
-    assert _fetch(engine, new["url"]) is None
+    assert _fetch(engine, new.url) is None
     with session_scope(engine) as s:
         assert calendar_feed.build_feed(s, token="../../etc", now=NOW) is None
         assert calendar_feed.build_feed(s, token=12, now=NOW) is None
@@ -172,7 +172,7 @@ def test_uids_are_stable_and_a_new_link_revokes_the_old_one(engine):
 def test_a_cancelled_meal_leaves_the_feed(engine):
     with session_scope(engine) as s:
         w = _world(s, lang="en")
-        url = calendar_feed.get_feed(s, parent_id=w["parent"])["url"]
+        url = calendar_feed.get_feed(s, parent_id=w["parent"]).url
         line = s.get(OrderLine, w["line"])
         line.cancelled_quantity = 1
         line.status = "cancelled"
@@ -197,7 +197,7 @@ def test_two_first_asks_at_once_make_one_feed(engine, monkeypatch):
     monkeypatch.setattr(calendar_feed, "_row", stale)
     with session_scope(engine) as s:
         second = calendar_feed.get_feed(s, parent_id=w["parent"])
-    assert second["url"] == first["url"]
+    assert second.url == first.url
     with session_scope(engine) as s:
         rows = s.exec(select(CalendarFeed).where(CalendarFeed.parent_id == w["parent"])).all()
         assert len(rows) == 1

@@ -26,6 +26,7 @@ from hotmeals.db.models import (
     Parent,
     SchoolClosure,
 )
+from hotmeals.domain.credit import ClosureChoice
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
@@ -55,7 +56,7 @@ def mails_to(engine: Engine, parent_id: int) -> list[EmailOutbox]:
 
 async def close(engine: Engine, gw: ConvergeClient, fam: dict, day: date | None = None):
     return await closure_apply.close_day(
-        school=fam["school_id"],
+        school=str(fam["school_id"]),
         day=(day or fam["day"]).isoformat(),
         reason="storm",
         runtime=Runtime(engine=engine, gateway=gw),
@@ -129,7 +130,7 @@ async def test_a_makeup_meal_moves_to_the_next_served_day_at_no_cost(pay_engine,
     done = await closures.reopen_day(
         school=fam["school"], day=fam["day"].isoformat(), runtime=runtime
     )
-    assert done["date"] == fam["day"].isoformat()
+    assert done.day == fam["day"]
     with session_scope(pay_engine) as s:
         menu_day = s.get(MenuDay, fam["menu_day_id"])
         assert menu_day is not None and not menu_day.is_closed
@@ -139,7 +140,7 @@ async def test_a_makeup_meal_moves_to_the_next_served_day_at_no_cost(pay_engine,
     assert line.meal_date == fam["day"] + timedelta(days=7)
     with pytest.raises(DomainError) as err:
         await closures.reopen_day(
-            school=fam["school_id"], day=fam["day"].isoformat(), runtime=runtime
+            school=str(fam["school_id"]), day=fam["day"].isoformat(), runtime=runtime
         )
     assert err.value.code == "closure_not_found"
 
@@ -184,9 +185,8 @@ async def test_a_family_that_chose_credit_gets_it_at_once_and_no_card_refund(
 def test_the_closure_choice_is_a_setting_with_the_card_by_default(pay_engine):
     fam = family(pay_engine)
     with session_scope(pay_engine) as s:
-        shown = closures.closure_choice_of(session=s, parent_id=fam["parent_id"], lang="fr")
-        assert shown["closure_choice"] == "card"
-        assert [o["value"] for o in shown["options"]] == ["card", "credit", "makeup"]
+        shown = closures.closure_choice(session=s, parent_id=fam["parent_id"])
+        assert shown is ClosureChoice.CARD
         with pytest.raises(DomainError) as err:
             closures.choose_closure(session=s, parent_id=fam["parent_id"], closure_choice="cash")
         assert err.value.code == "closure_choice_invalid"
@@ -204,7 +204,7 @@ def test_an_unknown_school_or_a_missing_reason_is_refused(pay_engine):
     fam = family(pay_engine)
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as err:
         closures.close_school_day(
-            s, school=fam["school_id"], day="2030-01-07", reason=" ", actor="t"
+            s, school=str(fam["school_id"]), day="2030-01-07", reason=" ", actor="t"
         )
     assert err.value.code == "closure_reason_required"
 
@@ -218,7 +218,11 @@ async def test_handling_a_family_is_a_fixed_number_of_statements(
     await book(pay_engine, gateway, live_sim, fam)
     with session_scope(pay_engine) as s:
         closure_id = closures.close_school_day(
-            s, school=fam["school_id"], day=fam["day"], reason="strike", actor="t"
+            s,
+            school=str(fam["school_id"]),
+            day=fam["day"].isoformat(),
+            reason="strike",
+            actor="t",
         )
     with session_scope(pay_engine) as s, count_queries(pay_engine) as queries:
         result = closure_apply.handle_family(s, closure_id=closure_id, parent_id=fam["parent_id"])
@@ -260,7 +264,7 @@ async def test_two_processes_closing_the_same_day_handle_each_meal_once(
     barrier = context.Barrier(2)
     out = context.Queue()
     pay_engine.dispose()  # no pooled connection crosses the fork
-    kwargs = {"school": fam["school_id"], "day": fam["day"].isoformat(), "reason": "storm"}
+    kwargs = {"school": str(fam["school_id"]), "day": fam["day"].isoformat(), "reason": "storm"}
     processes = [
         context.Process(target=_closer, args=(url, live_sim.settings, kwargs, barrier, out))
         for _ in range(2)

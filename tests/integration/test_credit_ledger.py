@@ -155,9 +155,9 @@ def test_the_family_credit_read_is_three_statements_whatever_its_length(engine: 
     for n in range(moves):
         _record(engine, parent, CreditKind.REFUND, 100 + n, f"refund:{n}")
     with session_scope(engine) as session, count_queries(engine) as queries:
-        data = credit.family_credit(session=session, parent_id=parent, lang="fr")
-    assert len(data["history"]) == moves
-    assert data["balance_cents"] == sum(100 + n for n in range(moves))
+        data = credit.family_credit(session=session, parent_id=parent)
+    assert len(data.history) == moves
+    assert data.balance_cents == sum(100 + n for n in range(moves))
     assert queries.count == 3, queries.report()
 
 

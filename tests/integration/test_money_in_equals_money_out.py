@@ -221,7 +221,7 @@ async def _step(
     elif kind == "close":
         choose(engine, fam, where)
         await closure_apply.close_day(
-            school=fam["school_id"],
+            school=str(fam["school_id"]),
             day=fam["day"].isoformat(),
             reason="storm",
             runtime=runtime,

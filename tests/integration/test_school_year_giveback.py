@@ -187,9 +187,7 @@ def test_archive_hides_from_booking_and_keeps_the_history(engine):
         pid, cid = parent.id, kid.id
         _order(s, parent, kid, date(2026, 3, 10), quantity=1)
     with session_scope(engine) as s:
-        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid, now=SEPTEMBER) == {
-            "pending_count": 0
-        }
+        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid, now=SEPTEMBER) == 0
     with session_scope(engine) as s:
         assert children.list_children(session=s, parent_id=pid) == []
         code = _refused_code(

@@ -416,5 +416,5 @@ def test_the_demo_parent_has_a_paid_order_of_last_week_with_its_receipt(session)
     assert payment.id not in steps.open_payments(session, unknown_before=far, created_before=far)
     assert payment.id not in orphan_payments(session)
     receipt = receipts.order_receipt(session, parent_id=parent.id, order=order.number)
-    assert receipt["charges"][-1]["cents"] == receipt["total_cents"] == order.total_pay_cents
-    assert [p["cents"] for p in receipt["payments"]] == [order.total_pay_cents]
+    assert receipt.charges[-1].cents == receipt.total_cents == order.total_pay_cents
+    assert [p.cents for p in receipt.payments] == [order.total_pay_cents]

@@ -195,8 +195,11 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert _sums(pay_engine, order_id) == (total, 0)
     assert sorted(_invoices(pay_engine, order_id).values()) == ["card", "credit"]
     with session_scope(pay_engine) as s:  # the movement names the order it paid
-        spent = credit.family_credit(session=s, parent_id=pid, lang="fr")["history"][0]
-    assert (spent["kind"], spent["about"]) == ("spend", f"Commande {result.order_number}")
+        spent = credit.family_credit(session=s, parent_id=pid).history[0]
+    assert (spent.kind.value, credit.about_text(spent, "fr")) == (
+        "spend",
+        f"Commande {result.order_number}",
+    )
     assert _card_txns(live_sim, pay_engine, order_id, "SALE") == [card]
     with session_scope(pay_engine) as s:
         shown = confirmation.order_confirmation(s, parent_id=pid, order_id=order_id)
@@ -234,13 +237,13 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     with session_scope(pay_engine) as s:
         paper = receipts.order_receipt(s, parent_id=pid, order=result.order_number, lang="fr")
         details = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="en")
-    assert sorted(p["card"] for p in paper["payments"])[0] == "Crédit familial"
+    assert sorted(p.card for p in paper.payments)[0] == "Crédit familial"
     # Credit has no approval code: its line names it alone, the card's line gives its code.
-    by_card = {p["card"]: p["paid_by"] for p in paper["payments"]}
+    by_card = {p.card: p.paid_by for p in paper.payments}
     assert by_card.pop("Crédit familial") == "Crédit familial"
     [(card, card_line)] = by_card.items()
     assert card_line.startswith(f"{card} · autorisation ") and not card_line.endswith("—")
-    assert {r["state_label"] for r in paper["refunds"]} == {
+    assert {r.state_label for r in paper.refunds} == {
         "ajouté à votre crédit familial",
         "remboursé",
     }

@@ -191,7 +191,7 @@ async def test_a_donation_goes_to_a_school_of_the_parents_children(
         foreign = make_school(db).id
         lonely = make_parent(db).id
         schools = donations.donation_schools(db, parent_id=family["parent_id"])
-    assert [s["id"] for s in schools] == [family["school_id"]]
+    assert [s.id for s in schools] == [family["school_id"]]
     with pytest.raises(DomainError) as info:
         await donations.start_donation(
             parent_id=family["parent_id"],
@@ -233,12 +233,12 @@ async def test_donation_history_lists_paid_donations_only(
         parent_id=parent_id, amount="10", runtime=runtime
     )
     with session_scope(pay_engine) as db:
-        history = donations.list_donations(db, parent_id=parent_id, lang="fr")
+        history = donations.list_donations(db, parent_id=parent_id)
     assert len(history) == 1
     entry = history[0]
-    assert entry["school"] == "Maple Grove Public School" and entry["status"] == "PAID"
-    assert entry["amount"] == "20.00" and entry["amount_display"] == "20,00\u00a0$"
-    assert entry["card"] == "VISA 40**********0002"
+    assert entry.school == "Maple Grove Public School" and entry.status == "PAID"
+    assert entry.amount_cents == 2000
+    assert entry.card == "VISA 40**********0002"
 
 
 async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once(

@@ -104,7 +104,7 @@ def home(pay_engine: Engine, live_sim: SimServer, now: datetime) -> dict:
             "pizza": pizza.id,
             "soup": soup.id,
             "menu_day": day.id,
-            "standing_id": row["id"],
+            "standing_id": row.id,
         }
 
 
@@ -129,7 +129,7 @@ def _rows(engine: Engine, model, **where) -> list:
 def _next_date(engine: Engine, home: dict, now: datetime) -> str | None:
     with session_scope(engine) as s:
         [row] = standing.listing(session=s, parent_id=home["parent_id"], now=now)
-    return row["next_date"]
+    return row.next_date.isoformat() if row.next_date else None
 
 
 def _mails(engine: Engine, to: str) -> list[EmailOutbox]:
@@ -170,9 +170,10 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     week = await standing_job.run(now=now + timedelta(days=7), runtime=runtime)
     assert week.booked == 1
     with session_scope(pay_engine) as s:
-        listed = standing.listing(session=s, parent_id=home["parent_id"], lang="fr", now=now)
-    assert listed[0]["summary"] == "Chaque lundi : Pizza (1 portion) pour Emma"
-    assert "réservé et payé" in listed[0]["last_label"]
+        listed = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+    words = standing.wording(listed[0], "fr")
+    assert words.summary == "Chaque lundi : Pizza (1 portion) pour Emma"
+    assert "réservé et payé" in words.last_label
 
 
 async def test_two_rounds_at_once_make_one_order_and_one_charge(
@@ -233,7 +234,7 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     # A skipped date is handled too: no standing order says "Next" for it.
     with session_scope(pay_engine) as s:
         listed = standing.listing(session=s, parent_id=home["parent_id"], now=now)
-    assert len(listed) == 3 and MONDAY.isoformat() not in {x["next_date"] for x in listed}
+    assert len(listed) == 3 and MONDAY not in {x.next_date for x in listed}
     mails = _mails(pay_engine, home["email"])
     assert len(mails) == 3 and {m.language for m in mails} == {"fr"}
     bodies = "\n".join(m.body_text for m in mails)
@@ -292,7 +293,7 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
         paused = standing.change(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="pause"
         )
-    assert paused["status"] == "paused"
+    assert paused.status == "paused"
     assert (await standing_job.run(now=now, runtime=runtime)).dates == []
     with session_scope(pay_engine) as s:
         standing.change(
@@ -319,10 +320,10 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
             now=now,
         )
         standing.change(
-            session=s, parent_id=home["parent_id"], standing_id=again["id"], action="pause"
+            session=s, parent_id=home["parent_id"], standing_id=again.id, action="pause"
         )
         standing.change(
-            session=s, parent_id=home["parent_id"], standing_id=again["id"], action="resume"
+            session=s, parent_id=home["parent_id"], standing_id=again.id, action="resume"
         )
     assert (await standing_job.run(now=now, runtime=runtime)).booked == 1
 

@@ -75,7 +75,7 @@ def _family(tag: str) -> dict:
             "child_id": child.id,
             "meal_id": meal.id,
             "large_id": large.id,
-            "standing_id": row["id"],
+            "standing_id": row.id,
         }
 
 

@@ -136,11 +136,11 @@ async def open_hosted_session(
     )
     try:
         token = await gw.create_session_token(
-            inputs["amount_cents"],
-            inputs["invoice"],
-            first_name=inputs["first_name"],
-            last_name=inputs["last_name"],
-            email=inputs["email"],
+            inputs.amount_cents,
+            inputs.invoice,
+            first_name=inputs.first_name,
+            last_name=inputs.last_name,
+            email=inputs.email,
             save_card=save_card,
             merchant_txn_id=f"HM-P{payment_id}",
         )
@@ -159,9 +159,9 @@ async def open_hosted_session(
         payment_id=payment_id,
         token=token,
         lightbox_url=lightbox_script_url(gw),
-        amount_cents=inputs["amount_cents"],
-        invoice_number=inputs["invoice"],
-        purpose=inputs["purpose"],
+        amount_cents=inputs.amount_cents,
+        invoice_number=inputs.invoice,
+        purpose=inputs.purpose,
     )
 
 

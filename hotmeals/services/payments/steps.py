@@ -74,34 +74,47 @@ class Charge:
             a.txn_id, a.approval_code, a.card_brand, a.card_masked, "APPROVAL", False, "sale"
         )
 
-    def payment_fields(self, now: datetime) -> dict[str, Any]:
-        """The columns an approved payment row takes from this sale, verified and closed
-        at ``now`` (clipped to the columns' sizes)."""
-        return {
-            "converge_txn_id": self.txn_id[:TXN_ID_MAX],
-            "approval_code": clip(self.approval_code, 16),
-            "card_brand": clip(self.card_brand, 20),
-            "card_masked": clip(self.card_masked, 24),
-            "result_message": clip(self.result_message),
-            "settled": self.settled,
-            "verified_at": now,
-            "closed_at": now,
-        }
+
+def _approved_columns(charge: Charge, now: datetime) -> dict[str, Any]:
+    """The columns an approved payment row takes from ``charge``, verified and closed at
+    ``now`` (clipped to the columns' sizes): ``move_payment``'s values."""
+    return {
+        "converge_txn_id": charge.txn_id[:TXN_ID_MAX],
+        "approval_code": clip(charge.approval_code, 16),
+        "card_brand": clip(charge.card_brand, 20),
+        "card_masked": clip(charge.card_masked, 24),
+        "result_message": clip(charge.result_message),
+        "settled": charge.settled,
+        "verified_at": now,
+        "closed_at": now,
+    }
 
 
-def session_inputs(session: Session, *, payment_id: int, parent_id: int | None) -> dict:
+@dataclass(frozen=True)
+class SessionInputs:
+    """What a hosted card session is opened with: the open payment and whose it is."""
+
+    amount_cents: int
+    invoice: str
+    purpose: str
+    first_name: str
+    last_name: str
+    email: str
+
+
+def session_inputs(session: Session, *, payment_id: int, parent_id: int | None) -> SessionInputs:
     payment = get_payment(session, payment_id, parent_id)
     if payment.state != PaymentState.CREATED:
         raise DomainError("payment_not_open")
     parent = session.get(Parent, payment.parent_id)
-    return {
-        "amount_cents": payment.amount_cents,
-        "invoice": payment.invoice_number,
-        "purpose": payment.purpose,
-        "first_name": parent.first_name if parent else "",
-        "last_name": parent.last_name if parent else "",
-        "email": parent.email if parent else "",
-    }
+    return SessionInputs(
+        amount_cents=payment.amount_cents,
+        invoice=payment.invoice_number,
+        purpose=payment.purpose,
+        first_name=parent.first_name if parent else "",
+        last_name=parent.last_name if parent else "",
+        email=parent.email if parent else "",
+    )
 
 
 def mark_failed(
@@ -154,7 +167,9 @@ def record_approval(
         )
         log.error("payment %s: second approved sale %s", payment.id, charge.txn_id)
         raise DomainError("payment_already_paid")
-    moved = move_payment(session, payment, PaymentState.APPROVED, **charge.payment_fields(utcnow()))
+    moved = move_payment(
+        session, payment, PaymentState.APPROVED, **_approved_columns(charge, utcnow())
+    )
     if not moved:  # pragma: no cover - the lock makes this unreachable; the guard stays
         raise DomainError("payment_conflict")
     handler_for(payment.purpose).approved(session, payment)
@@ -440,7 +455,7 @@ def record_duplicate(
         invoice_number=f"{original.invoice_number}-D{int(count) + 1}"[:25],
         amount_cents=original.amount_cents,
         state=PaymentState.APPROVED,
-        **charge.payment_fields(now),
+        **_approved_columns(charge, now),
         duplicate_of_id=original.id,
         created_at=now,
         updated_at=now,

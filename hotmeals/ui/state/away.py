@@ -15,15 +15,17 @@ from hotmeals import clock
 from hotmeals.domain.credit import RefundDestination
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
+from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services import away, children, credit
+from hotmeals.services.away import AwayMeal
 from hotmeals.services.away_days import upcoming_away
+from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent, signed_up_parent
 from hotmeals.ui.state.forms import OnceForm, confirm_once, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.many_days_rows import Choice
-from hotmeals.ui.state.screens import order_line_row
 from hotmeals.ui.state.steps import history_replace_script
 from hotmeals.ui.state.toasts import failed
 
@@ -31,12 +33,15 @@ ROUTE = "/edit-profile/child-away"
 ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _meal_row(meal: dict) -> dict[str, str]:
+def _meal_row(meal: AwayMeal, lang: str) -> dict[str, str]:
     return {
-        **order_line_row(meal),
-        "quantity": str(meal["quantity"]),
-        "state": str(meal["state"]),
-        "label": str(meal["label"]),
+        "id": str(meal.order_line_id),
+        "child": meal.child_name,
+        "day": order_day(meal.day, lang),
+        "name": meal.name(lang),
+        "quantity": str(meal.quantity),
+        "state": meal.state,
+        "label": tr(f"away.item.{meal.state}", lang),
     }
 
 
@@ -156,15 +161,13 @@ class ChildAwayState(OnceForm, rx.State):
         }
 
     async def _preview(self, parent_id: int, lang: str) -> None:
-        view = await run_in_transaction(
-            away.away_preview, parent_id=parent_id, lang=lang, **self._ask()
-        )
-        self.meals = [_meal_row(m) for m in view["meals"]]
+        view = await run_in_transaction(away.away_preview, parent_id=parent_id, **self._ask())
+        self.meals = [_meal_row(m, lang) for m in view.meals]
         shown = {m["id"] for m in self.meals if m["state"] == "past"}
         self.donate = [d for d in self.donate if d in shown]
-        self.cancel_count = int(view["cancel_count"])
-        self.refund = str(view["refund"])
-        self._refund_cents = int(view["refund_cents"])
+        self.cancel_count = view.cancel_count
+        self.refund = format_money(view.refund_cents, lang)
+        self._refund_cents = view.refund_cents
         self.checked = True
 
     @rx.event
@@ -216,7 +219,7 @@ class ChildAwayState(OnceForm, rx.State):
         """Done: what it did, where the Confirm was (no second Confirm for the same days; no
         toast: it would only repeat it over the screen), and the days in the lasting list."""
         self.checked, self.meals, self.donate = False, [], []
-        self.done = str(result["message"])
+        self.done = away.done_message(result, result.lang)  # a repeat: as first said
         await self._load_ranges(parent_id, lang)
         return None
 

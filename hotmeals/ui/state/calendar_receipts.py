@@ -16,10 +16,11 @@ from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import calendar_feed, receipts
 from hotmeals.services.receipt_pdf import receipt_pdf
-from hotmeals.services.receipt_rows import TOTALS
+from hotmeals.services.receipt_rows import TOTALS, Receipt
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.screens import RelangScreen, order_details_href
 from hotmeals.ui.state.toasts import succeeded
 
@@ -44,7 +45,7 @@ class CalendarFeedState(rx.State):
         answer = await run_in_transaction(
             calendar_feed.get_feed, parent_id=who.parent_id, lang=who.lang
         )
-        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+        self.url, self.webcal_url = answer.url, answer.webcal_url
 
     @rx.event
     def set_rotate_open(self, value: bool) -> None:
@@ -65,7 +66,7 @@ class CalendarFeedState(rx.State):
             )
         finally:
             self.busy = False
-        self.url, self.webcal_url = str(answer["url"]), str(answer["webcal_url"])
+        self.url, self.webcal_url = answer.url, answer.webcal_url
         self.rotate_open = False
         return succeeded(tr("feed.rotated", who.lang))
 
@@ -95,29 +96,29 @@ def _href(number: str, **extra: Any) -> str:
     return f"{RECEIPT_ROUTE}?order={number}" + "".join(f"&{k}={v}" for k, v in extra.items())
 
 
-def receipt_rows(data: dict, lang: str) -> list[ReceiptRow]:
+def receipt_rows(receipt: Receipt, lang: str) -> list[ReceiptRow]:
     rows: list[ReceiptRow] = []
-    for group in data["groups"]:
-        rows.append(ReceiptRow("child", group["child_name"]))
-        for day in group["days"]:
-            rows.append(ReceiptRow("day", day["day"]))
-            for line in day["lines"]:
-                notes = [line.get("action_label") or ""]
-                if line["cancelled_quantity"] and not line.get("action"):
-                    notes.append(tn("receipt.cancelled_qty", line["cancelled_quantity"], lang))
-                if line["moved_from_day"]:
-                    notes.append(tr("receipt.moved_from", lang, day=line["moved_from_day"]))
+    for group in receipt.groups:
+        rows.append(ReceiptRow("child", group.child_name))
+        for day in group.days:
+            rows.append(ReceiptRow("day", day.day))
+            for line in day.lines:
+                notes = [line.action_label or ""]
+                if line.cancelled_quantity and not line.action:
+                    notes.append(tn("receipt.cancelled_qty", line.cancelled_quantity, lang))
+                if line.moved_from_day:
+                    notes.append(tr("receipt.moved_from", lang, day=line.moved_from_day))
                 rows.append(
                     ReceiptRow(
                         "line",
-                        f"{line['meal']} ({line['size_label']})",
+                        f"{line.meal} ({line.size_label})",
                         " · ".join(n for n in notes if n),
-                        line["amount"],
+                        line.amount,
                     )
                 )
-                rows += [ReceiptRow("item", i["label"], "", i["amount"]) for i in line["items"]]
-                if line["special_note"]:
-                    rows.append(ReceiptRow("note", line["special_note"]))
+                rows += [ReceiptRow("item", i.label, "", i.amount) for i in line.items]
+                if line.special_note:
+                    rows.append(ReceiptRow("note", line.special_note))
     return rows
 
 
@@ -144,14 +145,15 @@ class ReceiptState(RelangScreen, rx.State):
     back_href: str = ""
     _query: dict[str, str] = {}
 
-    async def _receipt(self, who: ActingParent, lang: str) -> dict:
+    async def _receipt(self, who: ActingParent, lang: str) -> Receipt:
         """The receipt the address names, for ``who`` (the service checks it is theirs)."""
+        change, donation = self._query.get("change"), self._query.get("donation")
         return await run_in_transaction(
             receipts.receipt,
             parent_id=who.parent_id,
-            order=self._query.get("order") or None,
-            change=self._query.get("change") or None,
-            donation=self._query.get("donation") or None,
+            order=self._query.get("order") or "",
+            change=browser_id(change) if change else None,
+            donation=browser_id(donation) if donation else None,
             lang=lang,
         )
 
@@ -168,32 +170,27 @@ class ReceiptState(RelangScreen, rx.State):
             self.missing, self.loaded = err.message(lang), True
             return
         self.missing = ""
-        self.kind, self.title, self.number = data["kind"], data["title"], data["number"]
-        self.order_number, self.day = data["order_number"], data["day"]
-        self.billed_to = f"{data['parent_name']} · {data['parent_email']}"
-        self.seller, self.seller_email = data["seller"], data["seller_email"]
-        self.hst_label, self.school = data["hst_label"], data.get("school") or ""
+        head = data.head
+        self.kind, self.title, self.number = head.kind, head.title, head.number
+        self.order_number, self.day = data.order_number, head.day
+        self.billed_to = f"{head.parent_name} · {head.parent_email}"
+        self.seller, self.seller_email = head.seller, head.seller_email
+        self.hst_label, self.school = head.hst_label, data.school or ""
         self.rows = receipt_rows(data, lang)
-        self.charges = [
-            MoneyRow(c["label"], c["amount"], c["name"] in TOTALS) for c in data["charges"]
-        ]
-        self.payments = [
-            MoneyRow(f"{p['day']} — {p['paid_by']}", p["amount"]) for p in data["payments"]
-        ]
-        self.refunds = [
-            MoneyRow(f"{r['day']} — {r['state_label']}", r["amount"]) for r in data["refunds"]
-        ]
-        if data["refunds"]:
+        self.charges = [MoneyRow(c.label, c.amount, c.name in TOTALS) for c in data.charges]
+        self.payments = [MoneyRow(f"{p.day} — {p.paid_by}", p.amount) for p in data.payments]
+        self.refunds = [MoneyRow(f"{r.day} — {r.state_label}", r.amount) for r in data.refunds]
+        if data.refunds:
             self.refunds += [
-                MoneyRow(tr("receipt.refunded_total", lang), data["refunded"], True),
-                MoneyRow(tr("receipt.net", lang), data["net"], True),
+                MoneyRow(tr("receipt.refunded_total", lang), data.refunded, True),
+                MoneyRow(tr("receipt.net", lang), data.net, True),
             ]
-        self.giveback = [MoneyRow(g["label"], g["amount"]) for g in data["giveback"]]
+        self.giveback = [MoneyRow(g.label, g.amount) for g in data.giveback]
         self.changes = [
-            MoneyRow(c["label"], "", False, _href(data["order_number"], change=c["change_id"]))
-            for c in data["changes"]
+            MoneyRow(c.label, "", False, _href(data.order_number, change=c.change_id))
+            for c in data.changes
         ]
-        order_id = data.get("order_id")
+        order_id = data.order_id
         self.back_href = order_details_href(order_id) if order_id else ""
         self.loaded = True
 
@@ -211,4 +208,4 @@ class ReceiptState(RelangScreen, rx.State):
         lang = (await self.get_state(I18nState)).lang
         data = await self._receipt(who, lang)
         pdf = await to_thread.run_sync(receipt_pdf, data)
-        return rx.download(data=pdf, filename=f"receipt-{data['number']}.pdf")
+        return rx.download(data=pdf, filename=f"receipt-{data.head.number}.pdf")

@@ -1,5 +1,5 @@
 """The family's closure choice (what a school day closed after booking does to a meal), shown on
-the family credit screen. Thin: the setting is ``services.closures`` (``closure_choice_of``,
+the family credit screen. Thin: the setting is ``services.closures`` (``closure_choice``,
 ``choose_closure``)."""
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ CHOICE = FamilyChoice(
     name="closure_choice",
     allowed=CHOICES,
     action="closure_choice",
-    view=closures.closure_choice_of,
+    view=closures.closure_choice,
+    chosen=lambda chosen: chosen.value,
     save_fn=closures.choose_closure,
     saved="closures_ui.saved",
 )

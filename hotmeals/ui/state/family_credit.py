@@ -4,12 +4,14 @@ Thin: the ledger and the choice are ``services.credit`` (``family_credit``,
 
 from __future__ import annotations
 
-from typing import Any
-
 import reflex as rx
 
 from hotmeals.domain.credit import RefundDestination
+from hotmeals.domain.dates import full_day
+from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
 from hotmeals.services import credit
+from hotmeals.services.credit import CreditMove, FamilyCredit
 from hotmeals.ui.state.forms import FamilyChoice, FamilyChoiceForm
 
 DESTINATIONS = tuple(d.value for d in RefundDestination)
@@ -18,19 +20,20 @@ CHOICE = FamilyChoice(
     allowed=DESTINATIONS,
     action="refund_choice",
     view=credit.family_credit,
+    chosen=lambda view: view.refund_to.value,
     save_fn=credit.choose_refund_to,
     saved="credit_ui.saved",
 )
 
 
-def _move_row(move: dict) -> dict[str, str]:
-    cents = int(move["amount_cents"])
+def _move_row(move: CreditMove, lang: str) -> dict[str, str]:
+    cents = move.amount_cents
     return {
-        "id": str(move["id"]),
-        "date": move["date"],
-        "label": move["label"],
-        "about": move["about"] or "",
-        "amount": ("+" if cents > 0 else "") + move["amount"],
+        "id": str(move.id),
+        "date": full_day(move.created_at.date(), lang),
+        "label": t(f"credit.kind.{move.kind.value}", lang),
+        "about": credit.about_text(move, lang),
+        "amount": ("+" if cents > 0 else "") + format_money(cents, lang),
         "sign": "in" if cents > 0 else "out",
     }
 
@@ -44,12 +47,13 @@ class FamilyCreditState(FamilyChoiceForm, rx.State):
     def _choice(self) -> FamilyChoice:
         return CHOICE
 
-    def _shown(self, view: dict[str, Any] | None) -> None:
-        if view is None:
+    def _shown(self, shown: tuple[FamilyCredit, str] | None) -> None:
+        if shown is None:
             self.history, self.balance, self.loaded = [], "", False
             return
-        self.balance = view["balance"]
-        self.history = [_move_row(move) for move in view["history"]]
+        view, lang = shown
+        self.balance = format_money(view.balance_cents, lang)
+        self.history = [_move_row(move, lang) for move in view.history]
         self.loaded = True
 
     @rx.event

@@ -10,6 +10,7 @@ import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TypeVar
 
 import reflex as rx
@@ -224,29 +225,31 @@ async def checked_field(state: Any, field: str, err: DomainError | None) -> None
 @dataclass(frozen=True)
 class FamilyChoice:
     """A screen's one standing choice of the family (e.g. where refunds go), kept in the state's
-    var ``name`` among ``allowed``: ``view`` answers the screen's view with it, ``save_fn`` keeps
-    a new one (it takes ``name`` and answers it), ``saved`` is the toast's catalog key. The state
-    has ``busy``, ``turn``, ``_once_key`` and ``_once_digest``."""
+    var ``name`` among ``allowed``: ``view`` answers the screen's view for the acting parent,
+    ``chosen`` says the choice in it, ``save_fn`` keeps a new one (it takes ``name`` and answers
+    the choice kept, a ``StrEnum``), ``saved`` is the toast's catalog key. The state has
+    ``busy``, ``turn``, ``_once_key`` and ``_once_digest``."""
 
     name: str
     allowed: tuple[str, ...]
     action: str
     view: Callable[..., Any]
-    save_fn: Callable[..., Any]
+    chosen: Callable[[Any], str]
+    save_fn: Callable[..., StrEnum]
     saved: str
 
-    async def load(self, state: Any) -> dict[str, Any] | None:
+    async def load(self, state: Any) -> tuple[Any, str] | None:
         """The screen opened anew: not busy, the next save gets a new key, the choice as
-        ``view`` answers it for the acting parent, and the whole view (None: no parent whose
-        sign-up is complete on this call)."""
+        ``view`` answers it for the acting parent, and the whole view with the parent's
+        language (None: no parent whose sign-up is complete on this call)."""
         state.busy = False
         who = await signed_up_parent(state)
         if who is None:
             return None
-        view = await run_in_transaction(self.view, parent_id=who.parent_id, lang=who.lang)
-        setattr(state, self.name, view[self.name])
+        view = await run_in_transaction(self.view, parent_id=who.parent_id)
+        setattr(state, self.name, self.chosen(view))
         forget_submission(state)
-        return view
+        return view, who.lang
 
     def set(self, state: Any, value: Any) -> None:
         """The choice on screen; anything else from the browser is ignored."""
@@ -264,12 +267,16 @@ class FamilyChoice:
         lang = (await state.get_state(I18nState)).lang
         answered = Answered()
         value = {self.name: getattr(state, self.name)}
-        call = submitting(state, value, self.action, self.save_fn, **value)
+        call = submitting(state, value, self.action, self.save_fn, present=_choice_value, **value)
         async for event in busy_call(state, lang, answered, call):
             yield event
         if answered.ok:
-            setattr(state, self.name, answered.result[self.name])
+            setattr(state, self.name, answered.result)
             yield succeeded(tr(self.saved, lang))
+
+
+def _choice_value(kept: StrEnum) -> str:
+    return kept.value
 
 
 class NameForm(OnceForm, mixin=True):
@@ -320,8 +327,9 @@ class FamilyChoiceForm(OnceForm, mixin=True):
     def _choice(self) -> FamilyChoice:
         raise NotImplementedError
 
-    def _shown(self, view: dict[str, Any] | None) -> None:
-        """The view ``load`` got (None: no parent whose sign-up is complete on this call)."""
+    def _shown(self, view: tuple[Any, str] | None) -> None:
+        """The view ``load`` got and the parent's language (None: no parent whose sign-up is
+        complete on this call)."""
 
     @rx.event
     async def load(self) -> None:

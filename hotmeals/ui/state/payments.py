@@ -27,13 +27,13 @@ DEFAULT_PRESET = PRESETS[len(PRESETS) // 2]
 OTHER = "other"
 
 
-def _history_row(row: dict) -> dict[str, str]:
+def _history_row(row: donations.DonationView, lang: str) -> dict[str, str]:
     return {
-        "id": str(row["id"]),
-        "date": row["date"],
-        "school": row["school"],
-        "amount": row["amount_display"],
-        "card": row["card"],
+        "id": str(row.id),
+        "date": row.created_at.date().isoformat(),
+        "school": row.school,
+        "amount": format_money(row.amount_cents, lang),
+        "card": row.card,
     }
 
 
@@ -89,17 +89,15 @@ class DonateState(LightboxPayment, rx.State):
             self.schools, self.history, self.school_id = [], [], ""
             return
         schools = await run_in_transaction(donations.donation_schools, parent_id=who.parent_id)
-        self.schools = [{"id": str(s["id"]), "name": s["name"]} for s in schools]
+        self.schools = [{"id": str(s.id), "name": s.name} for s in schools]
         if self.school_id not in {s["id"] for s in self.schools}:
             self.school_id = self.schools[0]["id"] if self.schools else ""
         await self._load_history(who)
         self.loaded = True
 
     async def _load_history(self, who: ActingParent) -> None:
-        rows = await run_in_transaction(
-            donations.list_donations, parent_id=who.parent_id, lang=who.lang
-        )
-        self.history = [_history_row(r) for r in rows]
+        rows = await run_in_transaction(donations.list_donations, parent_id=who.parent_id)
+        self.history = [_history_row(r, who.lang) for r in rows]
 
     @rx.event
     def set_choice(self, value: str) -> None:

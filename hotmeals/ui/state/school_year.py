@@ -18,6 +18,7 @@ from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired, signed_up_parent
 from hotmeals.ui.state.forms import OnceForm, focus_field, message, one_turn, submit
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -151,7 +152,7 @@ class SchoolYearState(OnceForm, rx.State):
         try:
             if action == "confirm":
                 payload = {
-                    "child_id": self.child_id,
+                    "child_id": browser_id(self.child_id),
                     "school_id": self.school_id,
                     "teacher_id": self.teacher_id,
                     "grade_id": self.grade_id,
@@ -174,7 +175,7 @@ class SchoolYearState(OnceForm, rx.State):
                     ["archive", self.child_id],
                     "archive_child",
                     school_year.archive_child,
-                    child_id=self.child_id,
+                    child_id=browser_id(self.child_id),
                 )
                 done = tr("sy.archived", lang, name=name)
         except DomainError as err:

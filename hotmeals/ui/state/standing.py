@@ -18,11 +18,13 @@ from hotmeals.domain.dates import short_day, weekday_name
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import standing
+from hotmeals.services.standing import StandingView
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.booking import BookingState
 from hotmeals.ui.state.forms import Answered, busy_call, focus_field, message
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.meal_dialog import dialog_meal
 from hotmeals.ui.state.screens import RelangScreen
 from hotmeals.ui.state.toasts import failed, succeeded
@@ -43,19 +45,17 @@ class StandingRow:
     last_label: str = ""
 
 
-def _rows(found: list[dict]) -> list[StandingRow]:
-    return [
-        StandingRow(
-            id=str(r["id"]),
-            summary=r["summary"],
-            status=r["status"],
-            status_label=r["status_label"],
-            ends_label=r["ends_label"],
-            next_label=r["next_label"],
-            last_label=r["last_label"],
-        )
-        for r in found
-    ]
+def _row(view: StandingView, lang: str) -> StandingRow:
+    words = standing.wording(view, lang)
+    return StandingRow(
+        id=str(view.id),
+        summary=words.summary,
+        status=view.status,
+        status_label=words.status_label,
+        ends_label=words.ends_label,
+        next_label=words.next_label,
+        last_label=words.last_label,
+    )
 
 
 class StandingState(RelangScreen, rx.State):
@@ -72,8 +72,8 @@ class StandingState(RelangScreen, rx.State):
         if who is None:
             self.rows, self.loaded = [], False
             return False
-        found = await run_in_transaction(standing.listing, parent_id=who.parent_id, lang=lang)
-        self.rows = _rows(found)
+        found = await run_in_transaction(standing.listing, parent_id=who.parent_id)
+        self.rows = [_row(view, lang) for view in found]
         self.loaded = True
         self._lang = lang
         return True
@@ -122,9 +122,8 @@ class StandingState(RelangScreen, rx.State):
             await run_in_transaction(
                 standing.change,
                 parent_id=who.parent_id,
-                standing_id=standing_id,
+                standing_id=browser_id(standing_id),
                 action=action,
-                lang=lang,
             )
         except DomainError as err:
             self.busy_id = ""
@@ -206,7 +205,9 @@ class RepeatState(rx.State):
             return
         try:
             line = await run_in_transaction(
-                standing.booked_line, parent_id=who.parent_id, order_line_id=order_line_id
+                standing.booked_line,
+                parent_id=who.parent_id,
+                order_line_id=browser_id(order_line_id),
             )
         except DomainError as err:
             self.line_open, self._line_id = False, 0
@@ -240,7 +241,9 @@ class RepeatState(rx.State):
         async for event in self._create(
             lang,
             standing.create,
-            **meal,
+            child_id=browser_id(meal["child_id"]),
+            meal_id=browser_id(meal["meal_id"]),
+            portion_id=browser_id(meal["portion_id"]),
             from_date=booking.selected_date,
         ):
             yield event
@@ -250,13 +253,12 @@ class RepeatState(rx.State):
         call; it checks the meal, the child and the line are the parent's)."""
         created = Answered()
 
-        def call(who: ActingParent) -> Awaitable[dict]:
+        def call(who: ActingParent) -> Awaitable[StandingView]:
             return run_in_transaction(
                 create,
                 parent_id=who.parent_id,
                 until=self.until,
-                ends_on=self.ends_on or None,
-                lang=lang,
+                ends_on=self.ends_on,
                 **arguments,
             )
 
@@ -264,8 +266,8 @@ class RepeatState(rx.State):
             yield event
         if not created.ok:
             return
-        row = created.result
-        self.done = row["summary"] + " · " + row["ends_label"]
+        words = standing.wording(created.result, lang)
+        self.done = words.summary + " · " + words.ends_label
         yield succeeded(tr("standing_created", lang))
 
 
