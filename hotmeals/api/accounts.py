@@ -55,6 +55,9 @@ from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile, submissions
+from hotmeals.services.notifications import Preferences
+from hotmeals.services.parents import AltEmail, SessionData
+from hotmeals.services.profile import Profile
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
@@ -103,7 +106,7 @@ async def verify_otp(
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", who.lang))
     result = await _signing_in(who, accounts.verify_otp, email=body.email, otp=body.otp)
-    return ok(result.session_data, t("email_verified", who.lang))
+    return ok(session_data_out(result.session_data, result.token), t("email_verified", who.lang))
 
 
 async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
@@ -150,7 +153,7 @@ async def login(who: Caller, body: Annotated[LoginIn, Depends(json_body(LoginIn)
             t(key, who.lang, email=result.email),
             data={"email": result.email, "verify_email": True},
         )
-    return ok(result.session_data, t("login_success", who.lang))
+    return ok(session_data_out(result.session_data, result.token), t("login_success", who.lang))
 
 
 @router.post(
@@ -216,6 +219,51 @@ async def change_password(
 # --- profile -----------------------------------------------------------------------------------
 
 
+def alt_emails_out(alt_emails: tuple[AltEmail, ...]) -> list[dict[str, Any]]:
+    return [{"email": alt.email, "verified": alt.verified} for alt in alt_emails]
+
+
+def session_data_out(data: SessionData | None, token: str | None) -> dict[str, Any]:
+    """docs/product.md §3 session data, with the session's ``token``."""
+    if data is None:
+        return {}
+    return {
+        "id": data.id,
+        "token": token,
+        "first_name": data.first_name,
+        "last_name": data.last_name,
+        "email": data.email,
+        "alt_emails": alt_emails_out(data.alt_emails),
+        "signup_step": data.signup_step,
+        "isLoginData": data.signup_complete,
+    }
+
+
+def preferences_out(preferences: Preferences) -> dict[str, bool]:
+    return {kind: preferences.is_on(kind) for kind in notifications.NOTIFICATION_KINDS}
+
+
+def profile_out(found: Profile, token: str | None) -> dict[str, Any]:
+    """docs/product.md §3 parent profile, with the session's ``token``."""
+    return {
+        "id": found.id,
+        "email": found.email,
+        "first_name": found.first_name,
+        "last_name": found.last_name,
+        "alt_emails": alt_emails_out(found.alt_emails),
+        "token": token,
+        "signup_step": found.signup_step,
+        "isLoginData": found.signup_complete,
+        "profile_image": found.profile_image,
+        "cart_count": found.cart_count,
+        "cancel_cart_count": found.cancel_cart_count,
+        "active_child_count": found.active_child_count,
+        "phone": found.phone,
+        "language": found.language,
+        "notifications": preferences_out(found.notifications),
+    }
+
+
 def decode_image(value: str) -> bytes:
     """A base64 picture or ``data:image/...;base64,`` URL as bytes (type checked later)."""
     text = value.strip()
@@ -235,20 +283,25 @@ def _edit_profile(
     *,
     session: Session,
     parent_id: int,
-    token: str | None,
-    fields: dict,
+    body: EditProfileIn,
     image: bytes | None,
-    language: str | None,
-) -> dict:
+) -> Profile:
     """One transaction for the whole form: details, picture, language."""
-    profile.edit_profile(session=session, parent_id=parent_id, **fields)
+    profile.edit_profile(
+        session=session,
+        parent_id=parent_id,
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        phone=body.phone or "",
+        alt_emails=body.alt_emails,
+    )
     if image is not None:
         profile.save_profile_image(
             session=session, parent_id=parent_id, filename="upload", data=image
         )
-    if language:
-        profile.set_language(session=session, parent_id=parent_id, language=language)
-    return profile.get_profile(session=session, parent_id=parent_id, token=token)
+    if body.language:
+        profile.set_language(session=session, parent_id=parent_id, language=body.language)
+    return profile.get_profile(session=session, parent_id=parent_id)
 
 
 @router.post(
@@ -268,15 +321,10 @@ async def edit_profile(
         key=who.key,
         action="edit_profile",
         fn=_edit_profile,
-        token=None,  # the answer is stored for a repeat: never with the session token
-        fields={
-            "first_name": body.first_name,
-            "last_name": body.last_name,
-            "phone": body.phone,
-            "alt_emails": body.alt_emails,
-        },
+        # the answer is stored for a repeat: never with the session token
+        present=lambda found: profile_out(found, None),
+        body=body,
         image=image,
-        language=body.language,
     )
     data = {**done.result, "token": who.client.token}
     return ok(data, t("profile_updated", who.lang))
@@ -298,7 +346,7 @@ async def add_alt_email(
         key=who.key,
         action="add_alt_email",
         fn=profile.add_alt_email,
-        email=body.email,
+        email=body.email or "",
     )
     return ok(done.result, t("otp_sent", who.lang, email=done.result["email"]))
 
@@ -313,11 +361,13 @@ async def add_alt_email(
 async def verify_alt_email(
     who: CurrentParent, body: Annotated[AltEmailVerifyIn, Depends(json_body(AltEmailVerifyIn))]
 ) -> Any:
-    data = await run_in_transaction(
-        profile.verify_alt_email, parent_id=who.parent_id, email=body.email, otp=body.otp
+    found = await run_in_transaction(
+        profile.verify_alt_email,
+        parent_id=who.parent_id,
+        email=body.email or "",
+        otp=body.otp or "",
     )
-    data["token"] = who.client.token
-    return ok(data, t("alt_email_verified", who.lang))
+    return ok(profile_out(found, who.client.token), t("alt_email_verified", who.lang))
 
 
 @router.get(
@@ -327,8 +377,8 @@ async def verify_alt_email(
     response_model=Envelope[ProfileOut],
 )
 async def get_user_details(who: SignedIn) -> Any:
-    data = await run_in_transaction(profile.get_profile, parent_token=who.token, token=who.token)
-    return ok(data, t("profile_loaded", who.lang))
+    found = await run_in_transaction(profile.get_profile, parent_token=who.token)
+    return ok(profile_out(found, who.token), t("profile_loaded", who.lang))
 
 
 @router.post(
@@ -347,6 +397,7 @@ async def update_notifications(
         key=who.key,
         action="update_notifications",
         fn=notifications.update_preferences,
+        present=preferences_out,
         # the kinds the body turns on or off (the others are left as they are)
         preferences=body.model_dump(exclude_none=True),
     )

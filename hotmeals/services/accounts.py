@@ -12,7 +12,7 @@ password hash either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, update
@@ -45,6 +45,7 @@ from hotmeals.services.parents import (
     ADD_CHILD,
     PASSWORD_MAX_CHARS,
     TOKEN_MAX_CHARS,
+    SessionData,
     check_password_length,
     check_phone_free,
     checked_email,
@@ -84,7 +85,7 @@ class LoginResult:
     e-mail was never verified; a new code was sent to ``email``."""
 
     token: str | None
-    session_data: dict = field(default_factory=dict)
+    session_data: SessionData | None = None
     needs_verification: bool = False
     email: str = ""
     # The password was right but the client address failed too often lately: the code sent
@@ -245,7 +246,7 @@ def verify_otp(
         parent.updated_at = parent.email_verified_at
         session.add(parent)
     token = start_session(session, parent, user_agent)
-    return LoginResult(token=token, session_data=session_data(session, parent, token))
+    return LoginResult(token=token, session_data=session_data(session, parent))
 
 
 def _otp_check(
@@ -378,7 +379,7 @@ def login(
             token=None, needs_verification=True, email=matched.email, second_factor=second_factor
         )
     token = start_session(session, matched, user_agent)
-    return LoginResult(token=token, session_data=session_data(session, matched, token))
+    return LoginResult(token=token, session_data=session_data(session, matched))
 
 
 def _account_key(parent_id: int) -> str:

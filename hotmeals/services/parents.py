@@ -6,6 +6,7 @@ session and never commit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import bindparam, text, update
@@ -110,23 +111,47 @@ _ALT_EMAILS = (
 )
 
 
-def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
+@dataclass(frozen=True)
+class AltEmail:
+    """An alternate address of the parent; ``verified`` once its code was entered."""
+
+    email: str
+    verified: bool
+
+
+@dataclass(frozen=True)
+class SessionData:
+    """docs/product.md §3 session data: the signed-in parent and how far their sign-up is."""
+
+    id: int
+    first_name: str
+    last_name: str
+    email: str
+    alt_emails: tuple[AltEmail, ...]
+    signup_step: str
+
+    @property
+    def signup_complete(self) -> bool:
+        return self.signup_step == COMPLETE
+
+
+def alt_emails_of(session: Session, parent_id: int) -> tuple[AltEmail, ...]:
     rows = session.execute(_ALT_EMAILS, {"parent_id": parent_id}).all()
-    return [{"email": email, "verified": verified_at is not None} for email, verified_at in rows]
+    return tuple(
+        AltEmail(email=email, verified=verified_at is not None) for email, verified_at in rows
+    )
 
 
-def session_data(session: Session, parent: Parent, token: str | None) -> dict:
+def session_data(session: Session, parent: Parent) -> SessionData:
     """docs/product.md §3 session data."""
-    return {
-        "id": parent.id,
-        "token": token,
-        "first_name": parent.first_name,
-        "last_name": parent.last_name,
-        "email": parent.email,
-        "alt_emails": alt_emails_of(session, saved_id(parent)),
-        "signup_step": parent.signup_step,
-        "isLoginData": parent.signup_step == COMPLETE,
-    }
+    return SessionData(
+        id=saved_id(parent),
+        first_name=parent.first_name,
+        last_name=parent.last_name,
+        email=parent.email,
+        alt_emails=alt_emails_of(session, saved_id(parent)),
+        signup_step=parent.signup_step,
+    )
 
 
 def advance_signup_step(parent: Parent, *, from_step: str, to_step: str) -> None:
