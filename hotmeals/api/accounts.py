@@ -407,6 +407,22 @@ async def update_notifications(
 # --- content -------------------------------------------------------------------------------------
 
 
+def page_out(page: content.Page) -> dict[str, Any]:
+    """A page: a CMS page's Markdown, or the FAQ's questions in ``items``."""
+    shown: dict[str, Any] = {
+        "slug": page.slug,
+        "language": page.language,
+        "title": page.title,
+        "body": page.body,
+        "updated_at": page.updated_at,
+    }
+    if page.items is not None:
+        shown["items"] = [
+            {"id": item.id, "question": item.question, "answer": item.answer} for item in page.items
+        ]
+    return shown
+
+
 @router.post(
     "/Parent/user/cms_pages",
     tags=PARENT_USER,
@@ -415,8 +431,8 @@ async def update_notifications(
     openapi_extra=openapi_body(CmsPageIn),
 )
 async def cms_pages(who: Caller, body: Annotated[CmsPageIn, Depends(json_body(CmsPageIn))]) -> Any:
-    page = await run_in_transaction(content.page, slug=body.slug, lang=who.lang)
-    return ok(page, t("success", who.lang))
+    page = await run_in_transaction(content.page, slug=body.slug or "", lang=who.lang)
+    return ok(page_out(page), t("success", who.lang))
 
 
 @router.post(
@@ -432,7 +448,16 @@ async def contact_us(
     key: Annotated[str | None, Depends(idempotency_key)],
     body: Annotated[ContactIn, Depends(json_body(ContactIn))],
 ) -> Any:
-    fields = {**body.model_dump(), "lang": who.lang, "address": who.address}
+    fields: dict[str, Any] = {
+        "first_name": body.first_name or "",
+        "last_name": body.last_name or "",
+        "email": body.email or "",
+        "phone": body.phone or "",
+        "subject": body.subject or "",
+        "description": body.description or "",
+        "lang": who.lang,
+        "address": who.address,
+    }
     if parent is None:  # a visitor's message: no account to keep the key against
         await run_in_transaction(content.contact_us, **fields, parent_id=None)
     else:

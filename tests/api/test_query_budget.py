@@ -347,8 +347,9 @@ def test_cached_copies_cannot_be_changed_by_a_caller(db):
     rows[0] = CityRef(id=rows[0].id, name="Changed by a caller")
     assert children.list_cities(session=db)[0].name != "Changed by a caller"
     page = content.cms_page(session=db, slug="about", lang="fr")
-    page["title"] = "x"
-    assert content.cms_page(session=db, slug="about", lang="fr")["title"] != "x"
+    with pytest.raises(FrozenInstanceError):
+        page.title = "x"  # type: ignore[misc]
+    assert content.cms_page(session=db, slug="about", lang="fr").title != "x"
 
 
 def test_teachers_of_an_unknown_or_closed_school_are_refused(client, db):
