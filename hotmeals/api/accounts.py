@@ -76,7 +76,17 @@ AUTH = tags("Parent auth")
 )
 async def signup(who: Caller, body: Annotated[SignupIn, Depends(json_body(SignupIn))]) -> Any:
     return await _code_sent(
-        who, "signup_success", accounts.signup, **body.model_dump(), language=who.lang
+        who,
+        "signup_success",
+        accounts.signup,
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        email=body.email or "",
+        phone=body.phone or "",
+        password=body.password or "",
+        confirm_password=body.confirm_password or "",
+        terms=body.terms is True,
+        language=who.lang,
     )
 
 
@@ -101,11 +111,14 @@ async def verify_otp(
 ) -> Any:
     if body.purpose == "RESET_PASSWORD":
         await run_in_transaction(
-            accounts.check_reset_otp, email=body.email, otp=body.otp, address=who.address
+            accounts.check_reset_otp,
+            email=body.email or "",
+            otp=body.otp or "",
+            address=who.address,
         )
         email = accounts.normalize_email(body.email)
         return ok({"email": email, "otp_valid": True}, t("otp_valid", who.lang))
-    result = await _signing_in(who, accounts.verify_otp, email=body.email, otp=body.otp)
+    result = await _signing_in(who, accounts.verify_otp, email=body.email or "", otp=body.otp or "")
     return ok(session_data_out(result.session_data, result.token), t("email_verified", who.lang))
 
 
@@ -131,7 +144,7 @@ async def resend_otp(
         who,
         "otp_on_its_way",
         accounts.resend_otp,
-        email=body.email,
+        email=body.email or "",
         purpose=body.purpose or "VERIFY_EMAIL",
     )
 
@@ -145,7 +158,11 @@ async def resend_otp(
 )
 async def login(who: Caller, body: Annotated[LoginIn, Depends(json_body(LoginIn))]) -> Any:
     result = await _signing_in(
-        who, accounts.login, email=body.email, phone=body.phone, password=body.password
+        who,
+        accounts.login,
+        email=body.email or "",
+        phone=body.phone or "",
+        password=body.password or "",
     )
     if result.needs_verification:
         key = "login_code_sent" if result.second_factor else "email_not_verified"
@@ -180,7 +197,9 @@ async def logout(who: Caller) -> Any:
 async def forgot_password(
     who: Caller, body: Annotated[EmailIn, Depends(json_body(EmailIn))]
 ) -> Any:
-    return await _code_sent(who, "forgot_password_sent", accounts.forgot_password, email=body.email)
+    return await _code_sent(
+        who, "forgot_password_sent", accounts.forgot_password, email=body.email or ""
+    )
 
 
 @router.post(
@@ -193,7 +212,14 @@ async def forgot_password(
 async def new_password(
     who: Caller, body: Annotated[NewPasswordIn, Depends(json_body(NewPasswordIn))]
 ) -> Any:
-    await run_in_transaction(accounts.new_password, **body.model_dump(), address=who.address)
+    await run_in_transaction(
+        accounts.new_password,
+        email=body.email or "",
+        otp=body.otp or "",
+        password=body.password or "",
+        confirm_password=body.confirm_password or "",
+        address=who.address,
+    )
     return ok(None, t("password_reset_success", who.lang))
 
 
@@ -210,7 +236,9 @@ async def change_password(
     await run_in_transaction(
         accounts.change_password,
         parent_id=who.parent_id,
-        **body.model_dump(),
+        current_password=body.current_password or "",
+        new_password=body.new_password or "",
+        confirm_password=body.confirm_password or "",
         keep_session_id=who.parent.session_id,
     )
     return ok(None, t("password_changed", who.lang))
