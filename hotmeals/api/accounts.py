@@ -116,7 +116,7 @@ async def verify_otp(
             otp=body.otp or "",
             address=who.address,
         )
-        email = accounts.normalize_email(body.email)
+        email = accounts.normalize_email(body.email or "")
         return ok({"email": email, "otp_valid": True}, t("otp_valid", who.lang))
     result = await _signing_in(who, accounts.verify_otp, email=body.email or "", otp=body.otp or "")
     return ok(session_data_out(result.session_data, result.token), t("email_verified", who.lang))

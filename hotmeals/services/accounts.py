@@ -52,7 +52,6 @@ from hotmeals.services.parents import (
     get_parent,
     normalize_email,
     parent_by_email,
-    password_text,
     phone_digits,
     revoke_sessions,
     session_data,
@@ -147,7 +146,7 @@ def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
         "terms": validate_terms,
     }
     errors = validate_all(form, rules)
-    if "password" not in errors and len(password_text(password)) > PASSWORD_MAX_CHARS:
+    if "password" not in errors and len(password) > PASSWORD_MAX_CHARS:
         errors["password"] = DomainError("password_too_long", field="password")
     if "password" not in errors and is_common_password(password):
         errors["password"] = DomainError("password_common", field="password")
@@ -166,7 +165,7 @@ def validate_login(*, identifier: str, password: str, by_phone: bool) -> dict[st
     )
     if found is not None:
         errors["identifier"] = found
-    if not password_text(password):
+    if not password:
         errors["password"] = DomainError("password_required", field="password")
     return errors
 
@@ -318,10 +317,9 @@ def login(
         identifier = "phone:" + phone_digits(phone)
     else:
         identifier = checked_email(email)
-    secret = password_text(password)
-    if not secret:
+    if not password:
         raise DomainError("password_required", field="password")
-    check_password_length(secret, "password")
+    check_password_length(password, "password")
 
     if by_phone:
         candidates = list(
@@ -345,9 +343,9 @@ def login(
 
     matched = None
     if not candidates:
-        verify_password(None, secret)  # the same work as for a real account
+        verify_password(None, password)  # the same work as for a real account
     for candidate in candidates:
-        if verify_password(candidate.password_hash, secret):
+        if verify_password(candidate.password_hash, password):
             matched = candidate
             break
     if matched is None:
@@ -522,7 +520,7 @@ def change_password(
     stored_hash = parent.password_hash
     release_connection(session)  # no connection held while hashing (twice)
     ratelimit.reserve(session, ratelimit.PASSWORD_ACCOUNT, [key])
-    if not verify_password(stored_hash, password_text(current_password)):
+    if not verify_password(stored_hash, current_password):
         raise DomainError("current_password_wrong", field="current_password")
     new_hash = hash_password(new_password)
     ratelimit.clear(session, ratelimit.PASSWORD_ACCOUNT, key)
