@@ -34,6 +34,7 @@ from hotmeals.ui.state.forms import (
     submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import query_id
 from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
 
@@ -78,8 +79,7 @@ class AllergyState(OnceForm, rx.State):
         # chosen one), then the chosen child (only among who's own); else, during sign-up, the
         # child just added; else the default child.
         fallback = (kids[-1] if self.in_signup else kids[0]) if kids else None
-        named = str(self.router.url.query_parameters.get("child") or "")
-        wanted = int(named) if named.isascii() and named.isdigit() and len(named) < 12 else 0
+        wanted = query_id(self, "child")
         child = by_id.get(wanted) or by_id.get(choice._chosen()) or fallback
         if child is None:
             self.missing = True

@@ -80,10 +80,7 @@ class ChildChoiceState(rx.State):
     child_id: str = rx.LocalStorage("", name="chosenChildId", sync=True)
 
     def _chosen(self) -> int:
-        try:
-            return int(self.child_id or 0)
-        except ValueError:
-            return 0
+        return browser_id(self.child_id)
 
     @rx.event
     def edit(self, child_id: str) -> Any:
