@@ -54,7 +54,10 @@ _ID_MAX = 2**31 - 1
 
 
 def as_id(value: object, field: str, missing: str, unknown: str) -> int:
-    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``."""
+    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``.
+
+    This module's own calls take ids as ``int``; kept for the ordering services that still
+    parse what their doors send (and for ``own_child``, which they call)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise DomainError(missing, field=field)
     if isinstance(value, bool):
