@@ -55,6 +55,9 @@ from hotmeals.api.envelope import Envelope, fail, ok
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services import accounts, content, notifications, profile, submissions
+from hotmeals.services.notifications import Preferences
+from hotmeals.services.parents import AltEmail, SessionData
+from hotmeals.services.profile import Profile
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
@@ -73,7 +76,17 @@ AUTH = tags("Parent auth")
 )
 async def signup(who: Caller, body: Annotated[SignupIn, Depends(json_body(SignupIn))]) -> Any:
     return await _code_sent(
-        who, "signup_success", accounts.signup, **body.model_dump(), language=who.lang
+        who,
+        "signup_success",
+        accounts.signup,
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        email=body.email or "",
+        phone=body.phone or "",
+        password=body.password or "",
+        confirm_password=body.confirm_password or "",
+        terms=body.terms is True,
+        language=who.lang,
     )
 
 
@@ -98,12 +111,15 @@ async def verify_otp(
 ) -> Any:
     if body.purpose == "RESET_PASSWORD":
         await run_in_transaction(
-            accounts.check_reset_otp, email=body.email, otp=body.otp, address=who.address
+            accounts.check_reset_otp,
+            email=body.email or "",
+            otp=body.otp or "",
+            address=who.address,
         )
-        email = accounts.normalize_email(body.email)
+        email = accounts.normalize_email(body.email or "")
         return ok({"email": email, "otp_valid": True}, t("otp_valid", who.lang))
-    result = await _signing_in(who, accounts.verify_otp, email=body.email, otp=body.otp)
-    return ok(result.session_data, t("email_verified", who.lang))
+    result = await _signing_in(who, accounts.verify_otp, email=body.email or "", otp=body.otp or "")
+    return ok(session_data_out(result.session_data, result.token), t("email_verified", who.lang))
 
 
 async def _signing_in(client: Client, fn: Callable[..., Any], /, **kwargs: Any) -> Any:
@@ -128,7 +144,7 @@ async def resend_otp(
         who,
         "otp_on_its_way",
         accounts.resend_otp,
-        email=body.email,
+        email=body.email or "",
         purpose=body.purpose or "VERIFY_EMAIL",
     )
 
@@ -142,7 +158,11 @@ async def resend_otp(
 )
 async def login(who: Caller, body: Annotated[LoginIn, Depends(json_body(LoginIn))]) -> Any:
     result = await _signing_in(
-        who, accounts.login, email=body.email, phone=body.phone, password=body.password
+        who,
+        accounts.login,
+        email=body.email or "",
+        phone=body.phone or "",
+        password=body.password or "",
     )
     if result.needs_verification:
         key = "login_code_sent" if result.second_factor else "email_not_verified"
@@ -150,7 +170,7 @@ async def login(who: Caller, body: Annotated[LoginIn, Depends(json_body(LoginIn)
             t(key, who.lang, email=result.email),
             data={"email": result.email, "verify_email": True},
         )
-    return ok(result.session_data, t("login_success", who.lang))
+    return ok(session_data_out(result.session_data, result.token), t("login_success", who.lang))
 
 
 @router.post(
@@ -177,7 +197,9 @@ async def logout(who: Caller) -> Any:
 async def forgot_password(
     who: Caller, body: Annotated[EmailIn, Depends(json_body(EmailIn))]
 ) -> Any:
-    return await _code_sent(who, "forgot_password_sent", accounts.forgot_password, email=body.email)
+    return await _code_sent(
+        who, "forgot_password_sent", accounts.forgot_password, email=body.email or ""
+    )
 
 
 @router.post(
@@ -190,7 +212,14 @@ async def forgot_password(
 async def new_password(
     who: Caller, body: Annotated[NewPasswordIn, Depends(json_body(NewPasswordIn))]
 ) -> Any:
-    await run_in_transaction(accounts.new_password, **body.model_dump(), address=who.address)
+    await run_in_transaction(
+        accounts.new_password,
+        email=body.email or "",
+        otp=body.otp or "",
+        password=body.password or "",
+        confirm_password=body.confirm_password or "",
+        address=who.address,
+    )
     return ok(None, t("password_reset_success", who.lang))
 
 
@@ -207,13 +236,60 @@ async def change_password(
     await run_in_transaction(
         accounts.change_password,
         parent_id=who.parent_id,
-        **body.model_dump(),
+        current_password=body.current_password or "",
+        new_password=body.new_password or "",
+        confirm_password=body.confirm_password or "",
         keep_session_id=who.parent.session_id,
     )
     return ok(None, t("password_changed", who.lang))
 
 
 # --- profile -----------------------------------------------------------------------------------
+
+
+def alt_emails_out(alt_emails: tuple[AltEmail, ...]) -> list[dict[str, Any]]:
+    return [{"email": alt.email, "verified": alt.verified} for alt in alt_emails]
+
+
+def session_data_out(data: SessionData | None, token: str | None) -> dict[str, Any]:
+    """docs/product.md §3 session data, with the session's ``token``."""
+    if data is None:
+        return {}
+    return {
+        "id": data.id,
+        "token": token,
+        "first_name": data.first_name,
+        "last_name": data.last_name,
+        "email": data.email,
+        "alt_emails": alt_emails_out(data.alt_emails),
+        "signup_step": data.signup_step,
+        "isLoginData": data.signup_complete,
+    }
+
+
+def preferences_out(preferences: Preferences) -> dict[str, bool]:
+    return {kind: preferences.is_on(kind) for kind in notifications.NOTIFICATION_KINDS}
+
+
+def profile_out(found: Profile, token: str | None) -> dict[str, Any]:
+    """docs/product.md §3 parent profile, with the session's ``token``."""
+    return {
+        "id": found.id,
+        "email": found.email,
+        "first_name": found.first_name,
+        "last_name": found.last_name,
+        "alt_emails": alt_emails_out(found.alt_emails),
+        "token": token,
+        "signup_step": found.signup_step,
+        "isLoginData": found.signup_complete,
+        "profile_image": found.profile_image,
+        "cart_count": found.cart_count,
+        "cancel_cart_count": found.cancel_cart_count,
+        "active_child_count": found.active_child_count,
+        "phone": found.phone,
+        "language": found.language,
+        "notifications": preferences_out(found.notifications),
+    }
 
 
 def decode_image(value: str) -> bytes:
@@ -235,20 +311,25 @@ def _edit_profile(
     *,
     session: Session,
     parent_id: int,
-    token: str | None,
-    fields: dict,
+    body: EditProfileIn,
     image: bytes | None,
-    language: str | None,
-) -> dict:
+) -> Profile:
     """One transaction for the whole form: details, picture, language."""
-    profile.edit_profile(session=session, parent_id=parent_id, **fields)
+    profile.edit_profile(
+        session=session,
+        parent_id=parent_id,
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        phone=body.phone or "",
+        alt_emails=body.alt_emails,
+    )
     if image is not None:
         profile.save_profile_image(
             session=session, parent_id=parent_id, filename="upload", data=image
         )
-    if language:
-        profile.set_language(session=session, parent_id=parent_id, language=language)
-    return profile.get_profile(session=session, parent_id=parent_id, token=token)
+    if body.language:
+        profile.set_language(session=session, parent_id=parent_id, language=body.language)
+    return profile.get_profile(session=session, parent_id=parent_id)
 
 
 @router.post(
@@ -268,15 +349,10 @@ async def edit_profile(
         key=who.key,
         action="edit_profile",
         fn=_edit_profile,
-        token=None,  # the answer is stored for a repeat: never with the session token
-        fields={
-            "first_name": body.first_name,
-            "last_name": body.last_name,
-            "phone": body.phone,
-            "alt_emails": body.alt_emails,
-        },
+        # the answer is stored for a repeat: never with the session token
+        present=lambda found: profile_out(found, None),
+        body=body,
         image=image,
-        language=body.language,
     )
     data = {**done.result, "token": who.client.token}
     return ok(data, t("profile_updated", who.lang))
@@ -298,7 +374,7 @@ async def add_alt_email(
         key=who.key,
         action="add_alt_email",
         fn=profile.add_alt_email,
-        email=body.email,
+        email=body.email or "",
     )
     return ok(done.result, t("otp_sent", who.lang, email=done.result["email"]))
 
@@ -313,11 +389,13 @@ async def add_alt_email(
 async def verify_alt_email(
     who: CurrentParent, body: Annotated[AltEmailVerifyIn, Depends(json_body(AltEmailVerifyIn))]
 ) -> Any:
-    data = await run_in_transaction(
-        profile.verify_alt_email, parent_id=who.parent_id, email=body.email, otp=body.otp
+    found = await run_in_transaction(
+        profile.verify_alt_email,
+        parent_id=who.parent_id,
+        email=body.email or "",
+        otp=body.otp or "",
     )
-    data["token"] = who.client.token
-    return ok(data, t("alt_email_verified", who.lang))
+    return ok(profile_out(found, who.client.token), t("alt_email_verified", who.lang))
 
 
 @router.get(
@@ -327,8 +405,8 @@ async def verify_alt_email(
     response_model=Envelope[ProfileOut],
 )
 async def get_user_details(who: SignedIn) -> Any:
-    data = await run_in_transaction(profile.get_profile, parent_token=who.token, token=who.token)
-    return ok(data, t("profile_loaded", who.lang))
+    found = await run_in_transaction(profile.get_profile, parent_token=who.token)
+    return ok(profile_out(found, who.token), t("profile_loaded", who.lang))
 
 
 @router.post(
@@ -347,6 +425,7 @@ async def update_notifications(
         key=who.key,
         action="update_notifications",
         fn=notifications.update_preferences,
+        present=preferences_out,
         # the kinds the body turns on or off (the others are left as they are)
         preferences=body.model_dump(exclude_none=True),
     )
@@ -354,6 +433,22 @@ async def update_notifications(
 
 
 # --- content -------------------------------------------------------------------------------------
+
+
+def page_out(page: content.Page) -> dict[str, Any]:
+    """A page: a CMS page's Markdown, or the FAQ's questions in ``items``."""
+    shown: dict[str, Any] = {
+        "slug": page.slug,
+        "language": page.language,
+        "title": page.title,
+        "body": page.body,
+        "updated_at": page.updated_at,
+    }
+    if page.items is not None:
+        shown["items"] = [
+            {"id": item.id, "question": item.question, "answer": item.answer} for item in page.items
+        ]
+    return shown
 
 
 @router.post(
@@ -364,8 +459,8 @@ async def update_notifications(
     openapi_extra=openapi_body(CmsPageIn),
 )
 async def cms_pages(who: Caller, body: Annotated[CmsPageIn, Depends(json_body(CmsPageIn))]) -> Any:
-    page = await run_in_transaction(content.page, slug=body.slug, lang=who.lang)
-    return ok(page, t("success", who.lang))
+    page = await run_in_transaction(content.page, slug=body.slug or "", lang=who.lang)
+    return ok(page_out(page), t("success", who.lang))
 
 
 @router.post(
@@ -381,7 +476,16 @@ async def contact_us(
     key: Annotated[str | None, Depends(idempotency_key)],
     body: Annotated[ContactIn, Depends(json_body(ContactIn))],
 ) -> Any:
-    fields = {**body.model_dump(), "lang": who.lang, "address": who.address}
+    fields: dict[str, Any] = {
+        "first_name": body.first_name or "",
+        "last_name": body.last_name or "",
+        "email": body.email or "",
+        "phone": body.phone or "",
+        "subject": body.subject or "",
+        "description": body.description or "",
+        "lang": who.lang,
+        "address": who.address,
+    }
     if parent is None:  # a visitor's message: no account to keep the key against
         await run_in_transaction(content.contact_us, **fields, parent_id=None)
     else:

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from hotmeals.api import cart, menu, orders, payments
 from hotmeals.api.envelope import ApiError, fail, ok
-from hotmeals.api.readiness import readiness
+from hotmeals.api.readiness import database_out, readiness
 from hotmeals.api.routes import include_routers
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import normalize_lang, t
@@ -115,8 +115,8 @@ def create_api() -> FastAPI:
     @api.get(f"{API_PREFIX}/health", tags=["ops"], summary="Service and database state")
     def health() -> Any:
         db = database_state()
-        body = {"service": "ok", "database": db}
-        if db["status"] != "ok":
+        body = {"service": "ok", "database": database_out(db)}
+        if db.status != "ok":
             return fail("database unavailable", status_code=503, data=body)
         return ok(body, "ok")
 

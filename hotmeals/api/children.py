@@ -37,14 +37,75 @@ from hotmeals.api.deps import (
     answered,
     api_router,
     json_body,
+    required,
     tags,
 )
 from hotmeals.api.envelope import Envelope
 from hotmeals.services import children, submissions
+from hotmeals.services.reference import CityRef, GradeRef, IngredientRef, SchoolRef
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
 ADMIN = tags("Admin")
+
+
+# --- the answers ---------------------------------------------------------------------------------
+
+
+def city_out(city: CityRef) -> dict[str, Any]:
+    return {"id": city.id, "name": city.name}
+
+
+def school_out(school: SchoolRef) -> dict[str, Any]:
+    return {"id": school.id, "name": school.name, "address": school.address}
+
+
+def teacher_out(teacher: children.TeacherView, lang: str) -> dict[str, Any]:
+    return {
+        "id": teacher.id,
+        "name": teacher.name,
+        "grade_id": teacher.grade_id,
+        "grade": teacher.grade.label(lang) if teacher.grade else "",
+    }
+
+
+def grade_out(grade: GradeRef, lang: str) -> dict[str, Any]:
+    return {"id": grade.id, "code": grade.code, "label": grade.label(lang)}
+
+
+def child_out(child: children.ChildView, lang: str) -> dict[str, Any]:
+    """A child as /api/v1 shows it: places and allergies named in ``lang``."""
+    return {
+        "id": child.id,
+        "first_name": child.first_name,
+        "last_name": child.last_name,
+        "is_default": child.is_default,
+        "city_id": child.city_id,
+        "city": child.city,
+        "school_id": child.school_id,
+        "school": child.school,
+        "teacher_id": child.teacher_id,
+        "teacher": child.teacher,
+        "grade_id": child.grade_id,
+        "grade": child.grade(lang),
+        "allergies": [
+            {
+                "ingredient_id": allergy.ingredient_id,
+                "name": allergy.name(lang),
+                "alert_level": allergy.alert_level,
+                "alert_level_label": allergy.alert_level_label(lang),
+            }
+            for allergy in child.allergies
+        ],
+    }
+
+
+def ingredient_out(ingredient: IngredientRef, lang: str) -> dict[str, Any]:
+    return {
+        "id": ingredient.id,
+        "name": ingredient.name(lang),
+        "is_priority": ingredient.is_priority,
+    }
 
 
 @router.post(
@@ -54,7 +115,8 @@ ADMIN = tags("Admin")
     response_model=Envelope[list[CityOut]],
 )
 async def get_city(who: Caller) -> Any:
-    return answer_found(await run_in_transaction(children.list_cities), who.lang)
+    cities = await run_in_transaction(children.list_cities)
+    return answer_found([city_out(city) for city in cities], who.lang)
 
 
 @router.post(
@@ -65,8 +127,9 @@ async def get_city(who: Caller) -> Any:
     openapi_extra=openapi_body(CityIdIn),
 )
 async def get_school(who: Caller, body: Annotated[CityIdIn, Depends(json_body(CityIdIn))]) -> Any:
-    schools = await run_in_transaction(children.list_schools, city_id=body.city_id)
-    return answer_found(schools, who.lang)
+    city_id = required(body.city_id, "city_required", "city_id")
+    schools = await run_in_transaction(children.list_schools, city_id=city_id)
+    return answer_found([school_out(school) for school in schools], who.lang)
 
 
 @router.post(
@@ -79,10 +142,9 @@ async def get_school(who: Caller, body: Annotated[CityIdIn, Depends(json_body(Ci
 async def get_teachers(
     who: Caller, body: Annotated[SchoolIdIn, Depends(json_body(SchoolIdIn))]
 ) -> Any:
-    teachers = await run_in_transaction(
-        children.list_teachers, school_id=body.school_id, lang=who.lang
-    )
-    return answer_found(teachers, who.lang)
+    school_id = required(body.school_id, "school_required", "school_id")
+    teachers = await run_in_transaction(children.list_teachers, school_id=school_id)
+    return answer_found([teacher_out(teacher, who.lang) for teacher in teachers], who.lang)
 
 
 @router.get(
@@ -92,7 +154,8 @@ async def get_teachers(
     response_model=Envelope[list[GradeOut]],
 )
 async def get_grades(who: Caller) -> Any:
-    return answer_found(await run_in_transaction(children.list_grades, lang=who.lang), who.lang)
+    grades = await run_in_transaction(children.list_grades)
+    return answer_found([grade_out(grade, who.lang) for grade in grades], who.lang)
 
 
 @router.post(
@@ -111,8 +174,13 @@ async def add_child(
         key=who.key,
         action="add_child",
         fn=children.add_child,
-        lang=who.lang,
-        **body.model_dump(),
+        present=lambda view: child_out(view, who.lang),
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        city_id=body.city_id or 0,
+        school_id=body.school_id or 0,
+        teacher_id=body.teacher_id or 0,
+        grade_id=body.grade_id or 0,
     )
     return answered(done, who.lang, "child_added")
 
@@ -133,8 +201,14 @@ async def edit_child(
         key=who.key,
         action="edit_child",
         fn=children.edit_child,
-        lang=who.lang,
-        **body.model_dump(),
+        present=lambda view: child_out(view, who.lang),
+        child_id=body.child_id or 0,
+        first_name=body.first_name or "",
+        last_name=body.last_name or "",
+        city_id=body.city_id or 0,
+        school_id=body.school_id or 0,
+        teacher_id=body.teacher_id or 0,
+        grade_id=body.grade_id or 0,
     )
     return answered(done, who.lang, "child_updated")
 
@@ -155,7 +229,7 @@ async def delete_child(
         key=who.key,
         action="delete_child",
         fn=children.delete_child,
-        child_id=body.child_id,
+        child_id=body.child_id or 0,
     )
     return answer(None, who.lang, "child_deleted")
 
@@ -176,7 +250,7 @@ async def set_default_child(
         key=who.key,
         action="set_default_child",
         fn=children.set_default_child,
-        child_id=body.child_id,
+        child_id=body.child_id or 0,
     )
     return answer(None, who.lang, "default_child_set")
 
@@ -192,9 +266,9 @@ async def get_one_child(
     who: CurrentParent, body: Annotated[ChildIdIn, Depends(json_body(ChildIdIn))]
 ) -> Any:
     child = await run_in_transaction(
-        children.get_child, parent_id=who.parent_id, lang=who.lang, child_id=body.child_id
+        children.get_child, parent_id=who.parent_id, child_id=body.child_id or 0
     )
-    return answer(child, who.lang)
+    return answer(child_out(child, who.lang), who.lang)
 
 
 @router.get(
@@ -204,8 +278,8 @@ async def get_one_child(
     response_model=Envelope[list[ChildOut]],
 )
 async def get_children(who: SignedIn) -> Any:
-    rows = await run_in_transaction(children.list_children, parent_token=who.token, lang=who.lang)
-    return answer_found(rows, who.lang)
+    rows = await run_in_transaction(children.list_children, parent_token=who.token)
+    return answer_found([child_out(child, who.lang) for child in rows], who.lang)
 
 
 @router.post(
@@ -224,8 +298,8 @@ async def set_child_allergies(
         key=who.key,
         action="set_child_allergies",
         fn=children.set_child_allergies,
-        lang=who.lang,
-        child_id=body.child_id,
+        present=lambda view: child_out(view, who.lang),
+        child_id=body.child_id or 0,
         items=[(a.ingredient_id, a.alert_level) for a in body.allergies],
     )
     return answered(done, who.lang, "allergies_saved")
@@ -239,7 +313,7 @@ async def set_child_allergies(
 )
 async def allergic_ingredients(who: Caller) -> Any:
     rows = await run_in_transaction(children.list_allergic_ingredients, lang=who.lang)
-    return answer_found(rows, who.lang)
+    return answer_found([ingredient_out(row, who.lang) for row in rows], who.lang)
 
 
 @router.post(
@@ -253,6 +327,6 @@ async def allergy_suggestions(
     who: Caller, body: Annotated[SuggestionsIn, Depends(json_body(SuggestionsIn))]
 ) -> Any:
     rows = await run_in_transaction(
-        children.allergy_suggestions, query=body.search, limit=body.limit, lang=who.lang
+        children.allergy_suggestions, query=body.search or "", limit=body.limit, lang=who.lang
     )
-    return answer_found(rows, who.lang)
+    return answer_found([ingredient_out(row, who.lang) for row in rows], who.lang)

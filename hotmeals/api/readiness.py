@@ -18,7 +18,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-from hotmeals.services.health import migrations_head, redis_state
+from hotmeals.services.health import DatabaseState, migrations_head, redis_state
 
 _state = {"draining": False}
 
@@ -32,21 +32,26 @@ async def lifespan() -> AsyncIterator[None]:
         _state["draining"] = True
 
 
-def readiness(database: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
+def database_out(database: DatabaseState) -> dict[str, Any]:
+    """The database state as the liveness probe shows it."""
+    return {"status": database.status, "dialect": database.dialect, "revision": database.revision}
+
+
+def readiness(database: DatabaseState) -> tuple[bool, dict[str, Any]]:
     """(ready, body) from the database state (``services.health.database_state``) and this
     worker's."""
     head = migrations_head()
     body = {
-        "database": database["status"],
-        "revision": database["revision"],
+        "database": database.status,
+        "revision": database.revision,
         "head": head,
-        "migrations": "ok" if database["revision"] == head else "behind or ahead",
+        "migrations": "ok" if database.revision == head else "behind or ahead",
         "redis": redis_state(),
         "draining": _state["draining"],
     }
     ready = (
-        database["status"] == "ok"
-        and database["revision"] == head
+        database.status == "ok"
+        and database.revision == head
         and body["redis"] in (None, "ok")
         and not _state["draining"]
     )

@@ -26,10 +26,52 @@ from hotmeals.api.school_year_schemas import (
     GiveBackOut,
     SchoolYearOut,
 )
+from hotmeals.domain.money import format_money
 from hotmeals.services import giveback, school_year, submissions
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
+
+
+def giveback_school_out(school: giveback.SchoolGiveBack, lang: str) -> dict[str, Any]:
+    return {
+        "school_id": school.school_id,
+        "school": school.school,
+        "children": list(school.children),
+        "meals": school.meals,
+        "school_cents": school.school_cents,
+        "nutrition_cents": school.nutrition_cents,
+        "donation_cents": school.donation_cents,
+        "total_cents": school.total_cents,
+        "given_cents": school.given_cents,
+        "school_meals": school.school_meals,
+        "school_total_cents": school.school_total_cents,
+        "school_nutrition_cents": school.school_nutrition_cents,
+        "school_community": format_money(school.school_cents, lang),
+        "nutrition": format_money(school.nutrition_cents, lang),
+        "donations": format_money(school.donation_cents, lang),
+        "total": format_money(school.total_cents, lang),
+        "given": format_money(school.given_cents, lang),
+        "school_total": format_money(school.school_total_cents, lang),
+    }
+
+
+def giveback_out(figures: giveback.FamilyGiveBack, lang: str) -> dict[str, Any]:
+    """The give-back figures, with their amounts as money text in ``lang``."""
+    return {
+        "school_year": figures.year.year,
+        "school_year_label": figures.year.label,
+        "meals": figures.meals,
+        "school_cents": figures.school_cents,
+        "nutrition_cents": figures.nutrition_cents,
+        "donation_cents": figures.donation_cents,
+        "total_cents": figures.total_cents,
+        "school_community": format_money(figures.school_cents, lang),
+        "nutrition": format_money(figures.nutrition_cents, lang),
+        "donations": format_money(figures.donation_cents, lang),
+        "total": format_money(figures.total_cents, lang),
+        "schools": [giveback_school_out(school, lang) for school in figures.schools],
+    }
 
 
 @router.get(
@@ -39,10 +81,8 @@ router = api_router()
     response_model=Envelope[GiveBackOut],
 )
 async def give_back(who: SignedIn) -> Any:
-    figures = await run_in_transaction(
-        giveback.family_giveback, parent_token=who.token, lang=who.lang
-    )
-    return answer(figures, who.lang)
+    figures = await run_in_transaction(giveback.family_giveback, parent_token=who.token)
+    return answer(giveback_out(figures, who.lang), who.lang)
 
 
 @router.get(

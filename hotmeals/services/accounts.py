@@ -12,7 +12,7 @@ password hash either way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
 from sqlalchemy import bindparam, update
@@ -45,13 +45,13 @@ from hotmeals.services.parents import (
     ADD_CHILD,
     PASSWORD_MAX_CHARS,
     TOKEN_MAX_CHARS,
+    SessionData,
     check_password_length,
     check_phone_free,
     checked_email,
     get_parent,
     normalize_email,
     parent_by_email,
-    password_text,
     phone_digits,
     revoke_sessions,
     session_data,
@@ -84,7 +84,7 @@ class LoginResult:
     e-mail was never verified; a new code was sent to ``email``."""
 
     token: str | None
-    session_data: dict = field(default_factory=dict)
+    session_data: SessionData | None = None
     needs_verification: bool = False
     email: str = ""
     # The password was right but the client address failed too often lately: the code sent
@@ -121,15 +121,16 @@ def _send_code(
 
 
 class SignupForm(TypedDict):
-    """The sign-up form's fields, as the browser or the API sends them."""
+    """The sign-up form's fields, as the browser or the API sends them ("" and False when
+    left out)."""
 
-    first_name: object
-    last_name: object
-    email: object
-    phone: object
-    password: object
-    confirm_password: object
-    terms: object
+    first_name: str
+    last_name: str
+    email: str
+    phone: str
+    password: str
+    confirm_password: str
+    terms: bool
 
 
 def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
@@ -145,7 +146,7 @@ def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
         "terms": validate_terms,
     }
     errors = validate_all(form, rules)
-    if "password" not in errors and len(password_text(password)) > PASSWORD_MAX_CHARS:
+    if "password" not in errors and len(password) > PASSWORD_MAX_CHARS:
         errors["password"] = DomainError("password_too_long", field="password")
     if "password" not in errors and is_common_password(password):
         errors["password"] = DomainError("password_common", field="password")
@@ -153,9 +154,7 @@ def validate_signup(**form: Unpack[SignupForm]) -> dict[str, DomainError]:
     return errors
 
 
-def validate_login(
-    *, identifier: object, password: object, by_phone: bool
-) -> dict[str, DomainError]:
+def validate_login(*, identifier: str, password: str, by_phone: bool) -> dict[str, DomainError]:
     """Every field error of the sign-in form at once, as sign-up shows them: the
     e-mail or phone, and the password. ``login`` runs the same rules again."""
     errors: dict[str, DomainError] = {}
@@ -166,7 +165,7 @@ def validate_login(
     )
     if found is not None:
         errors["identifier"] = found
-    if not password_text(password):
+    if not password:
         errors["password"] = DomainError("password_required", field="password")
     return errors
 
@@ -182,12 +181,12 @@ def signup(
     address_email = normalize_email(form["email"])
     # Hash whether or not the account exists, so the answer takes the same time; before any
     # query, so that no pooled connection waits on the CPU.
-    password_hash = hash_password(str(form["password"]))
+    password_hash = hash_password(form["password"])
     otp.ensure_can_send(session, email=address_email, address=address, purpose=Purpose.VERIFY_EMAIL)
     parent = parent_by_email(session, address_email)
     if parent is None:
         now = utcnow()
-        phone_text = str(form["phone"]).strip()
+        phone_text = form["phone"].strip()
         check_phone_free(session, phone_text)
         parent = Parent(
             email=address_email,
@@ -229,8 +228,8 @@ def signup(
 def verify_otp(
     *,
     session: Session,
-    email: object,
-    otp: object,
+    email: str,
+    otp: str,
     address: str | None = None,
     user_agent: str | None = None,
 ) -> LoginResult:
@@ -245,14 +244,14 @@ def verify_otp(
         parent.updated_at = parent.email_verified_at
         session.add(parent)
     token = start_session(session, parent, user_agent)
-    return LoginResult(token=token, session_data=session_data(session, parent, token))
+    return LoginResult(token=token, session_data=session_data(session, parent))
 
 
 def _otp_check(
     session: Session,
     email: str,
     purpose: Purpose,
-    code: object,
+    code: str,
     address: str | None,
     *,
     consume: bool,
@@ -266,8 +265,8 @@ def _otp_check(
 def resend_otp(
     *,
     session: Session,
-    email: object,
-    purpose: object = "VERIFY_EMAIL",
+    email: str,
+    purpose: str = "VERIFY_EMAIL",
     address: str | None = None,
 ) -> OtpSent:
     """A new code for sign-up verification or a password reset. The same answer whether the
@@ -299,9 +298,9 @@ def resend_otp(
 def login(
     *,
     session: Session,
-    password: object,
-    email: object = None,
-    phone: object = None,
+    password: str,
+    email: str = "",
+    phone: str = "",
     address: str | None = None,
     user_agent: str | None = None,
 ) -> LoginResult:
@@ -312,16 +311,15 @@ def login(
     hash with no connection held, then write. A client address with too many failures is not
     refused: a right password from it gets a code by e-mail instead of a session.
     """
-    by_phone = not normalize_email(email) and bool(str(phone or "").strip())
+    by_phone = not normalize_email(email) and bool(phone.strip())
     if by_phone:
         _check_login_phone(phone)
         identifier = "phone:" + phone_digits(phone)
     else:
         identifier = checked_email(email)
-    secret = password_text(password)
-    if not secret:
+    if not password:
         raise DomainError("password_required", field="password")
-    check_password_length(secret, "password")
+    check_password_length(password, "password")
 
     if by_phone:
         candidates = list(
@@ -345,9 +343,9 @@ def login(
 
     matched = None
     if not candidates:
-        verify_password(None, secret)  # the same work as for a real account
+        verify_password(None, password)  # the same work as for a real account
     for candidate in candidates:
-        if verify_password(candidate.password_hash, secret):
+        if verify_password(candidate.password_hash, password):
             matched = candidate
             break
     if matched is None:
@@ -378,14 +376,14 @@ def login(
             token=None, needs_verification=True, email=matched.email, second_factor=second_factor
         )
     token = start_session(session, matched, user_agent)
-    return LoginResult(token=token, session_data=session_data(session, matched, token))
+    return LoginResult(token=token, session_data=session_data(session, matched))
 
 
 def _account_key(parent_id: int) -> str:
     return f"parent:{parent_id}"
 
 
-def _check_login_phone(phone: object) -> None:
+def _check_login_phone(phone: str) -> None:
     """The phone rules (docs/product.md §5), exactly as at sign-up: they count digits, so a
     number typed with spaces and brackets ('+1 (613) 555-0142') passes here as it does there."""
     raise_first(validate_phone(phone))
@@ -411,8 +409,9 @@ _SESSION_OF_TOKEN = (
 )
 
 
-def authenticate(*, session: Session, token: object) -> ParentContext:
-    text = "" if token is None else str(token).strip()
+def authenticate(*, session: Session, token: str | None) -> ParentContext:
+    """The session of ``token`` (None: no token sent), or ``Unauthorized``."""
+    text = "" if token is None else token.strip()
     if not text or len(text) > TOKEN_MAX_CHARS:
         raise Unauthorized()
     row = session.execute(_SESSION_OF_TOKEN, {"token_hash": token_digest(text)}).first()
@@ -434,8 +433,8 @@ def authenticate(*, session: Session, token: object) -> ParentContext:
     )
 
 
-def logout(*, session: Session, token: object) -> None:
-    text = "" if token is None else str(token).strip()
+def logout(*, session: Session, token: str | None) -> None:
+    text = "" if token is None else token.strip()
     if not text or len(text) > TOKEN_MAX_CHARS:
         return
     session.execute(
@@ -449,14 +448,12 @@ def logout(*, session: Session, token: object) -> None:
 # --- passwords ---------------------------------------------------------------------------------
 
 
-def forgot_password(*, session: Session, email: object, address: str | None = None) -> OtpSent:
+def forgot_password(*, session: Session, email: str, address: str | None = None) -> OtpSent:
     """Always the same answer; only an existing account gets a code."""
     return resend_otp(session=session, email=email, purpose=Purpose.RESET_PASSWORD, address=address)
 
 
-def check_reset_otp(
-    *, session: Session, email: object, otp: object, address: str | None = None
-) -> None:
+def check_reset_otp(*, session: Session, email: str, otp: str, address: str | None = None) -> None:
     """Whether the reset code is right, without using it up (a two-screen reset flow)."""
     address_email = checked_email(email)
     _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=False)
@@ -476,20 +473,20 @@ def _mail_password_changed(session: Session, parent: Parent) -> None:
 def new_password(
     *,
     session: Session,
-    email: object,
-    otp: object,
-    password: object,
-    confirm_password: object,
+    email: str,
+    otp: str,
+    password: str,
+    confirm_password: str,
     address: str | None = None,
 ) -> None:
     address_email = checked_email(email)
-    if otp is None or not str(otp).strip():
+    if not otp.strip():
         raise DomainError("otp_required", field="otp")
     raise_first(validate_password(password))
     check_password_length(password, "password")
     raise_first(validate_not_common(password))
     raise_first(validate_confirm_password(password, confirm_password))
-    password_hash = hash_password(str(password))  # before any query: no connection held
+    password_hash = hash_password(password)  # before any query: no connection held
     _otp_check(session, address_email, Purpose.RESET_PASSWORD, otp, address, consume=True)
     parent = parent_by_email(session, address_email)
     if parent is None or not parent.is_active:
@@ -509,9 +506,9 @@ def change_password(
     *,
     session: Session,
     parent_id: int,
-    current_password: object,
-    new_password: object,
-    confirm_password: object,
+    current_password: str,
+    new_password: str,
+    confirm_password: str,
     keep_session_id: int | None = None,
 ) -> None:
     raise_first(validate_change_password(current_password, new_password, confirm_password))
@@ -523,9 +520,9 @@ def change_password(
     stored_hash = parent.password_hash
     release_connection(session)  # no connection held while hashing (twice)
     ratelimit.reserve(session, ratelimit.PASSWORD_ACCOUNT, [key])
-    if not verify_password(stored_hash, password_text(current_password)):
+    if not verify_password(stored_hash, current_password):
         raise DomainError("current_password_wrong", field="current_password")
-    new_hash = hash_password(str(new_password))
+    new_hash = hash_password(new_password)
     ratelimit.clear(session, ratelimit.PASSWORD_ACCOUNT, key)
     parent.password_hash = new_hash
     parent.updated_at = utcnow()

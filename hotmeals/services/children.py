@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypedDict
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from sqlalchemy import Executable, bindparam, delete, func, join
 from sqlalchemy import select as select_columns
@@ -44,9 +45,7 @@ from hotmeals.services.parents import (
     get_parent,
     lock_parent,
 )
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
+from hotmeals.services.reference import CityRef, GradeRef, IngredientRef, SchoolRef
 
 CHILD_MAX = 10
 ALLERGY_MAX = 30
@@ -55,7 +54,10 @@ _ID_MAX = 2**31 - 1
 
 
 def as_id(value: object, field: str, missing: str, unknown: str) -> int:
-    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``."""
+    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``.
+
+    This module's own calls take ids as ``int``; kept for the ordering services that still
+    parse what their doors send (and for ``own_child``, which they call)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         raise DomainError(missing, field=field)
     if isinstance(value, bool):
@@ -71,13 +73,14 @@ def as_id(value: object, field: str, missing: str, unknown: str) -> int:
     return number
 
 
-def _child_id(value: object) -> int:
-    return as_id(value, "child_id", "child_not_found", "child_not_found")
+def _is_id(value: int) -> bool:
+    """A row id can be ``value`` (0, a negative or a too large number cannot)."""
+    return 1 <= value <= _ID_MAX
 
 
 def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
     """The parent's active child, or ``child_not_found`` (also for another parent's child)."""
-    child = session.get(Child, _child_id(child_id))
+    child = session.get(Child, as_id(child_id, "child_id", "child_not_found", "child_not_found"))
     if child is None or child.parent_id != parent_id or not child.is_active:
         raise DomainError("child_not_found", field="child_id")
     return child
@@ -86,117 +89,151 @@ def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
 # --- places and grades -----------------------------------------------------------------------
 
 
-def list_cities(*, session: Session) -> list[dict]:
-    return [{"id": c.id, "name": c.name} for c in reference.places(session).cities]
+@dataclass(frozen=True)
+class TeacherView:
+    """A teacher of a school with the grade of their class (None: no grade set)."""
+
+    id: int
+    name: str
+    grade_id: int | None
+    grade: GradeRef | None
 
 
-def list_schools(*, session: Session, city_id: object) -> list[dict]:
+def list_cities(*, session: Session) -> list[CityRef]:
+    return list(reference.places(session).cities)
+
+
+def list_schools(*, session: Session, city_id: int) -> list[SchoolRef]:
+    """The active schools of the city (``city_not_found`` for a city that does not exist)."""
     places = reference.places(session)
-    city_key = as_id(city_id, "city_id", "city_required", "city_not_found")
-    if city_key not in places.city_ids:
+    if city_id not in places.city_ids:
         raise DomainError("city_not_found", field="city_id")
-    return [
-        {"id": s.id, "name": s.name, "address": s.address}
-        for s in places.schools_of_city.get(city_key, ())
-    ]
+    return list(places.schools_of_city.get(city_id, ()))
 
 
-def _school(session: Session, school_id: object) -> School:
-    school = session.get(
-        School, as_id(school_id, "school_id", "school_required", "school_not_found")
-    )
-    if school is None or not school.is_active:
-        raise DomainError("school_not_found", field="school_id")
-    return school
-
-
-def list_teachers(*, session: Session, school_id: object, lang: str = "en") -> list[dict]:
+def list_teachers(*, session: Session, school_id: int) -> list[TeacherView]:
+    """The teachers of an active school, each with the grade of their class."""
     places = reference.places(session)
-    school = places.schools.get(
-        as_id(school_id, "school_id", "school_required", "school_not_found")
-    )
+    school = places.schools.get(school_id)
     if school is None or not school.is_active:
         raise DomainError("school_not_found", field="school_id")
-    rows = []
-    for teacher in places.teachers_of_school.get(school.id, ()):
-        grade = places.grade_by_id.get(teacher.grade_id) if teacher.grade_id else None
-        rows.append(
-            {
-                "id": teacher.id,
-                "name": teacher.name,
-                "grade_id": teacher.grade_id,
-                "grade": grade.label(lang) if grade else "",
-            }
-        )
-    return rows
-
-
-def list_grades(*, session: Session, lang: str = "en") -> list[dict]:
     return [
-        {"id": g.id, "code": g.code, "label": g.label(lang)}
-        for g in reference.places(session).grades
+        TeacherView(
+            id=teacher.id,
+            name=teacher.name,
+            grade_id=teacher.grade_id,
+            grade=places.grade_by_id.get(teacher.grade_id) if teacher.grade_id else None,
+        )
+        for teacher in places.teachers_of_school.get(school.id, ())
     ]
 
 
-def list_alert_levels(*, session: Session | None = None, lang: str = "en") -> list[dict]:
-    return [{"value": level.value, "label": level.label(lang)} for level in BY_SEVERITY]
+def list_grades(*, session: Session) -> list[GradeRef]:
+    return list(reference.places(session).grades)
+
+
+def list_alert_levels() -> list[AlertLevel]:
+    """The allergy levels, most severe first."""
+    return list(BY_SEVERITY)
 
 
 # --- children ----------------------------------------------------------------------------------
 
 
 class SchoolPlace(TypedDict):
-    """Where a child goes to school, as a form sends it: the school, teacher and grade ids."""
+    """Where a child goes to school, as the start-of-year confirmation's form sends it
+    (``school_year.confirm_child``): the school, teacher and grade ids."""
 
     school_id: object
     teacher_id: object
     grade_id: object
 
 
-class ChildForm(SchoolPlace):
-    """The child form (add and edit), as the browser or the API sends it."""
+@dataclass(frozen=True)
+class ChildAllergyView:
+    """One of a child's allergies, named in both languages."""
 
-    first_name: object
-    last_name: object
-    city_id: object
+    ingredient_id: int
+    name_en: str
+    name_fr: str
+    alert_level: str
+
+    def name(self, lang: str) -> str:
+        return self.name_fr if normalize_lang(lang) == "fr" else self.name_en
+
+    def alert_level_label(self, lang: str) -> str:
+        """The level's label in ``lang``; a level that is no longer one, as it is stored."""
+        try:
+            return AlertLevel(self.alert_level).label(normalize_lang(lang))
+        except ValueError:
+            return self.alert_level
+
+
+@dataclass(frozen=True)
+class ChildView:
+    """An active child with where they go to school (names "" when a place is gone) and their
+    allergies, most severe first."""
+
+    id: int
+    first_name: str
+    last_name: str
+    is_default: bool
+    city_id: int
+    city: str
+    school_id: int
+    school: str
+    teacher_id: int
+    teacher: str
+    grade_id: int
+    grade_en: str
+    grade_fr: str
+    allergies: tuple[ChildAllergyView, ...]
+
+    def grade(self, lang: str) -> str:
+        return self.grade_fr if normalize_lang(lang) == "fr" else self.grade_en
 
 
 def _placement(
-    session: Session, city_id: object, place: SchoolPlace
+    session: Session, city_id: int, school_id: int, teacher_id: int, grade_id: int
 ) -> tuple[City, School, Teacher, Grade]:
-    """City, school of that city, teacher of that school, grade; required and consistent."""
-    school_id, teacher_id, grade_id = place["school_id"], place["teacher_id"], place["grade_id"]
+    """City, school of that city, teacher of that school, grade; required (0: not chosen)
+    and consistent."""
     for value, name in (
         (city_id, "city"),
         (school_id, "school"),
         (teacher_id, "teacher"),
         (grade_id, "grade"),
     ):
-        raise_first(validate_required(value, name))
-    city = session.get(City, as_id(city_id, "city_id", "city_required", "city_not_found"))
+        raise_first(validate_required(value or "", name))
+    city = session.get(City, city_id) if _is_id(city_id) else None
     if city is None:
         raise DomainError("city_not_found", field="city_id")
-    school = _school(session, school_id)
-    if school.city_id != city.id:
+    school = session.get(School, school_id) if _is_id(school_id) else None
+    if school is None or not school.is_active or school.city_id != city.id:
         raise DomainError("school_not_found", field="school_id")
-    teacher = session.get(
-        Teacher, as_id(teacher_id, "teacher_id", "teacher_required", "teacher_not_found")
-    )
+    teacher = session.get(Teacher, teacher_id) if _is_id(teacher_id) else None
     if teacher is None or teacher.school_id != school.id:
         raise DomainError("teacher_not_found", field="teacher_id")
-    grade = session.get(Grade, as_id(grade_id, "grade_id", "grade_required", "grade_not_found"))
+    grade = session.get(Grade, grade_id) if _is_id(grade_id) else None
     if grade is None:
         raise DomainError("grade_not_found", field="grade_id")
     return city, school, teacher, grade
 
 
-def _form_columns(session: Session, form: ChildForm) -> dict[str, Any]:
+def _form_columns(
+    session: Session,
+    first_name: str,
+    last_name: str,
+    city_id: int,
+    school_id: int,
+    teacher_id: int,
+    grade_id: int,
+) -> dict[str, Any]:
     """The child form checked (the names first, then the placement), as the columns of the
     child it adds or edits."""
-    first_name, last_name = form["first_name"], form["last_name"]
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
-    city, school, teacher, grade = _placement(session, form["city_id"], form)
+    city, school, teacher, grade = _placement(session, city_id, school_id, teacher_id, grade_id)
     return {
         "first_name": normalize_name(first_name),
         "last_name": normalize_name(last_name),
@@ -208,9 +245,21 @@ def _form_columns(session: Session, form: ChildForm) -> dict[str, Any]:
 
 
 def add_child(
-    *, session: Session, parent_id: int, lang: str = "en", **form: Unpack[ChildForm]
-) -> dict:
-    columns = _form_columns(session, form)
+    *,
+    session: Session,
+    parent_id: int,
+    first_name: str,
+    last_name: str,
+    city_id: int,
+    school_id: int,
+    teacher_id: int,
+    grade_id: int,
+) -> ChildView:
+    """A new child of the parent (the first becomes the default); the place ids are 0 when
+    the form left them out."""
+    columns = _form_columns(
+        session, first_name, last_name, city_id, school_id, teacher_id, grade_id
+    )
     parent = lock_parent(session, parent_id)  # before counting: parallel adds take turns
     active = session.exec(
         select(func.count()).select_from(Child).where(Child.parent_id == parent.id, Child.is_active)
@@ -227,27 +276,34 @@ def add_child(
     advance_signup_step(parent, from_step=ADD_CHILD, to_step=ALLERGY)
     session.add(parent)
     session.flush()
-    return child_dict(session, child, lang)
+    return child_view(session, child)
 
 
 def edit_child(
     *,
     session: Session,
     parent_id: int,
-    child_id: object,
-    lang: str = "en",
-    **form: Unpack[ChildForm],
-) -> dict:
+    child_id: int,
+    first_name: str,
+    last_name: str,
+    city_id: int,
+    school_id: int,
+    teacher_id: int,
+    grade_id: int,
+) -> ChildView:
+    """The child's names and school changed (the child is checked first)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    columns = _form_columns(session, form)
+    columns = _form_columns(
+        session, first_name, last_name, city_id, school_id, teacher_id, grade_id
+    )
     for name, value in columns.items():
         setattr(child, name, value)
     session.add(child)
     session.flush()
-    return child_dict(session, child, lang)
+    return child_view(session, child)
 
 
-def delete_child(*, session: Session, parent_id: int, child_id: object) -> None:
+def delete_child(*, session: Session, parent_id: int, child_id: int) -> None:
     """Soft delete: the child's orders stay in the history; its cart lines go; another child
     becomes the default."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
@@ -269,7 +325,7 @@ def delete_child(*, session: Session, parent_id: int, child_id: object) -> None:
             session.flush()
 
 
-def set_default_child(*, session: Session, parent_id: int, child_id: object) -> None:
+def set_default_child(*, session: Session, parent_id: int, child_id: int) -> None:
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     others = session.exec(
         select(Child).where(Child.parent_id == parent_id, Child.is_default, Child.id != child.id)
@@ -285,24 +341,26 @@ def set_default_child(*, session: Session, parent_id: int, child_id: object) -> 
     session.flush()
 
 
-def get_child(*, session: Session, parent_id: int, child_id: object, lang: str = "en") -> dict:
+def get_child(*, session: Session, parent_id: int, child_id: int) -> ChildView:
     """The parent's active child with its places and allergies, in two queries;
-    ``child_not_found`` also for another parent's child."""
-    found = _child_dicts(
-        session, lang, _OWN_CHILD, child_id=_child_id(child_id), parent_id=parent_id
+    ``child_not_found`` also for another parent's child (and for 0)."""
+    found = (
+        _child_views(session, _OWN_CHILD, child_id=child_id, parent_id=parent_id)
+        if _is_id(child_id)
+        else []
     )
     if not found:
         raise DomainError("child_not_found", field="child_id")
     return found[0]
 
 
-def list_children(*, session: Session, parent_id: int, lang: str = "en") -> list[dict]:
+def list_children(*, session: Session, parent_id: int) -> list[ChildView]:
     """The parent's active children, the default first: two queries whatever their number."""
-    return _child_dicts(session, lang, _CHILDREN_OF_PARENT, parent_id=parent_id)
+    return _child_views(session, _CHILDREN_OF_PARENT, parent_id=parent_id)
 
 
-def child_dict(session: Session, child: Child, lang: str = "en") -> dict:
-    return _child_dicts(session, lang, _ONE_CHILD, child_id=child.id)[0]
+def child_view(session: Session, child: Child) -> ChildView:
+    return _child_views(session, _ONE_CHILD, child_id=child.id)[0]
 
 
 # GetChilds is the parent's most frequent call: its statements are built once (bound
@@ -347,46 +405,40 @@ _ALLERGIES_OF_CHILDREN = (
 )
 
 
-def _child_dicts(
-    session: Session, lang: str, statement: Executable, **params: object
-) -> list[dict]:
+def _child_views(session: Session, statement: Executable, **params: object) -> list[ChildView]:
     """Children with their places (one query with joins) and allergies (one query for all)."""
-    french = normalize_lang(lang) == "fr"
-    lang = "fr" if french else "en"
     rows = session.execute(statement, params).all()
-    allergies: dict[int, list[dict]] = {}
+    allergies: dict[int, list[ChildAllergyView]] = {}
     if rows:
         found = session.execute(
             _ALLERGIES_OF_CHILDREN, {"child_ids": [row[0] for row in rows]}
         ).all()
         for child_id, ingredient_id, name_en, name_fr, level in found:
             allergies.setdefault(child_id, []).append(
-                {
-                    "ingredient_id": ingredient_id,
-                    "name": name_fr if french else name_en,
-                    "alert_level": level,
-                    "alert_level_label": _level_label(level, lang),
-                }
+                ChildAllergyView(
+                    ingredient_id=ingredient_id, name_en=name_en, name_fr=name_fr, alert_level=level
+                )
             )
     for found_allergies in allergies.values():
         # Most severe first (Major ... Non-allergic), then by name as the query gave them.
-        found_allergies.sort(key=lambda a: severity_rank(a["alert_level"]))
+        found_allergies.sort(key=lambda a: severity_rank(a.alert_level))
     return [
-        {
-            "id": child_id,
-            "first_name": first_name,
-            "last_name": last_name,
-            "is_default": bool(is_default),
-            "city_id": city_id,
-            "city": city or "",
-            "school_id": school_id,
-            "school": school or "",
-            "teacher_id": teacher_id,
-            "teacher": teacher or "",
-            "grade_id": grade_id,
-            "grade": (grade_fr if french else grade_en) or "",
-            "allergies": allergies.get(child_id, []),
-        }
+        ChildView(
+            id=child_id,
+            first_name=first_name,
+            last_name=last_name,
+            is_default=bool(is_default),
+            city_id=city_id,
+            city=city or "",
+            school_id=school_id,
+            school=school or "",
+            teacher_id=teacher_id,
+            teacher=teacher or "",
+            grade_id=grade_id,
+            grade_en=grade_en or "",
+            grade_fr=grade_fr or "",
+            allergies=tuple(allergies.get(child_id, [])),
+        )
         for (
             child_id,
             first_name,
@@ -405,37 +457,25 @@ def _child_dicts(
     ]
 
 
-def _level_label(value: str, lang: str) -> str:
-    try:
-        return AlertLevel(value).label(lang)
-    except ValueError:
-        return value
-
-
 # --- allergies -----------------------------------------------------------------------------------
 
 
-def _items(items: Iterable) -> list[tuple[int, AlertLevel]]:
-    """(ingredient_id, alert_level) pairs from tuples or dicts; the last of a duplicate wins."""
+def _items(items: Iterable[tuple[int, str]]) -> list[tuple[int, AlertLevel]]:
+    """(ingredient_id, alert_level) pairs checked; the last of a duplicate wins."""
     chosen: dict[int, AlertLevel] = {}
-    for item in items:
-        if isinstance(item, dict):
-            ingredient, level = item.get("ingredient_id"), item.get("alert_level")
-        elif isinstance(item, (tuple, list)) and len(item) == 2:
-            ingredient, level = item
-        else:
+    for ingredient, level in items:
+        if not _is_id(ingredient):
             raise DomainError("ingredient_not_found", field="allergies")
-        key = as_id(ingredient, "allergies", "ingredient_not_found", "ingredient_not_found")
-        chosen[key] = parse_alert_level(level)
+        chosen[ingredient] = parse_alert_level(level)
     return list(chosen.items())
 
 
 def set_child_allergies(
-    *, session: Session, parent_id: int, child_id: object, items: Iterable, lang: str = "en"
-) -> dict:
+    *, session: Session, parent_id: int, child_id: int, items: Iterable[tuple[int, str]]
+) -> ChildView:
     """Replace the child's allergies (an empty list is allowed) and finish the sign-up step."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
-    pairs = _items(items or [])
+    pairs = _items(items)
     if len(pairs) > ALLERGY_MAX:
         raise DomainError("allergy_limit", field="allergies", max=ALLERGY_MAX)
     ids = [ingredient for ingredient, _ in pairs]
@@ -454,7 +494,7 @@ def set_child_allergies(
         )
     complete_allergy_step(session=session, parent_id=parent_id)
     session.flush()
-    return child_dict(session, child, lang)
+    return child_view(session, child)
 
 
 def complete_allergy_step(*, session: Session, parent_id: int) -> None:
@@ -463,30 +503,26 @@ def complete_allergy_step(*, session: Session, parent_id: int) -> None:
     session.add(parent)
 
 
-def _ingredient_name(ingredient: AllergenIngredient, lang: str) -> str:
-    return ingredient.name_fr if normalize_lang(lang) == "fr" else ingredient.name_en
-
-
 def _fold(text: str) -> str:
     """Lower case without accents: 'Œufs' and 'oeufs', 'Céleri' and 'celeri' match."""
     decomposed = unicodedata.normalize("NFKD", text.casefold().replace("œ", "oe"))
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
-def list_allergic_ingredients(*, session: Session, lang: str = "en") -> list[dict]:
-    rows = sorted(
+def list_allergic_ingredients(*, session: Session, lang: str = "en") -> list[IngredientRef]:
+    """Every ingredient, the priority allergens first, then by their name in ``lang``."""
+    return sorted(
         reference.allergens(session), key=lambda r: (not r.is_priority, _fold(r.name(lang)))
     )
-    return [{"id": r.id, "name": r.name(lang), "is_priority": r.is_priority} for r in rows]
 
 
 def allergy_suggestions(
-    *, session: Session, query: object = "", lang: str = "en", limit: int = 10
-) -> list[dict]:
+    *, session: Session, query: str = "", lang: str = "en", limit: int = 10
+) -> list[IngredientRef]:
     """Ingredients whose English or French name contains ``query`` (case and accents
-    ignored), names starting with it first."""
-    needle = _fold(str(query or "").strip())[:80]
-    limit = max(1, min(int(limit), SUGGESTION_MAX))
+    ignored), names starting with it first, then by their name in ``lang``."""
+    needle = _fold(query.strip())[:80]
+    limit = max(1, min(limit, SUGGESTION_MAX))
     found = []
     for row in reference.allergens(session):
         names = (_fold(row.name_en), _fold(row.name_fr))
@@ -495,6 +531,4 @@ def allergy_suggestions(
         starts = any(name.startswith(needle) for name in names)
         found.append((not starts, not row.is_priority, _fold(row.name(lang)), row))
     found.sort(key=lambda item: item[:3])
-    return [
-        {"id": r.id, "name": r.name(lang), "is_priority": r.is_priority} for *_, r in found[:limit]
-    ]
+    return [row for *_, row in found[:limit]]

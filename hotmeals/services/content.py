@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from sqlmodel import Session
 
 from hotmeals.clock import now as utcnow
@@ -13,6 +15,7 @@ from hotmeals.domain.validation import CONTACT_RULES, raise_first, validate_all
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, ratelimit, reference
 from hotmeals.services.parents import normalize_email
+from hotmeals.services.reference import FaqRef
 from hotmeals.settings import get_settings
 
 SUBJECT_MAX = 200
@@ -20,61 +23,83 @@ DESCRIPTION_MAX = 5000
 SLUG_MAX = 40
 
 
-def cms_page(*, session: Session, slug: object, lang: str = "en") -> dict:
+@dataclass(frozen=True)
+class Page:
+    """A page as both doors show it: a CMS page (Markdown ``body``, no ``items``) or the FAQ
+    (no body, its questions and answers in ``items``)."""
+
+    slug: str
+    language: str
+    title: str
+    body: str
+    updated_at: str | None  # ISO, seconds; None for the FAQ
+    items: tuple[FaqRef, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PageInBoth:
+    """A page in English and in French."""
+
+    en: Page
+    fr: Page
+
+
+def cms_page(*, session: Session, slug: str, lang: str = "en") -> Page:
     """The page in ``lang``, or in English when it has no translation yet."""
-    key = str(slug or "").strip().lower()[:SLUG_MAX]
+    key = slug.strip().lower()[:SLUG_MAX]
     lang = normalize_lang(lang)
     pages = reference.pages(session)
-    page = pages.get((key, lang)) or pages.get((key, "en"))
-    if page is None:
+    found = pages.get((key, lang)) or pages.get((key, "en"))
+    if found is None:
         raise DomainError("page_not_found", field="slug")
-    return {
-        "slug": page.slug,
-        "language": page.language,
-        "title": page.title,
-        "body": page.body,
-        "updated_at": page.updated_at,
-    }
+    return Page(
+        slug=found.slug,
+        language=found.language,
+        title=found.title,
+        body=found.body,
+        updated_at=found.updated_at,
+    )
 
 
-def list_faq(*, session: Session, lang: str = "en") -> list[dict]:
-    rows = reference.faq(session).get(normalize_lang(lang), ())
-    return [{"id": r.id, "question": r.question, "answer": r.answer} for r in rows]
+def list_faq(*, session: Session, lang: str = "en") -> list[FaqRef]:
+    return list(reference.faq(session).get(normalize_lang(lang), ()))
 
 
 FAQ_SLUG = "faq"
 
 
-def page(*, session: Session, slug: object, lang: str = "en") -> dict:
-    """A page by slug, as both doors show it: a CMS page, or the FAQ as a page (no body, its
-    questions and answers in ``items``)."""
-    if str(slug or "").strip().lower() == FAQ_SLUG:
+def page(*, session: Session, slug: str, lang: str = "en") -> Page:
+    """A page by slug: a CMS page, or the FAQ as a page."""
+    if slug.strip().lower() == FAQ_SLUG:
         lang = normalize_lang(lang)
-        return {
-            "slug": FAQ_SLUG,
-            "language": lang,
-            "title": t("faq_title", lang),
-            "body": "",
-            "updated_at": None,
-            "items": list_faq(session=session, lang=lang),
-        }
+        return Page(
+            slug=FAQ_SLUG,
+            language=lang,
+            title=t("faq_title", lang),
+            body="",
+            updated_at=None,
+            items=tuple(list_faq(session=session, lang=lang)),
+        )
     return cms_page(session=session, slug=slug, lang=lang)
 
 
-def page_in_both_languages(*, session: Session, slug: object) -> dict[str, dict]:
+def page_in_both_languages(*, session: Session, slug: str) -> PageInBoth:
     """``page`` in English and in French (the screens switch language without a round trip)."""
-    return {lang: page(session=session, slug=slug, lang=lang) for lang in ("en", "fr")}
+    return PageInBoth(
+        en=page(session=session, slug=slug, lang="en"),
+        fr=page(session=session, slug=slug, lang="fr"),
+    )
 
 
 def contact_us(
     *,
     session: Session,
-    first_name: object,
-    last_name: object,
-    email: object,
-    phone: object,
-    subject: object,
-    description: object,
+    first_name: str,
+    last_name: str,
+    email: str,
+    phone: str,
+    subject: str,
+    description: str,
     parent_id: int | None = None,
     lang: str = "en",
     address: str | None = None,
@@ -91,8 +116,8 @@ def contact_us(
     raise_first(validate_all(values, CONTACT_RULES))
     for name in ("first_name", "last_name", "email", "phone", "subject"):
         raise_first(validate_one_line(values[name], name))  # they reach the mail's headers
-    subject_text = str(subject).strip()
-    description_text = str(description).strip()
+    subject_text = subject.strip()
+    description_text = description.strip()
     if len(subject_text) > SUBJECT_MAX:
         raise DomainError("subject_too_long", field="subject")
     if len(description_text) > DESCRIPTION_MAX:
@@ -105,10 +130,10 @@ def contact_us(
     ratelimit.check(session, limit, limit_key)
     message = ContactMessage(
         parent_id=parent_id,
-        first_name=str(first_name).strip(),
-        last_name=str(last_name).strip(),
+        first_name=first_name.strip(),
+        last_name=last_name.strip(),
         email=normalize_email(email),
-        phone=str(phone).strip(),
+        phone=phone.strip(),
         subject=subject_text,
         description=description_text,
         created_at=utcnow(),

@@ -16,6 +16,7 @@ one aggregate over the three sources.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +25,6 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Donation, MealDonation, MenuDay, Order, OrderLine, School
-from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus, OrderStatus
 from hotmeals.domain.payment_states import DonationStatus
 from hotmeals.domain.pricing import giveback
@@ -107,13 +107,51 @@ def _sources(year: SchoolYear) -> Subquery:
     return union_all(meals, gifts, at_checkout, given_meals).subquery("given")
 
 
-def _money(cents: int, lang: str) -> str:
-    return format_money(cents, lang)
+@dataclass(frozen=True)
+class SchoolGiveBack:
+    """What a family gave one school this school year (``meals``' share to the school
+    community and to nutrition, its donations), and the school's total from every family."""
+
+    school_id: int
+    school: str
+    children: tuple[str, ...]  # the family's active children at the school
+    meals: int
+    school_cents: int
+    nutrition_cents: int
+    donation_cents: int
+    school_meals: int  # every family's
+    school_nutrition_cents: int  # every family's
+    school_total_cents: int  # every family's: to the school community and donations
+
+    @property
+    def total_cents(self) -> int:
+        return self.school_cents + self.nutrition_cents + self.donation_cents
+
+    @property
+    def given_cents(self) -> int:
+        """What the school community got from this family: its meals' share and donations."""
+        return self.school_cents + self.donation_cents
+
+
+@dataclass(frozen=True)
+class FamilyGiveBack:
+    """This school year's give-back of a family: the totals, then per school."""
+
+    year: SchoolYear
+    meals: int
+    school_cents: int
+    nutrition_cents: int
+    donation_cents: int
+    schools: tuple[SchoolGiveBack, ...]
+
+    @property
+    def total_cents(self) -> int:
+        return self.school_cents + self.nutrition_cents + self.donation_cents
 
 
 def family_giveback(
-    *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
-) -> dict:
+    *, session: Session, parent_id: int, now: datetime | None = None
+) -> FamilyGiveBack:
     """This school year's give-back of the family, per school (the schools of its active
     children first, then any other it gave to), with each school's total from all families."""
     year = school_year.current(now)
@@ -155,7 +193,6 @@ def family_giveback(
     # Schools of the children with nothing given yet still appear (at zero), by name.
     empty = [sid for sid in names if sid not in found]
     schools = []
-    totals = {"meals": 0, "school": 0, "nutrition": 0, "donations": 0}
     for sid in [*order, *empty]:
         row = found.get(sid)
         meals, cents, all_meals, all_cents = (
@@ -165,47 +202,25 @@ def family_giveback(
         )
         to_school, to_nutrition = giveback(meals)
         all_school, all_nutrition = giveback(all_meals)
-        totals["meals"] += meals
-        totals["school"] += to_school
-        totals["nutrition"] += to_nutrition
-        totals["donations"] += cents
-        family_total = to_school + to_nutrition + cents
-        given = to_school + cents  # what the school community got from this family
-        school_total = all_school + all_cents
         schools.append(
-            {
-                "school_id": sid,
-                "school": row[1] if row else school_names.get(sid, ""),
-                "children": names.get(sid, []),
-                "meals": meals,
-                "school_cents": to_school,
-                "nutrition_cents": to_nutrition,
-                "donation_cents": cents,
-                "total_cents": family_total,
-                "given_cents": given,
-                "school_meals": all_meals,
-                "school_total_cents": school_total,
-                "school_nutrition_cents": all_nutrition,
-                "school_community": _money(to_school, lang),
-                "nutrition": _money(to_nutrition, lang),
-                "donations": _money(cents, lang),
-                "total": _money(family_total, lang),
-                "given": _money(given, lang),
-                "school_total": _money(school_total, lang),
-            }
+            SchoolGiveBack(
+                school_id=sid,
+                school=row[1] if row else school_names.get(sid, ""),
+                children=tuple(names.get(sid, [])),
+                meals=meals,
+                school_cents=to_school,
+                nutrition_cents=to_nutrition,
+                donation_cents=cents,
+                school_meals=all_meals,
+                school_nutrition_cents=all_nutrition,
+                school_total_cents=all_school + all_cents,
+            )
         )
-    family_total = totals["school"] + totals["nutrition"] + totals["donations"]
-    return {
-        "school_year": year.year,
-        "school_year_label": year.label,
-        "meals": totals["meals"],
-        "school_cents": totals["school"],
-        "nutrition_cents": totals["nutrition"],
-        "donation_cents": totals["donations"],
-        "total_cents": family_total,
-        "school_community": _money(totals["school"], lang),
-        "nutrition": _money(totals["nutrition"], lang),
-        "donations": _money(totals["donations"], lang),
-        "total": _money(family_total, lang),
-        "schools": schools,
-    }
+    return FamilyGiveBack(
+        year=year,
+        meals=sum(school.meals for school in schools),
+        school_cents=sum(school.school_cents for school in schools),
+        nutrition_cents=sum(school.nutrition_cents for school in schools),
+        donation_cents=sum(school.donation_cents for school in schools),
+        schools=tuple(schools),
+    )

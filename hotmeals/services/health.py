@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import text
 
@@ -14,10 +14,20 @@ from hotmeals.db.migrations import migrations_head
 
 log = logging.getLogger("hotmeals.api")
 
-__all__ = ["database_state", "migrations_head", "redis_state"]
+__all__ = ["DatabaseState", "database_state", "migrations_head", "redis_state"]
 
 
-def database_state() -> dict[str, Any]:
+@dataclass(frozen=True)
+class DatabaseState:
+    """Whether the database answers ("ok" / "unavailable"), its dialect and the migration it
+    is at (None: unmigrated or not answering)."""
+
+    status: str
+    dialect: str
+    revision: str | None
+
+
+def database_state() -> DatabaseState:
     """Whether the database answers, and which one it is (no secrets)."""
     engine = get_engine()
     try:
@@ -28,10 +38,10 @@ def database_state() -> dict[str, Any]:
                 revision = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
             except Exception:  # noqa: BLE001 - an unmigrated database is a state, not an error
                 revision = None
-        return {"status": "ok", "dialect": engine.dialect.name, "revision": revision}
+        return DatabaseState(status="ok", dialect=engine.dialect.name, revision=revision)
     except Exception as exc:  # noqa: BLE001
         log.warning("database health check failed: %s", type(exc).__name__)
-        return {"status": "unavailable", "dialect": engine.dialect.name, "revision": None}
+        return DatabaseState(status="unavailable", dialect=engine.dialect.name, revision=None)
 
 
 def redis_state() -> str | None:

@@ -6,6 +6,7 @@ A kind without a stored row has its default; saving writes one row per kind chan
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
@@ -18,23 +19,45 @@ DEFAULTS: dict[str, bool] = NOTIFICATION_DEFAULTS  # kind -> on by default
 NOTIFICATION_KINDS: tuple[str, ...] = tuple(DEFAULTS)
 
 
+@dataclass(frozen=True)
+class Preferences:
+    """Whether each kind of e-mail (``NOTIFICATION_KINDS``) is on."""
+
+    order_confirmation: bool
+    order_reminder: bool
+    cutoff_reminder: bool
+    refund: bool
+    menu_updates: bool
+    newsletter: bool
+
+    def is_on(self, kind: str) -> bool:
+        return kind in DEFAULTS and bool(getattr(self, kind))
+
+
+def preferences_of(enabled: Mapping[str, bool]) -> Preferences:
+    """The settings from stored ``kind -> enabled`` values; a kind not stored has its
+    default, a kind no longer known is left out."""
+    values = dict(DEFAULTS)
+    for kind, on in enabled.items():
+        if kind in values:
+            values[kind] = bool(on)
+    return Preferences(**values)
+
+
 # Read on every profile load: built once, columns only.
 _PREFERENCES = select(NotificationPreference.kind, NotificationPreference.enabled).where(
     NotificationPreference.parent_id == bindparam("parent_id")
 )
 
 
-def get_preferences(*, session: Session, parent_id: int) -> dict[str, bool]:
-    prefs = dict(DEFAULTS)
-    for kind, enabled in session.execute(_PREFERENCES, {"parent_id": parent_id}).all():
-        if kind in prefs:
-            prefs[kind] = bool(enabled)
-    return prefs
+def get_preferences(*, session: Session, parent_id: int) -> Preferences:
+    rows = session.execute(_PREFERENCES, {"parent_id": parent_id}).all()
+    return preferences_of({kind: enabled for kind, enabled in rows})
 
 
 def update_preferences(
-    *, session: Session, parent_id: int, preferences: Mapping[str, object]
-) -> dict[str, bool]:
+    *, session: Session, parent_id: int, preferences: Mapping[str, bool]
+) -> Preferences:
     """Turn the given kinds on or off; the others keep their setting."""
     changes: dict[str, bool] = {}
     for kind, enabled in preferences.items():
@@ -56,4 +79,4 @@ def update_preferences(
 
 
 def is_enabled(*, session: Session, parent_id: int, kind: str) -> bool:
-    return get_preferences(session=session, parent_id=parent_id).get(kind, False)
+    return get_preferences(session=session, parent_id=parent_id).is_on(kind)

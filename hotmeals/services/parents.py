@@ -6,6 +6,7 @@ session and never commit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import bindparam, text, update
@@ -26,20 +27,20 @@ TOKEN_MAX_CHARS = 200
 ADD_CHILD, ALLERGY, COMPLETE = "ADD_CHILD", "ALLERGY", "COMPLETE"
 
 
-def normalize_email(value: object) -> str:
-    return ("" if value is None else str(value)).strip().lower()
+def normalize_email(value: str) -> str:
+    return value.strip().lower()
 
 
-def phone_digits(phone: object) -> str:
+def phone_digits(phone: str) -> str:
     """Digits only; a leading North American '1' before 10 digits is dropped, so
     '+1 (613) 555-0142' and '613-555-0142' are the same number."""
-    digits = "".join(ch for ch in str(phone or "") if ch.isascii() and ch.isdigit())
+    digits = "".join(ch for ch in phone if ch.isascii() and ch.isdigit())
     if len(digits) == 11 and digits.startswith("1"):
         digits = digits[1:]
     return digits
 
 
-def check_phone_free(session: Session, phone: object, *, parent_id: int | None = None) -> str:
+def check_phone_free(session: Session, phone: str, *, parent_id: int | None = None) -> str:
     """The number's digits, or ``phone_taken`` when another active account has it: a phone
     number identifies one account (sign-in by phone opens it). The partial unique index
     ``uq_parent_phone_digits_active`` holds the same rule against a race."""
@@ -53,17 +54,13 @@ def check_phone_free(session: Session, phone: object, *, parent_id: int | None =
     return digits
 
 
-def checked_email(value: object, field: str = "email") -> str:
+def checked_email(value: str, field: str = "email") -> str:
     raise_first(validate_email(value, field))
     return normalize_email(value)
 
 
-def password_text(value: object) -> str:
-    return "" if value is None else str(value)
-
-
-def check_password_length(value: object, field: str) -> None:
-    if len(password_text(value)) > PASSWORD_MAX_CHARS:
+def check_password_length(value: str, field: str) -> None:
+    if len(value) > PASSWORD_MAX_CHARS:
         raise DomainError("password_too_long", field=field)
 
 
@@ -110,23 +107,47 @@ _ALT_EMAILS = (
 )
 
 
-def alt_emails_of(session: Session, parent_id: int) -> list[dict]:
+@dataclass(frozen=True)
+class AltEmail:
+    """An alternate address of the parent; ``verified`` once its code was entered."""
+
+    email: str
+    verified: bool
+
+
+@dataclass(frozen=True)
+class SessionData:
+    """docs/product.md §3 session data: the signed-in parent and how far their sign-up is."""
+
+    id: int
+    first_name: str
+    last_name: str
+    email: str
+    alt_emails: tuple[AltEmail, ...]
+    signup_step: str
+
+    @property
+    def signup_complete(self) -> bool:
+        return self.signup_step == COMPLETE
+
+
+def alt_emails_of(session: Session, parent_id: int) -> tuple[AltEmail, ...]:
     rows = session.execute(_ALT_EMAILS, {"parent_id": parent_id}).all()
-    return [{"email": email, "verified": verified_at is not None} for email, verified_at in rows]
+    return tuple(
+        AltEmail(email=email, verified=verified_at is not None) for email, verified_at in rows
+    )
 
 
-def session_data(session: Session, parent: Parent, token: str | None) -> dict:
+def session_data(session: Session, parent: Parent) -> SessionData:
     """docs/product.md §3 session data."""
-    return {
-        "id": parent.id,
-        "token": token,
-        "first_name": parent.first_name,
-        "last_name": parent.last_name,
-        "email": parent.email,
-        "alt_emails": alt_emails_of(session, saved_id(parent)),
-        "signup_step": parent.signup_step,
-        "isLoginData": parent.signup_step == COMPLETE,
-    }
+    return SessionData(
+        id=saved_id(parent),
+        first_name=parent.first_name,
+        last_name=parent.last_name,
+        email=parent.email,
+        alt_emails=alt_emails_of(session, saved_id(parent)),
+        signup_step=parent.signup_step,
+    )
 
 
 def advance_signup_step(parent: Parent, *, from_step: str, to_step: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +40,14 @@ from hotmeals.domain.validation import (
     validate_phone,
 )
 from hotmeals.i18n import LANGS
-from hotmeals.services import mail, notifications, otp, pictures
+from hotmeals.services import mail, otp, pictures
 from hotmeals.services.accounts import OtpSent
 from hotmeals.services.ids import saved_id
+from hotmeals.services.notifications import Preferences, preferences_of
 from hotmeals.services.otp import Purpose
 from hotmeals.services.parents import (
-    COMPLETE,
+    AltEmail,
+    SessionData,
     check_phone_free,
     get_parent,
     lock_parent,
@@ -109,70 +112,85 @@ _ALT_EMAILS_AND_SETTINGS: CompoundSelect[str, int, str, bool] = union_all(
 )
 
 
-def _alt_emails_and_settings(session: Session, parent_id: int) -> tuple[list[dict], dict]:
+def _alt_emails_and_settings(
+    session: Session, parent_id: int
+) -> tuple[tuple[AltEmail, ...], Preferences]:
     """What ``parents.alt_emails_of`` and ``notifications.get_preferences`` answer, read in
     one statement."""
-    alts: list[tuple[int, dict]] = []
-    settings = dict(notifications.DEFAULTS)
+    alts: list[tuple[int, AltEmail]] = []
+    settings: dict[str, bool] = {}
     for kind, ordinal, name, flag in session.execute(
         _ALT_EMAILS_AND_SETTINGS, {"parent_id": parent_id}
     ).all():
         if kind == "alt":
-            alts.append((ordinal, {"email": name, "verified": bool(flag)}))
-        elif name in settings:
+            alts.append((ordinal, AltEmail(email=name, verified=bool(flag))))
+        else:
             settings[name] = bool(flag)
-    return [alt for _, alt in sorted(alts, key=lambda item: item[0])], settings
+    ordered = tuple(alt for _, alt in sorted(alts, key=lambda item: item[0]))
+    return ordered, preferences_of(settings)
 
 
-def get_profile(*, session: Session, parent_id: int, token: str | None = None) -> dict:
+@dataclass(frozen=True)
+class Profile(SessionData):
+    """docs/product.md §3 parent profile: the session data, the picture's URL path (None: no
+    picture), the counts the header shows, the phone, the language and the e-mail settings."""
+
+    profile_image: str | None
+    cart_count: int
+    cancel_cart_count: int
+    active_child_count: int
+    phone: str
+    language: str
+    notifications: Preferences
+
+
+def get_profile(*, session: Session, parent_id: int) -> Profile:
     """docs/product.md §3 parent profile, with the counts the header shows: two statements."""
     row = session.execute(_PROFILE, {"parent_id": parent_id}).first()
     if row is None:
         raise DomainError("parent_not_found")
     (email, first, last, step, image, phone, language, carts, cancel_carts, children) = row
     alt_emails, settings = _alt_emails_and_settings(session, parent_id)
-    return {
-        "id": parent_id,
-        "email": email,
-        "first_name": first,
-        "last_name": last,
-        "alt_emails": alt_emails,
-        "token": token,
-        "signup_step": step,
-        "isLoginData": step == COMPLETE,
-        "profile_image": image_url(image),
-        "cart_count": carts,
-        "cancel_cart_count": cancel_carts,
-        "active_child_count": children,
-        "phone": phone,
-        "language": language,
-        "notifications": settings,
-    }
+    return Profile(
+        id=parent_id,
+        first_name=first,
+        last_name=last,
+        email=email,
+        alt_emails=alt_emails,
+        signup_step=step,
+        profile_image=image_url(image),
+        cart_count=carts,
+        cancel_cart_count=cancel_carts,
+        active_child_count=children,
+        phone=phone,
+        language=language,
+        notifications=settings,
+    )
 
 
 def edit_profile(
     *,
     session: Session,
     parent_id: int,
-    first_name: object,
-    last_name: object,
-    phone: object,
-    alt_emails: list | None = None,
-) -> dict:
+    first_name: str,
+    last_name: str,
+    phone: str,
+    alt_emails: list[str] | None = None,
+) -> Profile:
     """Names and phone; ``alt_emails`` (when given) replaces the set of alternate addresses."""
     raise_first(validate_name(first_name, "first_name"))
     raise_first(validate_name(last_name, "last_name"))
     parent = lock_parent(session, parent_id)  # the alternate e-mails are counted below
     # A number already on file is kept as it is, even if typed before today's rules (a
     # '+1 (613) 555-0142' from an older client): saving a name must not fail on it.
-    if str(phone or "").strip() != parent.phone:
+    if phone.strip() != parent.phone:
         raise_first(validate_phone(phone))
         check_phone_free(session, phone, parent_id=parent.id)
     wanted: list[str] | None = None
     if alt_emails is not None:
         wanted = []
         for value in alt_emails:
-            if value is None or not str(value).strip():
+            if not value.strip():
                 continue
             raise_first(validate_email(value, "alt_emails"))
             address = normalize_email(value)
@@ -186,7 +204,7 @@ def edit_profile(
             raise DomainError("alt_email_limit", field="alt_emails", max=ALT_EMAIL_MAX)
     parent.first_name = normalize_name(first_name)
     parent.last_name = normalize_name(last_name)
-    parent.phone = str(phone).strip()
+    parent.phone = phone.strip()
     parent.phone_digits = phone_digits(parent.phone)
     parent.updated_at = utcnow()
     session.add(parent)
@@ -231,7 +249,7 @@ def _send_alt_code(session: Session, parent: Parent, address: str, *, strict: bo
     otp.note_sent(session, email=address, address=None, purpose=Purpose.ALT_EMAIL)
 
 
-def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent:
+def add_alt_email(*, session: Session, parent_id: int, email: str) -> OtpSent:
     """Add an alternate address (unverified) and send it a code; for an address already added
     and not yet verified, send a new code."""
     raise_first(validate_email(email))
@@ -256,7 +274,7 @@ def add_alt_email(*, session: Session, parent_id: int, email: object) -> OtpSent
     return OtpSent(email=address)
 
 
-def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: object) -> dict:
+def verify_alt_email(*, session: Session, parent_id: int, email: str, otp: str) -> Profile:
     raise_first(validate_email(email))
     address = normalize_email(email)
     parent = get_parent(session, parent_id)
@@ -272,13 +290,13 @@ def verify_alt_email(*, session: Session, parent_id: int, email: object, otp: ob
     return get_profile(session=session, parent_id=saved_id(parent))
 
 
-def _check_code(session: Session, address: str, code: object) -> Any:
+def _check_code(session: Session, address: str, code: str) -> Any:
     return otp.check(
         session, email=address, purpose=Purpose.ALT_EMAIL, code=code, address=None, consume=True
     )
 
 
-def remove_alt_email(*, session: Session, parent_id: int, email: object) -> dict:
+def remove_alt_email(*, session: Session, parent_id: int, email: str) -> Profile:
     address = normalize_email(email)
     parent = get_parent(session, parent_id)
     result = session.exec(
@@ -349,8 +367,8 @@ def image_kind_from_name(name: str) -> str | None:
 # --- language ----------------------------------------------------------------------------------
 
 
-def set_language(*, session: Session, parent_id: int, language: object) -> None:
-    lang = str(language or "").strip().lower()
+def set_language(*, session: Session, parent_id: int, language: str) -> None:
+    lang = language.strip().lower()
     if lang not in LANGS:
         raise DomainError("language_invalid", field="language")
     parent = get_parent(session, parent_id)

@@ -86,6 +86,42 @@ def _ids(values: Iterable[object]) -> list[int]:
     return [v for v in found if 1 <= v <= 2**31 - 1]
 
 
+def _form_id(value: object) -> int:
+    """A form's id as the children service takes it: 0 when left blank (its "required"),
+    -1 when it is no id (its "not found")."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return 0
+    ids = _ids([value])
+    return ids[0] if ids else -1
+
+
+def _child_dict(child: children_service.ChildView, lang: str) -> dict:
+    """A child as the confirmation screen and its /api/v1 call show it (``lang``'s names)."""
+    return {
+        "id": child.id,
+        "first_name": child.first_name,
+        "last_name": child.last_name,
+        "is_default": child.is_default,
+        "city_id": child.city_id,
+        "city": child.city,
+        "school_id": child.school_id,
+        "school": child.school,
+        "teacher_id": child.teacher_id,
+        "teacher": child.teacher,
+        "grade_id": child.grade_id,
+        "grade": child.grade(lang),
+        "allergies": [
+            {
+                "ingredient_id": allergy.ingredient_id,
+                "name": allergy.name(lang),
+                "alert_level": allergy.alert_level,
+                "alert_level_label": allergy.alert_level_label(lang),
+            }
+            for allergy in child.allergies
+        ],
+    }
+
+
 def require_confirmed(
     session: Session, *, parent_id: int, child_ids: Iterable[object], now: datetime | None = None
 ) -> None:
@@ -118,19 +154,17 @@ def status(
     if waiting:
         places = reference.places(session)
         grades = places.grades
-        for child in children_service.list_children(
-            session=session, parent_id=parent_id, lang=lang
-        ):
-            if child["id"] not in waiting:
+        for child in children_service.list_children(session=session, parent_id=parent_id):
+            if child.id not in waiting:
                 continue
             index = next(
-                (i for i, g in enumerate(grades) if g.id == child["grade_id"]), len(grades) - 1
+                (i for i, g in enumerate(grades) if g.id == child.grade_id), len(grades) - 1
             )
             offered, graduating = next_grade_index(index, len(grades))
-            schools = list(places.schools_of_city.get(child["city_id"], ()))
+            schools = list(places.schools_of_city.get(child.city_id, ()))
             pending.append(
                 {
-                    **child,
+                    **_child_dict(child, lang),
                     "offered_grade_id": grades[offered].id if grades else None,
                     "offered_grade": grades[offered].label(lang) if grades else "",
                     "graduating": graduating,
@@ -185,7 +219,13 @@ def confirm_child(
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
     if not allergies_reviewed:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
-    _city, school, teacher, grade = children_service._placement(session, child.city_id, place)
+    _city, school, teacher, grade = children_service._placement(
+        session,
+        child.city_id,
+        _form_id(place["school_id"]),
+        _form_id(place["teacher_id"]),
+        _form_id(place["grade_id"]),
+    )
     child.school_id = saved_id(school)
     child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
     session.add(child)
@@ -193,7 +233,7 @@ def confirm_child(
     assert child.id is not None
     _record(session, child_id=child.id, year=year, now=now)
     return {
-        "child": children_service.child_dict(session, child, lang),
+        "child": _child_dict(children_service.child_view(session, child), lang),
         "school_year": year.year,
         "pending_count": len(_unconfirmed(session, parent_id=parent_id, year=year)),
     }

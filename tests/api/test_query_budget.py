@@ -12,7 +12,7 @@ every API test (tests/api/conftest.py).
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 
 import pytest
 import reflex as rx
@@ -36,6 +36,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.services import children, content, notifications, reference
 from hotmeals.services.notifications import NOTIFICATION_KINDS
+from hotmeals.services.reference import CityRef
 from tests.api.helpers import get, ok, post, quick_token
 from tests.factories import get_allergen, make_child, make_parent, make_school, make_teacher
 from tests.querycount import count_queries
@@ -287,7 +288,7 @@ def test_a_rolled_back_edit_never_reaches_the_cache(client, db):
     with pytest.raises(RuntimeError), session_scope() as session:
         get_allergen(session, "Budgetberry", name_fr="Baie-budget")
         # Read inside the edit: this transaction sees its own row, and caches nothing.
-        names = {i["name"] for i in children.list_allergic_ingredients(session=session)}
+        names = {i.name("en") for i in children.list_allergic_ingredients(session=session)}
         assert "Budgetberry" in names
         raise RuntimeError("roll back")
     names = {i["name"] for i in ok(get(client, "/Parent/user/Allergicingredients"))["data"]}
@@ -341,11 +342,14 @@ def test_cached_copies_cannot_be_changed_by_a_caller(db):
     with pytest.raises(TypeError):
         places.schools[1] = None  # type: ignore[index]
     rows = children.list_cities(session=db)
-    rows[0]["name"] = "Changed by a caller"
-    assert children.list_cities(session=db)[0]["name"] != "Changed by a caller"
+    with pytest.raises(FrozenInstanceError):
+        rows[0].name = "Changed by a caller"  # type: ignore[misc]
+    rows[0] = CityRef(id=rows[0].id, name="Changed by a caller")
+    assert children.list_cities(session=db)[0].name != "Changed by a caller"
     page = content.cms_page(session=db, slug="about", lang="fr")
-    page["title"] = "x"
-    assert content.cms_page(session=db, slug="about", lang="fr")["title"] != "x"
+    with pytest.raises(FrozenInstanceError):
+        page.title = "x"  # type: ignore[misc]
+    assert content.cms_page(session=db, slug="about", lang="fr").title != "x"
 
 
 def test_teachers_of_an_unknown_or_closed_school_are_refused(client, db):

@@ -29,7 +29,7 @@ def _parent_with_link(kind: str = "order_reminder", lang: str = "fr") -> int:
         return parent.id
 
 
-def _prefs(parent_id: int) -> dict[str, bool]:
+def _prefs(parent_id: int) -> notifications.Preferences:
     with session_scope() as s:
         return notifications.get_preferences(session=s, parent_id=parent_id)
 
@@ -39,11 +39,11 @@ def test_get_asks_and_post_turns_that_switch_off(client):
     page = client.get("/api/v1/mail/unsubscribe", params={"token": TOKEN})
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     assert "rappel de commande" in page.text and "Me désabonner" in page.text
-    assert _prefs(parent_id)["order_reminder"] is True  # opening the link changes nothing
+    assert _prefs(parent_id).order_reminder is True  # opening the link changes nothing
     done = client.post("/api/v1/mail/unsubscribe", data={"token": TOKEN})
     assert done.status_code == 200 and "vous ne recevrez plus" in done.text
     prefs = _prefs(parent_id)
-    assert prefs["order_reminder"] is False and prefs["cutoff_reminder"] is True
+    assert prefs.order_reminder is False and prefs.cutoff_reminder is True
     again = client.post("/api/v1/mail/unsubscribe", data={"token": TOKEN})
     assert again.status_code == 200  # repeat-safe
     with session_scope() as s:

@@ -193,8 +193,8 @@ async def test_a_meal_past_its_cutoff_is_kept_and_may_be_given_to_the_school(
     assert labels[past_line] == "Given to the school's student-nutrition program"
     with session_scope(pay_engine) as s:
         figures = giveback.family_giveback(session=s, parent_id=fam["parent_id"])
-    (school,) = [x for x in figures["schools"] if x["school_id"] == fam["school_id"]]
-    assert school["donation_cents"] == gift.value_cents  # in the give-back figures
+    (school,) = [x for x in figures.schools if x.school_id == fam["school_id"]]
+    assert school.donation_cents == gift.value_cents  # in the give-back figures
 
 
 @pytest.mark.parametrize("children", [1, 10])

@@ -132,7 +132,7 @@ def test_the_allergies_of_listed_children_are_found_by_index(seeded_engine: Engi
         parent = session.exec(select(Parent).where(Parent.email == "parent@example.com")).one()
         with count_queries(seeded_engine) as queries:
             kids = children.list_children(session=session, parent_id=parent.id)
-    assert any(kid["allergies"] for kid in kids)
+    assert any(kid.allergies for kid in kids)
     allergy = [
         (s, p)
         for s, p in zip(queries.statements, queries.parameters, strict=True)

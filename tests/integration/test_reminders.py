@@ -324,7 +324,7 @@ def test_unsubscribe_link_turns_that_switch_off(engine):
         assert reminders.unsubscribe(session=s, token=token) == "cutoff_reminder"  # again: fine
     with session_scope(engine) as s:
         prefs = notifications.get_preferences(session=s, parent_id=w.open_)
-        assert prefs["cutoff_reminder"] is False and prefs["order_reminder"] is True
+        assert prefs.cutoff_reminder is False and prefs.order_reminder is True
         with pytest.raises(DomainError):
             reminders.unsubscribe(session=s, token="x" * 32)
         assert s.exec(select(ReminderSent)).first() is not None

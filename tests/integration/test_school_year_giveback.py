@@ -19,6 +19,7 @@ import pytest
 from sqlmodel import select
 
 from hotmeals import clock
+from hotmeals.api.school_year import giveback_out
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, ChildSchoolYear, Donation, Order, OrderLine
 from hotmeals.domain.errors import DomainError
@@ -306,7 +307,8 @@ def test_giveback_sums_to_the_cent_for_a_family_and_its_school(engine):
         _order(s, far, far_kid, sept, quantity=9)
         pid, school_id, school_name = parent.id, school.id, school.name
     with session_scope(engine) as s:
-        got = giveback.family_giveback(session=s, parent_id=pid, lang="fr", now=SEPTEMBER)
+        figures = giveback.family_giveback(session=s, parent_id=pid, now=SEPTEMBER)
+    got = giveback_out(figures, "fr")  # as /api/v1 shows it
     assert got["school_year_label"] == "2026-2027"
     assert got["meals"] == 7
     assert (got["school_cents"], got["nutrition_cents"], got["donation_cents"]) == (350, 140, 1300)
@@ -326,7 +328,7 @@ def test_a_family_without_meals_sees_its_school_at_zero(engine):
         parent, kid = _family(s, created_at=AUG_1)
         pid, school_id = parent.id, kid.school_id
     with session_scope(engine) as s:
-        got = giveback.family_giveback(session=s, parent_id=pid, now=SEPTEMBER)
+        got = giveback_out(giveback.family_giveback(session=s, parent_id=pid, now=SEPTEMBER), "en")
     assert got["total_cents"] == 0 and got["total"] == "$0.00"
     assert [
         (r["school_id"], r["total_cents"], r["school_total_cents"]) for r in got["schools"]
@@ -343,5 +345,5 @@ def test_giveback_statements_do_not_grow_with_orders(engine, count):
         pid = parent.id
     with session_scope(engine) as s, count_queries(engine) as queries:
         got = giveback.family_giveback(session=s, parent_id=pid, now=SEPTEMBER)
-    assert got["meals"] == count and got["donation_cents"] == 200 * count
+    assert got.meals == count and got.donation_cents == 200 * count
     assert queries.count == 2, queries.report()

@@ -4,9 +4,11 @@ the ones before it. (In the browser: tests/e2e/test_sign_in_forms.py.)"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, severity_rank
 from hotmeals.services.accounts import validate_login
-from hotmeals.services.children import list_alert_levels
+from hotmeals.services.children import ChildAllergyView, ChildView, list_alert_levels
 from hotmeals.ui.state.children import child_row
 from hotmeals.ui.state.toasts import succeeded
 
@@ -20,25 +22,35 @@ def test_levels_are_offered_most_severe_first():
         "Non-allergic",
     ]
     assert set(BY_SEVERITY) == set(AlertLevel)
-    assert [row["value"] for row in list_alert_levels()] == [lv.value for lv in BY_SEVERITY]
+    assert [level.value for level in list_alert_levels()] == [lv.value for lv in BY_SEVERITY]
     assert severity_rank("Major") < severity_rank("High") < severity_rank("Low")
     assert severity_rank("something old") == len(BY_SEVERITY)
 
 
 def test_the_child_card_names_its_major_allergies():
-    child = {
-        "id": 3,
-        "first_name": "Zoë",
-        "last_name": "Dubé",
-        "is_default": True,
-        "allergies": [
-            {"name": "Peanuts", "alert_level": "Major", "alert_level_label": "Major"},
-            {"name": "Sesame", "alert_level": "Major", "alert_level_label": "Major"},
-            {"name": "Milk", "alert_level": "Low", "alert_level_label": "Low"},
-        ],
-    }
-    assert child_row(child)["major"] == "Peanuts, Sesame"
-    assert child_row({**child, "allergies": child["allergies"][2:]})["major"] == ""
+    child = ChildView(
+        id=3,
+        first_name="Zoë",
+        last_name="Dubé",
+        is_default=True,
+        city_id=1,
+        city="",
+        school_id=1,
+        school="",
+        teacher_id=1,
+        teacher="",
+        grade_id=1,
+        grade_en="",
+        grade_fr="",
+        allergies=(
+            ChildAllergyView(1, "Peanuts", "Arachides", "Major"),
+            ChildAllergyView(2, "Sesame", "Sésame", "Major"),
+            ChildAllergyView(3, "Milk", "Lait", "Low"),
+        ),
+    )
+    assert child_row(child, "en")["major"] == "Peanuts, Sesame"
+    assert child_row(child, "fr")["major"] == "Arachides, Sésame"
+    assert child_row(replace(child, allergies=child.allergies[2:]), "en")["major"] == ""
 
 
 def test_sign_in_gives_every_error_at_once():

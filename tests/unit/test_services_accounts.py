@@ -250,7 +250,8 @@ def test_signup_then_verify_logs_in_and_mail_is_in_the_parents_language(engine):
     assert sent.language == "fr" and sent.subject.startswith("Votre code")
     code = sent.subject.rsplit(" ", 1)[-1]
     result = _tx(engine, accounts.verify_otp, email="ZOE@example.org", otp=code)
-    assert result.session_data["signup_step"] == "ADD_CHILD" and result.token
+    assert result.session_data is not None and result.token
+    assert result.session_data.signup_step == "ADD_CHILD"
 
 
 # --- mail -----------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from hotmeals.domain.allergy import AlertLevel
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services import children
+from hotmeals.services.reference import IngredientRef
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
@@ -23,7 +24,7 @@ from hotmeals.ui.state.auth import (
     after_login_path,
     session_expired,
 )
-from hotmeals.ui.state.children import ChildChoiceState
+from hotmeals.ui.state.children import ChildChoiceState, saved_child_id
 from hotmeals.ui.state.forms import (
     Answered,
     OnceForm,
@@ -33,15 +34,16 @@ from hotmeals.ui.state.forms import (
     submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import query_id
 from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import failed, succeeded
 
 DEFAULT_LEVEL = AlertLevel.MAJOR.value
 
 
-def _suggestion(row: dict) -> dict[str, str]:
-    priority = "1" if row["is_priority"] else ""
-    return {"id": str(row["id"]), "name": row["name"], "priority": priority}
+def _suggestion(row: IngredientRef, lang: str) -> dict[str, str]:
+    priority = "1" if row.is_priority else ""
+    return {"id": str(row.id), "name": row.name(lang), "priority": priority}
 
 
 class AllergyState(OnceForm, rx.State):
@@ -71,36 +73,36 @@ class AllergyState(OnceForm, rx.State):
         self.in_signup = not who.complete
         lang = who.lang
         choice = await self.get_state(ChildChoiceState)
-        kids = await run_in_transaction(children.list_children, parent_id=who.parent_id, lang=lang)
-        by_id = {int(k["id"]): k for k in kids}
+        kids = await run_in_transaction(children.list_children, parent_id=who.parent_id)
+        by_id = {k.id: k for k in kids}
         # The child the address names (the one just added: adding a child does not change the
         # chosen one), then the chosen child (only among who's own); else, during sign-up, the
         # child just added; else the default child.
         fallback = (kids[-1] if self.in_signup else kids[0]) if kids else None
-        named = str(self.router.url.query_parameters.get("child") or "")
-        wanted = int(named) if named.isascii() and named.isdigit() and len(named) < 12 else 0
+        wanted = query_id(self, "child")
         child = by_id.get(wanted) or by_id.get(choice._chosen()) or fallback
         if child is None:
             self.missing = True
             return
-        self.child_id = int(child["id"])
-        self.child_name = child["first_name"]
+        self.child_id = child.id
+        self.child_name = child.first_name
         self.items = [
             {
-                "ingredient_id": str(a["ingredient_id"]),
-                "name": a["name"],
-                "alert_level": a["alert_level"],
+                "ingredient_id": str(a.ingredient_id),
+                "name": a.name(lang),
+                "alert_level": a.alert_level,
             }
-            for a in child.get("allergies") or []
+            for a in child.allergies
         ]
         await self._suggest("")
 
     async def _suggest(self, query: str) -> None:
+        lang = await self._lang()
         rows = await run_in_transaction(
-            children.allergy_suggestions, query=query.strip(), lang=await self._lang(), limit=12
+            children.allergy_suggestions, query=query.strip(), lang=lang, limit=12
         )
         chosen = {i["ingredient_id"] for i in self.items}
-        self.suggestions = [_suggestion(r) for r in rows if str(r["id"]) not in chosen]
+        self.suggestions = [_suggestion(r, lang) for r in rows if str(r.id) not in chosen]
 
     @rx.event
     async def search(self, query: str) -> None:
@@ -156,7 +158,7 @@ class AllergyState(OnceForm, rx.State):
             children.set_child_allergies,
             child_id=self.child_id,
             items=items,
-            lang=lang,
+            present=saved_child_id,
         )
         async for event in busy_call(self, lang, saved, call):
             yield event

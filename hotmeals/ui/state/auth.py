@@ -33,7 +33,8 @@ from reflex.event import EventSpec
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, profile
-from hotmeals.services.parents import COMPLETE, SESSION_TTL
+from hotmeals.services.parents import COMPLETE, SESSION_TTL, SessionData
+from hotmeals.services.profile import Profile
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.settings import get_settings
 from hotmeals.ui.state.i18n import I18nState
@@ -80,7 +81,7 @@ def page_path(url_path: str) -> str:
     return url_path or "/"
 
 
-def _load_session(*, session: Any, token: str) -> tuple[Any, dict]:
+def _load_session(*, session: Any, token: str) -> tuple[Any, Profile]:
     """Check the token and read the profile in one transaction."""
     ctx = accounts.authenticate(session=session, token=token)
     return ctx, profile.get_profile(session=session, parent_id=ctx.parent_id)
@@ -156,36 +157,47 @@ class AuthState(rx.State):
     def _user_agent(self) -> str | None:
         return (self.router.headers.user_agent or "")[:255] or None
 
-    def _apply_profile(self, profile: dict) -> None:
-        """Show a profile the service returned for the checked parent (never one from the
-        browser: this is not an event handler)."""
-        self.first_name = profile.get("first_name") or ""
-        self.last_name = profile.get("last_name") or ""
-        self.email = profile.get("email") or ""
-        self.phone = profile.get("phone") or ""
-        self.profile_image = profile.get("profile_image") or ""
-        self.signup_step = profile.get("signup_step") or ""
-        self.cart_count = int(profile.get("cart_count") or 0)
-        self.cancel_cart_count = int(profile.get("cancel_cart_count") or 0)
-        self.active_child_count = int(profile.get("active_child_count") or 0)
+    def _apply_session_data(self, data: SessionData) -> None:
+        """Show the session data the service returned for the checked parent (never data from
+        the browser: this is not an event handler)."""
+        self.first_name = data.first_name
+        self.last_name = data.last_name
+        self.email = data.email
+        self.signup_step = data.signup_step
         self.status = "parent" if self.signup_step == COMPLETE else "signup"
         self.session_data = json.dumps(
             {
-                "id": int(profile.get("id") or 0),
+                "id": data.id,
                 "first_name": self.first_name,
                 "last_name": self.last_name,
                 "email": self.email,
-                "alt_emails": profile.get("alt_emails") or [],
+                "alt_emails": [
+                    {"email": alt.email, "verified": alt.verified} for alt in data.alt_emails
+                ],
                 "signup_step": self.signup_step,
-                "isLoginData": bool(profile.get("isLoginData")),
+                "isLoginData": data.signup_complete,
             }
         )
 
-    def _start_session(self, token: str, session_data: dict) -> None:
+    def _apply_profile(self, profile: Profile) -> None:
+        """Show a profile the service returned for the checked parent: its session data, the
+        picture and the header's counts."""
+        self._apply_session_data(profile)
+        self.phone = profile.phone
+        self.profile_image = profile.profile_image or ""
+        self.cart_count = profile.cart_count
+        self.cancel_cart_count = profile.cancel_cart_count
+        self.active_child_count = profile.active_child_count
+
+    def _start_session(self, token: str, data: SessionData | None) -> None:
         """After login or e-mail verification: keep the token the service just issued and
-        session data (docs/product.md §3)."""
+        session data (docs/product.md §3); the profile's other parts come with the next
+        refresh."""
         self.token = token
-        self._apply_profile(session_data)
+        self.phone = self.profile_image = ""
+        self.cart_count = self.cancel_cart_count = self.active_child_count = 0
+        if data is not None:
+            self._apply_session_data(data)
 
     def _forget_session(self) -> None:
         """Clear what the browser keeps (the cookie and localStorage entries are emptied by
@@ -201,20 +213,22 @@ class AuthState(rx.State):
         self.profile_image = self.signup_step = ""
         self.cart_count = self.cancel_cart_count = self.active_child_count = 0
 
-    async def _refresh(self) -> None:
-        """Re-check the token and reload the profile (cart counts included)."""
+    async def _refresh(self) -> Profile | None:
+        """Re-check the token and reload the profile (cart counts included); the profile, or
+        None when the session has ended."""
         if not self.token:
             if self.status != "visitor":
                 self._forget_session()
             self.status = "visitor"
-            return
+            return None
         try:
             _ctx, profile = await run_in_transaction(_load_session, token=self.token)
         except DomainError:
             # An expired or revoked token (the API's 401): the session ends here.
             self._forget_session()
-            return
+            return None
         self._apply_profile(profile)
+        return profile
 
     def _guard_redirect(self, wanted: str) -> EventSpec | None:
         if self.status == "parent":

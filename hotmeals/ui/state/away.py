@@ -78,10 +78,8 @@ class ChildAwayState(OnceForm, rx.State):
         if who is None:
             self.kids, self.chosen, self.ranges = [], [], []
             return
-        rows = await run_in_transaction(
-            children.list_children, parent_id=who.parent_id, lang=who.lang
-        )
-        self.kids = [Choice(value=str(r["id"]), label=str(r["first_name"])) for r in rows]
+        rows = await run_in_transaction(children.list_children, parent_id=who.parent_id)
+        self.kids = [Choice(value=str(r.id), label=r.first_name) for r in rows]
         self.refund_to = (await run_in_transaction(credit.refund_to, parent_id=who.parent_id)).value
         today = clock.today()
         self.today = today.isoformat()

@@ -120,16 +120,25 @@ class BookingState(MealDialog, rx.State):
         await self._load_menu(who)  # and so does the meal's card ("In cart")
 
     async def _load_children(self, who: ActingParent) -> None:
-        rows = await run_in_transaction(
-            children.list_children, parent_id=who.parent_id, lang=who.lang
-        )
+        rows = await run_in_transaction(children.list_children, parent_id=who.parent_id)
         self.kids = [
             {
-                "id": str(c["id"]),
-                "name": c["first_name"],
-                "school": c.get("school") or "",
-                "is_default": "1" if c.get("is_default") else "",
-                "marks": child_marks(c.get("allergies") or [], c["first_name"], who.lang),
+                "id": str(c.id),
+                "name": c.first_name,
+                "school": c.school,
+                "is_default": "1" if c.is_default else "",
+                "marks": child_marks(
+                    [
+                        {
+                            "name": a.name(who.lang),
+                            "alert_level": a.alert_level,
+                            "alert_level_label": a.alert_level_label(who.lang),
+                        }
+                        for a in c.allergies
+                    ],
+                    c.first_name,
+                    who.lang,
+                ),
             }
             for c in rows
         ]

@@ -14,6 +14,7 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
+from hotmeals.services.children import ChildView
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, signed_up_parent
 from hotmeals.ui.state.forms import (
@@ -29,6 +30,7 @@ from hotmeals.ui.state.forms import (
     submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.screens import load_behind_spinner
 from hotmeals.ui.state.toasts import succeeded
 
@@ -42,29 +44,34 @@ SERVICE_FIELDS = {
 }
 
 
-def _options(rows: list[dict], label: str = "name") -> list[dict[str, str]]:
-    return [{"id": str(r["id"]), "name": str(r[label])} for r in rows]
+def _option(row_id: int, name: str) -> dict[str, str]:
+    return {"id": str(row_id), "name": name}
 
 
-def child_row(child: dict) -> dict[str, str]:
-    """Display-ready strings for a child card."""
-    allergies = child.get("allergies") or []
+def child_row(child: ChildView, lang: str) -> dict[str, str]:
+    """Display-ready strings for a child card (places and allergies named in ``lang``)."""
     return {
-        "id": str(child["id"]),
-        "first_name": child["first_name"],
-        "last_name": child["last_name"],
-        "name": f"{child['first_name']} {child['last_name']}",
-        "initials": (child["first_name"][:1] + child["last_name"][:1]).upper(),
-        "school": child.get("school") or "",
-        "teacher": child.get("teacher") or "",
-        "grade": child.get("grade") or "",
-        "is_default": "1" if child.get("is_default") else "",
+        "id": str(child.id),
+        "first_name": child.first_name,
+        "last_name": child.last_name,
+        "name": f"{child.first_name} {child.last_name}",
+        "initials": (child.first_name[:1] + child.last_name[:1]).upper(),
+        "school": child.school,
+        "teacher": child.teacher,
+        "grade": child.grade(lang),
+        "is_default": "1" if child.is_default else "",
         "allergies": ", ".join(
-            f"{a['name']} ({a.get('alert_level_label') or a['alert_level']})" for a in allergies
+            f"{a.name(lang)} ({a.alert_level_label(lang) or a.alert_level})"
+            for a in child.allergies
         ),
         # Major allergies stand out on the card; the service lists them first.
-        "major": ", ".join(a["name"] for a in allergies if a["alert_level"] == "Major"),
+        "major": ", ".join(a.name(lang) for a in child.allergies if a.alert_level == "Major"),
     }
+
+
+def saved_child_id(child: ChildView) -> int:
+    """What the form keeps of the child it saved (also what a repeat gets back): its id."""
+    return child.id
 
 
 class ChildChoiceState(rx.State):
@@ -73,10 +80,7 @@ class ChildChoiceState(rx.State):
     child_id: str = rx.LocalStorage("", name="chosenChildId", sync=True)
 
     def _chosen(self) -> int:
-        try:
-            return int(self.child_id or 0)
-        except ValueError:
-            return 0
+        return browser_id(self.child_id)
 
     @rx.event
     def edit(self, child_id: str) -> Any:
@@ -99,10 +103,8 @@ class ChildrenState(OnceForm, rx.State):
 
     async def _reload(self, who: ActingParent) -> None:
         """The children of ``who`` (the caller checked the session on this call)."""
-        rows = await run_in_transaction(
-            children.list_children, parent_id=who.parent_id, lang=who.lang
-        )
-        self.kids = [child_row(c) for c in rows]
+        rows = await run_in_transaction(children.list_children, parent_id=who.parent_id)
+        self.kids = [child_row(c, who.lang) for c in rows]
 
     @rx.event
     async def load(self) -> AsyncIterator[Any]:
@@ -129,7 +131,7 @@ class ChildrenState(OnceForm, rx.State):
             ["set_default", str(child_id)],
             "set_default_child",
             children.set_default_child,
-            child_id=str(child_id),
+            child_id=browser_id(child_id),
         )
         async for event in busy_call(self, lang, done, call, busy=""):
             yield event
@@ -220,8 +222,10 @@ class ChildFormState(NameForm, rx.State):
         self.schools = []
         self.teachers = []
         lang = await self._lang()
-        self.cities = _options(await run_in_transaction(children.list_cities))
-        self.grades = _options(await run_in_transaction(children.list_grades, lang=lang), "label")
+        cities = await run_in_transaction(children.list_cities)
+        self.cities = [_option(city.id, city.name) for city in cities]
+        grades = await run_in_transaction(children.list_grades)
+        self.grades = [_option(grade.id, grade.label(lang)) for grade in grades]
         if len(self.cities) == 1:
             await self._pick_city(self.cities[0]["id"])
 
@@ -243,34 +247,31 @@ class ChildFormState(NameForm, rx.State):
     async def _edit(self, who: ActingParent) -> None:
         await self._start("edit")
         choice = await self.get_state(ChildChoiceState)
-        lang = who.lang
         try:
             # The chosen id is browser storage: the service looks it up among who's children.
             child_id = choice._chosen()
             if child_id:
                 child = await run_in_transaction(
-                    children.get_child, parent_id=who.parent_id, child_id=child_id, lang=lang
+                    children.get_child, parent_id=who.parent_id, child_id=child_id
                 )
             else:
                 # No child chosen yet (a new browser): the default child, listed first.
-                kids = await run_in_transaction(
-                    children.list_children, parent_id=who.parent_id, lang=lang
-                )
+                kids = await run_in_transaction(children.list_children, parent_id=who.parent_id)
                 if not kids:
                     raise DomainError("child_not_found", field="child_id")
                 child = kids[0]
         except DomainError:
             self.missing = True
             return
-        self.child_id = int(child["id"])
-        choice.child_id = str(child["id"])
-        self.first_name = child["first_name"]
-        self.last_name = child["last_name"]
-        self.is_default = bool(child.get("is_default"))
-        await self._pick_city(str(child["city_id"]))
-        await self._pick_school(str(child["school_id"]))
-        self.teacher_id = str(child["teacher_id"])
-        self.grade_id = str(child["grade_id"])
+        self.child_id = child.id
+        choice.child_id = str(child.id)
+        self.first_name = child.first_name
+        self.last_name = child.last_name
+        self.is_default = child.is_default
+        await self._pick_city(str(child.city_id))
+        await self._pick_school(str(child.school_id))
+        self.teacher_id = str(child.teacher_id)
+        self.grade_id = str(child.grade_id)
 
     async def _pick_city(self, city_id: str) -> None:
         self.city_id = city_id
@@ -278,9 +279,8 @@ class ChildFormState(NameForm, rx.State):
         self.teachers = []
         self.schools = []
         if city_id:
-            self.schools = _options(
-                await run_in_transaction(children.list_schools, city_id=int(city_id))
-            )
+            schools = await run_in_transaction(children.list_schools, city_id=browser_id(city_id))
+            self.schools = [_option(school.id, school.name) for school in schools]
 
     async def _pick_school(self, school_id: str) -> None:
         self.school_id = school_id
@@ -288,10 +288,10 @@ class ChildFormState(NameForm, rx.State):
         self.teachers = []
         self._teacher_grades = {}
         if school_id:
-            rows = await run_in_transaction(children.list_teachers, school_id=int(school_id))
-            self.teachers = _options(rows)
+            rows = await run_in_transaction(children.list_teachers, school_id=browser_id(school_id))
+            self.teachers = [_option(teacher.id, teacher.name) for teacher in rows]
             self._teacher_grades = {
-                str(r["id"]): str(r["grade_id"]) for r in rows if r.get("grade_id")
+                str(teacher.id): str(teacher.grade_id) for teacher in rows if teacher.grade_id
             }
 
     async def _check(self, fields: tuple[str, ...]) -> None:
@@ -370,7 +370,6 @@ class ChildFormState(NameForm, rx.State):
             "school_id": int(self.school_id),
             "teacher_id": int(self.teacher_id),
             "grade_id": int(self.grade_id),
-            "lang": lang,
         }
         if self.mode == "edit":
             kwargs["child_id"] = self.child_id
@@ -381,6 +380,7 @@ class ChildFormState(NameForm, rx.State):
             kwargs,
             "edit_child" if self.mode == "edit" else "add_child",
             children.edit_child if self.mode == "edit" else children.add_child,
+            present=saved_child_id,
             **kwargs,
         )
 
@@ -393,17 +393,17 @@ class ChildFormState(NameForm, rx.State):
             yield event
         if not saved.ok:
             return  # a repeat: the first answer already said so and moved on
-        child = saved.result
+        child_id: int = saved.result
         choice = await self.get_state(ChildChoiceState)
         if self.mode != "another" or not choice.child_id:
             # Adding another child leaves the chosen child as it was (Book meal must
             # not switch to the new one silently); its allergy step names it instead.
-            choice.child_id = str(child["id"])
+            choice.child_id = str(child_id)
         await auth._refresh()
         if self.mode == "edit":
             yield succeeded(tr("child_updated", lang))
             yield rx.redirect("/edit-profile")
         else:
             yield succeeded(tr("child_added", lang))
-            named = f"?child={int(child['id'])}" if self.mode == "another" else ""
+            named = f"?child={child_id}" if self.mode == "another" else ""
             yield rx.redirect("/allergy-profile" + named)

@@ -44,10 +44,10 @@ class ContactState(OnceForm, rx.State):
     async def _fill_from_profile(self, who: ActingParent) -> None:
         """Pre-fill from the profile of ``who`` (the caller checked the session)."""
         data = await run_in_transaction(profile.get_profile, parent_id=who.parent_id)
-        self.first_name = data.get("first_name") or ""
-        self.last_name = data.get("last_name") or ""
-        self.email = data.get("email") or ""
-        self.phone = data.get("phone") or ""
+        self.first_name = data.first_name
+        self.last_name = data.last_name
+        self.email = data.email
+        self.phone = data.phone
         self.errors = {}
         self.sent = False
         forget_submission(self)

@@ -16,6 +16,8 @@ from markdown_it import MarkdownIt
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import content
+from hotmeals.services.content import Page, PageInBoth
+from hotmeals.services.reference import FaqRef
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import AuthState
 from hotmeals.ui.state.steps import ProfileStepState, arrival_url
@@ -33,10 +35,6 @@ def to_html(markdown: str) -> str:
     return _HEADING_RE.sub(lambda m: f"<{m[1]}h{int(m[2]) + 1}>", _MD.render(markdown))
 
 
-def _page_both(*, session: Any, slug: str) -> dict[str, dict]:
-    return content.page_in_both_languages(session=session, slug=slug)
-
-
 class ContentState(rx.State):
     slug: str = ""
     title_en: str = ""
@@ -51,22 +49,24 @@ class ContentState(rx.State):
     faq_fr: list[dict[str, str]] = []
     dialog_open: bool = False
 
-    _pages: dict[str, dict] = {}
+    _pages: dict[str, PageInBoth] = {}
 
     async def _ensure_loaded(self, slug: str) -> None:
         if slug == "faq":
             self.slug = "faq"
             if not self.faq_en:
-                faq = await run_in_transaction(_page_both, slug="faq")
-                self.faq_en = [_qa(row) for row in faq["en"]["items"]]
-                self.faq_fr = [_qa(row) for row in faq["fr"]["items"]]
+                faq = await run_in_transaction(content.page_in_both_languages, slug="faq")
+                self.faq_en = [_qa(row) for row in faq.en.items or ()]
+                self.faq_fr = [_qa(row) for row in faq.fr.items or ()]
             return
         if slug not in CMS_SLUGS:
             return
         self.failed = False
         if slug not in self._pages:
             try:
-                self._pages[slug] = await run_in_transaction(_page_both, slug=slug)
+                self._pages[slug] = await run_in_transaction(
+                    content.page_in_both_languages, slug=slug
+                )
             except DomainError:
                 self.failed = True
                 self.slug = slug
@@ -75,8 +75,8 @@ class ContentState(rx.State):
                 return
         pages = self._pages[slug]
         self.slug = slug
-        self.title_en, self.body_en = pages["en"]["title"], _without_title(pages["en"])
-        self.title_fr, self.body_fr = pages["fr"]["title"], _without_title(pages["fr"])
+        self.title_en, self.body_en = pages.en.title, _without_title(pages.en)
+        self.title_fr, self.body_fr = pages.fr.title, _without_title(pages.fr)
         self.html_en, self.html_fr = to_html(self.body_en), to_html(self.body_fr)
 
     @rx.event
@@ -129,19 +129,19 @@ def page_slug(path: str) -> str:
     return last if last in (*CMS_SLUGS, "faq") else ""
 
 
-def _without_title(page: dict) -> str:
+def _without_title(page: Page) -> str:
     """The body without a leading '# Title' line: the screen shows the title as its heading."""
-    body = page["body"].lstrip()
+    body = page.body.lstrip()
     first, _, rest = body.partition("\n")
-    if first.startswith("# ") and first[2:].strip() == page["title"].strip():
+    if first.startswith("# ") and first[2:].strip() == page.title.strip():
         return rest.lstrip()
     return body
 
 
-def _qa(row: dict) -> dict[str, str]:
+def _qa(row: FaqRef) -> dict[str, str]:
     return {
-        "id": str(row["id"]),
-        "question": row["question"],
-        "answer": row["answer"],
-        "answer_html": to_html(row["answer"]),
+        "id": str(row.id),
+        "question": row.question,
+        "answer": row.answer,
+        "answer_html": to_html(row.answer),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from hotmeals.domain.money import format_money
 from hotmeals.services import giveback
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import signed_up_parent
@@ -25,24 +26,23 @@ class GiveBackState(rx.State):
         who = await signed_up_parent(self)
         if who is None:
             return
-        got = await run_in_transaction(
-            giveback.family_giveback, parent_id=who.parent_id, lang=who.lang
-        )
-        self.year_label = got["school_year_label"]
-        self.meals = int(got["meals"])
-        self.total = got["total"]
-        self.school_community = got["school_community"]
-        self.nutrition = got["nutrition"]
-        self.donations = got["donations"]
+        got = await run_in_transaction(giveback.family_giveback, parent_id=who.parent_id)
+        lang = who.lang
+        self.year_label = got.year.label
+        self.meals = got.meals
+        self.total = format_money(got.total_cents, lang)
+        self.school_community = format_money(got.school_cents, lang)
+        self.nutrition = format_money(got.nutrition_cents, lang)
+        self.donations = format_money(got.donation_cents, lang)
         self.schools = [
             {
-                "id": str(row["school_id"]),
-                "school": row["school"],
-                "children": ", ".join(row["children"]),
-                "meals": str(row["meals"]),
-                "given": row["given"],
-                "school_total": row["school_total"],
+                "id": str(row.school_id),
+                "school": row.school,
+                "children": ", ".join(row.children),
+                "meals": str(row.meals),
+                "given": format_money(row.given_cents, lang),
+                "school_total": format_money(row.school_total_cents, lang),
             }
-            for row in got["schools"]
+            for row in got.schools
         ]
         self.loaded = True

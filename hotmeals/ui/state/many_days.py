@@ -136,10 +136,8 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         return await complete_parent(self)
 
     async def _load_kids(self, who: ActingParent) -> None:
-        rows = await run_in_transaction(
-            children.list_children, parent_id=who.parent_id, lang=who.lang
-        )
-        self.kids = [Choice(str(c["id"]), str(c["first_name"])) for c in rows]
+        rows = await run_in_transaction(children.list_children, parent_id=who.parent_id)
+        self.kids = [Choice(str(c.id), c.first_name) for c in rows]
         known = {k.value for k in self.kids}
         self.chosen = [c for c in self.chosen if c in known]
         if not self.chosen:

@@ -125,7 +125,7 @@ class OtpState(rx.State):
         auth._start_session(result.token or "", result.session_data)
         data = result.session_data
         target = after_login_path(
-            data.get("signup_step", ""), bool(data.get("isLoginData")), self._next
+            data.signup_step if data else "", data.signup_complete if data else False, self._next
         )
         self._close()
         yield succeeded(tr("email_verified", lang))

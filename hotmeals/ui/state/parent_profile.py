@@ -13,7 +13,8 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import profile
-from hotmeals.services.profile import ALT_EMAIL_MAX
+from hotmeals.services.accounts import OtpSent
+from hotmeals.services.profile import ALT_EMAIL_MAX, Profile
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import (
     ActingParent,
@@ -43,6 +44,12 @@ FIELDS = ("first_name", "last_name", "phone")
 UPLOAD_ID = "profile-picture"
 
 
+def _reloaded(found: Profile) -> None:
+    """A profile form's answer as kept for a repeat: nothing (the screen reloads the
+    profile after a save, and a repeat only ends the second tap)."""
+    return None
+
+
 class ParentEditState(NameForm, rx.State):
     phone: str = ""
     email: str = ""
@@ -61,10 +68,9 @@ class ParentEditState(NameForm, rx.State):
     async def _lang(self) -> str:
         return (await self.get_state(I18nState)).lang
 
-    def _apply_alt_emails(self, profile: dict) -> None:
+    def _apply_alt_emails(self, found: Profile) -> None:
         self.alt_emails = [
-            {"email": a["email"], "verified": "1" if a.get("verified") else ""}
-            for a in profile.get("alt_emails") or []
+            {"email": a.email, "verified": "1" if a.verified else ""} for a in found.alt_emails
         ]
 
     @rx.event
@@ -78,10 +84,10 @@ class ParentEditState(NameForm, rx.State):
 
     async def _fill(self, who: ActingParent) -> None:
         data = await run_in_transaction(profile.get_profile, parent_id=who.parent_id)
-        self.first_name = data["first_name"]
-        self.last_name = data["last_name"]
-        self.phone = data.get("phone") or ""
-        self.email = data["email"]
+        self.first_name = data.first_name
+        self.last_name = data.last_name
+        self.phone = data.phone
+        self.email = data.email
         self._apply_alt_emails(data)
 
     @rx.event
@@ -117,6 +123,7 @@ class ParentEditState(NameForm, rx.State):
             ["profile", values],
             "edit_profile",
             profile.edit_profile,
+            present=_reloaded,
             first_name=self.first_name,
             last_name=self.last_name,
             phone=self.phone,
@@ -124,7 +131,7 @@ class ParentEditState(NameForm, rx.State):
         async for event in busy_call(self, lang, saved, call, form=(FIELDS, PREFIX)):
             yield event
         if saved.ok:
-            auth._apply_profile(saved.result)
+            await auth._refresh()  # the header shows the new names
             yield succeeded(tr("profile_updated", lang))
 
     # ---- alternate e-mails ---------------------------------------------------------------
@@ -159,18 +166,15 @@ class ParentEditState(NameForm, rx.State):
             yield event
         if not added.ok or added.who is None:
             return
-        sent = added.result
+        sent = OtpSent(**added.result)  # kept for a repeat as a dict
         data = await run_in_transaction(profile.get_profile, parent_id=added.who.parent_id)
         self._apply_alt_emails(data)
         yield rx.set_value(PREFIX + "alt_email", "")
         otp = await self.get_state(OtpState)
         yield otp._begin(
-            ALT_EMAIL,
-            sent["email"],
-            resend_after=sent["resend_after"],
-            expires_in=sent["expires_in"],
+            ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
         )
-        yield succeeded(tr("otp_sent", lang, email=sent["email"]))
+        yield succeeded(tr("otp_sent", lang, email=sent.email))
 
     @rx.event
     async def verify_alt(self, address: str) -> AsyncIterator[Any]:
@@ -213,15 +217,16 @@ class ParentEditState(NameForm, rx.State):
             ["remove_alt", str(address).lower()],
             "remove_alt_email",
             profile.remove_alt_email,
-            email=address,
+            present=_reloaded,
+            email=str(address),
         )
         async for event in busy_call(self, lang, removed, call, busy=""):
             yield event
         if not removed.ok:
             return
-        data = removed.result
-        self._apply_alt_emails(data)
-        auth._apply_profile(data)
+        found = await auth._refresh()
+        if found is not None:
+            self._apply_alt_emails(found)
         yield succeeded(tr("ui.alt_email.removed", lang, email=address))
 
     @rx.event

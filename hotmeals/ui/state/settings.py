@@ -13,6 +13,7 @@ from hotmeals.domain import validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import accounts, notifications, profile
+from hotmeals.services.notifications import Preferences
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.forms import (
@@ -73,14 +74,18 @@ class LanguageState(rx.State):
             yield event
 
 
+def switches(preferences: Preferences) -> dict[str, bool]:
+    """The settings screen's switches: each kind of e-mail, on or off."""
+    return {kind: preferences.is_on(kind) for kind in notifications.NOTIFICATION_KINDS}
+
+
 class NotificationState(OnceForm, rx.State):
     prefs: dict[str, bool] = {}
     loading: bool = False
 
     async def _reload(self, who: ActingParent) -> None:
-        self.prefs = await run_in_transaction(
-            notifications.get_preferences, parent_id=who.parent_id
-        )
+        found = await run_in_transaction(notifications.get_preferences, parent_id=who.parent_id)
+        self.prefs = switches(found)
         forget_submission(self)
 
     @rx.event
@@ -101,6 +106,7 @@ class NotificationState(OnceForm, rx.State):
             preferences,
             "update_notifications",
             notifications.update_preferences,
+            present=switches,
             preferences=preferences,
         )
         async for event in busy_call(self, lang, saved, call):

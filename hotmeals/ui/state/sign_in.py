@@ -138,7 +138,9 @@ class SignInState(rx.State):
         self.busy = False
         yield rx.redirect(
             after_login_path(
-                data.get("signup_step", ""), bool(data.get("isLoginData")), self.next_path
+                data.signup_step if data else "",
+                data.signup_complete if data else False,
+                self.next_path,
             )
         )
 
