@@ -450,12 +450,13 @@ async def complete_checkout(
     return result
 
 
-def _own_order_payment(session: Session, *, payment_id: int, parent_id: int) -> None:
-    """``payment_not_found`` unless ``payment_id`` is one of the parent's order payments (the
-    check of ``settle.order_payment_view``, without the view)."""
+def _own_order_payment(session: Session, *, payment_id: int, parent_id: int) -> Payment:
+    """The payment ``payment_id`` if it is one of the parent's order payments, else
+    ``payment_not_found`` (the check of ``settle.order_payment_view``, without the view)."""
     payment = get_payment(session, payment_id, parent_id)
     if payment.purpose != Purpose.ORDER or payment.order_id is None:
         raise DomainError("payment_not_found", field="payment_id")
+    return payment
 
 
 def _duplicate_of(session: Session, *, payment_id: int, txn_id: str) -> int | None:

@@ -229,15 +229,18 @@ def _confirm_inputs(
     payment_id: int,
     parent_id: int | None,
     txn_id: object,
-    expect: Callable[[Session], None] | None,
+    expect: Callable[[Session], object] | None,
 ) -> tuple[int, str, PaymentView | None]:
     """``steps.confirm_inputs``, after the caller's own check of the payment (``expect``, in
-    the same transaction) and of ``txn_id``, in that order."""
-    if expect is not None:
-        expect(session)
-    return steps.confirm_inputs(
+    the same transaction) and of ``txn_id``, in that order. What ``expect`` read is held
+    meanwhile: the session's identity map keeps only rows still referenced, and the payment
+    it loaded is the one ``confirm_inputs`` reads again."""
+    checked = expect(session) if expect is not None else None
+    inputs = steps.confirm_inputs(
         session, payment_id=payment_id, parent_id=parent_id, txn_id=_valid_txn_id(txn_id)
     )
+    del checked
+    return inputs
 
 
 async def confirm_payment(
@@ -246,7 +249,7 @@ async def confirm_payment(
     txn_id: str,
     parent_id: int | None = None,
     actor: str | None = None,
-    expect: Callable[[Session], None] | None = None,
+    expect: Callable[[Session], object] | None = None,
     runtime: Runtime = APP,
 ) -> PaymentView:
     """After the browser's ``onApproval``: check ``txn_id`` with ``txnquery`` and record the
@@ -329,7 +332,7 @@ async def confirm_approval(
     payment_id: int,
     txn_id: str,
     parent_id: int,
-    expect: Callable[[Session], None] | None = None,
+    expect: Callable[[Session], object] | None = None,
     runtime: Runtime = APP,
 ) -> PaymentView | None:
     """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
