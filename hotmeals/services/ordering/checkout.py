@@ -182,6 +182,7 @@ def _reserve_checkout(
                 data={"number": old.number, "why": "cart changed"},
             )
     attempts: Sequence[Payment] = ()  # an order written just now has none
+    written = order is None
     if order is None:
         order = write_order(
             session,
@@ -230,6 +231,7 @@ def _reserve_checkout(
         purpose=Purpose.ORDER,
         amount_cents=split.card_cents,
         order_id=order.id,
+        order_written_here=written,
     )
     card_sale = None
     # What the Lightbox session is asked for, read here (the payment just written CREATED,

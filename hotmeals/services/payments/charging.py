@@ -62,10 +62,14 @@ def reserve_payment(
     order_id: int | None = None,
     donation_id: int | None = None,
     actor: str | None = None,
+    order_written_here: bool = False,
 ) -> Payment:
     """A CREATED payment with a fresh invoice number, in the caller's transaction (so the
     order or donation it pays for is written in the same one). Amount and purpose come from
-    the server: the order's total, the donation's amount."""
+    the server: the order's total, the donation's amount. ``order_written_here``: the order
+    (purpose ORDER) was written in the caller's transaction, PENDING_PAYMENT and seen by no
+    other yet, so the purpose's ``reserved`` step (lock the order, a failed one pending
+    again) has nothing to do."""
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
         raise TypeError("amount_cents must be an int")
     if not 0 < amount_cents <= MAX_PAYMENT_CENTS:
@@ -104,7 +108,8 @@ def reserve_payment(
     )
     session.add(payment)
     session.flush()
-    handler_for(purpose).reserved(session, payment)
+    if not (order_written_here and purpose == Purpose.ORDER):
+        handler_for(purpose).reserved(session, payment)
     audit_payment(
         session,
         payment,
