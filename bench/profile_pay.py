@@ -17,9 +17,9 @@ profile's top functions.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import asyncio
 import cProfile
+import dataclasses
 import io
 import json
 import pstats
