@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, delete, update
+from sqlalchemy import CursorResult, Table, delete, update
 from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
@@ -131,6 +131,8 @@ def claim(session: Session, *, parent_id: int, key: object, action: str) -> Any 
     checked = checked_key(key)
     if checked is None:
         raise ValueError("claim needs a key")
+    if _insert_claim(session, parent_id=parent_id, key=checked, action=action):
+        return None
     seen = _seen(session, parent_id=parent_id, key=checked, action=action)
     if seen is not None:
         return json.loads(seen.result)
@@ -138,10 +140,53 @@ def claim(session: Session, *, parent_id: int, key: object, action: str) -> Any 
     return None
 
 
+def _insert_claim(session: Session, *, parent_id: int, key: str, action: str) -> bool:
+    """True: ``key`` was free and is now claimed for ``action``, in one INSERT that does
+    nothing when the key is taken (the unique ``(parent_id, key)``; on PostgreSQL it waits for
+    a first claim still uncommitted). False: the key is taken (or the database has no such
+    INSERT): ``claim`` reads it as before, with the parent locked."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    else:  # pragma: no cover - the app runs on these two
+        return False
+    model: Any = FormSubmission
+    table: Table = model.__table__
+    done = session.execute(
+        insert(table)
+        .values(
+            parent_id=parent_id,
+            key=key,
+            action=action,
+            result=json.dumps(IN_FLIGHT, default=str),
+            created_at=utcnow(),
+        )
+        .on_conflict_do_nothing(index_elements=[table.c.parent_id, table.c.key])
+        .returning(table.c.id)
+    )
+    return done.first() is not None  # a row only when one was written
+
+
 def remember(session: Session, *, parent_id: int, key: object, action: str, result: Any) -> None:
     """Store the answer of a call that charged under ``key`` (claimed or not yet recorded)."""
     checked = checked_key(key)
     if checked is None:
+        return
+    text = json.dumps(_shaped(result), default=str)
+    # The usual case, the key this call claimed: one UPDATE of its row.
+    stored = session.execute(
+        update(FormSubmission)
+        .where(
+            col(FormSubmission.parent_id) == parent_id,
+            col(FormSubmission.key) == checked,
+            col(FormSubmission.action) == action,
+        )
+        .values(result=text)
+        .execution_options(synchronize_session=False)
+    )
+    if cast(CursorResult[Any], stored).rowcount == 1:
         return
     lock_parent(session, parent_id)
     row = _stored(session, parent_id=parent_id, key=checked)
@@ -151,7 +196,7 @@ def remember(session: Session, *, parent_id: int, key: object, action: str, resu
         )
     elif row.action != action:
         return
-    row.result = json.dumps(_shaped(result), default=str)
+    row.result = text
     session.add(row)
     session.flush()
 

@@ -303,6 +303,60 @@ def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
     assert one[1] == twelve[1], twelve[3].report()
 
 
+# The statements of an order's two payment calls, each with an Idempotency-Key as the apps
+# send them, for a cart of five lines: (getConvergeSessionToken, AddOrder) per backend.
+# PostgreSQL locks a row with one SELECT ... FOR UPDATE where SQLite writes it then reads it,
+# and locks an order before its payment.
+PAYMENT_CALL_BUDGET = {"sqlite": (22, 32), "postgresql": (21, 32)}
+
+
+def _keyed(api: TestClient, path: str, body: dict, token: str, key: str) -> dict:
+    headers = {"api-key": API_KEY, "app": "P", "token": token, "content-type": "text/plain"}
+    return api.post(
+        f"/api/v1{path}", content=json.dumps(body), headers={**headers, "Idempotency-Key": key}
+    ).json()
+
+
+def test_the_payment_calls_of_an_order_keep_to_their_statement_budget(
+    api: TestClient, sim: SimServer
+) -> None:
+    fam = make_family(sim)
+    fill(fam, 5)
+    with count_queries(get_engine()) as started_log:
+        started = _keyed(
+            api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, fam["token"], "s1"
+        )
+    assert started["code"] == 1, started
+    data = started["data"]
+    txn = lightbox_submit(sim, data["ssl_txn_auth_token"])["response"]["ssl_txn_id"]
+    body = {"payment_id": data["payment_id"], "ssl_txn_id": txn}
+    with count_queries(get_engine()) as added_log:
+        added = _keyed(api, "/Parent/order/AddOrder", body, fam["token"], "a1")
+    assert added["code"] == 1 and added["data"]["status"] == "placed", added
+    session_budget, add_budget = PAYMENT_CALL_BUDGET[get_engine().dialect.name]
+    assert started_log.count <= session_budget, started_log.report()
+    assert added_log.count <= add_budget, added_log.report()
+    for log in (started_log, added_log):
+        # A fresh key: claimed by one INSERT, its answer stored by one UPDATE, never read.
+        keyed = [s for s in log.statements if "formsubmission" in s.lower()]
+        assert [s.split()[0].upper() for s in keyed] == ["INSERT", "UPDATE"], log.report()
+    # The Lightbox session's inputs come from the transaction that reserved the payment, and
+    # a brand-new order has no earlier attempts to read.
+    assert sum("FROM payment" in s for s in started_log.statements) == 0, started_log.report()
+    # AddOrder reads the payment's row once before it locks it to record the sale (the owner,
+    # the purpose and what to ask Converge, in one transaction).
+    lock = next(
+        i
+        for i, s in enumerate(added_log.statements)
+        if s.startswith("UPDATE payment") or "FOR UPDATE" in s
+    )
+    rows = [s for s in added_log.statements[:lock] if s.startswith("SELECT payment.id, ")]
+    assert len(rows) == 1, added_log.report()
+    # Repeating each call with its key answers the first answer, word for word.
+    again = _keyed(api, "/Parent/order/AddOrder", body, fam["token"], "a1")
+    assert again == added
+
+
 def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
     api: TestClient, family: dict, sim: SimServer
 ) -> None:

@@ -29,7 +29,9 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from sqlmodel import Session, col, select
 
@@ -73,10 +75,11 @@ from hotmeals.services.payment_outcome import await_charge
 from hotmeals.services.payments import (
     SESSION_WINDOW,
     HostedSession,
+    SessionInputs,
     ask_converge,
     charge_begun_card,
     confirm_approval,
-    open_payment_attempt,
+    open_hosted_session,
     report_browser_failure,
     reserve_payment,
     steps,
@@ -85,6 +88,7 @@ from hotmeals.services.payments.credit_pay import pay_with_credit
 from hotmeals.services.payments.reconciliation import browser_reason
 from hotmeals.services.payments.records import (
     PaymentView,
+    get_payment,
     lock_row,
 )
 from hotmeals.services.payments.runtime import actor_of
@@ -176,6 +180,8 @@ def _reserve_checkout(
                 kind="order.abandoned",
                 data={"number": old.number, "why": "cart changed"},
             )
+    attempts: Sequence[Payment] = ()  # an order written just now has none
+    written = order is None
     if order is None:
         order = write_order(
             session,
@@ -186,19 +192,20 @@ def _reserve_checkout(
             fingerprint=fingerprint,
             now=now,
         )
+    else:
+        # Every earlier attempt of this order that Converge has not had the last word on
+        # (open, in flight, or failed on a browser's word only) is asked about before a new
+        # one opens: its sale, if any, pays for the order.
+        attempts = session.exec(
+            select(Payment)
+            .where(
+                Payment.order_id == order.id,
+                Payment.purpose == Purpose.ORDER,
+                col(Payment.duplicate_of_id).is_(None),
+            )
+            .order_by(col(Payment.id))
+        ).all()
     common = {"order_id": order.id, "order_number": order.number}
-    # Every earlier attempt of this order that Converge has not had the last word on (open,
-    # in flight, or failed on a browser's word only) is asked about before a new one opens:
-    # its sale, if any, pays for the order.
-    attempts = session.exec(
-        select(Payment)
-        .where(
-            Payment.order_id == order.id,
-            Payment.purpose == Purpose.ORDER,
-            col(Payment.duplicate_of_id).is_(None),
-        )
-        .order_by(col(Payment.id))
-    ).all()
     to_ask = [
         p.id
         for p in attempts
@@ -223,8 +230,19 @@ def _reserve_checkout(
         purpose=Purpose.ORDER,
         amount_cents=split.card_cents,
         order_id=order.id,
+        order_written_here=written,
     )
     card_sale = None
+    # What the Lightbox session is asked for, read here (the payment just written CREATED,
+    # the parent's locked row) rather than in a transaction of its own.
+    hosted = SessionInputs(
+        amount_cents=payment.amount_cents,
+        invoice=payment.invoice_number,
+        purpose=payment.purpose,
+        first_name=parent.first_name,
+        last_name=parent.last_name,
+        email=parent.email,
+    )
     if card_id is not None:
         # In flight from the moment it is written: a second tab finds it UNKNOWN and waits.
         card_sale = steps.begin_card_sale(
@@ -241,6 +259,7 @@ def _reserve_checkout(
         "amount_cents": payment.amount_cents,
         "credit_cents": split.credit_cents,
         "card_sale": card_sale,
+        "session": hosted,
     }
 
 
@@ -341,14 +360,13 @@ async def start_checkout(
     if reserved["card_sale"] is not None:
         view = await charge_begun_card(reserved["card_sale"], runtime=runtime)
         return await placed(reserved, view)
-    hosted = await open_payment_attempt(
+    hosted = await open_hosted_session(
         payment_id=payment_id,
         parent_id=parent_id,
-        card_id=None,
         save_card=save_card,
+        inputs=reserved["session"],
         runtime=runtime,
     )
-    assert isinstance(hosted, HostedSession)
     return _started(
         reserved,
         payment_id,
@@ -397,12 +415,14 @@ async def complete_checkout(
     stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
     lang = normalize_lang(lang)
     engine = runtime.engine
-    # The parent's own order's payment, or ``payment_not_found``:
-    await run_in_transaction(
-        order_payment_view, engine=engine, payment_id=payment_id, parent_id=parent_id
-    )
     view = await confirm_approval(
-        payment_id=payment_id, txn_id=txn_id, parent_id=parent_id, runtime=runtime
+        payment_id=payment_id,
+        txn_id=txn_id,
+        parent_id=parent_id,
+        # The parent's own order's payment, or ``payment_not_found`` (before the sale is
+        # looked at, in the transaction that reads the payment):
+        expect=partial(_own_order_payment, payment_id=payment_id, parent_id=parent_id),
+        runtime=runtime,
     )
     if view is None:
         # A second sale for an attempt already paid: ``confirm_payment`` recorded it as a row
@@ -428,6 +448,15 @@ async def complete_checkout(
     if result.status == PLACED:  # the order stands whether the card is saved or not
         await cards.save_paying_card(view, card_token, runtime=runtime)
     return result
+
+
+def _own_order_payment(session: Session, *, payment_id: int, parent_id: int) -> Payment:
+    """The payment ``payment_id`` if it is one of the parent's order payments, else
+    ``payment_not_found`` (the check of ``settle.order_payment_view``, without the view)."""
+    payment = get_payment(session, payment_id, parent_id)
+    if payment.purpose != Purpose.ORDER or payment.order_id is None:
+        raise DomainError("payment_not_found", field="payment_id")
+    return payment
 
 
 def _duplicate_of(session: Session, *, payment_id: int, txn_id: str) -> int | None:

@@ -64,6 +64,7 @@ imports nothing of the app above it: what a closed Lightbox means to the parent 
 
 from hotmeals.services.payments.charging import (
     HostedSession,
+    SessionInputs,
     charge_begun_card,
     charge_stored_card,
     confirm_approval,
@@ -121,6 +122,7 @@ __all__ = [
     "RefundResult",
     "RefundState",
     "RefundView",
+    "SessionInputs",
     "ask_converge",
     "charge_begun_card",
     "charge_stored_card",

@@ -4,8 +4,9 @@ reserve / call / record design)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Required, TypedDict, Unpack
+from typing import Required, TypedDict, Unpack, cast
 
 from sqlmodel import Session
 
@@ -61,10 +62,14 @@ def reserve_payment(
     order_id: int | None = None,
     donation_id: int | None = None,
     actor: str | None = None,
+    order_written_here: bool = False,
 ) -> Payment:
     """A CREATED payment with a fresh invoice number, in the caller's transaction (so the
     order or donation it pays for is written in the same one). Amount and purpose come from
-    the server: the order's total, the donation's amount."""
+    the server: the order's total, the donation's amount. ``order_written_here``: the order
+    (purpose ORDER) was written in the caller's transaction, PENDING_PAYMENT and seen by no
+    other yet, so the purpose's ``reserved`` step (lock the order, a failed one pending
+    again) has nothing to do."""
     if isinstance(amount_cents, bool) or not isinstance(amount_cents, int):
         raise TypeError("amount_cents must be an int")
     if not 0 < amount_cents <= MAX_PAYMENT_CENTS:
@@ -103,7 +108,8 @@ def reserve_payment(
     )
     session.add(payment)
     session.flush()
-    handler_for(purpose).reserved(session, payment)
+    if not (order_written_here and purpose == Purpose.ORDER):
+        handler_for(purpose).reserved(session, payment)
     audit_payment(
         session,
         payment,
@@ -120,20 +126,39 @@ def reserve_payment(
     return payment
 
 
+class SessionInputs(TypedDict):
+    """What a Lightbox session is asked for (``steps.session_inputs``): the CREATED payment's
+    amount, invoice and purpose, and the payer's names and e-mail."""
+
+    amount_cents: int
+    invoice: str
+    purpose: str
+    first_name: str
+    last_name: str
+    email: str
+
+
 async def open_hosted_session(
     *,
     payment_id: int,
     parent_id: int | None = None,
     save_card: bool = False,
+    inputs: SessionInputs | None = None,
     runtime: Runtime = APP,
 ) -> HostedSession:
     """A Lightbox session token for a CREATED payment. A refused or unanswered token request
     closes the attempt as ERROR (nothing can have been charged) and raises
-    ``payment_unavailable``; the parent may simply try again."""
+    ``payment_unavailable``; the parent may simply try again. ``inputs``: the payment's
+    session inputs as the transaction that just reserved it (CREATED, the parent's) read
+    them; None: read here."""
     engine, gw = runtime.engine, runtime.converge
-    inputs = await run_in_transaction(
-        steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
-    )
+    if inputs is None:
+        inputs = cast(
+            SessionInputs,
+            await run_in_transaction(
+                steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
+            ),
+        )
     try:
         token = await gw.create_session_token(
             inputs.amount_cents,
@@ -203,36 +228,62 @@ def _valid_txn_id(txn_id: object) -> str:
     return text
 
 
+def _confirm_inputs(
+    session: Session,
+    *,
+    payment_id: int,
+    parent_id: int | None,
+    txn_id: object,
+    expect: Callable[[Session], object] | None,
+) -> tuple[int, str, PaymentView | None]:
+    """``steps.confirm_inputs``, after the caller's own check of the payment (``expect``, in
+    the same transaction) and of ``txn_id``, in that order. What ``expect`` read is held
+    meanwhile: the session's identity map keeps only rows still referenced, and the payment
+    it loaded is the one ``confirm_inputs`` reads again."""
+    checked = expect(session) if expect is not None else None
+    inputs = steps.confirm_inputs(
+        session, payment_id=payment_id, parent_id=parent_id, txn_id=_valid_txn_id(txn_id)
+    )
+    del checked
+    return inputs
+
+
 async def confirm_payment(
     *,
     payment_id: int,
     txn_id: str,
     parent_id: int | None = None,
     actor: str | None = None,
+    expect: Callable[[Session], object] | None = None,
     runtime: Runtime = APP,
 ) -> PaymentView:
     """After the browser's ``onApproval``: check ``txn_id`` with ``txnquery`` and record the
     payment as APPROVED once. Returns the payment (state APPROVED, or UNKNOWN when Converge
     could not be asked: reconcile later). Raises ``payment_not_verified`` when Converge does
     not vouch for a sale of this amount and invoice, ``payment_already_paid`` for a second,
-    different transaction. Safe to call any number of times, concurrently."""
+    different transaction. Safe to call any number of times, concurrently. ``expect``: the
+    caller's check of the payment (its owner, its purpose: raising a ``DomainError``), run
+    first, in the transaction that reads the payment."""
     engine, gw = runtime.engine, runtime.converge
     who = actor_of(parent_id, actor)
-    txn_id = _valid_txn_id(txn_id)
+    if expect is None:
+        txn_id = _valid_txn_id(txn_id)  # refused before the database is asked
     try:
         amount, invoice, done = await run_in_transaction(
-            steps.confirm_inputs,
+            _confirm_inputs,
             engine=engine,
             payment_id=payment_id,
             parent_id=parent_id,
             txn_id=txn_id,
+            expect=expect,
         )
     except DomainError as err:
         if err.code == "payment_already_paid":
             # Another sale for an attempt already paid: if Converge vouches for it (our
             # invoice and amount), it is a row of its own and voided at once.
-            await void_duplicate_txn(payment_id, txn_id, who, runtime=runtime)
+            await void_duplicate_txn(payment_id, _valid_txn_id(txn_id), who, runtime=runtime)
         raise
+    txn_id = _valid_txn_id(txn_id)
     if done is not None:
         return done
     query = await gw.txnquery(txn_id)
@@ -286,17 +337,19 @@ async def confirm_approval(
     payment_id: int,
     txn_id: str,
     parent_id: int,
+    expect: Callable[[Session], object] | None = None,
     runtime: Runtime = APP,
 ) -> PaymentView | None:
     """``confirm_payment`` after the Lightbox's ``onApproval`` for what the parent buys (an
     order, a change), whose caller then settles it: None when ``txn_id`` is a second sale of
     an attempt already paid (``confirm_payment`` recorded it as a row of its own and voided
-    it when Converge vouched for it)."""
+    it when Converge vouched for it). ``expect``: as for ``confirm_payment``."""
     with suppress_refusal("payment_already_paid"):
         return await confirm_payment(
             payment_id=payment_id,
             txn_id=txn_id,
             parent_id=parent_id,
+            expect=expect,
             runtime=runtime,
         )
     return None
