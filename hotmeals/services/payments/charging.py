@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Required, TypedDict, Unpack, cast
+from typing import Required, TypedDict, Unpack
 
 from sqlmodel import Session
 
@@ -33,6 +33,7 @@ from hotmeals.services.payments.records import (
     saved_id,
 )
 from hotmeals.services.payments.runtime import actor_of, lightbox_script_url
+from hotmeals.services.payments.steps import SessionInputs
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
@@ -126,18 +127,6 @@ def reserve_payment(
     return payment
 
 
-class SessionInputs(TypedDict):
-    """What a Lightbox session is asked for (``steps.session_inputs``): the CREATED payment's
-    amount, invoice and purpose, and the payer's names and e-mail."""
-
-    amount_cents: int
-    invoice: str
-    purpose: str
-    first_name: str
-    last_name: str
-    email: str
-
-
 async def open_hosted_session(
     *,
     payment_id: int,
@@ -153,11 +142,8 @@ async def open_hosted_session(
     them; None: read here."""
     engine, gw = runtime.engine, runtime.converge
     if inputs is None:
-        inputs = cast(
-            SessionInputs,
-            await run_in_transaction(
-                steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
-            ),
+        inputs = await run_in_transaction(
+            steps.session_inputs, engine=engine, payment_id=payment_id, parent_id=parent_id
         )
     try:
         token = await gw.create_session_token(
