@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotmeals.api.cart_present import credit_line_out
 from hotmeals.domain.charges import OrderCharges
 from hotmeals.domain.money import format_money
 from hotmeals.services.ordering.changing.change_plan import CHARGE_FIELDS, ChangeQuote, quote_text
@@ -14,7 +15,6 @@ from hotmeals.services.ordering.changing.change_result import ChangeResult, chan
 from hotmeals.services.ordering.changing.modify import AddedMeal, ModifyInfo, ModifyLine
 from hotmeals.services.ordering.changing.move import MealView, MoveDates
 from hotmeals.services.ordering.labels import order_day
-from hotmeals.services.payments.credit_pay import credit_lines
 
 
 def meal_out(meal: MealView, lang: str) -> dict[str, Any]:
@@ -93,7 +93,7 @@ def quote_out(quote: ChangeQuote, lang: str) -> dict[str, Any]:
         "charges": charges_out(quote.charges, lang),
         "credit_cents": quote.credit_cents,
         "card_cents": quote.card_cents,
-        "credit_lines": credit_lines(quote.credit_cents, quote.card_cents, lang, done=False),
+        "credit_lines": [credit_line_out(line, lang) for line in quote.credit_lines],
     }
 
 

@@ -9,6 +9,7 @@ from fastapi import Depends
 
 from hotmeals.api.account_schemas import ChildIdIn
 from hotmeals.api.bodies import openapi_body
+from hotmeals.api.children import child_out, grade_out
 from hotmeals.api.deps import (
     PARENT_USER,
     ParentWriting,
@@ -74,6 +75,43 @@ def giveback_out(figures: giveback.FamilyGiveBack, lang: str) -> dict[str, Any]:
     }
 
 
+def pending_child_out(pending: school_year.PendingChild, lang: str) -> dict[str, Any]:
+    """A child to confirm, with the grade offered, the schools of its city and their
+    teachers."""
+    offered = pending.offered_grade
+    return {
+        **child_out(pending.child, lang),
+        "offered_grade_id": offered.id if offered else None,
+        "offered_grade": offered.label(lang) if offered else "",
+        "graduating": pending.graduating,
+        "schools": [{"id": s.id, "name": s.name} for s in pending.schools],
+        "teachers": [
+            {"id": t.id, "name": t.name, "school_id": t.school_id} for t in pending.teachers
+        ],
+    }
+
+
+def year_status_out(status: school_year.YearStatus, lang: str) -> dict[str, Any]:
+    """SchoolYear's answer: the school year and the children to confirm for it."""
+    return {
+        "school_year": status.year.year,
+        "school_year_label": status.year.label,
+        "starts_on": status.year.first_day.isoformat(),
+        "pending": [pending_child_out(pending, lang) for pending in status.pending],
+        "pending_count": len(status.pending),
+        "grades": [grade_out(grade, lang) for grade in status.grades],
+    }
+
+
+def confirmed_out(done: school_year.Confirmed, lang: str) -> dict[str, Any]:
+    """ConfirmSchoolYear's answer: the child as confirmed and how many are left."""
+    return {
+        "child": child_out(done.child, lang),
+        "school_year": done.year.year,
+        "pending_count": done.pending_count,
+    }
+
+
 @router.get(
     "/Parent/user/GiveBack",
     tags=PARENT_USER,
@@ -92,8 +130,8 @@ async def give_back(who: SignedIn) -> Any:
     response_model=Envelope[SchoolYearOut],
 )
 async def get_school_year(who: SignedIn) -> Any:
-    status = await run_in_transaction(school_year.status, parent_token=who.token, lang=who.lang)
-    return answer(status, who.lang)
+    status = await run_in_transaction(school_year.status, parent_token=who.token)
+    return answer(year_status_out(status, who.lang), who.lang)
 
 
 @router.post(
@@ -113,12 +151,13 @@ async def confirm_school_year(
         key=who.key,
         action="confirm_school_year",
         fn=school_year.confirm_child,
+        present=lambda confirmed: confirmed_out(confirmed, who.lang),
         child_id=body.child_id or 0,
-        school_id=body.school_id,
-        teacher_id=body.teacher_id,
-        grade_id=body.grade_id,
+        # left out: 0, which the service refuses as "required" after the child and the review
+        school_id=body.school_id or 0,
+        teacher_id=body.teacher_id or 0,
+        grade_id=body.grade_id or 0,
         allergies_reviewed=body.allergies_reviewed is True,
-        lang=who.lang,
     )
     result = done.result
     return answer(result, who.lang, "sy.confirmed", name=result["child"]["first_name"])

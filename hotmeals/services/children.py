@@ -9,7 +9,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import Any
 
 from sqlalchemy import Executable, bindparam, delete, func, join
 from sqlalchemy import select as select_columns
@@ -53,34 +53,15 @@ SUGGESTION_MAX = 50
 _ID_MAX = 2**31 - 1
 
 
-def as_id(value: object, field: str, missing: str, unknown: str) -> int:
-    """A form's id value ('3', 3) as an int; blank -> ``missing``; anything else -> ``unknown``.
-
-    This module's own calls take ids as ``int``; kept for the ordering services that still
-    parse what their doors send (and for ``own_child``, which they call)."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        raise DomainError(missing, field=field)
-    if isinstance(value, bool):
-        raise DomainError(unknown, field=field)
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        number = int(value.strip())
-    else:
-        raise DomainError(unknown, field=field)
-    if not 1 <= number <= _ID_MAX:
-        raise DomainError(unknown, field=field)
-    return number
-
-
 def _is_id(value: int) -> bool:
     """A row id can be ``value`` (0, a negative or a too large number cannot)."""
     return 1 <= value <= _ID_MAX
 
 
-def own_child(session: Session, *, parent_id: int, child_id: object) -> Child:
-    """The parent's active child, or ``child_not_found`` (also for another parent's child)."""
-    child = session.get(Child, as_id(child_id, "child_id", "child_not_found", "child_not_found"))
+def own_child(session: Session, *, parent_id: int, child_id: int) -> Child:
+    """The parent's active child, or ``child_not_found`` (also for another parent's child, and
+    for 0: none given)."""
+    child = session.get(Child, child_id) if _is_id(child_id) else None
     if child is None or child.parent_id != parent_id or not child.is_active:
         raise DomainError("child_not_found", field="child_id")
     return child
@@ -138,15 +119,6 @@ def list_alert_levels() -> list[AlertLevel]:
 
 
 # --- children ----------------------------------------------------------------------------------
-
-
-class SchoolPlace(TypedDict):
-    """Where a child goes to school, as the start-of-year confirmation's form sends it
-    (``school_year.confirm_child``): the school, teacher and grade ids."""
-
-    school_id: object
-    teacher_id: object
-    grade_id: object
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ its orders stay in the history.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from sqlalchemy import and_, delete, insert, update
 from sqlmodel import Session, col, select
@@ -29,11 +29,10 @@ from hotmeals.domain.school_year import (
 )
 from hotmeals.services import children as children_service
 from hotmeals.services import reference
+from hotmeals.services.children import ChildView
 from hotmeals.services.ids import known_id, saved_id
+from hotmeals.services.reference import GradeRef, SchoolRef, TeacherRef
 from hotmeals.settings import get_settings
-
-if TYPE_CHECKING:
-    from typing_extensions import Unpack  # typing.Unpack from Python 3.12
 
 CONFIRM_PATH = "/edit-profile/school-year"
 """The confirmation screen (under the parent path prefix)."""
@@ -73,57 +72,13 @@ def pending_count(*, session: Session, parent_id: int, now: datetime | None = No
     return len(_unconfirmed(session, parent_id=parent_id, year=current(now)))
 
 
-def _ids(values: Iterable[object]) -> list[int]:
-    """The well-formed ids among ``values``; the callers' own checks refuse the others."""
-    found = []
-    for value in values:
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int):
-            found.append(value)
-        elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-            found.append(int(value.strip()))
-    return [v for v in found if 1 <= v <= 2**31 - 1]
-
-
-def _form_id(value: object) -> int:
-    """A form's id as the children service takes it: 0 when left blank (its "required"),
-    -1 when it is no id (its "not found")."""
-    if value is None or (isinstance(value, str) and not value.strip()):
-        return 0
-    ids = _ids([value])
-    return ids[0] if ids else -1
-
-
-def _child_dict(child: children_service.ChildView, lang: str) -> dict:
-    """A child as the confirmation screen and its /api/v1 call show it (``lang``'s names)."""
-    return {
-        "id": child.id,
-        "first_name": child.first_name,
-        "last_name": child.last_name,
-        "is_default": child.is_default,
-        "city_id": child.city_id,
-        "city": child.city,
-        "school_id": child.school_id,
-        "school": child.school,
-        "teacher_id": child.teacher_id,
-        "teacher": child.teacher,
-        "grade_id": child.grade_id,
-        "grade": child.grade(lang),
-        "allergies": [
-            {
-                "ingredient_id": allergy.ingredient_id,
-                "name": allergy.name(lang),
-                "alert_level": allergy.alert_level,
-                "alert_level_label": allergy.alert_level_label(lang),
-            }
-            for allergy in child.allergies
-        ],
-    }
+def _ids(values: Iterable[int]) -> list[int]:
+    """The ids among ``values`` that a row can have; the callers' own checks refuse the others."""
+    return [v for v in values if 1 <= v <= 2**31 - 1]
 
 
 def require_confirmed(
-    session: Session, *, parent_id: int, child_ids: Iterable[object], now: datetime | None = None
+    session: Session, *, parent_id: int, child_ids: Iterable[int], now: datetime | None = None
 ) -> None:
     """Booking's rule: ``school_year_unconfirmed`` for a child not confirmed for this school
     year (one query; ids that are not the parent's active children are left to the caller)."""
@@ -142,9 +97,30 @@ def require_confirmed(
         )
 
 
-def status(
-    *, session: Session, parent_id: int, lang: str = "en", now: datetime | None = None
-) -> dict:
+@dataclass(frozen=True)
+class PendingChild:
+    """A child to confirm for the school year, with what the screen offers: the grade one up
+    (None when there are no grades; ``graduating`` for the last grade, which stays offered:
+    archiving suggested), the active schools of the child's city and their teachers."""
+
+    child: ChildView
+    offered_grade: GradeRef | None
+    graduating: bool
+    schools: tuple[SchoolRef, ...]
+    teachers: tuple[TeacherRef, ...]  # of those schools, school by school
+
+
+@dataclass(frozen=True)
+class YearStatus:
+    """The school year and the children to confirm for it; the grades to choose from (none
+    when no child waits)."""
+
+    year: SchoolYear
+    pending: tuple[PendingChild, ...]
+    grades: tuple[GradeRef, ...]
+
+
+def status(*, session: Session, parent_id: int, now: datetime | None = None) -> YearStatus:
     """The school year and the children to confirm for it, each with what the screen offers:
     the grade one up (``graduating`` for the last grade: archiving suggested), the schools of
     the child's city and their teachers, the allergies to review. Three queries."""
@@ -161,34 +137,23 @@ def status(
                 (i for i, g in enumerate(grades) if g.id == child.grade_id), len(grades) - 1
             )
             offered, graduating = next_grade_index(index, len(grades))
-            schools = list(places.schools_of_city.get(child.city_id, ()))
+            schools = places.schools_of_city.get(child.city_id, ())
             pending.append(
-                {
-                    **_child_dict(child, lang),
-                    "offered_grade_id": grades[offered].id if grades else None,
-                    "offered_grade": grades[offered].label(lang) if grades else "",
-                    "graduating": graduating,
-                    "schools": [{"id": s.id, "name": s.name} for s in schools],
-                    "teachers": [
-                        {"id": t.id, "name": t.name, "school_id": s.id}
-                        for s in schools
-                        for t in places.teachers_of_school.get(s.id, ())
-                    ],
-                }
+                PendingChild(
+                    child=child,
+                    offered_grade=grades[offered] if grades else None,
+                    graduating=graduating,
+                    schools=tuple(schools),
+                    teachers=tuple(
+                        t for s in schools for t in places.teachers_of_school.get(s.id, ())
+                    ),
+                )
             )
-    return {
-        "school_year": year.year,
-        "school_year_label": year.label,
-        "starts_on": year.first_day.isoformat(),
-        "pending": pending,
-        "pending_count": len(pending),
-        "grades": [
-            {"id": g.id, "code": g.code, "label": g.label(lang)}
-            for g in reference.places(session).grades
-        ]
-        if pending
-        else [],
-    }
+    return YearStatus(
+        year=year,
+        pending=tuple(pending),
+        grades=reference.places(session).grades if pending else (),
+    )
 
 
 def _record(session: Session, *, child_id: int, year: SchoolYear, now: datetime) -> None:
@@ -202,29 +167,36 @@ def _record(session: Session, *, child_id: int, year: SchoolYear, now: datetime)
         session.flush()
 
 
+@dataclass(frozen=True)
+class Confirmed:
+    """A child confirmed for the school year, and how many of the family's are left."""
+
+    child: ChildView
+    year: SchoolYear
+    pending_count: int
+
+
 def confirm_child(
     *,
     session: Session,
     parent_id: int,
     child_id: int,
     allergies_reviewed: bool,
-    lang: str = "en",
+    school_id: int,
+    teacher_id: int,
+    grade_id: int,
     now: datetime | None = None,
-    **place: Unpack[children_service.SchoolPlace],
-) -> dict:
+) -> Confirmed:
     """Confirm one child for the current school year: school (of the child's city), teacher
-    (of that school) and grade checked as when adding a child; the allergies must have been
-    reviewed (``allergies_review_required``). Answers the child and how many are left."""
+    (of that school) and grade checked as when adding a child (0: left blank, "required"; a
+    number that is no row's, such as -1: "not found"); the allergies must have been reviewed
+    (``allergies_review_required``), checked after the child and before the places."""
     now = now or clock.now()
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
     if not allergies_reviewed:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
     _city, school, teacher, grade = children_service._placement(
-        session,
-        child.city_id,
-        _form_id(place["school_id"]),
-        _form_id(place["teacher_id"]),
-        _form_id(place["grade_id"]),
+        session, child.city_id, school_id, teacher_id, grade_id
     )
     child.school_id = saved_id(school)
     child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
@@ -232,11 +204,11 @@ def confirm_child(
     year = current(now)
     assert child.id is not None
     _record(session, child_id=child.id, year=year, now=now)
-    return {
-        "child": _child_dict(children_service.child_view(session, child), lang),
-        "school_year": year.year,
-        "pending_count": len(_unconfirmed(session, parent_id=parent_id, year=year)),
-    }
+    return Confirmed(
+        child=children_service.child_view(session, child),
+        year=year,
+        pending_count=len(_unconfirmed(session, parent_id=parent_id, year=year)),
+    )
 
 
 def archive_child(

@@ -128,14 +128,18 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
         new_teacher = f.make_teacher(s, f.child_school(s, kid), grade_code="4", name="Mme Roy")
         teacher_id, school_id = new_teacher.id, kid.school_id
     with session_scope(engine) as s:
-        state = school_year.status(session=s, parent_id=pid, lang="fr", now=SEPTEMBER)
-        assert state["school_year_label"] == "2026-2027"
-        (child,) = state["pending"]
-        assert child["grade"] == "3e année" and child["offered_grade"] == "4e année"
-        assert child["graduating"] is False
-        assert child["allergies"][0]["alert_level"] == "Major"
-        assert {"id": teacher_id, "name": "Mme Roy", "school_id": school_id} in child["teachers"]
-        offered = child["offered_grade_id"]
+        state = school_year.status(session=s, parent_id=pid, now=SEPTEMBER)
+        assert state.year.label == "2026-2027"
+        (pending,) = state.pending
+        assert pending.child.grade("fr") == "3e année"
+        assert pending.offered_grade is not None
+        assert pending.offered_grade.label("fr") == "4e année"
+        assert pending.graduating is False
+        assert pending.child.allergies[0].alert_level == "Major"
+        assert (teacher_id, "Mme Roy", school_id) in [
+            (t.id, t.name, t.school_id) for t in pending.teachers
+        ]
+        offered = pending.offered_grade.id
     with session_scope(engine) as s:
         code = _refused_code(
             lambda: school_year.confirm_child(
@@ -161,8 +165,8 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
             allergies_reviewed=True,
             now=SEPTEMBER,
         )
-        assert done["pending_count"] == 0 and done["school_year"] == 2026
-        assert done["child"]["teacher"] == "Mme Roy"
+        assert done.pending_count == 0 and done.year.year == 2026
+        assert done.child.teacher == "Mme Roy"
     with session_scope(engine) as s:
         row = s.exec(select(ChildSchoolYear).where(ChildSchoolYear.child_id == cid)).one()
         assert row.school_year == 2026
@@ -178,8 +182,9 @@ def test_the_last_grade_graduates(engine):
         parent, _kid = _family(s, grade_code="8")
         pid = parent.id
     with session_scope(engine) as s:
-        (child,) = school_year.status(session=s, parent_id=pid, now=SEPTEMBER)["pending"]
-        assert child["graduating"] is True and child["offered_grade_id"] == child["grade_id"]
+        (pending,) = school_year.status(session=s, parent_id=pid, now=SEPTEMBER).pending
+        assert pending.graduating is True and pending.offered_grade is not None
+        assert pending.offered_grade.id == pending.child.grade_id
 
 
 def test_archive_hides_from_booking_and_keeps_the_history(engine):

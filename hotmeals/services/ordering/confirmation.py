@@ -38,7 +38,11 @@ from hotmeals.services import notifications
 from hotmeals.services.mail_html import MailTable
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.mails import send_order_mail
-from hotmeals.services.payments.credit_pay import credit_lines, paid_with_credit
+from hotmeals.services.payments.credit_pay import (
+    credit_line_label,
+    credit_share,
+    paid_with_credit,
+)
 
 
 @dataclass(frozen=True)
@@ -203,8 +207,8 @@ def paid_charge_lines(order: Order, credit_cents: int, lang: str) -> list[Charge
     ]
     card_cents = order.total_pay_cents - credit_cents
     return lines + [
-        ChargeLine(name=c["name"], label=c["label"], cents=c["cents"])
-        for c in credit_lines(credit_cents, card_cents, lang, done=True)
+        ChargeLine(name=c.name, label=credit_line_label(c, lang), cents=c.cents)
+        for c in credit_share(credit_cents, card_cents, done=True)
     ]
 
 

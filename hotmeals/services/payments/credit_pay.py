@@ -20,7 +20,6 @@ from sqlmodel import Session, col, select
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, Payment
 from hotmeals.domain.credit import CreditKind, PaymentSplit, payment_split
-from hotmeals.domain.money import format_money
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import credit
@@ -152,17 +151,3 @@ def credit_line_label(line: CreditLine, lang: str) -> str:
     if line.name == FAMILY_CREDIT:
         return t("credit.summary_credit", lang)
     return t("credit.summary_card_paid" if line.done else "credit.summary_card", lang)
-
-
-def credit_lines(credit_cents: int, card_cents: int, lang: str, *, done: bool) -> list[dict]:
-    """``credit_share``'s lines as ``charge_lines`` entries with the label and the money in
-    ``lang`` (the placed order's confirmation and a change's quote, which answer dicts)."""
-    return [
-        {
-            "name": line.name,
-            "label": credit_line_label(line, lang),
-            "cents": line.cents,
-            "amount": format_money(line.cents, lang),
-        }
-        for line in credit_share(credit_cents, card_cents, done=done)
-    ]

@@ -25,7 +25,7 @@ from hotmeals.services.ordering.changing.change_plan import quote_text
 from hotmeals.services.ordering.changing.change_result import ChangeResult
 from hotmeals.services.ordering.changing.modify import AddedMeal, ModifyInfo, ModifyLine
 from hotmeals.services.ordering.labels import order_day
-from hotmeals.services.payments.credit_pay import credit_lines
+from hotmeals.services.payments.credit_pay import credit_line_label
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
 from hotmeals.ui.state.booking import BookingState
@@ -103,8 +103,12 @@ class ModifyOrderState(ChangePayment, LoadedScreen, rx.State):
         self.to_pay_cents = quote.to_pay_cents
         self.difference = quote_text(quote.difference_cents, lang) if self.has_changes else ""
         self.credit_lines = [
-            {"name": str(x["name"]), "label": str(x["label"]), "amount": str(x["amount"])}
-            for x in credit_lines(quote.credit_cents, quote.card_cents, lang, done=False)
+            {
+                "name": line.name,
+                "label": credit_line_label(line, lang),
+                "amount": format_money(line.cents, lang),
+            }
+            for line in quote.credit_lines
         ]
 
     async def _info(self, parent_id: int, lang: str) -> None:

@@ -25,8 +25,12 @@ from hotmeals.ui.state.toasts import failed, succeeded
 ROUTE = "/edit-profile/school-year"
 
 
-def _s(value: object) -> str:
-    return "" if value is None else str(value)
+def _place_id(value: str) -> int:
+    """A chosen school, teacher or grade as the service takes it: 0 when none is chosen (its
+    "required"), -1 when the browser sent something that is no id (its "not found")."""
+    if not str(value or "").strip():
+        return 0
+    return browser_id(value) or -1
 
 
 class SchoolYearState(OnceForm, rx.State):
@@ -74,38 +78,40 @@ class SchoolYearState(OnceForm, rx.State):
         await self._show(who.parent_id, who.lang)
 
     async def _show(self, parent_id: int, lang: str) -> None:
-        state = await run_in_transaction(school_year.status, parent_id=parent_id, lang=lang)
-        self.year_label = state["school_year_label"]
-        self.remaining = state["pending_count"]
+        state = await run_in_transaction(school_year.status, parent_id=parent_id)
+        self.year_label = state.year.label
+        self.remaining = len(state.pending)
         self.remaining_text = tn("sy.children_to_confirm", self.remaining, lang)
         self.reviewed_error = ""
-        self.grades = [{"id": _s(g["id"]), "name": g["label"]} for g in state["grades"]]
+        self.grades = [{"id": str(g.id), "name": g.label(lang)} for g in state.grades]
         self.reviewed = False
         self.archive_open = False
-        if not state["pending"]:
+        if not state.pending:
             self.child_id = ""
             return
-        child = state["pending"][0]
-        self.child_id = _s(child["id"])
-        self.name = f"{child['first_name']} {child['last_name']}"
+        pending = state.pending[0]
+        child = pending.child
+        self.child_id = str(child.id)
+        self.name = f"{child.first_name} {child.last_name}"
         self.last_year = " · ".join(
-            part for part in (child["grade"], child["teacher"], child["school"]) if part
+            part for part in (child.grade(lang), child.teacher, child.school) if part
         )
         self.allergies = [
-            {"name": a["name"], "level": a["alert_level_label"], "value": a["alert_level"]}
-            for a in child["allergies"]
+            {"name": a.name(lang), "level": a.alert_level_label(lang), "value": a.alert_level}
+            for a in child.allergies
         ]
-        self.graduating = bool(child["graduating"])
-        self.schools = [{"id": _s(s["id"]), "name": s["name"]} for s in child["schools"]]
+        self.graduating = pending.graduating
+        self.schools = [{"id": str(s.id), "name": s.name} for s in pending.schools]
         self.all_teachers = [
-            {"id": _s(t["id"]), "name": t["name"], "school_id": _s(t["school_id"])}
-            for t in child["teachers"]
+            {"id": str(t.id), "name": t.name, "school_id": str(t.school_id)}
+            for t in pending.teachers
         ]
-        self.school_id = _s(child["school_id"])
-        self.grade_id = _s(child["offered_grade_id"])
+        self.school_id = str(child.school_id)
+        offered = pending.offered_grade
+        self.grade_id = str(offered.id) if offered else ""
         # The same teacher is kept only when the grade stays; a new grade asks for the teacher.
-        same = child["offered_grade_id"] == child["grade_id"]
-        self.teacher_id = _s(child["teacher_id"]) if same else ""
+        same = offered is not None and offered.id == child.grade_id
+        self.teacher_id = str(child.teacher_id) if same else ""
 
     @rx.event
     def set_school(self, value: str) -> None:
@@ -164,8 +170,11 @@ class SchoolYearState(OnceForm, rx.State):
                     ["confirm", payload],
                     "confirm_school_year",
                     school_year.confirm_child,
-                    lang=lang,
-                    **payload,
+                    child_id=browser_id(self.child_id),
+                    school_id=_place_id(self.school_id),
+                    teacher_id=_place_id(self.teacher_id),
+                    grade_id=_place_id(self.grade_id),
+                    allergies_reviewed=self.reviewed,
                 )
                 done = tr("sy.confirmed", lang, name=name)
             else:

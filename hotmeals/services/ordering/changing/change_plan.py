@@ -74,6 +74,7 @@ from hotmeals.services.ordering.loaded_order import (
     line_closes,
     load_order,
 )
+from hotmeals.services.payments.credit_pay import CreditLine, credit_share
 from hotmeals.services.payments.records import lock_row
 
 DRAFT, PAYING, APPLIED, DROPPED = "draft", "paying", "applied", "dropped"
@@ -402,7 +403,8 @@ def quote_text(diff_cents: int, lang: str) -> str:
 class ChangeQuote:
     """The quote of a change before it is confirmed: what the order was paid and refunded,
     its new total and the difference (> 0 to pay, < 0 to refund), the order's charges after
-    the change, and of an increase what family credit (used first) and the card would pay."""
+    the change, and of an increase what family credit (used first) and the card would pay,
+    with the lines under the total that say so (none when credit pays nothing)."""
 
     paid_cents: int
     refunded_cents: int
@@ -411,6 +413,7 @@ class ChangeQuote:
     charges: OrderCharges
     credit_cents: int
     card_cents: int
+    credit_lines: tuple[CreditLine, ...]
 
     @property
     def to_pay_cents(self) -> int:
@@ -433,6 +436,7 @@ def quote_of(plan: ChangePlan, *, credit_balance: int = 0) -> ChangeQuote:
         charges=plan.charges,
         credit_cents=split.credit_cents,
         card_cents=split.card_cents,
+        credit_lines=credit_share(split.credit_cents, split.card_cents, done=False),
     )
 
 
