@@ -58,6 +58,7 @@ from hotmeals.api.orders_present import (
     cancel_cart_item_out,
     detail_out,
     history_out,
+    reason_out,
 )
 from hotmeals.domain.money import format_money
 from hotmeals.services import submissions
@@ -87,10 +88,10 @@ def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     return {
         "parent_id": who.parent_id,
         "reason_id": body.reason_id,
-        "other_text": body.other_text,
+        "other_text": body.other_text or "",
         "request_key": request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         "lang": who.lang,
-        "refund_to": body.refund_to,
+        "refund_to": body.refund_to or "",
     }
 
 
@@ -157,8 +158,8 @@ async def order_detail(
     response_model=Envelope[list[ReasonOut]],
 )
 async def cancel_order_reason(who: CurrentParent) -> Any:
-    rows = await run_in_transaction(cancel_service.cancel_reasons, lang=who.lang)
-    return answer_found(rows, who.lang)
+    rows = await run_in_transaction(cancel_service.cancel_reasons)
+    return answer_found([reason_out(r, who.lang) for r in rows], who.lang)
 
 
 @router.post(

@@ -16,6 +16,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering.cancelling import cancel, cancel_order
+from hotmeals.services.ordering.cancelling.cancel_order import CancelReasonView
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent
@@ -33,10 +34,9 @@ class ReasonOption:
     is_other: bool = False
 
 
-def reason_options(rows: list[dict]) -> list[ReasonOption]:
+def reason_options(rows: list[CancelReasonView], lang: str) -> list[ReasonOption]:
     return [
-        ReasonOption(id=str(r["reason_id"]), name=str(r["label"]), is_other=bool(r["is_other"]))
-        for r in rows
+        ReasonOption(id=str(r.reason_id), name=r.label(lang), is_other=r.is_other) for r in rows
     ]
 
 
@@ -134,8 +134,8 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
 
     async def _load_reasons(self, parent_id: int, lang: str) -> None:
         """The reasons the services offer, and the family's refund choice as this cancel's."""
-        rows = await run_in_transaction(cancel_order.cancel_reasons, lang=lang)
-        self.reasons = reason_options(rows)
+        rows = await run_in_transaction(cancel_order.cancel_reasons)
+        self.reasons = reason_options(rows, lang)
         chosen = await run_in_transaction(credit.refund_to, parent_id=parent_id)
         self.refund_to = chosen.value
 
@@ -194,7 +194,7 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
             "request_key": key,
             "lang": lang,
             "reason_id": browser_id(self.reason_id) or None,
-            "other_text": self.other_text if self.other_chosen else None,
+            "other_text": self.other_text if self.other_chosen else "",
             "refund_to": self.refund_to,
         }
 
