@@ -544,9 +544,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
         flagged = payments.refunds_needing_attention(s)
         detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
         tries = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    assert [(r["refund_id"], r["amount_cents"], r["tries"]) for r in flagged] == [
-        (row.id, owed, MAX_TRIES)
-    ]
+    assert [(r.refund_id, r.amount_cents, r.tries) for r in flagged] == [(row.id, owed, MAX_TRIES)]
     assert len(tries) == MAX_TRIES
     [shown] = [r for r in detail.refunds if r.state == "FAILED"]
     assert shown.state_label == "Remboursement retardé : notre équipe s'en occupe"

@@ -96,6 +96,7 @@ from hotmeals.services.payments.records import (
     list_refunds,
 )
 from hotmeals.services.payments.refund_retries import (
+    FlaggedRefund,
     refunds_needing_attention,
     resend_failed_refunds,
     resolve_refund,
@@ -112,6 +113,7 @@ from hotmeals.services.payments.runtime import lightbox_script_url, run_sync
 
 __all__ = [
     "Asked",
+    "FlaggedRefund",
     "HostedSession",
     "SESSION_WINDOW",
     "PaymentState",
