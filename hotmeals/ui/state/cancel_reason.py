@@ -16,8 +16,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering.cancelling import cancel, cancel_order
-from hotmeals.services.ordering.cancelling.cancel_order import CancelReasonView
-from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.ordering.cancelling.cancel_order import CancelReasonView, CancelResult
+from hotmeals.services.ordering.mails import cancel_notice, refund_notice
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.forms import OnceKey, confirm_once, focus_field, forget_submission
@@ -32,6 +32,16 @@ class ReasonOption:
     id: str = ""
     name: str = ""
     is_other: bool = False
+
+
+def cancelled_notice(result: CancelResult, lang: str) -> str:
+    """What a cancel says of its refund, as its API answer does (``mails.cancel_notice``)."""
+    return cancel_notice(
+        result.refund_cents,
+        lang,
+        credit_cents=result.credit_cents,
+        failed_cents=result.failed_cents,
+    )
 
 
 def reason_options(rows: list[CancelReasonView], lang: str) -> list[ReasonOption]:
@@ -139,13 +149,16 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
         chosen = await run_in_transaction(credit.refund_to, parent_id=parent_id)
         self.refund_to = chosen.value
 
-    async def _cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
-        """A cancel's ``done``: its title and message shown, the form cleared, the screen
-        again, and the success toast."""
-        self.done_title, self.done_message = result.title, result.message
+    async def _cancelled(
+        self, parent_id: int, result: CancelResult, lang: str, title: str | None = None
+    ) -> Any:
+        """A cancel's ``done``: its title ("Order Cancelled" unless ``title``) and refund
+        notice shown, the form cleared, the screen again, and the success toast."""
+        self.done_title = title or tr("orders_after.cancelled", lang)
+        self.done_message = cancelled_notice(result, lang)
         self._clear_reason()
         await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)
+        return succeeded(self.done_title, description=self.done_message)
 
     @rx.event
     def set_reason(self, value: str) -> None:

@@ -38,7 +38,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang
 from hotmeals.services.ordering.cancelling.cancel import (
     CancelAsk,
     CancelPlan,
@@ -55,7 +55,6 @@ from hotmeals.services.ordering.cancelling.cancel import (
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan, refund_sources
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
-from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.services.payments.runtime import actor_of
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
@@ -82,9 +81,8 @@ class CancelResult:
     pending_cents: int  # not confirmed yet (the reconciliation finishes it)
     statuses: list[str]
     repeated: bool  # every order's cancel was already recorded under this key
-    title: str  # 'Order Cancelled'
-    message: str  # the refund notice, in the parent's language
     credit_cents: int = 0  # of refund_cents, what went to family credit (in refunded_cents)
+    failed_cents: int = 0  # refused by Converge: the cancel stands, the money is still owed
 
 
 @dataclass(frozen=True)
@@ -308,12 +306,7 @@ def same_recent_cancel(
     return find_cancellation(session, order_id, last.request_key)
 
 
-async def finish_cancels(
-    plans: list[CancelPlan],
-    lang: str,
-    *,
-    runtime: Runtime = APP,
-) -> CancelResult:
+async def finish_cancels(plans: list[CancelPlan], *, runtime: Runtime = APP) -> CancelResult:
     refunded = pending = failed = 0
     for plan in plans:
         if plan.repeated:  # what the first cancel's refunds are now
@@ -337,14 +330,8 @@ async def finish_cancels(
         pending_cents=pending,
         statuses=[p.status for p in plans],
         repeated=bool(plans) and all(p.repeated for p in plans),
-        title=t("orders_after.cancelled", lang),
-        # Converge refused a refund: the cancel stands, the money is not on its way yet.
-        message=(
-            t("cancel_refund_failed", lang)
-            if failed
-            else refund_notice(total, lang, credit_cents=credited)
-        ),
         credit_cents=credited,
+        failed_cents=failed,
     )
 
 
@@ -366,7 +353,7 @@ async def cancel_order(
     plan = await run_in_transaction(
         reserve_cancel, engine=engine, by=by, order_id=order_id, quantities=None, kind="order"
     )
-    return await finish_cancels([plan], lang, runtime=runtime)
+    return await finish_cancels([plan], runtime=runtime)
 
 
 async def _naturally_keyed(
@@ -416,7 +403,7 @@ async def cancel_meal(
         quantity=qty,
         all_left=quantity is None,
     )
-    return await finish_cancels([plan], lang, runtime=runtime)
+    return await finish_cancels([plan], runtime=runtime)
 
 
 def _reserve_meal(
