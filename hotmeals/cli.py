@@ -135,11 +135,12 @@ def refunds_command(url: str, args: argparse.Namespace) -> int:
             if args.command == "refunds-needing-attention":
                 rows = payments.refunds_needing_attention(session)
                 for r in rows:
+                    flagged = r.flagged_at.isoformat() if r.flagged_at else None
                     print(
-                        f"refund {r['refund_id']}  {r['amount_cents'] / 100:.2f} $  "
-                        f"{r['kind']}  payment {r['payment_id']} ({r['invoice']})  "
-                        f"order {r['order_id']}  parent {r['parent_id']}  "
-                        f"tries {r['tries']}  flagged {r['flagged_at']}  {r['message'] or ''}"
+                        f"refund {r.refund_id}  {r.amount_cents / 100:.2f} $  "
+                        f"{r.kind}  payment {r.payment_id} ({r.invoice})  "
+                        f"order {r.order_id}  parent {r.parent_id}  "
+                        f"tries {r.tries}  flagged {flagged}  {r.message or ''}"
                     )
                 print(f"{len(rows)} refund(s) need a person.")
                 return 1 if rows else 0

@@ -15,6 +15,7 @@ from hotmeals.services.ordering.changing.change_result import ChangeResult, chan
 from hotmeals.services.ordering.changing.modify import AddedMeal, ModifyInfo, ModifyLine
 from hotmeals.services.ordering.changing.move import MealView, MoveDates
 from hotmeals.services.ordering.labels import order_day
+from hotmeals.services.payments import HostedSession
 
 
 def meal_out(meal: MealView, lang: str) -> dict[str, Any]:
@@ -152,6 +153,18 @@ def modify_info_out(info: ModifyInfo, lang: str) -> dict[str, Any]:
     }
 
 
+def hosted_out(hosted: HostedSession) -> dict[str, Any]:
+    return {
+        "payment_id": hosted.payment_id,
+        "token": hosted.token,
+        "lightbox_url": hosted.lightbox_url,
+        "amount_cents": hosted.amount_cents,
+        "invoice_number": hosted.invoice_number,
+        "purpose": hosted.purpose,
+        "transaction_type": hosted.transaction_type,
+    }
+
+
 def change_out(result: ChangeResult, lang: str) -> dict[str, Any]:
     """What a confirmed change (or a move, or its payment) did, and what the parent reads of
     it."""
@@ -163,7 +176,7 @@ def change_out(result: ChangeResult, lang: str) -> dict[str, Any]:
         "difference_cents": result.difference_cents,
         "message": change_message(result, lang),
         "payment_id": result.payment_id,
-        "hosted": result.hosted.to_dict() if result.hosted else None,
+        "hosted": hosted_out(result.hosted) if result.hosted else None,
         "refund_cents": result.refund_cents,
         "refund_ok": result.refund_ok,
         "credit_cents": result.credit_cents,

@@ -58,12 +58,15 @@ from hotmeals.api.orders_present import (
     cancel_cart_item_out,
     detail_out,
     history_out,
+    reason_out,
 )
 from hotmeals.domain.money import format_money
+from hotmeals.i18n import t
 from hotmeals.services import submissions
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart as cancel_cart_service
 from hotmeals.services.ordering.cancelling import cancel_order as cancel_service
+from hotmeals.services.ordering.mails import cancel_notice
 from hotmeals.services.transaction import run_in_transaction
 
 router = api_router()
@@ -87,15 +90,22 @@ def cancel_fields(who: ParentWrite, body: ReasonFields) -> dict[str, Any]:
     return {
         "parent_id": who.parent_id,
         "reason_id": body.reason_id,
-        "other_text": body.other_text,
+        "other_text": body.other_text or "",
         "request_key": request_key(who.key, body.request_key, invalid="cancel_request_key_invalid"),
         "lang": who.lang,
-        "refund_to": body.refund_to,
+        "refund_to": body.refund_to or "",
     }
 
 
 async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> dict[str, Any]:
     count = await run_in_transaction(cancel_cart_service.cancel_cart_count, parent_id=who.parent_id)
+    title = t("orders_after.cancelled", who.lang)
+    notice = cancel_notice(
+        result.refund_cents,
+        who.lang,
+        credit_cents=result.credit_cents,
+        failed_cents=result.failed_cents,
+    )
     data = {
         "order_ids": result.order_ids,
         "numbers": result.numbers,
@@ -105,14 +115,14 @@ async def _answer(who: ParentClient, result: cancel_service.CancelResult) -> dic
         "pending_cents": result.pending_cents,
         "statuses": result.statuses,
         "repeated": result.repeated,
-        "title": result.title,
-        "notice": result.message,
+        "title": title,
+        "notice": notice,
         "cancel_cart_count": count,
         "refund_to": "credit" if result.credit_cents > 0 else "card",
         "credit_cents": result.credit_cents,
         "credit": format_money(result.credit_cents, who.lang),
     }
-    return ok(data, f"{result.title}. {result.message}")
+    return ok(data, f"{title}. {notice}")
 
 
 # -- reads ----------------------------------------------------------------------------------
@@ -157,8 +167,8 @@ async def order_detail(
     response_model=Envelope[list[ReasonOut]],
 )
 async def cancel_order_reason(who: CurrentParent) -> Any:
-    rows = await run_in_transaction(cancel_service.cancel_reasons, lang=who.lang)
-    return answer_found(rows, who.lang)
+    rows = await run_in_transaction(cancel_service.cancel_reasons)
+    return answer_found([reason_out(r, who.lang) for r in rows], who.lang)
 
 
 @router.post(

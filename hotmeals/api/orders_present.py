@@ -11,6 +11,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import t
 from hotmeals.services.ordering.cancelling.cancel_cart import CancelCartDetails, CancelCartItem
+from hotmeals.services.ordering.cancelling.cancel_order import CancelReasonView
 from hotmeals.services.ordering.confirmation import ChargeLine, Confirmation
 from hotmeals.services.ordering.queries import OrderDetail, OrderHistory
 
@@ -233,4 +234,13 @@ def cancel_cart_details_out(cart: CancelCartDetails, lang: str) -> dict[str, Any
         "total_refund_cents": cart.total_refund_cents,
         "total_refund": format_money(cart.total_refund_cents, lang),
         "message": "" if cart.count else t("no_data_found", lang),
+    }
+
+
+def reason_out(reason: CancelReasonView, lang: str) -> dict[str, Any]:
+    return {
+        "reason_id": reason.reason_id,
+        "code": reason.code,
+        "label": reason.label(lang),
+        "is_other": reason.is_other,
     }

@@ -87,6 +87,17 @@ def _reserver(body: SessionTokenIn) -> Reserver:
     return reserver
 
 
+def card_out(card: cards.CardView) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "brand": card.brand,
+        "masked": card.masked,
+        "last4": card.last4,
+        "expiry": card.expiry,
+        "created_at": card.created_at,
+    }
+
+
 def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) -> dict:
     return {
         "id": view.id,
@@ -103,7 +114,7 @@ def payment_out(view: payments.PaymentView, card: cards.CardView | None = None) 
         "refunded_cents": view.refunded_cents,
         "refundable_cents": view.refundable_cents,
         "created_at": view.created_at,
-        "card": card.to_dict() if card else None,
+        "card": card_out(card) if card else None,
     }
 
 
@@ -276,7 +287,7 @@ async def pay_with_saved_card(
 )
 async def get_cards(who: CurrentParent) -> Any:
     rows = await run_in_transaction(cards.list_cards, parent_id=who.parent_id)
-    return answer_found([c.to_dict() for c in rows], who.lang)
+    return answer_found([card_out(c) for c in rows], who.lang)
 
 
 @router.post(
@@ -306,7 +317,7 @@ async def save_card(
     who: CurrentParent, body: Annotated[SaveCardIn, Depends(json_body(SaveCardIn))]
 ) -> Any:
     card = await cards.save_card(parent_id=who.parent_id, token=body.ssl_token or "")
-    return ok(card.to_dict(), t("pay.card_saved", who.lang))
+    return ok(card_out(card), t("pay.card_saved", who.lang))
 
 
 @router.post(

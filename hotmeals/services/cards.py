@@ -26,7 +26,6 @@ from hotmeals.db.models import Parent, StoredCard
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.payments.records import (
     PaymentView,
-    View,
     audit,
     lock_row,
     rowcount,
@@ -42,7 +41,7 @@ _EXP_RE = re.compile(r"^(0[1-9]|1[0-2])(\d\d)$")
 
 
 @dataclass(frozen=True)
-class CardView(View):
+class CardView:
     id: int
     brand: str
     masked: str
@@ -52,7 +51,7 @@ class CardView(View):
 
 
 @dataclass(frozen=True)
-class CardSession(View):
+class CardSession:
     """A ``ccgettoken`` Lightbox session: the browser opens it to add a card."""
 
     token: str = field(repr=False)

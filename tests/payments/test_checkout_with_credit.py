@@ -29,7 +29,7 @@ from hotmeals.services.ordering import checkout, confirmation, pricing, queries,
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify
 from hotmeals.services.ordering.changing.change_result import change_message
-from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.ordering.mails import cancel_notice, refund_notice
 from hotmeals.services.payments.credit_pay import CARD_PAY, FAMILY_CREDIT, CreditLine
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
@@ -226,7 +226,7 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert (ahead.credit_cents, ahead.card_refund_cents) == (300, back - 300)
     assert (to_credit.credit_cents, to_credit.card_refund_cents) == (back, 0)
     assert (
-        meal.message
+        cancel_notice(back, "en", credit_cents=meal.credit_cents, failed_cents=meal.failed_cents)
         == refund_notice(back, "en", credit_cents=300)
         == (
             f"$3.00 goes back to your family credit at once and {format_money(back - 300, 'en')} "

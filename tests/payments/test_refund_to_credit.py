@@ -24,6 +24,7 @@ from hotmeals.services import credit, payments
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.changing.change_result import change_message
+from hotmeals.services.ordering.mails import cancel_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -97,7 +98,10 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
     back = result.refund_cents
     assert 0 < back < paid
     assert result.credit_cents == back == result.refunded_cents and result.pending_cents == 0
-    assert "family credit" in result.message
+    notice = cancel_notice(
+        back, "en", credit_cents=result.credit_cents, failed_cents=result.failed_cents
+    )
+    assert "family credit" in notice
     assert _balance(pay_engine, pid) == before + back
     assert _card_refunds(live_sim, pay_engine, order_id) == []  # nothing sent to the card
     assert _sums(pay_engine, order_id) == (paid, back)
@@ -113,7 +117,10 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
 
     again = await cancel("fr")  # the same request again: the same answer, no second credit
     assert again.repeated and again.credit_cents == back and again.refunded_cents == back
-    assert "crédit familial" in again.message
+    notice = cancel_notice(
+        again.refund_cents, "fr", credit_cents=again.credit_cents, failed_cents=again.failed_cents
+    )
+    assert "crédit familial" in notice
     assert len(_credit_rows(pay_engine, pid)) == 1
     assert _balance(pay_engine, pid) == before + back
 

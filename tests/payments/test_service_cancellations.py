@@ -21,9 +21,11 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CancelCartLine, EmailOutbox, Order, OrderCancellation, Refund
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import RefundState
+from hotmeals.i18n import t
 from hotmeals.jobs import payment_round
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
+from hotmeals.services.ordering.mails import cancel_notice
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
@@ -100,7 +102,9 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         runtime=runtime,
     )
     assert result.refund_cents == paid and result.refunded_cents == paid
-    assert result.title == "Commande annulée" and "remboursement" in result.message
+    assert result.failed_cents == 0 and t("orders_after.cancelled", "fr") == "Commande annulée"
+    notice = cancel_notice(paid, "fr", credit_cents=result.credit_cents, failed_cents=0)
+    assert "remboursement" in notice
     assert _sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
         order = s.get(Order, order_id)
@@ -371,7 +375,9 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     assert again.repeated and again.refund_cents == paid
     # ... and answers what the first did: the refund is on its way (it answered 0 and 0 before).
     assert (again.pending_cents, again.refunded_cents) == (paid, 0)
-    assert "refund of" in again.message
+    assert again.failed_cents == 0
+    notice = cancel_notice(paid, "en", credit_cents=again.credit_cents, failed_cents=0)
+    assert "refund of" in notice
     assert _sums(pay_engine, order_id) == (paid, 0)
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
@@ -544,9 +550,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
         flagged = payments.refunds_needing_attention(s)
         detail = queries.order_detail(s, parent_id=pid, order_id=order_id, lang="fr")
         tries = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
-    assert [(r["refund_id"], r["amount_cents"], r["tries"]) for r in flagged] == [
-        (row.id, owed, MAX_TRIES)
-    ]
+    assert [(r.refund_id, r.amount_cents, r.tries) for r in flagged] == [(row.id, owed, MAX_TRIES)]
     assert len(tries) == MAX_TRIES
     [shown] = [r for r in detail.refunds if r.state == "FAILED"]
     assert shown.state_label == "Remboursement retardé : notre équipe s'en occupe"

@@ -2,35 +2,44 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
+from hotmeals.services.ordering.cancelling.cancel_order import CancelResult
 from hotmeals.services.ordering.mails import refund_notice
 from hotmeals.ui.state.manage_meal import meal_cancelled_text
 
 
-def _result(refund: int, refunded: int, pending: int = 0, message: str = "") -> SimpleNamespace:
-    return SimpleNamespace(
-        refund_cents=refund, refunded_cents=refunded, pending_cents=pending, message=message
+def _result(refund: int, refunded: int, credit: int = 0, failed: int = 0) -> CancelResult:
+    return CancelResult(
+        order_ids=[7],
+        numbers=["HM-7"],
+        cancellation_ids=[1],
+        refund_cents=refund,
+        refunded_cents=refunded,
+        pending_cents=0,
+        statuses=["CANCELLED"],
+        repeated=False,
+        credit_cents=credit,
+        failed_cents=failed,
     )
 
 
 def test_one_meal_cancelled_says_meal_and_the_cancels_refund_notice_in_both_languages():
     """The result is "Meal cancelled." and the cancel's own refund notice (how much, where:
     the card, family credit or both), the sentence every cancel door answers."""
-    card = refund_notice(452, "en")
-    assert meal_cancelled_text(_result(452, 452, message=card), "en") == (
+    assert meal_cancelled_text(_result(452, 452), "en") == (
         "Meal cancelled. A refund of $4.52 will go back to your card. Refunds follow our "
         "refund policy and may take a few business days to appear."
     )
-    french = refund_notice(452, "fr", credit_cents=452)
-    assert meal_cancelled_text(_result(452, 452, message=french), "fr") == (
+    assert meal_cancelled_text(_result(452, 452, credit=452), "fr") == (
         "Repas annulé. 4,52\u00a0$ a été ajouté à votre crédit familial. Il sera utilisé en "
         "premier lors de votre prochain paiement."
     )
-    none = meal_cancelled_text(_result(0, 0, message=refund_notice(0, "en")), "en")
+    none = meal_cancelled_text(_result(0, 0), "en")
     assert none == "Meal cancelled. No refund is due for this cancellation."
-    refused = meal_cancelled_text(_result(452, 0, 0, "The refund is not confirmed yet."), "en")
-    assert refused == "Meal cancelled. The refund is not confirmed yet."
+    refused = meal_cancelled_text(_result(452, 0, failed=452), "en")
+    assert refused == (
+        "Meal cancelled. Your cancellation is recorded, but the card processor has not "
+        "confirmed the refund yet: we will keep trying and e-mail you."
+    )
 
 
 def test_before_a_cancel_credits_share_is_said_as_still_to_come():

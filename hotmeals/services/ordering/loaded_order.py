@@ -46,13 +46,6 @@ from hotmeals.services.payments.records import (
 )
 
 
-def positive_id(value: object, code: str, name: str) -> int:
-    """``value`` as an id (a positive int, never a bool), else ``DomainError(code)``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise DomainError(code, field=name)
-    return value
-
-
 @dataclass
 class LoadedOrder:
     order: Order

@@ -194,6 +194,15 @@ def refund_notice(
     )
 
 
+def cancel_notice(refund_cents: int, lang: str, *, credit_cents: int, failed_cents: int) -> str:
+    """What a cancel's answer says of its refund (``cancel_order.CancelResult``):
+    ``refund_notice``, or, when Converge refused a refund, that the cancel stands and the money
+    is not on its way yet."""
+    if failed_cents:
+        return t("cancel_refund_failed", lang)
+    return refund_notice(refund_cents, lang, credit_cents=credit_cents)
+
+
 def queue_change_mail(
     session: Session, order: Order, change: OrderChange, plan: ChangePlan
 ) -> None:

@@ -97,6 +97,7 @@ from hotmeals.services.payments.records import (
     list_refunds,
 )
 from hotmeals.services.payments.refund_retries import (
+    FlaggedRefund,
     refunds_needing_attention,
     resend_failed_refunds,
     resolve_refund,
@@ -113,6 +114,7 @@ from hotmeals.services.payments.runtime import lightbox_script_url, run_sync
 
 __all__ = [
     "Asked",
+    "FlaggedRefund",
     "HostedSession",
     "SESSION_WINDOW",
     "PaymentState",

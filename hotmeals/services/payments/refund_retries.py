@@ -6,6 +6,7 @@ for a person, who retries it or settles it by other means (``retry_refund``,
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import update
@@ -119,7 +120,23 @@ async def resend_failed_refunds(
     return out
 
 
-def refunds_needing_attention(session: Session) -> list[dict]:
+@dataclass(frozen=True)
+class FlaggedRefund:
+    """A refund whose last try failed and that waits on a person."""
+
+    refund_id: int
+    payment_id: int
+    invoice: str
+    order_id: int | None
+    parent_id: int
+    amount_cents: int
+    kind: str
+    tries: int
+    message: str | None
+    flagged_at: datetime | None
+
+
+def refunds_needing_attention(session: Session) -> list[FlaggedRefund]:
     """Refunds whose last try failed, oldest first: a person must act (refund by other means,
     then ``resolve_refund``; or ``retry_refund`` once the cause is fixed). One query."""
     rows = session.exec(
@@ -129,18 +146,18 @@ def refunds_needing_attention(session: Session) -> list[dict]:
         .order_by(col(Refund.attention_at), col(Refund.id))
     ).all()
     return [
-        {
-            "refund_id": r.id,
-            "payment_id": p.id,
-            "invoice": p.invoice_number,
-            "order_id": r.order_id,
-            "parent_id": p.parent_id,
-            "amount_cents": r.amount_cents,
-            "kind": r.kind,
-            "tries": r.attempt,
-            "message": r.result_message,
-            "flagged_at": r.attention_at.isoformat() if r.attention_at else None,
-        }
+        FlaggedRefund(
+            refund_id=r.id or 0,
+            payment_id=p.id or 0,
+            invoice=p.invoice_number,
+            order_id=r.order_id,
+            parent_id=p.parent_id,
+            amount_cents=r.amount_cents,
+            kind=r.kind,
+            tries=r.attempt,
+            message=r.result_message,
+            flagged_at=r.attention_at,
+        )
         for r, p in rows
     ]
 

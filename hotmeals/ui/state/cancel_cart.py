@@ -11,7 +11,7 @@ The header's Cancel Cart count follows every change (``auth.sync_cancel_count``)
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import reflex as rx
@@ -194,8 +194,8 @@ class CancelCartState(CancelReasonForm, rx.State):
         """The cancel's outcome, titled with what was cancelled ("1 meal cancelled"): the
         cart may hold one meal of an order, and "Order Cancelled" would say more."""
         meals = sum(quantity for quantity, _most in self._lines.values())
-        titled = replace(result, title=tn("orders_ui.meals_cancelled", meals, lang))
-        return await self._cancelled(parent_id, titled, lang)
+        title = tn("orders_ui.meals_cancelled", meals, lang)
+        return await self._cancelled(parent_id, result, lang, title=title)
 
     async def _confirm_cart(self, parent_id: int, key: str, lang: str) -> Any:
         # Every rule is the service's: the lines are the parent's and before their cut-offs

@@ -16,7 +16,8 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import credit
 from hotmeals.services.ordering.cancelling import cancel, cancel_order
-from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.ordering.cancelling.cancel_order import CancelReasonView, CancelResult
+from hotmeals.services.ordering.mails import cancel_notice, refund_notice
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import acting_parent
 from hotmeals.ui.state.forms import OnceKey, confirm_once, focus_field, forget_submission
@@ -33,10 +34,19 @@ class ReasonOption:
     is_other: bool = False
 
 
-def reason_options(rows: list[dict]) -> list[ReasonOption]:
+def cancelled_notice(result: CancelResult, lang: str) -> str:
+    """What a cancel says of its refund, as its API answer does (``mails.cancel_notice``)."""
+    return cancel_notice(
+        result.refund_cents,
+        lang,
+        credit_cents=result.credit_cents,
+        failed_cents=result.failed_cents,
+    )
+
+
+def reason_options(rows: list[CancelReasonView], lang: str) -> list[ReasonOption]:
     return [
-        ReasonOption(id=str(r["reason_id"]), name=str(r["label"]), is_other=bool(r["is_other"]))
-        for r in rows
+        ReasonOption(id=str(r.reason_id), name=r.label(lang), is_other=r.is_other) for r in rows
     ]
 
 
@@ -134,18 +144,21 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
 
     async def _load_reasons(self, parent_id: int, lang: str) -> None:
         """The reasons the services offer, and the family's refund choice as this cancel's."""
-        rows = await run_in_transaction(cancel_order.cancel_reasons, lang=lang)
-        self.reasons = reason_options(rows)
+        rows = await run_in_transaction(cancel_order.cancel_reasons)
+        self.reasons = reason_options(rows, lang)
         chosen = await run_in_transaction(credit.refund_to, parent_id=parent_id)
         self.refund_to = chosen.value
 
-    async def _cancelled(self, parent_id: int, result: Any, lang: str) -> Any:
-        """A cancel's ``done``: its title and message shown, the form cleared, the screen
-        again, and the success toast."""
-        self.done_title, self.done_message = result.title, result.message
+    async def _cancelled(
+        self, parent_id: int, result: CancelResult, lang: str, title: str | None = None
+    ) -> Any:
+        """A cancel's ``done``: its title ("Order Cancelled" unless ``title``) and refund
+        notice shown, the form cleared, the screen again, and the success toast."""
+        self.done_title = title or tr("orders_after.cancelled", lang)
+        self.done_message = cancelled_notice(result, lang)
         self._clear_reason()
         await self._fill(parent_id, lang)
-        return succeeded(result.title, description=result.message)
+        return succeeded(self.done_title, description=self.done_message)
 
     @rx.event
     def set_reason(self, value: str) -> None:
@@ -194,7 +207,7 @@ class CancelReasonForm(OnceKey, LoadedScreen, mixin=True):
             "request_key": key,
             "lang": lang,
             "reason_id": browser_id(self.reason_id) or None,
-            "other_text": self.other_text if self.other_chosen else None,
+            "other_text": self.other_text if self.other_chosen else "",
             "refund_to": self.refund_to,
         }
 

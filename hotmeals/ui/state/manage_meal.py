@@ -24,6 +24,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.services.ordering.cancelling import cancel_order as cancellations
+from hotmeals.services.ordering.cancelling.cancel_order import CancelResult
 from hotmeals.services.ordering.changing import move as changes
 from hotmeals.services.ordering.changing.change_plan import quote_text
 from hotmeals.services.ordering.changing.change_result import ChangeResult
@@ -31,7 +32,7 @@ from hotmeals.services.ordering.changing.move import MealView
 from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, acting_parent
-from hotmeals.ui.state.cancel_reason import CancelReasonForm
+from hotmeals.ui.state.cancel_reason import CancelReasonForm, cancelled_notice
 from hotmeals.ui.state.change_payment import ChangePayment
 from hotmeals.ui.state.forms import forget_submission, message, submission_key
 from hotmeals.ui.state.i18n import I18nState
@@ -66,11 +67,11 @@ def _meal_row(meal: MealView, lang: str) -> dict[str, str]:
     }
 
 
-def meal_cancelled_text(result: Any, lang: str) -> str:
+def meal_cancelled_text(result: CancelResult, lang: str) -> str:
     """What a parent reads once one meal is cancelled: "Meal cancelled." and the cancel's
     refund notice (how much, where: the card, family credit or both, and when; or none due;
     or that Converge refused it and what next), the sentence every cancel door answers."""
-    return f"{tr('ui.manage.meal_cancelled', lang)}. {result.message}"
+    return f"{tr('ui.manage.meal_cancelled', lang)}. {cancelled_notice(result, lang)}"
 
 
 class ManageMealState(CancelReasonForm, ChangePayment, rx.State):

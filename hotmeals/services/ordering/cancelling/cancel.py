@@ -38,7 +38,7 @@ from hotmeals.services import credit
 from hotmeals.services.ordering import lifecycle
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day
-from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, positive_id
+from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open
 from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
@@ -73,21 +73,19 @@ class CancelPlan:
 
 
 def check_reason(
-    session: Session, reason_id: object, other_text: object, *, required: bool = True
-) -> tuple[int | None, str | None]:
-    """A reason from ``CancelReason``; the Other entry needs its free text (1..500)."""
-    if reason_id in (None, "", 0) and not required:
-        return None, None
-    rid = positive_id(reason_id, "cancel_reason_required", "reason_id")
-    reason = session.get(CancelReason, rid)
-    if reason is None:
+    session: Session, reason_id: int | None, other_text: str
+) -> tuple[int, str | None]:
+    """A reason from ``CancelReason`` (None or 0: none chosen); the Other entry needs its free
+    text (1..500)."""
+    reason = session.get(CancelReason, reason_id) if reason_id else None
+    if reason is None or reason.id is None:
         raise DomainError("cancel_reason_required", field="reason_id")
-    text = other_text.strip() if isinstance(other_text, str) else ""
+    text = other_text.strip()
     if reason.is_other and not text:
         raise DomainError("cancel_other_text_required", field="other_text")
     if len(text) > OTHER_TEXT_MAX:
         raise DomainError("cancel_other_text_too_long", field="other_text", max=OTHER_TEXT_MAX)
-    return rid, (text or None)
+    return reason.id, (text or None)
 
 
 @dataclass(frozen=True)
@@ -106,21 +104,21 @@ class CancelAsk(TypedDict, total=False):
     """Why and under which key the parent cancels, as the browser or the API sends it (every
     cancel door: CancelOrder, CancelMeal, CancelCart): checked into a ``CancelRequest``."""
 
-    reason_id: Required[object]
-    other_text: object
-    request_key: Required[object]
-    refund_to: RefundDestination | str | None
+    reason_id: Required[int | None]
+    other_text: str  # "": none (only the Other reason needs one)
+    request_key: Required[str | None]
+    refund_to: str  # "card" or "credit"; "": the family's standing choice
 
 
 def check_request(session: Session, **ask: Unpack[CancelAsk]) -> CancelRequest:
     """The reason, the request key and the refund's destination of a cancel, checked."""
     key = check_request_key(ask["request_key"])
-    rid, text = check_reason(session, ask["reason_id"], ask.get("other_text"))
+    rid, text = check_reason(session, ask["reason_id"], ask.get("other_text", ""))
     return CancelRequest(
         reason_id=rid,
         other_text=text,
         request_key=key,
-        refund_to=check_refund_to(ask.get("refund_to")),
+        refund_to=check_refund_to(ask.get("refund_to", "")),
     )
 
 
@@ -129,12 +127,12 @@ async def checked_request(*, runtime: Runtime = APP, **ask: Unpack[CancelAsk]) -
     return await run_in_transaction(check_request, engine=runtime.engine, **ask)
 
 
-def check_refund_to(refund_to: object) -> RefundDestination | None:
-    """``"card"`` or ``"credit"`` (or the enum); None or ``""``: the family's standing choice."""
-    if refund_to is None or refund_to == "":
+def check_refund_to(refund_to: str) -> RefundDestination | None:
+    """``"card"`` or ``"credit"`` (or the enum); ``""``: the family's standing choice."""
+    if not refund_to:
         return None
     try:
-        return RefundDestination(str(refund_to))
+        return RefundDestination(refund_to)
     except ValueError:
         raise DomainError("refund_destination_invalid", field="refund_to") from None
 
@@ -179,8 +177,8 @@ def credited_cents(refunds: Sequence[Refund | PlannedRefund]) -> int:
     return sum(r.amount_cents for r in refunds if r.kind == RefundKind.CREDIT)
 
 
-def check_request_key(request_key: object) -> str:
-    if not isinstance(request_key, str) or not 1 <= len(request_key.strip()) <= REQUEST_KEY_MAX:
+def check_request_key(request_key: str | None) -> str:
+    if request_key is None or not 1 <= len(request_key.strip()) <= REQUEST_KEY_MAX:
         raise DomainError("cancel_request_key_invalid", field="request_key")
     return request_key.strip()
 

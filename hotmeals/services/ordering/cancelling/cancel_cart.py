@@ -319,11 +319,11 @@ async def confirm_cancel_cart(
         )
         if not done:
             raise DomainError("cancel_cart_empty")
-        return await finish_cancels(done, lang, runtime=runtime)
+        return await finish_cancels(done, runtime=runtime)
     plans = await run_in_transaction(
         _reserve_cart, engine=engine, by=Canceller(parent_id, request, lang), groups=groups
     )
-    return await finish_cancels(plans, lang, runtime=runtime)
+    return await finish_cancels(plans, runtime=runtime)
 
 
 def _reserve_cart(

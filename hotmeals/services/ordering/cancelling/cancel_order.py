@@ -38,7 +38,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.credit import RefundSplit
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus, can_cancel
-from hotmeals.i18n import normalize_lang, t
+from hotmeals.i18n import normalize_lang
 from hotmeals.services.ordering.cancelling.cancel import (
     CancelAsk,
     CancelPlan,
@@ -54,8 +54,7 @@ from hotmeals.services.ordering.cancelling.cancel import (
 )
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan, refund_sources
 from hotmeals.services.ordering.labels import is_french
-from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, positive_id
-from hotmeals.services.ordering.mails import refund_notice
+from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
 from hotmeals.services.payments.runtime import actor_of
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
@@ -82,33 +81,45 @@ class CancelResult:
     pending_cents: int  # not confirmed yet (the reconciliation finishes it)
     statuses: list[str]
     repeated: bool  # every order's cancel was already recorded under this key
-    title: str  # 'Order Cancelled'
-    message: str  # the refund notice, in the parent's language
     credit_cents: int = 0  # of refund_cents, what went to family credit (in refunded_cents)
+    failed_cents: int = 0  # refused by Converge: the cancel stands, the money is still owed
 
 
-def cancel_reasons(session: Session, *, lang: str = "en") -> list[dict]:
-    """CancelOrderReason: every reason in the parent's language, the Other entry (free text
-    required) last as seeded."""
-    french = is_french(lang)
+@dataclass(frozen=True)
+class CancelReasonView:
+    """A cancel reason the parent picks from; the Other entry needs its free text."""
+
+    reason_id: int
+    code: str
+    label_en: str
+    label_fr: str
+    is_other: bool
+
+    def label(self, lang: str) -> str:
+        return self.label_fr if is_french(lang) else self.label_en
+
+
+def cancel_reasons(session: Session) -> list[CancelReasonView]:
+    """CancelOrderReason: every reason, the Other entry (free text required) last as seeded."""
     rows = session.exec(
         select(CancelReason).order_by(col(CancelReason.sort), col(CancelReason.id))
     ).all()
     return [
-        {
-            "reason_id": r.id,
-            "code": r.code,
-            "label": r.label_fr if french else r.label_en,
-            "is_other": r.is_other,
-        }
+        CancelReasonView(
+            reason_id=r.id or 0,
+            code=r.code,
+            label_en=r.label_en,
+            label_fr=r.label_fr,
+            is_other=r.is_other,
+        )
         for r in rows
     ]
 
 
-def own_line(session: Session, parent_id: int, order_line_id: object) -> tuple:
+def own_line(
+    session: Session, parent_id: int, order_line_id: int
+) -> tuple[OrderLine, Order, Vendor]:
     """(line, order, vendor) of one of the parent's order lines, else ``order_line_not_found``."""
-    if isinstance(order_line_id, bool) or not isinstance(order_line_id, int):
-        raise DomainError("order_line_not_found", field="order_line_id")
     row = session.exec(
         select(OrderLine, Order, Vendor)
         .join(Order, col(Order.id) == OrderLine.order_id)
@@ -117,7 +128,8 @@ def own_line(session: Session, parent_id: int, order_line_id: object) -> tuple:
     ).first()
     if row is None:
         raise DomainError("order_line_not_found", field="order_line_id")
-    return row
+    line, order, vendor = row
+    return line, order, vendor
 
 
 def cancellable_quantity(
@@ -137,15 +149,14 @@ def refund_preview(
     session: Session,
     *,
     parent_id: int,
-    order_id: object,
-    order_line_id: object = None,
-    refund_to: object = None,
+    order_id: int,
+    order_line_id: int | None = None,
+    refund_to: str = "",
 ) -> RefundSplit:
     """What cancelling the order's remaining meals (or, with ``order_line_id``, that line's
     remaining meals) would refund and where (``refund_plan.refund_sources``), writing nothing:
     what "Are you sure?" says before the cancel. ``refund_to`` as for ``cancel_order``."""
-    oid = positive_id(order_id, "order_not_found", "order_id")
-    loaded = load_order(session, order_id=oid, parent_id=parent_id)
+    loaded = load_order(session, order_id=order_id, parent_id=parent_id)
     lines = loaded.active_lines()
     if order_line_id is not None:
         lines = [x for x in lines if x.id == order_line_id]
@@ -237,7 +248,7 @@ def reserve_cancel(
     return plan
 
 
-def natural_key(request_key: object) -> tuple[object, bool]:
+def natural_key(request_key: str | None) -> tuple[str, bool]:
     """``request_key`` as given, or, when there is none, a fresh key and True (natural mode)."""
     if request_key is None:
         return f"{NATURAL_KEY_PREFIX}{uuid.uuid4().hex}", True
@@ -295,12 +306,7 @@ def same_recent_cancel(
     return find_cancellation(session, order_id, last.request_key)
 
 
-async def finish_cancels(
-    plans: list[CancelPlan],
-    lang: str,
-    *,
-    runtime: Runtime = APP,
-) -> CancelResult:
+async def finish_cancels(plans: list[CancelPlan], *, runtime: Runtime = APP) -> CancelResult:
     refunded = pending = failed = 0
     for plan in plans:
         if plan.repeated:  # what the first cancel's refunds are now
@@ -324,21 +330,15 @@ async def finish_cancels(
         pending_cents=pending,
         statuses=[p.status for p in plans],
         repeated=bool(plans) and all(p.repeated for p in plans),
-        title=t("orders_after.cancelled", lang),
-        # Converge refused a refund: the cancel stands, the money is not on its way yet.
-        message=(
-            t("cancel_refund_failed", lang)
-            if failed
-            else refund_notice(total, lang, credit_cents=credited)
-        ),
         credit_cents=credited,
+        failed_cents=failed,
     )
 
 
 async def cancel_order(
     *,
     parent_id: int,
-    order_id: object,
+    order_id: int,
     lang: str = "en",
     runtime: Runtime = APP,
     **ask: Unpack[CancelAsk],
@@ -348,13 +348,12 @@ async def cancel_order(
     family credit: ``refund_to``, None for the family's standing choice). Repeat-safe by
     ``request_key``; with none (None), by its natural key (``NATURAL_REPEAT_WINDOW``)."""
     lang = normalize_lang(lang)
-    oid = positive_id(order_id, "order_not_found", "order_id")
     engine = runtime.engine
     by = await _naturally_keyed(parent_id, lang, ask, runtime=runtime)
     plan = await run_in_transaction(
-        reserve_cancel, engine=engine, by=by, order_id=oid, quantities=None, kind="order"
+        reserve_cancel, engine=engine, by=by, order_id=order_id, quantities=None, kind="order"
     )
-    return await finish_cancels([plan], lang, runtime=runtime)
+    return await finish_cancels([plan], runtime=runtime)
 
 
 async def _naturally_keyed(
@@ -367,7 +366,7 @@ async def _naturally_keyed(
     return Canceller(parent_id, await checked_request(runtime=runtime, **keyed), lang, natural)
 
 
-def _line_order(session: Session, *, parent_id: int, order_line_id: object) -> tuple[int, int]:
+def _line_order(session: Session, *, parent_id: int, order_line_id: int) -> tuple[int, int]:
     line, order, _vendor = own_line(session, parent_id, order_line_id)
     return order.id or 0, line.quantity - line.cancelled_quantity
 
@@ -375,8 +374,8 @@ def _line_order(session: Session, *, parent_id: int, order_line_id: object) -> t
 async def cancel_meal(
     *,
     parent_id: int,
-    order_line_id: object,
-    quantity: object = None,
+    order_line_id: int,
+    quantity: int | None = None,
     lang: str = "en",
     runtime: Runtime = APP,
     **ask: Unpack[CancelAsk],
@@ -393,7 +392,7 @@ async def cancel_meal(
     # Nothing left (a retry of this very cancel, or a line cancelled already): the locked
     # step below answers the retry or refuses.
     qty = max(left, 1) if quantity is None else quantity
-    if isinstance(qty, bool) or not isinstance(qty, int) or qty < 1:
+    if qty < 1:
         raise DomainError("cancel_quantity_invalid", field="quantity", max=max(left, 1))
     plan = await run_in_transaction(
         _reserve_meal,
@@ -404,7 +403,7 @@ async def cancel_meal(
         quantity=qty,
         all_left=quantity is None,
     )
-    return await finish_cancels([plan], lang, runtime=runtime)
+    return await finish_cancels([plan], runtime=runtime)
 
 
 def _reserve_meal(

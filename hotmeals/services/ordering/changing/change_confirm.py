@@ -6,7 +6,7 @@ what the first confirm did."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
 from sqlmodel import Session, col, select
 
@@ -242,7 +242,7 @@ async def confirm(
         parent_id=parent_id,
         key=key,
         action=PAY_ACTION,
-        result={"change_id": step.change_id, "hosted": hosted.to_dict()},
+        result={"change_id": step.change_id, "hosted": asdict(hosted)},
     )
     return await _pay_answer(step.change_id, hosted, runtime=runtime)
 
