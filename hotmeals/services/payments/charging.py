@@ -25,7 +25,6 @@ from hotmeals.services.payments.records import (
     PaymentState,
     PaymentView,
     Purpose,
-    View,
     audit_payment,
     clip,
     get_payment,
@@ -41,7 +40,7 @@ MAX_PAYMENT_CENTS = 1_000_000  # $10,000: far above any order; a typo guard, not
 
 
 @dataclass(frozen=True)
-class HostedSession(View):
+class HostedSession:
     """What the browser needs to open the Lightbox: the token and the script's URL. The
     amount and invoice are the server's, shown for the parent's information only."""
 

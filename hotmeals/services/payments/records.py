@@ -13,7 +13,7 @@ import json
 import logging
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol, TypeVar, cast
 
@@ -390,14 +390,6 @@ def move_payment(session: Session, payment: Payment, to: str, **values: Any) -> 
 
 
 # -- views ------------------------------------------------------------------------------------
-
-
-class View:
-    """``to_dict``: no caller is left (the doors present each answer themselves); only
-    ``charging.HostedSession`` still inherits it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(cast(Any, self))
 
 
 @dataclass(frozen=True)
