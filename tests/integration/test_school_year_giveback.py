@@ -77,22 +77,21 @@ def test_rollover_on_the_first_of_august_gates_every_booking_service(engine):
         parent, kid = _family(s, first_name="Emma")
         pid, cid = parent.id, kid.id
     with session_scope(engine) as s:
-        assert school_year.pending_count(session=s, parent_id=pid, now=JULY_31) == 0
+        clock.set_now(JULY_31)
+        assert school_year.pending_count(session=s, parent_id=pid) == 0
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=JULY_31)
-        assert school_year.pending_count(session=s, parent_id=pid, now=AUG_1) == 1
+        clock.set_now(AUG_1)
+        assert school_year.pending_count(session=s, parent_id=pid) == 1
     with session_scope(engine) as s:
         with pytest.raises(DomainError) as info:
-            cart.add_to_cart(
-                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14", now=AUG_1
-            )
+            cart.add_to_cart(session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14")
         assert info.value.code == "school_year_unconfirmed"
         message = info.value.message("fr")
         assert "Emma" in message and "2026-2027" in message and "Réserver un repas" in message
     with session_scope(engine) as s:
         items = [LineRequest(child_id=cid, meal_id=1, date="2026-09-14")]
-        code = _refused_code(
-            lambda: booking.add_many(session=s, parent_id=pid, items=items, now=SEPTEMBER)
-        )
+        clock.set_now(SEPTEMBER)
+        code = _refused_code(lambda: booking.add_many(session=s, parent_id=pid, items=items))
         assert code == "school_year_unconfirmed"
 
 
@@ -116,7 +115,8 @@ def test_a_child_added_this_school_year_needs_no_confirmation(engine):
         parent, kid = _family(s, created_at=AUG_1 + timedelta(days=3))
         pid, cid = parent.id, kid.id
     with session_scope(engine) as s:
-        assert school_year.pending_count(session=s, parent_id=pid, now=SEPTEMBER) == 0
+        clock.set_now(SEPTEMBER)
+        assert school_year.pending_count(session=s, parent_id=pid) == 0
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=SEPTEMBER)
 
 
@@ -127,7 +127,8 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
         new_teacher = f.make_teacher(s, f.child_school(s, kid), grade_code="4", name="Mme Roy")
         teacher_id, school_id = new_teacher.id, kid.school_id
     with session_scope(engine) as s:
-        state = school_year.status(session=s, parent_id=pid, lang="fr", now=SEPTEMBER)
+        clock.set_now(SEPTEMBER)
+        state = school_year.status(session=s, parent_id=pid, lang="fr")
         assert state["school_year_label"] == "2026-2027"
         (child,) = state["pending"]
         assert child["grade"] == "3e année" and child["offered_grade"] == "4e année"
@@ -145,7 +146,6 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
                 teacher_id=teacher_id,
                 grade_id=offered,
                 allergies_reviewed=False,
-                now=SEPTEMBER,
             )
         )
         assert code == "allergies_review_required"
@@ -158,7 +158,6 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
             teacher_id=teacher_id,
             grade_id=offered,
             allergies_reviewed=True,
-            now=SEPTEMBER,
         )
         assert done["pending_count"] == 0 and done["school_year"] == 2026
         assert done["child"]["teacher"] == "Mme Roy"
@@ -169,7 +168,8 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=SEPTEMBER)
         # A year later the question comes back.
         next_year = SEPTEMBER + timedelta(days=365)
-        assert school_year.pending_count(session=s, parent_id=pid, now=next_year) == 1
+        clock.set_now(next_year)
+        assert school_year.pending_count(session=s, parent_id=pid) == 1
 
 
 def test_the_last_grade_graduates(engine):
@@ -177,7 +177,8 @@ def test_the_last_grade_graduates(engine):
         parent, _kid = _family(s, grade_code="8")
         pid = parent.id
     with session_scope(engine) as s:
-        (child,) = school_year.status(session=s, parent_id=pid, now=SEPTEMBER)["pending"]
+        clock.set_now(SEPTEMBER)
+        (child,) = school_year.status(session=s, parent_id=pid)["pending"]
         assert child["graduating"] is True and child["offered_grade_id"] == child["grade_id"]
 
 
@@ -187,16 +188,17 @@ def test_archive_hides_from_booking_and_keeps_the_history(engine):
         pid, cid = parent.id, kid.id
         _order(s, parent, kid, date(2026, 3, 10), quantity=1)
     with session_scope(engine) as s:
-        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid, now=SEPTEMBER) == 0
+        clock.set_now(SEPTEMBER)
+        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid) == 0
     with session_scope(engine) as s:
         assert children.list_children(session=s, parent_id=pid) == []
         code = _refused_code(
             lambda: cart.add_to_cart(
-                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14", now=SEPTEMBER
+                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14"
             )
         )
         assert code == "child_not_found"
-        past = queries.order_history(s, parent_id=pid, tab="past", now=SEPTEMBER)
+        past = queries.order_history(s, parent_id=pid, tab="past")
         assert len(past.orders) == 1
 
 

@@ -169,7 +169,6 @@ def get_dates(
     from_date: str = "",
     to_date: str = "",
     lang: str = "en",
-    now: datetime | None = None,
 ) -> ChildDates:
     """The child's school meal days from ``from_date`` (the client's text; default: today in
     Toronto) to ``to_date`` (default: eight weeks on): open or closed with the reason, each
@@ -180,7 +179,7 @@ def get_dates(
     (``moved_to``: one statement more when the days hold a closed one)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None  # read from the database
-    now = now or clock.now()
+    now = clock.now()
     start, end = asked_days(
         from_date, to_date, now, lambda first: first + timedelta(days=DATES_DEFAULT_DAYS)
     )
