@@ -116,7 +116,7 @@ def _day_of(request: LineRequest, batch: Batch) -> date | None:
         found = batch.days_by_id.get(request.menu_day_id)
         return found[0].meal_date if found else None
     try:
-        return meal_date(request.date)
+        return meal_date(request.date or "")
     except DomainError:
         return None
 

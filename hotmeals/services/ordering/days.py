@@ -40,11 +40,11 @@ DATES_MAX_DAYS = 186  # a school term at most per call
 ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
 
 
-def meal_date(value: object, field: str = "date") -> date:
+def meal_date(value: str, field: str = "date") -> date:
     """A meal date as ``YYYY-MM-DD`` or the old client's ``M/D/YYYY``."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+    text = value.strip()
+    if not text:
         raise DomainError("meal_date_required", field=field)
-    text = str(value).strip()
     try:
         return parse_mdy(text) if "/" in text else parse_iso(text)
     except DomainError:
