@@ -294,8 +294,8 @@ def test_repeat_week_refuses_a_stranger_the_same_week_and_an_empty_week(engine):
                     session=s,
                     parent_id=w.parent_id,
                     child_id=child,
-                    source_week_start=source,
-                    target_week_start=target,
+                    source_week_start=source.isoformat(),
+                    target_week_start=target.isoformat(),
                 )
             assert err.value.code == code
 
@@ -312,8 +312,8 @@ def test_repeat_week_runs_a_fixed_number_of_statements(engine):
                 session=s,
                 parent_id=w.parent_id,
                 child_id=w.ava,
-                source_week_start=SOURCE,
-                target_week_start=TARGET,
+                source_week_start=SOURCE.isoformat(),
+                target_week_start=TARGET.isoformat(),
             )
         counts.append((queries.count, queries.report()))
     assert counts[0][0] == counts[1][0], counts[1][1]
@@ -373,8 +373,8 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
             session=s,
             parent_id=w.parent_id,
             child_ids=[w.ava, w.ben],
-            source_week_start=SOURCE,
-            target_week_start=TARGET,
+            source_week_start=SOURCE.isoformat(),
+            target_week_start=TARGET.isoformat(),
             lang="en",
         )
         added = sorted((a.child_name, a.date.isoformat()) for a in answer.added)
@@ -391,7 +391,7 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
                 session=s,
                 parent_id=w.parent_id,
                 child_ids=[w.ava, w.stranger_child],
-                source_week_start=SOURCE,
-                target_week_start=TARGET,
+                source_week_start=SOURCE.isoformat(),
+                target_week_start=TARGET.isoformat(),
             )
         assert err.value.code == "child_not_found"
