@@ -181,9 +181,7 @@ def _meal_summary(child: str, meal: str, size: str, quantity: int, lang: str) ->
     return text if quantity == 1 else f"{text} ×{quantity}"
 
 
-def build_feed(
-    session: Session, *, token: str, lang: str | None = None, now: datetime | None = None
-) -> bytes | None:
+def build_feed(session: Session, *, token: str, lang: str | None = None) -> bytes | None:
     """The iCal text of the feed behind ``token``, in ``lang`` (the link's ``?lang=``; "en" or
     "fr", else the parent's language); None for an unknown or revoked one."""
     if not isinstance(token, str) or not _TOKEN.match(token):
@@ -198,7 +196,7 @@ def build_feed(
     parent_id, language = found
     lang = lang if lang in ("en", "fr") else normalize_lang(language)
     french = lang == "fr"
-    moment = now or utcnow()
+    moment = utcnow()
     today = moment.astimezone(TORONTO).date()
     host = _host()
 

@@ -240,13 +240,14 @@ def _shares(loaded: LoadedOrder, quantities: dict[int, int], total: int) -> dict
 
 
 def handle_family(
-    session: Session, *, closure_id: int, parent_id: int, now: datetime | None = None
+    session: Session, *, closure_id: int, parent_id: int, now: datetime
 ) -> FamilyResult:
     """Step 2 for one family, in one transaction: the closure's row lock first (two workers
     applying it run one after the other, per family), then each of the family's orders with a
     meal on the day, locked; each meal not handled yet is handled by the family's choice and
     gets its ``ClosureMeal`` row; the family's e-mail is queued. ``now``: the moment it is
-    applied at (default: now), which decides the make-up days whose cut-off is still ahead."""
+    applied at (one instant for the whole closure), which decides the make-up days whose
+    cut-off is still ahead."""
     result = FamilyResult(parent_id=parent_id)
     closure = lock_row(session, SchoolClosure, closure_id)
     if closure is None or closure.reopened_at is not None:
@@ -278,7 +279,6 @@ def handle_family(
     if not lines:
         return result
     choice = closure_choice(session, parent_id)
-    now = now or clock.now()
     vendors = {vid: v for order in loaded.values() for vid, v in order.vendors.items()}
     first: dict[int, MenuDay] = {}
     served: set[tuple[int, int]] = set()
@@ -437,9 +437,10 @@ async def close_day(
             close_school_day, engine=engine, school=school, day=day, reason=reason, actor=actor
         )
     families = await run_in_transaction(families_to_handle, engine=engine, closure_id=closure_id)
+    now = runtime.now()
     results = [
         await run_in_transaction(
-            handle_family, engine=engine, closure_id=closure_id, parent_id=parent_id
+            handle_family, engine=engine, closure_id=closure_id, parent_id=parent_id, now=now
         )
         for parent_id in families
     ]

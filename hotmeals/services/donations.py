@@ -57,7 +57,7 @@ PRESET_CENTS = (500, 1000, 2000)
 """The amounts offered as buttons on the donate screen."""
 
 
-def parse_amount(value: object) -> int:
+def parse_amount(value: str | int) -> int:
     """The amount a parent typed or chose ("10", "10.00", 1000 cents) as cents, within the
     limits; ``invalid_amount`` or ``donation_amount_range``."""
     if isinstance(value, bool):
@@ -65,7 +65,7 @@ def parse_amount(value: object) -> int:
     if isinstance(value, int):
         cents = value
     else:
-        text = str(value or "").strip().lstrip("$").strip().replace(",", ".")
+        text = value.strip().lstrip("$").strip().replace(",", ".")
         cents = parse_decimal_string(text)
     if not MIN_DONATION_CENTS <= cents <= MAX_DONATION_CENTS:
         raise DomainError(

@@ -67,9 +67,9 @@ def purge(session: Session, *, now: datetime) -> tuple[int, int, int]:
     return hits or 0, sessions or 0, codes or 0
 
 
-def run(*, now: datetime | None = None, runtime: Runtime = APP) -> Tidied:
+def run(*, runtime: Runtime = APP) -> Tidied:
     """One housekeeping round (synchronous: call it from a thread)."""
-    current = now or runtime.now()
+    current = runtime.now()
     hits, sessions, codes = in_transaction(purge, now=current, engine=runtime.engine)
     result = Tidied(hits, sessions, codes)
     if any((hits, sessions, codes)):

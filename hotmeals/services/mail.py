@@ -291,7 +291,7 @@ def _submit(engine: Engine, mail: _Mail) -> None:
     with _lock:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hotmeals-mail")
-        future = _executor.submit(_deliver, engine, mail)
+        future = _executor.submit(lambda: _deliver(engine, mail, now=utcnow()))
         _futures.add(future)
     future.add_done_callback(_forget)
 
@@ -351,12 +351,10 @@ def _record(session: Session, *, outbox_id: int, error: str | None, now: datetim
     session.add(row)
 
 
-def _deliver(
-    engine: Engine, mail: _Mail, *, due_only: bool = False, now: datetime | None = None
-) -> bool | None:
+def _deliver(engine: Engine, mail: _Mail, *, due_only: bool = False, now: datetime) -> bool | None:
     """Claim the row, send it, record the outcome: True sent, False failed, None when another
     sender has it, it was already sent, or it is not due. ``now``: the round's clock."""
-    clock = now or utcnow()
+    clock = now
     with Session(engine) as session:
         claimed = _claim(session, outbox_id=mail.outbox_id, now=clock, due_only=due_only)
         session.commit()
@@ -402,10 +400,10 @@ class SendRound:
     expired: int  # a code's mail past its code's life: not sent
 
 
-def send_due(*, now: datetime | None = None, runtime: Runtime = APP) -> SendRound:
+def send_due(*, runtime: Runtime = APP) -> SendRound:
     """One round of the mail job: send every due row once (synchronous: call it from a
     thread). Without SMTP_HOST nothing is PENDING (rows are LOGGED), so nothing happens."""
-    current = now or runtime.now()
+    current = runtime.now()
     engine = runtime.engine or get_engine()
     sent = failed = expired = 0
     with Session(engine) as session:
@@ -452,13 +450,13 @@ def failed_mail(session: Session, *, limit: int = 200) -> list[EmailOutbox]:
     )
 
 
-def retry_failed(session: Session, *, outbox_id: int, now: datetime | None = None) -> bool:
+def retry_failed(session: Session, *, outbox_id: int) -> bool:
     """An operator sends a FAILED row again: due at once, with a fresh set of tries."""
     return (
         session.exec(
             update(EmailOutbox)
             .where(col(EmailOutbox.id) == outbox_id, col(EmailOutbox.status) == "FAILED")
-            .values(status="PENDING", attempts=0, next_attempt_at=now or utcnow(), error=None)
+            .values(status="PENDING", attempts=0, next_attempt_at=utcnow(), error=None)
             .execution_options(synchronize_session=False)
         ).rowcount
         == 1

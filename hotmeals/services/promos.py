@@ -17,7 +17,6 @@ from sqlalchemy import func
 from sqlmodel import Session, col, or_, select
 
 from hotmeals import clock
-from hotmeals.clock import now as utcnow
 from hotmeals.db.models import Order, PromoCode
 from hotmeals.domain.charges import Promo
 from hotmeals.domain.errors import DomainError
@@ -27,8 +26,8 @@ CODE_MAX = 32
 USED_STATUSES = [str(s) for s in (*PAID_STATUSES, OrderStatus.DELIVERED)]
 
 
-def normalize_code(value: object) -> str:
-    text = "".join(str(value or "").split()).upper()
+def normalize_code(value: str) -> str:
+    text = "".join(value.split()).upper()
     if not text:
         raise DomainError("promo_required", field="promo_code")
     if len(text) > CODE_MAX:
@@ -53,15 +52,14 @@ def _uses(session: Session, promo_ids: list[int]) -> dict[int, int]:
     return {promo_id: count for promo_id, count in rows if promo_id is not None}
 
 
-def usable_promo(
-    *, session: Session, parent_id: int, code: object, now: datetime | None = None
-) -> PromoCode:
-    """The row of a code this parent may use today, else a refusal saying why."""
+def usable_promo(*, session: Session, parent_id: int, code: str, now: datetime) -> PromoCode:
+    """The row of a code this parent may use on ``now``'s day (the pricing call's one
+    instant), else a refusal saying why."""
     key = normalize_code(code)
     row = session.exec(select(PromoCode).where(PromoCode.code == key)).first()
     if row is None or not row.is_active or row.parent_id not in (None, parent_id):
         raise DomainError("promo_not_found", field="promo_code")
-    today = clock.today(now or utcnow())
+    today = clock.today(now)
     if row.valid_from and today < row.valid_from:
         raise DomainError("promo_not_started", field="promo_code", date=row.valid_from.isoformat())
     if row.valid_until and today > row.valid_until:

@@ -104,22 +104,20 @@ def _hits_since(session: Session, limit: Limit, key: str, since: datetime) -> An
     )
 
 
-def retry_after(
-    session: Session, limit: Limit, key: str | None, *, now: datetime | None = None
-) -> int:
+def retry_after(session: Session, limit: Limit, key: str | None) -> int:
     """Seconds until one more attempt is allowed (0: allowed now). ``key=None`` is never
     limited (an unknown client address)."""
     if not key:
         return 0
-    now = now or utcnow()
+    now = utcnow()
     count, oldest = session.exec(_hits_since(session, limit, key, now - limit.window)).one()
     if count < limit.limit or oldest is None:
         return 0
     return max(1, math.ceil((oldest + limit.window - now).total_seconds()))
 
 
-def check(session: Session, limit: Limit, key: str | None, *, now: datetime | None = None) -> None:
-    seconds = retry_after(session, limit, key, now=now)
+def check(session: Session, limit: Limit, key: str | None) -> None:
+    seconds = retry_after(session, limit, key)
     if seconds:
         raise DomainError("rate_limited", minutes=max(1, math.ceil(seconds / 60)))
 
@@ -175,9 +173,7 @@ def _lock_buckets(session: Session, bucket: str, keys: list[str]) -> None:
         session.execute(text("UPDATE ratelimithit SET id = id WHERE id = -1"))
 
 
-def reserve(
-    session: Session, throttle: Throttle, keys: list[str], *, now: datetime | None = None
-) -> None:
+def reserve(session: Session, throttle: Throttle, keys: list[str]) -> None:
     """Count one check for every key, or refuse with ``rate_limited_seconds`` when any key must
     still wait. Runs and commits in a transaction of its own (see the module doc): call it when
     ``session`` holds no connection, or it would wait for a second one."""
@@ -186,7 +182,7 @@ def reserve(
         return
     with own_transaction(session) as own:
         _lock_buckets(own, throttle.bucket, wanted)
-        now = now or utcnow()
+        now = utcnow()
         wait = 0.0
         for key in wanted:
             count, newest = own.exec(
@@ -218,10 +214,10 @@ def clear(session: Session, limit: Limit | Throttle, key: str | None) -> None:
         )
 
 
-def last_hit_age(session: Session, limit: Limit, key: str, *, now: datetime | None = None) -> Any:
+def last_hit_age(session: Session, limit: Limit, key: str) -> Any:
     """Seconds since the newest hit in the bucket for ``key``, or ``None`` if there is none
     within the window (used for the 60-second resend cooldown)."""
-    now = now or utcnow()
+    now = utcnow()
     newest = session.exec(
         select(func.max(RateLimitHit.created_at))
         .where(RateLimitHit.bucket == limit.bucket)

@@ -428,10 +428,10 @@ def _guarded(fn: Callable[..., int], *, runtime: Runtime, **kwargs: Any) -> int:
         return 0
 
 
-def run(*, now: datetime | None = None, at: time | None = None, runtime: Runtime = APP) -> Round:
-    """One round of the reminders job (synchronous: call it from a thread). Each kind in its
-    own transaction."""
-    current = now or runtime.now()
+def run(*, at: time | None = None, runtime: Runtime = APP) -> Round:
+    """One round of the reminders job at ``runtime.now()`` (synchronous: call it from a
+    thread). Each kind in its own transaction."""
+    current = runtime.now()
     when = at or reminder_time()
     result = Round(
         _guarded(cutoff_round, runtime=runtime, now=current, at=when),
@@ -446,21 +446,21 @@ def run(*, now: datetime | None = None, at: time | None = None, runtime: Runtime
 # --- unsubscribe --------------------------------------------------------------------------------
 
 
-def _row_of(session: Session, token: object) -> ReminderSent | None:
-    if not isinstance(token, str) or not 16 <= len(token) <= 100:
+def _row_of(session: Session, token: str) -> ReminderSent | None:
+    if not 16 <= len(token) <= 100:
         return None
     digest = hashlib.sha256(token.encode()).hexdigest()
     row = session.exec(select(ReminderSent).where(ReminderSent.token_hash == digest)).first()
     return row if row is not None and row.kind in KINDS else None
 
 
-def token_kind(*, session: Session, token: object) -> str | None:
+def token_kind(*, session: Session, token: str) -> str | None:
     """The kind an unsubscribe token would turn off (None: not a valid token)."""
     row = _row_of(session, token)
     return row.kind if row else None
 
 
-def unsubscribe(*, session: Session, token: object) -> str:
+def unsubscribe(*, session: Session, token: str) -> str:
     """Turn off the switch of the mail whose link carried ``token``; returns its kind. An
     unknown token is ``DomainError("unsubscribe_invalid")``. Repeat-safe."""
     row = _row_of(session, token)
@@ -472,9 +472,9 @@ def unsubscribe(*, session: Session, token: object) -> str:
     return row.kind
 
 
-def unsubscribe_language(*, session: Session, token: object) -> str:
+def unsubscribe_language(*, session: Session, token: str) -> str:
     """The language of the parent a token belongs to ('en' when unknown): for the page."""
-    if not isinstance(token, str) or len(token) > 100:
+    if len(token) > 100:
         return "en"
     digest = hashlib.sha256(token.encode()).hexdigest()
     found = session.exec(

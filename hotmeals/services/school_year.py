@@ -39,6 +39,7 @@ CONFIRM_PATH = "/edit-profile/school-year"
 
 
 def current(now: datetime | None = None) -> SchoolYear:
+    """The school year at ``now`` (None: the clock's now)."""
     return school_year_at(now or clock.now(), get_settings().school_year_start)
 
 
@@ -67,9 +68,9 @@ def _unconfirmed(
     ]
 
 
-def pending_count(*, session: Session, parent_id: int, now: datetime | None = None) -> int:
+def pending_count(*, session: Session, parent_id: int) -> int:
     """How many children wait for the start-of-year confirmation (the booking screens' gate)."""
-    return len(_unconfirmed(session, parent_id=parent_id, year=current(now)))
+    return len(_unconfirmed(session, parent_id=parent_id, year=current(clock.now())))
 
 
 def _ids(values: Iterable[int]) -> list[int]:
@@ -78,10 +79,11 @@ def _ids(values: Iterable[int]) -> list[int]:
 
 
 def require_confirmed(
-    session: Session, *, parent_id: int, child_ids: Iterable[int], now: datetime | None = None
+    session: Session, *, parent_id: int, child_ids: Iterable[int], now: datetime
 ) -> None:
-    """Booking's rule: ``school_year_unconfirmed`` for a child not confirmed for this school
-    year (one query; ids that are not the parent's active children are left to the caller)."""
+    """Booking's rule: ``school_year_unconfirmed`` for a child not confirmed for the school
+    year at ``now`` (the booking call's one instant; one query; ids that are not the parent's
+    active children are left to the caller)."""
     ids = _ids(child_ids)
     if not ids:
         return
@@ -120,11 +122,11 @@ class YearStatus:
     grades: tuple[GradeRef, ...]
 
 
-def status(*, session: Session, parent_id: int, now: datetime | None = None) -> YearStatus:
+def status(*, session: Session, parent_id: int) -> YearStatus:
     """The school year and the children to confirm for it, each with what the screen offers:
     the grade one up (``graduating`` for the last grade: archiving suggested), the schools of
     the child's city and their teachers, the allergies to review. Three queries."""
-    year = current(now)
+    year = current(clock.now())
     waiting = {cid for cid, _ in _unconfirmed(session, parent_id=parent_id, year=year)}
     pending = []
     if waiting:
@@ -185,13 +187,12 @@ def confirm_child(
     school_id: int,
     teacher_id: int,
     grade_id: int,
-    now: datetime | None = None,
 ) -> Confirmed:
     """Confirm one child for the current school year: school (of the child's city), teacher
     (of that school) and grade checked as when adding a child (0: left blank, "required"; a
     number that is no row's, such as -1: "not found"); the allergies must have been reviewed
     (``allergies_review_required``), checked after the child and before the places."""
-    now = now or clock.now()
+    now = clock.now()
     child = children_service.own_child(session, parent_id=parent_id, child_id=child_id)
     if not allergies_reviewed:
         raise DomainError("allergies_review_required", field="allergies_reviewed")
@@ -211,19 +212,17 @@ def confirm_child(
     )
 
 
-def archive_child(
-    *, session: Session, parent_id: int, child_id: int, now: datetime | None = None
-) -> int:
+def archive_child(*, session: Session, parent_id: int, child_id: int) -> int:
     """A child who left: archived (hidden from booking, orders kept in the history; the
     existing soft delete). Answers how many children are left to confirm."""
     children_service.delete_child(session=session, parent_id=parent_id, child_id=child_id)
-    return pending_count(session=session, parent_id=parent_id, now=now)
+    return pending_count(session=session, parent_id=parent_id)
 
 
-def confirm_all_current(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
+def confirm_all_current(session: Session, *, parent_id: int) -> int:
     """Mark every active child of the parent confirmed for the current school year, changing
     nothing else (demo data: `make run` is never stopped at the confirmation screen)."""
-    now = now or clock.now()
+    now = clock.now()
     year = current(now)
     ids = session.exec(
         select(Child.id)
@@ -248,11 +247,11 @@ def confirm_all_current(session: Session, *, parent_id: int, now: datetime | Non
     return len(ids)
 
 
-def reopen_for_demo(session: Session, *, parent_id: int, now: datetime | None = None) -> int:
+def reopen_for_demo(session: Session, *, parent_id: int) -> int:
     """Demo and tests only (``python -m hotmeals.cli school-year-due EMAIL``): the parent's
     active children as if added last school year and not confirmed for this one, so the next
     visit shows the confirmation screen. Answers how many children are due."""
-    year = current(now)
+    year = current(clock.now())
     ids = list(
         session.exec(select(Child.id).where(Child.parent_id == parent_id, Child.is_active)).all()
     )

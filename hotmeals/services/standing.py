@@ -139,7 +139,6 @@ def create(
     from_date: str = "",
     until: str = UNTIL_TERM,
     ends_on: str = "",
-    now: datetime | None = None,
 ) -> StandingView:
     """A new ACTIVE standing order: every ``weekday`` (0 Monday .. 4 Friday; or the weekday of
     ``from_date``, the day the parent picked in Book meal), ``meal_id`` in ``portion_id`` (or
@@ -148,7 +147,7 @@ def create(
     active, the meal active and the portion the meal's; the child's allergies must allow the
     meal without an acknowledgement (the job never acknowledges for the parent). Answers the
     listing's row."""
-    now = now or clock.now()
+    now = clock.now()
     today = clock.today(now)
     child = session.get(Child, child_id)
     if child is None or child.parent_id != parent_id or not child.is_active:
@@ -209,7 +208,7 @@ def create(
     )
     session.add(row)
     session.flush()
-    return listing(session=session, parent_id=parent_id, now=now, only=row.id)[0]
+    return rows_at(session, parent_id=parent_id, now=now, only=row.id)[0]
 
 
 def booked_line(session: Session, *, parent_id: int, order_line_id: int) -> OrderLine:
@@ -238,7 +237,6 @@ def create_from_line(
     order_line_id: int,
     until: str = UNTIL_TERM,
     ends_on: str = "",
-    now: datetime | None = None,
 ) -> StandingView:
     """ "Repeat every <weekday>" on a booked meal: ``create`` for the line's child, meal and
     portion, on the weekday of its date, from the day after it (or today, if later)."""
@@ -253,7 +251,6 @@ def create_from_line(
         from_date=(line.meal_date + timedelta(days=1)).isoformat(),
         until=until,
         ends_on=ends_on,
-        now=now,
     )
 
 
@@ -319,15 +316,16 @@ class StandingView:
     last_reason: str | None  # why it skipped it (SKIP_REASONS)
 
 
-def listing(
-    *,
-    session: Session,
-    parent_id: int,
-    now: datetime | None = None,
-    only: int | None = None,
+def listing(*, session: Session, parent_id: int) -> list[StandingView]:
+    """The parent's standing orders now (ended ones last): two statements."""
+    return rows_at(session, parent_id=parent_id, now=clock.now())
+
+
+def rows_at(
+    session: Session, *, parent_id: int, now: datetime, only: int | None = None
 ) -> list[StandingView]:
-    """The parent's standing orders (ended ones last): two statements."""
-    now = now or clock.now()
+    """The parent's standing orders (``only``: that one) at ``now``, the calling request's one
+    instant (ended ones last): two statements."""
     today = clock.today(now)
     # six columns: sqlmodel's ``select`` is typed for four at most
     query = (
@@ -454,13 +452,12 @@ def change(
     parent_id: int,
     standing_id: int,
     action: str,
-    now: datetime | None = None,
 ) -> StandingView:
     """Pause, resume or end one of the parent's standing orders (another parent's, or an
     unknown id: ``standing_not_found``). Pausing or ending stops the job from booking any date
     not booked yet; a date already booked stays booked (it can be cancelled in the orders).
     The same action twice is harmless. Answers the listing's row."""
-    now = now or clock.now()
+    now = clock.now()
     if action not in ACTIONS:
         raise DomainError("standing_bad_action", field="action")
     key = standing_id
@@ -479,4 +476,4 @@ def change(
             .execution_options(synchronize_session=False)
         )
         session.refresh(row)
-    return listing(session=session, parent_id=parent_id, now=now, only=key)[0]
+    return rows_at(session, parent_id=parent_id, now=now, only=key)[0]

@@ -392,15 +392,11 @@ def _charging(session: Session) -> list[int]:
     return [run_id for run_id in rows if run_id is not None]
 
 
-async def run(
-    *,
-    now: datetime | None = None,
-    runtime: Runtime = APP,
-) -> Round:
-    """One sweep: every due (standing order, date) dealt with once, and the runs left
-    charging by an earlier round finished when their payment has an outcome."""
+async def run(*, runtime: Runtime = APP) -> Round:
+    """One sweep at ``runtime.now()``: every due (standing order, date) dealt with once, and
+    the runs left charging by an earlier round finished when their payment has an outcome."""
     engine = runtime.engine
-    now = now or runtime.now()
+    now = runtime.now()
     done = Round()
     for run_id in await run_in_transaction(_charging, engine=engine):
         _count(done, await run_in_transaction(_finish, engine=engine, run_id=run_id))

@@ -42,11 +42,11 @@ class Submitted:
     repeated: bool  # True: this key was seen before and nothing was done
 
 
-def checked_key(value: object) -> str | None:
+def checked_key(value: str | None) -> str | None:
     """A blank key is no key; otherwise 1-64 characters of ``[A-Za-z0-9-_.:]``."""
     if value is None:
         return None
-    text = str(value).strip()
+    text = value.strip()
     if not text:
         return None
     if len(text) > KEY_MAX or not set(text) <= _KEY_CHARS:
@@ -58,7 +58,7 @@ def submit_once(
     *,
     session: Session,
     parent_id: int,
-    key: object,
+    key: str | None,
     action: str,
     fn: Callable[..., Any],
     present: Callable[[Any], Any] | None = None,
@@ -125,7 +125,7 @@ def _store(session: Session, *, parent_id: int, key: str, action: str, result: A
 IN_FLIGHT = {"in_flight": True}
 
 
-def claim(session: Session, *, parent_id: int, key: object, action: str) -> Any | None:
+def claim(session: Session, *, parent_id: int, key: str | None, action: str) -> Any | None:
     """None: the key is this call's (charge, then ``remember``). Otherwise the first call's
     answer, or ``IN_FLIGHT`` while it is still running. ``key`` must not be blank."""
     checked = checked_key(key)
@@ -169,7 +169,9 @@ def _insert_claim(session: Session, *, parent_id: int, key: str, action: str) ->
     return done.first() is not None  # a row only when one was written
 
 
-def remember(session: Session, *, parent_id: int, key: object, action: str, result: Any) -> None:
+def remember(
+    session: Session, *, parent_id: int, key: str | None, action: str, result: Any
+) -> None:
     """Store the answer of a call that charged under ``key`` (claimed or not yet recorded)."""
     checked = checked_key(key)
     if checked is None:
@@ -201,7 +203,7 @@ def remember(session: Session, *, parent_id: int, key: object, action: str, resu
     session.flush()
 
 
-def recall(session: Session, *, parent_id: int, key: object, action: str) -> Any | None:
+def recall(session: Session, *, parent_id: int, key: str | None, action: str) -> Any | None:
     """The answer stored under ``key`` for ``action`` (None: none)."""
     checked = checked_key(key)
     if checked is None:
@@ -223,7 +225,7 @@ def recall(session: Session, *, parent_id: int, key: object, action: str) -> Any
 RETAKEABLE = frozenset({"add_order", "pay_session"})
 
 
-def retake(session: Session, *, parent_id: int, key: object, action: str) -> bool:
+def retake(session: Session, *, parent_id: int, key: str | None, action: str) -> bool:
     """True: this call now owns ``key``, whose first call has been in flight longer than any
     call can take (``ANSWER_WAIT``: its worker died, say), so it runs the call again. One
     request wins even when two retry at once (a conditional update); an answer stored
@@ -246,7 +248,7 @@ def retake(session: Session, *, parent_id: int, key: object, action: str) -> boo
     return cast(CursorResult[Any], done).rowcount == 1
 
 
-def release(session: Session, *, parent_id: int, key: object) -> None:
+def release(session: Session, *, parent_id: int, key: str | None) -> None:
     """Forget a claim whose call failed before anything was charged."""
     checked = checked_key(key)
     if checked is None:
@@ -264,7 +266,7 @@ ANSWER_WAIT = timedelta(seconds=45)  # longer than one Converge call may take
 
 
 async def answer_of(
-    *, parent_id: int, key: object, action: str, runtime: Runtime = APP, poll: float = 0.1
+    *, parent_id: int, key: str | None, action: str, runtime: Runtime = APP, poll: float = 0.1
 ) -> Any:
     """The first call's answer under ``key``, waiting while it is in flight (up to
     ``ANSWER_WAIT``; then ``IN_FLIGHT``)."""

@@ -125,10 +125,9 @@ async def test_a_standing_order_skips_the_away_days_without_an_email(
                 child_id=child,
                 meal_id=fam["meal_id"],
                 weekday=0,
-                now=now,
             )
     await mark(pay_engine, gateway, fam, [kid], fam["day"], fam["day"])
-    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
+    done = await standing_job.run(runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert (done.skipped, done.in_cart) == (1, 1)  # hers in the cart: no saved card
     runs = {(r.status, r.reason) for r in rows_of(pay_engine, StandingOrderRun)}
     assert ("skipped", "away") in runs

@@ -13,6 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from sqlmodel import select
 
+from hotmeals import clock
 from hotmeals.api.booking import outcome_out, repeated_out
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Order, OrderLine
@@ -29,6 +30,12 @@ TARGET = date(2026, 3, 2)  # Monday of the week to book
 # Monday 2026-03-02 12:00 UTC (07:00 in Toronto): Monday's cut-off (the day before, 10:00) has
 # passed; Tuesday's (Monday 10:00 Toronto = 15:00 UTC) has not.
 NOW = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture(autouse=True)
+def _at_now() -> None:
+    """Every call here runs at ``NOW`` unless the test sets another moment."""
+    clock.set_now(NOW)
 
 
 @dataclass
@@ -110,9 +117,7 @@ def test_good_lines_are_added_and_each_refused_one_says_its_day_and_why(engine):
             {"child_id": w.ben, "date": _day(4), "meal_id": w.plain},  # not at Ben's school
         ]
         answer = _added(
-            booking.add_many(
-                session=s, parent_id=w.parent_id, items=_lines(items), lang="fr", now=NOW
-            ),
+            booking.add_many(session=s, parent_id=w.parent_id, items=_lines(items), lang="fr"),
             "fr",
         )
         added = [(a["child_id"], a["date"], a["meal_id"]) for a in answer["added"]]
@@ -152,12 +157,12 @@ def test_another_parents_child_refuses_the_whole_call(engine):
             {"child_id": w.stranger_child, "date": _day(1), "meal_id": w.plain},
         ]
         with pytest.raises(DomainError) as err:
-            booking.add_many(session=s, parent_id=w.parent_id, items=_lines(items), now=NOW)
+            booking.add_many(session=s, parent_id=w.parent_id, items=_lines(items))
         assert err.value.code == "child_not_found"
         assert s.exec(select(CartLine).where(CartLine.parent_id == w.parent_id)).all() == []
         for bad in ([], "x", _lines([{"child_id": w.ava}] * (booking.ADD_MANY_MAX + 1))):
             with pytest.raises(DomainError):
-                booking.add_many(session=s, parent_id=w.parent_id, items=bad, now=NOW)
+                booking.add_many(session=s, parent_id=w.parent_id, items=bad)
 
 
 def test_add_many_runs_a_fixed_number_of_statements(engine):
@@ -176,9 +181,7 @@ def test_add_many_runs_a_fixed_number_of_statements(engine):
             for i in range(n)
         ]
         with session_scope(engine) as s, count_queries(engine) as queries:
-            answer = booking.add_many(
-                session=s, parent_id=w.parent_id, items=_lines(items), now=NOW
-            )
+            answer = booking.add_many(session=s, parent_id=w.parent_id, items=_lines(items))
         assert len(answer.added) >= 1
         counts.append((queries.count, queries.report()))
     assert counts[0][0] == counts[1][0], counts[1][1]
@@ -232,12 +235,13 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
         w = _world(s)
         _order(s, w, [(0, w.plain), (1, w.plain), (2, w.plain), (3, w.plain)])
         # Friday of the source week is in the cart (not paid)
+        clock.set_now(datetime(2026, 2, 20, tzinfo=UTC))
         booking.add_many(
             session=s,
             parent_id=w.parent_id,
             items=_lines([{"child_id": w.ava, "date": _day(4, SOURCE), "meal_id": w.plain}]),
-            now=datetime(2026, 2, 20, tzinfo=UTC),
         )
+        clock.set_now(NOW)
         done = repeat.repeat_week(
             session=s,
             parent_id=w.parent_id,
@@ -245,7 +249,6 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
             source_week_start=_day(2, SOURCE),  # any day of the week
             target_week_start=TARGET.isoformat(),
             lang="en",
-            now=NOW,
         )
         first = repeated_out(done, "en")
         assert [(a["date"], a["quantity"]) for a in first["added"]] == [
@@ -267,7 +270,6 @@ def test_repeat_week_copies_what_it_can_and_says_why_not_then_adds_nothing_more(
             child_id=w.ava,
             source_week_start=SOURCE.isoformat(),
             target_week_start=TARGET.isoformat(),
-            now=NOW,
         )
         second = repeated_out(again, "en")
         assert second["added"] == [] and second["skipped_count"] == 2
@@ -292,9 +294,8 @@ def test_repeat_week_refuses_a_stranger_the_same_week_and_an_empty_week(engine):
                     session=s,
                     parent_id=w.parent_id,
                     child_id=child,
-                    source_week_start=source,
-                    target_week_start=target,
-                    now=NOW,
+                    source_week_start=source.isoformat(),
+                    target_week_start=target.isoformat(),
                 )
             assert err.value.code == code
 
@@ -311,9 +312,8 @@ def test_repeat_week_runs_a_fixed_number_of_statements(engine):
                 session=s,
                 parent_id=w.parent_id,
                 child_id=w.ava,
-                source_week_start=SOURCE,
-                target_week_start=TARGET,
-                now=NOW,
+                source_week_start=SOURCE.isoformat(),
+                target_week_start=TARGET.isoformat(),
             )
         counts.append((queries.count, queries.report()))
     assert counts[0][0] == counts[1][0], counts[1][1]
@@ -334,7 +334,6 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
                 from_date=TARGET.isoformat(),
                 to_date=(TARGET + timedelta(days=4)).isoformat(),
                 lang="en",
-                now=NOW,
             )
         assert queries.count <= 8, queries.report()
         ava, ben = data.children
@@ -354,12 +353,13 @@ def test_week_choices_lists_each_childs_days_and_meals(engine):
         }
         assert [m.name for m in ben.days[1].meals] == ["Pasta"]
         with pytest.raises(DomainError):
-            week_choices(session=s, parent_id=w.parent_id, child_ids=[w.stranger_child], now=NOW)
+            week_choices(session=s, parent_id=w.parent_id, child_ids=[w.stranger_child])
 
 
 def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
     with session_scope(engine) as s:
         w = _world(s)
+        clock.set_now(datetime(2026, 2, 20, tzinfo=UTC))
         booking.add_many(
             session=s,
             parent_id=w.parent_id,
@@ -367,16 +367,15 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
                 [{"child_id": w.ava, "date": _day(n, SOURCE), "meal_id": w.plain} for n in (1, 3)]
                 + [{"child_id": w.ben, "date": _day(n, SOURCE), "meal_id": w.pasta} for n in (1, 2)]
             ),
-            now=datetime(2026, 2, 20, tzinfo=UTC),
         )
+        clock.set_now(NOW)
         answer = repeat.repeat_weeks(
             session=s,
             parent_id=w.parent_id,
             child_ids=[w.ava, w.ben],
-            source_week_start=SOURCE,
-            target_week_start=TARGET,
+            source_week_start=SOURCE.isoformat(),
+            target_week_start=TARGET.isoformat(),
             lang="en",
-            now=NOW,
         )
         added = sorted((a.child_name, a.date.isoformat()) for a in answer.added)
         assert added == [("Ava", _day(1)), ("Ben", _day(1)), ("Ben", _day(2))]
@@ -392,8 +391,7 @@ def test_repeat_weeks_copies_each_sibling_at_their_own_school(engine):
                 session=s,
                 parent_id=w.parent_id,
                 child_ids=[w.ava, w.stranger_child],
-                source_week_start=SOURCE,
-                target_week_start=TARGET,
-                now=NOW,
+                source_week_start=SOURCE.isoformat(),
+                target_week_start=TARGET.isoformat(),
             )
         assert err.value.code == "child_not_found"

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AddOn, CartLine, MealOption
 from hotmeals.domain.charges import ChargeRates, Promo
@@ -37,13 +38,13 @@ def _shop(session, *, skip_weekends: bool = False):
 
 
 def _add(session, parent, child, meal, day, now, **extra):
+    clock.set_now(now)
     return cart.add_to_cart(
         session=session,
         parent_id=parent.id,
         child_id=child.id,
         meal_id=meal.id,
         menu_day_id=day.id,
-        now=now,
         **extra,
     )
 
@@ -55,12 +56,12 @@ def test_the_day_closes_at_the_cutoff_instant(engine):
         with pytest.raises(DomainError) as err:
             _add(session, parent, child, meal, day, CUTOFF)
         assert err.value.code == "meal_day_closed"
-        summary = cart.cart_summary(session=session, parent_id=parent.id, now=CUTOFF)
+        clock.set_now(CUTOFF)
+        summary = cart.cart_summary(session=session, parent_id=parent.id)
         line = summary.groups[0].lines[0]
         assert line.payable is False and summary.charges.total_pay_cents == 0
-        before = cart.cart_summary(
-            session=session, parent_id=parent.id, now=CUTOFF - timedelta(seconds=1)
-        )
+        clock.set_now(CUTOFF - timedelta(seconds=1))
+        before = cart.cart_summary(session=session, parent_id=parent.id)
         assert before.groups[0].lines[0].payable is True
 
 
@@ -96,15 +97,15 @@ def test_a_cart_is_priced_to_the_cent(engine):
         stored = session.get(CartLine, line.cart_id)
         assert stored.special_note == "Peanut-free table, please"
 
-        plain = cart.cart_summary(
-            session=session, parent_id=parent.id, now=now, rates=ChargeRates(tax_bps=1300)
+        plain = cart.summary_at(
+            session, parent_id=parent.id, now=now, rates=ChargeRates(tax_bps=1300)
         ).charges
         # meals 36.25 + 7.00 = 43.25, note 1.00; HST 13 % of 44.25 = 5.7525 -> 5.75
         assert plain.meal_net_cents == 4325 and plain.special_note_fees_cents == 100
         assert plain.tax_cents == 575 and plain.total_pay_cents == 4325 + 100 + 575
 
-        summary = cart.cart_summary(
-            session=session,
+        summary = cart.summary_at(
+            session,
             parent_id=parent.id,
             now=now,
             rates=ChargeRates(processing_fee_bps=250, processing_fee_fixed_cents=30, tax_bps=1300),

@@ -17,6 +17,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import col, select
 
+from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import (
@@ -225,7 +226,9 @@ async def test_handling_a_family_is_a_fixed_number_of_statements(
             actor="t",
         )
     with session_scope(pay_engine) as s, count_queries(pay_engine) as queries:
-        result = closure_apply.handle_family(s, closure_id=closure_id, parent_id=fam["parent_id"])
+        result = closure_apply.handle_family(
+            s, closure_id=closure_id, parent_id=fam["parent_id"], now=clock.now()
+        )
     assert len(result.handled) == children
     # Whatever the number of meals: the same statements (no query per meal).
     expected = {"sqlite": 37, "postgresql": 35}[pay_engine.dialect.name]

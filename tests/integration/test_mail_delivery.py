@@ -7,18 +7,24 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from hotmeals import clock
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import EmailOutbox
 from hotmeals.services import mail
 from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
 from tests.e2e.smtp import SmtpServer
+
+
+def _at(engine: Engine, instant: datetime) -> Runtime:
+    """The test's database, its clock stopped at ``instant`` (a mail round at that moment)."""
+    return Runtime(engine=engine, clock=lambda: instant)
 
 
 class SlowInbox:
@@ -85,7 +91,7 @@ def test_a_mail_that_failed_is_sent_once_the_server_is_back(engine, sink):
     assert mail.send_due(runtime=runtime) == mail.SendRound(0, 0, 0)
     sink.start()
     later = utcnow() + mail.RETRY_DELAYS[0] + timedelta(seconds=1)
-    assert mail.send_due(runtime=runtime, now=later) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=_at(engine, later)) == mail.SendRound(1, 0, 0)
     assert (
         sink.inbox.wait_for_mail("emma.parent@example.org")
         .body.strip()
@@ -94,12 +100,11 @@ def test_a_mail_that_failed_is_sent_once_the_server_is_back(engine, sink):
     sent = _row(engine, outbox_id)
     assert (sent.status, sent.attempts, sent.error, sent.next_attempt_at) == ("SENT", 2, None, None)
     # Sent means never again, however many rounds run.
-    assert mail.send_due(runtime=runtime, now=later + timedelta(hours=2)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=_at(engine, later + timedelta(hours=2))) == mail.SendRound(0, 0, 0)
     assert len(sink.inbox.mails_to("emma.parent@example.org")) == 1
 
 
 def test_retries_back_off_then_wait_for_an_operator(engine, sink):
-    runtime = Runtime(engine=engine)
     outbox_id = _queue(engine, to="lucas.parent@example.org")
     now = utcnow()
     delays = []
@@ -108,21 +113,22 @@ def test_retries_back_off_then_wait_for_an_operator(engine, sink):
         assert row.status == "PENDING"
         delays.append(row.next_attempt_at - now)
         now = row.next_attempt_at + timedelta(seconds=1)
-        assert mail.send_due(runtime=runtime, now=now) == mail.SendRound(0, 1, 0)
+        assert mail.send_due(runtime=_at(engine, now)) == mail.SendRound(0, 1, 0)
     # 1, 5, 15, 60 minutes, then hourly: each wait at least as long as the one before.
     assert [round(d.total_seconds() / 60) for d in delays[:5]] == [1, 5, 15, 60, 60]
     assert all(b >= a - timedelta(seconds=5) for a, b in zip(delays, delays[1:], strict=False))
     given_up = _row(engine, outbox_id)
     assert (given_up.status, given_up.attempts) == ("FAILED", len(mail.RETRY_DELAYS) + 1)
-    assert mail.send_due(runtime=runtime, now=now + timedelta(days=2)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=_at(engine, now + timedelta(days=2))) == mail.SendRound(0, 0, 0)
 
     with Session(engine) as session:
         assert [r.id for r in mail.failed_mail(session)] == [outbox_id]
-        assert mail.retry_failed(session, outbox_id=outbox_id, now=now)
-        assert not mail.retry_failed(session, outbox_id=outbox_id, now=now)  # once
+        clock.set_now(now)
+        assert mail.retry_failed(session, outbox_id=outbox_id)
+        assert not mail.retry_failed(session, outbox_id=outbox_id)  # once
         session.commit()
     sink.start()
-    assert mail.send_due(runtime=runtime, now=now + timedelta(seconds=1)) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=_at(engine, now + timedelta(seconds=1))) == mail.SendRound(1, 0, 0)
     assert len(sink.inbox.mails_to("lucas.parent@example.org")) == 1
     assert _row(engine, outbox_id).status == "SENT"
 
@@ -132,9 +138,7 @@ def test_a_code_that_expired_is_not_sent_late(engine, sink):
     other_id = _queue(engine, to="receipt@example.org", kind="order_confirmation")
     sink.start()
     past_the_code = utcnow() + mail.CODE_MAIL_TTL + timedelta(seconds=1)
-    assert mail.send_due(runtime=Runtime(engine=engine), now=past_the_code) == mail.SendRound(
-        1, 0, 1
-    )
+    assert mail.send_due(runtime=_at(engine, past_the_code)) == mail.SendRound(1, 0, 1)
     assert _row(engine, code_id).status == "EXPIRED"
     assert _row(engine, other_id).status == "SENT"
     assert sink.inbox.mails_to("code@example.org") == []
@@ -150,7 +154,7 @@ def test_two_senders_of_one_due_mail_deliver_it_once(engine, sink):
 
     def worker() -> None:
         gate.wait()
-        rounds.append(mail.send_due(runtime=Runtime(engine=engine), now=due))
+        rounds.append(mail.send_due(runtime=_at(engine, due)))
 
     threads = [threading.Thread(target=worker) for _ in range(2)]
     for thread in threads:
@@ -164,16 +168,15 @@ def test_two_senders_of_one_due_mail_deliver_it_once(engine, sink):
 
 
 def test_a_sender_that_died_mid_send_is_replaced_once_its_claim_runs_out(engine, sink):
-    runtime = Runtime(engine=engine)
     outbox_id = _queue(engine, to="crash@example.org")
     due = utcnow() + mail.RETRY_DELAYS[0] + timedelta(seconds=1)
     with Session(engine) as session:  # a sender claimed it, then its process died
         assert mail._claim(session, outbox_id=outbox_id, now=due, due_only=True)
         session.commit()
     sink.start()
-    assert mail.send_due(runtime=runtime, now=due + timedelta(seconds=5)) == mail.SendRound(0, 0, 0)
+    assert mail.send_due(runtime=_at(engine, due + timedelta(seconds=5))) == mail.SendRound(0, 0, 0)
     after_claim = due + mail.CLAIM_FOR + timedelta(seconds=1)
-    assert mail.send_due(runtime=runtime, now=after_claim) == mail.SendRound(1, 0, 0)
+    assert mail.send_due(runtime=_at(engine, after_claim)) == mail.SendRound(1, 0, 0)
     assert len(sink.inbox.mails_to("crash@example.org")) == 1
     with Session(engine) as session:
         rows = session.exec(select(EmailOutbox)).all()

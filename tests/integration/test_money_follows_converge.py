@@ -25,6 +25,7 @@ life:
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import date, timedelta
 
 import pytest
@@ -94,11 +95,11 @@ async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER
     """``jobs.payment_round.reconcile_round``, as if every session's life were over."""
     runtime = Runtime(engine=engine, gateway=gw)
     now = clock.now() + later
-    await payments.reconcile_open_payments(now=now, runtime=runtime)
+    await payments.reconcile_open_payments(runtime=replace(runtime, clock=lambda: now))
     await settle.void_orphan_payments(runtime=runtime)
     await change_payment.void_dropped_change_payments(runtime=runtime)
     await payments.void_duplicate_payments(runtime=runtime)
-    await payments.reconcile_open_refunds(now=now, runtime=runtime)
+    await payments.reconcile_open_refunds(runtime=replace(runtime, clock=lambda: now))
     await payments.resend_failed_refunds(now=now, runtime=runtime)
 
 

@@ -151,7 +151,7 @@ def _to(engine, w: World, kind: str) -> list[str]:
 
 
 def _run(engine, now):
-    return reminders.run(now=now, at=AT, runtime=Runtime(engine=engine))
+    return reminders.run(at=AT, runtime=Runtime(engine=engine, clock=lambda: now))
 
 
 # --- cut-off reminder ---------------------------------------------------------------------------

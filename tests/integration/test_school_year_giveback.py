@@ -78,22 +78,21 @@ def test_rollover_on_the_first_of_august_gates_every_booking_service(engine):
         parent, kid = _family(s, first_name="Emma")
         pid, cid = parent.id, kid.id
     with session_scope(engine) as s:
-        assert school_year.pending_count(session=s, parent_id=pid, now=JULY_31) == 0
+        clock.set_now(JULY_31)
+        assert school_year.pending_count(session=s, parent_id=pid) == 0
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=JULY_31)
-        assert school_year.pending_count(session=s, parent_id=pid, now=AUG_1) == 1
+        clock.set_now(AUG_1)
+        assert school_year.pending_count(session=s, parent_id=pid) == 1
     with session_scope(engine) as s:
         with pytest.raises(DomainError) as info:
-            cart.add_to_cart(
-                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14", now=AUG_1
-            )
+            cart.add_to_cart(session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14")
         assert info.value.code == "school_year_unconfirmed"
         message = info.value.message("fr")
         assert "Emma" in message and "2026-2027" in message and "Réserver un repas" in message
     with session_scope(engine) as s:
         items = [LineRequest(child_id=cid, meal_id=1, date="2026-09-14")]
-        code = _refused_code(
-            lambda: booking.add_many(session=s, parent_id=pid, items=items, now=SEPTEMBER)
-        )
+        clock.set_now(SEPTEMBER)
+        code = _refused_code(lambda: booking.add_many(session=s, parent_id=pid, items=items))
         assert code == "school_year_unconfirmed"
 
 
@@ -117,7 +116,8 @@ def test_a_child_added_this_school_year_needs_no_confirmation(engine):
         parent, kid = _family(s, created_at=AUG_1 + timedelta(days=3))
         pid, cid = parent.id, kid.id
     with session_scope(engine) as s:
-        assert school_year.pending_count(session=s, parent_id=pid, now=SEPTEMBER) == 0
+        clock.set_now(SEPTEMBER)
+        assert school_year.pending_count(session=s, parent_id=pid) == 0
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=SEPTEMBER)
 
 
@@ -128,7 +128,8 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
         new_teacher = f.make_teacher(s, f.child_school(s, kid), grade_code="4", name="Mme Roy")
         teacher_id, school_id = new_teacher.id, kid.school_id
     with session_scope(engine) as s:
-        state = school_year.status(session=s, parent_id=pid, now=SEPTEMBER)
+        clock.set_now(SEPTEMBER)
+        state = school_year.status(session=s, parent_id=pid)
         assert state.year.label == "2026-2027"
         (pending,) = state.pending
         assert pending.child.grade("fr") == "3e année"
@@ -150,7 +151,6 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
                 teacher_id=teacher_id,
                 grade_id=offered,
                 allergies_reviewed=False,
-                now=SEPTEMBER,
             )
         )
         assert code == "allergies_review_required"
@@ -163,7 +163,6 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
             teacher_id=teacher_id,
             grade_id=offered,
             allergies_reviewed=True,
-            now=SEPTEMBER,
         )
         assert done.pending_count == 0 and done.year.year == 2026
         assert done.child.teacher == "Mme Roy"
@@ -174,7 +173,8 @@ def test_confirming_offers_the_next_grade_and_unlocks_booking(engine):
         school_year.require_confirmed(s, parent_id=pid, child_ids=[cid], now=SEPTEMBER)
         # A year later the question comes back.
         next_year = SEPTEMBER + timedelta(days=365)
-        assert school_year.pending_count(session=s, parent_id=pid, now=next_year) == 1
+        clock.set_now(next_year)
+        assert school_year.pending_count(session=s, parent_id=pid) == 1
 
 
 def test_the_last_grade_graduates(engine):
@@ -182,7 +182,8 @@ def test_the_last_grade_graduates(engine):
         parent, _kid = _family(s, grade_code="8")
         pid = parent.id
     with session_scope(engine) as s:
-        (pending,) = school_year.status(session=s, parent_id=pid, now=SEPTEMBER).pending
+        clock.set_now(SEPTEMBER)
+        (pending,) = school_year.status(session=s, parent_id=pid).pending
         assert pending.graduating is True and pending.offered_grade is not None
         assert pending.offered_grade.id == pending.child.grade_id
 
@@ -193,16 +194,17 @@ def test_archive_hides_from_booking_and_keeps_the_history(engine):
         pid, cid = parent.id, kid.id
         _order(s, parent, kid, date(2026, 3, 10), quantity=1)
     with session_scope(engine) as s:
-        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid, now=SEPTEMBER) == 0
+        clock.set_now(SEPTEMBER)
+        assert school_year.archive_child(session=s, parent_id=pid, child_id=cid) == 0
     with session_scope(engine) as s:
         assert children.list_children(session=s, parent_id=pid) == []
         code = _refused_code(
             lambda: cart.add_to_cart(
-                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14", now=SEPTEMBER
+                session=s, parent_id=pid, child_id=cid, meal_id=1, date="2026-09-14"
             )
         )
         assert code == "child_not_found"
-        past = queries.order_history(s, parent_id=pid, tab="past", now=SEPTEMBER)
+        past = queries.order_history(s, parent_id=pid, tab="past")
         assert len(past.orders) == 1
 
 

@@ -10,6 +10,7 @@ order pages count only the money that pays for the order."""
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from datetime import timedelta
 
 import httpx
@@ -97,11 +98,11 @@ async def round_after_window(engine: Engine, gw, *, later: timedelta = LATER) ->
     """The periodic round (``jobs/payment_round.py``), run as if ``later`` had passed."""
     runtime = Runtime(engine=engine, gateway=gw)
     now = clock.now() + later
-    await payments.reconcile_open_payments(now=now, runtime=runtime)
+    await payments.reconcile_open_payments(runtime=replace(runtime, clock=lambda: now))
     await settle.void_orphan_payments(runtime=runtime)
     await change_payment.void_dropped_change_payments(runtime=runtime)
     await payments.void_duplicate_payments(runtime=runtime)
-    await payments.reconcile_open_refunds(now=now, runtime=runtime)
+    await payments.reconcile_open_refunds(runtime=replace(runtime, clock=lambda: now))
 
 
 class CountingGateway:

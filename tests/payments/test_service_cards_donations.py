@@ -332,7 +332,7 @@ async def test_one_reconciliation_round_searches_converge_once_for_all_its_open_
     counting = _Searching(gateway)
     later = clock.now() + payments.SESSION_WINDOW + payments.SESSION_WINDOW
     await payments.reconcile_open_payments(
-        now=later, runtime=Runtime(engine=pay_engine, gateway=counting)
+        runtime=Runtime(engine=pay_engine, gateway=counting, clock=lambda: later)
     )
     with session_scope(pay_engine) as s:
         states = [s.get(Payment, x.payment_id).state for x in sessions]

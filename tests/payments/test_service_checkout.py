@@ -9,6 +9,7 @@ reconciliation), the confirmation e-mail, and ownership."""
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -561,7 +562,7 @@ async def test_an_addorder_that_fails_after_the_approval_is_voided_by_the_reconc
     # The cut-off passes before the reconciliation finds the sale: no order, money voided.
     clock.set_now(_cutoff(shop["soon"]) + timedelta(minutes=1))
     later = clock.now() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    await payments.reconcile_open_payments(now=later, runtime=runtime)
+    await payments.reconcile_open_payments(runtime=replace(runtime, clock=lambda: later))
     with session_scope(pay_engine) as s:
         assert s.get(Payment, started.payment_id).state == PaymentState.APPROVED
         assert s.get(Order, started.order_id).status == OrderStatus.CANCELLED

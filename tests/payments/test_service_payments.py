@@ -6,6 +6,7 @@ reconciled into exactly one charge, declines recorded with their message."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -243,7 +244,9 @@ async def test_a_sale_that_never_reached_converge_expires_and_a_new_attempt_char
     view = await payments.reconcile_payment(payment_id=first.id, runtime=runtime)
     assert view.state == "UNKNOWN"
     later = utcnow() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    view = await payments.reconcile_payment(payment_id=first.id, now=later, runtime=runtime)
+    view = await payments.reconcile_payment(
+        payment_id=first.id, runtime=replace(runtime, clock=lambda: later)
+    )
     assert view.state == "EXPIRED"
 
     second = await reserve(pay_engine, family, 3000)
@@ -357,7 +360,7 @@ async def test_an_unpaid_hosted_session_expires_after_the_window(
     assert view.state == "CREATED"
     later = utcnow() + payments.SESSION_WINDOW + timedelta(seconds=1)
     view = await payments.reconcile_payment(
-        payment_id=session.payment_id, now=later, runtime=runtime
+        payment_id=session.payment_id, runtime=replace(runtime, clock=lambda: later)
     )
     assert view.state == "EXPIRED"
     assert VISA  # the card never reached Converge
@@ -374,7 +377,7 @@ async def test_the_periodic_job_settles_lost_confirmations_and_abandoned_session
     assert paid.payment_id not in {v.id for v in fresh_now}  # the session may still be in use
 
     later = utcnow() + payments.SESSION_WINDOW + timedelta(minutes=1)
-    views = await payments.reconcile_open_payments(now=later, runtime=runtime)
+    views = await payments.reconcile_open_payments(runtime=replace(runtime, clock=lambda: later))
     states = {v.id: v.state for v in views}
     assert states[paid.payment_id] == "APPROVED"
     assert states[abandoned.payment_id] == "EXPIRED"
@@ -397,7 +400,7 @@ async def test_the_periodic_job_settles_a_refund_whose_answer_was_lost(
         )
     assert result.pending_cents == 800 and result.refunds[0].state == "UNKNOWN"
     later = utcnow() + timedelta(minutes=5)
-    views = await payments.reconcile_open_refunds(now=later, runtime=runtime)
+    views = await payments.reconcile_open_refunds(runtime=replace(runtime, clock=lambda: later))
     mine = [v for v in views if v.payment_id == session.payment_id]
     assert [v.state for v in mine] == ["SUCCEEDED"] and mine[0].txn_id
     with session_scope(pay_engine) as db:

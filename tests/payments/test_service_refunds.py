@@ -6,6 +6,8 @@ return after it (a refused void falls back), refunds of an order spread over its
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sqlalchemy.engine import Engine
 
@@ -162,8 +164,9 @@ async def test_converge_refusing_a_refund_is_recorded_and_frees_the_amount(
 
     from hotmeals.clock import now as utcnow
 
+    later = utcnow() + timedelta(hours=1)
     view = await payments.reconcile_refund(
-        refund_id=refund_id, now=utcnow() + timedelta(hours=1), runtime=runtime
+        refund_id=refund_id, runtime=replace(runtime, clock=lambda: later)
     )
     assert view.state == "FAILED"
     result = await payments.refund(payment_id=paid.id, amount_cents=1000, runtime=runtime)

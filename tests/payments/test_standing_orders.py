@@ -8,6 +8,7 @@ cut-off that passed while the job was down is not made up."""
 # ruff: noqa: F811 - pytest fixtures are imported from service_support
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
@@ -93,7 +94,6 @@ def home(pay_engine: Engine, live_sim: SimServer, now: datetime) -> dict:
             from_date=MONDAY.isoformat(),
             until="date",
             ends_on=(MONDAY + timedelta(days=7)).isoformat(),
-            now=now,
         )
         return {
             "parent_id": parent.id,
@@ -128,7 +128,7 @@ def _rows(engine: Engine, model, **where) -> list:
 
 def _next_date(engine: Engine, home: dict, now: datetime) -> str | None:
     with session_scope(engine) as s:
-        [row] = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+        [row] = standing.rows_at(s, parent_id=home["parent_id"], now=now)
     return row.next_date.isoformat() if row.next_date else None
 
 
@@ -142,7 +142,7 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     assert _next_date(pay_engine, home, now) == MONDAY.isoformat()
-    done = await standing_job.run(now=now, runtime=runtime)
+    done = await standing_job.run(runtime=runtime)
     assert (done.booked, done.in_cart, done.skipped, done.pending) == (1, 0, 0, 0)
     # Booked: "Next" is the Monday after, never the date the job has handled.
     assert _next_date(pay_engine, home, now) == (MONDAY + timedelta(days=7)).isoformat()
@@ -156,8 +156,8 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []  # placed: left cart
     # The next Monday is beyond BOOK_AHEAD: not yet. A restart (the same sweep again) and a
     # round an hour later book nothing more.
-    again = await standing_job.run(now=now, runtime=runtime)
-    later = await standing_job.run(now=now + timedelta(hours=1), runtime=runtime)
+    again = await standing_job.run(runtime=runtime)
+    later = await standing_job.run(runtime=replace(runtime, clock=lambda: now + timedelta(hours=1)))
     assert again.dates == later.dates == []
     assert len(_rows(pay_engine, Order, parent_id=home["parent_id"])) == 1
     runs = [
@@ -167,10 +167,10 @@ async def test_a_date_is_booked_and_paid_once_and_a_restart_books_nothing_new(
     ]
     assert runs == [(home["standing_id"], MONDAY, "booked")]
     # The next Monday comes within reach a week later.
-    week = await standing_job.run(now=now + timedelta(days=7), runtime=runtime)
+    week = await standing_job.run(runtime=replace(runtime, clock=lambda: now + timedelta(days=7)))
     assert week.booked == 1
     with session_scope(pay_engine) as s:
-        listed = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+        listed = standing.listing(session=s, parent_id=home["parent_id"])
     words = standing.wording(listed[0], "fr")
     assert words.summary == "Chaque lundi : Pizza (1 portion) pour Emma"
     assert "réservé et payé" in words.last_label
@@ -183,7 +183,7 @@ async def test_two_rounds_at_once_make_one_order_and_one_charge(
     live_sim.control("fault", kind="delay:1", scope="xml")  # the charge takes a second
 
     def sweep():
-        return in_new_loop(live_sim, standing_job.run, now=now, runtime=Runtime(engine=pay_engine))
+        return in_new_loop(live_sim, standing_job.run, runtime=Runtime(engine=pay_engine))
 
     answers = all_at_once(2, sweep)
     assert all(isinstance(a, standing_job.Round) for a in answers), answers
@@ -213,12 +213,12 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
         zoe = f.make_child(s, parent, school=school, first_name="Zoe")
         for child, meal in ((lucas, home["pizza"]), (zoe, home["soup"])):
             standing.create(
-                session=s, parent_id=parent.id, child_id=child.id, meal_id=meal, weekday=0, now=now
+                session=s, parent_id=parent.id, child_id=child.id, meal_id=meal, weekday=0
             )
         # Emma is now allergic to milk (Major): the pizza is refused for her.
         ingredient = f.get_allergen(s, "Milk")
         s.add(ChildAllergy(child_id=emma.id, ingredient_id=ingredient.id, alert_level="Major"))
-    done = await standing_job.run(now=now, runtime=runtime)
+    done = await standing_job.run(runtime=runtime)
     assert (done.booked, done.skipped) == (0, 3)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []
@@ -233,7 +233,7 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     assert reasons == ["allergy", "closed", "not_served"]
     # A skipped date is handled too: no standing order says "Next" for it.
     with session_scope(pay_engine) as s:
-        listed = standing.listing(session=s, parent_id=home["parent_id"], now=now)
+        listed = standing.listing(session=s, parent_id=home["parent_id"])
     assert len(listed) == 3 and MONDAY not in {x.next_date for x in listed}
     mails = _mails(pay_engine, home["email"])
     assert len(mails) == 3 and {m.language for m in mails} == {"fr"}
@@ -244,14 +244,14 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     assert "Rien n'a été facturé" in bodies
     assert f"meal-detailed?date={MONDAY.isoformat()}" in bodies
     # Told once: a second round writes no more.
-    await standing_job.run(now=now, runtime=runtime)
+    await standing_job.run(runtime=runtime)
     assert len(_mails(pay_engine, home["email"])) == 3
 
 
 async def test_no_card_leaves_it_in_the_cart_with_an_email(
     pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
 ) -> None:
-    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
+    done = await standing_job.run(runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert done.in_cart == 1
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [line] = _rows(pay_engine, CartLine, parent_id=home["parent_id"])
@@ -271,7 +271,7 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
         row = s.get(StoredCard, card.id)
         row.converge_token = "0000000000000000"
         s.add(row)
-    done = await standing_job.run(now=now, runtime=runtime)
+    done = await standing_job.run(runtime=runtime)
     assert done.in_cart == 1 and done.booked == 0
     [order] = _rows(pay_engine, Order, parent_id=home["parent_id"])
     assert order.status == OrderStatus.PAYMENT_FAILED
@@ -279,7 +279,7 @@ async def test_a_declined_card_leaves_it_in_the_cart_with_an_email(
     [mail] = _mails(pay_engine, home["email"])
     assert "a été refusée" in mail.body_text
     # The next round does not charge again.
-    await standing_job.run(now=now, runtime=runtime)
+    await standing_job.run(runtime=runtime)
     assert len(_rows(pay_engine, Payment, order_id=order.id)) == 1
     assert len(_mails(pay_engine, home["email"])) == 1
 
@@ -294,12 +294,12 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="pause"
         )
     assert paused.status == "paused"
-    assert (await standing_job.run(now=now, runtime=runtime)).dates == []
+    assert (await standing_job.run(runtime=runtime)).dates == []
     with session_scope(pay_engine) as s:
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=home["standing_id"], action="end"
         )
-    assert (await standing_job.run(now=now, runtime=runtime)).dates == []
+    assert (await standing_job.run(runtime=runtime)).dates == []
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     with session_scope(pay_engine) as s:
         with pytest.raises(DomainError) as ended:
@@ -317,7 +317,6 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
             child_id=home["child_id"],
             meal_id=home["pizza"],
             weekday=0,
-            now=now,
         )
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=again.id, action="pause"
@@ -325,7 +324,7 @@ async def test_paused_or_ended_books_nothing_and_resumed_books(
         standing.change(
             session=s, parent_id=home["parent_id"], standing_id=again.id, action="resume"
         )
-    assert (await standing_job.run(now=now, runtime=runtime)).booked == 1
+    assert (await standing_job.run(runtime=runtime)).booked == 1
 
 
 async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
@@ -334,13 +333,13 @@ async def test_a_cutoff_that_passed_while_the_job_was_down_is_not_made_up(
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
     after = datetime.combine(MONDAY - timedelta(days=1), time(10, 30), tzinfo=TORONTO)
-    done = await standing_job.run(now=after, runtime=runtime)
+    done = await standing_job.run(runtime=replace(runtime, clock=lambda: after))
     assert done.dates == [] and _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     # Its cut-off passed: "Next" is the Monday after, which the job can still book.
     assert _next_date(pay_engine, home, after) == (MONDAY + timedelta(days=7)).isoformat()
     # Made up just before it.
     before = datetime.combine(MONDAY - timedelta(days=1), time(9, 30), tzinfo=TORONTO)
-    assert (await standing_job.run(now=before, runtime=runtime)).booked == 1
+    assert (await standing_job.run(runtime=replace(runtime, clock=lambda: before))).booked == 1
 
 
 def test_only_the_parents_own_child_meal_and_standing_orders(pay_engine: Engine, home: dict):
@@ -381,9 +380,8 @@ async def test_a_day_already_in_the_cart_is_skipped_quietly(
             child_id=home["child_id"],
             meal_id=home["pizza"],
             menu_day_id=home["menu_day"],
-            now=now,
         )
-    await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
+    await standing_job.run(runtime=Runtime(engine=pay_engine, gateway=gateway))
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
     assert (run.status, run.reason) == ("skipped", "booked")
     assert len(_rows(pay_engine, CartLine, parent_id=home["parent_id"])) == 1
@@ -401,7 +399,7 @@ async def test_a_child_not_confirmed_for_the_new_school_year_is_not_booked(
         emma = s.get(Child, home["child_id"])
         emma.created_at = (NOW - timedelta(days=400)).astimezone(UTC)
         s.add(emma)
-    done = await standing_job.run(now=now, runtime=Runtime(engine=pay_engine, gateway=gateway))
+    done = await standing_job.run(runtime=Runtime(engine=pay_engine, gateway=gateway))
     assert (done.booked, done.skipped) == (0, 1)
     assert _rows(pay_engine, Order, parent_id=home["parent_id"]) == []
     [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
@@ -422,7 +420,9 @@ def _sweeper(url: str, settings: object, now: datetime, barrier: object, out: ob
     async def main() -> standing_job.Round:
         async with ConvergeClient(settings, timeout=PATIENT) as client:
             barrier.wait(timeout=60)  # type: ignore[attr-defined]
-            return await standing_job.run(now=now, runtime=Runtime(engine=engine, gateway=client))
+            return await standing_job.run(
+                runtime=Runtime(engine=engine, gateway=client, clock=lambda: now)
+            )
 
     try:
         done = asyncio.run(main())

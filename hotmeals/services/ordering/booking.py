@@ -116,7 +116,7 @@ def _day_of(request: LineRequest, batch: Batch) -> date | None:
         found = batch.days_by_id.get(request.menu_day_id)
         return found[0].meal_date if found else None
     try:
-        return meal_date(request.date)
+        return meal_date(request.date or "")
     except DomainError:
         return None
 
@@ -253,11 +253,10 @@ def add_many(
     parent_id: int,
     items: Sequence[LineRequest],
     lang: str = "en",
-    now: datetime | None = None,
 ) -> Outcome:
     """Add several lines at once (up to ``ADD_MANY_MAX``), each with AddToCart's fields.
     Answers what was added and, for each refused line, its day and why."""
-    now = now or clock.now()
+    now = clock.now()
     if not isinstance(items, (list, tuple)) or not items:
         raise DomainError("booking_no_items", field="items")
     if len(items) > ADD_MANY_MAX:

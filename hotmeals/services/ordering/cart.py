@@ -95,12 +95,11 @@ def add_to_cart(
     session: Session,
     parent_id: int,
     lang: str = "en",
-    now: datetime | None = None,
     **choice: Unpack[MealChoice],
 ) -> AddedLine:
     """Add one line (``check_line``'s rules; High/Medium acknowledgement stored with the
     line). Answers the line and the cart count."""
-    now = now or clock.now()
+    now = clock.now()
     batch, checked = check_added_line(
         session, parent_id=parent_id, request=chosen_line(choice), lang=lang, now=now
     )
@@ -132,12 +131,11 @@ def update_quantity(
     cart_id: int,
     quantity: int | None,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> CartSummary:
     """Change one of the parent's lines to ``quantity`` (1-50) while its day is open; answers
     the whole cart summary (the totals and the tier price change with the quantity). Another
     parent's line, or no line (``cart_id`` 0), is 'not found'."""
-    now = now or clock.now()
+    now = clock.now()
     found = session.exec(
         select(CartLine, MenuDay, Vendor)
         .join(MenuDay, col(MenuDay.id) == CartLine.menu_day_id)
@@ -153,7 +151,7 @@ def update_quantity(
     line.quantity = qty
     session.add(line)
     session.flush()
-    return cart_summary(session=session, parent_id=parent_id, lang=lang, now=now)
+    return summary_at(session, parent_id=parent_id, lang=lang, now=now)
 
 
 def delete_line(*, session: Session, parent_id: int, cart_id: int) -> int:
@@ -273,12 +271,17 @@ def _with_menu(
     return rows
 
 
-def cart_summary(
-    *,
+def cart_summary(*, session: Session, parent_id: int, lang: str = "en") -> CartSummary:
+    """The parent's cart now (``summary_at`` on the clock's now)."""
+    return summary_at(session, parent_id=parent_id, lang=lang, now=clock.now())
+
+
+def summary_at(
     session: Session,
+    *,
     parent_id: int,
     lang: str = "en",
-    now: datetime | None = None,
+    now: datetime,
     rates: ChargeRates | None = None,
     promo: Promo | None = None,
     school_donation_cents: int = 0,
@@ -289,8 +292,7 @@ def cart_summary(
     payable lines (``domain.charges.compute_charges``) and how many meals they are (what they
     give back is ``domain.pricing.giveback_summary`` of it). Names and problems in ``lang``.
     The meals, prices and allergens from the menus' cached copy (``services/menu_cache``);
-    four statements whatever the number of lines."""
-    now = now or clock.now()
+    four statements whatever the number of lines. ``now``: the calling request's one instant."""
     rates = rates or get_settings().charge_rates
     french = is_french(lang)
     lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()

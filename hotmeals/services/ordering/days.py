@@ -40,11 +40,11 @@ DATES_MAX_DAYS = 186  # a school term at most per call
 ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
 
 
-def meal_date(value: object, field: str = "date") -> date:
+def meal_date(value: str, field: str = "date") -> date:
     """A meal date as ``YYYY-MM-DD`` or the old client's ``M/D/YYYY``."""
-    if value is None or (isinstance(value, str) and not value.strip()):
+    text = value.strip()
+    if not text:
         raise DomainError("meal_date_required", field=field)
-    text = str(value).strip()
     try:
         return parse_mdy(text) if "/" in text else parse_iso(text)
     except DomainError:
@@ -169,7 +169,6 @@ def get_dates(
     from_date: str = "",
     to_date: str = "",
     lang: str = "en",
-    now: datetime | None = None,
 ) -> ChildDates:
     """The child's school meal days from ``from_date`` (the client's text; default: today in
     Toronto) to ``to_date`` (default: eight weeks on): open or closed with the reason, each
@@ -180,7 +179,7 @@ def get_dates(
     (``moved_to``: one statement more when the days hold a closed one)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None  # read from the database
-    now = now or clock.now()
+    now = clock.now()
     start, end = asked_days(
         from_date, to_date, now, lambda first: first + timedelta(days=DATES_DEFAULT_DAYS)
     )

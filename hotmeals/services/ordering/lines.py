@@ -192,7 +192,7 @@ class CheckedLine:
 
 def _loose_date(value: str | None) -> date | None:
     try:
-        return meal_date(value)
+        return meal_date(value or "")
     except DomainError:
         return None
 
@@ -335,7 +335,7 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     if meal_key < 1:
         raise DomainError("meal_not_found", field="meal_id")
     day_key = request.menu_day_id or None
-    day = None if day_key is not None else meal_date(request.date)
+    day = None if day_key is not None else meal_date(request.date or "")
     qty = _quantity(request.quantity)
     note = special_note(request.special_note)
     addon_keys = _addon_ids(request.addons)

@@ -202,7 +202,6 @@ def get_menu(
     child_id: int,
     date: str,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> DayMenu:
     """The meals the child's school serves on ``date`` (the client's text: ``meal_date``),
     each with its portions and prices and its allergy marking for the child, its options'
@@ -212,7 +211,7 @@ def get_menu(
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None  # read from the database
     day = meal_date(date)
-    now = now or clock.now()
+    now = clock.now()
     open_days = open_days_or_refuse(session, school_id=child.school_id, day=day, lang=lang)
     by_day = {d.id: (d, v) for d, v in open_days}
     menus = menu_cache.catalog(session)

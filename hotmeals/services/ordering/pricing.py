@@ -17,13 +17,13 @@ from hotmeals.domain.cutoff import before_cutoff
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit, donations, promos
-from hotmeals.services.ordering.cart import CartSummary, cart_summary
+from hotmeals.services.ordering.cart import CartSummary, summary_at
 from hotmeals.services.payments.credit_pay import CreditLine, credit_share
 
 
 @dataclass(frozen=True)
 class PricedCart:
-    summary: CartSummary  # ``cart.cart_summary`` with the promo and the donation
+    summary: CartSummary  # ``cart.summary_at`` with the promo and the donation
     promo_row: PromoCode | None  # the promo's row: an order records where its terms came from
 
 
@@ -47,13 +47,14 @@ def price_cart(
     row = None
     promo = None
     if promo_code not in (None, ""):
-        row = promos.usable_promo(session=session, parent_id=parent_id, code=promo_code, now=now)
+        code = str(promo_code)  # the checkout's value as it came (not None, not "")
+        row = promos.usable_promo(session=session, parent_id=parent_id, code=code, now=now)
         promo = promos.to_promo(row)
     gift = 0
     if donation not in (None, "", 0, "0"):
-        gift = donations.parse_amount(donation)
-    summary = cart_summary(
-        session=session,
+        gift = donations.parse_amount(donation if isinstance(donation, int) else str(donation))
+    summary = summary_at(
+        session,
         parent_id=parent_id,
         lang=lang,
         now=now,
@@ -96,7 +97,6 @@ def priced_summary(
     donation_cents: int | None = None,
     require_payable: bool = False,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> PricedSummary:
     """OrderSummary / CheckOrderSummary: ``price_cart``'s summary (with ``require_payable``,
     before paying, a cart with nothing payable is refused), with what family credit would pay
@@ -107,7 +107,7 @@ def priced_summary(
         promo_code=promo_code,
         donation=donation_cents,
         lang=lang,
-        now=now or clock.now(),
+        now=clock.now(),
         require_payable=require_payable,
     ).summary
     total = summary.charges.total_pay_cents

@@ -158,7 +158,6 @@ def order_history(
     parent_id: int,
     tab: str = FUTURE,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> OrderHistory:
     """The parent's paid orders (placed, partially cancelled, cancelled, delivered; never an
     unpaid attempt), newest first. ``tab`` ``future``: orders with an active meal on or after
@@ -168,7 +167,7 @@ def order_history(
     if tab not in (FUTURE, PAST):
         raise DomainError("invalid_history_tab", field="tab")
     lang = normalize_lang(lang)
-    today = clock.today(now or clock.now())
+    today = clock.today()
     active = (col(OrderLine.status) == LineStatus.ACTIVE) & (
         col(OrderLine.quantity) > OrderLine.cancelled_quantity
     )
@@ -290,7 +289,6 @@ def order_detail(
     parent_id: int,
     order_id: int,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> OrderDetail:
     """One order as sold and as it is now: each line (child, date, meal, size, options,
     add-ons, note, quantity, cancelled quantity, price, state, whether it can still be
@@ -299,7 +297,7 @@ def order_detail(
     ``order_not_found``. A fixed number of statements whatever the number of lines."""
     lang = normalize_lang(lang)
     french = lang == "fr"
-    current = now or clock.now()
+    current = clock.now()
     loaded = load_order(session, order_id=order_id, parent_id=parent_id)
     order = loaded.order
     if order.status not in [str(s) for s in HISTORY_STATUSES] or order.placed_at is None:

@@ -78,14 +78,35 @@ def repeat_week(
     source_week_start: str,
     target_week_start: str,
     lang: str = "en",
-    now: datetime | None = None,
+) -> Repeated:
+    """``repeat_week_at`` now (the clock's)."""
+    return repeat_week_at(
+        session=session,
+        parent_id=parent_id,
+        child_id=child_id,
+        source_week_start=source_week_start,
+        target_week_start=target_week_start,
+        lang=lang,
+        now=utcnow(),
+    )
+
+
+def repeat_week_at(
+    *,
+    session: Session,
+    parent_id: int,
+    child_id: int,
+    source_week_start: str,
+    target_week_start: str,
+    lang: str = "en",
+    now: datetime,
 ) -> Repeated:
     """Copy the child's meals of the source week (active lines of paid orders, and the lines
     now in the cart) to the same weekdays of the target week (any day of each week, as
     ``YYYY-MM-DD`` or ``M/D/YYYY``), each through the cart's rules. A meal already in the
     cart or ordered for the child on the target day is skipped, so a second run adds nothing.
-    Another parent's child, or none (``child_id`` 0), is 'not found'."""
-    now = now or utcnow()
+    Another parent's child, or none (``child_id`` 0), is 'not found'. ``now``: the calling
+    request's one instant."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None
     source = week_start(meal_date(source_week_start, "source_week_start"))
@@ -259,7 +280,6 @@ def repeat_weeks(
     source_week_start: str,
     target_week_start: str,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> RepeatedWeeks:
     """``repeat_week`` for several of the parent's children (siblings) in one transaction;
     a child with nothing chosen that week is listed in ``empty`` (its name), not an error.
@@ -271,10 +291,11 @@ def repeat_weeks(
     skipped: list[Skipped] = []
     empty: list[str] = []
     count = None
+    now = utcnow()  # one instant for all the children
     for child_id in child_ids:
         one = None
         with suppress_refusal("repeat_week_empty"):
-            one = repeat_week(
+            one = repeat_week_at(
                 session=session,
                 parent_id=parent_id,
                 child_id=child_id,

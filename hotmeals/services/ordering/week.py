@@ -100,7 +100,6 @@ def week_choices(
     from_date: str = "",
     to_date: str = "",
     lang: str = "en",
-    now: datetime | None = None,
 ) -> WeekChoices:
     """For one or more (ten at most) of the parent's children, each school day from
     ``from_date`` (the client's text; default today) to ``to_date`` (default the end of next
@@ -108,7 +107,7 @@ def week_choices(
     already in the cart or ordered, and the meals of that day with their sizes, prices and
     allergy verdict for the child. Seven statements whatever the number of children, days and
     meals."""
-    now = now or clock.now()
+    now = clock.now()
     keys = sorted(set(child_ids))
     if not keys or len(keys) > 10 or keys[0] < 1:
         raise DomainError("child_not_found", field="child_id")

@@ -59,7 +59,6 @@ async def ask_converge(
     *,
     payment_id: int,
     actor: str = "system",
-    now: datetime | None = None,
     close_after: timedelta | None = SESSION_WINDOW,
     runtime: Runtime = APP,
 ) -> Asked:
@@ -80,7 +79,7 @@ async def ask_converge(
     )
     if payment.state == PaymentState.APPROVED or payment.closed_at is not None:
         return Asked(view, True)
-    current = now or runtime.now()
+    current = runtime.now()
     # A sale of this attempt can only be made while its session lives: the search stops a
     # day after that (an old attempt asked about once is one short search, not months).
     last = min(current, payment.created_at + SESSION_WINDOW)
@@ -145,10 +144,10 @@ async def ask_converge(
     )
 
 
-def browser_reason(message: object) -> str:
+def browser_reason(message: str) -> str:
     """What a browser said of a failed attempt, as the screens keep it: its first 120
     characters, DECLINED when it said nothing."""
-    return str(message or "")[:120].strip() or "DECLINED"
+    return message[:120].strip() or "DECLINED"
 
 
 async def report_browser_failure(
@@ -184,7 +183,6 @@ async def reconcile_payment(
     *,
     payment_id: int,
     actor: str = "system",
-    now: datetime | None = None,
     window: timedelta = SESSION_WINDOW,
     runtime: Runtime = APP,
 ) -> PaymentView:
@@ -195,7 +193,6 @@ async def reconcile_payment(
     asked = await ask_converge(
         payment_id=payment_id,
         actor=actor,
-        now=now,
         close_after=window,
         runtime=runtime,
     )
@@ -206,7 +203,6 @@ async def reconcile_open_payments(
     *,
     unknown_after: timedelta = timedelta(minutes=1),
     window: timedelta = SESSION_WINDOW,
-    now: datetime | None = None,
     runtime: Runtime = APP,
 ) -> list[PaymentView]:
     """The periodic job: reconcile UNKNOWN payments untouched for ``unknown_after``, CREATED
@@ -214,20 +210,23 @@ async def reconcile_open_payments(
     confirmation lost, or abandoned), and failures only a browser reported, once their
     session is over (each asked about once, then closed)."""
     engine = runtime.engine
-    current = now or runtime.now()  # fixed before the first search (``SharedSearches``)
+    current = runtime.now()  # fixed before the first search (``SharedSearches``)
     ids = await run_in_transaction(
         steps.open_payments,
         engine=engine,
         unknown_before=current - unknown_after,
         created_before=current - window,
     )
-    # One search per day range for the whole round, not one per open attempt.
-    shared = replace(runtime, gateway=cast(PaymentGateway, SharedSearches(runtime.converge)))
+    # One search per day range for the whole round, not one per open attempt; the whole
+    # round at one instant.
+    shared = replace(
+        runtime,
+        gateway=cast(PaymentGateway, SharedSearches(runtime.converge)),
+        clock=lambda: current,
+    )
     views = []
     for pid in ids:
-        views.append(
-            await reconcile_payment(payment_id=pid, now=current, window=window, runtime=shared)
-        )
+        views.append(await reconcile_payment(payment_id=pid, window=window, runtime=shared))
     return views
 
 
@@ -258,7 +257,6 @@ async def reconcile_refund(
     *,
     refund_id: int,
     actor: str = "system",
-    now: datetime | None = None,
     window: timedelta = REFUND_WINDOW,
     runtime: Runtime = APP,
 ) -> RefundView:
@@ -271,7 +269,7 @@ async def reconcile_refund(
     )
     if row.state not in (RefundState.PENDING, RefundState.UNKNOWN):
         return refund_view(row)
-    current = now or runtime.now()
+    current = runtime.now()
     found = await gw.find_by_invoice(
         invoice,
         start=(row.created_at - timedelta(days=1)).date(),
@@ -324,12 +322,15 @@ def _open_refunds(session: Session, *, before: datetime) -> list[int]:
 async def reconcile_open_refunds(
     *,
     older_than: timedelta = timedelta(minutes=2),
-    now: datetime | None = None,
     runtime: Runtime = APP,
 ) -> list[RefundView]:
     """The periodic job for refunds whose answer never came (PENDING or UNKNOWN)."""
     engine = runtime.engine
-    current = now or runtime.now()  # fixed before the first search (``SharedSearches``)
+    current = runtime.now()  # fixed before the first search (``SharedSearches``)
     ids = await run_in_transaction(_open_refunds, engine=engine, before=current - older_than)
-    shared = replace(runtime, gateway=cast(PaymentGateway, SharedSearches(runtime.converge)))
-    return [await reconcile_refund(refund_id=rid, now=current, runtime=shared) for rid in ids]
+    shared = replace(
+        runtime,
+        gateway=cast(PaymentGateway, SharedSearches(runtime.converge)),
+        clock=lambda: current,
+    )
+    return [await reconcile_refund(refund_id=rid, runtime=shared) for rid in ids]

@@ -5,7 +5,7 @@ refund each order would get, and confirms them all at once with a reason (one
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from typing import TYPE_CHECKING
 
 from sqlalchemy import select as select_rows
@@ -111,7 +111,6 @@ def add_to_cancel_cart(
     order_line_id: int,
     quantity: int = 1,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> CancelCartItem:
     """AddToCancelCart: put ``quantity`` meals of one of the parent's paid lines in the cancel
     cart (a line already there gets this quantity: a repeat changes nothing). Refused after the
@@ -119,7 +118,7 @@ def add_to_cancel_cart(
     line (or id 0)."""
     lang = normalize_lang(lang)
     line, order, vendor = own_line(session, parent_id, order_line_id)
-    left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
+    left = cancellable_quantity(line, order, vendor, clock.now(), lang)
     qty = _quantity(quantity, min(left, MAX_QUANTITY))
     row = session.exec(
         select(CancelCartLine).where(
@@ -158,13 +157,12 @@ def update_cancel_cart_quantity(
     cancel_cart_id: int,
     quantity: int,
     lang: str = "en",
-    now: datetime | None = None,
 ) -> CancelCartItem:
     """UpdateCancelCartQuantity: 1..what is left of the line (before its cut-off)."""
     lang = normalize_lang(lang)
     row = _own_cart_line(session, parent_id, cancel_cart_id)
     line, order, vendor = own_line(session, parent_id, row.order_line_id)
-    left = cancellable_quantity(line, order, vendor, now or clock.now(), lang)
+    left = cancellable_quantity(line, order, vendor, clock.now(), lang)
     row.quantity = _quantity(quantity, min(left, MAX_QUANTITY))
     return _saved(session, row, parent_id)
 
@@ -177,16 +175,14 @@ def delete_cancel_cart_item(session: Session, *, parent_id: int, cancel_cart_id:
     return cancel_cart_count(session, parent_id=parent_id)
 
 
-def cancel_cart_details(
-    session: Session, *, parent_id: int, lang: str = "en", now: datetime | None = None
-) -> CancelCartDetails:
+def cancel_cart_details(session: Session, *, parent_id: int, lang: str = "en") -> CancelCartDetails:
     """CancelCartDetails: the cancel cart's lines grouped by order, each order with the
     refund it would get (``plan_cancel_refund`` with the order's stored terms), and the total.
     A line whose cut-off passed (or that was cancelled meanwhile) is flagged ``cancellable:
     False`` with the reason, and left out of the refund. A fixed number of statements whatever
     the number of lines and orders."""
     lang = normalize_lang(lang)
-    current = now or clock.now()
+    current = clock.now()
     rows = session.execute(
         select_rows(CancelCartLine, OrderLine, Order, Child, col(Meal.name_fr))
         .join(OrderLine, col(OrderLine.id) == CancelCartLine.order_line_id)
