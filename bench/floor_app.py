@@ -206,7 +206,7 @@ def _items(rows: Any, child_id: int, lang: str) -> dict[tuple[str, int], ItemAll
     return out
 
 
-def get_menu(token: str | None, child_id: int | None, date: object, lang: str) -> tuple[int, dict]:
+def get_menu(token: str | None, child_id: int | None, date: str, lang: str) -> tuple[int, dict]:
     """The status and the envelope of GetMenu, the body already read."""
     text = (token or "").strip()
     if not text or len(text) > TOKEN_MAX_CHARS:
@@ -295,7 +295,7 @@ async def answer(headers: dict[bytes, bytes], raw: bytes) -> tuple[int, dict]:
     except ApiError as err:
         return err.status_code, _envelope(0, err.message, err.data)
     token = headers.get(b"token", b"").decode("latin-1") or None
-    return get_menu(token, body.child_id, body.date, lang)
+    return get_menu(token, body.child_id, body.date or "", lang)
 
 
 async def app(scope: dict, receive: Any, send: Any) -> None:

@@ -74,7 +74,7 @@ async def _reserve_donation(who: ParentClient, body: SessionTokenIn) -> int:
 PURPOSES: Mapping[str, Reserver] = MappingProxyType({"donation": _reserve_donation})
 
 
-def _donation(body: SessionTokenIn) -> object:
+def _donation(body: SessionTokenIn) -> int | str | None:
     """The order's donation in the one unit the checkout takes: cents (an int), or the
     dollars text of older clients."""
     return body.donation_cents if body.donation_cents is not None else body.donation

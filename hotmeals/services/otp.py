@@ -35,7 +35,7 @@ class Purpose(StrEnum):
     ALT_EMAIL = "ALT_EMAIL"  # an alternate address on the profile
 
 
-def parse_purpose(value: object, *, allowed: tuple[Purpose, ...] = tuple(Purpose)) -> Purpose:
+def parse_purpose(value: str, *, allowed: tuple[Purpose, ...] = tuple(Purpose)) -> Purpose:
     try:
         purpose = Purpose(str(value).strip().upper())
     except ValueError:
@@ -109,7 +109,7 @@ def check(
     *,
     email: str,
     purpose: Purpose,
-    code: object,
+    code: str,
     address: str | None,
     consume: bool,
     now: datetime | None = None,

@@ -31,8 +31,8 @@ def price_cart(
     session: Session,
     *,
     parent_id: int,
-    promo_code: object = None,
-    donation: object = None,
+    promo_code: str | None = None,
+    donation: int | str | None = None,
     lang: str = "en",
     now: datetime,
     require_payable: bool = False,
@@ -46,13 +46,12 @@ def price_cart(
     is why."""
     row = None
     promo = None
-    if promo_code not in (None, ""):
-        code = str(promo_code)  # the checkout's value as it came (not None, not "")
-        row = promos.usable_promo(session=session, parent_id=parent_id, code=code, now=now)
+    if promo_code:
+        row = promos.usable_promo(session=session, parent_id=parent_id, code=promo_code, now=now)
         promo = promos.to_promo(row)
     gift = 0
     if donation not in (None, "", 0, "0"):
-        gift = donations.parse_amount(donation if isinstance(donation, int) else str(donation))
+        gift = donations.parse_amount(donation)
     summary = summary_at(
         session,
         parent_id=parent_id,

@@ -206,7 +206,7 @@ async def start_payment(
     )
 
 
-def _valid_txn_id(txn_id: object) -> str:
+def _valid_txn_id(txn_id: str | None) -> str:
     text = txn_id.strip() if isinstance(txn_id, str) else ""
     if not text or len(text) > steps.TXN_ID_MAX or any(ch.isspace() or ch in "<>&" for ch in text):
         raise DomainError("payment_not_verified")
@@ -218,7 +218,7 @@ def _confirm_inputs(
     *,
     payment_id: int,
     parent_id: int | None,
-    txn_id: object,
+    txn_id: str | None,
     expect: Callable[[Session], object] | None,
 ) -> tuple[int, str, PaymentView | None]:
     """``steps.confirm_inputs``, after the caller's own check of the payment (``expect``, in
