@@ -17,7 +17,6 @@ one aggregate over the three sources.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, Subquery, case, func, literal, or_, union_all
@@ -149,12 +148,10 @@ class FamilyGiveBack:
         return self.school_cents + self.nutrition_cents + self.donation_cents
 
 
-def family_giveback(
-    *, session: Session, parent_id: int, now: datetime | None = None
-) -> FamilyGiveBack:
+def family_giveback(*, session: Session, parent_id: int) -> FamilyGiveBack:
     """This school year's give-back of the family, per school (the schools of its active
     children first, then any other it gave to), with each school's total from all families."""
-    year = school_year.current(now)
+    year = school_year.current()
     kids = session.exec(
         select(Child.first_name, Child.school_id, School.name)
         .join(School, col(School.id) == Child.school_id)

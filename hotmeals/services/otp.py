@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import datetime, timedelta
+from datetime import timedelta
 from enum import StrEnum
 
 from sqlalchemy import update
@@ -78,10 +78,9 @@ def issue(
     email: str,
     purpose: Purpose,
     parent_id: int | None,
-    now: datetime | None = None,
 ) -> str:
     """A new code for ``email``; earlier unused codes of the same purpose stop working."""
-    now = now or utcnow()
+    now = utcnow()
     session.execute(
         update(OtpCode)
         .where(col(OtpCode.email) == email)
@@ -112,7 +111,6 @@ def check(
     code: str,
     address: str | None,
     consume: bool,
-    now: datetime | None = None,
 ) -> OtpCode:
     """The live code for ``email`` if ``code`` matches; ``DomainError`` otherwise.
 
@@ -125,7 +123,7 @@ def check(
         raise DomainError("otp_required", field="otp")
     ratelimit.check(session, ratelimit.OTP_ACCOUNT, email)
     ratelimit.check(session, ratelimit.OTP_ADDRESS, address)
-    now = now or utcnow()
+    now = utcnow()
     row = session.exec(
         select(OtpCode)
         .where(OtpCode.email == email)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from sqlalchemy.engine import Engine
@@ -69,6 +69,11 @@ class Runtime:
     def now(self) -> datetime:
         """Now on this runtime's clock (aware UTC)."""
         return self.clock()
+
+    def at(self, instant: datetime) -> Runtime:
+        """This runtime with its clock stopped at ``instant`` (a round's one instant, a
+        test's later day)."""
+        return replace(self, clock=lambda: instant)
 
 
 APP = Runtime()  # the app's: its engine, the default gateway, the one clock

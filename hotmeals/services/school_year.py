@@ -38,9 +38,14 @@ CONFIRM_PATH = "/edit-profile/school-year"
 """The confirmation screen (under the parent path prefix)."""
 
 
-def current(now: datetime | None = None) -> SchoolYear:
-    """The school year at ``now`` (None: the clock's now)."""
-    return school_year_at(now or clock.now(), get_settings().school_year_start)
+def current() -> SchoolYear:
+    """The school year now (the one clock)."""
+    return year_at(clock.now())
+
+
+def year_at(now: datetime) -> SchoolYear:
+    """The school year at ``now`` (one call's instant, handed down)."""
+    return school_year_at(now, get_settings().school_year_start)
 
 
 def _unconfirmed(
@@ -70,7 +75,7 @@ def _unconfirmed(
 
 def pending_count(*, session: Session, parent_id: int) -> int:
     """How many children wait for the start-of-year confirmation (the booking screens' gate)."""
-    return len(_unconfirmed(session, parent_id=parent_id, year=current(clock.now())))
+    return len(_unconfirmed(session, parent_id=parent_id, year=current()))
 
 
 def _ids(values: Iterable[int]) -> list[int]:
@@ -87,7 +92,7 @@ def require_confirmed(
     ids = _ids(child_ids)
     if not ids:
         return
-    year = current(now)
+    year = year_at(now)
     waiting = _unconfirmed(session, parent_id=parent_id, year=year, child_ids=ids)
     if waiting:
         raise DomainError(
@@ -126,7 +131,7 @@ def status(*, session: Session, parent_id: int) -> YearStatus:
     """The school year and the children to confirm for it, each with what the screen offers:
     the grade one up (``graduating`` for the last grade: archiving suggested), the schools of
     the child's city and their teachers, the allergies to review. Three queries."""
-    year = current(clock.now())
+    year = current()
     waiting = {cid for cid, _ in _unconfirmed(session, parent_id=parent_id, year=year)}
     pending = []
     if waiting:
@@ -202,7 +207,7 @@ def confirm_child(
     child.school_id = saved_id(school)
     child.teacher_id, child.grade_id = saved_id(teacher), saved_id(grade)
     session.add(child)
-    year = current(now)
+    year = year_at(now)
     assert child.id is not None
     _record(session, child_id=child.id, year=year, now=now)
     return Confirmed(
@@ -223,7 +228,7 @@ def confirm_all_current(session: Session, *, parent_id: int) -> int:
     """Mark every active child of the parent confirmed for the current school year, changing
     nothing else (demo data: `make run` is never stopped at the confirmation screen)."""
     now = clock.now()
-    year = current(now)
+    year = year_at(now)
     ids = session.exec(
         select(Child.id)
         .outerjoin(
@@ -251,7 +256,7 @@ def reopen_for_demo(session: Session, *, parent_id: int) -> int:
     """Demo and tests only (``python -m hotmeals.cli school-year-due EMAIL``): the parent's
     active children as if added last school year and not confirmed for this one, so the next
     visit shows the confirmation screen. Answers how many children are due."""
-    year = current(clock.now())
+    year = current()
     ids = list(
         session.exec(select(Child.id).where(Child.parent_id == parent_id, Child.is_active)).all()
     )

@@ -100,7 +100,7 @@ async def _round(engine: Engine, gw: ConvergeClient, *, later: timedelta = LATER
     await change_payment.void_dropped_change_payments(runtime=runtime)
     await payments.void_duplicate_payments(runtime=runtime)
     await payments.reconcile_open_refunds(runtime=replace(runtime, clock=lambda: now))
-    await payments.resend_failed_refunds(now=now, runtime=runtime)
+    await payments.resend_failed_refunds(runtime=runtime.at(now))
 
 
 class FaultyCharge:

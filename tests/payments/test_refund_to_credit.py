@@ -127,7 +127,7 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
     # Neither the reconciliation nor the resends touch a refund to credit.
     await payments.reconcile_open_refunds(runtime=runtime)
     later = clock.now() + timedelta(days=1)
-    assert await payments.resend_failed_refunds(now=later, runtime=runtime) == []
+    assert await payments.resend_failed_refunds(runtime=runtime.at(later)) == []
     assert _card_refunds(live_sim, pay_engine, order_id) == []
     assert _balance(pay_engine, pid) == before + back
 

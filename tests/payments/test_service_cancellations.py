@@ -451,17 +451,17 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     assert failed.retry_at is not None and failed.attention_at is None
     await payment_round.reconcile_round(runtime=runtime)  # not due yet
     assert _sums(pay_engine, order_id) == (paid, 0)
-    [again] = await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
+    [again] = await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
     assert again.state == RefundState.SUCCEEDED and again.amount_cents == owed
     assert _sums(pay_engine, order_id) == (paid, owed)
     assert (
-        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
     )
     # The rest cancelled: exactly what was paid back in all, the failed attempt not counted.
     await _cancel_meal(pay_engine, gateway, shop, second, "rest")
     assert (
-        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
     )
     assert _sums(pay_engine, order_id) == (paid, paid)
@@ -494,12 +494,12 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     assert [r.amount_cents for r in delayed] == [owed]
     assert delayed[0].state_label == "Refund delayed: we are sending it again"
     [again] = await payments.resend_failed_refunds(
-        now=_later(3), runtime=Runtime(engine=pay_engine, gateway=gateway)
+        runtime=Runtime(engine=pay_engine, gateway=gateway).at(_later(3))
     )
     assert again.amount_cents == owed and again.state == RefundState.SUCCEEDED
     assert _sums(pay_engine, order_id) == (paid, paid)
     assert (
-        await payments.resend_failed_refunds(now=_later(600), runtime=Runtime(engine=pay_engine))
+        await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
     )
     assert _sums(pay_engine, order_id) == (paid, paid)
@@ -528,12 +528,12 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
         # Not before its delay.
         assert (
             await payments.resend_failed_refunds(
-                now=row.retry_at - timedelta(seconds=1), runtime=runtime
+                runtime=runtime.at(row.retry_at - timedelta(seconds=1))
             )
             == []
         )
         live_sim.control("fault", kind="http_500")
-        [sent] = await payments.resend_failed_refunds(now=row.retry_at, runtime=runtime)
+        [sent] = await payments.resend_failed_refunds(runtime=runtime.at(row.retry_at))
         assert sent.amount_cents == owed and sent.state != RefundState.SUCCEEDED
         elapsed += delay
         row = await _fail_refund(pay_engine, gateway, order_id)
@@ -541,9 +541,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     assert row.attention_at is not None and row.retry_at is None
     assert elapsed >= 120  # hours of tries, not seconds
     assert (
-        await payments.resend_failed_refunds(
-            now=_later(24 * 60), runtime=Runtime(engine=pay_engine)
-        )
+        await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(24 * 60)))
         == []
     )
     with session_scope(pay_engine) as s:
@@ -564,7 +562,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
 
     # The operator fixed the cause: one more try at the next round, which goes through.
     assert cli_main(["--url", url, "refund-retry", str(row.id)]) == 0
-    [done] = await payments.resend_failed_refunds(now=_later(1), runtime=runtime)
+    [done] = await payments.resend_failed_refunds(runtime=runtime.at(_later(1)))
     assert done.state == RefundState.SUCCEEDED and done.amount_cents == owed
     assert _sums(pay_engine, order_id) == (paid, owed)
     assert cli_main(["--url", url, "refunds-needing-attention"]) == 0
@@ -668,8 +666,8 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
     assert view.state == RefundState.FAILED
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1
     # The periodic job, once the next try is due, twice.
-    await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
-    await payments.resend_failed_refunds(now=_later(3), runtime=runtime)
+    await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
+    await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
     assert _sums(pay_engine, order_id)[1] == owed
     [made] = _mails(pay_engine, pid, "refund_made")
     assert made.subject == f"Remboursement effectué : {number}"

@@ -701,12 +701,12 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     assert view.state == "FAILED"
     assert _sums(pay_engine, order_id) == (paid, 0)
     [again] = await payments.resend_failed_refunds(
-        now=clock.now() + timedelta(minutes=3), runtime=runtime
+        runtime=runtime.at(clock.now() + timedelta(minutes=3))
     )
     assert again.state == "SUCCEEDED" and again.amount_cents == back
     assert _sums(pay_engine, order_id) == (paid, back)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
     assert (
-        await payments.resend_failed_refunds(now=clock.now() + timedelta(days=1), runtime=runtime)
+        await payments.resend_failed_refunds(runtime=runtime.at(clock.now() + timedelta(days=1)))
         == []
     )

@@ -95,14 +95,13 @@ def _reserve_again(
 
 async def resend_failed_refunds(
     *,
-    now: datetime | None = None,
     runtime: Runtime = APP,
 ) -> list[RefundView]:
     """The periodic round's part (``jobs/payment_round.py``): every FAILED refund whose next try is
     due, whatever caused it (a cancel, a decrease or a move, a void of a stray sale, a lost
     answer reconciled as not made), is sent again. Returns the new tries' views."""
     engine = runtime.engine
-    current = now or runtime.now()
+    current = runtime.now()
     out = []
     for refund_id, payment_id in await run_in_transaction(_due_refunds, engine=engine, now=current):
         try:
