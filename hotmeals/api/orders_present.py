@@ -16,6 +16,11 @@ from hotmeals.services.ordering.confirmation import ChargeLine, Confirmation
 from hotmeals.services.ordering.queries import OrderDetail, OrderHistory
 
 
+def sold_addon_out(name: str, price_cents: int, lang: str) -> dict[str, Any]:
+    """An add-on as an order sold it (the confirmation's and the details' lines)."""
+    return {"name": name, "price_cents": price_cents, "price": format_money(price_cents, lang)}
+
+
 def charge_out(charge: ChargeLine, lang: str) -> dict[str, Any]:
     return {
         "name": charge.name,
@@ -50,12 +55,7 @@ def confirmation_out(order: Confirmation, lang: str) -> dict[str, Any]:
                         "menu_option": line.menu_option,
                         "meal_option": line.meal_option,
                         "addons": [
-                            {
-                                "name": a.name,
-                                "price_cents": a.price_cents,
-                                "price": format_money(a.price_cents, lang),
-                            }
-                            for a in line.addons
+                            sold_addon_out(a.name, a.price_cents, lang) for a in line.addons
                         ],
                         "special_note": line.special_note,
                         "allergy_ack": line.allergy_ack,
@@ -130,14 +130,7 @@ def detail_out(order: OrderDetail, lang: str) -> dict[str, Any]:
                 "size_label": line.size_label,
                 "menu_option": line.menu_option,
                 "meal_option": line.meal_option,
-                "addons": [
-                    {
-                        "name": a.name,
-                        "price_cents": a.price_cents,
-                        "price": format_money(a.price_cents, lang),
-                    }
-                    for a in line.addons
-                ],
+                "addons": [sold_addon_out(a.name, a.price_cents, lang) for a in line.addons],
                 "special_note": line.special_note,
                 "quantity": line.quantity,
                 "cancelled_quantity": line.cancelled_quantity,
