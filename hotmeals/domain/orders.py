@@ -33,6 +33,8 @@ class LineStatus(StrEnum):
     ACTIVE = "active"
     # Cancelled in full; its refund is part of the order's refunds.
     CANCELLED = "cancelled"
+    # Handed out on its meal day (its school's delivery was confirmed); final.
+    DELIVERED = "delivered"
 
 
 ALLOWED: Mapping[OrderStatus, frozenset[OrderStatus]] = {
@@ -53,8 +55,9 @@ ALLOWED: Mapping[OrderStatus, frozenset[OrderStatus]] = {
 }
 
 LINE_ALLOWED: Mapping[LineStatus, frozenset[LineStatus]] = {
-    LineStatus.ACTIVE: frozenset({LineStatus.CANCELLED}),
+    LineStatus.ACTIVE: frozenset({LineStatus.CANCELLED, LineStatus.DELIVERED}),
     LineStatus.CANCELLED: frozenset(),
+    LineStatus.DELIVERED: frozenset(),
 }
 
 PAID_STATUSES = frozenset({OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED})

@@ -4,6 +4,7 @@ from hotmeals.db.models._base import utcnow
 from hotmeals.db.models.accounts import (
     Child,
     ChildAllergy,
+    ChildDiet,
     NotificationPreference,
     OtpCode,
     Parent,
@@ -16,17 +17,21 @@ from hotmeals.db.models.calendar_feed import CalendarFeed
 from hotmeals.db.models.catalog import (
     AddOn,
     AddOnAllergen,
+    AddOnDiet,
     AllergenIngredient,
     City,
     Grade,
     Meal,
     MealAllergen,
+    MealDiet,
     MealOption,
     MealOptionAllergen,
+    MealOptionDiet,
     MenuDay,
     MenuDayMeal,
     MenuOption,
     MenuOptionAllergen,
+    MenuOptionDiet,
     Portion,
     PriceTier,
     School,
@@ -43,6 +48,7 @@ from hotmeals.db.models.closures import (
 from hotmeals.db.models.content import AuditEvent, CmsPage, ContactMessage, EmailOutbox, Faq
 from hotmeals.db.models.credit import CreditEntry, FamilyChoice
 from hotmeals.db.models.jobs import JobLease
+from hotmeals.db.models.kitchen import DayDelivery, KitchenDay
 from hotmeals.db.models.order_changes import OrderChange, OrderChangeLine
 from hotmeals.db.models.orders import (
     CancelCartLine,
@@ -66,6 +72,13 @@ from hotmeals.db.models.standing import StandingOrder, StandingOrderRun
 from hotmeals.db.models.submissions import FormSubmission
 
 __all__ = [
+    "MenuOptionDiet",
+    "MealOptionDiet",
+    "MealDiet",
+    "AddOnDiet",
+    "ChildDiet",
+    "DayDelivery",
+    "KitchenDay",
     "CacheVersion",
     "AddOn",
     "AddOnAllergen",

@@ -125,6 +125,14 @@ class Child(SQLModel, table=True):
     created_at: datetime = created_at_field()
 
 
+class ChildDiet(SQLModel, table=True):
+    """One dietary need of a child (``domain.diet.Diet``): a preference the menus are matched
+    against, never a safety rule (that is ``ChildAllergy``)."""
+
+    child_id: int = Field(foreign_key="child.id", primary_key=True, ondelete="CASCADE")
+    diet: str = Field(max_length=16, primary_key=True)
+
+
 class ChildAllergy(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("child_id", "ingredient_id"),)
     id: int | None = Field(default=None, primary_key=True)

@@ -159,6 +159,28 @@ class AddOnAllergen(SQLModel, table=True):
     ingredient_id: int = Field(foreign_key="allergeningredient.id", primary_key=True)
 
 
+class _DietMark(SQLModel):
+    """One dietary mark (``domain.diet.Diet``) of a menu item: what it is as served."""
+
+    diet: str = Field(max_length=16, primary_key=True)
+
+
+class MealDiet(_DietMark, table=True):
+    meal_id: int = Field(foreign_key="meal.id", primary_key=True, ondelete="CASCADE")
+
+
+class MenuOptionDiet(_DietMark, table=True):
+    menu_option_id: int = Field(foreign_key="menuoption.id", primary_key=True, ondelete="CASCADE")
+
+
+class MealOptionDiet(_DietMark, table=True):
+    meal_option_id: int = Field(foreign_key="mealoption.id", primary_key=True, ondelete="CASCADE")
+
+
+class AddOnDiet(_DietMark, table=True):
+    addon_id: int = Field(foreign_key="addon.id", primary_key=True, ondelete="CASCADE")
+
+
 class MenuDay(SQLModel, table=True):
     """What one vendor serves at one school on one date; ``is_closed`` for PA days and
     holidays (the reason is shown to parents)."""
