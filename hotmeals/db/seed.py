@@ -46,6 +46,7 @@ from hotmeals.db.models import (
     PriceTier,
     PromoCode,
     School,
+    SchoolLanguage,
     Teacher,
     Vendor,
     utcnow,
@@ -70,6 +71,7 @@ KINDS: tuple[str, ...] = (
     *("menu_option_allergen", "meal_option_allergen", "addon_allergen"),
     "standing_order",
     "order",
+    "school_language",
 )
 
 T = TypeVar("T", bound=SQLModel)
@@ -222,6 +224,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     portions = _meal_details(table, all_meals, allergens)
     session.flush()
     _extras_allergens(table, all_meals, vendor_addons, allergens)
+    _school_languages(table, school_list)
 
     # Level 4: price tiers, the demo children, menu days.
     tiers = table("price_tier", PriceTier, lambda r: (r.portion_id, r.min_quantity))
@@ -267,6 +270,14 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
         vendors=vendors,
         vendor_meals=vendor_meals,
     )
+
+
+def _school_languages(table: TableFactory, school_list: list[tuple[int, School]]) -> None:
+    """French for the schools of ``seed_places.FRENCH_SCHOOLS`` (their kitchen's labels)."""
+    languages = table("school_language", SchoolLanguage, lambda r: r.school_id)
+    for _, school in school_list:
+        if school.name in seed_places.FRENCH_SCHOOLS:
+            languages.ensure(SchoolLanguage(school_id=pk(school), lang="fr"))
 
 
 def _meal(vendor_id: int, spec: MealSpec) -> Meal:

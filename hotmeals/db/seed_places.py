@@ -19,6 +19,10 @@ CITIES: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
+# The schools whose kitchen labels and production list are in French (``SchoolLanguage``);
+# the others read English.
+FRENCH_SCHOOLS: tuple[str, ...] = ("École élémentaire Les Érables",)
+
 # (code, English label, French label); ``sort`` is the position.
 GRADES: tuple[tuple[str, str, str], ...] = (
     ("JK", "Junior Kindergarten", "Maternelle"),

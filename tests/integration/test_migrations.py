@@ -213,6 +213,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
         # tables) came later; they are added by the seed run after the upgrade, below.
         with monkeypatch.context() as patch:
             patch.setattr("hotmeals.db.seed._extras_allergens", lambda *a, **k: None)
+            # The schools' languages (0025's table).
+            patch.setattr("hotmeals.db.seed._school_languages", lambda *a, **k: None)
             patch.setattr("hotmeals.demo.seed._confirm_school_year", lambda *a, **k: None)  # 0016
             # Likewise the demo standing order (0014's table).
             patch.setattr("hotmeals.demo.seed._demo_standing_order", lambda *a, **k: None)
@@ -288,6 +290,7 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             "order",
             "menu_day",
             "menu_day_meal",
+            "school_language",
         }
         # Two orders: the receipt's and the closed day's (moved to its make-up day).
         assert report.created["menu_day"] == 1 and report.created["order"] == 2

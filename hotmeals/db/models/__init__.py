@@ -35,6 +35,7 @@ from hotmeals.db.models.catalog import (
     Portion,
     PriceTier,
     School,
+    SchoolLanguage,
     Teacher,
     Vendor,
 )
@@ -78,6 +79,7 @@ __all__ = [
     "AddOnDiet",
     "ChildDiet",
     "DayDelivery",
+    "SchoolLanguage",
     "KitchenDay",
     "CacheVersion",
     "AddOn",

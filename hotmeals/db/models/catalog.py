@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import UniqueConstraint
+from sqlalchemy import CheckConstraint, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from hotmeals.db.models._base import fk
@@ -23,6 +23,15 @@ class School(SQLModel, table=True):
     name: str = Field(max_length=120)
     address: str = Field(default="", max_length=200)
     is_active: bool = True
+
+
+class SchoolLanguage(SQLModel, table=True):
+    """The language a school reads its kitchen labels and production list in (``en`` or
+    ``fr``); a school without a row reads English."""
+
+    __table_args__ = (CheckConstraint("lang IN ('en', 'fr')", name="ck_schoollanguage_lang"),)
+    school_id: int = Field(foreign_key="school.id", primary_key=True, ondelete="CASCADE")
+    lang: str = Field(default="en", max_length=2)
 
 
 class Grade(SQLModel, table=True):
