@@ -1,24 +1,36 @@
-"""The operator's commands for a school day closed after parents booked it (docs/api.md
-"Admin"; the same as ``POST /api/v1/Admin/CloseDay`` and ``ReopenDay``)::
+"""The operator's commands for a school day closed after parents booked it, and for the
+kitchen's day (docs/api.md "Admin", docs/operations.md; the same as ``POST /api/v1/Admin/CloseDay``,
+``ReopenDay``, ``ProductionList`` and ``Labels``)::
 
     python -m hotmeals.admin close-day --school "Maple PS" --date 2026-12-03 --reason storm
     python -m hotmeals.admin reopen-day --school 4 --date 2026-12-03
+    python -m hotmeals.admin production-list --school 4 --date 2026-12-07 [--vendor V] [--csv]
+    python -m hotmeals.admin labels --school 4 --date 2026-12-07 --pdf labels.pdf [--csv F]
 
 ``--school``: the school's id or its exact name. ``--reason``: storm, strike, pa_day,
 emergency, power or heat (shown to parents in their language), or any text up to 120
 characters. Closing handles every booked meal at once by each family's closure choice and
 e-mails each family; closing the same day again handles only meals not handled yet.
 Reopening makes the day bookable again; meals already handled stay as they were handled.
+
+``production-list`` prints what each vendor cooks for the school that day (the allergy and
+diet rows first, the meals and add-ons counted, the total), as text or, with ``--csv``, as
+CSV; ``labels`` writes one label per meal as a PDF on Avery 5163 sheets (``--pdf FILE``) and/or
+as CSV (``--csv FILE``). Both only once the day's cut-off has passed; the first read freezes the
+day. ``--vendor``: the vendor's id or exact name (default: every vendor serving the school that
+day); ``--lang en|fr``: the words' language (default: the school's).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from hotmeals.cli import command_engine, command_parser, database_url
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import closure_apply, closures
+from hotmeals.services import closure_apply, closures, kitchen, kitchen_files
 from hotmeals.services.payments.runtime import run_sync
 from hotmeals.services.runtime import Runtime
 from hotmeals.services.startup import register_payment_purposes
@@ -38,7 +50,19 @@ def main(argv: list[str] | None = None) -> int:
         cmd.add_argument("--school", required=True, help="the school's id or exact name")
         cmd.add_argument("--date", required=True, help="YYYY-MM-DD")
     close.add_argument("--reason", required=True, help="storm, strike, pa_day, ... or text")
+    listing = sub.add_parser("production-list", help="a school day's production list")
+    labels = sub.add_parser("labels", help="a school day's labels as PDF and/or CSV files")
+    for cmd in (listing, labels):
+        cmd.add_argument("--school", required=True, help="the school's id or exact name")
+        cmd.add_argument("--date", required=True, help="YYYY-MM-DD")
+        cmd.add_argument("--vendor", default="", help="the vendor's id or exact name")
+        cmd.add_argument("--lang", choices=("en", "fr"), help="default: the school's language")
+    listing.add_argument("--csv", action="store_true", help="print CSV instead of text")
+    labels.add_argument("--pdf", metavar="FILE", help="write the label sheets (PDF) here")
+    labels.add_argument("--csv", metavar="FILE", help="write one CSV row per label here")
     args = parser.parse_args(argv)
+    if args.command == "labels" and not (args.pdf or args.csv):
+        parser.error("labels: give --pdf FILE, --csv FILE or both")
     try:
         with command_engine(database_url(args.database_url)) as engine:
             runtime = Runtime(engine=engine)
@@ -60,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{result.credited_cents / 100:.2f} $ to family credit"
                     + (f", {retry} refund(s) left to the refund retries" if retry else "")
                 )
+            elif args.command in ("production-list", "labels"):
+                _kitchen(args, runtime)
             else:
                 done = asyncio.run(
                     closures.reopen_day(
@@ -71,6 +97,28 @@ def main(argv: list[str] | None = None) -> int:
         print(err.message("en"), file=sys.stderr)
         return 1
     return 0
+
+
+def _kitchen(args: argparse.Namespace, runtime: Runtime) -> None:
+    """``production-list`` and ``labels``: the day read (frozen on its first read after the
+    cut-off) and printed or written in the asked language, else the school's."""
+    day = {"school": args.school, "day": args.date, "vendor": args.vendor, "runtime": runtime}
+    if args.command == "production-list":
+        listed = asyncio.run(kitchen.production(**day))
+        lang = args.lang or listed.lang
+        text = kitchen_files.production_csv if args.csv else kitchen_files.production_text
+        sys.stdout.write(text(listed, lang))
+        return
+    found = asyncio.run(kitchen.labels(**day))
+    lang = args.lang or found.lang
+    if args.pdf:
+        Path(args.pdf).write_bytes(kitchen_files.labels_pdf(found, lang))
+    if args.csv:
+        Path(args.csv).write_text(kitchen_files.labels_csv(found, lang), encoding="utf-8")
+    written = " and ".join(x for x in (args.pdf, args.csv) if x)
+    count = len(found.labels)
+    plural = "" if count == 1 else "s"
+    print(f"{found.school}, {found.meal_date}: {count} label{plural} written to {written}.")
 
 
 if __name__ == "__main__":

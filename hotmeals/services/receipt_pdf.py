@@ -26,7 +26,7 @@ FONT_DIRS = (
 WIDTH = 180  # mm of text on A4 / Letter with 15 mm margins
 
 
-def _font_files() -> tuple[Path, Path] | None:
+def font_files() -> tuple[Path, Path] | None:
     for folder in FONT_DIRS:
         regular, bold = folder / "DejaVuSans.ttf", folder / "DejaVuSans-Bold.ttf"
         if regular.is_file() and bold.is_file():
@@ -38,7 +38,7 @@ class _Receipt(FPDF):
     def __init__(self, lang: str) -> None:
         super().__init__(orientation="P", unit="mm", format="letter")
         self.lang = lang
-        files = _font_files()
+        files = font_files()
         if files:
             self.add_font("body", "", str(files[0]))
             self.add_font("body", "B", str(files[1]))

@@ -114,7 +114,7 @@ def _receipt(lang: str) -> Receipt:
 def test_a_long_french_receipt_makes_a_pdf_with_or_without_dejavu(monkeypatch, fonts):
     if fonts == "none":
         monkeypatch.setattr(receipt_pdf, "FONT_DIRS", ())
-    elif receipt_pdf._font_files() is None:
+    elif receipt_pdf.font_files() is None:
         pytest.skip("DejaVu Sans is not installed here")
     pdf = receipt_pdf.receipt_pdf(_receipt("fr"))
     assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
