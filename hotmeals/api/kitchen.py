@@ -24,6 +24,7 @@ from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import kitchen, kitchen_files
 from hotmeals.services.kitchen import KitchenProduction, Label, ProductionList
+from hotmeals.services.ordering.labels import size_label
 
 router = api_router()
 FORMATS = {"pdf": "application/pdf", "csv": "text/csv; charset=utf-8"}
@@ -61,7 +62,7 @@ def attention_out(label: Label, count: int, lang: str) -> dict[str, Any]:
         "grade": label.grade.name(lang) or label.grade_code,
         "meal": label.meal.name(lang),
         "size": label.size,
-        "size_label": kitchen.size_label(label.size, lang),
+        "size_label": size_label(label.size, lang),
         "menu_option": _opt(label.menu_option, lang),
         "meal_option": _opt(label.meal_option, lang),
         "add_ons": [a.name(lang) for a in label.addons],
@@ -93,7 +94,7 @@ def vendor_list_out(p: ProductionList, lang: str) -> dict[str, Any]:
             {
                 "meal": m.meal.name(lang),
                 "size": m.size,
-                "size_label": kitchen.size_label(m.size, lang),
+                "size_label": size_label(m.size, lang),
                 "menu_option": _opt(m.menu_option, lang),
                 "meal_option": _opt(m.meal_option, lang),
                 "count": m.count,

@@ -207,11 +207,6 @@ def diet_label(code: str, lang: str) -> str:
     return t(f"kitchen.diet.{code}", lang) if code in {d.value for d in diet.DIETS} else code
 
 
-def size_label(size: str, lang: str) -> str:
-    """A portion as the kitchen calls it ("Small" / "Large")."""
-    return t(f"kitchen.size.{size}", lang) if size in ("small", "large") else size
-
-
 @dataclass(frozen=True)
 class VendorDay:
     """One vendor's frozen day at a school: its labels sorted by classroom, then child."""

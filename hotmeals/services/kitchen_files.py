@@ -38,8 +38,8 @@ from hotmeals.services.kitchen import (
     Named,
     ProductionList,
     diet_label,
-    size_label,
 )
+from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.receipt_pdf import font_files
 
 # Avery 5163 / 8163, in millimetres.
@@ -103,9 +103,12 @@ def allergy_text(label: Label, lang: str, *, majors: bool = True) -> str:
 
 
 def major_text(label: Label, lang: str) -> str:
-    """ "MAJOR ALLERGY: PEANUTS (IN THIS MEAL)"" for the label's black box ("" without one)."""
+    """``MAJOR ALLERGY: PEANUTS (IN THIS MEAL)`` for the label's black box ("" without one)."""
+    in_meal = t("kitchen.in_meal", lang)
     names = [
-        a.name(lang).upper() + (" !" if a.in_meal else "") for a in label.allergies if a.is_major
+        a.name(lang).upper() + (f" ({in_meal})" if a.in_meal else "")
+        for a in label.allergies
+        if a.is_major
     ]
     if not names:
         return ""
