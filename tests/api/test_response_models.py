@@ -34,8 +34,9 @@ OPS_PROBES = {"/api/v1/health", "/api/v1/ready"}  # for balancers, not parents
 # answered with a small HTML page, not the envelope (hotmeals/api/unsubscribe.py).
 MAIL_LINKS = {"/api/v1/mail/unsubscribe"}
 # Files, not the envelope: the calendar feed (for calendar apps, its link's token the authority)
-# and a receipt's PDF (hotmeals/api/calendar_receipts.py).
-FILES = {"/api/v1/calendar/{token}.ics", "/api/v1/Parent/Receipt.pdf"}
+# a receipt's PDF (hotmeals/api/calendar_receipts.py) and the kitchen's labels (PDF or CSV;
+# a refusal is the envelope: hotmeals/api/kitchen.py).
+FILES = {"/api/v1/calendar/{token}.ics", "/api/v1/Parent/Receipt.pdf", "/api/v1/Admin/Labels"}
 
 
 def test_every_parent_and_admin_call_declares_its_answer():

@@ -6,6 +6,8 @@ edited later changes nothing; two schools apart; the production list from the sa
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from datetime import date
 
@@ -229,3 +231,37 @@ async def test_the_school_language_and_the_runtime_clock(engine, world):
         await kitchen.labels(
             school=str(world.school_id), day=DAY.isoformat(), runtime=runtime.at(BEFORE)
         )
+
+
+def test_the_operator_commands_print_the_list_and_write_the_labels(engine, world, capsys, tmp_path):
+    from pypdf import PdfReader
+
+    from hotmeals import admin, clock
+
+    url = ["--database-url", engine.url.render_as_string(hide_password=False)]
+    day = ["--school", world.school, "--date", DAY.isoformat()]
+    clock.set_now(BEFORE)
+    assert admin.main([*url, "production-list", *day]) == 1
+    assert "are ready once its cut-off has passed" in capsys.readouterr().err
+    clock.set_now(AFTER)
+    assert admin.main([*url, "production-list", *day, "--vendor", str(world.vendor_id)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("Production list\n")
+    assert "2 × Mme Bélanger — Emma T. — Pasta bake — 1 portion + upgrade" in text
+    assert "MAJOR ALLERGY: PEANUTS" in text and text.rstrip().endswith("Total: 5 meals")
+    assert admin.main([*url, "production-list", *day, "--csv", "--lang", "fr"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert rows[-1]["section"] == "total" and rows[-1]["count"] == "5"
+    assert rows[0]["meal"] == "Pâtes gratinées"
+    pdf, table = tmp_path / "labels.pdf", tmp_path / "labels.csv"
+    assert admin.main([*url, "labels", *day, "--pdf", str(pdf), "--csv", str(table)]) == 0
+    assert "5 labels written to" in capsys.readouterr().out
+    page = " ".join(PdfReader(pdf).pages[0].extract_text().split())
+    assert "MAJOR ALLERGY: PEANUTS" in page and "Léa C." in page
+    lines = table.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 6 and lines[0].startswith("vendor,date,school,teacher")
+    assert admin.main([*url, "labels", *day, "--pdf", str(pdf), "--lang", "fr"]) == 0
+    capsys.readouterr()
+    assert "ALLERGIE MAJEURE" in PdfReader(pdf).pages[0].extract_text()
+    with pytest.raises(SystemExit):
+        admin.main([*url, "labels", *day])  # neither --pdf nor --csv
