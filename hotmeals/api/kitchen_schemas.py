@@ -10,7 +10,7 @@ from hotmeals.api.deps import ShortText, example_config
 
 class KitchenDayIn(In):
     model_config = example_config(
-        {"school": "12", "date": "2026-12-07", "vendor": "Lakeshore Kitchen", "lang": "fr"}
+        {"school": "12", "date": "2026-12-07", "vendor": "Lakeshore Lunch Co.", "lang": "fr"}
     )
     school: ShortText | None = Field(default=None, description="The school's id or exact name")
     date: ShortText | None = Field(default=None, description="YYYY-MM-DD, the meal date")

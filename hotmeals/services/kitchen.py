@@ -31,7 +31,7 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -425,7 +425,7 @@ def _vendor_day(row: KitchenDay, school: School, vendor: Vendor) -> VendorDay:
         vendor_id=vendor.id or 0,
         vendor=vendor.name,
         meal_date=row.meal_date,
-        frozen_at=row.frozen_at,
+        frozen_at=row.frozen_at.astimezone(UTC),
         labels=tuple(sorted(labels, key=Label.sort_key)),
     )
 
@@ -448,7 +448,7 @@ def freeze(
                 vendor_id=vendor.id or 0,
                 meal_date=day,
                 labels=json.dumps([x.to_json() for x in labels], ensure_ascii=False),
-                frozen_at=now,
+                frozen_at=now.astimezone(UTC),
             )
             session.add(row)
             session.flush()
