@@ -265,3 +265,38 @@ def test_the_operator_commands_print_the_list_and_write_the_labels(engine, world
     assert "ALLERGIE MAJEURE" in PdfReader(pdf).pages[0].extract_text()
     with pytest.raises(SystemExit):
         admin.main([*url, "labels", *day])  # neither --pdf nor --csv
+
+
+def test_two_first_reads_at_once_freeze_one_row(engine, world, monkeypatch):
+    """Both readers find the day unfrozen and make its labels before either writes: one row is
+    kept, and both answer its labels."""
+    import threading
+
+    computed = kitchen.current_labels
+    both = threading.Barrier(2, timeout=30)
+
+    def labels_then_wait(*args, **kwargs):
+        made = computed(*args, **kwargs)
+        both.wait()  # the other reader has made its labels too
+        return made
+
+    monkeypatch.setattr(kitchen, "current_labels", labels_then_wait)
+    answers: list[kitchen.KitchenLabels] = []
+    errors: list[BaseException] = []
+
+    def reader() -> None:
+        try:
+            answers.append(read(engine, world.school_id))
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=reader) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [] and len(answers) == 2
+    assert answers[0].labels == answers[1].labels and len(answers[0].labels) == 5
+    assert answers[0].days[0].frozen_at == answers[1].days[0].frozen_at
+    with session_scope(engine) as s:
+        assert len(s.exec(select(KitchenDay)).all()) == 1
