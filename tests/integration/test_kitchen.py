@@ -19,8 +19,11 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     ChildAllergy,
     KitchenDay,
+    Meal,
+    MenuDay,
     Order,
     OrderLine,
+    School,
     SchoolLanguage,
 )
 from hotmeals.domain.errors import DomainError
@@ -300,3 +303,25 @@ def test_two_first_reads_at_once_freeze_one_row(engine, world, monkeypatch):
     assert answers[0].days[0].frozen_at == answers[1].days[0].frozen_at
     with session_scope(engine) as s:
         assert len(s.exec(select(KitchenDay)).all()) == 1
+
+
+def test_freezing_a_day_takes_the_same_statements_for_one_meal_or_many(engine, world):
+    from tests.kitchen_support import line
+    from tests.querycount import count_queries
+
+    def freezing_statements(school_id: int) -> int:
+        with count_queries(engine, warm=False) as queries:
+            read(engine, school_id)
+        return queries.count
+
+    few = freezing_statements(world.other_school_id)  # Zoé's one meal
+    with session_scope(engine) as s:
+        more = kitchen_world(s)
+        day = s.get(MenuDay, more.menu_day_id)
+        order = s.get(Order, more.orders["paid"])
+        assert day is not None and order is not None
+        for n in range(6):
+            child = f.make_child(s, f.make_parent(s), school=s.get(School, more.school_id))
+            meal = s.get(Meal, s.get(OrderLine, more.lines["lea"]).meal_id)
+            line(s, order, child, day, meal, quantity=n + 1)
+    assert freezing_statements(more.school_id) == few
