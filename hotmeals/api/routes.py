@@ -16,6 +16,7 @@ from hotmeals.api import (
     children,
     closures,
     credit,
+    deliveries,
     menu,
     order_changes,
     orders,
@@ -47,6 +48,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     credit.router,  # family credit: balance, movements, refund choice
     closures.router,  # closed days' choice, a child away
     admin.router,  # the operator: close and reopen a school day (its own key)
+    deliveries.router,  # the operator: a school day's delivery confirmed (the same key)
 )
 
 

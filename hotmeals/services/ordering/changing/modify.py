@@ -248,7 +248,11 @@ def modify_order_info(
                 price_cents=line.line_total_cents,
                 status="moved"
                 if (line.moved_from_date and active)
-                else ("active" if active else LineStatus.CANCELLED.value),
+                else "active"
+                if active
+                else LineStatus.DELIVERED.value
+                if line.status == LineStatus.DELIVERED
+                else LineStatus.CANCELLED.value,
                 cutoff_at=closes,
                 can_change=active > 0 and before_cutoff(closes, now),
             )
