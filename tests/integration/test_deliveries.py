@@ -268,9 +268,7 @@ async def test_the_give_back_and_the_calendar_feed_count_delivered_meals(
 
 
 @pytest.mark.asyncio
-async def test_a_stale_copy_of_a_line_delivered_meanwhile_is_refused(
-    pay_engine, gateway, live_sim
-):
+async def test_a_stale_copy_of_a_line_delivered_meanwhile_is_refused(pay_engine, gateway, live_sim):
     fam = family(pay_engine)
     order_id = await book(pay_engine, gateway, live_sim, fam)
     clock.set_now(noon(fam["day"]))
@@ -286,9 +284,9 @@ async def test_a_stale_copy_of_a_line_delivered_meanwhile_is_refused(
             )
         assert info.value.code == "invalid_line_transition"
         stale.rollback()
-    assert [e.kind for e in rows_of(pay_engine, AuditEvent, AuditEvent.entity_id == str(order_id))].count(
-        "order.lines_delivered"
-    ) == 1
+    assert [
+        e.kind for e in rows_of(pay_engine, AuditEvent, AuditEvent.entity_id == str(order_id))
+    ].count("order.lines_delivered") == 1
 
 
 @pytest.mark.asyncio
@@ -316,3 +314,36 @@ async def test_a_confirmation_is_a_fixed_number_of_statements(
         done = await confirm(pay_engine, fam, fam["day"])
     assert (done.meals, done.orders_delivered) == (2 * orders, orders)
     assert counted.count == 14, counted.report()
+
+
+def test_the_operator_command_confirms_a_delivery(pay_engine, capsys):
+    from hotmeals import admin
+    from hotmeals.db.models import Child, Meal, MenuDay, Parent
+    from tests import factories as f
+
+    fam = family(pay_engine)
+    with session_scope(pay_engine) as s:
+        parent = s.get(Parent, fam["parent_id"])
+        child = s.get(Child, fam["children"][0])
+        day = s.get(MenuDay, fam["menu_day_id"])
+        meal = s.get(Meal, fam["meal_id"])
+        assert parent and child and day and meal
+        order_id = f.make_placed_order(s, parent, [(child, day, meal)]).id or 0
+    url = ["--database-url", pay_engine.url.render_as_string(hide_password=False)]
+    ask = ["confirm-delivery", "--school", fam["school"], "--date", fam["day"].isoformat()]
+    clock.set_now(noon(fam["day"]) - timedelta(days=1))
+    assert admin.main([*url, *ask]) == 1
+    assert "can be confirmed as delivered from that day on" in capsys.readouterr().err
+    clock.set_now(noon(fam["day"]))
+    assert admin.main([*url, *ask]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(
+        f"{fam['school']} on {fam['day'].isoformat()}: 1 meal(s) delivered, "
+        "1 order(s) now delivered\n"
+    )
+    assert "by operator:cli" in out and "already confirmed" not in out
+    assert order_of(pay_engine, order_id).status == OrderStatus.DELIVERED
+    assert admin.main([*url, *ask, "--vendor", "Nobody"]) == 1
+    assert "No vendor Nobody" in capsys.readouterr().err
+    assert admin.main([*url, *ask]) == 0
+    assert "(already confirmed)" in capsys.readouterr().out

@@ -131,9 +131,7 @@ def test_status_after_cancel_needs_lines():
 
 def test_cancelling_the_last_active_line_of_an_order_with_delivered_meals_leaves_it_delivered():
     assert status_after_cancel([LineStatus.CANCELLED, LineStatus.DELIVERED]) is S.DELIVERED
-    assert status_after_cancel([LineStatus.DELIVERED, LineStatus.ACTIVE]) is (
-        S.PARTIALLY_CANCELLED
-    )
+    assert status_after_cancel([LineStatus.DELIVERED, LineStatus.ACTIVE]) is (S.PARTIALLY_CANCELLED)
 
 
 def test_an_order_is_delivered_once_no_line_is_left_to_serve():
