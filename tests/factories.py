@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 
 from sqlmodel import Session, select
@@ -348,6 +348,7 @@ def make_placed_order(
     lines: Iterable[tuple[Child, MenuDay, Meal]],
     *,
     unit_cents: int = 700,
+    placed_at: datetime | None = None,
 ) -> Order:
     """A paid order (placed, with no payment row: for tests that read or deliver it, never
     for money), one meal per ``(child, menu day, meal)``, written directly."""
@@ -361,7 +362,7 @@ def make_placed_order(
             processing_fee_bps=0,
             processing_fee_fixed_cents=0,
             total_pay_cents=0,
-            placed_at=utcnow(),
+            placed_at=placed_at or utcnow(),
         ),
     )
     total = 0

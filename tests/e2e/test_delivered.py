@@ -1,16 +1,17 @@
 """A confirmed delivery as the parent sees it, in Chromium at 390 px in French and 1280 px in
 English, axe clean: a placed order of two days at a school of its own (written by the
-factories); the first day's delivery confirmed (services/deliveries.py, on a runtime whose
-clock is that day) shows that meal "Delivered" / "Livré" with no cancel or change action while
+factories); the first day's delivery confirmed (the operator's command, its clock at that day)
+shows that meal "Delivered" / "Livré" with no cancel or change action while
 the later one can still be cancelled; the second day confirmed, the order is "Delivered" /
 "Livrée" in its details and in My orders' Past tab."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import subprocess
+import sys
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 
 import httpx
 import pytest
@@ -18,17 +19,11 @@ from playwright.sync_api import Page, expect
 
 from hotmeals import clock
 from hotmeals.db.engine import make_engine, session_scope
-from hotmeals.services import deliveries
-from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.e2e.helpers import BOTH_WIDTHS, msg, open_page, shot, use_language
-from tests.e2e.server import AppServer
+from tests.e2e.server import ROOT, AppServer
 from tests.e2e.test_accessibility import serious_violations
 from tests.e2e.test_payments import API_HEADERS, logged_in
-
-
-def _noon(day: date) -> datetime:
-    return datetime(day.year, day.month, day.day, 17, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -47,7 +42,10 @@ def two_days(app: AppServer) -> dict:
             days = [f.make_menu_day(s, school, vendor, d, [meal]) for d in (first, later)]
             parent = f.make_parent(s, email=email, first_name="Dana", last_name="Delivered")
             child = f.make_child(s, parent, school=school, first_name="Emma", is_default=True)
-            order = f.make_placed_order(s, parent, [(child, day, meal) for day in days])
+            placed = clock.now() - timedelta(days=10)  # ordered before its first day
+            order = f.make_placed_order(
+                s, parent, [(child, day, meal) for day in days], placed_at=placed
+            )
             made = {
                 "school": str(school.id),
                 "order_id": int(order.id or 0),
@@ -68,16 +66,22 @@ def two_days(app: AppServer) -> dict:
 
 
 def _confirm(app: AppServer, school: str, day: date) -> None:
-    """The school's word, on the day (the runtime's clock, not the server's)."""
-    engine = make_engine(f"sqlite:///{app.data_dir}/e2e.db")
-    try:
-        noon = _noon(day)
-        runtime = Runtime(engine=engine, clock=lambda: noon)
-        asyncio.run(
-            deliveries.confirm_delivery(school=school, day=day.isoformat(), runtime=runtime)
-        )
-    finally:
-        engine.dispose()
+    """The school's word on the day, through the operator's command, its clock at that day
+    (``HOTMEALS_NOW``: the command's, not the server's)."""
+    env = {**app.env, "HOTMEALS_NOW": str(day)}
+    env.pop("HOTMEALS_NOW_SINCE", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "hotmeals.admin", "confirm-delivery", "--school", school]
+        + ["--date", day.isoformat()],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "1 meal(s) delivered" in done.stdout, done.stdout
 
 
 def _axe_clean(page: Page) -> None:

@@ -347,3 +347,23 @@ def test_the_operator_command_confirms_a_delivery(pay_engine, capsys):
     assert "No vendor Nobody" in capsys.readouterr().err
     assert admin.main([*url, *ask]) == 0
     assert "(already confirmed)" in capsys.readouterr().out
+
+
+@pytest.mark.asyncio
+async def test_two_confirmations_at_once_write_one_and_both_answer_it(
+    pay_engine, gateway, live_sim
+):
+    import asyncio
+
+    fam = family(pay_engine, 2)
+    order_id = await book(pay_engine, gateway, live_sim, fam)
+    clock.set_now(noon(fam["day"]))
+    one, two = await asyncio.gather(
+        confirm(pay_engine, fam, fam["day"]), confirm(pay_engine, fam, fam["day"])
+    )
+    assert sorted([one.repeated, two.repeated]) == [False, True]
+    assert one.vendors[0].confirmed_at == two.vendors[0].confirmed_at
+    assert one.meals == two.meals == 2
+    assert len(rows_of(pay_engine, DayDelivery)) == 1
+    kinds = [e.kind for e in rows_of(pay_engine, AuditEvent, AuditEvent.entity_id == str(order_id))]
+    assert kinds.count("order.delivered") == 1
