@@ -1,9 +1,9 @@
 """A confirmed delivery as the parent sees it, in Chromium at 390 px in French and 1280 px in
 English, axe clean: a placed order of two days at a school of its own (written by the
 factories); the first day's delivery confirmed (the operator's command, its clock at that day)
-shows that meal "Delivered" / "Livré" with no cancel or change action while
-the later one can still be cancelled; the second day confirmed, the order is "Delivered" /
-"Livrée" in its details and in My orders' Past tab."""
+shows that meal "Delivered" / "Livré" with no cancel or change action (in its details and in
+Modify order) while the later one can still be cancelled; the second day confirmed, the order
+is "Delivered" / "Livrée" in its details and in My orders' Past tab."""
 
 from __future__ import annotations
 
@@ -114,9 +114,17 @@ def test_delivered_meals_and_orders_are_shown_delivered(
     expect(page.locator("#order-status")).to_have_text(msg("orderpay.status_placed", lang))
     shot(page, f"delivered-first-day-{lang}")
     _axe_clean(page)
+    # Modify order keeps the delivered meal as it is: its badge, no Remove.
+    open_page(page, f"/edit-profile/modify-order?id={two_days['order_id']}")
+    kept, open_ = page.locator("[data-line]").nth(0), page.locator("[data-line]").nth(1)
+    expect(kept).to_contain_text(msg("orders_after.line_delivered", lang))
+    expect(kept).to_contain_text(f"{msg('ui.change.quantity', lang)} 1 ")  # as handed out
+    expect(kept.locator("[id^='remove-line-']")).to_have_count(0)
+    expect(open_.locator("[id^='remove-line-']")).to_be_visible()
+    shot(page, f"delivered-modify-{lang}")
 
     _confirm(app, two_days["school"], two_days["later"])
-    page.reload()
+    open_page(page, details)
     expect(page.locator('.hm-order-line[data-state="delivered"]')).to_have_count(2)
     expect(page.locator("#order-status")).to_have_text(msg("orderpay.status_delivered", lang))
     expect(page.locator(".hm-add-cancel")).to_have_count(0)

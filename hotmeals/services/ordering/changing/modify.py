@@ -67,6 +67,7 @@ class ModifyLine:
     status: str
     cutoff_at: datetime
     can_change: bool
+    delivered_quantity: int = 0  # meals handed out (a delivered line: kept as it is)
 
 
 @dataclass(frozen=True)
@@ -255,6 +256,9 @@ def modify_order_info(
                 else LineStatus.CANCELLED.value,
                 cutoff_at=closes,
                 can_change=active > 0 and before_cutoff(closes, now),
+                delivered_quantity=line.quantity - line.cancelled_quantity
+                if line.status == LineStatus.DELIVERED
+                else 0,
             )
         )
     checked_steps = {step.id: checked for step, checked in plan.added}
