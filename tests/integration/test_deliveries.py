@@ -88,7 +88,7 @@ async def test_a_delivery_is_refused_before_its_day_in_toronto(pay_engine, gatew
         f"(it is {before} in Toronto)."
     )
     assert info.value.message("fr").startswith(f"Les repas du {day.isoformat()} peuvent")
-    assert rows_of(pay_engine, DayDelivery) == []
+    assert rows_of(pay_engine, DayDelivery, col(DayDelivery.school_id) == fam["school_id"]) == []
     assert order_of(pay_engine, order_id).status == OrderStatus.PLACED
 
 
@@ -127,7 +127,9 @@ async def test_confirming_delivers_the_days_meals_once_and_again_answers_the_fir
     again = await confirm(pay_engine, fam, fam["day"], vendor=vendor.vendor)
     assert again.repeated and again.meals == 2 and again.orders_delivered == 1
     assert again.vendors[0].confirmed_at == vendor.confirmed_at  # the first confirmation
-    assert len(rows_of(pay_engine, DayDelivery)) == 1
+    assert (
+        len(rows_of(pay_engine, DayDelivery, col(DayDelivery.school_id) == fam["school_id"])) == 1
+    )
 
 
 @pytest.mark.asyncio
@@ -364,6 +366,8 @@ async def test_two_confirmations_at_once_write_one_and_both_answer_it(
     assert sorted([one.repeated, two.repeated]) == [False, True]
     assert one.vendors[0].confirmed_at == two.vendors[0].confirmed_at
     assert one.meals == two.meals == 2
-    assert len(rows_of(pay_engine, DayDelivery)) == 1
+    assert (
+        len(rows_of(pay_engine, DayDelivery, col(DayDelivery.school_id) == fam["school_id"])) == 1
+    )
     kinds = [e.kind for e in rows_of(pay_engine, AuditEvent, AuditEvent.entity_id == str(order_id))]
     assert kinds.count("order.delivered") == 1
