@@ -3,8 +3,10 @@ orders paid through the real checkout against the Converge simulator: refused be
 the day's meals move to delivered through the lifecycle, once (a second confirmation answers
 the first); an order with meals on later days stays placed until its last one is delivered; a
 delivered meal is never cancelled, moved, refunded or made up (a cancel of the rest leaves the
-order delivered, days away and a closure leave it as it is); the give-back and the calendar
-feed count it; a fixed number of statements whatever the number of orders."""
+order delivered, days away and a closure leave it as it is); the give-back, the calendar
+feed and Book meal's calendar count it, and repeat a week copies it; two confirmations at once
+write one; the operator's command; a fixed number of statements whatever the number of
+orders."""
 
 # ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
@@ -23,7 +25,7 @@ from hotmeals.db.models import AuditEvent, CancelReason, DayDelivery, Order, Ord
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus, OrderStatus
 from hotmeals.services import away, calendar_feed, closure_apply, deliveries, giveback
-from hotmeals.services.ordering import lifecycle, queries
+from hotmeals.services.ordering import days, lifecycle, queries
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.changing import move
@@ -267,6 +269,15 @@ async def test_the_give_back_and_the_calendar_feed_count_delivered_meals(
     assert body is not None
     events = Calendar.from_ical(body).walk("VEVENT")
     assert len([e for e in events if "Pasta" in str(e["SUMMARY"])]) == 2
+    with session_scope(pay_engine) as s:  # Book meal's calendar: the day is still ordered
+        shown = days.get_dates(
+            session=s,
+            parent_id=fam["parent_id"],
+            child_id=fam["children"][0],
+            from_date=fam["day"].isoformat(),
+            to_date=fam["day"].isoformat(),
+        )
+    assert [d.ordered_quantity for d in shown.days] == [1]
 
 
 @pytest.mark.asyncio
@@ -371,3 +382,23 @@ async def test_two_confirmations_at_once_write_one_and_both_answer_it(
     )
     kinds = [e.kind for e in rows_of(pay_engine, AuditEvent, AuditEvent.entity_id == str(order_id))]
     assert kinds.count("order.delivered") == 1
+
+
+@pytest.mark.asyncio
+async def test_a_delivered_week_is_repeated_into_the_next(pay_engine, gateway, live_sim):
+    from hotmeals.services.ordering import repeat
+
+    fam = family(pay_engine)
+    await book(pay_engine, gateway, live_sim, fam)
+    clock.set_now(noon(fam["day"]))
+    await confirm(pay_engine, fam, fam["day"])
+    with session_scope(pay_engine) as s:
+        done = repeat.repeat_week_at(
+            session=s,
+            parent_id=fam["parent_id"],
+            child_id=fam["children"][0],
+            source_week_start=fam["day"].isoformat(),
+            target_week_start=(fam["day"] + timedelta(days=7)).isoformat(),
+            now=noon(fam["day"]),
+        )
+    assert [b.date for b in done.outcome.added] == [fam["day"] + timedelta(days=7)]
