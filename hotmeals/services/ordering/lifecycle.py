@@ -17,14 +17,12 @@ retry_payment  PAYMENT_FAILED -> PENDING_PAYMENT    a new card attempt, credit p
 drop_unpaid    PENDING_PAYMENT, PAYMENT_FAILED      a changed cart's old order, a cut-off
                -> CANCELLED                         passed or credit spent before approval
 cancel_lines   PLACED, PARTIALLY_CANCELLED          ``cancel.record_cancel``: a cancel, a
-               -> PARTIALLY_CANCELLED, CANCELLED    closure, days away, a change's removals
-deliver_lines  lines ACTIVE -> DELIVERED; their       ``deliveries.confirm_day`` (a school's
-               orders PLACED, PARTIALLY_CANCELLED   day confirmed delivered)
-               stay, or go on to DELIVERED
-deliver        PLACED, PARTIALLY_CANCELLED          ``deliver_lines``, once an order has no
-               -> DELIVERED                         line left to serve; ``cancel_lines``
-                                                    reaches it too (the last active line of
-                                                    an order with delivered ones cancelled)
+               -> PARTIALLY_CANCELLED, CANCELLED,   closure, days away, a change's removals
+               DELIVERED (delivered lines left)
+deliver_lines  lines ACTIVE -> DELIVERED; their     ``deliveries.confirm_delivery`` (a
+               orders stay, or go on (``deliver``)  school's day confirmed delivered)
+deliver        PLACED, PARTIALLY_CANCELLED          ``deliver_lines``, for the orders left
+               -> DELIVERED                         with no line to serve
 =============  ===================================  ======================================
 
 ``deliver_lines`` and ``deliver`` are the only ways to DELIVERED (``cancel_lines`` aside, as
