@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Mapping
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 
 from sqlmodel import Session, select
@@ -34,6 +34,8 @@ from hotmeals.db.models import (
     MenuDay,
     MenuDayMeal,
     MenuOption,
+    Order,
+    OrderLine,
     Parent,
     Portion,
     PriceTier,
@@ -338,3 +340,55 @@ def make_menu_day(
     if links:
         _add(session, *links)
     return day
+
+
+def make_placed_order(
+    session: Session,
+    parent: Parent,
+    lines: Iterable[tuple[Child, MenuDay, Meal]],
+    *,
+    unit_cents: int = 700,
+    placed_at: datetime | None = None,
+) -> Order:
+    """A paid order (placed, with no payment row: for tests that read or deliver it, never
+    for money), one meal per ``(child, menu day, meal)``, written directly."""
+    order = _add(
+        session,
+        Order(
+            number=f"HM-T{_n():06d}",
+            parent_id=parent.id,
+            status="placed",
+            tax_bps=1300,
+            processing_fee_bps=0,
+            processing_fee_fixed_cents=0,
+            total_pay_cents=0,
+            placed_at=placed_at or utcnow(),
+        ),
+    )
+    total = 0
+    for child, day, meal in lines:
+        _add(
+            session,
+            OrderLine(
+                order_id=order.id,
+                child_id=child.id,
+                menu_day_id=day.id,
+                vendor_id=day.vendor_id,
+                meal_id=meal.id,
+                portion_id=portion_of(session, meal, "small").id,
+                meal_date=day.meal_date,
+                meal_name=meal.name_en,
+                size="small",
+                quantity=1,
+                price_tiers=f"1:{unit_cents}",
+                unit_price_cents=unit_cents,
+                line_total_cents=unit_cents,
+            ),
+        )
+        total += unit_cents
+    order.meal_net_cents = total
+    order.total_pay_cents = total + total * 13 // 100
+    order.tax_cents = order.total_pay_cents - total
+    session.add(order)
+    session.flush()
+    return order

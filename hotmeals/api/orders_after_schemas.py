@@ -143,10 +143,12 @@ class DetailLineOut(LineHeadOut):
     unit_price_cents: int
     line_total_cents: int
     line_total: str
-    state: str = Field(description="active, cancelled or moved.")
+    state: str = Field(
+        description="active, cancelled, moved or delivered (its school's delivery confirmed)."
+    )
     state_label: str
     moved_from: str | None
-    can_cancel: bool = Field(description="Before its cut-off and not cancelled.")
+    can_cancel: bool = Field(description="Before its cut-off, not cancelled, not delivered.")
     cutoff_at: str
 
 

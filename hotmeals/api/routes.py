@@ -16,6 +16,7 @@ from hotmeals.api import (
     children,
     closures,
     credit,
+    deliveries,
     kitchen,
     menu,
     order_changes,
@@ -49,6 +50,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     closures.router,  # closed days' choice, a child away
     admin.router,  # the operator: close and reopen a school day (its own key)
     kitchen.router,  # the operator: a school day's production list and labels (its own key)
+    deliveries.router,  # the operator: a school day's delivery confirmed (the same key)
 )
 
 

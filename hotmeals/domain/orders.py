@@ -61,7 +61,16 @@ LINE_ALLOWED: Mapping[LineStatus, frozenset[LineStatus]] = {
 }
 
 PAID_STATUSES = frozenset({OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED})
-"""Orders the parent can still cancel from or modify (subject to each meal day's cut-off)."""
+"""Orders the parent can still cancel from or modify (subject to each meal day's cut-off):
+those with a meal still to serve."""
+
+ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
+"""Paid orders, the delivered ones too: what was ordered and not cancelled (the calendar, the
+"already ordered" checks, the give-back, promo usage)."""
+
+KEPT_LINE_STATUSES = (LineStatus.ACTIVE, LineStatus.DELIVERED)
+"""A line ordered and not cancelled: still to serve (ACTIVE) or handed out (DELIVERED). Only an
+ACTIVE line can be cancelled, moved, changed, refunded or made up."""
 
 
 Status = TypeVar("Status", OrderStatus, LineStatus)
@@ -123,11 +132,22 @@ def can_modify(status: OrderStatus) -> bool:
 
 
 def status_after_cancel(line_statuses: Iterable[LineStatus]) -> OrderStatus:
-    """A paid order's status after a cancel: CANCELLED when no line is active, else
-    PARTIALLY_CANCELLED (also when only some quantity of an active line went)."""
+    """A paid order's status after a cancel: CANCELLED when every line is cancelled,
+    DELIVERED when no line is active but some were delivered (its delivered meals stay
+    delivered), else PARTIALLY_CANCELLED (also when only some quantity of an active line
+    went)."""
     statuses = [LineStatus(status) for status in line_statuses]
     if not statuses:
         raise ValueError("an order has at least one line")
     if all(status == LineStatus.CANCELLED for status in statuses):
         return OrderStatus.CANCELLED
+    if LineStatus.ACTIVE not in statuses:
+        return OrderStatus.DELIVERED
     return OrderStatus.PARTIALLY_CANCELLED
+
+
+def delivered_in_full(line_statuses: Iterable[LineStatus]) -> bool:
+    """Is a paid order delivered: no line left to serve, at least one handed out? (An order
+    with meals on later days stays placed until its last active line is delivered.)"""
+    statuses = [LineStatus(status) for status in line_statuses]
+    return LineStatus.ACTIVE not in statuses and LineStatus.DELIVERED in statuses

@@ -62,8 +62,8 @@ from hotmeals.domain.cutoff import TORONTO, cutoff_at
 from hotmeals.domain.dates import long_day, short_moment
 from hotmeals.i18n import normalize_lang, t, tn
 from hotmeals.services import reminder_rows
-from hotmeals.services.booked import booked_meals
-from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.booked import ordered_meals
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.settings import get_settings
 
@@ -226,7 +226,7 @@ def build_feed(session: Session, *, token: str, lang: str | None = None) -> byte
         .join(Meal, col(Meal.id) == OrderLine.meal_id)
         .where(
             col(Order.parent_id) == parent_id,
-            *booked_meals(ORDERED_STATUSES),
+            *ordered_meals(),
             col(OrderLine.meal_date) >= today - timedelta(days=HISTORY_DAYS),
         )
         .order_by(col(OrderLine.meal_date), col(OrderLine.id))

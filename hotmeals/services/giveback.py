@@ -4,11 +4,11 @@ year, per school, and each school's total so far from every family.
 Each meal gives $0.50 to the school community and $0.20 to nutrition programs
 (``domain.pricing.giveback``; order lines store no give-back of their own, so the constants
 apply to every meal). A meal counts when its order was paid (placed, partly cancelled,
-delivered) and its line is active, for the quantity not cancelled, on a meal date in the school
-year, at the school whose menu it was booked from. Donations count when paid: gifts from the
-donate screen (to the school they name) and the optional donation at checkout (to the school
-of the order's first meal; never refunded with a meal), made within the school year; and
-meals a family gave to the school when its child was away (``MealDonation``, their value).
+delivered) and its line is active or delivered, for the quantity not cancelled, on a meal date
+in the school year, at the school whose menu it was booked from. Donations count when paid:
+gifts from the donate screen (to the school they name) and the optional donation at checkout
+(to the school of the order's first meal; never refunded with a meal), made within the school
+year; and meals a family gave to the school when its child was away (``MealDonation``, their value).
 
 Two queries whatever the family's size or the number of orders: the family's children, then
 one aggregate over the three sources.
@@ -24,14 +24,14 @@ from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import Child, Donation, MealDonation, MenuDay, Order, OrderLine, School
-from hotmeals.domain.orders import LineStatus, OrderStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.domain.payment_states import DonationStatus
 from hotmeals.domain.pricing import giveback
 from hotmeals.domain.school_year import SchoolYear
 from hotmeals.services import school_year
 
-COUNTED = (OrderStatus.PLACED, OrderStatus.PARTIALLY_CANCELLED, OrderStatus.DELIVERED)
-"""Orders whose meals give back: paid, not (wholly) cancelled."""
+COUNTED = [str(s) for s in ORDERED_STATUSES]
+"""Orders whose meals give back: paid, not (wholly) cancelled, delivered ones included."""
 
 
 Given = Select[int, int, int, int]
@@ -62,7 +62,7 @@ def _sources(year: SchoolYear) -> Subquery:
         .join(MenuDay, col(MenuDay.id) == OrderLine.menu_day_id)
         .where(
             col(Order.status).in_(COUNTED),
-            col(OrderLine.status) == LineStatus.ACTIVE,
+            col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
             col(OrderLine.meal_date) >= year.first_day,
             col(OrderLine.meal_date) < year.next_first_day,
         )

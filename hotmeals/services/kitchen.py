@@ -35,7 +35,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
     AddOn,
@@ -74,6 +74,7 @@ from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.closures import find_school
 from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule, meal_date
 from hotmeals.services.runtime import APP, Runtime
+from hotmeals.services.school_days import served_menu_days
 from hotmeals.services.transaction import run_in_transaction
 
 # The lines a kitchen cooks: still to hand out, or handed out already (a delivered day is
@@ -332,22 +333,6 @@ def production_list(day: VendorDay) -> ProductionList:
 # --- reading a day ---------------------------------------------------------------------------
 
 
-def find_vendor(session: Session, vendor: str) -> Vendor:
-    """A vendor by id (digit text) or by its exact name, case aside."""
-    text = vendor.strip()
-    row = None
-    if text.isdigit():
-        row = session.get(Vendor, int(text))
-    elif text:
-        matches = session.exec(
-            select(Vendor).where(func.lower(col(Vendor.name)) == text.lower())
-        ).all()
-        row = matches[0] if len(matches) == 1 else None
-    if row is None:
-        raise DomainError("kitchen_vendor_not_found", field="vendor", vendor=text)
-    return row
-
-
 def school_lang(session: Session, school_id: int) -> str:
     """The school's language (``SchoolLanguage``): English without a row."""
     row = session.get(SchoolLanguage, school_id)
@@ -367,27 +352,7 @@ def _asked(session: Session, *, school: str, day: str, vendor: str, now: datetim
     them is past its cut-off; refused otherwise."""
     found = find_school(session, school)
     when = meal_date(day, "date")
-    rows = session.exec(
-        select(MenuDay, Vendor)
-        .join(Vendor, col(Vendor.id) == MenuDay.vendor_id)
-        .where(col(MenuDay.school_id) == found.id, col(MenuDay.meal_date) == when)
-        .order_by(col(Vendor.name))
-    ).all()
-    if vendor.strip():
-        wanted = find_vendor(session, vendor)
-        rows = [(d, v) for d, v in rows if v.id == wanted.id]
-        if not rows:
-            raise DomainError(
-                "kitchen_vendor_not_serving",
-                field="vendor",
-                vendor=wanted.name,
-                school=found.name,
-                date=when.isoformat(),
-            )
-    if not rows:
-        raise DomainError(
-            "kitchen_day_not_served", field="date", school=found.name, date=when.isoformat()
-        )
+    rows = served_menu_days(session, found, when, vendor)
     for _menu_day, seller in rows:
         closes = cutoff_at(cutoff_rule(seller), when)
         if before_cutoff(closes, now):

@@ -31,9 +31,8 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import mail
-from hotmeals.services.booked import booked_meals
+from hotmeals.services.booked import ordered_meals
 from hotmeals.services.notifications import DEFAULTS
-from hotmeals.services.ordering.days import ORDERED_STATUSES
 from hotmeals.settings import get_settings
 
 CUTOFF, ORDER, MENU = "cutoff_reminder", "order_reminder", "menu_updates"
@@ -173,7 +172,7 @@ def booked(session: Session, *, child_ids: Iterable[int], dates: Iterable[date])
             .where(
                 col(OrderLine.child_id).in_(kids),
                 col(OrderLine.meal_date).in_(days),
-                *booked_meals(ORDERED_STATUSES),
+                *ordered_meals(),
             )
             .order_by(col(OrderLine.meal_date), col(OrderLine.id))
         ).all()

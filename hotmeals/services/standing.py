@@ -59,10 +59,10 @@ from hotmeals.domain.allergy import ensure_can_add_composed
 from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import LineStatus
+from hotmeals.domain.orders import ORDERED_STATUSES, LineStatus
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services.ordering.allergens import Dish, components, item_allergies
-from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.labels import size_label
 
 log = logging.getLogger("hotmeals.standing")

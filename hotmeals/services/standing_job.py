@@ -34,12 +34,12 @@ from hotmeals.domain.cutoff import cutoff_at
 from hotmeals.domain.dates import long_day, long_moment
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
-from hotmeals.domain.orders import LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import mail, payments, school_year
 from hotmeals.services.links import BOOK_MEAL_PATH, CART_PATH, STANDING_PATH, parent_url
-from hotmeals.services.ordering.days import ORDERED_STATUSES, cutoff_rule
+from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch
 from hotmeals.services.ordering.place import write_one_line_order
 from hotmeals.services.ordering.settle import PLACED_STATUSES, settle_approved
@@ -136,7 +136,7 @@ def _booked_already(session: Session, *, parent_id: int, child_id: int, day: dat
             .where(
                 OrderLine.child_id == child_id,
                 OrderLine.meal_date == day,
-                OrderLine.status == LineStatus.ACTIVE,
+                col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
                 OrderLine.quantity > OrderLine.cancelled_quantity,
                 col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             )

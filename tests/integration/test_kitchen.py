@@ -27,7 +27,7 @@ from hotmeals.db.models import (
     SchoolLanguage,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import closures, kitchen
+from hotmeals.services import closures, kitchen, school_days
 from hotmeals.services.kitchen import Label
 from hotmeals.services.ordering import lifecycle
 from hotmeals.services.runtime import Runtime
@@ -171,7 +171,7 @@ def test_a_second_first_read_keeps_the_row_the_first_one_wrote(engine, world):
     read(engine, world.school_id)
     with session_scope(engine) as s:
         found = kitchen.find_school(s, str(world.school_id))
-        vendor = kitchen.find_vendor(s, str(world.vendor_id))
+        vendor = school_days.find_vendor(s, str(world.vendor_id))
         row = kitchen.freeze(s, school=found, vendor=vendor, day=DAY, labels=[], now=AFTER)
         assert len(json.loads(row.labels)) == 5
 
@@ -203,7 +203,7 @@ def test_the_asked_vendor_and_school_must_serve_that_day(engine, world):
         stranger = f.make_vendor(s, name="Nobody Serves Here")
     with pytest.raises(DomainError) as refused:
         read(engine, world.school_id, vendor="Nobody Serves Here")
-    assert refused.value.code == "kitchen_vendor_not_serving"
+    assert refused.value.code == "school_day_vendor_not_serving"
     assert refused.value.message("en") == (
         f"Nobody Serves Here does not serve {world.school} on 2031-03-12"
     )
@@ -212,7 +212,7 @@ def test_the_asked_vendor_and_school_must_serve_that_day(engine, world):
     assert refused.value.message("en") == "No vendor No Such Vendor"
     with pytest.raises(DomainError) as refused:
         read(engine, world.school_id, day=date(2031, 3, 13))
-    assert refused.value.code == "kitchen_day_not_served"
+    assert refused.value.code == "school_day_not_served"
     with pytest.raises(DomainError) as refused:
         read(engine, 99999999)
     assert refused.value.message("fr") == "Aucune école 99999999"

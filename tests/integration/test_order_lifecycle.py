@@ -127,11 +127,11 @@ def test_a_placed_order_is_delivered_once_and_then_nothing_moves_it(engine: Engi
         order = session.get(Order, order_id)
         assert order is not None
         with pytest.raises(DomainError):  # not paid: nothing to deliver
-            lifecycle.deliver(session, order, now=NOW, actor="school", data={})
+            lifecycle.deliver(session, [order], now=NOW, actor="school", data={})
         lifecycle.place(session, order, now=NOW, data={})
-        lifecycle.deliver(session, order, now=NOW, actor="school", data={"day": "2027-01-11"})
+        lifecycle.deliver(session, [order], now=NOW, actor="school", data={"day": "2027-01-11"})
         with pytest.raises(DomainError):
-            lifecycle.deliver(session, order, now=NOW, actor="school", data={})
+            lifecycle.deliver(session, [order], now=NOW, actor="school", data={})
     with session_scope(engine) as session:
         order = session.get(Order, order_id)
         assert order is not None and order.status == OrderStatus.DELIVERED

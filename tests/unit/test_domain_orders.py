@@ -10,6 +10,7 @@ from hotmeals.domain.orders import (
     can_modify,
     can_transition,
     can_transition_line,
+    delivered_in_full,
     status_after_cancel,
     transition,
     transition_line,
@@ -126,3 +127,14 @@ def test_status_after_cancelling_some_is_partially_cancelled():
 def test_status_after_cancel_needs_lines():
     with pytest.raises(ValueError):
         status_after_cancel([])
+
+
+def test_cancelling_the_last_active_line_of_an_order_with_delivered_meals_leaves_it_delivered():
+    assert status_after_cancel([LineStatus.CANCELLED, LineStatus.DELIVERED]) is S.DELIVERED
+    assert status_after_cancel([LineStatus.DELIVERED, LineStatus.ACTIVE]) is (S.PARTIALLY_CANCELLED)
+
+
+def test_an_order_is_delivered_once_no_line_is_left_to_serve():
+    assert delivered_in_full([LineStatus.DELIVERED, LineStatus.CANCELLED])
+    assert not delivered_in_full([LineStatus.DELIVERED, LineStatus.ACTIVE])  # a later day
+    assert not delivered_in_full([LineStatus.CANCELLED])  # nothing was handed out

@@ -6,9 +6,6 @@ EN = {
         "The kitchen's list and labels for {vendor} on {date} are ready once its cut-off has "
         "passed ({cutoff}, Toronto time)"
     ),
-    "kitchen_vendor_not_found": "No vendor {vendor}",
-    "kitchen_vendor_not_serving": "{vendor} does not serve {school} on {date}",
-    "kitchen_day_not_served": "No vendor serves {school} on {date}",
     "kitchen_format_invalid": "Choose the labels' format: pdf or csv",
     "kitchen_date_required": "Choose a date",
     "kitchen_lang_invalid": "Choose the language: en or fr",
@@ -48,9 +45,6 @@ FR = {
         "La liste de production et les étiquettes de {vendor} pour le {date} seront prêtes une "
         "fois son heure limite passée ({cutoff}, heure de Toronto)"
     ),
-    "kitchen_vendor_not_found": "Aucun traiteur {vendor}",
-    "kitchen_vendor_not_serving": "{vendor} ne sert pas {school} le {date}",
-    "kitchen_day_not_served": "Aucun traiteur ne sert {school} le {date}",
     "kitchen_format_invalid": "Choisissez le format des étiquettes : pdf ou csv",
     "kitchen_date_required": "Choisissez une date",
     "kitchen_lang_invalid": "Choisissez la langue : en ou fr",

@@ -28,7 +28,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import CutoffRule, before_cutoff, cutoff_at
 from hotmeals.domain.dates import parse_iso, parse_mdy
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus, OrderStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache
 from hotmeals.services.away_days import away_days
@@ -37,7 +37,6 @@ from hotmeals.services.ordering.labels import closed_reason
 
 DATES_DEFAULT_DAYS = 56  # the calendar shows eight weeks from today
 DATES_MAX_DAYS = 186  # a school term at most per call
-ORDERED_STATUSES = (*PAID_STATUSES, OrderStatus.DELIVERED)
 
 
 def meal_date(value: str, field: str = "date") -> date:
@@ -84,7 +83,7 @@ _ORDERED_BY_DAY = (
         col(OrderLine.child_id) == bindparam("child_id"),
         col(OrderLine.meal_date) >= bindparam("start"),
         col(OrderLine.meal_date) <= bindparam("end"),
-        OrderLine.status == LineStatus.ACTIVE,
+        col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
         col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
     )
     .group_by(col(OrderLine.meal_date))

@@ -17,18 +17,22 @@ retry_payment  PAYMENT_FAILED -> PENDING_PAYMENT    a new card attempt, credit p
 drop_unpaid    PENDING_PAYMENT, PAYMENT_FAILED      a changed cart's old order, a cut-off
                -> CANCELLED                         passed or credit spent before approval
 cancel_lines   PLACED, PARTIALLY_CANCELLED          ``cancel.record_cancel``: a cancel, a
-               -> PARTIALLY_CANCELLED, CANCELLED    closure, days away, a change's removals
-deliver        PLACED, PARTIALLY_CANCELLED          no door yet (a delivery confirmation)
-               -> DELIVERED
+               -> PARTIALLY_CANCELLED, CANCELLED,   closure, days away, a change's removals
+               DELIVERED (delivered lines left)
+deliver_lines  lines ACTIVE -> DELIVERED; their     ``deliveries.confirm_delivery`` (a
+               orders stay, or go on (``deliver``)  school's day confirmed delivered)
+deliver        PLACED, PARTIALLY_CANCELLED          ``deliver_lines``, for the orders left
+               -> DELIVERED                         with no line to serve
 =============  ===================================  ======================================
 
-``deliver`` is the only way to DELIVERED; until a door confirms deliveries, a past order's
-meals are shown as delivered by their dates (``queries``), not by a status.
+``deliver_lines`` and ``deliver`` are the only ways to DELIVERED (``cancel_lines`` aside, as
+above). A DELIVERED line is final: no cancel, move, change, refund or make-up touches it. A
+past meal whose delivery is not confirmed yet is shown as delivered by its date (``queries``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -41,11 +45,12 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import (
     LineStatus,
     OrderStatus,
+    delivered_in_full,
     status_after_cancel,
     transition,
     transition_line,
 )
-from hotmeals.services.ordering.order_events import audit_order
+from hotmeals.services.ordering.order_events import audit_order, audit_orders
 from hotmeals.services.payments.records import rowcount
 
 UNPAID = frozenset({OrderStatus.PENDING_PAYMENT, OrderStatus.PAYMENT_FAILED})
@@ -179,17 +184,96 @@ def cancel_lines(
     )
 
 
-def deliver(
-    session: Session, order: Order, *, now: datetime, actor: str, data: Mapping[str, Any]
-) -> None:
-    """The order's meals were handed out: PLACED or PARTIALLY_CANCELLED -> DELIVERED (final; its
-    cancelled lines stay cancelled, the rest were delivered)."""
-    _move(
+BATCH = 500  # ids per statement of a batch move (well under every database's bound)
+
+
+def _chunks(ids: Sequence[int]) -> list[Sequence[int]]:
+    return [ids[i : i + BATCH] for i in range(0, len(ids), BATCH)]
+
+
+def deliver_lines(
+    session: Session,
+    orders: Sequence[Order],
+    lines: Sequence[OrderLine],
+    delivered: Collection[int],
+    *,
+    now: datetime,
+    actor: str,
+    data: Mapping[str, Any],
+) -> list[Order]:
+    """The meals ``delivered`` (ids of ``lines``) were handed out: ACTIVE -> DELIVERED in one
+    conditional UPDATE per batch of lines (a line cancelled meanwhile makes it refuse:
+    ``DomainError("invalid_line_transition")``, nothing changes), one ``order.lines_delivered``
+    event per order. ``orders`` (locked by the caller) are theirs, ``lines`` every line of
+    those orders; an order left with no line to serve goes on to DELIVERED (``deliver``), one
+    with meals on later days stays as it is. Returns the orders now delivered."""
+    by_order: dict[int, list[int]] = {}
+    for line in lines:
+        if line.id in delivered:
+            transition_line(line.status, LineStatus.DELIVERED)
+            by_order.setdefault(line.order_id, []).append(line.id or 0)
+    ids = sorted(x for found in by_order.values() for x in found)
+    for chunk in _chunks(ids):
+        result = session.execute(
+            update(OrderLine)
+            .where(col(OrderLine.id).in_(chunk), col(OrderLine.status) == LineStatus.ACTIVE)
+            .values(status=LineStatus.DELIVERED)
+            .execution_options(synchronize_session=False)
+        )
+        if rowcount(result) != len(chunk):
+            raise DomainError(
+                "invalid_line_transition", current=LineStatus.ACTIVE, new=LineStatus.DELIVERED
+            )
+    for line in lines:
+        if line.id in delivered:
+            set_committed_value(line, "status", LineStatus.DELIVERED)
+    moved = [(o, by_order[o.id or 0]) for o in orders if by_order.get(o.id or 0)]
+    audit_orders(
         session,
-        order,
-        OrderStatus.DELIVERED,
-        kind="order.delivered",
-        now=now,
+        [(order, {**data, "lines": ids}) for order, ids in moved],
+        kind="order.lines_delivered",
         actor=actor,
-        data=data,
     )
+    statuses: dict[int, list[LineStatus]] = {}
+    for line in lines:
+        statuses.setdefault(line.order_id, []).append(LineStatus(line.status))
+    done = [o for o, _ in moved if delivered_in_full(statuses[o.id or 0])]
+    deliver(session, done, now=now, actor=actor, data=data)
+    return done
+
+
+def deliver(
+    session: Session,
+    orders: Sequence[Order],
+    *,
+    now: datetime,
+    actor: str,
+    data: Mapping[str, Any],
+) -> None:
+    """The orders' meals were handed out: PLACED or PARTIALLY_CANCELLED -> DELIVERED (final;
+    their cancelled lines stay cancelled, the rest were delivered). One conditional UPDATE
+    per status left and batch (another writer's move first: ``invalid_order_transition``,
+    nothing changes), one ``order.delivered`` event per order."""
+    by_status: dict[OrderStatus, list[Order]] = {}
+    for order in orders:
+        current = OrderStatus(order.status)
+        transition(current, OrderStatus.DELIVERED)
+        by_status.setdefault(current, []).append(order)
+    values = {"status": OrderStatus.DELIVERED, "updated_at": now}
+    for current, group in sorted(by_status.items()):
+        for chunk in _chunks(sorted(o.id or 0 for o in group)):
+            result = session.execute(
+                update(Order)
+                .where(col(Order.id).in_(chunk), col(Order.status) == current)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+            if rowcount(result) != len(chunk):
+                raise DomainError(
+                    "invalid_order_transition", current=str(current), new=OrderStatus.DELIVERED
+                )
+        for order in group:
+            for name, value in values.items():
+                set_committed_value(order, name, value)
+        moved = {**data, "from": str(current), "to": str(OrderStatus.DELIVERED)}
+        audit_orders(session, [(o, moved) for o in group], kind="order.delivered", actor=actor)

@@ -32,11 +32,12 @@ from hotmeals.db.models import (
 from hotmeals.domain.charges import OrderTerms
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, LineStatus
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose, RefundState
 from hotmeals.domain.pricing import LineInput
 from hotmeals.domain.refunds import sold_line
 from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.labels import order_day
 from hotmeals.services.payments.records import (
     CHANGE_PAID_STATES,
     RESERVING,
@@ -79,14 +80,25 @@ class LoadedOrder:
         return next((x for x in self.lines if x.id == line_id), None)
 
     def active_lines(self) -> list[OrderLine]:
+        """The lines still to serve (what a cancel, a change or a closure may act on)."""
         return [
             x
             for x in self.lines
             if x.status == LineStatus.ACTIVE and x.quantity - x.cancelled_quantity > 0
         ]
 
+    def kept_lines(self) -> list[OrderLine]:
+        """The lines ordered and not cancelled: still to serve or delivered (what the order
+        still costs: a delivered meal is never refunded)."""
+        return [
+            x
+            for x in self.lines
+            if x.status in KEPT_LINE_STATUSES and x.quantity - x.cancelled_quantity > 0
+        ]
+
     def sold_lines(self) -> list[tuple[OrderLine, LineInput]]:
-        """Each active line with its remaining quantity, priced as it was sold."""
+        """Each kept line (still to serve or delivered) with its remaining quantity, priced
+        as it was sold: what a cancel or a change re-prices the order with."""
         return [
             (
                 x,
@@ -100,7 +112,7 @@ class LoadedOrder:
                     special_note_fee_cents=x.special_note_fee_cents,
                 ),
             )
-            for x in self.active_lines()
+            for x in self.kept_lines()
         ]
 
     def terms(self) -> OrderTerms:
@@ -259,3 +271,12 @@ def active_quantity(line: OrderLine) -> int:
     if line.status != LineStatus.ACTIVE:
         return 0
     return line.quantity - line.cancelled_quantity
+
+
+def refuse_delivered(line: OrderLine | None, lang: str) -> None:
+    """A delivered meal is past every change: ``meal_delivered`` naming its day (the cancel,
+    change and move doors' refusal, before their own "not found" or cut-off)."""
+    if line is not None and line.status == LineStatus.DELIVERED:
+        raise DomainError(
+            "meal_delivered", field="order_line_id", day=order_day(line.meal_date, lang)
+        )

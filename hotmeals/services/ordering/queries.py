@@ -105,7 +105,7 @@ class DetailLine:
     active_quantity: int
     unit_price_cents: int
     line_total_cents: int
-    state: str  # active, moved or cancelled
+    state: str  # active, moved, delivered or cancelled
     state_label: str
     can_cancel: bool
     cutoff_at: datetime
@@ -265,9 +265,9 @@ def line_label(
     state: str, meal_date: date, today: date, lang: str, *, donated: bool = False
 ) -> str:
     """A meal's state as the parent reads it: one given to the school's student-nutrition
-    program says so; an active one whose day has passed was delivered ("Delivered" /
-    "Livré"); else its state's word."""
-    if donated and state == "active":
+    program says so; a delivered one (its school's delivery confirmed), and an active one
+    whose day has passed, "Delivered" / "Livré"; else its state's word."""
+    if donated and state in ("active", "delivered"):
         return t("away.item.donated", lang)
     if state == "active" and meal_date < today:
         return t("orders_after.line_delivered", lang)
@@ -275,9 +275,12 @@ def line_label(
 
 
 def line_state(line: OrderLine) -> str:
-    """``cancelled`` (nothing left), ``moved`` (rescheduled to another date), ``active``."""
+    """``cancelled`` (nothing left), ``delivered`` (handed out: its school's delivery was
+    confirmed), ``moved`` (rescheduled to another date), ``active``."""
     if line.status == LineStatus.CANCELLED or line.cancelled_quantity >= line.quantity:
         return "cancelled"
+    if line.status == LineStatus.DELIVERED:
+        return "delivered"
     if getattr(line, "moved_from_date", None) is not None:
         return "moved"
     return "active"
@@ -334,7 +337,7 @@ def order_detail(
         xo = meal_options.get(line.meal_option_id or 0)
         state = line_state(line)
         vendor = loaded.vendors[line.vendor_id]
-        open_ = state != "cancelled" and line_is_open(line, vendor, current)
+        open_ = state not in ("cancelled", "delivered") and line_is_open(line, vendor, current)
         out_lines.append(
             DetailLine(
                 order_line_id=line.id or 0,

@@ -24,7 +24,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError, suppress_refusal
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import t
 from hotmeals.services.children import own_child
 from hotmeals.services.ordering.booking import (
@@ -101,10 +101,11 @@ def repeat_week_at(
     lang: str = "en",
     now: datetime,
 ) -> Repeated:
-    """Copy the child's meals of the source week (active lines of paid orders, and the lines
-    now in the cart) to the same weekdays of the target week (any day of each week, as
-    ``YYYY-MM-DD`` or ``M/D/YYYY``), each through the cart's rules. A meal already in the
-    cart or ordered for the child on the target day is skipped, so a second run adds nothing.
+    """Copy the child's meals of the source week (ordered and not cancelled, delivered ones
+    too, and the lines now in the cart) to the same weekdays of the target week (any day of
+    each week, as ``YYYY-MM-DD`` or ``M/D/YYYY``), each through the cart's rules. A meal
+    already in the cart or ordered for the child on the target day is skipped, so a second run
+    adds nothing.
     Another parent's child, or none (``child_id`` 0), is 'not found'. ``now``: the calling
     request's one instant."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
@@ -121,9 +122,9 @@ def repeat_week_at(
         .join(Order, col(Order.id) == OrderLine.order_id)
         .where(
             Order.parent_id == parent_id,
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
             OrderLine.child_id == child.id,
-            OrderLine.status == LineStatus.ACTIVE,
+            col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
             OrderLine.quantity > OrderLine.cancelled_quantity,
             OrderLine.meal_date >= source,
             OrderLine.meal_date <= source_end,
@@ -190,9 +191,9 @@ def repeat_week_at(
             select(col(OrderLine.meal_date), col(OrderLine.meal_id))
             .join(Order, col(Order.id) == OrderLine.order_id)
             .where(
-                col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+                col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
                 OrderLine.child_id == child.id,
-                OrderLine.status == LineStatus.ACTIVE,
+                col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
                 OrderLine.meal_date >= target,
                 OrderLine.meal_date <= target_end,
             )

@@ -34,7 +34,7 @@ from hotmeals.domain.allergy import (
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import t
 from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.days import (
@@ -171,8 +171,8 @@ def week_choices(
             col(OrderLine.child_id).in_(keys),
             OrderLine.meal_date >= start,
             OrderLine.meal_date <= end,
-            OrderLine.status == LineStatus.ACTIVE,
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
+            col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
         )
         .group_by(col(OrderLine.child_id), col(OrderLine.meal_date))
     ).all():

@@ -83,6 +83,10 @@ def _line(line: rx.Var) -> rx.Component:
                 line["status"] == "cancelled",
                 rx.badge(t("ui.change.cancelled"), color_scheme="gray"),
             ),
+            rx.cond(
+                line["status"] == "delivered",
+                rx.badge(t("orders_after.line_delivered"), color_scheme="grass"),
+            ),
         ),
         rx.cond(
             removing,
@@ -99,7 +103,7 @@ def _line(line: rx.Var) -> rx.Component:
                     id="remove-line-" + line["id"],
                 ),
                 rx.cond(
-                    line["status"] != "cancelled",
+                    (line["status"] != "cancelled") & (line["status"] != "delivered"),
                     muted(t("ui.change.locked"), size="1", max_width="140px"),
                 ),
             ),

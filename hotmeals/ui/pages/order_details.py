@@ -113,8 +113,9 @@ def order_line(line: DetailLine) -> rx.Component:
                     ),
                     **ACTION_ROW,
                 ),
+                # A delivered meal says so in its badge: nothing more to close.
                 rx.cond(
-                    line.state != "cancelled",
+                    (line.state != "cancelled") & (line.state != "delivered"),
                     muted(t("orders_ui.closed"), size="1", class_name="hm-closed"),
                 ),
             ),

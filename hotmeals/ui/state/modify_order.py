@@ -50,7 +50,7 @@ def _line_row(line: ModifyLine, lang: str) -> dict[str, str]:
         "day": order_day(line.meal_date, lang),
         "name": line.name,
         "size": line.size or "",
-        "quantity": str(line.active_quantity),
+        "quantity": str(line.active_quantity or line.delivered_quantity),
         "removing": str(line.remove_quantity or ""),
         "undo": str(line.remove_steps[-1]) if line.remove_steps else "",
         "price": format_money(line.price_cents, lang),

@@ -38,7 +38,7 @@ from hotmeals.services import credit
 from hotmeals.services.ordering import lifecycle
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan
 from hotmeals.services.ordering.labels import order_day
-from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open
+from hotmeals.services.ordering.loaded_order import LoadedOrder, line_is_open, refuse_delivered
 from hotmeals.services.ordering.mails import queue_cancel_mail
 from hotmeals.services.ordering.order_events import audit_order
 from hotmeals.services.payments import PlannedRefund, execute_refund, reserve_refund
@@ -313,10 +313,11 @@ def apply_cancel(
         raise DomainError("cancel_order_not_cancellable", field="order_id", number=order.number)
     if not quantities:
         raise DomainError("cancel_nothing_selected")
-    by_id = {line.id: line for line, _ in loaded.sold_lines()}
+    by_id = {line.id: line for line in loaded.active_lines()}
     for line_id, qty in quantities.items():
         line = by_id.get(line_id)
         if line is None:
+            refuse_delivered(loaded.line(line_id), lang)
             raise DomainError("order_line_not_found", field="order_line_id")
         left = line.quantity - line.cancelled_quantity
         if isinstance(qty, bool) or not isinstance(qty, int) or not 1 <= qty <= left:

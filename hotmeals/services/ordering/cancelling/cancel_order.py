@@ -54,7 +54,7 @@ from hotmeals.services.ordering.cancelling.cancel import (
 )
 from hotmeals.services.ordering.cancelling.refund_plan import refund_plan, refund_sources
 from hotmeals.services.ordering.labels import is_french
-from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order
+from hotmeals.services.ordering.loaded_order import LoadedOrder, load_order, refuse_delivered
 from hotmeals.services.payments.runtime import actor_of
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
@@ -136,6 +136,7 @@ def cancellable_quantity(
     line: OrderLine, order: Order, vendor: Vendor, now: datetime, lang: str
 ) -> int:
     """What is left of the line to cancel; refused when nothing can be."""
+    refuse_delivered(line, lang)
     if not can_cancel(OrderStatus(order.status)) or order.placed_at is None:
         raise DomainError("cancel_order_not_cancellable", field="order_id", number=order.number)
     left = line.quantity - line.cancelled_quantity
@@ -432,6 +433,7 @@ def _reserve_meal(
             return found
     line = loaded.line(order_line_id)
     if line is None or line.status != LineStatus.ACTIVE:
+        refuse_delivered(line, by.lang)
         raise DomainError("order_line_not_found", field="order_line_id")
     left = line.quantity - line.cancelled_quantity
     if quantity > left:

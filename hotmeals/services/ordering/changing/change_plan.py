@@ -73,6 +73,7 @@ from hotmeals.services.ordering.loaded_order import (
     active_quantity,
     line_closes,
     load_order,
+    refuse_delivered,
 )
 from hotmeals.services.payments.credit_pay import CreditLine, credit_share
 from hotmeals.services.payments.records import lock_row
@@ -156,6 +157,7 @@ def ensure_changeable(loaded: ChangeLoaded, line: OrderLine, now: datetime, lang
     """The line is active and its meal day's cut-off still ahead (the change doors' cut-off:
     ``order_change_cutoff_passed`` with the day and when it closed)."""
     if active_quantity(line) <= 0:
+        refuse_delivered(line, lang)
         raise DomainError("order_change_line_not_active", field="order_line_id")
     ensure_change_open(line, line_closes(line, loaded.vendors[line.vendor_id]), now, lang)
 

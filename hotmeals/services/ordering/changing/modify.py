@@ -67,6 +67,7 @@ class ModifyLine:
     status: str
     cutoff_at: datetime
     can_change: bool
+    delivered_quantity: int = 0  # meals handed out (a delivered line: kept as it is)
 
 
 @dataclass(frozen=True)
@@ -248,9 +249,16 @@ def modify_order_info(
                 price_cents=line.line_total_cents,
                 status="moved"
                 if (line.moved_from_date and active)
-                else ("active" if active else LineStatus.CANCELLED.value),
+                else "active"
+                if active
+                else LineStatus.DELIVERED.value
+                if line.status == LineStatus.DELIVERED
+                else LineStatus.CANCELLED.value,
                 cutoff_at=closes,
                 can_change=active > 0 and before_cutoff(closes, now),
+                delivered_quantity=line.quantity - line.cancelled_quantity
+                if line.status == LineStatus.DELIVERED
+                else 0,
             )
         )
     checked_steps = {step.id: checked for step, checked in plan.added}

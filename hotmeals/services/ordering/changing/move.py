@@ -26,7 +26,7 @@ from hotmeals.db.models import (
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at
 from hotmeals.domain.dates import long_moment
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import PAID_STATUSES, LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import normalize_lang
 from hotmeals.services import credit
 from hotmeals.services.ordering.changing.change_confirm import confirm, repeat
@@ -53,7 +53,11 @@ from hotmeals.services.ordering.days import (
     meal_date,
 )
 from hotmeals.services.ordering.labels import meal_name, order_day, size_label
-from hotmeals.services.ordering.loaded_order import active_quantity, line_closes
+from hotmeals.services.ordering.loaded_order import (
+    active_quantity,
+    line_closes,
+    refuse_delivered,
+)
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.submissions import checked_key
 from hotmeals.services.transaction import run_in_transaction
@@ -121,8 +125,9 @@ def _meal_rows(session: Session, *, parent_id: int, line_id: int | None, today: 
         .outerjoin(Meal, col(Meal.id) == OrderLine.meal_id)
         .where(
             col(Order.parent_id) == parent_id,
-            col(Order.status).in_([str(s) for s in PAID_STATUSES]),
-            col(OrderLine.status) == LineStatus.ACTIVE,
+            # a delivered meal is found (and refused by name), never listed (no meal left)
+            col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
+            col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
         )
     )
     if line_id is not None:
@@ -204,8 +209,12 @@ def get_meals_list(
     return [_meal_view(r, addons.get(r[0].id, []), lang, now) for r in rows]
 
 
-def _own_meal(session: Session, *, parent_id: int, order_line_id: int, now: datetime) -> tuple:
+def _own_meal(
+    session: Session, *, parent_id: int, order_line_id: int, now: datetime, lang: str
+) -> tuple:
     rows = _meal_rows(session, parent_id=parent_id, line_id=order_line_id, today=clock.today(now))
+    if rows:
+        refuse_delivered(rows[0][0], lang)
     if not rows or active_quantity(rows[0][0]) <= 0:
         raise DomainError("order_change_line_not_found", field="order_line_id")
     return rows[0]
@@ -218,7 +227,7 @@ def meal_order_detail(
     parent's line, a cancelled one or an unknown id: 'not found'."""
     lang = normalize_lang(lang)
     now = clock.now()
-    row = _own_meal(session, parent_id=parent_id, order_line_id=order_line_id, now=now)
+    row = _own_meal(session, parent_id=parent_id, order_line_id=order_line_id, now=now, lang=lang)
     addons = _addons_of(session, [row[0].id])
     return _meal_view(row, addons.get(row[0].id, []), lang, now)
 
@@ -232,7 +241,7 @@ def get_dates_for_modify_meal(
     it). The meal's own cut-off passed: refused with the day and the time. Four statements."""
     lang = normalize_lang(lang)
     now = clock.now()
-    row = _own_meal(session, parent_id=parent_id, order_line_id=order_line_id, now=now)
+    row = _own_meal(session, parent_id=parent_id, order_line_id=order_line_id, now=now, lang=lang)
     line, _, vendor, child, _ = row
     closes = line_closes(line, vendor)
     ensure_change_open(line, closes, now, lang)
