@@ -110,6 +110,7 @@ APP = {
         "set_school",
         "set_teacher",
         "set_grade",
+        "toggle_diet",  # a code of domain.diet, checked there
         "save",
     },
     "hotmeals.ui.state.allergy.AllergyState": {

@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 from reflex.event import EventSpec
 
-from hotmeals.domain import validation
+from hotmeals.domain import diet, validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
@@ -204,6 +204,7 @@ class ChildFormState(NameForm, rx.State):
     errors: dict[str, str] = {}
     loading: bool = True
     missing: bool = False
+    diets: list[str] = []  # the ticked dietary needs, as codes (domain.diet)
 
     _teacher_grades: dict[str, str] = {}
 
@@ -219,6 +220,7 @@ class ChildFormState(NameForm, rx.State):
         self.child_id = 0
         self.first_name = self.last_name = ""
         self.city_id = self.school_id = self.teacher_id = self.grade_id = ""
+        self.diets = []
         self.schools = []
         self.teachers = []
         lang = await self._lang()
@@ -268,6 +270,7 @@ class ChildFormState(NameForm, rx.State):
         self.first_name = child.first_name
         self.last_name = child.last_name
         self.is_default = child.is_default
+        self.diets = [need.value for need in child.diets]
         await self._pick_city(str(child.city_id))
         await self._pick_school(str(child.school_id))
         self.teacher_id = str(child.teacher_id)
@@ -345,6 +348,15 @@ class ChildFormState(NameForm, rx.State):
         await self._check(("grade",))
 
     @rx.event
+    def toggle_diet(self, code: str, checked: bool) -> None:
+        """A dietary need ticked or not; a code that is not one is ignored (the browser is
+        untrusted)."""
+        wanted = set(self.diets) - {str(code)}
+        if checked is True and not diet.unknown_codes([str(code)]):
+            wanted.add(str(code))
+        self.diets = [d.value for d in diet.DIETS if d.value in wanted]
+
+    @rx.event
     async def save(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save(form_data)):
             yield event
@@ -370,6 +382,7 @@ class ChildFormState(NameForm, rx.State):
             "school_id": int(self.school_id),
             "teacher_id": int(self.teacher_id),
             "grade_id": int(self.grade_id),
+            "diets": diet.needs_of(code for code in self.diets if not diet.unknown_codes([code])),
         }
         if self.mode == "edit":
             kwargs["child_id"] = self.child_id
