@@ -163,8 +163,12 @@ def test_counted_messages_take_their_cldr_plural_form_through_babel():
     assert t_n("receipt.cancelled_qty", 0, "fr") == "0 annulé"
     assert t_n("receipt.cancelled_qty", 2, "fr") == "2 annulés"
     assert t_n("receipt.cancelled_qty", 1_000_000, "fr") == "1000000 annulés"
-    assert t_n("ui.safe.hidden", 1, "en", name="Zoe") == "1 hidden: Zoe cannot have it."
-    assert t_n("ui.safe.hidden", 3, "en", name="Zoe") == "3 hidden: Zoe cannot have them."
+    assert t_n("ui.safe.hidden", 1, "en", whose="Zoe's") == (
+        "1 hidden: it contains one of Zoe's allergens."
+    )
+    assert (
+        t_n("ui.safe.hidden", 3, "en", whose="Zoe's") == "3 hidden: they contain Zoe's allergens."
+    )
     assert t_n("away.done", 1, "en", refund="") == "Done: 1 meal cancelled. "
     assert t_n("away.done", 2, "fr", refund="").startswith("C'est fait : 2 repas annulés.")
 

@@ -273,8 +273,9 @@ def test_menu_cards_and_safe_for_emma():
         assert all(m["cutoff"] == "" for m in booking.meals)
 
         await _run(booking.set_safe_only(True))
+        # Emma's allergies are all Major: the meals shown are those without them.
         assert booking.shown_meals == [m for m in booking.meals if m["verdict"] != "refused"]
-        assert booking.hidden_note == f"{len(refused)} hidden: Emma cannot have them."
+        assert booking.hidden_note == f"{len(refused)} hidden: they contain Emma's allergens."
         # Another day keeps the switch, and the cards follow it.
         await _run(booking.choose_day(days[-1]))
         assert all(m["verdict"] != "refused" for m in booking.shown_meals)

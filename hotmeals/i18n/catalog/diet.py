@@ -30,12 +30,17 @@ EN: dict[str, str] = {
     ),
     "ui.diet.fits": "Fits {whose} diet",
     "ui.diet.misses": "Does not fit {whose} diet: {missing}",
-    "ui.diet.safe_for": "Safe for {name}",
     "ui.diet.safe_for_help": (
-        "Shows only the meals that fit {whose} diet and contain none of {whose} allergens"
+        "Shows only the meals that fit {whose} diet and contain none of {whose} allergens."
     ),
-    "ui.diet.none_safe": "No meal that day fits {whose} diet and is free of {whose} allergens.",
+    "ui.diet.hidden.one": (
+        "{count} hidden: it does not fit {whose} diet or contains one of {whose} allergens."
+    ),
+    "ui.diet.hidden.other": (
+        "{count} hidden: they do not fit {whose} diet or contain {whose} allergens."
+    ),
     "ui.diet.confirm": "Add it anyway",
+    "ui.diet.many_ack": "Does not fit the child's diet ({missing}): book it anyway",
 }
 
 FR: dict[str, str] = {
@@ -66,13 +71,20 @@ FR: dict[str, str] = {
     ),
     "ui.diet.fits": "Convient au régime {whose}",
     "ui.diet.misses": "Ne convient pas au régime {whose} : {missing}",
-    "ui.diet.safe_for": "Adapté à {name}",
     "ui.diet.safe_for_help": (
         "Affiche seulement les repas qui conviennent au régime {whose} et ne contiennent "
-        "aucun de ses allergènes"
+        "aucun de ses allergènes."
     ),
-    "ui.diet.none_safe": (
-        "Aucun repas ce jour-là ne convient au régime {whose} sans l'un de ses allergènes."
+    "ui.diet.hidden.one": (
+        "{count} repas masqué : il ne convient pas au régime {whose} ou contient un de ses "
+        "allergènes."
+    ),
+    "ui.diet.hidden.other": (
+        "{count} repas masqués : ils ne conviennent pas au régime {whose} ou contiennent de "
+        "ses allergènes."
     ),
     "ui.diet.confirm": "L'ajouter quand même",
+    "ui.diet.many_ack": (
+        "Ne convient pas au régime de l'enfant ({missing}) : le réserver quand même"
+    ),
 }

@@ -1,5 +1,6 @@
 """The Book meal screen's meal dialog: detail, choices, live price, the allergy
-acknowledgement, "Repeat every <weekday>" and Add to cart."""
+acknowledgement, the child's diet (fits, or what it misses, and the notice with "Add it anyway"),
+"Repeat every <weekday>" and Add to cart."""
 
 from __future__ import annotations
 
@@ -249,9 +250,64 @@ def _allergy_block() -> rx.Component:
     )
 
 
+def _diet_block() -> rx.Component:
+    """The child's diet on the meal as composed: "Fits Emma's diet", or what it misses."""
+    detail = BookingState.detail
+    return rx.fragment(
+        rx.cond(
+            detail["diet_fits"] != "",
+            rx.el.p(
+                svg_icon("leaf", size=16, aria_hidden="true"),
+                detail["diet_fits"],
+                class_name="hm-diet is-fits",
+                id="meal-diet",
+            ),
+        ),
+        rx.cond(
+            detail["diet_miss"] != "",
+            rx.el.p(
+                svg_icon("info", size=16, aria_hidden="true"),
+                detail["diet_miss"],
+                class_name="hm-diet is-miss",
+                id="meal-diet",
+            ),
+        ),
+    )
+
+
+def _diet_notice() -> rx.Component:
+    """The server's notice that the meal does not fit the child's diet, and the button that
+    adds it anyway."""
+    return rx.cond(
+        BookingState.diet_notice != "",
+        rx.flex(
+            rx.el.p(
+                BookingState.diet_notice,
+                role="alert",
+                id="meal-diet-notice",
+                class_name="hm-item-mark is-acknowledge hm-add-error",
+            ),
+            busy_button(
+                t("ui.diet.confirm"),
+                icon=svg_icon("shopping-cart", size=16),
+                busy=BookingState.busy,
+                turn=BookingState.turn,
+                on_click=BookingState.confirm_diet,
+                variant="outline",
+                size="2",
+                id="meal-diet-confirm",
+            ),
+            direction="column",
+            gap="8px",
+            width="100%",
+        ),
+    )
+
+
 def _choices() -> rx.Component:
     return column(
         _allergy_block(),
+        _diet_block(),
         rx.cond(BookingState.detail["meal_verdict"] != "refused", _options()),
         spacing="4",
     )
@@ -337,6 +393,7 @@ def _add_bar() -> rx.Component:
                 ),
             ),
         ),
+        _diet_notice(),
         busy_button(
             rx.cond(
                 BookingState.busy,
