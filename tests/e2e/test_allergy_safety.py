@@ -23,6 +23,7 @@ from sqlmodel import select
 
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import Child, Parent, School
+from hotmeals.domain.diet import whose
 from hotmeals.services.parents import start_session
 from tests.e2e.helpers import close_toasts, msg, open_page
 from tests.e2e.helpers import shot as helpers_shot
@@ -228,7 +229,7 @@ def test_book_meal_says_it_first_for_the_child(
     expect(page.locator("#book-meals > li.is-refused")).to_have_count(0)
     expect(page.locator("#book-meals > li")).to_have_count(shown - refused)
     expect(page.locator("#book-safe-hint")).to_have_text(
-        msg("ui.safe.hidden", lang, count=refused, name="Mila")
+        msg("ui.safe.hidden", lang, count=refused, whose=whose("Mila", lang))
     )
     _shot(page, "menu-safe", viewport, lang)
     _fits(page, "main h1, .hm-child-row, #book-child-marks, #book-calendar, #book-day")

@@ -23,7 +23,7 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain.diet import Diet
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import children
+from hotmeals.services import children, menu_cache
 from hotmeals.services.ordering import cart, menu, repeat
 from tests import factories as f
 
@@ -252,3 +252,17 @@ def test_repeat_week_skips_a_meal_that_does_not_fit_and_says_what_it_misses(engi
         [skip] = done.skipped
         assert (skip.code, skip.meal_id) == ("diet", tray.wrap)
         assert skip.reason == "Wrap au poulet ne convient pas au régime d'Emma (Non végétarien)"
+
+
+def test_a_mark_written_reaches_the_menus_copy_at_the_next_read(engine):
+    with session_scope(engine) as session:
+        tray = _tray(session)
+    with session_scope(engine) as session:
+        assert menu_cache.catalog(session).diets[("meal", tray.wrap)] == {
+            Diet.NO_PORK,
+            Diet.NO_BEEF,
+        }
+    with session_scope(engine) as session:  # an operator marks the wrap halal
+        session.add(MealDiet(meal_id=tray.wrap, diet="halal"))
+    with session_scope(engine) as session:
+        assert Diet.HALAL in menu_cache.catalog(session).diets[("meal", tray.wrap)]

@@ -278,8 +278,7 @@ def _diet_block() -> rx.Component:
 def _diet_notice() -> rx.Component:
     """The server's notice that the meal does not fit the child's diet, and the button that
     adds it anyway."""
-    return rx.cond(
-        BookingState.diet_notice != "",
+    return rx.fragment(
         rx.flex(
             rx.el.p(
                 BookingState.diet_notice,
@@ -293,11 +292,11 @@ def _diet_notice() -> rx.Component:
                 busy=BookingState.busy,
                 turn=BookingState.turn,
                 on_click=BookingState.confirm_diet,
-                variant="outline",
-                size="2",
+                size="3",
                 id="meal-diet-confirm",
             ),
             direction="column",
+            align="start",
             gap="8px",
             width="100%",
         ),
@@ -393,23 +392,29 @@ def _add_bar() -> rx.Component:
                 ),
             ),
         ),
-        _diet_notice(),
-        busy_button(
-            rx.cond(
-                BookingState.busy,
-                t("ui.book.adding"),
-                # the add-item step of modify-order adds to the order, not the cart
+        # Once the diet notice is shown, "Add it anyway" is the one way to add.
+        rx.cond(
+            BookingState.diet_notice != "",
+            _diet_notice(),
+            busy_button(
                 rx.cond(
-                    BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
+                    BookingState.busy,
+                    t("ui.book.adding"),
+                    # the add-item step of modify-order adds to the order, not the cart
+                    rx.cond(
+                        BookingState.order_number != "",
+                        t("ui.change.add_to_order"),
+                        t("ui.book.add"),
+                    ),
                 ),
+                icon=svg_icon("shopping-cart", size=18),
+                busy=BookingState.busy,
+                turn=BookingState.turn,
+                on_click=BookingState.add,
+                disabled=BookingState.busy | ~BookingState.can_add,
+                size="3",
+                id="meal-add",
             ),
-            icon=svg_icon("shopping-cart", size=18),
-            busy=BookingState.busy,
-            turn=BookingState.turn,
-            on_click=BookingState.add,
-            disabled=BookingState.busy | ~BookingState.can_add,
-            size="3",
-            id="meal-add",
         ),
         justify="between",
         align="center",

@@ -182,6 +182,10 @@ def child_card(kid: rx.Var) -> rx.Component:
                 "shield-alert",
                 rx.cond(kid["allergies"] != "", kid["allergies"], t("ui.child.no_allergies")),
             ),
+            rx.cond(
+                kid["diets"] != "",
+                _detail("leaf", t("ui.diet.legend") + t("checkout.colon") + kid["diets"]),
+            ),
             rx.flex(
                 _kid_button("pencil", t("ui.common.edit"), ChildChoiceState.edit(kid["id"]), kid),
                 _kid_button(

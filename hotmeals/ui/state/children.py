@@ -64,6 +64,7 @@ def child_row(child: ChildView, lang: str) -> dict[str, str]:
             f"{a.name(lang)} ({a.alert_level_label(lang) or a.alert_level})"
             for a in child.allergies
         ),
+        "diets": ", ".join(diet.label(need, lang) for need in child.diets),
         # Major allergies stand out on the card; the service lists them first.
         "major": ", ".join(a.name(lang) for a in child.allergies if a.alert_level == "Major"),
     }
@@ -386,11 +387,14 @@ class ChildFormState(NameForm, rx.State):
         }
         if self.mode == "edit":
             kwargs["child_id"] = self.child_id
+        # What the submission key is taken of: the needs as sorted codes (a set's order is not
+        # the same in every worker).
+        payload = {**kwargs, "diets": diet.to_text(kwargs["diets"])}
         saved = Answered()
         # Sent twice (a double tap, a repeated event), the same form is saved once.
         call = submitting(
             self,
-            kwargs,
+            payload,
             "edit_child" if self.mode == "edit" else "add_child",
             children.edit_child if self.mode == "edit" else children.add_child,
             present=saved_child_id,
