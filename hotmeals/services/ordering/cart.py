@@ -291,6 +291,7 @@ def summary_at(
     rates: ChargeRates | None = None,
     promo: Promo | None = None,
     school_donation_cents: int = 0,
+    with_diets: bool = True,
 ) -> CartSummary:
     """The parent's cart grouped by child and date, each line priced from today's catalogue
     and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
@@ -298,8 +299,8 @@ def summary_at(
     payable lines (``domain.charges.compute_charges``) and how many meals they are (what they
     give back is ``domain.pricing.giveback_summary`` of it). Names and problems in ``lang``.
     The meals, prices and allergens from the menus' cached copy (``services/menu_cache``);
-    with the children's dietary needs, five statements whatever the number of lines. ``now``:
-    the calling request's one instant."""
+    with the children's dietary needs (``with_diets``: each line's ``diet``), five statements
+    whatever the number of lines. ``now``: the calling request's one instant."""
     rates = rates or get_settings().charge_rates
     french = is_french(lang)
     lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()
@@ -311,7 +312,8 @@ def summary_at(
     items: Items = {}
     needs: dict[int, frozenset[Diet]] = {}
     if rows:
-        needs = child_diets(session, {row[5].id or 0 for row in rows})
+        if with_diets:
+            needs = child_diets(session, {row[5].id or 0 for row in rows})
         for cart_line_id, addon in session.execute(_ADDONS_OF_LINES, {"ids": line_ids}).all():
             addons.setdefault(cart_line_id, []).append(addon)
         tiers = tiers_of(session, (row[4].id for row in rows))  # the menus' cached copy
@@ -355,7 +357,9 @@ def summary_at(
         if problem:
             problems.append(problem)
         dish = Dish(meal, menu_option, meal_option, line_addons)
-        diet_fit = fit(needs.get(child.id, frozenset()), dish_marks(menus.diets, dish))
+        diet_fit = None
+        if with_diets:
+            diet_fit = fit(needs.get(child.id, frozenset()), dish_marks(menus.diets, dish))
         try:
             price: LinePrice | None = price_line(
                 LineInput(
