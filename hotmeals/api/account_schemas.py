@@ -129,6 +129,14 @@ class ChildIn(In):
     school_id: Id | None = None
     teacher_id: Id | None = None
     grade_id: Id | None = None
+    diets: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None,
+        max_length=20,
+        description="The child's dietary needs, as codes (vegetarian, vegan, halal, no_pork, "
+        "no_beef, gluten_free); left out: none when adding, unchanged when editing; an "
+        "unknown code is refused.",
+        examples=[["vegetarian", "halal"]],
+    )
 
 
 class EditChildIn(ChildIn):
@@ -291,6 +299,7 @@ class ChildOut(BaseModel):
     grade_id: int
     grade: str
     allergies: list[ChildAllergyOut]
+    diets: list[str] = Field(description="The child's dietary needs, as codes (may be empty).")
 
 
 class FaqOut(BaseModel):

@@ -132,6 +132,8 @@ class MealChoice(Protocol):
     def special_note(self) -> str | None: ...
     @property
     def allergy_ack(self) -> bool: ...
+    @property
+    def diet_ack(self) -> bool: ...
 
 
 def meal_choice(body: MealChoice) -> dict[str, Any]:
@@ -150,4 +152,5 @@ def meal_choice(body: MealChoice) -> dict[str, Any]:
         "addons": body.addons,
         "special_note_text": body.special_note,
         "allergy_ack": body.allergy_ack,
+        "diet_ack": body.diet_ack,
     }

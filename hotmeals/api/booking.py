@@ -53,6 +53,7 @@ def line_request(item: AddToCartIn) -> LineRequest:
         addons=item.addons,
         special_note=item.special_note,
         allergy_ack=item.allergy_ack is True,
+        diet_ack=item.diet_ack is True,
     )
 
 

@@ -116,7 +116,9 @@ class AddManyOut(BaseModel):
     added: list[BookedLineOut]
     refused: list[NotBookedLineOut]
     skipped: list[NotBookedLineOut] = Field(
-        description="RepeatWeek: meals already in the cart or ordered on that day."
+        description="RepeatWeek: meals already in the cart or ordered on that day, and meals "
+        "that do not fit the child's dietary needs (code diet; the reason names the meal and "
+        "what it misses)."
     )
     added_count: int
     refused_count: int

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hotmeals.api.menu_present import allergy_mark_out
+from hotmeals.api.menu_present import allergy_mark_out, diet_fit_out
 from hotmeals.domain.charges import CHARGE_FIELDS
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
@@ -72,6 +72,7 @@ def cart_line_out(line: CartItem, lang: str) -> dict[str, Any]:
         "cutoff_at": line.cutoff_at.isoformat(),
         "payable": line.payable,
         "problems": list(line.problems),
+        "diet": diet_fit_out(line.diet, lang),
     }
 
 

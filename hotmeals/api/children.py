@@ -41,6 +41,7 @@ from hotmeals.api.deps import (
     tags,
 )
 from hotmeals.api.envelope import Envelope
+from hotmeals.domain import diet
 from hotmeals.services import children, submissions
 from hotmeals.services.reference import CityRef, GradeRef, IngredientRef, SchoolRef
 from hotmeals.services.transaction import run_in_transaction
@@ -97,6 +98,7 @@ def child_out(child: children.ChildView, lang: str) -> dict[str, Any]:
             }
             for allergy in child.allergies
         ],
+        "diets": [need.value for need in child.diets],
     }
 
 
@@ -161,7 +163,8 @@ async def get_grades(who: Caller) -> Any:
 @router.post(
     "/Parent/user/AddChild",
     tags=PARENT_USER,
-    summary="Add a child (the first becomes the default; sign-up moves to ALLERGY)",
+    summary="Add a child with its dietary needs (the first becomes the default; sign-up moves "
+    "to ALLERGY)",
     response_model=Envelope[ChildOut],
     openapi_extra=openapi_body(ChildIn),
 )
@@ -181,6 +184,7 @@ async def add_child(
         school_id=body.school_id or 0,
         teacher_id=body.teacher_id or 0,
         grade_id=body.grade_id or 0,
+        diets=diet.needs_of(body.diets or ()),
     )
     return answered(done, who.lang, "child_added")
 
@@ -188,7 +192,7 @@ async def add_child(
 @router.post(
     "/Parent/user/EditChild",
     tags=PARENT_USER,
-    summary="Edit a child's names, school, teacher and grade",
+    summary="Edit a child's names, school, teacher, grade and (when given) dietary needs",
     response_model=Envelope[ChildOut],
     openapi_extra=openapi_body(EditChildIn),
 )
@@ -209,6 +213,7 @@ async def edit_child(
         school_id=body.school_id or 0,
         teacher_id=body.teacher_id or 0,
         grade_id=body.grade_id or 0,
+        diets=None if body.diets is None else diet.needs_of(body.diets),
     )
     return answered(done, who.lang, "child_updated")
 

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from hotmeals.domain import diet
+from hotmeals.domain.diet import Diet
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t
 from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import AllergyMark
 from hotmeals.services.ordering.days import ChildDates, MealDay
+from hotmeals.services.ordering.diets import DietFit
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.ordering.menu import (
     AddOnView,
@@ -84,6 +87,22 @@ def price_tiers_out(portion: PortionPrices, lang: str) -> dict[str, Any]:
     return {"meal_id": portion.meal_id, **portion_out(portion, lang)}
 
 
+def codes(marks: tuple[Diet, ...]) -> list[str]:
+    return [mark.value for mark in marks]
+
+
+def diet_fit_out(found: DietFit | None, lang: str) -> dict[str, Any] | None:
+    """A fit for the child's dietary needs: whether it fits, the needs it misses and what it
+    misses said ("Not vegetarian, not halal"); None for no child or a child without needs."""
+    if found is None:
+        return None
+    return {
+        "fits": found.fits,
+        "unmet": codes(found.unmet),
+        "message": diet.missing_text(found.unmet, lang),
+    }
+
+
 def extra_out(extra: Extra) -> dict[str, Any]:
     return {
         "kind": extra.kind,
@@ -113,6 +132,9 @@ def menu_meal_out(meal: MenuMeal, lang: str) -> dict[str, Any]:
         "in_cart_quantity": meal.in_cart_quantity,
         "cutoff_at": meal.cutoff_at.isoformat(),
         "is_open": meal.is_open,
+        "diets": codes(meal.diets),
+        "diet": diet_fit_out(meal.diet, lang),
+        "safe_for_child": meal.safe_for_child,
     }
 
 
@@ -122,6 +144,7 @@ def day_menu_out(menu: DayMenu, lang: str) -> dict[str, Any]:
         "child_id": menu.child_id,
         "date": menu.day.isoformat(),
         "meals": [menu_meal_out(m, lang) for m in menu.meals],
+        "needs": codes(menu.needs),
     }
 
 
@@ -137,6 +160,8 @@ def option_out(option: OptionView, lang: str) -> dict[str, Any]:
         "price": format_money(option.price_cents, lang),
         "allergens": list(option.allergens),
         "allergy": _mark_out(option.allergy),
+        "diets": codes(option.diets),
+        "diet": diet_fit_out(option.diet, lang),
     }
 
 
@@ -150,6 +175,8 @@ def addon_out(addon: AddOnView, lang: str) -> dict[str, Any]:
         "image": addon.image,
         "allergens": list(addon.allergens),
         "allergy": _mark_out(addon.allergy),
+        "diets": codes(addon.diets),
+        "diet": diet_fit_out(addon.diet, lang),
     }
 
 
@@ -179,4 +206,7 @@ def meal_detail_out(meal: MealDetail, lang: str) -> dict[str, Any]:
         "menu_options": [option_out(o, lang) for o in meal.menu_options],
         "meal_options": [option_out(o, lang) for o in meal.meal_options],
         "addons": [addon_out(a, lang) for a in meal.addons],
+        "diets": codes(meal.diets),
+        "diet": diet_fit_out(meal.diet, lang),
+        "needs": codes(meal.needs),
     }

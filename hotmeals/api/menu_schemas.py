@@ -12,6 +12,7 @@ from hotmeals.api.account_schemas import Id, In, Text
 from hotmeals.api.orders_schemas import ChargeLineOut
 
 Verdict = Literal["safe", "notice", "acknowledge", "refused"]
+DietCode = Literal["vegetarian", "vegan", "halal", "no_pork", "no_beef", "gluten_free"]
 
 
 # --- requests -----------------------------------------------------------------------------------
@@ -97,6 +98,23 @@ class AllergyMarkOut(BaseModel):
     )
 
 
+class DietFitOut(BaseModel):
+    fits: bool = Field(description="The item meets every dietary need of the child.")
+    unmet: list[DietCode] = Field(description="The child's needs it does not meet.")
+    message: str = Field(description="What it misses, in the request's language ('' when it fits).")
+
+
+Marks = Annotated[
+    list[DietCode],
+    Field(description="Its dietary marks, with the ones they imply (vegan: vegetarian, ...)."),
+]
+Fit = Annotated[
+    DietFitOut | None,
+    Field(description="Its fit for the child's dietary needs (null: no child, or no needs)."),
+]
+Needs = Annotated[list[DietCode], Field(description="The child's dietary needs (may be empty).")]
+
+
 ExtraKind = Literal["menu_option", "meal_option", "addon"]
 
 
@@ -130,12 +148,19 @@ class MenuMealOut(BaseModel):
     )
     cutoff_at: str
     is_open: bool
+    diets: Marks
+    diet: Fit
+    safe_for_child: bool = Field(
+        description="It fits the child's diet (or the child has none) and contains none of "
+        "the child's allergens."
+    )
 
 
 class MenuOut(BaseModel):
     child_id: int
     date: str
     meals: list[MenuMealOut]
+    needs: Needs
 
 
 class NutritionOut(BaseModel):
@@ -159,6 +184,8 @@ class OptionOut(BaseModel):
     price: str
     allergens: list[str] = Field(description="Every allergen of this option.")
     allergy: ExtraAllergyOut
+    diets: Marks
+    diet: Fit
 
 
 class AddOnOut(BaseModel):
@@ -170,6 +197,8 @@ class AddOnOut(BaseModel):
     image: str
     allergens: list[str] = Field(description="Every allergen of this add-on.")
     allergy: ExtraAllergyOut
+    diets: Marks
+    diet: Fit
 
 
 class MenuDetailOut(BaseModel):
@@ -188,6 +217,9 @@ class MenuDetailOut(BaseModel):
     menu_options: list[OptionOut]
     meal_options: list[OptionOut]
     addons: list[AddOnOut]
+    diets: Marks
+    diet: Fit = Field(description="The meal alone for the child's needs (null: none).")
+    needs: Needs
 
 
 # --- cart ---------------------------------------------------------------------------------------
@@ -224,6 +256,11 @@ class MealChoiceIn(BaseModel):
     allergy_ack: bool = Field(
         default=False,
         description="The parent acknowledges a High or Medium allergen of the child.",
+    )
+    diet_ack: bool = Field(
+        default=False,
+        description="The parent was told the meal as composed does not fit the child's "
+        "dietary needs (the refusal's data.field is diet_ack) and wants it anyway.",
     )
 
 
@@ -315,6 +352,10 @@ class CartLineOut(BaseModel):
         description="False: flagged (problems say why) and left out of the total."
     )
     problems: list[str]
+    diet: Fit = Field(
+        description="The line's meal as composed for the child's dietary needs (null: the "
+        "child has none); never a problem: it does not stop payment."
+    )
 
 
 class CartGroupOut(BaseModel):

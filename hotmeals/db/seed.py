@@ -24,6 +24,7 @@ from hotmeals.db import seed_content, seed_pages_en, seed_pages_fr, seed_places,
 from hotmeals.db.models import (
     AddOn,
     AddOnAllergen,
+    AddOnDiet,
     AllergenIngredient,
     CancelReason,
     Child,
@@ -34,12 +35,15 @@ from hotmeals.db.models import (
     Grade,
     Meal,
     MealAllergen,
+    MealDiet,
     MealOption,
     MealOptionAllergen,
+    MealOptionDiet,
     MenuDay,
     MenuDayMeal,
     MenuOption,
     MenuOptionAllergen,
+    MenuOptionDiet,
     NotificationPreference,
     Parent,
     Portion,
@@ -69,6 +73,7 @@ KINDS: tuple[str, ...] = (
     *("meal_allergen", "portion", "menu_option", "meal_option", "price_tier", "child"),
     *("menu_day", "menu_day_meal", "child_allergy"),
     *("menu_option_allergen", "meal_option_allergen", "addon_allergen"),
+    *("meal_diet", "menu_option_diet", "meal_option_diet", "addon_diet"),
     "standing_order",
     "order",
     "school_language",
@@ -225,6 +230,7 @@ def load_rows(session: Session, *, today: date | None = None) -> SeededRows:
     session.flush()
     _extras_allergens(table, all_meals, vendor_addons, allergens)
     _school_languages(table, school_list)
+    _diet_marks(table, all_meals, vendor_addons)
 
     # Level 4: price tiers, the demo children, menu days.
     tiers = table("price_tier", PriceTier, lambda r: (r.portion_id, r.min_quantity))
@@ -369,6 +375,35 @@ def _extras_allergens(
     for a, row in vendor_addons:
         for ing_id in _allergen_ids(a.allergens, allergens):
             addon_links.ensure(AddOnAllergen(addon_id=pk(row), ingredient_id=ing_id))
+
+
+def _diet_marks(
+    table: TableFactory,
+    all_meals: list[tuple[MealSpec, Meal]],
+    vendor_addons: list[tuple[AddOnSpec, AddOn]],
+) -> None:
+    """Each meal's, menu option's, meal option's and add-on's dietary marks, as the menu
+    files and ``seed_vendors`` give them (the implied marks are not stored)."""
+    menu_opts = table("menu_option", MenuOption, lambda r: (r.meal_id, r.name_en))
+    meal_opts = table("meal_option", MealOption, lambda r: (r.meal_id, r.name_en))
+    meal_marks = table("meal_diet", MealDiet, lambda r: (r.meal_id, r.diet))
+    menu_marks = table("menu_option_diet", MenuOptionDiet, lambda r: (r.menu_option_id, r.diet))
+    variant_marks = table("meal_option_diet", MealOptionDiet, lambda r: (r.meal_option_id, r.diet))
+    addon_marks = table("addon_diet", AddOnDiet, lambda r: (r.addon_id, r.diet))
+    for spec, meal in all_meals:
+        for diet in spec.diets:
+            meal_marks.ensure(MealDiet(meal_id=pk(meal), diet=diet.value))
+        for o in seed_vendors.DRINKS if spec.drinks else ():
+            option = menu_opts[(meal.id, o.name_en)]
+            for diet in o.diets:
+                menu_marks.ensure(MenuOptionDiet(menu_option_id=pk(option), diet=diet.value))
+        for o in spec.meal_options:
+            variant = meal_opts[(meal.id, o.name_en)]
+            for diet in o.diets:
+                variant_marks.ensure(MealOptionDiet(meal_option_id=pk(variant), diet=diet.value))
+    for a, row in vendor_addons:
+        for diet in a.diets:
+            addon_marks.ensure(AddOnDiet(addon_id=pk(row), diet=diet.value))
 
 
 def _menu_days(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hotmeals.domain.diet import Diet
+
 # Order of ``MealSpec.nutrition``; the names are the columns of ``Meal``.
 NUTRITION_FIELDS: tuple[str, ...] = (
     "calories",
@@ -31,12 +33,15 @@ NUTRITION_FIELDS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class Option:
     """A drink (menu option) or a variant of the meal (meal option); ``allergens``: keys of
-    ``seed_places.ALLERGENS`` this choice brings (the meal as composed)."""
+    ``seed_places.ALLERGENS`` this choice brings (the meal as composed); ``diets``: its
+    dietary marks (``domain.diet`` codes; a choice that adds nothing, as "on the side",
+    carries every mark, so that it takes none away from the meal as composed)."""
 
     name_en: str
     name_fr: str
     price_cents: int = 0
     allergens: tuple[str, ...] = ()
+    diets: tuple[Diet, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,7 +51,8 @@ class MealSpec:
     ``slug`` names the picture (``/meals/<slug>.svg``). ``allergens`` are keys of
     ``seed_places.ALLERGENS``; wheat implies gluten and is added by the loader. ``nutrition``
     follows ``NUTRITION_FIELDS`` for the small portion. ``bulk_discount_cents`` adds a price tier
-    from ``BULK_MIN_QUANTITY`` meals upward on both portions.
+    from ``BULK_MIN_QUANTITY`` meals upward on both portions. ``diets``: the dietary marks its
+    ingredients justify (``domain.diet`` codes; the marks they imply are not repeated).
     """
 
     slug: str
@@ -65,6 +71,7 @@ class MealSpec:
     bulk_discount_cents: int = 0
     drinks: bool = True
     meal_options: tuple[Option, ...] = ()
+    diets: tuple[Diet, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,7 @@ class AddOnSpec:
     name_fr: str
     price_cents: int
     allergens: tuple[str, ...] = ()  # keys of seed_places.ALLERGENS (wheat implies gluten)
+    diets: tuple[Diet, ...] = ()  # its dietary marks (domain.diet codes)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Children: where they go to school, their allergies, the default child (docs/product.md §3, §5).
+"""Children: where they go to school, their allergies and dietary needs, the default child
+(docs/product.md §3, §5, "Dietary needs").
 
 Every call that takes a child id answers ``child_not_found`` unless the child is an active
 child of ``parent_id``: another parent's child looks exactly like one that does not exist.
@@ -21,12 +22,15 @@ from hotmeals.db.models import (
     CartLine,
     Child,
     ChildAllergy,
+    ChildDiet,
     City,
     Grade,
     School,
     Teacher,
 )
+from hotmeals.domain import diet
 from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, parse_alert_level, severity_rank
+from hotmeals.domain.diet import Diet
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.validation import (
     normalize_name,
@@ -143,8 +147,8 @@ class ChildAllergyView:
 
 @dataclass(frozen=True)
 class ChildView:
-    """An active child with where they go to school (names "" when a place is gone) and their
-    allergies, most severe first."""
+    """An active child with where they go to school (names "" when a place is gone), their
+    allergies, most severe first, and their dietary needs (``diet.DIETS`` order)."""
 
     id: int
     first_name: str
@@ -160,6 +164,7 @@ class ChildView:
     grade_en: str
     grade_fr: str
     allergies: tuple[ChildAllergyView, ...]
+    diets: tuple[Diet, ...] = ()
 
     def grade(self, lang: str) -> str:
         return self.grade_fr if normalize_lang(lang) == "fr" else self.grade_en
@@ -226,9 +231,10 @@ def add_child(
     school_id: int,
     teacher_id: int,
     grade_id: int,
+    diets: frozenset[Diet] = frozenset(),
 ) -> ChildView:
-    """A new child of the parent (the first becomes the default); the place ids are 0 when
-    the form left them out."""
+    """A new child of the parent (the first becomes the default) with its dietary needs; the
+    place ids are 0 when the form left them out."""
     columns = _form_columns(
         session, first_name, last_name, city_id, school_id, teacher_id, grade_id
     )
@@ -248,6 +254,7 @@ def add_child(
     advance_signup_step(parent, from_step=ADD_CHILD, to_step=ALLERGY)
     session.add(parent)
     session.flush()
+    _write_diets(session, saved_id(child), diets)
     return child_view(session, child)
 
 
@@ -262,8 +269,10 @@ def edit_child(
     school_id: int,
     teacher_id: int,
     grade_id: int,
+    diets: frozenset[Diet] | None = None,
 ) -> ChildView:
-    """The child's names and school changed (the child is checked first)."""
+    """The child's names and school changed (the child is checked first), and its dietary
+    needs replaced when ``diets`` is given (None: as they are)."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     columns = _form_columns(
         session, first_name, last_name, city_id, school_id, teacher_id, grade_id
@@ -272,7 +281,32 @@ def edit_child(
         setattr(child, name, value)
     session.add(child)
     session.flush()
+    if diets is not None:
+        _write_diets(session, saved_id(child), diets)
     return child_view(session, child)
+
+
+def _write_diets(session: Session, child_id: int, diets: frozenset[Diet]) -> None:
+    """Replace the child's dietary needs (stored as given: the implied ones are not added)."""
+    session.execute(delete(ChildDiet).where(col(ChildDiet.child_id) == child_id))
+    session.add_all(ChildDiet(child_id=child_id, diet=d.value) for d in diet.DIETS if d in diets)
+    session.flush()
+
+
+_DIETS_OF_CHILDREN = select_columns(col(ChildDiet.child_id), col(ChildDiet.diet)).where(
+    col(ChildDiet.child_id).in_(bindparam("child_ids", expanding=True))
+)
+
+
+def child_diets(session: Session, child_ids: Iterable[int]) -> dict[int, frozenset[Diet]]:
+    """The dietary needs of children (ids the caller checked): one statement; a child without
+    needs is left out."""
+    ids = sorted(set(child_ids))
+    found: dict[int, set[Diet]] = {}
+    if ids:
+        for child_id, code in session.execute(_DIETS_OF_CHILDREN, {"child_ids": ids}).all():
+            found.setdefault(child_id, set()).update(diet.parse(code))
+    return {child_id: frozenset(needs) for child_id, needs in found.items() if needs}
 
 
 def delete_child(*, session: Session, parent_id: int, child_id: int) -> None:
@@ -336,7 +370,14 @@ def child_view(session: Session, child: Child) -> ChildView:
 
 
 # GetChilds is the parent's most frequent call: its statements are built once (bound
-# parameters), and they read columns, not ORM objects - these rows are only shown.
+# parameters), and they read columns, not ORM objects - these rows are only shown. The
+# dietary needs come in the same row, as the space-separated text ``diet.parse`` reads.
+_DIETS_TEXT = (
+    select_columns(func.aggregate_strings(col(ChildDiet.diet), " "))
+    .where(col(ChildDiet.child_id) == col(Child.id))
+    .correlate(Child)
+    .scalar_subquery()
+)
 _CHILD_COLUMNS = select_columns(
     col(Child.id),
     col(Child.first_name),
@@ -351,6 +392,7 @@ _CHILD_COLUMNS = select_columns(
     col(Child.grade_id),
     col(Grade.label_en),
     col(Grade.label_fr),
+    _DIETS_TEXT,
 ).select_from(
     join(Child, City, col(City.id) == Child.city_id, isouter=True)
     .join(School, col(School.id) == Child.school_id, isouter=True)
@@ -410,6 +452,7 @@ def _child_views(session: Session, statement: Executable, **params: object) -> l
             grade_en=grade_en or "",
             grade_fr=grade_fr or "",
             allergies=tuple(allergies.get(child_id, [])),
+            diets=tuple(d for d in diet.DIETS if d in diet.parse(diets_text)),
         )
         for (
             child_id,
@@ -425,6 +468,7 @@ def _child_views(session: Session, statement: Executable, **params: object) -> l
             grade_id,
             grade_en,
             grade_fr,
+            diets_text,
         ) in rows
     ]
 

@@ -205,7 +205,7 @@ class Label:
 
 def diet_label(code: str, lang: str) -> str:
     """A dietary mark's word in ``lang`` (an unknown code as it is)."""
-    return t(f"kitchen.diet.{code}", lang) if code in {d.value for d in diet.DIETS} else code
+    return t(f"diet_{code}", lang) if code in {d.value for d in diet.DIETS} else code
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
-"""The menus' reference data - meals, menu and meal options, add-ons, the allergens of each,
-portions and their price tiers - read from a per-process copy that every write invalidates on
-every worker at once.
+"""The menus' reference data - meals, menu and meal options, add-ons, the allergens and dietary
+marks of each, portions and their price tiers - read from a per-process copy that every write
+invalidates on every worker at once.
 
 The lunch rush reads the same few meals thousands of times an evening, and an operator changes
 them a few times a week. So each process keeps one immutable ``Catalog`` per engine, tagged
@@ -18,10 +18,10 @@ with the version it was read at; the version lives in the database (``CacheVersi
 
 The copy holds no child's data: a child's allergies are read per call and matched against the
 cached allergens (``ordering.allergens.item_allergies``), so the allergy rule is exactly as
-before. The calendar (each school's menu days: served, closed and why, the vendor and its
-cut-off rule) is part of the copy, read per school the first time it is asked for; whether a
-cut-off has passed is always decided against ``clock.now()`` at the call.
-"""
+before; likewise a child's dietary needs against the cached marks (``diets``). The calendar
+(each school's menu days: served, closed and why, the vendor and its cut-off rule) is part of
+the copy, read per school the first time it is asked for; whether a cut-off has passed is always
+decided against ``clock.now()`` at the call."""
 
 from __future__ import annotations
 
@@ -43,20 +43,25 @@ from sqlmodel import Session, col, select
 from hotmeals.db.models import (
     AddOn,
     AddOnAllergen,
+    AddOnDiet,
     AllergenIngredient,
     CacheVersion,
     Meal,
     MealAllergen,
+    MealDiet,
     MealOption,
     MealOptionAllergen,
+    MealOptionDiet,
     MenuDay,
     MenuDayMeal,
     MenuOption,
     MenuOptionAllergen,
+    MenuOptionDiet,
     Portion,
     PriceTier,
     Vendor,
 )
+from hotmeals.domain.diet import Diet
 from hotmeals.domain.pricing import PortionSize
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services.write_watch import WriteWatch
@@ -79,6 +84,10 @@ MENU_MODELS: tuple[type, ...] = (
     AllergenIngredient,
     MenuDay,
     MenuDayMeal,
+    MealDiet,
+    MenuOptionDiet,
+    MealOptionDiet,
+    AddOnDiet,
 )
 _VERSION = "hotmeals.menu_version"
 
@@ -139,6 +148,7 @@ class Catalog:
     addons_of_vendor: Mapping[int, tuple[AddOn, ...]]  # active ones, by English name
     items: Mapping[tuple[str, int], ItemRef]
     items_of_owner: Mapping[tuple[str, int], tuple[ItemRef, ...]]  # (kind, owner) -> items
+    diets: Mapping[tuple[str, int], frozenset[Diet]]  # (kind, item id) -> its stored marks
     portions: Mapping[int, tuple[PortionPrices, ...]]  # meal id -> portions, small first
     portion_rows: Mapping[int, tuple[tuple[Portion, tuple[TierRule, ...]], ...]]  # by meal
     tiers: Mapping[int, tuple[TierRule, ...]]  # portion id -> tiers
@@ -174,7 +184,7 @@ _ITEM_SPECS: tuple[tuple[str, Any, Any, Any, Any], ...] = (
 
 
 def _load(session: Session) -> Catalog:
-    """Eleven statements, once per version and process."""
+    """Fifteen statements (the dietary marks one per table), once per version and process."""
     vendors = {v.id: v for v in session.exec(select(Vendor)).all() if v.id is not None}
     meals = {m.id: m for m in session.exec(select(Meal)).all() if m.id is not None}
     menu_options = {o.id: o for o in session.exec(select(MenuOption)).all() if o.id is not None}
@@ -202,6 +212,7 @@ def _load(session: Session) -> Catalog:
         addons=MappingProxyType(addons),
         addons_of_vendor=MappingProxyType({k: tuple(v) for k, v in of_vendor.items()}),
         items=MappingProxyType(items),
+        diets=MappingProxyType(_load_diets(session)),
         items_of_owner=MappingProxyType(
             {k: tuple(sorted(v, key=lambda r: r.item_id)) for k, v in by_owner.items()}
         ),
@@ -262,6 +273,26 @@ def _load_items(session: Session) -> dict[tuple[str, int], ItemRef]:
             sorted(entry["allergens"], key=lambda a: (a.name_en, a.ingredient_id))
         )
     return {key: ItemRef(**entry) for key, entry in found.items()}
+
+
+_DIET_SPECS: tuple[tuple[str, Any, Any], ...] = (
+    (MEAL, MealDiet, MealDiet.meal_id),
+    (MENU_OPTION, MenuOptionDiet, MenuOptionDiet.menu_option_id),
+    (MEAL_OPTION, MealOptionDiet, MealOptionDiet.meal_option_id),
+    (ADDON, AddOnDiet, AddOnDiet.addon_id),
+)
+
+
+def _load_diets(session: Session) -> dict[tuple[str, int], frozenset[Diet]]:
+    """Every item's stored dietary marks (a code that is no longer a mark is left out): one
+    statement per table. An item without a row carries no mark."""
+    found: dict[tuple[str, int], set[Diet]] = {}
+    known = {d.value for d in Diet}
+    for kind, model, item_id in _DIET_SPECS:
+        for key, code in session.execute(select(item_id, model.diet)).all():
+            if code in known:
+                found.setdefault((kind, key), set()).add(Diet(code))
+    return {key: frozenset(marks) for key, marks in found.items()}
 
 
 def _load_portions(

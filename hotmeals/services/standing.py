@@ -75,7 +75,7 @@ BOOK_AHEAD = 7
 MAX_SPAN_DAYS = 400
 MAX_PER_PARENT = 30
 UNTIL_TERM, UNTIL_YEAR, UNTIL_DATE = "term", "year", "date"
-SKIP_REASONS = ("closed", "not_served", "allergy", "child")
+SKIP_REASONS = ("closed", "not_served", "allergy", "diet", "child")
 
 
 # --- the school calendar's terms ----------------------------------------------------------------

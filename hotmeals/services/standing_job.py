@@ -154,6 +154,8 @@ def _reason_of(err: DomainError) -> str | None:
         return "closed"
     if err.code.startswith("allergy"):
         return "allergy"
+    if err.code == "diet_ack_required":
+        return "diet"  # the meal does not fit the child's dietary needs: skipped, told why
     if err.code == "child_not_found":
         return "child"
     if err.code == "child_away":
@@ -227,6 +229,7 @@ def _claim(
         allergy_ack=False,
     )
     reason: str | None = ""
+    said = ""  # the reason as the mail says it, when it names more than its code
     checked = None
     try:
         # The start of a school year: a child not confirmed for it is not booked (told why).
@@ -239,6 +242,8 @@ def _claim(
         reason = _reason_of(err)
         if reason is None:
             return None  # its cut-off has passed: the moment is gone
+        if reason == "diet":  # "Butter Chicken does not fit Emma's diet (Not vegetarian)"
+            said = t("diet_skipped", lang, **err.params)
     run = StandingOrderRun(
         standing_order_id=standing_id,
         meal_date=day,
@@ -261,7 +266,7 @@ def _claim(
             child=child_name,
             meal=meal_name,
             day=day,
-            reason=t(f"standing.reason.{run.reason}", lang),
+            reason=said or t(f"standing.reason.{run.reason}", lang),
         )
         return {"status": SKIPPED}
     if _booked_already(session, parent_id=row.parent_id, child_id=row.child_id, day=day):

@@ -304,3 +304,36 @@ def test_set_child_allergies(client, family):
 def test_child_calls_need_a_session(client, method, path):
     response = post(client, path, {"child_id": 1}) if method == "post" else get(client, path)
     refused(response, "Your session has expired. Please sign in again.", status=401)
+
+
+# --- dietary needs ------------------------------------------------------------------------------
+
+
+def test_a_child_keeps_its_dietary_needs_and_one_without_answers_an_empty_list(client, family):
+    token = family["token"]
+    assert family["child"]["diets"] == []  # added without needs: the one new key, empty
+    body = _child_body(first_name="Noor", diets=["halal", "vegetarian", "halal"])
+    added = ok(post(client, "/Parent/user/AddChild", body, token))["data"]
+    assert added["diets"] == ["vegetarian", "halal"]  # each once, in the marks' order
+    edit = {"child_id": added["id"], **_child_body(first_name="Noor")}
+    kept = ok(post(client, "/Parent/user/EditChild", edit, token))["data"]
+    assert kept["diets"] == ["vegetarian", "halal"]  # left out: unchanged
+    changed = ok(post(client, "/Parent/user/EditChild", {**edit, "diets": ["no_pork"]}, token))
+    assert changed["data"]["diets"] == ["no_pork"]
+    listed = ok(get(client, "/Parent/user/GetChilds", token))["data"]
+    assert {c["first_name"]: c["diets"] for c in listed}["Noor"] == ["no_pork"]
+    one = ok(post(client, "/Parent/user/GetOneChildInfo", {"child_id": added["id"]}, token))
+    assert one["data"]["diets"] == ["no_pork"]
+    cleared = ok(post(client, "/Parent/user/EditChild", {**edit, "diets": []}, token))
+    assert cleared["data"]["diets"] == []
+
+
+def test_an_unknown_dietary_need_is_refused_with_its_code(client, family):
+    body = _child_body(first_name="Ana", diets=["vegetarian", "keto"])
+    refused(
+        post(client, "/Parent/user/AddChild", body, family["token"]), "Unknown dietary need: keto"
+    )
+    refused(
+        post(client, "/Parent/user/AddChild", body, family["token"], lang="fr"),
+        "Besoin alimentaire inconnu : keto",
+    )

@@ -215,6 +215,8 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             patch.setattr("hotmeals.db.seed._extras_allergens", lambda *a, **k: None)
             # The schools' languages (0025's table).
             patch.setattr("hotmeals.db.seed._school_languages", lambda *a, **k: None)
+            # And the dietary marks (0024's tables).
+            patch.setattr("hotmeals.db.seed._diet_marks", lambda *a, **k: None)
             patch.setattr("hotmeals.demo.seed._confirm_school_year", lambda *a, **k: None)  # 0016
             # Likewise the demo standing order (0014's table).
             patch.setattr("hotmeals.demo.seed._demo_standing_order", lambda *a, **k: None)
@@ -275,9 +277,9 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             assert refunded["s"] == 650  # what total_refund_cents said
             cancellation = q("SELECT kind, actor, request_key FROM ordercancellation")
             assert dict(cancellation) == {"kind": "order", "actor": "", "request_key": None}
-        # At head the seed adds the extras' allergens, the demo standing order, the demo
-        # paid order (with last week's menu day it is on, before the seed's window) and the
-        # demo closed day's order.
+        # At head the seed adds the extras' allergens, the dietary marks, the demo standing
+        # order, the demo paid order (with last week's menu day it is on, before the seed's
+        # window) and the demo closed day's order.
         with Session(eng) as session:
             report = load_demo_data(session, today=SEED_TODAY)
             session.commit()
@@ -286,6 +288,10 @@ def test_upgrade_from_0001_keeps_demo_data_a_paid_donation_and_orders(empty_url,
             "menu_option_allergen",
             "meal_option_allergen",
             "addon_allergen",
+            "meal_diet",
+            "menu_option_diet",
+            "meal_option_diet",
+            "addon_diet",
             "standing_order",
             "order",
             "menu_day",

@@ -248,6 +248,31 @@ async def test_closed_day_missing_meal_and_allergy_are_skipped_with_a_french_ema
     assert len(_mails(pay_engine, home["email"])) == 3
 
 
+async def test_a_meal_that_does_not_fit_the_childs_diet_is_skipped_with_what_it_misses(
+    pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, home: dict, now: datetime
+) -> None:
+    from hotmeals.db.models import ChildDiet, MealDiet
+
+    runtime = Runtime(engine=pay_engine, gateway=gateway)
+    await _save_card(pay_engine, gateway, live_sim, home["parent_id"])
+    with session_scope(pay_engine) as s:
+        # The pizza is vegetarian, not halal; Emma eats vegetarian and halal.
+        s.add(MealDiet(meal_id=home["pizza"], diet="vegetarian"))
+        s.add_all(ChildDiet(child_id=home["child_id"], diet=d) for d in ("vegetarian", "halal"))
+    done = await standing_job.run(runtime=runtime)
+    assert (done.booked, done.skipped) == (0, 1)
+    assert _rows(pay_engine, CartLine, parent_id=home["parent_id"]) == []
+    [run] = _rows(pay_engine, StandingOrderRun, standing_order_id=home["standing_id"])
+    assert run.reason == "diet"
+    [mail] = _mails(pay_engine, home["email"])
+    # The French parent is told which meal, whose diet and what it misses.
+    assert "Pizza ne convient pas au régime d'Emma (Non halal)" in mail.body_text
+    with session_scope(pay_engine) as s:
+        listed = standing.listing(session=s, parent_id=home["parent_id"])
+    words = standing.wording(listed[0], "fr")
+    assert "le repas ne convient pas au régime de l'enfant" in words.last_label
+
+
 async def test_no_card_leaves_it_in_the_cart_with_an_email(
     pay_engine: Engine, gateway: ConvergeClient, home: dict, now: datetime
 ) -> None:

@@ -77,6 +77,7 @@ APP = {
         "set_note",
         "set_acknowledged",
         "add",  # AddToCart for the acting parent, once per submission key
+        "confirm_diet",  # the same add, the diet notice seen
     },
     "hotmeals.ui.state.many_days.ManyDaysState": {
         "open",  # the acting parent's children and one week_choices for the chosen ones
@@ -87,6 +88,7 @@ APP = {
         "set_meal",
         "set_size",
         "set_ack",
+        "set_diet_ack",  # a row of the loaded answer only; add_many checks again
         "set_source_week",  # one of the offered weeks
         "set_target_week",
         "add_all",  # add_many for the acting parent, once per submission key
@@ -110,6 +112,7 @@ APP = {
         "set_school",
         "set_teacher",
         "set_grade",
+        "toggle_diet",  # a code of domain.diet, checked there
         "save",
     },
     "hotmeals.ui.state.allergy.AllergyState": {

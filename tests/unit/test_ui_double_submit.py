@@ -18,6 +18,7 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import (
     Child,
     ChildAllergy,
+    ChildDiet,
     ContactMessage,
     EmailOutbox,
     FormSubmission,
@@ -93,6 +94,7 @@ def test_add_child_saved_twice_adds_one_child(database, step):
         await _run(form.set_school(form.schools[0]["id"]))
         await _run(form.set_teacher(form.teachers[0]["id"]))
         await _run(form.set_grade(form.grades[0]["id"]))
+        await _run(form.toggle_diet("halal", True))  # the dietary needs are saved with it
         data = {"first_name": "Zoë", "last_name": "O'Neil"}
         before = _count(Child, Child.parent_id == family["id"])
 
@@ -102,6 +104,13 @@ def test_add_child_saved_twice_adds_one_child(database, step):
         assert len(first) == 2  # the toast and the way on to the allergies
         assert second == []
         assert _count(Child, Child.parent_id == family["id"]) == before + 1
+        with session_scope() as session:
+            zoe = session.exec(
+                select(Child).where(Child.parent_id == family["id"], Child.first_name == "Zoë")
+            ).one()
+            assert session.exec(
+                select(ChildDiet.diet).where(ChildDiet.child_id == zoe.id)
+            ).all() == ["halal"]
         assert form.turn == 2 and not form.busy  # each answer releases the button
 
     asyncio.run(scenario())

@@ -153,6 +153,20 @@ def test_child_names_are_letters_only_and_at_most_15():
     asyncio.run(scenario())
 
 
+def test_the_child_forms_dietary_needs_take_known_codes_in_the_marks_order():
+    async def scenario():
+        root = rx.State(_reflex_internal_init=True)
+        form = await root.get_state(ChildFormState)
+        form.toggle_diet("halal", True)
+        form.toggle_diet("vegetarian", True)
+        form.toggle_diet("keto", True)  # the browser is untrusted: not a mark
+        assert form.diets == ["vegetarian", "halal"]
+        form.toggle_diet("halal", False)
+        assert form.diets == ["vegetarian"]
+
+    asyncio.run(scenario())
+
+
 def test_change_password_shows_its_four_messages():
     async def scenario():
         root = rx.State(_reflex_internal_init=True)

@@ -39,7 +39,7 @@ class StandingOrderRun(SQLModel, table=True):
     standing_order_id: int = fk("standingorder.id", ondelete="CASCADE", index=False)
     meal_date: date
     # charging (the saved card's charge is on its way), booked, in_cart (no card, declined),
-    # skipped (``reason``: closed, not_served, allergy, child, booked)
+    # skipped (``reason``: closed, not_served, allergy, diet, child, booked)
     status: str = Field(max_length=16)
     reason: str = Field(default="", max_length=32)
     order_id: int | None = fk("order.id", nullable=True, index=False)

@@ -32,12 +32,6 @@ EN = {
     "kitchen.note": "Message: “{note}”",
     "kitchen.grade": "Grade",
     "kitchen.copy": "meal {copy} of {copies}",
-    "kitchen.diet.vegetarian": "Vegetarian",
-    "kitchen.diet.vegan": "Vegan",
-    "kitchen.diet.halal": "Halal",
-    "kitchen.diet.no_pork": "No pork",
-    "kitchen.diet.no_beef": "No beef",
-    "kitchen.diet.gluten_free": "Gluten-free",
 }
 
 FR = {
@@ -71,10 +65,4 @@ FR = {
     "kitchen.note": "Message : «\u00a0{note}\u00a0»",
     "kitchen.grade": "Année",
     "kitchen.copy": "repas {copy} sur {copies}",
-    "kitchen.diet.vegetarian": "Végétarien",
-    "kitchen.diet.vegan": "Végétalien",
-    "kitchen.diet.halal": "Halal",
-    "kitchen.diet.no_pork": "Sans porc",
-    "kitchen.diet.no_beef": "Sans bœuf",
-    "kitchen.diet.gluten_free": "Sans gluten",
 }

@@ -28,6 +28,7 @@ EN = {
     "standing.reason.closed": "no school meals that day",
     "standing.reason.not_served": "the meal is not on that day's menu",
     "standing.reason.allergy": "the meal does not suit the child's allergies",
+    "standing.reason.diet": "the meal does not fit the child's diet",
     "standing.reason.child": "the child's profile is no longer active",
     "standing.reason.school_year": (
         "the new school year is not confirmed yet for this child (open Book meal to confirm it)"
@@ -119,6 +120,7 @@ FR = {
     "standing.reason.closed": "pas de repas à l'école ce jour-là",
     "standing.reason.not_served": "le repas n'est pas au menu ce jour-là",
     "standing.reason.allergy": "le repas ne convient pas aux allergies de l'enfant",
+    "standing.reason.diet": "le repas ne convient pas au régime de l'enfant",
     "standing.reason.child": "le profil de l'enfant n'est plus actif",
     "standing.reason.school_year": (
         "la nouvelle année scolaire n'est pas encore confirmée pour cet enfant"

@@ -38,6 +38,7 @@ from hotmeals.domain.charges import (
     compute_charges,
 )
 from hotmeals.domain.cutoff import before_cutoff, cutoff_at, ensure_open
+from hotmeals.domain.diet import Diet
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.pricing import (
     LineInput,
@@ -48,6 +49,7 @@ from hotmeals.domain.pricing import (
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache
+from hotmeals.services.children import child_diets
 from hotmeals.services.ordering.allergens import (
     AllergyMark,
     Dish,
@@ -56,6 +58,7 @@ from hotmeals.services.ordering.allergens import (
     item_allergies,
 )
 from hotmeals.services.ordering.days import cutoff_rule
+from hotmeals.services.ordering.diets import DietFit, dish_marks, fit
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import (
     CART_MAX_LINES,
@@ -202,6 +205,9 @@ class CartItem:
     cutoff_at: datetime
     payable: bool
     problems: tuple[str, ...]
+    # The line's meal as composed for the child's dietary needs (None: the child has none);
+    # a preference, never a problem that stops payment.
+    diet: DietFit | None = None
 
 
 @dataclass(frozen=True)
@@ -285,6 +291,7 @@ def summary_at(
     rates: ChargeRates | None = None,
     promo: Promo | None = None,
     school_donation_cents: int = 0,
+    with_diets: bool = True,
 ) -> CartSummary:
     """The parent's cart grouped by child and date, each line priced from today's catalogue
     and flagged when it cannot be paid (cut-off passed, day closed, meal withdrawn, or the
@@ -292,16 +299,21 @@ def summary_at(
     payable lines (``domain.charges.compute_charges``) and how many meals they are (what they
     give back is ``domain.pricing.giveback_summary`` of it). Names and problems in ``lang``.
     The meals, prices and allergens from the menus' cached copy (``services/menu_cache``);
-    four statements whatever the number of lines. ``now``: the calling request's one instant."""
+    with the children's dietary needs (``with_diets``: each line's ``diet``), five statements
+    whatever the number of lines. ``now``: the calling request's one instant."""
     rates = rates or get_settings().charge_rates
     french = is_french(lang)
     lines = session.execute(_CART_LINES, {"parent_id": parent_id}).tuples().all()
-    rows = _with_menu(menu_cache.catalog(session), lines)
+    menus = menu_cache.catalog(session)
+    rows = _with_menu(menus, lines)
     line_ids = [row[0].id for row in rows]
     addons: dict[int, list[AddOn]] = {}
     tiers: dict[int, list[TierRule]] = {}
     items: Items = {}
+    needs: dict[int, frozenset[Diet]] = {}
     if rows:
+        if with_diets:
+            needs = child_diets(session, {row[5].id or 0 for row in rows})
         for cart_line_id, addon in session.execute(_ADDONS_OF_LINES, {"ids": line_ids}).all():
             addons.setdefault(cart_line_id, []).append(addon)
         tiers = tiers_of(session, (row[4].id for row in rows))  # the menus' cached copy
@@ -344,6 +356,10 @@ def summary_at(
         )
         if problem:
             problems.append(problem)
+        dish = Dish(meal, menu_option, meal_option, line_addons)
+        diet_fit = None
+        if with_diets:
+            diet_fit = fit(needs.get(child.id, frozenset()), dish_marks(menus.diets, dish))
         try:
             price: LinePrice | None = price_line(
                 LineInput(
@@ -388,6 +404,7 @@ def summary_at(
             cutoff_at=closes,
             payable=payable,
             problems=tuple(problems),
+            diet=diet_fit,
         )
         key = (child.id, menu_day.meal_date)
         children.setdefault(key, child)

@@ -140,6 +140,7 @@ def _reserve_checkout(
         now=now,
         require_payable=True,
         name_past_cutoff=True,
+        with_diets=False,  # a preference: never a reason not to charge
     )
     summary, promo_row = priced.summary, priced.promo_row
     payable = [line.cart_id for group in summary.groups for line in group.lines if line.payable]

@@ -7,12 +7,14 @@ a standing order's date).
 that says why not, always in the same order), ``insert_lines`` writes the accepted lines as
 cart lines in two statements. A line stores only ids, a quantity, the note and the allergy
 acknowledgement: prices, options and add-ons are read from the database, never taken from the
-client, and priced with ``domain.pricing.price_line``.
+client, and priced with ``domain.pricing.price_line``. A meal that does not fit the child's
+dietary needs is added only with ``diet_ack`` (``domain.diet.ensure_can_add``, after the
+allergy rule); nothing of it is stored: a diet is a preference, not a safety rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Required, TypedDict
@@ -32,6 +34,7 @@ from hotmeals.db.models import (
     Portion,
     Vendor,
 )
+from hotmeals.domain import diet
 from hotmeals.domain.allergy import (
     MealVerdict,
     ack_covers,
@@ -50,6 +53,7 @@ from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.i18n import t
 from hotmeals.services import menu_cache, school_year
 from hotmeals.services.away_days import Ranges, away_ranges, is_away
+from hotmeals.services.children import child_diets
 from hotmeals.services.ordering.allergens import (
     MEAL,
     Dish,
@@ -64,6 +68,8 @@ from hotmeals.services.ordering.days import (
     meal_date,
     open_or_refuse,
 )
+from hotmeals.services.ordering.diets import dish_marks
+from hotmeals.services.ordering.labels import is_french
 
 SPECIAL_NOTE_MAX = 120
 CART_MAX_LINES = 100
@@ -116,6 +122,8 @@ class LineRequest:
     # An acknowledgement given earlier and stored (a draft order change's step, a moved order
     # line's): it must still name every allergen that needs one (``domain.allergy.ack_covers``).
     ack_given: str | None = None
+    # The parent saw that the meal does not fit the child's dietary needs and wants it.
+    diet_ack: bool = False
 
 
 class MealChoice(TypedDict, total=False):
@@ -135,6 +143,7 @@ class MealChoice(TypedDict, total=False):
     addons: Sequence[int]
     special_note_text: str | None
     allergy_ack: bool
+    diet_ack: bool
 
 
 def chosen_line(choice: MealChoice) -> LineRequest:
@@ -152,6 +161,7 @@ def chosen_line(choice: MealChoice) -> LineRequest:
         addons=choice.get("addons") or (),
         special_note=choice.get("special_note_text"),
         allergy_ack=bool(choice.get("allergy_ack", False)),
+        diet_ack=bool(choice.get("diet_ack", False)),
     )
 
 
@@ -171,6 +181,8 @@ class Batch:
     cart_count: int
     items: Items  # the allergens of the meals, options and add-ons named (menu.item_allergies)
     away: Ranges  # the children's days away (away_days.away_ranges)
+    needs: dict[int, frozenset[diet.Diet]]  # the children's dietary needs (those with any)
+    marks: Mapping[tuple[str, int], frozenset[diet.Diet]]  # the menus' dietary marks
 
 
 @dataclass(frozen=True)
@@ -188,6 +200,7 @@ class CheckedLine:
     ack_text: str | None
     notice: str
     price: LinePrice
+    diet_unmet: tuple[diet.Diet, ...] = ()  # the child's needs the meal as composed misses
 
 
 def _loose_date(value: str | None) -> date | None:
@@ -228,8 +241,8 @@ def load_batch(
     """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
     the requests name, the cart's size and the children's days away: the menus from their
     cached copy (``services/menu_cache``, as current as the database), the children, their
-    allergies, the cart's size and the days away read here: at most six statements for any
-    number of lines."""
+    allergies, their dietary needs, the cart's size and the days away read here: at most seven
+    statements for any number of lines."""
     child_keys = {r.child_id for r in requests if r.child_id > 0}
     children: dict[int, Child] = {}
     if child_keys:
@@ -291,6 +304,7 @@ def load_batch(
         if k in menus.addons and menus.addons[k].is_active
     }
     count = cart_count(session, parent_id)
+    needs = child_diets(session, children) if children and served_meals else {}
     booked = [d.meal_date for d, _ in days_by_id.values()]
     away = away_ranges(session, children, min(booked), max(booked)) if booked else {}
     return Batch(
@@ -306,6 +320,8 @@ def load_batch(
         cart_count=count,
         items=items,
         away=away,
+        needs=needs,
+        marks=menus.diets,
     )
 
 
@@ -326,7 +342,8 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     """Every rule of adding one line, against ``batch``: the child is the parent's, the meal
     is on the child's school menu that day (by ``menu_day_id`` from GetMenu, or ``date``), the
     day open, before its cut-off and not one the child is away, the child's allergies allow it
-    (Major refused; High/Medium need ``allergy_ack``), the portion, options and add-ons the
+    (Major refused; High/Medium need ``allergy_ack``), then its dietary needs (a meal as
+    composed that misses one needs ``diet_ack``), the portion, options and add-ons the
     meal's or its vendor's. Raises the DomainError that says why not."""
     child = batch.children.get(request.child_id)
     if child is None:
@@ -395,6 +412,15 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
     ack_text = None
     if verdict is MealVerdict.ACKNOWLEDGE:
         ack_text = t("allergy_ack_text", lang, allergens=", ".join(composition.acknowledge))
+    # The diet rule, on the same meal as composed: a preference, after the allergy rule.
+    missing = diet.ensure_can_add(
+        batch.needs.get(child.id, frozenset()),
+        dish_marks(batch.marks, dish),
+        acknowledged=request.diet_ack,
+        child=child.first_name,
+        meal=meal.name_fr if is_french(lang) else meal.name_en,
+        lang=lang,
+    )
 
     portion, tiers = _portion(batch, meal.id, request.portion_id, request.size)
     menu_option_key = request.menu_option_id or None
@@ -440,6 +466,7 @@ def check_line(batch: Batch, request: LineRequest, *, lang: str, now: datetime) 
         ack_text=ack_text,
         notice=notice,
         price=price,
+        diet_unmet=missing,
     )
 
 

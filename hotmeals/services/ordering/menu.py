@@ -1,6 +1,6 @@
-"""The menu a parent books from: the day's meals for a child with their prices and allergy
-marking (GetMenu), one meal in full (MenuDetail), the vendors' add-ons (AddsOn), a portion's
-price tiers.
+"""The menu a parent books from: the day's meals for a child with their prices, allergy
+marking and dietary marks (and whether each fits the child's needs) (GetMenu), one meal in full
+(MenuDetail), the vendors' add-ons (AddsOn), a portion's price tiers.
 
 Ownership: every call that takes a child id goes through ``children.own_child``. Each call
 runs a fixed number of statements whatever the number of meals, portions or allergens (joins
@@ -26,11 +26,13 @@ from hotmeals.db.models import (
     PriceTier,
     Vendor,
 )
+from hotmeals.domain import diet
 from hotmeals.domain.allergy import MealVerdict
+from hotmeals.domain.diet import Diet
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.pricing import PriceTier as TierRule
 from hotmeals.services import menu_cache
-from hotmeals.services.children import own_child
+from hotmeals.services.children import child_diets, own_child
 from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import (
     ADDON,
@@ -49,6 +51,7 @@ from hotmeals.services.ordering.days import (
     meal_date,
     open_days_or_refuse,
 )
+from hotmeals.services.ordering.diets import DietFit, fit, item_marks, shown
 from hotmeals.services.ordering.labels import is_french
 
 
@@ -84,6 +87,16 @@ class MenuMeal:
     in_cart_quantity: int  # of this meal in the parent's cart for the child that day
     cutoff_at: datetime
     is_open: bool  # before the cut-off
+    diets: tuple[Diet, ...] = ()  # the meal's own marks with the ones they imply
+    diet: DietFit | None = None  # the meal's fit for the child's needs (None: no needs)
+
+    @property
+    def safe_for_child(self) -> bool:
+        """It fits the child's diet (or the child has no needs) and the child may have it (no
+        Major allergen: its own verdict is not refused): what the "Safe for Emma" filter keeps.
+        A Low, Medium or High allergen stays shown, with its mark and its rule at the add."""
+        fits = self.diet is None or self.diet.fits
+        return fits and self.allergy.verdict is not MealVerdict.REFUSED
 
 
 @dataclass(frozen=True)
@@ -93,6 +106,7 @@ class DayMenu:
     child_id: int
     day: date
     meals: tuple[MenuMeal, ...]
+    needs: tuple[Diet, ...] = ()  # the child's dietary needs, in ``diet.DIETS`` order
 
 
 @dataclass(frozen=True)
@@ -113,6 +127,8 @@ class OptionView:
     price_cents: int
     allergens: tuple[str, ...]
     allergy: AllergyMark | None  # None without a child
+    diets: tuple[Diet, ...] = ()  # its own marks with the ones they imply
+    diet: DietFit | None = None  # its fit for the child's needs (None: no child, no needs)
 
 
 @dataclass(frozen=True)
@@ -127,6 +143,8 @@ class AddOnView:
     image: str
     allergens: tuple[str, ...]
     allergy: AllergyMark | None  # None without a child
+    diets: tuple[Diet, ...] = ()  # its own marks with the ones they imply
+    diet: DietFit | None = None  # its fit for the child's needs (None: no child, no needs)
 
 
 @dataclass(frozen=True)
@@ -148,6 +166,9 @@ class MealDetail:
     menu_options: tuple[OptionView, ...]
     meal_options: tuple[OptionView, ...]
     addons: tuple[AddOnView, ...]
+    diets: tuple[Diet, ...] = ()  # the meal's own marks with the ones they imply
+    diet: DietFit | None = None  # the meal alone for the child's needs (None: none given)
+    needs: tuple[Diet, ...] = ()  # the child's needs (empty without a child)
 
 
 NUTRITION = (
@@ -205,9 +226,9 @@ def get_menu(
 ) -> DayMenu:
     """The meals the child's school serves on ``date`` (the client's text: ``meal_date``),
     each with its portions and prices and its allergy marking for the child, its options'
-    and add-ons' allergens (``extras``) and how many of it are in the parent's cart for the
-    child that day. The menu from its cached copy (``services/menu_cache``); five statements
-    whatever the number of meals."""
+    and add-ons' allergens (``extras``), its dietary marks and their fit for the child's needs,
+    and how many of it are in the parent's cart for the child that day. The menu from its
+    cached copy (``services/menu_cache``); six statements whatever the number of meals."""
     child = own_child(session, parent_id=parent_id, child_id=child_id)
     assert child.id is not None  # read from the database
     day = meal_date(date)
@@ -232,6 +253,7 @@ def get_menu(
         addons_of_vendors=[v.id for _, v in open_days if v.id is not None],
     )
     extras_of = _extras_by_owner(items, child.id)
+    needs = child_diets(session, [child.id]).get(child.id, frozenset())
     in_cart: dict[tuple[int, int], int] = {}
     if rows:  # the child's meals already in the parent's cart that day, one statement
         asked = {"parent_id": parent_id, "child_id": child.id, "days": list(by_day)}
@@ -266,9 +288,16 @@ def get_menu(
                 in_cart_quantity=in_cart.get((menu_day_id, meal.id), 0),
                 cutoff_at=closes,
                 is_open=before_cutoff,
+                diets=shown(item_marks(menus.diets, MEAL, meal.id)),
+                diet=fit(needs, item_marks(menus.diets, MEAL, meal.id)),
             )
         )
-    return DayMenu(child_id=child.id, day=day, meals=tuple(meals))
+    return DayMenu(
+        child_id=child.id,
+        day=day,
+        meals=tuple(meals),
+        needs=tuple(d for d in diet.DIETS if d in needs),
+    )
 
 
 def _extras_by_owner(
@@ -308,10 +337,12 @@ def _addons(
     lang: str,
     items: Items | None = None,
     child_id: int | None = None,
+    needs: frozenset[Diet] = frozenset(),
 ) -> tuple[AddOnView, ...]:
     """The active add-ons (of ``vendor_ids``) with their allergens: ``items`` when the caller
     read them already, else one more statement (the add-ons from the menus' cached copy)."""
-    of_vendor = menu_cache.catalog(session).addons_of_vendor
+    menus = menu_cache.catalog(session)
+    of_vendor = menus.addons_of_vendor
     vendors = sorted(of_vendor if vendor_ids is None else set(vendor_ids))
     rows = [a for vendor_id in vendors for a in of_vendor.get(vendor_id, ())]
     if items is None:
@@ -335,6 +366,8 @@ def _addons(
                 image=a.image,
                 allergens=tuple(item.allergens) if item is not None else (),
                 allergy=_mark(item, child_id, lang),
+                diets=shown(item_marks(menus.diets, ADDON, a.id)),
+                diet=fit(needs, item_marks(menus.diets, ADDON, a.id)),
             )
         )
     return tuple(out)
@@ -347,11 +380,13 @@ def _options(
     lang: str,
     items: Items,
     child_id: int | None = None,
+    needs: frozenset[Diet] = frozenset(),
 ) -> tuple[OptionView, ...]:
     french = is_french(lang)
     kind = MENU_OPTION if model is MenuOption else MEAL_OPTION
+    menus = menu_cache.catalog(session)
     out = []
-    for o in menu_cache.catalog(session).options_of_meal.get((kind, meal_id), ()):
+    for o in menus.options_of_meal.get((kind, meal_id), ()):
         assert o.id is not None  # read from the database
         item = items.get((kind, o.id))
         out.append(
@@ -361,6 +396,8 @@ def _options(
                 price_cents=o.price_cents,
                 allergens=tuple(item.allergens) if item is not None else (),
                 allergy=_mark(item, child_id, lang),
+                diets=shown(item_marks(menus.diets, kind, o.id)),
+                diet=fit(needs, item_marks(menus.diets, kind, o.id)),
             )
         )
     return tuple(out)
@@ -385,8 +422,9 @@ def menu_detail(
     lang: str = "en",
 ) -> MealDetail:
     """One meal in full: the 15 nutrition facts, ingredients, cooking method, allergens (marked
-    for ``child_id`` when given), sizes with tiers, menu and meal options, the vendor's add-ons.
-    The meal from the menus' cached copy (``services/menu_cache``); four statements at most."""
+    for ``child_id`` when given), sizes with tiers, menu and meal options, the vendor's add-ons,
+    each with its dietary marks and, for a child with needs, whether it fits them.
+    The meal from the menus' cached copy (``services/menu_cache``); five statements at most."""
     child = own_child(session, parent_id=parent_id, child_id=child_id) if child_id else None
     meal, vendor = active_meal(session, meal_id)
     assert meal.id is not None and vendor.id is not None  # rows read from the database
@@ -401,6 +439,8 @@ def menu_detail(
         addons_of_vendors=[vendor.id],
     )
     own = items.get((MEAL, meal.id)) or empty_item(MEAL, meal.id, meal.id, meal.name_en)
+    needs = _needs(session, child_key)
+    menus = menu_cache.catalog(session)
     return MealDetail(
         meal_id=meal.id,
         vendor_id=vendor.id,
@@ -417,10 +457,39 @@ def menu_detail(
         allergens=tuple(own.allergens),
         allergy=own.mark(child_key, lang) if child else None,
         portions=tuple(menu_cache.catalog(session).portions.get(meal.id, ())),
-        menu_options=_options(session, MenuOption, meal.id, lang, items, child_key),
-        meal_options=_options(session, MealOption, meal.id, lang, items, child_key),
-        addons=_addons(session, [vendor.id], lang, items, child_key),
+        menu_options=_options(session, MenuOption, meal.id, lang, items, child_key, needs),
+        meal_options=_options(session, MealOption, meal.id, lang, items, child_key, needs),
+        addons=_addons(session, [vendor.id], lang, items, child_key, needs),
+        diets=shown(item_marks(menus.diets, MEAL, meal.id)),
+        diet=fit(needs, item_marks(menus.diets, MEAL, meal.id)),
+        needs=tuple(d for d in diet.DIETS if d in needs),
     )
+
+
+def _needs(session: Session, child_id: int | None) -> frozenset[Diet]:
+    """The dietary needs of a child the caller checked (none without one): one statement."""
+    if not child_id:
+        return frozenset()
+    return child_diets(session, [child_id]).get(child_id, frozenset())
+
+
+def composed_diet(
+    detail: MealDetail,
+    *,
+    menu_option_id: int = 0,
+    meal_option_id: int = 0,
+    addon_ids: Sequence[int] = (),
+) -> DietFit | None:
+    """What the diet rule of AddToCart will say about the meal of ``detail`` (``menu_detail``'s
+    answer for a child) with these choices (0: none): the needs the meal as composed does not
+    meet (None for a child without needs), on the marks the detail carries, no statement."""
+    if not detail.needs:
+        return None
+    parts = [detail.diets]
+    parts += [o.diets for o in detail.menu_options if menu_option_id and o.id == menu_option_id]
+    parts += [o.diets for o in detail.meal_options if meal_option_id and o.id == meal_option_id]
+    parts += [a.diets for a in detail.addons if a.id in set(addon_ids)]
+    return fit(frozenset(detail.needs), diet.composed(*parts))
 
 
 def list_addons(
@@ -433,18 +502,17 @@ def list_addons(
 ) -> tuple[AddOnView, ...]:
     """The active add-ons, of one vendor when ``vendor_id`` is given (0, not an id: 'vendor
     not found'), each with its allergens and, for ``child_id`` (one of ``parent_id``'s
-    children; 0 is none of them), its AllergyMark (from the menus' cached copy; one statement
-    more with a child)."""
+    children; 0 is none of them), its AllergyMark and its fit for the child's dietary needs
+    (from the menus' cached copy; two statements more with a child)."""
     child_key = None
     if child_id is not None:
         if parent_id is None:
             raise DomainError("child_not_found", field="child_id")
         child_key = own_child(session, parent_id=parent_id, child_id=child_id).id
-    if vendor_id is None:
-        return _addons(session, None, lang, child_id=child_key)
-    if vendor_id < 1:
+    if vendor_id is not None and vendor_id < 1:
         raise DomainError("vendor_not_found", field="vendor_id")
-    return _addons(session, [vendor_id], lang, child_id=child_key)
+    vendors = None if vendor_id is None else [vendor_id]
+    return _addons(session, vendors, lang, child_id=child_key, needs=_needs(session, child_key))
 
 
 def price_tiers(*, session: Session, portion_id: int) -> PortionPrices:

@@ -37,13 +37,15 @@ def price_cart(
     now: datetime,
     require_payable: bool = False,
     name_past_cutoff: bool = False,
+    with_diets: bool = True,
 ) -> PricedCart:
     """The cart summary with the parent's promo code (``promos.usable_promo``, its minimum
     checked against the payable meal net by ``domain.charges.check_promo``) and an optional
     donation ($1 to $500, ``donations.parse_amount``). With ``require_payable`` a cart with
     nothing payable is refused: ``cart_nothing_payable``, or with ``name_past_cutoff`` (the
     checkout) ``orderpay_cutoff_passed`` naming the first day whose cut-off passed when that
-    is why."""
+    is why. ``with_diets``: each line's fit for its child's dietary needs (what the parent
+    reads; the checkout, which only charges, leaves it out: one statement less)."""
     row = None
     promo = None
     if promo_code:
@@ -59,6 +61,7 @@ def price_cart(
         now=now,
         promo=promo,
         school_donation_cents=gift,
+        with_diets=with_diets,
     )
     if require_payable and summary.payable_count == 0:
         if name_past_cutoff:

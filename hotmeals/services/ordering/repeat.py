@@ -2,7 +2,8 @@
 another, each through the rules of adding a line (``booking.add_lines``).
 
 Safe to run twice: a meal the child already has in the cart or in a paid order on the target
-day is skipped (reported as such), so a second run adds nothing more.
+day is skipped (reported as such), so a second run adds nothing more. A meal (as composed)
+that does not fit the child's dietary needs is skipped too, saying what it misses.
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from hotmeals.db.models import (
     OrderLine,
     OrderLineAddOn,
 )
+from hotmeals.domain import diet
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError, suppress_refusal
 from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import t
-from hotmeals.services.children import own_child
+from hotmeals.services import menu_cache
+from hotmeals.services.children import child_diets, own_child
 from hotmeals.services.ordering.booking import (
     Booked,
     Day,
@@ -39,6 +42,7 @@ from hotmeals.services.ordering.days import (
     meal_date,
     week_start,
 )
+from hotmeals.services.ordering.diets import choice_marks
 from hotmeals.services.ordering.labels import is_french
 from hotmeals.services.ordering.lines import LineRequest, cart_count
 
@@ -46,8 +50,8 @@ from hotmeals.services.ordering.lines import LineRequest, cart_count
 @dataclass(frozen=True)
 class Skipped:
     """A meal not copied because the child already has it in the cart or ordered that day
-    (``code``: ``repeat_already_in_cart`` or ``repeat_already_ordered``; ``reason`` in the
-    parent's language)."""
+    (``code``: ``repeat_already_in_cart`` or ``repeat_already_ordered``), or because it does
+    not fit the child's dietary needs (``diet``); ``reason`` in the parent's language."""
 
     child_id: int
     child_name: str
@@ -200,6 +204,8 @@ def repeat_week_at(
         ).all()
     )
     names = meal_names(session, choices.values())
+    needs = child_diets(session, [child.id]).get(child.id, frozenset())
+    marks = menu_cache.catalog(session).diets
     french = is_french(lang)
     requests: list[LineRequest] = []
     sources: list[date] = []
@@ -207,11 +213,32 @@ def repeat_week_at(
     for (day, meal_id), request in sorted(choices.items()):
         to_day = day + shift
         meal = names.get(meal_id)
+        meal_name = (meal.name_fr if french else meal.name_en) if meal else ""
         reason = None
+        said = ""
+        missing = diet.unmet(
+            needs,
+            choice_marks(
+                marks,
+                meal_id=meal_id,
+                menu_option_id=request.menu_option_id,
+                meal_option_id=request.meal_option_id,
+                addon_ids=request.addons,
+            ),
+        )
         if (to_day, meal_id) in there_in_cart:
             reason = "repeat_already_in_cart"
         elif (to_day, meal_id) in there_ordered:
             reason = "repeat_already_ordered"
+        elif missing:  # a preference: the parent can still book it, after the notice
+            reason = "diet"
+            said = t(
+                "diet_skipped",
+                lang,
+                meal=meal_name,
+                whose=diet.whose(child.first_name, lang),
+                missing=diet.missing_text(missing, lang),
+            )
         if reason:
             skipped.append(
                 Skipped(
@@ -219,9 +246,9 @@ def repeat_week_at(
                     child_name=child.first_name,
                     date=to_day,
                     meal_id=meal_id,
-                    meal=(meal.name_fr if french else meal.name_en) if meal else "",
+                    meal=meal_name,
                     code=reason,
-                    reason=t(reason, lang),
+                    reason=said or t(reason, lang),
                     source_date=day,
                 )
             )

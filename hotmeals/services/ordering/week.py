@@ -1,6 +1,7 @@
 """The days a parent chooses from on the many-days screen: for each child, each school day of a
 range, open or not (closed with its reason, past its cut-off), what is already in the cart or
-ordered, and that day's meals with their sizes, prices and allergy verdict for the child.
+ordered, and that day's meals with their sizes, prices, allergy verdict and dietary fit for
+the child.
 """
 
 from __future__ import annotations
@@ -36,12 +37,15 @@ from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import t
-from hotmeals.services.menu_cache import PortionPrices
+from hotmeals.services import menu_cache
+from hotmeals.services.children import child_diets
+from hotmeals.services.menu_cache import MEAL, PortionPrices
 from hotmeals.services.ordering.days import (
     asked_days,
     cutoff_rule,
     week_start,
 )
+from hotmeals.services.ordering.diets import DietFit, fit, item_marks
 from hotmeals.services.ordering.labels import closed_reason, is_french
 from hotmeals.services.ordering.menu import portions_of
 
@@ -58,6 +62,7 @@ class WeekMeal:
     verdict: MealVerdict
     allergy: str
     portions: tuple[PortionPrices, ...]  # small first
+    diet: DietFit | None = None  # its fit for the child's dietary needs (None: no needs)
 
 
 @dataclass(frozen=True)
@@ -105,8 +110,8 @@ def week_choices(
     ``from_date`` (the client's text; default today) to ``to_date`` (default the end of next
     week): open or not (closed with its reason, past its cut-off), the cut-off, what is
     already in the cart or ordered, and the meals of that day with their sizes, prices and
-    allergy verdict for the child. Seven statements whatever the number of children, days and
-    meals."""
+    allergy verdict and dietary fit for the child. Eight statements whatever the number of
+    children, days and meals."""
     now = clock.now()
     keys = sorted(set(child_ids))
     if not keys or len(keys) > 10 or keys[0] < 1:
@@ -143,6 +148,8 @@ def week_choices(
             meals_of.setdefault(menu_day_id, []).append(meal)
     meal_ids = sorted({m.id for found in meals_of.values() for m in found if m.id is not None})
     portions = portions_of(session, meal_ids)
+    needs = child_diets(session, keys)
+    marks = menu_cache.catalog(session).diets
     matches = _matches(
         session, {(c.id, m) for c in children if c.id is not None for m in meal_ids}, lang
     )
@@ -231,6 +238,10 @@ def week_choices(
                             verdict=verdict,
                             allergy=allergy,
                             portions=tuple(sizes),
+                            diet=fit(
+                                needs.get(child.id, frozenset()),
+                                item_marks(marks, MEAL, meal.id),
+                            ),
                         )
                     )
             child_days.append(

@@ -1,5 +1,6 @@
 """The Book meal screen's menu of the chosen day: a card a meal with the child's allergy
-mark, and the "safe for my child" filter."""
+mark and, for a child with dietary needs, whether it fits them, and the "safe for my child"
+filter (fits the diet, none of the child's allergens)."""
 
 from __future__ import annotations
 
@@ -56,6 +57,9 @@ def meal_card(meal: rx.Var) -> rx.Component:
             muted(meal["vendor"], size="1"),
             _meal_mark(rx.el.span, "shopping-cart", meal["in_cart"], "hm-meal-in-cart"),
             _allergy_badge(meal["verdict"], meal["badge"]),
+            # The child's diet: "Fits Emma's diet", or what the meal misses.
+            _meal_mark(rx.el.p, "leaf", meal["diet_fits"], "hm-diet is-fits"),
+            _meal_mark(rx.el.p, "info", meal["diet_miss"], "hm-diet is-miss"),
             rx.cond(
                 meal["verdict"] == "refused",
                 rx.text(

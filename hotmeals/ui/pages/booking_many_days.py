@@ -52,6 +52,7 @@ def _row(row: rx.Var) -> rx.Component:
     open_day = row.state == "open"
     check_id = "many-day-" + dom_key
     ack_id = "many-ack-" + dom_key
+    diet_id = "many-diet-" + dom_key
     return rx.box(
         rx.flex(
             check_label(
@@ -115,6 +116,16 @@ def _row(row: rx.Var) -> rx.Component:
             wrap="wrap",
             align="start",
             width="100%",
+        ),
+        rx.cond(
+            open_day & (row.diet != ""),
+            check_label(
+                diet_id,
+                row.diet_ack,
+                lambda checked: ManyDaysState.set_diet_ack(key, checked),
+                rx.el.span(row.diet),
+                style={"display": "flex", "gap": "10px", "marginTop": "10px", "fontWeight": "500"},
+            ),
         ),
         rx.cond(
             open_day & (row.allergy != ""),

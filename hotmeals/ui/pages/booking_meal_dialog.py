@@ -1,5 +1,6 @@
 """The Book meal screen's meal dialog: detail, choices, live price, the allergy
-acknowledgement, "Repeat every <weekday>" and Add to cart."""
+acknowledgement, the child's diet (fits, or what it misses, and the notice with "Add it anyway"),
+"Repeat every <weekday>" and Add to cart."""
 
 from __future__ import annotations
 
@@ -249,9 +250,63 @@ def _allergy_block() -> rx.Component:
     )
 
 
+def _diet_block() -> rx.Component:
+    """The child's diet on the meal as composed: "Fits Emma's diet", or what it misses."""
+    detail = BookingState.detail
+    return rx.fragment(
+        rx.cond(
+            detail["diet_fits"] != "",
+            rx.el.p(
+                svg_icon("leaf", size=16, aria_hidden="true"),
+                detail["diet_fits"],
+                class_name="hm-diet is-fits",
+                id="meal-diet",
+            ),
+        ),
+        rx.cond(
+            detail["diet_miss"] != "",
+            rx.el.p(
+                svg_icon("info", size=16, aria_hidden="true"),
+                detail["diet_miss"],
+                class_name="hm-diet is-miss",
+                id="meal-diet",
+            ),
+        ),
+    )
+
+
+def _diet_notice() -> rx.Component:
+    """The server's notice that the meal does not fit the child's diet, and the button that
+    adds it anyway."""
+    return rx.fragment(
+        rx.flex(
+            rx.el.p(
+                BookingState.diet_notice,
+                role="alert",
+                id="meal-diet-notice",
+                class_name="hm-item-mark is-acknowledge hm-add-error",
+            ),
+            busy_button(
+                t("ui.diet.confirm"),
+                icon=svg_icon("shopping-cart", size=16),
+                busy=BookingState.busy,
+                turn=BookingState.turn,
+                on_click=BookingState.confirm_diet,
+                size="3",
+                id="meal-diet-confirm",
+            ),
+            direction="column",
+            align="start",
+            gap="8px",
+            width="100%",
+        ),
+    )
+
+
 def _choices() -> rx.Component:
     return column(
         _allergy_block(),
+        _diet_block(),
         rx.cond(BookingState.detail["meal_verdict"] != "refused", _options()),
         spacing="4",
     )
@@ -337,22 +392,29 @@ def _add_bar() -> rx.Component:
                 ),
             ),
         ),
-        busy_button(
-            rx.cond(
-                BookingState.busy,
-                t("ui.book.adding"),
-                # the add-item step of modify-order adds to the order, not the cart
+        # Once the diet notice is shown, "Add it anyway" is the one way to add.
+        rx.cond(
+            BookingState.diet_notice != "",
+            _diet_notice(),
+            busy_button(
                 rx.cond(
-                    BookingState.order_number != "", t("ui.change.add_to_order"), t("ui.book.add")
+                    BookingState.busy,
+                    t("ui.book.adding"),
+                    # the add-item step of modify-order adds to the order, not the cart
+                    rx.cond(
+                        BookingState.order_number != "",
+                        t("ui.change.add_to_order"),
+                        t("ui.book.add"),
+                    ),
                 ),
+                icon=svg_icon("shopping-cart", size=18),
+                busy=BookingState.busy,
+                turn=BookingState.turn,
+                on_click=BookingState.add,
+                disabled=BookingState.busy | ~BookingState.can_add,
+                size="3",
+                id="meal-add",
             ),
-            icon=svg_icon("shopping-cart", size=18),
-            busy=BookingState.busy,
-            turn=BookingState.turn,
-            on_click=BookingState.add,
-            disabled=BookingState.busy | ~BookingState.can_add,
-            size="3",
-            id="meal-add",
         ),
         justify="between",
         align="center",

@@ -72,6 +72,10 @@ def line_details(line: CartLineView) -> rx.Component:
             line.allergy_ack != "",
             muted(line.allergy_ack, size="1", class_name="hm-line-ack"),
         ),
+        rx.cond(
+            line.diet_text != "",
+            muted(line.diet_text, size="1", class_name="hm-line-diet"),
+        ),
         spacing="1",
         align="start",
     )

@@ -1,4 +1,5 @@
-"""Child form (names, city -> school -> teacher, grade), child cards and the delete warning."""
+"""Child form (names, city -> school -> teacher, grade, dietary needs), child cards and the
+delete warning."""
 
 from __future__ import annotations
 
@@ -6,9 +7,17 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain.diet import DIETS
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.form_parts import choice_field, muted, synced_field, waits_for
-from hotmeals.ui.components.forms import error_of, field_pair, once_attrs, save_button, server_form
+from hotmeals.ui.components.forms import (
+    check_label,
+    error_of,
+    field_pair,
+    once_attrs,
+    save_button,
+    server_form,
+)
 from hotmeals.ui.state.children import (
     PREFIX,
     ChildChoiceState,
@@ -42,6 +51,31 @@ def _choice(name: str, label_text: Any, placeholder: Any = None, **props: Any) -
     )
 
 
+def _diet_box(code: str) -> rx.Component:
+    field_id = f"{PREFIX}diet-{code}"
+    return check_label(
+        field_id,
+        ChildFormState.diets.contains(code),
+        lambda checked: ChildFormState.toggle_diet(code, checked),
+        t(f"diet_{code}"),
+        class_name="hm-diet-choice",
+        style={"display": "flex", "alignItems": "center", "gap": "8px", "minHeight": "44px"},
+    )
+
+
+def diet_fieldset() -> rx.Component:
+    """The child's dietary needs: one checkbox per mark, under its legend and what it means
+    (a preference, not an allergy)."""
+    return rx.el.fieldset(
+        rx.el.legend(t("ui.diet.legend"), class_name="hm-label"),
+        muted(t("ui.diet.help"), id="child-diet-help"),
+        rx.flex(*(_diet_box(d.value) for d in DIETS), wrap="wrap", column_gap="16px"),
+        class_name="hm-fieldset",
+        id="child-diets",
+        aria_describedby="child-diet-help",
+    )
+
+
 def child_form(submit_key: str) -> rx.Component:
     form = ChildFormState
     return server_form(
@@ -61,6 +95,7 @@ def child_form(submit_key: str) -> rx.Component:
             **waits_for(form.school_id, t("ui.field.school_first"), t("ui.field.choose_teacher")),
         ),
         _choice("grade", t("ui.field.grade"), t("ui.field.choose_grade")),
+        diet_fieldset(),
         save_button(form.busy, text=t(submit_key), id="child-submit", turn=form.turn),
         on_submit=form.save,
         width="100%",
@@ -146,6 +181,10 @@ def child_card(kid: rx.Var) -> rx.Component:
             _detail(
                 "shield-alert",
                 rx.cond(kid["allergies"] != "", kid["allergies"], t("ui.child.no_allergies")),
+            ),
+            rx.cond(
+                kid["diets"] != "",
+                _detail("leaf", t("ui.diet.legend") + t("checkout.colon") + kid["diets"]),
             ),
             rx.flex(
                 _kid_button("pencil", t("ui.common.edit"), ChildChoiceState.edit(kid["id"]), kid),

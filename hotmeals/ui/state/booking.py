@@ -18,6 +18,7 @@ from typing import Any
 
 import reflex as rx
 
+from hotmeals.domain import diet
 from hotmeals.domain.dates import long_day, long_moment, month_title, weekday_names
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
@@ -71,7 +72,8 @@ class BookingState(MealDialog, rx.State):
     # the day's menu
     meals: list[dict[str, str]] = []
     menu_error: str = ""
-    # "Safe for Emma": hide the meals the child's allergies refuse
+    # "Safe for Emma": show only the meals that fit the child's diet and hold none of the
+    # child's allergens
     safe_only: bool = False
     shown_meals: list[dict[str, str]] = []  # the meals the cards show
     hidden_note: str = ""  # '2 hidden for Emma's allergies.'
@@ -83,6 +85,7 @@ class BookingState(MealDialog, rx.State):
     child_marks: str = ""  # "Emma's allergies: Peanuts (Major)"
 
     _days: list[MealDay] = []
+    _child_has_diet: bool = False  # the chosen child has dietary needs
 
     # ---- derived ---------------------------------------------------------------------------
     @rx.var
@@ -127,6 +130,7 @@ class BookingState(MealDialog, rx.State):
                 "name": c.first_name,
                 "school": c.school,
                 "is_default": "1" if c.is_default else "",
+                "diets": diet.to_text(c.diets),
                 "marks": child_marks(
                     [
                         {
@@ -153,24 +157,31 @@ class BookingState(MealDialog, rx.State):
         kid = next((k for k in self.kids if k["id"] == child_id), None)
         name = kid["name"] if kid else ""
         self._child_name = name
+        self._child_has_diet = bool(kid and kid["diets"])
+        whose = diet.whose(name, lang)
+        hint = "ui.diet.safe_for_help" if self._child_has_diet else "ui.safe.filter_hint"
         self.for_child = tr("ui.safe.for_child", lang, name=name) if kid else ""
         self.safe_label = tr("ui.safe.filter", lang, name=name) if kid else ""
-        self.safe_hint = tr("ui.safe.filter_hint", lang, name=name) if kid else ""
+        self.safe_hint = tr(hint, lang, name=name, whose=whose) if kid else ""
         self.child_marks = kid["marks"] if kid else ""
 
     def _refilter(self) -> None:
-        """The cards shown: all the day's meals, or only those the child can have."""
+        """The cards shown: all the day's meals, or only those that fit the child's diet and
+        that the child may have (no Major allergen; each card's ``safe``, from the menu
+        service)."""
         if self.safe_only:
-            self.shown_meals = [m for m in self.meals if m.get("verdict") != "refused"]
+            self.shown_meals = [m for m in self.meals if m.get("safe") == "1"]
         else:
             self.shown_meals = list(self.meals)
         hidden = len(self.meals) - len(self.shown_meals)
         lang = self._lang or "en"
         name = self._child_name
+        whose = diet.whose(name, lang)
+        key = "ui.diet.hidden" if self._child_has_diet else "ui.safe.hidden"
         if hidden and not self.shown_meals:
             self.hidden_note = tr("ui.safe.all_hidden", lang, name=name)
         elif hidden:
-            self.hidden_note = tn("ui.safe.hidden", hidden, lang, name=name)
+            self.hidden_note = tn(key, hidden, lang, name=name, whose=whose)
         else:
             self.hidden_note = ""
 
@@ -260,7 +271,8 @@ class BookingState(MealDialog, rx.State):
             return
         day = self._day(self.selected_date)
         cutoff = day.cutoff_at if day is not None else None
-        self.meals = [meal_card(m, who.lang, cutoff) for m in found.meals]
+        name = self._child_name
+        self.meals = [meal_card(m, who.lang, cutoff, name) for m in found.meals]
         if not self.meals:
             self.menu_error = tr("ui.common.no_data", who.lang)
 

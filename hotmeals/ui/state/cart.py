@@ -50,7 +50,13 @@ from hotmeals.ui.state.forms import (
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id, browser_step
-from hotmeals.ui.state.menu_views import allergy_badge, cutoff_text, mark_badge
+from hotmeals.ui.state.menu_views import (
+    allergy_badge,
+    cutoff_text,
+    diet_fit_of,
+    diet_line_text,
+    mark_badge,
+)
 from hotmeals.ui.state.screens import LoadedScreen, MealChoices, meal_choices, new_language_for
 from hotmeals.ui.state.steps import ProfileStepState
 from hotmeals.ui.state.toasts import succeeded
@@ -89,6 +95,7 @@ class CartLineView(MealChoices):
     allergy_verdict: str = "safe"
     allergy_text: str = ""
     cutoff: str = ""  # 'Order by Thu, Nov 26, 6:00 p.m.' (each order line)
+    diet_text: str = ""  # "Fits Emma's diet", or what it misses ("" without needs)
 
 
 @dataclass
@@ -126,6 +133,7 @@ def group_views(summary: dict, lang: str) -> list[CartGroupView]:
                     allergy_verdict=str(mark.get("verdict") or "safe"),
                     allergy_text=allergy_badge(mark, lang),
                     cutoff=cutoff_text(str(line.get("cutoff_at") or ""), True, lang),
+                    diet_text=diet_line_text(diet_fit_of(line.get("diet")), name, lang),
                 )
             )
         views.append(
@@ -169,6 +177,7 @@ def cart_group_views(summary: CartSummary, lang: str) -> list[CartGroupView]:
                     allergy_verdict=line.allergy.verdict.value,
                     allergy_text=mark_badge(line.allergy, lang),
                     cutoff=cutoff_text(line.cutoff_at.isoformat(), True, lang),
+                    diet_text=diet_line_text(line.diet, name, lang),
                 )
             )
         day = group.date.isoformat()

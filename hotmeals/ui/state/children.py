@@ -10,7 +10,7 @@ from typing import Any
 import reflex as rx
 from reflex.event import EventSpec
 
-from hotmeals.domain import validation
+from hotmeals.domain import diet, validation
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t as tr
 from hotmeals.services import children
@@ -64,6 +64,7 @@ def child_row(child: ChildView, lang: str) -> dict[str, str]:
             f"{a.name(lang)} ({a.alert_level_label(lang) or a.alert_level})"
             for a in child.allergies
         ),
+        "diets": ", ".join(diet.label(need, lang) for need in child.diets),
         # Major allergies stand out on the card; the service lists them first.
         "major": ", ".join(a.name(lang) for a in child.allergies if a.alert_level == "Major"),
     }
@@ -204,6 +205,7 @@ class ChildFormState(NameForm, rx.State):
     errors: dict[str, str] = {}
     loading: bool = True
     missing: bool = False
+    diets: list[str] = []  # the ticked dietary needs, as codes (domain.diet)
 
     _teacher_grades: dict[str, str] = {}
 
@@ -219,6 +221,7 @@ class ChildFormState(NameForm, rx.State):
         self.child_id = 0
         self.first_name = self.last_name = ""
         self.city_id = self.school_id = self.teacher_id = self.grade_id = ""
+        self.diets = []
         self.schools = []
         self.teachers = []
         lang = await self._lang()
@@ -268,6 +271,7 @@ class ChildFormState(NameForm, rx.State):
         self.first_name = child.first_name
         self.last_name = child.last_name
         self.is_default = child.is_default
+        self.diets = [need.value for need in child.diets]
         await self._pick_city(str(child.city_id))
         await self._pick_school(str(child.school_id))
         self.teacher_id = str(child.teacher_id)
@@ -345,6 +349,15 @@ class ChildFormState(NameForm, rx.State):
         await self._check(("grade",))
 
     @rx.event
+    def toggle_diet(self, code: str, checked: bool) -> None:
+        """A dietary need ticked or not; a code that is not one is ignored (the browser is
+        untrusted)."""
+        wanted = set(self.diets) - {str(code)}
+        if checked is True and not diet.unknown_codes([str(code)]):
+            wanted.add(str(code))
+        self.diets = [d.value for d in diet.DIETS if d.value in wanted]
+
+    @rx.event
     async def save(self, form_data: dict) -> AsyncIterator[Any]:
         async for event in one_turn(self, self._save(form_data)):
             yield event
@@ -370,14 +383,18 @@ class ChildFormState(NameForm, rx.State):
             "school_id": int(self.school_id),
             "teacher_id": int(self.teacher_id),
             "grade_id": int(self.grade_id),
+            "diets": diet.needs_of(code for code in self.diets if not diet.unknown_codes([code])),
         }
         if self.mode == "edit":
             kwargs["child_id"] = self.child_id
+        # What the submission key is taken of: the needs as sorted codes (a set's order is not
+        # the same in every worker).
+        payload = {**kwargs, "diets": diet.to_text(kwargs["diets"])}
         saved = Answered()
         # Sent twice (a double tap, a repeated event), the same form is saved once.
         call = submitting(
             self,
-            kwargs,
+            payload,
             "edit_child" if self.mode == "edit" else "add_child",
             children.edit_child if self.mode == "edit" else children.add_child,
             present=saved_child_id,

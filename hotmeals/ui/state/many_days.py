@@ -341,6 +341,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
             return
         fill_row(row, self._meals[row.key], str(meal_id), row.size, self._lang or "en")
         row.ack = False
+        row.diet_ack = False
         row.picked = row.state == "open" and bool(row.meal_id)
         self._put(index, row)
 
@@ -357,6 +358,14 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
         if index < 0:
             return
         self._put(index, dataclasses.replace(self.rows[index], ack=bool(checked)))
+
+    @rx.event
+    def set_diet_ack(self, key: str, checked: bool) -> None:
+        """ "Book it anyway" on a day whose meal does not fit the child's diet."""
+        index = self._row(key)
+        if index < 0:
+            return
+        self._put(index, dataclasses.replace(self.rows[index], diet_ack=checked is True))
 
     @rx.event
     def set_source_week(self, value: str) -> None:
@@ -390,6 +399,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
                     "meal_id": row.meal_id,
                     "size": size,
                     "allergy_ack": bool(row.ack),
+                    "diet_ack": bool(row.diet_ack),
                 }
             )
             requests.append(
@@ -399,6 +409,7 @@ class ManyDaysState(OnceForm, LoadedScreen, rx.State):
                     date=day,
                     size=size,
                     allergy_ack=bool(row.ack),
+                    diet_ack=bool(row.diet_ack),
                 )
             )
         if not items:

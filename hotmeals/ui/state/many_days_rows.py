@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from hotmeals.domain import diet
 from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.money import format_money
@@ -40,6 +41,8 @@ class DayRow:
     allergy: str = ""
     needs_ack: bool = False
     ack: bool = False
+    diet: str = ""  # "Book it anyway: not vegetarian" when the meal misses the child's needs
+    diet_ack: bool = False
 
 
 @dataclass
@@ -81,6 +84,7 @@ def fill_row(row: DayRow, meals: Sequence[WeekMeal], meal_id: str, size: str, la
         )
     if chosen is None:
         row.meal_id, row.sizes, row.allergy, row.needs_ack = "", [], "", False
+        row.diet, row.diet_ack = "", False
         row.picked = False
         return
     row.meal_id = str(chosen.meal_id)
@@ -97,3 +101,8 @@ def fill_row(row: DayRow, meals: Sequence[WeekMeal], meal_id: str, size: str, la
     row.needs_ack = chosen.verdict is MealVerdict.ACKNOWLEDGE
     if not row.needs_ack:
         row.ack = False
+    found = chosen.diet
+    missing = diet.missing_text(found.unmet, lang) if found is not None and not found.fits else ""
+    row.diet = tr("ui.diet.many_ack", lang, missing=missing) if missing else ""
+    if not row.diet:
+        row.diet_ack = False

@@ -1,6 +1,7 @@
 """The Book meal screen's meal dialog: the meal's sizes and price tiers, its options and
-add-ons with the child's allergy marks, quantity and note, the acknowledgement a High or
-Medium allergen asks for, and Add (to the cart, or to the order being modified).
+add-ons with the child's allergy marks and dietary fit, quantity and note, the acknowledgement
+a High or Medium allergen asks for, the notice before a meal that does not fit the child's
+diet (and its confirm button), and Add (to the cart, or to the order being modified).
 
 Thin: the menu detail, the allergy rule and the adding are the services' (``menu``,
 ``cart``, ``order_changes``); the price shown is ``domain.pricing``'s, the server prices again.
@@ -29,6 +30,8 @@ from hotmeals.ui.state.auth import ActingParent, session_expired, sync_cart_coun
 from hotmeals.ui.state.forms import OnceForm, forget_submission, message, one_turn, submit
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.menu_views import (
+    diet_fits_text,
+    diet_miss_text,
     extra_price,
     image_url,
     item_row,
@@ -61,6 +64,10 @@ class MealDialog(OnceForm, mixin=True):
     note: str = ""
     acknowledged: bool = False
     add_error: str = ""  # the server's refusal of the last add, shown in the dialog
+    # The server's notice that the meal as composed does not fit the child's diet, shown with
+    # a confirm button; confirming adds it with ``diet_ack``.
+    diet_notice: str = ""
+    diet_ack: bool = False
     line_total: str = ""
     note_fee: str = ""  # the note's label with its fee: 'Special note (+$1.00)'
     # Set by ModifyOrderState.load_add_item (/edit-profile/modify-order/add-item): the dialog
@@ -142,6 +149,8 @@ class MealDialog(OnceForm, mixin=True):
         self.detail_open = False
         self.detail = {}
         self.add_error = ""
+        self.diet_notice = ""
+        self.diet_ack = False
         self._found = None
         self._refused = set()
         self._meal_id = self._menu_day_id = 0
@@ -232,6 +241,8 @@ class MealDialog(OnceForm, mixin=True):
             self.note = ""
             self.acknowledged = False
             self._ack_text = ""
+            self.diet_ack = False
+            self.diet_notice = ""
         self._reprice()
         self._recompose()
 
@@ -316,7 +327,25 @@ class MealDialog(OnceForm, mixin=True):
         if verdict == "acknowledge" and text != self._ack_text:
             self.acknowledged = False
         self._ack_text = text if verdict == "acknowledge" else ""
-        self.detail = {**self.detail, "verdict": verdict, "allergy_message": text}
+        # The child's diet on the meal as composed (``menu.composed_diet``): what it misses.
+        fit = menu.composed_diet(
+            self._found,
+            menu_option_id=browser_id(self.menu_option_id),
+            meal_option_id=browser_id(self.meal_option_id),
+            addon_ids=[browser_id(a) for a in self.chosen_addons],
+        )
+        lang = self._lang or "en"
+        miss = diet_miss_text(fit, self._child_name, lang)
+        if miss != self.detail.get("diet_miss", ""):
+            self.diet_ack = False  # another meal as composed: its notice is not seen yet
+            self.diet_notice = ""
+        self.detail = {
+            **self.detail,
+            "verdict": verdict,
+            "allergy_message": text,
+            "diet_fits": diet_fits_text(fit, self._child_name, lang),
+            "diet_miss": miss,
+        }
         self.add_error = ""
 
     @rx.event
@@ -336,6 +365,15 @@ class MealDialog(OnceForm, mixin=True):
 
     @rx.event
     async def add(self) -> AsyncIterator[Any]:
+        async for event in one_turn(self, self._add()):
+            yield event
+
+    @rx.event
+    async def confirm_diet(self) -> AsyncIterator[Any]:
+        """ "Add it anyway" under the diet notice: the same add, the notice seen."""
+        if not self.diet_notice:
+            return
+        self.diet_ack = True
         async for event in one_turn(self, self._add()):
             yield event
 
@@ -362,6 +400,7 @@ class MealDialog(OnceForm, mixin=True):
             "addons": [browser_id(a) for a in self.chosen_addons],
             "special_note_text": self.note,
             "allergy_ack": bool(self.acknowledged),
+            "diet_ack": bool(self.diet_ack),
         }
         if self._order_id:
             async for event in self._add_to_order(who, lang, values):
@@ -375,6 +414,10 @@ class MealDialog(OnceForm, mixin=True):
             )
         except DomainError as err:
             self.busy = False
+            if err.code == "diet_ack_required":
+                # Not a refusal: the notice, and a button to add it anyway.
+                self.diet_notice = message(err, lang)
+                return
             # The server is the judge: its refusal stays in the dialog beside the button.
             self.add_error = message(err, lang)
             yield failed(self.add_error)
@@ -416,6 +459,9 @@ class MealDialog(OnceForm, mixin=True):
             )
         except DomainError as err:
             self.busy = False
+            if err.code == "diet_ack_required":
+                self.diet_notice = message(err, lang)  # the notice and "Add it anyway"
+                return
             yield failed(message(err, lang))
             return
         self.busy = False

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
+from hotmeals.domain import diet
 from hotmeals.domain.dates import long_day, short_moment
 from hotmeals.domain.money import format_money
 from hotmeals.i18n import t as tr
 from hotmeals.i18n import tn
 from hotmeals.services.ordering.allergens import AllergyMark
 from hotmeals.services.ordering.days import MealDay
+from hotmeals.services.ordering.diets import DietFit
 from hotmeals.services.ordering.menu import AddOnView, MenuMeal, OptionView
 
 STATIC_PREFIX = "/parent"
@@ -141,9 +143,40 @@ def cutoff_text(cutoff_at: str, is_open: bool, lang: str) -> str:
     return tr("ui.safe.order_by" if is_open else "ui.safe.closed_at", lang, when=when)
 
 
-def meal_card(meal: MenuMeal, lang: str, day_cutoff: datetime | None = None) -> dict[str, str]:
+def diet_fits_text(found: DietFit | None, child: str, lang: str) -> str:
+    """'Fits Emma's diet' for a meal that meets every need of a child who has some, else ""."""
+    if found is None or not found.fits:
+        return ""
+    return tr("ui.diet.fits", lang, whose=diet.whose(child, lang))
+
+
+def diet_miss_text(found: DietFit | None, child: str, lang: str) -> str:
+    """'Does not fit Emma's diet: Not vegetarian' for a meal that misses a need, else ""."""
+    if found is None or found.fits:
+        return ""
+    missing = diet.missing_text(found.unmet, lang)
+    return tr("ui.diet.misses", lang, whose=diet.whose(child, lang), missing=missing)
+
+
+def diet_line_text(found: DietFit | None, child: str, lang: str) -> str:
+    """A booked line's word on the child's diet: it fits, or what it misses ("" for a child
+    without needs)."""
+    return diet_fits_text(found, child, lang) or diet_miss_text(found, child, lang)
+
+
+def diet_fit_of(answer: dict | None) -> DietFit | None:
+    """A fit as an /api/v1-shaped answer gives it (``{"unmet": [codes]}``; None: no needs)."""
+    if not answer:
+        return None
+    return DietFit(tuple(diet.Diet(c) for c in answer.get("unmet") or () if c in diet.DIETS))
+
+
+def meal_card(
+    meal: MenuMeal, lang: str, day_cutoff: datetime | None = None, child: str = ""
+) -> dict[str, str]:
     """A menu card's strings. Its cut-off is shown when it is not the day's (the day note
-    says that one): a day served by two vendors may close at two times."""
+    says that one): a day served by two vendors may close at two times. For a child with
+    dietary needs (``child``: the first name), whether it fits them."""
     allergy = meal.allergy
     cutoff = meal.cutoff_at.isoformat()
     if meal.cutoff_at == day_cutoff:
@@ -173,6 +206,10 @@ def meal_card(meal: MenuMeal, lang: str, day_cutoff: datetime | None = None) -> 
         "extras": tr("ui.safe.extras", lang, allergens=", ".join(extras)) if extras else "",
         "in_cart": tr("ui.safe.in_cart", lang, count=in_cart) if in_cart else "",
         "cutoff": cutoff_text(cutoff, meal.is_open, lang),
+        "diet_fits": diet_fits_text(meal.diet, child, lang),
+        "diet_miss": diet_miss_text(meal.diet, child, lang),
+        # what "Safe for Emma" keeps: it fits her diet and holds none of her allergens
+        "safe": "1" if meal.safe_for_child else "",
     }
 
 
@@ -202,6 +239,9 @@ def item_row(item: OptionView | AddOnView, child: str, lang: str, price: str) ->
         text = tr("ui.safe.contains", lang, allergens=", ".join(item.allergens))
     else:
         text = ""
+    if item.diet is not None and not item.diet.fits:  # "Not vegan": the child's diet
+        missing = diet.missing_text(item.diet.unmet, lang)
+        text = f"{text}; {missing}" if text else missing
     name = item.name
     return {
         "id": str(item.id),

@@ -230,6 +230,8 @@ def step_request(step: OrderChangeLine, *, quantity: int | None = None) -> line_
         special_note=step.special_note,
         allergy_ack=bool(step.allergy_ack),
         ack_given=step.allergy_ack or None,  # still naming what needs it when confirmed
+        # The diet notice was seen when the step was added (AddToMyOrder): a preference.
+        diet_ack=True,
     )
 
 
@@ -325,6 +327,7 @@ def plan_change(
                     # every allergen that needs one now; Major is refused still.
                     allergy_ack=True,
                     ack_given=line.allergy_ack or "",
+                    diet_ack=True,  # booked already: the diet notice was seen then
                 ),
             )
         )
