@@ -351,8 +351,7 @@ def test_the_operator_command_confirms_a_delivery(pay_engine, capsys):
     assert admin.main([*url, *ask]) == 0
     out = capsys.readouterr().out
     assert out.startswith(
-        f"{fam['school']} on {fam['day'].isoformat()}: 1 meal delivered, "
-        "1 order now delivered\n"
+        f"{fam['school']} on {fam['day'].isoformat()}: 1 meal delivered, 1 order now delivered\n"
     )
     assert "by operator:cli" in out and "already confirmed" not in out
     assert order_of(pay_engine, order_id).status == OrderStatus.DELIVERED
