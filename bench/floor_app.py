@@ -5,18 +5,20 @@ A plain ASGI app (no FastAPI, no Reflex, no ORM session, no menu cache) that ans
 and database: the same headers checked (``api-key``, ``app``, ``token``, ``accept-language``),
 the same body, the same envelope and the same refusals (a bad token, another parent's child, a
 day not served, a closed day). It reads the database the app's settings name
-(``DATABASE_URL``) with five SQLAlchemy Core statements built once below, each call:
+(``DATABASE_URL``) with six SQLAlchemy Core statements built once below, each call:
 
 1. the token's session and parent, with the child asked for (one join);
 2. the school's menu days on the date, with their vendors;
 3. the open days' active meals with their portions and price tiers;
 4. the allergens of those meals, of their options and of the vendors' add-ons, each with the
    child's level (one ``UNION ALL``);
-5. how many of each meal the parent's cart holds for the child those days.
+5. how many of each meal the parent's cart holds for the child those days;
+6. the child's dietary needs and the meals' dietary marks (one ``UNION ALL``).
 
 The rules that are not database reads come from the app itself, so none is written twice: the
 body's parsing (``api.bodies``), the date, the refusals and the cut-off (``ordering.days``),
 the allergy marks (``ordering.allergens``), the portions and the extras (``ordering.menu``),
+the dietary fit (``domain.diet``, ``ordering.diets``),
 the messages (``i18n``). The work runs on the event loop: no worker thread, as a bare endpoint
 would. ``tests/bench/test_floor.py`` checks that both answer alike.
 
@@ -35,10 +37,12 @@ from sqlalchemy import and_, bindparam, func, literal_column, select, union_all
 from hotmeals import clock
 from hotmeals.api.bodies import read_json, validate_body
 from hotmeals.api.envelope import ApiError
-from hotmeals.api.menu_present import allergy_mark_out, extra_out, portion_out
+from hotmeals.api.menu_present import allergy_mark_out, codes, diet_fit_out, extra_out, portion_out
 from hotmeals.api.menu_schemas import MenuIn
 from hotmeals.db import models as m
 from hotmeals.db.engine import get_engine
+from hotmeals.domain import diet
+from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import PortionSize
@@ -55,6 +59,7 @@ from hotmeals.services.ordering.allergens import (
     empty_item,
 )
 from hotmeals.services.ordering.days import cutoff_state, meal_date, open_or_refuse
+from hotmeals.services.ordering.diets import fit, shown
 from hotmeals.services.ordering.menu import _extras_by_owner
 from hotmeals.services.parents import TOKEN_MAX_CHARS
 from hotmeals.settings import get_settings
@@ -66,6 +71,7 @@ _day, _vendor, _served = m.MenuDay.__table__, m.Vendor.__table__, m.MenuDayMeal.
 _meal, _portion, _tier = m.Meal.__table__, m.Portion.__table__, m.PriceTier.__table__
 _ingredient, _level = m.AllergenIngredient.__table__, m.ChildAllergy.__table__
 _cart = m.CartLine.__table__
+_needs, _marks = m.ChildDiet.__table__, m.MealDiet.__table__
 
 # 1. The session and its parent; the child when it is this parent's (else NULLs).
 _WHO = (
@@ -171,6 +177,16 @@ _IN_CART = (
     .group_by(*_cart.c["menu_day_id", "meal_id"])
 )
 
+# 6. The child's dietary needs (owner 0) and the meals' dietary marks.
+_DIETS = union_all(
+    select(literal_column("0").label("meal_id"), _needs.c.diet).where(
+        _needs.c.child_id == bindparam("child_id")
+    ),
+    select(_marks.c.meal_id, _marks.c.diet).where(
+        _marks.c.meal_id.in_(bindparam("meals", expanding=True))
+    ),
+)
+
 
 class _Raw:  # what ``read_json`` reads of a request
     def __init__(self, raw: bytes) -> None:
@@ -237,6 +253,10 @@ def get_menu(token: str | None, child_id: int | None, date: str, lang: str) -> t
             asked = {"parent_id": who.parent_id, "child_id": who.child_id, "days": days}
             for menu_day_id, meal_id, quantity in db.execute(_IN_CART, asked):
                 in_cart[(menu_day_id, meal_id)] = int(quantity or 0)
+        marks: dict[int, set[diet.Diet]] = {}
+        for owner, code in db.execute(_DIETS, {"child_id": who.child_id, "meals": meal_ids}):
+            marks.setdefault(owner, set()).update(diet.parse(code))
+    needs = frozenset(marks.pop(0, ()))
     by_day = {d.id: d for d in open_days}
     extras_of = _extras_by_owner(items, who.child_id)
     french = lang == "fr"
@@ -254,6 +274,9 @@ def get_menu(token: str | None, child_id: int | None, date: str, lang: str) -> t
         cheapest = min(p.tiers[0].unit_price_cents for p in sizes)
         own = items.get((MEAL, meal_id)) or empty_item(MEAL, meal_id, meal_id, "")
         extras = extras_of.get((MEAL, meal_id), ()) + extras_of.get((ADDON, vendor.vendor_id), ())
+        mark = own.mark(who.child_id, lang)
+        own_marks = diet.composed(marks.get(meal_id, ()))
+        fitted = fit(needs, own_marks)
         meals.append(
             {
                 "menu_day_id": menu_day_id,
@@ -267,15 +290,25 @@ def get_menu(token: str | None, child_id: int | None, date: str, lang: str) -> t
                 "price_from": format_money(cheapest, lang),
                 "portions": [portion_out(p, lang) for p in sizes],
                 "allergens": list(own.allergens),
-                "allergy": allergy_mark_out(own.mark(who.child_id, lang)),
+                "allergy": allergy_mark_out(mark),
                 "extras": [extra_out(e) for e in extras],
                 "extras_allergens": sorted({a for e in extras for a in e.allergens}),
                 "in_cart_quantity": in_cart.get((menu_day_id, meal_id), 0),
                 "cutoff_at": closes.isoformat(),
                 "is_open": before_cutoff,
+                "diets": codes(shown(own_marks)),
+                "diet": diet_fit_out(fitted, lang),
+                "safe_for_child": (fitted is None or fitted.fits)
+                and mark.verdict is not MealVerdict.REFUSED,
             }
         )
-    data = {"child_id": who.child_id, "date": day.isoformat(), "meals": meals}
+    shown_needs = tuple(d for d in diet.DIETS if d in needs)
+    data = {
+        "child_id": who.child_id,
+        "date": day.isoformat(),
+        "meals": meals,
+        "needs": codes(shown_needs),
+    }
     return 200, _envelope(1, t("success" if meals else "no_data_found", lang), data)
 
 
