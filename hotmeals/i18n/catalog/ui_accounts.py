@@ -254,8 +254,8 @@ FR: dict[str, str] = {
     "ui.field.school": "École",
     "ui.field.choose_school": "Choisissez une école",
     "ui.field.city_first": "Choisissez d'abord une ville",
-    "ui.field.teacher": "Enseignant·e",
-    "ui.field.choose_teacher": "Choisissez l'enseignant·e",
+    "ui.field.teacher": "Titulaire de classe",
+    "ui.field.choose_teacher": "Choisissez la classe",
     "ui.field.school_first": "Choisissez d'abord une école",
     "ui.field.grade": "Année",
     "ui.field.choose_grade": "Choisissez l'année",
@@ -335,14 +335,12 @@ FR: dict[str, str] = {
     "ui.reset.new_subtitle": "C'est celui que vous utiliserez désormais pour vous connecter.",
     "ui.reset.save": "Enregistrer le mot de passe",
     "ui.child.add_title": "Ajoutez votre enfant",
-    "ui.child.add_subtitle": (
-        "Nous livrons en classe : indiquez l'école, l'enseignant·e et l'année."
-    ),
+    "ui.child.add_subtitle": ("Nous livrons en classe : indiquez l'école, la classe et l'année."),
     "ui.child.another_subtitle": "Ajoutez un autre enfant pour réserver ses repas aussi.",
     "ui.child.save_continue": "Enregistrer et continuer",
     "ui.child.aside_title": "Livré directement en classe",
     "ui.child.aside_text": (
-        "Les repas portent le nom de votre enfant, de son enseignant·e et son année."
+        "Les repas portent le nom de votre enfant, de sa classe et de son année."
     ),
     "ui.child.edit_title": "Modifier l'enfant",
     "ui.child.edit_subtitle": "Les changements s'appliquent aux repas réservés dorénavant.",
