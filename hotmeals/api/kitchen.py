@@ -23,7 +23,8 @@ from hotmeals.api.kitchen_schemas import KitchenDayIn, LabelsIn, ProductionListO
 from hotmeals.domain.dates import full_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import kitchen, kitchen_files
-from hotmeals.services.kitchen import KitchenProduction, Label, ProductionList
+from hotmeals.services.kitchen import KitchenProduction, ProductionList
+from hotmeals.services.kitchen_labels import Label, Named, diet_label
 from hotmeals.services.ordering.labels import size_label
 
 router = api_router()
@@ -49,7 +50,7 @@ def _day(body: KitchenDayIn) -> dict[str, Any]:
     }
 
 
-def _opt(value: kitchen.Named | None, lang: str) -> str:
+def _opt(value: Named | None, lang: str) -> str:
     return value.name(lang) if value is not None else ""
 
 
@@ -76,9 +77,9 @@ def attention_out(label: Label, count: int, lang: str) -> dict[str, Any]:
             }
             for a in label.allergies
         ],
-        "diets": [{"code": d, "label": kitchen.diet_label(d, lang)} for d in label.diets],
+        "diets": [{"code": d, "label": diet_label(d, lang)} for d in label.diets],
         "fits": label.fits,
-        "unmet": [{"code": d, "label": kitchen.diet_label(d, lang)} for d in label.unmet],
+        "unmet": [{"code": d, "label": diet_label(d, lang)} for d in label.unmet],
         "special_note": label.special_note,
         "count": count,
     }

@@ -31,14 +31,8 @@ from fpdf import FPDF
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.domain.dates import full_day
 from hotmeals.i18n import t, tn
-from hotmeals.services.kitchen import (
-    KitchenLabels,
-    KitchenProduction,
-    Label,
-    Named,
-    ProductionList,
-    diet_label,
-)
+from hotmeals.services.kitchen import KitchenLabels, KitchenProduction, ProductionList
+from hotmeals.services.kitchen_labels import Label, Named, diet_label
 from hotmeals.services.ordering.labels import size_label
 from hotmeals.services.receipt_pdf import font_files
 

@@ -27,8 +27,8 @@ from hotmeals.db.models import (
     SchoolLanguage,
 )
 from hotmeals.domain.errors import DomainError
-from hotmeals.services import closures, kitchen, school_days
-from hotmeals.services.kitchen import Label
+from hotmeals.services import closures, kitchen, kitchen_labels, school_days
+from hotmeals.services.kitchen_labels import Label, Named
 from hotmeals.services.ordering import lifecycle
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
@@ -91,9 +91,9 @@ def test_a_label_says_what_is_on_the_tray_and_who_it_is_for(engine, world):
     assert (emma.first_name, emma.last_initial, emma.child_name) == ("Emma", "T", "Emma T.")
     assert (emma.grade_code, emma.grade.en) == ("2", "Grade 2")
     assert (emma.meal.en, emma.meal.fr, emma.size) == ("Pasta bake", "Pâtes gratinées", "large")
-    assert emma.menu_option == kitchen.Named("White milk", "Lait blanc")
-    assert emma.meal_option == kitchen.Named("Gluten-free bun", "Pain sans gluten")
-    assert emma.addons == (kitchen.Named("Apple", "Pomme"), kitchen.Named("Cookie", "Biscuit"))
+    assert emma.menu_option == Named("White milk", "Lait blanc")
+    assert emma.meal_option == Named("Gluten-free bun", "Pain sans gluten")
+    assert emma.addons == (Named("Apple", "Pomme"), Named("Cookie", "Biscuit"))
     assert emma.special_note == "Cut in small pieces, please"
     # Most severe first, Non-allergic left out; milk is in the milk and the cookie.
     assert [(a.name_en, a.level, a.in_meal, a.is_major) for a in emma.allergies] == [
@@ -187,8 +187,8 @@ def test_the_production_list_puts_allergies_and_diets_first_then_counts(engine, 
         (
             "Pasta bake",
             "large",
-            kitchen.Named("White milk", "Lait blanc"),
-            kitchen.Named("Gluten-free bun", "Pain sans gluten"),
+            Named("White milk", "Lait blanc"),
+            Named("Gluten-free bun", "Pain sans gluten"),
             2,
         ),
         ("Veggie curry", "small", None, None, 2),
@@ -275,7 +275,7 @@ def test_two_first_reads_at_once_freeze_one_row(engine, world, monkeypatch):
     kept, and both answer its labels."""
     import threading
 
-    computed = kitchen.current_labels
+    computed = kitchen_labels.current_labels
     both = threading.Barrier(2, timeout=30)
 
     def labels_then_wait(*args, **kwargs):

@@ -14,14 +14,8 @@ import pytest
 from pypdf import PdfReader
 
 from hotmeals.services import kitchen, kitchen_files
-from hotmeals.services.kitchen import (
-    KitchenLabels,
-    KitchenProduction,
-    Label,
-    LabelAllergy,
-    Named,
-    VendorDay,
-)
+from hotmeals.services.kitchen import KitchenLabels, KitchenProduction, VendorDay
+from hotmeals.services.kitchen_labels import Label, LabelAllergy, Named
 
 DAY = date(2031, 3, 12)
 
