@@ -51,13 +51,8 @@ from hotmeals.db.models import (
 )
 from hotmeals.domain import diet
 from hotmeals.domain.allergy import AlertLevel, severity_rank
-from hotmeals.domain.orders import LineStatus
+from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services.ordering.days import ORDERED_STATUSES
-
-# The lines a kitchen cooks: still to hand out, or handed out already (a delivered day is
-# read again as it was).
-LABELLED_LINES = (LineStatus.ACTIVE, LineStatus.DELIVERED)
 
 
 @dataclass(frozen=True)
@@ -225,7 +220,7 @@ def current_labels(
             col(OrderLine.menu_day_id) == menu_day.id,
             col(OrderLine.meal_date) == menu_day.meal_date,
             col(Order.status).in_([str(s) for s in ORDERED_STATUSES]),
-            col(OrderLine.status).in_([str(s) for s in LABELLED_LINES]),
+            col(OrderLine.status).in_([str(s) for s in KEPT_LINE_STATUSES]),
             col(OrderLine.quantity) > col(OrderLine.cancelled_quantity),
         )
     ).all()

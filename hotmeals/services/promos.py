@@ -20,10 +20,10 @@ from hotmeals import clock
 from hotmeals.db.models import Order, PromoCode
 from hotmeals.domain.charges import Promo
 from hotmeals.domain.errors import DomainError
-from hotmeals.domain.orders import PAID_STATUSES, OrderStatus
+from hotmeals.domain.orders import ORDERED_STATUSES
 
 CODE_MAX = 32
-USED_STATUSES = [str(s) for s in (*PAID_STATUSES, OrderStatus.DELIVERED)]
+USED_STATUSES = [str(s) for s in ORDERED_STATUSES]
 
 
 def normalize_code(value: str) -> str:
