@@ -72,8 +72,8 @@ class BookingState(MealDialog, rx.State):
     # the day's menu
     meals: list[dict[str, str]] = []
     menu_error: str = ""
-    # "Safe for Emma": show only the meals that fit the child's diet and hold none of the
-    # child's allergens
+    # "Safe for Emma": hide the meals the child cannot have (a Major allergen) and those that
+    # do not fit the child's dietary needs
     safe_only: bool = False
     shown_meals: list[dict[str, str]] = []  # the meals the cards show
     hidden_note: str = ""  # '2 hidden for Emma's allergies.'
