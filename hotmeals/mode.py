@@ -21,6 +21,7 @@ from hotmeals import clock
 from hotmeals.clock import NOW_VAR
 from hotmeals.converge.configured import settings_from_env
 from hotmeals.converge.settings import CREDENTIAL_VARS
+from hotmeals.security import HASH_COST_VAR
 from hotmeals.settings import DEFAULT_API_KEY, DEMO_FEED_SECRET, Settings, get_settings
 
 log = logging.getLogger("hotmeals.mode")
@@ -52,6 +53,8 @@ def production_problems(settings: Settings, environ: Mapping[str, str] | None = 
                 problems.append("CONVERGE_BASE_URL must be an https address")
     if env.get(NOW_VAR, "").strip():
         problems.append(f"{NOW_VAR} must not be set: production reads the system clock")
+    if env.get(HASH_COST_VAR, "").strip().lower() not in ("", "standard"):
+        problems.append(f"{HASH_COST_VAR} must not be lowered: production hashes at full cost")
     if env.get("CONVERGE_SIM_CONTROL", "").strip():
         problems.append("CONVERGE_SIM_CONTROL must not be set: it exposes the simulator's controls")
     if not settings.smtp_host:

@@ -11,7 +11,23 @@ import threading
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-_hasher = PasswordHasher()
+HASH_COST_VAR = "HOTMEALS_PASSWORD_HASH_COST"
+HASH_COSTS = ("standard", "low")
+
+
+def _hasher_for(cost: str) -> PasswordHasher:
+    """argon2id at argon2-cffi's recommended cost ("standard", the default), or at its smallest
+    ("low": one pass over 8 KiB) for the test suite, which makes about a thousand hashes; a
+    production start refuses "low" (hotmeals/mode.py). Both verify each other's hashes: the
+    cost is written into every hash."""
+    if cost in ("", "standard"):
+        return PasswordHasher()
+    if cost == "low":
+        return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    raise ValueError(f"{HASH_COST_VAR} must be standard or low, not {cost!r}")
+
+
+_hasher = _hasher_for(os.environ.get(HASH_COST_VAR, "").strip().lower())
 # argon2 takes ~64 MB and most of a core for a fraction of a second: more hashes at once than
 # cores only make every one of them slower (and the memory grows with each). Callers wait here
 # holding no database connection (see accounts.login), so a burst of sign-ins queues on the

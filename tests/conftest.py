@@ -8,7 +8,11 @@ import tempfile
 import pytest
 from hypothesis import HealthCheck, settings
 
-from hotmeals import clock
+# Before hotmeals.security is imported: the suite hashes about a thousand passwords, at
+# argon2's smallest cost (hotmeals/security.py; the e2e servers inherit it).
+os.environ.setdefault("HOTMEALS_PASSWORD_HASH_COST", "low")
+
+from hotmeals import clock  # noqa: E402
 
 _tmp = tempfile.mkdtemp(prefix="hotmeals-tests-")
 os.environ.setdefault("DATA_DIR", _tmp)

@@ -28,7 +28,9 @@ READY = {
 @pytest.fixture
 def env(monkeypatch):
     # HOTMEALS_NOW too: `make test-dates` sets it, and production refuses a set clock.
-    for name in (*READY, "CONVERGE_SIM_CONTROL", "CONVERGE_SIM_PIN", "SMTP_PORT", "HOTMEALS_NOW"):
+    # HOTMEALS_PASSWORD_HASH_COST: the suite lowers it (tests/conftest.py).
+    names = ("CONVERGE_SIM_CONTROL", "CONVERGE_SIM_PIN", "SMTP_PORT", "HOTMEALS_NOW")
+    for name in (*READY, *names, "HOTMEALS_PASSWORD_HASH_COST"):
         monkeypatch.delenv(name, raising=False)
 
     def apply(values: dict[str, str]):
@@ -49,6 +51,14 @@ def test_production_with_everything_real_starts(env):
     settings = env(READY)
     assert production_problems(settings) == []
     assert check_mode(settings) == "production"
+
+
+def test_production_refuses_a_lowered_password_hash_cost(env):
+    settings = env({**READY, "HOTMEALS_PASSWORD_HASH_COST": "low"})
+    assert production_problems(settings) == [
+        "HOTMEALS_PASSWORD_HASH_COST must not be lowered: production hashes at full cost"
+    ]
+    assert production_problems(env({**READY, "HOTMEALS_PASSWORD_HASH_COST": "standard"})) == []
 
 
 def test_production_with_nothing_set_refuses_naming_every_missing_piece(env):
