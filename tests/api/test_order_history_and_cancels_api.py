@@ -5,12 +5,9 @@ DeleteCancelCartItem, CancelCartDetails, CancelCart), CancelOrder, CancelMeal; 4
 ownership, repeats, after-cut-off refusals in EN and FR, and the same number of statements for
 an order of 1 and of 12 lines."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
@@ -19,22 +16,20 @@ from sqlmodel import select
 
 from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import CancelReason, Parent, Refund
-from hotmeals.services.parents import start_session
+from hotmeals.db.models import CancelReason, Refund
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
-from tests.payments.orders_after_support import (
+from tests.api.helpers import API_KEY
+from tests.orders_support import (
     WEEKS,
     add,
-    make_shop,
+    make_shop_family,
     monday_in,
     past_cutoff,
     signed_in_again,
 )
-from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
-from tests.payments.support import VISA, SimServer
+from tests.payments_support import VISA, SimServer, lightbox_submit
 from tests.querycount import count_queries
 
-API_KEY = "hotmeals-orders-after-key"
 ROUTES = [
     ("post", "/Parent/order/OrderHistory"),
     ("post", "/Parent/order/OrderDetail"),
@@ -47,32 +42,6 @@ ROUTES = [
     ("post", "/Parent/order/CancelMeal"),
     ("post", "/Parent/order/CancelCart"),
 ]
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    with api_client(
-        request.param,
-        tmp_path_factory.mktemp("ordersafterapi"),
-        sim_server,
-        api_key=API_KEY,
-        db_prefix="hm_oa",
-    ) as client:
-        yield client
-
-
-def family_of(sim: SimServer) -> dict:
-    sim.control("config", decline_by_cents="0")
-    shop = make_shop(get_engine())
-    with session_scope() as s:
-        parent = s.get(Parent, shop["parent_id"])
-        shop["token"] = start_session(s, parent, "pytest")
-    return shop
-
-
-@pytest.fixture
-def family(api: TestClient, sim: SimServer) -> dict:
-    return family_of(sim)
 
 
 def call(api: TestClient, path: str, body=None, token=None, lang="en", key=None, method="post"):
@@ -124,13 +93,13 @@ def test_every_call_needs_a_parent_token(api: TestClient) -> None:
 
 
 def test_history_detail_cancel_cart_and_cancel_meal(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, shop_family: dict, sim: SimServer
 ) -> None:
-    tok = family["token"]
+    tok = shop_family["token"]
     placed = pay_api(
         api,
         sim,
-        family,
+        shop_family,
         [{"child": 0, "weeks": 2, "quantity": 2}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     order_id = placed["order_id"]
@@ -229,16 +198,16 @@ def test_history_detail_cancel_cart_and_cancel_meal(
 
 
 def test_a_repeated_cancel_without_a_key_cancels_and_refunds_once(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, shop_family: dict, sim: SimServer
 ) -> None:
     """No Idempotency-Key and no request_key: the same cancel sent again (the same lines and
     quantities of the same order, the same reason) answers the first one; nothing more is
     cancelled or refunded. A different cancel of the same line still goes through."""
-    tok = family["token"]
+    tok = shop_family["token"]
     placed = pay_api(
         api,
         sim,
-        family,
+        shop_family,
         [{"child": 0, "weeks": 2, "quantity": 3}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     order_id = placed["order_id"]
@@ -288,16 +257,16 @@ def test_a_repeated_cancel_without_a_key_cancels_and_refunds_once(
 
 
 def test_another_parents_order_line_and_cancel_cart_are_not_found(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, shop_family: dict, sim: SimServer
 ) -> None:
-    placed = pay_api(api, sim, family, [{"child": 0, "weeks": 2, "quantity": 1}])
+    placed = pay_api(api, sim, shop_family, [{"child": 0, "weeks": 2, "quantity": 1}])
     order_id = placed["order_id"]
-    detail = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, family["token"])
+    detail = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, shop_family["token"])
     line_id = detail.json()["data"]["lines"][0]["order_line_id"]
     cart_id = call(
-        api, "/Parent/cart/AddToCancelCart", {"order_line_id": line_id}, family["token"]
+        api, "/Parent/cart/AddToCancelCart", {"order_line_id": line_id}, shop_family["token"]
     ).json()["data"]["cancel_cart_id"]
-    intruder = family_of(sim)
+    intruder = make_shop_family(sim)
     with session_scope() as s:
         reason = s.exec(select(CancelReason.id).where(CancelReason.is_other.is_(False))).first()
     for path, body in (
@@ -318,13 +287,13 @@ def test_another_parents_order_line_and_cancel_cart_are_not_found(
     assert nothing["code"] == 0
     assert sums(order_id)[1] == 0
     gone = call(
-        api, "/Parent/cart/DeleteCancelCartItem", {"cancel_cart_id": cart_id}, family["token"]
+        api, "/Parent/cart/DeleteCancelCartItem", {"cancel_cart_id": cart_id}, shop_family["token"]
     ).json()
     assert gone["code"] == 1 and gone["data"]["cancel_cart_count"] == 0
 
 
-def test_bad_bodies_are_refused_never_a_500(api: TestClient, family: dict) -> None:
-    tok = family["token"]
+def test_bad_bodies_are_refused_never_a_500(api: TestClient, shop_family: dict) -> None:
+    tok = shop_family["token"]
     bodies = [
         "not json",
         "[]",
@@ -349,29 +318,33 @@ def test_bad_bodies_are_refused_never_a_500(api: TestClient, family: dict) -> No
 
 
 def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
-    api: TestClient, family: dict, sim: SimServer, monkeypatch: pytest.MonkeyPatch
+    api: TestClient, shop_family: dict, sim: SimServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    placed = pay_api(api, sim, family, [{"child": 0, "weeks": 2, "quantity": 1}])
+    placed = pay_api(api, sim, shop_family, [{"child": 0, "weeks": 2, "quantity": 1}])
     detail = call(
-        api, "/Parent/order/OrderDetail", {"order_id": placed["order_id"]}, family["token"]
+        api, "/Parent/order/OrderDetail", {"order_id": placed["order_id"]}, shop_family["token"]
     )
     line_id = detail.json()["data"]["lines"][0]["order_line_id"]
     late = past_cutoff(monday_in(2)) + timedelta(minutes=1)
     clock.set_now(late)
-    family["token"] = signed_in_again(family["parent_id"])
+    shop_family["token"] = signed_in_again(shop_family["parent_id"])
     messages = {}
     for lang in ("en", "fr"):
         answer = call(
             api,
             "/Parent/order/CancelMeal",
-            {"order_line_id": line_id, "reason_id": family["reason_id"]},
-            family["token"],
+            {"order_line_id": line_id, "reason_id": shop_family["reason_id"]},
+            shop_family["token"],
             lang,
         ).json()
         assert answer["code"] == 0
         messages[lang] = answer["message"]
         added = call(
-            api, "/Parent/cart/AddToCancelCart", {"order_line_id": line_id}, family["token"], lang
+            api,
+            "/Parent/cart/AddToCancelCart",
+            {"order_line_id": line_id},
+            shop_family["token"],
+            lang,
         ).json()
         assert added["code"] == 0 and added["message"] == messages[lang]
     assert messages["en"].startswith("The cancellation deadline for Monday")
@@ -384,7 +357,7 @@ def test_the_same_statements_for_an_order_of_1_and_of_12_lines(
 ) -> None:
     counts = {}
     for size in (1, 12):
-        fam = family_of(sim)
+        fam = make_shop_family(sim)
         specs = [{"child": c, "weeks": w, "quantity": 1} for c in (0, 1) for w in WEEKS]
         placed = pay_api(api, sim, fam, specs[:size])
         order_id = placed["order_id"]

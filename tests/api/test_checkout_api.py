@@ -4,13 +4,9 @@ getConvergeSessionToken with ``"purpose": "order"``, AddOrder, OrderDeclined,
 OrderConfirmation, PayWithSavedCard for an order; bad input, ownership, and the same number
 of statements for a cart of 1 and of 12 lines."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from datetime import date, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -18,86 +14,13 @@ from sqlmodel import select
 
 from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import AddOn, CartLine, Order, Payment
-from hotmeals.services.ordering import cart
+from hotmeals.db.models import CartLine, Order, Payment
 from hotmeals.services.parents import start_session
 from tests import factories as f
-from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
-from tests.payments.support import DECLINED_CARD, MASTERCARD, VISA, SimServer
+from tests.api.helpers import API_KEY
+from tests.orders_support import fill, make_cart_family
+from tests.payments_support import DECLINED_CARD, MASTERCARD, VISA, SimServer, lightbox_submit
 from tests.querycount import count_queries
-
-API_KEY = "hotmeals-checkout-key"
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    with api_client(
-        request.param,
-        tmp_path_factory.mktemp("checkoutapi"),
-        sim_server,
-        api_key=API_KEY,
-        db_prefix="hm_co",
-    ) as client:
-        yield client
-
-
-def _monday_in(weeks: int) -> date:
-    today = clock.now().date()
-    return today + timedelta(days=(7 - today.weekday()) % 7 + 7 * weeks)
-
-
-@pytest.fixture
-def family(api: TestClient, sim: SimServer) -> dict:
-    return make_family(sim)
-
-
-def make_family(sim: SimServer) -> dict:
-    """A signed-in parent with two children and a meal (with an add-on) served on two
-    Mondays at each child's school."""
-    sim.control("config", decline_by_cents="0")
-    with session_scope() as s:
-        parent = f.make_parent(s)
-        kids = [f.make_child(s, parent, is_default=True), f.make_child(s, parent)]
-        vendor = f.make_vendor(s, cutoff_days_before=1, cutoff_time="10:00")
-        meal = f.make_meal(s, vendor)
-        addon = AddOn(vendor_id=vendor.id, name_en="Apple", name_fr="Pomme", price_cents=125)
-        s.add(addon)
-        days: dict = {}
-        for child in kids:
-            school = f.child_school(s, child)
-            for day in (_monday_in(2), _monday_in(3)):
-                if (school.id, day) not in days:
-                    days[(school.id, day)] = f.make_menu_day(s, school, vendor, day, [meal]).id
-        s.flush()
-        lines = [
-            (child.id, days[(child.school_id, day)])
-            for child in kids
-            for day in (_monday_in(2), _monday_in(3))
-        ]
-        return {
-            "parent_id": parent.id,
-            "token": start_session(s, parent, "pytest"),
-            "meal_id": meal.id,
-            "addon_id": addon.id,
-            "slots": lines,
-        }
-
-
-def fill(family: dict, count: int) -> None:
-    """``count`` cart lines spread over both children and both dates."""
-    with session_scope() as s:
-        for n in range(count):
-            child_id, day_id = family["slots"][n % len(family["slots"])]
-            cart.add_to_cart(
-                session=s,
-                parent_id=family["parent_id"],
-                child_id=child_id,
-                meal_id=family["meal_id"],
-                menu_day_id=day_id,
-                quantity=1 + n % 3,
-                addons=[family["addon_id"]] if n % 2 == 0 else [],
-                special_note_text="No nuts" if n % 4 == 0 else None,
-            )
 
 
 def call(api: TestClient, path: str, body=None, token: str | None = None, lang: str = "en"):
@@ -117,12 +40,12 @@ def cart_count(parent_id: int) -> int:
         return len(s.exec(select(CartLine.id).where(CartLine.parent_id == parent_id)).all())
 
 
-def start(api, family, lang="en", **body):
+def start(api, cart_family, lang="en", **body):
     return call(
         api,
         "/Parent/order/getConvergeSessionToken",
         {"purpose": "order", **body},
-        family["token"],
+        cart_family["token"],
         lang,
     ).json()
 
@@ -135,10 +58,10 @@ def test_every_order_call_needs_a_parent_token(api: TestClient) -> None:
     assert answer.status_code == 401
 
 
-def test_an_order_paid_in_the_lightbox(api: TestClient, family: dict, sim: SimServer) -> None:
-    fill(family, 3)
+def test_an_order_paid_in_the_lightbox(api: TestClient, cart_family: dict, sim: SimServer) -> None:
+    fill(cart_family, 3)
     # The client cannot set the price: amounts and totals in the body are ignored.
-    started = start(api, family, amount="0.01", total_pay_cents=1, donation="2")
+    started = start(api, cart_family, amount="0.01", total_pay_cents=1, donation="2")
     assert started["code"] == 1, started
     data = started["data"]
     with session_scope() as s:
@@ -152,7 +75,7 @@ def test_an_order_paid_in_the_lightbox(api: TestClient, family: dict, sim: SimSe
         api,
         "/Parent/order/AddOrder",
         {"payment_id": data["payment_id"], "ssl_txn_id": response["ssl_txn_id"]},
-        family["token"],
+        cart_family["token"],
         "fr",
     ).json()
     assert added["code"] == 1, added
@@ -162,66 +85,68 @@ def test_an_order_paid_in_the_lightbox(api: TestClient, family: dict, sim: SimSe
     assert out["order"]["number"] == data["order_number"]
     assert out["order"]["status"] == "placed" and out["order"]["status_label"] == "Confirmée"
     assert [len(g["lines"]) for g in out["order"]["groups"]] == [1, 1, 1]
-    assert cart_count(family["parent_id"]) == 0
+    assert cart_count(cart_family["parent_id"]) == 0
     again = call(
         api,
         "/Parent/order/AddOrder",
         {"payment_id": data["payment_id"], "ssl_txn_id": response["ssl_txn_id"]},
-        family["token"],
+        cart_family["token"],
     ).json()
     assert again["code"] == 1 and again["data"]["order_id"] == data["order_id"]
     shown = call(
-        api, "/Parent/order/OrderConfirmation", {"order_id": data["order_id"]}, family["token"]
+        api, "/Parent/order/OrderConfirmation", {"order_id": data["order_id"]}, cart_family["token"]
     ).json()
     assert shown["code"] == 1 and shown["data"]["total_pay_cents"] == data["amount_cents"]
 
 
 def test_a_declined_card_keeps_the_cart_and_the_retry_places_the_order(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, cart_family: dict, sim: SimServer
 ) -> None:
-    fill(family, 2)
-    first = start(api, family)["data"]
+    fill(cart_family, 2)
+    first = start(api, cart_family)["data"]
     refused = lightbox_submit(sim, first["ssl_txn_auth_token"], number=DECLINED_CARD)
     message = refused["response"].get("ssl_result_message", "DECLINED")
     declined = call(
         api,
         "/Parent/order/OrderDeclined",
         {"payment_id": first["payment_id"], "ssl_result_message": message},
-        family["token"],
+        cart_family["token"],
     ).json()
     assert declined["code"] == 0 and declined["data"]["status"] == "declined"
     # No raw processor status in a parent's message.
     assert message not in declined["message"] and "another card" in declined["message"]
-    assert cart_count(family["parent_id"]) == 2
-    retry = start(api, family)["data"]
+    assert cart_count(cart_family["parent_id"]) == 2
+    retry = start(api, cart_family)["data"]
     assert retry["order_id"] == first["order_id"] and retry["payment_id"] != first["payment_id"]
     txn = lightbox_submit(sim, retry["ssl_txn_auth_token"], number=MASTERCARD)["response"]
     added = call(
         api,
         "/Parent/order/AddOrder",
         {"payment_id": retry["payment_id"], "ssl_txn_id": txn["ssl_txn_id"]},
-        family["token"],
+        cart_family["token"],
     ).json()
-    assert added["code"] == 1 and cart_count(family["parent_id"]) == 0
+    assert added["code"] == 1 and cart_count(cart_family["parent_id"]) == 0
 
 
-def test_a_saved_card_pays_the_cart_at_once(api: TestClient, family: dict, sim: SimServer) -> None:
-    session = call(api, "/Parent/payment/AddCardSession", {}, family["token"]).json()["data"]
+def test_a_saved_card_pays_the_cart_at_once(
+    api: TestClient, cart_family: dict, sim: SimServer
+) -> None:
+    session = call(api, "/Parent/payment/AddCardSession", {}, cart_family["token"]).json()["data"]
     token = lightbox_submit(sim, session["ssl_txn_auth_token"])["response"]["ssl_token"]
-    card = call(api, "/Parent/payment/SaveCard", {"ssl_token": token}, family["token"]).json()
-    fill(family, 1)
-    paid = start(api, family, card_id=card["data"]["id"])
+    card = call(api, "/Parent/payment/SaveCard", {"ssl_token": token}, cart_family["token"]).json()
+    fill(cart_family, 1)
+    paid = start(api, cart_family, card_id=card["data"]["id"])
     assert paid["code"] == 1 and paid["data"]["status"] == "placed", paid
     assert paid["data"]["ssl_txn_auth_token"] == ""
-    fill(family, 1)
+    fill(cart_family, 1)
     again = call(
         api,
         "/Parent/payment/PayWithSavedCard",
         {"purpose": "order", "card_id": card["data"]["id"]},
-        family["token"],
+        cart_family["token"],
     ).json()
     assert again["code"] == 1 and again["data"]["state"] == "APPROVED", again
-    assert cart_count(family["parent_id"]) == 0
+    assert cart_count(cart_family["parent_id"]) == 0
 
 
 @pytest.mark.parametrize(
@@ -233,20 +158,24 @@ def test_a_saved_card_pays_the_cart_at_once(api: TestClient, family: dict, sim: 
         ({"donation": "0.10"}, "Please enter an amount from $1 to $500"),
     ],
 )
-def test_order_sessions_are_checked(api: TestClient, family: dict, body: dict, message) -> None:
+def test_order_sessions_are_checked(
+    api: TestClient, cart_family: dict, body: dict, message
+) -> None:
     if body:
-        fill(family, 1)
-    answer = start(api, family, **body)
+        fill(cart_family, 1)
+    answer = start(api, cart_family, **body)
     assert answer["code"] == 0 and answer["message"] == message, answer
     with session_scope() as s:
-        assert s.exec(select(Payment).where(Payment.parent_id == family["parent_id"])).all() == []
+        assert (
+            s.exec(select(Payment).where(Payment.parent_id == cart_family["parent_id"])).all() == []
+        )
 
 
 def test_another_parents_payment_and_order_are_not_found(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, cart_family: dict, sim: SimServer
 ) -> None:
-    fill(family, 1)
-    data = start(api, family)["data"]
+    fill(cart_family, 1)
+    data = start(api, cart_family)["data"]
     with session_scope() as s:
         other = f.make_parent(s)
         other_token = start_session(s, other, "pytest")
@@ -274,8 +203,8 @@ def test_another_parents_payment_and_order_are_not_found(
         {},
     ],
 )
-def test_bad_addorder_bodies_are_refused(api: TestClient, family: dict, body: dict) -> None:
-    answer = call(api, "/Parent/order/AddOrder", body, family["token"])
+def test_bad_addorder_bodies_are_refused(api: TestClient, cart_family: dict, body: dict) -> None:
+    answer = call(api, "/Parent/order/AddOrder", body, cart_family["token"])
     assert answer.status_code == 200 and answer.json()["code"] == 0
 
 
@@ -284,7 +213,7 @@ def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
 ) -> None:
     counts = {}
     for size in (1, 12):
-        fam = make_family(sim)  # a family of its own for each size
+        fam = make_cart_family(sim)  # a family of its own for each size
         fill(fam, size)
         with count_queries(get_engine()) as started_log:
             data = start(api, fam)["data"]
@@ -320,7 +249,7 @@ def _keyed(api: TestClient, path: str, body: dict, token: str, key: str) -> dict
 def test_the_payment_calls_of_an_order_keep_to_their_statement_budget(
     api: TestClient, sim: SimServer
 ) -> None:
-    fam = make_family(sim)
+    fam = make_cart_family(sim)
     fill(fam, 5)
     with count_queries(get_engine()) as started_log:
         started = _keyed(
@@ -358,25 +287,25 @@ def test_the_payment_calls_of_an_order_keep_to_their_statement_budget(
 
 
 def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, cart_family: dict, sim: SimServer
 ) -> None:
     """The page's onError after the sale (its answer lost) is only a hint; the
     server asks Converge and the order is placed with that sale, never charged twice."""
     sim.clock.now = clock.now()  # Converge is searched by the payment's own dates
-    fill(family, 1)
-    first = start(api, family)["data"]
+    fill(cart_family, 1)
+    first = start(api, cart_family)["data"]
     assert lightbox_submit(sim, first["ssl_txn_auth_token"])["outcome"] == "approval"
     told = call(
         api,
         "/Parent/order/OrderDeclined",
         {"payment_id": first["payment_id"], "ssl_result_message": "error"},
-        family["token"],
+        cart_family["token"],
         "fr",
     ).json()
     assert told["code"] == 1 and told["data"]["status"] == "placed", told
-    assert cart_count(family["parent_id"]) == 0
+    assert cart_count(cart_family["parent_id"]) == 0
     again = call(
-        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, family["token"]
+        api, "/Parent/order/getConvergeSessionToken", {"purpose": "order"}, cart_family["token"]
     ).json()
     assert again["code"] == 0  # nothing left to pay
     with session_scope() as s:

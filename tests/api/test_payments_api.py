@@ -1,44 +1,20 @@
-"""The payment calls of /api/v1 through HTTP (TestClient on ``create_api()``), on a migrated
-SQLite database, with the simulator over real HTTP standing in for Converge."""
+"""The payment calls of /api/v1 (donations, saved cards, the Lightbox's session) through HTTP
+(TestClient on ``create_api()``) on migrated SQLite and PostgreSQL, with the simulator over real
+HTTP standing in for Converge."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from hotmeals.api.app import create_api
-from hotmeals.db.engine import get_engine, session_scope
+from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Payment
-from hotmeals.services import runtime as service_runtime
 from hotmeals.services.parents import start_session
-from hotmeals.settings import get_settings
-from tests.databases import migrate
+from tests.api.helpers import API_KEY
 from tests.factories import make_child, make_parent
-from tests.payments.service_support import lightbox_submit
-from tests.payments.support import DECLINED_CARD, MASTERCARD, SimServer
-
-API_KEY = "hotmeals-payments-key"
-
-
-@pytest.fixture(scope="module")
-def api(tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    folder = tmp_path_factory.mktemp("payapi")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("DATABASE_URL", f"sqlite:///{folder / 'api.db'}")
-        mp.setenv("DATA_DIR", str(folder))
-        mp.setenv("HOTMEALS_API_KEY", API_KEY)
-        # The server reaches "Converge" (the simulator) over HTTP, as in production.
-        mp.setattr(service_runtime, "converge_settings", lambda: sim_server.settings)
-        get_settings.cache_clear()
-        get_engine.cache_clear()
-        migrate(get_settings().database_url)
-        with TestClient(create_api()) as client:
-            yield client
-    get_settings.cache_clear()
-    get_engine.cache_clear()
+from tests.payments_support import DECLINED_CARD, MASTERCARD, SimServer, lightbox_submit
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ repeats, and the same number of statements for an order of 1 and of 12 lines."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -20,18 +19,11 @@ from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import OrderLine, Parent
 from hotmeals.services.parents import start_session
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
-from tests.payments.orders_after_support import (
-    add,
-    make_shop,
-    monday_in,
-    past_cutoff,
-    signed_in_again,
-)
-from tests.payments.service_support import BACKENDS, api_client, lightbox_submit, sim_txns
-from tests.payments.support import DECLINED_CARD, VISA, SimServer
+from tests.api.helpers import API_KEY
+from tests.orders_support import add, make_shop, monday_in, past_cutoff, signed_in_again
+from tests.payments_support import DECLINED_CARD, VISA, SimServer, lightbox_submit, sim_txns
 from tests.querycount import count_queries
 
-API_KEY = "hotmeals-order-changes-key"
 ROUTES = [
     "/Parent/order/GetMealsList",
     "/Parent/order/MealOrderDetail",
@@ -44,27 +36,6 @@ ROUTES = [
     "/Parent/order/ModifyChangePaid",
     "/Parent/order/ModifyChangeDeclined",
 ]
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    with api_client(
-        request.param,
-        tmp_path_factory.mktemp("orderchangesapi"),
-        sim_server,
-        api_key=API_KEY,
-        db_prefix="hm_oc",
-    ) as client:
-        yield client
-
-
-@pytest.fixture
-def family(api: TestClient, sim: SimServer) -> dict:
-    sim.control("config", decline_by_cents="0")
-    shop = make_shop(get_engine())
-    with session_scope() as s:
-        shop["token"] = start_session(s, s.get(Parent, shop["parent_id"]), "pytest")
-    return shop
 
 
 def call(api: TestClient, path: str, body=None, token=None, lang="en", key=None):
@@ -127,12 +98,12 @@ def line_ids(order_id: int) -> list[int]:
 
 
 def test_every_call_needs_a_parent_token_and_bad_bodies_answer_code_0(
-    api: TestClient, family: dict
+    api: TestClient, shop_family: dict
 ) -> None:
     for path in ROUTES:
         answer = call(api, path, {"order_id": 1, "order_line_id": 1})
         assert answer.status_code == 401 and answer.json()["code"] == 0, path
-    tok = family["token"]
+    tok = shop_family["token"]
     for path in ROUTES[1:]:
         for body in ("not json", "[]", {"order_id": "x", "order_line_id": -1}, {}):
             answer = call(api, path, body, tok, "fr")
@@ -141,13 +112,13 @@ def test_every_call_needs_a_parent_token_and_bad_bodies_answer_code_0(
 
 
 def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
-    api: TestClient, family: dict, sim: SimServer
+    api: TestClient, shop_family: dict, sim: SimServer
 ) -> None:
-    tok = family["token"]
+    tok = shop_family["token"]
     order_id = pay_api(
         api,
         sim,
-        family,
+        shop_family,
         [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     first, second = line_ids(order_id)
@@ -205,8 +176,8 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
         "/Parent/order/AddToMyOrder",
         {
             "order_id": order_id,
-            "child_id": family["children"][1],
-            "meal_id": family["meal_id"],
+            "child_id": shop_family["children"][1],
+            "meal_id": shop_family["meal_id"],
             "date": str(monday_in(4)),
             "special_note": "x" * 201,
         },
@@ -221,8 +192,8 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
             "/Parent/order/AddToMyOrder",
             {
                 "order_id": order_id,
-                "child_id": family["children"][1],
-                "meal_id": family["meal_id"],
+                "child_id": shop_family["children"][1],
+                "meal_id": shop_family["meal_id"],
                 "date": str(monday_in(4)),
                 "quantity": 2,
             },
@@ -276,15 +247,17 @@ def test_remove_a_meal_then_add_one_paid_through_the_lightbox(
 
 
 def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
-    api: TestClient, family: dict, sim: SimServer, monkeypatch: pytest.MonkeyPatch
+    api: TestClient, shop_family: dict, sim: SimServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tok = family["token"]
-    order_id = pay_api(api, sim, family, [{"child": 0, "weeks": 2, "quantity": 1}])
+    tok = shop_family["token"]
+    order_id = pay_api(api, sim, shop_family, [{"child": 0, "weeks": 2, "quantity": 1}])
     (line_id,) = line_ids(order_id)
     # A child of this parent: its meals; another parent's child: not found (before, it
     # answered an empty list).
-    mine = ok(call(api, "/Parent/order/GetMealsList", {"child_id": family["children"][0]}, tok))
-    assert mine and all(m["child_id"] == family["children"][0] for m in mine)
+    mine = ok(
+        call(api, "/Parent/order/GetMealsList", {"child_id": shop_family["children"][0]}, tok)
+    )
+    assert mine and all(m["child_id"] == shop_family["children"][0] for m in mine)
     stranger = make_shop(get_engine())
     other = call(
         api, "/Parent/order/GetMealsList", {"child_id": stranger["children"][0]}, tok
@@ -334,7 +307,7 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
     )
     body = {"order_line_id": line_id, "date": str(monday_in(5))}
     clock.set_now(past_cutoff(monday_in(3)))
-    tok = signed_in_again(family["parent_id"])
+    tok = signed_in_again(shop_family["parent_id"])
     en = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "en"))
     fr = refused(call(api, "/Parent/order/ModifyMeal", body, tok, "fr"))
     assert "deadline" in en and "can no longer be changed" in en
@@ -353,14 +326,14 @@ def test_move_a_meal_and_the_after_cutoff_refusal_in_both_languages(
 
 @pytest.mark.parametrize("size", [1, 12])
 def test_the_same_statements_for_1_and_12_lines(
-    api: TestClient, family: dict, sim: SimServer, size: int
+    api: TestClient, shop_family: dict, sim: SimServer, size: int
 ) -> None:
-    from tests.payments.orders_after_support import twelve_lines
+    from tests.orders_support import twelve_lines
 
-    tok = family["token"]
+    tok = shop_family["token"]
     # 1 line of 2 meals or 12 lines: removing one meal leaves the order partly active either way
     lines = [{"child": 0, "weeks": 2, "quantity": 2}] if size == 1 else twelve_lines()
-    order_id = pay_api(api, sim, family, lines)
+    order_id = pay_api(api, sim, shop_family, lines)
     first = line_ids(order_id)[0]
     counts = {}
     for name, path, body in (

@@ -3,12 +3,11 @@ of modify order and manage meal) or copy one to another day (ModifyMeal) check t
 COMPOSED, its add-ons' own allergens included, against the child's allergies as they are now;
 and paying the cart (getConvergeSessionToken -> ``checkout.start_checkout``) leaves out a line
 whose add-on became a Major allergy. Through HTTP on migrated SQLite and PostgreSQL with the
-simulator standing in for Converge (as tests/payments/test_order_changes_api.py)."""
+simulator standing in for Converge (as tests/api/test_order_changes_api.py)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
@@ -21,36 +20,19 @@ from hotmeals.db.models import (
     ChildAllergy,
     Meal,
     OrderLine,
-    Parent,
     Payment,
 )
-from hotmeals.services.parents import start_session
+from tests.api.helpers import API_KEY
 from tests.factories import get_allergen
-from tests.payments.orders_after_support import add, make_shop, monday_in
-from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
-from tests.payments.support import VISA, SimServer
-
-API_KEY = "hotmeals-order-changes-allergy-key"
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    with api_client(
-        request.param,
-        tmp_path_factory.mktemp("orderchangesallergy"),
-        sim_server,
-        api_key=API_KEY,
-        db_prefix="hm_oca",
-    ) as client:
-        yield client
+from tests.orders_support import add, monday_in
+from tests.payments_support import VISA, SimServer, lightbox_submit
 
 
 @pytest.fixture
-def family(api: TestClient, sim: SimServer) -> dict:
-    sim.control("config", decline_by_cents="0")
-    shop = make_shop(get_engine())
+def family(shop_family: dict) -> dict:
+    """``shop_family`` with a cheese string (milk) among its meal's add-ons."""
+    shop = dict(shop_family)
     with session_scope() as s:
-        shop["token"] = start_session(s, s.get(Parent, shop["parent_id"]), "pytest")
         meal = s.get(Meal, shop["meal_id"])
         cheese = AddOn(
             vendor_id=meal.vendor_id,

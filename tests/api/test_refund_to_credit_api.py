@@ -5,8 +5,6 @@ FamilyCredit shows the balance risen by exactly that; anything else is refused. 
 (getConvergeSessionToken) family credit pays first: all of it, the order is placed with no
 card; ``use_credit: false`` pays by card."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
@@ -14,15 +12,9 @@ from fastapi.testclient import TestClient
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.domain.credit import CreditKind
 from hotmeals.services import credit
-from tests.payments.orders_after_support import add
-from tests.payments.support import SimServer
-from tests.payments.test_orders_after_api import (  # noqa: F401 - fixtures
-    api,
-    call,
-    family,
-    pay_api,
-    sums,
-)
+from tests.api.test_order_history_and_cancels_api import call, pay_api, sums
+from tests.orders_support import add
+from tests.payments_support import SimServer
 
 
 def _balance(api: TestClient, token: str) -> int:
@@ -31,19 +23,19 @@ def _balance(api: TestClient, token: str) -> int:
     return answer["data"]["balance_cents"]
 
 
-def test_cancel_to_credit_and_back_to_the_card(api: TestClient, family: dict, sim: SimServer):
-    tok = family["token"]
+def test_cancel_to_credit_and_back_to_the_card(api: TestClient, shop_family: dict, sim: SimServer):
+    tok = shop_family["token"]
     placed = pay_api(
         api,
         sim,
-        family,
+        shop_family,
         [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     order_id = placed["order_id"]
     paid, _ = sums(order_id)
     detail = call(api, "/Parent/order/OrderDetail", {"order_id": order_id}, tok).json()["data"]
     first, _second = (x["order_line_id"] for x in detail["lines"])
-    reason = family["reason_id"]
+    reason = shop_family["reason_id"]
     start = _balance(api, tok)
 
     bad = call(
@@ -80,11 +72,13 @@ def test_cancel_to_credit_and_back_to_the_card(api: TestClient, family: dict, si
     assert _balance(api, tok) == start + data["credit_cents"]
 
 
-def test_family_credit_pays_the_whole_order_at_checkout(api: TestClient, family: dict):
-    tok = family["token"]
+def test_family_credit_pays_the_whole_order_at_checkout(api: TestClient, shop_family: dict):
+    tok = shop_family["token"]
     with session_scope() as s:
-        credit.record(s, family["parent_id"], CreditKind.ADJUST, 50_000, key="g", reason="test")
-    add(get_engine(), family, 0, 2, quantity=1)
+        credit.record(
+            s, shop_family["parent_id"], CreditKind.ADJUST, 50_000, key="g", reason="test"
+        )
+    add(get_engine(), shop_family, 0, 2, quantity=1)
     by_card = call(
         api, "/Parent/order/getConvergeSessionToken", {"purpose": "order", "use_credit": False}, tok
     ).json()

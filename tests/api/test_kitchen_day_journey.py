@@ -8,8 +8,6 @@ parent reads "Delivered" back. Each rule is tested on its own below these doors
 (tests/integration/test_kitchen.py, test_deliveries.py, test_diet.py): this is the journey
 through all of them at once."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import csv
@@ -41,23 +39,10 @@ from hotmeals.db.models import (
 from hotmeals.services.parents import start_session
 from hotmeals.settings import get_settings
 from tests import factories as f
-from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
-from tests.payments.support import VISA, SimServer
+from tests.api.helpers import API_KEY
+from tests.payments_support import VISA, SimServer, lightbox_submit
 
-API_KEY = "hotmeals-kitchen-journey-key"
 ADMIN_KEY = "kitchen-journey-operator-key-0123456789"
-
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def api(request, tmp_path_factory, sim_server: SimServer) -> Iterator[TestClient]:
-    with api_client(
-        request.param,
-        tmp_path_factory.mktemp("kitchenjourney"),
-        sim_server,
-        api_key=API_KEY,
-        db_prefix="hm_kj",
-    ) as client:
-        yield client
 
 
 @pytest.fixture
