@@ -15,9 +15,20 @@ from sqlmodel import select
 from hotmeals import clock
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import get_engine, session_scope
-from hotmeals.db.models import AddOn, CancelReason, MealOption, OrderLine, Parent
+from hotmeals.db.models import (
+    AddOn,
+    CancelReason,
+    MealOption,
+    OrderLine,
+    Parent,
+    Portion,
+    PriceTier,
+)
+from hotmeals.domain.credit import CreditKind
+from hotmeals.services import credit
 from hotmeals.services.ordering import cart, checkout, settle
 from hotmeals.services.parents import start_session
+from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.payments_support import VISA, SimServer, lightbox_submit
@@ -135,6 +146,36 @@ async def paid_order(
 
 def twelve_lines() -> list[dict]:
     return [{"child": c, "weeks": w, "quantity": 1} for c in (0, 1) for w in WEEKS]
+
+
+def order_sums(engine: Engine, order_id: int) -> tuple[int, int]:
+    """What the order's payments took and what its refunds gave back, in cents."""
+    with session_scope(engine) as s:
+        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
+
+
+def set_meal_price(engine: Engine, shop: dict, cents: int) -> None:
+    """Today's catalogue price of the shop's meal (small portion, 1+) changes."""
+    with session_scope(engine) as s:
+        portion = s.exec(
+            select(Portion).where(Portion.meal_id == shop["meal_id"], Portion.size == "small")
+        ).one()
+        tier = s.exec(
+            select(PriceTier).where(PriceTier.portion_id == portion.id, PriceTier.min_quantity == 1)
+        ).one()
+        tier.unit_price_cents = cents
+        s.add(tier)
+
+
+def give_credit(engine: Engine, parent_id: int, cents: int, key: str = "gift") -> None:
+    """Family credit for the parent (an operator's adjustment)."""
+    with session_scope(engine) as s:
+        credit.record(s, parent_id, CreditKind.ADJUST, cents, key=key, reason="test credit")
+
+
+def credit_balance(engine: Engine, parent_id: int) -> int:
+    with session_scope(engine) as s:
+        return credit.balance(s, parent_id)
 
 
 # -- signed-in families in the app's database (the /api/v1 tests) -------------------------------

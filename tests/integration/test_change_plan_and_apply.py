@@ -1,11 +1,9 @@
 """Planning and applying a change to a paid order, directly (the doors, modify and move, are
-tested in tests/payments/test_service_order_changes.py), on SQLite and PostgreSQL with an order
+tested in tests/integration/test_order_changes.py), on SQLite and PostgreSQL with an order
 paid against the simulator: ``change_plan.plan_change`` checks every step against the order as
 it is and prices what is left on the order's stored terms, leaving a broken step out with its
 reason (or raising it when strict); ``change_apply.apply_change`` writes what the plan says,
 the removed meals as a cancellation of kind ``modify`` moved by the order lifecycle."""
-
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
 
 from __future__ import annotations
 
@@ -31,10 +29,8 @@ from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.refunds import refund_for_cancel
 from hotmeals.i18n import t
 from hotmeals.services.ordering.changing import change_apply, change_plan
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.orders_after_support import paid_order, shop  # noqa: F401 - fixtures
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
-from tests.payments.support import SimServer
+from tests.orders_support import paid_order
+from tests.payments_support import SimServer
 
 TWO_LINES = [{"child": 0, "weeks": 2, "quantity": 2}, {"child": 1, "weeks": 3, "quantity": 1}]
 

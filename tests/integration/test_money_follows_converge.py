@@ -20,8 +20,6 @@ life:
   count only the card, and the balance equals its rows, is never below zero, and is what was
   given plus every refund to credit less what credit paid."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -47,14 +45,16 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.payments.records import CHANGE_PAID_STATES, split_order_payments
 from hotmeals.services.runtime import Runtime
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.orders_after_support import WEEKS, add, make_shop, monday_in
-from tests.payments.service_support import (  # noqa: F401 - fixtures
+from tests.orders_support import WEEKS, add, make_shop, monday_in
+from tests.payments_support import (
+    DECLINED_CARD,
+    PATIENT,
+    SHORT,
+    VISA,
+    VISA_2,
+    SimServer,
     lightbox_submit,
-    live_sim,
-    pay_engine,
 )
-from tests.payments.support import DECLINED_CARD, PATIENT, SHORT, VISA, VISA_2, SimServer
 
 LATER = payments.SESSION_WINDOW + timedelta(minutes=1)
 PAYING = ("pay", "pay_lost", "pay_silent", "browser_fail", "card_declined")

@@ -18,8 +18,6 @@ away - and after each step, to the cent:
 Each example is a new family and a real checkout, so the examples are few (PROPERTY_EXAMPLES,
 12 by default) and derandomized: the same sequences on every run, shrunk when one fails."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -46,14 +44,7 @@ from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.loaded_order import load_order
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import choose, family
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import PATIENT, SimServer
+from tests.payments_support import PATIENT, SimServer, lightbox_submit, sim_txns
 
 EXAMPLES = int(os.environ.get("PROPERTY_EXAMPLES", "12"))
 DESTINATIONS = st.sampled_from(["card", "credit"])

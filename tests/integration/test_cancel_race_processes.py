@@ -3,8 +3,6 @@ has its own engine, connections and Converge client, and only the database is sh
 server workers see). The same cancel sent twice at once refunds once; a cancel of a meal racing
 a move of the same meal refunds that meal once, whichever wins."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -21,14 +19,8 @@ from hotmeals.db.models import OrderCancellation, Payment, Refund
 from hotmeals.domain.payment_states import RefundState
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
-    WEEKS,
-    monday_in,
-    paid_order,
-    shop,
-)
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
-from tests.payments.support import PATIENT, SimServer
+from tests.orders_support import WEEKS, monday_in, paid_order
+from tests.payments_support import PATIENT, SimServer
 
 
 def _racer(url: str, settings: Any, call: str, kwargs: dict, barrier: Any, out: Any) -> None:

@@ -1,8 +1,6 @@
 """Saved cards (add through the hosted form, list, delete) and donations (limits, school,
 history) through the services, on SQLite and PostgreSQL, against the simulator over HTTP."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import pytest
@@ -17,14 +15,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.runtime import Runtime
 from tests.factories import make_child, make_parent, make_school
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    family,
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-)
-from tests.payments.support import MASTERCARD, VISA, SimServer
+from tests.payments_support import MASTERCARD, VISA, SimServer, lightbox_submit
 
 
 async def add_card(engine, gateway, sim, family, number=VISA) -> cards.CardView:
@@ -248,8 +239,7 @@ async def test_a_saved_card_donation_retried_after_a_lost_answer_is_charged_once
     charges nothing more and answers that payment (UNKNOWN, then APPROVED once the
     reconciliation found the sale). Before, each call was a new donation and a new charge."""
     runtime = Runtime(engine=pay_engine, gateway=gateway)
-    from tests.payments.service_support import sim_txns
-    from tests.payments.support import SHORT
+    from tests.payments_support import SHORT, sim_txns
 
     card = await add_card(pay_engine, gateway, live_sim, family)
     live_sim.control("fault", kind="lost_answer", scope="xml")

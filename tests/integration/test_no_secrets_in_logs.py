@@ -2,8 +2,6 @@
 the simulator's uvicorn, SQLAlchemy's SQL echo), then ``grep`` it: no PIN, no card number,
 no CVV. The audit trail in the database carries no tokens either."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import logging
@@ -21,15 +19,15 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import AuditEvent
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.runtime import Runtime
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    family,
-    gateway,
+from tests.payments_support import (
+    DECLINED_CARD,
+    MASTERCARD,
+    SHORT,
+    VISA,
+    SimServer,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     reserve_donation_payment,
 )
-from tests.payments.support import DECLINED_CARD, MASTERCARD, SHORT, VISA, SimServer
 
 CVV = "7391"  # distinctive, so a hit means a leak and not a coincidence
 TXN_ID = re.compile(r"\d{6}AD3-[0-9A-F-]{36}")

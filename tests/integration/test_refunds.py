@@ -2,8 +2,6 @@
 refunds summing to the total, never beyond it (also concurrently), void before settlement,
 return after it (a refused void falls back), refunds of an order spread over its payments."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -21,20 +19,16 @@ from hotmeals.domain.payment_states import Purpose
 from hotmeals.services import donations, payments
 from hotmeals.services.payments.records import order_refunded_cents
 from hotmeals.services.runtime import Runtime
-from tests.payments.service_support import (  # noqa: F401 - fixtures
+from tests.payments_support import (
+    SimServer,
     all_at_once,
     audit_kinds,
-    family,
-    gateway,
     in_new_loop,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     payment_row,
     refund_rows,
     sim_txns,
 )
-from tests.payments.support import SimServer
 
 
 async def paid_donation(

@@ -5,8 +5,6 @@ by exactly the refund, nothing reaches the card processor, the order's refunded 
 a repeat writes no second credit row, the reconciliation and the resends leave it alone, and
 the e-mails say where the money went."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 from datetime import timedelta
@@ -25,32 +23,11 @@ from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.ordering.mails import cancel_notice
-from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
-    monday_in,
-    paid_order,
-    shop,
-)
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import SimServer
+from tests.orders_support import credit_balance, monday_in, order_sums, paid_order, set_meal_price
+from tests.payments_support import SimServer, sim_txns
 
 TWO_MEALS = [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}]
-
-
-def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
-    with session_scope(engine) as s:
-        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
-
-
-def _balance(engine: Engine, parent_id: int) -> int:
-    with session_scope(engine) as s:
-        return credit.balance(s, parent_id)
 
 
 def _credit_rows(engine: Engine, parent_id: int) -> list[CreditEntry]:
@@ -80,8 +57,8 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, _second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    before = _balance(pay_engine, pid)
+    paid, _ = order_sums(pay_engine, order_id)
+    before = credit_balance(pay_engine, pid)
 
     async def cancel(lang: str = "en"):
         return await cancel_order.cancel_meal(
@@ -102,9 +79,9 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
         back, "en", credit_cents=result.credit_cents, failed_cents=result.failed_cents
     )
     assert "family credit" in notice
-    assert _balance(pay_engine, pid) == before + back
+    assert credit_balance(pay_engine, pid) == before + back
     assert _card_refunds(live_sim, pay_engine, order_id) == []  # nothing sent to the card
-    assert _sums(pay_engine, order_id) == (paid, back)
+    assert order_sums(pay_engine, order_id) == (paid, back)
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
         assert (row.kind, row.state, row.converge_txn_id) == ("CREDIT", "SUCCEEDED", None)
@@ -122,14 +99,14 @@ async def test_a_meal_cancelled_to_credit_credits_exactly_once_and_sends_nothing
     )
     assert "crédit familial" in notice
     assert len(_credit_rows(pay_engine, pid)) == 1
-    assert _balance(pay_engine, pid) == before + back
+    assert credit_balance(pay_engine, pid) == before + back
 
     # Neither the reconciliation nor the resends touch a refund to credit.
     await payments.reconcile_open_refunds(runtime=runtime)
     later = clock.now() + timedelta(days=1)
     assert await payments.resend_failed_refunds(runtime=runtime.at(later)) == []
     assert _card_refunds(live_sim, pay_engine, order_id) == []
-    assert _balance(pay_engine, pid) == before + back
+    assert credit_balance(pay_engine, pid) == before + back
 
 
 async def test_the_standing_choice_applies_and_one_refund_can_override_it(
@@ -138,10 +115,10 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         credit.set_refund_to(s, pid, "credit")
-    start = _balance(pay_engine, pid)
+    start = credit_balance(pay_engine, pid)
     by_choice = await cancel_order.cancel_meal(
         parent_id=pid,
         order_line_id=first,
@@ -150,7 +127,7 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
         runtime=runtime,
     )
     assert by_choice.credit_cents == by_choice.refund_cents > 0
-    assert _balance(pay_engine, pid) == start + by_choice.refund_cents
+    assert credit_balance(pay_engine, pid) == start + by_choice.refund_cents
     # This one refund to the card, whatever the setting.
     to_card = await cancel_order.cancel_order(
         parent_id=pid,
@@ -162,8 +139,8 @@ async def test_the_standing_choice_applies_and_one_refund_can_override_it(
     )
     assert to_card.credit_cents == 0 and to_card.refunded_cents == to_card.refund_cents > 0
     assert by_choice.refund_cents + to_card.refund_cents == paid
-    assert _sums(pay_engine, order_id) == (paid, paid)
-    assert _balance(pay_engine, pid) == start + by_choice.refund_cents
+    assert order_sums(pay_engine, order_id) == (paid, paid)
+    assert credit_balance(pay_engine, pid) == start + by_choice.refund_cents
     assert [t["amount_cents"] for t in _card_refunds(live_sim, pay_engine, order_id)] == [
         to_card.refund_cents
     ]
@@ -185,8 +162,8 @@ async def test_the_cancel_cart_refunds_each_order_to_credit(
 ) -> None:
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    start = _balance(pay_engine, pid)
+    paid, _ = order_sums(pay_engine, order_id)
+    start = credit_balance(pay_engine, pid)
     with session_scope(pay_engine) as s:
         for line_id in (first, second):
             cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=line_id, quantity=1)
@@ -198,21 +175,20 @@ async def test_the_cancel_cart_refunds_each_order_to_credit(
         runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert result.refund_cents == paid == result.credit_cents
-    assert _balance(pay_engine, pid) == start + paid
+    assert credit_balance(pay_engine, pid) == start + paid
     assert _card_refunds(live_sim, pay_engine, order_id) == []
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
 
 
 async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     runtime = Runtime(engine=pay_engine, gateway=gateway)
-    from tests.payments.test_service_order_changes import _set_price
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    start = _balance(pay_engine, pid)
+    paid, _ = order_sums(pay_engine, order_id)
+    start = credit_balance(pay_engine, pid)
     with session_scope(pay_engine) as s:
         info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=second
@@ -234,9 +210,9 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
         runtime=runtime,
     )
     assert again.change_id == result.change_id and again.credit_cents == expected
-    assert _balance(pay_engine, pid) == start + expected
+    assert credit_balance(pay_engine, pid) == start + expected
 
-    _set_price(pay_engine, shop, 500)
+    set_meal_price(pay_engine, shop, 500)
     cheaper = await move.modify_meal(
         parent_id=pid,
         order_line_id=first,
@@ -247,7 +223,7 @@ async def test_a_modify_decrease_and_a_cheaper_move_refund_to_credit(
     )
     back = -cheaper.difference_cents
     assert cheaper.status == "applied" and back > 0 and cheaper.credit_cents == back, cheaper
-    assert _balance(pay_engine, pid) == start + expected + back
+    assert credit_balance(pay_engine, pid) == start + expected + back
     assert _card_refunds(live_sim, pay_engine, order_id) == []
-    assert _sums(pay_engine, order_id) == (paid, expected + back)
+    assert order_sums(pay_engine, order_id) == (paid, expected + back)
     assert len(_credit_rows(pay_engine, pid)) == 2

@@ -2,8 +2,6 @@
 simulator over HTTP: hosted payments confirmed by txnquery, concurrent confirmations, time-outs
 reconciled into exactly one charge, declines recorded with their message."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 from dataclasses import replace
@@ -19,20 +17,19 @@ from hotmeals.db.models import Donation, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, donations, payments
 from hotmeals.services.runtime import Runtime
-from tests.payments.service_support import (  # noqa: F401 - fixtures
+from tests.payments_support import (
+    DECLINED_CARD,
+    SHORT,
+    VISA,
+    SimServer,
     all_at_once,
     audit_kinds,
-    family,
-    gateway,
     in_new_loop,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     payment_row,
     reserve_donation_payment,
     sim_txns,
 )
-from tests.payments.support import DECLINED_CARD, SHORT, VISA, SimServer
 
 
 async def start(engine: Engine, gateway: ConvergeClient, family: dict, cents: int = 1000):

@@ -4,8 +4,6 @@ the simulator: history and detail, the cancel cart and its refund preview, cance
 ownership, after-cut-off refusals in EN and FR, the e-mail, and the same cancel twice at once
 refunding once."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 from datetime import timedelta
@@ -26,33 +24,14 @@ from hotmeals.jobs import payment_round
 from hotmeals.services.ordering import queries
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.mails import cancel_notice
-from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.mailparts import received
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
-    monday_in,
-    paid_order,
-    past_cutoff,
-    shop,
-)
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    all_at_once,
-    gateway,
-    in_new_loop,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import SimServer
+from tests.orders_support import monday_in, order_sums, paid_order, past_cutoff
+from tests.payments_support import SimServer, all_at_once, in_new_loop
 
 # One meal for each of the two children, on two Mondays.
 TWO_MEALS = [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}]
-
-
-def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
-    with session_scope(engine) as s:
-        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
 
 
 async def _cancel_meal(
@@ -91,7 +70,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     assert [x.state for x in detail.lines] == ["active", "active"]
     assert detail.lines[0].size_label == "1 portion"
     assert detail.total_refund_cents == 0 and detail.refunds == []
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
 
     result = await cancel_order.cancel_order(
         parent_id=pid,
@@ -105,7 +84,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
     assert result.failed_cents == 0 and t("orders_after.cancelled", "fr") == "Commande annulée"
     notice = cancel_notice(paid, "fr", credit_cents=result.credit_cents, failed_cents=0)
     assert "remboursement" in notice
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
         order = s.get(Order, order_id)
         assert order.status == "cancelled"
@@ -128,7 +107,7 @@ async def test_history_detail_and_cancel_a_whole_order_refunds_everything(
         runtime=runtime,
     )
     assert again.repeated and again.refund_cents == paid
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     with pytest.raises(DomainError) as info:
         await cancel_order.cancel_order(
             parent_id=pid,
@@ -155,7 +134,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
         ],
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         added = cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=first, quantity=2)
         assert added.cancel_cart_count == 1
@@ -221,7 +200,7 @@ async def test_cancel_cart_preview_confirm_and_cancel_meal_add_up_to_what_was_pa
     rest = await _cancel_meal(pay_engine, gateway, shop, first, "meal-2", quantity=1)
     assert rest.statuses == ["cancelled"]
     assert preview + meal.refund_cents + rest.refund_cents == paid
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
         kinds = [r.kind for r in s.exec(select(Refund).where(Refund.order_id == order_id))]
         invoice = s.get(Order, order_id)
@@ -269,7 +248,7 @@ async def test_another_parents_order_line_and_cancel_cart_are_not_found(
                 **kw,
             )
         assert info.value.message("fr") == "Aucune donnée trouvée"
-    assert _sums(pay_engine, order_id)[1] == 0
+    assert order_sums(pay_engine, order_id)[1] == 0
 
 
 async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
@@ -306,14 +285,14 @@ async def test_after_the_cutoff_a_cancel_is_refused_in_english_and_french(
         with pytest.raises(DomainError):
             cancel_cart.add_to_cancel_cart(s, parent_id=shop["parent_id"], order_line_id=line_id)
     assert detail.lines[0].can_cancel is False
-    assert _sums(pay_engine, order_id)[1] == 0
+    assert order_sums(pay_engine, order_id)[1] == 0
 
 
 async def test_the_same_cancel_twice_at_once_refunds_once(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
 
     def cancel():
         return in_new_loop(
@@ -354,17 +333,17 @@ async def test_the_same_cancel_twice_at_once_refunds_once(
     keys = iter(["a", "b"])
     outcomes = all_at_once(2, lambda: other_key(next(keys)))
     assert sum(isinstance(o, DomainError) for o in outcomes) == 1, outcomes
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
 
 
 async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
     from hotmeals.services import payments
-    from tests.payments.support import SHORT
+    from tests.payments_support import SHORT
 
     order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     live_sim.control("fault", kind="lost_answer")
     async with ConvergeClient(live_sim.settings, timeout=SHORT) as impatient:
         result = await _cancel_meal(pay_engine, impatient, shop, line_id, "lost-1", lang="fr")
@@ -378,14 +357,14 @@ async def test_a_refund_whose_answer_is_lost_is_found_by_the_reconciliation(
     assert again.failed_cents == 0
     notice = cancel_notice(paid, "en", credit_cents=again.credit_cents, failed_cents=0)
     assert "refund of" in notice
-    assert _sums(pay_engine, order_id) == (paid, 0)
+    assert order_sums(pay_engine, order_id) == (paid, 0)
     with session_scope(pay_engine) as s:
         [row] = s.exec(select(Refund).where(Refund.order_id == order_id)).all()
     view = await payments.reconcile_refund(
         refund_id=row.id, runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
     assert view.state == RefundState.SUCCEEDED
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     with session_scope(pay_engine) as s:
         detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
     assert detail.total_refund_cents == paid
@@ -442,7 +421,7 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     from hotmeals.services import payments
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
     result = await _cancel_meal(pay_engine, gateway, shop, first, "refused-1")
     owed = result.refund_cents
@@ -450,10 +429,10 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
     failed = await _fail_refund(pay_engine, gateway, order_id)
     assert failed.retry_at is not None and failed.attention_at is None
     await payment_round.reconcile_round(runtime=runtime)  # not due yet
-    assert _sums(pay_engine, order_id) == (paid, 0)
+    assert order_sums(pay_engine, order_id) == (paid, 0)
     [again] = await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
     assert again.state == RefundState.SUCCEEDED and again.amount_cents == owed
-    assert _sums(pay_engine, order_id) == (paid, owed)
+    assert order_sums(pay_engine, order_id) == (paid, owed)
     assert (
         await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
@@ -464,7 +443,7 @@ async def test_a_refund_converge_never_made_is_sent_again_by_the_periodic_job_on
         await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
     )
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     sale = next(
         t
         for t in live_sim.get("transactions")
@@ -481,13 +460,13 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
     from hotmeals.services import payments
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
     owed = (await _cancel_meal(pay_engine, gateway, shop, first, "refused-2")).refund_cents
     await _fail_refund(pay_engine, gateway, order_id)
     rest = await _cancel_meal(pay_engine, gateway, shop, second, "rest-2")
     assert rest.refund_cents == paid - owed
-    assert _sums(pay_engine, order_id) == (paid, paid - owed)
+    assert order_sums(pay_engine, order_id) == (paid, paid - owed)
     with session_scope(pay_engine) as s:
         detail = queries.order_detail(s, parent_id=shop["parent_id"], order_id=order_id)
     delayed = [r for r in detail.refunds if r.state == "FAILED"]
@@ -497,12 +476,12 @@ async def test_a_failed_refund_stays_owed_and_is_not_credit_for_the_next_cancel(
         runtime=Runtime(engine=pay_engine, gateway=gateway).at(_later(3))
     )
     assert again.amount_cents == owed and again.state == RefundState.SUCCEEDED
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     assert (
         await payments.resend_failed_refunds(runtime=Runtime(engine=pay_engine).at(_later(600)))
         == []
     )
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
 
 
 async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_parent_told(
@@ -518,7 +497,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
 
     order_id, (first, _second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     live_sim.control("fault", kind="http_500")
     owed = (await _cancel_meal(pay_engine, gateway, shop, first, "flag-1")).refund_cents
     row = await _fail_refund(pay_engine, gateway, order_id)
@@ -556,7 +535,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     assert "is delayed" in delayed.body_text and "still owed" in delayed.body_text
     assert len(_mails(pay_engine, pid, "refund_processing")) == 1
     assert _mails(pay_engine, pid, "refund_made") == []
-    assert _sums(pay_engine, order_id) == (paid, 0)
+    assert order_sums(pay_engine, order_id) == (paid, 0)
     url = str(pay_engine.url.render_as_string(hide_password=False))
     assert cli_main(["--url", url, "refunds-needing-attention"]) == 1
 
@@ -564,7 +543,7 @@ async def test_a_failed_refund_is_sent_again_with_backoff_then_flagged_and_the_p
     assert cli_main(["--url", url, "refund-retry", str(row.id)]) == 0
     [done] = await payments.resend_failed_refunds(runtime=runtime.at(_later(1)))
     assert done.state == RefundState.SUCCEEDED and done.amount_cents == owed
-    assert _sums(pay_engine, order_id) == (paid, owed)
+    assert order_sums(pay_engine, order_id) == (paid, owed)
     assert cli_main(["--url", url, "refunds-needing-attention"]) == 0
     assert len(_mails(pay_engine, pid, "refund_made")) == 1
 
@@ -596,7 +575,7 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
 
     order_id, (first, second) = await paid_order(pay_engine, gateway, live_sim, shop, TWO_MEALS)
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     done = await _cancel_meal(pay_engine, gateway, shop, first, "mail-1")
     assert 0 < done.refunded_cents == done.refund_cents < paid
     amount = format_money(done.refund_cents, "en")
@@ -626,7 +605,7 @@ async def test_the_refund_email_waits_for_converge_and_follows_the_refund_settin
         notifications.update_preferences(session=s, parent_id=pid, preferences={"refund": False})
     rest = await _cancel_meal(pay_engine, gateway, shop, second, "mail-2")
     assert rest.refunded_cents == rest.refund_cents > 0
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
     quiet = _mails(pay_engine, pid, "order_cancelled")[-1]
     assert len(_mails(pay_engine, pid, "order_cancelled")) == 2
     assert "You can follow it on the order's details." in quiet.body_text
@@ -668,7 +647,7 @@ async def test_a_refund_converge_refused_is_e_mailed_in_progress_then_made_once(
     # The periodic job, once the next try is due, twice.
     await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
     await payments.resend_failed_refunds(runtime=runtime.at(_later(3)))
-    assert _sums(pay_engine, order_id)[1] == owed
+    assert order_sums(pay_engine, order_id)[1] == owed
     [made] = _mails(pay_engine, pid, "refund_made")
     assert made.subject == f"Remboursement effectué : {number}"
     assert f"{amount} a été remboursé sur votre carte" in made.body_text
@@ -682,7 +661,7 @@ async def test_a_lost_refund_answer_found_by_two_reconciliations_at_once_mails_o
     import asyncio
 
     from hotmeals.services import payments
-    from tests.payments.support import SHORT
+    from tests.payments_support import SHORT
 
     order_id, (line_id,) = await paid_order(pay_engine, gateway, live_sim, shop)
     pid = shop["parent_id"]
@@ -734,7 +713,7 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
     second_order, (second,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 1, "weeks": 3, "quantity": 1}]
     )
-    paid_first, _ = _sums(pay_engine, first_order)
+    paid_first, _ = order_sums(pay_engine, first_order)
     with session_scope(pay_engine) as s:
         cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=first)
         cancel_cart.add_to_cancel_cart(s, parent_id=pid, order_line_id=second)
@@ -776,4 +755,4 @@ async def test_a_cancel_cart_over_two_orders_is_all_or_nothing_when_one_is_refus
         runtime=runtime,
     )
     assert done.order_ids == [first_order] and done.refunded_cents == paid_first
-    assert _sums(pay_engine, first_order) == (paid_first, paid_first)
+    assert order_sums(pay_engine, first_order) == (paid_first, paid_first)

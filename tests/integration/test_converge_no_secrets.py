@@ -11,7 +11,7 @@ import pytest
 from hotmeals.converge.configured import simulator_pin, simulator_settings
 from hotmeals.converge.converge import ConvergeClient
 from hotmeals.converge.gateway import SessionTokenError, TokenResult, UnknownOutcome
-from tests.payments.support import EXP, PATIENT, SHORT, SimServer
+from tests.payments_support import EXP, PATIENT, SHORT, SimServer
 
 pytestmark = pytest.mark.asyncio
 
@@ -36,18 +36,20 @@ async def test_nothing_secret_is_logged_even_at_debug(
     caplog.set_level(logging.DEBUG)  # every logger: ours, httpx, httpcore, uvicorn
     # Patient for the calls that must answer; the short limit only for the one that times out.
     async with (
-        ConvergeClient(sim.settings, timeout=PATIENT) as client,
+        ConvergeClient(sim.settings, timeout=PATIENT) as converge_client,
         ConvergeClient(sim.settings, timeout=SHORT) as impatient,
     ):
-        stored = await client.get_token(CARD, EXP, cvv=CVV, first_name="Ada", verify=True)
+        stored = await converge_client.get_token(CARD, EXP, cvv=CVV, first_name="Ada", verify=True)
         assert isinstance(stored, TokenResult)
-        await client.sale_with_token(stored.token, 1250, "HM-1")
-        await client.get_token("5121212121212125", EXP, cvv=CVV)  # 5000, number echoed nowhere
-        await client.create_session_token(1250, "HM-2", save_card=True)
+        await converge_client.sale_with_token(stored.token, 1250, "HM-1")
+        await converge_client.get_token(
+            "5121212121212125", EXP, cvv=CVV
+        )  # 5000, number echoed nowhere
+        await converge_client.create_session_token(1250, "HM-2", save_card=True)
         sim.control("fault", kind="no_answer")
         assert isinstance(await impatient.get_token(CARD, EXP, cvv=CVV), UnknownOutcome)
         sim.control("fault", kind="http_500")
-        await client.get_token(CARD, EXP, cvv=CVV)
+        await converge_client.get_token(CARD, EXP, cvv=CVV)
     assert caplog.records, "the client logs each call"
     logged = "\n".join(
         f"{record.getMessage()} {record.args!r} {record.exc_text or ''}"
@@ -63,17 +65,17 @@ async def test_exception_text_from_the_transport_is_redacted() -> None:
         raise httpx.ConnectError(f"failed sending {request.content.decode()}", request=request)
 
     settings = simulator_settings("http://sim.test")
-    async with ConvergeClient(settings, transport=httpx.MockTransport(explode)) as client:
-        outcome = await client.get_token(CARD, EXP, cvv=CVV)
+    async with ConvergeClient(settings, transport=httpx.MockTransport(explode)) as converge_client:
+        outcome = await converge_client.get_token(CARD, EXP, cvv=CVV)
         with pytest.raises(SessionTokenError) as info:
-            await client.create_session_token(100, "HM-1")
+            await converge_client.create_session_token(100, "HM-1")
     assert isinstance(outcome, UnknownOutcome)
     assert leaks(outcome.reason) == [] and "connection error" in outcome.reason
     assert leaks(str(info.value)) == [] and leaks(repr(info.value.outcome)) == []
 
 
-async def test_outcomes_never_carry_the_card_number_or_pin(client: ConvergeClient) -> None:
-    stored = await client.get_token(CARD, EXP, cvv=CVV)
+async def test_outcomes_never_carry_the_card_number_or_pin(converge_client: ConvergeClient) -> None:
+    stored = await converge_client.get_token(CARD, EXP, cvv=CVV)
     assert isinstance(stored, TokenResult)
-    everything = repr(stored) + repr(dict(stored.raw)) + repr(client)
+    everything = repr(stored) + repr(dict(stored.raw)) + repr(converge_client)
     assert leaks(everything) == []

@@ -2,7 +2,7 @@
 paid order by its number to its parent only, on SQLite and PostgreSQL; an order still being
 paid, another parent's and an unknown number all answer ``payment_order_not_found``."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support and the checkout tests
+# ruff: noqa: F811 - the checkout tests' shop fixture is imported from test_checkout.py
 
 from __future__ import annotations
 
@@ -15,14 +15,8 @@ from hotmeals.db.models import Child, Meal, Payment
 from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import confirmation, queries
 from tests import factories as f
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-)
-from tests.payments.support import SimServer
-from tests.payments.test_service_checkout import _complete, _start, add, shop  # noqa: F401
+from tests.integration.test_checkout import _complete, _start, add, shop  # noqa: F401 - fixture
+from tests.payments_support import SimServer, lightbox_submit
 
 
 def _refused(engine: Engine, parent_id: int, number: object) -> None:

@@ -5,8 +5,6 @@ price and with a lower one, the refusals (after the cut-off in EN and FR, anothe
 day, a day without the meal), ownership, two moves of one meal at once refunding once, a move
 racing a cancel of the same meal, and the statement count for 1 and 12 lines."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -25,7 +23,6 @@ from hotmeals.db.models import (
     OrderCancellation,
     OrderChange,
     OrderLine,
-    PriceTier,
     Refund,
 )
 from hotmeals.domain.errors import DomainError
@@ -34,32 +31,19 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import change_payment, modify, move
 from hotmeals.services.ordering.changing.change_plan import ChangeQuote
 from hotmeals.services.ordering.changing.change_result import change_message
-from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
+from tests.orders_support import (
     make_shop,
     monday_in,
+    order_sums,
     paid_order,
     past_cutoff,
-    shop,
+    set_meal_price,
     twelve_lines,
 )
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    in_new_loop,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import SimServer
+from tests.payments_support import SimServer, in_new_loop, lightbox_submit, sim_txns
 from tests.querycount import count_queries
-
-
-def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
-    with session_scope(engine) as s:
-        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
 
 
 def _info(engine: Engine, pid: int, order_id: int, lang: str = "en") -> modify.ModifyInfo:
@@ -77,21 +61,6 @@ def _ledger(sim: SimServer, engine: Engine, order_id: int, kind: str) -> list[in
     return sorted(t["amount_cents"] for inv in invoices for t in sim_txns(sim, inv, kind))
 
 
-def _set_price(engine: Engine, shop: dict, cents: int) -> None:
-    """Today's catalogue price of the shop's meal (small portion, 1+) changes."""
-    with session_scope(engine) as s:
-        from hotmeals.db.models import Portion
-
-        portion = s.exec(
-            select(Portion).where(Portion.meal_id == shop["meal_id"], Portion.size == "small")
-        ).one()
-        tier = s.exec(
-            select(PriceTier).where(PriceTier.portion_id == portion.id, PriceTier.min_quantity == 1)
-        ).one()
-        tier.unit_price_cents = cents
-        s.add(tier)
-
-
 async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
     pay_engine: Engine, gateway: ConvergeClient, live_sim: SimServer, shop: dict
 ) -> None:
@@ -104,7 +73,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         [{"child": 0, "weeks": 2, "quantity": 2}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         info = modify.delete_from_modify_order(
             session=s, parent_id=pid, order_id=order_id, order_line_id=second, lang="fr"
@@ -131,7 +100,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         parent_id=pid, order_id=order_id, request_key="mod-1", runtime=runtime
     )
     assert again.status == "applied" and again.change_id == result.change_id
-    assert _sums(pay_engine, order_id) == (paid, expected)
+    assert order_sums(pay_engine, order_id) == (paid, expected)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [expected]
     with session_scope(pay_engine) as s:
         lines = {
@@ -168,7 +137,7 @@ async def test_removing_meals_refunds_exactly_once_and_the_ledger_matches(
         request_key="rest",
         runtime=runtime,
     )
-    assert _sums(pay_engine, order_id) == (paid, paid)
+    assert order_sums(pay_engine, order_id) == (paid, paid)
 
 
 async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_changes(
@@ -179,7 +148,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         tax_before = s.get(Order, order_id).tax_cents
         info = modify.add_to_my_order(
@@ -239,7 +208,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         runtime=runtime,
     )
     assert done.status == "applied" and "modifiée" in change_message(done, "fr"), done
-    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    assert order_sums(pay_engine, order_id) == (paid + due, 0)
     assert _ledger(live_sim, pay_engine, order_id, "SALE") == sorted([paid, due])
     with session_scope(pay_engine) as s:
         lines = s.exec(
@@ -273,7 +242,7 @@ async def test_adding_a_meal_is_paid_through_the_lightbox_before_the_order_chang
         request_key="all",
         runtime=runtime,
     )
-    assert _sums(pay_engine, order_id) == (paid + due, paid + due)
+    assert order_sums(pay_engine, order_id) == (paid + due, paid + due)
 
 
 async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
@@ -288,7 +257,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         meals = move.get_meals_list(session=s, parent_id=pid, lang="fr")
         detail = move.meal_order_detail(session=s, parent_id=pid, order_line_id=line_id)
@@ -314,7 +283,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
         assert s.exec(select(EmailOutbox).where(EmailOutbox.kind == "meal_moved")).first()
 
     # cheaper today: moving again refunds the difference (and its tax) exactly
-    _set_price(pay_engine, shop, 500)
+    set_meal_price(pay_engine, shop, 500)
     cheaper = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
@@ -324,7 +293,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     )
     assert cheaper.status == "applied" and cheaper.difference_cents < 0, cheaper
     back = -cheaper.difference_cents
-    assert _sums(pay_engine, order_id) == (paid, back)
+    assert order_sums(pay_engine, order_id) == (paid, back)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
     with session_scope(pay_engine) as s:
         line = s.get(OrderLine, line_id)
@@ -389,7 +358,7 @@ async def test_move_a_meal_same_price_then_cheaper_and_the_refusals(
     with session_scope(pay_engine) as s, pytest.raises(DomainError) as info:
         move.get_dates_for_modify_meal(session=s, parent_id=pid, order_line_id=line_id)
     assert info.value.code == "order_change_cutoff_passed"
-    assert _sums(pay_engine, order_id) == (paid, back)
+    assert order_sums(pay_engine, order_id) == (paid, back)
 
 
 async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
@@ -403,7 +372,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
 
     def quote(new_date: str, lang: str = "en", parent_id: int = pid) -> ChangeQuote:
         with session_scope(pay_engine) as s:
@@ -422,10 +391,10 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
     before = changes()
     even = quote(monday_in(3).isoformat())
     assert even.difference_cents == 0 and even.to_pay_cents == even.to_refund_cents == 0
-    _set_price(pay_engine, shop, 2000)
+    set_meal_price(pay_engine, shop, 2000)
     dearer = quote(monday_in(3).isoformat())
     assert dearer.difference_cents > 0 and dearer.to_pay_cents == dearer.difference_cents
-    _set_price(pay_engine, shop, 500)
+    set_meal_price(pay_engine, shop, 500)
     cheaper = quote(monday_in(4).isoformat(), "fr")
     back = -cheaper.difference_cents
     assert back > 0 and cheaper.to_refund_cents == back
@@ -441,7 +410,7 @@ async def test_a_move_is_quoted_before_confirming_and_the_quote_is_what_moves(
         runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert moved.status == "applied" and moved.difference_cents == -back
-    assert _sums(pay_engine, order_id) == (paid, back)
+    assert order_sums(pay_engine, order_id) == (paid, back)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
 
     for new_date, who, code in (
@@ -464,8 +433,8 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    _set_price(pay_engine, shop, 500)
+    paid, _ = order_sums(pay_engine, order_id)
+    set_meal_price(pay_engine, shop, 500)
     results = await asyncio.gather(
         *[
             asyncio.to_thread(
@@ -485,7 +454,7 @@ async def test_two_moves_of_one_meal_at_once_refund_once(
     assert applied, results
     refunded = sum(r.refund_cents for r in applied)
     assert refunded > 0 and [r.refund_cents > 0 for r in applied].count(True) == 1
-    assert _sums(pay_engine, order_id) == (paid, refunded)
+    assert order_sums(pay_engine, order_id) == (paid, refunded)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [refunded]
 
 
@@ -501,8 +470,8 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
         [{"child": 0, "weeks": 2, "quantity": 1}, {"child": 1, "weeks": 3, "quantity": 1}],
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    _set_price(pay_engine, shop, 500)  # the move would refund too
+    paid, _ = order_sums(pay_engine, order_id)
+    set_meal_price(pay_engine, shop, 500)  # the move would refund too
     moved, cancel = await asyncio.gather(
         asyncio.to_thread(
             in_new_loop,
@@ -528,7 +497,7 @@ async def test_a_move_racing_a_cancel_of_the_same_meal_refunds_once(
     assert not isinstance(cancel, Exception), cancel
     if isinstance(moved, Exception):
         assert isinstance(moved, DomainError), moved  # the cancel came first
-    _, refunded = _sums(pay_engine, order_id)
+    _, refunded = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         assert s.get(OrderLine, line_id).status == "cancelled"
         assert s.get(OrderLine, keep_id).status == "active"
@@ -585,13 +554,13 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
 ) -> None:
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     from hotmeals.services import cards
-    from tests.payments.support import MASTERCARD
+    from tests.payments_support import MASTERCARD
 
     order_id, _ = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     session = await cards.start_add_card(parent_id=pid, runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
     card = await cards.save_card(parent_id=pid, token=token, runtime=runtime)
@@ -613,7 +582,7 @@ async def test_an_increase_paid_with_a_saved_card_at_once(
         runtime=runtime,
     )
     assert result.status == "applied" and result.difference_cents == due > 0, result
-    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    assert order_sums(pay_engine, order_id) == (paid + due, 0)
     with session_scope(pay_engine) as s:
         sizes = sorted(
             ln.size for ln in s.exec(select(OrderLine).where(OrderLine.order_id == order_id))
@@ -633,7 +602,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 3, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
+    paid, _ = order_sums(pay_engine, order_id)
     with session_scope(pay_engine) as s:
         modify.add_to_my_order(
             session=s,
@@ -657,7 +626,7 @@ async def test_a_change_whose_cutoff_passes_before_the_payment_is_dropped_and_vo
     )
     assert done.status == "dropped" and "annulé" in change_message(done, "fr"), done
     due = started.difference_cents
-    assert _sums(pay_engine, order_id) == (paid + due, due)  # the change's charge is voided
+    assert order_sums(pay_engine, order_id) == (paid + due, due)  # the change's charge is voided
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
     with session_scope(pay_engine) as s:
         assert len(s.exec(select(OrderLine).where(OrderLine.order_id == order_id)).all()) == 1
@@ -680,8 +649,8 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
     pid = shop["parent_id"]
-    paid, _ = _sums(pay_engine, order_id)
-    _set_price(pay_engine, shop, 500)
+    paid, _ = order_sums(pay_engine, order_id)
+    set_meal_price(pay_engine, shop, 500)
     live_sim.control("fault", kind="http_500")
     cheaper = await move.modify_meal(
         parent_id=pid,
@@ -699,12 +668,12 @@ async def test_a_failed_refund_of_a_move_is_sent_again_and_never_said_to_be_on_i
     assert row.cancellation_id is None
     view = await payments.reconcile_refund(refund_id=row.id, window=timedelta(0), runtime=runtime)
     assert view.state == "FAILED"
-    assert _sums(pay_engine, order_id) == (paid, 0)
+    assert order_sums(pay_engine, order_id) == (paid, 0)
     [again] = await payments.resend_failed_refunds(
         runtime=runtime.at(clock.now() + timedelta(minutes=3))
     )
     assert again.state == "SUCCEEDED" and again.amount_cents == back
-    assert _sums(pay_engine, order_id) == (paid, back)
+    assert order_sums(pay_engine, order_id) == (paid, back)
     assert _ledger(live_sim, pay_engine, order_id, "RETURN") == [back]
     assert (
         await payments.resend_failed_refunds(runtime=runtime.at(clock.now() + timedelta(days=1)))

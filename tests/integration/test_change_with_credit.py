@@ -5,8 +5,6 @@ increase less the credit; the credit is spent only when the card's approval appl
 tab drops the change and voids the card's charge; a saved card's charge (a dearer move) goes
 through the same apply."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 from sqlalchemy.engine import Engine
@@ -22,21 +20,15 @@ from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify, move
 from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
+from tests.orders_support import (
+    credit_balance,
+    give_credit,
     monday_in,
+    order_sums,
     paid_order,
-    shop,
+    set_meal_price,
 )
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import DECLINED_CARD, MASTERCARD, SimServer
-from tests.payments.test_checkout_with_credit import _balance, _give, _sums
-from tests.payments.test_service_order_changes import _set_price
+from tests.payments_support import DECLINED_CARD, MASTERCARD, SimServer, lightbox_submit, sim_txns
 
 SHORT = 300  # what the card pays: the increase less the credit given
 
@@ -110,8 +102,8 @@ async def _added_with_short_credit(engine, gateway, sim, shop) -> tuple[int, int
     )
     due = (await _add_meal(engine, shop, order_id)).quote.to_pay_cents
     assert due > SHORT
-    _give(engine, shop["parent_id"], due - SHORT)
-    return order_id, _sums(engine, order_id)[0], due
+    give_credit(engine, shop["parent_id"], due - SHORT)
+    return order_id, order_sums(engine, order_id)[0], due
 
 
 async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
@@ -126,7 +118,7 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
     assert [line["cents"] for line in shown] == [-(due - SHORT), SHORT]
 
     started = await _confirm(pay_engine, gateway, pid, order_id, "part")
-    assert _balance(pay_engine, pid) == due - SHORT  # nothing spent before the approval
+    assert credit_balance(pay_engine, pid) == due - SHORT  # nothing spent before the approval
     answer = lightbox_submit(live_sim, started.hosted.token)
     done = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
     assert done.status == "applied" and done.credit_cents == due - SHORT, done
@@ -137,8 +129,8 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
         ("card", "APPROVED", SHORT),
         ("credit", "APPROVED", due - SHORT),
     ]
-    assert _balance(pay_engine, pid) == 0
-    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    assert credit_balance(pay_engine, pid) == 0
+    assert order_sums(pay_engine, order_id) == (paid + due, 0)
     spent = [(f"spend:change:{done.change_id}", -(due - SHORT))]
     assert _spends(pay_engine, pid) == spent
     again = await _complete(pay_engine, gateway, pid, started.payment_id, answer)
@@ -154,7 +146,7 @@ async def test_an_increase_paid_partly_by_credit_charges_the_card_only_the_rest(
         request_key="all",
         runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
-    assert (_sums(pay_engine, order_id), _balance(pay_engine, pid)) == (
+    assert (order_sums(pay_engine, order_id), credit_balance(pay_engine, pid)) == (
         (paid + due, paid + due),
         due - SHORT,
     )
@@ -174,8 +166,8 @@ async def test_a_declined_card_spends_no_credit(
         runtime=Runtime(engine=pay_engine, gateway=gateway),
     )
     assert result.status == "declined", result
-    assert _balance(pay_engine, pid) == due - SHORT and _spends(pay_engine, pid) == []
-    assert _sums(pay_engine, order_id) == (paid, 0)
+    assert credit_balance(pay_engine, pid) == due - SHORT and _spends(pay_engine, pid) == []
+    assert order_sums(pay_engine, order_id) == (paid, 0)
 
 
 async def test_credit_spent_by_another_tab_drops_the_change_and_voids_the_card(
@@ -191,9 +183,9 @@ async def test_credit_spent_by_another_tab_drops_the_change_and_voids_the_card(
     told = change_message(done, "en")
     assert done.status == "dropped" and "charge of $3.00 is cancelled" in told, done
     assert sim_txns(live_sim, started.hosted.invoice_number, "VOID")
-    assert _balance(pay_engine, pid) == due - SHORT - 1  # what the other tab left
+    assert credit_balance(pay_engine, pid) == due - SHORT - 1  # what the other tab left
     assert _spends(pay_engine, pid) == [("other-tab", -1)]
-    assert _sums(pay_engine, order_id) == (paid + SHORT, SHORT)  # the card's charge voided
+    assert order_sums(pay_engine, order_id) == (paid + SHORT, SHORT)  # the card's charge voided
     with session_scope(pay_engine) as s:
         assert s.get(OrderChange, done.change_id).state == "dropped"
     assert _line_count(pay_engine, order_id) == 1
@@ -207,17 +199,17 @@ async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
     order_id, (line_id,) = await paid_order(
         pay_engine, gateway, live_sim, shop, [{"child": 0, "weeks": 2, "quantity": 1}]
     )
-    paid = _sums(pay_engine, order_id)[0]
+    paid = order_sums(pay_engine, order_id)[0]
     session = await cards.start_add_card(parent_id=pid, runtime=runtime)
     token = lightbox_submit(live_sim, session.token, number=MASTERCARD)["response"]["ssl_token"]
     card = await cards.save_card(parent_id=pid, token=token, runtime=runtime)
-    _set_price(pay_engine, shop, 2000)
+    set_meal_price(pay_engine, shop, 2000)
     with session_scope(pay_engine) as s:
         due = move.quote_move(
             session=s, parent_id=pid, order_line_id=line_id, new_date=monday_in(3).isoformat()
         ).to_pay_cents
     assert due > SHORT
-    _give(pay_engine, pid, due - SHORT)
+    give_credit(pay_engine, pid, due - SHORT)
     moved = await move.modify_meal(
         parent_id=pid,
         order_line_id=line_id,
@@ -231,6 +223,6 @@ async def test_a_dearer_move_paid_partly_by_credit_with_a_saved_card(
         ("card", "APPROVED", SHORT),
         ("credit", "APPROVED", due - SHORT),
     ]
-    assert _balance(pay_engine, pid) == 0
-    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    assert credit_balance(pay_engine, pid) == 0
+    assert order_sums(pay_engine, order_id) == (paid + due, 0)
     assert _spends(pay_engine, pid) == [(f"spend:change:{moved.change_id}", -(due - SHORT))]

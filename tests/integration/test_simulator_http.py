@@ -12,7 +12,7 @@ from starlette.routing import Mount
 
 from hotmeals.converge.configured import simulator_pin
 from hotmeals.converge.simulator import create_simulator_app
-from tests.payments.support import CVV, EXP, VISA, SimServer
+from tests.payments_support import CVV, EXP, VISA, SimServer
 
 CREDS = (
     "<ssl_merchant_id>000000</ssl_merchant_id><ssl_user_id>hotmeals</ssl_user_id>"

@@ -19,13 +19,13 @@ from hotmeals.converge.gateway import (
     TxnQueryResult,
     UnknownOutcome,
 )
-from tests.payments.support import CVV, EXP, NOT_LUHN, PATIENT, SHORT, VISA, SimServer
+from tests.payments_support import CVV, EXP, NOT_LUHN, PATIENT, SHORT, VISA, SimServer
 
 pytestmark = pytest.mark.asyncio
 
 
-async def token_for(client: ConvergeClient) -> str:
-    result = await client.get_token(VISA, EXP, cvv=CVV)
+async def token_for(converge_client: ConvergeClient) -> str:
+    result = await converge_client.get_token(VISA, EXP, cvv=CVV)
     assert isinstance(result, TokenResult)
     return result.token
 
@@ -39,11 +39,11 @@ async def raw_xml(sim: SimServer, xml: str) -> str:
 
 async def test_bad_credentials_are_refused_4025(sim: SimServer) -> None:
     wrong = replace(sim.settings, pin="WRONG-PIN")
-    async with ConvergeClient(wrong, timeout=PATIENT) as client:
-        outcome = await client.sale_with_token("1234567890120002", 100, "A")
+    async with ConvergeClient(wrong, timeout=PATIENT) as converge_client:
+        outcome = await converge_client.sale_with_token("1234567890120002", 100, "A")
         assert isinstance(outcome, GatewayError) and outcome.error_code == "4025"
         with pytest.raises(SessionTokenError) as info:
-            await client.create_session_token(100, "A")
+            await converge_client.create_session_token(100, "A")
     assert isinstance(info.value.outcome, GatewayError)
     assert info.value.outcome.error_code == "4025"
 
@@ -59,8 +59,10 @@ async def test_missing_required_field_is_refused_4009(sim: SimServer) -> None:
     assert body.startswith("<txn><errorCode>4009</errorCode>")
 
 
-async def test_missing_token_on_token_query_is_refused_4009(client: ConvergeClient) -> None:
-    outcome = await client.query_token("")
+async def test_missing_token_on_token_query_is_refused_4009(
+    converge_client: ConvergeClient,
+) -> None:
+    outcome = await converge_client.query_token("")
     assert isinstance(outcome, GatewayError) and outcome.error_code == "4009"
 
 
@@ -76,13 +78,13 @@ async def test_unknown_transaction_type_is_refused_4010(sim: SimServer) -> None:
     assert "<errorName>Invalid Transaction Type</errorName>" in body
 
 
-async def test_card_failing_luhn_is_refused_5000(client: ConvergeClient) -> None:
-    outcome = await client.get_token(NOT_LUHN, EXP, cvv=CVV)
+async def test_card_failing_luhn_is_refused_5000(converge_client: ConvergeClient) -> None:
+    outcome = await converge_client.get_token(NOT_LUHN, EXP, cvv=CVV)
     assert isinstance(outcome, GatewayError) and outcome.error_code == "5000"
 
 
-async def test_unknown_stored_token_cannot_be_charged(client: ConvergeClient) -> None:
-    outcome = await client.sale_with_token("9999999999990002", 100, "A")
+async def test_unknown_stored_token_cannot_be_charged(converge_client: ConvergeClient) -> None:
+    outcome = await converge_client.sale_with_token("9999999999990002", 100, "A")
     assert isinstance(outcome, GatewayError)
 
 
@@ -94,9 +96,9 @@ PATIENT_WAIT = 30.0
 
 
 async def test_no_answer_is_an_unknown_outcome_within_the_client_timeout(
-    client: ConvergeClient, sim: SimServer
+    converge_client: ConvergeClient, sim: SimServer
 ) -> None:
-    token = await token_for(client)
+    token = await token_for(converge_client)
     sim.control("fault", kind="no_answer")
     async with ConvergeClient(sim.settings, timeout=SHORT) as impatient:
         started = time.monotonic()
@@ -118,8 +120,10 @@ def wait_until_nothing_hangs(sim: SimServer) -> None:
         time.sleep(0.02)
 
 
-async def test_reset_releases_a_hung_request(client: ConvergeClient, sim: SimServer) -> None:
-    token = await token_for(client)
+async def test_reset_releases_a_hung_request(
+    converge_client: ConvergeClient, sim: SimServer
+) -> None:
+    token = await token_for(converge_client)
     sim.control("fault", kind="no_answer")
     async with ConvergeClient(sim.settings, timeout=httpx.Timeout(120.0)) as waiting:
         sale = asyncio.create_task(waiting.sale_with_token(token, 1000, "HM-1"))
@@ -135,8 +139,8 @@ async def test_reset_releases_a_hung_request(client: ConvergeClient, sim: SimSer
     assert time.monotonic() - started < 60  # the reset, not the client's 120 s limit
 
 
-async def test_amount_2222_never_answers(client: ConvergeClient, sim: SimServer) -> None:
-    token = await token_for(client)
+async def test_amount_2222_never_answers(converge_client: ConvergeClient, sim: SimServer) -> None:
+    token = await token_for(converge_client)
     async with ConvergeClient(sim.settings, timeout=SHORT) as impatient:
         outcome = await impatient.sale_with_token(token, 2222, "HM-1")
     assert isinstance(outcome, UnknownOutcome)
@@ -145,43 +149,47 @@ async def test_amount_2222_never_answers(client: ConvergeClient, sim: SimServer)
 
 
 async def test_lost_answer_charge_is_found_by_reconciling(
-    client: ConvergeClient, sim: SimServer
+    converge_client: ConvergeClient, sim: SimServer
 ) -> None:
-    token = await token_for(client)
+    token = await token_for(converge_client)
     sim.control("fault", kind="lost_answer")
     async with ConvergeClient(sim.settings, timeout=SHORT) as impatient:
         outcome = await impatient.sale_with_token(token, 1000, "HM-LOST")
     assert isinstance(outcome, UnknownOutcome)
-    [found] = await client.find_by_invoice(  # type: ignore[misc]
+    [found] = await converge_client.find_by_invoice(  # type: ignore[misc]
         "HM-LOST", start=sim.clock.now.date(), end=sim.clock.now.date()
     )
     assert found.confirms_sale(amount_cents=1000, invoice_number="HM-LOST")
 
 
-async def test_http_500_is_an_unknown_outcome(client: ConvergeClient, sim: SimServer) -> None:
-    token = await token_for(client)
+async def test_http_500_is_an_unknown_outcome(
+    converge_client: ConvergeClient, sim: SimServer
+) -> None:
+    token = await token_for(converge_client)
     sim.control("fault", kind="http_500", count=2)
-    first = await client.sale_with_token(token, 1000, "HM-1")
-    second = await client.txnquery("anything")
+    first = await converge_client.sale_with_token(token, 1000, "HM-1")
+    second = await converge_client.txnquery("anything")
     assert first == UnknownOutcome("HTTP 500") and second == UnknownOutcome("HTTP 500")
-    assert isinstance(await client.sale_with_token(token, 1000, "HM-2"), Approved)  # healed
+    assert isinstance(
+        await converge_client.sale_with_token(token, 1000, "HM-2"), Approved
+    )  # healed
 
 
 async def test_delay_shorter_than_the_timeout_still_answers(
-    client: ConvergeClient, sim: SimServer
+    converge_client: ConvergeClient, sim: SimServer
 ) -> None:
-    token = await token_for(client)
+    token = await token_for(converge_client)
     sim.control("fault", kind="delay:0.3")
     started = time.monotonic()
-    outcome = await client.sale_with_token(token, 1000, "HM-1")
+    outcome = await converge_client.sale_with_token(token, 1000, "HM-1")
     assert isinstance(outcome, Approved)
     assert time.monotonic() - started >= 0.3
 
 
 async def test_delay_longer_than_the_timeout_still_charges(
-    client: ConvergeClient, sim: SimServer
+    converge_client: ConvergeClient, sim: SimServer
 ) -> None:
-    token = await token_for(client)
+    token = await token_for(converge_client)
     sim.control("fault", kind="delay:0.8")
     async with ConvergeClient(sim.settings, timeout=SHORT) as impatient:
         outcome = await impatient.sale_with_token(token, 1000, "HM-SLOW")
@@ -189,7 +197,7 @@ async def test_delay_longer_than_the_timeout_still_charges(
     # The simulator finishes the charge after we gave up: look until it is there.
     deadline = time.monotonic() + PATIENT_WAIT
     while True:
-        found = await client.find_by_invoice(
+        found = await converge_client.find_by_invoice(
             "HM-SLOW", start=sim.clock.now.date(), end=sim.clock.now.date()
         )
         if found:
@@ -201,20 +209,20 @@ async def test_delay_longer_than_the_timeout_still_charges(
 
 async def test_connection_refused_is_an_unknown_outcome() -> None:
     dead = simulator_settings("http://127.0.0.1:9")
-    async with ConvergeClient(dead, timeout=SHORT) as client:
-        outcome = await client.txnquery("T1")
+    async with ConvergeClient(dead, timeout=SHORT) as converge_client:
+        outcome = await converge_client.txnquery("T1")
         with pytest.raises(SessionTokenError):
-            await client.create_session_token(100, "A")
+            await converge_client.create_session_token(100, "A")
     assert isinstance(outcome, UnknownOutcome) and "connection error" in outcome.reason
 
 
 async def test_token_endpoint_fault_raises_session_token_error(
-    client: ConvergeClient, sim: SimServer
+    converge_client: ConvergeClient, sim: SimServer
 ) -> None:
     sim.control("fault", kind="http_500", scope="token")
-    assert isinstance(await client.txnquery("x"), TxnQueryResult)  # xml door unaffected
+    assert isinstance(await converge_client.txnquery("x"), TxnQueryResult)  # xml door unaffected
     with pytest.raises(SessionTokenError) as info:
-        await client.create_session_token(100, "A")
+        await converge_client.create_session_token(100, "A")
     assert isinstance(info.value.outcome, UnknownOutcome)
 
 

@@ -6,8 +6,6 @@ in any order, then cancel-the-rest. After every step the total refunded never ex
 paid; cancelling everything refunds everything; and the simulator's ledger (each sale's voided
 or refunded amount) matches the order's succeeded refunds to the cent."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -26,11 +24,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.services.ordering.cancelling import cancel_cart, cancel_order
 from hotmeals.services.ordering.changing import modify, move
-from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import WEEKS, make_shop, monday_in, paid_order
-from tests.payments.service_support import live_sim, pay_engine  # noqa: F401 - fixtures
-from tests.payments.support import PATIENT, SimServer
+from tests.orders_support import WEEKS, make_shop, monday_in, order_sums, paid_order
+from tests.payments_support import PATIENT, SimServer
 
 _keys = itertools.count()
 
@@ -62,11 +58,6 @@ def _active(engine: Engine, order_id: int) -> list[tuple[int, int, int]]:
             for x in lines
             if x.quantity > x.cancelled_quantity
         ]
-
-
-def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
-    with session_scope(engine) as s:
-        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
 
 
 async def _step(engine, gateway, shop, order_id, step) -> None:
@@ -182,7 +173,7 @@ def test_refunds_over_any_sequence_add_up_to_what_was_paid(
             order_id, _ = await paid_order(pay_engine, gateway, live_sim, shop, specs)
             for step in steps:
                 await _step(pay_engine, gateway, shop, order_id, step)
-                paid, refunded = _sums(pay_engine, order_id)
+                paid, refunded = order_sums(pay_engine, order_id)
                 assert 0 <= refunded <= paid, (step, paid, refunded)
             if _active(pay_engine, order_id):
                 await cancel_order.cancel_order(
@@ -192,7 +183,7 @@ def test_refunds_over_any_sequence_add_up_to_what_was_paid(
                     request_key=f"rest-{next(_keys)}",
                     runtime=Runtime(engine=pay_engine, gateway=gateway),
                 )
-            paid, refunded = _sums(pay_engine, order_id)
+            paid, refunded = order_sums(pay_engine, order_id)
             assert refunded == paid, (steps, paid, refunded)
             with session_scope(pay_engine) as s:
                 assert s.get(Order, order_id).status == "cancelled"

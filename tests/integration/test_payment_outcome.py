@@ -1,8 +1,6 @@
 """What both doors do once a Lightbox closes (``services/payment_outcome.py``): the Reflex
 screens and ``/api/v1`` get the same checked outcome and the same words."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import pytest
@@ -12,15 +10,13 @@ from hotmeals.converge.converge import ConvergeClient
 from hotmeals.services import cards, donations
 from hotmeals.services.payment_outcome import settle_card_lightbox, settle_lightbox
 from hotmeals.services.runtime import Runtime
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    family,
-    gateway,
+from tests.payments_support import (
+    DECLINED_CARD,
+    MASTERCARD,
+    SimServer,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     payment_row,
 )
-from tests.payments.support import DECLINED_CARD, MASTERCARD, SimServer
 
 
 async def _donation(engine, gateway, family, amount="12.00", save_card=False):
@@ -108,7 +104,7 @@ async def test_a_lightbox_failure_after_a_real_sale_is_the_sale(
 
     from hotmeals.db.engine import session_scope
     from hotmeals.db.models import Donation
-    from tests.payments.service_support import sim_txns
+    from tests.payments_support import sim_txns
 
     session = await _donation(pay_engine, gateway, family)
     assert lightbox_submit(live_sim, session.token)["outcome"] == "approval"

@@ -4,8 +4,6 @@ transaction, two tabs paying at once, cut-offs passing between adding and paying
 card and its retry, an approval that cannot place its order voided (at once or by the
 reconciliation), the confirmation e-mail, and ownership."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import threading
@@ -43,16 +41,16 @@ from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
 from tests import factories as f
 from tests.mailparts import received
-from tests.payments.service_support import (  # noqa: F401 - fixtures
+from tests.payments_support import (
+    DECLINED_CARD,
+    MASTERCARD,
+    VISA,
+    SimServer,
     all_at_once,
-    gateway,
     in_new_loop,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     sim_txns,
 )
-from tests.payments.support import DECLINED_CARD, MASTERCARD, VISA, SimServer
 
 
 def _monday_in(weeks: int) -> date:

@@ -5,8 +5,6 @@ when that approval places the order (a decline, or credit spent meanwhile by ano
 spends nothing and never takes the balance below zero). A cancel gives credit's share back to
 credit first, then the card's, never more than each paid."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -31,36 +29,9 @@ from hotmeals.services.ordering.changing import modify
 from hotmeals.services.ordering.changing.change_result import change_message
 from hotmeals.services.ordering.mails import cancel_notice, refund_notice
 from hotmeals.services.payments.credit_pay import CARD_PAY, FAMILY_CREDIT, CreditLine
-from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
-    add,
-    monday_in,
-    shop,
-)
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import VISA, SimServer
-
-
-def _give(engine: Engine, parent_id: int, cents: int, key: str = "gift") -> None:
-    with session_scope(engine) as s:
-        credit.record(s, parent_id, CreditKind.ADJUST, cents, key=key, reason="test credit")
-
-
-def _balance(engine: Engine, parent_id: int) -> int:
-    with session_scope(engine) as s:
-        return credit.balance(s, parent_id)
-
-
-def _sums(engine: Engine, order_id: int) -> tuple[int, int]:
-    with session_scope(engine) as s:
-        return order_paid_cents(s, order_id), order_refunded_cents(s, order_id)
+from tests.orders_support import add, credit_balance, give_credit, monday_in, order_sums
+from tests.payments_support import VISA, SimServer, lightbox_submit, sim_txns
 
 
 def _invoices(engine: Engine, order_id: int) -> dict[str, str]:
@@ -124,7 +95,7 @@ async def test_credit_covering_everything_places_the_order_at_once_with_no_card(
 ) -> None:
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
-    _give(pay_engine, pid, 100_000)
+    give_credit(pay_engine, pid, 100_000)
     before = len(sim_txns(live_sim))
     started = await checkout.start_checkout(
         parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
@@ -136,8 +107,8 @@ async def test_credit_covering_everything_places_the_order_at_once_with_no_card(
     assert started.credit_cents == total > 0
     assert len(sim_txns(live_sim)) == before  # the card processor was never called
     order_id = started.order_id
-    assert _balance(pay_engine, pid) == 100_000 - total
-    assert _sums(pay_engine, order_id) == (total, 0)
+    assert credit_balance(pay_engine, pid) == 100_000 - total
+    assert order_sums(pay_engine, order_id) == (total, 0)
     assert set(_invoices(pay_engine, order_id).values()) == {"credit"}
     with session_scope(pay_engine) as s:
         assert s.get(Order, order_id).status == "placed"
@@ -150,8 +121,8 @@ async def test_credit_covering_everything_places_the_order_at_once_with_no_card(
     # Cancelled (refund to the card by default): what credit paid goes back to credit.
     result = await _cancel(pay_engine, gateway, shop, "all-credit", order_id=order_id)
     assert result.refund_cents == total == result.credit_cents == result.refunded_cents
-    assert _balance(pay_engine, pid) == 100_000
-    assert _sums(pay_engine, order_id) == (total, total)
+    assert credit_balance(pay_engine, pid) == 100_000
+    assert order_sums(pay_engine, order_id) == (total, total)
     assert len(sim_txns(live_sim)) == before
     with session_scope(pay_engine) as s:
         kinds = [e.kind for e in credit.history(s, pid)]
@@ -163,7 +134,7 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
 ) -> None:
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
-    _give(pay_engine, pid, 300)
+    give_credit(pay_engine, pid, 300)
     with session_scope(pay_engine) as s:  # the summary says what each source would pay
         summary = pricing.priced_summary(session=s, parent_id=pid, lang="fr")
     assert summary.credit_cents == 300
@@ -184,15 +155,15 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert started.hosted is not None and started.credit_cents == 300
     card = started.amount_cents
     assert started.hosted.amount_cents == card
-    assert _balance(pay_engine, pid) == 300  # nothing spent before the order is placed
+    assert credit_balance(pay_engine, pid) == 300  # nothing spent before the order is placed
     answer = lightbox_submit(live_sim, started.hosted.token, number=VISA)
     result = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
     assert result.status == settle.PLACED, result
     total = result.total_pay_cents
     assert total == card + 300
     order_id = result.order_id
-    assert _balance(pay_engine, pid) == 0
-    assert _sums(pay_engine, order_id) == (total, 0)
+    assert credit_balance(pay_engine, pid) == 0
+    assert order_sums(pay_engine, order_id) == (total, 0)
     assert sorted(_invoices(pay_engine, order_id).values()) == ["card", "credit"]
     with session_scope(pay_engine) as s:  # the movement names the order it paid
         spent = credit.family_credit(session=s, parent_id=pid).history[0]
@@ -208,7 +179,7 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     assert shown.charge_lines[-1].cents == card
     # AddOrder repeated: nothing more spent
     again = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
-    assert again.status == settle.PLACED and _balance(pay_engine, pid) == 0
+    assert again.status == settle.PLACED and credit_balance(pay_engine, pid) == 0
 
     first, _second = _line_ids(pay_engine, order_id)
     with session_scope(pay_engine) as s:  # what "Are you sure?" says, for either choice
@@ -221,7 +192,7 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     meal = await _cancel(pay_engine, gateway, shop, "part-1", line_id=first)
     back = meal.refund_cents
     assert back > 300  # more than credit paid: credit first (300), the card the rest
-    assert meal.credit_cents == 300 and _balance(pay_engine, pid) == 300
+    assert meal.credit_cents == 300 and credit_balance(pay_engine, pid) == 300
     # The preview was the cancel's own split, and both say it by the same rule.
     assert (ahead.credit_cents, ahead.card_refund_cents) == (300, back - 300)
     assert (to_credit.credit_cents, to_credit.card_refund_cents) == (back, 0)
@@ -262,8 +233,8 @@ async def test_credit_covering_part_the_card_pays_the_rest_and_refunds_go_credit
     rest = await _cancel(pay_engine, gateway, shop, "part-2", order_id=order_id)
     assert (rest_ahead.credit_cents, rest_ahead.card_refund_cents) == (0, rest.refund_cents)
     assert rest.credit_cents == 0 and back + rest.refund_cents == total
-    assert _sums(pay_engine, order_id) == (total, total)
-    assert _balance(pay_engine, pid) == 300
+    assert order_sums(pay_engine, order_id) == (total, total)
+    assert credit_balance(pay_engine, pid) == 300
     assert _card_txns(live_sim, pay_engine, order_id, "RETURN") == sorted(
         [back - 300, rest.refund_cents]
     )
@@ -275,7 +246,7 @@ async def test_a_declined_card_spends_no_credit(
     runtime = Runtime(engine=pay_engine, gateway=gateway)
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
-    _give(pay_engine, pid, 250)
+    give_credit(pay_engine, pid, 250)
     started = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert started.hosted is not None and started.credit_cents == 250
     declined = await checkout.checkout_declined(
@@ -286,18 +257,18 @@ async def test_a_declined_card_spends_no_credit(
         runtime=runtime,
     )
     assert declined.status == settle.DECLINED
-    assert _balance(pay_engine, pid) == 250
+    assert credit_balance(pay_engine, pid) == 250
     with session_scope(pay_engine) as s:
         spends = s.exec(
             select(CreditEntry).where(CreditEntry.parent_id == pid, CreditEntry.kind == "spend")
         ).all()
     assert spends == []
     # Credit grew meanwhile and now covers everything: placed by credit alone, no card.
-    _give(pay_engine, pid, 100_000, key="more")
+    give_credit(pay_engine, pid, 100_000, key="more")
     again = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert again.result is not None and again.result.status == settle.PLACED
     assert again.order_id == started.order_id and again.hosted is None
-    assert _balance(pay_engine, pid) == 100_250 - again.result.total_pay_cents
+    assert credit_balance(pay_engine, pid) == 100_250 - again.result.total_pay_cents
 
 
 async def test_credit_spent_by_another_tab_meanwhile_places_nothing_and_voids_the_card(
@@ -305,7 +276,7 @@ async def test_credit_spent_by_another_tab_meanwhile_places_nothing_and_voids_th
 ) -> None:
     pid = shop["parent_id"]
     _two_meals(pay_engine, shop)
-    _give(pay_engine, pid, 400)
+    give_credit(pay_engine, pid, 400)
     started = await checkout.start_checkout(
         parent_id=pid, runtime=Runtime(engine=pay_engine, gateway=gateway)
     )
@@ -315,7 +286,7 @@ async def test_credit_spent_by_another_tab_meanwhile_places_nothing_and_voids_th
     answer = lightbox_submit(live_sim, started.hosted.token, number=VISA)
     result = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
     assert result.status == settle.VOIDED, result
-    assert _balance(pay_engine, pid) == 250  # never below zero, nothing spent twice
+    assert credit_balance(pay_engine, pid) == 250  # never below zero, nothing spent twice
     assert _card_txns(live_sim, pay_engine, started.order_id, "VOID") == [started.amount_cents]
     with session_scope(pay_engine) as s:
         assert s.get(Order, started.order_id).status == "cancelled"
@@ -346,7 +317,7 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
     _two_meals(pay_engine, shop)
     with session_scope(pay_engine) as s:
         total = pricing.priced_summary(session=s, parent_id=pid).summary.charges.total_pay_cents
-    _give(pay_engine, pid, total + 50)
+    give_credit(pay_engine, pid, total + 50)
     url = pay_engine.url.render_as_string(hide_password=False)
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(3)
@@ -364,7 +335,7 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
     # One tab places the order with credit; the others find the cart paid for already.
     assert results.count(settle.PLACED) == 1, results
     assert set(results) - {settle.PLACED} <= {"cart_empty", "cart_nothing_payable"}, results
-    assert _balance(pay_engine, pid) == 50
+    assert credit_balance(pay_engine, pid) == 50
     with session_scope(pay_engine) as s:
         spends = s.exec(
             select(CreditEntry).where(CreditEntry.parent_id == pid, CreditEntry.kind == "spend")
@@ -384,7 +355,7 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
     answer = lightbox_submit(live_sim, started.hosted.token, number=VISA)
     placed = await _add_order(pay_engine, gateway, pid, started.payment_id, answer)
     order_id, paid = placed.order_id, placed.total_pay_cents
-    _give(pay_engine, pid, 50_000)
+    give_credit(pay_engine, pid, 50_000)
     with session_scope(pay_engine) as s:
         info = modify.add_to_my_order(
             session=s,
@@ -402,15 +373,15 @@ async def test_an_increase_credit_covers_is_paid_with_it_and_cancelled_back_to_i
     assert result.status == "applied" and result.hosted is None, result
     assert result.credit_cents == due and "family credit" in change_message(result, "en")
     assert len(sim_txns(live_sim)) == before  # no card
-    assert _balance(pay_engine, pid) == 50_000 - due
-    assert _sums(pay_engine, order_id) == (paid + due, 0)
+    assert credit_balance(pay_engine, pid) == 50_000 - due
+    assert order_sums(pay_engine, order_id) == (paid + due, 0)
     again = await modify.modify_confirm_order(**confirm)
     assert again.change_id == result.change_id and again.credit_cents == due
-    assert _balance(pay_engine, pid) == 50_000 - due
+    assert credit_balance(pay_engine, pid) == 50_000 - due
     # Cancelled: credit's share back to credit first, the card's to the card.
     done = await _cancel(pay_engine, gateway, shop, "all", order_id=order_id)
     assert done.refund_cents == paid + due and done.credit_cents == due
-    assert _balance(pay_engine, pid) == 50_000
+    assert credit_balance(pay_engine, pid) == 50_000
     assert _card_txns(live_sim, pay_engine, order_id, "VOID") == [paid]
 
 
@@ -425,7 +396,7 @@ async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
     _two_meals(pay_engine, shop)
     by_card = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert by_card.hosted is not None and by_card.credit_cents == 0
-    _give(pay_engine, pid, 100_000)
+    give_credit(pay_engine, pid, 100_000)
     by_credit = await checkout.start_checkout(parent_id=pid, runtime=runtime)
     assert by_credit.result is not None and by_credit.result.status == settle.PLACED
     assert by_credit.order_id == by_card.order_id
@@ -435,8 +406,8 @@ async def test_a_late_card_approval_after_credit_placed_the_order_is_voided(
     assert late.status == settle.VOIDED, late
     assert _card_txns(live_sim, pay_engine, by_card.order_id, "VOID") == [by_card.amount_cents]
     await payment_round.reconcile_round(runtime=runtime)
-    assert _balance(pay_engine, pid) == 100_000 - total
-    assert _sums(pay_engine, by_card.order_id)[0] - total == by_card.amount_cents  # voided
+    assert credit_balance(pay_engine, pid) == 100_000 - total
+    assert order_sums(pay_engine, by_card.order_id)[0] - total == by_card.amount_cents  # voided
     with session_scope(pay_engine) as s:
         shown = confirmation.order_confirmation(s, parent_id=pid, order_id=by_card.order_id)
         assert s.get(Order, by_card.order_id).status == "placed"

@@ -38,16 +38,15 @@ from hotmeals.domain.payment_states import PaymentState
 from hotmeals.services import cards, standing, standing_job
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
-from tests.payments.service_support import (  # noqa: F401 - fixtures
+from tests.payments_support import (
+    MASTERCARD,
+    PATIENT,
+    SimServer,
     all_at_once,
-    gateway,
     in_new_loop,
     lightbox_submit,
-    live_sim,
-    pay_engine,
     sim_txns,
 )
-from tests.payments.support import MASTERCARD, PATIENT, SimServer
 
 
 def _monday_in(weeks: int) -> date:

@@ -2,8 +2,6 @@
 never exceeds what was paid (per payment and in total), the service refuses exactly the
 refunds that would, and the database's sums agree with what Converge (the simulator) did."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import asyncio
@@ -20,13 +18,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services import cards, payments
 from hotmeals.services.runtime import Runtime
 from tests.factories import make_parent
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    reserve_donation_payment,
-)
-from tests.payments.support import PATIENT, SimServer
+from tests.payments_support import PATIENT, SimServer, lightbox_submit, reserve_donation_payment
 
 # Not the simulator's "never answers" amount: that one is about time-outs (and a 5 s wait for
 # its 4017), not about sums - it made this test fail with UNKNOWN whatever the machine's speed.

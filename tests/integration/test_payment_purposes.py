@@ -2,8 +2,6 @@
 payment places its order (or marks it failed, then placed on a retry), a payment must pay for
 something that exists and is the parent's."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
-
 from __future__ import annotations
 
 import pytest
@@ -20,14 +18,7 @@ from hotmeals.services import cards, payments
 from hotmeals.services.payments.purposes import HANDLERS
 from hotmeals.services.runtime import Runtime
 from tests.factories import make_parent
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    family,
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-)
-from tests.payments.support import DECLINED_CARD, SimServer
+from tests.payments_support import DECLINED_CARD, SimServer, lightbox_submit
 
 
 def test_every_purpose_has_exactly_one_handler():

@@ -31,7 +31,7 @@ from hotmeals.converge.simulator_engine import SimulatorEngine
 from hotmeals.converge.simulator_store import SimulatorStore, store_url_for
 from hotmeals.settings import get_settings
 from tests.databases import BACKENDS, fresh_database
-from tests.payments.support import CVV, EXP, VISA
+from tests.payments_support import CVV, EXP, VISA
 
 CREDS = ("000000", "hotmeals", "store-test-" + secrets.token_hex(8))
 RACERS = 6

@@ -5,8 +5,6 @@ once by the reconciliation after the session's life); every hosted session or sa
 charge has its own payment row and invoice; a duplicate sale is a row with its own void; the
 order pages count only the money that pays for the order."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import time
@@ -30,20 +28,8 @@ from hotmeals.services import cards, payments
 from hotmeals.services.ordering import checkout, queries, settle
 from hotmeals.services.ordering.changing import change_payment, modify
 from hotmeals.services.runtime import Runtime
-from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
-    add,
-    monday_in,
-    paid_order,
-    shop,
-)
-from tests.payments.service_support import (  # noqa: F401 - fixtures
-    gateway,
-    lightbox_submit,
-    live_sim,
-    pay_engine,
-    sim_txns,
-)
-from tests.payments.support import CVV, EXP, VISA, SimServer
+from tests.orders_support import add, monday_in, paid_order
+from tests.payments_support import CVV, EXP, VISA, SimServer, lightbox_submit, sim_txns
 
 LATER = payments.SESSION_WINDOW + timedelta(minutes=1)
 
