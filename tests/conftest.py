@@ -34,17 +34,14 @@ settings.load_profile("hotmeals")
 
 
 def _browser_rank(item) -> int:
-    """0: no browser; 1: a module that runs its own Playwright (closed at module end);
-    2: tests/e2e, whose browser lives for the rest of the session."""
-    if "/tests/e2e/" in str(item.fspath):
-        return 2
-    return 1 if item.get_closest_marker("e2e") is not None else 0
+    """0: no browser; 1: tests/e2e, whose browser lives for the rest of the session."""
+    return 1 if "/tests/e2e/" in str(item.fspath) else 0
 
 
 def pytest_collection_modifyitems(session, config, items):
     """Browser tests run last: Playwright's sync API keeps an event loop running in the main
-    thread while a browser is up, so neither asyncio tests nor a second sync Playwright could
-    start after tests/e2e has opened its session-wide browser."""
+    thread while a browser is up, so no asyncio test could start after tests/e2e has opened its
+    session-wide browser."""
     items.sort(key=_browser_rank)  # stable: order within each group is kept
 
 

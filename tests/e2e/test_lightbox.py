@@ -1,41 +1,14 @@
-"""The stand-in Lightbox (PayWithConverge.js) in a real Chromium, against the simulator.
-
-Skipped when no Chromium can be launched, except in CI (``CI=true`` or ``REQUIRE_SERVICES=1``),
-where that fails. Set PLAYWRIGHT_CHROMIUM_EXECUTABLE to pick one;
-otherwise /usr/bin/chromium, then Playwright's own download, are tried.
-"""
+"""The stand-in Lightbox (PayWithConverge.js) in the browser tests' Chromium (``browser``,
+tests/e2e/conftest.py), against the simulator served over HTTP (``sim``, tests/conftest.py): its
+own test page, no app server."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-from playwright import sync_api  # a requirement: missing is an error, never a skip
-
 from hotmeals.converge.configured import simulator_pin
-from tests.payments.support import DECLINED_CARD, NOT_LUHN, VISA, SimServer
-
-pytestmark = pytest.mark.e2e
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    executable = os.environ.get("PLAYWRIGHT_CHROMIUM_EXECUTABLE") or shutil.which("chromium")
-    with sync_api.sync_playwright() as playwright:
-        try:
-            launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        except sync_api.Error as exc:  # no browser on this machine
-            message = f"Chromium not available: {exc}"
-            if os.environ.get("CI") == "true" or os.environ.get("REQUIRE_SERVICES") == "1":
-                pytest.fail(message)  # CI must run the browser tests, not skip them
-            pytest.skip(message)
-        yield launched
-        launched.close()
+from tests.payments_support import DECLINED_CARD, NOT_LUHN, VISA, SimServer
 
 
 def session_token(sim: SimServer, cents: str = "12.50", invoice: str = "HM-3001") -> str:
