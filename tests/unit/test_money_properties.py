@@ -4,7 +4,7 @@ half-cents rounded up as Decimal does, an order's charges never negative and add
 (domain/charges.py), refunds over any sequence of cancels never beyond what was paid and adding
 up to it (domain/refunds.py), family credit paying first and each source getting back what it
 paid, never more (domain/credit.py). The same rules against a real database and the simulator:
-tests/integration/test_money_properties.py."""
+tests/integration/test_money_against_converge.py."""
 
 from __future__ import annotations
 
