@@ -1,9 +1,10 @@
-"""Paid orders for the after-sale tests (order history, cancellations, changes): a shop (a
-parent with two children, a vendor whose cut-off is the day before at 10:00, a meal with a bulk
-tier, an option and an add-on, served on six Mondays at each child's school) and ``paid_order``
-that fills the cart and pays it through the real checkout against the simulator. The fixtures
-that make a shop: ``shop`` (tests/integration/conftest.py) and ``shop_family``
-(tests/api/conftest.py)."""
+"""Orders for the payments' tests: a shop (a parent with two children, a vendor whose cut-off
+is the day before at 10:00, a meal with a bulk tier, an option and an add-on, served on six
+Mondays at each child's school), ``paid_order`` that fills the cart and pays it through the real
+checkout against the simulator, an order's paid and refunded sums, a meal's price changed,
+family credit given and read; and the signed-in families of the /api/v1 tests
+(``make_cart_family``, ``fill``, ``make_shop_family``). The fixtures made of them: ``shop``
+(tests/integration/conftest.py), ``cart_family`` and ``shop_family`` (tests/api/conftest.py)."""
 
 from __future__ import annotations
 

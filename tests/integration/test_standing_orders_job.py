@@ -5,7 +5,6 @@ conflicts are skipped with an e-mail in the parent's language; no card or a decl
 leaves the meal in the cart with an e-mail; paused and ended standing orders book nothing; a
 cut-off that passed while the job was down is not made up."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from service_support
 from __future__ import annotations
 
 from dataclasses import replace
