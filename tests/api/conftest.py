@@ -81,7 +81,9 @@ def frozen_limits(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def api(database, api_backend: str, tmp_path_factory, sim_server: SimServer):
+def api(
+    database, api_backend: str, tmp_path_factory, sim_server: SimServer
+) -> Iterator[TestClient]:
     """A TestClient on ``create_api()`` over a migrated database of the module's own without the
     demo data, Converge served by ``sim_server``. Made after ``database``, so that while the
     module runs the app's engine (and ``_fresh_limits``) is on this one."""
