@@ -1,5 +1,6 @@
-"""`make test`: the non-browser tests on two pytest-xdist workers (one per core; a module stays
-on one worker, so its module-scoped databases are made once), then the browser tests (tests/e2e)
+"""`make test`: the non-browser tests (tests/unit, tests/integration, tests/api, tests/bench) on
+two pytest-xdist workers (one per core; a module stays on one worker, so its module-scoped
+databases are made once), then the browser tests (tests/e2e, the stand-in Lightbox's included)
 on two xdist workers too: the frontend is built once first (tests/e2e/server.py prebuild, passed
 on as E2E_PREBUILT), then each worker serves that build from its own app server, database and
 Chromium; a module stays on one worker (--dist loadfile), so a module's fixtures are made once.

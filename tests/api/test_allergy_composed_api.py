@@ -4,7 +4,7 @@ door that adds a meal to a cart (AddToCart, AddManyToCart, RepeatWeek), in the m
 (MenuDetail, GetMenu, AddsOn mark each option and add-on for the child), and again at payment
 (OrderSummary / CheckOrderSummary flag a line the child's allergies now refuse). SQLite and
 PostgreSQL (``tests/api/conftest.py``). The order-change doors (AddToMyOrder, ModifyMeal) and
-start_checkout are in tests/payments/test_order_changes_allergy_api.py."""
+start_checkout are in tests/api/test_order_changes_allergy_api.py."""
 
 from __future__ import annotations
 

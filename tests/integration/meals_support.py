@@ -16,8 +16,8 @@ from hotmeals.db.models import OrderLine, Refund
 from hotmeals.services import closures
 from hotmeals.services.ordering import cart
 from tests import factories as f
-from tests.payments.orders_after_support import monday_in, pay
-from tests.payments.support import SimServer
+from tests.orders_support import monday_in, pay
+from tests.payments_support import SimServer
 
 
 def family(engine: Engine, children: int = 1, *, served_after: bool = True) -> dict:

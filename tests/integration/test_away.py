@@ -4,8 +4,6 @@ total, nothing written; marking away cancels the children's meals before their c
 refund per order, once per request key; a meal past its cut-off is kept, and may be given to the
 school (no refund; counted in the give-back figures)."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -29,10 +27,8 @@ from hotmeals.services import away, credit, giveback
 from hotmeals.services.ordering import queries
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.orders_after_support import past_cutoff
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
-from tests.payments.support import PATIENT
+from tests.orders_support import past_cutoff
+from tests.payments_support import PATIENT
 from tests.querycount import count_queries
 
 

@@ -4,8 +4,6 @@ nothing); GetDates shows those days away and not open; every door that adds a me
 them (the cart, several days at once) while a brother or sister is not affected; a standing
 order skips them without an e-mail; GetDates costs the same for one or ten stored ranges."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
@@ -26,8 +24,6 @@ from hotmeals.services.ordering.lines import LineRequest
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import family, rows_of
 from tests.integration.test_away import mark
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
 from tests.querycount import count_queries
 
 

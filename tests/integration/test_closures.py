@@ -4,8 +4,6 @@ is handled by the family's choice (refund to the card or to credit, a make-up me
 when no day serves the meal), once however often the day is closed, and two processes closing
 it at once (what two workers are) handle each meal once."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import asyncio
@@ -36,9 +34,7 @@ from hotmeals.services.ordering import cart, days
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, choose, family, lines_of, refunds_of, rows_of
 from tests.mailparts import received
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
-from tests.payments.support import PATIENT
+from tests.payments_support import PATIENT
 from tests.querycount import count_queries
 
 

@@ -8,8 +8,6 @@ feed and Book meal's calendar count it, and repeat a week copies it; two confirm
 write one; the operator's command; a fixed number of statements whatever the number of
 orders."""
 
-# ruff: noqa: F811 - pytest fixtures are imported from the support modules
-
 from __future__ import annotations
 
 import json
@@ -32,8 +30,6 @@ from hotmeals.services.ordering.changing import move
 from hotmeals.services.ordering.loaded_order import load_order
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
-from tests.payments.conftest import sim, sim_server  # noqa: F401 - fixtures
-from tests.payments.service_support import gateway, live_sim, pay_engine  # noqa: F401
 from tests.querycount import count_queries
 
 

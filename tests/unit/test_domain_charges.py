@@ -1,8 +1,6 @@
 import dataclasses
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from hotmeals.domain.charges import (
     ONTARIO_HST_BPS,
@@ -234,36 +232,3 @@ def test_check_promo_reports_the_minimum_in_the_parents_language():
     with pytest.raises(DomainError) as info:
         check_promo(promo, 0, "fr")
     assert info.value.params == {"minimum": f"25,00{NBSP}$"}
-
-
-lines_strategy = st.lists(
-    st.builds(line, st.integers(500, 36_250), st.sampled_from([0, 100])), max_size=8
-)
-rates_strategy = st.builds(
-    ChargeRates,
-    processing_fee_bps=st.integers(0, 500),
-    processing_fee_fixed_cents=st.integers(0, 50),
-    tax_bps=st.sampled_from([0, 500, 1300]),
-)
-promo_strategy = st.none() | st.builds(
-    Promo,
-    kind=st.sampled_from(PromoKind),
-    value=st.integers(0, 10_000),
-    min_order_cents=st.integers(0, 5000),
-)
-
-
-@given(lines_strategy, rates_strategy, promo_strategy, st.integers(0, 5000), st.integers(0, 5000))
-def test_charges_are_never_negative_and_always_add_up(lines, rates, promo, donation, extra):
-    charges = compute_charges(lines, rates, promo, donation, extra)
-    assert all(value >= 0 for value in dataclasses.asdict(charges).values())
-    assert charges.discount_cents <= charges.meal_net_cents
-    assert charges.total_pay_cents == (
-        charges.meal_net_cents
-        - charges.discount_cents
-        + charges.special_note_fees_cents
-        + charges.processing_fee_cents
-        + charges.tax_cents
-        + charges.school_donation_cents
-        + charges.additional_charge_cents
-    )

@@ -1,8 +1,6 @@
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import (
@@ -153,11 +151,6 @@ def test_parse_decimal_string_rejects_non_strings(bad):
     assert info.value.code == "invalid_amount"
 
 
-@given(st.integers(min_value=0, max_value=999_999_999_999))
-def test_decimal_string_round_trips(cents):
-    assert parse_decimal_string(to_decimal_string(cents)) == cents
-
-
 @pytest.mark.parametrize(
     ("numerator", "denominator", "expected"),
     [
@@ -179,14 +172,6 @@ def test_decimal_string_round_trips(cents):
     ],
 )
 def test_round_half_up_rounds_halves_away_from_zero(numerator, denominator, expected):
-    assert round_half_up(numerator, denominator) == expected
-
-
-@given(st.integers(-(10**12), 10**12), st.integers(1, 10**6))
-def test_round_half_up_matches_decimal_round_half_up(numerator, denominator):
-    expected = int(
-        (Decimal(numerator) / Decimal(denominator)).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    )
     assert round_half_up(numerator, denominator) == expected
 
 

@@ -1,8 +1,6 @@
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
-from hotmeals.domain.charges import ChargeRates, Promo, PromoKind, compute_charges
+from hotmeals.domain.charges import ChargeRates, Promo, compute_charges
 from hotmeals.domain.errors import DomainError
 from hotmeals.domain.pricing import LineInput, PriceTier, price_line
 from hotmeals.domain.refunds import (
@@ -191,67 +189,3 @@ def test_donation_and_fixed_card_fee_are_refunded_only_when_the_last_line_goes()
     gone = remaining_charges(lines, [1, 1], CARD_FEE, school_donation_cents=300)
     assert gone.school_donation_cents == 0
     assert gone.total_pay_cents == 0
-
-
-tier_strategy = st.sampled_from([SMALL, TIERED, (PriceTier(1, 700), PriceTier(3, 500))])
-line_strategy = st.builds(
-    LineInput,
-    portion_tiers=tier_strategy,
-    quantity=st.integers(1, 50),
-    option_cents=st.lists(st.integers(0, 150), max_size=2),
-    addon_cents=st.lists(st.integers(0, 300), max_size=2),
-    special_note=st.sampled_from([None, "", "Happy birthday"]),
-)
-promo_strategy = st.none() | st.builds(
-    Promo,
-    kind=st.sampled_from(PromoKind),
-    value=st.integers(0, 10_000),
-    min_order_cents=st.integers(0, 20_000),
-)
-rates_strategy = st.builds(
-    ChargeRates,
-    processing_fee_bps=st.integers(0, 400),
-    processing_fee_fixed_cents=st.integers(0, 50),
-    tax_bps=st.sampled_from([0, 1300]),
-)
-
-
-# Pure arithmetic: hypothesis's default 100 examples a run (each run draws new ones).
-@settings(max_examples=100)
-@given(
-    lines=st.lists(line_strategy, min_size=1, max_size=5),
-    rates=rates_strategy,
-    promo=promo_strategy,
-    donation=st.integers(0, 2000),
-    data=st.data(),
-)
-def test_sequential_refunds_never_exceed_paid_and_add_up_when_all_cancelled(
-    lines, rates, promo, donation, data
-):
-    paid = total_of(lines, rates, promo, donation)
-    refunded = 0
-    current = list(lines)
-    partial_steps = data.draw(st.integers(0, 4), label="partial cancels")
-    for step in range(partial_steps + 1):
-        if not current:
-            break
-        if step == partial_steps:  # finally, cancel everything that is left
-            cancels = [x.quantity for x in current]
-        else:
-            cancels = [data.draw(st.integers(0, x.quantity), label="cancel") for x in current]
-        plan = plan_cancel_refund(
-            lines=current,
-            cancel_quantities=cancels,
-            paid_cents=paid,
-            refunded_cents=refunded,
-            rates=rates,
-            promo=promo,
-            school_donation_cents=donation,
-        )
-        assert 0 <= plan.refund_cents <= paid - refunded
-        refunded += plan.refund_cents
-        assert refunded <= paid
-        assert plan.remaining.total_refund_cents == refunded
-        current = plan.remaining_lines
-    assert current == []
-    assert refunded == paid
