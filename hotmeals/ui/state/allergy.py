@@ -26,12 +26,10 @@ from hotmeals.ui.state.auth import (
 )
 from hotmeals.ui.state.children import ChildChoiceState, saved_child_id
 from hotmeals.ui.state.forms import (
-    Answered,
     OnceForm,
-    busy_call,
     forget_submission,
+    form_call,
     one_turn,
-    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import query_id
@@ -148,24 +146,22 @@ class AllergyState(OnceForm, rx.State):
 
     async def _save(self) -> AsyncIterator[Any]:
         lang = await self._lang()
-        saved = Answered()
         # child_id was chosen among who's children by start; the service checks again.
         items = [(int(i["ingredient_id"]), i["alert_level"]) for i in self.items]
-        call = submitting(
-            self,
-            [self.child_id, items],
-            "set_child_allergies",
-            children.set_child_allergies,
-            child_id=self.child_id,
-            items=items,
-            present=saved_child_id,
-        )
-        async for event in busy_call(self, lang, saved, call):
-            yield event
-        if not saved.ok:
-            return
-        async for event in self._finish(lang, "allergies_saved"):
-            yield event
+        async with form_call(self, lang) as call:
+            yield  # the busy mark reaches the browser
+            await call.submit(
+                [self.child_id, items],
+                "set_child_allergies",
+                children.set_child_allergies,
+                child_id=self.child_id,
+                items=items,
+                present=saved_child_id,
+            )
+            async for event in self._finish(lang, "allergies_saved"):
+                yield event
+        if call.refusal is not None:
+            yield call.refusal
 
     @rx.event
     async def skip(self) -> AsyncIterator[Any]:

@@ -18,16 +18,14 @@ from hotmeals.services.children import ChildView
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, signed_up_parent
 from hotmeals.ui.state.forms import (
-    Answered,
     NameForm,
     OnceForm,
-    busy_call,
     field_messages,
     forget_submission,
+    form_call,
     one_turn,
     refused_at,
     refused_in_form,
-    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
@@ -125,28 +123,27 @@ class ChildrenState(OnceForm, rx.State):
 
     async def _set_default(self, child_id: str) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
-        done = Answered()
-        # The service refuses a child of another parent ("child_not_found").
-        call = submitting(
-            self,
-            ["set_default", str(child_id)],
-            "set_default_child",
-            children.set_default_child,
-            child_id=browser_id(child_id),
-        )
-        async for event in busy_call(self, lang, done, call, busy=""):
-            yield event
-        if not done.ok or done.who is None:
-            return
-        await self._reload(done.who)
-        form = await self.get_state(ChildFormState)
-        if str(form.child_id) == str(child_id):
-            form.is_default = True
-        # Say what it did: whose meals are booked first from now on.
-        name = next((k["first_name"] for k in self.kids if k["id"] == str(child_id)), "")
-        yield succeeded(
-            tr("ui.child.default_now", lang, name=name) if name else tr("default_child_set", lang)
-        )
+        async with form_call(self, lang, busy=False) as call:
+            # The service refuses a child of another parent ("child_not_found").
+            await call.submit(
+                ["set_default", str(child_id)],
+                "set_default_child",
+                children.set_default_child,
+                child_id=browser_id(child_id),
+            )
+            await self._reload(call.who)
+            form = await self.get_state(ChildFormState)
+            if str(form.child_id) == str(child_id):
+                form.is_default = True
+            # Say what it did: whose meals are booked first from now on.
+            name = next((k["first_name"] for k in self.kids if k["id"] == str(child_id)), "")
+            yield succeeded(
+                tr("ui.child.default_now", lang, name=name)
+                if name
+                else tr("default_child_set", lang)
+            )
+        if call.refusal is not None:
+            yield call.refusal
 
     @rx.event
     def ask_delete(self, child_id: str, name: str) -> None:
@@ -168,26 +165,27 @@ class ChildrenState(OnceForm, rx.State):
     async def _confirm_delete(self) -> AsyncIterator[Any]:
         auth = await self.get_state(AuthState)
         lang = (await self.get_state(I18nState)).lang
-        done = Answered()
-        call = submitting(
-            self,
-            ["delete", self._delete_id],
-            "delete_child",
-            children.delete_child,
-            child_id=self._delete_id,
-        )
+        async with form_call(self, lang, closes=self._close_delete) as call:
+            yield  # the busy mark reaches the browser
+            # "Yes, delete" tapped twice: the first tap deleted and said so, the second ends
+            # here.
+            await call.submit(
+                ["delete", self._delete_id],
+                "delete_child",
+                children.delete_child,
+                child_id=self._delete_id,
+            )
+            await self._reload(call.who)
+            await auth._refresh()
+            yield succeeded(tr("child_deleted", lang))
+            form = await self.get_state(ChildFormState)
+            if form.mode == "edit" and form.child_id == self._delete_id:
+                yield rx.redirect("/edit-profile")
+        if call.refusal is not None:
+            yield call.refusal
 
-        # "Yes, delete" tapped twice: the first tap deleted and said so, the second is not ok.
-        async for event in busy_call(self, lang, done, call, dialog="delete_open"):
-            yield event
-        if not done.ok or done.who is None:
-            return
-        await self._reload(done.who)
-        await auth._refresh()
-        yield succeeded(tr("child_deleted", lang))
-        form = await self.get_state(ChildFormState)
-        if form.mode == "edit" and form.child_id == self._delete_id:
-            yield rx.redirect("/edit-profile")
+    def _close_delete(self) -> None:
+        self.delete_open = False
 
 
 class ChildFormState(NameForm, rx.State):
@@ -390,37 +388,35 @@ class ChildFormState(NameForm, rx.State):
         # What the submission key is taken of: the needs as sorted codes (a set's order is not
         # the same in every worker).
         payload = {**kwargs, "diets": diet.to_text(kwargs["diets"])}
-        saved = Answered()
-        # Sent twice (a double tap, a repeated event), the same form is saved once.
-        call = submitting(
-            self,
-            payload,
-            "edit_child" if self.mode == "edit" else "add_child",
-            children.edit_child if self.mode == "edit" else children.add_child,
-            present=saved_child_id,
-            **kwargs,
-        )
 
         def refused(err: DomainError) -> EventSpec:
             # The service names the ids; the form's fields are their names.
             err.field = SERVICE_FIELDS.get(err.field or "", err.field)
             return refused_in_form(self, err, lang, FIELDS, PREFIX, dict(self.errors))
 
-        async for event in busy_call(self, lang, saved, call, refused=refused):
-            yield event
-        if not saved.ok:
-            return  # a repeat: the first answer already said so and moved on
-        child_id: int = saved.result
-        choice = await self.get_state(ChildChoiceState)
-        if self.mode != "another" or not choice.child_id:
-            # Adding another child leaves the chosen child as it was (Book meal must
-            # not switch to the new one silently); its allergy step names it instead.
-            choice.child_id = str(child_id)
-        await auth._refresh()
-        if self.mode == "edit":
-            yield succeeded(tr("child_updated", lang))
-            yield rx.redirect("/edit-profile")
-        else:
-            yield succeeded(tr("child_added", lang))
-            named = f"?child={child_id}" if self.mode == "another" else ""
-            yield rx.redirect("/allergy-profile" + named)
+        async with form_call(self, lang, refused=refused) as call:
+            yield  # the busy mark reaches the browser
+            # Sent twice (a double tap, a repeated event), the same form is saved once: the
+            # repeat ends here, the first answer already said so and moved on.
+            child_id: int = await call.submit(
+                payload,
+                "edit_child" if self.mode == "edit" else "add_child",
+                children.edit_child if self.mode == "edit" else children.add_child,
+                present=saved_child_id,
+                **kwargs,
+            )
+            choice = await self.get_state(ChildChoiceState)
+            if self.mode != "another" or not choice.child_id:
+                # Adding another child leaves the chosen child as it was (Book meal must
+                # not switch to the new one silently); its allergy step names it instead.
+                choice.child_id = str(child_id)
+            await auth._refresh()
+            if self.mode == "edit":
+                yield succeeded(tr("child_updated", lang))
+                yield rx.redirect("/edit-profile")
+            else:
+                yield succeeded(tr("child_added", lang))
+                named = f"?child={child_id}" if self.mode == "another" else ""
+                yield rx.redirect("/allergy-profile" + named)
+        if call.refusal is not None:
+            yield call.refusal

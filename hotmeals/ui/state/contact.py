@@ -14,15 +14,13 @@ from hotmeals.services import content, profile
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState
 from hotmeals.ui.state.forms import (
-    Answered,
     OnceForm,
-    busy_call,
     checked_field,
     field_messages,
     forget_submission,
+    form_call,
     one_turn,
     refused_at,
-    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.toasts import succeeded
@@ -73,22 +71,20 @@ class ContactState(OnceForm, rx.State):
         # The form is on a signed-in screen only: a message goes out in a checked parent's
         # name or not at all.
         auth = await self.get_state(AuthState)
-        sent = Answered()
-        # The same message sent twice from this form is stored once.
-        call = submitting(
-            self,
-            values,
-            "contact_us",
-            content.contact_us,
-            **values,
-            lang=lang,
-            address=auth._client_address(),
-        )
-        async for event in busy_call(self, lang, sent, call, form=(FIELDS, PREFIX)):
-            yield event
-        if not sent.ok:
-            return
-        self.sent = True
-        # A fresh form (same prefilled names), and the thanks in a toast.
-        self.form_key += 1
-        yield succeeded(tr("contact_sent", lang))
+        async with form_call(self, lang, fields=(FIELDS, PREFIX)) as call:
+            yield  # the busy mark reaches the browser
+            # The same message sent twice from this form is stored once.
+            await call.submit(
+                values,
+                "contact_us",
+                content.contact_us,
+                **values,
+                lang=lang,
+                address=auth._client_address(),
+            )
+            self.sent = True
+            # A fresh form (same prefilled names), and the thanks in a toast.
+            self.form_key += 1
+            yield succeeded(tr("contact_sent", lang))
+        if call.refusal is not None:
+            yield call.refusal

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 import reflex as rx
 from reflex.event import EventSpec
@@ -72,7 +72,7 @@ class OnceKey(rx.State, mixin=True):
 
 class OnceForm(OnceKey, mixin=True):
     """A form with a one-tap button that submits once per payload: ``busy`` while its call
-    runs (``busy_call``), ``turn`` bumped when it ends (``one_turn``;
+    runs (``form_call``), ``turn`` bumped when it ends (``one_turn``;
     ``components.forms.once_attrs`` enables the button again)."""
 
     busy: bool = False
@@ -121,80 +121,149 @@ async def one_turn(
         setattr(state, counter, getattr(state, counter) + 1)
 
 
-def submitting(
-    state: Any, payload: Any, action: str, fn: Callable[..., Any], **arguments: Any
-) -> Callable[[ActingParent], Awaitable[Submitted]]:
-    """``busy_call``'s call that submits ``payload`` for the parent, once (``submit``)."""
+class BusyForm(Protocol):
+    """A form whose ``busy`` var marks its one write while it runs (``OnceForm``)."""
 
-    def call(who: ActingParent) -> Awaitable[Submitted]:
-        return submit(state, who, payload, action, fn, **arguments)
-
-    return call
+    busy: bool
 
 
-@dataclass
-class Answered:
-    """What ``busy_call`` got when the service answered (``ok``): the parent it acted for
-    and the result (for a submission, the first call's result; a repeat is not ``ok``)."""
-
-    ok: bool = False
-    who: ActingParent | None = None
-    result: Any = None
+FormFields = tuple[Iterable[str], str]  # a form's fields and the prefix of their ids on the page
 
 
-async def busy_call(
-    state: Any,
+class _NoParent(Exception):
+    """No parent signed in by the token on this call: the form's call ends unrun."""
+
+
+class _Refused(Exception):
+    """The service refused the form's call (``err``)."""
+
+    def __init__(self, err: DomainError) -> None:
+        super().__init__(err.code)
+        self.err = err
+
+
+class _Repeated(Exception):
+    """The same submission again (a double tap): the first call already answered."""
+
+
+class FormCall:
+    """One form's write under way (``form_call``): the acting parent (``who``) and the
+    service call (``run``, or ``submit`` once per payload). The busy mark is cleared and
+    the dialog closed as soon as the service answers; a refusal, or no parent, ends the
+    ``async with`` block and waits in ``refusal`` for the handler to yield."""
+
+    def __init__(
+        self,
+        form: rx.State,
+        lang: str,
+        parent: ActingParent | None,
+        settle: Callable[[], None],
+        refused: Callable[[DomainError], Any],
+    ) -> None:
+        self.form = form
+        self.lang = lang
+        self._parent = parent
+        self._settle = settle
+        self._refused = refused
+        self.refusal: Any = None
+
+    @property
+    def who(self) -> ActingParent:
+        """The parent the token names on this call; none ends the block (session expired)."""
+        if self._parent is None:
+            raise _NoParent
+        return self._parent
+
+    async def run(self, fn: Callable[..., R], **arguments: Any) -> R:
+        """``fn(parent_id=who, **arguments)`` in one transaction; a ``DomainError`` ends the
+        block as the form's refusal."""
+        parent_id = self.who.parent_id
+        try:
+            result: R = await run_in_transaction(fn, parent_id=parent_id, **arguments)
+        except DomainError as err:
+            raise _Refused(err) from err
+        finally:
+            self._settle()
+        return result
+
+    async def answer(self, call: Awaitable[R]) -> R:
+        """A service call the handler made itself for ``who`` (the same ending as ``run``)."""
+        try:
+            return await call
+        except DomainError as err:
+            raise _Refused(err) from err
+        finally:
+            self._settle()
+
+    async def submit(
+        self, payload: Any, action: str, fn: Callable[..., Any], **arguments: Any
+    ) -> Any:
+        """``fn`` for ``who``, once per ``payload`` from the form (``submit``): its result, or
+        for the same payload again - a double tap - the end of the block with nothing to say
+        (the first call already said it)."""
+        submitted = await self.answer(submit(self.form, self.who, payload, action, fn, **arguments))
+        if submitted.repeated:
+            raise _Repeated
+        return submitted.result
+
+
+@asynccontextmanager
+async def form_call(
+    form: rx.State,
     lang: str,
-    answered: Answered,
-    call: Callable[[ActingParent], Awaitable[Any]],
     *,
-    busy: str = "busy",
-    dialog: str = "",
-    form: tuple[Iterable[str], str] | None = None,
+    busy: bool | Callable[[bool], None] = True,
+    closes: Callable[[], None] | None = None,
+    fields: FormFields | None = None,
     refused: Callable[[DomainError], Any] | None = None,
-) -> AsyncIterator[Any]:
-    """A form's service call, for a handler to yield from: ``async for event in
-    busy_call(self, lang, answered, call): yield event``, then ``if not answered.ok: return``.
+) -> AsyncIterator[FormCall]:
+    """A form's one write, for a handler::
 
-    The state's ``busy`` var is set and reaches the browser first (``busy=""``: no busy mark).
-    The parent is ``acting_parent(state)`` on this call (none: the session-expired toast), then
-    ``call(who)`` runs the service; a ``DomainError`` shows as ``refused(err)``, or with
-    ``form=(fields, prefix)`` at its field of the form (``refused_in_form``), else as its
-    message in an error toast. However it ends the busy mark is cleared and the ``dialog``
-    closed. A ``Submitted`` answer (``submit``) that is a repeat - a double tap - ends there:
-    the first call already said so."""
+        async with form_call(self, lang) as call:
+            yield  # the busy mark reaches the browser
+            kept = await call.submit(payload, "action", service.fn, **arguments)
+            yield succeeded(...)
+        if call.refusal is not None:
+            yield call.refusal
+
+    The form's busy mark is set first: its ``busy`` var (``busy=False``: none; a function:
+    that mark). The parent is ``acting_parent(form)`` on this call; with none, the block
+    ends at its first use of ``who`` and ``refusal`` is the session-expired toast. A
+    ``DomainError`` of the service ends the block with ``refusal`` being ``refused(err)``,
+    or with ``fields=(fields, prefix)`` the refusal at its field of the form
+    (``refused_in_form``), else its message in an error toast. However it ends, the busy
+    mark is cleared and ``closes`` called (a dialog closed)."""
+
+    def mark(on: bool) -> None:
+        if busy is True:
+            cast(BusyForm, form).busy = on
+        elif callable(busy):
+            busy(on)
 
     def settle() -> None:
-        if busy:
-            setattr(state, busy, False)
-        if dialog:
-            setattr(state, dialog, False)
+        mark(False)
+        if closes is not None:
+            closes()
 
-    if busy:
-        setattr(state, busy, True)
-        yield
-    who = await acting_parent(state)
-    if who is None:
-        settle()
-        yield session_expired(lang)
-        return
-    try:
-        result = await call(who)
-    except DomainError as err:
-        settle()
+    def refusal(err: DomainError) -> Any:
         if refused is not None:
-            yield refused(err)
-        elif form is not None:
-            yield refused_in_form(state, err, lang, *form)
-        else:
-            yield failed(message(err, lang))
-        return
-    settle()
-    if isinstance(result, Submitted):
-        if result.repeated:
-            return
-        result = result.result
-    answered.ok, answered.who, answered.result = True, who, result
+            return refused(err)
+        if fields is not None:
+            return refused_in_form(form, err, lang, *fields)
+        return failed(message(err, lang))
+
+    mark(True)
+    call = FormCall(form, lang, await acting_parent(form), settle, refusal)
+    try:
+        yield call
+    except _NoParent:
+        call.refusal = session_expired(lang)
+    except _Refused as refusal_of:
+        call.refusal = refusal(refusal_of.err)
+    except _Repeated:
+        pass
+    finally:
+        settle()
 
 
 def refused_in_form(
@@ -265,14 +334,16 @@ class FamilyChoice:
 
     async def _save(self, state: Any) -> AsyncIterator[Any]:
         lang = (await state.get_state(I18nState)).lang
-        answered = Answered()
         value = {self.name: getattr(state, self.name)}
-        call = submitting(state, value, self.action, self.save_fn, present=_choice_value, **value)
-        async for event in busy_call(state, lang, answered, call):
-            yield event
-        if answered.ok:
-            setattr(state, self.name, answered.result)
+        async with form_call(state, lang) as call:
+            yield  # the busy mark reaches the browser
+            kept = await call.submit(
+                value, self.action, self.save_fn, present=_choice_value, **value
+            )
+            setattr(state, self.name, kept)
             yield succeeded(tr(self.saved, lang))
+        if call.refusal is not None:
+            yield call.refusal
 
 
 def _choice_value(kept: StrEnum) -> str:

@@ -23,15 +23,13 @@ from hotmeals.ui.state.auth import (
     session_expired,
 )
 from hotmeals.ui.state.forms import (
-    Answered,
     NameForm,
-    busy_call,
     checked_field,
     focus_field,
     forget_submission,
+    form_call,
     message,
     one_turn,
-    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
@@ -117,22 +115,21 @@ class ParentEditState(NameForm, rx.State):
             yield focus_field(PREFIX + next(f for f in FIELDS if f in errors))
             return
         auth = await self.get_state(AuthState)
-        saved = Answered()
-        call = submitting(
-            self,
-            ["profile", values],
-            "edit_profile",
-            profile.edit_profile,
-            present=_reloaded,
-            first_name=self.first_name,
-            last_name=self.last_name,
-            phone=self.phone,
-        )
-        async for event in busy_call(self, lang, saved, call, form=(FIELDS, PREFIX)):
-            yield event
-        if saved.ok:
+        async with form_call(self, lang, fields=(FIELDS, PREFIX)) as call:
+            yield  # the busy mark reaches the browser
+            await call.submit(
+                ["profile", values],
+                "edit_profile",
+                profile.edit_profile,
+                present=_reloaded,
+                first_name=self.first_name,
+                last_name=self.last_name,
+                phone=self.phone,
+            )
             await auth._refresh()  # the header shows the new names
             yield succeeded(tr("profile_updated", lang))
+        if call.refusal is not None:
+            yield call.refusal
 
     # ---- alternate e-mails ---------------------------------------------------------------
     @rx.event
@@ -149,32 +146,33 @@ class ParentEditState(NameForm, rx.State):
             yield focus_field(PREFIX + "alt_email")
             return
         self.alt_error = ""
-        added = Answered()
-        call = submitting(
-            self,
-            ["alt_email", address.lower()],
-            "add_alt_email",
-            profile.add_alt_email,
-            email=address,
-        )
 
         def refused(err: DomainError) -> EventSpec:
             self.alt_error = message(err, lang)
             return focus_field(PREFIX + "alt_email")
 
-        async for event in busy_call(self, lang, added, call, busy="adding", refused=refused):
-            yield event
-        if not added.ok or added.who is None:
-            return
-        sent = OtpSent(**added.result)  # kept for a repeat as a dict
-        data = await run_in_transaction(profile.get_profile, parent_id=added.who.parent_id)
-        self._apply_alt_emails(data)
-        yield rx.set_value(PREFIX + "alt_email", "")
-        otp = await self.get_state(OtpState)
-        yield otp._begin(
-            ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
-        )
-        yield succeeded(tr("otp_sent", lang, email=sent.email))
+        async with form_call(self, lang, busy=self._mark_adding, refused=refused) as call:
+            yield  # the busy mark reaches the browser
+            kept = await call.submit(
+                ["alt_email", address.lower()],
+                "add_alt_email",
+                profile.add_alt_email,
+                email=address,
+            )
+            sent = OtpSent(**kept)  # kept for a repeat as a dict
+            data = await run_in_transaction(profile.get_profile, parent_id=call.who.parent_id)
+            self._apply_alt_emails(data)
+            yield rx.set_value(PREFIX + "alt_email", "")
+            otp = await self.get_state(OtpState)
+            yield otp._begin(
+                ALT_EMAIL, sent.email, resend_after=sent.resend_after, expires_in=sent.expires_in
+            )
+            yield succeeded(tr("otp_sent", lang, email=sent.email))
+        if call.refusal is not None:
+            yield call.refusal
+
+    def _mark_adding(self, on: bool) -> None:
+        self.adding = on
 
     @rx.event
     async def verify_alt(self, address: str) -> AsyncIterator[Any]:
@@ -210,24 +208,21 @@ class ParentEditState(NameForm, rx.State):
     async def _remove_alt(self, address: str) -> AsyncIterator[Any]:
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        removed = Answered()
-        # Tapped twice, the second tap answers "removed" once, not "not found".
-        call = submitting(
-            self,
-            ["remove_alt", str(address).lower()],
-            "remove_alt_email",
-            profile.remove_alt_email,
-            present=_reloaded,
-            email=str(address),
-        )
-        async for event in busy_call(self, lang, removed, call, busy=""):
-            yield event
-        if not removed.ok:
-            return
-        found = await auth._refresh()
-        if found is not None:
-            self._apply_alt_emails(found)
-        yield succeeded(tr("ui.alt_email.removed", lang, email=address))
+        async with form_call(self, lang, busy=False) as call:
+            # Tapped twice, the second tap answers "removed" once, not "not found".
+            await call.submit(
+                ["remove_alt", str(address).lower()],
+                "remove_alt_email",
+                profile.remove_alt_email,
+                present=_reloaded,
+                email=str(address),
+            )
+            found = await auth._refresh()
+            if found is not None:
+                self._apply_alt_emails(found)
+            yield succeeded(tr("ui.alt_email.removed", lang, email=address))
+        if call.refusal is not None:
+            yield call.refusal
 
     @rx.event
     async def submit_alt_code(self, form_data: dict) -> AsyncIterator[Any]:
@@ -268,25 +263,25 @@ class ParentEditState(NameForm, rx.State):
             return
         lang = await self._lang()
         auth = await self.get_state(AuthState)
-        saved = Answered()
-
-        async def call(who: ActingParent) -> str:
-            # Whose picture it is first (busy_call): an anonymous upload is not even read.
+        async with form_call(self, lang, busy=self._mark_uploading) as call:
+            yield  # the busy mark reaches the browser
+            who = call.who  # whose picture it is first: an anonymous upload is not even read
             upload = files[0]
             data = await upload.read()
-            return await run_in_transaction(
-                profile.save_profile_image,
-                parent_id=who.parent_id,
-                filename=upload.name or "picture",
-                data=data,
+            auth.profile_image = await call.answer(
+                run_in_transaction(
+                    profile.save_profile_image,
+                    parent_id=who.parent_id,
+                    filename=upload.name or "picture",
+                    data=data,
+                )
             )
+            yield succeeded(tr("ui.profile.picture_saved", lang))
+        if call.refusal is not None:
+            yield call.refusal
 
-        async for event in busy_call(self, lang, saved, call, busy="uploading"):
-            yield event
-        if not saved.ok:
-            return
-        auth.profile_image = saved.result
-        yield succeeded(tr("ui.profile.picture_saved", lang))
+    def _mark_uploading(self, on: bool) -> None:
+        self.uploading = on
 
     # ---- language ----------------------------------------------------------------------------
     @rx.event

@@ -4,7 +4,7 @@ follow it)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
@@ -17,15 +17,13 @@ from hotmeals.services.notifications import Preferences
 from hotmeals.services.transaction import run_in_transaction
 from hotmeals.ui.state.auth import ActingParent, AuthState, acting_parent, session_expired
 from hotmeals.ui.state.forms import (
-    Answered,
     OnceForm,
-    busy_call,
     field_messages,
     focus_field,
     forget_submission,
+    form_call,
     message,
     one_turn,
-    submitting,
 )
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.steps import (
@@ -100,20 +98,18 @@ class NotificationState(OnceForm, rx.State):
     async def _save(self) -> AsyncIterator[Any]:
         lang = (await self.get_state(I18nState)).lang
         preferences = dict(self.prefs)
-        saved = Answered()
-        call = submitting(
-            self,
-            preferences,
-            "update_notifications",
-            notifications.update_preferences,
-            present=switches,
-            preferences=preferences,
-        )
-        async for event in busy_call(self, lang, saved, call):
-            yield event
-        if saved.ok:
-            self.prefs = saved.result
+        async with form_call(self, lang) as call:
+            yield  # the busy mark reaches the browser
+            self.prefs = await call.submit(
+                preferences,
+                "update_notifications",
+                notifications.update_preferences,
+                present=switches,
+                preferences=preferences,
+            )
             yield succeeded(tr("notifications_updated", lang))
+        if call.refusal is not None:
+            yield call.refusal
 
 
 class ChangePasswordState(rx.State):
@@ -136,28 +132,18 @@ class ChangePasswordState(rx.State):
         if errors:
             yield focus_field(PASSWORD_PREFIX + next(f for f in PASSWORD_FIELDS if f in errors))
             return
-        changed = Answered()
-
-        def call(who: ActingParent) -> Awaitable[Any]:
-            return run_in_transaction(
-                accounts.change_password,
-                parent_id=who.parent_id,
-                keep_session_id=who.session_id,
-                **values,
+        async with form_call(self, lang, fields=(PASSWORD_FIELDS, PASSWORD_PREFIX)) as call:
+            yield  # the busy mark reaches the browser
+            await call.run(accounts.change_password, keep_session_id=call.who.session_id, **values)
+            for field in PASSWORD_FIELDS:
+                yield rx.set_value(PASSWORD_PREFIX + field, "")
+            yield succeeded(tr("password_changed", lang))
+            steps = await self.get_state(ProfileStepState)
+            steps._set_steps(SETTINGS, SETTINGS_MENU)
+            yield rx.call_script(
+                step_history_script(
+                    SETTINGS, SETTINGS_MENU, replace=False, leaving=(SETTINGS, CHANGE_PASSWORD)
+                )
             )
-
-        form = (PASSWORD_FIELDS, PASSWORD_PREFIX)
-        async for event in busy_call(self, lang, changed, call, form=form):
-            yield event
-        if not changed.ok:
-            return
-        for field in PASSWORD_FIELDS:
-            yield rx.set_value(PASSWORD_PREFIX + field, "")
-        yield succeeded(tr("password_changed", lang))
-        steps = await self.get_state(ProfileStepState)
-        steps._set_steps(SETTINGS, SETTINGS_MENU)
-        yield rx.call_script(
-            step_history_script(
-                SETTINGS, SETTINGS_MENU, replace=False, leaving=(SETTINGS, CHANGE_PASSWORD)
-            )
-        )
+        if call.refusal is not None:
+            yield call.refusal

@@ -6,7 +6,7 @@ order details screen
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -20,9 +20,9 @@ from hotmeals.i18n import t as tr
 from hotmeals.services import standing
 from hotmeals.services.standing import StandingView
 from hotmeals.services.transaction import run_in_transaction
-from hotmeals.ui.state.auth import ActingParent, acting_parent, session_expired
+from hotmeals.ui.state.auth import acting_parent, session_expired
 from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.forms import Answered, busy_call, focus_field, message
+from hotmeals.ui.state.forms import focus_field, form_call, message
 from hotmeals.ui.state.i18n import I18nState
 from hotmeals.ui.state.ids import browser_id
 from hotmeals.ui.state.meal_dialog import dialog_meal
@@ -251,24 +251,16 @@ class RepeatState(rx.State):
     async def _create(self, lang: str, create: Any, **arguments: Any) -> AsyncIterator[Any]:
         """A standing order from the dialog's meal or a booked line (``create``: the service
         call; it checks the meal, the child and the line are the parent's)."""
-        created = Answered()
-
-        def call(who: ActingParent) -> Awaitable[StandingView]:
-            return run_in_transaction(
-                create,
-                parent_id=who.parent_id,
-                until=self.until,
-                ends_on=self.ends_on,
-                **arguments,
+        async with form_call(self, lang) as call:
+            yield  # the busy mark reaches the browser
+            made: StandingView = await call.run(
+                create, until=self.until, ends_on=self.ends_on, **arguments
             )
-
-        async for event in busy_call(self, lang, created, call):
-            yield event
-        if not created.ok:
-            return
-        words = standing.wording(created.result, lang)
-        self.done = words.summary + " · " + words.ends_label
-        yield succeeded(tr("standing_created", lang))
+            words = standing.wording(made, lang)
+            self.done = words.summary + " · " + words.ends_label
+            yield succeeded(tr("standing_created", lang))
+        if call.refusal is not None:
+            yield call.refusal
 
 
 weekday_of = weekday_name  # the weekday of an ISO date, "" when not a date
