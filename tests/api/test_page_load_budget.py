@@ -1,5 +1,5 @@
 """The query budget for every Reflex page load that lists rows: the page's own on_load
-chain (as registered in hotmeals/ui/routes.py and ui/pages/payments_routes.py), run on the
+chain (as hotmeals/ui/routes.py lists it), run on the
 states the browser would get, counted for a parent with one of everything and for one with ten
 (children, allergies per child, stored cards, donations). The two counts must be equal and
 within the page's budget, and the page must really show the ten rows.

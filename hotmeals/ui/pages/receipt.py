@@ -2,7 +2,7 @@
 to be printed: the seller and its HST number, the receipt's number and date, whom it is for,
 the lines by child and date with each price as sold, the charges, the payment, the refunds and
 the give-back; "Print" (the browser's, with a print style that leaves only the receipt) and
-"Download PDF". ``register_receipt_pages(app)`` is called once from ``hotmeals/hotmeals.py``."""
+"Download PDF". Its route: ``hotmeals/ui/routes.py``."""
 
 from __future__ import annotations
 
@@ -23,9 +23,7 @@ from hotmeals.ui.components.form_parts import muted, section_card
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import column, items_or, loading_spinner
 from hotmeals.ui.components.screens import missing_notice, parent_screen
-from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.calendar_receipts import (
-    RECEIPT_ROUTE,
     MoneyRow,
     ReceiptRow,
     ReceiptState,
@@ -259,8 +257,3 @@ def receipt_page() -> rx.Component:
         on_language_change(ReceiptState.relang),
         max_width="760px",
     )
-
-
-def register_receipt_pages(app: rx.App) -> None:
-    add = parent_pages(app)
-    add(receipt_page, RECEIPT_ROUTE, "receipt.view", ReceiptState.load)

@@ -1,7 +1,6 @@
 """/edit-profile/school-year: the start of the school year. One child at a
 time: last year's class, this year's grade (one up offered), school and teacher, the
-allergies to review; or archive a child who left. ``register_school_year_pages(app)`` is
-called once from ``hotmeals/hotmeals.py``."""
+allergies to review; or archive a child who left. Its route: ``hotmeals/ui/routes.py``."""
 
 from __future__ import annotations
 
@@ -21,9 +20,8 @@ from hotmeals.ui.components.forms import check_label, link_button, once_attrs, s
 from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import plain_screen, screen_heading
-from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
+from hotmeals.ui.state.school_year import SchoolYearState
 
 
 def _allergy(row: rx.Var) -> rx.Component:
@@ -179,8 +177,3 @@ def school_year() -> rx.Component:
             rx.cond(SchoolYearState.child_id != "", _child_form(), _done()),
         ),
     )
-
-
-def register_school_year_pages(app: rx.App) -> None:
-    add = parent_pages(app)
-    add(school_year, ROUTE, "title.school_year", SchoolYearState.load)

@@ -1,7 +1,6 @@
 """/standing-orders: the parent's standing orders on one screen, each with
 what it books, until when, its next date and what happened last, and Pause / Resume / End
-(End asks first). ``register_standing_pages(app)`` is called once from
-``hotmeals/hotmeals.py``."""
+(End asks first). Its route: ``hotmeals/ui/routes.py``."""
 
 from __future__ import annotations
 
@@ -24,9 +23,8 @@ from hotmeals.ui.components.header import BOOK_MEAL_ROUTE
 from hotmeals.ui.components.lang_watch import on_language_change
 from hotmeals.ui.components.panels import GRID_LIST
 from hotmeals.ui.components.screens import parent_screen, screen_intro
-from hotmeals.ui.pages.page_registry import parent_pages
 from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.standing import STANDING_ROUTE, StandingRow, StandingState
+from hotmeals.ui.state.standing import StandingRow, StandingState
 
 
 def _act_button(row: StandingRow, action: str, icon: str, **props: Any) -> rx.Component:
@@ -123,8 +121,3 @@ def standing_orders() -> rx.Component:
         ),
         on_language_change(StandingState.relang),
     )
-
-
-def register_standing_pages(app: rx.App) -> None:
-    add = parent_pages(app)
-    add(standing_orders, STANDING_ROUTE, "title.standing_orders", StandingState.load)
