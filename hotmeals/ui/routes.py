@@ -8,7 +8,7 @@ Each page's on_load first leaves the previous screen (its refusal goes with it),
   themselves where they need to);
 - ``signed_in``: the session check (``AuthState.require_parent``), then the loads;
 - ``signed_in_at_once``: the session check and the loads (handlers without arguments) as one
-  backend event (``state/page_load.py``): one round trip and one answer;
+  backend event (``shared_state/page_load.py``): one round trip and one answer;
 - ``booking``: a screen that books (Book meal, the cart): ``signed_in_at_once`` with the school
   year's gate first (``SchoolYearState.gate``), then the screen's load.
 
@@ -26,69 +26,69 @@ import reflex as rx
 from reflex_components_sonner.toast import ToastProps
 
 from hotmeals.ui.components.links import mark_ready
-from hotmeals.ui.pages.add_child import add_another_child, add_child
-from hotmeals.ui.pages.allergy_profile import allergy_profile
-from hotmeals.ui.pages.cancel_cart import cancel_cart_page
-from hotmeals.ui.pages.cart import cart_page
-from hotmeals.ui.pages.checkout_payment import checkout_payment
-from hotmeals.ui.pages.child_away import child_away
-from hotmeals.ui.pages.donate_payment import donate_payment
-from hotmeals.ui.pages.edit_child import edit_child
-from hotmeals.ui.pages.edit_profile import edit_profile
-from hotmeals.ui.pages.family_credit import family_credit
-from hotmeals.ui.pages.landing import landing
-from hotmeals.ui.pages.manage_meal import manage_confirm, manage_meal
-from hotmeals.ui.pages.meal_detailed import meal_detailed
-from hotmeals.ui.pages.modify_order import add_item, modify_order
-from hotmeals.ui.pages.not_found import not_found
-from hotmeals.ui.pages.order_details import order_details
-from hotmeals.ui.pages.order_history import order_history
-from hotmeals.ui.pages.order_summary import order_summary
-from hotmeals.ui.pages.parent_edit_profile import parent_edit_profile
-from hotmeals.ui.pages.payment_methods import payment_methods
-from hotmeals.ui.pages.public_content import PUBLIC_PAGES, public_content
-from hotmeals.ui.pages.receipt import receipt_page
-from hotmeals.ui.pages.school_year import school_year
-from hotmeals.ui.pages.sign_in import sign_in
-from hotmeals.ui.pages.sign_up import sign_up
-from hotmeals.ui.pages.standing_orders import standing_orders
-from hotmeals.ui.state.allergy import AllergyState
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.away import ChildAwayState
-from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.calendar_receipts import RECEIPT_ROUTE, ReceiptState
-from hotmeals.ui.state.cancel_cart import CancelCartState
-from hotmeals.ui.state.cart import CART_ROUTE, PAYMENT_ROUTE, SUMMARY_ROUTE, CartState
-from hotmeals.ui.state.checkout import CheckoutState
-from hotmeals.ui.state.children import ChildFormState
-from hotmeals.ui.state.content import ContentState
-from hotmeals.ui.state.edit_profile import EditProfileState
-from hotmeals.ui.state.family_credit import FamilyCreditState
-from hotmeals.ui.state.i18n import t
-from hotmeals.ui.state.manage_meal import CONFIRM_MOVE_ROUTE, MANAGE_ROUTE, ManageMealState
-from hotmeals.ui.state.modify_order import (
+from hotmeals.ui.screens.add_child.page import add_another_child, add_child
+from hotmeals.ui.screens.allergy_profile.page import allergy_profile
+from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.book_meal.page import meal_detailed
+from hotmeals.ui.screens.book_meal.state import BookingState
+from hotmeals.ui.screens.cancel_cart.page import cancel_cart_page
+from hotmeals.ui.screens.cancel_cart.state import CancelCartState
+from hotmeals.ui.screens.cart.page import cart_page
+from hotmeals.ui.screens.cart.state import CART_ROUTE, PAYMENT_ROUTE, SUMMARY_ROUTE, CartState
+from hotmeals.ui.screens.child_away.page import child_away
+from hotmeals.ui.screens.child_away.state import ChildAwayState
+from hotmeals.ui.screens.donate_payment.page import donate_payment
+from hotmeals.ui.screens.edit_child.page import edit_child
+from hotmeals.ui.screens.edit_profile.page import edit_profile
+from hotmeals.ui.screens.family_credit.page import family_credit
+from hotmeals.ui.screens.family_credit.state import FamilyCreditState
+from hotmeals.ui.screens.landing.page import landing
+from hotmeals.ui.screens.manage_meal.page import manage_confirm, manage_meal
+from hotmeals.ui.screens.manage_meal.state import CONFIRM_MOVE_ROUTE, MANAGE_ROUTE, ManageMealState
+from hotmeals.ui.screens.modify_order.page import add_item, modify_order
+from hotmeals.ui.screens.modify_order.state import (
     ADD_ITEM_ROUTE,
     MODIFY_MEAL_ROUTE,
     MODIFY_ROUTE,
     ModifyOrderState,
 )
-from hotmeals.ui.state.orders import (
+from hotmeals.ui.screens.not_found.page import not_found
+from hotmeals.ui.screens.order_details.page import order_details
+from hotmeals.ui.screens.order_history.page import order_history
+from hotmeals.ui.screens.order_history.state import (
     CANCEL_CART_ROUTE,
     DETAILS_ROUTE,
     HISTORY_ROUTE,
     OrderDetailState,
     OrderHistoryState,
 )
-from hotmeals.ui.state.otp import OtpState
-from hotmeals.ui.state.page_load import PageLoadState, register_loads
-from hotmeals.ui.state.parent_profile import ParentEditState
-from hotmeals.ui.state.payments import CardsState, DonateState
-from hotmeals.ui.state.school_year import ROUTE as SCHOOL_YEAR_ROUTE
-from hotmeals.ui.state.school_year import SchoolYearState
-from hotmeals.ui.state.sign_in import SignInState
-from hotmeals.ui.state.sign_up import SignUpState
-from hotmeals.ui.state.standing import STANDING_ROUTE, StandingState
-from hotmeals.ui.state.toasts import leave_screen
+from hotmeals.ui.screens.order_summary.page import order_summary
+from hotmeals.ui.screens.parent_edit_profile.page import parent_edit_profile
+from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
+from hotmeals.ui.screens.payment.page import checkout_payment
+from hotmeals.ui.screens.payment.state import CheckoutState
+from hotmeals.ui.screens.payment_methods.page import payment_methods
+from hotmeals.ui.screens.payment_methods.state import CardsState, DonateState
+from hotmeals.ui.screens.public_content.page import PUBLIC_PAGES, public_content
+from hotmeals.ui.screens.receipt.page import receipt_page
+from hotmeals.ui.screens.receipt.state import RECEIPT_ROUTE, ReceiptState
+from hotmeals.ui.screens.school_year.page import school_year
+from hotmeals.ui.screens.school_year.state import ROUTE as SCHOOL_YEAR_ROUTE
+from hotmeals.ui.screens.school_year.state import SchoolYearState
+from hotmeals.ui.screens.sign_in.page import sign_in
+from hotmeals.ui.screens.sign_in.state import SignInState
+from hotmeals.ui.screens.sign_up.page import sign_up
+from hotmeals.ui.screens.sign_up.state import SignUpState
+from hotmeals.ui.screens.standing_orders.page import standing_orders
+from hotmeals.ui.screens.standing_orders.state import STANDING_ROUTE, StandingState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildFormState
+from hotmeals.ui.shared_state.content import ContentState
+from hotmeals.ui.shared_state.edit_profile import EditProfileState
+from hotmeals.ui.shared_state.i18n import t
+from hotmeals.ui.shared_state.otp import OtpState
+from hotmeals.ui.shared_state.page_load import PageLoadState, register_loads
+from hotmeals.ui.shared_state.toasts import leave_screen
 
 
 class Access(Enum):

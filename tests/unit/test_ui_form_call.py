@@ -11,9 +11,9 @@ import reflex as rx
 from hotmeals.db.engine import session_scope
 from hotmeals.i18n import EN
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.children import ChildrenState
-from hotmeals.ui.state.settings import ChangePasswordState, NotificationState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildrenState
+from hotmeals.ui.shared_state.settings import ChangePasswordState, NotificationState
 from tests.factories import make_child, make_parent
 
 
