@@ -153,18 +153,13 @@ class FormCall:
     ``async with`` block and waits in ``refusal`` for the handler to yield."""
 
     def __init__(
-        self,
-        form: rx.State,
-        lang: str,
-        parent: ActingParent | None,
-        settle: Callable[[], None],
-        refused: Callable[[DomainError], Any],
+        self, form: rx.State, parent: ActingParent | None, settle: Callable[[], None]
     ) -> None:
         self.form = form
-        self.lang = lang
         self._parent = parent
         self._settle = settle
-        self._refused = refused
+        # What the handler yields after the block: the refusal's event(s); None when the
+        # service answered or the call was a repeat.
         self.refusal: Any = None
 
     @property
@@ -226,13 +221,14 @@ async def form_call(
         if call.refusal is not None:
             yield call.refusal
 
-    The form's busy mark is set first: its ``busy`` var (``busy=False``: none; a function:
-    that mark). The parent is ``acting_parent(form)`` on this call; with none, the block
-    ends at its first use of ``who`` and ``refusal`` is the session-expired toast. A
-    ``DomainError`` of the service ends the block with ``refusal`` being ``refused(err)``,
-    or with ``fields=(fields, prefix)`` the refusal at its field of the form
-    (``refused_in_form``), else its message in an error toast. However it ends, the busy
-    mark is cleared and ``closes`` called (a dialog closed)."""
+    The form's busy mark is set first: its ``busy`` var (``busy=False``: none; a function
+    ``mark(on)``: the form's other busy var, for a state with more than one form). The parent
+    is ``acting_parent(form)`` on this call; with none, the block ends at its first use of
+    ``who`` and ``refusal`` is the session-expired toast. A ``DomainError`` of the service
+    ends the block with ``refusal`` being ``refused(err)``, or with ``fields=(fields,
+    prefix)`` the refusal at its field of the form (``refused_in_form``), else its message in
+    an error toast. However it ends, the busy mark is cleared and ``closes`` called (a dialog
+    closed)."""
 
     def mark(on: bool) -> None:
         if busy is True:
@@ -253,8 +249,8 @@ async def form_call(
         return failed(message(err, lang))
 
     mark(True)
-    call = FormCall(form, lang, await acting_parent(form), settle, refusal)
     try:
+        call = FormCall(form, await acting_parent(form), settle)
         yield call
     except _NoParent:
         call.refusal = session_expired(lang)
