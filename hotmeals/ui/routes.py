@@ -38,6 +38,7 @@ from hotmeals.ui.screens.cart.state import CART_ROUTE, PAYMENT_ROUTE, SUMMARY_RO
 from hotmeals.ui.screens.child_away.page import child_away
 from hotmeals.ui.screens.child_away.state import ChildAwayState
 from hotmeals.ui.screens.donate_payment.page import donate_payment
+from hotmeals.ui.screens.donate_payment.state import DonateState
 from hotmeals.ui.screens.edit_child.page import edit_child
 from hotmeals.ui.screens.edit_profile.page import edit_profile
 from hotmeals.ui.screens.family_credit.page import family_credit
@@ -68,7 +69,7 @@ from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
 from hotmeals.ui.screens.payment.page import checkout_payment
 from hotmeals.ui.screens.payment.state import CheckoutState
 from hotmeals.ui.screens.payment_methods.page import payment_methods
-from hotmeals.ui.screens.payment_methods.state import CardsState, DonateState
+from hotmeals.ui.screens.payment_methods.state import CardsState
 from hotmeals.ui.screens.public_content.page import PUBLIC_PAGES, public_content
 from hotmeals.ui.screens.receipt.page import receipt_page
 from hotmeals.ui.screens.receipt.state import RECEIPT_ROUTE, ReceiptState

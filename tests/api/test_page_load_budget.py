@@ -21,6 +21,7 @@ from sqlmodel import select
 # Reflex registers a State class in the context it is imported in: import every state here, in
 # the main thread, before any asyncio.run (each run copies this context).
 import hotmeals.ui.screens.allergy_profile.state
+import hotmeals.ui.screens.donate_payment.state
 import hotmeals.ui.screens.family_credit.state
 import hotmeals.ui.screens.parent_edit_profile.state
 import hotmeals.ui.screens.payment_methods.state
@@ -112,7 +113,7 @@ async def _alt_emails(root):
 
 
 async def _donations(root):
-    return (await _state(root, "screens.payment_methods.state", "DonateState")).history
+    return (await _state(root, "screens.donate_payment.state", "DonateState")).history
 
 
 async def _cards(root):
@@ -195,7 +196,7 @@ PAGES = [
     ),
     PageLoad(
         "/edit-profile/donate-payment",
-        _chain(GUARD, ("screens.payment_methods.state", "DonateState", "load", ())),
+        _chain(GUARD, ("screens.donate_payment.state", "DonateState", "load", ())),
         7,
         _donations,
     ),

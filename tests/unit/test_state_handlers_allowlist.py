@@ -208,7 +208,7 @@ APP = {
         "pay",
         "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
     },
-    "hotmeals.ui.screens.payment_methods.state.DonateState": {
+    "hotmeals.ui.screens.donate_payment.state.DonateState": {
         "load",
         "set_choice",
         "set_other_amount",

@@ -34,8 +34,9 @@ from hotmeals.db.models import (
 from hotmeals.services import accounts
 from hotmeals.services.parents import start_session
 from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.donate_payment.state import DonateState
 from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
-from hotmeals.ui.screens.payment_methods.state import CardsState, DonateState
+from hotmeals.ui.screens.payment_methods.state import CardsState
 from hotmeals.ui.screens.sign_in.state import SignInState
 from hotmeals.ui.shared_state.auth import AuthState, acting_parent
 from hotmeals.ui.shared_state.children import ChildChoiceState, ChildFormState, ChildrenState

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 from hotmeals.services.payment_outcome import Settled
-from hotmeals.ui.screens.payment_methods import state as payments
-from hotmeals.ui.screens.payment_methods.state import CardsState, DonateState
+from hotmeals.ui.screens.donate_payment import state as donate_state
+from hotmeals.ui.screens.donate_payment.state import DonateState
+from hotmeals.ui.screens.payment_methods import state as cards_state
+from hotmeals.ui.screens.payment_methods.state import CardsState
 from hotmeals.ui.shared_state.lightbox import lightbox_result
 from tests.unit.test_ui_orders_state import (  # noqa: F401
     _placed_order,
@@ -48,8 +50,8 @@ def test_only_the_lightbox_this_tab_opened_is_settled_once(
         settled.append(-1)
         return Settled("declined", "Declined")
 
-    monkeypatch.setattr(payments, "settle_lightbox", settle_lightbox)
-    monkeypatch.setattr(payments, "settle_card_lightbox", settle_card_lightbox)
+    monkeypatch.setattr(donate_state, "settle_lightbox", settle_lightbox)
+    monkeypatch.setattr(cards_state, "settle_card_lightbox", settle_card_lightbox)
 
     async def scenario():
         parent_id, _, _ = _placed_order("HM-LB-0001")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import reflex as rx
 
@@ -69,6 +69,21 @@ def lightbox_result(value: Any) -> dict[str, str]:
     services ask Converge before anything counts)."""
     data = value if isinstance(value, dict) else {}
     return {key: str(data.get(key) or "")[:200] for key in RESULT_FIELDS}
+
+
+class CardOutcome(TypedDict):
+    outcome: str
+    card_token: str
+    message: str
+
+
+def card_outcome(outcome: dict[str, str]) -> CardOutcome:
+    """What the donation's and the card's settle services take from the Lightbox's answer
+    (``lightbox_result``): its outcome, the card token Converge issued and its message (a
+    hint; the services check)."""
+    return CardOutcome(
+        outcome=outcome["outcome"], card_token=outcome["token"], message=outcome["message"]
+    )
 
 
 @dataclass(frozen=True)

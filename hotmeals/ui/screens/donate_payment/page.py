@@ -18,7 +18,7 @@ from hotmeals.ui.components.forms import (
 from hotmeals.ui.components.order_parts import labelled_group, muted
 from hotmeals.ui.components.panels import column, items_or
 from hotmeals.ui.components.screens import parent_screen, screen_intro
-from hotmeals.ui.screens.payment_methods.state import OTHER, PRESETS, DonateState
+from hotmeals.ui.screens.donate_payment.state import OTHER, PRESETS, DonateState
 from hotmeals.ui.shared_state.i18n import t
 
 STATUS_KIND = {
