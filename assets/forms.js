@@ -84,7 +84,7 @@
    So the press does not move the focus; the click itself does, before the app sees the click,
    so the field's last change and its check still go before the submission, as they did. A
    click from the keyboard (Enter in a field, Space on the button) is left as it is.
-   1c. The focus a form's answer asks for (ui/state/forms.focus_field: the field refused, the
+   1c. The focus a form's answer asks for (ui/shared_state/forms.focus_field: the field refused, the
    code field that opens) goes there unless the parent has gone to another field since sending
    the form: an answer that comes late never pulls the cursor out of the field being typed in
    (the letters would land in the other field). Enter in a field, a tap on a button: sent. */

@@ -55,7 +55,7 @@ VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, 
 API_HEADERS = {"api-key": "hotmeals-dev-key", "app": "P", "content-type": "text/plain"}
 GOAL_P50_MS = 100
 
-# The page's handles (hotmeals/ui/pages/booking_*.py, components/header.py).
+# The page's handles (hotmeals/ui/screens/book_meal/, components/header.py).
 PAGE = "/edit-profile/meal-detailed"
 COUNT = "#header-cart"  # the header's Cart link: its badge and aria-label carry the count
 OPEN_DAY = "#book-calendar button.is-open"

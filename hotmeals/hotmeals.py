@@ -10,17 +10,7 @@ from hotmeals.jobs.runner import register_background_jobs
 from hotmeals.logs import configure_from_env
 from hotmeals.mode import check_mode
 from hotmeals.ui.lang_paint import LANG_COOKIE_SCRIPT
-from hotmeals.ui.pages.booking_routes import register_booking_pages
-from hotmeals.ui.pages.checkout_routes import register_checkout_pages
-from hotmeals.ui.pages.not_found import not_found
-from hotmeals.ui.pages.order_changes_routes import register_order_change_pages
-from hotmeals.ui.pages.orders_routes import register_order_pages
-from hotmeals.ui.pages.payments_routes import register_payment_pages
-from hotmeals.ui.pages.receipt import register_receipt_pages
-from hotmeals.ui.pages.school_year import register_school_year_pages
-from hotmeals.ui.pages.standing_orders import register_standing_pages
 from hotmeals.ui.routes import register_pages, toaster
-from hotmeals.ui.state.i18n import t
 from hotmeals.web.cache import cache_headers
 from hotmeals.web.guard import backend_entry
 from hotmeals.web.lang_pages import lang_pages
@@ -52,15 +42,6 @@ app = rx.App(
     ],
 )
 
-register_pages(app)  # every screen and its route (hotmeals/ui/routes.py), landing included
-register_payment_pages(app)  # donate and payment methods (hotmeals/ui/pages/payments_routes.py)
-register_booking_pages(app)  # Book meal (hotmeals/ui/pages/booking_routes.py)
-register_checkout_pages(app)  # cart, order summary, payment (ui/pages/checkout_routes.py)
-register_order_pages(app)  # order history, order details, cancel cart (ui/pages/orders_routes.py)
-register_order_change_pages(app)  # modify order, manage one meal (order_changes_routes.py)
-register_school_year_pages(app)  # the start of the school year (ui/pages/school_year.py)
-register_standing_pages(app)  # standing orders (hotmeals/ui/pages/standing_orders.py)
-register_receipt_pages(app)  # receipts of orders, changes, donations (ui/pages/receipt.py)
-app.add_page(not_found, route="404", title=t("title.not_found"))
+register_pages(app)  # every screen: route, page, title, on_load (hotmeals/ui/routes.py)
 register_background_jobs(app)  # reconciliation, mail, housekeeping: once per cluster
 app.register_lifespan_task(readiness_lifespan)  # /api/v1/ready answers 503 once draining

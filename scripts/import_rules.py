@@ -10,7 +10,10 @@ Three rules; exit status 1 when any is broken:
    ``hotmeals.db`` but for the table classes of ``hotmeals.db.models``, as types); services
    import domain, db, the gateway (``hotmeals.converge``), i18n and the configuration, never ui,
    api, web or an entrypoint; domain imports nothing of the app but i18n; db and the gateway
-   import no services. Imports under ``if TYPE_CHECKING:`` count too: a type is a dependency.
+   import no services. Inside ui, the state several screens share (``ui/shared_state``)
+   imports no component and no screen, the shared components (``ui/components``) no screen,
+   and a screen (``ui/screens/<screen>``) no module of ui's top (the route table, the
+   plugins). Imports under ``if TYPE_CHECKING:`` count too: a type is a dependency.
 2. **Circles.** No strongly connected component in the graph of the imports that run: module
    level and function level (not ``TYPE_CHECKING``). ``from pkg import name`` depends on the
    module ``pkg.name`` when there is one, on ``pkg/__init__.py`` otherwise; importing
@@ -48,7 +51,10 @@ LAYERS: dict[str, str] = {
     "hotmeals.services": "services",
     "hotmeals.api": "api",
     "hotmeals.web": "web",
-    "hotmeals.ui": "ui",
+    "hotmeals.ui": "ui",  # the app's UI top: the route table, theme, build plugins
+    "hotmeals.ui.shared_state": "ui.shared_state",
+    "hotmeals.ui.components": "ui.components",
+    "hotmeals.ui.screens": "ui.screens",
     # Entrypoints: processes and commands that assemble the rest. They may import anything.
     "hotmeals.hotmeals": "entry",
     "hotmeals.serve": "entry",
@@ -60,7 +66,10 @@ LAYERS: dict[str, str] = {
 }
 
 DB_MODELS = "hotmeals.db.models"  # the one part of db that ui, api and web may name (types)
-EDGE_LAYERS = {"api", "web", "ui"}
+UI_LAYERS = {"ui", "ui.screens", "ui.components", "ui.shared_state"}
+EDGE_LAYERS = {"api", "web", *UI_LAYERS}
+# What every part of ui may reach below it: the services, and the tables only as types.
+UI_BELOW = {"services", "config", "domain", "i18n", "db.models"}
 
 # What each layer may import. "db.models" is the table classes only; "*" is everything.
 ALLOWED: dict[str, set[str]] = {
@@ -72,7 +81,10 @@ ALLOWED: dict[str, set[str]] = {
     "services": {"services", "db", "gateway", "config", "domain", "i18n"},
     "api": {"api", "services", "gateway", "config", "domain", "i18n", "db.models"},
     "web": {"web", "api", "services", "gateway", "config", "domain", "i18n", "db.models"},
-    "ui": {"ui", "services", "config", "domain", "i18n", "db.models"},
+    "ui": {*UI_LAYERS, *UI_BELOW},
+    "ui.screens": {"ui.screens", "ui.components", "ui.shared_state", *UI_BELOW},
+    "ui.components": {"ui.components", "ui.shared_state", *UI_BELOW},
+    "ui.shared_state": {"ui.shared_state", *UI_BELOW},
     "entry": {"*"},
 }
 

@@ -23,7 +23,8 @@ from hotmeals.services.payments.records import PaymentView
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
-# What a closed Lightbox can report (``ui/state/payments.py`` builds it from the callbacks).
+# What a closed Lightbox can report (``ui/shared_state/lightbox.py`` builds it from the
+# callbacks).
 APPROVAL, DECLINED, CANCELLED, ERROR = "approval", "declined", "cancelled", "error"
 
 

@@ -38,7 +38,8 @@ from hotmeals.web.asgi import ASGIApp, Message, Receive, Scope, Send
 # One picture (profile.IMAGE_MAX_BYTES) and its multipart wrapping.
 UPLOAD_MAX_BYTES = IMAGE_MAX_BYTES + 64 * 1024
 UPLOAD_PATH = "/_upload"
-TOKEN_COOKIE = "hm_token"  # the cookie AuthState keeps the session token in (ui/state/auth.py)
+# The cookie AuthState keeps the session token in (ui/shared_state/auth.py).
+TOKEN_COOKIE = "hm_token"
 
 
 def body_limit(path: str) -> int:

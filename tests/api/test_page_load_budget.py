@@ -1,5 +1,5 @@
 """The query budget for every Reflex page load that lists rows: the page's own on_load
-chain (as registered in hotmeals/ui/routes.py and ui/pages/payments_routes.py), run on the
+chain (as hotmeals/ui/routes.py lists it), run on the
 states the browser would get, counted for a parent with one of everything and for one with ten
 (children, allergies per child, stored cards, donations). The two counts must be equal and
 within the page's budget, and the page must really show the ten rows.
@@ -20,16 +20,17 @@ from sqlmodel import select
 
 # Reflex registers a State class in the context it is imported in: import every state here, in
 # the main thread, before any asyncio.run (each run copies this context).
-import hotmeals.ui.state.allergy
-import hotmeals.ui.state.auth
-import hotmeals.ui.state.children
-import hotmeals.ui.state.edit_profile
-import hotmeals.ui.state.family_credit
-import hotmeals.ui.state.otp
-import hotmeals.ui.state.parent_profile
-import hotmeals.ui.state.payments
-import hotmeals.ui.state.settings
-import hotmeals.ui.state.steps  # noqa: F401
+import hotmeals.ui.screens.allergy_profile.state
+import hotmeals.ui.screens.donate_payment.state
+import hotmeals.ui.screens.family_credit.state
+import hotmeals.ui.screens.parent_edit_profile.state
+import hotmeals.ui.screens.payment_methods.state
+import hotmeals.ui.shared_state.auth
+import hotmeals.ui.shared_state.children
+import hotmeals.ui.shared_state.edit_profile
+import hotmeals.ui.shared_state.otp
+import hotmeals.ui.shared_state.settings
+import hotmeals.ui.shared_state.steps  # noqa: F401
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child
 from tests.api.helpers import ok, post
@@ -68,13 +69,13 @@ class PageLoad:
 
 
 def _auth():
-    from hotmeals.ui.state.auth import AuthState
+    from hotmeals.ui.shared_state.auth import AuthState
 
     return AuthState
 
 
 async def _state(root: rx.State, name: str, cls_name: str) -> rx.State:
-    module = __import__(f"hotmeals.ui.state.{name}", fromlist=[cls_name])
+    module = __import__(f"hotmeals.ui.{name}", fromlist=[cls_name])
     return await root.get_state(getattr(module, cls_name))
 
 
@@ -84,63 +85,63 @@ def _chain(*handlers: tuple[str, str, str, tuple]) -> Callable[[], list]:
 
         out = []
         for module, cls_name, handler, args in handlers:
-            cls = getattr(importlib.import_module(f"hotmeals.ui.state.{module}"), cls_name)
+            cls = getattr(importlib.import_module(f"hotmeals.ui.{module}"), cls_name)
             out.append((cls, handler, args))
         return out
 
     return build
 
 
-GUARD = ("auth", "AuthState", "require_parent", ())
+GUARD = ("shared_state.auth", "AuthState", "require_parent", ())
 
 
 async def _kids(root):
-    return (await _state(root, "children", "ChildrenState")).kids
+    return (await _state(root, "shared_state.children", "ChildrenState")).kids
 
 
 async def _allergy_items(root):
-    return (await _state(root, "allergy", "AllergyState")).items
+    return (await _state(root, "screens.allergy_profile.state", "AllergyState")).items
 
 
 async def _child_form(root):
-    form = await _state(root, "children", "ChildFormState")
+    form = await _state(root, "shared_state.children", "ChildFormState")
     return form.cities if form.first_name == "Kid0" else []
 
 
 async def _alt_emails(root):
-    return (await _state(root, "parent_profile", "ParentEditState")).alt_emails
+    return (await _state(root, "screens.parent_edit_profile.state", "ParentEditState")).alt_emails
 
 
 async def _donations(root):
-    return (await _state(root, "payments", "DonateState")).history
+    return (await _state(root, "screens.donate_payment.state", "DonateState")).history
 
 
 async def _cards(root):
-    return (await _state(root, "payments", "CardsState")).cards
+    return (await _state(root, "screens.payment_methods.state", "CardsState")).cards
 
 
 async def _credit_moves(root):
-    return (await _state(root, "family_credit", "FamilyCreditState")).history
+    return (await _state(root, "screens.family_credit.state", "FamilyCreditState")).history
 
 
 async def _prefs(root):
-    return (await _state(root, "settings", "NotificationState")).prefs
+    return (await _state(root, "shared_state.settings", "NotificationState")).prefs
 
 
 async def _cities(root):
-    return (await _state(root, "children", "ChildFormState")).cities
+    return (await _state(root, "shared_state.children", "ChildFormState")).cities
 
 
 PAGES = [
     PageLoad(
         "/edit-profile",
-        _chain(GUARD, ("edit_profile", "EditProfileState", "enter", ())),
+        _chain(GUARD, ("shared_state.edit_profile", "EditProfileState", "enter", ())),
         6,
         _kids,
     ),
     PageLoad(
         "/edit-profile (notification settings)",
-        _chain(GUARD, ("edit_profile", "EditProfileState", "enter", ())),
+        _chain(GUARD, ("shared_state.edit_profile", "EditProfileState", "enter", ())),
         5,
         _prefs,
         steps=("6", "2"),
@@ -148,8 +149,8 @@ PAGES = [
     PageLoad(
         "/allergy-profile",
         _chain(
-            ("auth", "AuthState", "require_session", ()),
-            ("allergy", "AllergyState", "start", ()),
+            ("shared_state.auth", "AuthState", "require_session", ()),
+            ("screens.allergy_profile.state", "AllergyState", "start", ()),
         ),
         6,
         _allergy_items,
@@ -157,8 +158,8 @@ PAGES = [
     PageLoad(
         "/allergy-profile (a chosen child)",
         _chain(
-            ("auth", "AuthState", "require_session", ()),
-            ("allergy", "AllergyState", "start", ()),
+            ("shared_state.auth", "AuthState", "require_session", ()),
+            ("screens.allergy_profile.state", "AllergyState", "start", ()),
         ),
         6,
         _allergy_items,
@@ -166,20 +167,20 @@ PAGES = [
     ),
     PageLoad(
         "/edit-profile/edit-child",
-        _chain(GUARD, ("children", "ChildFormState", "start_edit", ())),
+        _chain(GUARD, ("shared_state.children", "ChildFormState", "start_edit", ())),
         6,
         _child_form,
     ),
     PageLoad(
         "/edit-profile/edit-child (a chosen child)",
-        _chain(GUARD, ("children", "ChildFormState", "start_edit", ())),
+        _chain(GUARD, ("shared_state.children", "ChildFormState", "start_edit", ())),
         6,
         _child_form,
         chosen=True,
     ),
     PageLoad(
         "/add-another-child",
-        _chain(GUARD, ("children", "ChildFormState", "start_add", ())),
+        _chain(GUARD, ("shared_state.children", "ChildFormState", "start_add", ())),
         4,
         _cities,
     ),
@@ -187,27 +188,27 @@ PAGES = [
         "/edit-profile/parent-edit-profile",
         _chain(
             GUARD,
-            ("parent_profile", "ParentEditState", "load", ()),
-            ("otp", "OtpState", "cancel", ()),
+            ("screens.parent_edit_profile.state", "ParentEditState", "load", ()),
+            ("shared_state.otp", "OtpState", "cancel", ()),
         ),
         6,  # the guard's profile, then the form's own
         _alt_emails,
     ),
     PageLoad(
         "/edit-profile/donate-payment",
-        _chain(GUARD, ("payments", "DonateState", "load", ())),
+        _chain(GUARD, ("screens.donate_payment.state", "DonateState", "load", ())),
         7,
         _donations,
     ),
     PageLoad(
         "/edit-profile/payment-methods",
-        _chain(GUARD, ("payments", "CardsState", "load", ())),
+        _chain(GUARD, ("screens.payment_methods.state", "CardsState", "load", ())),
         5,
         _cards,
     ),
     PageLoad(
         "/edit-profile/family-credit",
-        _chain(GUARD, ("family_credit", "FamilyCreditState", "load", ())),
+        _chain(GUARD, ("screens.family_credit.state", "FamilyCreditState", "load", ())),
         7,  # the guard (3), the acting parent, the balance, the movements, the refund choice
         _credit_moves,
     ),
@@ -222,10 +223,10 @@ async def _page_load(page: PageLoad, family: Family) -> tuple[int, str, object]:
     auth = await root.get_state(_auth())
     auth.token = family.token
     if page.steps:
-        steps = await _state(root, "steps", "ProfileStepState")
+        steps = await _state(root, "shared_state.steps", "ProfileStepState")
         steps.step, steps.settings_step = page.steps
     if page.chosen:
-        choice = await _state(root, "children", "ChildChoiceState")
+        choice = await _state(root, "shared_state.children", "ChildChoiceState")
         choice.child_id = str(_default_child(family))
     # Reference data is warm in a running server; the count is the page's own work.
     with session_scope() as session:

@@ -373,8 +373,8 @@ async def _events(result) -> list:
 
 
 def test_the_edit_profile_page_load_costs_the_same_for_one_or_ten_children(families):
-    from hotmeals.ui.state.auth import AuthState
-    from hotmeals.ui.state.children import ChildrenState
+    from hotmeals.ui.shared_state.auth import AuthState
+    from hotmeals.ui.shared_state.children import ChildrenState
 
     async def page_load(family: Family) -> tuple[int, str, list]:
         root = rx.State(_reflex_internal_init=True)

@@ -39,17 +39,18 @@ from hotmeals.db.models import (
     StoredCard,
 )
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.allergy import AllergyState
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.children import ChildChoiceState, ChildFormState, ChildrenState
-from hotmeals.ui.state.contact import ContactState
-from hotmeals.ui.state.content import ContentState
-from hotmeals.ui.state.edit_profile import EditProfileState
-from hotmeals.ui.state.otp import OtpState
-from hotmeals.ui.state.parent_profile import ParentEditState
-from hotmeals.ui.state.payments import CardsState, DonateState
-from hotmeals.ui.state.settings import ChangePasswordState, LanguageState, NotificationState
-from hotmeals.ui.state.steps import ProfileStepState
+from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.donate_payment.state import DonateState
+from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
+from hotmeals.ui.screens.payment_methods.state import CardsState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildChoiceState, ChildFormState, ChildrenState
+from hotmeals.ui.shared_state.contact import ContactState
+from hotmeals.ui.shared_state.content import ContentState
+from hotmeals.ui.shared_state.edit_profile import EditProfileState
+from hotmeals.ui.shared_state.otp import OtpState
+from hotmeals.ui.shared_state.settings import ChangePasswordState, LanguageState, NotificationState
+from hotmeals.ui.shared_state.steps import ProfileStepState
 from tests.e2e.rawsocket import RawReflexSocket
 from tests.e2e.server import AppServer
 

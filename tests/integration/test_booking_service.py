@@ -21,7 +21,7 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import booking, repeat
 from hotmeals.services.ordering.lines import LineRequest
 from hotmeals.services.ordering.week import week_choices
-from hotmeals.ui.state.many_days import repeated_report
+from hotmeals.ui.screens.book_meal.many_days_state import repeated_report
 from tests import factories as f
 from tests.querycount import count_queries
 

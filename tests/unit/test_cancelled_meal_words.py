@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hotmeals.services.ordering.cancelling.cancel_order import CancelResult
 from hotmeals.services.ordering.mails import refund_notice
-from hotmeals.ui.state.manage_meal import meal_cancelled_text
+from hotmeals.ui.screens.manage_meal.state import meal_cancelled_text
 
 
 def _result(refund: int, refunded: int, credit: int = 0, failed: int = 0) -> CancelResult:
@@ -72,7 +72,7 @@ def test_french_says_one_word_for_add_ons_and_no_raw_status():
 
 
 def test_a_history_card_counts_the_meals_still_booked_and_names_the_cancelled_ones():
-    from hotmeals.ui.state.orders import items_text
+    from hotmeals.ui.screens.order_history.state import items_text
 
     assert items_text(3, 3, "en") == "3"
     assert items_text(2, 3, "en") == "2 (1 cancelled)"

@@ -1,4 +1,4 @@
-"""How the screens say a child's diet (ui/state/menu_views.py, many_days_rows.py): pure
+"""How the screens say a child's diet (ui/shared_state/menu_views.py, many_days_rows.py): pure
 functions of the services' answers, in both languages."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from hotmeals.domain.allergy import MealVerdict
 from hotmeals.domain.diet import Diet
 from hotmeals.services.ordering.diets import DietFit
 from hotmeals.services.ordering.week import WeekMeal
-from hotmeals.ui.state.many_days_rows import DayRow, fill_row
-from hotmeals.ui.state.menu_views import diet_fit_of, diet_line_text
+from hotmeals.ui.shared_state.many_days_rows import DayRow, fill_row
+from hotmeals.ui.shared_state.menu_views import diet_fit_of, diet_line_text
 
 
 def test_a_line_says_it_fits_or_what_it_misses_and_nothing_without_needs():

@@ -9,8 +9,8 @@ from dataclasses import replace
 from hotmeals.domain.allergy import BY_SEVERITY, AlertLevel, severity_rank
 from hotmeals.services.accounts import validate_login
 from hotmeals.services.children import ChildAllergyView, ChildView, list_alert_levels
-from hotmeals.ui.state.children import child_row
-from hotmeals.ui.state.toasts import succeeded
+from hotmeals.ui.shared_state.children import child_row
+from hotmeals.ui.shared_state.toasts import succeeded
 
 
 def test_levels_are_offered_most_severe_first():
@@ -77,7 +77,7 @@ def test_the_alternate_address_field_goes_once_the_limit_is_reached():
 
     import reflex as rx
 
-    from hotmeals.ui.state.parent_profile import ParentEditState
+    from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
 
     async def scenario():
         root = rx.State(_reflex_internal_init=True)

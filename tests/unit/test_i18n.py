@@ -170,7 +170,7 @@ def test_counted_messages_take_their_cldr_plural_form_through_babel():
 
 
 def test_the_screens_count_rule_is_babels_for_whole_counts():
-    """``ui.state.i18n.t_count`` picks "one" for 1 alone in English and for 0 and 1 in French
+    """``ui.shared_state.i18n.t_count`` picks "one" for 1 alone in English and for 0 and 1 in French
     (the header's "Panier, 0 article"): the rule Babel gives for every whole count."""
     for count in range(0, 2001):
         assert (i18n.plural_form(count, "en") == "one") == (count == 1), count

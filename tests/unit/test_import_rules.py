@@ -91,3 +91,26 @@ def test_the_checker_finds_each_kind_of_fault(tmp_path):
     ]
     assert not found.clean
     assert rules.main(["--root", str(package)]) == 1
+
+
+def test_the_checker_keeps_the_ui_parts_in_their_order(tmp_path):
+    """Shared state under the components, the components under the screens, the route table
+    over them all."""
+    package = write(
+        tmp_path,
+        {
+            "ui/shared_state/auth.py": "from hotmeals.ui.components import header\n",
+            "ui/components/header.py": "from hotmeals.ui.screens.cart import page\n",
+            "ui/screens/cart/page.py": "from hotmeals.ui import routes\n",
+            "ui/screens/cart/state.py": "from hotmeals.ui.shared_state import auth\n",
+            "ui/routes.py": "from hotmeals.ui.screens.cart import state\n",
+        },
+    )
+    found = rules.check(package)
+    assert found.layers == [
+        "hotmeals/ui/components/header.py:1: ui.components imports ui.screens "
+        "(hotmeals.ui.screens.cart.page)",
+        "hotmeals/ui/screens/cart/page.py:1: ui.screens imports ui (hotmeals.ui.routes)",
+        "hotmeals/ui/shared_state/auth.py:1: ui.shared_state imports ui.components "
+        "(hotmeals.ui.components.header)",
+    ]

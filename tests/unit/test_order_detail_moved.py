@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 
 from hotmeals.services.ordering.queries import DetailLine, OrderDetail
-from hotmeals.ui.state.orders import detail_lines
+from hotmeals.ui.screens.order_history.state import detail_lines
 
 
 def _answer(moved_from: date | None) -> OrderDetail:

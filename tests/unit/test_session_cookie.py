@@ -17,7 +17,7 @@ from hotmeals.settings import get_settings
 ROOT = Path(__file__).resolve().parents[2]
 COMPILE = """
 import json
-from hotmeals.ui.state.auth import AuthState
+from hotmeals.ui.shared_state.auth import AuthState
 from reflex.compiler.utils import compile_client_storage
 cookies = compile_client_storage(AuthState)["cookies"]
 print(json.dumps([c for c in cookies.values() if c["name"] == "hm_token"]))

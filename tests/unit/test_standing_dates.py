@@ -1,5 +1,5 @@
 """The standing orders' calendar arithmetic (services/standing.py) and Book meal's reading of a
-reminder link's ``?date=`` (ui/state/booking.py ``linked_date``)."""
+reminder link's ``?date=`` (ui/screens/book_meal/state.py ``linked_date``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from hotmeals.services.standing import last_weekday, next_weekday, term_end, year_end
-from hotmeals.ui.state.menu_views import linked_date
+from hotmeals.ui.shared_state.menu_views import linked_date
 
 
 @pytest.mark.parametrize(

@@ -37,8 +37,8 @@ MIXIN = {"hydrate", "hydrate_and_load", "set_is_hydrated"}
 
 # The app's states. Handlers that touch a parent's data call acting_parent() first.
 APP = {
-    "hotmeals.ui.state.i18n.I18nState": {"set_lang", "toggle_lang"},
-    "hotmeals.ui.state.auth.AuthState": {
+    "hotmeals.ui.shared_state.i18n.I18nState": {"set_lang", "toggle_lang"},
+    "hotmeals.ui.shared_state.auth.AuthState": {
         "load_session",  # on_load guards: they re-check the token themselves
         "require_parent",
         "require_session",
@@ -48,17 +48,17 @@ APP = {
         "confirm_logout",  # revokes the token the browser holds, nothing else
     },
     # A guarded page's on_load: the session check (AuthState's), then the route's own loads.
-    "hotmeals.ui.state.page_load.PageLoadState": {"enter"},
-    "hotmeals.ui.state.steps.ProfileStepState": set(),  # moved only by EditProfileState
-    "hotmeals.ui.state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
-    "hotmeals.ui.state.content.ContentState": {
+    "hotmeals.ui.shared_state.page_load.PageLoadState": {"enter"},
+    "hotmeals.ui.shared_state.steps.ProfileStepState": set(),  # moved only by EditProfileState
+    "hotmeals.ui.shared_state.edit_profile.EditProfileState": {"enter", "go", "open_step"},
+    "hotmeals.ui.shared_state.content.ContentState": {
         "open_dialog",  # public CMS text
         "show_page",  # public CMS text, the page the address names
         "open_from_footer",
         "set_dialog_open",
     },
-    "hotmeals.ui.state.contact.ContactState": {"blur", "submit"},
-    "hotmeals.ui.state.booking.BookingState": {
+    "hotmeals.ui.shared_state.contact.ContactState": {"blur", "submit"},
+    "hotmeals.ui.screens.book_meal.state.BookingState": {
         "load",  # on_load: the acting parent's children and the chosen child's calendar
         "relang",  # reloads the same screen in the language now chosen
         "choose_child",  # one of the listed children; every service call checks it again
@@ -79,7 +79,7 @@ APP = {
         "add",  # AddToCart for the acting parent, once per submission key
         "confirm_diet",  # the same add, the diet notice seen
     },
-    "hotmeals.ui.state.many_days.ManyDaysState": {
+    "hotmeals.ui.screens.book_meal.many_days_state.ManyDaysState": {
         "open",  # the acting parent's children and one week_choices for the chosen ones
         "relang",
         "toggle_child",  # one of the loaded children; week_choices checks them again
@@ -94,15 +94,15 @@ APP = {
         "add_all",  # add_many for the acting parent, once per submission key
         "repeat",  # repeat_weeks for the acting parent, once per submission key
     },
-    "hotmeals.ui.state.children.ChildChoiceState": {"edit", "allergies"},
-    "hotmeals.ui.state.children.ChildrenState": {
+    "hotmeals.ui.shared_state.children.ChildChoiceState": {"edit", "allergies"},
+    "hotmeals.ui.shared_state.children.ChildrenState": {
         "load",
         "set_default",
         "ask_delete",
         "set_delete_open",
         "confirm_delete",
     },
-    "hotmeals.ui.state.children.ChildFormState": {
+    "hotmeals.ui.shared_state.children.ChildFormState": {
         "start_add",
         "start_edit",
         "set_first_name",
@@ -115,7 +115,7 @@ APP = {
         "toggle_diet",  # a code of domain.diet, checked there
         "save",
     },
-    "hotmeals.ui.state.allergy.AllergyState": {
+    "hotmeals.ui.screens.allergy_profile.state.AllergyState": {
         "start",
         "search",  # public ingredient names
         "add",
@@ -124,8 +124,8 @@ APP = {
         "save",
         "skip",
     },
-    "hotmeals.ui.state.otp.OtpState": {"cancel", "countdown", "submit", "resend"},
-    "hotmeals.ui.state.parent_profile.ParentEditState": {
+    "hotmeals.ui.shared_state.otp.OtpState": {"cancel", "countdown", "submit", "resend"},
+    "hotmeals.ui.screens.parent_edit_profile.state.ParentEditState": {
         "load",
         "set_first_name",
         "set_last_name",
@@ -140,10 +140,10 @@ APP = {
         "upload_picture",
         "choose_language",
     },
-    "hotmeals.ui.state.settings.LanguageState": {"choose", "toggle"},
-    "hotmeals.ui.state.settings.NotificationState": {"set_pref", "save"},
+    "hotmeals.ui.shared_state.settings.LanguageState": {"choose", "toggle"},
+    "hotmeals.ui.shared_state.settings.NotificationState": {"set_pref", "save"},
     # Standing orders: acting_parent() first; the service checks the ids.
-    "hotmeals.ui.state.standing.StandingState": {
+    "hotmeals.ui.screens.standing_orders.state.StandingState": {
         "load",
         "relang",
         "ask_end",  # only opens the dialog
@@ -151,7 +151,7 @@ APP = {
         "confirm_end",
         "act",  # pause or resume, nothing else
     },
-    "hotmeals.ui.state.standing.RepeatState": {
+    "hotmeals.ui.screens.standing_orders.state.RepeatState": {
         "toggle",
         "set_until",
         "set_ends_on",
@@ -160,8 +160,8 @@ APP = {
         "open_line",  # a booked meal: the line is loaded on the server for the token's parent
         "set_line_open",
     },
-    "hotmeals.ui.state.settings.ChangePasswordState": {"clear", "submit"},
-    "hotmeals.ui.state.sign_in.SignInState": {
+    "hotmeals.ui.shared_state.settings.ChangePasswordState": {"clear", "submit"},
+    "hotmeals.ui.screens.sign_in.state.SignInState": {
         "open_email",
         "open_phone",
         "use_mode",
@@ -170,13 +170,13 @@ APP = {
         "forgot",
         "back_to_login",
     },
-    "hotmeals.ui.state.sign_in.ForgotState": {
+    "hotmeals.ui.screens.sign_in.state.ForgotState": {
         "blur_email",
         "send_code",
         "submit_code",
         "save_password",
     },
-    "hotmeals.ui.state.sign_up.SignUpState": {
+    "hotmeals.ui.screens.sign_up.state.SignUpState": {
         "enter",  # on_load: which step to show; touches no account
         "reset_form",
         "blur",
@@ -184,7 +184,7 @@ APP = {
         "set_terms",
         "submit",
     },
-    "hotmeals.ui.state.cart.CartState": {
+    "hotmeals.ui.screens.cart.state.CartState": {
         "load_cart",  # on_load: the acting parent's cart
         "relang",  # the same screen again in the language just chosen (acting parent's)
         "change_quantity",  # a line on screen; the service checks it is the parent's
@@ -199,7 +199,7 @@ APP = {
         "remove_promo",
         "set_donation",  # one of the presets; the service checks the amount
     },
-    "hotmeals.ui.state.checkout.CheckoutState": {
+    "hotmeals.ui.screens.payment.state.CheckoutState": {
         "load",
         "load_choice",  # on_load of the summary: the acting parent's cards
         "relang",
@@ -208,7 +208,7 @@ APP = {
         "pay",
         "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
     },
-    "hotmeals.ui.state.payments.DonateState": {
+    "hotmeals.ui.screens.donate_payment.state.DonateState": {
         "load",
         "set_choice",
         "set_other_amount",
@@ -216,7 +216,7 @@ APP = {
         "pay",  # the form's submit (LightboxPayment)
         "lightbox_closed",  # the Lightbox's callback: the server verifies with Converge
     },
-    "hotmeals.ui.state.payments.CardsState": {
+    "hotmeals.ui.screens.payment_methods.state.CardsState": {
         "load",
         "pay",  # add a card (LightboxPayment)
         "lightbox_closed",
@@ -226,28 +226,28 @@ APP = {
     },
     # Order history, order details, cancel cart. Every handler that reads or writes
     # an order calls acting_parent(); ids must be on screen and the services check ownership.
-    "hotmeals.ui.state.orders.OrderHistoryState": {"load", "set_tab", "relang"},
+    "hotmeals.ui.screens.order_history.state.OrderHistoryState": {"load", "set_tab", "relang"},
     # The mixins: never a state of their own (Reflex registers no handler of a mixin; it keeps
     # rx.State's). Their handlers (the cancel reason's set_reason, set_other_text,
     # set_refund_to and set_sure_open; the Lightbox's pay and lightbox_closed; the card
     # choice's setters) are copied onto each state that uses them and are listed there.
-    "hotmeals.ui.state.cancel_reason.CancelReasonForm": MIXIN,
-    "hotmeals.ui.state.lightbox.LightboxPayment": MIXIN,
-    "hotmeals.ui.state.card_choice.CardPayment": MIXIN,
-    "hotmeals.ui.state.change_payment.ChangePayment": MIXIN,
-    "hotmeals.ui.state.meal_dialog.MealDialog": MIXIN,
-    "hotmeals.ui.state.forms.OnceKey": MIXIN,
-    "hotmeals.ui.state.forms.OnceForm": MIXIN,
-    "hotmeals.ui.state.forms.NameForm": MIXIN,
-    "hotmeals.ui.state.forms.RemoveDialog": MIXIN,
-    "hotmeals.ui.state.forms.FamilyChoiceForm": MIXIN,
-    "hotmeals.ui.state.screens.LoadedScreen": MIXIN,
-    "hotmeals.ui.state.screens.RelangScreen": MIXIN,
+    "hotmeals.ui.shared_state.cancel_reason.CancelReasonForm": MIXIN,
+    "hotmeals.ui.shared_state.lightbox.LightboxPayment": MIXIN,
+    "hotmeals.ui.shared_state.card_choice.CardPayment": MIXIN,
+    "hotmeals.ui.shared_state.change_payment.ChangePayment": MIXIN,
+    "hotmeals.ui.screens.book_meal.meal_dialog_state.MealDialog": MIXIN,
+    "hotmeals.ui.shared_state.forms.OnceKey": MIXIN,
+    "hotmeals.ui.shared_state.forms.OnceForm": MIXIN,
+    "hotmeals.ui.shared_state.forms.NameForm": MIXIN,
+    "hotmeals.ui.shared_state.forms.RemoveDialog": MIXIN,
+    "hotmeals.ui.shared_state.forms.FamilyChoiceForm": MIXIN,
+    "hotmeals.ui.shared_state.screens.LoadedScreen": MIXIN,
+    "hotmeals.ui.shared_state.screens.RelangScreen": MIXIN,
     # The calendar feed and the receipt: each handler calls acting_parent(); the receipt's ids
     # come from the address and services.receipts checks they are the parent's.
-    "hotmeals.ui.state.calendar_receipts.CalendarFeedState": {"load", "set_rotate_open", "rotate"},
-    "hotmeals.ui.state.calendar_receipts.ReceiptState": {"load", "relang", "download_pdf"},
-    "hotmeals.ui.state.orders.OrderDetailState": {
+    "hotmeals.ui.screens.receipt.state.CalendarFeedState": {"load", "set_rotate_open", "rotate"},
+    "hotmeals.ui.screens.receipt.state.ReceiptState": {"load", "relang", "download_pdf"},
+    "hotmeals.ui.screens.order_history.state.OrderDetailState": {
         "load",  # the ?id= is browser input: order_detail answers 'No data found' if not who's
         "relang",
         "ask_add",  # only a line on screen that can still be cancelled
@@ -263,7 +263,7 @@ APP = {
     },
     # Modify an order, manage one meal. acting_parent() on every call; ids must be
     # on screen (or the address's, checked by the services against the parent).
-    "hotmeals.ui.state.modify_order.ModifyOrderState": {
+    "hotmeals.ui.screens.modify_order.state.ModifyOrderState": {
         "load",
         "relang",
         "remove",  # only a line on screen that can still change
@@ -274,7 +274,7 @@ APP = {
         "lightbox_closed",  # only the payment this tab opened (backend-only id)
         "load_add_item",
     },
-    "hotmeals.ui.state.manage_meal.ManageMealState": {
+    "hotmeals.ui.screens.manage_meal.state.ManageMealState": {
         "load",
         "load_confirm",
         "relang",
@@ -289,7 +289,7 @@ APP = {
         "pay",  # confirm the move (ChangePayment)
         "lightbox_closed",
     },
-    "hotmeals.ui.state.cancel_cart.CancelCartState": {
+    "hotmeals.ui.screens.cancel_cart.state.CancelCartState": {
         "load",
         "relang",
         "change_quantity",
@@ -303,17 +303,17 @@ APP = {
     },
     # The give-back dashboard and the start of the school year (each call checks
     # the token; confirm and archive go through services.school_year, which checks the child).
-    "hotmeals.ui.state.giveback.GiveBackState": {"load"},
+    "hotmeals.ui.screens.edit_profile.giveback_state.GiveBackState": {"load"},
     # The family credit screen; acting_parent() on each call, the choice is checked.
-    "hotmeals.ui.state.family_credit.FamilyCreditState": {"load", "set_refund_to", "save"},
+    "hotmeals.ui.screens.family_credit.state.FamilyCreditState": {"load", "set_refund_to", "save"},
     # The closure choice (family credit screen); the setter keeps only a known value.
-    "hotmeals.ui.state.closure_choice.ClosureChoiceState": {
+    "hotmeals.ui.screens.family_credit.closure_choice_state.ClosureChoiceState": {
         "load",
         "set_closure_choice",
         "save",
     },
     # Child away; only children and meals on screen, services.away checks them again.
-    "hotmeals.ui.state.away.ChildAwayState": {
+    "hotmeals.ui.screens.child_away.state.ChildAwayState": {
         "load",
         "toggle_child",
         "set_from_date",
@@ -323,7 +323,7 @@ APP = {
         "check",
         "confirm",
     },
-    "hotmeals.ui.state.school_year.SchoolYearState": {
+    "hotmeals.ui.screens.school_year.state.SchoolYearState": {
         "gate",
         "load",
         "set_school",
@@ -395,7 +395,7 @@ def test_the_helpers_a_websocket_attack_called_are_not_handlers():
     """The ones the attack used, by name: never again callable from the browser."""
     states = _every_state()
     forbidden = {
-        "hotmeals.ui.state.auth.AuthState": {
+        "hotmeals.ui.shared_state.auth.AuthState": {
             "apply_profile",
             "start_session",
             "forget_session",
@@ -406,16 +406,20 @@ def test_the_helpers_a_websocket_attack_called_are_not_handlers():
             "client_address",
             "user_agent",
         },
-        "hotmeals.ui.state.steps.ProfileStepState": {"set_steps", "reset_steps", "load_for_step"},
-        "hotmeals.ui.state.content.ContentState": {"ensure_loaded"},
-        "hotmeals.ui.state.contact.ContactState": {"fill_from_profile"},
-        "hotmeals.ui.state.settings.NotificationState": {"reload"},
-        "hotmeals.ui.state.children.ChildrenState": {"reload"},
-        "hotmeals.ui.state.children.ChildChoiceState": {"chosen"},
-        "hotmeals.ui.state.otp.OtpState": {"begin", "close"},
-        "hotmeals.ui.state.sign_in.ForgotState": {"start", "code_checked"},
-        "hotmeals.ui.state.sign_in.SignInState": {"password_was_reset"},
-        "hotmeals.ui.state.parent_profile.ParentEditState": {"apply_alt_emails"},
+        "hotmeals.ui.shared_state.steps.ProfileStepState": {
+            "set_steps",
+            "reset_steps",
+            "load_for_step",
+        },
+        "hotmeals.ui.shared_state.content.ContentState": {"ensure_loaded"},
+        "hotmeals.ui.shared_state.contact.ContactState": {"fill_from_profile"},
+        "hotmeals.ui.shared_state.settings.NotificationState": {"reload"},
+        "hotmeals.ui.shared_state.children.ChildrenState": {"reload"},
+        "hotmeals.ui.shared_state.children.ChildChoiceState": {"chosen"},
+        "hotmeals.ui.shared_state.otp.OtpState": {"begin", "close"},
+        "hotmeals.ui.screens.sign_in.state.ForgotState": {"start", "code_checked"},
+        "hotmeals.ui.screens.sign_in.state.SignInState": {"password_was_reset"},
+        "hotmeals.ui.screens.parent_edit_profile.state.ParentEditState": {"apply_alt_emails"},
     }
     for name, names in forbidden.items():
         assert not names & _handlers(states[name]), (name, sorted(names & _handlers(states[name])))

@@ -33,21 +33,22 @@ from hotmeals.db.models import (
 )
 from hotmeals.services import accounts
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.allergy import AllergyState
-from hotmeals.ui.state.auth import AuthState, acting_parent
-from hotmeals.ui.state.children import ChildChoiceState, ChildFormState, ChildrenState
-from hotmeals.ui.state.contact import ContactState
-from hotmeals.ui.state.edit_profile import EditProfileState
-from hotmeals.ui.state.otp import ALT_EMAIL, OtpState
-from hotmeals.ui.state.parent_profile import ParentEditState
-from hotmeals.ui.state.payments import CardsState, DonateState
-from hotmeals.ui.state.settings import (
+from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.donate_payment.state import DonateState
+from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
+from hotmeals.ui.screens.payment_methods.state import CardsState
+from hotmeals.ui.screens.sign_in.state import SignInState
+from hotmeals.ui.shared_state.auth import AuthState, acting_parent
+from hotmeals.ui.shared_state.children import ChildChoiceState, ChildFormState, ChildrenState
+from hotmeals.ui.shared_state.contact import ContactState
+from hotmeals.ui.shared_state.edit_profile import EditProfileState
+from hotmeals.ui.shared_state.otp import ALT_EMAIL, OtpState
+from hotmeals.ui.shared_state.settings import (
     ChangePasswordState,
     LanguageState,
     NotificationState,
 )
-from hotmeals.ui.state.sign_in import SignInState
-from hotmeals.ui.state.steps import ProfileStepState
+from hotmeals.ui.shared_state.steps import ProfileStepState
 from tests.databases import app_database
 from tests.factories import make_child, make_parent
 

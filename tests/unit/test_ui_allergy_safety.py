@@ -22,12 +22,12 @@ from hotmeals.services.menu_cache import PortionPrices
 from hotmeals.services.ordering.allergens import SAFE_MARK
 from hotmeals.services.ordering.menu import MenuMeal
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.allergy import AllergyState
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.children import ChildChoiceState, ChildFormState
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.menu_views import child_marks, cutoff_text, meal_card, small_price
+from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.book_meal.state import BookingState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildChoiceState, ChildFormState
+from hotmeals.ui.shared_state.i18n import I18nState
+from hotmeals.ui.shared_state.menu_views import child_marks, cutoff_text, meal_card, small_price
 from tests.factories import make_child, make_parent
 from tests.unit.test_ui_booking import _demo, _run
 
@@ -297,7 +297,7 @@ def test_menu_cards_and_safe_for_emma():
 
 
 def test_each_cart_line_says_whom_it_is_for_with_the_childs_mark():
-    from hotmeals.ui.state.cart import group_views
+    from hotmeals.ui.screens.cart.state import group_views
 
     line = {"cart_id": 7, "name": "Mac and cheese", "quantity": 1, "line_total": "$6.50"}
     summary = {

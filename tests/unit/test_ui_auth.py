@@ -10,10 +10,10 @@ import reflex as rx
 
 from hotmeals.db.engine import session_scope
 from hotmeals.services import accounts
-from hotmeals.ui.state.auth import AuthState, after_login_path, page_path, safe_next
-from hotmeals.ui.state.settings import ChangePasswordState
-from hotmeals.ui.state.sign_in import SignInState
-from hotmeals.ui.state.steps import ProfileStepState
+from hotmeals.ui.screens.sign_in.state import SignInState
+from hotmeals.ui.shared_state.auth import AuthState, after_login_path, page_path, safe_next
+from hotmeals.ui.shared_state.settings import ChangePasswordState
+from hotmeals.ui.shared_state.steps import ProfileStepState
 
 DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
 

@@ -16,11 +16,11 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, Parent
 from hotmeals.services.ordering.days import MealDay
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.menu_views import allergy_badge, day_label, month_cells
+from hotmeals.ui.screens.book_meal.state import BookingState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildChoiceState
+from hotmeals.ui.shared_state.i18n import I18nState
+from hotmeals.ui.shared_state.menu_views import allergy_badge, day_label, month_cells
 from tests.factories import make_child, make_parent
 
 DEMO_EMAIL = "parent@example.com"

@@ -10,7 +10,7 @@ from datetime import date, datetime
 from hotmeals import clock
 from hotmeals.db.engine import session_scope
 from hotmeals.domain.cutoff import TORONTO
-from hotmeals.ui.state.booking import BookingState
+from hotmeals.ui.screens.book_meal.state import BookingState
 from tests.factories import (
     make_child,
     make_meal,

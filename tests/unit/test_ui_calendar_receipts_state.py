@@ -20,9 +20,9 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CalendarFeed, Parent
 from hotmeals.services import calendar_feed
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.calendar_receipts import CalendarFeedState, ReceiptState
-from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.screens.receipt.state import CalendarFeedState, ReceiptState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.i18n import I18nState
 from tests import factories as f
 from tests.api.test_receipts_api import world  # noqa: F401 - the receipts' fixture
 from tests.unit.test_ui_orders_state import _run, database, sqlite_only  # noqa: F401

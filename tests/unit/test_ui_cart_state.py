@@ -21,8 +21,8 @@ from hotmeals.services.ordering.cart import add_to_cart
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.parents import start_session
 from hotmeals.services.promos import UsablePromo
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.cart import CartState, promo_view
+from hotmeals.ui.screens.cart.state import CartState, promo_view
+from hotmeals.ui.shared_state.auth import AuthState
 from tests.factories import (
     make_child,
     make_meal,

@@ -18,9 +18,9 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StoredCard
 from hotmeals.services.cards import CardView, default_card
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.card_choice import NEW_CARD, preselected
-from hotmeals.ui.state.checkout import CheckoutState
+from hotmeals.ui.screens.payment.state import CheckoutState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.card_choice import NEW_CARD, preselected
 from tests.databases import app_database
 from tests.factories import make_child, make_parent
 

@@ -28,12 +28,12 @@ from hotmeals.db.models import (
 )
 from hotmeals.services.notifications import DEFAULTS
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.allergy import AllergyState
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.children import ChildFormState, ChildrenState
-from hotmeals.ui.state.contact import ContactState
-from hotmeals.ui.state.parent_profile import ParentEditState
-from hotmeals.ui.state.settings import NotificationState
+from hotmeals.ui.screens.allergy_profile.state import AllergyState
+from hotmeals.ui.screens.parent_edit_profile.state import ParentEditState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildFormState, ChildrenState
+from hotmeals.ui.shared_state.contact import ContactState
+from hotmeals.ui.shared_state.settings import NotificationState
 from tests.factories import make_child, make_parent
 
 

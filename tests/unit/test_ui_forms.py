@@ -12,10 +12,10 @@ import reflex as rx
 
 import hotmeals
 from hotmeals.i18n import EN, FR
-from hotmeals.ui.state.children import ChildFormState
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.settings import ChangePasswordState
-from hotmeals.ui.state.sign_up import SignUpState
+from hotmeals.ui.screens.sign_up.state import SignUpState
+from hotmeals.ui.shared_state.children import ChildFormState
+from hotmeals.ui.shared_state.i18n import I18nState
+from hotmeals.ui.shared_state.settings import ChangePasswordState
 
 UI_ROOT = Path(hotmeals.__file__).parent / "ui"
 # t("key") in components; tr("key", ...) in states.

@@ -1,4 +1,4 @@
-"""The Lightbox handshake every paying state shares (``ui/state/lightbox.py``), without a
+"""The Lightbox handshake every paying state shares (``ui/shared_state/lightbox.py``), without a
 browser: only the Lightbox this tab opened is settled, once; a callback the browser sends
 with no Lightbox open (forged, or repeated) settles nothing and says nothing. The paying
 screens themselves run in tests/e2e/test_payments.py, test_checkout_flow.py and
@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from hotmeals.services.payment_outcome import Settled
-from hotmeals.ui.state import payments
-from hotmeals.ui.state.lightbox import lightbox_result
-from hotmeals.ui.state.payments import CardsState, DonateState
+from hotmeals.ui.screens.donate_payment import state as donate_state
+from hotmeals.ui.screens.donate_payment.state import DonateState
+from hotmeals.ui.screens.payment_methods import state as cards_state
+from hotmeals.ui.screens.payment_methods.state import CardsState
+from hotmeals.ui.shared_state.lightbox import lightbox_result
 from tests.unit.test_ui_orders_state import (  # noqa: F401
     _placed_order,
     _run,
@@ -48,8 +50,8 @@ def test_only_the_lightbox_this_tab_opened_is_settled_once(
         settled.append(-1)
         return Settled("declined", "Declined")
 
-    monkeypatch.setattr(payments, "settle_lightbox", settle_lightbox)
-    monkeypatch.setattr(payments, "settle_card_lightbox", settle_card_lightbox)
+    monkeypatch.setattr(donate_state, "settle_lightbox", settle_lightbox)
+    monkeypatch.setattr(cards_state, "settle_card_lightbox", settle_card_lightbox)
 
     async def scenario():
         parent_id, _, _ = _placed_order("HM-LB-0001")

@@ -17,8 +17,8 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import CartLine, Child, Parent
 from hotmeals.domain.cutoff import TORONTO
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.many_days import ManyDaysState
+from hotmeals.ui.screens.book_meal.many_days_state import ManyDaysState
+from hotmeals.ui.shared_state.auth import AuthState
 from tests.factories import (
     make_child,
     make_meal,

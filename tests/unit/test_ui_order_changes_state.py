@@ -17,10 +17,10 @@ from reflex.istate.data import ReflexURL
 from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Order, OrderChange, OrderLine, Parent
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.manage_meal import ManageMealState
-from hotmeals.ui.state.modify_order import ModifyOrderState
+from hotmeals.ui.screens.book_meal.state import BookingState
+from hotmeals.ui.screens.manage_meal.state import ManageMealState
+from hotmeals.ui.screens.modify_order.state import ModifyOrderState
+from hotmeals.ui.shared_state.auth import AuthState
 from tests.factories import make_child, make_parent
 from tests.unit.test_ui_orders_state import (  # noqa: F401
     _placed_order,

@@ -39,9 +39,9 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.services.ordering import queries as order_service
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.cancel_cart import CancelCartState
-from hotmeals.ui.state.orders import OrderDetailState, OrderHistoryState
+from hotmeals.ui.screens.cancel_cart.state import CancelCartState
+from hotmeals.ui.screens.order_history.state import OrderDetailState, OrderHistoryState
+from hotmeals.ui.shared_state.auth import AuthState
 from tests.databases import BACKENDS, app_database
 from tests.factories import make_child, make_parent, portion_of
 
@@ -256,9 +256,9 @@ def test_every_handler_that_waits_on_converge_runs_in_the_background() -> None:
     """A cancel, a move, a modification and a Lightbox outcome wait on Converge
     (up to 30 s a call); as foreground events they held the parent's state lock meanwhile,
     freezing every other event of the parent's session."""
-    from hotmeals.ui.state.cancel_cart import CancelCartState
-    from hotmeals.ui.state.manage_meal import ManageMealState
-    from hotmeals.ui.state.modify_order import ModifyOrderState
+    from hotmeals.ui.screens.cancel_cart.state import CancelCartState
+    from hotmeals.ui.screens.manage_meal.state import ManageMealState
+    from hotmeals.ui.screens.modify_order.state import ModifyOrderState
 
     waiting = {
         CancelCartState: ["confirm"],
@@ -434,7 +434,7 @@ def test_a_line_past_its_cutoff_is_refused_with_the_services_message(
     async def scenario():
         parent_id, order_id, line_id = _placed_order(f"HM-UI-CUT-{lang}")
         root = await _signed_in(parent_id, order_id)
-        from hotmeals.ui.state.i18n import I18nState
+        from hotmeals.ui.shared_state.i18n import I18nState
 
         (await root.get_state(I18nState)).lang = lang
         detail = await root.get_state(OrderDetailState)
@@ -465,7 +465,7 @@ def test_a_booked_meal_is_repeated_every_weekday_and_another_parents_line_is_ref
     server; another parent who sends that line's id (or forces it into the state) gets
     nothing."""
     from hotmeals.db.models import StandingOrder
-    from hotmeals.ui.state.standing import RepeatState
+    from hotmeals.ui.screens.standing_orders.state import RepeatState
 
     async def scenario():
         parent_id, order_id, line_id = _placed_order("HM-UI-0005")

@@ -1,4 +1,4 @@
-"""A guarded page's one on_load event (``hotmeals/ui/state/page_load.py``): the
+"""A guarded page's one on_load event (``hotmeals/ui/shared_state/page_load.py``): the
 session check first - a visitor goes to sign-in and no load runs - then the route's loads in
 the same event, through the Reflex states, without a browser, on a fresh seeded database."""
 
@@ -9,16 +9,16 @@ import asyncio
 import pytest
 import reflex as rx
 
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.orders import HISTORY_ROUTE, OrderHistoryState
-from hotmeals.ui.state.page_load import (
+from hotmeals.ui.screens.order_history.state import HISTORY_ROUTE, OrderHistoryState
+from hotmeals.ui.screens.sign_in.state import SignInState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.page_load import (
     PageLoadState,
     _events,
     _is_redirect,
     register_loads,
     route_key,
 )
-from hotmeals.ui.state.sign_in import SignInState
 
 DEMO_EMAIL, DEMO_PASSWORD = "parent@example.com", "Lunch@2026"
 

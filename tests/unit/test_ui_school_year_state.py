@@ -21,9 +21,9 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Child, ChildSchoolYear, Parent
 from hotmeals.services import school_year
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.school_year import ROUTE, SchoolYearState
+from hotmeals.ui.screens.school_year.state import ROUTE, SchoolYearState
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.i18n import I18nState
 from tests import factories as f
 from tests.unit.test_ui_orders_state import _run, database, sqlite_only  # noqa: F401
 

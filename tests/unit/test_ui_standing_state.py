@@ -23,11 +23,11 @@ from hotmeals.db.engine import session_scope
 from hotmeals.db.models import Parent, StandingOrder
 from hotmeals.services import standing
 from hotmeals.services.parents import start_session
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.booking import BookingState
-from hotmeals.ui.state.children import ChildChoiceState
-from hotmeals.ui.state.i18n import I18nState
-from hotmeals.ui.state.standing import RepeatState, StandingState, weekday_of
+from hotmeals.ui.screens.book_meal.state import BookingState
+from hotmeals.ui.screens.standing_orders.state import RepeatState, StandingState, weekday_of
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.children import ChildChoiceState
+from hotmeals.ui.shared_state.i18n import I18nState
 from tests import factories as f
 from tests.unit.test_ui_orders_state import _run, database, sqlite_only  # noqa: F401
 

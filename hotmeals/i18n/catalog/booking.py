@@ -11,7 +11,7 @@ EN: dict[str, str] = {
     "repeat_already_in_cart": "Already in your cart",
     "repeat_already_ordered": "Already ordered",
     "repeat_result": "Meals copied to your cart: {added}. Not copied: {refused}.",
-    # the 'Book several days' panel (ui/pages/booking_many_days.py)
+    # the 'Book several days' panel (ui/screens/book_meal/many_days.py)
     "ui.many.intro": "Pick the days, a meal for each, then add them all to the cart at once.",
     "ui.many.who": "For which children?",
     "ui.many.which_days": "Which days?",

@@ -21,7 +21,7 @@ from hotmeals.ui.components.panels import (
     loading_spinner,
     rows_or_empty,
 )
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 # A list without bullets or indent, as wide as its column.
 BARE_LIST = {"padding": "0", "margin": "0", "width": "100%"}

@@ -12,7 +12,7 @@ import reflex as rx
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import label, native_select, radio_card
 from hotmeals.ui.components.panels import column
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 
 def _field(label_key: str, field_id: str, control: rx.Component, error: Any) -> rx.Component:

@@ -10,8 +10,8 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import check_label, named_radios, radio_card, status_notice
 from hotmeals.ui.components.panels import column
-from hotmeals.ui.state.card_choice import NEW_CARD
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.card_choice import NEW_CARD
+from hotmeals.ui.shared_state.i18n import t
 
 # The checkout's statuses (``CheckoutState.status``) as notice kinds.
 CHECKOUT_STATUS_KIND = {

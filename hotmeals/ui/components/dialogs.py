@@ -11,7 +11,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.icons import icon as svg_icon
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 
 def confirm_dialog(

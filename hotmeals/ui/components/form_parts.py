@@ -18,7 +18,7 @@ from hotmeals.ui.components.forms import (
     submit_button,
     text_field,
 )
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
 NO_ERROR = rx.Var.create("")  # a field that is never refused

@@ -11,7 +11,7 @@ from reflex.vars import ObjectVar
 from reflex_components_core.react_router.dom import ReactRouterLink
 
 from hotmeals.ui.components.panels import column
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 
 def error_of(errors: ObjectVar[dict[str, str]], field: str) -> rx.Var:

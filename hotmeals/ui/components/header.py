@@ -17,12 +17,12 @@ from hotmeals.ui.components.forms import link_button
 from hotmeals.ui.components.icons import icon as svg_icon
 from hotmeals.ui.components.links import is_ready
 from hotmeals.ui.components.panels import column, faq_fold
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.content import ContentState
-from hotmeals.ui.state.edit_profile import EditProfileState
-from hotmeals.ui.state.i18n import I18nState, t, t_count
-from hotmeals.ui.state.settings import LanguageState
-from hotmeals.ui.state.steps import (
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.content import ContentState
+from hotmeals.ui.shared_state.edit_profile import EditProfileState
+from hotmeals.ui.shared_state.i18n import I18nState, t, t_count
+from hotmeals.ui.shared_state.settings import LanguageState
+from hotmeals.ui.shared_state.steps import (
     CHANGE_PASSWORD,
     CONTACT,
     NOTIFICATIONS,

@@ -12,7 +12,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.state.i18n import I18nState
+from hotmeals.ui.shared_state.i18n import I18nState
 
 
 def on_language_change(handler: Any) -> rx.Component:

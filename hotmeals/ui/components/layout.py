@@ -17,9 +17,9 @@ from hotmeals.ui.components.header import (
     visitor_menu,
 )
 from hotmeals.ui.components.icons import icon as svg_icon
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.i18n import I18nState, t
-from hotmeals.ui.state.steps import ABOUT, CONTACT, PRIVACY, TERMS
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.i18n import I18nState, t
+from hotmeals.ui.shared_state.steps import ABOUT, CONTACT, PRIVACY, TERMS
 
 MAX_WIDTH = "1120px"
 # The site's column: centred, at most MAX_WIDTH wide, 16 px from a phone's edges.

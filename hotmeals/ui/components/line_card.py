@@ -11,7 +11,7 @@ import reflex as rx
 
 from hotmeals.ui.components.forms import once_attrs
 from hotmeals.ui.components.icons import icon_only_button
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import reflex as rx
 
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 _READY: set[str] = set()
 

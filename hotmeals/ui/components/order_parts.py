@@ -12,7 +12,7 @@ import reflex as rx
 
 from hotmeals.ui.components.dialogs import confirm_dialog, shown_by
 from hotmeals.ui.components.forms import check_label
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 GRAY_11 = rx.color("gray", 11)
 # Full width on a phone, the button's own width from the md breakpoint.

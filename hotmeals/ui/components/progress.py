@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from hotmeals.ui.state.i18n import t
+from hotmeals.ui.shared_state.i18n import t
 
 STEPS = ("ui.progress.account", "ui.progress.child", "ui.progress.allergies")
 

@@ -23,8 +23,8 @@ from hotmeals.ui.components.layout import (
     static,
 )
 from hotmeals.ui.components.panels import column
-from hotmeals.ui.state.auth import AuthState
-from hotmeals.ui.state.i18n import I18nState, t
+from hotmeals.ui.shared_state.auth import AuthState
+from hotmeals.ui.shared_state.i18n import I18nState, t
 
 
 def loading_screen() -> rx.Component:
