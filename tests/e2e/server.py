@@ -107,7 +107,7 @@ def start_app(data_dir: Path, extra_env: dict[str, str] | None = None) -> AppSer
             # covers the job with a given clock).
             "HOTMEALS_REMINDERS_SECONDS": "0",
             # Likewise the standing orders' job (it would book and charge the demo parent's
-            # standing order mid-test; tests/payments/test_standing_orders.py covers it).
+            # standing order mid-test; tests/integration/test_standing_orders_job.py covers it).
             "HOTMEALS_STANDING_SECONDS": "0",
         }
     )

@@ -4,7 +4,7 @@ header's count and its stored copy follow), a quantity and a removal; another pa
 session of their own who sends the victim's order id, line id or cancel-cart id sees and
 changes nothing; a browser without a session gets nothing; a line whose cut-off passed while
 the screen was open is refused with the service's message. The refunds themselves (Converge)
-are covered by tests/payments/test_service_cancellations.py and tests/e2e/test_orders_cancel.py.
+are covered by tests/integration/test_cancellations.py and tests/e2e/test_orders_cancel.py.
 """
 
 from __future__ import annotations

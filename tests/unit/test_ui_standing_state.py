@@ -4,7 +4,7 @@ English then French; Book meal's "Repeat every <weekday>" creates one from the d
 meal, size, child and day. What an untrusted browser may send is refused by the service and
 changes nothing: another parent's standing-order id or child, an action that is not one, an
 end that is not a choice or out of range (the catalog's message); no session gets nothing.
-The job that books the dates runs in tests/payments/test_standing_orders.py."""
+The job that books the dates runs in tests/integration/test_standing_orders_job.py."""
 
 from __future__ import annotations
 
