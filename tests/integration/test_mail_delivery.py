@@ -202,3 +202,99 @@ def test_the_jobs_cli_lists_failed_mail_and_retries_it(engine, migrated_url, sin
     sink.start()
     assert mail.send_due(runtime=Runtime(engine=engine)).sent == 1
     assert len(sink.inbox.mails_to("ops@example.org")) == 1
+
+
+# --- a mail rendered by its sender (queue_to_render) ------------------------------------
+
+
+class CountingRenderer:
+    """A renderer for the test kind ``rendered_test``: its text names the id it was given and
+    reads the outbox row from the sender's session (a renderer reads the database)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, session: Session, render_id: int, language: str) -> mail.Rendered:
+        self.calls += 1
+        assert session.exec(select(EmailOutbox.id).limit(1)).first() is not None
+        return mail.Rendered(
+            subject=f"Order {render_id}", body=f"Text {render_id} {language}", html="<p>x</p>"
+        )
+
+
+@pytest.fixture
+def renderer() -> Iterator[CountingRenderer]:
+    render = CountingRenderer()
+    mail.register_renderer("rendered_test", render)
+    yield render
+    mail._RENDERERS.pop("rendered_test", None)
+
+
+def _queue_to_render(engine: Engine, *, to: str, handover: bool = True) -> int:
+    with Session(engine) as session:
+        outbox_id = mail.queue_to_render(
+            session=session, to=to, kind="rendered_test", language="fr", render_id=41
+        )
+        if not handover:  # the process stops between the commit and the sender
+            mail._pending(session).clear()
+        session.commit()
+    mail.drain()
+    return outbox_id
+
+
+def test_the_sender_renders_the_mail_stores_it_and_sends_it(engine, sink, renderer):
+    sink.start()
+    outbox_id = _queue_to_render(engine, to="rendered@example.org")
+    got = sink.inbox.wait_for_mail("rendered@example.org")
+    assert got.subject == "Order 41" and got.body.strip() == "Text 41 fr"
+    row = _row(engine, outbox_id)
+    assert (row.status, row.subject, row.body_text, row.body_html, row.render_id) == (
+        "SENT",
+        "Order 41",
+        "Text 41 fr",
+        "<p>x</p>",
+        None,
+    )
+    assert renderer.calls == 1
+
+
+def test_a_restart_before_the_sender_leaves_the_mail_to_the_mail_job(engine, sink, renderer):
+    outbox_id = _queue_to_render(engine, to="restart@example.org", handover=False)
+    waiting = _row(engine, outbox_id)
+    assert (waiting.status, waiting.body_text, waiting.render_id) == ("PENDING", "", 41)
+    assert renderer.calls == 0
+    sink.start()
+    later = utcnow() + mail.HANDOVER_GRACE + timedelta(seconds=1)
+    assert mail.send_due(runtime=_at(engine, later)) == mail.SendRound(1, 0, 0)
+    assert sink.inbox.wait_for_mail("restart@example.org").body.strip() == "Text 41 fr"
+    assert _row(engine, outbox_id).status == "SENT" and renderer.calls == 1
+
+
+def test_a_retry_sends_the_text_rendered_the_first_time(engine, sink, renderer):
+    outbox_id = _queue_to_render(engine, to="retry@example.org")  # the SMTP server is down
+    failed = _row(engine, outbox_id)
+    assert failed.status == "PENDING" and failed.error
+    assert (failed.body_text, failed.render_id, renderer.calls) == ("Text 41 fr", None, 1)
+    sink.start()
+    later = utcnow() + mail.RETRY_DELAYS[0] + timedelta(seconds=1)
+    assert mail.send_due(runtime=_at(engine, later)) == mail.SendRound(1, 0, 0)
+    assert sink.inbox.wait_for_mail("retry@example.org").body.strip() == "Text 41 fr"
+    assert renderer.calls == 1  # not rendered again
+
+
+def test_a_mail_without_its_renderer_is_a_failed_try_not_an_empty_mail(engine, sink):
+    sink.start()
+    outbox_id = _queue_to_render(engine, to="nobody-renders@example.org")
+    row = _row(engine, outbox_id)
+    assert row.status == "PENDING" and "no renderer" in (row.error or "")
+    assert row.render_id == 41 and sink.inbox.mails_to("nobody-renders@example.org") == []
+
+
+def test_without_smtp_the_sender_renders_and_logs_the_mail(engine, renderer, monkeypatch, caplog):
+    monkeypatch.delenv("SMTP_HOST", raising=False)
+    get_settings.cache_clear()
+    with caplog.at_level("INFO", logger="hotmeals.mail"):
+        outbox_id = _queue_to_render(engine, to="demo@example.org")
+    row = _row(engine, outbox_id)
+    assert (row.status, row.body_text, row.render_id) == ("LOGGED", "Text 41 fr", None)
+    assert "Text 41 fr" in caplog.text

@@ -1,6 +1,7 @@
 """Each payment purpose's handler is registered by an explicit call at start
 (``services/startup.register_payment_purposes``), never as a side effect of an import: a fresh
-interpreter that imports every service has none, and each entry point registers them all."""
+interpreter that imports every service has none, and each entry point registers them all;
+likewise the renderer of the order confirmation mail, which its sender renders."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 MISSING = (
     "from hotmeals.services.payments.purposes import missing_purposes as m\n"
-    "print(sorted(str(p) for p in m()))"
+    "from hotmeals.services.mail import renderer_of\n"
+    "gone = [str(p) for p in m()] + ([] if renderer_of('order_confirmation') else ['mail'])\n"
+    "print(sorted(gone))"
 )
 
 
@@ -31,7 +34,7 @@ def test_importing_the_services_registers_no_purpose() -> None:
         "import hotmeals.services.donations, hotmeals.services.ordering.payment_purposes\n"
         + MISSING
     )
-    assert _run(code) == "['CARD_CHECK', 'DONATION', 'ORDER', 'ORDER_CHANGE']"
+    assert _run(code) == "['CARD_CHECK', 'DONATION', 'ORDER', 'ORDER_CHANGE', 'mail']"
 
 
 @pytest.mark.parametrize(
