@@ -19,7 +19,7 @@ from sqlmodel import select
 from hotmeals import clock
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import AddOn, CartLine, Order, Payment
-from hotmeals.services.ordering import cart
+from hotmeals.services.ordering import cart, pricing
 from hotmeals.services.parents import start_session
 from tests import factories as f
 from tests.payments.service_support import BACKENDS, api_client, lightbox_submit
@@ -382,3 +382,31 @@ def test_orderdeclined_after_a_real_sale_places_the_order_and_says_so(
     with session_scope() as s:
         [payment] = s.exec(select(Payment).where(Payment.order_id == first["order_id"])).all()
         assert payment.state == "APPROVED"
+
+
+def test_a_cart_changed_after_its_summary_is_charged_as_it_is_at_the_payment(
+    api: TestClient, family: dict, sim: SimServer
+) -> None:
+    """The payment session prices the cart again from the database: a quantity changed or a
+    line added after OrderSummary is what the amount says, never the summary's total."""
+    fill(family, 2)
+    summary = call(api, "/Parent/cart/OrderSummary", {}, family["token"]).json()["data"]
+    before = summary["charges"]["total_pay_cents"]
+    line_id = summary["groups"][0]["lines"][0]["cart_id"]
+    changed = call(
+        api,
+        "/Parent/cart/UpdateCartQuantity",
+        {"cart_id": line_id, "quantity": 3},
+        family["token"],
+    ).json()
+    assert changed["code"] == 1, changed
+    fill(family, 1)  # and one more line
+    with session_scope() as s:  # the cart as it is now, priced by the service itself
+        priced = pricing.priced_summary(session=s, parent_id=family["parent_id"])
+    now_total = priced.summary.charges.total_pay_cents
+    assert now_total > before
+    started = start(api, family)
+    assert started["code"] == 1, started
+    assert started["data"]["amount_cents"] == now_total
+    with session_scope() as s:
+        assert s.get(Order, started["data"]["order_id"]).total_pay_cents == now_total
