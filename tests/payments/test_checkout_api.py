@@ -307,7 +307,7 @@ def test_checkout_and_addorder_cost_the_same_statements_for_1_and_12_lines(
 # send them, for a cart of five lines: (getConvergeSessionToken, AddOrder) per backend.
 # PostgreSQL locks a row with one SELECT ... FOR UPDATE where SQLite writes it then reads it,
 # and locks an order before its payment.
-PAYMENT_CALL_BUDGET = {"sqlite": (20, 29), "postgresql": (19, 29)}
+PAYMENT_CALL_BUDGET = {"sqlite": (20, 28), "postgresql": (19, 28)}
 
 
 def _keyed(api: TestClient, path: str, body: dict, token: str, key: str) -> dict:
