@@ -399,6 +399,7 @@ async def complete_checkout(
     txn_id: str,
     lang: str = "en",
     card_token: str | None = None,
+    confirm: bool = False,
     runtime: Runtime = APP,
 ) -> CheckoutResult:
     """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
@@ -406,7 +407,8 @@ async def complete_checkout(
     any more (a cut-off passed, the cart was checked out again differently), the charge is
     voided at once. ``card_token``: the Lightbox's ``ssl_token`` when the parent ticked "save
     this card" (saved once the order is placed, only if it is the card that paid; the order
-    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
+    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat.
+    ``confirm``: the result carries the order's confirmation (``settle_approved``)."""
     lang = normalize_lang(lang)
     engine = runtime.engine
     view = await confirm_approval(
@@ -438,7 +440,9 @@ async def complete_checkout(
             VOIDED,
             t("orderpay.duplicate_voided", lang, number=state.number, amount=amount),
         )
-    result = await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
+    result = await settle_approved(
+        view, parent_id=parent_id, lang=lang, confirm=confirm, runtime=runtime
+    )
     if result.status == PLACED:  # the order stands whether the card is saved or not
         await cards.save_paying_card(view, card_token, runtime=runtime)
     return result
