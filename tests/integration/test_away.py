@@ -26,7 +26,6 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import away, credit, giveback
-from hotmeals.services import mail as outbox
 from hotmeals.services.ordering import queries
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, family, lines_of, refunds_of, rows_of
@@ -236,7 +235,6 @@ async def test_the_same_confirmation_sent_by_two_processes_at_once_refunds_once(
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(2)
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     pay_engine.dispose()  # no pooled connection crosses the fork
     kwargs = {
         "parent_id": fam["parent_id"],

@@ -32,7 +32,6 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import LineStatus
 from hotmeals.domain.payment_states import RefundKind, RefundState
 from hotmeals.services import closure_apply, closures, credit
-from hotmeals.services import mail as outbox
 from hotmeals.services.ordering import cart, days
 from hotmeals.services.runtime import Runtime
 from tests.integration.meals_support import book, choose, family, lines_of, refunds_of, rows_of
@@ -267,7 +266,6 @@ async def test_two_processes_closing_the_same_day_handle_each_meal_once(
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(2)
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     pay_engine.dispose()  # no pooled connection crosses the fork
     kwargs = {"school": str(fam["school_id"]), "day": fam["day"].isoformat(), "reason": "storm"}
     processes = [

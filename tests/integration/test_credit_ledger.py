@@ -17,7 +17,6 @@ from hotmeals.db.models import CreditEntry
 from hotmeals.domain.credit import CreditKind, RefundDestination
 from hotmeals.domain.errors import DomainError
 from hotmeals.services import credit
-from hotmeals.services import mail as outbox
 from tests.factories import make_parent
 
 
@@ -120,7 +119,6 @@ def _race(engine: Engine, parent_id: int, keys: list[str]) -> list[str]:
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(len(keys))
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     engine.dispose()  # no pooled connection crosses the fork
     processes = [
         context.Process(target=_spender, args=(url, parent_id, key, barrier, out)) for key in keys

@@ -19,7 +19,6 @@ from hotmeals.converge.converge import ConvergeClient
 from hotmeals.db.engine import make_engine, session_scope
 from hotmeals.db.models import OrderCancellation, Payment, Refund
 from hotmeals.domain.payment_states import RefundState
-from hotmeals.services import mail as outbox
 from hotmeals.services.payments.records import order_paid_cents, order_refunded_cents
 from hotmeals.services.runtime import Runtime
 from tests.payments.orders_after_support import (  # noqa: F401 - fixtures
@@ -61,7 +60,6 @@ def race(engine: Engine, sim: SimServer, calls: list[tuple[str, dict]]) -> list[
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(len(calls))
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     engine.dispose()  # no pooled connection is inherited by the children
     processes = [
         context.Process(target=_racer, args=(url, sim.settings, call, kw, barrier, out))

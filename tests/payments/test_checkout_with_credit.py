@@ -25,7 +25,6 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.jobs import payment_round
 from hotmeals.services import credit, receipts
-from hotmeals.services import mail as outbox
 from hotmeals.services.ordering import checkout, confirmation, pricing, queries, settle
 from hotmeals.services.ordering.cancelling import cancel_order
 from hotmeals.services.ordering.changing import modify
@@ -352,7 +351,6 @@ def test_two_tabs_checking_out_with_the_same_credit_spend_it_once(
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(3)
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     pay_engine.dispose()  # no pooled connection crosses the fork
     tabs = [
         context.Process(target=_checkout_in_process, args=(url, pid, barrier, out))

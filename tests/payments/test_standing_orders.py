@@ -36,7 +36,6 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.orders import OrderStatus
 from hotmeals.domain.payment_states import PaymentState
 from hotmeals.services import cards, standing, standing_job
-from hotmeals.services import mail as outbox
 from hotmeals.services.runtime import Runtime
 from tests import factories as f
 from tests.payments.service_support import (  # noqa: F401 - fixtures
@@ -466,7 +465,6 @@ def _sweep_in_processes(engine: Engine, sim: SimServer, now: datetime, n: int) -
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(n)
     out = context.Queue()
-    outbox.drain()  # nor a mail sender's thread, busy with a lock a child would need
     engine.dispose()  # no pooled connection is inherited by the children
     processes = [
         context.Process(target=_sweeper, args=(url, sim.settings, now, barrier, out))
