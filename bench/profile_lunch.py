@@ -11,10 +11,7 @@ through the real /api/v1 app (``create_api()``, over httpx's ASGI transport), as
 Starlette app over an ASGI transport, for the app's Converge client and for the Lightbox's
 two calls): the CPU it spends answering the app's own Converge calls is measured around each
 of them and printed apart ("of which the simulator"), so a call's "app" figure is the app
-alone. A mail a call queued is rendered and logged by the mail's sender on its own thread
-(``services/mail.py``): it is waited for inside the call, so its CPU counts in that call, as
-it does in the server's. ``--no-pay`` stops each round after OrderSummary (the cart emptied,
-not measured).
+alone. ``--no-pay`` stops each round after OrderSummary (the cart emptied, not measured).
 
 Services run on the calling thread here (the worker-thread hop is replaced), so one cProfile
 sees the whole call: the route, the dependencies, the service, SQLAlchemy, the JSON. Printed:
@@ -55,7 +52,7 @@ from hotmeals.converge.converge import ConvergeClient  # noqa: E402
 from hotmeals.converge.simulator import create_simulator_app  # noqa: E402
 from hotmeals.db.engine import session_scope  # noqa: E402
 from hotmeals.db.models import CartLine, CartLineAddOn, School  # noqa: E402
-from hotmeals.services import mail, runtime, transaction  # noqa: E402
+from hotmeals.services import runtime, transaction  # noqa: E402
 from tests.databases import app_database  # noqa: E402
 from tests.factories import DEFAULT_PASSWORD, make_child, make_parent  # noqa: E402
 from tests.querycount import count_queries  # noqa: E402
@@ -91,8 +88,7 @@ class Caller:
     def __init__(self, client: httpx.AsyncClient, sim: MeteredTransport) -> None:
         self.client = client
         self.sim = sim
-        # the Lightbox: the browser talks to Converge, never through the app
-        self.browser = httpx.AsyncClient(transport=sim, base_url=SIM + "/converge-sim")
+        self.browser = httpx.AsyncClient(transport=sim, base_url=SIM + "/converge-sim")  # the Lightbox
         self.token = ""
         self.cpu: dict[str, list[float]] = defaultdict(list)  # the app's, the simulator's apart
         self.sim_cpu: dict[str, list[float]] = defaultdict(list)  # the simulator's, within
@@ -132,7 +128,6 @@ class Caller:
             if profiler is not None:
                 profiler.enable()
             r = await request
-            mail.drain()  # the mail sender's work (its own thread) counts in the call it follows
             if profiler is not None:
                 profiler.disable()
             spent = time.process_time() - cpu0
@@ -176,7 +171,9 @@ async def one_round(caller: Caller, child: int, round_no: int, *, pay: bool) -> 
     )
     paid = await caller.lightbox(
         "Lightbox Pay (sim)",
-        caller.browser.post("/hosted-payments/process", data={"ssl_txn_auth_token": token, **VISA}),
+        caller.browser.post(
+            "/hosted-payments/process", data={"ssl_txn_auth_token": token, **VISA}
+        ),
     )
     if paid.get("outcome") != "approval":
         raise SystemExit(f"the simulator did not approve: {paid}")

@@ -16,14 +16,6 @@ A mail from the catalog (``send_templated``) goes as plain text with an HTML alt
 from the same text (``services/mail_html.py``: paragraphs, lists, links, and a ``MailTable``
 parameter as a table); both are stored on the row, so any sender delivers the same mail.
 
-A mail whose text costs a request too much (an order's confirmation: its lines, its charges)
-is *rendered by its sender* (``queue_to_render``): the request writes the row with what the
-text is made from (``render_id``: the order's id, and the language) and no text; the sender
-that claims it renders it with the renderer registered for its kind (``register_renderer``,
-called by ``services/startup.py``), stores the subject, text and HTML on the row, and sends.
-The row is PENDING until then, with or without SMTP, so a restart between the request and the
-sending leaves it to the mail job; once stored, a retry sends the same text again.
-
 **Never lost, never doubled** (several workers, crashes, a dead SMTP server):
 - a sender first *claims* the row with one conditional UPDATE (still PENDING, due, and not
   claimed by another sender whose claim is still running: ``claimed_until``); only the one
@@ -48,17 +40,16 @@ import smtplib
 import ssl
 import sys
 import threading
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 from typing import Any
 
 from sqlalchemy import event, insert, or_, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
@@ -108,21 +99,11 @@ class _Mail:
     kind: str
     smtp: bool
     html: str | None = None
-    render_id: int | None = None  # set: rendered by the sender (``queue_to_render``)
-    language: str = "en"
 
     @classmethod
     def of(cls, row: EmailOutbox, *, smtp: bool = True) -> _Mail:
         return cls(
-            row.id or 0,
-            row.to_address,
-            row.subject,
-            row.body_text,
-            row.kind,
-            smtp,
-            row.body_html,
-            row.render_id,
-            row.language,
+            row.id or 0, row.to_address, row.subject, row.body_text, row.kind, smtp, row.body_html
         )
 
 
@@ -133,21 +114,6 @@ class Rendered:
     subject: str
     body: str
     html: str
-
-
-# A kind's renderer: (session, render_id, language) -> the mail, read from the database.
-Renderer = Callable[[Session, int, str], Rendered]
-_RENDERERS: dict[str, Renderer] = {}
-
-
-def register_renderer(kind: str, render: Renderer) -> None:
-    """The renderer of ``kind``'s mails queued by ``queue_to_render`` (each entry point
-    registers them: ``services/startup.py``; again: the same one, harmless)."""
-    _RENDERERS[kind] = render
-
-
-def renderer_of(kind: str) -> Renderer | None:
-    return _RENDERERS.get(kind)
 
 
 def queue_mail(
@@ -176,31 +142,6 @@ def queue_mail(
         created_at=now,
         next_attempt_at=now + HANDOVER_GRACE if smtp else None,
         expires_at=now + CODE_MAIL_TTL if is_code_mail(kind) else None,
-    )
-    session.add(row)
-    session.flush()
-    row_id = saved_id(row)
-    _pending(session).append(_Mail.of(row, smtp=smtp))
-    return row_id
-
-
-def queue_to_render(*, session: Session, to: str, kind: str, language: str, render_id: int) -> int:
-    """Write an outbox row whose mail the sender renders (the renderer registered for
-    ``kind``, from ``render_id`` in ``language``), and hand it over once ``session`` commits.
-    PENDING with or without SMTP (without, the sender logs it once rendered), so the mail job
-    finds it after a restart. Returns the row id."""
-    smtp = bool(get_settings().smtp_host)
-    now = utcnow()
-    row = EmailOutbox(
-        to_address=one_line(to)[:254],
-        subject="",
-        body_text="",
-        language=normalize_lang(language),
-        kind=kind[:32],
-        status="PENDING",
-        created_at=now,
-        next_attempt_at=now + HANDOVER_GRACE,
-        render_id=render_id,
     )
     session.add(row)
     session.flush()
@@ -336,85 +277,14 @@ def _on_commit(session: Session) -> None:
     bind = session.get_bind()
     for mail in mails:
         try:
-            if (mail.smtp or mail.render_id is not None) and isinstance(bind, Engine):
+            if mail.smtp and isinstance(bind, Engine):
                 _submit(bind, mail)
-            elif mail.smtp or mail.render_id is not None:
-                # Bound to a connection (tests): rendered and delivered now, no status update.
-                if mail.render_id is not None:
-                    mail = _render(bind, mail)
-                _send(mail)
+            elif mail.smtp:  # bound to a connection (tests): deliver now, no status update
+                _send_smtp(mail)
             else:
                 _log_mail(mail)
         except Exception:  # noqa: BLE001 - mail must never break a committed request
             log.exception("could not hand over mail %s", mail.outbox_id)
-
-
-def _send(mail: _Mail) -> None:
-    if mail.smtp:
-        _send_smtp(mail)
-    else:
-        _log_mail(mail)
-
-
-def _render(bind: Engine | Connection, mail: _Mail) -> _Mail:
-    """The mail of a row queued by ``queue_to_render``, rendered by its kind's renderer and
-    stored on the row (a retry sends this text again)."""
-    with Session(bind) as session:
-        rendered = _rendered(session, mail)
-        session.exec(
-            update(EmailOutbox)
-            .where(col(EmailOutbox.id) == mail.outbox_id)
-            .values(_stored(rendered))
-            .execution_options(synchronize_session=False)
-        )
-        session.commit()
-    return rendered
-
-
-def _rendered(session: Session, mail: _Mail) -> _Mail:
-    render = _RENDERERS.get(mail.kind)
-    if render is None or mail.render_id is None:
-        raise LookupError(f"no renderer for mail kind {mail.kind!r}")
-    made = render(session, mail.render_id, mail.language)
-    subject = one_line(made.subject)[:200]
-    return replace(mail, subject=subject, body=made.body, html=made.html, render_id=None)
-
-
-def _stored(mail: _Mail) -> dict[str, Any]:
-    return {
-        "subject": mail.subject,
-        "body_text": mail.body,
-        "body_html": mail.html,
-        "render_id": None,
-    }
-
-
-def _render_and_log(engine: Engine, mail: _Mail, *, due_only: bool, now: datetime) -> bool | None:
-    """Without SMTP: render the mail, and store it as LOGGED in one conditional UPDATE (the
-    claim, the text and the outcome at once: of two senders one wins), then log it. None when
-    another sender had it; a renderer that fails leaves the row to ``_deliver``'s retries."""
-    with Session(engine) as session:
-        rendered = _rendered(session, mail)
-        logged = session.exec(
-            update(EmailOutbox)
-            .where(
-                *_claimable(mail.outbox_id, now, due_only),
-                col(EmailOutbox.render_id) == mail.render_id,
-            )
-            .values(
-                **_stored(rendered),
-                status="LOGGED",
-                sent_at=now,
-                next_attempt_at=None,
-                attempts=EmailOutbox.attempts + 1,
-            )
-            .execution_options(synchronize_session=False)
-        ).rowcount
-        session.commit()
-    if logged != 1:
-        return None
-    _log_mail(rendered)
-    return True
 
 
 def _submit(engine: Engine, mail: _Mail) -> None:
@@ -444,8 +314,8 @@ def _expired(row: EmailOutbox, now: datetime) -> bool:
     return is_code_mail(row.kind) and row.created_at + CODE_MAIL_TTL <= now
 
 
-def _claimable(outbox_id: int, now: datetime, due_only: bool) -> list[Any]:
-    """The row, still PENDING, held by no sender (and due, with ``due_only``)."""
+def _claim(session: Session, *, outbox_id: int, now: datetime, due_only: bool) -> bool:
+    """Take the row for one delivery: one conditional UPDATE, so of two senders one wins."""
     conditions = [
         col(EmailOutbox.id) == outbox_id,
         col(EmailOutbox.status) == "PENDING",
@@ -455,30 +325,23 @@ def _claimable(outbox_id: int, now: datetime, due_only: bool) -> list[Any]:
         conditions.append(
             or_(col(EmailOutbox.next_attempt_at).is_(None), col(EmailOutbox.next_attempt_at) <= now)
         )
-    return conditions
-
-
-def _claim(session: Session, *, outbox_id: int, now: datetime, due_only: bool) -> bool:
-    """Take the row for one delivery: one conditional UPDATE, so of two senders one wins."""
     claimed = session.exec(
         update(EmailOutbox)
-        .where(*_claimable(outbox_id, now, due_only))
+        .where(*conditions)
         .values(claimed_until=now + CLAIM_FOR, attempts=EmailOutbox.attempts + 1)
         .execution_options(synchronize_session=False)
     ).rowcount
     return claimed == 1
 
 
-def _record(
-    session: Session, *, outbox_id: int, error: str | None, now: datetime, smtp: bool = True
-) -> None:
+def _record(session: Session, *, outbox_id: int, error: str | None, now: datetime) -> None:
     row = session.get(EmailOutbox, outbox_id)
     if row is None:
         return
     row.claimed_until = None
     row.error = error
     if error is None:
-        row.status, row.sent_at, row.next_attempt_at = ("SENT" if smtp else "LOGGED"), now, None
+        row.status, row.sent_at, row.next_attempt_at = "SENT", now, None
     elif row.attempts > len(RETRY_DELAYS) or _expired(row, now):
         row.status, row.next_attempt_at = ("EXPIRED" if _expired(row, now) else "FAILED"), None
         log.error(
@@ -490,15 +353,9 @@ def _record(
 
 
 def _deliver(engine: Engine, mail: _Mail, *, due_only: bool = False, now: datetime) -> bool | None:
-    """Claim the row, render it if its sender is to (``queue_to_render``), send it (or log it,
-    without SMTP), record the outcome: True sent, False failed, None when another sender has
-    it, it was already sent, or it is not due. ``now``: the round's clock."""
+    """Claim the row, send it, record the outcome: True sent, False failed, None when another
+    sender has it, it was already sent, or it is not due. ``now``: the round's clock."""
     clock = now
-    if not mail.smtp and mail.render_id is not None:
-        try:
-            return _render_and_log(engine, mail, due_only=due_only, now=clock)
-        except Exception:  # noqa: BLE001 - tried again below, where a failure is recorded
-            log.warning("mail %s could not be rendered; trying again", mail.outbox_id)
     with Session(engine) as session:
         claimed = _claim(session, outbox_id=mail.outbox_id, now=clock, due_only=due_only)
         session.commit()
@@ -506,21 +363,13 @@ def _deliver(engine: Engine, mail: _Mail, *, due_only: bool = False, now: dateti
         return None
     error: str | None = None
     try:
-        if mail.render_id is not None:
-            mail = _render(engine, mail)
-        _send(mail)
+        _send_smtp(mail)
     except Exception as exc:  # noqa: BLE001 - recorded on the row
         error = f"{type(exc).__name__}: {exc}"[:300]
         log.warning("mail %s to %s failed: %s", mail.outbox_id, mail.to, error)
     try:
         with Session(engine) as session:
-            _record(
-                session,
-                outbox_id=mail.outbox_id,
-                error=error,
-                now=max(clock, utcnow()),
-                smtp=mail.smtp,
-            )
+            _record(session, outbox_id=mail.outbox_id, error=error, now=max(clock, utcnow()))
             session.commit()
     except Exception:  # noqa: BLE001
         log.exception("could not record the delivery of mail %s", mail.outbox_id)
@@ -554,11 +403,9 @@ class SendRound:
 
 def send_due(*, runtime: Runtime = APP) -> SendRound:
     """One round of the mail job: send every due row once (synchronous: call it from a
-    thread). Without SMTP_HOST only a mail its sender renders is PENDING (the others are
-    LOGGED at once): it is rendered and logged."""
+    thread). Without SMTP_HOST nothing is PENDING (rows are LOGGED), so nothing happens."""
     current = runtime.now()
     engine = runtime.engine or get_engine()
-    smtp = bool(get_settings().smtp_host)
     sent = failed = expired = 0
     with Session(engine) as session:
         batch: list[_Mail] = []
@@ -567,7 +414,7 @@ def send_due(*, runtime: Runtime = APP) -> SendRound:
             if _expired(row, current):
                 stale.append(row.id or 0)
             else:
-                batch.append(_Mail.of(row, smtp=smtp))
+                batch.append(_Mail.of(row))
         if stale:
             # Codes nobody can use any more: say so on the rows instead of sending them.
             expired = (

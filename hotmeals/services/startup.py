@@ -1,6 +1,5 @@
 """What every process does once, before it serves a call: register each payment purpose's
-handler with the payment service, and the renderer of each mail its sender renders
-(``services/mail.py`` ``queue_to_render``: an order's confirmation).
+handler with the payment service.
 
 The payment service (``services/payments/purposes.py``) keeps the registry and knows none of
 the modules above it; this is the one place that names them all, called explicitly by each
@@ -13,18 +12,14 @@ registers nothing and that each entry point registers every purpose.
 
 from __future__ import annotations
 
-from hotmeals.services import mail
 from hotmeals.services.donations import DonationPayment
-from hotmeals.services.ordering.confirmation import CONFIRMATION_MAIL, render_confirmation_mail
 from hotmeals.services.ordering.payment_purposes import OrderChangePayment, OrderPayment
 from hotmeals.services.payments.purposes import CardCheck, missing_purposes, register
 
 
 def register_payment_purposes() -> None:
     """Every purpose's handler registered (again: the same handlers, so calling it twice is
-    harmless); ``RuntimeError`` if a purpose is left without one. The mails rendered by their
-    sender get their renderers here too: the order confirmation is the ORDER purpose's mail."""
-    mail.register_renderer(CONFIRMATION_MAIL, render_confirmation_mail)
+    harmless); ``RuntimeError`` if a purpose is left without one."""
     for handler in (CardCheck(), OrderPayment(), OrderChangePayment(), DonationPayment()):
         register(handler)
     missing = missing_purposes()

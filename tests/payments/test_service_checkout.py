@@ -38,7 +38,6 @@ from hotmeals.domain.payment_states import PaymentState, RefundState
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.jobs import payment_round
 from hotmeals.services import cards, payments
-from hotmeals.services import mail as outbox
 from hotmeals.services.ordering import cart, checkout, confirmation, settle
 from hotmeals.services.runtime import Runtime
 from hotmeals.settings import get_settings
@@ -300,7 +299,6 @@ async def test_the_confirmation_email_is_queued_once_in_the_parents_language(
     for _ in range(3):  # AddOrder repeated: one order, one e-mail
         result = await _complete(pay_engine, gateway, shop, started.payment_id, txn, lang="fr")
         assert result.status == "placed" and "Merci" in result.message
-    outbox.drain()  # the mail's sender renders it, after the placing transaction
     with session_scope(pay_engine) as s:
         mails = s.exec(
             select(EmailOutbox).where(
@@ -309,7 +307,6 @@ async def test_the_confirmation_email_is_queued_once_in_the_parents_language(
         ).all()
     assert len(mails) == 1
     mail = mails[0]
-    assert mail.render_id is None and mail.status == "LOGGED"  # rendered, stored, logged
     assert mail.language == "fr" and started.order_number in mail.subject
     assert mail.subject.startswith("Votre commande")
     body = mail.body_text

@@ -1,7 +1,6 @@
 """Each payment purpose's handler is registered by an explicit call at start
 (``services/startup.register_payment_purposes``), never as a side effect of an import: a fresh
-interpreter that imports every service has none, and each entry point registers them all;
-likewise the renderer of the order confirmation mail, which its sender renders."""
+interpreter that imports every service has none, and each entry point registers them all."""
 
 from __future__ import annotations
 
@@ -15,9 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 MISSING = (
     "from hotmeals.services.payments.purposes import missing_purposes as m\n"
-    "from hotmeals.services.mail import renderer_of\n"
-    "gone = [str(p) for p in m()] + ([] if renderer_of('order_confirmation') else ['mail'])\n"
-    "print(sorted(gone))"
+    "print(sorted(str(p) for p in m()))"
 )
 
 
@@ -34,7 +31,7 @@ def test_importing_the_services_registers_no_purpose() -> None:
         "import hotmeals.services.donations, hotmeals.services.ordering.payment_purposes\n"
         + MISSING
     )
-    assert _run(code) == "['CARD_CHECK', 'DONATION', 'ORDER', 'ORDER_CHANGE', 'mail']"
+    assert _run(code) == "['CARD_CHECK', 'DONATION', 'ORDER', 'ORDER_CHANGE']"
 
 
 @pytest.mark.parametrize(

@@ -68,10 +68,6 @@ class EmailOutbox(SQLModel, table=True):
     next_attempt_at: datetime | None = None  # when the mail job may try (again)
     claimed_until: datetime | None = None  # a sender holds the row until then (one delivery)
     expires_at: datetime | None = None  # after it, not worth sending (a one-time code's mail)
-    # Set: the mail is rendered by its sender (services/mail.py ``queue_to_render``), from
-    # this record of its kind (an order confirmation: the order's id); subject and text are
-    # empty until then. None: the subject and the text above are the mail.
-    render_id: int | None = None
 
 
 class AuditEvent(SQLModel, table=True):

@@ -34,17 +34,15 @@ from hotmeals.domain.errors import DomainError
 from hotmeals.domain.money import format_money
 from hotmeals.domain.pricing import giveback_summary
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail, notifications
+from hotmeals.services import notifications
 from hotmeals.services.mail_html import MailTable
 from hotmeals.services.ordering.labels import is_french
-from hotmeals.services.ordering.mails import order_mail_params
+from hotmeals.services.ordering.mails import send_order_mail
 from hotmeals.services.payments.credit_pay import (
     credit_line_label,
     credit_share,
     paid_with_credit,
 )
-
-CONFIRMATION_MAIL = "order_confirmation"  # the mail's template and kind
 
 
 @dataclass(frozen=True)
@@ -251,9 +249,6 @@ def placed_order_confirmation(
 
 
 def queue_confirmation_mail(session: Session, order: Order) -> None:
-    """The confirmation e-mail of ``order``, just placed, in the parent's language: queued in
-    the placing transaction with what it is made from (the order's id), rendered by the mail's
-    sender (``render_confirmation_mail``), not by the request that placed the order."""
     parent = session.get(Parent, order.parent_id)
     if parent is None or not parent.email:
         return
@@ -261,23 +256,7 @@ def queue_confirmation_mail(session: Session, order: Order) -> None:
         session=session, parent_id=order.parent_id, kind="order_confirmation"
     ):
         return  # the parent turned order confirmations off (settings, notifications)
-    mail.queue_to_render(
-        session=session,
-        to=parent.email,
-        kind=CONFIRMATION_MAIL,
-        language=normalize_lang(parent.language),
-        render_id=order.id or 0,
-    )
-
-
-def render_confirmation_mail(session: Session, order_id: int, lang: str) -> mail.Rendered:
-    """The confirmation e-mail of the order ``order_id`` in ``lang``, from its lines as sold
-    (the renderer of ``CONFIRMATION_MAIL``, registered by ``services/startup.py``)."""
-    order = session.get(Order, order_id)
-    parent = session.get(Parent, order.parent_id) if order is not None else None
-    if order is None or parent is None:
-        raise LookupError(f"no order {order_id} to confirm")
-    lang = normalize_lang(lang)
+    lang = normalize_lang(parent.language)
     shown_order = _confirmation(session, order, lang)
     lines: list[str] = []
     rows: list[tuple[str, ...]] = []  # a child's day (one cell), then its meals
@@ -309,10 +288,12 @@ def render_confirmation_mail(session: Session, order_id: int, lang: str) -> mail
         for c in shown_order.charge_lines
         if c.name != "total_pay_cents"  # "Total paid"
     ]
-    return mail.render_templated(
-        template=CONFIRMATION_MAIL,
-        language=lang,
-        **order_mail_params(parent, order),
+    send_order_mail(
+        session,
+        parent,
+        "order_confirmation",
+        lang,
+        order,
         lines=MailTable(
             text="\n".join(lines).rstrip(),
             caption=t("mail.caption.meals", lang),

@@ -147,19 +147,11 @@ def send_order_mail(
         to=parent.email,
         template=template,
         language=lang,
-        **order_mail_params(parent, order),
+        name=parent.first_name,
+        number=order.number,
+        order_url=links.order_url(order.id or 0),
         **params,
     )
-
-
-def order_mail_params(parent: Parent, order: Order) -> dict[str, str]:
-    """What every e-mail about ``order`` says: the parent's first name, the order's number
-    and the link to its details."""
-    return {
-        "name": parent.first_name,
-        "number": order.number,
-        "order_url": links.order_url(order.id or 0),
-    }
 
 
 def cancel_mail_refund(
