@@ -88,7 +88,8 @@ class Caller:
     def __init__(self, client: httpx.AsyncClient, sim: MeteredTransport) -> None:
         self.client = client
         self.sim = sim
-        self.browser = httpx.AsyncClient(transport=sim, base_url=SIM + "/converge-sim")  # the Lightbox
+        # the Lightbox
+        self.browser = httpx.AsyncClient(transport=sim, base_url=SIM + "/converge-sim")
         self.token = ""
         self.cpu: dict[str, list[float]] = defaultdict(list)  # the app's, the simulator's apart
         self.sim_cpu: dict[str, list[float]] = defaultdict(list)  # the simulator's, within
