@@ -7,7 +7,9 @@
 A ``before_cursor_execute`` listener on the engine sees every statement sent through it, from
 any thread (API calls run on a worker thread, Reflex handlers through ``asyncio.to_thread``).
 Connection set-up (SQLite PRAGMAs, PostgreSQL's pre-ping) runs on the raw DB-API connection and
-is not counted: it is not part of any call's work.
+is not counted: it is not part of any call's work. Nor is the mail sender's (its own thread,
+``services/mail.py``), which works after the call's transaction commits and may or may not
+be done when the call answers: its statements are kept apart (``QueryLog.mail``).
 """
 
 from __future__ import annotations
@@ -24,12 +26,14 @@ from sqlmodel import select
 from hotmeals.db.engine import get_engine, session_scope
 from hotmeals.db.models import School
 from hotmeals.services import menu_cache
+from hotmeals.services.mail import SENDER_THREAD
 
 
 @dataclass
 class QueryLog:
     statements: list[str] = field(default_factory=list)
     parameters: list[object] = field(default_factory=list)  # as the DB-API driver got them
+    mail: list[str] = field(default_factory=list)  # the mail sender's, not counted
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
@@ -68,7 +72,10 @@ def count_queries(engine: Engine | None = None, *, warm: bool = True) -> Iterato
     log = QueryLog()
 
     def before(_conn, _cursor, statement, params, _context, _executemany) -> None:
-        log.add(statement, params)
+        if threading.current_thread().name.startswith(SENDER_THREAD):
+            log.mail.append(statement)
+        else:
+            log.add(statement, params)
 
     event.listen(engine, "before_cursor_execute", before)
     try:

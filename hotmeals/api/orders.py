@@ -46,12 +46,14 @@ ORDERS = tags("Parent orders")
 
 
 async def _answer(who: ParentClient, result: settle.CheckoutResult) -> Any:
-    order = await run_in_transaction(
-        confirmation.order_confirmation,
-        parent_id=who.parent_id,
-        order_id=result.order_id,
-        lang=who.lang,
-    )
+    order = result.confirmation
+    if order is None:  # not read with the outcome (a voided charge, OrderDeclined)
+        order = await run_in_transaction(
+            confirmation.order_confirmation,
+            parent_id=who.parent_id,
+            order_id=result.order_id,
+            lang=who.lang,
+        )
     data = {
         "status": result.status,
         "order_id": result.order_id,
@@ -83,6 +85,7 @@ async def add_order(
             txn_id=body.ssl_txn_id or "",
             card_token=body.ssl_token or None,
             lang=who.lang,
+            confirm=True,  # the answer's confirmation, read with the outcome
         )
         return await _answer(who, result)
 

@@ -27,7 +27,7 @@ from hotmeals.domain.credit import ClosureChoice
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
 from hotmeals.services.ordering.days import meal_date
-from hotmeals.services.parents import lock_parent
+from hotmeals.services.parents import hold_parent
 from hotmeals.services.payments.records import audit, lock_row
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
@@ -62,7 +62,7 @@ def choose_closure(*, session: Session, parent_id: int, closure_choice: str) -> 
         wanted = ClosureChoice(closure_choice)
     except ValueError:
         raise DomainError("closure_choice_invalid", field="closure_choice") from None
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     row = session.exec(
         select(FamilyChoice).where(col(FamilyChoice.parent_id) == parent_id)
     ).first() or FamilyChoice(parent_id=parent_id)

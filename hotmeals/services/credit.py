@@ -1,7 +1,7 @@
 """Family credit: the ledger (rules in ``domain/credit.py``, rows in ``db/models/credit.py``).
 
 Every movement is a row; the balance is their sum. Each write first locks the parent's row
-(``services.parents.lock_parent``: ``SELECT … FOR UPDATE`` on PostgreSQL, the database's write
+(``services.parents.hold_parent``: ``SELECT … FOR UPDATE`` on PostgreSQL, the database's write
 lock on SQLite), so two tabs spending the same credit, or a refund landing while a checkout
 spends, run one after the other: the balance a spend checks is the balance it leaves behind,
 and it never goes below zero. Every movement has a ``key``: written again (a retried request,
@@ -20,7 +20,7 @@ from hotmeals.db.models import CreditEntry, FamilyChoice, Order, utcnow
 from hotmeals.domain.credit import CreditKind, RefundDestination, signed_amount
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
-from hotmeals.services.parents import lock_parent
+from hotmeals.services.parents import hold_parent
 
 HISTORY_LIMIT = 50
 # The adjustment reasons the screens say in the parent's language (``credit.reason.<code>``);
@@ -117,7 +117,7 @@ def record(
         raise ValueError("a credit movement needs a key of 1-80 characters")
     if kind is CreditKind.ADJUST and not (reason or "").strip():
         raise DomainError("credit_reason_required", field="reason")
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     done = _existing(session, parent_id, key)
     if done is not None:
         if done.kind != kind or done.amount_cents != amount:
@@ -160,7 +160,7 @@ def set_refund_to(session: Session, parent_id: int, destination: str) -> RefundD
         wanted = RefundDestination(destination)
     except ValueError:
         raise DomainError("refund_destination_invalid", field="refund_to") from None
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     choice = _choice(session, parent_id) or FamilyChoice(parent_id=parent_id)
     choice.refund_to = wanted.value
     choice.updated_at = utcnow()

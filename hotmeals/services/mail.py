@@ -83,6 +83,7 @@ HANDOVER_GRACE = timedelta(minutes=1)
 # A one-time code's mail is worth sending only while the code can be used.
 CODE_MAIL_TTL = OTP_TTL
 SEND_BATCH = 50
+SENDER_THREAD = "hotmeals-mail"  # the after-commit handover's thread
 
 _executor: ThreadPoolExecutor | None = None
 _futures: set[Future] = set()
@@ -290,7 +291,7 @@ def _submit(engine: Engine, mail: _Mail) -> None:
     global _executor
     with _lock:
         if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hotmeals-mail")
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=SENDER_THREAD)
         future = _executor.submit(lambda: _deliver(engine, mail, now=utcnow()))
         _futures.add(future)
     future.add_done_callback(_forget)

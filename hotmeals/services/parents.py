@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any, cast
 
-from sqlalchemy import bindparam, text, update
+from sqlalchemy import CursorResult, bindparam, text, update
 from sqlmodel import Session, col, select
 
 from hotmeals.clock import now as utcnow
@@ -69,15 +70,10 @@ def parent_by_email(session: Session, email: str) -> Parent | None:
 
 
 def lock_parent(session: Session, parent_id: int) -> Parent:
-    """The parent row, locked until the transaction ends: take it *first* in a service that
-    checks a per-parent limit and then adds (children, alternate e-mails), so that two parallel
-    calls cannot both count below the limit.
-
-    PostgreSQL: ``SELECT ... FOR UPDATE``. SQLite has no row locks: a no-op write takes the
-    database's single write lock (before any read of this transaction, so no stale snapshot),
-    and ``busy_timeout`` makes the parallel call wait for the commit.
-    """
-    if session.get_bind().dialect.name == "postgresql":
+    """The parent row, locked until the transaction ends (``hold_parent``), then read: take
+    it *first* in a service that checks a per-parent limit and then adds (children, alternate
+    e-mails), so that two parallel calls cannot both count below the limit."""
+    if session.get_bind().dialect.name == "postgresql":  # the lock and the read in one
         parent = session.exec(
             select(Parent)
             .where(Parent.id == parent_id)
@@ -85,11 +81,34 @@ def lock_parent(session: Session, parent_id: int) -> Parent:
             .execution_options(populate_existing=True)
         ).first()
     else:
-        session.execute(text("UPDATE parent SET id = id WHERE id = :id"), {"id": parent_id})
+        hold_parent(session, parent_id)
         parent = session.get(Parent, parent_id, populate_existing=True)
     if parent is None or not parent.is_active:
         raise DomainError("parent_not_found")
     return parent
+
+
+def hold_parent(session: Session, parent_id: int) -> None:
+    """Lock the active parent's row until the transaction ends, without reading it (a caller
+    that only needs the parent's calls to take turns); ``parent_not_found`` when there is no
+    such active parent.
+
+    PostgreSQL: ``SELECT id ... FOR UPDATE``. SQLite has no row locks: a no-op write takes the
+    database's single write lock (before any read of this transaction, so no stale snapshot),
+    and ``busy_timeout`` makes the parallel call wait for the commit.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        held = session.execute(_HOLD_PG, {"id": parent_id}).first() is not None
+    else:
+        held = (
+            cast(CursorResult[Any], session.execute(_HOLD_SQLITE, {"id": parent_id})).rowcount == 1
+        )
+    if not held:
+        raise DomainError("parent_not_found")
+
+
+_HOLD_PG = text("SELECT id FROM parent WHERE id = :id AND is_active FOR UPDATE")
+_HOLD_SQLITE = text("UPDATE parent SET id = id WHERE id = :id AND is_active")
 
 
 def get_parent(session: Session, parent_id: int) -> Parent:

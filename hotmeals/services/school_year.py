@@ -95,13 +95,30 @@ def require_confirmed(
     year = year_at(now)
     waiting = _unconfirmed(session, parent_id=parent_id, year=year, child_ids=ids)
     if waiting:
-        raise DomainError(
-            "school_year_unconfirmed",
-            field="child_id",
-            child=waiting[0][1],
-            year=year.label,
-            path=CONFIRM_PATH,
-        )
+        _refuse(waiting[0][1], year)
+
+
+def refuse_unconfirmed(children: Iterable[tuple[Child, int | None]], year: SchoolYear) -> None:
+    """``require_confirmed``'s rule on children already read, each with the school year it
+    was confirmed for (``year``'s, or None): the first to confirm (the default child first,
+    then by first name) is named."""
+    waiting = sorted(
+        (not child.is_default, child.first_name, child.id or 0)
+        for child, confirmed in children
+        if needs_confirmation(created_at=child.created_at, confirmed_year=confirmed, current=year)
+    )
+    if waiting:
+        _refuse(waiting[0][1], year)
+
+
+def _refuse(first_name: str, year: SchoolYear) -> None:
+    raise DomainError(
+        "school_year_unconfirmed",
+        field="child_id",
+        child=first_name,
+        year=year.label,
+        path=CONFIRM_PATH,
+    )
 
 
 @dataclass(frozen=True)

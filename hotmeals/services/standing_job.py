@@ -37,7 +37,7 @@ from hotmeals.domain.money import format_money
 from hotmeals.domain.orders import KEPT_LINE_STATUSES, ORDERED_STATUSES
 from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
-from hotmeals.services import mail, payments, school_year
+from hotmeals.services import mail, payments
 from hotmeals.services.links import BOOK_MEAL_PATH, CART_PATH, STANDING_PATH, parent_url
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.lines import LineRequest, check_line, insert_lines, load_batch
@@ -233,10 +233,9 @@ def _claim(
     checked = None
     try:
         # The start of a school year: a child not confirmed for it is not booked (told why).
-        school_year.require_confirmed(
-            session, parent_id=row.parent_id, child_ids=[row.child_id], now=now
+        batch = load_batch(
+            session, parent_id=row.parent_id, requests=[request], lang=lang, confirmed_at=now
         )
-        batch = load_batch(session, parent_id=row.parent_id, requests=[request], lang=lang)
         checked = check_line(batch, request, lang=lang, now=now)
     except DomainError as err:
         reason = _reason_of(err)

@@ -27,7 +27,7 @@ from sqlmodel import Session, col, select
 from hotmeals.clock import now as utcnow
 from hotmeals.db.models import FormSubmission
 from hotmeals.domain.errors import DomainError
-from hotmeals.services.parents import lock_parent
+from hotmeals.services.parents import hold_parent
 from hotmeals.services.runtime import APP, Runtime
 from hotmeals.services.transaction import run_in_transaction
 
@@ -86,7 +86,7 @@ def submit_once(
 def _seen(session: Session, *, parent_id: int, key: str, action: str) -> FormSubmission | None:
     """The submission already stored under ``key``, read with the parent locked (a repeat in
     flight waits here for the first to commit). The same key for another action is refused."""
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     seen = _stored(session, parent_id=parent_id, key=key)
     if seen is not None and seen.action != action:
         raise DomainError("idempotency_key_reused", field="idempotency_key")
@@ -190,7 +190,7 @@ def remember(
     )
     if cast(CursorResult[Any], stored).rowcount == 1:
         return
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     row = _stored(session, parent_id=parent_id, key=checked)
     if row is None:
         row = FormSubmission(

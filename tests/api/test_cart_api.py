@@ -452,6 +452,9 @@ def test_cart_calls_run_a_fixed_number_of_statements(client, shop):
         for f in (small, big)
     ]
     assert adds[0][0] == adds[1][0], adds[1][1]
+    # The token, the children with their school year, the menus' version, the allergies, the
+    # cart's size, the dietary needs, the days away, the line and its add-ons.
+    assert adds[0][0] <= 9, adds[0][1]
     summaries = [
         _counted(lambda f=f: post(client, "/Parent/cart/OrderSummary", {}, f.token))
         for f in (small, big)

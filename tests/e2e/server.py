@@ -43,6 +43,13 @@ RUNTIME_ONLY = frozenset(
         "SMTP_PASSWORD",
         "REFLEX_WEB_WORKDIR",
         "CONVERGE_SIM_CONTROL",  # mounts the simulator's controls: a backend route, no page
+        # Which Converge the backend talks to (bench/lunch_rush.py: a simulator process of its
+        # own): read by the backend's payment calls, no page is compiled with it.
+        "CONVERGE_MERCHANT_ID",
+        "CONVERGE_USER_ID",
+        "CONVERGE_PIN",
+        "CONVERGE_BASE_URL",
+        "CONVERGE_SIM_PIN",
     }
 )
 # Set by scripts/run_tests.py to the build folder it built before starting the pytest-xdist

@@ -36,7 +36,6 @@ from hotmeals.domain.allergy import (
 from hotmeals.domain.dates import long_day
 from hotmeals.domain.errors import DomainError
 from hotmeals.i18n import t
-from hotmeals.services import school_year
 from hotmeals.services.ordering.allergens import (
     ADDON,
     MEAL_OPTION,
@@ -137,10 +136,7 @@ def add_lines(
     ``drop_conflicting_extras`` (Repeat last week) an option or add-on the child's allergies
     now refuse or need an acknowledgement for is left out of the copy, and the line says so
     (``left_out``); the meal itself still goes through the whole rule."""
-    school_year.require_confirmed(
-        session, parent_id=parent_id, child_ids=[r.child_id for r in requests], now=now
-    )
-    batch = load_batch(session, parent_id=parent_id, requests=requests, lang=lang)
+    batch = load_batch(session, parent_id=parent_id, requests=requests, lang=lang, confirmed_at=now)
     for request in requests:  # a child that is not the parent's refuses the whole call
         if request.child_id not in batch.children:
             raise DomainError("child_not_found", field="child_id")

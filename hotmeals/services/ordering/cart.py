@@ -69,6 +69,7 @@ from hotmeals.services.ordering.lines import (
     insert_lines,
 )
 from hotmeals.services.ordering.menu import tiers_of
+from hotmeals.services.ordering.place import OrderItem
 from hotmeals.settings import get_settings
 
 if TYPE_CHECKING:
@@ -232,6 +233,9 @@ class CartSummary:
     charges: OrderCharges
     promo_code: str | None
     tax_bps: int  # the tax line names its rate
+    # What an order of the payable lines copies (the checkout writes it from these): each
+    # payable line's rows and price, in the order of ``groups``.
+    sold: tuple[OrderItem, ...] = ()
 
 
 # Built once (statements built per call cost more CPU than SQLite takes to run them).
@@ -332,6 +336,7 @@ def summary_at(
     groups: dict[tuple[int, date], list[CartItem]] = {}
     children: dict[tuple[int, date], Child] = {}
     payable_prices: list[LinePrice] = []
+    sold: dict[int, OrderItem] = {}
     for line, menu_day, vendor, meal, portion, child, menu_option, meal_option in rows:
         assert line.id is not None and child.id is not None and portion.id is not None  # read
         assert meal.id is not None and menu_day.id is not None
@@ -376,6 +381,17 @@ def summary_at(
         payable = not problems
         if payable and price is not None:
             payable_prices.append(price)
+            sold[line.id] = OrderItem(
+                line=line,
+                menu_day=menu_day,
+                meal=meal,
+                portion=portion,
+                menu_option=menu_option,
+                meal_option=meal_option,
+                addons=sorted((a for a in line_addons if a.is_active), key=lambda a: a.id or 0),
+                tiers=tuple(tiers.get(portion.id, ())),
+                price=price,
+            )
         item = CartItem(
             cart_id=line.id,
             meal_id=meal.id,
@@ -427,6 +443,7 @@ def summary_at(
         charges=charges,
         promo_code=promo.code if promo else None,
         tax_bps=rates.tax_bps,
+        sold=tuple(sold[item.cart_id] for item in every if item.cart_id in sold),
     )
 
 

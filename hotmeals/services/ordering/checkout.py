@@ -10,8 +10,9 @@ The payment service's three steps (``services/payments``: reserve -> call -> rec
 
 1. **reserve** (``start_checkout``), one transaction under the lock of the parent's row: the
    cart is priced from the DATABASE (``pricing.price_cart``: today's catalogue, the cut-offs,
-   the allergies, the promo code and the donation), never from the client. The PAYABLE lines
-   become a PENDING_PAYMENT ``Order`` (``place.write_order``: the charges, the rates and promo
+   the allergies, the promo code and the donation), never from the client, once: the PAYABLE
+   lines as priced (``CartSummary.sold``) become a PENDING_PAYMENT ``Order``
+   (``place.write_order``: the charges, the rates and promo
    terms in force, every line with the prices it is sold at and the cart line it came from)
    and its ``Payment`` (purpose ORDER) of exactly ``order.total_pay_cents``. Flagged lines
    (cut-off passed, withdrawn, allergy) stay in the cart; a cart with nothing payable is
@@ -51,11 +52,7 @@ from hotmeals.domain.payment_states import PaymentState, Purpose
 from hotmeals.i18n import normalize_lang, t
 from hotmeals.services import cards, credit, school_year
 from hotmeals.services.ordering import lifecycle
-from hotmeals.services.ordering.place import (
-    cart_fingerprint,
-    order_items,
-    write_order,
-)
+from hotmeals.services.ordering.place import cart_fingerprint, write_order
 from hotmeals.services.ordering.pricing import price_cart
 from hotmeals.services.ordering.settle import (
     DECLINED,
@@ -143,17 +140,13 @@ def _reserve_checkout(
         with_diets=False,  # a preference: never a reason not to charge
     )
     summary, promo_row = priced.summary, priced.promo_row
-    payable = [line.cart_id for group in summary.groups for line in group.lines if line.payable]
-    found = order_items(session, payable)
-    items = [found[cart_id] for cart_id in payable if cart_id in found]
+    # The order's lines are the payable lines as the summary priced them (one read, one
+    # pricing, under the parent's lock): what is charged is what is written.
+    items = list(summary.sold)
     school_year.require_confirmed(
         session, parent_id=parent_id, child_ids=[i.line.child_id for i in items], now=now
     )
-    # The order's lines add up to what the summary charges (both read the same rows).
-    net = sum(item.price.meal_cents for item in items)
     charges = summary.charges
-    if len(items) != len(payable) or net != charges.meal_net_cents:
-        raise DomainError("cart_nothing_payable")  # the cart changed under us: try again
     fingerprint = cart_fingerprint(
         items,
         promo_code=promo_row.code if promo_row else None,
@@ -406,6 +399,7 @@ async def complete_checkout(
     txn_id: str,
     lang: str = "en",
     card_token: str | None = None,
+    confirm: bool = False,
     runtime: Runtime = APP,
 ) -> CheckoutResult:
     """AddOrder, after the Lightbox's ``onApproval``: Converge confirms the sale
@@ -413,7 +407,8 @@ async def complete_checkout(
     any more (a cut-off passed, the cart was checked out again differently), the charge is
     voided at once. ``card_token``: the Lightbox's ``ssl_token`` when the parent ticked "save
     this card" (saved once the order is placed, only if it is the card that paid; the order
-    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat."""
+    stands either way). Another parent's payment: ``payment_not_found``. Safe to repeat.
+    ``confirm``: the result carries the order's confirmation (``settle_approved``)."""
     lang = normalize_lang(lang)
     engine = runtime.engine
     view = await confirm_approval(
@@ -445,7 +440,9 @@ async def complete_checkout(
             VOIDED,
             t("orderpay.duplicate_voided", lang, number=state.number, amount=amount),
         )
-    result = await settle_approved(view, parent_id=parent_id, lang=lang, runtime=runtime)
+    result = await settle_approved(
+        view, parent_id=parent_id, lang=lang, confirm=confirm, runtime=runtime
+    )
     if result.status == PLACED:  # the order stands whether the card is saved or not
         await cards.save_paying_card(view, card_token, runtime=runtime)
     return result

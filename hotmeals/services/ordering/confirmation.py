@@ -220,6 +220,14 @@ def order_confirmation(
     charges of docs/product.md §3, what it gives back and the total paid. Another parent's
     order (or id 0): ``payment_order_not_found``."""
     order = session.get(Order, order_id) if order_id > 0 else None
+    return confirmation_of(session, order, parent_id=parent_id, lang=lang)
+
+
+def confirmation_of(
+    session: Session, order: Order | None, *, parent_id: int, lang: str = "en"
+) -> Confirmation:
+    """``order_confirmation`` of an order already read (``payment_order_not_found`` when it is
+    none, or another parent's)."""
     if order is None or order.parent_id != parent_id:
         raise DomainError("payment_order_not_found", field="order_id")
     return _confirmation(session, order, normalize_lang(lang))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Required, TypedDict
 
-from sqlalchemy import bindparam, func, insert
+from sqlalchemy import and_, bindparam, func, insert
 from sqlmodel import Session, col, select
 
 from hotmeals.db.models import (
@@ -27,6 +27,7 @@ from hotmeals.db.models import (
     CartLine,
     CartLineAddOn,
     Child,
+    ChildSchoolYear,
     Meal,
     MealOption,
     MenuDay,
@@ -233,26 +234,53 @@ _CHILDREN_OF_PARENT = select(Child).where(
     col(Child.parent_id) == bindparam("parent_id"),
     col(Child.is_active),
 )
+# The same, each child with the school year it was confirmed for (that year's, or none).
+_CHILDREN_WITH_YEAR = (
+    select(Child, col(ChildSchoolYear.school_year))
+    .outerjoin(
+        ChildSchoolYear,
+        and_(
+            col(ChildSchoolYear.child_id) == Child.id,
+            col(ChildSchoolYear.school_year) == bindparam("year"),
+        ),
+    )
+    .where(
+        col(Child.id).in_(bindparam("ids", expanding=True)),
+        col(Child.parent_id) == bindparam("parent_id"),
+        col(Child.is_active),
+    )
+)
 
 
 def load_batch(
-    session: Session, *, parent_id: int, requests: Sequence[LineRequest], lang: str
+    session: Session,
+    *,
+    parent_id: int,
+    requests: Sequence[LineRequest],
+    lang: str,
+    confirmed_at: datetime | None = None,
 ) -> Batch:
     """The parent's children, menu days, meals, allergy matches, portions, options and add-ons
     the requests name, the cart's size and the children's days away: the menus from their
     cached copy (``services/menu_cache``, as current as the database), the children, their
     allergies, their dietary needs, the cart's size and the days away read here: at most seven
-    statements for any number of lines."""
+    statements for any number of lines. ``confirmed_at`` (booking's instant): the children
+    are read with their school-year confirmation, and one not confirmed for the school year
+    then is refused first (``school_year.refuse_unconfirmed``: booking's rule, in the same
+    statement)."""
     child_keys = {r.child_id for r in requests if r.child_id > 0}
     children: dict[int, Child] = {}
     if child_keys:
-        children = {
-            c.id: c
-            for c in session.scalars(
-                _CHILDREN_OF_PARENT, {"ids": sorted(child_keys), "parent_id": parent_id}
-            ).all()
-            if c.id is not None
-        }
+        params: dict[str, Any] = {"ids": sorted(child_keys), "parent_id": parent_id}
+        if confirmed_at is None:
+            found = [(c, None) for c in session.scalars(_CHILDREN_OF_PARENT, params).all()]
+        else:
+            year = school_year.year_at(confirmed_at)
+            found = list(
+                session.execute(_CHILDREN_WITH_YEAR, {**params, "year": year.year}).tuples()
+            )
+            school_year.refuse_unconfirmed(found, year)
+        children = {c.id: c for c, _ in found if c.id is not None}
     day_keys = {r.menu_day_id for r in requests if r.menu_day_id}
     dates = {d for d in (_loose_date(r.date) for r in requests if r.date) if d is not None}
     menus = menu_cache.catalog(session)
@@ -331,10 +359,9 @@ def check_added_line(
     """One line a parent adds (to the cart, or to an order's draft change): the child's
     school year confirmed, then every rule of ``check_line``. Returns the batch it was
     checked against (its ``cart_count``) and the checked line."""
-    school_year.require_confirmed(
-        session, parent_id=parent_id, child_ids=[request.child_id], now=now
+    batch = load_batch(
+        session, parent_id=parent_id, requests=[request], lang=lang, confirmed_at=now
     )
-    batch = load_batch(session, parent_id=parent_id, requests=[request], lang=lang)
     return batch, check_line(batch, request, lang=lang, now=now)
 
 

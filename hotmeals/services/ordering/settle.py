@@ -13,7 +13,7 @@ is placed without money.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from sqlalchemy import and_, delete, or_
@@ -38,6 +38,7 @@ from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.domain.refunds import RefundReason
 from hotmeals.i18n import t
 from hotmeals.services.ordering import confirmation, lifecycle
+from hotmeals.services.ordering.confirmation import Confirmation
 from hotmeals.services.ordering.days import cutoff_rule
 from hotmeals.services.ordering.loaded_order import earlier_approval
 from hotmeals.services.payments.credit_pay import credit_covers, pay_with_credit
@@ -70,6 +71,9 @@ class CheckoutResult:
     total_pay_cents: int
     message: str  # ready to show, in the parent's language
     payment_id: int
+    # The order as its confirmation shows it, read with the outcome (``settle_approved``
+    # with ``confirm``); None when not asked for, or when the charge was voided.
+    confirmation: Confirmation | None = None
 
 
 def _closed_days(session: Session, order_id: int, now: datetime) -> list[date]:
@@ -162,13 +166,17 @@ class OrderState:
 
 
 def order_state(session: Session, *, payment_id: int) -> OrderState:
+    return _order_state(session, payment_id)[0]
+
+
+def _order_state(session: Session, payment_id: int) -> tuple[OrderState, Order]:
     payment = session.get(Payment, payment_id)
     assert payment is not None and payment.order_id is not None
     order = session.get(Order, payment.order_id)
     assert order is not None
     paying = _paying_payment_id(session, order)
     closed = _closed_days(session, order.id or 0, clock.now()) if order.placed_at is None else []
-    return OrderState(
+    state = OrderState(
         order_id=order.id or 0,
         number=order.number,
         status=order.status,
@@ -176,6 +184,16 @@ def order_state(session: Session, *, payment_id: int) -> OrderState:
         paid_by_this=paying == payment_id,
         closed=closed,
     )
+    return state, order
+
+
+def _state_and_confirmation(
+    session: Session, *, payment_id: int, parent_id: int, lang: str | None
+) -> tuple[OrderState, Confirmation | None]:
+    state, order = _order_state(session, payment_id)
+    if lang is None:
+        return state, None
+    return state, confirmation.confirmation_of(session, order, parent_id=parent_id, lang=lang)
 
 
 def _paying_payment_id(session: Session, order: Order) -> int | None:
@@ -230,15 +248,24 @@ async def settle_approved(
     *,
     parent_id: int,
     lang: str,
+    confirm: bool = False,
     runtime: Runtime = APP,
 ) -> CheckoutResult:
     """What the parent is told of an order payment Converge has answered: placed by it,
     pending, declined; or, approved but not what placed the order (paid already by another
-    attempt, a cut-off passed, the cart checked out again), voided at once."""
-    state = await run_in_transaction(order_state, engine=runtime.engine, payment_id=view.id)
+    attempt, a cut-off passed, the cart checked out again), voided at once. ``confirm``: the
+    result carries the order's confirmation in ``lang``, read in the same transaction as the
+    outcome (AddOrder's answer), unless the charge is voided."""
+    state, shown = await run_in_transaction(
+        _state_and_confirmation,
+        engine=runtime.engine,
+        payment_id=view.id,
+        parent_id=parent_id,
+        lang=lang if confirm else None,
+    )
     done = final_result(view, state, lang)
     if done is not None:
-        return done
+        return replace(done, confirmation=shown)
     # Approved, but the order was not placed by this payment: give the money back now.
     back = await reverse_in_full(view.id, reason=RefundReason.ORDER_NOT_PLACED, runtime=runtime)
     amount = format_money(view.amount_cents, lang)

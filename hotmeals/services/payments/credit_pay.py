@@ -23,7 +23,7 @@ from hotmeals.domain.credit import CreditKind, PaymentSplit, payment_split
 from hotmeals.domain.payment_states import PaymentMethod, PaymentState, Purpose
 from hotmeals.i18n import t
 from hotmeals.services import credit
-from hotmeals.services.parents import lock_parent
+from hotmeals.services.parents import hold_parent
 from hotmeals.services.payments.records import insert_audited, new_invoice_number
 
 
@@ -42,7 +42,7 @@ def credit_payment_of(session: Session, order_id: int) -> Payment | None:
 def credit_covers(session: Session, parent_id: int, amount_cents: int) -> bool:
     """Under the parent's lock (kept to the end of the transaction): does the family's credit
     cover ``amount_cents``?"""
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     return credit.balance(session, parent_id) >= amount_cents
 
 
@@ -53,7 +53,7 @@ def credit_split(
     the card share ``amount_cents`` (credit first; nothing to split when it is not positive)."""
     if amount_cents <= 0 or not use_credit:
         return payment_split(max(amount_cents, 0), 0, use_credit=False)
-    lock_parent(session, parent_id)
+    hold_parent(session, parent_id)
     return payment_split(amount_cents, credit.balance(session, parent_id))
 
 

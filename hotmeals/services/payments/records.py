@@ -454,16 +454,15 @@ def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[
 def payment_view(
     session: Session, payment: Payment, sums: Mapping[str, int] | None = None
 ) -> PaymentView:
-    """``sums``: this payment's entry of ``refund_sums`` when the caller lists many."""
-    if sums is not None:
-        refunded = sums.get(RefundState.SUCCEEDED, 0)
-        reserved = sum(sums.get(state, 0) for state in RESERVING)
-        refundable = (
-            max(0, payment.amount_cents - reserved) if payment.state == PaymentState.APPROVED else 0
-        )
-    else:
-        refunded = refund_sum(session, saved_id(payment), (RefundState.SUCCEEDED,))
-        refundable = refundable_cents(session, payment)
+    """``sums``: this payment's entry of ``refund_sums`` when the caller lists many; read
+    here otherwise (one statement: what was refunded and what is reserved, together)."""
+    if sums is None:
+        sums = refund_sums(session, [saved_id(payment)])[saved_id(payment)]
+    refunded = sums.get(RefundState.SUCCEEDED, 0)
+    reserved = sum(sums.get(state, 0) for state in RESERVING)
+    refundable = (
+        max(0, payment.amount_cents - reserved) if payment.state == PaymentState.APPROVED else 0
+    )
     return PaymentView(
         id=saved_id(payment),
         parent_id=payment.parent_id,
