@@ -42,10 +42,10 @@ REASON_MAX = 120
 def closure_choice(session: Session, parent_id: int) -> ClosureChoice:
     """The family's choice for a closed day's meals (the card unless they chose otherwise);
     ``GET /Parent/user/ClosureChoice``."""
-    return choices_of(session, [parent_id]).get(parent_id, ClosureChoice.CARD)
+    return _choices_of(session, [parent_id]).get(parent_id, ClosureChoice.CARD)
 
 
-def choices_of(session: Session, parent_ids: Iterable[int]) -> dict[int, ClosureChoice]:
+def _choices_of(session: Session, parent_ids: Iterable[int]) -> dict[int, ClosureChoice]:
     """The stored choices of ``parent_ids`` (one statement); a family without a row or with
     an unknown value is left out (the card)."""
     rows = session.exec(

@@ -435,11 +435,20 @@ class RefundView:
         return self.state == RefundState.SUCCEEDED
 
 
-def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[str, int]]:
-    """Refunded cents per payment and refund state, for many payments in one query (a
-    listing must not query once per payment)."""
+@dataclass(frozen=True)
+class RefundTotals:
+    """A payment's refunds added up: what Converge returned, and what counts against what is
+    left to refund (returned, waiting or unknown)."""
+
+    refunded_cents: int = 0
+    reserved_cents: int = 0
+
+
+def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, RefundTotals]:
+    """Each payment's refund totals, for many payments in one query (a listing must not query
+    once per payment); a payment without refunds has zeros."""
     ids = list(payment_ids)
-    sums: dict[int, dict[str, int]] = {pid: {} for pid in ids}
+    by_state: dict[int, dict[str, int]] = {pid: {} for pid in ids}
     if ids:
         rows = session.exec(
             select(Refund.payment_id, Refund.state, func.sum(Refund.amount_cents))
@@ -447,21 +456,28 @@ def refund_sums(session: Session, payment_ids: Iterable[int]) -> dict[int, dict[
             .group_by(col(Refund.payment_id), col(Refund.state))
         ).all()
         for payment_id, state, cents in rows:
-            sums[payment_id][state] = int(cents or 0)
-    return sums
+            by_state[payment_id][state] = int(cents or 0)
+    return {
+        pid: RefundTotals(
+            refunded_cents=sums.get(RefundState.SUCCEEDED, 0),
+            reserved_cents=sum(sums.get(state, 0) for state in RESERVING),
+        )
+        for pid, sums in by_state.items()
+    }
 
 
 def payment_view(
-    session: Session, payment: Payment, sums: Mapping[str, int] | None = None
+    session: Session, payment: Payment, totals: RefundTotals | None = None
 ) -> PaymentView:
-    """``sums``: this payment's entry of ``refund_sums`` when the caller lists many; read
+    """``totals``: this payment's entry of ``refund_sums`` when the caller lists many; read
     here otherwise (one statement: what was refunded and what is reserved, together)."""
-    if sums is None:
-        sums = refund_sums(session, [saved_id(payment)])[saved_id(payment)]
-    refunded = sums.get(RefundState.SUCCEEDED, 0)
-    reserved = sum(sums.get(state, 0) for state in RESERVING)
+    if totals is None:
+        totals = refund_sums(session, [saved_id(payment)])[saved_id(payment)]
+    refunded = totals.refunded_cents
     refundable = (
-        max(0, payment.amount_cents - reserved) if payment.state == PaymentState.APPROVED else 0
+        max(0, payment.amount_cents - totals.reserved_cents)
+        if payment.state == PaymentState.APPROVED
+        else 0
     )
     return PaymentView(
         id=saved_id(payment),
